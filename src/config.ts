@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
+export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
+export type ApiPlan = keyof typeof PLAN_CHARACTER_LIMITS;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables whose values are secrets: never echoed, even when malformed. */
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY']);
+
+const snowflake = (what: string) =>
+  z.string().regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
+
+const httpUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+
+const EnvSchema = z.object({
+  DISCORD_TOKEN: z
+    .string({ error: 'is required: the bot token from the Discord Developer Portal (Bot page)' })
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a bot token: three dot-separated parts from the Developer Portal'),
+  DISCORD_CLIENT_ID: snowflake('the application ID'),
+  DISCORD_GUILD_ID: snowflake('a server ID').optional(),
+  DISCORD_API_BASE_URL: httpUrl.optional(),
+  VOICE_API_BASE_URL: httpUrl.optional(),
+  VOICE_API_KEY: z.string().regex(/^\S{8,}$/, 'must be an API key of at least 8 characters with no spaces').optional(),
+  VOICE_API_PLAN: z.enum(['creator', 'pro', 'business'], { error: 'must be one of creator, pro, business' }).default('creator'),
+  VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
+  TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
+  VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|file:)?[^:]+$/, 'must be an SQLite file path, optionally prefixed with sqlite: or file:')
+    .default('sqlite:./data/saybot.sqlite'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export interface Config {
+  discord: { token: string; clientId: string; guildId?: string; apiBaseUrl?: string };
+  /** Absent when neither VOICE_API_BASE_URL nor VOICE_API_KEY is set: the bot then runs an in-process sandbox. */
+  voiceApi?: { baseUrl: string; apiKey: string };
+  plan: ApiPlan;
+  planCharacterLimit: number;
+  voiceApiTimeoutMs: number;
+  maxCharsPerRequest: number;
+  voiceIdleTimeoutMs: number;
+  databasePath: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function describeValue(name: string, value: unknown): string {
+  if (value === undefined || value === '') return 'it is not set';
+  if (SECRET_VARIABLES.has(name)) return `got a value of ${String(value).length} characters (not shown)`;
+  return `got ${JSON.stringify(value)}`;
+}
+
+/**
+ * Reads and validates the environment once. Each problem is one line naming the variable, what it must look
+ * like and what was found; secret values are described by length only.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty string in a .env file means "not set", which lets optional values fall back to defaults.
+  const raw = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]?.trim()]),
+  );
+  const parsed = EnvSchema.safeParse(raw);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      problems.push(`${name} ${issue.message}; ${describeValue(name, raw[name])}`);
+    }
+  } else if ((parsed.data.VOICE_API_BASE_URL === undefined) !== (parsed.data.VOICE_API_KEY === undefined)) {
+    const missing = parsed.data.VOICE_API_BASE_URL === undefined ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY';
+    problems.push(
+      `${missing} must be set together with ${missing === 'VOICE_API_KEY' ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY'} ` +
+        '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
+    );
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
+
+  const e = parsed.data;
+  return {
+    discord: {
+      token: e.DISCORD_TOKEN,
+      clientId: e.DISCORD_CLIENT_ID,
+      ...(e.DISCORD_GUILD_ID === undefined ? {} : { guildId: e.DISCORD_GUILD_ID }),
+      ...(e.DISCORD_API_BASE_URL === undefined ? {} : { apiBaseUrl: e.DISCORD_API_BASE_URL }),
+    },
+    ...(e.VOICE_API_BASE_URL !== undefined && e.VOICE_API_KEY !== undefined
+      ? { voiceApi: { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } }
+      : {}),
+    plan: e.VOICE_API_PLAN,
+    planCharacterLimit: PLAN_CHARACTER_LIMITS[e.VOICE_API_PLAN],
+    voiceApiTimeoutMs: e.VOICE_API_TIMEOUT_SECONDS * 1000,
+    maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
+    voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
+    databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The secrets in a config, for the logger's value-based redaction. */
+export function configSecrets(config: Config): string[] {
+  return [config.discord.token, ...(config.voiceApi ? [config.voiceApi.apiKey] : [])];
+}

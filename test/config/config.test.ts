@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+// Built at run time so no token-shaped literal sits in the repository.
+const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');
+const apiKey = 'sk_test_' + 'x'.repeat(24);
+
+const base = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: '123456789012345678' };
+
+function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.plan).toBe('creator');
+    expect(config.planCharacterLimit).toBe(300_000);
+    expect(config.databasePath).toBe('./data/saybot.sqlite');
+    expect(config.logLevel).toBe('info');
+    expect(config.voiceApi).toBeUndefined();
+    expect(config.maxCharsPerRequest).toBe(1000);
+  });
+
+  it('reads every variable and strips trailing slashes from URLs', () => {
+    const config = loadConfig({
+      ...base,
+      DISCORD_GUILD_ID: '876543210987654321',
+      DISCORD_API_BASE_URL: 'http://127.0.0.1:9999/api/',
+      VOICE_API_BASE_URL: 'https://voice.example/',
+      VOICE_API_KEY: apiKey,
+      VOICE_API_PLAN: 'business',
+      DATABASE_URL: 'sqlite:/var/lib/saybot/db.sqlite',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.discord).toEqual({
+      token,
+      clientId: '123456789012345678',
+      guildId: '876543210987654321',
+      apiBaseUrl: 'http://127.0.0.1:9999/api',
+    });
+    expect(config.voiceApi).toEqual({ baseUrl: 'https://voice.example', apiKey });
+    expect(config.planCharacterLimit).toBe(4_000_000);
+    expect(config.databasePath).toBe('/var/lib/saybot/db.sqlite');
+  });
+
+  it('names each missing or malformed variable in one line', () => {
+    const problems = problemsOf({ DISCORD_CLIENT_ID: 'abc', VOICE_API_PLAN: 'free', LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(4);
+    expect(problems.find((p) => p.includes('DISCORD_TOKEN'))).toMatch(/is required.*not set/);
+    expect(problems.find((p) => p.includes('DISCORD_CLIENT_ID'))).toMatch(/17 to 20 digits.*got "abc"/);
+    expect(problems.find((p) => p.includes('VOICE_API_PLAN'))).toMatch(/creator, pro, business.*got "free"/);
+    expect(problems.find((p) => p.includes('LOG_LEVEL'))).toMatch(/got "loud"/);
+    for (const p of problems) expect(p).not.toContain('\n');
+  });
+
+  it('never prints a secret value, even a malformed one', () => {
+    const badToken = 'not a token but secret-ish words';
+    const badKey = 'short k';
+    const problems = problemsOf({ ...base, DISCORD_TOKEN: badToken, VOICE_API_BASE_URL: 'http://x.test', VOICE_API_KEY: badKey });
+    const text = problems.join('\n');
+    expect(text).toContain('DISCORD_TOKEN');
+    expect(text).toContain('VOICE_API_KEY');
+    expect(text).not.toContain(badToken);
+    expect(text).not.toContain(badKey);
+    expect(text).toMatch(/\d+ characters \(not shown\)/);
+  });
+
+  it('requires the Voice API URL and key together', () => {
+    expect(problemsOf({ ...base, VOICE_API_KEY: apiKey })[0]).toMatch(/VOICE_API_BASE_URL must be set together/);
+    expect(problemsOf({ ...base, VOICE_API_BASE_URL: 'http://127.0.0.1:1' })[0]).toMatch(/VOICE_API_KEY must be set/);
+  });
+
+  it('rejects a non-http URL and an out-of-range number', () => {
+    const problems = problemsOf({ ...base, DISCORD_API_BASE_URL: 'ftp://x', TTS_MAX_CHARS_PER_REQUEST: '3' });
+    expect(problems.join('\n')).toMatch(/DISCORD_API_BASE_URL must be an http/);
+    expect(problems.join('\n')).toMatch(/TTS_MAX_CHARS_PER_REQUEST must be a whole number from 50 to 10000; got "3"/);
+  });
+
+  it('treats empty values as unset', () => {
+    const config = loadConfig({ ...base, DISCORD_GUILD_ID: '', VOICE_API_PLAN: '' });
+    expect(config.discord.guildId).toBeUndefined();
+    expect(config.plan).toBe('creator');
+  });
+});
