@@ -1,0 +1,160 @@
+import { Readable } from 'node:stream';
+
+export interface Head {
+  /** Every byte read so far: at least `wanted` bytes unless the body ended first. */
+  bytes: Buffer;
+  ended: boolean;
+}
+
+/**
+ * Reads from `source` until `wanted` bytes have arrived or the body ended, then leaves `source` paused with
+ * the rest unread. Rejects with the source's own error; the caller maps it.
+ */
+export function readHead(source: Readable, wanted: number): Promise<Head> {
+  return new Promise<Head>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const settle = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      source.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= wanted) {
+        source.pause();
+        settle();
+        // Until the next reader attaches, an error must not go unhandled; it stays on `source.errored`.
+        source.on('error', ignore);
+        resolve({ bytes: Buffer.concat(chunks, length), ended: false });
+      }
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve({ bytes: Buffer.concat(chunks, length), ended: true });
+    };
+    const onError = (error: unknown): void => {
+      settle();
+      reject(error);
+    };
+    const onClose = (): void => {
+      settle();
+      reject(new PrematureCloseError());
+    };
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', onError);
+    source.on('close', onClose);
+  });
+}
+
+function ignore(): void {}
+
+/** The body stream closed without an end and without an error of its own. */
+export class PrematureCloseError extends Error {
+  readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/**
+ * Reads at most `cap` bytes of a body that is not audio (an error page, a JSON answer), then drops the rest.
+ * Never rejects: a failure while reading an error body must not hide the status that came before it.
+ */
+export async function readCapped(source: Readable, cap: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= cap) break;
+    }
+  } catch {
+    // Keep what arrived.
+  } finally {
+    source.destroy();
+  }
+  return Buffer.concat(chunks, length).subarray(0, cap);
+}
+
+/**
+ * The audio body handed to the caller: the sniffed head first, then the rest of the response as it arrives,
+ * with back-pressure passed on to the socket. Source errors are mapped to typed errors by `mapError`;
+ * `cut` ends the stream with an error of the client's choosing (abort, total timeout).
+ */
+export class AudioBodyStream extends Readable {
+  readonly #source: Readable;
+  readonly #mapError: (error: unknown) => Error;
+  readonly #onSourceDone: () => void;
+  #ended = false;
+
+  /**
+   * `onSourceDone` runs once the network side is over (all bytes arrived, or the stream was cut), which may
+   * be well before the caller has read everything.
+   */
+  constructor(head: Head, source: Readable, mapError: (error: unknown) => Error, onSourceDone: () => void) {
+    super();
+    this.#source = source;
+    this.#mapError = mapError;
+    this.#onSourceDone = onSourceDone;
+    if (head.bytes.length > 0) this.push(head.bytes);
+    if (head.ended) {
+      this.#ended = true;
+      this.push(null);
+      onSourceDone();
+      return;
+    }
+    source.on('data', this.#onData);
+    source.on('end', this.#onEnd);
+    source.on('error', this.#onError);
+    source.on('close', this.#onClose);
+    // The source may have failed between the head being read and this stream taking over.
+    const early = source.errored;
+    if (early !== null) queueMicrotask(() => this.#onError(early));
+    else if (source.destroyed) queueMicrotask(this.#onClose);
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    if (!this.push(chunk)) this.#source.pause();
+  };
+
+  readonly #onEnd = (): void => {
+    this.#ended = true;
+    this.push(null);
+    this.#onSourceDone();
+  };
+
+  readonly #onError = (error: unknown): void => {
+    this.cut(this.#mapError(error));
+  };
+
+  readonly #onClose = (): void => {
+    if (!this.#ended) this.cut(this.#mapError(new PrematureCloseError()));
+  };
+
+  /** Ends the stream with `error` unless the caller has already read it to the end. */
+  cut(error: Error): void {
+    if (this.destroyed || this.readableEnded) return;
+    this.destroy(error);
+  }
+
+  override _read(): void {
+    this.#source.resume();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#source.off('data', this.#onData);
+    this.#source.off('end', this.#onEnd);
+    this.#source.off('error', this.#onError);
+    this.#source.off('close', this.#onClose);
+    // Destroying the undici body before its end also aborts the request and frees the connection.
+    this.#source.on('error', ignore);
+    this.#source.destroy();
+    if (!this.#ended) {
+      this.#ended = true;
+      this.#onSourceDone();
+    }
+    callback(error);
+  }
+}

@@ -1,0 +1,102 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { AbortedError, TimeoutError, type VoiceApiError } from './errors.ts';
+
+/** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
+export interface Cuttable {
+  cut(error: Error): void;
+}
+
+/**
+ * One client call across all its attempts: the caller's signal, the total timeout and the internal abort
+ * controller that stops whatever is in flight. `end()` removes every timer and listener; a call that hands
+ * audio to the caller ends when that stream closes.
+ */
+export class Call {
+  readonly #controller = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #deadline: number;
+  readonly #onEnd: (call: Call) => void;
+  #timer: NodeJS.Timeout | undefined;
+  #reason: VoiceApiError | undefined;
+  #stream: Cuttable | undefined;
+  #ended = false;
+
+  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
+    this.#callerSignal = callerSignal;
+    this.#deadline = Date.now() + totalMs;
+    this.#onEnd = onEnd;
+    if (callerSignal?.aborted) {
+      this.#onCallerAbort();
+      return;
+    }
+    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.#timer = setTimeout(() => {
+      this.fail(
+        new TimeoutError(`The Voice API call did not finish within its total timeout of ${totalMs} ms`, 'total', totalMs),
+      );
+    }, totalMs);
+  }
+
+  readonly #onCallerAbort = (): void => {
+    this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
+  };
+
+  /** Aborts whatever is in flight; everything that fails afterwards fails with this call's reason. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Why the call was cut short (abort, total timeout, client closed), if it was. */
+  get reason(): VoiceApiError | undefined {
+    return this.#reason;
+  }
+
+  remainingMs(): number {
+    return this.#deadline - Date.now();
+  }
+
+  fail(reason: VoiceApiError): void {
+    if (this.#reason !== undefined || this.#ended) return;
+    this.#reason = reason;
+    this.#clearTimer();
+    this.#controller.abort(reason);
+    this.#stream?.cut(reason);
+  }
+
+  /** Throws the reason the call was cut short, if any. */
+  check(): void {
+    if (this.#reason !== undefined) throw this.#reason;
+  }
+
+  async sleep(ms: number): Promise<void> {
+    try {
+      await delay(ms, undefined, { signal: this.#controller.signal });
+    } catch (error) {
+      throw this.#reason ?? error;
+    }
+  }
+
+  /** Audio is now the caller's: the call stays open (abort still applies) until the stream closes. */
+  handOver(stream: Cuttable): void {
+    this.#stream = stream;
+  }
+
+  /** The network side is over (the whole body arrived): the total timeout no longer applies. */
+  networkDone(): void {
+    this.#clearTimer();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#clearTimer();
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#stream = undefined;
+    this.#onEnd(this);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

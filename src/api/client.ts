@@ -1,0 +1,428 @@
+import type { Readable } from 'node:stream';
+import { inspect, type InspectOptions } from 'node:util';
+import { Agent, FormData, request, type Dispatcher } from 'undici';
+import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
+import { redactSecrets, silentLogger, type Logger } from '../log.ts';
+import { AudioBodyStream, readCapped, readHead, type Head } from './body.ts';
+import { Call } from './call.ts';
+import {
+  BadRequestError,
+  ConnectionError,
+  TimeoutError,
+  UnexpectedResponseError,
+  VoiceApiError,
+  type TimeoutPhase,
+  type UsageInfo,
+} from './errors.ts';
+import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
+import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.ts';
+import {
+  CloneVoiceRequestSchema,
+  EmotionTtsRequestSchema,
+  TtsRequestSchema,
+  validateRequest,
+  type CloneVoiceRequest,
+  type EmotionTtsRequest,
+  type TtsRequest,
+} from './schemas.ts';
+
+export interface Timeouts {
+  /** TCP (and TLS) connection set-up. */
+  connectMs: number;
+  /** From the request being sent to the response headers. */
+  headersMs: number;
+  /** Longest silence between two chunks of the body (not counted while the caller applies back-pressure). */
+  bodyIdleMs: number;
+  /** The whole call: every attempt, the waits between them, and the body until its last byte arrived. */
+  totalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
+  connectMs: 5_000,
+  headersMs: 20_000,
+  bodyIdleMs: 15_000,
+  totalMs: 120_000,
+});
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+export const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
+
+export interface VoiceApiClientOptions {
+  /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
+  baseUrl: string;
+  apiKey: string;
+  /** Retries after the first attempt; default 2. */
+  maxRetries?: number;
+  timeouts?: Partial<Timeouts>;
+  logger?: Logger;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface AudioResponse {
+  /** Detected from the bytes, whatever Content-Type said. */
+  format: AudioFormat;
+  /**
+   * The whole body, first bytes included, still arriving. Read it to the end or destroy() it: the call (its
+   * connection, abort listener) stays open until then. Failures arrive as typed errors on this stream:
+   * ConnectionError (reset), TimeoutError ('body-idle' or 'total'), AbortedError. Never retried.
+   */
+  body: Readable;
+  requestId?: string;
+  usage?: UsageInfo;
+}
+
+export interface CloneVoiceResponse {
+  /** From the `X-Voice-Id` header; usable as `voice_id` in tts(). */
+  voiceId: string;
+  /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
+  audio?: AudioResponse;
+  requestId?: string;
+  usage?: UsageInfo;
+}
+
+type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
+
+interface Outgoing {
+  operation: Operation;
+  /** Built again for every attempt, so that a multipart body can be re-sent. */
+  body: () => { payload: string | FormData; contentType?: string };
+  accept: string;
+}
+
+interface Finished<T> {
+  value: T | Promise<T>;
+  /** A stream now belongs to the caller, and the call ends when it closes. */
+  handedOver: boolean;
+}
+
+interface Received {
+  status: number;
+  headers: ResponseHeaders;
+  head: Head;
+  format: AudioFormat | undefined;
+  source: Readable;
+}
+
+const ERROR_BODY_CAP = 64 * 1024;
+const REF_AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'mp3', 'm4a'];
+const CONTENT_TYPES: Partial<Record<AudioFormat, string>> = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' };
+const CONNECTION_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  ERR_STREAM_PREMATURE_CLOSE: 'the response ended early',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response ended before its announced length',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function positive(value: number | undefined, fallback: number, name: string, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new TypeError(`VoiceApiClient: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
+  return value;
+}
+
+/**
+ * The Voice API client: one object shared by every command, one keep-alive connection pool. Requests are
+ * validated locally, failures become typed errors (errors.ts), transient ones are retried, and audio comes
+ * back as a stream whose format was sniffed from its first bytes.
+ */
+export class VoiceApiClient {
+  readonly #apiKey: string;
+  readonly #baseUrl: string;
+  readonly #origin: string;
+  readonly #timeouts: Timeouts;
+  readonly #retry: RetryPolicy;
+  readonly #logger: Logger;
+  readonly #agent: Agent;
+  readonly #calls = new Set<Call>();
+  #closed = false;
+
+  constructor(options: VoiceApiClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError('VoiceApiClient: baseUrl must be an absolute http(s) URL');
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+      throw new TypeError('VoiceApiClient: baseUrl must be an http(s) URL without credentials');
+    }
+    // A key with spaces or control characters cannot go into a header; say so without echoing it.
+    if (typeof options.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(options.apiKey)) {
+      throw new TypeError('VoiceApiClient: apiKey must be a non-empty string of visible ASCII characters');
+    }
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.#origin = url.origin;
+    const t = options.timeouts ?? {};
+    this.#timeouts = {
+      connectMs: positive(t.connectMs, DEFAULT_TIMEOUTS.connectMs, 'timeouts.connectMs'),
+      headersMs: positive(t.headersMs, DEFAULT_TIMEOUTS.headersMs, 'timeouts.headersMs'),
+      bodyIdleMs: positive(t.bodyIdleMs, DEFAULT_TIMEOUTS.bodyIdleMs, 'timeouts.bodyIdleMs'),
+      totalMs: positive(t.totalMs, DEFAULT_TIMEOUTS.totalMs, 'timeouts.totalMs'),
+    };
+    const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
+    this.#retry = {
+      maxRetries: Math.floor(maxRetries),
+      baseDelayMs: positive(options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS, 'retryBaseDelayMs', true),
+      maxDelayMs: positive(options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS, 'retryMaxDelayMs', true),
+    };
+    this.#logger = (options.logger ?? silentLogger).child({ component: 'voice-api' });
+    this.#agent = new Agent({
+      connect: { timeout: this.#timeouts.connectMs },
+      headersTimeout: this.#timeouts.headersMs,
+      bodyTimeout: this.#timeouts.bodyIdleMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
+  async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
+    const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
+    return this.#execute(this.#jsonRequest('tts', json), options.signal, (r, call) => this.#finishAudio(r, call));
+  }
+
+  /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
+  async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
+    const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
+    return this.#execute(this.#jsonRequest('emotion-tts', json), options.signal, (r, call) => this.#finishAudio(r, call));
+  }
+
+  /**
+   * `POST /v1/voice-clone` (multipart): creates a voice from a 3-60 s WAV, MP3 or M4A sample. A reference
+   * clip whose bytes are recognisably another format is refused locally.
+   */
+  async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
+    const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
+    // Our own copy: the caller may reuse its buffer, and every attempt builds its body from these bytes.
+    const bytes = new Uint8Array(valid.ref_audio.data);
+    const sniffed = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
+    if (sniffed !== undefined && !REF_AUDIO_FORMATS.includes(sniffed)) {
+      throw new BadRequestError(
+        `Invalid voice-clone request (not sent): ref_audio: is ${sniffed.toUpperCase()}; the service accepts WAV, MP3 or M4A`,
+      );
+    }
+    const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
+    const { filename } = valid.ref_audio;
+    const { text } = valid;
+    const outgoing: Outgoing = {
+      operation: 'voice-clone',
+      body: () => {
+        const form = new FormData();
+        form.append('text', text);
+        form.append('ref_audio', new Blob([bytes], { type }), filename);
+        return { payload: form };
+      },
+      accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
+    };
+    return this.#execute(outgoing, options.signal, (r, call) => this.#finishClone(r, call));
+  }
+
+  /** Cuts calls still in flight (ConnectionError) and closes the connection pool. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const call of this.#calls) call.fail(this.#closedError());
+    await this.#agent.destroy();
+  }
+
+  toString(): string {
+    return `VoiceApiClient(${this.#baseUrl})`;
+  }
+
+  /** What JSON.stringify and util.inspect show: never the key. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.#baseUrl, maxRetries: this.#retry.maxRetries, timeouts: { ...this.#timeouts }, closed: this.#closed };
+  }
+
+  [inspect.custom](_depth: number, options: InspectOptions, inspectFn: typeof inspect): string {
+    return `VoiceApiClient ${inspectFn(this.toJSON(), options)}`;
+  }
+
+  #jsonRequest(operation: Operation, json: string): Outgoing {
+    return { operation, body: () => ({ payload: json, contentType: 'application/json' }), accept: 'audio/*' };
+  }
+
+  #closedError(): ConnectionError {
+    return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
+  }
+
+  /**
+   * Runs attempts until one succeeds, fails for good, or the call is cut. `finish` turns a 2xx into the
+   * result; once it hands a stream to the caller the call ends when that stream closes, not here.
+   */
+  async #execute<T>(outgoing: Outgoing, signal: AbortSignal | undefined, finish: (received: Received, call: Call) => Finished<T>): Promise<T> {
+    if (this.#closed) throw this.#closedError();
+    const call = new Call(signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
+    this.#calls.add(call);
+    let handedOver = false;
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          call.check();
+          const finished = finish(await this.#attempt(outgoing, call), call);
+          handedOver = finished.handedOver;
+          return await finished.value;
+        } catch (thrown) {
+          const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
+          const context = { operation: outgoing.operation, attempt, status: error.status, requestId: error.requestId, error: error.name };
+          const wait = this.#retryWait(error, attempt, call);
+          if (wait === undefined) {
+            this.#logger.debug(context, 'Voice API call failed');
+            throw error;
+          }
+          this.#logger.warn({ ...context, delayMs: wait }, 'Voice API call failed; retrying');
+          await call.sleep(wait);
+        }
+      }
+    } finally {
+      if (!handedOver) call.end();
+    }
+  }
+
+  #retryWait(error: VoiceApiError, attempt: number, call: Call): number | undefined {
+    if (call.reason !== undefined || !isRetryable(error) || attempt > this.#retry.maxRetries) return undefined;
+    const wait = retryDelayMs(error, attempt, this.#retry);
+    // A wait that would outlast the total timeout only delays the same outcome.
+    return wait === undefined || wait >= call.remainingMs() ? undefined : wait;
+  }
+
+  /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
+  async #attempt(outgoing: Outgoing, call: Call): Promise<Received> {
+    const { payload, contentType } = outgoing.body();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
+        method: 'POST',
+        dispatcher: this.#agent,
+        signal: call.signal,
+        headers: {
+          authorization: `Bearer ${this.#apiKey}`,
+          accept: outgoing.accept,
+          'user-agent': 'SayBot-VoiceApiClient/1',
+          ...(contentType === undefined ? {} : { 'content-type': contentType }),
+        },
+        body: payload,
+      });
+    } catch (error) {
+      throw this.#asVoiceApiError(error, call, 'request');
+    }
+    const { statusCode: status, headers, body: source } = response;
+    if (status < 200 || status >= 300) {
+      const bytes = await readCapped(source, ERROR_BODY_CAP);
+      call.check();
+      throw errorForStatus(status, headers, this.#serviceMessage(bytes));
+    }
+    if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
+      source.destroy();
+      throw new UnexpectedResponseError(
+        `The Voice API answered ${status} to voice cloning without the X-Voice-Id header, so the new voice cannot be used`,
+        { status, requestId: requestIdOf(headers) },
+      );
+    }
+    let head: Head;
+    try {
+      head = await readHead(source, SNIFF_BYTES);
+    } catch (error) {
+      source.destroy();
+      throw this.#asVoiceApiError(error, call, 'request');
+    }
+    return { status, headers, head, format: detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES)), source };
+  }
+
+  #finishAudio(received: Received, call: Call): Finished<AudioResponse> {
+    const { status, headers, head, format, source } = received;
+    if (format === undefined) return { value: this.#notAudio(status, headers, head, source, call), handedOver: false };
+    return { value: this.#audioResponse(format, head, source, call, requestIdOf(headers), usageOf(headers)), handedOver: true };
+  }
+
+  #finishClone(received: Received, call: Call): Finished<CloneVoiceResponse> {
+    const { headers, head, format, source } = received;
+    const voiceId = header(headers, 'x-voice-id') ?? '';
+    const requestId = requestIdOf(headers);
+    const usage = usageOf(headers);
+    const meta = { voiceId, ...(requestId === undefined ? {} : { requestId }), ...(usage === undefined ? {} : { usage }) };
+    if (format !== undefined) {
+      return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, requestId, usage) }, handedOver: true };
+    }
+    // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
+    const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
+    return { value: drained.then(() => meta), handedOver: false };
+  }
+
+  #audioResponse(
+    format: AudioFormat,
+    head: Head,
+    source: Readable,
+    call: Call,
+    requestId: string | undefined,
+    usage: UsageInfo | undefined,
+  ): AudioResponse {
+    const body = new AudioBodyStream(head, source, (error) => call.reason ?? this.#asVoiceApiError(error, call, 'body'), () =>
+      call.networkDone(),
+    );
+    call.handOver(body);
+    body.once('close', () => call.end());
+    return { format, body, ...(requestId === undefined ? {} : { requestId }), ...(usage === undefined ? {} : { usage }) };
+  }
+
+  async #notAudio(status: number, headers: ResponseHeaders, head: Head, source: Readable, call: Call): Promise<never> {
+    const rest = head.ended ? Buffer.alloc(0) : await readCapped(source, ERROR_BODY_CAP);
+    call.check();
+    const bytes = Buffer.concat([head.bytes, rest]);
+    const type = header(headers, 'content-type') ?? 'no content type';
+    const what = bytes.length === 0 ? 'an empty body' : `${bytes.length} bytes of ${type} that are not audio`;
+    throw new UnexpectedResponseError(`The Voice API answered ${status} with ${what}`, {
+      status,
+      requestId: requestIdOf(headers),
+      serviceMessage: this.#serviceMessage(bytes),
+    });
+  }
+
+  /** What the service said, with the key taken out in case the service echoes it. */
+  #serviceMessage(bytes: Uint8Array): string | undefined {
+    const message = parseServiceMessage(bytes);
+    return message === undefined ? undefined : redactSecrets(message, [this.#apiKey]);
+  }
+
+  /** Maps a transport failure; `stage` says whether audio had already been handed to the caller. */
+  #asVoiceApiError(error: unknown, call: Call, stage: 'request' | 'body'): VoiceApiError {
+    if (call.reason !== undefined) return call.reason;
+    if (error instanceof VoiceApiError) return error;
+    const code = errorCode(error);
+    const timeout = (phase: TimeoutPhase, ms: number, what: string): TimeoutError =>
+      new TimeoutError(`The Voice API timed out: ${what} within ${ms} ms`, phase, ms, { cause: error });
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return timeout('connect', this.#timeouts.connectMs, `could not connect to ${this.#origin}`);
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return timeout('headers', this.#timeouts.headersMs, 'no response headers');
+      case 'UND_ERR_BODY_TIMEOUT':
+        return timeout('body-idle', this.#timeouts.bodyIdleMs, 'the response body stopped arriving');
+    }
+    const reason = (code !== undefined && CONNECTION_REASONS[code]) || (code ?? 'network failure');
+    const message =
+      stage === 'body'
+        ? `The connection to the Voice API broke while the audio was arriving (${reason})`
+        : `Could not get a response from the Voice API at ${this.#origin} (${reason})`;
+    return new ConnectionError(message, code, { cause: error });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * One error class per failure class of the Voice API, so that callers branch with `instanceof` and never
+ * on message text. Messages are for humans and never contain the API key: the client redacts the key from
+ * anything the service sends back before it reaches an error.
+ */
+
+/** Usage figures from `X-RateLimit-*` headers; every field is optional because services differ. */
+export interface UsageInfo {
+  limit?: number;
+  used?: number;
+  remaining?: number;
+  /** When the counted window (for this service: the month) starts over. */
+  resetAt?: Date;
+}
+
+/** Usage figures plus `Retry-After`, as sent with an error response. */
+export interface RateLimitInfo extends UsageInfo {
+  /** `Retry-After` (delta-seconds or an HTTP date) as seconds from when the response arrived. */
+  retryAfterSeconds?: number;
+}
+
+export interface VoiceApiErrorDetails {
+  status?: number;
+  requestId?: string;
+  serviceMessage?: string;
+  rateLimit?: RateLimitInfo;
+  cause?: unknown;
+}
+
+export class VoiceApiError extends Error {
+  /** HTTP status when the service answered; undefined for local, timeout, connection and abort failures. */
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  /** What the service said, from a JSON, text or HTML body (tags stripped, length capped). */
+  readonly serviceMessage: string | undefined;
+  readonly rateLimit: RateLimitInfo | undefined;
+
+  constructor(message: string, details: VoiceApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.serviceMessage = details.serviceMessage;
+    this.rateLimit = details.rateLimit;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      requestId: this.requestId,
+      serviceMessage: this.serviceMessage,
+      rateLimit: this.rateLimit,
+    };
+  }
+}
+
+/** 400, 413, 415 and 422 from the service, or a request that failed local validation (no status then). */
+export class BadRequestError extends VoiceApiError {}
+
+/** 401: the API key is invalid or deactivated. */
+export class AuthenticationError extends VoiceApiError {}
+
+/** 403: typically a plan without API access. */
+export class PermissionDeniedError extends VoiceApiError {}
+
+/** 429 meaning the monthly character quota is used up. Never retried: only the next month helps. */
+export class QuotaExceededError extends VoiceApiError {}
+
+/** 429 that is a short rate limit (see `classify429` in response.ts); retried after `Retry-After`. */
+export class RateLimitedError extends VoiceApiError {}
+
+/** 5xx, and 408 (the service gave up waiting for us): the service failed, trying later may work. */
+export class ServerError extends VoiceApiError {}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body-idle' | 'total';
+
+export class TimeoutError extends VoiceApiError {
+  readonly phase: TimeoutPhase;
+  readonly timeoutMs: number;
+
+  constructor(message: string, phase: TimeoutPhase, timeoutMs: number, details: VoiceApiErrorDetails = {}) {
+    super(message, details);
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), phase: this.phase, timeoutMs: this.timeoutMs };
+  }
+}
+
+/** The connection failed: refused, unreachable, reset before the headers or in the middle of the body. */
+export class ConnectionError extends VoiceApiError {
+  /** The system or undici error code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
+  readonly code: string | undefined;
+
+  constructor(message: string, code: string | undefined, details: VoiceApiErrorDetails = {}) {
+    super(message, details);
+    this.code = code;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code };
+  }
+}
+
+/** A response the client cannot use: a 2xx that is not audio, a clone without `X-Voice-Id`, 404 and the like. */
+export class UnexpectedResponseError extends VoiceApiError {}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends VoiceApiError {}

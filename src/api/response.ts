@@ -1,0 +1,205 @@
+import {
+  AuthenticationError,
+  BadRequestError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  UnexpectedResponseError,
+  type RateLimitInfo,
+  type UsageInfo,
+  type VoiceApiError,
+  type VoiceApiErrorDetails,
+} from './errors.ts';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** Longest `Retry-After` the client waits for; a longer one is surfaced instead of slept through. */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+
+const SERVICE_MESSAGE_MAX_CHARS = 500;
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-correlation-id', 'x-trace-id'];
+
+export function header(headers: ResponseHeaders, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  const first = Array.isArray(value) ? value[0] : value;
+  const trimmed = first?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+export function requestIdOf(headers: ResponseHeaders): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = header(headers, name);
+    if (value !== undefined) return value.slice(0, 200);
+  }
+  return undefined;
+}
+
+function nonNegativeNumber(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** Delta-seconds or an HTTP date, as seconds from `now` (never negative). */
+export function parseRetryAfter(text: string | undefined, now = Date.now()): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = nonNegativeNumber(text);
+  if (seconds !== undefined) return seconds;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
+}
+
+/**
+ * `X-RateLimit-Reset` is "a date" in part 2 of the API notes, but services send it as an HTTP/ISO date, epoch
+ * seconds, epoch milliseconds or seconds from now; the magnitude tells which.
+ */
+export function parseResetAt(text: string | undefined, now = Date.now()): Date | undefined {
+  if (text === undefined) return undefined;
+  const n = nonNegativeNumber(text);
+  if (n !== undefined) {
+    if (n >= 1e12) return new Date(n);
+    if (n >= 1e9) return new Date(n * 1000);
+    return new Date(now + n * 1000);
+  }
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : new Date(at);
+}
+
+function defined<T extends object>(record: T): T | undefined {
+  const entries = Object.entries(record).filter(([, v]) => v !== undefined);
+  return entries.length === 0 ? undefined : (Object.fromEntries(entries) as T);
+}
+
+export function usageOf(headers: ResponseHeaders, now = Date.now()): UsageInfo | undefined {
+  return defined<UsageInfo>({
+    limit: nonNegativeNumber(header(headers, 'x-ratelimit-limit')),
+    used: nonNegativeNumber(header(headers, 'x-ratelimit-used')),
+    remaining: nonNegativeNumber(header(headers, 'x-ratelimit-remaining')),
+    resetAt: parseResetAt(header(headers, 'x-ratelimit-reset'), now),
+  });
+}
+
+export function rateLimitOf(headers: ResponseHeaders, now = Date.now()): RateLimitInfo | undefined {
+  const retryAfterMs = nonNegativeNumber(header(headers, 'retry-after-ms'));
+  return defined<RateLimitInfo>({
+    ...usageOf(headers, now),
+    retryAfterSeconds:
+      retryAfterMs !== undefined ? retryAfterMs / 1000 : parseRetryAfter(header(headers, 'retry-after'), now),
+  });
+}
+
+function collapse(text: string): string | undefined {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  return flat.length > SERVICE_MESSAGE_MAX_CHARS ? `${flat.slice(0, SERVICE_MESSAGE_MAX_CHARS - 1)}…` : flat;
+}
+
+function stripHtml(html: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+  const body = /<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html;
+  const text = body
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  // Error pages often repeat the title as the first heading.
+  const flatTitle = title === undefined ? '' : title.replace(/\s+/g, ' ').trim();
+  const flatBody = text.replace(/\s+/g, ' ').trim();
+  return flatTitle !== '' && !flatBody.startsWith(flatTitle) ? `${flatTitle}: ${flatBody}` : flatBody;
+}
+
+function messageFromJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    // FastAPI-style `detail: [{ loc, msg }]`
+    const parts = value.map((item) => messageFromJson(item)).filter((m): m is string => m !== undefined);
+    return parts.length === 0 ? undefined : parts.join('; ');
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key of ['error', 'message', 'detail', 'msg', 'error_description']) {
+    const found = messageFromJson(record[key]);
+    if (found !== undefined) {
+      const loc = Array.isArray(record['loc']) ? record['loc'].join('.') : undefined;
+      return loc === undefined ? found : `${loc}: ${found}`;
+    }
+  }
+  return undefined;
+}
+
+/** The service's own words from an error body: JSON, plain text, HTML or nothing. */
+export function parseServiceMessage(body: Uint8Array): string | undefined {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(body).trim();
+  if (text === '') return undefined;
+  if (text.startsWith('{') || text.startsWith('[') || text.startsWith('"')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const found = messageFromJson(parsed);
+      return collapse(found ?? text);
+    } catch {
+      // Not JSON after all: fall through to text.
+    }
+  }
+  if (/^<(!doctype|html|head|body|\?xml)|<\/[a-z]+>/i.test(text)) return collapse(stripHtml(text));
+  return collapse(text);
+}
+
+function describe(status: number, requestId: string | undefined, serviceMessage: string | undefined): string {
+  const id = requestId === undefined ? '' : `, request ${requestId}`;
+  const said = serviceMessage === undefined ? '' : `: ${serviceMessage}`;
+  return `(HTTP ${status}${id})${said}`;
+}
+
+/**
+ * The 429 rule. Part 1 documents 429 only as "monthly usage limit exceeded", so a 429 is a quota error unless
+ * it clearly is a short rate limit: `Retry-After` is present and at most 60 s, and nothing says the quota is
+ * spent — no quota/monthly wording in the message, and not `X-RateLimit-Remaining: 0` with a reset more than
+ * 60 s away (a per-minute limiter resets within the minute; the monthly counter does not).
+ */
+export function classify429(rateLimit: RateLimitInfo | undefined, serviceMessage: string | undefined, now = Date.now()): 'rate-limit' | 'quota' {
+  const retryAfter = rateLimit?.retryAfterSeconds;
+  if (retryAfter === undefined || retryAfter > MAX_RETRY_AFTER_SECONDS) return 'quota';
+  if (serviceMessage !== undefined && /quota|monthly|per month|usage limit|plan limit|character limit/i.test(serviceMessage)) {
+    return 'quota';
+  }
+  const resetAt = rateLimit?.resetAt;
+  const spent = rateLimit?.remaining === 0 || (rateLimit?.used !== undefined && rateLimit.limit !== undefined && rateLimit.used >= rateLimit.limit);
+  if (spent && resetAt !== undefined && resetAt.getTime() - now > MAX_RETRY_AFTER_SECONDS * 1000) return 'quota';
+  return 'rate-limit';
+}
+
+/** The typed error for a non-2xx answer. */
+export function errorForStatus(
+  status: number,
+  headers: ResponseHeaders,
+  serviceMessage: string | undefined,
+  now = Date.now(),
+): VoiceApiError {
+  const requestId = requestIdOf(headers);
+  const rateLimit = rateLimitOf(headers, now);
+  const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit };
+  const tail = describe(status, requestId, serviceMessage);
+  if (status === 400 || status === 413 || status === 415 || status === 422) {
+    return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);
+  }
+  if (status === 401) {
+    return new AuthenticationError(`The Voice API did not accept the API key: it is invalid or deactivated ${tail}`, details);
+  }
+  if (status === 403) {
+    return new PermissionDeniedError(`The Voice API refused access; the plan may not include API access ${tail}`, details);
+  }
+  if (status === 429) {
+    if (classify429(rateLimit, serviceMessage, now) === 'rate-limit') {
+      return new RateLimitedError(`The Voice API is rate limiting requests ${tail}`, details);
+    }
+    return new QuotaExceededError(`The Voice API monthly character quota is used up ${tail}`, details);
+  }
+  if (status === 408 || status >= 500) {
+    return new ServerError(`The Voice API failed to handle the request ${tail}`, details);
+  }
+  return new UnexpectedResponseError(`The Voice API answered with an unexpected status ${tail}`, details);
+}
