@@ -109,9 +109,10 @@ export class AudioBodyStream extends Readable {
     source.on('end', this.#onEnd);
     source.on('error', this.#onError);
     source.on('close', this.#onClose);
-    // The source may have failed between the head being read and this stream taking over.
+    // The source may have ended (all of it fitted in the head) or failed before this stream took over.
     const early = source.errored;
-    if (early !== null) queueMicrotask(() => this.#onError(early));
+    if (source.readableEnded) this.#onEnd();
+    else if (early !== null) queueMicrotask(() => this.#onError(early));
     else if (source.destroyed) queueMicrotask(this.#onClose);
   }
 
