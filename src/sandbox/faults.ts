@@ -1,0 +1,91 @@
+export type Endpoint = 'tts' | 'emotion-tts' | 'voice-clone';
+
+export const ENDPOINT_PATHS: Readonly<Record<string, Endpoint>> = Object.freeze({
+  '/v1/tts': 'tts',
+  '/v1/emotion-tts': 'emotion-tts',
+  '/v1/voice-clone': 'voice-clone',
+});
+
+/**
+ * A failure the next matching request(s) meet instead of (or on top of) the normal response.
+ * `response` replaces the response: any status, body and headers (an HTML 500, a 503 with Retry-After, a 200
+ * whose body is JSON, an empty 502...); the usage headers are not added, as a gateway in front of the service
+ * would not add them. The others act on the normal response: the request is authenticated and validated as
+ * usual, but nothing is billed and no cloned voice is kept.
+ */
+export type Fault = {
+  /** Only requests to this endpoint meet the fault; default: any of the three. */
+  endpoint?: Endpoint;
+  /** How many matching requests meet it; default 1. `Infinity` keeps it until clearFaults(). */
+  times?: number;
+} & (
+  | {
+      kind: 'response';
+      status: number;
+      body?: string | Uint8Array;
+      contentType?: string;
+      headers?: Readonly<Record<string, string>>;
+    }
+  /** A successful voice clone without the X-Voice-Id header. */
+  | { kind: 'clone-without-voice-id' }
+  /** Headers (and everything after) come this much later than they would. */
+  | { kind: 'slow-headers'; headersDelayMs: number }
+  /** The connection is reset (socket.destroy()) once this many body bytes have been sent. */
+  | { kind: 'reset-after'; bytes: number }
+  /** Nothing more is sent once this many body bytes have been sent; the socket stays open. */
+  | { kind: 'stall-after'; bytes: number }
+  /** The socket is closed before any response. */
+  | { kind: 'close-before-response' }
+);
+
+export type FaultKind = Fault['kind'];
+
+function check(fault: Fault): void {
+  const times = fault.times ?? 1;
+  if (!(times >= 1) || (Number.isFinite(times) && !Number.isInteger(times))) {
+    throw new RangeError('fault.times must be a whole number >= 1 or Infinity');
+  }
+  if (fault.endpoint !== undefined && !Object.values(ENDPOINT_PATHS).includes(fault.endpoint)) {
+    throw new RangeError(`unknown endpoint: ${String(fault.endpoint)}`);
+  }
+  const nonNegative = (value: number, name: string) => {
+    if (!Number.isFinite(value) || value < 0) throw new RangeError(`fault.${name} must be a number >= 0`);
+  };
+  switch (fault.kind) {
+    case 'response':
+      if (!Number.isInteger(fault.status) || fault.status < 200 || fault.status > 599) {
+        throw new RangeError('fault.status must be a status code 200..599');
+      }
+      break;
+    case 'slow-headers':
+      nonNegative(fault.headersDelayMs, 'headersDelayMs');
+      break;
+    case 'reset-after':
+    case 'stall-after':
+      nonNegative(fault.bytes, 'bytes');
+      break;
+  }
+}
+
+/** Faults in the order they were injected; a request takes the first that matches its endpoint. */
+export class FaultQueue {
+  readonly #queue: { fault: Fault; left: number }[] = [];
+
+  add(fault: Fault): void {
+    check(fault);
+    this.#queue.push({ fault, left: fault.times ?? 1 });
+  }
+
+  clear(): void {
+    this.#queue.length = 0;
+  }
+
+  take(endpoint: Endpoint): Fault | undefined {
+    const index = this.#queue.findIndex((q) => q.fault.endpoint === undefined || q.fault.endpoint === endpoint);
+    const entry = this.#queue[index];
+    if (!entry) return undefined;
+    entry.left -= 1;
+    if (entry.left <= 0) this.#queue.splice(index, 1);
+    return entry.fault;
+  }
+}

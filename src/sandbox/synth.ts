@@ -1,0 +1,84 @@
+import { Mp3Encoder } from '@breezystack/lamejs';
+
+/** The sample rates MPEG audio (and so the MP3 output) can carry. */
+export const MP3_SAMPLE_RATES: readonly number[] = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000];
+
+const FADE_SECONDS = 0.01;
+
+export interface ToneSpec {
+  pitchHz: number;
+  seconds: number;
+  /** Peak level, 0..1 of full scale. */
+  amplitude: number;
+  sampleRate: number;
+}
+
+/** A sine with raised-cosine fades at both ends, so the audio starts and stops without a click. */
+export function toneSamples({ pitchHz, seconds, amplitude, sampleRate }: ToneSpec): Int16Array {
+  const length = Math.round(seconds * sampleRate);
+  const fade = Math.min(Math.round(FADE_SECONDS * sampleRate), Math.floor(length / 2));
+  const peak = amplitude * 32767;
+  const step = (2 * Math.PI * pitchHz) / sampleRate;
+  const out = new Int16Array(length);
+  for (let i = 0; i < length; i++) {
+    const edge = Math.min(i, length - 1 - i);
+    const gain = edge < fade ? 0.5 - 0.5 * Math.cos((Math.PI * edge) / fade) : 1;
+    out[i] = Math.round(peak * gain * Math.sin(step * i));
+  }
+  return out;
+}
+
+function ascii(view: DataView, offset: number, text: string): void {
+  for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
+}
+
+// A LIST/INFO chunk naming the software, as streaming synthesisers put before `data`.
+const INFO_SOFTWARE = 'SayBot sandbox\0\0'; // even length keeps the chunk word-aligned
+const LIST_CHUNK_BYTES = 8 + 4 + 8 + INFO_SOFTWARE.length;
+
+/**
+ * PCM16 mono WAV. `streamed` writes the header a synthesiser sends before it knows the length: RIFF and data
+ * sizes of 0xFFFFFFFF, and a LIST chunk between `fmt ` and `data`.
+ */
+export function encodeWav(samples: Int16Array, sampleRate: number, streamed = false): Uint8Array {
+  const dataBytes = samples.length * 2;
+  const headerBytes = 44 + (streamed ? LIST_CHUNK_BYTES : 0);
+  const out = new Uint8Array(headerBytes + dataBytes);
+  const view = new DataView(out.buffer);
+  ascii(view, 0, 'RIFF');
+  view.setUint32(4, streamed ? 0xffffffff : headerBytes - 8 + dataBytes, true);
+  ascii(view, 8, 'WAVE');
+  ascii(view, 12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  let offset = 36;
+  if (streamed) {
+    ascii(view, offset, 'LIST');
+    view.setUint32(offset + 4, LIST_CHUNK_BYTES - 8, true);
+    ascii(view, offset + 8, 'INFO');
+    ascii(view, offset + 12, 'ISFT');
+    view.setUint32(offset + 16, INFO_SOFTWARE.length, true);
+    ascii(view, offset + 20, INFO_SOFTWARE);
+    offset += LIST_CHUNK_BYTES;
+  }
+  ascii(view, offset, 'data');
+  view.setUint32(offset + 4, streamed ? 0xffffffff : dataBytes, true);
+  for (let i = 0; i < samples.length; i++) view.setInt16(headerBytes + i * 2, samples[i] as number, true);
+  return out;
+}
+
+/** CBR mono MP3 (lamejs). The sample rate must be one of MP3_SAMPLE_RATES. */
+export function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Uint8Array {
+  const encoder = new Mp3Encoder(1, sampleRate, kbps);
+  const parts: Uint8Array[] = [];
+  const block = 1152 * 8;
+  for (let i = 0; i < samples.length; i += block) parts.push(encoder.encodeBuffer(samples.subarray(i, i + block)));
+  parts.push(encoder.flush());
+  // lamejs hands back Int8Arrays whatever its types say.
+  return Buffer.concat(parts.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
+}
