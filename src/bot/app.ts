@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type VoiceState } from 'discord.js';
+import type { VoiceApiClient } from '../api/client.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { SpeechService } from '../speech/service.ts';
+import { PlayerRegistry } from '../voice/player-registry.ts';
+import type { CommandContext, CommandModule } from './command.ts';
+import { loadCommands } from './command-loader.ts';
+import { t } from './i18n.ts';
+import { handleInteraction } from './interactions.ts';
+import { NO_MENTIONS } from './replies.ts';
+
+export interface SayBotOptions {
+  config: Config;
+  logger: Logger;
+  voiceApi: VoiceApiClient;
+  commands?: Map<string, CommandModule>;
+  /** How long to wait for Discord to say the bot is ready. */
+  readyTimeoutMs?: number;
+}
+
+/** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
+export class SayBot {
+  readonly client: Client;
+  readonly players: PlayerRegistry;
+  readonly #log: Logger;
+  readonly #context: CommandContext;
+  readonly #commands: Map<string, CommandModule>;
+  readonly #inFlight = new Set<Promise<void>>();
+  #stopping = false;
+
+  private constructor(options: SayBotOptions, commands: Map<string, CommandModule>) {
+    const { config, logger } = options;
+    this.#log = logger;
+    this.#commands = commands;
+    this.client = new Client({
+      // Guilds for commands and channels; GuildVoiceStates to know who sits in which voice channel.
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
+      allowedMentions: NO_MENTIONS,
+      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
+    });
+    this.players = new PlayerRegistry({
+      logger,
+      idleTimeoutMs: config.voiceIdleTimeoutMs,
+      group: `saybot-${randomUUID()}`,
+    });
+    this.#context = {
+      speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest }),
+      players: this.players,
+      logger,
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest },
+    };
+    this.client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
+    this.client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    this.client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+    this.client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+    this.client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'gateway disconnected'));
+  }
+
+  static async start(options: SayBotOptions): Promise<SayBot> {
+    const commands = options.commands ?? (await loadCommands());
+    const bot = new SayBot(options, commands);
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Discord did not report ready in time')), options.readyTimeoutMs ?? 60_000);
+      bot.client.once(Events.ClientReady, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    try {
+      await bot.client.login(options.config.discord.token);
+      await ready;
+    } catch (error) {
+      await bot.client.destroy();
+      throw error;
+    }
+    options.logger.info(
+      { user: bot.client.user?.tag, guilds: bot.client.guilds.cache.size, commands: [...commands.keys()] },
+      'SayBot is ready',
+    );
+    return bot;
+  }
+
+  #onInteraction(interaction: Interaction): void {
+    if (this.#stopping) {
+      if (interaction.isRepliable()) {
+        void interaction
+          .reply({ content: t(interaction.locale, 'error.shuttingDown'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
+          .catch(() => undefined);
+      }
+      return;
+    }
+    const task = handleInteraction(interaction, this.#commands, this.#context).catch((error: unknown) =>
+      this.#log.error({ err: error }, 'interaction handler failed'),
+    );
+    this.#inFlight.add(task);
+    void task.finally(() => this.#inFlight.delete(task));
+  }
+
+  /** Leaves a channel once no human is left in it. */
+  #onVoiceState(before: VoiceState, after: VoiceState): void {
+    const player = this.players.find(before.guild.id);
+    const channelId = player?.channelId;
+    if (!player || channelId === undefined) return;
+    if (before.channelId !== channelId && after.channelId !== channelId) return;
+    const channel = before.guild.channels.cache.get(channelId);
+    if (!channel?.isVoiceBased()) return;
+    const humans = channel.members.filter((m) => !m.user.bot).size;
+    if (humans === 0) player.leave('alone');
+  }
+
+  /** Stops taking commands, leaves every voice channel, lets running handlers finish, and logs out. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
+    this.players.destroyAll();
+    const drained = Promise.allSettled([...this.#inFlight]);
+    await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
+    await this.client.destroy();
+  }
+}

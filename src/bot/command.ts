@@ -1,0 +1,37 @@
+import type {
+  AutocompleteInteraction,
+  ChatInputCommandInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { SpeechService } from '../speech/service.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+
+/** What every command handler may use. Commands hold only what is particular to them. */
+export interface CommandContext {
+  speech: SpeechService;
+  players: PlayerRegistry;
+  logger: Logger;
+  settings: Pick<Config, 'maxCharsPerRequest'>;
+}
+
+/** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
+export interface CommandModule {
+  data: { readonly name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
+}
+
+export function isCommandModule(value: unknown): value is CommandModule {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Partial<Record<keyof CommandModule, unknown>>;
+  const data = m.data as { name?: unknown; toJSON?: unknown } | undefined;
+  return (
+    typeof data === 'object' &&
+    typeof data.name === 'string' &&
+    typeof data.toJSON === 'function' &&
+    typeof m.execute === 'function' &&
+    (m.autocomplete === undefined || typeof m.autocomplete === 'function')
+  );
+}

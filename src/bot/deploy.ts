@@ -1,0 +1,69 @@
+import { REST, Routes, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { CommandModule } from './command.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Fields Discord adds or defaults on its side: they say nothing about whether our definition changed. */
+const SERVER_FIELDS = new Set(['id', 'application_id', 'version', 'guild_id', 'dm_permission', 'handler', 'integration_types']);
+
+/**
+ * A command definition with Discord's defaults removed (null, false, empty lists, `type: 1`), so that what
+ * Discord returns and what the builders produce compare equal when nothing meaningful differs.
+ */
+export function canonicalCommand(value: unknown, top = true): Json | undefined {
+  if (value === null || value === undefined || value === false) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonicalCommand(v, false)).filter((v): v is Json => v !== undefined);
+    return items.length === 0 ? undefined : items;
+  }
+  if (typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const key of Object.keys(value).sort()) {
+      if (top && SERVER_FIELDS.has(key)) continue;
+      const v = canonicalCommand((value as Record<string, unknown>)[key], false);
+      if (v !== undefined) out[key] = v;
+    }
+    if (top && out['type'] === 1) delete out['type'];
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return value as Json;
+}
+
+export function sameDefinitions(current: readonly unknown[], wanted: readonly unknown[]): boolean {
+  const key = (list: readonly unknown[]) =>
+    JSON.stringify(
+      list
+        .map((c) => canonicalCommand(c))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+  return key(current) === key(wanted);
+}
+
+export interface DeployOptions {
+  token: string;
+  clientId: string;
+  guildId?: string;
+  apiBaseUrl?: string;
+  commands: Iterable<CommandModule>;
+}
+
+export interface DeployResult {
+  changed: boolean;
+  count: number;
+  scope: 'guild' | 'global';
+}
+
+/** Registers the commands, to one server when a guild ID is given, else globally; no call when nothing changed. */
+export async function deployCommands(options: DeployOptions): Promise<DeployResult> {
+  const rest = new REST(options.apiBaseUrl === undefined ? {} : { api: options.apiBaseUrl }).setToken(options.token);
+  const route =
+    options.guildId === undefined
+      ? Routes.applicationCommands(options.clientId)
+      : Routes.applicationGuildCommands(options.clientId, options.guildId);
+  const wanted: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [...options.commands].map((c) => c.data.toJSON());
+  const current = (await rest.get(route)) as unknown[];
+  const scope = options.guildId === undefined ? 'global' : 'guild';
+  if (sameDefinitions(current, wanted)) return { changed: false, count: wanted.length, scope };
+  await rest.put(route, { body: wanted });
+  return { changed: true, count: wanted.length, scope };
+}

@@ -1,0 +1,79 @@
+import {
+  AbortedError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from '../api/errors.ts';
+import { VoiceJoinError } from '../voice/guild-player.ts';
+import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
+
+export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
+
+/** A failure with a message made for the user. Logged at info unless it wraps a fault of the service. */
+export class UserError extends Error {
+  readonly userMessage: LocalisedMessage;
+  readonly level: LogLevel;
+  constructor(key: MessageKey, params: MessageParams = {}, options: { cause?: unknown; level?: LogLevel } = {}) {
+    super(key, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'UserError';
+    this.userMessage = { key, params };
+    this.level = options.level ?? 'info';
+  }
+}
+
+export interface DescribedFailure {
+  /** A short stable name for the operator's log line. */
+  code: string;
+  message: LocalisedMessage;
+  level: LogLevel;
+}
+
+/** The first day of next month, UTC: when the monthly quota starts over unless the service says otherwise. */
+export function nextMonthStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * What to tell the user, and how loudly to tell the operator, for any error a command can meet. Failures the
+ * operator must fix (key, plan) log at `fatal`/`error`; the service's own trouble at `warn`; the user's at `info`.
+ */
+export function describeFailure(error: unknown): DescribedFailure {
+  if (error instanceof UserError) return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  if (error instanceof BadRequestError) {
+    const detail = error.serviceMessage ?? error.message;
+    return { code: 'api-bad-request', message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } }, level: 'info' };
+  }
+  if (error instanceof AuthenticationError) {
+    return { code: 'api-key-rejected', message: { key: 'error.api.unauthorized' }, level: 'fatal' };
+  }
+  if (error instanceof PermissionDeniedError) {
+    return { code: 'api-plan-without-access', message: { key: 'error.api.forbidden' }, level: 'error' };
+  }
+  if (error instanceof QuotaExceededError) {
+    const reset = error.rateLimit?.resetAt ?? nextMonthStart();
+    return { code: 'api-quota-exhausted', message: { key: 'error.api.quota', params: { reset: day(reset) } }, level: 'error' };
+  }
+  if (error instanceof RateLimitedError) return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
+  if (error instanceof ServerError) {
+    return { code: 'api-server-error', message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } }, level: 'warn' };
+  }
+  if (error instanceof TimeoutError) return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
+  if (error instanceof ConnectionError) return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
+  if (error instanceof VoiceJoinError) {
+    return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
+  }
+  if (error instanceof Error && error.name === 'UnsupportedAudioError') {
+    return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.message } }, level: 'warn' };
+  }
+  return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
+}

@@ -1,0 +1,44 @@
+import type { Interaction } from 'discord.js';
+import type { Logger } from '../log.ts';
+import type { CommandContext, CommandModule } from './command.ts';
+import { UserError } from './failures.ts';
+import { showFailure } from './replies.ts';
+
+/**
+ * Routes one interaction to its command. Whatever a command throws ends here in a message to the user and a
+ * log line; nothing propagates to the client's event emitter.
+ */
+export async function handleInteraction(
+  interaction: Interaction,
+  commands: ReadonlyMap<string, CommandModule>,
+  context: CommandContext,
+): Promise<void> {
+  const log: Logger = context.logger;
+  if (interaction.isAutocomplete()) {
+    const command = commands.get(interaction.commandName);
+    try {
+      if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
+      else await command.autocomplete(interaction, context);
+    } catch (error) {
+      log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
+      // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
+      if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    }
+    return;
+  }
+  if (!interaction.isChatInputCommand()) return;
+
+  const command = commands.get(interaction.commandName);
+  const started = performance.now();
+  try {
+    if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
+    if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');
+    await command.execute(interaction, context);
+    log.info(
+      { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
+      'command done',
+    );
+  } catch (error) {
+    await showFailure(interaction, error, log);
+  }
+}

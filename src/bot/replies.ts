@@ -1,0 +1,71 @@
+import {
+  MessageFlags,
+  type AttachmentPayload,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { Logger } from '../log.ts';
+import { describeFailure } from './failures.ts';
+import { t, type MessageKey, type MessageParams } from './i18n.ts';
+
+/** Nothing SayBot writes may ping anyone, whatever the text contains. */
+export const NO_MENTIONS = { parse: [] as never[] };
+
+/** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
+export async function showResult(
+  interaction: ChatInputCommandInteraction,
+  key: MessageKey,
+  params: MessageParams = {},
+  files: AttachmentPayload[] = [],
+): Promise<void> {
+  const content = t(interaction.locale, key, params);
+  if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+  else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
+}
+
+/** A short notice only the caller sees. */
+export async function showNotice(interaction: ChatInputCommandInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
+  const content = t(interaction.locale, key, params);
+  if (interaction.deferred || interaction.replied) {
+    await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+  } else {
+    await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/**
+ * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
+ * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
+ */
+export async function showFailure(
+  interaction: ChatInputCommandInteraction,
+  error: unknown,
+  log: Logger,
+  context: Record<string, unknown> = {},
+): Promise<void> {
+  const failure = describeFailure(error);
+  log[failure.level](
+    {
+      code: failure.code,
+      command: interaction.commandName,
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      interactionId: interaction.id,
+      err: error,
+      ...context,
+    },
+    'command failed',
+  );
+  const content = t(interaction.locale, failure.message.key, failure.message.params);
+  try {
+    if (!interaction.deferred && !interaction.replied) {
+      await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+    } else if (interaction.ephemeral) {
+      await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
+    } else {
+      await interaction.deleteReply().catch(() => undefined);
+      await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+    }
+  } catch (replyError) {
+    log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
+  }
+}

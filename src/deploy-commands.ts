@@ -1,0 +1,31 @@
+// `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
+import { config as loadDotenv } from 'dotenv';
+import { loadCommands } from './bot/command-loader.ts';
+import { deployCommands } from './bot/deploy.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { redactSecrets } from './log.ts';
+
+loadDotenv({ quiet: true });
+let token = '';
+try {
+  const config = loadConfig();
+  token = config.discord.token;
+  const commands = await loadCommands();
+  const result = await deployCommands({
+    token: config.discord.token,
+    clientId: config.discord.clientId,
+    ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
+    ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
+    commands: commands.values(),
+  });
+  const where = result.scope === 'guild' ? `server ${config.discord.guildId}` : 'every server (global commands can take up to an hour to appear)';
+  console.log(
+    result.changed
+      ? `Registered ${result.count} commands for ${where}.`
+      : `The ${result.count} commands are already registered for ${where}; nothing to do.`,
+  );
+} catch (error) {
+  const message = error instanceof ConfigError ? error.message : `Could not register the commands: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(redactSecrets(message, [token]));
+  process.exitCode = 1;
+}

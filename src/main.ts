@@ -1,0 +1,62 @@
+import { config as loadDotenv } from 'dotenv';
+import { VoiceApiClient } from './api/index.ts';
+import { SayBot } from './bot/app.ts';
+import { configSecrets, loadConfig, type Config } from './config.ts';
+import { createLogger, type Logger } from './log.ts';
+import { startSandbox, type Sandbox } from './sandbox/index.ts';
+
+export interface RunningSayBot {
+  bot: SayBot;
+  config: Config;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the bot from the environment: config, logger, the shared Voice API client (or an in-process sandbox
+ * when no Voice API is configured), then Discord. Throws ConfigError before anything starts.
+ */
+export async function startSayBot(env: NodeJS.ProcessEnv, options: { dotenvPath?: string; logDestination?: NodeJS.WritableStream } = {}): Promise<RunningSayBot> {
+  loadDotenv({ quiet: true, ...(options.dotenvPath === undefined ? {} : { path: options.dotenvPath }), processEnv: env });
+  const config = loadConfig(env);
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets: configSecrets(config),
+    ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
+  });
+
+  // Crashes in one guild's work must not take every guild down: log, and keep serving.
+  const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled promise rejection');
+  process.on('unhandledRejection', onRejection);
+
+  let sandbox: Sandbox | undefined;
+  let api = config.voiceApi;
+  if (api === undefined) {
+    sandbox = await startSandbox();
+    api = { baseUrl: sandbox.url, apiKey: sandbox.testKey };
+    logger.warn({ url: sandbox.url }, 'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)');
+  }
+  const voiceApi = new VoiceApiClient({ ...api, logger, timeouts: { totalMs: config.voiceApiTimeoutMs } });
+
+  let bot: SayBot;
+  try {
+    bot = await SayBot.start({ config, logger, voiceApi });
+  } catch (error) {
+    await voiceApi.close();
+    await sandbox?.close();
+    process.off('unhandledRejection', onRejection);
+    throw error;
+  }
+  return {
+    bot,
+    config,
+    logger,
+    async stop() {
+      await bot.stop();
+      await voiceApi.close();
+      await sandbox?.close();
+      process.off('unhandledRejection', onRejection);
+      logger.info('stopped');
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import type { Logger } from '../log.ts';
+import { GuildPlayer } from './guild-player.ts';
+
+export interface PlayerRegistryOptions {
+  logger: Logger;
+  idleTimeoutMs: number;
+  /** Keeps this bot's voice connections apart from another instance's in the same process. */
+  group: string;
+  readyTimeoutMs?: number;
+}
+
+/** One GuildPlayer per guild, made on first use. */
+export class PlayerRegistry {
+  readonly #players = new Map<string, GuildPlayer>();
+  readonly #options: PlayerRegistryOptions;
+
+  constructor(options: PlayerRegistryOptions) {
+    this.#options = options;
+  }
+
+  get(guildId: string, adapterCreator: DiscordGatewayAdapterCreator): GuildPlayer {
+    let player = this.#players.get(guildId);
+    if (!player) {
+      player = new GuildPlayer({
+        guildId,
+        adapterCreator,
+        group: this.#options.group,
+        logger: this.#options.logger,
+        idleTimeoutMs: this.#options.idleTimeoutMs,
+        ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
+      });
+      this.#players.set(guildId, player);
+    }
+    return player;
+  }
+
+  /** The guild's player if it has one, without making one. */
+  find(guildId: string): GuildPlayer | undefined {
+    return this.#players.get(guildId);
+  }
+
+  get size(): number {
+    return this.#players.size;
+  }
+
+  /** Leaves every channel: used at shutdown. */
+  destroyAll(): void {
+    for (const player of this.#players.values()) player.destroy();
+    this.#players.clear();
+  }
+}
