@@ -1,0 +1,28 @@
+import type { AudioFormat } from './format.ts';
+
+export type ClipErrorCode = 'unsupported-format' | 'corrupt' | 'empty';
+
+/**
+ * The bytes cannot be used as audio: not a format handled here, damaged, or holding no audio.
+ * Thrown by analyseClip and by the streaming decoders alike, so callers have one type to check.
+ */
+export class ClipError extends Error {
+  readonly code: ClipErrorCode;
+
+  constructor(code: ClipErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ClipError';
+    this.code = code;
+  }
+}
+
+/** A format that is recognised but that the playback path cannot decode (FLAC, M4A, Ogg without Opus). */
+export class UnsupportedAudioError extends ClipError {
+  readonly format: AudioFormat | undefined;
+
+  constructor(format: AudioFormat | undefined, message: string) {
+    super('unsupported-format', message);
+    this.name = 'UnsupportedAudioError';
+    this.format = format;
+  }
+}

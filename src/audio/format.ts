@@ -1,0 +1,44 @@
+// Format detection from the leading bytes. Content types lie, so the bytes are the only evidence used.
+import { startsWith } from './bytes.ts';
+import { findFirstMpegFrame, parseMpegFrameHeader, skipId3v2 } from './mpeg.ts';
+
+export type AudioFormat = 'wav' | 'mp3' | 'ogg' | 'flac' | 'm4a';
+
+/**
+ * How many leading bytes detection wants. Enough for a typical ID3v2 tag plus two MP3 frames; kept small
+ * because a caller streaming a slow body waits for this much (or for the end of the body) before deciding.
+ * A larger ID3 tag (cover art) is accepted on its header alone.
+ */
+export const SNIFF_BYTES = 1024;
+
+/** The format of an audio file from its first bytes (pass up to SNIFF_BYTES); undefined if it is not audio. */
+export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
+  if ((startsWith(head, 0, 'RIFF') || startsWith(head, 0, 'RF64')) && startsWith(head, 8, 'WAVE')) return 'wav';
+  if (startsWith(head, 0, 'OggS')) return 'ogg';
+  if (startsWith(head, 0, 'fLaC')) return 'flac';
+  if (startsWith(head, 4, 'ftyp')) return 'm4a';
+
+  const afterTags = skipId3v2(head);
+  if (afterTags > 0) {
+    // The tag runs past what we were given: a well-formed ID3v2 header is evidence enough.
+    if (afterTags >= head.length) return 'mp3';
+    if (startsWith(head, afterTags, 'fLaC')) return 'flac';  // FLAC files are sometimes ID3-tagged too
+    // Some writers leave a little padding or junk after the tag: look a short way for the frame.
+    return findFirstMpegFrame(head, afterTags, 512) ? 'mp3' : undefined;
+  }
+  return isBareMpegStart(head) ? 'mp3' : undefined;
+}
+
+/**
+ * An MP3 without tags starts straight at a frame sync. Only Layer II/III is accepted: a UTF-16 byte-order mark
+ * (FF FE) reads as a Layer I header, and Layer I is never what a speech service sends.
+ */
+function isBareMpegStart(head: Uint8Array): boolean {
+  const header = parseMpegFrameHeader(head, 0);
+  if (!header || header.layer === 1) return false;
+  if (header.frameLength === undefined) return true;
+  // When the next frame is within reach, it must be there too.
+  if (header.frameLength + 4 > head.length) return true;
+  const next = parseMpegFrameHeader(head, header.frameLength);
+  return next !== undefined && next.layer === header.layer && next.sampleRate === header.sampleRate;
+}
