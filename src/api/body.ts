@@ -52,6 +52,15 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
 
 function ignore(): void {}
 
+/**
+ * Drops a body that is no longer wanted. undici reports destroying an unfinished body as an error event, which
+ * nobody listens to any more: it is expected here, so it is swallowed.
+ */
+export function discard(source: Readable): void {
+  source.on('error', ignore);
+  source.destroy();
+}
+
 /** The body stream closed without an end and without an error of its own. */
 export class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
@@ -73,7 +82,7 @@ export async function readCapped(source: Readable, cap: number): Promise<Buffer>
   } catch {
     // Keep what arrived.
   } finally {
-    source.destroy();
+    discard(source);
   }
   return Buffer.concat(chunks, length).subarray(0, cap);
 }
@@ -150,8 +159,7 @@ export class AudioBodyStream extends Readable {
     this.#source.off('error', this.#onError);
     this.#source.off('close', this.#onClose);
     // Destroying the undici body before its end also aborts the request and frees the connection.
-    this.#source.on('error', ignore);
-    this.#source.destroy();
+    discard(this.#source);
     if (!this.#ended) {
       this.#ended = true;
       this.#onSourceDone();

@@ -3,7 +3,7 @@ import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
-import { AudioBodyStream, readCapped, readHead, type Head } from './body.ts';
+import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
 import { Call } from './call.ts';
 import {
   BadRequestError,
@@ -332,7 +332,7 @@ export class VoiceApiClient {
       throw errorForStatus(status, headers, this.#serviceMessage(bytes));
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
-      source.destroy();
+      discard(source);
       throw new UnexpectedResponseError(
         `The Voice API answered ${status} to voice cloning without the X-Voice-Id header, so the new voice cannot be used`,
         { status, requestId: requestIdOf(headers) },
@@ -342,7 +342,7 @@ export class VoiceApiClient {
     try {
       head = await readHead(source, SNIFF_BYTES);
     } catch (error) {
-      source.destroy();
+      discard(source);
       throw this.#asVoiceApiError(error, call, 'request');
     }
     return { status, headers, head, format: detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES)), source };
