@@ -1,0 +1,94 @@
+// Shared by the fake Discord's own tests: a real discord.js client, a generated Opus sine, and a pitch estimate.
+import tls from 'node:tls';
+import { Readable } from 'node:stream';
+import opus from '@discordjs/opus';
+import {
+  AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, StreamType, type VoiceConnection,
+} from '@discordjs/voice';
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import type { FakeDiscord, FakeDiscordOptions } from '../support/fake-discord/index.ts';
+
+const trusted = new Set<string>();
+
+/** Makes this process trust the fake voice gateway's certificate (in addition to the default CAs). */
+export function trustCertificate(pem: string): void {
+  if (trusted.has(pem)) return;
+  trusted.add(pem);
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), pem]);
+}
+
+export const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.fake.test-token-for-the-fake-discord';
+export const APP_ID = '300000000000000001';
+
+export function guildSpec(n: number): FakeDiscordOptions['guilds'][number] {
+  return {
+    id: `10000000000000000${n}`,
+    name: `Guild ${n}`,
+    textChannelId: `11000000000000000${n}`,
+    voiceChannels: [
+      { id: `12000000000000000${n}`, name: 'Lounge' },
+      { id: `13000000000000000${n}`, name: 'Quiet' },
+    ],
+    members: [
+      { id: `20000000000000000${n}`, username: `alice${n}`, voiceChannelId: `12000000000000000${n}`, locale: 'ko' },
+      { id: `21000000000000000${n}`, username: `bob${n}`, permissions: 0x20n /* ManageGuild */ },
+    ],
+  };
+}
+
+export async function loginClient(fake: FakeDiscord, token = TOKEN): Promise<Client> {
+  const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates], rest: { api: fake.restUrl } });
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(token);
+  await ready;
+  return client;
+}
+
+const FRAME_SAMPLES = 960; // 20 ms at 48 kHz
+
+/** `seconds` of a sine at `hz`, 48 kHz stereo, as 20 ms Opus packets. */
+export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): Buffer[] {
+  const encoder = new opus.OpusEncoder(48_000, 2);
+  const packets: Buffer[] = [];
+  const frames = Math.round((seconds * 48_000) / FRAME_SAMPLES);
+  for (let f = 0; f < frames; f++) {
+    const pcm = Buffer.alloc(FRAME_SAMPLES * 2 * 2);
+    for (let i = 0; i < FRAME_SAMPLES; i++) {
+      const t = (f * FRAME_SAMPLES + i) / 48_000;
+      const v = Math.round(Math.sin(2 * Math.PI * hz * t) * amplitude * 32_767);
+      pcm.writeInt16LE(v, i * 4);
+      pcm.writeInt16LE(v, i * 4 + 2);
+    }
+    packets.push(encoder.encode(pcm));
+  }
+  return packets;
+}
+
+/** Plays Opus packets on a Ready connection and resolves when the player is idle again. */
+export async function playOpus(connection: VoiceConnection, packets: Buffer[]): Promise<void> {
+  const player = createAudioPlayer();
+  connection.subscribe(player);
+  player.play(createAudioResource(Readable.from(packets), { inputType: StreamType.Opus }));
+  await entersState(player, AudioPlayerStatus.Playing, 5_000);
+  await entersState(player, AudioPlayerStatus.Idle, 10_000);
+  player.stop(true);
+}
+
+/** Dominant frequency of the left channel of interleaved stereo PCM, from its rising zero crossings. */
+export function dominantHz(pcm: Int16Array, sampleRate = 48_000): number {
+  let crossings = 0;
+  let previous = pcm[0] ?? 0;
+  const frames = Math.floor(pcm.length / 2);
+  for (let i = 1; i < frames; i++) {
+    const current = pcm[i * 2] ?? 0;
+    if (previous < 0 && current >= 0) crossings++;
+    previous = current;
+  }
+  return crossings / (frames / sampleRate);
+}
+
+export function rms(pcm: Int16Array): number {
+  let sum = 0;
+  for (const v of pcm) sum += v * v;
+  return Math.sqrt(sum / Math.max(1, pcm.length)) / 32_768;
+}

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApplicationCommandOptionType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits,
+  type ChatInputCommandInteraction, type Client, type Interaction, type VoiceState,
+} from 'discord.js';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+
+const g1 = guildSpec(1);
+const g2 = guildSpec(2);
+const alice = g1.members[0]!;
+const bob = g1.members[1]!;
+
+/** Runs `handler` for the next chat-input (or autocomplete) interaction the client receives. */
+function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    client.once(Events.InteractionCreate, (interaction) => {
+      handler(interaction).then(resolve, reject);
+    });
+  });
+}
+
+describe('FakeDiscord with a real discord.js client: login, interactions, REST', () => {
+  let fake: FakeDiscord;
+  let client: Client;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1, g2], log: () => {} });
+    client = await loginClient(fake);
+  });
+
+  afterAll(async () => {
+    await client?.destroy();
+    await fake?.close();
+  });
+
+  it('logs in: READY then GUILD_CREATE give guilds, channels, roles, members in voice and their voice states', () => {
+    expect(client.isReady()).toBe(true);
+    expect(client.user?.id).toBe(APP_ID);
+    expect(client.application?.id).toBe(APP_ID);
+    const guild = client.guilds.cache.get(g1.id);
+    expect(guild?.name).toBe('Guild 1');
+    expect(client.guilds.cache.has(g2.id)).toBe(true);
+    expect(guild?.channels.cache.get(g1.voiceChannels[0]!.id)?.isVoiceBased()).toBe(true);
+    expect(guild?.channels.cache.get(g1.textChannelId)?.isTextBased()).toBe(true);
+    expect(guild?.roles.everyone.id).toBe(g1.id);
+    expect(guild?.members.me?.id).toBe(APP_ID);
+    expect(guild?.voiceStates.cache.get(alice.id)?.channelId).toBe(g1.voiceChannels[0]!.id);
+    expect(guild?.members.cache.get(alice.id)?.voice.channel?.name).toBe('Lounge');
+    // The bot can join and speak in the voice channel with its default role.
+    const lounge = guild?.channels.cache.get(g1.voiceChannels[0]!.id);
+    expect(lounge?.isVoiceBased() && lounge.joinable && lounge.speakable).toBe(true);
+    const gatewayBot = fake.restLog.find((r) => r.path === '/api/v10/gateway/bot');
+    expect(gatewayBot?.headers.authorization).toBe(`Bot ${TOKEN}`);
+    expect(fake.problems).toEqual([]);
+  });
+
+  it('a slash command: defer, edit @original, follow-up with a file; the handle sees all three in order', async () => {
+    let seen: ChatInputCommandInteraction | undefined;
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      seen = i;
+      await i.deferReply();
+      await i.editReply({ content: `said: ${i.options.getString('text', true)} x${i.options.getInteger('times') ?? 1}`, allowedMentions: { parse: [] } });
+      await i.followUp({ content: 'here is the file', files: [{ attachment: Buffer.from('RIFF....WAVEfmt '), name: 'speech.wav' }], flags: MessageFlags.Ephemeral });
+    });
+    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'hello <@210000000000000001>' }, { name: 'times', value: 2 }] });
+    const final = await handle.waitForFinal();
+    const followUp = await handle.waitFor((r) => r.kind === 'follow-up');
+    await handled;
+
+    expect(handle.responses.map((r) => r.kind)).toEqual(['callback', 'edit-original', 'follow-up']);
+    expect(handle.responses[0]?.type).toBe(5);
+    expect(final.kind).toBe('edit-original');
+    expect(final.content).toBe('said: hello <@210000000000000001> x2');
+    expect(final.allowedMentions).toEqual({ parse: [] });
+    expect(final.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    expect(followUp.files).toHaveLength(1);
+    expect(followUp.files[0]?.name).toBe('speech.wav');
+    expect(followUp.files[0]?.data.toString()).toBe('RIFF....WAVEfmt ');
+    expect(followUp.flags).toBe(MessageFlags.Ephemeral);
+    const attachments = followUp.message?.attachments as Array<{ url: string; size: number }>;
+    expect(attachments[0]?.size).toBe(16);
+    expect(Buffer.from(await (await fetch(attachments[0]!.url)).arrayBuffer()).toString()).toBe('RIFF....WAVEfmt ');
+
+    // What discord.js saw in the interaction.
+    expect(seen?.locale).toBe('ko');
+    expect(seen?.guildLocale).toBe('en-US');
+    expect(seen?.member?.voice.channelId).toBe(g1.voiceChannels[0]!.id);
+    expect(seen?.memberPermissions?.has(PermissionFlagsBits.ManageGuild)).toBe(false);
+    expect(seen?.appPermissions.has(PermissionFlagsBits.Speak)).toBe(true);
+    // Interaction routes carry no bot token.
+    const interactionRequests = fake.restLog.filter((r) => r.path.includes(handle.token));
+    expect(interactionRequests.length).toBe(3);
+    expect(interactionRequests.every((r) => r.headers.authorization === undefined)).toBe(true);
+    expect(interactionRequests.some((r) => r.path.includes('/messages/%40original'))).toBe(true);
+  });
+
+  it('member permissions and an attachment option arrive resolved; the attachment downloads from the fake CDN', async () => {
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      const attachment = i.options.getAttachment('sample', true);
+      const bytes = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
+      const canManage = i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
+      await i.reply({ content: `${attachment.name} ${attachment.contentType} ${attachment.size} ${bytes.toString()} manage=${canManage}` });
+    });
+    const handle = await fake.command({
+      guildId: g1.id, userId: bob.id, name: 'clone', locale: 'ja',
+      attachments: [{ option: 'sample', data: Buffer.from('voice-bytes'), filename: 'me.mp3', contentType: 'audio/mpeg' }],
+    });
+    const final = await handle.waitForFinal();
+    await handled;
+    expect(final.kind).toBe('callback');
+    expect(final.type).toBe(4);
+    expect(final.content).toBe('me.mp3 audio/mpeg 11 voice-bytes manage=true');
+    expect(fake.cdnLog.some((r) => r.path.includes('me.mp3') && r.status === 200)).toBe(true);
+  });
+
+  it('autocomplete: the choices the bot answers come back', async () => {
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isAutocomplete()) throw new Error('expected autocomplete');
+      const focused = i.options.getFocused(true);
+      await i.respond([
+        { name: `${focused.name}:${focused.value}-one`, value: 'v1' },
+        { name: 'two', value: 'v2' },
+      ]);
+    });
+    const choices = await fake.autocomplete({
+      guildId: g1.id, userId: alice.id, name: 'say',
+      options: [{ name: 'text', value: 'hi' }, { name: 'voice', value: 'mi', focused: true }],
+    });
+    await handled;
+    expect(choices).toEqual([{ name: 'voice:mi-one', value: 'v1' }, { name: 'two', value: 'v2' }]);
+  });
+
+  it('commands registered with PUT (guild and global) are stored with ids, and interactions name those ids', async () => {
+    const data = [{ name: 'say', description: 'Say something', options: [{ name: 'text', description: 'Text', type: ApplicationCommandOptionType.String, required: true }] }];
+    const guildCommands = await client.application!.commands.set(data, g1.id);
+    await client.application!.commands.set([{ name: 'ping', description: 'Ping' }]);
+    expect(guildCommands.first()?.name).toBe('say');
+    const stored = fake.registeredCommands(g1.id) as Array<{ id: string; name: string; guild_id: string }>;
+    expect(stored.map((c) => c.name)).toEqual(['say']);
+    expect(stored[0]?.id).toBe(guildCommands.first()?.id);
+    expect((fake.registeredCommands() as Array<{ name: string }>).map((c) => c.name)).toEqual(['ping']);
+    const fetched = await client.application!.commands.fetch({ guildId: g1.id });
+    expect(fetched.map((c) => c.name)).toEqual(['say']);
+
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({ content: `${i.commandId === stored[0]?.id} ${i.commandGuildId}` });
+    });
+    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'x' }] });
+    expect((await handle.waitForFinal()).content).toBe(`true ${g1.id}`);
+    await handled;
+  });
+
+  it('a second callback is refused with 40060, as Discord does, and recorded as a problem', async () => {
+    let secondError: unknown;
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({ content: 'first' });
+      // Bypass discord.js's own guard to send a second callback, as a buggy bot might.
+      i.replied = false;
+      await i.reply({ content: 'second' }).catch((error: unknown) => {
+        secondError = error;
+      });
+    });
+    const handle = await fake.command({ guildId: g2.id, userId: g2.members[0]!.id, name: 'say' });
+    await handled;
+    expect(secondError).toBeInstanceOf(DiscordAPIError);
+    expect((secondError as DiscordAPIError).code).toBe(40060);
+    expect(handle.responses).toHaveLength(1);
+    expect(handle.problems[0]).toContain('40060');
+  });
+
+  it('an over-long message is refused with 50035, and an unknown REST route answers 404 JSON and is reported', async () => {
+    let error: unknown;
+    const handled = nextInteraction(client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({ content: 'x'.repeat(2001) }).catch((e: unknown) => {
+        error = e;
+      });
+    });
+    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await handled;
+    expect((error as DiscordAPIError).code).toBe(50035);
+    expect(handle.responses).toHaveLength(0);
+
+    const unknown = await client.rest.get('/no/such/route').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(DiscordAPIError);
+    expect((unknown as DiscordAPIError).status).toBe(404);
+    expect(fake.problems.some((p) => p.includes('GET /api/v10/no/such/route'))).toBe(true);
+  });
+
+  it('setVoiceState: members joining, moving and leaving reach discord.js as VOICE_STATE_UPDATE', async () => {
+    const guild = client.guilds.cache.get(g1.id)!;
+    const quiet = g1.voiceChannels[1]!.id;
+    const next = (): Promise<VoiceState> => new Promise((resolve) => client.once(Events.VoiceStateUpdate, (_old, state) => resolve(state)));
+
+    let update = next();
+    fake.setVoiceState(g1.id, bob.id, quiet);
+    expect((await update).channelId).toBe(quiet);
+    expect(guild.members.cache.get(bob.id)?.voice.channelId).toBe(quiet);
+
+    update = next();
+    fake.setVoiceState(g1.id, alice.id, quiet);
+    expect((await update).channelId).toBe(quiet);
+
+    update = next();
+    fake.setVoiceState(g1.id, bob.id, null);
+    expect((await update).channelId).toBeNull();
+    expect(guild.voiceStates.cache.get(bob.id)?.channelId ?? null).toBeNull();
+    expect(fake.voiceChannelOf(g1.id, alice.id)).toBe(quiet);
+  });
+
+  it('GET routes discord.js uses for guilds, channels, members and voice states answer', async () => {
+    const guild = client.guilds.cache.get(g1.id)!;
+    const owner = await guild.fetchOwner();
+    expect(owner.user.username).toBe(`owner-${g1.id}`);
+    const member = await guild.members.fetch({ user: bob.id, force: true });
+    expect(member.user.username).toBe('bob1');
+    const channel = await client.channels.fetch(g1.textChannelId, { force: true });
+    expect(channel?.id).toBe(g1.textChannelId);
+    const state = await guild.voiceStates.fetch(alice.id);
+    expect(state.channelId).toBe(g1.voiceChannels[1]!.id);
+    const text = guild.channels.cache.get(g1.textChannelId);
+    if (!text?.isSendable()) throw new Error('expected a sendable text channel');
+    const sent = await text.send('left the channel');
+    expect(sent.content).toBe('left the channel');
+    expect(fake.channelMessages(g1.textChannelId).map((m) => m.message.content)).toEqual(['left the channel']);
+  });
+});

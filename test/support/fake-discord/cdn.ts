@@ -1,0 +1,60 @@
+// Files the fake serves over HTTP like Discord's CDN: attachments given to commands and files the bot uploaded.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { snowflake } from './snowflake.ts';
+import type { FakeAttachment, FakeFile } from './types.ts';
+
+interface Stored { attachment: FakeAttachment; data: Buffer }
+
+export interface CdnLogEntry { method: string; path: string; headers: Record<string, string>; status: number }
+
+export class Cdn {
+  readonly log: CdnLogEntry[] = [];
+  private readonly files = new Map<string, Stored>();
+  private baseUrl = '';
+
+  setBaseUrl(baseUrl: string): void {
+    this.baseUrl = baseUrl;
+  }
+
+  host(data: Uint8Array, filename: string, contentType?: string, durationSecs?: number): FakeAttachment {
+    const id = snowflake();
+    const name = encodeURIComponent(filename);
+    const attachment: FakeAttachment = {
+      id, filename, size: data.byteLength,
+      url: `${this.baseUrl}/attachments/${id}/${name}`,
+      proxy_url: `${this.baseUrl}/media/attachments/${id}/${name}`,
+      ...(contentType !== undefined ? { content_type: contentType } : {}),
+      ...(durationSecs !== undefined ? { duration_secs: durationSecs } : {}),
+    };
+    this.files.set(id, { attachment, data: Buffer.from(data) });
+    return attachment;
+  }
+
+  hostFile(file: FakeFile): FakeAttachment {
+    return this.host(file.data, file.name, file.contentType);
+  }
+
+  get(id: string): FakeAttachment | undefined {
+    return this.files.get(id)?.attachment;
+  }
+
+  /** Answers /attachments/{id}/{name} and /media/attachments/{id}/{name}; false when the path is not the CDN's. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, headers: Record<string, string>): boolean {
+    const match = /^\/(?:media\/)?attachments\/(\d+)\/[^/]+$/.exec(pathname);
+    if (!match) return false;
+    const stored = this.files.get(match[1] ?? '');
+    const method = req.method ?? 'GET';
+    const status = !stored ? 404 : method === 'GET' || method === 'HEAD' ? 200 : 405;
+    this.log.push({ method, path: req.url ?? pathname, headers, status });
+    if (!stored || status !== 200) {
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 404 ? 'Not Found' : 'Method Not Allowed');
+      return true;
+    }
+    res.writeHead(200, {
+      'content-type': stored.attachment.content_type ?? 'application/octet-stream',
+      'content-length': String(stored.data.length),
+    });
+    res.end(method === 'HEAD' ? undefined : stored.data);
+    return true;
+  }
+}

@@ -1,0 +1,71 @@
+// Registered application commands, global and per guild, as PUT/POST/PATCH/DELETE /applications/{app}/... store them.
+import { snowflake } from './snowflake.ts';
+import { asObject, type Json } from './messages.ts';
+
+export class CommandStore {
+  private readonly applicationId: string;
+  private readonly global: Json[] = [];
+  private readonly guilds = new Map<string, Json[]>();
+
+  constructor(applicationId: string) {
+    this.applicationId = applicationId;
+  }
+
+  list(guildId?: string): Json[] {
+    return guildId === undefined ? this.global : (this.guilds.get(guildId) ?? []);
+  }
+
+  /** The command an interaction names: a guild command first, then a global one. */
+  find(guildId: string, name: string): Json | undefined {
+    return this.list(guildId).find((c) => c.name === name && (c.type ?? 1) === 1) ?? this.global.find((c) => c.name === name && (c.type ?? 1) === 1);
+  }
+
+  /** Bulk overwrite: commands keep their id (and bump their version) when name and type match an existing one. */
+  overwrite(guildId: string | undefined, body: unknown[]): Json[] {
+    const previous = this.list(guildId);
+    const next = body.map((raw) => this.normalise(guildId, asObject(raw), previous));
+    if (guildId === undefined) this.global.splice(0, this.global.length, ...next);
+    else this.guilds.set(guildId, next);
+    return next;
+  }
+
+  upsert(guildId: string | undefined, raw: unknown): { command: Json; created: boolean } {
+    const list = this.list(guildId);
+    const command = this.normalise(guildId, asObject(raw), list);
+    const index = list.findIndex((c) => c.id === command.id);
+    if (index >= 0) list[index] = command;
+    else if (guildId === undefined) this.global.push(command);
+    else this.guilds.set(guildId, [...list, command]);
+    return { command, created: index < 0 };
+  }
+
+  edit(guildId: string | undefined, id: string, raw: unknown): Json | undefined {
+    const list = this.list(guildId);
+    const index = list.findIndex((c) => c.id === id);
+    const current = list[index];
+    if (!current) return undefined;
+    const command = { ...current, ...asObject(raw), id, version: snowflake() };
+    list[index] = command;
+    return command;
+  }
+
+  delete(guildId: string | undefined, id: string): boolean {
+    const list = this.list(guildId);
+    const index = list.findIndex((c) => c.id === id);
+    if (index < 0) return false;
+    list.splice(index, 1);
+    return true;
+  }
+
+  private normalise(guildId: string | undefined, command: Json, existing: Json[]): Json {
+    const type = typeof command.type === 'number' ? command.type : 1;
+    const same = existing.find((c) => c.name === command.name && (c.type ?? 1) === type);
+    return {
+      description: '', options: [], default_member_permissions: null, nsfw: false, name_localizations: null,
+      description_localizations: null, integration_types: [0], contexts: null,
+      ...command,
+      id: same?.id ?? snowflake(), application_id: this.applicationId, type, version: snowflake(),
+      ...(guildId !== undefined ? { guild_id: guildId } : {}),
+    };
+  }
+}

@@ -1,0 +1,132 @@
+// What each guild's voice channel heard: Opus frames decoded to 48 kHz stereo PCM, with arrival times.
+import opus from '@discordjs/opus';
+import type { Waits } from './waits.ts';
+import type { HeardAudio, HeardPacket } from './types.ts';
+
+const { OpusEncoder } = opus;
+type Decoder = InstanceType<typeof OpusEncoder>;
+
+const SAMPLE_RATE = 48_000;
+const CHANNELS = 2;
+const SILENCE_FRAME = Buffer.from([0xf8, 0xff, 0xfe]);
+
+class GuildAudio {
+  chunks: Int16Array[] = [];
+  samples = 0;
+  packets: HeardPacket[] = [];
+  encryptionMode: string | undefined;
+  decryptFailures = 0;
+  decodeFailures = 0;
+  lastPacketAt: number | undefined;
+  /** Opus decoding is stateful: one decoder per sender (SSRC). */
+  readonly decoders = new Map<number, Decoder>();
+
+  snapshot(): HeardAudio {
+    const pcm = new Int16Array(this.samples);
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      pcm.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return {
+      pcm, seconds: this.samples / CHANNELS / SAMPLE_RATE, packets: [...this.packets], encryptionMode: this.encryptionMode,
+      decryptFailures: this.decryptFailures, decodeFailures: this.decodeFailures,
+    };
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.samples = 0;
+    this.packets = [];
+    this.decryptFailures = 0;
+    this.decodeFailures = 0;
+    this.lastPacketAt = undefined;
+  }
+}
+
+export class HeardAudioStore {
+  private readonly guilds = new Map<string, GuildAudio>();
+  private readonly listeners = new Set<() => void>();
+  private readonly waits: Waits;
+
+  constructor(waits: Waits) {
+    this.waits = waits;
+  }
+
+  private guild(guildId: string): GuildAudio {
+    let audio = this.guilds.get(guildId);
+    if (!audio) {
+      audio = new GuildAudio();
+      this.guilds.set(guildId, audio);
+    }
+    return audio;
+  }
+
+  setMode(guildId: string, mode: string): void {
+    this.guild(guildId).encryptionMode = mode;
+  }
+
+  decryptFailed(guildId: string): void {
+    this.guild(guildId).decryptFailures++;
+  }
+
+  push(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, frame: Buffer): void {
+    const audio = this.guild(guildId);
+    const silence = frame.equals(SILENCE_FRAME);
+    audio.packets.push({ sequence, timestamp, receivedAtMs, bytes: frame.length, silence, ssrc });
+    audio.lastPacketAt = receivedAtMs;
+    if (!silence) {
+      let decoder = audio.decoders.get(ssrc);
+      if (!decoder) {
+        decoder = new OpusEncoder(SAMPLE_RATE, CHANNELS);
+        audio.decoders.set(ssrc, decoder);
+      }
+      try {
+        const pcm = decoder.decode(frame);
+        const samples = new Int16Array(pcm.length >> 1);
+        Buffer.from(samples.buffer).set(pcm.subarray(0, samples.length * 2));
+        audio.chunks.push(samples);
+        audio.samples += samples.length;
+      } catch {
+        audio.decodeFailures++;
+      }
+    }
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  heard(guildId: string): HeardAudio {
+    return this.guild(guildId).snapshot();
+  }
+
+  clear(guildId: string): void {
+    this.guild(guildId).clear();
+  }
+
+  /** Resolves once at least minSeconds of audio arrived and then no packet for quietMs. */
+  waitFor(guildId: string, opts: { minSeconds?: number; quietMs?: number; timeoutMs?: number } = {}): Promise<HeardAudio> {
+    const quietMs = opts.quietMs ?? 300;
+    const minSeconds = opts.minSeconds ?? 0;
+    const timeoutMs = opts.timeoutMs ?? 20_000;
+    const audio = this.guild(guildId);
+    const check = (): HeardAudio | undefined => {
+      const seconds = audio.samples / CHANNELS / SAMPLE_RATE;
+      if (audio.samples === 0 || seconds < minSeconds || audio.lastPacketAt === undefined) return undefined;
+      return performance.now() - audio.lastPacketAt >= quietMs ? audio.snapshot() : undefined;
+    };
+    return this.waits.wait(
+      check,
+      (notify) => {
+        // Quiet is the absence of packets, so poll as well as listen.
+        const timer = setInterval(notify, Math.max(5, Math.min(50, quietMs / 4)));
+        this.listeners.add(notify);
+        return () => {
+          clearInterval(timer);
+          this.listeners.delete(notify);
+        };
+      },
+      timeoutMs,
+      () => `guild ${guildId} heard ${(audio.samples / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
+        `(wanted >= ${minSeconds} s then ${quietMs} ms of quiet; decrypt failures ${audio.decryptFailures}, decode failures ${audio.decodeFailures})`,
+    );
+  }
+}

@@ -1,0 +1,244 @@
+// FakeDiscord: a Discord of our own on 127.0.0.1 for end-to-end tests and benchmarks. An unmodified discord.js
+// client and @discordjs/voice connect to it (REST + gateway over HTTP/WS, voice gateway over WSS, media over UDP);
+// tests drive interactions and read back what the bot answered and what each guild's voice channel heard.
+// Protocol facts: ../../../../shared/discord-local.md.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Cdn, type CdnLogEntry } from './cdn.ts';
+import { CommandStore } from './commands.ts';
+import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gateway.ts';
+import { HeardAudioStore } from './heard-audio.ts';
+import { InteractionType, Interactions, type CommandInput } from './interactions.ts';
+import { asObject, MessageStore, type Json } from './messages.ts';
+import { RestApi } from './rest.ts';
+import { AES_GCM_MODE } from './rtp-decrypt.ts';
+import { GatewayIntent, voiceStatePayload, World } from './state.ts';
+import type {
+  FakeAttachment, FakeDiscordOptions, HeardAudio, InteractionHandle, InteractionOption, RestLogEntry, SentChannelMessage,
+} from './types.ts';
+import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway } from './voice-gateway.ts';
+import { VoiceUdp } from './voice-udp.ts';
+import { Waits } from './waits.ts';
+
+export type * from './types.ts';
+export type { CdnLogEntry } from './cdn.ts';
+export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
+
+const READY_TIMEOUT_MS = 15_000;
+
+export class FakeDiscord {
+  readonly restUrl: string;
+  readonly gatewayUrl: string;
+  /** host:port the bot receives in VOICE_SERVER_UPDATE. */
+  readonly voiceEndpoint: string;
+  /** The voice gateway's self-signed certificate (test fixture): trust it, never disable TLS checks. */
+  readonly caCertificatePem: string = VOICE_CA_CERTIFICATE_PEM;
+  /** Protocol problems seen so far: unknown routes, refused requests, malformed messages. */
+  readonly problems: string[];
+
+  private readonly world: World;
+  private readonly server: Server;
+  private readonly rest: RestApi;
+  private readonly cdn: Cdn;
+  private readonly commands: CommandStore;
+  private readonly interactions: Interactions;
+  private readonly gateway: Gateway;
+  private readonly voice: VoiceGateway;
+  private readonly udp: VoiceUdp;
+  private readonly audio: HeardAudioStore;
+  private readonly waits: Waits;
+  private closing: Promise<void> | undefined;
+
+  private constructor(parts: {
+    world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions; gateway: Gateway;
+    voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits; problems: string[]; baseUrl: string;
+  }) {
+    this.world = parts.world;
+    this.server = parts.server;
+    this.rest = parts.rest;
+    this.cdn = parts.cdn;
+    this.commands = parts.commands;
+    this.interactions = parts.interactions;
+    this.gateway = parts.gateway;
+    this.voice = parts.voice;
+    this.udp = parts.udp;
+    this.audio = parts.audio;
+    this.waits = parts.waits;
+    this.problems = parts.problems;
+    this.restUrl = `${parts.baseUrl}/api`;
+    this.gatewayUrl = `${parts.baseUrl.replace('http:', 'ws:')}/gateway`;
+    this.voiceEndpoint = parts.voice.endpoint;
+  }
+
+  static async start(options: FakeDiscordOptions): Promise<FakeDiscord> {
+    const problems: string[] = [];
+    const log = options.log ?? ((line: string) => console.warn(line));
+    const report = (line: string): void => {
+      problems.push(line);
+      log(`[fake-discord] ${line}`);
+    };
+    const world = new World(options);
+    const waits = new Waits();
+    const cdn = new Cdn();
+    const commands = new CommandStore(options.applicationId);
+    const messages = new MessageStore(cdn);
+    const interactions = new Interactions(world, messages, cdn, commands, waits, options.interactionTimeoutMs ?? 3000);
+    const audio = new HeardAudioStore(waits);
+    const udp = new VoiceUdp(report);
+    const voice = new VoiceGateway({
+      modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report,
+      usersInChannel: (guildId, channelId) => [...world.guild(guildId).voiceStates.values()]
+        .filter((vs) => vs.channelId === channelId && vs.userId !== world.bot.id).map((vs) => vs.userId),
+    });
+    let baseUrl = '';
+    const self: { fake?: FakeDiscord } = {};
+    const allowedPrivilegedIntents = options.allowedPrivilegedIntents ?? 0;
+    const gateway = new Gateway({
+      token: options.token, world, allowedPrivilegedIntents, waits, report,
+      resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
+      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection, request),
+    });
+    const rest = new RestApi({
+      token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
+      allowedPrivilegedIntents, gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`, report,
+    });
+    const server = createServer((req, res) => rest.handle(req, res));
+    server.on('upgrade', (req, socket, head) => {
+      if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/gateway') gateway.handleUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    server.on('clientError', (_error, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    cdn.setBaseUrl(baseUrl);
+    await udp.listen();
+    await voice.listen();
+    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, problems, baseUrl });
+    return self.fake;
+  }
+
+  // ---- driving ----
+
+  /** Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. */
+  async command(input: CommandInput): Promise<InteractionHandle> {
+    const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.interactions.create(InteractionType.ApplicationCommand, input);
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /** Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8). */
+  async autocomplete(input: { guildId: string; userId: string; name: string; options: InteractionOption[]; locale?: string; channelId?: string; timeoutMs?: number }): Promise<Array<{ name: string; value: string | number }>> {
+    if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
+    const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.interactions.create(InteractionType.Autocomplete, input);
+    connection.dispatch('INTERACTION_CREATE', payload);
+    const response = await interaction.waitFor((r) => r.kind === 'callback' && r.type === 8, input.timeoutMs ?? 5000);
+    const choices = asObject(asObject(response.raw).data).choices;
+    return (Array.isArray(choices) ? choices : []).map((c) => {
+      const choice = asObject(c);
+      return { name: String(choice.name), value: typeof choice.value === 'number' ? choice.value : String(choice.value) };
+    });
+  }
+
+  /** Serves bytes over HTTP like Discord's CDN; use the result in a command's `attachments` or an option's value. */
+  hostAttachment(data: Uint8Array, filename: string, contentType?: string): FakeAttachment {
+    return this.cdn.host(data, filename, contentType);
+  }
+
+  /**
+   * A member joins (channelId), moves, or leaves (null): VOICE_STATE_UPDATE to the bot. For the bot's own id this
+   * is a server-side move or kick: a kick also closes its voice connection with 4014, as Discord does.
+   */
+  setVoiceState(guildId: string, userId: string, channelId: string | null): void {
+    const guild = this.world.guild(guildId);
+    if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
+    if (userId === this.world.bot.id) {
+      const connection = this.gateway.connectionFor(guildId);
+      const current = guild.voiceStates.get(userId);
+      this.applyBotVoiceState(connection, { guildId, channelId, selfMute: current?.selfMute ?? false, selfDeaf: current?.selfDeaf ?? false });
+      return;
+    }
+    const previous = guild.voiceStates.get(userId)?.channelId ?? null;
+    const state = guild.setVoiceState(userId, channelId);
+    this.gateway.dispatchToGuild(guildId, 'VOICE_STATE_UPDATE', voiceStatePayload(guild, userId, state), GatewayIntent.GuildVoiceStates);
+    if (previous !== null && previous !== channelId) this.voice.clientConnected(guildId, previous, userId, false);
+    if (channelId !== null && channelId !== previous) this.voice.clientConnected(guildId, channelId, userId, true);
+  }
+
+  // ---- observing ----
+
+  get restLog(): ReadonlyArray<RestLogEntry> {
+    return this.rest.log;
+  }
+
+  /** Downloads from the fake CDN (attachments), apart from the REST log. */
+  get cdnLog(): ReadonlyArray<CdnLogEntry> {
+    return this.cdn.log;
+  }
+
+  /** Messages the bot posted with POST /channels/{id}/messages. */
+  channelMessages(channelId?: string): SentChannelMessage[] {
+    return this.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
+  }
+
+  registeredCommands(guildId?: string): unknown[] {
+    return structuredClone(this.commands.list(guildId));
+  }
+
+  botVoiceChannel(guildId: string): string | null {
+    return this.world.guild(guildId).voiceStates.get(this.world.bot.id)?.channelId ?? null;
+  }
+
+  /** Voice channel of any member as the fake knows it. */
+  voiceChannelOf(guildId: string, userId: string): string | null {
+    return this.world.guild(guildId).voiceStates.get(userId)?.channelId ?? null;
+  }
+
+  heard(guildId: string): HeardAudio {
+    return this.audio.heard(guildId);
+  }
+
+  waitForAudio(guildId: string, opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number }): Promise<HeardAudio> {
+    return this.audio.waitFor(guildId, opts);
+  }
+
+  clearAudio(guildId: string): void {
+    this.audio.clear(guildId);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.waits.cancelAll();
+      await Promise.all([this.gateway.close(), this.voice.close(), this.udp.close()]);
+      this.server.closeAllConnections();
+      await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    })();
+    return this.closing;
+  }
+
+  // ---- voice signalling ----
+
+  /** VOICE_STATE_UPDATE for the bot, THEN VOICE_SERVER_UPDATE (the other order leaves @discordjs/voice signalling). */
+  private applyBotVoiceState(connection: GatewayConnection | undefined, request: VoiceStateRequest): void {
+    const guild = this.world.guild(request.guildId);
+    const botId = this.world.bot.id;
+    const sessionId = connection?.sessionId ?? 'no-gateway-session';
+    const previous = guild.voiceStates.get(botId)?.channelId ?? null;
+    const state = guild.setVoiceState(botId, request.channelId, { selfMute: request.selfMute, selfDeaf: request.selfDeaf, sessionId });
+    const payload: Json = voiceStatePayload(guild, botId, state, sessionId);
+    this.gateway.dispatchToGuild(guild.id, 'VOICE_STATE_UPDATE', payload, GatewayIntent.GuildVoiceStates);
+    if (request.channelId === null) {
+      if (previous !== null) this.voice.disconnectGuild(guild.id);
+      return;
+    }
+    const token = this.voice.allocate(guild.id, botId, sessionId, request.channelId);
+    this.gateway.dispatchToGuild(guild.id, 'VOICE_SERVER_UPDATE', { token, guild_id: guild.id, endpoint: this.voice.endpoint });
+  }
+}

@@ -1,0 +1,309 @@
+// Interactions the fake sends, and what the bot answered: callbacks, @original edits and follow-ups.
+import type { ParsedBody } from './body.ts';
+import type { Cdn } from './cdn.ts';
+import type { CommandStore } from './commands.ts';
+import {
+  ATTACHMENT_SIZE_LIMIT, MessageFlag, apiError, asObject, checkMessageBody, mentionedBy,
+  type ApiError, type Json, type MessageStore,
+} from './messages.ts';
+import { randomToken, snowflake } from './snowflake.ts';
+import { channelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
+import type { FakeAttachmentInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
+import type { Waits } from './waits.ts';
+
+export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as const;
+const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
+const DEFAULT_WAIT_MS = 10_000;
+
+export interface CommandInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  options?: InteractionOption[];
+  locale?: string;
+  channelId?: string;
+  attachments?: FakeAttachmentInput[];
+}
+
+export interface Answer { status: number; json?: unknown }
+
+function answer(error: ApiError): Answer {
+  return { status: error.status, json: error.body };
+}
+
+export class Interaction implements InteractionHandle {
+  readonly id = snowflake();
+  readonly token = `aW50ZXJhY3Rpb24.${randomToken(48)}`;
+  readonly type: number;
+  readonly guild: GuildRecord;
+  readonly user: UserRecord;
+  readonly channelId: string;
+  readonly commandName: string;
+  readonly createdAt = performance.now();
+  readonly responses: InteractionResponse[] = [];
+  readonly problems: string[] = [];
+  acknowledged = false;
+  originalMessageId: string | undefined;
+  readonly followUpIds = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+  private readonly waits: Waits;
+
+  constructor(type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string, waits: Waits) {
+    this.type = type;
+    this.guild = guild;
+    this.user = user;
+    this.channelId = channelId;
+    this.commandName = commandName;
+    this.waits = waits;
+  }
+
+  record(response: InteractionResponse): void {
+    this.responses.push(response);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  problem(text: string): void {
+    this.problems.push(text);
+  }
+
+  waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
+    return this.waits.wait(
+      () => this.responses.find(predicate),
+      (notify) => {
+        this.listeners.add(notify);
+        return () => this.listeners.delete(notify);
+      },
+      timeoutMs,
+      () => `no matching response to /${this.commandName} (${this.id}); got [${this.responses.map((r) => r.kind + (r.type ? ` ${r.type}` : '')).join(', ')}]` +
+        (this.problems.length > 0 ? `; refused: ${this.problems.join(' | ')}` : ''),
+    );
+  }
+
+  waitForFinal(timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
+    return this.waitFor((r) => !(r.kind === 'callback' && (r.type === 5 || r.type === 6) && r.content === undefined), timeoutMs);
+  }
+}
+
+function inferType(option: InteractionOption): number {
+  if (option.type !== undefined) return option.type;
+  if (option.options !== undefined && option.value === undefined) return OptionType.SubCommand;
+  if (typeof option.value === 'boolean') return OptionType.Boolean;
+  if (typeof option.value === 'number') return Number.isInteger(option.value) ? OptionType.Integer : OptionType.Number;
+  return OptionType.String;
+}
+
+export class Interactions {
+  private readonly byId = new Map<string, Interaction>();
+  private readonly byToken = new Map<string, Interaction>();
+  readonly waits: Waits;
+  private readonly world: World;
+  private readonly messages: MessageStore;
+  private readonly cdn: Cdn;
+  private readonly commands: CommandStore;
+  private readonly timeoutMs: number;
+
+  constructor(world: World, messages: MessageStore, cdn: Cdn, commands: CommandStore, waits: Waits, timeoutMs: number) {
+    this.waits = waits;
+    this.world = world;
+    this.messages = messages;
+    this.cdn = cdn;
+    this.commands = commands;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** A new interaction and its INTERACTION_CREATE payload. */
+  create(type: number, input: CommandInput): { interaction: Interaction; payload: Json } {
+    const guild = this.world.guild(input.guildId);
+    const member = guild.members.get(input.userId);
+    if (!member) throw new Error(`FakeDiscord: ${input.userId} is not a member of guild ${guild.id}`);
+    const channelId = input.channelId ?? guild.textChannelId;
+    const channel = guild.channels.get(channelId);
+    if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
+    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.waits);
+    const options = (input.options ?? []).map((o) => this.option(o));
+    for (const a of input.attachments ?? []) {
+      const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
+      options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
+    }
+    const registered = this.commands.find(guild.id, input.name);
+    const resolved = this.resolve(guild, options);
+    const payload: Json = {
+      id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
+      guild_id: guild.id, guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
+      channel_id: channelId, channel: channelPayload(guild, channel),
+      member: memberPayload(guild, member, true),
+      app_permissions: guild.permissionsOf(this.world.bot.id).toString(),
+      locale: input.locale ?? member.locale ?? 'en-US', guild_locale: guild.preferredLocale,
+      entitlements: [], authorizing_integration_owners: { 0: guild.id }, context: 0,
+      attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+      data: {
+        id: registered?.id ?? snowflake(), name: input.name, type: 1, options,
+        ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
+        ...(typeof registered?.guild_id === 'string' ? { guild_id: registered.guild_id } : {}),
+      },
+    };
+    this.byId.set(interaction.id, interaction);
+    this.byToken.set(interaction.token, interaction);
+    return { interaction, payload };
+  }
+
+  private option(option: InteractionOption): Json {
+    return {
+      name: option.name, type: inferType(option),
+      ...(option.value !== undefined ? { value: option.value } : {}),
+      ...(option.focused !== undefined ? { focused: option.focused } : {}),
+      ...(option.options !== undefined ? { options: option.options.map((o) => this.option(o)) } : {}),
+    };
+  }
+
+  /** data.resolved for attachment, user, channel and role options (walking sub-commands). */
+  private resolve(guild: GuildRecord, options: Json[]): Json {
+    const resolved: Record<string, Json> = {};
+    const put = (kind: string, id: string, value: Json): void => {
+      resolved[kind] = { ...(resolved[kind] ?? {}), [id]: value };
+    };
+    const walk = (list: Json[]): void => {
+      for (const option of list) {
+        if (Array.isArray(option.options)) walk(option.options.map(asObject));
+        const value = String(option.value ?? '');
+        if (option.type === OptionType.Attachment) {
+          const attachment = this.cdn.get(value);
+          if (attachment) put('attachments', value, { ...attachment });
+        } else if (option.type === OptionType.User || option.type === OptionType.Mentionable) {
+          const member = guild.members.get(value);
+          if (member) {
+            put('users', value, userPayload(member.user));
+            const { user: _user, ...rest } = memberPayload(guild, member, true);
+            put('members', value, rest);
+          }
+        } else if (option.type === OptionType.Channel) {
+          const channel = guild.channels.get(value);
+          if (channel) put('channels', value, { id: channel.id, name: channel.name, type: channel.type, permissions: guild.permissionsOf(this.world.bot.id).toString() });
+        }
+        if (option.type === OptionType.Role || option.type === OptionType.Mentionable) {
+          const role = guild.roles.find((r) => r.id === value);
+          if (role) put('roles', value, { id: role.id, name: role.name, permissions: role.permissions.toString(), position: role.position, color: 0, hoist: false, managed: role.managed, mentionable: false });
+        }
+      }
+    };
+    walk(options);
+    return resolved;
+  }
+
+  // ---- REST: POST /interactions/{id}/{token}/callback ----
+
+  callback(id: string, token: string, withResponse: boolean, body: ParsedBody): Answer {
+    const interaction = this.byId.get(id);
+    if (!interaction || interaction.token !== token) return answer(apiError(404, 10062, 'Unknown interaction'));
+    const refuse = (error: ApiError, why: string): Answer => {
+      interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
+      return answer(error);
+    };
+    if (interaction.acknowledged) return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
+    const elapsed = performance.now() - interaction.createdAt;
+    if (this.timeoutMs > 0 && elapsed > this.timeoutMs) {
+      return refuse(apiError(404, 10062, 'Unknown interaction'), `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.timeoutMs} ms)`);
+    }
+    const json = asObject(body.json);
+    const type = json.type;
+    const data = asObject(json.data);
+    const autocomplete = interaction.type === InteractionType.Autocomplete;
+    const invalidType = apiError(400, 50035, 'Invalid Form Body', { type: { _errors: [{ code: 'INTERACTION_CALLBACK_TYPE_INVALID', message: `Callback type ${String(type)} is not valid for this interaction.` }] } });
+    let message: Json | undefined;
+    if (type === 4 || type === 5) {
+      if (autocomplete) return refuse(invalidType, `callback type ${type} to an autocomplete interaction`);
+      if (type === 4) {
+        const problem = checkMessageBody(data, body.files, true);
+        if (problem) return refuse(problem, 'callback type 4 with an invalid message');
+      }
+      message = this.messages.create(
+        { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 20, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
+        type === 4 ? data : { flags: data.flags }, type === 4 ? body.files : [], type === 5 ? MessageFlag.Loading : 0,
+      );
+      interaction.originalMessageId = message.id as string;
+    } else if (type === 8) {
+      if (!autocomplete) return refuse(invalidType, 'callback type 8 to a command interaction');
+      const choices = Array.isArray(data.choices) ? data.choices : undefined;
+      if (!choices || choices.length > 25) {
+        return refuse(apiError(400, 50035, 'Invalid Form Body', { data: { choices: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } } }), 'autocomplete without choices or with more than 25');
+      }
+    } else if (type === 9) {
+      if (autocomplete) return refuse(invalidType, 'modal in answer to autocomplete');
+    } else {
+      return refuse(invalidType, `callback type ${String(type)}`);
+    }
+    interaction.acknowledged = true;
+    interaction.record(this.response('callback', json, data, body, message, type));
+    if (!withResponse) return { status: 204 };
+    const flags = typeof message?.flags === 'number' ? message.flags : 0;
+    return {
+      status: 200,
+      json: {
+        interaction: {
+          id: interaction.id, type: interaction.type, activity_instance_id: null,
+          response_message_id: message?.id ?? null, response_message_loading: (flags & MessageFlag.Loading) !== 0,
+          response_message_ephemeral: (flags & MessageFlag.Ephemeral) !== 0,
+        },
+        resource: { type, ...(message ? { message } : {}) },
+      },
+    };
+  }
+
+  // ---- REST: /webhooks/{app}/{token}[/messages/{id}] ----
+
+  webhook(method: string, applicationId: string, token: string, messageId: string | undefined, wait: boolean, body: ParsedBody): Answer {
+    const interaction = this.byToken.get(token);
+    if (!interaction || applicationId !== this.world.applicationId) return answer(apiError(404, 10015, 'Unknown Webhook'));
+    const refuse = (error: ApiError, why: string): Answer => {
+      interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
+      return answer(error);
+    };
+    const json = asObject(body.json);
+    if (messageId === undefined) {
+      if (method !== 'POST') return answer(apiError(405, 0, '405: Method Not Allowed'));
+      if (!interaction.acknowledged) return refuse(apiError(404, 10015, 'Unknown Webhook'), 'follow-up before the interaction was acknowledged');
+      const problem = checkMessageBody(json, body.files, true);
+      if (problem) return refuse(problem, 'follow-up with an invalid message');
+      const message = this.messages.create(
+        { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 0, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
+        json, body.files,
+      );
+      interaction.followUpIds.add(message.id as string);
+      interaction.record(this.response('follow-up', json, json, body, message));
+      return wait ? { status: 200, json: message } : { status: 204 };
+    }
+    const original = messageId === '@original';
+    const id = original ? interaction.originalMessageId : interaction.followUpIds.has(messageId) ? messageId : undefined;
+    const current = id === undefined ? undefined : this.messages.get(id);
+    if (id === undefined || !current) return refuse(apiError(404, 10008, 'Unknown Message'), `${method} ${original ? '@original' : messageId} that does not exist`);
+    if (method === 'GET') return { status: 200, json: current };
+    if (method === 'DELETE') {
+      this.messages.delete(id);
+      if (original) interaction.originalMessageId = undefined;
+      else interaction.followUpIds.delete(id);
+      interaction.record(this.response('delete', {}, {}, body, current));
+      return { status: 204 };
+    }
+    if (method !== 'PATCH') return answer(apiError(405, 0, '405: Method Not Allowed'));
+    const problem = checkMessageBody(json, body.files, false);
+    if (problem) return refuse(problem, 'edit with an invalid message');
+    const message = this.messages.edit(id, json, body.files);
+    interaction.record(this.response(original ? 'edit-original' : 'edit-follow-up', json, json, body, message));
+    return { status: 200, json: message };
+  }
+
+  private response(kind: InteractionResponse['kind'], raw: Json, data: Json, body: ParsedBody, message: Json | undefined, type?: number): InteractionResponse {
+    return {
+      kind,
+      ...(type !== undefined ? { type } : {}),
+      ...(typeof data.content === 'string' ? { content: data.content } : {}),
+      ...(typeof data.flags === 'number' ? { flags: data.flags } : {}),
+      ...(Array.isArray(data.embeds) ? { embeds: data.embeds as unknown[] } : {}),
+      ...(data.allowed_mentions !== undefined ? { allowedMentions: data.allowed_mentions } : {}),
+      files: body.files.map(({ index: _index, ...file }) => file),
+      raw,
+      ...(message ? { message } : {}),
+      mentioned: mentionedBy(data.content, data.allowed_mentions),
+    };
+  }
+}

@@ -1,0 +1,152 @@
+// Messages the bot creates (interaction responses, follow-ups, channel messages), stored and answered as Discord does.
+import type { UploadedFile } from './body.ts';
+import type { Cdn } from './cdn.ts';
+import { snowflake } from './snowflake.ts';
+import { userPayload, type GuildRecord, type UserRecord } from './state.ts';
+import type { FakeAttachment, Mentioned } from './types.ts';
+
+export const MessageFlag = { Ephemeral: 64, Loading: 128 } as const;
+export const MAX_CONTENT = 2000;
+export const MAX_EMBEDS = 10;
+export const MAX_FILES = 10;
+export const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
+
+export interface ApiError { status: number; body: { message: string; code: number; errors?: unknown } }
+
+export function apiError(status: number, code: number, message: string, errors?: unknown): ApiError {
+  return { status, body: { message, code, ...(errors !== undefined ? { errors } : {}) } };
+}
+
+export type Json = Record<string, unknown>;
+
+export function asObject(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+/** Discord's checks on a message body; undefined when it is acceptable. */
+export function checkMessageBody(data: Json, files: UploadedFile[], creating: boolean): ApiError | undefined {
+  const content = data.content;
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    return apiError(400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] } });
+  }
+  if (typeof content === 'string' && [...content].length > MAX_CONTENT) {
+    return apiError(400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_CONTENT} or fewer in length.` }] } });
+  }
+  if (Array.isArray(data.embeds) && data.embeds.length > MAX_EMBEDS) {
+    return apiError(400, 50035, 'Invalid Form Body', { embeds: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_EMBEDS} or fewer in length.` }] } });
+  }
+  if (files.length > MAX_FILES) {
+    return apiError(400, 50035, 'Invalid Form Body', { attachments: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_FILES} or fewer in length.` }] } });
+  }
+  if (files.reduce((sum, f) => sum + f.data.length, 0) > ATTACHMENT_SIZE_LIMIT) {
+    return apiError(413, 40005, 'Request entity too large');
+  }
+  const empty = !(typeof content === 'string' && content.length > 0) && !(Array.isArray(data.embeds) && data.embeds.length > 0) &&
+    files.length === 0 && !(Array.isArray(data.components) && data.components.length > 0) && data.poll === undefined;
+  if (creating && empty) return apiError(400, 50006, 'Cannot send an empty message');
+  return undefined;
+}
+
+/** Who a message really pings: Discord's allowed_mentions rules (absent = parse everything). */
+export function mentionedBy(content: unknown, allowedMentions: unknown): Mentioned {
+  const text = typeof content === 'string' ? content : '';
+  const users = [...text.matchAll(/<@!?(\d+)>/g)].map((m) => m[1] ?? '');
+  const roles = [...text.matchAll(/<@&(\d+)>/g)].map((m) => m[1] ?? '');
+  const everyone = /@(everyone|here)\b/.test(text);
+  if (allowedMentions === undefined || allowedMentions === null) {
+    return { users: [...new Set(users)], roles: [...new Set(roles)], everyone };
+  }
+  const allowed = asObject(allowedMentions);
+  const parse = Array.isArray(allowed.parse) ? allowed.parse : [];
+  const allowedUsers = Array.isArray(allowed.users) ? allowed.users.map(String) : [];
+  const allowedRoles = Array.isArray(allowed.roles) ? allowed.roles.map(String) : [];
+  return {
+    users: [...new Set(users.filter((id) => parse.includes('users') || allowedUsers.includes(id)))],
+    roles: [...new Set(roles.filter((id) => parse.includes('roles') || allowedRoles.includes(id)))],
+    everyone: everyone && parse.includes('everyone'),
+  };
+}
+
+export interface MessageContext {
+  channelId: string;
+  guild: GuildRecord | undefined;
+  author: UserRecord;
+  type: number;
+  applicationId?: string;
+  interaction?: { id: string; user: UserRecord; commandName: string };
+}
+
+export class MessageStore {
+  private readonly messages = new Map<string, Json>();
+  private readonly cdn: Cdn;
+
+  constructor(cdn: Cdn) {
+    this.cdn = cdn;
+  }
+
+  get(id: string): Json | undefined {
+    return this.messages.get(id);
+  }
+
+  delete(id: string): boolean {
+    return this.messages.delete(id);
+  }
+
+  create(context: MessageContext, data: Json, files: UploadedFile[], extraFlags = 0): Json {
+    const id = snowflake();
+    const content = typeof data.content === 'string' ? data.content : '';
+    const mentioned = mentionedBy(content, data.allowed_mentions);
+    const message: Json = {
+      id, type: context.type, channel_id: context.channelId, ...(context.guild ? { guild_id: context.guild.id } : {}),
+      author: userPayload(context.author), content, timestamp: new Date().toISOString(), edited_timestamp: null,
+      tts: data.tts === true, mention_everyone: mentioned.everyone,
+      mentions: mentioned.users.map((u) => ({ id: u, username: `user-${u}`, discriminator: '0', avatar: null, global_name: null })),
+      mention_roles: mentioned.roles, mention_channels: [],
+      attachments: this.attachmentsFor(data, files, []), embeds: Array.isArray(data.embeds) ? data.embeds : [],
+      reactions: [], pinned: false, components: Array.isArray(data.components) ? data.components : [],
+      flags: (typeof data.flags === 'number' ? data.flags : 0) | extraFlags, nonce: data.nonce ?? null,
+      ...(context.applicationId ? { webhook_id: context.applicationId, application_id: context.applicationId } : {}),
+      ...(context.interaction
+        ? {
+            interaction_metadata: {
+              id: context.interaction.id, type: 2, name: context.interaction.commandName,
+              user: userPayload(context.interaction.user),
+              authorizing_integration_owners: context.guild ? { 0: context.guild.id } : {},
+            },
+          }
+        : {}),
+    };
+    this.messages.set(id, message);
+    return message;
+  }
+
+  edit(id: string, data: Json, files: UploadedFile[]): Json | undefined {
+    const message = this.messages.get(id);
+    if (!message) return undefined;
+    const existing = Array.isArray(message.attachments) ? (message.attachments as FakeAttachment[]) : [];
+    const edited: Json = { ...message, edited_timestamp: new Date().toISOString() };
+    if ('content' in data) edited.content = typeof data.content === 'string' ? data.content : '';
+    if ('embeds' in data) edited.embeds = Array.isArray(data.embeds) ? data.embeds : [];
+    if ('components' in data) edited.components = Array.isArray(data.components) ? data.components : [];
+    if (typeof data.flags === 'number') edited.flags = data.flags | ((message.flags as number) & MessageFlag.Ephemeral);
+    edited.flags = (edited.flags as number) & ~MessageFlag.Loading;
+    edited.attachments = this.attachmentsFor(data, files, existing);
+    const mentioned = mentionedBy(edited.content, data.allowed_mentions);
+    edited.mention_everyone = mentioned.everyone;
+    edited.mention_roles = mentioned.roles;
+    this.messages.set(id, edited);
+    return edited;
+  }
+
+  /** Uploaded files become hosted attachments; on edit, `attachments` lists which existing ones stay. */
+  private attachmentsFor(data: Json, files: UploadedFile[], existing: FakeAttachment[]): FakeAttachment[] {
+    const listed = Array.isArray(data.attachments) ? data.attachments.map(asObject) : undefined;
+    const kept = listed === undefined ? existing : existing.filter((a) => listed.some((l) => String(l.id) === a.id));
+    const uploaded = files.map((file) => {
+      const meta = listed?.find((l) => String(l.id) === String(file.index));
+      const name = typeof meta?.filename === 'string' ? meta.filename : file.name;
+      return this.cdn.hostFile({ ...file, name });
+    });
+    return [...kept, ...uploaded];
+  }
+}

@@ -1,0 +1,272 @@
+// The REST API (/api/v10/...) as discord.js calls it, plus the CDN, on one node:http handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyError, parseBody, type ParsedBody } from './body.ts';
+import type { Cdn } from './cdn.ts';
+import type { CommandStore } from './commands.ts';
+import type { Answer, Interactions } from './interactions.ts';
+import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
+import {
+  GatewayIntent, channelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
+  type GuildRecord, type World,
+} from './state.ts';
+import type { RestLogEntry, SentChannelMessage } from './types.ts';
+
+export interface RestDeps {
+  token: string;
+  world: World;
+  commands: CommandStore;
+  interactions: Interactions;
+  messages: MessageStore;
+  cdn: Cdn;
+  shards: number;
+  allowedPrivilegedIntents: number;
+  gatewayUrl: () => string;
+  report: (line: string) => void;
+}
+
+interface Context { params: string[]; query: URLSearchParams; body: ParsedBody }
+interface Route { method: string; pattern: RegExp; auth: boolean; handle: (ctx: Context) => Answer }
+
+const API_PREFIX = '/api/v10';
+
+function fail(error: ApiError): Answer {
+  return { status: error.status, json: error.body };
+}
+
+function ok(json: unknown): Answer {
+  return { status: 200, json };
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export class RestApi {
+  readonly log: RestLogEntry[] = [];
+  readonly sentMessages: SentChannelMessage[] = [];
+  private readonly deps: RestDeps;
+  private readonly routes: Route[];
+
+  constructor(deps: RestDeps) {
+    this.deps = deps;
+    this.routes = this.buildRoutes();
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.serve(req, res).catch((error: unknown) => {
+      this.deps.report(`REST handler failed for ${req.method} ${req.url}: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: '500: Internal Server Error', code: 0 }));
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const headers = flattenHeaders(req);
+    if (this.deps.cdn.serve(req, res, url.pathname, headers)) return;
+    const raw = await readBody(req);
+    const method = req.method ?? 'GET';
+    const entry: RestLogEntry = { method, path: req.url ?? '/', headers, body: raw.toString('utf8'), status: 0 };
+    this.log.push(entry);
+    const result = await this.route(method, url, headers, raw);
+    entry.status = result.status;
+    if (result.status === 204 || result.json === undefined) {
+      res.writeHead(result.status).end();
+      return;
+    }
+    const text = JSON.stringify(result.json);
+    res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+  }
+
+  private async route(method: string, url: URL, headers: Record<string, string>, raw: Buffer): Promise<Answer> {
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return this.unknown(method, url);
+    const path = url.pathname.slice(API_PREFIX.length);
+    let segments: string[];
+    try {
+      segments = path.split('/').map((s) => decodeURIComponent(s));
+    } catch {
+      return this.unknown(method, url);
+    }
+    const decoded = segments.join('/');
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const match = route.pattern.exec(decoded);
+      if (!match) continue;
+      if (route.auth && headers.authorization !== `Bot ${this.deps.token}`) {
+        this.deps.report(`REST ${method} ${url.pathname}: missing or wrong Authorization -> 401`);
+        return fail(apiError(401, 0, '401: Unauthorized'));
+      }
+      let body: ParsedBody;
+      try {
+        body = await parseBody(headers['content-type'], raw);
+      } catch (error) {
+        if (error instanceof BodyError) return fail(apiError(400, 50109, error.message));
+        throw error;
+      }
+      return route.handle({ params: match.slice(1).map((p) => p ?? ''), query: url.searchParams, body });
+    }
+    return this.unknown(method, url);
+  }
+
+  private unknown(method: string, url: URL): Answer {
+    this.deps.report(`REST: no route for ${method} ${url.pathname}${url.search} (answered 404)`);
+    return fail(apiError(404, 0, '404: Not Found'));
+  }
+
+  private guild(id: string): GuildRecord | undefined {
+    return this.deps.world.guilds.get(id);
+  }
+
+  private buildRoutes(): Route[] {
+    const { world, commands, interactions, messages } = this.deps;
+    const app = world.applicationId;
+    const routes: Route[] = [];
+    const add = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer): void => {
+      routes.push({ method, pattern: new RegExp(`^${pattern}$`), auth, handle });
+    };
+    const id = '([^/]+)';
+    const unknownGuild = fail(apiError(404, 10004, 'Unknown Guild'));
+    const appGuard = (appId: string): Answer | undefined => (appId === app ? undefined : fail(apiError(404, 10002, 'Unknown Application')));
+    const commandGuard = (appId: string, guildId?: string): Answer | undefined =>
+      appGuard(appId) ?? (guildId !== undefined && !this.guild(guildId) ? fail(apiError(403, 50001, 'Missing Access')) : undefined);
+
+    // ---- gateway, users, application ----
+    add('GET', '/gateway', false, () => ok({ url: this.deps.gatewayUrl() }));
+    add('GET', '/gateway/bot', true, () => ok({
+      url: this.deps.gatewayUrl(), shards: this.deps.shards,
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+    }));
+    add('GET', '/users/@me', true, () => ok({ ...userPayload(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null }));
+    add('GET', `/users/${id}`, true, ({ params: [userId = ''] }) => {
+      const user = world.findUser(userId);
+      return user ? ok(userPayload(user)) : fail(apiError(404, 10013, 'Unknown User'));
+    });
+    add('GET', '/applications/@me', true, () => ok({
+      id: app, name: world.bot.username, icon: null, description: '', bot_public: false, bot_require_code_grant: false,
+      flags: 0, verify_key: '0'.repeat(64), team: null, owner: { id: '1', username: 'owner', discriminator: '0', avatar: null },
+      bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, install_params: null, integration_types_config: {},
+    }));
+
+    // ---- application commands ----
+    for (const scope of ['global', 'guild'] as const) {
+      const base = scope === 'global' ? `/applications/${id}/commands` : `/applications/${id}/guilds/${id}/commands`;
+      const split = (params: string[]): { appId: string; guildId: string | undefined; rest: string[] } =>
+        scope === 'global'
+          ? { appId: params[0] ?? '', guildId: undefined, rest: params.slice(1) }
+          : { appId: params[0] ?? '', guildId: params[1] ?? '', rest: params.slice(2) };
+      add('GET', base, true, ({ params }) => {
+        const { appId, guildId } = split(params);
+        return commandGuard(appId, guildId) ?? ok(commands.list(guildId));
+      });
+      add('PUT', base, true, ({ params, body }) => {
+        const { appId, guildId } = split(params);
+        const guard = commandGuard(appId, guildId);
+        if (guard) return guard;
+        if (!Array.isArray(body.json)) return fail(apiError(400, 50035, 'Invalid Form Body'));
+        return ok(commands.overwrite(guildId, body.json));
+      });
+      add('POST', base, true, ({ params, body }) => {
+        const { appId, guildId } = split(params);
+        const guard = commandGuard(appId, guildId);
+        if (guard) return guard;
+        const { command, created } = commands.upsert(guildId, body.json);
+        return { status: created ? 201 : 200, json: command };
+      });
+      const one = `${base}/${id}`;
+      add('GET', one, true, ({ params }) => {
+        const { appId, guildId, rest: [commandId = ''] } = split(params);
+        const command = commands.list(guildId).find((c) => c.id === commandId);
+        return commandGuard(appId, guildId) ?? (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')));
+      });
+      add('PATCH', one, true, ({ params, body }) => {
+        const { appId, guildId, rest: [commandId = ''] } = split(params);
+        const command = commands.edit(guildId, commandId, body.json);
+        return commandGuard(appId, guildId) ?? (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')));
+      });
+      add('DELETE', one, true, ({ params }) => {
+        const { appId, guildId, rest: [commandId = ''] } = split(params);
+        return commandGuard(appId, guildId) ?? (commands.delete(guildId, commandId) ? { status: 204 } : fail(apiError(404, 10063, 'Unknown application command')));
+      });
+    }
+
+    // ---- guilds ----
+    add('GET', `/guilds/${id}`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? ok({ ...guildPayload(guild), approximate_member_count: guild.members.size, approximate_presence_count: 0 }) : unknownGuild;
+    });
+    add('GET', `/guilds/${id}/channels`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? ok([...guild.channels.values()].map((c) => channelPayload(guild, c))) : unknownGuild;
+    });
+    add('GET', `/guilds/${id}/roles`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? ok(guild.roles.map(rolePayload)) : unknownGuild;
+    });
+    add('GET', `/guilds/${id}/members`, true, ({ params: [guildId = ''], query }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      if ((this.deps.allowedPrivilegedIntents & GatewayIntent.GuildMembers) === 0) return fail(apiError(403, 50001, 'Missing Access'));
+      const limit = Math.min(Number(query.get('limit') ?? 1), 1000);
+      const after = BigInt(query.get('after') ?? '0');
+      const list = [...guild.members.values()].filter((m) => BigInt(m.user.id) > after).sort((a, b) => (BigInt(a.user.id) < BigInt(b.user.id) ? -1 : 1));
+      return ok(list.slice(0, limit).map((m) => memberPayload(guild, m)));
+    });
+    add('GET', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      const member = guild.members.get(userId === '@me' ? world.bot.id : userId);
+      return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
+    });
+    add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      const user = userId === '@me' ? world.bot.id : userId;
+      const state = guild.voiceStates.get(user);
+      return state ? ok(voiceStatePayload(guild, user, state)) : fail(apiError(404, 10065, 'Unknown Voice State'));
+    });
+
+    // ---- channels ----
+    add('GET', `/channels/${id}`, true, ({ params: [channelId = ''] }) => {
+      const found = world.findChannel(channelId);
+      return found ? ok(channelPayload(found.guild, found.channel)) : fail(apiError(404, 10003, 'Unknown Channel'));
+    });
+    add('POST', `/channels/${id}/messages`, true, ({ params: [channelId = ''], body }) => {
+      const found = world.findChannel(channelId);
+      if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
+      const json = asObject(body.json);
+      const problem = checkMessageBody(json, body.files, true);
+      if (problem) return fail(problem);
+      const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
+      this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
+      return ok(message);
+    });
+    add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
+      const message = messages.get(messageId);
+      return message && message.channel_id === channelId ? ok(message) : fail(apiError(404, 10008, 'Unknown Message'));
+    });
+
+    // ---- interactions (no bot token: the interaction token is the credential) ----
+    add('POST', `/interactions/${id}/${id}/callback`, false, ({ params: [interactionId = '', token = ''], query, body }) =>
+      interactions.callback(interactionId, token, query.get('with_response') === 'true', body));
+    add('POST', `/webhooks/${id}/${id}`, false, ({ params: [appId = '', token = ''], query, body }) =>
+      interactions.webhook('POST', appId, token, undefined, query.get('wait') === 'true', body));
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      add(method, `/webhooks/${id}/${id}/messages/${id}`, false, ({ params: [appId = '', token = '', messageId = ''], body }) =>
+        interactions.webhook(method, appId, token, messageId, true, body));
+    }
+    return routes;
+  }
+}

@@ -1,0 +1,229 @@
+// The fake's world: guilds, members, roles, channels and voice states, and how Discord shows them in payloads.
+import { PermissionFlagsBits } from 'discord.js';
+import { randomToken, snowflake } from './snowflake.ts';
+import type { FakeDiscordOptions, FakeGuildSpec } from './types.ts';
+
+const P = PermissionFlagsBits;
+export const DEFAULT_PERMISSIONS =
+  P.ViewChannel | P.SendMessages | P.EmbedLinks | P.AttachFiles | P.ReadMessageHistory | P.AddReactions |
+  P.Connect | P.Speak | P.UseVAD | P.UseApplicationCommands;
+export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 0n);
+
+export const GatewayIntent = {
+  Guilds: 1 << 0,
+  GuildMembers: 1 << 1,
+  GuildVoiceStates: 1 << 7,
+  GuildPresences: 1 << 8,
+  MessageContent: 1 << 15,
+} as const;
+export const PRIVILEGED_INTENTS = GatewayIntent.GuildMembers | GatewayIntent.GuildPresences | GatewayIntent.MessageContent;
+
+export interface UserRecord { id: string; username: string; bot: boolean }
+export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
+export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
+export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
+export interface ChannelRecord { id: string; name: string; type: 0 | 2; position: number }
+
+export class GuildRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly preferredLocale: string;
+  readonly ownerId: string;
+  readonly textChannelId: string;
+  readonly channels = new Map<string, ChannelRecord>();
+  readonly roles: RoleRecord[] = [];
+  readonly members = new Map<string, MemberRecord>();
+  readonly voiceStates = new Map<string, VoiceStateRecord>();
+  readonly joinedAt = new Date().toISOString();
+
+  constructor(spec: FakeGuildSpec, bot: UserRecord) {
+    this.id = spec.id;
+    this.name = spec.name;
+    this.preferredLocale = spec.preferredLocale ?? 'en-US';
+    this.textChannelId = spec.textChannelId;
+    this.channels.set(spec.textChannelId, { id: spec.textChannelId, name: 'general', type: 0, position: 0 });
+    spec.voiceChannels.forEach((vc, index) => {
+      if (this.channels.has(vc.id)) throw new Error(`FakeDiscord: duplicate channel id ${vc.id} in guild ${spec.id}`);
+      this.channels.set(vc.id, { id: vc.id, name: vc.name, type: 2, position: index + 1 });
+    });
+    this.roles.push({ id: spec.id, name: '@everyone', permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS, position: 0, managed: false });
+    const botRole = { id: snowflake(), name: bot.username, permissions: spec.botPermissions ?? DEFAULT_PERMISSIONS, position: 1, managed: true };
+    this.roles.push(botRole);
+    for (const member of spec.members) {
+      if (this.members.has(member.id)) throw new Error(`FakeDiscord: duplicate member ${member.id} in guild ${spec.id}`);
+      const roles: string[] = [];
+      if (member.permissions !== undefined) {
+        const role = { id: snowflake(), name: `perms-${member.username}`, permissions: member.permissions, position: 2, managed: false };
+        this.roles.push(role);
+        roles.push(role.id);
+      }
+      const user = { id: member.id, username: member.username, bot: member.bot ?? false };
+      this.members.set(member.id, { user, roles, joinedAt: this.joinedAt, locale: member.locale });
+      if (member.voiceChannelId !== undefined) this.setVoiceState(member.id, member.voiceChannelId);
+    }
+    const botMember = this.members.get(bot.id);
+    if (botMember) botMember.roles.push(botRole.id);
+    else this.members.set(bot.id, { user: bot, roles: [botRole.id], joinedAt: this.joinedAt, locale: undefined });
+    if (spec.ownerId !== undefined) {
+      if (!this.members.has(spec.ownerId)) throw new Error(`FakeDiscord: owner ${spec.ownerId} is not a member of guild ${spec.id}`);
+      this.ownerId = spec.ownerId;
+    } else {
+      this.ownerId = snowflake();
+      const owner = { id: this.ownerId, username: `owner-${spec.id}`, bot: false };
+      this.members.set(owner.id, { user: owner, roles: [], joinedAt: this.joinedAt, locale: undefined });
+    }
+  }
+
+  voiceChannel(channelId: string): ChannelRecord | undefined {
+    const channel = this.channels.get(channelId);
+    return channel?.type === 2 ? channel : undefined;
+  }
+
+  /** Records a member's voice state; returns it, or undefined when they left. */
+  setVoiceState(userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }): VoiceStateRecord | undefined {
+    if (channelId === null) {
+      this.voiceStates.delete(userId);
+      return undefined;
+    }
+    if (!this.voiceChannel(channelId)) throw new Error(`FakeDiscord: ${channelId} is not a voice channel of guild ${this.id}`);
+    const previous = this.voiceStates.get(userId);
+    const state = {
+      userId,
+      channelId,
+      sessionId: flags?.sessionId ?? previous?.sessionId ?? randomToken(16),
+      selfMute: flags?.selfMute ?? previous?.selfMute ?? false,
+      selfDeaf: flags?.selfDeaf ?? previous?.selfDeaf ?? false,
+    };
+    this.voiceStates.set(userId, state);
+    return state;
+  }
+
+  permissionsOf(userId: string): bigint {
+    if (userId === this.ownerId) return ALL_PERMISSIONS;
+    const member = this.members.get(userId);
+    let bits = this.roles[0]?.permissions ?? 0n;
+    for (const roleId of member?.roles ?? []) bits |= this.roles.find((r) => r.id === roleId)?.permissions ?? 0n;
+    return (bits & P.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
+  }
+}
+
+export class World {
+  readonly bot: UserRecord;
+  readonly applicationId: string;
+  readonly guilds = new Map<string, GuildRecord>();
+
+  constructor(options: FakeDiscordOptions) {
+    this.applicationId = options.applicationId;
+    this.bot = { id: options.botUserId ?? options.applicationId, username: options.botUsername ?? 'SayBot', bot: true };
+    for (const spec of options.guilds) {
+      if (this.guilds.has(spec.id)) throw new Error(`FakeDiscord: duplicate guild ${spec.id}`);
+      this.guilds.set(spec.id, new GuildRecord(spec, this.bot));
+    }
+  }
+
+  guild(guildId: string): GuildRecord {
+    const guild = this.guilds.get(guildId);
+    if (!guild) throw new Error(`FakeDiscord: unknown guild ${guildId}`);
+    return guild;
+  }
+
+  findChannel(channelId: string): { guild: GuildRecord; channel: ChannelRecord } | undefined {
+    for (const guild of this.guilds.values()) {
+      const channel = guild.channels.get(channelId);
+      if (channel) return { guild, channel };
+    }
+    return undefined;
+  }
+
+  findUser(userId: string): UserRecord | undefined {
+    if (userId === this.bot.id) return this.bot;
+    for (const guild of this.guilds.values()) {
+      const member = guild.members.get(userId);
+      if (member) return member.user;
+    }
+    return undefined;
+  }
+}
+
+// ---- payloads, as Discord sends them ----
+
+export function userPayload(user: UserRecord): Record<string, unknown> {
+  return {
+    id: user.id, username: user.username, global_name: user.bot ? null : user.username, discriminator: '0',
+    avatar: null, bot: user.bot, system: false, public_flags: 0, flags: 0, banner: null, accent_color: null,
+    avatar_decoration_data: null, primary_guild: null, collectibles: null,
+  };
+}
+
+export function memberPayload(guild: GuildRecord, member: MemberRecord, withPermissions = false): Record<string, unknown> {
+  return {
+    user: userPayload(member.user), nick: null, avatar: null, banner: null, roles: member.roles,
+    joined_at: member.joinedAt, premium_since: null, deaf: false, mute: false, flags: 0, pending: false,
+    communication_disabled_until: null,
+    ...(withPermissions ? { permissions: guild.permissionsOf(member.user.id).toString() } : {}),
+  };
+}
+
+export function rolePayload(role: RoleRecord): Record<string, unknown> {
+  return {
+    id: role.id, name: role.name, color: 0, colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false, icon: null, unicode_emoji: null, position: role.position, permissions: role.permissions.toString(),
+    managed: role.managed, mentionable: false, flags: 0, ...(role.managed ? { tags: {} } : {}),
+  };
+}
+
+export function channelPayload(guild: GuildRecord, channel: ChannelRecord): Record<string, unknown> {
+  const common = {
+    id: channel.id, type: channel.type, guild_id: guild.id, name: channel.name, position: channel.position,
+    permission_overwrites: [], parent_id: null, nsfw: false, rate_limit_per_user: 0, last_message_id: null, flags: 0,
+  };
+  return channel.type === 2
+    ? { ...common, bitrate: 64_000, user_limit: 0, rtc_region: null, video_quality_mode: 1 }
+    : { ...common, topic: null };
+}
+
+export function voiceStatePayload(guild: GuildRecord, userId: string, state: VoiceStateRecord | undefined, sessionId?: string): Record<string, unknown> {
+  const member = guild.members.get(userId);
+  return {
+    guild_id: guild.id, channel_id: state?.channelId ?? null, user_id: userId,
+    ...(member ? { member: memberPayload(guild, member) } : {}),
+    session_id: state?.sessionId ?? sessionId ?? randomToken(16),
+    deaf: false, mute: false, self_deaf: state?.selfDeaf ?? false, self_mute: state?.selfMute ?? false,
+    self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
+  };
+}
+
+export function guildPayload(guild: GuildRecord): Record<string, unknown> {
+  return {
+    id: guild.id, name: guild.name, icon: null, splash: null, discovery_splash: null, owner_id: guild.ownerId,
+    afk_channel_id: null, afk_timeout: 300, widget_enabled: false, verification_level: 0,
+    default_message_notifications: 0, explicit_content_filter: 0, roles: guild.roles.map(rolePayload), emojis: [],
+    stickers: [], features: [], mfa_level: 0, application_id: null, system_channel_id: guild.textChannelId,
+    system_channel_flags: 0, rules_channel_id: null, max_members: 500_000, vanity_url_code: null, description: null,
+    banner: null, premium_tier: 0, premium_subscription_count: 0, preferred_locale: guild.preferredLocale,
+    public_updates_channel_id: null, max_video_channel_users: 25, nsfw_level: 0, premium_progress_bar_enabled: false,
+    safety_alerts_channel_id: null,
+  };
+}
+
+/** GUILD_CREATE for a client with these intents: without GUILD_PRESENCES Discord lists only the bot and members in voice. */
+export function guildCreatePayload(guild: GuildRecord, botId: string, intents: number): Record<string, unknown> {
+  const everyone = (intents & GatewayIntent.GuildPresences) !== 0;
+  const members = [...guild.members.values()].filter((m) => everyone || m.user.id === botId || guild.voiceStates.has(m.user.id));
+  const voiceStates = (intents & GatewayIntent.GuildVoiceStates) !== 0
+    ? [...guild.voiceStates.values()].map((vs) => {
+        const { guild_id: _guildId, member: _member, ...rest } = voiceStatePayload(guild, vs.userId, vs);
+        return rest;
+      })
+    : [];
+  return {
+    ...guildPayload(guild),
+    joined_at: guild.joinedAt, large: false, unavailable: false, member_count: guild.members.size,
+    voice_states: voiceStates, members: members.map((m) => memberPayload(guild, m)),
+    channels: [...guild.channels.values()].map((c) => {
+      const { guild_id: _guildId, ...rest } = channelPayload(guild, c);
+      return rest;
+    }),
+    threads: [], presences: [], stage_instances: [], guild_scheduled_events: [], soundboard_sounds: [],
+  };
+}

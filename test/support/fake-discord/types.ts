@@ -1,0 +1,151 @@
+// Public shapes of the fake Discord. Field names that mirror Discord payloads keep Discord's snake_case.
+
+export interface FakeMemberSpec {
+  id: string;
+  username: string;
+  /** Guild-wide permissions given through a role of their own; default: only what @everyone has. */
+  permissions?: bigint;
+  voiceChannelId?: string;
+  /** The member's client locale, used as the interaction locale unless a command gives one. */
+  locale?: string;
+  bot?: boolean;
+}
+
+export interface FakeGuildSpec {
+  id: string;
+  name: string;
+  preferredLocale?: string;
+  textChannelId: string;
+  voiceChannels: Array<{ id: string; name: string }>;
+  members: FakeMemberSpec[];
+  /** Who owns the guild; default: a synthetic owner member (`owner-<guild id>` is its username) in no voice channel. */
+  ownerId?: string;
+  /** @everyone's permissions; default: view, send, embed, attach, history, connect, speak, use VAD, use commands. */
+  everyonePermissions?: bigint;
+  /** The bot's role permissions in this guild; default: the same set as @everyone's default. */
+  botPermissions?: bigint;
+}
+
+export interface FakeDiscordOptions {
+  token: string;
+  applicationId: string;
+  /** Default: the application id (as for real applications). */
+  botUserId?: string;
+  botUsername?: string;
+  guilds: FakeGuildSpec[];
+  /** What the voice gateway offers in READY; default ['aead_aes256_gcm_rtpsize']. */
+  encryptionModes?: string[];
+  /** Recommended shard count from GET /gateway/bot; default 1. */
+  shards?: number;
+  /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */
+  allowedPrivilegedIntents?: number;
+  /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */
+  interactionTimeoutMs?: number;
+  /** Where protocol problems are reported (unknown routes, malformed messages); default console.warn. */
+  log?: (line: string) => void;
+}
+
+export interface InteractionOption {
+  name: string;
+  /** Application command option type; inferred from `value` when absent (string 3, integer 4, number 10, boolean 5). */
+  type?: number;
+  value?: string | number | boolean;
+  focused?: boolean;
+  options?: InteractionOption[];
+}
+
+/** A file served by the fake's CDN; shaped as Discord's attachment object. */
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  url: string;
+  proxy_url: string;
+  content_type?: string;
+  duration_secs?: number;
+}
+
+/** An attachment option of a command: an already hosted attachment, or bytes the fake hosts for the command. */
+export type FakeAttachmentInput =
+  | { option: string; attachment: FakeAttachment }
+  | { option: string; data: Uint8Array; filename: string; contentType?: string; durationSecs?: number };
+
+export interface FakeFile {
+  name: string;
+  contentType?: string;
+  data: Buffer;
+}
+
+export interface Mentioned {
+  users: string[];
+  roles: string[];
+  everyone: boolean;
+}
+
+export interface InteractionResponse {
+  kind: 'callback' | 'edit-original' | 'follow-up' | 'edit-follow-up' | 'delete';
+  /** The callback type (4, 5, 6, 7, 8, 9); only for kind 'callback'. */
+  type?: number;
+  content?: string;
+  flags?: number;
+  embeds?: unknown[];
+  allowedMentions?: unknown;
+  files: FakeFile[];
+  /** The JSON the bot sent (payload_json for multipart). */
+  raw: unknown;
+  /** The message this response created or changed, as the fake answered it. */
+  message?: Record<string, unknown>;
+  /** Who the message would really ping, given its content and allowed_mentions. */
+  mentioned: Mentioned;
+}
+
+export interface InteractionHandle {
+  id: string;
+  token: string;
+  responses: ReadonlyArray<InteractionResponse>;
+  /** Requests the fake refused for this interaction (late or repeated callbacks, invalid bodies), in order. */
+  problems: ReadonlyArray<string>;
+  waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs?: number): Promise<InteractionResponse>;
+  /** The first response that is not a bare defer (a type 5/6 callback without content). */
+  waitForFinal(timeoutMs?: number): Promise<InteractionResponse>;
+}
+
+export interface HeardPacket {
+  sequence: number;
+  timestamp: number;
+  /** performance.now() when the datagram arrived. */
+  receivedAtMs: number;
+  /** Size of the decrypted Opus frame. */
+  bytes: number;
+  /** An Opus silence frame (F8 FF FE): kept here, left out of the PCM. */
+  silence: boolean;
+  ssrc: number;
+}
+
+export interface HeardAudio {
+  /** 48 kHz stereo interleaved s16; silence frames excluded. */
+  pcm: Int16Array;
+  seconds: number;
+  packets: HeardPacket[];
+  encryptionMode: string | undefined;
+  /** Datagrams that failed authentication/decryption or Opus decoding. */
+  decryptFailures: number;
+  decodeFailures: number;
+}
+
+export interface RestLogEntry {
+  method: string;
+  /** Path and query as received, e.g. '/api/v10/webhooks/1/tok/messages/%40original'. */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The status the fake answered. */
+  status: number;
+}
+
+export interface SentChannelMessage {
+  channelId: string;
+  message: Record<string, unknown>;
+  files: FakeFile[];
+  raw: unknown;
+}

@@ -1,0 +1,260 @@
+// The voice gateway (v8, always TLS): HELLO, IDENTIFY -> READY, SELECT_PROTOCOL -> SESSION_DESCRIPTION, heartbeats,
+// SPEAKING, RESUME. One server serves every guild; sessions are keyed by guild and SSRC.
+import { randomBytes, randomInt } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { HeardAudioStore } from './heard-audio.ts';
+import { decryptRtp, SUPPORTED_MODES } from './rtp-decrypt.ts';
+import { randomToken } from './snowflake.ts';
+import type { UdpPeer, VoiceUdp } from './voice-udp.ts';
+
+const CERT_URL = new URL('../../fixtures/tls/voice-gateway.cert.pem', import.meta.url);
+const KEY_URL = new URL('../../fixtures/tls/voice-gateway.key.pem', import.meta.url);
+export const VOICE_CA_CERTIFICATE_PEM = readFileSync(CERT_URL, 'utf8');
+
+const Op = {
+  Identify: 0, SelectProtocol: 1, Ready: 2, Heartbeat: 3, SessionDescription: 4, Speaking: 5, HeartbeatAck: 6,
+  Resume: 7, Hello: 8, Resumed: 9, ClientsConnect: 11, ClientDisconnect: 13,
+} as const;
+export const VoiceClose = {
+  UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004, AlreadyAuthenticated: 4005,
+  SessionInvalid: 4006, Disconnected: 4014, UnknownEncryptionMode: 4016,
+} as const;
+
+interface Allocation { guildId: string; userId: string; sessionId: string; channelId: string; token: string }
+
+class VoiceSession implements UdpPeer {
+  readonly ssrc = randomInt(1, 2 ** 31);
+  readonly allocation: Allocation;
+  ws: WebSocket;
+  mode: string | undefined;
+  key: Uint8Array | undefined;
+  seq = 0;
+  speaking = 0;
+  private readonly audio: HeardAudioStore;
+
+  constructor(allocation: Allocation, ws: WebSocket, audio: HeardAudioStore) {
+    this.allocation = allocation;
+    this.ws = ws;
+    this.audio = audio;
+  }
+
+  send(op: number, d: unknown): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(JSON.stringify(op === Op.HeartbeatAck ? { op, d } : { op, d, seq: ++this.seq }));
+  }
+
+  onRtp(packet: Buffer, receivedAtMs: number): void {
+    if (!this.mode || !this.key) return;
+    const opened = decryptRtp(packet, this.mode, this.key);
+    if (!opened) {
+      this.audio.decryptFailed(this.allocation.guildId);
+      return;
+    }
+    const { header, payload } = opened;
+    this.audio.push(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, payload);
+  }
+}
+
+export interface VoiceGatewayOptions {
+  modes: string[];
+  udp: VoiceUdp;
+  audio: HeardAudioStore;
+  report: (line: string) => void;
+  /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT. */
+  usersInChannel: (guildId: string, channelId: string) => string[];
+}
+
+export class VoiceGateway {
+  port = 0;
+  private readonly server: Server;
+  private readonly wss: WebSocketServer;
+  private readonly allocations = new Map<string, Allocation>();
+  private readonly sessions = new Set<VoiceSession>();
+  private readonly options: VoiceGatewayOptions;
+
+  constructor(options: VoiceGatewayOptions) {
+    for (const mode of options.modes) {
+      if (!SUPPORTED_MODES.includes(mode)) throw new Error(`FakeDiscord: cannot decrypt encryption mode ${mode}`);
+    }
+    this.options = options;
+    this.server = createServer({ cert: VOICE_CA_CERTIFICATE_PEM, key: readFileSync(KEY_URL, 'utf8') });
+    this.server.on('tlsClientError', (error) => options.report(`voice gateway TLS error: ${error.message}`));
+    this.wss = new WebSocketServer({ server: this.server, maxPayload: 64 * 1024 });
+    this.wss.on('connection', (ws) => this.accept(ws));
+    this.wss.on('error', (error) => options.report(`voice gateway error: ${String(error)}`));
+  }
+
+  get endpoint(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        this.port = (this.server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  /** A VOICE_SERVER_UPDATE token for this guild; the bot must IDENTIFY with it and its session id. */
+  allocate(guildId: string, userId: string, sessionId: string, channelId: string): string {
+    const token = randomToken(12);
+    this.allocations.set(guildId, { guildId, userId, sessionId, channelId, token });
+    return token;
+  }
+
+  /** The bot left the channel (or was removed): Discord closes the guild's voice sessions with 4014. */
+  disconnectGuild(guildId: string): void {
+    this.allocations.delete(guildId);
+    for (const session of this.sessions) {
+      if (session.allocation.guildId === guildId) this.end(session, VoiceClose.Disconnected, 'Disconnected.');
+    }
+  }
+
+  clientConnected(guildId: string, channelId: string, userId: string, connected: boolean): void {
+    for (const session of this.sessions) {
+      if (session.allocation.guildId !== guildId || session.allocation.channelId !== channelId || !session.key) continue;
+      if (connected) session.send(Op.ClientsConnect, { user_ids: [userId] });
+      else session.send(Op.ClientDisconnect, { user_id: userId });
+    }
+  }
+
+  /** A session outlives its socket (RESUME); it ends when the guild disconnects or the fake closes. */
+  private accept(ws: WebSocket): void {
+    let session: VoiceSession | undefined;
+    ws.on('error', (error) => this.options.report(`voice gateway socket error: ${String(error)}`));
+    ws.send(JSON.stringify({ op: Op.Hello, d: { v: 8, heartbeat_interval: 13_750 } }));
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      try {
+        session = this.onMessage(ws, session, data, isBinary);
+      } catch (error) {
+        this.options.report(`voice gateway: failed handling a message: ${String(error)}`);
+        this.closeSocket(ws, VoiceClose.DecodeError, 'Failed to decode payload.');
+      }
+    });
+  }
+
+  private onMessage(ws: WebSocket, session: VoiceSession | undefined, data: RawData, isBinary: boolean): VoiceSession | undefined {
+    // Binary frames are DAVE (MLS) messages; with dave_protocol_version 0 there is nothing to do with them.
+    if (isBinary) return session;
+    let packet: { op?: unknown; d?: unknown };
+    try {
+      packet = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')) as typeof packet;
+    } catch {
+      this.options.report('voice gateway: a message that is not JSON -> close 4002');
+      this.closeSocket(ws, VoiceClose.DecodeError, 'Failed to decode payload.');
+      return session;
+    }
+    const d = (typeof packet.d === 'object' && packet.d !== null ? packet.d : {}) as Record<string, unknown>;
+    switch (packet.op) {
+      case Op.Heartbeat:
+        ws.send(JSON.stringify({ op: Op.HeartbeatAck, d: { t: d.t ?? packet.d } }));
+        return session;
+      case Op.Identify:
+        if (session) {
+          this.closeSocket(ws, VoiceClose.AlreadyAuthenticated, 'Already authenticated.');
+          return session;
+        }
+        return this.identify(ws, d);
+      case Op.Resume:
+        return this.resume(ws, d) ?? session;
+      case Op.SelectProtocol:
+        if (!session) return this.notAuthenticated(ws);
+        this.selectProtocol(session, d);
+        return session;
+      case Op.Speaking:
+        if (!session) return this.notAuthenticated(ws);
+        session.speaking = typeof d.speaking === 'number' ? d.speaking : 0;
+        return session;
+      default:
+        if (typeof packet.op === 'number' && packet.op >= 21 && packet.op <= 31) return session; // DAVE JSON opcodes
+        this.options.report(`voice gateway: unknown opcode ${String(packet.op)} -> close 4001`);
+        this.closeSocket(ws, VoiceClose.UnknownOpcode, 'Unknown opcode.');
+        return session;
+    }
+  }
+
+  private identify(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
+    const allocation = this.allocations.get(String(d.server_id));
+    if (!allocation || d.token !== allocation.token || d.session_id !== allocation.sessionId || d.user_id !== allocation.userId) {
+      this.options.report(`voice gateway: IDENTIFY for guild ${String(d.server_id)} does not match the last VOICE_SERVER_UPDATE/VOICE_STATE_UPDATE -> close 4004`);
+      this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
+      return undefined;
+    }
+    const session = new VoiceSession(allocation, ws, this.options.audio);
+    this.sessions.add(session);
+    this.options.udp.register(session.ssrc, session);
+    session.send(Op.Ready, { ssrc: session.ssrc, ip: this.options.udp.host, port: this.options.udp.port, modes: this.options.modes, experiments: [] });
+    return session;
+  }
+
+  private resume(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
+    const session = [...this.sessions].find((s) =>
+      s.allocation.guildId === d.server_id && s.allocation.sessionId === d.session_id && s.allocation.token === d.token);
+    if (!session) {
+      this.options.report(`voice gateway: RESUME for an unknown session (guild ${String(d.server_id)}) -> close 4006`);
+      this.closeSocket(ws, VoiceClose.SessionInvalid, 'Session is no longer valid.');
+      return undefined;
+    }
+    if (session.ws !== ws) this.closeSocket(session.ws, 1000, 'Resumed elsewhere.');
+    session.ws = ws;
+    session.send(Op.Resumed, null);
+    return session;
+  }
+
+  private selectProtocol(session: VoiceSession, d: Record<string, unknown>): void {
+    const data = (typeof d.data === 'object' && d.data !== null ? d.data : {}) as Record<string, unknown>;
+    const mode = typeof data.mode === 'string' ? data.mode : '';
+    if (d.protocol !== 'udp' || !this.options.modes.includes(mode)) {
+      this.options.report(`voice gateway: SELECT_PROTOCOL with protocol ${String(d.protocol)} mode ${mode} (offered ${this.options.modes.join(', ')}) -> close 4016`);
+      this.closeSocket(session.ws, VoiceClose.UnknownEncryptionMode, 'Unknown encryption mode.');
+      return;
+    }
+    session.mode = mode;
+    session.key = new Uint8Array(randomBytes(32));
+    this.options.audio.setMode(session.allocation.guildId, mode);
+    session.send(Op.SessionDescription, {
+      mode, secret_key: [...session.key], dave_protocol_version: 0, media_session_id: randomToken(16),
+      audio_codec: 'opus', video_codec: null,
+    });
+    const others = this.options.usersInChannel(session.allocation.guildId, session.allocation.channelId);
+    if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
+  }
+
+  private notAuthenticated(ws: WebSocket): undefined {
+    this.options.report('voice gateway: a message before IDENTIFY -> close 4003');
+    this.closeSocket(ws, VoiceClose.NotAuthenticated, 'Not authenticated.');
+    return undefined;
+  }
+
+  private end(session: VoiceSession, code: number, reason: string): void {
+    this.sessions.delete(session);
+    this.options.udp.unregister(session.ssrc);
+    this.closeSocket(session.ws, code, reason);
+  }
+
+  private closeSocket(ws: WebSocket, code: number, reason: string): void {
+    try {
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
+    } catch {
+      ws.terminate();
+    }
+  }
+
+  close(): Promise<void> {
+    for (const session of [...this.sessions]) this.end(session, 1001, 'Going away.');
+    for (const ws of this.wss.clients) ws.terminate();
+    return new Promise((resolve) => {
+      this.wss.close(() => {
+        this.server.closeAllConnections();
+        this.server.close(() => resolve());
+      });
+    });
+  }
+}
