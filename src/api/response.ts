@@ -40,13 +40,20 @@ function nonNegativeNumber(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** An HTTP date or an ISO date; not anything Date.parse accepts ("-3" is the year 3 BC to it). */
+function parseDate(text: string): number | undefined {
+  if (!/[a-z]/i.test(text) && !/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 /** Delta-seconds or an HTTP date, as seconds from `now` (never negative). */
 export function parseRetryAfter(text: string | undefined, now = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const seconds = nonNegativeNumber(text);
   if (seconds !== undefined) return seconds;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
+  const at = parseDate(text);
+  return at === undefined ? undefined : Math.max(0, (at - now) / 1000);
 }
 
 /**
@@ -61,8 +68,8 @@ export function parseResetAt(text: string | undefined, now = Date.now()): Date |
     if (n >= 1e9) return new Date(n * 1000);
     return new Date(now + n * 1000);
   }
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : new Date(at);
+  const at = parseDate(text);
+  return at === undefined ? undefined : new Date(at);
 }
 
 function defined<T extends object>(record: T): T | undefined {

@@ -30,7 +30,10 @@ export const EmotionTtsRequestSchema = z.strictObject({
 });
 
 export const RefAudioSchema = z.strictObject({
-  data: z.instanceof(Uint8Array, { error: 'must be a Uint8Array or Buffer' }).refine((d) => d.byteLength > 0, 'must not be empty'),
+  // Any Uint8Array, Buffer included, whatever its backing buffer (z.instanceof would demand an ArrayBuffer one).
+  data: z
+    .custom<Uint8Array>((d) => d instanceof Uint8Array, { error: 'must be a Uint8Array or Buffer' })
+    .refine((d) => d.byteLength > 0, 'must not be empty'),
   filename: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
   /** Sent as the part's Content-Type; detected from the bytes when omitted. */
   contentType: z.string().min(1).optional(),
