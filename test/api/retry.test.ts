@@ -1,0 +1,186 @@
+// What is retried (connection failures, 408, 5xx, short rate limits), what never is (400/401/403, the quota
+// 429, anything after audio reached the caller), and how long the client waits: counted at the sandbox.
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  type VoiceApiClient,
+  type VoiceApiError,
+} from '../../src/api/index.ts';
+import { retryDelayMs } from '../../src/api/retry.ts';
+import { createLogger } from '../../src/log.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError } from './helpers.ts';
+
+let sandbox: Sandbox;
+let client: VoiceApiClient;
+const speak = (c: VoiceApiClient = client) => c.tts({ text: 'Try, try again.', voice_id: 'voice-b-en-f-01' });
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  client = clientFor(sandbox);
+});
+
+afterEach(() => {
+  sandbox.clearFaults();
+  sandbox.resetCounters();
+});
+
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+
+describe('retried', () => {
+  it('a 503 then success: one retry, two requests at the sandbox, logged without headers', async () => {
+    const lines: string[] = [];
+    const destination = new PassThrough();
+    destination.on('data', (line: Buffer) => lines.push(line.toString()));
+    const logged = clientFor(sandbox, { logger: createLogger({ level: 'debug', destination }) });
+    sandbox.injectFault({ kind: 'response', status: 503, body: 'busy', headers: { 'X-Request-Id': 'req_busy' } });
+
+    const response = await speak(logged);
+    const bytes = await readAll(response.body);
+    await logged.close();
+
+    const records = requestsTo(sandbox);
+    expect(records.map((r) => r.status)).toEqual([503, 200]);
+    expect(bytes.length).toBe(records[1]?.bodyBytes);
+    expect(response.requestId).toBe(records[1]?.id);
+    const retries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'Voice API call failed; retrying');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ level: 40, operation: 'tts', attempt: 1, status: 503, requestId: 'req_busy', error: 'ServerError' });
+    expect(retries[0]?.['delayMs']).toBeTypeOf('number');
+    expect(lines.join('\n').toLowerCase()).not.toContain('authorization');
+  });
+
+  it('a 500 three times: ServerError after three attempts', async () => {
+    sandbox.injectFault({ kind: 'response', status: 500, body: '{"error":{"message":"boom"}}', times: 3 });
+    const error = await rejectionOf(speak());
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 500, serviceMessage: 'boom' });
+    expect(requestsTo(sandbox).map((r) => r.status)).toEqual([500, 500, 500]);
+  });
+
+  it('maxRetries bounds the attempts: 0 makes one, 4 makes five', async () => {
+    sandbox.injectFault({ kind: 'response', status: 502, times: Infinity });
+    const once = clientFor(sandbox, { maxRetries: 0 });
+    const five = clientFor(sandbox, { maxRetries: 4 });
+    expect(await rejectionOf(speak(once))).toBeInstanceOf(ServerError);
+    expect(requestsTo(sandbox)).toHaveLength(1);
+    expect(await rejectionOf(speak(five))).toBeInstanceOf(ServerError);
+    expect(requestsTo(sandbox)).toHaveLength(6);
+    await once.close();
+    await five.close();
+  });
+
+  it.each([
+    { what: 'a connection closed before the response', fault: { kind: 'close-before-response' } as const },
+    { what: 'a 408', fault: { kind: 'response', status: 408 } as const },
+    { what: 'a 429 with Retry-After: 0', fault: { kind: 'response', status: 429, headers: { 'Retry-After': '0' } } as const },
+    // Reset before the format could be sniffed: no audio had reached the caller yet.
+    { what: 'a reset within the first bytes of the body', fault: { kind: 'reset-after', bytes: 100 } as const },
+  ])('$what, then success: two requests', async ({ fault }) => {
+    sandbox.injectFault(fault);
+    const response = await speak();
+    const bytes = await readAll(response.body);
+    const records = requestsTo(sandbox);
+    expect(records).toHaveLength(2);
+    expect(bytes.length).toBe(records[1]?.bodyBytes);
+  });
+
+  it('a voice clone is re-sent whole after a 503 (the multipart body is rebuilt)', async () => {
+    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'voice-clone' });
+    const clone = await client.cloneVoice({
+      text: 'Second time lucky.',
+      ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
+    });
+    if (clone.audio) await readAll(clone.audio.body);
+    expect(requestsTo(sandbox, 'voice-clone').map((r) => r.status)).toEqual([503, 200]);
+    expect(sandbox.voicePitchHz(clone.voiceId)).toBeCloseTo(220, 0);
+  });
+
+  it('a rate limit that does not lift: RateLimitedError after the retries', async () => {
+    sandbox.injectFault({ kind: 'response', status: 429, headers: { 'Retry-After': '0' }, times: 3 });
+    expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
+    expect(requestsTo(sandbox)).toHaveLength(3);
+  });
+});
+
+describe('Retry-After', () => {
+  it('is waited for before the retry', async () => {
+    sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '1' } });
+    // Backoff alone would retry within 5 ms.
+    await readAll((await speak()).body);
+    const [first, second] = requestsTo(sandbox);
+    expect(second?.startedAt ?? 0).toBeGreaterThanOrEqual((first?.finishedAt ?? Infinity) + 900);
+  });
+
+  it('over 60 s is not waited for: the error surfaces after one request', async () => {
+    sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '120' }, times: 3 });
+    const error = await rejectionOf(speak());
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as VoiceApiError).rateLimit?.retryAfterSeconds).toBe(120);
+    expect(requestsTo(sandbox)).toHaveLength(1);
+  });
+
+  it('past the total timeout is not waited for either', async () => {
+    const hurried = clientFor(sandbox, { timeouts: { totalMs: 3_000 } });
+    sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '10' }, times: 3 });
+    expect(await rejectionOf(speak(hurried))).toBeInstanceOf(ServerError);
+    expect(requestsTo(sandbox)).toHaveLength(1);
+    await hurried.close();
+  });
+
+  it('backoff without it: capped exponential with full jitter', () => {
+    const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 350 };
+    const server = new ServerError('x', { status: 500 });
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(server, n, policy, () => 1))).toEqual([100, 200, 350, 350]);
+    expect(retryDelayMs(server, 3, policy, () => 0)).toBe(0);
+    expect(retryDelayMs(server, 2, policy, () => 0.5)).toBe(100);
+    const told = new ServerError('x', { status: 503, rateLimit: { retryAfterSeconds: 2.5 } });
+    expect(retryDelayMs(told, 1, policy, () => 0)).toBe(2_500);
+  });
+});
+
+describe('never retried', () => {
+  it.each([
+    { what: '400', type: BadRequestError, make: (c: VoiceApiClient) => c.tts({ text: 'x', voice_id: 'voice-b-zz-m-42' }) },
+    { what: '401', type: AuthenticationError, key: () => 'sk-unknown-to-the-sandbox' },
+    { what: '403', type: PermissionDeniedError, key: () => sandbox.addKey({ plan: 'free' }) },
+    { what: 'quota 429', type: QuotaExceededError, key: () => sandbox.addKey({ plan: 'pro', used: 700_000 }) },
+  ])('$what: exactly one request', async ({ type, key, make }) => {
+    const c = key === undefined ? client : clientFor(sandbox, { apiKey: key() });
+    expect(await rejectionOf((make ?? speak)(c))).toBeInstanceOf(type);
+    expect(requestsTo(sandbox)).toHaveLength(1);
+    if (c !== client) await c.close();
+  });
+
+  it('an injected 400, 401, 403 and quota 429 are each sent once', async () => {
+    for (const status of [400, 401, 403, 429]) {
+      sandbox.resetCounters();
+      sandbox.injectFault({ kind: 'response', status, times: 3 });
+      await rejectionOf(speak());
+      expect(requestsTo(sandbox)).toHaveLength(1);
+      sandbox.clearFaults();
+    }
+  });
+
+  it('a reset in mid-body surfaces on the stream as ConnectionError, without a retry', async () => {
+    sandbox.injectFault({ kind: 'reset-after', bytes: 12_000 });
+    const response = await speak();
+    expect(response.format).toBe('wav');
+    const error = await streamError(response.body);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('while the audio was arriving');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestsTo(sandbox)).toHaveLength(1);
+    expect(requestsTo(sandbox)[0]?.outcome).toBe('reset');
+  });
+});
