@@ -1,10 +1,10 @@
 export type Endpoint = 'tts' | 'emotion-tts' | 'voice-clone';
 
-export const ENDPOINT_PATHS: Readonly<Record<string, Endpoint>> = Object.freeze({
-  '/v1/tts': 'tts',
-  '/v1/emotion-tts': 'emotion-tts',
-  '/v1/voice-clone': 'voice-clone',
-});
+export const ENDPOINT_PATHS: ReadonlyMap<string, Endpoint> = new Map([
+  ['/v1/tts', 'tts'],
+  ['/v1/emotion-tts', 'emotion-tts'],
+  ['/v1/voice-clone', 'voice-clone'],
+]);
 
 /**
  * A failure the next matching request(s) meet instead of (or on top of) the normal response.
@@ -45,7 +45,7 @@ function check(fault: Fault): void {
   if (!(times >= 1) || (Number.isFinite(times) && !Number.isInteger(times))) {
     throw new RangeError('fault.times must be a whole number >= 1 or Infinity');
   }
-  if (fault.endpoint !== undefined && !Object.values(ENDPOINT_PATHS).includes(fault.endpoint)) {
+  if (fault.endpoint !== undefined && ![...ENDPOINT_PATHS.values()].includes(fault.endpoint)) {
     throw new RangeError(`unknown endpoint: ${String(fault.endpoint)}`);
   }
   const nonNegative = (value: number, name: string) => {

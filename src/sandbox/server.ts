@@ -1,0 +1,554 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { silentLogger, type Logger } from '../log.ts';
+import { CloneRegistry, referencePitchHz } from './clone.ts';
+import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
+import { countCharacters } from '../speech/split-text.ts';
+import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey } from './keys.ts';
+import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
+import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, toneSamples } from './synth.ts';
+import { presetVoice } from './voices.ts';
+
+export interface Pacing {
+  /** Wait before the status and headers of a successful response, as a service does while synthesising. */
+  startDelayMs: number;
+  /**
+   * Time to send the body / length of the audio in it (a real-time factor): 1 sends a 3 s clip over 3 s, 0.5
+   * over 1.5 s, 0 as fast as possible. Above 0 the body goes out with Transfer-Encoding: chunked.
+   */
+  realtimeFactor: number;
+  /** Bytes a write; the body goes out in pieces of this size. */
+  chunkBytes: number;
+  /** WAV output carries the header of a streaming synthesiser: sizes 0xFFFFFFFF and a LIST chunk before data. */
+  streamedWavHeader: boolean;
+}
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Output sample rate; one MP3 can carry (8000..48000). Default 24000. */
+  sampleRate?: number;
+  /** Audio length per character of text; default 0.06 s. */
+  secondsPerCharacter?: number;
+  /** MP3 output bitrate (CBR, mono); default 64. */
+  mp3Kbps?: number;
+  pacing?: Partial<Pacing>;
+  /** Send X-RateLimit-Limit/Used/Remaining/Reset; default true. */
+  usageHeaders?: boolean;
+  /** What a voice clone answers with besides X-Voice-Id: WAV of `text` (default) or JSON {"voice_id"}. */
+  cloneResponse?: 'audio' | 'json';
+  /** The Creator-plan key `testKey` holds; default a random one. */
+  testKey?: string;
+  /** Longest text a request may carry, in characters; longer gets 400 text_too_long. Default 5000. */
+  maxTextCharacters?: number;
+  /** The clock monthly usage follows; tests move it to cross a month. */
+  now?: () => Date;
+  /** One line per request (key hints only, never keys). Default: silent. */
+  logger?: Logger;
+}
+
+export type RequestOutcome = 'complete' | 'reset' | 'stalled' | 'closed-before-response' | 'client-aborted';
+
+export interface RequestRecord {
+  /** The X-Request-Id sent back. */
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  /** Which endpoint the path names; absent for unknown paths. */
+  readonly endpoint?: Endpoint;
+  /** Absent until the status is sent, and for a connection closed before any response. */
+  readonly status?: number;
+  /** The end of the key (`…a1b2`), never the key. */
+  readonly keyHint?: string;
+  /** Characters billed: the text's, for a successful request; otherwise 0. */
+  readonly charactersBilled: number;
+  readonly voice?: string;
+  readonly outputFormat?: 'wav' | 'mp3';
+  readonly exaggeration?: number;
+  /** The voice a clone created. */
+  readonly clonedVoiceId?: string;
+  readonly errorCode?: string;
+  readonly fault?: FaultKind;
+  readonly outcome?: RequestOutcome;
+  /** Body bytes handed to the socket. */
+  readonly bodyBytes: number;
+  /** Writes the body took. */
+  readonly chunks: number;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly respondedAt?: number;
+  readonly finishedAt?: number;
+}
+
+export interface Sandbox {
+  readonly url: string;
+  readonly testKey: string;
+  addKey(k: NewKey): string;
+  setKeyActive(key: string, active: boolean): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  setPacing(p: Partial<Pacing>): void;
+  readonly pacing: Readonly<Pacing>;
+  readonly requests: readonly RequestRecord[];
+  charactersBilled(key?: string): number;
+  /** Forgets the request records and billed characters, and puts every key's monthly usage back where addKey set it. */
+  resetCounters(): void;
+  voicePitchHz(voiceId: string): number | undefined;
+  expectedDurationSeconds(text: string): number;
+  close(): Promise<void>;
+}
+
+
+const pacingSchema = z
+  .object({
+    startDelayMs: z.number().min(0).max(600_000),
+    realtimeFactor: z.number().min(0).max(100),
+    chunkBytes: z.int().min(1).max(16 * 1024 * 1024),
+    streamedWavHeader: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+const optionsSchema = z
+  .object({
+    host: z.string().min(1),
+    port: z.int().min(0).max(65535),
+    sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
+    secondsPerCharacter: z.number().positive().max(10),
+    mp3Kbps: z.union([32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160].map((k) => z.literal(k))),
+    usageHeaders: z.boolean(),
+    cloneResponse: z.enum(['audio', 'json']),
+    testKey: z.string().min(1),
+    maxTextCharacters: z.int().min(1),
+  })
+  .partial();
+
+const TTS_AMPLITUDE = 0.4;
+const MAX_JSON_BODY = 1024 * 1024;
+const MAX_MULTIPART_BODY = 50 * 1024 * 1024;
+
+/** What a successful request will speak, once its body has been validated. */
+interface Speech {
+  text: string;
+  /** Absent for a clone, whose voice does not exist yet. */
+  voice?: string;
+  pitchHz: number;
+  amplitude: number;
+  format: 'wav' | 'mp3';
+  contentType: string;
+  exaggeration?: number;
+}
+
+type MutableRecord = { -readonly [K in keyof RequestRecord]: RequestRecord[K] };
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  record: MutableRecord;
+  /** The caller's key when it is known and active: usage headers describe it. */
+  account?: KeyAccount;
+  fault?: Fault;
+}
+
+interface Body {
+  bytes: Uint8Array;
+  /** Seconds of audio in the body: paced, and held back by startDelayMs. */
+  audioSeconds?: number;
+}
+
+function errorBody(code: string, message: string): Uint8Array {
+  return Buffer.from(JSON.stringify({ error: { code, message } }));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function bearerKey(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Past the limit the rest is still read (and dropped), so that the 413 reaches a client still sending.
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  if (size > limit) throw new ApiError(413, 'payload_too_large', `the body must not exceed ${limit} bytes`);
+  return Buffer.concat(chunks);
+}
+
+class SandboxServer implements Sandbox {
+  readonly url: string;
+  readonly testKey: string;
+  readonly #server: Server;
+  readonly #keys: KeyStore;
+  readonly #clones = new CloneRegistry();
+  readonly #faults = new FaultQueue();
+  readonly #records: MutableRecord[] = [];
+  readonly #closing = new AbortController();
+  readonly #logger: Logger;
+  readonly #sampleRate: number;
+  readonly #secondsPerCharacter: number;
+  readonly #mp3Kbps: number;
+  readonly #usageHeaders: boolean;
+  readonly #cloneResponse: 'audio' | 'json';
+  readonly #maxTextCharacters: number;
+  #pacing: Pacing = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false };
+  #closed: Promise<void> | undefined;
+
+  constructor(server: Server, url: string, options: SandboxOptions) {
+    this.#server = server;
+    this.url = url;
+    this.#keys = new KeyStore(options.now ?? (() => new Date()));
+    this.testKey = this.#keys.add({ key: options.testKey, plan: 'creator' });
+    this.#logger = options.logger ?? silentLogger;
+    this.#sampleRate = options.sampleRate ?? 24_000;
+    this.#secondsPerCharacter = options.secondsPerCharacter ?? 0.06;
+    this.#mp3Kbps = options.mp3Kbps ?? 64;
+    this.#usageHeaders = options.usageHeaders ?? true;
+    this.#cloneResponse = options.cloneResponse ?? 'audio';
+    this.#maxTextCharacters = options.maxTextCharacters ?? 5000;
+    if (options.pacing) this.setPacing(options.pacing);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        this.#logger.error({ err: error }, 'sandbox: request handling failed');
+        res.destroy();
+      });
+    });
+  }
+
+  addKey(k: NewKey): string {
+    return this.#keys.add(k);
+  }
+
+  setKeyActive(key: string, active: boolean): void {
+    this.#keys.setActive(key, active);
+  }
+
+  injectFault(fault: Fault): void {
+    this.#faults.add(fault);
+  }
+
+  clearFaults(): void {
+    this.#faults.clear();
+  }
+
+  get pacing(): Readonly<Pacing> {
+    return { ...this.#pacing };
+  }
+
+  setPacing(p: Partial<Pacing>): void {
+    this.#pacing = { ...this.#pacing, ...pacingSchema.parse(p) };
+  }
+
+  get requests(): readonly RequestRecord[] {
+    return this.#records;
+  }
+
+  charactersBilled(key?: string): number {
+    return this.#keys.billed(key);
+  }
+
+  resetCounters(): void {
+    this.#records.length = 0;
+    this.#keys.resetUsage();
+  }
+
+  voicePitchHz(voiceId: string): number | undefined {
+    return presetVoice(voiceId)?.pitchHz ?? this.#clones.pitchHz(voiceId);
+  }
+
+  expectedDurationSeconds(text: string): number {
+    return Math.max(0.5, countCharacters(text) * this.#secondsPerCharacter);
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= new Promise<void>((resolve) => {
+      this.#closing.abort();
+      this.#server.close(() => resolve());
+      // Stalled and paced responses would otherwise hold the server open.
+      this.#server.closeAllConnections();
+    });
+    return this.#closed;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const endpoint = ENDPOINT_PATHS.get(path);
+    const record: MutableRecord = {
+      id: `req_${randomBytes(8).toString('hex')}`,
+      method: req.method ?? 'GET',
+      path,
+      endpoint,
+      charactersBilled: 0,
+      bodyBytes: 0,
+      chunks: 0,
+      startedAt: Date.now(),
+    };
+    this.#records.push(record);
+    const key = bearerKey(req);
+    record.keyHint = key === undefined ? undefined : keyHint(key);
+    const exchange: Exchange = { req, res, record };
+    res.on('close', () => {
+      record.finishedAt ??= Date.now();
+      if (!res.writableFinished) record.outcome ??= 'client-aborted';
+    });
+    try {
+      const account = key === undefined ? undefined : this.#keys.find(key);
+      if (account?.active) exchange.account = account;
+      await this.#serve(exchange, endpoint);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        record.errorCode = error.code;
+        await this.#send(exchange, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, { bytes: errorBody(error.code, error.message) });
+      } else if (!res.headersSent && !res.destroyed && !req.socket.destroyed) {
+        this.#logger.error({ err: error, requestId: record.id }, 'sandbox: internal error');
+        record.errorCode = 'internal_error';
+        exchange.account = undefined; // what failed may be the usage bookkeeping itself
+        await this.#send(exchange, 500, { 'Content-Type': JSON_TYPE }, { bytes: errorBody('internal_error', 'the sandbox failed; see its log') });
+      } else {
+        res.destroy();
+      }
+    }
+    this.#logger.info(
+      {
+        requestId: record.id, method: record.method, path, status: record.status, keyHint: record.keyHint,
+        characters: record.charactersBilled, fault: record.fault, outcome: record.outcome,
+        ms: (record.finishedAt ?? Date.now()) - record.startedAt,
+      },
+      'sandbox request',
+    );
+  }
+
+  async #serve(exchange: Exchange, endpoint: Endpoint | undefined): Promise<void> {
+    const { req, record } = exchange;
+    if (endpoint === undefined) {
+      throw new ApiError(404, 'not_found', `no such endpoint: ${record.path} (POST /v1/tts, /v1/emotion-tts or /v1/voice-clone)`);
+    }
+    if (req.method !== 'POST') {
+      throw new ApiError(405, 'method_not_allowed', `${record.path} takes POST only`, { Allow: 'POST' });
+    }
+    const body = await readBody(req, endpoint === 'voice-clone' ? MAX_MULTIPART_BODY : MAX_JSON_BODY);
+
+    const fault = this.#faults.take(endpoint);
+    exchange.fault = fault;
+    record.fault = fault?.kind;
+    if (fault?.kind === 'close-before-response') {
+      record.outcome = 'closed-before-response';
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'response') {
+      // A gateway's answer: no usage headers.
+      exchange.account = undefined;
+      const headers: Record<string, string> = { ...fault.headers };
+      if (fault.contentType !== undefined) headers['Content-Type'] = fault.contentType;
+      const bytes = typeof fault.body === 'string' ? Buffer.from(fault.body) : (fault.body ?? new Uint8Array());
+      await this.#send(exchange, fault.status, headers, { bytes });
+      return;
+    }
+
+    const account = this.#authenticate(req);
+    const speech = await this.#speech(endpoint, req, body, account);
+    record.voice = speech.voice;
+    record.outputFormat = speech.format;
+    record.exaggeration = speech.exaggeration;
+
+    const characters = countCharacters(speech.text);
+    if (characters > this.#maxTextCharacters) {
+      throw badRequest('text_too_long', `text has ${characters} characters; at most ${this.#maxTextCharacters} are allowed a request`);
+    }
+    const { limit, used } = this.#keys.usage(account);
+    if (used + characters > limit) {
+      throw new ApiError(429, 'quota_exceeded', `this request needs ${characters} characters; ${Math.max(0, limit - used)} of the plan's ${limit} are left this month`);
+    }
+    // A faulted request is not billed.
+    if (fault === undefined) {
+      this.#keys.bill(account, characters);
+      record.charactersBilled = characters;
+    }
+
+    const headers: Record<string, string> = { 'Content-Type': speech.contentType };
+    if (endpoint === 'voice-clone') {
+      const voiceId = fault?.kind === 'clone-without-voice-id' ? undefined : this.#clones.add(speech.pitchHz, account.key);
+      record.voice = record.clonedVoiceId = voiceId;
+      if (voiceId !== undefined) headers['X-Voice-Id'] = voiceId;
+      if (this.#cloneResponse === 'json') {
+        headers['Content-Type'] = JSON_TYPE;
+        await this.#send(exchange, 200, headers, { bytes: Buffer.from(JSON.stringify(voiceId === undefined ? { status: 'ok' } : { voice_id: voiceId })) });
+        return;
+      }
+    }
+    const seconds = this.expectedDurationSeconds(speech.text);
+    const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: this.#sampleRate });
+    const bytes = speech.format === 'mp3'
+      ? encodeMp3(samples, this.#sampleRate, this.#mp3Kbps)
+      : encodeWav(samples, this.#sampleRate, this.#pacing.streamedWavHeader);
+    await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds });
+  }
+
+  #authenticate(req: IncomingMessage): KeyAccount {
+    const key = bearerKey(req);
+    if (key === undefined) {
+      throw new ApiError(401, 'missing_api_key', 'send the API key as Authorization: Bearer <key>');
+    }
+    const account = this.#keys.find(key);
+    if (account === undefined) throw new ApiError(401, 'invalid_api_key', 'the API key is not valid');
+    if (!account.active) throw new ApiError(401, 'deactivated_api_key', 'the API key has been deactivated');
+    if (!planHasApiAccess(account.plan)) {
+      throw new ApiError(403, 'plan_without_api_access', `the ${account.plan} plan is a plan without API access; API access needs Creator or higher`);
+    }
+    return account;
+  }
+
+  async #speech(endpoint: Endpoint, req: IncomingMessage, body: Uint8Array, account: KeyAccount): Promise<Speech> {
+    switch (endpoint) {
+      case 'tts': {
+        const request = parseTtsBody(body);
+        const pitchHz = this.#voicePitchFor(request.voice_id, account);
+        const mp3 = request.output_format === 'mp3';
+        return {
+          text: request.text, voice: request.voice_id, pitchHz, amplitude: TTS_AMPLITUDE,
+          format: request.output_format, contentType: mp3 ? 'audio/mpeg' : 'audio/wav',
+        };
+      }
+      case 'emotion-tts': {
+        const request = parseEmotionBody(body);
+        const pitchHz = this.#voicePitchFor(request.voice, account);
+        return {
+          text: request.text, voice: request.voice, pitchHz, amplitude: 0.1 + 0.8 * request.exaggeration,
+          // Part 1 leaves the content type open; a generic one makes clients detect the format from the bytes.
+          format: 'wav', contentType: 'application/octet-stream', exaggeration: request.exaggeration,
+        };
+      }
+      case 'voice-clone': {
+        const request = await parseCloneBody(req.headers['content-type'], body);
+        const pitchHz = await referencePitchHz(request.refAudio);
+        return { text: request.text, pitchHz, amplitude: TTS_AMPLITUDE, format: 'wav', contentType: 'audio/wav' };
+      }
+    }
+  }
+
+  #voicePitchFor(voiceId: string, account: KeyAccount): number {
+    const pitchHz = presetVoice(voiceId)?.pitchHz ?? this.#clones.pitchHz(voiceId, account.key);
+    if (pitchHz === undefined) throw badRequest('unknown_voice', `unknown voice: ${voiceId}`);
+    return pitchHz;
+  }
+
+  /** Sends a response, applying pacing (to audio) and the exchange's fault. */
+  async #send(exchange: Exchange, status: number, headers: Record<string, string>, body: Body): Promise<void> {
+    const { res, record, fault } = exchange;
+    const pacing = this.#pacing;
+    const audio = body.audioSeconds !== undefined && status < 300;
+    const delayMs = (audio ? pacing.startDelayMs : 0) + (fault?.kind === 'slow-headers' ? fault.headersDelayMs : 0);
+    if (delayMs > 0 && !(await this.#wait(delayMs))) return;
+    if (res.destroyed) return;
+
+    const paced = audio && pacing.realtimeFactor > 0;
+    const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
+    if (!paced && !(audio && pacing.streamedWavHeader)) all['Content-Length'] = String(body.bytes.length);
+    res.writeHead(status, all);
+    record.status = status;
+    record.respondedAt = Date.now();
+
+    const cut = fault?.kind === 'reset-after' || fault?.kind === 'stall-after' ? fault.bytes : Infinity;
+    const end = Math.min(cut, body.bytes.length);
+    // The first piece goes out with the headers (startDelayMs is the time to first audio); each later one when
+    // the audio before it would have been synthesised at realtimeFactor.
+    const msPerByte = paced && body.bytes.length > 0 ? ((body.audioSeconds ?? 0) * pacing.realtimeFactor * 1000) / body.bytes.length : 0;
+    const started = performance.now();
+    let sent = 0;
+    if (end === 0) res.flushHeaders();
+    while (sent < end) {
+      const next = Math.min(sent + pacing.chunkBytes, end);
+      const due = started + sent * msPerByte - performance.now();
+      if (due > 1 && !(await this.#wait(due))) return;
+      if (!(await write(res, body.bytes.subarray(sent, next)))) return;
+      record.bodyBytes = next;
+      record.chunks += 1;
+      sent = next;
+    }
+
+    if (fault?.kind === 'stall-after' && end < body.bytes.length) {
+      record.outcome = 'stalled';
+      return;
+    }
+    if (fault?.kind === 'reset-after' && end < body.bytes.length) {
+      record.outcome = 'reset';
+      await flushed(res);
+      res.socket?.destroy();
+      return;
+    }
+    await new Promise<void>((resolve) => res.end(resolve));
+    record.outcome ??= 'complete';
+  }
+
+  #usage(exchange: Exchange): Record<string, string> {
+    if (!this.#usageHeaders || exchange.account === undefined) return {};
+    const usage = this.#keys.usage(exchange.account);
+    return {
+      'X-RateLimit-Limit': String(usage.limit),
+      'X-RateLimit-Used': String(usage.used),
+      'X-RateLimit-Remaining': String(usage.remaining),
+      'X-RateLimit-Reset': usage.reset.toISOString().slice(0, 10),
+    };
+  }
+
+  /** Sleeps; false when the sandbox closed meanwhile. */
+  async #wait(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.#closing.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Resolves once the piece has gone to the socket: true, or false when the connection went away first. */
+function write(res: ServerResponse, piece: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve(false);
+    const onClose = () => resolve(false);
+    res.once('close', onClose);
+    res.write(piece, (error) => {
+      res.off('close', onClose);
+      resolve(!error);
+    });
+  });
+}
+
+/** Waits until what has been written (headers included) has reached the socket. */
+async function flushed(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket || socket.destroyed) return;
+  await new Promise<void>((resolve) => socket.write(new Uint8Array(), () => resolve()));
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  optionsSchema.parse({ ...options, pacing: undefined, now: undefined, logger: undefined });
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer({ keepAliveTimeout: 5_000 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  try {
+    return new SandboxServer(server, `http://${shownHost}:${port}`, options);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+}
