@@ -1,0 +1,53 @@
+// Decoded planar float audio at any rate -> s16le 48 kHz stereo, the input the Opus encoder wants.
+import { endianness } from 'node:os';
+import { FRAME_SAMPLES, OPUS_RATE } from './opus-encode.ts';
+import { StereoResampler } from './resample.ts';
+import type { InterleavedStereo } from './resample.ts';
+
+// Samples are written through an Int16Array, which is native-endian; every platform Node runs on is LE.
+if (endianness() !== 'LE') throw new Error('src/audio assumes a little-endian platform');
+
+export class Pcm48kWriter {
+  #resampler: StereoResampler | undefined;
+  #frames = 0;                      // stereo sample frames written so far
+
+  get framesWritten(): number {
+    return this.#frames;
+  }
+
+  /** Converts `length` samples of 1 or 2 planar channels; returns the s16le bytes ready so far, if any. */
+  write(channels: readonly Float32Array[], length: number, sampleRate: number): Buffer | undefined {
+    const [left, right] = channels;
+    if (!left || length === 0) return undefined;
+    let before: Buffer | undefined;
+    if (this.#resampler?.inRate !== sampleRate) {
+      // A rate change mid-stream (possible in MP3) ends one resampler and starts the next.
+      if (this.#resampler) before = toS16(this.#resampler.flush());
+      this.#resampler = new StereoResampler(sampleRate, OPUS_RATE);
+    }
+    const now = toS16(this.#resampler.process(left, right, length));
+    return this.#count(before ? Buffer.concat([before, now]) : now);
+  }
+
+  /** The rest of the audio, padded with silence to a whole number of 20 ms frames. */
+  end(): Buffer {
+    const tail = this.#resampler ? this.#count(toS16(this.#resampler.flush())) : Buffer.alloc(0);
+    const padFrames = (FRAME_SAMPLES - (this.#frames % FRAME_SAMPLES)) % FRAME_SAMPLES;
+    this.#frames += padFrames;
+    return padFrames === 0 ? tail : Buffer.concat([tail, Buffer.alloc(padFrames * 4)]);
+  }
+
+  #count(bytes: Buffer): Buffer {
+    this.#frames += bytes.length / 4;
+    return bytes;
+  }
+}
+
+function toS16(samples: InterleavedStereo): Buffer {
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.round((samples[i] ?? 0) * 32767);
+    out[i] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}

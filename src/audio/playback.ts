@@ -1,0 +1,45 @@
+// The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz stereo), one Buffer
+// per packet, in an object-mode Readable that @discordjs/voice plays with StreamType.Opus.
+import { addAbortSignal, Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
+import { chain } from './chain.ts';
+import { DecodeTo48kStream } from './decode-stream.ts';
+import { UnsupportedAudioError } from './errors.ts';
+import type { AudioFormat } from './format.ts';
+import { Mp3StreamDecoder } from './mp3-stream.ts';
+import { OggOpusPacketStream } from './ogg-opus-stream.ts';
+import { createOpusEncoder } from './opus-encode.ts';
+import { WavStreamDecoder } from './wav-stream.ts';
+
+export { UnsupportedAudioError } from './errors.ts';
+
+export interface OpusPacketStreamOptions {
+  /** Aborting destroys the stream (and the source) with the signal's AbortError. */
+  signal?: AbortSignal;
+}
+
+/**
+ * WAV and MP3 are decoded, resampled and encoded here; Ogg/Opus is passed through. FLAC, M4A and Ogg with
+ * another codec end the stream with an UnsupportedAudioError. Any failure (source error, bad data, abort) ends
+ * the stream with that error and destroys the source; destroying the returned stream destroys the source too.
+ */
+export function createOpusPacketStream(source: Readable, format: AudioFormat, options: OpusPacketStreamOptions = {}): Readable {
+  let stages: Duplex[];
+  switch (format) {
+    case 'wav': stages = [new DecodeTo48kStream(new WavStreamDecoder()), createOpusEncoder()]; break;
+    case 'mp3': stages = [new DecodeTo48kStream(new Mp3StreamDecoder()), createOpusEncoder()]; break;
+    case 'ogg': stages = [new OggOpusPacketStream()]; break;
+    case 'flac': return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
+    case 'm4a': return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));
+  }
+  const output = chain(source, stages);
+  if (options.signal) addAbortSignal(options.signal, output);
+  return output;
+}
+
+function failed(source: Readable, error: Error): Readable {
+  source.destroy();
+  const output = new Readable({ objectMode: true, read() {} });
+  output.destroy(error);
+  return output;
+}
