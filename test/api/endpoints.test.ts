@@ -1,28 +1,17 @@
 // Every endpoint's happy path against the sandbox over real HTTP, format detection from the bytes, and the
 // body arriving as a stream while the sandbox is still sending it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnexpectedResponseError, type VoiceApiClient } from '../../src/api/index.ts';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { clientFor, fixture, readAll, rejectionOf, requestsTo } from './helpers.ts';
+import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = clientFor(sandbox);
-});
-
-afterEach(() => {
-  sandbox.clearFaults();
-  sandbox.setPacing({ startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false });
-  sandbox.resetCounters();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandbox((s, c) => {
+  sandbox = s;
+  client = c;
 });
 
 describe('tts', () => {

@@ -1,6 +1,6 @@
 // One typed error per failure class, each carrying the status, the service's message, the request id and the
 // rate-limit headers; the sandbox produces every status for real, over HTTP.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -14,27 +14,17 @@ import {
   VoiceApiError,
 } from '../../src/api/index.ts';
 import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../src/api/response.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { clientFor, closedPort, rejectionOf, requestsTo } from './helpers.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import { clientFor, closedPort, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
 const speak = (c: VoiceApiClient = client) => c.tts({ text: 'Hello.', voice_id: 'voice-b-en-f-01' });
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = clientFor(sandbox, { maxRetries: 0 });
-});
-
-afterEach(() => {
-  sandbox.clearFaults();
-  sandbox.resetCounters();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
+useSandbox((s, c) => {
+  sandbox = s;
+  client = c;
+}, { maxRetries: 0 });
 
 describe('statuses from the sandbox', () => {
   it('400: BadRequestError with the service message and request id', async () => {

@@ -1,7 +1,7 @@
 // What is retried (connection failures, 408, 5xx, short rate limits), what never is (400/401/403, the quota
 // 429, anything after audio reached the caller), and how long the client waits: counted at the sandbox.
 import { PassThrough } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -15,26 +15,16 @@ import {
 } from '../../src/api/index.ts';
 import { retryDelayMs } from '../../src/api/retry.ts';
 import { createLogger } from '../../src/log.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError } from './helpers.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
 const speak = (c: VoiceApiClient = client) => c.tts({ text: 'Try, try again.', voice_id: 'voice-b-en-f-01' });
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = clientFor(sandbox);
-});
-
-afterEach(() => {
-  sandbox.clearFaults();
-  sandbox.resetCounters();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandbox((s, c) => {
+  sandbox = s;
+  client = c;
 });
 
 describe('retried', () => {

@@ -1,10 +1,10 @@
 // Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; and
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortedError, TimeoutError, type VoiceApiClient } from '../../src/api/index.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { clientFor, readAll, rejectionOf, requestsTo, streamError, until } from './helpers.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
@@ -12,21 +12,10 @@ const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoke
 const speak = (c: VoiceApiClient, signal?: AbortSignal, text = 'Tick tock.') =>
   c.tts({ text, voice_id: 'voice-b-en-f-01' }, { signal });
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = clientFor(sandbox, { timeouts: { headersMs: 300, bodyIdleMs: 300, totalMs: 10_000 } });
-});
-
-afterEach(() => {
-  sandbox.clearFaults();
-  sandbox.setPacing({ startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096 });
-  sandbox.resetCounters();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
+useSandbox((s, c) => {
+  sandbox = s;
+  client = c;
+}, { timeouts: { headersMs: 300, bodyIdleMs: 300, totalMs: 10_000 } });
 
 const abortListeners = (signal: AbortSignal): number => getEventListeners(signal, 'abort').length;
 const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;

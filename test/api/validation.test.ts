@@ -1,22 +1,15 @@
 // Requests that part 1 says are malformed fail locally with BadRequestError, and no HTTP request is made.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BadRequestError, type VoiceApiClient } from '../../src/api/index.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { clientFor, fixture, rejectionOf } from './helpers.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import { fixture, rejectionOf, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = clientFor(sandbox);
-});
-
-afterEach(() => sandbox.resetCounters());
-
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
+useSandbox((s, c) => {
+  sandbox = s;
+  client = c;
 });
 
 const wav = (): Uint8Array => fixture('tone-220hz-5s-48k.wav');
