@@ -74,17 +74,27 @@ export async function playOpus(connection: VoiceConnection, packets: Buffer[]): 
   player.stop(true);
 }
 
-/** Dominant frequency of the left channel of interleaved stereo PCM, from its rising zero crossings. */
+/**
+ * Dominant frequency of the left channel of interleaved stereo PCM: rising zero crossings (interpolated) counted
+ * between the first and the last one, skipping the first and last 20 ms where the codec ramps in and out.
+ */
 export function dominantHz(pcm: Int16Array, sampleRate = 48_000): number {
-  let crossings = 0;
-  let previous = pcm[0] ?? 0;
   const frames = Math.floor(pcm.length / 2);
-  for (let i = 1; i < frames; i++) {
-    const current = pcm[i * 2] ?? 0;
-    if (previous < 0 && current >= 0) crossings++;
-    previous = current;
+  const edge = Math.round(sampleRate * 0.02);
+  let first: number | undefined;
+  let last = 0;
+  let crossings = 0;
+  for (let i = edge + 1; i < frames - edge; i++) {
+    const a = pcm[(i - 1) * 2] ?? 0;
+    const b = pcm[i * 2] ?? 0;
+    if (a < 0 && b >= 0) {
+      const at = i - 1 + -a / (b - a);
+      first ??= at;
+      last = at;
+      crossings++;
+    }
   }
-  return crossings / (frames / sampleRate);
+  return first === undefined || crossings < 2 ? 0 : ((crossings - 1) * sampleRate) / (last - first);
 }
 
 export function rms(pcm: Int16Array): number {

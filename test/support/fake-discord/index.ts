@@ -31,6 +31,8 @@ export class FakeDiscord {
   readonly gatewayUrl: string;
   /** host:port the bot receives in VOICE_SERVER_UPDATE. */
   readonly voiceEndpoint: string;
+  /** The voice media (UDP) port on 127.0.0.1. */
+  readonly voiceUdpPort: number;
   /** The voice gateway's self-signed certificate (test fixture): trust it, never disable TLS checks. */
   readonly caCertificatePem: string = VOICE_CA_CERTIFICATE_PEM;
   /** Protocol problems seen so far: unknown routes, refused requests, malformed messages. */
@@ -68,6 +70,7 @@ export class FakeDiscord {
     this.restUrl = `${parts.baseUrl}/api`;
     this.gatewayUrl = `${parts.baseUrl.replace('http:', 'ws:')}/gateway`;
     this.voiceEndpoint = parts.voice.endpoint;
+    this.voiceUdpPort = parts.udp.port;
   }
 
   static async start(options: FakeDiscordOptions): Promise<FakeDiscord> {

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import type { Client } from 'discord.js';
+import { AES_GCM_MODE, FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, rms, sineOpusPackets, trustCertificate } from './helpers.ts';
+
+const g1 = guildSpec(4);
+const g2 = guildSpec(5);
+
+async function join(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
+  const guild = client.guilds.cache.get(guildId);
+  if (!guild) throw new Error(`client does not know guild ${guildId}`);
+  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+  try {
+    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+  } catch (error) {
+    connection.destroy();
+    throw error;
+  }
+  return connection;
+}
+
+describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', () => {
+  let fake: FakeDiscord;
+  let client: Client;
+  const connections: VoiceConnection[] = [];
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1, g2] });
+    trustCertificate(fake.caCertificatePem);
+    client = await loginClient(fake);
+  });
+
+  afterAll(async () => {
+    for (const connection of connections) if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+    await client?.destroy();
+    await fake?.close();
+  });
+
+  it('joinVoiceChannel reaches Ready over wss (trusted fixture certificate) and UDP; the fake knows where the bot is', async () => {
+    const connection = await join(client, g1.id, g1.voiceChannels[0]!.id);
+    connections.push(connection);
+    expect(fake.botVoiceChannel(g1.id)).toBe(g1.voiceChannels[0]!.id);
+    expect(fake.botVoiceChannel(g2.id)).toBeNull();
+    expect(client.guilds.cache.get(g1.id)?.members.me?.voice.channelId).toBe(g1.voiceChannels[0]!.id);
+  });
+
+  it('a 1 s 440 Hz sine played with StreamType.Opus is heard: ~1 s of PCM at ~440 Hz', async () => {
+    const connection = connections[0]!;
+    fake.clearAudio(g1.id);
+    await playOpus(connection, sineOpusPackets(440, 1));
+    const heard = await fake.waitForAudio(g1.id, { minSeconds: 0.9 });
+    expect(heard.encryptionMode).toBe(AES_GCM_MODE);
+    expect(heard.decryptFailures).toBe(0);
+    expect(heard.decodeFailures).toBe(0);
+    expect(heard.seconds).toBeGreaterThan(0.95);
+    expect(heard.seconds).toBeLessThan(1.05);
+    expect(heard.pcm.length).toBe(Math.round(heard.seconds * 48_000 * 2));
+    expect(dominantHz(heard.pcm)).toBeGreaterThan(435);
+    expect(dominantHz(heard.pcm)).toBeLessThan(445);
+    expect(rms(heard.pcm)).toBeGreaterThan(0.1);
+    const audio = heard.packets.filter((p) => !p.silence);
+    expect(audio).toHaveLength(50);
+    // Consecutive RTP sequence numbers and 960-sample timestamp steps, arrival times increasing.
+    for (let i = 1; i < audio.length; i++) {
+      expect((audio[i]!.sequence - audio[i - 1]!.sequence + 65_536) % 65_536).toBe(1);
+      expect((audio[i]!.timestamp - audio[i - 1]!.timestamp + 2 ** 32) % 2 ** 32).toBe(960);
+      expect(audio[i]!.receivedAtMs).toBeGreaterThanOrEqual(audio[i - 1]!.receivedAtMs);
+    }
+    // The player ends with silence frames, kept as packets but not as PCM.
+    expect(heard.packets.at(-1)?.silence).toBe(true);
+  });
+
+  it('two guilds at once keep their audio apart (440 Hz in one, 660 Hz in the other)', async () => {
+    const second = await join(client, g2.id, g2.voiceChannels[1]!.id);
+    connections.push(second);
+    fake.clearAudio(g1.id);
+    fake.clearAudio(g2.id);
+    await Promise.all([playOpus(connections[0]!, sineOpusPackets(440, 0.6)), playOpus(second, sineOpusPackets(660, 0.6))]);
+    const [a, b] = await Promise.all([fake.waitForAudio(g1.id, { minSeconds: 0.55 }), fake.waitForAudio(g2.id, { minSeconds: 0.55 })]);
+    expect(a.seconds).toBeCloseTo(0.6, 1);
+    expect(b.seconds).toBeCloseTo(0.6, 1);
+    expect(Math.abs(dominantHz(a.pcm) - 440)).toBeLessThan(5);
+    expect(Math.abs(dominantHz(b.pcm) - 660)).toBeLessThan(5);
+    expect(new Set(a.packets.map((p) => p.ssrc)).size).toBe(1);
+    expect(a.packets[0]?.ssrc).not.toBe(b.packets[0]?.ssrc);
+    expect(fake.botVoiceChannel(g2.id)).toBe(g2.voiceChannels[1]!.id);
+  });
+
+  it('destroying the connection sends op 4 with channel_id null: the fake sees the bot leave', async () => {
+    const second = connections[1]!;
+    const left = new Promise<void>((resolve) => client.on('voiceStateUpdate', (_old, state) => {
+      if (state.id === APP_ID && state.guild.id === g2.id && state.channelId === null) resolve();
+    }));
+    second.destroy();
+    await left;
+    expect(fake.botVoiceChannel(g2.id)).toBeNull();
+    expect(fake.botVoiceChannel(g1.id)).toBe(g1.voiceChannels[0]!.id);
+  });
+
+  it('a server-side kick (setVoiceState for the bot, null) closes the voice connection with 4014', async () => {
+    const connection = connections[0]!;
+    const disconnected = entersState(connection, VoiceConnectionStatus.Disconnected, 5_000);
+    fake.setVoiceState(g1.id, APP_ID, null);
+    await disconnected;
+    const state = connection.state;
+    expect(state.status === VoiceConnectionStatus.Disconnected && 'closeCode' in state ? state.closeCode : undefined).toBe(4014);
+    expect(fake.botVoiceChannel(g1.id)).toBeNull();
+    connection.destroy();
+    expect(fake.problems).toEqual([]);
+  });
+});
