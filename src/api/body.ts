@@ -87,37 +87,44 @@ export async function readCapped(source: Readable, cap: number): Promise<Buffer>
   return Buffer.concat(chunks, length).subarray(0, cap);
 }
 
+export interface AudioBodyHooks {
+  /** Turns a source failure into the error the caller sees. */
+  mapError: (error: unknown) => Error;
+  /**
+   * The caller stopped reading (true: the buffer is full and the socket is paused) or started again (false).
+   * Time spent waiting for the caller is not the service being slow.
+   */
+  waiting: (waiting: boolean) => void;
+  /** The network side is over (all bytes arrived, or the stream was cut), maybe well before the caller read it all. */
+  done: () => void;
+}
+
 /**
  * The audio body handed to the caller: the sniffed head first, then the rest of the response as it arrives,
- * with back-pressure passed on to the socket. Source errors are mapped to typed errors by `mapError`;
- * `cut` ends the stream with an error of the client's choosing (abort, total timeout).
+ * with back-pressure passed on to the socket. `cut` ends it with an error of the client's choosing (abort,
+ * total timeout).
  */
 export class AudioBodyStream extends Readable {
   readonly #source: Readable;
-  readonly #mapError: (error: unknown) => Error;
-  readonly #onSourceDone: () => void;
+  readonly #hooks: AudioBodyHooks;
   #ended = false;
+  #waiting = false;
 
-  /**
-   * `onSourceDone` runs once the network side is over (all bytes arrived, or the stream was cut), which may
-   * be well before the caller has read everything.
-   */
-  constructor(head: Head, source: Readable, mapError: (error: unknown) => Error, onSourceDone: () => void) {
+  constructor(head: Head, source: Readable, hooks: AudioBodyHooks) {
     super();
     this.#source = source;
-    this.#mapError = mapError;
-    this.#onSourceDone = onSourceDone;
-    if (head.bytes.length > 0) this.push(head.bytes);
+    this.#hooks = hooks;
     if (head.ended) {
-      this.#ended = true;
+      this.push(head.bytes);
+      this.#finish();
       this.push(null);
-      onSourceDone();
       return;
     }
     source.on('data', this.#onData);
     source.on('end', this.#onEnd);
     source.on('error', this.#onError);
     source.on('close', this.#onClose);
+    this.#onData(head.bytes);
     // The source may have ended (all of it fitted in the head) or failed before this stream took over.
     const early = source.errored;
     if (source.readableEnded) this.#onEnd();
@@ -126,21 +133,22 @@ export class AudioBodyStream extends Readable {
   }
 
   readonly #onData = (chunk: Buffer): void => {
-    if (!this.push(chunk)) this.#source.pause();
+    if (this.push(chunk)) return;
+    this.#source.pause();
+    this.#setWaiting(true);
   };
 
   readonly #onEnd = (): void => {
-    this.#ended = true;
+    this.#finish();
     this.push(null);
-    this.#onSourceDone();
   };
 
   readonly #onError = (error: unknown): void => {
-    this.cut(this.#mapError(error));
+    this.cut(this.#hooks.mapError(error));
   };
 
   readonly #onClose = (): void => {
-    if (!this.#ended) this.cut(this.#mapError(new PrematureCloseError()));
+    if (!this.#ended) this.cut(this.#hooks.mapError(new PrematureCloseError()));
   };
 
   /** Ends the stream with `error` unless the caller has already read it to the end. */
@@ -150,6 +158,7 @@ export class AudioBodyStream extends Readable {
   }
 
   override _read(): void {
+    this.#setWaiting(false);
     this.#source.resume();
   }
 
@@ -160,10 +169,19 @@ export class AudioBodyStream extends Readable {
     this.#source.off('close', this.#onClose);
     // Destroying the undici body before its end also aborts the request and frees the connection.
     discard(this.#source);
-    if (!this.#ended) {
-      this.#ended = true;
-      this.#onSourceDone();
-    }
+    this.#finish();
     callback(error);
+  }
+
+  #setWaiting(waiting: boolean): void {
+    if (this.#ended || waiting === this.#waiting) return;
+    this.#waiting = waiting;
+    this.#hooks.waiting(waiting);
+  }
+
+  #finish(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#hooks.done();
   }
 }

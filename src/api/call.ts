@@ -14,8 +14,11 @@ export interface Cuttable {
 export class Call {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #deadline: number;
+  readonly #totalMs: number;
   readonly #onEnd: (call: Call) => void;
+  #deadline: number;
+  /** While the clock is paused: what was left of the total. */
+  #pausedRemaining: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reason: VoiceApiError | undefined;
   #stream: Cuttable | undefined;
@@ -23,6 +26,7 @@ export class Call {
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
     this.#callerSignal = callerSignal;
+    this.#totalMs = totalMs;
     this.#deadline = Date.now() + totalMs;
     this.#onEnd = onEnd;
     if (callerSignal?.aborted) {
@@ -30,11 +34,14 @@ export class Call {
       return;
     }
     callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.#arm(totalMs);
+  }
+
+  #arm(ms: number): void {
     this.#timer = setTimeout(() => {
-      this.fail(
-        new TimeoutError(`The Voice API call did not finish within its total timeout of ${totalMs} ms`, 'total', totalMs),
-      );
-    }, totalMs);
+      const total = this.#totalMs;
+      this.fail(new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total));
+    }, ms);
   }
 
   readonly #onCallerAbort = (): void => {
@@ -81,9 +88,25 @@ export class Call {
     this.#stream = stream;
   }
 
+  /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
+  pauseClock(): void {
+    if (this.#timer === undefined) return;
+    this.#pausedRemaining = Math.max(0, this.#deadline - Date.now());
+    this.#clearTimer();
+  }
+
+  resumeClock(): void {
+    const remaining = this.#pausedRemaining;
+    if (remaining === undefined || this.#ended || this.#reason !== undefined) return;
+    this.#pausedRemaining = undefined;
+    this.#deadline = Date.now() + remaining;
+    this.#arm(remaining);
+  }
+
   /** The network side is over (the whole body arrived): the total timeout no longer applies. */
   networkDone(): void {
     this.#clearTimer();
+    this.#pausedRemaining = undefined;
   }
 
   end(): void {

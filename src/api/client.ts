@@ -33,7 +33,11 @@ export interface Timeouts {
   headersMs: number;
   /** Longest silence between two chunks of the body (not counted while the caller applies back-pressure). */
   bodyIdleMs: number;
-  /** The whole call: every attempt, the waits between them, and the body until its last byte arrived. */
+  /**
+   * The whole call: every attempt, the waits between them, and the body until its last byte arrived — but not
+   * the time the caller spends not reading (back-pressure: a player reading in real time is not the service
+   * being slow).
+   */
   totalMs: number;
 }
 
@@ -376,9 +380,11 @@ export class VoiceApiClient {
     requestId: string | undefined,
     usage: UsageInfo | undefined,
   ): AudioResponse {
-    const body = new AudioBodyStream(head, source, (error) => call.reason ?? this.#asVoiceApiError(error, call, 'body'), () =>
-      call.networkDone(),
-    );
+    const body = new AudioBodyStream(head, source, {
+      mapError: (error) => call.reason ?? this.#asVoiceApiError(error, call, 'body'),
+      waiting: (waiting) => (waiting ? call.pauseClock() : call.resumeClock()),
+      done: () => call.networkDone(),
+    });
     call.handOver(body);
     body.once('close', () => call.end());
     return { format, body, ...(requestId === undefined ? {} : { requestId }), ...(usage === undefined ? {} : { usage }) };

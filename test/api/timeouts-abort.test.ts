@@ -64,6 +64,17 @@ describe('timeouts', () => {
     expect(error).toMatchObject({ name: 'TimeoutError', phase: 'total' });
     await until(() => requestsTo(sandbox)[0]?.outcome === 'client-aborted');
   });
+
+  it('time the caller spends not reading does not count against the total timeout', async () => {
+    const hurried = clientFor(sandbox, { timeouts: { totalMs: 300 } });
+    // ~180 kB: more than the stream buffers hold, so the socket is paused while nobody reads.
+    const response = await speak(hurried, undefined, LONG_TEXT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const bytes = await readAll(response.body);
+    await hurried.close();
+    expect(bytes.length).toBe(requestsTo(sandbox)[0]?.bodyBytes);
+    expect(bytes.length).toBeGreaterThan(150_000);
+  });
 });
 
 describe('abort', () => {
