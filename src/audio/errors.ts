@@ -16,7 +16,10 @@ export class ClipError extends Error {
   }
 }
 
-/** A format that is recognised but that the playback path cannot decode (FLAC, M4A, Ogg without Opus). */
+/**
+ * A format that is recognised but cannot be decoded here (FLAC, M4A and Ogg Vorbis for playback; WAV encodings
+ * other than PCM/float). `message` is a short label of the format ('FLAC', 'Ogg Vorbis'), fit to show a user.
+ */
 export class UnsupportedAudioError extends ClipError {
   readonly format: AudioFormat | undefined;
 

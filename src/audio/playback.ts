@@ -31,6 +31,7 @@ export function createOpusPacketStream(source: Readable, format: AudioFormat, op
     case 'ogg': stages = [new OggOpusPacketStream()]; break;
     case 'flac': return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
     case 'm4a': return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));
+    default: return failed(source, new UnsupportedAudioError(undefined, String(format)));
   }
   const output = chain(source, stages);
   if (options.signal) addAbortSignal(options.signal, output);

@@ -2,7 +2,7 @@
 // streaming decoder (wav-stream.ts). The header parser works on "the bytes received so far": it either finds
 // the data chunk or says how many bytes it needs before it can go on.
 import { ascii, startsWith, u16le, u32le } from './bytes.ts';
-import { ClipError } from './errors.ts';
+import { ClipError, UnsupportedAudioError } from './errors.ts';
 
 export interface PcmFormat {
   sampleRate: number;
@@ -77,7 +77,8 @@ function parseFmt(bytes: Uint8Array, at: number, size: number): PcmFormat {
   const encoding = tag === WAVE_FORMAT_PCM ? 'int' : tag === WAVE_FORMAT_IEEE_FLOAT ? 'float' : undefined;
   const supported = encoding === 'int' ? [8, 16, 24, 32].includes(bits) : encoding === 'float' && (bits === 32 || bits === 64);
   if (!encoding || !supported) {
-    throw new ClipError('unsupported-format', `WAV encoding ${tag} with ${bits}-bit samples is not supported (PCM 8/16/24/32, float 32/64)`);
+    // Supported: PCM 8/16/24/32-bit and float 32/64. The message is a short label; bot replies quote it.
+    throw new UnsupportedAudioError('wav', `WAV (format tag ${tag}, ${bits}-bit)`);
   }
   const frameBytes = (bits / 8) * channels;
   // Some writers get blockAlign wrong; the sample layout is what the samples are.

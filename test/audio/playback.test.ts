@@ -15,6 +15,16 @@ function play(bytes: Uint8Array, format: AudioFormat, chunks = irregularChunks(b
   return createOpusPacketStream(Readable.from(chunks), format);
 }
 
+/** A stream whose source has delivered only `firstBytes` of the body so far, and the first packet it gave. */
+async function startPlaying(bytes: Uint8Array, format: AudioFormat, firstBytes: number, signal?: AbortSignal) {
+  const source = new PassThrough();
+  const sourceEvents = source.eventNames();
+  const output = createOpusPacketStream(source, format, { signal });
+  source.write(bytes.subarray(0, firstBytes));
+  const first = await nextPacket(output);
+  return { source, sourceEvents, output, first };
+}
+
 /** Interleaves two mono signals. */
 function stereo(left: Float32Array, right: Float32Array): Float32Array {
   const out = new Float32Array(left.length * 2);
@@ -109,10 +119,8 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     ['speech-ko-44k-stereo.mp3', 'mp3'],
   ] as const)('%s: emits the first packet while the source is still open', async (name, format) => {
     const bytes = fixture(name);
-    const source = new PassThrough();
-    const output = createOpusPacketStream(source, format);
-    source.write(bytes.subarray(0, 8000));          // a fraction of the body; the rest has not "arrived"
-    const first = await nextPacket(output);
+    // A fraction of the body; the rest has not "arrived".
+    const { source, output, first } = await startPlaying(bytes, format, 8000);
     expect(first.length).toBeGreaterThan(0);
     expect(source.writableEnded).toBe(false);
     source.end(bytes.subarray(8000));
@@ -125,10 +133,7 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     ['tone-330hz-5s-vbr.mp3', 'mp3'],
   ] as const)('%s: a source error mid-way ends the output with that error', async (name, format) => {
     const bytes = fixture(name);
-    const source = new PassThrough();
-    const output = createOpusPacketStream(source, format);
-    source.write(bytes.subarray(0, bytes.length / 2));
-    await nextPacket(output);
+    const { source, output } = await startPlaying(bytes, format, bytes.length / 2);
     const failure = new Error('connection reset by peer');
     source.destroy(failure);
     expect(await streamError(output)).toBe(failure);
@@ -140,12 +145,8 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     ['speech-en-24k-mono.wav', 'wav'],
     ['speech-ko-44k-stereo.mp3', 'mp3'],
   ] as const)('%s: abort destroys the output and the source, and frees the decoder', async (name, format) => {
-    const bytes = fixture(name);
-    const source = new PassThrough();
     const controller = new AbortController();
-    const output = createOpusPacketStream(source, format, { signal: controller.signal });
-    source.write(bytes.subarray(0, 20000));
-    await nextPacket(output);
+    const { source, output } = await startPlaying(fixture(name), format, 20000, controller.signal);
     controller.abort();
     const error = await streamError(output);
     expect(error.name).toBe('AbortError');
@@ -164,10 +165,7 @@ describe('createOpusPacketStream: streaming behaviour', () => {
   });
 
   it('destroying the output (playback stopped) destroys the source', async () => {
-    const source = new PassThrough();
-    const output = createOpusPacketStream(source, 'mp3');
-    source.write(fixture('speech-ko-44k-stereo.mp3').subarray(0, 20000));
-    await nextPacket(output);
+    const { source, output } = await startPlaying(fixture('speech-ko-44k-stereo.mp3'), 'mp3', 20000);
     output.destroy();
     await vi.waitFor(() => expect(source.destroyed).toBe(true));
     await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
@@ -188,22 +186,15 @@ describe('createOpusPacketStream: streaming behaviour', () => {
   });
 
   it('leaves no listeners behind on the source after a failure either', async () => {
-    const source = new PassThrough();
-    const before = source.eventNames();
-    const output = createOpusPacketStream(source, 'wav');
-    source.write(fixture('too-short-2s.wav').subarray(0, 5000));
-    await nextPacket(output);
+    const { source, sourceEvents, output } = await startPlaying(fixture('too-short-2s.wav'), 'wav', 5000);
     source.destroy(new Error('reset'));
     await streamError(output);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(source.eventNames()).toEqual(before);
+    expect(source.eventNames()).toEqual(sourceEvents);
   });
 
   it('a source that closes without ending is an error, not a silent short clip', async () => {
-    const source = new PassThrough();
-    const output = createOpusPacketStream(source, 'wav');
-    source.write(fixture('too-short-2s.wav').subarray(0, 5000));
-    await nextPacket(output);
+    const { source, output } = await startPlaying(fixture('too-short-2s.wav'), 'wav', 5000);
     source.destroy();
     expect((await streamError(output)).message).toMatch(/premature close/i);
   });
@@ -237,6 +228,14 @@ describe('createOpusPacketStream: Ogg/Opus and formats it cannot play', () => {
     expect(error).toBeInstanceOf(UnsupportedAudioError);
     expect(error).toMatchObject({ code: 'unsupported-format', format, message: label });
     expect(source.destroyed).toBe(true);
+  });
+
+  it('fails a WAV encoding it cannot decode (ADPCM) with an UnsupportedAudioError', async () => {
+    const wav = buildWav(sine(440, 0.5, 24000), { sampleRate: 24000, channels: 1 });
+    wav.writeUInt16LE(2, 20);
+    const error = await streamError(play(wav, 'wav'));
+    expect(error).toBeInstanceOf(UnsupportedAudioError);
+    expect(error).toMatchObject({ format: 'wav', message: 'WAV (format tag 2, 16-bit)' });
   });
 
   it.each([
