@@ -5,7 +5,7 @@ import opus from '@discordjs/opus';
 import {
   AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, StreamType, type VoiceConnection,
 } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
 import type { FakeDiscord, FakeDiscordOptions } from '../support/fake-discord/index.ts';
 
 const trusted = new Set<string>();
@@ -36,10 +36,10 @@ export function guildSpec(n: number): FakeDiscordOptions['guilds'][number] {
   };
 }
 
-export async function loginClient(fake: FakeDiscord, token = TOKEN): Promise<Client> {
-  const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates], rest: { api: fake.restUrl } });
+export async function loginClient(fake: FakeDiscord, options: Partial<ClientOptions> = {}): Promise<Client> {
+  const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates], ...options, rest: { api: fake.restUrl } });
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(token);
+  await client.login(TOKEN);
   await ready;
   return client;
 }

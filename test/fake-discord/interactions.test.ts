@@ -102,8 +102,10 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       const attachment = i.options.getAttachment('sample', true);
       const bytes = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
       const canManage = i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
-      await i.reply({ content: `${attachment.name} ${attachment.contentType} ${attachment.size} ${bytes.toString()} manage=${canManage}` });
+      const response = await i.reply({ content: `${attachment.name} ${attachment.contentType} ${attachment.size} ${bytes.toString()} manage=${canManage}`, withResponse: true });
+      replyId = response.resource?.message?.id;
     });
+    let replyId: string | undefined;
     const handle = await fake.command({
       guildId: g1.id, userId: bob.id, name: 'clone', locale: 'ja',
       attachments: [{ option: 'sample', data: Buffer.from('voice-bytes'), filename: 'me.mp3', contentType: 'audio/mpeg' }],
@@ -113,6 +115,8 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     expect(final.kind).toBe('callback');
     expect(final.type).toBe(4);
     expect(final.content).toBe('me.mp3 audio/mpeg 11 voice-bytes manage=true');
+    expect(replyId).toBe(final.message?.id);
+    expect(fake.restLog.some((r) => r.path.endsWith('/callback?with_response=true'))).toBe(true);
     expect(fake.cdnLog.some((r) => r.path.includes('me.mp3') && r.status === 200)).toBe(true);
   });
 

@@ -87,6 +87,25 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     expect(fake.botVoiceChannel(g2.id)).toBe(g2.voiceChannels[1]!.id);
   });
 
+  it('moving to another channel (joinVoiceChannel again) renegotiates voice and is heard with a new SSRC', async () => {
+    const connection = connections[0]!;
+    const before = fake.heard(g1.id).packets[0]?.ssrc;
+    const quiet = g1.voiceChannels[1]!.id;
+    const reconnecting = new Promise<void>((resolve) => connection.on('stateChange', (_old, next) => {
+      if (next.status === VoiceConnectionStatus.Connecting) resolve();
+    }));
+    const guild = client.guilds.cache.get(g1.id)!;
+    expect(joinVoiceChannel({ guildId: g1.id, channelId: quiet, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true })).toBe(connection);
+    await reconnecting;
+    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+    expect(fake.botVoiceChannel(g1.id)).toBe(quiet);
+    fake.clearAudio(g1.id);
+    await playOpus(connection, sineOpusPackets(440, 0.3));
+    const heard = await fake.waitForAudio(g1.id, { minSeconds: 0.25 });
+    expect(heard.packets[0]?.ssrc).not.toBe(before);
+    expect(Math.abs(dominantHz(heard.pcm) - 440)).toBeLessThan(5);
+  });
+
   it('destroying the connection sends op 4 with channel_id null: the fake sees the bot leave', async () => {
     const second = connections[1]!;
     const left = new Promise<void>((resolve) => client.on('voiceStateUpdate', (_old, state) => {
@@ -95,7 +114,7 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     second.destroy();
     await left;
     expect(fake.botVoiceChannel(g2.id)).toBeNull();
-    expect(fake.botVoiceChannel(g1.id)).toBe(g1.voiceChannels[0]!.id);
+    expect(fake.botVoiceChannel(g1.id)).toBe(g1.voiceChannels[1]!.id);
   });
 
   it('a server-side kick (setVoiceState for the bot, null) closes the voice connection with 4014', async () => {

@@ -92,7 +92,8 @@ export class Gateway {
 
   /** The identified connection whose shard holds the guild. */
   connectionFor(guildId: string): GatewayConnection | undefined {
-    return [...this.connections].find((c) => c.covers(guildId));
+    // The newest session wins: a reconnecting client's old socket may linger for a moment.
+    return [...this.connections].reverse().find((c) => c.covers(guildId));
   }
 
   /** Sends a dispatch for a guild; events that need an intent are skipped for clients without it. */

@@ -147,7 +147,8 @@ export class RestApi {
     add('GET', '/gateway', false, () => ok({ url: this.deps.gatewayUrl() }));
     add('GET', '/gateway/bot', true, () => ok({
       url: this.deps.gatewayUrl(), shards: this.deps.shards,
-      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+      // max_concurrency 16 lets several shards identify at once (discord.js waits 5 s per bucket otherwise).
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 16 },
     }));
     add('GET', '/users/@me', true, () => ok({ ...userPayload(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null }));
     add('GET', `/users/${id}`, true, ({ params: [userId = ''] }) => {

@@ -187,6 +187,10 @@ export class VoiceGateway {
       this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
+    // One voice session per guild: a new IDENTIFY (rejoin, move) replaces the previous one.
+    for (const old of this.sessions) {
+      if (old.allocation.guildId === allocation.guildId) this.end(old, 1000, 'Replaced by a new session.');
+    }
     const session = new VoiceSession(allocation, ws, this.options.audio);
     this.sessions.add(session);
     this.options.udp.register(session.ssrc, session);
