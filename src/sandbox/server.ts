@@ -35,7 +35,7 @@ export interface SandboxOptions {
   sampleRate?: number;
   /** Audio length per character of text; default 0.06 s. */
   secondsPerCharacter?: number;
-  /** MP3 output bitrate (CBR, mono); default 64. */
+  /** MP3 output bitrate (CBR, mono): 64, 80, 96, 112, 128 or 160; default 64. */
   mp3Kbps?: number;
   pacing?: Partial<Pacing>;
   /** Send X-RateLimit-Limit/Used/Remaining/Reset; default true. */
@@ -120,7 +120,8 @@ const optionsSchema = z
     port: z.int().min(0).max(65535),
     sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
     secondsPerCharacter: z.number().positive().max(10),
-    mp3Kbps: z.union([32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160].map((k) => z.literal(k))),
+    // Below 64 kbps lamejs resamples high rates down to 22.05 kHz; these are valid for MPEG-1, 2 and 2.5 alike.
+    mp3Kbps: z.union([64, 80, 96, 112, 128, 160].map((k) => z.literal(k)), { error: 'mp3Kbps must be one of 64, 80, 96, 112, 128, 160' }),
     usageHeaders: z.boolean(),
     cloneResponse: z.enum(['audio', 'json']),
     testKey: z.string().min(1),

@@ -84,6 +84,7 @@ describe('the server', () => {
   it('refuses options it cannot honour', async () => {
     await expect(startSandbox({ sampleRate: 96_000 })).rejects.toThrow(/sampleRate/);
     await expect(startSandbox({ port: 70_000 })).rejects.toThrow();
+    await expect(startSandbox({ mp3Kbps: 32 as 64 })).rejects.toThrow(/mp3Kbps/);
   });
 
   it('closes idempotently, and a closed sandbox refuses connections', async () => {
