@@ -26,6 +26,10 @@ import {
   type TtsRequest,
 } from './schemas.ts';
 
+/**
+ * Milliseconds. undici runs the connect, headers and body-idle timers on its coarse "fast timers" (ticks of
+ * about half a second), so those may fire up to about a second late; the total timeout is the client's own.
+ */
 export interface Timeouts {
   /** TCP (and TLS) connection set-up. */
   connectMs: number;
