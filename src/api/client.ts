@@ -290,6 +290,8 @@ export class VoiceApiClient {
           handedOver = finished.handedOver;
           return await finished.value;
         } catch (thrown) {
+          // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
+          if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined) throw thrown;
           const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
           const context = { operation: outgoing.operation, attempt, status: error.status, requestId: error.requestId, error: error.name };
           const wait = this.#retryWait(error, attempt, call);
