@@ -8,13 +8,14 @@ import { Cdn, type CdnLogEntry } from './cdn.ts';
 import { CommandStore } from './commands.ts';
 import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
-import { InteractionType, Interactions, type CommandInput } from './interactions.ts';
+import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import type {
-  FakeAttachment, FakeDiscordOptions, HeardAudio, InteractionHandle, InteractionOption, RestLogEntry, SentChannelMessage,
+  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, InteractionHandle, RestLogEntry,
+  SentChannelMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
@@ -85,7 +86,7 @@ export class FakeDiscord {
     const cdn = new Cdn();
     const commands = new CommandStore(options.applicationId);
     const messages = new MessageStore(cdn);
-    const interactions = new Interactions(world, messages, cdn, commands, waits, options.interactionTimeoutMs ?? 3000);
+    const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000 });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report);
     const voice = new VoiceGateway({
@@ -111,17 +112,23 @@ export class FakeDiscord {
       else socket.destroy();
     });
     server.on('clientError', (_error, socket) => socket.destroy());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    cdn.setBaseUrl(baseUrl);
-    await udp.listen();
-    await voice.listen();
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      cdn.setBaseUrl(baseUrl);
+      await udp.listen();
+      await voice.listen();
+    } catch (error) {
+      server.close();
+      await Promise.all([gateway.close(), voice.close(), udp.close()]);
+      throw error;
+    }
     self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, problems, baseUrl });
     return self.fake;
   }
@@ -129,7 +136,7 @@ export class FakeDiscord {
   // ---- driving ----
 
   /** Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. */
-  async command(input: CommandInput): Promise<InteractionHandle> {
+  async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.interactions.create(InteractionType.ApplicationCommand, input);
     connection.dispatch('INTERACTION_CREATE', payload);
@@ -137,7 +144,7 @@ export class FakeDiscord {
   }
 
   /** Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8). */
-  async autocomplete(input: { guildId: string; userId: string; name: string; options: InteractionOption[]; locale?: string; channelId?: string; timeoutMs?: number }): Promise<Array<{ name: string; value: string | number }>> {
+  async autocomplete(input: FakeAutocompleteInput): Promise<Array<{ name: string; value: string | number }>> {
     if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
     const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.interactions.create(InteractionType.Autocomplete, input);

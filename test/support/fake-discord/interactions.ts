@@ -8,22 +8,12 @@ import {
 } from './messages.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { channelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
-import type { FakeAttachmentInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
+import type { FakeCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
 import type { Waits } from './waits.ts';
 
 export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
 const DEFAULT_WAIT_MS = 10_000;
-
-export interface CommandInput {
-  guildId: string;
-  userId: string;
-  name: string;
-  options?: InteractionOption[];
-  locale?: string;
-  channelId?: string;
-  attachments?: FakeAttachmentInput[];
-}
 
 export interface Answer { status: number; json?: unknown }
 
@@ -92,40 +82,44 @@ function inferType(option: InteractionOption): number {
   return OptionType.String;
 }
 
+export interface InteractionsDeps {
+  world: World;
+  messages: MessageStore;
+  cdn: Cdn;
+  commands: CommandStore;
+  waits: Waits;
+  /** How long the first callback may take; 0 = no limit. */
+  timeoutMs: number;
+}
+
 export class Interactions {
   private readonly byId = new Map<string, Interaction>();
   private readonly byToken = new Map<string, Interaction>();
-  readonly waits: Waits;
   private readonly world: World;
   private readonly messages: MessageStore;
   private readonly cdn: Cdn;
-  private readonly commands: CommandStore;
-  private readonly timeoutMs: number;
+  private readonly deps: InteractionsDeps;
 
-  constructor(world: World, messages: MessageStore, cdn: Cdn, commands: CommandStore, waits: Waits, timeoutMs: number) {
-    this.waits = waits;
-    this.world = world;
-    this.messages = messages;
-    this.cdn = cdn;
-    this.commands = commands;
-    this.timeoutMs = timeoutMs;
+  constructor(deps: InteractionsDeps) {
+    this.deps = deps;
+    ({ world: this.world, messages: this.messages, cdn: this.cdn } = deps);
   }
 
   /** A new interaction and its INTERACTION_CREATE payload. */
-  create(type: number, input: CommandInput): { interaction: Interaction; payload: Json } {
+  create(type: number, input: FakeCommandInput): { interaction: Interaction; payload: Json } {
     const guild = this.world.guild(input.guildId);
     const member = guild.members.get(input.userId);
     if (!member) throw new Error(`FakeDiscord: ${input.userId} is not a member of guild ${guild.id}`);
     const channelId = input.channelId ?? guild.textChannelId;
     const channel = guild.channels.get(channelId);
     if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
-    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.waits);
+    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps.waits);
     const options = (input.options ?? []).map((o) => this.option(o));
     for (const a of input.attachments ?? []) {
       const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
       options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
-    const registered = this.commands.find(guild.id, input.name);
+    const registered = this.deps.commands.find(guild.id, input.name);
     const resolved = this.resolve(guild, options);
     const payload: Json = {
       id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
@@ -201,8 +195,8 @@ export class Interactions {
     };
     if (interaction.acknowledged) return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
     const elapsed = performance.now() - interaction.createdAt;
-    if (this.timeoutMs > 0 && elapsed > this.timeoutMs) {
-      return refuse(apiError(404, 10062, 'Unknown interaction'), `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.timeoutMs} ms)`);
+    if (this.deps.timeoutMs > 0 && elapsed > this.deps.timeoutMs) {
+      return refuse(apiError(404, 10062, 'Unknown interaction'), `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.deps.timeoutMs} ms)`);
     }
     const json = asObject(body.json);
     const type = json.type;

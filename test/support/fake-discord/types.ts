@@ -70,6 +70,31 @@ export type FakeAttachmentInput =
   | { option: string; attachment: FakeAttachment }
   | { option: string; data: Uint8Array; filename: string; contentType?: string; durationSecs?: number };
 
+export interface FakeCommandInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  options?: InteractionOption[];
+  /** Default: the member's locale, else 'en-US'. */
+  locale?: string;
+  /** Default: the guild's text channel. */
+  channelId?: string;
+  /** Attachment options (type 11), resolved in data.resolved.attachments. */
+  attachments?: FakeAttachmentInput[];
+}
+
+export interface FakeAutocompleteInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  /** One of them (possibly nested in a sub-command) has focused: true. */
+  options: InteractionOption[];
+  locale?: string;
+  channelId?: string;
+  /** How long to wait for the type 8 callback; default 5000. */
+  timeoutMs?: number;
+}
+
 export interface FakeFile {
   name: string;
   contentType?: string;
