@@ -390,7 +390,7 @@ class SandboxServer implements Sandbox {
     const seconds = this.expectedDurationSeconds(speech.text);
     const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: this.#sampleRate });
     const bytes = speech.format === 'mp3'
-      ? encodeMp3(samples, this.#sampleRate, this.#mp3Kbps)
+      ? await encodeMp3(samples, this.#sampleRate, this.#mp3Kbps)
       : encodeWav(samples, this.#sampleRate, this.#pacing.streamedWavHeader);
     await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds });
   }

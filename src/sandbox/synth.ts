@@ -73,12 +73,19 @@ export function encodeWav(samples: Int16Array, sampleRate: number, streamed = fa
   return out;
 }
 
-/** CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MP3_SAMPLE_RATES. */
-export function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Uint8Array {
+/**
+ * CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MP3_SAMPLE_RATES.
+ * lamejs takes about 12 ms a second of audio: the event loop gets a turn between blocks, so that one long
+ * text does not hold up every other response the sandbox is pacing.
+ */
+export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Promise<Uint8Array> {
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
   const parts: Uint8Array[] = [];
-  const block = 1152 * 8;
-  for (let i = 0; i < samples.length; i += block) parts.push(encoder.encodeBuffer(samples.subarray(i, i + block)));
+  const block = 1152 * 16;
+  for (let i = 0; i < samples.length; i += block) {
+    if (i > 0) await new Promise(setImmediate);
+    parts.push(encoder.encodeBuffer(samples.subarray(i, i + block)));
+  }
   parts.push(encoder.flush());
   // lamejs hands back Int8Arrays whatever its types say.
   const audio = Buffer.concat(parts.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
