@@ -10,6 +10,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from '../api/errors.ts';
+import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
 
@@ -72,8 +73,10 @@ export function describeFailure(error: unknown): DescribedFailure {
   if (error instanceof VoiceJoinError) {
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
-  if (error instanceof Error && error.name === 'UnsupportedAudioError') {
-    return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.message } }, level: 'warn' };
+  if (error instanceof UnsupportedAudioError) {
+    return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } }, level: 'warn' };
   }
+  // Audio that announced itself as a known format but does not decode: the service sent something broken.
+  if (error instanceof ClipError) return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
   return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
 }

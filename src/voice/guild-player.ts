@@ -104,8 +104,9 @@ export class GuildPlayer {
     this.#audio.on('error', (error) => {
       const current = this.#current;
       if (current && error.resource === current.resource && !current.ending) {
-        this.#log.warn({ err: error.cause }, 'audio stream failed');
-        current.error = error.cause;
+        this.#log.warn({ err: current.error ?? error }, 'audio stream failed');
+        // AudioPlayerError keeps only the message; the stream's own typed error was captured below.
+        current.error ??= error;
       }
     });
     this.#audio.on('stateChange', (oldState, newState) => {
@@ -291,6 +292,9 @@ export class GuildPlayer {
         this.#finishCurrent(current);
         return;
       }
+      stream.once('error', (error: unknown) => {
+        if (!current.ending) current.error ??= error;
+      });
       const resource = createAudioResource(stream, { inputType: StreamType.Opus });
       current.resource = resource;
       this.#audio.play(resource);

@@ -1,0 +1,133 @@
+import type { Readable } from 'node:stream';
+import type { VoiceApiClient, AudioResponse } from '../api/client.ts';
+import type { AudioFormat } from '../audio/format.ts';
+import { analyseClip } from '../audio/clip.ts';
+import { createOpusPacketStream } from '../audio/playback.ts';
+import type { Logger } from '../log.ts';
+import type { GuildPlayer, PlaybackItem, PlaybackResult } from '../voice/guild-player.ts';
+import { splitText } from './split-text.ts';
+
+/** What to say and how: the settings resolved from the command's options (and, later, presets). */
+export type SpeechRequest =
+  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string }
+  | { kind: 'emotion'; text: string; voice: string; exaggeration: number };
+
+export interface SpokenFile {
+  parts: Array<{ data: Buffer; format: AudioFormat }>;
+  seconds: number;
+}
+
+export interface VoicePlayback {
+  /** Clips ahead of this request when it was queued. */
+  ahead: number;
+  parts: number;
+  /** Settles when every part has played, or at the first part that did not. */
+  done: Promise<PlaybackResult>;
+}
+
+export interface SpeechServiceOptions {
+  client: VoiceApiClient;
+  logger: Logger;
+  maxCharsPerRequest: number;
+}
+
+/**
+ * Turns a request into audio: splits the text into parts the service accepts, calls the Voice API once per
+ * part, and hands the audio either to a guild's player (streaming, part after part) or back as files.
+ */
+export class SpeechService {
+  readonly #client: VoiceApiClient;
+  readonly #log: Logger;
+  readonly #maxChars: number;
+
+  constructor(options: SpeechServiceOptions) {
+    this.#client = options.client;
+    this.#log = options.logger;
+    this.#maxChars = options.maxCharsPerRequest;
+  }
+
+  /** The texts that will be sent, one request each. */
+  parts(request: SpeechRequest): string[] {
+    return splitText(request.text, this.#maxChars);
+  }
+
+  #fetch(request: SpeechRequest, text: string, signal: AbortSignal): Promise<AudioResponse> {
+    if (request.kind === 'emotion') {
+      return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, { signal });
+    }
+    return this.#client.tts(
+      {
+        text,
+        voice_id: request.voice,
+        output_format: request.format,
+        ...(request.language === undefined ? {} : { language: request.language }),
+        ...(request.tone === undefined ? {} : { tone_instruction: request.tone }),
+      },
+      { signal },
+    );
+  }
+
+  /** Queues every part on the player; each part's request starts just before its turn. */
+  play(request: SpeechRequest, player: GuildPlayer, label: string): VoicePlayback {
+    const texts = this.parts(request);
+    const ahead = player.busy ? player.queueLength + 1 : 0;
+    const items = texts.map((text, index) => this.#playbackItem(request, text, `${label}#${index + 1}`));
+    const results = items.map((item) => player.enqueue(item));
+    const done = (async (): Promise<PlaybackResult> => {
+      let seconds = 0;
+      for (const pending of results) {
+        const result = await pending;
+        seconds += result.seconds;
+        if (result.status !== 'played') {
+          // A skip ends the whole reply, and the parts after a failed one would make no sense alone.
+          player.dropQueued(items);
+          return { ...result, seconds };
+        }
+      }
+      return { status: 'played', seconds };
+    })();
+    return { ahead, parts: texts.length, done };
+  }
+
+  #playbackItem(request: SpeechRequest, text: string, label: string): PlaybackItem {
+    const prefetch = new AbortController();
+    let pending: Promise<AudioResponse> | undefined;
+    const start = () => (pending ??= this.#fetch(request, text, prefetch.signal));
+    return {
+      label,
+      prepare: () => {
+        // A prefetch that fails is reported when the item is opened; until then nobody awaits it.
+        start().catch(() => undefined);
+      },
+      dispose: () => {
+        prefetch.abort();
+        pending?.then((response) => response.body.destroy()).catch(() => undefined);
+      },
+      open: async (signal: AbortSignal): Promise<Readable> => {
+        const onAbort = () => prefetch.abort(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          const response = await start();
+          this.#log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
+          return createOpusPacketStream(response.body, response.format, { signal });
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+      },
+    };
+  }
+
+  /** Fetches every part in full, for posting as files. Parts are fetched one after the other, in order. */
+  async renderFiles(request: SpeechRequest, signal?: AbortSignal): Promise<SpokenFile> {
+    const parts: SpokenFile['parts'] = [];
+    let seconds = 0;
+    for (const text of this.parts(request)) {
+      const response = await this.#fetch(request, text, signal ?? new AbortController().signal);
+      const data = Buffer.concat(await response.body.toArray());
+      const info = await analyseClip(data);
+      seconds += info.durationSeconds;
+      parts.push({ data, format: response.format });
+    }
+    return { parts, seconds };
+  }
+}

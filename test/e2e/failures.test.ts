@@ -1,0 +1,136 @@
+import { MessageFlags } from 'discord.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+const ALICE = '300000000000000011'; // in voice
+const BOB = '300000000000000012'; // not in voice: replies come as files, no real-time playback needed
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({
+    clientTimeouts: { headersMs: 400, bodyIdleMs: 400, totalMs: 5_000 },
+  });
+});
+afterAll(async () => {
+  await h?.close();
+});
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.sandbox.setKeyActive(h.apiKey, true);
+});
+
+async function sayAsFile(text = 'Just a short line.', locale = 'en-US') {
+  return runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text, output: 'file' }, locale });
+}
+
+/** After any failure, the very next command is served normally. */
+async function expectStillServing() {
+  h.sandbox.clearFaults();
+  h.sandbox.setKeyActive(h.apiKey, true);
+  const { handle, content } = await sayAsFile('Still here.');
+  expect(content).toMatch(/^Here is/);
+  expect(handle.responses.some((r) => r.files.length === 1)).toBe(true);
+}
+
+function expectEphemeral(handle: Awaited<ReturnType<typeof sayAsFile>>['handle']) {
+  const last = handle.responses.at(-1);
+  expect((last?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+}
+
+const cases: Array<{ name: string; arrange: () => void; message: RegExp; requests: number; logCode: string }> = [
+  {
+    name: '400 invalid request',
+    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 400, body: '{"error":{"message":"text is not speakable"}}', contentType: 'application/json' }),
+    message: /refused this request: text is not speakable/,
+    requests: 1,
+    logCode: 'api-bad-request',
+  },
+  {
+    name: '401 key deactivated',
+    arrange: () => h.sandbox.setKeyActive(h.apiKey, false),
+    message: /Voice API key is invalid or deactivated\. Please tell the server owner/,
+    requests: 1,
+    logCode: 'api-key-rejected',
+  },
+  {
+    name: '403 plan without API access',
+    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 403, body: 'plan has no API access', contentType: 'text/plain' }),
+    message: /plan does not include API access/,
+    requests: 1,
+    logCode: 'api-plan-without-access',
+  },
+  {
+    name: '429 monthly quota',
+    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 429, body: '{"error":{"message":"monthly usage limit exceeded"}}', contentType: 'application/json' }),
+    message: /monthly character quota .* used up\. It resets \d{4}-\d{2}-01/,
+    requests: 1,
+    logCode: 'api-quota-exhausted',
+  },
+  {
+    name: '5xx after retries',
+    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 503, body: '<html><body>Service Unavailable</body></html>', contentType: 'text/html', times: 3 }),
+    message: /failing right now \(503\)/,
+    requests: 3,
+    logCode: 'api-server-error',
+  },
+  {
+    name: 'timeout waiting for headers',
+    arrange: () => h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 2_000, times: 3 }),
+    message: /took too long to answer/,
+    // Not retried: the service may already be synthesising (and billing) the first attempt.
+    requests: 1,
+    logCode: 'api-timeout-headers',
+  },
+];
+
+describe('every Voice API failure ends in a clear private message, and the bot keeps serving', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      c.arrange();
+      const before = h.sandbox.requests.length;
+      const { handle, content } = await sayAsFile();
+      expect(content).toMatch(c.message);
+      expectEphemeral(handle);
+      expect(h.sandbox.requests.length - before).toBe(c.requests);
+      expect(h.logs()).toContain(`"code":"${c.logCode}"`);
+      await expectStillServing();
+    });
+  }
+
+  it('a reset in the middle of the audio stops playback and tells the caller', async () => {
+    h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
+    h.sandbox.injectFault({ kind: 'reset-after', bytes: 30_000 });
+    try {
+      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'This one will be cut off part of the way.' } });
+      const failure = await handle.waitFor((r) => /stopped part-way|could not reach/.test(r.content ?? ''), 15_000);
+      expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+      expect(h.sandbox.requests.at(-1)?.outcome).toBe('reset');
+    } finally {
+      h.sandbox.setPacing({ realtimeFactor: 0 });
+    }
+    await expectStillServing();
+  });
+
+  it('speaks Korean to a Korean client', async () => {
+    h.sandbox.setKeyActive(h.apiKey, false);
+    const { content } = await sayAsFile('안녕', 'ko');
+    expect(content).toContain('서버 관리자에게 알려 주세요');
+  });
+});
+
+describe('secrets', () => {
+  it('never sends the bot token or the API key in a REST payload, and never logs them', () => {
+    expect(h.discord.restLog.length).toBeGreaterThan(10);
+    for (const entry of h.discord.restLog) {
+      expect(entry.body).not.toContain(h.token);
+      expect(entry.body).not.toContain(h.apiKey);
+      expect(entry.path).not.toContain(h.apiKey);
+    }
+    const logs = h.logs();
+    expect(logs.length).toBeGreaterThan(1000);
+    expect(logs).not.toContain(h.token);
+    expect(logs).not.toContain(h.apiKey);
+  });
+});

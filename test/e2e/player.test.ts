@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+const GENERAL = '220000000000000003';
+const ALICE = '300000000000000011';
+
+let h: Harness;
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  h = await startHarness({ config: { voiceIdleTimeoutMs: 1_500 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const say = (text: string) => runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text } });
+
+describe('voice player', () => {
+  it('/join joins the caller, and says so when already there', async () => {
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`Joined <#${GENERAL}>.`);
+    expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`I am already in <#${GENERAL}>.`);
+  });
+
+  it('/skip ends the current clip only; the next one plays', async () => {
+    h.discord.clearAudio(london.id);
+    const first = await say('This is a long clip that will be skipped soon enough.');
+    const second = await say('Then this one.');
+    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01`, 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
+    await h.discord.waitForAudio(london.id, { minSeconds: 0.4, quietMs: 0 });
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Skipped the current clip.');
+    const skipped = await first.handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'));
+    const skippedAt = Number(/after (\d+\.\d) s/.exec(skipped.content ?? '')?.[1]);
+    expect(skippedAt).toBeLessThan(h.sandbox.expectedDurationSeconds('This is a long clip that will be skipped soon enough.'));
+    await second.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    const heard = await h.discord.waitForAudio(london.id);
+    expect(heard.seconds).toBeLessThan(skippedAt + h.sandbox.expectedDurationSeconds('Then this one.') + 0.3);
+  });
+
+  it('/stop ends the clip and clears the queue', async () => {
+    const first = await say('A clip that the stop command will cut short.');
+    const second = await say('A queued clip that never plays.');
+    await first.handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'));
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' })).content).toBe('Stopped and cleared 1 queued clip(s).');
+    await first.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
+    await second.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Nothing is playing.');
+  });
+
+  it('/leave leaves the channel', async () => {
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe(`Left <#${GENERAL}>.`);
+    await until(() => h.discord.botVoiceChannel(london.id) === null);
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe('I am not in a voice channel in this server.');
+  });
+
+  it('leaves by itself after the idle timeout', async () => {
+    await say('Short.');
+    expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
+    await until(() => h.discord.botVoiceChannel(london.id) === null, 8_000);
+    expect(h.logs()).toMatch(/"reason":"idle".*"msg":"left voice channel"|"msg":"left voice channel".*"reason":"idle"/);
+  });
+
+  it('leaves when no human is left in the channel', async () => {
+    await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
+    expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
+    h.discord.setVoiceState(london.id, ALICE, null);
+    await until(() => h.discord.botVoiceChannel(london.id) === null, 5_000);
+    h.discord.setVoiceState(london.id, ALICE, GENERAL);
+  });
+});

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import tls from 'node:tls';
+import { VoiceApiClient } from '../../src/api/index.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/audio/clip.ts';
+import { SayBot } from '../../src/bot/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { FakeDiscord } from './fake-discord/index.ts';
+import type { FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+
+/** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
+export function fakeToken(): string {
+  const part = (n: number) => randomBytes(n).toString('base64url');
+  return `${part(18)}.${part(5)}.${part(27)}`;
+}
+
+export const APP_ID = '100000000000000001';
+
+let trusted = false;
+/** Lets @discordjs/voice (which always uses wss://) trust the fake voice gateway's self-signed certificate. */
+function trustFakeDiscord(pem: string): void {
+  if (trusted) return;
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), pem]);
+  trusted = true;
+}
+
+/** Two guilds by default: one Korean, one English, each with members in and out of voice. */
+export function defaultGuilds(): FakeGuildSpec[] {
+  return [
+    {
+      id: '200000000000000001',
+      name: 'Seoul',
+      preferredLocale: 'ko',
+      textChannelId: '210000000000000001',
+      voiceChannels: [
+        { id: '220000000000000001', name: 'lounge' },
+        { id: '220000000000000002', name: 'stage' },
+      ],
+      members: [
+        { id: '300000000000000001', username: 'minji', voiceChannelId: '220000000000000001', locale: 'ko' },
+        { id: '300000000000000002', username: 'outside', locale: 'ko' },
+        { id: '300000000000000003', username: 'other-room', voiceChannelId: '220000000000000002', locale: 'en-US' },
+      ],
+    },
+    {
+      id: '200000000000000002',
+      name: 'London',
+      preferredLocale: 'en-US',
+      textChannelId: '210000000000000002',
+      voiceChannels: [{ id: '220000000000000003', name: 'general' }],
+      members: [
+        { id: '300000000000000011', username: 'alice', voiceChannelId: '220000000000000003', locale: 'en-US' },
+        { id: '300000000000000012', username: 'bob', locale: 'ja' },
+      ],
+    },
+  ];
+}
+
+export interface HarnessOptions {
+  guilds?: FakeGuildSpec[];
+  sandbox?: SandboxOptions;
+  encryptionModes?: string[];
+  env?: Record<string, string>;
+  /** Overrides applied after the environment is read (values too small for the environment's ranges). */
+  config?: Partial<Config>;
+  clientRetryBaseDelayMs?: number;
+  clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
+}
+
+export interface Harness {
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+  bot: SayBot;
+  config: Config;
+  token: string;
+  apiKey: string;
+  /** Everything the bot logged so far (JSON lines). */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const token = fakeToken();
+  const guilds = options.guilds ?? defaultGuilds();
+  const discord = await FakeDiscord.start({
+    token,
+    applicationId: APP_ID,
+    guilds,
+    ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
+    log: () => undefined,
+  });
+  trustFakeDiscord(discord.caCertificatePem);
+  const sandbox = await startSandbox(options.sandbox);
+  const apiKey = sandbox.testKey;
+  const config: Config = {
+    ...loadConfig({
+      DISCORD_TOKEN: token,
+      DISCORD_CLIENT_ID: APP_ID,
+      DISCORD_API_BASE_URL: discord.restUrl,
+      VOICE_API_BASE_URL: sandbox.url,
+      VOICE_API_KEY: apiKey,
+      LOG_LEVEL: 'debug',
+      ...options.env,
+    }),
+    ...options.config,
+  };
+  const logStream = new PassThrough();
+  const lines: string[] = [];
+  logStream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  const logger = createLogger({ level: config.logLevel, secrets: [token, apiKey], destination: logStream });
+  const voiceApi = new VoiceApiClient({
+    baseUrl: sandbox.url,
+    apiKey,
+    logger,
+    retryBaseDelayMs: options.clientRetryBaseDelayMs ?? 5,
+    retryMaxDelayMs: 20,
+    ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
+  });
+  const bot = await SayBot.start({ config, logger, voiceApi, readyTimeoutMs: 10_000 });
+  return {
+    discord,
+    sandbox,
+    bot,
+    config,
+    token,
+    apiKey,
+    logs: () => lines.join(''),
+    async close() {
+      await bot.stop();
+      await voiceApi.close();
+      await sandbox.close();
+      await discord.close();
+    },
+  };
+}
+
+export function stringOption(name: string, value: string | number | boolean | undefined): InteractionOption[] {
+  return value === undefined ? [] : [{ name, value }];
+}
+
+/** Sends a slash command and waits for its final visible response (not the bare defer). */
+export async function runCommand(
+  harness: Harness,
+  input: { guildId: string; userId: string; name: string; options?: Record<string, string | number | boolean | undefined>; locale?: string },
+): Promise<{ handle: InteractionHandle; content: string }> {
+  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  const handle = await harness.discord.command({
+    guildId: input.guildId,
+    userId: input.userId,
+    name: input.name,
+    options,
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  });
+  // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
+  const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
+  return { handle, content: final.content ?? '' };
+}
+
+/** Mono float samples from what a voice channel heard. */
+export function monoOf(heard: HeardAudio): Float32Array {
+  const frames = heard.pcm.length / 2;
+  const out = new Float32Array(frames);
+  for (let i = 0; i < frames; i++) out[i] = ((heard.pcm[2 * i] ?? 0) + (heard.pcm[2 * i + 1] ?? 0)) / 65536;
+  return out;
+}
+
+export function pitchOf(heard: HeardAudio): number | undefined {
+  return dominantPitchHz(monoOf(heard), 48_000);
+}
+
+export function loudnessOf(heard: HeardAudio): number {
+  return rmsDbfs(monoOf(heard));
+}
