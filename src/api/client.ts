@@ -93,6 +93,12 @@ export interface CloneVoiceResponse {
   usage?: UsageInfo;
 }
 
+export interface AccessCheck {
+  requestId?: string;
+  /** The key's usage, when the service sends X-RateLimit-* headers. */
+  usage?: UsageInfo;
+}
+
 type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
 
 interface Outgoing {
@@ -137,6 +143,11 @@ function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** Leaves out undefined fields, for results whose optional fields are absent rather than undefined. */
+function withDefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function positive(value: number | undefined, fallback: number, name: string, allowZero = false): number {
@@ -242,6 +253,26 @@ export class VoiceApiClient {
       accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
     };
     return this.#execute(outgoing, options.signal, (r, call) => this.#finishClone(r, call));
+  }
+
+  /**
+   * Checks that the service is reachable and takes the key, without spending characters: a tts request without
+   * `text`, which the service must refuse. A 400 means the key got past authentication (the service checks
+   * the key before the body, as the sandbox does); 401, 403 and the rest throw their typed errors. It cannot
+   * tell a spent monthly quota: look at `usage.remaining`, sent when the service sends usage headers.
+   */
+  async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
+    const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }));
+    try {
+      return await this.#execute(probe, options.signal, ({ headers, source }) => {
+        discard(source);
+        return { value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }), handedOver: false };
+      });
+    } catch (error) {
+      if (!(error instanceof BadRequestError) || error.status !== 400) throw error;
+      const { retryAfterSeconds: _, ...usage } = error.rateLimit ?? {};
+      return withDefined({ requestId: error.requestId, usage: Object.keys(usage).length > 0 ? usage : undefined });
+    }
   }
 
   /** Cuts calls still in flight (ConnectionError) and closes the connection pool. */
@@ -369,7 +400,7 @@ export class VoiceApiClient {
     const voiceId = header(headers, 'x-voice-id') ?? '';
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
-    const meta = { voiceId, ...(requestId === undefined ? {} : { requestId }), ...(usage === undefined ? {} : { usage }) };
+    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
     if (format !== undefined) {
       return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, requestId, usage) }, handedOver: true };
     }
@@ -393,7 +424,7 @@ export class VoiceApiClient {
     });
     call.handOver(body);
     body.once('close', () => call.end());
-    return { format, body, ...(requestId === undefined ? {} : { requestId }), ...(usage === undefined ? {} : { usage }) };
+    return withDefined({ format, body, requestId, usage });
   }
 
   async #notAudio(status: number, headers: ResponseHeaders, head: Head, source: Readable, call: Call): Promise<never> {

@@ -7,6 +7,7 @@ export {
   type VoiceApiClientOptions,
   type Timeouts,
   type CallOptions,
+  type AccessCheck,
   type AudioResponse,
   type CloneVoiceResponse,
 } from './client.ts';

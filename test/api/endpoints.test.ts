@@ -1,7 +1,7 @@
 // Every endpoint's happy path against the sandbox over real HTTP, format detection from the bytes, and the
 // body arriving as a stream while the sandbox is still sending it.
 import { describe, expect, it } from 'vitest';
-import { UnexpectedResponseError, type VoiceApiClient } from '../../src/api/index.ts';
+import { AuthenticationError, PermissionDeniedError, UnexpectedResponseError, type VoiceApiClient } from '../../src/api/index.ts';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
@@ -154,6 +154,24 @@ describe('cloneVoice', () => {
     expect(error).toMatchObject({ status: 200, requestId: requestsTo(sandbox)[0]?.id });
     expect((error as Error).message).toContain('X-Voice-Id');
     expect(requestsTo(sandbox)).toHaveLength(1);
+  });
+});
+
+describe('checkAccess', () => {
+  it('confirms the key with a refused request that spends nothing', async () => {
+    const access = await client.checkAccess();
+    const [record] = requestsTo(sandbox);
+    expect(access).toEqual({ requestId: record?.id, usage: { limit: 300_000, used: 0, remaining: 300_000, resetAt: expect.any(Date) } });
+    expect(record).toMatchObject({ status: 400, charactersBilled: 0 });
+    expect(sandbox.charactersBilled()).toBe(0);
+  });
+
+  it('throws the typed error for a rejected key or a plan without API access', async () => {
+    const stranger = clientFor(sandbox, { apiKey: 'sk-not-a-sandbox-key' });
+    const starter = clientFor(sandbox, { apiKey: sandbox.addKey({ plan: 'starter' }) });
+    expect(await rejectionOf(stranger.checkAccess())).toBeInstanceOf(AuthenticationError);
+    expect(await rejectionOf(starter.checkAccess())).toBeInstanceOf(PermissionDeniedError);
+    await Promise.all([stranger.close(), starter.close()]);
   });
 });
 
