@@ -175,6 +175,7 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     expect((secondError as DiscordAPIError).code).toBe(40060);
     expect(handle.responses).toHaveLength(1);
     expect(handle.problems[0]).toContain('40060');
+    expect(fake.problems.some((p) => p.includes(handle.id) && p.includes('40060'))).toBe(true);
   });
 
   it('an over-long message is refused with 50035, and an unknown REST route answers 404 JSON and is reported', async () => {

@@ -86,7 +86,7 @@ export class FakeDiscord {
     const cdn = new Cdn();
     const commands = new CommandStore(options.applicationId);
     const messages = new MessageStore(cdn);
-    const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000 });
+    const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000, report });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report);
     const voice = new VoiceGateway({

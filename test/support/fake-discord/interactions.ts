@@ -38,7 +38,10 @@ export class Interaction implements InteractionHandle {
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
 
-  constructor(type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string, waits: Waits) {
+  private readonly report: (line: string) => void;
+
+  constructor(type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string, waits: Waits, report: (line: string) => void) {
+    this.report = report;
     this.type = type;
     this.guild = guild;
     this.user = user;
@@ -54,6 +57,7 @@ export class Interaction implements InteractionHandle {
 
   problem(text: string): void {
     this.problems.push(text);
+    this.report(`interaction /${this.commandName} (${this.id}): ${text}`);
   }
 
   waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
@@ -90,6 +94,7 @@ export interface InteractionsDeps {
   waits: Waits;
   /** How long the first callback may take; 0 = no limit. */
   timeoutMs: number;
+  report: (line: string) => void;
 }
 
 export class Interactions {
@@ -113,7 +118,7 @@ export class Interactions {
     const channelId = input.channelId ?? guild.textChannelId;
     const channel = guild.channels.get(channelId);
     if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
-    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps.waits);
+    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps.waits, this.deps.report);
     const options = (input.options ?? []).map((o) => this.option(o));
     for (const a of input.attachments ?? []) {
       const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
@@ -188,7 +193,10 @@ export class Interactions {
 
   callback(id: string, token: string, withResponse: boolean, body: ParsedBody): Answer {
     const interaction = this.byId.get(id);
-    if (!interaction || interaction.token !== token) return answer(apiError(404, 10062, 'Unknown interaction'));
+    if (!interaction || interaction.token !== token) {
+      this.deps.report(`callback for unknown interaction ${id} -> 404 10062`);
+      return answer(apiError(404, 10062, 'Unknown interaction'));
+    }
     const refuse = (error: ApiError, why: string): Answer => {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);
@@ -247,7 +255,10 @@ export class Interactions {
 
   webhook(method: string, applicationId: string, token: string, messageId: string | undefined, wait: boolean, body: ParsedBody): Answer {
     const interaction = this.byToken.get(token);
-    if (!interaction || applicationId !== this.world.applicationId) return answer(apiError(404, 10015, 'Unknown Webhook'));
+    if (!interaction || applicationId !== this.world.applicationId) {
+      this.deps.report(`${method} on an unknown webhook (application ${applicationId}) -> 404 10015`);
+      return answer(apiError(404, 10015, 'Unknown Webhook'));
+    }
     const refuse = (error: ApiError, why: string): Answer => {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);

@@ -41,7 +41,7 @@ export interface FakeDiscordOptions {
   allowedPrivilegedIntents?: number;
   /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */
   interactionTimeoutMs?: number;
-  /** Where protocol problems are reported (unknown routes, malformed messages); default console.warn. */
+  /** Where protocol problems are reported (unknown routes, refused requests, malformed messages); default console.warn. */
   log?: (line: string) => void;
 }
 
