@@ -104,6 +104,9 @@ export interface Sandbox {
 }
 
 
+// Below 64 kbps lamejs resamples high rates down to 22.05 kHz; these are valid for MPEG-1, 2 and 2.5 alike.
+const MP3_KBPS = [64, 80, 96, 112, 128, 160];
+
 const pacingSchema = z
   .object({
     startDelayMs: z.number().min(0).max(600_000),
@@ -120,8 +123,7 @@ const optionsSchema = z
     port: z.int().min(0).max(65535),
     sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
     secondsPerCharacter: z.number().positive().max(10),
-    // Below 64 kbps lamejs resamples high rates down to 22.05 kHz; these are valid for MPEG-1, 2 and 2.5 alike.
-    mp3Kbps: z.union([64, 80, 96, 112, 128, 160].map((k) => z.literal(k)), { error: 'mp3Kbps must be one of 64, 80, 96, 112, 128, 160' }),
+    mp3Kbps: z.literal(MP3_KBPS, { error: `mp3Kbps must be one of ${MP3_KBPS.join(', ')}` }),
     usageHeaders: z.boolean(),
     cloneResponse: z.enum(['audio', 'json']),
     testKey: z.string().min(1),
@@ -160,10 +162,8 @@ interface Body {
   bytes: Uint8Array;
   /** Seconds of audio in the body: paced, and held back by startDelayMs. */
   audioSeconds?: number;
-}
-
-function errorBody(code: string, message: string): Uint8Array {
-  return Buffer.from(JSON.stringify({ error: { code, message } }));
+  /** Sent without Content-Length, as a streaming synthesiser does (a streamed WAV header). */
+  chunked?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -307,13 +307,11 @@ class SandboxServer implements Sandbox {
       await this.#serve(exchange, endpoint);
     } catch (error) {
       if (error instanceof ApiError) {
-        record.errorCode = error.code;
-        await this.#send(exchange, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, { bytes: errorBody(error.code, error.message) });
+        await this.#sendError(exchange, error);
       } else if (!res.headersSent && !res.destroyed && !req.socket.destroyed) {
         this.#logger.error({ err: error, requestId: record.id }, 'sandbox: internal error');
-        record.errorCode = 'internal_error';
         exchange.account = undefined; // what failed may be the usage bookkeeping itself
-        await this.#send(exchange, 500, { 'Content-Type': JSON_TYPE }, { bytes: errorBody('internal_error', 'the sandbox failed; see its log') });
+        await this.#sendError(exchange, new ApiError(500, 'internal_error', 'the sandbox failed; see its log'));
       } else {
         res.destroy();
       }
@@ -364,11 +362,13 @@ class SandboxServer implements Sandbox {
 
     const characters = countCharacters(speech.text);
     if (characters > this.#maxTextCharacters) {
-      throw badRequest('text_too_long', `text has ${characters} characters; at most ${this.#maxTextCharacters} are allowed a request`);
+      const most = this.#maxTextCharacters;
+      throw badRequest('text_too_long', `text has ${characters} characters; at most ${most} are allowed a request`);
     }
     const { limit, used } = this.#keys.usage(account);
     if (used + characters > limit) {
-      throw new ApiError(429, 'quota_exceeded', `this request needs ${characters} characters; ${Math.max(0, limit - used)} of the plan's ${limit} are left this month`);
+      const left = Math.max(0, limit - used);
+      throw new ApiError(429, 'quota_exceeded', `this request needs ${characters} characters; ${left} of the plan's ${limit} are left this month`);
     }
     // A faulted request is not billed.
     if (fault === undefined) {
@@ -383,16 +383,18 @@ class SandboxServer implements Sandbox {
       if (voiceId !== undefined) headers['X-Voice-Id'] = voiceId;
       if (this.#cloneResponse === 'json') {
         headers['Content-Type'] = JSON_TYPE;
-        await this.#send(exchange, 200, headers, { bytes: Buffer.from(JSON.stringify(voiceId === undefined ? { status: 'ok' } : { voice_id: voiceId })) });
+        const json = voiceId === undefined ? { status: 'ok' } : { voice_id: voiceId };
+        await this.#send(exchange, 200, headers, { bytes: Buffer.from(JSON.stringify(json)) });
         return;
       }
     }
     const seconds = this.expectedDurationSeconds(speech.text);
     const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: this.#sampleRate });
+    const streamedWav = speech.format === 'wav' && this.#pacing.streamedWavHeader;
     const bytes = speech.format === 'mp3'
       ? await encodeMp3(samples, this.#sampleRate, this.#mp3Kbps)
-      : encodeWav(samples, this.#sampleRate, this.#pacing.streamedWavHeader);
-    await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds });
+      : encodeWav(samples, this.#sampleRate, streamedWav);
+    await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds, chunked: streamedWav });
   }
 
   #authenticate(req: IncomingMessage): KeyAccount {
@@ -404,7 +406,8 @@ class SandboxServer implements Sandbox {
     if (account === undefined) throw new ApiError(401, 'invalid_api_key', 'the API key is not valid');
     if (!account.active) throw new ApiError(401, 'deactivated_api_key', 'the API key has been deactivated');
     if (!planHasApiAccess(account.plan)) {
-      throw new ApiError(403, 'plan_without_api_access', `the ${account.plan} plan is a plan without API access; API access needs Creator or higher`);
+      const message = `the ${account.plan} plan is a plan without API access; API access needs Creator or higher`;
+      throw new ApiError(403, 'plan_without_api_access', message);
     }
     return account;
   }
@@ -443,6 +446,12 @@ class SandboxServer implements Sandbox {
     return pitchHz;
   }
 
+  #sendError(exchange: Exchange, error: ApiError): Promise<void> {
+    exchange.record.errorCode = error.code;
+    const bytes = Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } }));
+    return this.#send(exchange, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, { bytes });
+  }
+
   /** Sends a response, applying pacing (to audio) and the exchange's fault. */
   async #send(exchange: Exchange, status: number, headers: Record<string, string>, body: Body): Promise<void> {
     const { res, record, fault } = exchange;
@@ -454,7 +463,7 @@ class SandboxServer implements Sandbox {
 
     const paced = audio && pacing.realtimeFactor > 0;
     const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
-    if (!paced && !(audio && pacing.streamedWavHeader)) all['Content-Length'] = String(body.bytes.length);
+    if (!paced && !body.chunked) all['Content-Length'] = String(body.bytes.length);
     res.writeHead(status, all);
     record.status = status;
     record.respondedAt = Date.now();
@@ -463,7 +472,8 @@ class SandboxServer implements Sandbox {
     const end = Math.min(cut, body.bytes.length);
     // The first piece goes out with the headers (startDelayMs is the time to first audio); each later one when
     // the audio before it would have been synthesised at realtimeFactor.
-    const msPerByte = paced && body.bytes.length > 0 ? ((body.audioSeconds ?? 0) * pacing.realtimeFactor * 1000) / body.bytes.length : 0;
+    const sendMs = paced ? (body.audioSeconds ?? 0) * pacing.realtimeFactor * 1000 : 0;
+    const msPerByte = body.bytes.length > 0 ? sendMs / body.bytes.length : 0;
     const started = performance.now();
     let sent = 0;
     if (end === 0) res.flushHeaders();

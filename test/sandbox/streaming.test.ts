@@ -105,6 +105,13 @@ describe('streamed WAV header', () => {
     }
   });
 
+  it('leaves MP3 alone: Content-Length, no WAV header', async () => {
+    sandbox.setPacing({ streamedWavHeader: true });
+    const response = await tts(sandbox, { ...TEXT, output_format: 'mp3' });
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
+    expect((await hear(response)).info.format).toBe('mp3');
+  });
+
   it('is plain (exact sizes, no LIST) by default', async () => {
     const heard = await hear(await tts(sandbox, TEXT));
     const view = new DataView(heard.bytes.buffer, heard.bytes.byteOffset);
