@@ -3,7 +3,8 @@ import tls from 'node:tls';
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import {
-  AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, StreamType, type VoiceConnection,
+  AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, joinVoiceChannel, StreamType, VoiceConnectionStatus,
+  type VoiceConnection,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
 import type { FakeDiscord, FakeDiscordOptions } from '../support/fake-discord/index.ts';
@@ -62,6 +63,20 @@ export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): B
     packets.push(encoder.encode(pcm));
   }
   return packets;
+}
+
+/** Joins a voice channel and waits for Ready (destroying the connection if it does not get there). */
+export async function joinReady(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
+  const guild = client.guilds.cache.get(guildId);
+  if (!guild) throw new Error(`client does not know guild ${guildId}`);
+  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+  try {
+    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+  } catch (error) {
+    connection.destroy();
+    throw error;
+  }
+  return connection;
 }
 
 /** Plays Opus packets on a Ready connection and resolves when the player is idle again. */

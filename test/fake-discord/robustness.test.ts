@@ -1,11 +1,10 @@
 import { createSocket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entersState, joinVoiceChannel, VoiceConnectionStatus } from '@discordjs/voice';
 import { DiscordAPIError, Events, type Client } from 'discord.js';
 import WebSocket from 'ws';
 import { FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
+import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g = guildSpec(7);
 
@@ -116,10 +115,8 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
     socket.close();
 
     const client: Client = await loginClient(fake);
-    const guild = client.guilds.cache.get(g.id)!;
-    const connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator });
+    const connection = await joinReady(client, g.id, g.voiceChannels[0]!.id);
     try {
-      await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
       await playOpus(connection, sineOpusPackets(550, 0.3));
       const heard = await fake.waitForAudio(g.id, { minSeconds: 0.25 });
       expect(Math.abs(dominantHz(heard.pcm) - 550)).toBeLessThan(5);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entersState, joinVoiceChannel, VoiceConnectionStatus } from '@discordjs/voice';
 import type { Client } from 'discord.js';
 import { FakeDiscord, XCHACHA_MODE } from '../support/fake-discord/index.ts';
-import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
+import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g = guildSpec(6);
 
@@ -22,10 +21,8 @@ describe('FakeDiscord voice offering only aead_xchacha20_poly1305_rtpsize (as re
   });
 
   it('the client selects xchacha (through @noble/ciphers) and a 330 Hz sine is heard', async () => {
-    const guild = client.guilds.cache.get(g.id)!;
-    const connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator });
+    const connection = await joinReady(client, g.id, g.voiceChannels[0]!.id);
     try {
-      await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
       await playOpus(connection, sineOpusPackets(330, 0.5));
       const heard = await fake.waitForAudio(g.id, { minSeconds: 0.45 });
       expect(heard.encryptionMode).toBe(XCHACHA_MODE);

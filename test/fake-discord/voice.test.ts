@@ -2,23 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
 import { AES_GCM_MODE, FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, rms, sineOpusPackets, trustCertificate } from './helpers.ts';
+import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady as join, loginClient, playOpus, rms, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g1 = guildSpec(4);
 const g2 = guildSpec(5);
-
-async function join(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
-  const guild = client.guilds.cache.get(guildId);
-  if (!guild) throw new Error(`client does not know guild ${guildId}`);
-  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
-  try {
-    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
-  } catch (error) {
-    connection.destroy();
-    throw error;
-  }
-  return connection;
-}
 
 describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', () => {
   let fake: FakeDiscord;

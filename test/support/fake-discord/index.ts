@@ -27,6 +27,11 @@ export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 
+interface Parts {
+  world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
+  gateway: Gateway; voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits;
+}
+
 export class FakeDiscord {
   readonly restUrl: string;
   readonly gatewayUrl: string;
@@ -39,37 +44,14 @@ export class FakeDiscord {
   /** Protocol problems seen so far: unknown routes, refused requests, malformed messages. */
   readonly problems: string[];
 
-  private readonly world: World;
-  private readonly server: Server;
-  private readonly rest: RestApi;
-  private readonly cdn: Cdn;
-  private readonly commands: CommandStore;
-  private readonly interactions: Interactions;
-  private readonly gateway: Gateway;
-  private readonly voice: VoiceGateway;
-  private readonly udp: VoiceUdp;
-  private readonly audio: HeardAudioStore;
-  private readonly waits: Waits;
+  private readonly parts: Parts;
   private closing: Promise<void> | undefined;
 
-  private constructor(parts: {
-    world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions; gateway: Gateway;
-    voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits; problems: string[]; baseUrl: string;
-  }) {
-    this.world = parts.world;
-    this.server = parts.server;
-    this.rest = parts.rest;
-    this.cdn = parts.cdn;
-    this.commands = parts.commands;
-    this.interactions = parts.interactions;
-    this.gateway = parts.gateway;
-    this.voice = parts.voice;
-    this.udp = parts.udp;
-    this.audio = parts.audio;
-    this.waits = parts.waits;
-    this.problems = parts.problems;
-    this.restUrl = `${parts.baseUrl}/api`;
-    this.gatewayUrl = `${parts.baseUrl.replace('http:', 'ws:')}/gateway`;
+  private constructor(parts: Parts, problems: string[], baseUrl: string) {
+    this.parts = parts;
+    this.problems = problems;
+    this.restUrl = `${baseUrl}/api`;
+    this.gatewayUrl = `${baseUrl.replace('http:', 'ws:')}/gateway`;
     this.voiceEndpoint = parts.voice.endpoint;
     this.voiceUdpPort = parts.udp.port;
   }
@@ -129,7 +111,7 @@ export class FakeDiscord {
       await Promise.all([gateway.close(), voice.close(), udp.close()]);
       throw error;
     }
-    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, problems, baseUrl });
+    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits }, problems, baseUrl);
     return self.fake;
   }
 
@@ -137,8 +119,8 @@ export class FakeDiscord {
 
   /** Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. */
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
-    const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
-    const { interaction, payload } = this.interactions.create(InteractionType.ApplicationCommand, input);
+    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
   }
@@ -146,8 +128,8 @@ export class FakeDiscord {
   /** Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8). */
   async autocomplete(input: FakeAutocompleteInput): Promise<Array<{ name: string; value: string | number }>> {
     if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
-    const connection = await this.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
-    const { interaction, payload } = this.interactions.create(InteractionType.Autocomplete, input);
+    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.parts.interactions.create(InteractionType.Autocomplete, input);
     connection.dispatch('INTERACTION_CREATE', payload);
     const response = await interaction.waitFor((r) => r.kind === 'callback' && r.type === 8, input.timeoutMs ?? 5000);
     const choices = asObject(asObject(response.raw).data).choices;
@@ -159,7 +141,7 @@ export class FakeDiscord {
 
   /** Serves bytes over HTTP like Discord's CDN; use the result in a command's `attachments` or an option's value. */
   hostAttachment(data: Uint8Array, filename: string, contentType?: string): FakeAttachment {
-    return this.cdn.host(data, filename, contentType);
+    return this.parts.cdn.host(data, filename, contentType);
   }
 
   /**
@@ -167,68 +149,68 @@ export class FakeDiscord {
    * is a server-side move or kick: a kick also closes its voice connection with 4014, as Discord does.
    */
   setVoiceState(guildId: string, userId: string, channelId: string | null): void {
-    const guild = this.world.guild(guildId);
+    const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
-    if (userId === this.world.bot.id) {
-      const connection = this.gateway.connectionFor(guildId);
+    if (userId === this.parts.world.bot.id) {
+      const connection = this.parts.gateway.connectionFor(guildId);
       const current = guild.voiceStates.get(userId);
       this.applyBotVoiceState(connection, { guildId, channelId, selfMute: current?.selfMute ?? false, selfDeaf: current?.selfDeaf ?? false });
       return;
     }
     const previous = guild.voiceStates.get(userId)?.channelId ?? null;
     const state = guild.setVoiceState(userId, channelId);
-    this.gateway.dispatchToGuild(guildId, 'VOICE_STATE_UPDATE', voiceStatePayload(guild, userId, state), GatewayIntent.GuildVoiceStates);
-    if (previous !== null && previous !== channelId) this.voice.clientConnected(guildId, previous, userId, false);
-    if (channelId !== null && channelId !== previous) this.voice.clientConnected(guildId, channelId, userId, true);
+    this.parts.gateway.dispatchToGuild(guildId, 'VOICE_STATE_UPDATE', voiceStatePayload(guild, userId, state), GatewayIntent.GuildVoiceStates);
+    if (previous !== null && previous !== channelId) this.parts.voice.clientConnected(guildId, previous, userId, false);
+    if (channelId !== null && channelId !== previous) this.parts.voice.clientConnected(guildId, channelId, userId, true);
   }
 
   // ---- observing ----
 
   get restLog(): ReadonlyArray<RestLogEntry> {
-    return this.rest.log;
+    return this.parts.rest.log;
   }
 
   /** Downloads from the fake CDN (attachments), apart from the REST log. */
   get cdnLog(): ReadonlyArray<CdnLogEntry> {
-    return this.cdn.log;
+    return this.parts.cdn.log;
   }
 
   /** Messages the bot posted with POST /channels/{id}/messages. */
   channelMessages(channelId?: string): SentChannelMessage[] {
-    return this.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
+    return this.parts.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
   }
 
   registeredCommands(guildId?: string): unknown[] {
-    return structuredClone(this.commands.list(guildId));
+    return structuredClone(this.parts.commands.list(guildId));
   }
 
   botVoiceChannel(guildId: string): string | null {
-    return this.world.guild(guildId).voiceStates.get(this.world.bot.id)?.channelId ?? null;
+    return this.parts.world.guild(guildId).voiceStates.get(this.parts.world.bot.id)?.channelId ?? null;
   }
 
   /** Voice channel of any member as the fake knows it. */
   voiceChannelOf(guildId: string, userId: string): string | null {
-    return this.world.guild(guildId).voiceStates.get(userId)?.channelId ?? null;
+    return this.parts.world.guild(guildId).voiceStates.get(userId)?.channelId ?? null;
   }
 
   heard(guildId: string): HeardAudio {
-    return this.audio.heard(guildId);
+    return this.parts.audio.heard(guildId);
   }
 
   waitForAudio(guildId: string, opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number }): Promise<HeardAudio> {
-    return this.audio.waitFor(guildId, opts);
+    return this.parts.audio.waitFor(guildId, opts);
   }
 
   clearAudio(guildId: string): void {
-    this.audio.clear(guildId);
+    this.parts.audio.clear(guildId);
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.waits.cancelAll();
-      await Promise.all([this.gateway.close(), this.voice.close(), this.udp.close()]);
-      this.server.closeAllConnections();
-      await new Promise<void>((resolve) => this.server.close(() => resolve()));
+      this.parts.waits.cancelAll();
+      await Promise.all([this.parts.gateway.close(), this.parts.voice.close(), this.parts.udp.close()]);
+      this.parts.server.closeAllConnections();
+      await new Promise<void>((resolve) => this.parts.server.close(() => resolve()));
     })();
     return this.closing;
   }
@@ -237,18 +219,18 @@ export class FakeDiscord {
 
   /** VOICE_STATE_UPDATE for the bot, THEN VOICE_SERVER_UPDATE (the other order leaves @discordjs/voice signalling). */
   private applyBotVoiceState(connection: GatewayConnection | undefined, request: VoiceStateRequest): void {
-    const guild = this.world.guild(request.guildId);
-    const botId = this.world.bot.id;
+    const guild = this.parts.world.guild(request.guildId);
+    const botId = this.parts.world.bot.id;
     const sessionId = connection?.sessionId ?? 'no-gateway-session';
     const previous = guild.voiceStates.get(botId)?.channelId ?? null;
     const state = guild.setVoiceState(botId, request.channelId, { selfMute: request.selfMute, selfDeaf: request.selfDeaf, sessionId });
     const payload: Json = voiceStatePayload(guild, botId, state, sessionId);
-    this.gateway.dispatchToGuild(guild.id, 'VOICE_STATE_UPDATE', payload, GatewayIntent.GuildVoiceStates);
+    this.parts.gateway.dispatchToGuild(guild.id, 'VOICE_STATE_UPDATE', payload, GatewayIntent.GuildVoiceStates);
     if (request.channelId === null) {
-      if (previous !== null) this.voice.disconnectGuild(guild.id);
+      if (previous !== null) this.parts.voice.disconnectGuild(guild.id);
       return;
     }
-    const token = this.voice.allocate(guild.id, botId, sessionId, request.channelId);
-    this.gateway.dispatchToGuild(guild.id, 'VOICE_SERVER_UPDATE', { token, guild_id: guild.id, endpoint: this.voice.endpoint });
+    const token = this.parts.voice.allocate(guild.id, botId, sessionId, request.channelId);
+    this.parts.gateway.dispatchToGuild(guild.id, 'VOICE_SERVER_UPDATE', { token, guild_id: guild.id, endpoint: this.parts.voice.endpoint });
   }
 }
