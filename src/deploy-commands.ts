@@ -1,11 +1,11 @@
 // `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
-import { config as loadDotenv } from 'dotenv';
+import { loadDotenv } from './dotenv.ts';
 import { loadCommands } from './bot/command-loader.ts';
 import { deployCommands } from './bot/deploy.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { redactSecrets } from './log.ts';
 
-loadDotenv({ quiet: true });
+loadDotenv();
 let token = '';
 try {
   const config = loadConfig();

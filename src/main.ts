@@ -1,4 +1,4 @@
-import { config as loadDotenv } from 'dotenv';
+import { loadDotenv } from './dotenv.ts';
 import { VoiceApiClient } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
 import { configSecrets, loadConfig, type Config } from './config.ts';
@@ -16,8 +16,8 @@ export interface RunningSayBot {
  * Wires the bot from the environment: config, logger, the shared Voice API client (or an in-process sandbox
  * when no Voice API is configured), then Discord. Throws ConfigError before anything starts.
  */
-export async function startSayBot(env: NodeJS.ProcessEnv, options: { dotenvPath?: string; logDestination?: NodeJS.WritableStream } = {}): Promise<RunningSayBot> {
-  loadDotenv({ quiet: true, ...(options.dotenvPath === undefined ? {} : { path: options.dotenvPath }), processEnv: env });
+export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestination?: NodeJS.WritableStream } = {}): Promise<RunningSayBot> {
+  loadDotenv(env);
   const config = loadConfig(env);
   const logger = createLogger({
     level: config.logLevel,

@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCommands } from '../../src/bot/command-loader.ts';
+import { deployCommands } from '../../src/bot/deploy.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+const ALICE = '300000000000000011';
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <script>` as `npm start` would, with exactly this environment (no .env file is read). */
+function runNode(script: string, env: Record<string, string>, until?: { stdout: RegExp; then: (kill: () => void) => void }): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let fired = false;
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (until && !fired && until.stdout.test(stdout)) {
+        fired = true;
+        until.then(() => child.kill('SIGTERM'));
+      }
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm start', () => {
+  it('names each configuration problem in one line and exits 1, printing no secret', async () => {
+    const secretish = 'not-a-token but secret';
+    const result = await runNode('src/index.ts', { DISCORD_TOKEN: secretish, DISCORD_CLIENT_ID: '12', VOICE_API_PLAN: 'free' });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^Configuration: DISCORD_TOKEN must be a bot token/);
+    expect(result.stderr).toContain('DISCORD_CLIENT_ID must be the application ID');
+    expect(result.stderr).toContain('VOICE_API_PLAN must be one of creator, pro, business; got "free"');
+    expect(result.stderr + result.stdout).not.toContain(secretish);
+  });
+
+  describe('against a local Discord and Voice API', () => {
+    let discord: FakeDiscord;
+    let sandbox: Sandbox;
+    let token: string;
+    beforeAll(async () => {
+      token = fakeToken();
+      discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: defaultGuilds(), log: () => undefined });
+      sandbox = await startSandbox();
+    });
+    afterAll(async () => {
+      await sandbox?.close();
+      await discord?.close();
+    });
+
+    it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
+      const result = await runNode(
+        'src/index.ts',
+        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey },
+        { stdout: /SayBot is ready/, then: (kill) => kill() },
+      );
+      expect(result.code).toBe(0);
+      const messages = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect(messages).toEqual(expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']));
+      expect(result.stdout).not.toContain(token);
+      expect(result.stdout).not.toContain(sandbox.testKey);
+    });
+
+    it('runs against an in-process sandbox, and says so, when no Voice API is configured', async () => {
+      const result = await runNode(
+        'src/index.ts',
+        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl },
+        { stdout: /SayBot is ready/, then: (kill) => kill() },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('using the built-in sandbox');
+    });
+
+    it('npm run deploy-commands registers localised commands once, then finds nothing to do', async () => {
+      const env = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, DISCORD_GUILD_ID: london.id };
+      const first = await runNode('src/deploy-commands.ts', env);
+      expect(first.stderr).toBe('');
+      expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
+      const registered = discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
+      expect(registered.map((c) => c.name).sort()).toEqual(['join', 'leave', 'say', 'skip', 'stop']);
+      expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
+      const puts = () => discord.restLog.filter((e) => e.method === 'PUT').length;
+      const putsBefore = puts();
+      const second = await runNode('src/deploy-commands.ts', env);
+      expect(second.stdout).toMatch(/already registered .* nothing to do/);
+      expect(puts()).toBe(putsBefore);
+    });
+
+    it('deployCommands registers again when a definition changed', async () => {
+      const commands = await loadCommands();
+      const base = { token, clientId: APP_ID, apiBaseUrl: discord.restUrl, guildId: london.id };
+      await deployCommands({ ...base, commands: commands.values() });
+      const changed = [...commands.values()].filter((c) => c.data.name !== 'stop');
+      expect((await deployCommands({ ...base, commands: changed })).changed).toBe(true);
+      expect((await deployCommands({ ...base, commands: changed })).changed).toBe(false);
+    });
+  });
+});
+
+describe('the running bot', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Real Discord may offer only XChaCha20; the bot must then use its pure-JS cipher.
+    h = await startHarness({ encryptionModes: ['aead_xchacha20_poly1305_rtpsize'] });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('speaks over an XChaCha20-Poly1305 voice connection', async () => {
+    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Cipher check.' } });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    const heard = await h.discord.waitForAudio(london.id);
+    expect(heard.encryptionMode).toBe('aead_xchacha20_poly1305_rtpsize');
+    expect(heard.decryptFailures).toBe(0);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Cipher check.') - 0.1);
+  });
+
+  it('answers voice and language autocomplete, filtered and localised', async () => {
+    const voices = await h.discord.autocomplete({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      locale: 'ko',
+      options: [{ name: 'text', value: 'x' }, { name: 'voice', value: '한국어', focused: true }],
+    });
+    expect(voices.map((v) => v.value).sort()).toEqual(['voice-b-ko-f-01', 'voice-b-ko-m-01']);
+    const languages = await h.discord.autocomplete({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      locale: 'ja',
+      options: [{ name: 'text', value: 'x' }, { name: 'language', value: '韓国', focused: true }],
+    });
+    expect(languages).toEqual([{ name: '韓国語 (ko)', value: 'ko' }]);
+  });
+
+  it('on stop, leaves its voice channels and answers new commands with a notice', async () => {
+    await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
+    expect(h.discord.botVoiceChannel(london.id)).toBe('220000000000000003');
+    const stopping = h.bot.stop();
+    await stopping;
+    const deadline = Date.now() + 5_000;
+    while (h.discord.botVoiceChannel(london.id) !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(h.discord.botVoiceChannel(london.id)).toBeNull();
+  });
+});
