@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkNode, formatResults, runChecks } from '../../src/doctor/checks.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, defaultGuilds, fakeToken } from '../support/harness.ts';
+
+let discord: FakeDiscord;
+let sandbox: Sandbox;
+let token: string;
+
+beforeAll(async () => {
+  token = fakeToken();
+  discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: defaultGuilds(), log: () => undefined });
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await discord?.close();
+});
+
+const env = (over: Record<string, string> = {}) => ({
+  DISCORD_TOKEN: token,
+  DISCORD_CLIENT_ID: APP_ID,
+  DISCORD_API_BASE_URL: discord.restUrl,
+  VOICE_API_BASE_URL: sandbox.url,
+  VOICE_API_KEY: sandbox.testKey,
+  ...over,
+});
+
+describe('npm run doctor', () => {
+  it('passes every check on a good set-up, spending no characters', async () => {
+    const results = await runChecks(env());
+    expect(results.map((r) => r.name)).toEqual(['Node.js', 'Opus encoder', 'Voice encryption', 'Configuration', 'Discord token', 'Voice API']);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(/key accepted; 300,000 characters left this month/);
+    expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
+    expect(sandbox.charactersBilled()).toBe(0);
+    expect(formatResults(results)).toMatch(/All checks passed\.$/);
+  });
+
+  it('says plainly when the Discord token or the Voice API key is refused, without printing them', async () => {
+    const badToken = fakeToken();
+    const key = sandbox.addKey({ plan: 'creator', active: false });
+    const results = await runChecks(env({ DISCORD_TOKEN: badToken, VOICE_API_KEY: key }));
+    const text = formatResults(results);
+    expect(text).toContain('✗ Discord token: Discord refused DISCORD_TOKEN: reset the token');
+    expect(text).toContain('✗ Voice API: the service rejected VOICE_API_KEY (invalid or deactivated)');
+    expect(text).toMatch(/2 check\(s\) failed/);
+    expect(text).not.toContain(badToken);
+    expect(text).not.toContain(key);
+  });
+
+  it('names a plan without API access and an unreachable service', async () => {
+    const free = sandbox.addKey({ plan: 'free' });
+    const plan = await runChecks(env({ VOICE_API_KEY: free }));
+    expect(plan.find((r) => r.name === 'Voice API')?.detail).toMatch(/no API access: a Creator plan or higher/);
+    const down = await runChecks(env({ VOICE_API_BASE_URL: 'http://127.0.0.1:9' }));
+    expect(down.find((r) => r.name === 'Voice API')).toMatchObject({ ok: false, detail: expect.stringMatching(/could not use http:\/\/127\.0\.0\.1:9/) });
+  });
+
+  it('reports configuration problems instead of going further', async () => {
+    const results = await runChecks({ DISCORD_CLIENT_ID: 'x' });
+    expect(results.at(-1)).toMatchObject({ name: 'Configuration', ok: false });
+    expect(results.at(-1)?.detail).toContain('DISCORD_TOKEN is required');
+  });
+
+  it('refuses a Node.js older than 22.12', () => {
+    expect(checkNode('20.20.2')).toMatchObject({ ok: false });
+    expect(checkNode('22.12.0')).toMatchObject({ ok: true, warn: true });
+    expect(checkNode('24.1.0')).toMatchObject({ ok: true });
+  });
+});
