@@ -10,7 +10,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY']);
 
 const snowflake = (what: string) =>
-  z.string().regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
+  z.string({ error: `is required: ${what} (a Discord ID of 17 to 20 digits)` }).regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
 
 const httpUrl = z
   .string()

@@ -30,8 +30,9 @@ export function checkNode(version = process.versions.node): CheckResult {
 
 export async function checkOpus(): Promise<CheckResult> {
   try {
-    const { OpusEncoder } = await import('@discordjs/opus');
-    new OpusEncoder(48_000, 2).encode(Buffer.alloc(3840));
+    // A CommonJS addon: under Node its exports sit on `default`.
+    const { default: opus } = await import('@discordjs/opus');
+    new opus.OpusEncoder(48_000, 2).encode(Buffer.alloc(3840));
     return { name: 'Opus encoder', ok: true, detail: '@discordjs/opus (native)' };
   } catch {
     try {
@@ -65,7 +66,7 @@ export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; conf
     const config = loadConfig(env);
     return { result: { name: 'Configuration', ok: true, detail: 'every variable is valid' }, config };
   } catch (error) {
-    const detail = error instanceof ConfigError ? error.problems.join('\n  ') : String(error);
+    const detail = error instanceof ConfigError ? error.problems.map((p) => p.replace(/^Configuration: /, '')).join('\n  ') : String(error);
     return { result: { name: 'Configuration', ok: false, detail } };
   }
 }
