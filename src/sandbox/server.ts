@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../log.ts';
+import { countCharacters } from '../speech/split-text.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
-import { countCharacters } from '../speech/split-text.ts';
 import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey } from './keys.ts';
 import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
 import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, toneSamples } from './synth.ts';
@@ -86,23 +86,31 @@ export interface RequestRecord {
 }
 
 export interface Sandbox {
+  /** http://127.0.0.1:PORT (no trailing slash; endpoints under /v1). */
   readonly url: string;
+  /** An active Creator-plan key. */
   readonly testKey: string;
+  /** Adds a key (random unless given; Creator, active, nothing used by default) and returns it. */
   addKey(k: NewKey): string;
   setKeyActive(key: string, active: boolean): void;
+  /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setPacing(p: Partial<Pacing>): void;
   readonly pacing: Readonly<Pacing>;
+  /** Every request, in arrival order; a record fills in as its request goes on. */
   readonly requests: readonly RequestRecord[];
+  /** Characters billed to one key, or to all keys, since the start or the last resetCounters(). */
   charactersBilled(key?: string): number;
-  /** Forgets the request records and billed characters, and puts every key's monthly usage back where addKey set it. */
+  /** Forgets the records and billed characters, and puts every key's monthly usage back where addKey set it. */
   resetCounters(): void;
+  /** The pitch a voice speaks at (presets and clones). */
   voicePitchHz(voiceId: string): number | undefined;
+  /** How long the audio for `text` lasts: max(0.5, characters × secondsPerCharacter). */
   expectedDurationSeconds(text: string): number;
+  /** Stops listening and ends every open connection, stalled and paced ones included. */
   close(): Promise<void>;
 }
-
 
 // Below 64 kbps lamejs resamples high rates down to 22.05 kHz; these are valid for MPEG-1, 2 and 2.5 alike.
 const MP3_KBPS = [64, 80, 96, 112, 128, 160];
@@ -156,6 +164,8 @@ interface Exchange {
   /** The caller's key when it is known and active: usage headers describe it. */
   account?: KeyAccount;
   fault?: Fault;
+  /** Aborts when the connection closes or the sandbox does: waits on this exchange's behalf end early. */
+  signal: AbortSignal;
 }
 
 interface Body {
@@ -296,10 +306,12 @@ class SandboxServer implements Sandbox {
     this.#records.push(record);
     const key = bearerKey(req);
     record.keyHint = key === undefined ? undefined : keyHint(key);
-    const exchange: Exchange = { req, res, record };
+    const closed = new AbortController();
+    const exchange: Exchange = { req, res, record, signal: AbortSignal.any([this.#closing.signal, closed.signal]) };
     res.on('close', () => {
       record.finishedAt ??= Date.now();
       if (!res.writableFinished) record.outcome ??= 'client-aborted';
+      closed.abort();
     });
     try {
       const account = key === undefined ? undefined : this.#keys.find(key);
@@ -458,7 +470,7 @@ class SandboxServer implements Sandbox {
     const pacing = this.#pacing;
     const audio = body.audioSeconds !== undefined && status < 300;
     const delayMs = (audio ? pacing.startDelayMs : 0) + (fault?.kind === 'slow-headers' ? fault.headersDelayMs : 0);
-    if (delayMs > 0 && !(await this.#wait(delayMs))) return;
+    if (delayMs > 0 && !(await pause(delayMs, exchange.signal))) return;
     if (res.destroyed) return;
 
     const paced = audio && pacing.realtimeFactor > 0;
@@ -480,7 +492,7 @@ class SandboxServer implements Sandbox {
     while (sent < end) {
       const next = Math.min(sent + pacing.chunkBytes, end);
       const due = started + sent * msPerByte - performance.now();
-      if (due > 1 && !(await this.#wait(due))) return;
+      if (due > 1 && !(await pause(due, exchange.signal))) return;
       if (!(await write(res, body.bytes.subarray(sent, next)))) return;
       record.bodyBytes = next;
       record.chunks += 1;
@@ -512,14 +524,15 @@ class SandboxServer implements Sandbox {
     };
   }
 
-  /** Sleeps; false when the sandbox closed meanwhile. */
-  async #wait(ms: number): Promise<boolean> {
-    try {
-      await sleep(ms, undefined, { signal: this.#closing.signal });
-      return true;
-    } catch {
-      return false;
-    }
+}
+
+/** Sleeps; false when the signal aborted meanwhile. */
+async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,8 @@
 // Pacing and the streamed WAV header: the body arrives in pieces while the sandbox is still sending it.
 // Assertions are on order and counts, never on how long anything took.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { emotionTts, hear, readPieces, totalLength, tts, until } from './helpers.ts';
 
@@ -51,17 +53,31 @@ describe('pacing', () => {
     expect(sandbox.requests[0]?.chunks).toBe(58);
   });
 
-  it('holds the headers back for startDelayMs', async () => {
-    sandbox.setPacing({ startDelayMs: 60_000 });
-    const controller = new AbortController();
-    const pending = tts(sandbox, TEXT, { signal: controller.signal }).catch((e: unknown) => e);
-    // Synthesised (the voice is known) but no status sent.
-    await until(() => sandbox.requests[0]?.voice !== undefined);
-    expect(sandbox.requests[0]?.status).toBeUndefined();
-    controller.abort();
-    expect(await pending).toMatchObject({ name: 'AbortError' });
-    await until(() => sandbox.requests[0]?.outcome === 'client-aborted');
-    expect(sandbox.requests[0]?.status).toBeUndefined();
+  it('holds the headers back for startDelayMs, and stops waiting when the client leaves', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const own = await startSandbox({ logger: createLogger({ destination }), pacing: { startDelayMs: 60_000 } });
+    try {
+      const controller = new AbortController();
+      const pending = tts(own, TEXT, { signal: controller.signal }).catch((e: unknown) => e);
+      // Synthesised (the voice is known) but no status sent.
+      await until(() => own.requests[0]?.voice !== undefined);
+      expect(own.requests[0]?.status).toBeUndefined();
+      controller.abort();
+      expect(await pending).toMatchObject({ name: 'AbortError' });
+      // The request's log line is written when its handling ends: long before the 60 s delay.
+      await until(() => lines.some((line) => line.includes('"outcome":"client-aborted"')));
+      expect(own.requests[0]?.status).toBeUndefined();
+      expect(lines.join('')).toContain(`"keyHint":"…${own.testKey.slice(-4)}"`);
+      expect(lines.join('')).not.toContain(own.testKey);
+    } finally {
+      await own.close();
+    }
   });
 
   it('does not delay error responses', async () => {
