@@ -76,4 +76,16 @@ describe('voice player', () => {
     await until(() => h.discord.botVoiceChannel(london.id) === null, 5_000);
     h.discord.setVoiceState(london.id, ALICE, GENERAL);
   });
+
+  it('moves to a caller in another channel when it is not speaking to anyone', async () => {
+    const seoul = defaultGuilds()[0] as ReturnType<typeof defaultGuilds>[0];
+    await runCommand(h, { guildId: seoul.id, userId: '300000000000000001', name: 'join' });
+    expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000001');
+    h.discord.clearAudio(seoul.id);
+    const { handle } = await runCommand(h, { guildId: seoul.id, userId: '300000000000000003', name: 'say', options: { text: 'Moved over here.' } });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000002');
+    const heard = await h.discord.waitForAudio(seoul.id);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Moved over here.') - 0.1);
+  });
 });
