@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    reporters: ['default', './test/support/plain-summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end suites play real-time audio; files run in parallel, tests in a file in order.
