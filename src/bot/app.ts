@@ -18,6 +18,8 @@ export interface SayBotOptions {
   commands?: Map<string, CommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
+  /** Download each audio response in full before playing it (SpeechServiceOptions.bufferResponses): benchmarks' baseline. */
+  bufferResponses?: boolean;
 }
 
 /** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
@@ -46,7 +48,12 @@ export class SayBot {
       group: `saybot-${randomUUID()}`,
     });
     this.#context = {
-      speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest }),
+      speech: new SpeechService({
+        client: options.voiceApi,
+        logger,
+        maxCharsPerRequest: config.maxCharsPerRequest,
+        ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+      }),
       players: this.players,
       logger,
       settings: { maxCharsPerRequest: config.maxCharsPerRequest },

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { VoiceApiClient, AudioResponse } from '../api/client.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { analyseClip } from '../audio/clip.ts';
@@ -29,6 +29,12 @@ export interface SpeechServiceOptions {
   client: VoiceApiClient;
   logger: Logger;
   maxCharsPerRequest: number;
+  /**
+   * Reads each response body in full before decoding it, as most bots do, instead of decoding it while it
+   * arrives. Default false. It only makes the first audio later: benchmarks run it as the baseline that
+   * streaming is measured against.
+   */
+  bufferResponses?: boolean;
 }
 
 /**
@@ -39,11 +45,13 @@ export class SpeechService {
   readonly #client: VoiceApiClient;
   readonly #log: Logger;
   readonly #maxChars: number;
+  readonly #bufferResponses: boolean;
 
   constructor(options: SpeechServiceOptions) {
     this.#client = options.client;
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
+    this.#bufferResponses = options.bufferResponses ?? false;
   }
 
   /** The texts that will be sent, one request each. */
@@ -109,7 +117,8 @@ export class SpeechService {
         try {
           const response = await start();
           this.#log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-          return createOpusPacketStream(response.body, response.format, { signal });
+          const body = this.#bufferResponses ? await readWhole(response.body, signal) : response.body;
+          return createOpusPacketStream(body, response.format, { signal });
         } finally {
           signal.removeEventListener('abort', onAbort);
         }
@@ -129,5 +138,17 @@ export class SpeechService {
       parts.push({ data, format: response.format });
     }
     return { parts, seconds };
+  }
+}
+
+/** The whole body, then a byte stream of it (not object mode, like an HTTP body); an abort destroys the body. */
+async function readWhole(body: Readable, signal: AbortSignal): Promise<Readable> {
+  const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const data = Buffer.concat(await body.toArray());
+    return Readable.from([data], { objectMode: false });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }

@@ -67,6 +67,8 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   clientRetryBaseDelayMs?: number;
   clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
+  /** Start the bot with SayBotOptions.bufferResponses (download in full, then play). */
+  bufferResponses?: boolean;
 }
 
 export interface Harness {
@@ -119,7 +121,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const bot = await SayBot.start({ config, logger, voiceApi, readyTimeoutMs: 10_000 });
+  const bot = await SayBot.start({
+    config, logger, voiceApi, readyTimeoutMs: 10_000,
+    ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+  });
   return {
     discord,
     sandbox,
