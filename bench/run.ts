@@ -1,0 +1,122 @@
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory] [--counts=10,50] [--write]
+// Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
+// baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { startBot, type BenchBot } from './bot.ts';
+import { joinAll, measureStep, type ConcurrencyStep } from './concurrency.ts';
+import { gatewayBudget, textLasting } from './drive.ts';
+import { benchGuild, benchGuilds } from './guilds.ts';
+import { machine } from './machine.ts';
+import { measureMemory, snapshot } from './memory.ts';
+import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
+import { render, type Results, type TtfaSamples } from './report.ts';
+import { Servers } from './servers-client.ts';
+import { measureTtfa } from './ttfa.ts';
+
+const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
+
+function parse(): { plan: Plan; write: boolean; command: string } {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      counts: { type: 'string' },
+      write: { type: 'boolean', default: false },
+    },
+  });
+  const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
+  for (const f of figures) if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
+  const counts = values.counts?.split(',').map(Number);
+  if (counts?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
+  const args = process.argv.slice(2);
+  return {
+    plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
+    write: values.write,
+    command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
+  };
+}
+
+function log(line: string): void {
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+async function ttfaWith(servers: Servers, p: Plan): Promise<TtfaSamples> {
+  const text = textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER);
+  const common = { text, startDelayMs: p.ttfa.startDelayMs };
+  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false });
+  const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, runs: p.ttfa.firstJoinRuns, warmup: p.ttfa.firstJoinWarmup, firstJoin: true });
+  return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
+}
+
+async function main(): Promise<void> {
+  const { plan: p, write, command } = parse();
+  const started = performance.now();
+  const results: Results = { plan: p, machine: machine(), command, date: new Date().toISOString(), problems: [], seconds: 0 };
+  const has = (f: Figure): boolean => p.figures.includes(f);
+  if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
+
+  log(`${p.mode} run: ${p.figures.join(', ')}; fake Discord with ${p.guilds} guilds`);
+  const servers = await Servers.start(p.guilds);
+  let bot: BenchBot | undefined;
+  const complaints: string[] = [];
+  try {
+    // The streaming bot (the default) first, in a fresh process: its RSS when ready is the process's own.
+    bot = await startBot(servers.info, { bufferResponses: false });
+    gatewayBudget.reset();
+    results.readyRss = await snapshot();
+    let streaming: TtfaSamples | undefined;
+    if (has('ttfa')) {
+      log('time to first audio: streaming');
+      streaming = await ttfaWith(servers, p);
+    }
+    if (has('memory')) {
+      log(`memory: ${p.memory.warmupSays} + ${p.memory.says} /say`);
+      await servers.call('setPacing', { pacing: { startDelayMs: 0, realtimeFactor: 0 } });
+      results.memory = await measureMemory(servers, benchGuilds(p.memory.guilds), p.memory);
+    }
+    if (has('concurrency')) {
+      const guilds = benchGuilds(Math.max(...p.concurrency.counts));
+      log(`concurrency: joining ${guilds.length} guilds`);
+      await joinAll(servers, guilds);
+      await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+      const text = textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER);
+      const clipSeconds = await servers.call('expectedSeconds', { text });
+      const steps: ConcurrencyStep[] = [];
+      for (const n of p.concurrency.counts) {
+        log(`concurrency: N = ${n}`);
+        steps.push(await measureStep(servers, guilds, { counts: p.concurrency.counts, text, clipSeconds }, n));
+      }
+      results.concurrency = steps;
+    }
+    complaints.push(...bot.complaints());
+    await bot.stop();
+    bot = undefined;
+
+    if (streaming) {
+      // The baseline: the same bot path, each response downloaded in full before decoding.
+      log('time to first audio: baseline (buffered responses)');
+      bot = await startBot(servers.info, { bufferResponses: true });
+      gatewayBudget.reset();
+      const buffered = await ttfaWith(servers, p);
+      results.ttfa = { streaming, buffered };
+      complaints.push(...bot.complaints());
+      await bot.stop();
+      bot = undefined;
+    }
+    results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
+  } finally {
+    await bot?.stop();
+    await servers.close();
+  }
+  results.seconds = (performance.now() - started) / 1000;
+  const report = render(results);
+  console.log(report);
+  if (write) {
+    await writeFile(new URL('../docs/benchmarks.md', import.meta.url), report);
+    log('wrote docs/benchmarks.md');
+  }
+}
+
+await main();
