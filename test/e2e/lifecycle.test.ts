@@ -22,7 +22,8 @@ function runNode(script: string, env: Record<string, string>, until?: { stdout: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', ...env },
+      // An in-memory database, so no test run leaves a data/ directory behind.
+      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', DATABASE_URL: 'sqlite::memory:', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import { VoiceApiClient } from '../../src/api/index.ts';
@@ -7,6 +10,7 @@ import { SayBot } from '../../src/bot/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
 import type { FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
@@ -72,12 +76,17 @@ export interface HarnessOptions {
 export interface Harness {
   discord: FakeDiscord;
   sandbox: Sandbox;
-  bot: SayBot;
+  /** The running bot; a new one after restart(). */
+  readonly bot: SayBot;
   config: Config;
+  /** This harness's own SQLite file (in a temporary directory removed by close()). */
+  databasePath: string;
   token: string;
   apiKey: string;
   /** Everything the bot logged so far (JSON lines). */
   logs(): string;
+  /** Stops the bot as a shutdown does (store closed) and starts a new one on the same database file. */
+  restart(): Promise<SayBot>;
   close(): Promise<void>;
 }
 
@@ -95,8 +104,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   trustFakeDiscord(discord.caCertificatePem);
   const sandbox = await startSandbox(options.sandbox);
   const apiKey = sandbox.testKey;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-harness-'));
+  const databasePath = path.join(dataDir, 'saybot.sqlite');
   const config: Config = {
     ...loadConfig({
+      DATABASE_URL: `sqlite:${databasePath}`,
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
@@ -119,20 +131,30 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const bot = await SayBot.start({ config, logger, voiceApi, readyTimeoutMs: 10_000 });
+  const startBot = () => SayBot.start({ config, logger, voiceApi, store: new SqliteStore(config.databasePath), readyTimeoutMs: 10_000 });
+  let bot = await startBot();
   return {
     discord,
     sandbox,
-    bot,
+    get bot() {
+      return bot;
+    },
     config,
+    databasePath: config.databasePath,
     token,
     apiKey,
     logs: () => lines.join(''),
+    async restart() {
+      await bot.stop();
+      bot = await startBot();
+      return bot;
+    },
     async close() {
       await bot.stop();
       await voiceApi.close();
       await sandbox.close();
       await discord.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
