@@ -26,7 +26,11 @@ export async function showResult(
   params: MessageParams = {},
   files: AttachmentPayload[] = [],
 ): Promise<void> {
-  const content = t(interaction.locale, key, params);
+  await showContent(interaction, t(interaction.locale, key, params), files);
+}
+
+/** As showResult, for text already composed in the caller's language (listings). */
+export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
   if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
   else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
 }

@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { resolveSettings, type ResolvedSettings } from '../speech/resolve-settings.ts';
-import type { VoiceSettings } from '../store/types.ts';
+import type { Preset, VoiceSettings } from '../store/types.ts';
 import { languageName } from '../voices/catalogue.ts';
 import type { CommandContext } from './command.ts';
 import { UserError } from './failures.ts';
@@ -70,4 +70,10 @@ export function describeSettings(locale: string, settings: VoiceSettings): strin
   if (settings.exaggeration !== undefined) parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
   if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
   return parts.join(' · ');
+}
+
+/** A preset as one listing line, marked when it is the server's default. */
+export function presetLine(locale: string, preset: Preset, defaultName: string | undefined): string {
+  const mark = preset.name === defaultName ? ` ${t(locale, 'preset.list.default')}` : '';
+  return `**${preset.name}**: ${describeSettings(locale, preset)}${mark}`;
 }
