@@ -166,9 +166,17 @@ export function stringOption(name: string, value: string | number | boolean | un
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
 export async function runCommand(
   harness: Harness,
-  input: { guildId: string; userId: string; name: string; options?: Record<string, string | number | boolean | undefined>; locale?: string },
+  input: {
+    guildId: string;
+    userId: string;
+    name: string;
+    /** Sends the options inside this sub-command (`/preset save …`). */
+    subcommand?: string;
+    options?: Record<string, string | number | boolean | undefined>;
+    locale?: string;
+  },
 ): Promise<{ handle: InteractionHandle; content: string }> {
-  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  const options = withSubcommand(input.subcommand, Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value)));
   const handle = await harness.discord.command({
     guildId: input.guildId,
     userId: input.userId,
@@ -179,6 +187,33 @@ export async function runCommand(
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
   const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
   return { handle, content: final.content ?? '' };
+}
+
+function withSubcommand(subcommand: string | undefined, options: InteractionOption[]): InteractionOption[] {
+  return subcommand === undefined ? options : [{ name: subcommand, type: 1, options }];
+}
+
+/** The choices the bot offers while `focus` is being typed (other options as already filled in). */
+export function autocomplete(
+  harness: Harness,
+  input: {
+    guildId: string;
+    userId: string;
+    name: string;
+    subcommand?: string;
+    focus: { name: string; value: string };
+    options?: Record<string, string | undefined>;
+    locale?: string;
+  },
+): Promise<Array<{ name: string; value: string | number }>> {
+  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  return harness.discord.autocomplete({
+    guildId: input.guildId,
+    userId: input.userId,
+    name: input.name,
+    options: withSubcommand(input.subcommand, [...filled, { ...input.focus, type: 3, focused: true }]),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  });
 }
 
 /** Mono float samples from what a voice channel heard. */
