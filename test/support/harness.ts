@@ -163,20 +163,26 @@ export function stringOption(name: string, value: string | number | boolean | un
   return value === undefined ? [] : [{ name, value }];
 }
 
+/** Who runs which command where, with which options. */
+export interface CommandInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  /** Sends the options inside this sub-command (`/preset save …`). */
+  subcommand?: string;
+  options?: Record<string, string | number | boolean | undefined>;
+  locale?: string;
+}
+
+function optionsOf(input: CommandInput, focus: InteractionOption[] = []): InteractionOption[] {
+  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  const all = [...filled, ...focus];
+  return input.subcommand === undefined ? all : [{ name: input.subcommand, type: 1, options: all }];
+}
+
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
-export async function runCommand(
-  harness: Harness,
-  input: {
-    guildId: string;
-    userId: string;
-    name: string;
-    /** Sends the options inside this sub-command (`/preset save …`). */
-    subcommand?: string;
-    options?: Record<string, string | number | boolean | undefined>;
-    locale?: string;
-  },
-): Promise<{ handle: InteractionHandle; content: string }> {
-  const options = withSubcommand(input.subcommand, Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value)));
+export async function runCommand(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
+  const options = optionsOf(input);
   const handle = await harness.discord.command({
     guildId: input.guildId,
     userId: input.userId,
@@ -189,29 +195,13 @@ export async function runCommand(
   return { handle, content: final.content ?? '' };
 }
 
-function withSubcommand(subcommand: string | undefined, options: InteractionOption[]): InteractionOption[] {
-  return subcommand === undefined ? options : [{ name: subcommand, type: 1, options }];
-}
-
-/** The choices the bot offers while `focus` is being typed (other options as already filled in). */
-export function autocomplete(
-  harness: Harness,
-  input: {
-    guildId: string;
-    userId: string;
-    name: string;
-    subcommand?: string;
-    focus: { name: string; value: string };
-    options?: Record<string, string | undefined>;
-    locale?: string;
-  },
-): Promise<Array<{ name: string; value: string | number }>> {
-  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+/** The choices the bot offers while `focus` is being typed (the other options as already filled in). */
+export function autocomplete(harness: Harness, input: CommandInput & { focus: { name: string; value: string } }): Promise<Array<{ name: string; value: string | number }>> {
   return harness.discord.autocomplete({
     guildId: input.guildId,
     userId: input.userId,
     name: input.name,
-    options: withSubcommand(input.subcommand, [...filled, { ...input.focus, type: 3, focused: true }]),
+    options: optionsOf(input, [{ ...input.focus, type: 3, focused: true }]),
     ...(input.locale === undefined ? {} : { locale: input.locale }),
   });
 }
