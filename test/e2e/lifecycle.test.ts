@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/bot/command-loader.ts';
 import { deployCommands } from '../../src/bot/deploy.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import type { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, defaultGuilds, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
@@ -59,17 +59,16 @@ describe('npm start', () => {
   });
 
   describe('against a local Discord and Voice API', () => {
+    let services: LocalServices;
     let discord: FakeDiscord;
     let sandbox: Sandbox;
     let token: string;
     beforeAll(async () => {
-      token = fakeToken();
-      discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: defaultGuilds(), log: () => undefined });
-      sandbox = await startSandbox();
+      services = await startLocalServices();
+      ({ discord, sandbox, token } = services);
     });
     afterAll(async () => {
-      await sandbox?.close();
-      await discord?.close();
+      await services?.close();
     });
 
     it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {

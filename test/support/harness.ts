@@ -81,19 +81,40 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export interface LocalServices {
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
+export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes'> = {}): Promise<LocalServices> {
   const token = fakeToken();
-  const guilds = options.guilds ?? defaultGuilds();
   const discord = await FakeDiscord.start({
     token,
     applicationId: APP_ID,
-    guilds,
+    guilds: options.guilds ?? defaultGuilds(),
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     log: () => undefined,
   });
   trustFakeDiscord(discord.caCertificatePem);
   const sandbox = await startSandbox(options.sandbox);
+  return {
+    discord,
+    sandbox,
+    token,
+    async close() {
+      await sandbox.close();
+      await discord.close();
+    },
+  };
+}
+
+/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const services = await startLocalServices(options);
+  const { discord, sandbox, token } = services;
   const apiKey = sandbox.testKey;
   const config: Config = {
     ...loadConfig({
@@ -131,8 +152,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await bot.stop();
       await voiceApi.close();
-      await sandbox.close();
-      await discord.close();
+      await services.close();
     },
   };
 }
