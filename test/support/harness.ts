@@ -157,16 +157,24 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
-export function stringOption(name: string, value: string | number | boolean | undefined): InteractionOption[] {
-  return value === undefined ? [] : [{ name, value }];
+/** A NUMBER option (type 10): whole numbers would otherwise be sent as INTEGER, as the fake infers types. */
+export function numberValue(value: number): { type: number; value: number } {
+  return { type: 10, value };
+}
+
+type OptionValue = string | number | boolean | { type: number; value: string | number | boolean } | undefined;
+
+function optionOf(name: string, value: OptionValue): InteractionOption[] {
+  if (value === undefined) return [];
+  return typeof value === 'object' ? [{ name, ...value }] : [{ name, value }];
 }
 
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
 export async function runCommand(
   harness: Harness,
-  input: { guildId: string; userId: string; name: string; options?: Record<string, string | number | boolean | undefined>; locale?: string },
+  input: { guildId: string; userId: string; name: string; options?: Record<string, OptionValue>; locale?: string },
 ): Promise<{ handle: InteractionHandle; content: string }> {
-  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
   const handle = await harness.discord.command({
     guildId: input.guildId,
     userId: input.userId,
