@@ -1,4 +1,4 @@
-import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { SpeechRequest } from '../speech/service.ts';
 import type { GuildPlayer } from '../voice/guild-player.ts';
 import type { CommandContext } from './command.ts';
@@ -25,11 +25,16 @@ export function chooseTarget(
   context: CommandContext,
 ): Target {
   if (output === 'file') return { kind: 'file', because: 'asked' };
-  const channelId = interaction.member.voice.channelId;
-  if (!channelId) {
+  const voiceChannel = interaction.member.voice.channel;
+  if (!voiceChannel) {
     if (output === 'voice') throw new UserError('error.voice.notInVoice');
     return { kind: 'file', because: 'no-voice' };
   }
+  const channelId = voiceChannel.id;
+  // Checked up front: joining a channel we may not use would only time out, much later.
+  const me = interaction.guild.members.me;
+  const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
+  if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
   const player = context.players.get(interaction.guildId, interaction.guild.voiceAdapterCreator);
   const current = player.channelId;
   if (current !== undefined && current !== channelId && player.busy) {

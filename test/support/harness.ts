@@ -90,19 +90,40 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export interface LocalServices {
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
+export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes'> = {}): Promise<LocalServices> {
   const token = fakeToken();
-  const guilds = options.guilds ?? defaultGuilds();
   const discord = await FakeDiscord.start({
     token,
     applicationId: APP_ID,
-    guilds,
+    guilds: options.guilds ?? defaultGuilds(),
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     log: () => undefined,
   });
   trustFakeDiscord(discord.caCertificatePem);
   const sandbox = await startSandbox(options.sandbox);
+  return {
+    discord,
+    sandbox,
+    token,
+    async close() {
+      await sandbox.close();
+      await discord.close();
+    },
+  };
+}
+
+/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const services = await startLocalServices(options);
+  const { discord, sandbox, token } = services;
   const apiKey = sandbox.testKey;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-harness-'));
   const databasePath = path.join(dataDir, 'saybot.sqlite');
@@ -152,15 +173,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await bot.stop();
       await voiceApi.close();
-      await sandbox.close();
-      await discord.close();
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export function stringOption(name: string, value: string | number | boolean | undefined): InteractionOption[] {
-  return value === undefined ? [] : [{ name, value }];
+/** A NUMBER option (type 10): whole numbers would otherwise be sent as INTEGER, as the fake infers types. */
+export function numberValue(value: number): { type: number; value: number } {
+  return { type: 10, value };
+}
+
+type OptionValue = string | number | boolean | { type: number; value: string | number | boolean } | undefined;
+
+function optionOf(name: string, value: OptionValue): InteractionOption[] {
+  if (value === undefined) return [];
+  return typeof value === 'object' ? [{ name, ...value }] : [{ name, value }];
 }
 
 /** Who runs which command where, with which options. */
@@ -170,12 +198,12 @@ export interface CommandInput {
   name: string;
   /** Sends the options inside this sub-command (`/preset save …`). */
   subcommand?: string;
-  options?: Record<string, string | number | boolean | undefined>;
+  options?: Record<string, OptionValue>;
   locale?: string;
 }
 
 function optionsOf(input: CommandInput, focus: InteractionOption[] = []): InteractionOption[] {
-  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
   const all = [...filled, ...focus];
   return input.subcommand === undefined ? all : [{ name: input.subcommand, type: 1, options: all }];
 }
