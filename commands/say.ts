@@ -2,7 +2,7 @@ import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
-import { formatOption, languageOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
+import { formatOption, languageOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
 import { chooseSettings } from '../src/bot/speech-settings.ts';
 
 export const data = new SlashCommandBuilder()
@@ -24,17 +24,7 @@ export const data = new SlashCommandBuilder()
   .addStringOption(languageOption)
   .addStringOption(formatOption)
   .addStringOption(toneOption)
-  .addStringOption((o) =>
-    o
-      .setName('output')
-      .setNameLocalizations({ ko: '출력', ja: '出力' })
-      .setDescription('Play in your voice channel, or post a file')
-      .setDescriptionLocalizations({ ko: '음성 채널에서 재생하거나 파일로 보내기', ja: 'ボイスチャンネルで再生するか、ファイルで送るか' })
-      .addChoices(
-        { name: 'voice channel', name_localizations: { ko: '음성 채널', ja: 'ボイスチャンネル' }, value: 'voice' },
-        { name: 'file', name_localizations: { ko: '파일', ja: 'ファイル' }, value: 'file' },
-      ),
-  )
+  .addStringOption(outputOption)
   .addStringOption(presetOption);
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {

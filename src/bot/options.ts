@@ -59,6 +59,18 @@ export const presetOption = (o: SlashCommandStringOption) =>
     .setMaxLength(100)
     .setAutocomplete(true);
 
+/** Where the audio goes (deliver-speech.ts: OutputChoice). */
+export const outputOption = (o: SlashCommandStringOption) =>
+  o
+    .setName('output')
+    .setNameLocalizations({ ko: '출력', ja: '出力' })
+    .setDescription('Play in your voice channel, or post a file')
+    .setDescriptionLocalizations({ ko: '음성 채널에서 재생하거나 파일로 보내기', ja: 'ボイスチャンネルで再生するか、ファイルで送るか' })
+    .addChoices(
+      { name: 'voice channel', name_localizations: { ko: '음성 채널', ja: 'ボイスチャンネル' }, value: 'voice' },
+      { name: 'file', name_localizations: { ko: '파일', ja: 'ファイル' }, value: 'file' },
+    );
+
 type Options = ChatInputCommandInteraction['options'];
 
 /** A trimmed string option, undefined when absent or blank. */

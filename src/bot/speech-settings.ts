@@ -23,6 +23,8 @@ export async function chooseSettings(
   context: CommandContext,
   options: VoiceSettings,
   presetName: string | undefined,
+  /** The command's own built-in voice, when it is not the one of the server's language. */
+  builtinVoice?: string,
 ): Promise<ChosenSettings> {
   const { store } = context;
   const guildId = interaction.guildId;
@@ -38,13 +40,14 @@ export async function chooseSettings(
     member,
     server: server && { name: server.name, settings: server },
     guildLocale: interaction.guild.preferredLocale,
+    builtinVoice,
   });
   settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings) };
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
 }
 
 /** `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. */
-export function voiceLabel(locale: string, settings: ResolvedSettings): string {
+export function voiceLabel(locale: string, settings: ResolvedSettings, commandDefault = false): string {
   const voice = `\`${settings.voice}\``;
   const source = settings.sources.voice;
   switch (source.kind) {
@@ -57,7 +60,7 @@ export function voiceLabel(locale: string, settings: ResolvedSettings): string {
     case 'server':
       return t(locale, 'voice.why.server', { voice, preset: source.preset });
     case 'builtin':
-      return t(locale, 'voice.why.builtin', { voice });
+      return t(locale, commandDefault ? 'voice.why.commandDefault' : 'voice.why.builtin', { voice });
   }
 }
 

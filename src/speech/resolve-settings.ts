@@ -20,6 +20,8 @@ export interface SettingsLayers {
   server?: { name: string; settings: VoiceSettings } | undefined;
   /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
   guildLocale: string | null | undefined;
+  /** A command's own built-in voice instead of the locale's (/emote: the service's emotion default). */
+  builtinVoice?: string | undefined;
 }
 
 export interface ResolvedSettings {
@@ -60,7 +62,7 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   }
   return {
     ...values,
-    voice: values.voice ?? defaultVoiceFor(layers.guildLocale),
+    voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
     format: values.format ?? 'wav',
     sources,
   };

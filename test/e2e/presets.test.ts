@@ -5,7 +5,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import { autocomplete, defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { autocomplete, defaultGuilds, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const guilds = defaultGuilds();
 const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
@@ -41,6 +41,9 @@ async function sayAndHear(guildId: string, userId: string, options: Record<strin
   const heard = await h.discord.waitForAudio(guildId, { minSeconds: 0.5 });
   return { content: done.content ?? '', pitch: pitchOf(heard) ?? 0 };
 }
+/** /preset save in Seoul by its admin. */
+const savePreset = (options: Parameters<typeof runCommand>[1]['options']) =>
+  runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'save', options });
 const pitchOfVoice = (voice: string) => h.sandbox.voicePitchHz(voice) ?? -1000;
 
 describe('/preset permissions', () => {
@@ -64,13 +67,7 @@ describe('/preset permissions', () => {
 
 describe('a preset', () => {
   it('saved in one guild is used by /say there, and the reply names it', async () => {
-    const saved = await runCommand(h, {
-      guildId: seoul.id,
-      userId: SEOUL_ADMIN,
-      name: 'preset',
-      subcommand: 'save',
-      options: { name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'calm <@300000000000000001>' },
-    });
+    const saved = await savePreset({ name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'calm <@300000000000000001>' });
     expect(saved.content).toContain('Saved preset "Narrator": `voice-b-ko-m-01` · Korean (ko) · tone `calm 300000000000000001`');
     expect(saved.handle.responses.at(-1)?.mentioned).toEqual({ users: [], roles: [], everyone: false });
 
@@ -95,11 +92,23 @@ describe('a preset', () => {
   });
 
   it('fixes the settings it names (here the file format) and leaves the rest to the next layer', async () => {
-    await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'save', options: { name: 'bright', voice: 'voice-b-en-f-01', format: 'mp3' } });
+    await savePreset({ name: 'bright', voice: 'voice-b-en-f-01', format: 'mp3' });
     const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'say', options: { text: 'As a file', preset: 'bright', output: 'file' } });
     expect(content).toContain('`voice-b-en-f-01` (프리셋 "bright")');
     expect(handle.responses.find((r) => r.files.length > 0)?.files[0]?.name).toBe('saybot-voice-b-en-f-01.mp3');
     expect(h.sandbox.requests.at(-1)).toMatchObject({ voice: 'voice-b-en-f-01', outputFormat: 'mp3' });
+  });
+});
+
+describe('/emote', () => {
+  it('takes the voice and exaggeration of a chosen preset', async () => {
+    const saved = await savePreset({ name: 'excited', voice: 'voice-b-ja-f-01', exaggeration: numberValue(0.9) });
+    expect(saved.content).toContain('exaggeration 0.9');
+    const { content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'emote', options: { text: 'Yay!', preset: 'excited', output: 'file' } });
+    expect(content).toContain('`voice-b-ja-f-01` (프리셋 "excited")');
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'emotion-tts', voice: 'voice-b-ja-f-01', exaggeration: 0.9 });
+    const deleted = await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'delete', options: { name: 'Excited' } });
+    expect(deleted.content).toBe('Deleted preset "excited".');
   });
 });
 

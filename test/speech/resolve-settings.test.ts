@@ -37,6 +37,11 @@ describe('resolveSettings', () => {
     expect(r.sources.voice).toEqual({ kind: 'server', preset: 'house' });
   });
 
+  it("lets a command name its own built-in voice, still after every other layer", () => {
+    expect(resolveSettings({ options: {}, guildLocale: 'en-US', builtinVoice: 'voice-b-ko-f-01' }).voice).toBe('voice-b-ko-f-01');
+    expect(resolveSettings({ options: {}, server, guildLocale: 'en-US', builtinVoice: 'voice-b-ko-f-01' }).voice).toBe('voice-b-ko-m-01');
+  });
+
   it("falls back to the built-in voice of the server's locale and WAV", () => {
     for (const [locale, voice] of [['ko', 'voice-b-ko-f-01'], ['ja', 'voice-b-ja-f-01'], ['en-US', 'voice-b-en-f-01'], [null, 'voice-b-en-f-01']] as const) {
       const r = resolveSettings({ options: {}, guildLocale: locale });
