@@ -1,9 +1,10 @@
 import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
+import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { voiceChoices } from '../src/bot/choices.ts';
-import { isPresetVoiceId } from '../src/voices/catalogue.ts';
+import { outputOption, presetOption, readText, readVoiceSettings, voiceOption } from '../src/bot/options.ts';
+import { chooseSettings } from '../src/bot/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
@@ -33,41 +34,30 @@ export const data = new SlashCommandBuilder()
       .setMinValue(0)
       .setMaxValue(1),
   )
-  .addStringOption((o) =>
-    o
-      .setName('voice')
-      .setNameLocalizations({ ko: '음성', ja: '声' })
-      .setDescription('Which voice speaks')
-      .setDescriptionLocalizations({ ko: '말할 음성', ja: '話す声' })
-      .setAutocomplete(true),
-  )
-  .addStringOption((o) =>
-    o
-      .setName('output')
-      .setNameLocalizations({ ko: '출력', ja: '出力' })
-      .setDescription('Play in your voice channel, or post a file')
-      .setDescriptionLocalizations({ ko: '음성 채널에서 재생하거나 파일로 보내기', ja: 'ボイスチャンネルで再生するか、ファイルで送るか' })
-      .addChoices(
-        { name: 'voice channel', name_localizations: { ko: '음성 채널', ja: 'ボイスチャンネル' }, value: 'voice' },
-        { name: 'file', name_localizations: { ko: '파일', ja: 'ファイル' }, value: 'file' },
-      ),
-  );
+  .addStringOption(voiceOption)
+  .addStringOption(outputOption)
+  .addStringOption(presetOption);
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  const voice = interaction.options.getString('voice')?.trim() || DEFAULT_EMOTION_VOICE;
-  if (!isPresetVoiceId(voice)) throw new UserError('error.input.unknownVoice', { voice: voice.slice(0, 80) });
-  const exaggeration = interaction.options.getNumber('exaggeration') ?? DEFAULT_EXAGGERATION;
+  // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset,
+  // then this command's own defaults (the service's emotion voice, 0.5).
+  const { settings, voiceLabel } = await chooseSettings(
+    interaction,
+    context,
+    readVoiceSettings(interaction.options),
+    readText(interaction.options, 'preset'),
+    DEFAULT_EMOTION_VOICE,
+  );
+  const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
   // Discord enforces min/max for its own clients; a crafted request is refused here, before any API call.
   if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
   await deliverSpeech(
     interaction,
-    { kind: 'emotion', text: interaction.options.getString('text', true), voice, exaggeration },
+    { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration },
     (interaction.options.getString('output') ?? undefined) as OutputChoice,
     context,
+    voiceLabel,
   );
 };
 
-export const autocomplete: CommandModule['autocomplete'] = async (interaction) => {
-  const focused = interaction.options.getFocused(true);
-  await interaction.respond(focused.name === 'voice' ? voiceChoices(focused.value, interaction.locale) : []);
-};
+export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

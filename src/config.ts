@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { PresetVoice } from './voices/catalogue.ts';
+import { readVoicesFile } from './voices/voices-file.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
@@ -39,8 +41,9 @@ const EnvSchema = z.object({
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:|file:)?[^:]+$/, 'must be an SQLite file path, optionally prefixed with sqlite: or file:')
+    .regex(/^(sqlite:|file:)?([^:]+|:memory:)$/, 'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:')
     .default('sqlite:./data/saybot.sqlite'),
+  VOICES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -54,6 +57,8 @@ export interface Config {
   maxCharsPerRequest: number;
   voiceIdleTimeoutMs: number;
   databasePath: string;
+  /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
+  extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -95,6 +100,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
     );
   }
+  let extraVoices: PresetVoice[] = [];
+  if (parsed.success && parsed.data.VOICES_FILE !== undefined) {
+    try {
+      extraVoices = readVoicesFile(parsed.data.VOICES_FILE);
+    } catch (error) {
+      problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -114,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
     databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    extraVoices,
     logLevel: e.LOG_LEVEL,
   };
 }

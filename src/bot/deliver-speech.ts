@@ -52,11 +52,13 @@ export async function deliverSpeech(
   request: SpeechRequest,
   output: OutputChoice,
   context: CommandContext,
+  /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts); default: its ID. */
+  voiceLabel = `\`${request.voice}\``,
 ): Promise<void> {
   if (context.speech.parts(request).length === 0) throw new UserError('error.input.emptyText');
   const target = chooseTarget(interaction, output, context);
   await interaction.deferReply();
-  const voice = `\`${request.voice}\``;
+  const voice = voiceLabel;
 
   if (target.kind === 'file') {
     const spoken = await context.speech.renderFiles(request);

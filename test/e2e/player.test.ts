@@ -35,7 +35,8 @@ describe('voice player', () => {
     h.discord.clearAudio(london.id);
     const first = await say('This is a long clip that will be skipped soon enough.');
     const second = await say('Then this one.');
-    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01`, 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
+    // No voice was chosen, so the reply says why this one speaks.
+    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01` \(the default for this server's language\), 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
     await h.discord.waitForAudio(london.id, { minSeconds: 0.4, quietMs: 0 });
     expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Skipped the current clip.');
     const skipped = await first.handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'));

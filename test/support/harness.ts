@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import { VoiceApiClient } from '../../src/api/index.ts';
@@ -7,6 +10,7 @@ import { SayBot } from '../../src/bot/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
 import type { FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
@@ -72,12 +76,17 @@ export interface HarnessOptions {
 export interface Harness {
   discord: FakeDiscord;
   sandbox: Sandbox;
-  bot: SayBot;
+  /** The running bot; a new one after restart(). */
+  readonly bot: SayBot;
   config: Config;
+  /** This harness's own SQLite file (in a temporary directory removed by close()). */
+  databasePath: string;
   token: string;
   apiKey: string;
   /** Everything the bot logged so far (JSON lines). */
   logs(): string;
+  /** Stops the bot as a shutdown does (store closed) and starts a new one on the same database file. */
+  restart(): Promise<SayBot>;
   close(): Promise<void>;
 }
 
@@ -116,8 +125,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const services = await startLocalServices(options);
   const { discord, sandbox, token } = services;
   const apiKey = sandbox.testKey;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-harness-'));
+  const databasePath = path.join(dataDir, 'saybot.sqlite');
   const config: Config = {
     ...loadConfig({
+      DATABASE_URL: `sqlite:${databasePath}`,
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
@@ -140,19 +152,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const bot = await SayBot.start({ config, logger, voiceApi, readyTimeoutMs: 10_000 });
+  const startBot = () => SayBot.start({ config, logger, voiceApi, store: new SqliteStore(config.databasePath), readyTimeoutMs: 10_000 });
+  let bot = await startBot();
   return {
     discord,
     sandbox,
-    bot,
+    get bot() {
+      return bot;
+    },
     config,
+    databasePath: config.databasePath,
     token,
     apiKey,
     logs: () => lines.join(''),
+    async restart() {
+      await bot.stop();
+      bot = await startBot();
+      return bot;
+    },
     async close() {
       await bot.stop();
       await voiceApi.close();
       await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -169,12 +191,26 @@ function optionOf(name: string, value: OptionValue): InteractionOption[] {
   return typeof value === 'object' ? [{ name, ...value }] : [{ name, value }];
 }
 
+/** Who runs which command where, with which options. */
+export interface CommandInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  /** Sends the options inside this sub-command (`/preset save …`). */
+  subcommand?: string;
+  options?: Record<string, OptionValue>;
+  locale?: string;
+}
+
+function optionsOf(input: CommandInput, focus: InteractionOption[] = []): InteractionOption[] {
+  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
+  const all = [...filled, ...focus];
+  return input.subcommand === undefined ? all : [{ name: input.subcommand, type: 1, options: all }];
+}
+
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
-export async function runCommand(
-  harness: Harness,
-  input: { guildId: string; userId: string; name: string; options?: Record<string, OptionValue>; locale?: string },
-): Promise<{ handle: InteractionHandle; content: string }> {
-  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
+export async function runCommand(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
+  const options = optionsOf(input);
   const handle = await harness.discord.command({
     guildId: input.guildId,
     userId: input.userId,
@@ -185,6 +221,17 @@ export async function runCommand(
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
   const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
   return { handle, content: final.content ?? '' };
+}
+
+/** The choices the bot offers while `focus` is being typed (the other options as already filled in). */
+export function autocomplete(harness: Harness, input: CommandInput & { focus: { name: string; value: string } }): Promise<Array<{ name: string; value: string | number }>> {
+  return harness.discord.autocomplete({
+    guildId: input.guildId,
+    userId: input.userId,
+    name: input.name,
+    options: optionsOf(input, [{ ...input.focus, type: 3, focused: true }]),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  });
 }
 
 /** Mono float samples from what a voice channel heard. */
