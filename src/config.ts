@@ -44,6 +44,11 @@ const EnvSchema = z.object({
     .regex(/^(sqlite:|file:)?([^:]+|:memory:)$/, 'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:')
     .default('sqlite:./data/saybot.sqlite'),
   VOICES_FILE: z.string().min(1).optional(),
+  ATTACHMENT_HOSTS: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i, 'must be a comma-separated list of host names (host or host:port)')
+    .default('cdn.discordapp.com,media.discordapp.net'),
+  CLONE_MAX_MB: wholeNumber(1, 100).default(20),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -55,6 +60,8 @@ export interface Config {
   planCharacterLimit: number;
   voiceApiTimeoutMs: number;
   maxCharsPerRequest: number;
+  /** Where /clone may download reference clips from, how much, and for how long. */
+  clipDownload: { allowedHosts: string[]; maxBytes: number; timeoutMs: number };
   voiceIdleTimeoutMs: number;
   databasePath: string;
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
@@ -125,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planCharacterLimit: PLAN_CHARACTER_LIMITS[e.VOICE_API_PLAN],
     voiceApiTimeoutMs: e.VOICE_API_TIMEOUT_SECONDS * 1000,
     maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
+    clipDownload: { allowedHosts: e.ATTACHMENT_HOSTS.split(','), maxBytes: e.CLONE_MAX_MB * 1024 * 1024, timeoutMs: 15_000 },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
     databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
     extraVoices,

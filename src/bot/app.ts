@@ -55,7 +55,7 @@ export class SayBot {
       speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest }),
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
     };

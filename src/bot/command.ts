@@ -15,7 +15,7 @@ export interface CommandContext {
   speech: SpeechService;
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest'>;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload'>;
   /** Presets, member defaults, the voice library. */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */

@@ -8,7 +8,7 @@ import { showResult } from './replies.ts';
 
 export type OutputChoice = 'voice' | 'file' | undefined;
 
-type Target =
+export type Target =
   | { kind: 'voice'; player: GuildPlayer; channelId: string }
   | { kind: 'file'; because: 'asked' | 'no-voice' };
 
@@ -58,8 +58,17 @@ export async function deliverSpeech(
   if (context.speech.parts(request).length === 0) throw new UserError('error.input.emptyText');
   const target = chooseTarget(interaction, output, context);
   await interaction.deferReply();
-  const voice = voiceLabel;
+  await deliverTo(interaction, target, request, context, voiceLabel);
+}
 
+/** The second half of deliverSpeech, for commands that must do slow work between choosing and speaking (/clone). */
+export async function deliverTo(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  target: Target,
+  request: SpeechRequest,
+  context: CommandContext,
+  voice: string,
+): Promise<void> {
   if (target.kind === 'file') {
     const spoken = await context.speech.renderFiles(request);
     const files: AttachmentPayload[] = spoken.parts.map((part, index) => ({

@@ -203,16 +203,16 @@ describe('autocomplete and the catalogue', () => {
   });
 
   it('/voices lists the preset voices (operator ones too), the cloned voices and the presets, in one message', async () => {
-    const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'voices' });
+    const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'voices', subcommand: 'list' });
     expect(content.length).toBeLessThan(2000);
     for (const expected of ['`voice-b-ko-f-01` 한국어 · bright, friendly female', 'voice-b-de-m-01', `\`${cloneId}\` **Grandpa** · 5.0 s`, '**Narrator**:', '(서버 기본값)']) {
       expect(content).toContain(expected);
     }
     expect(ephemeral(handle.responses.at(-1)?.flags)).toBe(true);
-    const japanese = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'voices', options: { language: 'ja' } });
+    const japanese = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'voices', subcommand: 'list', options: { language: 'ja' } });
     expect(japanese.content).toContain('voice-b-ja-f-01');
     expect(japanese.content).not.toContain('voice-b-ko-f-01');
-    const elsewhere = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices' });
+    const elsewhere = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices', subcommand: 'list' });
     expect(elsewhere.content).not.toContain('Grandpa');
     expect(elsewhere.content).not.toContain('Narrator');
   });

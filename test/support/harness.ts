@@ -12,7 +12,7 @@ import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
-import type { FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+import type { FakeAttachmentInput, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
 export function fakeToken(): string {
@@ -136,6 +136,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       VOICE_API_BASE_URL: sandbox.url,
       VOICE_API_KEY: apiKey,
       LOG_LEVEL: 'debug',
+      // The fake serves attachments like Discord's CDN, from its own address.
+      ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
       ...options.env,
     }),
     ...options.config,
@@ -200,6 +202,8 @@ export interface CommandInput {
   subcommand?: string;
   options?: Record<string, OptionValue>;
   locale?: string;
+  /** Attachment options: the fake hosts the bytes on its CDN and resolves them in the interaction. */
+  attachments?: FakeAttachmentInput[];
 }
 
 function optionsOf(input: CommandInput, focus: InteractionOption[] = []): InteractionOption[] {
@@ -217,6 +221,7 @@ export async function runCommand(harness: Harness, input: CommandInput): Promise
     name: input.name,
     options,
     ...(input.locale === undefined ? {} : { locale: input.locale }),
+    ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
   });
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
   const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
