@@ -3,7 +3,7 @@ import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { outputOption, presetOption, readText, readVoiceSettings, voiceOption } from '../src/bot/options.ts';
+import { outputOption, presetOption, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
 import { chooseSettings } from '../src/bot/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
@@ -16,15 +16,7 @@ export const data = new SlashCommandBuilder()
   .setDescription('Speak text with emotion')
   .setDescriptionLocalizations({ ko: '감정을 담아 텍스트를 말합니다', ja: '感情を込めてテキストを話します' })
   .setContexts(InteractionContextType.Guild)
-  .addStringOption((o) =>
-    o
-      .setName('text')
-      .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
-      .setDescription('What to say')
-      .setDescriptionLocalizations({ ko: '말할 내용', ja: '話す内容' })
-      .setRequired(true)
-      .setMaxLength(4000),
-  )
+  .addStringOption(textOption)
   .addNumberOption((o) =>
     o
       .setName('exaggeration')

@@ -2,7 +2,7 @@ import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
-import { formatOption, languageOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
+import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
 import { chooseSettings } from '../src/bot/speech-settings.ts';
 
 export const data = new SlashCommandBuilder()
@@ -11,15 +11,7 @@ export const data = new SlashCommandBuilder()
   .setDescription('Speak text with one of the voices')
   .setDescriptionLocalizations({ ko: '텍스트를 음성으로 말합니다', ja: 'テキストを音声で話します' })
   .setContexts(InteractionContextType.Guild)
-  .addStringOption((o) =>
-    o
-      .setName('text')
-      .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
-      .setDescription('What to say')
-      .setDescriptionLocalizations({ ko: '말할 내용', ja: '話す内容' })
-      .setRequired(true)
-      .setMaxLength(4000),
-  )
+  .addStringOption(textOption)
   .addStringOption(voiceOption)
   .addStringOption(languageOption)
   .addStringOption(formatOption)

@@ -7,6 +7,16 @@ import { echo } from './replies.ts';
 // The speech options several commands share (/say, /preset save, /myvoice set, later /emote), built and read in
 // one place so they are named, localised and checked alike everywhere.
 
+/** The text to speak (/say, /emote). Discord caps a string option at 6000; long text is split into requests. */
+export const textOption = (o: SlashCommandStringOption) =>
+  o
+    .setName('text')
+    .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
+    .setDescription('What to say')
+    .setDescriptionLocalizations({ ko: '말할 내용', ja: '話す内容' })
+    .setRequired(true)
+    .setMaxLength(4000);
+
 export const voiceOption = (o: SlashCommandStringOption) =>
   o
     .setName('voice')
