@@ -1,10 +1,14 @@
 // The real bot, in this (the driver's) process, pointed at the servers process's fake Discord and sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import { VoiceApiClient } from '../src/api/index.ts';
 import { SayBot } from '../src/bot/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
+import { SqliteStore } from '../src/store/sqlite-store.ts';
 import type { ServersInfo } from './protocol.ts';
 
 export interface BenchBot {
@@ -22,8 +26,11 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
     tls.setDefaultCACertificates([...tls.getCACertificates('default'), info.caCertificatePem]);
     trusted = true;
   }
+  // A database of its own, thrown away at stop: each bot starts with no presets or defaults.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-'));
   const config = {
     ...loadConfig({
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'saybot.sqlite')}`,
       DISCORD_TOKEN: info.token,
       DISCORD_CLIENT_ID: info.applicationId,
       DISCORD_API_BASE_URL: info.restUrl,
@@ -40,13 +47,23 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
   destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
   const logger = createLogger({ level: config.logLevel, secrets: [info.token, info.apiKey], destination });
   const voiceApi = new VoiceApiClient({ baseUrl: info.sandboxUrl, apiKey: info.apiKey, logger });
-  const bot = await SayBot.start({ config, logger, voiceApi, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
+  const store = new SqliteStore(config.databasePath);
+  let bot: SayBot;
+  try {
+    bot = await SayBot.start({ config, logger, voiceApi, store, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
+  } catch (error) {
+    await voiceApi.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     bot,
     complaints: () => lines.flatMap((l) => l.split('\n')).filter((l) => l.trim() !== ''),
     async stop() {
+      // SayBot.stop closes the store.
       await bot.stop();
       await voiceApi.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

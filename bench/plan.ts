@@ -21,7 +21,7 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
     mode,
     figures,
     ttfa: {
-      runs: quick ? 10 : 30, warmup: quick ? 2 : 3, firstJoinRuns: quick ? 5 : 20, firstJoinWarmup: quick ? 1 : 2,
+      runs: quick ? 8 : 30, warmup: quick ? 1 : 3, firstJoinRuns: quick ? 4 : 20, firstJoinWarmup: quick ? 1 : 2,
       clipSeconds: 10, startDelayMs: 300, realtimeFactor: 0.25,
     },
     // 5 s clips: long enough for a steady state of 250 packets per stream, short enough for 200 streams.

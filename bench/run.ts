@@ -1,7 +1,7 @@
 // npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory] [--counts=10,50] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startBot, type BenchBot } from './bot.ts';
 import { joinAll, measureStep, type ConcurrencyStep } from './concurrency.ts';
@@ -35,6 +35,20 @@ function parse(): { plan: Plan; write: boolean; command: string } {
     write: values.write,
     command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
   };
+}
+
+const BEGIN = '<!-- bench:begin (written by npm run bench -- --write; edit outside these markers) -->';
+const END = '<!-- bench:end -->';
+
+/** Replaces the measured part of docs/benchmarks.md, keeping what people wrote around it (the analysis). */
+async function writeReport(report: string): Promise<void> {
+  const file = new URL('../docs/benchmarks.md', import.meta.url);
+  const current = await readFile(file, 'utf8').catch(() => '');
+  const start = current.indexOf(BEGIN);
+  const end = current.indexOf(END);
+  const block = `${BEGIN}\n${report}\n${END}`;
+  const next = start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${block}\n`;
+  await writeFile(file, next);
 }
 
 function log(line: string): void {
@@ -114,7 +128,7 @@ async function main(): Promise<void> {
   const report = render(results);
   console.log(report);
   if (write) {
-    await writeFile(new URL('../docs/benchmarks.md', import.meta.url), report);
+    await writeReport(report);
     log('wrote docs/benchmarks.md');
   }
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { PresetVoice } from './voices/catalogue.ts';
+import { readVoicesFile } from './voices/voices-file.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
@@ -39,8 +41,14 @@ const EnvSchema = z.object({
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:|file:)?[^:]+$/, 'must be an SQLite file path, optionally prefixed with sqlite: or file:')
+    .regex(/^(sqlite:|file:)?([^:]+|:memory:)$/, 'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:')
     .default('sqlite:./data/saybot.sqlite'),
+  VOICES_FILE: z.string().min(1).optional(),
+  ATTACHMENT_HOSTS: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i, 'must be a comma-separated list of host names (host or host:port)')
+    .default('cdn.discordapp.com,media.discordapp.net'),
+  CLONE_MAX_MB: wholeNumber(1, 100).default(20),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -52,8 +60,12 @@ export interface Config {
   planCharacterLimit: number;
   voiceApiTimeoutMs: number;
   maxCharsPerRequest: number;
+  /** Where /clone may download reference clips from, how much, and for how long. */
+  clipDownload: { allowedHosts: string[]; maxBytes: number; timeoutMs: number };
   voiceIdleTimeoutMs: number;
   databasePath: string;
+  /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
+  extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -95,6 +107,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
     );
   }
+  let extraVoices: PresetVoice[] = [];
+  if (parsed.success && parsed.data.VOICES_FILE !== undefined) {
+    try {
+      extraVoices = readVoicesFile(parsed.data.VOICES_FILE);
+    } catch (error) {
+      problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -112,8 +132,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planCharacterLimit: PLAN_CHARACTER_LIMITS[e.VOICE_API_PLAN],
     voiceApiTimeoutMs: e.VOICE_API_TIMEOUT_SECONDS * 1000,
     maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
+    clipDownload: { allowedHosts: e.ATTACHMENT_HOSTS.split(','), maxBytes: e.CLONE_MAX_MB * 1024 * 1024, timeoutMs: 15_000 },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
     databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    extraVoices,
     logLevel: e.LOG_LEVEL,
   };
 }

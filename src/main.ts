@@ -4,6 +4,7 @@ import { SayBot } from './bot/app.ts';
 import { configSecrets, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
+import { openStore } from './store/index.ts';
 
 export interface RunningSayBot {
   bot: SayBot;
@@ -40,7 +41,10 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
 
   let bot: SayBot;
   try {
-    bot = await SayBot.start({ config, logger, voiceApi });
+    // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
+    const store = openStore(config.databasePath);
+    logger.info({ database: config.databasePath }, 'store open');
+    bot = await SayBot.start({ config, logger, voiceApi, store });
   } catch (error) {
     await voiceApi.close();
     await sandbox?.close();

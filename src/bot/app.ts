@@ -4,6 +4,8 @@ import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { SpeechService } from '../speech/service.ts';
+import type { Store } from '../store/types.ts';
+import { catalogueVoices } from '../voices/catalogue.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
 import type { CommandContext, CommandModule } from './command.ts';
 import { loadCommands } from './command-loader.ts';
@@ -15,6 +17,8 @@ export interface SayBotOptions {
   config: Config;
   logger: Logger;
   voiceApi: VoiceApiClient;
+  /** The bot owns it from here: stop() closes it, after the last running command is done with it. */
+  store: Store;
   commands?: Map<string, CommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
@@ -28,6 +32,7 @@ export class SayBot {
   readonly players: PlayerRegistry;
   readonly #log: Logger;
   readonly #context: CommandContext;
+  readonly #store: Store;
   readonly #commands: Map<string, CommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -36,6 +41,7 @@ export class SayBot {
     const { config, logger } = options;
     this.#log = logger;
     this.#commands = commands;
+    this.#store = options.store;
     this.client = new Client({
       // Guilds for commands and channels; GuildVoiceStates to know who sits in which voice channel.
       intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
@@ -56,7 +62,9 @@ export class SayBot {
       }),
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
+      store: options.store,
+      voices: catalogueVoices(config.extraVoices),
     };
     this.client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     this.client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
@@ -80,6 +88,7 @@ export class SayBot {
       await ready;
     } catch (error) {
       await bot.client.destroy();
+      await options.store.close();
       throw error;
     }
     options.logger.info(
@@ -117,7 +126,7 @@ export class SayBot {
     if (humans === 0) player.leave('alone');
   }
 
-  /** Stops taking commands, leaves every voice channel, lets running handlers finish, and logs out. */
+  /** Stops taking commands, leaves every voice channel, lets running handlers finish, logs out, closes the store. */
   async stop(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
@@ -126,5 +135,6 @@ export class SayBot {
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     await this.client.destroy();
+    await this.#store.close();
   }
 }

@@ -1,5 +1,7 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName } from '../voices/catalogue.ts';
+import type { ClonedVoice, Preset } from '../store/types.ts';
+import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voices/catalogue.ts';
+import { t } from './i18n.ts';
 
 /** Discord shows at most 25 choices, each name at most 100 characters. */
 export const MAX_CHOICES = 25;
@@ -10,13 +12,25 @@ function matches(typed: string, ...fields: string[]): boolean {
   return needle === '' || fields.some((f) => f.toLocaleLowerCase().includes(needle));
 }
 
-/** Voices for the `voice` autocomplete, filtered by what was typed and, when chosen, by language. */
-export function voiceChoices(typed: string, locale: string, language?: string | null): ApplicationCommandOptionChoiceData<string>[] {
-  return DOCUMENTED_VOICES.filter((v) => !language || v.language === language)
+/**
+ * Voices for the `voice` autocomplete, filtered by what was typed and, when chosen, by language: the server's
+ * cloned voices first (already filtered by the store; their language is unknown, so a language keeps them), then
+ * the preset voices.
+ */
+export function voiceChoices(
+  typed: string,
+  locale: string,
+  language?: string | null,
+  voices: readonly PresetVoice[] = DOCUMENTED_VOICES,
+  cloned: readonly ClonedVoice[] = [],
+): ApplicationCommandOptionChoiceData<string>[] {
+  const clonedChoices = cloned.map((v) => ({ name: clip(`${v.name} · ${t(locale, 'choices.cloned')} (${v.voiceId})`), value: v.voiceId }));
+  const presetChoices = voices
+    .filter((v) => !language || v.language === language)
     .map((v) => ({ voice: v, label: `${languageName(v.language, locale)} · ${v.character}` }))
     .filter(({ voice, label }) => matches(typed, voice.id, label))
-    .slice(0, MAX_CHOICES)
     .map(({ voice, label }) => ({ name: clip(`${label} (${voice.id})`), value: voice.id }));
+  return [...clonedChoices, ...presetChoices].slice(0, MAX_CHOICES);
 }
 
 /** Languages for the `language` autocomplete, by code or by their name in the member's locale. */
@@ -25,4 +39,12 @@ export function languageChoices(typed: string, locale: string): ApplicationComma
     .filter(({ code, name }) => matches(typed, code, name))
     .slice(0, MAX_CHOICES)
     .map(({ code, name }) => ({ name: clip(`${name} (${code})`), value: code }));
+}
+
+/** The server's presets (already filtered by the store), each with its voice and language. */
+export function presetChoices(presets: readonly Preset[], locale: string): ApplicationCommandOptionChoiceData<string>[] {
+  return presets.slice(0, MAX_CHOICES).map((p) => ({
+    name: clip([p.name, p.voice, ...(p.language === undefined ? [] : [languageName(p.language, locale)])].join(' · ')),
+    value: p.name,
+  }));
 }

@@ -6,6 +6,8 @@ import type {
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { SpeechService } from '../speech/service.ts';
+import type { Store } from '../store/types.ts';
+import type { PresetVoice } from '../voices/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 
 /** What every command handler may use. Commands hold only what is particular to them. */
@@ -13,7 +15,11 @@ export interface CommandContext {
   speech: SpeechService;
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest'>;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload'>;
+  /** Presets, member defaults, the voice library. */
+  store: Store;
+  /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
+  voices: readonly PresetVoice[];
 }
 
 /** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */

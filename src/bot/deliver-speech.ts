@@ -1,4 +1,4 @@
-import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { SpeechRequest } from '../speech/service.ts';
 import type { GuildPlayer } from '../voice/guild-player.ts';
 import type { CommandContext } from './command.ts';
@@ -8,7 +8,7 @@ import { showResult } from './replies.ts';
 
 export type OutputChoice = 'voice' | 'file' | undefined;
 
-type Target =
+export type Target =
   | { kind: 'voice'; player: GuildPlayer; channelId: string }
   | { kind: 'file'; because: 'asked' | 'no-voice' };
 
@@ -25,11 +25,16 @@ export function chooseTarget(
   context: CommandContext,
 ): Target {
   if (output === 'file') return { kind: 'file', because: 'asked' };
-  const channelId = interaction.member.voice.channelId;
-  if (!channelId) {
+  const voiceChannel = interaction.member.voice.channel;
+  if (!voiceChannel) {
     if (output === 'voice') throw new UserError('error.voice.notInVoice');
     return { kind: 'file', because: 'no-voice' };
   }
+  const channelId = voiceChannel.id;
+  // Checked up front: joining a channel we may not use would only time out, much later.
+  const me = interaction.guild.members.me;
+  const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
+  if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
   const player = context.players.get(interaction.guildId, interaction.guild.voiceAdapterCreator);
   const current = player.channelId;
   if (current !== undefined && current !== channelId && player.busy) {
@@ -47,12 +52,23 @@ export async function deliverSpeech(
   request: SpeechRequest,
   output: OutputChoice,
   context: CommandContext,
+  /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts); default: its ID. */
+  voiceLabel = `\`${request.voice}\``,
 ): Promise<void> {
   if (context.speech.parts(request).length === 0) throw new UserError('error.input.emptyText');
   const target = chooseTarget(interaction, output, context);
   await interaction.deferReply();
-  const voice = `\`${request.voice}\``;
+  await deliverTo(interaction, target, request, context, voiceLabel);
+}
 
+/** The second half of deliverSpeech, for commands that must do slow work between choosing and speaking (/clone). */
+export async function deliverTo(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  target: Target,
+  request: SpeechRequest,
+  context: CommandContext,
+  voice: string,
+): Promise<void> {
   if (target.kind === 'file') {
     const spoken = await context.speech.renderFiles(request);
     const files: AttachmentPayload[] = spoken.parts.map((part, index) => ({

@@ -16,9 +16,12 @@ export async function handleInteraction(
   const log: Logger = context.logger;
   if (interaction.isAutocomplete()) {
     const command = commands.get(interaction.commandName);
+    const started = performance.now();
     try {
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
       else await command.autocomplete(interaction, context);
+      // The whole answer, Discord's callback included; logged, never asserted.
+      log.debug({ command: interaction.commandName, ms: Math.round(performance.now() - started) }, 'autocomplete answered');
     } catch (error) {
       log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
       // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".

@@ -10,6 +10,15 @@ import { t, type MessageKey, type MessageParams } from './i18n.ts';
 /** Nothing SayBot writes may ping anyone, whatever the text contains. */
 export const NO_MENTIONS = { parse: [] as never[] };
 
+/**
+ * What a member typed, made safe to quote back: no characters that could form a mention, a channel link or a
+ * code span (`<`, `>`, `@`, backtick), no line breaks, at most `max` characters.
+ */
+export function echo(text: string, max: number): string {
+  const plain = text.replace(/[<>@`\r\n]/g, '');
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
 /** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
 export async function showResult(
   interaction: ChatInputCommandInteraction,
@@ -17,7 +26,11 @@ export async function showResult(
   params: MessageParams = {},
   files: AttachmentPayload[] = [],
 ): Promise<void> {
-  const content = t(interaction.locale, key, params);
+  await showContent(interaction, t(interaction.locale, key, params), files);
+}
+
+/** As showResult, for text already composed in the caller's language (listings). */
+export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
   if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
   else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { VoiceApiClient, AudioResponse } from '../api/client.ts';
+import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { analyseClip } from '../audio/clip.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
@@ -10,7 +10,9 @@ import { splitText } from './split-text.ts';
 /** What to say and how: the settings resolved from the command's options (and, later, presets). */
 export type SpeechRequest =
   | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string }
-  | { kind: 'emotion'; text: string; voice: string; exaggeration: number };
+  | { kind: 'emotion'; text: string; voice: string; exaggeration: number }
+  /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
+  | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
 
 export interface SpokenFile {
   parts: Array<{ data: Buffer; format: AudioFormat }>;
@@ -56,10 +58,17 @@ export class SpeechService {
 
   /** The texts that will be sent, one request each. */
   parts(request: SpeechRequest): string[] {
+    if (request.kind === 'ready') return [request.text];
     return splitText(request.text, this.#maxChars);
   }
 
+  /** Creates a cloned voice from a checked reference clip; the service answers with its ID and, often, audio. */
+  cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal): Promise<CloneVoiceResponse> {
+    return this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal });
+  }
+
   #fetch(request: SpeechRequest, text: string, signal: AbortSignal): Promise<AudioResponse> {
+    if (request.kind === 'ready') return Promise.resolve(request.response);
     if (request.kind === 'emotion') {
       return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, { signal });
     }

@@ -19,6 +19,12 @@ export const DOCUMENTED_VOICES: readonly PresetVoice[] = [
   { id: 'voice-b-en-m-01', language: 'en', gender: 'm', character: 'young male narrator' },
 ];
 
+/** The documented voices, then the operator's extra ones (an extra that repeats a documented ID is dropped). */
+export function catalogueVoices(extra: readonly PresetVoice[] = []): PresetVoice[] {
+  const known = new Set(DOCUMENTED_VOICES.map((v) => v.id));
+  return [...DOCUMENTED_VOICES, ...extra.filter((v) => !known.has(v.id) && (known.add(v.id), true))];
+}
+
 export function isPresetVoiceId(id: string): boolean {
   return PRESET_VOICE_ID.test(id);
 }

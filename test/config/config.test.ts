@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
 // Built at run time so no token-shaped literal sits in the repository.
@@ -87,5 +90,32 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...base, DISCORD_GUILD_ID: '', VOICE_API_PLAN: '' });
     expect(config.discord.guildId).toBeUndefined();
     expect(config.plan).toBe('creator');
+  });
+});
+
+describe('VOICES_FILE', () => {
+  const withFile = (content: string) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'saybot-voices-'));
+    const file = path.join(dir, 'voices.json');
+    writeFileSync(file, content);
+    return file;
+  };
+
+  it('adds the listed voices, with language and gender read from the ID', () => {
+    const file = withFile(JSON.stringify([{ id: 'voice-b-de-m-01', character: 'deep male newsreader' }]));
+    expect(loadConfig({ ...base, VOICES_FILE: file }).extraVoices).toEqual([
+      { id: 'voice-b-de-m-01', language: 'de', gender: 'm', character: 'deep male newsreader' },
+    ]);
+    expect(loadConfig(base).extraVoices).toEqual([]);
+  });
+
+  it('names the entry that is wrong, and a file that is not JSON', () => {
+    const bad = withFile(JSON.stringify([{ id: 'voice-b-de-m-01', character: 'ok' }, { id: 'clone_1', character: 'x' }]));
+    expect(problemsOf({ ...base, VOICES_FILE: bad })).toEqual([expect.stringMatching(/^Configuration: VOICES_FILE entry 1\.id must be a preset voice ID/)]);
+    expect(problemsOf({ ...base, VOICES_FILE: withFile('[{') })).toEqual([expect.stringMatching(/VOICES_FILE is not valid JSON/)]);
+  });
+
+  it('accepts :memory: as the database (for tests)', () => {
+    expect(loadConfig({ ...base, DATABASE_URL: 'sqlite::memory:' }).databasePath).toBe(':memory:');
   });
 });

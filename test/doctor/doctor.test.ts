@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNode, formatResults, runChecks } from '../../src/doctor/checks.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, defaultGuilds, fakeToken } from '../support/harness.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import type { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, fakeToken, startLocalServices, type LocalServices } from '../support/harness.ts';
 
+let services: LocalServices;
 let discord: FakeDiscord;
 let sandbox: Sandbox;
 let token: string;
 
 beforeAll(async () => {
-  token = fakeToken();
-  discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: defaultGuilds(), log: () => undefined });
-  sandbox = await startSandbox();
+  services = await startLocalServices();
+  ({ discord, sandbox, token } = services);
 });
 afterAll(async () => {
-  await sandbox?.close();
-  await discord?.close();
+  await services?.close();
 });
 
 const env = (over: Record<string, string> = {}) => ({

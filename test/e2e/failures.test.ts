@@ -1,6 +1,18 @@
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PermissionFlagsBits } from 'discord.js';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+// A server where the bot may see and write but not connect to voice.
+const noVoice = {
+  id: '200000000000000003',
+  name: 'No voice',
+  textChannelId: '210000000000000003',
+  voiceChannels: [{ id: '220000000000000009', name: 'locked' }],
+  members: [{ id: '300000000000000021', username: 'carol', voiceChannelId: '220000000000000009' }],
+  everyonePermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands,
+  botPermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.AttachFiles,
+};
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 const ALICE = '300000000000000011'; // in voice
@@ -10,6 +22,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({
+    guilds: [...defaultGuilds(), noVoice],
     clientTimeouts: { headersMs: 400, bodyIdleMs: 400, totalMs: 5_000 },
   });
 });
@@ -111,6 +124,15 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       h.sandbox.setPacing({ realtimeFactor: 0 });
     }
     await expectStillServing();
+  });
+
+  it('says so at once when it may not connect to the caller\'s channel, spending nothing', async () => {
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await runCommand(h, { guildId: noVoice.id, userId: '300000000000000021', name: 'say', options: { text: 'hello' } });
+    expect(content).toBe('I could not join <#220000000000000009>. Check that I may connect and speak there, then try again.');
+    expectEphemeral(handle);
+    expect(h.sandbox.requests.length).toBe(before);
+    expect(h.discord.botVoiceChannel(noVoice.id)).toBeNull();
   });
 
   it('speaks Korean to a Korean client', async () => {

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/bot/command-loader.ts';
 import { deployCommands } from '../../src/bot/deploy.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import type { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, defaultGuilds, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
@@ -22,7 +22,8 @@ function runNode(script: string, env: Record<string, string>, until?: { stdout: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', ...env },
+      // An in-memory database, so no test run leaves a data/ directory behind.
+      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', DATABASE_URL: 'sqlite::memory:', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -59,17 +60,16 @@ describe('npm start', () => {
   });
 
   describe('against a local Discord and Voice API', () => {
+    let services: LocalServices;
     let discord: FakeDiscord;
     let sandbox: Sandbox;
     let token: string;
     beforeAll(async () => {
-      token = fakeToken();
-      discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: defaultGuilds(), log: () => undefined });
-      sandbox = await startSandbox();
+      services = await startLocalServices();
+      ({ discord, sandbox, token } = services);
     });
     afterAll(async () => {
-      await sandbox?.close();
-      await discord?.close();
+      await services?.close();
     });
 
     it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
@@ -101,7 +101,7 @@ describe('npm start', () => {
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
       const registered = discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
-      expect(registered.map((c) => c.name).sort()).toEqual(['join', 'leave', 'say', 'skip', 'stop']);
+      expect(registered.map((c) => c.name).sort()).toEqual(['clone', 'emote', 'join', 'leave', 'myvoice', 'preset', 'say', 'skip', 'stop', 'voices']);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 const GENERAL = '220000000000000003';
@@ -35,7 +35,8 @@ describe('voice player', () => {
     h.discord.clearAudio(london.id);
     const first = await say('This is a long clip that will be skipped soon enough.');
     const second = await say('Then this one.');
-    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01`, 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
+    // No voice was chosen, so the reply says why this one speaks.
+    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01` \(the default for this server's language\), 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
     await h.discord.waitForAudio(london.id, { minSeconds: 0.4, quietMs: 0 });
     expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Skipped the current clip.');
     const skipped = await first.handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'));
@@ -87,5 +88,17 @@ describe('voice player', () => {
     expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000002');
     const heard = await h.discord.waitForAudio(seoul.id);
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Moved over here.') - 0.1);
+  });
+
+  it('recovers from being kicked out of voice: the next /say joins again and is heard', async () => {
+    await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
+    expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
+    h.discord.setVoiceState(london.id, APP_ID, null); // a moderator disconnects the bot
+    await until(() => h.discord.botVoiceChannel(london.id) === null);
+    await until(() => h.bot.players.find(london.id)?.state.kind === 'disconnected', 10_000);
+    h.discord.clearAudio(london.id);
+    const { handle } = await say('Back again.');
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    expect((await h.discord.waitForAudio(london.id)).seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Back again.') - 0.1);
   });
 });

@@ -77,6 +77,25 @@ describe('/say in a voice channel', () => {
   });
 });
 
+describe('/say streams', () => {
+  it('starts playing while the Voice API response is still arriving', async () => {
+    h.discord.clearAudio(london.id);
+    h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
+    try {
+      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Streaming as it arrives, not after.' } });
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    } finally {
+      h.sandbox.setPacing({ realtimeFactor: 0 });
+    }
+    const heard = h.discord.heard(london.id);
+    const firstPacketAt = performance.timeOrigin + (heard.packets[0]?.receivedAtMs ?? Infinity);
+    const request = h.sandbox.requests.filter((r) => r.endpoint === 'tts').at(-1);
+    expect(request?.outcome).toBe('complete');
+    // The sandbox sent the body in real time over ~2 s: the first packet was heard before its last byte left.
+    expect(firstPacketAt).toBeLessThan(request?.finishedAt ?? 0);
+  });
+});
+
 describe('/say as a file', () => {
   it('posts an attachment in the requested format when output:file is asked', async () => {
     const text = 'A file for later.';

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import { VoiceApiClient } from '../../src/api/index.ts';
@@ -7,8 +10,9 @@ import { SayBot } from '../../src/bot/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
-import type { FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+import type { FakeAttachmentInput, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
 export function fakeToken(): string {
@@ -74,37 +78,68 @@ export interface HarnessOptions {
 export interface Harness {
   discord: FakeDiscord;
   sandbox: Sandbox;
-  bot: SayBot;
+  /** The running bot; a new one after restart(). */
+  readonly bot: SayBot;
   config: Config;
+  /** This harness's own SQLite file (in a temporary directory removed by close()). */
+  databasePath: string;
   token: string;
   apiKey: string;
   /** Everything the bot logged so far (JSON lines). */
   logs(): string;
+  /** Stops the bot as a shutdown does (store closed) and starts a new one on the same database file. */
+  restart(): Promise<SayBot>;
   close(): Promise<void>;
 }
 
-/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export interface LocalServices {
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
+export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes'> = {}): Promise<LocalServices> {
   const token = fakeToken();
-  const guilds = options.guilds ?? defaultGuilds();
   const discord = await FakeDiscord.start({
     token,
     applicationId: APP_ID,
-    guilds,
+    guilds: options.guilds ?? defaultGuilds(),
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     log: () => undefined,
   });
   trustFakeDiscord(discord.caCertificatePem);
   const sandbox = await startSandbox(options.sandbox);
+  return {
+    discord,
+    sandbox,
+    token,
+    async close() {
+      await sandbox.close();
+      await discord.close();
+    },
+  };
+}
+
+/** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const services = await startLocalServices(options);
+  const { discord, sandbox, token } = services;
   const apiKey = sandbox.testKey;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-harness-'));
+  const databasePath = path.join(dataDir, 'saybot.sqlite');
   const config: Config = {
     ...loadConfig({
+      DATABASE_URL: `sqlite:${databasePath}`,
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
       VOICE_API_BASE_URL: sandbox.url,
       VOICE_API_KEY: apiKey,
       LOG_LEVEL: 'debug',
+      // The fake serves attachments like Discord's CDN, from its own address.
+      ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
       ...options.env,
     }),
     ...options.config,
@@ -121,47 +156,92 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const bot = await SayBot.start({
-    config, logger, voiceApi, readyTimeoutMs: 10_000,
+  const startBot = () => SayBot.start({
+    config, logger, voiceApi, store: new SqliteStore(config.databasePath), readyTimeoutMs: 10_000,
     ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
   });
+  let bot = await startBot();
   return {
     discord,
     sandbox,
-    bot,
+    get bot() {
+      return bot;
+    },
     config,
+    databasePath: config.databasePath,
     token,
     apiKey,
     logs: () => lines.join(''),
+    async restart() {
+      await bot.stop();
+      bot = await startBot();
+      return bot;
+    },
     async close() {
       await bot.stop();
       await voiceApi.close();
-      await sandbox.close();
-      await discord.close();
+      await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export function stringOption(name: string, value: string | number | boolean | undefined): InteractionOption[] {
-  return value === undefined ? [] : [{ name, value }];
+/** A NUMBER option (type 10): whole numbers would otherwise be sent as INTEGER, as the fake infers types. */
+export function numberValue(value: number): { type: number; value: number } {
+  return { type: 10, value };
+}
+
+type OptionValue = string | number | boolean | { type: number; value: string | number | boolean } | undefined;
+
+function optionOf(name: string, value: OptionValue): InteractionOption[] {
+  if (value === undefined) return [];
+  return typeof value === 'object' ? [{ name, ...value }] : [{ name, value }];
+}
+
+/** Who runs which command where, with which options. */
+export interface CommandInput {
+  guildId: string;
+  userId: string;
+  name: string;
+  /** Sends the options inside this sub-command (`/preset save …`). */
+  subcommand?: string;
+  options?: Record<string, OptionValue>;
+  locale?: string;
+  /** Attachment options: the fake hosts the bytes on its CDN and resolves them in the interaction. */
+  attachments?: FakeAttachmentInput[];
+}
+
+function optionsOf(input: CommandInput, focus: InteractionOption[] = []): InteractionOption[] {
+  const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
+  const all = [...filled, ...focus];
+  return input.subcommand === undefined ? all : [{ name: input.subcommand, type: 1, options: all }];
 }
 
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
-export async function runCommand(
-  harness: Harness,
-  input: { guildId: string; userId: string; name: string; options?: Record<string, string | number | boolean | undefined>; locale?: string },
-): Promise<{ handle: InteractionHandle; content: string }> {
-  const options = Object.entries(input.options ?? {}).flatMap(([name, value]) => stringOption(name, value));
+export async function runCommand(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
+  const options = optionsOf(input);
   const handle = await harness.discord.command({
     guildId: input.guildId,
     userId: input.userId,
     name: input.name,
     options,
     ...(input.locale === undefined ? {} : { locale: input.locale }),
+    ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
   });
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
   const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
   return { handle, content: final.content ?? '' };
+}
+
+/** The choices the bot offers while `focus` is being typed (the other options as already filled in). */
+export function autocomplete(harness: Harness, input: CommandInput & { focus: { name: string; value: string } }): Promise<Array<{ name: string; value: string | number }>> {
+  return harness.discord.autocomplete({
+    guildId: input.guildId,
+    userId: input.userId,
+    name: input.name,
+    options: optionsOf(input, [{ ...input.focus, type: 3, focused: true }]),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  });
 }
 
 /** Mono float samples from what a voice channel heard. */

@@ -1,0 +1,95 @@
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import type { CommandModule } from '../src/bot/command.ts';
+import { chooseTarget, deliverTo, type OutputChoice } from '../src/bot/deliver-speech.ts';
+import { UserError } from '../src/bot/failures.ts';
+import { t } from '../src/bot/i18n.ts';
+import { outputOption } from '../src/bot/options.ts';
+import { checkReferenceClip, downloadClip } from '../src/bot/reference-clip.ts';
+import { countCharacters } from '../src/speech/split-text.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
+
+/** A server's voice library stays small enough to list and to choose from. */
+export const MAX_CLONED_VOICES_PER_GUILD = 25;
+
+export const data = new SlashCommandBuilder()
+  .setName('clone')
+  .setNameLocalizations({ ko: '음성복제', ja: '声のクローン' })
+  .setDescription("Make a new voice for this server from a clip of someone's voice, with their consent")
+  .setDescriptionLocalizations({
+    ko: '동의를 받은 사람의 음성 클립으로 이 서버의 새 음성을 만듭니다',
+    ja: '本人の同意を得た声のクリップから、このサーバーの新しい声を作ります',
+  })
+  .setContexts(InteractionContextType.Guild)
+  // Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations.
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .addAttachmentOption((o) =>
+    o
+      .setName('audio')
+      .setNameLocalizations({ ko: '오디오', ja: '音声' })
+      .setDescription('The voice sample: 3 to 60 seconds of one person speaking (WAV, MP3 or M4A)')
+      .setDescriptionLocalizations({ ko: '음성 샘플: 한 사람이 말하는 3~60초 (WAV, MP3, M4A)', ja: '声のサンプル: 一人が話す 3〜60 秒（WAV・MP3・M4A）' })
+      .setRequired(true),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('text')
+      .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
+      .setDescription('What the new voice says first')
+      .setDescriptionLocalizations({ ko: '새 음성이 처음 말할 내용', ja: '新しい声が最初に話す内容' })
+      .setRequired(true)
+      .setMaxLength(1000),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('name')
+      .setNameLocalizations({ ko: '이름', ja: '名前' })
+      .setDescription('What this server will call the voice')
+      .setDescriptionLocalizations({ ko: '이 서버에서 부를 음성 이름', ja: 'このサーバーでの声の名前' })
+      .setRequired(true)
+      .setMaxLength(NAME_MAX_LENGTH),
+  )
+  .addBooleanOption((o) =>
+    o
+      .setName('consent')
+      .setNameLocalizations({ ko: '동의', ja: '同意' })
+      .setDescription('I confirm the person speaking in the clip agreed to have their voice cloned')
+      .setDescriptionLocalizations({ ko: '클립 속 화자가 음성 복제에 동의했음을 확인합니다', ja: 'クリップの話者が声のクローンに同意したことを確認します' })
+      .setRequired(true),
+  )
+  .addStringOption(outputOption);
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  // Everything that can be refused without a download or an API call is refused first.
+  if (!interaction.options.getBoolean('consent', true)) throw new UserError('clone.error.consent');
+  const name = tidyName(interaction.options.getString('name', true));
+  if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
+  if (await context.store.findClonedVoiceByName(interaction.guildId, name)) throw new UserError('clone.error.nameTaken', { name });
+  const text = interaction.options.getString('text', true).trim();
+  if (text === '') throw new UserError('error.input.emptyText');
+  const max = context.settings.maxCharsPerRequest;
+  if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
+  const attachment = interaction.options.getAttachment('audio', true);
+  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
+
+  await interaction.deferReply();
+  const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
+  const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType });
+  const saved = await context.store.addClonedVoice(
+    { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
+    { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD },
+  );
+  if (saved.status !== 'added') {
+    cloned.audio?.body.destroy();
+    context.logger.warn({ guildId: interaction.guildId, voiceId: cloned.voiceId, status: saved.status }, 'cloned voice not kept');
+    if (saved.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
+    throw new UserError('clone.error.libraryFull', { limit: saved.limit });
+  }
+  context.logger.info({ guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds }, 'voice cloned');
+
+  const label = t(interaction.locale, 'clone.voiceLabel', { name, id: cloned.voiceId, seconds: clip.durationSeconds.toFixed(1) });
+  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call.
+  const request = cloned.audio
+    ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
+    : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
+  await deliverTo(interaction, target, request, context, label);
+};

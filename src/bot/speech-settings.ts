@@ -1,0 +1,82 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { resolveSettings, type ResolvedSettings } from '../speech/resolve-settings.ts';
+import type { Preset, VoiceSettings } from '../store/types.ts';
+import { languageName } from '../voices/catalogue.ts';
+import type { CommandContext } from './command.ts';
+import { UserError } from './failures.ts';
+import { t } from './i18n.ts';
+import { echo } from './replies.ts';
+import { usableVoice } from './voice-access.ts';
+
+export interface ChosenSettings {
+  settings: ResolvedSettings;
+  /** The voice for replies, with why it was used when the caller did not name it. */
+  voiceLabel: string;
+}
+
+/**
+ * The settings a speaking command uses: reads the chosen preset, the member's defaults and the server's default
+ * preset (three indexed reads), resolves them in order, and checks the voice that won.
+ */
+export async function chooseSettings(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  context: CommandContext,
+  options: VoiceSettings,
+  presetName: string | undefined,
+  /** The command's own built-in voice, when it is not the one of the server's language. */
+  builtinVoice?: string,
+): Promise<ChosenSettings> {
+  const { store } = context;
+  const guildId = interaction.guildId;
+  const [preset, member, server] = await Promise.all([
+    presetName === undefined ? undefined : store.getPreset(guildId, presetName),
+    store.getMemberDefaults(guildId, interaction.user.id),
+    store.getDefaultPreset(guildId),
+  ]);
+  if (presetName !== undefined && !preset) throw new UserError('error.preset.unknown', { name: echo(presetName, 40) });
+  const settings = resolveSettings({
+    options,
+    preset: preset && { name: preset.name, settings: preset },
+    member,
+    server: server && { name: server.name, settings: server },
+    guildLocale: interaction.guild.preferredLocale,
+    builtinVoice,
+  });
+  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
+}
+
+/** `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. */
+export function voiceLabel(locale: string, settings: ResolvedSettings, commandDefault = false): string {
+  const voice = `\`${settings.voice}\``;
+  const source = settings.sources.voice;
+  switch (source.kind) {
+    case 'option':
+      return voice;
+    case 'preset':
+      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
+    case 'member':
+      return t(locale, 'voice.why.member', { voice });
+    case 'server':
+      return t(locale, 'voice.why.server', { voice, preset: source.preset });
+    case 'builtin':
+      return t(locale, commandDefault ? 'voice.why.commandDefault' : 'voice.why.builtin', { voice });
+  }
+}
+
+/** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3. */
+export function describeSettings(locale: string, settings: VoiceSettings): string {
+  const parts: string[] = [];
+  if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
+  if (settings.language !== undefined) parts.push(`${languageName(settings.language, locale)} (${settings.language})`);
+  if (settings.tone !== undefined) parts.push(t(locale, 'settings.tone', { tone: `\`${echo(settings.tone, 60)}\`` }));
+  if (settings.exaggeration !== undefined) parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
+  if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
+  return parts.join(' · ');
+}
+
+/** A preset as one listing line, marked when it is the server's default. */
+export function presetLine(locale: string, preset: Preset, defaultName: string | undefined): string {
+  const mark = preset.name === defaultName ? ` ${t(locale, 'preset.list.default')}` : '';
+  return `**${preset.name}**: ${describeSettings(locale, preset)}${mark}`;
+}

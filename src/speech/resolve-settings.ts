@@ -1,0 +1,69 @@
+import type { OutputFormat, VoiceSettings } from '../store/types.ts';
+import { defaultVoiceFor } from '../voices/catalogue.ts';
+
+/** Where one setting came from, most specific first. `preset` names the preset for the reply. */
+export type SettingSource =
+  | { kind: 'option' }
+  | { kind: 'preset'; preset: string }
+  | { kind: 'member' }
+  | { kind: 'server'; preset: string }
+  | { kind: 'builtin' };
+
+export interface SettingsLayers {
+  /** The command's own options. */
+  options: VoiceSettings;
+  /** The preset the caller chose with the `preset` option. */
+  preset?: { name: string; settings: VoiceSettings } | undefined;
+  /** The caller's /myvoice defaults in this server. */
+  member?: VoiceSettings | undefined;
+  /** The server's default preset. */
+  server?: { name: string; settings: VoiceSettings } | undefined;
+  /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
+  guildLocale: string | null | undefined;
+  /** A command's own built-in voice instead of the locale's (/emote: the service's emotion default). */
+  builtinVoice?: string | undefined;
+}
+
+export interface ResolvedSettings {
+  voice: string;
+  language?: string;
+  tone?: string;
+  exaggeration?: number;
+  format: OutputFormat;
+  /** For every field, the layer it came from (`builtin` also for a field no layer set). */
+  sources: Record<keyof VoiceSettings, SettingSource>;
+}
+
+type Field = keyof VoiceSettings;
+const FIELDS: readonly Field[] = ['voice', 'language', 'tone', 'exaggeration', 'format'];
+
+/**
+ * Which settings apply: the command's options, then the chosen preset, then the member's default, then the
+ * server's default preset, then the built-in defaults. Each field on its own: a preset that fixes only a voice
+ * still lets the member's default tone through. Pure, so the order is unit-tested without Discord or a store.
+ */
+export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
+  const ordered: Array<[VoiceSettings | undefined, SettingSource]> = [
+    [layers.options, { kind: 'option' }],
+    [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
+    [layers.member, { kind: 'member' }],
+    [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
+  ];
+  const values: VoiceSettings = {};
+  const sources = {} as Record<Field, SettingSource>;
+  for (const field of FIELDS) {
+    const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
+    if (hit) {
+      (values as Record<Field, unknown>)[field] = hit[0]?.[field];
+      sources[field] = hit[1];
+    } else {
+      sources[field] = { kind: 'builtin' };
+    }
+  }
+  return {
+    ...values,
+    voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
+    format: values.format ?? 'wav',
+    sources,
+  };
+}

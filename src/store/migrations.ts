@@ -1,0 +1,126 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The schema, as the ordered steps that build it. A step, once released, is never edited: a change is a new
+ * step. Each runs in its own transaction together with its row in `schema_migrations`, so a crash mid-way
+ * leaves the previous version intact and the next start runs the step again.
+ *
+ * Times are INTEGER milliseconds since the epoch (UTC). Names are unique per guild by `name_key` (see names.ts),
+ * the display `name` keeps what the member typed. STRICT tables refuse values of the wrong type.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'presets, guild settings, member defaults',
+    sql: `
+      CREATE TABLE presets (
+        id           INTEGER PRIMARY KEY,
+        guild_id     TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        name_key     TEXT    NOT NULL,
+        voice        TEXT    NOT NULL,
+        language     TEXT,
+        tone         TEXT,
+        exaggeration REAL    CHECK (exaggeration BETWEEN 0 AND 1),
+        format       TEXT    CHECK (format IN ('wav', 'mp3')),
+        created_by   TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        UNIQUE (guild_id, name_key)
+      ) STRICT;
+
+      -- A deleted preset cannot stay the default: the reference clears itself.
+      CREATE TABLE guild_settings (
+        guild_id          TEXT    PRIMARY KEY,
+        default_preset_id INTEGER REFERENCES presets (id) ON DELETE SET NULL,
+        updated_at        INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX guild_settings_default_preset ON guild_settings (default_preset_id);
+
+      CREATE TABLE member_defaults (
+        guild_id     TEXT    NOT NULL,
+        user_id      TEXT    NOT NULL,
+        voice        TEXT,
+        language     TEXT,
+        tone         TEXT,
+        exaggeration REAL    CHECK (exaggeration BETWEEN 0 AND 1),
+        format       TEXT    CHECK (format IN ('wav', 'mp3')),
+        updated_at   INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      ) STRICT;
+    `,
+  },
+  {
+    version: 2,
+    name: 'voice library (cloned voices)',
+    sql: `
+      CREATE TABLE voice_library (
+        guild_id     TEXT    NOT NULL,
+        voice_id     TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        name_key     TEXT    NOT NULL,
+        created_by   TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        clip_seconds REAL    NOT NULL CHECK (clip_seconds > 0),
+        PRIMARY KEY (guild_id, voice_id),
+        UNIQUE (guild_id, name_key)
+      ) STRICT;
+      -- Deleting a cloned voice finds the presets and member defaults that speak with it.
+      CREATE INDEX presets_voice ON presets (guild_id, voice);
+      CREATE INDEX member_defaults_voice ON member_defaults (guild_id, voice);
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number) {
+    super(
+      `The database is at schema version ${found}, newer than this SayBot knows (${LATEST_VERSION}). ` +
+        'Run the newer SayBot, or restore a backup made with this version.',
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').get();
+  return Number(row?.['version'] ?? 0);
+}
+
+/**
+ * Brings the schema up to date; returns the versions applied. BEGIN IMMEDIATE takes the write lock before the
+ * version is read, so two processes starting on one file at once cannot both apply the same step.
+ */
+export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT    NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT`);
+  const latest = migrations.at(-1)?.version ?? 0;
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const current = schemaVersion(db);
+      if (current > latest) throw new SchemaTooNewError(current);
+      if (current < migration.version) {
+        db.exec(migration.sql);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+        applied.push(migration.version);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,357 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
+import { migrate } from './migrations.ts';
+import { likeContains, nameKey, tidyName } from './names.ts';
+import type {
+  AddClonedVoiceResult,
+  ClonedVoice,
+  DeletedClonedVoice,
+  DeletedPreset,
+  ListOptions,
+  MemberDefaults,
+  NewClonedVoice,
+  NewPreset,
+  OutputFormat,
+  Preset,
+  PresetListOptions,
+  SavePresetResult,
+  Store,
+  VoiceSettings,
+} from './types.ts';
+
+type Row = Record<string, SQLOutputValue>;
+
+export interface SqliteStoreOptions {
+  /** How long a write waits for another connection's lock before failing (SQLITE_BUSY); default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+const str = (v: SQLOutputValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: SQLOutputValue | undefined): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined);
+const format = (v: SQLOutputValue | undefined): OutputFormat | undefined => (v === 'wav' || v === 'mp3' ? v : undefined);
+
+/** Only the fields that hold a value, so `exactOptionalPropertyTypes`-style readers see no explicit undefined. */
+function settingsOf(row: Row): VoiceSettings {
+  const s: VoiceSettings = {};
+  const voice = str(row['voice']);
+  const language = str(row['language']);
+  const tone = str(row['tone']);
+  const exaggeration = num(row['exaggeration']);
+  const fmt = format(row['format']);
+  if (voice !== undefined) s.voice = voice;
+  if (language !== undefined) s.language = language;
+  if (tone !== undefined) s.tone = tone;
+  if (exaggeration !== undefined) s.exaggeration = exaggeration;
+  if (fmt !== undefined) s.format = fmt;
+  return s;
+}
+
+function presetOf(row: Row): Preset {
+  return {
+    ...settingsOf(row),
+    guildId: String(row['guild_id']),
+    name: String(row['name']),
+    voice: String(row['voice']),
+    createdBy: String(row['created_by']),
+    createdAt: new Date(num(row['created_at']) ?? 0),
+  };
+}
+
+function clonedVoiceOf(row: Row): ClonedVoice {
+  return {
+    guildId: String(row['guild_id']),
+    name: String(row['name']),
+    voiceId: String(row['voice_id']),
+    createdBy: String(row['created_by']),
+    createdAt: new Date(num(row['created_at']) ?? 0),
+    clipSeconds: num(row['clip_seconds']) ?? 0,
+  };
+}
+
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+const limitOf = (options: ListOptions | undefined) => options?.limit ?? -1;
+
+/**
+ * The Store on SQLite through Node's built-in node:sqlite (synchronous; every method finishes its statements,
+ * transaction included, before it returns, so no transaction is ever held open across an `await`).
+ *
+ * Durability: WAL journal with synchronous=FULL. WAL lets readers (autocomplete) proceed while a write commits
+ * and survives a killed process with either setting; FULL also syncs the WAL at every commit, so a commit that
+ * was acknowledged survives a power cut or OS crash too. SayBot writes rarely (admin commands, member defaults,
+ * later one spend record per request), so the extra fsync per commit costs nothing noticeable.
+ */
+export class SqliteStore implements Store {
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+  #closed = false;
+
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    this.path = file;
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.#db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000, enableForeignKeyConstraints: true });
+    try {
+      if (file !== ':memory:') {
+        const mode = this.#db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
+        if (mode !== 'wal') throw new Error(`SQLite would not use WAL mode for ${file} (got ${String(mode)})`);
+      }
+      this.#db.exec('PRAGMA synchronous = FULL');
+      migrate(this.#db);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+  }
+
+  /** The schema version the file is at (for tests and the start-up log). */
+  get schemaVersion(): number {
+    return num(this.#get('SELECT max(version) AS v FROM schema_migrations')?.['v']) ?? 0;
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#statement(sql).get(...params) as Row | undefined;
+  }
+
+  #all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#statement(sql).all(...params) as Row[];
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.#statement(sql).run(...params).changes);
+  }
+
+  /** Runs `work` as one transaction; IMMEDIATE takes the write lock first, so reads inside see what it writes over. */
+  #transaction<T>(work: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // ---- presets ----
+
+  async savePreset(preset: NewPreset, options: { maxPerGuild?: number } = {}): Promise<SavePresetResult> {
+    const name = tidyName(preset.name);
+    const key = nameKey(name);
+    const values = [
+      name,
+      preset.voice,
+      orNull(preset.language),
+      orNull(preset.tone),
+      orNull(preset.exaggeration),
+      orNull(preset.format),
+      preset.createdBy,
+      (preset.createdAt ?? new Date()).getTime(),
+    ];
+    return this.#transaction((): SavePresetResult => {
+      const existing = num(this.#get('SELECT id FROM presets WHERE guild_id = ? AND name_key = ?', preset.guildId, key)?.['id']);
+      if (existing !== undefined) {
+        // UPDATE, not REPLACE: the row keeps its id, so a default pointing at it stays the default.
+        this.#run(
+          `UPDATE presets SET name = ?, voice = ?, language = ?, tone = ?, exaggeration = ?, format = ?, created_by = ?, created_at = ?
+           WHERE id = ?`,
+          ...values,
+          existing,
+        );
+        return { status: 'updated', preset: this.#presetById(existing) };
+      }
+      const max = options.maxPerGuild;
+      if (max !== undefined) {
+        const count = num(this.#get('SELECT count(*) AS n FROM presets WHERE guild_id = ?', preset.guildId)?.['n']) ?? 0;
+        if (count >= max) return { status: 'full', limit: max };
+      }
+      const id = this.#statement(
+        `INSERT INTO presets (name, voice, language, tone, exaggeration, format, created_by, created_at, guild_id, name_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(...values, preset.guildId, key).lastInsertRowid;
+      return { status: 'created', preset: this.#presetById(Number(id)) };
+    });
+  }
+
+  #presetById(id: number): Preset {
+    const row = this.#get('SELECT * FROM presets WHERE id = ?', id);
+    if (!row) throw new Error(`preset ${id} vanished inside its own transaction`);
+    return presetOf(row);
+  }
+
+  async getPreset(guildId: string, name: string): Promise<Preset | undefined> {
+    const row = this.#get('SELECT * FROM presets WHERE guild_id = ? AND name_key = ?', guildId, nameKey(name));
+    return row && presetOf(row);
+  }
+
+  async listPresets(guildId: string, options: PresetListOptions = {}): Promise<Preset[]> {
+    // One query on the (guild_id, name_key) unique index, in name order.
+    return this.#all(
+      `SELECT * FROM presets
+       WHERE guild_id = ? AND name_key LIKE ? ESCAPE '\\' AND (? IS NULL OR language IS NULL OR language = ?)
+       ORDER BY name_key LIMIT ?`,
+      guildId,
+      likeContains(options.contains ?? ''),
+      orNull(options.language),
+      orNull(options.language),
+      limitOf(options),
+    ).map(presetOf);
+  }
+
+  async deletePreset(guildId: string, name: string): Promise<DeletedPreset | undefined> {
+    return this.#transaction(() => {
+      const row = this.#get('SELECT * FROM presets WHERE guild_id = ? AND name_key = ?', guildId, nameKey(name));
+      if (!row) return undefined;
+      const wasDefault = this.#get('SELECT 1 AS yes FROM guild_settings WHERE guild_id = ? AND default_preset_id = ?', guildId, row['id'] ?? null) !== undefined;
+      // The foreign key (ON DELETE SET NULL) unsets the default in this same transaction.
+      this.#run('DELETE FROM presets WHERE id = ?', row['id'] ?? null);
+      return { preset: presetOf(row), wasDefault };
+    });
+  }
+
+  // ---- guild settings ----
+
+  async setDefaultPreset(guildId: string, name: string | null): Promise<boolean> {
+    return this.#transaction(() => {
+      let id: number | null = null;
+      if (name !== null) {
+        const found = num(this.#get('SELECT id FROM presets WHERE guild_id = ? AND name_key = ?', guildId, nameKey(name))?.['id']);
+        if (found === undefined) return false;
+        id = found;
+      }
+      this.#run(
+        `INSERT INTO guild_settings (guild_id, default_preset_id, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (guild_id) DO UPDATE SET default_preset_id = excluded.default_preset_id, updated_at = excluded.updated_at`,
+        guildId,
+        id,
+        Date.now(),
+      );
+      return true;
+    });
+  }
+
+  async getDefaultPreset(guildId: string): Promise<Preset | undefined> {
+    const row = this.#get(
+      'SELECT p.* FROM guild_settings g JOIN presets p ON p.id = g.default_preset_id WHERE g.guild_id = ?',
+      guildId,
+    );
+    return row && presetOf(row);
+  }
+
+  // ---- member defaults ----
+
+  async getMemberDefaults(guildId: string, userId: string): Promise<MemberDefaults | undefined> {
+    const row = this.#get('SELECT * FROM member_defaults WHERE guild_id = ? AND user_id = ?', guildId, userId);
+    return row && { ...settingsOf(row), guildId, userId, updatedAt: new Date(num(row['updated_at']) ?? 0) };
+  }
+
+  async setMemberDefaults(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults> {
+    // One statement, so the merge is atomic without an explicit transaction.
+    this.#run(
+      `INSERT INTO member_defaults (guild_id, user_id, voice, language, tone, exaggeration, format, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, user_id) DO UPDATE SET
+         voice = coalesce(excluded.voice, voice),
+         language = coalesce(excluded.language, language),
+         tone = coalesce(excluded.tone, tone),
+         exaggeration = coalesce(excluded.exaggeration, exaggeration),
+         format = coalesce(excluded.format, format),
+         updated_at = excluded.updated_at`,
+      guildId,
+      userId,
+      orNull(settings.voice),
+      orNull(settings.language),
+      orNull(settings.tone),
+      orNull(settings.exaggeration),
+      orNull(settings.format),
+      Date.now(),
+    );
+    const stored = await this.getMemberDefaults(guildId, userId);
+    if (!stored) throw new Error('member defaults vanished right after being written');
+    return stored;
+  }
+
+  async clearMemberDefaults(guildId: string, userId: string): Promise<boolean> {
+    return this.#run('DELETE FROM member_defaults WHERE guild_id = ? AND user_id = ?', guildId, userId) > 0;
+  }
+
+  // ---- voice library ----
+
+  async addClonedVoice(voice: NewClonedVoice, options: { maxPerGuild?: number } = {}): Promise<AddClonedVoiceResult> {
+    const name = tidyName(voice.name);
+    const key = nameKey(name);
+    return this.#transaction((): AddClonedVoiceResult => {
+      const existing = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND name_key = ?', voice.guildId, key);
+      if (existing) return { status: 'name-taken', existing: clonedVoiceOf(existing) };
+      const max = options.maxPerGuild;
+      if (max !== undefined) {
+        const count = num(this.#get('SELECT count(*) AS n FROM voice_library WHERE guild_id = ?', voice.guildId)?.['n']) ?? 0;
+        if (count >= max) return { status: 'full', limit: max };
+      }
+      this.#run(
+        `INSERT INTO voice_library (guild_id, voice_id, name, name_key, created_by, created_at, clip_seconds)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        voice.guildId,
+        voice.voiceId,
+        name,
+        key,
+        voice.createdBy,
+        (voice.createdAt ?? new Date()).getTime(),
+        voice.clipSeconds,
+      );
+      const row = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND voice_id = ?', voice.guildId, voice.voiceId);
+      if (!row) throw new Error('cloned voice vanished inside its own transaction');
+      return { status: 'added', voice: clonedVoiceOf(row) };
+    });
+  }
+
+  async getClonedVoice(guildId: string, voiceId: string): Promise<ClonedVoice | undefined> {
+    const row = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND voice_id = ?', guildId, voiceId);
+    return row && clonedVoiceOf(row);
+  }
+
+  async findClonedVoiceByName(guildId: string, name: string): Promise<ClonedVoice | undefined> {
+    const row = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND name_key = ?', guildId, nameKey(name));
+    return row && clonedVoiceOf(row);
+  }
+
+  async listClonedVoices(guildId: string, options: ListOptions = {}): Promise<ClonedVoice[]> {
+    const pattern = likeContains(options.contains ?? '');
+    return this.#all(
+      `SELECT * FROM voice_library WHERE guild_id = ?1 AND (name_key LIKE ?2 ESCAPE '\\' OR lower(voice_id) LIKE ?2 ESCAPE '\\')
+       ORDER BY name_key LIMIT ?3`,
+      guildId,
+      pattern,
+      limitOf(options),
+    ).map(clonedVoiceOf);
+  }
+
+  async deleteClonedVoice(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined> {
+    return this.#transaction(() => {
+      const row = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND voice_id = ?', guildId, voiceId);
+      if (!row) return undefined;
+      const presets = this.#all('SELECT name FROM presets WHERE guild_id = ? AND voice = ? ORDER BY name_key', guildId, voiceId);
+      this.#run('DELETE FROM presets WHERE guild_id = ? AND voice = ?', guildId, voiceId);
+      const cleared = this.#run('UPDATE member_defaults SET voice = NULL WHERE guild_id = ? AND voice = ?', guildId, voiceId);
+      this.#run('DELETE FROM voice_library WHERE guild_id = ? AND voice_id = ?', guildId, voiceId);
+      return { voice: clonedVoiceOf(row), presetsRemoved: presets.map((p) => String(p['name'])), memberDefaultsCleared: cleared };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#statements.clear();
+    this.#db.close();
+  }
+}

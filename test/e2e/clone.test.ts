@@ -1,0 +1,153 @@
+import { readFile } from 'node:fs/promises';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseClip, dominantPitchHz } from '../../src/audio/clip.ts';
+import { loadCommands } from '../../src/bot/command-loader.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const FIXTURES = new URL('../../../shared/fixtures/audio/', import.meta.url);
+const fixture = (name: string) => readFile(new URL(name, FIXTURES));
+
+const GUILD = '200000000000000007';
+const OTHER_GUILD = '200000000000000008';
+const VOICE_CHANNEL = '220000000000000071';
+const ADMIN = '300000000000000071'; // Manage Server, in voice
+const MEMBER = '300000000000000072'; // no special permissions, not in voice
+
+const guilds: FakeGuildSpec[] = [
+  {
+    id: GUILD,
+    name: 'Studio',
+    textChannelId: '210000000000000071',
+    voiceChannels: [{ id: VOICE_CHANNEL, name: 'booth' }],
+    members: [
+      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE_CHANNEL },
+      { id: MEMBER, username: 'member' },
+    ],
+  },
+  {
+    id: OTHER_GUILD,
+    name: 'Elsewhere',
+    textChannelId: '210000000000000081',
+    voiceChannels: [{ id: '220000000000000081', name: 'room' }],
+    members: [{ id: '300000000000000081', username: 'visitor', voiceChannelId: '220000000000000081' }],
+  },
+];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+function clone(clip: Buffer, filename: string, options: Record<string, string | boolean> = {}, userId = ADMIN) {
+  return runCommand(h, {
+    guildId: GUILD,
+    userId,
+    name: 'clone',
+    options: { text: 'Hello, this is me.', name: 'Tone', consent: true, ...options },
+    attachments: [{ option: 'audio', data: clip, filename, contentType: 'audio/wav' }],
+  });
+}
+
+const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+
+describe('/clone', () => {
+  let cloneId = '';
+
+  it('clones a 220 Hz clip, speaks the first line with it, and /say then speaks at that pitch', async () => {
+    h.discord.clearAudio(GUILD);
+    const { handle } = await clone(await fixture('tone-220hz-5s-48k.wav'), 'me.wav');
+    const spoke = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(spoke.content).toMatch(/with the new voice "Tone" \(`(clone_[^`]+)`, from a 5\.0 s clip\)/);
+    cloneId = /`(clone_[^`]+)`/.exec(spoke.content ?? '')?.[1] ?? '';
+    expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
+    // The clone's own audio spoke the line: one call, no second request for the same text.
+    expect(h.sandbox.requests.filter((r) => r.endpoint !== undefined).map((r) => r.endpoint)).toEqual(['voice-clone']);
+
+    h.discord.clearAudio(GUILD);
+    const say = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Now with my voice.', voice: cloneId } });
+    await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
+  });
+
+  it('posts the new voice as a file when asked, and refuses a name already taken', async () => {
+    const { handle, content } = await clone(await fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', { name: 'Higher', output: 'file' });
+    expect(content).toMatch(/^Here is the new voice "Higher"/);
+    const file = handle.responses.find((r) => r.files.length > 0)?.files[0];
+    const info = await analyseClip(file?.data ?? Buffer.alloc(0));
+    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(), info.sampleRate) ?? 0) - 330)).toBeLessThan(4);
+
+    const before = h.sandbox.requests.length;
+    const again = await clone(await fixture('tone-220hz-5s-48k.wav'), 'again.wav', { name: 'tone' });
+    expect(again.content).toBe('This server already has a voice called "tone". Choose another name, or delete that voice first.');
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it.each([
+    ['too-short-2s.wav', 'The clip lasts 2.00 s; it must last 3 to 60 seconds.'],
+    ['too-long-61s.mp3', 'The clip lasts 61.00 s; it must last 3 to 60 seconds.'],
+    ['silent-5s.wav', 'The clip is silent (-∞ dBFS). Attach a recording of the person speaking.'],
+    ['ogg-renamed-as.wav', 'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.'],
+    ['truncated.mp3', 'The clip is damaged or cut short. Please export it again and attach the new file.'],
+  ])('refuses %s privately, with the figure found, and calls no API', async (name, message) => {
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await clone(await fixture(name), name, { name: 'Bad' });
+    expect(content).toBe(message);
+    expect(ephemeral(handle.responses.at(-1)?.flags)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it('refuses without consent before downloading anything', async () => {
+    const downloads = h.discord.cdnLog.length;
+    const { content } = await clone(await fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Nope' });
+    expect(content).toBe('Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.');
+    expect(h.discord.cdnLog.length).toBe(downloads);
+  });
+
+  it('refuses a clip over the size cap and a clip from a host not on the allow-list', async () => {
+    const before = h.sandbox.requests.length;
+    const cap = h.config.clipDownload.maxBytes;
+    h.config.clipDownload.maxBytes = 100_000;
+    try {
+      const big = await clone(await fixture('tone-220hz-5s-48k.wav'), 'big.wav', { name: 'Big' });
+      expect(big.content).toBe('The clip is 0.5 MB; the limit is 0.1 MB. Attach a shorter clip (3 to 60 seconds).');
+    } finally {
+      h.config.clipDownload.maxBytes = cap;
+    }
+    // As in production: only Discord's own attachment hosts, so the fake's CDN is not on the list.
+    const hosts = h.config.clipDownload.allowedHosts;
+    h.config.clipDownload.allowedHosts = ['cdn.discordapp.com', 'media.discordapp.net'];
+    try {
+      const foreign = await clone(await fixture('tone-220hz-5s-48k.wav'), 'x.wav', { name: 'Foreign' });
+      expect(foreign.content).toBe(
+        `Attach the clip to the command itself; I only download attachments from Discord (not from ${new URL(h.discord.restUrl).host}).`,
+      );
+    } finally {
+      h.config.clipDownload.allowedHosts = hosts;
+    }
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it("keeps the voice in its server: another server cannot use its ID", async () => {
+    const { content } = await runCommand(h, { guildId: OTHER_GUILD, userId: '300000000000000081', name: 'say', options: { text: 'Borrowed?', voice: cloneId } });
+    expect(content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
+  });
+
+  it('/voices delete: refused to a member who neither made it nor manages the server; done by its creator', async () => {
+    const refused = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'voices', subcommand: 'delete', options: { voice: 'Tone' } });
+    expect(refused.content).toBe('Only the member who cloned this voice, or someone with Manage Server, can delete it.');
+    const done = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'delete', options: { voice: 'Tone' } });
+    expect(done.content).toBe(`Deleted the voice "Tone" (\`${cloneId}\`).`);
+    const after = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Gone?', voice: cloneId, output: 'file' } });
+    expect(after.content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
+  });
+
+  it('is for Manage Server members by default (servers can widen it)', async () => {
+    const definition = (await loadCommands()).get('clone')?.data.toJSON();
+    expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
+  });
+});

@@ -1,0 +1,54 @@
+import { MessageFlags } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+const ALICE = '300000000000000011';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function emote(options: { exaggeration: number; voice?: string; output?: string }) {
+  h.discord.clearAudio(london.id);
+  const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'emote', options: { text: 'So happy!', ...options, exaggeration: numberValue(options.exaggeration) } });
+  return { handle, content };
+}
+
+describe('/emote', () => {
+  it('speaks louder at exaggeration 1 than at 0, with the default emotion voice', async () => {
+    const calm = await emote({ exaggeration: 0 });
+    await calm.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    const quiet = await h.discord.waitForAudio(london.id);
+    const intense = await emote({ exaggeration: 1 });
+    await intense.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    const loud = await h.discord.waitForAudio(london.id);
+
+    expect(loudnessOf(loud) - loudnessOf(quiet)).toBeGreaterThan(12);
+    expect(Math.abs((pitchOf(loud) ?? 0) - (h.sandbox.voicePitchHz('voice-b-ko-f-01') ?? 0))).toBeLessThan(4);
+    const sent = h.sandbox.requests.filter((r) => r.endpoint === 'emotion-tts').slice(-2);
+    expect(sent.map((r) => [r.voice, r.exaggeration])).toEqual([
+      ['voice-b-ko-f-01', 0],
+      ['voice-b-ko-f-01', 1],
+    ]);
+  });
+
+  it('uses the chosen voice and posts a file when asked', async () => {
+    const { handle, content } = await emote({ exaggeration: 0.7, voice: 'voice-b-ja-m-01', output: 'file' });
+    expect(content).toMatch(/^Here is `voice-b-ja-m-01`, \d+\.\d s \(wav\)\.$/);
+    expect(handle.responses.find((r) => r.files.length > 0)?.files[0]?.name).toBe('saybot-voice-b-ja-m-01.wav');
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'emotion-tts', voice: 'voice-b-ja-m-01', exaggeration: 0.7 });
+  });
+
+  it('refuses an exaggeration outside 0 to 1 before any API call', async () => {
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await emote({ exaggeration: 1.5 });
+    expect(content).toBe('Exaggeration must be a number from 0 to 1; got 1.5.');
+    expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,90 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../src/store/migrations.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { tempDir } from './helpers.ts';
+
+/**
+ * A database exactly as SayBot's schema version 1 left it, frozen here on purpose: if migration 1 were ever
+ * edited, this snapshot still stands for the files already out there.
+ */
+const V1_SNAPSHOT = `
+  CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT;
+  CREATE TABLE presets (
+    id INTEGER PRIMARY KEY, guild_id TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, voice TEXT NOT NULL,
+    language TEXT, tone TEXT, exaggeration REAL CHECK (exaggeration BETWEEN 0 AND 1), format TEXT CHECK (format IN ('wav', 'mp3')),
+    created_by TEXT NOT NULL, created_at INTEGER NOT NULL, UNIQUE (guild_id, name_key)
+  ) STRICT;
+  CREATE TABLE guild_settings (
+    guild_id TEXT PRIMARY KEY, default_preset_id INTEGER REFERENCES presets (id) ON DELETE SET NULL, updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX guild_settings_default_preset ON guild_settings (default_preset_id);
+  CREATE TABLE member_defaults (
+    guild_id TEXT NOT NULL, user_id TEXT NOT NULL, voice TEXT, language TEXT, tone TEXT,
+    exaggeration REAL CHECK (exaggeration BETWEEN 0 AND 1), format TEXT CHECK (format IN ('wav', 'mp3')),
+    updated_at INTEGER NOT NULL, PRIMARY KEY (guild_id, user_id)
+  ) STRICT;
+  INSERT INTO schema_migrations VALUES (1, 'presets, guild settings, member defaults', 1700000000000);
+  INSERT INTO presets VALUES (7, 'G', 'Old One', 'old one', 'voice-b-ko-m-01', 'ko', 'slow', NULL, 'mp3', 'U', 1700000000000);
+  INSERT INTO guild_settings VALUES ('G', 7, 1700000000000);
+  INSERT INTO member_defaults VALUES ('G', 'M', 'voice-b-ja-f-01', NULL, NULL, NULL, 'wav', 1700000000000);
+`;
+
+const tables = (db: DatabaseSync) =>
+  db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => String(r['name']));
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+describe('migrations', () => {
+  it('are numbered 1, 2, … without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('build the whole schema on an empty file, recording each step, and do nothing the second time', async () => {
+    const store = new SqliteStore(tmp.file());
+    await store.close();
+    const db = new DatabaseSync(tmp.file());
+    expect(tables(db)).toEqual(['guild_settings', 'member_defaults', 'presets', 'schema_migrations', 'voice_library']);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2]);
+    expect(migrate(db)).toEqual([]);
+    db.close();
+  });
+
+  it('bring a version 1 file up to date and keep its data working', async () => {
+    const seed = new DatabaseSync(tmp.file());
+    seed.exec(V1_SNAPSHOT);
+    seed.close();
+
+    const store = new SqliteStore(tmp.file());
+    expect(store.schemaVersion).toBe(LATEST_VERSION);
+    expect(await store.getDefaultPreset('G')).toMatchObject({ name: 'Old One', voice: 'voice-b-ko-m-01', tone: 'slow', format: 'mp3' });
+    expect((await store.getMemberDefaults('G', 'M'))?.voice).toBe('voice-b-ja-f-01');
+    // The step-2 table is there and the step-2 rule (a cloned voice takes its presets with it) holds for old rows.
+    await store.addClonedVoice({ guildId: 'G', name: 'c', voiceId: 'clone_1', createdBy: 'U', clipSeconds: 5 });
+    await store.savePreset({ guildId: 'G', name: 'Old One', voice: 'clone_1', createdBy: 'U' });
+    expect((await store.deleteClonedVoice('G', 'clone_1'))?.presetsRemoved).toEqual(['Old One']);
+    await store.close();
+  });
+
+  it('leave the previous version intact when a step fails, and apply it on the next start', () => {
+    const db = new DatabaseSync(tmp.file());
+    const broken = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' }];
+    expect(() => migrate(db, broken)).toThrow(/nowhere/);
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
+    expect(migrate(db)).toEqual([2]);
+    db.close();
+  });
+
+  it('refuse a file from a newer SayBot instead of guessing', () => {
+    const db = new DatabaseSync(tmp.file());
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, 'from the future', 0)").run(LATEST_VERSION + 1);
+    db.close();
+    expect(() => new SqliteStore(tmp.file())).toThrow(SchemaTooNewError);
+  });
+});
