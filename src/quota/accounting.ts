@@ -1,7 +1,7 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
-import type { GuildBudgetSettings, SpendEndpoint, Store } from '../store/types.ts';
+import type { SpendEndpoint, Store } from '../store/types.ts';
 import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 
@@ -36,13 +36,16 @@ export interface PartSpend {
  */
 export class Charge {
   readonly context: SpendContext;
+  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
+  readonly createdAt: Date;
   readonly #accounting: Accounting;
   /** Characters still reserved, per part text (a text may occur twice in one request). */
   readonly #reserved = new Map<string, number[]>();
 
-  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>) {
+  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>, createdAt: Date) {
     this.#accounting = accounting;
     this.context = context;
+    this.createdAt = createdAt;
     for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
 
@@ -128,8 +131,6 @@ export class Accounting {
   readonly #log: Logger;
   readonly #now: () => Date;
   readonly #charges = new Set<Charge>();
-  /** Last time each member (guild:user) was allowed to spend, for cooldowns between a check and its record. */
-  readonly #lastAllowed = new Map<string, Date>();
   /** Checks run one at a time, so each sees the reservations of the ones before it. */
   #turn: Promise<unknown> = Promise.resolve();
 
@@ -148,10 +149,6 @@ export class Accounting {
   /** The budgets in force in a guild: the operator's, lowered where the server set its own. */
   async budgetsFor(guildId: string): Promise<OperatorBudgets> {
     return effectiveBudgets(this.#operator, await this.#store.getGuildBudgets(guildId));
-  }
-
-  async serverBudgets(guildId: string): Promise<GuildBudgetSettings> {
-    return this.#store.getGuildBudgets(guildId);
   }
 
   /**
@@ -174,21 +171,22 @@ export class Accounting {
       // After the reset date the mark no longer refuses: the next request is the probe, and its success clears it.
       if (state.exhausted && state.exhausted.resetAt > now) throw new UserError('quota.exhausted', { reset: dayOf(state.exhausted.resetAt) });
       const { guildId, userId } = context;
-      const member = `${guildId}:${userId}`;
       const [limits, guildMonth, memberDay, lastSpend] = await Promise.all([
         this.budgetsFor(guildId),
         this.#store.monthTotals(monthOf(now), guildId),
         this.#store.memberDayTotals(guildId, userId, dayOf(now)),
         this.#store.lastSpendAt(guildId, userId),
       ]);
+      const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
       const held = (match: (c: Charge) => boolean) => [...this.#charges].filter(match).reduce((sum, c) => sum + c.reserved, 0);
-      const allowedAt = this.#lastAllowed.get(member);
-      const last = [lastSpend, allowedAt].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
+      // A request of theirs that may still spend counts as their last spend (its record comes when the service answers).
+      const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
+      const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
       const refusal = checkBudgets(
         limits,
         {
           guildMonthChars: guildMonth.spent + held((c) => c.context.guildId === guildId),
-          memberDayChars: memberDay.spent + held((c) => c.context.guildId === guildId && c.context.userId === userId),
+          memberDayChars: memberDay.spent + held(mine),
           ...(last === undefined ? {} : { memberLastSpendAt: last }),
         },
         needed,
@@ -198,16 +196,15 @@ export class Accounting {
         this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
         throw refusalError(refusal);
       }
-      this.#lastAllowed.set(member, now);
     }
-    const charge = new Charge(this, context, paid);
+    const charge = new Charge(this, context, paid, this.#now());
     this.#charges.add(charge);
     return charge;
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
   unchecked(context: SpendContext): Charge {
-    return new Charge(this, context, []);
+    return new Charge(this, context, [], this.#now());
   }
 
   forget(charge: Charge): void {
