@@ -126,6 +126,10 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     expect(refused.content).toContain(`上限に達したため、リクエストは送信していません。${reset} にリセットされます`);
     expectEphemeral(refused.handle);
     expect(h.sandbox.requests.length - before).toBe(1);
+    // What the cache already holds spends nothing, so it still plays.
+    expect(served).toBeGreaterThan(0);
+    expect((await sayAsFile('Still here, 1.')).content).toMatch(/^Here is/);
+    expect(h.sandbox.requests.length - before).toBe(1);
 
     // Past the reset date one request goes out again; the service accepts it, and that ends the mark.
     clockOffsetMs = Date.parse(`${reset}T00:00:00Z`) - Date.now() + 60_000;
