@@ -1,7 +1,7 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, type SlashCommandIntegerOption } from 'discord.js';
 import type { CommandModule } from '../src/bot/command.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { t, type CommandLocalisations } from '../src/bot/i18n.ts';
+import { formatNumber, t, type CommandLocalisations } from '../src/bot/i18n.ts';
 import { showContent } from '../src/bot/replies.ts';
 import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../src/quota/budgets.ts';
 
@@ -58,7 +58,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   // default_member_permissions can be widened by a server admin in Integrations; the rule itself is checked here.
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError('error.permission.budget');
   const locale = interaction.locale;
-  const n = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const n = (value: number) => formatNumber(locale, value);
   const operator = accounting.operatorBudgets;
   const changes: { [K in BudgetName]?: number | null } = {};
   for (const name of BUDGET_NAMES) {

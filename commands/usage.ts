@@ -1,6 +1,6 @@
 import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import type { CommandModule } from '../src/bot/command.ts';
-import { t } from '../src/bot/i18n.ts';
+import { formatNumber, t } from '../src/bot/i18n.ts';
 import { showContent } from '../src/bot/replies.ts';
 import { dayOf } from '../src/quota/calendar.ts';
 
@@ -14,7 +14,7 @@ export const data = new SlashCommandBuilder()
 /** Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. */
 export const execute: CommandModule['execute'] = async (interaction, { accounting }) => {
   const locale = interaction.locale;
-  const n = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
   const { guild, bot, member } = report;
   const lines = [

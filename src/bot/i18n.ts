@@ -365,6 +365,11 @@ export function t(locale: string | null | undefined, key: MessageKey, params: Me
   );
 }
 
+/** A count as the reader writes numbers (digit grouping: 300,000). */
+export function formatNumber(locale: string | null | undefined, value: number): string {
+  return new Intl.NumberFormat(locale ?? 'en-US').format(value);
+}
+
 /** A message to be rendered later in the reader's language. */
 export interface LocalisedMessage {
   key: MessageKey;

@@ -87,13 +87,13 @@ export class AudioFill {
 
   /** What one caller reads: the service's bytes from the first, and the packets on demand. */
   part(): PartAudio {
-    return withDefined({
+    return {
       format: this.format,
       body: this.#bytes.reader({ objectMode: false }),
       packets: (signal?: AbortSignal) => this.#packets.reader({ objectMode: true, ...(signal === undefined ? {} : { signal }) }),
-      requestId: this.requestId,
-      usage: this.usage,
-    });
+      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
+      ...(this.usage === undefined ? {} : { usage: this.usage }),
+    };
   }
 }
 
@@ -107,8 +107,4 @@ export function cachedPart(entry: CachedAudio): PartAudio {
       return Readable.from(entry.packets, signal === undefined ? { objectMode: true } : { objectMode: true, signal });
     },
   };
-}
-
-function withDefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
