@@ -71,6 +71,8 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   clientRetryBaseDelayMs?: number;
   clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
+  /** The bot's clock for budgets and the monthly quota (default: the real one). */
+  now?: () => Date;
 }
 
 export interface Harness {
@@ -81,6 +83,8 @@ export interface Harness {
   config: Config;
   /** This harness's own SQLite file (in a temporary directory removed by close()). */
   databasePath: string;
+  /** This harness's own audio cache directory (in the same temporary directory). */
+  cacheDir: string;
   token: string;
   apiKey: string;
   /** Everything the bot logged so far (JSON lines). */
@@ -130,6 +134,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config: Config = {
     ...loadConfig({
       DATABASE_URL: `sqlite:${databasePath}`,
+      CACHE_DIR: path.join(dataDir, 'cache'),
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
@@ -154,7 +159,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const startBot = () => SayBot.start({ config, logger, voiceApi, store: new SqliteStore(config.databasePath), readyTimeoutMs: 10_000 });
+  const startBot = () =>
+    SayBot.start({
+      config,
+      logger,
+      voiceApi,
+      store: new SqliteStore(config.databasePath),
+      readyTimeoutMs: 10_000,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
   let bot = await startBot();
   return {
     discord,
@@ -164,6 +177,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     config,
     databasePath: config.databasePath,
+    cacheDir: config.cache.dir,
     token,
     apiKey,
     logs: () => lines.join(''),
