@@ -1,10 +1,11 @@
-import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
-import type { CommandModule } from '../src/bot/command.ts';
-import { chooseTarget, deliverTo, type OutputChoice } from '../src/bot/deliver-speech.ts';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, type Attachment } from 'discord.js';
+import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { chooseTarget, deliverTo, spendContext, type OutputChoice, type Target } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption } from '../src/bot/options.ts';
 import { checkReferenceClip, downloadClip } from '../src/bot/reference-clip.ts';
+import type { Charge } from '../src/quota/accounting.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 
@@ -70,10 +71,25 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const attachment = interaction.options.getAttachment('audio', true);
   const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
+  // A clone is never cached (every clip makes a new voice), so its characters are always checked and held.
+  const charge = await context.accounting.authorize(spendContext(interaction), [
+    { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false },
+  ]);
+  try {
+    await cloneAndSpeak(interaction, context, { name, text, attachment, target, charge });
+  } finally {
+    charge.close();
+  }
+};
 
+async function cloneAndSpeak(
+  interaction: Parameters<CommandModule['execute']>[0],
+  context: CommandContext,
+  { name, text, attachment, target, charge }: { name: string; text: string; attachment: Attachment; target: Target; charge: Charge },
+): Promise<void> {
   await interaction.deferReply();
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
-  const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType });
+  const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType }, undefined, charge);
   const saved = await context.store.addClonedVoice(
     { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
     { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD },
@@ -91,5 +107,6 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  await deliverTo(interaction, target, request, context, label);
-};
+  // Only a service that answered without audio makes this a second, paid request (not checked in advance).
+  await deliverTo(interaction, target, request, context, label, context.accounting.unchecked(charge.context));
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OperatorBudgets } from './quota/budgets.ts';
 import type { PresetVoice } from './voices/catalogue.ts';
 import { readVoicesFile } from './voices/voices-file.ts';
 
@@ -49,6 +50,13 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i, 'must be a comma-separated list of host names (host or host:port)')
     .default('cdn.discordapp.com,media.discordapp.net'),
   CLONE_MAX_MB: wholeNumber(1, 100).default(20),
+  // Operator budgets; 0 (the default) means no limit. A server may lower them (/budget), never raise them.
+  BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).default(0),
+  BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).default(0),
+  BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).default(0),
+  CACHE_DIR: z.string().min(1).default('./data/cache'),
+  // 0 turns the audio cache off (identical requests in flight at once still share one call).
+  CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -64,6 +72,10 @@ export interface Config {
   clipDownload: { allowedHosts: string[]; maxBytes: number; timeoutMs: number };
   voiceIdleTimeoutMs: number;
   databasePath: string;
+  /** The operator's budgets (characters, seconds); 0 = no limit. See src/quota/budgets.ts. */
+  budgets: OperatorBudgets;
+  /** The audio cache: where, and how many bytes at most (0 = off). */
+  cache: { dir: string; maxBytes: number };
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
   extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
@@ -135,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clipDownload: { allowedHosts: e.ATTACHMENT_HOSTS.split(','), maxBytes: e.CLONE_MAX_MB * 1024 * 1024, timeoutMs: 15_000 },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
     databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    budgets: {
+      guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS,
+      memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS,
+      memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS,
+    },
+    cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,
   };

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
+import { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
+import { Accounting } from '../quota/accounting.ts';
+import { PartSource } from '../speech/part-source.ts';
 import { SpeechService } from '../speech/service.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
@@ -22,7 +25,9 @@ export interface SayBotOptions {
   commands?: Map<string, CommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
-  /** Download each audio response in full before playing it (SpeechServiceOptions.bufferResponses): benchmarks' baseline. */
+  /** The clock budgets and the monthly quota follow (tests move it past a reset date). */
+  now?: () => Date;
+  /** Download each audio response in full before playing it (PartSourceOptions.bufferResponses): benchmarks' baseline. */
   bufferResponses?: boolean;
 }
 
@@ -33,11 +38,12 @@ export class SayBot {
   readonly #log: Logger;
   readonly #context: CommandContext;
   readonly #store: Store;
+  readonly #audio: PartSource;
   readonly #commands: Map<string, CommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
 
-  private constructor(options: SayBotOptions, commands: Map<string, CommandModule>) {
+  private constructor(options: SayBotOptions, commands: Map<string, CommandModule>, cache: AudioCache) {
     const { config, logger } = options;
     this.#log = logger;
     this.#commands = commands;
@@ -53,13 +59,21 @@ export class SayBot {
       idleTimeoutMs: config.voiceIdleTimeoutMs,
       group: `saybot-${randomUUID()}`,
     });
+    const accounting = new Accounting({
+      store: options.store,
+      budgets: config.budgets,
+      planCharacterLimit: config.planCharacterLimit,
+      logger,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+    this.#audio = new PartSource({
+      client: options.voiceApi, logger, cache, accounting,
+      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+    });
     this.#context = {
-      speech: new SpeechService({
-        client: options.voiceApi,
-        logger,
-        maxCharsPerRequest: config.maxCharsPerRequest,
-        ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
-      }),
+      speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest, source: this.#audio }),
+      audio: this.#audio,
+      accounting,
       players: this.players,
       logger,
       settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
@@ -75,7 +89,14 @@ export class SayBot {
 
   static async start(options: SayBotOptions): Promise<SayBot> {
     const commands = options.commands ?? (await loadCommands());
-    const bot = new SayBot(options, commands);
+    let cache: AudioCache;
+    try {
+      cache = await AudioCache.open({ ...options.config.cache, logger: options.logger });
+    } catch (error) {
+      await options.store.close();
+      throw error;
+    }
+    const bot = new SayBot(options, commands, cache);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('Discord did not report ready in time')), options.readyTimeoutMs ?? 60_000);
       bot.client.once(Events.ClientReady, () => {
@@ -134,6 +155,8 @@ export class SayBot {
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
+    // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
+    await this.#audio.close();
     await this.client.destroy();
     await this.#store.close();
   }

@@ -5,6 +5,8 @@ import type {
 } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { PartSource } from '../speech/part-source.ts';
 import type { SpeechService } from '../speech/service.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voices/catalogue.ts';
@@ -13,6 +15,10 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 /** What every command handler may use. Commands hold only what is particular to them. */
 export interface CommandContext {
   speech: SpeechService;
+  /** Where the speech service's parts come from: what a request will cost, and forgetting a deleted voice's audio. */
+  audio: PartSource;
+  /** Budgets, the monthly quota, spends and /usage. */
+  accounting: Accounting;
   players: PlayerRegistry;
   logger: Logger;
   settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload'>;

@@ -1,4 +1,5 @@
 import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import type { Charge } from '../quota/accounting.ts';
 import type { SpeechRequest } from '../speech/service.ts';
 import type { GuildPlayer } from '../voice/guild-player.ts';
 import type { CommandContext } from './command.ts';
@@ -55,10 +56,22 @@ export async function deliverSpeech(
   /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts); default: its ID. */
   voiceLabel = `\`${request.voice}\``,
 ): Promise<void> {
-  if (context.speech.parts(request).length === 0) throw new UserError('error.input.emptyText');
+  const parts = context.speech.parts(request);
+  if (parts.length === 0) throw new UserError('error.input.emptyText');
   const target = chooseTarget(interaction, output, context);
-  await interaction.deferReply();
-  await deliverTo(interaction, target, request, context, voiceLabel);
+  // The month and the budgets are checked before anything is sent; cached parts cost nothing.
+  const charge = await context.accounting.authorize(spendContext(interaction), context.audio.needs(request, parts));
+  try {
+    await interaction.deferReply();
+    await deliverTo(interaction, target, request, context, voiceLabel, charge);
+  } finally {
+    charge.close();
+  }
+}
+
+/** Who a command's spends are recorded under. */
+export function spendContext(interaction: ChatInputCommandInteraction<'cached'>) {
+  return { guildId: interaction.guildId, userId: interaction.user.id, command: interaction.commandName };
 }
 
 /** The second half of deliverSpeech, for commands that must do slow work between choosing and speaking (/clone). */
@@ -68,9 +81,10 @@ export async function deliverTo(
   request: SpeechRequest,
   context: CommandContext,
   voice: string,
+  charge: Charge,
 ): Promise<void> {
   if (target.kind === 'file') {
-    const spoken = await context.speech.renderFiles(request);
+    const spoken = await context.speech.renderFiles(request, undefined, charge);
     const files: AttachmentPayload[] = spoken.parts.map((part, index) => ({
       attachment: part.data,
       name: `saybot-${request.voice}${spoken.parts.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
@@ -87,7 +101,7 @@ export async function deliverTo(
   }
 
   await target.player.connect(target.channelId);
-  const playback = context.speech.play(request, target.player, `${interaction.commandName}:${interaction.id}`);
+  const playback = context.speech.play(request, target.player, `${interaction.commandName}:${interaction.id}`, charge);
   const where = channel(target.channelId);
   if (playback.ahead > 0) await showResult(interaction, 'say.queued', { voice, count: playback.parts, ahead: playback.ahead });
   else await showResult(interaction, 'say.speaking', { voice, channel: where });

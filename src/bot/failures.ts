@@ -11,6 +11,7 @@ import {
   UnexpectedResponseError,
 } from '../api/errors.ts';
 import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
+import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
 
@@ -34,13 +35,6 @@ export interface DescribedFailure {
   message: LocalisedMessage;
   level: LogLevel;
 }
-
-/** The first day of next month, UTC: when the monthly quota starts over unless the service says otherwise. */
-export function nextMonthStart(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-}
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * What to tell the user, and how loudly to tell the operator, for any error a command can meet. Failures the

@@ -94,6 +94,33 @@ const en = {
   'voices.cloned': 'Cloned voices in this server',
   'voices.presets': 'Presets in this server',
   'voices.none': '(none)',
+  // Quota, budgets, /usage, /budget
+  'quota.exhausted': 'The monthly character quota of the voice service is used up, so I sent nothing. It resets {reset}. Audio already in the cache still plays.',
+  'budget.refused.guildMonth': "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
+  'budget.refused.memberDay': 'Your daily budget in this server is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
+  'budget.refused.cooldown': 'Please wait {seconds} s: in this server a member may spend characters once every {limit} s.',
+  'budget.name.guildMonthlyChars': "the server's monthly characters",
+  'budget.name.memberDailyChars': "a member's daily characters",
+  'budget.name.memberCooldownSeconds': 'the cooldown in seconds',
+  'budget.aboveOperator': 'For {budget}, this server can set at most {limit}: that is the operator\'s limit, and a server may only lower it.',
+  'budget.nothing': 'Give at least one of the three budgets (0 removes this server\'s own limit).',
+  'budget.updated': 'Budgets in this server now: {summary}.',
+  'budget.line': '{name}: {value}',
+  'budget.fromOperator': '{value} (operator)',
+  'budget.fromServer': '{value} (this server; operator: {operator})',
+  'budget.noLimit': 'no limit',
+  'error.permission.budget': "Changing this server's budgets needs the Manage Server permission. Anyone can see them with /usage.",
+  'usage.title': '**Usage in {month}** (resets {reset})',
+  'usage.guild': 'This server: {spent} characters spent, {saved} saved by the cache; {budget}.',
+  'usage.guildBudget': 'monthly budget {limit}, {left} left',
+  'usage.noGuildBudget': 'no monthly budget',
+  'usage.bot': 'Whole bot: {used} of {limit} used{source}, {remaining} left; SayBot sent {spent}, the cache saved {saved}.',
+  'usage.fromService': " (the service's count)",
+  'usage.member': 'You today: {spent} characters; {budget}.',
+  'usage.memberBudget': 'daily budget {limit}, {left} left, resets {reset}',
+  'usage.noMemberBudget': 'no daily budget',
+  'usage.cooldown': 'Cooldown: {seconds} s between requests that spend characters (audio from the cache is free and never waits).',
+  'usage.exhausted': 'The monthly quota is used up: requests that would spend characters are refused until {reset}.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -183,6 +210,32 @@ const ko: Catalogue = {
   'voices.cloned': '이 서버의 복제 음성',
   'voices.presets': '이 서버의 프리셋',
   'voices.none': '(없음)',
+  'quota.exhausted': '음성 서비스의 이번 달 글자 수 한도를 모두 사용해 요청을 보내지 않았습니다. {reset}에 초기화됩니다. 캐시에 있는 음성은 계속 재생됩니다.',
+  'budget.refused.guildMonth': '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.memberDay': '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.cooldown': '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
+  'budget.name.guildMonthlyChars': '서버 월간 글자 수',
+  'budget.name.memberDailyChars': '멤버 일일 글자 수',
+  'budget.name.memberCooldownSeconds': '대기 시간(초)',
+  'budget.aboveOperator': '{budget}은(는) 이 서버에서 최대 {limit}까지 설정할 수 있습니다. 운영자가 정한 한도이며, 서버는 낮추기만 할 수 있습니다.',
+  'budget.nothing': '세 가지 예산 중 하나 이상을 지정해 주세요 (0은 이 서버의 자체 한도를 없앱니다).',
+  'budget.updated': '이 서버의 예산: {summary}.',
+  'budget.line': '{name}: {value}',
+  'budget.fromOperator': '{value} (운영자)',
+  'budget.fromServer': '{value} (이 서버, 운영자: {operator})',
+  'budget.noLimit': '제한 없음',
+  'error.permission.budget': '서버의 예산을 바꾸려면 서버 관리 권한이 필요합니다. 예산은 누구나 /usage 로 볼 수 있습니다.',
+  'usage.title': '**{month} 사용량** ({reset} 초기화)',
+  'usage.guild': '이 서버: {spent}자 사용, 캐시로 {saved}자 절약; {budget}.',
+  'usage.guildBudget': '월간 예산 {limit}자, {left}자 남음',
+  'usage.noGuildBudget': '월간 예산 없음',
+  'usage.bot': '봇 전체: {limit}자 중 {used}자 사용{source}, {remaining}자 남음; SayBot이 보낸 글자 {spent}자, 캐시로 절약 {saved}자.',
+  'usage.fromService': ' (서비스 집계)',
+  'usage.member': '오늘 나: {spent}자; {budget}.',
+  'usage.memberBudget': '일일 예산 {limit}자, {left}자 남음, {reset} 초기화',
+  'usage.noMemberBudget': '일일 예산 없음',
+  'usage.cooldown': '대기 시간: 글자를 사용하는 요청 사이 {seconds}초 (캐시의 음성은 무료이며 기다리지 않습니다).',
+  'usage.exhausted': '이번 달 한도를 모두 사용했습니다. {reset}까지 글자를 사용하는 요청은 거절됩니다.',
 };
 
 const ja: Catalogue = {
@@ -269,6 +322,32 @@ const ja: Catalogue = {
   'voices.cloned': 'このサーバーのクローン音声',
   'voices.presets': 'このサーバーのプリセット',
   'voices.none': '（なし）',
+  'quota.exhausted': '音声サービスの今月の文字数上限に達したため、リクエストは送信していません。{reset} にリセットされます。キャッシュにある音声は引き続き再生できます。',
+  'budget.refused.guildMonth': 'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.memberDay': 'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.cooldown': '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
+  'budget.name.guildMonthlyChars': 'サーバーの月間文字数',
+  'budget.name.memberDailyChars': 'メンバーの 1 日の文字数',
+  'budget.name.memberCooldownSeconds': '待ち時間（秒）',
+  'budget.aboveOperator': '{budget} はこのサーバーでは最大 {limit} まで設定できます。運営者の上限であり、サーバーは下げることしかできません。',
+  'budget.nothing': '3 つの予算のうち少なくとも 1 つを指定してください（0 でこのサーバー独自の上限を解除します）。',
+  'budget.updated': 'このサーバーの予算: {summary}。',
+  'budget.line': '{name}: {value}',
+  'budget.fromOperator': '{value}（運営者）',
+  'budget.fromServer': '{value}（このサーバー、運営者: {operator}）',
+  'budget.noLimit': '上限なし',
+  'error.permission.budget': 'サーバーの予算を変更するには「サーバー管理」権限が必要です。予算は誰でも /usage で確認できます。',
+  'usage.title': '**{month} の使用量**（{reset} にリセット）',
+  'usage.guild': 'このサーバー: {spent} 文字使用、キャッシュで {saved} 文字節約; {budget}。',
+  'usage.guildBudget': '月間予算 {limit} 文字、残り {left} 文字',
+  'usage.noGuildBudget': '月間予算なし',
+  'usage.bot': 'ボット全体: {limit} 文字中 {used} 文字使用{source}、残り {remaining} 文字; SayBot の送信 {spent} 文字、キャッシュで節約 {saved} 文字。',
+  'usage.fromService': '（サービスの集計）',
+  'usage.member': '今日のあなた: {spent} 文字; {budget}。',
+  'usage.memberBudget': '1 日の予算 {limit} 文字、残り {left} 文字、{reset} にリセット',
+  'usage.noMemberBudget': '1 日の予算なし',
+  'usage.cooldown': '待ち時間: 文字を使うリクエストの間に {seconds} 秒（キャッシュの音声は無料で、待ちません）。',
+  'usage.exhausted': '今月の上限に達しました。{reset} まで、文字を使うリクエストはお断りします。',
 };
 
 const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };
@@ -284,6 +363,11 @@ export function t(locale: string | null | undefined, key: MessageKey, params: Me
   return catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),
   );
+}
+
+/** A count as the reader writes numbers (digit grouping: 300,000). */
+export function formatNumber(locale: string | null | undefined, value: number): string {
+  return new Intl.NumberFormat(locale ?? 'en-US').format(value);
 }
 
 /** A message to be rendered later in the reader's language. */

@@ -1,10 +1,12 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { analyseClip } from '../audio/clip.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
+import type { Charge } from '../quota/accounting.ts';
 import type { GuildPlayer, PlaybackItem, PlaybackResult } from '../voice/guild-player.ts';
+import { PartSource, type SpeechAudio } from './part-source.ts';
 import { splitText } from './split-text.ts';
 
 /** What to say and how: the settings resolved from the command's options (and, later, presets). */
@@ -31,12 +33,8 @@ export interface SpeechServiceOptions {
   client: VoiceApiClient;
   logger: Logger;
   maxCharsPerRequest: number;
-  /**
-   * Reads each response body in full before decoding it, as most bots do, instead of decoding it while it
-   * arrives. Default false. It only makes the first audio later: benchmarks run it as the baseline that
-   * streaming is measured against.
-   */
-  bufferResponses?: boolean;
+  /** Where parts come from (cache, shared flights, the API) and how they are recorded; default: the API alone. */
+  source?: PartSource;
 }
 
 /**
@@ -44,16 +42,14 @@ export interface SpeechServiceOptions {
  * part, and hands the audio either to a guild's player (streaming, part after part) or back as files.
  */
 export class SpeechService {
-  readonly #client: VoiceApiClient;
+  readonly #source: PartSource;
   readonly #log: Logger;
   readonly #maxChars: number;
-  readonly #bufferResponses: boolean;
 
   constructor(options: SpeechServiceOptions) {
-    this.#client = options.client;
+    this.#source = options.source ?? new PartSource({ client: options.client, logger: options.logger });
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
-    this.#bufferResponses = options.bufferResponses ?? false;
   }
 
   /** The texts that will be sent, one request each. */
@@ -63,32 +59,20 @@ export class SpeechService {
   }
 
   /** Creates a cloned voice from a checked reference clip; the service answers with its ID and, often, audio. */
-  cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal): Promise<CloneVoiceResponse> {
-    return this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal });
+  cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
+    return this.#source.cloneVoice(text, clip, signal, charge);
   }
 
-  #fetch(request: SpeechRequest, text: string, signal: AbortSignal): Promise<AudioResponse> {
-    if (request.kind === 'ready') return Promise.resolve(request.response);
-    if (request.kind === 'emotion') {
-      return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, { signal });
-    }
-    return this.#client.tts(
-      {
-        text,
-        voice_id: request.voice,
-        output_format: request.format,
-        ...(request.language === undefined ? {} : { language: request.language }),
-        ...(request.tone === undefined ? {} : { tone_instruction: request.tone }),
-      },
-      { signal },
-    );
+  /** One part's audio: from the cache, a flight under way or the API (part-source.ts), recorded against `charge`. */
+  #fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    return this.#source.fetch(request, text, signal, charge);
   }
 
   /** Queues every part on the player; each part's request starts just before its turn. */
-  play(request: SpeechRequest, player: GuildPlayer, label: string): VoicePlayback {
+  play(request: SpeechRequest, player: GuildPlayer, label: string, charge?: Charge): VoicePlayback {
     const texts = this.parts(request);
     const ahead = player.busy ? player.queueLength + 1 : 0;
-    const items = texts.map((text, index) => this.#playbackItem(request, text, `${label}#${index + 1}`));
+    const items = texts.map((text, index) => this.#playbackItem(request, text, `${label}#${index + 1}`, charge));
     const results = items.map((item) => player.enqueue(item));
     const done = (async (): Promise<PlaybackResult> => {
       let seconds = 0;
@@ -106,10 +90,10 @@ export class SpeechService {
     return { ahead, parts: texts.length, done };
   }
 
-  #playbackItem(request: SpeechRequest, text: string, label: string): PlaybackItem {
+  #playbackItem(request: SpeechRequest, text: string, label: string, charge?: Charge): PlaybackItem {
     const prefetch = new AbortController();
-    let pending: Promise<AudioResponse> | undefined;
-    const start = () => (pending ??= this.#fetch(request, text, prefetch.signal));
+    let pending: Promise<SpeechAudio> | undefined;
+    const start = () => (pending ??= this.#fetch(request, text, prefetch.signal, charge));
     return {
       label,
       prepare: () => {
@@ -126,8 +110,12 @@ export class SpeechService {
         try {
           const response = await start();
           this.#log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-          const body = this.#bufferResponses ? await readWhole(response.body, signal) : response.body;
-          return createOpusPacketStream(body, response.format, { signal });
+          // A cached or shared part brings its Opus packets: nothing to decode or encode again.
+          if (response.packets) {
+            response.body.destroy();
+            return response.packets(signal);
+          }
+          return createOpusPacketStream(response.body, response.format, { signal });
         } finally {
           signal.removeEventListener('abort', onAbort);
         }
@@ -136,28 +124,16 @@ export class SpeechService {
   }
 
   /** Fetches every part in full, for posting as files. Parts are fetched one after the other, in order. */
-  async renderFiles(request: SpeechRequest, signal?: AbortSignal): Promise<SpokenFile> {
+  async renderFiles(request: SpeechRequest, signal?: AbortSignal, charge?: Charge): Promise<SpokenFile> {
     const parts: SpokenFile['parts'] = [];
     let seconds = 0;
     for (const text of this.parts(request)) {
-      const response = await this.#fetch(request, text, signal ?? new AbortController().signal);
+      const response = await this.#fetch(request, text, signal ?? new AbortController().signal, charge);
       const data = Buffer.concat(await response.body.toArray());
       const info = await analyseClip(data);
       seconds += info.durationSeconds;
       parts.push({ data, format: response.format });
     }
     return { parts, seconds };
-  }
-}
-
-/** The whole body, then a byte stream of it (not object mode, like an HTTP body); an abort destroys the body. */
-async function readWhole(body: Readable, signal: AbortSignal): Promise<Readable> {
-  const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const data = Buffer.concat(await body.toArray());
-    return Readable.from([data], { objectMode: false });
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }

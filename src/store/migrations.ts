@@ -75,6 +75,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX member_defaults_voice ON member_defaults (guild_id, voice);
     `,
   },
+  {
+    version: 3,
+    name: 'quota accounting, server budgets',
+    sql: `
+      -- One row per request's characters: spent (sent, accepted) or saved (cached = 1). month/day are UTC keys
+      -- ('YYYY-MM', 'YYYY-MM-DD') so totals are plain indexed sums. service_* are the service's own figures.
+      CREATE TABLE spends (
+        id                INTEGER PRIMARY KEY,
+        at                INTEGER NOT NULL,
+        month             TEXT    NOT NULL,
+        day               TEXT    NOT NULL,
+        guild_id          TEXT    NOT NULL,
+        user_id           TEXT    NOT NULL,
+        command           TEXT    NOT NULL,
+        endpoint          TEXT    NOT NULL CHECK (endpoint IN ('tts', 'emotion-tts', 'voice-clone')),
+        characters        INTEGER NOT NULL CHECK (characters >= 0),
+        cached            INTEGER NOT NULL CHECK (cached IN (0, 1)),
+        request_id        TEXT,
+        service_used      INTEGER,
+        service_limit     INTEGER,
+        service_remaining INTEGER,
+        service_reset_at  INTEGER
+      ) STRICT;
+      CREATE INDEX spends_month ON spends (month, cached);
+      CREATE INDEX spends_guild_month ON spends (guild_id, month, cached);
+      CREATE INDEX spends_member_day ON spends (guild_id, user_id, day, cached);
+
+      -- The bot-wide state: one row. exhausted_* set by a 429, cleared by the next accepted request.
+      CREATE TABLE quota_state (
+        id                  INTEGER PRIMARY KEY CHECK (id = 1),
+        exhausted_reset_at  INTEGER,
+        exhausted_marked_at INTEGER,
+        service_month       TEXT,
+        service_used        INTEGER,
+        service_limit       INTEGER,
+        service_remaining   INTEGER,
+        service_reset_at    INTEGER,
+        service_updated_at  INTEGER
+      ) STRICT;
+      INSERT INTO quota_state (id) VALUES (1);
+
+      -- A server's own budgets (NULL: none of its own; the operator's apply).
+      CREATE TABLE guild_budgets (
+        guild_id                TEXT    PRIMARY KEY,
+        monthly_chars           INTEGER CHECK (monthly_chars > 0),
+        member_daily_chars      INTEGER CHECK (member_daily_chars > 0),
+        member_cooldown_seconds INTEGER CHECK (member_cooldown_seconds > 0),
+        updated_by              TEXT    NOT NULL,
+        updated_at              INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

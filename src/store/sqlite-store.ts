@@ -8,14 +8,19 @@ import type {
   ClonedVoice,
   DeletedClonedVoice,
   DeletedPreset,
+  GuildBudgetSettings,
   ListOptions,
   MemberDefaults,
   NewClonedVoice,
   NewPreset,
+  NewSpend,
   OutputFormat,
   Preset,
   PresetListOptions,
+  QuotaState,
   SavePresetResult,
+  ServiceUsage,
+  SpendTotals,
   Store,
   VoiceSettings,
 } from './types.ts';
@@ -68,6 +73,30 @@ function clonedVoiceOf(row: Row): ClonedVoice {
     clipSeconds: num(row['clip_seconds']) ?? 0,
   };
 }
+
+const dateOf = (v: SQLOutputValue | undefined): Date | undefined => {
+  const ms = num(v);
+  return ms === undefined ? undefined : new Date(ms);
+};
+
+/** Service figures from the columns `prefix`used, `prefix`limit, … (absent ones left out). */
+function serviceUsageOf(row: Row, prefix: string): ServiceUsage {
+  const usage: ServiceUsage = {};
+  const limit = num(row[`${prefix}limit`]);
+  const used = num(row[`${prefix}used`]);
+  const remaining = num(row[`${prefix}remaining`]);
+  const resetAt = dateOf(row[`${prefix}reset_at`]);
+  if (limit !== undefined) usage.limit = limit;
+  if (used !== undefined) usage.used = used;
+  if (remaining !== undefined) usage.remaining = remaining;
+  if (resetAt !== undefined) usage.resetAt = resetAt;
+  return usage;
+}
+
+const totalsOf = (row: Row | undefined): SpendTotals => ({ spent: num(row?.['spent']) ?? 0, saved: num(row?.['saved']) ?? 0 });
+const TOTALS = 'coalesce(sum(CASE WHEN cached = 0 THEN characters END), 0) AS spent, coalesce(sum(CASE WHEN cached = 1 THEN characters END), 0) AS saved';
+
+const BUDGET_COLUMNS = { guildMonthlyChars: 'monthly_chars', memberDailyChars: 'member_daily_chars', memberCooldownSeconds: 'member_cooldown_seconds' } as const;
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const limitOf = (options: ListOptions | undefined) => options?.limit ?? -1;
@@ -346,6 +375,130 @@ export class SqliteStore implements Store {
       this.#run('DELETE FROM voice_library WHERE guild_id = ? AND voice_id = ?', guildId, voiceId);
       return { voice: clonedVoiceOf(row), presetsRemoved: presets.map((p) => String(p['name'])), memberDefaultsCleared: cleared };
     });
+  }
+
+  // ---- quota accounting ----
+
+  async recordSpend(spend: NewSpend): Promise<void> {
+    const at = spend.at ?? new Date();
+    const iso = at.toISOString();
+    const month = iso.slice(0, 7);
+    const service = spend.service ?? {};
+    this.#transaction(() => {
+      this.#run(
+        `INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached, request_id,
+                             service_used, service_limit, service_remaining, service_reset_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        at.getTime(),
+        month,
+        iso.slice(0, 10),
+        spend.guildId,
+        spend.userId,
+        spend.command,
+        spend.endpoint,
+        spend.characters,
+        spend.cached ? 1 : 0,
+        orNull(spend.requestId),
+        orNull(service.used),
+        orNull(service.limit),
+        orNull(service.remaining),
+        orNull(service.resetAt?.getTime()),
+      );
+      if (spend.cached) return;
+      // The service accepted a request: the month is not (or no longer) exhausted.
+      this.#run('UPDATE quota_state SET exhausted_reset_at = NULL, exhausted_marked_at = NULL WHERE id = 1');
+      if (spend.service === undefined) return;
+      // Within one month the service's "used" only grows; responses may arrive out of order, so keep the highest.
+      this.#run(
+        `UPDATE quota_state SET
+           service_used = CASE WHEN service_month = ?1 THEN max(coalesce(service_used, ?2), coalesce(?2, service_used)) ELSE ?2 END,
+           service_limit = coalesce(?3, CASE WHEN service_month = ?1 THEN service_limit END),
+           service_remaining = CASE WHEN service_month = ?1 AND ?4 IS NOT NULL THEN min(coalesce(service_remaining, ?4), ?4)
+                                    WHEN service_month = ?1 THEN service_remaining ELSE ?4 END,
+           service_reset_at = coalesce(?5, CASE WHEN service_month = ?1 THEN service_reset_at END),
+           service_month = ?1,
+           service_updated_at = ?6
+         WHERE id = 1`,
+        month,
+        orNull(service.used),
+        orNull(service.limit),
+        orNull(service.remaining),
+        orNull(service.resetAt?.getTime()),
+        at.getTime(),
+      );
+    });
+  }
+
+  async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
+    if (guildId === undefined) return totalsOf(this.#get(`SELECT ${TOTALS} FROM spends WHERE month = ?`, month));
+    return totalsOf(this.#get(`SELECT ${TOTALS} FROM spends WHERE guild_id = ? AND month = ?`, guildId, month));
+  }
+
+  async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
+    return totalsOf(this.#get(`SELECT ${TOTALS} FROM spends WHERE guild_id = ? AND user_id = ? AND day = ?`, guildId, userId, day));
+  }
+
+  async lastSpendAt(guildId: string, userId: string): Promise<Date | undefined> {
+    // Served by the (guild_id, user_id, …) index: only this member's rows are read.
+    return dateOf(this.#get('SELECT max(at) AS at FROM spends WHERE guild_id = ? AND user_id = ? AND cached = 0', guildId, userId)?.['at']);
+  }
+
+  async getQuotaState(): Promise<QuotaState> {
+    const row = this.#get('SELECT * FROM quota_state WHERE id = 1') ?? {};
+    const state: QuotaState = {};
+    const resetAt = dateOf(row['exhausted_reset_at']);
+    const markedAt = dateOf(row['exhausted_marked_at']);
+    if (resetAt !== undefined && markedAt !== undefined) state.exhausted = { resetAt, markedAt };
+    const month = str(row['service_month']);
+    const updatedAt = dateOf(row['service_updated_at']);
+    if (month !== undefined && updatedAt !== undefined) state.service = { ...serviceUsageOf(row, 'service_'), month, updatedAt };
+    return state;
+  }
+
+  async markQuotaExhausted(resetAt: Date, at = new Date()): Promise<void> {
+    this.#run('UPDATE quota_state SET exhausted_reset_at = ?, exhausted_marked_at = ? WHERE id = 1', resetAt.getTime(), at.getTime());
+  }
+
+  // ---- server budgets ----
+
+  async getGuildBudgets(guildId: string): Promise<GuildBudgetSettings> {
+    const row = this.#get('SELECT * FROM guild_budgets WHERE guild_id = ?', guildId);
+    const budgets: GuildBudgetSettings = {};
+    if (!row) return budgets;
+    for (const [name, column] of Object.entries(BUDGET_COLUMNS) as Array<[keyof GuildBudgetSettings, string]>) {
+      const value = num(row[column]);
+      if (value !== undefined) budgets[name] = value;
+    }
+    return budgets;
+  }
+
+  async setGuildBudgets(
+    guildId: string,
+    changes: { [K in keyof GuildBudgetSettings]?: number | null },
+    updatedBy: string,
+  ): Promise<GuildBudgetSettings> {
+    // undefined keeps a value; null clears it. One statement: the merge is atomic.
+    const keep = (v: number | null | undefined) => (v === undefined ? 1 : 0);
+    this.#run(
+      `INSERT INTO guild_budgets (guild_id, monthly_chars, member_daily_chars, member_cooldown_seconds, updated_by, updated_at)
+       VALUES (?1, ?2, ?4, ?6, ?8, ?9)
+       ON CONFLICT (guild_id) DO UPDATE SET
+         monthly_chars = CASE WHEN ?3 THEN monthly_chars ELSE excluded.monthly_chars END,
+         member_daily_chars = CASE WHEN ?5 THEN member_daily_chars ELSE excluded.member_daily_chars END,
+         member_cooldown_seconds = CASE WHEN ?7 THEN member_cooldown_seconds ELSE excluded.member_cooldown_seconds END,
+         updated_by = excluded.updated_by,
+         updated_at = excluded.updated_at`,
+      guildId,
+      orNull(changes.guildMonthlyChars),
+      keep(changes.guildMonthlyChars),
+      orNull(changes.memberDailyChars),
+      keep(changes.memberDailyChars),
+      orNull(changes.memberCooldownSeconds),
+      keep(changes.memberCooldownSeconds),
+      updatedBy,
+      Date.now(),
+    );
+    return this.getGuildBudgets(guildId);
   }
 
   async close(): Promise<void> {

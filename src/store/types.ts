@@ -75,6 +75,50 @@ export interface DeletedClonedVoice {
   memberDefaultsCleared: number;
 }
 
+/** Which Voice API endpoint a spend went to. */
+export type SpendEndpoint = 'tts' | 'emotion-tts' | 'voice-clone';
+
+/** The service's own usage figures (X-RateLimit-* headers), when a response carried them. */
+export interface ServiceUsage {
+  limit?: number;
+  used?: number;
+  remaining?: number;
+  resetAt?: Date;
+}
+
+/** One request's characters: spent (sent to the service and accepted) or saved (served from the cache). */
+export interface NewSpend {
+  at?: Date;
+  guildId: string;
+  userId: string;
+  command: string;
+  endpoint: SpendEndpoint;
+  /** Code points after NFC of the text sent (or that would have been sent, for a cache hit). */
+  characters: number;
+  /** Served from the cache (or a request in flight): no characters spent, `characters` were saved. */
+  cached: boolean;
+  requestId?: string;
+  service?: ServiceUsage;
+}
+
+export interface SpendTotals {
+  /** Characters sent to the service. */
+  spent: number;
+  /** Characters the cache saved. */
+  saved: number;
+}
+
+/** The bot-wide quota picture kept between restarts. */
+export interface QuotaState {
+  /** Set by a 429 "quota exceeded"; cleared by the next request the service accepts. */
+  exhausted?: { resetAt: Date; markedAt: Date };
+  /** The service's latest figures for `month` (used: the highest seen that month, as it only grows). */
+  service?: ServiceUsage & { month: string; updatedAt: Date };
+}
+
+/** A server's own budgets (see src/quota/budgets.ts); a field absent = the server set none. */
+export type GuildBudgetSettings = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>>;
+
 export interface Store {
   // Presets
   /** Creates the preset, or replaces the one of the same name (its default status is kept). */
@@ -103,6 +147,24 @@ export interface Store {
   listClonedVoices(guildId: string, options?: ListOptions): Promise<ClonedVoice[]>;
   /** Removes a cloned voice and, in the same transaction, what speaks with it (see DeletedClonedVoice). */
   deleteClonedVoice(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined>;
+
+  // Quota accounting
+  /** Records a spend; a spend the service accepted also updates its usage figures and ends an exhausted month. */
+  recordSpend(spend: NewSpend): Promise<void>;
+  /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
+  monthTotals(month: string, guildId?: string): Promise<SpendTotals>;
+  /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */
+  memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals>;
+  /** When the member last spent characters in the guild (cache hits not counted). */
+  lastSpendAt(guildId: string, userId: string): Promise<Date | undefined>;
+  getQuotaState(): Promise<QuotaState>;
+  /** Marks the monthly quota used up until `resetAt` (or until a request succeeds again). */
+  markQuotaExhausted(resetAt: Date, at?: Date): Promise<void>;
+
+  // Server budgets
+  getGuildBudgets(guildId: string): Promise<GuildBudgetSettings>;
+  /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
+  setGuildBudgets(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings>;
 
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;

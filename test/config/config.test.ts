@@ -86,6 +86,30 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/TTS_MAX_CHARS_PER_REQUEST must be a whole number from 50 to 10000; got "3"/);
   });
 
+  it('reads budgets and the cache (0 or unset: no limit; 500 MB under ./data/cache by default)', () => {
+    const defaults = loadConfig(base);
+    expect(defaults.budgets).toEqual({ guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 });
+    expect(defaults.cache).toEqual({ dir: './data/cache', maxBytes: 500 * 1024 * 1024 });
+    const set = loadConfig({
+      ...base,
+      BUDGET_GUILD_MONTHLY_CHARS: '50000',
+      BUDGET_MEMBER_DAILY_CHARS: '2000',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '10',
+      CACHE_DIR: '/var/cache/saybot',
+      CACHE_MAX_MB: '64',
+    });
+    expect(set.budgets).toEqual({ guildMonthlyChars: 50_000, memberDailyChars: 2000, memberCooldownSeconds: 10 });
+    expect(set.cache).toEqual({ dir: '/var/cache/saybot', maxBytes: 64 * 1024 * 1024 });
+  });
+
+  it('names each malformed budget or cache setting in its own line', () => {
+    const problems = problemsOf({ ...base, BUDGET_MEMBER_DAILY_CHARS: '-5', BUDGET_MEMBER_COOLDOWN_SECONDS: '1.5', CACHE_MAX_MB: 'lots' });
+    expect(problems).toHaveLength(3);
+    expect(problems.find((p) => p.includes('BUDGET_MEMBER_DAILY_CHARS'))).toMatch(/whole number from 0 to 100000000; got "-5"/);
+    expect(problems.find((p) => p.includes('BUDGET_MEMBER_COOLDOWN_SECONDS'))).toMatch(/whole number from 0 to 86400; got "1.5"/);
+    expect(problems.find((p) => p.includes('CACHE_MAX_MB'))).toMatch(/got "lots"/);
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ ...base, DISCORD_GUILD_ID: '', VOICE_API_PLAN: '' });
     expect(config.discord.guildId).toBeUndefined();

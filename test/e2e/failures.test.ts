@@ -19,9 +19,12 @@ const ALICE = '300000000000000011'; // in voice
 const BOB = '300000000000000012'; // not in voice: replies come as files, no real-time playback needed
 
 let h: Harness;
+/** The bot's clock runs this far ahead of the real one (to pass a quota reset date). */
+let clockOffsetMs = 0;
 
 beforeAll(async () => {
   h = await startHarness({
+    now: () => new Date(Date.now() + clockOffsetMs),
     guilds: [...defaultGuilds(), noVoice],
     clientTimeouts: { headersMs: 400, bodyIdleMs: 400, totalMs: 5_000 },
   });
@@ -38,11 +41,14 @@ async function sayAsFile(text = 'Just a short line.', locale = 'en-US') {
   return runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text, output: 'file' }, locale });
 }
 
-/** After any failure, the very next command is served normally. */
+let served = 0;
+/** After any failure, the very next command is served normally (a new text each time: a real request, not the cache). */
 async function expectStillServing() {
   h.sandbox.clearFaults();
   h.sandbox.setKeyActive(h.apiKey, true);
-  const { handle, content } = await sayAsFile('Still here.');
+  const before = h.sandbox.requests.length;
+  const { handle, content } = await sayAsFile(`Still here, ${++served}.`);
+  expect(h.sandbox.requests.length - before).toBe(1);
   expect(content).toMatch(/^Here is/);
   expect(handle.responses.some((r) => r.files.length === 1)).toBe(true);
 }
@@ -75,13 +81,6 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
     logCode: 'api-plan-without-access',
   },
   {
-    name: '429 monthly quota',
-    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 429, body: '{"error":{"message":"monthly usage limit exceeded"}}', contentType: 'application/json' }),
-    message: /monthly character quota .* used up\. It resets \d{4}-\d{2}-01/,
-    requests: 1,
-    logCode: 'api-quota-exhausted',
-  },
-  {
     name: '5xx after retries',
     arrange: () => h.sandbox.injectFault({ kind: 'response', status: 503, body: '<html><body>Service Unavailable</body></html>', contentType: 'text/html', times: 3 }),
     message: /failing right now \(503\)/,
@@ -111,6 +110,38 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       await expectStillServing();
     });
   }
+
+  it('429 monthly quota: said with the reset date; later requests are refused at once until that date', async () => {
+    h.sandbox.injectFault({ kind: 'response', status: 429, body: '{"error":{"message":"monthly usage limit exceeded"}}', contentType: 'application/json' });
+    const before = h.sandbox.requests.length;
+    const first = await sayAsFile('The quota ends here.');
+    expect(first.content).toMatch(/monthly character quota .* used up\. It resets \d{4}-\d{2}-01/);
+    expectEphemeral(first.handle);
+    expect(h.logs()).toContain('"code":"api-quota-exhausted"');
+    expect(h.sandbox.requests.length - before).toBe(1);
+
+    // The month is marked used up: the next request is refused before any API call, with the same date.
+    const reset = /It resets (\d{4}-\d{2}-01)/.exec(first.content)?.[1];
+    const refused = await sayAsFile('Another line to say.', 'ja');
+    expect(refused.content).toContain(`上限に達したため、リクエストは送信していません。${reset} にリセットされます`);
+    expectEphemeral(refused.handle);
+    expect(h.sandbox.requests.length - before).toBe(1);
+    // What the cache already holds spends nothing, so it still plays.
+    expect(served).toBeGreaterThan(0);
+    expect((await sayAsFile('Still here, 1.')).content).toMatch(/^Here is/);
+    expect(h.sandbox.requests.length - before).toBe(1);
+
+    // Past the reset date one request goes out again; the service accepts it, and that ends the mark.
+    clockOffsetMs = Date.parse(`${reset}T00:00:00Z`) - Date.now() + 60_000;
+    try {
+      const probe = await sayAsFile('After the reset date.');
+      expect(probe.content).toMatch(/^Here is/);
+      expect(h.sandbox.requests.length - before).toBe(2);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    await expectStillServing();
+  });
 
   it('a reset in the middle of the audio stops playback and tells the caller', async () => {
     h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });

@@ -30,6 +30,19 @@ const V1_SNAPSHOT = `
   INSERT INTO member_defaults VALUES ('G', 'M', 'voice-b-ja-f-01', NULL, NULL, NULL, 'wav', 1700000000000);
 `;
 
+/** Step 2 as released (frozen for the same reason), applied on top of V1_SNAPSHOT, with a cloned voice in it. */
+const V2_STEP = `
+  CREATE TABLE voice_library (
+    guild_id TEXT NOT NULL, voice_id TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL, clip_seconds REAL NOT NULL CHECK (clip_seconds > 0),
+    PRIMARY KEY (guild_id, voice_id), UNIQUE (guild_id, name_key)
+  ) STRICT;
+  CREATE INDEX presets_voice ON presets (guild_id, voice);
+  CREATE INDEX member_defaults_voice ON member_defaults (guild_id, voice);
+  INSERT INTO schema_migrations VALUES (2, 'voice library (cloned voices)', 1700000000001);
+  INSERT INTO voice_library VALUES ('G', 'clone_old', 'Old Voice', 'old voice', 'U', 1700000000000, 4.5);
+`;
+
 const tables = (db: DatabaseSync) =>
   db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => String(r['name']));
 
@@ -48,8 +61,8 @@ describe('migrations', () => {
     const store = new SqliteStore(tmp.file());
     await store.close();
     const db = new DatabaseSync(tmp.file());
-    expect(tables(db)).toEqual(['guild_settings', 'member_defaults', 'presets', 'schema_migrations', 'voice_library']);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2]);
+    expect(tables(db)).toEqual(['guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -70,13 +83,34 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('bring a version 2 file to version 3: its data kept, accounting and budgets working', async () => {
+    const seed = new DatabaseSync(tmp.file());
+    seed.exec(V1_SNAPSHOT);
+    seed.exec(V2_STEP);
+    seed.close();
+
+    const store = new SqliteStore(tmp.file());
+    expect(store.schemaVersion).toBe(3);
+    expect(await store.getClonedVoice('G', 'clone_old')).toMatchObject({ name: 'Old Voice', clipSeconds: 4.5 });
+    expect(await store.getDefaultPreset('G')).toMatchObject({ name: 'Old One' });
+    // Nothing spent yet, no quota mark, no server budgets.
+    expect(await store.monthTotals('2025-03')).toEqual({ spent: 0, saved: 0 });
+    expect(await store.getQuotaState()).toEqual({});
+    expect(await store.getGuildBudgets('G')).toEqual({});
+    await store.recordSpend({ at: new Date('2025-03-04T05:06:07Z'), guildId: 'G', userId: 'M', command: 'say', endpoint: 'tts', characters: 12, cached: false });
+    await store.setGuildBudgets('G', { memberDailyChars: 500 }, 'M');
+    expect(await store.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
+    expect(await store.getGuildBudgets('G')).toEqual({ memberDailyChars: 500 });
+    await store.close();
+  });
+
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
     const db = new DatabaseSync(tmp.file());
     const broken = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' }];
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2]);
+    expect(migrate(db)).toEqual([2, 3]);
     db.close();
   });
 

@@ -73,6 +73,8 @@ export interface HarnessOptions {
   clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
   /** Start the bot with SayBotOptions.bufferResponses (download in full, then play). */
   bufferResponses?: boolean;
+  /** The bot's clock for budgets and the monthly quota (default: the real one). */
+  now?: () => Date;
 }
 
 export interface Harness {
@@ -83,6 +85,8 @@ export interface Harness {
   config: Config;
   /** This harness's own SQLite file (in a temporary directory removed by close()). */
   databasePath: string;
+  /** This harness's own audio cache directory (in the same temporary directory). */
+  cacheDir: string;
   token: string;
   apiKey: string;
   /** Everything the bot logged so far (JSON lines). */
@@ -132,6 +136,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const config: Config = {
     ...loadConfig({
       DATABASE_URL: `sqlite:${databasePath}`,
+      CACHE_DIR: path.join(dataDir, 'cache'),
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
@@ -156,10 +161,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retryMaxDelayMs: 20,
     ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
   });
-  const startBot = () => SayBot.start({
-    config, logger, voiceApi, store: new SqliteStore(config.databasePath), readyTimeoutMs: 10_000,
-    ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
-  });
+  const startBot = () =>
+    SayBot.start({
+      config,
+      logger,
+      voiceApi,
+      store: new SqliteStore(config.databasePath),
+      readyTimeoutMs: 10_000,
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+    });
   let bot = await startBot();
   return {
     discord,
@@ -169,6 +180,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     config,
     databasePath: config.databasePath,
+    cacheDir: config.cache.dir,
     token,
     apiKey,
     logs: () => lines.join(''),

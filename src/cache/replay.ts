@@ -1,0 +1,73 @@
+import { Readable } from 'node:stream';
+
+/**
+ * Items arriving once, read by any number of readers, each from the first item, live: a reader that catches up
+ * waits for the next item. Lets requests that joined a flight (and cache hits of it) hear the audio from its
+ * start while the first request is still streaming it. An error ends every reader with that same error object,
+ * so callers still see the typed error (ConnectionError, TimeoutError…) the source failed with.
+ */
+export class Replay<T extends Buffer> {
+  readonly #items: T[] = [];
+  #ended = false;
+  #error: Error | undefined;
+  readonly #waiting = new Set<() => void>();
+
+  get items(): readonly T[] {
+    return this.#items;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  push(item: T): void {
+    // An empty chunk pushed to a byte stream reads as "nothing more for now" and would stall the reader.
+    if (this.#ended || this.#error || item.length === 0) return;
+    this.#items.push(item);
+    this.#wake();
+  }
+
+  end(): void {
+    if (this.#ended || this.#error) return;
+    this.#ended = true;
+    this.#wake();
+  }
+
+  /** The first failure wins; later ones (the same failure seen by another stage) are ignored. */
+  fail(error: Error): void {
+    if (this.#ended || this.#error) return;
+    this.#error = error;
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const resume of waiting) resume();
+  }
+
+  /** A new reader from the first item. Destroying it leaves the replay and the other readers alone. */
+  reader(options: { objectMode: boolean; signal?: AbortSignal }): Readable {
+    let index = 0;
+    const pump = (): void => {
+      if (stream.destroyed) return;
+      while (index < this.#items.length) {
+        const item = this.#items[index++] as T;
+        if (!stream.push(item)) return;
+      }
+      if (this.#error) stream.destroy(this.#error);
+      else if (this.#ended) stream.push(null);
+      else this.#waiting.add(pump);
+    };
+    const stream = new Readable({
+      objectMode: options.objectMode,
+      read: pump,
+      destroy: (error, callback) => {
+        this.#waiting.delete(pump);
+        callback(error);
+      },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    return stream;
+  }
+}

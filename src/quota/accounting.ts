@@ -1,0 +1,266 @@
+import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
+import { UserError } from '../bot/failures.ts';
+import type { Logger } from '../log.ts';
+import type { SpendEndpoint, Store } from '../store/types.ts';
+import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
+import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+
+/** Who spends: every spend is recorded under a guild, a member and the command they ran. */
+export interface SpendContext {
+  guildId: string;
+  userId: string;
+  command: string;
+}
+
+/** One part of a request as the budget sees it: its characters, and whether it will be free (cached or in flight). */
+export interface PartNeed {
+  text: string;
+  endpoint: SpendEndpoint;
+  characters: number;
+  free: boolean;
+}
+
+export interface PartSpend {
+  endpoint: SpendEndpoint;
+  characters: number;
+  /** Served from the cache or a flight another request made: nothing spent. */
+  cached: boolean;
+  usage?: UsageInfo;
+  requestId?: string;
+}
+
+/**
+ * A request's permission to spend, from the moment its budgets were checked until its parts are recorded: the
+ * characters it may still spend are held against the budgets meanwhile, so two requests checked at once cannot
+ * both pass a budget that has room for one.
+ */
+export class Charge {
+  readonly context: SpendContext;
+  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
+  readonly createdAt: Date;
+  readonly #accounting: Accounting;
+  /** Characters still reserved, per part text (a text may occur twice in one request). */
+  readonly #reserved = new Map<string, number[]>();
+
+  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>, createdAt: Date) {
+    this.#accounting = accounting;
+    this.context = context;
+    this.createdAt = createdAt;
+    for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+  }
+
+  get reserved(): number {
+    let total = 0;
+    for (const list of this.#reserved.values()) for (const n of list) total += n;
+    return total;
+  }
+
+  /** Records one part's spend (or saving), then stops holding its reservation. */
+  async record(text: string, spend: PartSpend): Promise<void> {
+    try {
+      await this.#accounting.record(this.context, spend);
+    } finally {
+      this.release(text);
+    }
+  }
+
+  /** The part will spend nothing more (it failed, or was recorded). */
+  release(text: string): void {
+    const list = this.#reserved.get(text);
+    list?.shift();
+    if (list?.length === 0) this.#reserved.delete(text);
+  }
+
+  /** The request is over: whatever it did not spend is no longer held. */
+  close(): void {
+    this.#reserved.clear();
+    this.#accounting.forget(this);
+  }
+}
+
+export interface AccountingOptions {
+  store: Store;
+  budgets: OperatorBudgets;
+  /** The plan's monthly characters (VOICE_API_PLAN), used until the service reports its own figures. */
+  planCharacterLimit: number;
+  logger: Logger;
+  /** The clock (tests move it past a reset date). */
+  now?: () => Date;
+}
+
+export interface UsageReport {
+  month: string;
+  /** When the monthly quota starts over: the service's date when it sent one, else the 1st of next month, UTC. */
+  resetAt: Date;
+  /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
+  exhaustedUntil?: Date;
+  guild: { spent: number; saved: number; budget: number };
+  bot: {
+    /** The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's. */
+    used: number;
+    fromService: boolean;
+    /** What SayBot itself sent this month. */
+    spent: number;
+    saved: number;
+    limit: number;
+    remaining: number;
+  };
+  member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
+}
+
+/** The user's message for a refused budget: which budget, and when it starts over. */
+function refusalError(refusal: BudgetRefusal): UserError {
+  switch (refusal.budget) {
+    case 'memberCooldownSeconds':
+      return new UserError('budget.refused.cooldown', { seconds: refusal.waitSeconds, limit: refusal.limit });
+    case 'memberDailyChars':
+      return new UserError('budget.refused.memberDay', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: `${dayOf(refusal.resetAt)} 00:00 UTC` });
+    case 'guildMonthlyChars':
+      return new UserError('budget.refused.guildMonth', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: dayOf(refusal.resetAt) });
+  }
+}
+
+/**
+ * The bot's books: checks a request against the monthly quota and the budgets before anything is sent, records
+ * every spend and saving, remembers a used-up month, and answers /usage.
+ */
+export class Accounting {
+  readonly #store: Store;
+  readonly #operator: OperatorBudgets;
+  readonly #planLimit: number;
+  readonly #log: Logger;
+  readonly #now: () => Date;
+  readonly #charges = new Set<Charge>();
+  /** Checks run one at a time, so each sees the reservations of the ones before it. */
+  #turn: Promise<unknown> = Promise.resolve();
+
+  constructor(options: AccountingOptions) {
+    this.#store = options.store;
+    this.#operator = options.budgets;
+    this.#planLimit = options.planCharacterLimit;
+    this.#log = options.logger;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  get operatorBudgets(): OperatorBudgets {
+    return this.#operator;
+  }
+
+  /** The budgets in force in a guild: the operator's, lowered where the server set its own. */
+  async budgetsFor(guildId: string): Promise<OperatorBudgets> {
+    return effectiveBudgets(this.#operator, await this.#store.getGuildBudgets(guildId));
+  }
+
+  /**
+   * Refuses (UserError) a request the month or a budget cannot take, before any API call; otherwise holds its
+   * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
+   * so a request made only of them is never refused, even in a used-up month.
+   */
+  authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
+    const run = this.#turn.then(() => this.#authorize(context, parts));
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async #authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
+    const paid = parts.filter((p) => !p.free);
+    const needed = paid.reduce((sum, p) => sum + p.characters, 0);
+    if (needed > 0) {
+      const now = this.#now();
+      const state = await this.#store.getQuotaState();
+      // After the reset date the mark no longer refuses: the next request is the probe, and its success clears it.
+      if (state.exhausted && state.exhausted.resetAt > now) throw new UserError('quota.exhausted', { reset: dayOf(state.exhausted.resetAt) });
+      const { guildId, userId } = context;
+      const [limits, guildMonth, memberDay, lastSpend] = await Promise.all([
+        this.budgetsFor(guildId),
+        this.#store.monthTotals(monthOf(now), guildId),
+        this.#store.memberDayTotals(guildId, userId, dayOf(now)),
+        this.#store.lastSpendAt(guildId, userId),
+      ]);
+      const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
+      const held = (match: (c: Charge) => boolean) => [...this.#charges].filter(match).reduce((sum, c) => sum + c.reserved, 0);
+      // A request of theirs that may still spend counts as their last spend (its record comes when the service answers).
+      const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
+      const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
+      const refusal = checkBudgets(
+        limits,
+        {
+          guildMonthChars: guildMonth.spent + held((c) => c.context.guildId === guildId),
+          memberDayChars: memberDay.spent + held(mine),
+          ...(last === undefined ? {} : { memberLastSpendAt: last }),
+        },
+        needed,
+        now,
+      );
+      if (refusal) {
+        this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
+        throw refusalError(refusal);
+      }
+    }
+    const charge = new Charge(this, context, paid, this.#now());
+    this.#charges.add(charge);
+    return charge;
+  }
+
+  /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
+  unchecked(context: SpendContext): Charge {
+    return new Charge(this, context, [], this.#now());
+  }
+
+  forget(charge: Charge): void {
+    this.#charges.delete(charge);
+  }
+
+  async record(context: SpendContext, spend: PartSpend): Promise<void> {
+    const usage = spend.usage;
+    await this.#store.recordSpend({
+      at: this.#now(),
+      ...context,
+      endpoint: spend.endpoint,
+      characters: spend.characters,
+      cached: spend.cached,
+      ...(spend.requestId === undefined ? {} : { requestId: spend.requestId }),
+      ...(usage === undefined ? {} : { service: usage }),
+    });
+  }
+
+  /** A 429 "quota exceeded": refuse what would spend until the service's reset date (else the 1st of next month). */
+  async quotaExceeded(error: QuotaExceededError): Promise<void> {
+    const now = this.#now();
+    const said = error.rateLimit?.resetAt;
+    const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
+    await this.#store.markQuotaExhausted(resetAt, now);
+    this.#log.error({ resetAt: resetAt.toISOString() }, 'monthly quota used up: requests that spend characters are refused until the reset date');
+  }
+
+  async report(guildId: string, userId: string): Promise<UsageReport> {
+    const now = this.#now();
+    const month = monthOf(now);
+    const [guild, bot, member, state, limits] = await Promise.all([
+      this.#store.monthTotals(month, guildId),
+      this.#store.monthTotals(month),
+      this.#store.memberDayTotals(guildId, userId, dayOf(now)),
+      this.#store.getQuotaState(),
+      this.budgetsFor(guildId),
+    ]);
+    const service = state.service?.month === month ? state.service : undefined;
+    const used = service?.used ?? bot.spent;
+    const limit = service?.limit ?? this.#planLimit;
+    const exhausted = state.exhausted && state.exhausted.resetAt > now ? state.exhausted.resetAt : undefined;
+    return {
+      month,
+      resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
+      ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
+      guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+      bot: {
+        used,
+        fromService: service?.used !== undefined,
+        spent: bot.spent,
+        saved: bot.saved,
+        limit,
+        remaining: exhausted ? 0 : (service?.remaining ?? Math.max(0, limit - used)),
+      },
+      member: { spentToday: member.spent, budget: limits.memberDailyChars, resetAt: nextDayStart(now), cooldownSeconds: limits.memberCooldownSeconds },
+    };
+  }
+}

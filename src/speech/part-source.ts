@@ -1,0 +1,213 @@
+import { Readable } from 'node:stream';
+import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import { AbortedError, QuotaExceededError } from '../api/errors.ts';
+import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
+import { cacheKey } from '../cache/cache-key.ts';
+import { SingleFlight } from '../cache/single-flight.ts';
+import type { Logger } from '../log.ts';
+import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
+import type { SpendEndpoint } from '../store/types.ts';
+import type { SpeechRequest } from './service.ts';
+import { countCharacters } from './split-text.ts';
+
+/** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
+export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
+
+export interface PartSourceOptions {
+  client: VoiceApiClient;
+  logger: Logger;
+  /** Absent: every part is fetched (identical parts in flight at once still share one call). */
+  cache?: AudioCache;
+  /** Absent: nothing is recorded (tools and tests that use the service alone). */
+  accounting?: Accounting;
+  /**
+   * Reads each response body in full before decoding it, as most bots do, instead of decoding it while it
+   * arrives. Default false. It only makes the first audio later: benchmarks run it as the baseline that
+   * streaming is measured against.
+   */
+  bufferResponses?: boolean;
+}
+
+interface Flight {
+  from: 'cache' | 'api';
+  part(): PartAudio;
+  /** Settles when the part is whole and written to the cache (or could not be). */
+  done: Promise<unknown>;
+}
+
+const endpointOf = (request: SpeechRequest): SpendEndpoint => (request.kind === 'emotion' ? 'emotion-tts' : 'tts');
+
+/** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Where each part's audio comes from, cheapest first: the cache, an identical request already in flight, or
+ * the Voice API. Every answer is recorded with the caller's charge: a part fetched as a spend, a part served
+ * otherwise as a saving; a 429 marks the month as used up.
+ *
+ * A fetched part is read to its end and cached even when its caller stops listening (skip, stop): its
+ * characters are paid for the moment the service accepts the request, and the next identical request gets it
+ * for nothing. Only close() (shutdown) abandons the fetches under way.
+ */
+export class PartSource {
+  readonly #client: VoiceApiClient;
+  readonly #log: Logger;
+  readonly #cache: AudioCache | undefined;
+  readonly #accounting: Accounting | undefined;
+  readonly #bufferResponses: boolean;
+  readonly #flights = new SingleFlight<Promise<Flight>>();
+  readonly #shutdown = new AbortController();
+  /** Spends being written, so that close() lets them reach the store before it closes. */
+  readonly #recording = new Set<Promise<void>>();
+
+  constructor(options: PartSourceOptions) {
+    this.#client = options.client;
+    this.#log = options.logger;
+    this.#cache = options.cache?.enabled ? options.cache : undefined;
+    this.#accounting = options.accounting;
+    this.#bufferResponses = options.bufferResponses ?? false;
+  }
+
+  #key(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): string {
+    if (request.kind === 'emotion') return cacheKey({ endpoint: 'emotion-tts', text, voice: request.voice, exaggeration: request.exaggeration });
+    return cacheKey({
+      endpoint: 'tts',
+      text,
+      voice: request.voice,
+      format: request.format,
+      ...(request.language === undefined ? {} : { language: request.language }),
+      ...(request.tone === undefined ? {} : { tone: request.tone }),
+    });
+  }
+
+  /** What each part will cost: nothing when it is cached or already being fetched. */
+  needs(request: SpeechRequest, texts: readonly string[]): PartNeed[] {
+    return texts.map((text) => {
+      const free = request.kind === 'ready' || this.#flights.has(this.#key(request, text)) || (this.#cache?.has(this.#key(request, text)) ?? false);
+      return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
+    });
+  }
+
+  /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
+  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    if (request.kind === 'ready') return request.response;
+    const key = this.#key(request, text);
+    const endpoint = endpointOf(request);
+    const characters = countCharacters(text);
+    const { value, leader } = this.#flights.join(key, () => this.#start(request, text, key, charge), (f) => f.then((flight) => flight.done));
+    let flight: Flight;
+    try {
+      flight = await abortable(value, signal);
+    } catch (error) {
+      charge?.release(text);
+      throw error;
+    }
+    // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
+    if (!(leader && flight.from === 'api')) void this.#record(charge, text, { endpoint, characters, cached: true });
+    return flight.part();
+  }
+
+  async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
+    const hit = await this.#cache?.get(key);
+    if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
+
+    const generation = this.#cache?.generation(request.voice) ?? 0;
+    const response = await this.#call(() => this.#send(request, text));
+    void this.#record(charge, text, {
+      endpoint: endpointOf(request),
+      characters: countCharacters(text),
+      cached: false,
+      ...(response.usage === undefined ? {} : { usage: response.usage }),
+      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+    });
+    const fill = new AudioFill(this.#bufferResponses ? await whole(response) : response);
+    const cache = this.#cache;
+    const done = fill.complete.then(
+      (entry) => cache?.put(key, request.voice, entry, generation),
+      (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
+    );
+    return { from: 'api', part: () => fill.part(), done };
+  }
+
+  #send(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<AudioResponse> {
+    const options = { signal: this.#shutdown.signal };
+    if (request.kind === 'emotion') return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, options);
+    return this.#client.tts(
+      {
+        text,
+        voice_id: request.voice,
+        output_format: request.format,
+        ...(request.language === undefined ? {} : { language: request.language }),
+        ...(request.tone === undefined ? {} : { tone_instruction: request.tone }),
+      },
+      options,
+    );
+  }
+
+  /** Runs one API call; a 429 "quota exceeded" is remembered before the caller hears of it. */
+  async #call<T>(send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof QuotaExceededError) await this.#accounting?.quotaExceeded(error).catch((e: unknown) => this.#log.error({ err: e }, 'could not record the used-up quota'));
+      throw error;
+    }
+  }
+
+  #record(charge: Charge | undefined, text: string, spend: Parameters<Charge['record']>[1]): Promise<void> {
+    if (!charge || !this.#accounting) {
+      charge?.release(text);
+      return Promise.resolve();
+    }
+    const task = charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend'));
+    this.#recording.add(task);
+    void task.finally(() => this.#recording.delete(task));
+    return task;
+  }
+
+  /** Creates a cloned voice; its characters are recorded like any other request's. */
+  async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
+    let response: CloneVoiceResponse;
+    try {
+      response = await this.#call(() => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
+    } catch (error) {
+      charge?.release(text);
+      throw error;
+    }
+    await this.#record(charge, text, {
+      endpoint: 'voice-clone',
+      characters: countCharacters(text),
+      cached: false,
+      ...(response.usage === undefined ? {} : { usage: response.usage }),
+      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+    });
+    return response;
+  }
+
+  /** Forgets a deleted voice's audio. */
+  async purgeVoice(voice: string): Promise<number> {
+    return (await this.#cache?.purgeVoice(voice)) ?? 0;
+  }
+
+  /** Abandons the fetches under way (shutdown) and waits until the cache has written what it had. */
+  async close(): Promise<void> {
+    this.#shutdown.abort();
+    await Promise.allSettled(this.#flights.values().map((f) => f.then((flight) => flight.done)));
+    await Promise.allSettled([...this.#recording]);
+    await this.#cache?.close();
+  }
+}
+
+/** The same response with its body already read to the end (an error or a shutdown rejects, as the body would). */
+async function whole(response: AudioResponse): Promise<AudioResponse> {
+  const data = Buffer.concat(await response.body.toArray());
+  return { ...response, body: Readable.from([data], { objectMode: false }) };
+}
