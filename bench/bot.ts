@@ -26,11 +26,13 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
     tls.setDefaultCACertificates([...tls.getCACertificates('default'), info.caCertificatePem]);
     trusted = true;
   }
-  // A database of its own, thrown away at stop: each bot starts with no presets or defaults.
+  // A database and cache of its own, thrown away at stop: each bot starts with no presets, defaults or cached audio.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-'));
   const config = {
     ...loadConfig({
       DATABASE_URL: `sqlite:${path.join(dataDir, 'saybot.sqlite')}`,
+      // The audio cache on (its default size), in the same throwaway directory.
+      CACHE_DIR: path.join(dataDir, 'cache'),
       DISCORD_TOKEN: info.token,
       DISCORD_CLIENT_ID: info.applicationId,
       DISCORD_API_BASE_URL: info.restUrl,

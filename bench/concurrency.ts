@@ -7,7 +7,7 @@ import { SAY_FINISHED, join } from './drive.ts';
 import type { BenchGuild } from './guilds.ts';
 import type { ProcessUsage } from './protocol.ts';
 import type { Servers } from './servers-client.ts';
-import { gaps, max, percentile } from './stats.ts';
+import { behindSchedule, gaps, max, percentile } from './stats.ts';
 import { udpReceiveBufferErrors } from './udp-drops.ts';
 import { UsageMeter } from './usage.ts';
 
@@ -29,6 +29,9 @@ export interface ConcurrencyStep {
   gapMaxMs: number;
   /** Gaps > LATE_GAP_MS. */
   late: number;
+  /** Packets behind a steady 20 ms schedule from each guild's first packet (stalls caught up by bursts). */
+  behindP99Ms: number;
+  behindMaxMs: number;
   /** Bot CPU time / audio time / N: the share of one core each stream costs. */
   cpuPerStreamPct: number;
   /** The bot process's whole CPU over the window, as % of one core. */
@@ -45,7 +48,8 @@ export interface ConcurrencyStep {
 
 export interface ConcurrencyOptions {
   counts: number[];
-  text: string;
+  /** What guild `index` says in the step with `n` guilds. */
+  text: (index: number, n: number) => string;
   clipSeconds: number;
 }
 
@@ -73,7 +77,7 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
   const started = performance.now();
   try {
     const sent = await servers.call('commandMany', {
-      commands: active.map((g) => ({ guildId: g.guildId, userId: g.userId, name: 'say', options: { text: options.text } })),
+      commands: active.map((g, i) => ({ guildId: g.guildId, userId: g.userId, name: 'say', options: { text: options.text(i, n) } })),
     });
     const finals = await Promise.allSettled(
       sent.map((s) => servers.call('waitResponse', { interactionId: s.interactionId, pattern: SAY_FINISHED, timeoutMs: 60_000 + options.clipSeconds * 1000 })),
@@ -88,6 +92,7 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
     const failures = finals.flatMap((f) =>
       f.status === 'rejected' ? [String(f.reason)] : f.value.startsWith('Spoke') ? [] : [f.value]);
     const pooled = heard.flatMap((h) => (h ? gaps(h.arrivals) : []));
+    const behind = heard.flatMap((h) => (h ? behindSchedule(h.arrivals) : []));
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
     return {
       n,
@@ -100,6 +105,8 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
       gapP99Ms: percentile(pooled, 99),
       gapMaxMs: max(pooled),
       late: pooled.filter((g) => g > LATE_GAP_MS).length,
+      behindP99Ms: percentile(behind, 99),
+      behindMaxMs: max(behind),
       cpuPerStreamPct: audioSeconds > 0 ? (bot.cpuUs / 1e6 / audioSeconds) * 100 : Number.NaN,
       botCpuPct: (bot.cpuUs / 1000 / bot.wallMs) * 100,
       bot,

@@ -67,9 +67,14 @@ export async function leave(servers: Servers, guild: BenchGuild): Promise<void> 
   await untilBotIn(servers, guild, null);
 }
 
-/** Text whose audio lasts `seconds` in the sandbox (secondsPerCharacter), in plain sentences. */
-export function textLasting(seconds: number, secondsPerCharacter: number): string {
+/**
+ * Text whose audio lasts `seconds` in the sandbox (secondsPerCharacter), in plain sentences. `tag` starts it:
+ * the bot caches audio by text (and shares identical requests in flight), so a request meant to reach the Voice
+ * API needs a text of its own.
+ */
+export function textLasting(seconds: number, secondsPerCharacter: number, tag: string): string {
   const length = Math.round(seconds / secondsPerCharacter);
   const sentence = 'The quick brown fox jumps over the lazy dog. ';
-  return `${sentence.repeat(Math.ceil(length / sentence.length)).slice(0, length - 1)}.`;
+  const text = `${tag}. ${sentence.repeat(Math.ceil(length / sentence.length))}`;
+  return `${text.slice(0, length - 1)}.`;
 }

@@ -24,7 +24,8 @@ export interface MemoryResult {
 export interface MemoryOptions {
   says: number;
   warmupSays: number;
-  text: string;
+  /** The text of the k-th /say: each its own, so that each is a request to the Voice API, not a cache hit. */
+  text: (k: number) => string;
 }
 
 /** After a full collection when node runs with --expose-gc, so that garbage not yet collected is not read as growth. */
@@ -41,12 +42,12 @@ export async function snapshot(): Promise<MemorySnapshot> {
 }
 
 /** `count` /say spread over the guilds: each guild's one after another, the guilds side by side. */
-async function sayMany(servers: Servers, guilds: BenchGuild[], count: number, text: string, failures: string[]): Promise<void> {
+async function sayMany(servers: Servers, guilds: BenchGuild[], from: number, count: number, text: (k: number) => string, failures: string[]): Promise<void> {
   let next = 0;
   await Promise.all(guilds.map(async (guild) => {
     while (next < count) {
-      next++;
-      const sent = await say(servers, guild, text);
+      const k = from + next++;
+      const sent = await say(servers, guild, text(k));
       const final = await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 30_000 });
       if (!final.startsWith('Spoke')) failures.push(final);
       // The fake keeps what each channel heard: drop it, or the servers process grows instead.
@@ -59,9 +60,9 @@ export async function measureMemory(servers: Servers, guilds: BenchGuild[], opti
   for (const guild of guilds) await join(servers, guild);
   const failures: string[] = [];
   const started = performance.now();
-  await sayMany(servers, guilds, options.warmupSays, options.text, failures);
+  await sayMany(servers, guilds, 0, options.warmupSays, options.text, failures);
   const warm = await snapshot();
-  await sayMany(servers, guilds, options.says, options.text, failures);
+  await sayMany(servers, guilds, options.warmupSays, options.says, options.text, failures);
   const after = await snapshot();
   return {
     warm, after, says: options.says, warmupSays: options.warmupSays, failures,

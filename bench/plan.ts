@@ -9,7 +9,7 @@ export interface Plan {
   figures: Figure[];
   ttfa: { runs: number; warmup: number; firstJoinRuns: number; firstJoinWarmup: number; clipSeconds: number; startDelayMs: number; realtimeFactor: number };
   concurrency: { counts: number[]; clipSeconds: number };
-  memory: { says: number; warmupSays: number; guilds: number; text: string };
+  memory: { says: number; warmupSays: number; guilds: number; text: (k: number) => string; textShown: string };
   /** Guilds the fake Discord holds: enough for the largest concurrency step. */
   guilds: number;
 }
@@ -28,7 +28,7 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
     concurrency: { counts: concurrencyCounts, clipSeconds: 5 },
     // The sandbox's shortest clip (0.5 s): the voice path (join, decode, encode, play, finish) a thousand times
     // in minutes, which is where a leak would be.
-    memory: { says: quick ? 200 : 1000, warmupSays: quick ? 50 : 100, guilds: 10, text: 'Hi there.' },
+    memory: { says: quick ? 200 : 1000, warmupSays: quick ? 50 : 100, guilds: 10, text: (k) => `Hi ${k}.`, textShown: 'Hi <k>.' },
     guilds: Math.max(10, ...concurrencyCounts, 2),
   };
 }

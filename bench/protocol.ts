@@ -60,6 +60,8 @@ export interface Calls {
   botVoiceChannel: { params: { guildId: string }; result: string | null };
   usage: { params: { reset: boolean }; result: ProcessUsage };
   problems: { params: Record<string, never>; result: string[] };
+  /** Requests the sandbox has answered so far (to tell cache hits from calls). */
+  requestCount: { params: Record<string, never>; result: number };
   close: { params: Record<string, never>; result: null };
 }
 

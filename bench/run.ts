@@ -2,6 +2,7 @@
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startBot, type BenchBot } from './bot.ts';
 import { joinAll, measureStep, type ConcurrencyStep } from './concurrency.ts';
@@ -55,13 +56,29 @@ function log(line: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 }
 
-async function ttfaWith(servers: Servers, p: Plan): Promise<TtfaSamples> {
-  const text = textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER);
-  const common = { text, startDelayMs: p.ttfa.startDelayMs };
+async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaSamples> {
+  const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `${label} ${phase} ${run}`);
   await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
-  const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false });
-  const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, runs: p.ttfa.firstJoinRuns, warmup: p.ttfa.firstJoinWarmup, firstJoin: true });
+  const inChannel = await measureTtfa(servers, benchGuild(0), {
+    text: text('in channel'), startDelayMs: p.ttfa.startDelayMs, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false,
+  });
+  const firstJoin = await measureTtfa(servers, benchGuild(1), {
+    text: text('first join'), startDelayMs: p.ttfa.startDelayMs, runs: p.ttfa.firstJoinRuns, warmup: p.ttfa.firstJoinWarmup, firstJoin: true,
+  });
   return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
+}
+
+/** Figure 2: the same text again, once a first /say put it in the cache; no request should reach the sandbox. */
+async function cacheHits(servers: Servers, p: Plan): Promise<NonNullable<Results['cacheHit']>> {
+  const text = textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, 'A reply from the cache');
+  const guild = benchGuild(0);
+  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  await measureTtfa(servers, guild, { text: () => text, startDelayMs: 0, runs: 1, warmup: 0, firstJoin: false });
+  // The stopped run's part is still read to its end and cached: give it the body's time (10 s at 4x) and more.
+  await sleep(p.ttfa.clipSeconds * p.ttfa.realtimeFactor * 1000 + 1000);
+  const before = await servers.call('requestCount', {});
+  const hits = await measureTtfa(servers, guild, { text: () => text, startDelayMs: 0, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false });
+  return { totalMs: hits.overheadMs, apiRequests: (await servers.call('requestCount', {})) - before };
 }
 
 async function main(): Promise<void> {
@@ -83,7 +100,11 @@ async function main(): Promise<void> {
     let streaming: TtfaSamples | undefined;
     if (has('ttfa')) {
       log('time to first audio: streaming');
-      streaming = await ttfaWith(servers, p);
+      streaming = await ttfaWith(servers, p, 'Streaming');
+    }
+    if (has('cache')) {
+      log('time to first audio: cache hits');
+      results.cacheHit = await cacheHits(servers, p);
     }
     if (has('memory')) {
       log(`memory: ${p.memory.warmupSays} + ${p.memory.says} /say`);
@@ -95,8 +116,9 @@ async function main(): Promise<void> {
       log(`concurrency: joining ${guilds.length} guilds`);
       await joinAll(servers, guilds);
       await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
-      const text = textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER);
-      const clipSeconds = await servers.call('expectedSeconds', { text });
+      // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
+      const text = (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `Guild ${guild} of ${n}`);
+      const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
       const steps: ConcurrencyStep[] = [];
       for (const n of p.concurrency.counts) {
         log(`concurrency: N = ${n}`);
@@ -113,7 +135,7 @@ async function main(): Promise<void> {
       log('time to first audio: baseline (buffered responses)');
       bot = await startBot(servers.info, { bufferResponses: true });
       gatewayBudget.reset();
-      const buffered = await ttfaWith(servers, p);
+      const buffered = await ttfaWith(servers, p, 'Buffered');
       results.ttfa = { streaming, buffered };
       complaints.push(...bot.complaints());
       await bot.stop();

@@ -90,6 +90,7 @@ const handlers: Handlers = {
     return usage;
   },
   problems: () => [...(running?.discord.problems ?? [])],
+  requestCount: () => need().sandbox.requests.length,
   async close() {
     await running?.sandbox.close();
     await running?.discord.close();

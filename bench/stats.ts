@@ -32,3 +32,12 @@ export function gaps(times: readonly number[]): number[] {
 export const ms = (x: number, digits = 1): string => (Number.isFinite(x) ? `${x.toFixed(digits)} ms` : 'n/a');
 export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${x.toFixed(digits)} %` : 'n/a');
+
+/**
+ * How far each packet is behind where a steady 20 ms stream from the first packet would have it. Gaps alone
+ * miss a stall that is caught up by a burst (one long gap, then many short ones); this shows it as lateness.
+ */
+export function behindSchedule(times: readonly number[], periodMs = 20): number[] {
+  const first = times[0] ?? 0;
+  return times.map((t, i) => t - first - i * periodMs);
+}

@@ -11,7 +11,9 @@ export interface TtfaOptions {
   warmup: number;
   /** Leave the channel before each run, so that each /say also joins. */
   firstJoin: boolean;
-  text: string;
+  /** The text of run `i` (warm-up runs included): distinct texts reach the Voice API, a repeated one the cache. */
+  text: (run: number) => string;
+  /** Subtracted from each time: the sandbox's start delay, or 0 where no request is made (cache hits). */
   startDelayMs: number;
 }
 
@@ -26,7 +28,7 @@ export async function measureTtfa(servers: Servers, guild: BenchGuild, options: 
     if (options.firstJoin) await leave(servers, guild);
     else await join(servers, guild);
     await servers.call('clearAudio', { guildIds: [guild.guildId] });
-    const sent = await say(servers, guild, options.text);
+    const sent = await say(servers, guild, options.text(i));
     const firstAt = await servers.call('firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
     if (i >= options.warmup) overheadMs.push(firstAt - sent.dispatchedAtMs - options.startDelayMs);
     // Only the start matters: stop the 10 s clip and wait for its /say to end before the next run.
