@@ -3,6 +3,7 @@
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import { ClipError } from './errors.ts';
+import { FRAME_BYTES } from './opus-encode.ts';
 import { Pcm48kWriter } from './pcm48k.ts';
 
 /** Planar samples, valid only during the call that receives them (decoders reuse their buffers). */
@@ -28,7 +29,7 @@ export class DecodeTo48kStream extends Transform {
     this.#decoder = decoder;
     this.#sink = (channels, length, sampleRate) => {
       const bytes = this.#writer.write(channels, length, sampleRate);
-      if (bytes && bytes.length > 0) this.push(bytes);
+      if (bytes && bytes.length > 0) this.#pushFrames(bytes);
     };
   }
 
@@ -49,7 +50,7 @@ export class DecodeTo48kStream extends Transform {
       this.#decoder.end(this.#sink);
       this.#free();
       if (this.#writer.framesWritten === 0) throw new ClipError('empty', 'the audio stream held no samples');
-      this.push(this.#writer.end());
+      this.#pushFrames(this.#writer.end());
       callback();
     } catch (error) {
       callback(asError(error));
@@ -59,6 +60,14 @@ export class DecodeTo48kStream extends Transform {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.#free();
     callback(error);
+  }
+
+  /**
+   * In pieces of at most one 20 ms frame (views, no copies): the Opus encoder downstream encodes whatever a write
+   * completes at once, so frame-sized writes let it encode on demand (see ENCODED_AHEAD_PACKETS).
+   */
+  #pushFrames(bytes: Buffer): void {
+    for (let at = 0; at < bytes.length; at += FRAME_BYTES) this.push(bytes.subarray(at, at + FRAME_BYTES));
   }
 
   #free(): void {

@@ -27,6 +27,8 @@ export interface SayBotOptions {
   readyTimeoutMs?: number;
   /** The clock budgets and the monthly quota follow (tests move it past a reset date). */
   now?: () => Date;
+  /** Download each audio response in full before playing it (PartSourceOptions.bufferResponses): benchmarks' baseline. */
+  bufferResponses?: boolean;
 }
 
 /** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
@@ -64,7 +66,10 @@ export class SayBot {
       logger,
       ...(options.now === undefined ? {} : { now: options.now }),
     });
-    this.#audio = new PartSource({ client: options.voiceApi, logger, cache, accounting });
+    this.#audio = new PartSource({
+      client: options.voiceApi, logger, cache, accounting,
+      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+    });
     this.#context = {
       speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest, source: this.#audio }),
       audio: this.#audio,

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { AbortedError, QuotaExceededError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
@@ -21,6 +21,12 @@ export interface PartSourceOptions {
   cache?: AudioCache;
   /** Absent: nothing is recorded (tools and tests that use the service alone). */
   accounting?: Accounting;
+  /**
+   * Reads each response body in full before decoding it, as most bots do, instead of decoding it while it
+   * arrives. Default false. It only makes the first audio later: benchmarks run it as the baseline that
+   * streaming is measured against.
+   */
+  bufferResponses?: boolean;
 }
 
 interface Flight {
@@ -56,6 +62,7 @@ export class PartSource {
   readonly #log: Logger;
   readonly #cache: AudioCache | undefined;
   readonly #accounting: Accounting | undefined;
+  readonly #bufferResponses: boolean;
   readonly #flights = new SingleFlight<Promise<Flight>>();
   readonly #shutdown = new AbortController();
   /** Spends being written, so that close() lets them reach the store before it closes. */
@@ -66,6 +73,7 @@ export class PartSource {
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#accounting = options.accounting;
+    this.#bufferResponses = options.bufferResponses ?? false;
   }
 
   #key(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): string {
@@ -120,7 +128,7 @@ export class PartSource {
       ...(response.usage === undefined ? {} : { usage: response.usage }),
       ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
     });
-    const fill = new AudioFill(response);
+    const fill = new AudioFill(this.#bufferResponses ? await whole(response) : response);
     const cache = this.#cache;
     const done = fill.complete.then(
       (entry) => cache?.put(key, request.voice, entry, generation),
@@ -196,4 +204,10 @@ export class PartSource {
     await Promise.allSettled([...this.#recording]);
     await this.#cache?.close();
   }
+}
+
+/** The same response with its body already read to the end (an error or a shutdown rejects, as the body would). */
+async function whole(response: AudioResponse): Promise<AudioResponse> {
+  const data = Buffer.concat(await response.body.toArray());
+  return { ...response, body: Readable.from([data], { objectMode: false }) };
 }

@@ -58,6 +58,22 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     expect(heard.packets.at(-1)?.silence).toBe(true);
   });
 
+  it('waitForPacket resolves with the first matching packet, later or already heard; heardPackets lists them without PCM', async () => {
+    const connection = connections[0]!;
+    fake.clearAudio(g1.id);
+    const since = performance.now();
+    const first = fake.waitForPacket(g1.id, (p) => !p.silence && p.receivedAtMs >= since, 5_000);
+    await playOpus(connection, sineOpusPackets(440, 0.2));
+    const packet = await first;
+    expect(packet.receivedAtMs).toBeGreaterThanOrEqual(since);
+    await fake.waitForAudio(g1.id, { minSeconds: 0.15 });
+    const packets = fake.heardPackets(g1.id);
+    expect(packets.find((p) => !p.silence)).toEqual(packet);
+    expect(packets.filter((p) => !p.silence)).toHaveLength(10);
+    // Already heard: answered at once from what is there.
+    await expect(fake.waitForPacket(g1.id, (p) => p.silence, 100)).resolves.toMatchObject({ silence: true });
+  });
+
   it('two guilds at once keep their audio apart (440 Hz in one, 660 Hz in the other)', async () => {
     const second = await join(client, g2.id, g2.voiceChannels[1]!.id);
     connections.push(second);

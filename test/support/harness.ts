@@ -71,6 +71,8 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   clientRetryBaseDelayMs?: number;
   clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
+  /** Start the bot with SayBotOptions.bufferResponses (download in full, then play). */
+  bufferResponses?: boolean;
   /** The bot's clock for budgets and the monthly quota (default: the real one). */
   now?: () => Date;
 }
@@ -167,6 +169,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       store: new SqliteStore(config.databasePath),
       readyTimeoutMs: 10_000,
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
   let bot = await startBot();
   return {

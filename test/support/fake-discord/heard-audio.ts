@@ -102,6 +102,33 @@ export class HeardAudioStore {
     this.guild(guildId).clear();
   }
 
+  packets(guildId: string): HeardPacket[] {
+    return [...this.guild(guildId).packets];
+  }
+
+  waitForPacket(guildId: string, predicate: (packet: HeardPacket) => boolean, timeoutMs: number): Promise<HeardPacket> {
+    const audio = this.guild(guildId);
+    // Packets only ever get appended (or cleared), so each check resumes where the previous one stopped.
+    let checked = 0;
+    const check = (): HeardPacket | undefined => {
+      if (checked > audio.packets.length) checked = 0;
+      for (; checked < audio.packets.length; checked++) {
+        const packet = audio.packets[checked];
+        if (packet && predicate(packet)) return packet;
+      }
+      return undefined;
+    };
+    return this.waits.wait(
+      check,
+      (notify) => {
+        this.listeners.add(notify);
+        return () => this.listeners.delete(notify);
+      },
+      timeoutMs,
+      () => `guild ${guildId}: no matching packet among ${audio.packets.length}`,
+    );
+  }
+
   /** Resolves once at least minSeconds of audio arrived and then no packet for quietMs. */
   waitFor(guildId: string, opts: { minSeconds?: number; quietMs?: number; timeoutMs?: number } = {}): Promise<HeardAudio> {
     const quietMs = opts.quietMs ?? 300;

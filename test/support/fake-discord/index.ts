@@ -14,7 +14,7 @@ import { RestApi } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import type {
-  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, InteractionHandle, RestLogEntry,
+  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, HeardPacket, InteractionHandle, RestLogEntry,
   SentChannelMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway } from './voice-gateway.ts';
@@ -121,6 +121,7 @@ export class FakeDiscord {
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
+    interaction.dispatchedAtMs = performance.now();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
   }
@@ -130,6 +131,7 @@ export class FakeDiscord {
     if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.Autocomplete, input);
+    interaction.dispatchedAtMs = performance.now();
     connection.dispatch('INTERACTION_CREATE', payload);
     const response = await interaction.waitFor((r) => r.kind === 'callback' && r.type === 8, input.timeoutMs ?? 5000);
     const choices = asObject(asObject(response.raw).data).choices;
@@ -195,6 +197,16 @@ export class FakeDiscord {
 
   heard(guildId: string): HeardAudio {
     return this.parts.audio.heard(guildId);
+  }
+
+  /** The packets heard so far, without copying the decoded PCM as heard() does (cheap enough to poll). */
+  heardPackets(guildId: string): HeardPacket[] {
+    return this.parts.audio.packets(guildId);
+  }
+
+  /** Resolves with the first packet heard (so far or later) that matches, e.g. the first after a command went out. */
+  waitForPacket(guildId: string, predicate: (packet: HeardPacket) => boolean, timeoutMs = 20_000): Promise<HeardPacket> {
+    return this.parts.audio.waitForPacket(guildId, predicate, timeoutMs);
   }
 
   waitForAudio(guildId: string, opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number }): Promise<HeardAudio> {

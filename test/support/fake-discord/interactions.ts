@@ -30,6 +30,8 @@ export class Interaction implements InteractionHandle {
   readonly channelId: string;
   readonly commandName: string;
   readonly createdAt = performance.now();
+  /** Set by whoever sends the INTERACTION_CREATE, right before it goes out. */
+  dispatchedAtMs = Number.NaN;
   readonly responses: InteractionResponse[] = [];
   readonly problems: string[] = [];
   acknowledged = false;

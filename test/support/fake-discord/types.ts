@@ -127,6 +127,11 @@ export interface InteractionResponse {
 export interface InteractionHandle {
   id: string;
   token: string;
+  /**
+   * performance.now() just before INTERACTION_CREATE was written to the bot's gateway socket: the start of
+   * latency measurements (benchmarks) that end at a HeardPacket.receivedAtMs of the same process.
+   */
+  readonly dispatchedAtMs: number;
   responses: ReadonlyArray<InteractionResponse>;
   /** Requests the fake refused for this interaction (late or repeated callbacks, invalid bodies), in order. */
   problems: ReadonlyArray<string>;

@@ -4,6 +4,7 @@ import { OPUS_PAYLOAD_TYPE, parseRtpHeader } from './rtp-decrypt.ts';
 
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_BYTES = 8;
+const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
 export interface UdpPeer {
   /** An RTP datagram with this peer's SSRC, as received. */
@@ -40,6 +41,13 @@ export class VoiceUdp {
       this.socket.bind(0, this.host, () => {
         this.socket.off('error', reject);
         this.port = this.socket.address().port;
+        // Many streams at once arrive in bursts whenever this process is busy decoding: with the default buffer
+        // (~200 KB) the kernel drops datagrams before they are counted. Ask for more (capped by net.core.rmem_max).
+        try {
+          this.socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
+        } catch {
+          // Keep the default where the system refuses.
+        }
         resolve();
       });
     });

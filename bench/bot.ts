@@ -1,0 +1,71 @@
+// The real bot, in this (the driver's) process, pointed at the servers process's fake Discord and sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import tls from 'node:tls';
+import { VoiceApiClient } from '../src/api/index.ts';
+import { SayBot } from '../src/bot/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/log.ts';
+import { SqliteStore } from '../src/store/sqlite-store.ts';
+import type { ServersInfo } from './protocol.ts';
+
+export interface BenchBot {
+  bot: SayBot;
+  /** Warnings and errors the bot logged (a benchmark whose bot complained is suspect). */
+  complaints(): string[];
+  stop(): Promise<void>;
+}
+
+let trusted = false;
+
+export async function startBot(info: ServersInfo, options: { bufferResponses: boolean }): Promise<BenchBot> {
+  if (!trusted) {
+    // @discordjs/voice always uses wss://: trust the fake voice gateway's fixture certificate, as the tests do.
+    tls.setDefaultCACertificates([...tls.getCACertificates('default'), info.caCertificatePem]);
+    trusted = true;
+  }
+  // A database and cache of its own, thrown away at stop: each bot starts with no presets, defaults or cached audio.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-'));
+  const config = {
+    ...loadConfig({
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'saybot.sqlite')}`,
+      // The audio cache on (its default size), in the same throwaway directory.
+      CACHE_DIR: path.join(dataDir, 'cache'),
+      DISCORD_TOKEN: info.token,
+      DISCORD_CLIENT_ID: info.applicationId,
+      DISCORD_API_BASE_URL: info.restUrl,
+      VOICE_API_BASE_URL: info.sandboxUrl,
+      VOICE_API_KEY: info.apiKey,
+      // Warnings only: debug logging of every clip would be part of what we measure, and it is not what runs.
+      LOG_LEVEL: 'warn',
+    }),
+    // Stay in the channels between runs; the idle leave is not what is measured.
+    voiceIdleTimeoutMs: 3_600_000,
+  };
+  const lines: string[] = [];
+  const destination = new PassThrough();
+  destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  const logger = createLogger({ level: config.logLevel, secrets: [info.token, info.apiKey], destination });
+  const voiceApi = new VoiceApiClient({ baseUrl: info.sandboxUrl, apiKey: info.apiKey, logger });
+  const store = new SqliteStore(config.databasePath);
+  let bot: SayBot;
+  try {
+    bot = await SayBot.start({ config, logger, voiceApi, store, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
+  } catch (error) {
+    await voiceApi.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    bot,
+    complaints: () => lines.flatMap((l) => l.split('\n')).filter((l) => l.trim() !== ''),
+    async stop() {
+      // SayBot.stop closes the store.
+      await bot.stop();
+      await voiceApi.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

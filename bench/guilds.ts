@@ -1,0 +1,33 @@
+// The benchmark's guilds, made the same way on both sides of the process boundary (the fake Discord in the
+// child, the driver in the parent) so that only a count crosses it.
+import type { FakeGuildSpec } from '../test/support/fake-discord/types.ts';
+
+export interface BenchGuild {
+  guildId: string;
+  textChannelId: string;
+  voiceChannelId: string;
+  /** A member who sits in the voice channel and runs the commands. */
+  userId: string;
+}
+
+/** An 18-digit snowflake: a 3-digit kind prefix, then the index. */
+const id = (prefix: number, index: number): string => `${prefix}${String(index).padStart(15, '0')}`;
+
+export function benchGuild(index: number): BenchGuild {
+  return { guildId: id(200, index), textChannelId: id(210, index), voiceChannelId: id(220, index), userId: id(300, index) };
+}
+
+export function benchGuilds(count: number): BenchGuild[] {
+  return Array.from({ length: count }, (_, i) => benchGuild(i));
+}
+
+export function guildSpecs(count: number): FakeGuildSpec[] {
+  return benchGuilds(count).map((g, i) => ({
+    id: g.guildId,
+    name: `bench-${i}`,
+    preferredLocale: 'en-US',
+    textChannelId: g.textChannelId,
+    voiceChannels: [{ id: g.voiceChannelId, name: 'voice' }],
+    members: [{ id: g.userId, username: `listener-${i}`, voiceChannelId: g.voiceChannelId, locale: 'en-US' }],
+  }));
+}

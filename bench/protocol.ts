@@ -1,0 +1,76 @@
+// What the benchmark driver (parent, with the bot) asks the servers process (fake Discord + sandbox) and what
+// it gets back. Every time in here is the servers process's performance.now(): latencies are measured between
+// two events that both happen there (INTERACTION_CREATE out, first packet in), so the clocks never mix.
+import type { Pacing } from '../src/sandbox/index.ts';
+
+export interface ServersInfo {
+  restUrl: string;
+  sandboxUrl: string;
+  apiKey: string;
+  token: string;
+  applicationId: string;
+  caCertificatePem: string;
+}
+
+export interface CommandSpec {
+  guildId: string;
+  userId: string;
+  name: string;
+  options?: Record<string, string>;
+}
+
+export interface Dispatched {
+  interactionId: string;
+  dispatchedAtMs: number;
+}
+
+export interface GuildHeard {
+  guildId: string;
+  seconds: number;
+  /** receivedAtMs of every audio (non-silence) packet, in arrival order. */
+  arrivals: number[];
+  decryptFailures: number;
+  decodeFailures: number;
+}
+
+export interface ProcessUsage {
+  /** process.cpuUsage() since the last reset, in microseconds (user + system). */
+  cpuUs: number;
+  /** Since the last reset. */
+  wallMs: number;
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  rssBytes: number;
+}
+
+/** One entry per operation: its parameters and its result. */
+export interface Calls {
+  start: { params: { guilds: number }; result: ServersInfo };
+  setPacing: { params: { pacing: Partial<Pacing> }; result: null };
+  expectedSeconds: { params: { text: string }; result: number };
+  command: { params: CommandSpec; result: Dispatched };
+  /** Sends them back to back, in one turn of the servers' event loop: "N guilds speaking at once". */
+  commandMany: { params: { commands: CommandSpec[] }; result: Dispatched[] };
+  /** Waits for a response to the interaction whose content matches `pattern` (a RegExp source). */
+  waitResponse: { params: { interactionId: string; pattern: string; timeoutMs: number }; result: string };
+  /** The first audio packet the guild heard at or after `sinceMs`. */
+  firstPacket: { params: { guildId: string; sinceMs: number; timeoutMs: number }; result: number };
+  clearAudio: { params: { guildIds: string[] }; result: null };
+  waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
+  botVoiceChannel: { params: { guildId: string }; result: string | null };
+  usage: { params: { reset: boolean }; result: ProcessUsage };
+  problems: { params: Record<string, never>; result: string[] };
+  /** Requests the sandbox has answered so far (to tell cache hits from calls). */
+  requestCount: { params: Record<string, never>; result: number };
+  close: { params: Record<string, never>; result: null };
+}
+
+export type Op = keyof Calls;
+
+export interface RequestMessage<K extends Op = Op> {
+  id: number;
+  op: K;
+  params: Calls[K]['params'];
+}
+
+export type ReplyMessage = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

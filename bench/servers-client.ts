@@ -1,0 +1,65 @@
+// The driver's side of the servers process: forks bench/servers.ts and calls it, one typed request at a time
+// or many in flight.
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Calls, Op, ReplyMessage, RequestMessage, ServersInfo } from './protocol.ts';
+
+interface Waiter {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export class Servers {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<number, Waiter>();
+  #nextId = 0;
+  #info: ServersInfo | undefined;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    child.on('message', (raw: unknown) => {
+      const message = raw as ReplyMessage;
+      const waiter = this.#pending.get(message.id);
+      if (!waiter) return;
+      this.#pending.delete(message.id);
+      if (message.ok) waiter.resolve(message.result);
+      else waiter.reject(new Error(`servers: ${message.error}`));
+    });
+    child.on('exit', (code) => {
+      for (const waiter of this.#pending.values()) waiter.reject(new Error(`servers process exited (${code})`));
+      this.#pending.clear();
+    });
+  }
+
+  /** Forks the servers process and starts a fake Discord with `guilds` benchmark guilds, and a sandbox. */
+  static async start(guilds: number): Promise<Servers> {
+    // Advanced serialisation keeps numbers exact and lets arrays of arrival times cross cheaply.
+    const child = fork(new URL('./servers.ts', import.meta.url), [], { serialization: 'advanced', stdio: 'inherit' });
+    const servers = new Servers(child);
+    servers.#info = await servers.call('start', { guilds });
+    return servers;
+  }
+
+  get info(): ServersInfo {
+    if (!this.#info) throw new Error('servers not started');
+    return this.#info;
+  }
+
+  call<K extends Op>(op: K, params: Calls[K]['params']): Promise<Calls[K]['result']> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve: (v) => resolve(v as Calls[K]['result']), reject });
+      const message: RequestMessage<K> = { id, op, params };
+      this.#child.send(message);
+    });
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      if (this.#child.exitCode !== null) resolve();
+      else this.#child.once('exit', () => resolve());
+    });
+    await this.call('close', {}).catch(() => undefined);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000).unref())]);
+    if (this.#child.exitCode === null) this.#child.kill();
+  }
+}

@@ -1,0 +1,126 @@
+// The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
+// They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
+// grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
+import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { FakeDiscord } from '../test/support/fake-discord/index.ts';
+import type { InteractionHandle } from '../test/support/fake-discord/types.ts';
+import { APP_ID, fakeToken } from '../test/support/harness.ts';
+import { guildSpecs } from './guilds.ts';
+import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
+import { UsageMeter } from './usage.ts';
+
+interface Running {
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+}
+
+let running: Running | undefined;
+const handles = new Map<string, InteractionHandle>();
+const meter = new UsageMeter();
+
+function need(): Running {
+  if (!running) throw new Error('servers not started');
+  return running;
+}
+
+async function command(spec: CommandSpec): Promise<Dispatched> {
+  const handle = await need().discord.command({
+    guildId: spec.guildId,
+    userId: spec.userId,
+    name: spec.name,
+    options: Object.entries(spec.options ?? {}).map(([name, value]) => ({ name, value })),
+  });
+  handles.set(handle.id, handle);
+  return { interactionId: handle.id, dispatchedAtMs: handle.dispatchedAtMs };
+}
+
+type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
+
+const handlers: Handlers = {
+  async start({ guilds }) {
+    const token = fakeToken();
+    const discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined });
+    const sandbox = await startSandbox();
+    running = { discord, sandbox };
+    return {
+      restUrl: discord.restUrl, sandboxUrl: sandbox.url, apiKey: sandbox.testKey, token, applicationId: APP_ID,
+      caCertificatePem: discord.caCertificatePem,
+    };
+  },
+  setPacing({ pacing }) {
+    need().sandbox.setPacing(pacing);
+    return null;
+  },
+  expectedSeconds: ({ text }) => need().sandbox.expectedDurationSeconds(text),
+  command,
+  async commandMany({ commands }) {
+    // FakeDiscord.command only awaits the guild being ready (already true here), so these go out together.
+    return Promise.all(commands.map(command));
+  },
+  async waitResponse({ interactionId, pattern, timeoutMs }) {
+    const handle = handles.get(interactionId);
+    if (!handle) throw new Error(`unknown interaction ${interactionId}`);
+    const re = new RegExp(pattern);
+    const response = await handle.waitFor((r) => re.test(r.content ?? ''), timeoutMs);
+    handles.delete(interactionId);
+    return response.content ?? '';
+  },
+  async firstPacket({ guildId, sinceMs, timeoutMs }) {
+    const packet = await need().discord.waitForPacket(guildId, (p) => !p.silence && p.receivedAtMs >= sinceMs, timeoutMs);
+    return packet.receivedAtMs;
+  },
+  clearAudio({ guildIds }) {
+    for (const guildId of guildIds) need().discord.clearAudio(guildId);
+    return null;
+  },
+  async waitAudio({ guildIds, minSeconds, quietMs, timeoutMs }) {
+    const { discord } = need();
+    return Promise.all(guildIds.map(async (guildId) => {
+      const heard = await discord.waitForAudio(guildId, { minSeconds, quietMs, timeoutMs });
+      return {
+        guildId, seconds: heard.seconds, arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
+        decryptFailures: heard.decryptFailures, decodeFailures: heard.decodeFailures,
+      };
+    }));
+  },
+  botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  usage({ reset }) {
+    const usage = meter.read();
+    if (reset) meter.reset();
+    return usage;
+  },
+  problems: () => [...(running?.discord.problems ?? [])],
+  requestCount: () => need().sandbox.requests.length,
+  async close() {
+    await running?.sandbox.close();
+    await running?.discord.close();
+    running = undefined;
+    meter.stop();
+    return null;
+  },
+};
+
+function call<K extends Op>(message: RequestMessage<K>): Promise<Calls[K]['result']> {
+  const handler: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] = handlers[message.op];
+  return Promise.resolve(handler(message.params));
+}
+
+function reply(message: ReplyMessage): void {
+  process.send?.(message);
+}
+
+if (!process.send) {
+  console.error('bench/servers.ts runs as a child of bench/run.ts (it needs an IPC channel)');
+  process.exit(2);
+}
+
+process.on('message', (raw: unknown) => {
+  const message = raw as RequestMessage;
+  call(message).then(
+    (result) => {
+      reply({ id: message.id, ok: true, result });
+      if (message.op === 'close') process.disconnect();
+    },
+    (error: unknown) => reply({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+  );
+});

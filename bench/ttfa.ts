@@ -1,0 +1,42 @@
+// Figure 1: time to first audio. From INTERACTION_CREATE leaving the fake Discord to the first audio packet
+// reaching its voice server, both stamped in the servers process. The bot's own overhead is that time minus
+// the sandbox's start delay (the time a real service would spend synthesising before its first byte).
+import { SAY_FINISHED, join, leave, say } from './drive.ts';
+import type { BenchGuild } from './guilds.ts';
+import type { Servers } from './servers-client.ts';
+
+export interface TtfaOptions {
+  runs: number;
+  /** Runs made first and not counted: JIT, connection pools and caches warm up. */
+  warmup: number;
+  /** Leave the channel before each run, so that each /say also joins. */
+  firstJoin: boolean;
+  /** The text of run `i` (warm-up runs included): distinct texts reach the Voice API, a repeated one the cache. */
+  text: (run: number) => string;
+  /** Subtracted from each time: the sandbox's start delay, or 0 where no request is made (cache hits). */
+  startDelayMs: number;
+}
+
+export interface TtfaResult {
+  /** Time to first audio minus startDelayMs, per counted run. */
+  overheadMs: number[];
+}
+
+export async function measureTtfa(servers: Servers, guild: BenchGuild, options: TtfaOptions): Promise<TtfaResult> {
+  const overheadMs: number[] = [];
+  for (let i = 0; i < options.warmup + options.runs; i++) {
+    if (options.firstJoin) await leave(servers, guild);
+    else await join(servers, guild);
+    await servers.call('clearAudio', { guildIds: [guild.guildId] });
+    const sent = await say(servers, guild, options.text(i));
+    const firstAt = await servers.call('firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
+    if (i >= options.warmup) overheadMs.push(firstAt - sent.dispatchedAtMs - options.startDelayMs);
+    // Only the start matters: stop the 10 s clip and wait for its /say to end before the next run.
+    await servers.call('command', { guildId: guild.guildId, userId: guild.userId, name: 'stop' });
+    const final = await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 20_000 });
+    if (!final.startsWith('Stopped')) throw new Error(`/say ended with "${final}" instead of being stopped`);
+    // The player's closing silence frames, so that they cannot count as the next run's audio.
+    await servers.call('waitAudio', { guildIds: [guild.guildId], minSeconds: 0, quietMs: 100, timeoutMs: 5_000 });
+  }
+  return { overheadMs };
+}
