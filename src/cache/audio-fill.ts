@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
@@ -26,63 +26,102 @@ export interface PartAudio extends AudioResponse {
 
 const noop = () => undefined;
 
+/** Packets encoded ahead of the furthest listener: enough to ride out a slow tick, little enough to stay paced. */
+const ENCODE_LEAD_PACKETS = 10;
+
 /**
- * One response from the service, consumed once and shared: its bytes and its Opus packets are kept as they
- * arrive, and every caller (the request that made it, the identical ones that joined it) reads them from the
- * start, live. The body is read as fast as it comes (no back-pressure), which the Voice API client does not
- * count against its timeouts anyway. `complete` settles when both are whole: that is what goes to the cache.
+ * One response from the service, consumed once and shared: its bytes are kept as they arrive, and every caller
+ * (the request that made it, the identical ones that joined it) reads them from the start, live. The body is read
+ * as fast as it comes (no back-pressure), which the Voice API client does not count against its timeouts anyway.
+ *
+ * Opus packets are encoded only for listeners, and only a little ahead of the furthest one: the service often sends
+ * faster than real time, and encoding at that pace for many guilds at once would stall every voice in the process
+ * (measured: 50 replies starting together blocked the event loop for about a second). A part nobody listened to
+ * to the end is cached as bytes only; a later hit in a voice channel encodes it as it plays.
+ * `complete` settles when the bytes are whole (and the packets, where a listener drove them to the end).
  */
 export class AudioFill {
   readonly format: AudioFormat;
   readonly requestId: string | undefined;
   readonly usage: UsageInfo | undefined;
-  /** The whole part, once the body has ended and the packets are encoded; rejects if either failed. */
+  /** The whole part, once the body has ended (and the packets, if encoded to the end); rejects if the body failed. */
   readonly complete: Promise<CachedAudio>;
   readonly #bytes = new Replay<Buffer>();
-  readonly #packets = new Replay<Buffer>();
+  readonly #packets = new Replay<Buffer>({ onRead: () => this.#pace() });
+  #encoder: Readable | undefined;
+  /** Set when encoding stopped for good before the end (every listener left): the packets are not cached. */
+  #abandoned = false;
+  #settleEncoding: () => void = noop;
+  readonly #encodingSettled = new Promise<void>((resolve) => {
+    this.#settleEncoding = resolve;
+  });
 
   constructor(response: AudioResponse) {
     const format = response.format;
     this.format = format;
     this.requestId = response.requestId;
     this.usage = response.usage;
-    // The encoder reads its own copy of the body: the bytes are kept untouched for files.
-    const toEncoder = new PassThrough();
-    toEncoder.on('error', noop);
-    const encoded = createOpusPacketStream(toEncoder, response.format);
-    encoded.on('data', (packet: Buffer) => this.#packets.push(packet));
-    encoded.on('end', () => this.#packets.end());
-    encoded.on('error', (error: Error) => this.#packets.fail(error));
 
     const body = response.body;
-    body.on('data', (chunk: Buffer) => {
-      this.#bytes.push(chunk);
-      if (!toEncoder.destroyed) toEncoder.write(chunk);
-    });
-    body.on('end', () => {
-      this.#bytes.end();
-      toEncoder.end();
-    });
+    body.on('data', (chunk: Buffer) => this.#bytes.push(chunk));
+    body.on('end', () => this.#bytes.end());
     body.on('error', (error: Error) => {
       // The body's own typed error reaches every reader, bytes and packets alike.
       this.#bytes.fail(error);
       this.#packets.fail(error);
-      toEncoder.destroy();
     });
 
     this.complete = (async (): Promise<CachedAudio> => {
       const audio = Buffer.concat(await Readable.from(this.#bytes.reader({ objectMode: true })).toArray());
-      try {
-        await this.#packets.reader({ objectMode: true }).toArray();
-      } catch (error) {
-        // A format the player cannot encode is still a good file: keep the bytes, without packets.
-        if (error instanceof UnsupportedAudioError) return { format, audio };
-        throw error;
-      }
+      // No listener by the time the bytes are whole: nothing to wait for (a file, or every caller skipped).
+      if (this.#encoder === undefined) return { format, audio };
+      await this.#encodingSettled;
+      if (this.#abandoned || !this.#packets.ended) return { format, audio };
       return { format, audio, packets: [...this.#packets.items] };
     })();
     // Nobody may be waiting for it (every caller skipped): failures are the callers' to report, not the process's.
     this.complete.catch(noop);
+  }
+
+  /** Packets encoded so far (for tests and diagnostics). */
+  get packetsEncoded(): number {
+    return this.#packets.items.length;
+  }
+
+  /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
+  #startEncoder(): void {
+    if (this.#encoder) return;
+    const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format);
+    this.#encoder = encoder;
+    encoder.on('data', (packet: Buffer) => {
+      this.#packets.push(packet);
+      this.#pace();
+    });
+    encoder.on('end', () => {
+      this.#packets.end();
+      this.#settleEncoding();
+    });
+    encoder.on('error', (error: Error) => {
+      // A format the player cannot encode is still a good file: the bytes are cached without packets.
+      this.#packets.fail(error);
+      if (error instanceof UnsupportedAudioError) this.#abandoned = true;
+      this.#settleEncoding();
+    });
+  }
+
+  /** Keeps the encoder a few packets ahead of the furthest listener; stops it when no listener is left. */
+  #pace(): void {
+    const encoder = this.#encoder;
+    if (!encoder || encoder.destroyed || this.#packets.ended) return;
+    if (this.#packets.readers === 0) {
+      this.#abandoned = true;
+      encoder.destroy();
+      this.#settleEncoding();
+      return;
+    }
+    const ahead = this.#packets.items.length - this.#packets.furthestRead;
+    if (ahead >= ENCODE_LEAD_PACKETS) encoder.pause();
+    else if (encoder.isPaused()) encoder.resume();
   }
 
   /** What one caller reads: the service's bytes from the first, and the packets on demand. */
@@ -90,7 +129,11 @@ export class AudioFill {
     return {
       format: this.format,
       body: this.#bytes.reader({ objectMode: false }),
-      packets: (signal?: AbortSignal) => this.#packets.reader({ objectMode: true, ...(signal === undefined ? {} : { signal }) }),
+      packets: (signal?: AbortSignal) => {
+        const reader = this.#packets.reader({ objectMode: true, ...(signal === undefined ? {} : { signal }) });
+        this.#startEncoder();
+        return reader;
+      },
       ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
       ...(this.usage === undefined ? {} : { usage: this.usage }),
     };

@@ -11,6 +11,24 @@ export class Replay<T extends Buffer> {
   #ended = false;
   #error: Error | undefined;
   readonly #waiting = new Set<() => void>();
+  #furthestRead = 0;
+  #readers = 0;
+  readonly #onRead: (() => void) | undefined;
+
+  /** `onRead` is told whenever a reader moves past the furthest item read so far, or a reader goes away. */
+  constructor(options: { onRead?: () => void } = {}) {
+    this.#onRead = options.onRead;
+  }
+
+  /** How many items the most advanced reader has taken: lets a producer keep only a little ahead of it. */
+  get furthestRead(): number {
+    return this.#furthestRead;
+  }
+
+  /** Readers still open. */
+  get readers(): number {
+    return this.#readers;
+  }
 
   get items(): readonly T[] {
     return this.#items;
@@ -49,12 +67,19 @@ export class Replay<T extends Buffer> {
   /** A new reader from the first item. Destroying it leaves the replay and the other readers alone. */
   reader(options: { objectMode: boolean; signal?: AbortSignal }): Readable {
     let index = 0;
+    this.#readers++;
+    const advanced = (): void => {
+      if (index <= this.#furthestRead) return;
+      this.#furthestRead = index;
+      this.#onRead?.();
+    };
     const pump = (): void => {
       if (stream.destroyed) return;
       while (index < this.#items.length) {
         const item = this.#items[index++] as T;
-        if (!stream.push(item)) return;
+        if (!stream.push(item)) return advanced();
       }
+      advanced();
       if (this.#error) stream.destroy(this.#error);
       else if (this.#ended) stream.push(null);
       else this.#waiting.add(pump);
@@ -64,6 +89,8 @@ export class Replay<T extends Buffer> {
       read: pump,
       destroy: (error, callback) => {
         this.#waiting.delete(pump);
+        this.#readers--;
+        this.#onRead?.();
         callback(error);
       },
       ...(options.signal === undefined ? {} : { signal: options.signal }),

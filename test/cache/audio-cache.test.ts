@@ -21,12 +21,43 @@ const open = (maxBytes: number) => AudioCache.open({ dir, maxBytes, logger: sile
 const key = (text: string, voice = 'voice-b-en-f-01') => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 
 /** A real part: 0.2 s of WAV at `hz`, with its Opus packets, as a fill makes it. */
+/** A part heard to the end by one listener, as a played reply is: its packets are encoded and kept. */
 async function part(hz: number): Promise<CachedAudio> {
   const body = new PassThrough();
   const fill = new AudioFill({ format: 'wav', body });
   body.end(buildWav(sine(hz, 0.2, 24_000), { sampleRate: 24_000, channels: 1 }));
+  await fill.part().packets().toArray();
   return fill.complete;
 }
+
+describe('AudioFill', () => {
+  const wav = (seconds: number) => buildWav(sine(440, seconds, 24_000), { sampleRate: 24_000, channels: 1 });
+
+  it('encodes nothing when nobody listens (a file): the bytes alone are kept', async () => {
+    const body = new PassThrough();
+    const fill = new AudioFill({ format: 'wav', body });
+    body.end(wav(0.5));
+    const whole = await fill.complete;
+    expect(whole.audio.length).toBe(wav(0.5).length);
+    expect(whole.packets).toBeUndefined();
+  });
+
+  it('keeps the encoder only a few packets ahead of a listener that is not reading', async () => {
+    const body = new PassThrough();
+    const fill = new AudioFill({ format: 'wav', body });
+    body.end(wav(3)); // 150 packets' worth, all arrived at once
+    const listener = fill.part().packets();
+    await new Promise((resolve) => listener.once('readable', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Not 150: the encoder waits for the listener (10 ahead of what it has taken into its buffer).
+    expect(fill.packetsEncoded).toBeGreaterThan(0);
+    expect(fill.packetsEncoded).toBeLessThan(40);
+    listener.destroy();
+    const whole = await fill.complete; // settles although nobody read to the end
+    expect(whole.packets).toBeUndefined();
+    expect(whole.audio.length).toBe(wav(3).length);
+  });
+});
 
 async function entryFiles(): Promise<string[]> {
   const out: string[] = [];
