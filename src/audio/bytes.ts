@@ -23,10 +23,6 @@ export function u16be(bytes: Uint8Array, offset: number): number {
   return (u8(bytes, offset) << 8) | u8(bytes, offset + 1);
 }
 
-export function u24be(bytes: Uint8Array, offset: number): number {
-  return (u8(bytes, offset) << 16) | u16be(bytes, offset + 1);
-}
-
 export function u32be(bytes: Uint8Array, offset: number): number {
   return (u16be(bytes, offset) * 0x10000 + u16be(bytes, offset + 2)) >>> 0;
 }

@@ -352,9 +352,6 @@ const ja: Catalogue = {
 
 const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };
 
-export type SupportedLocale = 'en-US' | 'ko' | 'ja';
-export const SUPPORTED_LOCALES: readonly SupportedLocale[] = ['en-US', 'ko', 'ja'];
-
 export type MessageParams = Record<string, string | number>;
 
 /** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */

@@ -35,16 +35,6 @@ export async function showContent(interaction: ChatInputCommandInteraction, cont
   else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
 }
 
-/** A short notice only the caller sees. */
-export async function showNotice(interaction: ChatInputCommandInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
-  const content = t(interaction.locale, key, params);
-  if (interaction.deferred || interaction.replied) {
-    await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
-  } else {
-    await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
-  }
-}
-
 /**
  * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
  * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
