@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
@@ -173,6 +174,14 @@ export class VoiceApiClient {
   readonly #agent: Agent;
   readonly #calls = new Set<Call>();
   #closed = false;
+
+  /**
+   * Tells keys apart without revealing them: 16 hex digits of a salted SHA-256. Kept with a used-up month so
+   * that a start under another key clears it (quota/used-up-month.ts).
+   */
+  get keyFingerprint(): string {
+    return createHash('sha256').update('saybot-key-fingerprint\0').update(this.#apiKey).digest('hex').slice(0, 16);
+  }
 
   constructor(options: VoiceApiClientOptions) {
     let url: URL;
