@@ -123,7 +123,7 @@ const en = {
   'usage.memberBudget': 'daily budget {limit}, {left} left, resets {reset}',
   'usage.noMemberBudget': 'no daily budget',
   'usage.cooldown': 'Cooldown: {seconds} s between requests that spend characters (audio from the cache is free and never waits).',
-  'usage.exhausted': 'The monthly quota is used up: requests that would spend characters are refused until {reset}.',
+  'usage.exhausted': 'The voice service said the monthly quota is used up: one request at a time goes out to see whether it is back (a plan upgrade or a top-up ends this at once); it resets {reset} at the latest.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -241,7 +241,7 @@ const ko: Catalogue = {
   'usage.memberBudget': '일일 예산 {limit}자, {left}자 남음, {reset} 초기화',
   'usage.noMemberBudget': '일일 예산 없음',
   'usage.cooldown': '대기 시간: 글자를 사용하는 요청 사이 {seconds}초 (캐시의 음성은 무료이며 기다리지 않습니다).',
-  'usage.exhausted': '이번 달 한도를 모두 사용했습니다. {reset}까지 글자를 사용하는 요청은 거절됩니다.',
+  'usage.exhausted': '음성 서비스가 이번 달 한도를 모두 사용했다고 알렸습니다. 한도가 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다 (요금제 업그레이드나 충전 시 바로 풀림). 늦어도 {reset}에 초기화됩니다.',
 };
 
 const ja: Catalogue = {
@@ -356,7 +356,7 @@ const ja: Catalogue = {
   'usage.memberBudget': '1 日の予算 {limit} 文字、残り {left} 文字、{reset} にリセット',
   'usage.noMemberBudget': '1 日の予算なし',
   'usage.cooldown': '待ち時間: 文字を使うリクエストの間に {seconds} 秒（キャッシュの音声は無料で、待ちません）。',
-  'usage.exhausted': '今月の上限に達しました。{reset} まで、文字を使うリクエストはお断りします。',
+  'usage.exhausted': '音声サービスから今月の上限に達したと通知されました。上限が戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します（プランのアップグレードや追加購入ですぐに解除）。遅くとも {reset} にリセットされます。',
 };
 
 const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };

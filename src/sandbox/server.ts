@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from '../log.ts';
 import { countCharacters } from '../speech/split-text.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
-import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey } from './keys.ts';
+import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey, type Plan } from './keys.ts';
 import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
 import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, toneSamples, WAV_HEADER_FORMS, type WavHeaderForm } from './synth.ts';
 import { presetVoice } from './voices.ts';
@@ -129,6 +129,10 @@ export interface Sandbox {
   /** Adds a key (random unless given; Creator, active, nothing used by default) and returns it. */
   addKey(k: NewKey): string;
   setKeyActive(key: string, active: boolean): void;
+  /** Changes a key's plan, as an operator upgrading in the dashboard. */
+  setKeyPlan(key: string, plan: Plan): void;
+  /** Sets a key's characters used this month (dashboard use, or a top-up lowering what counts). */
+  setKeyUsed(key: string, used: number): void;
   /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
@@ -294,6 +298,14 @@ class SandboxServer implements Sandbox {
 
   setKeyActive(key: string, active: boolean): void {
     this.#keys.setActive(key, active);
+  }
+
+  setKeyPlan(key: string, plan: Plan): void {
+    this.#keys.setPlan(key, plan);
+  }
+
+  setKeyUsed(key: string, used: number): void {
+    this.#keys.setUsed(key, used);
   }
 
   injectFault(fault: Fault): void {
