@@ -4,7 +4,7 @@ export type { Pacing, Variants, RequestOutcome, RequestRecord, Sandbox, SandboxO
 export type { Endpoint, Fault, FaultKind } from './faults.ts';
 export { PLAN_LIMITS, planHasApiAccess } from './keys.ts';
 export type { NewKey, Plan } from './keys.ts';
-export { WAV_HEADER_FORMS } from './synth.ts';
-export type { WavHeaderForm } from './synth.ts';
+export { MP3_DAMAGES, WAV_HEADER_FORMS } from './synth.ts';
+export type { Mp3Damage, WavHeaderForm } from './synth.ts';
 export { DEFAULT_EMOTION_VOICE, FIXTURE_TONES_HZ, PRESET_VOICES, presetVoice } from './voices.ts';
 export type { PresetVoice, VoiceGender } from './voices.ts';

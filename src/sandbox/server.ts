@@ -9,7 +9,7 @@ import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
 import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey, type Plan } from './keys.ts';
 import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
-import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, toneSamples, WAV_HEADER_FORMS, type WavHeaderForm } from './synth.ts';
+import { damageMp3, encodeMp3, encodeWav, MP3_DAMAGES, MP3_SAMPLE_RATES, toneSamples, WAV_HEADER_FORMS, type Mp3Damage, type WavHeaderForm } from './synth.ts';
 import { presetVoice } from './voices.ts';
 
 export interface Pacing {
@@ -49,6 +49,8 @@ export interface Variants {
   cloneBody: 'audio' | 'json' | 'empty';
   /** Body of an error answer: JSON {"error":{code,message}} (default), an HTML page, plain text, or empty. */
   errorBody: 'json' | 'html' | 'text' | 'empty';
+  /** MP3 output whole ('none', default), ending inside its last frame, or short of frames its Info header counts. */
+  mp3Damage: Mp3Damage;
 }
 
 export const DEFAULT_VARIANTS: Readonly<Variants> = Object.freeze({
@@ -58,6 +60,7 @@ export const DEFAULT_VARIANTS: Readonly<Variants> = Object.freeze({
   transfer: 'auto',
   cloneBody: 'audio',
   errorBody: 'json',
+  mp3Damage: 'none',
 });
 
 export interface SandboxOptions {
@@ -190,6 +193,7 @@ const variantsSchema = z
     transfer: z.enum(['auto', 'chunked', 'length']),
     cloneBody: z.enum(['audio', 'json', 'empty']),
     errorBody: z.enum(['json', 'html', 'text', 'empty']),
+    mp3Damage: z.enum(MP3_DAMAGES as [Mp3Damage, ...Mp3Damage[]]),
   })
   .partial()
   .strict();
@@ -488,7 +492,7 @@ class SandboxServer implements Sandbox {
     const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: rate });
     const streamedWav = speech.format === 'wav' && variants.wavHeader !== 'exact';
     const bytes = speech.format === 'mp3'
-      ? await encodeMp3(samples, rate, this.#mp3Kbps)
+      ? damageMp3(await encodeMp3(samples, rate, this.#mp3Kbps), variants.mp3Damage)
       : encodeWav(samples, rate, variants.wavHeader);
     await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds, chunked: streamedWav });
   }

@@ -167,3 +167,30 @@ function lameInfoFrame(audio: Uint8Array, sampleCount: number): Uint8Array | und
   frame[p + 23] = padding & 0xff;
   return frame;
 }
+
+/**
+ * How an MP3 can arrive damaged from a real service: 'cut-last-frame' ends inside its last frame (a stream
+ * closed mid-write), 'xing-overcounts' lacks its last frames while the Info header still counts them.
+ */
+export type Mp3Damage = 'none' | 'cut-last-frame' | 'xing-overcounts';
+export const MP3_DAMAGES: readonly Mp3Damage[] = ['none', 'cut-last-frame', 'xing-overcounts'];
+
+/** Frames dropped from the end for 'xing-overcounts': enough that a reader trusting the header is visibly wrong. */
+const DROPPED_FRAMES = 4;
+
+export function damageMp3(mp3: Uint8Array, damage: Mp3Damage): Uint8Array {
+  if (damage === 'none') return mp3;
+  const starts: number[] = [];
+  for (let offset = 0; offset < mp3.length; ) {
+    const header = parseMpegFrameHeader(mp3, offset);
+    if (!header?.frameLength) break;
+    starts.push(offset);
+    offset += header.frameLength;
+  }
+  if (damage === 'cut-last-frame') {
+    const last = starts.at(-1) ?? 0;
+    return mp3.subarray(0, last + Math.max(4, Math.floor((mp3.length - last) / 2)));
+  }
+  const keep = starts.at(-DROPPED_FRAMES) ?? mp3.length;
+  return mp3.subarray(0, keep);
+}

@@ -1,7 +1,7 @@
 // SayBot against the sandbox in each form the Voice API document leaves open (src/sandbox Variants): streamed
 // WAV headers (sizes 0xFFFFFFFF or 0, RF64, LIST/fact before data), sample rates, missing or generic
 // Content-Type, chunked or sized bodies, clone answers with audio, JSON or nothing, error bodies in JSON, HTML,
-// text or nothing. Each is checked end to end: heard at the voice's pitch and the text's length, or posted as a
+// text or nothing, MP3 cut in its last frame or short of what its Info header counts. Each is checked end to end: heard at the voice's pitch and the text's length, or posted as a
 // file any player reads, or refused with the service's real cause.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -144,6 +144,21 @@ describe('content types and transfer', () => {
     expect(info.format).toBe('mp3');
     expect(info.truncated).toBe(false);
     expect(Math.abs(info.durationSeconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.06);
+  });
+});
+
+describe('damaged MP3 from the service', () => {
+  it.each(['cut-last-frame', 'xing-overcounts'] as const)('%s: the file posted is whole, and the reply states its true length', async (mp3Damage) => {
+    h.sandbox.setVariants({ mp3Damage });
+    const text = fresh(`An MP3 that arrives ${mp3Damage}`);
+    const { file, content } = await sayAsFile(text, 'mp3');
+    const info = await analyseClip(file.data);
+    expect(info.format).toBe('mp3');
+    expect(info.truncated).toBe(false);
+    expect(Math.abs(statedSeconds(content) - info.durationSeconds)).toBeLessThanOrEqual(0.05);
+    // What arrived is shorter than the text's audio (by at most a few frames), never longer.
+    expect(info.durationSeconds).toBeLessThanOrEqual(h.sandbox.expectedDurationSeconds(text) + 0.06);
+    expect(info.durationSeconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.2);
   });
 });
 
