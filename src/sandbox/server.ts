@@ -45,8 +45,11 @@ export interface Variants {
   contentType: 'accurate' | 'generic' | 'missing';
   /** 'auto': chunked when paced or the WAV header is streamed, else Content-Length; or always one of them. */
   transfer: 'auto' | 'chunked' | 'length';
-  /** What a voice clone answers with besides X-Voice-Id: WAV of its text, JSON {"voice_id"}, or nothing. Default 'audio'. */
-  cloneBody: 'audio' | 'json' | 'empty';
+  /**
+   * What a voice clone answers with besides X-Voice-Id: WAV of its text, JSON {"voice_id"}, or nothing; or
+   * 'json-only': JSON {"voice_id"} and no X-Voice-Id header at all. Default 'audio'.
+   */
+  cloneBody: 'audio' | 'json' | 'empty' | 'json-only';
   /** Body of an error answer: JSON {"error":{code,message}} (default), an HTML page, plain text, or empty. */
   errorBody: 'json' | 'html' | 'text' | 'empty';
   /** MP3 output whole ('none', default), ending inside its last frame, or short of frames its Info header counts. */
@@ -191,7 +194,7 @@ const variantsSchema = z
     sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
     contentType: z.enum(['accurate', 'generic', 'missing']),
     transfer: z.enum(['auto', 'chunked', 'length']),
-    cloneBody: z.enum(['audio', 'json', 'empty']),
+    cloneBody: z.enum(['audio', 'json', 'empty', 'json-only']),
     errorBody: z.enum(['json', 'html', 'text', 'empty']),
     mp3Damage: z.enum(MP3_DAMAGES as [Mp3Damage, ...Mp3Damage[]]),
   })
@@ -474,8 +477,8 @@ class SandboxServer implements Sandbox {
     if (endpoint === 'voice-clone') {
       const voiceId = fault?.kind === 'clone-without-voice-id' ? undefined : this.#clones.add(speech.pitchHz, account.key);
       record.voice = record.clonedVoiceId = voiceId;
-      if (voiceId !== undefined) headers['X-Voice-Id'] = voiceId;
-      if (variants.cloneBody === 'json') {
+      if (voiceId !== undefined && variants.cloneBody !== 'json-only') headers['X-Voice-Id'] = voiceId;
+      if (variants.cloneBody === 'json' || variants.cloneBody === 'json-only') {
         headers['Content-Type'] = JSON_TYPE;
         const json = voiceId === undefined ? { status: 'ok' } : { voice_id: voiceId };
         await this.#send(exchange, 200, headers, { bytes: Buffer.from(JSON.stringify(json)) });

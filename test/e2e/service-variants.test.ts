@@ -165,7 +165,7 @@ describe('damaged MP3 from the service', () => {
 describe('voice clone answers', () => {
   const PITCH = 175;
   const clip = () => Buffer.from(encodeWav(toneSamples({ pitchHz: PITCH, seconds: 3.5, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
-  it.each(['audio', 'json', 'empty'] as const)('%s body: the voice is saved and its first line heard in it', async (cloneBody) => {
+  it.each(['audio', 'json', 'empty', 'json-only'] as const)('%s body: the voice is saved and its first line heard in it', async (cloneBody) => {
     h.sandbox.setVariants({ cloneBody });
     h.discord.clearAudio(GUILD);
     const text = fresh('My new voice');

@@ -71,6 +71,14 @@ describe('sandbox variants', () => {
     if (cloneBody === 'audio') expect(body.toString('ascii', 0, 4)).toMatch(/RIFF|RF64/);
   });
 
+  it('cloneBody json-only: the voice ID in the JSON body and no X-Voice-Id', async () => {
+    sandbox.setVariants({ cloneBody: 'json-only' });
+    const clip = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds: 4, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
+    const response = await cloneVoice(sandbox, { text: 'Hello.', refAudio: clip, filename: 'a.wav' });
+    expect(response.headers.get('x-voice-id')).toBeNull();
+    expect(JSON.parse((await bytesOf(response)).toString())).toHaveProperty('voice_id');
+  });
+
   it('refuses an unknown variant value', () => {
     expect(() => sandbox.setVariants({ sampleRate: 12_345 })).toThrow();
     expect(() => sandbox.setVariants({ errorBody: 'xml' as never })).toThrow();
