@@ -15,7 +15,14 @@ export interface CurrentAccount {
 /** A request allowed through a marked month to find out whether the quota is back. */
 export interface Probe {
   readonly id: symbol;
+  readonly startedAt: number;
 }
+
+/**
+ * A probe that has not had its answer by then no longer blocks the next one: its request may be waiting behind
+ * a long voice queue (a part is fetched just before its turn), and the others must not wait for it.
+ */
+export const PROBE_TURN_MS = 30_000;
 
 /**
  * The used-up month: a 429 "quota exceeded" marks it, and it must never outlive the operator fixing it.
@@ -77,8 +84,11 @@ export class UsedUpMonth {
   async admit(): Promise<Probe | undefined> {
     const mark = await this.current();
     if (!mark) return undefined;
-    if (this.#probe) throw new UserError('quota.exhaustedChecking', { marked: dayOf(mark.markedAt), reset: dayOf(mark.resetAt) });
-    const probe: Probe = { id: Symbol('quota probe') };
+    const now = this.#now().getTime();
+    if (this.#probe && now - this.#probe.startedAt < PROBE_TURN_MS) {
+      throw new UserError('quota.exhaustedChecking', { marked: dayOf(mark.markedAt), reset: dayOf(mark.resetAt) });
+    }
+    const probe: Probe = { id: Symbol('quota probe'), startedAt: now };
     this.#probe = probe;
     this.#log.info({ resetAt: mark.resetAt.toISOString() }, 'monthly quota marked used up: one request goes out to find out whether it is back');
     return probe;

@@ -4,6 +4,7 @@ import { QuotaExceededError } from '../../src/api/errors.ts';
 import { UserError } from '../../src/bot/failures.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/types.ts';
 
@@ -80,6 +81,19 @@ describe('Accounting and a used-up month', () => {
     const after = await books.authorize(alice, [paid(10, 'c')]);
     expect(after.probe).toBeUndefined();
     for (const c of [probe, second, after]) c.close();
+  });
+
+  it('a probe still waiting for its turn after PROBE_TURN_MS no longer blocks the next one', async () => {
+    let now = NOW;
+    const books = accounting({ now: () => now });
+    await books.quotaExceeded(quota429());
+    const slow = await books.authorize(alice, [paid(10, 'a')]);
+    expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    now = new Date(NOW.getTime() + PROBE_TURN_MS);
+    const next = await books.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    slow.close();
+    next.close();
   });
 
   it('a probe that ends without an answer (closed) frees the turn', async () => {
