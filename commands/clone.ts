@@ -4,7 +4,7 @@ import { chooseTarget, deliverTo, spendContext, type OutputChoice, type Target }
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption } from '../src/bot/options.ts';
-import { checkReferenceClip, downloadClip } from '../src/bot/reference-clip.ts';
+import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
 import type { Charge } from '../src/quota/accounting.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
@@ -59,8 +59,12 @@ export const data = new SlashCommandBuilder()
   )
   .addStringOption(outputOption);
 
+/** How long a name stays held for a /clone under way if the process dies before it can give it back. */
+const NAME_RESERVATION_MS = 10 * 60_000;
+
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  // Everything that can be refused without a download or an API call is refused first.
+  // What costs nothing comes first: options, name rules, permissions, then (after the download) the clip.
+  // Budgets and the monthly quota come after all of those, and the paid call last.
   if (!interaction.options.getBoolean('consent', true)) throw new UserError('clone.error.consent');
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
@@ -71,28 +75,43 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const attachment = interaction.options.getAttachment('audio', true);
   const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
-  // A clone is never cached (every clip makes a new voice), so its characters are always checked and held.
-  const charge = await context.accounting.authorize(spendContext(interaction), [
-    { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false },
-  ]);
+  // The download may take longer than Discord's 3 s: acknowledge first.
+  await interaction.deferReply();
+  const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
+
+  // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.
+  const held = await context.store.reserveClonedVoiceName({
+    guildId: interaction.guildId, name, reservedBy: interaction.user.id, ttlMs: NAME_RESERVATION_MS, maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
+  });
+  if (held.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
+  if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
+  const reservation = held.token;
   try {
-    await cloneAndSpeak(interaction, context, { name, text, attachment, target, charge });
+    // A clone is never cached (every clip makes a new voice), so its characters are always checked and held.
+    const charge = await context.accounting.authorize(spendContext(interaction), [
+      { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false },
+    ]);
+    try {
+      await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, charge, reservation });
+    } finally {
+      charge.close();
+    }
   } finally {
-    charge.close();
+    // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
+    await context.store.releaseClonedVoiceName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
   }
 };
 
 async function cloneAndSpeak(
   interaction: Parameters<CommandModule['execute']>[0],
   context: CommandContext,
-  { name, text, attachment, target, charge }: { name: string; text: string; attachment: Attachment; target: Target; charge: Charge },
+  { name, text, attachment, clip, target, charge, reservation }:
+  { name: string; text: string; attachment: Attachment; clip: CheckedClip; target: Target; charge: Charge; reservation: string },
 ): Promise<void> {
-  await interaction.deferReply();
-  const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
   const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType }, undefined, charge);
   const saved = await context.store.addClonedVoice(
     { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
-    { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD },
+    { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
   );
   if (saved.status !== 'added') {
     cloned.audio?.body.destroy();

@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
@@ -173,6 +174,14 @@ export class VoiceApiClient {
   readonly #agent: Agent;
   readonly #calls = new Set<Call>();
   #closed = false;
+
+  /**
+   * Tells keys apart without revealing them: 16 hex digits of a salted SHA-256. Kept with a used-up month so
+   * that a start under another key clears it (quota/used-up-month.ts).
+   */
+  get keyFingerprint(): string {
+    return createHash('sha256').update('saybot-key-fingerprint\0').update(this.#apiKey).digest('hex').slice(0, 16);
+  }
 
   constructor(options: VoiceApiClientOptions) {
     let url: URL;
@@ -373,11 +382,17 @@ export class VoiceApiClient {
       throw errorForStatus(status, headers, this.#serviceMessage(bytes));
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
-      discard(source);
-      throw new UnexpectedResponseError(
-        `The Voice API answered ${status} to voice cloning without the X-Voice-Id header, so the new voice cannot be used`,
-        { status, requestId: requestIdOf(headers) },
-      );
+      // Liberal in what we accept: some services put the new voice's ID only in a JSON body.
+      const bytes = await readCapped(source, ERROR_BODY_CAP);
+      call.check();
+      const voiceId = voiceIdFromJson(bytes);
+      if (voiceId === undefined) {
+        throw new UnexpectedResponseError(
+          `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in its body), so the new voice cannot be used`,
+          { status, requestId: requestIdOf(headers) },
+        );
+      }
+      return { status, headers: { ...headers, 'x-voice-id': voiceId }, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
     }
     let head: Head;
     try {
@@ -468,4 +483,25 @@ export class VoiceApiClient {
         : `Could not get a response from the Voice API at ${this.#origin} (${reason})`;
     return new ConnectionError(message, code, { cause: error });
   }
+}
+
+/** `voice_id` (or `voiceId`, `id`) at the top of a JSON body, or under `voice` / `data`. */
+function voiceIdFromJson(bytes: Uint8Array): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const pick = (o: unknown): string | undefined => {
+    if (o === null || typeof o !== 'object') return undefined;
+    const record = o as Record<string, unknown>;
+    for (const key of ['voice_id', 'voiceId', 'id']) {
+      const v = record[key];
+      if (typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v)) return v;
+    }
+    return undefined;
+  };
+  const record = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  return pick(value) ?? pick(record['voice']) ?? pick(record['data']);
 }

@@ -17,6 +17,9 @@ export interface WavHeader {
   dataOffset: number;
   /** Bytes in the data chunk; undefined when the writer did not know (0 or 0xFFFFFFFF): read to the end. */
   dataBytes: number | undefined;
+  /** Where the `fmt ` chunk's body starts, and its size (to copy it into a rewritten header). */
+  fmtOffset: number;
+  fmtBytes: number;
 }
 
 export type WavHeaderResult = { header: WavHeader } | { needBytes: number };
@@ -38,6 +41,9 @@ export function parseWavHeader(bytes: Uint8Array): WavHeaderResult {
     throw new ClipError('corrupt', 'not a RIFF/WAVE header');
   }
   let format: PcmFormat | undefined;
+  let fmt = { offset: 0, size: 0 };
+  // RF64: the ds64 chunk holds the 64-bit data size the 32-bit field cannot.
+  let ds64DataBytes: number | undefined;
   let offset = 12;
   for (;;) {
     if (offset + 8 > bytes.length) return need(offset + 8);
@@ -48,13 +54,23 @@ export function parseWavHeader(bytes: Uint8Array): WavHeaderResult {
       if (!format) throw new ClipError('corrupt', 'WAV data chunk before its fmt chunk');
       // Streaming writers put 0 or 0xFFFFFFFF (some 0x7FFFFFFF or "max minus header") here.
       const unknown = size === 0 || size >= 0x7fff_0000;
-      return { header: { format, dataOffset: body, dataBytes: unknown ? undefined : size } };
+      const dataBytes = unknown ? ds64DataBytes : size;
+      return { header: { format, dataOffset: body, dataBytes, fmtOffset: fmt.offset, fmtBytes: fmt.size } };
     }
     if (size >= 0x7fff_0000) throw new ClipError('corrupt', `WAV chunk '${id}' has no usable size`);
     const next = body + size + (size & 1);
     if (id === 'fmt ') {
       if (body + size > bytes.length) return need(body + size);
       format = parseFmt(bytes, body, size);
+      fmt = { offset: body, size };
+    }
+    if (id === 'ds64' && size >= 24) {
+      if (body + 24 > bytes.length) return need(body + 24);
+      // riffSize (8 bytes), then dataSize (8 bytes, little-endian); a "streamed" RF64 leaves it 0 or all ones.
+      const low = u32le(bytes, body + 8);
+      const high = u32le(bytes, body + 12);
+      const known = !(low === 0 && high === 0) && !(low === 0xffffffff && high === 0xffffffff);
+      ds64DataBytes = known ? high * 2 ** 32 + low : undefined;
     }
     offset = next;
   }

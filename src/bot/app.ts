@@ -63,6 +63,7 @@ export class SayBot {
       store: options.store,
       budgets: config.budgets,
       planCharacterLimit: config.planCharacterLimit,
+      account: { fingerprint: options.voiceApi.keyFingerprint, plan: config.plan },
       logger,
       ...(options.now === undefined ? {} : { now: options.now }),
     });

@@ -96,6 +96,9 @@ const en = {
   'voices.none': '(none)',
   // Quota, budgets, /usage, /budget
   'quota.exhausted': 'The monthly character quota of the voice service is used up, so I sent nothing. It resets {reset}. Audio already in the cache still plays.',
+  'quota.exhaustedChecking': 'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
+  'quota.tooFewLeft': 'The voice service has only {left} characters left this month and this needs {needed}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
+  'quota.recordFailed': 'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
   'budget.refused.guildMonth': "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
   'budget.refused.memberDay': 'Your daily budget in this server is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
   'budget.refused.cooldown': 'Please wait {seconds} s: in this server a member may spend characters once every {limit} s.',
@@ -120,7 +123,7 @@ const en = {
   'usage.memberBudget': 'daily budget {limit}, {left} left, resets {reset}',
   'usage.noMemberBudget': 'no daily budget',
   'usage.cooldown': 'Cooldown: {seconds} s between requests that spend characters (audio from the cache is free and never waits).',
-  'usage.exhausted': 'The monthly quota is used up: requests that would spend characters are refused until {reset}.',
+  'usage.exhausted': 'The voice service said the monthly quota is used up: one request at a time goes out to see whether it is back (a plan upgrade or a top-up ends this at once); it resets {reset} at the latest.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -211,6 +214,9 @@ const ko: Catalogue = {
   'voices.presets': '이 서버의 프리셋',
   'voices.none': '(없음)',
   'quota.exhausted': '음성 서비스의 이번 달 글자 수 한도를 모두 사용해 요청을 보내지 않았습니다. {reset}에 초기화됩니다. 캐시에 있는 음성은 계속 재생됩니다.',
+  'quota.exhaustedChecking': '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
+  'quota.tooFewLeft': '음성 서비스에 이번 달 남은 글자 수가 {left}자인데 이 요청에는 {needed}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
+  'quota.recordFailed': '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
   'budget.refused.guildMonth': '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.memberDay': '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.cooldown': '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
@@ -235,7 +241,7 @@ const ko: Catalogue = {
   'usage.memberBudget': '일일 예산 {limit}자, {left}자 남음, {reset} 초기화',
   'usage.noMemberBudget': '일일 예산 없음',
   'usage.cooldown': '대기 시간: 글자를 사용하는 요청 사이 {seconds}초 (캐시의 음성은 무료이며 기다리지 않습니다).',
-  'usage.exhausted': '이번 달 한도를 모두 사용했습니다. {reset}까지 글자를 사용하는 요청은 거절됩니다.',
+  'usage.exhausted': '음성 서비스가 이번 달 한도를 모두 사용했다고 알렸습니다. 한도가 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다 (요금제 업그레이드나 충전 시 바로 풀림). 늦어도 {reset}에 초기화됩니다.',
 };
 
 const ja: Catalogue = {
@@ -323,6 +329,9 @@ const ja: Catalogue = {
   'voices.presets': 'このサーバーのプリセット',
   'voices.none': '（なし）',
   'quota.exhausted': '音声サービスの今月の文字数上限に達したため、リクエストは送信していません。{reset} にリセットされます。キャッシュにある音声は引き続き再生できます。',
+  'quota.exhaustedChecking': '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
+  'quota.tooFewLeft': '音声サービスの今月の残りは {left} 文字で、このリクエストには {needed} 文字必要なため送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
+  'quota.recordFailed': 'いま音声サービスの利用量を記録できない（ボットの保存先に書き込めない）ため、記録できるようになるまで文字を消費するリクエストは送信しません。運営者に通知しました。キャッシュにある音声は引き続き再生できます。',
   'budget.refused.guildMonth': 'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.memberDay': 'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.cooldown': '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
@@ -347,7 +356,7 @@ const ja: Catalogue = {
   'usage.memberBudget': '1 日の予算 {limit} 文字、残り {left} 文字、{reset} にリセット',
   'usage.noMemberBudget': '1 日の予算なし',
   'usage.cooldown': '待ち時間: 文字を使うリクエストの間に {seconds} 秒（キャッシュの音声は無料で、待ちません）。',
-  'usage.exhausted': '今月の上限に達しました。{reset} まで、文字を使うリクエストはお断りします。',
+  'usage.exhausted': '音声サービスから今月の上限に達したと通知されました。上限が戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します（プランのアップグレードや追加購入ですぐに解除）。遅くとも {reset} にリセットされます。',
 };
 
 const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };

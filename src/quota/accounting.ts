@@ -4,6 +4,8 @@ import type { Logger } from '../log.ts';
 import type { SpendEndpoint, Store } from '../store/types.ts';
 import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { SpendLedger } from './spend-ledger.ts';
+import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {
@@ -41,11 +43,14 @@ export class Charge {
   readonly #accounting: Accounting;
   /** Characters still reserved, per part text (a text may occur twice in one request). */
   readonly #reserved = new Map<string, number[]>();
+  /** Set when this request is the one allowed through a used-up month to find out whether it is over. */
+  readonly probe: Probe | undefined;
 
-  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>, createdAt: Date) {
+  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>, createdAt: Date, probe?: Probe) {
     this.#accounting = accounting;
     this.context = context;
     this.createdAt = createdAt;
+    this.probe = probe;
     for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
 
@@ -69,12 +74,15 @@ export class Charge {
     const list = this.#reserved.get(text);
     list?.shift();
     if (list?.length === 0) this.#reserved.delete(text);
+    // A probe has its answer once its first paid part is over (accepted, refused or failed).
+    if (list !== undefined) this.#accounting.settle(this);
   }
 
   /** The request is over: whatever it did not spend is no longer held. */
   close(): void {
     this.#reserved.clear();
     this.#accounting.forget(this);
+    this.#accounting.settle(this);
   }
 }
 
@@ -86,6 +94,8 @@ export interface AccountingOptions {
   logger: Logger;
   /** The clock (tests move it past a reset date). */
   now?: () => Date;
+  /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
+  account?: CurrentAccount;
 }
 
 export interface UsageReport {
@@ -131,6 +141,8 @@ export class Accounting {
   readonly #log: Logger;
   readonly #now: () => Date;
   readonly #charges = new Set<Charge>();
+  readonly #month: UsedUpMonth;
+  readonly #ledger: SpendLedger;
   /** Checks run one at a time, so each sees the reservations of the ones before it. */
   #turn: Promise<unknown> = Promise.resolve();
 
@@ -140,6 +152,8 @@ export class Accounting {
     this.#planLimit = options.planCharacterLimit;
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
+    this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, ...(options.account === undefined ? {} : { account: options.account }) });
+    this.#ledger = new SpendLedger(this.#store, this.#log);
   }
 
   get operatorBudgets(): OperatorBudgets {
@@ -165,11 +179,11 @@ export class Accounting {
   async #authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
+    let probe: Probe | undefined;
     if (needed > 0) {
       const now = this.#now();
-      const state = await this.#store.getQuotaState();
-      // After the reset date the mark no longer refuses: the next request is the probe, and its success clears it.
-      if (state.exhausted && state.exhausted.resetAt > now) throw new UserError('quota.exhausted', { reset: dayOf(state.exhausted.resetAt) });
+      // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
+      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new UserError('quota.recordFailed', {}, { level: 'warn' });
       const { guildId, userId } = context;
       const [limits, guildMonth, memberDay, lastSpend] = await Promise.all([
         this.budgetsFor(guildId),
@@ -196,8 +210,10 @@ export class Accounting {
         this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
         throw refusalError(refusal);
       }
+      // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
+      probe = await this.#month.admit();
     }
-    const charge = new Charge(this, context, paid, this.#now());
+    const charge = new Charge(this, context, paid, this.#now(), probe);
     this.#charges.add(charge);
     return charge;
   }
@@ -211,9 +227,18 @@ export class Accounting {
     this.#charges.delete(charge);
   }
 
+  /** A charge that probed a used-up month has its answer (or gave up): the next request may probe. */
+  settle(charge: Charge): void {
+    if (charge.probe !== undefined && charge.reserved === 0) this.#month.settle(charge.probe);
+  }
+
+  /**
+   * Records a spend or a saving. Never throws for a store that refuses the write: the spend is kept until the
+   * store takes it (SpendLedger), and spending stops meanwhile. A spend the service accepted ends a used-up month.
+   */
   async record(context: SpendContext, spend: PartSpend): Promise<void> {
     const usage = spend.usage;
-    await this.#store.recordSpend({
+    await this.#ledger.write({
       at: this.#now(),
       ...context,
       endpoint: spend.endpoint,
@@ -222,20 +247,23 @@ export class Accounting {
       ...(spend.requestId === undefined ? {} : { requestId: spend.requestId }),
       ...(usage === undefined ? {} : { service: usage }),
     });
+    if (!spend.cached) await this.#month.accepted(usage).catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
-  /** A 429 "quota exceeded": refuse what would spend until the service's reset date (else the 1st of next month). */
-  async quotaExceeded(error: QuotaExceededError): Promise<void> {
-    const now = this.#now();
-    const said = error.rateLimit?.resetAt;
-    const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
-    await this.#store.markQuotaExhausted(resetAt, now);
-    this.#log.error({ resetAt: resetAt.toISOString() }, 'monthly quota used up: requests that spend characters are refused until the reset date');
+  /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
+  async observeUsage(usage: UsageInfo | undefined): Promise<void> {
+    await this.#month.observe(usage).catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+  }
+
+  /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */
+  quotaExceeded(error: QuotaExceededError): Promise<Date> {
+    return this.#month.exceeded(error);
   }
 
   async report(guildId: string, userId: string): Promise<UsageReport> {
     const now = this.#now();
     const month = monthOf(now);
+    const mark = await this.#month.current();
     const [guild, bot, member, state, limits] = await Promise.all([
       this.#store.monthTotals(month, guildId),
       this.#store.monthTotals(month),
@@ -246,7 +274,7 @@ export class Accounting {
     const service = state.service?.month === month ? state.service : undefined;
     const used = service?.used ?? bot.spent;
     const limit = service?.limit ?? this.#planLimit;
-    const exhausted = state.exhausted && state.exhausted.resetAt > now ? state.exhausted.resetAt : undefined;
+    const exhausted = mark?.resetAt;
     return {
       month,
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),

@@ -8,7 +8,7 @@ import { PRESET_VOICES } from './voices.ts';
 export const DEFAULT_PORT = 8787;
 
 const USAGE = `Usage: npm run sandbox -- [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--key KEY]
-                      [--realtime-factor 0] [--start-delay-ms 0] [--streamed-wav-header]
+                      [--realtime-factor 0] [--start-delay-ms 0] [--no-streamed-wav-header]
 Environment: HOST, PORT, SANDBOX_KEY (flags win). Without a key a random one is made at each start.`;
 
 function numberOption(value: string | undefined, name: string): number | undefined {
@@ -29,6 +29,8 @@ async function main(): Promise<void> {
       'streamed-wav-header': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
+    // --no-streamed-wav-header: exact WAV sizes instead of a streaming synthesiser's header (the default).
+    allowNegative: true,
   });
   if (values.help) {
     console.log(USAGE);
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
     pacing: {
       realtimeFactor: numberOption(values['realtime-factor'], '--realtime-factor') ?? 0,
       startDelayMs: numberOption(values['start-delay-ms'], '--start-delay-ms') ?? 0,
-      streamedWavHeader: values['streamed-wav-header'] ?? false,
+      ...(values['streamed-wav-header'] === undefined ? {} : { streamedWavHeader: values['streamed-wav-header'] }),
     },
   });
 

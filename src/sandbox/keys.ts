@@ -25,7 +25,7 @@ export interface NewKey {
 
 export interface KeyAccount {
   readonly key: string;
-  readonly plan: Plan;
+  plan: Plan;
   active: boolean;
   used: number;
   /** What `used` started at, so that resetting the counters can go back to it. */
@@ -79,6 +79,22 @@ export class KeyStore {
     const account = this.#accounts.get(key);
     if (!account) throw new RangeError(`unknown key ${keyHint(key)}`);
     account.active = active;
+  }
+
+  /** What an operator does in the dashboard: change the plan (an upgrade raises the monthly limit). */
+  setPlan(key: string, plan: Plan): void {
+    const account = this.#accounts.get(key);
+    if (!account) throw new RangeError(`unknown key ${keyHint(key)}`);
+    if (!Object.hasOwn(PLAN_LIMITS, plan)) throw new RangeError(`unknown plan: ${String(plan)}`);
+    account.plan = plan;
+  }
+
+  /** Sets this month's usage, as use outside the API (the dashboard) or a top-up would. */
+  setUsed(key: string, used: number): void {
+    const account = this.find(key);
+    if (!account) throw new RangeError(`unknown key ${keyHint(key)}`);
+    if (!Number.isInteger(used) || used < 0) throw new RangeError('used must be a whole number >= 0');
+    account.used = used;
   }
 
   /** The account behind a key, its usage rolled over to the current month. */

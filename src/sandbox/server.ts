@@ -7,9 +7,9 @@ import { silentLogger, type Logger } from '../log.ts';
 import { countCharacters } from '../speech/split-text.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
-import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey } from './keys.ts';
+import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey, type Plan } from './keys.ts';
 import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
-import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, toneSamples } from './synth.ts';
+import { damageMp3, encodeMp3, encodeWav, MP3_DAMAGES, MP3_SAMPLE_RATES, toneSamples, WAV_HEADER_FORMS, type Mp3Damage, type WavHeaderForm } from './synth.ts';
 import { presetVoice } from './voices.ts';
 
 export interface Pacing {
@@ -22,16 +22,56 @@ export interface Pacing {
   realtimeFactor: number;
   /** Bytes a write; the body goes out in pieces of this size. */
   chunkBytes: number;
-  /** WAV output carries the header of a streaming synthesiser: sizes 0xFFFFFFFF and a LIST chunk before data. */
+  /**
+   * WAV output carries the header of a streaming synthesiser (sizes 0xFFFFFFFF and a LIST chunk before data).
+   * The short form of `variants.wavHeader` ('streamed' / 'exact'); default true.
+   */
   streamedWavHeader: boolean;
 }
+
+/**
+ * What the Voice API document leaves open, chosen per sandbox (or per test with setVariants). The defaults are
+ * what a real streaming service does: WAV headers written before the length is known, sent chunked.
+ */
+export interface Variants {
+  /** WAV header form (synth.ts WavHeaderForm); default 'streamed'. */
+  wavHeader: WavHeaderForm;
+  /** Output sample rate (one MP3 can carry: 8000..48000); default 24000. */
+  sampleRate: number;
+  /**
+   * Content-Type of audio: 'accurate' (audio/wav, audio/mpeg; emotion-tts application/octet-stream as the
+   * document leaves it open), 'generic' (application/octet-stream everywhere) or 'missing' (no header). Default 'accurate'.
+   */
+  contentType: 'accurate' | 'generic' | 'missing';
+  /** 'auto': chunked when paced or the WAV header is streamed, else Content-Length; or always one of them. */
+  transfer: 'auto' | 'chunked' | 'length';
+  /**
+   * What a voice clone answers with besides X-Voice-Id: WAV of its text, JSON {"voice_id"}, or nothing; or
+   * 'json-only': JSON {"voice_id"} and no X-Voice-Id header at all. Default 'audio'.
+   */
+  cloneBody: 'audio' | 'json' | 'empty' | 'json-only';
+  /** Body of an error answer: JSON {"error":{code,message}} (default), an HTML page, plain text, or empty. */
+  errorBody: 'json' | 'html' | 'text' | 'empty';
+  /** MP3 output whole ('none', default), ending inside its last frame, or short of frames its Info header counts. */
+  mp3Damage: Mp3Damage;
+}
+
+export const DEFAULT_VARIANTS: Readonly<Variants> = Object.freeze({
+  wavHeader: 'streamed',
+  sampleRate: 24_000,
+  contentType: 'accurate',
+  transfer: 'auto',
+  cloneBody: 'audio',
+  errorBody: 'json',
+  mp3Damage: 'none',
+});
 
 export interface SandboxOptions {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port. */
   port?: number;
-  /** Output sample rate; one MP3 can carry (8000..48000). Default 24000. */
+  /** Output sample rate; one MP3 can carry (8000..48000). Default 24000. Same as variants.sampleRate. */
   sampleRate?: number;
   /** Audio length per character of text; default 0.06 s. */
   secondsPerCharacter?: number;
@@ -40,8 +80,10 @@ export interface SandboxOptions {
   pacing?: Partial<Pacing>;
   /** Send X-RateLimit-Limit/Used/Remaining/Reset; default true. */
   usageHeaders?: boolean;
-  /** What a voice clone answers with besides X-Voice-Id: WAV of `text` (default) or JSON {"voice_id"}. */
+  /** What a voice clone answers with besides X-Voice-Id: WAV of `text` (default) or JSON {"voice_id"}. Same as variants.cloneBody. */
   cloneResponse?: 'audio' | 'json';
+  /** What the document leaves open; see Variants. */
+  variants?: Partial<Variants>;
   /** The Creator-plan key `testKey` holds; default a random one. */
   testKey?: string;
   /** Longest text a request may carry, in characters; longer gets 400 text_too_long. Default 5000. */
@@ -93,11 +135,18 @@ export interface Sandbox {
   /** Adds a key (random unless given; Creator, active, nothing used by default) and returns it. */
   addKey(k: NewKey): string;
   setKeyActive(key: string, active: boolean): void;
+  /** Changes a key's plan, as an operator upgrading in the dashboard. */
+  setKeyPlan(key: string, plan: Plan): void;
+  /** Sets a key's characters used this month (dashboard use, or a top-up lowering what counts). */
+  setKeyUsed(key: string, used: number): void;
   /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
   setPacing(p: Partial<Pacing>): void;
   readonly pacing: Readonly<Pacing>;
+  /** Changes what the document leaves open (see Variants); fields left out keep their value. */
+  setVariants(v: Partial<Variants>): void;
+  readonly variants: Readonly<Variants>;
   /** Every request, in arrival order; a record fills in as its request goes on. */
   readonly requests: readonly RequestRecord[];
   /** Characters billed to one key, or to all keys, since the start or the last resetCounters(). */
@@ -138,6 +187,19 @@ const optionsSchema = z
     maxTextCharacters: z.int().min(1),
   })
   .partial();
+
+const variantsSchema = z
+  .object({
+    wavHeader: z.enum(WAV_HEADER_FORMS as [WavHeaderForm, ...WavHeaderForm[]]),
+    sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
+    contentType: z.enum(['accurate', 'generic', 'missing']),
+    transfer: z.enum(['auto', 'chunked', 'length']),
+    cloneBody: z.enum(['audio', 'json', 'empty', 'json-only']),
+    errorBody: z.enum(['json', 'html', 'text', 'empty']),
+    mp3Damage: z.enum(MP3_DAMAGES as [Mp3Damage, ...Mp3Damage[]]),
+  })
+  .partial()
+  .strict();
 
 const TTS_AMPLITUDE = 0.4;
 const MAX_JSON_BODY = 1024 * 1024;
@@ -205,13 +267,12 @@ class SandboxServer implements Sandbox {
   readonly #records: MutableRecord[] = [];
   readonly #closing = new AbortController();
   readonly #logger: Logger;
-  readonly #sampleRate: number;
   readonly #secondsPerCharacter: number;
   readonly #mp3Kbps: number;
   readonly #usageHeaders: boolean;
-  readonly #cloneResponse: 'audio' | 'json';
   readonly #maxTextCharacters: number;
-  #pacing: Pacing = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false };
+  #pacing: Omit<Pacing, 'streamedWavHeader'> = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096 };
+  #variants: Variants = { ...DEFAULT_VARIANTS };
   #closed: Promise<void> | undefined;
 
   constructor(server: Server, url: string, options: SandboxOptions) {
@@ -220,12 +281,15 @@ class SandboxServer implements Sandbox {
     this.#keys = new KeyStore(options.now ?? (() => new Date()));
     this.testKey = this.#keys.add({ key: options.testKey, plan: 'creator' });
     this.#logger = options.logger ?? silentLogger;
-    this.#sampleRate = options.sampleRate ?? 24_000;
     this.#secondsPerCharacter = options.secondsPerCharacter ?? 0.06;
     this.#mp3Kbps = options.mp3Kbps ?? 64;
     this.#usageHeaders = options.usageHeaders ?? true;
-    this.#cloneResponse = options.cloneResponse ?? 'audio';
     this.#maxTextCharacters = options.maxTextCharacters ?? 5000;
+    this.setVariants({
+      ...(options.sampleRate === undefined ? {} : { sampleRate: options.sampleRate }),
+      ...(options.cloneResponse === undefined ? {} : { cloneBody: options.cloneResponse }),
+      ...options.variants,
+    });
     if (options.pacing) this.setPacing(options.pacing);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.#handle(req, res).catch((error: unknown) => {
@@ -243,6 +307,14 @@ class SandboxServer implements Sandbox {
     this.#keys.setActive(key, active);
   }
 
+  setKeyPlan(key: string, plan: Plan): void {
+    this.#keys.setPlan(key, plan);
+  }
+
+  setKeyUsed(key: string, used: number): void {
+    this.#keys.setUsed(key, used);
+  }
+
   injectFault(fault: Fault): void {
     this.#faults.add(fault);
   }
@@ -252,11 +324,21 @@ class SandboxServer implements Sandbox {
   }
 
   get pacing(): Readonly<Pacing> {
-    return { ...this.#pacing };
+    return { ...this.#pacing, streamedWavHeader: this.#variants.wavHeader !== 'exact' };
   }
 
   setPacing(p: Partial<Pacing>): void {
-    this.#pacing = { ...this.#pacing, ...pacingSchema.parse(p) };
+    const { streamedWavHeader, ...rest } = pacingSchema.parse(p);
+    this.#pacing = { ...this.#pacing, ...rest };
+    if (streamedWavHeader !== undefined) this.#variants.wavHeader = streamedWavHeader ? 'streamed' : 'exact';
+  }
+
+  get variants(): Readonly<Variants> {
+    return { ...this.#variants };
+  }
+
+  setVariants(v: Partial<Variants>): void {
+    this.#variants = { ...this.#variants, ...variantsSchema.parse(v) };
   }
 
   get requests(): readonly RequestRecord[] {
@@ -388,24 +470,33 @@ class SandboxServer implements Sandbox {
       record.charactersBilled = characters;
     }
 
-    const headers: Record<string, string> = { 'Content-Type': speech.contentType };
+    const variants = this.#variants;
+    const headers: Record<string, string> = {};
+    const audioType = variants.contentType === 'accurate' ? speech.contentType : variants.contentType === 'generic' ? 'application/octet-stream' : undefined;
+    if (audioType !== undefined) headers['Content-Type'] = audioType;
     if (endpoint === 'voice-clone') {
       const voiceId = fault?.kind === 'clone-without-voice-id' ? undefined : this.#clones.add(speech.pitchHz, account.key);
       record.voice = record.clonedVoiceId = voiceId;
-      if (voiceId !== undefined) headers['X-Voice-Id'] = voiceId;
-      if (this.#cloneResponse === 'json') {
+      if (voiceId !== undefined && variants.cloneBody !== 'json-only') headers['X-Voice-Id'] = voiceId;
+      if (variants.cloneBody === 'json' || variants.cloneBody === 'json-only') {
         headers['Content-Type'] = JSON_TYPE;
         const json = voiceId === undefined ? { status: 'ok' } : { voice_id: voiceId };
         await this.#send(exchange, 200, headers, { bytes: Buffer.from(JSON.stringify(json)) });
         return;
       }
+      if (variants.cloneBody === 'empty') {
+        delete headers['Content-Type'];
+        await this.#send(exchange, 200, headers, { bytes: new Uint8Array() });
+        return;
+      }
     }
     const seconds = this.expectedDurationSeconds(speech.text);
-    const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: this.#sampleRate });
-    const streamedWav = speech.format === 'wav' && this.#pacing.streamedWavHeader;
+    const rate = variants.sampleRate;
+    const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: rate });
+    const streamedWav = speech.format === 'wav' && variants.wavHeader !== 'exact';
     const bytes = speech.format === 'mp3'
-      ? await encodeMp3(samples, this.#sampleRate, this.#mp3Kbps)
-      : encodeWav(samples, this.#sampleRate, streamedWav);
+      ? damageMp3(await encodeMp3(samples, rate, this.#mp3Kbps), variants.mp3Damage)
+      : encodeWav(samples, rate, variants.wavHeader);
     await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds, chunked: streamedWav });
   }
 
@@ -460,8 +551,9 @@ class SandboxServer implements Sandbox {
 
   #sendError(exchange: Exchange, error: ApiError): Promise<void> {
     exchange.record.errorCode = error.code;
-    const bytes = Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } }));
-    return this.#send(exchange, error.status, { 'Content-Type': JSON_TYPE, ...error.headers }, { bytes });
+    const { type, body } = errorBody(this.#variants.errorBody, error);
+    const headers: Record<string, string> = { ...(type === undefined ? {} : { 'Content-Type': type }), ...error.headers };
+    return this.#send(exchange, error.status, headers, { bytes: Buffer.from(body) });
   }
 
   /** Sends a response, applying pacing (to audio) and the exchange's fault. */
@@ -475,7 +567,9 @@ class SandboxServer implements Sandbox {
 
     const paced = audio && pacing.realtimeFactor > 0;
     const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
-    if (!paced && !body.chunked) all['Content-Length'] = String(body.bytes.length);
+    const transfer = this.#variants.transfer;
+    const chunked = transfer === 'chunked' || (transfer === 'auto' && (paced || body.chunked === true));
+    if (!chunked) all['Content-Length'] = String(body.bytes.length);
     res.writeHead(status, all);
     record.status = status;
     record.respondedAt = Date.now();
@@ -524,6 +618,24 @@ class SandboxServer implements Sandbox {
     };
   }
 
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** An error's body in the form the variant asks for, as gateways and frameworks in front of services send them. */
+function errorBody(form: Variants['errorBody'], error: ApiError): { type?: string; body: string } {
+  switch (form) {
+    case 'json':
+      return { type: JSON_TYPE, body: JSON.stringify({ error: { code: error.code, message: error.message } }) };
+    case 'html': {
+      const title = `${error.status} ${escapeHtml(error.code)}`;
+      return { type: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(error.message)}</p></body></html>` };
+    }
+    case 'text':
+      return { type: 'text/plain; charset=utf-8', body: `${error.code}: ${error.message}` };
+    case 'empty':
+      return { body: '' };
+  }
 }
 
 /** Sleeps; false when the signal aborted meanwhile. */

@@ -1,12 +1,14 @@
 import { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { AbortedError, QuotaExceededError } from '../api/errors.ts';
+import { AbortedError, QuotaExceededError, VoiceApiError } from '../api/errors.ts';
+import { UserError } from '../bot/failures.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
+import { dayOf, nextMonthStart } from '../quota/calendar.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './service.ts';
 import { countCharacters } from './split-text.ts';
@@ -120,7 +122,7 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    const response = await this.#call(() => this.#send(request, text));
+    const response = await this.#call(countCharacters(text), () => this.#send(request, text));
     void this.#record(charge, text, {
       endpoint: endpointOf(request),
       characters: countCharacters(text),
@@ -152,12 +154,22 @@ export class PartSource {
     );
   }
 
-  /** Runs one API call; a 429 "quota exceeded" is remembered before the caller hears of it. */
-  async #call<T>(send: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one API call of `characters`. A 429 "quota exceeded" is remembered before the caller hears of it,
+   * unless the service says characters are left (only this request is too long for them: that is what the
+   * caller is told); any other answer's usage figures may show that a used-up month is over.
+   */
+  async #call<T>(characters: number, send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (error) {
+      const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
+      if (error instanceof QuotaExceededError && left !== undefined && left > 0 && left < characters) {
+        const reset = error.rateLimit?.resetAt;
+        throw new UserError('quota.tooFewLeft', { left, needed: characters, reset: dayOf(reset ?? nextMonthStart(new Date())) }, { cause: error, level: 'warn' });
+      }
       if (error instanceof QuotaExceededError) await this.#accounting?.quotaExceeded(error).catch((e: unknown) => this.#log.error({ err: e }, 'could not record the used-up quota'));
+      else if (error instanceof VoiceApiError) await this.#accounting?.observeUsage(error.rateLimit);
       throw error;
     }
   }
@@ -177,7 +189,7 @@ export class PartSource {
   async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
     let response: CloneVoiceResponse;
     try {
-      response = await this.#call(() => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
+      response = await this.#call(countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
     } catch (error) {
       charge?.release(text);
       throw error;

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { analyseClip } from '../audio/clip.ts';
+import { exactMp3File } from '../audio/mp3-file.ts';
+import { exactWavFile } from '../audio/wav-file.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/accounting.ts';
@@ -129,11 +131,18 @@ export class SpeechService {
     let seconds = 0;
     for (const text of this.parts(request)) {
       const response = await this.#fetch(request, text, signal ?? new AbortController().signal, charge);
-      const data = Buffer.concat(await response.body.toArray());
+      const data = exactFile(response.format, Buffer.concat(await response.body.toArray()));
+      // The reply's duration is the file's own, measured from its samples.
       const info = await analyseClip(data);
       seconds += info.durationSeconds;
       parts.push({ data, format: response.format });
     }
     return { parts, seconds };
   }
+}
+
+/** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */
+function exactFile(format: AudioFormat, data: Buffer): Buffer {
+  const fixed = format === 'wav' ? exactWavFile(data) : format === 'mp3' ? exactMp3File(data) : data;
+  return fixed === data ? data : Buffer.from(fixed.buffer, fixed.byteOffset, fixed.byteLength);
 }

@@ -127,6 +127,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 4,
+    name: 'used-up month: who marked it; clone name reservations',
+    sql: `
+      -- What the mark was made under, so that a change of key or plan (or a higher limit) clears it.
+      ALTER TABLE quota_state ADD COLUMN exhausted_account TEXT;
+      ALTER TABLE quota_state ADD COLUMN exhausted_plan TEXT;
+      ALTER TABLE quota_state ADD COLUMN exhausted_limit INTEGER;
+
+      -- A /clone holds its name from before the paid call until its voice is saved (or the call fails), so two
+      -- clones of one name cannot both pay. A reservation left by a crash expires.
+      CREATE TABLE clone_name_reservations (
+        guild_id    TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        token       TEXT    NOT NULL UNIQUE,
+        reserved_by TEXT    NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, name_key)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
@@ -11,12 +12,15 @@ import type {
   GuildBudgetSettings,
   ListOptions,
   MemberDefaults,
+  NameReservationResult,
   NewClonedVoice,
+  NewNameReservation,
   NewPreset,
   NewSpend,
   OutputFormat,
   Preset,
   PresetListOptions,
+  QuotaMarkAccount,
   QuotaState,
   SavePresetResult,
   ServiceUsage,
@@ -316,17 +320,57 @@ export class SqliteStore implements Store {
 
   // ---- voice library ----
 
-  async addClonedVoice(voice: NewClonedVoice, options: { maxPerGuild?: number } = {}): Promise<AddClonedVoiceResult> {
+  /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
+  #libraryCount(guildId: string, now: number, ownToken: string | null): number {
+    const voices = num(this.#get('SELECT count(*) AS n FROM voice_library WHERE guild_id = ?', guildId)?.['n']) ?? 0;
+    const held = num(
+      this.#get('SELECT count(*) AS n FROM clone_name_reservations WHERE guild_id = ? AND expires_at > ? AND token IS NOT ?', guildId, now, ownToken)?.['n'],
+    ) ?? 0;
+    return voices + held;
+  }
+
+  async reserveClonedVoiceName(reservation: NewNameReservation): Promise<NameReservationResult> {
+    const key = nameKey(tidyName(reservation.name));
+    const now = (reservation.now ?? new Date()).getTime();
+    return this.#transaction((): NameReservationResult => {
+      this.#run('DELETE FROM clone_name_reservations WHERE expires_at <= ?', now);
+      if (this.#get('SELECT 1 AS x FROM voice_library WHERE guild_id = ? AND name_key = ?', reservation.guildId, key)) return { status: 'name-taken' };
+      if (this.#get('SELECT 1 AS x FROM clone_name_reservations WHERE guild_id = ? AND name_key = ?', reservation.guildId, key)) return { status: 'name-taken' };
+      const max = reservation.maxPerGuild;
+      if (max !== undefined && this.#libraryCount(reservation.guildId, now, null) >= max) return { status: 'full', limit: max };
+      const token = randomUUID();
+      this.#run(
+        'INSERT INTO clone_name_reservations (guild_id, name_key, token, reserved_by, expires_at) VALUES (?, ?, ?, ?, ?)',
+        reservation.guildId, key, token, reservation.reservedBy, now + reservation.ttlMs,
+      );
+      return { status: 'reserved', token };
+    });
+  }
+
+  async releaseClonedVoiceName(token: string): Promise<void> {
+    this.#run('DELETE FROM clone_name_reservations WHERE token = ?', token);
+  }
+
+  async addClonedVoice(voice: NewClonedVoice, options: { maxPerGuild?: number; reservation?: string } = {}): Promise<AddClonedVoiceResult> {
     const name = tidyName(voice.name);
     const key = nameKey(name);
+    const own = options.reservation ?? null;
     return this.#transaction((): AddClonedVoiceResult => {
+      const now = Date.now();
       const existing = this.#get('SELECT * FROM voice_library WHERE guild_id = ? AND name_key = ?', voice.guildId, key);
       if (existing) return { status: 'name-taken', existing: clonedVoiceOf(existing) };
-      const max = options.maxPerGuild;
-      if (max !== undefined) {
-        const count = num(this.#get('SELECT count(*) AS n FROM voice_library WHERE guild_id = ?', voice.guildId)?.['n']) ?? 0;
-        if (count >= max) return { status: 'full', limit: max };
+      const held = this.#get(
+        'SELECT reserved_by FROM clone_name_reservations WHERE guild_id = ? AND name_key = ? AND expires_at > ? AND token IS NOT ?',
+        voice.guildId, key, now, own,
+      );
+      if (held) {
+        // Another /clone holds the name: the voice it will add is not there yet, so describe the holder.
+        const holder = { guildId: voice.guildId, name, voiceId: '', createdBy: String(held['reserved_by']), createdAt: new Date(now), clipSeconds: 0 };
+        return { status: 'name-taken', existing: holder };
       }
+      const max = options.maxPerGuild;
+      if (max !== undefined && this.#libraryCount(voice.guildId, now, own) >= max) return { status: 'full', limit: max };
+      if (own !== null) this.#run('DELETE FROM clone_name_reservations WHERE token = ?', own);
       this.#run(
         `INSERT INTO voice_library (guild_id, voice_id, name, name_key, created_by, created_at, clip_seconds)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -404,10 +448,7 @@ export class SqliteStore implements Store {
         orNull(service.remaining),
         orNull(service.resetAt?.getTime()),
       );
-      if (spend.cached) return;
-      // The service accepted a request: the month is not (or no longer) exhausted.
-      this.#run('UPDATE quota_state SET exhausted_reset_at = NULL, exhausted_marked_at = NULL WHERE id = 1');
-      if (spend.service === undefined) return;
+      if (spend.cached || spend.service === undefined) return;
       // Within one month the service's "used" only grows; responses may arrive out of order, so keep the highest.
       this.#run(
         `UPDATE quota_state SET
@@ -448,15 +489,36 @@ export class SqliteStore implements Store {
     const state: QuotaState = {};
     const resetAt = dateOf(row['exhausted_reset_at']);
     const markedAt = dateOf(row['exhausted_marked_at']);
-    if (resetAt !== undefined && markedAt !== undefined) state.exhausted = { resetAt, markedAt };
+    if (resetAt !== undefined && markedAt !== undefined) {
+      const account = str(row['exhausted_account']);
+      const plan = str(row['exhausted_plan']);
+      const limit = num(row['exhausted_limit']);
+      state.exhausted = {
+        resetAt, markedAt,
+        ...(account === undefined ? {} : { account }),
+        ...(plan === undefined ? {} : { plan }),
+        ...(limit === undefined ? {} : { limit }),
+      };
+    }
     const month = str(row['service_month']);
     const updatedAt = dateOf(row['service_updated_at']);
     if (month !== undefined && updatedAt !== undefined) state.service = { ...serviceUsageOf(row, 'service_'), month, updatedAt };
     return state;
   }
 
-  async markQuotaExhausted(resetAt: Date, at = new Date()): Promise<void> {
-    this.#run('UPDATE quota_state SET exhausted_reset_at = ?, exhausted_marked_at = ? WHERE id = 1', resetAt.getTime(), at.getTime());
+  async markQuotaExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
+    this.#run(
+      `UPDATE quota_state SET exhausted_reset_at = ?, exhausted_marked_at = ?, exhausted_account = ?, exhausted_plan = ?, exhausted_limit = ?
+       WHERE id = 1`,
+      resetAt.getTime(), at.getTime(), orNull(by.account), orNull(by.plan), orNull(by.limit),
+    );
+  }
+
+  async clearQuotaExhausted(): Promise<boolean> {
+    return this.#run(
+      `UPDATE quota_state SET exhausted_reset_at = NULL, exhausted_marked_at = NULL, exhausted_account = NULL, exhausted_plan = NULL,
+         exhausted_limit = NULL WHERE id = 1 AND exhausted_marked_at IS NOT NULL`,
+    ) > 0;
   }
 
   // ---- server budgets ----

@@ -67,6 +67,18 @@ export interface DeletedPreset {
 
 export type AddClonedVoiceResult = { status: 'added'; voice: ClonedVoice } | { status: 'name-taken'; existing: ClonedVoice } | { status: 'full'; limit: number };
 
+export interface NewNameReservation {
+  guildId: string;
+  name: string;
+  reservedBy: string;
+  /** How long the name is held if nobody adds or releases it. */
+  ttlMs: number;
+  maxPerGuild?: number;
+  now?: Date;
+}
+
+export type NameReservationResult = { status: 'reserved'; token: string } | { status: 'name-taken' } | { status: 'full'; limit: number };
+
 export interface DeletedClonedVoice {
   voice: ClonedVoice;
   /** Presets that spoke with it, removed with it so none points at a voice that no longer exists. */
@@ -108,10 +120,20 @@ export interface SpendTotals {
   saved: number;
 }
 
+/** Who a used-up month was marked under: a change of any of these means the operator acted (quota/accounting.ts). */
+export interface QuotaMarkAccount {
+  /** A fingerprint of the API key (a hash prefix, never the key). */
+  account?: string;
+  /** The configured plan (VOICE_API_PLAN). */
+  plan?: string;
+  /** The service's monthly limit as last known when the mark was made. */
+  limit?: number;
+}
+
 /** The bot-wide quota picture kept between restarts. */
 export interface QuotaState {
-  /** Set by a 429 "quota exceeded"; cleared by the next request the service accepts. */
-  exhausted?: { resetAt: Date; markedAt: Date };
+  /** Set by a 429 "quota exceeded"; cleared by Accounting (src/quota/) when the service shows it is over. */
+  exhausted?: { resetAt: Date; markedAt: Date } & QuotaMarkAccount;
   /** The service's latest figures for `month` (used: the highest seen that month, as it only grows). */
   service?: ServiceUsage & { month: string; updatedAt: Date };
 }
@@ -140,7 +162,15 @@ export interface Store {
   clearMemberDefaults(guildId: string, userId: string): Promise<boolean>;
 
   // Voice library (cloned voices)
-  addClonedVoice(voice: NewClonedVoice, options?: { maxPerGuild?: number }): Promise<AddClonedVoiceResult>;
+  /**
+   * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
+   * has the name, or when voices plus reservations fill the library. Expires after `ttlMs` (a crashed request).
+   */
+  reserveClonedVoiceName(reservation: NewNameReservation): Promise<NameReservationResult>;
+  /** Gives a reserved name back (the paid call failed); unknown tokens are ignored. */
+  releaseClonedVoiceName(token: string): Promise<void>;
+  /** Adds a voice; with `reservation`, its own reservation does not count against it and is removed with the insert. */
+  addClonedVoice(voice: NewClonedVoice, options?: { maxPerGuild?: number; reservation?: string }): Promise<AddClonedVoiceResult>;
   /** The guild's cloned voice with this ID; undefined for another guild's, so it cannot be borrowed. */
   getClonedVoice(guildId: string, voiceId: string): Promise<ClonedVoice | undefined>;
   findClonedVoiceByName(guildId: string, name: string): Promise<ClonedVoice | undefined>;
@@ -149,7 +179,7 @@ export interface Store {
   deleteClonedVoice(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined>;
 
   // Quota accounting
-  /** Records a spend; a spend the service accepted also updates its usage figures and ends an exhausted month. */
+  /** Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business). */
   recordSpend(spend: NewSpend): Promise<void>;
   /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
   monthTotals(month: string, guildId?: string): Promise<SpendTotals>;
@@ -158,8 +188,10 @@ export interface Store {
   /** When the member last spent characters in the guild (cache hits not counted). */
   lastSpendAt(guildId: string, userId: string): Promise<Date | undefined>;
   getQuotaState(): Promise<QuotaState>;
-  /** Marks the monthly quota used up until `resetAt` (or until a request succeeds again). */
-  markQuotaExhausted(resetAt: Date, at?: Date): Promise<void>;
+  /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */
+  markQuotaExhausted(resetAt: Date, at?: Date, by?: QuotaMarkAccount): Promise<void>;
+  /** Removes the mark; true when there was one. */
+  clearQuotaExhausted(): Promise<boolean>;
 
   // Server budgets
   getGuildBudgets(guildId: string): Promise<GuildBudgetSettings>;

@@ -128,7 +128,15 @@ describe('streamed WAV header', () => {
     expect((await hear(response)).info.format).toBe('mp3');
   });
 
-  it('is plain (exact sizes, no LIST) by default', async () => {
+  it('is what a streaming service sends by default, and plain (exact sizes, no LIST) when turned off', async () => {
+    const fresh = await startSandbox();
+    try {
+      expect(fresh.pacing.streamedWavHeader).toBe(true);
+      expect(fresh.variants.wavHeader).toBe('streamed');
+    } finally {
+      await fresh.close();
+    }
+    // This suite's beforeEach turned it off.
     const heard = await hear(await tts(sandbox, TEXT));
     const view = new DataView(heard.bytes.buffer, heard.bytes.byteOffset);
     expect(view.getUint32(4, true)).toBe(heard.bytes.length - 8);

@@ -65,14 +65,19 @@ describe('quota state', () => {
     expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-04', used: 10 });
   });
 
-  it('marks the month exhausted until a request the service accepts; a cache hit does not clear it', async () => {
+  it('keeps the used-up mark with the account it was made under until it is cleared; spends do not clear it (that is policy)', async () => {
     const resetAt = new Date('2025-04-01T00:00:00Z');
-    await store.markQuotaExhausted(resetAt, new Date('2025-03-20T00:00:00Z'));
-    expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt: new Date('2025-03-20T00:00:00Z') });
-    await store.recordSpend(spend({ cached: true }));
-    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    const markedAt = new Date('2025-03-20T00:00:00Z');
+    await store.markQuotaExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
+    expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
     await store.recordSpend(spend({ cached: false }));
+    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    expect(await store.clearQuotaExhausted()).toBe(true);
     expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect(await store.clearQuotaExhausted()).toBe(false);
+    // Marked without an account: only the dates come back.
+    await store.markQuotaExhausted(resetAt, markedAt);
+    expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt });
   });
 });
 

@@ -61,8 +61,8 @@ describe('migrations', () => {
     const store = new SqliteStore(tmp.file());
     await store.close();
     const db = new DatabaseSync(tmp.file());
-    expect(tables(db)).toEqual(['guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3]);
+    expect(tables(db)).toEqual(['clone_name_reservations', 'guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -83,14 +83,14 @@ describe('migrations', () => {
     await store.close();
   });
 
-  it('bring a version 2 file to version 3: its data kept, accounting and budgets working', async () => {
+  it('bring a version 2 file up to date: its data kept, accounting and budgets working', async () => {
     const seed = new DatabaseSync(tmp.file());
     seed.exec(V1_SNAPSHOT);
     seed.exec(V2_STEP);
     seed.close();
 
     const store = new SqliteStore(tmp.file());
-    expect(store.schemaVersion).toBe(3);
+    expect(store.schemaVersion).toBe(LATEST_VERSION);
     expect(await store.getClonedVoice('G', 'clone_old')).toMatchObject({ name: 'Old Voice', clipSeconds: 4.5 });
     expect(await store.getDefaultPreset('G')).toMatchObject({ name: 'Old One' });
     // Nothing spent yet, no quota mark, no server budgets.
@@ -110,7 +110,7 @@ describe('migrations', () => {
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2, 3]);
+    expect(migrate(db)).toEqual([2, 3, 4]);
     db.close();
   });
 

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import type { Store } from '../../src/store/types.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
 import type { FakeAttachmentInput, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
@@ -75,6 +76,8 @@ export interface HarnessOptions {
   bufferResponses?: boolean;
   /** The bot's clock for budgets and the monthly quota (default: the real one). */
   now?: () => Date;
+  /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
+  wrapStore?: (store: Store) => Store;
 }
 
 export interface Harness {
@@ -166,7 +169,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       config,
       logger,
       voiceApi,
-      store: new SqliteStore(config.databasePath),
+      store: options.wrapStore ? options.wrapStore(new SqliteStore(config.databasePath)) : new SqliteStore(config.databasePath),
       readyTimeoutMs: 10_000,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),

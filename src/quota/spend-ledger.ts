@@ -1,0 +1,71 @@
+import type { Logger } from '../log.ts';
+import type { NewSpend, Store } from '../store/types.ts';
+
+/**
+ * Writes spends to the store, and keeps those it could not write (disk full, read-only file) in memory, in
+ * order, until the store takes them again: nothing the service billed is dropped. While any is unwritten,
+ * `failing` is true and Accounting refuses requests that would spend, since the budgets would under-count.
+ */
+export class SpendLedger {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #unwritten: NewSpend[] = [];
+  #flushing: Promise<boolean> | undefined;
+
+  constructor(store: Store, logger: Logger) {
+    this.#store = store;
+    this.#log = logger;
+  }
+
+  get failing(): boolean {
+    return this.#unwritten.length > 0;
+  }
+
+  /** Characters billed but not yet in the store (for budgets and /usage meanwhile). */
+  unwrittenFor(match: (spend: NewSpend) => boolean): number {
+    return this.#unwritten.filter((s) => !s.cached && match(s)).reduce((sum, s) => sum + s.characters, 0);
+  }
+
+  /** Writes one spend; true when it reached the store (false: kept to write later, operator told). */
+  async write(spend: NewSpend): Promise<boolean> {
+    if (this.failing) {
+      this.#unwritten.push(spend);
+      return this.flush();
+    }
+    try {
+      await this.#store.recordSpend(spend);
+      return true;
+    } catch (error) {
+      this.#unwritten.push(spend);
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
+        'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
+      );
+      return false;
+    }
+  }
+
+  /** Tries the unwritten spends again, oldest first; true when none is left. */
+  flush(): Promise<boolean> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #flushAll(): Promise<boolean> {
+    const before = this.#unwritten.length;
+    while (this.#unwritten.length > 0) {
+      const next = this.#unwritten[0] as NewSpend;
+      try {
+        await this.#store.recordSpend(next);
+      } catch (error) {
+        this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
+        return false;
+      }
+      this.#unwritten.shift();
+    }
+    if (before > 0) this.#log.warn({ code: 'spends-recorded-again', written: before }, 'the store accepts writes again: every spend kept in memory is recorded');
+    return true;
+  }
+}

@@ -1,0 +1,145 @@
+import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
+import { UserError } from '../bot/failures.ts';
+import type { Logger } from '../log.ts';
+import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
+import { dayOf, nextMonthStart } from './calendar.ts';
+
+/** The account SayBot runs under now: a change since the month was marked means the operator acted. */
+export interface CurrentAccount {
+  /** A fingerprint of the API key (VoiceApiClient.keyFingerprint), never the key. */
+  fingerprint: string;
+  /** VOICE_API_PLAN. */
+  plan: string;
+}
+
+/** A request allowed through a marked month to find out whether the quota is back. */
+export interface Probe {
+  readonly id: symbol;
+  readonly startedAt: number;
+}
+
+/**
+ * A probe that has not had its answer by then no longer blocks the next one: its request may be waiting behind
+ * a long voice queue (a part is fetched just before its turn), and the others must not wait for it.
+ */
+export const PROBE_TURN_MS = 30_000;
+
+/**
+ * The used-up month: a 429 "quota exceeded" marks it, and it must never outlive the operator fixing it.
+ *
+ * While marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing) and the others
+ * are refused at once, naming the mark. The mark is cleared by: the first request the service accepts; any
+ * answer that shows characters left or a higher monthly limit than when it was marked (a plan upgrade or a
+ * top-up shows so); a start under another API key or plan; and the reset date passing. It never depends on the
+ * configured plan alone: the service's own answers decide.
+ */
+export class UsedUpMonth {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #now: () => Date;
+  readonly #account: CurrentAccount | undefined;
+  /** The request finding out whether the quota is back, if one is under way. */
+  #probe: Probe | undefined;
+  #started: Promise<void> | undefined;
+
+  constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount }) {
+    this.#store = options.store;
+    this.#log = options.logger;
+    this.#now = options.now;
+    this.#account = options.account;
+  }
+
+  /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
+  #start(): Promise<void> {
+    this.#started ??= (async () => {
+      const mark = (await this.#store.getQuotaState()).exhausted;
+      const account = this.#account;
+      if (!mark || !account) return;
+      const keyChanged = mark.account !== undefined && mark.account !== account.fingerprint;
+      const planChanged = mark.plan !== undefined && mark.plan !== account.plan;
+      if (keyChanged || planChanged) await this.#clear(keyChanged ? 'the API key changed since the month was marked used up' : 'the plan changed since the month was marked used up');
+    })().catch((error: unknown) => {
+      this.#started = undefined; // tried again next time
+      throw error;
+    });
+    return this.#started;
+  }
+
+  /** The mark, if the month is marked; a mark whose reset date has passed is cleared on the way. */
+  async current(): Promise<QuotaState['exhausted']> {
+    await this.#start();
+    const mark = (await this.#store.getQuotaState()).exhausted;
+    if (mark && mark.resetAt <= this.#now()) {
+      await this.#clear('the reset date has passed');
+      return undefined;
+    }
+    return mark;
+  }
+
+  /**
+   * For a request that would spend: nothing when the month is not marked; a probe when it is and no other
+   * request is finding out; otherwise a refusal (UserError) that says the month was marked and another
+   * request is checking.
+   */
+  async admit(): Promise<Probe | undefined> {
+    const mark = await this.current();
+    if (!mark) return undefined;
+    const now = this.#now().getTime();
+    if (this.#probe && now - this.#probe.startedAt < PROBE_TURN_MS) {
+      throw new UserError('quota.exhaustedChecking', { marked: dayOf(mark.markedAt), reset: dayOf(mark.resetAt) });
+    }
+    const probe: Probe = { id: Symbol('quota probe'), startedAt: now };
+    this.#probe = probe;
+    this.#log.info({ resetAt: mark.resetAt.toISOString() }, 'monthly quota marked used up: one request goes out to find out whether it is back');
+    return probe;
+  }
+
+  /** The probe's request is over (accepted, refused or failed): the next request may find out. */
+  settle(probe: Probe | undefined): void {
+    if (probe !== undefined && this.#probe === probe) this.#probe = undefined;
+  }
+
+  /** The service accepted a request: the month is not (or no longer) used up. */
+  async accepted(usage: UsageInfo | undefined): Promise<void> {
+    if ((await this.#store.getQuotaState()).exhausted) await this.#clear('the service accepted a request');
+    else await this.observe(usage);
+  }
+
+  /** Any answer carrying the service's figures: characters left, or a higher limit than when marked, end the mark. */
+  async observe(usage: UsageInfo | undefined): Promise<void> {
+    if (usage === undefined) return;
+    const mark = (await this.#store.getQuotaState()).exhausted;
+    if (!mark) return;
+    if (usage.remaining !== undefined && usage.remaining > 0) {
+      await this.#clear(`the service reports ${usage.remaining} characters left`);
+    } else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit) {
+      await this.#clear(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
+    }
+  }
+
+  /**
+   * A 429 "quota exceeded": refuse what would spend until the service's reset date (else the 1st of next month,
+   * UTC), or until one of the clearing events. Returns the reset date.
+   */
+  async exceeded(error: QuotaExceededError): Promise<Date> {
+    const now = this.#now();
+    const said = error.rateLimit?.resetAt;
+    const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
+    const state = await this.#store.getQuotaState();
+    const limit = error.rateLimit?.limit ?? (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
+    const by: QuotaMarkAccount = {
+      ...(this.#account === undefined ? {} : { account: this.#account.fingerprint, plan: this.#account.plan }),
+      ...(limit === undefined ? {} : { limit }),
+    };
+    await this.#store.markQuotaExhausted(resetAt, now, by);
+    this.#log.error(
+      { code: 'quota-used-up', resetAt: resetAt.toISOString(), ...(limit === undefined ? {} : { limit }) },
+      'monthly quota used up: one request at a time goes out to see whether it is back; upgrading the plan, buying characters or changing the key ends this at the next request',
+    );
+    return resetAt;
+  }
+
+  async #clear(why: string): Promise<void> {
+    if (await this.#store.clearQuotaExhausted()) this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
+  }
+}

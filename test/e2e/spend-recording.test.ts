@@ -1,0 +1,78 @@
+// A spend the store cannot write (disk full, read-only file) stops further spending with a clear private message
+// and an operator error line, until writes succeed again; nothing the service billed is lost (issue 11, point 6).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/types.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const GUILD = '200000000000000099';
+const MEMBER = '300000000000000991';
+const VOICE_ID = 'voice-b-ko-f-01';
+
+const guilds: FakeGuildSpec[] = [
+  {
+    id: GUILD,
+    name: 'Full disk',
+    textChannelId: '210000000000000099',
+    voiceChannels: [{ id: '220000000000000099', name: 'room' }],
+    members: [{ id: MEMBER, username: 'member', locale: 'en-US' }],
+  },
+];
+
+/** The store as a full disk makes it: reads work, writes of spends fail as SQLite fails them. */
+let failWrites = false;
+function failingWrites(store: Store): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (property === 'recordSpend') {
+        return async (...args: unknown[]) => {
+          if (failWrites) throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
+          return method.apply(target, args);
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds, wrapStore: failingWrites });
+});
+afterAll(async () => {
+  failWrites = false;
+  await h?.close();
+});
+
+const sayFile = (text: string) => runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', options: { text, voice: VOICE_ID, output: 'file' } });
+const spentShown = async () => Number(/This server: ([\d,]+) characters spent/.exec((await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'usage' })).content)?.[1]?.replace(/,/g, '') ?? 'NaN');
+
+describe('a spend that cannot be recorded', () => {
+  it('stops spending with a clear message until the store takes writes again; every billed character is then counted', async () => {
+    expect((await sayFile('Cached while the disk had room.')).content).toMatch(/^Here is/);
+
+    failWrites = true;
+    // Already checked and sent: the member gets the audio they paid for; the operator is told the spend is not written.
+    expect((await sayFile('The disk fills up now.')).content).toMatch(/^Here is/);
+    expect(h.logs()).toContain('"code":"spend-not-recorded"');
+
+    const before = h.sandbox.requests.length;
+    const refused = await sayFile('Anything new to say.');
+    expect(refused.content).toContain('I cannot write down what the voice service bills right now');
+    expect(h.sandbox.requests.length).toBe(before);
+    expect(h.logs()).toContain('"code":"quota.recordFailed"');
+    // Cached audio spends nothing, so it is still served.
+    expect((await sayFile('Cached while the disk had room.')).content).toMatch(/^Here is/);
+    expect(h.sandbox.requests.length).toBe(before);
+
+    failWrites = false;
+    const again = await sayFile('Room on the disk again.');
+    expect(again.content).toMatch(/^Here is/);
+    expect(h.logs()).toContain('"code":"spends-recorded-again"');
+    // Nothing lost: the server's spent characters are exactly what the service billed.
+    expect(await spentShown()).toBe(h.sandbox.charactersBilled());
+  });
+});

@@ -1,0 +1,173 @@
+// Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuotaExceededError } from '../../src/api/errors.ts';
+import { UserError } from '../../src/bot/failures.ts';
+import { silentLogger } from '../../src/log.ts';
+import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import type { Store } from '../../src/store/types.ts';
+
+const NOW = new Date('2025-03-10T12:00:00Z');
+const RESET = new Date('2025-04-01T00:00:00Z');
+const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const alice = { guildId: 'G', userId: 'alice', command: 'say' };
+const bob = { guildId: 'G', userId: 'bob', command: 'say' };
+const paid = (characters: number, text = `t${characters}`): PartNeed => ({ text, endpoint: 'tts', characters, free: false });
+const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts', characters, free: true });
+const quota429 = () => new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
+
+let store: SqliteStore;
+beforeEach(() => {
+  store = new SqliteStore(':memory:');
+});
+afterEach(async () => {
+  await store.close();
+});
+
+function accounting(options: Partial<AccountingOptions> = {}): Accounting {
+  return new Accounting({ store, budgets: noBudgets, planCharacterLimit: 300_000, logger: silentLogger, now: () => NOW, ...options });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof UserError)) throw new Error(`expected a UserError, got ${String(error)}`);
+  return error.userMessage.key;
+}
+
+describe('Accounting budgets', () => {
+  it('two requests checked at once cannot both fit a budget with room for one', async () => {
+    const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 100 } });
+    const results = await Promise.allSettled([books.authorize(alice, [paid(60)]), books.authorize(bob, [paid(60)])]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(UserError);
+    // Once the first has spent, the second still does not fit; had it spent nothing, it would.
+    const charge = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<Accounting['authorize']>>>).value;
+    await charge.record('t60', { endpoint: 'tts', characters: 60, cached: false });
+    charge.close();
+    expect(await refusal(books.authorize(bob, [paid(60)]))).toBe('budget.refused.guildMonth');
+    const small = await books.authorize(bob, [paid(40)]);
+    small.close();
+  });
+
+  it('lets a request of cached parts through whatever the budgets and the month say', async () => {
+    const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 1 } });
+    await store.markQuotaExhausted(RESET, NOW);
+    const charge = await books.authorize(alice, [free(500)]);
+    expect(charge.reserved).toBe(0);
+    expect(charge.probe).toBeUndefined();
+    charge.close();
+  });
+});
+
+describe('Accounting and a used-up month', () => {
+  it('lets one request at a time find out; the others are refused at once; an accepted request ends the mark', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    expect((await store.getQuotaState()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
+
+    const probe = await books.authorize(alice, [paid(10, 'a')]);
+    expect(probe.probe).toBeDefined();
+    expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    // The probe met another 429: released, the next request may ask.
+    await books.quotaExceeded(quota429());
+    probe.release('a');
+    const second = await books.authorize(bob, [paid(10, 'b')]);
+    expect(second.probe).toBeDefined();
+    // The service accepted it: the month is no longer marked, and everyone may spend again.
+    await second.record('b', { endpoint: 'tts', characters: 10, cached: false, usage: { remaining: 0 } });
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    const after = await books.authorize(alice, [paid(10, 'c')]);
+    expect(after.probe).toBeUndefined();
+    for (const c of [probe, second, after]) c.close();
+  });
+
+  it('a probe still waiting for its turn after PROBE_TURN_MS no longer blocks the next one', async () => {
+    let now = NOW;
+    const books = accounting({ now: () => now });
+    await books.quotaExceeded(quota429());
+    const slow = await books.authorize(alice, [paid(10, 'a')]);
+    expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    now = new Date(NOW.getTime() + PROBE_TURN_MS);
+    const next = await books.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    slow.close();
+    next.close();
+  });
+
+  it('a probe that ends without an answer (closed) frees the turn', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    const probe = await books.authorize(alice, [paid(10, 'a')]);
+    probe.close();
+    const next = await books.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    next.close();
+  });
+
+  it('is cleared by a start under another key or plan, not by a start under the same ones', async () => {
+    await accounting({ account: { fingerprint: 'key-a', plan: 'creator' } }).quotaExceeded(quota429());
+    const same = accounting({ account: { fingerprint: 'key-a', plan: 'creator' } });
+    expect((await same.report('G', 'alice')).exhaustedUntil).toEqual(RESET);
+    const newKey = accounting({ account: { fingerprint: 'key-b', plan: 'creator' } });
+    expect((await newKey.report('G', 'alice')).exhaustedUntil).toBeUndefined();
+
+    await accounting({ account: { fingerprint: 'key-b', plan: 'creator' } }).quotaExceeded(quota429());
+    const upgraded = accounting({ account: { fingerprint: 'key-b', plan: 'pro' } });
+    const charge = await upgraded.authorize(alice, [paid(10)]);
+    expect(charge.probe).toBeUndefined();
+    charge.close();
+  });
+
+  it('is cleared by an answer with characters left or a higher limit, and by the reset date passing', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    await books.observeUsage({ remaining: 0, limit: 300_000 });
+    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    await books.observeUsage({ limit: 700_000 });
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+
+    await books.quotaExceeded(quota429());
+    await books.observeUsage({ remaining: 25 });
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+
+    await books.quotaExceeded(quota429());
+    const later = accounting({ now: () => new Date('2025-04-01T00:00:01Z') });
+    expect((await later.report('G', 'alice')).exhaustedUntil).toBeUndefined();
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+  });
+});
+
+describe('Accounting when the store refuses writes', () => {
+  it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {
+    let failing = false;
+    const flaky: Store = new Proxy(store, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => unknown;
+        if (property === 'recordSpend') {
+          return async (...args: unknown[]) => {
+            if (failing) throw new Error('database or disk is full');
+            return method.apply(target, args);
+          };
+        }
+        return method.bind(target);
+      },
+    });
+    const books = accounting({ store: flaky });
+    const charge = await books.authorize(alice, [paid(30, 'x')]);
+    failing = true;
+    await expect(charge.record('x', { endpoint: 'tts', characters: 30, cached: false })).resolves.toBeUndefined();
+    charge.close();
+    expect(await refusal(books.authorize(bob, [paid(5)]))).toBe('quota.recordFailed');
+    // Cached parts spend nothing and stay allowed.
+    (await books.authorize(bob, [free(5)])).close();
+
+    failing = false;
+    const next = await books.authorize(bob, [paid(5)]);
+    next.close();
+    expect(await store.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
+  });
+});

@@ -1,0 +1,86 @@
+// PartSource with the real client against the sandbox, and real accounting on an in-memory store.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { VoiceApiClient } from '../../src/api/index.ts';
+import { analyseClip } from '../../src/audio/clip.ts';
+import { UserError } from '../../src/bot/failures.ts';
+import { silentLogger } from '../../src/log.ts';
+import { Accounting } from '../../src/quota/accounting.ts';
+import { startSandbox, PLAN_LIMITS, type Sandbox } from '../../src/sandbox/index.ts';
+import { PartSource } from '../../src/speech/part-source.ts';
+import type { SpeechRequest } from '../../src/speech/service.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+
+const who = { guildId: 'G', userId: 'U', command: 'say' };
+const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const month = () => new Date().toISOString().slice(0, 7);
+
+let sandbox: Sandbox;
+let client: VoiceApiClient;
+let store: SqliteStore;
+let accounting: Accounting;
+let source: PartSource;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+beforeEach(() => {
+  store = new SqliteStore(':memory:');
+  accounting = new Accounting({ store, budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
+  source = new PartSource({ client, logger: silentLogger, accounting });
+});
+afterEach(async () => {
+  await source.close();
+  await store.close();
+  sandbox.clearFaults();
+  sandbox.setPacing({ startDelayMs: 0 });
+  sandbox.setKeyUsed(sandbox.testKey, 0);
+  sandbox.resetCounters();
+});
+
+describe('PartSource', () => {
+  it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
+    sandbox.setPacing({ startDelayMs: 200 });
+    const text = 'Once for all of us.';
+    const charges = await Promise.all([1, 2, 3].map(() => accounting.authorize(who, source.needs(request(text), [text]))));
+    const signal = new AbortController().signal;
+    const parts = await Promise.all(charges.map((charge) => source.fetch(request(text), text, signal, charge)));
+    const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
+    for (const body of bodies) expect((await analyseClip(body)).durationSeconds).toBeCloseTo(sandbox.expectedDurationSeconds(text), 2);
+    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    await source.close();
+    expect(await store.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
+    for (const charge of charges) charge.close();
+  });
+
+  it('counts a part already in flight as free', async () => {
+    sandbox.setPacing({ startDelayMs: 300 });
+    const text = 'In flight already.';
+    expect(source.needs(request(text), [text])[0]?.free).toBe(false);
+    const pending = source.fetch(request(text), text, new AbortController().signal);
+    expect(source.needs(request(text), [text])[0]?.free).toBe(true);
+    (await pending).body.destroy();
+  });
+
+  it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
+    sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator);
+    const text = 'Over the top.';
+    const charge = await accounting.authorize(who, source.needs(request(text), [text]));
+    await expect(source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
+    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    charge.close();
+  });
+
+  it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
+    sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator - 4);
+    const text = 'Longer than four.';
+    const error = await source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).userMessage).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+  });
+});
