@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { fixture } from '../audio/fixtures.ts';
 import { autocomplete, defaultGuilds, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const guilds = defaultGuilds();
@@ -149,7 +150,7 @@ describe('defaults', () => {
 describe('cloned voices', () => {
   it('are offered and usable in their own server only', async () => {
     const api = new VoiceApiClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
-    const clip = readFileSync('/work/shared/fixtures/audio/tone-220hz-5s-48k.wav');
+    const clip = fixture('tone-220hz-5s-48k.wav');
     const clone = await api.cloneVoice({ text: 'Hello', ref_audio: { data: clip, filename: 'tone.wav' } });
     await clone.audio?.body.toArray(); // the whole first utterance, before the client closes under it
     await api.close();

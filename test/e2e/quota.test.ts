@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/audio/clip.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '../support/fake-discord/types.ts';
+import { fixture } from '../audio/fixtures.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/audio/', import.meta.url);
 
 const GUILD = '200000000000000061';
 const VOICE = '220000000000000061';
@@ -149,7 +149,7 @@ describe('the audio cache', () => {
   });
 
   it("purges a cloned voice's entries when the voice is deleted, and only those", async () => {
-    const clip = await readFile(new URL('tone-220hz-5s-48k.wav', FIXTURES));
+    const clip = fixture('tone-220hz-5s-48k.wav');
     const cloned = await runCommand(h, {
       guildId: GUILD,
       userId: ADMIN,
