@@ -3,7 +3,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../src/cache/audio-fill.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { cacheKey } from '../../src/cache/cache-key.ts';
@@ -47,11 +47,17 @@ describe('AudioFill', () => {
     const fill = new AudioFill({ format: 'wav', body });
     body.end(wav(3)); // 150 packets' worth, all arrived at once
     const listener = fill.part().packets();
-    await new Promise((resolve) => listener.once('readable', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once paused, the encoder pushes nothing until a packet is read: the count below cannot move under us.
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    const whileWaiting = fill.packetsEncoded;
     // Not 150: the encoder waits for the listener (10 ahead of what it has taken into its buffer).
-    expect(fill.packetsEncoded).toBeGreaterThan(0);
-    expect(fill.packetsEncoded).toBeLessThan(40);
+    expect(whileWaiting).toBeGreaterThan(0);
+    expect(whileWaiting).toBeLessThan(40);
+    // Reading lets it go on, and it waits again a few packets further.
+    for (let i = 0; i < 20; i++) if (listener.read() === null) await new Promise((resolve) => listener.once('readable', resolve));
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    expect(fill.packetsEncoded).toBeGreaterThan(whileWaiting);
+    expect(fill.packetsEncoded).toBeLessThan(20 + 40);
     listener.destroy();
     const whole = await fill.complete; // settles although nobody read to the end
     expect(whole.packets).toBeUndefined();
