@@ -182,6 +182,18 @@ describe('the running bot', () => {
     expect(languages).toEqual([{ name: '韓国語 (ko)', value: 'ko' }]);
   });
 
+});
+
+describe('a bot that is stopping', () => {
+  // Its own bot: stopping it must not take the one the other tests use away from them, whatever the order.
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ guilds: [london] });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
   it('on stop, leaves its voice channels and answers new commands with a notice', async () => {
     await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
     expect(h.discord.botVoiceChannel(london.id)).toBe('220000000000000003');
