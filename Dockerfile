@@ -1,16 +1,23 @@
 # SayBot: the same steps as the README's quick start. Node 24 runs the TypeScript directly; no build step.
-FROM node:24-bookworm-slim
 
-# @discordjs/opus builds its native addon from source when no prebuilt binary can be fetched.
+# Build stage: the compilers live only here. @discordjs/opus builds its native addon from source when no
+# prebuilt binary can be fetched; the finished node_modules is all the next stage takes.
+FROM node:24-bookworm-slim AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
+
+# Final stage: Node 24, the production dependencies and SayBot's sources; no compilers, no package lists.
+FROM node:24-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json .npmrc ./
+COPY scripts ./scripts
 COPY src ./src
 COPY commands ./commands
 
-ENV NODE_ENV=production
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
-import { VoiceApiClient } from '../src/api/index.ts';
-import { SayBot } from '../src/bot/app.ts';
+import type { SayBot } from '../src/bot/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/log.ts';
-import { SqliteStore } from '../src/store/sqlite-store.ts';
+import { startSayBot, type RunningSayBot } from '../src/main.ts';
 import type { ServersInfo } from './protocol.ts';
 
 export interface BenchBot {
@@ -47,24 +45,21 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
   const lines: string[] = [];
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-  const logger = createLogger({ level: config.logLevel, secrets: [info.token, info.apiKey], destination });
-  const voiceApi = new VoiceApiClient({ baseUrl: info.sandboxUrl, apiKey: info.apiKey, logger });
-  const store = new SqliteStore(config.databasePath);
-  let bot: SayBot;
+  // The same start-up as `npm start` (src/main.ts): what is measured is what runs.
+  let running: RunningSayBot;
   try {
-    bot = await SayBot.start({ config, logger, voiceApi, store, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
+    running = await startSayBot(config, { logDestination: destination, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
   } catch (error) {
-    await voiceApi.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+  const bot = running.bot;
   return {
     bot,
     complaints: () => lines.flatMap((l) => l.split('\n')).filter((l) => l.trim() !== ''),
     async stop() {
-      // SayBot.stop closes the store.
-      await bot.stop();
-      await voiceApi.close();
+      // Stops the bot (which closes the store) and the Voice API client.
+      await running.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,16 @@ import { LATE_GAP_MS } from './concurrency.ts';
 import type { Machine } from './machine.ts';
 import type { MemoryResult, MemorySnapshot } from './memory.ts';
 import type { Plan } from './plan.ts';
+import { fileURLToPath } from 'node:url';
 import { mib, ms, pct, percentile } from './stats.ts';
+
+/** This checkout's root, with a trailing slash: stripped from logged stack traces so the report names no machine's paths. */
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** A problem line with this checkout's absolute paths made relative to the repository. */
+export function withoutRepoRoot(line: string): string {
+  return line.split(REPO_ROOT).join('');
+}
 
 export interface TtfaSamples {
   inChannel: number[];
@@ -163,6 +172,6 @@ export function render(r: Results): string {
     ...cacheSection(r),
     ...concurrencySection(r),
     ...memorySection(r),
-    ...(r.problems.length > 0 ? ['## Problems seen during the run', '', ...r.problems.slice(0, 20).map((p) => `- ${p}`), ''] : []),
+    ...(r.problems.length > 0 ? ['## Problems seen during the run', '', ...r.problems.slice(0, 20).map((p) => `- ${withoutRepoRoot(p)}`), ''] : []),
   ].join('\n');
 }

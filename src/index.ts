@@ -1,6 +1,7 @@
-// Entry point: `npm start`. Configuration errors end the process with one line per problem and exit code 1.
+// Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
+// Discord with one line, and exit code 1.
 import { redactSecrets } from './log.ts';
-import { startSayBot, type RunningSayBot } from './main.ts';
+import { startSayBotFromEnv, type RunningSayBot } from './main.ts';
 
 let running: RunningSayBot | undefined;
 let stopSignal: NodeJS.Signals | undefined;
@@ -26,7 +27,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  running = await startSayBot(process.env);
+  running = await startSayBotFromEnv(process.env);
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   const secrets = [process.env['DISCORD_TOKEN'] ?? '', process.env['VOICE_API_KEY'] ?? ''];

@@ -1,10 +1,17 @@
-import { loadDotenv } from './dotenv.ts';
-import { VoiceApiClient } from './api/index.ts';
+import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
+import type { CommandModule } from './bot/command.ts';
+import { loadCommands } from './bot/command-loader.ts';
+import { deployCommands } from './bot/deploy.ts';
 import { configSecrets, loadConfig, type Config } from './config.ts';
+import { asDiscordUnreachable } from './discord-unreachable.ts';
+import { loadDotenv } from './dotenv.ts';
 import { createLogger, type Logger } from './log.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { openStore } from './store/index.ts';
+import type { Store } from './store/types.ts';
+
+const DISCORD_API_URL = 'https://discord.com/api';
 
 export interface RunningSayBot {
   bot: SayBot;
@@ -14,16 +21,44 @@ export interface RunningSayBot {
 }
 
 /**
- * Wires the bot from the environment: config, logger, the shared Voice API client (or an in-process sandbox
- * when no Voice API is configured), then Discord. Throws ConfigError before anything starts.
+ * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes
+ * none of these; every default is production's.
  */
-export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestination?: NodeJS.WritableStream } = {}): Promise<RunningSayBot> {
+export interface StartSeams {
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: NodeJS.WritableStream;
+  /** The clock budgets and the monthly quota follow. */
+  now?: () => Date;
+  /** How long to wait for Discord's READY. */
+  readyTimeoutMs?: number;
+  /** Download each audio response in full before playing it (the benchmarks' baseline). */
+  bufferResponses?: boolean;
+  /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
+  voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
+  /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
+  wrapStore?: (store: Store) => Store;
+}
+
+/**
+ * `npm start`: reads `.env` into `env` (never overriding it) and the configuration, then startSayBot().
+ * Throws ConfigError, naming every problem, before anything starts.
+ */
+export async function startSayBotFromEnv(env: NodeJS.ProcessEnv, seams: StartSeams = {}): Promise<RunningSayBot> {
   loadDotenv(env);
-  const config = loadConfig(env);
+  return startSayBot(loadConfig(env), seams);
+}
+
+/**
+ * Wires and starts the bot, the one way production and the end-to-end tests do it: logger, the shared Voice API
+ * client (or an in-process sandbox when no Voice API is configured), the store, the slash commands registered
+ * with Discord when they differ from what it has, then the Discord connection. A Discord that cannot be reached
+ * ends in a DiscordUnreachableError whose message is one line.
+ */
+export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
   const logger = createLogger({
     level: config.logLevel,
     secrets: configSecrets(config),
-    ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
+    ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
   });
 
   // Crashes in one guild's work must not take every guild down: log, and keep serving.
@@ -37,14 +72,40 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
     api = { baseUrl: sandbox.url, apiKey: sandbox.testKey };
     logger.warn({ url: sandbox.url }, 'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)');
   }
-  const voiceApi = new VoiceApiClient({ ...api, logger, timeouts: { totalMs: config.voiceApiTimeoutMs } });
+  const clientSeams = seams.voiceApiClient ?? {};
+  const voiceApi = new VoiceApiClient({
+    ...api,
+    logger,
+    ...clientSeams,
+    timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
+  });
 
+  const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   let bot: SayBot;
   try {
+    const commands = await loadCommands();
+    await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
+      const unreachable = asDiscordUnreachable(error, discordUrl);
+      if (unreachable !== error) throw unreachable;
+      // e.g. 401 for a wrong token: one line naming the step, never the token (index.ts redacts it too).
+      throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
-    const store = openStore(config.databasePath);
+    const opened = openStore(config.databasePath);
+    const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: config.databasePath }, 'store open');
-    bot = await SayBot.start({ config, logger, voiceApi, store });
+    bot = await SayBot.start({
+      config,
+      logger,
+      voiceApi,
+      store,
+      commands,
+      ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
+      ...(seams.now === undefined ? {} : { now: seams.now }),
+      ...(seams.bufferResponses === undefined ? {} : { bufferResponses: seams.bufferResponses }),
+    }).catch((error: unknown) => {
+      throw asDiscordUnreachable(error, discordUrl);
+    });
   } catch (error) {
     await voiceApi.close();
     await sandbox?.close();
@@ -63,4 +124,19 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
       logger.info('stopped');
     },
   };
+}
+
+/** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */
+async function registerCommands(config: Config, commands: Iterable<CommandModule>, logger: Logger): Promise<void> {
+  const result = await deployCommands({
+    token: config.discord.token,
+    clientId: config.discord.clientId,
+    ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
+    ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
+    commands,
+  });
+  logger.info(
+    { scope: result.scope, count: result.count, changed: result.changed },
+    result.changed ? 'slash commands registered' : 'slash commands already up to date',
+  );
 }

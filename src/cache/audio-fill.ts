@@ -88,6 +88,14 @@ export class AudioFill {
     return this.#packets.items.length;
   }
 
+  /**
+   * The encoder is paused, waiting for a listener to take packets (for tests and diagnostics): while it waits,
+   * nothing more is encoded until somebody reads.
+   */
+  get encoderWaiting(): boolean {
+    return this.#encoder !== undefined && !this.#encoder.destroyed && this.#encoder.isPaused() && !this.#packets.ended;
+  }
+
   /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
   #startEncoder(): void {
     if (this.#encoder) return;

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createLogger } from '../log.ts';
 import { startSandbox, type Sandbox } from './server.ts';
+import { DEFAULT_KEY_FILE, keptSandboxKey } from './key-file.ts';
 import { PLAN_LIMITS } from './keys.ts';
 import { PRESET_VOICES } from './voices.ts';
 
@@ -9,7 +10,8 @@ export const DEFAULT_PORT = 8787;
 
 const USAGE = `Usage: npm run sandbox -- [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--key KEY]
                       [--realtime-factor 0] [--start-delay-ms 0] [--no-streamed-wav-header]
-Environment: HOST, PORT, SANDBOX_KEY (flags win). Without a key a random one is made at each start.`;
+Environment: HOST, PORT, SANDBOX_KEY, SANDBOX_KEY_FILE (flags win). Without a key, the one kept in
+${DEFAULT_KEY_FILE} (or SANDBOX_KEY_FILE) is used, made at the first start: it stays valid across restarts.`;
 
 function numberOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -36,7 +38,10 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const key = values.key ?? process.env.SANDBOX_KEY;
+  const given = values.key ?? process.env.SANDBOX_KEY;
+  const keyFile = process.env.SANDBOX_KEY_FILE ?? DEFAULT_KEY_FILE;
+  const kept = given === undefined ? keptSandboxKey(keyFile) : undefined;
+  const key = given ?? kept?.key;
   const logger = createLogger({ secrets: key === undefined ? [] : [key] });
   const sandbox: Sandbox = await startSandbox({
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
@@ -52,6 +57,9 @@ async function main(): Promise<void> {
 
   console.log(`SayBot Voice API sandbox on ${sandbox.url} (${PRESET_VOICES.length} preset voices; Ctrl+C stops it)`);
   console.log(`Test key (Creator plan, ${PLAN_LIMITS.creator.toLocaleString('en-US')} characters a month): ${sandbox.testKey}`);
+  if (kept !== undefined) {
+    console.log(`${kept.created ? 'Made and kept' : 'Kept'} in ${keyFile}: the same key at every start (delete the file for a new one).`);
+  }
   console.log('Point SayBot at it with these lines in its environment (.env):');
   console.log(`VOICE_API_BASE_URL=${sandbox.url}`);
   console.log(`VOICE_API_KEY=${sandbox.testKey}`);

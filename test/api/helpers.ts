@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/api/index.ts';
 import { startSandbox, type Endpoint, type RequestRecord, type Sandbox } from '../../src/sandbox/index.ts';
 
-export const FIXTURES = '/work/shared/fixtures/audio';
-
-export function fixture(name: string): Buffer {
-  return readFileSync(`${FIXTURES}/${name}`);
-}
+export { fixture } from '../audio/fixtures.ts';
 
 /** A client for the sandbox with tiny retry delays; tests override what they exercise. */
 export function clientFor(sandbox: Sandbox, overrides: Partial<VoiceApiClientOptions> = {}): VoiceApiClient {

@@ -1,7 +1,7 @@
 // What is retried (connection failures, 408, 5xx, short rate limits), what never is (400/401/403, the quota
 // 429, anything after audio reached the caller), and how long the client waits: counted at the sandbox.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -13,6 +13,7 @@ import {
   type VoiceApiClient,
   type VoiceApiError,
 } from '../../src/api/index.ts';
+import { Call } from '../../src/api/call.ts';
 import { retryDelayMs } from '../../src/api/retry.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
@@ -106,10 +107,23 @@ describe('retried', () => {
 describe('Retry-After', () => {
   it('is waited for before the retry', async () => {
     sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '1' } });
-    // Backoff alone would retry within 5 ms.
-    await readAll((await speak()).body);
-    const [first, second] = requestsTo(sandbox);
-    expect(second?.startedAt ?? 0).toBeGreaterThanOrEqual((first?.finishedAt ?? Infinity) + 900);
+    // Which waits the client made, and how many requests the sandbox had seen when each began: the order of
+    // events proves the wait sits between the two requests, without measuring a clock.
+    const waits: Array<{ ms: number; requestsSoFar: number }> = [];
+    const realSleep = Call.prototype.sleep;
+    const sleep = vi.spyOn(Call.prototype, 'sleep');
+    sleep.mockImplementation(function (this: Call, ms: number) {
+      waits.push({ ms, requestsSoFar: requestsTo(sandbox).length });
+      return realSleep.call(this, ms);
+    });
+    try {
+      await readAll((await speak()).body);
+    } finally {
+      sleep.mockRestore();
+    }
+    // Backoff alone would wait at most 5 ms (retryMaxDelayMs of the test client).
+    expect(waits).toEqual([{ ms: 1_000, requestsSoFar: 1 }]);
+    expect(requestsTo(sandbox).map((r) => r.status)).toEqual([503, 200]);
   });
 
   it('over 60 s is not waited for: the error surfaces after one request', async () => {
@@ -163,13 +177,20 @@ describe('never retried', () => {
   });
 
   it('a reset in mid-body surfaces on the stream as ConnectionError, without a retry', async () => {
+    const lines: string[] = [];
+    const destination = new PassThrough();
+    destination.on('data', (line: Buffer) => lines.push(line.toString()));
+    const logged = clientFor(sandbox, { logger: createLogger({ level: 'debug', destination }) });
     sandbox.injectFault({ kind: 'reset-after', bytes: 12_000 });
-    const response = await speak();
+    const response = await speak(logged);
     expect(response.format).toBe('wav');
     const error = await streamError(response.body);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain('while the audio was arriving');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closing the client ends every call it still holds: nothing can be sent after this point, so the count
+    // below is final (no sleep standing in for "long enough"), and a retry would have been logged before it.
+    await logged.close();
+    expect(lines.filter((l) => l.includes('retrying'))).toEqual([]);
     expect(requestsTo(sandbox)).toHaveLength(1);
     expect(requestsTo(sandbox)[0]?.outcome).toBe('reset');
   });

@@ -17,7 +17,7 @@ async function clipError(bytes: Uint8Array): Promise<ClipError> {
   return error as ClipError;
 }
 
-describe('analyseClip on the shared fixtures', () => {
+describe('analyseClip on the fixture clips', () => {
   // [file, format, README duration, sample rate, channels, pitch (where decodable)]
   it.each([
     ['speech-en-24k-mono.wav', 'wav', 8.66, 24000, 1, undefined],

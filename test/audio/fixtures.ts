@@ -1,11 +1,18 @@
-// The shared real-audio fixtures and small builders for WAV bytes, used by the audio suites.
+// The repository's real-audio fixtures (test/fixtures/audio, described in its README) and small builders for
+// WAV bytes. Every test reads clips through here, so the suite runs from a clone in any directory.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const FIXTURE_DIR = '/work/shared/fixtures/audio';
+/** test/fixtures/audio/ of this checkout, wherever it lives. */
+export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/audio/', import.meta.url));
+
+/** The absolute path of one fixture clip in this checkout. */
+export function fixturePath(name: string): string {
+  return fileURLToPath(new URL(name, new URL('../fixtures/audio/', import.meta.url)));
+}
 
 export function fixture(name: string): Buffer {
-  return readFileSync(join(FIXTURE_DIR, name));
+  return readFileSync(fixturePath(name));
 }
 
 export interface WavOptions {

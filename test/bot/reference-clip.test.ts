@@ -1,13 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/bot/failures.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { checkReferenceClip, downloadClip } from '../../src/bot/reference-clip.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/audio/', import.meta.url);
-const fixture = (name: string) => readFile(new URL(name, FIXTURES));
+import { fixture } from '../audio/fixtures.ts';
 
 /** The English message a refusal shows, so each case is checked as the user reads it. */
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -27,7 +25,7 @@ describe('checkReferenceClip', () => {
     ['speech-en.m4a', 'm4a', 8.66],
     ['speech-ko-44k-stereo.mp3', 'mp3', 11.36],
   ] as const)('accepts %s as %s of %s s', async (name, format, seconds) => {
-    const clip = await checkReferenceClip(await fixture(name));
+    const clip = await checkReferenceClip(fixture(name));
     expect(clip.format).toBe(format);
     expect(clip.durationSeconds).toBeCloseTo(seconds, 1);
   });
@@ -41,7 +39,7 @@ describe('checkReferenceClip', () => {
     ['not-allowed-ogg-5s.ogg', 'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.'],
     ['truncated.mp3', 'The clip is damaged or cut short. Please export it again and attach the new file.'],
   ])('refuses %s, stating what it found', async (name, message) => {
-    expect(await refusal(checkReferenceClip(await fixture(name)))).toBe(message);
+    expect(await refusal(checkReferenceClip(fixture(name)))).toBe(message);
   });
 
   it('refuses bytes that are not audio', async () => {
@@ -55,7 +53,7 @@ describe('downloadClip', () => {
   const wav = fixture('tone-220hz-5s-48k.wav');
 
   beforeAll(async () => {
-    const body = await wav;
+    const body = wav;
     server = createServer((req, res) => {
       if (req.url === '/clip.wav') res.end(body);
       else if (req.url === '/stall') res.writeHead(200).write(body.subarray(0, 100)); // then nothing more

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../src/cache/audio-fill.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { cacheKey } from '../../src/cache/cache-key.ts';
@@ -47,11 +47,17 @@ describe('AudioFill', () => {
     const fill = new AudioFill({ format: 'wav', body });
     body.end(wav(3)); // 150 packets' worth, all arrived at once
     const listener = fill.part().packets();
-    await new Promise((resolve) => listener.once('readable', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once paused, the encoder pushes nothing until a packet is read: the count below cannot move under us.
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    const whileWaiting = fill.packetsEncoded;
     // Not 150: the encoder waits for the listener (10 ahead of what it has taken into its buffer).
-    expect(fill.packetsEncoded).toBeGreaterThan(0);
-    expect(fill.packetsEncoded).toBeLessThan(40);
+    expect(whileWaiting).toBeGreaterThan(0);
+    expect(whileWaiting).toBeLessThan(40);
+    // Reading lets it go on, and it waits again a few packets further.
+    for (let i = 0; i < 20; i++) if (listener.read() === null) await new Promise((resolve) => listener.once('readable', resolve));
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    expect(fill.packetsEncoded).toBeGreaterThan(whileWaiting);
+    expect(fill.packetsEncoded).toBeLessThan(20 + 40);
     listener.destroy();
     const whole = await fill.complete; // settles although nobody read to the end
     expect(whole.packets).toBeUndefined();
@@ -100,8 +106,10 @@ describe('AudioCache', () => {
     const cache = await open(one * 2 + one / 2);
     await cache.put(key('a'), 'voice-b-en-f-01', audio, cache.generation('voice-b-en-f-01'));
     await cache.put(key('b'), 'voice-b-en-f-01', audio, cache.generation('voice-b-en-f-01'));
-    // Make 'a' the more recent: its mtime must move past b's even on a coarse file system clock.
-    await new Promise((r) => setTimeout(r, 20));
+    // Make 'a' the more recent: both entries are dated an hour back first, so a's touch moves it past b's on any
+    // file system clock, with no wait for the clock to tick.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    for (const file of await entryFiles()) await utimes(path.join(dir, file), anHourAgo, anHourAgo);
     expect(await cache.get(key('a'))).toBeDefined();
     await cache.close();
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseClip, dominantPitchHz } from '../../src/audio/clip.ts';
@@ -6,8 +5,7 @@ import { loadCommands } from '../../src/bot/command-loader.ts';
 import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/audio/', import.meta.url);
-const fixture = (name: string) => readFile(new URL(name, FIXTURES));
+import { fixture } from '../audio/fixtures.ts';
 
 const GUILD = '200000000000000007';
 const OTHER_GUILD = '200000000000000008';
@@ -55,18 +53,25 @@ function clone(clip: Buffer, filename: string, options: Record<string, string | 
 
 const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
-describe('/clone', () => {
-  let cloneId = '';
+/** A cloned voice of GUILD made by ADMIN for the test that needs it (as a file: nothing to wait for in voice). */
+async function madeClone(name: string): Promise<string> {
+  const { content } = await clone(fixture('tone-220hz-5s-48k.wav'), `${name}.wav`, { name, output: 'file' });
+  const id = /`(clone_[^`]+)`/.exec(content)?.[1];
+  if (id === undefined) throw new Error(`no clone made: ${content}`);
+  return id;
+}
 
+describe('/clone', () => {
   it('clones a 220 Hz clip, speaks the first line with it, and /say then speaks at that pitch', async () => {
     h.discord.clearAudio(GUILD);
-    const { handle } = await clone(await fixture('tone-220hz-5s-48k.wav'), 'me.wav');
+    const before = h.sandbox.requests.length;
+    const { handle } = await clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav');
     const spoke = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     expect(spoke.content).toMatch(/with the new voice "Tone" \(`(clone_[^`]+)`, from a 5\.0 s clip\)/);
-    cloneId = /`(clone_[^`]+)`/.exec(spoke.content ?? '')?.[1] ?? '';
+    const cloneId = /`(clone_[^`]+)`/.exec(spoke.content ?? '')?.[1] ?? '';
     expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
     // The clone's own audio spoke the line: one call, no second request for the same text.
-    expect(h.sandbox.requests.filter((r) => r.endpoint !== undefined).map((r) => r.endpoint)).toEqual(['voice-clone']);
+    expect(h.sandbox.requests.slice(before).filter((r) => r.endpoint !== undefined).map((r) => r.endpoint)).toEqual(['voice-clone']);
 
     h.discord.clearAudio(GUILD);
     const say = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Now with my voice.', voice: cloneId } });
@@ -75,15 +80,15 @@ describe('/clone', () => {
   });
 
   it('posts the new voice as a file when asked, and refuses a name already taken', async () => {
-    const { handle, content } = await clone(await fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', { name: 'Higher', output: 'file' });
+    const { handle, content } = await clone(fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', { name: 'Higher', output: 'file' });
     expect(content).toMatch(/^Here is the new voice "Higher"/);
     const file = handle.responses.find((r) => r.files.length > 0)?.files[0];
     const info = await analyseClip(file?.data ?? Buffer.alloc(0));
     expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(), info.sampleRate) ?? 0) - 330)).toBeLessThan(4);
 
     const before = h.sandbox.requests.length;
-    const again = await clone(await fixture('tone-220hz-5s-48k.wav'), 'again.wav', { name: 'tone' });
-    expect(again.content).toBe('This server already has a voice called "tone". Choose another name, or delete that voice first.');
+    const again = await clone(fixture('tone-220hz-5s-48k.wav'), 'again.wav', { name: 'higher' });
+    expect(again.content).toBe('This server already has a voice called "higher". Choose another name, or delete that voice first.');
     expect(h.sandbox.requests.length).toBe(before);
   });
 
@@ -95,7 +100,7 @@ describe('/clone', () => {
     ['truncated.mp3', 'The clip is damaged or cut short. Please export it again and attach the new file.'],
   ])('refuses %s privately, with the figure found, and calls no API', async (name, message) => {
     const before = h.sandbox.requests.length;
-    const { handle, content } = await clone(await fixture(name), name, { name: 'Bad' });
+    const { handle, content } = await clone(fixture(name), name, { name: 'Bad' });
     expect(content).toBe(message);
     expect(ephemeral(handle.responses.at(-1)?.flags)).toBe(true);
     expect(h.sandbox.requests.length).toBe(before);
@@ -103,7 +108,7 @@ describe('/clone', () => {
 
   it('refuses without consent before downloading anything', async () => {
     const downloads = h.discord.cdnLog.length;
-    const { content } = await clone(await fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Nope' });
+    const { content } = await clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Nope' });
     expect(content).toBe('Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.');
     expect(h.discord.cdnLog.length).toBe(downloads);
   });
@@ -113,7 +118,7 @@ describe('/clone', () => {
     const cap = h.config.clipDownload.maxBytes;
     h.config.clipDownload.maxBytes = 100_000;
     try {
-      const big = await clone(await fixture('tone-220hz-5s-48k.wav'), 'big.wav', { name: 'Big' });
+      const big = await clone(fixture('tone-220hz-5s-48k.wav'), 'big.wav', { name: 'Big' });
       expect(big.content).toBe('The clip is 0.5 MB; the limit is 0.1 MB. Attach a shorter clip (3 to 60 seconds).');
     } finally {
       h.config.clipDownload.maxBytes = cap;
@@ -122,7 +127,7 @@ describe('/clone', () => {
     const hosts = h.config.clipDownload.allowedHosts;
     h.config.clipDownload.allowedHosts = ['cdn.discordapp.com', 'media.discordapp.net'];
     try {
-      const foreign = await clone(await fixture('tone-220hz-5s-48k.wav'), 'x.wav', { name: 'Foreign' });
+      const foreign = await clone(fixture('tone-220hz-5s-48k.wav'), 'x.wav', { name: 'Foreign' });
       expect(foreign.content).toBe(
         `Attach the clip to the command itself; I only download attachments from Discord (not from ${new URL(h.discord.restUrl).host}).`,
       );
@@ -133,15 +138,17 @@ describe('/clone', () => {
   });
 
   it("keeps the voice in its server: another server cannot use its ID", async () => {
+    const cloneId = await madeClone('Homebound');
     const { content } = await runCommand(h, { guildId: OTHER_GUILD, userId: '300000000000000081', name: 'say', options: { text: 'Borrowed?', voice: cloneId } });
     expect(content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
   });
 
   it('/voices delete: refused to a member who neither made it nor manages the server; done by its creator', async () => {
-    const refused = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'voices', subcommand: 'delete', options: { voice: 'Tone' } });
+    const cloneId = await madeClone('Doomed');
+    const refused = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'voices', subcommand: 'delete', options: { voice: 'Doomed' } });
     expect(refused.content).toBe('Only the member who cloned this voice, or someone with Manage Server, can delete it.');
-    const done = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'delete', options: { voice: 'Tone' } });
-    expect(done.content).toBe(`Deleted the voice "Tone" (\`${cloneId}\`).`);
+    const done = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'delete', options: { voice: 'Doomed' } });
+    expect(done.content).toBe(`Deleted the voice "Doomed" (\`${cloneId}\`).`);
     const after = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Gone?', voice: cloneId, output: 'file' } });
     expect(after.content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
   });

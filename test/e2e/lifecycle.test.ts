@@ -1,14 +1,17 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageFlags } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { t } from '../../src/bot/i18n.ts';
 import { loadCommands } from '../../src/bot/command-loader.ts';
 import { deployCommands } from '../../src/bot/deploy.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import type { FakeDiscord } from '../support/fake-discord/index.ts';
-import { APP_ID, defaultGuilds, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
+import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 const ALICE = '300000000000000011';
 
 interface Exit {
@@ -57,6 +60,25 @@ describe('npm start', () => {
     expect(result.stderr).toContain('DISCORD_CLIENT_ID must be the application ID');
     expect(result.stderr).toContain('VOICE_API_PLAN must be one of creator, pro, business; got "free"');
     expect(result.stderr + result.stdout).not.toContain(secretish);
+  });
+
+  it('says in one line, without a stack, that Discord cannot be reached when its address refuses connections', async () => {
+    const port = await closedPort();
+    const token = fakeToken();
+    const result = await runNode('src/index.ts', {
+      DISCORD_TOKEN: token,
+      DISCORD_CLIENT_ID: APP_ID,
+      DISCORD_API_BASE_URL: `http://127.0.0.1:${port}/api`,
+      VOICE_API_BASE_URL: 'http://127.0.0.1:9/unused',
+      VOICE_API_KEY: 'sandbox-key-unused',
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      `Cannot reach Discord at http://127.0.0.1:${port}/api: the connection was refused (ECONNREFUSED). ` +
+        "Check this machine's internet connection, DNS and firewall/proxy, and DISCORD_API_BASE_URL.",
+    ]);
+    expect(result.stderr + result.stdout).not.toContain(token);
   });
 
   describe('against a local Discord and Voice API', () => {
@@ -112,7 +134,8 @@ describe('npm start', () => {
 
     it('deployCommands registers again when a definition changed', async () => {
       const commands = await loadCommands();
-      const base = { token, clientId: APP_ID, apiBaseUrl: discord.restUrl, guildId: london.id };
+      // Seoul's commands: the test above owns London's, so neither depends on which runs first.
+      const base = { token, clientId: APP_ID, apiBaseUrl: discord.restUrl, guildId: seoul.id };
       await deployCommands({ ...base, commands: commands.values() });
       const changed = [...commands.values()].filter((c) => c.data.name !== 'stop');
       expect((await deployCommands({ ...base, commands: changed })).changed).toBe(true);
@@ -159,13 +182,66 @@ describe('the running bot', () => {
     expect(languages).toEqual([{ name: '韓国語 (ko)', value: 'ko' }]);
   });
 
+});
+
+describe('a bot that is stopping', () => {
+  // Its own bot: stopping it must not take the one the other tests use away from them, whatever the order.
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ guilds: [london] });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
   it('on stop, leaves its voice channels and answers new commands with a notice', async () => {
     await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
     expect(h.discord.botVoiceChannel(london.id)).toBe('220000000000000003');
+    // A /say whose audio the Voice API holds back keeps a handler running, so the stopping bot stays connected
+    // (it drains running handlers before logging out) while the next command arrives.
+    h.sandbox.setPacing({ startDelayMs: 3_000 });
+    const requestsBefore = h.sandbox.requests.length;
+    await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: 'Held back.' }] });
+    await vi.waitFor(() => expect(h.sandbox.requests.length).toBeGreaterThan(requestsBefore), { timeout: 10_000 });
     const stopping = h.bot.stop();
+    const late = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'usage', locale: 'en-US' });
+    const notice = await late.waitFor((r) => r.content !== undefined, 10_000);
+    expect(notice.content).toBe(t('en-US', 'error.shuttingDown'));
+    expect((notice.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     await stopping;
-    const deadline = Date.now() + 5_000;
-    while (h.discord.botVoiceChannel(london.id) !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    expect(h.discord.botVoiceChannel(london.id)).toBeNull();
+    await vi.waitFor(() => expect(h.discord.botVoiceChannel(london.id)).toBeNull(), { timeout: 5_000 });
   });
 });
+
+describe('npm start registers the slash commands', () => {
+  let h: Harness;
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('puts them on Discord at the first start, and makes no PUT at a start with the same commands', async () => {
+    h = await startHarness({ guilds: [london] });
+    const puts = () => h.discord.restLog.filter((e) => e.method === 'PUT' && e.path.endsWith(`/applications/${APP_ID}/commands`));
+    expect(puts()).toHaveLength(1);
+    const registered = h.discord.registeredCommands() as Array<{ name: string }>;
+    expect(registered.map((c) => c.name)).toContain('say');
+    expect(h.logs()).toContain('slash commands registered');
+
+    await h.restart();
+    expect(puts()).toHaveLength(1);
+    expect(h.logs()).toContain('slash commands already up to date');
+    // The commands Discord holds are the ones the second start found: it still answers them.
+    const { content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
+    expect(content).not.toBe('');
+  });
+});
+
+/** A port on 127.0.0.1 that nothing listens on (taken, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
@@ -20,6 +20,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+});
+
+// Each test starts with the bot in no voice channel and Alice in hers, whatever the test before did (shuffled).
+beforeEach(async () => {
+  if (h.discord.voiceChannelOf(london.id, ALICE) !== GENERAL) h.discord.setVoiceState(london.id, ALICE, GENERAL);
+  for (const [guildId, userId] of [[london.id, ALICE], ['200000000000000001', '300000000000000001']] as const) {
+    if (h.discord.botVoiceChannel(guildId) === null) continue;
+    await runCommand(h, { guildId, userId, name: 'leave' });
+    await until(() => h.discord.botVoiceChannel(guildId) === null);
+  }
 });
 
 const say = (text: string) => runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text } });
@@ -58,6 +68,7 @@ describe('voice player', () => {
   });
 
   it('/leave leaves the channel', async () => {
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`Joined <#${GENERAL}>.`);
     expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe(`Left <#${GENERAL}>.`);
     await until(() => h.discord.botVoiceChannel(london.id) === null);
     expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe('I am not in a voice channel in this server.');

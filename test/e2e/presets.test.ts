@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { fixture } from '../audio/fixtures.ts';
 import { autocomplete, defaultGuilds, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const guilds = defaultGuilds();
@@ -17,7 +18,6 @@ seoul.members.push({ id: SEOUL_ADMIN, username: 'jiwoo', locale: 'en-US', permis
 london.members.push({ id: LONDON_ADMIN, username: 'alex', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
 
 let h: Harness;
-let cloneId: string;
 let voicesDir: string;
 
 beforeAll(async () => {
@@ -46,10 +46,42 @@ const savePreset = (options: Parameters<typeof runCommand>[1]['options']) =>
   runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'save', options });
 const pitchOfVoice = (voice: string) => h.sandbox.voicePitchHz(voice) ?? -1000;
 
+// What a test needs in Seoul, set up by the test itself (tests run shuffled): saving a preset again replaces it,
+// so each of these may run any number of times.
+async function givenNarrator(): Promise<void> {
+  const saved = await savePreset({ name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'calm <@300000000000000001>' });
+  expect(saved.content).toContain('"Narrator"');
+}
+async function givenBright(): Promise<void> {
+  expect((await savePreset({ name: 'bright', voice: 'voice-b-en-f-01', format: 'mp3' })).content).toContain('"bright"');
+}
+async function givenNarratorAsDefault(): Promise<void> {
+  await givenNarrator();
+  const set = await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'default', options: { name: 'narrator' } });
+  expect(set.content).toContain('Preset "Narrator" is now the server default');
+}
+let grandpa: Promise<string> | undefined;
+/** Seoul's cloned voice "Grandpa" (made once, by whichever test asks first), as /clone stores one. */
+function givenGrandpa(): Promise<string> {
+  grandpa ??= (async () => {
+    const api = new VoiceApiClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
+    const clip = fixture('tone-220hz-5s-48k.wav');
+    const clone = await api.cloneVoice({ text: 'Hello', ref_audio: { data: clip, filename: 'tone.wav' } });
+    await clone.audio?.body.toArray(); // the whole first utterance, before the client closes under it
+    await api.close();
+    // Through the store, here a second connection on the bot's own file.
+    const store = new SqliteStore(h.databasePath);
+    await store.addClonedVoice({ guildId: seoul.id, name: 'Grandpa', voiceId: clone.voiceId, createdBy: SEOUL_ADMIN, clipSeconds: 5 });
+    await store.close();
+    return clone.voiceId;
+  })();
+  return grandpa;
+}
+
 describe('/preset permissions', () => {
   it('a member without Manage Server cannot save, delete or set the default, and is told why, privately', async () => {
     for (const [subcommand, options] of [
-      ['save', { name: 'narrator', voice: 'voice-b-ko-m-01' }],
+      ['save', { name: 'narrator-by-minji', voice: 'voice-b-ko-m-01' }],
       ['delete', { name: 'narrator' }],
       ['default', { name: 'narrator' }],
     ] as const) {
@@ -59,24 +91,32 @@ describe('/preset permissions', () => {
     }
     const english = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'preset', subcommand: 'save', options: { name: 'x', voice: 'voice-b-ko-m-01' }, locale: 'en-US' });
     expect(english.content).toContain('needs the Manage Server permission');
-    // Nothing was written.
-    const list = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'preset', subcommand: 'list' });
-    expect(list.content).toContain('아직 프리셋이 없습니다');
+    // Nothing was written (other tests may have saved presets of their own in Seoul; none is called "x").
+    const names = await autocomplete(h, { guildId: seoul.id, userId: MINJI, name: 'say', focus: { name: 'preset', value: '' } });
+    expect(names.map((c) => String(c.value).toLowerCase())).not.toContain('x');
+    expect(names.map((c) => String(c.value).toLowerCase())).not.toContain('narrator-by-minji');
   });
 });
 
 describe('a preset', () => {
   it('saved in one guild is used by /say there, and the reply names it', async () => {
-    const saved = await savePreset({ name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'calm <@300000000000000001>' });
-    expect(saved.content).toContain('Saved preset "Narrator": `voice-b-ko-m-01` · Korean (ko) · tone `calm 300000000000000001`');
-    expect(saved.handle.responses.at(-1)?.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    // A name no other test uses, so this is a first save whatever ran before; removed again for the tests that
+    // count Seoul's presets.
+    const saved = await savePreset({ name: 'Storyteller', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'calm <@300000000000000001>' });
+    try {
+      expect(saved.content).toContain('Saved preset "Storyteller": `voice-b-ko-m-01` · Korean (ko) · tone `calm 300000000000000001`');
+      expect(saved.handle.responses.at(-1)?.mentioned).toEqual({ users: [], roles: [], everyone: false });
 
-    const { content, pitch } = await sayAndHear(seoul.id, MINJI, { preset: 'narrator' });
-    expect(content).toContain('`voice-b-ko-m-01` (프리셋 "Narrator")');
-    expect(Math.abs(pitch - pitchOfVoice('voice-b-ko-m-01'))).toBeLessThan(4);
+      const { content, pitch } = await sayAndHear(seoul.id, MINJI, { preset: 'storyteller' });
+      expect(content).toContain('`voice-b-ko-m-01` (프리셋 "Storyteller")');
+      expect(Math.abs(pitch - pitchOfVoice('voice-b-ko-m-01'))).toBeLessThan(4);
+    } finally {
+      await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'delete', options: { name: 'Storyteller' } });
+    }
   });
 
   it('is invisible in another guild: autocomplete, /preset list and /say', async () => {
+    await givenNarrator();
     const here = await autocomplete(h, { guildId: seoul.id, userId: MINJI, name: 'say', focus: { name: 'preset', value: 'narr' } });
     expect(here.map((c) => c.value)).toEqual(['Narrator']);
     const there = await autocomplete(h, { guildId: london.id, userId: ALICE, name: 'say', focus: { name: 'preset', value: 'narr' } });
@@ -92,7 +132,7 @@ describe('a preset', () => {
   });
 
   it('fixes the settings it names (here the file format) and leaves the rest to the next layer', async () => {
-    await savePreset({ name: 'bright', voice: 'voice-b-en-f-01', format: 'mp3' });
+    await givenBright();
     const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'say', options: { text: 'As a file', preset: 'bright', output: 'file' } });
     expect(content).toContain('`voice-b-en-f-01` (프리셋 "bright")');
     expect(handle.responses.find((r) => r.files.length > 0)?.files[0]?.name).toBe('saybot-voice-b-en-f-01.mp3');
@@ -114,8 +154,8 @@ describe('/emote', () => {
 
 describe('defaults', () => {
   it("apply in order: preset option, member's default, server's default preset, built-in; the reply says which", async () => {
-    const set = await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'default', options: { name: 'narrator' } });
-    expect(set.content).toContain('Preset "Narrator" is now the server default');
+    await givenBright();
+    await givenNarratorAsDefault();
 
     const server = await sayAndHear(seoul.id, MINJI, {});
     expect(server.content).toContain('`voice-b-ko-m-01` (서버 기본 프리셋 "Narrator")');
@@ -148,16 +188,7 @@ describe('defaults', () => {
 
 describe('cloned voices', () => {
   it('are offered and usable in their own server only', async () => {
-    const api = new VoiceApiClient({ baseUrl: h.sandbox.url, apiKey: h.apiKey });
-    const clip = readFileSync('/work/shared/fixtures/audio/tone-220hz-5s-48k.wav');
-    const clone = await api.cloneVoice({ text: 'Hello', ref_audio: { data: clip, filename: 'tone.wav' } });
-    await clone.audio?.body.toArray(); // the whole first utterance, before the client closes under it
-    await api.close();
-    cloneId = clone.voiceId;
-    // As /clone (issue 4) will: through the store, here a second connection on the bot's own file.
-    const store = new SqliteStore(h.databasePath);
-    await store.addClonedVoice({ guildId: seoul.id, name: 'Grandpa', voiceId: cloneId, createdBy: SEOUL_ADMIN, clipSeconds: 5 });
-    await store.close();
+    const cloneId = await givenGrandpa();
 
     const here = await autocomplete(h, { guildId: seoul.id, userId: MINJI, name: 'say', focus: { name: 'voice', value: 'grand' } });
     expect(here).toEqual([{ name: `Grandpa · 복제 음성 (${cloneId})`, value: cloneId }]);
@@ -176,6 +207,9 @@ describe('cloned voices', () => {
 
 describe('autocomplete and the catalogue', () => {
   it('filters voices by what is typed and by language, shows languages in the member locale, at most 25', async () => {
+    const cloneId = await givenGrandpa();
+    await givenNarrator();
+    await givenBright();
     const ja = await autocomplete(h, { guildId: seoul.id, userId: MINJI, name: 'say', focus: { name: 'voice', value: '' }, options: { language: 'ja' } });
     expect(ja.length).toBeGreaterThan(0);
     // The server's cloned voice has no known language, so it stays; every preset voice is Japanese.
@@ -203,6 +237,8 @@ describe('autocomplete and the catalogue', () => {
   });
 
   it('/voices lists the preset voices (operator ones too), the cloned voices and the presets, in one message', async () => {
+    const cloneId = await givenGrandpa();
+    await givenNarratorAsDefault();
     const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'voices', subcommand: 'list' });
     expect(content.length).toBeLessThan(2000);
     for (const expected of ['`voice-b-ko-f-01` 한국어 · bright, friendly female', 'voice-b-de-m-01', `\`${cloneId}\` **Grandpa** · 5.0 s`, '**Narrator**:', '(서버 기본값)']) {
@@ -220,6 +256,9 @@ describe('autocomplete and the catalogue', () => {
 
 describe('across a restart', () => {
   it('presets, the server default and the voice library survive a restart on the same database file', async () => {
+    const cloneId = await givenGrandpa();
+    await givenBright();
+    await givenNarratorAsDefault();
     await h.restart();
     const names = await autocomplete(h, { guildId: seoul.id, userId: MINJI, name: 'say', focus: { name: 'preset', value: '' } });
     expect(names.map((c) => c.value)).toEqual(['bright', 'Narrator']);
@@ -233,6 +272,7 @@ describe('across a restart', () => {
   });
 
   it('deleting the default preset falls back to the voice of the server language, and says so', async () => {
+    await givenNarratorAsDefault();
     const deleted = await runCommand(h, { guildId: seoul.id, userId: SEOUL_ADMIN, name: 'preset', subcommand: 'delete', options: { name: 'NARRATOR' } });
     expect(deleted.content).toContain('Deleted preset "Narrator". It was the server default');
     const { content, pitch } = await sayAndHear(seoul.id, MINJI, {});

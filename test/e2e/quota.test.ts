@@ -1,13 +1,13 @@
 import { readdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/audio/clip.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '../support/fake-discord/types.ts';
+import { fixture } from '../audio/fixtures.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
-const FIXTURES = new URL('../../../shared/fixtures/audio/', import.meta.url);
 
 const GUILD = '200000000000000061';
 const VOICE = '220000000000000061';
@@ -15,6 +15,7 @@ const ADMIN = '300000000000000600'; // Manage Server, in voice
 const SPENDER = '300000000000000601'; // not in voice: files
 const WAITER = '300000000000000602'; // not in voice: files
 const HASTY = '300000000000000603'; // not in voice: files
+const READER = '300000000000000604'; // not in voice: files; only the /usage test of one's own day
 /** Ten members outside voice, for ten identical requests at once. */
 const CROWD = Array.from({ length: 10 }, (_, i) => `30000000000000062${i}`);
 const VOICE_ID = 'voice-b-en-f-01';
@@ -30,6 +31,7 @@ const guilds: FakeGuildSpec[] = [
       { id: SPENDER, username: 'spender' },
       { id: WAITER, username: 'waiter' },
       { id: HASTY, username: 'hasty' },
+      { id: READER, username: 'reader' },
       ...CROWD.map((id, i) => ({ id, username: `crowd${i}` })),
     ],
   },
@@ -43,9 +45,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+// Each test starts from the operator's budgets alone, whatever the one before it set (tests run shuffled).
+afterEach(async () => {
+  await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: 0, member_daily_chars: 0, cooldown_seconds: 0 } });
+});
 
 const ephemeral = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
-const ttsRequests = (text: string) => h.sandbox.requests.filter((r) => r.endpoint === 'tts' && r.status === 200 && r.charactersBilled === countCharacters(text)).length;
+/** Successful TTS requests for a text of this length since request number `since` (the sandbox keeps no texts). */
+const ttsRequests = (text: string, since: number) =>
+  h.sandbox.requests.slice(since).filter((r) => r.endpoint === 'tts' && r.status === 200 && r.charactersBilled === countCharacters(text)).length;
 
 function sayFile(userId: string, text: string, options: Record<string, string> = {}) {
   return runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, voice: VOICE_ID, output: 'file', ...options } });
@@ -90,10 +98,11 @@ async function cacheFiles(): Promise<Array<{ voice: string; file: string }>> {
 describe('the audio cache', () => {
   it('serves a repeated /say with no request and no characters, and it sounds the same', async () => {
     const text = 'Say this twice.';
+    const since = h.sandbox.requests.length;
     const first = await sayInVoice(text);
     const billed = h.sandbox.charactersBilled();
     const requests = h.sandbox.requests.length;
-    expect(ttsRequests(text)).toBe(1);
+    expect(ttsRequests(text, since)).toBe(1);
 
     const second = await sayInVoice(text);
     expect(h.sandbox.charactersBilled()).toBe(billed);
@@ -112,9 +121,10 @@ describe('the audio cache', () => {
 
   it('sends ten identical requests made at once to the service once', async () => {
     const text = 'All of us at once.';
+    const since = h.sandbox.requests.length;
     const billed = h.sandbox.charactersBilled();
     const results = await Promise.all(CROWD.map((userId) => sayFile(userId, text)));
-    expect(ttsRequests(text)).toBe(1);
+    expect(ttsRequests(text, since)).toBe(1);
     expect(h.sandbox.charactersBilled() - billed).toBe(countCharacters(text));
     // Every one of them got the whole file.
     for (const { handle } of results) {
@@ -149,7 +159,7 @@ describe('the audio cache', () => {
   });
 
   it("purges a cloned voice's entries when the voice is deleted, and only those", async () => {
-    const clip = await readFile(new URL('tone-220hz-5s-48k.wav', FIXTURES));
+    const clip = fixture('tone-220hz-5s-48k.wav');
     const cloned = await runCommand(h, {
       guildId: GUILD,
       userId: ADMIN,
@@ -225,9 +235,19 @@ describe('budgets', () => {
 
 describe('/usage', () => {
   it("equals the sandbox's own counters, and counts what the cache saved", async () => {
+    // This test's own spend and saving: one new text fetched, then served twice from the cache.
+    const text = 'Counted by both sides.';
+    const before = await usage();
+    const entries = (await cacheFiles()).length;
+    expect((await sayFile(SPENDER, text)).content).toMatch(/^Here is/);
+    // The entry is written once the whole part is in (the reply may come a moment before): then the repeats hit it.
+    await vi.waitFor(async () => expect((await cacheFiles()).length).toBeGreaterThan(entries), { timeout: 5_000 });
+    expect((await sayFile(CROWD[0] ?? '', text)).content).toMatch(/^Here is/);
+    expect((await sayFile(CROWD[1] ?? '', text)).content).toMatch(/^Here is/);
     const billed = h.sandbox.charactersBilled();
-    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeGreaterThanOrEqual(countCharacters(text));
     const u = await usage();
+    // Every character this bot spent was spent in this one server, so the totals agree whatever ran before.
     expect(u.guildSpent).toBe(billed);
     expect(u.botSent).toBe(billed);
     // The service's own count (X-RateLimit-Used) of a key that started the month at 0.
@@ -235,17 +255,18 @@ describe('/usage', () => {
     expect(u.content).toContain("(the service's count)");
     expect(u.botLimit).toBe(300_000);
     expect(u.botRemaining).toBe(300_000 - billed);
-    // The repeated /say, its respaced twin (counted as its own text), nine of the ten at once, the hit after the
-    // restart and the hit the budget let through.
-    const saved = countCharacters('Say this twice.') + countCharacters('Say   this\ntwice.') + 9 * countCharacters('All of us at once.') + countCharacters('Kept on disk.') + countCharacters('Fifteen chars!!');
-    expect(u.guildSaved).toBe(saved);
-    expect(u.botSaved).toBe(saved);
+    expect(u.guildSpent - before.guildSpent).toBe(countCharacters(text));
+    expect(u.guildSaved - before.guildSaved).toBe(2 * countCharacters(text));
+    expect(u.botSaved - before.botSaved).toBe(2 * countCharacters(text));
     expect(u.content).toMatch(/\(resets \d{4}-\d{2}-01\)/);
   });
 
+
   it("shows the caller's own day against their budget, in their language, mentioning no one", async () => {
     await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { member_daily_chars: 1000 } });
-    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: WAITER, name: 'usage', locale: 'ja' });
+    // READER's only spend today, 15 characters (a text no other test sends, so not a cache hit).
+    expect((await sayFile(READER, 'Reader spends!!')).content).toMatch(/^Here is/);
+    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: READER, name: 'usage', locale: 'ja' });
     expect(content).toContain('今日のあなた: 15 文字; 1 日の予算 1,000 文字、残り 985 文字');
     expect(ephemeral(handle)).toBe(true);
     for (const r of handle.responses) expect(r.mentioned).toEqual({ users: [], roles: [], everyone: false });

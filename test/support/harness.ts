@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
-import { VoiceApiClient } from '../../src/api/index.ts';
+import type { VoiceApiClient } from '../../src/api/index.ts';
 import { dominantPitchHz, rmsDbfs } from '../../src/audio/clip.ts';
-import { SayBot } from '../../src/bot/app.ts';
+import type { SayBot } from '../../src/bot/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
 import type { FakeAttachmentInput, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
@@ -155,31 +154,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logStream = new PassThrough();
   const lines: string[] = [];
   logStream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-  const logger = createLogger({ level: config.logLevel, secrets: [token, apiKey], destination: logStream });
-  const voiceApi = new VoiceApiClient({
-    baseUrl: sandbox.url,
-    apiKey,
-    logger,
-    retryBaseDelayMs: options.clientRetryBaseDelayMs ?? 5,
-    retryMaxDelayMs: 20,
-    ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
-  });
-  const startBot = () =>
-    SayBot.start({
-      config,
-      logger,
-      voiceApi,
-      store: options.wrapStore ? options.wrapStore(new SqliteStore(config.databasePath)) : new SqliteStore(config.databasePath),
-      readyTimeoutMs: 10_000,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
-    });
-  let bot = await startBot();
+  // The same start-up as `npm start` (src/main.ts), with only the test seams changed.
+  const seams: StartSeams = {
+    logDestination: logStream,
+    readyTimeoutMs: 10_000,
+    voiceApiClient: {
+      retryBaseDelayMs: options.clientRetryBaseDelayMs ?? 5,
+      retryMaxDelayMs: 20,
+      ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
+    },
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+    ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+  };
+  let running: RunningSayBot;
+  try {
+    running = await startSayBot(config, seams);
+  } catch (error) {
+    await services.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     discord,
     sandbox,
     get bot() {
-      return bot;
+      return running.bot;
     },
     config,
     databasePath: config.databasePath,
@@ -188,13 +188,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     apiKey,
     logs: () => lines.join(''),
     async restart() {
-      await bot.stop();
-      bot = await startBot();
-      return bot;
+      await running.stop();
+      running = await startSayBot(config, seams);
+      return running.bot;
     },
     async close() {
-      await bot.stop();
-      await voiceApi.close();
+      await running.stop();
       await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,7 +1,7 @@
 // FakeDiscord: a Discord of our own on 127.0.0.1 for end-to-end tests and benchmarks. An unmodified discord.js
 // client and @discordjs/voice connect to it (REST + gateway over HTTP/WS, voice gateway over WSS, media over UDP);
 // tests drive interactions and read back what the bot answered and what each guild's voice channel heard.
-// Protocol facts: ../../../../shared/discord-local.md.
+// Protocol facts: Discord's developer documentation (API v10, gateway v10, voice gateway v8); README.md beside this file.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cdn, type CdnLogEntry } from './cdn.ts';
