@@ -58,15 +58,16 @@ export function writeOggOpus(packets: readonly Uint8Array[], options: OggOpusOpt
   addPage([opusHead(channels, preSkip)], BOS, 0n);
   addPage([opusTags(options.vendor ?? 'SayBot')], packets.length === 0 ? EOS : 0, 0n);
 
-  const total = packets.reduce((sum, packet) => sum + packetSamples(packet), 0);
-  const end = BigInt(preSkip + Math.min(total, options.sampleCount ?? total));
   let samples = 0;
   for (let i = 0; i < packets.length; i += perPage) {
     const group = packets.slice(i, i + perPage);
+    const before = samples;
     for (const packet of group) samples += packetSamples(packet);
     const last = i + perPage >= packets.length;
-    // Granule position: the 48 kHz sample count (pre-skip included) at the end of the page's last packet.
-    addPage(group, last ? EOS : 0, last ? end : BigInt(preSkip + samples));
+    // Granule position: the 48 kHz sample count (pre-skip included) at the end of the page's last packet. The
+    // last page may trim padding, but only its own samples (RFC 7845 §4.4), so the count never goes back.
+    const end = last ? Math.max(before, Math.min(samples, options.sampleCount ?? samples)) : samples;
+    addPage(group, last ? EOS : 0, BigInt(preSkip + end));
   }
   return Buffer.concat(pages);
 }

@@ -63,7 +63,7 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
   text = text.replace(/`([^`\n]+)`/g, (_, inner: string) => (
     [...inner.trim()].length <= SHORT_INLINE_CODE ? word(inner.trim()) : word(words.code)));
   text = text.replace(/\|\|[\s\S]*?\|\|/g, () => word(words.spoiler));
-  text = text.replace(MASKED_LINK, (_, label: string) => ` ${label} `);
+  text = text.replace(MASKED_LINK, '$1');
   text = text.replace(URL, (url) => word(linkWord(url, words)));
   text = text.replace(/<@!?(\d+)>/g, (_, id: string) => word(context.users?.[id] ?? words.unknownUser));
   text = text.replace(/<@&(\d+)>/g, (_, id: string) => word(context.roles?.[id] ?? words.unknownRole));

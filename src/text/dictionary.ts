@@ -66,12 +66,13 @@ export function removeEntry(entries: readonly DictionaryEntry[], word: string): 
 }
 
 /**
- * `text` with every dictionary word replaced by its reading, in one pass (a reading is never replaced again).
- * The longest word wins where several start at the same place; case is ignored. Words in a spaced script
- * match whole words only ("cat" not in "category"); Hangul, kana and CJK words match anywhere.
+ * A function giving text with every dictionary word replaced by its reading, in one pass (a reading is never
+ * replaced again). The longest word wins where several start at the same place; case is ignored. Words in a
+ * spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK words match anywhere.
+ * Compile once per dictionary change: the pattern of 500 entries is worth keeping between messages.
  */
-export function applyDictionary(text: string, entries: readonly DictionaryEntry[]): string {
-  if (entries.length === 0 || text === '') return text;
+export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
+  if (entries.length === 0) return (text) => text;
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
   const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
   const pattern = words.map((word) => {
@@ -79,7 +80,12 @@ export function applyDictionary(text: string, entries: readonly DictionaryEntry[
     return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
   }).join('|');
   const matcher = new RegExp(pattern, 'giu');
-  return text.normalize('NFC').replace(matcher, (match) => readings.get(entryKey(match)) ?? match);
+  return (text) => text.normalize('NFC').replace(matcher, (match) => readings.get(entryKey(match)) ?? match);
+}
+
+/** `text` through the dictionary `entries` (see compileDictionary). */
+export function applyDictionary(text: string, entries: readonly DictionaryEntry[]): string {
+  return compileDictionary(entries)(text);
 }
 
 const FileSchema = z.object({

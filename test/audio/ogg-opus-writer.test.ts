@@ -143,6 +143,13 @@ describe('writeOggOpus', () => {
     expect(parsed.at(-1)?.granule).toBe(BigInt(ENCODER_PRE_SKIP + 2 * 960));
   });
 
+  it('trims at most the last page: a sample count below the earlier pages is not written', () => {
+    const parsed = parsePages(writeOggOpus(packets, { sampleCount: 100, packetsPerPage: 20 }));
+    const granules = parsed.slice(2).map((page) => page.granule);
+    expect(granules.at(-1)).toBe(granules.at(-2));
+    expect(granules).toEqual([...granules].sort((a, b) => Number(a - b)));
+  });
+
   it('writes a valid, empty stream for no packets', () => {
     const parsed = parsePages(writeOggOpus([]));
     expect(parsed).toHaveLength(2);

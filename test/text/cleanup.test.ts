@@ -97,7 +97,8 @@ const ko: Case[] = [
     context: { language: 'ko', maxLength: 20 },
     expected: '가나다라 마바사아, 이하 생략',
   },
-  { name: 'locale code ko', content: '<@999>', context: { language: 'ko' }, expected: '누군가' },
+  { name: 'timestamp as a Korean date', content: '<t:1700000000:R>에 만나요', context: { language: 'ko' }, expected: '2023년 11월 14일에 만나요' },
+  { name: 'suppressed embed link', content: '여기 <https://naver.com/a>', context: { language: 'ko' }, expected: '여기 naver.com 링크' },
 ];
 
 const ja: Case[] = [
@@ -121,6 +122,9 @@ const ja: Case[] = [
   { name: 'reply', content: 'そうだね', context: { language: 'ja', replyTo: 'はなこ' }, expected: 'はなこさんへの返信、そうだね' },
   { name: 'forward', content: 'ニュース', context: { language: 'ja', forwarded: true }, expected: '転送されたメッセージ、ニュース' },
   { name: 'sticker', content: '', context: { language: 'ja-JP', stickerNames: ['ねこ'] }, expected: 'スタンプ ねこ' },
+  { name: 'timestamp as a Japanese date', content: '<t:1700000000:d>に集合', context: { language: 'ja' }, expected: '2023年11月14日に集合' },
+  { name: 'masked link label without added spaces', content: '詳しくは[こちら](https://example.com/x)を見て', context: { language: 'ja' }, expected: '詳しくはこちらを見て' },
+  { name: 'unknown user', content: '<@5>が来た', context: { language: 'ja' }, expected: '誰かが来た' },
   {
     name: 'long Japanese cut after a comma',
     content: 'きょうはとてもいいてんきですね、さんぽにいきましょう、こうえんまで',

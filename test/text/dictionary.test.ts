@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_ENTRIES, addEntry, applyDictionary, exportDictionary, importDictionary, removeEntry, validateEntry,
+  MAX_ENTRIES, addEntry, applyDictionary, compileDictionary, exportDictionary, importDictionary, removeEntry, validateEntry,
 } from '../../src/text/dictionary.ts';
 import type { DictionaryEntry } from '../../src/text/dictionary.ts';
+import { cleanMessage } from '../../src/text/cleanup.ts';
 
 const entry = (word: string, reading: string): DictionaryEntry => ({ word, reading });
 
@@ -27,6 +28,22 @@ describe('applyDictionary', () => {
   ];
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, { text, entries, expected }) => {
     expect(applyDictionary(text, entries)).toBe(expected);
+  });
+});
+
+describe('the dictionary after clean-up', () => {
+  it('sees the names and words clean-up produced, not the raw markup', () => {
+    const apply = compileDictionary([entry('Alice', 'アリス'), entry('111', 'one one one'), entry('link', 'URL')]);
+    const cleaned = cleanMessage('<@111> https://example.org/x', { users: { '111': 'Alice' }, language: 'ja' });
+    expect(apply(cleaned)).toBe('アリス example.orgのリンク');
+    expect(apply(cleanMessage('<@111> sent https://a-very-long-host-name.example.org', { users: { '111': 'Alice' } }))).toBe('アリス sent URL');
+  });
+
+  it('applies a full dictionary of 500 entries, the longest word winning', () => {
+    const entries = Array.from({ length: 500 }, (_, i) => entry(`word${i}`, `w${i}`));
+    entries[499] = entry('word1 word2', 'both');
+    const apply = compileDictionary(entries);
+    expect(apply('word1 word2 word3 word10 word1')).toBe('both w3 w10 w1');
   });
 });
 
