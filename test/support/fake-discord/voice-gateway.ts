@@ -142,7 +142,10 @@ export class VoiceGateway {
     }
     this.options = options;
     this.server = createServer({ cert: VOICE_CA_CERTIFICATE_PEM, key: readFileSync(KEY_URL, 'utf8') });
-    this.server.on('tlsClientError', (error) => options.report(`voice gateway TLS error: ${error.message}`));
+    this.server.on('tlsClientError', (error: NodeJS.ErrnoException) => {
+      // A client that gives up mid-handshake (a destroyed connection rejoining) is not a protocol problem.
+      if (error.code !== 'ECONNRESET') options.report(`voice gateway TLS error: ${error.message}`);
+    });
     this.wss = new WebSocketServer({ server: this.server, maxPayload: 64 * 1024 });
     this.wss.on('connection', (ws) => this.accept(ws));
     this.wss.on('error', (error) => options.report(`voice gateway error: ${String(error)}`));
