@@ -94,6 +94,25 @@ describe('FakeDiscord DAVE variants', () => {
     expect(heard.dave).toMatchObject({ e2eeFrames: 15, plaintextFrames: 0, firstPacketToFirstDecryptableMs: 0 });
   });
 
+  it('audio sent right after Ready, before the group exists, goes out plaintext and is not heard (as Discord clients drop it)', async () => {
+    const g = guildSpec(7);
+    const { fake, client } = await start({ dave: 'required', daveHandshakeDelayMs: 100 }, g);
+    const guild = client.guilds.cache.get(g.id)!;
+    connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+    // Played at once, as SayBot did: the handshake takes three 100 ms hops after Ready.
+    await playOpus(connection, sineOpusPackets(440, 0.8));
+    const heard = await fake.waitForAudio(g.id, { minSeconds: 0.1 });
+    const dave = heard.dave!;
+    expect(dave.plaintextFrames).toBeGreaterThan(0);
+    expect(dave.e2eeFrames).toBeGreaterThan(0);
+    expect(dave.plaintextFrames + dave.e2eeFrames).toBe(40);
+    expect(dave.plaintextAfterTransition).toBe(0);
+    expect(dave.firstPacketToFirstDecryptableMs).toBeGreaterThan(0);
+    // Only what the listener could decrypt is heard.
+    expect(heard.seconds).toBeCloseTo(dave.e2eeFrames * 0.02, 2);
+  });
+
   it("'offered': a client without DAVE gets version 0 and is heard as before; the bot alone in a channel has no group", async () => {
     const g = guildSpec(6);
     const { fake, client } = await start({ dave: 'offered' }, g);

@@ -50,6 +50,7 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
     if (connection && connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
     connection = undefined;
     for (const id of [carol, dave]) if (fake.voiceChannelOf(g.id, id) !== null) fake.setVoiceState(g.id, id, null);
+    if (fake.voiceChannelOf(g.id, alice) === null) fake.setVoiceState(g.id, alice, lounge);
   });
 
   afterAll(async () => {
@@ -91,19 +92,6 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
     expect(heard.seconds).toBeCloseTo(0.6, 2);
     expect(Math.abs(dominantHz(heard.pcm) - 440)).toBeLessThan(5);
     expect(fake.daveState(g.id)?.listeners).toEqual([expect.objectContaining({ userId: alice, member: true, decrypted: 30, failures: 0 })]);
-  });
-
-  it('audio sent right after Ready, before the transition, is plaintext and not heard', async () => {
-    const guild = client.guilds.cache.get(g.id)!;
-    connection = joinVoiceChannel({ guildId: g.id, channelId: lounge, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
-    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
-    fake.clearAudio(g.id);
-    // Played at once: the library encrypts only once its group is ready, so the first frames go out plaintext.
-    await playOpus(connection, sineOpusPackets(440, 0.4));
-    await fake.daveReady(g.id);
-    const heard = fake.heard(g.id);
-    expect((heard.dave?.plaintextFrames ?? 0) + (heard.dave?.e2eeFrames ?? 0)).toBe(20);
-    expect(heard.seconds).toBeCloseTo((heard.dave?.e2eeFrames ?? 0) * 0.02, 2);
   });
 
   it('two listeners: both decrypt every frame', async () => {
@@ -154,6 +142,20 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
     expect(heard.dave?.decryptFailures).toBe(0);
     expect(heard.seconds).toBeCloseTo(1.4, 2);
     expect(fake.daveState(g.id)!.listeners).toEqual([expect.objectContaining({ userId: alice, decrypted: 70, failures: 0 })]);
+  });
+
+  it('the last listener leaving resets the group (op 24 + transition 0); rejoining makes a new one that decrypts', async () => {
+    connection = await joinTransitioned(client, g.id, lounge);
+    const first = await fake.daveReady(g.id);
+    fake.setVoiceState(g.id, alice, null);
+    const reset = await fake.waitForDave(g.id, (s) => s.botTransitions > first.botTransitions);
+    expect(reset).toMatchObject({ established: false, members: [], botEpoch: 0n, listeners: [] });
+    fake.setVoiceState(g.id, alice, lounge);
+    await fake.waitForDave(g.id, (s) => s.botEpoch === 1n && s.members.includes(alice));
+    fake.clearAudio(g.id);
+    await playOpus(connection, sineOpusPackets(440, 0.3));
+    const heard = await fake.waitForAudio(g.id, { minSeconds: 0.25 });
+    expect(heard.dave).toMatchObject({ e2eeFrames: 15, plaintextFrames: 0, decryptFailures: 0 });
   });
 
   it('reports no protocol problems', () => {
