@@ -96,6 +96,11 @@ export class HeardAudioStore {
     this.guild(guildId).dave = new DaveCounters();
   }
 
+  /** The bot's new voice session in this guild negotiated DAVE version 0: frames are heard as they come. */
+  stopDave(guildId: string): void {
+    this.guild(guildId).dave = undefined;
+  }
+
   /** A frame from a DAVE session: heard (decoded) only when it is silence or a listener decrypted it. */
   pushDave(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, verdict: FrameVerdict): void {
     const audio = this.guild(guildId);

@@ -351,6 +351,7 @@ export class VoiceGateway {
     const { guildId, channelId } = session.allocation;
     const others = this.options.usersInChannel(guildId, channelId);
     if (session.daveVersion === 0) {
+      this.options.audio.stopDave(guildId);
       if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
       return;
     }
