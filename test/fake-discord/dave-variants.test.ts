@@ -113,6 +113,37 @@ describe('FakeDiscord DAVE variants', () => {
     expect(heard.seconds).toBeCloseTo(dave.e2eeFrames * 0.02, 2);
   });
 
+  it('a damaged welcome: the client answers op 31, is removed and re-added, and is heard after the new epoch', async () => {
+    const g = guildSpec(8);
+    const lounge = g.voiceChannels[0]!.id;
+    g.members[1] = { ...g.members[1]!, voiceChannelId: lounge };
+    const { fake, client } = await start({ dave: 'required', daveCommitter: 'listener' }, g);
+    fake.damageNextDaveMessage(g.id, 'welcome');
+    const guild = client.guilds.cache.get(g.id)!;
+    connection = joinVoiceChannel({ guildId: g.id, channelId: lounge, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    const state = await fake.daveReady(g.id);
+    expect(state.invalidCommitWelcomes).toBe(1);
+    // Epoch 1: the listeners; 2: the bot added (welcome damaged); 3: the bot removed; 4: the bot added again.
+    expect(state.botEpoch).toBe(4n);
+    expect(state.members.sort()).toEqual([APP_ID, g.members[0]!.id, g.members[1]!.id].sort());
+    await playOpus(connection, sineOpusPackets(440, 0.3));
+    const heard = await fake.waitForAudio(g.id, { minSeconds: 0.25 });
+    expect(heard.dave).toMatchObject({ e2eeFrames: 15, decryptFailures: 0 });
+  });
+
+  it('a damaged commit echo: the committing client answers op 31 and the group is made again', async () => {
+    const g = guildSpec(9);
+    const { fake, client } = await start({ dave: 'required' }, g);
+    fake.damageNextDaveMessage(g.id, 'commit');
+    const guild = client.guilds.cache.get(g.id)!;
+    connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    const state = await fake.waitForDave(g.id, (s) => s.invalidCommitWelcomes === 1 && s.botEpoch > 0n);
+    expect(state.members.sort()).toEqual([APP_ID, g.members[0]!.id].sort());
+    await playOpus(connection, sineOpusPackets(440, 0.3));
+    const heard = await fake.waitForAudio(g.id, { minSeconds: 0.25 });
+    expect(heard.dave).toMatchObject({ e2eeFrames: 15, decryptFailures: 0 });
+  });
+
   it("'offered': a client without DAVE gets version 0 and is heard as before; the bot alone in a channel has no group", async () => {
     const g = guildSpec(6);
     const { fake, client } = await start({ dave: 'offered' }, g);

@@ -279,6 +279,14 @@ export class FakeDiscord {
   }
 
   /**
+   * The next op 29 (commit) or op 30 (welcome) the gateway sends the bot in this guild arrives damaged: the client
+   * must answer op 31 (invalid commit/welcome), and the gateway removes and re-adds it with its new key package.
+   */
+  damageNextDaveMessage(guildId: string, kind: 'commit' | 'welcome'): void {
+    this.parts.voice.damageNextDaveMessage(guildId, kind);
+  }
+
+  /**
    * From the next voice session of this guild on, the gateway sends the MLS proposals (op 27) before
    * CLIENTS_CONNECT (op 11): @discordjs/voice 0.19 throws inside its websocket handler on that order.
    */

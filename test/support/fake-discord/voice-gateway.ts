@@ -133,6 +133,7 @@ export class VoiceGateway {
   /** The gateway's own MLS identity, sent as op 25 and used to sign external proposals. */
   private readonly externalSender = new ExternalSender();
   private readonly misorderedGuilds = new Set<string>();
+  private readonly damageNext = new Map<string, 'commit' | 'welcome'>();
   /** Voice sockets the gateway closed for a reason of Discord's (4014, 4017, replaced sessions), in order. */
   readonly closeLog: VoiceCloseEntry[] = [];
 
@@ -199,6 +200,11 @@ export class VoiceGateway {
     return undefined;
   }
 
+  /** Damages the next op 29 (commit) or op 30 (welcome) sent to the bot in this guild: it must answer op 31. */
+  damageNextDaveMessage(guildId: string, kind: 'commit' | 'welcome'): void {
+    this.damageNext.set(guildId, kind);
+  }
+
   /** For the next voice sessions of this guild: send op 27 before op 11 (a client must survive that order). */
   setProposalsBeforeClientsConnect(guildId: string, on: boolean): void {
     if (on) this.misorderedGuilds.add(guildId);
@@ -263,7 +269,7 @@ export class VoiceGateway {
           const op = packet.op;
           session.inbox?.post(() => {
             if (op === DaveOp.ReadyForTransition) group.onReady(session.allocation.userId, transitionId);
-            else group.onBotInvalid(transitionId);
+            else group.onBotInvalid(transitionId, group.damagedMessages > 0);
           });
         }
         return session;
@@ -362,6 +368,11 @@ export class VoiceGateway {
       guildId, channelId, externalSender: this.externalSender, committer: this.options.dave.committer,
       proposalsBeforeClientsConnect: this.misorderedGuilds.has(guildId), report: this.options.report,
       changed: this.options.daveChanged,
+      damage: (kind) => {
+        if (this.damageNext.get(guildId) !== kind) return false;
+        this.damageNext.delete(guildId);
+        return true;
+      },
       bot: {
         userId: session.allocation.userId,
         sendJson: (op, d) => session.send(op, d),

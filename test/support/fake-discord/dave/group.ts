@@ -40,6 +40,8 @@ export interface DaveGroupOptions {
   proposalsBeforeClientsConnect: boolean;
   report: (line: string) => void;
   changed: () => void;
+  /** Test switch: true when this op 29 (commit) / op 30 (welcome) to the bot should arrive damaged. */
+  damage: (kind: 'commit' | 'welcome') => boolean;
 }
 
 export interface DaveGroupState {
@@ -79,6 +81,10 @@ export class DaveGroup {
   private readonly connected = new Set<string>();
   private readonly pendingRemovals: Array<{ userId: string; leaf: number }> = [];
   private members = new Set<string>();
+  /** The ratchet tree's leaves as the delivery service tracks them (RFC 9420: adds fill the leftmost blank leaf). */
+  private leaves: Array<string | undefined> = [];
+  /** Op 29/30 messages to the bot damaged on purpose (test switch): its op 31 answers are then expected. */
+  private damaged = 0;
   private established = false;
   private epoch = 0n;
   private inFlight: InFlight[] = [];
@@ -132,7 +138,34 @@ export class DaveGroup {
     this.established = true;
     this.epoch = 1n;
     this.members = new Set(this.listeners.keys());
+    this.leaves = this.applyToLeaves([creator.userId], parsed.proposalRefs, proposals.map((p, i) => ({ ...p, kind: 'add' as const, userId: others[i]!.userId })));
     for (const id of this.members) this.pending.delete(id);
+    this.checkLeaves();
+  }
+
+  /** The leaves after a commit: its removes, then its adds, in the order the commit lists them (RFC 9420 §12.3). */
+  private applyToLeaves(start: Array<string | undefined>, refs: Buffer[], proposals: InFlight[]): Array<string | undefined> {
+    const leaves = [...start];
+    const ordered = refs.map((ref) => proposals.find((p) => p.ref.equals(ref))).filter((p) => p !== undefined);
+    for (const p of ordered) if (p.kind === 'remove') leaves[leaves.indexOf(p.userId)] = undefined;
+    for (const p of ordered) {
+      if (p.kind !== 'add') continue;
+      const blank = leaves.indexOf(undefined);
+      if (blank >= 0) leaves[blank] = p.userId;
+      else leaves.push(p.userId);
+    }
+    while (leaves.length > 0 && leaves[leaves.length - 1] === undefined) leaves.pop();
+    return leaves;
+  }
+
+  /** The listeners know their own leaf: a mismatch means this delivery service lost track of the tree. */
+  private checkLeaves(): void {
+    for (const listener of this.listeners.values()) {
+      if (!listener.member || !this.members.has(listener.userId)) continue;
+      if (listener.leafIndex !== this.leaves.indexOf(listener.userId)) {
+        this.o.report(`voice gateway DAVE: listener ${listener.userId} is at leaf ${String(listener.leafIndex)}, the gateway thought ${this.leaves.indexOf(listener.userId)}`);
+      }
+    }
   }
 
   private addListener(userId: string): void {
@@ -162,30 +195,52 @@ export class DaveGroup {
       this.inFlight = this.inFlight.filter((p) => p !== waitingAdd);
       this.deliver(revokeProposalsPayload([waitingAdd.ref]), this.committers());
     }
-    const leaf = listener.leafIndex;
-    const wasMember = this.members.delete(userId);
-    this.transition?.waiting.delete(userId);
     listener.close();
-    if (wasMember && leaf !== undefined) {
-      if ([...this.members].every((id) => id === this.botId)) this.soleMemberReset();
-      else {
-        this.pendingRemovals.push({ userId, leaf });
-        this.flushProposals();
-      }
-    }
+    this.removeMember(userId);
     this.maybeExecute();
     this.o.changed();
   }
 
-  /** protocol.md "Sole member reset": op 24 epoch 1 then op 21 transition 0; the group starts over. */
-  private soleMemberReset(): void {
+  /** A member goes (left, or must be re-added after op 31): a Remove proposal, or a reset when one member is left. */
+  private removeMember(userId: string): void {
+    const leaf = this.leaves.indexOf(userId);
+    const wasMember = this.members.delete(userId);
+    this.transition?.waiting.delete(userId);
+    if (!wasMember || leaf < 0) return;
+    const remaining = [...this.members];
+    if (remaining.length === 0) {
+      this.resetState();
+    } else if (remaining.length === 1) {
+      const [sole] = remaining;
+      if (sole === this.botId) this.soleMemberReset();
+      else if (sole !== undefined) {
+        // A listener left alone starts over with a fresh pending group, as a client does after op 24 epoch 1.
+        this.resetState();
+        this.listeners.get(sole)?.close();
+        this.listeners.delete(sole);
+        this.addListener(sole);
+        this.flushProposals();
+      }
+    } else {
+      this.pendingRemovals.push({ userId, leaf });
+      this.flushProposals();
+    }
+  }
+
+  private resetState(): void {
     this.established = false;
     this.epoch = 0n;
     this.members.clear();
+    this.leaves = [];
     this.inFlight = [];
     this.pendingRemovals.length = 0;
     if (this.transition) clearTimeout(this.transition.timer);
     this.transition = undefined;
+  }
+
+  /** protocol.md "Sole member reset": op 24 epoch 1 then op 21 transition 0; the group starts over. */
+  private soleMemberReset(): void {
+    this.resetState();
     this.o.bot.sendJson(DaveOp.PrepareEpoch, { protocol_version: DAVE_VERSION, epoch: 1 });
     this.o.bot.sendJson(DaveOp.PrepareTransition, { protocol_version: DAVE_VERSION, transition_id: 0 });
   }
@@ -219,10 +274,18 @@ export class DaveGroup {
     this.maybeExecute();
   }
 
-  onBotInvalid(transitionId: number): void {
+  /** Op 31: the bot could not process a commit/welcome; it starts over with a new key package, so remove and re-add it. */
+  onBotInvalid(transitionId: number, expected: boolean): void {
     this.invalidCommitWelcomes++;
-    this.o.report(`voice gateway DAVE: the bot could not process the commit/welcome of transition ${transitionId} (op 31)`);
+    if (!expected) this.o.report(`voice gateway DAVE: the bot could not process the commit/welcome of transition ${transitionId} (op 31)`);
+    this.pending.delete(this.botId); // its next key package (op 26) follows
+    this.removeMember(this.botId);
+    this.maybeExecute();
     this.o.changed();
+  }
+
+  get damagedMessages(): number {
+    return this.damaged;
   }
 
   // ---- the delivery service ----
@@ -293,6 +356,7 @@ export class DaveGroup {
     }
     const removed = new Set(this.inFlight.filter((p) => p.kind === 'remove').map((p) => p.userId));
     const before = this.established ? new Set(this.members) : new Set([from]);
+    this.leaves = this.applyToLeaves(this.established ? this.leaves : [from], parsed.proposalRefs, this.inFlight);
     const after = new Set([...before].filter((id) => !removed.has(id)));
     for (const add of adds) after.add(add.userId);
     const id = this.nextTransitionId;
@@ -320,6 +384,7 @@ export class DaveGroup {
       this.announce(add.userId, 'welcome', id, tid, welcome);
     }
     for (const userId of after) this.pending.delete(userId);
+    this.checkLeaves();
     this.o.changed();
     this.maybeExecute();
   }
@@ -327,7 +392,13 @@ export class DaveGroup {
   /** Op 29 (commit) or op 30 (welcome) to one member; a listener answers ready (op 23) or invalid (op 31) at once. */
   private announce(userId: string, kind: 'commit' | 'welcome', id: number, tid: Buffer, message: Buffer): void {
     if (userId === this.botId) {
-      this.o.bot.sendBinary(kind === 'commit' ? DaveOp.AnnounceCommit : DaveOp.Welcome, Buffer.concat([tid, message]));
+      let sent = message;
+      if (this.o.damage(kind)) {
+        this.damaged++;
+        sent = Buffer.from(message);
+        sent[sent.length - 3] = (sent[sent.length - 3] ?? 0) ^ 0xff; // inside the last MAC / encrypted GroupInfo
+      }
+      this.o.bot.sendBinary(kind === 'commit' ? DaveOp.AnnounceCommit : DaveOp.Welcome, Buffer.concat([tid, sent]));
       return;
     }
     const listener = this.listeners.get(userId);
