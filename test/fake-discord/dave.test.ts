@@ -63,19 +63,22 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
   it('a client offering no DAVE (daveEncryption: false) is closed with 4017', async () => {
     const guild = client.guilds.cache.get(g.id)!;
     connection = joinVoiceChannel({ guildId: g.id, channelId: lounge, adapterCreator: guild.voiceAdapterCreator, daveEncryption: false });
-    const seen = new Set<unknown>();
-    const codes: number[] = [];
-    connection.on('stateChange', (_old, next) => {
-      const networking = 'networking' in next ? next.networking : undefined;
-      if (networking && !seen.has(networking)) {
-        seen.add(networking);
-        networking.on('close', (code: number) => codes.push(code));
-      }
+    // The client side: the voice library's networking reports the close code it got.
+    const clientSaw = new Promise<number>((resolve) => {
+      const seen = new Set<unknown>();
+      connection!.on('stateChange', (_old, next) => {
+        const networking = 'networking' in next ? next.networking : undefined;
+        if (networking && !seen.has(networking)) {
+          seen.add(networking);
+          networking.on('close', (code: number) => resolve(code));
+        }
+      });
     });
     const closed = await fake.waitForVoiceClose(g.id, 4017);
     expect(closed.reason).toMatch(/DAVE/);
-    await expect.poll(() => codes).toContain(4017);
+    expect(await clientSaw).toBe(4017);
     expect(connection.state.status).not.toBe(VoiceConnectionStatus.Ready);
+    expect(fake.daveState(g.id)).toBeUndefined();
   });
 
   it('with DAVE the connection reaches the transition and a listener decrypts what is sent after it (at its pitch)', async () => {

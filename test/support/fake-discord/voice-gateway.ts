@@ -361,8 +361,9 @@ export class VoiceGateway {
       if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
       return;
     }
-    session.outbox = new DelayedQueue(this.options.dave.handshakeDelayMs);
-    session.inbox = new DelayedQueue(this.options.dave.handshakeDelayMs);
+    const failed = (error: unknown): void => this.options.report(`voice gateway DAVE: failed handling a message: ${String(error)}`);
+    session.outbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
+    session.inbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
     this.options.audio.startDave(guildId);
     session.dave = new DaveGroup({
       guildId, channelId, externalSender: this.externalSender, committer: this.options.dave.committer,

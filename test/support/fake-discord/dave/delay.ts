@@ -2,25 +2,36 @@
 
 export class DelayedQueue {
   private readonly delayMs: number;
+  private readonly onError: (error: unknown) => void;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  constructor(delayMs: number) {
+  /** `onError` gets what a step throws: a step may run in a timer, where nothing else would catch it. */
+  constructor(delayMs: number, onError: (error: unknown) => void) {
     this.delayMs = Math.max(0, delayMs);
+    this.onError = onError;
   }
 
   /** Runs `step` now (no delay) or after the delay; equal delays keep posting order (Node runs same-length timers FIFO). */
   post(step: () => void): void {
     if (this.closed) return;
     if (this.delayMs === 0) {
-      step();
+      this.run(step);
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      if (!this.closed) step();
+      if (!this.closed) this.run(step);
     }, this.delayMs);
     this.timers.add(timer);
+  }
+
+  private run(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   close(): void {
