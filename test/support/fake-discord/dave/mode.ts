@@ -5,4 +5,4 @@
 import type { DaveMode } from '../types.ts';
 
 /** The one switch for every FakeDiscord that does not choose (tests and benchmarks). */
-export const DEFAULT_DAVE_MODE: DaveMode = 'off';
+export const DEFAULT_DAVE_MODE: DaveMode = 'required';
