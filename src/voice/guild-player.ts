@@ -92,6 +92,8 @@ export interface GuildPlayerOptions {
    * Ready again before the player gives it up and cuts the current reply off. Default 5 s.
    */
   reconnectGraceMs?: number;
+  /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
+  daveEncryption?: boolean;
   /** Told when the player has left its channel for good (idle, alone, error, or asked to). */
   onLeave?: (reason: string) => void;
 }
@@ -220,6 +222,7 @@ export class GuildPlayer {
       group: this.#options.group,
       selfDeaf: true,
       selfMute: false,
+      ...(this.#options.daveEncryption === false ? { daveEncryption: false } : {}),
     });
     if (connection !== previous) {
       this.#connection = connection;
