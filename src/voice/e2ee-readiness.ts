@@ -20,6 +20,15 @@ export function canSendAudio(connection: VoiceConnection): boolean {
   return dave.session?.ready === true && dave.lastTransitionId !== undefined && !dave.reinitializing;
 }
 
+/**
+ * Whether the transport is up (session description received): Discord accepted the join, which is all a join
+ * must wait for. The DAVE group can still be forming; the first clip's request runs meanwhile.
+ */
+export function transportReady(connection: VoiceConnection): boolean {
+  const state = connection.state;
+  return state.status === VoiceConnectionStatus.Ready && state.networking.state.code === NetworkingStatusCode.Ready;
+}
+
 /** Whether this connection's session uses DAVE (for logs). */
 export function usesDave(connection: VoiceConnection): boolean {
   const state = connection.state;
@@ -29,14 +38,18 @@ export function usesDave(connection: VoiceConnection): boolean {
 }
 
 /**
- * Resolves once audio can flow (see canSendAudio); rejects when the signal aborts. Re-checks on every
+ * Resolves once `ready` holds (default: audio can flow, see canSendAudio); rejects when the signal aborts. Re-checks on every
  * connection state change and every DAVE transition, the two things that change the answer.
  */
-export function untilCanSendAudio(connection: VoiceConnection, signal: AbortSignal): Promise<void> {
-  if (canSendAudio(connection)) return Promise.resolve();
+export function untilCanSendAudio(
+  connection: VoiceConnection,
+  signal: AbortSignal,
+  ready: (connection: VoiceConnection) => boolean = canSendAudio,
+): Promise<void> {
+  if (ready(connection)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (!canSendAudio(connection)) return;
+      if (!ready(connection)) return;
       cleanup();
       resolve();
     };

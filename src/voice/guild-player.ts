@@ -13,7 +13,7 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
-import { canSendAudio, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
+import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
 import { watchNetworking } from './networking-watch.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
@@ -182,32 +182,22 @@ export class GuildPlayer {
     return this.#queue.length;
   }
 
-  /** Joins (or moves to) a channel and waits until audio can flow. */
+  /**
+   * Joins (or moves to) a channel and waits until Discord accepted it (the transport is up). With DAVE the MLS
+   * group may still be forming: each clip waits for it before its first frame (see #playNext), while its audio
+   * request already runs, so the handshake and the Voice API's first byte overlap instead of adding up.
+   */
   async connect(channelId: string): Promise<void> {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     if (this.#state.kind === 'connected' && this.#state.channelId === channelId) return;
     if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting) {
       return this.#connecting;
     }
-    this.#connecting = this.#joinWithRetry(channelId);
+    this.#connecting = this.#join(channelId);
     try {
       await this.#connecting;
     } finally {
       this.#connecting = undefined;
-    }
-  }
-
-  /**
-   * A voice session whose DAVE state the library broke (a handler threw) is given up and a fresh one is made,
-   * once: a new session starts the MLS group membership from scratch, whatever the voice server does next.
-   */
-  async #joinWithRetry(channelId: string): Promise<void> {
-    try {
-      await this.#join(channelId);
-    } catch (error) {
-      if (!(error instanceof VoiceJoinError) || error.reason !== 'handler-error') throw error;
-      this.#log.info({ channelId }, 'rejoining once with a fresh voice session');
-      await this.#join(channelId);
     }
   }
 
@@ -234,16 +224,16 @@ export class GuildPlayer {
     }
     const failed = this.#connectionFailed.signal;
     try {
-      // Not just Ready: with DAVE the MLS group must exist, or the first frames go out unencrypted and are dropped.
       await untilCanSendAudio(
         connection,
         AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]),
+        transportReady,
       );
     } catch (error) {
       const reason = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
       this.#log.warn(
         { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
-        'voice connection did not become ready to send audio',
+        'voice connection did not become ready',
       );
       this.#connection = undefined;
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
@@ -315,8 +305,8 @@ export class GuildPlayer {
 
   /**
    * A message handler of the voice library threw (contained by watchNetworking). The session's state (its DAVE
-   * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. A join
-   * in progress retries once with a fresh one; a connected player is cut off, and the next /say rejoins.
+   * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. The clip
+   * waiting for it fails with a clear message (or, if audio was already heard, is cut off); the next /say rejoins.
    */
   #onHandlerError(connection: VoiceConnection, error: unknown, event: string): void {
     this.#log.error(
@@ -420,7 +410,15 @@ export class GuildPlayer {
       'voice connection lost; the current reply was cut off',
     );
     for (const entry of dropped) this.#drop(entry, 'cut-off');
-    if (this.#current) this.#endEarly(this.#current, 'cut-off');
+    const current = this.#current;
+    if (current && !current.resource && this.#failure !== undefined && this.#failure !== 'lost') {
+      // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
+      // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
+      current.abort.abort();
+      this.#options.onLeave?.(reason);
+      return;
+    }
+    if (current) this.#endEarly(current, 'cut-off');
     this.#options.onLeave?.(reason);
   }
 
@@ -436,18 +434,17 @@ export class GuildPlayer {
     try {
       const state = this.#state;
       if (state.kind !== 'connected') throw new Error('not connected to a voice channel');
-      if (!canSendAudio(state.connection)) {
-        // A DAVE group being rebuilt (the last listener left and one came back, a recovery): wait for the new epoch.
-        await untilCanSendAudio(
-          state.connection,
-          AbortSignal.any([
-            AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000),
-            current.abort.signal,
-            this.#connectionFailed.signal,
-          ]),
-        );
+      // The audio request and the wait for the DAVE group (first join, a group being rebuilt) run side by side.
+      const [opened, e2ee] = await Promise.allSettled([
+        entry.item.open(current.abort.signal),
+        this.#untilE2ee(state.connection, state.channelId, current),
+      ]);
+      if (e2ee.status === 'rejected') {
+        if (opened.status === 'fulfilled') opened.value.destroy();
+        throw e2ee.reason;
       }
-      const stream = await entry.item.open(current.abort.signal);
+      if (opened.status === 'rejected') throw opened.reason;
+      const stream = opened.value;
       if (current.ending) {
         stream.destroy();
         this.#finishCurrent(current);
@@ -462,6 +459,23 @@ export class GuildPlayer {
     } catch (error) {
       current.error = error;
       this.#finishCurrent(current);
+    }
+  }
+
+  /** Resolves once audio sent now is end-to-end encrypted (or DAVE is not in use); a VoiceJoinError if it never is. */
+  async #untilE2ee(connection: VoiceConnection, channelId: string, current: CurrentClip): Promise<void> {
+    if (canSendAudio(connection)) return;
+    const failed = this.#connectionFailed.signal;
+    try {
+      await untilCanSendAudio(
+        connection,
+        AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), current.abort.signal, failed]),
+      );
+    } catch (error) {
+      if (current.ending) throw error;
+      const reason: VoiceJoinFailure = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
+      this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
+      throw new VoiceJoinError(channelId, error, reason);
     }
   }
 

@@ -136,7 +136,7 @@ describe('/say with DAVE required', () => {
 });
 
 describe('voice failures with DAVE required', () => {
-  it('proposals before clients-connect (the voice library throws on them) do not end the process: other guilds keep speaking, the guild is told, no rejoin loop, and it speaks again after', async () => {
+  it('proposals before clients-connect (the voice library throws on them) do not end the process: other guilds keep speaking, the guild is told once, and it speaks again after', async () => {
     await leaveVoice(london.id);
     h.discord.setDaveProposalsBeforeClientsConnect(london.id);
     try {
@@ -145,10 +145,10 @@ describe('voice failures with DAVE required', () => {
       await other.waitFor((r) => (r.content ?? '').includes('말했습니다'), 20_000);
       const heardOther = await h.discord.waitForAudio(seoul.id, { minSeconds: 0.3 });
       expect(heardOther.dave?.plaintextFrames).toBe(0);
-      // Every voice session of this guild gets the bad order: the bot retries once with a fresh session, then says so.
+      // The guild's voice session is given up at once (no rejoin loop) and the requester is told.
       const final = await hit.waitFor((r) => (r.content ?? '').startsWith('I could not join'), 30_000);
       expect(final.content).toContain('<#220000000000000003>');
-      expect(h.logs().split('"code":"voice-handler-error"')).toHaveLength(3);
+      expect(h.logs().split('"code":"voice-handler-error"')).toHaveLength(2);
     } finally {
       h.discord.setDaveProposalsBeforeClientsConnect(london.id, false);
     }
@@ -161,13 +161,14 @@ describe('voice failures with DAVE required', () => {
   it('kicked mid-reply: the requester learns it was cut off and how much was heard; the next /say rejoins and is heard', async () => {
     const text = 'This reply will be interrupted by a moderator who removes the bot from the channel.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
-    await h.discord.waitForPacket(london.id, (p) => !p.silence);
+    // Half a second heard (25 frames), then a moderator removes the bot.
+    await h.discord.waitForPacket(london.id, () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25);
     h.discord.setVoiceState(london.id, APP_ID, null);
     const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
     expect(cut.content).toMatch(/cut off after \d+\.\d s .*<#220000000000000003>/);
     expect(cut.content).not.toMatch(/Stopped/);
     const heardSeconds = Number(/after (\d+\.\d) s/.exec(cut.content ?? '')?.[1]);
-    expect(heardSeconds).toBeGreaterThan(0);
+    expect(heardSeconds).toBeGreaterThanOrEqual(0.5);
     expect(heardSeconds).toBeLessThan(h.sandbox.expectedDurationSeconds(text));
     expect(h.logs()).toContain('"code":"voice-connection-lost"');
 

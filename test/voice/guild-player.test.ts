@@ -87,7 +87,7 @@ function sineItem(hz: number, seconds: number, opts: { openError?: Error; failAf
 }
 
 describe('GuildPlayer with DAVE required', () => {
-  it('goes disconnected -> connecting -> connected, and connect() resolves only once the DAVE transition is done', async () => {
+  it('goes disconnected -> connecting -> connected; the first clip waits for the DAVE transition, so no frame goes out unencrypted', async () => {
     const { player, guildId, lounge } = makePlayer();
     expect(player.state.kind).toBe('disconnected');
     const connecting = player.connect(lounge);
@@ -95,10 +95,12 @@ describe('GuildPlayer with DAVE required', () => {
     expect(player.channelId).toBe(lounge);
     await connecting;
     expect(player.state.kind).toBe('connected');
-    // Checked at the moment connect() resolved: the bot has executed a transition into an established group.
-    const dave = fake.daveState(guildId);
-    expect(dave?.established).toBe(true);
-    expect(dave?.botTransitions).toBeGreaterThanOrEqual(1);
+    fake.clearAudio(guildId);
+    expect((await player.enqueue(sineItem(440, 0.3).item)).status).toBe('played');
+    const heard = await fake.waitForAudio(guildId, { minSeconds: 0.25 });
+    expect(heard.dave?.plaintextFrames).toBe(0);
+    expect(heard.dave?.e2eeFrames).toBe(15);
+    expect(fake.daveState(guildId)?.established).toBe(true);
   });
 
   it('plays queued clips in order, each heard at its pitch, encrypted, and reports them played with their duration', async () => {
