@@ -203,6 +203,25 @@ describe('GuildPlayer with DAVE required', () => {
     expect((await player.enqueue(sineItem(440, 0.2).item)).status).toBe('played');
   });
 
+  it('the voice server goes away mid-clip: the clip is cut off after the grace period, and the next connect is heard', async () => {
+    const { player, guildId, lounge } = makePlayer({ reconnectGraceMs: 300 });
+    await player.connect(lounge);
+    fake.clearAudio(guildId);
+    const current = player.enqueue(sineItem(440, 5).item);
+    await fake.waitForPacket(guildId, (p) => !p.silence);
+    fake.dropVoiceServer(guildId);
+    const cut = await current;
+    expect(cut.status).toBe('cut-off');
+    expect(cut.seconds).toBeLessThan(5);
+    expect(player.state.kind).toBe('disconnected');
+
+    await player.connect(lounge);
+    fake.clearAudio(guildId);
+    expect((await player.enqueue(sineItem(440, 0.3).item)).status).toBe('played');
+    const heard = await fake.waitForAudio(guildId, { minSeconds: 0.25 });
+    expect(heard.dave?.plaintextFrames).toBe(0);
+  });
+
   it('a connection that offers no DAVE is refused with 4017 once: the join fails as dave-required, with no rejoin loop', async () => {
     const { player, guildId, lounge } = makePlayer({ daveEncryption: false });
     const error = await player.connect(lounge).then(

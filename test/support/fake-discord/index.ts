@@ -181,6 +181,14 @@ export class FakeDiscord {
     if (channelId !== null && channelId !== previous) this.parts.voice.clientConnected(guildId, channelId, userId, true);
   }
 
+  /**
+   * The guild's voice server goes away (a crash, a region change) while the bot is still in its channel: its voice
+   * sockets are closed with 4014 and no new VOICE_SERVER_UPDATE follows. The bot's gateway voice state is unchanged.
+   */
+  dropVoiceServer(guildId: string): void {
+    this.parts.voice.disconnectGuild(guildId);
+  }
+
   // ---- observing ----
 
   get restLog(): ReadonlyArray<RestLogEntry> {
