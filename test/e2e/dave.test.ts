@@ -178,4 +178,20 @@ describe('voice failures with DAVE required', () => {
     expect(heard.dave?.plaintextFrames).toBe(0);
     expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
   });
+
+  it('the voice server goes away mid-reply: the requester learns it was cut off and how much was heard; the next /say is heard', async () => {
+    const text = 'This reply loses its voice server part of the way through, while the bot is still in the channel.';
+    const handle = await say(london.id, ALICE, text, 'voice-b-en-m-01');
+    await h.discord.waitForPacket(london.id, () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25);
+    h.discord.dropVoiceServer(london.id);
+    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
+    const heardSeconds = Number(/after (\d+\.\d) s/.exec(cut.content ?? '')?.[1]);
+    expect(heardSeconds).toBeGreaterThanOrEqual(0.5);
+    expect(heardSeconds).toBeLessThan(h.sandbox.expectedDurationSeconds(text));
+
+    const again = await say(london.id, ALICE, 'And back.', 'voice-b-en-f-01');
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.3 });
+    expect(heard.dave?.plaintextFrames).toBe(0);
+  });
 });
