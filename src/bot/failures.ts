@@ -66,7 +66,7 @@ export function describeFailure(error: unknown): DescribedFailure {
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
     if (error.reason === 'dave-required') {
-      return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'error' };
+      return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
     }
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }

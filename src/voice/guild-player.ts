@@ -231,10 +231,13 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
-      this.#log.warn(
-        { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
-        'voice connection did not become ready',
-      );
+      // A 4017 already has its one operator line (#onVoiceClose).
+      if (reason !== 'dave-required') {
+        this.#log.warn(
+          { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
+          'voice connection did not become ready',
+        );
+      }
       this.#connection = undefined;
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#state = { kind: 'disconnected' };
