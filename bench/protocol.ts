@@ -2,6 +2,13 @@
 // it gets back. Every time in here is the servers process's performance.now(): latencies are measured between
 // two events that both happen there (INTERACTION_CREATE out, first packet in), so the clocks never mix.
 import type { Pacing } from '../src/sandbox/index.ts';
+import type { DaveMode } from '../test/support/fake-discord/types.ts';
+
+/** How the fake Discord treats DAVE in a servers process: its mode and the one-way delay on each DAVE message. */
+export interface DaveSetting {
+  mode: DaveMode;
+  handshakeDelayMs: number;
+}
 
 export interface ServersInfo {
   restUrl: string;
@@ -45,7 +52,7 @@ export interface ProcessUsage {
 
 /** One entry per operation: its parameters and its result. */
 export interface Calls {
-  start: { params: { guilds: number }; result: ServersInfo };
+  start: { params: { guilds: number; dave?: DaveSetting }; result: ServersInfo };
   setPacing: { params: { pacing: Partial<Pacing> }; result: null };
   expectedSeconds: { params: { text: string }; result: number };
   command: { params: CommandSpec; result: Dispatched };
@@ -55,6 +62,11 @@ export interface Calls {
   waitResponse: { params: { interactionId: string; pattern: string; timeoutMs: number }; result: string };
   /** The first audio packet the guild heard at or after `sinceMs`. */
   firstPacket: { params: { guildId: string; sinceMs: number; timeoutMs: number }; result: number };
+  /**
+   * The first audio a listener could play at or after `sinceMs`: with DAVE the first frame a listening member
+   * decrypted (plaintext frames are dropped by real clients), without DAVE the first packet.
+   */
+  firstHeard: { params: { guildId: string; sinceMs: number; timeoutMs: number }; result: number };
   clearAudio: { params: { guildIds: string[] }; result: null };
   waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
   botVoiceChannel: { params: { guildId: string }; result: string | null };

@@ -30,6 +30,8 @@ export interface Results {
   /** Figure 2: time to first audio of a cached reply (nothing subtracted), and the requests the sandbox saw meanwhile. */
   cacheHit?: { totalMs: number[]; apiRequests: number };
   concurrency?: ConcurrencyStep[];
+  /** Figure 5: time to first heard audio (overhead, start delay subtracted) per DAVE mode. */
+  dave?: { off: TtfaSamples; required: TtfaSamples };
   memory?: MemoryResult;
   /** Protocol problems the fake Discord saw, and warnings the bot logged. */
   problems: string[];
@@ -156,6 +158,38 @@ function memorySection(r: Results): string[] {
   return lines;
 }
 
+function daveSection(r: Results): string[] {
+  const d = r.dave;
+  if (!d) return [];
+  const p = r.plan;
+  const p50 = (s: number[]) => percentile(s, 50);
+  const addedIn = p50(d.required.inChannel) - p50(d.off.inChannel);
+  const addedJoin = p50(d.required.firstJoin) - p50(d.off.firstJoin);
+  // The bot commits: key package up, proposals down, commit up, announce down = two round trips of the delay.
+  const handshake = 4 * p.dave.handshakeDelayMs;
+  const row = (name: string, s: number[]) =>
+    `| ${name} | ${s.length} | ${ms(p50(s))} | ${ms(percentile(s, 95))} | ${ms(Math.max(...s))} |`;
+  return [
+    '## 5. What DAVE adds to time to first audio',
+    '',
+    `Time to first audio a listener can play (with DAVE: the first frame a listening member decrypted) minus the ` +
+      `sandbox's ${p.ttfa.startDelayMs} ms start delay, same reply as figure 1, each mode on its own fake Discord in the ` +
+      `same run; DAVE messages delayed ${p.dave.handshakeDelayMs} ms each way. Warm-up runs (${p.dave.warmup}) not counted.`,
+    '',
+    '| case | runs | overhead p50 | overhead p95 | overhead max |',
+    '|---|---|---|---|---|',
+    row('DAVE off, bot in channel', d.off.inChannel),
+    row('DAVE required, bot in channel', d.required.inChannel),
+    row('DAVE off, first join', d.off.firstJoin),
+    row('DAVE required, first join', d.required.firstJoin),
+    '',
+    `DAVE adds ${ms(addedIn)} at p50 in channel (goal: nothing, within noise of 5 ms: ${verdict(addedIn < 5)}) and ` +
+      `${ms(addedJoin)} on a first join (goal: at most the handshake's own round trips, ${ms(handshake, 0)}: ` +
+      `${verdict(addedJoin <= handshake)}).`,
+    '',
+  ];
+}
+
 export function render(r: Results): string {
   const { machine } = r;
   return [
@@ -172,6 +206,7 @@ export function render(r: Results): string {
     ...cacheSection(r),
     ...concurrencySection(r),
     ...memorySection(r),
+    ...daveSection(r),
     ...(r.problems.length > 0 ? ['## Problems seen during the run', '', ...r.problems.slice(0, 20).map((p) => `- ${withoutRepoRoot(p)}`), ''] : []),
   ].join('\n');
 }

@@ -68,6 +68,28 @@ async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaS
   return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
 }
 
+/** Figure 5: the figure 1 measurement (to first heard audio) on a fake Discord per DAVE mode, same bot code. */
+async function daveFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['dave']>> {
+  const measure = async (mode: 'off' | 'required'): Promise<TtfaSamples> => {
+    const servers = await Servers.start(10, { mode, handshakeDelayMs: mode === 'off' ? 0 : p.dave.handshakeDelayMs });
+    let bot: BenchBot | undefined;
+    try {
+      bot = await startBot(servers.info, { bufferResponses: false });
+      await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `DAVE ${mode} ${phase} ${run}`);
+      const common = { startDelayMs: p.ttfa.startDelayMs, warmup: p.dave.warmup, heard: true };
+      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: p.dave.runs, firstJoin: false });
+      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: p.dave.firstJoinRuns, firstJoin: true });
+      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((l) => `fake Discord (DAVE ${mode}): ${l}`));
+      return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
+    } finally {
+      await bot?.stop();
+      await servers.close();
+    }
+  };
+  return { off: await measure('off'), required: await measure('required') };
+}
+
 /** Figure 2: the same text again, once a first /say put it in the cache; no request should reach the sandbox. */
 async function cacheHits(servers: Servers, p: Plan): Promise<NonNullable<Results['cacheHit']>> {
   const text = textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, 'A reply from the cache');
@@ -140,6 +162,10 @@ async function main(): Promise<void> {
       complaints.push(...bot.complaints());
       await bot.stop();
       bot = undefined;
+    }
+    if (has('dave')) {
+      log(`DAVE: required against off, ${p.dave.handshakeDelayMs} ms handshake delay`);
+      results.dave = await daveFigure(p, complaints);
     }
     results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
   } finally {

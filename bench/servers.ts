@@ -37,9 +37,12 @@ async function command(spec: CommandSpec): Promise<Dispatched> {
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
 
 const handlers: Handlers = {
-  async start({ guilds }) {
+  async start({ guilds, dave }) {
     const token = fakeToken();
-    const discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined });
+    const discord = await FakeDiscord.start({
+      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined,
+      ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
+    });
     const sandbox = await startSandbox();
     running = { discord, sandbox };
     return {
@@ -68,6 +71,19 @@ const handlers: Handlers = {
   async firstPacket({ guildId, sinceMs, timeoutMs }) {
     const packet = await need().discord.waitForPacket(guildId, (p) => !p.silence && p.receivedAtMs >= sinceMs, timeoutMs);
     return packet.receivedAtMs;
+  },
+  async firstHeard({ guildId, sinceMs, timeoutMs }) {
+    const { discord } = need();
+    const first = await discord.waitForPacket(guildId, (p) => !p.silence && p.receivedAtMs >= sinceMs, timeoutMs);
+    if (!discord.heard(guildId).dave) return first.receivedAtMs;
+    // The fake stamps the first decryptable frame relative to the first packet; poll until a listener decrypted one.
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const delta = discord.heard(guildId).dave?.firstPacketToFirstDecryptableMs;
+      if (delta !== undefined) return first.receivedAtMs + delta;
+      if (performance.now() > deadline) throw new Error(`guild ${guildId}: no decryptable frame within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   },
   clearAudio({ guildIds }) {
     for (const guildId of guildIds) need().discord.clearAudio(guildId);

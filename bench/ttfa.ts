@@ -15,6 +15,8 @@ export interface TtfaOptions {
   text: (run: number) => string;
   /** Subtracted from each time: the sandbox's start delay, or 0 where no request is made (cache hits). */
   startDelayMs: number;
+  /** Stop the clock at the first audio a listener can play (with DAVE: the first frame it decrypted), not the first packet. */
+  heard?: boolean;
 }
 
 export interface TtfaResult {
@@ -29,7 +31,7 @@ export async function measureTtfa(servers: Servers, guild: BenchGuild, options: 
     else await join(servers, guild);
     await servers.call('clearAudio', { guildIds: [guild.guildId] });
     const sent = await say(servers, guild, options.text(i));
-    const firstAt = await servers.call('firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
+    const firstAt = await servers.call(options.heard ? 'firstHeard' : 'firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
     if (i >= options.warmup) overheadMs.push(firstAt - sent.dispatchedAtMs - options.startDelayMs);
     // Only the start matters: stop the 10 s clip and wait for its /say to end before the next run.
     await servers.call('command', { guildId: guild.guildId, userId: guild.userId, name: 'stop' });

@@ -113,6 +113,9 @@ export async function deliverTo(
     await showResult(interaction, 'say.skipped', { voice, seconds: seconds(result.seconds) });
   } else if (result.status === 'stopped') {
     await showResult(interaction, 'say.stopped', { voice });
+  } else if (result.status === 'cut-off') {
+    // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so do not say "Stopped".
+    await showResult(interaction, 'say.cutOff', { voice, channel: where, seconds: seconds(result.seconds) });
   } else if (result.seconds > 0) {
     // Part of it was heard: say so, with the cause in the caller's language.
     const cause = describeFailure(result.error).message;

@@ -65,6 +65,9 @@ export function describeFailure(error: unknown): DescribedFailure {
   if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
+    if (error.reason === 'dave-required') {
+      return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
+    }
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
   if (error instanceof UnsupportedAudioError) {

@@ -6,7 +6,6 @@ import {
   VoiceConnectionStatus,
   createAudioPlayer,
   createAudioResource,
-  entersState,
   joinVoiceChannel,
   type AudioPlayer,
   type AudioResource,
@@ -14,6 +13,8 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
+import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
+import { watchNetworking } from './networking-watch.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
@@ -27,7 +28,8 @@ export interface PlaybackItem {
   dispose?(): void;
 }
 
-export type PlaybackStatus = 'played' | 'skipped' | 'stopped' | 'failed';
+/** 'cut-off': the voice connection was lost (kicked, channel deleted, voice server gone) before the clip ended. */
+export type PlaybackStatus = 'played' | 'skipped' | 'stopped' | 'cut-off' | 'failed';
 
 export interface PlaybackResult {
   status: PlaybackStatus;
@@ -36,6 +38,16 @@ export interface PlaybackResult {
   error?: unknown;
 }
 
+/** Voice gateway close codes the player acts on (Discord's voice close event codes). */
+export const VoiceCloseCode = {
+  /** The session is no longer valid: rejoin once. */
+  SessionInvalid: 4006,
+  /** Kicked, channel deleted, or the main gateway session dropped: do not reconnect. */
+  Disconnected: 4014,
+  /** The voice server requires DAVE end-to-end encryption and the client did not offer it: fatal for this join. */
+  DaveRequired: 4017,
+} as const;
+
 /** Where the connection is; each state names what the player may do next. */
 export type ConnectionState =
   | { kind: 'disconnected' }
@@ -43,12 +55,27 @@ export type ConnectionState =
   | { kind: 'connected'; channelId: string; connection: VoiceConnection }
   | { kind: 'destroyed' };
 
+/** Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017). */
+export type VoiceJoinFailure = 'timeout' | 'dave-required' | 'lost' | 'handler-error';
+
 export class VoiceJoinError extends Error {
   readonly channelId: string;
-  constructor(channelId: string, cause: unknown) {
-    super(`could not join voice channel ${channelId}`, { cause });
+  readonly reason: VoiceJoinFailure;
+  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout') {
+    super(`could not join voice channel ${channelId} (${reason})`, { cause });
     this.name = 'VoiceJoinError';
     this.channelId = channelId;
+    this.reason = reason;
+  }
+}
+
+/** The voice connection went away while clips were playing or waiting. */
+export class VoiceConnectionLostError extends Error {
+  readonly closeCode: number | undefined;
+  constructor(reason: string, closeCode: number | undefined) {
+    super(`voice connection lost: ${reason}`);
+    this.name = 'VoiceConnectionLostError';
+    this.closeCode = closeCode;
   }
 }
 
@@ -60,6 +87,13 @@ export interface GuildPlayerOptions {
   logger: Logger;
   idleTimeoutMs: number;
   readyTimeoutMs?: number;
+  /**
+   * How long a connection that left Ready (a move between channels, a voice server change, a 4014) may take to be
+   * Ready again before the player gives it up and cuts the current reply off. Default 5 s.
+   */
+  reconnectGraceMs?: number;
+  /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
+  daveEncryption?: boolean;
   /** Told when the player has left its channel for good (idle, alone, error, or asked to). */
   onLeave?: (reason: string) => void;
 }
@@ -75,7 +109,7 @@ interface CurrentClip {
   /** Set once the audio player has it; its Idle transition ends the clip. */
   resource?: AudioResource;
   /** Why it is ending early, when it is. */
-  ending?: 'skipped' | 'stopped';
+  ending?: 'skipped' | 'stopped' | 'cut-off';
   error?: unknown;
 }
 
@@ -93,6 +127,15 @@ export class GuildPlayer {
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
+  /** Aborted with the reason when the current connection fails for good (4017, lost); renewed per connection. */
+  #connectionFailed = new AbortController();
+  #failure: VoiceJoinFailure | undefined;
+  /** The connection this player made and still follows (also while connecting). */
+  #connection: VoiceConnection | undefined;
+  /** 4006 answers of the current connection since it was last ready: the first is retried, the second is not. */
+  #sessionInvalidCount = 0;
+  #lastCloseCode: number | undefined;
+  #graceTimer: NodeJS.Timeout | undefined;
 
   constructor(options: GuildPlayerOptions) {
     this.guildId = options.guildId;
@@ -139,7 +182,11 @@ export class GuildPlayer {
     return this.#queue.length;
   }
 
-  /** Joins (or moves to) a channel and waits until audio can flow. */
+  /**
+   * Joins (or moves to) a channel and waits until Discord accepted it (the transport is up). With DAVE the MLS
+   * group may still be forming: each clip waits for it before its first frame (see #playNext), while its audio
+   * request already runs, so the handshake and the Voice API's first byte overlap instead of adding up.
+   */
   async connect(channelId: string): Promise<void> {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     if (this.#state.kind === 'connected' && this.#state.channelId === channelId) return;
@@ -155,7 +202,7 @@ export class GuildPlayer {
   }
 
   async #join(channelId: string): Promise<void> {
-    const previous = this.#state.kind === 'connected' ? this.#state.connection : undefined;
+    const previous = this.#connection;
     this.#state = { kind: 'connecting', channelId };
     // Moving channels re-uses the connection: joinVoiceChannel rejoins when one exists for the guild.
     const connection = joinVoiceChannel({
@@ -165,38 +212,123 @@ export class GuildPlayer {
       group: this.#options.group,
       selfDeaf: true,
       selfMute: false,
+      ...(this.#options.daveEncryption === false ? { daveEncryption: false } : {}),
     });
-    if (connection !== previous) this.#watch(connection);
+    if (connection !== previous) {
+      this.#connection = connection;
+      this.#connectionFailed = new AbortController();
+      this.#failure = undefined;
+      this.#sessionInvalidCount = 0;
+      this.#lastCloseCode = undefined;
+      this.#watch(connection);
+    }
+    const failed = this.#connectionFailed.signal;
     try {
-      await entersState(connection, VoiceConnectionStatus.Ready, this.#options.readyTimeoutMs ?? 15_000);
+      await untilCanSendAudio(
+        connection,
+        AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]),
+        transportReady,
+      );
     } catch (error) {
-      this.#log.warn({ err: error, channelId }, 'voice connection did not become ready');
-      connection.destroy();
+      const reason = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
+      // A 4017 already has its one operator line (#onVoiceClose).
+      if (reason !== 'dave-required') {
+        this.#log.warn(
+          { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
+          'voice connection did not become ready',
+        );
+      }
+      this.#connection = undefined;
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#state = { kind: 'disconnected' };
-      throw new VoiceJoinError(channelId, error);
+      throw new VoiceJoinError(channelId, error, reason);
     }
     connection.subscribe(this.#audio);
     this.#state = { kind: 'connected', channelId, connection };
-    this.#log.info({ channelId }, 'joined voice channel');
+    this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();
   }
 
   #watch(connection: VoiceConnection): void {
     connection.on('error', (error) => this.#log.warn({ err: error }, 'voice connection error'));
-    connection.on('stateChange', (_old, next) => {
-      if (next.status === VoiceConnectionStatus.Disconnected) {
-        // Either a move between channels (it reconnects by itself) or a real disconnect (kick, outage).
-        void Promise.race([
-          entersState(connection, VoiceConnectionStatus.Signalling, 5_000),
-          entersState(connection, VoiceConnectionStatus.Connecting, 5_000),
-        ]).catch(() => {
-          if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
-        });
-      } else if (next.status === VoiceConnectionStatus.Destroyed) {
+    watchNetworking(connection, {
+      onClose: (code) => this.#onVoiceClose(connection, code),
+      onHandlerError: (error, event) => this.#onHandlerError(connection, error, event),
+    });
+    connection.on('stateChange', (old, next) => {
+      if (this.#connection !== connection) return;
+      if (next.status === VoiceConnectionStatus.Destroyed) {
+        this.#clearGraceTimer();
         const wasOurs = this.#state.kind === 'connected' && this.#state.connection === connection;
+        this.#connection = undefined;
         if (wasOurs) this.#lost('connection destroyed');
+        return;
+      }
+      if (next.status === VoiceConnectionStatus.Ready) {
+        this.#clearGraceTimer();
+        if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
+          this.#log.info({ closeCode: this.#lastCloseCode }, 'voice connection ready again');
+        }
+      } else if (this.#state.kind === 'connected') {
+        // A move between channels or a voice server change comes back by itself; a kick (4014) or a server that
+        // is gone does not. Give it a grace period, then give the connection up and cut the reply off.
+        this.#graceTimer ??= setTimeout(() => {
+          this.#graceTimer = undefined;
+          if (this.#connection === connection && connection.state.status !== VoiceConnectionStatus.Ready) {
+            this.#fail(connection, 'lost');
+          }
+        }, this.#options.reconnectGraceMs ?? 5_000);
       }
     });
+  }
+
+  #onVoiceClose(connection: VoiceConnection, code: number): void {
+    if (this.#connection !== connection) return;
+    this.#lastCloseCode = code;
+    if (code === VoiceCloseCode.DaveRequired) {
+      // The library would rejoin and be refused again, forever: this join is over.
+      this.#log.error(
+        { code: 'voice-dave-required', closeCode: code },
+        'the voice server requires DAVE end-to-end encryption (close 4017) and this connection did not offer it; ' +
+          'check that @snazzah/davey is installed and that daveEncryption is not turned off',
+      );
+      this.#fail(connection, 'dave-required');
+    } else if (code === VoiceCloseCode.SessionInvalid) {
+      this.#sessionInvalidCount += 1;
+      if (this.#sessionInvalidCount > 1) {
+        this.#log.warn({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid again after a rejoin; giving up');
+        this.#fail(connection, 'lost');
+      } else {
+        this.#log.info({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid; rejoining once');
+      }
+    } else {
+      this.#log.info({ code: 'voice-socket-closed', closeCode: code }, 'voice gateway closed the connection');
+    }
+  }
+
+  /**
+   * A message handler of the voice library threw (contained by watchNetworking). The session's state (its DAVE
+   * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. The clip
+   * waiting for it fails with a clear message (or, if audio was already heard, is cut off); the next /say rejoins.
+   */
+  #onHandlerError(connection: VoiceConnection, error: unknown, event: string): void {
+    this.#log.error(
+      { code: 'voice-handler-error', err: error, event },
+      'the voice library failed on a voice gateway message; contained to this guild, giving this voice session up',
+    );
+    this.#fail(connection, 'handler-error');
+  }
+
+  /** Gives the connection up: a join in progress fails with this reason, a connected player loses its channel. */
+  #fail(connection: VoiceConnection, failure: VoiceJoinFailure): void {
+    this.#failure ??= failure;
+    this.#connectionFailed.abort();
+    if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+  }
+
+  #clearGraceTimer(): void {
+    if (this.#graceTimer) clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
   }
 
   /** Adds a clip to the queue; resolves when it has played, was skipped or stopped, or failed. */
@@ -235,12 +367,12 @@ export class GuildPlayer {
     if (!this.busy) this.#armIdleTimer();
   }
 
-  #drop(entry: QueueEntry): void {
+  #drop(entry: QueueEntry, status: 'stopped' | 'cut-off' = 'stopped'): void {
     entry.item.dispose?.();
-    entry.settle({ status: 'stopped', seconds: 0 });
+    entry.settle({ status, seconds: 0 });
   }
 
-  #endEarly(current: CurrentClip, ending: 'skipped' | 'stopped'): void {
+  #endEarly(current: CurrentClip, ending: 'skipped' | 'stopped' | 'cut-off'): void {
     current.ending = ending;
     // Without a resource the clip is still opening: the abort makes open() settle, which ends it.
     current.abort.abort();
@@ -254,6 +386,8 @@ export class GuildPlayer {
     const state = this.#state;
     if (state.kind === 'connected') {
       this.#state = { kind: 'disconnected' };
+      this.#connection = undefined;
+      this.#clearGraceTimer();
       if (state.connection.state.status !== VoiceConnectionStatus.Destroyed) state.connection.destroy();
       this.#log.info({ channelId: state.channelId, reason }, 'left voice channel');
       this.#options.onLeave?.(reason);
@@ -267,11 +401,27 @@ export class GuildPlayer {
     this.#state = { kind: 'destroyed' };
   }
 
+  /** The connection went away by itself: what was playing is cut off, what was waiting ends too. */
   #lost(reason: string): void {
     this.#state = { kind: 'disconnected' };
-    this.stop();
     this.#clearIdleTimer();
-    this.#log.info({ reason }, 'voice connection lost');
+    this.#clearGraceTimer();
+    const heardSeconds = (this.#current?.resource?.playbackDuration ?? 0) / 1000;
+    const dropped = this.#queue.splice(0);
+    this.#log.warn(
+      { code: 'voice-connection-lost', reason, closeCode: this.#lastCloseCode, heardSeconds, droppedClips: dropped.length },
+      'voice connection lost; the current reply was cut off',
+    );
+    for (const entry of dropped) this.#drop(entry, 'cut-off');
+    const current = this.#current;
+    if (current && !current.resource && this.#failure !== undefined && this.#failure !== 'lost') {
+      // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
+      // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
+      current.abort.abort();
+      this.#options.onLeave?.(reason);
+      return;
+    }
+    if (current) this.#endEarly(current, 'cut-off');
     this.#options.onLeave?.(reason);
   }
 
@@ -285,8 +435,19 @@ export class GuildPlayer {
     this.#current = current;
     this.#queue[0]?.item.prepare?.();
     try {
-      if (this.#state.kind !== 'connected') throw new Error('not connected to a voice channel');
-      const stream = await entry.item.open(current.abort.signal);
+      const state = this.#state;
+      if (state.kind !== 'connected') throw new Error('not connected to a voice channel');
+      // The audio request and the wait for the DAVE group (first join, a group being rebuilt) run side by side.
+      const [opened, e2ee] = await Promise.allSettled([
+        entry.item.open(current.abort.signal),
+        this.#untilE2ee(state.connection, state.channelId, current),
+      ]);
+      if (e2ee.status === 'rejected') {
+        if (opened.status === 'fulfilled') opened.value.destroy();
+        throw e2ee.reason;
+      }
+      if (opened.status === 'rejected') throw opened.reason;
+      const stream = opened.value;
       if (current.ending) {
         stream.destroy();
         this.#finishCurrent(current);
@@ -301,6 +462,23 @@ export class GuildPlayer {
     } catch (error) {
       current.error = error;
       this.#finishCurrent(current);
+    }
+  }
+
+  /** Resolves once audio sent now is end-to-end encrypted (or DAVE is not in use); a VoiceJoinError if it never is. */
+  async #untilE2ee(connection: VoiceConnection, channelId: string, current: CurrentClip): Promise<void> {
+    if (canSendAudio(connection)) return;
+    const failed = this.#connectionFailed.signal;
+    try {
+      await untilCanSendAudio(
+        connection,
+        AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), current.abort.signal, failed]),
+      );
+    } catch (error) {
+      if (current.ending) throw error;
+      const reason: VoiceJoinFailure = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
+      this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
+      throw new VoiceJoinError(channelId, error, reason);
     }
   }
 

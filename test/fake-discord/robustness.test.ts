@@ -35,7 +35,8 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
   const voiceUrl = (): string => `wss://${fake.voiceEndpoint}/?v=8`;
 
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], log: () => {} });
+    // DAVE off: these check the fake's own robustness; DAVE has its own tests in dave*.test.ts.
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], log: () => {}, dave: 'off' });
     trustCertificate(fake.caCertificatePem);
   });
 

@@ -10,7 +10,8 @@ describe('FakeDiscord voice offering only aead_xchacha20_poly1305_rtpsize (as re
   let client: Client;
 
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], encryptionModes: [XCHACHA_MODE] });
+    // The transport layer alone (DAVE off); XChaCha + DAVE: dave-variants.test.ts.
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], encryptionModes: [XCHACHA_MODE], dave: 'off' });
     trustCertificate(fake.caCertificatePem);
     client = await loginClient(fake);
   });

@@ -13,7 +13,8 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
   const connections: VoiceConnection[] = [];
 
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1, g2] });
+    // The transport layer alone (DAVE off): end-to-end encryption has its own tests in dave*.test.ts.
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1, g2], dave: 'off' });
     trustCertificate(fake.caCertificatePem);
     client = await loginClient(fake);
   });

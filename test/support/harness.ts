@@ -12,7 +12,7 @@ import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
-import type { FakeAttachmentInput, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
 export function fakeToken(): string {
@@ -66,6 +66,8 @@ export interface HarnessOptions {
   guilds?: FakeGuildSpec[];
   sandbox?: SandboxOptions;
   encryptionModes?: string[];
+  /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
+  dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;
@@ -106,13 +108,14 @@ export interface LocalServices {
 }
 
 /** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
-export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes'> = {}): Promise<LocalServices> {
+export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes' | 'dave'> = {}): Promise<LocalServices> {
   const token = fakeToken();
   const discord = await FakeDiscord.start({
     token,
     applicationId: APP_ID,
     guilds: options.guilds ?? defaultGuilds(),
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
+    ...options.dave,
     log: () => undefined,
   });
   trustFakeDiscord(discord.caCertificatePem);

@@ -1,7 +1,10 @@
 // What each guild's voice channel heard: Opus frames decoded to 48 kHz stereo PCM, with arrival times.
+// With DAVE, what a real listener plays: only end-to-end encrypted frames a listening member could decrypt (and
+// silence frames, which pass); plaintext frames are counted, not heard.
 import opus from '@discordjs/opus';
+import type { FrameVerdict } from './dave/group.ts';
 import type { Waits } from './waits.ts';
-import type { HeardAudio, HeardPacket } from './types.ts';
+import type { DaveHeardReport, HeardAudio, HeardPacket } from './types.ts';
 
 const { OpusEncoder } = opus;
 type Decoder = InstanceType<typeof OpusEncoder>;
@@ -18,6 +21,8 @@ class GuildAudio {
   decryptFailures = 0;
   decodeFailures = 0;
   lastPacketAt: number | undefined;
+  /** Set while the bot's voice session uses DAVE (since the last clear or DAVE session start). */
+  dave: DaveCounters | undefined;
   /** Opus decoding is stateful: one decoder per sender (SSRC). */
   readonly decoders = new Map<number, Decoder>();
 
@@ -31,6 +36,7 @@ class GuildAudio {
     return {
       pcm, seconds: this.samples / CHANNELS / SAMPLE_RATE, packets: [...this.packets], encryptionMode: this.encryptionMode,
       decryptFailures: this.decryptFailures, decodeFailures: this.decodeFailures,
+      ...(this.dave ? { dave: this.dave.report() } : {}),
     };
   }
 
@@ -41,6 +47,25 @@ class GuildAudio {
     this.decryptFailures = 0;
     this.decodeFailures = 0;
     this.lastPacketAt = undefined;
+    if (this.dave) this.dave = new DaveCounters();
+  }
+}
+
+class DaveCounters {
+  e2eeFrames = 0;
+  plaintextFrames = 0;
+  plaintextAfterTransition = 0;
+  decryptFailures = 0;
+  firstPacketAtMs: number | undefined;
+  firstDecryptableAtMs: number | undefined;
+
+  report(): DaveHeardReport {
+    return {
+      e2eeFrames: this.e2eeFrames, plaintextFrames: this.plaintextFrames, plaintextAfterTransition: this.plaintextAfterTransition,
+      decryptFailures: this.decryptFailures,
+      firstPacketToFirstDecryptableMs: this.firstPacketAtMs !== undefined && this.firstDecryptableAtMs !== undefined
+        ? this.firstDecryptableAtMs - this.firstPacketAtMs : undefined,
+    };
   }
 }
 
@@ -64,6 +89,40 @@ export class HeardAudioStore {
 
   setMode(guildId: string, mode: string): void {
     this.guild(guildId).encryptionMode = mode;
+  }
+
+  /** The bot's voice session in this guild negotiated DAVE: count from here what its listeners make of it. */
+  startDave(guildId: string): void {
+    this.guild(guildId).dave = new DaveCounters();
+  }
+
+  /** The bot's new voice session in this guild negotiated DAVE version 0: frames are heard as they come. */
+  stopDave(guildId: string): void {
+    this.guild(guildId).dave = undefined;
+  }
+
+  /** A frame from a DAVE session: heard (decoded) only when it is silence or a listener decrypted it. */
+  pushDave(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, verdict: FrameVerdict): void {
+    const audio = this.guild(guildId);
+    const dave = (audio.dave ??= new DaveCounters());
+    if (verdict.kind === 'silence') {
+      this.push(guildId, ssrc, sequence, timestamp, receivedAtMs, SILENCE_FRAME);
+      return;
+    }
+    dave.firstPacketAtMs ??= receivedAtMs;
+    if (verdict.kind === 'plaintext') {
+      dave.plaintextFrames++;
+      if (verdict.afterTransition) dave.plaintextAfterTransition++;
+    } else {
+      dave.e2eeFrames++;
+      if (verdict.opus) {
+        dave.firstDecryptableAtMs ??= receivedAtMs;
+        this.push(guildId, ssrc, sequence, timestamp, receivedAtMs, verdict.opus);
+        return;
+      }
+      if (verdict.failed) dave.decryptFailures++;
+    }
+    for (const listener of [...this.listeners]) listener();
   }
 
   decryptFailed(guildId: string): void {

@@ -5,6 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cdn, type CdnLogEntry } from './cdn.ts';
+import type { DaveGroupState } from './dave/group.ts';
+import { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 import { CommandStore } from './commands.ts';
 import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
@@ -17,19 +19,24 @@ import type {
   FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, HeardPacket, InteractionHandle, RestLogEntry,
   SentChannelMessage,
 } from './types.ts';
-import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway } from './voice-gateway.ts';
+import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
 import { Waits } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
 export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
+export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
+export type { DaveGroupState } from './dave/group.ts';
+export type { VoiceCloseEntry } from './voice-gateway.ts';
+export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 
 interface Parts {
   world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
   gateway: Gateway; voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits;
+  daveWatchers: Set<() => void>;
 }
 
 export class FakeDiscord {
@@ -71,8 +78,16 @@ export class FakeDiscord {
     const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000, report });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report);
+    const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
       modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report,
+      dave: {
+        mode: options.dave ?? DEFAULT_DAVE_MODE, committer: options.daveCommitter ?? 'bot',
+        handshakeDelayMs: options.daveHandshakeDelayMs ?? 0,
+      },
+      daveChanged: () => {
+        for (const watcher of [...daveWatchers]) watcher();
+      },
       usersInChannel: (guildId, channelId) => [...world.guild(guildId).voiceStates.values()]
         .filter((vs) => vs.channelId === channelId && vs.userId !== world.bot.id).map((vs) => vs.userId),
     });
@@ -111,7 +126,7 @@ export class FakeDiscord {
       await Promise.all([gateway.close(), voice.close(), udp.close()]);
       throw error;
     }
-    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits }, problems, baseUrl);
+    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, daveWatchers }, problems, baseUrl);
     return self.fake;
   }
 
@@ -166,6 +181,14 @@ export class FakeDiscord {
     if (channelId !== null && channelId !== previous) this.parts.voice.clientConnected(guildId, channelId, userId, true);
   }
 
+  /**
+   * The guild's voice server goes away (a crash, a region change) while the bot is still in its channel: its voice
+   * sockets are closed with 4014 and no new VOICE_SERVER_UPDATE follows. The bot's gateway voice state is unchanged.
+   */
+  dropVoiceServer(guildId: string): void {
+    this.parts.voice.disconnectGuild(guildId);
+  }
+
   // ---- observing ----
 
   get restLog(): ReadonlyArray<RestLogEntry> {
@@ -215,6 +238,68 @@ export class FakeDiscord {
 
   clearAudio(guildId: string): void {
     this.parts.audio.clear(guildId);
+  }
+
+  // ---- DAVE ----
+
+  /** The MLS group of the bot's voice session in this guild (epoch, members, listeners' decrypt counts), if DAVE is on. */
+  daveState(guildId: string): DaveGroupState | undefined {
+    return this.parts.voice.daveState(guildId);
+  }
+
+  /** Resolves once the DAVE group state matches, e.g. `(s) => s.botEpoch >= 2` after a member joined. */
+  waitForDave(guildId: string, predicate: (state: DaveGroupState) => boolean, timeoutMs = 10_000): Promise<DaveGroupState> {
+    return this.parts.waits.wait(
+      () => {
+        const state = this.parts.voice.daveState(guildId);
+        return state && predicate(state) ? state : undefined;
+      },
+      (notify) => {
+        this.parts.daveWatchers.add(notify);
+        return () => this.parts.daveWatchers.delete(notify);
+      },
+      timeoutMs,
+      () => `guild ${guildId}: DAVE state ${JSON.stringify(this.parts.voice.daveState(guildId) ?? null, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
+    );
+  }
+
+  /** Voice sockets the gateway closed (4014 kick, 4017 without DAVE when required, 1000 replaced, 1001 shutdown). */
+  voiceCloses(guildId?: string): VoiceCloseEntry[] {
+    return this.parts.voice.closeLog.filter((c) => guildId === undefined || c.guildId === guildId);
+  }
+
+  /** Resolves with the first voice close of this guild with this code (so far or later). */
+  waitForVoiceClose(guildId: string, code: number, timeoutMs = 10_000): Promise<VoiceCloseEntry> {
+    return this.parts.waits.wait(
+      () => this.parts.voice.closeLog.find((c) => c.guildId === guildId && c.code === code),
+      (notify) => {
+        this.parts.daveWatchers.add(notify);
+        return () => this.parts.daveWatchers.delete(notify);
+      },
+      timeoutMs,
+      () => `guild ${guildId}: no voice close ${code} among ${JSON.stringify(this.voiceCloses(guildId))}`,
+    );
+  }
+
+  /** Resolves when the bot's current voice session has executed a DAVE transition (it can send E2EE audio). */
+  daveReady(guildId: string, timeoutMs = 10_000): Promise<DaveGroupState> {
+    return this.waitForDave(guildId, (s) => s.botTransitions > 0 && s.botEpoch > 0n, timeoutMs);
+  }
+
+  /**
+   * The next op 29 (commit) or op 30 (welcome) the gateway sends the bot in this guild arrives damaged: the client
+   * must answer op 31 (invalid commit/welcome), and the gateway removes and re-adds it with its new key package.
+   */
+  damageNextDaveMessage(guildId: string, kind: 'commit' | 'welcome'): void {
+    this.parts.voice.damageNextDaveMessage(guildId, kind);
+  }
+
+  /**
+   * From the next voice session of this guild on, the gateway sends the MLS proposals (op 27) before
+   * CLIENTS_CONNECT (op 11): @discordjs/voice 0.19 throws inside its websocket handler on that order.
+   */
+  setDaveProposalsBeforeClientsConnect(guildId: string, on = true): void {
+    this.parts.voice.setProposalsBeforeClientsConnect(guildId, on);
   }
 
   close(): Promise<void> {

@@ -35,6 +35,12 @@ export interface FakeDiscordOptions {
   guilds: FakeGuildSpec[];
   /** What the voice gateway offers in READY; default ['aead_aes256_gcm_rtpsize']. */
   encryptionModes?: string[];
+  /** DAVE end-to-end encryption on the voice gateway (see DaveMode); default DEFAULT_DAVE_MODE. */
+  dave?: DaveMode;
+  /** Who commits the MLS group: the bot (listeners are welcomed), or a listening member (the bot is welcomed); default 'bot'. */
+  daveCommitter?: 'bot' | 'listener';
+  /** One-way network delay (ms) added to each DAVE message, both ways, once DAVE starts; default 0. */
+  daveHandshakeDelayMs?: number;
   /** Recommended shard count from GET /gateway/bot; default 1. */
   shards?: number;
   /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */
@@ -44,6 +50,12 @@ export interface FakeDiscordOptions {
   /** Where protocol problems are reported (unknown routes, refused requests, malformed messages); default console.warn. */
   log?: (line: string) => void;
 }
+
+/**
+ * 'off': dave_protocol_version 0 (transport encryption only); 'offered': version 1 to clients that offer it;
+ * 'required': as real Discord since March 2026, IDENTIFY without max_dave_protocol_version >= 1 is closed with 4017.
+ */
+export type DaveMode = 'off' | 'offered' | 'required';
 
 export interface InteractionOption {
   name: string;
@@ -161,6 +173,21 @@ export interface HeardAudio {
   /** Datagrams that failed authentication/decryption or Opus decoding. */
   decryptFailures: number;
   decodeFailures: number;
+  /** Present while the bot's voice session uses DAVE: then only frames a listening member decrypted are heard. */
+  dave?: DaveHeardReport;
+}
+
+export interface DaveHeardReport {
+  /** Frames that arrived end-to-end encrypted (ending in the 0xFAFA marker), silence excluded. */
+  e2eeFrames: number;
+  /** Non-silence frames without E2EE: a real listener in a DAVE call drops them. */
+  plaintextFrames: number;
+  /** Of those, the ones that arrived after the bot's first transition was executed (it should encrypt by then). */
+  plaintextAfterTransition: number;
+  /** E2EE frames no listening member could decrypt although one had decrypted before. */
+  decryptFailures: number;
+  /** From the first non-silence packet to the first frame a listener could decrypt; undefined until both happened. */
+  firstPacketToFirstDecryptableMs: number | undefined;
 }
 
 export interface RestLogEntry {

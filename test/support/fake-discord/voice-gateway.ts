@@ -1,11 +1,16 @@
 // The voice gateway (v8, always TLS): HELLO, IDENTIFY -> READY, SELECT_PROTOCOL -> SESSION_DESCRIPTION, heartbeats,
-// SPEAKING, RESUME. One server serves every guild; sessions are keyed by guild and SSRC.
+// SPEAKING, RESUME, and DAVE (binary MLS opcodes, dave/group.ts). One server serves every guild; sessions are keyed
+// by guild and SSRC.
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { DelayedQueue } from './dave/delay.ts';
+import { DaveGroup, DaveOp, type DaveCommitter, type DaveGroupState } from './dave/group.ts';
+import { ExternalSender } from './dave/mls.ts';
 import type { HeardAudioStore } from './heard-audio.ts';
+import type { DaveMode } from './types.ts';
 import { decryptRtp, SUPPORTED_MODES } from './rtp-decrypt.ts';
 import { randomToken } from './snowflake.ts';
 import type { UdpPeer, VoiceUdp } from './voice-udp.ts';
@@ -20,7 +25,7 @@ const Op = {
 } as const;
 export const VoiceClose = {
   UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004, AlreadyAuthenticated: 4005,
-  SessionInvalid: 4006, Disconnected: 4014, UnknownEncryptionMode: 4016,
+  SessionInvalid: 4006, Disconnected: 4014, UnknownEncryptionMode: 4016, DaveRequired: 4017,
 } as const;
 
 interface Allocation { guildId: string; userId: string; sessionId: string; channelId: string; token: string }
@@ -33,17 +38,47 @@ class VoiceSession implements UdpPeer {
   key: Uint8Array | undefined;
   seq = 0;
   speaking = 0;
+  /** The highest DAVE version the client offered in IDENTIFY, and the one in use (0 or 1). */
+  readonly maxDaveVersion: number;
+  daveVersion = 0;
+  dave: DaveGroup | undefined;
+  /** Server -> client and client -> server one-way delays, once DAVE starts (the handshake delay option). */
+  outbox: DelayedQueue | undefined;
+  inbox: DelayedQueue | undefined;
   private readonly audio: HeardAudioStore;
 
-  constructor(allocation: Allocation, ws: WebSocket, audio: HeardAudioStore) {
+  constructor(allocation: Allocation, ws: WebSocket, audio: HeardAudioStore, maxDaveVersion: number) {
     this.allocation = allocation;
     this.ws = ws;
     this.audio = audio;
+    this.maxDaveVersion = maxDaveVersion;
   }
 
   send(op: number, d: unknown): void {
+    if (this.outbox) this.outbox.post(() => this.sendNow(op, d));
+    else this.sendNow(op, d);
+  }
+
+  private sendNow(op: number, d: unknown): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     this.ws.send(JSON.stringify(op === Op.HeartbeatAck ? { op, d } : { op, d, seq: ++this.seq }));
+    // The bot has moved to the new epoch (or reset) once it has this message, not when the gateway decided.
+    const transitionId = (d as { transition_id?: unknown } | null)?.transition_id;
+    if (op === DaveOp.ExecuteTransition && typeof transitionId === 'number') this.dave?.botTransitioned(transitionId);
+    if (op === DaveOp.PrepareTransition && transitionId === 0) this.dave?.botTransitioned(0);
+  }
+
+  /** A binary DAVE message: [u16 seq][u8 op][payload]. */
+  sendBinary(op: number, payload: Buffer): void {
+    const send = (): void => {
+      if (this.ws.readyState !== this.ws.OPEN) return;
+      const header = Buffer.alloc(3);
+      header.writeUInt16BE(++this.seq & 0xffff, 0);
+      header.writeUInt8(op, 2);
+      this.ws.send(Buffer.concat([header, payload]));
+    };
+    if (this.outbox) this.outbox.post(send);
+    else send();
   }
 
   onRtp(packet: Buffer, receivedAtMs: number): void {
@@ -54,8 +89,26 @@ class VoiceSession implements UdpPeer {
       return;
     }
     const { header, payload } = opened;
+    if (this.dave) {
+      this.audio.pushDave(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, this.dave.frame(payload));
+      return;
+    }
     this.audio.push(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, payload);
   }
+
+  closeDave(): void {
+    this.dave?.close();
+    this.outbox?.close();
+    this.inbox?.close();
+  }
+}
+
+export interface VoiceCloseEntry { guildId: string; code: number; reason: string; atMs: number }
+
+export interface VoiceGatewayDaveOptions {
+  mode: DaveMode;
+  committer: DaveCommitter;
+  handshakeDelayMs: number;
 }
 
 export interface VoiceGatewayOptions {
@@ -63,8 +116,11 @@ export interface VoiceGatewayOptions {
   udp: VoiceUdp;
   audio: HeardAudioStore;
   report: (line: string) => void;
-  /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT. */
+  /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT (and the DAVE group's listeners). */
   usersInChannel: (guildId: string, channelId: string) => string[];
+  dave: VoiceGatewayDaveOptions;
+  /** Something about a DAVE group changed (for waits). */
+  daveChanged: () => void;
 }
 
 export class VoiceGateway {
@@ -74,6 +130,12 @@ export class VoiceGateway {
   private readonly allocations = new Map<string, Allocation>();
   private readonly sessions = new Set<VoiceSession>();
   private readonly options: VoiceGatewayOptions;
+  /** The gateway's own MLS identity, sent as op 25 and used to sign external proposals. */
+  private readonly externalSender = new ExternalSender();
+  private readonly misorderedGuilds = new Set<string>();
+  private readonly damageNext = new Map<string, 'commit' | 'welcome'>();
+  /** Voice sockets the gateway closed for a reason of Discord's (4014, 4017, replaced sessions), in order. */
+  readonly closeLog: VoiceCloseEntry[] = [];
 
   constructor(options: VoiceGatewayOptions) {
     for (const mode of options.modes) {
@@ -81,7 +143,10 @@ export class VoiceGateway {
     }
     this.options = options;
     this.server = createServer({ cert: VOICE_CA_CERTIFICATE_PEM, key: readFileSync(KEY_URL, 'utf8') });
-    this.server.on('tlsClientError', (error) => options.report(`voice gateway TLS error: ${error.message}`));
+    this.server.on('tlsClientError', (error: NodeJS.ErrnoException) => {
+      // A client that gives up mid-handshake (a destroyed connection rejoining) is not a protocol problem.
+      if (error.code !== 'ECONNRESET') options.report(`voice gateway TLS error: ${error.message}`);
+    });
     this.wss = new WebSocketServer({ server: this.server, maxPayload: 64 * 1024 });
     this.wss.on('connection', (ws) => this.accept(ws));
     this.wss.on('error', (error) => options.report(`voice gateway error: ${String(error)}`));
@@ -120,9 +185,30 @@ export class VoiceGateway {
   clientConnected(guildId: string, channelId: string, userId: string, connected: boolean): void {
     for (const session of this.sessions) {
       if (session.allocation.guildId !== guildId || session.allocation.channelId !== channelId || !session.key) continue;
-      if (connected) session.send(Op.ClientsConnect, { user_ids: [userId] });
+      if (session.dave) {
+        // The group sends op 11/13 itself, ordered with the proposals that follow.
+        if (connected) session.dave.listenerJoined(userId);
+        else session.dave.listenerLeft(userId);
+      } else if (connected) session.send(Op.ClientsConnect, { user_ids: [userId] });
       else session.send(Op.ClientDisconnect, { user_id: userId });
     }
+  }
+
+  /** The DAVE group of the bot's current voice session in this guild, if DAVE is in use there. */
+  daveState(guildId: string): DaveGroupState | undefined {
+    for (const session of this.sessions) if (session.allocation.guildId === guildId && session.dave) return session.dave.state();
+    return undefined;
+  }
+
+  /** Damages the next op 29 (commit) or op 30 (welcome) sent to the bot in this guild: it must answer op 31. */
+  damageNextDaveMessage(guildId: string, kind: 'commit' | 'welcome'): void {
+    this.damageNext.set(guildId, kind);
+  }
+
+  /** For the next voice sessions of this guild: send op 27 before op 11 (a client must survive that order). */
+  setProposalsBeforeClientsConnect(guildId: string, on: boolean): void {
+    if (on) this.misorderedGuilds.add(guildId);
+    else this.misorderedGuilds.delete(guildId);
   }
 
   /** A session outlives its socket (RESUME); it ends when the guild disconnects or the fake closes. */
@@ -141,8 +227,10 @@ export class VoiceGateway {
   }
 
   private onMessage(ws: WebSocket, session: VoiceSession | undefined, data: RawData, isBinary: boolean): VoiceSession | undefined {
-    // Binary frames are DAVE (MLS) messages; with dave_protocol_version 0 there is nothing to do with them.
-    if (isBinary) return session;
+    if (isBinary) {
+      this.onBinary(session, Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]));
+      return session;
+    }
     let packet: { op?: unknown; d?: unknown };
     try {
       packet = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')) as typeof packet;
@@ -172,12 +260,42 @@ export class VoiceGateway {
         if (!session) return this.notAuthenticated(ws);
         session.speaking = typeof d.speaking === 'number' ? d.speaking : 0;
         return session;
+      case DaveOp.ReadyForTransition:
+      case DaveOp.InvalidCommitWelcome: {
+        if (!session) return this.notAuthenticated(ws);
+        const group = session.dave;
+        const transitionId = typeof d.transition_id === 'number' ? d.transition_id : -1;
+        if (group) {
+          const op = packet.op;
+          session.inbox?.post(() => {
+            if (op === DaveOp.ReadyForTransition) group.onReady(session.allocation.userId, transitionId);
+            else group.onBotInvalid(transitionId, group.damagedMessages > 0);
+          });
+        }
+        return session;
+      }
       default:
-        if (typeof packet.op === 'number' && packet.op >= 21 && packet.op <= 31) return session; // DAVE JSON opcodes
+        if (typeof packet.op === 'number' && packet.op >= 21 && packet.op <= 31) return session; // other DAVE JSON opcodes
         this.options.report(`voice gateway: unknown opcode ${String(packet.op)} -> close 4001`);
         this.closeSocket(ws, VoiceClose.UnknownOpcode, 'Unknown opcode.');
         return session;
     }
+  }
+
+  /** Binary DAVE messages from the client: [u8 op][payload]; handled after the inbound delay, in order. */
+  private onBinary(session: VoiceSession | undefined, frame: Buffer): void {
+    const group = session?.dave;
+    if (!session || !group || frame.length < 1) {
+      this.options.report(`voice gateway: a binary message (op ${frame[0] ?? 'none'}) outside a DAVE session`);
+      return;
+    }
+    const op = frame[0];
+    const payload = frame.subarray(1);
+    session.inbox?.post(() => {
+      if (op === DaveOp.KeyPackage) group.onBotKeyPackage(payload);
+      else if (op === DaveOp.CommitWelcome) group.onBotCommitWelcome(payload);
+      else this.options.report(`voice gateway DAVE: unexpected binary opcode ${String(op)} from the client`);
+    });
   }
 
   private identify(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
@@ -187,11 +305,19 @@ export class VoiceGateway {
       this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
+    const maxDaveVersion = typeof d.max_dave_protocol_version === 'number' ? d.max_dave_protocol_version : 0;
+    if (this.options.dave.mode === 'required' && maxDaveVersion < 1) {
+      // Not a protocol problem of the fake: what Discord does since March 2026. The client must report it.
+      this.closeSocket(ws, VoiceClose.DaveRequired, 'E2EE/DAVE protocol required.');
+      this.closeLog.push({ guildId: allocation.guildId, code: VoiceClose.DaveRequired, reason: 'E2EE/DAVE protocol required.', atMs: performance.now() });
+      this.options.daveChanged();
+      return undefined;
+    }
     // One voice session per guild: a new IDENTIFY (rejoin, move) replaces the previous one.
     for (const old of this.sessions) {
       if (old.allocation.guildId === allocation.guildId) this.end(old, 1000, 'Replaced by a new session.');
     }
-    const session = new VoiceSession(allocation, ws, this.options.audio);
+    const session = new VoiceSession(allocation, ws, this.options.audio, maxDaveVersion);
     this.sessions.add(session);
     this.options.udp.register(session.ssrc, session);
     session.send(Op.Ready, { ssrc: session.ssrc, ip: this.options.udp.host, port: this.options.udp.port, modes: this.options.modes, experiments: [] });
@@ -222,13 +348,40 @@ export class VoiceGateway {
     }
     session.mode = mode;
     session.key = new Uint8Array(randomBytes(32));
+    session.daveVersion = this.options.dave.mode !== 'off' && session.maxDaveVersion >= 1 ? 1 : 0;
     this.options.audio.setMode(session.allocation.guildId, mode);
     session.send(Op.SessionDescription, {
-      mode, secret_key: [...session.key], dave_protocol_version: 0, media_session_id: randomToken(16),
+      mode, secret_key: [...session.key], dave_protocol_version: session.daveVersion, media_session_id: randomToken(16),
       audio_codec: 'opus', video_codec: null,
     });
-    const others = this.options.usersInChannel(session.allocation.guildId, session.allocation.channelId);
-    if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
+    const { guildId, channelId } = session.allocation;
+    const others = this.options.usersInChannel(guildId, channelId);
+    if (session.daveVersion === 0) {
+      this.options.audio.stopDave(guildId);
+      if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
+      return;
+    }
+    const failed = (error: unknown): void => this.options.report(`voice gateway DAVE: failed handling a message: ${String(error)}`);
+    session.outbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
+    session.inbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
+    this.options.audio.startDave(guildId);
+    session.dave = new DaveGroup({
+      guildId, channelId, externalSender: this.externalSender, committer: this.options.dave.committer,
+      proposalsBeforeClientsConnect: this.misorderedGuilds.has(guildId), report: this.options.report,
+      changed: this.options.daveChanged,
+      damage: (kind) => {
+        if (this.damageNext.get(guildId) !== kind) return false;
+        this.damageNext.delete(guildId);
+        return true;
+      },
+      bot: {
+        userId: session.allocation.userId,
+        sendJson: (op, d) => session.send(op, d),
+        sendBinary: (op, payload) => session.sendBinary(op, payload),
+      },
+    });
+    session.dave.start(others);
+    this.options.daveChanged();
   }
 
   private notAuthenticated(ws: WebSocket): undefined {
@@ -239,6 +392,9 @@ export class VoiceGateway {
 
   private end(session: VoiceSession, code: number, reason: string): void {
     this.sessions.delete(session);
+    session.closeDave();
+    this.closeLog.push({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
+    this.options.daveChanged();
     this.options.udp.unregister(session.ssrc);
     this.closeSocket(session.ws, code, reason);
   }
