@@ -49,7 +49,7 @@ export function writeOggOpus(packets: readonly Uint8Array[], options: OggOpusOpt
   const channels = options.channels ?? 1;
   const preSkip = options.preSkip ?? ENCODER_PRE_SKIP;
   const perPage = Math.max(1, Math.min(255, options.packetsPerPage ?? 50));
-  const serial = (options.serial ?? crc32(packets[0] ?? new Uint8Array(0)) ^ packets.length) >>> 0;
+  const serial = (options.serial ?? oggCrc32(packets[0] ?? new Uint8Array(0)) ^ packets.length) >>> 0;
 
   const pages: Buffer[] = [];
   const addPage = (body: readonly Uint8Array[], flags: number, granule: bigint) =>
@@ -131,7 +131,7 @@ function oggPage(packets: readonly Uint8Array[], flags: number, granule: bigint,
   header.writeUInt8(lacing.length, 26);       // CRC (22..25) stays 0 while it is computed
   Buffer.from(lacing).copy(header, 27);
   const page = Buffer.concat([header, ...packets]);
-  page.writeUInt32LE(crc32(page), 22);
+  page.writeUInt32LE(oggCrc32(page), 22);
   return page;
 }
 
@@ -146,7 +146,7 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-function crc32(bytes: Uint8Array): number {
+export function oggCrc32(bytes: Uint8Array): number {
   let crc = 0;
   for (const byte of bytes) crc = ((crc << 8) ^ (CRC_TABLE[((crc >>> 24) ^ byte) & 0xff] ?? 0)) >>> 0;
   return crc;

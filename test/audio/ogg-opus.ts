@@ -1,22 +1,8 @@
 // Builds an Ogg/Opus file in the test: packets from the real Opus encoder, paged with a minimal Ogg muxer.
 // (No ffmpeg or opusenc here, and this keeps the exact packets at hand to compare with what comes out.)
 import opus from '@discordjs/opus';
+import { oggCrc32 as oggCrc } from '../../src/audio/ogg-opus-writer.ts';
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let r = i << 24;
-    for (let k = 0; k < 8; k++) r = r & 0x80000000 ? (r << 1) ^ 0x04c11db7 : r << 1;
-    table[i] = r >>> 0;
-  }
-  return table;
-})();
-
-function oggCrc(bytes: Uint8Array): number {
-  let crc = 0;
-  for (const b of bytes) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
-  return crc;
-}
 
 function page(packets: Buffer[], flags: number, granule: bigint, serial: number, sequence: number): Buffer {
   const lacing: number[] = [];

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,6 +8,7 @@ import { deployCommands } from '../../src/bot/deploy.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import type { FakeDiscord } from '../support/fake-discord/index.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
+import { closedPort } from '../api/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
@@ -235,13 +235,3 @@ describe('npm start registers the slash commands', () => {
     expect(content).not.toBe('');
   });
 });
-
-/** A port on 127.0.0.1 that nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}

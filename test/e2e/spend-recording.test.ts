@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
 import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { withFailingSpendWrites } from '../store/failing-store.ts';
 
 const GUILD = '200000000000000099';
 const MEMBER = '300000000000000991';
@@ -19,24 +20,9 @@ const guilds: FakeGuildSpec[] = [
   },
 ];
 
-/** The store as a full disk makes it: reads work, writes of spends fail as SQLite fails them. */
+/** Whether the store refuses writes of spends now, as a full disk would. */
 let failWrites = false;
-function failingWrites(store: Store): Store {
-  return new Proxy(store, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      if (property === 'recordSpend') {
-        return async (...args: unknown[]) => {
-          if (failWrites) throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
-          return method.apply(target, args);
-        };
-      }
-      return method.bind(target);
-    },
-  });
-}
+const failingWrites = (store: Store): Store => withFailingSpendWrites(store, () => failWrites);
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import type { Store } from '../../src/store/types.ts';
+import { withFailingSpendWrites } from '../store/failing-store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const RESET = new Date('2025-04-01T00:00:00Z');
@@ -142,20 +142,7 @@ describe('Accounting and a used-up month', () => {
 describe('Accounting when the store refuses writes', () => {
   it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {
     let failing = false;
-    const flaky: Store = new Proxy(store, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        const method = value as (...args: unknown[]) => unknown;
-        if (property === 'recordSpend') {
-          return async (...args: unknown[]) => {
-            if (failing) throw new Error('database or disk is full');
-            return method.apply(target, args);
-          };
-        }
-        return method.bind(target);
-      },
-    });
+    const flaky = withFailingSpendWrites(store, () => failing);
     const books = accounting({ store: flaky });
     const charge = await books.authorize(alice, [paid(30, 'x')]);
     failing = true;
