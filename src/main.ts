@@ -1,7 +1,7 @@
 import { loadDotenv } from './dotenv.ts';
 import { VoiceApiClient } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
-import { configSecrets, loadConfig, type Config } from './config.ts';
+import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { openStore } from './store/index.ts';
@@ -42,8 +42,8 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
   let bot: SayBot;
   try {
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
-    const store = openStore(config.databasePath);
-    logger.info({ database: config.databasePath }, 'store open');
+    const store = await openStore(config.database);
+    logger.info({ database: describeDatabase(config.database) }, 'store open');
     bot = await SayBot.start({ config, logger, voiceApi, store });
   } catch (error) {
     await voiceApi.close();
