@@ -110,6 +110,18 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
       PRIMARY KEY (guild_id, name_key)
     );
   `,
+  5: `
+    CREATE TABLE budget_holds (
+      token      TEXT   PRIMARY KEY,
+      guild_id   TEXT   NOT NULL,
+      user_id    TEXT   NOT NULL,
+      month      TEXT   NOT NULL,
+      day        TEXT   NOT NULL,
+      characters BIGINT NOT NULL CHECK (characters > 0),
+      expires_at BIGINT NOT NULL
+    );
+    CREATE INDEX budget_holds_month ON budget_holds (month, guild_id);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
 import { migratePostgres } from './pg-migrations.ts';
 import type {
   AddClonedVoiceResult,
+  BudgetHoldResult,
   ClonedVoice,
   DeletedClonedVoice,
   DeletedPreset,
@@ -11,6 +13,7 @@ import type {
   ListOptions,
   MemberDefaults,
   NameReservationResult,
+  NewBudgetHold,
   NewClonedVoice,
   NewNameReservation,
   NewPreset,
@@ -481,6 +484,44 @@ export class PgStore implements Store {
       `UPDATE quota_state SET exhausted_reset_at = NULL, exhausted_marked_at = NULL, exhausted_account = NULL, exhausted_plan = NULL,
          exhausted_limit = NULL WHERE id = 1 AND exhausted_marked_at IS NOT NULL`,
     )) > 0;
+  }
+
+  async holdBudget(hold: NewBudgetHold): Promise<BudgetHoldResult> {
+    const at = hold.at ?? new Date();
+    const now = at.getTime();
+    const { month, day } = holdKeys(at);
+    // One advisory lock for every hold: the bot-wide limit spans guilds, and holds are short transactions.
+    return this.#transaction('budget-holds', async (db): Promise<BudgetHoldResult> => {
+      await this.#run(db, 'DELETE FROM budget_holds WHERE expires_at <= $1', [now]);
+      const row = await this.#get(
+        db,
+        `SELECT
+           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND guild_id = $1 AND user_id = $2 AND day = $4)
+         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE guild_id = $1 AND user_id = $2 AND day = $4) AS member_day,
+           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND guild_id = $1 AND month = $3)
+         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE guild_id = $1 AND month = $3) AS guild_month,
+           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND month = $3)
+         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE month = $3) AS bot_month`,
+        [hold.guildId, hold.userId, month, day],
+      );
+      const refusal = firstRefusal(
+        hold.limits,
+        { memberDailyChars: num(row?.['member_day']) ?? 0, guildMonthlyChars: num(row?.['guild_month']) ?? 0, botMonthlyChars: num(row?.['bot_month']) ?? 0 },
+        hold.characters,
+      );
+      if (refusal) return refusal;
+      const token = randomUUID();
+      await this.#run(
+        db,
+        'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [token, hold.guildId, hold.userId, month, day, hold.characters, now + hold.ttlMs],
+      );
+      return { status: 'held', token };
+    });
+  }
+
+  async releaseBudgetHold(token: string): Promise<void> {
+    await this.#run(this.#pool, 'DELETE FROM budget_holds WHERE token = $1', [token]);
   }
 
   // ---- server budgets ----

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewSpend, Store } from '../../src/store/types.ts';
+import type { NewBudgetHold, NewSpend, Store } from '../../src/store/types.ts';
 import { BACKENDS } from './backends.ts';
 
 const G1 = '200000000000000001';
@@ -92,6 +92,44 @@ describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend',
       expect(await store.setGuildBudgets(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
       expect(await store.setGuildBudgets(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
       expect(await store.getGuildBudgets(G2)).toEqual({});
+    });
+  });
+
+  describe('budget holds', () => {
+    const at = new Date('2025-03-10T12:00:00Z');
+    const hold = (characters: number, over: Partial<NewBudgetHold> = {}): NewBudgetHold => ({
+      guildId: G1, userId: A, characters, limits: { guildMonthlyChars: 100 }, ttlMs: 60_000, at, ...over,
+    });
+
+    it('counts spends and live holds against each limit, says which refused, and frees a released hold', async () => {
+      await store.recordSpend(spend({ characters: 50 }));
+      await store.recordSpend(spend({ characters: 500, cached: true })); // saved characters use no budget
+      const first = await store.holdBudget(hold(30));
+      expect(first.status).toBe('held');
+      expect(await store.holdBudget(hold(30))).toEqual({ status: 'refused', budget: 'guildMonthlyChars', limit: 100, used: 80, needed: 30 });
+      expect((await store.holdBudget(hold(5, { limits: { memberDailyChars: 84 } }))).status).toBe('refused');
+      expect((await store.holdBudget(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } })))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars' });
+      if (first.status === 'held') await store.releaseBudgetHold(first.token);
+      expect((await store.holdBudget(hold(30))).status).toBe('held');
+    });
+
+    it('stops counting a hold once it expires (a process that crashed holding it)', async () => {
+      expect((await store.holdBudget(hold(100, { ttlMs: 1000 }))).status).toBe('held');
+      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 999) }))).status).toBe('refused');
+      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 1000) }))).status).toBe('held');
+    });
+
+    it('lets exactly one of many concurrent holds from two stores on one database through a budget with room for one', async () => {
+      const other = await backend.openAnother();
+      try {
+        await store.recordSpend(spend({ characters: 60 }));
+        const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).holdBudget(hold(30, { userId: `30000000000000001${i}` })));
+        const results = await Promise.all(attempts);
+        expect(results.filter((r) => r.status === 'held')).toHaveLength(1);
+        expect(results.filter((r) => r.status === 'refused')).toHaveLength(7);
+      } finally {
+        await other.close();
+      }
     });
   });
 });
