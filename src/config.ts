@@ -60,6 +60,8 @@ const EnvSchema = z.object({
   CACHE_DIR: z.string().min(1).default('./data/cache'),
   // 0 turns the audio cache off (identical requests in flight at once still share one call).
   CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
+  // The operator's /metrics (Prometheus) and /healthz on 127.0.0.1; unset: not served.
+  METRICS_PORT: wholeNumber(1, 65_535).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -103,6 +105,8 @@ export interface Config {
   voiceIdleTimeoutMs: number;
   /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
   databasePath: string;
+  /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
+  metricsPort?: number;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
   /** The operator's budgets (characters, seconds); 0 = no limit. See src/quota/budgets.ts. */
@@ -191,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,
+    ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT }),
   };
 }
 

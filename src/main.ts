@@ -3,6 +3,8 @@ import { VoiceApiClient } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
 import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { startMetricsServer, type MetricsServer } from './metrics/server.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { openStore } from './store/index.ts';
 
@@ -40,12 +42,28 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
   const voiceApi = new VoiceApiClient({ ...api, logger, timeouts: { totalMs: config.voiceApiTimeoutMs } });
 
   let bot: SayBot;
+  let metricsServer: MetricsServer | undefined;
+  let started: SayBot | undefined;
   try {
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
     const store = await openStore(config.database);
     logger.info({ database: describeDatabase(config.database) }, 'store open');
+    if (config.metricsPort !== undefined) {
+      // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
+      metricsServer = await startMetricsServer({
+        metrics: new Metrics(),
+        port: config.metricsPort,
+        health: async () => ({
+          gateway: started?.client.isReady() ? 'ready' : 'connecting',
+          store: await store.getQuotaState().then(() => 'ok' as const, () => 'failing' as const),
+        }),
+      });
+      logger.info({ url: metricsServer.url }, 'metrics and health served');
+    }
     bot = await SayBot.start({ config, logger, voiceApi, store });
+    started = bot;
   } catch (error) {
+    await metricsServer?.close();
     await voiceApi.close();
     await sandbox?.close();
     process.off('unhandledRejection', onRejection);
@@ -56,6 +74,7 @@ export async function startSayBot(env: NodeJS.ProcessEnv, options: { logDestinat
     config,
     logger,
     async stop() {
+      await metricsServer?.close();
       await bot.stop();
       await voiceApi.close();
       await sandbox?.close();
