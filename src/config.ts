@@ -42,7 +42,10 @@ const EnvSchema = z.object({
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
   DATABASE_URL: z
     .string()
-    .regex(/^(sqlite:|file:)?([^:]+|:memory:)$/, 'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:')
+    .regex(
+      /^(postgres(ql)?:\/\/\S+|(sqlite:|file:)?([^:]+|:memory:))$/,
+      'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:, or a postgres:// URL',
+    )
     .default('sqlite:./data/saybot.sqlite'),
   VOICES_FILE: z.string().min(1).optional(),
   ATTACHMENT_HOSTS: z
@@ -57,8 +60,37 @@ const EnvSchema = z.object({
   CACHE_DIR: z.string().min(1).default('./data/cache'),
   // 0 turns the audio cache off (identical requests in flight at once still share one call).
   CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
+  // The operator's /metrics (Prometheus) and /healthz on 127.0.0.1; unset: not served.
+  METRICS_PORT: wholeNumber(1, 65_535).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+/** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The database for a log line: the SQLite path, or PostgreSQL's host and database name without credentials. */
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.kind === 'sqlite') return target.path;
+  try {
+    const url = new URL(target.url);
+    return `postgres://${url.host}${url.pathname}`;
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/** The PostgreSQL URL and its password, to be redacted like the tokens. */
+function databaseSecrets(target: DatabaseTarget): string[] {
+  if (target.kind === 'sqlite') return [];
+  try {
+    const password = decodeURIComponent(new URL(target.url).password);
+    return password.length >= 4 ? [target.url, password] : [target.url];
+  } catch {
+    return [target.url];
+  }
+}
 
 export interface Config {
   discord: { token: string; clientId: string; guildId?: string; apiBaseUrl?: string };
@@ -71,7 +103,12 @@ export interface Config {
   /** Where /clone may download reference clips from, how much, and for how long. */
   clipDownload: { allowedHosts: string[]; maxBytes: number; timeoutMs: number };
   voiceIdleTimeoutMs: number;
+  /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
   databasePath: string;
+  /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
+  metricsPort?: number;
+  /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
+  database: DatabaseTarget;
   /** The operator's budgets (characters, seconds); 0 = no limit. See src/quota/budgets.ts. */
   budgets: OperatorBudgets;
   /** The audio cache: where, and how many bytes at most (0 = off). */
@@ -146,7 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
     clipDownload: { allowedHosts: e.ATTACHMENT_HOSTS.split(','), maxBytes: e.CLONE_MAX_MB * 1024 * 1024, timeoutMs: 15_000 },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
-    databasePath: e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    databasePath: POSTGRES_URL.test(e.DATABASE_URL) ? '' : e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    database: POSTGRES_URL.test(e.DATABASE_URL)
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') },
     budgets: {
       guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS,
       memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS,
@@ -155,10 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,
+    ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT }),
   };
 }
 
 /** The secrets in a config, for the logger's value-based redaction. */
 export function configSecrets(config: Config): string[] {
-  return [config.discord.token, ...(config.voiceApi ? [config.voiceApi.apiKey] : [])];
+  return [config.discord.token, ...(config.voiceApi ? [config.voiceApi.apiKey] : []), ...databaseSecrets(config.database)];
 }

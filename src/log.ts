@@ -1,4 +1,5 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
 
@@ -41,6 +42,8 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
   destination?: NodeJS.WritableStream;
+  /** Human-readable lines (pino-pretty: local times, colours) instead of JSON; default: when stdout is a terminal. */
+  pretty?: boolean;
 }
 
 /**
@@ -68,8 +71,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
       serializers: { err: (err: unknown) => redactDeep(err, secrets) },
     },
-    options.destination ?? process.stdout,
+    prettyOrNot(options),
   );
+}
+
+/** JSON for files, pipes and log collectors; pino-pretty in a terminal. Redaction happens before either. */
+function prettyOrNot(options: LoggerOptions): NodeJS.WritableStream {
+  const destination = options.destination ?? process.stdout;
+  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
+  if (!pretty) return destination;
+  return PinoPretty({ destination, colorize: options.destination === undefined, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname,app', sync: true });
 }
 
 /** A logger that writes nothing, for library code used without one. */

@@ -3,10 +3,12 @@ import { SayBot } from './bot/app.ts';
 import type { CommandModule } from './bot/command.ts';
 import { loadCommands } from './bot/command-loader.ts';
 import { deployCommands } from './bot/deploy.ts';
-import { configSecrets, loadConfig, type Config } from './config.ts';
+import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
 import { asDiscordUnreachable } from './discord-unreachable.ts';
 import { loadDotenv } from './dotenv.ts';
 import { createLogger, type Logger } from './log.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { startMetricsServer, type MetricsServer } from './metrics/server.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
@@ -82,6 +84,8 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
 
   const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   let bot: SayBot;
+  let metricsServer: MetricsServer | undefined;
+  let started: SayBot | undefined;
   try {
     const commands = await loadCommands();
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
@@ -91,9 +95,21 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
-    const opened = openStore(config.databasePath);
+    const opened = await openStore(config.database);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
-    logger.info({ database: config.databasePath }, 'store open');
+    logger.info({ database: describeDatabase(config.database) }, 'store open');
+    if (config.metricsPort !== undefined) {
+      // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
+      metricsServer = await startMetricsServer({
+        metrics: new Metrics(),
+        port: config.metricsPort,
+        health: async () => ({
+          gateway: started?.client.isReady() ? 'ready' : 'connecting',
+          store: await store.getQuotaState().then(() => 'ok' as const, () => 'failing' as const),
+        }),
+      });
+      logger.info({ url: metricsServer.url }, 'metrics and health served');
+    }
     bot = await SayBot.start({
       config,
       logger,
@@ -106,7 +122,9 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     }).catch((error: unknown) => {
       throw asDiscordUnreachable(error, discordUrl);
     });
+    started = bot;
   } catch (error) {
+    await metricsServer?.close();
     await voiceApi.close();
     await sandbox?.close();
     process.off('unhandledRejection', onRejection);
@@ -117,6 +135,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     config,
     logger,
     async stop() {
+      await metricsServer?.close();
       await bot.stop();
       await voiceApi.close();
       await sandbox?.close();

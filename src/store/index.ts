@@ -3,13 +3,17 @@ export { SqliteStore } from './sqlite-store.ts';
 export { LATEST_VERSION, SchemaTooNewError } from './migrations.ts';
 export { NAME_MAX_LENGTH, isValidName, nameKey, tidyName } from './names.ts';
 
+export { PgStore } from './pg-store.ts';
+
+import type { DatabaseTarget } from '../config.ts';
+import { PgStore } from './pg-store.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store } from './types.ts';
 
 /**
- * Opens the store a config names. Only SQLite today (config.databasePath); a postgres:// DATABASE_URL would
- * pick a PostgreSQL implementation here, and nothing else would change.
+ * Opens the store a config names: the SQLite file (the embedded default), or PostgreSQL for a postgres:// URL
+ * (several processes or machines sharing one database). Either way the schema is migrated before it returns.
  */
-export function openStore(databasePath: string): Store {
-  return new SqliteStore(databasePath);
+export async function openStore(target: DatabaseTarget): Promise<Store> {
+  return target.kind === 'postgres' ? PgStore.open(target.url) : new SqliteStore(target.path);
 }

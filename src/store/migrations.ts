@@ -148,6 +148,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 5,
+    name: 'budget holds shared by every process',
+    sql: `
+      -- Characters a request may still spend, held between its budget check and its spend record (see
+      -- Store.holdBudget). month/day are UTC keys like spends'; a hold left by a crash stops counting at expires_at.
+      CREATE TABLE budget_holds (
+        token      TEXT    PRIMARY KEY,
+        guild_id   TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        month      TEXT    NOT NULL,
+        day        TEXT    NOT NULL,
+        characters INTEGER NOT NULL CHECK (characters > 0),
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX budget_holds_month ON budget_holds (month, guild_id);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
+import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { migrate } from './migrations.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
 import type {
   AddClonedVoiceResult,
+  BudgetHoldResult,
   ClonedVoice,
   DeletedClonedVoice,
   DeletedPreset,
@@ -13,6 +15,7 @@ import type {
   ListOptions,
   MemberDefaults,
   NameReservationResult,
+  NewBudgetHold,
   NewClonedVoice,
   NewNameReservation,
   NewPreset,
@@ -519,6 +522,40 @@ export class SqliteStore implements Store {
       `UPDATE quota_state SET exhausted_reset_at = NULL, exhausted_marked_at = NULL, exhausted_account = NULL, exhausted_plan = NULL,
          exhausted_limit = NULL WHERE id = 1 AND exhausted_marked_at IS NOT NULL`,
     ) > 0;
+  }
+
+  async holdBudget(hold: NewBudgetHold): Promise<BudgetHoldResult> {
+    const at = hold.at ?? new Date();
+    const now = at.getTime();
+    const { month, day } = holdKeys(at);
+    // BEGIN IMMEDIATE: the write lock is taken before the sums are read, so another connection (process) holding
+    // at the same moment waits for this commit and then counts this hold.
+    return this.#transaction((): BudgetHoldResult => {
+      this.#run('DELETE FROM budget_holds WHERE expires_at <= ?', now);
+      const spent = (where: string, ...params: SQLInputValue[]) =>
+        (num(this.#get(`SELECT coalesce(sum(characters), 0) AS n FROM spends WHERE cached = 0 AND ${where}`, ...params)?.['n']) ?? 0) +
+        (num(this.#get(`SELECT coalesce(sum(characters), 0) AS n FROM budget_holds WHERE ${where}`, ...params)?.['n']) ?? 0);
+      const refusal = firstRefusal(
+        hold.limits,
+        {
+          memberDailyChars: spent('guild_id = ? AND user_id = ? AND day = ?', hold.guildId, hold.userId, day),
+          guildMonthlyChars: spent('guild_id = ? AND month = ?', hold.guildId, month),
+          botMonthlyChars: spent('month = ?', month),
+        },
+        hold.characters,
+      );
+      if (refusal) return refusal;
+      const token = randomUUID();
+      this.#run(
+        'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        token, hold.guildId, hold.userId, month, day, hold.characters, now + hold.ttlMs,
+      );
+      return { status: 'held', token };
+    });
+  }
+
+  async releaseBudgetHold(token: string): Promise<void> {
+    this.#run('DELETE FROM budget_holds WHERE token = ?', token);
   }
 
   // ---- server budgets ----

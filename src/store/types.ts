@@ -141,6 +141,26 @@ export interface QuotaState {
 /** A server's own budgets (see src/quota/budgets.ts); a field absent = the server set none. */
 export type GuildBudgetSettings = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>>;
 
+/** The budgets a hold is checked against (characters; absent = no such limit). */
+export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;
+
+/**
+ * Characters a request may spend, held in the database from the budget check until its spend is recorded, so
+ * that checks in other processes (shards, machines) count them too. A hold left by a crash expires.
+ */
+export interface NewBudgetHold {
+  guildId: string;
+  userId: string;
+  characters: number;
+  limits: BudgetHoldLimits;
+  ttlMs: number;
+  at?: Date;
+}
+
+export type BudgetHoldResult =
+  | { status: 'held'; token: string }
+  | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
+
 export interface Store {
   // Presets
   /** Creates the preset, or replaces the one of the same name (its default status is kept). */
@@ -192,6 +212,13 @@ export interface Store {
   markQuotaExhausted(resetAt: Date, at?: Date, by?: QuotaMarkAccount): Promise<void>;
   /** Removes the mark; true when there was one. */
   clearQuotaExhausted(): Promise<boolean>;
+  /**
+   * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
+   * when all have room, holds them: check and hold are one transaction, serialised across processes.
+   */
+  holdBudget(hold: NewBudgetHold): Promise<BudgetHoldResult>;
+  /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
+  releaseBudgetHold(token: string): Promise<void>;
 
   // Server budgets
   getGuildBudgets(guildId: string): Promise<GuildBudgetSettings>;

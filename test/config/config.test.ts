@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../../src/config.ts';
 
 // Built at run time so no token-shaped literal sits in the repository.
 const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');
@@ -141,5 +141,16 @@ describe('VOICES_FILE', () => {
 
   it('accepts :memory: as the database (for tests)', () => {
     expect(loadConfig({ ...base, DATABASE_URL: 'sqlite::memory:' }).databasePath).toBe(':memory:');
+  });
+
+  it('selects PostgreSQL for a postgres:// URL, SQLite otherwise, and describes it without the password', () => {
+    const url = 'postgres://saybot:s3cret-pw@db.internal:5432/saybot';
+    const config = loadConfig({ ...base, DATABASE_URL: url });
+    expect(config.database).toEqual({ kind: 'postgres', url });
+    expect(describeDatabase(config.database)).toBe('postgres://db.internal:5432/saybot');
+    expect(configSecrets(config)).toEqual(expect.arrayContaining([url, 's3cret-pw']));
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgresql://h/db' }).database.kind).toBe('postgres');
+    expect(loadConfig(base).database).toEqual({ kind: 'sqlite', path: './data/saybot.sqlite' });
+    expect(problemsOf({ ...base, DATABASE_URL: 'mysql://h/db' })).toHaveLength(1);
   });
 });

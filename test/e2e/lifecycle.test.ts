@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -105,6 +106,38 @@ describe('npm start', () => {
       expect(messages).toEqual(expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']));
       expect(result.stdout).not.toContain(token);
       expect(result.stdout).not.toContain(sandbox.testKey);
+    });
+
+    it('serves /healthz (gateway ready, store ok) and /metrics on METRICS_PORT once ready', async () => {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as AddressInfo;
+          probe.close(() => resolve(free));
+        });
+      });
+      let health: unknown;
+      let metrics = '';
+      const result = await runNode(
+        'src/index.ts',
+        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey, METRICS_PORT: String(port) },
+        {
+          stdout: /SayBot is ready/,
+          then: (kill) => {
+            void (async () => {
+              try {
+                health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
+                metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+              } finally {
+                kill();
+              }
+            })();
+          },
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(health).toEqual({ ok: true, gateway: 'ready', store: 'ok' });
+      expect(metrics).toMatch(/^# HELP saybot_commands_total /m);
+      expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     });
 
     it('runs against an in-process sandbox, and says so, when no Voice API is configured', async () => {

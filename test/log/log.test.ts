@@ -12,6 +12,18 @@ function capture() {
 }
 
 describe('createLogger', () => {
+  it('writes readable lines (time, level, message, fields) when pretty, still without secrets', async () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream, pretty: true, secrets: [secret] });
+    log.warn({ guildId: '1', code: 'voice.lost' }, `lost with ${secret}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = out.text();
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\] WARN: lost with /);
+    expect(text).toContain('code: "voice.lost"');
+    expect(text).not.toContain(secret);
+  });
+
   it('writes one JSON line per event', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream });

@@ -1,91 +1,135 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import type { NewSpend } from '../../src/store/types.ts';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewBudgetHold, NewSpend, Store } from '../../src/store/types.ts';
+import { BACKENDS } from './backends.ts';
 
 const G1 = '200000000000000001';
 const G2 = '200000000000000002';
 const A = '300000000000000001';
 const B = '300000000000000002';
 
-let store: SqliteStore;
-beforeEach(() => {
-  store = new SqliteStore(':memory:');
-});
-afterEach(async () => {
-  await store.close();
-});
+// The store contract: the same tests against every backend (SQLite, and a real PostgreSQL started here).
+describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('$name', ({ make }) => {
+  const backend = make();
+  afterAll(() => backend.stop());
 
-const spend = (over: Partial<NewSpend>): NewSpend => ({
-  at: new Date('2025-03-10T12:00:00Z'),
-  guildId: G1,
-  userId: A,
-  command: 'say',
-  endpoint: 'tts',
-  characters: 10,
-  cached: false,
-  ...over,
-});
-
-describe('spends', () => {
-  it('sums spent and saved characters per month, per guild and per member day, in UTC', async () => {
-    await store.recordSpend(spend({ characters: 10 }));
-    await store.recordSpend(spend({ characters: 7, cached: true }));
-    await store.recordSpend(spend({ characters: 5, userId: B }));
-    await store.recordSpend(spend({ characters: 3, guildId: G2 }));
-    // 23:59:59 UTC on the 10th is still the 10th; 00:00 on the 11th is not.
-    await store.recordSpend(spend({ characters: 2, at: new Date('2025-03-10T23:59:59Z') }));
-    await store.recordSpend(spend({ characters: 4, at: new Date('2025-03-11T00:00:00Z') }));
-    await store.recordSpend(spend({ characters: 100, at: new Date('2025-04-01T00:00:00Z') }));
-
-    expect(await store.monthTotals('2025-03')).toEqual({ spent: 24, saved: 7 });
-    expect(await store.monthTotals('2025-03', G1)).toEqual({ spent: 21, saved: 7 });
-    expect(await store.monthTotals('2025-03', G2)).toEqual({ spent: 3, saved: 0 });
-    expect(await store.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 12, saved: 7 });
-    expect(await store.memberDayTotals(G1, A, '2025-03-11')).toEqual({ spent: 4, saved: 0 });
-    expect(await store.monthTotals('2025-04')).toEqual({ spent: 100, saved: 0 });
+  let store: Store;
+  beforeEach(async () => {
+    store = await backend.open();
+  });
+  afterEach(async () => {
+    await store.close();
   });
 
-  it('knows when a member last spent, ignoring cache hits and other guilds', async () => {
-    expect(await store.lastSpendAt(G1, A)).toBeUndefined();
-    await store.recordSpend(spend({ at: new Date('2025-03-10T12:00:00Z') }));
-    await store.recordSpend(spend({ at: new Date('2025-03-10T12:05:00Z'), cached: true }));
-    await store.recordSpend(spend({ at: new Date('2025-03-10T12:09:00Z'), guildId: G2 }));
-    expect(await store.lastSpendAt(G1, A)).toEqual(new Date('2025-03-10T12:00:00Z'));
-  });
-});
-
-describe('quota state', () => {
-  it("keeps the service's highest 'used' of the month, and starts over with a new month", async () => {
-    const resetAt = new Date('2025-04-01T00:00:00Z');
-    await store.recordSpend(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
-    // A response that arrived late carries an older, lower figure.
-    await store.recordSpend(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
-    expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-03', used: 40, remaining: 299_960, limit: 300_000, resetAt });
-    await store.recordSpend(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
-    expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-04', used: 10 });
+  const spend = (over: Partial<NewSpend>): NewSpend => ({
+    at: new Date('2025-03-10T12:00:00Z'),
+    guildId: G1,
+    userId: A,
+    command: 'say',
+    endpoint: 'tts',
+    characters: 10,
+    cached: false,
+    ...over,
   });
 
-  it('keeps the used-up mark with the account it was made under until it is cleared; spends do not clear it (that is policy)', async () => {
-    const resetAt = new Date('2025-04-01T00:00:00Z');
-    const markedAt = new Date('2025-03-20T00:00:00Z');
-    await store.markQuotaExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
-    expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
-    await store.recordSpend(spend({ cached: false }));
-    expect((await store.getQuotaState()).exhausted).toBeDefined();
-    expect(await store.clearQuotaExhausted()).toBe(true);
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
-    expect(await store.clearQuotaExhausted()).toBe(false);
-    // Marked without an account: only the dates come back.
-    await store.markQuotaExhausted(resetAt, markedAt);
-    expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt });
-  });
-});
+  describe('spends', () => {
+    it('sums spent and saved characters per month, per guild and per member day, in UTC', async () => {
+      await store.recordSpend(spend({ characters: 10 }));
+      await store.recordSpend(spend({ characters: 7, cached: true }));
+      await store.recordSpend(spend({ characters: 5, userId: B }));
+      await store.recordSpend(spend({ characters: 3, guildId: G2 }));
+      // 23:59:59 UTC on the 10th is still the 10th; 00:00 on the 11th is not.
+      await store.recordSpend(spend({ characters: 2, at: new Date('2025-03-10T23:59:59Z') }));
+      await store.recordSpend(spend({ characters: 4, at: new Date('2025-03-11T00:00:00Z') }));
+      await store.recordSpend(spend({ characters: 100, at: new Date('2025-04-01T00:00:00Z') }));
 
-describe('server budgets', () => {
-  it('sets, keeps what is left out, clears with null, per guild', async () => {
-    expect(await store.getGuildBudgets(G1)).toEqual({});
-    expect(await store.setGuildBudgets(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
-    expect(await store.setGuildBudgets(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
-    expect(await store.getGuildBudgets(G2)).toEqual({});
+      expect(await store.monthTotals('2025-03')).toEqual({ spent: 24, saved: 7 });
+      expect(await store.monthTotals('2025-03', G1)).toEqual({ spent: 21, saved: 7 });
+      expect(await store.monthTotals('2025-03', G2)).toEqual({ spent: 3, saved: 0 });
+      expect(await store.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 12, saved: 7 });
+      expect(await store.memberDayTotals(G1, A, '2025-03-11')).toEqual({ spent: 4, saved: 0 });
+      expect(await store.monthTotals('2025-04')).toEqual({ spent: 100, saved: 0 });
+    });
+
+    it('knows when a member last spent, ignoring cache hits and other guilds', async () => {
+      expect(await store.lastSpendAt(G1, A)).toBeUndefined();
+      await store.recordSpend(spend({ at: new Date('2025-03-10T12:00:00Z') }));
+      await store.recordSpend(spend({ at: new Date('2025-03-10T12:05:00Z'), cached: true }));
+      await store.recordSpend(spend({ at: new Date('2025-03-10T12:09:00Z'), guildId: G2 }));
+      expect(await store.lastSpendAt(G1, A)).toEqual(new Date('2025-03-10T12:00:00Z'));
+    });
+  });
+
+  describe('quota state', () => {
+    it("keeps the service's highest 'used' of the month, and starts over with a new month", async () => {
+      const resetAt = new Date('2025-04-01T00:00:00Z');
+      await store.recordSpend(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
+      // A response that arrived late carries an older, lower figure.
+      await store.recordSpend(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
+      expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-03', used: 40, remaining: 299_960, limit: 300_000, resetAt });
+      await store.recordSpend(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
+      expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-04', used: 10 });
+    });
+
+    it('keeps the used-up mark with the account it was made under until it is cleared; spends do not clear it (that is policy)', async () => {
+      const resetAt = new Date('2025-04-01T00:00:00Z');
+      const markedAt = new Date('2025-03-20T00:00:00Z');
+      await store.markQuotaExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
+      expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
+      await store.recordSpend(spend({ cached: false }));
+      expect((await store.getQuotaState()).exhausted).toBeDefined();
+      expect(await store.clearQuotaExhausted()).toBe(true);
+      expect((await store.getQuotaState()).exhausted).toBeUndefined();
+      expect(await store.clearQuotaExhausted()).toBe(false);
+      // Marked without an account: only the dates come back.
+      await store.markQuotaExhausted(resetAt, markedAt);
+      expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt });
+    });
+  });
+
+  describe('server budgets', () => {
+    it('sets, keeps what is left out, clears with null, per guild', async () => {
+      expect(await store.getGuildBudgets(G1)).toEqual({});
+      expect(await store.setGuildBudgets(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
+      expect(await store.setGuildBudgets(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
+      expect(await store.getGuildBudgets(G2)).toEqual({});
+    });
+  });
+
+  describe('budget holds', () => {
+    const at = new Date('2025-03-10T12:00:00Z');
+    const hold = (characters: number, over: Partial<NewBudgetHold> = {}): NewBudgetHold => ({
+      guildId: G1, userId: A, characters, limits: { guildMonthlyChars: 100 }, ttlMs: 60_000, at, ...over,
+    });
+
+    it('counts spends and live holds against each limit, says which refused, and frees a released hold', async () => {
+      await store.recordSpend(spend({ characters: 50 }));
+      await store.recordSpend(spend({ characters: 500, cached: true })); // saved characters use no budget
+      const first = await store.holdBudget(hold(30));
+      expect(first.status).toBe('held');
+      expect(await store.holdBudget(hold(30))).toEqual({ status: 'refused', budget: 'guildMonthlyChars', limit: 100, used: 80, needed: 30 });
+      expect((await store.holdBudget(hold(5, { limits: { memberDailyChars: 84 } }))).status).toBe('refused');
+      expect((await store.holdBudget(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } })))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars' });
+      if (first.status === 'held') await store.releaseBudgetHold(first.token);
+      expect((await store.holdBudget(hold(30))).status).toBe('held');
+    });
+
+    it('stops counting a hold once it expires (a process that crashed holding it)', async () => {
+      expect((await store.holdBudget(hold(100, { ttlMs: 1000 }))).status).toBe('held');
+      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 999) }))).status).toBe('refused');
+      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 1000) }))).status).toBe('held');
+    });
+
+    it('lets exactly one of many concurrent holds from two stores on one database through a budget with room for one', async () => {
+      const other = await backend.openAnother();
+      try {
+        await store.recordSpend(spend({ characters: 60 }));
+        const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).holdBudget(hold(30, { userId: `30000000000000001${i}` })));
+        const results = await Promise.all(attempts);
+        expect(results.filter((r) => r.status === 'held')).toHaveLength(1);
+        expect(results.filter((r) => r.status === 'refused')).toHaveLength(7);
+      } finally {
+        await other.close();
+      }
+    });
   });
 });

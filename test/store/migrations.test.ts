@@ -61,8 +61,8 @@ describe('migrations', () => {
     const store = new SqliteStore(tmp.file());
     await store.close();
     const db = new DatabaseSync(tmp.file());
-    expect(tables(db)).toEqual(['clone_name_reservations', 'guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4]);
+    expect(tables(db)).toEqual(['budget_holds', 'clone_name_reservations', 'guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -110,7 +110,7 @@ describe('migrations', () => {
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2, 3, 4]);
+    expect(migrate(db)).toEqual([2, 3, 4, 5]);
     db.close();
   });
 

@@ -1,0 +1,69 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** How a slash command ended, as the operator counts them. */
+export type CommandResult = 'ok' | 'refused' | 'failed';
+
+/** Live figures read at scrape time (voice connections, queues, cache), so nothing has to push them. */
+export interface MetricsSources {
+  activeVoiceConnections?: () => number;
+  queueLengths?: () => number;
+  cacheSizeBytes?: () => number;
+}
+
+/**
+ * The operator's metrics as one injected object: modules call these hooks, none touches prom-client or a global
+ * registry. Each instance owns its registry, so two bots (tests) in one process never mix their counts.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #commands: Counter<'command' | 'result'>;
+  readonly #apiRequests: Counter<'endpoint' | 'status'>;
+  readonly #apiLatency: Histogram<'endpoint'>;
+  readonly #characters: Counter<'kind'>;
+  readonly #firstAudio: Histogram;
+  readonly #cacheLookups: Counter<'result'>;
+
+  constructor(sources: MetricsSources = {}) {
+    const registers = [this.registry];
+    this.#commands = new Counter({ name: 'saybot_commands_total', help: 'Slash commands by name and result', labelNames: ['command', 'result'], registers });
+    this.#apiRequests = new Counter({ name: 'saybot_voice_api_requests_total', help: 'Voice API requests by endpoint and HTTP status (0: no answer)', labelNames: ['endpoint', 'status'], registers });
+    this.#apiLatency = new Histogram({
+      name: 'saybot_voice_api_request_seconds', help: 'Voice API request time until the response headers', labelNames: ['endpoint'], registers,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120],
+    });
+    this.#characters = new Counter({ name: 'saybot_characters_total', help: 'Characters spent (sent to the service) and saved (served from the cache)', labelNames: ['kind'], registers });
+    this.#firstAudio = new Histogram({
+      name: 'saybot_time_to_first_audio_seconds', help: 'From a /say to its first audio packet sent', registers,
+      buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    });
+    this.#cacheLookups = new Counter({ name: 'saybot_cache_lookups_total', help: 'Audio cache lookups by result', labelNames: ['result'], registers });
+    const gauge = (name: string, help: string, read: (() => number) | undefined) =>
+      new Gauge({ name, help, registers, collect() { this.set(read?.() ?? 0); } });
+    gauge('saybot_voice_connections', 'Voice connections open now', sources.activeVoiceConnections);
+    gauge('saybot_queue_length', 'Requests waiting in every guild queue', sources.queueLengths);
+    gauge('saybot_cache_size_bytes', 'Bytes in the audio cache', sources.cacheSizeBytes);
+    // Event-loop lag (nodejs_eventloop_lag_*), memory, CPU: prom-client's defaults, into this registry only.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  command(command: string, result: CommandResult): void {
+    this.#commands.inc({ command, result });
+  }
+
+  voiceApiRequest(endpoint: string, status: number, seconds: number): void {
+    this.#apiRequests.inc({ endpoint, status: String(status) });
+    this.#apiLatency.observe({ endpoint }, seconds);
+  }
+
+  characters(kind: 'spent' | 'saved', count: number): void {
+    if (count > 0) this.#characters.inc({ kind }, count);
+  }
+
+  timeToFirstAudio(seconds: number): void {
+    this.#firstAudio.observe(seconds);
+  }
+
+  cacheLookup(result: 'hit' | 'miss'): void {
+    this.#cacheLookups.inc({ result });
+  }
+}
