@@ -1,6 +1,7 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { CommandContext, CommandModule } from './command.ts';
+import { watchToken } from './expired-token.ts';
 import { UserError } from './failures.ts';
 import { showFailure } from './replies.ts';
 
@@ -33,6 +34,7 @@ export async function handleInteraction(
 
   const command = commands.get(interaction.commandName);
   const started = performance.now();
+  watchToken(interaction, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
     if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');

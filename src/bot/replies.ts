@@ -4,6 +4,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { Logger } from '../log.ts';
+import { noteIfTokenExpired, postInChannel, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
 
@@ -31,8 +32,15 @@ export async function showResult(
 
 /** As showResult, for text already composed in the caller's language (listings). */
 export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
-  if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
-  else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
+  // A reply that waited behind a long queue may outlive the token (15 minutes): it goes to the channel instead.
+  if (tokenGone(interaction)) return postInChannel(interaction, content, files, NO_MENTIONS);
+  try {
+    if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+    else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
+  } catch (error) {
+    if (!noteIfTokenExpired(interaction, error)) throw error;
+    await postInChannel(interaction, content, files, NO_MENTIONS);
+  }
 }
 
 /**
@@ -60,7 +68,9 @@ export async function showFailure(
   );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
   try {
-    if (!interaction.deferred && !interaction.replied) {
+    if (tokenGone(interaction)) {
+      await postInChannel(interaction, content, [], NO_MENTIONS);
+    } else if (!interaction.deferred && !interaction.replied) {
       await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
     } else if (interaction.ephemeral) {
       await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
@@ -69,6 +79,10 @@ export async function showFailure(
       await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
     }
   } catch (replyError) {
+    if (noteIfTokenExpired(interaction, replyError)) {
+      const posted = await postInChannel(interaction, content, [], NO_MENTIONS).then(() => true, () => false);
+      if (posted) return;
+    }
     log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
   }
 }

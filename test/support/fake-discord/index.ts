@@ -32,6 +32,8 @@ export type { VoiceCloseEntry } from './voice-gateway.ts';
 export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
 
 const READY_TIMEOUT_MS = 15_000;
+/** Discord's: an interaction token works for 15 minutes. */
+const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 interface Parts {
   world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
@@ -75,7 +77,10 @@ export class FakeDiscord {
     const cdn = new Cdn();
     const commands = new CommandStore(options.applicationId);
     const messages = new MessageStore(cdn);
-    const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000, report });
+    const interactions = new Interactions({
+      world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000,
+      tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS, report,
+    });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report);
     const daveWatchers = new Set<() => void>();
@@ -203,6 +208,20 @@ export class FakeDiscord {
   /** Messages the bot posted with POST /channels/{id}/messages. */
   channelMessages(channelId?: string): SentChannelMessage[] {
     return this.parts.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
+  }
+
+  /** Resolves with the first channel message (posted so far or later) that matches. */
+  waitForChannelMessage(predicate: (message: SentChannelMessage) => boolean, timeoutMs = 20_000): Promise<SentChannelMessage> {
+    const { rest, waits } = this.parts;
+    return waits.wait(
+      () => rest.sentMessages.find(predicate),
+      (notify) => {
+        rest.messageListeners.add(notify);
+        return () => rest.messageListeners.delete(notify);
+      },
+      timeoutMs,
+      () => `no matching channel message; got ${rest.sentMessages.length}: ${rest.sentMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
+    );
   }
 
   registeredCommands(guildId?: string): unknown[] {

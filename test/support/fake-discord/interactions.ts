@@ -35,6 +35,8 @@ export class Interaction implements InteractionHandle {
   readonly responses: InteractionResponse[] = [];
   readonly problems: string[] = [];
   acknowledged = false;
+  /** The bot used the token after its lifetime (and was answered 401 50027). */
+  tokenExpired = false;
   originalMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
   private readonly listeners = new Set<() => void>();
@@ -96,6 +98,8 @@ export interface InteractionsDeps {
   waits: Waits;
   /** How long the first callback may take; 0 = no limit. */
   timeoutMs: number;
+  /** How long the token works for webhook edits and follow-ups; 0 = forever. */
+  tokenLifetimeMs: number;
   report: (line: string) => void;
 }
 
@@ -265,6 +269,11 @@ export class Interactions {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);
     };
+    const age = performance.now() - interaction.createdAt;
+    if (this.deps.tokenLifetimeMs > 0 && age > this.deps.tokenLifetimeMs) {
+      interaction.tokenExpired = true;
+      return refuse(apiError(401, 50027, 'Invalid Webhook Token'), `${method} with a token ${Math.round(age)} ms old (lifetime ${this.deps.tokenLifetimeMs} ms)`);
+    }
     const json = asObject(body.json);
     if (messageId === undefined) {
       if (method !== 'POST') return answer(apiError(405, 0, '405: Method Not Allowed'));

@@ -57,6 +57,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export class RestApi {
   readonly log: RestLogEntry[] = [];
   readonly sentMessages: SentChannelMessage[] = [];
+  /** Called after each channel message the bot posts (waits subscribe here). */
+  readonly messageListeners = new Set<() => void>();
   private readonly deps: RestDeps;
   private readonly routes: Route[];
 
@@ -252,6 +254,7 @@ export class RestApi {
       if (problem) return fail(problem);
       const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
       this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
+      for (const listener of [...this.messageListeners]) listener();
       return ok(message);
     });
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
