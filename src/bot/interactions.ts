@@ -1,5 +1,6 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.ts';
+import { acknowledgeByDeadline } from './acknowledge.ts';
 import type { CommandContext, CommandModule } from './command.ts';
 import { watchToken } from './expired-token.ts';
 import { UserError } from './failures.ts';
@@ -35,6 +36,8 @@ export async function handleInteraction(
   const command = commands.get(interaction.commandName);
   const started = performance.now();
   watchToken(interaction, log);
+  // Whatever the command waits for (the store, a download), Discord hears from us within its 3 s.
+  const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
     if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');
@@ -45,5 +48,7 @@ export async function handleInteraction(
     );
   } catch (error) {
     await showFailure(interaction, error, log);
+  } finally {
+    cancelDeadline();
   }
 }

@@ -4,6 +4,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { Logger } from '../log.ts';
+import { claimFirstResponse, settled } from './acknowledge.ts';
 import { noteIfTokenExpired, postInChannel, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
@@ -34,9 +35,11 @@ export async function showResult(
 export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
   // A reply that waited behind a long queue may outlive the token (15 minutes): it goes to the channel instead.
   if (tokenGone(interaction)) return postInChannel(interaction, content, files, NO_MENTIONS);
+  await settled(interaction);
   try {
-    if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
-    else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
+    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
+    if (replied) await replied;
+    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
   } catch (error) {
     if (!noteIfTokenExpired(interaction, error)) throw error;
     await postInChannel(interaction, content, files, NO_MENTIONS);
@@ -67,11 +70,15 @@ export async function showFailure(
     'command failed',
   );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
+  await settled(interaction);
   try {
+    const replied = tokenGone(interaction)
+      ? undefined
+      : claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }));
     if (tokenGone(interaction)) {
       await postInChannel(interaction, content, [], NO_MENTIONS);
-    } else if (!interaction.deferred && !interaction.replied) {
-      await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+    } else if (replied) {
+      await replied;
     } else if (interaction.ephemeral) {
       await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
     } else {
