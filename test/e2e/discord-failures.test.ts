@@ -1,5 +1,5 @@
 // Discord failing the way Discord does (issue 10, item 4): the bot survives each failure and tells users the truth.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MessageFlags } from 'discord.js';
 import type { Store } from '../../src/store/types.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -12,8 +12,9 @@ function loggedCodes(h: Harness): Array<Record<string, unknown>> {
   return h.logs().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => typeof l.code === 'string');
 }
 
-function loggedErrors(h: Harness): string[] {
-  return h.logs().split('\n').filter((line) => /"level":(50|60)/.test(line));
+/** Error and fatal log lines, of the whole run or from a mark (h.logs().length) on. */
+function loggedErrors(h: Harness, since = 0): string[] {
+  return h.logs().slice(since).split('\n').filter((line) => /"level":(50|60)/.test(line));
 }
 
 describe('an interaction token that expires while its reply waits in the queue', () => {
@@ -27,23 +28,29 @@ describe('an interaction token that expires while its reply waits in the queue',
     await h?.close();
   });
 
-  it('reaches the requester as a channel message that names them without a ping, tried once, and the bot keeps serving', async () => {
+  /** A /say queued behind a clip that outlasts its token; resolves with its handle and the channel message replacing its reply. */
+  async function queuedBehindLongClip(secondVoice: string, firstVoice: string) {
     const first = 'This first clip plays for longer than the token of the next one lives.';
-    const second = 'Queued behind it.';
-    const firstVoice = 'voice-b-en-f-01';
-    const secondVoice = 'voice-b-en-m-01';
     expect(h.sandbox.expectedDurationSeconds(first) * 1000).toBeGreaterThan(2 * LIFETIME_MS);
     h.discord.clearAudio(london.id);
+    const sentAt = h.discord.channelMessages().length;
     await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: first }, { name: 'voice', value: firstVoice }] });
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
     const queued = await h.discord.command({
-      guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: second }, { name: 'voice', value: secondVoice }],
+      guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: 'Queued behind it.' }, { name: 'voice', value: secondVoice }],
     });
-
     const posted = await h.discord.waitForChannelMessage(
-      (m) => m.channelId === london.textChannelId && String(m.message.content).includes(secondVoice) && String(m.message.content).includes('Spoke'),
+      (m) => h.discord.channelMessages().indexOf(m) >= sentAt && m.channelId === london.textChannelId &&
+        String(m.message.content).includes(secondVoice) && String(m.message.content).includes('Spoke'),
       30_000,
     );
+    return { queued, posted };
+  }
+
+  it('reaches the requester as a channel message that names them without a ping, tried once, and the bot keeps serving', async () => {
+    const mark = h.logs().length;
+    const secondVoice = 'voice-b-en-m-01';
+    const { queued, posted } = await queuedBehindLongClip(secondVoice, 'voice-b-en-f-01');
     expect(String(posted.message.content)).toMatch(new RegExp(`^<@${ALICE}> Spoke \\d+\\.\\d s in <#220000000000000003> with \`${secondVoice}\``));
     expect((posted.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     expect(queued.tokenExpired).toBe(true);
@@ -53,11 +60,23 @@ describe('an interaction token that expires while its reply waits in the queue',
     expect(refused).toHaveLength(1);
     const expiredLines = loggedCodes(h).filter((l) => l.code === 'discord-token-expired' && l.interactionId === queued.id);
     expect(expiredLines).toHaveLength(1);
-    expect(loggedErrors(h)).toEqual([]);
+    expect(loggedErrors(h, mark)).toEqual([]);
 
     // Still serving: a fresh interaction is answered as usual.
     const { content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices', subcommand: 'list' });
     expect(content).toContain('Cloned voices in this server');
+  });
+
+  it('a global 429 (X-RateLimit-Global) on that channel message: it is retried after retry_after and still arrives', async () => {
+    const mark = h.logs().length;
+    const globalLimited = () => h.discord.restLog.filter((e) => e.status === 429 && e.path.includes('/channels/')).length;
+    const before = globalLimited();
+    // Interaction routes are exempt from the global limit; the bot-token request that follows is not.
+    h.discord.rateLimit({ global: true, retryAfterMs: 300 });
+    const { posted } = await queuedBehindLongClip('voice-b-en-m-02', 'voice-b-en-f-01');
+    expect(String(posted.message.content)).toContain(`<@${ALICE}>`);
+    expect(globalLimited()).toBe(before + 1);
+    expect(loggedErrors(h, mark)).toEqual([]);
   });
 });
 
@@ -132,5 +151,73 @@ describe("Discord's 3-second deadline with a slow store", () => {
     } finally {
       slow.state.slowNext = 0;
     }
+  });
+});
+
+describe('REST 429s, per route and global, with retry_after and the X-RateLimit headers', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** The 429s the fake answered on requests naming this interaction (its id or its token). */
+  const limited = (handle: { id: string; token: string }) =>
+    h.discord.restLog.filter((e) => e.status === 429 && (e.path.includes(handle.id) || e.path.includes(handle.token)));
+
+  let mark = 0;
+  beforeEach(() => {
+    mark = h.logs().length;
+  });
+
+  function expectNoSurfacedError(handle: { problems: ReadonlyArray<string> }) {
+    expect(handle.problems).toEqual([]);
+    expect(loggedErrors(h, mark)).toEqual([]);
+    expect(h.logs().slice(mark)).not.toContain('"msg":"command failed"');
+  }
+
+  it('a 429 on the interaction callback: the private answer still arrives', async () => {
+    h.discord.rateLimit({ route: 'interaction-callback', retryAfterMs: 200 });
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices', subcommand: 'list' });
+    expect(content).toContain('Cloned voices in this server');
+    expect(limited(handle)).toHaveLength(1);
+    expectNoSurfacedError(handle);
+  });
+
+  it('429s on the webhook edits of /say in voice: "speaking" and "spoke" still arrive and the clip is heard', async () => {
+    const text = 'Rate limits do not stop me.';
+    h.discord.clearAudio(london.id);
+    h.discord.rateLimit({ route: 'webhook-edit', retryAfterMs: 200, times: 2 });
+    const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: text }] });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
+    expect(limited(handle)).toHaveLength(2);
+    expectNoSurfacedError(handle);
+  });
+
+  it('a 429 on the upload of a file (/say output:file): the file still arrives', async () => {
+    h.discord.rateLimit({ route: 'webhook-edit', retryAfterMs: 200 });
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'A file despite the limit.', output: 'file' } });
+    expect(content).toMatch(/^Here is/);
+    const final = handle.responses.find((r) => r.files.length > 0);
+    expect(final?.files).toHaveLength(1);
+    expect(final?.files[0]?.data.length).toBeGreaterThan(1000);
+    expect(limited(handle)).toHaveLength(1);
+    expectNoSurfacedError(handle);
+  });
+
+  it('a 429 on the private follow-up that carries a failure: the user is still told', async () => {
+    h.sandbox.injectFault({ kind: 'response', status: 400, body: '{"error":{"message":"text is not speakable"}}', contentType: 'application/json' });
+    h.discord.rateLimit({ route: 'webhook-follow-up', retryAfterMs: 200 });
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Refused, then limited.', output: 'file' } });
+    expect(content).toMatch(/refused this request: text is not speakable/);
+    expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(limited(handle)).toHaveLength(1);
+    expect(handle.problems).toEqual([]);
+    expect(loggedErrors(h, mark)).toEqual([]);
   });
 });

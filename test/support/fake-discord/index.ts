@@ -12,7 +12,7 @@ import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gatew
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
-import { RestApi } from './rest.ts';
+import { RestApi, type RateLimitInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import type {
@@ -25,6 +25,7 @@ import { Waits } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
+export type { RateLimitedRoute, RateLimitInjection } from './rest.ts';
 export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
 export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 export type { DaveGroupState } from './dave/group.ts';
@@ -192,6 +193,11 @@ export class FakeDiscord {
    */
   dropVoiceServer(guildId: string): void {
     this.parts.voice.disconnectGuild(guildId);
+  }
+
+  /** Answers the next matching REST request(s) with 429, retry_after and the X-RateLimit headers, as Discord does. */
+  rateLimit(injection: RateLimitInjection): void {
+    this.parts.rest.injectRateLimit(injection);
   }
 
   // ---- observing ----

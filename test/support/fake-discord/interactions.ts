@@ -15,7 +15,7 @@ export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as con
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
 const DEFAULT_WAIT_MS = 10_000;
 
-export interface Answer { status: number; json?: unknown }
+export interface Answer { status: number; json?: unknown; headers?: Record<string, string> }
 
 function answer(error: ApiError): Answer {
   return { status: error.status, json: error.body };
