@@ -1,8 +1,9 @@
 // Discord failing the way Discord does (issue 10, item 4): the bot survives each failure and tells users the truth.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MessageFlags } from 'discord.js';
+import { Events, MessageFlags } from 'discord.js';
+import { dominantPitchHz } from '../../src/audio/clip.ts';
 import type { Store } from '../../src/store/types.ts';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 const ALICE = '300000000000000011'; // London, in voice "general"
@@ -220,4 +221,70 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
     expect(handle.problems).toEqual([]);
     expect(loggedErrors(h, mark)).toEqual([]);
   });
+});
+
+describe('the gateway drops, asks to reconnect, or invalidates the session', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const next = (event: Events.ShardResume | Events.ShardReady) => new Promise<void>((resolve) => h.bot.client.once(event, () => resolve()));
+
+  it('an interaction sent while the gateway socket was down is delivered after RESUME and answered', async () => {
+    const mark = h.logs().length;
+    const resumed = next(Events.ShardResume);
+    h.discord.dropGateway(london.id);
+    // Sent while the bot has no socket: the local Discord buffers it for the session, as Discord does.
+    const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'voices', options: [{ name: 'list', type: 1, options: [] }] });
+    await resumed;
+    const answer = await handle.waitForFinal(10_000);
+    expect(answer.content).toContain('Cloned voices in this server');
+    expect(handle.problems).toEqual([]);
+    expect(loggedErrors(h, mark)).toEqual([]);
+    // One line for the operator: the session was resumed (with the events it had missed).
+    expect(h.logs().slice(mark).match(/"code":"gateway-resumed"/g)).toHaveLength(1);
+  });
+
+  const disruptions: Array<{ name: string; event: Events.ShardResume | Events.ShardReady; disrupt: () => void }> = [
+    { name: 'a dropped socket (RESUME)', event: Events.ShardResume, disrupt: () => h.discord.dropGateway(london.id, 4000) },
+    { name: 'op 7 Reconnect (RESUME)', event: Events.ShardResume, disrupt: () => h.discord.requestGatewayReconnect(london.id) },
+    { name: 'op 9 Invalid Session (a new IDENTIFY)', event: Events.ShardReady, disrupt: () => h.discord.invalidateGatewaySession(london.id, false) },
+  ];
+  for (const d of disruptions) {
+    it(`${d.name} while a guild is speaking keeps its voice connection and queue: the clip is heard whole, the queued one plays`, async () => {
+      const mark = h.logs().length;
+      const firstText = 'The gateway goes away while this sentence is being spoken aloud.';
+      const secondText = 'And this one waited in the queue.';
+      const [firstVoice, secondVoice] = ['voice-b-en-m-02', 'voice-b-en-f-01'];
+      h.discord.clearAudio(london.id);
+      const first = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: firstText }, { name: 'voice', value: firstVoice }] });
+      await h.discord.waitForPacket(london.id, (p) => !p.silence);
+      const second = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: secondText }, { name: 'voice', value: secondVoice }] });
+      await second.waitFor((r) => (r.content ?? '').startsWith('Queued'));
+
+      const back = next(d.event);
+      d.disrupt();
+      await back;
+
+      await first.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+      await second.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+      const [d1, d2] = [h.sandbox.expectedDurationSeconds(firstText), h.sandbox.expectedDurationSeconds(secondText)];
+      const heard = await h.discord.waitForAudio(london.id, { minSeconds: d1 + d2 - 0.2 });
+      expect(heard.seconds).toBeGreaterThan(d1 + d2 - 0.15);
+      expect(heard.seconds).toBeLessThan(d1 + d2 + 0.3);
+      // Each part at its voice's pitch: the first clip went on through the disruption, then the queued one.
+      const mono = monoOf(heard);
+      const pitchFirst = dominantPitchHz(mono.subarray(0, Math.floor((d1 - 0.2) * 48_000)), 48_000);
+      const pitchSecond = dominantPitchHz(mono.subarray(Math.floor((d1 + 0.2) * 48_000)), 48_000);
+      expect(Math.abs((pitchFirst ?? 0) - (h.sandbox.voicePitchHz(firstVoice) ?? 0))).toBeLessThan(4);
+      expect(Math.abs((pitchSecond ?? 0) - (h.sandbox.voicePitchHz(secondVoice) ?? 0))).toBeLessThan(4);
+      expect(h.discord.botVoiceChannel(london.id)).toBe('220000000000000003');
+      expect([...first.problems, ...second.problems]).toEqual([]);
+      expect(loggedErrors(h, mark)).toEqual([]);
+    });
+  }
 });

@@ -8,7 +8,7 @@ import { Cdn, type CdnLogEntry } from './cdn.ts';
 import type { DaveGroupState } from './dave/group.ts';
 import { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 import { CommandStore } from './commands.ts';
-import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gateway.ts';
+import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
@@ -103,7 +103,7 @@ export class FakeDiscord {
     const gateway = new Gateway({
       token: options.token, world, allowedPrivilegedIntents, waits, report,
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
-      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection, request),
+      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection.session, request),
     });
     const rest = new RestApi({
       token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
@@ -175,7 +175,7 @@ export class FakeDiscord {
     const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
     if (userId === this.parts.world.bot.id) {
-      const connection = this.parts.gateway.connectionFor(guildId);
+      const connection = this.parts.gateway.sessionFor(guildId);
       const current = guild.voiceStates.get(userId);
       this.applyBotVoiceState(connection, { guildId, channelId, selfMute: current?.selfMute ?? false, selfDeaf: current?.selfDeaf ?? false });
       return;
@@ -198,6 +198,24 @@ export class FakeDiscord {
   /** Answers the next matching REST request(s) with 429, retry_after and the X-RateLimit headers, as Discord does. */
   rateLimit(injection: RateLimitInjection): void {
     this.parts.rest.injectRateLimit(injection);
+  }
+
+  /**
+   * Drops the bot's gateway socket for this guild's session: with a close `code` (4000: the client resumes), or
+   * abruptly without one. Events meanwhile (commands sent with command()) are buffered and replayed on RESUME.
+   */
+  dropGateway(guildId: string, code?: number): void {
+    this.parts.gateway.dropConnection(guildId, code);
+  }
+
+  /** op 7 Reconnect to the session holding the guild: the client reconnects and resumes. */
+  requestGatewayReconnect(guildId: string): void {
+    this.parts.gateway.requestReconnect(guildId);
+  }
+
+  /** op 9 Invalid Session: resumable (d true) or not, when the client must identify afresh (a new session). */
+  invalidateGatewaySession(guildId: string, resumable: boolean): void {
+    this.parts.gateway.invalidateSession(guildId, resumable);
   }
 
   // ---- observing ----
@@ -340,7 +358,7 @@ export class FakeDiscord {
   // ---- voice signalling ----
 
   /** VOICE_STATE_UPDATE for the bot, THEN VOICE_SERVER_UPDATE (the other order leaves @discordjs/voice signalling). */
-  private applyBotVoiceState(connection: GatewayConnection | undefined, request: VoiceStateRequest): void {
+  private applyBotVoiceState(connection: GatewaySession | undefined, request: VoiceStateRequest): void {
     const guild = this.parts.world.guild(request.guildId);
     const botId = this.parts.world.bot.id;
     const sessionId = connection?.sessionId ?? 'no-gateway-session';
