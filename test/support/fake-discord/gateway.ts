@@ -127,10 +127,14 @@ export class Gateway {
       const connection = new GatewayConnection(ws);
       this.connections.add(connection);
       ws.on('error', (error) => this.options.report(`gateway socket error: ${String(error)}`));
-      ws.on('close', () => {
+      ws.on('close', (code) => {
         this.connections.delete(connection);
-        // The session stays, for RESUME; what happens meanwhile is buffered.
-        if (connection.session?.connection === connection) connection.session.connection = undefined;
+        const session = connection.session;
+        if (session?.connection !== connection) return;
+        session.connection = undefined;
+        // A client closing with 1000/1001 ends its session (as on Discord): a stopped bot's commands wait for the
+        // next IDENTIFY. Otherwise the session stays, for RESUME, and what happens meanwhile is buffered.
+        if (code === 1000 || code === 1001) this.endSession(session);
       });
       if (url.searchParams.get('v') !== '10') {
         this.closeConnection(connection, GatewayClose.InvalidApiVersion, 'Invalid API version.');
