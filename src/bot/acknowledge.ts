@@ -1,4 +1,4 @@
-import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 
 /**
@@ -44,6 +44,27 @@ export function acknowledgeByDeadline(interaction: ChatInputCommandInteraction, 
     if (!sent) return;
     log.info({ code: 'acknowledged-by-deadline', command: interaction.commandName, interactionId: interaction.id }, 'command still working: deferred its reply');
     sent.catch((error: unknown) => log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'));
+  }, ACKNOWLEDGE_WITHIN_MS);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Autocomplete cannot be deferred: if the command has not answered within ACKNOWLEDGE_WITHIN_MS (a slow store),
+ * an empty list goes out, which beats Discord's "loading options failed", and the command's late answer is dropped.
+ * Its respond() is wrapped so that exactly one answer is sent. Returns the function that cancels the deadline.
+ */
+export function answerAutocompleteByDeadline(interaction: AutocompleteInteraction, log: Logger): () => void {
+  let answered = false;
+  const respond = interaction.respond.bind(interaction);
+  interaction.respond = async (choices) => {
+    if (answered) return;
+    answered = true;
+    await respond(choices);
+  };
+  const timer = setTimeout(() => {
+    if (answered) return;
+    log.info({ code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id }, 'autocomplete too slow: answered with no choices');
+    interaction.respond([]).catch((error: unknown) => log.warn({ code: 'autocomplete-failed', err: error, interactionId: interaction.id }, 'could not answer a slow autocomplete'));
   }, ACKNOWLEDGE_WITHIN_MS);
   return () => clearTimeout(timer);
 }

@@ -1,6 +1,6 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.ts';
-import { acknowledgeByDeadline } from './acknowledge.ts';
+import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import type { CommandContext, CommandModule } from './command.ts';
 import { watchToken } from './expired-token.ts';
 import { UserError } from './failures.ts';
@@ -19,6 +19,7 @@ export async function handleInteraction(
   if (interaction.isAutocomplete()) {
     const command = commands.get(interaction.commandName);
     const started = performance.now();
+    const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
       else await command.autocomplete(interaction, context);
@@ -28,6 +29,8 @@ export async function handleInteraction(
       log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
       // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
       if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    } finally {
+      cancelDeadline();
     }
     return;
   }

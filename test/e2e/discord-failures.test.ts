@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Events, MessageFlags } from 'discord.js';
 import { dominantPitchHz } from '../../src/audio/clip.ts';
 import type { Store } from '../../src/store/types.ts';
-import { defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { autocomplete, defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 const ALICE = '300000000000000011'; // London, in voice "general"
@@ -136,6 +136,23 @@ describe("Discord's 3-second deadline with a slow store", () => {
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Slow store, quick answer.') - 0.1);
     expect(loggedErrors(h)).toEqual([]);
+  });
+
+  it('autocomplete, which cannot be deferred, answers in time (no choices) instead of failing', async () => {
+    slow.state.slowNext = 1;
+    const before = slow.state.slowed;
+    const problems = h.discord.problems.length;
+    try {
+      const choices = await autocomplete(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'hi' }, focus: { name: 'voice', value: 'voice' } });
+      expect(choices).toEqual([]);
+      expect(slow.state.slowed).toBe(before + 1);
+      expect(h.discord.problems.slice(problems)).toEqual([]);
+    } finally {
+      slow.state.slowNext = 0;
+    }
+    // Without the slow read, the same question gets real choices.
+    const choices = await autocomplete(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'hi' }, focus: { name: 'voice', value: 'voice' } });
+    expect(choices.length).toBeGreaterThan(0);
   });
 
   it('a private command (/voices list) is acknowledged in time, privately, and its answer then arrives', async () => {
