@@ -8,6 +8,7 @@ import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/r
 import type { Charge } from '../src/quota/accounting.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
+import { acknowledge } from '../src/bot/acknowledge.ts';
 
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;
@@ -62,6 +63,9 @@ export const data = new SlashCommandBuilder()
 /** How long a name stays held for a /clone under way if the process dies before it can give it back. */
 const NAME_RESERVATION_MS = 10 * 60_000;
 
+/** Its result is for the channel: a deferral forced by the deadline is public too. */
+export const publicReply = true;
+
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // What costs nothing comes first: options, name rules, permissions, then (after the download) the clip.
   // Budgets and the monthly quota come after all of those, and the paid call last.
@@ -76,7 +80,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const attachment = interaction.options.getAttachment('audio', true);
   const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
   // The download may take longer than Discord's 3 s: acknowledge first.
-  await interaction.deferReply();
+  await acknowledge(interaction);
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
 
   // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.

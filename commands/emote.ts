@@ -30,6 +30,9 @@ export const data = new SlashCommandBuilder()
   .addStringOption(outputOption)
   .addStringOption(presetOption);
 
+/** Its result is for the channel: a deferral forced by the deadline is public too. */
+export const publicReply = true;
+
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset,
   // then this command's own defaults (the service's emotion voice, 0.5).

@@ -19,6 +19,9 @@ export const data = new SlashCommandBuilder()
   .addStringOption(outputOption)
   .addStringOption(presetOption);
 
+/** Its result is for the channel: a deferral forced by the deadline is public too. */
+export const publicReply = true;
+
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // The command's options, then the chosen preset, the member's default, the server's default, the built-in.
   const { settings, voiceLabel } = await chooseSettings(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));

@@ -86,6 +86,9 @@ export class SayBot {
     this.client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     this.client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
     this.client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'gateway disconnected'));
+    // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
+    this.client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
+    this.client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
   }
 
   static async start(options: SayBotOptions): Promise<SayBot> {

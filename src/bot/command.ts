@@ -33,6 +33,8 @@ export interface CommandModule {
   data: { readonly name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
+  publicReply?: boolean;
 }
 
 export function isCommandModule(value: unknown): value is CommandModule {

@@ -6,6 +6,7 @@ import type { CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t } from './i18n.ts';
 import { showResult } from './replies.ts';
+import { acknowledge } from './acknowledge.ts';
 
 export type OutputChoice = 'voice' | 'file' | undefined;
 
@@ -62,7 +63,7 @@ export async function deliverSpeech(
   // The month and the budgets are checked before anything is sent; cached parts cost nothing.
   const charge = await context.accounting.authorize(spendContext(interaction), context.audio.needs(request, parts));
   try {
-    await interaction.deferReply();
+    await acknowledge(interaction);
     await deliverTo(interaction, target, request, context, voiceLabel, charge);
   } finally {
     charge.close();

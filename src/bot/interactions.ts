@@ -1,6 +1,8 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.ts';
+import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import type { CommandContext, CommandModule } from './command.ts';
+import { watchToken } from './expired-token.ts';
 import { UserError } from './failures.ts';
 import { showFailure } from './replies.ts';
 
@@ -17,6 +19,7 @@ export async function handleInteraction(
   if (interaction.isAutocomplete()) {
     const command = commands.get(interaction.commandName);
     const started = performance.now();
+    const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
       else await command.autocomplete(interaction, context);
@@ -26,6 +29,8 @@ export async function handleInteraction(
       log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
       // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
       if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    } finally {
+      cancelDeadline();
     }
     return;
   }
@@ -33,6 +38,9 @@ export async function handleInteraction(
 
   const command = commands.get(interaction.commandName);
   const started = performance.now();
+  watchToken(interaction, log);
+  // Whatever the command waits for (the store, a download), Discord hears from us within its 3 s.
+  const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
     if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');
@@ -43,5 +51,7 @@ export async function handleInteraction(
     );
   } catch (error) {
     await showFailure(interaction, error, log);
+  } finally {
+    cancelDeadline();
   }
 }

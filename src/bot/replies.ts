@@ -4,6 +4,8 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { Logger } from '../log.ts';
+import { claimFirstResponse, settled } from './acknowledge.ts';
+import { noteIfTokenExpired, postInChannel, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
 
@@ -31,8 +33,17 @@ export async function showResult(
 
 /** As showResult, for text already composed in the caller's language (listings). */
 export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
-  if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
-  else await interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral });
+  // A reply that waited behind a long queue may outlive the token (15 minutes): it goes to the channel instead.
+  if (tokenGone(interaction)) return postInChannel(interaction, content, files, NO_MENTIONS);
+  await settled(interaction);
+  try {
+    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
+    if (replied) await replied;
+    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+  } catch (error) {
+    if (!noteIfTokenExpired(interaction, error)) throw error;
+    await postInChannel(interaction, content, files, NO_MENTIONS);
+  }
 }
 
 /**
@@ -59,9 +70,15 @@ export async function showFailure(
     'command failed',
   );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
+  await settled(interaction);
   try {
-    if (!interaction.deferred && !interaction.replied) {
-      await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+    const replied = tokenGone(interaction)
+      ? undefined
+      : claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }));
+    if (tokenGone(interaction)) {
+      await postInChannel(interaction, content, [], NO_MENTIONS);
+    } else if (replied) {
+      await replied;
     } else if (interaction.ephemeral) {
       await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
     } else {
@@ -69,6 +86,10 @@ export async function showFailure(
       await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
     }
   } catch (replyError) {
+    if (noteIfTokenExpired(interaction, replyError)) {
+      const posted = await postInChannel(interaction, content, [], NO_MENTIONS).then(() => true, () => false);
+      if (posted) return;
+    }
     log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
   }
 }

@@ -68,6 +68,8 @@ export interface HarnessOptions {
   encryptionModes?: string[];
   /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
   dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
+  /** Discord's limits in the local Discord (e.g. a short interaction token lifetime); its defaults otherwise. */
+  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs'>;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;
@@ -108,7 +110,7 @@ export interface LocalServices {
 }
 
 /** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
-export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes' | 'dave'> = {}): Promise<LocalServices> {
+export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes' | 'dave' | 'discord'> = {}): Promise<LocalServices> {
   const token = fakeToken();
   const discord = await FakeDiscord.start({
     token,
@@ -116,6 +118,7 @@ export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' 
     guilds: options.guilds ?? defaultGuilds(),
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     ...options.dave,
+    ...options.discord,
     log: () => undefined,
   });
   trustFakeDiscord(discord.caCertificatePem);

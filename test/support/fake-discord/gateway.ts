@@ -15,29 +15,86 @@ export const GatewayClose = {
 
 export interface VoiceStateRequest { guildId: string; channelId: string | null; selfMute: boolean; selfDeaf: boolean }
 
+/** Dispatches a session keeps for RESUME; a client away longer than this many events must identify afresh. */
+const RESUME_BUFFER = 1000;
+
+/**
+ * One gateway session (READY's session_id): its sequence numbers and the dispatches sent in it, kept for RESUME.
+ * It outlives its socket: events for its guilds while the client is away are buffered and replayed on resume.
+ */
+export class GatewaySession {
+  readonly sessionId = randomToken(16);
+  readonly shard: [number, number];
+  readonly intents: number;
+  connection: GatewayConnection | undefined;
+  /** Ended by op 9 (not resumable) or by a newer IDENTIFY of the same shard: RESUME is refused. */
+  ended = false;
+  private seq = 0;
+  private readonly buffer: Array<{ s: number; t: string; d: unknown }> = [];
+
+  constructor(shard: [number, number], intents: number) {
+    this.shard = shard;
+    this.intents = intents;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  dispatch(t: string, d: unknown): void {
+    const event = { s: ++this.seq, t, d };
+    this.buffer.push(event);
+    if (this.buffer.length > RESUME_BUFFER) this.buffer.shift();
+    this.connection?.sendRaw({ op: Op.Dispatch, ...event });
+  }
+
+  /** The dispatches after `seq`, or undefined when some of them are no longer kept. */
+  since(seq: number): Array<{ s: number; t: string; d: unknown }> | undefined {
+    const first = this.buffer[0];
+    if (seq < this.seq && first !== undefined && first.s > seq + 1) return undefined;
+    return this.buffer.filter((e) => e.s > seq);
+  }
+
+  covers(guildId: string): boolean {
+    return !this.ended && shardOf(guildId, this.shard[1]) === this.shard[0];
+  }
+}
+
 export class GatewayConnection {
   readonly ws: WebSocket;
-  readonly sessionId = randomToken(16);
-  identified = false;
-  shard: [number, number] = [0, 1];
-  intents = 0;
-  private seq = 0;
+  session: GatewaySession | undefined;
 
   constructor(ws: WebSocket) {
     this.ws = ws;
   }
 
-  send(op: number, d: unknown, t: string | null = null): void {
+  get identified(): boolean {
+    return this.session !== undefined;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session?.sessionId;
+  }
+
+  get intents(): number {
+    return this.session?.intents ?? 0;
+  }
+
+  send(op: number, d: unknown): void {
+    this.sendRaw({ op, d, s: null, t: null });
+  }
+
+  sendRaw(packet: { op: number; d: unknown; s: number | null; t: string | null }): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
-    this.ws.send(JSON.stringify({ op, d, s: op === Op.Dispatch ? ++this.seq : null, t }));
+    this.ws.send(JSON.stringify(packet));
   }
 
   dispatch(t: string, d: unknown): void {
-    this.send(Op.Dispatch, d, t);
+    this.session?.dispatch(t, d);
   }
 
   covers(guildId: string): boolean {
-    return this.identified && shardOf(guildId, this.shard[1]) === this.shard[0];
+    return this.session?.covers(guildId) ?? false;
   }
 }
 
@@ -54,6 +111,7 @@ export interface GatewayOptions {
 export class Gateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly connections = new Set<GatewayConnection>();
+  private readonly sessions = new Set<GatewaySession>();
   private readonly listeners = new Set<() => void>();
   private readonly options: GatewayOptions;
 
@@ -69,7 +127,15 @@ export class Gateway {
       const connection = new GatewayConnection(ws);
       this.connections.add(connection);
       ws.on('error', (error) => this.options.report(`gateway socket error: ${String(error)}`));
-      ws.on('close', () => this.connections.delete(connection));
+      ws.on('close', (code) => {
+        this.connections.delete(connection);
+        const session = connection.session;
+        if (session?.connection !== connection) return;
+        session.connection = undefined;
+        // A client closing with 1000/1001 ends its session (as on Discord): a stopped bot's commands wait for the
+        // next IDENTIFY. Otherwise the session stays, for RESUME, and what happens meanwhile is buffered.
+        if (code === 1000 || code === 1001) this.endSession(session);
+      });
       if (url.searchParams.get('v') !== '10') {
         this.closeConnection(connection, GatewayClose.InvalidApiVersion, 'Invalid API version.');
         return;
@@ -90,23 +156,64 @@ export class Gateway {
     });
   }
 
-  /** The identified connection whose shard holds the guild. */
+  /** The session whose shard holds the guild: connected, or away but resumable (its events are then buffered). */
+  sessionFor(guildId: string): GatewaySession | undefined {
+    // The newest session wins: a re-identifying client's old session may linger for a moment.
+    return [...this.sessions].reverse().find((session) => session.covers(guildId));
+  }
+
+  /** The live socket of that session, if the client is connected. */
   connectionFor(guildId: string): GatewayConnection | undefined {
-    // The newest session wins: a reconnecting client's old socket may linger for a moment.
-    return [...this.connections].reverse().find((c) => c.covers(guildId));
+    return this.sessionFor(guildId)?.connection;
+  }
+
+  /**
+   * Drops the client's socket for this guild's session, as a network failure or a Discord restart does: `close`
+   * with a code (4000 unknown error: the client resumes), or without one an abrupt end (no close frame).
+   */
+  dropConnection(guildId: string, code?: number): void {
+    const session = this.sessionFor(guildId);
+    const connection = session?.connection;
+    if (!session || !connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
+    session.connection = undefined;
+    if (code === undefined) connection.ws.terminate();
+    else this.closeConnection(connection, code, 'Dropped by the test.');
+  }
+
+  /** op 7 Reconnect: the client closes and resumes. */
+  requestReconnect(guildId: string): void {
+    const connection = this.connectionFor(guildId);
+    if (!connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
+    connection.send(Op.Reconnect, null);
+  }
+
+  /** op 9 Invalid Session: resumable (the client resumes on the same socket) or not (it identifies afresh). */
+  invalidateSession(guildId: string, resumable: boolean): void {
+    const session = this.sessionFor(guildId);
+    const connection = session?.connection;
+    if (!session || !connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
+    if (!resumable) this.endSession(session);
+    connection.send(Op.InvalidSession, resumable);
+  }
+
+  private endSession(session: GatewaySession): void {
+    session.ended = true;
+    this.sessions.delete(session);
   }
 
   /** Sends a dispatch for a guild; events that need an intent are skipped for clients without it. */
   dispatchToGuild(guildId: string, t: string, d: unknown, intent?: number): boolean {
-    const connection = this.connectionFor(guildId);
-    if (!connection || (intent !== undefined && (connection.intents & intent) === 0)) return false;
-    connection.dispatch(t, d);
+    const session = this.sessionFor(guildId);
+    if (!session || (intent !== undefined && (session.intents & intent) === 0)) return false;
+    session.dispatch(t, d);
     return true;
   }
 
-  whenGuildReady(guildId: string, timeoutMs: number): Promise<GatewayConnection> {
+
+  /** The session that holds the guild once the client has identified (dispatches to it are buffered while it is away). */
+  whenGuildReady(guildId: string, timeoutMs: number): Promise<GatewaySession> {
     return this.options.waits.wait(
-      () => this.connectionFor(guildId),
+      () => this.sessionFor(guildId),
       (notify) => {
         this.listeners.add(notify);
         return () => this.listeners.delete(notify);
@@ -136,8 +243,7 @@ export class Gateway {
       return;
     }
     if (packet.op === Op.Resume) {
-      // Sessions are not kept across connections: tell the client to identify afresh.
-      connection.send(Op.InvalidSession, false);
+      this.resume(connection, d);
       return;
     }
     if (!connection.identified) {
@@ -186,19 +292,46 @@ export class Gateway {
       this.closeConnection(connection, GatewayClose.DisallowedIntents, 'Disallowed intent(s).');
       return;
     }
-    connection.shard = [shardId, shardCount];
-    connection.intents = d.intents;
+    // A new session of the same shard replaces the old one, which can no longer be resumed.
+    for (const old of [...this.sessions]) if (old.shard[0] === shardId && old.shard[1] === shardCount) this.endSession(old);
+    const session = new GatewaySession([shardId, shardCount], d.intents);
+    session.connection = connection;
+    connection.session = session;
     const { world } = this.options;
     const guilds = [...world.guilds.values()].filter((g) => shardOf(g.id, shardCount) === shardId);
     connection.dispatch('READY', {
       v: 10, user: { ...userPayload(world.bot), verified: true, mfa_enabled: false, email: null },
-      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })), session_id: connection.sessionId,
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })), session_id: session.sessionId,
       resume_gateway_url: this.options.resumeUrl(), shard: [shardId, shardCount],
       application: { id: world.applicationId, flags: 0 }, private_channels: [], presences: [], relationships: [],
       guild_join_requests: [], user_settings: {}, geo_ordered_rtc_regions: ['local'], auth_session_id_hash: randomToken(16),
     });
-    for (const guild of guilds) connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, connection.intents));
-    connection.identified = true;
+    for (const guild of guilds) connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, session.intents));
+    this.sessions.add(session);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** op 6: the missed dispatches in order, then RESUMED; op 9 (false) when the session cannot be resumed. */
+  private resume(connection: GatewayConnection, d: Record<string, unknown>): void {
+    if (d.token !== this.options.token && d.token !== `Bot ${this.options.token}`) {
+      this.options.report('gateway: RESUME with a wrong token -> close 4004');
+      this.closeConnection(connection, GatewayClose.AuthenticationFailed, 'Authentication failed.');
+      return;
+    }
+    const session = [...this.sessions].find((s) => s.sessionId === d.session_id);
+    const seq = typeof d.seq === 'number' ? d.seq : 0;
+    const missed = session?.since(seq);
+    if (!session || session.ended || missed === undefined) {
+      this.options.report(`gateway: RESUME of ${String(d.session_id)} at seq ${seq}, which cannot be resumed -> op 9`);
+      connection.send(Op.InvalidSession, false);
+      return;
+    }
+    const previous = session.connection;
+    if (previous && previous !== connection) this.closeConnection(previous, 4009, 'Session resumed elsewhere.');
+    session.connection = connection;
+    connection.session = session;
+    for (const event of missed) connection.sendRaw({ op: Op.Dispatch, ...event });
+    session.dispatch('RESUMED', null);
     for (const listener of [...this.listeners]) listener();
   }
 

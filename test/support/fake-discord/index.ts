@@ -8,11 +8,11 @@ import { Cdn, type CdnLogEntry } from './cdn.ts';
 import type { DaveGroupState } from './dave/group.ts';
 import { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 import { CommandStore } from './commands.ts';
-import { Gateway, type GatewayConnection, type VoiceStateRequest } from './gateway.ts';
+import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
-import { RestApi } from './rest.ts';
+import { RestApi, type RateLimitInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import type {
@@ -25,6 +25,7 @@ import { Waits } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
+export type { RateLimitedRoute, RateLimitInjection } from './rest.ts';
 export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
 export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 export type { DaveGroupState } from './dave/group.ts';
@@ -32,6 +33,8 @@ export type { VoiceCloseEntry } from './voice-gateway.ts';
 export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
 
 const READY_TIMEOUT_MS = 15_000;
+/** Discord's: an interaction token works for 15 minutes. */
+const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 interface Parts {
   world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
@@ -75,7 +78,10 @@ export class FakeDiscord {
     const cdn = new Cdn();
     const commands = new CommandStore(options.applicationId);
     const messages = new MessageStore(cdn);
-    const interactions = new Interactions({ world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000, report });
+    const interactions = new Interactions({
+      world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000,
+      tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS, report,
+    });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report);
     const daveWatchers = new Set<() => void>();
@@ -97,7 +103,7 @@ export class FakeDiscord {
     const gateway = new Gateway({
       token: options.token, world, allowedPrivilegedIntents, waits, report,
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
-      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection, request),
+      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection.session, request),
     });
     const rest = new RestApi({
       token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
@@ -169,7 +175,7 @@ export class FakeDiscord {
     const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
     if (userId === this.parts.world.bot.id) {
-      const connection = this.parts.gateway.connectionFor(guildId);
+      const connection = this.parts.gateway.sessionFor(guildId);
       const current = guild.voiceStates.get(userId);
       this.applyBotVoiceState(connection, { guildId, channelId, selfMute: current?.selfMute ?? false, selfDeaf: current?.selfDeaf ?? false });
       return;
@@ -189,6 +195,29 @@ export class FakeDiscord {
     this.parts.voice.disconnectGuild(guildId);
   }
 
+  /** Answers the next matching REST request(s) with 429, retry_after and the X-RateLimit headers, as Discord does. */
+  rateLimit(injection: RateLimitInjection): void {
+    this.parts.rest.injectRateLimit(injection);
+  }
+
+  /**
+   * Drops the bot's gateway socket for this guild's session: with a close `code` (4000: the client resumes), or
+   * abruptly without one. Events meanwhile (commands sent with command()) are buffered and replayed on RESUME.
+   */
+  dropGateway(guildId: string, code?: number): void {
+    this.parts.gateway.dropConnection(guildId, code);
+  }
+
+  /** op 7 Reconnect to the session holding the guild: the client reconnects and resumes. */
+  requestGatewayReconnect(guildId: string): void {
+    this.parts.gateway.requestReconnect(guildId);
+  }
+
+  /** op 9 Invalid Session: resumable (d true) or not, when the client must identify afresh (a new session). */
+  invalidateGatewaySession(guildId: string, resumable: boolean): void {
+    this.parts.gateway.invalidateSession(guildId, resumable);
+  }
+
   // ---- observing ----
 
   get restLog(): ReadonlyArray<RestLogEntry> {
@@ -203,6 +232,20 @@ export class FakeDiscord {
   /** Messages the bot posted with POST /channels/{id}/messages. */
   channelMessages(channelId?: string): SentChannelMessage[] {
     return this.parts.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
+  }
+
+  /** Resolves with the first channel message (posted so far or later) that matches. */
+  waitForChannelMessage(predicate: (message: SentChannelMessage) => boolean, timeoutMs = 20_000): Promise<SentChannelMessage> {
+    const { rest, waits } = this.parts;
+    return waits.wait(
+      () => rest.sentMessages.find(predicate),
+      (notify) => {
+        rest.messageListeners.add(notify);
+        return () => rest.messageListeners.delete(notify);
+      },
+      timeoutMs,
+      () => `no matching channel message; got ${rest.sentMessages.length}: ${rest.sentMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
+    );
   }
 
   registeredCommands(guildId?: string): unknown[] {
@@ -315,7 +358,7 @@ export class FakeDiscord {
   // ---- voice signalling ----
 
   /** VOICE_STATE_UPDATE for the bot, THEN VOICE_SERVER_UPDATE (the other order leaves @discordjs/voice signalling). */
-  private applyBotVoiceState(connection: GatewayConnection | undefined, request: VoiceStateRequest): void {
+  private applyBotVoiceState(connection: GatewaySession | undefined, request: VoiceStateRequest): void {
     const guild = this.parts.world.guild(request.guildId);
     const botId = this.parts.world.bot.id;
     const sessionId = connection?.sessionId ?? 'no-gateway-session';

@@ -15,7 +15,7 @@ export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as con
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
 const DEFAULT_WAIT_MS = 10_000;
 
-export interface Answer { status: number; json?: unknown }
+export interface Answer { status: number; json?: unknown; headers?: Record<string, string> }
 
 function answer(error: ApiError): Answer {
   return { status: error.status, json: error.body };
@@ -35,6 +35,8 @@ export class Interaction implements InteractionHandle {
   readonly responses: InteractionResponse[] = [];
   readonly problems: string[] = [];
   acknowledged = false;
+  /** The bot used the token after its lifetime (and was answered 401 50027). */
+  tokenExpired = false;
   originalMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
   private readonly listeners = new Set<() => void>();
@@ -96,6 +98,8 @@ export interface InteractionsDeps {
   waits: Waits;
   /** How long the first callback may take; 0 = no limit. */
   timeoutMs: number;
+  /** How long the token works for webhook edits and follow-ups; 0 = forever. */
+  tokenLifetimeMs: number;
   report: (line: string) => void;
 }
 
@@ -265,6 +269,11 @@ export class Interactions {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);
     };
+    const age = performance.now() - interaction.createdAt;
+    if (this.deps.tokenLifetimeMs > 0 && age > this.deps.tokenLifetimeMs) {
+      interaction.tokenExpired = true;
+      return refuse(apiError(401, 50027, 'Invalid Webhook Token'), `${method} with a token ${Math.round(age)} ms old (lifetime ${this.deps.tokenLifetimeMs} ms)`);
+    }
     const json = asObject(body.json);
     if (messageId === undefined) {
       if (method !== 'POST') return answer(apiError(405, 0, '405: Method Not Allowed'));

@@ -25,7 +25,24 @@ export interface RestDeps {
 }
 
 interface Context { params: string[]; query: URLSearchParams; body: ParsedBody }
-interface Route { method: string; pattern: RegExp; auth: boolean; handle: (ctx: Context) => Answer }
+interface Route { method: string; pattern: RegExp; auth: boolean; name: RateLimitedRoute | undefined; handle: (ctx: Context) => Answer }
+
+/** Routes a test can rate-limit by name (RateLimitInjection.route). */
+export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message';
+
+/**
+ * 429s the fake answers next, before the request is handled (so it has no effect and may be retried). Per route:
+ * `route` names it (scope `user`, with a bucket). Global (`global: true`): the next requests made with the bot
+ * token, whatever the route; interaction routes are not bound by the global limit, as Discord documents.
+ */
+export interface RateLimitInjection {
+  route?: RateLimitedRoute;
+  global?: boolean;
+  /** retry_after; default 250 ms. */
+  retryAfterMs?: number;
+  /** How many requests in a row are refused; default 1. */
+  times?: number;
+}
 
 const API_PREFIX = '/api/v10';
 
@@ -57,8 +74,37 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export class RestApi {
   readonly log: RestLogEntry[] = [];
   readonly sentMessages: SentChannelMessage[] = [];
+  /** Called after each channel message the bot posts (waits subscribe here). */
+  readonly messageListeners = new Set<() => void>();
   private readonly deps: RestDeps;
   private readonly routes: Route[];
+  private readonly rateLimits: Array<Required<Omit<RateLimitInjection, 'route'>> & { route: RateLimitedRoute | undefined }> = [];
+
+  /** Answers the next matching request(s) with 429 (see RateLimitInjection). */
+  injectRateLimit(injection: RateLimitInjection): void {
+    if (!injection.global && injection.route === undefined) throw new Error('FakeDiscord.rateLimit: name a route, or ask for a global limit');
+    this.rateLimits.push({ route: injection.route, global: injection.global ?? false, retryAfterMs: injection.retryAfterMs ?? 250, times: injection.times ?? 1 });
+  }
+
+  /** The 429 for this request, if one is armed for it: body and headers as Discord sends them. */
+  private rateLimited(route: Route): Answer | undefined {
+    const index = this.rateLimits.findIndex((r) => (r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name));
+    const limit = this.rateLimits[index];
+    if (limit === undefined) return undefined;
+    limit.times -= 1;
+    if (limit.times <= 0) this.rateLimits.splice(index, 1);
+    const seconds = limit.retryAfterMs / 1000;
+    const headers: Record<string, string> = { 'retry-after': String(Math.ceil(seconds)), 'x-ratelimit-scope': limit.global ? 'global' : 'user' };
+    if (limit.global) headers['x-ratelimit-global'] = 'true';
+    else {
+      Object.assign(headers, {
+        'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-bucket': `fake-${route.name ?? 'route'}`,
+        'x-ratelimit-reset': ((Date.now() + limit.retryAfterMs) / 1000).toFixed(3), 'x-ratelimit-reset-after': seconds.toFixed(3),
+      });
+    }
+    this.deps.report(`REST ${route.name ?? route.pattern.source}: rate limited (${limit.global ? 'global' : 'route'}, retry after ${seconds} s) -> 429`);
+    return { status: 429, json: { message: 'You are being rate limited.', retry_after: seconds, global: limit.global }, headers };
+  }
 
   constructor(deps: RestDeps) {
     this.deps = deps;
@@ -88,7 +134,7 @@ export class RestApi {
       return;
     }
     const text = JSON.stringify(result.json);
-    res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+    res.writeHead(result.status, { ...result.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
   }
 
   private async route(method: string, url: URL, headers: Record<string, string>, raw: Buffer): Promise<Answer> {
@@ -109,6 +155,8 @@ export class RestApi {
         this.deps.report(`REST ${method} ${url.pathname}: missing or wrong Authorization -> 401`);
         return fail(apiError(401, 0, '401: Unauthorized'));
       }
+      const limited = this.rateLimited(route);
+      if (limited) return limited;
       let body: ParsedBody;
       try {
         body = await parseBody(headers['content-type'], raw);
@@ -134,8 +182,8 @@ export class RestApi {
     const { world, commands, interactions, messages } = this.deps;
     const app = world.applicationId;
     const routes: Route[] = [];
-    const add = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer): void => {
-      routes.push({ method, pattern: new RegExp(`^${pattern}$`), auth, handle });
+    const add = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer, name?: RateLimitedRoute): void => {
+      routes.push({ method, pattern: new RegExp(`^${pattern}$`), auth, name, handle });
     };
     const id = '([^/]+)';
     const unknownGuild = fail(apiError(404, 10004, 'Unknown Guild'));
@@ -252,8 +300,9 @@ export class RestApi {
       if (problem) return fail(problem);
       const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
       this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
+      for (const listener of [...this.messageListeners]) listener();
       return ok(message);
-    });
+    }, 'channel-message');
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
       const message = messages.get(messageId);
       return message && message.channel_id === channelId ? ok(message) : fail(apiError(404, 10008, 'Unknown Message'));
@@ -261,12 +310,12 @@ export class RestApi {
 
     // ---- interactions (no bot token: the interaction token is the credential) ----
     add('POST', `/interactions/${id}/${id}/callback`, false, ({ params: [interactionId = '', token = ''], query, body }) =>
-      interactions.callback(interactionId, token, query.get('with_response') === 'true', body));
+      interactions.callback(interactionId, token, query.get('with_response') === 'true', body), 'interaction-callback');
     add('POST', `/webhooks/${id}/${id}`, false, ({ params: [appId = '', token = ''], query, body }) =>
-      interactions.webhook('POST', appId, token, undefined, query.get('wait') === 'true', body));
+      interactions.webhook('POST', appId, token, undefined, query.get('wait') === 'true', body), 'webhook-follow-up');
     for (const method of ['GET', 'PATCH', 'DELETE']) {
       add(method, `/webhooks/${id}/${id}/messages/${id}`, false, ({ params: [appId = '', token = '', messageId = ''], body }) =>
-        interactions.webhook(method, appId, token, messageId, true, body));
+        interactions.webhook(method, appId, token, messageId, true, body), method === 'PATCH' ? 'webhook-edit' : undefined);
     }
     return routes;
   }

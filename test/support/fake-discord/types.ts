@@ -47,6 +47,11 @@ export interface FakeDiscordOptions {
   allowedPrivilegedIntents?: number;
   /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */
   interactionTimeoutMs?: number;
+  /**
+   * How long an interaction token works for its webhook (edit, follow-up) after the interaction was created; then
+   * 401 50027 Invalid Webhook Token, as Discord answers. Default 15 minutes, as Discord's; 0 = never expires.
+   */
+  interactionTokenLifetimeMs?: number;
   /** Where protocol problems are reported (unknown routes, refused requests, malformed messages); default console.warn. */
   log?: (line: string) => void;
 }
@@ -147,6 +152,8 @@ export interface InteractionHandle {
   responses: ReadonlyArray<InteractionResponse>;
   /** Requests the fake refused for this interaction (late or repeated callbacks, invalid bodies), in order. */
   problems: ReadonlyArray<string>;
+  /** The bot used this interaction's token after its lifetime (interactionTokenLifetimeMs) and was refused. */
+  readonly tokenExpired: boolean;
   waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs?: number): Promise<InteractionResponse>;
   /** The first response that is not a bare defer (a type 5/6 callback without content). */
   waitForFinal(timeoutMs?: number): Promise<InteractionResponse>;

@@ -1,0 +1,70 @@
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { Logger } from '../log.ts';
+
+/**
+ * How long a command may work before its first response; Discord forgets an interaction not acknowledged within
+ * 3 s of its creation, and the event reaches us some time after that. Past this, the interaction is deferred for it.
+ */
+export const ACKNOWLEDGE_WITHIN_MS = 1500;
+
+/** The first response of each interaction (a defer or a reply), once it has been started. */
+const firstResponse = new WeakMap<ChatInputCommandInteraction, Promise<unknown>>();
+
+/**
+ * Sends the interaction's first response unless one has already gone out or is on its way. Commands and the
+ * deadline below both come through here, so an interaction is never acknowledged twice (Discord: 40060).
+ */
+export function claimFirstResponse(interaction: ChatInputCommandInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
+  if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
+  const sent = send();
+  firstResponse.set(interaction, sent);
+  return sent;
+}
+
+/** Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. */
+export async function acknowledge(interaction: ChatInputCommandInteraction, ephemeral = false): Promise<void> {
+  const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
+  if (sent) await sent;
+  else await settled(interaction);
+}
+
+/** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
+export async function settled(interaction: ChatInputCommandInteraction): Promise<void> {
+  await firstResponse.get(interaction)?.catch(() => undefined);
+}
+
+/**
+ * Acknowledges the interaction if its command has not done so within ACKNOWLEDGE_WITHIN_MS, whatever it is
+ * waiting for (a slow store, a download): the user sees "thinking…" instead of "The application did not respond".
+ * Returns the function that cancels the deadline once the command is done.
+ */
+export function acknowledgeByDeadline(interaction: ChatInputCommandInteraction, ephemeral: boolean, log: Logger): () => void {
+  const timer = setTimeout(() => {
+    const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
+    if (!sent) return;
+    log.info({ code: 'acknowledged-by-deadline', command: interaction.commandName, interactionId: interaction.id }, 'command still working: deferred its reply');
+    sent.catch((error: unknown) => log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'));
+  }, ACKNOWLEDGE_WITHIN_MS);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Autocomplete cannot be deferred: if the command has not answered within ACKNOWLEDGE_WITHIN_MS (a slow store),
+ * an empty list goes out, which beats Discord's "loading options failed", and the command's late answer is dropped.
+ * Its respond() is wrapped so that exactly one answer is sent. Returns the function that cancels the deadline.
+ */
+export function answerAutocompleteByDeadline(interaction: AutocompleteInteraction, log: Logger): () => void {
+  let answered = false;
+  const respond = interaction.respond.bind(interaction);
+  interaction.respond = async (choices) => {
+    if (answered) return;
+    answered = true;
+    await respond(choices);
+  };
+  const timer = setTimeout(() => {
+    if (answered) return;
+    log.info({ code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id }, 'autocomplete too slow: answered with no choices');
+    interaction.respond([]).catch((error: unknown) => log.warn({ code: 'autocomplete-failed', err: error, interactionId: interaction.id }, 'could not answer a slow autocomplete'));
+  }, ACKNOWLEDGE_WITHIN_MS);
+  return () => clearTimeout(timer);
+}
