@@ -180,7 +180,9 @@ describe('encodeMonoOpus', () => {
       input[4800 + i] = Math.round(16000 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t)));   // 200 Hz -> 2 kHz
     }
     const { packets, sampleCount } = encodeMonoOpus(input);
-    expect(packets).toHaveLength(Math.ceil(input.length / 960));
+    // The pre-skip's worth of silence is encoded after the input, so the delayed end of the input still comes out.
+    expect(packets).toHaveLength(Math.ceil((input.length + ENCODER_PRE_SKIP) / 960));
+    expect(packets.length * 960).toBeGreaterThanOrEqual(ENCODER_PRE_SKIP + input.length);
     expect(packets.every((packet) => packetSamples(packet) === 960)).toBe(true);
     expect(sampleCount).toBe(input.length);
 

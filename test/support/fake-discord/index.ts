@@ -15,6 +15,7 @@ import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
+import { dispatchMessageCreate, type ChatMessage } from './message-create.ts';
 import type {
   FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, HeardPacket, InteractionHandle, RestLogEntry,
   SentChannelMessage,
@@ -137,6 +138,12 @@ export class FakeDiscord {
   }
 
   // ---- driving ----
+
+  /** A member (or webhook, or bot) posts in a channel: MESSAGE_CREATE as the session's intents allow (false: not sent). */
+  async postMessage(message: ChatMessage): Promise<boolean> {
+    await this.parts.gateway.whenGuildReady(message.guildId, READY_TIMEOUT_MS);
+    return dispatchMessageCreate(this.parts.gateway, message, this.parts.world.bot.id);
+  }
 
   /** Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. */
   async command(input: FakeCommandInput): Promise<InteractionHandle> {

@@ -1,0 +1,65 @@
+// MESSAGE_CREATE as Discord sends it to a bot: only with the GuildMessages intent, and with content, embeds,
+// attachments, components and poll emptied unless the bot has the privileged MessageContent intent (Discord keeps
+// them for messages that mention the bot and for the bot's own messages). The 4014 close for a privileged intent
+// the application lacks is in gateway.ts's IDENTIFY already.
+import type { Gateway } from './gateway.ts';
+import { GatewayIntent } from './state.ts';
+
+export const GUILD_MESSAGES_INTENT = 1 << 9;
+
+export interface ChatAuthor { id: string; username: string; global_name?: string | null; bot?: boolean }
+
+export interface ChatMessage {
+  id: string;
+  channelId: string;
+  guildId: string;
+  author: ChatAuthor;
+  /** The author's guild member (absent for webhooks). */
+  member?: { nick?: string | null; roles: string[] };
+  content: string;
+  mentions?: ChatAuthor[];
+  mentionRoles?: string[];
+  attachments?: { id: string; filename: string; content_type?: string; size: number; url: string }[];
+  stickers?: { id: string; name: string; format_type: number }[];
+  embeds?: unknown[];
+  webhookId?: string;
+  reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
+}
+
+/** The dispatch payload the connection with `intents` receives for `message`. */
+export function messageCreatePayload(message: ChatMessage, intents: number, botId: string): Record<string, unknown> {
+  const mentions = message.mentions ?? [];
+  const readable = (intents & GatewayIntent.MessageContent) !== 0
+    || message.author.id === botId || mentions.some((user) => user.id === botId);
+  return {
+    id: message.id,
+    channel_id: message.channelId,
+    guild_id: message.guildId,
+    author: { global_name: null, bot: false, discriminator: '0', avatar: null, ...message.author },
+    ...(message.member ? { member: { nick: null, joined_at: new Date(0).toISOString(), deaf: false, mute: false, ...message.member } } : {}),
+    content: readable ? message.content : '',
+    embeds: readable ? (message.embeds ?? []) : [],
+    attachments: readable ? (message.attachments ?? []) : [],
+    components: [],
+    sticker_items: message.stickers ?? [],
+    mentions: mentions.map((user) => ({ global_name: null, bot: false, ...user })),
+    mention_roles: message.mentionRoles ?? [],
+    mention_everyone: false,
+    pinned: false,
+    tts: false,
+    type: message.reference ? 19 : 0,
+    flags: 0,
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    ...(message.webhookId !== undefined ? { webhook_id: message.webhookId } : {}),
+    ...(message.reference ? { message_reference: message.reference } : {}),
+  };
+}
+
+/** Posts `message` to the bot's session for its guild; false when no session has the GuildMessages intent. */
+export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage, botId: string): boolean {
+  const connection = gateway.connectionFor(message.guildId);
+  if (!connection) return false;
+  return gateway.dispatchToGuild(message.guildId, 'MESSAGE_CREATE', messageCreatePayload(message, connection.intents, botId),
+    GUILD_MESSAGES_INTENT);
+}
