@@ -74,10 +74,18 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     api = { baseUrl: sandbox.url, apiKey: sandbox.testKey };
     logger.warn({ url: sandbox.url }, 'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)');
   }
+  let started: SayBot | undefined;
+  // Made before the parts that report to it; its gauges read the bot when scraped, once there is one.
+  const metrics = config.metricsPort === undefined ? undefined : new Metrics({
+    activeVoiceConnections: () => started?.players.connectedCount ?? 0,
+    queueLengths: () => started?.players.queuedCount ?? 0,
+    cacheSizeBytes: () => started?.cacheBytes ?? 0,
+  });
   const clientSeams = seams.voiceApiClient ?? {};
   const voiceApi = new VoiceApiClient({
     ...api,
     logger,
+    ...(metrics === undefined ? {} : { metrics }),
     ...clientSeams,
     timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
   });
@@ -85,7 +93,6 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   let bot: SayBot;
   let metricsServer: MetricsServer | undefined;
-  let started: SayBot | undefined;
   try {
     const commands = await loadCommands();
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
@@ -98,10 +105,10 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     const opened = await openStore(config.database);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
-    if (config.metricsPort !== undefined) {
+    if (metrics !== undefined && config.metricsPort !== undefined) {
       // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
       metricsServer = await startMetricsServer({
-        metrics: new Metrics(),
+        metrics,
         port: config.metricsPort,
         health: async () => ({
           gateway: started?.client.isReady() ? 'ready' : 'connecting',
@@ -116,6 +123,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       voiceApi,
       store,
       commands,
+      ...(metrics === undefined ? {} : { metrics }),
       ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
       ...(seams.now === undefined ? {} : { now: seams.now }),
       ...(seams.bufferResponses === undefined ? {} : { bufferResponses: seams.bufferResponses }),

@@ -5,6 +5,7 @@ import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { Call } from './call.ts';
 import {
   BadRequestError,
@@ -66,6 +67,8 @@ export interface VoiceApiClientOptions {
   logger?: Logger;
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
+  /** Counts each HTTP exchange (retries too) by status (0: no answer) and time to the response headers. */
+  metrics?: Pick<Metrics, 'voiceApiRequest'>;
 }
 
 export interface CallOptions {
@@ -173,6 +176,7 @@ export class VoiceApiClient {
   readonly #logger: Logger;
   readonly #agent: Agent;
   readonly #calls = new Set<Call>();
+  readonly #metrics: Pick<Metrics, 'voiceApiRequest'> | undefined;
   #closed = false;
 
   /**
@@ -198,6 +202,7 @@ export class VoiceApiClient {
       throw new TypeError('VoiceApiClient: apiKey must be a non-empty string of visible ASCII characters');
     }
     this.#apiKey = options.apiKey;
+    this.#metrics = options.metrics;
     this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.#origin = url.origin;
     const t = options.timeouts ?? {};
@@ -359,6 +364,8 @@ export class VoiceApiClient {
   async #attempt(outgoing: Outgoing, call: Call): Promise<Received> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
+    const started = performance.now();
+    const observe = (status: number) => this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
@@ -373,9 +380,11 @@ export class VoiceApiClient {
         body: payload,
       });
     } catch (error) {
+      observe(0);
       throw this.#asVoiceApiError(error, call, 'request');
     }
     const { statusCode: status, headers, body: source } = response;
+    observe(status);
     if (status < 200 || status >= 300) {
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       call.check();

@@ -4,6 +4,7 @@ import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { Accounting } from '../quota/accounting.ts';
 import { PartSource } from '../speech/part-source.ts';
 import { SpeechService } from '../speech/service.ts';
@@ -29,6 +30,8 @@ export interface SayBotOptions {
   now?: () => Date;
   /** Download each audio response in full before playing it (PartSourceOptions.bufferResponses): benchmarks' baseline. */
   bufferResponses?: boolean;
+  /** The operator's counters (commands, characters, cache lookups); absent when no metrics are served. */
+  metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup'>;
 }
 
 /** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
@@ -39,6 +42,7 @@ export class SayBot {
   readonly #context: CommandContext;
   readonly #store: Store;
   readonly #audio: PartSource;
+  readonly #cache: AudioCache;
   readonly #commands: Map<string, CommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -48,6 +52,7 @@ export class SayBot {
     this.#log = logger;
     this.#commands = commands;
     this.#store = options.store;
+    this.#cache = cache;
     this.client = new Client({
       // Guilds for commands and channels; GuildVoiceStates to know who sits in which voice channel.
       intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
@@ -66,9 +71,11 @@ export class SayBot {
       account: { fingerprint: options.voiceApi.keyFingerprint, plan: config.plan },
       logger,
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
     this.#audio = new PartSource({
       client: options.voiceApi, logger, cache, accounting,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
     this.#context = {
@@ -80,6 +87,7 @@ export class SayBot {
       settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     };
     this.client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     this.client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
@@ -89,6 +97,11 @@ export class SayBot {
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
     this.client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
     this.client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+  }
+
+  /** Bytes in the audio cache now (the operator's gauge). */
+  get cacheBytes(): number {
+    return this.#cache.size.bytes;
   }
 
   static async start(options: SayBotOptions): Promise<SayBot> {

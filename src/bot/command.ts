@@ -5,6 +5,7 @@ import type {
 } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { PartSource } from '../speech/part-source.ts';
 import type { SpeechService } from '../speech/service.ts';
@@ -26,6 +27,8 @@ export interface CommandContext {
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
+  /** Counts each command by how it ended; absent when the operator serves no metrics. */
+  metrics?: Pick<Metrics, 'command'>;
 }
 
 /** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */

@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import type { CommandContext, CommandModule } from './command.ts';
 import { watchToken } from './expired-token.ts';
-import { UserError } from './failures.ts';
+import { describeFailure, UserError } from './failures.ts';
 import { showFailure } from './replies.ts';
 
 /**
@@ -49,7 +49,10 @@ export async function handleInteraction(
       { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
       'command done',
     );
+    context.metrics?.command(interaction.commandName, 'ok');
   } catch (error) {
+    // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
+    context.metrics?.command(interaction.commandName, describeFailure(error).level === 'info' ? 'refused' : 'failed');
     await showFailure(interaction, error, log);
   } finally {
     cancelDeadline();

@@ -1,6 +1,7 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { SpendEndpoint, Store } from '../store/types.ts';
 import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
@@ -96,6 +97,8 @@ export interface AccountingOptions {
   now?: () => Date;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
+  /** Counts characters spent and saved as they are recorded. */
+  metrics?: Pick<Metrics, 'characters'>;
 }
 
 export interface UsageReport {
@@ -153,7 +156,7 @@ export class Accounting {
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
     this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, ...(options.account === undefined ? {} : { account: options.account }) });
-    this.#ledger = new SpendLedger(this.#store, this.#log);
+    this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
   }
 
   get operatorBudgets(): OperatorBudgets {

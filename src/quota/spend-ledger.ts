@@ -1,4 +1,5 @@
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { NewSpend, Store } from '../store/types.ts';
 
 /**
@@ -10,11 +11,13 @@ export class SpendLedger {
   readonly #store: Store;
   readonly #log: Logger;
   readonly #unwritten: NewSpend[] = [];
+  readonly #metrics: Pick<Metrics, 'characters'> | undefined;
   #flushing: Promise<boolean> | undefined;
 
-  constructor(store: Store, logger: Logger) {
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
     this.#store = store;
     this.#log = logger;
+    this.#metrics = metrics;
   }
 
   get failing(): boolean {
@@ -28,6 +31,8 @@ export class SpendLedger {
 
   /** Writes one spend; true when it reached the store (false: kept to write later, operator told). */
   async write(spend: NewSpend): Promise<boolean> {
+    // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
+    this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
     if (this.failing) {
       this.#unwritten.push(spend);
       return this.flush();

@@ -7,6 +7,7 @@ import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
 import { dayOf, nextMonthStart } from '../quota/calendar.ts';
 import type { SpendEndpoint } from '../store/types.ts';
@@ -29,6 +30,8 @@ export interface PartSourceOptions {
    * streaming is measured against.
    */
   bufferResponses?: boolean;
+  /** Counts cache lookups (hit or miss). */
+  metrics?: Pick<Metrics, 'cacheLookup'>;
 }
 
 interface Flight {
@@ -63,6 +66,7 @@ export class PartSource {
   readonly #client: VoiceApiClient;
   readonly #log: Logger;
   readonly #cache: AudioCache | undefined;
+  readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
   readonly #accounting: Accounting | undefined;
   readonly #bufferResponses: boolean;
   readonly #flights = new SingleFlight<Promise<Flight>>();
@@ -74,6 +78,7 @@ export class PartSource {
     this.#client = options.client;
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
+    this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.#bufferResponses = options.bufferResponses ?? false;
   }
@@ -119,6 +124,7 @@ export class PartSource {
 
   async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
     const hit = await this.#cache?.get(key);
+    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;

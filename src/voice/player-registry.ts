@@ -44,6 +44,20 @@ export class PlayerRegistry {
     return this.#players.size;
   }
 
+  /** Voice connections open now (the operator's gauge). */
+  get connectedCount(): number {
+    let count = 0;
+    for (const player of this.#players.values()) if (player.state.kind === 'connected') count += 1;
+    return count;
+  }
+
+  /** Clips waiting in every guild's queue (the operator's gauge). */
+  get queuedCount(): number {
+    let count = 0;
+    for (const player of this.#players.values()) count += player.queueLength;
+    return count;
+  }
+
   /** Leaves every channel: used at shutdown. */
   destroyAll(): void {
     for (const player of this.#players.values()) player.destroy();

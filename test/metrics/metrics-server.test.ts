@@ -1,19 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { startMetricsServer, type Health, type MetricsServer } from '../../src/metrics/server.ts';
-
-/** The value of one sample in Prometheus text format, e.g. `saybot_commands_total{command="say",result="ok"}`. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? '').split(',').filter(Boolean);
-    if (wanted.every((w) => have.includes(w)) && have.length === wanted.length) return Number(match[3]);
-  }
-  return undefined;
-}
+import { sample } from '../support/prometheus.ts';
 
 let server: MetricsServer | undefined;
 afterEach(async () => {
