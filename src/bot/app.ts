@@ -31,7 +31,7 @@ export interface SayBotOptions {
   /** Download each audio response in full before playing it (PartSourceOptions.bufferResponses): benchmarks' baseline. */
   bufferResponses?: boolean;
   /** The operator's counters (commands, characters, cache lookups); absent when no metrics are served. */
-  metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup'>;
+  metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup' | 'timeToFirstAudio'>;
 }
 
 /** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */

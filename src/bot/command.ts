@@ -28,7 +28,7 @@ export interface CommandContext {
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
-  metrics?: Pick<Metrics, 'command'>;
+  metrics?: Pick<Metrics, 'command' | 'timeToFirstAudio'>;
 }
 
 /** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */

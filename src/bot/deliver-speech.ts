@@ -103,6 +103,9 @@ export async function deliverTo(
 
   await target.player.connect(target.channelId);
   const playback = context.speech.play(request, target.player, `${interaction.commandName}:${interaction.id}`, charge);
+  const metrics = context.metrics;
+  // From the member's command as Discord stamped it (what they wait through) to its first frame going out.
+  if (metrics) void playback.firstAudio.then(() => metrics.timeToFirstAudio(Math.max(0, Date.now() - interaction.createdTimestamp) / 1000));
   const where = channel(target.channelId);
   if (playback.ahead > 0) await showResult(interaction, 'say.queued', { voice, count: playback.parts, ahead: playback.ahead });
   else await showResult(interaction, 'say.speaking', { voice, channel: where });

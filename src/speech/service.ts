@@ -29,6 +29,8 @@ export interface VoicePlayback {
   parts: number;
   /** Settles when every part has played, or at the first part that did not. */
   done: Promise<PlaybackResult>;
+  /** Resolves when the first part starts playing; never, when it does not. */
+  firstAudio: Promise<void>;
 }
 
 export interface SpeechServiceOptions {
@@ -75,6 +77,10 @@ export class SpeechService {
     const texts = this.parts(request);
     const ahead = player.busy ? player.queueLength + 1 : 0;
     const items = texts.map((text, index) => this.#playbackItem(request, text, `${label}#${index + 1}`, charge));
+    const firstAudio = new Promise<void>((resolve) => {
+      const first = items[0];
+      if (first) first.started = resolve;
+    });
     const results = items.map((item) => player.enqueue(item));
     const done = (async (): Promise<PlaybackResult> => {
       let seconds = 0;
@@ -89,10 +95,10 @@ export class SpeechService {
       }
       return { status: 'played', seconds };
     })();
-    return { ahead, parts: texts.length, done };
+    return { ahead, parts: texts.length, done, firstAudio };
   }
 
-  #playbackItem(request: SpeechRequest, text: string, label: string, charge?: Charge): PlaybackItem {
+  #playbackItem(request: SpeechRequest, text: string, label: string, charge?: Charge): PlaybackItem & { started?: () => void } {
     const prefetch = new AbortController();
     let pending: Promise<SpeechAudio> | undefined;
     const start = () => (pending ??= this.#fetch(request, text, prefetch.signal, charge));

@@ -26,6 +26,8 @@ export interface PlaybackItem {
   prepare?(): void;
   /** Called when the item leaves the queue without being opened (stop, leave), to release what prepare() began. */
   dispose?(): void;
+  /** Called once, when the audio player starts playing its audio (its first frame goes out). */
+  started?(): void;
 }
 
 /** 'cut-off': the voice connection was lost (kicked, channel deleted, voice server gone) before the clip ended. */
@@ -110,6 +112,8 @@ interface CurrentClip {
   resource?: AudioResource;
   /** Why it is ending early, when it is. */
   ending?: 'skipped' | 'stopped' | 'cut-off';
+  /** Its item was told it started playing. */
+  started?: boolean;
   error?: unknown;
 }
 
@@ -154,6 +158,10 @@ export class GuildPlayer {
     });
     this.#audio.on('stateChange', (oldState, newState) => {
       const current = this.#current;
+      if (current?.resource && newState.status === AudioPlayerStatus.Playing && newState.resource === current.resource && !current.started) {
+        current.started = true;
+        current.entry.item.started?.();
+      }
       if (
         current?.resource &&
         newState.status === AudioPlayerStatus.Idle &&

@@ -51,6 +51,7 @@ async function figures() {
     misses: value('saybot_cache_lookups_total', { result: 'miss' }),
     connections: value('saybot_voice_connections'),
     cacheBytes: value('saybot_cache_size_bytes'),
+    firstAudios: value('saybot_time_to_first_audio_seconds_count'),
   };
 }
 
@@ -72,6 +73,7 @@ describe('/metrics of a running bot', () => {
     expect(after.spent - before.spent).toBe(text.length);
     expect(after.saved - before.saved).toBe(0);
     expect(after.misses - before.misses).toBe(1);
+    expect(after.firstAudios - before.firstAudios).toBe(1);
     expect(after.connections).toBe(1);
     expect(after.cacheBytes).toBeGreaterThan(0);
   });
@@ -101,6 +103,7 @@ describe('/metrics of a running bot', () => {
       expect(failed.tts503 - before.tts503).toBe(DEFAULT_MAX_RETRIES + 1);
       expect(failed.spent - before.spent).toBe(0);
       expect(failed.sayOk).toBe(before.sayOk);
+      expect(failed.firstAudios - refused.firstAudios).toBe(0);
     } finally {
       h.sandbox.clearFaults();
     }
