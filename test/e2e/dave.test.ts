@@ -32,6 +32,15 @@ async function leaveVoice(guildId: string): Promise<void> {
   await expect.poll(() => h.discord.botVoiceChannel(guildId)).toBeNull();
 }
 
+/**
+ * Puts the bot in London's voice channel with its DAVE group formed, whatever an earlier test (in any order) left:
+ * the tests that speak "in the channel already" start from here.
+ */
+async function inChannel(): Promise<void> {
+  if (h.discord.botVoiceChannel(london.id) !== GENERAL) await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
+  await h.discord.waitForDave(london.id, (s) => s.members.includes(APP_ID) && s.botEpoch === s.epoch);
+}
+
 async function say(guildId: string, userId: string, text: string, voice: string) {
   h.discord.clearAudio(guildId);
   const { handle } = await runCommand(h, { guildId, userId, name: 'say', options: { text, voice } });
@@ -60,6 +69,7 @@ describe('/say with DAVE required', () => {
   });
 
   it('in the channel already, a second reply is heard in full, encrypted', async () => {
+    await inChannel();
     const text = 'Second reply in the same channel.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
@@ -69,6 +79,7 @@ describe('/say with DAVE required', () => {
   });
 
   it('two listeners both decrypt the whole reply', async () => {
+    await inChannel();
     h.discord.setVoiceState(london.id, BOB, GENERAL);
     // Until the bot executes the transition it still sends with the previous epoch's keys (as every DAVE client does).
     await h.discord.waitForDave(london.id, (s) => s.members.includes(BOB) && s.botEpoch === s.epoch);
@@ -86,6 +97,7 @@ describe('/say with DAVE required', () => {
   });
 
   it('a listener who joins mid-reply hears the rest after the new epoch, and nobody hears a glitch', async () => {
+    await inChannel();
     const text = 'A longer reply, so that someone can walk in while it is still being spoken aloud.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
@@ -103,6 +115,7 @@ describe('/say with DAVE required', () => {
   });
 
   it('a listener who leaves mid-reply causes no decrypt failure for the one who stays', async () => {
+    await inChannel();
     h.discord.setVoiceState(london.id, BOB, GENERAL);
     await h.discord.waitForDave(london.id, (s) => s.members.includes(BOB));
     const text = 'Someone is about to leave the room while this sentence is still being read out loud.';
