@@ -3,6 +3,7 @@ import pg from 'pg';
 import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
 import { migratePostgres } from './pg-migrations.ts';
+import { type Row, TOTALS, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
 import type {
   AddClonedVoiceResult,
   BudgetHoldResult,
@@ -18,19 +19,16 @@ import type {
   NewNameReservation,
   NewPreset,
   NewSpend,
-  OutputFormat,
   Preset,
   PresetListOptions,
   QuotaMarkAccount,
   QuotaState,
   SavePresetResult,
-  ServiceUsage,
   SpendTotals,
   Store,
   VoiceSettings,
 } from './types.ts';
 
-type Row = Record<string, unknown>;
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
 // BIGINT (20) and NUMERIC (1700, what sum() returns) as JS numbers: every value SayBot keeps (milliseconds,
@@ -42,64 +40,6 @@ const types = {
     oid === INT8 || oid === NUMERIC ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const format = (v: unknown): OutputFormat | undefined => (v === 'wav' || v === 'mp3' ? v : undefined);
-const dateOf = (v: unknown): Date | undefined => {
-  const ms = num(v);
-  return ms === undefined ? undefined : new Date(ms);
-};
-const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-
-function settingsOf(row: Row): VoiceSettings {
-  const s: VoiceSettings = {};
-  const voice = str(row['voice']);
-  const language = str(row['language']);
-  const tone = str(row['tone']);
-  const exaggeration = num(row['exaggeration']);
-  const fmt = format(row['format']);
-  if (voice !== undefined) s.voice = voice;
-  if (language !== undefined) s.language = language;
-  if (tone !== undefined) s.tone = tone;
-  if (exaggeration !== undefined) s.exaggeration = exaggeration;
-  if (fmt !== undefined) s.format = fmt;
-  return s;
-}
-
-const presetOf = (row: Row): Preset => ({
-  ...settingsOf(row),
-  guildId: String(row['guild_id']),
-  name: String(row['name']),
-  voice: String(row['voice']),
-  createdBy: String(row['created_by']),
-  createdAt: new Date(num(row['created_at']) ?? 0),
-});
-
-const clonedVoiceOf = (row: Row): ClonedVoice => ({
-  guildId: String(row['guild_id']),
-  name: String(row['name']),
-  voiceId: String(row['voice_id']),
-  createdBy: String(row['created_by']),
-  createdAt: new Date(num(row['created_at']) ?? 0),
-  clipSeconds: num(row['clip_seconds']) ?? 0,
-});
-
-function serviceUsageOf(row: Row, prefix: string): ServiceUsage {
-  const usage: ServiceUsage = {};
-  const limit = num(row[`${prefix}limit`]);
-  const used = num(row[`${prefix}used`]);
-  const remaining = num(row[`${prefix}remaining`]);
-  const resetAt = dateOf(row[`${prefix}reset_at`]);
-  if (limit !== undefined) usage.limit = limit;
-  if (used !== undefined) usage.used = used;
-  if (remaining !== undefined) usage.remaining = remaining;
-  if (resetAt !== undefined) usage.resetAt = resetAt;
-  return usage;
-}
-
-const totalsOf = (row: Row | undefined): SpendTotals => ({ spent: num(row?.['spent']) ?? 0, saved: num(row?.['saved']) ?? 0 });
-const TOTALS = 'coalesce(sum(CASE WHEN cached = 0 THEN characters END), 0) AS spent, coalesce(sum(CASE WHEN cached = 1 THEN characters END), 0) AS saved';
-const BUDGET_COLUMNS = { guildMonthlyChars: 'monthly_chars', memberDailyChars: 'member_daily_chars', memberCooldownSeconds: 'member_cooldown_seconds' } as const;
 
 export interface PgStoreOptions {
   /** Most connections this process holds; default 5 (SayBot's queries are short). */
@@ -449,24 +389,7 @@ export class PgStore implements Store {
 
   async getQuotaState(): Promise<QuotaState> {
     const row = (await this.#get(this.#pool, 'SELECT * FROM quota_state WHERE id = 1')) ?? {};
-    const state: QuotaState = {};
-    const resetAt = dateOf(row['exhausted_reset_at']);
-    const markedAt = dateOf(row['exhausted_marked_at']);
-    if (resetAt !== undefined && markedAt !== undefined) {
-      const account = str(row['exhausted_account']);
-      const plan = str(row['exhausted_plan']);
-      const limit = num(row['exhausted_limit']);
-      state.exhausted = {
-        resetAt, markedAt,
-        ...(account === undefined ? {} : { account }),
-        ...(plan === undefined ? {} : { plan }),
-        ...(limit === undefined ? {} : { limit }),
-      };
-    }
-    const month = str(row['service_month']);
-    const updatedAt = dateOf(row['service_updated_at']);
-    if (month !== undefined && updatedAt !== undefined) state.service = { ...serviceUsageOf(row, 'service_'), month, updatedAt };
-    return state;
+    return quotaStateOf(row);
   }
 
   async markQuotaExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
@@ -528,13 +451,7 @@ export class PgStore implements Store {
 
   async getGuildBudgets(guildId: string): Promise<GuildBudgetSettings> {
     const row = await this.#get(this.#pool, 'SELECT * FROM guild_budgets WHERE guild_id = $1', [guildId]);
-    const budgets: GuildBudgetSettings = {};
-    if (!row) return budgets;
-    for (const [name, column] of Object.entries(BUDGET_COLUMNS) as Array<[keyof GuildBudgetSettings, string]>) {
-      const value = num(row[column]);
-      if (value !== undefined) budgets[name] = value;
-    }
-    return budgets;
+    return guildBudgetsOf(row);
   }
 
   async setGuildBudgets(

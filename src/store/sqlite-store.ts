@@ -5,6 +5,7 @@ import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSy
 import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { migrate } from './migrations.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
+import { TOTALS, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
 import type {
   AddClonedVoiceResult,
   BudgetHoldResult,
@@ -20,13 +21,11 @@ import type {
   NewNameReservation,
   NewPreset,
   NewSpend,
-  OutputFormat,
   Preset,
   PresetListOptions,
   QuotaMarkAccount,
   QuotaState,
   SavePresetResult,
-  ServiceUsage,
   SpendTotals,
   Store,
   VoiceSettings,
@@ -39,73 +38,7 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-const str = (v: SQLOutputValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: SQLOutputValue | undefined): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined);
-const format = (v: SQLOutputValue | undefined): OutputFormat | undefined => (v === 'wav' || v === 'mp3' ? v : undefined);
 
-/** Only the fields that hold a value, so `exactOptionalPropertyTypes`-style readers see no explicit undefined. */
-function settingsOf(row: Row): VoiceSettings {
-  const s: VoiceSettings = {};
-  const voice = str(row['voice']);
-  const language = str(row['language']);
-  const tone = str(row['tone']);
-  const exaggeration = num(row['exaggeration']);
-  const fmt = format(row['format']);
-  if (voice !== undefined) s.voice = voice;
-  if (language !== undefined) s.language = language;
-  if (tone !== undefined) s.tone = tone;
-  if (exaggeration !== undefined) s.exaggeration = exaggeration;
-  if (fmt !== undefined) s.format = fmt;
-  return s;
-}
-
-function presetOf(row: Row): Preset {
-  return {
-    ...settingsOf(row),
-    guildId: String(row['guild_id']),
-    name: String(row['name']),
-    voice: String(row['voice']),
-    createdBy: String(row['created_by']),
-    createdAt: new Date(num(row['created_at']) ?? 0),
-  };
-}
-
-function clonedVoiceOf(row: Row): ClonedVoice {
-  return {
-    guildId: String(row['guild_id']),
-    name: String(row['name']),
-    voiceId: String(row['voice_id']),
-    createdBy: String(row['created_by']),
-    createdAt: new Date(num(row['created_at']) ?? 0),
-    clipSeconds: num(row['clip_seconds']) ?? 0,
-  };
-}
-
-const dateOf = (v: SQLOutputValue | undefined): Date | undefined => {
-  const ms = num(v);
-  return ms === undefined ? undefined : new Date(ms);
-};
-
-/** Service figures from the columns `prefix`used, `prefix`limit, … (absent ones left out). */
-function serviceUsageOf(row: Row, prefix: string): ServiceUsage {
-  const usage: ServiceUsage = {};
-  const limit = num(row[`${prefix}limit`]);
-  const used = num(row[`${prefix}used`]);
-  const remaining = num(row[`${prefix}remaining`]);
-  const resetAt = dateOf(row[`${prefix}reset_at`]);
-  if (limit !== undefined) usage.limit = limit;
-  if (used !== undefined) usage.used = used;
-  if (remaining !== undefined) usage.remaining = remaining;
-  if (resetAt !== undefined) usage.resetAt = resetAt;
-  return usage;
-}
-
-const totalsOf = (row: Row | undefined): SpendTotals => ({ spent: num(row?.['spent']) ?? 0, saved: num(row?.['saved']) ?? 0 });
-const TOTALS = 'coalesce(sum(CASE WHEN cached = 0 THEN characters END), 0) AS spent, coalesce(sum(CASE WHEN cached = 1 THEN characters END), 0) AS saved';
-
-const BUDGET_COLUMNS = { guildMonthlyChars: 'monthly_chars', memberDailyChars: 'member_daily_chars', memberCooldownSeconds: 'member_cooldown_seconds' } as const;
-
-const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const limitOf = (options: ListOptions | undefined) => options?.limit ?? -1;
 
 /**
@@ -489,24 +422,7 @@ export class SqliteStore implements Store {
 
   async getQuotaState(): Promise<QuotaState> {
     const row = this.#get('SELECT * FROM quota_state WHERE id = 1') ?? {};
-    const state: QuotaState = {};
-    const resetAt = dateOf(row['exhausted_reset_at']);
-    const markedAt = dateOf(row['exhausted_marked_at']);
-    if (resetAt !== undefined && markedAt !== undefined) {
-      const account = str(row['exhausted_account']);
-      const plan = str(row['exhausted_plan']);
-      const limit = num(row['exhausted_limit']);
-      state.exhausted = {
-        resetAt, markedAt,
-        ...(account === undefined ? {} : { account }),
-        ...(plan === undefined ? {} : { plan }),
-        ...(limit === undefined ? {} : { limit }),
-      };
-    }
-    const month = str(row['service_month']);
-    const updatedAt = dateOf(row['service_updated_at']);
-    if (month !== undefined && updatedAt !== undefined) state.service = { ...serviceUsageOf(row, 'service_'), month, updatedAt };
-    return state;
+    return quotaStateOf(row);
   }
 
   async markQuotaExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
@@ -562,13 +478,7 @@ export class SqliteStore implements Store {
 
   async getGuildBudgets(guildId: string): Promise<GuildBudgetSettings> {
     const row = this.#get('SELECT * FROM guild_budgets WHERE guild_id = ?', guildId);
-    const budgets: GuildBudgetSettings = {};
-    if (!row) return budgets;
-    for (const [name, column] of Object.entries(BUDGET_COLUMNS) as Array<[keyof GuildBudgetSettings, string]>) {
-      const value = num(row[column]);
-      if (value !== undefined) budgets[name] = value;
-    }
-    return budgets;
+    return guildBudgetsOf(row);
   }
 
   async setGuildBudgets(
