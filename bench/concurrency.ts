@@ -53,10 +53,16 @@ export interface ConcurrencyOptions {
   clipSeconds: number;
 }
 
-/** Joins every guild first (a few at a time), so that the runs measure speaking, not joining. */
+/**
+ * Joins every guild first (a few at a time), so that the runs measure speaking, not joining: each until its DAVE
+ * group is ready, or the last handshakes would still be running (MLS commits on the main thread) when the step starts.
+ */
 export async function joinAll(servers: Servers, guilds: BenchGuild[], parallel = 10): Promise<void> {
   for (let i = 0; i < guilds.length; i += parallel) {
-    await Promise.all(guilds.slice(i, i + parallel).map((g) => join(servers, g)));
+    await Promise.all(guilds.slice(i, i + parallel).map(async (g) => {
+      await join(servers, g);
+      await servers.call('daveReady', { guildId: g.guildId, timeoutMs: 15_000 });
+    }));
   }
 }
 

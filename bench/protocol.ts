@@ -70,6 +70,8 @@ export interface Calls {
   clearAudio: { params: { guildIds: string[] }; result: null };
   waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
+  /** Until the bot can send end-to-end encrypted audio in the guild (at once when DAVE is off). */
+  daveReady: { params: { guildId: string; timeoutMs: number }; result: null };
   usage: { params: { reset: boolean }; result: ProcessUsage };
   problems: { params: Record<string, never>; result: string[] };
   /** Requests the sandbox has answered so far (to tell cache hits from calls). */

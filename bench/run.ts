@@ -13,6 +13,14 @@ import { measureMemory, snapshot } from './memory.ts';
 import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
 import { render, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
+import { configureOpusEncoding, LEGACY_SETTINGS, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+
+/** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
+const ENCODERS: Record<string, Partial<OpusSettings>> = {
+  legacy: LEGACY_SETTINGS,
+  speech: SPEECH_SETTINGS,
+  'speech-main': { ...SPEECH_SETTINGS, thread: 'main' },
+};
 import { measureTtfa } from './ttfa.ts';
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
@@ -24,12 +32,18 @@ function parse(): { plan: Plan; write: boolean; command: string } {
       only: { type: 'string' },
       counts: { type: 'string' },
       write: { type: 'boolean', default: false },
+      encoder: { type: 'string' },
     },
   });
   const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
   for (const f of figures) if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
   const counts = values.counts?.split(',').map(Number);
   if (counts?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
+  if (values.encoder !== undefined) {
+    const chosen = ENCODERS[values.encoder];
+    if (!chosen) throw new Error(`--encoder: one of ${Object.keys(ENCODERS).join(', ')}`);
+    configureOpusEncoding(chosen);
+  }
   const args = process.argv.slice(2);
   return {
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),

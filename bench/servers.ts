@@ -15,6 +15,7 @@ interface Running {
 }
 
 let running: Running | undefined;
+let daveOff = false;
 const handles = new Map<string, InteractionHandle>();
 const meter = new UsageMeter();
 
@@ -39,6 +40,7 @@ type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['r
 const handlers: Handlers = {
   async start({ guilds, dave }) {
     const token = fakeToken();
+    daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
       token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
@@ -100,6 +102,10 @@ const handlers: Handlers = {
     }));
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  async daveReady({ guildId, timeoutMs }) {
+    if (!daveOff) await need().discord.daveReady(guildId, timeoutMs);
+    return null;
+  },
   usage({ reset }) {
     const usage = meter.read();
     if (reset) meter.reset();
