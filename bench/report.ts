@@ -20,6 +20,11 @@ export interface TtfaSamples {
   firstJoin: number[];
 }
 
+/** Figure 5: whole times (nothing subtracted) to first heard audio, and join times at the fake. */
+export interface LatencySamples extends TtfaSamples {
+  joinMs: number[];
+}
+
 export interface Results {
   plan: Plan;
   machine: Machine;
@@ -30,8 +35,8 @@ export interface Results {
   /** Figure 2: time to first audio of a cached reply (nothing subtracted), and the requests the sandbox saw meanwhile. */
   cacheHit?: { totalMs: number[]; apiRequests: number };
   concurrency?: ConcurrencyStep[];
-  /** Figure 5: time to first heard audio (overhead, start delay subtracted) per DAVE mode. */
-  dave?: { off: TtfaSamples; required: TtfaSamples };
+  /** Figure 5: time to first heard audio with network delays, per DAVE mode. */
+  latency?: { off: LatencySamples; required: LatencySamples };
   memory?: MemoryResult;
   /** Protocol problems the fake Discord saw, and warnings the bot logged. */
   problems: string[];
@@ -158,34 +163,59 @@ function memorySection(r: Results): string[] {
   return lines;
 }
 
-function daveSection(r: Results): string[] {
-  const d = r.dave;
-  if (!d) return [];
-  const p = r.plan;
+function latencySection(r: Results): string[] {
+  const lat = r.latency;
+  if (!lat) return [];
+  const l = r.plan.latency;
+  const { restRoundTripMs: rest, gatewayLatencyMs: g, voiceUdpLatencyMs: u } = l.delays;
   const p50 = (s: number[]) => percentile(s, 50);
-  const addedIn = p50(d.required.inChannel) - p50(d.off.inChannel);
-  const addedJoin = p50(d.required.firstJoin) - p50(d.off.firstJoin);
-  // The bot commits: key package up, proposals down, commit up, announce down = two round trips of the delay.
-  const handshake = 4 * p.dave.handshakeDelayMs;
-  const row = (name: string, s: number[]) =>
-    `| ${name} | ${s.length} | ${ms(p50(s))} | ${ms(percentile(s, 95))} | ${ms(Math.max(...s))} |`;
+  // The legs no bot can avoid: the interaction's way in (gateway) and the first packet's way out (voice UDP).
+  const fixed = g + u;
+  const botShare = (s: number[]) => s.map((x) => x - fixed);
+  // Join as the bot lives it: op 4 leaves it one gateway leg before the fake sees it, and the DAVE transition
+  // reaches it one leg after the fake sends it.
+  const joins = (s: LatencySamples) => s.joinMs.map((x) => x + 2 * g);
+  const req = lat.required;
+  const inChannel = p50(botShare(req.inChannel));
+  const firstJoin = p50(botShare(req.firstJoin));
+  const joinP50 = p50(joins(req));
+  const inChannelGoal = l.ttfbMs + 10;
+  const firstJoinGoal = Math.max(l.ttfbMs, joinP50) + 20;
+  const row = (name: string, s: LatencySamples, join: boolean) => {
+    const share = botShare(join ? s.firstJoin : s.inChannel);
+    const raw = join ? s.firstJoin : s.inChannel;
+    return `| ${name} | ${raw.length} | ${ms(p50(raw), 0)} | ${ms(p50(share), 0)} | ${ms(percentile(share, 95), 0)} | ${ms(Math.max(...share), 0)} | ` +
+      `${join && s.joinMs.length > 0 && s !== lat.off ? ms(p50(joins(s)), 0) : 'n/a'} |`;
+  };
+  const daveIn = p50(req.inChannel) - p50(lat.off.inChannel);
+  const daveJoin = p50(req.firstJoin) - p50(lat.off.firstJoin);
+  const handshake = 4 * g;
   return [
-    '## 5. What DAVE adds to time to first audio',
+    '## 5. Time to first audio with network delays, and DAVE\'s share',
     '',
-    `Time to first audio a listener can play (with DAVE: the first frame a listening member decrypted) minus the ` +
-      `sandbox's ${p.ttfa.startDelayMs} ms start delay, same reply as figure 1, each mode on its own fake Discord in the ` +
-      `same run; DAVE messages delayed ${p.dave.handshakeDelayMs} ms each way. Warm-up runs (${p.dave.warmup}) not counted.`,
+    `The fake Discord adds what loopback hides: ${rest} ms to every REST request (a round trip), ${g} ms each way to ` +
+      `every gateway and voice gateway message (DAVE's included), ${u} ms each way to every voice datagram; the Voice ` +
+      `API answers its first byte after ${l.ttfbMs} ms and sends the ${r.plan.ttfa.clipSeconds} s reply at ` +
+      `${1 / r.plan.ttfa.realtimeFactor}x real time. **Whole**: INTERACTION_CREATE leaving the fake to the first frame a ` +
+      `listening member decrypted (DAVE off: the first packet). **Bot's part**: whole - ${g} ms (the interaction's way ` +
+      `in) - ${u} ms (the first packet's way out), what no bot can avoid; the goals are on this. **Join**: the bot's ` +
+      `voice state update (op 4) leaving it to its DAVE group being ready for it (measured at the fake, + 2 x ${g} ms). ` +
+      `Warm-up runs (${l.warmup}) not counted.`,
     '',
-    '| case | runs | overhead p50 | overhead p95 | overhead max |',
-    '|---|---|---|---|---|',
-    row('DAVE off, bot in channel', d.off.inChannel),
-    row('DAVE required, bot in channel', d.required.inChannel),
-    row('DAVE off, first join', d.off.firstJoin),
-    row('DAVE required, first join', d.required.firstJoin),
+    '| case | runs | whole p50 | bot\'s part p50 | p95 | max | join p50 |',
+    '|---|---|---|---|---|---|---|',
+    row('DAVE required, bot in channel', req, false),
+    row('DAVE required, first join', req, true),
+    row('DAVE off, bot in channel', lat.off, false),
+    row('DAVE off, first join', lat.off, true),
     '',
-    `DAVE adds ${ms(addedIn)} at p50 in channel (goal: nothing, within noise of 5 ms: ${verdict(addedIn < 5)}) and ` +
-      `${ms(addedJoin)} on a first join (goal: at most the handshake's own round trips, ${ms(handshake, 0)}: ` +
-      `${verdict(addedJoin <= handshake)}).`,
+    `- In channel: ${ms(inChannel, 0)} at p50; goal at most the Voice API's first byte + 10 ms = ${ms(inChannelGoal, 0)}: ` +
+      `${verdict(inChannel <= inChannelGoal)}${inChannel > inChannelGoal ? ` (${ms(inChannel - l.ttfbMs, 0)} over the first byte)` : ''}.`,
+    `- First join: ${ms(firstJoin, 0)} at p50; goal at most max(first byte ${ms(l.ttfbMs, 0)}, join ${ms(joinP50, 0)}) + 20 ms = ` +
+      `${ms(firstJoinGoal, 0)}: ${verdict(firstJoin <= firstJoinGoal)}${firstJoin > firstJoinGoal ? ` (${ms(firstJoin - firstJoinGoal, 0)} over)` : ''}.`,
+    `- DAVE's share (required - off, p50 of whole times): ${ms(daveIn, 0)} in channel (goal: nothing, within 5 ms: ` +
+      `${verdict(daveIn < 5)}), ${ms(daveJoin, 0)} on a first join (goal: at most its handshake's two round trips, ` +
+      `${ms(handshake, 0)}: ${verdict(daveJoin <= handshake)}).`,
     '',
   ];
 }
@@ -206,7 +236,7 @@ export function render(r: Results): string {
     ...cacheSection(r),
     ...concurrencySection(r),
     ...memorySection(r),
-    ...daveSection(r),
+    ...latencySection(r),
     ...(r.problems.length > 0 ? ['## Problems seen during the run', '', ...r.problems.slice(0, 20).map((p) => `- ${withoutRepoRoot(p)}`), ''] : []),
   ].join('\n');
 }

@@ -11,7 +11,7 @@ import { benchGuild, benchGuilds } from './guilds.ts';
 import { machine } from './machine.ts';
 import { measureMemory, snapshot } from './memory.ts';
 import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
-import { render, type Results, type TtfaSamples } from './report.ts';
+import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 
@@ -82,20 +82,27 @@ async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaS
   return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
 }
 
-/** Figure 5: the figure 1 measurement (to first heard audio) on a fake Discord per DAVE mode, same bot code. */
-async function daveFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['dave']>> {
-  const measure = async (mode: 'off' | 'required'): Promise<TtfaSamples> => {
-    const servers = await Servers.start(10, { mode, handshakeDelayMs: mode === 'off' ? 0 : p.dave.handshakeDelayMs });
+/**
+ * Figure 5: time to first heard audio with network delays, on a fake Discord per DAVE mode, same bot code; first
+ * joins also time the join itself.
+ */
+async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['latency']>> {
+  const l = p.latency;
+  const measure = async (mode: 'off' | 'required'): Promise<LatencySamples> => {
+    // The gateway latency applies to DAVE messages too (every voice gateway message): no extra handshake delay.
+    const servers = await Servers.start(10, { mode, handshakeDelayMs: 0 }, l.delays);
     let bot: BenchBot | undefined;
     try {
       bot = await startBot(servers.info, { bufferResponses: false });
-      await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
-      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `DAVE ${mode} ${phase} ${run}`);
-      const common = { startDelayMs: p.ttfa.startDelayMs, warmup: p.dave.warmup, heard: true };
-      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: p.dave.runs, firstJoin: false });
-      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: p.dave.firstJoinRuns, firstJoin: true });
-      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((l) => `fake Discord (DAVE ${mode}): ${l}`));
-      return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
+      gatewayBudget.reset();
+      await servers.call('setPacing', { pacing: { startDelayMs: l.ttfbMs, realtimeFactor: p.ttfa.realtimeFactor } });
+      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `Network ${mode} ${phase} ${run}`);
+      // Nothing subtracted here: the report takes the fixed network legs off.
+      const common = { startDelayMs: 0, warmup: l.warmup, heard: true };
+      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: l.runs, firstJoin: false });
+      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: l.firstJoinRuns, firstJoin: true, joinTimes: true });
+      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`));
+      return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs, joinMs: firstJoin.joinMs };
     } finally {
       await bot?.stop();
       await servers.close();
@@ -177,9 +184,10 @@ async function main(): Promise<void> {
       await bot.stop();
       bot = undefined;
     }
-    if (has('dave')) {
-      log(`DAVE: required against off, ${p.dave.handshakeDelayMs} ms handshake delay`);
-      results.dave = await daveFigure(p, complaints);
+    if (has('latency')) {
+      const d = p.latency.delays;
+      log(`latency with network delays (REST ${d.restRoundTripMs} ms round trip, gateway ${d.gatewayLatencyMs} ms, voice UDP ${d.voiceUdpLatencyMs} ms): DAVE required and off`);
+      results.latency = await latencyFigure(p, complaints);
     }
     results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
   } finally {

@@ -38,11 +38,11 @@ async function command(spec: CommandSpec): Promise<Dispatched> {
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
 
 const handlers: Handlers = {
-  async start({ guilds, dave }) {
+  async start({ guilds, dave, delays }) {
     const token = fakeToken();
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
-      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined,
+      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });
     const sandbox = await startSandbox();
@@ -102,6 +102,18 @@ const handlers: Handlers = {
     }));
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  async watchJoin({ guildId, timeoutMs }) {
+    const { discord } = need();
+    const deadline = performance.now() + timeoutMs;
+    // The voice state is applied synchronously on op 4; a 1 ms poll is precise enough against tens of ms of delays.
+    while (discord.botVoiceChannel(guildId) === null) {
+      if (performance.now() > deadline) throw new Error(`guild ${guildId}: the bot did not join within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const voiceStateAtMs = performance.now();
+    if (!daveOff) await discord.daveReady(guildId, Math.max(1, deadline - performance.now()));
+    return { voiceStateAtMs, readyAtMs: performance.now() };
+  },
   async daveReady({ guildId, timeoutMs }) {
     if (!daveOff) await need().discord.daveReady(guildId, timeoutMs);
     return null;

@@ -118,8 +118,10 @@ class PoolWorker {
     let at = 0;
     for (let i = 0; i < batch.ids.length; i++) {
       const length = batch.lengths[i] ?? 0;
-      // A copy per packet: a view would keep the whole batch alive for as long as any one packet is cached.
-      const packet = Buffer.copyBytesFrom(data, at, length);
+      // A copy per packet (a view would keep the whole batch alive while any one packet is cached), from Node's
+      // shared pool: an ArrayBuffer per packet would add external memory that makes V8 collect the old space often.
+      const packet = Buffer.allocUnsafe(length);
+      data.copy(packet, 0, at, at + length);
       at += length;
       this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet);
     }
