@@ -16,6 +16,8 @@ export const LATE_GAP_MS = 40;
 
 export interface ConcurrencyStep {
   n: number;
+  /** The player's encoder ('speech') or the one before issue 17 ('legacy'), for the baseline. */
+  encoder: 'speech' | 'legacy';
   /** Every stream played in full. */
   played: number;
   failures: string[];
@@ -47,7 +49,7 @@ export interface ConcurrencyStep {
 }
 
 export interface ConcurrencyOptions {
-  counts: number[];
+  encoder: 'speech' | 'legacy';
   /** What guild `index` says in the step with `n` guilds. */
   text: (index: number, n: number) => string;
   clipSeconds: number;
@@ -102,6 +104,7 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
     return {
       n,
+      encoder: options.encoder,
       played: n - failures.length,
       failures,
       packets: heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0),

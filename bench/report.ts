@@ -2,6 +2,7 @@
 import type { ConcurrencyStep } from './concurrency.ts';
 import { LATE_GAP_MS } from './concurrency.ts';
 import type { Machine } from './machine.ts';
+import type { EncoderFloor } from './opus-floor.ts';
 import type { MemoryResult, MemorySnapshot } from './memory.ts';
 import type { Plan } from './plan.ts';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,8 @@ export interface Results {
   /** Figure 2: time to first audio of a cached reply (nothing subtracted), and the requests the sandbox saw meanwhile. */
   cacheHit?: { totalMs: number[]; apiRequests: number };
   concurrency?: ConcurrencyStep[];
+  /** The Opus encoder alone per voice, at the player's settings and the previous ones (bench/opus-floor.ts). */
+  encoderFloor?: { speech: EncoderFloor; legacy: EncoderFloor };
   /** Figure 5: time to first heard audio with network delays, per DAVE mode. */
   latency?: { off: LatencySamples; required: LatencySamples };
   memory?: MemoryResult;
@@ -99,36 +102,91 @@ function cacheSection(r: Results): string[] {
   ];
 }
 
+/** Late gaps as a share of all gaps. */
+const lateShare = (s: ConcurrencyStep): number => (s.late / Math.max(1, s.packets - s.n)) * 100;
+
+/** Failures counted by cause (the message without ids and numbers), most frequent first. */
+export function failuresByCause(failures: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of failures) {
+    const cause = withoutRepoRoot(f).split('\n')[0]!.replace(/\d{6,}/g, '<id>').replace(/\d+(\.\d+)?/g, '<n>').slice(0, 160);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `${n} x ${cause}`);
+}
+
 function concurrencySection(r: Results): string[] {
   const steps = r.concurrency;
   if (!steps) return [];
-  const goal = steps.find((s) => s.n === 100);
   const rows = steps.map((s) =>
-    `| ${s.n}${s.n === 1 ? ' (baseline)' : ''} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
-    `${s.late} (${pct((s.late / Math.max(1, s.packets - s.n)) * 100, 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
+    `| ${s.n}${s.encoder === 'legacy' ? ' (baseline encoder)' : ''} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
+    `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
     `${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} |`);
-  const failures = steps.flatMap((s) => s.failures.slice(0, 3).map((f) => `- N=${s.n}: ${f}`));
+  const speech = steps.filter((s) => s.encoder === 'speech');
+  const legacy = steps.filter((s) => s.encoder === 'legacy');
+  const at = (list: ConcurrencyStep[], n: number) => list.find((s) => s.n === n);
+  const knee = (list: ConcurrencyStep[]) => list.find((s) => lateShare(s) > 1)?.n;
+  const kneeText = (list: ConcurrencyStep[]) => {
+    const k = knee(list);
+    return k === undefined ? `not reached up to N = ${Math.max(...list.map((s) => s.n))}` : `N = ${k}`;
+  };
+  const goals: string[] = [];
+  const s100 = at(speech, 100);
+  const s200 = at(speech, 200);
+  const b100 = at(legacy, 100);
+  const b200 = at(legacy, 200);
+  const base = (b: ConcurrencyStep | undefined) => (b ? ` (baseline encoder: ${pct(lateShare(b), 2)} late, behind max ${ms(b.behindMaxMs, 0)})` : '');
+  if (s100) {
+    goals.push(`- 100 voices at once: late < 0.5 % and behind schedule max < 100 ms: ${verdict(lateShare(s100) < 0.5 && s100.behindMaxMs < 100 && s100.played === s100.n)} ` +
+      `(${pct(lateShare(s100), 2)} late, behind max ${ms(s100.behindMaxMs, 0)}, ${s100.played}/${s100.n} played)${base(b100)}.`);
+  }
+  if (s200) {
+    goals.push(`- 200 voices at once: late < 2 %: ${verdict(lateShare(s200) < 2 && s200.played === s200.n)} (${pct(lateShare(s200), 2)} late, ` +
+      `${s200.played}/${s200.n} played, behind max ${ms(s200.behindMaxMs, 0)})${base(b200)}.`);
+  }
+  goals.push(`- Knee (late first above 1 %): ${kneeText(speech)}${legacy.length > 0 ? `; baseline encoder: ${kneeText(legacy)} (of N = ${legacy.map((s) => s.n).join(', ')})` : ''}.`);
+  const busiest = speech.at(-1);
+  const busiestBase = legacy.at(-1);
+  const f = r.encoderFloor;
+  if (busiest) {
+    goals.push(`- CPU per voice at N = ${busiest.n}: ${pct(busiest.cpuPerStreamPct, 2)} of a core (bot process, all threads)` +
+      `${busiestBase ? `; baseline encoder at N = ${busiestBase.n}: ${pct(busiestBase.cpuPerStreamPct, 2)}` : ''}` +
+      `${f ? `. Floor, the encoder alone: ${pct(f.speech.corePctPerVoice, 2)} (baseline settings ${pct(f.legacy.corePctPerVoice, 2)})` : ''}.`);
+  }
+  const floorRows = f ? [
+    '',
+    'The encoder alone (`bench/opus-floor.ts`: the speech fixture, 24 kHz mono, through the player\'s decoding and resampling, ' +
+      'encoded on one thread with nothing else running; decoded with a stereo decoder as Discord\'s clients do):',
+    '',
+    '| settings | channels | CPU per 20 ms frame | share of a core per voice | bitrate | pitch decoded / source | level decoded / source |',
+    '|---|---|---|---|---|---|---|',
+    ...([['player (SPEECH_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['baseline (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
+      `| ${name} | ${x.channels} | ${x.usPerFrame.toFixed(0)} µs | ${pct(x.corePctPerVoice, 2)} | ${x.kbps.toFixed(0)} kb/s | ` +
+      `${x.pitchHz?.toFixed(1) ?? 'n/a'} / ${x.source.pitchHz?.toFixed(1) ?? 'n/a'} Hz | ${x.levelDb.toFixed(2)} / ${x.source.levelDb.toFixed(2)} dB |`),
+  ] : [];
+  const failures = steps.filter((s) => s.failures.length > 0).map((s) => `- N = ${s.n}${s.encoder === 'legacy' ? ' (baseline)' : ''}: ${failuresByCause(s.failures).join('; ')}`);
   return [
     '## 3. Concurrent voices',
     '',
-    `N guilds, each with a listener in a voice channel the bot already joined, all sent /say at once (one turn of ` +
+    `N guilds, each with a listener in a voice channel the bot already joined (DAVE group ready), all sent /say at once (one turn of ` +
       `the fake's event loop); ${r.plan.concurrency.clipSeconds} s clips, same sandbox pacing as figure 1. **Gap**: time between ` +
       `consecutive audio packets of one guild at the voice server (20 ms when all is well), pooled over all guilds. ` +
       `**Late**: gaps > ${LATE_GAP_MS} ms (a whole 20 ms slot missed: audible). **Behind schedule**: how far packets ` +
       `fall behind a steady 20 ms stream from the guild's first packet (a stall caught up by a burst shows here, not in ` +
-      `the gaps' p99). **CPU/stream**: bot process CPU time / audio ` +
+      `the gaps' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool's included) / audio ` +
       `seconds played / N, as % of one core. Event-loop delay: monitorEventLoopDelay at 1 ms resolution over the run. The ` +
       `fake Discord and the sandbox run in a separate process (\`bench/servers.ts\`); their CPU is shown apart ("servers"), ` +
       `but they share the machine's ${r.machine.cores} cores with the bot. **UDP drops**: datagrams the kernel dropped for a ` +
-      `full receive buffer during the step (/proc/net/snmp RcvbufErrors): packets the bot sent that the fake never saw. ` +
-      `Baseline: N = 1 in the same run.`,
+      `full receive buffer during the step (/proc/net/snmp RcvbufErrors). **Baseline encoder**: the same steps in the same run ` +
+      `with the Opus encoder as it was before issue 17 (stereo, complexity 10, automatic bitrate, on the main thread).`,
     '',
     '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | bot CPU/stream | bot CPU | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    ...floorRows,
     '',
-    goal ? `Goal, 100 streams with p99 gap < 25 ms: ${verdict(goal.gapP99Ms < 25 && goal.played === goal.n)} (${ms(goal.gapP99Ms)}).` : 'N = 100 not run.',
-    ...(failures.length > 0 ? ['', 'Failures:', ...failures] : []),
+    ...goals,
+    ...(failures.length > 0 ? ['', 'Failures, counted by cause:', ...failures] : []),
     '',
   ];
 }
@@ -143,20 +201,25 @@ function memorySection(r: Results): string[] {
   if (m) {
     const growth = (a: number, b: number): number => ((b - a) / a) * 100;
     const rssGrowth = growth(m.warm.rssBytes, m.after.rssBytes);
+    // The second half of the run against the first: a plateau grows little there, a leak as much as before.
+    const mid = m.timeline[Math.floor((m.timeline.length - 1) / 2)]?.snapshot;
+    const lateGrowth = mid ? growth(mid.rssBytes, m.after.rssBytes) : Number.NaN;
+    const row = (name: string, x: MemorySnapshot) =>
+      `| ${name} | ${mib(x.rssBytes)} | ${pct(growth(m.warm.rssBytes, x.rssBytes))} | ${mib(x.heapUsedBytes)} | ${mib(x.externalBytes)} |`;
     lines.push(
-      `${m.says} voice /say of "${r.plan.memory.textShown}" (a text each, so each is a Voice API request and a new cache ` +
-        `entry; 0.5 s clips; sandbox without delay or pacing) after ${m.warmupSays} ` +
-        `warm-up /say, spread over ${r.plan.memory.guilds} guilds (each guild's one after another, the guilds side by side), ` +
-        `in ${m.seconds.toFixed(0)} s; ${m.failures.length} did not end in "Spoke". ` +
+      `${m.says} voice /say after ${m.warmupSays} warm-up /say, texts ${r.plan.memory.textShown}; 0.5 s clips; sandbox ` +
+        `without delay or pacing; spread over ${r.plan.memory.guilds} guilds (each guild's one after another, the guilds side ` +
+        `by side), in ${m.seconds.toFixed(0)} s; ${m.failures.length} did not end in "Spoke"` +
+        `${m.failures.length > 0 ? ` (${failuresByCause(m.failures).slice(0, 3).join('; ')})` : ''}. ` +
         `${m.gcExposed ? 'Snapshots after global.gc() (node --expose-gc).' : 'Without --expose-gc: snapshots include uncollected garbage.'}`,
       '',
-      '| | RSS | heap used | external |',
-      '|---|---|---|---|',
-      `| after warm-up (${m.warmupSays} /say) | ${mib(m.warm.rssBytes)} | ${mib(m.warm.heapUsedBytes)} | ${mib(m.warm.externalBytes)} |`,
-      `| after ${m.says} more /say | ${mib(m.after.rssBytes)} | ${mib(m.after.heapUsedBytes)} | ${mib(m.after.externalBytes)} |`,
-      `| growth | ${pct(rssGrowth)} | ${pct(growth(m.warm.heapUsedBytes, m.after.heapUsedBytes))} | ${pct(growth(m.warm.externalBytes, m.after.externalBytes))} |`,
+      '| after | RSS | RSS growth since warm-up | heap used | external |',
+      '|---|---|---|---|---|',
+      row(`warm-up (${m.warmupSays} /say)`, m.warm),
+      ...m.timeline.map((t) => row(`${t.says} more /say (${t.seconds.toFixed(0)} s)`, t.snapshot)),
       '',
-      `Goal, no RSS growth beyond 10 %: ${verdict(rssGrowth <= 10)}.`,
+      `Goal, RSS growth below 5 % over ${m.says} /say after the warm-up: ${verdict(rssGrowth < 5)} (${pct(rssGrowth)}; ` +
+        `second half of the run alone: ${pct(lateGrowth)}).`,
       '',
     );
   }
@@ -220,6 +283,18 @@ function latencySection(r: Results): string[] {
   ];
 }
 
+/** A JSON log line reduced to what tells causes apart: its source, level, code, message and error type/message. */
+function causeOfLogLine(line: string): string {
+  const at = line.indexOf('{');
+  if (at < 0) return line;
+  try {
+    const entry = JSON.parse(line.slice(at)) as { level?: number; code?: string; msg?: string; err?: { type?: string; message?: string } };
+    return `${line.slice(0, at)}level ${entry.level ?? '?'} ${entry.code ?? ''} "${entry.msg ?? ''}"${entry.err ? ` ${entry.err.type ?? ''}: ${entry.err.message ?? ''}` : ''}`;
+  } catch {
+    return line;
+  }
+}
+
 export function render(r: Results): string {
   const { machine } = r;
   return [
@@ -237,6 +312,6 @@ export function render(r: Results): string {
     ...concurrencySection(r),
     ...memorySection(r),
     ...latencySection(r),
-    ...(r.problems.length > 0 ? ['## Problems seen during the run', '', ...r.problems.slice(0, 20).map((p) => `- ${withoutRepoRoot(p)}`), ''] : []),
+    ...(r.problems.length > 0 ? ['## Problems seen during the run (counted by cause)', '', ...failuresByCause(r.problems.map(causeOfLogLine)).slice(0, 20).map((p) => `- ${p}`), ''] : []),
   ].join('\n');
 }

@@ -13,7 +13,8 @@ import { measureMemory, snapshot } from './memory.ts';
 import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
 import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
-import { configureOpusEncoding, LEGACY_SETTINGS, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { measureEncoderFloor } from './opus-floor.ts';
 
 /** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
 const ENCODERS: Record<string, Partial<OpusSettings>> = {
@@ -132,6 +133,10 @@ async function main(): Promise<void> {
   if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
 
   log(`${p.mode} run: ${p.figures.join(', ')}; fake Discord with ${p.guilds} guilds`);
+  if (has('concurrency')) {
+    // Before anything else runs in this process: the encoder alone, at the player's settings and the old ones.
+    results.encoderFloor = { speech: await measureEncoderFloor(opusSettings()), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
+  }
   const servers = await Servers.start(p.guilds);
   let bot: BenchBot | undefined;
   const complaints: string[] = [];
@@ -160,12 +165,23 @@ async function main(): Promise<void> {
       await joinAll(servers, guilds);
       await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
       // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
-      const text = (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `Guild ${guild} of ${n}`);
+      const textTagged = (tag: string) => (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
+      const text = textTagged('Guild');
       const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
       const steps: ConcurrencyStep[] = [];
       for (const n of p.concurrency.counts) {
         log(`concurrency: N = ${n}`);
-        steps.push(await measureStep(servers, guilds, { counts: p.concurrency.counts, text, clipSeconds }, n));
+        steps.push(await measureStep(servers, guilds, { encoder: 'speech', text, clipSeconds }, n));
+      }
+      const current = opusSettings();
+      configureOpusEncoding(LEGACY_SETTINGS);
+      try {
+        for (const n of p.concurrency.baselineCounts) {
+          log(`concurrency: N = ${n}, baseline encoder`);
+          steps.push(await measureStep(servers, guilds, { encoder: 'legacy', text: textTagged('Baseline'), clipSeconds }, n));
+        }
+      } finally {
+        configureOpusEncoding(current);
       }
       results.concurrency = steps;
     }

@@ -3,6 +3,8 @@
 // current one in the same run.
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
+import type * as DiscordOpus from '@discordjs/opus';
+import type OpusScriptType from 'opusscript';
 
 export interface OpusSettings {
   /**
@@ -87,7 +89,7 @@ function loadBackend(): Backend {
   if (backend) return backend;
   const require = createRequire(import.meta.url);
   try {
-    const opus = require('@discordjs/opus') as typeof import('@discordjs/opus');
+    const opus = require('@discordjs/opus') as typeof DiscordOpus;
     backend = {
       create(channels) {
         const encoder = new opus.OpusEncoder(48_000, channels);
@@ -95,7 +97,7 @@ function loadBackend(): Backend {
       },
     };
   } catch {
-    const OpusScript = require('opusscript') as typeof import('opusscript');
+    const OpusScript = require('opusscript') as typeof OpusScriptType;
     backend = {
       create(channels) {
         const encoder = new OpusScript(48_000, channels, OpusScript.Application.AUDIO);
