@@ -42,13 +42,19 @@ class PoolWorker {
     this.#worker.on('message', (batch: EncodedBatch) => this.#answer(batch));
     const die = (error: Error): void => {
       if (this.dead) return;
-      this.dead = true;
       onDead(this);
-      for (const [, queue] of this.#waiting) for (const done of queue) done(error);
-      this.#waiting.clear();
+      this.#failAll(error);
     };
     this.#worker.on('error', (error) => die(new OpusWorkerError('the Opus encoder thread failed', { cause: error })));
     this.#worker.on('exit', (code) => die(new OpusWorkerError(`the Opus encoder thread exited (${code})`)));
+  }
+
+  /** Every frame still waiting is answered with `error`; nothing more is accepted. */
+  #failAll(error: Error): void {
+    this.dead = true;
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const queue of waiting) for (const done of queue) done(error);
   }
 
   get streams(): number {
@@ -133,7 +139,7 @@ class PoolWorker {
   }
 
   terminate(): Promise<number> {
-    this.dead = true;
+    this.#failAll(new OpusWorkerError('the Opus encoder pool was closed'));
     return this.#worker.terminate();
   }
 }

@@ -68,7 +68,7 @@ describe('Opus encoding for the player (issue 17)', () => {
     expect(doomed.destroyed).toBe(true);
   });
 
-  it('answers every frame given to the pool with a packet, in order per stream, and refuses frames once the pool is closed', async () => {
+  it('answers every frame given to the pool with a packet, in order per stream, and answers frames waiting or sent after the pool closed with an error', async () => {
     const pool = new OpusEncoderPool(2);
     const spec = encoderSpec(SPEECH_SETTINGS, 1);
     const frame = Buffer.from(new Int16Array(960).map((_, i) => Math.round(8000 * Math.sin(i / 10))).buffer);
@@ -82,7 +82,10 @@ describe('Opus encoding for the player (issue 17)', () => {
       });
     }))));
     expect(order).toEqual(encoders.map(() => [0, 1, 2, 3, 4]));
+    // A frame still waiting for its batch when the pool closes is answered too, with an error.
+    const pending = new Promise<Error | null>((resolve) => encoders[1]!.encode(frame, (error) => resolve(error)));
     await pool.close();
+    expect((await pending)?.name).toBe('OpusWorkerError');
     const failed = await new Promise<Error | null>((resolve) => encoders[0]!.encode(frame, (error) => resolve(error)));
     expect(failed?.name).toBe('OpusWorkerError');
   });
