@@ -1,9 +1,11 @@
-import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, type Attachment } from 'discord.js';
+import type { Attachment } from 'discord.js';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/command-builder.ts';
 import { chooseTarget, deliverTo, spendContext, type OutputChoice, type Target } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption } from '../src/bot/options.ts';
+import type { Requirements } from '../src/bot/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
 import type { Charge } from '../src/quota/accounting.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
@@ -13,52 +15,15 @@ import { acknowledge } from '../src/bot/acknowledge.ts';
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;
 
-export const data = new SlashCommandBuilder()
-  .setName('clone')
-  .setNameLocalizations({ ko: '음성복제', ja: '声のクローン' })
-  .setDescription("Make a new voice for this server from a clip of someone's voice, with their consent")
-  .setDescriptionLocalizations({
-    ko: '동의를 받은 사람의 음성 클립으로 이 서버의 새 음성을 만듭니다',
-    ja: '本人の同意を得た声のクリップから、このサーバーの新しい声を作ります',
-  })
-  .setContexts(InteractionContextType.Guild)
-  // Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations.
-  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .addAttachmentOption((o) =>
-    o
-      .setName('audio')
-      .setNameLocalizations({ ko: '오디오', ja: '音声' })
-      .setDescription('The voice sample: 3 to 60 seconds of one person speaking (WAV, MP3 or M4A)')
-      .setDescriptionLocalizations({ ko: '음성 샘플: 한 사람이 말하는 3~60초 (WAV, MP3, M4A)', ja: '声のサンプル: 一人が話す 3〜60 秒（WAV・MP3・M4A）' })
-      .setRequired(true),
-  )
-  .addStringOption((o) =>
-    o
-      .setName('text')
-      .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
-      .setDescription('What the new voice says first')
-      .setDescriptionLocalizations({ ko: '새 음성이 처음 말할 내용', ja: '新しい声が最初に話す内容' })
-      .setRequired(true)
-      .setMaxLength(1000),
-  )
-  .addStringOption((o) =>
-    o
-      .setName('name')
-      .setNameLocalizations({ ko: '이름', ja: '名前' })
-      .setDescription('What this server will call the voice')
-      .setDescriptionLocalizations({ ko: '이 서버에서 부를 음성 이름', ja: 'このサーバーでの声の名前' })
-      .setRequired(true)
-      .setMaxLength(NAME_MAX_LENGTH),
-  )
-  .addBooleanOption((o) =>
-    o
-      .setName('consent')
-      .setNameLocalizations({ ko: '동의', ja: '同意' })
-      .setDescription('I confirm the person speaking in the clip agreed to have their voice cloned')
-      .setDescriptionLocalizations({ ko: '클립 속 화자가 음성 복제에 동의했음을 확인합니다', ja: 'クリップの話者が声のクローンに同意したことを確認します' })
-      .setRequired(true),
-  )
-  .addStringOption(outputOption);
+/** Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations. */
+export const requires: Requirements = { adminsByDefault: true };
+
+export const data = slashCommand('clone', requires)
+  .addAttachmentOption(attachmentOption('audio', { required: true }))
+  .addStringOption(stringOption('text', { description: 'clone', required: true, maxLength: 1000 }))
+  .addStringOption(stringOption('name', { description: 'clone', required: true, maxLength: NAME_MAX_LENGTH }))
+  .addBooleanOption(booleanOption('consent', { required: true }))
+  .addStringOption(outputOption());
 
 /** How long a name stays held for a /clone under way if the process dies before it can give it back. */
 const NAME_RESERVATION_MS = 10 * 60_000;

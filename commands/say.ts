@@ -1,23 +1,18 @@
-import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
+import { slashCommand } from '../src/bot/command-builder.ts';
 import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
 import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
 import { chooseSettings } from '../src/bot/speech-settings.ts';
 
-export const data = new SlashCommandBuilder()
-  .setName('say')
-  .setNameLocalizations({ ko: '말하기', ja: '話す' })
-  .setDescription('Speak text with one of the voices')
-  .setDescriptionLocalizations({ ko: '텍스트를 음성으로 말합니다', ja: 'テキストを音声で話します' })
-  .setContexts(InteractionContextType.Guild)
-  .addStringOption(textOption)
-  .addStringOption(voiceOption)
-  .addStringOption(languageOption)
-  .addStringOption(formatOption)
-  .addStringOption(toneOption)
-  .addStringOption(outputOption)
-  .addStringOption(presetOption);
+export const data = slashCommand('say')
+  .addStringOption(textOption())
+  .addStringOption(voiceOption())
+  .addStringOption(languageOption())
+  .addStringOption(formatOption())
+  .addStringOption(toneOption())
+  .addStringOption(outputOption())
+  .addStringOption(presetOption());
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;

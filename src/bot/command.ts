@@ -12,6 +12,7 @@ import type { SpeechService } from '../speech/service.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voices/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
+import type { Requirements } from './preconditions.ts';
 
 /** What every command handler may use. Commands hold only what is particular to them. */
 export interface CommandContext {
@@ -34,6 +35,8 @@ export interface CommandContext {
 /** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
 export interface CommandModule {
   data: { readonly name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
+  requires?: Requirements;
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
@@ -49,6 +52,7 @@ export function isCommandModule(value: unknown): value is CommandModule {
     typeof data.name === 'string' &&
     typeof data.toJSON === 'function' &&
     typeof m.execute === 'function' &&
-    (m.autocomplete === undefined || typeof m.autocomplete === 'function')
+    (m.autocomplete === undefined || typeof m.autocomplete === 'function') &&
+    (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
   );
 }

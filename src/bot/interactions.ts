@@ -3,7 +3,8 @@ import type { Logger } from '../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import type { CommandContext, CommandModule } from './command.ts';
 import { watchToken } from './expired-token.ts';
-import { describeFailure, UserError } from './failures.ts';
+import { describeFailure } from './failures.ts';
+import { enforcePreconditions } from './preconditions.ts';
 import { showFailure } from './replies.ts';
 
 /**
@@ -43,7 +44,7 @@ export async function handleInteraction(
   const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');
+    enforcePreconditions(interaction, command.requires);
     await command.execute(interaction, context);
     log.info(
       { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
