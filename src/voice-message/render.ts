@@ -7,6 +7,7 @@
 // stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so today's stereo packets (identical
 // left and right, from mono speech) and the mono packets of a mono encoder both play as the same mono audio.
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/ogg-opus-writer.ts';
 import { OPUS_RATE } from '../audio/opus-encode.ts';
@@ -50,6 +51,13 @@ export interface RenderOptions {
   /** Stops between packets with the signal's reason. */
   signal?: AbortSignal;
 }
+
+/**
+ * Packets decoded between two turns of the event loop: about 1.5 ms of work (one second of audio). Packets already
+ * in memory (a cache hit) would otherwise be decoded in one go, ~100 ms per minute of audio, long enough for every
+ * guild's 20 ms voice send cycle to miss its slots.
+ */
+const PACKETS_PER_TURN = 50;
 
 /** Sum of squares per 10 ms: the waveform's buckets are made from these at the end, whatever the length. */
 const BLOCK_SAMPLES = OPUS_RATE / 100;
@@ -137,11 +145,13 @@ export class VoiceMessageBuilder {
  */
 export async function renderVoiceMessage(parts: Iterable<PacketSource> | AsyncIterable<PacketSource>, options: RenderOptions = {}): Promise<VoiceMessage> {
   const builder = new VoiceMessageBuilder(options.preSkip === undefined ? {} : { preSkip: options.preSkip });
+  let count = 0;
   for await (const part of parts) {
     options.signal?.throwIfAborted();
     for await (const packet of part) {
       options.signal?.throwIfAborted();
       builder.add(packet);
+      if (++count % PACKETS_PER_TURN === 0) await nextTurn();
     }
   }
   return builder.finish();

@@ -240,6 +240,21 @@ describe('VoiceMessageBuilder', () => {
     expect(builder.samples).toBe(0);
   });
 
+  it('lets the event loop turn while it decodes a long message already in memory (a cache hit)', async () => {
+    const packets = encodeMonoOpus(toneSamples({ pitchHz: 200, seconds: 10, amplitude: 0.5, sampleRate: RATE })).packets;
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await renderVoiceMessage([packets]);
+    done = true;
+    // One turn per second of audio at least: other guilds' voice keeps its 20 ms cycle.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(packets.length / 50) - 1);
+  });
+
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('member left'));
