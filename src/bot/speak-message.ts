@@ -6,22 +6,16 @@
 // A message context menu gets the message in the interaction's resolved data, content included: Discord sends it
 // without the privileged Message Content intent, since the member chose the message.
 import { MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
-import { cleanMessage, DEFAULT_MAX_LENGTH, type AttachmentInfo, type CleanupContext } from '../text/cleanup.ts';
+import { cleanMessage, DEFAULT_MAX_LENGTH, type CleanupContext } from '../text/cleanup.ts';
 import { applyDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 
-/** What the menu needs of a message, as plain data: every case is a table row, a discord.js Message adapts below. */
-export interface SpeakableMessage {
+/**
+ * What the menu needs of a message, as plain data (every case is a table row; a discord.js Message adapts below):
+ * its text, and the facts clean-up reads (mentioned names by ID, files, stickers, reply, forward).
+ */
+export interface SpeakableMessage extends Pick<CleanupContext, 'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'> {
+  /** A forwarded message's own text (its snapshot's), not the empty content of the forward. */
   content: string;
-  /** Display names of the users it mentions, by ID. */
-  users?: Readonly<Record<string, string>>;
-  roles?: Readonly<Record<string, string>>;
-  channels?: Readonly<Record<string, string>>;
-  attachments?: readonly AttachmentInfo[];
-  stickerNames?: readonly string[];
-  /** The display name of the author of the message it replies to. */
-  replyTo?: string;
-  /** A forwarded message: `content` and the rest are the forwarded message's own. */
-  forwarded?: boolean;
 }
 
 export interface SpeakOptions {
@@ -35,18 +29,13 @@ export interface SpeakOptions {
 
 /** The text to speak; empty when nothing in the message can be spoken (the front-end says so instead). */
 export function speakMessageText(message: SpeakableMessage, options: SpeakOptions = {}): string {
+  const { content, ...facts } = message;
   const context: CleanupContext = {
+    ...facts,
     maxLength: options.maxLength ?? DEFAULT_MAX_LENGTH,
     ...(options.language === undefined ? {} : { language: options.language }),
-    ...(message.users === undefined ? {} : { users: message.users }),
-    ...(message.roles === undefined ? {} : { roles: message.roles }),
-    ...(message.channels === undefined ? {} : { channels: message.channels }),
-    ...(message.attachments === undefined ? {} : { attachments: message.attachments }),
-    ...(message.stickerNames === undefined ? {} : { stickerNames: message.stickerNames }),
-    ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
-    ...(message.forwarded === true ? { forwarded: true } : {}),
   };
-  const cleaned = cleanMessage(message.content, context);
+  const cleaned = cleanMessage(content, context);
   return cleaned === '' || !options.dictionary?.length ? cleaned : applyDictionary(cleaned, options.dictionary);
 }
 
