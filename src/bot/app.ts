@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, MessageFlags, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -109,7 +109,10 @@ export class SayBot {
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
-    client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'gateway disconnected'));
+    client.on(Events.ShardDisconnect, (event, shardId) => {
+      // 4014 (Message Content not enabled) is said once, with what to do, by src/bot/intents.ts.
+      if (event.code !== GatewayCloseCodes.DisallowedIntents) logger.warn({ code: event.code, shardId }, 'gateway disconnected');
+    });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
     client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
     client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));

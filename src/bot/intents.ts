@@ -2,7 +2,7 @@
 // GuildMessages, and Message Content, a privileged intent a bot owner switches on in the Developer Portal. Without
 // it Discord closes the gateway with 4014 (disallowed intents); SayBot then starts without auto-read instead of not
 // at all, says once where to switch it on, and /autoread start answers why it cannot read.
-import { Client, Events, GatewayCloseCodes, GatewayIntentBits } from 'discord.js';
+import { Events, GatewayCloseCodes, GatewayIntentBits, type Client } from 'discord.js';
 import type { Logger } from '../log.ts';
 
 /** Commands and channels; who sits in which voice channel. */
