@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -15,6 +15,7 @@ import type { CommandContext, CommandModule } from './command.ts';
 import { loadCommands } from './command-loader.ts';
 import { t } from './i18n.ts';
 import { handleInteraction } from './interactions.ts';
+import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { NO_MENTIONS } from './replies.ts';
 
 export interface SayBotOptions {
@@ -36,7 +37,8 @@ export interface SayBotOptions {
 
 /** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
 export class SayBot {
-  readonly client: Client;
+  #client: Client;
+  #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
   readonly #context: CommandContext;
@@ -53,12 +55,7 @@ export class SayBot {
     this.#commands = commands;
     this.#store = options.store;
     this.#cache = cache;
-    this.client = new Client({
-      // Guilds for commands and channels; GuildVoiceStates to know who sits in which voice channel.
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
-      allowedMentions: NO_MENTIONS,
-      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
-    });
+    this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.players = new PlayerRegistry({
       logger,
       idleTimeoutMs: config.voiceIdleTimeoutMs,
@@ -89,14 +86,37 @@ export class SayBot {
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     };
-    this.client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
-    this.client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
-    this.client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-    this.client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
-    this.client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'gateway disconnected'));
+  }
+
+  get client(): Client {
+    return this.#client;
+  }
+
+  /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
+  get autoreadAvailable(): boolean {
+    return this.#autoreadAvailable;
+  }
+
+  /** A client with these intents and every listener: made again without auto-read's when Discord refuses them. */
+  #newClient(config: Config, intents: readonly GatewayIntentBits[]): Client {
+    const logger = this.#log;
+    const client = new Client({
+      intents: [...intents],
+      allowedMentions: NO_MENTIONS,
+      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
+    });
+    client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
+    client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+    client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+    client.on(Events.ShardDisconnect, (event, shardId) => {
+      // 4014 (Message Content not enabled) is said once, with what to do, by src/bot/intents.ts.
+      if (event.code !== GatewayCloseCodes.DisallowedIntents) logger.warn({ code: event.code, shardId }, 'gateway disconnected');
+    });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    this.client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
-    this.client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+    client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
+    client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+    return client;
   }
 
   /** Bytes in the audio cache now (the operator's gauge). */
@@ -114,18 +134,21 @@ export class SayBot {
       throw error;
     }
     const bot = new SayBot(options, commands, cache);
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Discord did not report ready in time')), options.readyTimeoutMs ?? 60_000);
-      bot.client.once(Events.ClientReady, () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
     try {
-      await bot.client.login(options.config.discord.token);
-      await ready;
+      // Auto-read's intents first; without Message Content (4014) a fresh client without them (src/bot/intents.ts).
+      let first = true;
+      const login = await loginWithIntentFallback({
+        makeClient: (intents) => {
+          if (!first) bot.#client = bot.#newClient(options.config, intents);
+          first = false;
+          return bot.#client;
+        },
+        token: options.config.discord.token,
+        logger: options.logger,
+        readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+      });
+      bot.#autoreadAvailable = login.autoreadAvailable;
     } catch (error) {
-      await bot.client.destroy();
       await options.store.close();
       throw error;
     }
