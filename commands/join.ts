@@ -1,6 +1,6 @@
 import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import type { CommandModule } from '../src/bot/command.ts';
-import { chooseTarget } from '../src/bot/deliver-speech.ts';
+import { memberVoiceChannel } from '../src/bot/speak.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { acknowledge } from '../src/bot/acknowledge.ts';
 
@@ -15,14 +15,14 @@ export const data = new SlashCommandBuilder()
 export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  const target = chooseTarget(interaction, 'voice', context);
-  if (target.kind !== 'voice') return;
-  const channel = `<#${target.channelId}>`;
-  if (target.player.channelId === target.channelId && target.player.state.kind === 'connected') {
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players);
+  const channel = `<#${channelId}>`;
+  const player = context.players.get(interaction.guildId, adapterCreator);
+  if (player.channelId === channelId && player.state.kind === 'connected') {
     await showResult(interaction, 'join.already', { channel });
     return;
   }
   await acknowledge(interaction);
-  await target.player.connect(target.channelId);
+  await player.connect(channelId);
   await showResult(interaction, 'join.joined', { channel });
 };
