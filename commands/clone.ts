@@ -1,13 +1,12 @@
 import type { Attachment } from 'discord.js';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
 import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/command-builder.ts';
-import { chooseTarget, deliverTo, spendContext, type OutputChoice, type Target } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption } from '../src/bot/options.ts';
 import type { Requirements } from '../src/bot/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
-import type { Charge } from '../src/quota/accounting.ts';
+import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget, type OutputChoice } from '../src/bot/speak.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 import { acknowledge } from '../src/bot/acknowledge.ts';
@@ -43,7 +42,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const max = context.settings.maxCharsPerRequest;
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const attachment = interaction.options.getAttachment('audio', true);
-  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
+  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context.players);
   // The download may take longer than Discord's 3 s: acknowledge first.
   await acknowledge(interaction);
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
@@ -56,15 +55,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
   const reservation = held.token;
   try {
-    // A clone is never cached (every clip makes a new voice), so its characters are always checked and held.
-    const charge = await context.accounting.authorize(spendContext(interaction), [
-      { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false },
-    ]);
-    try {
-      await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, charge, reservation });
-    } finally {
-      charge.close();
-    }
+    await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, reservation });
   } finally {
     // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
     await context.store.releaseClonedVoiceName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
@@ -74,10 +65,12 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 async function cloneAndSpeak(
   interaction: Parameters<CommandModule['execute']>[0],
   context: CommandContext,
-  { name, text, attachment, clip, target, charge, reservation }:
-  { name: string; text: string; attachment: Attachment; clip: CheckedClip; target: Target; charge: Charge; reservation: string },
+  { name, text, attachment, clip, target, reservation }:
+  { name: string; text: string; attachment: Attachment; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
-  const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType }, undefined, charge);
+  const requester = requesterOf(interaction);
+  // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
+  const cloned = await context.speech.cloneVoice(requester, text, { data: clip.data, filename: attachment.name, contentType: clip.contentType });
   const saved = await context.store.addClonedVoice(
     { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
     { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
@@ -91,10 +84,10 @@ async function cloneAndSpeak(
   context.logger.info({ guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds }, 'voice cloned');
 
   const label = t(interaction.locale, 'clone.voiceLabel', { name, id: cloned.voiceId, seconds: clip.durationSeconds.toFixed(1) });
-  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call.
+  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
+  // part of this request: recorded, not checked again.
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  // Only a service that answered without audio makes this a second, paid request (not checked in advance).
-  await deliverTo(interaction, target, request, context, label, context.accounting.unchecked(charge.context));
+  await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
 }

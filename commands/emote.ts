@@ -1,10 +1,10 @@
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { exaggerationOption, outputOption, presetOption, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
-import { chooseSettings } from '../src/bot/speech-settings.ts';
+import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
@@ -23,7 +23,7 @@ export const publicReply = true;
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset,
   // then this command's own defaults (the service's emotion voice, 0.5).
-  const { settings, voiceLabel } = await chooseSettings(
+  const { settings, voiceLabel } = await settingsForCommand(
     interaction,
     context,
     readVoiceSettings(interaction.options),
@@ -33,11 +33,11 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
   // Discord enforces min/max for its own clients; a crafted request is refused here, before any API call.
   if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  await deliverSpeech(
+  await speakForCommand(
     interaction,
+    context,
     { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration },
     (interaction.options.getString('output') ?? undefined) as OutputChoice,
-    context,
     voiceLabel,
   );
 };

@@ -1,7 +1,7 @@
 import { slashCommand } from '../src/bot/command-builder.ts';
 import type { CommandModule } from '../src/bot/command.ts';
-import { chooseTarget, type Target } from '../src/bot/deliver-speech.ts';
 import type { Requirements } from '../src/bot/preconditions.ts';
+import { memberVoiceChannel } from '../src/bot/speak.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { acknowledge } from '../src/bot/acknowledge.ts';
 
@@ -13,14 +13,14 @@ export const data = slashCommand('join', requires);
 export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  // Asked for 'voice', chooseTarget gives a voice channel or refuses; it never falls back to a file.
-  const target = chooseTarget(interaction, 'voice', context) as Extract<Target, { kind: 'voice' }>;
-  const channel = `<#${target.channelId}>`;
-  if (target.player.channelId === target.channelId && target.player.state.kind === 'connected') {
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players);
+  const channel = `<#${channelId}>`;
+  const player = context.players.get(interaction.guildId, adapterCreator);
+  if (player.channelId === channelId && player.state.kind === 'connected') {
     await showResult(interaction, 'join.already', { channel });
     return;
   }
   await acknowledge(interaction);
-  await target.player.connect(target.channelId);
+  await player.connect(channelId);
   await showResult(interaction, 'join.joined', { channel });
 };

@@ -5,7 +5,7 @@ import { UserError } from '../src/bot/failures.ts';
 import { formatOption, languageOption, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { describeSettings } from '../src/bot/speech-settings.ts';
-import { usableVoice } from '../src/bot/voice-access.ts';
+import { usableVoice } from '../src/speech/voice-access.ts';
 
 export const data = slashCommand('myvoice')
   .addSubcommand(

@@ -9,7 +9,7 @@ import { exaggerationOption, formatOption, languageOption, readText, readVoiceSe
 import type { Requirements } from '../src/bot/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/replies.ts';
 import { describeSettings, presetLine } from '../src/bot/speech-settings.ts';
-import { usableVoice } from '../src/bot/voice-access.ts';
+import { usableVoice } from '../src/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 
 /** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */

@@ -1,9 +1,9 @@
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
 import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { chooseSettings } from '../src/bot/speech-settings.ts';
+import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 export const data = slashCommand('say')
   .addStringOption(textOption())
@@ -19,9 +19,10 @@ export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // The command's options, then the chosen preset, the member's default, the server's default, the built-in.
-  const { settings, voiceLabel } = await chooseSettings(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));
-  await deliverSpeech(
+  const { settings, voiceLabel } = await settingsForCommand(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));
+  await speakForCommand(
     interaction,
+    context,
     {
       kind: 'tts',
       text: interaction.options.getString('text', true),
@@ -31,7 +32,6 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
       ...(settings.tone === undefined ? {} : { tone: settings.tone }),
     },
     (interaction.options.getString('output') ?? undefined) as OutputChoice,
-    context,
     voiceLabel,
   );
 };

@@ -25,14 +25,14 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** Its creator may delete a cloned voice; so may anyone who manages the server. */
-async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, audio }: CommandContext): Promise<void> {
+async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, speech }: CommandContext): Promise<void> {
   const wanted = interaction.options.getString('voice', true).trim();
   const voice = (await store.getClonedVoice(interaction.guildId, wanted)) ?? (await store.findClonedVoiceByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
   await store.deleteClonedVoice(interaction.guildId, voice.voiceId);
   // Its audio goes too: nothing of a deleted voice stays on disk, and no one can hear it again from the cache.
-  await audio.purgeVoice(voice.voiceId);
+  await speech.purgeVoice(voice.voiceId);
   await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
 }
 

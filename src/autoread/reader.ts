@@ -5,7 +5,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import type { SpeechRequest } from '../speech/service.ts';
+import type { SpeechRequest } from '../speech/pipeline.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';

@@ -1,9 +1,9 @@
 // Whose voice reads a message: the member's /myvoice, else the server's default preset, else the built-in voice of
-// the server's language (resolve-settings.ts, the order /say follows without options). A voice that can no longer
+// the server's language (speech/settings.ts, the order /say follows without options). A voice that can no longer
 // be used (a cloned voice deleted meanwhile) falls back to the built-in one: a chat message is read rather than lost.
-import { usableVoice } from '../bot/voice-access.ts';
-import { resolveSettings } from '../speech/resolve-settings.ts';
-import type { SpeechRequest } from '../speech/service.ts';
+import { usableVoice } from '../speech/voice-access.ts';
+import { resolveSettings } from '../speech/settings.ts';
+import type { SpeechRequest } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 
 export async function autoreadSpeechRequest(

@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Accounting } from '../quota/accounting.ts';
 import { PartSource } from '../speech/part-source.ts';
-import { SpeechService } from '../speech/service.ts';
+import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
@@ -35,7 +35,7 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup' | 'timeToFirstAudio'>;
 }
 
-/** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
+/** The running bot: one Discord client, one player per guild, one speech pipeline over the shared API client. */
 export class SayBot {
   #client: Client;
   #autoreadAvailable = false;
@@ -43,7 +43,7 @@ export class SayBot {
   readonly #log: Logger;
   readonly #context: CommandContext;
   readonly #store: Store;
-  readonly #audio: PartSource;
+  readonly #speech: SpeechPipeline;
   readonly #cache: AudioCache;
   readonly #commands: Map<string, CommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
@@ -70,14 +70,17 @@ export class SayBot {
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
-    this.#audio = new PartSource({
+    const source = new PartSource({
       client: options.voiceApi, logger, cache, accounting,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
+    this.#speech = new SpeechPipeline({
+      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    });
     this.#context = {
-      speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest, source: this.#audio }),
-      audio: this.#audio,
+      speech: this.#speech,
       accounting,
       players: this.players,
       logger,
@@ -196,7 +199,7 @@ export class SayBot {
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
-    await this.#audio.close();
+    await this.#speech.close();
     await this.client.destroy();
     await this.#store.close();
   }

@@ -7,8 +7,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import type { PartSource } from '../speech/part-source.ts';
-import type { SpeechService } from '../speech/service.ts';
+import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voices/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
@@ -16,11 +15,11 @@ import type { Requirements } from './preconditions.ts';
 
 /** What every command handler may use. Commands hold only what is particular to them. */
 export interface CommandContext {
-  speech: SpeechService;
-  /** Where the speech service's parts come from: what a request will cost, and forgetting a deleted voice's audio. */
-  audio: PartSource;
-  /** Budgets, the monthly quota, spends and /usage. */
+  /** The one way from a request to audio (src/speech/pipeline.ts): commands call it, then word its outcome. */
+  speech: SpeechPipeline;
+  /** The budgets in force and /usage (the pipeline checks and records spends itself). */
   accounting: Accounting;
+  /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
   players: PlayerRegistry;
   logger: Logger;
   settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload'>;
@@ -29,7 +28,7 @@ export interface CommandContext {
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
-  metrics?: Pick<Metrics, 'command' | 'timeToFirstAudio'>;
+  metrics?: Pick<Metrics, 'command'>;
 }
 
 /** The shape of a module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */

@@ -25,7 +25,7 @@ export const exaggerationOption = (description: 'emote' | 'preset') => numberOpt
 
 export const presetOption = () => stringOption('preset', { maxLength: 100, autocomplete: true });
 
-/** Where the audio goes (deliver-speech.ts: OutputChoice). */
+/** Where the audio goes (bot/speak.ts: OutputChoice). */
 export const outputOption = () => stringOption('output', { choices: ['voice', 'file'] });
 
 type Options = ChatInputCommandInteraction['options'];

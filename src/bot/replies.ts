@@ -54,7 +54,6 @@ export async function showFailure(
   interaction: ChatInputCommandInteraction,
   error: unknown,
   log: Logger,
-  context: Record<string, unknown> = {},
 ): Promise<void> {
   const failure = describeFailure(error);
   log[failure.level](
@@ -65,7 +64,6 @@ export async function showFailure(
       userId: interaction.user.id,
       interactionId: interaction.id,
       err: error,
-      ...context,
     },
     'command failed',
   );

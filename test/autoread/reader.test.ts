@@ -8,7 +8,7 @@ import { AutoReader, type ReaderJob, type ReaderOrder, type RefusalNotice } from
 import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/autoread/settings.ts';
 import { createLogger } from '../../src/log.ts';
 import { Refusal } from '../../src/refusal.ts';
-import type { SpeechRequest } from '../../src/speech/service.ts';
+import type { SpeechRequest } from '../../src/speech/pipeline.ts';
 import { FakeDiscord } from '../support/fake-discord/index.ts';
 import type { ChatMessage } from '../support/fake-discord/message-create.ts';
 import { GatewayIntent } from '../support/fake-discord/state.ts';

@@ -16,7 +16,7 @@ import { silentLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
-import type { SpeechRequest } from '../../src/speech/service.ts';
+import type { SpeechRequest } from '../../src/speech/pipeline.ts';
 import { packetsOf, renderVoiceMessage, VoiceMessageBuilder, VoiceMessageError, type VoiceMessage } from '../../src/voice-message/render.ts';
 import type { UploadedFile } from '../support/fake-discord/body.ts';
 import { checkMessageBody } from '../support/fake-discord/messages.ts';
