@@ -1,6 +1,6 @@
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
-import type { CommandModule } from './bot/command.ts';
+import type { AnyCommandModule } from './bot/command.ts';
 import { loadCommands } from './bot/command-loader.ts';
 import { deployCommands } from './bot/deploy.ts';
 import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
@@ -154,7 +154,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
 }
 
 /** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */
-async function registerCommands(config: Config, commands: Iterable<CommandModule>, logger: Logger): Promise<void> {
+async function registerCommands(config: Config, commands: Iterable<AnyCommandModule>, logger: Logger): Promise<void> {
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,
