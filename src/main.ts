@@ -39,6 +39,8 @@ export interface StartSeams {
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
+  /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadCommands()). */
+  commands?: Map<string, AnyCommandModule>;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   let bot: SayBot;
   let metricsServer: MetricsServer | undefined;
   try {
-    const commands = await loadCommands();
+    const commands = seams.commands ?? (await loadCommands());
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
       const unreachable = asDiscordUnreachable(error, discordUrl);
       if (unreachable !== error) throw unreachable;
