@@ -88,9 +88,9 @@ describe('message context menus', () => {
     expect(hidden).toBe(true);
   });
 
-  it('answers a menu it does not know with the usual private failure, and a slash command\'s name used as a menu too', async () => {
+  it('answers a menu it does not know with the usual private failure, and a slash command\'s name used as a menu too, without that command\'s preconditions', async () => {
     const before = h.logs().length;
-    for (const name of ['Nope', 'usage']) {
+    for (const name of ['Nope', 'budget']) {
       const { handle, content, private: hidden } = await useMenu(h, { guildId: london.id, userId: ALICE, name, message: { author: { id: BOB, username: 'bob' }, content: 'hi' } });
       expect(content, name).toBe(t('en-US', 'error.internal'));
       expect(hidden, name).toBe(true);
@@ -98,7 +98,7 @@ describe('message context menus', () => {
       expect(handle.problems, name).toEqual([]);
     }
     const failures = h.logs().slice(before).split('\n').filter((line) => line.includes('"command failed"'));
-    expect(failures.map((line) => (JSON.parse(line) as { command: string }).command)).toEqual(['Nope', 'usage']);
+    expect(failures.map((line) => (JSON.parse(line) as { command: string }).command)).toEqual(['Nope', 'budget']);
   });
 
   it('registers the menus with the slash commands, and a second start with the same ones PUTs nothing', async () => {
