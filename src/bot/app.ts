@@ -11,7 +11,7 @@ import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
-import type { CommandContext, CommandModule } from './command.ts';
+import type { AnyCommandModule, CommandContext } from './command.ts';
 import { loadCommands } from './command-loader.ts';
 import { t } from './i18n.ts';
 import { handleInteraction } from './interactions.ts';
@@ -24,7 +24,7 @@ export interface SayBotOptions {
   voiceApi: VoiceApiClient;
   /** The bot owns it from here: stop() closes it, after the last running command is done with it. */
   store: Store;
-  commands?: Map<string, CommandModule>;
+  commands?: Map<string, AnyCommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
   /** The clock budgets and the monthly quota follow (tests move it past a reset date). */
@@ -45,11 +45,11 @@ export class SayBot {
   readonly #store: Store;
   readonly #speech: SpeechPipeline;
   readonly #cache: AudioCache;
-  readonly #commands: Map<string, CommandModule>;
+  readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
 
-  private constructor(options: SayBotOptions, commands: Map<string, CommandModule>, cache: AudioCache) {
+  private constructor(options: SayBotOptions, commands: Map<string, AnyCommandModule>, cache: AudioCache) {
     const { config, logger } = options;
     this.#log = logger;
     this.#commands = commands;

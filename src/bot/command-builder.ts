@@ -1,4 +1,6 @@
 import {
+  ApplicationCommandType,
+  ContextMenuCommandBuilder,
   InteractionContextType,
   PermissionFlagsBits,
   SlashCommandAttachmentOption,
@@ -11,7 +13,7 @@ import {
   type SharedNameAndDescription,
 } from 'discord.js';
 import { localisations, t, type MessageKey } from './i18n.ts';
-import { forAdminsByDefault, type Requirements } from './preconditions.ts';
+import { forAdminsByDefault, type MenuRequirements, type Requirements } from './preconditions.ts';
 
 // Command definitions built from the catalogue (src/bot/i18n/): a command or option is declared once, by its
 // key, and gets its English name and description plus their ko/ja localisations from there.
@@ -20,6 +22,8 @@ import { forAdminsByDefault, type Requirements } from './preconditions.ts';
 type CommandPath = { [K in MessageKey]: K extends `command.${infer P}.description` ? P : never }[MessageKey];
 export type CommandName = Exclude<CommandPath, `${string}.${string}`>;
 export type SubcommandPath = Extract<CommandPath, `${string}.${string}`>;
+/** 'speak': every message context menu the catalogue names (`menu.<name>`; a menu has a name and no description). */
+export type MenuName = { [K in MessageKey]: K extends `menu.${infer N}` ? N : never }[MessageKey];
 
 /** Every option the catalogue names (`option.<name>`). */
 export type OptionName = { [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never }[MessageKey];
@@ -50,6 +54,22 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
   const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(InteractionContextType.Guild);
   return forAdminsByDefault(requires) ? builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild) : builder;
+}
+
+/**
+ * A message context menu ("Speak") from `menu.<name>`: Discord shows the English text as its name (which is also
+ * the name interactions carry) and the ko/ja ones to those clients. Servers only, and Manage Server by default
+ * when its requirements say so, as slashCommand.
+ */
+export function messageMenu(name: MenuName, requires?: MenuRequirements): ContextMenuCommandBuilder & { readonly type: ApplicationCommandType.Message } {
+  const key: MessageKey = `menu.${name}`;
+  const builder = new ContextMenuCommandBuilder()
+    .setType(ApplicationCommandType.Message)
+    .setName(t('en-US', key))
+    .setNameLocalizations(localisations(key))
+    .setContexts(InteractionContextType.Guild);
+  if (forAdminsByDefault(requires)) builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild);
+  return builder as ContextMenuCommandBuilder & { readonly type: ApplicationCommandType.Message };
 }
 
 /** A subcommand, 'preset.save' for /preset save; its options are added to what this returns. */

@@ -1,4 +1,5 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommandInteraction } from './command.ts';
 import { UserError } from './failures.ts';
 import type { MessageKey } from './i18n.ts';
 
@@ -24,6 +25,9 @@ export interface Requirements extends Preconditions {
   adminsByDefault?: true;
 }
 
+/** A message context menu's: it has no subcommands. */
+export type MenuRequirements = Omit<Requirements, 'subcommands'>;
+
 /** What the preconditions are checked against, read from the interaction. */
 export interface Facts {
   inGuild: boolean;
@@ -45,15 +49,18 @@ export function unmetPrecondition(requires: Requirements | undefined, facts: Fac
   return undefined;
 }
 
-/** The one place preconditions are enforced: a command runs only when its declared ones hold. */
+/**
+ * The one place preconditions are enforced: a command (or message menu, which has no subcommands) runs only when
+ * its declared ones hold.
+ */
 export function enforcePreconditions(
-  interaction: ChatInputCommandInteraction,
+  interaction: BotCommandInteraction,
   requires: Requirements | undefined,
-): asserts interaction is ChatInputCommandInteraction<'cached'> {
+): asserts interaction is BotCommandInteraction<'cached'> {
   const inGuild = interaction.inCachedGuild();
   const refusal = unmetPrecondition(requires, {
     inGuild,
-    subcommand: interaction.options.getSubcommand(false),
+    subcommand: interaction.isChatInputCommand() ? interaction.options.getSubcommand(false) : null,
     manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
     inVoice: inGuild && interaction.member.voice.channelId !== null,
   });

@@ -1,11 +1,12 @@
-import { PermissionFlagsBits } from 'discord.js';
+import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CommandModule } from '../../src/bot/command.ts';
-import { loadCommands } from '../../src/bot/command-loader.ts';
+import { isMessageMenu, type AnyCommandModule, type CommandModule, type MessageMenuModule } from '../../src/bot/command.ts';
+import { HELD_BACK, loadCommands } from '../../src/bot/command-loader.ts';
 import { en } from '../../src/bot/i18n/en.ts';
 import { ja } from '../../src/bot/i18n/ja.ts';
 import { ko } from '../../src/bot/i18n/ko.ts';
 import { forAdminsByDefault } from '../../src/bot/preconditions.ts';
+import type { VoiceMessageFallbackReason } from '../../src/bot/voice-message-post.ts';
 
 const languages = { en, ko, ja } as const;
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -27,6 +28,14 @@ describe('the catalogue', () => {
       expect(placeholders(ja[key as keyof typeof en]), `ja ${key}`).toEqual(placeholders(text));
     }
   });
+
+  it('words every reason postVoiceMessage falls back to a file for, with the file\'s facts', () => {
+    const reasons: VoiceMessageFallbackReason[] = ['no-permission', 'not-allowed-here', 'too-large', 'refused'];
+    for (const reason of reasons) {
+      expect(placeholders(en[`voiceMessage.fallback.${reason}`]), reason).toEqual(expect.arrayContaining(['format', 'seconds', 'voice']));
+    }
+    expect(placeholders(en['voiceMessage.fallback.too-large'])).toEqual(expect.arrayContaining(['limit', 'size']));
+  });
 });
 
 type Json = { [key: string]: unknown };
@@ -42,9 +51,34 @@ function* optionsOf(node: Json, path: string): Generator<{ path: string; option:
 }
 
 describe('the command definitions', () => {
+  // Held-back modules too (Speak): their definitions must be right before they are offered.
+  let all: Map<string, AnyCommandModule>;
   let commands: Map<string, CommandModule>;
+  let menus: Map<string, MessageMenuModule>;
   beforeAll(async () => {
-    commands = await loadCommands();
+    all = await loadCommands(undefined, { heldBack: new Map() });
+    commands = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [] : [[name, c] as const])));
+    menus = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [[name, c] as const] : [])));
+  });
+
+  it('hold back only modules that exist, and the loader leaves them out', async () => {
+    const offered = await loadCommands();
+    expect(menus.has('Speak')).toBe(true);
+    expect(offered.has('Speak')).toBe(false);
+    expect(offered.size).toBe(all.size - HELD_BACK.size);
+  });
+
+  it('name message menus from the catalogue (menu.<name>), with no description, in servers only', () => {
+    const english = new Set(Object.values(en) as string[]);
+    for (const [name, menu] of menus) {
+      const json = menu.data.toJSON();
+      expect(json.type, name).toBe(ApplicationCommandType.Message);
+      expect(english.has(json.name), `${name}: name`).toBe(true);
+      expect(Object.keys(json.name_localizations ?? {}).sort(), `${name}: name`).toEqual(['ja', 'ko']);
+      expect(json, name).not.toHaveProperty('description');
+      expect(json.contexts, name).toEqual([InteractionContextType.Guild]);
+    }
+    expect(menus.get('Speak')?.data.toJSON().name_localizations).toEqual({ ko: ko['menu.speak'], ja: ja['menu.speak'] });
   });
 
   it('name and describe every command, subcommand, option and choice in ko and ja, from the catalogue', () => {
@@ -79,9 +113,9 @@ describe('the command definitions', () => {
     expect(seen.get('exaggeration')).toBeDefined();
   });
 
-  it("show a command to Manage Server members by default exactly when its requirements say so", () => {
+  it("show a command or menu to Manage Server members by default exactly when its requirements say so", () => {
     const admins: string[] = [];
-    for (const [name, command] of commands) {
+    for (const [name, command] of all) {
       const shown = command.data.toJSON().default_member_permissions;
       expect(shown ?? null, `/${name}`).toBe(forAdminsByDefault(command.requires) ? PermissionFlagsBits.ManageGuild.toString() : null);
       if (shown) admins.push(name);

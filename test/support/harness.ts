@@ -82,6 +82,8 @@ export interface HarnessOptions {
   now?: () => Date;
   /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
   wrapStore?: (store: Store) => Store;
+  /** The command modules the bot registers and routes (default: what the loader offers). */
+  commands?: StartSeams['commands'];
 }
 
 export interface Harness {
@@ -175,6 +177,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.commands === undefined ? {} : { commands: options.commands }),
   };
   let running: RunningSayBot;
   try {

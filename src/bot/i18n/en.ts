@@ -126,10 +126,18 @@ export const en = {
   'usage.noMemberBudget': 'no daily budget',
   'usage.cooldown': 'Cooldown: {seconds} s between requests that spend characters (audio from the cache is free and never waits).',
   'usage.exhausted': 'The voice service said the monthly quota is used up: one request at a time goes out to see whether it is back (a plan upgrade or a top-up ends this at once); it resets {reset} at the latest.',
+  // Voice messages (src/bot/voice-message-post.ts) and the Speak menu (issue 15)
+  'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
+  'voiceMessage.fallback.no-permission': 'I may not send voice messages in this channel (Send Voice Messages), so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.not-allowed-here': 'Discord does not take voice messages in this channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.too-large': 'The voice message would be {size} MB, over the {limit} MB this channel takes, so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.refused': 'Discord did not accept the voice message (the operator has been told), so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'speak.nothing': 'There is nothing in that message I can read aloud.',
   // What Discord shows for each command (src/bot/command-builder.ts builds the definitions from these).
   // command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
   // option.<name>: an option's name, one wherever the option is used; .description, or .description.<variant>
   // where commands describe the same option differently. choice.<option>.<value>: a fixed choice's name.
+  // menu.<name>: a message context menu's name (it has no description); the English one is what the code routes by.
   'command.budget': 'budget',
   'command.budget.description': "Lower the operator's character budgets for this server (needs Manage Server); /usage shows them",
   'command.clone': 'clone',
@@ -170,6 +178,7 @@ export const en = {
   'command.voices.list.description': "The voices on offer: preset voices, this server's cloned voices and presets",
   'command.voices.delete': 'delete',
   'command.voices.delete.description': "Delete one of this server's cloned voices (its creator, or Manage Server)",
+  'menu.speak': 'Speak',
   'option.server_monthly_chars': 'server_monthly_chars',
   'option.server_monthly_chars.description': "Characters this server may spend per month (0: remove the server's own limit)",
   'option.member_daily_chars': 'member_daily_chars',
@@ -204,6 +213,7 @@ export const en = {
   'option.format.description': 'Audio format of a posted file',
   'choice.output.voice': 'voice channel',
   'choice.output.file': 'file',
+  'choice.output.voice-message': 'voice message',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
 } as const;

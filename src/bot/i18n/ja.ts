@@ -115,6 +115,12 @@ export const ja: Catalogue = {
   'usage.noMemberBudget': '1 日の予算なし',
   'usage.cooldown': '待ち時間: 文字を使うリクエストの間に {seconds} 秒（キャッシュの音声は無料で、待ちません）。',
   'usage.exhausted': '音声サービスから今月の上限に達したと通知されました。上限が戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します（プランのアップグレードや追加購入ですぐに解除）。遅くとも {reset} にリセットされます。',
+  'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
+  'voiceMessage.fallback.no-permission': 'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.not-allowed-here': 'このチャンネルでは Discord がボイスメッセージを受け付けないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.too-large': 'ボイスメッセージが {size} MB になり、このチャンネルの上限 {limit} MB を超えるため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.refused': 'Discord がボイスメッセージを受け付けなかったため（運営者に通知しました）、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
   // What Discord shows for each command (see en.ts).
   'command.budget': '予算',
   'command.budget.description': 'このサーバーの文字予算を運営者の上限より低く設定（サーバー管理権限が必要）。/usage で確認',
@@ -156,6 +162,7 @@ export const ja: Catalogue = {
   'command.voices.list.description': '使える声の一覧',
   'command.voices.delete': '削除',
   'command.voices.delete.description': 'このサーバーのクローン音声を削除します（作成者またはサーバー管理権限）',
+  'menu.speak': '読み上げ',
   'option.server_monthly_chars': 'サーバー月間文字数',
   'option.server_monthly_chars.description': 'このサーバーが 1 か月に使える文字数（0: サーバー独自の上限を解除）',
   'option.member_daily_chars': 'メンバー1日文字数',
@@ -190,6 +197,7 @@ export const ja: Catalogue = {
   'option.format.description': 'ファイルで送るときの音声形式',
   'choice.output.voice': 'ボイスチャンネル',
   'choice.output.file': 'ファイル',
+  'choice.output.voice-message': 'ボイスメッセージ',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
 };

@@ -115,6 +115,12 @@ export const ko: Catalogue = {
   'usage.noMemberBudget': '일일 예산 없음',
   'usage.cooldown': '대기 시간: 글자를 사용하는 요청 사이 {seconds}초 (캐시의 음성은 무료이며 기다리지 않습니다).',
   'usage.exhausted': '음성 서비스가 이번 달 한도를 모두 사용했다고 알렸습니다. 한도가 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다 (요금제 업그레이드나 충전 시 바로 풀림). 늦어도 {reset}에 초기화됩니다.',
+  'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
+  'voiceMessage.fallback.no-permission': '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.not-allowed-here': '디스코드가 이 채널에서 음성 메시지를 받지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.too-large': '음성 메시지가 {size}MB로 이 채널의 한도 {limit}MB를 넘어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.refused': '디스코드가 음성 메시지를 받지 않아(운영자에게 알렸습니다) 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
   // What Discord shows for each command (see en.ts).
   'command.budget': '예산',
   'command.budget.description': '이 서버의 글자 예산을 운영자 한도보다 낮게 설정 (서버 관리 권한 필요). /usage 로 확인',
@@ -156,6 +162,7 @@ export const ko: Catalogue = {
   'command.voices.list.description': '쓸 수 있는 음성 목록',
   'command.voices.delete': '삭제',
   'command.voices.delete.description': '이 서버의 복제 음성을 삭제합니다 (만든 사람 또는 서버 관리 권한)',
+  'menu.speak': '읽어 주기',
   'option.server_monthly_chars': '서버_월간_글자수',
   'option.server_monthly_chars.description': '이 서버가 한 달에 쓸 수 있는 글자 수 (0: 서버 자체 한도 없앰)',
   'option.member_daily_chars': '멤버_일일_글자수',
@@ -190,6 +197,7 @@ export const ko: Catalogue = {
   'option.format.description': '파일로 보낼 때의 오디오 형식',
   'choice.output.voice': '음성 채널',
   'choice.output.file': '파일',
+  'choice.output.voice-message': '음성 메시지',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
 };
