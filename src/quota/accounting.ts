@@ -1,7 +1,7 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
-import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { Refusal } from '../refusal.ts';
 import type { SpendEndpoint, Store } from '../store/types.ts';
 import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
@@ -121,15 +121,15 @@ export interface UsageReport {
   member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
 }
 
-/** The user's message for a refused budget: which budget, and when it starts over. */
-function refusalError(refusal: BudgetRefusal): UserError {
+/** A refused budget as a Refusal: which budget, and when it starts over. */
+function budgetRefusal(refusal: BudgetRefusal): Refusal {
   switch (refusal.budget) {
     case 'memberCooldownSeconds':
-      return new UserError('budget.refused.cooldown', { seconds: refusal.waitSeconds, limit: refusal.limit });
+      return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
     case 'memberDailyChars':
-      return new UserError('budget.refused.memberDay', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: `${dayOf(refusal.resetAt)} 00:00 UTC` });
+      return new Refusal({ code: 'budget-member-day', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
     case 'guildMonthlyChars':
-      return new UserError('budget.refused.guildMonth', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: dayOf(refusal.resetAt) });
+      return new Refusal({ code: 'budget-guild-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
   }
 }
 
@@ -169,7 +169,7 @@ export class Accounting {
   }
 
   /**
-   * Refuses (UserError) a request the month or a budget cannot take, before any API call; otherwise holds its
+   * Refuses (Refusal) a request the month or a budget cannot take, before any API call; otherwise holds its
    * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
    * so a request made only of them is never refused, even in a used-up month.
    */
@@ -186,7 +186,7 @@ export class Accounting {
     if (needed > 0) {
       const now = this.#now();
       // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
-      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new UserError('quota.recordFailed', {}, { level: 'warn' });
+      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
       const { guildId, userId } = context;
       const [limits, guildMonth, memberDay, lastSpend] = await Promise.all([
         this.budgetsFor(guildId),
@@ -211,7 +211,7 @@ export class Accounting {
       );
       if (refusal) {
         this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
-        throw refusalError(refusal);
+        throw budgetRefusal(refusal);
       }
       // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
       probe = await this.#month.admit();

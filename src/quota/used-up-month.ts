@@ -1,8 +1,8 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
-import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
+import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
-import { dayOf, nextMonthStart } from './calendar.ts';
+import { nextMonthStart } from './calendar.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
@@ -78,7 +78,7 @@ export class UsedUpMonth {
 
   /**
    * For a request that would spend: nothing when the month is not marked; a probe when it is and no other
-   * request is finding out; otherwise a refusal (UserError) that says the month was marked and another
+   * request is finding out; otherwise a refusal (Refusal) that says the month was marked and another
    * request is checking.
    */
   async admit(): Promise<Probe | undefined> {
@@ -86,7 +86,7 @@ export class UsedUpMonth {
     if (!mark) return undefined;
     const now = this.#now().getTime();
     if (this.#probe && now - this.#probe.startedAt < PROBE_TURN_MS) {
-      throw new UserError('quota.exhaustedChecking', { marked: dayOf(mark.markedAt), reset: dayOf(mark.resetAt) });
+      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
     }
     const probe: Probe = { id: Symbol('quota probe'), startedAt: now };
     this.#probe = probe;
