@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis.ts';
+import opus from '@discordjs/opus';
+import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
 import { OpusEncoderPool } from '../../src/audio/opus-pool.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
 import { configureOpusEncoding, encoderSpec, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS } from '../../src/audio/opus-settings.ts';
@@ -66,6 +68,31 @@ describe('Opus encoding for the player (issue 17)', () => {
     const together = await Promise.all(tones.map(packetsOf));
     expect(together).toEqual(expected);
     expect(doomed.destroyed).toBe(true);
+  });
+
+  it('delays the audio by the pre-skip voice messages write (render.ts), as the default encoder does', async () => {
+    // Voice messages are the player's packets in an Ogg whose OpusHead says ENCODER_PRE_SKIP: complexity 5 and
+    // CELT only must not change the encoder's lookahead. A sweep (no period: one lag fits best) after 100 ms of
+    // silence, at 48 kHz so that no resampling moves it.
+    configureOpusEncoding(SPEECH_SETTINGS);
+    const input = new Float32Array(4800 + 19200);
+    for (let i = 0; i < 19200; i++) {
+      const t = i / 48000;
+      input[4800 + i] = 0.5 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t));
+    }
+    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }));
+    expect(packets.every((p) => !isStereo(p))).toBe(true);
+    const decoder = new opus.OpusEncoder(48000, 1);
+    const pcm = Buffer.concat(packets.map((packet) => decoder.decode(packet)));
+    const output = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
+    let bestLag = -1;
+    let best = -Infinity;
+    for (let lag = 0; lag <= 1000; lag++) {
+      let sum = 0;
+      for (let i = 4000; i < 20000; i++) sum += input[i]! * (output[i + lag] ?? 0);
+      if (sum > best) { best = sum; bestLag = lag; }
+    }
+    expect(Math.abs(bestLag - ENCODER_PRE_SKIP)).toBeLessThanOrEqual(2);
   });
 
   it('answers every frame given to the pool with a packet, in order per stream, and answers frames waiting or sent after the pool closed with an error', async () => {
