@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory] [--counts=10,50] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { render, type LatencySamples, type Results, type TtfaSamples } from './r
 import { Servers } from './servers-client.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
+import { measureTtfa } from './ttfa.ts';
 
 /** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
 const ENCODERS: Record<string, Partial<OpusSettings>> = {
@@ -22,7 +23,6 @@ const ENCODERS: Record<string, Partial<OpusSettings>> = {
   speech: SPEECH_SETTINGS,
   'speech-main': { ...SPEECH_SETTINGS, thread: 'main' },
 };
-import { measureTtfa } from './ttfa.ts';
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
 
