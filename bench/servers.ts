@@ -3,6 +3,7 @@
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { FakeDiscord } from '../test/support/fake-discord/index.ts';
+import { GatewayIntent } from '../test/support/fake-discord/state.ts';
 import type { InteractionHandle } from '../test/support/fake-discord/types.ts';
 import { APP_ID, fakeToken } from '../test/support/harness.ts';
 import { guildSpecs } from './guilds.ts';
@@ -43,6 +44,8 @@ const handlers: Handlers = {
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
       token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays,
+      // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
+      allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });
     const sandbox = await startSandbox();
