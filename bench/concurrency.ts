@@ -16,6 +16,8 @@ export const LATE_GAP_MS = 40;
 
 export interface ConcurrencyStep {
   n: number;
+  /** The player's encoder ('speech') or the one before issue 17 ('legacy'), for the baseline. */
+  encoder: 'speech' | 'legacy';
   /** Every stream played in full. */
   played: number;
   failures: string[];
@@ -47,16 +49,22 @@ export interface ConcurrencyStep {
 }
 
 export interface ConcurrencyOptions {
-  counts: number[];
+  encoder: 'speech' | 'legacy';
   /** What guild `index` says in the step with `n` guilds. */
   text: (index: number, n: number) => string;
   clipSeconds: number;
 }
 
-/** Joins every guild first (a few at a time), so that the runs measure speaking, not joining. */
+/**
+ * Joins every guild first (a few at a time), so that the runs measure speaking, not joining: each until its DAVE
+ * group is ready, or the last handshakes would still be running (MLS commits on the main thread) when the step starts.
+ */
 export async function joinAll(servers: Servers, guilds: BenchGuild[], parallel = 10): Promise<void> {
   for (let i = 0; i < guilds.length; i += parallel) {
-    await Promise.all(guilds.slice(i, i + parallel).map((g) => join(servers, g)));
+    await Promise.all(guilds.slice(i, i + parallel).map(async (g) => {
+      await join(servers, g);
+      await servers.call('daveReady', { guildId: g.guildId, timeoutMs: 15_000 });
+    }));
   }
 }
 
@@ -96,6 +104,7 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
     return {
       n,
+      encoder: options.encoder,
       played: n - failures.length,
       failures,
       packets: heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0),

@@ -14,6 +14,8 @@ export interface MemorySnapshot {
 export interface MemoryResult {
   warm: MemorySnapshot;
   after: MemorySnapshot;
+  /** A snapshot after every `every` /say past the warm-up: a plateau or a slope. */
+  timeline: { says: number; seconds: number; snapshot: MemorySnapshot }[];
   says: number;
   warmupSays: number;
   failures: string[];
@@ -24,7 +26,9 @@ export interface MemoryResult {
 export interface MemoryOptions {
   says: number;
   warmupSays: number;
-  /** The text of the k-th /say: each its own, so that each is a request to the Voice API, not a cache hit. */
+  /** Snapshots every this many /say. */
+  every: number;
+  /** The text of the k-th /say (a new one reaches the Voice API, a repeated one is a cache hit). */
   text: (k: number) => string;
 }
 
@@ -62,10 +66,16 @@ export async function measureMemory(servers: Servers, guilds: BenchGuild[], opti
   const started = performance.now();
   await sayMany(servers, guilds, 0, options.warmupSays, options.text, failures);
   const warm = await snapshot();
-  await sayMany(servers, guilds, options.warmupSays, options.says, options.text, failures);
-  const after = await snapshot();
+  const timeline: MemoryResult['timeline'] = [];
+  for (let done = 0; done < options.says;) {
+    const count = Math.min(options.every, options.says - done);
+    await sayMany(servers, guilds, options.warmupSays + done, count, options.text, failures);
+    done += count;
+    timeline.push({ says: done, seconds: (performance.now() - started) / 1000, snapshot: await snapshot() });
+  }
+  const after = timeline.at(-1)?.snapshot ?? warm;
   return {
-    warm, after, says: options.says, warmupSays: options.warmupSays, failures,
+    warm, after, timeline, says: options.says, warmupSays: options.warmupSays, failures,
     seconds: (performance.now() - started) / 1000, gcExposed: globalThis.gc !== undefined,
   };
 }

@@ -1,24 +1,35 @@
 // What a run measures: the full run (the figures in docs/benchmarks.md) or a quick one (a sanity check in under
 // two minutes, with fewer samples and the smaller concurrency steps).
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'dave';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'dave'];
+import type { NetworkDelays } from './protocol.ts';
+
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency'];
 
 export interface Plan {
   mode: 'quick' | 'full';
   figures: Figure[];
   ttfa: { runs: number; warmup: number; firstJoinRuns: number; firstJoinWarmup: number; clipSeconds: number; startDelayMs: number; realtimeFactor: number };
-  concurrency: { counts: number[]; clipSeconds: number };
-  /** Figure 5: time to first heard audio with DAVE required against DAVE off, each on its own fake Discord. */
-  dave: { runs: number; firstJoinRuns: number; warmup: number; handshakeDelayMs: number };
-  memory: { says: number; warmupSays: number; guilds: number; text: (k: number) => string; textShown: string };
+  /**
+   * `counts` with the player's encoder (opus-settings.ts SPEECH_SETTINGS); `baselineCounts` again in the same run
+   * with the encoder as it was (LEGACY_SETTINGS: stereo, libopus defaults, main thread).
+   */
+  concurrency: { counts: number[]; baselineCounts: number[]; clipSeconds: number };
+  /**
+   * Figure 5: time to first heard audio with network delays, DAVE required against DAVE off, each on its own fake
+   * Discord; the sandbox's start delay is the Voice API's time to first byte.
+   */
+  latency: { runs: number; firstJoinRuns: number; warmup: number; delays: NetworkDelays; ttfbMs: number };
+  memory: { says: number; warmupSays: number; every: number; guilds: number; text: (k: number) => string; textShown: string };
   /** Guilds the fake Discord holds: enough for the largest concurrency step. */
   guilds: number;
 }
 
 export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[]): Plan {
   const quick = mode === 'quick';
-  const concurrencyCounts = counts ?? (quick ? [1, 10, 50] : [1, 10, 50, 100, 200]);
+  // Steps close enough to find the knee (where late packets first pass 1 %).
+  const concurrencyCounts = counts ?? (quick ? [1, 10, 50] : [1, 10, 25, 50, 75, 100, 150, 200]);
+  const baselineCounts = counts ? counts.filter((n) => n >= 50) : quick ? [50] : [50, 100, 200];
   return {
     mode,
     figures,
@@ -27,12 +38,21 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
       clipSeconds: 10, startDelayMs: 300, realtimeFactor: 0.25,
     },
     // 5 s clips: long enough for a steady state of 250 packets per stream, short enough for 200 streams.
-    concurrency: { counts: concurrencyCounts, clipSeconds: 5 },
-    // 60 ms each way: a listener on another continent; the DAVE handshake's round trips are what a first join pays.
-    dave: { runs: quick ? 4 : 20, firstJoinRuns: quick ? 3 : 12, warmup: 1, handshakeDelayMs: 60 },
-    // The sandbox's shortest clip (0.5 s): the voice path (join, decode, encode, play, finish) a thousand times
-    // in minutes, which is where a leak would be.
-    memory: { says: quick ? 200 : 1000, warmupSays: quick ? 50 : 100, guilds: 10, text: (k) => `Hi ${k}.`, textShown: 'Hi <k>.' },
+    concurrency: { counts: concurrencyCounts, baselineCounts, clipSeconds: 5 },
+    // What the issue names as typical: a REST round trip of 80 ms, 40 ms each way to the gateways, 30 ms each way
+    // for voice datagrams, and 300 ms for the Voice API's first byte.
+    latency: {
+      runs: quick ? 5 : 20, firstJoinRuns: quick ? 4 : 12, warmup: 1, ttfbMs: 300,
+      delays: { restRoundTripMs: 80, gatewayLatencyMs: 40, voiceUdpLatencyMs: 30 },
+    },
+    // Short texts (the sandbox's shortest clip, 0.5 s), so that 10,000 take minutes: the voice path (decode, encode,
+    // play, finish) ten thousand times, where a leak would show. One in ten is new (a Voice API request, decoded and
+    // encoded); the others repeat one of 50 phrases, cache hits, as a server's common phrases are.
+    memory: {
+      says: quick ? 1000 : 10_000, warmupSays: quick ? 50 : 100, every: quick ? 250 : 1000, guilds: quick ? 20 : 50,
+      text: (k) => (k % 10 === 0 ? `New ${k}.` : `Hello ${k % 50}.`),
+      textShown: '"New <k>." for every tenth (a request), else "Hello <k mod 50>." (a cache hit once said)',
+    },
     guilds: Math.max(10, ...concurrencyCounts, 2),
   };
 }

@@ -10,6 +10,13 @@ export interface DaveSetting {
   handshakeDelayMs: number;
 }
 
+/** Network delays the fake Discord adds (see FakeDiscordOptions); all 0 on loopback. */
+export interface NetworkDelays {
+  restRoundTripMs: number;
+  gatewayLatencyMs: number;
+  voiceUdpLatencyMs: number;
+}
+
 export interface ServersInfo {
   restUrl: string;
   sandboxUrl: string;
@@ -52,7 +59,7 @@ export interface ProcessUsage {
 
 /** One entry per operation: its parameters and its result. */
 export interface Calls {
-  start: { params: { guilds: number; dave?: DaveSetting }; result: ServersInfo };
+  start: { params: { guilds: number; dave?: DaveSetting; delays?: NetworkDelays }; result: ServersInfo };
   setPacing: { params: { pacing: Partial<Pacing> }; result: null };
   expectedSeconds: { params: { text: string }; result: number };
   command: { params: CommandSpec; result: Dispatched };
@@ -70,6 +77,13 @@ export interface Calls {
   clearAudio: { params: { guildIds: string[] }; result: null };
   waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
+  /**
+   * Call before the command that makes the bot join: when the fake applied the bot's voice state update (op 4 arrived)
+   * and when the bot's DAVE group was ready (the fake sent the transition), in the servers' clock. DAVE off: ready = op 4.
+   */
+  watchJoin: { params: { guildId: string; timeoutMs: number }; result: { voiceStateAtMs: number; readyAtMs: number } };
+  /** Until the bot can send end-to-end encrypted audio in the guild (at once when DAVE is off). */
+  daveReady: { params: { guildId: string; timeoutMs: number }; result: null };
   usage: { params: { reset: boolean }; result: ProcessUsage };
   problems: { params: Record<string, never>; result: string[] };
   /** Requests the sandbox has answered so far (to tell cache hits from calls). */

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory] [--counts=10,50] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,9 +11,18 @@ import { benchGuild, benchGuilds } from './guilds.ts';
 import { machine } from './machine.ts';
 import { measureMemory, snapshot } from './memory.ts';
 import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
-import { render, type Results, type TtfaSamples } from './report.ts';
+import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
+import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { measureEncoderFloor } from './opus-floor.ts';
 import { measureTtfa } from './ttfa.ts';
+
+/** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
+const ENCODERS: Record<string, Partial<OpusSettings>> = {
+  legacy: LEGACY_SETTINGS,
+  speech: SPEECH_SETTINGS,
+  'speech-main': { ...SPEECH_SETTINGS, thread: 'main' },
+};
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
 
@@ -24,12 +33,18 @@ function parse(): { plan: Plan; write: boolean; command: string } {
       only: { type: 'string' },
       counts: { type: 'string' },
       write: { type: 'boolean', default: false },
+      encoder: { type: 'string' },
     },
   });
   const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
   for (const f of figures) if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
   const counts = values.counts?.split(',').map(Number);
   if (counts?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
+  if (values.encoder !== undefined) {
+    const chosen = ENCODERS[values.encoder];
+    if (!chosen) throw new Error(`--encoder: one of ${Object.keys(ENCODERS).join(', ')}`);
+    configureOpusEncoding(chosen);
+  }
   const args = process.argv.slice(2);
   return {
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
@@ -68,20 +83,27 @@ async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaS
   return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
 }
 
-/** Figure 5: the figure 1 measurement (to first heard audio) on a fake Discord per DAVE mode, same bot code. */
-async function daveFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['dave']>> {
-  const measure = async (mode: 'off' | 'required'): Promise<TtfaSamples> => {
-    const servers = await Servers.start(10, { mode, handshakeDelayMs: mode === 'off' ? 0 : p.dave.handshakeDelayMs });
+/**
+ * Figure 5: time to first heard audio with network delays, on a fake Discord per DAVE mode, same bot code; first
+ * joins also time the join itself.
+ */
+async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['latency']>> {
+  const l = p.latency;
+  const measure = async (mode: 'off' | 'required'): Promise<LatencySamples> => {
+    // The gateway latency applies to DAVE messages too (every voice gateway message): no extra handshake delay.
+    const servers = await Servers.start(10, { mode, handshakeDelayMs: 0 }, l.delays);
     let bot: BenchBot | undefined;
     try {
       bot = await startBot(servers.info, { bufferResponses: false });
-      await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
-      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `DAVE ${mode} ${phase} ${run}`);
-      const common = { startDelayMs: p.ttfa.startDelayMs, warmup: p.dave.warmup, heard: true };
-      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: p.dave.runs, firstJoin: false });
-      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: p.dave.firstJoinRuns, firstJoin: true });
-      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((l) => `fake Discord (DAVE ${mode}): ${l}`));
-      return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
+      gatewayBudget.reset();
+      await servers.call('setPacing', { pacing: { startDelayMs: l.ttfbMs, realtimeFactor: p.ttfa.realtimeFactor } });
+      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `Network ${mode} ${phase} ${run}`);
+      // Nothing subtracted here: the report takes the fixed network legs off.
+      const common = { startDelayMs: 0, warmup: l.warmup, heard: true };
+      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: l.runs, firstJoin: false });
+      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: l.firstJoinRuns, firstJoin: true, joinTimes: true });
+      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`));
+      return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs, joinMs: firstJoin.joinMs };
     } finally {
       await bot?.stop();
       await servers.close();
@@ -111,6 +133,10 @@ async function main(): Promise<void> {
   if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
 
   log(`${p.mode} run: ${p.figures.join(', ')}; fake Discord with ${p.guilds} guilds`);
+  if (has('concurrency')) {
+    // Before anything else runs in this process: the encoder alone, at the player's settings and the old ones.
+    results.encoderFloor = { speech: await measureEncoderFloor(opusSettings()), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
+  }
   const servers = await Servers.start(p.guilds);
   let bot: BenchBot | undefined;
   const complaints: string[] = [];
@@ -139,12 +165,23 @@ async function main(): Promise<void> {
       await joinAll(servers, guilds);
       await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
       // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
-      const text = (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `Guild ${guild} of ${n}`);
+      const textTagged = (tag: string) => (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
+      const text = textTagged('Guild');
       const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
       const steps: ConcurrencyStep[] = [];
       for (const n of p.concurrency.counts) {
         log(`concurrency: N = ${n}`);
-        steps.push(await measureStep(servers, guilds, { counts: p.concurrency.counts, text, clipSeconds }, n));
+        steps.push(await measureStep(servers, guilds, { encoder: 'speech', text, clipSeconds }, n));
+      }
+      const current = opusSettings();
+      configureOpusEncoding(LEGACY_SETTINGS);
+      try {
+        for (const n of p.concurrency.baselineCounts) {
+          log(`concurrency: N = ${n}, baseline encoder`);
+          steps.push(await measureStep(servers, guilds, { encoder: 'legacy', text: textTagged('Baseline'), clipSeconds }, n));
+        }
+      } finally {
+        configureOpusEncoding(current);
       }
       results.concurrency = steps;
     }
@@ -163,9 +200,10 @@ async function main(): Promise<void> {
       await bot.stop();
       bot = undefined;
     }
-    if (has('dave')) {
-      log(`DAVE: required against off, ${p.dave.handshakeDelayMs} ms handshake delay`);
-      results.dave = await daveFigure(p, complaints);
+    if (has('latency')) {
+      const d = p.latency.delays;
+      log(`latency with network delays (REST ${d.restRoundTripMs} ms round trip, gateway ${d.gatewayLatencyMs} ms, voice UDP ${d.voiceUdpLatencyMs} ms): DAVE required and off`);
+      results.latency = await latencyFigure(p, complaints);
     }
     results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
   } finally {

@@ -1,7 +1,7 @@
 // The driver's side of the servers process: forks bench/servers.ts and calls it, one typed request at a time
 // or many in flight.
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Calls, DaveSetting, Op, ReplyMessage, RequestMessage, ServersInfo } from './protocol.ts';
+import type { Calls, DaveSetting, NetworkDelays, Op, ReplyMessage, RequestMessage, ServersInfo } from './protocol.ts';
 
 interface Waiter {
   resolve: (value: unknown) => void;
@@ -31,11 +31,11 @@ export class Servers {
   }
 
   /** Forks the servers process and starts a fake Discord with `guilds` benchmark guilds, and a sandbox. */
-  static async start(guilds: number, dave?: DaveSetting): Promise<Servers> {
+  static async start(guilds: number, dave?: DaveSetting, delays?: NetworkDelays): Promise<Servers> {
     // Advanced serialisation keeps numbers exact and lets arrays of arrival times cross cheaply.
     const child = fork(new URL('./servers.ts', import.meta.url), [], { serialization: 'advanced', stdio: 'inherit' });
     const servers = new Servers(child);
-    servers.#info = await servers.call('start', { guilds, ...(dave ? { dave } : {}) });
+    servers.#info = await servers.call('start', { guilds, ...(dave ? { dave } : {}), ...(delays ? { delays } : {}) });
     return servers;
   }
 

@@ -3,6 +3,7 @@
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { FakeDiscord } from '../test/support/fake-discord/index.ts';
+import { GatewayIntent } from '../test/support/fake-discord/state.ts';
 import type { InteractionHandle } from '../test/support/fake-discord/types.ts';
 import { APP_ID, fakeToken } from '../test/support/harness.ts';
 import { guildSpecs } from './guilds.ts';
@@ -15,6 +16,7 @@ interface Running {
 }
 
 let running: Running | undefined;
+let daveOff = false;
 const handles = new Map<string, InteractionHandle>();
 const meter = new UsageMeter();
 
@@ -37,10 +39,13 @@ async function command(spec: CommandSpec): Promise<Dispatched> {
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
 
 const handlers: Handlers = {
-  async start({ guilds, dave }) {
+  async start({ guilds, dave, delays }) {
     const token = fakeToken();
+    daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
-      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined,
+      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays,
+      // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
+      allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });
     const sandbox = await startSandbox();
@@ -100,6 +105,22 @@ const handlers: Handlers = {
     }));
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  async watchJoin({ guildId, timeoutMs }) {
+    const { discord } = need();
+    const deadline = performance.now() + timeoutMs;
+    // The voice state is applied synchronously on op 4; a 1 ms poll is precise enough against tens of ms of delays.
+    while (discord.botVoiceChannel(guildId) === null) {
+      if (performance.now() > deadline) throw new Error(`guild ${guildId}: the bot did not join within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const voiceStateAtMs = performance.now();
+    if (!daveOff) await discord.daveReady(guildId, Math.max(1, deadline - performance.now()));
+    return { voiceStateAtMs, readyAtMs: performance.now() };
+  },
+  async daveReady({ guildId, timeoutMs }) {
+    if (!daveOff) await need().discord.daveReady(guildId, timeoutMs);
+    return null;
+  },
   usage({ reset }) {
     const usage = meter.read();
     if (reset) meter.reset();

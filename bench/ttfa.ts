@@ -17,20 +17,28 @@ export interface TtfaOptions {
   startDelayMs: number;
   /** Stop the clock at the first audio a listener can play (with DAVE: the first frame it decrypted), not the first packet. */
   heard?: boolean;
+  /** On first joins, also time the join itself as the fake sees it (watchJoin). */
+  joinTimes?: boolean;
 }
 
 export interface TtfaResult {
   /** Time to first audio minus startDelayMs, per counted run. */
   overheadMs: number[];
+  /** Per counted first-join run (with joinTimes): op 4 arriving -> DAVE group ready, at the fake. */
+  joinMs: number[];
 }
 
 export async function measureTtfa(servers: Servers, guild: BenchGuild, options: TtfaOptions): Promise<TtfaResult> {
   const overheadMs: number[] = [];
+  const joinMs: number[] = [];
   for (let i = 0; i < options.warmup + options.runs; i++) {
     if (options.firstJoin) await leave(servers, guild);
     else await join(servers, guild);
     await servers.call('clearAudio', { guildIds: [guild.guildId] });
+    const watch = options.firstJoin && options.joinTimes ? servers.call('watchJoin', { guildId: guild.guildId, timeoutMs: 20_000 }) : undefined;
     const sent = await say(servers, guild, options.text(i));
+    const joined = await watch;
+    if (joined && i >= options.warmup) joinMs.push(joined.readyAtMs - joined.voiceStateAtMs);
     const firstAt = await servers.call(options.heard ? 'firstHeard' : 'firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
     if (i >= options.warmup) overheadMs.push(firstAt - sent.dispatchedAtMs - options.startDelayMs);
     // Only the start matters: stop the 10 s clip and wait for its /say to end before the next run.
@@ -40,5 +48,5 @@ export async function measureTtfa(servers: Servers, guild: BenchGuild, options: 
     // The player's closing silence frames, so that they cannot count as the next run's audio.
     await servers.call('waitAudio', { guildIds: [guild.guildId], minSeconds: 0, quietMs: 100, timeoutMs: 5_000 });
   }
-  return { overheadMs };
+  return { overheadMs, joinMs };
 }

@@ -1,10 +1,10 @@
-// A Transform from encoded bytes, as they arrive, to s16le 48 kHz stereo. The format-specific part is a
+// A Transform from encoded bytes, as they arrive, to s16le 48 kHz (mono or stereo: see `channels`). The format-specific part is a
 // StreamDecoder (wav-stream.ts, mp3-stream.ts); resampling and frame padding are shared here.
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import { ClipError } from './errors.ts';
-import { FRAME_BYTES } from './opus-encode.ts';
-import { Pcm48kWriter } from './pcm48k.ts';
+import { frameBytes } from './opus-encode.ts';
+import { Pcm48kWriter, type ChannelChoice } from './pcm48k.ts';
 
 /** Planar samples, valid only during the call that receives them (decoders reuse their buffers). */
 export type PcmSink = (channels: readonly Float32Array[], length: number, sampleRate: number) => void;
@@ -20,17 +20,24 @@ export interface StreamDecoder {
 
 export class DecodeTo48kStream extends Transform {
   readonly #decoder: StreamDecoder;
-  readonly #writer = new Pcm48kWriter();
+  readonly #writer: Pcm48kWriter;
   readonly #sink: PcmSink;
   #freed = false;
 
-  constructor(decoder: StreamDecoder) {
+  /** `choose`: the output's channels from the source's (default: always stereo). */
+  constructor(decoder: StreamDecoder, choose?: ChannelChoice) {
     super();
     this.#decoder = decoder;
+    this.#writer = new Pcm48kWriter(choose);
     this.#sink = (channels, length, sampleRate) => {
       const bytes = this.#writer.write(channels, length, sampleRate);
       if (bytes && bytes.length > 0) this.#pushFrames(bytes);
     };
+  }
+
+  /** The output's channels: known once the first samples are decoded (before the first byte is pushed). */
+  get channels(): 1 | 2 {
+    return this.#writer.channels ?? 2;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -67,7 +74,8 @@ export class DecodeTo48kStream extends Transform {
    * completes at once, so frame-sized writes let it encode on demand (see ENCODED_AHEAD_PACKETS).
    */
   #pushFrames(bytes: Buffer): void {
-    for (let at = 0; at < bytes.length; at += FRAME_BYTES) this.push(bytes.subarray(at, at + FRAME_BYTES));
+    const size = frameBytes(this.channels);
+    for (let at = 0; at < bytes.length; at += size) this.push(bytes.subarray(at, at + size));
   }
 
   #free(): void {

@@ -11,7 +11,7 @@ import { FRAME_SAMPLES, OPUS_RATE } from './opus-encode.ts';
 export const ENCODER_PRE_SKIP = 312;
 
 export interface OggOpusOptions {
-  /** 1 for what encodeMonoOpus makes; 2 for the player's (and the cache's) stereo packets. */
+  /** Channels in OpusHead: what a decoder outputs (render.ts writes 1 for the player's mono and stereo packets alike). */
   channels?: 1 | 2;
   preSkip?: number;
   /**

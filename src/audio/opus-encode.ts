@@ -1,33 +1,139 @@
-// Opus encoding for Discord: 20 ms packets of 48 kHz stereo, through prism-media (which picks @discordjs/opus
-// and falls back to opusscript by itself).
-import prism from 'prism-media';
-import type { Transform, TransformOptions } from 'node:stream';
+// Opus encoding for Discord: 20 ms packets at 48 kHz, one or two channels (opus-settings.ts), encoded in the pool's
+// worker threads (opus-pool.ts) or, as before, on the calling thread.
+import { Transform, type TransformCallback } from 'node:stream';
+import { sharedEncoderPool, type EncodeDone } from './opus-pool.ts';
+import { createNativeEncoder, encoderSpec, opusSettings, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
+/** What Discord's decoders output (a mono packet plays on both sides). */
 export const OPUS_CHANNELS = 2;
 export const FRAME_SAMPLES = 960;                                 // per channel: 20 ms at 48 kHz
-export const FRAME_BYTES = FRAME_SAMPLES * OPUS_CHANNELS * 2;     // s16le stereo
+
+/** Bytes of one 20 ms frame of s16le with `channels` interleaved. */
+export function frameBytes(channels: 1 | 2): number {
+  return FRAME_SAMPLES * channels * 2;
+}
 
 /**
- * How many encoded packets may wait ahead of the player (40 ms). The encoder encodes every whole frame of a
- * chunk as soon as it is written, and only then applies backpressure; with the default 16 packets (320 ms) each
- * stream encoded hundreds of milliseconds ahead in bursts, whenever its HTTP body delivered data. Streams that
- * start together burst together, and one burst of 100 streams held the event loop long enough for
- * @discordjs/voice's shared 20 ms send cycle to miss its slots for every guild (npm run bench, figure 3). Kept
- * short, and written at most a frame at a time (FRAME_BYTES below, and the decoder's frame-sized pushes), the
- * encoding happens when the player reads a packet: one frame per stream per cycle, spread evenly.
+ * How many encoded packets may wait ahead of the player (40 ms). Encoding happens when the player reads a packet:
+ * one frame per stream per cycle, spread evenly, rather than hundreds of milliseconds ahead in bursts whenever an
+ * HTTP body delivered data (streams that start together burst together; see docs/benchmarks.md).
  */
 export const ENCODED_AHEAD_PACKETS = 2;
 
-/** s16le 48 kHz stereo in (any chunking; a partial frame at the end is dropped), one Opus packet per chunk out. */
-export function createOpusEncoder(): Transform {
-  // prism hands its options on to the Transform constructor; its typings only list the Opus ones.
-  const options: TransformOptions & { rate: number; channels: number; frameSize: number } = {
-    rate: OPUS_RATE,
-    channels: OPUS_CHANNELS,
-    frameSize: FRAME_SAMPLES,
-    readableHighWaterMark: ENCODED_AHEAD_PACKETS,
-    writableHighWaterMark: FRAME_BYTES,
+/** Frames a stream may have in a worker at once: enough to hide a batch's round trip, few enough to stay paced. */
+const IN_FLIGHT_FRAMES = 3;
+
+interface FrameEncoder {
+  encode(frame: Buffer, done: EncodeDone): void;
+  close(): void;
+}
+
+function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEncoder {
+  const spec = encoderSpec(settings, channels);
+  if (settings.thread === 'workers') return sharedEncoderPool(settings.workers).open(spec);
+  const native = createNativeEncoder(spec);
+  return {
+    encode(frame, done) {
+      let packet: Buffer;
+      try {
+        packet = native.encode(frame);
+      } catch (error) {
+        done(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      done(null, packet);
+    },
+    close() {},
   };
-  return new prism.opus.Encoder(options);
+}
+
+/**
+ * s16le 48 kHz PCM in (any chunking; a partial frame at the end is dropped), one Opus packet per object out.
+ * `channels` tells how many channels the PCM has; it is asked when the first bytes arrive (the decoder upstream
+ * knows it only then). The settings are those in force when the stream was made.
+ */
+export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = opusSettings()): Transform {
+  return new OpusEncodeStream(channels, settings);
+}
+
+class OpusEncodeStream extends Transform {
+  readonly #channels: () => 1 | 2;
+  readonly #settings: Readonly<OpusSettings>;
+  #encoder: FrameEncoder | undefined;
+  #frameBytes = 0;
+  #partial: Buffer | undefined;
+  #inFlight = 0;
+  /** The write callback held back while IN_FLIGHT_FRAMES are out. */
+  #held: TransformCallback | undefined;
+  #flushed: TransformCallback | undefined;
+
+  constructor(channels: () => 1 | 2, settings: Readonly<OpusSettings>) {
+    super({ readableObjectMode: true, readableHighWaterMark: ENCODED_AHEAD_PACKETS, writableHighWaterMark: frameBytes(2) });
+    this.#channels = channels;
+    this.#settings = settings;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.#encoder) {
+      const channels = this.#channels();
+      try {
+        this.#encoder = openEncoder(this.#settings, channels);
+      } catch (error) {
+        callback(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      this.#frameBytes = frameBytes(channels);
+    }
+    let data = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
+    this.#partial = undefined;
+    while (data.length >= this.#frameBytes) {
+      this.#inFlight += 1;
+      this.#encoder.encode(data.subarray(0, this.#frameBytes), (error, packet) => this.#encoded(error, packet));
+      data = data.subarray(this.#frameBytes);
+    }
+    if (data.length > 0) this.#partial = Buffer.from(data);
+    if (this.#inFlight >= IN_FLIGHT_FRAMES) this.#held = callback;
+    else callback();
+  }
+
+  #encoded(error: Error | null, packet: Buffer | undefined): void {
+    this.#inFlight -= 1;
+    if (this.destroyed) return;
+    if (error || !packet) {
+      this.destroy(error ?? new Error('no Opus packet'));
+      return;
+    }
+    this.push(packet);
+    const held = this.#held;
+    if (held && this.#inFlight < IN_FLIGHT_FRAMES) {
+      this.#held = undefined;
+      held();
+    }
+    const flushed = this.#flushed;
+    if (flushed && this.#inFlight === 0) {
+      this.#flushed = undefined;
+      this.#close();
+      flushed();
+    }
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.#inFlight === 0) {
+      this.#close();
+      callback();
+    } else {
+      this.#flushed = callback;
+    }
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#close();
+    callback(error);
+  }
+
+  #close(): void {
+    this.#encoder?.close();
+    this.#encoder = undefined;
+  }
 }

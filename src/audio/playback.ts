@@ -1,5 +1,6 @@
-// The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz stereo), one Buffer
-// per packet, in an object-mode Readable that @discordjs/voice plays with StreamType.Opus.
+// The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
+// source or stereo: opus-settings.ts), one Buffer per packet, in an object-mode Readable that @discordjs/voice
+// plays with StreamType.Opus.
 import { addAbortSignal, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { chain } from './chain.ts';
@@ -9,6 +10,7 @@ import type { AudioFormat } from './format.ts';
 import { Mp3StreamDecoder } from './mp3-stream.ts';
 import { OggOpusPacketStream } from './ogg-opus-stream.ts';
 import { createOpusEncoder } from './opus-encode.ts';
+import { encoderSpec, opusSettings } from './opus-settings.ts';
 import { WavStreamDecoder } from './wav-stream.ts';
 
 export { UnsupportedAudioError } from './errors.ts';
@@ -25,9 +27,12 @@ export interface OpusPacketStreamOptions {
  */
 export function createOpusPacketStream(source: Readable, format: AudioFormat, options: OpusPacketStreamOptions = {}): Readable {
   let stages: Duplex[];
+  const settings = opusSettings();
+  const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
+  const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
   switch (format) {
-    case 'wav': stages = [new DecodeTo48kStream(new WavStreamDecoder()), createOpusEncoder()]; break;
-    case 'mp3': stages = [new DecodeTo48kStream(new Mp3StreamDecoder()), createOpusEncoder()]; break;
+    case 'wav': stages = encode(new DecodeTo48kStream(new WavStreamDecoder(), choose)); break;
+    case 'mp3': stages = encode(new DecodeTo48kStream(new Mp3StreamDecoder(), choose)); break;
     case 'ogg': stages = [new OggOpusPacketStream()]; break;
     case 'flac': return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
     case 'm4a': return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));

@@ -1,11 +1,11 @@
-// Streaming sample-rate conversion to 48 kHz stereo for Discord.
+// Streaming sample-rate conversion to 48 kHz for Discord, to mono or interleaved stereo.
 //
 // Cubic (Catmull-Rom) interpolation: clearly better than linear for the 22.05/24 kHz speech typical of TTS,
 // cheap enough to run per sample. The read position is kept as an exact fraction (integer numerator over
 // outRate/gcd), so there is no drift over long clips, and the last three input samples of each chunk are kept
 // for the next one, so chunk joins are seamless. No anti-alias filter: inputs above 48 kHz alias (rare for speech).
 
-/** Interleaved stereo output; the view is reused by the next call. */
+/** Interleaved output (one sample per frame when mono); the view is reused by the next call. */
 export type InterleavedStereo = Float32Array;
 
 const HISTORY = 3;
@@ -21,8 +21,11 @@ export class StereoResampler {
   #workR: Float32Array = new Float32Array(HISTORY + 4096);
   #out: Float32Array = new Float32Array(8192);
   #stereo = false;
+  readonly #outChannels: 1 | 2;
 
-  constructor(inRate: number, outRate = 48000) {
+  /** `outChannels` 1: mono out (the left input; mix beforehand). 2: stereo out, a mono input copied to both sides. */
+  constructor(inRate: number, outRate = 48000, outChannels: 1 | 2 = 2) {
+    this.#outChannels = outChannels;
     if (!(inRate > 0) || !(outRate > 0)) throw new RangeError(`bad sample rates ${inRate} -> ${outRate}`);
     const g = gcd(inRate, outRate);
     this.inRate = inRate;
@@ -31,7 +34,7 @@ export class StereoResampler {
     this.#den = outRate / g;
   }
 
-  /** Resamples `length` samples (right undefined: mono, copied to both sides). Returns interleaved stereo. */
+  /** Resamples `length` samples (right undefined: mono, copied to both sides when stereo out). Returns interleaved output. */
   process(left: Float32Array, right: Float32Array | undefined, length: number): InterleavedStereo {
     const total = HISTORY + length;
     if (this.#workL.length < total) {
@@ -41,11 +44,11 @@ export class StereoResampler {
     const wl = this.#workL;
     const wr = this.#workR;
     wl.set(left.subarray(0, length), HISTORY);
-    if (right) wr.set(right.subarray(0, length), HISTORY);
-    this.#stereo = right !== undefined;
-
     const maxOut = Math.ceil(((length + 1) * this.#den) / this.#step) + 1;
     if (this.#out.length < maxOut * 2) this.#out = new Float32Array(maxOut * 2);
+    if (this.#outChannels === 1) return this.#processMono(wl, total, length, this.#out);
+    if (right) wr.set(right.subarray(0, length), HISTORY);
+    this.#stereo = right !== undefined;
     const out = this.#out;
     const step = this.#step;
     const den = this.#den;
@@ -67,6 +70,25 @@ export class StereoResampler {
     // Keep the last HISTORY samples as the start of the next working buffer.
     wl.copyWithin(0, length, total);
     if (right) wr.copyWithin(0, length, total);
+    this.#pos = pos - length;
+    this.#frac = frac;
+    return out.subarray(0, n);
+  }
+
+  #processMono(wl: Float32Array, total: number, length: number, out: Float32Array): Float32Array {
+    const den = this.#den;
+    const wholeStep = Math.floor(this.#step / den);
+    const fracStep = this.#step - wholeStep * den;
+    let pos = this.#pos;
+    let frac = this.#frac;
+    let n = 0;
+    while (pos + 2 < total) {
+      out[n++] = cubic(wl[pos - 1] ?? 0, wl[pos] ?? 0, wl[pos + 1] ?? 0, wl[pos + 2] ?? 0, frac / den);
+      pos += wholeStep;
+      frac += fracStep;
+      if (frac >= den) { frac -= den; pos++; }
+    }
+    wl.copyWithin(0, length, total);
     this.#pos = pos - length;
     this.#frac = frac;
     return out.subarray(0, n);

@@ -4,8 +4,9 @@
 //
 // Mono without re-encoding: OpusHead says one channel whatever each packet's TOC says. In channel mapping family 0
 // the head's count is the OUTPUT channel count (RFC 7845 §5.1.1.2); a decoder opened for one channel downmixes a
-// stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so today's stereo packets (identical
-// left and right, from mono speech) and the mono packets of a mono encoder both play as the same mono audio.
+// stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so the player's mono packets (a mono
+// source, encoded in the same worker pool with the same settings: src/audio/opus-settings.ts) and stereo ones (a
+// stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';

@@ -16,6 +16,15 @@ import type { Logger } from '../log.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
 import { watchNetworking } from './networking-watch.ts';
 
+/**
+ * Cycles (20 ms) a playing clip may go without a packet before the player ends it. The library's default (5, made for
+ * live streams) ended a clip as if played after 100 ms without a packet: a reply arriving slower than real time, or
+ * an encoder starved of CPU for a moment under load, lost the rest of its words and still said "Spoke" (measured:
+ * npm run bench, figure 3, on a loaded machine). Silence frames fill the wait; a body that truly stopped fails by
+ * the Voice API client's body-idle timeout (15 s by default), which this matches.
+ */
+const MAX_MISSED_FRAMES = 750;
+
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
   /** For logs only. */
@@ -143,7 +152,7 @@ export class GuildPlayer {
     this.guildId = options.guildId;
     this.#options = options;
     this.#log = options.logger.child({ guildId: options.guildId });
-    this.#audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause } });
+    this.#audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES } });
     // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
     // so that a late event can never end the clip that follows.
     this.#audio.on('error', (error) => {

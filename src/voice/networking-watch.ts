@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Networking, NetworkingState, VoiceConnection, VoiceConnectionState } from '@discordjs/voice';
+import { keepTransportKey } from './transport-key.ts';
 
 export interface NetworkingWatchHandlers {
   /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts further. */
@@ -51,6 +52,7 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
     networking.on('stateChange', (_old: NetworkingState, next: NetworkingState) => {
       const ws = socketOf(next);
       if (ws) guardSocket(ws);
+      keepTransportKey(next);
     });
   };
 

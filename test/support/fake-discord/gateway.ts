@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { randomToken, shardOf } from './snowflake.ts';
 import { GatewayIntent, PRIVILEGED_INTENTS, guildCreatePayload, memberPayload, userPayload, type World } from './state.ts';
+import { delaySocket } from './network-delay.ts';
 import type { Waits } from './waits.ts';
 
 const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, VoiceStateUpdate: 4, Resume: 6, Reconnect: 7, RequestGuildMembers: 8, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
@@ -104,6 +105,8 @@ export interface GatewayOptions {
   allowedPrivilegedIntents: number;
   waits: Waits;
   report: (line: string) => void;
+  /** One-way delay on every message, both ways (network-delay.ts); 0 on loopback. */
+  latencyMs?: number;
   resumeUrl: () => string;
   onVoiceStateRequest: (connection: GatewayConnection, request: VoiceStateRequest) => void;
 }
@@ -124,6 +127,7 @@ export class Gateway {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     socket.on('error', () => socket.destroy());
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      delaySocket(ws, this.options.latencyMs ?? 0);
       const connection = new GatewayConnection(ws);
       this.connections.add(connection);
       ws.on('error', (error) => this.options.report(`gateway socket error: ${String(error)}`));

@@ -23,6 +23,7 @@ import type {
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
+import { afterDelay } from './network-delay.ts';
 import { Waits } from './waits.ts';
 
 export type * from './types.ts';
@@ -85,10 +86,10 @@ export class FakeDiscord {
       tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS, report,
     });
     const audio = new HeardAudioStore(waits);
-    const udp = new VoiceUdp(report);
+    const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
-      modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report,
+      modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report, latencyMs: options.gatewayLatencyMs ?? 0,
       dave: {
         mode: options.dave ?? DEFAULT_DAVE_MODE, committer: options.daveCommitter ?? 'bot',
         handshakeDelayMs: options.daveHandshakeDelayMs ?? 0,
@@ -103,7 +104,7 @@ export class FakeDiscord {
     const self: { fake?: FakeDiscord } = {};
     const allowedPrivilegedIntents = options.allowedPrivilegedIntents ?? 0;
     const gateway = new Gateway({
-      token: options.token, world, allowedPrivilegedIntents, waits, report,
+      token: options.token, world, allowedPrivilegedIntents, waits, report, latencyMs: options.gatewayLatencyMs ?? 0,
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
       onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection.session, request),
     });
@@ -111,7 +112,7 @@ export class FakeDiscord {
       token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
       allowedPrivilegedIntents, gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`, report,
     });
-    const server = createServer((req, res) => rest.handle(req, res));
+    const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
     server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/gateway') gateway.handleUpgrade(req, socket, head);
       else socket.destroy();

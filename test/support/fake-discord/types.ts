@@ -42,6 +42,14 @@ export interface FakeDiscordOptions {
   daveCommitter?: 'bot' | 'listener';
   /** One-way network delay (ms) added to each DAVE message, both ways, once DAVE starts; default 0. */
   daveHandshakeDelayMs?: number;
+  /**
+   * Network delays, for benchmarks (default 0: loopback). `restRoundTripMs`: added before every REST request is
+   * handled (one round trip); `gatewayLatencyMs`: one way, on every gateway and voice gateway message, both ways
+   * (DAVE messages included); `voiceUdpLatencyMs`: one way, on every voice datagram, both ways.
+   */
+  restRoundTripMs?: number;
+  gatewayLatencyMs?: number;
+  voiceUdpLatencyMs?: number;
   /** Recommended shard count from GET /gateway/bot; default 1. */
   shards?: number;
   /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */

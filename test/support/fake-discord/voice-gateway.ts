@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { DelayedQueue } from './dave/delay.ts';
+import { delaySocket } from './network-delay.ts';
 import { DaveGroup, DaveOp, type DaveCommitter, type DaveGroupState } from './dave/group.ts';
 import { ExternalSender } from './dave/mls.ts';
 import type { HeardAudioStore } from './heard-audio.ts';
@@ -116,6 +117,8 @@ export interface VoiceGatewayOptions {
   udp: VoiceUdp;
   audio: HeardAudioStore;
   report: (line: string) => void;
+  /** One-way delay on every message, both ways (network-delay.ts); 0 on loopback. */
+  latencyMs?: number;
   /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT (and the DAVE group's listeners). */
   usersInChannel: (guildId: string, channelId: string) => string[];
   dave: VoiceGatewayDaveOptions;
@@ -213,6 +216,7 @@ export class VoiceGateway {
 
   /** A session outlives its socket (RESUME); it ends when the guild disconnects or the fake closes. */
   private accept(ws: WebSocket): void {
+    delaySocket(ws, this.options.latencyMs ?? 0);
     let session: VoiceSession | undefined;
     ws.on('error', (error) => this.options.report(`voice gateway socket error: ${String(error)}`));
     ws.send(JSON.stringify({ op: Op.Hello, d: { v: 8, heartbeat_interval: 13_750 } }));

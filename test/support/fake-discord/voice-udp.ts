@@ -1,5 +1,6 @@
 // The voice media socket: IP discovery, keep-alives, and RTP handed to the session that owns the SSRC.
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { afterDelay } from './network-delay.ts';
 import { OPUS_PAYLOAD_TYPE, parseRtpHeader } from './rtp-decrypt.ts';
 
 const DISCOVERY_BYTES = 74;
@@ -19,11 +20,14 @@ export class VoiceUdp {
   private readonly socket: Socket;
   private readonly peers = new Map<number, UdpPeer>();
   private readonly report: (line: string) => void;
+  /** One-way network delay on every datagram, both ways (network-delay.ts); 0 on loopback. */
+  private readonly latencyMs: number;
 
-  constructor(report: (line: string) => void) {
+  constructor(report: (line: string) => void, latencyMs = 0) {
     this.report = report;
+    this.latencyMs = latencyMs;
     this.socket = createSocket('udp4');
-    this.socket.on('message', (packet, from) => {
+    this.socket.on('message', (packet, from) => afterDelay(this.latencyMs, () => {
       const receivedAtMs = performance.now();
       try {
         this.onMessage(packet, from, receivedAtMs);
@@ -31,7 +35,7 @@ export class VoiceUdp {
         this.malformed++;
         this.report(`voice UDP: dropped a datagram from ${from.address}:${from.port}: ${String(error)}`);
       }
-    });
+    }));
     this.socket.on('error', (error) => this.report(`voice UDP socket error: ${String(error)}`));
   }
 
@@ -96,7 +100,7 @@ export class VoiceUdp {
     reply.writeUInt32BE(ssrc, 4);
     reply.write(from.address, 8, 'ascii');
     reply.writeUInt16BE(from.port, 72);
-    this.socket.send(reply, from.port, from.address);
+    afterDelay(this.latencyMs, () => this.socket.send(reply, from.port, from.address));
   }
 
   close(): Promise<void> {

@@ -1,0 +1,119 @@
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis.ts';
+import opus from '@discordjs/opus';
+import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
+import { OpusEncoderPool } from '../../src/audio/opus-pool.ts';
+import { createOpusPacketStream } from '../../src/audio/playback.ts';
+import { configureOpusEncoding, encoderSpec, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS } from '../../src/audio/opus-settings.ts';
+import { buildWav, fixture, sine } from './fixtures.ts';
+import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';
+
+/** The Opus TOC byte's stereo flag (RFC 6716 §3.1). */
+const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
+
+function packetsOf(bytes: Uint8Array): Promise<Buffer[]> {
+  return collectPackets(createOpusPacketStream(Readable.from(irregularChunks(bytes)), 'wav'));
+}
+
+/** Interleaves two mono signals. */
+function stereo(left: Float32Array, right: Float32Array): Float32Array {
+  const out = new Float32Array(left.length * 2);
+  for (let i = 0; i < left.length; i++) { out[i * 2] = left[i]!; out[i * 2 + 1] = right[i]!; }
+  return out;
+}
+
+const before = opusSettings();
+afterEach(() => configureOpusEncoding(before));
+
+describe('Opus encoding for the player (issue 17)', () => {
+  it('encodes a mono source as mono packets, a stereo one as stereo, and always stereo with the previous settings', async () => {
+    configureOpusEncoding(SPEECH_SETTINGS);
+    const mono = buildWav(sine(300, 1, 24000), { sampleRate: 24000, channels: 1 });
+    const both = buildWav(stereo(sine(300, 1, 44100), sine(500, 1, 44100)), { sampleRate: 44100, channels: 2 });
+    expect((await packetsOf(mono)).every((p) => !isStereo(p))).toBe(true);
+    expect((await packetsOf(both)).every(isStereo)).toBe(true);
+    configureOpusEncoding(LEGACY_SETTINGS);
+    expect((await packetsOf(mono)).every(isStereo)).toBe(true);
+  });
+
+  it('keeps the speech fixture\'s pitch and level through mono encoding, as a stereo decoder hears it', async () => {
+    configureOpusEncoding(SPEECH_SETTINGS);
+    const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav')));
+    configureOpusEncoding(LEGACY_SETTINGS);
+    const reference = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav')));
+    expect(decoded.left).toEqual(decoded.right);
+    expect(Math.abs(dominantPitchHz(decoded.left, 48000)! - dominantPitchHz(reference.left, 48000)!)).toBeLessThan(1);
+    expect(Math.abs(rmsDbfs(decoded.left) - rmsDbfs(reference.left))).toBeLessThan(0.2);
+    expect(decoded.seconds).toBe(reference.seconds);
+  });
+
+  it('gives the very same packets from the worker pool as on the calling thread', async () => {
+    const bytes = fixture('speech-en-24k-mono.wav');
+    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'workers', workers: 1 });
+    const pooled = await packetsOf(bytes);
+    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'main' });
+    const inline = await packetsOf(bytes);
+    expect(pooled.length).toBeGreaterThan(100);
+    expect(pooled).toEqual(inline);
+  });
+
+  it('keeps many streams on one worker apart, each in order, and one destroyed midway does not disturb the others', async () => {
+    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'main' });
+    const tones = [220, 330, 440, 550].map((f) => buildWav(sine(f, 1.5, 24000), { sampleRate: 24000, channels: 1 }));
+    const expected = await Promise.all(tones.map(packetsOf));
+    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'workers', workers: 1 });
+    const doomed = createOpusPacketStream(Readable.from(irregularChunks(tones[0]!)), 'wav');
+    doomed.once('data', () => doomed.destroy());
+    const together = await Promise.all(tones.map(packetsOf));
+    expect(together).toEqual(expected);
+    expect(doomed.destroyed).toBe(true);
+  });
+
+  it('delays the audio by the pre-skip voice messages write (render.ts), as the default encoder does', async () => {
+    // Voice messages are the player's packets in an Ogg whose OpusHead says ENCODER_PRE_SKIP: complexity 5 and
+    // CELT only must not change the encoder's lookahead. A sweep (no period: one lag fits best) after 100 ms of
+    // silence, at 48 kHz so that no resampling moves it.
+    configureOpusEncoding(SPEECH_SETTINGS);
+    const input = new Float32Array(4800 + 19200);
+    for (let i = 0; i < 19200; i++) {
+      const t = i / 48000;
+      input[4800 + i] = 0.5 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t));
+    }
+    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }));
+    expect(packets.every((p) => !isStereo(p))).toBe(true);
+    const decoder = new opus.OpusEncoder(48000, 1);
+    const pcm = Buffer.concat(packets.map((packet) => decoder.decode(packet)));
+    const output = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
+    let bestLag = -1;
+    let best = -Infinity;
+    for (let lag = 0; lag <= 1000; lag++) {
+      let sum = 0;
+      for (let i = 4000; i < 20000; i++) sum += input[i]! * (output[i + lag] ?? 0);
+      if (sum > best) { best = sum; bestLag = lag; }
+    }
+    expect(Math.abs(bestLag - ENCODER_PRE_SKIP)).toBeLessThanOrEqual(2);
+  });
+
+  it('answers every frame given to the pool with a packet, in order per stream, and answers frames waiting or sent after the pool closed with an error', async () => {
+    const pool = new OpusEncoderPool(2);
+    const spec = encoderSpec(SPEECH_SETTINGS, 1);
+    const frame = Buffer.from(new Int16Array(960).map((_, i) => Math.round(8000 * Math.sin(i / 10))).buffer);
+    const encoders = [pool.open(spec), pool.open(spec), pool.open(spec)];
+    const order: number[][] = encoders.map(() => []);
+    await Promise.all(encoders.flatMap((e, i) => Array.from({ length: 5 }, (_, k) => new Promise<void>((resolve, reject) => {
+      e.encode(frame, (error, packet) => {
+        if (error || !packet || packet.length === 0) reject(error ?? new Error('no packet'));
+        order[i]!.push(k);
+        resolve();
+      });
+    }))));
+    expect(order).toEqual(encoders.map(() => [0, 1, 2, 3, 4]));
+    // A frame still waiting for its batch when the pool closes is answered too, with an error.
+    const pending = new Promise<Error | null>((resolve) => encoders[1]!.encode(frame, (error) => resolve(error)));
+    await pool.close();
+    expect((await pending)?.name).toBe('OpusWorkerError');
+    const failed = await new Promise<Error | null>((resolve) => encoders[0]!.encode(frame, (error) => resolve(error)));
+    expect(failed?.name).toBe('OpusWorkerError');
+  });
+});
