@@ -1,8 +1,8 @@
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { formatOption, languageOption, textOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
+import { speakForCommand } from '../src/bot/speak.ts';
 import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 export const data = slashCommand('say')
@@ -31,7 +31,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
       ...(settings.language === undefined ? {} : { language: settings.language }),
       ...(settings.tone === undefined ? {} : { tone: settings.tone }),
     },
-    (interaction.options.getString('output') ?? undefined) as OutputChoice,
+    readOutput(interaction.options),
     voiceLabel,
   );
 };
