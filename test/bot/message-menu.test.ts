@@ -73,7 +73,7 @@ describe('message context menus', () => {
       },
     });
     const expected = speakMessageText(
-      { content, users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] },
+      { content, cleanup: { users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] } },
       { language: 'ko' },
     );
     expect(expected).toContain('minji');
