@@ -103,11 +103,13 @@ export async function speakAndReply(
   order: Omit<SpeechOrder, 'target'>,
   target: ChosenTarget,
   voice: string,
+  /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
+  reply: { private?: boolean } = {},
 ): Promise<void> {
   const job = context.speech.speak({ ...order, target: speechTarget(target) });
   const accepted = await job.accepted;
   // A voice message is posted in the channel on its own; the reply about it is the member's alone.
-  await acknowledge(interaction, target.kind === 'voice-message');
+  await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
   if (target.kind === 'voice') {
     if (accepted.ahead > 0) await showResult(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
