@@ -7,7 +7,7 @@ import type { MessageMenuModule } from '../src/bot/command.ts';
 import type { MenuRequirements } from '../src/bot/preconditions.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { speakableMessage, speakMessageText } from '../src/bot/speak-message.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../src/bot/speak.ts';
+import { chooseTarget, requesterOf, speakAndReply, ttsRequest } from '../src/bot/speak.ts';
 import { voiceLabel } from '../src/bot/speech-settings.ts';
 import { chooseSettings } from '../src/speech/settings.ts';
 
@@ -41,14 +41,7 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     interaction,
     context,
     {
-      request: {
-        kind: 'tts',
-        text,
-        voice: settings.voice,
-        format: settings.format,
-        ...(settings.language === undefined ? {} : { language: settings.language }),
-        ...(settings.tone === undefined ? {} : { tone: settings.tone }),
-      },
+      request: ttsRequest(text, settings),
       requester: requesterOf(interaction, SPEAK_SOURCE),
     },
     target,

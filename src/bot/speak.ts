@@ -2,6 +2,7 @@ import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload } from 'di
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../speech/pipeline.ts';
+import type { ResolvedSettings } from '../speech/settings.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge } from './acknowledge.ts';
@@ -77,6 +78,18 @@ export function requesterOf(interaction: SpeakingInteraction, source: string = i
     source,
     id: interaction.id,
     askedAt: interaction.createdTimestamp,
+  };
+}
+
+/** A text-to-speech request of `text` with the settings that apply (/say, Speak). */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return {
+    kind: 'tts',
+    text,
+    voice: settings.voice,
+    format: settings.format,
+    ...(settings.language === undefined ? {} : { language: settings.language }),
+    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
   };
 }
 
