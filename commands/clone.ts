@@ -3,10 +3,10 @@ import type { CommandContext, CommandModule } from '../src/bot/command.ts';
 import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
-import { outputOption } from '../src/bot/options.ts';
+import { outputOption, readOutput } from '../src/bot/options.ts';
 import type { Requirements } from '../src/bot/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
-import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget, type OutputChoice } from '../src/bot/speak.ts';
+import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget } from '../src/bot/speak.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 import { acknowledge } from '../src/bot/acknowledge.ts';
@@ -42,7 +42,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const max = context.settings.maxCharsPerRequest;
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const attachment = interaction.options.getAttachment('audio', true);
-  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context.players);
+  const target = await chooseTarget(interaction, readOutput(interaction.options), context);
   // The download may take longer than Discord's 3 s: acknowledge first.
   await acknowledge(interaction);
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));

@@ -2,8 +2,8 @@ import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { exaggerationOption, outputOption, presetOption, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
-import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { exaggerationOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
+import { speakForCommand } from '../src/bot/speak.ts';
 import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
@@ -37,7 +37,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     interaction,
     context,
     { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration },
-    (interaction.options.getString('output') ?? undefined) as OutputChoice,
+    readOutput(interaction.options),
     voiceLabel,
   );
 };

@@ -1,8 +1,8 @@
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { formatOption, languageOption, textOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
+import { speakForCommand, ttsRequest } from '../src/bot/speak.ts';
 import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 export const data = slashCommand('say')
@@ -23,15 +23,8 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   await speakForCommand(
     interaction,
     context,
-    {
-      kind: 'tts',
-      text: interaction.options.getString('text', true),
-      voice: settings.voice,
-      format: settings.format,
-      ...(settings.language === undefined ? {} : { language: settings.language }),
-      ...(settings.tone === undefined ? {} : { tone: settings.tone }),
-    },
-    (interaction.options.getString('output') ?? undefined) as OutputChoice,
+    ttsRequest(interaction.options.getString('text', true), settings),
+    readOutput(interaction.options),
     voiceLabel,
   );
 };

@@ -1,20 +1,51 @@
-// "Speak" (issue 15): a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it.
-// Held back from the loader (src/bot/command-loader.ts, HELD_BACK) until phase 2 gives it the speech pipeline: it is
-// neither registered with Discord nor routed before then, so no member can reach the branch that cannot speak yet.
+// "Speak" (issue 15): a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it
+// (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
+// default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
+// their (or the server's) /output default says a file.
 import { messageMenu } from '../src/bot/command-builder.ts';
 import type { MessageMenuModule } from '../src/bot/command.ts';
 import type { MenuRequirements } from '../src/bot/preconditions.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { speakableMessage, speakMessageText } from '../src/bot/speak-message.ts';
+import { chooseTarget, requesterOf, speakAndReply, ttsRequest } from '../src/bot/speak.ts';
+import { voiceLabel } from '../src/bot/speech-settings.ts';
+import { chooseSettings } from '../src/speech/settings.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
 export const requires: MenuRequirements = {};
 
 export const data = messageMenu('speak', requires);
 
-export const execute: MessageMenuModule['execute'] = async (interaction) => {
-  const text = speakMessageText(speakableMessage(interaction.targetMessage), { language: interaction.guildLocale });
+/** What the spends of a Speak are recorded under (the `command` column). */
+export const SPEAK_SOURCE = 'speak-message';
+
+export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
+  const { guildId } = interaction;
+  const [autoread, dictionary] = await Promise.all([context.store.getAutoRead(guildId), context.store.listDictionary(guildId)]);
+  const text = speakMessageText(speakableMessage(interaction.targetMessage), {
+    language: interaction.guildLocale,
+    maxLength: autoread.settings.maxLength,
+    dictionary,
+  });
   if (text === '') return showResult(interaction, 'speak.nothing');
-  // Phase 2 speaks `text` here with the member's voice (voice channel or voice message).
-  throw new Error('Speak cannot speak a message before issue 15 phase 2; it must stay in HELD_BACK until then');
+  // Free checks first: where it can go (refused at once if the bot may not speak there), then whose voice.
+  const target = await chooseTarget(interaction, undefined, context, 'voice-message');
+  const settings = await chooseSettings(context.store, {
+    guildId,
+    userId: interaction.user.id,
+    options: {},
+    presetName: undefined,
+    guildLocale: interaction.guild.preferredLocale,
+  });
+  await speakAndReply(
+    interaction,
+    context,
+    {
+      request: ttsRequest(text, settings),
+      requester: requesterOf(interaction, SPEAK_SOURCE),
+    },
+    target,
+    voiceLabel(interaction.locale, settings),
+    { private: true },
+  );
 };

@@ -5,8 +5,14 @@ import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from './settings.ts';
 import { withName } from './spoken.ts';
 
+/** A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward. */
+export interface MessageContent {
+  content: string;
+  cleanup: Pick<CleanupContext, 'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'>;
+}
+
 /** What the reader needs to know about one chat message, as plain data (message-facts.ts adapts discord.js). */
-export interface MessageFacts {
+export interface MessageFacts extends MessageContent {
   guildId: string;
   channelId: string;
   authorId: string;
@@ -25,9 +31,6 @@ export interface MessageFacts {
   voiceChannelId: string | null;
   /** When it was sent (ms since epoch). */
   at: number;
-  content: string;
-  /** Names for its mentions, its files, stickers, reply and forward: what clean-up reads. */
-  cleanup: Pick<CleanupContext, 'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'>;
 }
 
 export type SkipReason = 'other-channel' | 'self' | 'system' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
@@ -77,16 +80,29 @@ export function messageText(
 ): string {
   const language = binding.language;
   const dictionary = options.dictionary ?? ((text: string) => text);
-  const cleaned = cleanMessage(message.content, {
-    ...message.cleanup,
-    maxLength: binding.settings.maxLength,
-    ...(language === undefined ? {} : { language }),
-  });
-  if (cleaned === '') return '';
-  const text = dictionary(cleaned);
+  const text = spokenText(message, { maxLength: binding.settings.maxLength, language, dictionary });
+  if (text === '') return '';
   if (!options.sayName) return text;
   const name = spokenName(message.authorName, language);
   return name === '' ? text : withName(dictionary(name), text, language);
+}
+
+/**
+ * The words for a message's own text, whoever reads it (the auto-reader, the Speak menu): clean-up (mentions by
+ * name, no URLs, the cut with "and so on", replies and files announced), then the dictionary. '' when nothing is
+ * left to say.
+ */
+export function spokenText(
+  message: MessageContent,
+  options: { maxLength: number; language?: string | undefined; dictionary?: (text: string) => string },
+): string {
+  const cleaned = cleanMessage(message.content, {
+    ...message.cleanup,
+    maxLength: options.maxLength,
+    ...(options.language === undefined ? {} : { language: options.language }),
+  });
+  if (cleaned === '') return '';
+  return options.dictionary ? options.dictionary(cleaned) : cleaned;
 }
 
 /** A display name as it can be said: emoji and markup gone, at most NAME_MAX characters; '' when nothing is left. */

@@ -1,16 +1,21 @@
-// A discord.js Message as the plain facts the reader decides on (decide.ts). Names for mentions come from the
-// message's own mention data, then the guild's caches; a forward speaks its snapshot's text.
+// A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
+// any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
+// data, then the guild's caches; a forward speaks its snapshot's text.
 import { MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
-import type { MessageFacts } from './decide.ts';
+import type { MessageContent, MessageFacts } from './decide.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
 
-export function messageFacts(message: Message<true>): MessageFacts {
+/**
+ * A message's own text (a forward's snapshot's) and what clean-up reads of it: names for its mentions from the
+ * message's own mention data, then the guild's caches; its files, stickers, reply and forward. What any reader of
+ * a message needs: the auto-reader (messageFacts) and the Speak menu alike.
+ */
+export function messageContent(message: Message): MessageContent {
   const forwarded = message.reference?.type === MessageReferenceType.Forward;
   const snapshot = forwarded ? message.messageSnapshots.first() : undefined;
   const source: MessageParts = snapshot ?? message;
   const guild = message.guild;
-  const webhook = message.webhookId !== null;
 
   const users: Record<string, string> = {};
   for (const [id, user] of source.mentions.users) users[id] = source.mentions.members?.get(id)?.displayName ?? user.displayName;
@@ -21,14 +26,31 @@ export function messageFacts(message: Message<true>): MessageFacts {
   // Mentions the message data does not resolve (a suppressed ping, a snapshot's): the guild's caches may know them.
   for (const [, kind, id] of source.content.matchAll(/<(@!?|@&|#)(\d+)>/g)) {
     if (id === undefined) continue;
-    if (kind === '@&') roles[id] ??= guild.roles.cache.get(id)?.name ?? '';
-    else if (kind === '#') channels[id] ??= guild.channels.cache.get(id)?.name ?? '';
-    else users[id] ??= guild.members.cache.get(id)?.displayName ?? '';
+    if (kind === '@&') roles[id] ??= guild?.roles.cache.get(id)?.name ?? '';
+    else if (kind === '#') channels[id] ??= guild?.channels.cache.get(id)?.name ?? '';
+    else users[id] ??= guild?.members.cache.get(id)?.displayName ?? '';
   }
   const known = (names: Record<string, string>) => Object.fromEntries(Object.entries(names).filter(([, name]) => name !== ''));
 
   const replied = !forwarded && message.reference ? message.mentions.repliedUser : null;
-  const replyTo = replied ? guild.members.cache.get(replied.id)?.displayName ?? replied.displayName : undefined;
+  const replyTo = replied ? guild?.members.cache.get(replied.id)?.displayName ?? replied.displayName : undefined;
+  return {
+    content: source.content,
+    cleanup: {
+      users: known(users),
+      roles: known(roles),
+      channels: known(channels),
+      attachments: source.attachments.map((a) => ({ filename: a.name, ...(a.contentType ? { contentType: a.contentType } : {}) })),
+      stickerNames: source.stickers.map((s) => s.name),
+      ...(replyTo === undefined ? {} : { replyTo }),
+      ...(forwarded ? { forwarded: true } : {}),
+    },
+  };
+}
+
+export function messageFacts(message: Message<true>): MessageFacts {
+  const guild = message.guild;
+  const webhook = message.webhookId !== null;
   const member = webhook ? null : message.member;
   return {
     guildId: message.guildId,
@@ -42,15 +64,6 @@ export function messageFacts(message: Message<true>): MessageFacts {
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,
-    content: source.content,
-    cleanup: {
-      users: known(users),
-      roles: known(roles),
-      channels: known(channels),
-      attachments: source.attachments.map((a) => ({ filename: a.name, ...(a.contentType ? { contentType: a.contentType } : {}) })),
-      stickerNames: source.stickers.map((s) => s.name),
-      ...(replyTo === undefined ? {} : { replyTo }),
-      ...(forwarded ? { forwarded: true } : {}),
-    },
+    ...messageContent(message),
   };
 }

@@ -6,11 +6,10 @@ import { isCommandModule, type AnyCommandModule } from './command.ts';
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
 
 /**
- * Modules in commands/ that are not offered yet, with why: they are neither registered with Discord nor routed.
- * Speak (issue 15) answers a message with nothing to read, and has no way to speak one until the speech pipeline
- * of phase 2 exists; a menu that can only fail would be worse than none. Phase 2 removes it from here.
+ * Modules in commands/ that are not offered yet, with why: they are neither registered with Discord nor routed
+ * (a command that can only fail would be worse than none). Empty now that Speak (issue 15) can speak.
  */
-export const HELD_BACK: ReadonlyMap<string, string> = new Map([['speak.ts', 'issue 15 phase 2: speaking the message']]);
+export const HELD_BACK: ReadonlyMap<string, string> = new Map();
 
 export interface LoadOptions {
   /** File names to leave out (default HELD_BACK); tests load everything with an empty map. */

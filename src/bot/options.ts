@@ -26,13 +26,21 @@ export const exaggerationOption = (description: 'emote' | 'preset') => numberOpt
 export const presetOption = () => stringOption('preset', { maxLength: 100, autocomplete: true });
 
 /** Where the audio goes (bot/speak.ts: OutputChoice). */
-export const outputOption = () => stringOption('output', { choices: ['voice', 'file'] });
+export const outputOption = () => stringOption('output', { choices: OUTPUT_CHOICES });
+
+const OUTPUT_CHOICES = ['voice', 'file', 'voice-message'] as const;
 
 type Options = ChatInputCommandInteraction['options'];
 
 /** A trimmed string option, undefined when absent or blank. */
 export function readText(options: Options, name: string): string | undefined {
   return options.getString(name)?.trim() || undefined;
+}
+
+/** The `output` option; absent, or a value Discord's clients could not have sent, is no choice. */
+export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | undefined {
+  const value = options.getString('output');
+  return OUTPUT_CHOICES.find((choice) => choice === value);
 }
 
 /** The speech settings a command was given (only those it was given). A malformed language is refused. */

@@ -1,20 +1,28 @@
-import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
+import type { Logger } from '../log.ts';
+import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../speech/pipeline.ts';
+import type { ResolvedSettings } from '../speech/settings.ts';
+import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge } from './acknowledge.ts';
-import type { CommandContext } from './command.ts';
+import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
-import { t } from './i18n.ts';
+import { t, type MessageKey, type MessageParams } from './i18n.ts';
 import { showResult } from './replies.ts';
+import { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';
 
-/** The `output` option: where the member wants the audio (absent: their voice channel if they are in one). */
-export type OutputChoice = 'voice' | 'file' | undefined;
+/** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
+export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
 
-/** Where a command's audio goes, and why a file when it is one (the reply says so). */
+/** Where a command's audio goes, and why a file or a voice message when it is one (the reply says so). */
 export type ChosenTarget =
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
-  | { kind: 'file'; because: 'asked' | 'no-voice' };
+  | { kind: 'file'; because: 'asked' | 'no-voice' }
+  | { kind: 'voice-message'; because: 'asked' | 'no-voice' };
+
+/** A slash command or the Speak menu, in a server: what the front-end needs of either. */
+type SpeakingInteraction = BotCommandInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 const seconds = (s: number) => s.toFixed(1);
@@ -23,7 +31,7 @@ const seconds = (s: number) => s.toFixed(1);
  * The member's voice channel, if the bot may speak there: refused at once when it may not (joining would only
  * time out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
-export function memberVoiceChannel(interaction: ChatInputCommandInteraction<'cached'>, players: PlayerRegistry): Extract<ChosenTarget, { kind: 'voice' }> {
+export function memberVoiceChannel(interaction: SpeakingInteraction, players: PlayerRegistry): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
@@ -38,34 +46,63 @@ export function memberVoiceChannel(interaction: ChatInputCommandInteraction<'cac
   return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
 }
 
-/** Where the audio goes: a caller outside voice gets a file, unless they insisted on voice. */
-export function chooseTarget(interaction: ChatInputCommandInteraction<'cached'>, output: OutputChoice, players: PlayerRegistry): ChosenTarget {
-  if (output === 'file') return { kind: 'file', because: 'asked' };
-  if (!interaction.member.voice.channel && output !== 'voice') return { kind: 'file', because: 'no-voice' };
-  return memberVoiceChannel(interaction, players);
+/**
+ * How a member outside voice is answered when the command does not say: their own default, else the server's,
+ * else `builtin` (a file for the slash commands, as always; a voice message for the Speak menu).
+ */
+export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoiceOutput): OutsideVoiceOutput {
+  return defaults.member ?? defaults.server ?? builtin;
 }
 
-/** The member behind a slash command, as the pipeline records them. */
-export function requesterOf(interaction: ChatInputCommandInteraction<'cached'>): Requester {
+/**
+ * Where the audio goes: the command's `output` option first; without it, the member's voice channel when they are
+ * in one, else the member's default, the server's, then `builtin`. The store is read only in that last case.
+ */
+export async function chooseTarget(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'store'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<ChosenTarget> {
+  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
+  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players);
+  const defaults = await context.store.getOutputDefaults(interaction.guildId, interaction.user.id);
+  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
+}
+
+/** The member behind a slash command or a menu, as the pipeline records them (`source`: the spends' command). */
+export function requesterOf(interaction: SpeakingInteraction, source: string = interaction.commandName): Requester {
   return {
     guildId: interaction.guildId,
     userId: interaction.user.id,
-    source: interaction.commandName,
+    source,
     id: interaction.id,
     askedAt: interaction.createdTimestamp,
   };
 }
 
+/** A text-to-speech request of `text` with the settings that apply (/say, Speak). */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return {
+    kind: 'tts',
+    text,
+    voice: settings.voice,
+    format: settings.format,
+    ...(settings.language === undefined ? {} : { language: settings.language }),
+    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
+  };
+}
+
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
-  interaction: ChatInputCommandInteraction<'cached'>,
+  interaction: SpeakingInteraction,
   context: CommandContext,
   request: SpeechRequest,
   output: OutputChoice,
   /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
   voiceLabel: string,
 ): Promise<void> {
-  const target = chooseTarget(interaction, output, context.players);
+  const target = await chooseTarget(interaction, output, context);
   await speakAndReply(interaction, context, { request, requester: requesterOf(interaction) }, target, voiceLabel);
 }
 
@@ -74,18 +111,18 @@ export async function speakForCommand(
  * as soon as the request is accepted, while the voice join and the first part's request are already under way.
  */
 export async function speakAndReply(
-  interaction: ChatInputCommandInteraction<'cached'>,
+  interaction: SpeakingInteraction,
   context: CommandContext,
   order: Omit<SpeechOrder, 'target'>,
   target: ChosenTarget,
   voice: string,
+  /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
+  reply: { private?: boolean } = {},
 ): Promise<void> {
-  const job = context.speech.speak({
-    ...order,
-    target: target.kind === 'file' ? { kind: 'file' } : { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator },
-  });
+  const job = context.speech.speak({ ...order, target: speechTarget(target) });
   const accepted = await job.accepted;
-  await acknowledge(interaction);
+  // A voice message is posted in the channel on its own; the reply about it is the member's alone.
+  await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
   if (target.kind === 'voice') {
     if (accepted.ahead > 0) await showResult(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
@@ -93,10 +130,55 @@ export async function speakAndReply(
       await showResult(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
-  await showOutcome(interaction, await job.outcome, target, order.request.voice, voice);
+  await showOutcome(interaction, context.logger, await job.outcome, target, order.request.voice, voice);
 }
 
-async function showOutcome(interaction: ChatInputCommandInteraction<'cached'>, outcome: SpeechOutcome, target: ChosenTarget, voiceId: string, voice: string): Promise<void> {
+function speechTarget(target: ChosenTarget): SpeechTarget {
+  if (target.kind === 'voice') return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
+  return { kind: target.kind };
+}
+
+/** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
+async function showWithFiles(interaction: SpeakingInteraction, key: MessageKey, params: MessageParams, files: AttachmentPayload[]): Promise<void> {
+  try {
+    await showResult(interaction, key, params, files);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
+    throw error;
+  }
+}
+
+const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * Posts the voice message in the channel and tells the member; where Discord does not take it (permission,
+ * channel, size, or Discord's refusal), the same Ogg goes to the member as a file, with why.
+ */
+async function showVoiceMessage(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  voiceId: string,
+  voice: string,
+): Promise<void> {
+  const { message } = outcome;
+  let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+  try {
+    posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+    throw error;
+  }
+  if (posted.kind === 'posted') return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) });
+  await showWithFiles(
+    interaction,
+    `voiceMessage.fallback.${posted.reason}`,
+    { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) },
+    [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }],
+  );
+}
+
+async function showOutcome(interaction: SpeakingInteraction, log: Logger, outcome: SpeechOutcome, target: ChosenTarget, voiceId: string, voice: string): Promise<void> {
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
   switch (outcome.kind) {
     case 'files': {
@@ -106,14 +188,10 @@ async function showOutcome(interaction: ChatInputCommandInteraction<'cached'>, o
       }));
       const format = [...new Set(outcome.files.map((p) => p.format))].join('+');
       const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
-      try {
-        await showResult(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files);
-      } catch (error) {
-        if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
-        throw error;
-      }
-      return;
+      return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files);
     }
+    case 'voice-message':
+      return showVoiceMessage(interaction, log, outcome, voiceId, voice);
     case 'played':
       return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) });
     case 'skipped':

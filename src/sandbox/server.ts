@@ -112,6 +112,8 @@ export interface RequestRecord {
   readonly voice?: string;
   readonly outputFormat?: 'wav' | 'mp3';
   readonly exaggeration?: number;
+  /** The text of a valid speech request, as received (what a front-end's clean-up sent). */
+  readonly text?: string;
   /** The voice a clone created. */
   readonly clonedVoiceId?: string;
   readonly errorCode?: string;
@@ -453,6 +455,7 @@ class SandboxServer implements Sandbox {
     record.voice = speech.voice;
     record.outputFormat = speech.format;
     record.exaggeration = speech.exaggeration;
+    record.text = speech.text;
 
     const characters = countCharacters(speech.text);
     if (characters > this.#maxTextCharacters) {

@@ -7,6 +7,7 @@ import { exactWavFile } from '../audio/wav-file.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/accounting.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
+import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { SpeechRequest } from './pipeline.ts';
 
@@ -37,17 +38,26 @@ export function partClip(source: PartSource, request: SpeechRequest, text: strin
       try {
         const response = await start();
         log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-        // A cached or shared part brings its Opus packets: nothing to decode or encode again.
-        if (response.packets) {
-          response.body.destroy();
-          return response.packets(signal);
-        }
-        return createOpusPacketStream(response.body, response.format, { signal });
+        return partPackets(response, signal);
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
     },
   };
+}
+
+/**
+ * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or of a flight
+ * that already has them (nothing decoded or encoded again), else the body encoded as it arrives by the player's own
+ * path (which the flight then caches with its bytes). The body is released when the packets come from elsewhere.
+ * The player (partClip) and the voice message (the pipeline's voice-message target) both read parts through it.
+ */
+export function partPackets(audio: SpeechAudio, signal?: AbortSignal): Readable {
+  if (audio.packets) {
+    audio.body.destroy();
+    return audio.packets(signal);
+  }
+  return createOpusPacketStream(audio.body, audio.format, signal === undefined ? {} : { signal });
 }
 
 /** One part read whole as a file every player reads, with its duration measured from its own samples. */
@@ -56,6 +66,17 @@ export async function partFile(source: PartSource, request: SpeechRequest, text:
   const data = exactFile(response.format, Buffer.concat(await response.body.toArray()));
   const info = await analyseClip(data);
   return { data, format: response.format, seconds: info.durationSeconds };
+}
+
+/**
+ * Every part joined into one voice message (Ogg Opus, duration, waveform). Each part is requested when the one
+ * before it has been read, as a file's parts are; a cached part's stored packets go in as they are.
+ */
+export function partsVoiceMessage(source: PartSource, request: SpeechRequest, texts: readonly string[], charge: Charge): Promise<VoiceMessage> {
+  const signal = new AbortController().signal;
+  return renderVoiceMessage((async function* () {
+    for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge));
+  })());
 }
 
 /** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */

@@ -6,7 +6,8 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, SpendContext } from '../quota/accounting.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { partClip, partFile, type PartClip } from './clips.ts';
+import type { VoiceMessage } from '../voice-message/render.ts';
+import { partClip, partFile, partsVoiceMessage, type PartClip } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import type { PartSource } from './part-source.ts';
 import { countCharacters, splitText } from './split-text.ts';
@@ -27,7 +28,9 @@ export interface Requester {
 export type SpeechTarget =
   /** The pipeline takes the guild's player, joins (or moves to) the channel and queues the parts there. */
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
-  | { kind: 'file' };
+  | { kind: 'file' }
+  /** Every part joined into one Ogg Opus voice message (src/voice-message/render.ts); posting it is the front-end's. */
+  | { kind: 'voice-message' };
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
 export type SpeechRequest =
@@ -69,7 +72,9 @@ export interface SpeechJob {
 export type SpeechOutcome =
   | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
   | { kind: 'failed'; error: unknown; secondsHeard: number }
-  | { kind: 'files'; files: Array<{ data: Buffer; format: AudioFormat }>; seconds: number };
+  | { kind: 'files'; files: Array<{ data: Buffer; format: AudioFormat }>; seconds: number }
+  /** The reply as one voice message; `seconds` is its declared duration. */
+  | { kind: 'voice-message'; message: VoiceMessage; seconds: number };
 
 /** A reference clip for a new voice, checked by the front-end (src/bot/reference-clip.ts). */
 export interface CloneClip {
@@ -184,7 +189,7 @@ export class SpeechPipeline {
     const charge = order.followUp
       ? this.#accounting.unchecked(context)
       : await this.#accounting.authorize(context, this.#source.needs(request, texts));
-    if (target.kind === 'file') return { texts, charge, ahead: 0 };
+    if (target.kind !== 'voice') return { texts, charge, ahead: 0 };
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
@@ -196,6 +201,10 @@ export class SpeechPipeline {
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
     try {
+      if (order.target.kind === 'voice-message') {
+        const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
+        return { kind: 'voice-message', message, seconds: message.durationSecs };
+      }
       if (order.target.kind === 'file' || !accepted.voice) return await this.#render(order.request, accepted);
       return await this.#play(order, order.target.channelId, accepted, accepted.voice, heard);
     } catch (error) {

@@ -7,14 +7,11 @@
 // stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so the player's mono packets (a mono
 // source, encoded in the same worker pool with the same settings: src/audio/opus-settings.ts) and stereo ones (a
 // stereo source, or audio cached before the player went mono) both play as the same mono audio.
-import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/ogg-opus-writer.ts';
 import { OPUS_RATE } from '../audio/opus-encode.ts';
-import { createOpusPacketStream } from '../audio/playback.ts';
 import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../audio/waveform.ts';
-import type { SpeechAudio } from '../speech/part-source.ts';
 
 /** What a voice message needs: the file and the attachment's `duration_secs` and `waveform`. */
 export interface VoiceMessage {
@@ -156,20 +153,6 @@ export async function renderVoiceMessage(parts: Iterable<PacketSource> | AsyncIt
     }
   }
   return builder.finish();
-}
-
-/**
- * One part's Opus packets, as the player gets them: the stored packets of a cache hit or of a flight that already
- * has them (no encoding), else the body encoded as it arrives (which the flight then caches with its packets).
- * The body is released when packets come from elsewhere.
- */
-export function packetsOf(audio: SpeechAudio, signal?: AbortSignal): Readable {
-  const options = signal === undefined ? {} : { signal };
-  if (audio.packets) {
-    audio.body.destroy();
-    return audio.packets(signal);
-  }
-  return createOpusPacketStream(audio.body, audio.format, options);
 }
 
 /** Packets per Ogg page: 50 (one page a second) unless the largest packets would exceed a page's 255 lacing values. */

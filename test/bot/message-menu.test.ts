@@ -43,7 +43,7 @@ async function useMenu(h: Harness, input: FakeMessageCommandInput): Promise<{ ha
 describe('message context menus', () => {
   let h: Harness;
   beforeAll(async () => {
-    // Everything in commands/, Speak included although the loader holds it back until it can speak, plus the probe.
+    // Everything in commands/ (Speak included), plus the probe.
     const commands = new Map<string, AnyCommandModule>([...(await loadCommands(undefined, { heldBack: new Map() })), [readBack.data.name, readBack]]);
     h = await startHarness({ guilds, commands });
   });
@@ -73,7 +73,7 @@ describe('message context menus', () => {
       },
     });
     const expected = speakMessageText(
-      { content, users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] },
+      { content, cleanup: { users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] } },
       { language: 'ko' },
     );
     expect(expected).toContain('minji');

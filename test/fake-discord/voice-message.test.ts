@@ -4,7 +4,9 @@ import { waveformBase64 } from '../../src/audio/waveform.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import type { UploadedFile } from '../support/fake-discord/body.ts';
 import { checkMessageBody } from '../support/fake-discord/messages.ts';
-import { IS_VOICE_MESSAGE } from '../support/fake-discord/voice-message.ts';
+import { PermissionFlagsBits } from 'discord.js';
+import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
+import { checkVoiceMessagePermission, IS_VOICE_MESSAGE } from '../support/fake-discord/voice-message.ts';
 
 const pcm = toneSamples({ pitchHz: 220, seconds: 0.5, amplitude: 0.5, sampleRate: 48000 });
 const encoded = encodeMonoOpus(pcm);
@@ -51,5 +53,11 @@ describe('the local Discord checks voice messages (flags 8192)', () => {
 
   it('leaves ordinary messages alone', () => {
     expect(checkMessageBody({ content: 'hello' }, [], true)).toBeUndefined();
+  });
+
+  it('refuses a voice message from a sender without Send Voice Messages with 403 50173, and nothing else', () => {
+    expect(checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS)).toMatchObject({ status: 403, body: { code: 50173 } });
+    expect(checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages)).toBeUndefined();
+    expect(checkVoiceMessagePermission({ content: 'hello' }, DEFAULT_PERMISSIONS)).toBeUndefined();
   });
 });

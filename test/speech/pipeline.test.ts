@@ -94,6 +94,35 @@ describe('SpeechPipeline', () => {
     expect((await store.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
   });
 
+  it('voice-message: every part joined into one voice message, each part requested once and recorded', async () => {
+    const pipeline = makePipeline();
+    const sentences = ['The first sentence is here.', 'Then a second one follows.'];
+    const before = ttsRequests();
+    const job = pipeline.speak({ request: tts(sentences.join(' ')), requester: requester(), target: { kind: 'voice-message' } });
+    expect(await job.accepted).toEqual({ parts: 2, ahead: 0 });
+    const outcome = await job.outcome;
+    if (outcome.kind !== 'voice-message') throw new Error(`expected a voice message, got ${outcome.kind}`);
+    expect(ttsRequests() - before).toBe(2);
+    expect(outcome.seconds).toBe(outcome.message.durationSecs);
+    const expected = sentences.reduce((sum, text) => sum + sandbox.expectedDurationSeconds(text), 0);
+    // Each part loses at most its encoder's last partial frame and lookahead (docs/voice-messages.md).
+    expect(outcome.seconds).toBeGreaterThan(expected - 2 * 0.0265);
+    expect(outcome.seconds).toBeLessThanOrEqual(expected + 0.001);
+    expect(outcome.message.ogg.subarray(0, 4).toString('latin1')).toBe('OggS');
+    await source.close();
+    expect((await store.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
+  });
+
+  it('voice-message: a part the service fails is the outcome, never a rejection', async () => {
+    const pipeline = makePipeline();
+    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    const job = pipeline.speak({ request: tts('The service is down for this one.'), requester: requester(), target: { kind: 'voice-message' } });
+    await job.accepted;
+    const outcome = await job.outcome;
+    expect(outcome).toMatchObject({ kind: 'failed', secondsHeard: 0 });
+    expect(outcome.kind === 'failed' && outcome.error).toBeInstanceOf(ServerError);
+  });
+
   it('refuses a request over a budget before any API call: accepted rejects with the Refusal, the outcome carries it', async () => {
     const pipeline = makePipeline({ ...NO_BUDGETS, memberDailyChars: 5 });
     const before = sandbox.requests.length;

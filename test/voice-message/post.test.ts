@@ -69,6 +69,14 @@ describe('postVoiceMessage', () => {
     expect(fake.channelMessages()).toHaveLength(before);
   });
 
+  it('falls back with Discord\'s 50173 when the bot was allowed by the interaction but not when it posts', async () => {
+    const before = fake.channelMessages().length;
+    // Permissions as an interaction said them a moment before a server admin took Send Voice Messages away.
+    const place = { ...placeIn(DENIED), permissions: placeIn(ALLOWED).permissions };
+    expect(await postVoiceMessage(place, message, silentLogger)).toEqual({ kind: 'fallback', reason: 'not-allowed-here', code: 50173 });
+    expect(fake.channelMessages()).toHaveLength(before);
+  });
+
   it('falls back when the channel cannot be seen, or the file is over its upload limit', async () => {
     const before = fake.channelMessages().length;
     expect(await postVoiceMessage({ channel: null, permissions: null }, message, silentLogger)).toEqual({ kind: 'fallback', reason: 'no-permission' });

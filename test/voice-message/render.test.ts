@@ -16,8 +16,9 @@ import { silentLogger } from '../../src/log.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
+import { partPackets } from '../../src/speech/clips.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
-import { packetsOf, renderVoiceMessage, VoiceMessageBuilder, VoiceMessageError, type VoiceMessage } from '../../src/voice-message/render.ts';
+import { renderVoiceMessage, VoiceMessageBuilder, VoiceMessageError, type VoiceMessage } from '../../src/voice-message/render.ts';
 import type { UploadedFile } from '../support/fake-discord/body.ts';
 import { checkMessageBody } from '../support/fake-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '../support/fake-discord/voice-message.ts';
@@ -56,7 +57,7 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
   afterEach(() => source.close());
 
   const render = (request: SpeechRequest, texts: string[]) => renderVoiceMessage((async function* () {
-    for (const text of texts) yield packetsOf(await source.fetch(request, text, new AbortController().signal));
+    for (const text of texts) yield partPackets(await source.fetch(request, text, new AbortController().signal));
   })());
 
   it.each(['wav', 'mp3'] as const)('is heard at the voice\'s pitch and length, its duration within 20 ms of the audio (%s)', async (format) => {
@@ -111,7 +112,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     return { cache, source: new PartSource({ client, logger: silentLogger, cache }) };
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
-    renderVoiceMessage([packetsOf(await source.fetch(request, request.text, new AbortController().signal))]);
+    renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal))]);
 
   it('posts the same Ogg for a cached reply, with no call to the Voice API', async () => {
     const request = tts('Cached once, posted twice.');

@@ -9,28 +9,30 @@ import { GatewayIntent } from '../support/fake-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';
 
 const names = { users: { '111': 'Alice' }, roles: { '900': 'Moderators' }, channels: { '500': 'general' } };
+/** A message as auto-read's MessageContent: its text and what clean-up reads. */
+const msg = (content: string, cleanup: SpeakableMessage['cleanup'] = {}): SpeakableMessage => ({ content, cleanup });
 
 describe('speakMessageText', () => {
   const cases: Array<[string, SpeakableMessage, SpeakOptions, string]> = [
-    ['a URL and a mention, cleaned', { content: 'hey <@111> look https://www.youtube.com/watch?v=x', ...names }, {}, 'hey Alice look youtube.com link'],
-    ['a role and a channel by name', { content: '<@&900> see <#500>', ...names }, {}, 'Moderators see general'],
-    ['an unknown mention as a word, never the ID', { content: 'ask <@222>', ...names }, {}, 'ask someone'],
-    ['markdown and emoji gone', { content: '**big** news 🎉 ~~old~~' }, {}, 'big news old'],
-    ['an image announced after the text', { content: 'my cat', attachments: [{ filename: 'cat.png', contentType: 'image/png' }] }, {}, 'my cat, image'],
-    ['a reply announced first', { content: 'agreed', replyTo: 'Bob' }, {}, 'replying to Bob, agreed'],
-    ['a forwarded message announced', { content: 'news', forwarded: true }, {}, 'forwarded message, news'],
-    ['Korean words for a Korean server', { content: '이거 봐 https://www.youtube.com/watch?v=x', ...names }, { language: 'ko' }, '이거 봐 youtube.com 링크'],
-    ['Japanese words for a Japanese server', { content: 'これ見て https://x.com/a' }, { language: 'ja' }, 'これ見て x.comのリンク'],
-    ['the dictionary after clean-up', { content: 'SayBot reads <@111>', ...names }, { dictionary: [{ word: 'SayBot', reading: 'say bot' }] }, 'say bot reads Alice'],
-    ['a long message cut with "and so on"', { content: 'word '.repeat(30) }, { maxLength: 40 }, 'word word word word word word, and so on'],
-    ['nothing to speak', { content: '😂😂 ~~ **' }, {}, ''],
+    ['a URL and a mention, cleaned', msg('hey <@111> look https://www.youtube.com/watch?v=x', names), {}, 'hey Alice look youtube.com link'],
+    ['a role and a channel by name', msg('<@&900> see <#500>', names), {}, 'Moderators see general'],
+    ['an unknown mention as a word, never the ID', msg('ask <@222>', names), {}, 'ask someone'],
+    ['markdown and emoji gone', msg('**big** news 🎉 ~~old~~'), {}, 'big news old'],
+    ['an image announced after the text', msg('my cat', { attachments: [{ filename: 'cat.png', contentType: 'image/png' }] }), {}, 'my cat, image'],
+    ['a reply announced first', msg('agreed', { replyTo: 'Bob' }), {}, 'replying to Bob, agreed'],
+    ['a forwarded message announced', msg('news', { forwarded: true }), {}, 'forwarded message, news'],
+    ['Korean words for a Korean server', msg('이거 봐 https://www.youtube.com/watch?v=x', names), { language: 'ko' }, '이거 봐 youtube.com 링크'],
+    ['Japanese words for a Japanese server', msg('これ見て https://x.com/a'), { language: 'ja' }, 'これ見て x.comのリンク'],
+    ['the dictionary after clean-up', msg('SayBot reads <@111>', names), { dictionary: [{ word: 'SayBot', reading: 'say bot' }] }, 'say bot reads Alice'],
+    ['a long message cut with "and so on"', msg('word '.repeat(30)), { maxLength: 40 }, 'word word word word word word, and so on'],
+    ['nothing to speak', msg('😂😂 ~~ **'), {}, ''],
   ];
   it.each(cases)('%s', (_name, message, options, expected) => {
     expect(speakMessageText(message, options)).toBe(expected);
   });
 
   it('leaves nothing for the dictionary to turn into speech when the message had none', () => {
-    expect(speakMessageText({ content: '👍' }, { dictionary: [{ word: 'x', reading: 'ex' }] })).toBe('');
+    expect(speakMessageText(msg('👍'), { dictionary: [{ word: 'x', reading: 'ex' }] })).toBe('');
   });
 });
 
@@ -72,7 +74,7 @@ describe('speakableMessage from a discord.js Message', () => {
       mentions: [{ id: bob.id, username: bob.username, global_name: 'Bobby' }],
     });
     const speakable = speakableMessage(message);
-    expect(speakable.users).toEqual({ [bob.id]: 'Bobby' });
+    expect(speakable.cleanup.users).toEqual({ [bob.id]: 'Bobby' });
     expect(speakMessageText(speakable)).toBe('Bobby did you see youtube.com link?');
   });
 

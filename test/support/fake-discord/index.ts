@@ -187,6 +187,18 @@ export class FakeDiscord {
     });
   }
 
+  /**
+   * Sets the permissions of the bot's own role in a guild (e.g. takes Send Voice Messages away): what later
+   * interactions' app_permissions say and what REST checks. The @everyone role still adds its own.
+   */
+  setBotPermissions(guildId: string, permissions: bigint): void {
+    const guild = this.parts.world.guild(guildId);
+    const botRoles = guild.members.get(this.parts.world.bot.id)?.roles ?? [];
+    const role = guild.roles.find((r) => r.managed && botRoles.includes(r.id));
+    if (!role) throw new Error(`FakeDiscord: the bot has no role of its own in guild ${guildId}`);
+    role.permissions = permissions;
+  }
+
   /** Serves bytes over HTTP like Discord's CDN; use the result in a command's `attachments` or an option's value. */
   hostAttachment(data: Uint8Array, filename: string, contentType?: string): FakeAttachment {
     return this.parts.cdn.host(data, filename, contentType);

@@ -5,6 +5,7 @@ import type { Cdn } from './cdn.ts';
 import type { CommandStore } from './commands.ts';
 import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
+import { checkVoiceMessagePermission } from './voice-message.ts';
 import {
   GatewayIntent, channelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
   type GuildRecord, type World,
@@ -296,7 +297,7 @@ export class RestApi {
       const found = world.findChannel(channelId);
       if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
       const json = asObject(body.json);
-      const problem = checkMessageBody(json, body.files, true);
+      const problem = checkVoiceMessagePermission(json, found.guild.permissionsOf(world.bot.id)) ?? checkMessageBody(json, body.files, true);
       if (problem) return fail(problem);
       const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
       this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });

@@ -1,7 +1,8 @@
 // What Discord checks when a message is posted with IS_VOICE_MESSAGE (1 << 13): no content, exactly one audio
 // attachment with `duration_secs` and `waveform`, and a file it can play (here: Ogg Opus whose pages and packets
-// decode). The error codes are Discord's JSON error codes for voice messages.
+// decode), sent by a bot allowed to (Send Voice Messages). The error codes are Discord's JSON error codes.
 import opus from '@discordjs/opus';
+import { PermissionFlagsBits } from 'discord.js';
 import type { UploadedFile } from './body.ts';
 import { apiError, asObject, type ApiError, type Json } from './messages.ts';
 
@@ -11,8 +12,19 @@ export const VoiceMessageError = {
   SingleAudioAttachment: 50160, // Voice messages must have a single audio attachment.
   Metadata: 50161,            // Voice messages must have supporting metadata.
   CannotEdit: 50162,          // Voice messages cannot be edited.
+  CannotSendHere: 50173,      // Cannot send voice messages in this channel.
 } as const;
 const MAX_WAVEFORM_BYTES = 256;
+
+/**
+ * A voice message from a sender without Send Voice Messages (1 << 46) in the channel: 403 with 50173, "Cannot send
+ * voice messages in this channel" (discord-api-docs #6082). Undefined for other messages and allowed senders.
+ */
+export function checkVoiceMessagePermission(data: Json, permissions: bigint): ApiError | undefined {
+  const flags = typeof data.flags === 'number' ? data.flags : 0;
+  if ((flags & IS_VOICE_MESSAGE) === 0 || (permissions & PermissionFlagsBits.SendVoiceMessages) !== 0n) return undefined;
+  return apiError(403, VoiceMessageError.CannotSendHere, 'Cannot send voice messages in this channel');
+}
 
 /** Undefined when the body is not a voice message or is an acceptable one. */
 export function checkVoiceMessage(data: Json, files: UploadedFile[], creating: boolean): ApiError | undefined {
