@@ -110,6 +110,8 @@ export interface RequestRecord {
   /** Characters billed: the text's, for a successful request; otherwise 0. */
   readonly charactersBilled: number;
   readonly voice?: string;
+  /** The text the request asked to speak, as received (tests check what a front-end sent). */
+  readonly text?: string;
   readonly outputFormat?: 'wav' | 'mp3';
   readonly exaggeration?: number;
   /** The voice a clone created. */
@@ -451,6 +453,7 @@ class SandboxServer implements Sandbox {
     const account = this.#authenticate(req);
     const speech = await this.#speech(endpoint, req, body, account);
     record.voice = speech.voice;
+    record.text = speech.text;
     record.outputFormat = speech.format;
     record.exaggeration = speech.exaggeration;
 
