@@ -206,6 +206,40 @@ describe('auto-read', () => {
     expect(spoken(h, from)).toHaveLength(2);
   });
 
+  it('/skip skips the message being read, and the next one is still read', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
+    expect(set.content).toContain("say the author's name: off");
+    h.discord.clearAudio(GUILD);
+    const now = Date.now();
+    const first = 'This first message is long enough to be skipped while it plays aloud.';
+    await post(h, ALICE, first, { at: now });
+    await post(h, CAROL, 'Second.', { at: now + 1 });
+    await h.discord.waitForPacket(GUILD, () => true);
+    const skipped = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' });
+    expect(skipped.content).toBe('Skipped the current clip.');
+    const audio = await h.discord.waitForAudio(GUILD, { minSeconds: h.sandbox.expectedDurationSeconds('Second.'), quietMs: 400 });
+    // Part of the first, all of the second: less than both in full.
+    expect(audio.seconds).toBeLessThan(h.sandbox.expectedDurationSeconds(first));
+    expect(spoken(h).slice(-2).sort()).toEqual([first, 'Second.'].sort());
+  });
+
+  it('keeps the bot in voice past the idle timeout while reading, and lets it go after /autoread stop', async () => {
+    const h = await startReading({ config: { voiceIdleTimeoutMs: 200 } });
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'hello');
+    // Heard, then 600 ms without a packet: the 200 ms idle timeout fired meanwhile.
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 600 });
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    expect(h.logs()).not.toContain('"reason":"idle"');
+    const left = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
+    }));
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
+    await left;
+    expect(h.logs()).toContain('"reason":"idle"');
+  });
+
   it('stops reading after /autoread stop', async () => {
     const h = await startReading();
     const stopped = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
