@@ -232,9 +232,7 @@ describe('auto-read', () => {
     await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 600 });
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
     expect(h.logs()).not.toContain('"reason":"idle"');
-    const left = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-      if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
-    }));
+    const left = botLeavesVoice(h);
     await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
     await left;
     expect(h.logs()).toContain('"reason":"idle"');
@@ -267,9 +265,7 @@ describe('auto-read', () => {
 
   it('stops by itself when the bot leaves voice, and is not resumed after a restart', async () => {
     const h = await startReading();
-    const left = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-      if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
-    }));
+    const left = botLeavesVoice(h);
     await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
     await left;
     expect(h.logs()).toContain('"why":"left-voice"');
@@ -325,6 +321,13 @@ describe('auto-read', () => {
       'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off.');
   });
 });
+
+/** Resolves once the bot's own voice state says it left; the reader saw it first (its listener came earlier). */
+function botLeavesVoice(h: Harness): Promise<void> {
+  return new Promise((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+    if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
+  }));
+}
 
 /**
  * The channel heard `texts` (as long as the sandbox makes each), and they are exactly what was sent since `from`.
