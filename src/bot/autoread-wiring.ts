@@ -112,7 +112,14 @@ export class AutoreadWiring implements AutoreadControl {
   async restore(): Promise<void> {
     const client = this.#client;
     if (!client) return;
-    const states = await this.#options.store.listAutoReading();
+    let states: AutoReadState[];
+    try {
+      states = await this.#options.store.listAutoReading();
+    } catch (error) {
+      // The bot still starts: /autoread start binds again.
+      this.#log.error({ code: 'autoread-not-resumed', reason: 'store-failed', err: error }, 'auto-read bindings could not be read: none resumed');
+      return;
+    }
     if (states.length === 0) return;
     if (!this.available) {
       this.#log.warn({ code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' }, 'auto-read bindings kept but not resumed: Message Content is not enabled');

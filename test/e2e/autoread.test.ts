@@ -299,6 +299,15 @@ describe('auto-read', () => {
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
+  it('answers why when SayBot may not post in the channel to read, before joining', async () => {
+    const noPosting = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.Connect | PermissionFlagsBits.Speak |
+      PermissionFlagsBits.UseVAD | PermissionFlagsBits.UseApplicationCommands;
+    harness = await startHarness({ guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })) });
+    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    expect(content).toBe(`I cannot read <#${TEXT}>: give me View Channel and Send Messages there, then try again.`);
+    expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
   it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
     harness = await startHarness({ guilds: guilds() });
     const refused = await runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'start' });
