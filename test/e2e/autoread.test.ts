@@ -206,6 +206,20 @@ describe('auto-read', () => {
     expect(spoken(h, from)).toHaveLength(2);
   });
 
+  it('announces members joining and leaving the voice channel when asked to', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { announce: true } });
+    expect(set.content).toContain('announce joins and leaves: on');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    h.discord.setVoiceState(GUILD, BOB.id, VOICE);
+    await expectRead(h, from, ['bob joined']);
+    h.discord.clearAudio(GUILD);
+    h.discord.setVoiceState(GUILD, BOB.id, null);
+    await heard(h, ['bob left']);
+    expect(spoken(h, from)).toEqual(['bob joined', 'bob left']);
+  });
+
   it('/skip skips the message being read, and the next one is still read', async () => {
     const h = await startReading();
     const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
