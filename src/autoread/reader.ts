@@ -24,6 +24,8 @@ export interface RefusalNotice {
   channelId: string;
   /** The server's language. */
   language: string | undefined;
+  /** Whose message was refused (a budget may be theirs alone). */
+  userId: string;
   refusal: Refusal;
 }
 
@@ -251,7 +253,7 @@ export class AutoReader {
     if (!reading.gate.refused()) return;
     this.#log[refusal.level]({ code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code }, 'auto-read refused: one notice, then silence until a message is accepted');
     try {
-      await this.#options.notify({ guildId, channelId, language, refusal });
+      await this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal });
     } catch (error) {
       this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
     }

@@ -165,6 +165,7 @@ export class AutoreadWiring implements AutoreadControl {
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const { message } = describeFailure(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
-    await channel.send({ content: t(notice.language, 'autoread.paused', { reason }), allowedMentions: NO_MENTIONS });
+    const member = `<@${notice.userId}>`;
+    await channel.send({ content: t(notice.language, 'autoread.paused', { member, reason }), allowedMentions: NO_MENTIONS });
   }
 }

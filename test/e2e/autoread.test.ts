@@ -185,12 +185,13 @@ describe('auto-read', () => {
     await post(h, CAROL, 'carol is fine');
     await heard(h, ['carol said, carol is fine']);
     expect(spoken(h, from)).toEqual(['alice said, short one', 'carol said, carol is fine']);
-    const notices = h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read paused'));
+    const notices = h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
     expect(notices).toHaveLength(1);
+    expect(notices[0]?.message['content']).toMatch(new RegExp(`^Auto-read skipped a message from <@${ALICE.id}>: Your daily budget in this server is 30 characters`));
     expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     // A message accepted again re-arms the notice: Alice's next refusal is announced once more.
     await post(h, ALICE, 'still over');
-    await h.discord.waitForChannelMessage((m) => m !== notices[0]?.raw && String(m.message['content']).startsWith('Auto-read paused'));
+    await h.discord.waitForChannelMessage((m) => m !== notices[0]?.raw && String(m.message['content']).startsWith('Auto-read skipped'));
   });
 
   it('is not held to the member cooldown, which still follows its spends for /say', async () => {

@@ -264,7 +264,7 @@ export const en = {
   'autoread.started': 'Reading {channel} aloud in {voice}. {settings}. /autoread stop stops it.',
   'autoread.stopped': 'Stopped reading aloud.',
   'autoread.notReading': 'Auto-read is not on in this server.',
-  'autoread.paused': 'Auto-read paused: {reason} Messages are not read until a message can be read again.',
+  'autoread.paused': 'Auto-read skipped a message from {member}: {reason} Until a message can be read again, the ones that cannot are skipped without a notice.',
   'autoread.status.reading': 'Reading {channel} in {voice}.',
   'autoread.status.off': 'Not reading now.',
   'autoread.settings.current': '{status} Settings: {settings}.',

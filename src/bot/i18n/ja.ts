@@ -248,7 +248,7 @@ export const ja: Catalogue = {
   'autoread.started': '{channel} を {voice} で読み上げます。{settings}。/読み上げ 停止 で止まります。',
   'autoread.stopped': '読み上げを止めました。',
   'autoread.notReading': 'このサーバーでは読み上げがオンになっていません。',
-  'autoread.paused': '読み上げを一時停止します: {reason} 再び読めるようになるまでメッセージは読みません。',
+  'autoread.paused': '読み上げは {member} さんのメッセージを飛ばしました: {reason} 再び読めるようになるまで、読めないメッセージは通知なしで飛ばします。',
   'autoread.status.reading': '{channel} を {voice} で読み上げ中です。',
   'autoread.status.off': '今は読み上げていません。',
   'autoread.settings.current': '{status} 設定: {settings}。',

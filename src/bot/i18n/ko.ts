@@ -248,7 +248,7 @@ export const ko: Catalogue = {
   'autoread.started': '{channel}을(를) {voice}에서 소리 내어 읽습니다. {settings}. /자동읽기 중지로 멈춥니다.',
   'autoread.stopped': '소리 내어 읽기를 멈췄습니다.',
   'autoread.notReading': '이 서버에서 자동 읽기가 켜져 있지 않습니다.',
-  'autoread.paused': '자동 읽기를 잠시 멈춥니다: {reason} 다시 읽을 수 있을 때까지 메시지를 읽지 않습니다.',
+  'autoread.paused': '자동 읽기가 {member}님의 메시지를 건너뛰었습니다: {reason} 다시 읽을 수 있게 될 때까지 읽지 못하는 메시지는 알림 없이 건너뜁니다.',
   'autoread.status.reading': '{channel}을(를) {voice}에서 읽는 중입니다.',
   'autoread.status.off': '지금은 읽고 있지 않습니다.',
   'autoread.settings.current': '{status} 설정: {settings}.',
