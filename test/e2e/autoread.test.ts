@@ -221,6 +221,18 @@ describe('auto-read', () => {
     expect(spoken(h, from)).toEqual(['bob joined', 'bob left']);
   });
 
+  it("reads a voice channel's own chat when given as the channel", async () => {
+    harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    const h = harness;
+    const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start', options: { channel: { type: 7, value: VOICE } } });
+    expect(content).toContain(`Reading <#${VOICE}> aloud in <#${VOICE}>`);
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'in the text channel', { channelId: TEXT });
+    await post(h, CAROL, 'in the voice chat', { channelId: VOICE });
+    await expectRead(h, from, ['carol said, in the voice chat']);
+  });
+
   it('/skip skips the message being read, and the next one is still read', async () => {
     const h = await startReading();
     const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
