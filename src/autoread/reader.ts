@@ -5,33 +5,17 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import type { SpeechRequest } from '../speech/pipeline.ts';
+import type { SpeechJob, SpeechOrder, SpeechRequest } from '../speech/pipeline.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoreadSettings, ReadingBinding } from './settings.ts';
 import { voiceChangeText } from './spoken.ts';
 
-// The slice of the speech pipeline's contract (src/speech/pipeline.ts, issue 13) the reader codes against; the
-// real SpeechPipeline's speak() fits it.
-export interface ReaderRequester {
-  guildId: string;
-  userId: string;
-  source: 'autoread';
-  id: string;
-  askedAt?: number;
-}
-export interface ReaderOrder {
-  request: SpeechRequest;
-  requester: ReaderRequester;
-  target: { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator };
-}
-export interface ReaderJob {
-  /** Settles once the characters are held and the clip is queued; rejects with a Refusal (or another error). */
-  accepted: Promise<unknown>;
-  /** How it ended; never rejects. */
-  outcome: Promise<{ kind: string; error?: unknown }>;
-}
+/** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
+export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
+/** What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it) and how it ended. */
+export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'>;
 
 /** The one notice a refusal earns (then silence until a message is accepted again). */
 export interface RefusalNotice {
@@ -40,6 +24,8 @@ export interface RefusalNotice {
   channelId: string;
   /** The server's language. */
   language: string | undefined;
+  /** Whose message was refused (a budget may be theirs alone). */
+  userId: string;
   refusal: Refusal;
 }
 
@@ -267,7 +253,7 @@ export class AutoReader {
     if (!reading.gate.refused()) return;
     this.#log[refusal.level]({ code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code }, 'auto-read refused: one notice, then silence until a message is accepted');
     try {
-      await this.#options.notify({ guildId, channelId, language, refusal });
+      await this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal });
     } catch (error) {
       this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
     }

@@ -1,5 +1,6 @@
 // A server's auto-read settings (/autoread settings) and the channel it reads. Plain data: the store keeps them
 // (phase 2), the reader reads them; every default is here so the store and the commands agree on one value.
+import type { AutoReadSettings } from '../store/auto-read-store.ts';
 import { DEFAULT_MAX_LENGTH } from '../text/cleanup.ts';
 
 export interface AutoreadSettings {
@@ -42,4 +43,16 @@ export interface ReadingBinding {
   /** The server's language (preferred locale): the words said for links, names, "and so on". */
   language?: string;
   settings: AutoreadSettings;
+}
+
+/** The settings as the store keeps them (src/store/auto-read-store.ts), as the reader reads them. */
+export function readerSettings(stored: AutoReadSettings): AutoreadSettings {
+  return {
+    sayName: stored.sayAuthorName,
+    maxLength: stored.maxLength,
+    readBots: stored.readBots,
+    requiredRoleId: stored.requiredRoleId ?? null,
+    onlyVoiceMembers: stored.onlyMembersInVoice,
+    announceVoice: stored.announceJoinLeave,
+  };
 }

@@ -11,6 +11,7 @@ import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
+import { AutoreadWiring } from './autoread-wiring.ts';
 import type { AnyCommandModule, CommandContext } from './command.ts';
 import { loadCommands } from './command-loader.ts';
 import { t } from './i18n.ts';
@@ -45,6 +46,7 @@ export class SayBot {
   readonly #store: Store;
   readonly #speech: SpeechPipeline;
   readonly #cache: AudioCache;
+  readonly #autoread: AutoreadWiring;
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -55,11 +57,12 @@ export class SayBot {
     this.#commands = commands;
     this.#store = options.store;
     this.#cache = cache;
-    this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.players = new PlayerRegistry({
       logger,
       idleTimeoutMs: config.voiceIdleTimeoutMs,
       group: `saybot-${randomUUID()}`,
+      // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
+      keepConnected: (guildId) => this.#autoread.isReading(guildId),
     });
     const accounting = new Accounting({
       store: options.store,
@@ -79,8 +82,13 @@ export class SayBot {
       source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
+    this.#autoread = new AutoreadWiring({
+      store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
+    });
+    this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
+      autoread: this.#autoread,
       accounting,
       players: this.players,
       logger,
@@ -110,6 +118,7 @@ export class SayBot {
     });
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    this.#autoread.attach(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
     client.on(Events.ShardDisconnect, (event, shardId) => {
@@ -151,6 +160,7 @@ export class SayBot {
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
       });
       bot.#autoreadAvailable = login.autoreadAvailable;
+      await bot.#autoread.restore();
     } catch (error) {
       await options.store.close();
       throw error;
@@ -195,6 +205,8 @@ export class SayBot {
     if (this.#stopping) return;
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
+    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next start.
+    this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);

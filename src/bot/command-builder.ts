@@ -1,13 +1,16 @@
 import {
   ApplicationCommandType,
+  type ChannelType,
   ContextMenuCommandBuilder,
   InteractionContextType,
   PermissionFlagsBits,
   SlashCommandAttachmentOption,
   SlashCommandBooleanOption,
   SlashCommandBuilder,
+  SlashCommandChannelOption,
   SlashCommandIntegerOption,
   SlashCommandNumberOption,
+  SlashCommandRoleOption,
   SlashCommandStringOption,
   SlashCommandSubcommandBuilder,
   type SharedNameAndDescription,
@@ -131,4 +134,13 @@ export function booleanOption<O extends OptionName>(name: O, spec: Common & Desc
 
 export function attachmentOption<O extends OptionName>(name: O, spec: Common & Described<O>): SlashCommandAttachmentOption {
   return option(new SlashCommandAttachmentOption(), name, spec);
+}
+
+/** A channel option offering only `types` (Discord's picker filters by them). */
+export function channelOption<O extends OptionName>(name: O, spec: Common & Described<O> & { types: ReadonlyArray<ChannelType.GuildText | ChannelType.GuildVoice> }): SlashCommandChannelOption {
+  return option(new SlashCommandChannelOption(), name, spec).addChannelTypes(...spec.types);
+}
+
+export function roleOption<O extends OptionName>(name: O, spec: Common & Described<O>): SlashCommandRoleOption {
+  return option(new SlashCommandRoleOption(), name, spec);
 }

@@ -15,12 +15,15 @@ import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voices/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
+import type { AutoreadControl } from './autoread-wiring.ts';
 import type { MenuRequirements, Requirements } from './preconditions.ts';
 
 /** What every command handler may use. Commands hold only what is particular to them. */
 export interface CommandContext {
   /** The one way from a request to audio (src/speech/pipeline.ts): commands call it, then word its outcome. */
   speech: SpeechPipeline;
+  /** Auto-read in this bot (/autoread, /dictionary); absent where a test runs commands without a bot. */
+  autoread?: AutoreadControl;
   /** The budgets in force and /usage (the pipeline checks and records spends itself). */
   accounting: Accounting;
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */

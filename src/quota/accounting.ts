@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { SpendEndpoint, Store } from '../store/types.ts';
-import { checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
+import { budgetsForSource, checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { SpendLedger } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
@@ -200,7 +200,7 @@ export class Accounting {
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
       const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
       const refusal = checkBudgets(
-        limits,
+        budgetsForSource(limits, context.command),
         {
           guildMonthChars: guildMonth.spent + held((c) => c.context.guildId === guildId),
           memberDayChars: memberDay.spent + held(mine),

@@ -28,6 +28,16 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
+/**
+ * The budgets a request from `source` (the spend's command) is checked against. Auto-read is exempt from the
+ * member cooldown: a chat message is not a /say, and a member writing two lines in a row must hear both; the day
+ * and month budgets still apply to every character it reads. Its spends still count as the member's last spend, so
+ * a /say right after chatting waits out the cooldown as after any paid request.
+ */
+export function budgetsForSource(limits: OperatorBudgets, source: string): OperatorBudgets {
+  return source === 'autoread' ? { ...limits, memberCooldownSeconds: 0 } : limits;
+}
+
 /** What has been spent so far (reservations of requests still under way included). */
 export interface BudgetUsage {
   guildMonthChars: number;

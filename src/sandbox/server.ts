@@ -110,10 +110,10 @@ export interface RequestRecord {
   /** Characters billed: the text's, for a successful request; otherwise 0. */
   readonly charactersBilled: number;
   readonly voice?: string;
+  /** The text the request asked to speak, as received (tests check what a front-end sent). */
+  readonly text?: string;
   readonly outputFormat?: 'wav' | 'mp3';
   readonly exaggeration?: number;
-  /** The text of a valid speech request, as received (what a front-end's clean-up sent). */
-  readonly text?: string;
   /** The voice a clone created. */
   readonly clonedVoiceId?: string;
   readonly errorCode?: string;
@@ -453,9 +453,9 @@ class SandboxServer implements Sandbox {
     const account = this.#authenticate(req);
     const speech = await this.#speech(endpoint, req, body, account);
     record.voice = speech.voice;
+    record.text = speech.text;
     record.outputFormat = speech.format;
     record.exaggeration = speech.exaggeration;
-    record.text = speech.text;
 
     const characters = countCharacters(speech.text);
     if (characters > this.#maxTextCharacters) {

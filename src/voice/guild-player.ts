@@ -103,6 +103,11 @@ export interface GuildPlayerOptions {
    * Ready again before the player gives it up and cuts the current reply off. Default 5 s.
    */
   reconnectGraceMs?: number;
+  /**
+   * While this says true the idle timeout does not leave the channel (the guild is being auto-read: silence between
+   * messages is not idleness). Asked when the timeout fires; the timeout is armed again meanwhile.
+   */
+  stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
 }
@@ -510,7 +515,10 @@ export class GuildPlayer {
   #armIdleTimer(): void {
     this.#clearIdleTimer();
     if (this.#state.kind !== 'connected' || this.busy) return;
-    this.#idleTimer = setTimeout(() => this.leave('idle'), this.#options.idleTimeoutMs);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#options.stayConnected?.() === true) this.#armIdleTimer();
+      else this.leave('idle');
+    }, this.#options.idleTimeoutMs);
     this.#idleTimer.unref();
   }
 

@@ -8,6 +8,8 @@ export interface PlayerRegistryOptions {
   /** Keeps this bot's voice connections apart from another instance's in the same process. */
   group: string;
   readyTimeoutMs?: number;
+  /** A guild whose player must not leave on the idle timeout now (GuildPlayerOptions.stayConnected). */
+  keepConnected?: (guildId: string) => boolean;
 }
 
 /** One GuildPlayer per guild, made on first use. */
@@ -29,6 +31,7 @@ export class PlayerRegistry {
         logger: this.#options.logger,
         idleTimeoutMs: this.#options.idleTimeoutMs,
         ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
+        ...(this.#options.keepConnected === undefined ? {} : { stayConnected: () => this.#options.keepConnected?.(guildId) === true }),
       });
       this.#players.set(guildId, player);
     }

@@ -5,6 +5,7 @@ import { getVoiceConnection } from '@discordjs/voice';
 import { Events, GatewayIntentBits, type Client, type Message, type VoiceState } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AutoReader, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
+import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
 import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/autoread/settings.ts';
 import { createLogger } from '../../src/log.ts';
 import { Refusal } from '../../src/refusal.ts';
@@ -55,7 +56,11 @@ class Pipeline {
     const accepted = next === 'accept' ? Promise.resolve({ parts: 1, ahead: 0 })
       : next instanceof Promise ? next.then(() => ({ parts: 1, ahead: 0 }))
         : Promise.reject(next);
-    return { accepted, outcome: accepted.then(() => ({ kind: 'played' }), (error: unknown) => ({ kind: 'failed', error })) };
+    const outcome = accepted.then(
+      (): SpeechOutcome => ({ kind: 'played', seconds: 1 }),
+      (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
+    );
+    return { accepted, outcome };
   };
 
   get texts(): string[] {

@@ -120,7 +120,7 @@ describe('the command definitions', () => {
       expect(shown ?? null, `/${name}`).toBe(forAdminsByDefault(command.requires) ? PermissionFlagsBits.ManageGuild.toString() : null);
       if (shown) admins.push(name);
     }
-    expect(admins.sort()).toEqual(['budget', 'clone']);
+    expect(admins.sort()).toEqual(['autoread', 'budget', 'clone']);
   });
 
   it('declare preconditions only for subcommands that exist', () => {

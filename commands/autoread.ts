@@ -1,0 +1,127 @@
+import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { AutoreadControl } from '../src/bot/autoread-wiring.ts';
+import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { booleanOption, channelOption, integerOption, roleOption, slashCommand, subcommand } from '../src/bot/command-builder.ts';
+import { UserError } from '../src/bot/failures.ts';
+import { t } from '../src/bot/i18n.ts';
+import { MESSAGE_CONTENT_WHERE } from '../src/bot/intents.ts';
+import type { Requirements } from '../src/bot/preconditions.ts';
+import { showContent, showResult } from '../src/bot/replies.ts';
+import { memberVoiceChannel } from '../src/bot/speak.ts';
+import { MAX_LENGTH_RANGE } from '../src/autoread/settings.ts';
+import type { AutoReadSettingChanges, AutoReadSettings, AutoReadState } from '../src/store/auto-read-store.ts';
+
+/** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
+export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };
+
+/** The channels whose chat can be read: a text channel, or a voice channel's own chat. */
+const READABLE = [ChannelType.GuildText, ChannelType.GuildVoice] as const;
+
+export const data = slashCommand('autoread', requires)
+  .addSubcommand(subcommand('autoread.start').addChannelOption(channelOption('channel', { types: READABLE })))
+  .addSubcommand(subcommand('autoread.stop'))
+  .addSubcommand(
+    subcommand('autoread.settings')
+      .addBooleanOption(booleanOption('say_name', {}))
+      .addIntegerOption(integerOption('max_length', MAX_LENGTH_RANGE))
+      .addBooleanOption(booleanOption('read_bots', {}))
+      .addRoleOption(roleOption('role', {}))
+      .addBooleanOption(booleanOption('only_voice_members', {}))
+      .addBooleanOption(booleanOption('announce', {})),
+  );
+
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext, autoread: AutoreadControl) => Promise<void>;
+
+const mention = (id: string) => `<#${id}>`;
+
+/** The settings in the caller's language, one clause each. */
+function describe(locale: string, settings: AutoReadSettings): string {
+  const onOff = (value: boolean) => t(locale, value ? 'autoread.value.on' : 'autoread.value.off');
+  return [
+    t(locale, 'autoread.setting.sayName', { value: onOff(settings.sayAuthorName) }),
+    t(locale, 'autoread.setting.maxLength', { value: settings.maxLength }),
+    t(locale, 'autoread.setting.readBots', { value: onOff(settings.readBots) }),
+    t(locale, 'autoread.setting.role', { value: settings.requiredRoleId === undefined ? t(locale, 'autoread.value.noRole') : `<@&${settings.requiredRoleId}>` }),
+    t(locale, 'autoread.setting.onlyVoiceMembers', { value: onOff(settings.onlyMembersInVoice) }),
+    t(locale, 'autoread.setting.announce', { value: onOff(settings.announceJoinLeave) }),
+  ].join('; ');
+}
+
+const start: Handler = async (interaction, { players, store }, autoread) => {
+  // Free checks first, the join (seconds) last.
+  if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
+  const voice = memberVoiceChannel(interaction, players);
+  const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
+  const channel = interaction.guild.channels.cache.get(chosenId);
+  if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type)) throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
+  const me = interaction.guild.members.me;
+  // Without View Channel no message arrives; without Send Messages a refusal's one notice cannot be posted.
+  if (me !== null && !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) {
+    throw new UserError('autoread.cannotSee', { channel: mention(chosenId) });
+  }
+  await autoread.start(interaction.guild, { textChannelId: chosenId, voiceChannelId: voice.channelId, startedBy: interaction.user.id });
+  const state = await store.getAutoRead(interaction.guildId);
+  await showResult(interaction, 'autoread.started', {
+    channel: mention(chosenId), voice: mention(voice.channelId), settings: describe(interaction.locale, state.settings),
+  });
+};
+
+const stop: Handler = async (interaction, _context, autoread) => {
+  const stopped = await autoread.stop(interaction.guildId);
+  await showResult(interaction, stopped ? 'autoread.stopped' : 'autoread.notReading');
+};
+
+/** The changes the options ask for; @everyone as the role means "no role required". */
+function changesOf(interaction: ChatInputCommandInteraction<'cached'>): AutoReadSettingChanges {
+  const options = interaction.options;
+  const changes: AutoReadSettingChanges = {};
+  const flag = (name: string) => options.getBoolean(name) ?? undefined;
+  const sayAuthorName = flag('say_name');
+  if (sayAuthorName !== undefined) changes.sayAuthorName = sayAuthorName;
+  const maxLength = options.getInteger('max_length');
+  if (maxLength !== null) {
+    // Discord enforces the range for its own clients; a crafted value is refused all the same.
+    if (maxLength < MAX_LENGTH_RANGE.min || maxLength > MAX_LENGTH_RANGE.max) throw new UserError('autoread.maxLengthRange', MAX_LENGTH_RANGE);
+    changes.maxLength = maxLength;
+  }
+  const readBots = flag('read_bots');
+  if (readBots !== undefined) changes.readBots = readBots;
+  const role = options.getRole('role');
+  if (role !== null) changes.requiredRoleId = role.id === interaction.guildId ? null : role.id;
+  const onlyMembersInVoice = flag('only_voice_members');
+  if (onlyMembersInVoice !== undefined) changes.onlyMembersInVoice = onlyMembersInVoice;
+  const announceJoinLeave = flag('announce');
+  if (announceJoinLeave !== undefined) changes.announceJoinLeave = announceJoinLeave;
+  return changes;
+}
+
+function status(locale: string, state: AutoReadState, reading: boolean): string {
+  return reading && state.binding
+    ? t(locale, 'autoread.status.reading', { channel: mention(state.binding.textChannelId), voice: mention(state.binding.voiceChannelId) })
+    : t(locale, 'autoread.status.off');
+}
+
+const settings: Handler = async (interaction, { store }, autoread) => {
+  const locale = interaction.locale;
+  const changes = changesOf(interaction);
+  if (Object.keys(changes).length === 0) {
+    const state = await store.getAutoRead(interaction.guildId);
+    await showContent(interaction, t(locale, 'autoread.settings.current', {
+      status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describe(locale, state.settings),
+    }));
+    return;
+  }
+  const updated = await store.setAutoReadSettings(interaction.guildId, changes, interaction.user.id);
+  autoread.configure(interaction.guildId, updated);
+  await showResult(interaction, 'autoread.settings.updated', { settings: describe(locale, updated) });
+};
+
+const HANDLERS: Record<string, Handler> = { start, stop, settings };
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const sub = interaction.options.getSubcommand(true);
+  const handler = HANDLERS[sub];
+  if (!handler) throw new Error(`no handler for /autoread ${sub}`);
+  if (!context.autoread) throw new Error('auto-read is not wired into this bot');
+  await handler(interaction, context, context.autoread);
+};

@@ -1,0 +1,171 @@
+// Auto-read in the running bot: the AutoReader (src/autoread/reader.ts) fed by Discord's MESSAGE_CREATE and
+// VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and resumed at
+// start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
+// AutoreadControl (CommandContext.autoread).
+import { Events, type Client, type Guild } from 'discord.js';
+import type { Logger } from '../log.ts';
+import { AutoReader, type RefusalNotice } from '../autoread/reader.ts';
+import { readerSettings } from '../autoread/settings.ts';
+import { autoreadSpeechRequest } from '../autoread/voice.ts';
+import type { SpeechPipeline } from '../speech/pipeline.ts';
+import type { AutoReadSettings, AutoReadState } from '../store/auto-read-store.ts';
+import type { Store } from '../store/types.ts';
+import type { DictionaryEntry } from '../text/dictionary.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+import { describeFailure } from './failures.ts';
+import { t } from './i18n.ts';
+import { NO_MENTIONS } from './replies.ts';
+
+/** What the commands may do with auto-read. */
+export interface AutoreadControl {
+  /** Discord gave the Message Content intent: without it no chat reaches the bot. */
+  readonly available: boolean;
+  isReading(guildId: string): boolean;
+  /**
+   * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
+   * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
+   */
+  start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void>;
+  /** Stops reading (store and reader); false when the guild was not reading. */
+  stop(guildId: string): Promise<boolean>;
+  /** New settings from the next message on. */
+  configure(guildId: string, settings: AutoReadSettings): void;
+  /** A changed dictionary, from the next message on. */
+  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
+}
+
+export interface AutoreadWiringOptions {
+  store: Store;
+  speech: SpeechPipeline;
+  players: PlayerRegistry;
+  logger: Logger;
+  /** Whether Discord gave auto-read's intents (known once logged in). */
+  available: () => boolean;
+}
+
+export class AutoreadWiring implements AutoreadControl {
+  readonly #options: AutoreadWiringOptions;
+  readonly #log: Logger;
+  readonly #reader: AutoReader;
+  #client: Client | undefined;
+
+  constructor(options: AutoreadWiringOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+    const { store, speech } = options;
+    this.#reader = new AutoReader({
+      speak: (order) => speech.speak(order),
+      requestFor: (guildId, userId, text) => {
+        const guild = this.#client?.guilds.cache.get(guildId);
+        return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text);
+      },
+      notify: (notice) => this.#notify(notice),
+      onStopped: (guildId) => {
+        store.stopAutoRead(guildId).catch((error: unknown) =>
+          this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
+      },
+      logger: options.logger,
+    });
+  }
+
+  get available(): boolean {
+    return this.#options.available();
+  }
+
+  /** Listens to this client (made again when Discord refuses auto-read's intents: the last one attached is used). */
+  attach(client: Client): void {
+    this.#client = client;
+    client.on(Events.MessageCreate, (message) => this.#reader.onMessage(message));
+    client.on(Events.VoiceStateUpdate, (before, after) => this.#reader.onVoiceState(before, after));
+  }
+
+  isReading(guildId: string): boolean {
+    return this.#reader.binding(guildId) !== undefined;
+  }
+
+  async start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void> {
+    await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+    const state = await this.#options.store.startAutoRead(guild.id, binding);
+    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+  }
+
+  async stop(guildId: string): Promise<boolean> {
+    const wasReading = this.#reader.stop(guildId);
+    const stored = await this.#options.store.stopAutoRead(guildId);
+    return wasReading || stored;
+  }
+
+  configure(guildId: string, settings: AutoReadSettings): void {
+    this.#reader.configure(guildId, readerSettings(settings));
+  }
+
+  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
+    this.#reader.setDictionary(guildId, entries);
+  }
+
+  /**
+   * After login: every guild the store says is reading is read again, once the bot is back in the voice channel
+   * recorded with its binding. Nobody there (or the channel or guild gone, or the join failing) drops the binding
+   * (reading off, one log line): a bot alone in a channel would only leave again. Without Message Content the
+   * bindings are kept for a start that has it.
+   */
+  async restore(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    let states: AutoReadState[];
+    try {
+      states = await this.#options.store.listAutoReading();
+    } catch (error) {
+      // The bot still starts: /autoread start binds again.
+      this.#log.error({ code: 'autoread-not-resumed', reason: 'store-failed', err: error }, 'auto-read bindings could not be read: none resumed');
+      return;
+    }
+    if (states.length === 0) return;
+    if (!this.available) {
+      this.#log.warn({ code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' }, 'auto-read bindings kept but not resumed: Message Content is not enabled');
+      return;
+    }
+    await Promise.all(states.map((state) => this.#resume(client, state)));
+  }
+
+  /** Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. */
+  close(): void {
+    this.#reader.close();
+  }
+
+  async #resume(client: Client, state: AutoReadState): Promise<void> {
+    const { guildId, binding } = state;
+    const drop = async (reason: string, error?: unknown) => {
+      this.#log.warn({ code: 'autoread-not-resumed', guildId, voiceChannelId: binding?.voiceChannelId, reason, ...(error === undefined ? {} : { err: error }) },
+        'auto-read not resumed after the restart: its binding is dropped');
+      await this.#options.store.stopAutoRead(guildId).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+    };
+    const guild = client.guilds.cache.get(guildId);
+    if (!binding || !guild) return drop('no-guild');
+    const voice = guild.channels.cache.get(binding.voiceChannelId);
+    if (!voice?.isVoiceBased()) return drop('no-channel');
+    if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty');
+    try {
+      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+      await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+    } catch (error) {
+      return drop('join-failed', error);
+    }
+    this.#log.info({ code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId }, 'auto-read resumed');
+  }
+
+  async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
+    const entries = await this.#options.store.listDictionary(state.guildId);
+    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: readerSettings(state.settings) }, entries);
+  }
+
+  /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */
+  async #notify(notice: RefusalNotice): Promise<void> {
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    const { message } = describeFailure(notice.refusal);
+    const reason = t(notice.language, message.key, message.params);
+    const member = `<@${notice.userId}>`;
+    await channel.send({ content: t(notice.language, 'autoread.paused', { member, reason }), allowedMentions: NO_MENTIONS });
+  }
+}

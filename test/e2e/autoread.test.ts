@@ -1,0 +1,375 @@
+// Auto-read end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE) and the sandbox
+// Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
+import { Events, PermissionFlagsBits } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { t } from '../../src/bot/i18n.ts';
+import type { ChatMessage } from '../support/fake-discord/message-create.ts';
+import { dominantPitchHz } from '../../src/audio/clip.ts';
+import { monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+
+const GUILD = '200000000000000002';
+const TEXT = '210000000000000002';
+const OTHER_TEXT = '210000000000000009';
+const VOICE = '220000000000000003';
+const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
+const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
+const BOB = { id: '300000000000000012', username: 'bob' }; // not in voice
+const CAROL_VOICE = 'voice-b-en-m-01';
+const HELPER = { id: '300000000000000019', username: 'helperbot', bot: true };
+
+function guilds(): FakeGuildSpec[] {
+  return [{
+    id: GUILD,
+    name: 'London',
+    preferredLocale: 'en-US',
+    textChannelId: TEXT,
+    voiceChannels: [{ id: VOICE, name: 'general' }],
+    members: [
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...BOB, locale: 'en-US' },
+      { ...HELPER, voiceChannelId: VOICE },
+    ],
+  }];
+}
+
+/** A message ID whose timestamp (Discord's snowflake) is `at`: how the reader knows when a message was sent. */
+const DISCORD_EPOCH = 1_420_070_400_000n;
+let sequence = 0n;
+function snowflake(at: number): string {
+  sequence = (sequence + 1n) & 0xfffn;
+  return ((BigInt(at) - DISCORD_EPOCH) << 22n | sequence).toString();
+}
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function startReading(options: HarnessOptions = {}): Promise<Harness> {
+  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+  expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
+  expect(harness.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+  return harness;
+}
+
+type Author = { id: string; username: string; bot?: boolean };
+
+async function post(h: Harness, author: Author, content: string, extra: Partial<ChatMessage> & { at?: number } = {}): Promise<void> {
+  const { at, ...rest } = extra;
+  const delivered = await h.discord.postMessage({
+    id: snowflake(at ?? Date.now()), channelId: TEXT, guildId: GUILD, author, member: { roles: [] }, content, ...rest,
+  });
+  expect(delivered).toBe(true);
+}
+
+/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
+function spoken(h: Harness, from = 0): string[] {
+  return h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+}
+
+/** Waits until the channel heard the audio of `texts` (the sandbox's length for each), and returns it. */
+async function heard(h: Harness, texts: readonly string[]) {
+  const expected = texts.reduce((sum, text) => sum + h.sandbox.expectedDurationSeconds(text), 0);
+  const audio = await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.1, quietMs: 400 });
+  expect(audio.seconds).toBeGreaterThan(expected - 0.1);
+  expect(audio.seconds).toBeLessThan(expected + 0.3);
+  return audio;
+}
+
+describe('auto-read', () => {
+  it('reads the bound channel aloud in order, naming each author before their message', async () => {
+    const h = await startReading();
+    // Carol speaks in another voice, so the order is heard: each stretch of audio has its author's pitch.
+    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { voice: CAROL_VOICE } });
+    expect(set.content).toContain(CAROL_VOICE);
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const now = Date.now();
+    await post(h, ALICE, 'First line.', { at: now });
+    await post(h, CAROL, 'Second line.', { at: now + 1 });
+    await post(h, ALICE, 'Third line.', { at: now + 2 });
+    const texts = ['alice said, First line.', 'carol said, Second line.', 'alice said, Third line.'];
+    const audio = await heard(h, texts);
+    expect([...spoken(h, from)].sort()).toEqual([...texts].sort());
+    const voiceOf = new Map(h.sandbox.requests.slice(from).map((r) => [r.text, r.voice]));
+    expect(voiceOf.get(texts[1])).toBe(CAROL_VOICE);
+    expect(voiceOf.get(texts[0])).not.toBe(CAROL_VOICE);
+    const samples = monoOf(audio);
+    let start = 0;
+    for (const text of texts) {
+      const seconds = h.sandbox.expectedDurationSeconds(text);
+      // The middle of each stretch, clear of the joins.
+      const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
+      const pitch = dominantPitchHz(middle, 48_000) ?? 0;
+      expect(Math.abs(pitch - (h.sandbox.voicePitchHz(voiceOf.get(text) ?? '') ?? 0)), text).toBeLessThan(4);
+      start += seconds;
+    }
+  });
+
+  it('sends a URL and a mention without either, with the mentioned member named', async () => {
+    const h = await startReading();
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, `look at https://example.com/a/very/long/path?with=query <@${BOB.id}>`, { mentions: [BOB] });
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
+    const [text] = spoken(h, from);
+    expect(text).not.toMatch(/https?:|example\.com\/a|<@|\d{17}/);
+    expect(text).toContain('bob');
+    expect(text).toContain('link');
+  });
+
+  it('applies the server dictionary to what is read', async () => {
+    const h = await startReading();
+    const added = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'dictionary', subcommand: 'add', options: { word: 'SayBot', reading: 'say bot' } });
+    expect(added.content).toBe('Added "SayBot": read as "say bot".');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'I like saybot a lot');
+    await expectRead(h, from, ['alice said, I like say bot a lot']);
+  });
+
+  it('does not read bots, webhooks, members outside voice or other channels by default', async () => {
+    const h = await startReading();
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, HELPER, 'I am a bot');
+    await post(h, { id: '400000000000000001', username: 'hook', bot: true }, 'I am a webhook', { webhookId: '400000000000000001', member: undefined });
+    await post(h, BOB, 'I am not in voice');
+    await post(h, ALICE, 'elsewhere', { channelId: OTHER_TEXT });
+    // Messages are decided in arrival order: once this one is sent to the service, the ones above were skipped.
+    await post(h, CAROL, 'only this');
+    await expectRead(h, from, ['carol said, only this']);
+    expect(h.logs()).toContain('"skipped":"bot"');
+    expect(h.logs()).toContain('"skipped":"not-in-voice"');
+  });
+
+  it('says the name once per 60 s of the same member speaking', async () => {
+    const h = await startReading();
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const t0 = Date.now();
+    await post(h, ALICE, 'one', { at: t0 });
+    await post(h, ALICE, 'two', { at: t0 + 30_000 });
+    await post(h, ALICE, 'three', { at: t0 + 91_000 });
+    await expectRead(h, from, ['alice said, one', 'two', 'alice said, three']);
+  });
+
+  it('cuts a long message at a word, with "and so on"', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { max_length: 40, say_name: false } });
+    expect(set.content).toContain('longest message: 40 characters');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'word '.repeat(60).trim());
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
+    const [text] = spoken(h, from);
+    expect(text).toMatch(/^(word ){5,}.*word, and so on$/);
+    expect([...(text ?? '')].length).toBeLessThanOrEqual(40);
+    await heard(h, [text ?? '']);
+  });
+
+  it('a budget running out gives one notice in the channel, then silence', async () => {
+    // Alice's first message fits her daily budget, the next ones do not; Carol's still do.
+    const h = await startReading({ env: { BUDGET_MEMBER_DAILY_CHARS: '30' } });
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'short one');
+    await expectRead(h, from, ['alice said, short one']);
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'this one is over her budget');
+    await post(h, ALICE, 'and this one too, silently');
+    await post(h, CAROL, 'carol is fine');
+    await heard(h, ['carol said, carol is fine']);
+    expect(spoken(h, from)).toEqual(['alice said, short one', 'carol said, carol is fine']);
+    const notices = h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.message['content']).toMatch(new RegExp(`^Auto-read skipped a message from <@${ALICE.id}>: Your daily budget in this server is 30 characters`));
+    expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+    // A message accepted again re-arms the notice: Alice's next refusal is announced once more.
+    await post(h, ALICE, 'still over');
+    await h.discord.waitForChannelMessage((m) => m !== notices[0]?.raw && String(m.message['content']).startsWith('Auto-read skipped'));
+  });
+
+  it('is not held to the member cooldown, which still follows its spends for /say', async () => {
+    const h = await startReading({ env: { BUDGET_MEMBER_COOLDOWN_SECONDS: '3600' } });
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const now = Date.now();
+    await post(h, ALICE, 'first', { at: now });
+    await post(h, ALICE, 'second', { at: now + 1 });
+    await expectRead(h, from, ['alice said, first', 'second']);
+    const said = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'a command now' } });
+    expect(said.content).toMatch(/wait/i);
+    expect(spoken(h, from)).toHaveLength(2);
+  });
+
+  it('announces members joining and leaving the voice channel when asked to', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { announce: true } });
+    expect(set.content).toContain('announce joins and leaves: on');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    h.discord.setVoiceState(GUILD, BOB.id, VOICE);
+    await expectRead(h, from, ['bob joined']);
+    h.discord.clearAudio(GUILD);
+    h.discord.setVoiceState(GUILD, BOB.id, null);
+    await heard(h, ['bob left']);
+    expect(spoken(h, from)).toEqual(['bob joined', 'bob left']);
+  });
+
+  it("reads a voice channel's own chat when given as the channel", async () => {
+    harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    const h = harness;
+    const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start', options: { channel: { type: 7, value: VOICE } } });
+    expect(content).toContain(`Reading <#${VOICE}> aloud in <#${VOICE}>`);
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'in the text channel', { channelId: TEXT });
+    await post(h, CAROL, 'in the voice chat', { channelId: VOICE });
+    await expectRead(h, from, ['carol said, in the voice chat']);
+  });
+
+  it('/skip skips the message being read, and the next one is still read', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
+    expect(set.content).toContain("say the author's name: off");
+    h.discord.clearAudio(GUILD);
+    const now = Date.now();
+    const first = 'This first message is long enough to be skipped while it plays aloud.';
+    await post(h, ALICE, first, { at: now });
+    await post(h, CAROL, 'Second.', { at: now + 1 });
+    await h.discord.waitForPacket(GUILD, () => true);
+    const skipped = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' });
+    expect(skipped.content).toBe('Skipped the current clip.');
+    const audio = await h.discord.waitForAudio(GUILD, { minSeconds: h.sandbox.expectedDurationSeconds('Second.'), quietMs: 400 });
+    // Part of the first, all of the second: less than both in full.
+    expect(audio.seconds).toBeLessThan(h.sandbox.expectedDurationSeconds(first));
+    expect(spoken(h).slice(-2).sort()).toEqual([first, 'Second.'].sort());
+  });
+
+  it('keeps the bot in voice past the idle timeout while reading, and lets it go after /autoread stop', async () => {
+    const h = await startReading({ config: { voiceIdleTimeoutMs: 200 } });
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'hello');
+    // Heard, then 600 ms without a packet: the 200 ms idle timeout fired meanwhile.
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 600 });
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    expect(h.logs()).not.toContain('"reason":"idle"');
+    const left = botLeavesVoice(h);
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
+    await left;
+    expect(h.logs()).toContain('"reason":"idle"');
+  });
+
+  it('stops reading after /autoread stop', async () => {
+    const h = await startReading();
+    const stopped = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
+    expect(stopped.content).toBe('Stopped reading aloud.');
+    const from = h.sandbox.requests.length;
+    await post(h, ALICE, 'nobody reads me');
+    // A /say after it: its request is the only one, so the message before it was not read.
+    const said = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'said instead' } });
+    await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(spoken(h, from)).toEqual(['said instead']);
+    const again = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
+    expect(again.content).toBe('Auto-read is not on in this server.');
+  });
+
+  it('keeps reading across a restart on the same store', async () => {
+    const h = await startReading();
+    await h.restart();
+    expect(h.logs()).toContain('"code":"autoread-resumed"');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'still reading');
+    await expectRead(h, from, ['carol said, still reading']);
+  });
+
+  it('stops by itself when the bot leaves voice, and is not resumed after a restart', async () => {
+    const h = await startReading();
+    const left = botLeavesVoice(h);
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
+    await left;
+    expect(h.logs()).toContain('"why":"left-voice"');
+    const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
+    expect(shown.content).toMatch(/^Not reading now\./);
+    await h.restart();
+    expect(h.logs()).not.toContain('"code":"autoread-resumed"');
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('drops the binding at start-up when nobody is left in its voice channel', async () => {
+    const h = await startReading();
+    await h.bot.stop();
+    for (const member of [ALICE, CAROL, HELPER]) h.discord.setVoiceState(GUILD, member.id, null);
+    await h.restart();
+    const lines = h.logs().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line['code'] === 'autoread-not-resumed').map((line) => line['reason'])).toEqual(['channel-empty']);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+    // Dropped for good: another restart, with members back, does not resume it either.
+    h.discord.setVoiceState(GUILD, ALICE.id, VOICE);
+    await h.restart();
+    expect(lines.length).toBeLessThan(h.logs().trim().split('\n').length);
+    expect(h.logs()).not.toContain('"code":"autoread-resumed"');
+  });
+
+  it('answers /autoread start clearly when Message Content is not enabled', async () => {
+    harness = await startHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
+    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    expect(content).toContain('Discord does not give it the text of messages');
+    expect(content).toContain('Privileged Gateway Intents > Message Content');
+    expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('answers why when SayBot may not post in the channel to read, before joining', async () => {
+    const noPosting = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.Connect | PermissionFlagsBits.Speak |
+      PermissionFlagsBits.UseVAD | PermissionFlagsBits.UseApplicationCommands;
+    harness = await startHarness({ guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })) });
+    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    expect(content).toBe(`I cannot read <#${TEXT}>: give me View Channel and Send Messages there, then try again.`);
+    expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
+    harness = await startHarness({ guilds: guilds() });
+    const refused = await runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'start' });
+    expect(refused.content).toBe(t('en-US', 'autoread.permission'));
+    const ko = await runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'settings', locale: 'ko' });
+    expect(ko.content).toBe(t('ko', 'autoread.permission'));
+    harness.discord.setVoiceState(GUILD, ALICE.id, null);
+    await new Promise<void>((resolve) => harness?.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === ALICE.id) resolve();
+    }));
+    const outside = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    expect(outside.content).toBe(t('en-US', 'error.voice.notInVoice'));
+    expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('shows the settings with no options, and the status', async () => {
+    const h = await startReading();
+    const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
+    expect(content).toBe(`Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
+      'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off.');
+  });
+});
+
+/** Resolves once the bot's own voice state says it left; the reader saw it first (its listener came earlier). */
+function botLeavesVoice(h: Harness): Promise<void> {
+  return new Promise((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+    if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
+  }));
+}
+
+/**
+ * The channel heard `texts` (as long as the sandbox makes each), and they are exactly what was sent since `from`.
+ * In any order: the pipeline may start a later message's request first; what is heard is queued in order.
+ */
+async function expectRead(h: Harness, from: number, texts: readonly string[]): Promise<void> {
+  await heard(h, texts);
+  expect([...spoken(h, from)].sort()).toEqual([...texts].sort());
+}
