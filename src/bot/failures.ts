@@ -14,6 +14,7 @@ import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
 import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
+import { VoiceMessageError } from '../voice-message/render.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
 import { echo } from './replies.ts';
@@ -86,6 +87,8 @@ export function describeFailure(error: unknown): DescribedFailure {
   }
   // Audio that announced itself as a known format but does not decode: the service sent something broken.
   if (error instanceof ClipError) return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  // A voice message made of the service's audio: packets that do not decode, or nothing audible in them.
+  if (error instanceof VoiceMessageError) return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
   return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
 }
 
