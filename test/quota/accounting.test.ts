@@ -1,4 +1,7 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/api/errors.ts';
 import { UserError } from '../../src/bot/failures.ts';
@@ -136,6 +139,48 @@ describe('Accounting and a used-up month', () => {
     const later = accounting({ now: () => new Date('2025-04-01T00:00:01Z') });
     expect((await later.report('G', 'alice')).exhaustedUntil).toBeUndefined();
     expect((await store.getQuotaState()).exhausted).toBeUndefined();
+  });
+});
+
+describe('Accounting in two processes on one database', () => {
+  // Two Accounting objects share nothing in memory, as two shards do: only the database can keep them honest.
+  let dir: string;
+  let other: SqliteStore;
+  beforeEach(async () => {
+    await store.close();
+    dir = mkdtempSync(path.join(tmpdir(), 'saybot-books-'));
+    store = new SqliteStore(path.join(dir, 'books.sqlite'));
+    other = new SqliteStore(path.join(dir, 'books.sqlite'));
+  });
+  afterEach(async () => {
+    await other.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
+    const budgets = { ...noBudgets, memberDailyChars: 100 };
+    const [one, two] = [accounting({ budgets }), accounting({ budgets, store: other })];
+    const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
+    // The request that passed ends without spending: its hold is gone for the other process too.
+    for (const r of results) if (r.status === 'fulfilled') r.value.close();
+    await one.authorize(bob, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
+    const again = await two.authorize(alice, [paid(60)]);
+    again.close();
+  });
+
+  it('in a used-up month, one request at a time goes out from both', async () => {
+    const [one, two] = [accounting(), accounting({ store: other })];
+    await one.quotaExceeded(quota429());
+    const probe = await one.authorize(alice, [paid(10, 'a')]);
+    expect(probe.probe).toBeDefined();
+    expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    probe.release('a');
+    await one.authorize(bob, [free(1)]).then((c) => c.close());
+    const next = await two.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    next.close();
   });
 });
 
