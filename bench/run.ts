@@ -175,6 +175,7 @@ async function main(): Promise<void> {
   results.seconds = (performance.now() - started) / 1000;
   const report = render(results);
   console.log(report);
+  if (p.figures.length === FIGURES.length) console.log(`\n${await (await import('./shards.ts')).shardsReport(p.mode)}`); // SHARDS=1 against 2
   if (write) {
     await writeReport(report);
     log('wrote docs/benchmarks.md');
