@@ -49,10 +49,21 @@ function guildSpecs(count: number): FakeGuildSpec[] {
   });
 }
 
+const SANDBOX_FIRST_BYTE_MS = 150;
+const NEW_BURST_GAP_MS = 100;
+
 /** One /say: when Discord sent it, when its first audio frame was heard, and whether it was spoken. */
 async function say(discord: FakeDiscord, guild: FakeGuildSpec, text: string): Promise<{ ttfaMs: number; ok: boolean }> {
   const handle = await discord.command({ guildId: guild.id, userId: guild.members[0]!.id, name: 'say', options: [{ name: 'text', value: text }] });
-  const heard = discord.waitForPacket(guild.id, (p) => !p.silence && p.receivedAtMs > handle.dispatchedAtMs, 60_000);
+  // The clip's first frame starts a new burst: the last frames of the one before may still arrive after the
+  // dispatch, 20 ms apart, whereas a new clip follows a gap of at least the sandbox's first-byte delay.
+  let previous = Number.NEGATIVE_INFINITY;
+  const heard = discord.waitForPacket(guild.id, (p) => {
+    if (p.silence) return false;
+    const starts = p.receivedAtMs > handle.dispatchedAtMs && p.receivedAtMs - previous > NEW_BURST_GAP_MS;
+    previous = p.receivedAtMs;
+    return starts;
+  }, 60_000);
   const final = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content), 60_000);
   const ok = (final.content ?? '').startsWith('Spoke');
   const packet = ok ? await heard : undefined;
@@ -66,7 +77,7 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
   const backend = postgresUnavailable() === undefined ? postgresBackend() : sqliteBackend();
   const store = await backend.open();
   const discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds, shards, log: () => undefined });
-  const sandbox = await startSandbox({ pacing: { startDelayMs: 150, realtimeFactor: 0 } });
+  const sandbox = await startSandbox({ pacing: { startDelayMs: SANDBOX_FIRST_BYTE_MS, realtimeFactor: 0 } });
   const bot = startSayBotProcess({
     caCertificatePem: discord.caCertificatePem,
     env: {

@@ -19,7 +19,8 @@ export async function fetchGatewayInfo(apiBaseUrl: string, token: string, signal
     headers: { authorization: `Bot ${token}` },
     ...(signal === undefined ? {} : { signal }),
   });
-  if (!response.ok) throw new Error(`Discord answered GET /gateway/bot with ${response.status}`);
+  // 401: a wrong DISCORD_TOKEN; the line names the step, never the token.
+  if (!response.ok) throw new Error(`Could not ask Discord how many shards to run: GET /gateway/bot answered ${response.status}`);
   const body = GatewayBot.parse(await response.json());
   return { shards: body.shards, maxConcurrency: body.session_start_limit.max_concurrency };
 }

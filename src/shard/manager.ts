@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
 import type { Config } from '../config.ts';
+import { asDiscordUnreachable } from '../discord-unreachable.ts';
 import type { Logger } from '../log.ts';
 import { fetchGatewayInfo } from './gateway-info.ts';
 
@@ -41,7 +42,9 @@ function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
  */
 export async function startShardManager(config: Config, logger: Logger): Promise<RunningShardManager> {
   const apiBaseUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
-  const info = await fetchGatewayInfo(apiBaseUrl, config.discord.token);
+  const info = await fetchGatewayInfo(apiBaseUrl, config.discord.token).catch((error: unknown) => {
+    throw asDiscordUnreachable(error, apiBaseUrl);
+  });
   const count = config.shards === 'auto' || config.shards === undefined ? info.shards : config.shards;
   const manager = new ShardingManager(SHARD_ENTRY, { token: config.discord.token, totalShards: count, respawn: true, mode: 'process', execArgv: [], shardArgs: [] });
   manager.on('shardCreate', (shard) => watch(shard, logger, manager));
