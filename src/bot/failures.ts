@@ -12,8 +12,11 @@ import {
 } from '../api/errors.ts';
 import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
 import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
+import { Refusal, type RefusalReason } from '../refusal.ts';
+import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
+import { echo } from './replies.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 
@@ -42,6 +45,14 @@ export interface DescribedFailure {
  */
 export function describeFailure(error: unknown): DescribedFailure {
   if (error instanceof UserError) return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  if (error instanceof Refusal) {
+    const message = refusalMessage(error.reason);
+    return { code: message.key, message, level: error.level };
+  }
+  if (error instanceof SpeechInputError) {
+    const message = inputMessage(error.problem);
+    return { code: message.key, message, level: 'info' };
+  }
   if (error instanceof BadRequestError) {
     const detail = error.serviceMessage ?? error.message;
     return { code: 'api-bad-request', message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } }, level: 'info' };
@@ -76,4 +87,34 @@ export function describeFailure(error: unknown): DescribedFailure {
   // Audio that announced itself as a known format but does not decode: the service sent something broken.
   if (error instanceof ClipError) return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
   return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
+}
+
+/** The words for a refusal of the books or the pipeline (src/refusal.ts). */
+function refusalMessage(reason: RefusalReason): LocalisedMessage {
+  switch (reason.code) {
+    case 'budget-cooldown':
+      return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
+    case 'budget-member-day':
+      return { key: 'budget.refused.memberDay', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: `${day(reason.resetAt)} 00:00 UTC` } };
+    case 'budget-guild-month':
+      return { key: 'budget.refused.guildMonth', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) } };
+    case 'quota-used-up':
+      return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
+    case 'quota-too-few-left':
+      return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
+    case 'spends-unrecorded':
+      return { key: 'quota.recordFailed' };
+  }
+}
+
+/** The words for a request the speech path cannot take as asked (src/speech/errors.ts). */
+function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
+  switch (problem.code) {
+    case 'empty-text':
+      return { key: 'error.input.emptyText' };
+    case 'unknown-preset':
+      return { key: 'error.preset.unknown', params: { name: echo(problem.name, 40) } };
+    case 'unknown-voice':
+      return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
+  }
 }

@@ -1,14 +1,14 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
-import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, Store } from '../store/types.ts';
 import { checkBudgets, effectiveBudgets, type BudgetRefusal, type BudgetUsage, type OperatorBudgets } from './budgets.ts';
-
-const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { SpendLedger } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
+
+const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {
@@ -148,15 +148,15 @@ export interface UsageReport {
   member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
 }
 
-/** The user's message for a refused budget: which budget, and when it starts over. */
-function refusalError(refusal: BudgetRefusal): UserError {
+/** A refused budget as a Refusal: which budget, and when it starts over. */
+function budgetRefusal(refusal: BudgetRefusal): Refusal {
   switch (refusal.budget) {
     case 'memberCooldownSeconds':
-      return new UserError('budget.refused.cooldown', { seconds: refusal.waitSeconds, limit: refusal.limit });
+      return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
     case 'memberDailyChars':
-      return new UserError('budget.refused.memberDay', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: `${dayOf(refusal.resetAt)} 00:00 UTC` });
+      return new Refusal({ code: 'budget-member-day', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
     case 'guildMonthlyChars':
-      return new UserError('budget.refused.guildMonth', { limit: refusal.limit, used: refusal.used, needed: refusal.needed, reset: dayOf(refusal.resetAt) });
+      return new Refusal({ code: 'budget-guild-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
   }
 }
 
@@ -197,7 +197,7 @@ export class Accounting {
   }
 
   /**
-   * Refuses (UserError) a request the month or a budget cannot take, before any API call; otherwise holds its
+   * Refuses (Refusal) a request the month or a budget cannot take, before any API call; otherwise holds its
    * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
    * so a request made only of them is never refused, even in a used-up month.
    */
@@ -215,7 +215,7 @@ export class Accounting {
     if (needed > 0) {
       const now = this.#now();
       // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
-      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new UserError('quota.recordFailed', {}, { level: 'warn' });
+      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
       const { guildId, userId } = context;
       const [limits, lastSpend] = await Promise.all([this.budgetsFor(guildId), this.#store.lastSpendAt(guildId, userId)]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
@@ -262,7 +262,7 @@ export class Accounting {
 
   #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
     this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
-    throw refusalError(refusal);
+    throw budgetRefusal(refusal);
   }
 
   /**

@@ -1,8 +1,8 @@
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
-import { UserError } from '../bot/failures.ts';
 import type { Logger } from '../log.ts';
+import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
-import { dayOf, nextMonthStart } from './calendar.ts';
+import { nextMonthStart } from './calendar.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
@@ -88,7 +88,7 @@ export class UsedUpMonth {
 
   /**
    * For a request that would spend: nothing when the month is not marked; a probe when it is and no other
-   * request is finding out; otherwise a refusal (UserError) that says the month was marked and another
+   * request is finding out; otherwise a refusal (Refusal) that says the month was marked and another
    * request is checking.
    */
   async admit(): Promise<Probe | undefined> {
@@ -97,7 +97,7 @@ export class UsedUpMonth {
     const at = this.#now();
     const turn = await this.#store.holdBudget({ ...PROBE_TURN, characters: 1, limits: { guildMonthlyChars: 1 }, ttlMs: PROBE_TURN_MS, at });
     if (turn.status === 'refused') {
-      throw new UserError('quota.exhaustedChecking', { marked: dayOf(mark.markedAt), reset: dayOf(mark.resetAt) });
+      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
     }
     const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { AbortedError, QuotaExceededError, VoiceApiError } from '../api/errors.ts';
-import { UserError } from '../bot/failures.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey } from '../cache/cache-key.ts';
@@ -9,9 +8,10 @@ import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
-import { dayOf, nextMonthStart } from '../quota/calendar.ts';
+import { nextMonthStart } from '../quota/calendar.ts';
+import { Refusal } from '../refusal.ts';
 import type { SpendEndpoint } from '../store/types.ts';
-import type { SpeechRequest } from './service.ts';
+import type { SpeechRequest } from './pipeline.ts';
 import { countCharacters } from './split-text.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
@@ -172,7 +172,7 @@ export class PartSource {
       const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
       if (error instanceof QuotaExceededError && left !== undefined && left > 0 && left < characters) {
         const reset = error.rateLimit?.resetAt;
-        throw new UserError('quota.tooFewLeft', { left, needed: characters, reset: dayOf(reset ?? nextMonthStart(new Date())) }, { cause: error, level: 'warn' });
+        throw new Refusal({ code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) }, { cause: error, level: 'warn' });
       }
       if (error instanceof QuotaExceededError) await this.#accounting?.quotaExceeded(error).catch((e: unknown) => this.#log.error({ err: e }, 'could not record the used-up quota'));
       else if (error instanceof VoiceApiError) await this.#accounting?.observeUsage(error.rateLimit);

@@ -1,7 +1,8 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/api/errors.ts';
-import { UserError } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/failures.ts';
+import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
@@ -33,8 +34,9 @@ function accounting(options: Partial<AccountingOptions> = {}): Accounting {
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof UserError)) throw new Error(`expected a UserError, got ${String(error)}`);
-  return error.userMessage.key;
+  if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
+  // The words the member reads: the books say why, the front-end says it.
+  return describeFailure(error).message.key;
 }
 
 describe('Accounting budgets', () => {
@@ -43,7 +45,7 @@ describe('Accounting budgets', () => {
     const results = await Promise.allSettled([books.authorize(alice, [paid(60)]), books.authorize(bob, [paid(60)])]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((r) => r.status === 'rejected');
-    expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(UserError);
+    expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
     // Once the first has spent, the second still does not fit; had it spent nothing, it would.
     const charge = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<Accounting['authorize']>>>).value;
     await charge.record('t60', { endpoint: 'tts', characters: 60, cached: false });

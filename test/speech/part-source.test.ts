@@ -2,12 +2,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { analyseClip } from '../../src/audio/clip.ts';
-import { UserError } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/failures.ts';
+import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting } from '../../src/quota/accounting.ts';
 import { startSandbox, PLAN_LIMITS, type Sandbox } from '../../src/sandbox/index.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
-import type { SpeechRequest } from '../../src/speech/service.ts';
+import type { SpeechRequest } from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
@@ -79,8 +80,9 @@ describe('PartSource', () => {
     sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator - 4);
     const text = 'Longer than four.';
     const error = await source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).userMessage).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
+    expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
     expect((await store.getQuotaState()).exhausted).toBeUndefined();
   });
 });

@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewBudgetHold, NewSpend, Store } from '../../src/store/types.ts';
-import { BACKENDS } from './backends.ts';
+import { describe, expect, it } from 'vitest';
+import type { NewBudgetHold, NewSpend } from '../../src/store/types.ts';
+import { forEachBackend } from './contract.ts';
 
 const G1 = '200000000000000001';
 const G2 = '200000000000000002';
 const A = '300000000000000001';
 const B = '300000000000000002';
 
-// The store contract: the same tests against every backend (SQLite, and a real PostgreSQL started here).
-describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('$name', ({ make }) => {
-  const backend = make();
-  afterAll(() => backend.stop());
-
-  let store: Store;
-  beforeEach(async () => {
-    store = await backend.open();
-  });
-  afterEach(async () => {
-    await store.close();
-  });
-
+// The AccountingStore area of the contract: spends, the quota state, server budgets, budget holds.
+forEachBackend((store, backend) => {
   const spend = (over: Partial<NewSpend>): NewSpend => ({
     at: new Date('2025-03-10T12:00:00Z'),
     guildId: G1,

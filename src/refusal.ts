@@ -1,0 +1,31 @@
+/**
+ * Why SayBot declines a request, in the domain's own terms (which budget, how much is left, until when), never in
+ * words: the books (src/quota) and the speech pipeline know nothing of languages or of Discord. Front-ends turn a
+ * Refusal into a message in the member's language (src/bot/failures.ts).
+ */
+export type RefusalReason =
+  /** A member may spend once every `limit` seconds; `waitSeconds` remain. */
+  | { code: 'budget-cooldown'; waitSeconds: number; limit: number }
+  | { code: 'budget-member-day'; limit: number; used: number; needed: number; resetAt: Date }
+  | { code: 'budget-guild-month'; limit: number; used: number; needed: number; resetAt: Date }
+  /** The month is marked used up and another request is finding out whether it is back. */
+  | { code: 'quota-used-up'; markedAt: Date; resetAt: Date }
+  /** The service has some characters left, fewer than this request needs. */
+  | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }
+  /** Spends the store refused are not written yet: nothing more is spent until they are. */
+  | { code: 'spends-unrecorded' };
+
+export type RefusalCode = RefusalReason['code'];
+
+export class Refusal extends Error {
+  readonly reason: RefusalReason;
+  /** How loudly the operator hears of it: `info` for a member's own limits, `warn` where something is wrong. */
+  readonly level: 'info' | 'warn';
+
+  constructor(reason: RefusalReason, options: { cause?: unknown; level?: 'info' | 'warn' } = {}) {
+    super(reason.code, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'Refusal';
+    this.reason = reason;
+    this.level = options.level ?? 'info';
+  }
+}
