@@ -6,6 +6,7 @@ import { loadDotenv } from './dotenv.ts';
 import { createLogger, redactSecrets, type Logger } from './log.ts';
 import { startSayBot } from './main.ts';
 import { startShardManager } from './shard/manager.ts';
+import { announceShardReady } from './shard/ready.ts';
 
 interface Running {
   logger: Logger;
@@ -40,7 +41,12 @@ if (process.send !== undefined) process.on('disconnect', () => stopOn('disconnec
 async function start(): Promise<Running> {
   loadDotenv(process.env);
   const config = loadConfig(process.env);
-  if (config.shards === undefined || config.shard !== undefined) return startSayBot(config);
+  if (config.shard !== undefined) {
+    const bot = await startSayBot(config);
+    announceShardReady();
+    return bot;
+  }
+  if (config.shards === undefined) return startSayBot(config);
   const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({ role: 'shard-manager' });
   const manager = await startShardManager(config, logger);
   return { logger, stop: () => manager.stop() };

@@ -1,12 +1,14 @@
 // SHARDS=auto|N: one manager process that starts one SayBot process per shard (discord.js's ShardingManager),
 // each owning the players of its guilds, and starts again any shard that exits. Everything shards share lives in
 // the store (PostgreSQL), so the manager itself holds no state and serves no commands.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
 import type { Config } from '../config.ts';
 import { asDiscordUnreachable } from '../discord-unreachable.ts';
 import type { Logger } from '../log.ts';
 import { fetchGatewayInfo } from './gateway-info.ts';
+import { isReadyMessage, shardReady } from './ready.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 /** Discord lets one bucket of shards (max_concurrency of them) identify every 5 seconds. */
@@ -26,7 +28,10 @@ function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
   const log = logger.child({ shard: shard.id });
   // Mode 'process': the child is a ChildProcess (a Worker has no pid or exitCode).
   shard.on('spawn', (child) => log.info({ pid: 'pid' in child ? child.pid : undefined }, 'shard process started'));
-  shard.on('ready', () => log.info('shard ready'));
+  // The shard's own announcement (src/shard/ready.ts), at the first start and after every respawn.
+  shard.on('message', (message: unknown) => {
+    if (isReadyMessage(message)) log.info('shard ready');
+  });
   shard.on('death', (child) => {
     if (!manager.respawn) return;
     // ShardingManager starts it again; its guilds' players start empty, and their data is all in the store.
@@ -56,7 +61,14 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     await Promise.all(manager.shards.map((shard) => stopShard(shard)));
   };
   try {
-    await manager.spawn({ amount: count, delay, timeout: SHARD_READY_TIMEOUT_MS });
+    // ShardingManager.spawn's loop, waiting for SayBot's own ready (src/shard/ready.ts) instead of discord.js's.
+    // Spawned with no discord.js wait (-1), which a respawn reuses too.
+    for (let id = 0; id < count; id++) {
+      const shard = manager.createShard(id);
+      const ready = shardReady(shard, SHARD_READY_TIMEOUT_MS);
+      await shard.spawn(-1);
+      await Promise.all([ready, delay > 0 && id < count - 1 ? sleep(delay) : undefined]);
+    }
   } catch (error) {
     await stop();
     throw error;
