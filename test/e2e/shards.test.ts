@@ -77,11 +77,18 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     await pg?.stop();
   }, 30_000);
 
-  it('starts one process per shard, Discord-recommended count, each holding its own guilds', () => {
+  it('starts one process per shard, Discord-recommended count, each ready after falling back without Message Content', () => {
     expect(bot.lines.find((l) => l['msg'] === 'starting shard processes')).toMatchObject({ shards: 2, recommended: 2 });
     const pids = [0, 1].map((s) => bot.lines.find(shardLine('shard process started', s))?.['pid']);
     expect(new Set(pids).size).toBe(2);
     expect(pids.every((p) => typeof p === 'number' && p !== bot.child.pid)).toBe(true);
+    // This local Discord refuses Message Content (4014): each start of a shard logged in a second client, and the
+    // manager still heard it was ready (src/shard/ready.ts). A shard respawned by another test started twice.
+    for (const shard of [0, 1]) {
+      const starts = bot.lines.filter(shardLine('shard process started', shard)).length;
+      expect(bot.lines.filter((l) => l['code'] === 'autoread-intent-missing' && l['shard'] === shard)).toHaveLength(starts);
+      expect(bot.lines.filter(shardLine('shard ready', shard))).toHaveLength(starts);
+    }
     // The secrets went through the environment: nothing printed them.
     expect(bot.output()).not.toContain(token);
     expect(bot.output()).not.toContain(sandbox.testKey);
@@ -96,6 +103,38 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     expect(lines[0]).toMatch(/SayBot sent [1-9]/);
     expect(lines[1]).toBe(lines[0]);
   });
+
+  it("two /say at once against a server budget with room for one: exactly one is spoken, one paid call, the other refused in the member's words", async () => {
+    const texts = ['Budget race, first one.', 'Budget race, other one.'];
+    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    await store.setGuildBudgets(G0.id, { guildMonthlyChars: spent + texts[0]!.length + 5 }, 'test');
+    try {
+      const from = sandbox.requests.length;
+      const replies = await Promise.all(texts.map((text) => say(G0, text)));
+      expect(replies.filter((r) => r.startsWith('Spoke'))).toHaveLength(1);
+      expect(replies.filter((r) => r.startsWith("This server's monthly budget is"))).toHaveLength(1);
+      expect(sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    } finally {
+      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+    }
+  }, 40_000);
+
+  it("a shard counts another process's live hold on the store against the server's budget, and not once it is released", async () => {
+    const text = 'Held elsewhere for a moment.';
+    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    const limit = spent + text.length + 5;
+    await store.setGuildBudgets(G0.id, { guildMonthlyChars: limit }, 'test');
+    try {
+      // This test process plays another shard with a request under way in the same guild.
+      const held = await store.holdBudget({ guildId: G0.id, userId: member(G0), characters: 10, limits: { guildMonthlyChars: limit }, ttlMs: 60_000 });
+      if (held.status !== 'held') throw new Error('the other process could not hold its characters');
+      expect(await say(G0, text)).toMatch(/^This server's monthly budget is/);
+      await store.releaseBudgetHold(held.token);
+      expect(await say(G0, text)).toMatch(/^Spoke/);
+    } finally {
+      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+    }
+  }, 40_000);
 
   it('a used-up month seen by one shard is honoured by the other: while one shard probes, the other sends nothing', async () => {
     try {
