@@ -211,7 +211,9 @@ async function main(): Promise<void> {
     await servers.close();
   }
   results.seconds = (performance.now() - started) / 1000;
-  const report = render(results);
+  // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
+  const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
+  const report = shards === undefined ? render(results) : `${render(results)}\n\n${shards}`;
   console.log(report);
   if (write) {
     await writeReport(report);

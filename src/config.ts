@@ -62,6 +62,8 @@ const EnvSchema = z.object({
   CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
   // The operator's /metrics (Prometheus) and /healthz on 127.0.0.1; unset: not served.
   METRICS_PORT: wholeNumber(1, 65_535).optional(),
+  // Shards (src/shard/): unset runs one process; `auto` asks Discord how many, N runs N shard processes.
+  SHARDS: z.union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -116,6 +118,18 @@ export interface Config {
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
   extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
+  /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
+  shards?: 'auto' | number;
+  /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
+  shard?: { id: number; count: number };
+}
+
+/** The shard a process was started as by discord.js's ShardingManager (its SHARDING_MANAGER, SHARDS, SHARD_COUNT). */
+function shardOf(env: NodeJS.ProcessEnv): Config['shard'] {
+  if (env['SHARDING_MANAGER'] === undefined) return undefined;
+  const id = Number(env['SHARDS']);
+  const count = Number(env['SHARD_COUNT']);
+  return Number.isInteger(id) && Number.isInteger(count) && id >= 0 && id < count ? { id, count } : undefined;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = Object.fromEntries(
     Object.keys(EnvSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]?.trim()]),
   );
+  // In a shard process, discord.js's manager has put the shard's own ID in SHARDS: it is not the operator's value.
+  const shard = shardOf(env);
+  if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
   const parsed = EnvSchema.safeParse(raw);
   const problems: string[] = [];
   if (!parsed.success) {
@@ -195,7 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,
-    ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT }),
+    // Each shard serves its own /metrics: METRICS_PORT + its shard ID.
+    ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT + (shard?.id ?? 0) }),
+    ...(e.SHARDS === undefined ? {} : { shards: e.SHARDS }),
+    ...(shard === undefined ? {} : { shard }),
   };
 }
 

@@ -1,33 +1,59 @@
 // Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
-// Discord with one line, and exit code 1.
-import { redactSecrets } from './log.ts';
-import { startSayBotFromEnv, type RunningSayBot } from './main.ts';
+// Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/shard/), which runs this
+// same file once per shard; a shard process is told so by the manager's environment (config.shard).
+import { configSecrets, loadConfig } from './config.ts';
+import { loadDotenv } from './dotenv.ts';
+import { createLogger, redactSecrets, type Logger } from './log.ts';
+import { startSayBot } from './main.ts';
+import { startShardManager } from './shard/manager.ts';
+import { announceShardReady } from './shard/ready.ts';
 
-let running: RunningSayBot | undefined;
-let stopSignal: NodeJS.Signals | undefined;
+interface Running {
+  logger: Logger;
+  stop(): Promise<void>;
+}
 
-async function shutdown(bot: RunningSayBot, signal: NodeJS.Signals): Promise<never> {
-  bot.logger.info({ signal }, 'signal received');
+let running: Running | undefined;
+let stopSignal: NodeJS.Signals | 'disconnect' | undefined;
+
+async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Promise<never> {
+  run.logger.info({ signal }, signal === 'disconnect' ? 'shard manager gone' : 'signal received');
   try {
-    await bot.stop();
+    await run.stop();
     process.exit(0);
   } catch (error) {
-    bot.logger.error({ err: error }, 'shutdown failed');
+    run.logger.error({ err: error }, 'shutdown failed');
     process.exit(1);
   }
 }
 
+function stopOn(signal: NodeJS.Signals | 'disconnect'): void {
+  if (stopSignal) return;
+  stopSignal = signal;
+  if (running) void shutdown(running, signal);
+}
+
 // Listen before starting, so that a signal during start-up still ends in a clean stop.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopSignal) return;
-    stopSignal = signal;
-    if (running) void shutdown(running, signal);
-  });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopOn(signal));
+// A shard whose manager is gone would run unmanaged (and twice, once the manager is started again).
+if (process.send !== undefined) process.on('disconnect', () => stopOn('disconnect'));
+
+async function start(): Promise<Running> {
+  loadDotenv(process.env);
+  const config = loadConfig(process.env);
+  if (config.shard !== undefined) {
+    const bot = await startSayBot(config);
+    announceShardReady();
+    return bot;
+  }
+  if (config.shards === undefined) return startSayBot(config);
+  const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({ role: 'shard-manager' });
+  const manager = await startShardManager(config, logger);
+  return { logger, stop: () => manager.stop() };
 }
 
 try {
-  running = await startSayBotFromEnv(process.env);
+  running = await start();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   const secrets = [process.env['DISCORD_TOKEN'] ?? '', process.env['VOICE_API_KEY'] ?? ''];

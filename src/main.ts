@@ -3,9 +3,8 @@ import { SayBot } from './bot/app.ts';
 import type { AnyCommandModule } from './bot/command.ts';
 import { loadCommands } from './bot/command-loader.ts';
 import { deployCommands } from './bot/deploy.ts';
-import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
+import { configSecrets, describeDatabase, type Config } from './config.ts';
 import { asDiscordUnreachable } from './discord-unreachable.ts';
-import { loadDotenv } from './dotenv.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { startMetricsServer, type MetricsServer } from './metrics/server.ts';
@@ -44,26 +43,19 @@ export interface StartSeams {
 }
 
 /**
- * `npm start`: reads `.env` into `env` (never overriding it) and the configuration, then startSayBot().
- * Throws ConfigError, naming every problem, before anything starts.
- */
-export async function startSayBotFromEnv(env: NodeJS.ProcessEnv, seams: StartSeams = {}): Promise<RunningSayBot> {
-  loadDotenv(env);
-  return startSayBot(loadConfig(env), seams);
-}
-
-/**
  * Wires and starts the bot, the one way production and the end-to-end tests do it: logger, the shared Voice API
  * client (or an in-process sandbox when no Voice API is configured), the store, the slash commands registered
  * with Discord when they differ from what it has, then the Discord connection. A Discord that cannot be reached
  * ends in a DiscordUnreachableError whose message is one line.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
-  const logger = createLogger({
+  const root = createLogger({
     level: config.logLevel,
     secrets: configSecrets(config),
     ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
   });
+  // A shard process (src/shard/) names its shard on every line: the manager's output interleaves them.
+  const logger = config.shard === undefined ? root : root.child({ shard: config.shard.id });
 
   // Crashes in one guild's work must not take every guild down: log, and keep serving.
   const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled promise rejection');

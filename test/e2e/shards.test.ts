@@ -1,0 +1,193 @@
+// SHARDS=2: `npm start` as a real process (the shard manager and two shard processes) against the local Discord
+// with two shards, the sandbox and one real PostgreSQL. What must hold across processes: the used-up month, its
+// one-request-at-a-time probe, /usage, a shard that dies, and each shard's /metrics.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import type { Store } from '../../src/store/types.ts';
+import { postgresBackend, postgresUnavailable, type Backend } from '../store/backends.ts';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support/harness.ts';
+import { sample } from '../support/prometheus.ts';
+import { freePortRun, startSayBotProcess, type LogLine, type SayBotProcess } from '../support/saybot-process.ts';
+
+// (id >> 22) % 2 puts the first on shard 0 and the second on shard 1.
+const guild = (id: string, n: number): FakeGuildSpec => ({
+  id,
+  name: `Shard ${n}`,
+  preferredLocale: 'en-US',
+  textChannelId: `21000000000000000${n}`,
+  voiceChannels: [{ id: `22000000000000000${n}`, name: 'general' }],
+  members: [{ id: `30000000000000000${n}`, username: `member${n}`, voiceChannelId: `22000000000000000${n}`, locale: 'en-US' }],
+});
+const G0 = guild('200000000000000002', 0);
+const G1 = guild('200000000004194306', 1);
+const member = (g: FakeGuildSpec) => g.members[0]!.id;
+
+const skipped = postgresUnavailable();
+
+describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
+  let pg: Backend;
+  let store: Store;
+  let discord: FakeDiscord;
+  let sandbox: Sandbox;
+  let bot: SayBotProcess;
+  let metricsPort: number;
+  let token: string;
+  // runCommand drives the local Discord alone; the bot runs elsewhere.
+  const h = () => ({ discord }) as unknown as Harness;
+  /** A /say and its outcome: spoken, or refused (not the progress replies "Speaking in…" and "Queued…"). */
+  const say = async (g: FakeGuildSpec, text: string, voice = 'voice-b-en-f-01') => {
+    const handle = await discord.command({ guildId: g.id, userId: member(g), name: 'say', options: [{ name: 'text', value: text }, { name: 'voice', value: voice }] });
+    const final = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content), 30_000);
+    return final.content ?? '';
+  };
+  const shardLine = (message: string, shard: number) => (l: LogLine) => l['msg'] === message && l['shard'] === shard && l['role'] === 'shard-manager';
+
+  beforeAll(async () => {
+    pg = postgresBackend();
+    store = await pg.open();
+    token = fakeToken();
+    discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: [G0, G1], shards: 2, log: () => undefined });
+    sandbox = await startSandbox({ pacing: { realtimeFactor: 0 } });
+    metricsPort = await freePortRun(2);
+    bot = startSayBotProcess({
+      caCertificatePem: discord.caCertificatePem,
+      env: {
+        SHARDS: 'auto',
+        DISCORD_TOKEN: token,
+        DISCORD_CLIENT_ID: APP_ID,
+        DISCORD_API_BASE_URL: discord.restUrl,
+        VOICE_API_BASE_URL: sandbox.url,
+        VOICE_API_KEY: sandbox.testKey,
+        DATABASE_URL: pg.url(),
+        CACHE_DIR: 'cache',
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'info',
+      },
+    });
+    await bot.waitForLine((l) => l['msg'] === 'every shard ready', 45_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await bot?.stop();
+    await sandbox?.close();
+    await discord?.close();
+    await store?.close();
+    await pg?.stop();
+  }, 30_000);
+
+  it('starts one process per shard, Discord-recommended count, each ready after falling back without Message Content', () => {
+    expect(bot.lines.find((l) => l['msg'] === 'starting shard processes')).toMatchObject({ shards: 2, recommended: 2 });
+    const pids = [0, 1].map((s) => bot.lines.find(shardLine('shard process started', s))?.['pid']);
+    expect(new Set(pids).size).toBe(2);
+    expect(pids.every((p) => typeof p === 'number' && p !== bot.child.pid)).toBe(true);
+    // This local Discord refuses Message Content (4014): each start of a shard logged in a second client, and the
+    // manager still heard it was ready (src/shard/ready.ts). A shard respawned by another test started twice.
+    for (const shard of [0, 1]) {
+      const starts = bot.lines.filter(shardLine('shard process started', shard)).length;
+      expect(bot.lines.filter((l) => l['code'] === 'autoread-intent-missing' && l['shard'] === shard)).toHaveLength(starts);
+      expect(bot.lines.filter(shardLine('shard ready', shard))).toHaveLength(starts);
+    }
+    // The secrets went through the environment: nothing printed them.
+    expect(bot.output()).not.toContain(token);
+    expect(bot.output()).not.toContain(sandbox.testKey);
+  });
+
+  it('/usage says the same about the whole bot from either shard', async () => {
+    expect(await say(G0, 'Counted once on shard zero.')).toMatch(/^Spoke/);
+    const lines = await Promise.all([G0, G1].map(async (g) => {
+      const { content } = await runCommand(h(), { guildId: g.id, userId: member(g), name: 'usage' });
+      return content.split('\n').find((l) => l.startsWith('Whole bot:'));
+    }));
+    expect(lines[0]).toMatch(/SayBot sent [1-9]/);
+    expect(lines[1]).toBe(lines[0]);
+  });
+
+  it("two /say at once against a server budget with room for one: exactly one is spoken, one paid call, the other refused in the member's words", async () => {
+    const texts = ['Budget race, first one.', 'Budget race, other one.'];
+    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    await store.setGuildBudgets(G0.id, { guildMonthlyChars: spent + texts[0]!.length + 5 }, 'test');
+    try {
+      const from = sandbox.requests.length;
+      const replies = await Promise.all(texts.map((text) => say(G0, text)));
+      expect(replies.filter((r) => r.startsWith('Spoke'))).toHaveLength(1);
+      expect(replies.filter((r) => r.startsWith("This server's monthly budget is"))).toHaveLength(1);
+      expect(sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    } finally {
+      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+    }
+  }, 40_000);
+
+  it("a shard counts another process's live hold on the store against the server's budget, and not once it is released", async () => {
+    const text = 'Held elsewhere for a moment.';
+    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    const limit = spent + text.length + 5;
+    await store.setGuildBudgets(G0.id, { guildMonthlyChars: limit }, 'test');
+    try {
+      // This test process plays another shard with a request under way in the same guild.
+      const held = await store.holdBudget({ guildId: G0.id, userId: member(G0), characters: 10, limits: { guildMonthlyChars: limit }, ttlMs: 60_000 });
+      if (held.status !== 'held') throw new Error('the other process could not hold its characters');
+      expect(await say(G0, text)).toMatch(/^This server's monthly budget is/);
+      await store.releaseBudgetHold(held.token);
+      expect(await say(G0, text)).toMatch(/^Spoke/);
+    } finally {
+      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+    }
+  }, 40_000);
+
+  it('a used-up month seen by one shard is honoured by the other: while one shard probes, the other sends nothing', async () => {
+    try {
+      await usedUpMonth();
+    } finally {
+      // Whatever happened, the next test starts with the month open.
+      sandbox.clearFaults();
+      await store.clearQuotaExhausted();
+    }
+  }, 40_000);
+
+  async function usedUpMonth(): Promise<void> {
+    sandbox.injectFault({ kind: 'response', status: 429, endpoint: 'tts', body: JSON.stringify({ error: { message: 'Monthly character quota exceeded' } }), headers: { 'X-RateLimit-Limit': '300000', 'X-RateLimit-Remaining': '0' } });
+    expect(await say(G0, 'This one meets the used-up quota.')).toMatch(/used up/);
+    expect((await store.getQuotaState()).exhausted).toBeDefined();
+
+    // Shard 0's next request is the probe; its answer is slow to come, so it holds the turn meanwhile.
+    sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 8000, endpoint: 'tts' });
+    const probe = await discord.command({ guildId: G0.id, userId: member(G0), name: 'say', options: [{ name: 'text', value: 'Is the quota back?' }] });
+    await probe.waitFor((r) => r.kind === 'callback', 10_000); // deferred: its checks passed, it is the probe
+    expect(await say(G1, 'Shard one waits its turn.', 'voice-b-en-m-01')).toMatch(/Another request is checking/);
+    expect(sandbox.requests.filter((r) => r.voice === 'voice-b-en-m-01')).toEqual([]);
+
+    // The probe was accepted: the mark is gone for both shards.
+    await probe.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect(await say(G1, 'Shard one speaks again.')).toMatch(/^Spoke/);
+  }
+
+  it('a shard that is killed is started again, and its guild speaks again', async () => {
+    const pid = [...bot.lines].reverse().find(shardLine('shard process started', 1))?.['pid'];
+    expect(typeof pid).toBe('number');
+    const from = bot.lines.length;
+    process.kill(pid as number, 'SIGKILL');
+    await bot.waitForLine((l) => l['code'] === 'shard-died' && l['shard'] === 1, 10_000, from);
+    await bot.waitForLine(shardLine('shard ready', 1), 30_000, from);
+
+    discord.clearAudio(G1.id);
+    expect(await say(G1, 'Back after a restart.')).toMatch(/^Spoke/);
+    const heard = await discord.waitForAudio(G1.id, { minSeconds: 0.5 });
+    expect(Math.abs((pitchOf(heard) ?? 0) - (sandbox.voicePitchHz('voice-b-en-f-01') ?? 0))).toBeLessThan(4);
+    // Shard 0 was not touched.
+    expect(bot.lines.slice(from).some((l) => l['code'] === 'shard-died' && l['shard'] === 0)).toBe(false);
+  }, 60_000);
+
+  it("each shard serves its own /metrics (METRICS_PORT + shard), whose counters move with that shard's commands", async () => {
+    const scrape = async (shard: number) => (await fetch(`http://127.0.0.1:${metricsPort + shard}/metrics`)).text();
+    const ok = (text: string) => sample(text, 'saybot_commands_total', { command: 'say', result: 'ok' }) ?? 0;
+    const [before0, before1] = await Promise.all([scrape(0), scrape(1)]);
+    expect(await say(G1, 'Counted on shard one.')).toMatch(/^Spoke/);
+    const [after0, after1] = await Promise.all([scrape(0), scrape(1)]);
+    expect(ok(after1)).toBe(ok(before1) + 1);
+    expect(ok(after0)).toBe(ok(before0));
+  });
+});
+if (skipped !== undefined) it.skip(`two shards on one PostgreSQL: ${skipped}`, () => {});

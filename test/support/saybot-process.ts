@@ -1,0 +1,146 @@
+// `npm start` as a real process (src/index.ts), for tests and benchmarks that need SayBot out of this process:
+// shards, a process that is killed. Its JSON log lines are collected; it is stopped (and its process group killed
+// if it does not stop) by stop().
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const STOP_GRACE_MS = 10_000;
+
+export type LogLine = Record<string, unknown>;
+
+export interface SayBotProcess {
+  readonly child: ChildProcess;
+  /** Every JSON line logged so far (the manager's and its shards'). */
+  readonly lines: readonly LogLine[];
+  /** Everything written to stdout and stderr, as text (to look for secrets). */
+  output(): string;
+  /** The first line (already logged, or later) that matches. */
+  waitForLine(match: (line: LogLine) => boolean, timeoutMs?: number, from?: number): Promise<LogLine>;
+  stop(): Promise<void>;
+}
+
+export interface SayBotProcessOptions {
+  /** The environment, as an operator's .env would give it (nothing is inherited but PATH). */
+  env: Record<string, string>;
+  /** The local Discord's voice certificate: trusted by the process through NODE_EXTRA_CA_CERTS. */
+  caCertificatePem: string;
+}
+
+/** Starts `node src/index.ts` in a fresh directory (no .env there) with `env`. */
+export function startSayBotProcess(options: SayBotProcessOptions): SayBotProcess {
+  const dir = mkdtempSync(path.join(tmpdir(), 'saybot-process-'));
+  const caFile = path.join(dir, 'voice-ca.pem');
+  writeFileSync(caFile, options.caCertificatePem);
+  // Its own process group, so that stop() can end the shards too if the manager cannot.
+  const child = spawn(process.execPath, [ENTRY], {
+    cwd: dir,
+    env: { PATH: process.env['PATH'] ?? '', NODE_EXTRA_CA_CERTS: caFile, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const lines: LogLine[] = [];
+  const chunks: string[] = [];
+  const waiters = new Set<() => void>();
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    chunks.push(text);
+    pending += text;
+    const parts = pending.split('\n');
+    pending = parts.pop() ?? '';
+    for (const part of parts) {
+      try {
+        lines.push(JSON.parse(part) as LogLine);
+      } catch {
+        // not a log line
+      }
+    }
+    for (const wake of [...waiters]) wake();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => {
+    for (const wake of [...waiters]) wake();
+  });
+
+  return {
+    child,
+    lines,
+    output: () => chunks.join(''),
+    waitForLine(match, timeoutMs = 30_000, from = 0) {
+      return new Promise((resolve, reject) => {
+        const check = (): boolean => {
+          const found = lines.slice(from).find(match);
+          if (found) {
+            done();
+            resolve(found);
+            return true;
+          }
+          if (child.exitCode !== null || child.signalCode !== null) {
+            done();
+            reject(new Error(`SayBot exited (${String(child.exitCode ?? child.signalCode)}) before the line was logged:\n${chunks.join('').slice(-3000)}`));
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no such log line within ${timeoutMs} ms:\n${chunks.join('').slice(-3000)}`));
+        }, timeoutMs);
+        const wake = (): void => void check();
+        const done = (): void => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+        };
+        waiters.add(wake);
+        check();
+      });
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const late = setTimeout(() => killGroup(child), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(late);
+      }
+      killGroup(child); // any shard left behind
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** A port P on 127.0.0.1 with P+1 .. P+count-1 free as well (METRICS_PORT for `count` shards). */
+export async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const base = await listenOnce(0);
+    let ok = true;
+    for (let i = 1; i < count && ok; i++) ok = (await listenOnce(base + i).catch(() => -1)) !== -1;
+    if (ok) return base;
+  }
+  throw new Error(`no run of ${count} free ports found`);
+}
+
+function listenOnce(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
