@@ -3,7 +3,7 @@ import pg from 'pg';
 import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
 import { migratePostgres } from './pg-migrations.ts';
-import { type Row, TOTALS, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
+import { type Row, TOTALS, breakdownOf, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
 import type {
   AddClonedVoiceResult,
   BudgetHoldResult,
@@ -13,6 +13,7 @@ import type {
   GuildBudgetSettings,
   ListOptions,
   MemberDefaults,
+  MonthBreakdown,
   NameReservationResult,
   NewBudgetHold,
   NewClonedVoice,
@@ -377,6 +378,14 @@ export class PgStore implements Store {
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     if (guildId === undefined) return totalsOf(await this.#get(this.#pool, `SELECT ${TOTALS} FROM spends WHERE month = $1`, [month]));
     return totalsOf(await this.#get(this.#pool, `SELECT ${TOTALS} FROM spends WHERE guild_id = $1 AND month = $2`, [guildId, month]));
+  }
+
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const where = 'FROM spends WHERE guild_id = $1 AND month = $2';
+    return breakdownOf(
+      await this.#all(this.#pool, `SELECT day, ${TOTALS} ${where} GROUP BY day ORDER BY day`, [guildId, month]),
+      await this.#all(this.#pool, `SELECT user_id, ${TOTALS} ${where} GROUP BY user_id ORDER BY sum(characters) DESC, user_id LIMIT $3`, [guildId, month, topMembers]),
+    );
   }
 
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {

@@ -5,7 +5,7 @@ import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSy
 import { firstRefusal, holdKeys } from './budget-holds.ts';
 import { migrate } from './migrations.ts';
 import { likeContains, nameKey, tidyName } from './names.ts';
-import { TOTALS, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
+import { TOTALS, breakdownOf, clonedVoiceOf, dateOf, guildBudgetsOf, num, orNull, presetOf, quotaStateOf, settingsOf, totalsOf } from './rows.ts';
 import type {
   AddClonedVoiceResult,
   BudgetHoldResult,
@@ -15,6 +15,7 @@ import type {
   GuildBudgetSettings,
   ListOptions,
   MemberDefaults,
+  MonthBreakdown,
   NameReservationResult,
   NewBudgetHold,
   NewClonedVoice,
@@ -409,6 +410,14 @@ export class SqliteStore implements Store {
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     if (guildId === undefined) return totalsOf(this.#get(`SELECT ${TOTALS} FROM spends WHERE month = ?`, month));
     return totalsOf(this.#get(`SELECT ${TOTALS} FROM spends WHERE guild_id = ? AND month = ?`, guildId, month));
+  }
+
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const where = 'FROM spends WHERE guild_id = ? AND month = ?';
+    return breakdownOf(
+      this.#all(`SELECT day, ${TOTALS} ${where} GROUP BY day ORDER BY day`, guildId, month),
+      this.#all(`SELECT user_id, ${TOTALS} ${where} GROUP BY user_id ORDER BY sum(characters) DESC, user_id LIMIT ?`, guildId, month, topMembers),
+    );
   }
 
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
