@@ -35,6 +35,7 @@ const TEMP = /\.tmp$/;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
 const LOW_WATER = 0.9;
+const SCAN_BATCH = 64;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
 
@@ -118,14 +119,18 @@ export class AudioCache {
       if (!voiceDir.isDirectory()) continue;
       const folder = path.join(this.#dir, voiceDir.name);
       // Another process may remove a folder (a purge) while this one reads it.
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
-        const file = path.join(folder, name);
-        const key = ENTRY.exec(name)?.[1];
-        if (key === undefined && !(removeStaleTemps && TEMP.test(name))) continue;
-        const info = await stat(file).catch(() => undefined);
-        if (!info) continue;
-        if (key !== undefined) found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
-        else if (now - info.mtimeMs > STALE_TEMP_MS) await unlink(file).catch(() => undefined);
+      const names = await readdir(folder).catch(() => [] as string[]);
+      // Stats in batches: one at a time, a scan of 20,000 entries takes several times longer.
+      for (let i = 0; i < names.length; i += SCAN_BATCH) {
+        await Promise.all(names.slice(i, i + SCAN_BATCH).map(async (name) => {
+          const file = path.join(folder, name);
+          const key = ENTRY.exec(name)?.[1];
+          if (key === undefined && !(removeStaleTemps && TEMP.test(name))) return;
+          const info = await stat(file).catch(() => undefined);
+          if (!info) return;
+          if (key !== undefined) found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
+          else if (now - info.mtimeMs > STALE_TEMP_MS) await unlink(file).catch(() => undefined);
+        }));
       }
     }
     return found;
