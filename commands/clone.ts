@@ -1,11 +1,12 @@
-import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, type Attachment } from 'discord.js';
+import type { Attachment } from 'discord.js';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { chooseTarget, deliverTo, spendContext, type OutputChoice, type Target } from '../src/bot/deliver-speech.ts';
+import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption } from '../src/bot/options.ts';
+import type { Requirements } from '../src/bot/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
-import type { Charge } from '../src/quota/accounting.ts';
+import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget, type OutputChoice } from '../src/bot/speak.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 import { acknowledge } from '../src/bot/acknowledge.ts';
@@ -13,52 +14,15 @@ import { acknowledge } from '../src/bot/acknowledge.ts';
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;
 
-export const data = new SlashCommandBuilder()
-  .setName('clone')
-  .setNameLocalizations({ ko: '음성복제', ja: '声のクローン' })
-  .setDescription("Make a new voice for this server from a clip of someone's voice, with their consent")
-  .setDescriptionLocalizations({
-    ko: '동의를 받은 사람의 음성 클립으로 이 서버의 새 음성을 만듭니다',
-    ja: '本人の同意を得た声のクリップから、このサーバーの新しい声を作ります',
-  })
-  .setContexts(InteractionContextType.Guild)
-  // Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations.
-  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .addAttachmentOption((o) =>
-    o
-      .setName('audio')
-      .setNameLocalizations({ ko: '오디오', ja: '音声' })
-      .setDescription('The voice sample: 3 to 60 seconds of one person speaking (WAV, MP3 or M4A)')
-      .setDescriptionLocalizations({ ko: '음성 샘플: 한 사람이 말하는 3~60초 (WAV, MP3, M4A)', ja: '声のサンプル: 一人が話す 3〜60 秒（WAV・MP3・M4A）' })
-      .setRequired(true),
-  )
-  .addStringOption((o) =>
-    o
-      .setName('text')
-      .setNameLocalizations({ ko: '텍스트', ja: 'テキスト' })
-      .setDescription('What the new voice says first')
-      .setDescriptionLocalizations({ ko: '새 음성이 처음 말할 내용', ja: '新しい声が最初に話す内容' })
-      .setRequired(true)
-      .setMaxLength(1000),
-  )
-  .addStringOption((o) =>
-    o
-      .setName('name')
-      .setNameLocalizations({ ko: '이름', ja: '名前' })
-      .setDescription('What this server will call the voice')
-      .setDescriptionLocalizations({ ko: '이 서버에서 부를 음성 이름', ja: 'このサーバーでの声の名前' })
-      .setRequired(true)
-      .setMaxLength(NAME_MAX_LENGTH),
-  )
-  .addBooleanOption((o) =>
-    o
-      .setName('consent')
-      .setNameLocalizations({ ko: '동의', ja: '同意' })
-      .setDescription('I confirm the person speaking in the clip agreed to have their voice cloned')
-      .setDescriptionLocalizations({ ko: '클립 속 화자가 음성 복제에 동의했음을 확인합니다', ja: 'クリップの話者が声のクローンに同意したことを確認します' })
-      .setRequired(true),
-  )
-  .addStringOption(outputOption);
+/** Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations. */
+export const requires: Requirements = { adminsByDefault: true };
+
+export const data = slashCommand('clone', requires)
+  .addAttachmentOption(attachmentOption('audio', { required: true }))
+  .addStringOption(stringOption('text', { description: 'clone', required: true, maxLength: 1000 }))
+  .addStringOption(stringOption('name', { description: 'clone', required: true, maxLength: NAME_MAX_LENGTH }))
+  .addBooleanOption(booleanOption('consent', { required: true }))
+  .addStringOption(outputOption());
 
 /** How long a name stays held for a /clone under way if the process dies before it can give it back. */
 const NAME_RESERVATION_MS = 10 * 60_000;
@@ -78,7 +42,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const max = context.settings.maxCharsPerRequest;
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const attachment = interaction.options.getAttachment('audio', true);
-  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context);
+  const target = chooseTarget(interaction, (interaction.options.getString('output') ?? undefined) as OutputChoice, context.players);
   // The download may take longer than Discord's 3 s: acknowledge first.
   await acknowledge(interaction);
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
@@ -91,15 +55,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
   const reservation = held.token;
   try {
-    // A clone is never cached (every clip makes a new voice), so its characters are always checked and held.
-    const charge = await context.accounting.authorize(spendContext(interaction), [
-      { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false },
-    ]);
-    try {
-      await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, charge, reservation });
-    } finally {
-      charge.close();
-    }
+    await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, reservation });
   } finally {
     // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
     await context.store.releaseClonedVoiceName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
@@ -109,10 +65,12 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 async function cloneAndSpeak(
   interaction: Parameters<CommandModule['execute']>[0],
   context: CommandContext,
-  { name, text, attachment, clip, target, charge, reservation }:
-  { name: string; text: string; attachment: Attachment; clip: CheckedClip; target: Target; charge: Charge; reservation: string },
+  { name, text, attachment, clip, target, reservation }:
+  { name: string; text: string; attachment: Attachment; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
-  const cloned = await context.speech.cloneVoice(text, { data: clip.data, filename: attachment.name, contentType: clip.contentType }, undefined, charge);
+  const requester = requesterOf(interaction);
+  // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
+  const cloned = await context.speech.cloneVoice(requester, text, { data: clip.data, filename: attachment.name, contentType: clip.contentType });
   const saved = await context.store.addClonedVoice(
     { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
     { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
@@ -126,10 +84,10 @@ async function cloneAndSpeak(
   context.logger.info({ guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds }, 'voice cloned');
 
   const label = t(interaction.locale, 'clone.voiceLabel', { name, id: cloned.voiceId, seconds: clip.durationSeconds.toFixed(1) });
-  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call.
+  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
+  // part of this request: recorded, not checked again.
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  // Only a service that answered without audio makes this a second, paid request (not checked in advance).
-  await deliverTo(interaction, target, request, context, label, context.accounting.unchecked(charge.context));
+  await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
 }

@@ -1,34 +1,21 @@
-import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
-import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
+import { slashCommand } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { outputOption, presetOption, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
-import { chooseSettings } from '../src/bot/speech-settings.ts';
+import { exaggerationOption, outputOption, presetOption, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
+import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
 const DEFAULT_EXAGGERATION = 0.5;
 
-export const data = new SlashCommandBuilder()
-  .setName('emote')
-  .setNameLocalizations({ ko: '감정', ja: '感情' })
-  .setDescription('Speak text with emotion')
-  .setDescriptionLocalizations({ ko: '감정을 담아 텍스트를 말합니다', ja: '感情を込めてテキストを話します' })
-  .setContexts(InteractionContextType.Guild)
-  .addStringOption(textOption)
-  .addNumberOption((o) =>
-    o
-      .setName('exaggeration')
-      .setNameLocalizations({ ko: '강도', ja: '強さ' })
-      .setDescription('How strong the emotion is, from 0 (flat) to 1 (intense); default 0.5')
-      .setDescriptionLocalizations({ ko: '감정의 강도: 0(담담하게)부터 1(강하게)까지, 기본 0.5', ja: '感情の強さ: 0（淡々と）から 1（強く）まで、既定 0.5' })
-      .setMinValue(0)
-      .setMaxValue(1),
-  )
-  .addStringOption(voiceOption)
-  .addStringOption(outputOption)
-  .addStringOption(presetOption);
+export const data = slashCommand('emote')
+  .addStringOption(textOption())
+  .addNumberOption(exaggerationOption('emote'))
+  .addStringOption(voiceOption())
+  .addStringOption(outputOption())
+  .addStringOption(presetOption());
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
@@ -36,7 +23,7 @@ export const publicReply = true;
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset,
   // then this command's own defaults (the service's emotion voice, 0.5).
-  const { settings, voiceLabel } = await chooseSettings(
+  const { settings, voiceLabel } = await settingsForCommand(
     interaction,
     context,
     readVoiceSettings(interaction.options),
@@ -46,11 +33,11 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
   // Discord enforces min/max for its own clients; a crafted request is refused here, before any API call.
   if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  await deliverSpeech(
+  await speakForCommand(
     interaction,
+    context,
     { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration },
     (interaction.options.getString('output') ?? undefined) as OutputChoice,
-    context,
     voiceLabel,
   );
 };

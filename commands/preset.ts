@@ -1,78 +1,46 @@
-import { InteractionContextType, SlashCommandBuilder, type ChatInputCommandInteraction, type SlashCommandStringOption } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/listing.ts';
 import { exaggerationOption, formatOption, languageOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { requireManageGuild } from '../src/bot/permissions.ts';
+import type { Requirements } from '../src/bot/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/replies.ts';
 import { describeSettings, presetLine } from '../src/bot/speech-settings.ts';
-import { usableVoice } from '../src/bot/voice-access.ts';
+import { usableVoice } from '../src/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 
 /** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
 export const MAX_PRESETS_PER_GUILD = 100;
 
-const nameOption = (o: SlashCommandStringOption, autocomplete: boolean) =>
-  o
-    .setName('name')
-    .setNameLocalizations({ ko: '이름', ja: '名前' })
-    .setDescription('The preset name')
-    .setDescriptionLocalizations({ ko: '프리셋 이름', ja: 'プリセットの名前' })
-    .setMaxLength(autocomplete ? 100 : NAME_MAX_LENGTH)
-    .setAutocomplete(autocomplete);
+/** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
+const nameOption = (existing: boolean, required: boolean) =>
+  stringOption('name', { description: 'preset', required, maxLength: existing ? 100 : NAME_MAX_LENGTH, autocomplete: existing });
 
-export const data = new SlashCommandBuilder()
-  .setName('preset')
-  .setNameLocalizations({ ko: '프리셋', ja: 'プリセット' })
-  .setDescription("This server's voice presets")
-  .setDescriptionLocalizations({ ko: '이 서버의 음성 프리셋', ja: 'このサーバーの音声プリセット' })
-  .setContexts(InteractionContextType.Guild)
-  .addSubcommand((s) =>
-    s
-      .setName('save')
-      .setNameLocalizations({ ko: '저장', ja: '保存' })
-      .setDescription('Save a preset (needs Manage Server); a preset of the same name is replaced')
-      .setDescriptionLocalizations({ ko: '프리셋 저장 (서버 관리 권한 필요). 같은 이름은 덮어씁니다', ja: 'プリセットを保存（サーバー管理権限が必要）。同名は上書き' })
-      .addStringOption((o) => nameOption(o, false).setRequired(true))
-      .addStringOption((o) => voiceOption(o).setRequired(true))
-      .addStringOption(languageOption)
-      .addStringOption(toneOption)
-      .addNumberOption(exaggerationOption)
-      .addStringOption(formatOption),
+/** Anyone may list and use presets; changing them changes what the whole server hears. */
+export const requires: Requirements = {
+  subcommands: { save: { manageGuild: true }, delete: { manageGuild: true }, default: { manageGuild: true } },
+};
+
+export const data = slashCommand('preset', requires)
+  .addSubcommand(
+    subcommand('preset.save')
+      .addStringOption(nameOption(false, true))
+      .addStringOption(voiceOption({ required: true }))
+      .addStringOption(languageOption())
+      .addStringOption(toneOption())
+      .addNumberOption(exaggerationOption('preset'))
+      .addStringOption(formatOption()),
   )
-  .addSubcommand((s) =>
-    s
-      .setName('delete')
-      .setNameLocalizations({ ko: '삭제', ja: '削除' })
-      .setDescription('Delete a preset (needs Manage Server)')
-      .setDescriptionLocalizations({ ko: '프리셋 삭제 (서버 관리 권한 필요)', ja: 'プリセットを削除（サーバー管理権限が必要）' })
-      .addStringOption((o) => nameOption(o, true).setRequired(true)),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('list')
-      .setNameLocalizations({ ko: '목록', ja: '一覧' })
-      .setDescription("List this server's presets")
-      .setDescriptionLocalizations({ ko: '이 서버의 프리셋 목록', ja: 'このサーバーのプリセット一覧' }),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('default')
-      .setNameLocalizations({ ko: '기본값', ja: 'デフォルト' })
-      .setDescription("Set the server's default preset, or clear it when no name is given (needs Manage Server)")
-      .setDescriptionLocalizations({
-        ko: '서버 기본 프리셋 지정, 이름을 비우면 해제 (서버 관리 권한 필요)',
-        ja: 'サーバーのデフォルトプリセットを設定。名前を省略すると解除（サーバー管理権限が必要）',
-      })
-      .addStringOption((o) => nameOption(o, true)),
-  );
+  .addSubcommand(subcommand('preset.delete').addStringOption(nameOption(true, true)))
+  .addSubcommand(subcommand('preset.list'))
+  .addSubcommand(subcommand('preset.default').addStringOption(nameOption(true, false)));
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
 
 const save: Handler = async (interaction, { store }) => {
-  requireManageGuild(interaction);
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readVoiceSettings(interaction.options);
@@ -89,7 +57,6 @@ const save: Handler = async (interaction, { store }) => {
 };
 
 const remove: Handler = async (interaction, { store }) => {
-  requireManageGuild(interaction);
   const name = interaction.options.getString('name', true);
   const deleted = await store.deletePreset(interaction.guildId, name);
   if (!deleted) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
@@ -97,7 +64,6 @@ const remove: Handler = async (interaction, { store }) => {
 };
 
 const setDefault: Handler = async (interaction, { store }) => {
-  requireManageGuild(interaction);
   const name = readText(interaction.options, 'name');
   if (name === undefined) {
     await store.setDefaultPreset(interaction.guildId, null);

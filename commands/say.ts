@@ -1,32 +1,28 @@
-import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
-import { deliverSpeech, type OutputChoice } from '../src/bot/deliver-speech.ts';
+import { slashCommand } from '../src/bot/command-builder.ts';
 import { formatOption, languageOption, textOption, outputOption, presetOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { chooseSettings } from '../src/bot/speech-settings.ts';
+import { speakForCommand, type OutputChoice } from '../src/bot/speak.ts';
+import { settingsForCommand } from '../src/bot/speech-settings.ts';
 
-export const data = new SlashCommandBuilder()
-  .setName('say')
-  .setNameLocalizations({ ko: '말하기', ja: '話す' })
-  .setDescription('Speak text with one of the voices')
-  .setDescriptionLocalizations({ ko: '텍스트를 음성으로 말합니다', ja: 'テキストを音声で話します' })
-  .setContexts(InteractionContextType.Guild)
-  .addStringOption(textOption)
-  .addStringOption(voiceOption)
-  .addStringOption(languageOption)
-  .addStringOption(formatOption)
-  .addStringOption(toneOption)
-  .addStringOption(outputOption)
-  .addStringOption(presetOption);
+export const data = slashCommand('say')
+  .addStringOption(textOption())
+  .addStringOption(voiceOption())
+  .addStringOption(languageOption())
+  .addStringOption(formatOption())
+  .addStringOption(toneOption())
+  .addStringOption(outputOption())
+  .addStringOption(presetOption());
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // The command's options, then the chosen preset, the member's default, the server's default, the built-in.
-  const { settings, voiceLabel } = await chooseSettings(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));
-  await deliverSpeech(
+  const { settings, voiceLabel } = await settingsForCommand(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));
+  await speakForCommand(
     interaction,
+    context,
     {
       kind: 'tts',
       text: interaction.options.getString('text', true),
@@ -36,7 +32,6 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
       ...(settings.tone === undefined ? {} : { tone: settings.tone }),
     },
     (interaction.options.getString('output') ?? undefined) as OutputChoice,
-    context,
     voiceLabel,
   );
 };

@@ -1,13 +1,8 @@
-import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
+import { slashCommand } from '../src/bot/command-builder.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { showResult } from '../src/bot/replies.ts';
 
-export const data = new SlashCommandBuilder()
-  .setName('skip')
-  .setNameLocalizations({ ko: '건너뛰기', ja: 'スキップ' })
-  .setDescription('Skip the clip that is playing; the queue goes on')
-  .setDescriptionLocalizations({ ko: '재생 중인 클립을 건너뜁니다 (대기열은 계속)', ja: '再生中のクリップをスキップします（キューは続きます）' })
-  .setContexts(InteractionContextType.Guild);
+export const data = slashCommand('skip');
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const skipped = context.players.find(interaction.guildId)?.skip() ?? false;

@@ -1,4 +1,5 @@
-import { InteractionContextType, SlashCommandBuilder, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
+import { slashCommand } from '../src/bot/command-builder.ts';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
 import { showContent } from '../src/bot/replies.ts';
@@ -7,12 +8,7 @@ import { dayOf } from '../src/quota/calendar.ts';
 import { MAX_MEMBERS, usageChartSvg } from '../src/usage/chart.ts';
 import { chartFontFamily, renderPng } from '../src/usage/render-png.ts';
 
-export const data = new SlashCommandBuilder()
-  .setName('usage')
-  .setNameLocalizations({ ko: '사용량', ja: '使用量' })
-  .setDescription("This month's characters: this server, the whole bot, and yours today")
-  .setDescriptionLocalizations({ ko: '이번 달 글자 사용량: 이 서버, 봇 전체, 오늘 내 사용량', ja: '今月の文字数: このサーバー、ボット全体、今日のあなた' })
-  .setContexts(InteractionContextType.Guild);
+export const data = slashCommand('usage');
 
 /** Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. */
 export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger }) => {

@@ -1,6 +1,6 @@
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
-import type { CommandModule } from './bot/command.ts';
+import type { AnyCommandModule } from './bot/command.ts';
 import { loadCommands } from './bot/command-loader.ts';
 import { deployCommands } from './bot/deploy.ts';
 import { configSecrets, describeDatabase, loadConfig, type Config } from './config.ts';
@@ -39,6 +39,8 @@ export interface StartSeams {
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
+  /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadCommands()). */
+  commands?: Map<string, AnyCommandModule>;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   let bot: SayBot;
   let metricsServer: MetricsServer | undefined;
   try {
-    const commands = await loadCommands();
+    const commands = seams.commands ?? (await loadCommands());
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
       const unreachable = asDiscordUnreachable(error, discordUrl);
       if (unreachable !== error) throw unreachable;
@@ -154,7 +156,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
 }
 
 /** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */
-async function registerCommands(config: Config, commands: Iterable<CommandModule>, logger: Logger): Promise<void> {
+async function registerCommands(config: Config, commands: Iterable<AnyCommandModule>, logger: Logger): Promise<void> {
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,

@@ -37,7 +37,8 @@ export function waveformBase64(samples: Int16Array, sampleRate: number, channels
   return Buffer.from(waveformValues(samples, sampleRate, channels)).toString('base64');
 }
 
-function levelByte(db: number): number {
+/** A bucket's RMS level in dB as a waveform byte: the floor and below 0, 0 dBFS 255. */
+export function levelByte(db: number): number {
   if (!(db > WAVEFORM_FLOOR_DB)) return 0;   // also -Infinity (digital silence) and NaN
   return Math.min(255, Math.round(((db - WAVEFORM_FLOOR_DB) / -WAVEFORM_FLOOR_DB) * 255));
 }

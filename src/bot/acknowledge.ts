@@ -1,5 +1,6 @@
-import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
+import type { BotCommandInteraction } from './command.ts';
 
 /**
  * How long a command may work before its first response; Discord forgets an interaction not acknowledged within
@@ -8,13 +9,13 @@ import type { Logger } from '../log.ts';
 export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
 /** The first response of each interaction (a defer or a reply), once it has been started. */
-const firstResponse = new WeakMap<ChatInputCommandInteraction, Promise<unknown>>();
+const firstResponse = new WeakMap<BotCommandInteraction, Promise<unknown>>();
 
 /**
  * Sends the interaction's first response unless one has already gone out or is on its way. Commands and the
  * deadline below both come through here, so an interaction is never acknowledged twice (Discord: 40060).
  */
-export function claimFirstResponse(interaction: ChatInputCommandInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
+export function claimFirstResponse(interaction: BotCommandInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
   if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
   const sent = send();
   firstResponse.set(interaction, sent);
@@ -22,14 +23,14 @@ export function claimFirstResponse(interaction: ChatInputCommandInteraction, sen
 }
 
 /** Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. */
-export async function acknowledge(interaction: ChatInputCommandInteraction, ephemeral = false): Promise<void> {
+export async function acknowledge(interaction: BotCommandInteraction, ephemeral = false): Promise<void> {
   const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
   if (sent) await sent;
   else await settled(interaction);
 }
 
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
-export async function settled(interaction: ChatInputCommandInteraction): Promise<void> {
+export async function settled(interaction: BotCommandInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
 }
 
@@ -38,7 +39,7 @@ export async function settled(interaction: ChatInputCommandInteraction): Promise
  * waiting for (a slow store, a download): the user sees "thinking…" instead of "The application did not respond".
  * Returns the function that cancels the deadline once the command is done.
  */
-export function acknowledgeByDeadline(interaction: ChatInputCommandInteraction, ephemeral: boolean, log: Logger): () => void {
+export function acknowledgeByDeadline(interaction: BotCommandInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
     const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
     if (!sent) return;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -7,14 +7,15 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Accounting } from '../quota/accounting.ts';
 import { PartSource } from '../speech/part-source.ts';
-import { SpeechService } from '../speech/service.ts';
+import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
-import type { CommandContext, CommandModule } from './command.ts';
+import type { AnyCommandModule, CommandContext } from './command.ts';
 import { loadCommands } from './command-loader.ts';
 import { t } from './i18n.ts';
 import { handleInteraction } from './interactions.ts';
+import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { NO_MENTIONS } from './replies.ts';
 
 export interface SayBotOptions {
@@ -23,7 +24,7 @@ export interface SayBotOptions {
   voiceApi: VoiceApiClient;
   /** The bot owns it from here: stop() closes it, after the last running command is done with it. */
   store: Store;
-  commands?: Map<string, CommandModule>;
+  commands?: Map<string, AnyCommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
   /** The clock budgets and the monthly quota follow (tests move it past a reset date). */
@@ -34,31 +35,27 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup' | 'timeToFirstAudio'>;
 }
 
-/** The running bot: one Discord client, one player per guild, one speech service over the shared API client. */
+/** The running bot: one Discord client, one player per guild, one speech pipeline over the shared API client. */
 export class SayBot {
-  readonly client: Client;
+  #client: Client;
+  #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
   readonly #context: CommandContext;
   readonly #store: Store;
-  readonly #audio: PartSource;
+  readonly #speech: SpeechPipeline;
   readonly #cache: AudioCache;
-  readonly #commands: Map<string, CommandModule>;
+  readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
 
-  private constructor(options: SayBotOptions, commands: Map<string, CommandModule>, cache: AudioCache) {
+  private constructor(options: SayBotOptions, commands: Map<string, AnyCommandModule>, cache: AudioCache) {
     const { config, logger } = options;
     this.#log = logger;
     this.#commands = commands;
     this.#store = options.store;
     this.#cache = cache;
-    this.client = new Client({
-      // Guilds for commands and channels; GuildVoiceStates to know who sits in which voice channel.
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
-      allowedMentions: NO_MENTIONS,
-      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
-    });
+    this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.players = new PlayerRegistry({
       logger,
       idleTimeoutMs: config.voiceIdleTimeoutMs,
@@ -73,14 +70,17 @@ export class SayBot {
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
-    this.#audio = new PartSource({
+    const source = new PartSource({
       client: options.voiceApi, logger, cache, accounting,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
+    this.#speech = new SpeechPipeline({
+      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    });
     this.#context = {
-      speech: new SpeechService({ client: options.voiceApi, logger, maxCharsPerRequest: config.maxCharsPerRequest, source: this.#audio }),
-      audio: this.#audio,
+      speech: this.#speech,
       accounting,
       players: this.players,
       logger,
@@ -89,14 +89,37 @@ export class SayBot {
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     };
-    this.client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
-    this.client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
-    this.client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-    this.client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
-    this.client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'gateway disconnected'));
+  }
+
+  get client(): Client {
+    return this.#client;
+  }
+
+  /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
+  get autoreadAvailable(): boolean {
+    return this.#autoreadAvailable;
+  }
+
+  /** A client with these intents and every listener: made again without auto-read's when Discord refuses them. */
+  #newClient(config: Config, intents: readonly GatewayIntentBits[]): Client {
+    const logger = this.#log;
+    const client = new Client({
+      intents: [...intents],
+      allowedMentions: NO_MENTIONS,
+      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
+    });
+    client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
+    client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+    client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+    client.on(Events.ShardDisconnect, (event, shardId) => {
+      // 4014 (Message Content not enabled) is said once, with what to do, by src/bot/intents.ts.
+      if (event.code !== GatewayCloseCodes.DisallowedIntents) logger.warn({ code: event.code, shardId }, 'gateway disconnected');
+    });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    this.client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
-    this.client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+    client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
+    client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+    return client;
   }
 
   /** Bytes in the audio cache now (the operator's gauge). */
@@ -114,18 +137,21 @@ export class SayBot {
       throw error;
     }
     const bot = new SayBot(options, commands, cache);
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Discord did not report ready in time')), options.readyTimeoutMs ?? 60_000);
-      bot.client.once(Events.ClientReady, () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
     try {
-      await bot.client.login(options.config.discord.token);
-      await ready;
+      // Auto-read's intents first; without Message Content (4014) a fresh client without them (src/bot/intents.ts).
+      let first = true;
+      const login = await loginWithIntentFallback({
+        makeClient: (intents) => {
+          if (!first) bot.#client = bot.#newClient(options.config, intents);
+          first = false;
+          return bot.#client;
+        },
+        token: options.config.discord.token,
+        logger: options.logger,
+        readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+      });
+      bot.#autoreadAvailable = login.autoreadAvailable;
     } catch (error) {
-      await bot.client.destroy();
       await options.store.close();
       throw error;
     }
@@ -173,7 +199,7 @@ export class SayBot {
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
-    await this.#audio.close();
+    await this.#speech.close();
     await this.client.destroy();
     await this.#store.close();
   }

@@ -1,5 +1,5 @@
-import { REST, Routes, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { CommandModule } from './command.ts';
+import { REST, Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
+import type { AnyCommandModule } from './command.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -7,8 +7,9 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const SERVER_FIELDS = new Set(['id', 'application_id', 'version', 'guild_id', 'dm_permission', 'handler', 'integration_types']);
 
 /**
- * A command definition with Discord's defaults removed (null, false, empty lists, `type: 1`), so that what
- * Discord returns and what the builders produce compare equal when nothing meaningful differs.
+ * A command definition with Discord's defaults removed (null, false, empty lists, `type: 1`, a context menu's
+ * empty description), so that what Discord returns and what the builders produce compare equal when nothing
+ * meaningful differs. A menu keeps its `type` (3), so it never equals a slash command of the same name.
  */
 export function canonicalCommand(value: unknown, top = true): Json | undefined {
   if (value === null || value === undefined || value === false) return undefined;
@@ -24,6 +25,8 @@ export function canonicalCommand(value: unknown, top = true): Json | undefined {
       if (v !== undefined) out[key] = v;
     }
     if (top && out['type'] === 1) delete out['type'];
+    // Discord returns `description: ""` for a context menu, which has none.
+    if (top && out['description'] === '') delete out['description'];
     return Object.keys(out).length === 0 ? undefined : out;
   }
   return value as Json;
@@ -44,7 +47,7 @@ export interface DeployOptions {
   clientId: string;
   guildId?: string;
   apiBaseUrl?: string;
-  commands: Iterable<CommandModule>;
+  commands: Iterable<AnyCommandModule>;
 }
 
 export interface DeployResult {
@@ -53,14 +56,14 @@ export interface DeployResult {
   scope: 'guild' | 'global';
 }
 
-/** Registers the commands, to one server when a guild ID is given, else globally; no call when nothing changed. */
+/** Registers the commands (slash commands and message menus), to one server when a guild ID is given, else globally; no call when nothing changed. */
 export async function deployCommands(options: DeployOptions): Promise<DeployResult> {
   const rest = new REST(options.apiBaseUrl === undefined ? {} : { api: options.apiBaseUrl }).setToken(options.token);
   const route =
     options.guildId === undefined
       ? Routes.applicationCommands(options.clientId)
       : Routes.applicationGuildCommands(options.clientId, options.guildId);
-  const wanted: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [...options.commands].map((c) => c.data.toJSON());
+  const wanted: RESTPostAPIApplicationCommandsJSONBody[] = [...options.commands].map((c) => c.data.toJSON());
   const current = (await rest.get(route)) as unknown[];
   const scope = options.guildId === undefined ? 'global' : 'guild';
   if (sameDefinitions(current, wanted)) return { changed: false, count: wanted.length, scope };

@@ -1,26 +1,27 @@
-import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
+import type { BotCommandInteraction } from './command.ts';
 
 /** Discord's answer to an interaction webhook call whose token is past its lifetime. */
 const INVALID_WEBHOOK_TOKEN = 50027;
 /** An interaction token works for 15 minutes (Discord's documentation); a little margin for clocks and transit. */
 const TOKEN_LIFETIME_MS = 15 * 60_000 - 10_000;
 
-const gone = new WeakSet<ChatInputCommandInteraction>();
-const loggers = new WeakMap<ChatInputCommandInteraction, Logger>();
+const gone = new WeakSet<BotCommandInteraction>();
+const loggers = new WeakMap<BotCommandInteraction, Logger>();
 
 /** Who logs the one line for an interaction whose token runs out (set where the interaction is routed). */
-export function watchToken(interaction: ChatInputCommandInteraction, log: Logger): void {
+export function watchToken(interaction: BotCommandInteraction, log: Logger): void {
   loggers.set(interaction, log);
 }
 
 /** True once the token is known (or certain) to be dead: a reply queued for long goes straight to the channel. */
-export function tokenGone(interaction: ChatInputCommandInteraction): boolean {
+export function tokenGone(interaction: BotCommandInteraction): boolean {
   return gone.has(interaction) || Date.now() - interaction.createdTimestamp > TOKEN_LIFETIME_MS;
 }
 
 /** Remembers a refused token (401 50027), so that no later reply of this interaction tries it again. */
-export function noteIfTokenExpired(interaction: ChatInputCommandInteraction, error: unknown): boolean {
+export function noteIfTokenExpired(interaction: BotCommandInteraction, error: unknown): boolean {
   if (!(error instanceof DiscordAPIError) || error.code !== INVALID_WEBHOOK_TOKEN) return false;
   if (!gone.has(interaction)) {
     gone.add(interaction);
@@ -44,7 +45,7 @@ export function noteIfTokenExpired(interaction: ChatInputCommandInteraction, err
  * they find it, without pinging them or anyone else (the caller passes allowedMentions parse []).
  */
 export async function postInChannel(
-  interaction: ChatInputCommandInteraction,
+  interaction: BotCommandInteraction,
   content: string,
   files: AttachmentPayload[],
   allowedMentions: { parse: never[] },

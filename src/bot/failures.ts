@@ -13,8 +13,10 @@ import {
 import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
 import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
+import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
+import { echo } from './replies.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 
@@ -46,6 +48,10 @@ export function describeFailure(error: unknown): DescribedFailure {
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason);
     return { code: message.key, message, level: error.level };
+  }
+  if (error instanceof SpeechInputError) {
+    const message = inputMessage(error.problem);
+    return { code: message.key, message, level: 'info' };
   }
   if (error instanceof BadRequestError) {
     const detail = error.serviceMessage ?? error.message;
@@ -98,5 +104,17 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
       return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };
+  }
+}
+
+/** The words for a request the speech path cannot take as asked (src/speech/errors.ts). */
+function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
+  switch (problem.code) {
+    case 'empty-text':
+      return { key: 'error.input.emptyText' };
+    case 'unknown-preset':
+      return { key: 'error.preset.unknown', params: { name: echo(problem.name, 40) } };
+    case 'unknown-voice':
+      return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
   }
 }

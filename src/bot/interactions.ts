@@ -1,23 +1,25 @@
 import type { Interaction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
-import type { CommandContext, CommandModule } from './command.ts';
+import { commandFor, isMessageMenu, type AnyCommandModule, type BotCommandInteraction, type CommandContext } from './command.ts';
 import { watchToken } from './expired-token.ts';
-import { describeFailure, UserError } from './failures.ts';
+import { describeFailure } from './failures.ts';
+import { enforcePreconditions } from './preconditions.ts';
 import { showFailure } from './replies.ts';
 
 /**
- * Routes one interaction to its command. Whatever a command throws ends here in a message to the user and a
- * log line; nothing propagates to the client's event emitter.
+ * Routes one interaction to its command: a slash command, its autocomplete, or a message context menu. Whatever a
+ * command throws ends here in a message to the user and a log line; nothing propagates to the client's event emitter.
  */
 export async function handleInteraction(
   interaction: Interaction,
-  commands: ReadonlyMap<string, CommandModule>,
+  commands: ReadonlyMap<string, AnyCommandModule>,
   context: CommandContext,
 ): Promise<void> {
   const log: Logger = context.logger;
   if (interaction.isAutocomplete()) {
-    const command = commands.get(interaction.commandName);
+    const found = commands.get(interaction.commandName);
+    const command = found === undefined || isMessageMenu(found) ? undefined : found;
     const started = performance.now();
     const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
@@ -34,17 +36,17 @@ export async function handleInteraction(
     }
     return;
   }
-  if (!interaction.isChatInputCommand()) return;
+  if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
-  const command = commands.get(interaction.commandName);
+  const command = commandFor(commands, interaction);
   const started = performance.now();
   watchToken(interaction, log);
   // Whatever the command waits for (the store, a download), Discord hears from us within its 3 s.
   const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    if (!interaction.inCachedGuild()) throw new UserError('error.input.guildOnly');
-    await command.execute(interaction, context);
+    enforcePreconditions(interaction, command.requires);
+    await execute(command, interaction, context);
     log.info(
       { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
       'command done',
@@ -57,4 +59,14 @@ export async function handleInteraction(
   } finally {
     cancelDeadline();
   }
+}
+
+/** Runs the module on the interaction of its own kind (commandFor matched them). */
+function execute(command: AnyCommandModule, interaction: BotCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+  if (isMessageMenu(command)) {
+    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, context);
+  } else if (interaction.isChatInputCommand()) {
+    return command.execute(interaction, context);
+  }
+  throw new Error(`command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`);
 }

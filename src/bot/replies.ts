@@ -1,9 +1,6 @@
-import {
-  MessageFlags,
-  type AttachmentPayload,
-  type ChatInputCommandInteraction,
-} from 'discord.js';
+import { MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
+import type { BotCommandInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
 import { noteIfTokenExpired, postInChannel, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
@@ -23,7 +20,7 @@ export function echo(text: string, max: number): string {
 
 /** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
 export async function showResult(
-  interaction: ChatInputCommandInteraction,
+  interaction: BotCommandInteraction,
   key: MessageKey,
   params: MessageParams = {},
   files: AttachmentPayload[] = [],
@@ -32,7 +29,7 @@ export async function showResult(
 }
 
 /** As showResult, for text already composed in the caller's language (listings). */
-export async function showContent(interaction: ChatInputCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
+export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
   // A reply that waited behind a long queue may outlive the token (15 minutes): it goes to the channel instead.
   if (tokenGone(interaction)) return postInChannel(interaction, content, files, NO_MENTIONS);
   await settled(interaction);
@@ -51,10 +48,9 @@ export async function showContent(interaction: ChatInputCommandInteraction, cont
  * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
  */
 export async function showFailure(
-  interaction: ChatInputCommandInteraction,
+  interaction: BotCommandInteraction,
   error: unknown,
   log: Logger,
-  context: Record<string, unknown> = {},
 ): Promise<void> {
   const failure = describeFailure(error);
   log[failure.level](
@@ -65,7 +61,6 @@ export async function showFailure(
       userId: interaction.user.id,
       interactionId: interaction.id,
       err: error,
-      ...context,
     },
     'command failed',
   );

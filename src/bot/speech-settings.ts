@@ -1,12 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { resolveSettings, type ResolvedSettings } from '../speech/resolve-settings.ts';
+import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
 import type { Preset, VoiceSettings } from '../store/types.ts';
 import { languageName } from '../voices/catalogue.ts';
 import type { CommandContext } from './command.ts';
-import { UserError } from './failures.ts';
 import { t } from './i18n.ts';
 import { echo } from './replies.ts';
-import { usableVoice } from './voice-access.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;
@@ -15,10 +13,10 @@ export interface ChosenSettings {
 }
 
 /**
- * The settings a speaking command uses: reads the chosen preset, the member's defaults and the server's default
- * preset (three indexed reads), resolves them in order, and checks the voice that won.
+ * A slash command's settings (src/speech/settings.ts resolves them from its options, the chosen preset, the
+ * member's and the server's defaults), with the words that name the voice in the member's language.
  */
-export async function chooseSettings(
+export async function settingsForCommand(
   interaction: ChatInputCommandInteraction<'cached'>,
   context: CommandContext,
   options: VoiceSettings,
@@ -26,23 +24,14 @@ export async function chooseSettings(
   /** The command's own built-in voice, when it is not the one of the server's language. */
   builtinVoice?: string,
 ): Promise<ChosenSettings> {
-  const { store } = context;
-  const guildId = interaction.guildId;
-  const [preset, member, server] = await Promise.all([
-    presetName === undefined ? undefined : store.getPreset(guildId, presetName),
-    store.getMemberDefaults(guildId, interaction.user.id),
-    store.getDefaultPreset(guildId),
-  ]);
-  if (presetName !== undefined && !preset) throw new UserError('error.preset.unknown', { name: echo(presetName, 40) });
-  const settings = resolveSettings({
+  const settings = await chooseSettings(context.store, {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
     options,
-    preset: preset && { name: preset.name, settings: preset },
-    member,
-    server: server && { name: server.name, settings: server },
+    presetName,
     guildLocale: interaction.guild.preferredLocale,
     builtinVoice,
   });
-  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
   return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
 }
 

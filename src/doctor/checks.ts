@@ -1,7 +1,8 @@
 import { getCiphers } from 'node:crypto';
-import { DiscordAPIError, REST, Routes } from 'discord.js';
+import { ApplicationFlags, DiscordAPIError, REST, Routes } from 'discord.js';
 import { AuthenticationError, PermissionDeniedError, QuotaExceededError, VoiceApiClient, VoiceApiError } from '../api/index.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { MESSAGE_CONTENT_WHERE } from '../bot/intents.ts';
 import { redactSecrets } from '../log.ts';
 
 export interface CheckResult {
@@ -85,6 +86,27 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
   }
 }
 
+/**
+ * Whether the application may use the Message Content intent auto-read needs (the portal's switch shows in the
+ * application's flags: _LIMITED for a bot in under 100 servers, the plain flag once Discord approved a verified one).
+ * Not a failure without it: SayBot runs, without auto-read.
+ */
+export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
+  const name = 'Message Content intent';
+  const rest = new REST({ timeout: 10_000, retries: 0, ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}) }).setToken(config.discord.token);
+  try {
+    const app = (await rest.get(Routes.currentApplication())) as { flags?: number };
+    const flags = app.flags ?? 0;
+    if ((flags & (ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited)) !== 0) {
+      return { name, ok: true, detail: 'enabled: auto-read (/autoread) can read chat' };
+    }
+    return { name, ok: true, warn: true, detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)` };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+  }
+}
+
 /** Reaches the Voice API with a request it must refuse (no text), so that no character is spent. */
 export async function checkVoiceApi(config: Config): Promise<CheckResult> {
   if (!config.voiceApi) {
@@ -111,7 +133,13 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
   const results = [checkNode(), await checkOpus(), await checkEncryption()];
   const { result, config } = checkConfig(env);
   results.push(result);
-  if (config) results.push(await checkDiscordToken(config), await checkVoiceApi(config));
+  if (config) {
+    const token = await checkDiscordToken(config);
+    results.push(token);
+    // The application's flags need a token Discord accepts; a refused one is reported once, above.
+    if (token.ok) results.push(await checkMessageContentIntent(config));
+    results.push(await checkVoiceApi(config));
+  }
   return results;
 }
 

@@ -2,6 +2,7 @@ export type * from './types.ts';
 export { SqliteStore } from './sqlite-store.ts';
 export { LATEST_VERSION, SchemaTooNewError } from './migrations.ts';
 export { NAME_MAX_LENGTH, isValidName, nameKey, tidyName } from './names.ts';
+export { AUTO_READ_DEFAULTS } from './auto-read-store.ts';
 
 export { PgStore } from './pg-store.ts';
 

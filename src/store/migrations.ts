@@ -166,6 +166,61 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX budget_holds_month ON budget_holds (month, guild_id);
     `,
   },
+  {
+    version: 6,
+    name: 'auto-read, pronunciation dictionary, output defaults',
+    sql: `
+      -- Auto-read (issue 14): one row per guild that started it or changed a setting. A NULL setting means the
+      -- default (AUTO_READ_DEFAULTS in auto-read-store.ts), so a default changed later reaches every server that
+      -- never chose; required_role_id NULL: no role required. The binding stays when reading stops.
+      CREATE TABLE auto_read (
+        guild_id              TEXT    PRIMARY KEY,
+        reading               INTEGER NOT NULL DEFAULT 0 CHECK (reading IN (0, 1)),
+        text_channel_id       TEXT,
+        voice_channel_id      TEXT,
+        started_by            TEXT,
+        started_at            INTEGER,
+        say_author_name       INTEGER CHECK (say_author_name IN (0, 1)),
+        max_length            INTEGER CHECK (max_length > 0),
+        read_bots             INTEGER CHECK (read_bots IN (0, 1)),
+        required_role_id      TEXT,
+        only_members_in_voice INTEGER CHECK (only_members_in_voice IN (0, 1)),
+        announce_join_leave   INTEGER CHECK (announce_join_leave IN (0, 1)),
+        settings_updated_by   TEXT,
+        updated_at            INTEGER NOT NULL,
+        CHECK (reading = 0 OR (text_channel_id IS NOT NULL AND voice_channel_id IS NOT NULL))
+      ) STRICT;
+      -- A start finds the guilds to resume without reading every row.
+      CREATE INDEX auto_read_reading ON auto_read (guild_id) WHERE reading = 1;
+
+      -- A server's pronunciation dictionary (issue 14). word_key is src/text/dictionary.ts' entryKey: one entry
+      -- per word whatever its case; word and reading are stored tidied, as validateEntry leaves them.
+      CREATE TABLE dictionary_entries (
+        guild_id   TEXT    NOT NULL,
+        word_key   TEXT    NOT NULL,
+        word       TEXT    NOT NULL,
+        reading    TEXT    NOT NULL,
+        updated_by TEXT    NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, word_key)
+      ) STRICT;
+
+      -- How replies reach members outside voice (issue 15). No row: nothing set at that level (a file).
+      CREATE TABLE guild_output_defaults (
+        guild_id   TEXT    PRIMARY KEY,
+        output     TEXT    NOT NULL CHECK (output IN ('file', 'voice-message')),
+        updated_by TEXT    NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE member_output_defaults (
+        guild_id   TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        output     TEXT    NOT NULL CHECK (output IN ('file', 'voice-message')),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

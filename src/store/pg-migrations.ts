@@ -122,6 +122,48 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     );
     CREATE INDEX budget_holds_month ON budget_holds (month, guild_id);
   `,
+  6: `
+    CREATE TABLE auto_read (
+      guild_id              TEXT     PRIMARY KEY,
+      reading               SMALLINT NOT NULL DEFAULT 0 CHECK (reading IN (0, 1)),
+      text_channel_id       TEXT,
+      voice_channel_id      TEXT,
+      started_by            TEXT,
+      started_at            BIGINT,
+      say_author_name       SMALLINT CHECK (say_author_name IN (0, 1)),
+      max_length            BIGINT   CHECK (max_length > 0),
+      read_bots             SMALLINT CHECK (read_bots IN (0, 1)),
+      required_role_id      TEXT,
+      only_members_in_voice SMALLINT CHECK (only_members_in_voice IN (0, 1)),
+      announce_join_leave   SMALLINT CHECK (announce_join_leave IN (0, 1)),
+      settings_updated_by   TEXT,
+      updated_at            BIGINT   NOT NULL,
+      CHECK (reading = 0 OR (text_channel_id IS NOT NULL AND voice_channel_id IS NOT NULL))
+    );
+    CREATE INDEX auto_read_reading ON auto_read (guild_id) WHERE reading = 1;
+    CREATE TABLE dictionary_entries (
+      guild_id   TEXT   NOT NULL,
+      word_key   TEXT   NOT NULL,
+      word       TEXT   NOT NULL,
+      reading    TEXT   NOT NULL,
+      updated_by TEXT   NOT NULL,
+      updated_at BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, word_key)
+    );
+    CREATE TABLE guild_output_defaults (
+      guild_id   TEXT   PRIMARY KEY,
+      output     TEXT   NOT NULL CHECK (output IN ('file', 'voice-message')),
+      updated_by TEXT   NOT NULL,
+      updated_at BIGINT NOT NULL
+    );
+    CREATE TABLE member_output_defaults (
+      guild_id   TEXT   NOT NULL,
+      user_id    TEXT   NOT NULL,
+      output     TEXT   NOT NULL CHECK (output IN ('file', 'voice-message')),
+      updated_at BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, user_id)
+    );
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -1,7 +1,26 @@
 // Rows to the Store's types, one mapping for both backends: SQLite and PostgreSQL hold the same columns, and each
 // driver hands back plain values (SQLite may give a bigint for an INTEGER; PostgreSQL's pool parses BIGINT and
 // NUMERIC to numbers), so what a row means is decided once, here.
-import type { ClonedVoice, GuildBudgetSettings, OutputFormat, Preset, MonthBreakdown, QuotaState, ServiceUsage, SpendTotals, VoiceSettings } from './types.ts';
+import type { DictionaryEntry } from '../text/dictionary.ts';
+import { AUTO_READ_DEFAULTS } from './auto-read-store.ts';
+import { nameKey, tidyName } from './names.ts';
+import type {
+  AutoReadSettings,
+  AutoReadState,
+  ClonedVoice,
+  GuildBudgetSettings,
+  MemberDefaults,
+  MonthBreakdown,
+  NewPreset,
+  OutputDefaults,
+  OutputFormat,
+  OutsideVoiceOutput,
+  Preset,
+  QuotaState,
+  ServiceUsage,
+  SpendTotals,
+  VoiceSettings,
+} from './types.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -39,6 +58,34 @@ export const presetOf = (row: Row): Preset => ({
   createdAt: new Date(num(row['created_at']) ?? 0),
 });
 
+/**
+ * A preset to its columns, the other way: the name key it is unique by, and the values of name, voice, language,
+ * tone, exaggeration, format, created_by, created_at in that order (both backends write them so).
+ */
+export function presetColumns(preset: NewPreset): { key: string; values: Array<string | number | null> } {
+  const name = tidyName(preset.name);
+  return {
+    key: nameKey(name),
+    values: [
+      name,
+      preset.voice,
+      orNull(preset.language),
+      orNull(preset.tone),
+      orNull(preset.exaggeration),
+      orNull(preset.format),
+      preset.createdBy,
+      (preset.createdAt ?? new Date()).getTime(),
+    ],
+  };
+}
+
+export const memberDefaultsOf = (row: Row): MemberDefaults => ({
+  ...settingsOf(row),
+  guildId: String(row['guild_id']),
+  userId: String(row['user_id']),
+  updatedAt: new Date(num(row['updated_at']) ?? 0),
+});
+
 export const clonedVoiceOf = (row: Row): ClonedVoice => ({
   guildId: String(row['guild_id']),
   name: String(row['name']),
@@ -47,6 +94,10 @@ export const clonedVoiceOf = (row: Row): ClonedVoice => ({
   createdAt: new Date(num(row['created_at']) ?? 0),
   clipSeconds: num(row['clip_seconds']) ?? 0,
 });
+
+/** What a name held by another /clone's reservation is described as: its holder, no voice yet. */
+export const reservationHolder = (guildId: string, name: string, reservedBy: string, now: number): ClonedVoice =>
+  ({ guildId, name, voiceId: '', createdBy: reservedBy, createdAt: new Date(now), clipSeconds: 0 });
 
 /** Service figures from the columns `prefix`used, `prefix`limit, … (absent ones left out). */
 function serviceUsageOf(row: Row, prefix: string): ServiceUsage {
@@ -103,4 +154,46 @@ export function guildBudgetsOf(row: Row | undefined): GuildBudgetSettings {
     if (value !== undefined) budgets[name] = value;
   }
   return budgets;
+}
+
+/** A 0/1 flag column (NULL: unset). */
+const flag = (v: unknown): boolean | undefined => {
+  const n = num(v);
+  return n === undefined ? undefined : n !== 0;
+};
+
+/** The guild's auto_read row (or none yet): NULL settings take AUTO_READ_DEFAULTS. */
+export function autoReadStateOf(guildId: string, row: Row | undefined): AutoReadState {
+  const settings: AutoReadSettings = {
+    sayAuthorName: flag(row?.['say_author_name']) ?? AUTO_READ_DEFAULTS.sayAuthorName,
+    maxLength: num(row?.['max_length']) ?? AUTO_READ_DEFAULTS.maxLength,
+    readBots: flag(row?.['read_bots']) ?? AUTO_READ_DEFAULTS.readBots,
+    onlyMembersInVoice: flag(row?.['only_members_in_voice']) ?? AUTO_READ_DEFAULTS.onlyMembersInVoice,
+    announceJoinLeave: flag(row?.['announce_join_leave']) ?? AUTO_READ_DEFAULTS.announceJoinLeave,
+  };
+  const role = str(row?.['required_role_id']) ?? AUTO_READ_DEFAULTS.requiredRoleId;
+  if (role !== undefined) settings.requiredRoleId = role;
+  const state: AutoReadState = { guildId, reading: flag(row?.['reading']) ?? false, settings };
+  const textChannelId = str(row?.['text_channel_id']);
+  const voiceChannelId = str(row?.['voice_channel_id']);
+  const startedBy = str(row?.['started_by']);
+  const startedAt = dateOf(row?.['started_at']);
+  if (textChannelId !== undefined && voiceChannelId !== undefined && startedBy !== undefined && startedAt !== undefined) {
+    state.binding = { textChannelId, voiceChannelId, startedBy, startedAt };
+  }
+  return state;
+}
+
+export const dictionaryEntryOf = (row: Row): DictionaryEntry => ({ word: String(row['word']), reading: String(row['reading']) });
+
+const outsideVoiceOutput = (v: unknown): OutsideVoiceOutput | undefined => (v === 'file' || v === 'voice-message' ? v : undefined);
+
+/** A row of the `server` and `member` output defaults (each NULL when not set). */
+export function outputDefaultsOf(row: Row | undefined): OutputDefaults {
+  const defaults: OutputDefaults = {};
+  const server = outsideVoiceOutput(row?.['server']);
+  const member = outsideVoiceOutput(row?.['member']);
+  if (server !== undefined) defaults.server = server;
+  if (member !== undefined) defaults.member = member;
+  return defaults;
 }

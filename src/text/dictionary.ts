@@ -116,11 +116,21 @@ export function importDictionary(json: string): DictionaryResult<DictionaryEntry
     const issue = parsed.error.issues[0];
     return fail('badShape', { path: issue?.path.join('.') || '(top)', detail: issue?.message ?? 'invalid' });
   }
-  if (parsed.data.entries.length > MAX_ENTRIES) return fail('tooManyEntries', { count: parsed.data.entries.length, max: MAX_ENTRIES });
+  return validateEntries(parsed.data.entries);
+}
+
+/**
+ * A whole dictionary (an import, or what the store is asked to replace one with), each entry validated as
+ * /dictionary add would: the entries as stored, or the first problem (too many, a bad entry, a word twice).
+ */
+export function validateEntries(raw: readonly DictionaryEntry[]): DictionaryResult<DictionaryEntry[]> {
+  const fail = (code: DictionaryProblem['code'], params: DictionaryProblem['params'] = {}) =>
+    ({ ok: false, problem: { code, params } }) as const;
+  if (raw.length > MAX_ENTRIES) return fail('tooManyEntries', { count: raw.length, max: MAX_ENTRIES });
   const entries: DictionaryEntry[] = [];
   const seen = new Map<string, number>();
-  for (const [index, raw] of parsed.data.entries.entries()) {
-    const valid = validateEntry(raw.word, raw.reading);
+  for (const [index, { word, reading }] of raw.entries()) {
+    const valid = validateEntry(word, reading);
     // Entry numbers count from 1, as a person reading the file counts.
     if (!valid.ok) return fail('badEntry', { entry: index + 1, reason: valid.problem.code });
     const key = entryKey(valid.value.word);

@@ -96,8 +96,6 @@ export interface GuildPlayerOptions {
   reconnectGraceMs?: number;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
-  /** Told when the player has left its channel for good (idle, alone, error, or asked to). */
-  onLeave?: (reason: string) => void;
 }
 
 interface QueueEntry {
@@ -398,7 +396,6 @@ export class GuildPlayer {
       this.#clearGraceTimer();
       if (state.connection.state.status !== VoiceConnectionStatus.Destroyed) state.connection.destroy();
       this.#log.info({ channelId: state.channelId, reason }, 'left voice channel');
-      this.#options.onLeave?.(reason);
     }
   }
 
@@ -426,11 +423,9 @@ export class GuildPlayer {
       // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
       // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
       current.abort.abort();
-      this.#options.onLeave?.(reason);
       return;
     }
     if (current) this.#endEarly(current, 'cut-off');
-    this.#options.onLeave?.(reason);
   }
 
   async #playNext(): Promise<void> {

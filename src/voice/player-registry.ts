@@ -40,10 +40,6 @@ export class PlayerRegistry {
     return this.#players.get(guildId);
   }
 
-  get size(): number {
-    return this.#players.size;
-  }
-
   /** Voice connections open now (the operator's gauge). */
   get connectedCount(): number {
     let count = 0;

@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/log.ts';
 import { Accounting } from '../../src/quota/accounting.ts';
 import { startSandbox, PLAN_LIMITS, type Sandbox } from '../../src/sandbox/index.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
-import type { SpeechRequest } from '../../src/speech/service.ts';
+import type { SpeechRequest } from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };

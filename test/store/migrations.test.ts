@@ -61,8 +61,11 @@ describe('migrations', () => {
     const store = new SqliteStore(tmp.file());
     await store.close();
     const db = new DatabaseSync(tmp.file());
-    expect(tables(db)).toEqual(['budget_holds', 'clone_name_reservations', 'guild_budgets', 'guild_settings', 'member_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library']);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5]);
+    expect(tables(db)).toEqual([
+      'auto_read', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
+      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library',
+    ]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5, 6]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -101,6 +104,10 @@ describe('migrations', () => {
     await store.setGuildBudgets('G', { memberDailyChars: 500 }, 'M');
     expect(await store.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
     expect(await store.getGuildBudgets('G')).toEqual({ memberDailyChars: 500 });
+    // Step 6's areas start empty: nothing read, no dictionary, no output defaults.
+    expect((await store.getAutoRead('G')).reading).toBe(false);
+    expect(await store.listDictionary('G')).toEqual([]);
+    expect(await store.getOutputDefaults('G', 'M')).toEqual({});
     await store.close();
   });
 
@@ -110,7 +117,7 @@ describe('migrations', () => {
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2, 3, 4, 5]);
+    expect(migrate(db)).toEqual([2, 3, 4, 5, 6]);
     db.close();
   });
 

@@ -12,6 +12,7 @@ import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
+import { GatewayIntent } from './fake-discord/state.ts';
 import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
@@ -69,7 +70,7 @@ export interface HarnessOptions {
   /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
   dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
   /** Discord's limits in the local Discord (e.g. a short interaction token lifetime); its defaults otherwise. */
-  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs'>;
+  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents'>;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;
@@ -81,6 +82,8 @@ export interface HarnessOptions {
   now?: () => Date;
   /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
   wrapStore?: (store: Store) => Store;
+  /** The command modules the bot registers and routes (default: what the loader offers). */
+  commands?: StartSeams['commands'];
 }
 
 export interface Harness {
@@ -116,6 +119,8 @@ export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' 
     token,
     applicationId: APP_ID,
     guilds: options.guilds ?? defaultGuilds(),
+    // As a bot owner following the README does: Message Content on, so auto-read is there (tests of its absence pass 0).
+    allowedPrivilegedIntents: GatewayIntent.MessageContent,
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     ...options.dave,
     ...options.discord,
@@ -172,6 +177,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.commands === undefined ? {} : { commands: options.commands }),
   };
   let running: RunningSayBot;
   try {

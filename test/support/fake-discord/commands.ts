@@ -15,9 +15,10 @@ export class CommandStore {
     return guildId === undefined ? this.global : (this.guilds.get(guildId) ?? []);
   }
 
-  /** The command an interaction names: a guild command first, then a global one. */
-  find(guildId: string, name: string): Json | undefined {
-    return this.list(guildId).find((c) => c.name === name && (c.type ?? 1) === 1) ?? this.global.find((c) => c.name === name && (c.type ?? 1) === 1);
+  /** The command an interaction names: a guild command first, then a global one; `type` 1 slash, 3 message menu. */
+  find(guildId: string, name: string, type = 1): Json | undefined {
+    const named = (c: Json) => c.name === name && (c.type ?? 1) === type;
+    return this.list(guildId).find(named) ?? this.global.find(named);
   }
 
   /** Bulk overwrite: commands keep their id (and bump their version) when name and type match an existing one. */

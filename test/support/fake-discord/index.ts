@@ -15,10 +15,11 @@ import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
-import { dispatchMessageCreate, type ChatMessage } from './message-create.ts';
+import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
+import { snowflake } from './snowflake.ts';
 import type {
-  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, HeardAudio, HeardPacket, InteractionHandle, RestLogEntry,
-  SentChannelMessage,
+  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, FakeMessageCommandInput, HeardAudio, HeardPacket,
+  InteractionHandle, RestLogEntry, SentChannelMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
@@ -149,6 +150,22 @@ export class FakeDiscord {
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
+    interaction.dispatchedAtMs = performance.now();
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /**
+   * A member uses a message context menu ("Speak") on a message: INTERACTION_CREATE type 2 with data.type 3,
+   * `target_id` and the message in `resolved.messages` (author, content, mentions, attachments), once the client's
+   * gateway session holds the guild.
+   */
+  async messageCommand(input: FakeMessageCommandInput): Promise<InteractionHandle> {
+    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { message, ...command } = input;
+    const channelId = input.channelId ?? this.parts.world.guild(input.guildId).textChannelId;
+    const target = resolvedMessagePayload({ ...message, id: message.id ?? snowflake(), channelId, guildId: input.guildId });
+    const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, command, target);
     interaction.dispatchedAtMs = performance.now();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;

@@ -12,6 +12,8 @@ import type { FakeCommandInput, InteractionHandle, InteractionOption, Interactio
 import type { Waits } from './waits.ts';
 
 export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as const;
+/** data.type of an application command interaction: a slash command, or a message context menu. */
+export const CommandType = { ChatInput: 1, Message: 3 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
 const DEFAULT_WAIT_MS = 10_000;
 
@@ -116,8 +118,11 @@ export class Interactions {
     ({ world: this.world, messages: this.messages, cdn: this.cdn } = deps);
   }
 
-  /** A new interaction and its INTERACTION_CREATE payload. */
-  create(type: number, input: FakeCommandInput): { interaction: Interaction; payload: Json } {
+  /**
+   * A new interaction and its INTERACTION_CREATE payload: a slash command or autocomplete, or with `target` (a
+   * message payload) a message context menu used on that message.
+   */
+  create(type: number, input: FakeCommandInput, target?: Json): { interaction: Interaction; payload: Json } {
     const guild = this.world.guild(input.guildId);
     const member = guild.members.get(input.userId);
     if (!member) throw new Error(`FakeDiscord: ${input.userId} is not a member of guild ${guild.id}`);
@@ -130,8 +135,8 @@ export class Interactions {
       const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
       options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
-    const registered = this.deps.commands.find(guild.id, input.name);
-    const resolved = this.resolve(guild, options);
+    const registered = this.deps.commands.find(guild.id, input.name, target ? CommandType.Message : CommandType.ChatInput);
+    const resolved = target ? { messages: { [String(target.id)]: target } } : this.resolve(guild, options);
     const payload: Json = {
       id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
       guild_id: guild.id, guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
@@ -142,7 +147,8 @@ export class Interactions {
       entitlements: [], authorizing_integration_owners: { 0: guild.id }, context: 0,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       data: {
-        id: registered?.id ?? snowflake(), name: input.name, type: 1, options,
+        id: registered?.id ?? snowflake(), name: input.name,
+        ...(target ? { type: CommandType.Message, target_id: target.id } : { type: CommandType.ChatInput, options }),
         ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
         ...(typeof registered?.guild_id === 'string' ? { guild_id: registered.guild_id } : {}),
       },

@@ -63,3 +63,13 @@ export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage, bo
   return gateway.dispatchToGuild(message.guildId, 'MESSAGE_CREATE', messageCreatePayload(message, connection.intents, botId),
     GUILD_MESSAGES_INTENT);
 }
+
+/**
+ * The message as a message context menu's interaction carries it in `data.resolved.messages`: content, attachments
+ * and embeds always (the member chose the message, so no Message Content intent is needed), and, as Discord sends
+ * it there, no guild_id or member.
+ */
+export function resolvedMessagePayload(message: ChatMessage): Record<string, unknown> {
+  const { guild_id: _guildId, member: _member, ...payload } = messageCreatePayload(message, GatewayIntent.MessageContent, '');
+  return payload;
+}

@@ -205,7 +205,7 @@ export class RestApi {
     });
     add('GET', '/applications/@me', true, () => ok({
       id: app, name: world.bot.username, icon: null, description: '', bot_public: false, bot_require_code_grant: false,
-      flags: 0, verify_key: '0'.repeat(64), team: null, owner: { id: '1', username: 'owner', discriminator: '0', avatar: null },
+      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null, owner: { id: '1', username: 'owner', discriminator: '0', avatar: null },
       bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, install_params: null, integration_types_config: {},
     }));
 
@@ -319,4 +319,15 @@ export class RestApi {
     }
     return routes;
   }
+}
+
+/**
+ * An application's flags for the privileged intents switched on in the portal: an unverified bot's toggles show as
+ * the _LIMITED flags (GATEWAY_PRESENCE_LIMITED 1 << 13, GATEWAY_GUILD_MEMBERS_LIMITED 1 << 15,
+ * GATEWAY_MESSAGE_CONTENT_LIMITED 1 << 19), as Discord reports them.
+ */
+function applicationFlags(intents: number): number {
+  return ((intents & GatewayIntent.GuildPresences) !== 0 ? 1 << 13 : 0)
+    | ((intents & GatewayIntent.GuildMembers) !== 0 ? 1 << 15 : 0)
+    | ((intents & GatewayIntent.MessageContent) !== 0 ? 1 << 19 : 0);
 }

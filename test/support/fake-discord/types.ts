@@ -1,4 +1,5 @@
 // Public shapes of the fake Discord. Field names that mirror Discord payloads keep Discord's snake_case.
+import type { ChatMessage } from './message-create.ts';
 
 export interface FakeMemberSpec {
   id: string;
@@ -98,6 +99,20 @@ export interface FakeCommandInput {
   channelId?: string;
   /** Attachment options (type 11), resolved in data.resolved.attachments. */
   attachments?: FakeAttachmentInput[];
+}
+
+/** A message context menu used on a message: the interaction carries the message in `data.resolved.messages`. */
+export interface FakeMessageCommandInput {
+  guildId: string;
+  userId: string;
+  /** The menu's name as registered ("Speak"). */
+  name: string;
+  /** The chosen message, in the interaction's channel (its id defaults to a fresh snowflake). */
+  message: Omit<ChatMessage, 'id' | 'channelId' | 'guildId'> & { id?: string };
+  /** Default: the member's locale, else 'en-US'. */
+  locale?: string;
+  /** Default: the guild's text channel. */
+  channelId?: string;
 }
 
 export interface FakeAutocompleteInput {

@@ -1,5 +1,7 @@
-import type { OutputFormat, VoiceSettings } from '../store/types.ts';
+import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
 import { defaultVoiceFor } from '../voices/catalogue.ts';
+import { SpeechInputError } from './errors.ts';
+import { usableVoice } from './voice-access.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
 export type SettingSource =
@@ -66,4 +68,43 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
     format: values.format ?? 'wav',
     sources,
   };
+}
+
+/** What a front-end knows when it asks which settings apply. */
+export interface SettingsQuery {
+  guildId: string;
+  userId: string;
+  /** The front-end's own settings (a command's options): the most specific layer. */
+  options: VoiceSettings;
+  /** The preset the member chose by name, if any. */
+  presetName?: string | undefined;
+  /** The server's preferred locale: picks the built-in voice. */
+  guildLocale: string | null | undefined;
+  /** A front-end's own built-in voice instead of the locale's (/emote: the service's emotion default). */
+  builtinVoice?: string | undefined;
+}
+
+/**
+ * The settings a request is spoken with: reads the chosen preset, the member's defaults and the server's default
+ * preset (three indexed reads), resolves them in order, and checks the voice that won (voice-access.ts). Throws a
+ * SpeechInputError for a preset or a voice this server does not have.
+ */
+export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
+  const { guildId, presetName } = query;
+  const [preset, member, server] = await Promise.all([
+    presetName === undefined ? undefined : store.getPreset(guildId, presetName),
+    store.getMemberDefaults(guildId, query.userId),
+    store.getDefaultPreset(guildId),
+  ]);
+  if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
+  const settings = resolveSettings({
+    options: query.options,
+    preset: preset && { name: preset.name, settings: preset },
+    member,
+    server: server && { name: server.name, settings: server },
+    guildLocale: query.guildLocale,
+    builtinVoice: query.builtinVoice,
+  });
+  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  return settings;
 }

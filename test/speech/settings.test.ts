@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/speech/resolve-settings.ts';
+import { resolveSettings } from '../../src/speech/settings.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
 const member = { voice: 'voice-b-en-m-01', language: 'en', tone: 'member tone', format: 'mp3' as const };

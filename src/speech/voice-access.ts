@@ -1,12 +1,11 @@
 import type { ClonedVoice, Store } from '../store/types.ts';
 import { isPresetVoiceId } from '../voices/catalogue.ts';
-import { UserError } from './failures.ts';
-import { echo } from './replies.ts';
+import { SpeechInputError } from './errors.ts';
 
 export type UsableVoice = { kind: 'preset'; voiceId: string } | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
 
 /**
- * The one check of a voice before it is used or saved (/say, /preset save, /myvoice, later /emote and /clone).
+ * The one check of a voice before it is used or saved (every request's settings, /preset save, /myvoice).
  * A voice ID of the documented preset shape is accepted even when the catalogue does not list it (the service has
  * 41, documents 6). Anything else must be a cloned voice of *this* server, by ID or by its name there: a cloned
  * voice of another server is refused exactly like an unknown one, so its existence does not leak.
@@ -15,5 +14,5 @@ export async function usableVoice(store: Store, guildId: string, voice: string):
   if (isPresetVoiceId(voice)) return { kind: 'preset', voiceId: voice };
   const cloned = (await store.getClonedVoice(guildId, voice)) ?? (await store.findClonedVoiceByName(guildId, voice));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
-  throw new UserError('error.input.unknownVoice', { voice: echo(voice, 80) });
+  throw new SpeechInputError({ code: 'unknown-voice', voice });
 }

@@ -1,0 +1,120 @@
+// The auto-reader's decisions, pure so each is a row in a table test: which message is read, the words said for
+// it, when the author's name is said, and the "one notice, then silence" gate. The reader (reader.ts) only wires
+// them to Discord and the speech pipeline.
+import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from './settings.ts';
+import { withName } from './spoken.ts';
+
+/** What the reader needs to know about one chat message, as plain data (message-facts.ts adapts discord.js). */
+export interface MessageFacts {
+  guildId: string;
+  channelId: string;
+  authorId: string;
+  /** The author's display name in the server (a webhook's own name). */
+  authorName: string;
+  /** A bot account's message (not a webhook's). */
+  bot: boolean;
+  webhook: boolean;
+  /** SayBot's own message. */
+  self: boolean;
+  /** A system message (member joined, pin, boost...): nothing a member wrote. */
+  system: boolean;
+  /** The author's roles (empty for webhooks). */
+  roleIds: readonly string[];
+  /** The voice channel the author sits in, null when none. */
+  voiceChannelId: string | null;
+  /** When it was sent (ms since epoch). */
+  at: number;
+  content: string;
+  /** Names for its mentions, its files, stickers, reply and forward: what clean-up reads. */
+  cleanup: Pick<CleanupContext, 'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'>;
+}
+
+export type SkipReason = 'other-channel' | 'self' | 'system' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
+
+export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
+
+/**
+ * Whether `message` is read under `binding`. Bots and webhooks are governed by readBots alone: they hold no
+ * seat in voice, and a webhook has no roles, so the role and voice rules apply to members.
+ */
+export function shouldRead(message: MessageFacts, binding: ReadingBinding): ReadVerdict {
+  const skip = (why: SkipReason): ReadVerdict => ({ read: false, why });
+  const { settings } = binding;
+  if (message.channelId !== binding.channelId) return skip('other-channel');
+  if (message.self) return skip('self');
+  if (message.system) return skip('system');
+  if (message.webhook) return settings.readBots ? { read: true } : skip('webhook');
+  if (message.bot) return settings.readBots ? { read: true } : skip('bot');
+  if (settings.requiredRoleId !== null && !message.roleIds.includes(settings.requiredRoleId)) return skip('missing-role');
+  if (settings.onlyVoiceMembers && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');
+  return { read: true };
+}
+
+/** Who was read last in a guild, and when: the name rule's memory. */
+export interface LastSpeaker {
+  userId: string;
+  at: number;
+}
+
+/** The name is said unless the same member was the last one read, less than NAME_WINDOW_MS ago. */
+export function nameDue(last: LastSpeaker | undefined, userId: string, at: number): boolean {
+  return last === undefined || last.userId !== userId || at - last.at >= NAME_WINDOW_MS;
+}
+
+/** A display name is said in at most this many characters. */
+const NAME_MAX = 32;
+
+/**
+ * The words said for `message`: clean-up (mentions by name, no URLs, the cut with "and so on", replies and
+ * files announced), then the dictionary, then the author's name when `sayName`. Empty when nothing is left to
+ * say: nothing is spoken then, not even the name.
+ */
+export function messageText(
+  message: MessageFacts,
+  binding: ReadingBinding,
+  options: { sayName: boolean; dictionary?: (text: string) => string },
+): string {
+  const language = binding.language;
+  const dictionary = options.dictionary ?? ((text: string) => text);
+  const cleaned = cleanMessage(message.content, {
+    ...message.cleanup,
+    maxLength: binding.settings.maxLength,
+    ...(language === undefined ? {} : { language }),
+  });
+  if (cleaned === '') return '';
+  const text = dictionary(cleaned);
+  if (!options.sayName) return text;
+  const name = spokenName(message.authorName, language);
+  return name === '' ? text : withName(dictionary(name), text, language);
+}
+
+/** A display name as it can be said: emoji and markup gone, at most NAME_MAX characters; '' when nothing is left. */
+export function spokenName(name: string, language: string | undefined): string {
+  const cleaned = cleanMessage(name, { maxLength: Number.POSITIVE_INFINITY, ...(language === undefined ? {} : { language }) });
+  return [...cleaned].slice(0, NAME_MAX).join('').trim();
+}
+
+/**
+ * When the budgets or the month refuse, the channel is told once; further refusals are silent until a message is
+ * accepted again, which re-arms the notice. One per guild.
+ */
+export class NoticeGate {
+  #silenced = false;
+
+  /** A refusal: true when this one should be announced (the first since the last accepted message). */
+  refused(): boolean {
+    if (this.#silenced) return false;
+    this.#silenced = true;
+    return true;
+  }
+
+  /** A message was accepted: the next refusal is announced again. */
+  accepted(): void {
+    this.#silenced = false;
+  }
+
+  get silenced(): boolean {
+    return this.#silenced;
+  }
+}

@@ -1,0 +1,81 @@
+import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { BotCommandInteraction } from './command.ts';
+import { UserError } from './failures.ts';
+import type { MessageKey } from './i18n.ts';
+
+/** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
+export interface Preconditions {
+  /**
+   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
+   * every use: a server admin may widen who sees a command (Integrations), never who may do this.
+   */
+  manageGuild?: true | { refusal: MessageKey };
+  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
+  inVoice?: true;
+}
+
+/** A command's declared preconditions (`export const requires` in commands/*.ts). */
+export interface Requirements extends Preconditions {
+  /** Per subcommand, in addition to the command's own (e.g. /preset save changes the server; /preset list does not). */
+  subcommands?: Readonly<Record<string, Preconditions>>;
+  /**
+   * Discord shows the command only to members with Manage Server until a server admin widens it in Integrations,
+   * and nothing more is checked, so a widened server can use it (/clone). A command-level `manageGuild` implies it.
+   */
+  adminsByDefault?: true;
+}
+
+/** A message context menu's: it has no subcommands. */
+export type MenuRequirements = Omit<Requirements, 'subcommands'>;
+
+/** What the preconditions are checked against, read from the interaction. */
+export interface Facts {
+  inGuild: boolean;
+  subcommand: string | null;
+  manageGuild: boolean;
+  inVoice: boolean;
+}
+
+/** The first precondition `facts` fail, as the message that answers it; undefined when all hold. */
+export function unmetPrecondition(requires: Requirements | undefined, facts: Facts): MessageKey | undefined {
+  if (!facts.inGuild) return 'error.input.guildOnly';
+  const sub = facts.subcommand === null ? undefined : requires?.subcommands?.[facts.subcommand];
+  for (const p of [requires, sub]) {
+    if (p?.manageGuild && !facts.manageGuild) return p.manageGuild === true ? 'error.permission.manageServer' : p.manageGuild.refusal;
+  }
+  for (const p of [requires, sub]) {
+    if (p?.inVoice && !facts.inVoice) return 'error.voice.notInVoice';
+  }
+  return undefined;
+}
+
+/**
+ * The one place preconditions are enforced: a command (or message menu, which has no subcommands) runs only when
+ * its declared ones hold.
+ */
+export function enforcePreconditions(
+  interaction: BotCommandInteraction,
+  requires: Requirements | undefined,
+): asserts interaction is BotCommandInteraction<'cached'> {
+  const inGuild = interaction.inCachedGuild();
+  const refusal = unmetPrecondition(requires, {
+    inGuild,
+    subcommand: interaction.isChatInputCommand() ? interaction.options.getSubcommand(false) : null,
+    manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+    inVoice: inGuild && interaction.member.voice.channelId !== null,
+  });
+  if (refusal !== undefined) throw new UserError(refusal);
+}
+
+/** Whether Discord should show the command only to members with Manage Server (its default member permissions). */
+export function forAdminsByDefault(requires: Requirements | undefined): boolean {
+  return requires?.manageGuild !== undefined || requires?.adminsByDefault === true;
+}
+
+/**
+ * For a rule that depends on what the command finds, so it cannot be declared: the member who owns the thing
+ * may act on it, and so may anyone with Manage Server (e.g. deleting a cloned voice).
+ */
+export function requireOwnerOrManager(interaction: ChatInputCommandInteraction<'cached'>, ownerId: string, refusal: MessageKey): void {
+  if (ownerId !== interaction.user.id && !interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal);
+}

@@ -1,0 +1,21 @@
+/**
+ * A speech request that cannot be spoken as asked, in the domain's terms (never in words): the settings
+ * resolution and the pipeline throw it before anything is paid; front-ends word it (src/bot/failures.ts).
+ */
+export type SpeechInputProblem =
+  /** Nothing is left to say once the text is trimmed. */
+  | { code: 'empty-text' }
+  /** The member chose a preset this server does not have. */
+  | { code: 'unknown-preset'; name: string }
+  /** Neither a preset voice ID nor a cloned voice of this server (by ID or name). */
+  | { code: 'unknown-voice'; voice: string };
+
+export class SpeechInputError extends Error {
+  readonly problem: SpeechInputProblem;
+
+  constructor(problem: SpeechInputProblem) {
+    super(problem.code);
+    this.name = 'SpeechInputError';
+    this.problem = problem;
+  }
+}

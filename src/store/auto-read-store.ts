@@ -1,0 +1,62 @@
+/** How auto-read reads a guild's messages (issue 14). A field the guild never set takes AUTO_READ_DEFAULTS'. */
+export interface AutoReadSettings {
+  /** Say the author's name before a message (the reader skips it when the same member spoke just before). */
+  sayAuthorName: boolean;
+  /** Longest message read, in characters; a longer one is cut (where and how is the reader's business). */
+  maxLength: number;
+  /** Read messages from bots and webhooks too. */
+  readBots: boolean;
+  /** Read only members who have this role; absent: everyone. */
+  requiredRoleId?: string;
+  /** Read only members who are in the bot's voice channel. */
+  onlyMembersInVoice: boolean;
+  /** Announce members joining or leaving the voice channel. */
+  announceJoinLeave: boolean;
+}
+
+export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze({
+  sayAuthorName: true,
+  maxLength: 200,
+  readBots: false,
+  onlyMembersInVoice: true,
+  announceJoinLeave: false,
+});
+
+/**
+ * The channels a guild is read in: the text channel whose messages are read (a voice channel's own chat: then it is
+ * the voice channel's ID) and the voice channel they are spoken in.
+ */
+export interface AutoReadBinding {
+  textChannelId: string;
+  voiceChannelId: string;
+  /** Who started it (/autoread start) and when. */
+  startedBy: string;
+  startedAt: Date;
+}
+
+export interface AutoReadState {
+  guildId: string;
+  /** Reading now. False after /autoread stop or once the bot left voice (the reader stops it), and for a new guild. */
+  reading: boolean;
+  /** The latest binding, kept when reading stops; absent if the guild never started auto-read. */
+  binding?: AutoReadBinding;
+  /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
+  settings: AutoReadSettings;
+}
+
+/** A value sets a setting, null puts it back to its default (for requiredRoleId: no role), undefined leaves it. */
+export type AutoReadSettingChanges = { [K in keyof AutoReadSettings]?: AutoReadSettings[K] | null };
+
+/** Auto-read's lasting state per guild (table auto_read): the binding, whether it reads, and its settings. */
+export interface AutoReadStore {
+  /** The guild's state; a guild that never set anything reads nothing, with the default settings. */
+  getAutoRead(guildId: string): Promise<AutoReadState>;
+  /** Binds the channels and turns reading on, replacing an earlier binding; the settings are kept. */
+  startAutoRead(guildId: string, binding: Omit<AutoReadBinding, 'startedAt'> & { startedAt?: Date }): Promise<AutoReadState>;
+  /** Turns reading off, keeping the binding and the settings. True when it was reading. */
+  stopAutoRead(guildId: string): Promise<boolean>;
+  /** Every guild reading now (in guild ID order), to resume after a restart. */
+  listAutoReading(): Promise<AutoReadState[]>;
+  /** Changes the settings (see AutoReadSettingChanges) and returns those in force after the change. */
+  setAutoReadSettings(guildId: string, changes: AutoReadSettingChanges, updatedBy: string): Promise<AutoReadSettings>;
+}

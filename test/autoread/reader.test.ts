@@ -1,0 +1,288 @@
+// The auto-reader over real discord.js Messages and voice states (the local Discord's MESSAGE_CREATE and
+// VOICE_STATE_UPDATE through a real client), speaking into a recording stand-in for the pipeline's speak().
+import { PassThrough } from 'node:stream';
+import { getVoiceConnection } from '@discordjs/voice';
+import { Events, GatewayIntentBits, type Client, type Message, type VoiceState } from 'discord.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AutoReader, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
+import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/autoread/settings.ts';
+import { createLogger } from '../../src/log.ts';
+import { Refusal } from '../../src/refusal.ts';
+import type { SpeechRequest } from '../../src/speech/pipeline.ts';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import type { ChatMessage } from '../support/fake-discord/message-create.ts';
+import { GatewayIntent } from '../support/fake-discord/state.ts';
+import { APP_ID, TOKEN, guildSpec, joinReady, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
+
+const guild = guildSpec(1);
+const [alice, bob] = guild.members as [typeof guild.members[0], typeof guild.members[0]];
+const LOUNGE = guild.voiceChannels[0]!.id;
+const QUIET = guild.voiceChannels[1]!.id;
+const TEXT = guild.textChannelId;
+
+let fake: FakeDiscord;
+let client: Client;
+let nextId = 500_000_000_000_000_000n;
+
+beforeAll(async () => {
+  fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guild], log: () => {}, allowedPrivilegedIntents: GatewayIntent.MessageContent });
+  trustCertificate(fake.caCertificatePem);
+  client = await loginClient(fake, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
+});
+afterAll(async () => {
+  await client?.destroy();
+  await fake?.close();
+});
+
+/** A stand-in for SpeechPipeline.speak(): records each order; `refuse`/`fail` script how the next ones settle. */
+class Pipeline {
+  readonly orders: ReaderOrder[] = [];
+  /** How the coming orders settle, in turn; empty: accepted. */
+  readonly script: Array<'accept' | Refusal | Error | Promise<void>> = [];
+
+  readonly #waiting: Array<{ count: number; resolve: () => void }> = [];
+
+  /** Resolves once `count` orders have been made. */
+  ordered(count: number): Promise<void> {
+    if (this.orders.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push({ count, resolve }));
+  }
+
+  speak = (order: ReaderOrder): ReaderJob => {
+    this.orders.push(order);
+    for (const waiter of this.#waiting.filter((w) => this.orders.length >= w.count)) waiter.resolve();
+    const next = this.script.shift() ?? 'accept';
+    const accepted = next === 'accept' ? Promise.resolve({ parts: 1, ahead: 0 })
+      : next instanceof Promise ? next.then(() => ({ parts: 1, ahead: 0 }))
+        : Promise.reject(next);
+    return { accepted, outcome: accepted.then(() => ({ kind: 'played' }), (error: unknown) => ({ kind: 'failed', error })) };
+  };
+
+  get texts(): string[] {
+    return this.orders.map((order) => order.request.text);
+  }
+}
+
+interface Setup {
+  reader: AutoReader;
+  pipeline: Pipeline;
+  notices: RefusalNotice[];
+  stopped: string[];
+  voices: Array<string | null>;
+  logs: () => Array<Record<string, unknown>>;
+}
+
+let detach: (() => void) | undefined;
+afterEach(() => {
+  detach?.();
+  detach = undefined;
+});
+
+function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails?: boolean } = {}): Setup {
+  const pipeline = new Pipeline();
+  const notices: RefusalNotice[] = [];
+  const stopped: string[] = [];
+  const voices: Array<string | null> = [];
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
+  const reader = new AutoReader({
+    speak: pipeline.speak,
+    requestFor: async (_guildId, userId, text): Promise<SpeechRequest> => {
+      voices.push(userId);
+      if (options.requestFails && voices.length === 1) throw new Error('store unreachable');
+      return { kind: 'tts', text, voice: userId === null ? 'server-voice' : `voice-of-${userId}`, format: 'wav' };
+    },
+    notify: async (notice) => {
+      notices.push(notice);
+    },
+    onStopped: (guildId) => stopped.push(guildId),
+    logger: createLogger({ level: 'debug', destination: stream }),
+  });
+  reader.start({ guildId: guild.id, channelId: TEXT, voiceChannelId: LOUNGE, settings: { ...DEFAULT_AUTOREAD_SETTINGS, ...settings } });
+  const onMessage = (message: Message) => reader.onMessage(message);
+  const onVoice = (before: VoiceState, after: VoiceState) => reader.onVoiceState(before, after);
+  client.on(Events.MessageCreate, onMessage);
+  client.on(Events.VoiceStateUpdate, onVoice);
+  detach = () => {
+    client.off(Events.MessageCreate, onMessage);
+    client.off(Events.VoiceStateUpdate, onVoice);
+    reader.close();
+  };
+  return { reader, pipeline, notices, stopped, voices, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+type Post = Partial<Omit<ChatMessage, 'id' | 'guildId'>> & { content: string };
+
+/** Posts a message and resolves once the reader has taken it and every message before it has reached the pipeline. */
+async function post(reader: AutoReader, message: Post): Promise<void> {
+  await arrive(message);
+  await reader.settled(guild.id);
+}
+
+/** Posts a message and resolves once the client (and so the reader, listening first) has received it. */
+async function arrive(message: Post): Promise<void> {
+  const id = String(nextId++);
+  const arrived = new Promise<void>((resolve) => {
+    const listener = (m: Message) => {
+      if (m.id !== id) return;
+      client.off(Events.MessageCreate, listener);
+      resolve();
+    };
+    client.on(Events.MessageCreate, listener);
+  });
+  const sent = await fake.postMessage({
+    channelId: TEXT, author: { id: alice.id, username: alice.username }, member: { roles: [] }, ...message, id, guildId: guild.id,
+  });
+  expect(sent).toBe(true);
+  await arrived;
+}
+
+describe('AutoReader', () => {
+  it('reads the bound channel in order, each in its author\'s voice, the name once while the same member goes on', async () => {
+    const { reader, pipeline, voices } = setup();
+    let release!: () => void;
+    pipeline.script.push(new Promise<void>((resolve) => (release = resolve)));
+    await arrive({ content: 'first' });
+    await arrive({ content: 'second' });
+    // The second waits behind the first until the first is queued in the player: not even its voice is looked up.
+    await pipeline.ordered(1);
+    expect(pipeline.texts).toEqual(['alice1 said, first']);
+    expect(voices).toEqual([alice.id]);
+    release();
+    await reader.settled(guild.id);
+    await post(reader, { content: 'third' });
+    expect(pipeline.texts).toEqual(['alice1 said, first', 'second', 'third']);
+    expect(voices).toEqual([alice.id, alice.id, alice.id]);
+    const order = pipeline.orders[0]!;
+    expect(order.request).toMatchObject({ kind: 'tts', voice: `voice-of-${alice.id}` });
+    expect(order.requester).toMatchObject({ guildId: guild.id, userId: alice.id, source: 'autoread' });
+    expect(order.requester.id).toMatch(/^autoread-\d+$/);
+    expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
+  });
+
+  it('sends a URL as a word and a mention as the member\'s name, then the dictionary', async () => {
+    const { reader, pipeline } = setup({ sayName: false });
+    reader.setDictionary(guild.id, [{ word: 'SayBot', reading: 'say bot' }]);
+    await post(reader, {
+      content: `<@${bob.id}> SayBot docs at https://example.com/some/long/path?x=1 ok`,
+      mentions: [{ id: bob.id, username: bob.username }],
+    });
+    expect(pipeline.texts).toEqual(['bob1 say bot docs at example.com link ok']);
+    expect(pipeline.texts[0]).not.toMatch(/https?:|<@|\d{15,}/);
+  });
+
+  it('does not read bots, webhooks, members outside the bot\'s voice channel or other channels by default', async () => {
+    const { reader, pipeline } = setup();
+    await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
+    await post(reader, { content: 'hook', author: { id: '700000000000000002', username: 'hook', bot: true }, webhookId: '700000000000000002', member: undefined });
+    await post(reader, { content: 'not in voice', author: { id: bob.id, username: bob.username } });
+    await post(reader, { content: 'elsewhere', channelId: QUIET });
+    expect(pipeline.orders).toEqual([]);
+    await post(reader, { content: 'in voice' });
+    expect(pipeline.texts).toEqual(['alice1 said, in voice']);
+  });
+
+  it('reads bots and webhooks, and members outside voice, when the settings say so', async () => {
+    const { reader, pipeline } = setup({ readBots: true, onlyVoiceMembers: false, sayName: false });
+    await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
+    await post(reader, { content: 'hook', author: { id: '700000000000000002', username: 'hook', bot: true }, webhookId: '700000000000000002', member: undefined });
+    await post(reader, { content: 'outside', author: { id: bob.id, username: bob.username } });
+    expect(pipeline.texts).toEqual(['beep', 'hook', 'outside']);
+  });
+
+  it('cuts a long message with "and so on" in the server\'s language', async () => {
+    const { reader, pipeline } = setup({ maxLength: 30, sayName: false });
+    await post(reader, { content: 'one two three four five six seven eight nine ten eleven' });
+    expect(pipeline.texts).toEqual(['one two three four, and so on']);
+  });
+
+  it('gives one notice when a budget refuses, stays silent while refused, and notices again after an accepted message', async () => {
+    const { reader, pipeline, notices, logs } = setup({ sayName: false });
+    const refusal = () => new Refusal({ code: 'budget-guild-month', limit: 10, used: 10, needed: 5, resetAt: new Date('2026-12-01T00:00:00Z') });
+    pipeline.script.push(refusal(), refusal(), refusal(), 'accept', refusal());
+    for (const text of ['a1', 'a2', 'a3']) await post(reader, { content: text });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ guildId: guild.id, channelId: TEXT });
+    expect(notices[0]?.refusal.reason.code).toBe('budget-guild-month');
+    await post(reader, { content: 'ok now' });
+    expect(notices).toHaveLength(1);
+    await post(reader, { content: 'refused again' });
+    expect(notices).toHaveLength(2);
+    expect(pipeline.texts).toEqual(['a1', 'a2', 'a3', 'ok now', 'refused again']);
+    expect(logs().filter((line) => line['code'] === 'autoread-refused')).toHaveLength(2);
+  });
+
+  it('says the name again after a refused message (the listeners did not hear it)', async () => {
+    const { reader, pipeline } = setup();
+    pipeline.script.push(new Refusal({ code: 'spends-unrecorded' }));
+    await post(reader, { content: 'lost' });
+    await post(reader, { content: 'heard' });
+    expect(pipeline.texts).toEqual(['alice1 said, lost', 'alice1 said, heard']);
+  });
+
+  it('logs a failure once and goes on reading', async () => {
+    const { reader, pipeline, logs } = setup({ sayName: false }, { requestFails: true });
+    pipeline.script.push('accept', new Error('service down'), new Error('service down'));
+    await post(reader, { content: 'store fails' });
+    await post(reader, { content: 'accepted' });
+    await post(reader, { content: 'fails 1' });
+    await post(reader, { content: 'fails 2' });
+    expect(pipeline.texts).toEqual(['accepted', 'fails 1', 'fails 2']);
+    const failures = logs().filter((line) => line['code'] === 'autoread-failed');
+    expect(failures).toHaveLength(2); // the store's, then one for the run of two service failures
+  });
+
+  it('stops when asked: nothing more is read', async () => {
+    const { reader, pipeline } = setup();
+    expect(reader.stop(guild.id)).toBe(true);
+    expect(reader.binding(guild.id)).toBeUndefined();
+    await post(reader, { content: 'after stop' });
+    expect(pipeline.orders).toEqual([]);
+    expect(reader.stop(guild.id)).toBe(false);
+  });
+
+  it('announces members joining and leaving its voice channel when asked to, in the server\'s voice', async () => {
+    const { reader, pipeline, voices } = setup({ announceVoice: true });
+    const change = (userId: string, channelId: string | null) => new Promise<void>((resolve) => {
+      const listener = (_: VoiceState, after: VoiceState) => {
+        if (after.id !== userId || after.channelId !== channelId) return;
+        client.off(Events.VoiceStateUpdate, listener);
+        resolve();
+      };
+      client.on(Events.VoiceStateUpdate, listener);
+      fake.setVoiceState(guild.id, userId, channelId);
+    });
+    await change(bob.id, QUIET);
+    await change(bob.id, LOUNGE);
+    await change(bob.id, null);
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['bob1 joined', 'bob1 left']);
+    expect(voices).toEqual([null, null]);
+    expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([bob.id, bob.id]);
+  });
+
+  it('stops by itself when the bot leaves voice, and says so to the store', async () => {
+    const { reader, pipeline, stopped } = setup();
+    const connection = await joinReady(client, guild.id, LOUNGE);
+    try {
+      const left = new Promise<void>((resolve) => {
+        const listener = (_: VoiceState, after: VoiceState) => {
+          if (after.id !== APP_ID || after.channelId !== null) return;
+          client.off(Events.VoiceStateUpdate, listener);
+          resolve();
+        };
+        client.on(Events.VoiceStateUpdate, listener);
+      });
+      fake.setVoiceState(guild.id, APP_ID, null); // kicked
+      await left;
+      expect(stopped).toEqual([guild.id]);
+      expect(reader.binding(guild.id)).toBeUndefined();
+      await post(reader, { content: 'nobody reads this' });
+      expect(pipeline.orders).toEqual([]);
+    } finally {
+      connection.destroy();
+      getVoiceConnection(guild.id)?.destroy();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+// Whose voice reads a message, against a real store (SQLite in memory, the same migrations as production).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { autoreadSpeechRequest } from '../../src/autoread/voice.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+
+const G = '100000000000000001';
+const MINA = '200000000000000001';
+const BOB = '200000000000000002';
+const guild = { id: G, preferredLocale: 'ko' };
+let store: SqliteStore;
+
+beforeEach(() => {
+  store = new SqliteStore(':memory:');
+});
+afterEach(async () => {
+  await store.close();
+});
+
+describe('autoreadSpeechRequest', () => {
+  it('speaks in the built-in voice of the server\'s language when nobody chose one', async () => {
+    expect(await autoreadSpeechRequest(store, guild, MINA, '안녕')).toEqual({ kind: 'tts', text: '안녕', voice: 'voice-b-ko-f-01', format: 'wav' });
+    expect((await autoreadSpeechRequest(store, { id: G, preferredLocale: 'ja' }, MINA, 'はい')).voice).toBe('voice-b-ja-f-01');
+  });
+
+  it('uses the member\'s /myvoice, else the server\'s default preset', async () => {
+    await store.savePreset({ guildId: G, name: 'House', voice: 'voice-b-en-m-01', tone: 'calm', createdBy: BOB });
+    await store.setDefaultPreset(G, 'House');
+    await store.setMemberDefaults(G, MINA, { voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3' });
+    expect(await autoreadSpeechRequest(store, guild, MINA, 'hi')).toEqual({
+      kind: 'tts', text: 'hi', voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3', tone: 'calm',
+    });
+    expect(await autoreadSpeechRequest(store, guild, BOB, 'hi')).toEqual({ kind: 'tts', text: 'hi', voice: 'voice-b-en-m-01', tone: 'calm', format: 'wav' });
+    // Join/leave lines: the server's voice, whoever joined.
+    expect((await autoreadSpeechRequest(store, guild, null, 'x')).voice).toBe('voice-b-en-m-01');
+  });
+
+  it('falls back to the built-in voice when the chosen one cannot be used any more', async () => {
+    await store.setMemberDefaults(G, MINA, { voice: 'a-clone-that-was-deleted' });
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'x')).voice).toBe('voice-b-ko-f-01');
+  });
+});

@@ -1,0 +1,162 @@
+// SpeechPipeline with real parts: the Voice API sandbox over HTTP, real accounting on an in-memory store, and, for
+// voice, a real discord.js client and @discordjs/voice against the local Discord (DAVE required).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from 'discord.js';
+import { VoiceApiClient } from '../../src/api/index.ts';
+import { ServerError } from '../../src/api/errors.ts';
+import { analyseClip } from '../../src/audio/clip.ts';
+import { silentLogger } from '../../src/log.ts';
+import { Accounting } from '../../src/quota/accounting.ts';
+import type { OperatorBudgets } from '../../src/quota/budgets.ts';
+import { Refusal } from '../../src/refusal.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { SpeechInputError } from '../../src/speech/errors.ts';
+import { PartSource } from '../../src/speech/part-source.ts';
+import { SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { PlayerRegistry } from '../../src/voice/player-registry.ts';
+import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
+
+const NO_BUDGETS: OperatorBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const MAX_CHARS = 40;
+const guilds = Array.from({ length: 6 }, (_, i) => guildSpec(i + 1));
+let nextGuild = 0;
+let requestIds = 0;
+
+let sandbox: Sandbox;
+let api: VoiceApiClient;
+let fake: FakeDiscord;
+let discord: Client;
+let store: SqliteStore;
+let source: PartSource;
+let players: PlayerRegistry;
+
+beforeAll(async () => {
+  [sandbox, fake] = await Promise.all([startSandbox(), FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds, dave: 'required' })]);
+  trustCertificate(fake.caCertificatePem);
+  discord = await loginClient(fake);
+  api = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, maxRetries: 0 });
+});
+afterAll(async () => {
+  await Promise.all([api?.close(), discord?.destroy()]);
+  await Promise.all([sandbox?.close(), fake?.close()]);
+});
+beforeEach(() => {
+  store = new SqliteStore(':memory:');
+});
+afterEach(async () => {
+  players?.destroyAll();
+  await source?.close();
+  await store.close();
+  sandbox.clearFaults();
+});
+
+function makePipeline(budgets: OperatorBudgets = NO_BUDGETS): SpeechPipeline {
+  const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
+  source = new PartSource({ client: api, logger: silentLogger, accounting });
+  players = new PlayerRegistry({ logger: silentLogger, idleTimeoutMs: 60_000, group: 'pipeline-test', readyTimeoutMs: 10_000 });
+  return new SpeechPipeline({ source, accounting, players, logger: silentLogger, maxCharsPerRequest: MAX_CHARS });
+}
+
+function requester(guildId = 'G'): Requester {
+  requestIds += 1;
+  return { guildId, userId: 'U', source: 'say', id: String(requestIds) };
+}
+
+const tts = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const ttsRequests = () => sandbox.requests.filter((r) => r.endpoint === 'tts').length;
+const month = () => new Date().toISOString().slice(0, 7);
+
+/** A guild of its own for each voice test (tests pass alone and in any order), with Alice in its Lounge. */
+function voiceGuild(): { guildId: string; target: SpeechTarget & { kind: 'voice' } } {
+  const spec = guilds[nextGuild++];
+  const guild = spec && discord.guilds.cache.get(spec.id);
+  if (!spec || !guild) throw new Error('out of test guilds');
+  return { guildId: spec.id, target: { kind: 'voice', channelId: spec.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator } };
+}
+
+describe('SpeechPipeline', () => {
+  it('splits the text once: each part is requested once, rendered as a file of its own, and recorded', async () => {
+    const pipeline = makePipeline();
+    const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
+    const before = ttsRequests();
+    const job = pipeline.speak({ request: tts(sentences.join(' ')), requester: requester(), target: { kind: 'file' } });
+    expect(await job.accepted).toEqual({ parts: 3, ahead: 0 });
+    const outcome = await job.outcome;
+    if (outcome.kind !== 'files') throw new Error(`expected files, got ${outcome.kind}`);
+    expect(outcome.files).toHaveLength(3);
+    expect(ttsRequests() - before).toBe(3);
+    const durations = await Promise.all(outcome.files.map(async (f) => (await analyseClip(f.data)).durationSeconds));
+    durations.forEach((seconds, i) => expect(seconds).toBeCloseTo(sandbox.expectedDurationSeconds(sentences[i]!), 1));
+    expect(outcome.seconds).toBeCloseTo(durations.reduce((a, b) => a + b, 0), 3);
+    await source.close();
+    expect((await store.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
+  });
+
+  it('refuses a request over a budget before any API call: accepted rejects with the Refusal, the outcome carries it', async () => {
+    const pipeline = makePipeline({ ...NO_BUDGETS, memberDailyChars: 5 });
+    const before = sandbox.requests.length;
+    const job = pipeline.speak({ request: tts('More than five characters.'), requester: requester(), target: { kind: 'file' } });
+    const refusal = await job.accepted.then(() => undefined, (e: unknown) => e);
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect((refusal as Refusal).reason).toMatchObject({ code: 'budget-member-day', limit: 5 });
+    expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('refuses a text with nothing to say as a SpeechInputError, before any API call', async () => {
+    const pipeline = makePipeline();
+    const before = sandbox.requests.length;
+    const job = pipeline.speak({ request: tts(' \n '), requester: requester(), target: { kind: 'file' } });
+    const error = await job.accepted.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(SpeechInputError);
+    expect((error as SpeechInputError).problem).toEqual({ code: 'empty-text' });
+    expect(await job.outcome).toEqual({ kind: 'failed', error, secondsHeard: 0 });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("turns the service's failure into an outcome, never a rejection, and spends nothing", async () => {
+    const pipeline = makePipeline();
+    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    const job = pipeline.speak({ request: tts('The service is down.'), requester: requester(), target: { kind: 'file' } });
+    await job.accepted;
+    const outcome = await job.outcome;
+    expect(outcome).toMatchObject({ kind: 'failed', secondsHeard: 0 });
+    expect(outcome.kind === 'failed' && outcome.error).toBeInstanceOf(ServerError);
+    expect((await store.monthTotals(month(), 'G')).spent).toBe(0);
+  });
+
+  it('voice: when accepted, the join and the first part\'s request are both under way; then it is heard, encrypted, and played', async () => {
+    const pipeline = makePipeline();
+    const { guildId, target } = voiceGuild();
+    const text = 'Joined and fetched side by side.';
+    fake.clearAudio(guildId);
+    const job = pipeline.speak({ request: tts(text), requester: requester(guildId), target });
+    expect(await job.accepted).toEqual({ parts: 1, ahead: 0 });
+    // Nothing has been awaited since acceptance: both started before a front-end could acknowledge anything.
+    expect(players.find(guildId)?.state.kind).toBe('connecting');
+    expect(source.needs(tts(text), [text])[0]?.free).toBe(true);
+    await job.firstAudio;
+    const outcome = await job.outcome;
+    expect(outcome.kind).toBe('played');
+    expect(outcome.kind === 'played' && outcome.seconds).toBeCloseTo(sandbox.expectedDurationSeconds(text), 1);
+    const heard = await fake.waitForAudio(guildId, { minSeconds: sandbox.expectedDurationSeconds(text) - 0.1 });
+    expect(heard.dave?.plaintextFrames).toBe(0);
+  });
+
+  it('voice: a job accepted while the one before is still joining counts its clips as ahead and plays after it', async () => {
+    const pipeline = makePipeline();
+    const { guildId, target } = voiceGuild();
+    const first = pipeline.speak({ request: tts('First in line, spoken first. Then its second part.'), requester: requester(guildId), target });
+    const second = pipeline.speak({ request: tts('Second in line.'), requester: requester(guildId), target });
+    expect(await first.accepted).toEqual({ parts: 2, ahead: 0 });
+    expect(await second.accepted).toEqual({ parts: 1, ahead: 2 });
+    const order: string[] = [];
+    void first.outcome.then(() => order.push('first done'));
+    void second.firstAudio.then(() => order.push('second heard'));
+    expect((await first.outcome).kind).toBe('played');
+    expect((await second.outcome).kind).toBe('played');
+    expect(order).toEqual(['first done', 'second heard']);
+  });
+});

@@ -1,0 +1,31 @@
+import { afterAll, afterEach, beforeEach, describe } from 'vitest';
+import type { Store } from '../../src/store/types.ts';
+import { BACKENDS, type Backend } from './backends.ts';
+
+/**
+ * The store contract: `body` declares the same tests once per backend (SQLite, and a real PostgreSQL started for
+ * this file), inside a describe named after it. Each test gets a fresh, empty, migrated store: `store` always
+ * forwards to the one open for the test running now. Each contract file covers one area of the Store.
+ */
+export function forEachBackend(body: (store: Store, backend: Backend) => void): void {
+  describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('$name', ({ make }) => {
+    const backend = make();
+    let current: Store | undefined;
+    beforeEach(async () => {
+      current = await backend.open();
+    });
+    afterEach(async () => {
+      await current?.close();
+      current = undefined;
+    });
+    afterAll(() => backend.stop());
+    const store = new Proxy({} as Store, {
+      get(_, property) {
+        if (current === undefined) throw new Error('the contract store is open only while a test runs');
+        const value: unknown = Reflect.get(current, property, current);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+      },
+    });
+    body(store, backend);
+  });
+}

@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATEST_VERSION } from '../../src/store/migrations.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { tempDir } from './helpers.ts';
+
+const G1 = '200000000000000001';
+const ADMIN = '300000000000000001';
+const MEMBER = '300000000000000002';
+
+describe('the file', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  it('creates its directory, runs in WAL mode at the latest schema, and keeps everything across a reopen', async () => {
+    const file = `${tmp.dir}/nested/dir/saybot.sqlite`;
+    const first = new SqliteStore(file);
+    expect(first.schemaVersion).toBe(LATEST_VERSION);
+    await first.savePreset({ guildId: G1, name: 'kept', voice: 'voice-b-ja-m-01', tone: 'soft', createdBy: ADMIN });
+    await first.setDefaultPreset(G1, 'kept');
+    await first.setMemberDefaults(G1, MEMBER, { language: 'ja' });
+    await first.addClonedVoice({ guildId: G1, name: 'v', voiceId: 'clone_x', createdBy: ADMIN, clipSeconds: 4 });
+    await first.startAutoRead(G1, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: ADMIN });
+    await first.setAutoReadSettings(G1, { readBots: true }, ADMIN);
+    await first.putDictionaryEntry(G1, 'SayBot', 'say bot', ADMIN);
+    await first.setServerOutputDefault(G1, 'voice-message', ADMIN);
+    await first.close();
+    await first.close(); // idempotent
+    await expect(first.listPresets(G1)).rejects.toThrow();
+
+    const again = new SqliteStore(file);
+    expect((await again.getDefaultPreset(G1))?.tone).toBe('soft');
+    expect((await again.getMemberDefaults(G1, MEMBER))?.language).toBe('ja');
+    expect((await again.getClonedVoice(G1, 'clone_x'))?.clipSeconds).toBe(4);
+    expect(await again.listAutoReading()).toMatchObject([{ guildId: G1, binding: { voiceChannelId: '400000000000000002' }, settings: { readBots: true } }]);
+    expect(await again.listDictionary(G1)).toEqual([{ word: 'SayBot', reading: 'say bot' }]);
+    expect(await again.getOutputDefaults(G1, MEMBER)).toEqual({ server: 'voice-message' });
+    const { DatabaseSync } = await import('node:sqlite');
+    const raw = new DatabaseSync(file);
+    expect(raw.prepare('PRAGMA journal_mode').get()?.['journal_mode']).toBe('wal');
+    raw.close();
+    await again.close();
+  });
+});
