@@ -1,8 +1,12 @@
 // What a run measures: the full run (the figures in docs/benchmarks.md) or a quick one (a sanity check in under
 // two minutes, with fewer samples and the smaller concurrency steps).
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'dave';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'dave'];
+import type { SharedCachePlan } from './shared-cache.ts';
+
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'dave' | 'shared-cache';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'dave', 'shared-cache'];
+/** Figures measured without the bot, the fake Discord or the sandbox. */
+export const STANDALONE: readonly Figure[] = ['shared-cache'];
 
 export interface Plan {
   mode: 'quick' | 'full';
@@ -12,6 +16,8 @@ export interface Plan {
   /** Figure 5: time to first heard audio with DAVE required against DAVE off, each on its own fake Discord. */
   dave: { runs: number; firstJoinRuns: number; warmup: number; handshakeDelayMs: number };
   memory: { says: number; warmupSays: number; guilds: number; text: (k: number) => string; textShown: string };
+  /** Figure 6: the audio cache shared on one CACHE_DIR (lookups, directory scans) and the /usage chart's rendering. */
+  sharedCache: SharedCachePlan;
   /** Guilds the fake Discord holds: enough for the largest concurrency step. */
   guilds: number;
 }
@@ -33,6 +39,11 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
     // The sandbox's shortest clip (0.5 s): the voice path (join, decode, encode, play, finish) a thousand times
     // in minutes, which is where a leak would be.
     memory: { says: quick ? 200 : 1000, warmupSays: quick ? 50 : 100, guilds: 10, text: (k) => `Hi ${k}.`, textShown: 'Hi <k>.' },
+    sharedCache: {
+      layouts: quick ? [{ voices: 1, entries: 2_000 }, { voices: 20, entries: 2_000 }] : [{ voices: 1, entries: 2_000 }, { voices: 20, entries: 2_000 }, { voices: 20, entries: 20_000 }],
+      lookups: 2_000,
+      renders: quick ? 3 : 5,
+    },
     guilds: Math.max(10, ...concurrencyCounts, 2),
   };
 }

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory] [--counts=10,50] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,dave,shared-cache] [--counts=10,50] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,9 +10,10 @@ import { gatewayBudget, textLasting } from './drive.ts';
 import { benchGuild, benchGuilds } from './guilds.ts';
 import { machine } from './machine.ts';
 import { measureMemory, snapshot } from './memory.ts';
-import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
+import { FIGURES, STANDALONE, plan, type Figure, type Plan } from './plan.ts';
 import { render, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
+import { measureSharedCache } from './shared-cache.ts';
 import { measureTtfa } from './ttfa.ts';
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
@@ -110,7 +111,26 @@ async function main(): Promise<void> {
   const has = (f: Figure): boolean => p.figures.includes(f);
   if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
 
-  log(`${p.mode} run: ${p.figures.join(', ')}; fake Discord with ${p.guilds} guilds`);
+  log(`${p.mode} run: ${p.figures.join(', ')}`);
+  // First, while nothing else runs: it needs neither the bot nor the servers.
+  if (has('shared-cache')) {
+    log('shared cache and /usage chart');
+    results.sharedCache = await measureSharedCache(p.sharedCache);
+  }
+  if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, results);
+  results.seconds = (performance.now() - started) / 1000;
+  const report = render(results);
+  console.log(report);
+  if (write) {
+    await writeReport(report);
+    log('wrote docs/benchmarks.md');
+  }
+}
+
+/** The figures measured on the real bot against the fake Discord and the sandbox (1 to 5). */
+async function botFigures(p: Plan, results: Results): Promise<void> {
+  const has = (f: Figure): boolean => p.figures.includes(f);
+  log(`fake Discord with ${p.guilds} guilds`);
   const servers = await Servers.start(p.guilds);
   let bot: BenchBot | undefined;
   const complaints: string[] = [];
@@ -171,13 +191,6 @@ async function main(): Promise<void> {
   } finally {
     await bot?.stop();
     await servers.close();
-  }
-  results.seconds = (performance.now() - started) / 1000;
-  const report = render(results);
-  console.log(report);
-  if (write) {
-    await writeReport(report);
-    log('wrote docs/benchmarks.md');
   }
 }
 
