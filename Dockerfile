@@ -7,6 +7,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
+# The /usage chart loads only the Regular weight of the shipped Noto Sans KR/JP; the other eight weights are ~90 MB.
+RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +
 
 # Final stage: Node 24, the production dependencies and SayBot's sources; no compilers, no package lists.
 FROM node:24-bookworm-slim

@@ -2,9 +2,12 @@
 // two minutes, with fewer samples and the smaller concurrency steps).
 
 import type { NetworkDelays } from './protocol.ts';
+import type { SharedCachePlan } from './shared-cache.ts';
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency'];
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency' | 'shared-cache';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency', 'shared-cache'];
+/** Figures measured without the bot, the fake Discord or the sandbox. */
+export const STANDALONE: readonly Figure[] = ['shared-cache'];
 
 export interface Plan {
   mode: 'quick' | 'full';
@@ -21,6 +24,8 @@ export interface Plan {
    */
   latency: { runs: number; firstJoinRuns: number; warmup: number; delays: NetworkDelays; ttfbMs: number };
   memory: { says: number; warmupSays: number; every: number; guilds: number; text: (k: number) => string; textShown: string };
+  /** Figure 6: the audio cache shared on one CACHE_DIR (lookups, directory scans) and the /usage chart's rendering. */
+  sharedCache: SharedCachePlan;
   /** Guilds the fake Discord holds: enough for the largest concurrency step. */
   guilds: number;
 }
@@ -52,6 +57,11 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
       says: quick ? 1000 : 10_000, warmupSays: quick ? 50 : 100, every: quick ? 250 : 1000, guilds: quick ? 20 : 50,
       text: (k) => (k % 10 === 0 ? `New ${k}.` : `Hello ${k % 50}.`),
       textShown: '"New <k>." for every tenth (a request), else "Hello <k mod 50>." (a cache hit once said)',
+    },
+    sharedCache: {
+      layouts: quick ? [{ voices: 1, entries: 2_000 }, { voices: 20, entries: 2_000 }] : [{ voices: 1, entries: 2_000 }, { voices: 20, entries: 2_000 }, { voices: 20, entries: 20_000 }],
+      lookups: 2_000,
+      renders: quick ? 3 : 5,
     },
     guilds: Math.max(10, ...concurrencyCounts, 2),
   };

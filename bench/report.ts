@@ -5,6 +5,7 @@ import type { Machine } from './machine.ts';
 import type { EncoderFloor } from './opus-floor.ts';
 import type { MemoryResult, MemorySnapshot } from './memory.ts';
 import type { Plan } from './plan.ts';
+import type { SharedCacheResult } from './shared-cache.ts';
 import { fileURLToPath } from 'node:url';
 import { mib, ms, pct, percentile } from './stats.ts';
 
@@ -41,6 +42,8 @@ export interface Results {
   /** Figure 5: time to first heard audio with network delays, per DAVE mode. */
   latency?: { off: LatencySamples; required: LatencySamples };
   memory?: MemoryResult;
+  /** Figure 6: the shared audio cache and the /usage chart. */
+  sharedCache?: SharedCacheResult;
   /** Protocol problems the fake Discord saw, and warnings the bot logged. */
   problems: string[];
   seconds: number;
@@ -201,6 +204,7 @@ function concurrencySection(r: Results): string[] {
 
 function memorySection(r: Results): string[] {
   const m = r.memory;
+  if (!m && !r.readyRss) return [];
   const lines = ['## 4. Memory', ''];
   if (r.readyRss) {
     lines.push(`RSS of the bot process when ready (logged in, ${r.plan.guilds} guilds, nothing played yet, after GC): ` +
@@ -303,6 +307,32 @@ function causeOfLogLine(line: string): string {
   }
 }
 
+function sharedCacheSection(r: Results): string[] {
+  const s = r.sharedCache;
+  if (!s) return [];
+  const us = (x: number) => `${x.toFixed(1)} µs`;
+  return [
+    '## 6. The audio cache shared between processes, and the /usage chart',
+    '',
+    'A cache directory filled with small entries, then opened again (opening scans the directory: the same work as the ' +
+      'scan a process does when its count passes the cap or its last scan is 30 s old). A miss looks on disk, because ' +
+      'another process may have written the entry; its baseline is a hit found in memory, same run. The chart: the ' +
+      '/usage SVG (30 days, 5 members, Japanese labels), rendered to PNG off the main thread (renderAsync, libuv pool) ' +
+      'with the event loop\'s longest stall meanwhile, against the same render on the main thread.',
+    '',
+    '| directory | scan | has(): a miss (looks on disk) | has(): a hit (baseline) |',
+    '|---|---|---|---|',
+    ...s.cache.map((c) => `| ${c.entries} entries in ${c.voices} voice folder(s) | ${ms(c.scanMs, 0)} | ${us(c.missUs)} | ${us(c.hitUs)} |`),
+    '',
+    '| /usage chart | time | event loop stalled (max) |',
+    '|---|---|---|',
+    `| SVG | ${ms(s.chart.svgMs)} | — |`,
+    `| PNG off the main thread | ${ms(s.chart.asyncMs, 0)} | ${ms(s.chart.asyncStallMs, 0)} |`,
+    `| PNG on the main thread (baseline) | ${ms(s.chart.syncMs, 0)} | ${ms(s.chart.syncStallMs, 0)} |`,
+    '',
+  ];
+}
+
 export function render(r: Results): string {
   const { machine } = r;
   return [
@@ -320,6 +350,7 @@ export function render(r: Results): string {
     ...concurrencySection(r),
     ...memorySection(r),
     ...latencySection(r),
+    ...sharedCacheSection(r),
     ...(r.problems.length > 0 ? ['## Problems seen during the run (counted by cause)', '', ...failuresByCause(r.problems.map(causeOfLogLine)).slice(0, 20).map((p) => `- ${p}`), ''] : []),
   ].join('\n');
 }

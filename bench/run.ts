@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency,shared-cache] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,9 +10,10 @@ import { gatewayBudget, textLasting } from './drive.ts';
 import { benchGuild, benchGuilds } from './guilds.ts';
 import { machine } from './machine.ts';
 import { measureMemory, snapshot } from './memory.ts';
-import { FIGURES, plan, type Figure, type Plan } from './plan.ts';
+import { FIGURES, STANDALONE, plan, type Figure, type Plan } from './plan.ts';
 import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
+import { measureSharedCache } from './shared-cache.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
 import { measureTtfa } from './ttfa.ts';
@@ -132,9 +133,30 @@ async function main(): Promise<void> {
   const has = (f: Figure): boolean => p.figures.includes(f);
   if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
 
-  log(`${p.mode} run: ${p.figures.join(', ')}; fake Discord with ${p.guilds} guilds`);
+  log(`${p.mode} run: ${p.figures.join(', ')}`);
+  // First, while nothing else runs: it needs neither the bot nor the servers.
+  if (has('shared-cache')) {
+    log('shared cache and /usage chart');
+    results.sharedCache = await measureSharedCache(p.sharedCache);
+  }
+  if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, results);
+  results.seconds = (performance.now() - started) / 1000;
+  // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
+  const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
+  const report = shards === undefined ? render(results) : `${render(results)}\n\n${shards}`;
+  console.log(report);
+  if (write) {
+    await writeReport(report);
+    log('wrote docs/benchmarks.md');
+  }
+}
+
+/** The figures measured on the real bot against the fake Discord and the sandbox (1 to 5). */
+async function botFigures(p: Plan, results: Results): Promise<void> {
+  const has = (f: Figure): boolean => p.figures.includes(f);
+  log(`fake Discord with ${p.guilds} guilds`);
   if (has('concurrency')) {
-    // Before anything else runs in this process: the encoder alone, at the player's settings and the old ones.
+    // Before the bot runs in this process: the encoder alone, at the player's settings and the old ones.
     results.encoderFloor = { speech: await measureEncoderFloor(opusSettings()), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
   }
   const servers = await Servers.start(p.guilds);
@@ -209,15 +231,6 @@ async function main(): Promise<void> {
   } finally {
     await bot?.stop();
     await servers.close();
-  }
-  results.seconds = (performance.now() - started) / 1000;
-  // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
-  const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = shards === undefined ? render(results) : `${render(results)}\n\n${shards}`;
-  console.log(report);
-  if (write) {
-    await writeReport(report);
-    log('wrote docs/benchmarks.md');
   }
 }
 

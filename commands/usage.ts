@@ -1,13 +1,17 @@
+import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import type { CommandModule } from '../src/bot/command.ts';
+import type { CommandContext, CommandModule } from '../src/bot/command.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
 import { showContent } from '../src/bot/replies.ts';
+import type { UsageReport } from '../src/quota/accounting.ts';
 import { dayOf } from '../src/quota/calendar.ts';
+import { MAX_MEMBERS, usageChartSvg } from '../src/usage/chart.ts';
+import { chartFontFamily, renderPng } from '../src/usage/render-png.ts';
 
 export const data = slashCommand('usage');
 
 /** Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. */
-export const execute: CommandModule['execute'] = async (interaction, { accounting }) => {
+export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger }) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
@@ -38,5 +42,39 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
     ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
-  await showContent(interaction, lines.join('\n'));
+  const chart = await monthChart(interaction, report, store).catch((error: unknown) => {
+    // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
+    logger.warn({ code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error }, 'usage chart not drawn');
+    return undefined;
+  });
+  await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
 };
+
+/** The month as a picture (src/usage/chart.ts), in the caller's words, its top members by display name. */
+async function monthChart(interaction: ChatInputCommandInteraction<'cached'>, report: UsageReport, store: CommandContext['store']): Promise<AttachmentPayload> {
+  const locale = interaction.locale;
+  const breakdown = await store.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
+  // One member fetch each (REST, no privileged intent); one who left is named as such, never by ID.
+  const members = await Promise.all(breakdown.members.map(async ({ userId, spent, saved }) => ({
+    name: await interaction.guild.members.fetch(userId).then((m) => m.displayName, () => t(locale, 'usage.chart.formerMember')),
+    spent,
+    saved,
+  })));
+  const svg = usageChartSvg(
+    // The month-to-date line stops at today (the accounting clock's: the day before the member's reset).
+    { month: report.month, days: breakdown.days, budget: report.guild.budget, members, through: dayOf(new Date(report.member.resetAt.getTime() - 1)) },
+    {
+      title: t(locale, 'usage.chart.title', { month: report.month }),
+      perDay: t(locale, 'usage.chart.perDay'),
+      monthToDate: t(locale, 'usage.chart.monthToDate'),
+      spent: t(locale, 'usage.chart.spent'),
+      saved: t(locale, 'usage.chart.saved'),
+      budget: t(locale, 'usage.chart.budget'),
+      topMembers: t(locale, 'usage.chart.topMembers'),
+      noData: t(locale, 'usage.chart.noData'),
+      number: (value) => formatNumber(locale, value),
+      fontFamily: chartFontFamily(locale),
+    },
+  );
+  return { attachment: await renderPng(svg), name: `usage-${report.month}.png`, description: t(locale, 'usage.chart.alt', { month: report.month }) };
+}

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
@@ -10,6 +11,11 @@ export interface AudioCacheOptions {
   /** Total size of the entries at most; the least recently used go first. 0: nothing is kept. */
   maxBytes: number;
   logger: Logger;
+  /**
+   * Other processes may write to the same directory: a write looks at the whole directory again (its true size)
+   * when its own count passes the cap, or when its last look is older than this. Default 30 s.
+   */
+  rescanAfterMs?: number;
 }
 
 interface IndexEntry {
@@ -18,8 +24,20 @@ interface IndexEntry {
   bytes: number;
 }
 
+interface FoundEntry extends IndexEntry {
+  key: string;
+  usedAt: number;
+}
+
 const ENTRY = /^([0-9a-f]{64})\.sbc$/;
 const TEMP = /\.tmp$/;
+/** A temporary file this old was left by a process that died mid-write; a younger one may be a write under way. */
+const STALE_TEMP_MS = 10 * 60_000;
+/** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
+const LOW_WATER = 0.9;
+const SCAN_BATCH = 64;
+
+const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
 
 /**
  * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
@@ -31,21 +49,35 @@ function voiceDirOf(voice: string): string {
 
 /**
  * Finished audio parts on disk, one file per part under `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all.
+ * Several processes on one machine (shards) may share the directory; the disk is the truth, and each process's
+ * index only a cache of it.
  *
- * - Restarts: the index is rebuilt from the directory at open (name = key, size, last use = mtime, which a
- *   hit refreshes), so nothing else has to be kept in step with it.
- * - Crashes: an entry is written to a temporary file, fsynced, then renamed over its name, so a name only ever
- *   holds a whole entry; leftover temporary files are removed at open. Each read still checks the entry's
- *   checksum (a disk or an operator can damage files too): a bad entry is deleted and counts as a miss.
- * - Eviction: least recently used first, in memory (Map order), after every write that passes the cap.
+ * - Restarts: the index is rebuilt from the directory at open (name = key, size, last use = mtime, which every
+ *   use refreshes), so nothing else has to be kept in step with it.
+ * - Crashes and other writers: an entry is written to a temporary file of its own (process ID and a random
+ *   UUID in its name), fsynced, then renamed over its name, so a name only ever holds a whole entry, whoever
+ *   wrote it. Temporary files are removed at open only once they are old enough to be a dead process's. Each
+ *   read checks the entry's checksum (a disk or an operator can damage files too): a bad entry is deleted, if
+ *   the name still holds the very file that was read, and counts as a miss.
+ * - Other writers: a key not in the index is looked for on disk (another process may have written it); an entry
+ *   gone from disk (another process evicted or purged it) is a miss, not an error.
+ * - Eviction: least recently used first by the files' mtime, which every process's hits refresh, so the order is
+ *   the machine's, not one process's. It scans the directory (the true total, whoever wrote it) when this
+ *   process's count passes the cap or its last scan is older than `rescanAfterMs`, and goes down to 90 % of the
+ *   cap. A reader opens the file first and reads from its descriptor, which an unlink does not disturb (POSIX),
+ *   so an eviction never cuts a read short; has() and get() refresh the mtime, so a part just counted as cached
+ *   is the last candidate.
  */
 export class AudioCache {
   readonly #dir: string;
   readonly #maxBytes: number;
+  readonly #rescanAfterMs: number;
   readonly #log: Logger;
-  /** Least recently used first. */
+  /** Least recently used first, as of the last scan and this process's uses since. */
   readonly #index = new Map<string, IndexEntry>();
   #bytes = 0;
+  #scannedAt = 0;
+  #evicting: Promise<void> | undefined;
   /** Bumped when a voice is purged, so a fill that started before cannot put its entry back afterwards. */
   readonly #generations = new Map<string, number>();
   readonly #pending = new Set<Promise<unknown>>();
@@ -53,6 +85,7 @@ export class AudioCache {
   private constructor(options: AudioCacheOptions) {
     this.#dir = path.resolve(options.dir);
     this.#maxBytes = options.maxBytes;
+    this.#rescanAfterMs = options.rescanAfterMs ?? 30_000;
     this.#log = options.logger.child({ component: 'audio-cache' });
   }
 
@@ -66,59 +99,131 @@ export class AudioCache {
     return this.#maxBytes > 0;
   }
 
-  /** Entries and their total size in bytes. */
+  /** Entries and their total size in bytes, as of the last directory scan and this process's changes since. */
   get size(): { entries: number; bytes: number } {
     return { entries: this.#index.size, bytes: this.#bytes };
   }
 
   async #load(): Promise<void> {
     await mkdir(this.#dir, { recursive: true });
-    const found: Array<IndexEntry & { key: string; usedAt: number }> = [];
-    for (const voiceDir of await readdir(this.#dir, { withFileTypes: true })) {
-      if (!voiceDir.isDirectory()) continue;
-      const folder = path.join(this.#dir, voiceDir.name);
-      for (const name of await readdir(folder)) {
-        const file = path.join(folder, name);
-        if (TEMP.test(name)) {
-          // A write that never finished (the process died between creating and renaming it).
-          await unlink(file).catch(() => undefined);
-          continue;
-        }
-        const key = ENTRY.exec(name)?.[1];
-        if (key === undefined) continue;
-        const info = await stat(file).catch(() => undefined);
-        if (info) found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
-      }
-    }
-    found.sort((a, b) => a.usedAt - b.usedAt);
-    for (const { key, file, voiceDir, bytes } of found) {
-      this.#index.set(key, { file, voiceDir, bytes });
-      this.#bytes += bytes;
-    }
+    this.#adopt(await this.#scan(true));
     await this.#evict();
     this.#log.info({ dir: this.#dir, entries: this.#index.size, bytes: this.#bytes, maxBytes: this.#maxBytes }, 'audio cache open');
   }
 
+  /** Every entry on disk, whoever wrote it; with `removeStaleTemps`, dead processes' unfinished writes go. */
+  async #scan(removeStaleTemps: boolean): Promise<FoundEntry[]> {
+    const found: FoundEntry[] = [];
+    const now = Date.now();
+    for (const voiceDir of await readdir(this.#dir, { withFileTypes: true }).catch(() => [])) {
+      if (!voiceDir.isDirectory()) continue;
+      const folder = path.join(this.#dir, voiceDir.name);
+      // Another process may remove a folder (a purge) while this one reads it.
+      const names = await readdir(folder).catch(() => [] as string[]);
+      // Stats in batches: one at a time, a scan of 20,000 entries takes several times longer.
+      for (let i = 0; i < names.length; i += SCAN_BATCH) {
+        await Promise.all(names.slice(i, i + SCAN_BATCH).map(async (name) => {
+          const file = path.join(folder, name);
+          const key = ENTRY.exec(name)?.[1];
+          if (key === undefined && !(removeStaleTemps && TEMP.test(name))) return;
+          const info = await stat(file).catch(() => undefined);
+          if (!info) return;
+          if (key !== undefined) found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
+          else if (now - info.mtimeMs > STALE_TEMP_MS) await unlink(file).catch(() => undefined);
+        }));
+      }
+    }
+    return found;
+  }
+
+  /** Makes the index what a scan found, least recently used first. */
+  #adopt(found: FoundEntry[]): void {
+    found.sort((a, b) => a.usedAt - b.usedAt);
+    this.#index.clear();
+    this.#bytes = 0;
+    for (const { key, file, voiceDir, bytes } of found) {
+      this.#index.set(key, { file, voiceDir, bytes });
+      this.#bytes += bytes;
+    }
+    this.#scannedAt = Date.now();
+  }
+
+  /**
+   * Whether the key has an entry, here or on disk (another process may have written it). Synchronous, as the
+   * budget check asks it for every part: a miss costs one directory listing and a stat per voice folder.
+   */
   has(key: string): boolean {
-    return this.#index.has(key);
+    if (!this.enabled) return false;
+    const entry = this.#index.get(key) ?? this.#locate(key);
+    // Counted as cached from here: marked used, so no eviction (this process's or another's) takes it first.
+    if (entry) this.#touch(entry);
+    return entry !== undefined;
+  }
+
+  /** An entry another process wrote, found on disk and added to the index. */
+  #locate(key: string): IndexEntry | undefined {
+    let folders: string[];
+    try {
+      folders = readdirSync(this.#dir);
+    } catch {
+      return undefined;
+    }
+    for (const voiceDir of folders) {
+      const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
+      let bytes: number | undefined;
+      try {
+        bytes = statSync(file, { throwIfNoEntry: false })?.size;
+      } catch {
+        continue; // not a folder
+      }
+      if (bytes === undefined) continue;
+      const entry = { file, voiceDir, bytes };
+      this.#index.set(key, entry);
+      this.#bytes += bytes;
+      return entry;
+    }
+    return undefined;
+  }
+
+  #touch(entry: IndexEntry): void {
+    const now = new Date();
+    // The file's mtime is its last use, for every process's eviction order; losing one touch costs nothing.
+    this.#track(utimes(entry.file, now, now).catch(() => undefined));
   }
 
   /** The entry, verified; undefined when absent or unusable (which is then deleted). Counts as a use. */
   async get(key: string): Promise<CachedAudio | undefined> {
-    const entry = this.#index.get(key);
+    if (!this.enabled) return undefined;
+    const entry = this.#index.get(key) ?? this.#locate(key);
     if (!entry) return undefined;
+    let file: Buffer;
+    let inode: number;
     try {
-      const { voice: _voice, ...audio } = decodeEntry(await readFile(entry.file), key);
+      // Opened first, then read from the descriptor: an eviction elsewhere from here on unlinks the name, not the data.
+      const handle = await open(entry.file, 'r');
+      try {
+        file = await handle.readFile();
+        inode = (await handle.stat()).ino;
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      this.#forget(key, entry);
+      if (isMissing(error)) this.#log.debug({ key }, 'cache entry removed by another process: a miss');
+      else this.#log.warn({ err: error, key }, 'cache entry unreadable: a miss');
+      return undefined;
+    }
+    try {
+      const { voice: _voice, ...audio } = decodeEntry(file, key);
       this.#index.delete(key);
       this.#index.set(key, entry);
-      const now = new Date();
-      // The file's mtime is its last use, for the order after a restart; losing one touch costs nothing.
-      this.#track(utimes(entry.file, now, now).catch(() => undefined));
+      this.#touch(entry);
       return audio;
     } catch (error) {
       this.#log.warn({ err: error, key }, 'cache entry unusable: deleted, will be fetched again');
       this.#forget(key, entry);
-      await unlink(entry.file).catch(() => undefined);
+      // Only the file that was read: another process may have renamed a whole entry over the name meanwhile.
+      if ((await stat(entry.file).catch(() => undefined))?.ino === inode) await unlink(entry.file).catch(() => undefined);
       return undefined;
     }
   }
@@ -142,7 +247,8 @@ export class AudioCache {
     const voiceDir = voiceDirOf(voice);
     const folder = path.join(this.#dir, voiceDir);
     const file = path.join(folder, `${key}.sbc`);
-    const temp = `${file}.${randomUUID()}.tmp`;
+    // Unique per process and per write: two processes filling the same key each rename a whole file of their own.
+    const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
     await mkdir(folder, { recursive: true });
     const handle = await open(temp, 'wx');
     try {
@@ -164,11 +270,20 @@ export class AudioCache {
     await this.#evict();
   }
 
+  /** Scans and evicts when this process's count passes the cap or its picture of the directory is old; one at a time. */
   async #evict(): Promise<void> {
-    while (this.#bytes > this.#maxBytes) {
-      const oldest = this.#index.entries().next().value;
-      if (!oldest) return;
-      const [key, entry] = oldest;
+    while (this.#evicting) await this.#evicting;
+    if (this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
+    this.#evicting = this.#scanAndEvict().finally(() => (this.#evicting = undefined));
+    await this.#evicting;
+  }
+
+  async #scanAndEvict(): Promise<void> {
+    this.#adopt(await this.#scan(false));
+    if (this.#bytes <= this.#maxBytes) return;
+    const target = this.#maxBytes * LOW_WATER;
+    for (const [key, entry] of [...this.#index]) {
+      if (this.#bytes <= target) break;
       this.#forget(key, entry);
       this.#log.debug({ key, bytes: entry.bytes }, 'cache entry evicted (least recently used)');
       await unlink(entry.file).catch(() => undefined);

@@ -31,6 +31,14 @@ export interface SpendTotals {
   saved: number;
 }
 
+/** One guild's month for the /usage chart: day by day, and the members who used the most. */
+export interface MonthBreakdown {
+  /** Only the UTC days ('YYYY-MM-DD') that had any spend or saving, in order. */
+  days: Array<SpendTotals & { day: string }>;
+  /** Most characters (spent + saved) first, at most the number asked for. */
+  members: Array<SpendTotals & { userId: string }>;
+}
+
 /** Who a used-up month was marked under: a change of any of these means the operator acted (quota/accounting.ts). */
 export interface QuotaMarkAccount {
   /** A fingerprint of the API key (a hash prefix, never the key). */
@@ -82,6 +90,8 @@ export interface AccountingStore {
   recordSpend(spend: NewSpend): Promise<void>;
   /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
   monthTotals(month: string, guildId?: string): Promise<SpendTotals>;
+  /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
+  monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown>;
   /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */
   memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals>;
   /** When the member last spent characters in the guild (cache hits not counted). */

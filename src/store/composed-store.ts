@@ -58,6 +58,7 @@ export abstract class ComposedStore implements Store {
   // ---- accounting ----
   recordSpend(...a: Args<AccountingStore, 'recordSpend'>) { return this.#accounting.recordSpend(...a); }
   monthTotals(...a: Args<AccountingStore, 'monthTotals'>) { return this.#accounting.monthTotals(...a); }
+  monthBreakdown(...a: Args<AccountingStore, 'monthBreakdown'>) { return this.#accounting.monthBreakdown(...a); }
   memberDayTotals(...a: Args<AccountingStore, 'memberDayTotals'>) { return this.#accounting.memberDayTotals(...a); }
   lastSpendAt(...a: Args<AccountingStore, 'lastSpendAt'>) { return this.#accounting.lastSpendAt(...a); }
   getQuotaState(...a: Args<AccountingStore, 'getQuotaState'>) { return this.#accounting.getQuotaState(...a); }

@@ -10,6 +10,7 @@ import type {
   ClonedVoice,
   GuildBudgetSettings,
   MemberDefaults,
+  MonthBreakdown,
   NewPreset,
   OutputDefaults,
   OutputFormat,
@@ -135,6 +136,11 @@ export function quotaStateOf(row: Row): QuotaState {
 }
 
 export const totalsOf = (row: Row | undefined): SpendTotals => ({ spent: num(row?.['spent']) ?? 0, saved: num(row?.['saved']) ?? 0 });
+/** A monthBreakdown's rows (`day` or `user_id` beside the TOTALS columns). */
+export const breakdownOf = (days: Row[], members: Row[]): MonthBreakdown => ({
+  days: days.map((row) => ({ day: String(row['day']), ...totalsOf(row) })),
+  members: members.map((row) => ({ userId: String(row['user_id']), ...totalsOf(row) })),
+});
 export const TOTALS = 'coalesce(sum(CASE WHEN cached = 0 THEN characters END), 0) AS spent, coalesce(sum(CASE WHEN cached = 1 THEN characters END), 0) AS saved';
 
 const BUDGET_COLUMNS = { guildMonthlyChars: 'monthly_chars', memberDailyChars: 'member_daily_chars', memberCooldownSeconds: 'member_cooldown_seconds' } as const;

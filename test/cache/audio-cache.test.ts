@@ -122,7 +122,7 @@ describe('AudioCache', () => {
     expect(await entryFiles()).toHaveLength(2);
   });
 
-  it('treats a damaged entry as a miss and deletes it; removes half-written temporary files at open', async () => {
+  it("treats a damaged entry as a miss and deletes it; removes a dead process's half-written file at open, not a write under way", async () => {
     const audio = await part(330);
     const cache = await open(10_000_000);
     await cache.put(key('a'), 'voice-b-en-f-01', audio, 0);
@@ -132,13 +132,17 @@ describe('AudioCache', () => {
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10); // one flipped byte in the packets
     await writeFile(fileA ?? '', bytes);
     await writeFile(`${fileB}.0123.tmp`, bytes.subarray(0, 50));
+    // Left 20 minutes ago by a process that died mid-write; the other one is another process's write under way.
+    const twentyMinutesAgo = new Date(Date.now() - 20 * 60_000);
+    await utimes(`${fileB}.0123.tmp`, twentyMinutesAgo, twentyMinutesAgo);
+    await writeFile(`${fileB}.4567.tmp`, bytes.subarray(0, 50));
     await cache.close();
 
     const reopened = await open(10_000_000);
     const damagedKey = path.basename(fileA ?? '', '.sbc');
     expect(await reopened.get(damagedKey)).toBeUndefined();
     expect(reopened.has(damagedKey)).toBe(false);
-    expect(await entryFiles()).toEqual([path.join('voice-b-en-f-01', path.basename(fileB ?? ''))]);
+    expect(await entryFiles()).toEqual([path.join('voice-b-en-f-01', path.basename(fileB ?? '')), path.join('voice-b-en-f-01', `${path.basename(fileB ?? '')}.4567.tmp`)]);
   });
 
   it("purges one voice's entries, and a fill that began before the purge cannot put its entry back", async () => {

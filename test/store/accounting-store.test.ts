@@ -6,6 +6,7 @@ const G1 = '200000000000000001';
 const G2 = '200000000000000002';
 const A = '300000000000000001';
 const B = '300000000000000002';
+const C = '300000000000000003';
 
 // The AccountingStore area of the contract: spends, the quota state, server budgets, budget holds.
 forEachBackend((store, backend) => {
@@ -45,6 +46,30 @@ forEachBackend((store, backend) => {
       await store.recordSpend(spend({ at: new Date('2025-03-10T12:05:00Z'), cached: true }));
       await store.recordSpend(spend({ at: new Date('2025-03-10T12:09:00Z'), guildId: G2 }));
       expect(await store.lastSpendAt(G1, A)).toEqual(new Date('2025-03-10T12:00:00Z'));
+    });
+
+    it("breaks one guild's month down per UTC day and ranks its members by characters, spent and saved apart (the /usage chart)", async () => {
+      await store.recordSpend(spend({ at: new Date('2025-03-02T10:00:00Z'), characters: 10 }));
+      await store.recordSpend(spend({ at: new Date('2025-03-02T23:59:59Z'), characters: 4, cached: true }));
+      await store.recordSpend(spend({ at: new Date('2025-03-03T00:00:00Z'), userId: B, characters: 30 }));
+      await store.recordSpend(spend({ at: new Date('2025-03-09T12:00:00Z'), userId: C, characters: 1 }));
+      await store.recordSpend(spend({ at: new Date('2025-03-09T13:00:00Z'), userId: C, characters: 2, cached: true }));
+      // Another guild and another month count for neither.
+      await store.recordSpend(spend({ at: new Date('2025-03-02T10:00:00Z'), guildId: G2, characters: 500 }));
+      await store.recordSpend(spend({ at: new Date('2025-04-01T00:00:00Z'), characters: 700 }));
+
+      const breakdown = await store.monthBreakdown('2025-03', G1, 2);
+      expect(breakdown.days).toEqual([
+        { day: '2025-03-02', spent: 10, saved: 4 },
+        { day: '2025-03-03', spent: 30, saved: 0 },
+        { day: '2025-03-09', spent: 1, saved: 2 },
+      ]);
+      // B (30) before A (14); C (3) is third, past the two asked for.
+      expect(breakdown.members).toEqual([
+        { userId: B, spent: 30, saved: 0 },
+        { userId: A, spent: 10, saved: 4 },
+      ]);
+      expect(await store.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
     });
   });
 

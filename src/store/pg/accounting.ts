@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { firstRefusal, holdKeys } from '../budget-holds.ts';
-import { TOTALS, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
+import { TOTALS, breakdownOf, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
 import type {
   AccountingStore,
   BudgetHoldResult,
   GuildBudgetSettings,
+  MonthBreakdown,
   NewBudgetHold,
   NewSpend,
   QuotaMarkAccount,
@@ -58,6 +59,14 @@ export class PgAccounting implements AccountingStore {
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     if (guildId === undefined) return totalsOf(await this.#db.get(`SELECT ${TOTALS} FROM spends WHERE month = $1`, [month]));
     return totalsOf(await this.#db.get(`SELECT ${TOTALS} FROM spends WHERE guild_id = $1 AND month = $2`, [guildId, month]));
+  }
+
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const where = 'FROM spends WHERE guild_id = $1 AND month = $2';
+    return breakdownOf(
+      await this.#db.all(`SELECT day, ${TOTALS} ${where} GROUP BY day ORDER BY day`, [guildId, month]),
+      await this.#db.all(`SELECT user_id, ${TOTALS} ${where} GROUP BY user_id ORDER BY sum(characters) DESC, user_id LIMIT $3`, [guildId, month, topMembers]),
+    );
   }
 
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
 import { firstRefusal, holdKeys } from '../budget-holds.ts';
-import { TOTALS, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
+import { TOTALS, breakdownOf, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
 import type {
   AccountingStore,
   BudgetHoldResult,
   GuildBudgetSettings,
+  MonthBreakdown,
   NewBudgetHold,
   NewSpend,
   QuotaMarkAccount,
@@ -74,6 +75,14 @@ export class SqliteAccounting implements AccountingStore {
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     if (guildId === undefined) return totalsOf(this.#db.get(`SELECT ${TOTALS} FROM spends WHERE month = ?`, month));
     return totalsOf(this.#db.get(`SELECT ${TOTALS} FROM spends WHERE guild_id = ? AND month = ?`, guildId, month));
+  }
+
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const where = 'FROM spends WHERE guild_id = ? AND month = ?';
+    return breakdownOf(
+      this.#db.all(`SELECT day, ${TOTALS} ${where} GROUP BY day ORDER BY day`, guildId, month),
+      this.#db.all(`SELECT user_id, ${TOTALS} ${where} GROUP BY user_id ORDER BY sum(characters) DESC, user_id LIMIT ?`, guildId, month, topMembers),
+    );
   }
 
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {

@@ -1,0 +1,111 @@
+import { readdir } from 'node:fs/promises';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Store } from '../../src/store/types.ts';
+import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/usage/chart.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { decodePng, pixelAt } from '../usage/png.ts';
+
+const GUILD = '200000000000000071';
+const ALICE = '300000000000000701'; // Manage Server
+const BOB = '300000000000000702';
+const VOICE_ID = 'voice-b-en-f-01';
+
+const guilds: FakeGuildSpec[] = [
+  {
+    id: GUILD,
+    name: 'Chart',
+    textChannelId: '210000000000000071',
+    voiceChannels: [{ id: '220000000000000071', name: 'hall' }],
+    members: [
+      { id: ALICE, username: 'alice', permissions: PermissionFlagsBits.ManageGuild },
+      { id: BOB, username: 'bob' },
+    ],
+  },
+];
+
+/** While set, the store refuses the chart's query (as a database that went away would). */
+let breakdownFails = false;
+const wrapStore = (store: Store): Store =>
+  new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'monthBreakdown' && breakdownFails) return () => Promise.reject(new Error('connection terminated'));
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+
+// The bot's clock: the 17th of a 31-day month, so no test can straddle a UTC midnight.
+const NOW = new Date('2025-03-17T12:00:00Z');
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds, wrapStore, now: () => NOW });
+  await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'budget', options: { server_monthly_chars: 5_000 } });
+  const entries = async () => (await readdir(h.cacheDir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.sbc')).length;
+  // Bob spends 54 characters; Alice spends 3 and is then served Bob's text from the cache (54 saved, not spent).
+  const bobText = 'Bob has a good deal more to say than anyone else here.';
+  expect((await runCommand(h, { guildId: GUILD, userId: BOB, name: 'say', options: { text: bobText, voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
+  await vi.waitFor(async () => expect(await entries()).toBe(1), { timeout: 5_000 });
+  expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: 'Hi.', voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
+  expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: bobText, voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const SPENT_BLUE = [0x4f, 0x6b, 0xed];
+const SAVED_GREEN = [0x3f, 0xb6, 0x8b];
+/** The colour in the middle of a member's bar, `fraction` of the way along it. */
+const memberBar = (png: ReturnType<typeof decodePng>, rank: number, fraction: number) => {
+  const { left, right, top } = LAYOUT.members;
+  return pixelAt(png, Math.round(left + (right - left) * fraction), top + (rank - 1) * 62 + 29).slice(0, 3);
+};
+
+/** The bot's usage-chart-failed log lines so far: tests compare before and after, as they run in any order. */
+const chartFailures = (): string[] => h.logs().split('\n').filter((line) => line.includes('usage-chart-failed'));
+
+describe('/usage chart', () => {
+  it.each(['en-US', 'ko', 'ja'])('attaches a PNG of the month to the private reply (%s): bars per day, top members', async (locale) => {
+    const failuresBefore = chartFailures().length;
+    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'usage', locale });
+    const reply = handle.responses.at(-1);
+    expect((reply?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(content.length).toBeGreaterThan(0); // the figures in words stay
+    expect(reply?.files.map((f) => f.name)).toEqual(['usage-2025-03.png']);
+
+    const png = decodePng(reply?.files[0]?.data ?? Buffer.alloc(0));
+    expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
+    // Alice first (3 spent + 54 saved by the cache), Bob second (54, all spent: 54/57 of her bar), no third.
+    expect(memberBar(png, 1, 0.02)).toEqual(SPENT_BLUE);
+    expect(memberBar(png, 1, 0.6)).toEqual(SAVED_GREEN);
+    expect(memberBar(png, 2, 0.02)).toEqual(SPENT_BLUE);
+    expect(memberBar(png, 2, 0.9)).toEqual(SPENT_BLUE);
+    expect(memberBar(png, 2, 0.98)).not.toEqual(SPENT_BLUE);
+    expect(memberBar(png, 3, 0.5)).toEqual([255, 255, 255]);
+    // Today's bar: spent at its foot, saved on top; today is the only day with any.
+    const { left, right, bottom } = LAYOUT.daily;
+    const x = Math.round(left + ((right - left) / 31) * (17 - 0.5));
+    expect(pixelAt(png, x, bottom - 2).slice(0, 3)).toEqual(SPENT_BLUE);
+    const column = Array.from({ length: bottom - LAYOUT.daily.top }, (_, i) => pixelAt(png, x, bottom - i).slice(0, 3).join());
+    expect(column).toContain(SAVED_GREEN.join());
+    expect(chartFailures()).toHaveLength(failuresBefore);
+  });
+
+  it('still answers in words, without a picture, when the chart cannot be drawn, and logs it once', async () => {
+    const failuresBefore = chartFailures().length;
+    breakdownFails = true;
+    try {
+      const { handle, content } = await runCommand(h, { guildId: GUILD, userId: BOB, name: 'usage', locale: 'ko' });
+      expect(content).toContain('이 서버:');
+      expect(handle.responses.at(-1)?.files).toEqual([]);
+      await vi.waitFor(() => expect(chartFailures().length).toBeGreaterThan(failuresBefore));
+      const lines = chartFailures().slice(failuresBefore);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, userId: BOB, guildId: GUILD });
+    } finally {
+      breakdownFails = false;
+    }
+  });
+});
