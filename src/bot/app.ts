@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, GatewayCloseCodes, MessageFlags, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, Options, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -114,6 +114,9 @@ export class SayBot {
     const client = new Client({
       intents: [...intents],
       allowedMentions: NO_MENTIONS,
+      // Nothing reads a channel's message cache (auto-read takes each message from its event, Speak from the
+      // interaction), and discord.js's default keeps 200 per channel: every reply SayBot posts, for ever, per channel.
+      makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
       ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
     });
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
