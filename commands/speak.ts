@@ -7,9 +7,9 @@ import type { MessageMenuModule } from '../src/bot/command.ts';
 import type { MenuRequirements } from '../src/bot/preconditions.ts';
 import { showResult } from '../src/bot/replies.ts';
 import { speakableMessage, speakMessageText } from '../src/bot/speak-message.ts';
-import { chooseTarget, requesterOf, speakAndReply, ttsRequest } from '../src/bot/speak.ts';
+import { chooseTarget, requesterOf, speakAndReply } from '../src/bot/speak.ts';
 import { voiceLabel } from '../src/bot/speech-settings.ts';
-import { chooseSettings } from '../src/speech/settings.ts';
+import { chooseSettings, ttsRequest } from '../src/speech/settings.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
 export const requires: MenuRequirements = {};

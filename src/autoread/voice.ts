@@ -1,9 +1,10 @@
-// Whose voice reads a message: the member's /myvoice, else the server's default preset, else the built-in voice of
-// the server's language (speech/settings.ts, the order /say follows without options). A voice that can no longer
-// be used (a cloned voice deleted meanwhile) falls back to the built-in one: a chat message is read rather than lost.
-import { usableVoice } from '../speech/voice-access.ts';
-import { resolveSettings } from '../speech/settings.ts';
+// Whose voice reads a message: the settings /say uses without options (speech/settings.ts chooseSettings: the
+// member's /myvoice, else the server's default preset, else the built-in voice of the server's language). A voice
+// that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
+// is read rather than lost.
+import { SpeechInputError } from '../speech/errors.ts';
 import type { SpeechRequest } from '../speech/pipeline.ts';
+import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../speech/settings.ts';
 import type { Store } from '../store/types.ts';
 
 export async function autoreadSpeechRequest(
@@ -13,28 +14,12 @@ export async function autoreadSpeechRequest(
   userId: string | null,
   text: string,
 ): Promise<SpeechRequest> {
-  const [member, server] = await Promise.all([
-    userId === null ? undefined : store.getMemberDefaults(guild.id, userId),
-    store.getDefaultPreset(guild.id),
-  ]);
-  const settings = resolveSettings({
-    options: {},
-    member,
-    server: server && { name: server.name, settings: server },
-    guildLocale: guild.preferredLocale,
-  });
-  let voice: string;
+  let settings: ResolvedSettings;
   try {
-    voice = (await usableVoice(store, guild.id, settings.voice)).voiceId;
-  } catch {
-    voice = resolveSettings({ options: {}, guildLocale: guild.preferredLocale }).voice;
+    settings = await chooseSettings(store, { guildId: guild.id, userId, options: {}, guildLocale: guild.preferredLocale });
+  } catch (error) {
+    if (!(error instanceof SpeechInputError)) throw error;
+    settings = resolveSettings({ options: {}, guildLocale: guild.preferredLocale });
   }
-  return {
-    kind: 'tts',
-    text,
-    voice,
-    format: settings.format,
-    ...(settings.language === undefined ? {} : { language: settings.language }),
-    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
-  };
+  return ttsRequest(text, settings);
 }

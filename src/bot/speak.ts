@@ -2,7 +2,6 @@ import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload } from 'di
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../speech/pipeline.ts';
-import type { ResolvedSettings } from '../speech/settings.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge } from './acknowledge.ts';
@@ -82,17 +81,6 @@ export function requesterOf(interaction: SpeakingInteraction, source: string = i
 }
 
 /** A text-to-speech request of `text` with the settings that apply (/say, Speak). */
-export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
-  return {
-    kind: 'tts',
-    text,
-    voice: settings.voice,
-    format: settings.format,
-    ...(settings.language === undefined ? {} : { language: settings.language }),
-    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
-  };
-}
-
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
   interaction: SpeakingInteraction,

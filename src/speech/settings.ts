@@ -1,6 +1,7 @@
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
 import { defaultVoiceFor } from '../voices/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
+import type { SpeechRequest } from './pipeline.ts';
 import { usableVoice } from './voice-access.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
@@ -73,7 +74,8 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
 /** What a front-end knows when it asks which settings apply. */
 export interface SettingsQuery {
   guildId: string;
-  userId: string;
+  /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
+  userId: string | null;
   /** The front-end's own settings (a command's options): the most specific layer. */
   options: VoiceSettings;
   /** The preset the member chose by name, if any. */
@@ -93,7 +95,7 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
   const { guildId, presetName } = query;
   const [preset, member, server] = await Promise.all([
     presetName === undefined ? undefined : store.getPreset(guildId, presetName),
-    store.getMemberDefaults(guildId, query.userId),
+    query.userId === null ? undefined : store.getMemberDefaults(guildId, query.userId),
     store.getDefaultPreset(guildId),
   ]);
   if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
@@ -107,4 +109,16 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
   });
   settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
   return settings;
+}
+
+/** A text-to-speech request for `text` with the settings that apply. */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return {
+    kind: 'tts',
+    text,
+    voice: settings.voice,
+    format: settings.format,
+    ...(settings.language === undefined ? {} : { language: settings.language }),
+    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
+  };
 }
