@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
@@ -149,40 +148,30 @@ export class AudioCache {
   }
 
   /**
-   * Whether the key has an entry, here or on disk (another process may have written it). Synchronous, as the
-   * budget check asks it for every part: a miss costs one directory listing and a stat per voice folder.
+   * Whether the key has an entry, here or on disk (another process may have written it). The voice names the
+   * entry's folder, so a miss costs one asynchronous stat of one path, whatever the number of voice folders.
    */
-  has(key: string): boolean {
+  async has(key: string, voice: string): Promise<boolean> {
     if (!this.enabled) return false;
-    const entry = this.#index.get(key) ?? this.#locate(key);
+    const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     // Counted as cached from here: marked used, so no eviction (this process's or another's) takes it first.
     if (entry) this.#touch(entry);
     return entry !== undefined;
   }
 
-  /** An entry another process wrote, found on disk and added to the index. */
-  #locate(key: string): IndexEntry | undefined {
-    let folders: string[];
-    try {
-      folders = readdirSync(this.#dir);
-    } catch {
-      return undefined;
-    }
-    for (const voiceDir of folders) {
-      const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
-      let bytes: number | undefined;
-      try {
-        bytes = statSync(file, { throwIfNoEntry: false })?.size;
-      } catch {
-        continue; // not a folder
-      }
-      if (bytes === undefined) continue;
-      const entry = { file, voiceDir, bytes };
-      this.#index.set(key, entry);
-      this.#bytes += bytes;
-      return entry;
-    }
-    return undefined;
+  /** An entry another process wrote, found on disk at its one possible path and added to the index. */
+  async #locate(key: string, voice: string): Promise<IndexEntry | undefined> {
+    const voiceDir = voiceDirOf(voice);
+    const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    // Another lookup of the same key may have found it while this one waited.
+    const known = this.#index.get(key);
+    if (known) return known;
+    const entry = { file, voiceDir, bytes: info.size };
+    this.#index.set(key, entry);
+    this.#bytes += info.size;
+    return entry;
   }
 
   #touch(entry: IndexEntry): void {
@@ -192,9 +181,9 @@ export class AudioCache {
   }
 
   /** The entry, verified; undefined when absent or unusable (which is then deleted). Counts as a use. */
-  async get(key: string): Promise<CachedAudio | undefined> {
+  async get(key: string, voice: string): Promise<CachedAudio | undefined> {
     if (!this.enabled) return undefined;
-    const entry = this.#index.get(key) ?? this.#locate(key);
+    const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     if (!entry) return undefined;
     let file: Buffer;
     let inode: number;
