@@ -39,6 +39,27 @@ const SCAN_BATCH = 64;
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
 
 /**
+ * An entry written to its own temporary file, fsynced and renamed over its name; on any failure the temporary
+ * file is removed, so a full disk is not left fuller by the write that failed.
+ */
+async function writeWhole(folder: string, temp: string, file: string, data: Buffer): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const handle = await open(temp, 'wx');
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
  * voice is which), else a hash. One folder per voice makes purging a deleted voice one removal.
  */
@@ -80,6 +101,7 @@ export class AudioCache {
   /** Bumped when a voice is purged, so a fill that started before cannot put its entry back afterwards. */
   readonly #generations = new Map<string, number>();
   readonly #pending = new Set<Promise<unknown>>();
+  #writeFailures = 0;
 
   private constructor(options: AudioCacheOptions) {
     this.#dir = path.resolve(options.dir);
@@ -238,15 +260,12 @@ export class AudioCache {
     const file = path.join(folder, `${key}.sbc`);
     // Unique per process and per write: two processes filling the same key each rename a whole file of their own.
     const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    await mkdir(folder, { recursive: true });
-    const handle = await open(temp, 'wx');
     try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await writeWhole(folder, temp, file, data);
+    } catch (error) {
+      await this.#writeFailed(error, key, data.length);
+      return;
     }
-    await rename(temp, file);
     if (this.generation(voice) !== generation) {
       // The voice was purged while this was being written.
       await unlink(file).catch(() => undefined);
@@ -259,18 +278,40 @@ export class AudioCache {
     await this.#evict();
   }
 
-  /** Scans and evicts when this process's count passes the cap or its picture of the directory is old; one at a time. */
-  async #evict(): Promise<void> {
+  /**
+   * A write that failed (its temporary file already removed) is counted and logged, and eviction runs on the
+   * directory as it truly is. When the disk is full the cache gives back room below its cap too: the spend
+   * ledger and everything else on that disk come before cached audio.
+   */
+  async #writeFailed(error: unknown, key: string, bytes: number): Promise<void> {
+    this.#writeFailures++;
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    this.#log.warn({ err: error, key, bytes, code: 'cache-write-failed', failures: this.#writeFailures }, 'could not write cache entry: its temporary file was removed');
+    await this.#evict({ force: true, ...(full ? { freeBytes: bytes } : {}) });
+  }
+
+  /** Writes that failed since open (a full disk, a file-size limit, an I/O error). */
+  get writeFailures(): number {
+    return this.#writeFailures;
+  }
+
+  /**
+   * Scans and evicts when this process's count passes the cap or its picture of the directory is old (or
+   * `force`); one at a time. `freeBytes`: the disk is full, so go below what is there now by that much as well.
+   */
+  async #evict(options: { force?: boolean; freeBytes?: number } = {}): Promise<void> {
     while (this.#evicting) await this.#evicting;
-    if (this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
-    this.#evicting = this.#scanAndEvict().finally(() => (this.#evicting = undefined));
+    if (!options.force && this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
+    this.#evicting = this.#scanAndEvict(options.freeBytes).finally(() => (this.#evicting = undefined));
     await this.#evicting;
   }
 
-  async #scanAndEvict(): Promise<void> {
+  async #scanAndEvict(freeBytes?: number): Promise<void> {
     this.#adopt(await this.#scan(false));
-    if (this.#bytes <= this.#maxBytes) return;
-    const target = this.#maxBytes * LOW_WATER;
+    const limit = freeBytes === undefined ? this.#maxBytes : Math.max(0, Math.min(this.#maxBytes, this.#bytes - freeBytes));
+    if (this.#bytes <= limit) return;
+    const target = limit * LOW_WATER;
     for (const [key, entry] of [...this.#index]) {
       if (this.#bytes <= target) break;
       this.#forget(key, entry);
