@@ -14,6 +14,7 @@ import { FIGURES, STANDALONE, plan, type Figure, type Plan } from './plan.ts';
 import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
 import { measureSharedCache } from './shared-cache.ts';
+import { cacheLookupReport } from './cache-lookup.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
 import { measureTtfa } from './ttfa.ts';
@@ -139,11 +140,13 @@ async function main(): Promise<void> {
     log('shared cache and /usage chart');
     results.sharedCache = await measureSharedCache(p.sharedCache);
   }
+  // Cache lookups at 3,000 voice folders, before and after issue 23 (bench/cache-lookup.ts renders its own section).
+  const lookups = has('shared-cache') ? await cacheLookupReport(p.mode) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = shards === undefined ? render(results) : `${render(results)}\n\n${shards}`;
+  const report = [render(results), lookups, shards].filter((part) => part !== undefined).join('\n\n');
   console.log(report);
   if (write) {
     await writeReport(report);

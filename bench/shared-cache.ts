@@ -46,8 +46,8 @@ async function cacheFigures(p: SharedCachePlan): Promise<SharedCacheResult['cach
       const scanStart = performance.now();
       const cache = await AudioCache.open({ dir, maxBytes: 1e12, logger: silentLogger });
       const scanMs = performance.now() - scanStart;
-      const hitUs = await perCall(p.lookups, (i) => cache.has(keyOf(`t${i % entries}`, `voice-${(i % entries) % voices}`)));
-      const missUs = await perCall(p.lookups, (i) => cache.has(keyOf(`absent${i}`, 'voice-0')));
+      const hitUs = await perCall(p.lookups, (i) => cache.has(keyOf(`t${i % entries}`, `voice-${(i % entries) % voices}`), `voice-${(i % entries) % voices}`));
+      const missUs = await perCall(p.lookups, (i) => cache.has(keyOf(`absent${i}`, 'voice-0'), 'voice-0'));
       rows.push({ voices, entries, scanMs, hitUs, missUs });
       await cache.close();
     } finally {

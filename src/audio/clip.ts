@@ -31,13 +31,22 @@ export interface ClipInfo {
   samples?: Float32Array;         // mono mix, -1..1; absent where the codec cannot be decoded here (AAC, Vorbis, ...)
 }
 
-export async function analyseClip(bytes: Uint8Array): Promise<ClipInfo> {
+export interface AnalyseOptions {
+  /**
+   * Decode no more than this many seconds (and a little): `samples` then hold at most that much, whatever the
+   * file's length. A longer WAV keeps its exact duration (from its header); a longer MP3 reports what was
+   * decoded up to the limit, more than `maxSeconds`.
+   */
+  maxSeconds?: number;
+}
+
+export async function analyseClip(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ClipInfo> {
   if (bytes.length === 0) throw new ClipError('empty', 'no bytes');
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
   switch (format) {
-    case 'wav': return analyseWav(bytes);
+    case 'wav': return analyseWav(bytes, options.maxSeconds);
     case 'mp3': {
-      const mp3 = await decodeMp3(bytes);
+      const mp3 = await decodeMp3(bytes, options);
       return {
         format, sampleRate: mp3.sampleRate, channels: mp3.channels, truncated: mp3.truncated,
         durationSeconds: mp3.sampleCount / mp3.sampleRate, samples: mp3.samples,
@@ -60,7 +69,7 @@ export async function analyseClip(bytes: Uint8Array): Promise<ClipInfo> {
   }
 }
 
-function analyseWav(bytes: Uint8Array): ClipInfo {
+function analyseWav(bytes: Uint8Array, maxSeconds = Infinity): ClipInfo {
   const parsed = parseWavHeader(bytes);
   if (!('header' in parsed)) throw new ClipError('corrupt', 'WAV header cut short');
   const { format, dataOffset, dataBytes } = parsed.header;
@@ -70,11 +79,12 @@ function analyseWav(bytes: Uint8Array): ClipInfo {
   if (frames === 0) throw new ClipError('empty', 'WAV with no samples');
   const truncated = (dataBytes !== undefined && dataBytes > available) || usable % format.blockAlign !== 0;
 
-  const planes = [new Float32Array(frames)];
-  if (decodedChannels(format) === 2) planes.push(new Float32Array(frames));
-  decodePcm(bytes, dataOffset, frames, format, planes, 0);
+  const decoded = Math.min(frames, Math.ceil(maxSeconds * format.sampleRate) + 1);
+  const planes = [new Float32Array(decoded)];
+  if (decodedChannels(format) === 2) planes.push(new Float32Array(decoded));
+  decodePcm(bytes, dataOffset, decoded, format, planes, 0);
   const [samples, right] = planes as [Float32Array, Float32Array | undefined];
-  if (right) for (let i = 0; i < frames; i++) samples[i] = ((samples[i] ?? 0) + (right[i] ?? 0)) / 2;
+  if (right) for (let i = 0; i < decoded; i++) samples[i] = ((samples[i] ?? 0) + (right[i] ?? 0)) / 2;
   return {
     format: 'wav', sampleRate: format.sampleRate, channels: format.channels,
     durationSeconds: frames / format.sampleRate, truncated, samples,

@@ -10,29 +10,62 @@ export interface Mp3Decoded {
   samples: Float32Array;          // mono mix
   sampleCount: number;            // exact content length in samples (encoder delay and padding removed if known)
   truncated: boolean;
+  /** Decoding stopped at `maxSeconds`: the clip is longer, `sampleCount` is what was decoded until then. */
+  overLimit: boolean;
 }
 
 /** mpg123's own output delay (samples) that the LAME delay figure does not include. */
 const DECODER_DELAY = 529;
+/** Bytes handed to mpg123 at a time, so decoding can stop at the limit whatever the file's size. */
+const CHUNK_BYTES = 64 * 1024;
 
-export async function decodeMp3(bytes: Uint8Array): Promise<Mp3Decoded> {
+/**
+ * Decodes to a mono mix. With `maxSeconds`, decoding stops once that much audio (plus the encoder's delay and
+ * padding) has come out, so neither the time nor the memory it takes depends on how long the file is.
+ */
+export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: number } = {}): Promise<Mp3Decoded> {
   const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
   if (!first) throw new ClipError('corrupt', 'no MPEG audio frame found');
   const vbr = readVbrHeader(bytes, first.offset, first.header);
-  const walk = walkMpegFrames(bytes, first.offset);
+  const spf = first.header.samplesPerFrame;
+  const limit = options.maxSeconds === undefined
+    ? Infinity
+    : Math.ceil(options.maxSeconds * first.header.sampleRate) + (vbr?.encoderDelay ?? 0) + (vbr?.encoderPadding ?? 0) + DECODER_DELAY + spf;
 
   const decoder = await openMp3Decoder({ gapless: false });
-  let decoded;
+  const pieces: Float32Array[] = [];
+  let total = 0;
+  let sampleRate = first.header.sampleRate;
+  let overLimit = false;
   try {
-    decoded = decoder.decode(bytes);
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      const decoded = decoder.decode(bytes.subarray(at, at + CHUNK_BYTES));
+      if (decoded.samplesDecoded === 0) continue;
+      sampleRate = decoded.sampleRate;
+      const [left, right] = decoded.channelData;
+      if (!left) continue;
+      const take = Math.min(decoded.samplesDecoded, limit - total);
+      const mono = new Float32Array(take);
+      // mpg123 duplicates mono into both channels.
+      if (right && first.header.channels === 2) for (let i = 0; i < take; i++) mono[i] = ((left[i] ?? 0) + (right[i] ?? 0)) / 2;
+      else mono.set(left.subarray(0, take));
+      pieces.push(mono);
+      total += take;
+      if (total >= limit) {
+        overLimit = true;
+        break;
+      }
+    }
   } finally {
     decoder.free();
   }
-  const [left, right] = decoded.channelData;
-  const total = decoded.samplesDecoded;
-  if (!left || total === 0) throw new ClipError('corrupt', 'MPEG data decoded to no samples');
+  if (total === 0) throw new ClipError('corrupt', 'MPEG data decoded to no samples');
+  const all = pieces.length === 1 ? (pieces[0] as Float32Array) : joined(pieces, total);
+  if (overLimit) {
+    return { sampleRate, channels: first.header.channels, samples: all, sampleCount: total, truncated: false, overLimit };
+  }
 
-  const spf = first.header.samplesPerFrame;
+  const walk = walkMpegFrames(bytes, first.offset);
   const decodedFrames = Math.round(total / spf);
   // More than one frame missing against what the header promised, or a last frame cut in the middle.
   const truncated = walk.endsMidFrame || (vbr?.frames !== undefined && vbr.frames > decodedFrames + 1);
@@ -51,11 +84,15 @@ export async function decodeMp3(bytes: Uint8Array): Promise<Mp3Decoded> {
     }
   }
   const end = Math.min(total, start + sampleCount);
-  const samples = new Float32Array(end - start);
-  if (right && first.header.channels === 2) {
-    for (let i = start; i < end; i++) samples[i - start] = ((left[i] ?? 0) + (right[i] ?? 0)) / 2;
-  } else {
-    samples.set(left.subarray(start, end));   // mpg123 duplicates mono into both channels
+  return { sampleRate, channels: first.header.channels, samples: all.subarray(start, end), sampleCount, truncated, overLimit };
+}
+
+function joined(pieces: readonly Float32Array[], total: number): Float32Array {
+  const out = new Float32Array(total);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
   }
-  return { sampleRate: decoded.sampleRate, channels: first.header.channels, samples, sampleCount, truncated };
+  return out;
 }

@@ -1,5 +1,6 @@
 import { request } from 'undici';
-import { analyseClip, rmsDbfs, type ClipInfo } from '../audio/clip.ts';
+import { probeClip, type ClipProbe } from '../audio/clip-probe.ts';
+import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../audio/clip-thread.ts';
 import { ClipError } from '../audio/errors.ts';
 import { UserError } from './failures.ts';
 
@@ -73,26 +74,42 @@ export async function downloadClip(url: string, declaredSize: number | undefined
  * Checks a reference clip before anything is uploaded: its real format from its bytes (whatever its name or
  * declared type), its exact duration, that it is whole, and that it is not silent. Each refusal states the
  * figure found. M4A cannot be decoded here (no AAC decoder), so its loudness is not checked.
+ *
+ * Bounded whatever the file: the headers are read first (a clip over 60 s is refused without decoding, in work
+ * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it.
  */
 export async function checkReferenceClip(data: Uint8Array): Promise<CheckedClip> {
-  let info: ClipInfo;
+  let probe: ClipProbe;
   try {
-    info = await analyseClip(data);
+    probe = probeClip(data, CLIP_MAX_SECONDS);
   } catch (error) {
-    if (error instanceof ClipError && error.code === 'unsupported-format') throw new UserError('clone.error.format', { found: 'not audio' });
-    throw new UserError('clone.error.corrupt', {}, { cause: error });
+    throw clipRefusal(error);
   }
-  if (!ACCEPTED_FORMATS.has(info.format)) throw new UserError('clone.error.format', { found: info.format.toUpperCase() });
+  if (!ACCEPTED_FORMATS.has(probe.format)) throw new UserError('clone.error.format', { found: probe.format.toUpperCase() });
+  if (probe.verdict === 'truncated') throw new UserError('clone.error.corrupt', {});
+  if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
+  const format = probe.format as CheckedClip['format'];
+
+  // M4A's figures are all in its header (no AAC decoder here): nothing to decode.
+  const info: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'> = format === 'm4a'
+    ? { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }
+    : await measureClipOffThread(data, CLIP_MAX_SECONDS).catch((error: unknown) => {
+      if (error instanceof ClipCheckUnavailableError) throw new UserError('clone.error.checkBusy', {}, { cause: error, level: 'warn' });
+      throw clipRefusal(error);
+    });
   if (info.truncated) throw new UserError('clone.error.corrupt', {});
   const seconds = info.durationSeconds;
-  if (seconds < CLIP_MIN_SECONDS || seconds > CLIP_MAX_SECONDS) {
-    // Two decimals, so 2.9 s does not read as "3.0 s: too short".
-    throw new UserError('clone.error.duration', { seconds: seconds.toFixed(2), min: CLIP_MIN_SECONDS, max: CLIP_MAX_SECONDS });
-  }
-  if (info.samples) {
-    const level = rmsDbfs(info.samples);
-    if (level < SILENCE_DBFS) throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
-  }
-  const format = info.format as CheckedClip['format'];
+  if (seconds < CLIP_MIN_SECONDS || seconds > CLIP_MAX_SECONDS) throw durationRefusal(seconds);
+  const level = info.levelDbfs;
+  if (level !== undefined && level < SILENCE_DBFS) throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
   return { data, format, contentType: CONTENT_TYPES[format], durationSeconds: seconds };
 }
+
+function clipRefusal(error: unknown): UserError {
+  if (error instanceof ClipError && error.code === 'unsupported-format') return new UserError('clone.error.format', { found: 'not audio' });
+  return new UserError('clone.error.corrupt', {}, { cause: error });
+}
+
+// Two decimals, so 2.9 s does not read as "3.0 s: too short".
+const durationRefusal = (seconds: number): UserError =>
+  new UserError('clone.error.duration', { seconds: seconds.toFixed(2), min: CLIP_MIN_SECONDS, max: CLIP_MAX_SECONDS });

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
@@ -38,6 +37,27 @@ const LOW_WATER = 0.9;
 const SCAN_BATCH = 64;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
+
+/**
+ * An entry written to its own temporary file, fsynced and renamed over its name; on any failure the temporary
+ * file is removed, so a full disk is not left fuller by the write that failed.
+ */
+async function writeWhole(folder: string, temp: string, file: string, data: Buffer): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const handle = await open(temp, 'wx');
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
 
 /**
  * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
@@ -81,6 +101,7 @@ export class AudioCache {
   /** Bumped when a voice is purged, so a fill that started before cannot put its entry back afterwards. */
   readonly #generations = new Map<string, number>();
   readonly #pending = new Set<Promise<unknown>>();
+  #writeFailures = 0;
 
   private constructor(options: AudioCacheOptions) {
     this.#dir = path.resolve(options.dir);
@@ -149,40 +170,30 @@ export class AudioCache {
   }
 
   /**
-   * Whether the key has an entry, here or on disk (another process may have written it). Synchronous, as the
-   * budget check asks it for every part: a miss costs one directory listing and a stat per voice folder.
+   * Whether the key has an entry, here or on disk (another process may have written it). The voice names the
+   * entry's folder, so a miss costs one asynchronous stat of one path, whatever the number of voice folders.
    */
-  has(key: string): boolean {
+  async has(key: string, voice: string): Promise<boolean> {
     if (!this.enabled) return false;
-    const entry = this.#index.get(key) ?? this.#locate(key);
+    const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     // Counted as cached from here: marked used, so no eviction (this process's or another's) takes it first.
     if (entry) this.#touch(entry);
     return entry !== undefined;
   }
 
-  /** An entry another process wrote, found on disk and added to the index. */
-  #locate(key: string): IndexEntry | undefined {
-    let folders: string[];
-    try {
-      folders = readdirSync(this.#dir);
-    } catch {
-      return undefined;
-    }
-    for (const voiceDir of folders) {
-      const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
-      let bytes: number | undefined;
-      try {
-        bytes = statSync(file, { throwIfNoEntry: false })?.size;
-      } catch {
-        continue; // not a folder
-      }
-      if (bytes === undefined) continue;
-      const entry = { file, voiceDir, bytes };
-      this.#index.set(key, entry);
-      this.#bytes += bytes;
-      return entry;
-    }
-    return undefined;
+  /** An entry another process wrote, found on disk at its one possible path and added to the index. */
+  async #locate(key: string, voice: string): Promise<IndexEntry | undefined> {
+    const voiceDir = voiceDirOf(voice);
+    const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    // Another lookup of the same key may have found it while this one waited.
+    const known = this.#index.get(key);
+    if (known) return known;
+    const entry = { file, voiceDir, bytes: info.size };
+    this.#index.set(key, entry);
+    this.#bytes += info.size;
+    return entry;
   }
 
   #touch(entry: IndexEntry): void {
@@ -192,9 +203,9 @@ export class AudioCache {
   }
 
   /** The entry, verified; undefined when absent or unusable (which is then deleted). Counts as a use. */
-  async get(key: string): Promise<CachedAudio | undefined> {
+  async get(key: string, voice: string): Promise<CachedAudio | undefined> {
     if (!this.enabled) return undefined;
-    const entry = this.#index.get(key) ?? this.#locate(key);
+    const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     if (!entry) return undefined;
     let file: Buffer;
     let inode: number;
@@ -249,15 +260,12 @@ export class AudioCache {
     const file = path.join(folder, `${key}.sbc`);
     // Unique per process and per write: two processes filling the same key each rename a whole file of their own.
     const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    await mkdir(folder, { recursive: true });
-    const handle = await open(temp, 'wx');
     try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await writeWhole(folder, temp, file, data);
+    } catch (error) {
+      await this.#writeFailed(error, key, data.length);
+      return;
     }
-    await rename(temp, file);
     if (this.generation(voice) !== generation) {
       // The voice was purged while this was being written.
       await unlink(file).catch(() => undefined);
@@ -270,18 +278,40 @@ export class AudioCache {
     await this.#evict();
   }
 
-  /** Scans and evicts when this process's count passes the cap or its picture of the directory is old; one at a time. */
-  async #evict(): Promise<void> {
+  /**
+   * A write that failed (its temporary file already removed) is counted and logged, and eviction runs on the
+   * directory as it truly is. When the disk is full the cache gives back room below its cap too: the spend
+   * ledger and everything else on that disk come before cached audio.
+   */
+  async #writeFailed(error: unknown, key: string, bytes: number): Promise<void> {
+    this.#writeFailures++;
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const full = code === 'ENOSPC' || code === 'EDQUOT';
+    this.#log.warn({ err: error, key, bytes, code: 'cache-write-failed', failures: this.#writeFailures }, 'could not write cache entry: its temporary file was removed');
+    await this.#evict({ force: true, ...(full ? { freeBytes: bytes } : {}) });
+  }
+
+  /** Writes that failed since open (a full disk, a file-size limit, an I/O error). */
+  get writeFailures(): number {
+    return this.#writeFailures;
+  }
+
+  /**
+   * Scans and evicts when this process's count passes the cap or its picture of the directory is old (or
+   * `force`); one at a time. `freeBytes`: the disk is full, so go below what is there now by that much as well.
+   */
+  async #evict(options: { force?: boolean; freeBytes?: number } = {}): Promise<void> {
     while (this.#evicting) await this.#evicting;
-    if (this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
-    this.#evicting = this.#scanAndEvict().finally(() => (this.#evicting = undefined));
+    if (!options.force && this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
+    this.#evicting = this.#scanAndEvict(options.freeBytes).finally(() => (this.#evicting = undefined));
     await this.#evicting;
   }
 
-  async #scanAndEvict(): Promise<void> {
+  async #scanAndEvict(freeBytes?: number): Promise<void> {
     this.#adopt(await this.#scan(false));
-    if (this.#bytes <= this.#maxBytes) return;
-    const target = this.#maxBytes * LOW_WATER;
+    const limit = freeBytes === undefined ? this.#maxBytes : Math.max(0, Math.min(this.#maxBytes, this.#bytes - freeBytes));
+    if (this.#bytes <= limit) return;
+    const target = limit * LOW_WATER;
     for (const [key, entry] of [...this.#index]) {
       if (this.#bytes <= target) break;
       this.#forget(key, entry);

@@ -96,11 +96,11 @@ export class PartSource {
   }
 
   /** What each part will cost: nothing when it is cached or already being fetched. */
-  needs(request: SpeechRequest, texts: readonly string[]): PartNeed[] {
-    return texts.map((text) => {
-      const free = request.kind === 'ready' || this.#flights.has(this.#key(request, text)) || (this.#cache?.has(this.#key(request, text)) ?? false);
+  needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
+    return Promise.all(texts.map(async (text) => {
+      const free = request.kind === 'ready' || this.#flights.has(this.#key(request, text)) || ((await this.#cache?.has(this.#key(request, text), request.voice)) ?? false);
       return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
-    });
+    }));
   }
 
   /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
@@ -123,7 +123,7 @@ export class PartSource {
   }
 
   async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
-    const hit = await this.#cache?.get(key);
+    const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
 

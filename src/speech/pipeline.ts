@@ -128,6 +128,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
+  /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
+  #lookups: Promise<unknown> = Promise.resolve();
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -179,6 +181,16 @@ export class SpeechPipeline {
     return this.#source.close();
   }
 
+  /**
+   * `lookup`'s result, delivered after every lookup asked before it: a cache miss looks on disk, and a request
+   * whose miss takes longer must not be checked (and queued) after one asked later.
+   */
+  #inOrder<T>(lookup: Promise<T>): Promise<T> {
+    const turn = this.#lookups.then(() => lookup);
+    this.#lookups = turn.catch(() => undefined);
+    return turn;
+  }
+
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
   async #accept(order: SpeechOrder): Promise<Accepted> {
     const { request, requester, target } = order;
@@ -188,7 +200,7 @@ export class SpeechPipeline {
     // Cached parts and parts already in flight cost nothing; the rest is held against the budgets until recorded.
     const charge = order.followUp
       ? this.#accounting.unchecked(context)
-      : await this.#accounting.authorize(context, this.#source.needs(request, texts));
+      : await this.#accounting.authorize(context, await this.#inOrder(this.#source.needs(request, texts)));
     if (target.kind !== 'voice') return { texts, charge, ahead: 0 };
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);

@@ -89,8 +89,8 @@ describe('AudioCache', () => {
     await cache.put(key('a'), 'voice-b-en-f-01', audio, cache.generation('voice-b-en-f-01'));
     await cache.close();
     const reopened = await open(10_000_000);
-    expect(reopened.has(key('a'))).toBe(true);
-    const back = await reopened.get(key('a'));
+    expect(await reopened.has(key('a'), 'voice-b-en-f-01')).toBe(true);
+    const back = await reopened.get(key('a'), 'voice-b-en-f-01');
     expect(back?.audio.equals(audio.audio)).toBe(true);
     expect(back?.packets?.map((p) => p.toString('hex'))).toEqual(audio.packets?.map((p) => p.toString('hex')));
   });
@@ -110,14 +110,14 @@ describe('AudioCache', () => {
     // file system clock, with no wait for the clock to tick.
     const anHourAgo = new Date(Date.now() - 3_600_000);
     for (const file of await entryFiles()) await utimes(path.join(dir, file), anHourAgo, anHourAgo);
-    expect(await cache.get(key('a'))).toBeDefined();
+    expect(await cache.get(key('a'), 'voice-b-en-f-01')).toBeDefined();
     await cache.close();
 
     const reopened = await open(one * 2 + one / 2);
     await reopened.put(key('c'), 'voice-b-en-f-01', audio, reopened.generation('voice-b-en-f-01'));
-    expect(reopened.has(key('b'))).toBe(false);
-    expect(reopened.has(key('a'))).toBe(true);
-    expect(reopened.has(key('c'))).toBe(true);
+    expect(await reopened.has(key('b'), 'voice-b-en-f-01')).toBe(false);
+    expect(await reopened.has(key('a'), 'voice-b-en-f-01')).toBe(true);
+    expect(await reopened.has(key('c'), 'voice-b-en-f-01')).toBe(true);
     expect(reopened.size.bytes).toBeLessThanOrEqual(one * 2 + one / 2);
     expect(await entryFiles()).toHaveLength(2);
   });
@@ -140,8 +140,8 @@ describe('AudioCache', () => {
 
     const reopened = await open(10_000_000);
     const damagedKey = path.basename(fileA ?? '', '.sbc');
-    expect(await reopened.get(damagedKey)).toBeUndefined();
-    expect(reopened.has(damagedKey)).toBe(false);
+    expect(await reopened.get(damagedKey, 'voice-b-en-f-01')).toBeUndefined();
+    expect(await reopened.has(damagedKey, 'voice-b-en-f-01')).toBe(false);
     expect(await entryFiles()).toEqual([path.join('voice-b-en-f-01', path.basename(fileB ?? '')), path.join('voice-b-en-f-01', `${path.basename(fileB ?? '')}.4567.tmp`)]);
   });
 
@@ -153,9 +153,9 @@ describe('AudioCache', () => {
     await cache.put(key('y'), 'voice-b-en-f-01', audio, 0);
     expect(await cache.purgeVoice('clone_abc')).toBe(1);
     await cache.put(key('z', 'clone_abc'), 'clone_abc', audio, before);
-    expect(cache.has(key('z', 'clone_abc'))).toBe(false);
+    expect(await cache.has(key('z', 'clone_abc'), 'clone_abc')).toBe(false);
     expect(await stat(path.join(dir, 'clone_abc')).catch(() => undefined)).toBeUndefined();
-    expect(cache.has(key('y'))).toBe(true);
+    expect(await cache.has(key('y'), 'voice-b-en-f-01')).toBe(true);
   });
 });
 

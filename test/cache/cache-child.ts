@@ -26,7 +26,7 @@ let hits = 0;
 let misses = 0;
 let wrong = 0;
 const read = async (text: string) => {
-  const got = await cache.get(key(text));
+  const got = await cache.get(key(text), VOICE);
   if (!got) return void misses++;
   hits++;
   if (got.packets?.[0]?.toString().startsWith(`${text}#0`) !== true) wrong++;
@@ -34,7 +34,7 @@ const read = async (text: string) => {
 for (let i = 0; i < Number(count); i++) {
   await cache.put(key(`${name}-${i}`), VOICE, entry(`${name}-${i}`), 0);
   await cache.put(key(`shared-${i}`), VOICE, entry(`shared-${i}`), 0);
-  if (cache.has(key(`${other}-${i}`))) await read(`${other}-${i}`);
+  if (await cache.has(key(`${other}-${i}`), VOICE)) await read(`${other}-${i}`);
   await read(`shared-${i}`);
   await read(`${other}-${Math.max(0, i - 1)}`);
 }

@@ -58,12 +58,12 @@ describe('two caches on one directory', () => {
     const b = await open(1_000_000);
     await a.put(key('p1'), VOICE, audio('p1'), 0);
     expect(b.size.entries).toBe(0); // b opened before: its index has not seen it
-    expect(b.has(key('p1'))).toBe(true);
+    expect(await b.has(key('p1'), VOICE)).toBe(true);
     expect(b.size).toEqual({ entries: 1, bytes: ONE });
-    expect((await b.get(key('p1')))?.packets?.[3]?.toString()).toMatch(/^p1#3/);
+    expect((await b.get(key('p1'), VOICE))?.packets?.[3]?.toString()).toMatch(/^p1#3/);
     await a.put(key('p2'), VOICE, audio('p2'), 0);
-    expect((await b.get(key('p2')))?.packets).toHaveLength(10); // get() alone looks on disk too
-    expect(b.has(key('never'))).toBe(false);
+    expect((await b.get(key('p2'), VOICE))?.packets).toHaveLength(10); // get() alone looks on disk too
+    expect(await b.has(key('never'), VOICE)).toBe(false);
   });
 
   it('take an entry another removed as a miss, not an error, and log nothing', async () => {
@@ -71,10 +71,10 @@ describe('two caches on one directory', () => {
     const a = await open(1_000_000);
     const b = await open(1_000_000, { logger });
     await a.put(key('gone'), VOICE, audio('gone'), 0);
-    expect(b.has(key('gone'))).toBe(true);
+    expect(await b.has(key('gone'), VOICE)).toBe(true);
     await a.purgeVoice(VOICE);
-    expect(await b.get(key('gone'))).toBeUndefined();
-    expect(b.has(key('gone'))).toBe(false);
+    expect(await b.get(key('gone'), VOICE)).toBeUndefined();
+    expect(await b.has(key('gone'), VOICE)).toBe(false);
     expect(b.size).toEqual({ entries: 0, bytes: 0 });
     expect(lines).toEqual([]);
   });
@@ -86,7 +86,7 @@ describe('two caches on one directory', () => {
     await a.put(key('new'), VOICE, audio('new'), 0);
     await age('old', 'new');
     // Only b uses 'old'; in a's memory 'old' is still its least recently used.
-    expect(await b.get(key('old'))).toBeDefined();
+    expect(await b.get(key('old'), VOICE)).toBeDefined();
     await b.close(); // its touch is written
     await a.put(key('third'), VOICE, audio('third'), 0);
     expect(await onDisk()).toEqual([`${key('old')}.sbc`, `${key('third')}.sbc`].sort());

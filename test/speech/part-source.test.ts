@@ -47,7 +47,7 @@ describe('PartSource', () => {
   it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
     sandbox.setPacing({ startDelayMs: 200 });
     const text = 'Once for all of us.';
-    const charges = await Promise.all([1, 2, 3].map(() => accounting.authorize(who, source.needs(request(text), [text]))));
+    const charges = await Promise.all([1, 2, 3].map(async () => accounting.authorize(who, await source.needs(request(text), [text]))));
     const signal = new AbortController().signal;
     const parts = await Promise.all(charges.map((charge) => source.fetch(request(text), text, signal, charge)));
     const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
@@ -61,16 +61,16 @@ describe('PartSource', () => {
   it('counts a part already in flight as free', async () => {
     sandbox.setPacing({ startDelayMs: 300 });
     const text = 'In flight already.';
-    expect(source.needs(request(text), [text])[0]?.free).toBe(false);
+    expect((await source.needs(request(text), [text]))[0]?.free).toBe(false);
     const pending = source.fetch(request(text), text, new AbortController().signal);
-    expect(source.needs(request(text), [text])[0]?.free).toBe(true);
+    expect((await source.needs(request(text), [text]))[0]?.free).toBe(true);
     (await pending).body.destroy();
   });
 
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
     sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
-    const charge = await accounting.authorize(who, source.needs(request(text), [text]));
+    const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
     await expect(source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
     expect((await store.getQuotaState()).exhausted).toBeDefined();
     charge.close();

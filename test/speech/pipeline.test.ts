@@ -165,7 +165,7 @@ describe('SpeechPipeline', () => {
     expect(await job.accepted).toEqual({ parts: 1, ahead: 0 });
     // Nothing has been awaited since acceptance: both started before a front-end could acknowledge anything.
     expect(players.find(guildId)?.state.kind).toBe('connecting');
-    expect(source.needs(tts(text), [text])[0]?.free).toBe(true);
+    expect((await source.needs(tts(text), [text]))[0]?.free).toBe(true);
     await job.firstAudio;
     const outcome = await job.outcome;
     expect(outcome.kind).toBe('played');

@@ -122,7 +122,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
 
     const second = await openSource();
-    const stored = await second.cache.get(cacheKey({ endpoint: 'tts', text: request.text, voice: VOICE, format: 'wav' }));
+    const stored = await second.cache.get(cacheKey({ endpoint: 'tts', text: request.text, voice: VOICE, format: 'wav' }), VOICE);
     expect(stored?.packets?.length).toBeGreaterThan(0);
     const again = await renderOne(second.source, request);
     await second.source.close();

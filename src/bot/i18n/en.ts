@@ -46,6 +46,7 @@ export const en = {
   'clone.error.download': 'I could not download the clip ({detail}). Please attach it again.',
   'clone.error.format': 'The clip is {found}, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
   'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
+  'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
   'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
   'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
   // /say and playback

@@ -40,6 +40,7 @@ export const ja: Catalogue = {
   'clone.error.download': 'クリップをダウンロードできませんでした（{detail}）。もう一度添付してください。',
   'clone.error.format': 'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
   'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
+  'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
   'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
   'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',

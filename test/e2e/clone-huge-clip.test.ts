@@ -1,0 +1,81 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HeardPacket, FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { longMp3 } from '../audio/long-mp3.ts';
+
+// Issue 23: one server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
+// SayBot. The clip is refused as too long from its headers, and the other server hears every packet in time.
+
+const STUDIO = '200000000000000231';
+const CAFE = '200000000000000232';
+const ADMIN = '300000000000000231';
+const LISTENER = '300000000000000232';
+const CAFE_VOICE = '220000000000000232';
+
+const guilds: FakeGuildSpec[] = [
+  {
+    id: STUDIO,
+    name: 'Studio',
+    textChannelId: '210000000000000231',
+    voiceChannels: [{ id: '220000000000000231', name: 'booth' }],
+    members: [{ id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: '220000000000000231' }],
+  },
+  {
+    id: CAFE,
+    name: 'Cafe',
+    textChannelId: '210000000000000232',
+    voiceChannels: [{ id: CAFE_VOICE, name: 'lounge' }],
+    members: [{ id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE }],
+  },
+];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A listener's client plays each packet at its RTP time; one this far behind its place is lost to the listener. */
+const JITTER_BUFFER_MS = 1_000;
+
+/** Packets missing from the sequence, and packets that arrived too late to be played. */
+function lostPackets(packets: readonly HeardPacket[]): { missing: number; late: number; worstLateMs: number } {
+  const audio = packets.filter((p) => !p.silence);
+  let missing = 0;
+  for (let i = 1; i < audio.length; i++) missing += (((audio[i]?.sequence ?? 0) - (audio[i - 1]?.sequence ?? 0) + 65536) % 65536) - 1;
+  // How far each packet is behind the earliest-arriving one's schedule (48 kHz RTP clock).
+  const offsets = audio.map((p) => p.receivedAtMs - p.timestamp / 48);
+  const base = Math.min(...offsets);
+  const lateness = offsets.map((o) => o - base);
+  return { missing, late: lateness.filter((ms) => ms > JITTER_BUFFER_MS).length, worstLateMs: Math.max(0, ...lateness) };
+}
+
+describe('/clone with a clip of hours', () => {
+  it('is refused as too long from its headers while another server hears every packet of its reply', async () => {
+    const huge = longMp3(20_000_000);
+    h.discord.clearAudio(CAFE);
+    const text = 'This reply keeps playing in the cafe while the studio sends a clip of several hours to clone, and nobody here should hear a gap.';
+    const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
+    await h.discord.waitForPacket(CAFE, (p) => !p.silence);
+
+    const clone = await runCommand(h, {
+      guildId: STUDIO,
+      userId: ADMIN,
+      name: 'clone',
+      options: { text: 'Hello, this is me.', name: 'Hours', consent: true },
+      attachments: [{ option: 'audio', data: huge, filename: 'hours.mp3', contentType: 'audio/mpeg' }],
+    });
+    expect(clone.content).toBe('The clip lasts 19999.44 s; it must last 3 to 60 seconds.');
+    expect(h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(0);
+    // The cafe was still listening when the refusal came: the clip was checked while its reply played.
+    expect(say.handle.responses.some((r) => (r.content ?? '').startsWith('Spoke'))).toBe(false);
+
+    await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+    const heard = h.discord.heard(CAFE);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.5);
+    expect(lostPackets(heard.packets)).toMatchObject({ missing: 0, late: 0 });
+  });
+});
