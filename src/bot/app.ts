@@ -79,7 +79,7 @@ export class SayBot {
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
     this.#speech = new SpeechPipeline({
-      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest,
+      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
     this.#autoread = new AutoreadWiring({
