@@ -84,6 +84,7 @@ export class SayBot {
     });
     this.#autoread = new AutoreadWiring({
       store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
+      backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
