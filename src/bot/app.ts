@@ -93,7 +93,7 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue },
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
