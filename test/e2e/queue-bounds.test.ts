@@ -91,11 +91,11 @@ describe('bounded queues', () => {
       }
       const floodSeconds = (Date.now() - floodStart) / 1000;
       const requestedAtLastSend = ttsTexts(h).length;
+      expect(maxQueued).toBeLessThanOrEqual(1);
       await drained(h, 30_000);
       const requested = ttsTexts(h);
 
       // Backlog: what was still to be read when the flood ended is within the bound.
-      expect(maxQueued).toBeLessThanOrEqual(1);
       expect(requested.length - requestedAtLastSend).toBeLessThanOrEqual(MAX_PENDING);
       // Spend: only messages about to be played were ever requested. Each clip lasts at least 0.5 s (the sandbox's
       // shortest), so no more than floodSeconds / 0.5 can have played during the flood; the bound adds the rest.
@@ -129,6 +129,7 @@ describe('bounded queues', () => {
       expect(content).toMatch(/^(Speaking in|Queued)/);
     }
     const refused = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: long(3) } });
+    expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
     expect(refused.content).toBe(t('en-US', 'queue.refused.member', { limit: 2 }));
     expect(ephemeral(refused.handle)).toBe(true);
     expect(h.discord.channelMessages().some((m) => String(m.message['content']).includes('requests waiting'))).toBe(false);
@@ -146,6 +147,7 @@ describe('bounded queues', () => {
       expect(content).toMatch(/^(Speaking in|Queued)/);
     }
     const refused = await runCommand(h, { guildId: GUILD, userId: DAVE.id, name: 'say', options: { text: 'Dave is one too many.' } });
+    expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
     expect(refused.content).toBe(t('en-US', 'queue.refused.guildClips', { limit: 2, queued: 2 }));
     expect(ephemeral(refused.handle)).toBe(true);
     const file = await runCommand(h, { guildId: GUILD, userId: DAVE.id, name: 'say', options: { text: 'Dave asks for a file.', output: 'file' } });
