@@ -38,6 +38,9 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
       VOICE_API_KEY: info.apiKey,
       // Warnings only: debug logging of every clip would be part of what we measure, and it is not what runs.
       LOG_LEVEL: 'warn',
+      // What is measured is the speech path, not the limits: no budgets, no queue bounds (SayBot's defaults have both).
+      BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '0', QUEUE_MAX_PER_MEMBER: '0',
     }),
     // Stay in the channels between runs; the idle leave is not what is measured.
     voiceIdleTimeoutMs: 3_600_000,

@@ -83,6 +83,9 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
     env: {
       SHARDS: String(shards), DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl,
       VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey, DATABASE_URL: backend.url(), CACHE_DIR: 'cache', LOG_LEVEL: 'info',
+      // The speech path is measured, not the limits: no budgets, no queue bounds (SayBot's defaults have both).
+      BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '0', QUEUE_MAX_PER_MEMBER: '0',
     },
   });
   try {

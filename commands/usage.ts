@@ -11,7 +11,7 @@ import { chartFontFamily, renderPng } from '../src/usage/render-png.ts';
 export const data = slashCommand('usage');
 
 /** Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. */
-export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger }) => {
+export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger, settings }) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
@@ -40,6 +40,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
         : t(locale, 'usage.noMemberBudget'),
     }),
     ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
+    ...(queueLine(locale, settings.queue)),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   const chart = await monthChart(interaction, report, store).catch((error: unknown) => {
@@ -49,6 +50,13 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   });
   await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
 };
+
+/** The queue bounds in force, when all three are (a line naming "no limit" beside numbers would read oddly). */
+function queueLine(locale: string, queue: CommandContext['settings']['queue']): string[] {
+  const { guildClips, guildSeconds, memberRequests } = queue;
+  if (guildClips === 0 || guildSeconds === 0 || memberRequests === 0) return [];
+  return [t(locale, 'usage.queue', { clips: formatNumber(locale, guildClips), seconds: formatNumber(locale, guildSeconds), member: formatNumber(locale, memberRequests) })];
+}
 
 /** The month as a picture (src/usage/chart.ts), in the caller's words, its top members by display name. */
 async function monthChart(interaction: ChatInputCommandInteraction<'cached'>, report: UsageReport, store: CommandContext['store']): Promise<AttachmentPayload> {

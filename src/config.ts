@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import type { OperatorBudgets } from './quota/budgets.ts';
+import type { QueueBounds } from './speech/queue-bounds.ts';
 import type { PresetVoice } from './voices/catalogue.ts';
 import { readVoicesFile } from './voices/voices-file.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
 export type ApiPlan = keyof typeof PLAN_CHARACTER_LIMITS;
+
+/**
+ * The budgets that apply when the operator sets none, sized from the plan's month so that out of the box no one
+ * server and no one member can run away with it: a server a third of the month (a flood, a raid or a runaway
+ * auto-read leaves two thirds for the other servers and for the dashboard, which bills the same month), a member
+ * 1/150 of it a day (Creator: 2,000 characters, about 2 to 5 minutes of speech; a member alone at most 60 % of
+ * their server's month), and 3 s between a member's paid requests (a script or a held key, not a person typing).
+ * Rounded down to hundreds of characters. 0 set explicitly still means no limit.
+ */
+export function defaultBudgets(plan: ApiPlan): OperatorBudgets {
+  const month = PLAN_CHARACTER_LIMITS[plan];
+  const hundreds = (value: number) => Math.floor(value / 100) * 100;
+  return { guildMonthlyChars: hundreds(month / 3), memberDailyChars: hundreds(month / 150), memberCooldownSeconds: 3 };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -53,10 +68,14 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i, 'must be a comma-separated list of host names (host or host:port)')
     .default('cdn.discordapp.com,media.discordapp.net'),
   CLONE_MAX_MB: wholeNumber(1, 100).default(20),
-  // Operator budgets; 0 (the default) means no limit. A server may lower them (/budget), never raise them.
-  BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).default(0),
-  BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).default(0),
-  BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).default(0),
+  // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise them.
+  BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
+  // Queue bounds (src/speech/queue-bounds.ts); 0 means no limit.
+  QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
+  QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
+  QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
   CACHE_DIR: z.string().min(1).default('./data/cache'),
   // 0 turns the audio cache off (identical requests in flight at once still share one call).
   CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
@@ -111,8 +130,10 @@ export interface Config {
   metricsPort?: number;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
-  /** The operator's budgets (characters, seconds); 0 = no limit. See src/quota/budgets.ts. */
+  /** The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See src/quota/budgets.ts. */
   budgets: OperatorBudgets;
+  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
+  queue: QueueBounds;
   /** The audio cache: where, and how many bytes at most (0 = off). */
   cache: { dir: string; maxBytes: number };
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
@@ -184,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
+  const budgetDefaults = defaultBudgets(e.VOICE_API_PLAN);
   return {
     discord: {
       token: e.DISCORD_TOKEN,
@@ -205,10 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') },
     budgets: {
-      guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS,
-      memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS,
-      memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS,
+      guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS ?? budgetDefaults.guildMonthlyChars,
+      memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS ?? budgetDefaults.memberDailyChars,
+      memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS ?? budgetDefaults.memberCooldownSeconds,
     },
+    queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,

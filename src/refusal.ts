@@ -13,7 +13,11 @@ export type RefusalReason =
   /** The service has some characters left, fewer than this request needs. */
   | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }
   /** Spends the store refused are not written yet: nothing more is spent until they are. */
-  | { code: 'spends-unrecorded' };
+  | { code: 'spends-unrecorded' }
+  /** The server's voice queue holds `queued` clips or estimated seconds (`bound`) and this would pass `limit`. */
+  | { code: 'queue-guild-full'; bound: 'clips' | 'seconds'; limit: number; queued: number }
+  /** The member already has `queued` requests under way in this server, the most allowed. */
+  | { code: 'queue-member-full'; limit: number; queued: number };
 
 export type RefusalCode = RefusalReason['code'];
 

@@ -1,11 +1,17 @@
 // The auto-reader: per guild, reads the bound channel's messages aloud in the bot's voice channel, through the one
 // speech pipeline (budgets, quota, cache, the guild's queue), in the order they arrived. Decisions are decide.ts's;
 // this wires them to Discord's events and to the pipeline, and keeps each guild's small state.
+//
+// Its backlog is bounded and costs nothing: a message waits here, unread and unrequested, until the one before it
+// starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
+// before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
+// unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import type { SpeechJob, SpeechOrder, SpeechRequest } from '../speech/pipeline.ts';
+import type { SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
+import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
@@ -14,8 +20,11 @@ import { voiceChangeText } from './spoken.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
 export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
-/** What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it) and how it ended. */
-export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'>;
+/**
+ * What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it), its first frame (the
+ * next message is handed over then; without it, at the outcome) and how it ended.
+ */
+export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'> & Partial<Pick<SpeechJob, 'firstAudio'>>;
 
 /** The one notice a refusal earns (then silence until a message is accepted again). */
 export interface RefusalNotice {
@@ -27,6 +36,15 @@ export interface RefusalNotice {
   /** Whose message was refused (a budget may be theirs alone). */
   userId: string;
   refusal: Refusal;
+}
+
+/** Messages came faster than they can be read: the oldest unread were dropped (one notice per backlog). */
+export interface BehindNotice {
+  guildId: string;
+  /** The channel read: where the notice is posted. */
+  channelId: string;
+  /** The server's language. */
+  language: string | undefined;
 }
 
 export type StopReason = 'left-voice';
@@ -41,33 +59,51 @@ export interface AutoReaderOptions {
   requestFor: (guildId: string, userId: string | null, text: string) => Promise<SpeechRequest>;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
+  /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
+  notifyBehind?: (notice: BehindNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
   onStopped?: (guildId: string, why: StopReason) => void;
   logger: Logger;
-  /** Messages waiting for the pipeline per guild beyond which new ones are dropped (a flood); default 20. */
+  /**
+   * Messages pending per guild (unread here, or handed over and not yet played) beyond which the oldest unread are
+   * dropped; default 20, 0 = no limit. The server's voice queue bound in clips (QUEUE_MAX_CLIPS).
+   */
   maxPending?: number;
+  /** The same in estimated seconds of speech (src/speech/queue-bounds.ts); default 0 = no limit (QUEUE_MAX_SECONDS). */
+  maxPendingSeconds?: number;
 }
 
 interface GuildReading {
   binding: ReadingBinding;
   dictionary: (text: string) => string;
+  /** The last member whose words were handed over: the name rule's memory. */
   last: LastSpeaker | undefined;
   gate: NoticeGate;
-  /** The guild's messages in arrival order: each waits until the one before it is queued in the player. */
-  queue: Promise<void>;
-  pending: number;
-  /** A failure streak is logged once, at its start; a flood once too. */
+  /** Taken and not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
+  unread: Utterance[];
+  /** Handed to the pipeline and not yet played, skipped or failed (one playing, the next one fetched meanwhile). */
+  handed: Set<Utterance>;
+  /** The loop handing unread messages over one by one, while it runs. */
+  handing: Promise<void> | undefined;
+  /** A failure streak is logged once, at its start. */
   failing: boolean;
-  flooded: boolean;
+  /** Messages dropped in the backlog under way: the first drop gives the one notice, catching up re-arms it. */
+  dropped: number;
 }
 
 interface Utterance {
+  /** Said when the name is not due. */
   text: string;
+  /** Said when the name is due (the author's name first); absent for lines that never carry one. */
+  named?: string;
+  /** Estimated seconds of speech (the longer text): the backlog's bound. */
+  seconds: number;
   /** Whose /myvoice speaks it; null: the server's voice. */
   voiceOf: string | null;
   /** Who it is recorded against. */
   userId: string;
   id: string;
+  /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
   askedAt?: number;
   /** The server's language, for the notice. */
   language: string | undefined;
@@ -92,15 +128,16 @@ export class AutoReader {
       dictionary: compileDictionary(dictionary),
       last: undefined,
       gate: new NoticeGate(),
-      queue: Promise.resolve(),
-      pending: 0,
+      unread: [],
+      handed: new Set(),
+      handing: undefined,
       failing: false,
-      flooded: false,
+      dropped: 0,
     });
     this.#log.info({ code: 'autoread-started', guildId: binding.guildId, channelId: binding.channelId, voiceChannelId: binding.voiceChannelId }, 'auto-read started');
   }
 
-  /** Stops reading in a guild: messages not yet handed to the pipeline are dropped. False when it was not reading. */
+  /** Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading. */
   stop(guildId: string): boolean {
     const stopped = this.#guilds.delete(guildId);
     if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
@@ -126,9 +163,16 @@ export class AutoReader {
     return this.#guilds.get(guildId)?.binding;
   }
 
-  /** Resolves once every message already taken in this guild is queued in the pipeline, refused or failed. */
+  /** Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped). */
   async settled(guildId: string): Promise<void> {
-    await this.#guilds.get(guildId)?.queue;
+    const reading = this.#guilds.get(guildId);
+    while (reading?.handing) await reading.handing;
+  }
+
+  /** Messages pending in a guild: unread, or handed over and not yet played, skipped or failed. */
+  pending(guildId: string): number {
+    const reading = this.#guilds.get(guildId);
+    return reading ? reading.unread.length + reading.handed.size : 0;
   }
 
   /** Shutting down: no more reading, and the bot leaving voice now is not "stopped by itself" (bindings are kept). */
@@ -155,12 +199,13 @@ export class AutoReader {
       return;
     }
     const binding = this.#withLanguage(reading.binding, message.guild);
-    const sayName = binding.settings.sayName && nameDue(reading.last, facts.authorId, facts.at);
-    const text = messageText(facts, binding, { sayName, dictionary: reading.dictionary });
+    const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
     if (text === '') return;
-    reading.last = { userId: facts.authorId, at: facts.at };
+    // Whether the name is said is decided when it is handed over: the message before may yet be dropped.
+    const named = binding.settings.sayName ? messageText(facts, binding, { sayName: true, dictionary: reading.dictionary }) : undefined;
     this.#enqueue(reading, {
-      text, voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
+      text, ...(named === undefined ? {} : { named }), seconds: estimateSpeechSeconds(named ?? text),
+      voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
       language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
     });
   }
@@ -190,8 +235,9 @@ export class AutoReader {
     const language = this.#withLanguage(reading.binding, guild).language;
     const name = spokenName(member.displayName, language);
     if (name === '') return;
+    const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text: voiceChangeText(change, reading.dictionary(name), language),
+      text, seconds: estimateSpeechSeconds(text),
       voiceOf: null, userId: member.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
       language, adapterCreator: guild.voiceAdapterCreator,
     });
@@ -201,30 +247,74 @@ export class AutoReader {
     return binding.language === undefined ? { ...binding, language: guild.preferredLocale } : binding;
   }
 
+  /** Takes a message into the backlog; past the bound the oldest unread ones go (never one already handed over). */
   #enqueue(reading: GuildReading, utterance: Utterance): void {
-    const guildId = reading.binding.guildId;
-    const max = this.#options.maxPending ?? 20;
-    if (reading.pending >= max) {
-      if (!reading.flooded) this.#log.warn({ code: 'autoread-flood', guildId, pending: reading.pending }, 'auto-read is behind: messages dropped until it catches up');
-      reading.flooded = true;
-      return;
+    reading.unread.push(utterance);
+    const maxCount = this.#options.maxPending ?? 20;
+    const maxSeconds = this.#options.maxPendingSeconds ?? 0;
+    let seconds = 0;
+    for (const pending of [...reading.handed, ...reading.unread]) seconds += pending.seconds;
+    let dropped = 0;
+    while (reading.unread.length > 0 && (
+      (maxCount > 0 && reading.unread.length + reading.handed.size > maxCount) || (maxSeconds > 0 && seconds > maxSeconds)
+    )) {
+      seconds -= reading.unread.shift()?.seconds ?? 0;
+      dropped++;
     }
-    reading.pending++;
-    reading.queue = reading.queue
-      .then(() => this.#speak(reading, utterance))
-      .finally(() => {
-        reading.pending--;
-        if (reading.pending === 0) reading.flooded = false;
-      });
+    if (dropped > 0) this.#dropped(reading, utterance, dropped);
+    this.#handOver(reading);
   }
 
-  /** Hands one text to the pipeline and waits until it is queued (so the next is queued behind it). Never throws. */
+  /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
+  #dropped(reading: GuildReading, utterance: Utterance, count: number): void {
+    const first = reading.dropped === 0;
+    reading.dropped += count;
+    if (!first) return;
+    const { guildId, channelId } = reading.binding;
+    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId) }, 'auto-read is behind: the oldest unread messages are dropped until it catches up');
+    this.#options.notifyBehind?.({ guildId, channelId, language: utterance.language }).catch((error: unknown) => {
+      this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
+    });
+  }
+
+  /** Nothing pending any more: a later overflow is announced again. */
+  #caughtUp(reading: GuildReading): void {
+    if (reading.dropped === 0 || reading.unread.length + reading.handed.size > 0) return;
+    this.#log.info({ code: 'autoread-caught-up', guildId: reading.binding.guildId, dropped: reading.dropped }, 'auto-read caught up');
+    reading.dropped = 0;
+  }
+
+  /**
+   * Hands the unread messages to the pipeline one by one, in order: each once the one before it has started
+   * playing (or ended), so at most one waits in the guild's queue and only what is about to play is held or fetched.
+   */
+  #handOver(reading: GuildReading): void {
+    if (reading.handing) return;
+    reading.handing = (async () => {
+      while (this.#guilds.get(reading.binding.guildId) === reading) {
+        const utterance = reading.unread.shift();
+        if (!utterance) break;
+        reading.handed.add(utterance);
+        await this.#speak(reading, utterance);
+      }
+    })().finally(() => {
+      reading.handing = undefined;
+      this.#caughtUp(reading);
+    });
+  }
+
+  /** Hands one text to the pipeline; resolves once it started playing or ended (the next may follow). Never throws. */
   async #speak(reading: GuildReading, utterance: Utterance): Promise<void> {
     const { guildId } = reading.binding;
-    if (this.#guilds.get(guildId) !== reading) return; // stopped, or started again, meanwhile
+    const done = (outcome?: SpeechOutcome) => {
+      reading.handed.delete(utterance);
+      // /stop empties the queue, and a lost connection ends it: what was still unread goes with it, as it did there.
+      if (outcome?.kind === 'stopped' || outcome?.kind === 'cut-off') reading.unread.length = 0;
+      this.#caughtUp(reading);
+    };
     try {
-      const request = await this.#options.requestFor(guildId, utterance.voiceOf, utterance.text);
-      if (this.#guilds.get(guildId) !== reading) return;
+      const request = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance));
+      if (this.#guilds.get(guildId) !== reading) return done();
       const job = this.#options.speak({
         request,
         requester: {
@@ -233,16 +323,26 @@ export class AutoReader {
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
-      void job.outcome.then((outcome) => {
-        if (outcome.kind === 'failed') this.#failed(reading, utterance, outcome.error);
-      }, () => undefined);
+      const ended = job.outcome.then((outcome) => {
+        done(outcome);
+        if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal)) this.#failed(reading, utterance, outcome.error);
+      }, () => done());
       await job.accepted;
       reading.gate.accepted();
       reading.failing = false;
+      await Promise.race([job.firstAudio ?? ended, ended]);
     } catch (error) {
+      done();
       if (error instanceof Refusal) await this.#refused(reading, utterance, error);
       else this.#failed(reading, utterance, error);
     }
+  }
+
+  /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
+  #words(reading: GuildReading, utterance: Utterance): string {
+    const sayName = utterance.named !== undefined && nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now());
+    if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
+    return sayName && utterance.named !== undefined ? utterance.named : utterance.text;
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {

@@ -79,11 +79,12 @@ export class SayBot {
       ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
     });
     this.#speech = new SpeechPipeline({
-      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest,
+      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
     this.#autoread = new AutoreadWiring({
       store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
+      backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
@@ -92,7 +93,7 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue },
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),

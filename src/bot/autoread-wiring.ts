@@ -4,7 +4,7 @@
 // AutoreadControl (CommandContext.autoread).
 import { Events, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../log.ts';
-import { AutoReader, type RefusalNotice } from '../autoread/reader.ts';
+import { AutoReader, type BehindNotice, type RefusalNotice } from '../autoread/reader.ts';
 import { readerSettings } from '../autoread/settings.ts';
 import { autoreadSpeechRequest } from '../autoread/voice.ts';
 import type { SpeechPipeline } from '../speech/pipeline.ts';
@@ -41,6 +41,8 @@ export interface AutoreadWiringOptions {
   logger: Logger;
   /** Whether Discord gave auto-read's intents (known once logged in). */
   available: () => boolean;
+  /** The backlog's bound per guild (the server's voice queue bound, config.queue); 0 = no limit. */
+  backlog?: { messages: number; seconds: number };
 }
 
 export class AutoreadWiring implements AutoreadControl {
@@ -60,6 +62,8 @@ export class AutoreadWiring implements AutoreadControl {
         return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text);
       },
       notify: (notice) => this.#notify(notice),
+      notifyBehind: (notice) => this.#notifyBehind(notice),
+      ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
         store.stopAutoRead(guildId).catch((error: unknown) =>
           this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
@@ -167,5 +171,12 @@ export class AutoreadWiring implements AutoreadControl {
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
     await channel.send({ content: t(notice.language, 'autoread.paused', { member, reason }), allowedMentions: NO_MENTIONS });
+  }
+
+  /** The one notice of a backlog dropping its oldest unread messages, in the server's language; it pings nobody. */
+  async #notifyBehind(notice: BehindNotice): Promise<void> {
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    await channel.send({ content: t(notice.language, 'autoread.behind'), allowedMentions: NO_MENTIONS });
   }
 }

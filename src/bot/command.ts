@@ -29,7 +29,7 @@ export interface CommandContext {
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload'>;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue'>;
   /** Presets, member defaults, the voice library. */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */

@@ -107,6 +107,12 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
       return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };
+    case 'queue-guild-full':
+      return reason.bound === 'clips'
+        ? { key: 'queue.refused.guildClips', params: { limit: reason.limit, queued: reason.queued } }
+        : { key: 'queue.refused.guildSeconds', params: { limit: reason.limit, queued: reason.queued } };
+    case 'queue-member-full':
+      return { key: 'queue.refused.member', params: { limit: reason.limit } };
   }
 }
 

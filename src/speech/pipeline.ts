@@ -10,6 +10,7 @@ import type { VoiceMessage } from '../voice-message/render.ts';
 import { partClip, partFile, partsVoiceMessage, type PartClip } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import type { PartSource } from './part-source.ts';
+import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
 
 /** Who asked, and where their spends are recorded. Nothing Discord-interaction-specific. */
@@ -95,12 +96,16 @@ export interface SpeechPipelineOptions {
   maxCharsPerRequest: number;
   /** Time to first audio, from the requester's `askedAt`; absent when no metrics are served. */
   metrics?: Pick<Metrics, 'timeToFirstAudio'>;
+  /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
+  queue?: QueueBounds;
 }
 
 /** What acceptance leaves for the rest of the job. */
 interface Accepted {
   texts: string[];
   charge: Charge;
+  /** Its place in the queue bounds' figures, released at its outcome. */
+  admission: Admission;
   ahead: number;
   /** Voice only: the guild's player and its place in the guild's lane. */
   voice?: { player: GuildPlayer; lane: Lane };
@@ -130,6 +135,7 @@ export class SpeechPipeline {
   readonly #lanes = new Map<string, Lane>();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
+  readonly #queue: QueueBook;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -138,6 +144,7 @@ export class SpeechPipeline {
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
+    this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
   }
 
   speak(order: SpeechOrder): SpeechJob {
@@ -196,19 +203,32 @@ export class SpeechPipeline {
     const { request, requester, target } = order;
     const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
+    // A full queue costs nothing to refuse: checked before the budgets hold anything.
+    const admission = this.#queue.admit({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      ...(target.kind === 'voice' ? { voice: { clips: texts.length, seconds: estimateSpeechSeconds(texts.join('')) } } : {}),
+      enforce: enforcementFor({ source: requester.source, paid: order.followUp === true || request.kind === 'ready' }),
+    });
     const context = spendContext(requester);
-    // Cached parts and parts already in flight cost nothing; the rest is held against the budgets until recorded.
-    const charge = order.followUp
-      ? this.#accounting.unchecked(context)
-      : await this.#accounting.authorize(context, await this.#inOrder(this.#source.needs(request, texts)));
-    if (target.kind !== 'voice') return { texts, charge, ahead: 0 };
+    let charge: Charge;
+    try {
+      // Cached parts and parts already in flight cost nothing; the rest is held against the budgets until recorded.
+      charge = order.followUp
+        ? this.#accounting.unchecked(context)
+        : await this.#accounting.authorize(context, await this.#inOrder(this.#source.needs(request, texts)));
+    } catch (error) {
+      admission.release();
+      throw error;
+    }
+    if (target.kind !== 'voice') return { texts, charge, admission, ahead: 0 };
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(requester.guildId, lane);
     const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
     lane.clips += texts.length;
-    return { texts, charge, ahead, voice: { player, lane } };
+    return { texts, charge, admission, ahead, voice: { player, lane } };
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
@@ -224,6 +244,7 @@ export class SpeechPipeline {
       return { kind: 'failed', error, secondsHeard: 0 };
     } finally {
       accepted.charge.close();
+      accepted.admission.release();
     }
   }
 

@@ -355,6 +355,8 @@ export class GuildPlayer {
   enqueue(item: PlaybackItem): Promise<PlaybackResult> {
     return new Promise((settle) => {
       this.#queue.push({ item, settle });
+      // Next in line behind a clip already under way: its audio is wanted now, as #playNext asks of the next clip.
+      if (this.#current && this.#queue.length === 1) item.prepare?.();
       this.#clearIdleTimer();
       if (!this.#current) void this.#playNext();
     });

@@ -3,8 +3,8 @@
 import { PassThrough } from 'node:stream';
 import { getVoiceConnection } from '@discordjs/voice';
 import { Events, GatewayIntentBits, type Client, type Message, type VoiceState } from 'discord.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AutoReader, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AutoReader, type BehindNotice, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
 import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
 import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/autoread/settings.ts';
 import { createLogger } from '../../src/log.ts';
@@ -42,6 +42,9 @@ class Pipeline {
   readonly script: Array<'accept' | Refusal | Error | Promise<void>> = [];
 
   readonly #waiting: Array<{ count: number; resolve: () => void }> = [];
+  /** Set: each accepted job plays only when the test says so (`playing`), as a voice queue would. */
+  held = false;
+  readonly playing: Array<{ start: () => void; end: (kind: 'played' | 'stopped') => void }> = [];
 
   /** Resolves once `count` orders have been made. */
   ordered(count: number): Promise<void> {
@@ -56,6 +59,14 @@ class Pipeline {
     const accepted = next === 'accept' ? Promise.resolve({ parts: 1, ahead: 0 })
       : next instanceof Promise ? next.then(() => ({ parts: 1, ahead: 0 }))
         : Promise.reject(next);
+    if (this.held && next === 'accept') {
+      let start!: () => void;
+      let end!: (kind: 'played' | 'stopped') => void;
+      const firstAudio = new Promise<void>((resolve) => (start = resolve));
+      const outcome = new Promise<SpeechOutcome>((resolve) => (end = (kind) => resolve({ kind, seconds: 1 })));
+      this.playing.push({ start, end });
+      return { accepted, firstAudio, outcome };
+    }
     const outcome = accepted.then(
       (): SpeechOutcome => ({ kind: 'played', seconds: 1 }),
       (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
@@ -72,6 +83,7 @@ interface Setup {
   reader: AutoReader;
   pipeline: Pipeline;
   notices: RefusalNotice[];
+  behind: BehindNotice[];
   stopped: string[];
   voices: Array<string | null>;
   logs: () => Array<Record<string, unknown>>;
@@ -83,9 +95,10 @@ afterEach(() => {
   detach = undefined;
 });
 
-function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails?: boolean } = {}): Setup {
+function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {}): Setup {
   const pipeline = new Pipeline();
   const notices: RefusalNotice[] = [];
+  const behind: BehindNotice[] = [];
   const stopped: string[] = [];
   const voices: Array<string | null> = [];
   const lines: string[] = [];
@@ -101,6 +114,11 @@ function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails
     notify: async (notice) => {
       notices.push(notice);
     },
+    notifyBehind: async (notice) => {
+      behind.push(notice);
+    },
+    ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
+    ...(options.maxPendingSeconds === undefined ? {} : { maxPendingSeconds: options.maxPendingSeconds }),
     onStopped: (guildId) => stopped.push(guildId),
     logger: createLogger({ level: 'debug', destination: stream }),
   });
@@ -114,7 +132,7 @@ function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails
     client.off(Events.VoiceStateUpdate, onVoice);
     reader.close();
   };
-  return { reader, pipeline, notices, stopped, voices, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return { reader, pipeline, notices, behind, stopped, voices, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 type Post = Partial<Omit<ChatMessage, 'id' | 'guildId'>> & { content: string };
@@ -289,5 +307,74 @@ describe('AutoReader', () => {
       connection.destroy();
       getVoiceConnection(guild.id)?.destroy();
     }
+  });
+
+  it('hands a message over only once the one before started playing, and counts it pending until it has played', async () => {
+    const { reader, pipeline } = setup({ sayName: false });
+    pipeline.held = true;
+    for (const text of ['one', 'two', 'three']) await arrive({ content: text });
+    await pipeline.ordered(1);
+    // One handed over (held, fetched), the others unread: nothing requested or held for them yet.
+    expect(pipeline.texts).toEqual(['one']);
+    expect(reader.pending(guild.id)).toBe(3);
+    pipeline.playing[0]?.start();
+    await pipeline.ordered(2);
+    expect(pipeline.texts).toEqual(['one', 'two']); // fetched while 'one' plays, not before
+    pipeline.playing[0]?.end('played');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(2));
+    expect(pipeline.texts).toEqual(['one', 'two']); // 'two' has not started: 'three' still waits
+    pipeline.playing[1]?.start();
+    await pipeline.ordered(3);
+    pipeline.playing[1]?.end('played');
+    pipeline.playing[2]?.start();
+    pipeline.playing[2]?.end('played');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+  });
+
+  it('past the bound drops the oldest unread messages, never hands them over, and gives one notice per backlog', async () => {
+    const { reader, pipeline, behind, logs } = setup({ sayName: false }, { maxPending: 3 });
+    pipeline.held = true;
+    for (let i = 1; i <= 10; i++) await arrive({ content: `m${i}` });
+    await pipeline.ordered(1);
+    expect(reader.pending(guild.id)).toBe(3);
+    expect(behind).toEqual([{ guildId: guild.id, channelId: TEXT, language: 'en-US' }]);
+    // m1 was handed over at once; m2..m8 were dropped unread; the newest two wait.
+    const play = async (index: number, count: number) => {
+      pipeline.playing[index]?.start();
+      await pipeline.ordered(count);
+      pipeline.playing[index]?.end('played');
+    };
+    await play(0, 2);
+    await play(1, 3);
+    pipeline.playing[2]?.start();
+    pipeline.playing[2]?.end('played');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    expect(pipeline.texts).toEqual(['m1', 'm9', 'm10']);
+    expect(logs().filter((line) => line['code'] === 'autoread-behind')).toHaveLength(1);
+    expect(logs().find((line) => line['code'] === 'autoread-caught-up')).toMatchObject({ dropped: 7 });
+    // Caught up: the next overflow is announced again.
+    for (let i = 11; i <= 15; i++) await arrive({ content: `m${i}` });
+    expect(behind).toHaveLength(2);
+  });
+
+  it('bounds the backlog in estimated seconds too', async () => {
+    // 15 characters a second: each 30-character message is about 2 s; 5 s hold two of them.
+    const { reader, pipeline, behind } = setup({ sayName: false }, { maxPending: 0, maxPendingSeconds: 5 });
+    pipeline.held = true;
+    for (let i = 1; i <= 4; i++) await arrive({ content: `message number ${i} of four, read.` });
+    await pipeline.ordered(1);
+    expect(reader.pending(guild.id)).toBe(2);
+    expect(behind).toHaveLength(1);
+  });
+
+  it('a /stop (the job ends stopped) drops the unread messages with it, as it empties the queue', async () => {
+    const { reader, pipeline } = setup({ sayName: false });
+    pipeline.held = true;
+    for (const text of ['one', 'two', 'three']) await arrive({ content: text });
+    await pipeline.ordered(1);
+    pipeline.playing[0]?.end('stopped');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['one']);
   });
 });

@@ -86,9 +86,16 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/TTS_MAX_CHARS_PER_REQUEST must be a whole number from 50 to 10000; got "3"/);
   });
 
-  it('reads budgets and the cache (0 or unset: no limit; 500 MB under ./data/cache by default)', () => {
+  it('reads budgets and the cache (0: no limit; unset: sized from the plan; 500 MB under ./data/cache by default)', () => {
     const defaults = loadConfig(base);
-    expect(defaults.budgets).toEqual({ guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 });
+    // Creator (the default plan, 300,000 a month): a third a server, 1/150 a member a day, 3 s between paid requests.
+    expect(defaults.budgets).toEqual({ guildMonthlyChars: 100_000, memberDailyChars: 2000, memberCooldownSeconds: 3 });
+    expect(loadConfig({ ...base, VOICE_API_PLAN: 'pro' }).budgets).toEqual({ guildMonthlyChars: 233_300, memberDailyChars: 4600, memberCooldownSeconds: 3 });
+    expect(loadConfig({ ...base, VOICE_API_PLAN: 'business' }).budgets).toEqual({ guildMonthlyChars: 1_333_300, memberDailyChars: 26_600, memberCooldownSeconds: 3 });
+    const none = loadConfig({ ...base, BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' });
+    expect(none.budgets).toEqual({ guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 });
+    // An empty value in .env is unset: the default applies.
+    expect(loadConfig({ ...base, BUDGET_MEMBER_DAILY_CHARS: '' }).budgets.memberDailyChars).toBe(2000);
     expect(defaults.cache).toEqual({ dir: './data/cache', maxBytes: 500 * 1024 * 1024 });
     const set = loadConfig({
       ...base,
@@ -100,6 +107,14 @@ describe('loadConfig', () => {
     });
     expect(set.budgets).toEqual({ guildMonthlyChars: 50_000, memberDailyChars: 2000, memberCooldownSeconds: 10 });
     expect(set.cache).toEqual({ dir: '/var/cache/saybot', maxBytes: 64 * 1024 * 1024 });
+  });
+
+  it('reads the queue bounds (0: no limit; 180 s and 20 clips a server, 3 requests a member by default) and names a bad one', () => {
+    expect(loadConfig(base).queue).toEqual({ guildSeconds: 180, guildClips: 20, memberRequests: 3 });
+    expect(loadConfig({ ...base, QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '5', QUEUE_MAX_PER_MEMBER: '0' }).queue)
+      .toEqual({ guildSeconds: 0, guildClips: 5, memberRequests: 0 });
+    const problems = problemsOf({ ...base, QUEUE_MAX_PER_MEMBER: 'many' });
+    expect(problems).toEqual([expect.stringMatching(/^Configuration: QUEUE_MAX_PER_MEMBER must be a whole number from 0 to 1000; got "many"$/)]);
   });
 
   it('names each malformed budget or cache setting in its own line', () => {

@@ -64,6 +64,10 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
         CACHE_DIR: 'cache',
         METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'info',
+        // One member speaks again and again in each guild: this operator sets no budgets (SayBot's defaults have them).
+        BUDGET_GUILD_MONTHLY_CHARS: '0',
+        BUDGET_MEMBER_DAILY_CHARS: '0',
+        BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
       },
     });
     await bot.waitForLine((l) => l['msg'] === 'every shard ready', 45_000);

@@ -12,6 +12,7 @@ import { Refusal } from '../../src/refusal.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../src/speech/errors.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
+import type { QueueBounds } from '../../src/speech/queue-bounds.ts';
 import { SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { PlayerRegistry } from '../../src/voice/player-registry.ts';
@@ -20,7 +21,7 @@ import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../fake
 
 const NO_BUDGETS: OperatorBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const MAX_CHARS = 40;
-const guilds = Array.from({ length: 6 }, (_, i) => guildSpec(i + 1));
+const guilds = Array.from({ length: 8 }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let requestIds = 0;
 
@@ -52,17 +53,20 @@ afterEach(async () => {
   sandbox.clearFaults();
 });
 
-function makePipeline(budgets: OperatorBudgets = NO_BUDGETS): SpeechPipeline {
+function makePipeline(budgets: OperatorBudgets = NO_BUDGETS, queue?: QueueBounds): SpeechPipeline {
   const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
   source = new PartSource({ client: api, logger: silentLogger, accounting });
   players = new PlayerRegistry({ logger: silentLogger, idleTimeoutMs: 60_000, group: 'pipeline-test', readyTimeoutMs: 10_000 });
-  return new SpeechPipeline({ source, accounting, players, logger: silentLogger, maxCharsPerRequest: MAX_CHARS });
+  return new SpeechPipeline({ source, accounting, players, logger: silentLogger, maxCharsPerRequest: MAX_CHARS, ...(queue ? { queue } : {}) });
 }
 
-function requester(guildId = 'G'): Requester {
+function requester(guildId = 'G', userId = 'U'): Requester {
   requestIds += 1;
-  return { guildId, userId: 'U', source: 'say', id: String(requestIds) };
+  return { guildId, userId, source: 'say', id: String(requestIds) };
 }
+
+/** What `accepted` rejected with, or undefined when it was accepted. */
+const refusalOf = (job: { accepted: Promise<unknown> }) => job.accepted.then(() => undefined, (e: unknown) => e);
 
 const tts = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
 const ttsRequests = () => sandbox.requests.filter((r) => r.endpoint === 'tts').length;
@@ -187,5 +191,45 @@ describe('SpeechPipeline', () => {
     expect((await first.outcome).kind).toBe('played');
     expect((await second.outcome).kind).toBe('played');
     expect(order).toEqual(['first done', 'second heard']);
+  });
+
+  it('voice: a member past the per-member bound is refused before anything is held or sent; another member still gets in', async () => {
+    // A daily budget makes every accepted request hold characters: a refused one must hold none.
+    const pipeline = makePipeline({ ...NO_BUDGETS, memberDailyChars: 10_000 }, { guildSeconds: 0, guildClips: 0, memberRequests: 2 });
+    const { guildId, target } = voiceGuild();
+    const mine = [pipeline.speak({ request: tts('Mine, one.'), requester: requester(guildId), target }),
+      pipeline.speak({ request: tts('Mine, two.'), requester: requester(guildId), target })];
+    await Promise.all(mine.map((job) => job.accepted));
+    const before = ttsRequests();
+    const third = pipeline.speak({ request: tts('Mine, three: one too many.'), requester: requester(guildId), target });
+    const refusal = await refusalOf(third);
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect((refusal as Refusal).reason).toEqual({ code: 'queue-member-full', limit: 2, queued: 2 });
+    expect(await third.outcome).toMatchObject({ kind: 'failed', error: refusal });
+    const other = pipeline.speak({ request: tts('Someone else.'), requester: requester(guildId, 'V'), target });
+    expect(await refusalOf(other)).toBeUndefined();
+    for (const job of [...mine, other]) expect((await job.outcome).kind).toBe('played');
+    // Only the three accepted texts were ever requested; the refused one never reached the service.
+    expect(sandbox.requests.some((r) => r.text === 'Mine, three: one too many.')).toBe(false);
+    expect(ttsRequests() - before).toBeLessThanOrEqual(3);
+    // Once played, the member's place is free again.
+    expect(await refusalOf(pipeline.speak({ request: tts('Mine, again.'), requester: requester(guildId), target }))).toBeUndefined();
+  });
+
+  it("voice: the server's queue is bounded in clips and in estimated seconds; a lone request always fits", async () => {
+    const pipeline = makePipeline(NO_BUDGETS, { guildSeconds: 2, guildClips: 2, memberRequests: 0 });
+    const { guildId, target } = voiceGuild();
+    // Three parts (MAX_CHARS 40) with nothing ahead: taken, whatever the clip bound.
+    const long = pipeline.speak({ request: tts('A long first request, split in parts. It has a second part here. And a third one too.'), requester: requester(guildId), target });
+    expect(await long.accepted).toMatchObject({ parts: 3, ahead: 0 });
+    const clips = await refusalOf(pipeline.speak({ request: tts('Short.'), requester: requester(guildId, 'V'), target }));
+    expect((clips as Refusal).reason).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 2, queued: 3 });
+    expect((await long.outcome).kind).toBe('played');
+    // Empty again: one short clip is taken; a second whose estimate passes 2 s in all (0.2 + 2.7) is refused on seconds.
+    const short = pipeline.speak({ request: tts('Hi.'), requester: requester(guildId), target });
+    await short.accepted;
+    const seconds = await refusalOf(pipeline.speak({ request: tts('Forty characters of speech, to be heard.'), requester: requester(guildId, 'V'), target }));
+    expect((seconds as Refusal).reason).toMatchObject({ code: 'queue-guild-full', bound: 'seconds', limit: 2, queued: 1 });
+    expect((await short.outcome).kind).toBe('played');
   });
 });

@@ -156,6 +156,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       VOICE_API_BASE_URL: sandbox.url,
       VOICE_API_KEY: apiKey,
       LOG_LEVEL: 'debug',
+      // This operator sets no budgets (SayBot's own defaults are sized from the plan): tests of budgets set their
+      // own, and test/e2e/queue-bounds.test.ts unsets these to see the defaults.
+      BUDGET_GUILD_MONTHLY_CHARS: '0',
+      BUDGET_MEMBER_DAILY_CHARS: '0',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
       // The fake serves attachments like Discord's CDN, from its own address.
       ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
       ...options.env,

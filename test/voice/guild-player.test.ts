@@ -8,7 +8,7 @@ import { GuildPlayer, VoiceJoinError, type GuildPlayerOptions, type PlaybackItem
 import { FakeDiscord } from '../support/fake-discord/index.ts';
 import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, sineOpusPackets, trustCertificate } from '../fake-discord/helpers.ts';
 
-const GUILDS = 14;
+const GUILDS = 15;
 const guilds = Array.from({ length: GUILDS }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let fake: FakeDiscord;
@@ -114,13 +114,31 @@ describe('GuildPlayer with DAVE required', () => {
     expect(b).toMatchObject({ status: 'played' });
     expect(a?.seconds).toBeCloseTo(0.4, 1);
     expect(low.events).toEqual(['open']);
-    expect(high.events).toEqual(['open']);
+    // Queued next behind a clip under way: prepared as it was queued, opened at its turn.
+    expect(high.events).toEqual(['prepare', 'open']);
     const heard = await fake.waitForAudio(guildId, { minSeconds: 0.75 });
     expect(heard.dave?.plaintextFrames).toBe(0);
     const half = heard.pcm.length / 2;
     expect(Math.abs(dominantHz(heard.pcm.subarray(0, half - (half % 2))) - 330)).toBeLessThan(10);
     expect(Math.abs(dominantHz(heard.pcm.subarray(half + (half % 2))) - 660)).toBeLessThan(10);
     expect(player.busy).toBe(false);
+  });
+
+  it('a clip queued next behind one already under way is prepared at once; one further back waits its turn', async () => {
+    const { player, lounge } = makePlayer();
+    await player.connect(lounge);
+    const first = sineItem(440, 0.6);
+    const next = sineItem(550, 0.2);
+    const later = sineItem(660, 0.2);
+    const results = [player.enqueue(first.item)];
+    expect(first.events).toContain('open');
+    // Enqueued while the first plays (auto-read hands a message over then): its audio is wanted now, not at its turn.
+    results.push(player.enqueue(next.item));
+    expect(next.events).toEqual(['prepare']);
+    results.push(player.enqueue(later.item));
+    expect(later.events).toEqual([]);
+    expect((await Promise.all(results)).map((r) => r.status)).toEqual(['played', 'played', 'played']);
+    expect(later.events).toEqual(['prepare', 'open']);
   });
 
   it('skip ends the current clip as skipped (with what was heard) and the queue goes on', async () => {
@@ -149,7 +167,8 @@ describe('GuildPlayer with DAVE required', () => {
     expect(player.stop()).toBe(1);
     expect(await current).toMatchObject({ status: 'stopped' });
     expect(await waiting).toEqual({ status: 'stopped', seconds: 0 });
-    expect(queued.events).toEqual(['dispose']);
+    // Prepared as it was queued next (its audio wanted while the other played), then released unopened.
+    expect(queued.events).toEqual(['prepare', 'dispose']);
     expect(player.state.kind).toBe('connected');
   });
 
