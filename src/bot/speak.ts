@@ -8,6 +8,7 @@ import { acknowledge } from './acknowledge.ts';
 import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
+import { receivedAtEpochMs } from './received.ts';
 import { showResult } from './replies.ts';
 import { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';
 
@@ -76,7 +77,8 @@ export function requesterOf(interaction: SpeakingInteraction, source: string = i
     userId: interaction.user.id,
     source,
     id: interaction.id,
-    askedAt: interaction.createdTimestamp,
+    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
+    askedAt: receivedAtEpochMs(interaction),
   };
 }
 

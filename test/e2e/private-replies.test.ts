@@ -150,6 +150,10 @@ describe('a private reply whose token really expired (Discord\'s clock past its 
     expect(handle.tokenExpired).toBe(true);
     const dm = await h.discord.waitForDirectMessage((m) => m.userId === ALICE && String(m.message.content).includes('Spoke'));
     expect((dm.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+    expect(String(dm.message.content)).toMatch(/^About Speak in Skewed:\n/);
+    // Carol's public reply, whose token expired too, may still fall back to the channel, naming her without a ping.
+    const carols = await h.discord.waitForChannelMessage((m) => h.discord.channelMessages().indexOf(m) >= channelMark && String(m.message.content).startsWith(`<@${CAROL}> Spoke`));
+    expect(carols.message.mentions).toEqual([]);
     const posts = channelPostsSince(channelMark);
     for (const post of posts) expect(String(post.message.content)).toMatch(new RegExp(`^<@${CAROL}> `));
     expect(posts.some((p) => String(p.message.content).includes(`<@${ALICE}>`))).toBe(false);
