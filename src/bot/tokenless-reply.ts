@@ -28,8 +28,8 @@ const dmsClosed = new WeakSet<BotCommandInteraction>();
 /** Delivers a reply whose token is gone: by DM when private, in the channel when public. */
 export async function replyWithoutToken(interaction: BotCommandInteraction, reply: TokenlessReply, log = tokenLogger(interaction)): Promise<void> {
   if (!reply.private) {
-    await postInChannel(interaction, reply.content, reply.files);
     report(interaction, log, 'channel');
+    await postInChannel(interaction, reply.content, reply.files);
     return;
   }
   if (dmsClosed.has(interaction)) return;
