@@ -26,18 +26,31 @@ export async function showResult(
  * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
  */
 export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
-  await settled(interaction);
-  if (!tokenGone(interaction)) {
-    try {
-      const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
-      if (replied) await replied;
-      else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
-      return;
-    } catch (error) {
-      if (!noteIfTokenGone(interaction, error)) throw error;
-    }
-  }
+  if (await replyInInteraction(interaction, content, files)) return;
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
+}
+
+/**
+ * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
+ * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
+ */
+export async function showProgress(interaction: BotCommandInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
+  await replyInInteraction(interaction, t(interaction.locale, key, params), []);
+}
+
+/** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
+async function replyInInteraction(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[]): Promise<boolean> {
+  await settled(interaction);
+  if (tokenGone(interaction)) return false;
+  try {
+    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
+    if (replied) await replied;
+    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+    return true;
+  } catch (error) {
+    if (!noteIfTokenGone(interaction, error)) throw error;
+    return false;
+  }
 }
 
 /** Only a first response Discord took as public makes the reply public (discord.js sets `ephemeral` once it did). */

@@ -146,9 +146,12 @@ describe('a private reply whose token really expired (Discord\'s clock past its 
   }
 
   it('reaches the member by DM, never the channel (the public reply of the clip before it may go there)', async () => {
+    const dmsBefore = h.discord.directMessages(ALICE).length;
     const { handle, channelMark } = await speakOutlivingItsToken();
     expect(handle.tokenExpired).toBe(true);
-    const dm = await h.discord.waitForDirectMessage((m) => m.userId === ALICE && String(m.message.content).includes('Spoke'));
+    const dm = await h.discord.waitForDirectMessage((m) => m.userId === ALICE && h.discord.directMessages(ALICE).indexOf(m) >= dmsBefore && String(m.message.content).includes('Spoke'));
+    // The outcome only: "Speaking…", a step that mattered only in the interaction, is not sent after it.
+    expect(h.discord.directMessages(ALICE).slice(dmsBefore)).toEqual([dm]);
     expect((dm.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     expect(String(dm.message.content)).toMatch(/^About Speak in Skewed:\n/);
     // Carol's public reply, whose token expired too, may still fall back to the channel, naming her without a ping.
