@@ -1,4 +1,4 @@
-import { MessageFlags, type AutocompleteInteraction } from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
@@ -64,7 +64,7 @@ export function acknowledgeByDeadline(interaction: BotCommandInteraction, epheme
 }
 
 /** What is left of ACKNOWLEDGE_WITHIN_MS since the interaction was received. */
-function untilDeadline(interaction: Parameters<typeof sinceReceived>[0]): number {
+function untilDeadline(interaction: BaseInteraction): number {
   return Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
 }
 
