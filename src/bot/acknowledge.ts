@@ -1,10 +1,13 @@
-import { MessageFlags, type AutocompleteInteraction } from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { BotCommandInteraction } from './command.ts';
+import { noteIfTokenGone, tokenGone } from './expired-token.ts';
+import { sinceReceived } from './received.ts';
 
 /**
- * How long a command may work before its first response; Discord forgets an interaction not acknowledged within
- * 3 s of its creation, and the event reaches us some time after that. Past this, the interaction is deferred for it.
+ * How long a command may work before its first response, from when SayBot received the interaction (received.ts,
+ * a monotonic clock: a host clock minutes off changes nothing); Discord forgets an interaction not acknowledged
+ * within 3 s of its creation, and the event reaches us some time after that. Past this, it is deferred for it.
  */
 export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
@@ -17,16 +20,27 @@ const firstResponse = new WeakMap<BotCommandInteraction, Promise<unknown>>();
  */
 export function claimFirstResponse(interaction: BotCommandInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
   if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
-  const sent = send();
+  // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (settled()).
+  const sent = send().catch((error: unknown) => {
+    noteIfTokenGone(interaction, error);
+    throw error;
+  });
   firstResponse.set(interaction, sent);
   return sent;
 }
 
-/** Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. */
+/**
+ * Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. A token
+ * Discord already forgot is no failure of the command: its replies go without it (tokenless-reply.ts).
+ */
 export async function acknowledge(interaction: BotCommandInteraction, ephemeral = false): Promise<void> {
   const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
-  if (sent) await sent;
-  else await settled(interaction);
+  if (!sent) return settled(interaction);
+  try {
+    await sent;
+  } catch (error) {
+    if (!tokenGone(interaction)) throw error;
+  }
 }
 
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
@@ -45,8 +59,13 @@ export function acknowledgeByDeadline(interaction: BotCommandInteraction, epheme
     if (!sent) return;
     log.info({ code: 'acknowledged-by-deadline', command: interaction.commandName, interactionId: interaction.id }, 'command still working: deferred its reply');
     sent.catch((error: unknown) => log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'));
-  }, ACKNOWLEDGE_WITHIN_MS);
+  }, untilDeadline(interaction));
   return () => clearTimeout(timer);
+}
+
+/** What is left of ACKNOWLEDGE_WITHIN_MS since the interaction was received. */
+function untilDeadline(interaction: BaseInteraction): number {
+  return Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
 }
 
 /**
@@ -66,6 +85,6 @@ export function answerAutocompleteByDeadline(interaction: AutocompleteInteractio
     if (answered) return;
     log.info({ code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id }, 'autocomplete too slow: answered with no choices');
     interaction.respond([]).catch((error: unknown) => log.warn({ code: 'autocomplete-failed', err: error, interactionId: interaction.id }, 'could not answer a slow autocomplete'));
-  }, ACKNOWLEDGE_WITHIN_MS);
+  }, untilDeadline(interaction));
   return () => clearTimeout(timer);
 }

@@ -5,6 +5,7 @@ import { commandFor, isMessageMenu, type AnyCommandModule, type BotCommandIntera
 import { watchToken } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
+import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
 
 /**
@@ -16,6 +17,8 @@ export async function handleInteraction(
   commands: ReadonlyMap<string, AnyCommandModule>,
   context: CommandContext,
 ): Promise<void> {
+  // First of all: Discord's 3 s and the token's 15 minutes are counted on our side from here.
+  noteReceived(interaction);
   const log: Logger = context.logger;
   if (interaction.isAutocomplete()) {
     const found = commands.get(interaction.commandName);

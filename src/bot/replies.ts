@@ -2,21 +2,13 @@ import { MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
-import { noteIfTokenExpired, postInChannel, tokenGone } from './expired-token.ts';
+import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
+import { NO_MENTIONS } from './safe-text.ts';
+import { replyWithoutToken } from './tokenless-reply.ts';
 
-/** Nothing SayBot writes may ping anyone, whatever the text contains. */
-export const NO_MENTIONS = { parse: [] as never[] };
-
-/**
- * What a member typed, made safe to quote back: no characters that could form a mention, a channel link or a
- * code span (`<`, `>`, `@`, backtick), no line breaks, at most `max` characters.
- */
-export function echo(text: string, max: number): string {
-  const plain = text.replace(/[<>@`\r\n]/g, '');
-  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
-}
+export { NO_MENTIONS, echo } from './safe-text.ts';
 
 /** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
 export async function showResult(
@@ -28,19 +20,42 @@ export async function showResult(
   await showContent(interaction, t(interaction.locale, key, params), files);
 }
 
-/** As showResult, for text already composed in the caller's language (listings). */
+/**
+ * As showResult, for text already composed in the caller's language (listings). Private unless the interaction's
+ * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
+ * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
+ */
 export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
-  // A reply that waited behind a long queue may outlive the token (15 minutes): it goes to the channel instead.
-  if (tokenGone(interaction)) return postInChannel(interaction, content, files, NO_MENTIONS);
+  if (await replyInInteraction(interaction, content, files)) return;
+  await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
+}
+
+/**
+ * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
+ * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
+ */
+export async function showProgress(interaction: BotCommandInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
+  await replyInInteraction(interaction, t(interaction.locale, key, params), []);
+}
+
+/** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
+async function replyInInteraction(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[]): Promise<boolean> {
   await settled(interaction);
+  if (tokenGone(interaction)) return false;
   try {
     const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
     if (replied) await replied;
     else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+    return true;
   } catch (error) {
-    if (!noteIfTokenExpired(interaction, error)) throw error;
-    await postInChannel(interaction, content, files, NO_MENTIONS);
+    if (!noteIfTokenGone(interaction, error)) throw error;
+    return false;
   }
+}
+
+/** Only a first response Discord took as public makes the reply public (discord.js sets `ephemeral` once it did). */
+function isPrivate(interaction: BotCommandInteraction): boolean {
+  return interaction.ephemeral !== false;
 }
 
 /**
@@ -66,25 +81,27 @@ export async function showFailure(
   );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
   await settled(interaction);
-  try {
-    const replied = tokenGone(interaction)
-      ? undefined
-      : claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }));
-    if (tokenGone(interaction)) {
-      await postInChannel(interaction, content, [], NO_MENTIONS);
-    } else if (replied) {
-      await replied;
-    } else if (interaction.ephemeral) {
-      await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
-    } else {
-      await interaction.deleteReply().catch(() => undefined);
-      await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+  if (!tokenGone(interaction)) {
+    try {
+      const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }));
+      if (replied) {
+        await replied;
+      } else if (interaction.ephemeral) {
+        await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
+      } else {
+        await interaction.deleteReply().catch(() => undefined);
+        await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+      }
+      return;
+    } catch (replyError) {
+      if (!noteIfTokenGone(interaction, replyError)) {
+        log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
+        return;
+      }
     }
-  } catch (replyError) {
-    if (noteIfTokenExpired(interaction, replyError)) {
-      const posted = await postInChannel(interaction, content, [], NO_MENTIONS).then(() => true, () => false);
-      if (posted) return;
-    }
-    log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
   }
+  // A failure is the member's alone, whatever the command's reply was.
+  await replyWithoutToken(interaction, { content, files: [], private: true }, log).catch((error: unknown) =>
+    log.warn({ err: error, interactionId: interaction.id }, 'could not tell the user about a failure'),
+  );
 }

@@ -8,7 +8,8 @@ import { acknowledge } from './acknowledge.ts';
 import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
-import { showResult } from './replies.ts';
+import { receivedAtEpochMs } from './received.ts';
+import { showProgress, showResult } from './replies.ts';
 import { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
@@ -76,7 +77,8 @@ export function requesterOf(interaction: SpeakingInteraction, source: string = i
     userId: interaction.user.id,
     source,
     id: interaction.id,
-    askedAt: interaction.createdTimestamp,
+    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
+    askedAt: receivedAtEpochMs(interaction),
   };
 }
 
@@ -112,10 +114,10 @@ export async function speakAndReply(
   // A voice message is posted in the channel on its own; the reply about it is the member's alone.
   await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
   if (target.kind === 'voice') {
-    if (accepted.ahead > 0) await showResult(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+    if (accepted.ahead > 0) await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
     else if (await Promise.race([job.firstAudio.then(() => true), job.outcome.then(() => false)])) {
-      await showResult(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+      await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
   await showOutcome(interaction, context.logger, await job.outcome, target, order.request.voice, voice);

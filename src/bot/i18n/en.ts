@@ -31,6 +31,8 @@ export const en = {
   'error.input.unknownLanguage': '"{language}" is not a language code. Pick one from the list (for example en, ko, ja).',
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   'error.shuttingDown': 'I am restarting. Please try again in a minute.',
+  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
+  'reply.direct': 'About {command} in {server}:',
   // /clone reference clips
   'clone.error.consent': 'Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.',
   'clone.error.nameInvalid': 'A voice name is 1 to {max} letters or digits (spaces, - _ . and \' allowed between them).',

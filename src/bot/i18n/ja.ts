@@ -26,6 +26,8 @@ export const ja: Catalogue = {
   'error.input.unknownLanguage': '「{language}」は言語コードではありません。一覧から選んでください（例: ja, en, ko）。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
   'error.shuttingDown': 'ボットを再起動しています。少ししてからもう一度お試しください。',
+  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
+  'reply.direct': '{server} での {command} への返信です:',
   'clone.error.consent': '声のクローンには話者本人の同意が必要です。同意を得た場合のみ consent を True にしてください。',
   'clone.error.nameInvalid': '声の名前は 1〜{max} 文字の文字または数字です（間にスペース、- _ . \' を使えます）。',
   'clone.error.nameTaken': 'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',

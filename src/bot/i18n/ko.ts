@@ -26,6 +26,8 @@ export const ko: Catalogue = {
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
   'error.shuttingDown': '봇을 다시 시작하는 중입니다. 잠시 후 다시 시도해 주세요.',
+  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
+  'reply.direct': '{server} 서버의 {command}에 대한 답장입니다:',
   'clone.error.consent': '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 동의를 True로 설정해 주세요.',
   'clone.error.nameInvalid': '음성 이름은 1~{max}자의 문자나 숫자여야 합니다 (사이에 공백, - _ . \' 사용 가능).',
   'clone.error.nameTaken': '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cdn, type CdnLogEntry } from './cdn.ts';
+import { DiscordClock } from './clock.ts';
 import type { DaveGroupState } from './dave/group.ts';
 import { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 import { CommandStore } from './commands.ts';
@@ -19,7 +20,7 @@ import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from 
 import { snowflake } from './snowflake.ts';
 import type {
   FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, FakeMessageCommandInput, HeardAudio, HeardPacket,
-  InteractionHandle, RestLogEntry, SentChannelMessage,
+  InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
@@ -41,7 +42,7 @@ const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 interface Parts {
   world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
-  gateway: Gateway; voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits;
+  gateway: Gateway; voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits; clock: DiscordClock;
   daveWatchers: Set<() => void>;
 }
 
@@ -81,9 +82,11 @@ export class FakeDiscord {
     const cdn = new Cdn();
     const commands = new CommandStore(options.applicationId);
     const messages = new MessageStore(cdn);
+    const clock = new DiscordClock();
     const interactions = new Interactions({
       world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000,
       tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS, report,
+      clock, hostClockAheadMs: options.hostClockAheadMs ?? 0,
     });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
@@ -135,7 +138,7 @@ export class FakeDiscord {
       await Promise.all([gateway.close(), voice.close(), udp.close()]);
       throw error;
     }
-    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, daveWatchers }, problems, baseUrl);
+    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, clock, daveWatchers }, problems, baseUrl);
     return self.fake;
   }
 
@@ -151,7 +154,7 @@ export class FakeDiscord {
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
-    interaction.dispatchedAtMs = performance.now();
+    interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
   }
@@ -167,7 +170,7 @@ export class FakeDiscord {
     const channelId = input.channelId ?? this.parts.world.guild(input.guildId).textChannelId;
     const target = resolvedMessagePayload({ ...message, id: message.id ?? snowflake(), channelId, guildId: input.guildId });
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, command, target);
-    interaction.dispatchedAtMs = performance.now();
+    interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
   }
@@ -177,7 +180,7 @@ export class FakeDiscord {
     if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.Autocomplete, input);
-    interaction.dispatchedAtMs = performance.now();
+    interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     const response = await interaction.waitFor((r) => r.kind === 'callback' && r.type === 8, input.timeoutMs ?? 5000);
     const choices = asObject(asObject(response.raw).data).choices;
@@ -197,6 +200,21 @@ export class FakeDiscord {
     const role = guild.roles.find((r) => r.managed && botRoles.includes(r.id));
     if (!role) throw new Error(`FakeDiscord: the bot has no role of its own in guild ${guildId}`);
     role.permissions = permissions;
+  }
+
+  /**
+   * Discord's own clock moves on by `ms` (the host's does not): tokens of interactions created before are that
+   * much older (past 15 minutes: 401 50027), and unanswered interactions that much closer to their 3 s.
+   */
+  advanceClock(ms: number): void {
+    this.parts.clock.advance(ms);
+  }
+
+  /** Whether a member accepts direct messages from the bot (closed: sending is refused with 403 50007). */
+  setDirectMessages(userId: string, open: boolean): void {
+    const user = this.parts.world.findUser(userId);
+    if (!user) throw new Error(`FakeDiscord: unknown user ${userId}`);
+    user.dmsClosed = !open;
   }
 
   /** Serves bytes over HTTP like Discord's CDN; use the result in a command's `attachments` or an option's value. */
@@ -269,6 +287,25 @@ export class FakeDiscord {
   /** Messages the bot posted with POST /channels/{id}/messages. */
   channelMessages(channelId?: string): SentChannelMessage[] {
     return this.parts.rest.sentMessages.filter((m) => channelId === undefined || m.channelId === channelId);
+  }
+
+  /** Messages the bot sent to members by DM (POST /channels/{dm channel}/messages), apart from channelMessages(). */
+  directMessages(userId?: string): SentDirectMessage[] {
+    return this.parts.rest.directMessages.filter((m) => userId === undefined || m.userId === userId);
+  }
+
+  /** Resolves with the first direct message (sent so far or later) that matches. */
+  waitForDirectMessage(predicate: (message: SentDirectMessage) => boolean, timeoutMs = 20_000): Promise<SentDirectMessage> {
+    const { rest, waits } = this.parts;
+    return waits.wait(
+      () => rest.directMessages.find(predicate),
+      (notify) => {
+        rest.messageListeners.add(notify);
+        return () => rest.messageListeners.delete(notify);
+      },
+      timeoutMs,
+      () => `no matching direct message; got ${rest.directMessages.length}: ${rest.directMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
+    );
   }
 
   /** Resolves with the first channel message (posted so far or later) that matches. */

@@ -1,6 +1,7 @@
 // Interactions the fake sends, and what the bot answered: callbacks, @original edits and follow-ups.
 import type { ParsedBody } from './body.ts';
 import type { Cdn } from './cdn.ts';
+import type { DiscordClock } from './clock.ts';
 import type { CommandStore } from './commands.ts';
 import {
   ATTACHMENT_SIZE_LIMIT, MessageFlag, apiError, asObject, checkMessageBody, mentionedBy,
@@ -24,16 +25,19 @@ function answer(error: ApiError): Answer {
 }
 
 export class Interaction implements InteractionHandle {
-  readonly id = snowflake();
+  readonly id: string;
   readonly token = `aW50ZXJhY3Rpb24.${randomToken(48)}`;
   readonly type: number;
   readonly guild: GuildRecord;
   readonly user: UserRecord;
   readonly channelId: string;
   readonly commandName: string;
-  readonly createdAt = performance.now();
-  /** Set by whoever sends the INTERACTION_CREATE, right before it goes out. */
+  /** On Discord's own clock (DiscordClock): the token's 15 minutes count from here. */
+  readonly createdAt: number;
+  /** performance.now() when INTERACTION_CREATE went out (markDispatched), for latency measurements. */
   dispatchedAtMs = Number.NaN;
+  /** The same moment on Discord's own clock: the 3 s to the first callback count from here. */
+  dispatchedAt = Number.NaN;
   readonly responses: InteractionResponse[] = [];
   readonly problems: string[] = [];
   acknowledged = false;
@@ -43,17 +47,31 @@ export class Interaction implements InteractionHandle {
   readonly followUpIds = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
+  private readonly clock: DiscordClock;
 
   private readonly report: (line: string) => void;
 
-  constructor(type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string, waits: Waits, report: (line: string) => void) {
-    this.report = report;
+  constructor(
+    type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string,
+    deps: { waits: Waits; report: (line: string) => void; clock: DiscordClock; hostClockAheadMs: number },
+  ) {
+    this.report = deps.report;
+    this.clock = deps.clock;
+    this.createdAt = deps.clock.now();
+    // A real snowflake, from Discord's wall clock: behind the host's when the host's runs ahead.
+    this.id = snowflake(Date.now() - deps.hostClockAheadMs);
     this.type = type;
     this.guild = guild;
     this.user = user;
     this.channelId = channelId;
     this.commandName = commandName;
-    this.waits = waits;
+    this.waits = deps.waits;
+  }
+
+  /** Called right before INTERACTION_CREATE is written to the bot's gateway session. */
+  markDispatched(): void {
+    this.dispatchedAtMs = performance.now();
+    this.dispatchedAt = this.clock.now();
   }
 
   record(response: InteractionResponse): void {
@@ -102,6 +120,10 @@ export interface InteractionsDeps {
   timeoutMs: number;
   /** How long the token works for webhook edits and follow-ups; 0 = forever. */
   tokenLifetimeMs: number;
+  /** Discord's own clock, which judges both. */
+  clock: DiscordClock;
+  /** How far the host's wall clock runs ahead of Discord's: interaction IDs are that much older than Date.now(). */
+  hostClockAheadMs: number;
   report: (line: string) => void;
 }
 
@@ -129,7 +151,7 @@ export class Interactions {
     const channelId = input.channelId ?? guild.textChannelId;
     const channel = guild.channels.get(channelId);
     if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
-    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps.waits, this.deps.report);
+    const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps);
     const options = (input.options ?? []).map((o) => this.option(o));
     for (const a of input.attachments ?? []) {
       const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
@@ -214,7 +236,9 @@ export class Interactions {
       return answer(error);
     };
     if (interaction.acknowledged) return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
-    const elapsed = performance.now() - interaction.createdAt;
+    // Discord's 3 s run on its own clock from when it sent the interaction, whatever the bot's clock says.
+    const sentAt = Number.isNaN(interaction.dispatchedAt) ? interaction.createdAt : interaction.dispatchedAt;
+    const elapsed = this.deps.clock.now() - sentAt;
     if (this.deps.timeoutMs > 0 && elapsed > this.deps.timeoutMs) {
       return refuse(apiError(404, 10062, 'Unknown interaction'), `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.deps.timeoutMs} ms)`);
     }
@@ -275,7 +299,7 @@ export class Interactions {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);
     };
-    const age = performance.now() - interaction.createdAt;
+    const age = this.deps.clock.now() - interaction.createdAt;
     if (this.deps.tokenLifetimeMs > 0 && age > this.deps.tokenLifetimeMs) {
       interaction.tokenExpired = true;
       return refuse(apiError(401, 50027, 'Invalid Webhook Token'), `${method} with a token ${Math.round(age)} ms old (lifetime ${this.deps.tokenLifetimeMs} ms)`);

@@ -7,10 +7,10 @@ import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
 import {
-  GatewayIntent, channelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
-  type GuildRecord, type World,
+  GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
+  type GuildRecord, type UserRecord, type World,
 } from './state.ts';
-import type { RestLogEntry, SentChannelMessage } from './types.ts';
+import type { RestLogEntry, SentChannelMessage, SentDirectMessage } from './types.ts';
 
 export interface RestDeps {
   token: string;
@@ -75,7 +75,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export class RestApi {
   readonly log: RestLogEntry[] = [];
   readonly sentMessages: SentChannelMessage[] = [];
-  /** Called after each channel message the bot posts (waits subscribe here). */
+  /** Messages the bot sent to members' DM channels (kept apart from the guilds' channels). */
+  readonly directMessages: SentDirectMessage[] = [];
+  /** Called after each channel or direct message the bot posts (waits subscribe here). */
   readonly messageListeners = new Set<() => void>();
   private readonly deps: RestDeps;
   private readonly routes: Route[];
@@ -179,6 +181,18 @@ export class RestApi {
     return this.deps.world.guilds.get(id);
   }
 
+  /** A message to a member's DM channel: refused as Discord does when they accept no DMs from the bot. */
+  private sendDirect(channelId: string, recipient: UserRecord, body: ParsedBody): Answer {
+    if (recipient.dmsClosed === true) return fail(apiError(403, 50007, 'Cannot send messages to this user'));
+    const json = asObject(body.json);
+    const problem = checkMessageBody(json, body.files, true);
+    if (problem) return fail(problem);
+    const message = this.deps.messages.create({ channelId, guild: undefined, author: this.deps.world.bot, type: 0 }, json, body.files);
+    this.directMessages.push({ userId: recipient.id, channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
+    for (const listener of [...this.messageListeners]) listener();
+    return ok(message);
+  }
+
   private buildRoutes(): Route[] {
     const { world, commands, interactions, messages } = this.deps;
     const app = world.applicationId;
@@ -203,6 +217,13 @@ export class RestApi {
     add('GET', `/users/${id}`, true, ({ params: [userId = ''] }) => {
       const user = world.findUser(userId);
       return user ? ok(userPayload(user)) : fail(apiError(404, 10013, 'Unknown User'));
+    });
+    // A DM channel with a user; opening one always works, sending to it may not (403 50007, below).
+    add('POST', '/users/@me/channels', true, ({ body }) => {
+      const recipientId = asObject(body.json).recipient_id;
+      const user = typeof recipientId === 'string' && recipientId !== world.bot.id ? world.findUser(recipientId) : undefined;
+      if (!user) return fail(apiError(400, 50033, 'Invalid Recipient(s)'));
+      return ok(dmChannelPayload(world.dmChannelWith(user), user));
     });
     add('GET', '/applications/@me', true, () => ok({
       id: app, name: world.bot.username, icon: null, description: '', bot_public: false, bot_require_code_grant: false,
@@ -290,10 +311,14 @@ export class RestApi {
 
     // ---- channels ----
     add('GET', `/channels/${id}`, true, ({ params: [channelId = ''] }) => {
+      const recipient = world.dmChannels.get(channelId);
+      if (recipient) return ok(dmChannelPayload(channelId, recipient));
       const found = world.findChannel(channelId);
       return found ? ok(channelPayload(found.guild, found.channel)) : fail(apiError(404, 10003, 'Unknown Channel'));
     });
     add('POST', `/channels/${id}/messages`, true, ({ params: [channelId = ''], body }) => {
+      const recipient = world.dmChannels.get(channelId);
+      if (recipient) return this.sendDirect(channelId, recipient, body);
       const found = world.findChannel(channelId);
       if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
       const json = asObject(body.json);

@@ -18,7 +18,8 @@ export const GatewayIntent = {
 } as const;
 export const PRIVILEGED_INTENTS = GatewayIntent.GuildMembers | GatewayIntent.GuildPresences | GatewayIntent.MessageContent;
 
-export interface UserRecord { id: string; username: string; bot: boolean }
+/** `dmsClosed`: the user accepts no direct messages from the bot (Discord answers 403 50007). */
+export interface UserRecord { id: string; username: string; bot: boolean; dmsClosed?: boolean }
 export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
 export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
 export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
@@ -57,7 +58,7 @@ export class GuildRecord {
         this.roles.push(role);
         roles.push(role.id);
       }
-      const user = { id: member.id, username: member.username, bot: member.bot ?? false };
+      const user = { id: member.id, username: member.username, bot: member.bot ?? false, dmsClosed: member.dmsClosed ?? false };
       this.members.set(member.id, { user, roles, joinedAt: this.joinedAt, locale: member.locale });
       if (member.voiceChannelId !== undefined) this.setVoiceState(member.id, member.voiceChannelId);
     }
@@ -111,6 +112,8 @@ export class World {
   readonly bot: UserRecord;
   readonly applicationId: string;
   readonly guilds = new Map<string, GuildRecord>();
+  /** The bot's DM channels: channel id -> the user at the other end (one per user, as Discord keeps them). */
+  readonly dmChannels = new Map<string, UserRecord>();
 
   constructor(options: FakeDiscordOptions) {
     this.applicationId = options.applicationId;
@@ -133,6 +136,14 @@ export class World {
       if (channel) return { guild, channel };
     }
     return undefined;
+  }
+
+  /** The bot's DM channel with this user (POST /users/@me/channels), made on first use. */
+  dmChannelWith(user: UserRecord): string {
+    for (const [id, recipient] of this.dmChannels) if (recipient.id === user.id) return id;
+    const id = snowflake();
+    this.dmChannels.set(id, user);
+    return id;
   }
 
   findUser(userId: string): UserRecord | undefined {
@@ -191,6 +202,11 @@ export function voiceStatePayload(guild: GuildRecord, userId: string, state: Voi
     deaf: false, mute: false, self_deaf: state?.selfDeaf ?? false, self_mute: state?.selfMute ?? false,
     self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
   };
+}
+
+/** A DM channel (type 1) as Discord returns it from POST /users/@me/channels. */
+export function dmChannelPayload(channelId: string, recipient: UserRecord): Record<string, unknown> {
+  return { id: channelId, type: 1, last_message_id: null, flags: 0, recipients: [userPayload(recipient)] };
 }
 
 export function guildPayload(guild: GuildRecord): Record<string, unknown> {

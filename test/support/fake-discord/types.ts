@@ -10,6 +10,8 @@ export interface FakeMemberSpec {
   /** The member's client locale, used as the interaction locale unless a command gives one. */
   locale?: string;
   bot?: boolean;
+  /** The member accepts no direct messages from the bot: a DM is refused with 403 50007 (fake.setDirectMessages). */
+  dmsClosed?: boolean;
 }
 
 export interface FakeGuildSpec {
@@ -61,6 +63,12 @@ export interface FakeDiscordOptions {
    * 401 50027 Invalid Webhook Token, as Discord answers. Default 15 minutes, as Discord's; 0 = never expires.
    */
   interactionTokenLifetimeMs?: number;
+  /**
+   * How far the host's wall clock runs ahead of Discord's (a VM back from sleep, no time sync): interaction IDs
+   * (real snowflakes) carry a time this many ms before Date.now(). Discord's own judging of the 3 s and the
+   * token's life is unaffected; it runs on its own clock (fake.advanceClock). Default 0.
+   */
+  hostClockAheadMs?: number;
   /** Where protocol problems are reported (unknown routes, refused requests, malformed messages); default console.warn. */
   log?: (line: string) => void;
 }
@@ -228,6 +236,15 @@ export interface RestLogEntry {
   body: string;
   /** The status the fake answered. */
   status: number;
+}
+
+/** A message the bot sent to a member's DM channel. */
+export interface SentDirectMessage {
+  userId: string;
+  channelId: string;
+  message: Record<string, unknown>;
+  files: FakeFile[];
+  raw: unknown;
 }
 
 export interface SentChannelMessage {

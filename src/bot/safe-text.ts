@@ -1,0 +1,13 @@
+// What keeps SayBot's own messages harmless, wherever they go (a reply, a DM, a channel post).
+
+/** Nothing SayBot writes may ping anyone, whatever the text contains. */
+export const NO_MENTIONS = { parse: [] as never[] };
+
+/**
+ * What a member typed, made safe to quote back: no characters that could form a mention, a channel link or a
+ * code span (`<`, `>`, `@`, backtick), no line breaks, at most `max` characters.
+ */
+export function echo(text: string, max: number): string {
+  const plain = text.replace(/[<>@`\r\n]/g, '');
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
