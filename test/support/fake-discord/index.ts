@@ -12,7 +12,7 @@ import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
-import { RestApi, type RateLimitInjection } from './rest.ts';
+import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
@@ -28,7 +28,7 @@ import { Waits } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
-export type { RateLimitedRoute, RateLimitInjection } from './rest.ts';
+export type { RateLimitedRoute, RateLimitInjection, RefusalInjection } from './rest.ts';
 export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
 export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 export type { DaveGroupState } from './dave/group.ts';
@@ -237,6 +237,11 @@ export class FakeDiscord {
     this.parts.rest.injectRateLimit(injection);
   }
 
+  /** Refuses the next request(s) on a route as Discord does (a status, a JSON code, the field errors). */
+  refuse(injection: RefusalInjection): void {
+    this.parts.rest.injectRefusal(injection);
+  }
+
   /**
    * Drops the bot's gateway socket for this guild's session: with a close `code` (4000: the client resumes), or
    * abruptly without one. Events meanwhile (commands sent with command()) are buffered and replayed on RESUME.
@@ -264,6 +269,11 @@ export class FakeDiscord {
   /** Downloads from the fake CDN (attachments), apart from the REST log. */
   get cdnLog(): ReadonlyArray<CdnLogEntry> {
     return this.parts.cdn.log;
+  }
+
+  /** Every interaction sent to the bot so far, with its token and the responses it got. */
+  interactions(): ReadonlyArray<InteractionHandle> {
+    return this.parts.interactions.all();
   }
 
   /** Messages the bot posted with POST /channels/{id}/messages. */
