@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  UndeliveredError,
   UnexpectedResponseError,
 } from '../api/errors.ts';
 import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
@@ -74,6 +75,7 @@ export function describeFailure(error: unknown): DescribedFailure {
   }
   if (error instanceof TimeoutError) return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
   if (error instanceof ConnectionError) return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof UndeliveredError) return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
   if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {

@@ -13,6 +13,7 @@ export const en = {
   'error.api.timeout': 'The voice service took too long to answer. Please try again.',
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
+  'error.api.undelivered': 'The voice service accepted this request and counted its characters, but the audio broke off before it arrived, so nothing was played. Those characters are spent; please try again.',
   'error.api.aborted': 'The request was cancelled.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
@@ -38,6 +39,7 @@ export const en = {
   'clone.error.textTooLong': 'The first line of a new voice can be at most {max} characters.',
   'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
   'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
+  'clone.audioLost': 'The new voice "{name}" (`{id}`) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
   'voices.deleted': 'Deleted the voice "{name}" (`{id}`).',
   'voices.notFound': 'This server has no cloned voice "{name}".',
   'error.permission.deleteVoice': 'Only the member who cloned this voice, or someone with Manage Server, can delete it.',
