@@ -82,6 +82,9 @@ export function describeFailure(error: unknown): DescribedFailure {
     if (error.reason === 'dave-required') {
       return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
     }
+    // The player wrote the operator's line about the close itself.
+    if (error.reason === 'rate-limited') return { code: 'voice-rate-limited', message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
+    if (error.reason === 'call-terminated') return { code: 'voice-call-terminated', message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
   if (error instanceof UnsupportedAudioError) {

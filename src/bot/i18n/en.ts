@@ -18,6 +18,8 @@ export const en = {
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired': 'I could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and my voice connection did not offer it. The bot operator has been told.',
+  'error.voice.rateLimited': 'Discord refused my voice connection to {channel} for now (rate limited). Please wait a minute before asking me to speak there again.',
+  'error.voice.callTerminated': 'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
   'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
   'error.voice.notInVoice': 'Join a voice channel first.',
   'error.voice.notConnected': 'I am not in a voice channel in this server.',

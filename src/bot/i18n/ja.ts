@@ -14,6 +14,8 @@ export const ja: Catalogue = {
   'error.api.aborted': 'リクエストはキャンセルされました。',
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired': '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
+  'error.voice.rateLimited': 'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
+  'error.voice.callTerminated': 'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
   'error.voice.busyElsewhere': '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
   'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
   'error.voice.notConnected': 'このサーバーのボイスチャンネルにいません。',

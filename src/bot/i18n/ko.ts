@@ -14,6 +14,8 @@ export const ko: Catalogue = {
   'error.api.aborted': '요청이 취소되었습니다.',
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.daveRequired': '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
+  'error.voice.rateLimited': 'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
+  'error.voice.callTerminated': 'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
   'error.voice.busyElsewhere': '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
   'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
   'error.voice.notConnected': '이 서버의 음성 채널에 들어가 있지 않습니다.',

@@ -358,6 +358,26 @@ export class FakeDiscord {
     return this.parts.voice.closeLog.filter((c) => guildId === undefined || c.guildId === guildId);
   }
 
+  /** Joins the bot asked for in this guild (gateway op 4 with a channel): a library rejoin counts as one more. */
+  voiceJoinRequests(guildId: string): number {
+    return this.parts.voice.joinLog.filter((j) => j.guildId === guildId).length;
+  }
+
+  /** IDENTIFYs the voice gateway accepted from the bot for this guild: one per voice session attempt. */
+  voiceIdentifies(guildId: string): number {
+    return this.parts.voice.identifyLog.filter((i) => i.guildId === guildId).length;
+  }
+
+  /** The next `times` voice IDENTIFYs of this guild are answered by closing with `code` (e.g. 4021, 4022); 0 disarms. */
+  refuseNextVoiceIdentify(guildId: string, code: number, times = 1): void {
+    this.parts.voice.refuseNextIdentify(guildId, code, times);
+  }
+
+  /** Closes the guild's live voice session with `code`, as Discord does when it ends the call (4022). */
+  closeVoiceSession(guildId: string, code: number): void {
+    this.parts.voice.closeGuildSessions(guildId, code);
+  }
+
   /** Resolves with the first voice close of this guild with this code (so far or later). */
   waitForVoiceClose(guildId: string, code: number, timeoutMs = 10_000): Promise<VoiceCloseEntry> {
     return this.parts.waits.wait(
