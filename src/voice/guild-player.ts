@@ -332,7 +332,10 @@ export class GuildPlayer {
     } else if (FINAL_CLOSES.has(code)) {
       const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
       // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
-      this.#log.warn({ code: logCode, closeCode: code }, `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`);
+      // While connected, #lost writes the one line (with what was cut off); while joining, this is it.
+      if (this.#state.kind !== 'connected') {
+        this.#log.warn({ code: logCode, closeCode: code }, `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`);
+      }
       this.#fail(connection, failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
       this.#sessionInvalidCount += 1;

@@ -42,4 +42,27 @@ describe('voice close codes that must not be retried', () => {
     expect(lines[0]).toContain(`"code":"${logCode}"`);
     h.discord.refuseNextVoiceIdentify(guild.id, code, 0);
   });
+
+  it('4022 mid-reply: cut off with the seconds heard, no rejoin, one log line; the next /say joins again and is heard', async () => {
+    const channelId = london.voiceChannels[0]?.id ?? '';
+    const text = 'This reply is ended by Discord terminating the call part of the way through, and must not come back by itself.';
+    const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', locale: 'en-US', options: [{ name: 'text', value: text }] });
+    await h.discord.waitForPacket(london.id, () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25);
+    const joinsBefore = h.discord.voiceJoinRequests(london.id);
+    const linesBefore = h.logs().split('\n').length;
+    h.discord.closeVoiceSession(london.id, 4022);
+    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
+    expect(cut.content).toContain(`<#${channelId}>`);
+    await expect.poll(() => h.discord.botVoiceChannel(london.id)).toBeNull();
+    expect(h.discord.voiceJoinRequests(london.id)).toBe(joinsBefore);
+    const lines = h.logs().split('\n').slice(linesBefore - 1).filter((l) => l.includes('"closeCode":4022'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"code":"voice-connection-lost"');
+
+    h.discord.clearAudio(london.id);
+    const again = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', locale: 'en-US', options: [{ name: 'text', value: 'Back again.' }] });
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(h.discord.voiceJoinRequests(london.id)).toBe(joinsBefore + 1);
+    expect((await h.discord.waitForAudio(london.id, { minSeconds: 0.3 })).seconds).toBeGreaterThan(0.3);
+  });
 });
