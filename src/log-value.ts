@@ -85,6 +85,7 @@ function restError(error: Error & { method: string; url: string }, walk: Walk): 
     method: error.method,
     route: routeOf(error.url),
   };
+  if (error.stack !== undefined) out['stack'] = cleanString(error.stack, walk.secrets);
   for (const key of ['code', 'status', 'retryAfter', 'timeToReset', 'limit', 'global', 'scope', 'sublimitTimeout']) {
     const v = e[key];
     if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[key] = typeof v === 'string' ? cleanString(v, walk.secrets, 200) : v;
@@ -151,7 +152,12 @@ function objectValue(input: object, depth: number, walk: Walk): unknown {
   const indexed = indexedCount(input);
   if (indexed !== undefined) return `[${indexed} indexed values]`;
   const toJSON = (input as { toJSON?: unknown }).toJSON;
-  const source = typeof toJSON === 'function' ? (toJSON as () => unknown).call(input) : input;
+  let source: unknown = input;
+  try {
+    if (typeof toJSON === 'function') source = (toJSON as () => unknown).call(input);
+  } catch {
+    return '[not serialisable]';
+  }
   if (source !== input) return value(source, depth, walk);
   const out: Record<string, unknown> = {};
   let count = 0;

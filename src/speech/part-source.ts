@@ -188,7 +188,11 @@ export class PartSource {
       charge?.release(text);
       return Promise.resolve();
     }
-    const task = charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend'));
+    return this.#track(charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')));
+  }
+
+  /** A spend being written: close() waits for it. */
+  #track(task: Promise<void>): Promise<void> {
     this.#recording.add(task);
     void task.finally(() => this.#recording.delete(task));
     return task;
@@ -209,9 +213,7 @@ export class PartSource {
       ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
     };
     this.#log.warn({ code: 'api-undelivered', ...charge.context, endpoint, characters: spend.characters, requestId: error.requestId }, 'charged by the Voice API but not delivered: recorded as spent');
-    const task = this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend'));
-    this.#recording.add(task);
-    void task.finally(() => this.#recording.delete(task));
+    void this.#track(this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')));
   }
 
   /** Creates a cloned voice; its characters are recorded like any other request's. */
