@@ -82,6 +82,8 @@ async function cloneAndSpeak(
     throw new UserError('clone.error.libraryFull', { limit: saved.limit });
   }
   context.logger.info({ guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds }, 'voice cloned');
+  // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
+  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
 
   const label = t(interaction.locale, 'clone.voiceLabel', { name, id: cloned.voiceId, seconds: clip.durationSeconds.toFixed(1) });
   // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,

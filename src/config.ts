@@ -91,26 +91,53 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//;
 /** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
-/** The database for a log line: the SQLite path, or PostgreSQL's host and database name without credentials. */
-export function describeDatabase(target: DatabaseTarget): string {
-  if (target.kind === 'sqlite') return target.path;
-  try {
-    const url = new URL(target.url);
-    return `postgres://${url.host}${url.pathname}`;
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
+/**
+ * A database URL for a message: its scheme and host only. The URL carries the password (and a malformed one may
+ * carry it anywhere), so nothing else of it is shown; a host that does not look like one is left out too.
+ */
+export function describeDatabaseUrl(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:)\/*(?:[^@/]*@)?([^/?#\s]*)/i.exec(url);
+  if (!match) return '(not a URL)';
+  const scheme = match[1] ?? '';
+  const host = match[2] ?? '';
+  const readable = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host);
+  return readable ? `${scheme}//${host}` : `${scheme}// (host not shown)`;
 }
 
-/** The PostgreSQL URL and its password, to be redacted like the tokens. */
-function databaseSecrets(target: DatabaseTarget): string[] {
-  if (target.kind === 'sqlite') return [];
-  try {
-    const password = decodeURIComponent(new URL(target.url).password);
-    return password.length >= 4 ? [target.url, password] : [target.url];
-  } catch {
-    return [target.url];
+/** The database for a log line: the SQLite path, or PostgreSQL's scheme and host (no user, password or query). */
+export function describeDatabase(target: DatabaseTarget): string {
+  return target.kind === 'sqlite' ? target.path : describeDatabaseUrl(target.url);
+}
+
+/** A database URL and its password (as written and decoded), to be redacted like the tokens. */
+function databaseUrlSecrets(url: string): string[] {
+  const raw = /^[a-z][a-z0-9+.-]*:\/*[^:@/]*:([^@]*)@/i.exec(url)?.[1];
+  const secrets = [url];
+  if (raw !== undefined && raw.length >= 4) {
+    secrets.push(raw);
+    try {
+      const decoded = decodeURIComponent(raw);
+      if (decoded !== raw) secrets.push(decoded);
+    } catch {
+      // A malformed escape: the raw form is the one that can show up.
+    }
   }
+  return secrets;
+}
+
+function databaseSecrets(target: DatabaseTarget): string[] {
+  return target.kind === 'sqlite' ? [] : databaseUrlSecrets(target.url);
+}
+
+/**
+ * The secrets in the raw environment, for messages written before (or because) the configuration could not be
+ * read: the Discord token, the API key and the database URL with its password.
+ */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  const url = env['DATABASE_URL'];
+  return [env['DISCORD_TOKEN'] ?? '', env['VOICE_API_KEY'] ?? '', ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url))].filter(
+    (s) => s.length > 0,
+  );
 }
 
 export interface Config {
@@ -165,6 +192,7 @@ export class ConfigError extends Error {
 function describeValue(name: string, value: unknown): string {
   if (value === undefined || value === '') return 'it is not set';
   if (SECRET_VARIABLES.has(name)) return `got a value of ${String(value).length} characters (not shown)`;
+  if (name === 'DATABASE_URL') return `got ${JSON.stringify(describeDatabaseUrl(String(value)))} (only its scheme and host shown)`;
   return `got ${JSON.stringify(value)}`;
 }
 

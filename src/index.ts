@@ -1,7 +1,7 @@
 // Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
 // Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/shard/), which runs this
 // same file once per shard; a shard process is told so by the manager's environment (config.shard).
-import { configSecrets, loadConfig } from './config.ts';
+import { configSecrets, environmentSecrets, loadConfig } from './config.ts';
 import { loadDotenv } from './dotenv.ts';
 import { createLogger, redactSecrets, type Logger } from './log.ts';
 import { startSayBot } from './main.ts';
@@ -56,8 +56,7 @@ try {
   running = await start();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
-  const secrets = [process.env['DISCORD_TOKEN'] ?? '', process.env['VOICE_API_KEY'] ?? ''];
-  process.stderr.write(`${redactSecrets(message, secrets)}\n`);
+  process.stderr.write(`${redactSecrets(message, environmentSecrets(process.env))}\n`);
   process.exit(1);
 }
 if (stopSignal) await shutdown(running, stopSignal);

@@ -1,38 +1,41 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { PinoPretty } from 'pino-pretty';
+import { cleanString, loggable, MAX_STRING, REDACTED } from './log-value.ts';
 
 export type { Logger };
 
-const REDACTED = '[redacted]';
+export { redactSecrets } from './log-value.ts';
 
 /**
- * Replaces every occurrence of a known secret in a string. Secrets shorter than 6 characters are ignored:
- * replacing them would mangle ordinary text and they cannot be real keys or tokens anyway.
+ * The most a line may take (UTF-8 bytes). Each value is bounded by log-value.ts already; this catches the sum of
+ * many bounded values, with room for pino's own fields and a child logger's bindings.
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 6 && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
+export const MAX_LOG_LINE_BYTES = 32 * 1024;
+const FIELDS_BUDGET = MAX_LOG_LINE_BYTES - 2 * 1024;
+const MAX_FIELD_WHEN_CUT = 1024;
 
-function redactDeep(value: unknown, secrets: readonly string[], seen = new WeakSet<object>()): unknown {
-  if (typeof value === 'string') return redactSecrets(value, secrets);
-  if (value === null || typeof value !== 'object') return value;
-  if (seen.has(value)) return value;
-  seen.add(value);
-  if (value instanceof Error) {
-    return {
-      type: value.name,
-      message: redactSecrets(value.message, secrets),
-      stack: value.stack === undefined ? undefined : redactSecrets(value.stack, secrets),
-      ...(redactDeep({ ...value }, secrets, seen) as object),
-    };
-  }
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, seen));
+/**
+ * A line's fields, cleaned (loggable) and, when they still add up to more than the line may take, cut field by
+ * field: the small ones are kept in order, a large one is replaced by its size.
+ */
+function boundedFields(object: Record<string, unknown>, secrets: readonly string[], messageBytes: number): Record<string, unknown> {
+  const clean = loggable(object, secrets) as Record<string, unknown>;
+  const budget = FIELDS_BUDGET - messageBytes;
+  const whole = JSON.stringify(clean);
+  if (whole === undefined || Buffer.byteLength(whole) <= budget) return clean;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets, seen);
+  let used = 64;
+  for (const [key, v] of Object.entries(clean)) {
+    const size = Buffer.byteLength(JSON.stringify(v) ?? '') + key.length + 4;
+    if (size <= MAX_FIELD_WHEN_CUT && used + size <= budget) {
+      out[key] = v;
+      used += size;
+    } else if (used + 64 <= budget) {
+      out[key] = `[${size} bytes left out: the line would be too long]`;
+      used += 64;
+    }
+  }
+  out['logLineCut'] = true;
   return out;
 }
 
@@ -48,7 +51,9 @@ export interface LoggerOptions {
 
 /**
  * One JSON line per event (pino). Secrets are removed twice over: by field name (headers, tokens) and by
- * value, so a key that ends up inside an error message or a URL is still never written.
+ * value, so a key that ends up inside an error message or a URL is still never written. Interaction tokens in
+ * URLs are masked, REST errors lose their request body, bytes are written as their length (log-value.ts), and a
+ * line is at most MAX_LOG_LINE_BYTES.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = (options.secrets ?? []).filter((s) => s.length > 0);
@@ -61,15 +66,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         censor: REDACTED,
       },
       formatters: {
-        log: (object) => redactDeep(object, secrets) as Record<string, unknown>,
+        // The message counts too: it was cut to MAX_STRING characters by logMethod below.
+        log: (object) => boundedFields(object, secrets, 3 * MAX_STRING),
       },
       hooks: {
         logMethod(args, method) {
-          const redacted = args.map((a) => (typeof a === 'string' ? redactSecrets(a, secrets) : a));
-          method.apply(this, redacted as Parameters<typeof method>);
+          const cleaned = args.map((a) => (typeof a === 'string' ? cleanString(a, secrets) : a));
+          method.apply(this, cleaned as Parameters<typeof method>);
         },
       },
-      serializers: { err: (err: unknown) => redactDeep(err, secrets) },
+      // pino's own error serializer would keep every enumerable field (a REST error's URL and request body);
+      // loggable keeps what an operator needs, Error.cause included.
+      serializers: { err: (err: unknown) => loggable(err, secrets) },
     },
     prettyOrNot(options),
   );

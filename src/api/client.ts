@@ -11,6 +11,7 @@ import {
   BadRequestError,
   ConnectionError,
   TimeoutError,
+  UndeliveredError,
   UnexpectedResponseError,
   VoiceApiError,
   type TimeoutPhase,
@@ -93,6 +94,11 @@ export interface CloneVoiceResponse {
   voiceId: string;
   /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
   audio?: AudioResponse;
+  /**
+   * The service sent audio, but it broke off before its first bytes could be used. The voice exists and was paid
+   * for; speaking its text again would be a second payment, so the caller says so instead.
+   */
+  audioLost?: true;
   requestId?: string;
   usage?: UsageInfo;
 }
@@ -124,6 +130,8 @@ interface Received {
   head: Head;
   format: AudioFormat | undefined;
   source: Readable;
+  /** A clone's body broke before its head arrived: the voice exists (X-Voice-Id), its audio does not. */
+  broken?: true;
 }
 
 const ERROR_BODY_CAP = 64 * 1024;
@@ -337,7 +345,8 @@ export class VoiceApiClient {
         } catch (thrown) {
           // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
           if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined) throw thrown;
-          const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
+          // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
+          const error = thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
           const context = { operation: outgoing.operation, attempt, status: error.status, requestId: error.requestId, error: error.name };
           const wait = this.#retryWait(error, attempt, call);
           if (wait === undefined) {
@@ -394,11 +403,12 @@ export class VoiceApiClient {
       // Liberal in what we accept: some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       call.check();
-      const voiceId = voiceIdFromJson(bytes);
+      const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
       if (voiceId === undefined) {
-        throw new UnexpectedResponseError(
-          `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in its body), so the new voice cannot be used`,
-          { status, requestId: requestIdOf(headers) },
+        // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
+        throw new UndeliveredError(
+          `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in the ${bytes.length} bytes of its body received), so the new voice cannot be used; its characters were charged`,
+          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
         );
       }
       return { status, headers: { ...headers, 'x-voice-id': voiceId }, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
@@ -408,7 +418,15 @@ export class VoiceApiClient {
       head = await readHead(source, SNIFF_BYTES);
     } catch (error) {
       discard(source);
-      throw this.#asVoiceApiError(error, call, 'request');
+      // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
+      if (outgoing.operation === 'voice-clone') {
+        return { status, headers, head: { bytes: Buffer.alloc(0), ended: true }, format: undefined, source: Readable.from([]), broken: true };
+      }
+      const cause = this.#asVoiceApiError(error, call, 'body');
+      throw new UndeliveredError(
+        `The Voice API accepted the request (${status}) but its audio broke off before it could be used (${cause.message}); its characters were charged`,
+        withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers), cause }),
+      );
     }
     return { status, headers, head, format: detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES)), source };
   }
@@ -425,6 +443,7 @@ export class VoiceApiClient {
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
     const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
+    if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
     if (format !== undefined) {
       return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, requestId, usage) }, handedOver: true };
     }
@@ -492,6 +511,15 @@ export class VoiceApiClient {
         : `Could not get a response from the Voice API at ${this.#origin} (${reason})`;
     return new ConnectionError(message, code, { cause: error });
   }
+}
+
+/**
+ * A `voice_id` from the part of a JSON body that arrived before it broke off: the ID is all that matters, and it
+ * is whole once its closing quote arrived.
+ */
+function voiceIdFromPartialJson(bytes: Uint8Array): string | undefined {
+  const text = new TextDecoder().decode(bytes.subarray(0, ERROR_BODY_CAP));
+  return /"(?:voice_id|voiceId)"\s*:\s*"([\x21\x23-\x7e]{1,200})"/.exec(text)?.[1];
 }
 
 /** `voice_id` (or `voiceId`, `id`) at the top of a JSON body, or under `voice` / `data`. */

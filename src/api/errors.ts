@@ -109,5 +109,25 @@ export class ConnectionError extends VoiceApiError {
 /** A response the client cannot use: a 2xx that is not audio, a clone without `X-Voice-Id`, 404 and the like. */
 export class UnexpectedResponseError extends VoiceApiError {}
 
+/**
+ * The service answered 2xx, so it has charged the request, but what the caller needed (the audio's first bytes,
+ * the new voice's ID) never arrived. Never retried: a retry would pay again, and for a clone make a second voice.
+ * Whoever records spends records this one as spent and undelivered.
+ */
+export class UndeliveredError extends VoiceApiError {
+  readonly charged = true;
+  /** The usage figures of the 2xx's headers. */
+  readonly usage: UsageInfo | undefined;
+
+  constructor(message: string, details: VoiceApiErrorDetails & { usage?: UsageInfo } = {}) {
+    super(message, details);
+    this.usage = details.usage;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), charged: this.charged, usage: this.usage };
+  }
+}
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends VoiceApiError {}

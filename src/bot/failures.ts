@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  UndeliveredError,
   UnexpectedResponseError,
 } from '../api/errors.ts';
 import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
@@ -74,12 +75,16 @@ export function describeFailure(error: unknown): DescribedFailure {
   }
   if (error instanceof TimeoutError) return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
   if (error instanceof ConnectionError) return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof UndeliveredError) return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
   if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
     if (error.reason === 'dave-required') {
       return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
     }
+    // The player wrote the operator's line about the close itself.
+    if (error.reason === 'rate-limited') return { code: 'voice-rate-limited', message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
+    if (error.reason === 'call-terminated') return { code: 'voice-call-terminated', message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
   if (error instanceof UnsupportedAudioError) {

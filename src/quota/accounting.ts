@@ -30,6 +30,8 @@ export interface PartSpend {
   characters: number;
   /** Served from the cache or a flight another request made: nothing spent. */
   cached: boolean;
+  /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
+  undelivered?: boolean;
   usage?: UsageInfo;
   requestId?: string;
 }
@@ -303,6 +305,7 @@ export class Accounting {
       endpoint: spend.endpoint,
       characters: spend.characters,
       cached: spend.cached,
+      ...(spend.undelivered === true ? { undelivered: true } : {}),
       ...(spend.requestId === undefined ? {} : { requestId: spend.requestId }),
       ...(usage === undefined ? {} : { service: usage }),
     });

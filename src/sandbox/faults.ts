@@ -10,8 +10,9 @@ export const ENDPOINT_PATHS: ReadonlyMap<string, Endpoint> = new Map([
  * A failure the next matching request(s) meet instead of (or on top of) the normal response.
  * `response` replaces the response: any status, body and headers (an HTML 500, a 503 with Retry-After, a 200
  * whose body is JSON, an empty 502...); the usage headers are not added, as a gateway in front of the service
- * would not add them. The others act on the normal response: the request is authenticated and validated as
- * usual, but nothing is billed and no cloned voice is kept.
+ * would not add them, and nothing is billed. The others act on the normal response: the request is authenticated,
+ * validated and billed as usual once its 2xx status goes out (as the service bills at acceptance), and a clone
+ * keeps its voice, whatever then happens to the body.
  */
 export type Fault = {
   /** Only requests to this endpoint meet the fault; default: any of the three. */

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../log.ts';
-import { countCharacters } from '../speech/split-text.ts';
+import { billableCharacters } from './billing.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
 import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey, type Plan } from './keys.ts';
@@ -107,7 +107,10 @@ export interface RequestRecord {
   readonly status?: number;
   /** The end of the key (`…a1b2`), never the key. */
   readonly keyHint?: string;
-  /** Characters billed: the text's, for a successful request; otherwise 0. */
+  /**
+   * Characters billed: the text's once the service accepted the request (sent its 2xx status), as a service does,
+   * whatever happens to the body afterwards (a reset, a stall, a fault); otherwise 0.
+   */
   readonly charactersBilled: number;
   readonly voice?: string;
   /** The text the request asked to speak, as received (tests check what a front-end sent). */
@@ -230,6 +233,8 @@ interface Exchange {
   fault?: Fault;
   /** Aborts when the connection closes or the sandbox does: waits on this exchange's behalf end early. */
   signal: AbortSignal;
+  /** Characters to bill when the 2xx status goes out (acceptance), to `account`. */
+  bill?: number;
 }
 
 interface Body {
@@ -361,7 +366,7 @@ class SandboxServer implements Sandbox {
   }
 
   expectedDurationSeconds(text: string): number {
-    return Math.max(0.5, countCharacters(text) * this.#secondsPerCharacter);
+    return Math.max(0.5, billableCharacters(text) * this.#secondsPerCharacter);
   }
 
   close(): Promise<void> {
@@ -457,7 +462,7 @@ class SandboxServer implements Sandbox {
     record.outputFormat = speech.format;
     record.exaggeration = speech.exaggeration;
 
-    const characters = countCharacters(speech.text);
+    const characters = billableCharacters(speech.text);
     if (characters > this.#maxTextCharacters) {
       const most = this.#maxTextCharacters;
       throw badRequest('text_too_long', `text has ${characters} characters; at most ${most} are allowed a request`);
@@ -467,11 +472,8 @@ class SandboxServer implements Sandbox {
       const left = Math.max(0, limit - used);
       throw new ApiError(429, 'quota_exceeded', `this request needs ${characters} characters; ${left} of the plan's ${limit} are left this month`);
     }
-    // A faulted request is not billed.
-    if (fault === undefined) {
-      this.#keys.bill(account, characters);
-      record.charactersBilled = characters;
-    }
+    // Billed at acceptance, when the 2xx status is sent (#send), faulted or not: what the body then does changes nothing.
+    exchange.bill = characters;
 
     const variants = this.#variants;
     const headers: Record<string, string> = {};
@@ -568,6 +570,10 @@ class SandboxServer implements Sandbox {
     if (delayMs > 0 && !(await pause(delayMs, exchange.signal))) return;
     if (res.destroyed) return;
 
+    if (exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300) {
+      this.#keys.bill(exchange.account, exchange.bill);
+      record.charactersBilled = exchange.bill;
+    }
     const paced = audio && pacing.realtimeFactor > 0;
     const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
     const transfer = this.#variants.transfer;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { AbortedError, QuotaExceededError, VoiceApiError } from '../api/errors.ts';
+import { AbortedError, QuotaExceededError, UndeliveredError, VoiceApiError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey } from '../cache/cache-key.ts';
@@ -128,7 +128,10 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    const response = await this.#call(countCharacters(text), () => this.#send(request, text));
+    const response = await this.#call(countCharacters(text), () => this.#send(request, text)).catch((error: unknown) => {
+      this.#recordUndelivered(error, charge, endpointOf(request), text);
+      throw error;
+    });
     void this.#record(charge, text, {
       endpoint: endpointOf(request),
       characters: countCharacters(text),
@@ -185,10 +188,32 @@ export class PartSource {
       charge?.release(text);
       return Promise.resolve();
     }
-    const task = charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend'));
+    return this.#track(charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')));
+  }
+
+  /** A spend being written: close() waits for it. */
+  #track(task: Promise<void>): Promise<void> {
     this.#recording.add(task);
     void task.finally(() => this.#recording.delete(task));
     return task;
+  }
+
+  /**
+   * A request the service charged (its 2xx) whose audio or voice ID never arrived: spent all the same, and marked.
+   * Recorded without releasing the charge's reservation, which the caller releases as for any failure.
+   */
+  #recordUndelivered(error: unknown, charge: Charge | undefined, endpoint: SpendEndpoint, text: string): void {
+    if (!(error instanceof UndeliveredError) || !charge || !this.#accounting) return;
+    const spend = {
+      endpoint,
+      characters: countCharacters(text),
+      cached: false,
+      undelivered: true,
+      ...(error.usage === undefined ? {} : { usage: error.usage }),
+      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
+    };
+    this.#log.warn({ code: 'api-undelivered', ...charge.context, endpoint, characters: spend.characters, requestId: error.requestId }, 'charged by the Voice API but not delivered: recorded as spent');
+    void this.#track(this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')));
   }
 
   /** Creates a cloned voice; its characters are recorded like any other request's. */
@@ -197,6 +222,7 @@ export class PartSource {
     try {
       response = await this.#call(countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
     } catch (error) {
+      this.#recordUndelivered(error, charge, 'voice-clone', text);
       charge?.release(text);
       throw error;
     }

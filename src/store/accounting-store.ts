@@ -20,6 +20,8 @@ export interface NewSpend {
   characters: number;
   /** Served from the cache (or a request in flight): no characters spent, `characters` were saved. */
   cached: boolean;
+  /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
+  undelivered?: boolean;
   requestId?: string;
   service?: ServiceUsage;
 }

@@ -221,6 +221,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: 'undelivered spends',
+    sql: `
+      -- A spend the service charged (its 2xx) whose audio or voice ID never arrived (issue 23): counted as spent
+      -- like any other, marked so that the operator can tell what was paid for and not received.
+      ALTER TABLE spends ADD COLUMN undelivered INTEGER NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

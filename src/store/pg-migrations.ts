@@ -164,6 +164,9 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
       PRIMARY KEY (guild_id, user_id)
     );
   `,
+  7: `
+    ALTER TABLE spends ADD COLUMN undelivered SMALLINT NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

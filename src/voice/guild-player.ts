@@ -57,7 +57,20 @@ export const VoiceCloseCode = {
   Disconnected: 4014,
   /** The voice server requires DAVE end-to-end encryption and the client did not offer it: fatal for this join. */
   DaveRequired: 4017,
+  /** Disconnected: rate limited. Discord: should not reconnect. */
+  RateLimited: 4021,
+  /** Disconnected: call terminated (e.g. the channel was deleted). Discord: should not reconnect. */
+  CallTerminated: 4022,
 } as const;
+
+/**
+ * Close codes after which this connection is over (@discordjs/voice 0.19.2 rejoins on them; fixed upstream in
+ * discord.js #11567, not yet released): what the join failed with, and the operator's log code.
+ */
+const FINAL_CLOSES: ReadonlyMap<number, { failure: VoiceJoinFailure; logCode: string }> = new Map([
+  [VoiceCloseCode.RateLimited, { failure: 'rate-limited', logCode: 'voice-rate-limited' }],
+  [VoiceCloseCode.CallTerminated, { failure: 'call-terminated', logCode: 'voice-call-terminated' }],
+]);
 
 /** Where the connection is; each state names what the player may do next. */
 export type ConnectionState =
@@ -66,8 +79,11 @@ export type ConnectionState =
   | { kind: 'connected'; channelId: string; connection: VoiceConnection }
   | { kind: 'destroyed' };
 
-/** Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017). */
-export type VoiceJoinFailure = 'timeout' | 'dave-required' | 'lost' | 'handler-error';
+/**
+ * Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017);
+ * 'rate-limited' (4021) and 'call-terminated' (4022) are closes Discord says must not be retried.
+ */
+export type VoiceJoinFailure = 'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error';
 
 export class VoiceJoinError extends Error {
   readonly channelId: string;
@@ -251,8 +267,8 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
-      // A 4017 already has its one operator line (#onVoiceClose).
-      if (reason !== 'dave-required') {
+      // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose).
+      if (reason !== 'dave-required' && reason !== 'rate-limited' && reason !== 'call-terminated') {
         this.#log.warn(
           { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
           'voice connection did not become ready',
@@ -313,6 +329,14 @@ export class GuildPlayer {
           'check that @snazzah/davey is installed and that daveEncryption is not turned off',
       );
       this.#fail(connection, 'dave-required');
+    } else if (FINAL_CLOSES.has(code)) {
+      const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
+      // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
+      // While connected, #lost writes the one line (with what was cut off); while joining, this is it.
+      if (this.#state.kind !== 'connected') {
+        this.#log.warn({ code: logCode, closeCode: code }, `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`);
+      }
+      this.#fail(connection, failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
       this.#sessionInvalidCount += 1;
       if (this.#sessionInvalidCount > 1) {

@@ -3,7 +3,7 @@ import type { Networking, NetworkingState, VoiceConnection, VoiceConnectionState
 import { keepTransportKey } from './transport-key.ts';
 
 export interface NetworkingWatchHandlers {
-  /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts further. */
+  /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts to it. */
   onClose(code: number): void;
   /** A voice gateway message handler of the library threw; it was contained, the connection goes on. */
   onHandlerError(error: unknown, event: 'packet' | 'binary'): void;
@@ -44,7 +44,9 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
   const follow = (networking: Networking) => {
     if (seen.has(networking)) return;
     seen.add(networking);
-    networking.on('close', (code: number) => handlers.onClose(code));
+    // First in line: a close the player ends the connection for (4017, 4021, 4022) must be handled before the
+    // library's own listener, which would otherwise send a rejoin first.
+    networking.prependListener('close', (code: number) => handlers.onClose(code));
     // The socket is made in the constructor and again on every resume; messages arrive only after this tick.
     const socketOf = (state: NetworkingState) => ('ws' in state ? (state.ws as unknown as EventEmitter) : undefined);
     const first = socketOf(networking.state);

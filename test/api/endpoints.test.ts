@@ -1,7 +1,7 @@
 // Every endpoint's happy path against the sandbox over real HTTP, format detection from the bytes, and the
 // body arriving as a stream while the sandbox is still sending it.
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionDeniedError, UnexpectedResponseError, type VoiceApiClient } from '../../src/api/index.ts';
+import { AuthenticationError, PermissionDeniedError, UndeliveredError, UnexpectedResponseError, type VoiceApiClient } from '../../src/api/index.ts';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
@@ -145,13 +145,13 @@ describe('cloneVoice', () => {
     }
   });
 
-  it('rejects a clone answer without X-Voice-Id as UnexpectedResponseError', async () => {
+  it('rejects a clone answer without X-Voice-Id as UndeliveredError: the service charged it, so it is not sent again', async () => {
     sandbox.injectFault({ kind: 'clone-without-voice-id', endpoint: 'voice-clone' });
     const error = await rejectionOf(
       client.cloneVoice({ text: 'Where is my id?', ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' } }),
     );
-    expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error).toMatchObject({ status: 200, requestId: requestsTo(sandbox)[0]?.id });
+    expect(error).toBeInstanceOf(UndeliveredError);
+    expect(error).toMatchObject({ status: 200, requestId: requestsTo(sandbox)[0]?.id, charged: true });
     expect((error as Error).message).toContain('X-Voice-Id');
     expect(requestsTo(sandbox)).toHaveLength(1);
   });

@@ -39,9 +39,11 @@ describe('timeouts', () => {
     expect(requestsTo(sandbox)).toHaveLength(1);
   });
 
-  it('a body that stalls before its format is known: the call rejects with TimeoutError (body-idle)', async () => {
+  it('a body that stalls before its format is known: UndeliveredError (charged at the 2xx) caused by TimeoutError (body-idle)', async () => {
     sandbox.injectFault({ kind: 'stall-after', bytes: 10 });
-    expect(await rejectionOf(speak(client))).toMatchObject({ name: 'TimeoutError', phase: 'body-idle' });
+    const error = await rejectionOf(speak(client));
+    expect(error).toMatchObject({ name: 'UndeliveredError', charged: true, status: 200 });
+    expect((error as Error).cause).toMatchObject({ name: 'TimeoutError', phase: 'body-idle' });
     expect(requestsTo(sandbox)).toHaveLength(1);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../../src/config.ts';
+import { ConfigError, configSecrets, describeDatabase, environmentSecrets, loadConfig } from '../../src/config.ts';
+import { checkConfig } from '../../src/doctor/checks.ts';
 
 // Built at run time so no token-shaped literal sits in the repository.
 const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');
@@ -173,10 +174,45 @@ describe('VOICES_FILE', () => {
     const url = 'postgres://saybot:s3cret-pw@db.internal:5432/saybot';
     const config = loadConfig({ ...base, DATABASE_URL: url });
     expect(config.database).toEqual({ kind: 'postgres', url });
-    expect(describeDatabase(config.database)).toBe('postgres://db.internal:5432/saybot');
+    expect(describeDatabase(config.database)).toBe('postgres://db.internal:5432');
     expect(configSecrets(config)).toEqual(expect.arrayContaining([url, 's3cret-pw']));
     expect(loadConfig({ ...base, DATABASE_URL: 'postgresql://h/db' }).database.kind).toBe('postgres');
     expect(loadConfig(base).database).toEqual({ kind: 'sqlite', path: './data/saybot.sqlite' });
     expect(problemsOf({ ...base, DATABASE_URL: 'mysql://h/db' })).toHaveLength(1);
+  });
+
+  describe('DATABASE_URL is a secret in every message: scheme and host only', () => {
+    const password = 's3cret-pw-Zq9';
+    const malformed = [
+      `postgres://saybot:${password} x@db.internal:5432/saybot`,
+      `postgres:/saybot:${password}@db.internal/saybot`,
+      `mysql://saybot:${password}@db.internal/saybot`,
+      `postgres://saybot:${password}@db.internal:5432/saybot with space`,
+    ];
+    it.each(malformed)('a malformed URL is named by scheme and host, never with its password (%#)', (url) => {
+      const problems = problemsOf({ ...base, DATABASE_URL: url });
+      expect(problems).toHaveLength(1);
+      const line = problems[0] ?? '';
+      expect(line).toMatch(/^Configuration: DATABASE_URL /);
+      expect(line).not.toContain(password);
+      expect(line).not.toContain('saybot:');
+      expect(line).toContain('db.internal');
+      const doctor = checkConfig({ ...base, DATABASE_URL: url }).result;
+      expect(doctor.ok).toBe(false);
+      expect(doctor.detail).not.toContain(password);
+    });
+
+    it('a URL with no readable host shows the scheme alone', () => {
+      const line = problemsOf({ ...base, DATABASE_URL: `postgres://saybot:${password} nohost` })[0] ?? '';
+      expect(line).not.toContain(password);
+      expect(line).toContain('postgres://');
+    });
+
+    it('the start-up failure path redacts the password of any DATABASE_URL, valid or not', () => {
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}@db.internal/saybot` })).toContain(password);
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password} x@db/saybot` })).toEqual(expect.arrayContaining([`${password} x`]));
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}%zz@db/saybot` })).toEqual(expect.arrayContaining([`${password}%zz`]));
+      expect(environmentSecrets({ DISCORD_TOKEN: token, VOICE_API_KEY: apiKey })).toEqual(expect.arrayContaining([token, apiKey]));
+    });
   });
 });

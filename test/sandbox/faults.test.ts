@@ -63,12 +63,12 @@ describe('injected responses', () => {
 });
 
 describe('faults on the normal response', () => {
-  it('clone-without-voice-id: a 2xx clone without X-Voice-Id, no voice kept, nothing billed', async () => {
+  it('clone-without-voice-id: a 2xx clone without X-Voice-Id, no voice kept, billed at acceptance', async () => {
     sandbox.injectFault({ kind: 'clone-without-voice-id' });
     const response = await cloneVoice(sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') });
     expect(response.headers.get('x-voice-id')).toBeNull();
     await hear(response);
-    expect(sandbox.requests[0]).toMatchObject({ status: 200, fault: 'clone-without-voice-id', charactersBilled: 0 });
+    expect(sandbox.requests[0]).toMatchObject({ status: 200, fault: 'clone-without-voice-id', charactersBilled: 2 });
     expect(sandbox.requests[0]?.clonedVoiceId).toBeUndefined();
   });
 
@@ -84,17 +84,18 @@ describe('faults on the normal response', () => {
   it('slow-headers: a patient client still gets the whole audio', async () => {
     sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 20 });
     await hear(await tts(sandbox, TEXT));
-    expect(sandbox.requests[0]).toMatchObject({ fault: 'slow-headers', outcome: 'complete', charactersBilled: 0 });
+    expect(sandbox.requests[0]).toMatchObject({ fault: 'slow-headers', outcome: 'complete', charactersBilled: TEXT.text.length });
   });
 
-  it.each([5000, 0])('reset-after %i: the connection breaks after exactly that many body bytes', async (bytes) => {
+  it.each([5000, 0])('reset-after %i: the connection breaks after exactly that many body bytes; billed at the 2xx', async (bytes) => {
     sandbox.injectFault({ kind: 'reset-after', bytes });
     const response = await tts(sandbox, TEXT);
     expect(response.status).toBe(200);
     const { pieces, error } = await readPieces(response);
     expect(error).toBeDefined();
     expect(totalLength(pieces)).toBe(bytes);
-    expect(sandbox.requests[0]).toMatchObject({ fault: 'reset-after', outcome: 'reset', bodyBytes: bytes, charactersBilled: 0 });
+    expect(sandbox.requests[0]).toMatchObject({ fault: 'reset-after', outcome: 'reset', bodyBytes: bytes, charactersBilled: TEXT.text.length });
+    expect(sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
   it('stall-after: that many bytes, then silence with the socket open, until close() ends it', async () => {
@@ -109,7 +110,7 @@ describe('faults on the normal response', () => {
     const next = reader.read();
     await own.close(); // must not wait for the stalled response
     await expect(next).rejects.toThrow();
-    expect(own.requests[0]).toMatchObject({ bodyBytes: 3000, charactersBilled: 0 });
+    expect(own.requests[0]).toMatchObject({ bodyBytes: 3000, charactersBilled: TEXT.text.length });
   });
 
   it('close-before-response: the socket closes with no response at all', async () => {

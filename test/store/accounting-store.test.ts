@@ -40,6 +40,13 @@ forEachBackend((store, backend) => {
       expect(await store.monthTotals('2025-04')).toEqual({ spent: 100, saved: 0 });
     });
 
+    it('counts an undelivered spend (charged, never received) as spent like any other', async () => {
+      await store.recordSpend(spend({ characters: 9, undelivered: true, requestId: 'req_lost' }));
+      await store.recordSpend(spend({ characters: 1 }));
+      expect(await store.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+      expect(await store.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 10, saved: 0 });
+    });
+
     it('knows when a member last spent, ignoring cache hits and other guilds', async () => {
       expect(await store.lastSpendAt(G1, A)).toBeUndefined();
       await store.recordSpend(spend({ at: new Date('2025-03-10T12:00:00Z') }));

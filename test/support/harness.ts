@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import type { Store } from '../../src/store/types.ts';
 import { FakeDiscord } from './fake-discord/index.ts';
 import { GatewayIntent } from './fake-discord/state.ts';
+import { logLeaks } from './log-leaks.ts';
 import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
@@ -170,6 +171,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logStream = new PassThrough();
   const lines: string[] = [];
   logStream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  // Every e2e test's log is scanned when it closes its harness: no interaction token, private reply text or
+  // bytes, and no line over the bound, whatever the test was about.
+  const checkLogs = () => {
+    const problems = logLeaks(lines.join('').split('\n').filter(Boolean), discord.interactions());
+    if (problems.length > 0) throw new Error(`The bot's log is not clean:\n${problems.slice(0, 10).join('\n')}`);
+  };
   // The same start-up as `npm start` (src/main.ts), with only the test seams changed.
   const seams: StartSeams = {
     logDestination: logStream,
@@ -213,6 +220,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await running.stop();
       await services.close();
       rmSync(dataDir, { recursive: true, force: true });
+      checkLogs();
     },
   };
 }

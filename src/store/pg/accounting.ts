@@ -30,12 +30,12 @@ export class PgAccounting implements AccountingStore {
     await this.#db.transaction(undefined, async (db) => {
       await db.run(
         `INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached, request_id,
-                             service_used, service_limit, service_remaining, service_reset_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                             service_used, service_limit, service_remaining, service_reset_at, undelivered)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
         [
           at.getTime(), month, iso.slice(0, 10), spend.guildId, spend.userId, spend.command, spend.endpoint, spend.characters,
           spend.cached ? 1 : 0, orNull(spend.requestId), orNull(service.used), orNull(service.limit), orNull(service.remaining),
-          orNull(service.resetAt?.getTime()),
+          orNull(service.resetAt?.getTime()), spend.undelivered === true ? 1 : 0,
         ],
       );
       if (spend.cached || spend.service === undefined) return;

@@ -32,8 +32,8 @@ export class SqliteAccounting implements AccountingStore {
     db.transaction(() => {
       db.run(
         `INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached, request_id,
-                             service_used, service_limit, service_remaining, service_reset_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             service_used, service_limit, service_remaining, service_reset_at, undelivered)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         at.getTime(),
         month,
         iso.slice(0, 10),
@@ -48,6 +48,7 @@ export class SqliteAccounting implements AccountingStore {
         orNull(service.limit),
         orNull(service.remaining),
         orNull(service.resetAt?.getTime()),
+        spend.undelivered === true ? 1 : 0,
       );
       if (spend.cached || spend.service === undefined) return;
       // Within one month the service's "used" only grows; responses may arrive out of order, so keep the highest.

@@ -13,7 +13,7 @@ import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
-import { RestApi, type RateLimitInjection } from './rest.ts';
+import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import { GatewayIntent, voiceStatePayload, World } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
@@ -29,7 +29,7 @@ import { Waits } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
-export type { RateLimitedRoute, RateLimitInjection } from './rest.ts';
+export type { RateLimitedRoute, RateLimitInjection, RefusalInjection } from './rest.ts';
 export { AES_GCM_MODE, XCHACHA_MODE } from './rtp-decrypt.ts';
 export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 export type { DaveGroupState } from './dave/group.ts';
@@ -255,6 +255,11 @@ export class FakeDiscord {
     this.parts.rest.injectRateLimit(injection);
   }
 
+  /** Refuses the next request(s) on a route as Discord does (a status, a JSON code, the field errors). */
+  refuse(injection: RefusalInjection): void {
+    this.parts.rest.injectRefusal(injection);
+  }
+
   /**
    * Drops the bot's gateway socket for this guild's session: with a close `code` (4000: the client resumes), or
    * abruptly without one. Events meanwhile (commands sent with command()) are buffered and replayed on RESUME.
@@ -282,6 +287,11 @@ export class FakeDiscord {
   /** Downloads from the fake CDN (attachments), apart from the REST log. */
   get cdnLog(): ReadonlyArray<CdnLogEntry> {
     return this.parts.cdn.log;
+  }
+
+  /** Every interaction sent to the bot so far, with its token and the responses it got. */
+  interactions(): ReadonlyArray<InteractionHandle> {
+    return this.parts.interactions.all();
   }
 
   /** Messages the bot posted with POST /channels/{id}/messages. */
@@ -383,6 +393,26 @@ export class FakeDiscord {
   /** Voice sockets the gateway closed (4014 kick, 4017 without DAVE when required, 1000 replaced, 1001 shutdown). */
   voiceCloses(guildId?: string): VoiceCloseEntry[] {
     return this.parts.voice.closeLog.filter((c) => guildId === undefined || c.guildId === guildId);
+  }
+
+  /** Joins the bot asked for in this guild (gateway op 4 with a channel): a library rejoin counts as one more. */
+  voiceJoinRequests(guildId: string): number {
+    return this.parts.voice.joinLog.filter((j) => j.guildId === guildId).length;
+  }
+
+  /** IDENTIFYs the voice gateway accepted from the bot for this guild: one per voice session attempt. */
+  voiceIdentifies(guildId: string): number {
+    return this.parts.voice.identifyLog.filter((i) => i.guildId === guildId).length;
+  }
+
+  /** The next `times` voice IDENTIFYs of this guild are answered by closing with `code` (e.g. 4021, 4022); 0 disarms. */
+  refuseNextVoiceIdentify(guildId: string, code: number, times = 1): void {
+    this.parts.voice.refuseNextIdentify(guildId, code, times);
+  }
+
+  /** Closes the guild's live voice session with `code`, as Discord does when it ends the call (4022). */
+  closeVoiceSession(guildId: string, code: number): void {
+    this.parts.voice.closeGuildSessions(guildId, code);
   }
 
   /** Resolves with the first voice close of this guild with this code (so far or later). */

@@ -140,6 +140,11 @@ export class Interactions {
     ({ world: this.world, messages: this.messages, cdn: this.cdn } = deps);
   }
 
+  /** Every interaction sent so far (their tokens and responses), oldest first. */
+  all(): Interaction[] {
+    return [...this.byId.values()];
+  }
+
   /**
    * A new interaction and its INTERACTION_CREATE payload: a slash command or autocomplete, or with `target` (a
    * message payload) a message context menu used on that message.

@@ -45,6 +45,18 @@ export interface RateLimitInjection {
   times?: number;
 }
 
+/** A refusal the fake answers next on a route, as Discord refuses a message it will not take (e.g. 400 50035). */
+export interface RefusalInjection {
+  route: RateLimitedRoute;
+  status: number;
+  code: number;
+  message: string;
+  /** Discord's `errors` object (which field, why). */
+  errors?: Record<string, unknown>;
+  /** How many requests in a row are refused; default 1. */
+  times?: number;
+}
+
 const API_PREFIX = '/api/v10';
 
 function fail(error: ApiError): Answer {
@@ -82,6 +94,23 @@ export class RestApi {
   private readonly deps: RestDeps;
   private readonly routes: Route[];
   private readonly rateLimits: Array<Required<Omit<RateLimitInjection, 'route'>> & { route: RateLimitedRoute | undefined }> = [];
+
+  private readonly refusals: Array<RefusalInjection & { times: number }> = [];
+
+  /** Answers the next request(s) on a route with Discord's refusal (see RefusalInjection). */
+  injectRefusal(injection: RefusalInjection): void {
+    this.refusals.push({ ...injection, times: injection.times ?? 1 });
+  }
+
+  private refused(route: Route): Answer | undefined {
+    const index = this.refusals.findIndex((r) => r.route === route.name);
+    const refusal = this.refusals[index];
+    if (refusal === undefined) return undefined;
+    refusal.times -= 1;
+    if (refusal.times <= 0) this.refusals.splice(index, 1);
+    this.deps.report(`REST ${route.name ?? route.pattern.source}: refused as injected -> ${refusal.status} ${refusal.code}`);
+    return fail(apiError(refusal.status, refusal.code, refusal.message, refusal.errors));
+  }
 
   /** Answers the next matching request(s) with 429 (see RateLimitInjection). */
   injectRateLimit(injection: RateLimitInjection): void {
@@ -158,7 +187,7 @@ export class RestApi {
         this.deps.report(`REST ${method} ${url.pathname}: missing or wrong Authorization -> 401`);
         return fail(apiError(401, 0, '401: Unauthorized'));
       }
-      const limited = this.rateLimited(route);
+      const limited = this.rateLimited(route) ?? this.refused(route);
       if (limited) return limited;
       let body: ParsedBody;
       try {

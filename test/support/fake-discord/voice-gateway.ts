@@ -27,7 +27,11 @@ const Op = {
 export const VoiceClose = {
   UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004, AlreadyAuthenticated: 4005,
   SessionInvalid: 4006, Disconnected: 4014, UnknownEncryptionMode: 4016, DaveRequired: 4017,
+  /** Discord's "should not reconnect" codes besides 4014: rate limited, call terminated. */
+  RateLimited: 4021, CallTerminated: 4022,
 } as const;
+
+const CLOSE_REASONS: Readonly<Record<number, string>> = { 4021: 'Disconnected: Rate Limited.', 4022: 'Disconnected: Call Terminated.' };
 
 interface Allocation { guildId: string; userId: string; sessionId: string; channelId: string; token: string }
 
@@ -139,6 +143,12 @@ export class VoiceGateway {
   private readonly damageNext = new Map<string, 'commit' | 'welcome'>();
   /** Voice sockets the gateway closed for a reason of Discord's (4014, 4017, replaced sessions), in order. */
   readonly closeLog: VoiceCloseEntry[] = [];
+  /** Every IDENTIFY that matched its allocation, in order. */
+  readonly identifyLog: Array<{ guildId: string; atMs: number }> = [];
+  /** Every join the bot asked for (a gateway op 4 with a channel, answered by VOICE_SERVER_UPDATE), in order. */
+  readonly joinLog: Array<{ guildId: string; channelId: string; atMs: number }> = [];
+  /** Close codes the next IDENTIFYs of a guild are answered with, instead of READY. */
+  private readonly refuseIdentify = new Map<string, { code: number; left: number }>();
 
   constructor(options: VoiceGatewayOptions) {
     for (const mode of options.modes) {
@@ -173,8 +183,22 @@ export class VoiceGateway {
   /** A VOICE_SERVER_UPDATE token for this guild; the bot must IDENTIFY with it and its session id. */
   allocate(guildId: string, userId: string, sessionId: string, channelId: string): string {
     const token = randomToken(12);
+    this.joinLog.push({ guildId, channelId, atMs: performance.now() });
     this.allocations.set(guildId, { guildId, userId, sessionId, channelId, token });
     return token;
+  }
+
+  /** Answers the next `times` IDENTIFYs of this guild by closing the socket with `code` (4021, 4022 ...). */
+  refuseNextIdentify(guildId: string, code: number, times = 1): void {
+    if (times <= 0) this.refuseIdentify.delete(guildId);
+    else this.refuseIdentify.set(guildId, { code, left: times });
+  }
+
+  /** Closes the guild's live voice sessions with `code`, as Discord ends a call (4022) or a rate-limited client (4021). */
+  closeGuildSessions(guildId: string, code: number): void {
+    for (const session of this.sessions) {
+      if (session.allocation.guildId === guildId) this.end(session, code, CLOSE_REASONS[code] ?? `Closed with ${code}.`);
+    }
   }
 
   /** The bot left the channel (or was removed): Discord closes the guild's voice sessions with 4014. */
@@ -307,6 +331,17 @@ export class VoiceGateway {
     if (!allocation || d.token !== allocation.token || d.session_id !== allocation.sessionId || d.user_id !== allocation.userId) {
       this.options.report(`voice gateway: IDENTIFY for guild ${String(d.server_id)} does not match the last VOICE_SERVER_UPDATE/VOICE_STATE_UPDATE -> close 4004`);
       this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
+      return undefined;
+    }
+    this.identifyLog.push({ guildId: allocation.guildId, atMs: performance.now() });
+    const refusal = this.refuseIdentify.get(allocation.guildId);
+    if (refusal) {
+      refusal.left -= 1;
+      if (refusal.left <= 0) this.refuseIdentify.delete(allocation.guildId);
+      const reason = CLOSE_REASONS[refusal.code] ?? `Closed with ${refusal.code}.`;
+      this.closeSocket(ws, refusal.code, reason);
+      this.closeLog.push({ guildId: allocation.guildId, code: refusal.code, reason, atMs: performance.now() });
+      this.options.daveChanged();
       return undefined;
     }
     const maxDaveVersion = typeof d.max_dave_protocol_version === 'number' ? d.max_dave_protocol_version : 0;

@@ -1,0 +1,85 @@
+// Never paid twice, end to end (issue 23, point 6): the real bot, the local Discord and the sandbox, which bills at
+// acceptance. A 2xx whose body breaks is sent once, recorded once as spent and undelivered, and the member is told
+// in their language; a clone whose audio breaks keeps its voice instead of cloning (and paying) again.
+import { DatabaseSync } from 'node:sqlite';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/bot/i18n.ts';
+import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { fixture } from '../audio/fixtures.ts';
+
+const GUILD = '200000000000000023';
+const ADMIN = '300000000000000231'; // Manage Server, Korean client
+const MEMBER = '300000000000000232'; // Japanese client
+
+const guilds: FakeGuildSpec[] = [
+  {
+    id: GUILD,
+    name: 'Ledger',
+    textChannelId: '210000000000000231',
+    voiceChannels: [{ id: '220000000000000231', name: 'room' }],
+    members: [
+      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, locale: 'ko' },
+      { id: MEMBER, username: 'member', locale: 'ja' },
+    ],
+  },
+];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Rows the bot wrote, read from its own SQLite file. */
+function rows<T>(sql: string): T[] {
+  const db = new DatabaseSync(h.databasePath, { readOnly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+const spends = () =>
+  rows<{ endpoint: string; characters: number; cached: number; undelivered: number; request_id: string | null }>(
+    'SELECT endpoint, characters, cached, undelivered, request_id FROM spends ORDER BY id',
+  ).map((r) => ({ ...r }));
+
+describe('a 2xx whose body breaks before its audio', () => {
+  it('/say: one request, recorded once as spent and undelivered, the member told in Japanese, one log line', async () => {
+    const before = h.sandbox.requests.length;
+    const spentBefore = spends().length;
+    h.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
+    const text = 'A line the service charged and never delivered.';
+    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text, voice: 'voice-b-en-f-01', output: 'file' } });
+    expect(content).toBe(t('ja', 'error.api.undelivered'));
+    expect(handle.responses.some((r) => r.files.length > 0)).toBe(false);
+    const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
+    expect(requests).toHaveLength(1);
+    await expect.poll(() => spends().length).toBe(spentBefore + 1);
+    expect(spends().at(-1)).toEqual({ endpoint: 'tts', characters: requests[0]?.charactersBilled, cached: 0, undelivered: 1, request_id: requests[0]?.id });
+    expect(h.logs().split('\n').filter((l) => l.includes('"code":"api-undelivered"') && l.includes(requests[0]?.id ?? '?')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('/clone: the voice the service made is kept, paid once, the member told in Korean; no second clone, no second line', async () => {
+    const before = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'reset-after', bytes: 200, endpoint: 'voice-clone' });
+    const { content } = await runCommand(h, {
+      guildId: GUILD, userId: ADMIN, name: 'clone', locale: 'ko',
+      options: { text: 'Hello, this is me.', name: 'Kept', consent: true, output: 'file' },
+      attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' }],
+    });
+    const calls = h.sandbox.requests.slice(before).filter((r) => r.endpoint !== undefined);
+    expect(calls.map((r) => r.endpoint)).toEqual(['voice-clone']);
+    const voiceId = calls[0]?.clonedVoiceId ?? '?';
+    expect(content).toBe(t('ko', 'clone.audioLost', { name: 'Kept', id: voiceId }));
+    expect(rows<{ name: string }>(`SELECT name FROM voice_library WHERE voice_id = '${voiceId}'`).map((r) => r.name)).toEqual(['Kept']);
+    await expect.poll(() => spends().filter((s) => s.endpoint === 'voice-clone').length).toBe(1);
+    expect(spends().filter((s) => s.endpoint === 'voice-clone')).toEqual([
+      { endpoint: 'voice-clone', characters: calls[0]?.charactersBilled, cached: 0, undelivered: 0, request_id: calls[0]?.id },
+    ]);
+  });
+});
