@@ -53,7 +53,7 @@ describe('a 2xx whose body breaks before its audio', () => {
   it('is sent once and recorded once: spent, marked undelivered, the figure the service billed', async () => {
     const text = 'Charged once, heard never.';
     sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
-    const charge = await accounting.authorize(who, source.needs(request(text), [text]));
+    const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
     await expect(source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toBeInstanceOf(UndeliveredError);
     charge.close();
     await source.close();
@@ -87,7 +87,7 @@ describe("the bot's count against the service's own", () => {
     ['whitespace and punctuation', 'Tabs\tand  spaces… “quoted” — dashes.'],
     ['astral CJK', '𠀋𡈽𡌛 ok'],
   ])('%s: recorded = billed', async (_what, text) => {
-    const charge = await accounting.authorize(who, source.needs(request(text), [text]));
+    const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
     const part = await source.fetch(request(text), text, new AbortController().signal, charge);
     await part.body.toArray();
     charge.close();
