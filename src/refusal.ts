@@ -13,7 +13,9 @@ export type RefusalReason =
   /** The service has some characters left, fewer than this request needs. */
   | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }
   /** Spends the store refused are not written yet: nothing more is spent until they are. */
-  | { code: 'spends-unrecorded' };
+  | { code: 'spends-unrecorded' }
+  /** The store did not answer in time (a lock held elsewhere, a server gone quiet): nothing was spent. */
+  | { code: 'storage-unavailable' };
 
 export type RefusalCode = RefusalReason['code'];
 

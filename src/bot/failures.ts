@@ -107,6 +107,8 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
       return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };
+    case 'storage-unavailable':
+      return { key: 'quota.storageUnavailable' };
   }
 }
 
