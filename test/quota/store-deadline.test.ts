@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/log.ts';
 import { Accounting, type PartNeed } from '../../src/quota/accounting.ts';
 import { Refusal } from '../../src/refusal.ts';
 import { budgetLockKey } from '../../src/store/pg/accounting.ts';
+import { PgStore } from '../../src/store/pg-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../store/backends.ts';
 
@@ -61,5 +62,23 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     expect(later.reserved).toBe(10_000);
     later.close();
     books.close();
+  }, 60_000);
+
+  it('turns PostgreSQL\'s own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline', async () => {
+    blocker = new pg.Client({ connectionString: backend.url() });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
+    const impatient = await PgStore.open(backend.url(), { timeouts: { lockMs: 300 } });
+    const books = new Accounting({ store: impatient, budgets, planCharacterLimit: 300_000, logger: silentLogger, storeDeadlineMs: 60_000 });
+    try {
+      const error = await books.authorize(stuck, [paid(10, 'stuck')]).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(Refusal);
+      expect((error as Refusal).reason.code).toBe('storage-unavailable');
+      expect(((error as Refusal).cause as { code?: string }).code).toBe('55P03');
+    } finally {
+      books.close();
+      await impatient.close();
+    }
   }, 60_000);
 });
