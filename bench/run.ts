@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency,shared-cache] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency,shared-cache,budget-hold] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { FIGURES, STANDALONE, plan, type Figure, type Plan } from './plan.ts';
 import { render, type LatencySamples, type Results, type TtfaSamples } from './report.ts';
 import { Servers } from './servers-client.ts';
 import { measureSharedCache } from './shared-cache.ts';
+import { measureBudgetHold } from './budget-hold.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
 import { measureTtfa } from './ttfa.ts';
@@ -139,11 +140,13 @@ async function main(): Promise<void> {
     log('shared cache and /usage chart');
     results.sharedCache = await measureSharedCache(p.sharedCache);
   }
+  // Figure 7 (bench/budget-hold.ts), its own section appended to the report.
+  const budgetHold = has('budget-hold') ? await measureBudgetHold(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = shards === undefined ? render(results) : `${render(results)}\n\n${shards}`;
+  const report = [render(results), budgetHold, shards].filter((part) => part !== undefined).join('\n\n');
   console.log(report);
   if (write) {
     await writeReport(report);
