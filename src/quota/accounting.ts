@@ -132,7 +132,7 @@ function storeTimedOut(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
-  return code === '55P03' || code === '57014' || code === '25P03' || /timeout exceeded when trying to connect|Connection terminated/i.test(error.message);
+  return code === '55P03' || code === '57014' || code === '25P03' || /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
 }
 
 const storageUnavailable = (cause?: unknown) => new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
