@@ -4,10 +4,10 @@
 import type { NetworkDelays } from './protocol.ts';
 import type { SharedCachePlan } from './shared-cache.ts';
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency' | 'shared-cache';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency', 'shared-cache'];
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency', 'shared-cache', 'budget-hold'];
 /** Figures measured without the bot, the fake Discord or the sandbox. */
-export const STANDALONE: readonly Figure[] = ['shared-cache'];
+export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold'];
 
 export interface Plan {
   mode: 'quick' | 'full';

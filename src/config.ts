@@ -62,6 +62,14 @@ const EnvSchema = z.object({
       'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:, or a postgres:// URL',
     )
     .default('sqlite:./data/saybot.sqlite'),
+  // How long SayBot waits on the store before a request is refused ("storage unavailable"), and PostgreSQL's own
+  // timeouts and TCP keepalive, so a hung server or a lock held elsewhere ends in a refusal, never a stall.
+  STORE_DEADLINE_MS: wholeNumber(100, 600_000).default(5000),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(15_000),
+  DATABASE_LOCK_TIMEOUT_MS: wholeNumber(100, 600_000).default(4000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(15_000),
+  DATABASE_KEEPALIVE_MS: wholeNumber(1000, 3_600_000).default(10_000),
   VOICES_FILE: z.string().min(1).optional(),
   ATTACHMENT_HOSTS: z
     .string()
@@ -89,6 +97,15 @@ const EnvSchema = z.object({
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
 /** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
+export interface StoreTimeouts {
+  deadlineMs: number;
+  connectMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  keepAliveMs: number;
+}
+
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 /**
@@ -157,6 +174,8 @@ export interface Config {
   metricsPort?: number;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
+  /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
+  storeTimeouts: StoreTimeouts;
   /** The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See src/quota/budgets.ts. */
   budgets: OperatorBudgets;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
@@ -254,6 +273,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: POSTGRES_URL.test(e.DATABASE_URL)
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') },
+    storeTimeouts: {
+      deadlineMs: e.STORE_DEADLINE_MS,
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockMs: e.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+    },
     budgets: {
       guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS ?? budgetDefaults.guildMonthlyChars,
       memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS ?? budgetDefaults.memberDailyChars,

@@ -96,7 +96,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
-    const opened = await openStore(config.database);
+    const opened = await openStore(config.database, config.storeTimeouts);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
     if (metrics !== undefined && config.metricsPort !== undefined) {

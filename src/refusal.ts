@@ -17,7 +17,9 @@ export type RefusalReason =
   /** The server's voice queue holds `queued` clips or estimated seconds (`bound`) and this would pass `limit`. */
   | { code: 'queue-guild-full'; bound: 'clips' | 'seconds'; limit: number; queued: number }
   /** The member already has `queued` requests under way in this server, the most allowed. */
-  | { code: 'queue-member-full'; limit: number; queued: number };
+  | { code: 'queue-member-full'; limit: number; queued: number }
+  /** The store did not answer in time (a lock held elsewhere, a server gone quiet): nothing was spent. */
+  | { code: 'storage-unavailable' };
 
 export type RefusalCode = RefusalReason['code'];
 

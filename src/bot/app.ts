@@ -45,6 +45,7 @@ export class SayBot {
   readonly #context: CommandContext;
   readonly #store: Store;
   readonly #speech: SpeechPipeline;
+  readonly #accounting: Accounting;
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #commands: Map<string, AnyCommandModule>;
@@ -69,10 +70,12 @@ export class SayBot {
       budgets: config.budgets,
       planCharacterLimit: config.planCharacterLimit,
       account: { fingerprint: options.voiceApi.keyFingerprint, plan: config.plan },
+      storeDeadlineMs: config.storeTimeouts.deadlineMs,
       logger,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
+    this.#accounting = accounting;
     const source = new PartSource({
       client: options.voiceApi, logger, cache, accounting,
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
@@ -217,6 +220,8 @@ export class SayBot {
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
     await this.#speech.close();
     await this.client.destroy();
+    // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
+    this.#accounting.close();
     await this.#store.close();
   }
 }

@@ -118,6 +118,8 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
         : { key: 'queue.refused.guildSeconds', params: { limit: reason.limit, queued: reason.queued } };
     case 'queue-member-full':
       return { key: 'queue.refused.member', params: { limit: reason.limit } };
+    case 'storage-unavailable':
+      return { key: 'quota.storageUnavailable' };
   }
 }
 

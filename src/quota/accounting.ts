@@ -68,6 +68,16 @@ export class Charge {
     for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
 
+  /** Whether a part of this text was paid for at acceptance (not counted free). */
+  reserves(text: string): boolean {
+    return this.#reserved.has(text);
+  }
+
+  /** The store hold renewed while this request lives, if it has one. */
+  get hold(): string | undefined {
+    return this.#hold;
+  }
+
   get reserved(): number {
     let total = 0;
     for (const list of this.#reserved.values()) for (const n of list) total += n;
@@ -105,16 +115,29 @@ export class Charge {
   // over (conservative for the request's length, exact after), which saves a store write per part.
   #releaseHold(): void {
     if (this.#hold === undefined) return;
-    this.#accounting.releaseHold(this.#hold);
+    this.#accounting.releaseHold(this.#hold, this.context.guildId);
     this.#hold = undefined;
   }
 }
 
 /**
- * How long a budget hold outlives a process that died holding it. A request waiting in a long voice queue
- * fetches its parts just before their turn, so this is generous; a crash blocks those characters until then.
+ * How long a budget hold outlives a process that died holding it. A live request renews its hold every third of
+ * this (however long its queue), so only a crash leaves a hold to expire, blocking its characters until then.
  */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
+
+/** How long a request may wait on the store (its guild's turn included) before it is refused, by default. */
+export const STORE_DEADLINE_MS = 5000;
+
+/** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
+function storeTimedOut(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
+  return code === '55P03' || code === '57014' || code === '25P03' || /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
+}
+
+const storageUnavailable = (cause?: unknown) => new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
 
 export interface AccountingOptions {
   store: Store;
@@ -128,6 +151,8 @@ export interface AccountingOptions {
   account?: CurrentAccount;
   /** Counts characters spent and saved as they are recorded. */
   metrics?: Pick<Metrics, 'characters'>;
+  /** How long a request may wait on the store before it is refused (STORE_DEADLINE_MS by default). */
+  storeDeadlineMs?: number;
 }
 
 export interface UsageReport {
@@ -176,8 +201,15 @@ export class Accounting {
   readonly #charges = new Set<Charge>();
   readonly #month: UsedUpMonth;
   readonly #ledger: SpendLedger;
-  /** Checks (and hold releases) run one at a time, in order, so each sees the requests before it. */
-  #turn: Promise<unknown> = Promise.resolve();
+  /**
+   * Per guild, checks (and hold releases) run one at a time, in order, so each sees the requests before it; guilds
+   * never wait for each other (a guild whose store lock is stuck stalls only itself, and is refused at the
+   * deadline). An entry lives while its guild has work queued.
+   */
+  readonly #turns = new Map<string, Promise<unknown>>();
+  readonly #deadlineMs: number;
+  /** Renews the holds of this process's live requests while there are any. */
+  #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
     this.#store = options.store;
@@ -187,6 +219,34 @@ export class Accounting {
     this.#now = options.now ?? (() => new Date());
     this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, ...(options.account === undefined ? {} : { account: options.account }) });
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
+    this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
+  }
+
+  /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
+  close(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+  }
+
+  /** Runs `work` after the guild's earlier work; the guild's entry goes once its queue is empty. */
+  #inTurn<T>(guildId: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.#turns.get(guildId) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.#turns.set(guildId, tail);
+    void tail.then(() => {
+      if (this.#turns.get(guildId) === tail) this.#turns.delete(guildId);
+    });
+    return run;
+  }
+
+  #renewHolds(): void {
+    const tokens = [...this.#charges].map((c) => c.hold).filter((t): t is string => t !== undefined);
+    if (tokens.length === 0) {
+      this.close();
+      return;
+    }
+    const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
+    this.#store.renewBudgetHolds(tokens, expiresAt).catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
   }
 
   get operatorBudgets(): OperatorBudgets {
@@ -204,12 +264,47 @@ export class Accounting {
    * so a request made only of them is never refused, even in a used-up month.
    */
   authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
-    const run = this.#turn.then(() => this.#authorize(context, parts));
-    this.#turn = run.catch(() => undefined);
-    return run;
+    return this.#authorizeBy(context, parts, { cooldown: true });
   }
 
-  async #authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
+  /**
+   * A part `charge` counted free at acceptance (cached or in flight) that must be fetched after all (evicted, or
+   * its flight failed): checked against the budgets and the month now, as a request of its own but without the
+   * cooldown (the request it belongs to already passed it). Returns the charge to record it with and close.
+   */
+  authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
+    return this.#authorizeBy(charge.context, [{ ...part, free: false }], { cooldown: false });
+  }
+
+  /**
+   * The check in the guild's turn, refused as "storage unavailable" once it has waited on the store (its turn
+   * included) past the deadline. The work itself stays the guild's turn until the store answers, and what it
+   * held by then is let go before the guild's next check, so a late answer never leaves a hold behind.
+   */
+  #authorizeBy(context: SpendContext, parts: readonly PartNeed[], options: { cooldown: boolean }): Promise<Charge> {
+    let late = false;
+    const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, options, () => late));
+    return new Promise<Charge>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        late = true;
+        this.#log.warn({ code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs }, 'the store did not answer in time: request refused');
+        reject(storageUnavailable());
+      }, this.#deadlineMs);
+      timer.unref?.();
+      work.then(
+        (charge) => {
+          clearTimeout(timer);
+          resolve(charge);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(storeTimedOut(error) ? storageUnavailable(error) : error);
+        },
+      );
+    });
+  }
+
+  async #authorize(context: SpendContext, parts: readonly PartNeed[], options: { cooldown: boolean }, late: () => boolean): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let probe: Probe | undefined;
@@ -226,7 +321,7 @@ export class Accounting {
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
       const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
       // Auto-read has no member cooldown (budgets.ts budgetsForSource); the day and month budgets hold for it all the same.
-      const cooldown = checkBudgets({ ...budgetsForSource(limits, context.command), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
+      const cooldown = !options.cooldown ? undefined : checkBudgets({ ...budgetsForSource(limits, context.command), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
       if (cooldown) this.#refuse(context, cooldown, needed);
       // The characters are checked and held by the store in one transaction, counting every process's holds.
       hold = await this.#holdCharacters(context, limits, needed, now);
@@ -234,8 +329,15 @@ export class Accounting {
       try {
         probe = await this.#month.admit();
       } catch (error) {
-        if (hold !== undefined) this.releaseHold(hold);
+        if (hold !== undefined) await this.#releaseNow(hold);
         throw error;
+      }
+      // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
+      if (late()) {
+        if (hold !== undefined) await this.#releaseNow(hold);
+        const turn = this.#month.settle(probe);
+        if (turn !== undefined) await this.#releaseNow(turn);
+        throw storageUnavailable();
       }
     }
     const charge = new Charge(this, context, paid, this.#now(), {
@@ -243,7 +345,15 @@ export class Accounting {
       ...(hold === undefined ? {} : { hold }),
     });
     this.#charges.add(charge);
+    if (hold !== undefined && this.#renewal === undefined) {
+      this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
+      this.#renewal.unref?.();
+    }
     return charge;
+  }
+
+  async #releaseNow(token: string): Promise<void> {
+    await this.#store.releaseBudgetHold(token).catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
   }
 
   /**
@@ -272,9 +382,8 @@ export class Accounting {
    * Ends a store hold. Queued with the checks, so a check made after a request ended never counts its hold;
    * a hold that cannot be removed expires (BUDGET_HOLD_TTL_MS).
    */
-  releaseHold(token: string): void {
-    const run = this.#turn.then(() => this.#store.releaseBudgetHold(token));
-    this.#turn = run.catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
+  releaseHold(token: string, guildId: string): void {
+    void this.#inTurn(guildId, () => this.#releaseNow(token));
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
@@ -290,7 +399,7 @@ export class Accounting {
   settle(charge: Charge): void {
     if (charge.probe === undefined || charge.reserved > 0) return;
     const turn = this.#month.settle(charge.probe);
-    if (turn !== undefined) this.releaseHold(turn);
+    if (turn !== undefined) this.releaseHold(turn, charge.context.guildId);
   }
 
   /**

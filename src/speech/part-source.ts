@@ -128,16 +128,23 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    const response = await this.#call(countCharacters(text), () => this.#send(request, text)).catch((error: unknown) => {
-      this.#recordUndelivered(error, charge, endpointOf(request), text);
+    const payer = await this.#payer(request, text, charge);
+    let response: AudioResponse;
+    try {
+      response = await this.#call(countCharacters(text), () => this.#send(request, text));
+    } catch (error) {
+      this.#recordUndelivered(error, payer, endpointOf(request), text);
+      if (payer !== charge) payer?.close();
       throw error;
-    });
-    void this.#record(charge, text, {
+    }
+    void this.#record(payer, text, {
       endpoint: endpointOf(request),
       characters: countCharacters(text),
       cached: false,
       ...(response.usage === undefined ? {} : { usage: response.usage }),
       ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+    }).finally(() => {
+      if (payer !== charge) payer?.close();
     });
     const fill = new AudioFill(this.#bufferResponses ? await whole(response) : response);
     const cache = this.#cache;
@@ -146,6 +153,16 @@ export class PartSource {
       (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
     );
     return { from: 'api', part: () => fill.part(), done };
+  }
+
+  /**
+   * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
+   * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
+   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked.
+   */
+  async #payer(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
+    if (charge === undefined || this.#accounting === undefined || charge.reserves(text)) return charge;
+    return this.#accounting.authorizeLate(charge, { text, endpoint: endpointOf(request), characters: countCharacters(text), free: false });
   }
 
   #send(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<AudioResponse> {

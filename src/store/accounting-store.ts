@@ -105,11 +105,18 @@ export interface AccountingStore {
   clearQuotaExhausted(): Promise<boolean>;
   /**
    * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
-   * when all have room, holds them: check and hold are one transaction, serialised across processes.
+   * when all have room, holds them: check and hold are one transaction, serialised across processes per guild
+   * (a bot-wide limit, when given, across all guilds). Only the limits given are read, each from a running
+   * total kept with the spends (one row), never a sum over the month's spends.
    */
   holdBudget(hold: NewBudgetHold): Promise<BudgetHoldResult>;
   /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
   releaseBudgetHold(token: string): Promise<void>;
+  /**
+   * Moves the expiry of live holds to `expiresAt`: a request renews its hold for as long as it lives (however long
+   * its queue), so only a hold whose process stopped renewing it (a crash) expires. Unknown tokens are ignored.
+   */
+  renewBudgetHolds(tokens: readonly string[], expiresAt: Date): Promise<void>;
 
   getGuildBudgets(guildId: string): Promise<GuildBudgetSettings>;
   /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */

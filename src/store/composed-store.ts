@@ -66,6 +66,7 @@ export abstract class ComposedStore implements Store {
   clearQuotaExhausted(...a: Args<AccountingStore, 'clearQuotaExhausted'>) { return this.#accounting.clearQuotaExhausted(...a); }
   holdBudget(...a: Args<AccountingStore, 'holdBudget'>) { return this.#accounting.holdBudget(...a); }
   releaseBudgetHold(...a: Args<AccountingStore, 'releaseBudgetHold'>) { return this.#accounting.releaseBudgetHold(...a); }
+  renewBudgetHolds(...a: Args<AccountingStore, 'renewBudgetHolds'>) { return this.#accounting.renewBudgetHolds(...a); }
   getGuildBudgets(...a: Args<AccountingStore, 'getGuildBudgets'>) { return this.#accounting.getGuildBudgets(...a); }
   setGuildBudgets(...a: Args<AccountingStore, 'setGuildBudgets'>) { return this.#accounting.setGuildBudgets(...a); }
 

@@ -230,6 +230,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE spends ADD COLUMN undelivered INTEGER NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
     `,
   },
+  {
+    version: 8,
+    name: 'running spend totals for budget holds',
+    sql: `
+      -- What each guild spent per UTC month and each member per UTC day (cache hits excluded), kept with every
+      -- spend (Store.recordSpend), so a budget hold reads one row per limit instead of summing the month's spends.
+      CREATE TABLE spend_totals_guild_month (
+        guild_id   TEXT    NOT NULL,
+        month      TEXT    NOT NULL,
+        characters INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, month)
+      ) STRICT;
+      CREATE TABLE spend_totals_member_day (
+        guild_id   TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        day        TEXT    NOT NULL,
+        characters INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id, day)
+      ) STRICT;
+      INSERT INTO spend_totals_guild_month (guild_id, month, characters)
+        SELECT guild_id, month, sum(characters) FROM spends WHERE cached = 0 GROUP BY guild_id, month;
+      INSERT INTO spend_totals_member_day (guild_id, user_id, day, characters)
+        SELECT guild_id, user_id, day, sum(characters) FROM spends WHERE cached = 0 GROUP BY guild_id, user_id, day;
+      -- A hold sums only its guild's (and member's) live holds; renewals and expiry find holds by token and time.
+      CREATE INDEX budget_holds_member_day ON budget_holds (guild_id, user_id, day);
+      CREATE INDEX budget_holds_expires ON budget_holds (expires_at);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

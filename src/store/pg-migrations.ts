@@ -167,6 +167,27 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
   7: `
     ALTER TABLE spends ADD COLUMN undelivered SMALLINT NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
   `,
+  8: `
+    CREATE TABLE spend_totals_guild_month (
+      guild_id   TEXT   NOT NULL,
+      month      TEXT   NOT NULL,
+      characters BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, month)
+    );
+    CREATE TABLE spend_totals_member_day (
+      guild_id   TEXT   NOT NULL,
+      user_id    TEXT   NOT NULL,
+      day        TEXT   NOT NULL,
+      characters BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, user_id, day)
+    );
+    INSERT INTO spend_totals_guild_month (guild_id, month, characters)
+      SELECT guild_id, month, sum(characters) FROM spends WHERE cached = 0 GROUP BY guild_id, month;
+    INSERT INTO spend_totals_member_day (guild_id, user_id, day, characters)
+      SELECT guild_id, user_id, day, sum(characters) FROM spends WHERE cached = 0 GROUP BY guild_id, user_id, day;
+    CREATE INDEX budget_holds_member_day ON budget_holds (guild_id, user_id, day);
+    CREATE INDEX budget_holds_expires ON budget_holds (expires_at);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

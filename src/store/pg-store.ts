@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { StoreTimeouts } from '../config.ts';
 import { ComposedStore } from './composed-store.ts';
 import { PgAccounting } from './pg/accounting.ts';
 import { PgAutoRead } from './pg/auto-read.ts';
@@ -22,7 +23,14 @@ const types = {
 export interface PgStoreOptions {
   /** Most connections this process holds; default 5 (SayBot's queries are short). */
   maxConnections?: number;
+  /** Connect, statement, lock and idle-in-transaction timeouts and TCP keepalive; defaults below. */
+  timeouts?: Partial<Omit<StoreTimeouts, 'deadlineMs'>>;
 }
+
+/** A hung server or a lock held by another session ends in an error the caller turns into a refusal. */
+const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
+  connectMs: 5000, statementMs: 15_000, lockMs: 4000, idleInTransactionMs: 15_000, keepAliveMs: 10_000,
+};
 
 /**
  * The Store on PostgreSQL (driver: `pg`, node-postgres): one pool (pg/db.ts) shared by one module per area
@@ -49,7 +57,20 @@ export class PgStore extends ComposedStore {
   }
 
   static async open(connectionString: string, options: PgStoreOptions = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 5, types });
+    const t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    const pool = new pg.Pool({
+      connectionString, max: options.maxConnections ?? 5, types,
+      connectionTimeoutMillis: t.connectMs,
+      // Sent as the session's settings at connect: the server itself ends a statement, a lock wait or an open
+      // transaction left idle (a process stuck between statements) past these.
+      statement_timeout: t.statementMs,
+      lock_timeout: t.lockMs,
+      idle_in_transaction_session_timeout: t.idleInTransactionMs,
+      // The client's side: a server or network gone silent is noticed in seconds, not after TCP's hours.
+      query_timeout: t.statementMs + 1000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: t.keepAliveMs,
+    });
     // An idle client losing its server must not crash the process; the next query reports the failure.
     pool.on('error', () => {});
     try {

@@ -126,6 +126,15 @@ describe('loadConfig', () => {
     expect(problems.find((p) => p.includes('CACHE_MAX_MB'))).toMatch(/got "lots"/);
   });
 
+  it('reads the store deadline and PostgreSQL timeouts (defaults, values), and names a wrong one', () => {
+    expect(loadConfig(base).storeTimeouts).toEqual({ deadlineMs: 5000, connectMs: 5000, statementMs: 15_000, lockMs: 4000, idleInTransactionMs: 15_000, keepAliveMs: 10_000 });
+    expect(loadConfig({ ...base, STORE_DEADLINE_MS: '2500', DATABASE_LOCK_TIMEOUT_MS: '800' }).storeTimeouts).toMatchObject({ deadlineMs: 2500, lockMs: 800 });
+    const problems = problemsOf({ ...base, STORE_DEADLINE_MS: 'soon', DATABASE_KEEPALIVE_MS: '5' });
+    expect(problems).toHaveLength(2);
+    expect(problems.find((p) => p.includes('STORE_DEADLINE_MS'))).toMatch(/got "soon"/);
+    expect(problems.find((p) => p.includes('DATABASE_KEEPALIVE_MS'))).toMatch(/whole number from 1000/);
+  });
+
   it('reads SHARDS (auto or a count), and in a shard process the shard the manager started instead', () => {
     expect(loadConfig(base).shards).toBeUndefined();
     expect(loadConfig({ ...base, SHARDS: 'auto' }).shards).toBe('auto');

@@ -67,6 +67,29 @@ describe('PartSource', () => {
     (await pending).body.destroy();
   });
 
+  it('a part counted free at acceptance (in flight) that must be fetched again passes the budget first', async () => {
+    const text = 'Counted free, then paid.';
+    const budgeted = new Accounting({ store, budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
+    const parts = new PartSource({ client, logger: silentLogger, accounting: budgeted });
+    sandbox.setPacing({ startDelayMs: 200 });
+    const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
+    const fetching = parts.fetch(request(text), text, new AbortController().signal, first);
+    // Accepted while the first is in flight: free, so nothing is held for it.
+    const second = await budgeted.authorize({ ...who, userId: 'V' }, await parts.needs(request(text), [text]));
+    expect(second.reserved).toBe(0);
+    await (await fetching).body.toArray();
+    first.close();
+    await parts.close(); // the flight is over (no cache): the second must fetch the part itself
+    const again = new PartSource({ client, logger: silentLogger, accounting: budgeted });
+    const error = await again.fetch(request(text), text, new AbortController().signal, second).then(() => undefined, (e: unknown) => e);
+    second.close();
+    await again.close();
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason.code).toBe('budget-guild-month');
+    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect((await store.monthTotals(month(), 'G')).spent).toBe(text.length);
+  });
+
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
     sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';

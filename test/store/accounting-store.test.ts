@@ -140,6 +140,29 @@ forEachBackend((store, backend) => {
       expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 1000) }))).status).toBe('held');
     });
 
+    it('keeps a renewed hold past its first expiry; an unrenewed one still expires', async () => {
+      const renewed = await store.holdBudget(hold(60, { ttlMs: 1000 }));
+      expect((await store.holdBudget(hold(40, { ttlMs: 1000, userId: B }))).status).toBe('held');
+      if (renewed.status !== 'held') throw new Error('not held');
+      await store.renewBudgetHolds([renewed.token, 'no-such-token'], new Date(at.getTime() + 5000));
+      const later = new Date(at.getTime() + 2000);
+      expect(await store.holdBudget(hold(41, { at: later }))).toMatchObject({ status: 'refused', used: 60 });
+      expect((await store.holdBudget(hold(40, { at: later }))).status).toBe('held');
+    });
+
+    it('checks day and month limits against running totals that match the spends, per guild and member', async () => {
+      await store.recordSpend(spend({ characters: 30 }));
+      await store.recordSpend(spend({ characters: 20, userId: B }));
+      await store.recordSpend(spend({ characters: 900, cached: true }));
+      await store.recordSpend(spend({ characters: 500, guildId: G2 }));
+      await store.recordSpend(spend({ characters: 700, at: new Date('2025-02-28T23:59:59Z') }));
+      await store.recordSpend(spend({ characters: 15, at: new Date('2025-03-09T10:00:00Z') }));
+      expect(await store.holdBudget(hold(36, { limits: { guildMonthlyChars: 100 } }))).toMatchObject({ status: 'refused', used: 65 });
+      expect(await store.holdBudget(hold(71, { limits: { memberDailyChars: 100 } }))).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 30 });
+      expect(await store.holdBudget(hold(1, { guildId: G2, limits: { botMonthlyChars: 565 } }))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars', used: 565 });
+      expect((await store.holdBudget(hold(35, { limits: { guildMonthlyChars: 100, memberDailyChars: 100 } }))).status).toBe('held');
+    });
+
     it('lets exactly one of many concurrent holds from two stores on one database through a budget with room for one', async () => {
       const other = await backend.openAnother();
       try {

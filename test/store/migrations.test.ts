@@ -63,9 +63,10 @@ describe('migrations', () => {
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
       'auto_read', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
-      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library',
+      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'schema_migrations', 'spend_totals_guild_month', 'spend_totals_member_day',
+      'spends', 'voice_library',
     ]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual(MIGRATIONS.map((m) => m.version));
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -111,13 +112,34 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('start the running spend totals of step 8 from the spends already recorded', async () => {
+    const seed = new DatabaseSync(tmp.file());
+    migrate(seed, MIGRATIONS.filter((m) => m.version < 8));
+    const insert = seed.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
+                                 VALUES (0, '2025-03', ?, ?, ?, 'say', 'tts', ?, ?)`);
+    insert.run('2025-03-04', 'G', 'M', 40, 0);
+    insert.run('2025-03-04', 'G', 'M', 500, 1); // a cache hit spends nothing
+    insert.run('2025-03-05', 'G', 'N', 30, 0);
+    insert.run('2025-03-05', 'H', 'M', 900, 0);
+    seed.close();
+
+    const store = new SqliteStore(tmp.file());
+    const at = new Date('2025-03-04T10:00:00Z');
+    const hold = (characters: number, limits: { guildMonthlyChars?: number; memberDailyChars?: number }) =>
+      store.holdBudget({ guildId: 'G', userId: 'M', characters, limits, ttlMs: 1000, at });
+    expect(await hold(31, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', used: 70 });
+    expect(await hold(61, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 40 });
+    expect((await hold(30, { guildMonthlyChars: 100, memberDailyChars: 100 })).status).toBe('held');
+    await store.close();
+  });
+
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
     const db = new DatabaseSync(tmp.file());
     const broken = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' }];
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(migrate(db)).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
     db.close();
   });
 

@@ -97,6 +97,7 @@ export const ko: Catalogue = {
   'quota.exhaustedChecking': '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.tooFewLeft': '음성 서비스에 이번 달 남은 글자 수가 {left}자인데 이 요청에는 {needed}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
   'quota.recordFailed': '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
+  'quota.storageUnavailable': '봇 저장소가 제때 응답하지 않아 아무것도 보내지 않았고 글자도 쓰지 않았습니다. 잠시 후 다시 시도해 주세요. 운영자에게 알렸습니다.',
   'budget.refused.guildMonth': '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.memberDay': '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.cooldown': '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { firstRefusal, holdKeys } from '../budget-holds.ts';
-import { TOTALS, breakdownOf, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
+import { firstRefusal, holdKeys, type UsedAgainst } from '../budget-holds.ts';
+import { TOTALS, breakdownOf, type Row, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
 import type {
   AccountingStore,
   BudgetHoldResult,
@@ -13,6 +13,11 @@ import type {
   SpendTotals,
 } from '../types.ts';
 import type { PgDb } from './db.ts';
+
+/** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
+export const budgetLockKey = (guildId: string): string => `budget-holds:${guildId}`;
+/** Taken, after the guild's, only by a hold checked against a bot-wide limit. */
+const BOT_LOCK_KEY = 'budget-holds:bot';
 
 /** Spends, the quota state, server budgets and budget holds on PostgreSQL. */
 export class PgAccounting implements AccountingStore {
@@ -38,7 +43,18 @@ export class PgAccounting implements AccountingStore {
           orNull(service.resetAt?.getTime()), spend.undelivered === true ? 1 : 0,
         ],
       );
-      if (spend.cached || spend.service === undefined) return;
+      if (spend.cached) return;
+      await db.run(
+        `INSERT INTO spend_totals_guild_month AS t (guild_id, month, characters) VALUES ($1, $2, $3)
+         ON CONFLICT (guild_id, month) DO UPDATE SET characters = t.characters + excluded.characters`,
+        [spend.guildId, month, spend.characters],
+      );
+      await db.run(
+        `INSERT INTO spend_totals_member_day AS t (guild_id, user_id, day, characters) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (guild_id, user_id, day) DO UPDATE SET characters = t.characters + excluded.characters`,
+        [spend.guildId, spend.userId, iso.slice(0, 10), spend.characters],
+      );
+      if (spend.service === undefined) return;
       // The row lock of quota_state's single row serialises concurrent updates; "used" keeps the month's highest.
       // Only the figures: whether this spend ends a used-up month is src/quota/used-up-month.ts' decision.
       await db.run(
@@ -100,29 +116,41 @@ export class PgAccounting implements AccountingStore {
     const at = hold.at ?? new Date();
     const now = at.getTime();
     const { month, day } = holdKeys(at);
-    // One advisory lock for every hold: the bot-wide limit spans guilds, and holds are short transactions.
-    return this.#db.transaction('budget-holds', async (db): Promise<BudgetHoldResult> => {
+    const { guildId, userId, limits } = hold;
+    // The guild's own advisory lock: holds in different guilds (shards) never wait for each other. A bot-wide
+    // limit spans guilds, so a hold that names one also takes the bot's key (always after the guild's: no cycle).
+    return this.#db.transaction(budgetLockKey(guildId), async (db): Promise<BudgetHoldResult> => {
+      if (limits.botMonthlyChars !== undefined) await db.run('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [BOT_LOCK_KEY]);
       await db.run('DELETE FROM budget_holds WHERE expires_at <= $1', [now]);
-      const row = await db.get(
-        `SELECT
-           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND guild_id = $1 AND user_id = $2 AND day = $4)
-         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE guild_id = $1 AND user_id = $2 AND day = $4) AS member_day,
-           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND guild_id = $1 AND month = $3)
-         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE guild_id = $1 AND month = $3) AS guild_month,
-           (SELECT coalesce(sum(characters), 0) FROM spends WHERE cached = 0 AND month = $3)
-         + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE month = $3) AS bot_month`,
-        [hold.guildId, hold.userId, month, day],
-      );
-      const refusal = firstRefusal(
-        hold.limits,
-        { memberDailyChars: num(row?.['member_day']) ?? 0, guildMonthlyChars: num(row?.['guild_month']) ?? 0, botMonthlyChars: num(row?.['bot_month']) ?? 0 },
-        hold.characters,
-      );
+      const n = (row: Row | undefined) => num(row?.['n']) ?? 0;
+      const used: UsedAgainst = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
+      if (limits.memberDailyChars !== undefined) {
+        used.memberDailyChars = n(await db.get(
+          `SELECT coalesce((SELECT characters FROM spend_totals_member_day WHERE guild_id = $1 AND user_id = $2 AND day = $3), 0)
+                + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE guild_id = $1 AND user_id = $2 AND day = $3) AS n`,
+          [guildId, userId, day],
+        ));
+      }
+      if (limits.guildMonthlyChars !== undefined) {
+        used.guildMonthlyChars = n(await db.get(
+          `SELECT coalesce((SELECT characters FROM spend_totals_guild_month WHERE guild_id = $1 AND month = $2), 0)
+                + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE month = $2 AND guild_id = $1) AS n`,
+          [guildId, month],
+        ));
+      }
+      if (limits.botMonthlyChars !== undefined) {
+        used.botMonthlyChars = n(await db.get(
+          `SELECT (SELECT coalesce(sum(characters), 0) FROM spend_totals_guild_month WHERE month = $1)
+                + (SELECT coalesce(sum(characters), 0) FROM budget_holds WHERE month = $1) AS n`,
+          [month],
+        ));
+      }
+      const refusal = firstRefusal(limits, used, hold.characters);
       if (refusal) return refusal;
       const token = randomUUID();
       await db.run(
         'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [token, hold.guildId, hold.userId, month, day, hold.characters, now + hold.ttlMs],
+        [token, guildId, userId, month, day, hold.characters, now + hold.ttlMs],
       );
       return { status: 'held', token };
     });
@@ -130,6 +158,11 @@ export class PgAccounting implements AccountingStore {
 
   async releaseBudgetHold(token: string): Promise<void> {
     await this.#db.run('DELETE FROM budget_holds WHERE token = $1', [token]);
+  }
+
+  async renewBudgetHolds(tokens: readonly string[], expiresAt: Date): Promise<void> {
+    if (tokens.length === 0) return;
+    await this.#db.run('UPDATE budget_holds SET expires_at = $1 WHERE token = ANY($2::text[])', [expiresAt.getTime(), [...tokens]]);
   }
 
   async getGuildBudgets(guildId: string): Promise<GuildBudgetSettings> {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SQLInputValue } from 'node:sqlite';
-import { firstRefusal, holdKeys } from '../budget-holds.ts';
+import { firstRefusal, holdKeys, type UsedAgainst } from '../budget-holds.ts';
 import { TOTALS, breakdownOf, dateOf, guildBudgetsOf, num, orNull, quotaStateOf, totalsOf } from '../rows.ts';
 import type {
   AccountingStore,
@@ -13,7 +12,7 @@ import type {
   QuotaState,
   SpendTotals,
 } from '../types.ts';
-import type { SqliteDb } from './db.ts';
+import type { SqliteDb, SqliteRow } from './db.ts';
 
 /** Spends, the quota state, server budgets and budget holds on SQLite. */
 export class SqliteAccounting implements AccountingStore {
@@ -50,7 +49,18 @@ export class SqliteAccounting implements AccountingStore {
         orNull(service.resetAt?.getTime()),
         spend.undelivered === true ? 1 : 0,
       );
-      if (spend.cached || spend.service === undefined) return;
+      if (spend.cached) return;
+      db.run(
+        `INSERT INTO spend_totals_guild_month (guild_id, month, characters) VALUES (?, ?, ?)
+         ON CONFLICT (guild_id, month) DO UPDATE SET characters = characters + excluded.characters`,
+        spend.guildId, month, spend.characters,
+      );
+      db.run(
+        `INSERT INTO spend_totals_member_day (guild_id, user_id, day, characters) VALUES (?, ?, ?, ?)
+         ON CONFLICT (guild_id, user_id, day) DO UPDATE SET characters = characters + excluded.characters`,
+        spend.guildId, spend.userId, iso.slice(0, 10), spend.characters,
+      );
+      if (spend.service === undefined) return;
       // Within one month the service's "used" only grows; responses may arrive out of order, so keep the highest.
       // Only the figures: whether this spend ends a used-up month is src/quota/used-up-month.ts' decision.
       db.run(
@@ -119,27 +129,36 @@ export class SqliteAccounting implements AccountingStore {
     const at = hold.at ?? new Date();
     const now = at.getTime();
     const { month, day } = holdKeys(at);
-    // BEGIN IMMEDIATE: the write lock is taken before the sums are read, so another connection (process) holding
-    // at the same moment waits for this commit and then counts this hold.
+    const { guildId, userId, limits } = hold;
+    const n = (row: SqliteRow | undefined) => num(row?.['n']) ?? 0;
+    // BEGIN IMMEDIATE: the write lock is taken before the totals are read, so another connection (process) holding
+    // at the same moment waits for this commit and then counts this hold. Only the limits in force are read, each
+    // from its running total (one row) plus the few live holds of that guild or member.
     return db.transaction((): BudgetHoldResult => {
       db.run('DELETE FROM budget_holds WHERE expires_at <= ?', now);
-      const spent = (where: string, ...params: SQLInputValue[]) =>
-        (num(db.get(`SELECT coalesce(sum(characters), 0) AS n FROM spends WHERE cached = 0 AND ${where}`, ...params)?.['n']) ?? 0) +
-        (num(db.get(`SELECT coalesce(sum(characters), 0) AS n FROM budget_holds WHERE ${where}`, ...params)?.['n']) ?? 0);
-      const refusal = firstRefusal(
-        hold.limits,
-        {
-          memberDailyChars: spent('guild_id = ? AND user_id = ? AND day = ?', hold.guildId, hold.userId, day),
-          guildMonthlyChars: spent('guild_id = ? AND month = ?', hold.guildId, month),
-          botMonthlyChars: spent('month = ?', month),
-        },
-        hold.characters,
-      );
+      const used: UsedAgainst = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
+      if (limits.memberDailyChars !== undefined) {
+        used.memberDailyChars =
+          n(db.get('SELECT characters AS n FROM spend_totals_member_day WHERE guild_id = ? AND user_id = ? AND day = ?', guildId, userId, day)) +
+          n(db.get('SELECT coalesce(sum(characters), 0) AS n FROM budget_holds WHERE guild_id = ? AND user_id = ? AND day = ?', guildId, userId, day));
+      }
+      if (limits.guildMonthlyChars !== undefined) {
+        used.guildMonthlyChars =
+          n(db.get('SELECT characters AS n FROM spend_totals_guild_month WHERE guild_id = ? AND month = ?', guildId, month)) +
+          n(db.get('SELECT coalesce(sum(characters), 0) AS n FROM budget_holds WHERE month = ? AND guild_id = ?', month, guildId));
+      }
+      if (limits.botMonthlyChars !== undefined) {
+        // One row per guild that spent this month, never the month's spends.
+        used.botMonthlyChars =
+          n(db.get('SELECT coalesce(sum(characters), 0) AS n FROM spend_totals_guild_month WHERE month = ?', month)) +
+          n(db.get('SELECT coalesce(sum(characters), 0) AS n FROM budget_holds WHERE month = ?', month));
+      }
+      const refusal = firstRefusal(limits, used, hold.characters);
       if (refusal) return refusal;
       const token = randomUUID();
       db.run(
         'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        token, hold.guildId, hold.userId, month, day, hold.characters, now + hold.ttlMs,
+        token, guildId, userId, month, day, hold.characters, now + hold.ttlMs,
       );
       return { status: 'held', token };
     });
@@ -147,6 +166,11 @@ export class SqliteAccounting implements AccountingStore {
 
   async releaseBudgetHold(token: string): Promise<void> {
     this.#db.run('DELETE FROM budget_holds WHERE token = ?', token);
+  }
+
+  async renewBudgetHolds(tokens: readonly string[], expiresAt: Date): Promise<void> {
+    if (tokens.length === 0) return;
+    this.#db.run('UPDATE budget_holds SET expires_at = ? WHERE token IN (SELECT value FROM json_each(?))', expiresAt.getTime(), JSON.stringify(tokens));
   }
 
   async getGuildBudgets(guildId: string): Promise<GuildBudgetSettings> {
