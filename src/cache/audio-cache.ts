@@ -34,6 +34,11 @@ const TEMP = /\.tmp$/;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
 const LOW_WATER = 0.9;
+/**
+ * Room a full disk gets back beyond the failed entry: the spend ledger shares the disk, and SQLite's write-ahead
+ * log grows to about 1,000 pages (4 MiB) before its automatic checkpoint, so that much must be free for it to go on.
+ */
+const DISK_FULL_HEADROOM_BYTES = 4 * 1024 * 1024;
 const SCAN_BATCH = 64;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
@@ -288,7 +293,7 @@ export class AudioCache {
     const code = (error as { code?: unknown } | undefined)?.code;
     const full = code === 'ENOSPC' || code === 'EDQUOT';
     this.#log.warn({ err: error, key, bytes, code: 'cache-write-failed', failures: this.#writeFailures }, 'could not write cache entry: its temporary file was removed');
-    await this.#evict({ force: true, ...(full ? { freeBytes: bytes } : {}) });
+    await this.#evict({ force: true, ...(full ? { freeBytes: bytes + DISK_FULL_HEADROOM_BYTES } : {}) });
   }
 
   /** Writes that failed since open (a full disk, a file-size limit, an I/O error). */
