@@ -2,7 +2,7 @@
 // one line that names the error and its route, never the interaction token, the reply's text or the file's bytes.
 // (Every e2e test's log is scanned the same way when its harness closes: test/support/log-leaks.ts.)
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { logLeaks } from '../support/log-leaks.ts';
@@ -19,6 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+});
+// A test may arm a refusal its reply path never meets (the /usage test arms two routes, one is used): none may
+// reach the next test, whichever order the suite runs them in.
+afterEach(() => {
+  h.discord.clearRefusals();
 });
 
 const lines = () => h.logs().split('\n').filter(Boolean);

@@ -260,6 +260,11 @@ export class FakeDiscord {
     this.parts.rest.injectRefusal(injection);
   }
 
+  /** Forgets the refusals armed with refuse() that no request has met yet. */
+  clearRefusals(): void {
+    this.parts.rest.clearRefusals();
+  }
+
   /**
    * Drops the bot's gateway socket for this guild's session: with a close `code` (4000: the client resumes), or
    * abruptly without one. Events meanwhile (commands sent with command()) are buffered and replayed on RESUME.

@@ -97,6 +97,11 @@ export class RestApi {
 
   private readonly refusals: Array<RefusalInjection & { times: number }> = [];
 
+  /** Forgets refusals not yet used, so a test that armed more than its requests consumed leaves none behind. */
+  clearRefusals(): void {
+    this.refusals.length = 0;
+  }
+
   /** Answers the next request(s) on a route with Discord's refusal (see RefusalInjection). */
   injectRefusal(injection: RefusalInjection): void {
     this.refusals.push({ ...injection, times: injection.times ?? 1 });
