@@ -167,6 +167,13 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
   7: `
     ALTER TABLE spends ADD COLUMN undelivered SMALLINT NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
   `,
+  9: `
+    CREATE TABLE removed_guilds (
+      guild_id   TEXT   PRIMARY KEY,
+      removed_at BIGINT NOT NULL
+    );
+    CREATE INDEX removed_guilds_at ON removed_guilds (removed_at);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

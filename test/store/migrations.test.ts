@@ -63,9 +63,9 @@ describe('migrations', () => {
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
       'auto_read', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
-      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'schema_migrations', 'spends', 'voice_library',
+      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'removed_guilds', 'schema_migrations', 'spends', 'voice_library',
     ]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual([1, 2, 3, 4, 5, 6, 7, 9]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -117,7 +117,7 @@ describe('migrations', () => {
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(migrate(db)).toEqual([2, 3, 4, 5, 6, 7, 9]);
     db.close();
   });
 
