@@ -91,6 +91,7 @@ export abstract class ComposedStore implements Store {
   setMemberOutputDefault(...a: Args<OutputDefaultsStore, 'setMemberOutputDefault'>) { return this.#output.setMemberOutputDefault(...a); }
 
   // ---- deletion on request, removed servers ----
+  clonedVoicesOf(...a: Args<PrivacyStore, 'clonedVoicesOf'>) { return this.#privacy.clonedVoicesOf(...a); }
   describeMember(...a: Args<PrivacyStore, 'describeMember'>) { return this.#privacy.describeMember(...a); }
   forgetMember(...a: Args<PrivacyStore, 'forgetMember'>) { return this.#privacy.forgetMember(...a); }
   forgetGuild(...a: Args<PrivacyStore, 'forgetGuild'>) { return this.#privacy.forgetGuild(...a); }

@@ -1,3 +1,5 @@
+import type { ClonedVoice } from './voice-library-store.ts';
+
 /** How many rows of one table keep a member's ID in a column (what /privacy show lists). */
 export interface PrivacyTrace {
   table: string;
@@ -16,6 +18,8 @@ export interface ForgetResult {
  * removed from (table removed_guilds), whose data goes after a grace period.
  */
 export interface PrivacyStore {
+  /** The voices a member cloned, in one guild or every guild; at most 1000 (a library holds far fewer). */
+  clonedVoicesOf(userId: string, guildId?: string): Promise<ClonedVoice[]>;
   /** Rows that keep this member's ID in this guild, per table and column; only those with rows. */
   describeMember(guildId: string, userId: string): Promise<PrivacyTrace[]>;
   /**

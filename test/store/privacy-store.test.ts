@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FORGET_RULES } from '../../src/store/forget-plan.ts';
-import type { Store } from '../../src/store/types.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../support/db-scan.ts';
+import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../support/privacy-seed.ts';
 import { forEachBackend } from './contract.ts';
 
 const G1 = '200000000000000001';
 const G2 = '200000000000000002';
 const A = '300000000000000002';
 const B = '300000000000000003';
-const MONTH = '2025-03';
-const AT = new Date('2025-03-10T12:00:00Z');
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row
@@ -19,24 +17,6 @@ const KEPT_COLUMNS = new Set([
   'presets.id', 'guild_settings.default_preset_id', 'voice_library.voice_id', 'spends.id', 'spends.request_id',
   'quota_state.id', 'auto_read.text_channel_id', 'auto_read.voice_channel_id', 'auto_read.required_role_id',
 ]);
-
-/** Everything a member can leave behind in a guild, through the Store's own methods. */
-async function seed(store: Store, guildId: string, userId: string, tag: string): Promise<void> {
-  await store.setMemberDefaults(guildId, userId, { voice: 'voice-b-ko-f-01' });
-  await store.setMemberOutputDefault(guildId, userId, 'voice-message');
-  await store.setServerOutputDefault(guildId, 'file', userId);
-  await store.savePreset({ guildId, name: `p-${tag}`, voice: 'voice-b-ko-f-01', createdBy: userId });
-  await store.setDefaultPreset(guildId, `p-${tag}`);
-  await store.putDictionaryEntry(guildId, `word${tag}`, 'reading', userId);
-  await store.addClonedVoice({ guildId, name: `v-${tag}`, voiceId: `voice-${guildId}-${tag}`, createdBy: userId, clipSeconds: 10 });
-  await store.reserveClonedVoiceName({ guildId, name: `r-${tag}`, reservedBy: userId, ttlMs: 3_600_000 });
-  await store.recordSpend({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 10, cached: false });
-  await store.recordSpend({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 4, cached: true });
-  await store.holdBudget({ guildId, userId, characters: 5, limits: {}, ttlMs: 3_600_000 });
-  await store.setGuildBudgets(guildId, { guildMonthlyChars: 1000 }, userId);
-  await store.startAutoRead(guildId, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: userId });
-  await store.setAutoReadSettings(guildId, { maxLength: 100 }, userId);
-}
 
 const guildRowsHolding = (scan: DatabaseScan, guildId: string, userId: string) =>
   rowsHolding(scan, userId).filter((r) => Object.values(r.cells).includes(guildId));
@@ -72,6 +52,8 @@ forEachBackend((store, backend) => {
       const before = { g1: await store.monthTotals(MONTH, G1), all: await store.monthTotals(MONTH) };
       const bTraces = await store.describeMember(G1, B);
 
+      expect((await store.clonedVoicesOf(A, G1)).map((v) => v.name)).toEqual(['v-a']);
+      expect((await store.clonedVoicesOf(A)).map((v) => v.name).sort()).toEqual(['v-a', 'v-a2']);
       const result = await store.forgetMember(A, G1);
       expect(result.deleted).toBeGreaterThan(0);
       expect(result.anonymised).toBeGreaterThan(0);

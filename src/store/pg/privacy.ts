@@ -1,6 +1,6 @@
 import { type PlannedStatement, forgottenMarker, planDescribeMember, planForgetGuild, planForgetMember } from '../forget-plan.ts';
-import { num } from '../rows.ts';
-import type { ForgetResult, PrivacyStore, PrivacyTrace } from '../types.ts';
+import { clonedVoiceOf, num } from '../rows.ts';
+import type { ClonedVoice, ForgetResult, PrivacyStore, PrivacyTrace } from '../types.ts';
 import type { PgDb } from './db.ts';
 
 const p = (n: number): string => `$${n}`;
@@ -23,6 +23,12 @@ export class PgPrivacy implements PrivacyStore {
       }
       return result;
     });
+  }
+
+  async clonedVoicesOf(userId: string, guildId?: string): Promise<ClonedVoice[]> {
+    const sql = `SELECT * FROM voice_library WHERE created_by = $1${guildId === undefined ? '' : ' AND guild_id = $2'} ORDER BY created_at LIMIT 1000`;
+    const params = guildId === undefined ? [userId] : [userId, guildId];
+    return (await this.#db.all(sql, params)).map(clonedVoiceOf);
   }
 
   async describeMember(guildId: string, userId: string): Promise<PrivacyTrace[]> {
