@@ -10,6 +10,7 @@ import { PartSource } from '../speech/part-source.ts';
 import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
+import { RemovedGuilds } from '../privacy/removed-guilds.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
 import { AutoreadWiring } from './autoread-wiring.ts';
 import type { AnyCommandModule, CommandContext } from './command.ts';
@@ -47,6 +48,7 @@ export class SayBot {
   readonly #speech: SpeechPipeline;
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
+  readonly #removedGuilds: RemovedGuilds;
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -86,6 +88,11 @@ export class SayBot {
       store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
+    this.#removedGuilds = new RemovedGuilds({
+      store: options.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
+      present: (guildId) => this.#client.guilds.cache.has(guildId),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
@@ -122,6 +129,9 @@ export class SayBot {
     });
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
+    client.on(Events.GuildDelete, (guild) => this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'));
+    client.on(Events.GuildCreate, (guild) => this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'));
     this.#autoread.attach(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
@@ -165,6 +175,9 @@ export class SayBot {
       });
       bot.#autoreadAvailable = login.autoreadAvailable;
       await bot.#autoread.restore();
+      // Servers added back while SayBot was down keep their data; then the first sweep.
+      for (const guildId of bot.client.guilds.cache.keys()) await bot.#removedGuilds.present(guildId);
+      await bot.#removedGuilds.start();
     } catch (error) {
       await options.store.close();
       throw error;
@@ -192,6 +205,13 @@ export class SayBot {
     void task.finally(() => this.#inFlight.delete(task));
   }
 
+  /** Runs store work from an event like a command: stop() waits for it before closing the store. */
+  #track(work: Promise<void>, failure: string): void {
+    const task = work.catch((error: unknown) => this.#log.error({ err: error }, failure));
+    this.#inFlight.add(task);
+    void task.finally(() => this.#inFlight.delete(task));
+  }
+
   /** Leaves a channel once no human is left in it. */
   #onVoiceState(before: VoiceState, after: VoiceState): void {
     const player = this.players.find(before.guild.id);
@@ -215,6 +235,7 @@ export class SayBot {
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
+    await this.#removedGuilds.close();
     await this.#speech.close();
     await this.client.destroy();
     await this.#store.close();
