@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, GatewayCloseCodes, MessageFlags, Options, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -91,6 +91,7 @@ export class SayBot {
     this.#removedGuilds = new RemovedGuilds({
       store: options.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
       present: (guildId) => this.#client.guilds.cache.has(guildId),
+      ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       ...(options.now === undefined ? {} : { now: options.now }),
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
@@ -175,8 +176,7 @@ export class SayBot {
       });
       bot.#autoreadAvailable = login.autoreadAvailable;
       await bot.#autoread.restore();
-      // Servers added back while SayBot was down keep their data; then the first sweep.
-      for (const guildId of bot.client.guilds.cache.keys()) await bot.#removedGuilds.present(guildId);
+      // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
       await bot.#removedGuilds.start();
     } catch (error) {
       await options.store.close();

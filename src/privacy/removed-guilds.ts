@@ -13,6 +13,8 @@ export interface RemovedGuildsOptions extends Forgetting {
   now?: () => Date;
   /** Guilds this process is in now: never deleted, whatever the store says (added back while SayBot was down). */
   present?: (guildId: string) => boolean;
+  /** Guilds this process answers for (its shard's): another shard's are left to it, which knows if they came back. */
+  ours?: (guildId: string) => boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export class RemovedGuilds {
     const cutoff = new Date(this.#now().getTime() - graceMs);
     let done = 0;
     for (const guildId of await store.guildsRemovedBefore(cutoff, SWEEP_BATCH)) {
+      if (this.#options.ours?.(guildId) === false) continue;
       if (this.#options.present?.(guildId)) {
         await store.cancelGuildRemoval(guildId);
         continue;

@@ -86,4 +86,24 @@ describe('a server SayBot was removed from', () => {
     expect(rowsHolding(scanSqlite(h.databasePath), seoul.id).length).toBe(before);
     expect(logLines('grace period after SayBot', seoul.id)).toEqual([]);
   });
+
+  it('is not an outage: GUILD_DELETE with unavailable records nothing', async () => {
+    const outage = h.discord.guildOutage(seoul.id);
+    await vi.waitFor(() => expect(h.bot.client.guilds.cache.get(seoul.id)?.available).toBe(false), { timeout: 10_000 });
+    outage.end();
+    await vi.waitFor(() => expect(h.bot.client.guilds.cache.get(seoul.id)?.available).toBe(true), { timeout: 10_000 });
+    expect(removalRow(seoul.id)).toBeUndefined();
+    expect(h.logs()).not.toMatch(new RegExp(`SayBot was removed from a server[^\\n]*${seoul.id}`));
+  });
+
+  it('keeps the data of a server added back while SayBot was down (the sweep finds it present)', async () => {
+    await seed(seoul.id, MINJI, `d${Date.now()}`);
+    const before = rowsHolding(scanSqlite(h.databasePath), seoul.id).length;
+    const store = new SqliteStore(h.databasePath);
+    await store.markGuildRemoved(seoul.id, new Date(Date.now() + offset - 90 * DAY));
+    await store.close();
+    await h.restart();
+    expect(removalRow(seoul.id)).toBeUndefined();
+    expect(rowsHolding(scanSqlite(h.databasePath), seoul.id).length).toBe(before);
+  });
 });

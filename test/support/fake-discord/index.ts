@@ -216,6 +216,18 @@ export class FakeDiscord {
     this.parts.world.guilds.delete(guildId);
   }
 
+  /** A guild outage: GUILD_DELETE with `unavailable: true` (the bot is still in it), then GUILD_CREATE when it is back. */
+  guildOutage(guildId: string): { end(): void } {
+    const guild = this.parts.world.guild(guildId);
+    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId, unavailable: true });
+    return {
+      end: () => {
+        const session = this.parts.gateway.sessionFor(guildId);
+        if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));
+      },
+    };
+  }
+
   /** The bot is added back to a guild it was removed from: GUILD_CREATE, as on a join. */
   addBotBack(guildId: string): void {
     const guild = this.#removedGuilds.get(guildId);
