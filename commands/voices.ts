@@ -10,6 +10,7 @@ import { languageOption, readVoiceSettings, voiceOption } from '../src/bot/optio
 import { requireOwnerOrManager } from '../src/bot/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/replies.ts';
 import { presetLine } from '../src/bot/speech-settings.ts';
+import { deleteClonedVoice } from '../src/privacy/forget.ts';
 import { languageName } from '../src/voices/catalogue.ts';
 
 export const data = slashCommand('voices')
@@ -30,9 +31,8 @@ async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, {
   const voice = (await store.getClonedVoice(interaction.guildId, wanted)) ?? (await store.findClonedVoiceByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
-  await store.deleteClonedVoice(interaction.guildId, voice.voiceId);
   // Its audio goes too: nothing of a deleted voice stays on disk, and no one can hear it again from the cache.
-  await speech.purgeVoice(voice.voiceId);
+  await deleteClonedVoice({ store, purgeVoice: (id) => speech.purgeVoice(id) }, interaction.guildId, voice.voiceId);
   await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
 }
 

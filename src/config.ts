@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
+  // Days a server's data stays after SayBot is removed from it (issue 22); added back within them, nothing is deleted.
+  FORGET_REMOVED_GUILD_AFTER_DAYS: wholeNumber(1, 3650).default(30),
   CACHE_DIR: z.string().min(1).default('./data/cache'),
   // 0 turns the audio cache off (identical requests in flight at once still share one call).
   CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
@@ -180,6 +182,8 @@ export interface Config {
   budgets: OperatorBudgets;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
   queue: QueueBounds;
+  /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
+  removedGuildGraceMs: number;
   /** The audio cache: where, and how many bytes at most (0 = off). */
   cache: { dir: string; maxBytes: number };
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
@@ -287,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS ?? budgetDefaults.memberCooldownSeconds,
     },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
+    removedGuildGraceMs: e.FORGET_REMOVED_GUILD_AFTER_DAYS * 86_400_000,
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,
     logLevel: e.LOG_LEVEL,

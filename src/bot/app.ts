@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Events, GatewayCloseCodes, MessageFlags, Options, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
@@ -10,6 +10,7 @@ import { PartSource } from '../speech/part-source.ts';
 import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import { catalogueVoices } from '../voices/catalogue.ts';
+import { RemovedGuilds } from '../privacy/removed-guilds.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
 import { AutoreadWiring } from './autoread-wiring.ts';
 import type { AnyCommandModule, CommandContext } from './command.ts';
@@ -48,6 +49,7 @@ export class SayBot {
   readonly #accounting: Accounting;
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
+  readonly #removedGuilds: RemovedGuilds;
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -89,6 +91,12 @@ export class SayBot {
       store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
+    this.#removedGuilds = new RemovedGuilds({
+      store: options.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
+      present: (guildId) => this.#client.guilds.cache.has(guildId),
+      ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
@@ -125,6 +133,9 @@ export class SayBot {
     });
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
+    client.on(Events.GuildDelete, (guild) => this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'));
+    client.on(Events.GuildCreate, (guild) => this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'));
     this.#autoread.attach(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
@@ -168,6 +179,8 @@ export class SayBot {
       });
       bot.#autoreadAvailable = login.autoreadAvailable;
       await bot.#autoread.restore();
+      // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
+      await bot.#removedGuilds.start();
     } catch (error) {
       await options.store.close();
       throw error;
@@ -195,6 +208,13 @@ export class SayBot {
     void task.finally(() => this.#inFlight.delete(task));
   }
 
+  /** Runs store work from an event like a command: stop() waits for it before closing the store. */
+  #track(work: Promise<void>, failure: string): void {
+    const task = work.catch((error: unknown) => this.#log.error({ err: error }, failure));
+    this.#inFlight.add(task);
+    void task.finally(() => this.#inFlight.delete(task));
+  }
+
   /** Leaves a channel once no human is left in it. */
   #onVoiceState(before: VoiceState, after: VoiceState): void {
     const player = this.players.find(before.guild.id);
@@ -218,6 +238,7 @@ export class SayBot {
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
+    await this.#removedGuilds.close();
     await this.#speech.close();
     await this.client.destroy();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.

@@ -4,6 +4,7 @@ import type {
   DictionaryStore,
   OutputDefaultsStore,
   PresetStore,
+  PrivacyStore,
   Store,
   StoreAreas,
   VoiceLibraryStore,
@@ -23,6 +24,7 @@ export abstract class ComposedStore implements Store {
   readonly #autoRead: AutoReadStore;
   readonly #dictionary: DictionaryStore;
   readonly #output: OutputDefaultsStore;
+  readonly #privacy: PrivacyStore;
 
   protected constructor(areas: StoreAreas) {
     this.#presets = areas.presets;
@@ -31,6 +33,7 @@ export abstract class ComposedStore implements Store {
     this.#autoRead = areas.autoRead;
     this.#dictionary = areas.dictionary;
     this.#output = areas.outputDefaults;
+    this.#privacy = areas.privacy;
   }
 
   abstract close(): Promise<void>;
@@ -87,4 +90,13 @@ export abstract class ComposedStore implements Store {
   getOutputDefaults(...a: Args<OutputDefaultsStore, 'getOutputDefaults'>) { return this.#output.getOutputDefaults(...a); }
   setServerOutputDefault(...a: Args<OutputDefaultsStore, 'setServerOutputDefault'>) { return this.#output.setServerOutputDefault(...a); }
   setMemberOutputDefault(...a: Args<OutputDefaultsStore, 'setMemberOutputDefault'>) { return this.#output.setMemberOutputDefault(...a); }
+
+  // ---- deletion on request, removed servers ----
+  clonedVoicesOf(...a: Args<PrivacyStore, 'clonedVoicesOf'>) { return this.#privacy.clonedVoicesOf(...a); }
+  describeMember(...a: Args<PrivacyStore, 'describeMember'>) { return this.#privacy.describeMember(...a); }
+  forgetMember(...a: Args<PrivacyStore, 'forgetMember'>) { return this.#privacy.forgetMember(...a); }
+  forgetGuild(...a: Args<PrivacyStore, 'forgetGuild'>) { return this.#privacy.forgetGuild(...a); }
+  markGuildRemoved(...a: Args<PrivacyStore, 'markGuildRemoved'>) { return this.#privacy.markGuildRemoved(...a); }
+  cancelGuildRemoval(...a: Args<PrivacyStore, 'cancelGuildRemoval'>) { return this.#privacy.cancelGuildRemoval(...a); }
+  guildsRemovedBefore(...a: Args<PrivacyStore, 'guildsRemovedBefore'>) { return this.#privacy.guildsRemovedBefore(...a); }
 }

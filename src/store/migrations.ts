@@ -258,6 +258,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX budget_holds_expires ON budget_holds (expires_at);
     `,
   },
+  {
+    version: 9,
+    name: 'servers SayBot was removed from',
+    sql: `
+      -- When SayBot was removed from a server (issue 22): its data is deleted once the grace period has passed,
+      -- unless SayBot is added back first (the row goes). Kept in the store so that a restart keeps the clock.
+      CREATE TABLE removed_guilds (
+        guild_id   TEXT    PRIMARY KEY,
+        removed_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX removed_guilds_at ON removed_guilds (removed_at);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

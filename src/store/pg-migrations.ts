@@ -188,6 +188,13 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     CREATE INDEX budget_holds_member_day ON budget_holds (guild_id, user_id, day);
     CREATE INDEX budget_holds_expires ON budget_holds (expires_at);
   `,
+  9: `
+    CREATE TABLE removed_guilds (
+      guild_id   TEXT   PRIMARY KEY,
+      removed_at BIGINT NOT NULL
+    );
+    CREATE INDEX removed_guilds_at ON removed_guilds (removed_at);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -7,6 +7,7 @@ import { PgDb } from './pg/db.ts';
 import { PgDictionary } from './pg/dictionary.ts';
 import { PgOutputDefaults } from './pg/output-defaults.ts';
 import { PgPresets } from './pg/presets.ts';
+import { PgPrivacy } from './pg/privacy.ts';
 import { PgVoiceLibrary } from './pg/voice-library.ts';
 import { migratePostgres } from './pg-migrations.ts';
 import { num } from './rows.ts';
@@ -51,6 +52,7 @@ export class PgStore extends ComposedStore {
       autoRead: new PgAutoRead(db),
       dictionary: new PgDictionary(db),
       outputDefaults: new PgOutputDefaults(db),
+      privacy: new PgPrivacy(db),
     });
     this.#pool = pool;
     this.#db = db;

@@ -10,6 +10,7 @@ import { SqliteDb } from './sqlite/db.ts';
 import { SqliteDictionary } from './sqlite/dictionary.ts';
 import { SqliteOutputDefaults } from './sqlite/output-defaults.ts';
 import { SqlitePresets } from './sqlite/presets.ts';
+import { SqlitePrivacy } from './sqlite/privacy.ts';
 import { SqliteVoiceLibrary } from './sqlite/voice-library.ts';
 
 export interface SqliteStoreOptions {
@@ -58,6 +59,7 @@ export class SqliteStore extends ComposedStore {
       autoRead: new SqliteAutoRead(db),
       dictionary: new SqliteDictionary(db),
       outputDefaults: new SqliteOutputDefaults(db),
+      privacy: new SqlitePrivacy(db),
     });
     this.path = file;
     this.#db = db;

@@ -9,6 +9,7 @@ import type { AutoReadStore } from './auto-read-store.ts';
 import type { DictionaryStore } from './dictionary-store.ts';
 import type { OutputDefaultsStore } from './output-defaults-store.ts';
 import type { PresetStore } from './preset-store.ts';
+import type { PrivacyStore } from './privacy-store.ts';
 import type { VoiceLibraryStore } from './voice-library-store.ts';
 
 export type * from './accounting-store.ts';
@@ -16,6 +17,7 @@ export type * from './auto-read-store.ts';
 export type * from './dictionary-store.ts';
 export type * from './output-defaults-store.ts';
 export type * from './preset-store.ts';
+export type * from './privacy-store.ts';
 export type * from './voice-library-store.ts';
 
 export type OutputFormat = 'wav' | 'mp3';
@@ -44,9 +46,10 @@ export interface StoreAreas {
   autoRead: AutoReadStore;
   dictionary: DictionaryStore;
   outputDefaults: OutputDefaultsStore;
+  privacy: PrivacyStore;
 }
 
-export interface Store extends PresetStore, VoiceLibraryStore, AccountingStore, AutoReadStore, DictionaryStore, OutputDefaultsStore {
+export interface Store extends PresetStore, VoiceLibraryStore, AccountingStore, AutoReadStore, DictionaryStore, OutputDefaultsStore, PrivacyStore {
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;
 }

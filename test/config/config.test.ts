@@ -118,6 +118,14 @@ describe('loadConfig', () => {
     expect(problems).toEqual([expect.stringMatching(/^Configuration: QUEUE_MAX_PER_MEMBER must be a whole number from 0 to 1000; got "many"$/)]);
   });
 
+  it('reads how long a removed server\'s data stays (30 days by default, 1 to 3650) and names a bad value', () => {
+    expect(loadConfig(base).removedGuildGraceMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ ...base, FORGET_REMOVED_GUILD_AFTER_DAYS: '7' }).removedGuildGraceMs).toBe(7 * 86_400_000);
+    expect(problemsOf({ ...base, FORGET_REMOVED_GUILD_AFTER_DAYS: '0' })).toEqual([
+      expect.stringMatching(/^Configuration: FORGET_REMOVED_GUILD_AFTER_DAYS must be a whole number from 1 to 3650; got "0"$/),
+    ]);
+  });
+
   it('names each malformed budget or cache setting in its own line', () => {
     const problems = problemsOf({ ...base, BUDGET_MEMBER_DAILY_CHARS: '-5', BUDGET_MEMBER_COOLDOWN_SECONDS: '1.5', CACHE_MAX_MB: 'lots' });
     expect(problems).toHaveLength(3);

@@ -156,7 +156,7 @@ describe('npm start', () => {
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
       const registered = discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
-      expect(registered.map((c) => c.name).sort()).toEqual(['Speak', 'autoread', 'budget', 'clone', 'dictionary', 'emote', 'join', 'leave', 'myvoice', 'output', 'preset', 'say', 'skip', 'stop', 'usage', 'voices']);
+      expect(registered.map((c) => c.name).sort()).toEqual(['Speak', 'autoread', 'budget', 'clone', 'dictionary', 'emote', 'join', 'leave', 'myvoice', 'output', 'preset', 'privacy', 'say', 'skip', 'stop', 'usage', 'voices']);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();

@@ -15,7 +15,7 @@ import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
-import { GatewayIntent, voiceStatePayload, World } from './state.ts';
+import { GatewayIntent, guildCreatePayload, voiceStatePayload, World, type GuildRecord } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
 import { snowflake } from './snowflake.ts';
 import type {
@@ -200,6 +200,42 @@ export class FakeDiscord {
     const role = guild.roles.find((r) => r.managed && botRoles.includes(r.id));
     if (!role) throw new Error(`FakeDiscord: the bot has no role of its own in guild ${guildId}`);
     role.permissions = permissions;
+  }
+
+  /** Guilds the bot was removed from, kept so that it can be added back as it was. */
+  readonly #removedGuilds = new Map<string, GuildRecord>();
+
+  /**
+   * The bot is removed from a guild (kicked, or the server deleted): GUILD_DELETE without `unavailable`, as Discord
+   * sends it; the guild is gone from the bot's world (REST, a new READY) until addBotBack.
+   */
+  removeBot(guildId: string): void {
+    const guild = this.parts.world.guild(guildId);
+    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
+    this.#removedGuilds.set(guildId, guild);
+    this.parts.world.guilds.delete(guildId);
+  }
+
+  /** A guild outage: GUILD_DELETE with `unavailable: true` (the bot is still in it), then GUILD_CREATE when it is back. */
+  guildOutage(guildId: string): { end(): void } {
+    const guild = this.parts.world.guild(guildId);
+    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId, unavailable: true });
+    return {
+      end: () => {
+        const session = this.parts.gateway.sessionFor(guildId);
+        if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));
+      },
+    };
+  }
+
+  /** The bot is added back to a guild it was removed from: GUILD_CREATE, as on a join. */
+  addBotBack(guildId: string): void {
+    const guild = this.#removedGuilds.get(guildId);
+    if (!guild) throw new Error(`FakeDiscord: the bot was not removed from guild ${guildId}`);
+    this.#removedGuilds.delete(guildId);
+    this.parts.world.guilds.set(guildId, guild);
+    const session = this.parts.gateway.sessionFor(guildId);
+    if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));
   }
 
   /**

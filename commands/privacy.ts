@@ -1,0 +1,94 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
+import { UserError } from '../src/bot/failures.ts';
+import { formatNumber, t, type MessageKey } from '../src/bot/i18n.ts';
+import type { Requirements } from '../src/bot/preconditions.ts';
+import { echo, showContent, showResult } from '../src/bot/replies.ts';
+import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../src/privacy/confirmations.ts';
+import { forgetGuild, forgetMember, type Forgetting } from '../src/privacy/forget.ts';
+
+/** Deleting the whole server's data is a manager's: checked on every use, whoever may see the command. */
+export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
+
+export const data = slashCommand('privacy')
+  .addSubcommand(subcommand('privacy.show'))
+  .addSubcommand(subcommand('privacy.delete'))
+  .addSubcommand(subcommand('privacy.server').addStringOption(stringOption('confirm', { maxLength: 16 })));
+
+/** Per process: a code is confirmed by the process that gave it (a guild's interactions reach one shard). */
+const confirmations = new ServerDeletionConfirmations();
+
+const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
+  member_defaults: 'privacy.trace.member_defaults',
+  member_output_defaults: 'privacy.trace.member_output_defaults',
+  presets: 'privacy.trace.presets',
+  voice_library: 'privacy.trace.voice_library',
+  clone_name_reservations: 'privacy.trace.clone_name_reservations',
+  spends: 'privacy.trace.spends',
+  budget_holds: 'privacy.trace.budget_holds',
+  guild_budgets: 'privacy.trace.guild_budgets',
+  auto_read: 'privacy.trace.auto_read',
+  dictionary_entries: 'privacy.trace.dictionary_entries',
+  guild_output_defaults: 'privacy.trace.guild_output_defaults',
+};
+
+const forgetting = ({ store, speech }: CommandContext): Forgetting => ({ store, purgeVoice: (id) => speech.purgeVoice(id) });
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === 'show') await show(interaction, context);
+  else if (sub === 'delete') await deleteMine(interaction, context);
+  else await deleteServer(interaction, context);
+};
+
+async function show(interaction: ChatInputCommandInteraction<'cached'>, { store }: CommandContext): Promise<void> {
+  const locale = interaction.locale;
+  const perTable = new Map<string, number>();
+  for (const trace of await store.describeMember(interaction.guildId, interaction.user.id)) {
+    perTable.set(trace.table, (perTable.get(trace.table) ?? 0) + trace.rows);
+  }
+  if (perTable.size === 0) {
+    await showResult(interaction, 'privacy.show.none');
+    return;
+  }
+  const lines = [...perTable].map(([table, rows]) => {
+    const key = TRACE_KEYS[table];
+    const what = key === undefined ? t(locale, 'privacy.trace.other', { table }) : t(locale, key);
+    return `- ${what}: ${formatNumber(locale, rows)}`;
+  });
+  await showContent(interaction, [t(locale, 'privacy.show.header'), ...lines, t(locale, 'privacy.show.footer')].join('\n'));
+}
+
+async function deleteMine(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+  const locale = interaction.locale;
+  const report = await forgetMember(forgetting(context), interaction.user.id, interaction.guildId);
+  context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
+  const lines = [t(locale, 'privacy.deleted', { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
+  if (report.voices.length > 0) lines.push(t(locale, 'privacy.deleted.voices', { names: report.voices.map((v) => echo(v.name, 40)).join(', ') }));
+  await showContent(interaction, lines.join('\n'));
+}
+
+async function deleteServer(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+  const locale = interaction.locale;
+  const code = interaction.options.getString('confirm');
+  if (code === null) {
+    const issued = confirmations.issue(interaction.guildId, interaction.user.id);
+    await showResult(interaction, 'privacy.server.confirm', { code: issued, minutes: CONFIRMATION_TTL_MS / 60_000 });
+    return;
+  }
+  if (!confirmations.accept(interaction.guildId, interaction.user.id, code)) throw new UserError('error.privacy.badCode');
+  const report = await forgetGuild(forgetting(context), interaction.guildId);
+  context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, "a manager deleted the server's data (/privacy server)");
+  await showResult(interaction, 'privacy.server.deleted', {
+    deleted: formatNumber(locale, report.deleted),
+    anonymised: formatNumber(locale, report.anonymised),
+    voices: formatNumber(locale, report.voices.length),
+  });
+}
+
+const countsOf = (report: { deleted: number; anonymised: number; voices: readonly unknown[] }) => ({
+  deleted: report.deleted,
+  anonymised: report.anonymised,
+  voices: report.voices.length,
+});

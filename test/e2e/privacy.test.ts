@@ -1,0 +1,107 @@
+// Deletion on request (issue 22, point 5) end to end: the bot on the local Discord, then the bot's own SQLite file
+// read table by table from its catalogue, so a table no deletion rule covers shows up here.
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
+import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
+
+const guilds = defaultGuilds();
+const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
+const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
+const OTHER = '300000000000000003'; // Seoul, another member
+const ALICE = '300000000000000011'; // London, in voice
+const BOB = '300000000000000012'; // London, Japanese client, no Manage Server
+const LONDON_ADMIN = '300000000000000013';
+london.members.push({ id: LONDON_ADMIN, username: 'alex', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Leaves traces in every table through the Store, on a second connection to the bot's own file. */
+async function seed(guildId: string, userId: string, tag: string): Promise<void> {
+  const store = new SqliteStore(h.databasePath);
+  try {
+    await seedMemberTraces(store, guildId, userId, tag);
+  } finally {
+    await store.close();
+  }
+}
+async function totals(guildId?: string) {
+  const store = new SqliteStore(h.databasePath);
+  try {
+    return await store.monthTotals(SEED_MONTH, guildId);
+  } finally {
+    await store.close();
+  }
+}
+const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const holdsBoth = (a: string, b: string) => rowsHolding(scanSqlite(h.databasePath), a).filter((r) => Object.values(r.cells).includes(b));
+
+describe('/privacy', () => {
+  it("show lists a member's records privately; delete leaves no row of that server holding their ID, spends anonymised and adding up", async () => {
+    await seed(seoul.id, OUTSIDE, `o${Date.now()}`);
+    await seed(seoul.id, OTHER, `x${Date.now()}`);
+    await seed(london.id, OUTSIDE, `l${Date.now()}`);
+    const before = { seoul: await totals(seoul.id), all: await totals() };
+
+    const shown = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'show', locale: 'en-US' });
+    expect(ephemeral(shown.handle.responses.at(-1)?.flags)).toBe(true);
+    expect(shown.content).toContain('What SayBot keeps about you in this server');
+    expect(shown.content).toMatch(/Spend records \(characters per request\): \d/);
+    expect(shown.content).toContain('Voices you cloned: 1');
+
+    const deleted = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'delete', locale: 'en-US' });
+    expect(deleted.content).toMatch(/Deleted what SayBot kept about you in this server: \d+ records removed/);
+    expect(deleted.content).toMatch(/Voices you cloned, deleted with their audio purged from the cache: v-o\d+/);
+    expect(ephemeral(deleted.handle.responses.at(-1)?.flags)).toBe(true);
+
+    expect(holdsBoth(OUTSIDE, seoul.id)).toEqual([]);
+    expect(holdsBoth(OUTSIDE, london.id).length).toBeGreaterThan(0); // another server is not this one
+    expect(holdsBoth(OTHER, seoul.id).length).toBeGreaterThan(0);
+    expect(await totals(seoul.id)).toEqual(before.seoul);
+    expect(await totals()).toEqual(before.all);
+
+    const again = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'show', locale: 'en-US' });
+    expect(again.content).toBe('SayBot keeps nothing about you in this server.');
+  });
+
+  it("server needs Manage Server and a confirmation code from the same manager; then no row holds the server's ID", async () => {
+    await seed(london.id, ALICE, `a${Date.now()}`);
+    await seed(london.id, BOB, `b${Date.now()}`);
+    await seed(seoul.id, OTHER, `s${Date.now()}`);
+    const all = await totals();
+
+    const plain = await runCommand(h, { guildId: london.id, userId: BOB, name: 'privacy', subcommand: 'server', locale: 'en-US' });
+    expect(plain.content).toMatch(/Manage Server/);
+
+    const first = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', locale: 'en-US' });
+    expect(ephemeral(first.handle.responses.at(-1)?.flags)).toBe(true);
+    const code = /confirm:([A-Z0-9]{6})/.exec(first.content)?.[1];
+    expect(code).toBeDefined();
+    expect(rowsHolding(scanSqlite(h.databasePath), london.id).length).toBeGreaterThan(0); // nothing yet
+
+    const wrong = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: 'ZZZZZZ' }, locale: 'en-US' });
+    expect(wrong.content).toContain('That confirmation code is wrong or has expired');
+    // A wrong guess does not use the code up; another manager's code is not this one's.
+    expect(rowsHolding(scanSqlite(h.databasePath), london.id).length).toBeGreaterThan(0);
+
+    const confirmed = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: code ?? '' }, locale: 'en-US' });
+    expect(confirmed.content).toMatch(/All of SayBot's data for this server is deleted: \d+ records removed, \d+ spend records anonymised, [2-9] cloned voices deleted/);
+
+    const scan = scanSqlite(h.databasePath);
+    expect(rowsHolding(scan, london.id)).toEqual([]);
+    expect(rowsHolding(scan, BOB)).toEqual([]);
+    expect(rowsHolding(scan, seoul.id).length).toBeGreaterThan(0);
+    expect(await totals()).toEqual(all);
+
+    const reused = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: code ?? '' }, locale: 'en-US' });
+    expect(reused.content).toContain('That confirmation code is wrong or has expired');
+  });
+});
