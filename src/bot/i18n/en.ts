@@ -174,6 +174,9 @@ export const en = {
   'voiceMessage.fallback.not-allowed-here': 'Discord does not take voice messages in this channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'voiceMessage.fallback.too-large': 'The voice message would be {size} MB, over the {limit} MB this channel takes, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'voiceMessage.fallback.refused': 'Discord did not accept the voice message (the operator has been told), so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.member-no-permission': 'You may not send voice messages in this channel (it takes View Channel, Send Messages, Attach Files and Send Voice Messages), so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.slowmode': 'This channel is in slowmode and your last message here was too recent, so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.header': '{member} asked for this voice message with /{command}:',
   'speak.nothing': 'There is nothing in that message I can read aloud.',
   // What Discord shows for each command (src/bot/command-builder.ts builds the definitions from these).
   // command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.

@@ -162,6 +162,9 @@ export const ja: Catalogue = {
   'voiceMessage.fallback.not-allowed-here': 'このチャンネルでは Discord がボイスメッセージを受け付けないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'voiceMessage.fallback.too-large': 'ボイスメッセージが {size} MB になり、このチャンネルの上限 {limit} MB を超えるため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'voiceMessage.fallback.refused': 'Discord がボイスメッセージを受け付けなかったため（運営者に通知しました）、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.member-no-permission': 'このチャンネルでボイスメッセージを送る権限（チャンネルを見る、メッセージを送信、ファイルを添付、ボイスメッセージを送信）がないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.slowmode': 'このチャンネルは低速モード中で、前のメッセージから時間が経っていないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.header': '{member} さんが /{command} で頼んだボイスメッセージです:',
   'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
   // What Discord shows for each command (see en.ts).
   'command.budget': '予算',

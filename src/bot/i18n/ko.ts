@@ -162,6 +162,9 @@ export const ko: Catalogue = {
   'voiceMessage.fallback.not-allowed-here': '디스코드가 이 채널에서 음성 메시지를 받지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'voiceMessage.fallback.too-large': '음성 메시지가 {size}MB로 이 채널의 한도 {limit}MB를 넘어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'voiceMessage.fallback.refused': '디스코드가 음성 메시지를 받지 않아(운영자에게 알렸습니다) 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.member-no-permission': '이 채널에서 음성 메시지를 보낼 권한(채널 보기, 메시지 보내기, 파일 첨부, 음성 메시지 보내기)이 없어 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.slowmode': '이 채널은 슬로우 모드이고 마지막 메시지를 보낸 지 얼마 되지 않아 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.header': '{member} 님이 /{command}(으)로 요청한 음성 메시지입니다:',
   'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
   // What Discord shows for each command (see en.ts).
   'command.budget': '예산',
