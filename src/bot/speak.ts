@@ -6,10 +6,12 @@ import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-default
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from './acknowledge.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
+import type { AutoreadControl } from './autoread-wiring.ts';
 import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
 import { receivedAtEpochMs } from './received.ts';
+import { requireManager } from './preconditions.ts';
 import { showProgress, showResult } from './replies.ts';
 import { NO_MENTIONS } from './safe-text.ts';
 import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
@@ -35,10 +37,23 @@ const seconds = (s: number) => s.toFixed(1);
  * The member's voice channel, if the bot may speak there: refused at once when it may not (joining would only
  * time out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
-export function memberVoiceChannel(interaction: SpeakingInteraction, players: PlayerRegistry): Extract<ChosenTarget, { kind: 'voice' }> {
+export function memberVoiceChannel(
+  interaction: SpeakingInteraction,
+  players: PlayerRegistry,
+  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
+  autoread?: Pick<AutoreadControl, 'readingIn'>,
+  /** `managersMove`: a member with Manage Server may move it there all the same (/join). */
+  options: { managersMove?: boolean } = {},
+): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
+  const reading = autoread?.readingIn(interaction.guildId);
+  if (reading !== undefined && reading.voiceChannelId !== channelId) {
+    const where = { channel: channel(reading.textChannelId), voice: channel(reading.voiceChannelId) };
+    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
+    else throw new UserError('autoread.guard.elsewhere', where);
+  }
   const me = interaction.guild.members.me;
   const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
   if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
@@ -65,12 +80,12 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store'>,
+  context: Pick<CommandContext, 'players' | 'store' | 'autoread'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   if (output === 'file') return { kind: output, because: 'asked' };
   if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
-  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players);
+  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players, context.autoread);
   const defaults = await context.store.getOutputDefaults(interaction.guildId, interaction.user.id);
   const kind = outsideVoiceOutput(defaults, builtin);
   return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
