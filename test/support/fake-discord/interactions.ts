@@ -357,7 +357,8 @@ export class Interactions {
       kind,
       ...(type !== undefined ? { type } : {}),
       ...(typeof data.content === 'string' ? { content: data.content } : {}),
-      ...(typeof data.flags === 'number' ? { flags: data.flags } : {}),
+      // An edit's flags are the message's as it now stands: an edited private reply is still private.
+      ...(kind.startsWith('edit') && typeof message?.flags === 'number' ? { flags: message.flags } : typeof data.flags === 'number' ? { flags: data.flags } : {}),
       ...(Array.isArray(data.embeds) ? { embeds: data.embeds as unknown[] } : {}),
       ...(data.allowed_mentions !== undefined ? { allowedMentions: data.allowed_mentions } : {}),
       files: body.files.map(({ index: _index, ...file }) => file),

@@ -165,6 +165,7 @@ export interface InteractionResponse {
   /** The callback type (4, 5, 6, 7, 8, 9); only for kind 'callback'. */
   type?: number;
   content?: string;
+  /** The flags sent; for an edit, the edited message's flags (Ephemeral kept from its first response). */
   flags?: number;
   embeds?: unknown[];
   allowedMentions?: unknown;
