@@ -54,6 +54,10 @@ const start: Handler = async (interaction, { players, store }, autoread) => {
   const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
   const channel = interaction.guild.channels.cache.get(chosenId);
   if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type)) throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
+  // SayBot reads aloud only what the member could read there themselves.
+  if (!channel.permissionsFor(interaction.member).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.ReadMessageHistory])) {
+    throw new UserError('autoread.memberCannotSee', { channel: mention(chosenId) });
+  }
   const me = interaction.guild.members.me;
   // Without View Channel no message arrives; without Send Messages a refusal's one notice cannot be posted.
   if (me !== null && !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) {

@@ -1,3 +1,4 @@
+import { PermissionFlagsBits } from 'discord.js';
 import { slashCommand } from '../src/bot/command-builder.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import type { Requirements } from '../src/bot/preconditions.ts';
@@ -13,7 +14,8 @@ export const data = slashCommand('join', requires);
 export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players);
+  // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, { managersMove: true });
   const channel = `<#${channelId}>`;
   const player = context.players.get(interaction.guildId, adapterCreator);
   if (player.channelId === channelId && player.state.kind === 'connected') {
@@ -22,5 +24,9 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   }
   await acknowledge(interaction);
   await player.connect(channelId);
-  await showResult(interaction, 'join.joined', { channel });
+  // A binding a manager's /leave paused is read again by a manager's /join in its voice channel.
+  const manager = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
+  const resumed = manager ? await context.autoread?.resume(interaction.guildId, channelId) : undefined;
+  if (resumed !== undefined) await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
+  else await showResult(interaction, 'join.joined', { channel });
 };

@@ -43,6 +43,38 @@ export async function acknowledge(interaction: BotCommandInteraction, ephemeral 
   }
 }
 
+/** Interactions whose first response was deferred as a voice message: their reply is that voice message. */
+const deferredAsVoiceMessage = new WeakSet<BotCommandInteraction>();
+
+/**
+ * Defers a public response that Discord will show as a voice message (IS_VOICE_MESSAGE on the deferral,
+ * discord-api-docs #7158): its one edit carries the audio, and Discord shows who used the command above it.
+ * False when the interaction was already acknowledged otherwise, or its token is gone: the voice message then
+ * cannot be the response.
+ */
+export async function acknowledgeAsVoiceMessage(interaction: BotCommandInteraction): Promise<boolean> {
+  // discord.js types a deferral's flags as Ephemeral only; Discord takes IS_VOICE_MESSAGE there too.
+  const flags = MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral;
+  const sent = claimFirstResponse(interaction, () => interaction.deferReply({ flags }));
+  if (!sent) {
+    await settled(interaction);
+    return false;
+  }
+  try {
+    await sent;
+  } catch (error) {
+    if (!tokenGone(interaction)) throw error;
+    return false;
+  }
+  deferredAsVoiceMessage.add(interaction);
+  return true;
+}
+
+/** Whether the interaction's response was deferred as a voice message (acknowledgeAsVoiceMessage). */
+export function isDeferredAsVoiceMessage(interaction: BotCommandInteraction): boolean {
+  return deferredAsVoiceMessage.has(interaction);
+}
+
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
 export async function settled(interaction: BotCommandInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);

@@ -21,6 +21,15 @@ export interface AutoreadControl {
   /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   readonly available: boolean;
   isReading(guildId: string): boolean;
+  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
+  /**
+   * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
+   * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
+   */
+  pause(guildId: string): boolean;
+  /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
+  resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
   /**
    * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
    * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
@@ -85,6 +94,25 @@ export class AutoreadWiring implements AutoreadControl {
 
   isReading(guildId: string): boolean {
     return this.#reader.binding(guildId) !== undefined;
+  }
+
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
+    const binding = this.#reader.binding(guildId);
+    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
+  }
+
+  pause(guildId: string): boolean {
+    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the binding).
+    return this.#reader.stop(guildId);
+  }
+
+  async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
+    if (this.isReading(guildId)) return undefined;
+    const state = await this.#options.store.getAutoRead(guildId);
+    const binding = state.binding;
+    if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
+    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+    return binding.textChannelId;
   }
 
   async start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void> {

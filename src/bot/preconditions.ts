@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommandInteraction } from './command.ts';
 import { UserError } from './failures.ts';
-import type { MessageKey } from './i18n.ts';
+import type { MessageKey, MessageParams } from './i18n.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {
@@ -78,4 +78,12 @@ export function forAdminsByDefault(requires: Requirements | undefined): boolean 
  */
 export function requireOwnerOrManager(interaction: ChatInputCommandInteraction<'cached'>, ownerId: string, refusal: MessageKey): void {
   if (ownerId !== interaction.user.id && !interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal);
+}
+
+/**
+ * For a rule that holds only in a state the command finds (e.g. while the server is read aloud: /leave, /join
+ * elsewhere): the member needs Manage Server, else the refusal with its details.
+ */
+export function requireManager(interaction: BotCommandInteraction<'cached'>, refusal: MessageKey, params: MessageParams = {}): void {
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
 }

@@ -1,16 +1,21 @@
-import { DiscordAPIError, PermissionFlagsBits, type AttachmentPayload } from 'discord.js';
+import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../speech/pipeline.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { acknowledge } from './acknowledge.ts';
+import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from './acknowledge.ts';
+import { noteIfTokenGone, tokenGone } from './expired-token.ts';
+import type { AutoreadControl } from './autoread-wiring.ts';
 import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';
 import { receivedAtEpochMs } from './received.ts';
+import { requireManager } from './preconditions.ts';
 import { showProgress, showResult } from './replies.ts';
-import { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';
+import { NO_MENTIONS } from './safe-text.ts';
+import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
+import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -19,7 +24,8 @@ export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
 export type ChosenTarget =
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
   | { kind: 'file'; because: 'asked' | 'no-voice' }
-  | { kind: 'voice-message'; because: 'asked' | 'no-voice' };
+  /** `bar`: the member may not post it in this channel (rights, slowmode): the audio goes to them privately. */
+  | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
 
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = BotCommandInteraction<'cached'>;
@@ -31,10 +37,23 @@ const seconds = (s: number) => s.toFixed(1);
  * The member's voice channel, if the bot may speak there: refused at once when it may not (joining would only
  * time out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
-export function memberVoiceChannel(interaction: SpeakingInteraction, players: PlayerRegistry): Extract<ChosenTarget, { kind: 'voice' }> {
+export function memberVoiceChannel(
+  interaction: SpeakingInteraction,
+  players: PlayerRegistry,
+  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
+  autoread?: Pick<AutoreadControl, 'readingIn'>,
+  /** `managersMove`: a member with Manage Server may move it there all the same (/join). */
+  options: { managersMove?: boolean } = {},
+): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
+  const reading = autoread?.readingIn(interaction.guildId);
+  if (reading !== undefined && reading.voiceChannelId !== channelId) {
+    const where = { channel: channel(reading.textChannelId), voice: channel(reading.voiceChannelId) };
+    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
+    else throw new UserError('autoread.guard.elsewhere', where);
+  }
   const me = interaction.guild.members.me;
   const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
   if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
@@ -61,13 +80,21 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store'>,
+  context: Pick<CommandContext, 'players' | 'store' | 'autoread'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
-  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
-  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players);
+  if (output === 'file') return { kind: output, because: 'asked' };
+  if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
+  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players, context.autoread);
   const defaults = await context.store.getOutputDefaults(interaction.guildId, interaction.user.id);
-  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
+  const kind = outsideVoiceOutput(defaults, builtin);
+  return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
+}
+
+/** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */
+function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' | 'no-voice'): ChosenTarget {
+  const bar = claimMemberVoiceMessage(interaction);
+  return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 
 /** The member behind a slash command or a menu, as the pipeline records them (`source`: the spends' command). */
@@ -111,8 +138,13 @@ export async function speakAndReply(
 ): Promise<void> {
   const job = context.speech.speak({ ...order, target: speechTarget(target) });
   const accepted = await job.accepted;
-  // A voice message is posted in the channel on its own; the reply about it is the member's alone.
-  await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
+  if (target.kind === 'voice-message' && target.bar === undefined) {
+    // The voice message will be the response itself, shown as the member's use of the command.
+    await acknowledgeAsVoiceMessage(interaction);
+  } else {
+    // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
+    await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
+  }
   if (target.kind === 'voice') {
     if (accepted.ahead > 0) await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
@@ -141,31 +173,65 @@ async function showWithFiles(interaction: SpeakingInteraction, key: MessageKey, 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
- * Posts the voice message in the channel and tells the member; where Discord does not take it (permission,
- * channel, size, or Discord's refusal), the same Ogg goes to the member as a file, with why.
+ * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
+ * one, else in the channel under a line naming who asked; to the member alone, as a file with why, when they may
+ * not post it here (target.bar) or Discord does not take it.
  */
 async function showVoiceMessage(
   interaction: SpeakingInteraction,
   log: Logger,
   outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  target: Extract<ChosenTarget, { kind: 'voice-message' }>,
   voiceId: string,
   voice: string,
 ): Promise<void> {
   const { message } = outcome;
-  let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
-  try {
-    posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log);
-  } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-    throw error;
+  let posted: VoiceMessagePostResult;
+  const asResponse = target.bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  if (target.bar !== undefined) {
+    log.info({ code: 'voice-message-fallback', reason: target.bar, guildId: interaction.guildId, userId: interaction.user.id }, 'the member may not post a voice message here: sending them a file');
+    posted = { kind: 'fallback', reason: target.bar };
+  } else {
+    try {
+      posted = asResponse
+        ? await replyWithVoiceMessage(interaction, message, log)
+        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
+    } catch (error) {
+      if (noteIfTokenGone(interaction, error)) {
+        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
+      } else if (error instanceof DiscordAPIError) {
+        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      } else {
+        throw error;
+      }
+    }
   }
-  if (posted.kind === 'posted') return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) });
-  await showWithFiles(
-    interaction,
-    `voiceMessage.fallback.${posted.reason}`,
-    { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) },
-    [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }],
-  );
+  if (posted.kind === 'posted') {
+    // As the response, the voice message is the whole answer (it cannot be edited to say more); with the token
+    // gone, the line over it in the channel said who asked.
+    if (asResponse || tokenGone(interaction)) return;
+    return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) });
+  }
+  const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) };
+  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
+  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
+    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+    await interaction.deleteReply().catch(() => undefined);
+    await interaction.followUp({
+      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params), files, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral,
+    });
+    return;
+  }
+  await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
+}
+
+/**
+ * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
+ * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
+ */
+function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
+  if (!tokenIsGone && interaction.ephemeral === false) return undefined;
+  return t(interaction.guild.preferredLocale, 'voiceMessage.header', { member: `<@${interaction.user.id}>`, command: interaction.commandName });
 }
 
 async function showOutcome(interaction: SpeakingInteraction, log: Logger, outcome: SpeechOutcome, target: ChosenTarget, voiceId: string, voice: string): Promise<void> {
@@ -181,7 +247,8 @@ async function showOutcome(interaction: SpeakingInteraction, log: Logger, outcom
       return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files);
     }
     case 'voice-message':
-      return showVoiceMessage(interaction, log, outcome, voiceId, voice);
+      if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
+      return showVoiceMessage(interaction, log, outcome, target, voiceId, voice);
     case 'played':
       return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) });
     case 'skipped':

@@ -30,7 +30,7 @@ describe('the catalogue', () => {
   });
 
   it('words every reason postVoiceMessage falls back to a file for, with the file\'s facts', () => {
-    const reasons: VoiceMessageFallbackReason[] = ['no-permission', 'not-allowed-here', 'too-large', 'refused'];
+    const reasons: VoiceMessageFallbackReason[] = ['no-permission', 'not-allowed-here', 'too-large', 'refused', 'member-no-permission', 'slowmode'];
     for (const reason of reasons) {
       expect(placeholders(en[`voiceMessage.fallback.${reason}`]), reason).toEqual(expect.arrayContaining(['format', 'seconds', 'voice']));
     }

@@ -5,13 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import type { ChatMessage } from '../support/fake-discord/message-create.ts';
 import { dominantPitchHz } from '../../src/audio/clip.ts';
-import { monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { APP_ID, monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
 
 const GUILD = '200000000000000002';
 const TEXT = '210000000000000002';
 const OTHER_TEXT = '210000000000000009';
 const VOICE = '220000000000000003';
+const QUIET_VOICE = '220000000000000004';
+/** A text channel ALICE (a manager, not an administrator) may not see: an overwrite of her own. */
+const PRIVATE_TEXT = '210000000000000010';
 const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
 const BOB = { id: '300000000000000012', username: 'bob' }; // not in voice
@@ -24,7 +27,8 @@ function guilds(): FakeGuildSpec[] {
     name: 'London',
     preferredLocale: 'en-US',
     textChannelId: TEXT,
-    voiceChannels: [{ id: VOICE, name: 'general' }],
+    voiceChannels: [{ id: VOICE, name: 'general' }, { id: QUIET_VOICE, name: 'quiet' }],
+    textChannels: [{ id: PRIVATE_TEXT, name: 'private', overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }] }],
     members: [
       { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
       { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
@@ -290,17 +294,61 @@ describe('auto-read', () => {
     await expectRead(h, from, ['carol said, still reading']);
   });
 
-  it('stops by itself when the bot leaves voice, and is not resumed after a restart', async () => {
+  it('stops by itself when the bot is disconnected from voice, and is not resumed after a restart', async () => {
     const h = await startReading();
     const left = botLeavesVoice(h);
-    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
+    h.discord.setVoiceState(GUILD, APP_ID, null);
     await left;
-    expect(h.logs()).toContain('"why":"left-voice"');
+    await expect.poll(() => h.logs().includes('"why":"left-voice"')).toBe(true);
     const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
     expect(shown.content).toMatch(/^Not reading now\./);
     await h.restart();
     expect(h.logs()).not.toContain('"code":"autoread-resumed"');
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('refuses a plain member\'s /leave and /join elsewhere while reading, and never moves for their /say; reading goes on', async () => {
+    const h = await startReading();
+    const where = { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` };
+    const leave = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'leave' });
+    expect(leave.content).toBe(t('en-US', 'autoread.guard.leave', where));
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    // CAROL goes to another voice channel and calls SayBot there.
+    await memberMoves(h, CAROL.id, QUIET_VOICE);
+    const join = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'join' });
+    expect(join.content).toBe(t('en-US', 'autoread.guard.move', where));
+    const before = h.sandbox.requests.length;
+    const say = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'say', options: { text: 'come over here' } });
+    expect(say.content).toBe(t('en-US', 'autoread.guard.elsewhere', where));
+    expect(h.sandbox.requests.length).toBe(before);
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    // Still reading where it was bound (ALICE is there).
+    h.discord.clearAudio(GUILD);
+    await post(h, ALICE, 'still here');
+    await expectRead(h, before, ['alice said, still here']);
+  });
+
+  it('pauses on a manager\'s /leave, keeping the binding, and a manager\'s /join there resumes it', async () => {
+    const h = await startReading();
+    const where = { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` };
+    const left = botLeavesVoice(h);
+    const leave = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
+    expect(leave.content).toBe(t('en-US', 'autoread.pausedByLeave', where));
+    await left;
+    expect(h.logs()).not.toContain('"why":"left-voice"');
+    const from = h.sandbox.requests.length;
+    await post(h, CAROL, 'nobody reads me now');
+    // A plain member's /join brings SayBot back without resuming what a manager paused.
+    const carolJoin = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'join' });
+    expect(carolJoin.content).toBe(t('en-US', 'join.joined', { channel: `<#${VOICE}>` }));
+    const join = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'join' });
+    expect(join.content).toBe(t('en-US', 'join.already', { channel: `<#${VOICE}>` }));
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
+    const back = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'join' });
+    expect(back.content).toBe(t('en-US', 'autoread.resumed', where));
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'read again');
+    await expectRead(h, from, ['carol said, read again']);
   });
 
   it('drops the binding at start-up when nobody is left in its voice channel', async () => {
@@ -327,11 +375,19 @@ describe('auto-read', () => {
   });
 
   it('answers why when SayBot may not post in the channel to read, before joining', async () => {
-    const noPosting = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.Connect | PermissionFlagsBits.Speak |
-      PermissionFlagsBits.UseVAD | PermissionFlagsBits.UseApplicationCommands;
+    // Members (and so SayBot) may read the channel, not post in it.
+    const noPosting = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory | PermissionFlagsBits.Connect |
+      PermissionFlagsBits.Speak | PermissionFlagsBits.UseVAD | PermissionFlagsBits.UseApplicationCommands;
     harness = await startHarness({ guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })) });
     const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
     expect(content).toBe(`I cannot read <#${TEXT}>: give me View Channel and Send Messages there, then try again.`);
+    expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('refuses /autoread start on a channel the member cannot read themselves, before joining', async () => {
+    harness = await startHarness({ guilds: guilds() });
+    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start', options: { channel: { type: 7, value: PRIVATE_TEXT } } });
+    expect(content).toBe(t('en-US', 'autoread.memberCannotSee', { channel: `<#${PRIVATE_TEXT}>` }));
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
@@ -363,6 +419,15 @@ function botLeavesVoice(h: Harness): Promise<void> {
   return new Promise((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
     if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
   }));
+}
+
+/** A member moves to another voice channel; resolves once the bot has seen it (its cache says so). */
+async function memberMoves(h: Harness, userId: string, channelId: string): Promise<void> {
+  const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+    if (after.id === userId && after.channelId === channelId) resolve();
+  }));
+  h.discord.setVoiceState(GUILD, userId, channelId);
+  await seen;
 }
 
 /**

@@ -8,7 +8,7 @@ import { defaultGuilds, runCommand, startHarness, type Harness } from '../suppor
 import { logLeaks } from '../support/log-leaks.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({ ...g, botPermissions: WITH_VOICE_MESSAGES }));
+const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const london = guilds[1] as (typeof guilds)[number];
 const ALICE = '300000000000000011';
 const BOB = '300000000000000012';
@@ -31,20 +31,24 @@ const linesSince = (from: number) => lines().slice(from);
 
 describe('replies Discord refuses', () => {
   it('a refused voice message: the error line has name, code, status, method and route, no bytes; the file fallback arrives', async () => {
+    // The voice message is the interaction's response: the edit that carries it is refused.
     h.discord.refuse({
-      route: 'channel-message', status: 400, code: 50035, message: 'Invalid Form Body',
+      route: 'webhook-edit', status: 400, code: 50035, message: 'Invalid Form Body',
       errors: { attachments: { 0: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Invalid voice message.' }] } } },
     });
     const from = lines().length;
     const { handle } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text: 'Refused as a voice message, posted as a file.', voice: 'voice-b-en-m-01', output: 'voice-message' } });
-    const reply = await handle.waitForFinal(20_000);
+    const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
     expect(reply.files).toHaveLength(1);
+    // The public response that waited for it is gone; the file is the member's alone.
+    expect(handle.responses.some((r) => r.kind === 'delete')).toBe(true);
+    expect(reply.flags).toBe(MessageFlags.Ephemeral);
     const logged = linesSince(from);
     const refusal = logged.find((l) => l.includes('"voice-message-fallback"') && l.includes('"refused"'));
     expect(refusal).toBeDefined();
     const err = (JSON.parse(refusal ?? '{}') as { err?: Record<string, unknown> }).err ?? {};
-    expect(err).toMatchObject({ code: 50035, status: 400, method: 'POST' });
-    expect(String(err['route'])).toMatch(/\/channels\/\d+\/messages$/);
+    expect(err).toMatchObject({ code: 50035, status: 400, method: 'PATCH' });
+    expect(String(err['route'])).toMatch(/\/webhooks\/\d+\/:token\/messages\/(@|%40)original$/);
     expect(refusal).not.toContain('requestBody');
     expect(Buffer.byteLength(refusal ?? '')).toBeLessThan(8 * 1024);
     expect(logLeaks(logged, h.discord.interactions())).toEqual([]);

@@ -9,7 +9,8 @@ import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } 
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 
-const guilds = defaultGuilds().map((g) => ({ ...g, botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages }));
+const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
+const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const seoul = guilds[0] as (typeof guilds)[number];
 const MINJI = '300000000000000001'; // Seoul, in voice "lounge", Korean client
 const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
@@ -72,17 +73,19 @@ describe('Speak', () => {
     }
   });
 
-  it('answers a member outside voice with a voice message in the channel, and tells them privately', async () => {
+  it('answers a member outside voice with a voice message as the menu\'s own public response, shown as theirs', async () => {
     const from = h.discord.channelMessages(seoul.textChannelId).length;
     const before = h.sandbox.requests.length;
-    const { handle, reply } = await speak(OUTSIDE, chosenMessage('음성 메시지로'), (r) => r.content !== undefined);
-    expect(reply.content).toContain('음성 메시지');
-    expect(privately(handle)).toBe(true);
+    const { handle, reply } = await speak(OUTSIDE, chosenMessage('음성 메시지로'), (r) => r.files.length > 0);
+    expect(privately(handle)).toBe(false);
+    expect(handle.responses[0]?.flags).toBe(MessageFlags.IsVoiceMessage);
     expect(apiTexts(before)).toEqual(['음성 메시지로 Dana youtube.com 링크']);
-    const posted = h.discord.channelMessages(seoul.textChannelId).slice(from);
-    expect(posted).toHaveLength(1);
-    expect((Number(posted[0]?.message.flags) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
-    const heard = await hearVoiceMessage(posted[0]?.files[0]?.data ?? Buffer.alloc(0));
+    // Nothing else in the channel: the response is the voice message, with who used Speak on it.
+    expect(h.discord.channelMessages(seoul.textChannelId).slice(from)).toHaveLength(0);
+    expect(reply.kind).toBe('edit-original');
+    expect((Number(reply.message?.flags) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
+    expect((reply.message?.interaction_metadata as { user?: { id?: string } } | undefined)?.user?.id).toBe(OUTSIDE);
+    const heard = await hearVoiceMessage(reply.files[0]?.data ?? Buffer.alloc(0));
     expect(Math.abs((heard.pitchHz ?? 0) - (h.sandbox.voicePitchHz(SERVER_VOICE) ?? -1))).toBeLessThan(4);
   });
 

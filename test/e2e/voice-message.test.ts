@@ -6,14 +6,15 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
 import { waveformValues } from '../../src/audio/waveform.ts';
-import { t } from '../../src/bot/i18n.ts';
+import { t, type MessageKey } from '../../src/bot/i18n.ts';
 import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '../support/fake-discord/types.ts';
-import { defaultGuilds, numberValue, runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
+import { APP_ID, defaultGuilds, numberValue, runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
 import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../voice-message/helpers.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({ ...g, botPermissions: WITH_VOICE_MESSAGES }));
+// As on Discord, where @everyone may send voice messages by default; the bot's own role too.
+const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const seoul = guilds[0] as (typeof guilds)[number];
 const london = guilds[1] as (typeof guilds)[number];
 const CAROL = '300000000000000013'; // London, not in voice, Manage Server, English client
@@ -33,9 +34,11 @@ afterAll(async () => {
   await h?.close();
 });
 beforeEach(() => {
-  // A test may take Send Voice Messages away; every other test starts with it.
+  // A test may take Send Voice Messages away or slow the channel down; every other test starts without that.
   h.discord.setBotPermissions(london.id, WITH_VOICE_MESSAGES);
   h.discord.setBotPermissions(seoul.id, WITH_VOICE_MESSAGES);
+  h.discord.setChannelOverwrites(london.id, london.textChannelId, []);
+  h.discord.setSlowmode(london.id, london.textChannelId, 0);
 });
 
 /** Whether the member alone saw the reply: its first response (the defer, or the reply itself) was ephemeral. */
@@ -43,26 +46,35 @@ const privately = (handle: InteractionHandle) => ((handle.responses[0]?.flags ??
 const apiCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint !== undefined);
 
 interface PostedVoiceMessage {
-  posted: SentChannelMessage;
+  /** The interaction's own response (Discord shows who used the command), or a message in the channel. */
+  where: 'response' | 'channel';
+  posted: { message: Record<string, unknown>; files: SentChannelMessage['files']; raw: unknown };
   ogg: Buffer;
   durationSecs: number;
   waveform: number[];
   heard: HeardVoiceMessage;
 }
 
+const isVoiceMessage = (message: Record<string, unknown> | undefined) => ((Number(message?.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0;
+
 /** The voice messages posted in a channel since `from` (an index into the channel's messages). */
 function voiceMessagesSince(channelId: string, from: number): SentChannelMessage[] {
-  return h.discord.channelMessages(channelId).slice(from).filter((m) => ((Number(m.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0);
+  return h.discord.channelMessages(channelId).slice(from).filter((m) => isVoiceMessage(m.message));
 }
 
-/** Runs a command that should answer with a voice message in the guild's channel; returns it, heard, and the reply. */
+/** The interaction's responses that made or turned its message into a voice message. */
+const voiceResponses = (handle: InteractionHandle) => handle.responses.filter((r) => r.kind !== 'delete' && isVoiceMessage(r.message) && r.files.length > 0);
+
+/** Runs a command that should answer with one voice message; returns it, heard, and the final reply. */
 async function voiceMessageFrom(input: CommandInput, channelId: string): Promise<{ reply: InteractionResponse; handle: InteractionHandle; message: PostedVoiceMessage }> {
   const from = h.discord.channelMessages(channelId).length;
   const { handle } = await runCommand(h, input);
   const reply = await handle.waitForFinal(20_000);
-  const [posted, ...more] = voiceMessagesSince(channelId, from);
-  if (!posted) throw new Error(`no voice message posted; the reply said: ${reply.content ?? ''}`);
-  expect(more).toHaveLength(0);
+  const inChannel = voiceMessagesSince(channelId, from);
+  const asResponse = voiceResponses(handle);
+  expect(inChannel.length + asResponse.length).toBe(1);
+  const posted = asResponse[0] ?? inChannel[0];
+  if (!posted?.message) throw new Error(`no voice message posted; the reply said: ${reply.content ?? ''}`);
   const raw = JSON.parse(JSON.stringify(posted.raw)) as { content?: string; attachments?: Array<{ duration_secs?: number; waveform?: string }> };
   const file = posted.files[0];
   if (!file) throw new Error('a voice message without its file');
@@ -74,13 +86,24 @@ async function voiceMessageFrom(input: CommandInput, channelId: string): Promise
     reply,
     handle,
     message: {
-      posted,
+      where: asResponse.length > 0 ? 'response' : 'channel',
+      posted: { message: posted.message, files: posted.files, raw: posted.raw },
       ogg: file.data,
       durationSecs: meta.duration_secs ?? Number.NaN,
       waveform: [...Buffer.from(meta.waveform ?? '', 'base64')],
       heard: await hearVoiceMessage(file.data),
     },
   };
+}
+
+/** What the channel sees of a voice message that is the interaction's response: public, the member's, no text. */
+function expectAttributedResponse(message: PostedVoiceMessage, handle: InteractionHandle, userId: string): void {
+  expect(message.where).toBe('response');
+  expect(privately(handle)).toBe(false);
+  expect(handle.responses[0]?.flags).toBe(MessageFlags.IsVoiceMessage);
+  const metadata = message.posted.message.interaction_metadata as { user?: { id?: string } } | undefined;
+  expect(metadata?.user?.id).toBe(userId);
+  expect(message.posted.message.content).toBe('');
 }
 
 /** The waveform a player would draw from the decoded audio (the scale of src/audio/waveform.ts). */
@@ -96,10 +119,10 @@ describe('output: voice-message', () => {
     const before = h.sandbox.requests.length;
     const { reply, handle, message } = await voiceMessageFrom({ guildId: london.id, userId: BOB, name: 'say', options: { text, voice, output: 'voice-message' } }, london.textChannelId);
 
-    // Told privately, in the member's language.
-    expect(privately(handle)).toBe(true);
-    expect(reply.content).toContain(t('ja', 'voiceMessage.posted', { voice: `\`${voice}\``, seconds: message.durationSecs.toFixed(1) }).slice(0, 12));
-    expect(reply.files).toHaveLength(0);
+    // The interaction's own public response: Discord shows bob used /say above it; nothing else was said.
+    expectAttributedResponse(message, handle, BOB);
+    expect(reply.kind).toBe('edit-original');
+    expect(handle.responses.filter((r) => r.kind === 'follow-up')).toHaveLength(0);
     expect(apiCalls(before)).toHaveLength(1);
 
     const { heard } = message;
@@ -145,30 +168,47 @@ describe('output: voice-message', () => {
     expect(second.message.ogg.equals(first.message.ogg)).toBe(true);
     expect(second.message.durationSecs).toBe(first.message.durationSecs);
     expect(second.message.waveform).toEqual(first.message.waveform);
-    expect(second.reply.content).toContain('음성 메시지');
+    expectAttributedResponse(second.message, second.handle, OUTSIDE);
   });
 
-  it('falls back to the same audio as a file, and says why, where the bot may not send voice messages', async () => {
-    h.discord.setBotPermissions(london.id, DEFAULT_PERMISSIONS);
+  /** A /say for a voice message that must come back to the member alone, as the voice message's Ogg, with why. */
+  async function expectPrivateFile(userId: string, locale: string, reason: string, text: string) {
     const from = h.discord.channelMessages(london.textChannelId).length;
-    const text = 'No voice messages allowed in here.';
-    const { handle } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text, voice: 'voice-b-en-m-01', output: 'voice-message' } });
+    const { handle } = await runCommand(h, { guildId: london.id, userId, name: 'say', options: { text, voice: 'voice-b-en-m-01', output: 'voice-message' } });
     const reply = await handle.waitForFinal(20_000);
+    // Nothing in the channel: no message, no public response, no voice message anywhere.
     expect(h.discord.channelMessages(london.textChannelId).slice(from)).toHaveLength(0);
     expect(privately(handle)).toBe(true);
-    // The member's language (Japanese), naming the permission; the file is the voice message's Ogg.
+    expect(voiceResponses(handle)).toHaveLength(0);
+    // The member's language, naming why; the file is the voice message's Ogg.
     const mark = '\u0000';
-    const [why = ''] = t('ja', 'voiceMessage.fallback.no-permission', { voice: mark, seconds: mark, format: mark }).split(mark);
+    const [why = ''] = t(locale, `voiceMessage.fallback.${reason}` as MessageKey, { voice: mark, seconds: mark, format: mark }).split(mark);
     expect(why.length).toBeGreaterThan(10);
     expect(reply.content?.startsWith(why)).toBe(true);
-    expect(reply.content).toContain('ogg');
     expect(reply.files).toHaveLength(1);
     const heard = await hearVoiceMessage(reply.files[0]?.data ?? Buffer.alloc(0));
     expect(Math.abs((heard.pitchHz ?? 0) - (h.sandbox.voicePitchHz('voice-b-en-m-01') ?? -1))).toBeLessThan(4);
     expect(heard.declaredSeconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - PART_SHORTFALL);
     // One structured line for the operator.
-    const lines = h.logs().split('\n').filter((l) => l.includes('"voice-message-fallback"'));
-    expect(lines.some((l) => l.includes('"reason":"no-permission"'))).toBe(true);
+    const lines = h.logs().split('\n').filter((l) => l.includes('"voice-message-fallback"') && l.includes(`"reason":"${reason}"`) && l.includes(userId));
+    expect(lines).toHaveLength(1);
+  }
+
+  it('gives a member who may not send messages in the channel the audio as a private file, with why', async () => {
+    h.discord.setChannelOverwrites(london.id, london.textChannelId, [{ id: BOB, type: 1, deny: PermissionFlagsBits.SendMessages }]);
+    await expectPrivateFile(BOB, 'ja', 'member-no-permission', 'Not allowed to talk in here.');
+  });
+
+  it('gives a member without Send Voice Messages there (a role overwrite) the audio as a private file', async () => {
+    h.discord.setChannelOverwrites(london.id, london.textChannelId, [{ id: london.id, type: 0, deny: PermissionFlagsBits.SendVoiceMessages }]);
+    await expectPrivateFile(CAROL, 'en-US', 'member-no-permission', 'No voice messages for everyone here.');
+  });
+
+  it('holds a member to the channel\'s slowmode: a second voice message within it comes back privately', async () => {
+    h.discord.setSlowmode(london.id, london.textChannelId, 600);
+    const first = await voiceMessageFrom({ guildId: london.id, userId: CAROL, name: 'say', options: { text: 'First in slowmode.', output: 'voice-message' } }, london.textChannelId);
+    expectAttributedResponse(first.message, first.handle, CAROL);
+    await expectPrivateFile(CAROL, 'en-US', 'slowmode', 'Second, too soon.');
   });
 });
 
@@ -201,13 +241,34 @@ describe('/emote and /clone with output: voice-message', () => {
   });
 });
 
+describe('a voice message in the channel, where it cannot be the response', () => {
+  it('/clone (acknowledged before its download) falls back to a file, with why, where SayBot itself may not send voice messages', async () => {
+    h.discord.setChannelOverwrites(london.id, london.textChannelId, [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.SendVoiceMessages }]);
+    const clip = readFileSync(new URL('../fixtures/audio/tone-220hz-5s-48k.wav', import.meta.url));
+    const from = h.discord.channelMessages(london.textChannelId).length;
+    const { handle } = await runCommand(h, {
+      guildId: london.id, userId: CAROL, name: 'clone',
+      options: { text: 'Hello again, in a file this time.', name: 'Carol Two', consent: true, output: 'voice-message' },
+      attachments: [{ option: 'audio', data: clip, filename: 'carol.wav', contentType: 'audio/wav' }],
+    });
+    const mark = '\u0000';
+    const [why = ''] = t('en-US', 'voiceMessage.fallback.no-permission', { voice: mark, seconds: mark, format: mark }).split(mark);
+    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith(why), 20_000);
+    expect(reply.files).toHaveLength(1);
+    expect(voiceMessagesSince(london.textChannelId, from)).toHaveLength(0);
+    const heard = await hearVoiceMessage(reply.files[0]?.data ?? Buffer.alloc(0));
+    expect(Math.abs((heard.pitchHz ?? 0) - 220)).toBeLessThan(4);
+    expect(h.logs().split('\n').some((l) => l.includes('"voice-message-fallback"') && l.includes('"reason":"no-permission"'))).toBe(true);
+  });
+});
+
 describe('the outside-voice defaults (/output)', () => {
   /** Where a /say by this member went: 'voice-message', 'file' or 'voice'. */
   async function whereSayGoes(userId: string, text: string, output?: string): Promise<string> {
     const from = h.discord.channelMessages(london.textChannelId).length;
     const { handle } = await runCommand(h, { guildId: london.id, userId, name: 'say', options: { text, voice: 'voice-b-en-m-01', ...(output ? { output } : {}) } });
-    const reply = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !/Speaking|Queued/.test(r.content), 20_000);
-    if (voiceMessagesSince(london.textChannelId, from).length > 0) return 'voice-message';
+    const reply = await handle.waitFor((r) => r.kind !== 'delete' && (isVoiceMessage(r.message) ? r.files.length > 0 : r.content !== undefined && !/Speaking|Queued/.test(r.content)), 20_000);
+    if (voiceMessagesSince(london.textChannelId, from).length > 0 || voiceResponses(handle).length > 0) return 'voice-message';
     if (reply.files.length > 0) return 'file';
     return /Spoke/.test(reply.content ?? '') ? 'voice' : `unexpected: ${reply.content ?? ''}`;
   }

@@ -174,6 +174,9 @@ export const en = {
   'voiceMessage.fallback.not-allowed-here': 'Discord does not take voice messages in this channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'voiceMessage.fallback.too-large': 'The voice message would be {size} MB, over the {limit} MB this channel takes, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'voiceMessage.fallback.refused': 'Discord did not accept the voice message (the operator has been told), so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.member-no-permission': 'You may not send voice messages in this channel (it takes View Channel, Send Messages, Attach Files and Send Voice Messages), so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.fallback.slowmode': 'This channel is in slowmode and your last message here was too recent, so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
+  'voiceMessage.header': '{member} asked for this voice message with /{command}:',
   'speak.nothing': 'There is nothing in that message I can read aloud.',
   // What Discord shows for each command (src/bot/command-builder.ts builds the definitions from these).
   // command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
@@ -336,6 +339,12 @@ export const en = {
   'autoread.unavailable': 'Auto-read is off in this bot: Discord does not give it the text of messages. The bot owner must enable Message Content in the {where}, then restart SayBot.',
   'autoread.notTextChannel': '{channel} has no chat to read: choose a text channel or a voice channel.',
   'autoread.cannotSee': 'I cannot read {channel}: give me View Channel and Send Messages there, then try again.',
+  'autoread.memberCannotSee': 'You cannot read {channel} yourself (View Channel and Read Message History), so I will not read it aloud for you.',
+  'autoread.guard.leave': 'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can make me leave.',
+  'autoread.guard.move': 'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can move me.',
+  'autoread.guard.elsewhere': 'I am reading {channel} aloud in {voice}, so I cannot come to your channel. Join {voice}, or choose output: file.',
+  'autoread.pausedByLeave': 'Left {voice}. Reading {channel} is paused, its settings kept: /join in {voice} (Manage Server) or /autoread start resumes it; /autoread stop ends it.',
+  'autoread.resumed': 'Joined {voice} and resumed reading {channel} aloud.',
   'autoread.started': 'Reading {channel} aloud in {voice}. {settings}. /autoread stop stops it.',
   'autoread.stopped': 'Stopped reading aloud.',
   'autoread.notReading': 'Auto-read is not on in this server.',

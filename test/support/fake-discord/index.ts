@@ -15,10 +15,13 @@ import { InteractionType, Interactions } from './interactions.ts';
 import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
-import { GatewayIntent, guildCreatePayload, voiceStatePayload, World, type GuildRecord } from './state.ts';
+import {
+  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, World, type ChannelRecord, type GuildRecord,
+} from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
 import { snowflake } from './snowflake.ts';
 import type {
+  FakeOverwrite,
   FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, FakeMessageCommandInput, HeardAudio, HeardPacket,
   InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
@@ -200,6 +203,28 @@ export class FakeDiscord {
     const role = guild.roles.find((r) => r.managed && botRoles.includes(r.id));
     if (!role) throw new Error(`FakeDiscord: the bot has no role of its own in guild ${guildId}`);
     role.permissions = permissions;
+  }
+
+  /** Replaces a channel's permission overwrites (CHANNEL_UPDATE), e.g. a member denied Send Messages there. */
+  setChannelOverwrites(guildId: string, channelId: string, overwrites: FakeOverwrite[]): void {
+    this.updateChannel(guildId, channelId, (channel) => {
+      channel.overwrites = overwrites.map(overwriteRecord);
+    });
+  }
+
+  /** Sets a text channel's slowmode, seconds between a member's messages (CHANNEL_UPDATE); 0 turns it off. */
+  setSlowmode(guildId: string, channelId: string, seconds: number): void {
+    this.updateChannel(guildId, channelId, (channel) => {
+      channel.rateLimitPerUser = seconds;
+    });
+  }
+
+  private updateChannel(guildId: string, channelId: string, change: (channel: ChannelRecord) => void): void {
+    const guild = this.parts.world.guild(guildId);
+    const channel = guild.channels.get(channelId);
+    if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guildId}`);
+    change(channel);
+    this.parts.gateway.dispatchToGuild(guildId, 'CHANNEL_UPDATE', channelPayload(guild, channel));
   }
 
   /** Guilds the bot was removed from, kept so that it can be added back as it was. */

@@ -8,6 +8,7 @@ import {
   type ApiError, type Json, type MessageStore,
 } from './messages.ts';
 import { randomToken, snowflake } from './snowflake.ts';
+import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { channelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
 import type { FakeCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
 import type { Waits } from './waits.ts';
@@ -163,13 +164,14 @@ export class Interactions {
       options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
     const registered = this.deps.commands.find(guild.id, input.name, target ? CommandType.Message : CommandType.ChatInput);
-    const resolved = target ? { messages: { [String(target.id)]: target } } : this.resolve(guild, options);
+    const resolved = target ? { messages: { [String(target.id)]: target } } : this.resolve(guild, member.user.id, options);
     const payload: Json = {
       id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
       guild_id: guild.id, guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
       channel_id: channelId, channel: channelPayload(guild, channel),
-      member: memberPayload(guild, member, true),
-      app_permissions: guild.permissionsOf(this.world.bot.id).toString(),
+      // Both in this channel, overwrites included, as Discord computes them.
+      member: memberPayload(guild, member, { channelId }),
+      app_permissions: guild.permissionsIn(this.world.bot.id, channelId).toString(),
       locale: input.locale ?? member.locale ?? 'en-US', guild_locale: guild.preferredLocale,
       entitlements: [], authorizing_integration_owners: { 0: guild.id }, context: 0,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
@@ -195,7 +197,7 @@ export class Interactions {
   }
 
   /** data.resolved for attachment, user, channel and role options (walking sub-commands). */
-  private resolve(guild: GuildRecord, options: Json[]): Json {
+  private resolve(guild: GuildRecord, userId: string, options: Json[]): Json {
     const resolved: Record<string, Json> = {};
     const put = (kind: string, id: string, value: Json): void => {
       resolved[kind] = { ...(resolved[kind] ?? {}), [id]: value };
@@ -216,7 +218,8 @@ export class Interactions {
           }
         } else if (option.type === OptionType.Channel) {
           const channel = guild.channels.get(value);
-          if (channel) put('channels', value, { id: channel.id, name: channel.name, type: channel.type, permissions: guild.permissionsOf(this.world.bot.id).toString() });
+          // Discord: "computed permissions for the invoking user in the channel, including overwrites".
+          if (channel) put('channels', value, { id: channel.id, name: channel.name, type: channel.type, permissions: guild.permissionsIn(userId, channel.id).toString() });
         }
         if (option.type === OptionType.Role || option.type === OptionType.Mentionable) {
           const role = guild.roles.find((r) => r.id === value);
@@ -261,7 +264,9 @@ export class Interactions {
       }
       message = this.messages.create(
         { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 20, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
-        type === 4 ? data : { flags: data.flags }, type === 4 ? body.files : [], type === 5 ? MessageFlag.Loading : 0,
+        // A deferral keeps only Ephemeral and IS_VOICE_MESSAGE (discord-api-docs #7158, #7386).
+        type === 4 ? data : { flags: (typeof data.flags === 'number' ? data.flags : 0) & (MessageFlag.Ephemeral | IS_VOICE_MESSAGE) },
+        type === 4 ? body.files : [], type === 5 ? MessageFlag.Loading : 0,
       );
       interaction.originalMessageId = message.id as string;
     } else if (type === 8) {
@@ -336,10 +341,14 @@ export class Interactions {
       return { status: 204 };
     }
     if (method !== 'PATCH') return answer(apiError(405, 0, '405: Method Not Allowed'));
-    const problem = checkMessageBody(json, body.files, false);
+    // A response deferred as a voice message becomes one with its first edit: checked as a new voice message.
+    const flags = typeof current.flags === 'number' ? current.flags : 0;
+    const voiceDeferred = original && (flags & IS_VOICE_MESSAGE) !== 0 && (flags & MessageFlag.Loading) !== 0;
+    const edit = voiceDeferred ? { ...json, flags: (typeof json.flags === 'number' ? json.flags : 0) | IS_VOICE_MESSAGE } : json;
+    const problem = checkMessageBody(edit, body.files, voiceDeferred);
     if (problem) return refuse(problem, 'edit with an invalid message');
-    const message = this.messages.edit(id, json, body.files);
-    interaction.record(this.response(original ? 'edit-original' : 'edit-follow-up', json, json, body, message));
+    const message = this.messages.edit(id, edit, body.files);
+    interaction.record(this.response(original ? 'edit-original' : 'edit-follow-up', json, edit, body, message));
     return { status: 200, json: message };
   }
 
@@ -348,7 +357,8 @@ export class Interactions {
       kind,
       ...(type !== undefined ? { type } : {}),
       ...(typeof data.content === 'string' ? { content: data.content } : {}),
-      ...(typeof data.flags === 'number' ? { flags: data.flags } : {}),
+      // An edit's flags are the message's as it now stands: an edited private reply is still private.
+      ...(kind.startsWith('edit') && typeof message?.flags === 'number' ? { flags: message.flags } : typeof data.flags === 'number' ? { flags: data.flags } : {}),
       ...(Array.isArray(data.embeds) ? { embeds: data.embeds as unknown[] } : {}),
       ...(data.allowed_mentions !== undefined ? { allowedMentions: data.allowed_mentions } : {}),
       files: body.files.map(({ index: _index, ...file }) => file),

@@ -1,5 +1,6 @@
 // The REST API (/api/v10/...) as discord.js calls it, plus the CDN, on one node:http handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PermissionFlagsBits } from 'discord.js';
 import { BodyError, parseBody, type ParsedBody } from './body.ts';
 import type { Cdn } from './cdn.ts';
 import type { CommandStore } from './commands.ts';
@@ -8,7 +9,7 @@ import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore 
 import { checkVoiceMessagePermission } from './voice-message.ts';
 import {
   GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
-  type GuildRecord, type UserRecord, type World,
+  type ChannelRecord, type GuildRecord, type UserRecord, type World,
 } from './state.ts';
 import type { RestLogEntry, SentChannelMessage, SentDirectMessage } from './types.ts';
 
@@ -141,6 +142,22 @@ export class RestApi {
     }
     this.deps.report(`REST ${route.name ?? route.pattern.source}: rate limited (${limit.global ? 'global' : 'route'}, retry after ${seconds} s) -> 429`);
     return { status: 429, json: { message: 'You are being rate limited.', retry_after: seconds, global: limit.global }, headers };
+  }
+
+  /** When each user last posted in each slowmode channel (Date.now()), for rate_limit_per_user. */
+  private readonly lastPosts = new Map<string, number>();
+
+  /** Slowmode, as Discord applies it to a sender without Manage Messages or Manage Channels: 429, code 20016. */
+  private slowmode(channel: ChannelRecord, userId: string, permissions: bigint): ApiError | undefined {
+    if (channel.rateLimitPerUser <= 0 || (permissions & (PermissionFlagsBits.ManageMessages | PermissionFlagsBits.ManageChannels)) !== 0n) return undefined;
+    const key = `${channel.id}/${userId}`;
+    const last = this.lastPosts.get(key);
+    const now = Date.now();
+    if (last !== undefined && now - last < channel.rateLimitPerUser * 1000) {
+      return apiError(429, 20016, 'This action cannot be performed due to slowmode rate limit.');
+    }
+    this.lastPosts.set(key, now);
+    return undefined;
   }
 
   constructor(deps: RestDeps) {
@@ -356,7 +373,10 @@ export class RestApi {
       const found = world.findChannel(channelId);
       if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
       const json = asObject(body.json);
-      const problem = checkVoiceMessagePermission(json, found.guild.permissionsOf(world.bot.id)) ?? checkMessageBody(json, body.files, true);
+      const permissions = found.guild.permissionsIn(world.bot.id, channelId);
+      const problem = checkChannelPost(permissions, body.files.length > 0)
+        ?? checkVoiceMessagePermission(json, permissions) ?? checkMessageBody(json, body.files, true)
+        ?? this.slowmode(found.channel, world.bot.id, permissions);
       if (problem) return fail(problem);
       const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
       this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
@@ -379,6 +399,14 @@ export class RestApi {
     }
     return routes;
   }
+}
+
+/** Discord's answer to a channel message from a sender who may not see the channel, send, or attach (files). */
+function checkChannelPost(permissions: bigint, withFiles: boolean): ApiError | undefined {
+  if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return apiError(403, 50001, 'Missing Access');
+  if ((permissions & PermissionFlagsBits.SendMessages) === 0n) return apiError(403, 50013, 'Missing Permissions');
+  if (withFiles && (permissions & PermissionFlagsBits.AttachFiles) === 0n) return apiError(403, 50013, 'Missing Permissions');
+  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The fake's world: guilds, members, roles, channels and voice states, and how Discord shows them in payloads.
 import { PermissionFlagsBits } from 'discord.js';
 import { randomToken, snowflake } from './snowflake.ts';
-import type { FakeDiscordOptions, FakeGuildSpec } from './types.ts';
+import type { FakeDiscordOptions, FakeGuildSpec, FakeOverwrite } from './types.ts';
 
 const P = PermissionFlagsBits;
 export const DEFAULT_PERMISSIONS =
@@ -23,7 +23,14 @@ export interface UserRecord { id: string; username: string; bot: boolean; dmsClo
 export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
 export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
 export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
-export interface ChannelRecord { id: string; name: string; type: 0 | 2; position: number }
+/** A channel's permission overwrite: for a role (type 0; the guild's ID is @everyone) or a member (type 1). */
+export interface OverwriteRecord { id: string; type: 0 | 1; allow: bigint; deny: bigint }
+/** `rateLimitPerUser`: slowmode, seconds between a member's messages (0: none). */
+export interface ChannelRecord { id: string; name: string; type: 0 | 2; position: number; overwrites: OverwriteRecord[]; rateLimitPerUser: number }
+
+export function overwriteRecord(overwrite: FakeOverwrite): OverwriteRecord {
+  return { id: overwrite.id, type: overwrite.type, allow: overwrite.allow ?? 0n, deny: overwrite.deny ?? 0n };
+}
 
 export class GuildRecord {
   readonly id: string;
@@ -42,11 +49,13 @@ export class GuildRecord {
     this.name = spec.name;
     this.preferredLocale = spec.preferredLocale ?? 'en-US';
     this.textChannelId = spec.textChannelId;
-    this.channels.set(spec.textChannelId, { id: spec.textChannelId, name: 'general', type: 0, position: 0 });
-    spec.voiceChannels.forEach((vc, index) => {
-      if (this.channels.has(vc.id)) throw new Error(`FakeDiscord: duplicate channel id ${vc.id} in guild ${spec.id}`);
-      this.channels.set(vc.id, { id: vc.id, name: vc.name, type: 2, position: index + 1 });
-    });
+    const add = (channel: { id: string; name: string; type: 0 | 2; position: number; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }): void => {
+      if (this.channels.has(channel.id)) throw new Error(`FakeDiscord: duplicate channel id ${channel.id} in guild ${spec.id}`);
+      this.channels.set(channel.id, { ...channel, overwrites: (channel.overwrites ?? []).map(overwriteRecord), rateLimitPerUser: channel.rateLimitPerUser ?? 0 });
+    };
+    add({ id: spec.textChannelId, name: 'general', type: 0, position: 0 });
+    spec.voiceChannels.forEach((vc, index) => add({ ...vc, type: 2, position: index + 1 }));
+    (spec.textChannels ?? []).forEach((tc, index) => add({ ...tc, type: 0, position: spec.voiceChannels.length + index + 1 }));
     this.roles.push({ id: spec.id, name: '@everyone', permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS, position: 0, managed: false });
     const botRole = { id: snowflake(), name: bot.username, permissions: spec.botPermissions ?? DEFAULT_PERMISSIONS, position: 1, managed: true };
     this.roles.push(botRole);
@@ -97,6 +106,34 @@ export class GuildRecord {
     };
     this.voiceStates.set(userId, state);
     return state;
+  }
+
+  /**
+   * A member's permissions in a channel, as Discord computes them: the guild's, then the channel's overwrites
+   * (@everyone, the member's roles together, the member), each deny before its allow. Without View Channel nothing
+   * else counts; in a text channel, without Send Messages neither do the permissions that only go with a message.
+   */
+  permissionsIn(userId: string, channelId: string): bigint {
+    const base = this.permissionsOf(userId);
+    if ((base & P.Administrator) !== 0n || userId === this.ownerId) return ALL_PERMISSIONS;
+    const channel = this.channels.get(channelId);
+    if (!channel) return base;
+    let bits = base;
+    const apply = (deny: bigint, allow: bigint): void => {
+      bits = (bits & ~deny) | allow;
+    };
+    const everyone = channel.overwrites.find((o) => o.type === 0 && o.id === this.id);
+    if (everyone) apply(everyone.deny, everyone.allow);
+    const roles = this.members.get(userId)?.roles ?? [];
+    const roleOverwrites = channel.overwrites.filter((o) => o.type === 0 && o.id !== this.id && roles.includes(o.id));
+    apply(roleOverwrites.reduce((d, o) => d | o.deny, 0n), roleOverwrites.reduce((a, o) => a | o.allow, 0n));
+    const own = channel.overwrites.find((o) => o.type === 1 && o.id === userId);
+    if (own) apply(own.deny, own.allow);
+    if ((bits & P.ViewChannel) === 0n) return 0n;
+    if (channel.type === 0 && (bits & P.SendMessages) === 0n) {
+      bits &= ~(P.SendTTSMessages | P.MentionEveryone | P.AttachFiles | P.EmbedLinks | P.SendVoiceMessages | P.SendPolls);
+    }
+    return bits;
   }
 
   permissionsOf(userId: string): bigint {
@@ -166,12 +203,13 @@ export function userPayload(user: UserRecord): Record<string, unknown> {
   };
 }
 
-export function memberPayload(guild: GuildRecord, member: MemberRecord, withPermissions = false): Record<string, unknown> {
+/** `withPermissions`: an interaction's member carries their permissions in the interaction's channel. */
+export function memberPayload(guild: GuildRecord, member: MemberRecord, withPermissions: boolean | { channelId: string } = false): Record<string, unknown> {
   return {
     user: userPayload(member.user), nick: null, avatar: null, banner: null, roles: member.roles,
     joined_at: member.joinedAt, premium_since: null, deaf: false, mute: false, flags: 0, pending: false,
     communication_disabled_until: null,
-    ...(withPermissions ? { permissions: guild.permissionsOf(member.user.id).toString() } : {}),
+    ...(withPermissions === false ? {} : { permissions: (withPermissions === true ? guild.permissionsOf(member.user.id) : guild.permissionsIn(member.user.id, withPermissions.channelId)).toString() }),
   };
 }
 
@@ -186,7 +224,8 @@ export function rolePayload(role: RoleRecord): Record<string, unknown> {
 export function channelPayload(guild: GuildRecord, channel: ChannelRecord): Record<string, unknown> {
   const common = {
     id: channel.id, type: channel.type, guild_id: guild.id, name: channel.name, position: channel.position,
-    permission_overwrites: [], parent_id: null, nsfw: false, rate_limit_per_user: 0, last_message_id: null, flags: 0,
+    permission_overwrites: channel.overwrites.map((o) => ({ id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() })),
+    parent_id: null, nsfw: false, rate_limit_per_user: channel.rateLimitPerUser, last_message_id: null, flags: 0,
   };
   return channel.type === 2
     ? { ...common, bitrate: 64_000, user_limit: 0, rtc_region: null, video_quality_mode: 1 }

@@ -14,12 +14,17 @@ export interface FakeMemberSpec {
   dmsClosed?: boolean;
 }
 
+/** A channel permission overwrite: `id` a role's (the guild's ID for @everyone; type 0) or a member's (type 1). */
+export interface FakeOverwrite { id: string; type: 0 | 1; allow?: bigint; deny?: bigint }
+
 export interface FakeGuildSpec {
   id: string;
   name: string;
   preferredLocale?: string;
   textChannelId: string;
-  voiceChannels: Array<{ id: string; name: string }>;
+  voiceChannels: Array<{ id: string; name: string; overwrites?: FakeOverwrite[] }>;
+  /** More text channels beside textChannelId ("general"), e.g. a private one or one with slowmode. */
+  textChannels?: Array<{ id: string; name: string; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }>;
   members: FakeMemberSpec[];
   /** Who owns the guild; default: a synthetic owner member (`owner-<guild id>` is its username) in no voice channel. */
   ownerId?: string;
@@ -160,6 +165,7 @@ export interface InteractionResponse {
   /** The callback type (4, 5, 6, 7, 8, 9); only for kind 'callback'. */
   type?: number;
   content?: string;
+  /** The flags sent; for an edit, the edited message's flags (Ephemeral kept from its first response). */
   flags?: number;
   embeds?: unknown[];
   allowedMentions?: unknown;

@@ -1,0 +1,79 @@
+// Whether a member may have SayBot post a voice message for them where they asked. SayBot posts with its own
+// rights; it must never do in a channel what the member could not do there themselves, so the member's rights in
+// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included) and the
+// channel's slowmode are checked before anything is paid for. A member who may not gets the audio privately.
+import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
+
+/** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
+export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';
+
+/** What the check needs of an interaction (a slash command or the Speak menu, in a server). */
+export interface VoiceMessageAsker {
+  user: { id: string };
+  channelId: string;
+  channel: GuildTextBasedChannel | null;
+  /** The member's permissions in the interaction's channel, as Discord computed them. */
+  memberPermissions: Readonly<PermissionsBitField> | null;
+}
+
+/** Slowmode's bypass, as Discord documents it: members who may manage messages or the channel. */
+const BYPASS_SLOWMODE = [PermissionFlagsBits.ManageMessages, PermissionFlagsBits.ManageChannels];
+
+/** The member's bar to a voice message in the interaction's channel, if any; a slowmode pass is taken (claimed). */
+export function claimMemberVoiceMessage(asker: VoiceMessageAsker, book: SlowmodeBook = slowmodeBook): MemberVoiceMessageBar | undefined {
+  const permissions = asker.memberPermissions;
+  const thread = asker.channel?.isThread() ?? false;
+  const needed = [
+    PermissionFlagsBits.ViewChannel,
+    thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+    PermissionFlagsBits.AttachFiles,
+    PermissionFlagsBits.SendVoiceMessages,
+  ];
+  if (permissions === null || !permissions.has(needed)) return 'member-no-permission';
+  const seconds = asker.channel !== null && 'rateLimitPerUser' in asker.channel ? asker.channel.rateLimitPerUser ?? 0 : 0;
+  if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;
+  return book.claim(`${asker.channelId}/${asker.user.id}`, seconds * 1000) ? undefined : 'slowmode';
+}
+
+/**
+ * When each member may next post through SayBot in each slowmode channel, on a monotonic clock. Bounded: entries
+ * lapse with their slowmode (at most Discord's 6 hours) and past `maxEntries` the oldest go first, which can only
+ * let a member post sooner, never lock anyone out.
+ */
+export class SlowmodeBook {
+  private readonly until = new Map<string, number>();
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+
+  constructor(options: { now?: () => number; maxEntries?: number } = {}) {
+    this.now = options.now ?? (() => performance.now());
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** True, and the member's next slot booked `intervalMs` ahead, when their previous slot has passed. */
+  claim(key: string, intervalMs: number): boolean {
+    const now = this.now();
+    const until = this.until.get(key);
+    if (until !== undefined && until > now) return false;
+    this.until.delete(key);
+    if (this.until.size >= this.maxEntries) this.evict(now);
+    this.until.set(key, now + intervalMs);
+    return true;
+  }
+
+  get size(): number {
+    return this.until.size;
+  }
+
+  private evict(now: number): void {
+    for (const [key, until] of this.until) if (until <= now) this.until.delete(key);
+    while (this.until.size >= this.maxEntries) {
+      const oldest = this.until.keys().next();
+      if (oldest.done === true) break;
+      this.until.delete(oldest.value);
+    }
+  }
+}
+
+/** The process's book: a channel belongs to one guild, and a guild to one shard process. */
+const slowmodeBook = new SlowmodeBook();
