@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { postgresBackend, postgresUnavailable, sqliteBackend } from '../test/store/backends.ts';
-import { FakeDiscord } from '../test/support/fake-discord/index.ts';
-import type { FakeGuildSpec } from '../test/support/fake-discord/types.ts';
+import { FakeDiscord } from '@saybot/local-discord';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { APP_ID, fakeToken } from '../test/support/harness.ts';
 import { startSayBotProcess } from '../test/support/saybot-process.ts';
 import { percentile } from './stats.ts';

@@ -11,10 +11,10 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { FakeDiscord } from './fake-discord/index.ts';
-import { GatewayIntent } from './fake-discord/state.ts';
+import { FakeDiscord } from '@saybot/local-discord';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
-import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from '@saybot/local-discord/types.ts';
 
 /** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
 export function fakeToken(): string {
