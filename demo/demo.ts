@@ -106,7 +106,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const running = bot;
     stops.push(() => running.stop());
     log('starting SayBot (node src/index.ts)…');
-    await running.waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000);
+    await running.waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000).catch((error: unknown) => {
+      throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
+    });
     log(`SayBot is ready; ${discord.registeredCommands().length} slash commands registered`);
 
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
@@ -183,6 +185,20 @@ function exchange(command: DemoCommand, handle: InteractionHandle): string[] {
     `${who}: /say ${typed(command)}`,
     ...replies(handle).map((text) => `   SayBot (${privately ? `only ${who} sees this` : 'everyone sees this'}): ${text}`),
   ];
+}
+
+/** The line of a bot's output that says why it stopped: its last error log line, or what Node threw. */
+function whyStopped(output: string): string | undefined {
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  for (const line of lines.toReversed()) {
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) >= 50) return [entry.msg, entry.err?.message].filter(Boolean).join(': ');
+    } catch {
+      // not a log line
+    }
+  }
+  return lines.find((line) => /^\w*Error\b/.test(line));
 }
 
 /** Discord's mention syntax as a client shows it. */

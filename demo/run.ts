@@ -1,8 +1,8 @@
 // `npm run demo` [--out <folder>] [--timeout <seconds>]: see demo.ts. Prints where the results are and exits 0;
 // on a failure or past the timeout, one line saying what went wrong and exit 1.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runDemo } from './demo.ts';
 
 const { values } = parseArgs({
   options: { out: { type: 'string', default: 'demo-output' }, timeout: { type: 'string', default: '90' } },
@@ -17,6 +17,8 @@ if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
 const started = performance.now();
 const signal = AbortSignal.timeout(timeoutSeconds * 1000);
 try {
+  // Imported here so that a missing dependency (a production install without it) is reported in one line too.
+  const { runDemo } = await import('./demo.ts');
   const result = await runDemo({ outDir, signal, log: (line) => console.log(`demo: ${line}`) });
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
   console.log(`demo: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -28,6 +30,8 @@ try {
   process.exit(0);
 } catch (error) {
   const reason = signal.aborted ? `not finished within ${timeoutSeconds} s` : String(error instanceof Error ? error.message : error).split('\n')[0];
-  console.error(`demo: failed: ${reason} (SayBot's log: ${path.join(path.relative(process.cwd(), outDir) || '.', 'saybot.log')})`);
+  const botLog = path.join(outDir, 'saybot.log');
+  const where = existsSync(botLog) ? ` (SayBot's log: ${path.relative(process.cwd(), botLog)})` : '';
+  console.error(`demo: failed: ${reason}${where}`);
   process.exit(1);
 }
