@@ -75,6 +75,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const out = (name: string) => path.join(options.outDir, name);
   mkdirSync(options.outDir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
+  let finished = false;
+  /** Keeps what was started for the end; started after the end (the demo was stopped meanwhile), stopped at once. */
+  const own = async (stop: () => Promise<void>): Promise<void> => {
+    if (!finished) return void stops.push(stop);
+    await stop().catch(() => undefined);
+    throw new Error('the demo was stopped');
+  };
   let bot: BotProcess | undefined;
   // Written however far the demo got, so a failure shows what happened before it.
   const transcript: string[] = [
@@ -85,12 +92,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   const run = async (): Promise<DemoResult> => {
     const sandbox = await startSandbox();
-    stops.push(() => sandbox.close());
+    await own(() => sandbox.close());
     const token = fakeToken();
     const discord = await FakeDiscord.start({
       token, applicationId: APP_ID, guilds: [GUILD], allowedPrivilegedIntents: GatewayIntent.MessageContent, log: () => undefined,
     });
-    stops.push(() => discord.close());
+    await own(() => discord.close());
     log(`local Discord on ${discord.restUrl}, sandbox Voice API on ${sandbox.url}`);
 
     bot = startBotProcess({
@@ -104,7 +111,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       },
     });
     const running = bot;
-    stops.push(() => running.stop());
+    await own(() => running.stop());
     log('starting SayBot (node src/index.ts)…');
     await running.waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000).catch((error: unknown) => {
       throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
@@ -148,6 +155,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   try {
     return await Promise.race([work, aborted(options.signal)]);
   } finally {
+    finished = true;
     // Stopped in reverse: SayBot first (it leaves voice and closes its store), then the servers it used.
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     writeFileSync(out('transcript.txt'), transcript.join('\n'));

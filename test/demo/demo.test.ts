@@ -56,11 +56,18 @@ describe('npm run demo', () => {
 });
 
 describe('npm run demo, stopped', () => {
-  it('rejects with the reason and writes what it has, once everything it started is stopped', async () => {
+  it('rejects with the reason once SayBot has shut down, and writes what it has', async () => {
     const outDir = mkdtempSync(path.join(tmpdir(), 'saybot-demo-'));
+    const stop = new AbortController();
     try {
-      await expect(runDemo({ outDir, signal: AbortSignal.abort(new Error('stopped by the test')) })).rejects.toThrow('stopped by the test');
+      const log = (line: string) => {
+        if (line.startsWith('SayBot is ready')) stop.abort(new Error('stopped by the test'));
+      };
+      await expect(runDemo({ outDir, signal: stop.signal, log })).rejects.toThrow('stopped by the test');
       expect(readFileSync(path.join(outDir, 'transcript.txt'), 'utf8')).toContain('SayBot demo');
+      // SayBot's own last words: a clean shutdown, not a process left running.
+      const botLog = readFileSync(path.join(outDir, 'saybot.log'), 'utf8').trim().split('\n');
+      expect(JSON.parse(botLog.at(-1) ?? '{}')).toMatchObject({ msg: 'stopped' });
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }
