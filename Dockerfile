@@ -6,6 +6,9 @@ FROM node:24-bookworm-slim AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# The workspace's manifest, so the install matches the lock file; the local Discord itself (tests, benchmarks and
+# `npm run demo`) is not in the image, and SayBot never imports it.
+COPY packages/local-discord/package.json ./packages/local-discord/
 RUN npm ci --omit=dev --no-audit --no-fund
 # The /usage chart loads only the Regular weight of the shipped Noto Sans KR/JP; the other eight weights are ~90 MB.
 RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +

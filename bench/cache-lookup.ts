@@ -9,7 +9,7 @@ import { AudioCache } from '../src/cache/audio-cache.ts';
 import { cacheKey } from '../src/cache/cache-key.ts';
 import { encodeEntry } from '../src/cache/entry-file.ts';
 import { silentLogger } from '../src/log.ts';
-import { buildWav, sine } from '../test/audio/fixtures.ts';
+import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 
 export interface CacheLookupRow {
   voices: number;
@@ -22,7 +22,7 @@ export interface CacheLookupRow {
   newHitUs: number;
 }
 
-const entry = { format: 'wav' as const, audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }), packets: [Buffer.alloc(80)] };
+const entry = { format: 'wav' as const, audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)), packets: [Buffer.alloc(80)] };
 const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 
 /** The lookup of a key another process may have written, as src/cache/audio-cache.ts did it before issue 23. */

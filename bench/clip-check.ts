@@ -8,14 +8,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyseClip } from '../src/audio/clip.ts';
 import { checkReferenceClip } from '../src/bot/reference-clip.ts';
-import { buildWav, sine } from '../test/audio/fixtures.ts';
+import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 import { longMp3 } from '../test/audio/long-mp3.ts';
 
 type Case = 'old-huge' | 'new-huge' | 'new-60s';
 interface Figures { case: Case; ms: number; stallMs: number; rssAddedMb: number; answer: string }
 
 async function run(which: Case): Promise<Figures> {
-  const clip = which === 'new-60s' ? buildWav(sine(220, 60, 24_000), { sampleRate: 24_000, channels: 1 }) : longMp3(20_000_000);
+  const clip = which === 'new-60s' ? encodeWav(toneSamples({ pitchHz: 220, seconds: 60, amplitude: 0.5, sampleRate: 24_000 }), 24_000) : longMp3(20_000_000);
   globalThis.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const loop = monitorEventLoopDelay({ resolution: 1 });

@@ -1,6 +1,6 @@
 // The benchmark's guilds, made the same way on both sides of the process boundary (the fake Discord in the
 // child, the driver in the parent) so that only a count crosses it.
-import type { FakeGuildSpec } from '../test/support/fake-discord/types.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 
 export interface BenchGuild {
   guildId: string;

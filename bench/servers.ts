@@ -2,10 +2,9 @@
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { FakeDiscord } from '../test/support/fake-discord/index.ts';
-import { GatewayIntent } from '../test/support/fake-discord/state.ts';
-import type { InteractionHandle } from '../test/support/fake-discord/types.ts';
-import { APP_ID, fakeToken } from '../test/support/harness.ts';
+import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
+import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { guildSpecs } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
 import { UsageMeter } from './usage.ts';

@@ -2,13 +2,12 @@
 // `npm start` would (a shard manager and its shard processes) against the local Discord with that many shards,
 // the sandbox and one real PostgreSQL. Run alone with `node bench/shards.ts [--quick]`; a full `npm run bench`
 // (no --only) appends it to its report.
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { postgresBackend, postgresUnavailable, sqliteBackend } from '../test/store/backends.ts';
-import { FakeDiscord } from '../test/support/fake-discord/index.ts';
-import type { FakeGuildSpec } from '../test/support/fake-discord/types.ts';
-import { APP_ID, fakeToken } from '../test/support/harness.ts';
-import { startSayBotProcess } from '../test/support/saybot-process.ts';
+import { APP_ID, FakeDiscord, fakeToken, startBotProcess } from '@saybot/local-discord';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { percentile } from './stats.ts';
 
 export interface ShardsPlan {
@@ -78,7 +77,8 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
   const store = await backend.open();
   const discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds, shards, log: () => undefined });
   const sandbox = await startSandbox({ pacing: { startDelayMs: SANDBOX_FIRST_BYTE_MS, realtimeFactor: 0 } });
-  const bot = startSayBotProcess({
+  const bot = startBotProcess({
+    entry: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
     caCertificatePem: discord.caCertificatePem,
     env: {
       SHARDS: String(shards), DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl,

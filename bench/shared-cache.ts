@@ -10,7 +10,7 @@ import { cacheKey } from '../src/cache/cache-key.ts';
 import { silentLogger } from '../src/log.ts';
 import { usageChartSvg } from '../src/usage/chart.ts';
 import { chartFontFamily, chartFontFiles, renderPng } from '../src/usage/render-png.ts';
-import { buildWav, sine } from '../test/audio/fixtures.ts';
+import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 
 export interface SharedCachePlan {
   /** Directories to fill and scan: voice folders and entries in all. */
@@ -26,7 +26,7 @@ export interface SharedCacheResult {
   chart: { svgMs: number; asyncMs: number; asyncStallMs: number; syncMs: number; syncStallMs: number };
 }
 
-const entry = { format: 'wav' as const, audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }), packets: Array.from({ length: 50 }, () => Buffer.alloc(80)) };
+const entry = { format: 'wav' as const, audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)), packets: Array.from({ length: 50 }, () => Buffer.alloc(80)) };
 const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 const perCall = async (n: number, work: (i: number) => unknown): Promise<number> => {
   const start = performance.now();

@@ -10,9 +10,9 @@ import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/auto
 import { createLogger } from '../../src/log.ts';
 import { Refusal } from '../../src/refusal.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import type { ChatMessage } from '../support/fake-discord/message-create.ts';
-import { GatewayIntent } from '../support/fake-discord/state.ts';
+import { FakeDiscord } from '@saybot/local-discord';
+import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, joinReady, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
 
 const guild = guildSpec(1);

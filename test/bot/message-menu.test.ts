@@ -7,7 +7,7 @@ import { loadCommands } from '../../src/bot/command-loader.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { showContent } from '../../src/bot/replies.ts';
 import { speakableMessage, speakMessageText } from '../../src/bot/speak-message.ts';
-import type { FakeMessageCommandInput, InteractionHandle } from '../support/fake-discord/types.ts';
+import type { FakeMessageCommandInput, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
 
 const guilds = defaultGuilds();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNode, formatResults, runChecks } from '../../src/doctor/checks.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
-import type { FakeDiscord } from '../support/fake-discord/index.ts';
+import type { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, fakeToken, startLocalServices, type LocalServices } from '../support/harness.ts';
 
 let services: LocalServices;

@@ -3,7 +3,7 @@
 // (Every e2e test's log is scanned the same way when its harness closes: test/support/log-leaks.ts.)
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { logLeaks } from '../support/log-leaks.ts';
 

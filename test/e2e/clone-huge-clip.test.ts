@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HeardPacket, FakeGuildSpec } from '../support/fake-discord/types.ts';
+import type { HeardPacket, FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { longMp3 } from '../audio/long-mp3.ts';
 

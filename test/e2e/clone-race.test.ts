@@ -3,7 +3,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
-import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const GUILD = '200000000000000097';

@@ -7,7 +7,7 @@ import { t } from '../../src/bot/i18n.ts';
 import { loadCommands } from '../../src/bot/command-loader.ts';
 import { deployCommands } from '../../src/bot/deploy.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
-import type { FakeDiscord } from '../support/fake-discord/index.ts';
+import type { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
 

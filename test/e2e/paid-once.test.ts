@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
-import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { fixture } from '../audio/fixtures.ts';
 

@@ -5,7 +5,7 @@
 // or, with DMs closed, it is dropped with one log line; never posted in the channel.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeGuildSpec, InteractionHandle, InteractionResponse, SentChannelMessage } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec, InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
 
 const TWENTY_MINUTES = 20 * 60_000;

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import type { InteractionHandle } from '../support/fake-discord/index.ts';
-import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import type { InteractionHandle } from '@saybot/local-discord';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000042';

@@ -4,7 +4,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/audio/clip.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
-import type { FakeGuildSpec, InteractionHandle } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 

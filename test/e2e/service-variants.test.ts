@@ -9,7 +9,7 @@ import { analyseClip } from '../../src/audio/clip.ts';
 import { parseWavHeader } from '../../src/audio/wav.ts';
 import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
-import type { FakeGuildSpec, InteractionHandle } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const GUILD = '200000000000000091';

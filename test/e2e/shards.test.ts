@@ -1,15 +1,15 @@
 // SHARDS=2: `npm start` as a real process (the shard manager and two shard processes) against the local Discord
 // with two shards, the sandbox and one real PostgreSQL. What must hold across processes: the used-up month, its
 // one-request-at-a-time probe, /usage, a shard that dies, and each shard's /metrics.
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { postgresBackend, postgresUnavailable, type Backend } from '../store/backends.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support/harness.ts';
 import { sample } from '../support/prometheus.ts';
-import { freePortRun, startSayBotProcess, type LogLine, type SayBotProcess } from '../support/saybot-process.ts';
 
 // (id >> 22) % 2 puts the first on shard 0 and the second on shard 1.
 const guild = (id: string, n: number): FakeGuildSpec => ({
@@ -24,6 +24,7 @@ const G0 = guild('200000000000000002', 0);
 const G1 = guild('200000000004194306', 1);
 const member = (g: FakeGuildSpec) => g.members[0]!.id;
 
+const SAYBOT_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const skipped = postgresUnavailable();
 
 describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
@@ -31,7 +32,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   let store: Store;
   let discord: FakeDiscord;
   let sandbox: Sandbox;
-  let bot: SayBotProcess;
+  let bot: BotProcess;
   let metricsPort: number;
   let token: string;
   // runCommand drives the local Discord alone; the bot runs elsewhere.
@@ -51,7 +52,8 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: [G0, G1], shards: 2, log: () => undefined });
     sandbox = await startSandbox({ pacing: { realtimeFactor: 0 } });
     metricsPort = await freePortRun(2);
-    bot = startSayBotProcess({
+    bot = startBotProcess({
+      entry: SAYBOT_ENTRY,
       caCertificatePem: discord.caCertificatePem,
       env: {
         SHARDS: 'auto',

@@ -4,8 +4,8 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
-import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
-import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '../support/fake-discord/types.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
+import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 

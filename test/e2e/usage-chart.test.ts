@@ -3,7 +3,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
 import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/usage/chart.ts';
-import type { FakeGuildSpec } from '../support/fake-discord/types.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { decodePng, pixelAt } from '../usage/png.ts';
 

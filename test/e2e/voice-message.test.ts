@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
 import { waveformValues } from '../../src/audio/waveform.ts';
 import { t, type MessageKey } from '../../src/bot/i18n.ts';
-import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
-import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '../support/fake-discord/types.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
+import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, numberValue, runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
 import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../voice-message/helpers.ts';
 

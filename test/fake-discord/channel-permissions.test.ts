@@ -2,7 +2,7 @@
 // "Implicit Permissions"): the guild's, then @everyone's overwrite, the member's roles' together, the member's own.
 import { PermissionFlagsBits as P } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, DEFAULT_PERMISSIONS, GuildRecord } from '../support/fake-discord/state.ts';
+import { ALL_PERMISSIONS, DEFAULT_PERMISSIONS, GuildRecord } from '@saybot/local-discord/state.ts';
 
 const GUILD = '400000000000000001';
 const TEXT = '410000000000000001';

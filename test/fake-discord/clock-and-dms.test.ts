@@ -2,7 +2,7 @@
 // takes direct messages to members, refusing them (403 50007) for a member who accepts none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, Events, SnowflakeUtil, type Client, type Interaction } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
 
 const g1 = guildSpec(1);

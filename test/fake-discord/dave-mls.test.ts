@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import davey, { type DAVESession, type MediaType, type ProposalsOperationType } from '@snazzah/davey';
 import {
   appendProposalsPayload, ExternalSender, parseCommitWelcome, parseKeyPackage, snowflakeBytes, welcomedRefs, welcomeFor,
-} from '../support/fake-discord/dave/mls.ts';
+} from '@saybot/local-discord/dave/mls.ts';
 
 const CHANNEL = '120000000000000001';
 const BOT = '300000000000000001';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { WebSocket } from 'ws';
-import { AES_GCM_MODE, FakeDiscord } from '../support/fake-discord/index.ts';
+import { AES_GCM_MODE, FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from './helpers.ts';
 
 const g = guildSpec(1);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
-import { FakeDiscord, XCHACHA_MODE, type FakeDiscordOptions } from '../support/fake-discord/index.ts';
+import { FakeDiscord, XCHACHA_MODE, type FakeDiscordOptions } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 async function joinTransitioned(client: Client, guildId: string, channelId: string, daveEncryption = true): Promise<VoiceConnection> {

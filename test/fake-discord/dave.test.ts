@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
-import { FakeDiscord, type FakeDiscordOptions } from '../support/fake-discord/index.ts';
+import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 // A guild with three members who can listen: alice starts in the Lounge, carol and dave can join.

@@ -1,7 +1,7 @@
 // The local Discord fails as Discord does: expired interaction tokens (401 50027) and 429s with Discord's headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, Events, type Client, type Interaction } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
 
 const g1 = guildSpec(1);

@@ -1,7 +1,7 @@
 // The local Discord's gateway keeps sessions for RESUME, and sends op 7 Reconnect and op 9 Invalid Session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Events, type Client } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
 
 const g1 = guildSpec(1);

@@ -7,7 +7,7 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
-import type { FakeDiscord, FakeDiscordOptions } from '../support/fake-discord/index.ts';
+import type { FakeDiscord, FakeDiscordOptions } from '@saybot/local-discord';
 
 const trusted = new Set<string>();
 

@@ -3,7 +3,7 @@ import {
   ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits,
   type ChatInputCommandInteraction, type Client, type Interaction, type VoiceState,
 } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
 
 const g1 = guildSpec(1);

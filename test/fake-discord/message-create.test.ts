@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Events, GatewayIntentBits, type Message } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
-import { GUILD_MESSAGES_INTENT, messageCreatePayload } from '../support/fake-discord/message-create.ts';
-import type { ChatMessage } from '../support/fake-discord/message-create.ts';
-import { GatewayIntent } from '../support/fake-discord/state.ts';
+import { GUILD_MESSAGES_INTENT, messageCreatePayload } from '@saybot/local-discord/message-create.ts';
+import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
 
 const BOT = '900';
 const message: ChatMessage = {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, Events, type Client } from 'discord.js';
 import WebSocket from 'ws';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g = guildSpec(7);

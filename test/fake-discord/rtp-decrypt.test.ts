@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp, parseRtpHeader } from '../support/fake-discord/rtp-decrypt.ts';
+import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp, parseRtpHeader } from '@saybot/local-discord/rtp-decrypt.ts';
 
 /** Builds a media datagram the way Discord clients do, optionally with CSRCs and a header extension. */
 function seal(mode: string, key: Uint8Array, payload: Buffer, opts: { csrcs?: number[]; extension?: Buffer; counter?: number } = {}): Buffer {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Events, type Client, type Interaction } from 'discord.js';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, loginClient } from './helpers.ts';
 
 // Guild ids chosen so that (id >> 22) % 2 puts one guild on each shard.

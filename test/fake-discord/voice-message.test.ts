@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { encodeMonoOpus, writeOggOpus } from '../../src/audio/ogg-opus-writer.ts';
 import { waveformBase64 } from '../../src/audio/waveform.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
-import type { UploadedFile } from '../support/fake-discord/body.ts';
-import { checkMessageBody } from '../support/fake-discord/messages.ts';
+import type { UploadedFile } from '@saybot/local-discord/body.ts';
+import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { PermissionFlagsBits } from 'discord.js';
-import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
-import { checkVoiceMessagePermission, IS_VOICE_MESSAGE } from '../support/fake-discord/voice-message.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
+import { checkVoiceMessagePermission, IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 
 const pcm = toneSamples({ pitchHz: 220, seconds: 0.5, amplitude: 0.5, sampleRate: 48000 });
 const encoded = encodeMonoOpus(pcm);

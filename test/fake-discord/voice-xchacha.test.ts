@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
-import { FakeDiscord, XCHACHA_MODE } from '../support/fake-discord/index.ts';
+import { FakeDiscord, XCHACHA_MODE } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g = guildSpec(6);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
-import { AES_GCM_MODE, FakeDiscord } from '../support/fake-discord/index.ts';
+import { AES_GCM_MODE, FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady as join, loginClient, playOpus, rms, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const g1 = guildSpec(4);

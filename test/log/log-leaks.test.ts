@@ -1,7 +1,7 @@
 // The scan every e2e harness runs on its bot's log when it closes (test/support/log-leaks.ts) must catch what it
 // looks for, or the e2e suite's clean logs would prove nothing.
 import { describe, expect, it } from 'vitest';
-import type { InteractionHandle, InteractionResponse } from '../support/fake-discord/types.ts';
+import type { InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { logLeaks } from '../support/log-leaks.ts';
 
 const token = `aW50ZXJhY3Rpb24.${'x'.repeat(48)}`;

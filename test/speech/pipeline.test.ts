@@ -16,7 +16,7 @@ import type { QueueBounds } from '../../src/speech/queue-bounds.ts';
 import { SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { PlayerRegistry } from '../../src/voice/player-registry.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
 
 const NO_BUDGETS: OperatorBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };

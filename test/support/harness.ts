@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,18 +10,12 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { FakeDiscord } from './fake-discord/index.ts';
-import { GatewayIntent } from './fake-discord/state.ts';
+import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
-import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from './fake-discord/types.ts';
+import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from '@saybot/local-discord/types.ts';
 
-/** A bot token of the real shape, made fresh for each run so no token-like literal sits in the repository. */
-export function fakeToken(): string {
-  const part = (n: number) => randomBytes(n).toString('base64url');
-  return `${part(18)}.${part(5)}.${part(27)}`;
-}
-
-export const APP_ID = '100000000000000001';
+export { APP_ID, fakeToken } from '@saybot/local-discord';
 
 let trusted = false;
 /** Lets @discordjs/voice (which always uses wss://) trust the fake voice gateway's self-signed certificate. */

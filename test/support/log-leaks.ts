@@ -1,4 +1,4 @@
-import type { InteractionHandle } from './fake-discord/types.ts';
+import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 
 /** The bot's log lines must not hold what the issue lists (issue 23, point 2). Kept in step with src/log.ts. */
 const MAX_LINE_BYTES = 32 * 1024;

@@ -10,8 +10,8 @@ import {
   postVoiceMessage, voiceMessagePlace, voiceMessageRefusal, VOICE_MESSAGE_FILENAME, type VoiceMessagePlace,
 } from '../../src/bot/voice-message-post.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../../src/voice-message/render.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import { DEFAULT_PERMISSIONS } from '../support/fake-discord/state.ts';
+import { FakeDiscord } from '@saybot/local-discord';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';
 import { hearVoiceMessage } from './helpers.ts';
 

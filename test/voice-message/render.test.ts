@@ -19,9 +19,9 @@ import { PartSource } from '../../src/speech/part-source.ts';
 import { partPackets } from '../../src/speech/clips.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
 import { renderVoiceMessage, VoiceMessageBuilder, VoiceMessageError, type VoiceMessage } from '../../src/voice-message/render.ts';
-import type { UploadedFile } from '../support/fake-discord/body.ts';
-import { checkMessageBody } from '../support/fake-discord/messages.ts';
-import { IS_VOICE_MESSAGE } from '../support/fake-discord/voice-message.ts';
+import type { UploadedFile } from '@saybot/local-discord/body.ts';
+import { checkMessageBody } from '@saybot/local-discord/messages.ts';
+import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
 
 const RATE = 48000;

@@ -3,9 +3,9 @@
 import { Events, GatewayIntentBits, type Client, type Message } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speakableMessage, speakMessageText, type SpeakableMessage, type SpeakOptions } from '../../src/bot/speak-message.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
-import type { ChatMessage } from '../support/fake-discord/message-create.ts';
-import { GatewayIntent } from '../support/fake-discord/state.ts';
+import { FakeDiscord } from '@saybot/local-discord';
+import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
+import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';
 
 const names = { users: { '111': 'Alice' }, roles: { '900': 'Moderators' }, channels: { '500': 'general' } };

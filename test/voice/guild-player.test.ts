@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { createLogger } from '../../src/log.ts';
 import { GuildPlayer, VoiceJoinError, type GuildPlayerOptions, type PlaybackItem } from '../../src/voice/guild-player.ts';
-import { FakeDiscord } from '../support/fake-discord/index.ts';
+import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, sineOpusPackets, trustCertificate } from '../fake-discord/helpers.ts';
 
 const GUILDS = 15;

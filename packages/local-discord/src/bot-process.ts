@@ -1,19 +1,18 @@
-// `npm start` as a real process (src/index.ts), for tests and benchmarks that need SayBot out of this process:
-// shards, a process that is killed. Its JSON log lines are collected; it is stopped (and its process group killed
-// if it does not stop) by stop().
+// A bot as a real process against the local Discord (SayBot's `npm start`: src/index.ts), for tests, benchmarks
+// and the demo that need it out of this process: shards, a process that is killed, the bot exactly as an operator
+// runs it. Its JSON log lines are collected; it is stopped (and its process group killed if it does not stop) by
+// stop().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const STOP_GRACE_MS = 10_000;
 
 export type LogLine = Record<string, unknown>;
 
-export interface SayBotProcess {
+export interface BotProcess {
   readonly child: ChildProcess;
   /** Every JSON line logged so far (the manager's and its shards'). */
   readonly lines: readonly LogLine[];
@@ -24,20 +23,22 @@ export interface SayBotProcess {
   stop(): Promise<void>;
 }
 
-export interface SayBotProcessOptions {
+export interface BotProcessOptions {
+  /** The bot's entry module, run by this Node (SayBot's src/index.ts). */
+  entry: string;
   /** The environment, as an operator's .env would give it (nothing is inherited but PATH). */
   env: Record<string, string>;
   /** The local Discord's voice certificate: trusted by the process through NODE_EXTRA_CA_CERTS. */
   caCertificatePem: string;
 }
 
-/** Starts `node src/index.ts` in a fresh directory (no .env there) with `env`. */
-export function startSayBotProcess(options: SayBotProcessOptions): SayBotProcess {
-  const dir = mkdtempSync(path.join(tmpdir(), 'saybot-process-'));
+/** Starts `node <entry>` in a fresh directory (no .env there) with `env`. */
+export function startBotProcess(options: BotProcessOptions): BotProcess {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bot-process-'));
   const caFile = path.join(dir, 'voice-ca.pem');
   writeFileSync(caFile, options.caCertificatePem);
   // Its own process group, so that stop() can end the shards too if the manager cannot.
-  const child = spawn(process.execPath, [ENTRY], {
+  const child = spawn(process.execPath, [options.entry], {
     cwd: dir,
     env: { PATH: process.env['PATH'] ?? '', NODE_EXTRA_CA_CERTS: caFile, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +84,7 @@ export function startSayBotProcess(options: SayBotProcessOptions): SayBotProcess
           }
           if (child.exitCode !== null || child.signalCode !== null) {
             done();
-            reject(new Error(`SayBot exited (${String(child.exitCode ?? child.signalCode)}) before the line was logged:\n${chunks.join('').slice(-3000)}`));
+            reject(new Error(`The bot exited (${String(child.exitCode ?? child.signalCode)}) before the line was logged:\n${chunks.join('').slice(-3000)}`));
             return true;
           }
           return false;

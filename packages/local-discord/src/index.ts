@@ -38,6 +38,9 @@ export { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 export type { DaveGroupState } from './dave/group.ts';
 export type { VoiceCloseEntry } from './voice-gateway.ts';
 export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
+export { APP_ID, fakeToken } from './bot-identity.ts';
+export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, type LogLine } from './bot-process.ts';
+export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 /** Discord's: an interaction token works for 15 minutes. */

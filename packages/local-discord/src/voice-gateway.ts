@@ -16,8 +16,8 @@ import { decryptRtp, SUPPORTED_MODES } from './rtp-decrypt.ts';
 import { randomToken } from './snowflake.ts';
 import type { UdpPeer, VoiceUdp } from './voice-udp.ts';
 
-const CERT_URL = new URL('../../fixtures/tls/voice-gateway.cert.pem', import.meta.url);
-const KEY_URL = new URL('../../fixtures/tls/voice-gateway.key.pem', import.meta.url);
+const CERT_URL = new URL('../tls/voice-gateway.cert.pem', import.meta.url);
+const KEY_URL = new URL('../tls/voice-gateway.key.pem', import.meta.url);
 export const VOICE_CA_CERTIFICATE_PEM = readFileSync(CERT_URL, 'utf8');
 
 const Op = {

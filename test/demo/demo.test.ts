@@ -1,0 +1,75 @@
+// `npm run demo` (demo/demo.ts): SayBot started as `npm start` runs it against the local Discord and the sandbox.
+// What a newcomer is shown must be real: the voice channel's audio as heard (the voice's pitch, the text's
+// length), the file and the voice message as sent, and SayBot's replies in the transcript.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_COMMANDS, runDemo, type DemoResult } from '../../demo/demo.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis.ts';
+import { analyseClip, type ClipInfo } from '../../src/audio/clip.ts';
+import { presetVoice } from '../../src/sandbox/voices.ts';
+import { hearVoiceMessage } from '../voice-message/helpers.ts';
+
+const pitchOf = (clip: ClipInfo) => dominantPitchHz(clip.samples ?? new Float32Array(0), clip.sampleRate);
+const voicePitch = (voice: string) => presetVoice(voice)?.pitchHz ?? Number.NaN;
+
+describe('npm run demo', () => {
+  let outDir: string;
+  let result: DemoResult;
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(tmpdir(), 'saybot-demo-'));
+    result = await runDemo({ outDir, signal: AbortSignal.timeout(60_000) });
+  }, 70_000);
+  afterAll(() => {
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it("writes what the voice channel heard: the /say text's length, at its voice's pitch", async () => {
+    const heard = await analyseClip(readFileSync(result.heardWav));
+    expect(heard.format).toBe('wav');
+    expect(heard.sampleRate).toBe(48_000);
+    expect(heard.durationSeconds).toBeCloseTo(result.heardSeconds, 2);
+    expect(heard.durationSeconds).toBeGreaterThan(result.expectedSeconds - 0.1);
+    expect(heard.durationSeconds).toBeLessThan(result.expectedSeconds + 0.15);
+    expect(rmsDbfs(heard.samples ?? new Float32Array(0))).toBeGreaterThan(-20);
+    expect(Math.abs((pitchOf(heard) ?? 0) - voicePitch(DEMO_COMMANDS.voice.options.voice))).toBeLessThan(4);
+  });
+
+  it('keeps the file SayBot sent and the voice message it posted, each in the voice asked for', async () => {
+    const file = await analyseClip(readFileSync(result.sentFile));
+    expect(Math.abs((pitchOf(file) ?? 0) - voicePitch(DEMO_COMMANDS.file.options.voice))).toBeLessThan(4);
+    const message = await hearVoiceMessage(readFileSync(result.voiceMessage));
+    expect(message.seconds).toBeGreaterThan(0.5);
+    expect(Math.abs((message.pitchHz ?? 0) - voicePitch(DEMO_COMMANDS.voiceMessage.options.voice))).toBeLessThan(4);
+  });
+
+  it("writes each member's command and SayBot's replies to the transcript", () => {
+    const transcript = readFileSync(result.transcript, 'utf8');
+    for (const { member, options } of Object.values(DEMO_COMMANDS)) {
+      expect(transcript).toContain(`${member.username}: /say text: ${options.text}`);
+    }
+    expect(transcript).toMatch(/SayBot \(everyone sees this\): Spoke \d+\.\d s in #Lounge with `voice-b-en-f-01`/);
+    expect(transcript).toMatch(/SayBot \(.*\): .*`voice-b-en-m-01`.*\n {3}Attached: \S+\.wav/);
+    expect(transcript).toMatch(/carol: \/say .*output: voice-message\n {3}Posted in #general as carol's \/say: a voice message -> voice-message\.ogg/);
+  });
+});
+
+describe('npm run demo, stopped', () => {
+  it('rejects with the reason once SayBot has shut down, and writes what it has', async () => {
+    const outDir = mkdtempSync(path.join(tmpdir(), 'saybot-demo-'));
+    const stop = new AbortController();
+    try {
+      const log = (line: string) => {
+        if (line.startsWith('SayBot is ready')) stop.abort(new Error('stopped by the test'));
+      };
+      await expect(runDemo({ outDir, signal: stop.signal, log })).rejects.toThrow('stopped by the test');
+      expect(readFileSync(path.join(outDir, 'transcript.txt'), 'utf8')).toContain('SayBot demo');
+      // SayBot's own last words: a clean shutdown, not a process left running.
+      const botLog = readFileSync(path.join(outDir, 'saybot.log'), 'utf8').trim().split('\n');
+      expect(JSON.parse(botLog.at(-1) ?? '{}')).toMatchObject({ msg: 'stopped' });
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+});
