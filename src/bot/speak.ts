@@ -66,7 +66,7 @@ export async function chooseTarget(
 ): Promise<ChosenTarget> {
   if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
   if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players);
-  const defaults = await context.store.getOutputDefaults(interaction.guildId, interaction.user.id);
+  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
 
