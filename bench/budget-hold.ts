@@ -57,7 +57,7 @@ async function timed(n: number, work: (i: number) => Promise<void> | void): Prom
   return timing(samples);
 }
 
-/** The running totals rebuilt from the rows, as migration 8 does (the rows were written outside recordSpend). */
+/** The running totals rebuilt from the rows, as migration 8 does (the rows were written outside store.spends.record). */
 const REBUILD_TOTALS = `
   DELETE FROM spend_totals_guild_month; DELETE FROM spend_totals_member_day;
   INSERT INTO spend_totals_guild_month (guild_id, month, characters)

@@ -73,7 +73,7 @@ class NodeSqliteConnection implements DatabaseConnection {
 
   close(): void {
     this.#statements.clear();
-    this.#db.close();
+    if (this.#db.isOpen) this.#db.close();
   }
 }
 
@@ -156,6 +156,12 @@ export class SqliteStore extends KyselyStore {
     })));
     this.path = file;
     this.#db = db;
+  }
+
+  /** Kysely destroys only a driver it used; a store closed before its first query is closed here. */
+  override async close(): Promise<void> {
+    await super.close();
+    if (this.#db.isOpen) this.#db.close();
   }
 
   /** The schema version the file is at (for tests and the start-up log). */
