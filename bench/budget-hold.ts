@@ -57,7 +57,7 @@ async function timed(n: number, work: (i: number) => Promise<void> | void): Prom
   return timing(samples);
 }
 
-/** The running totals rebuilt from the rows, as migration 8 does (the rows were written outside recordSpend). */
+/** The running totals rebuilt from the rows, as migration 8 does (the rows were written outside store.spends.record). */
 const REBUILD_TOTALS = `
   DELETE FROM spend_totals_guild_month; DELETE FROM spend_totals_member_day;
   INSERT INTO spend_totals_guild_month (guild_id, month, characters)
@@ -127,10 +127,10 @@ async function sqliteFigures(p: BudgetHoldPlan): Promise<BackendResult> {
 async function storeHolds(store: Store, p: BudgetHoldPlan): Promise<Timing> {
   const tokens: string[] = [];
   const after = await timed(p.holds, async (i) => {
-    const held = await store.holdBudget({ guildId: guildOf(i % p.guilds), userId: memberOf(i % p.members), characters: 100, limits: LIMITS, ttlMs: 60_000, at: AT });
+    const held = await store.budgets.hold({ guildId: guildOf(i % p.guilds), userId: memberOf(i % p.members), characters: 100, limits: LIMITS, ttlMs: 60_000, at: AT });
     if (held.status === 'held') tokens.push(held.token);
   });
-  for (const token of tokens) await store.releaseBudgetHold(token);
+  for (const token of tokens) await store.budgets.release(token);
   return after;
 }
 
@@ -206,7 +206,7 @@ export async function measureBudgetHold(mode: 'quick' | 'full', log: (line: stri
     '## 7. Budget hold at 500k spend rows (issue 23)',
     '',
     `${p.spends.toLocaleString('en')} spend rows this month over ${p.guilds} guilds and ${p.members.toLocaleString('en')} members; ${p.holds} holds per path, one at a time, each for one guild's month and one member's day.`,
-    'Before: the hold as it was (three sums over the month\'s spends, bot-wide included, in the write transaction; PostgreSQL under one lock for every guild). After: `Store.holdBudget` (running totals, only the limits in force, per-guild lock).',
+    'Before: the hold as it was (three sums over the month\'s spends, bot-wide included, in the write transaction; PostgreSQL under one lock for every guild). After: `store.budgets.hold` (running totals, only the limits in force, per-guild lock).',
     '',
     '| Store | Before: hold | After: hold | Faster |',
     '|---|---|---|---|',

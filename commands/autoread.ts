@@ -64,7 +64,7 @@ const start: Handler = async (interaction, { players, store }, autoread) => {
     throw new UserError('autoread.cannotSee', { channel: mention(chosenId) });
   }
   await autoread.start(interaction.guild, { textChannelId: chosenId, voiceChannelId: voice.channelId, startedBy: interaction.user.id });
-  const state = await store.getAutoRead(interaction.guildId);
+  const state = await store.autoRead.get(interaction.guildId);
   await showResult(interaction, 'autoread.started', {
     channel: mention(chosenId), voice: mention(voice.channelId), settings: describe(interaction.locale, state.settings),
   });
@@ -109,13 +109,13 @@ const settings: Handler = async (interaction, { store }, autoread) => {
   const locale = interaction.locale;
   const changes = changesOf(interaction);
   if (Object.keys(changes).length === 0) {
-    const state = await store.getAutoRead(interaction.guildId);
+    const state = await store.autoRead.get(interaction.guildId);
     await showContent(interaction, t(locale, 'autoread.settings.current', {
       status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describe(locale, state.settings),
     }));
     return;
   }
-  const updated = await store.setAutoReadSettings(interaction.guildId, changes, interaction.user.id);
+  const updated = await store.autoRead.setSettings(interaction.guildId, changes, interaction.user.id);
   autoread.configure(interaction.guildId, updated);
   await showResult(interaction, 'autoread.settings.updated', { settings: describe(locale, updated) });
 };

@@ -34,7 +34,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
     changes[name] = value === 0 ? null : value;
   }
   if (Object.keys(changes).length === 0) throw new UserError('budget.nothing');
-  const server = await store.setGuildBudgets(interaction.guildId, changes, interaction.user.id);
+  const server = await store.budgets.set(interaction.guildId, changes, interaction.user.id);
   const value = (name: BudgetName, v: number) => (v > 0 ? n(v) : t(locale, 'budget.noLimit'));
   const summary = BUDGET_NAMES.map((name) => {
     const own = server[name];

@@ -36,7 +36,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (!interaction.options.getBoolean('consent', true)) throw new UserError('clone.error.consent');
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
-  if (await context.store.findClonedVoiceByName(interaction.guildId, name)) throw new UserError('clone.error.nameTaken', { name });
+  if (await context.store.voiceLibrary.findByName(interaction.guildId, name)) throw new UserError('clone.error.nameTaken', { name });
   const text = interaction.options.getString('text', true).trim();
   if (text === '') throw new UserError('error.input.emptyText');
   const max = context.settings.maxCharsPerRequest;
@@ -48,7 +48,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const clip = await checkReferenceClip(await downloadClip(attachment.url, attachment.size, context.settings.clipDownload));
 
   // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.
-  const held = await context.store.reserveClonedVoiceName({
+  const held = await context.store.voiceLibrary.reserveName({
     guildId: interaction.guildId, name, reservedBy: interaction.user.id, ttlMs: NAME_RESERVATION_MS, maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
   });
   if (held.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
@@ -58,7 +58,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     await cloneAndSpeak(interaction, context, { name, text, attachment, clip, target, reservation });
   } finally {
     // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
-    await context.store.releaseClonedVoiceName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
+    await context.store.voiceLibrary.releaseName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
   }
 };
 
@@ -71,7 +71,7 @@ async function cloneAndSpeak(
   const requester = requesterOf(interaction);
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
   const cloned = await context.speech.cloneVoice(requester, text, { data: clip.data, filename: attachment.name, contentType: clip.contentType });
-  const saved = await context.store.addClonedVoice(
+  const saved = await context.store.voiceLibrary.add(
     { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
     { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
   );

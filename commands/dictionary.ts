@@ -48,13 +48,13 @@ function refused(locale: string, problem: DictionaryProblem): UserError {
 
 /** After a change: the reader uses the new entries from the next message on. */
 async function refreshReader(interaction: ChatInputCommandInteraction<'cached'>, { store, autoread }: CommandContext): Promise<void> {
-  if (autoread?.isReading(interaction.guildId)) autoread.setDictionary(interaction.guildId, await store.listDictionary(interaction.guildId));
+  if (autoread?.isReading(interaction.guildId)) autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
 }
 
 const add: Handler = async (interaction, context) => {
   const word = interaction.options.getString('word', true);
   const reading = interaction.options.getString('reading', true);
-  const result = await context.store.putDictionaryEntry(interaction.guildId, word, reading, interaction.user.id);
+  const result = await context.store.dictionary.put(interaction.guildId, word, reading, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
   await refreshReader(interaction, context);
   await showResult(interaction, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
@@ -64,14 +64,14 @@ const add: Handler = async (interaction, context) => {
 
 const remove: Handler = async (interaction, context) => {
   const word = interaction.options.getString('word', true);
-  const removed = await context.store.removeDictionaryEntry(interaction.guildId, word);
+  const removed = await context.store.dictionary.remove(interaction.guildId, word);
   if (!removed) throw new UserError('dictionary.unknown', { word: echo(word, 60) });
   await refreshReader(interaction, context);
   await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
 };
 
 const list: Handler = async (interaction, { store }) => {
-  const entries = await store.listDictionary(interaction.guildId);
+  const entries = await store.dictionary.list(interaction.guildId);
   if (entries.length === 0) {
     await showResult(interaction, 'dictionary.empty');
     return;
@@ -82,7 +82,7 @@ const list: Handler = async (interaction, { store }) => {
 };
 
 const exportAll: Handler = async (interaction, { store }) => {
-  const entries = await store.listDictionary(interaction.guildId);
+  const entries = await store.dictionary.list(interaction.guildId);
   const file = { attachment: Buffer.from(exportDictionary(entries)), name: 'dictionary.json' };
   await showResult(interaction, 'dictionary.exported', { count: entries.length }, [file]);
 };
@@ -99,7 +99,7 @@ const importAll: Handler = async (interaction, context) => {
   }
   const parsed = importDictionary(new TextDecoder().decode(bytes));
   if (!parsed.ok) throw refused(interaction.locale, parsed.problem);
-  const result = await context.store.replaceDictionary(interaction.guildId, parsed.value, interaction.user.id);
+  const result = await context.store.dictionary.replace(interaction.guildId, parsed.value, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
   await refreshReader(interaction, context);
   await showResult(interaction, 'dictionary.imported', { count: result.entries.length });

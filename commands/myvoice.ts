@@ -21,13 +21,13 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'clear') {
-    await showResult(interaction, (await store.clearMemberDefaults(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
+    await showResult(interaction, (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
     return;
   }
   const settings = readVoiceSettings(interaction.options);
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
-  const stored = await store.setMemberDefaults(guildId, userId, settings);
+  const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeSettings(interaction.locale, stored) });
 };
 

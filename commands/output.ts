@@ -38,19 +38,19 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   switch (interaction.options.getSubcommand()) {
     case 'server': {
       const output = readChoice(interaction);
-      await store.setServerOutputDefault(guildId, output, userId);
+      await store.outputDefaults.setServer(guildId, output, userId);
       if (output === null) return showResult(interaction, 'output.server.reset', { output: outputName(locale, 'file') });
       return showResult(interaction, 'output.server.set', { output: outputName(locale, output) });
     }
     case 'me': {
       const output = readChoice(interaction);
-      await store.setMemberOutputDefault(guildId, userId, output);
+      await store.outputDefaults.setMember(guildId, userId, output);
       if (output !== null) return showResult(interaction, 'output.me.set', { output: outputName(locale, output) });
-      const defaults = await store.getOutputDefaults(guildId, userId);
+      const defaults = await store.outputDefaults.get(guildId, userId);
       return showResult(interaction, 'output.me.reset', { output: outputName(locale, outsideVoiceOutput(defaults, 'file')) });
     }
     default: {
-      const defaults = await store.getOutputDefaults(guildId, userId);
+      const defaults = await store.outputDefaults.get(guildId, userId);
       const why = defaults.member !== undefined ? 'output.why.member' : defaults.server !== undefined ? 'output.why.server' : 'output.why.builtin';
       const unset = t(locale, 'output.unset');
       return showResult(interaction, 'output.show', {

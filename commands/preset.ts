@@ -45,7 +45,7 @@ const save: Handler = async (interaction, { store }) => {
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readVoiceSettings(interaction.options);
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '')).voiceId;
-  const result = await store.savePreset(
+  const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },
     { maxPerGuild: MAX_PRESETS_PER_GUILD },
   );
@@ -58,7 +58,7 @@ const save: Handler = async (interaction, { store }) => {
 
 const remove: Handler = async (interaction, { store }) => {
   const name = interaction.options.getString('name', true);
-  const deleted = await store.deletePreset(interaction.guildId, name);
+  const deleted = await store.presets.delete(interaction.guildId, name);
   if (!deleted) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
   await showResult(interaction, deleted.wasDefault ? 'preset.deletedDefault' : 'preset.deleted', { name: deleted.preset.name });
 };
@@ -66,17 +66,17 @@ const remove: Handler = async (interaction, { store }) => {
 const setDefault: Handler = async (interaction, { store }) => {
   const name = readText(interaction.options, 'name');
   if (name === undefined) {
-    await store.setDefaultPreset(interaction.guildId, null);
+    await store.presets.setDefault(interaction.guildId, null);
     await showResult(interaction, 'preset.defaultCleared');
     return;
   }
-  if (!(await store.setDefaultPreset(interaction.guildId, name))) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
-  const preset = await store.getDefaultPreset(interaction.guildId);
+  if (!(await store.presets.setDefault(interaction.guildId, name))) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
+  const preset = await store.presets.getDefault(interaction.guildId);
   await showResult(interaction, 'preset.defaultSet', { name: preset?.name ?? name, settings: preset ? describeSettings(interaction.locale, preset) : '' });
 };
 
 const list: Handler = async (interaction, { store }) => {
-  const [presets, current] = await Promise.all([store.listPresets(interaction.guildId), store.getDefaultPreset(interaction.guildId)]);
+  const [presets, current] = await Promise.all([store.presets.list(interaction.guildId), store.presets.getDefault(interaction.guildId)]);
   if (presets.length === 0) {
     await showResult(interaction, 'preset.list.empty');
     return;

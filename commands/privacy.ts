@@ -45,7 +45,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 async function show(interaction: ChatInputCommandInteraction<'cached'>, { store }: CommandContext): Promise<void> {
   const locale = interaction.locale;
   const perTable = new Map<string, number>();
-  for (const trace of await store.describeMember(interaction.guildId, interaction.user.id)) {
+  for (const trace of await store.privacy.describeMember(interaction.guildId, interaction.user.id)) {
     perTable.set(trace.table, (perTable.get(trace.table) ?? 0) + trace.rows);
   }
   if (perTable.size === 0) {

@@ -21,7 +21,7 @@ export const SPEAK_SOURCE = 'speak-message';
 
 export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
-  const [autoread, dictionary] = await Promise.all([context.store.getAutoRead(guildId), context.store.listDictionary(guildId)]);
+  const [autoread, dictionary] = await Promise.all([context.store.autoRead.get(guildId), context.store.dictionary.list(guildId)]);
   const text = speakMessageText(speakableMessage(interaction.targetMessage), {
     language: interaction.guildLocale,
     maxLength: autoread.settings.maxLength,

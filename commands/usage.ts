@@ -61,7 +61,7 @@ function queueLine(locale: string, queue: CommandContext['settings']['queue']): 
 /** The month as a picture (src/usage/chart.ts), in the caller's words, its top members by display name. */
 async function monthChart(interaction: ChatInputCommandInteraction<'cached'>, report: UsageReport, store: CommandContext['store']): Promise<AttachmentPayload> {
   const locale = interaction.locale;
-  const breakdown = await store.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
+  const breakdown = await store.spends.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
   // One member fetch each (REST, no privileged intent); one who left is named as such, never by ID.
   const members = await Promise.all(breakdown.members.map(async ({ userId, spent, saved }) => ({
     name: await interaction.guild.members.fetch(userId).then((m) => m.displayName, () => t(locale, 'usage.chart.formerMember')),

@@ -28,7 +28,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 /** Its creator may delete a cloned voice; so may anyone who manages the server. */
 async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, speech }: CommandContext): Promise<void> {
   const wanted = interaction.options.getString('voice', true).trim();
-  const voice = (await store.getClonedVoice(interaction.guildId, wanted)) ?? (await store.findClonedVoiceByName(interaction.guildId, wanted));
+  const voice = (await store.voiceLibrary.get(interaction.guildId, wanted)) ?? (await store.voiceLibrary.findByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
   // Its audio goes too: nothing of a deleted voice stays on disk, and no one can hear it again from the cache.
@@ -40,9 +40,9 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
   const { language } = readVoiceSettings(interaction.options);
   const locale = interaction.locale;
   const [cloned, presets, current] = await Promise.all([
-    store.listClonedVoices(interaction.guildId),
-    store.listPresets(interaction.guildId, language === undefined ? {} : { language }),
-    store.getDefaultPreset(interaction.guildId),
+    store.voiceLibrary.list(interaction.guildId),
+    store.presets.list(interaction.guildId, language === undefined ? {} : { language }),
+    store.presets.getDefault(interaction.guildId),
   ]);
   const section = (title: MessageKey, lines: string[]) => [
     `**${t(locale, title)}**`,
@@ -65,6 +65,6 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
 export const autocomplete: CommandModule['autocomplete'] = async (interaction, context) => {
   if (interaction.options.getSubcommand() !== 'delete') return answerSpeechAutocomplete(interaction, context);
   const typed = interaction.options.getFocused();
-  const cloned = await context.store.listClonedVoices(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
+  const cloned = await context.store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
   await interaction.respond(cloned.map((v) => ({ name: `${v.name} (${v.voiceId})`.slice(0, 100), value: v.voiceId })));
 };

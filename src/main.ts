@@ -106,7 +106,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         port: config.metricsPort,
         health: async () => ({
           gateway: started?.client.isReady() ? 'ready' : 'connecting',
-          store: await store.getQuotaState().then(() => 'ok' as const, () => 'failing' as const),
+          store: await store.quota.get().then(() => 'ok' as const, () => 'failing' as const),
         }),
       });
       logger.info({ url: metricsServer.url }, 'metrics and health served');

@@ -33,12 +33,12 @@ async function speechChoices(
   const language = chosen !== undefined && LANGUAGE_CODE.test(chosen) ? chosen : undefined;
   const { store } = context;
   if (option === 'voice') {
-    const cloned = await store.listClonedVoices(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
+    const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
     return voiceChoices(typed, interaction.locale, language, context.voices, cloned);
   }
   if (option === 'language') return languageChoices(typed, interaction.locale);
   if (presetOptions.includes(option)) {
-    const presets = await store.listPresets(interaction.guildId, { contains: typed, limit: MAX_CHOICES, ...(language === undefined ? {} : { language }) });
+    const presets = await store.presets.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES, ...(language === undefined ? {} : { language }) });
     return presetChoices(presets, interaction.locale);
   }
   return [];

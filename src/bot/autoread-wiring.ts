@@ -74,7 +74,7 @@ export class AutoreadWiring implements AutoreadControl {
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
-        store.stopAutoRead(guildId).catch((error: unknown) =>
+        store.autoRead.stop(guildId).catch((error: unknown) =>
           this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
       },
       logger: options.logger,
@@ -108,7 +108,7 @@ export class AutoreadWiring implements AutoreadControl {
 
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
     if (this.isReading(guildId)) return undefined;
-    const state = await this.#options.store.getAutoRead(guildId);
+    const state = await this.#options.store.autoRead.get(guildId);
     const binding = state.binding;
     if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
@@ -117,13 +117,13 @@ export class AutoreadWiring implements AutoreadControl {
 
   async start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void> {
     await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
-    const state = await this.#options.store.startAutoRead(guild.id, binding);
+    const state = await this.#options.store.autoRead.start(guild.id, binding);
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
   }
 
   async stop(guildId: string): Promise<boolean> {
     const wasReading = this.#reader.stop(guildId);
-    const stored = await this.#options.store.stopAutoRead(guildId);
+    const stored = await this.#options.store.autoRead.stop(guildId);
     return wasReading || stored;
   }
 
@@ -146,7 +146,7 @@ export class AutoreadWiring implements AutoreadControl {
     if (!client) return;
     let states: AutoReadState[];
     try {
-      states = await this.#options.store.listAutoReading();
+      states = await this.#options.store.autoRead.listReading();
     } catch (error) {
       // The bot still starts: /autoread start binds again.
       this.#log.error({ code: 'autoread-not-resumed', reason: 'store-failed', err: error }, 'auto-read bindings could not be read: none resumed');
@@ -170,7 +170,7 @@ export class AutoreadWiring implements AutoreadControl {
     const drop = async (reason: string, error?: unknown) => {
       this.#log.warn({ code: 'autoread-not-resumed', guildId, voiceChannelId: binding?.voiceChannelId, reason, ...(error === undefined ? {} : { err: error }) },
         'auto-read not resumed after the restart: its binding is dropped');
-      await this.#options.store.stopAutoRead(guildId).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+      await this.#options.store.autoRead.stop(guildId).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
     };
     const guild = client.guilds.cache.get(guildId);
     if (!binding || !guild) return drop('no-guild');
@@ -187,7 +187,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
-    const entries = await this.#options.store.listDictionary(state.guildId);
+    const entries = await this.#options.store.dictionary.list(state.guildId);
     this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: readerSettings(state.settings) }, entries);
   }
 

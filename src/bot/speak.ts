@@ -86,7 +86,7 @@ export async function chooseTarget(
   if (output === 'file') return { kind: output, because: 'asked' };
   if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
   if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players, context.autoread);
-  const defaults = await context.store.getOutputDefaults(interaction.guildId, interaction.user.id);
+  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   const kind = outsideVoiceOutput(defaults, builtin);
   return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
 }

@@ -36,14 +36,14 @@ export class RemovedGuilds {
   /** GUILD_DELETE without `unavailable`: SayBot was removed (an outage is not a removal). */
   async removed(guildId: string): Promise<void> {
     const at = this.#now();
-    await this.#options.store.markGuildRemoved(guildId, at);
+    await this.#options.store.removedGuilds.mark(guildId, at);
     const deleteAfter = new Date(at.getTime() + this.#options.graceMs).toISOString();
     this.#options.logger.info({ guild: guildId, deleteAfter }, "SayBot was removed from a server: its data is deleted after the grace period unless it is added back");
   }
 
   /** GUILD_CREATE of a new guild (or one present at start-up): its data stays. */
   async present(guildId: string): Promise<void> {
-    if (await this.#options.store.cancelGuildRemoval(guildId)) {
+    if (await this.#options.store.removedGuilds.cancel(guildId)) {
       this.#options.logger.info({ guild: guildId }, 'SayBot is back in a server it was removed from: its data is kept');
     }
   }
@@ -58,10 +58,10 @@ export class RemovedGuilds {
     const { store, graceMs, logger } = this.#options;
     const cutoff = new Date(this.#now().getTime() - graceMs);
     let done = 0;
-    for (const guildId of await store.guildsRemovedBefore(cutoff, SWEEP_BATCH)) {
+    for (const guildId of await store.removedGuilds.removedBefore(cutoff, SWEEP_BATCH)) {
       if (this.#options.ours?.(guildId) === false) continue;
       if (this.#options.present?.(guildId)) {
-        await store.cancelGuildRemoval(guildId);
+        await store.removedGuilds.cancel(guildId);
         continue;
       }
       const report = await forgetGuild(this.#options, guildId);

@@ -246,7 +246,7 @@ export class Accounting {
       return;
     }
     const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
-    this.#store.renewBudgetHolds(tokens, expiresAt).catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
+    this.#store.budgets.renew(tokens, expiresAt).catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
   }
 
   get operatorBudgets(): OperatorBudgets {
@@ -255,7 +255,7 @@ export class Accounting {
 
   /** The budgets in force in a guild: the operator's, lowered where the server set its own. */
   async budgetsFor(guildId: string): Promise<OperatorBudgets> {
-    return effectiveBudgets(this.#operator, await this.#store.getGuildBudgets(guildId));
+    return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
   }
 
   /**
@@ -314,7 +314,7 @@ export class Accounting {
       // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
       if (this.#ledger.failing && !(await this.#ledger.flush())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
       const { guildId, userId } = context;
-      const [limits, lastSpend] = await Promise.all([this.budgetsFor(guildId), this.#store.lastSpendAt(guildId, userId)]);
+      const [limits, lastSpend] = await Promise.all([this.budgetsFor(guildId), this.#store.spends.lastSpendAt(guildId, userId)]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
       // A request of theirs that may still spend counts as their last spend (its record comes when the service
       // answers). Held in this process only: a guild's interactions all reach the one shard that holds it.
@@ -353,7 +353,7 @@ export class Accounting {
   }
 
   async #releaseNow(token: string): Promise<void> {
-    await this.#store.releaseBudgetHold(token).catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
+    await this.#store.budgets.release(token).catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
   }
 
   /**
@@ -366,7 +366,7 @@ export class Accounting {
       ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
     };
     if (Object.keys(checked).length === 0) return undefined;
-    const held = await this.#store.holdBudget({ guildId: context.guildId, userId: context.userId, characters: needed, limits: checked, ttlMs: BUDGET_HOLD_TTL_MS, at: now });
+    const held = await this.#store.budgets.hold({ guildId: context.guildId, userId: context.userId, characters: needed, limits: checked, ttlMs: BUDGET_HOLD_TTL_MS, at: now });
     if (held.status === 'held') return held.token;
     if (held.budget === 'botMonthlyChars') throw new Error('a bot-wide budget refused a hold that named none');
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
@@ -436,10 +436,10 @@ export class Accounting {
     const month = monthOf(now);
     const mark = await this.#month.current();
     const [guild, bot, member, state, limits] = await Promise.all([
-      this.#store.monthTotals(month, guildId),
-      this.#store.monthTotals(month),
-      this.#store.memberDayTotals(guildId, userId, dayOf(now)),
-      this.#store.getQuotaState(),
+      this.#store.spends.monthTotals(month, guildId),
+      this.#store.spends.monthTotals(month),
+      this.#store.spends.memberDayTotals(guildId, userId, dayOf(now)),
+      this.#store.quota.get(),
       this.budgetsFor(guildId),
     ]);
     const service = state.service?.month === month ? state.service : undefined;

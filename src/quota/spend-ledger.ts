@@ -38,7 +38,7 @@ export class SpendLedger {
       return this.flush();
     }
     try {
-      await this.#store.recordSpend(spend);
+      await this.#store.spends.record(spend);
       return true;
     } catch (error) {
       this.#unwritten.push(spend);
@@ -63,7 +63,7 @@ export class SpendLedger {
     while (this.#unwritten.length > 0) {
       const next = this.#unwritten[0] as NewSpend;
       try {
-        await this.#store.recordSpend(next);
+        await this.#store.spends.record(next);
       } catch (error) {
         this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
         return false;

@@ -62,7 +62,7 @@ export class UsedUpMonth {
   /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
   #start(): Promise<void> {
     this.#started ??= (async () => {
-      const mark = (await this.#store.getQuotaState()).exhausted;
+      const mark = (await this.#store.quota.get()).exhausted;
       const account = this.#account;
       if (!mark || !account) return;
       const keyChanged = mark.account !== undefined && mark.account !== account.fingerprint;
@@ -78,7 +78,7 @@ export class UsedUpMonth {
   /** The mark, if the month is marked; a mark whose reset date has passed is cleared on the way. */
   async current(): Promise<QuotaState['exhausted']> {
     await this.#start();
-    const mark = (await this.#store.getQuotaState()).exhausted;
+    const mark = (await this.#store.quota.get()).exhausted;
     if (mark && mark.resetAt <= this.#now()) {
       await this.#clear('the reset date has passed');
       return undefined;
@@ -95,7 +95,7 @@ export class UsedUpMonth {
     const mark = await this.current();
     if (!mark) return undefined;
     const at = this.#now();
-    const turn = await this.#store.holdBudget({ ...PROBE_TURN, characters: 1, limits: { guildMonthlyChars: 1 }, ttlMs: PROBE_TURN_MS, at });
+    const turn = await this.#store.budgets.hold({ ...PROBE_TURN, characters: 1, limits: { guildMonthlyChars: 1 }, ttlMs: PROBE_TURN_MS, at });
     if (turn.status === 'refused') {
       throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
     }
@@ -117,14 +117,14 @@ export class UsedUpMonth {
 
   /** The service accepted a request: the month is not (or no longer) used up. */
   async accepted(usage: UsageInfo | undefined): Promise<void> {
-    if ((await this.#store.getQuotaState()).exhausted) await this.#clear('the service accepted a request');
+    if ((await this.#store.quota.get()).exhausted) await this.#clear('the service accepted a request');
     else await this.observe(usage);
   }
 
   /** Any answer carrying the service's figures: characters left, or a higher limit than when marked, end the mark. */
   async observe(usage: UsageInfo | undefined): Promise<void> {
     if (usage === undefined) return;
-    const mark = (await this.#store.getQuotaState()).exhausted;
+    const mark = (await this.#store.quota.get()).exhausted;
     if (!mark) return;
     if (usage.remaining !== undefined && usage.remaining > 0) {
       await this.#clear(`the service reports ${usage.remaining} characters left`);
@@ -141,13 +141,13 @@ export class UsedUpMonth {
     const now = this.#now();
     const said = error.rateLimit?.resetAt;
     const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
-    const state = await this.#store.getQuotaState();
+    const state = await this.#store.quota.get();
     const limit = error.rateLimit?.limit ?? (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
     const by: QuotaMarkAccount = {
       ...(this.#account === undefined ? {} : { account: this.#account.fingerprint, plan: this.#account.plan }),
       ...(limit === undefined ? {} : { limit }),
     };
-    await this.#store.markQuotaExhausted(resetAt, now, by);
+    await this.#store.quota.markExhausted(resetAt, now, by);
     this.#log.error(
       { code: 'quota-used-up', resetAt: resetAt.toISOString(), ...(limit === undefined ? {} : { limit }) },
       'monthly quota used up: one request at a time goes out to see whether it is back; upgrading the plan, buying characters or changing the key ends this at the next request',
@@ -156,6 +156,6 @@ export class UsedUpMonth {
   }
 
   async #clear(why: string): Promise<void> {
-    if (await this.#store.clearQuotaExhausted()) this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
+    if (await this.#store.quota.clearExhausted()) this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
 }

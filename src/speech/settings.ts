@@ -94,9 +94,9 @@ export interface SettingsQuery {
 export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
   const { guildId, presetName } = query;
   const [preset, member, server] = await Promise.all([
-    presetName === undefined ? undefined : store.getPreset(guildId, presetName),
-    query.userId === null ? undefined : store.getMemberDefaults(guildId, query.userId),
-    store.getDefaultPreset(guildId),
+    presetName === undefined ? undefined : store.presets.get(guildId, presetName),
+    query.userId === null ? undefined : store.memberDefaults.get(guildId, query.userId),
+    store.presets.getDefault(guildId),
   ]);
   if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
   const settings = resolveSettings({

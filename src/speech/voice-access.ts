@@ -12,7 +12,7 @@ export type UsableVoice = { kind: 'preset'; voiceId: string } | { kind: 'cloned'
  */
 export async function usableVoice(store: Store, guildId: string, voice: string): Promise<UsableVoice> {
   if (isPresetVoiceId(voice)) return { kind: 'preset', voiceId: voice };
-  const cloned = (await store.getClonedVoice(guildId, voice)) ?? (await store.findClonedVoiceByName(guildId, voice));
+  const cloned = (await store.voiceLibrary.get(guildId, voice)) ?? (await store.voiceLibrary.findByName(guildId, voice));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
   throw new SpeechInputError({ code: 'unknown-voice', voice });
 }

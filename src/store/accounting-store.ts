@@ -82,14 +82,14 @@ export type BudgetHoldResult =
   | { status: 'held'; token: string }
   | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
 
-/**
- * Quota accounting: spends and their totals, the bot-wide quota state, server budgets and budget holds (tables
- * spends, quota_state, guild_budgets, budget_holds). It keeps figures and marks only: what a 429 or a spend means
- * (marking or clearing the used-up month) is decided in src/quota/, never in SQL.
- */
-export interface AccountingStore {
+// Quota accounting is three areas: spends and their totals, the bot-wide quota state, server budgets with budget
+// holds. They keep figures and marks only: what a 429 or a spend means (marking or clearing the used-up month) is
+// decided in src/quota/, never in SQL.
+
+/** Spends and their totals (tables spends and the running totals kept with them): `store.spends`. */
+export interface SpendStore {
   /** Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business). */
-  recordSpend(spend: NewSpend): Promise<void>;
+  record(spend: NewSpend): Promise<void>;
   /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
   monthTotals(month: string, guildId?: string): Promise<SpendTotals>;
   /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
@@ -98,27 +98,34 @@ export interface AccountingStore {
   memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals>;
   /** When the member last spent characters in the guild (cache hits not counted). */
   lastSpendAt(guildId: string, userId: string): Promise<Date | undefined>;
-  getQuotaState(): Promise<QuotaState>;
+}
+
+/** The bot-wide quota state (table quota_state): `store.quota`. */
+export interface QuotaStore {
+  get(): Promise<QuotaState>;
   /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */
-  markQuotaExhausted(resetAt: Date, at?: Date, by?: QuotaMarkAccount): Promise<void>;
+  markExhausted(resetAt: Date, at?: Date, by?: QuotaMarkAccount): Promise<void>;
   /** Removes the mark; true when there was one. */
-  clearQuotaExhausted(): Promise<boolean>;
+  clearExhausted(): Promise<boolean>;
+}
+
+/** Server budgets and budget holds (tables guild_budgets, budget_holds): `store.budgets`. */
+export interface BudgetStore {
+  get(guildId: string): Promise<GuildBudgetSettings>;
+  /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
+  set(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings>;
   /**
    * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
    * when all have room, holds them: check and hold are one transaction, serialised across processes per guild
    * (a bot-wide limit, when given, across all guilds). Only the limits given are read, each from a running
    * total kept with the spends (one row), never a sum over the month's spends.
    */
-  holdBudget(hold: NewBudgetHold): Promise<BudgetHoldResult>;
+  hold(hold: NewBudgetHold): Promise<BudgetHoldResult>;
   /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
-  releaseBudgetHold(token: string): Promise<void>;
+  release(token: string): Promise<void>;
   /**
    * Moves the expiry of live holds to `expiresAt`: a request renews its hold for as long as it lives (however long
    * its queue), so only a hold whose process stopped renewing it (a crash) expires. Unknown tokens are ignored.
    */
-  renewBudgetHolds(tokens: readonly string[], expiresAt: Date): Promise<void>;
-
-  getGuildBudgets(guildId: string): Promise<GuildBudgetSettings>;
-  /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
-  setGuildBudgets(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings>;
+  renew(tokens: readonly string[], expiresAt: Date): Promise<void>;
 }

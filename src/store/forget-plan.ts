@@ -1,26 +1,30 @@
 import { randomBytes } from 'node:crypto';
+import { type RawBuilder, sql } from 'kysely';
+import type { Database } from './schema.ts';
 
 /** What a deletion does with a row that holds the ID: remove it, or overwrite the ID with a marker (the books). */
 export type ForgetAction = 'delete' | 'mark';
 
 /**
  * Where one table keeps a guild's or a member's ID, and what deleting them does there (issue 22, point 5). One
- * rule per table, read by both backends (sqlite/privacy.ts, pg/privacy.ts): a new table that keeps a guild or
- * member ID gets a rule here and nothing else changes. test/store/privacy-store.test.ts reads the schema from
+ * rule per table, its table and columns checked against schema.ts, read by areas/privacy.ts: a new table that keeps
+ * a guild or member ID gets a rule here and nothing else changes. test/store/privacy-store.test.ts reads the schema from
  * the database and fails for any ID column no rule (nor KEPT_COLUMNS) names.
  */
-export interface ForgetRule {
-  table: string;
-  /** The column holding the guild ID. */
-  guildColumn: string;
-  /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
-  memberColumns: Readonly<Record<string, ForgetAction>>;
-  /**
-   * What a server's deletion does with the guild's rows: 'delete', or 'mark' (guild and member columns
-   * overwritten with one marker, so what was spent still adds up per day and month).
-   */
-  guildRows: ForgetAction;
-}
+export type ForgetRule = {
+  [T in keyof Database]: {
+    table: T;
+    /** The column holding the guild ID. */
+    guildColumn: keyof Database[T] & string;
+    /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
+    memberColumns: Readonly<Partial<Record<keyof Database[T] & string, ForgetAction>>>;
+    /**
+     * What a server's deletion does with the guild's rows: 'delete', or 'mark' (guild and member columns
+     * overwritten with one marker, so what was spent still adds up per day and month).
+     */
+    guildRows: ForgetAction;
+  };
+}[keyof Database];
 
 export const FORGET_RULES: readonly ForgetRule[] = [
   // Shared server things a member made stay for the others; only who made them is forgotten.
@@ -51,48 +55,41 @@ export const FORGET_RULES: readonly ForgetRule[] = [
 export const forgottenMarker = (): string => `forgotten:${randomBytes(8).toString('hex')}`;
 
 export interface PlannedStatement {
-  sql: string;
-  params: string[];
+  query: RawBuilder<unknown>;
   action: ForgetAction;
 }
 
-/** A placeholder for the n-th parameter (1-based) in the backend's dialect. */
-export type Placeholder = (n: number) => string;
+const columnsOf = (rule: ForgetRule): Array<[string, ForgetAction]> => Object.entries(rule.memberColumns) as Array<[string, ForgetAction]>;
 
 /** The statements that forget one member, in one guild or (guildId undefined) in every guild. */
-export function planForgetMember(userId: string, guildId: string | undefined, marker: string, p: Placeholder): PlannedStatement[] {
-  const statements: PlannedStatement[] = [];
-  for (const rule of FORGET_RULES) {
-    for (const [column, action] of Object.entries(rule.memberColumns)) {
-      const scope = guildId === undefined ? '' : ` AND ${rule.guildColumn} = ${p(2)}`;
-      const params = guildId === undefined ? [userId] : [userId, guildId];
-      statements.push(
-        action === 'delete'
-          ? { sql: `DELETE FROM ${rule.table} WHERE ${column} = ${p(1)}${scope}`, params, action }
-          : { sql: `UPDATE ${rule.table} SET ${column} = ${p(params.length + 1)} WHERE ${column} = ${p(1)}${scope}`, params: [...params, marker], action },
-      );
-    }
-  }
-  return statements;
+export function planForgetMember(userId: string, guildId: string | undefined, marker: string): PlannedStatement[] {
+  return FORGET_RULES.flatMap((rule) =>
+    columnsOf(rule).map(([column, action]): PlannedStatement => {
+      const table = sql.table(rule.table);
+      const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND ${sql.ref(rule.guildColumn)} = ${guildId}`}`;
+      const query = action === 'delete' ? sql`DELETE FROM ${table} WHERE ${where}` : sql`UPDATE ${table} SET ${sql.ref(column)} = ${marker} WHERE ${where}`;
+      return { query, action };
+    }),
+  );
 }
 
 /** The statements that forget a whole guild. */
-export function planForgetGuild(guildId: string, marker: string, p: Placeholder): PlannedStatement[] {
+export function planForgetGuild(guildId: string, marker: string): PlannedStatement[] {
   return FORGET_RULES.map((rule): PlannedStatement => {
-    if (rule.guildRows === 'delete') return { sql: `DELETE FROM ${rule.table} WHERE ${rule.guildColumn} = ${p(1)}`, params: [guildId], action: 'delete' };
-    const sets = [rule.guildColumn, ...Object.keys(rule.memberColumns)].map((c) => `${c} = ${p(2)}`).join(', ');
-    return { sql: `UPDATE ${rule.table} SET ${sets} WHERE ${rule.guildColumn} = ${p(1)}`, params: [guildId, marker], action: 'mark' };
+    const where = sql`${sql.ref(rule.guildColumn)} = ${guildId}`;
+    if (rule.guildRows === 'delete') return { query: sql`DELETE FROM ${sql.table(rule.table)} WHERE ${where}`, action: 'delete' };
+    const sets = sql.join([rule.guildColumn, ...Object.keys(rule.memberColumns)].map((c) => sql`${sql.ref(c)} = ${marker}`));
+    return { query: sql`UPDATE ${sql.table(rule.table)} SET ${sets} WHERE ${where}`, action: 'mark' };
   });
 }
 
 /** Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show). */
-export function planDescribeMember(userId: string, guildId: string, p: Placeholder): { table: string; column: string; sql: string; params: string[] }[] {
+export function planDescribeMember(userId: string, guildId: string): { table: string; column: string; query: RawBuilder<{ n: number | string }> }[] {
   return FORGET_RULES.flatMap((rule) =>
-    Object.keys(rule.memberColumns).map((column) => ({
+    columnsOf(rule).map(([column]) => ({
       table: rule.table,
       column,
-      sql: `SELECT count(*) AS n FROM ${rule.table} WHERE ${column} = ${p(1)} AND ${rule.guildColumn} = ${p(2)}`,
-      params: [userId, guildId],
+      query: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql.table(rule.table)} WHERE ${sql.ref(column)} = ${userId} AND ${sql.ref(rule.guildColumn)} = ${guildId}`,
     })),
   );
 }

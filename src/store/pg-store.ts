@@ -1,16 +1,10 @@
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { StoreTimeouts } from '../config.ts';
-import { ComposedStore } from './composed-store.ts';
-import { PgAccounting } from './pg/accounting.ts';
-import { PgAutoRead } from './pg/auto-read.ts';
-import { PgDb } from './pg/db.ts';
-import { PgDictionary } from './pg/dictionary.ts';
-import { PgOutputDefaults } from './pg/output-defaults.ts';
-import { PgPresets } from './pg/presets.ts';
-import { PgPrivacy } from './pg/privacy.ts';
-import { PgVoiceLibrary } from './pg/voice-library.ts';
+import { Dialect } from './dialect.ts';
+import { KyselyStore } from './kysely-store.ts';
 import { migratePostgres } from './pg-migrations.ts';
-import { num } from './rows.ts';
+import type { Database } from './schema.ts';
 
 // BIGINT (20) and NUMERIC (1700, what sum() returns) as JS numbers: every value SayBot keeps (milliseconds,
 // character counts) is far below 2^53. Per pool, so other users of `pg` in the process are not affected.
@@ -34,28 +28,15 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
 };
 
 /**
- * The Store on PostgreSQL (driver: `pg`, node-postgres): one pool (pg/db.ts) shared by one module per area
- * (src/store/pg/), composed into the Store. Same schema and semantics as SqliteStore; see PgDb for how checks
- * and writes are kept from interleaving. Open with `PgStore.open(url)`: connecting and migrating are asynchronous.
+ * The Store on PostgreSQL (driver: `pg`, node-postgres) under Kysely: one pool, the same queries as SQLite's
+ * (dialect.ts holds what differs). Open with `PgStore.open(url)`: connecting and migrating are asynchronous.
  */
-export class PgStore extends ComposedStore {
+export class PgStore extends KyselyStore {
   readonly #pool: pg.Pool;
-  readonly #db: PgDb;
-  #closed = false;
 
   private constructor(pool: pg.Pool) {
-    const db = new PgDb(pool);
-    super({
-      presets: new PgPresets(db),
-      voiceLibrary: new PgVoiceLibrary(db),
-      accounting: new PgAccounting(db),
-      autoRead: new PgAutoRead(db),
-      dictionary: new PgDictionary(db),
-      outputDefaults: new PgOutputDefaults(db),
-      privacy: new PgPrivacy(db),
-    });
+    super(new Dialect('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })));
     this.#pool = pool;
-    this.#db = db;
   }
 
   static async open(connectionString: string, options: PgStoreOptions = {}): Promise<PgStore> {
@@ -89,13 +70,13 @@ export class PgStore extends ComposedStore {
     return new PgStore(pool);
   }
 
-  get schemaVersion(): Promise<number> {
-    return this.#db.get('SELECT max(version) AS v FROM schema_migrations').then((row) => num(row?.['v']) ?? 0);
+  /** Kysely ends the pool only if it ever used it; a store closed before its first query ends it here. */
+  override async close(): Promise<void> {
+    await super.close();
+    if (!this.#pool.ending && !this.#pool.ended) await this.#pool.end();
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#pool.end();
+  get schemaVersion(): Promise<number> {
+    return this.dialect.db.selectFrom('schema_migrations').select((eb) => eb.fn.max('version').as('v')).executeTakeFirst().then((row) => Number(row?.v ?? 0));
   }
 }

@@ -1,4 +1,4 @@
-import type { ListOptions, VoiceSettings } from './types.ts';
+import type { ListOptions, VoiceSettings } from './shared-types.ts';
 
 export interface Preset extends VoiceSettings {
   guildId: string;
@@ -30,24 +30,23 @@ export interface DeletedPreset {
   wasDefault: boolean;
 }
 
-/**
- * Presets and the speech defaults built on them: a guild's named presets, its default preset, and each
- * member's own defaults (tables presets, guild_settings, member_defaults).
- */
+/** A guild's named presets and its default preset (tables presets, guild_settings): `store.presets`. */
 export interface PresetStore {
   /** Creates the preset, or replaces the one of the same name (its default status is kept). */
-  savePreset(preset: NewPreset, options?: { maxPerGuild?: number }): Promise<SavePresetResult>;
-  getPreset(guildId: string, name: string): Promise<Preset | undefined>;
-  listPresets(guildId: string, options?: PresetListOptions): Promise<Preset[]>;
+  save(preset: NewPreset, options?: { maxPerGuild?: number }): Promise<SavePresetResult>;
+  get(guildId: string, name: string): Promise<Preset | undefined>;
+  list(guildId: string, options?: PresetListOptions): Promise<Preset[]>;
   /** Removes a preset; when it was the default, the guild is left without one. */
-  deletePreset(guildId: string, name: string): Promise<DeletedPreset | undefined>;
-
+  delete(guildId: string, name: string): Promise<DeletedPreset | undefined>;
   /** Sets (name) or clears (null) the default preset. False when no preset has that name. */
-  setDefaultPreset(guildId: string, name: string | null): Promise<boolean>;
-  getDefaultPreset(guildId: string): Promise<Preset | undefined>;
+  setDefault(guildId: string, name: string | null): Promise<boolean>;
+  getDefault(guildId: string): Promise<Preset | undefined>;
+}
 
-  getMemberDefaults(guildId: string, userId: string): Promise<MemberDefaults | undefined>;
+/** Each member's own speech defaults in a guild (table member_defaults): `store.memberDefaults`. */
+export interface MemberDefaultsStore {
+  get(guildId: string, userId: string): Promise<MemberDefaults | undefined>;
   /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
-  setMemberDefaults(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults>;
-  clearMemberDefaults(guildId: string, userId: string): Promise<boolean>;
+  set(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults>;
+  clear(guildId: string, userId: string): Promise<boolean>;
 }

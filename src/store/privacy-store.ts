@@ -13,10 +13,7 @@ export interface ForgetResult {
   anonymised: number;
 }
 
-/**
- * Deletion on request (issue 22, point 5; the tables' rules are forget-plan.ts'), and the servers SayBot was
- * removed from (table removed_guilds), whose data goes after a grace period.
- */
+/** Deletion on request (issue 22, point 5; the tables' rules are forget-plan.ts'): `store.privacy`. */
 export interface PrivacyStore {
   /** The voices a member cloned, in one guild or every guild; at most 1000 (a library holds far fewer). */
   clonedVoicesOf(userId: string, guildId?: string): Promise<ClonedVoice[]>;
@@ -29,10 +26,14 @@ export interface PrivacyStore {
   forgetMember(userId: string, guildId?: string): Promise<ForgetResult>;
   /** Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members). */
   forgetGuild(guildId: string): Promise<ForgetResult>;
+}
+
+/** The servers SayBot was removed from (table removed_guilds), whose data goes after a grace period: `store.removedGuilds`. */
+export interface RemovedGuildStore {
   /** Records when SayBot was removed from the guild; a second removal keeps the first time. */
-  markGuildRemoved(guildId: string, at: Date): Promise<void>;
+  mark(guildId: string, at: Date): Promise<void>;
   /** SayBot is back in the guild: its data stays. True if a removal was pending. */
-  cancelGuildRemoval(guildId: string): Promise<boolean>;
+  cancel(guildId: string): Promise<boolean>;
   /** Guilds removed at or before `cutoff`, oldest first, at most `limit`. */
-  guildsRemovedBefore(cutoff: Date, limit: number): Promise<string[]>;
+  removedBefore(cutoff: Date, limit: number): Promise<string[]>;
 }

@@ -1,27 +1,120 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { ComposedStore } from './composed-store.ts';
-import { migrate } from './migrations.ts';
-import { num } from './rows.ts';
-import { SqliteAccounting } from './sqlite/accounting.ts';
-import { SqliteAutoRead } from './sqlite/auto-read.ts';
-import { SqliteDb } from './sqlite/db.ts';
-import { SqliteDictionary } from './sqlite/dictionary.ts';
-import { SqliteOutputDefaults } from './sqlite/output-defaults.ts';
-import { SqlitePresets } from './sqlite/presets.ts';
-import { SqlitePrivacy } from './sqlite/privacy.ts';
-import { SqliteVoiceLibrary } from './sqlite/voice-library.ts';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import { Dialect } from './dialect.ts';
+import { KyselyStore } from './kysely-store.ts';
+import { migrate, schemaVersion } from './migrations.ts';
+import type { Database } from './schema.ts';
 
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before failing (SQLITE_BUSY); default 5000 ms. */
   busyTimeoutMs?: number;
 }
 
+/** Prepared statements kept per connection: SayBot's queries have few shapes; a bound all the same. */
+const MAX_STATEMENTS = 500;
+const isBusy = (error: unknown): boolean => (Number((error as { errcode?: unknown }).errcode) & 0xff) === 5; // SQLITE_BUSY and its extended codes
+
+/**
+ * Kysely's connection over node:sqlite's synchronous DatabaseSync. A statement that finds the database locked by
+ * another connection (a process, or a second store in this one) outside a transaction did nothing: it is tried
+ * again after a short pause, up to the busy timeout, so the wait never blocks the event loop (SQLite's own busy
+ * handler would, and could then wait on a transaction this very thread has to finish).
+ */
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #db: DatabaseSync;
+  readonly #busyMs: number;
+  readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+
+  constructor(db: DatabaseSync, busyMs: number) {
+    this.#db = db;
+    this.#busyMs = busyMs;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + this.#busyMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        return this.#run<R>(query);
+      } catch (error) {
+        if (!isBusy(error) || this.#db.isTransaction || Date.now() >= deadline) throw error;
+      }
+      await sleep(pause);
+    }
+  }
+
+  #run<R>({ sql, parameters }: CompiledQuery): QueryResult<R> {
+    let prepared = this.#statements.get(sql);
+    if (!prepared) {
+      if (this.#statements.size >= MAX_STATEMENTS) this.#statements.clear();
+      const statement = this.#db.prepare(sql);
+      prepared = { statement, reader: statement.columns().length > 0 };
+      this.#statements.set(sql, prepared);
+    }
+    const params = parameters as SQLInputValue[];
+    if (prepared.reader) return { rows: prepared.statement.all(...params) as R[] };
+    return { rows: [], numAffectedRows: BigInt(prepared.statement.run(...params).changes) };
+  }
+
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('the SQLite store does not stream');
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+/** One connection (Kysely's SQLite adapter lets one query or transaction use it at a time). */
+class NodeSqliteDriver implements Driver {
+  readonly #db: DatabaseSync;
+  readonly #connection: NodeSqliteConnection;
+
+  constructor(db: DatabaseSync, busyMs: number) {
+    this.#db = db;
+    this.#connection = new NodeSqliteConnection(db, busyMs);
+  }
+
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#connection;
+  }
+  async releaseConnection(): Promise<void> {}
+
+  /** IMMEDIATE takes the write lock first, so reads inside see nothing another process changes before the commit. */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('BEGIN IMMEDIATE'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#db.isTransaction) await connection.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+
+  async destroy(): Promise<void> {
+    this.#connection.close();
+  }
+}
+
 /** Opens the file in WAL mode and migrates it; the connection closed again if either fails. */
-function openDatabase(file: string, options: SqliteStoreOptions): DatabaseSync {
+function openDatabase(file: string, busyMs: number): DatabaseSync {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5000, enableForeignKeyConstraints: true });
+  const db = new DatabaseSync(file, { timeout: busyMs, enableForeignKeyConstraints: true });
   try {
     if (file !== ':memory:') {
       const mode = db.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
@@ -29,6 +122,8 @@ function openDatabase(file: string, options: SqliteStoreOptions): DatabaseSync {
     }
     db.exec('PRAGMA synchronous = FULL');
     migrate(db);
+    // From here on a lock is waited for by NodeSqliteConnection, without blocking the thread.
+    db.exec('PRAGMA busy_timeout = 0');
   } catch (error) {
     db.close();
     throw error;
@@ -37,42 +132,40 @@ function openDatabase(file: string, options: SqliteStoreOptions): DatabaseSync {
 }
 
 /**
- * The Store on SQLite through Node's built-in node:sqlite: one connection (sqlite/db.ts) shared by one module per
- * area (src/store/sqlite/), composed into the Store.
+ * The Store on SQLite through Node's built-in node:sqlite, one connection under Kysely.
  *
  * Durability: WAL journal with synchronous=FULL. WAL lets readers (autocomplete) proceed while a write commits
  * and survives a killed process with either setting; FULL also syncs the WAL at every commit, so a commit that
  * was acknowledged survives a power cut or OS crash too. SayBot writes rarely (admin commands, member defaults,
  * one spend record per request), so the extra fsync per commit costs nothing noticeable.
  */
-export class SqliteStore extends ComposedStore {
+export class SqliteStore extends KyselyStore {
   readonly path: string;
-  readonly #db: SqliteDb;
-  #closed = false;
+  readonly #db: DatabaseSync;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
-    const db = new SqliteDb(openDatabase(file, options));
-    super({
-      presets: new SqlitePresets(db),
-      voiceLibrary: new SqliteVoiceLibrary(db),
-      accounting: new SqliteAccounting(db),
-      autoRead: new SqliteAutoRead(db),
-      dictionary: new SqliteDictionary(db),
-      outputDefaults: new SqliteOutputDefaults(db),
-      privacy: new SqlitePrivacy(db),
-    });
+    const busyMs = options.busyTimeoutMs ?? 5000;
+    const db = openDatabase(file, busyMs);
+    super(new Dialect('sqlite', new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new SqliteAdapter(),
+        createDriver: () => new NodeSqliteDriver(db, busyMs),
+        createQueryCompiler: () => new SqliteQueryCompiler(),
+        createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      },
+    })));
     this.path = file;
     this.#db = db;
   }
 
-  /** The schema version the file is at (for tests and the start-up log). */
-  get schemaVersion(): number {
-    return num(this.#db.get('SELECT max(version) AS v FROM schema_migrations')?.['v']) ?? 0;
+  /** Kysely destroys only a driver it used; a store closed before its first query is closed here. */
+  override async close(): Promise<void> {
+    await super.close();
+    if (this.#db.isOpen) this.#db.close();
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
+  /** The schema version the file is at (for tests and the start-up log). */
+  get schemaVersion(): number {
+    return schemaVersion(this.#db);
   }
 }

@@ -1,15 +1,15 @@
 /**
- * The storage contract the rest of SayBot uses: one `Store`, made of one small interface per area, so a backend
- * implements each area on its own (src/store/sqlite/, src/store/pg/) and composed-store.ts puts them together.
- * Every method is async so that a client/server database (PostgreSQL) implements it as well as SQLite, which
- * answers at once. IDs are Discord snowflakes as strings. Names are matched case-insensitively (names.ts: `nameKey`).
+ * The storage contract the rest of SayBot uses: one `Store`, made of one small interface per area, each written
+ * once on Kysely (src/store/areas/) for both SQLite and PostgreSQL. Every method is async so that a client/server
+ * database (PostgreSQL) implements it as well as SQLite. IDs are Discord snowflakes as strings. Names are matched
+ * case-insensitively (names.ts: `nameKey`).
  */
-import type { AccountingStore } from './accounting-store.ts';
+import type { BudgetStore, QuotaStore, SpendStore } from './accounting-store.ts';
 import type { AutoReadStore } from './auto-read-store.ts';
 import type { DictionaryStore } from './dictionary-store.ts';
 import type { OutputDefaultsStore } from './output-defaults-store.ts';
-import type { PresetStore } from './preset-store.ts';
-import type { PrivacyStore } from './privacy-store.ts';
+import type { MemberDefaultsStore, PresetStore } from './preset-store.ts';
+import type { PrivacyStore, RemovedGuildStore } from './privacy-store.ts';
 import type { VoiceLibraryStore } from './voice-library-store.ts';
 
 export type * from './accounting-store.ts';
@@ -20,36 +20,21 @@ export type * from './preset-store.ts';
 export type * from './privacy-store.ts';
 export type * from './voice-library-store.ts';
 
-export type OutputFormat = 'wav' | 'mp3';
+export type * from './shared-types.ts';
 
-/** The speech settings a preset or a member default may fix; each one left out falls through to the next layer. */
-export interface VoiceSettings {
-  voice?: string;
-  language?: string;
-  tone?: string;
-  exaggeration?: number;
-  format?: OutputFormat;
-}
-
-export interface ListOptions {
-  /** Keep only names (or voice IDs) containing this text, ignoring case. */
-  contains?: string;
-  /** Most rows returned; default: all. */
-  limit?: number;
-}
-
-/** Every area, as one backend provides them (see composed-store.ts). */
-export interface StoreAreas {
+/** The store: one object per area (each a type above), as `store.presets.get(…)`; kysely-store.ts implements it once. */
+export interface Store {
   presets: PresetStore;
+  memberDefaults: MemberDefaultsStore;
   voiceLibrary: VoiceLibraryStore;
-  accounting: AccountingStore;
+  spends: SpendStore;
+  quota: QuotaStore;
+  budgets: BudgetStore;
   autoRead: AutoReadStore;
   dictionary: DictionaryStore;
   outputDefaults: OutputDefaultsStore;
   privacy: PrivacyStore;
-}
-
-export interface Store extends PresetStore, VoiceLibraryStore, AccountingStore, AutoReadStore, DictionaryStore, OutputDefaultsStore, PrivacyStore {
+  removedGuilds: RemovedGuildStore;
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;
 }

@@ -23,9 +23,9 @@ describe('autoreadSpeechRequest', () => {
   });
 
   it('uses the member\'s /myvoice, else the server\'s default preset', async () => {
-    await store.savePreset({ guildId: G, name: 'House', voice: 'voice-b-en-m-01', tone: 'calm', createdBy: BOB });
-    await store.setDefaultPreset(G, 'House');
-    await store.setMemberDefaults(G, MINA, { voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3' });
+    await store.presets.save({ guildId: G, name: 'House', voice: 'voice-b-en-m-01', tone: 'calm', createdBy: BOB });
+    await store.presets.setDefault(G, 'House');
+    await store.memberDefaults.set(G, MINA, { voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3' });
     expect(await autoreadSpeechRequest(store, guild, MINA, 'hi')).toEqual({
       kind: 'tts', text: 'hi', voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3', tone: 'calm',
     });
@@ -35,7 +35,7 @@ describe('autoreadSpeechRequest', () => {
   });
 
   it('falls back to the built-in voice when the chosen one cannot be used any more', async () => {
-    await store.setMemberDefaults(G, MINA, { voice: 'a-clone-that-was-deleted' });
+    await store.memberDefaults.set(G, MINA, { voice: 'a-clone-that-was-deleted' });
     expect((await autoreadSpeechRequest(store, guild, MINA, 'x')).voice).toBe('voice-b-ko-f-01');
   });
 });

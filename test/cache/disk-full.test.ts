@@ -89,7 +89,7 @@ describe.skipIf(!('dir' in small))(`a full disk (a 4 MiB tmpfs${'reason' in smal
       expect(cache.size.entries).toBe(names.filter((n) => n.endsWith('.sbc')).length);
 
       // The ledger on the same disk records spends as before.
-      for (let n = 0; n < 20; n++) await store.recordSpend({ guildId: '1', userId: '2', command: 'say', endpoint: 'tts', characters: 10, cached: false });
+      for (let n = 0; n < 20; n++) await store.spends.record({ guildId: '1', userId: '2', command: 'say', endpoint: 'tts', characters: 10, cached: false });
       // And the cache writes again.
       await cache.put(key('after'), VOICE, entry(99), 0);
       expect(cache.writeFailures).toBe(1);

@@ -84,10 +84,11 @@ describe('an interaction token that expires while its reply waits in the queue',
 /** Reads of the store (get…, list…, find…, totals): the next `state.slowNext` of them answer only after `delayMs`. */
 function slowReads(delayMs: number) {
   const state = { slowNext: 0, slowed: 0 };
-  const wrap = (store: Store): Store =>
-    new Proxy(store, {
+  // Each area of the store, and each of its reads, seen through a proxy. The areas keep private fields: their
+  // methods run on the area itself, not on the proxy.
+  const slowArea = <T extends object>(area: T): T =>
+    new Proxy(area, {
       get(target, property) {
-        // The store keeps private fields: its methods run on the store itself, not on this proxy.
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         const method = value as (...a: unknown[]) => Promise<unknown>;
@@ -100,6 +101,14 @@ function slowReads(delayMs: number) {
           }
           return method.apply(target, args);
         };
+      },
+    });
+  const wrap = (store: Store): Store =>
+    new Proxy(store, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
+        return typeof value === 'object' && value !== null ? slowArea(value) : value;
       },
     });
   return { state, wrap };

@@ -71,7 +71,7 @@ function givenGrandpa(): Promise<string> {
     await api.close();
     // Through the store, here a second connection on the bot's own file.
     const store = new SqliteStore(h.databasePath);
-    await store.addClonedVoice({ guildId: seoul.id, name: 'Grandpa', voiceId: clone.voiceId, createdBy: SEOUL_ADMIN, clipSeconds: 5 });
+    await store.voiceLibrary.add({ guildId: seoul.id, name: 'Grandpa', voiceId: clone.voiceId, createdBy: SEOUL_ADMIN, clipSeconds: 5 });
     await store.close();
     return clone.voiceId;
   })();

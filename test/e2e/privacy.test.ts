@@ -36,7 +36,7 @@ async function seed(guildId: string, userId: string, tag: string): Promise<void>
 async function totals(guildId?: string) {
   const store = new SqliteStore(h.databasePath);
   try {
-    return await store.monthTotals(SEED_MONTH, guildId);
+    return await store.spends.monthTotals(SEED_MONTH, guildId);
   } finally {
     await store.close();
   }

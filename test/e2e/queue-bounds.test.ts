@@ -109,7 +109,7 @@ describe('bounded queues', () => {
       // Every character billed is one of those requested, and recorded once.
       const billed = h.sandbox.charactersBilled() - billedBefore;
       expect(billed).toBe(requested.reduce((sum, text) => sum + countCharacters(text), 0));
-      expect((await store.monthTotals(month(), GUILD)).spent).toBe(billed);
+      expect((await store.spends.monthTotals(month(), GUILD)).spent).toBe(billed);
       // One notice about the dropped ones, pinging nobody.
       const behind = h.discord.channelMessages(TEXT).filter((m) => m.message['content'] === t('en-US', 'autoread.behind'));
       expect(behind).toHaveLength(1);

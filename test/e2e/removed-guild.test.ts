@@ -34,7 +34,7 @@ async function seed(guildId: string, userId: string, tag: string): Promise<void>
 async function monthTotal() {
   const store = new SqliteStore(h.databasePath);
   try {
-    return await store.monthTotals(SEED_MONTH);
+    return await store.spends.monthTotals(SEED_MONTH);
   } finally {
     await store.close();
   }
@@ -100,7 +100,7 @@ describe('a server SayBot was removed from', () => {
     await seed(seoul.id, MINJI, `d${Date.now()}`);
     const before = rowsHolding(scanSqlite(h.databasePath), seoul.id).length;
     const store = new SqliteStore(h.databasePath);
-    await store.markGuildRemoved(seoul.id, new Date(Date.now() + offset - 90 * DAY));
+    await store.removedGuilds.mark(seoul.id, new Date(Date.now() + offset - 90 * DAY));
     await store.close();
     await h.restart();
     expect(removalRow(seoul.id)).toBeUndefined();

@@ -112,8 +112,8 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
 
   it("two /say at once against a server budget with room for one: exactly one is spoken, one paid call, the other refused in the member's words", async () => {
     const texts = ['Budget race, first one.', 'Budget race, other one.'];
-    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
-    await store.setGuildBudgets(G0.id, { guildMonthlyChars: spent + texts[0]!.length + 5 }, 'test');
+    const spent = (await store.spends.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    await store.budgets.set(G0.id, { guildMonthlyChars: spent + texts[0]!.length + 5 }, 'test');
     try {
       const from = sandbox.requests.length;
       const replies = await Promise.all(texts.map((text) => say(G0, text)));
@@ -121,24 +121,24 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
       expect(replies.filter((r) => r.startsWith("This server's monthly budget is"))).toHaveLength(1);
       expect(sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     } finally {
-      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+      await store.budgets.set(G0.id, { guildMonthlyChars: null }, 'test');
     }
   }, 40_000);
 
   it("a shard counts another process's live hold on the store against the server's budget, and not once it is released", async () => {
     const text = 'Held elsewhere for a moment.';
-    const spent = (await store.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
+    const spent = (await store.spends.monthTotals(new Date().toISOString().slice(0, 7), G0.id)).spent;
     const limit = spent + text.length + 5;
-    await store.setGuildBudgets(G0.id, { guildMonthlyChars: limit }, 'test');
+    await store.budgets.set(G0.id, { guildMonthlyChars: limit }, 'test');
     try {
       // This test process plays another shard with a request under way in the same guild.
-      const held = await store.holdBudget({ guildId: G0.id, userId: member(G0), characters: 10, limits: { guildMonthlyChars: limit }, ttlMs: 60_000 });
+      const held = await store.budgets.hold({ guildId: G0.id, userId: member(G0), characters: 10, limits: { guildMonthlyChars: limit }, ttlMs: 60_000 });
       if (held.status !== 'held') throw new Error('the other process could not hold its characters');
       expect(await say(G0, text)).toMatch(/^This server's monthly budget is/);
-      await store.releaseBudgetHold(held.token);
+      await store.budgets.release(held.token);
       expect(await say(G0, text)).toMatch(/^Spoke/);
     } finally {
-      await store.setGuildBudgets(G0.id, { guildMonthlyChars: null }, 'test');
+      await store.budgets.set(G0.id, { guildMonthlyChars: null }, 'test');
     }
   }, 40_000);
 
@@ -148,14 +148,14 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     } finally {
       // Whatever happened, the next test starts with the month open.
       sandbox.clearFaults();
-      await store.clearQuotaExhausted();
+      await store.quota.clearExhausted();
     }
   }, 40_000);
 
   async function usedUpMonth(): Promise<void> {
     sandbox.injectFault({ kind: 'response', status: 429, endpoint: 'tts', body: JSON.stringify({ error: { message: 'Monthly character quota exceeded' } }), headers: { 'X-RateLimit-Limit': '300000', 'X-RateLimit-Remaining': '0' } });
     expect(await say(G0, 'This one meets the used-up quota.')).toMatch(/used up/);
-    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    expect((await store.quota.get()).exhausted).toBeDefined();
 
     // Shard 0's next request is the probe; its answer is slow to come, so it holds the turn meanwhile.
     sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 8000, endpoint: 'tts' });
@@ -166,7 +166,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
 
     // The probe was accepted: the mark is gone for both shards.
     await probe.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
     expect(await say(G1, 'Shard one speaks again.')).toMatch(/^Spoke/);
   }
 

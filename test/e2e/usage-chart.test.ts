@@ -27,14 +27,22 @@ const guilds: FakeGuildSpec[] = [
 
 /** While set, the store refuses the chart's query (as a database that went away would). */
 let breakdownFails = false;
-const wrapStore = (store: Store): Store =>
-  new Proxy(store, {
+const wrapStore = (store: Store): Store => {
+  const spends = new Proxy(store.spends, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (property === 'monthBreakdown' && breakdownFails) return () => Promise.reject(new Error('connection terminated'));
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'spends') return spends;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+};
 
 // The bot's clock: the 17th of a 31-day month, so no test can straddle a UTC midnight.
 const NOW = new Date('2025-03-17T12:00:00Z');

@@ -51,7 +51,7 @@ function forget(args: string[]): Promise<{ code: number | null; stdout: string; 
 const totals = async () => {
   const store = new SqliteStore(file);
   try {
-    return { all: await store.monthTotals(SEED_MONTH), g1: await store.monthTotals(SEED_MONTH, G1) };
+    return { all: await store.spends.monthTotals(SEED_MONTH), g1: await store.spends.monthTotals(SEED_MONTH, G1) };
   } finally {
     await store.close();
   }

@@ -57,7 +57,7 @@ describe('Accounting budgets', () => {
 
   it('lets a request of cached parts through whatever the budgets and the month say', async () => {
     const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 1 } });
-    await store.markQuotaExhausted(RESET, NOW);
+    await store.quota.markExhausted(RESET, NOW);
     const charge = await books.authorize(alice, [free(500)]);
     expect(charge.reserved).toBe(0);
     expect(charge.probe).toBeUndefined();
@@ -69,7 +69,7 @@ describe('Accounting and a used-up month', () => {
   it('lets one request at a time find out; the others are refused at once; an accepted request ends the mark', async () => {
     const books = accounting();
     await books.quotaExceeded(quota429());
-    expect((await store.getQuotaState()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
+    expect((await store.quota.get()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
 
     const probe = await books.authorize(alice, [paid(10, 'a')]);
     expect(probe.probe).toBeDefined();
@@ -81,7 +81,7 @@ describe('Accounting and a used-up month', () => {
     expect(second.probe).toBeDefined();
     // The service accepted it: the month is no longer marked, and everyone may spend again.
     await second.record('b', { endpoint: 'tts', characters: 10, cached: false, usage: { remaining: 0 } });
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
     const after = await books.authorize(alice, [paid(10, 'c')]);
     expect(after.probe).toBeUndefined();
     for (const c of [probe, second, after]) c.close();
@@ -128,18 +128,18 @@ describe('Accounting and a used-up month', () => {
     const books = accounting();
     await books.quotaExceeded(quota429());
     await books.observeUsage({ remaining: 0, limit: 300_000 });
-    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    expect((await store.quota.get()).exhausted).toBeDefined();
     await books.observeUsage({ limit: 700_000 });
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
 
     await books.quotaExceeded(quota429());
     await books.observeUsage({ remaining: 25 });
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
 
     await books.quotaExceeded(quota429());
     const later = accounting({ now: () => new Date('2025-04-01T00:00:01Z') });
     expect((await later.report('G', 'alice')).exhaustedUntil).toBeUndefined();
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
   });
 });
 
@@ -195,6 +195,6 @@ describe('Accounting when the store refuses writes', () => {
     failing = false;
     const next = await books.authorize(bob, [paid(5)]);
     next.close();
-    expect(await store.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
+    expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
   });
 });

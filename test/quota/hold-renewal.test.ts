@@ -41,7 +41,7 @@ describe('budget holds under long queues', () => {
       charge.close();
       await vi.advanceTimersByTimeAsync(BUDGET_HOLD_TTL_MS);
     }
-    expect((await store.monthTotals('2025-03', 'G')).spent).toBe(19_800);
+    expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(19_800);
     expect(await refusalKey(books.authorize(member(8), [paid(3300, 'after')]))).toBe('budget.refused.guildMonth');
     const small = await books.authorize(member(8), [paid(200, 'fits')]);
     small.close();
@@ -50,7 +50,7 @@ describe('budget holds under long queues', () => {
 
   it('a hold left by a process that crashed (never renewed) still expires after BUDGET_HOLD_TTL_MS', async () => {
     const books = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger, now: () => new Date() });
-    const crashed = await store.holdBudget({ guildId: 'G', userId: 'gone', characters: 20_000, limits: { guildMonthlyChars: 20_000 }, ttlMs: BUDGET_HOLD_TTL_MS });
+    const crashed = await store.budgets.hold({ guildId: 'G', userId: 'gone', characters: 20_000, limits: { guildMonthlyChars: 20_000 }, ttlMs: BUDGET_HOLD_TTL_MS });
     expect(crashed.status).toBe('held');
     expect(await refusalKey(books.authorize(member(1), [paid(100, 'blocked')]))).toBe('budget.refused.guildMonth');
     await vi.advanceTimersByTimeAsync(BUDGET_HOLD_TTL_MS);

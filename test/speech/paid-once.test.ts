@@ -34,8 +34,8 @@ afterAll(async () => {
 beforeEach(() => {
   store = new SqliteStore(':memory:');
   written = [];
-  const record = store.recordSpend.bind(store);
-  store.recordSpend = (spend) => {
+  const record = store.spends.record.bind(store.spends);
+  store.spends.record = (spend) => {
     written.push(spend);
     return record(spend);
   };
@@ -60,7 +60,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ endpoint: 'tts', cached: false, undelivered: true, requestId: sandbox.requests[0]?.id });
-    expect(await store.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
+    expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
   });
 
   it('a clone whose voice ID never arrived: recorded once as spent and undelivered, not cloned again', async () => {
@@ -73,7 +73,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     await source.close();
     expect(sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(1);
     expect(written).toEqual([expect.objectContaining({ endpoint: 'voice-clone', undelivered: true })]);
-    expect(await store.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
+    expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
   });
 });
 
@@ -93,6 +93,6 @@ describe("the bot's count against the service's own", () => {
     charge.close();
     await source.close();
     expect(sandbox.charactersBilled()).toBeGreaterThan(0);
-    expect(await store.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
+    expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: sandbox.charactersBilled(), saved: 0 });
   });
 });

@@ -54,7 +54,7 @@ describe('PartSource', () => {
     for (const body of bodies) expect((await analyseClip(body)).durationSeconds).toBeCloseTo(sandbox.expectedDurationSeconds(text), 2);
     expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     await source.close();
-    expect(await store.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
+    expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
     for (const charge of charges) charge.close();
   });
 
@@ -87,7 +87,7 @@ describe('PartSource', () => {
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason.code).toBe('budget-guild-month');
     expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    expect((await store.monthTotals(month(), 'G')).spent).toBe(text.length);
+    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
   });
 
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
@@ -95,7 +95,7 @@ describe('PartSource', () => {
     const text = 'Over the top.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
     await expect(source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
-    expect((await store.getQuotaState()).exhausted).toBeDefined();
+    expect((await store.quota.get()).exhausted).toBeDefined();
     charge.close();
   });
 
@@ -106,6 +106,6 @@ describe('PartSource', () => {
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
     expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
-    expect((await store.getQuotaState()).exhausted).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
   });
 });

@@ -95,7 +95,7 @@ describe('SpeechPipeline', () => {
     durations.forEach((seconds, i) => expect(seconds).toBeCloseTo(sandbox.expectedDurationSeconds(sentences[i]!), 1));
     expect(outcome.seconds).toBeCloseTo(durations.reduce((a, b) => a + b, 0), 3);
     await source.close();
-    expect((await store.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
+    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
   });
 
   it('voice-message: every part joined into one voice message, each part requested once and recorded', async () => {
@@ -114,7 +114,7 @@ describe('SpeechPipeline', () => {
     expect(outcome.seconds).toBeLessThanOrEqual(expected + 0.001);
     expect(outcome.message.ogg.subarray(0, 4).toString('latin1')).toBe('OggS');
     await source.close();
-    expect((await store.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
+    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
   });
 
   it('voice-message: a part the service fails is the outcome, never a rejection', async () => {
@@ -157,7 +157,7 @@ describe('SpeechPipeline', () => {
     const outcome = await job.outcome;
     expect(outcome).toMatchObject({ kind: 'failed', secondsHeard: 0 });
     expect(outcome.kind === 'failed' && outcome.error).toBeInstanceOf(ServerError);
-    expect((await store.monthTotals(month(), 'G')).spent).toBe(0);
+    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(0);
   });
 
   it('voice: when accepted, the join and the first part\'s request are both under way; then it is heard, encrypted, and played', async () => {

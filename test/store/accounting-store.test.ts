@@ -23,49 +23,49 @@ forEachBackend((store, backend) => {
 
   describe('spends', () => {
     it('sums spent and saved characters per month, per guild and per member day, in UTC', async () => {
-      await store.recordSpend(spend({ characters: 10 }));
-      await store.recordSpend(spend({ characters: 7, cached: true }));
-      await store.recordSpend(spend({ characters: 5, userId: B }));
-      await store.recordSpend(spend({ characters: 3, guildId: G2 }));
+      await store.spends.record(spend({ characters: 10 }));
+      await store.spends.record(spend({ characters: 7, cached: true }));
+      await store.spends.record(spend({ characters: 5, userId: B }));
+      await store.spends.record(spend({ characters: 3, guildId: G2 }));
       // 23:59:59 UTC on the 10th is still the 10th; 00:00 on the 11th is not.
-      await store.recordSpend(spend({ characters: 2, at: new Date('2025-03-10T23:59:59Z') }));
-      await store.recordSpend(spend({ characters: 4, at: new Date('2025-03-11T00:00:00Z') }));
-      await store.recordSpend(spend({ characters: 100, at: new Date('2025-04-01T00:00:00Z') }));
+      await store.spends.record(spend({ characters: 2, at: new Date('2025-03-10T23:59:59Z') }));
+      await store.spends.record(spend({ characters: 4, at: new Date('2025-03-11T00:00:00Z') }));
+      await store.spends.record(spend({ characters: 100, at: new Date('2025-04-01T00:00:00Z') }));
 
-      expect(await store.monthTotals('2025-03')).toEqual({ spent: 24, saved: 7 });
-      expect(await store.monthTotals('2025-03', G1)).toEqual({ spent: 21, saved: 7 });
-      expect(await store.monthTotals('2025-03', G2)).toEqual({ spent: 3, saved: 0 });
-      expect(await store.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 12, saved: 7 });
-      expect(await store.memberDayTotals(G1, A, '2025-03-11')).toEqual({ spent: 4, saved: 0 });
-      expect(await store.monthTotals('2025-04')).toEqual({ spent: 100, saved: 0 });
+      expect(await store.spends.monthTotals('2025-03')).toEqual({ spent: 24, saved: 7 });
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 21, saved: 7 });
+      expect(await store.spends.monthTotals('2025-03', G2)).toEqual({ spent: 3, saved: 0 });
+      expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 12, saved: 7 });
+      expect(await store.spends.memberDayTotals(G1, A, '2025-03-11')).toEqual({ spent: 4, saved: 0 });
+      expect(await store.spends.monthTotals('2025-04')).toEqual({ spent: 100, saved: 0 });
     });
 
     it('counts an undelivered spend (charged, never received) as spent like any other', async () => {
-      await store.recordSpend(spend({ characters: 9, undelivered: true, requestId: 'req_lost' }));
-      await store.recordSpend(spend({ characters: 1 }));
-      expect(await store.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
-      expect(await store.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 10, saved: 0 });
+      await store.spends.record(spend({ characters: 9, undelivered: true, requestId: 'req_lost' }));
+      await store.spends.record(spend({ characters: 1 }));
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+      expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 10, saved: 0 });
     });
 
     it('knows when a member last spent, ignoring cache hits and other guilds', async () => {
-      expect(await store.lastSpendAt(G1, A)).toBeUndefined();
-      await store.recordSpend(spend({ at: new Date('2025-03-10T12:00:00Z') }));
-      await store.recordSpend(spend({ at: new Date('2025-03-10T12:05:00Z'), cached: true }));
-      await store.recordSpend(spend({ at: new Date('2025-03-10T12:09:00Z'), guildId: G2 }));
-      expect(await store.lastSpendAt(G1, A)).toEqual(new Date('2025-03-10T12:00:00Z'));
+      expect(await store.spends.lastSpendAt(G1, A)).toBeUndefined();
+      await store.spends.record(spend({ at: new Date('2025-03-10T12:00:00Z') }));
+      await store.spends.record(spend({ at: new Date('2025-03-10T12:05:00Z'), cached: true }));
+      await store.spends.record(spend({ at: new Date('2025-03-10T12:09:00Z'), guildId: G2 }));
+      expect(await store.spends.lastSpendAt(G1, A)).toEqual(new Date('2025-03-10T12:00:00Z'));
     });
 
     it("breaks one guild's month down per UTC day and ranks its members by characters, spent and saved apart (the /usage chart)", async () => {
-      await store.recordSpend(spend({ at: new Date('2025-03-02T10:00:00Z'), characters: 10 }));
-      await store.recordSpend(spend({ at: new Date('2025-03-02T23:59:59Z'), characters: 4, cached: true }));
-      await store.recordSpend(spend({ at: new Date('2025-03-03T00:00:00Z'), userId: B, characters: 30 }));
-      await store.recordSpend(spend({ at: new Date('2025-03-09T12:00:00Z'), userId: C, characters: 1 }));
-      await store.recordSpend(spend({ at: new Date('2025-03-09T13:00:00Z'), userId: C, characters: 2, cached: true }));
+      await store.spends.record(spend({ at: new Date('2025-03-02T10:00:00Z'), characters: 10 }));
+      await store.spends.record(spend({ at: new Date('2025-03-02T23:59:59Z'), characters: 4, cached: true }));
+      await store.spends.record(spend({ at: new Date('2025-03-03T00:00:00Z'), userId: B, characters: 30 }));
+      await store.spends.record(spend({ at: new Date('2025-03-09T12:00:00Z'), userId: C, characters: 1 }));
+      await store.spends.record(spend({ at: new Date('2025-03-09T13:00:00Z'), userId: C, characters: 2, cached: true }));
       // Another guild and another month count for neither.
-      await store.recordSpend(spend({ at: new Date('2025-03-02T10:00:00Z'), guildId: G2, characters: 500 }));
-      await store.recordSpend(spend({ at: new Date('2025-04-01T00:00:00Z'), characters: 700 }));
+      await store.spends.record(spend({ at: new Date('2025-03-02T10:00:00Z'), guildId: G2, characters: 500 }));
+      await store.spends.record(spend({ at: new Date('2025-04-01T00:00:00Z'), characters: 700 }));
 
-      const breakdown = await store.monthBreakdown('2025-03', G1, 2);
+      const breakdown = await store.spends.monthBreakdown('2025-03', G1, 2);
       expect(breakdown.days).toEqual([
         { day: '2025-03-02', spent: 10, saved: 4 },
         { day: '2025-03-03', spent: 30, saved: 0 },
@@ -76,43 +76,43 @@ forEachBackend((store, backend) => {
         { userId: B, spent: 30, saved: 0 },
         { userId: A, spent: 10, saved: 4 },
       ]);
-      expect(await store.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
+      expect(await store.spends.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
     });
   });
 
   describe('quota state', () => {
     it("keeps the service's highest 'used' of the month, and starts over with a new month", async () => {
       const resetAt = new Date('2025-04-01T00:00:00Z');
-      await store.recordSpend(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
+      await store.spends.record(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
       // A response that arrived late carries an older, lower figure.
-      await store.recordSpend(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
-      expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-03', used: 40, remaining: 299_960, limit: 300_000, resetAt });
-      await store.recordSpend(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
-      expect((await store.getQuotaState()).service).toMatchObject({ month: '2025-04', used: 10 });
+      await store.spends.record(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
+      expect((await store.quota.get()).service).toMatchObject({ month: '2025-03', used: 40, remaining: 299_960, limit: 300_000, resetAt });
+      await store.spends.record(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
+      expect((await store.quota.get()).service).toMatchObject({ month: '2025-04', used: 10 });
     });
 
     it('keeps the used-up mark with the account it was made under until it is cleared; spends do not clear it (that is policy)', async () => {
       const resetAt = new Date('2025-04-01T00:00:00Z');
       const markedAt = new Date('2025-03-20T00:00:00Z');
-      await store.markQuotaExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
-      expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
-      await store.recordSpend(spend({ cached: false }));
-      expect((await store.getQuotaState()).exhausted).toBeDefined();
-      expect(await store.clearQuotaExhausted()).toBe(true);
-      expect((await store.getQuotaState()).exhausted).toBeUndefined();
-      expect(await store.clearQuotaExhausted()).toBe(false);
+      await store.quota.markExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
+      expect((await store.quota.get()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
+      await store.spends.record(spend({ cached: false }));
+      expect((await store.quota.get()).exhausted).toBeDefined();
+      expect(await store.quota.clearExhausted()).toBe(true);
+      expect((await store.quota.get()).exhausted).toBeUndefined();
+      expect(await store.quota.clearExhausted()).toBe(false);
       // Marked without an account: only the dates come back.
-      await store.markQuotaExhausted(resetAt, markedAt);
-      expect((await store.getQuotaState()).exhausted).toEqual({ resetAt, markedAt });
+      await store.quota.markExhausted(resetAt, markedAt);
+      expect((await store.quota.get()).exhausted).toEqual({ resetAt, markedAt });
     });
   });
 
   describe('server budgets', () => {
     it('sets, keeps what is left out, clears with null, per guild', async () => {
-      expect(await store.getGuildBudgets(G1)).toEqual({});
-      expect(await store.setGuildBudgets(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
-      expect(await store.setGuildBudgets(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
-      expect(await store.getGuildBudgets(G2)).toEqual({});
+      expect(await store.budgets.get(G1)).toEqual({});
+      expect(await store.budgets.set(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
+      expect(await store.budgets.set(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
+      expect(await store.budgets.get(G2)).toEqual({});
     });
   });
 
@@ -123,51 +123,51 @@ forEachBackend((store, backend) => {
     });
 
     it('counts spends and live holds against each limit, says which refused, and frees a released hold', async () => {
-      await store.recordSpend(spend({ characters: 50 }));
-      await store.recordSpend(spend({ characters: 500, cached: true })); // saved characters use no budget
-      const first = await store.holdBudget(hold(30));
+      await store.spends.record(spend({ characters: 50 }));
+      await store.spends.record(spend({ characters: 500, cached: true })); // saved characters use no budget
+      const first = await store.budgets.hold(hold(30));
       expect(first.status).toBe('held');
-      expect(await store.holdBudget(hold(30))).toEqual({ status: 'refused', budget: 'guildMonthlyChars', limit: 100, used: 80, needed: 30 });
-      expect((await store.holdBudget(hold(5, { limits: { memberDailyChars: 84 } }))).status).toBe('refused');
-      expect((await store.holdBudget(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } })))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars' });
-      if (first.status === 'held') await store.releaseBudgetHold(first.token);
-      expect((await store.holdBudget(hold(30))).status).toBe('held');
+      expect(await store.budgets.hold(hold(30))).toEqual({ status: 'refused', budget: 'guildMonthlyChars', limit: 100, used: 80, needed: 30 });
+      expect((await store.budgets.hold(hold(5, { limits: { memberDailyChars: 84 } }))).status).toBe('refused');
+      expect((await store.budgets.hold(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } })))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars' });
+      if (first.status === 'held') await store.budgets.release(first.token);
+      expect((await store.budgets.hold(hold(30))).status).toBe('held');
     });
 
     it('stops counting a hold once it expires (a process that crashed holding it)', async () => {
-      expect((await store.holdBudget(hold(100, { ttlMs: 1000 }))).status).toBe('held');
-      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 999) }))).status).toBe('refused');
-      expect((await store.holdBudget(hold(1, { at: new Date(at.getTime() + 1000) }))).status).toBe('held');
+      expect((await store.budgets.hold(hold(100, { ttlMs: 1000 }))).status).toBe('held');
+      expect((await store.budgets.hold(hold(1, { at: new Date(at.getTime() + 999) }))).status).toBe('refused');
+      expect((await store.budgets.hold(hold(1, { at: new Date(at.getTime() + 1000) }))).status).toBe('held');
     });
 
     it('keeps a renewed hold past its first expiry; an unrenewed one still expires', async () => {
-      const renewed = await store.holdBudget(hold(60, { ttlMs: 1000 }));
-      expect((await store.holdBudget(hold(40, { ttlMs: 1000, userId: B }))).status).toBe('held');
+      const renewed = await store.budgets.hold(hold(60, { ttlMs: 1000 }));
+      expect((await store.budgets.hold(hold(40, { ttlMs: 1000, userId: B }))).status).toBe('held');
       if (renewed.status !== 'held') throw new Error('not held');
-      await store.renewBudgetHolds([renewed.token, 'no-such-token'], new Date(at.getTime() + 5000));
+      await store.budgets.renew([renewed.token, 'no-such-token'], new Date(at.getTime() + 5000));
       const later = new Date(at.getTime() + 2000);
-      expect(await store.holdBudget(hold(41, { at: later }))).toMatchObject({ status: 'refused', used: 60 });
-      expect((await store.holdBudget(hold(40, { at: later }))).status).toBe('held');
+      expect(await store.budgets.hold(hold(41, { at: later }))).toMatchObject({ status: 'refused', used: 60 });
+      expect((await store.budgets.hold(hold(40, { at: later }))).status).toBe('held');
     });
 
     it('checks day and month limits against running totals that match the spends, per guild and member', async () => {
-      await store.recordSpend(spend({ characters: 30 }));
-      await store.recordSpend(spend({ characters: 20, userId: B }));
-      await store.recordSpend(spend({ characters: 900, cached: true }));
-      await store.recordSpend(spend({ characters: 500, guildId: G2 }));
-      await store.recordSpend(spend({ characters: 700, at: new Date('2025-02-28T23:59:59Z') }));
-      await store.recordSpend(spend({ characters: 15, at: new Date('2025-03-09T10:00:00Z') }));
-      expect(await store.holdBudget(hold(36, { limits: { guildMonthlyChars: 100 } }))).toMatchObject({ status: 'refused', used: 65 });
-      expect(await store.holdBudget(hold(71, { limits: { memberDailyChars: 100 } }))).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 30 });
-      expect(await store.holdBudget(hold(1, { guildId: G2, limits: { botMonthlyChars: 565 } }))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars', used: 565 });
-      expect((await store.holdBudget(hold(35, { limits: { guildMonthlyChars: 100, memberDailyChars: 100 } }))).status).toBe('held');
+      await store.spends.record(spend({ characters: 30 }));
+      await store.spends.record(spend({ characters: 20, userId: B }));
+      await store.spends.record(spend({ characters: 900, cached: true }));
+      await store.spends.record(spend({ characters: 500, guildId: G2 }));
+      await store.spends.record(spend({ characters: 700, at: new Date('2025-02-28T23:59:59Z') }));
+      await store.spends.record(spend({ characters: 15, at: new Date('2025-03-09T10:00:00Z') }));
+      expect(await store.budgets.hold(hold(36, { limits: { guildMonthlyChars: 100 } }))).toMatchObject({ status: 'refused', used: 65 });
+      expect(await store.budgets.hold(hold(71, { limits: { memberDailyChars: 100 } }))).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 30 });
+      expect(await store.budgets.hold(hold(1, { guildId: G2, limits: { botMonthlyChars: 565 } }))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars', used: 565 });
+      expect((await store.budgets.hold(hold(35, { limits: { guildMonthlyChars: 100, memberDailyChars: 100 } }))).status).toBe('held');
     });
 
     it('lets exactly one of many concurrent holds from two stores on one database through a budget with room for one', async () => {
       const other = await backend.openAnother();
       try {
-        await store.recordSpend(spend({ characters: 60 }));
-        const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).holdBudget(hold(30, { userId: `30000000000000001${i}` })));
+        await store.spends.record(spend({ characters: 60 }));
+        const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).budgets.hold(hold(30, { userId: `30000000000000001${i}` })));
         const results = await Promise.all(attempts);
         expect(results.filter((r) => r.status === 'held')).toHaveLength(1);
         expect(results.filter((r) => r.status === 'refused')).toHaveLength(7);

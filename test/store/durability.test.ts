@@ -18,17 +18,17 @@ describe('concurrent writes', () => {
     const second = new SqliteStore(file);
     const children = [runChild(file, 'many', { arg: 'p1' }), runChild(file, 'many', { arg: 'p2' })];
     const local = Array.from({ length: 40 }, (_, i) =>
-      (i % 2 === 0 ? main : second).savePreset({ guildId: GUILD, name: `local-${i}`, voice: 'voice-b-en-f-01', createdBy: 'main' }),
+      (i % 2 === 0 ? main : second).presets.save({ guildId: GUILD, name: `local-${i}`, voice: 'voice-b-en-f-01', createdBy: 'main' }),
     );
     const results = await Promise.all(local);
     expect(results.every((r) => r.status === 'created')).toBe(true);
     for (const child of await Promise.all(children)) expect(child).toMatchObject({ code: 0, stderr: '' });
 
-    const names = (await main.listPresets(GUILD)).map((p) => p.name);
+    const names = (await main.presets.list(GUILD)).map((p) => p.name);
     expect(names).toHaveLength(120);
     for (const prefix of ['local', 'p1', 'p2']) expect(names.filter((n) => n.startsWith(`${prefix}-`))).toHaveLength(40);
     // The member row was merged 80 times from two processes; it ends as one of the last writes, not torn.
-    expect((await second.getMemberDefaults(GUILD, MEMBER))?.tone).toMatch(/^p[12]-39$/);
+    expect((await second.memberDefaults.get(GUILD, MEMBER))?.tone).toMatch(/^p[12]-39$/);
     await main.close();
     await second.close();
   });
@@ -40,23 +40,23 @@ describe('a crash', () => {
     const child = await runChild(file, 'writes', { kill: true });
     expect(child.signal).toBe('SIGKILL');
     const store = new SqliteStore(file);
-    expect((await store.getPreset(GUILD, 'first'))?.voice).toBe('voice-b-ko-m-01');
-    expect(await store.getMemberDefaults(GUILD, MEMBER)).toMatchObject({ voice: 'voice-b-ja-f-01', tone: 'calm' });
+    expect((await store.presets.get(GUILD, 'first'))?.voice).toBe('voice-b-ko-m-01');
+    expect(await store.memberDefaults.get(GUILD, MEMBER)).toMatchObject({ voice: 'voice-b-ja-f-01', tone: 'calm' });
     await store.close();
   });
 
   it('in the middle of a transaction leaves the state committed before it, whole', async () => {
     const file = tmp.file();
     const before = new SqliteStore(file);
-    await before.savePreset({ guildId: GUILD, name: 'kept', voice: 'voice-b-ko-f-01', createdBy: 'main' });
+    await before.presets.save({ guildId: GUILD, name: 'kept', voice: 'voice-b-ko-f-01', createdBy: 'main' });
     await before.close();
 
     const child = await runChild(file, 'mid-transaction', { kill: true });
     expect(child.signal).toBe('SIGKILL');
     const store = new SqliteStore(file);
-    expect((await store.listPresets(GUILD)).map((p) => [p.name, p.voice])).toEqual([['kept', 'voice-b-ko-f-01']]);
+    expect((await store.presets.list(GUILD)).map((p) => [p.name, p.voice])).toEqual([['kept', 'voice-b-ko-f-01']]);
     // And the file takes writes again: the dead process's lock went with it.
-    expect((await store.savePreset({ guildId: GUILD, name: 'after', voice: 'voice-b-ko-f-01', createdBy: 'main' })).status).toBe('created');
+    expect((await store.presets.save({ guildId: GUILD, name: 'after', voice: 'voice-b-ko-f-01', createdBy: 'main' })).status).toBe('created');
     await store.close();
   });
 });

@@ -78,12 +78,12 @@ describe('migrations', () => {
 
     const store = new SqliteStore(tmp.file());
     expect(store.schemaVersion).toBe(LATEST_VERSION);
-    expect(await store.getDefaultPreset('G')).toMatchObject({ name: 'Old One', voice: 'voice-b-ko-m-01', tone: 'slow', format: 'mp3' });
-    expect((await store.getMemberDefaults('G', 'M'))?.voice).toBe('voice-b-ja-f-01');
+    expect(await store.presets.getDefault('G')).toMatchObject({ name: 'Old One', voice: 'voice-b-ko-m-01', tone: 'slow', format: 'mp3' });
+    expect((await store.memberDefaults.get('G', 'M'))?.voice).toBe('voice-b-ja-f-01');
     // The step-2 table is there and the step-2 rule (a cloned voice takes its presets with it) holds for old rows.
-    await store.addClonedVoice({ guildId: 'G', name: 'c', voiceId: 'clone_1', createdBy: 'U', clipSeconds: 5 });
-    await store.savePreset({ guildId: 'G', name: 'Old One', voice: 'clone_1', createdBy: 'U' });
-    expect((await store.deleteClonedVoice('G', 'clone_1'))?.presetsRemoved).toEqual(['Old One']);
+    await store.voiceLibrary.add({ guildId: 'G', name: 'c', voiceId: 'clone_1', createdBy: 'U', clipSeconds: 5 });
+    await store.presets.save({ guildId: 'G', name: 'Old One', voice: 'clone_1', createdBy: 'U' });
+    expect((await store.voiceLibrary.delete('G', 'clone_1'))?.presetsRemoved).toEqual(['Old One']);
     await store.close();
   });
 
@@ -95,20 +95,20 @@ describe('migrations', () => {
 
     const store = new SqliteStore(tmp.file());
     expect(store.schemaVersion).toBe(LATEST_VERSION);
-    expect(await store.getClonedVoice('G', 'clone_old')).toMatchObject({ name: 'Old Voice', clipSeconds: 4.5 });
-    expect(await store.getDefaultPreset('G')).toMatchObject({ name: 'Old One' });
+    expect(await store.voiceLibrary.get('G', 'clone_old')).toMatchObject({ name: 'Old Voice', clipSeconds: 4.5 });
+    expect(await store.presets.getDefault('G')).toMatchObject({ name: 'Old One' });
     // Nothing spent yet, no quota mark, no server budgets.
-    expect(await store.monthTotals('2025-03')).toEqual({ spent: 0, saved: 0 });
-    expect(await store.getQuotaState()).toEqual({});
-    expect(await store.getGuildBudgets('G')).toEqual({});
-    await store.recordSpend({ at: new Date('2025-03-04T05:06:07Z'), guildId: 'G', userId: 'M', command: 'say', endpoint: 'tts', characters: 12, cached: false });
-    await store.setGuildBudgets('G', { memberDailyChars: 500 }, 'M');
-    expect(await store.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
-    expect(await store.getGuildBudgets('G')).toEqual({ memberDailyChars: 500 });
+    expect(await store.spends.monthTotals('2025-03')).toEqual({ spent: 0, saved: 0 });
+    expect(await store.quota.get()).toEqual({});
+    expect(await store.budgets.get('G')).toEqual({});
+    await store.spends.record({ at: new Date('2025-03-04T05:06:07Z'), guildId: 'G', userId: 'M', command: 'say', endpoint: 'tts', characters: 12, cached: false });
+    await store.budgets.set('G', { memberDailyChars: 500 }, 'M');
+    expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
+    expect(await store.budgets.get('G')).toEqual({ memberDailyChars: 500 });
     // Step 6's areas start empty: nothing read, no dictionary, no output defaults.
-    expect((await store.getAutoRead('G')).reading).toBe(false);
-    expect(await store.listDictionary('G')).toEqual([]);
-    expect(await store.getOutputDefaults('G', 'M')).toEqual({});
+    expect((await store.autoRead.get('G')).reading).toBe(false);
+    expect(await store.dictionary.list('G')).toEqual([]);
+    expect(await store.outputDefaults.get('G', 'M')).toEqual({});
     await store.close();
   });
 
@@ -126,7 +126,7 @@ describe('migrations', () => {
     const store = new SqliteStore(tmp.file());
     const at = new Date('2025-03-04T10:00:00Z');
     const hold = (characters: number, limits: { guildMonthlyChars?: number; memberDailyChars?: number }) =>
-      store.holdBudget({ guildId: 'G', userId: 'M', characters, limits, ttlMs: 1000, at });
+      store.budgets.hold({ guildId: 'G', userId: 'M', characters, limits, ttlMs: 1000, at });
     expect(await hold(31, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', used: 70 });
     expect(await hold(61, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 40 });
     expect((await hold(30, { guildMonthlyChars: 100, memberDailyChars: 100 })).status).toBe('held');

@@ -10,15 +10,15 @@ const MEMBER = '300000000000000002';
 forEachBackend((store) => {
   describe('presets', () => {
     it('saves, finds by any case, lists per guild only, and replaces on a second save', async () => {
-      const first = await store.savePreset({ guildId: G1, name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'slow', createdBy: ADMIN });
+      const first = await store.presets.save({ guildId: G1, name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'slow', createdBy: ADMIN });
       expect(first.status).toBe('created');
-      expect((await store.getPreset(G1, 'NARRATOR'))?.voice).toBe('voice-b-ko-m-01');
-      expect(await store.getPreset(G2, 'narrator')).toBeUndefined();
-      expect(await store.listPresets(G2)).toEqual([]);
+      expect((await store.presets.get(G1, 'NARRATOR'))?.voice).toBe('voice-b-ko-m-01');
+      expect(await store.presets.get(G2, 'narrator')).toBeUndefined();
+      expect(await store.presets.list(G2)).toEqual([]);
 
-      const second = await store.savePreset({ guildId: G1, name: 'narrator', voice: 'voice-b-en-m-01', format: 'mp3', createdBy: MEMBER });
+      const second = await store.presets.save({ guildId: G1, name: 'narrator', voice: 'voice-b-en-m-01', format: 'mp3', createdBy: MEMBER });
       expect(second.status).toBe('updated');
-      const list = await store.listPresets(G1);
+      const list = await store.presets.list(G1);
       expect(list).toHaveLength(1);
       expect(list[0]).toMatchObject({ name: 'narrator', voice: 'voice-b-en-m-01', format: 'mp3', createdBy: MEMBER });
       // Fields the new save leaves out are not inherited from the old one.
@@ -27,63 +27,63 @@ forEachBackend((store) => {
     });
 
     it('treats names as one across case and width in any script', async () => {
-      await store.savePreset({ guildId: G1, name: 'Émile', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
-      expect((await store.getPreset(G1, 'émile'))?.name).toBe('Émile');
-      await store.savePreset({ guildId: G1, name: 'ＡＢ', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
-      expect((await store.getPreset(G1, 'ab'))?.name).toBe('ＡＢ');
+      await store.presets.save({ guildId: G1, name: 'Émile', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      expect((await store.presets.get(G1, 'émile'))?.name).toBe('Émile');
+      await store.presets.save({ guildId: G1, name: 'ＡＢ', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      expect((await store.presets.get(G1, 'ab'))?.name).toBe('ＡＢ');
     });
 
     it('filters by contained text (wildcards taken literally) and language, in name order, up to a limit', async () => {
       for (const [name, language] of [['news ko', 'ko'], ['news en', 'en'], ['any', undefined], ['50%_off', 'en']] as const) {
-        await store.savePreset({ guildId: G1, name, voice: 'voice-b-ko-f-01', ...(language ? { language } : {}), createdBy: ADMIN });
+        await store.presets.save({ guildId: G1, name, voice: 'voice-b-ko-f-01', ...(language ? { language } : {}), createdBy: ADMIN });
       }
-      expect((await store.listPresets(G1, { contains: 'NEWS' })).map((p) => p.name)).toEqual(['news en', 'news ko']);
-      expect((await store.listPresets(G1, { contains: '%_' })).map((p) => p.name)).toEqual(['50%_off']);
-      expect((await store.listPresets(G1, { language: 'ko' })).map((p) => p.name)).toEqual(['any', 'news ko']);
-      expect(await store.listPresets(G1, { limit: 2 })).toHaveLength(2);
+      expect((await store.presets.list(G1, { contains: 'NEWS' })).map((p) => p.name)).toEqual(['news en', 'news ko']);
+      expect((await store.presets.list(G1, { contains: '%_' })).map((p) => p.name)).toEqual(['50%_off']);
+      expect((await store.presets.list(G1, { language: 'ko' })).map((p) => p.name)).toEqual(['any', 'news ko']);
+      expect(await store.presets.list(G1, { limit: 2 })).toHaveLength(2);
     });
 
     it('refuses a new preset past the per-guild limit but still updates an existing one', async () => {
-      await store.savePreset({ guildId: G1, name: 'a', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 });
-      expect(await store.savePreset({ guildId: G1, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).toEqual({ status: 'full', limit: 1 });
-      expect((await store.savePreset({ guildId: G1, name: 'A', voice: 'voice-b-ja-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('updated');
-      expect((await store.savePreset({ guildId: G2, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('created');
+      await store.presets.save({ guildId: G1, name: 'a', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 });
+      expect(await store.presets.save({ guildId: G1, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).toEqual({ status: 'full', limit: 1 });
+      expect((await store.presets.save({ guildId: G1, name: 'A', voice: 'voice-b-ja-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('updated');
+      expect((await store.presets.save({ guildId: G2, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('created');
     });
 
     it('keeps the default across an update and clears it when the preset is deleted', async () => {
-      await store.savePreset({ guildId: G1, name: 'house', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
-      expect(await store.setDefaultPreset(G1, 'HOUSE')).toBe(true);
-      expect(await store.setDefaultPreset(G1, 'missing')).toBe(false);
-      expect((await store.getDefaultPreset(G1))?.name).toBe('house');
-      expect(await store.getDefaultPreset(G2)).toBeUndefined();
+      await store.presets.save({ guildId: G1, name: 'house', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      expect(await store.presets.setDefault(G1, 'HOUSE')).toBe(true);
+      expect(await store.presets.setDefault(G1, 'missing')).toBe(false);
+      expect((await store.presets.getDefault(G1))?.name).toBe('house');
+      expect(await store.presets.getDefault(G2)).toBeUndefined();
 
-      await store.savePreset({ guildId: G1, name: 'house', voice: 'voice-b-ja-m-01', createdBy: ADMIN });
-      expect((await store.getDefaultPreset(G1))?.voice).toBe('voice-b-ja-m-01');
+      await store.presets.save({ guildId: G1, name: 'house', voice: 'voice-b-ja-m-01', createdBy: ADMIN });
+      expect((await store.presets.getDefault(G1))?.voice).toBe('voice-b-ja-m-01');
 
-      const deleted = await store.deletePreset(G1, 'house');
+      const deleted = await store.presets.delete(G1, 'house');
       expect(deleted).toMatchObject({ wasDefault: true, preset: { name: 'house' } });
-      expect(await store.getDefaultPreset(G1)).toBeUndefined();
-      expect(await store.deletePreset(G1, 'house')).toBeUndefined();
+      expect(await store.presets.getDefault(G1)).toBeUndefined();
+      expect(await store.presets.delete(G1, 'house')).toBeUndefined();
     });
 
     it('unsets the default with null', async () => {
-      await store.savePreset({ guildId: G1, name: 'x', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
-      await store.setDefaultPreset(G1, 'x');
-      expect(await store.setDefaultPreset(G1, null)).toBe(true);
-      expect(await store.getDefaultPreset(G1)).toBeUndefined();
-      expect((await store.deletePreset(G1, 'x'))?.wasDefault).toBe(false);
+      await store.presets.save({ guildId: G1, name: 'x', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      await store.presets.setDefault(G1, 'x');
+      expect(await store.presets.setDefault(G1, null)).toBe(true);
+      expect(await store.presets.getDefault(G1)).toBeUndefined();
+      expect((await store.presets.delete(G1, 'x'))?.wasDefault).toBe(false);
     });
   });
 
   describe('member defaults', () => {
     it('merges each set into what was there, per guild, and clears', async () => {
-      await store.setMemberDefaults(G1, MEMBER, { voice: 'voice-b-ja-f-01', tone: 'calm' });
-      const merged = await store.setMemberDefaults(G1, MEMBER, { format: 'mp3', tone: 'bright' });
+      await store.memberDefaults.set(G1, MEMBER, { voice: 'voice-b-ja-f-01', tone: 'calm' });
+      const merged = await store.memberDefaults.set(G1, MEMBER, { format: 'mp3', tone: 'bright' });
       expect(merged).toMatchObject({ voice: 'voice-b-ja-f-01', tone: 'bright', format: 'mp3' });
-      expect(await store.getMemberDefaults(G2, MEMBER)).toBeUndefined();
-      expect(await store.clearMemberDefaults(G1, MEMBER)).toBe(true);
-      expect(await store.getMemberDefaults(G1, MEMBER)).toBeUndefined();
-      expect(await store.clearMemberDefaults(G1, MEMBER)).toBe(false);
+      expect(await store.memberDefaults.get(G2, MEMBER)).toBeUndefined();
+      expect(await store.memberDefaults.clear(G1, MEMBER)).toBe(true);
+      expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
+      expect(await store.memberDefaults.clear(G1, MEMBER)).toBe(false);
     });
   });
 });

@@ -38,46 +38,46 @@ forEachBackend((store, backend) => {
 
     it('shows what it keeps about a member in a guild, and nothing about another member', async () => {
       await seed(store, G1, A, 'a');
-      const traces = await store.describeMember(G1, A);
+      const traces = await store.privacy.describeMember(G1, A);
       expect(traces.map((t) => t.table)).toEqual(expect.arrayContaining(['member_defaults', 'member_output_defaults', 'presets', 'dictionary_entries', 'voice_library', 'spends', 'budget_holds']));
       expect(traces.find((t) => t.table === 'spends')?.rows).toBe(2);
-      expect(await store.describeMember(G1, B)).toEqual([]);
-      expect(await store.describeMember(G2, A)).toEqual([]);
+      expect(await store.privacy.describeMember(G1, B)).toEqual([]);
+      expect(await store.privacy.describeMember(G2, A)).toEqual([]);
     });
 
     it("forgets a member in one guild: no row of that guild holds their ID, the books still add up, others untouched", async () => {
       await seed(store, G1, A, 'a');
       await seed(store, G1, B, 'b');
       await seed(store, G2, A, 'a2');
-      const before = { g1: await store.monthTotals(MONTH, G1), all: await store.monthTotals(MONTH) };
-      const bTraces = await store.describeMember(G1, B);
+      const before = { g1: await store.spends.monthTotals(MONTH, G1), all: await store.spends.monthTotals(MONTH) };
+      const bTraces = await store.privacy.describeMember(G1, B);
 
-      expect((await store.clonedVoicesOf(A, G1)).map((v) => v.name)).toEqual(['v-a']);
-      expect((await store.clonedVoicesOf(A)).map((v) => v.name).sort()).toEqual(['v-a', 'v-a2']);
-      const result = await store.forgetMember(A, G1);
+      expect((await store.privacy.clonedVoicesOf(A, G1)).map((v) => v.name)).toEqual(['v-a']);
+      expect((await store.privacy.clonedVoicesOf(A)).map((v) => v.name).sort()).toEqual(['v-a', 'v-a2']);
+      const result = await store.privacy.forgetMember(A, G1);
       expect(result.deleted).toBeGreaterThan(0);
       expect(result.anonymised).toBeGreaterThan(0);
 
       const scan = await scanUrl(backend.url());
       expect(guildRowsHolding(scan, G1, A)).toEqual([]);
       expect(guildRowsHolding(scan, G2, A).length).toBeGreaterThan(0);
-      expect(await store.describeMember(G1, A)).toEqual([]);
-      expect((await store.describeMember(G1, B)).map((t) => t.table)).toEqual(bTraces.map((t) => t.table));
-      expect(await store.monthTotals(MONTH, G1)).toEqual(before.g1);
-      expect(await store.monthTotals(MONTH)).toEqual(before.all);
+      expect(await store.privacy.describeMember(G1, A)).toEqual([]);
+      expect((await store.privacy.describeMember(G1, B)).map((t) => t.table)).toEqual(bTraces.map((t) => t.table));
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual(before.g1);
+      expect(await store.spends.monthTotals(MONTH)).toEqual(before.all);
       // The anonymised spends keep one marker per member, not the ID, so a day's totals still add up per person.
       const marked = scan.rows.filter((r) => r.table === 'spends' && r.cells['guild_id'] === G1 && r.cells['user_id']?.startsWith('forgotten:'));
       expect(marked).toHaveLength(2);
       expect(new Set(marked.map((r) => r.cells['user_id'])).size).toBe(1);
-      expect(await store.getMemberDefaults(G1, A)).toBeUndefined();
-      expect((await store.getPreset(G1, 'p-a'))?.createdBy).toMatch(/^forgotten:/);
+      expect(await store.memberDefaults.get(G1, A)).toBeUndefined();
+      expect((await store.presets.get(G1, 'p-a'))?.createdBy).toMatch(/^forgotten:/);
     });
 
     it('forgets a member in every guild when no guild is named (the operator)', async () => {
       await seed(store, G1, A, 'a');
       await seed(store, G2, A, 'a2');
       await seed(store, G1, B, 'b');
-      await store.forgetMember(A);
+      await store.privacy.forgetMember(A);
       const scan = await scanUrl(backend.url());
       expect(rowsHolding(scan, A)).toEqual([]);
       expect(rowsHolding(scan, B).length).toBeGreaterThan(0);
@@ -87,30 +87,30 @@ forEachBackend((store, backend) => {
       await seed(store, G1, A, 'a');
       await seed(store, G1, B, 'b');
       await seed(store, G2, A, 'a2');
-      await store.markGuildRemoved(G1, AT);
-      const all = await store.monthTotals(MONTH);
-      await store.forgetGuild(G1);
+      await store.removedGuilds.mark(G1, AT);
+      const all = await store.spends.monthTotals(MONTH);
+      await store.privacy.forgetGuild(G1);
       const scan = await scanUrl(backend.url());
       expect(rowsHolding(scan, G1)).toEqual([]);
       // Nothing of G1 names its members either: B was only ever in G1.
       expect(rowsHolding(scan, B)).toEqual([]);
       expect(rowsHolding(scan, G2).length).toBeGreaterThan(0);
-      expect(await store.monthTotals(MONTH)).toEqual(all);
-      expect(await store.monthTotals(MONTH, G1)).toEqual({ spent: 0, saved: 0 });
-      expect(await store.guildsRemovedBefore(new Date(AT.getTime() + 1), 10)).toEqual([]);
+      expect(await store.spends.monthTotals(MONTH)).toEqual(all);
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual({ spent: 0, saved: 0 });
+      expect(await store.removedGuilds.removedBefore(new Date(AT.getTime() + 1), 10)).toEqual([]);
     });
 
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {
       const t0 = new Date('2025-03-01T00:00:00Z');
-      await store.markGuildRemoved(G1, t0);
-      await store.markGuildRemoved(G1, new Date('2025-03-05T00:00:00Z'));
-      await store.markGuildRemoved(G2, new Date('2025-03-02T00:00:00Z'));
-      expect(await store.guildsRemovedBefore(new Date('2025-03-01T00:00:00Z'), 10)).toEqual([G1]);
-      expect(await store.guildsRemovedBefore(new Date('2025-03-03T00:00:00Z'), 10)).toEqual([G1, G2]);
-      expect(await store.guildsRemovedBefore(new Date('2025-03-03T00:00:00Z'), 1)).toEqual([G1]);
-      expect(await store.cancelGuildRemoval(G1)).toBe(true);
-      expect(await store.cancelGuildRemoval(G1)).toBe(false);
-      expect(await store.guildsRemovedBefore(new Date('2025-03-03T00:00:00Z'), 10)).toEqual([G2]);
+      await store.removedGuilds.mark(G1, t0);
+      await store.removedGuilds.mark(G1, new Date('2025-03-05T00:00:00Z'));
+      await store.removedGuilds.mark(G2, new Date('2025-03-02T00:00:00Z'));
+      expect(await store.removedGuilds.removedBefore(new Date('2025-03-01T00:00:00Z'), 10)).toEqual([G1]);
+      expect(await store.removedGuilds.removedBefore(new Date('2025-03-03T00:00:00Z'), 10)).toEqual([G1, G2]);
+      expect(await store.removedGuilds.removedBefore(new Date('2025-03-03T00:00:00Z'), 1)).toEqual([G1]);
+      expect(await store.removedGuilds.cancel(G1)).toBe(true);
+      expect(await store.removedGuilds.cancel(G1)).toBe(false);
+      expect(await store.removedGuilds.removedBefore(new Date('2025-03-03T00:00:00Z'), 10)).toEqual([G2]);
     });
   });
 });

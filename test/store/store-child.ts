@@ -11,8 +11,8 @@ const hang = () => setInterval(() => undefined, 60_000);
 if (mode === 'writes') {
   // Two separate writes, each committed, then the process is killed before it can close anything.
   const store = new SqliteStore(file);
-  await store.savePreset({ guildId: GUILD, name: 'first', voice: 'voice-b-ko-m-01', createdBy: 'child' });
-  await store.setMemberDefaults(GUILD, '900000000000000009', { voice: 'voice-b-ja-f-01', tone: 'calm' });
+  await store.presets.save({ guildId: GUILD, name: 'first', voice: 'voice-b-ko-m-01', createdBy: 'child' });
+  await store.memberDefaults.set(GUILD, '900000000000000009', { voice: 'voice-b-ja-f-01', tone: 'calm' });
   process.stdout.write('ready\n');
   hang();
 } else if (mode === 'mid-transaction') {
@@ -30,8 +30,8 @@ if (mode === 'writes') {
   // `arg` presets named <arg>-0, <arg>-1, ..., each its own transaction, yielding between them.
   const store = new SqliteStore(file);
   for (let i = 0; i < 40; i++) {
-    await store.savePreset({ guildId: GUILD, name: `${arg}-${i}`, voice: 'voice-b-ko-f-01', createdBy: arg });
-    await store.setMemberDefaults(GUILD, '900000000000000009', { tone: `${arg}-${i}` });
+    await store.presets.save({ guildId: GUILD, name: `${arg}-${i}`, voice: 'voice-b-ko-f-01', createdBy: arg });
+    await store.memberDefaults.set(GUILD, '900000000000000009', { tone: `${arg}-${i}` });
     await new Promise((r) => setImmediate(r));
   }
   await store.close();

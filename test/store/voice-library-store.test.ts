@@ -12,59 +12,59 @@ forEachBackend((store) => {
     const clone = (guildId: string, name: string, voiceId: string) => ({ guildId, name, voiceId, createdBy: ADMIN, clipSeconds: 7.5 });
 
     it('adds a cloned voice visible in its guild only, unique by name', async () => {
-      const added = await store.addClonedVoice(clone(G1, 'Grandpa', 'clone_aaa'));
+      const added = await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'));
       expect(added).toMatchObject({ status: 'added', voice: { name: 'Grandpa', voiceId: 'clone_aaa', clipSeconds: 7.5 } });
-      expect((await store.addClonedVoice(clone(G1, 'grandpa', 'clone_bbb'))).status).toBe('name-taken');
-      expect(await store.getClonedVoice(G1, 'clone_aaa')).toBeDefined();
-      expect(await store.getClonedVoice(G2, 'clone_aaa')).toBeUndefined();
-      expect((await store.findClonedVoiceByName(G1, 'GRANDPA'))?.voiceId).toBe('clone_aaa');
-      expect(await store.listClonedVoices(G2)).toEqual([]);
-      expect((await store.listClonedVoices(G1, { contains: 'aaa' })).map((v) => v.name)).toEqual(['Grandpa']);
-      expect((await store.addClonedVoice(clone(G1, 'other', 'clone_ccc'), { maxPerGuild: 1 })).status).toBe('full');
+      expect((await store.voiceLibrary.add(clone(G1, 'grandpa', 'clone_bbb'))).status).toBe('name-taken');
+      expect(await store.voiceLibrary.get(G1, 'clone_aaa')).toBeDefined();
+      expect(await store.voiceLibrary.get(G2, 'clone_aaa')).toBeUndefined();
+      expect((await store.voiceLibrary.findByName(G1, 'GRANDPA'))?.voiceId).toBe('clone_aaa');
+      expect(await store.voiceLibrary.list(G2)).toEqual([]);
+      expect((await store.voiceLibrary.list(G1, { contains: 'aaa' })).map((v) => v.name)).toEqual(['Grandpa']);
+      expect((await store.voiceLibrary.add(clone(G1, 'other', 'clone_ccc'), { maxPerGuild: 1 })).status).toBe('full');
     });
 
     it('reserves a name before the paid call: a second reservation or add of it is refused, its own add takes it', async () => {
       const reserve = (name: string, maxPerGuild?: number) =>
-        store.reserveClonedVoiceName({ guildId: G1, name, reservedBy: ADMIN, ttlMs: 60_000, ...(maxPerGuild === undefined ? {} : { maxPerGuild }) });
+        store.voiceLibrary.reserveName({ guildId: G1, name, reservedBy: ADMIN, ttlMs: 60_000, ...(maxPerGuild === undefined ? {} : { maxPerGuild }) });
       const first = await reserve('Grandpa');
       expect(first.status).toBe('reserved');
       const token = first.status === 'reserved' ? first.token : '';
       expect((await reserve('GRANDPA')).status).toBe('name-taken');
       // Another request's add of the name is refused while it is held; the holder's own add goes through.
-      expect((await store.addClonedVoice(clone(G1, 'grandpa', 'clone_other'))).status).toBe('name-taken');
-      expect((await store.addClonedVoice(clone(G1, 'Grandpa', 'clone_aaa'), { reservation: token })).status).toBe('added');
+      expect((await store.voiceLibrary.add(clone(G1, 'grandpa', 'clone_other'))).status).toBe('name-taken');
+      expect((await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'), { reservation: token })).status).toBe('added');
       expect((await reserve('Grandpa')).status).toBe('name-taken');
       // Voices plus names held fill the library.
       expect((await reserve('second', 2)).status).toBe('reserved');
       expect(await reserve('third', 2)).toEqual({ status: 'full', limit: 2 });
       // Other guilds are unaffected.
-      expect((await store.reserveClonedVoiceName({ guildId: G2, name: 'Grandpa', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
+      expect((await store.voiceLibrary.reserveName({ guildId: G2, name: 'Grandpa', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
     });
 
     it('gives a released or expired name back', async () => {
-      const held = await store.reserveClonedVoiceName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 });
+      const held = await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 });
       expect(held.status).toBe('reserved');
-      if (held.status === 'reserved') await store.releaseClonedVoiceName(held.token);
-      expect((await store.reserveClonedVoiceName({ guildId: G1, name: 'echo', reservedBy: MEMBER, ttlMs: 1_000, now: new Date('2020-01-01T00:00:00Z') })).status).toBe('reserved');
+      if (held.status === 'reserved') await store.voiceLibrary.releaseName(held.token);
+      expect((await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: MEMBER, ttlMs: 1_000, now: new Date('2020-01-01T00:00:00Z') })).status).toBe('reserved');
       // That one expired long ago (its clock was 2020): the name is free again.
-      expect((await store.reserveClonedVoiceName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
+      expect((await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
     });
 
     it('deletes a cloned voice with the presets that use it and unsets it in member defaults, in one go', async () => {
-      await store.addClonedVoice(clone(G1, 'Grandpa', 'clone_aaa'));
-      await store.savePreset({ guildId: G1, name: 'story', voice: 'clone_aaa', createdBy: ADMIN });
-      await store.savePreset({ guildId: G1, name: 'plain', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
-      await store.setDefaultPreset(G1, 'story');
-      await store.setMemberDefaults(G1, MEMBER, { voice: 'clone_aaa', tone: 'warm' });
+      await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'));
+      await store.presets.save({ guildId: G1, name: 'story', voice: 'clone_aaa', createdBy: ADMIN });
+      await store.presets.save({ guildId: G1, name: 'plain', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      await store.presets.setDefault(G1, 'story');
+      await store.memberDefaults.set(G1, MEMBER, { voice: 'clone_aaa', tone: 'warm' });
 
-      const deleted = await store.deleteClonedVoice(G1, 'clone_aaa');
+      const deleted = await store.voiceLibrary.delete(G1, 'clone_aaa');
       expect(deleted).toMatchObject({ presetsRemoved: ['story'], memberDefaultsCleared: 1 });
-      expect((await store.listPresets(G1)).map((p) => p.name)).toEqual(['plain']);
-      expect(await store.getDefaultPreset(G1)).toBeUndefined();
-      const member = await store.getMemberDefaults(G1, MEMBER);
+      expect((await store.presets.list(G1)).map((p) => p.name)).toEqual(['plain']);
+      expect(await store.presets.getDefault(G1)).toBeUndefined();
+      const member = await store.memberDefaults.get(G1, MEMBER);
       expect(member?.voice).toBeUndefined();
       expect(member?.tone).toBe('warm');
-      expect(await store.deleteClonedVoice(G1, 'clone_aaa')).toBeUndefined();
+      expect(await store.voiceLibrary.delete(G1, 'clone_aaa')).toBeUndefined();
     });
   });
 });

@@ -5,18 +5,18 @@ export const SEED_AT = new Date('2025-03-10T12:00:00Z');
 
 /** Everything a member can leave behind in a guild, through the Store's own methods. */
 export async function seedMemberTraces(store: Store, guildId: string, userId: string, tag: string): Promise<void> {
-  await store.setMemberDefaults(guildId, userId, { voice: 'voice-b-ko-f-01' });
-  await store.setMemberOutputDefault(guildId, userId, 'voice-message');
-  await store.setServerOutputDefault(guildId, 'file', userId);
-  await store.savePreset({ guildId, name: `p-${tag}`, voice: 'voice-b-ko-f-01', createdBy: userId });
-  await store.setDefaultPreset(guildId, `p-${tag}`);
-  await store.putDictionaryEntry(guildId, `word${tag}`, 'reading', userId);
-  await store.addClonedVoice({ guildId, name: `v-${tag}`, voiceId: `voice-${guildId}-${tag}`, createdBy: userId, clipSeconds: 10 });
-  await store.reserveClonedVoiceName({ guildId, name: `r-${tag}`, reservedBy: userId, ttlMs: 3_600_000 });
-  await store.recordSpend({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 10, cached: false });
-  await store.recordSpend({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 4, cached: true });
-  await store.holdBudget({ guildId, userId, characters: 5, limits: {}, ttlMs: 3_600_000 });
-  await store.setGuildBudgets(guildId, { guildMonthlyChars: 1000 }, userId);
-  await store.startAutoRead(guildId, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: userId });
-  await store.setAutoReadSettings(guildId, { maxLength: 100 }, userId);
+  await store.memberDefaults.set(guildId, userId, { voice: 'voice-b-ko-f-01' });
+  await store.outputDefaults.setMember(guildId, userId, 'voice-message');
+  await store.outputDefaults.setServer(guildId, 'file', userId);
+  await store.presets.save({ guildId, name: `p-${tag}`, voice: 'voice-b-ko-f-01', createdBy: userId });
+  await store.presets.setDefault(guildId, `p-${tag}`);
+  await store.dictionary.put(guildId, `word${tag}`, 'reading', userId);
+  await store.voiceLibrary.add({ guildId, name: `v-${tag}`, voiceId: `voice-${guildId}-${tag}`, createdBy: userId, clipSeconds: 10 });
+  await store.voiceLibrary.reserveName({ guildId, name: `r-${tag}`, reservedBy: userId, ttlMs: 3_600_000 });
+  await store.spends.record({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 10, cached: false });
+  await store.spends.record({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 4, cached: true });
+  await store.budgets.hold({ guildId, userId, characters: 5, limits: {}, ttlMs: 3_600_000 });
+  await store.budgets.set(guildId, { guildMonthlyChars: 1000 }, userId);
+  await store.autoRead.start(guildId, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: userId });
+  await store.autoRead.setSettings(guildId, { maxLength: 100 }, userId);
 }

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { ExpressionBuilder } from 'kysely';
+import { Area, type Db } from '../dialect.ts';
+import { given, guildBudgetsOf, orNull, quotaStateOf, totalsOf } from '../rows.ts';
+import type { Database } from '../schema.ts';
+import type {
+  BudgetHoldLimits,
+  BudgetHoldResult,
+  BudgetStore,
+  GuildBudgetSettings,
+  MonthBreakdown,
+  NewBudgetHold,
+  NewSpend,
+  QuotaMarkAccount,
+  QuotaState,
+  QuotaStore,
+  SpendStore,
+  SpendTotals,
+} from '../types.ts';
+
+/** The UTC month and day keys of a moment, as spends and holds store them. */
+const keysOf = (at: Date): { month: string; day: string } => ({ month: at.toISOString().slice(0, 7), day: at.toISOString().slice(0, 10) });
+
+/** Characters spent (not cached) and saved (cached) among the rows selected. */
+const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
+  ([0, 1] as const).map((cached) =>
+    eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('cached', '=', cached).then(eb.ref('characters')).end()), eb.lit(0)).as(cached === 0 ? 'spent' : 'saved'));
+
+/** Spends, with the running totals budget holds read, kept in the spend's transaction. */
+export class SpendArea extends Area implements SpendStore {
+  async record(spend: NewSpend): Promise<void> {
+    const at = spend.at ?? new Date();
+    const { month, day } = keysOf(at);
+    const { guildId: guild_id, userId: user_id, characters } = spend;
+    const service = spend.service ?? {};
+    const [used, limit, remaining, resetAt] = [orNull(service.used), orNull(service.limit), orNull(service.remaining), orNull(service.resetAt?.getTime())];
+    await this.d.transaction(undefined, async (trx) => {
+      await trx.insertInto('spends').values({
+        at: at.getTime(), month, day, guild_id, user_id, command: spend.command, endpoint: spend.endpoint, characters, cached: spend.cached ? 1 : 0,
+        request_id: orNull(spend.requestId), service_used: used, service_limit: limit, service_remaining: remaining, service_reset_at: resetAt,
+        undelivered: spend.undelivered === true ? 1 : 0,
+      }).execute();
+      if (spend.cached) return;
+      await trx.insertInto('spend_totals_guild_month').values({ guild_id, month, characters })
+        .onConflict((oc) => oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({ characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')) })))
+        .execute();
+      await trx.insertInto('spend_totals_member_day').values({ guild_id, user_id, day, characters })
+        .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({ characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')) })))
+        .execute();
+      if (spend.service === undefined) return;
+      // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
+      // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
+      // Only the figures: whether this spend ends a used-up month is src/quota/used-up-month.ts' decision.
+      const { greatest, least } = this.d;
+      await trx.updateTable('quota_state').set((eb) => {
+        const sameMonth = eb('service_month', '=', month);
+        /** The month's own value, or NULL in a new month. */
+        const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') => eb.case().when(sameMonth).then(eb.ref(column)).end();
+        const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
+          eb.case().when(sameMonth).then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)])).else(value).end();
+        return {
+          service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
+          service_limit: limit ?? kept('service_limit'),
+          service_remaining: remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
+          service_reset_at: resetAt ?? kept('service_reset_at'),
+          service_month: month,
+          service_updated_at: at.getTime(),
+        };
+      }).where('id', '=', 1).execute();
+    });
+  }
+
+  async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
+    const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
+    return totalsOf(await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).executeTakeFirst());
+  }
+
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const spends = this.d.db.selectFrom('spends').where('guild_id', '=', guildId).where('month', '=', month);
+    const days = await spends.select('day').select(totals).groupBy('day').orderBy('day').execute();
+    const members = await spends.select('user_id').select(totals).groupBy('user_id')
+      .orderBy((eb) => eb.fn.sum('characters'), 'desc').orderBy('user_id').limit(topMembers).execute();
+    return {
+      days: days.map((row) => ({ day: row.day, ...totalsOf(row) })),
+      members: members.map((row) => ({ userId: row.user_id, ...totalsOf(row) })),
+    };
+  }
+
+  async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
+    return totalsOf(await this.d.db.selectFrom('spends').select(totals)
+      .where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).executeTakeFirst());
+  }
+
+  async lastSpendAt(guildId: string, userId: string): Promise<Date | undefined> {
+    // Served by the (guild_id, user_id, …) index: only this member's rows are read.
+    const row = await this.d.db.selectFrom('spends').select((eb) => eb.fn.max('at').as('at'))
+      .where('guild_id', '=', guildId).where('user_id', '=', userId).where('cached', '=', 0).executeTakeFirst();
+    return row?.at == null ? undefined : new Date(Number(row.at));
+  }
+}
+
+const NO_MARK = { exhausted_reset_at: null, exhausted_marked_at: null, exhausted_account: null, exhausted_plan: null, exhausted_limit: null };
+
+/** The bot-wide quota state: one row. */
+export class QuotaArea extends Area implements QuotaStore {
+  async get(): Promise<QuotaState> {
+    return quotaStateOf(await this.d.db.selectFrom('quota_state').selectAll().where('id', '=', 1).executeTakeFirst());
+  }
+
+  async markExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
+    await this.d.db.updateTable('quota_state').set({
+      exhausted_reset_at: resetAt.getTime(), exhausted_marked_at: at.getTime(),
+      exhausted_account: orNull(by.account), exhausted_plan: orNull(by.plan), exhausted_limit: orNull(by.limit),
+    }).where('id', '=', 1).execute();
+  }
+
+  async clearExhausted(): Promise<boolean> {
+    const result = await this.d.db.updateTable('quota_state').set(NO_MARK).where('id', '=', 1).where('exhausted_marked_at', 'is not', null).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
+
+/** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
+export const budgetLockKey = (guildId: string): string => `budget-holds:${guildId}`;
+/** Taken, after the guild's, only by a hold checked against a bot-wide limit. */
+const BOT_LOCK_KEY = 'budget-holds:bot';
+
+/** The first limit `needed` more characters would pass, or undefined when all have room. */
+function firstRefusal(limits: BudgetHoldLimits, used: Record<keyof BudgetHoldLimits, number>, needed: number): BudgetHoldResult | undefined {
+  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
+    const limit = limits[budget];
+    if (limit !== undefined && used[budget] + needed > limit) return { status: 'refused', budget, limit, used: used[budget], needed };
+  }
+  return undefined;
+}
+
+/** Spent (a running total) plus held, as one row of two sums (none: 0). */
+const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<number> => {
+  const { spent, held } = await row;
+  return Number(spent ?? 0) + Number(held ?? 0);
+};
+
+/** Server budgets, and holds counted against them by every process. */
+export class BudgetArea extends Area implements BudgetStore {
+  async get(guildId: string): Promise<GuildBudgetSettings> {
+    return guildBudgetsOf(await this.d.db.selectFrom('guild_budgets').selectAll().where('guild_id', '=', guildId).executeTakeFirst());
+  }
+
+  async set(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings> {
+    const limits = { monthly_chars: changes.guildMonthlyChars, member_daily_chars: changes.memberDailyChars, member_cooldown_seconds: changes.memberCooldownSeconds };
+    // undefined keeps a value; null clears it. One statement: the merge is atomic.
+    const changed = { ...given(limits), updated_by: updatedBy, updated_at: Date.now() };
+    await this.d.db.insertInto('guild_budgets').values({ guild_id: guildId, ...changed })
+      .onConflict((oc) => oc.column('guild_id').doUpdateSet(changed)).execute();
+    return this.get(guildId);
+  }
+
+  async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
+    const at = hold.at ?? new Date();
+    const now = at.getTime();
+    const { month, day } = keysOf(at);
+    const { guildId, userId, limits } = hold;
+    // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
+    // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in
+    // different guilds (shards) never wait for each other; a bot-wide limit spans guilds, so a hold that names one
+    // also takes the bot's key (always after the guild's: no cycle). Only the limits in force are read, each from
+    // its running total (one row) plus the few live holds of that guild or member.
+    return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
+      if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
+      await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
+      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
+      if (limits.memberDailyChars !== undefined) {
+        used.memberDailyChars = await usedOf(trx.selectNoFrom((eb) => [
+          eb.selectFrom('spend_totals_member_day').select('characters').where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).as('spent'),
+          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).as('held'),
+        ]).executeTakeFirstOrThrow());
+      }
+      if (limits.guildMonthlyChars !== undefined) {
+        used.guildMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
+          eb.selectFrom('spend_totals_guild_month').select('characters').where('guild_id', '=', guildId).where('month', '=', month).as('spent'),
+          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).where('guild_id', '=', guildId).as('held'),
+        ]).executeTakeFirstOrThrow());
+      }
+      if (limits.botMonthlyChars !== undefined) {
+        // One row per guild that spent this month, never the month's spends.
+        used.botMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
+          eb.selectFrom('spend_totals_guild_month').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).as('spent'),
+          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).as('held'),
+        ]).executeTakeFirstOrThrow());
+      }
+      const refusal = firstRefusal(limits, used, hold.characters);
+      if (refusal) return refusal;
+      const token = randomUUID();
+      await trx.insertInto('budget_holds')
+        .values({ token, guild_id: guildId, user_id: userId, month, day, characters: hold.characters, expires_at: now + hold.ttlMs }).execute();
+      return { status: 'held', token };
+    });
+  }
+
+  async release(token: string): Promise<void> {
+    await this.d.db.deleteFrom('budget_holds').where('token', '=', token).execute();
+  }
+
+  async renew(tokens: readonly string[], expiresAt: Date): Promise<void> {
+    // In slices: a statement's parameters are bounded (SQLite: 32766).
+    for (let i = 0; i < tokens.length; i += 1000) {
+      await this.d.db.updateTable('budget_holds').set({ expires_at: expiresAt.getTime() }).where('token', 'in', tokens.slice(i, i + 1000)).execute();
+    }
+  }
+}

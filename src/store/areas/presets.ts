@@ -1,0 +1,108 @@
+import { Area, containsKey } from '../dialect.ts';
+import { nameKey, tidyName } from '../names.ts';
+import { given, memberDefaultsOf, orNull, presetOf } from '../rows.ts';
+import type {
+  DeletedPreset,
+  MemberDefaults,
+  MemberDefaultsStore,
+  NewPreset,
+  Preset,
+  PresetListOptions,
+  PresetStore,
+  SavePresetResult,
+  VoiceSettings,
+} from '../types.ts';
+
+/** Presets and the default preset; on PostgreSQL, changes to a guild's presets take the lock `presets:<guild>`. */
+export class PresetArea extends Area implements PresetStore {
+  async save(preset: NewPreset, options: { maxPerGuild?: number } = {}): Promise<SavePresetResult> {
+    const name = tidyName(preset.name);
+    const key = nameKey(name);
+    const values = {
+      name, voice: preset.voice, language: orNull(preset.language), tone: orNull(preset.tone), exaggeration: orNull(preset.exaggeration),
+      format: orNull(preset.format), created_by: preset.createdBy, created_at: (preset.createdAt ?? new Date()).getTime(),
+    };
+    return this.d.transaction(`presets:${preset.guildId}`, async (trx): Promise<SavePresetResult> => {
+      const existing = await trx.selectFrom('presets').select('id').where('guild_id', '=', preset.guildId).where('name_key', '=', key).executeTakeFirst();
+      if (existing) {
+        // UPDATE, not REPLACE: the row keeps its id, so a default pointing at it stays the default.
+        const row = await trx.updateTable('presets').set(values).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+        return { status: 'updated', preset: presetOf(row) };
+      }
+      const max = options.maxPerGuild;
+      if (max !== undefined) {
+        const { n } = await trx.selectFrom('presets').select((eb) => eb.fn.countAll<number>().as('n')).where('guild_id', '=', preset.guildId).executeTakeFirstOrThrow();
+        if (Number(n) >= max) return { status: 'full', limit: max };
+      }
+      const row = await trx.insertInto('presets').values({ ...values, guild_id: preset.guildId, name_key: key }).returningAll().executeTakeFirstOrThrow();
+      return { status: 'created', preset: presetOf(row) };
+    });
+  }
+
+  async get(guildId: string, name: string): Promise<Preset | undefined> {
+    const row = await this.d.db.selectFrom('presets').selectAll().where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
+    return row && presetOf(row);
+  }
+
+  async list(guildId: string, options: PresetListOptions = {}): Promise<Preset[]> {
+    const { language, limit } = options;
+    // One query on the (guild_id, name_key) unique index, in name order.
+    let query = this.d.db.selectFrom('presets').selectAll().where('guild_id', '=', guildId).where(containsKey('name_key', options.contains));
+    if (language !== undefined) query = query.where((eb) => eb.or([eb('language', 'is', null), eb('language', '=', language)]));
+    if (limit !== undefined) query = query.limit(limit);
+    return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(presetOf);
+  }
+
+  async delete(guildId: string, name: string): Promise<DeletedPreset | undefined> {
+    return this.d.transaction(`presets:${guildId}`, async (trx) => {
+      const row = await trx.selectFrom('presets').selectAll().where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
+      if (!row) return undefined;
+      const isDefault = await trx.selectFrom('guild_settings').select('guild_id').where('guild_id', '=', guildId).where('default_preset_id', '=', row.id).executeTakeFirst();
+      // The foreign key (ON DELETE SET NULL) unsets the default in this same transaction.
+      await trx.deleteFrom('presets').where('id', '=', row.id).execute();
+      return { preset: presetOf(row), wasDefault: isDefault !== undefined };
+    });
+  }
+
+  async setDefault(guildId: string, name: string | null): Promise<boolean> {
+    return this.d.transaction(`presets:${guildId}`, async (trx) => {
+      let id: number | null = null;
+      if (name !== null) {
+        const found = await trx.selectFrom('presets').select('id').where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
+        if (!found) return false;
+        id = found.id;
+      }
+      const values = { default_preset_id: id, updated_at: Date.now() };
+      await trx.insertInto('guild_settings').values({ guild_id: guildId, ...values }).onConflict((oc) => oc.column('guild_id').doUpdateSet(values)).execute();
+      return true;
+    });
+  }
+
+  async getDefault(guildId: string): Promise<Preset | undefined> {
+    const row = await this.d.db.selectFrom('guild_settings as g').innerJoin('presets as p', 'p.id', 'g.default_preset_id')
+      .selectAll('p').where('g.guild_id', '=', guildId).executeTakeFirst();
+    return row && presetOf(row);
+  }
+}
+
+/** Each member's own speech defaults in a guild. */
+export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
+  async get(guildId: string, userId: string): Promise<MemberDefaults | undefined> {
+    const row = await this.d.db.selectFrom('member_defaults').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    return row && memberDefaultsOf(row);
+  }
+
+  async set(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults> {
+    const { voice, language, tone, exaggeration, format } = settings;
+    const changed = { ...given({ voice, language, tone, exaggeration, format }), updated_at: Date.now() };
+    // One statement, so the merge is atomic without an explicit transaction.
+    const row = await this.d.db.insertInto('member_defaults').values({ guild_id: guildId, user_id: userId, ...changed })
+      .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed)).returningAll().executeTakeFirstOrThrow();
+    return memberDefaultsOf(row);
+  }
+
+  async clear(guildId: string, userId: string): Promise<boolean> {
+    const result = await this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}

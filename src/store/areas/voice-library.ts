@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { Area, type Db, containsKey } from '../dialect.ts';
+import { nameKey, tidyName } from '../names.ts';
+import { clonedVoiceOf, orNull } from '../rows.ts';
+import type {
+  AddClonedVoiceResult,
+  ClonedVoice,
+  DeletedClonedVoice,
+  ListOptions,
+  NameReservationResult,
+  NewClonedVoice,
+  NewNameReservation,
+  VoiceLibraryStore,
+} from '../types.ts';
+
+/** Code point order (the SQL's "ORDER BY name_key" on both backends). */
+const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Cloned voices and clone name reservations; on PostgreSQL a guild's library changes under the lock `voices:<guild>`. */
+export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
+  /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
+  async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
+    const row = await trx.selectNoFrom((eb) => [
+      eb.selectFrom('voice_library').select(eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).as('voices'),
+      eb.selectFrom('clone_name_reservations').select(eb.fn.countAll<number>().as('n'))
+        .where('guild_id', '=', guildId).where('expires_at', '>', now).$if(ownToken !== null, (q) => q.where('token', '<>', ownToken ?? '')).as('held'),
+    ]).executeTakeFirstOrThrow();
+    return Number(row.voices ?? 0) + Number(row.held ?? 0);
+  }
+
+  async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
+    const { guildId } = reservation;
+    const key = nameKey(tidyName(reservation.name));
+    const now = (reservation.now ?? new Date()).getTime();
+    return this.d.transaction(`voices:${guildId}`, async (trx): Promise<NameReservationResult> => {
+      await trx.deleteFrom('clone_name_reservations').where('expires_at', '<=', now).execute();
+      const taken = await trx.selectNoFrom((eb) => [
+        eb.exists(eb.selectFrom('voice_library').select(sql.lit(1).as('x')).where('guild_id', '=', guildId).where('name_key', '=', key)).as('voice'),
+        eb.exists(eb.selectFrom('clone_name_reservations').select(sql.lit(1).as('x')).where('guild_id', '=', guildId).where('name_key', '=', key)).as('held'),
+      ]).executeTakeFirstOrThrow();
+      if (Boolean(taken.voice) || Boolean(taken.held)) return { status: 'name-taken' };
+      const max = reservation.maxPerGuild;
+      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, null)) >= max) return { status: 'full', limit: max };
+      const token = randomUUID();
+      await trx.insertInto('clone_name_reservations')
+        .values({ guild_id: guildId, name_key: key, token, reserved_by: reservation.reservedBy, expires_at: now + reservation.ttlMs }).execute();
+      return { status: 'reserved', token };
+    });
+  }
+
+  async releaseName(token: string): Promise<void> {
+    await this.d.db.deleteFrom('clone_name_reservations').where('token', '=', token).execute();
+  }
+
+  async add(voice: NewClonedVoice, options: { maxPerGuild?: number; reservation?: string } = {}): Promise<AddClonedVoiceResult> {
+    const { guildId } = voice;
+    const name = tidyName(voice.name);
+    const key = nameKey(name);
+    const own = orNull(options.reservation);
+    return this.d.transaction(`voices:${guildId}`, async (trx): Promise<AddClonedVoiceResult> => {
+      const now = Date.now();
+      const existing = await trx.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('name_key', '=', key).executeTakeFirst();
+      if (existing) return { status: 'name-taken', existing: clonedVoiceOf(existing) };
+      const held = await trx.selectFrom('clone_name_reservations').select('reserved_by')
+        .where('guild_id', '=', guildId).where('name_key', '=', key).where('expires_at', '>', now)
+        .$if(own !== null, (q) => q.where('token', '<>', own ?? '')).executeTakeFirst();
+      // Another /clone holds the name: the voice it will add is not there yet, so describe the holder.
+      if (held) return { status: 'name-taken', existing: { guildId, name, voiceId: '', createdBy: held.reserved_by, createdAt: new Date(now), clipSeconds: 0 } };
+      const max = options.maxPerGuild;
+      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, own)) >= max) return { status: 'full', limit: max };
+      if (own !== null) await trx.deleteFrom('clone_name_reservations').where('token', '=', own).execute();
+      const row = await trx.insertInto('voice_library').values({
+        guild_id: guildId, voice_id: voice.voiceId, name, name_key: key, created_by: voice.createdBy,
+        created_at: (voice.createdAt ?? new Date()).getTime(), clip_seconds: voice.clipSeconds,
+      }).returningAll().executeTakeFirstOrThrow();
+      return { status: 'added', voice: clonedVoiceOf(row) };
+    });
+  }
+
+  async get(guildId: string, voiceId: string): Promise<ClonedVoice | undefined> {
+    const row = await this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+    return row && clonedVoiceOf(row);
+  }
+
+  async findByName(guildId: string, name: string): Promise<ClonedVoice | undefined> {
+    const row = await this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
+    return row && clonedVoiceOf(row);
+  }
+
+  async list(guildId: string, options: ListOptions = {}): Promise<ClonedVoice[]> {
+    const { contains, limit } = options;
+    let query = this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId)
+      .where((eb) => eb.or([containsKey('name_key', contains), containsKey(eb.fn<string>('lower', ['voice_id']), contains)]));
+    if (limit !== undefined) query = query.limit(limit);
+    return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(clonedVoiceOf);
+  }
+
+  async delete(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined> {
+    return this.d.transaction(`voices:${guildId}`, async (trx) => {
+      const row = await trx.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+      if (!row) return undefined;
+      const presets = await trx.deleteFrom('presets').where('guild_id', '=', guildId).where('voice', '=', voiceId).returning(['name', 'name_key']).execute();
+      const cleared = await trx.updateTable('member_defaults').set({ voice: null }).where('guild_id', '=', guildId).where('voice', '=', voiceId).executeTakeFirst();
+      await trx.deleteFrom('voice_library').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).execute();
+      const presetsRemoved = presets.sort((a, b) => byCodePoint(a.name_key, b.name_key)).map((p) => p.name);
+      return { voice: clonedVoiceOf(row), presetsRemoved, memberDefaultsCleared: Number(cleared.numUpdatedRows) };
+    });
+  }
+}

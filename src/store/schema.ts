@@ -1,0 +1,83 @@
+// The tables, described once for both backends (type-only: Kysely checks every query against them). Columns are
+// what both drivers hand back: INTEGER/BIGINT milliseconds and counts as numbers (pg-store.ts parses BIGINT and
+// NUMERIC), 0/1 flags as numbers. The SQL that builds them is the released migration steps' (migrations.ts,
+// pg-migrations.ts); a column added there is added here.
+import type { Generated } from 'kysely';
+import type { OutsideVoiceOutput } from './output-defaults-store.ts';
+import type { OutputFormat } from './shared-types.ts';
+
+type Text = string | null;
+type Int = number | null;
+
+interface Settings {
+  voice: Text;
+  language: Text;
+  tone: Text;
+  exaggeration: Int;
+  format: OutputFormat | null;
+}
+
+export interface Database {
+  schema_migrations: { version: number; name: string; applied_at: number };
+  presets: Settings & { id: Generated<number>; guild_id: string; name: string; name_key: string; voice: string; created_by: string; created_at: number };
+  guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
+  member_defaults: Settings & { guild_id: string; user_id: string; updated_at: number };
+  voice_library: { guild_id: string; voice_id: string; name: string; name_key: string; created_by: string; created_at: number; clip_seconds: number };
+  clone_name_reservations: { guild_id: string; name_key: string; token: string; reserved_by: string; expires_at: number };
+  spends: {
+    id: Generated<number>;
+    at: number;
+    month: string;
+    day: string;
+    guild_id: string;
+    user_id: string;
+    command: string;
+    endpoint: string;
+    characters: number;
+    cached: number;
+    request_id: Text;
+    service_used: Int;
+    service_limit: Int;
+    service_remaining: Int;
+    service_reset_at: Int;
+    undelivered: Generated<number>;
+  };
+  spend_totals_guild_month: { guild_id: string; month: string; characters: number };
+  spend_totals_member_day: { guild_id: string; user_id: string; day: string; characters: number };
+  quota_state: {
+    id: number;
+    exhausted_reset_at: Int;
+    exhausted_marked_at: Int;
+    exhausted_account: Text;
+    exhausted_plan: Text;
+    exhausted_limit: Int;
+    service_month: Text;
+    service_used: Int;
+    service_limit: Int;
+    service_remaining: Int;
+    service_reset_at: Int;
+    service_updated_at: Int;
+  };
+  guild_budgets: { guild_id: string; monthly_chars: Int; member_daily_chars: Int; member_cooldown_seconds: Int; updated_by: string; updated_at: number };
+  budget_holds: { token: string; guild_id: string; user_id: string; month: string; day: string; characters: number; expires_at: number };
+  auto_read: {
+    guild_id: string;
+    reading: Generated<number>;
+    text_channel_id: Text;
+    voice_channel_id: Text;
+    started_by: Text;
+    started_at: Int;
+    say_author_name: Int;
+    max_length: Int;
+    read_bots: Int;
+    required_role_id: Text;
+    only_members_in_voice: Int;
+    announce_join_leave: Int;
+    settings_updated_by: Text;
+    updated_at: number;
+  };
+  dictionary_entries: { guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number };
+  guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
+  member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
+  removed_guilds: { guild_id: string; removed_at: number };
+}
