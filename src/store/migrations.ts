@@ -271,6 +271,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX removed_guilds_at ON removed_guilds (removed_at);
     `,
   },
+  {
+    version: 10,
+    name: 'the store\'s own secrets',
+    sql: `
+      -- A key made once per database (period-pseudonym.ts): a deleted member's or server's spends of the day or
+      -- month under way keep counting against their budgets under a keyed pseudonym, never under their ID.
+      CREATE TABLE store_secrets (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

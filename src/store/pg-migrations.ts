@@ -195,6 +195,12 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     );
     CREATE INDEX removed_guilds_at ON removed_guilds (removed_at);
   `,
+  10: `
+    CREATE TABLE store_secrets (
+      name  TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    );
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

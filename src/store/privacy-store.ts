@@ -21,11 +21,15 @@ export interface PrivacyStore {
   describeMember(guildId: string, userId: string): Promise<PrivacyTrace[]>;
   /**
    * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
-   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker.
+   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker; the running total of
+   * the day of `at` (default now) under a keyed pseudonym, so their daily budget still counts it.
    */
-  forgetMember(userId: string, guildId?: string): Promise<ForgetResult>;
-  /** Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members). */
-  forgetGuild(guildId: string): Promise<ForgetResult>;
+  forgetMember(userId: string, guildId?: string, at?: Date): Promise<ForgetResult>;
+  /**
+   * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); the running
+   * total of the month of `at` (default now) under a keyed pseudonym, so its monthly budget still counts it.
+   */
+  forgetGuild(guildId: string, at?: Date): Promise<ForgetResult>;
 }
 
 /** The servers SayBot was removed from (table removed_guilds), whose data goes after a grace period: `store.removedGuilds`. */

@@ -80,4 +80,5 @@ export interface Database {
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
   removed_guilds: { guild_id: string; removed_at: number };
+  store_secrets: { name: string; value: string };
 }

@@ -100,6 +100,32 @@ forEachBackend((store, backend) => {
       expect(await store.removedGuilds.removedBefore(new Date(AT.getTime() + 1), 10)).toEqual([]);
     });
 
+    it("does not reset a budget: a forgotten member's day, and a forgotten server's month, still count under no ID", async () => {
+      const spend = (guildId: string, userId: string, characters: number) =>
+        store.spends.record({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters, cached: false });
+      const hold = (guildId: string, userId: string, characters: number, limits: { memberDailyChars?: number; guildMonthlyChars?: number }) =>
+        store.budgets.hold({ guildId, userId, characters, limits, ttlMs: 60_000, at: AT });
+      await spend(G1, A, 90);
+      await spend(G2, A, 30);
+      await store.privacy.forgetMember(A, G1, AT);
+      // A's 90 of today in G1 still count against their daily 100; their G2 day is their own.
+      expect(await hold(G1, A, 20, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 90 });
+      expect((await hold(G1, A, 10, { memberDailyChars: 100 })).status).toBe('held');
+      // Forgotten twice the same day (after more spending): both counted.
+      await spend(G1, A, 5);
+      await store.privacy.forgetMember(A, undefined, AT);
+      expect(await hold(G2, A, 80, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 30 });
+      expect(await hold(G1, B, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'held' });
+      // 90 + 5 spent (the hold of 10 in flight was the member's and went with them).
+      expect(await hold(G1, A, 6, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 95 });
+      // A server forgotten keeps its month against its monthly budget; none of its rows holds its ID.
+      await store.privacy.forgetGuild(G1, AT);
+      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 95 });
+      const scan = await scanUrl(backend.url());
+      expect(rowsHolding(scan, G1).filter((r) => r.table !== 'budget_holds')).toEqual([]);
+      expect(rowsHolding(scan, A).filter((r) => r.table !== 'budget_holds' && !Object.values(r.cells).includes(G2))).toEqual([]);
+    });
+
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {
       const t0 = new Date('2025-03-01T00:00:00Z');
       await store.removedGuilds.mark(G1, t0);

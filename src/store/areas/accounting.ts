@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import { Area, type Db } from '../dialect.ts';
+import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { given, guildBudgetsOf, orNull, quotaStateOf, totalsOf } from '../rows.ts';
 import type { Database } from '../schema.ts';
 import type {
@@ -19,7 +20,6 @@ import type {
 } from '../types.ts';
 
 /** The UTC month and day keys of a moment, as spends and holds store them. */
-const keysOf = (at: Date): { month: string; day: string } => ({ month: at.toISOString().slice(0, 7), day: at.toISOString().slice(0, 10) });
 
 /** Characters spent (not cached) and saved (cached) among the rows selected. */
 const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
@@ -30,7 +30,7 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 export class SpendArea extends Area implements SpendStore {
   async record(spend: NewSpend): Promise<void> {
     const at = spend.at ?? new Date();
-    const { month, day } = keysOf(at);
+    const { month, day } = periodKeys(at);
     const { guildId: guild_id, userId: user_id, characters } = spend;
     const service = spend.service ?? {};
     const [used, limit, remaining, resetAt] = [orNull(service.used), orNull(service.limit), orNull(service.remaining), orNull(service.resetAt?.getTime())];
@@ -158,8 +158,12 @@ export class BudgetArea extends Area implements BudgetStore {
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
     const now = at.getTime();
-    const { month, day } = keysOf(at);
+    const { month, day } = periodKeys(at);
     const { guildId, userId, limits } = hold;
+    // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts).
+    const key = await pseudonymKey(this.d);
+    const members = [userId, memberDayPseudonym(key, guildId, userId, day)];
+    const guilds = [guildId, guildMonthPseudonym(key, guildId, month)];
     // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
     // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in
     // different guilds (shards) never wait for each other; a bot-wide limit spans guilds, so a hold that names one
@@ -171,13 +175,13 @@ export class BudgetArea extends Area implements BudgetStore {
       const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
       if (limits.memberDailyChars !== undefined) {
         used.memberDailyChars = await usedOf(trx.selectNoFrom((eb) => [
-          eb.selectFrom('spend_totals_member_day').select('characters').where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).as('spent'),
+          eb.selectFrom('spend_totals_member_day').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', 'in', members).where('day', '=', day).as('spent'),
           eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).as('held'),
         ]).executeTakeFirstOrThrow());
       }
       if (limits.guildMonthlyChars !== undefined) {
         used.guildMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
-          eb.selectFrom('spend_totals_guild_month').select('characters').where('guild_id', '=', guildId).where('month', '=', month).as('spent'),
+          eb.selectFrom('spend_totals_guild_month').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', 'in', guilds).where('month', '=', month).as('spent'),
           eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).where('guild_id', '=', guildId).as('held'),
         ]).executeTakeFirstOrThrow());
       }

@@ -1,12 +1,14 @@
-import { Area } from '../dialect.ts';
+import { Area, type Db } from '../dialect.ts';
+import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { type PlannedStatement, forgottenMarker, planDescribeMember, planForgetGuild, planForgetMember } from '../forget-plan.ts';
 import { clonedVoiceOf } from '../rows.ts';
 import type { ClonedVoice, ForgetResult, PrivacyStore, PrivacyTrace, RemovedGuildStore } from '../types.ts';
 
 /** Deletion on request: the statements are forget-plan.ts' rules, run in one transaction. */
 export class PrivacyArea extends Area implements PrivacyStore {
-  async #runAll(statements: PlannedStatement[]): Promise<ForgetResult> {
+  async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<void>): Promise<ForgetResult> {
     return this.d.transaction(undefined, async (trx) => {
+      await first?.(trx);
       const result: ForgetResult = { deleted: 0, anonymised: 0 };
       for (const s of statements) {
         const changed = Number((await s.query.execute(trx)).numAffectedRows ?? 0);
@@ -31,12 +33,37 @@ export class PrivacyArea extends Area implements PrivacyStore {
     return traces;
   }
 
-  async forgetMember(userId: string, guildId?: string): Promise<ForgetResult> {
-    return this.#runAll(planForgetMember(userId, guildId, forgottenMarker()));
+  async forgetMember(userId: string, guildId?: string, at = new Date()): Promise<ForgetResult> {
+    const key = await pseudonymKey(this.d);
+    const { day } = periodKeys(at);
+    // Today's running total keeps counting against the member's daily budget, under a pseudonym (period-pseudonym.ts).
+    return this.#runAll(planForgetMember(userId, guildId, forgottenMarker()), async (trx) => {
+      let rows = trx.selectFrom('spend_totals_member_day').select(['guild_id', 'characters']).where('user_id', '=', userId).where('day', '=', day);
+      if (guildId !== undefined) rows = rows.where('guild_id', '=', guildId);
+      for (const row of await rows.execute()) {
+        await trx.insertInto('spend_totals_member_day')
+          .values({ guild_id: row.guild_id, user_id: memberDayPseudonym(key, row.guild_id, userId, day), day, characters: row.characters })
+          .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({ characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')) })))
+          .execute();
+      }
+      let gone = trx.deleteFrom('spend_totals_member_day').where('user_id', '=', userId).where('day', '=', day);
+      if (guildId !== undefined) gone = gone.where('guild_id', '=', guildId);
+      await gone.execute();
+    });
   }
 
-  async forgetGuild(guildId: string): Promise<ForgetResult> {
-    return this.#runAll(planForgetGuild(guildId, forgottenMarker()));
+  async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
+    const key = await pseudonymKey(this.d);
+    const { month } = periodKeys(at);
+    // This month's running total keeps counting against the server's monthly budget, under a pseudonym.
+    return this.#runAll(planForgetGuild(guildId, forgottenMarker()), async (trx) => {
+      const row = await trx.selectFrom('spend_totals_guild_month').select('characters').where('guild_id', '=', guildId).where('month', '=', month).executeTakeFirst();
+      if (!row) return;
+      await trx.insertInto('spend_totals_guild_month').values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })
+        .onConflict((oc) => oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({ characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')) })))
+        .execute();
+      await trx.deleteFrom('spend_totals_guild_month').where('guild_id', '=', guildId).where('month', '=', month).execute();
+    });
   }
 }
 
