@@ -5,8 +5,10 @@ import { availableParallelism } from 'node:os';
 import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
 import type { AudioEffects } from './effect-types.ts';
 import type { EditableFormat } from './effects.ts';
-import { ClipError, UnsupportedAudioError } from './errors.ts';
-import { JobThread, type JobThreadFailure } from './job-thread.ts';
+import { AudioBusyError, ClipError, UnsupportedAudioError } from './errors.ts';
+import { JobThread } from './job-thread.ts';
+
+export { AudioBusyError } from './errors.ts';
 
 /** Threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one, at most 2. */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
@@ -15,17 +17,6 @@ export const MAX_WAITING_AUDIO_JOBS = 8;
 /** The longest part (a few thousand characters, a few minutes of audio) takes a few seconds; past this it is stuck. */
 const JOB_TIMEOUT_MS = 60_000;
 const IDLE_MS = 30_000;
-
-/** The audio work could not run now: too much waiting, too slow, or its thread failed. */
-export class AudioBusyError extends Error {
-  readonly reason: JobThreadFailure;
-
-  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'AudioBusyError';
-    this.reason = reason;
-  }
-}
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
@@ -43,6 +34,11 @@ async function run(job: Job, transfer: ArrayBuffer[]): Promise<Extract<AudioJobR
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
+}
+
+/** Speed 1 at 0 dB changes nothing: such a part is served as the service sent it, with no work at all. */
+export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0);
 }
 
 /** A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry). */

@@ -25,11 +25,6 @@ interface Decoded {
   kbps?: number;
 }
 
-/** Speed and volume at once is no effect: the caller skips the work. */
-export function isNeutral(effects: AudioEffects): boolean {
-  return effects.speed === 1 && effects.volumeDb === 0;
-}
-
 /** One part with `effects` applied, in its own format (WAV as 16-bit PCM, MP3 at its own rate and bitrate). */
 export async function applyEffects(bytes: Uint8Array, effects: AudioEffects): Promise<{ format: EditableFormat; data: Uint8Array }> {
   const decoded = await decode(bytes);

@@ -1,5 +1,6 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioResponse, CloneVoiceResponse } from '../api/client.ts';
+import type { AudioEffects } from '../audio/effect-types.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -35,8 +36,8 @@ export type SpeechTarget =
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
 export type SpeechRequest =
-  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string }
-  | { kind: 'emotion'; text: string; voice: string; exaggeration: number }
+  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string; effects?: AudioEffects }
+  | { kind: 'emotion'; text: string; voice: string; exaggeration: number; effects?: AudioEffects }
   /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
   | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
 
