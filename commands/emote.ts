@@ -2,9 +2,12 @@ import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';
-import { exaggerationOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
+import {
+  exaggerationOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, textOption, voiceOption, volumeOption,
+} from '../src/bot/options.ts';
 import { speakForCommand } from '../src/bot/speak.ts';
 import { settingsForCommand } from '../src/bot/speech-settings.ts';
+import { effectsOf } from '../src/speech/settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
@@ -15,7 +18,9 @@ export const data = slashCommand('emote')
   .addNumberOption(exaggerationOption('emote'))
   .addStringOption(voiceOption())
   .addStringOption(outputOption())
-  .addStringOption(presetOption());
+  .addStringOption(presetOption())
+  .addNumberOption(speedOption())
+  .addNumberOption(volumeOption());
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
@@ -26,7 +31,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const { settings, voiceLabel } = await settingsForCommand(
     interaction,
     context,
-    readVoiceSettings(interaction.options),
+    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
@@ -36,7 +41,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   await speakForCommand(
     interaction,
     context,
-    { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration },
+    { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) },
     readOutput(interaction.options),
     voiceLabel,
   );

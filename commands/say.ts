@@ -1,7 +1,10 @@
 import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
 import type { CommandModule } from '../src/bot/command.ts';
 import { slashCommand } from '../src/bot/command-builder.ts';
-import { formatOption, languageOption, textOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
+import {
+  formatOption, languageOption, textOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, toneOption,
+  voiceOption, volumeOption,
+} from '../src/bot/options.ts';
 import { speakForCommand } from '../src/bot/speak.ts';
 import { settingsForCommand } from '../src/bot/speech-settings.ts';
 import { ttsRequest } from '../src/speech/settings.ts';
@@ -13,14 +16,21 @@ export const data = slashCommand('say')
   .addStringOption(formatOption())
   .addStringOption(toneOption())
   .addStringOption(outputOption())
-  .addStringOption(presetOption());
+  .addStringOption(presetOption())
+  .addNumberOption(speedOption())
+  .addNumberOption(volumeOption());
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // The command's options, then the chosen preset, the member's default, the server's default, the built-in.
-  const { settings, voiceLabel } = await settingsForCommand(interaction, context, readVoiceSettings(interaction.options), readText(interaction.options, 'preset'));
+  const { settings, voiceLabel } = await settingsForCommand(
+    interaction,
+    context,
+    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readText(interaction.options, 'preset'),
+  );
   await speakForCommand(
     interaction,
     context,

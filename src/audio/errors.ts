@@ -29,3 +29,14 @@ export class UnsupportedAudioError extends ClipError {
     this.format = format;
   }
 }
+
+/** Speed, volume or joining could not run now (audio-thread.ts): too much waiting, too slow, or its thread failed. */
+export class AudioBusyError extends Error {
+  readonly reason: 'busy' | 'timeout' | 'crashed';
+
+  constructor(reason: 'busy' | 'timeout' | 'crashed', message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AudioBusyError';
+    this.reason = reason;
+  }
+}

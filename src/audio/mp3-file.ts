@@ -2,7 +2,7 @@
 // on it), and a Xing/Info header whose frame and byte counts disagree with the data is corrected, since players
 // take the duration from it.
 import { u32be } from './bytes.ts';
-import { findFirstMpegFrame, parseMpegFrameHeader, readVbrHeader, skipId3v2 } from './mpeg.ts';
+import { findFirstMpegFrame, parseMpegFrameHeader, readVbrHeader, skipId3v2, type MpegFrameHeader } from './mpeg.ts';
 
 /** Frames from `first` on, and where the last whole one ends. */
 function walk(bytes: Uint8Array, first: number): { frames: number; end: number } {
@@ -41,4 +41,37 @@ export function exactMp3File(bytes: Uint8Array): Uint8Array {
     break;
   }
   return out;
+}
+
+/** Where a part's audio frames lie: after its ID3v2 tag and Info frame, up to its last whole frame. */
+function audioFrames(bytes: Uint8Array): { header: MpegFrameHeader; start: number; end: number } | undefined {
+  const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
+  if (!first) return undefined;
+  const vbr = readVbrHeader(bytes, first.offset, first.header);
+  const info = vbr !== undefined && vbr.kind !== 'VBRI' && first.header.frameLength !== undefined;
+  return { header: first.header, start: info ? first.offset + (first.header.frameLength ?? 0) : first.offset, end: walk(bytes, first.offset).end };
+}
+
+/**
+ * The parts of one request as one MP3, frame by frame (no re-encoding, so no loss): the first part up to its last
+ * whole frame (its ID3 tag and Info frame kept, their counts made true by exactMp3File), then every other part's
+ * audio frames without their tags or Info frames. Each later part keeps its encoder's priming and padding (about
+ * 50 ms at 24 kHz: a short pause where the text was split at a sentence end). Undefined when the parts' streams
+ * differ (MPEG version, layer, rate or channels: a decoder cannot change them mid-stream); the caller then
+ * decodes and re-encodes them.
+ */
+export function joinMp3Files(parts: readonly Uint8Array[]): Uint8Array | undefined {
+  const found = parts.map(audioFrames);
+  const first = found[0];
+  if (!first || found.some((f) => f === undefined)) return undefined;
+  const same = (h: MpegFrameHeader) => h.version === first.header.version && h.layer === first.header.layer && h.sampleRate === first.header.sampleRate && h.channels === first.header.channels;
+  if (found.some((f) => f !== undefined && !same(f.header))) return undefined;
+  const pieces = found.map((f, i) => (parts[i] as Uint8Array).subarray(i === 0 ? 0 : (f?.start ?? 0), f?.end ?? 0));
+  const joined = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return exactMp3File(joined);
 }

@@ -11,7 +11,7 @@ import {
   UndeliveredError,
   UnexpectedResponseError,
 } from '../api/errors.ts';
-import { ClipError, UnsupportedAudioError } from '../audio/errors.ts';
+import { AudioBusyError, ClipError, UnsupportedAudioError } from '../audio/errors.ts';
 import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
@@ -87,6 +87,7 @@ export function describeFailure(error: unknown): DescribedFailure {
     if (error.reason === 'call-terminated') return { code: 'voice-call-terminated', message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
+  if (error instanceof AudioBusyError) return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {
     return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } }, level: 'warn' };
   }

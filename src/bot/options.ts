@@ -1,4 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/gain.ts';
+import { MAX_SPEED, MIN_SPEED } from '../audio/time-stretch.ts';
+import type { SpeechSettings } from '../speech/settings.ts';
 import type { VoiceSettings } from '../store/types.ts';
 import { LANGUAGE_CODE } from '../voices/catalogue.ts';
 import { numberOption, stringOption } from './command-builder.ts';
@@ -23,6 +26,12 @@ export const toneOption = () => stringOption('tone', { maxLength: 200 });
 /** How strongly /emote shows emotion: /emote's own option, and a preset's setting for it. */
 export const exaggerationOption = (description: 'emote' | 'preset') => numberOption('exaggeration', { description, min: 0, max: 1 });
 
+/** How fast the voice speaks, pitch kept (/say, /emote). */
+export const speedOption = () => numberOption('speed', { min: MIN_SPEED, max: MAX_SPEED });
+
+/** Louder or quieter, in dB (/say, /emote). */
+export const volumeOption = () => numberOption('volume', { min: MIN_VOLUME_DB, max: MAX_VOLUME_DB });
+
 export const presetOption = () => stringOption('preset', { maxLength: 100, autocomplete: true });
 
 /** Where the audio goes (bot/speak.ts: OutputChoice). */
@@ -41,6 +50,18 @@ export function readText(options: Options, name: string): string | undefined {
 export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | undefined {
   const value = options.getString('output');
   return OUTPUT_CHOICES.find((choice) => choice === value);
+}
+
+/**
+ * The speed and volume a command was given (only those it was given). Discord enforces the options' ranges for
+ * its own clients; a crafted value outside them is refused here, before anything is paid.
+ */
+export function readAudioSettings(options: Options): Pick<SpeechSettings, 'speed' | 'volume'> {
+  const speed = options.getNumber('speed');
+  const volume = options.getNumber('volume');
+  if (speed !== null && !(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new UserError('error.input.speed', { value: String(speed) });
+  if (volume !== null && !(volume >= MIN_VOLUME_DB && volume <= MAX_VOLUME_DB)) throw new UserError('error.input.volume', { value: String(volume) });
+  return { ...(speed === null ? {} : { speed }), ...(volume === null ? {} : { volume }) };
 }
 
 /** The speech settings a command was given (only those it was given). A malformed language is refused. */

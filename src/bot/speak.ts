@@ -136,7 +136,7 @@ export async function speakAndReply(
   /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
   reply: { private?: boolean } = {},
 ): Promise<void> {
-  const job = context.speech.speak({ ...order, target: speechTarget(target) });
+  const job = context.speech.speak({ ...order, target: speechTarget(target, interaction.attachmentSizeLimit) });
   const accepted = await job.accepted;
   if (target.kind === 'voice-message' && target.bar === undefined) {
     // The voice message will be the response itself, shown as the member's use of the command.
@@ -152,11 +152,13 @@ export async function speakAndReply(
       await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
-  await showOutcome(interaction, context.logger, await job.outcome, target, order.request.voice, voice);
+  await showOutcome(interaction, context.logger, await job.outcome, target, order.request.voice, voice, reply.private === true);
 }
 
-function speechTarget(target: ChosenTarget): SpeechTarget {
+/** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
+function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
   if (target.kind === 'voice') return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
+  if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
   return { kind: target.kind };
 }
 
@@ -234,7 +236,49 @@ function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(i
   return t(interaction.guild.preferredLocale, 'voiceMessage.header', { member: `<@${interaction.user.id}>`, command: interaction.commandName });
 }
 
-async function showOutcome(interaction: SpeakingInteraction, log: Logger, outcome: SpeechOutcome, target: ChosenTarget, voiceId: string, voice: string): Promise<void> {
+/**
+ * A file over Discord's upload limit, rendered as a voice message: posted in the channel, unless the reply is the
+ * member's alone (the Speak menu) or the channel takes no voice message; then the same Ogg Opus goes to the member
+ * as a (much smaller) file. Either way the member reads why.
+ */
+async function showTooLargeFile(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  instead: { format: string; bytes: number; limit: number },
+  voiceId: string,
+  voice: string,
+  privateReply: boolean,
+): Promise<void> {
+  const params = { voice, seconds: seconds(outcome.seconds), format: instead.format.toUpperCase(), size: megabytes(instead.bytes), limit: megabytes(instead.limit) };
+  // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
+  if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
+    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+    try {
+      posted = await postVoiceMessage(voiceMessagePlace(interaction), outcome.message, log, attribution(interaction));
+    } catch (error) {
+      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      throw error;
+    }
+    if (posted.kind === 'posted') return showResult(interaction, 'say.fileTooLarge.voiceMessage', params);
+  }
+  await showWithFiles(
+    interaction,
+    'say.fileTooLarge.compressed',
+    { ...params, compressed: megabytes(outcome.message.ogg.length) },
+    [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }],
+  );
+}
+
+async function showOutcome(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: SpeechOutcome,
+  target: ChosenTarget,
+  voiceId: string,
+  voice: string,
+  privateReply: boolean,
+): Promise<void> {
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
   switch (outcome.kind) {
     case 'files': {
@@ -247,6 +291,7 @@ async function showOutcome(interaction: SpeakingInteraction, log: Logger, outcom
       return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files);
     }
     case 'voice-message':
+      if (outcome.insteadOfFile) return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
       if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
       return showVoiceMessage(interaction, log, outcome, target, voiceId, voice);
     case 'played':

@@ -1,5 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
+import { chooseSettings, type ResolvedSettings, type SpeechSettings } from '../speech/settings.ts';
 import type { Preset, VoiceSettings } from '../store/types.ts';
 import { languageName } from '../voices/catalogue.ts';
 import type { CommandContext } from './command.ts';
@@ -19,7 +19,7 @@ export interface ChosenSettings {
 export async function settingsForCommand(
   interaction: ChatInputCommandInteraction<'cached'>,
   context: CommandContext,
-  options: VoiceSettings,
+  options: SpeechSettings,
   presetName: string | undefined,
   /** The command's own built-in voice, when it is not the one of the server's language. */
   builtinVoice?: string,

@@ -34,3 +34,11 @@ export function cacheKey(fields: CacheKeyFields): string {
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
+
+/**
+ * The key of a part as SayBot changed it (speed, volume): derived from the key of the service's original, which
+ * the change never alters, so another speed of the same text finds the original and pays nothing again.
+ */
+export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number }): string {
+  return createHash('sha256').update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb])).digest('hex');
+}

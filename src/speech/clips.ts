@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { joinPartsOffThread } from '../audio/audio-thread.ts';
 import { analyseClip } from '../audio/clip.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { exactMp3File } from '../audio/mp3-file.ts';
@@ -60,12 +61,45 @@ export function partPackets(audio: SpeechAudio, signal?: AbortSignal): Readable 
   return createOpusPacketStream(audio.body, audio.format, signal === undefined ? {} : { signal });
 }
 
-/** One part read whole as a file every player reads, with its duration measured from its own samples. */
-export async function partFile(source: PartSource, request: SpeechRequest, text: string, charge: Charge): Promise<{ data: Buffer; format: AudioFormat; seconds: number }> {
-  const response = await source.fetch(request, text, new AbortController().signal, charge);
-  const data = exactFile(response.format, Buffer.concat(await response.body.toArray()));
-  const info = await analyseClip(data);
-  return { data, format: response.format, seconds: info.durationSeconds };
+/**
+ * A request's parts read whole, in order (each requested when the one before it has been read), posted as ONE
+ * file: WAV or MP3 joined in the audio worker (one header, exact sizes; joinPartsOffThread), its duration measured
+ * from its samples there. Parts in a format SayBot cannot join (the service answered FLAC, M4A or Ogg) stay one
+ * file each, as sent, with the cut last frame or streamed sizes made right.
+ */
+export async function partsFile(source: PartSource, request: SpeechRequest, texts: readonly string[], charge: Charge): Promise<{ files: RenderedFile[]; seconds: number }> {
+  const parts: RenderedFile[] = [];
+  for (const text of texts) {
+    const response = await source.fetch(request, text, new AbortController().signal, charge);
+    parts.push({ format: response.format, data: Buffer.concat(await response.body.toArray()) });
+  }
+  const format = parts[0]?.format;
+  if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
+    const { data, seconds } = await joinPartsOffThread(parts.map((p) => p.data), format);
+    return { files: [{ data, format }], seconds };
+  }
+  let seconds = 0;
+  const files = [];
+  for (const part of parts) {
+    const data = exactFile(part.format, part.data);
+    seconds += (await analyseClip(data)).durationSeconds;
+    files.push({ data, format: part.format });
+  }
+  return { files, seconds };
+}
+
+/** A file as posted. */
+export interface RenderedFile {
+  data: Buffer;
+  format: AudioFormat;
+}
+
+/**
+ * A file too large to post, as a voice message instead: its audio decoded as it is read and encoded to Opus by the
+ * player's own path (no part fetched or paid again), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV).
+ */
+export function fileAsVoiceMessage(file: RenderedFile): Promise<VoiceMessage> {
+  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format)]);
 }
 
 /**

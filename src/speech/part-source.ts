@@ -1,9 +1,13 @@
 import { Readable } from 'node:stream';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import { applyEffectsOffThread, changesAudio } from '../audio/audio-thread.ts';
+import type { AudioEffects } from '../audio/effect-types.ts';
+import { UnsupportedAudioError } from '../audio/errors.ts';
+import type { AudioFormat } from '../audio/format.ts';
 import { AbortedError, QuotaExceededError, UndeliveredError, VoiceApiError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
-import { cacheKey } from '../cache/cache-key.ts';
+import { cacheKey, effectsKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -41,6 +45,19 @@ interface Flight {
   done: Promise<unknown>;
 }
 
+/** A part changed in the audio worker: read by every identical request at once, cached once whole. */
+interface Changed {
+  part(): PartAudio;
+  done: Promise<unknown>;
+}
+
+/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
+function withoutEffects<R extends Exclude<SpeechRequest, { kind: 'ready' }>>(request: R): R {
+  if (request.effects === undefined) return request;
+  const { effects: _effects, ...rest } = request;
+  return rest as R;
+}
+
 const endpointOf = (request: SpeechRequest): SpendEndpoint => (request.kind === 'emotion' ? 'emotion-tts' : 'tts');
 
 /** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
@@ -70,6 +87,8 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   readonly #bufferResponses: boolean;
   readonly #flights = new SingleFlight<Promise<Flight>>();
+  /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
+  readonly #changing = new SingleFlight<Promise<Changed>>();
   readonly #shutdown = new AbortController();
   /** Spends being written, so that close() lets them reach the store before it closes. */
   readonly #recording = new Set<Promise<void>>();
@@ -95,17 +114,36 @@ export class PartSource {
     });
   }
 
-  /** What each part will cost: nothing when it is cached or already being fetched. */
+  /**
+   * What each part will cost: nothing when it is cached or already being fetched. A part at another speed or
+   * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
+   */
   needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
     return Promise.all(texts.map(async (text) => {
-      const free = request.kind === 'ready' || this.#flights.has(this.#key(request, text)) || ((await this.#cache?.has(this.#key(request, text), request.voice)) ?? false);
+      const free = request.kind === 'ready' || (await this.#changedCached(request, text)) || (await this.#originalFree(request, text));
       return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
     }));
   }
 
+  async #originalFree(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<boolean> {
+    const key = this.#key(withoutEffects(request), text);
+    return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
+  }
+
+  async #changedCached(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<boolean> {
+    if (!changesAudio(request.effects) || !this.#cache) return false;
+    return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
+  }
+
   /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
-  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
-    if (request.kind === 'ready') return request.response;
+  fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    if (request.kind === 'ready') return Promise.resolve(request.response);
+    if (changesAudio(request.effects)) return this.#fetchChanged(request, request.effects, text, signal, charge);
+    return this.#fetchOriginal(request, text, signal, charge);
+  }
+
+  /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
+  async #fetchOriginal(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     const key = this.#key(request, text);
     const endpoint = endpointOf(request);
     const characters = countCharacters(text);
@@ -120,6 +158,50 @@ export class PartSource {
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) void this.#record(charge, text, { endpoint, characters, cached: true });
     return flight.part();
+  }
+
+  /**
+   * A part at another speed or volume. Its own cache entry (keyed by the original's key and the effects) first:
+   * a hit is a saving like any hit. Otherwise the service's original, through #fetchOriginal, which pays for it
+   * or saves it exactly once (the original is cached on its own key, so every other speed of the text is free),
+   * then changed in the audio worker, once for identical requests at once, and cached with its Opus packets.
+   */
+  async #fetchChanged(request: Exclude<SpeechRequest, { kind: 'ready' }>, effects: AudioEffects, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    const original = withoutEffects(request);
+    const key = effectsKey(this.#key(original, text), effects);
+    const hit = await this.#cache?.get(key, request.voice);
+    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    if (hit) {
+      void this.#record(charge, text, { endpoint: endpointOf(request), characters: countCharacters(text), cached: true });
+      return cachedPart(hit);
+    }
+    const audio = await this.#fetchOriginal(original, text, signal, charge);
+    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice), (c) => c.then((changed) => changed.done));
+    // Identical requests at once: the leader's original is changed, the others' copies are let go.
+    if (!leader) audio.body.destroy();
+    return (await abortable(value, signal)).part();
+  }
+
+  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string): Promise<Changed> {
+    const generation = this.#cache?.generation(voice) ?? 0;
+    const bytes = Buffer.concat(await audio.body.toArray());
+    let changed: { format: AudioFormat; data: Buffer };
+    try {
+      changed = await applyEffectsOffThread(bytes, effects);
+    } catch (error) {
+      if (!(error instanceof UnsupportedAudioError)) throw error;
+      // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
+      this.#log.warn({ code: 'audio-effects-skipped', format: audio.format }, 'speed and volume not applied: the audio format cannot be changed here');
+      const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) });
+      return { part: () => unchanged.part(), done: Promise.resolve() };
+    }
+    const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) });
+    const cache = this.#cache;
+    const done = fill.complete.then(
+      (entry) => cache?.put(key, voice, entry, generation),
+      (error: unknown) => this.#log.debug({ err: error, key }, 'changed part not cached'),
+    );
+    return { part: () => fill.part(), done };
   }
 
   async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
@@ -262,6 +344,7 @@ export class PartSource {
   async close(): Promise<void> {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.then((flight) => flight.done)));
+    await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
     await Promise.allSettled([...this.#recording]);
     await this.#cache?.close();
   }

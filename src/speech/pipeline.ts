@@ -1,5 +1,6 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioResponse, CloneVoiceResponse } from '../api/client.ts';
+import type { AudioEffects } from '../audio/effect-types.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -7,7 +8,7 @@ import type { Accounting, Charge, SpendContext } from '../quota/accounting.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import { partClip, partFile, partsVoiceMessage, type PartClip } from './clips.ts';
+import { fileAsVoiceMessage, partClip, partsFile, partsVoiceMessage, type PartClip } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import type { PartSource } from './part-source.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
@@ -29,14 +30,15 @@ export interface Requester {
 export type SpeechTarget =
   /** The pipeline takes the guild's player, joins (or moves to) the channel and queues the parts there. */
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
-  | { kind: 'file' }
+  /** One file; over `sizeLimit` bytes (the interaction's attachment_size_limit) it is rendered as a voice message. */
+  | { kind: 'file'; sizeLimit?: number }
   /** Every part joined into one Ogg Opus voice message (src/voice-message/render.ts); posting it is the front-end's. */
   | { kind: 'voice-message' };
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
 export type SpeechRequest =
-  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string }
-  | { kind: 'emotion'; text: string; voice: string; exaggeration: number }
+  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string; effects?: AudioEffects }
+  | { kind: 'emotion'; text: string; voice: string; exaggeration: number; effects?: AudioEffects }
   /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
   | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
 
@@ -74,8 +76,11 @@ export type SpeechOutcome =
   | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
   | { kind: 'failed'; error: unknown; secondsHeard: number }
   | { kind: 'files'; files: Array<{ data: Buffer; format: AudioFormat }>; seconds: number }
-  /** The reply as one voice message; `seconds` is its declared duration. */
-  | { kind: 'voice-message'; message: VoiceMessage; seconds: number };
+  /**
+   * The reply as one voice message; `seconds` is its declared duration. `insteadOfFile`: a file was asked for, but
+   * it would have been over the target's size limit (its format, size and the limit, to tell the member why).
+   */
+  | { kind: 'voice-message'; message: VoiceMessage; seconds: number; insteadOfFile?: { format: AudioFormat; bytes: number; limit: number } };
 
 /** A reference clip for a new voice, checked by the front-end (src/bot/reference-clip.ts). */
 export interface CloneClip {
@@ -237,7 +242,7 @@ export class SpeechPipeline {
         const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
-      if (order.target.kind === 'file' || !accepted.voice) return await this.#render(order.request, accepted);
+      if (order.target.kind === 'file' || !accepted.voice) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
       return await this.#play(order, order.target.channelId, accepted, accepted.voice, heard);
     } catch (error) {
       discard(order.request);
@@ -248,16 +253,17 @@ export class SpeechPipeline {
     }
   }
 
-  /** Every part read whole, in order, for posting as files. */
-  async #render(request: SpeechRequest, { texts, charge }: Accepted): Promise<SpeechOutcome> {
-    const files: Array<{ data: Buffer; format: AudioFormat }> = [];
-    let seconds = 0;
-    for (const text of texts) {
-      const file = await partFile(this.#source, request, text, charge);
-      files.push({ data: file.data, format: file.format });
-      seconds += file.seconds;
-    }
-    return { kind: 'files', files, seconds };
+  /**
+   * Every part read whole, in order, as one file; one over `sizeLimit` becomes a voice message (what Discord
+   * would refuse as a file fits as Opus), so the member gets the audio instead of an upload error.
+   */
+  async #render(request: SpeechRequest, { texts, charge }: Accepted, sizeLimit: number | undefined): Promise<SpeechOutcome> {
+    const { files, seconds } = await partsFile(this.#source, request, texts, charge);
+    const file = files[0];
+    if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit) return { kind: 'files', files, seconds };
+    this.#log.info({ code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit }, 'file over the upload limit: rendering a voice message instead');
+    const message = await fileAsVoiceMessage(file);
+    return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit } };
   }
 
   /**

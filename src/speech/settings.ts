@@ -1,3 +1,4 @@
+import type { AudioEffects } from '../audio/effect-types.ts';
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
 import { defaultVoiceFor } from '../voices/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
@@ -12,15 +13,28 @@ export type SettingSource =
   | { kind: 'server'; preset: string }
   | { kind: 'builtin' };
 
+/**
+ * Every setting a layer may hold: the stored ones (VoiceSettings), and speed and volume, which SayBot applies to
+ * the audio itself (never sent to the service, so never paid for). Only a command's options carry speed and
+ * volume today; once the store keeps them in presets and /myvoice (VoiceSettings gaining the same two fields),
+ * those layers pass them through here unchanged and they resolve in the same order as the rest.
+ */
+export interface SpeechSettings extends VoiceSettings {
+  /** 0.5..2 times as fast, pitch kept (src/audio/time-stretch.ts). */
+  speed?: number;
+  /** Gain in dB, -20..+6, limited so nothing clips (src/audio/gain.ts). */
+  volume?: number;
+}
+
 export interface SettingsLayers {
   /** The command's own options. */
-  options: VoiceSettings;
+  options: SpeechSettings;
   /** The preset the caller chose with the `preset` option. */
-  preset?: { name: string; settings: VoiceSettings } | undefined;
+  preset?: { name: string; settings: SpeechSettings } | undefined;
   /** The caller's /myvoice defaults in this server. */
-  member?: VoiceSettings | undefined;
+  member?: SpeechSettings | undefined;
   /** The server's default preset. */
-  server?: { name: string; settings: VoiceSettings } | undefined;
+  server?: { name: string; settings: SpeechSettings } | undefined;
   /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
   guildLocale: string | null | undefined;
   /** A command's own built-in voice instead of the locale's (/emote: the service's emotion default). */
@@ -33,12 +47,16 @@ export interface ResolvedSettings {
   tone?: string;
   exaggeration?: number;
   format: OutputFormat;
+  /** 1 unless a layer sets it. */
+  speed: number;
+  /** 0 dB unless a layer sets it. */
+  volume: number;
   /** For every field, the layer it came from (`builtin` also for a field no layer set). */
-  sources: Record<keyof VoiceSettings, SettingSource>;
+  sources: Record<keyof SpeechSettings, SettingSource>;
 }
 
-type Field = keyof VoiceSettings;
-const FIELDS: readonly Field[] = ['voice', 'language', 'tone', 'exaggeration', 'format'];
+type Field = keyof SpeechSettings;
+const FIELDS: readonly Field[] = ['voice', 'language', 'tone', 'exaggeration', 'format', 'speed', 'volume'];
 
 /**
  * Which settings apply: the command's options, then the chosen preset, then the member's default, then the
@@ -46,13 +64,13 @@ const FIELDS: readonly Field[] = ['voice', 'language', 'tone', 'exaggeration', '
  * still lets the member's default tone through. Pure, so the order is unit-tested without Discord or a store.
  */
 export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
-  const ordered: Array<[VoiceSettings | undefined, SettingSource]> = [
+  const ordered: Array<[SpeechSettings | undefined, SettingSource]> = [
     [layers.options, { kind: 'option' }],
     [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
     [layers.member, { kind: 'member' }],
     [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
   ];
-  const values: VoiceSettings = {};
+  const values: SpeechSettings = {};
   const sources = {} as Record<Field, SettingSource>;
   for (const field of FIELDS) {
     const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
@@ -67,6 +85,8 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
     ...values,
     voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
     format: values.format ?? 'wav',
+    speed: values.speed ?? 1,
+    volume: values.volume ?? 0,
     sources,
   };
 }
@@ -77,7 +97,7 @@ export interface SettingsQuery {
   /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
   userId: string | null;
   /** The front-end's own settings (a command's options): the most specific layer. */
-  options: VoiceSettings;
+  options: SpeechSettings;
   /** The preset the member chose by name, if any. */
   presetName?: string | undefined;
   /** The server's preferred locale: picks the built-in voice. */
@@ -120,5 +140,12 @@ export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequ
     format: settings.format,
     ...(settings.language === undefined ? {} : { language: settings.language }),
     ...(settings.tone === undefined ? {} : { tone: settings.tone }),
+    ...effectsOf(settings),
   };
+}
+
+/** Speed and volume as the request's `effects`, left out when they change nothing (the service's audio as sent). */
+export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume'>): { effects?: AudioEffects } {
+  if (settings.speed === 1 && settings.volume === 0) return {};
+  return { effects: { speed: settings.speed, volumeDb: settings.volume } };
 }

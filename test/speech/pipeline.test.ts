@@ -81,7 +81,7 @@ function voiceGuild(): { guildId: string; target: SpeechTarget & { kind: 'voice'
 }
 
 describe('SpeechPipeline', () => {
-  it('splits the text once: each part is requested once, rendered as a file of its own, and recorded', async () => {
+  it('splits the text once: each part is requested once, all posted as ONE file (one header, exact sizes), and recorded', async () => {
     const pipeline = makePipeline();
     const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
     const before = ttsRequests();
@@ -89,13 +89,47 @@ describe('SpeechPipeline', () => {
     expect(await job.accepted).toEqual({ parts: 3, ahead: 0 });
     const outcome = await job.outcome;
     if (outcome.kind !== 'files') throw new Error(`expected files, got ${outcome.kind}`);
-    expect(outcome.files).toHaveLength(3);
+    expect(outcome.files).toHaveLength(1);
     expect(ttsRequests() - before).toBe(3);
-    const durations = await Promise.all(outcome.files.map(async (f) => (await analyseClip(f.data)).durationSeconds));
-    durations.forEach((seconds, i) => expect(seconds).toBeCloseTo(sandbox.expectedDurationSeconds(sentences[i]!), 1));
-    expect(outcome.seconds).toBeCloseTo(durations.reduce((a, b) => a + b, 0), 3);
+    const file = outcome.files[0]!;
+    expect(file.data.readUInt32LE(4)).toBe(file.data.length - 8);
+    const info = await analyseClip(file.data);
+    expect(info.truncated).toBe(false);
+    const expected = sentences.reduce((sum, text) => sum + sandbox.expectedDurationSeconds(text), 0);
+    expect(info.durationSeconds).toBeCloseTo(expected, 3);
+    expect(outcome.seconds).toBeCloseTo(info.durationSeconds, 3);
     await source.close();
     expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(sentences.join('').length);
+  });
+
+  it('file: MP3 parts joined frame by frame into one MP3 as long as the parts', async () => {
+    const pipeline = makePipeline();
+    const sentences = ['An MP3 in parts, first.', 'And the second part of it.'];
+    const job = pipeline.speak({ request: { kind: 'tts', text: sentences.join(' '), voice: 'voice-b-en-f-01', format: 'mp3' }, requester: requester(), target: { kind: 'file' } });
+    const outcome = await job.outcome;
+    if (outcome.kind !== 'files') throw new Error(`expected files, got ${outcome.kind}`);
+    expect(outcome.files).toHaveLength(1);
+    const info = await analyseClip(outcome.files[0]!.data);
+    expect(info.format).toBe('mp3');
+    const expected = sentences.reduce((sum, text) => sum + sandbox.expectedDurationSeconds(text), 0);
+    // The second part keeps its encoder priming and padding: a pause of under 0.1 s where the text was split.
+    expect(info.durationSeconds).toBeGreaterThan(expected - 0.01);
+    expect(info.durationSeconds).toBeLessThan(expected + 0.1);
+  });
+
+  it('file: over the target size limit it becomes a voice message, saying which file it replaced', async () => {
+    const pipeline = makePipeline();
+    const text = 'This file is bigger than the limit allows. So it must travel another way.';
+    const job = pipeline.speak({ request: tts(text), requester: requester(), target: { kind: 'file', sizeLimit: 100_000 } });
+    const outcome = await job.outcome;
+    if (outcome.kind !== 'voice-message') throw new Error(`expected a voice message, got ${outcome.kind}`);
+    expect(outcome.insteadOfFile?.format).toBe('wav');
+    expect(outcome.insteadOfFile?.limit).toBe(100_000);
+    const bytes = outcome.insteadOfFile?.bytes ?? 0;
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(outcome.message.ogg.length).toBeLessThan(100_000);
+    // The voice message holds the whole file: 24 kHz 16-bit mono is 48,000 bytes a second after its 44-byte header.
+    expect(Math.abs(outcome.seconds - (bytes - 44) / 48_000)).toBeLessThan(0.03);
   });
 
   it('voice-message: every part joined into one voice message, each part requested once and recorded', async () => {

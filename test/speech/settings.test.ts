@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/speech/settings.ts';
+import { resolveSettings, ttsRequest } from '../../src/speech/settings.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
 const member = { voice: 'voice-b-en-m-01', language: 'en', tone: 'member tone', format: 'mp3' as const };
@@ -15,7 +15,33 @@ describe('resolveSettings', () => {
       tone: { kind: 'preset', preset: 'chosen' },
       format: { kind: 'member' },
       exaggeration: { kind: 'server', preset: 'house' },
+      speed: { kind: 'builtin' },
+      volume: { kind: 'builtin' },
     });
+    expect(r).toMatchObject({ speed: 1, volume: 0 });
+  });
+
+  it('resolves speed and volume in the same order, each on its own (presets and /myvoice will carry them too)', () => {
+    const r = resolveSettings({
+      options: { volume: -6 },
+      preset: { name: 'quick', settings: { speed: 1.5, volume: 3 } },
+      member: { speed: 0.75, volume: 2 },
+      server: { name: 'house', settings: { speed: 1.25 } },
+      guildLocale: 'en-US',
+    });
+    expect(r).toMatchObject({ speed: 1.5, volume: -6 });
+    expect(r.sources.speed).toEqual({ kind: 'preset', preset: 'quick' });
+    expect(r.sources.volume).toEqual({ kind: 'option' });
+    const fromMember = resolveSettings({ options: {}, member: { speed: 0.75 }, server: { name: 'house', settings: { speed: 1.25, volume: 4 } }, guildLocale: 'en-US' });
+    expect(fromMember).toMatchObject({ speed: 0.75, volume: 4 });
+    expect(fromMember.sources.speed).toEqual({ kind: 'member' });
+  });
+
+  it('asks for effects only when speed or volume changes something', () => {
+    const base = resolveSettings({ options: { voice: 'voice-b-en-f-01' }, guildLocale: 'en-US' });
+    expect('effects' in ttsRequest('hi', base)).toBe(false);
+    expect(ttsRequest('hi', resolveSettings({ options: { speed: 1.5 }, guildLocale: 'en-US' }))).toMatchObject({ effects: { speed: 1.5, volumeDb: 0 } });
+    expect(ttsRequest('hi', resolveSettings({ options: { volume: -3 }, guildLocale: 'en-US' }))).toMatchObject({ effects: { speed: 1, volumeDb: -3 } });
   });
 
   it("puts the command's options first", () => {

@@ -1,0 +1,121 @@
+// Speed, volume and one file per request, end to end: the real bot, the local Discord (DAVE; it sends the
+// interaction's attachment_size_limit, 10 MiB, and refuses bigger uploads with 40005 as Discord does) and the
+// sandbox Voice API over HTTP, counting its requests and its bill. Heard audio is what a listener decrypted.
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis.ts';
+import { analyseClip } from '../../src/audio/clip.ts';
+import { parseWavHeader } from '../../src/audio/wav.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
+import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
+import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { hearVoiceMessage } from '../voice-message/helpers.ts';
+
+// As on Discord, where @everyone may send voice messages by default; the bot's own role too.
+const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
+const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
+const london = guilds[1] as (typeof guilds)[number];
+const ALICE = '300000000000000011'; // London, in voice "general"
+const VOICE = 'voice-b-en-m-01';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 1000 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const ttsCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts');
+/** A text of `characters` characters in numbered sentences (its parts split at sentence ends, none alike). */
+const longText = (characters: number) => {
+  let text = '';
+  for (let i = 1; text.length < characters; i++) text += `Sentence ${i} of a long text that takes several requests. `;
+  return `${text.slice(0, characters - 1).trimEnd()}.`;
+};
+
+describe('speed and volume', () => {
+  it("/say speed:1.5 is heard at the voice's pitch in 2/3 of the time; speed:0.75 of the same text as a file makes no second paid call", async () => {
+    const text = 'Faster, please, but in my own voice.';
+    const expected = h.sandbox.expectedDurationSeconds(text);
+    const pitch = h.sandbox.voicePitchHz(VOICE) ?? 0;
+    const before = h.sandbox.requests.length;
+    const billedBefore = h.sandbox.charactersBilled();
+    h.discord.clearAudio(london.id);
+    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, speed: numberValue(1.5) } });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
+    expect(Math.abs(heard.seconds - expected / 1.5)).toBeLessThan(0.1);
+    expect(Math.abs((pitchOf(heard) ?? 0) - pitch)).toBeLessThan(4);
+    expect(ttsCalls(before)).toHaveLength(1);
+
+    const slower = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, speed: numberValue(0.75), output: 'file' } });
+    const file = slower.handle.responses.find((r) => r.files.length > 0)?.files[0];
+    const info = await analyseClip(file?.data ?? Buffer.alloc(0));
+    expect(Math.abs(info.durationSeconds - expected / 0.75)).toBeLessThan(0.05);
+    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch)).toBeLessThan(4);
+    expect(ttsCalls(before)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled() - billedBefore).toBe(text.length);
+  });
+
+  it('/emote volume:-12 is heard 12 dB quieter than the same line at 0 dB, from one paid call', async () => {
+    const text = 'Quietly now, with feeling.';
+    const before = h.sandbox.requests.length;
+    const loudness: number[] = [];
+    for (const volume of [0, -12]) {
+      h.discord.clearAudio(london.id);
+      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'emote', options: { text, exaggeration: numberValue(0.5), volume: numberValue(volume) } });
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+      loudness.push(loudnessOf(await h.discord.waitForAudio(london.id, { minSeconds: 0.5 })));
+    }
+    expect((loudness[1] ?? 0) - (loudness[0] ?? 0)).toBeCloseTo(-12, 0);
+    expect(h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'emotion-tts')).toHaveLength(1);
+  });
+
+  it('refuses a speed outside 0.5..2 privately, before any API call', async () => {
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Too fast.', speed: numberValue(3) } });
+    expect(content).toContain('Speed must be a number from 0.5 to 2');
+    expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});
+
+describe('one file per request', () => {
+  it('a 3,300-character /say output:file is several paid requests posted as ONE valid WAV as long as its parts', async () => {
+    const text = longText(3300);
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, output: 'file' } });
+    expect(content).toMatch(/Here is `voice-b-en-m-01`, \d+\.\d s \(wav\)/);
+    const calls = ttsCalls(before);
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    const files = handle.responses.flatMap((r) => r.files);
+    expect(files).toHaveLength(1);
+    const data = files[0]?.data ?? Buffer.alloc(0);
+    expect(files[0]?.name).toBe('saybot-voice-b-en-m-01.wav');
+    expect(data.readUInt32LE(4)).toBe(data.length - 8);
+    const parsed = parseWavHeader(data);
+    if (!('header' in parsed)) throw new Error('no WAV header');
+    expect(parsed.header.dataOffset + (parsed.header.dataBytes ?? 0)).toBe(data.length);
+    const info = await analyseClip(data);
+    const parts = calls.reduce((sum, r) => sum + h.sandbox.expectedDurationSeconds(r.text ?? ''), 0);
+    expect(Math.abs(info.durationSeconds - parts)).toBeLessThan(0.01);
+  }, 60_000);
+
+  it("a file over the interaction's attachment_size_limit is posted as a voice message instead, and the member is told why", async () => {
+    const text = longText(3950);
+    // This text's WAV is over Discord's 10 MiB: 24 kHz, 16-bit, mono.
+    expect(h.sandbox.expectedDurationSeconds(text) * 48_000).toBeGreaterThan(ATTACHMENT_SIZE_LIMIT);
+    const from = h.discord.channelMessages(london.textChannelId).length;
+    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, output: 'file' } });
+    const reply = await handle.waitForFinal(60_000);
+    expect(reply.content).toMatch(/The WAV file would be 1\d\.\d MB, over the 10\.0 MB Discord takes here, so I posted it as a voice message instead/);
+    expect(handle.responses.flatMap((r) => r.files)).toHaveLength(0);
+    const posted = h.discord.channelMessages(london.textChannelId).slice(from).filter((m) => ((Number(m.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0);
+    expect(posted).toHaveLength(1);
+    const heard = await hearVoiceMessage(posted[0]?.files[0]?.data ?? Buffer.alloc(0));
+    expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.5);
+    expect(Math.abs((heard.pitchHz ?? 0) - (h.sandbox.voicePitchHz(VOICE) ?? 0))).toBeLessThan(4);
+    expect(rmsDbfs(heard.samples)).toBeGreaterThan(-20);
+  }, 90_000);
+});
