@@ -1,5 +1,5 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { AutoreadControl } from '../src/bot/autoread-wiring.ts';
+import type { AutoreadControl } from '../src/bot/autoread-control.ts';
 import type { CommandContext, CommandModule } from '../src/bot/command.ts';
 import { booleanOption, channelOption, integerOption, roleOption, slashCommand, subcommand } from '../src/bot/command-builder.ts';
 import { UserError } from '../src/bot/failures.ts';

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isCommandModule, type AnyCommandModule } from './command.ts';
+import { ApplicationCommandType } from 'discord.js';
+import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMenuModule } from './command.ts';
 
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
 
@@ -28,4 +29,33 @@ export async function loadCommands(dir = COMMANDS_DIR, { heldBack = HELD_BACK }:
     commands.set(mod.data.name, mod);
   }
   return commands;
+}
+
+export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
+  return command.data.type === ApplicationCommandType.Message;
+}
+
+/** The module that answers `interaction`: the one of that name, if it is of the interaction's kind. */
+export function commandFor(
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  interaction: BotCommandInteraction,
+): AnyCommandModule | undefined {
+  const command = commands.get(interaction.commandName);
+  if (command === undefined) return undefined;
+  return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
+}
+
+export function isCommandModule(value: unknown): value is AnyCommandModule {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Partial<Record<keyof CommandModule, unknown>>;
+  const data = m.data as { name?: unknown; type?: unknown; toJSON?: unknown } | undefined;
+  return (
+    typeof data === 'object' &&
+    typeof data.name === 'string' &&
+    typeof data.toJSON === 'function' &&
+    (data.type === undefined || data.type === ApplicationCommandType.Message) &&
+    typeof m.execute === 'function' &&
+    (m.autocomplete === undefined || (data.type === undefined && typeof m.autocomplete === 'function')) &&
+    (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
+  );
 }

@@ -18,7 +18,7 @@ import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
 import { VoiceMessageError } from '../voice-message/render.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
-import { echo } from './replies.ts';
+import { echo } from './safe-text.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 

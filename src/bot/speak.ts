@@ -6,7 +6,7 @@ import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-default
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from './acknowledge.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
-import type { AutoreadControl } from './autoread-wiring.ts';
+import type { AutoreadControl } from './autoread-control.ts';
 import type { BotCommandInteraction, CommandContext } from './command.ts';
 import { UserError, describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from './i18n.ts';

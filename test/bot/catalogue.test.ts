@@ -1,6 +1,7 @@
 import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isMessageMenu, type AnyCommandModule, type CommandModule, type MessageMenuModule } from '../../src/bot/command.ts';
+import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/bot/command.ts';
+import { isMessageMenu } from '../../src/bot/command-loader.ts';
 import { HELD_BACK, loadCommands } from '../../src/bot/command-loader.ts';
 import { en } from '../../src/bot/i18n/en.ts';
 import { ja } from '../../src/bot/i18n/ja.ts';
