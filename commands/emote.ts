@@ -1,10 +1,10 @@
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { slashCommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
-import { exaggerationOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/options.ts';
-import { speakForCommand } from '../src/bot/speak.ts';
-import { settingsForCommand } from '../src/bot/speech-settings.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
+import { exaggerationOption, outputOption, presetOption, readOutput, readText, readVoiceSettings, textOption, voiceOption } from '../src/bot/interactions/options.ts';
+import { speakForCommand } from '../src/bot/frontend/speak.ts';
+import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';

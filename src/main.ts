@@ -1,8 +1,8 @@
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot } from './bot/app.ts';
-import type { AnyCommandModule } from './bot/command.ts';
-import { loadCommands } from './bot/command-loader.ts';
-import { deployCommands } from './bot/deploy.ts';
+import type { AnyCommandModule } from './bot/interactions/command.ts';
+import { loadCommands } from './bot/interactions/command-loader.ts';
+import { deployCommands } from './bot/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from './config.ts';
 import { asDiscordUnreachable } from './discord-unreachable.ts';
 import { createLogger, type Logger } from './log.ts';

@@ -9,16 +9,16 @@ import { Accounting } from '../quota/accounting.ts';
 import { PartSource } from '../speech/part-source.ts';
 import { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
-import { catalogueVoices } from '../voices/catalogue.ts';
+import { catalogueVoices } from '../voice-catalogue/catalogue.ts';
 import { RemovedGuilds } from '../privacy/removed-guilds.ts';
 import { PlayerRegistry } from '../voice/player-registry.ts';
-import { AutoreadWiring } from './autoread-wiring.ts';
-import type { AnyCommandModule, CommandContext } from './command.ts';
-import { loadCommands } from './command-loader.ts';
+import { AutoreadWiring } from './frontend/autoread-wiring.ts';
+import type { AnyCommandModule, CommandContext } from './interactions/command.ts';
+import { loadCommands } from './interactions/command-loader.ts';
 import { t } from './i18n.ts';
-import { handleInteraction } from './interactions.ts';
+import { handleInteraction } from './interactions/router.ts';
 import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
-import { NO_MENTIONS } from './replies.ts';
+import { NO_MENTIONS } from './interactions/replies.ts';
 
 export interface SayBotOptions {
   config: Config;

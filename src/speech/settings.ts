@@ -1,5 +1,5 @@
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
-import { defaultVoiceFor } from '../voices/catalogue.ts';
+import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
 import type { SpeechRequest } from './pipeline.ts';
 import { usableVoice } from './voice-access.ts';

@@ -1,13 +1,13 @@
 import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/bot/command.ts';
-import { isMessageMenu } from '../../src/bot/command-loader.ts';
-import { HELD_BACK, loadCommands } from '../../src/bot/command-loader.ts';
+import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/bot/interactions/command.ts';
+import { isMessageMenu } from '../../src/bot/interactions/command-loader.ts';
+import { HELD_BACK, loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { en } from '../../src/bot/i18n/en.ts';
 import { ja } from '../../src/bot/i18n/ja.ts';
 import { ko } from '../../src/bot/i18n/ko.ts';
-import { forAdminsByDefault } from '../../src/bot/preconditions.ts';
-import type { VoiceMessageFallbackReason } from '../../src/bot/voice-message-post.ts';
+import { forAdminsByDefault } from '../../src/bot/interactions/preconditions.ts';
+import type { VoiceMessageFallbackReason } from '../../src/bot/frontend/voice-message-post.ts';
 
 const languages = { en, ko, ja } as const;
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -15,7 +15,7 @@ import {
   SlashCommandSubcommandBuilder,
   type SharedNameAndDescription,
 } from 'discord.js';
-import { localisations, t, type MessageKey } from './i18n.ts';
+import { localisations, t, type MessageKey } from '../i18n.ts';
 import { forAdminsByDefault, type MenuRequirements, type Requirements } from './preconditions.ts';
 
 // Command definitions built from the catalogue (src/bot/i18n/): a command or option is declared once, by its

@@ -1,8 +1,8 @@
 // What the commands may do with auto-read (CommandContext.autoread): a type-only module, so the command contract
 // does not import the wiring that implements it.
 import type { Guild } from 'discord.js';
-import type { AutoReadSettings } from '../store/auto-read-store.ts';
-import type { DictionaryEntry } from '../text/dictionary.ts';
+import type { AutoReadSettings } from '../../store/auto-read-store.ts';
+import type { DictionaryEntry } from '../../text/dictionary.ts';
 
 /** What the commands may do with auto-read. */
 export interface AutoreadControl {

@@ -9,16 +9,16 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
   RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Config } from '../config.ts';
-import type { Logger } from '../log.ts';
-import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting } from '../quota/accounting.ts';
-import type { SpeechPipeline } from '../speech/pipeline.ts';
-import type { Store } from '../store/types.ts';
-import type { PresetVoice } from '../voices/catalogue.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { AutoreadControl } from './autoread-control.ts';
-import type { MessageKey } from './i18n.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+import type { Accounting } from '../../quota/accounting.ts';
+import type { SpeechPipeline } from '../../speech/pipeline.ts';
+import type { Store } from '../../store/types.ts';
+import type { PresetVoice } from '../../voice-catalogue/catalogue.ts';
+import type { PlayerRegistry } from '../../voice/player-registry.ts';
+import type { AutoreadControl } from '../frontend/autoread-control.ts';
+import type { MessageKey } from '../i18n.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {

@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { VoiceSettings } from '../store/types.ts';
-import { LANGUAGE_CODE } from '../voices/catalogue.ts';
+import type { VoiceSettings } from '../../store/types.ts';
+import { LANGUAGE_CODE } from '../../voice-catalogue/catalogue.ts';
 import { numberOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
 import { echo } from './replies.ts';

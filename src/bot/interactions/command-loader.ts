@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApplicationCommandType } from 'discord.js';
 import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMenuModule } from './command.ts';
 
-export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
+export const COMMANDS_DIR = fileURLToPath(new URL('../../../commands/', import.meta.url));
 
 /**
  * Modules in commands/ that are not offered yet, with why: they are neither registered with Discord nor routed

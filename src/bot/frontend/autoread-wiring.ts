@@ -3,18 +3,18 @@
 // start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
 // AutoreadControl (CommandContext.autoread).
 import { Events, type Client, type Guild } from 'discord.js';
-import type { Logger } from '../log.ts';
-import { AutoReader, type BehindNotice, type RefusalNotice } from '../autoread/reader.ts';
-import { readerSettings } from '../autoread/settings.ts';
-import { autoreadSpeechRequest } from '../autoread/voice.ts';
-import type { SpeechPipeline } from '../speech/pipeline.ts';
-import type { AutoReadSettings, AutoReadState } from '../store/auto-read-store.ts';
-import type { Store } from '../store/types.ts';
-import type { DictionaryEntry } from '../text/dictionary.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { describeFailure } from './failures.ts';
-import { t } from './i18n.ts';
-import { NO_MENTIONS } from './replies.ts';
+import type { Logger } from '../../log.ts';
+import { AutoReader, type BehindNotice, type RefusalNotice } from '../../autoread/reader.ts';
+import { readerSettings } from '../../autoread/settings.ts';
+import { autoreadSpeechRequest } from '../../autoread/voice.ts';
+import type { SpeechPipeline } from '../../speech/pipeline.ts';
+import type { AutoReadSettings, AutoReadState } from '../../store/auto-read-store.ts';
+import type { Store } from '../../store/types.ts';
+import type { DictionaryEntry } from '../../text/dictionary.ts';
+import type { PlayerRegistry } from '../../voice/player-registry.ts';
+import { describeFailure } from '../interactions/failures.ts';
+import { t } from '../i18n.ts';
+import { NO_MENTIONS } from '../interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 
 export interface AutoreadWiringOptions {

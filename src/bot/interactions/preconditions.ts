@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
-import type { MessageKey, MessageParams } from './i18n.ts';
+import type { MessageKey, MessageParams } from '../i18n.ts';
 
 export type { MenuRequirements, Preconditions, Requirements } from './command.ts';
 

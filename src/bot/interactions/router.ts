@@ -1,5 +1,5 @@
 import type { Interaction } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import type { AnyCommandModule, BotCommandInteraction, CommandContext } from './command.ts';
 import { commandFor, isMessageMenu } from './command-loader.ts';
