@@ -52,7 +52,7 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
 
 /**
  * A slash command from `command.<name>` and `command.<name>.description`: used in servers only, and shown only to
- * members with Manage Server by default when its requirements say so (src/bot/preconditions.ts).
+ * members with Manage Server by default when its requirements say so (src/bot/interactions/preconditions.ts).
  */
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
   const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(InteractionContextType.Guild);
