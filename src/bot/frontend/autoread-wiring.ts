@@ -5,7 +5,6 @@
 import { Events, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from '../../autoread/reader.ts';
-import { readerSettings } from '../../autoread/settings.ts';
 import { autoreadSpeechRequest } from '../../autoread/voice.ts';
 import type { SpeechPipeline } from '../../speech/pipeline.ts';
 import type { AutoReadSettings, AutoReadState } from '../../store/auto-read-store.ts';
@@ -102,7 +101,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   configure(guildId: string, settings: AutoReadSettings): void {
-    this.#reader.configure(guildId, readerSettings(settings));
+    this.#reader.configure(guildId, settings);
   }
 
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
@@ -162,7 +161,7 @@ export class AutoreadWiring implements AutoreadControl {
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
     const entries = await this.#options.store.dictionary.list(state.guildId);
-    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: readerSettings(state.settings) }, entries);
+    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings }, entries);
   }
 
   /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */
