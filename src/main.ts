@@ -134,7 +134,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
       ...(seams.now === undefined ? {} : { now: seams.now }),
     });
-    // Before logging in: auto-read's restored guilds keep their players (keepConnected) and the gauges read it.
+    // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;
     await bot.start().catch((error: unknown) => {
       throw asDiscordUnreachable(error, discordUrl);
@@ -177,7 +177,7 @@ async function assembleCore(
     idleTimeoutMs: config.voiceIdleTimeoutMs,
     group: `saybot-${randomUUID()}`,
     // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
-    keepConnected: isReading,
+    stayConnected: isReading,
   });
   const accounting = new Accounting({
     store,

@@ -102,7 +102,7 @@ export class SayBot {
     return this.#autoreadAvailable;
   }
 
-  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry keepConnected). */
+  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
   }

@@ -44,7 +44,7 @@ describe('message context menus', () => {
   let h: Harness;
   beforeAll(async () => {
     // Everything in commands/ (Speak included), plus the probe.
-    const commands = new Map<string, AnyCommandModule>([...(await loadCommands(undefined, { heldBack: new Map() })), [readBack.data.name, readBack]]);
+    const commands = new Map<string, AnyCommandModule>([...(await loadCommands()), [readBack.data.name, readBack]]);
     h = await startHarness({ guilds, commands });
   });
   afterAll(async () => {

@@ -6,20 +6,9 @@ import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMen
 
 export const COMMANDS_DIR = fileURLToPath(new URL('../../../commands/', import.meta.url));
 
-/**
- * Modules in commands/ that are not offered yet, with why: they are neither registered with Discord nor routed
- * (a command that can only fail would be worse than none). Empty now that Speak (issue 15) can speak.
- */
-export const HELD_BACK: ReadonlyMap<string, string> = new Map();
-
-export interface LoadOptions {
-  /** File names to leave out (default HELD_BACK); tests load everything with an empty map. */
-  heldBack?: ReadonlyMap<string, string>;
-}
-
 /** Loads every command module in commands/, keyed by command name. A malformed module stops start-up. */
-export async function loadCommands(dir = COMMANDS_DIR, { heldBack = HELD_BACK }: LoadOptions = {}): Promise<Map<string, AnyCommandModule>> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !heldBack.has(f)).sort();
+export async function loadCommands(dir = COMMANDS_DIR): Promise<Map<string, AnyCommandModule>> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
   const commands = new Map<string, AnyCommandModule>();
   for (const file of files) {
     const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
