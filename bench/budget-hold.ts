@@ -11,7 +11,7 @@ import pg from 'pg';
 import { PgStore } from '../src/store/pg-store.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 import type { Store } from '../src/store/types.ts';
-import { postgresBackend, postgresUnavailable } from '../test/store/backends.ts';
+import { postgresBackend, postgresUnavailable } from '../fixtures/store-backends.ts';
 
 export interface BudgetHoldPlan {
   /** Spend rows this month, spread over `guilds` guilds and `members` members. */

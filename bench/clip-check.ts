@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyseClip } from '../src/audio/clip.ts';
-import { checkReferenceClip } from '../src/bot/reference-clip.ts';
+import { checkReferenceClip } from '../src/bot/frontend/reference-clip.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
-import { longMp3 } from '../test/audio/long-mp3.ts';
+import { longMp3 } from '../fixtures/long-mp3.ts';
 
 type Case = 'old-huge' | 'new-huge' | 'new-60s';
 interface Figures { case: Case; ms: number; stallMs: number; rssAddedMb: number; answer: string }

@@ -10,7 +10,7 @@ import { DecodeTo48kStream } from '../src/audio/decode-stream.ts';
 import { createNativeEncoder, encoderSpec, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { WavStreamDecoder } from '../src/audio/wav-stream.ts';
 
-const SPEECH = new URL('../test/fixtures/audio/speech-en-24k-mono.wav', import.meta.url);
+const SPEECH = new URL('../fixtures/audio/speech-en-24k-mono.wav', import.meta.url);
 const REPEATS = 5;
 
 export interface EncoderFloor {

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { postgresBackend, postgresUnavailable, sqliteBackend } from '../test/store/backends.ts';
+import { postgresBackend, postgresUnavailable, sqliteBackend } from '../fixtures/store-backends.ts';
 import { APP_ID, FakeDiscord, fakeToken, startBotProcess } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { percentile } from './stats.ts';

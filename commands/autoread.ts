@@ -1,13 +1,13 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { AutoreadControl } from '../src/bot/autoread-wiring.ts';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { booleanOption, channelOption, integerOption, roleOption, slashCommand, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import type { AutoreadControl } from '../src/bot/frontend/autoread-control.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { booleanOption, channelOption, integerOption, roleOption, slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { MESSAGE_CONTENT_WHERE } from '../src/bot/intents.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { showContent, showResult } from '../src/bot/replies.ts';
-import { memberVoiceChannel } from '../src/bot/speak.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { memberVoiceChannel } from '../src/bot/frontend/speak.ts';
 import { MAX_LENGTH_RANGE } from '../src/autoread/settings.ts';
 import type { AutoReadSettingChanges, AutoReadSettings, AutoReadState } from '../src/store/auto-read-store.ts';
 

@@ -1,9 +1,9 @@
-import type { CommandModule } from '../src/bot/command.ts';
-import { integerOption, slashCommand, type OptionName } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { integerOption, slashCommand, type OptionName } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { showContent } from '../src/bot/replies.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { showContent } from '../src/bot/interactions/replies.ts';
 import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../src/quota/budgets.ts';
 
 /** Each budget's option, and the highest value Discord lets a member type. */

@@ -1,15 +1,15 @@
 import type { Attachment } from 'discord.js';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
-import { outputOption, readOutput } from '../src/bot/options.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/reference-clip.ts';
-import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget } from '../src/bot/speak.ts';
+import { outputOption, readOutput } from '../src/bot/interactions/options.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/frontend/reference-clip.ts';
+import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget } from '../src/bot/frontend/speak.ts';
 import { countCharacters } from '../src/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
-import { acknowledge } from '../src/bot/acknowledge.ts';
+import { acknowledge } from '../src/bot/interactions/acknowledge.ts';
 
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;

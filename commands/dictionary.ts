@@ -1,12 +1,12 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { t, type MessageKey } from '../src/bot/i18n.ts';
-import { fitLines } from '../src/bot/listing.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { downloadClip } from '../src/bot/reference-clip.ts';
-import { echo, showContent, showResult } from '../src/bot/replies.ts';
+import { fitLines } from '../src/bot/frontend/listing.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { downloadClip } from '../src/bot/frontend/reference-clip.ts';
+import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
 import {
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,

@@ -1,12 +1,12 @@
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { slashCommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import {
   exaggerationOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, textOption, voiceOption, volumeOption,
-} from '../src/bot/options.ts';
-import { speakForCommand } from '../src/bot/speak.ts';
-import { settingsForCommand } from '../src/bot/speech-settings.ts';
+} from '../src/bot/interactions/options.ts';
+import { speakForCommand } from '../src/bot/frontend/speak.ts';
+import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
 import { effectsOf } from '../src/speech/settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */

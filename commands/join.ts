@@ -1,10 +1,10 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { slashCommand } from '../src/bot/command-builder.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { memberVoiceChannel } from '../src/bot/speak.ts';
-import { showResult } from '../src/bot/replies.ts';
-import { acknowledge } from '../src/bot/acknowledge.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { memberVoiceChannel } from '../src/bot/frontend/speak.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
+import { acknowledge } from '../src/bot/interactions/acknowledge.ts';
 
 export const requires: Requirements = { inVoice: true };
 

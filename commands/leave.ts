@@ -1,8 +1,8 @@
-import { slashCommand } from '../src/bot/command-builder.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { UserError } from '../src/bot/failures.ts';
-import { requireManager } from '../src/bot/preconditions.ts';
-import { showResult } from '../src/bot/replies.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
+import { requireManager } from '../src/bot/interactions/preconditions.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
 
 export const data = slashCommand('leave');
 

@@ -1,10 +1,10 @@
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { slashCommand, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
-import { formatOption, languageOption, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import { showResult } from '../src/bot/replies.ts';
-import { describeSettings } from '../src/bot/speech-settings.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
+import { formatOption, languageOption, readVoiceSettings, toneOption, voiceOption } from '../src/bot/interactions/options.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
+import { describeSettings } from '../src/bot/frontend/speech-settings.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
 
 export const data = slashCommand('myvoice')

@@ -3,12 +3,12 @@
 // own, `/output show` what applies. A member's own default comes before the server's; neither: a file (the Speak
 // menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandModule } from '../src/bot/command.ts';
-import { slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
 import { t } from '../src/bot/i18n.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { showResult } from '../src/bot/replies.ts';
-import { outsideVoiceOutput } from '../src/bot/speak.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
+import { outsideVoiceOutput } from '../src/bot/frontend/speak.ts';
 import type { OutsideVoiceOutput } from '../src/store/output-defaults-store.ts';
 
 const CHOICES = ['voice-message', 'file', 'reset'] as const;

@@ -1,14 +1,14 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
-import { fitLines } from '../src/bot/listing.ts';
-import { exaggerationOption, formatOption, languageOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/options.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { echo, showContent, showResult } from '../src/bot/replies.ts';
-import { describeSettings, presetLine } from '../src/bot/speech-settings.ts';
+import { fitLines } from '../src/bot/frontend/listing.ts';
+import { exaggerationOption, formatOption, languageOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/interactions/options.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { describeSettings, presetLine } from '../src/bot/frontend/speech-settings.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 

@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { slashCommand, stringOption, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { formatNumber, t, type MessageKey } from '../src/bot/i18n.ts';
-import type { Requirements } from '../src/bot/preconditions.ts';
-import { echo, showContent, showResult } from '../src/bot/replies.ts';
+import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../src/privacy/confirmations.ts';
 import { forgetGuild, forgetMember, type Forgetting } from '../src/privacy/forget.ts';
 

@@ -1,12 +1,12 @@
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { slashCommand } from '../src/bot/command-builder.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import {
   formatOption, languageOption, textOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, toneOption,
   voiceOption, volumeOption,
-} from '../src/bot/options.ts';
-import { speakForCommand } from '../src/bot/speak.ts';
-import { settingsForCommand } from '../src/bot/speech-settings.ts';
+} from '../src/bot/interactions/options.ts';
+import { speakForCommand } from '../src/bot/frontend/speak.ts';
+import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
 import { ttsRequest } from '../src/speech/settings.ts';
 
 export const data = slashCommand('say')

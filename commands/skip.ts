@@ -1,6 +1,6 @@
-import { slashCommand } from '../src/bot/command-builder.ts';
-import type { CommandModule } from '../src/bot/command.ts';
-import { showResult } from '../src/bot/replies.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import type { CommandModule } from '../src/bot/interactions/command.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
 
 export const data = slashCommand('skip');
 

@@ -2,13 +2,13 @@
 // (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
 // default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
 // their (or the server's) /output default says a file.
-import { messageMenu } from '../src/bot/command-builder.ts';
-import type { MessageMenuModule } from '../src/bot/command.ts';
-import type { MenuRequirements } from '../src/bot/preconditions.ts';
-import { showResult } from '../src/bot/replies.ts';
-import { speakableMessage, speakMessageText } from '../src/bot/speak-message.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../src/bot/speak.ts';
-import { voiceLabel } from '../src/bot/speech-settings.ts';
+import { messageMenu } from '../src/bot/interactions/command-builder.ts';
+import type { MessageMenuModule } from '../src/bot/interactions/command.ts';
+import type { MenuRequirements } from '../src/bot/interactions/preconditions.ts';
+import { showResult } from '../src/bot/interactions/replies.ts';
+import { speakableMessage, speakMessageText } from '../src/bot/frontend/speak-message.ts';
+import { chooseTarget, requesterOf, speakAndReply } from '../src/bot/frontend/speak.ts';
+import { voiceLabel } from '../src/bot/frontend/speech-settings.ts';
 import { chooseSettings, ttsRequest } from '../src/speech/settings.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */

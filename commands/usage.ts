@@ -1,8 +1,8 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
-import { slashCommand } from '../src/bot/command-builder.ts';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
+import { slashCommand } from '../src/bot/interactions/command-builder.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
-import { showContent } from '../src/bot/replies.ts';
+import { showContent } from '../src/bot/interactions/replies.ts';
 import type { UsageReport } from '../src/quota/accounting.ts';
 import { dayOf } from '../src/quota/calendar.ts';
 import { MAX_MEMBERS, usageChartSvg } from '../src/usage/chart.ts';

@@ -1,17 +1,17 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/bot/autocomplete.ts';
-import { MAX_CHOICES } from '../src/bot/choices.ts';
-import type { CommandContext, CommandModule } from '../src/bot/command.ts';
-import { slashCommand, subcommand } from '../src/bot/command-builder.ts';
-import { UserError } from '../src/bot/failures.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import { MAX_CHOICES } from '../src/bot/interactions/choices.ts';
+import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
+import { slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { UserError } from '../src/bot/interactions/failures.ts';
 import { t, type MessageKey } from '../src/bot/i18n.ts';
-import { fitLines } from '../src/bot/listing.ts';
-import { languageOption, readVoiceSettings, voiceOption } from '../src/bot/options.ts';
-import { requireOwnerOrManager } from '../src/bot/preconditions.ts';
-import { echo, showContent, showResult } from '../src/bot/replies.ts';
-import { presetLine } from '../src/bot/speech-settings.ts';
+import { fitLines } from '../src/bot/frontend/listing.ts';
+import { languageOption, readVoiceSettings, voiceOption } from '../src/bot/interactions/options.ts';
+import { requireOwnerOrManager } from '../src/bot/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { presetLine } from '../src/bot/frontend/speech-settings.ts';
 import { deleteClonedVoice } from '../src/privacy/forget.ts';
-import { languageName } from '../src/voices/catalogue.ts';
+import { languageName } from '../src/voice-catalogue/catalogue.ts';
 
 export const data = slashCommand('voices')
   .addSubcommand(subcommand('voices.list').addStringOption(languageOption()))

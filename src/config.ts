@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { OperatorBudgets } from './quota/budgets.ts';
 import type { QueueBounds } from './speech/queue-bounds.ts';
-import type { PresetVoice } from './voices/catalogue.ts';
-import { readVoicesFile } from './voices/voices-file.ts';
+import type { PresetVoice } from './voice-catalogue/catalogue.ts';
+import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;

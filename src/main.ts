@@ -1,16 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
-import { SayBot } from './bot/app.ts';
-import type { AnyCommandModule } from './bot/command.ts';
-import { loadCommands } from './bot/command-loader.ts';
-import { deployCommands } from './bot/deploy.ts';
+import { SayBot, type SayBotCore } from './bot/app.ts';
+import { AudioCache } from './cache/audio-cache.ts';
+import type { AnyCommandModule } from './bot/interactions/command.ts';
+import { loadCommands } from './bot/interactions/command-loader.ts';
+import { deployCommands } from './bot/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from './config.ts';
 import { asDiscordUnreachable } from './discord-unreachable.ts';
 import { createLogger, type Logger } from './log.ts';
 import { Metrics } from './metrics/metrics.ts';
+import { Accounting } from './quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from './metrics/server.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
+import { PartSource } from './speech/part-source.ts';
+import { SpeechPipeline } from './speech/pipeline.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
+import { PlayerRegistry } from './voice/player-registry.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -43,9 +49,10 @@ export interface StartSeams {
 }
 
 /**
- * Wires and starts the bot, the one way production and the end-to-end tests do it: logger, the shared Voice API
- * client (or an in-process sandbox when no Voice API is configured), the store, the slash commands registered
- * with Discord when they differ from what it has, then the Discord connection. A Discord that cannot be reached
+ * Wires and starts the bot, the one way production and the end-to-end tests do it, and the one place the app is
+ * assembled: logger, the shared Voice API client (or an in-process sandbox when no Voice API is configured), the
+ * slash commands registered with Discord when they differ from what it has, the store, the core (audio cache,
+ * accounting, part source, speech pipeline, players), then the Discord side (SayBot) and its connection. A Discord that cannot be reached
  * ends in a DiscordUnreachableError whose message is one line.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
@@ -111,20 +118,27 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       });
       logger.info({ url: metricsServer.url }, 'metrics and health served');
     }
-    bot = await SayBot.start({
+    let core: SayBotCore;
+    try {
+      core = await assembleCore(config, logger, voiceApi, store, seams, metrics, (guildId) => started?.isReading(guildId) ?? false);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    bot = new SayBot({
       config,
       logger,
-      voiceApi,
-      store,
+      core,
       commands,
       ...(metrics === undefined ? {} : { metrics }),
       ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
       ...(seams.now === undefined ? {} : { now: seams.now }),
-      ...(seams.bufferResponses === undefined ? {} : { bufferResponses: seams.bufferResponses }),
-    }).catch((error: unknown) => {
+    });
+    // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
+    started = bot;
+    await bot.start().catch((error: unknown) => {
       throw asDiscordUnreachable(error, discordUrl);
     });
-    started = bot;
   } catch (error) {
     await metricsServer?.close();
     await voiceApi.close();
@@ -145,6 +159,46 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       logger.info('stopped');
     },
   };
+}
+
+/** The core the commands and auto-read speak through: the audio cache, accounting, part source, pipeline, players. */
+async function assembleCore(
+  config: Config,
+  logger: Logger,
+  voiceApi: VoiceApiClient,
+  store: Store,
+  seams: StartSeams,
+  metrics: Metrics | undefined,
+  isReading: (guildId: string) => boolean,
+): Promise<SayBotCore> {
+  const cache = await AudioCache.open({ ...config.cache, logger });
+  const players = new PlayerRegistry({
+    logger,
+    idleTimeoutMs: config.voiceIdleTimeoutMs,
+    group: `saybot-${randomUUID()}`,
+    // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
+    stayConnected: isReading,
+  });
+  const accounting = new Accounting({
+    store,
+    budgets: config.budgets,
+    planCharacterLimit: config.planCharacterLimit,
+    account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
+    storeDeadlineMs: config.storeTimeouts.deadlineMs,
+    logger,
+    ...(seams.now === undefined ? {} : { now: seams.now }),
+    ...(metrics === undefined ? {} : { metrics }),
+  });
+  const source = new PartSource({
+    client: voiceApi, logger, cache, accounting,
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(seams.bufferResponses === undefined ? {} : { bufferResponses: seams.bufferResponses }),
+  });
+  const speech = new SpeechPipeline({
+    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
+    ...(metrics === undefined ? {} : { metrics }),
+  });
+  return { store, speech, accounting, players, cache };
 }
 
 /** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */

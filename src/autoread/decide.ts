@@ -49,8 +49,8 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   if (message.system) return skip('system');
   if (message.webhook) return settings.readBots ? { read: true } : skip('webhook');
   if (message.bot) return settings.readBots ? { read: true } : skip('bot');
-  if (settings.requiredRoleId !== null && !message.roleIds.includes(settings.requiredRoleId)) return skip('missing-role');
-  if (settings.onlyVoiceMembers && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');
+  if (settings.requiredRoleId !== undefined && !message.roleIds.includes(settings.requiredRoleId)) return skip('missing-role');
+  if (settings.onlyMembersInVoice && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');
   return { read: true };
 }
 

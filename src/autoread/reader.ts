@@ -15,7 +15,8 @@ import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
-import type { AutoreadSettings, ReadingBinding } from './settings.ts';
+import type { AutoReadSettings } from '../store/auto-read-store.ts';
+import type { ReadingBinding } from './settings.ts';
 import { voiceChangeText } from './spoken.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
@@ -145,7 +146,7 @@ export class AutoReader {
   }
 
   /** Changes a reading guild's settings (from the next message on); false when it is not reading. */
-  configure(guildId: string, settings: Partial<AutoreadSettings>): boolean {
+  configure(guildId: string, settings: Partial<AutoReadSettings>): boolean {
     const reading = this.#guilds.get(guildId);
     if (!reading) return false;
     reading.binding.settings = { ...reading.binding.settings, ...settings };
@@ -202,7 +203,7 @@ export class AutoReader {
     const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
     if (text === '') return;
     // Whether the name is said is decided when it is handed over: the message before may yet be dropped.
-    const named = binding.settings.sayName ? messageText(facts, binding, { sayName: true, dictionary: reading.dictionary }) : undefined;
+    const named = binding.settings.sayAuthorName ? messageText(facts, binding, { sayName: true, dictionary: reading.dictionary }) : undefined;
     this.#enqueue(reading, {
       text, ...(named === undefined ? {} : { named }), seconds: estimateSpeechSeconds(named ?? text),
       voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
@@ -227,7 +228,7 @@ export class AutoReader {
       }
       return;
     }
-    if (!reading.binding.settings.announceVoice || before.channelId === after.channelId) return;
+    if (!reading.binding.settings.announceJoinLeave || before.channelId === after.channelId) return;
     const member = after.member ?? before.member;
     if (!member || member.user.bot) return;
     const change = after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;

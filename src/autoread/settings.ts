@@ -1,31 +1,6 @@
-// A server's auto-read settings (/autoread settings) and the channel it reads. Plain data: the store keeps them
-// (phase 2), the reader reads them; every default is here so the store and the commands agree on one value.
+// The channel a server reads and the bounds of its settings. The settings themselves are the store's
+// AutoReadSettings (src/store/auto-read-store.ts, with AUTO_READ_DEFAULTS): one shape from the store to the reader.
 import type { AutoReadSettings } from '../store/auto-read-store.ts';
-import { DEFAULT_MAX_LENGTH } from '../text/cleanup.ts';
-
-export interface AutoreadSettings {
-  /** Say the author's name before a message (skipped when the same member spoke within NAME_WINDOW_MS). */
-  sayName: boolean;
-  /** Characters of a message's own text that are spoken; longer ones are cut at a word, with "and so on". */
-  maxLength: number;
-  /** Read messages of bots and webhooks (never SayBot's own). */
-  readBots: boolean;
-  /** Read only members holding this role; null: everyone. */
-  requiredRoleId: string | null;
-  /** Read only members who are in the bot's voice channel. */
-  onlyVoiceMembers: boolean;
-  /** Say when a member joins or leaves the bot's voice channel. */
-  announceVoice: boolean;
-}
-
-export const DEFAULT_AUTOREAD_SETTINGS: Readonly<AutoreadSettings> = Object.freeze({
-  sayName: true,
-  maxLength: DEFAULT_MAX_LENGTH,
-  readBots: false,
-  requiredRoleId: null,
-  onlyVoiceMembers: true,
-  announceVoice: false,
-});
 
 /** The range /autoread settings offers for maxLength: below 20 little is left after the name; above 1000 costs. */
 export const MAX_LENGTH_RANGE = { min: 20, max: 1000 } as const;
@@ -42,17 +17,5 @@ export interface ReadingBinding {
   voiceChannelId: string;
   /** The server's language (preferred locale): the words said for links, names, "and so on". */
   language?: string;
-  settings: AutoreadSettings;
-}
-
-/** The settings as the store keeps them (src/store/auto-read-store.ts), as the reader reads them. */
-export function readerSettings(stored: AutoReadSettings): AutoreadSettings {
-  return {
-    sayName: stored.sayAuthorName,
-    maxLength: stored.maxLength,
-    readBots: stored.readBots,
-    requiredRoleId: stored.requiredRoleId ?? null,
-    onlyVoiceMembers: stored.onlyMembersInVoice,
-    announceVoice: stored.announceJoinLeave,
-  };
+  settings: AutoReadSettings;
 }

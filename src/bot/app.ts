@@ -1,43 +1,45 @@
-import { randomUUID } from 'node:crypto';
 import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
-import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
-import { AudioCache } from '../cache/audio-cache.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { Accounting } from '../quota/accounting.ts';
-import { PartSource } from '../speech/part-source.ts';
-import { SpeechPipeline } from '../speech/pipeline.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
-import { catalogueVoices } from '../voices/catalogue.ts';
+import { catalogueVoices } from '../voice-catalogue/catalogue.ts';
 import { RemovedGuilds } from '../privacy/removed-guilds.ts';
-import { PlayerRegistry } from '../voice/player-registry.ts';
-import { AutoreadWiring } from './autoread-wiring.ts';
-import type { AnyCommandModule, CommandContext } from './command.ts';
-import { loadCommands } from './command-loader.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+import { AutoreadWiring } from './frontend/autoread-wiring.ts';
+import type { AnyCommandModule, CommandContext } from './interactions/command.ts';
 import { t } from './i18n.ts';
-import { handleInteraction } from './interactions.ts';
+import { handleInteraction } from './interactions/router.ts';
 import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
-import { NO_MENTIONS } from './replies.ts';
+import { NO_MENTIONS } from './interactions/replies.ts';
+
+/** The core the Discord side runs on, made by src/main.ts (the one place the app is assembled). */
+export interface SayBotCore {
+  /** The bot owns these from here: stop() closes them, after the last running command is done with them. */
+  store: Store;
+  speech: SpeechPipeline;
+  accounting: Accounting;
+  players: PlayerRegistry;
+  cache: AudioCache;
+}
 
 export interface SayBotOptions {
   config: Config;
   logger: Logger;
-  voiceApi: VoiceApiClient;
-  /** The bot owns it from here: stop() closes it, after the last running command is done with it. */
-  store: Store;
-  commands?: Map<string, AnyCommandModule>;
+  core: SayBotCore;
+  commands: Map<string, AnyCommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number;
-  /** The clock budgets and the monthly quota follow (tests move it past a reset date). */
+  /** The clock the removal sweep follows (tests move it). */
   now?: () => Date;
-  /** Download each audio response in full before playing it (PartSourceOptions.bufferResponses): benchmarks' baseline. */
-  bufferResponses?: boolean;
-  /** The operator's counters (commands, characters, cache lookups); absent when no metrics are served. */
-  metrics?: Pick<Metrics, 'command' | 'characters' | 'cacheLookup' | 'timeToFirstAudio'>;
+  /** The operator's counters (commands); absent when no metrics are served. */
+  metrics?: Pick<Metrics, 'command'>;
 }
 
-/** The running bot: one Discord client, one player per guild, one speech pipeline over the shared API client. */
+/** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
 export class SayBot {
   #client: Client;
   #autoreadAvailable = false;
@@ -54,45 +56,25 @@ export class SayBot {
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
 
-  private constructor(options: SayBotOptions, commands: Map<string, AnyCommandModule>, cache: AudioCache) {
-    const { config, logger } = options;
+  readonly #options: SayBotOptions;
+
+  constructor(options: SayBotOptions) {
+    this.#options = options;
+    const { config, logger, core } = options;
     this.#log = logger;
-    this.#commands = commands;
-    this.#store = options.store;
-    this.#cache = cache;
-    this.players = new PlayerRegistry({
-      logger,
-      idleTimeoutMs: config.voiceIdleTimeoutMs,
-      group: `saybot-${randomUUID()}`,
-      // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
-      keepConnected: (guildId) => this.#autoread.isReading(guildId),
-    });
-    const accounting = new Accounting({
-      store: options.store,
-      budgets: config.budgets,
-      planCharacterLimit: config.planCharacterLimit,
-      account: { fingerprint: options.voiceApi.keyFingerprint, plan: config.plan },
-      storeDeadlineMs: config.storeTimeouts.deadlineMs,
-      logger,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-    });
-    this.#accounting = accounting;
-    const source = new PartSource({
-      client: options.voiceApi, logger, cache, accounting,
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-      ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
-    });
-    this.#speech = new SpeechPipeline({
-      source, accounting, players: this.players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-    });
+    this.#commands = options.commands;
+    this.#store = core.store;
+    this.#cache = core.cache;
+    this.players = core.players;
+    this.#accounting = core.accounting;
+    this.#speech = core.speech;
+    const accounting = core.accounting;
     this.#autoread = new AutoreadWiring({
-      store: options.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
+      store: core.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
     this.#removedGuilds = new RemovedGuilds({
-      store: options.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
+      store: core.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
       present: (guildId) => this.#client.guilds.cache.has(guildId),
       ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       ...(options.now === undefined ? {} : { now: options.now }),
@@ -105,7 +87,7 @@ export class SayBot {
       players: this.players,
       logger,
       settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue },
-      store: options.store,
+      store: core.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     };
@@ -118,6 +100,11 @@ export class SayBot {
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
   get autoreadAvailable(): boolean {
     return this.#autoreadAvailable;
+  }
+
+  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
+  isReading(guildId: string): boolean {
+    return this.#autoread.isReading(guildId);
   }
 
   /** A client with these intents and every listener: made again without auto-read's when Discord refuses them. */
@@ -154,42 +141,35 @@ export class SayBot {
     return this.#cache.size.bytes;
   }
 
-  static async start(options: SayBotOptions): Promise<SayBot> {
-    const commands = options.commands ?? (await loadCommands());
-    let cache: AudioCache;
-    try {
-      cache = await AudioCache.open({ ...options.config.cache, logger: options.logger });
-    } catch (error) {
-      await options.store.close();
-      throw error;
-    }
-    const bot = new SayBot(options, commands, cache);
+  /** Logs in to Discord, resumes auto-read's bindings and starts the removal sweep; a failure closes the store. */
+  async start(): Promise<void> {
+    const options = this.#options;
+    const { commands } = options;
     try {
       // Auto-read's intents first; without Message Content (4014) a fresh client without them (src/bot/intents.ts).
       let first = true;
       const login = await loginWithIntentFallback({
         makeClient: (intents) => {
-          if (!first) bot.#client = bot.#newClient(options.config, intents);
+          if (!first) this.#client = this.#newClient(options.config, intents);
           first = false;
-          return bot.#client;
+          return this.#client;
         },
         token: options.config.discord.token,
         logger: options.logger,
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
       });
-      bot.#autoreadAvailable = login.autoreadAvailable;
-      await bot.#autoread.restore();
+      this.#autoreadAvailable = login.autoreadAvailable;
+      await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
-      await bot.#removedGuilds.start();
+      await this.#removedGuilds.start();
     } catch (error) {
-      await options.store.close();
+      await options.core.store.close();
       throw error;
     }
     options.logger.info(
-      { user: bot.client.user?.tag, guilds: bot.client.guilds.cache.size, commands: [...commands.keys()] },
+      { user: this.client.user?.tag, guilds: this.client.guilds.cache.size, commands: [...commands.keys()] },
       'SayBot is ready',
     );
-    return bot;
   }
 
   #onInteraction(interaction: Interaction): void {

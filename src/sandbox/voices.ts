@@ -20,7 +20,7 @@ export interface PresetVoice {
 /** The voice /v1/emotion-tts uses when the request names none. */
 export const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
 
-/** Pitches no preset may come within 10 Hz of: the tones of the test clips in test/fixtures/audio. */
+/** Pitches no preset may come within 10 Hz of: the tones of the test clips in fixtures/audio. */
 export const FIXTURE_TONES_HZ: readonly number[] = [220, 330, 440];
 
 function voice(id: string, name: string, description: string, pitchHz: number): PresetVoice {

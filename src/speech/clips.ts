@@ -10,7 +10,7 @@ import type { Charge } from '../quota/accounting.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
-import type { SpeechRequest } from './pipeline.ts';
+import type { SpeechRequest } from './request.ts';
 
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
 export type PartClip = PlaybackItem & { started?: () => void };

@@ -15,7 +15,7 @@ import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
 import { nextMonthStart } from '../quota/calendar.ts';
 import { Refusal } from '../refusal.ts';
 import type { SpendEndpoint } from '../store/types.ts';
-import type { SpeechRequest } from './pipeline.ts';
+import type { SpeechRequest } from './request.ts';
 import { countCharacters } from './split-text.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */

@@ -1,6 +1,5 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { AudioResponse, CloneVoiceResponse } from '../api/client.ts';
-import type { AudioEffects } from '../audio/effect-types.ts';
+import type { CloneVoiceResponse } from '../api/client.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -10,9 +9,12 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import { fileAsVoiceMessage, partClip, partsFile, partsVoiceMessage, type PartClip } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
+import type { SpeechRequest } from './request.ts';
 import type { PartSource } from './part-source.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
+
+export type { SpeechRequest } from './request.ts';
 
 /** Who asked, and where their spends are recorded. Nothing Discord-interaction-specific. */
 export interface Requester {
@@ -34,13 +36,6 @@ export type SpeechTarget =
   | { kind: 'file'; sizeLimit?: number }
   /** Every part joined into one Ogg Opus voice message (src/voice-message/render.ts); posting it is the front-end's. */
   | { kind: 'voice-message' };
-
-/** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
-export type SpeechRequest =
-  | { kind: 'tts'; text: string; voice: string; language?: string; format: 'wav' | 'mp3'; tone?: string; effects?: AudioEffects }
-  | { kind: 'emotion'; text: string; voice: string; exaggeration: number; effects?: AudioEffects }
-  /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
-  | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
 
 export interface SpeechOrder {
   request: SpeechRequest;

@@ -1,6 +1,6 @@
 import type { AudioEffects } from '../audio/effect-types.ts';
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
-import { defaultVoiceFor } from '../voices/catalogue.ts';
+import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
 import type { SpeechRequest } from './pipeline.ts';
 import { usableVoice } from './voice-access.ts';

@@ -9,7 +9,7 @@ export interface PlayerRegistryOptions {
   group: string;
   readyTimeoutMs?: number;
   /** A guild whose player must not leave on the idle timeout now (GuildPlayerOptions.stayConnected). */
-  keepConnected?: (guildId: string) => boolean;
+  stayConnected?: (guildId: string) => boolean;
 }
 
 /** One GuildPlayer per guild, made on first use. */
@@ -31,7 +31,7 @@ export class PlayerRegistry {
         logger: this.#options.logger,
         idleTimeoutMs: this.#options.idleTimeoutMs,
         ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
-        ...(this.#options.keepConnected === undefined ? {} : { stayConnected: () => this.#options.keepConnected?.(guildId) === true }),
+        ...(this.#options.stayConnected === undefined ? {} : { stayConnected: () => this.#options.stayConnected?.(guildId) === true }),
       });
       this.#players.set(guildId, player);
     }

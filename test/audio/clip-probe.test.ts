@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/audio/clip.ts';
 import { probeClip } from '../../src/audio/clip-probe.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
-import { longMp3, mp3WithHiddenHours } from './long-mp3.ts';
+import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 
 describe('probeClip: the length from headers, no decoding', () => {
   it.each([

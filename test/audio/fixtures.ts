@@ -1,14 +1,16 @@
-// The repository's real-audio fixtures (test/fixtures/audio, described in its README) and small builders for
+// The repository's real-audio fixtures (fixtures/audio, described in its README) and small builders for
 // WAV bytes. Every test reads clips through here, so the suite runs from a clone in any directory.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** test/fixtures/audio/ of this checkout, wherever it lives. */
-export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/audio/', import.meta.url));
+export { sine } from '../../fixtures/tones.ts';
+
+/** fixtures/audio/ of this checkout, wherever it lives. */
+export const FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/audio/', import.meta.url));
 
 /** The absolute path of one fixture clip in this checkout. */
 export function fixturePath(name: string): string {
-  return fileURLToPath(new URL(name, new URL('../fixtures/audio/', import.meta.url)));
+  return fileURLToPath(new URL(name, new URL('../../fixtures/audio/', import.meta.url)));
 }
 
 export function fixture(name: string): Buffer {
@@ -65,12 +67,3 @@ export function buildWav(interleaved: Float32Array, options: WavOptions): Buffer
   return Buffer.concat([riff, body]);
 }
 
-export function sine(frequency: number, seconds: number, sampleRate: number, channels = 1, amplitude = 0.5): Float32Array {
-  const frames = Math.round(seconds * sampleRate);
-  const out = new Float32Array(frames * channels);
-  for (let i = 0; i < frames; i++) {
-    const v = amplitude * Math.sin((2 * Math.PI * frequency * i) / sampleRate);
-    for (let c = 0; c < channels; c++) out[i * channels + c] = v;
-  }
-  return out;
-}

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type MessageFacts, type SkipReason } from '../../src/autoread/decide.ts';
-import { DEFAULT_AUTOREAD_SETTINGS, NAME_WINDOW_MS, type AutoreadSettings, type ReadingBinding } from '../../src/autoread/settings.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/settings.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { voiceChangeText, withName } from '../../src/autoread/spoken.ts';
 import { compileDictionary } from '../../src/text/dictionary.ts';
 
 const VOICE = 'v1';
 const TEXT = 't1';
-const binding = (settings: Partial<AutoreadSettings> = {}, language?: string): ReadingBinding => ({
+const binding = (settings: Partial<AutoReadSettings> = {}, language?: string): ReadingBinding => ({
   guildId: 'g', channelId: TEXT, voiceChannelId: VOICE,
-  settings: { ...DEFAULT_AUTOREAD_SETTINGS, ...settings },
+  settings: { ...AUTO_READ_DEFAULTS, ...settings },
   ...(language === undefined ? {} : { language }),
 });
 const message = (over: Partial<MessageFacts> = {}): MessageFacts => ({
@@ -17,7 +18,7 @@ const message = (over: Partial<MessageFacts> = {}): MessageFacts => ({
 });
 
 describe('which message is read', () => {
-  const cases: Array<[string, Partial<MessageFacts>, Partial<AutoreadSettings>, SkipReason | 'read']> = [
+  const cases: Array<[string, Partial<MessageFacts>, Partial<AutoReadSettings>, SkipReason | 'read']> = [
     ['a member in the bot\'s voice channel, in the bound channel', {}, {}, 'read'],
     ['another channel', { channelId: 't2' }, {}, 'other-channel'],
     ['SayBot\'s own message', { self: true, bot: true }, { readBots: true }, 'self'],
@@ -28,7 +29,7 @@ describe('which message is read', () => {
     ['a webhook, when bots are read (no roles, not in voice)', { webhook: true, roleIds: [], voiceChannelId: null }, { readBots: true, requiredRoleId: 'r9' }, 'read'],
     ['a member outside voice, by default', { voiceChannelId: null }, {}, 'not-in-voice'],
     ['a member in another voice channel', { voiceChannelId: 'v2' }, {}, 'not-in-voice'],
-    ['a member outside voice, when everyone is read', { voiceChannelId: null }, { onlyVoiceMembers: false }, 'read'],
+    ['a member outside voice, when everyone is read', { voiceChannelId: null }, { onlyMembersInVoice: false }, 'read'],
     ['a member without the required role', {}, { requiredRoleId: 'r9' }, 'missing-role'],
     ['a member with the required role', { roleIds: ['r1', 'r9'] }, { requiredRoleId: 'r9' }, 'read'],
     ['the role checked before the seat', { voiceChannelId: null }, { requiredRoleId: 'r9' }, 'missing-role'],

@@ -6,7 +6,7 @@ import { Events, GatewayIntentBits, type Client, type Message, type VoiceState }
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AutoReader, type BehindNotice, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
 import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
-import { DEFAULT_AUTOREAD_SETTINGS, type AutoreadSettings } from '../../src/autoread/settings.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { createLogger } from '../../src/log.ts';
 import { Refusal } from '../../src/refusal.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
@@ -95,7 +95,7 @@ afterEach(() => {
   detach = undefined;
 });
 
-function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {}): Setup {
+function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {}): Setup {
   const pipeline = new Pipeline();
   const notices: RefusalNotice[] = [];
   const behind: BehindNotice[] = [];
@@ -122,7 +122,7 @@ function setup(settings: Partial<AutoreadSettings> = {}, options: { requestFails
     onStopped: (guildId) => stopped.push(guildId),
     logger: createLogger({ level: 'debug', destination: stream }),
   });
-  reader.start({ guildId: guild.id, channelId: TEXT, voiceChannelId: LOUNGE, settings: { ...DEFAULT_AUTOREAD_SETTINGS, ...settings } });
+  reader.start({ guildId: guild.id, channelId: TEXT, voiceChannelId: LOUNGE, settings: { ...AUTO_READ_DEFAULTS, ...settings } });
   const onMessage = (message: Message) => reader.onMessage(message);
   const onVoice = (before: VoiceState, after: VoiceState) => reader.onVoiceState(before, after);
   client.on(Events.MessageCreate, onMessage);
@@ -185,7 +185,7 @@ describe('AutoReader', () => {
   });
 
   it('sends a URL as a word and a mention as the member\'s name, then the dictionary', async () => {
-    const { reader, pipeline } = setup({ sayName: false });
+    const { reader, pipeline } = setup({ sayAuthorName: false });
     reader.setDictionary(guild.id, [{ word: 'SayBot', reading: 'say bot' }]);
     await post(reader, {
       content: `<@${bob.id}> SayBot docs at https://example.com/some/long/path?x=1 ok`,
@@ -207,7 +207,7 @@ describe('AutoReader', () => {
   });
 
   it('reads bots and webhooks, and members outside voice, when the settings say so', async () => {
-    const { reader, pipeline } = setup({ readBots: true, onlyVoiceMembers: false, sayName: false });
+    const { reader, pipeline } = setup({ readBots: true, onlyMembersInVoice: false, sayAuthorName: false });
     await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
     await post(reader, { content: 'hook', author: { id: '700000000000000002', username: 'hook', bot: true }, webhookId: '700000000000000002', member: undefined });
     await post(reader, { content: 'outside', author: { id: bob.id, username: bob.username } });
@@ -215,13 +215,13 @@ describe('AutoReader', () => {
   });
 
   it('cuts a long message with "and so on" in the server\'s language', async () => {
-    const { reader, pipeline } = setup({ maxLength: 30, sayName: false });
+    const { reader, pipeline } = setup({ maxLength: 30, sayAuthorName: false });
     await post(reader, { content: 'one two three four five six seven eight nine ten eleven' });
     expect(pipeline.texts).toEqual(['one two three four, and so on']);
   });
 
   it('gives one notice when a budget refuses, stays silent while refused, and notices again after an accepted message', async () => {
-    const { reader, pipeline, notices, logs } = setup({ sayName: false });
+    const { reader, pipeline, notices, logs } = setup({ sayAuthorName: false });
     const refusal = () => new Refusal({ code: 'budget-guild-month', limit: 10, used: 10, needed: 5, resetAt: new Date('2026-12-01T00:00:00Z') });
     pipeline.script.push(refusal(), refusal(), refusal(), 'accept', refusal());
     for (const text of ['a1', 'a2', 'a3']) await post(reader, { content: text });
@@ -245,7 +245,7 @@ describe('AutoReader', () => {
   });
 
   it('logs a failure once and goes on reading', async () => {
-    const { reader, pipeline, logs } = setup({ sayName: false }, { requestFails: true });
+    const { reader, pipeline, logs } = setup({ sayAuthorName: false }, { requestFails: true });
     pipeline.script.push('accept', new Error('service down'), new Error('service down'));
     await post(reader, { content: 'store fails' });
     await post(reader, { content: 'accepted' });
@@ -266,7 +266,7 @@ describe('AutoReader', () => {
   });
 
   it('announces members joining and leaving its voice channel when asked to, in the server\'s voice', async () => {
-    const { reader, pipeline, voices } = setup({ announceVoice: true });
+    const { reader, pipeline, voices } = setup({ announceJoinLeave: true });
     const change = (userId: string, channelId: string | null) => new Promise<void>((resolve) => {
       const listener = (_: VoiceState, after: VoiceState) => {
         if (after.id !== userId || after.channelId !== channelId) return;
@@ -310,7 +310,7 @@ describe('AutoReader', () => {
   });
 
   it('hands a message over only once the one before started playing, and counts it pending until it has played', async () => {
-    const { reader, pipeline } = setup({ sayName: false });
+    const { reader, pipeline } = setup({ sayAuthorName: false });
     pipeline.held = true;
     for (const text of ['one', 'two', 'three']) await arrive({ content: text });
     await pipeline.ordered(1);
@@ -332,7 +332,7 @@ describe('AutoReader', () => {
   });
 
   it('past the bound drops the oldest unread messages, never hands them over, and gives one notice per backlog', async () => {
-    const { reader, pipeline, behind, logs } = setup({ sayName: false }, { maxPending: 3 });
+    const { reader, pipeline, behind, logs } = setup({ sayAuthorName: false }, { maxPending: 3 });
     pipeline.held = true;
     for (let i = 1; i <= 10; i++) await arrive({ content: `m${i}` });
     await pipeline.ordered(1);
@@ -359,7 +359,7 @@ describe('AutoReader', () => {
 
   it('bounds the backlog in estimated seconds too', async () => {
     // 15 characters a second: each 30-character message is about 2 s; 5 s hold two of them.
-    const { reader, pipeline, behind } = setup({ sayName: false }, { maxPending: 0, maxPendingSeconds: 5 });
+    const { reader, pipeline, behind } = setup({ sayAuthorName: false }, { maxPending: 0, maxPendingSeconds: 5 });
     pipeline.held = true;
     for (let i = 1; i <= 4; i++) await arrive({ content: `message number ${i} of four, read.` });
     await pipeline.ordered(1);
@@ -368,7 +368,7 @@ describe('AutoReader', () => {
   });
 
   it('a /stop (the job ends stopped) drops the unread messages with it, as it empties the queue', async () => {
-    const { reader, pipeline } = setup({ sayName: false });
+    const { reader, pipeline } = setup({ sayAuthorName: false });
     pipeline.held = true;
     for (const text of ['one', 'two', 'three']) await arrive({ content: text });
     await pipeline.ordered(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageMenu, slashCommand } from '../../src/bot/command-builder.ts';
-import { sameDefinitions } from '../../src/bot/deploy.ts';
+import { messageMenu, slashCommand } from '../../src/bot/interactions/command-builder.ts';
+import { sameDefinitions } from '../../src/bot/interactions/deploy.ts';
 
 describe('sameDefinitions with message menus', () => {
   const menu = messageMenu('speak').toJSON();

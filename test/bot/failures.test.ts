@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClipError } from '../../src/audio/errors.ts';
-import { describeFailure } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../src/voice-message/render.ts';
 
 describe('describeFailure', () => {

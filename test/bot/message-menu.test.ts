@@ -2,11 +2,11 @@
 // message (type 2, data.type 3, target_id, resolved.messages), and the real bot routes it, checks it, answers it.
 import { ApplicationCommandType, ContextMenuCommandBuilder, InteractionContextType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyCommandModule, MessageMenuModule } from '../../src/bot/command.ts';
-import { loadCommands } from '../../src/bot/command-loader.ts';
+import type { AnyCommandModule, MessageMenuModule } from '../../src/bot/interactions/command.ts';
+import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { t } from '../../src/bot/i18n.ts';
-import { showContent } from '../../src/bot/replies.ts';
-import { speakableMessage, speakMessageText } from '../../src/bot/speak-message.ts';
+import { showContent } from '../../src/bot/interactions/replies.ts';
+import { speakableMessage, speakMessageText } from '../../src/bot/frontend/speak-message.ts';
 import type { FakeMessageCommandInput, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
 
@@ -44,7 +44,7 @@ describe('message context menus', () => {
   let h: Harness;
   beforeAll(async () => {
     // Everything in commands/ (Speak included), plus the probe.
-    const commands = new Map<string, AnyCommandModule>([...(await loadCommands(undefined, { heldBack: new Map() })), [readBack.data.name, readBack]]);
+    const commands = new Map<string, AnyCommandModule>([...(await loadCommands()), [readBack.data.name, readBack]]);
     h = await startHarness({ guilds, commands });
   });
   afterAll(async () => {

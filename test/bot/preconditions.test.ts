@@ -1,7 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
-import { unmetPrecondition, type Facts, type Requirements } from '../../src/bot/preconditions.ts';
+import { unmetPrecondition, type Facts, type Requirements } from '../../src/bot/interactions/preconditions.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as Mpg123 from '../../src/audio/mpg123.ts';
-import { UserError } from '../../src/bot/failures.ts';
+import { UserError } from '../../src/bot/interactions/failures.ts';
 import { t } from '../../src/bot/i18n.ts';
-import { checkReferenceClip } from '../../src/bot/reference-clip.ts';
+import { checkReferenceClip } from '../../src/bot/frontend/reference-clip.ts';
 import { fixture } from '../audio/fixtures.ts';
-import { longMp3, mp3WithHiddenHours } from '../audio/long-mp3.ts';
+import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 
 // Issue 23: a clip's check is bounded in time and memory whatever the file, and decodes nothing on the main
 // thread. Every MP3 decoder this thread opens is counted here (the worker thread has its own module instance).

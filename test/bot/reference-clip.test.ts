@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/bot/failures.ts';
+import { UserError } from '../../src/bot/interactions/failures.ts';
 import { t } from '../../src/bot/i18n.ts';
-import { checkReferenceClip, downloadClip } from '../../src/bot/reference-clip.ts';
+import { checkReferenceClip, downloadClip } from '../../src/bot/frontend/reference-clip.ts';
 
 import { fixture } from '../audio/fixtures.ts';
 

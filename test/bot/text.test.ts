@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitLines } from '../../src/bot/listing.ts';
-import { echo } from '../../src/bot/replies.ts';
+import { fitLines } from '../../src/bot/frontend/listing.ts';
+import { echo } from '../../src/bot/interactions/replies.ts';
 import { isValidName, nameKey } from '../../src/store/names.ts';
 
 describe('fitLines', () => {

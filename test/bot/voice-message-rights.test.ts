@@ -1,6 +1,6 @@
 import { PermissionFlagsBits as P, PermissionsBitField, type GuildTextBasedChannel } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { SlowmodeBook, claimMemberVoiceMessage, type VoiceMessageAsker } from '../../src/bot/voice-message-rights.ts';
+import { SlowmodeBook, claimMemberVoiceMessage, type VoiceMessageAsker } from '../../src/bot/frontend/voice-message-rights.ts';
 
 const ALLOWED = P.ViewChannel | P.SendMessages | P.AttachFiles | P.SendVoiceMessages;
 

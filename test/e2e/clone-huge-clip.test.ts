@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HeardPacket, FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { longMp3 } from '../audio/long-mp3.ts';
+import { longMp3 } from '../../fixtures/long-mp3.ts';
 
 // Issue 23: one server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
 // SayBot. The clip is refused as too long from its headers, and the other server hears every packet in time.

@@ -1,7 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseClip, dominantPitchHz } from '../../src/audio/clip.ts';
-import { loadCommands } from '../../src/bot/command-loader.ts';
+import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 

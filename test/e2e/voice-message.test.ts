@@ -226,7 +226,7 @@ describe('/emote and /clone with output: voice-message', () => {
   });
 
   it('/clone speaks its first line as a voice message in the new voice', async () => {
-    const clip = readFileSync(new URL('../fixtures/audio/tone-220hz-5s-48k.wav', import.meta.url));
+    const clip = readFileSync(new URL('../../fixtures/audio/tone-220hz-5s-48k.wav', import.meta.url));
     const from = h.discord.channelMessages(london.textChannelId).length;
     const { handle } = await runCommand(h, {
       guildId: london.id, userId: CAROL, name: 'clone',
@@ -244,7 +244,7 @@ describe('/emote and /clone with output: voice-message', () => {
 describe('a voice message in the channel, where it cannot be the response', () => {
   it('/clone (acknowledged before its download) falls back to a file, with why, where SayBot itself may not send voice messages', async () => {
     h.discord.setChannelOverwrites(london.id, london.textChannelId, [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.SendVoiceMessages }]);
-    const clip = readFileSync(new URL('../fixtures/audio/tone-220hz-5s-48k.wav', import.meta.url));
+    const clip = readFileSync(new URL('../../fixtures/audio/tone-220hz-5s-48k.wav', import.meta.url));
     const from = h.discord.channelMessages(london.textChannelId).length;
     const { handle } = await runCommand(h, {
       guildId: london.id, userId: CAROL, name: 'clone',

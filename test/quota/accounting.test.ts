@@ -1,7 +1,7 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/api/errors.ts';
-import { describeFailure } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';

@@ -1,7 +1,7 @@
 // A budget hold lives as long as its request (issue 23 point 3): renewed while the request lives, so a request
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeFailure } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, BUDGET_HOLD_TTL_MS, type PartNeed } from '../../src/quota/accounting.ts';
 import { Refusal } from '../../src/refusal.ts';

@@ -3,7 +3,7 @@
 // after the deadline, while another guild's request goes through meanwhile.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure } from '../../src/bot/failures.ts';
+import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type PartNeed } from '../../src/quota/accounting.ts';
 import { Refusal } from '../../src/refusal.ts';

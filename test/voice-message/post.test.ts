@@ -8,7 +8,7 @@ import { toneSamples } from '../../src/sandbox/synth.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
   postVoiceMessage, voiceMessagePlace, voiceMessageRefusal, VOICE_MESSAGE_FILENAME, type VoiceMessagePlace,
-} from '../../src/bot/voice-message-post.ts';
+} from '../../src/bot/frontend/voice-message-post.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../../src/voice-message/render.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';

@@ -2,7 +2,7 @@
 // then real discord.js Messages built by the client from the local Discord's MESSAGE_CREATE.
 import { Events, GatewayIntentBits, type Client, type Message } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speakableMessage, speakMessageText, type SpeakableMessage, type SpeakOptions } from '../../src/bot/speak-message.ts';
+import { speakableMessage, speakMessageText, type SpeakableMessage, type SpeakOptions } from '../../src/bot/frontend/speak-message.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';

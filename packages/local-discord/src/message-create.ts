@@ -3,28 +3,12 @@
 // them for messages that mention the bot and for the bot's own messages). The 4014 close for a privileged intent
 // the application lacks is in gateway.ts's IDENTIFY already.
 import type { Gateway } from './gateway.ts';
+import type { ChatMessage } from './types.ts';
 import { GatewayIntent } from './state.ts';
 
 export const GUILD_MESSAGES_INTENT = 1 << 9;
 
-export interface ChatAuthor { id: string; username: string; global_name?: string | null; bot?: boolean }
-
-export interface ChatMessage {
-  id: string;
-  channelId: string;
-  guildId: string;
-  author: ChatAuthor;
-  /** The author's guild member (absent for webhooks). */
-  member?: { nick?: string | null; roles: string[] };
-  content: string;
-  mentions?: ChatAuthor[];
-  mentionRoles?: string[];
-  attachments?: { id: string; filename: string; content_type?: string; size: number; url: string }[];
-  stickers?: { id: string; name: string; format_type: number }[];
-  embeds?: unknown[];
-  webhookId?: string;
-  reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
-}
+export type { ChatAuthor, ChatMessage } from './types.ts';
 
 /** The dispatch payload the connection with `intents` receives for `message`. */
 export function messageCreatePayload(message: ChatMessage, intents: number, botId: string): Record<string, unknown> {

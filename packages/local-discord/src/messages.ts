@@ -5,24 +5,15 @@ import type { Cdn } from './cdn.ts';
 import { snowflake } from './snowflake.ts';
 import { userPayload, type GuildRecord, type UserRecord } from './state.ts';
 import type { FakeAttachment, Mentioned } from './types.ts';
+import { apiError, asObject, type ApiError, type Json } from './api-error.ts';
+
+export { apiError, asObject, type ApiError, type Json } from './api-error.ts';
 
 export const MessageFlag = { Ephemeral: 64, Loading: 128 } as const;
 export const MAX_CONTENT = 2000;
 export const MAX_EMBEDS = 10;
 export const MAX_FILES = 10;
 export const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
-
-export interface ApiError { status: number; body: { message: string; code: number; errors?: unknown } }
-
-export function apiError(status: number, code: number, message: string, errors?: unknown): ApiError {
-  return { status, body: { message, code, ...(errors !== undefined ? { errors } : {}) } };
-}
-
-export type Json = Record<string, unknown>;
-
-export function asObject(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
 
 /** Discord's checks on a message body; undefined when it is acceptable. */
 export function checkMessageBody(data: Json, files: UploadedFile[], creating: boolean): ApiError | undefined {

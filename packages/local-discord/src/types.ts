@@ -1,5 +1,4 @@
 // Public shapes of the fake Discord. Field names that mirror Discord payloads keep Discord's snake_case.
-import type { ChatMessage } from './message-create.ts';
 
 export interface FakeMemberSpec {
   id: string;
@@ -258,4 +257,24 @@ export interface SentChannelMessage {
   message: Record<string, unknown>;
   files: FakeFile[];
   raw: unknown;
+}
+
+/** A member's chat message as the local Discord dispatches it (message-create.ts). */
+export interface ChatAuthor { id: string; username: string; global_name?: string | null; bot?: boolean }
+
+export interface ChatMessage {
+  id: string;
+  channelId: string;
+  guildId: string;
+  author: ChatAuthor;
+  /** The author's guild member (absent for webhooks). */
+  member?: { nick?: string | null; roles: string[] };
+  content: string;
+  mentions?: ChatAuthor[];
+  mentionRoles?: string[];
+  attachments?: { id: string; filename: string; content_type?: string; size: number; url: string }[];
+  stickers?: { id: string; name: string; format_type: number }[];
+  embeds?: unknown[];
+  webhookId?: string;
+  reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
 }

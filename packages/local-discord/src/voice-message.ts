@@ -4,7 +4,7 @@
 import opus from '@discordjs/opus';
 import { PermissionFlagsBits } from 'discord.js';
 import type { UploadedFile } from './body.ts';
-import { apiError, asObject, type ApiError, type Json } from './messages.ts';
+import { apiError, asObject, type ApiError, type Json } from './api-error.ts';
 
 export const IS_VOICE_MESSAGE = 1 << 13;
 export const VoiceMessageError = {

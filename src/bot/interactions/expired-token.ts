@@ -2,7 +2,7 @@
 // monotonic clock), never from the ID's time against the wall clock, and from Discord's own answer: Discord counts
 // the 15 minutes by its clock, so what it says wins.
 import { DiscordAPIError } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { sinceReceived } from './received.ts';
 

@@ -2,10 +2,10 @@
 // by DM, never to the channel; a public one to the channel, naming the requester. With the member's DMs closed, a
 // private reply is dropped with one log line (no message body in it).
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { tokenLogger } from './expired-token.ts';
-import { t } from './i18n.ts';
+import { t } from '../i18n.ts';
 import { sinceReceived } from './received.ts';
 import { NO_MENTIONS, echo } from './safe-text.ts';
 

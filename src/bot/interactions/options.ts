@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/gain.ts';
-import { MAX_SPEED, MIN_SPEED } from '../audio/time-stretch.ts';
-import type { SpeechSettings } from '../speech/settings.ts';
-import type { VoiceSettings } from '../store/types.ts';
-import { LANGUAGE_CODE } from '../voices/catalogue.ts';
+import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../audio/gain.ts';
+import { MAX_SPEED, MIN_SPEED } from '../../audio/time-stretch.ts';
+import type { SpeechSettings } from '../../speech/settings.ts';
+import type { VoiceSettings } from '../../store/types.ts';
+import { LANGUAGE_CODE } from '../../voice-catalogue/catalogue.ts';
 import { numberOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
 import { echo } from './replies.ts';

@@ -1,22 +1,49 @@
-import {
+// The contract of a command module and what it is handed: types only, so the interaction framework and the
+// commands can share them without importing each other's code.
+import type {
   ApplicationCommandType,
-  type AutocompleteInteraction,
-  type CacheType,
-  type ChatInputCommandInteraction,
-  type MessageContextMenuCommandInteraction,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  type RESTPostAPIContextMenuApplicationCommandsJSONBody,
+  AutocompleteInteraction,
+  CacheType,
+  ChatInputCommandInteraction,
+  MessageContextMenuCommandInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Config } from '../config.ts';
-import type { Logger } from '../log.ts';
-import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting } from '../quota/accounting.ts';
-import type { SpeechPipeline } from '../speech/pipeline.ts';
-import type { Store } from '../store/types.ts';
-import type { PresetVoice } from '../voices/catalogue.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { AutoreadControl } from './autoread-wiring.ts';
-import type { MenuRequirements, Requirements } from './preconditions.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+import type { Accounting } from '../../quota/accounting.ts';
+import type { SpeechPipeline } from '../../speech/pipeline.ts';
+import type { Store } from '../../store/types.ts';
+import type { PresetVoice } from '../../voice-catalogue/catalogue.ts';
+import type { PlayerRegistry } from '../../voice/player-registry.ts';
+import type { AutoreadControl } from '../frontend/autoread-control.ts';
+import type { MessageKey } from '../i18n.ts';
+
+/** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
+export interface Preconditions {
+  /**
+   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
+   * every use: a server admin may widen who sees a command (Integrations), never who may do this.
+   */
+  manageGuild?: true | { refusal: MessageKey };
+  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
+  inVoice?: true;
+}
+
+/** A command's declared preconditions (`export const requires` in commands/*.ts). */
+export interface Requirements extends Preconditions {
+  /** Per subcommand, in addition to the command's own (e.g. /preset save changes the server; /preset list does not). */
+  subcommands?: Readonly<Record<string, Preconditions>>;
+  /**
+   * Discord shows the command only to members with Manage Server until a server admin widens it in Integrations,
+   * and nothing more is checked, so a widened server can use it (/clone). A command-level `manageGuild` implies it.
+   */
+  adminsByDefault?: true;
+}
+
+/** A message context menu's: it has no subcommands. */
+export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
 /** What every command handler may use. Commands hold only what is particular to them. */
 export interface CommandContext {
@@ -68,32 +95,3 @@ export interface MessageMenuModule {
 
 /** Any module the loader accepts; `data.type` tells them apart. */
 export type AnyCommandModule = CommandModule | MessageMenuModule;
-
-export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
-  return command.data.type === ApplicationCommandType.Message;
-}
-
-/** The module that answers `interaction`: the one of that name, if it is of the interaction's kind. */
-export function commandFor(
-  commands: ReadonlyMap<string, AnyCommandModule>,
-  interaction: BotCommandInteraction,
-): AnyCommandModule | undefined {
-  const command = commands.get(interaction.commandName);
-  if (command === undefined) return undefined;
-  return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
-}
-
-export function isCommandModule(value: unknown): value is AnyCommandModule {
-  if (typeof value !== 'object' || value === null) return false;
-  const m = value as Partial<Record<keyof CommandModule, unknown>>;
-  const data = m.data as { name?: unknown; type?: unknown; toJSON?: unknown } | undefined;
-  return (
-    typeof data === 'object' &&
-    typeof data.name === 'string' &&
-    typeof data.toJSON === 'function' &&
-    (data.type === undefined || data.type === ApplicationCommandType.Message) &&
-    typeof m.execute === 'function' &&
-    (m.autocomplete === undefined || (data.type === undefined && typeof m.autocomplete === 'function')) &&
-    (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
-  );
-}

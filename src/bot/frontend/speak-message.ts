@@ -4,10 +4,10 @@
 //
 // A message context menu gets the message in the interaction's resolved data, content included: Discord sends it
 // without the privileged Message Content intent, since the member chose the message.
-import { spokenText, type MessageContent } from '../autoread/decide.ts';
-import { messageContent } from '../autoread/message-facts.ts';
-import { DEFAULT_MAX_LENGTH } from '../text/cleanup.ts';
-import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
+import { spokenText, type MessageContent } from '../../autoread/decide.ts';
+import { messageContent } from '../../autoread/message-facts.ts';
+import { DEFAULT_MAX_LENGTH } from '../../text/cleanup.ts';
+import { compileDictionary, type DictionaryEntry } from '../../text/dictionary.ts';
 
 /** What the menu reads of a message: its text and the facts clean-up reads (auto-read's MessageContent). */
 export type SpeakableMessage = MessageContent;

@@ -1,5 +1,5 @@
 import { MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import { sinceReceived } from './received.ts';

@@ -1,8 +1,8 @@
 import { request } from 'undici';
-import { probeClip, type ClipProbe } from '../audio/clip-probe.ts';
-import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../audio/clip-thread.ts';
-import { ClipError } from '../audio/errors.ts';
-import { UserError } from './failures.ts';
+import { probeClip, type ClipProbe } from '../../audio/clip-probe.ts';
+import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../../audio/clip-thread.ts';
+import { ClipError } from '../../audio/errors.ts';
+import { UserError } from '../interactions/failures.ts';
 
 /** What the Voice API accepts as a reference clip (voice-api.md, /v1/voice-clone). */
 export const CLIP_MIN_SECONDS = 3;

@@ -1,7 +1,7 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import type { ClonedVoice, Preset } from '../store/types.ts';
-import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voices/catalogue.ts';
-import { t } from './i18n.ts';
+import type { ClonedVoice, Preset } from '../../store/types.ts';
+import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../../voice-catalogue/catalogue.ts';
+import { t } from '../i18n.ts';
 
 /** Discord shows at most 25 choices, each name at most 100 characters. */
 export const MAX_CHOICES = 25;

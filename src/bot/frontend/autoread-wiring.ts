@@ -3,45 +3,18 @@
 // start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
 // AutoreadControl (CommandContext.autoread).
 import { Events, type Client, type Guild } from 'discord.js';
-import type { Logger } from '../log.ts';
-import { AutoReader, type BehindNotice, type RefusalNotice } from '../autoread/reader.ts';
-import { readerSettings } from '../autoread/settings.ts';
-import { autoreadSpeechRequest } from '../autoread/voice.ts';
-import type { SpeechPipeline } from '../speech/pipeline.ts';
-import type { AutoReadSettings, AutoReadState } from '../store/auto-read-store.ts';
-import type { Store } from '../store/types.ts';
-import type { DictionaryEntry } from '../text/dictionary.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { describeFailure } from './failures.ts';
-import { t } from './i18n.ts';
-import { NO_MENTIONS } from './replies.ts';
-
-/** What the commands may do with auto-read. */
-export interface AutoreadControl {
-  /** Discord gave the Message Content intent: without it no chat reaches the bot. */
-  readonly available: boolean;
-  isReading(guildId: string): boolean;
-  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
-  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
-  /**
-   * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
-   * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
-   */
-  pause(guildId: string): boolean;
-  /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
-  resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
-  /**
-   * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
-   * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
-   */
-  start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void>;
-  /** Stops reading (store and reader); false when the guild was not reading. */
-  stop(guildId: string): Promise<boolean>;
-  /** New settings from the next message on. */
-  configure(guildId: string, settings: AutoReadSettings): void;
-  /** A changed dictionary, from the next message on. */
-  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
-}
+import type { Logger } from '../../log.ts';
+import { AutoReader, type BehindNotice, type RefusalNotice } from '../../autoread/reader.ts';
+import { autoreadSpeechRequest } from '../../autoread/voice.ts';
+import type { SpeechPipeline } from '../../speech/pipeline.ts';
+import type { AutoReadSettings, AutoReadState } from '../../store/auto-read-store.ts';
+import type { Store } from '../../store/types.ts';
+import type { DictionaryEntry } from '../../text/dictionary.ts';
+import type { PlayerRegistry } from '../../voice/player-registry.ts';
+import { describeFailure } from '../interactions/failures.ts';
+import { t } from '../i18n.ts';
+import { NO_MENTIONS } from '../interactions/replies.ts';
+import type { AutoreadControl } from './autoread-control.ts';
 
 export interface AutoreadWiringOptions {
   store: Store;
@@ -128,7 +101,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   configure(guildId: string, settings: AutoReadSettings): void {
-    this.#reader.configure(guildId, readerSettings(settings));
+    this.#reader.configure(guildId, settings);
   }
 
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
@@ -188,7 +161,7 @@ export class AutoreadWiring implements AutoreadControl {
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
     const entries = await this.#options.store.dictionary.list(state.guildId);
-    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: readerSettings(state.settings) }, entries);
+    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings }, entries);
   }
 
   /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */

@@ -1,10 +1,10 @@
 import { MessageFlags, type AttachmentPayload } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
-import { t, type MessageKey, type MessageParams } from './i18n.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n.ts';
 import { NO_MENTIONS } from './safe-text.ts';
 import { replyWithoutToken } from './tokenless-reply.ts';
 

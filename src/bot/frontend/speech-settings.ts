@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { chooseSettings, type ResolvedSettings, type SpeechSettings } from '../speech/settings.ts';
-import type { Preset, VoiceSettings } from '../store/types.ts';
-import { languageName } from '../voices/catalogue.ts';
-import type { CommandContext } from './command.ts';
-import { t } from './i18n.ts';
-import { echo } from './replies.ts';
+import { chooseSettings, type ResolvedSettings, type SpeechSettings } from '../../speech/settings.ts';
+import type { Preset, VoiceSettings } from '../../store/types.ts';
+import { languageName } from '../../voice-catalogue/catalogue.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { t } from '../i18n.ts';
+import { echo } from '../interactions/replies.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;

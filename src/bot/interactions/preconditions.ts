@@ -1,32 +1,9 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotCommandInteraction } from './command.ts';
+import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
-import type { MessageKey, MessageParams } from './i18n.ts';
+import type { MessageKey, MessageParams } from '../i18n.ts';
 
-/** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
-export interface Preconditions {
-  /**
-   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
-   * every use: a server admin may widen who sees a command (Integrations), never who may do this.
-   */
-  manageGuild?: true | { refusal: MessageKey };
-  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
-  inVoice?: true;
-}
-
-/** A command's declared preconditions (`export const requires` in commands/*.ts). */
-export interface Requirements extends Preconditions {
-  /** Per subcommand, in addition to the command's own (e.g. /preset save changes the server; /preset list does not). */
-  subcommands?: Readonly<Record<string, Preconditions>>;
-  /**
-   * Discord shows the command only to members with Manage Server until a server admin widens it in Integrations,
-   * and nothing more is checked, so a widened server can use it (/clone). A command-level `manageGuild` implies it.
-   */
-  adminsByDefault?: true;
-}
-
-/** A message context menu's: it has no subcommands. */
-export type MenuRequirements = Omit<Requirements, 'subcommands'>;
+export type { MenuRequirements, Preconditions, Requirements } from './command.ts';
 
 /** What the preconditions are checked against, read from the interaction. */
 export interface Facts {

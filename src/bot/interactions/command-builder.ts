@@ -15,7 +15,7 @@ import {
   SlashCommandSubcommandBuilder,
   type SharedNameAndDescription,
 } from 'discord.js';
-import { localisations, t, type MessageKey } from './i18n.ts';
+import { localisations, t, type MessageKey } from '../i18n.ts';
 import { forAdminsByDefault, type MenuRequirements, type Requirements } from './preconditions.ts';
 
 // Command definitions built from the catalogue (src/bot/i18n/): a command or option is declared once, by its
@@ -52,7 +52,7 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
 
 /**
  * A slash command from `command.<name>` and `command.<name>.description`: used in servers only, and shown only to
- * members with Manage Server by default when its requirements say so (src/bot/preconditions.ts).
+ * members with Manage Server by default when its requirements say so (src/bot/interactions/preconditions.ts).
  */
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
   const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(InteractionContextType.Guild);

@@ -1,7 +1,7 @@
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
-import { LANGUAGE_CODE } from '../voices/catalogue.ts';
-import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from './choices.ts';
-import type { CommandContext } from './command.ts';
+import { LANGUAGE_CODE } from '../../voice-catalogue/catalogue.ts';
+import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../interactions/choices.ts';
+import type { CommandContext } from '../interactions/command.ts';
 
 /**
  * Answers the autocomplete of the shared speech options (`voice`, `language`, `preset`, and any option the

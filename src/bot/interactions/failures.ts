@@ -10,15 +10,15 @@ import {
   TimeoutError,
   UndeliveredError,
   UnexpectedResponseError,
-} from '../api/errors.ts';
-import { AudioBusyError, ClipError, UnsupportedAudioError } from '../audio/errors.ts';
-import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
-import { Refusal, type RefusalReason } from '../refusal.ts';
-import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
-import { VoiceMessageError } from '../voice-message/render.ts';
-import { VoiceJoinError } from '../voice/guild-player.ts';
-import type { LocalisedMessage, MessageKey, MessageParams } from './i18n.ts';
-import { echo } from './replies.ts';
+} from '../../api/errors.ts';
+import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../audio/errors.ts';
+import { dayOf as day, nextMonthStart } from '../../quota/calendar.ts';
+import { Refusal, type RefusalReason } from '../../refusal.ts';
+import { SpeechInputError, type SpeechInputProblem } from '../../speech/errors.ts';
+import { VoiceMessageError } from '../../voice-message/render.ts';
+import { VoiceJoinError } from '../../voice/guild-player.ts';
+import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n.ts';
+import { echo } from './safe-text.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 

@@ -10,10 +10,10 @@ import {
   AttachmentBuilder, DiscordAPIError, MessageFlags, MessagePayload, PermissionFlagsBits,
   type GuildTextBasedChannel, type Message, type MessageCreateOptions, type PermissionResolvable, type PermissionsBitField,
 } from 'discord.js';
-import type { Logger } from '../log.ts';
-import type { VoiceMessage } from '../voice-message/render.ts';
-import type { BotCommandInteraction } from './command.ts';
-import { NO_MENTIONS } from './safe-text.ts';
+import type { Logger } from '../../log.ts';
+import type { VoiceMessage } from '../../voice-message/render.ts';
+import type { BotCommandInteraction } from '../interactions/command.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
 
 export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';

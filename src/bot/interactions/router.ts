@@ -1,7 +1,8 @@
 import type { Interaction } from 'discord.js';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
-import { commandFor, isMessageMenu, type AnyCommandModule, type BotCommandInteraction, type CommandContext } from './command.ts';
+import type { AnyCommandModule, BotCommandInteraction, CommandContext } from './command.ts';
+import { commandFor, isMessageMenu } from './command-loader.ts';
 import { watchToken } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';

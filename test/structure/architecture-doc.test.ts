@@ -1,0 +1,40 @@
+// docs/architecture.md describes the tree: every file or folder path it names must exist, so a move or a rename
+// that forgets the document fails here.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './import-graph.ts';
+
+const TOP = ['src', 'commands', 'test', 'bench', 'packages', 'demo', 'fixtures', 'scripts', 'docs'];
+const PATH = new RegExp(`(?<![\\w./-])(?:${TOP.join('|')})/[\\w./{},<>*-]*`, 'g');
+
+/** The paths a text names: `a/{b,c}.ts` is both; a pattern (`<area>`, `*`) names no one path and is left out. */
+export function namedPaths(text: string): string[] {
+  const paths = new Set<string>();
+  for (const match of text.matchAll(PATH)) {
+    const raw = match[0].replace(/[.,:]+$/, '');
+    if (/[<>*]/.test(raw)) continue;
+    const braces = /\{([^}]*)\}/.exec(raw);
+    const expanded = braces === null ? [raw] : braces[1]!.split(',').map((part) => raw.replace(braces[0], part));
+    for (const path of expanded) paths.add(path);
+  }
+  return [...paths].sort();
+}
+
+describe('docs/architecture.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+
+  it('names only paths that exist', () => {
+    const paths = namedPaths(doc);
+    expect(paths.length).toBeGreaterThan(50);
+    expect(paths.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('reads paths the way the document writes them', () => {
+    expect(namedPaths('see src/bot/i18n/{en,ko}.ts, src/store/<area>-store.ts and (src/speech/).')).toEqual([
+      'src/bot/i18n/en.ts',
+      'src/bot/i18n/ko.ts',
+      'src/speech/',
+    ]);
+  });
+});

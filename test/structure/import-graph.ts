@@ -1,0 +1,115 @@
+// The static import graph of the repository's own TypeScript, for the structure tests.
+// Type-only imports count: a cycle through types still ties two modules together (they can only be understood,
+// moved or split as one), and the issue's cycles came mostly from types living in implementation files.
+// Dynamic `import()` does not count: it is a deliberate, lazy edge taken at run time.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Every .ts file under the given folders (relative to the repository root), node_modules excluded. */
+export function sourceFiles(folders: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules') continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts')) files.push(relative(ROOT, path));
+    }
+  };
+  for (const folder of folders) if (existsSync(join(ROOT, folder))) walk(join(ROOT, folder));
+  return files.sort();
+}
+
+/** The module specifiers a file imports or re-exports statically (`import type` included). */
+export function staticImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const specifiers: string[] = [];
+  for (const statement of source.statements) {
+    if (
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      specifiers.push(statement.moduleSpecifier.text);
+    }
+  }
+  return specifiers;
+}
+
+const LOCAL_PACKAGES: Record<string, string> = { '@saybot/local-discord': 'packages/local-discord/src' };
+
+/** The repository file a specifier names, or undefined for a library. */
+export function resolveImport(from: string, specifier: string): string | undefined {
+  for (const [name, folder] of Object.entries(LOCAL_PACKAGES)) {
+    if (specifier === name) return `${folder}/index.ts`;
+    if (specifier.startsWith(`${name}/`)) return `${folder}/${specifier.slice(name.length + 1)}`;
+  }
+  if (!specifier.startsWith('.')) return undefined;
+  return relative(ROOT, resolve(ROOT, dirname(from), specifier));
+}
+
+/** file -> the repository files it imports. */
+export function importGraph(files: readonly string[]): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = staticImports(file)
+      .map((specifier) => resolveImport(file, specifier))
+      .filter((target): target is string => target !== undefined && known.has(target));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import cycles: each strongly connected component of more than one file (or a file importing itself). */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm, iterative so a deep chain cannot overflow the stack.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const work: Array<{ node: string; next: number }> = [{ node: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const edges = graph.get(frame.node) ?? [];
+      if (frame.next < edges.length) {
+        const target = edges[frame.next++]!;
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ node: target, next: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        if (component.length > 1 || edges.includes(frame.node)) cycles.push(component.sort());
+      }
+    }
+  }
+  return cycles;
+}
