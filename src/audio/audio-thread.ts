@@ -12,8 +12,11 @@ export { AudioBusyError } from './errors.ts';
 
 /** Threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one, at most 2. */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
-/** Jobs waiting per thread: a request's parts are sent one after another, so this many requests at once each. */
-export const MAX_WAITING_AUDIO_JOBS = 8;
+/**
+ * Jobs waiting per thread. Every file is joined and measured here, not only speed and volume, so a burst of file
+ * requests (ten members at once) must fit: a job is milliseconds of work, and each has its time limit.
+ */
+export const MAX_WAITING_AUDIO_JOBS = 64;
 /** The longest part (a few thousand characters, a few minutes of audio) takes a few seconds; past this it is stuck. */
 const JOB_TIMEOUT_MS = 60_000;
 const IDLE_MS = 30_000;

@@ -33,7 +33,7 @@ export const en = {
   'error.input.exaggeration': 'Exaggeration must be a number from 0 to 1; got {value}.',
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
-  'error.audio.busy': 'I am changing the speed or volume of too much audio right now. Please try again in a minute (nothing was charged twice).',
+  'error.audio.busy': 'I am preparing too much audio right now (files, speed and volume). Please try again in a minute (nothing was charged twice).',
   'error.input.unknownLanguage': '"{language}" is not a language code. Pick one from the list (for example en, ko, ja).',
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   'error.shuttingDown': 'I am restarting. Please try again in a minute.',

@@ -28,7 +28,7 @@ export const ja: Catalogue = {
   'error.input.exaggeration': '強さは 0 から 1 までの数値で指定してください（入力: {value}）。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
-  'error.audio.busy': '現在、速度や音量を変える音声が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
+  'error.audio.busy': '現在、準備中の音声（ファイル、速度、音量）が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
   'error.input.unknownLanguage': '「{language}」は言語コードではありません。一覧から選んでください（例: ja, en, ko）。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
   'error.shuttingDown': 'ボットを再起動しています。少ししてからもう一度お試しください。',

@@ -28,7 +28,7 @@ export const ko: Catalogue = {
   'error.input.exaggeration': '강도는 0부터 1 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
-  'error.audio.busy': '지금 속도나 볼륨을 바꾸는 오디오가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
+  'error.audio.busy': '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
   'error.shuttingDown': '봇을 다시 시작하는 중입니다. 잠시 후 다시 시도해 주세요.',
