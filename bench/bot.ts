@@ -8,6 +8,7 @@ import type { SayBot } from '../src/bot/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { startSayBot, type RunningSayBot } from '../src/main.ts';
 import type { ServersInfo } from './protocol.ts';
+import { bufferingClient } from '../fixtures/buffering-client.ts';
 
 export interface BenchBot {
   bot: SayBot;
@@ -51,7 +52,9 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
   // The same start-up as `npm start` (src/main.ts): what is measured is what runs.
   let running: RunningSayBot;
   try {
-    running = await startSayBot(config, { logDestination: destination, readyTimeoutMs: 60_000, bufferResponses: options.bufferResponses });
+    running = await startSayBot(config, {
+      logDestination: destination, readyTimeoutMs: 60_000, ...(options.bufferResponses ? { wrapVoiceApiClient: bufferingClient } : {}),
+    });
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

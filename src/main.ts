@@ -38,8 +38,8 @@ export interface StartSeams {
   now?: () => Date;
   /** How long to wait for Discord's READY. */
   readyTimeoutMs?: number;
-  /** Download each audio response in full before playing it (the benchmarks' baseline). */
-  bufferResponses?: boolean;
+  /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
+  wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
   /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
@@ -83,13 +83,14 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     cacheSizeBytes: () => started?.cacheBytes ?? 0,
   });
   const clientSeams = seams.voiceApiClient ?? {};
-  const voiceApi = new VoiceApiClient({
+  const ownClient = new VoiceApiClient({
     ...api,
     logger,
     ...(metrics === undefined ? {} : { metrics }),
     ...clientSeams,
     timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
   });
+  const voiceApi = seams.wrapVoiceApiClient ? seams.wrapVoiceApiClient(ownClient) : ownClient;
 
   const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   let bot: SayBot;
@@ -192,7 +193,6 @@ async function assembleCore(
   const source = new PartSource({
     client: voiceApi, logger, cache, accounting,
     ...(metrics === undefined ? {} : { metrics }),
-    ...(seams.bufferResponses === undefined ? {} : { bufferResponses: seams.bufferResponses }),
   });
   const speech = new SpeechPipeline({
     source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,

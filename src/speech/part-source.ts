@@ -4,7 +4,7 @@ import { applyEffectsOffThread, changesAudio } from '../audio/audio-thread.ts';
 import type { AudioEffects } from '../audio/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/format.ts';
-import { AbortedError, QuotaExceededError, UndeliveredError, VoiceApiError } from '../api/errors.ts';
+import { AbortedError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey, effectsKey } from '../cache/cache-key.ts';
@@ -12,10 +12,10 @@ import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
-import { nextMonthStart } from '../quota/calendar.ts';
-import { Refusal } from '../refusal.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './request.ts';
+import { callUnderQuota } from './quota-policy.ts';
+import { SpendRecorder } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
@@ -28,12 +28,6 @@ export interface PartSourceOptions {
   cache?: AudioCache;
   /** Absent: nothing is recorded (tools and tests that use the service alone). */
   accounting?: Accounting;
-  /**
-   * Reads each response body in full before decoding it, as most bots do, instead of decoding it while it
-   * arrives. Default false. It only makes the first audio later: benchmarks run it as the baseline that
-   * streaming is measured against.
-   */
-  bufferResponses?: boolean;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'>;
 }
@@ -85,13 +79,12 @@ export class PartSource {
   readonly #cache: AudioCache | undefined;
   readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
   readonly #accounting: Accounting | undefined;
-  readonly #bufferResponses: boolean;
+  /** Every answer written down once: a spend, a saving, an undelivered spend (spend-recorder.ts). */
+  readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Promise<Flight>>();
   /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
   readonly #changing = new SingleFlight<Promise<Changed>>();
   readonly #shutdown = new AbortController();
-  /** Spends being written, so that close() lets them reach the store before it closes. */
-  readonly #recording = new Set<Promise<void>>();
 
   constructor(options: PartSourceOptions) {
     this.#client = options.client;
@@ -99,7 +92,7 @@ export class PartSource {
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
-    this.#bufferResponses = options.bufferResponses ?? false;
+    this.#spends = new SpendRecorder(options.accounting, options.logger);
   }
 
   #key(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): string {
@@ -146,7 +139,6 @@ export class PartSource {
   async #fetchOriginal(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     const key = this.#key(request, text);
     const endpoint = endpointOf(request);
-    const characters = countCharacters(text);
     const { value, leader } = this.#flights.join(key, () => this.#start(request, text, key, charge), (f) => f.then((flight) => flight.done));
     let flight: Flight;
     try {
@@ -156,7 +148,7 @@ export class PartSource {
       throw error;
     }
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
-    if (!(leader && flight.from === 'api')) void this.#record(charge, text, { endpoint, characters, cached: true });
+    if (!(leader && flight.from === 'api')) void this.#spends.saved(charge, text, endpoint);
     return flight.part();
   }
 
@@ -172,7 +164,7 @@ export class PartSource {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) {
-      void this.#record(charge, text, { endpoint: endpointOf(request), characters: countCharacters(text), cached: true });
+      void this.#spends.saved(charge, text, endpointOf(request));
       return cachedPart(hit);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
@@ -213,22 +205,17 @@ export class PartSource {
     const payer = await this.#payer(request, text, charge);
     let response: AudioResponse;
     try {
-      response = await this.#call(countCharacters(text), () => this.#send(request, text));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#send(request, text));
     } catch (error) {
-      this.#recordUndelivered(error, payer, endpointOf(request), text);
+      this.#spends.undelivered(error, payer, endpointOf(request), text);
       if (payer !== charge) payer?.close();
       throw error;
     }
-    void this.#record(payer, text, {
-      endpoint: endpointOf(request),
-      characters: countCharacters(text),
-      cached: false,
-      ...(response.usage === undefined ? {} : { usage: response.usage }),
-      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
-    }).finally(() => {
+    // Paid the moment the service accepted it: recorded now, whatever becomes of its audio.
+    void this.#spends.spent(payer, text, endpointOf(request), response).finally(() => {
       if (payer !== charge) payer?.close();
     });
-    const fill = new AudioFill(this.#bufferResponses ? await whole(response) : response);
+    const fill = new AudioFill(response);
     const cache = this.#cache;
     const done = fill.complete.then(
       (entry) => cache?.put(key, request.voice, entry, generation),
@@ -262,76 +249,17 @@ export class PartSource {
     );
   }
 
-  /**
-   * Runs one API call of `characters`. A 429 "quota exceeded" is remembered before the caller hears of it,
-   * unless the service says characters are left (only this request is too long for them: that is what the
-   * caller is told); any other answer's usage figures may show that a used-up month is over.
-   */
-  async #call<T>(characters: number, send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (error) {
-      const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
-      if (error instanceof QuotaExceededError && left !== undefined && left > 0 && left < characters) {
-        const reset = error.rateLimit?.resetAt;
-        throw new Refusal({ code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) }, { cause: error, level: 'warn' });
-      }
-      if (error instanceof QuotaExceededError) await this.#accounting?.quotaExceeded(error).catch((e: unknown) => this.#log.error({ err: e }, 'could not record the used-up quota'));
-      else if (error instanceof VoiceApiError) await this.#accounting?.observeUsage(error.rateLimit);
-      throw error;
-    }
-  }
-
-  #record(charge: Charge | undefined, text: string, spend: Parameters<Charge['record']>[1]): Promise<void> {
-    if (!charge || !this.#accounting) {
-      charge?.release(text);
-      return Promise.resolve();
-    }
-    return this.#track(charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')));
-  }
-
-  /** A spend being written: close() waits for it. */
-  #track(task: Promise<void>): Promise<void> {
-    this.#recording.add(task);
-    void task.finally(() => this.#recording.delete(task));
-    return task;
-  }
-
-  /**
-   * A request the service charged (its 2xx) whose audio or voice ID never arrived: spent all the same, and marked.
-   * Recorded without releasing the charge's reservation, which the caller releases as for any failure.
-   */
-  #recordUndelivered(error: unknown, charge: Charge | undefined, endpoint: SpendEndpoint, text: string): void {
-    if (!(error instanceof UndeliveredError) || !charge || !this.#accounting) return;
-    const spend = {
-      endpoint,
-      characters: countCharacters(text),
-      cached: false,
-      undelivered: true,
-      ...(error.usage === undefined ? {} : { usage: error.usage }),
-      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
-    };
-    this.#log.warn({ code: 'api-undelivered', ...charge.context, endpoint, characters: spend.characters, requestId: error.requestId }, 'charged by the Voice API but not delivered: recorded as spent');
-    void this.#track(this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')));
-  }
-
   /** Creates a cloned voice; its characters are recorded like any other request's. */
   async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
     let response: CloneVoiceResponse;
     try {
-      response = await this.#call(countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
     } catch (error) {
-      this.#recordUndelivered(error, charge, 'voice-clone', text);
+      this.#spends.undelivered(error, charge, 'voice-clone', text);
       charge?.release(text);
       throw error;
     }
-    await this.#record(charge, text, {
-      endpoint: 'voice-clone',
-      characters: countCharacters(text),
-      cached: false,
-      ...(response.usage === undefined ? {} : { usage: response.usage }),
-      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
-    });
+    await this.#spends.spent(charge, text, 'voice-clone', response);
     return response;
   }
 
@@ -345,13 +273,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.then((flight) => flight.done)));
     await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
-    await Promise.allSettled([...this.#recording]);
+    await this.#spends.settled();
     await this.#cache?.close();
   }
-}
-
-/** The same response with its body already read to the end (an error or a shutdown rejects, as the body would). */
-async function whole(response: AudioResponse): Promise<AudioResponse> {
-  const data = Buffer.concat(await response.body.toArray());
-  return { ...response, body: Readable.from([data], { objectMode: false }) };
 }

@@ -14,6 +14,7 @@ import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
 import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from '@saybot/local-discord/types.ts';
+import { bufferingClient } from '../../fixtures/buffering-client.ts';
 
 export { APP_ID, fakeToken } from '@saybot/local-discord';
 
@@ -70,7 +71,7 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   clientRetryBaseDelayMs?: number;
   clientTimeouts?: ConstructorParameters<typeof VoiceApiClient>[0]['timeouts'];
-  /** Start the bot with SayBotOptions.bufferResponses (download in full, then play). */
+  /** Start the bot with the benchmarks' baseline client (fixtures/buffering-client.ts: download in full, then play). */
   bufferResponses?: boolean;
   /** The bot's clock for budgets and the monthly quota (default: the real one). */
   now?: () => Date;
@@ -180,7 +181,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
     },
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.bufferResponses === undefined ? {} : { bufferResponses: options.bufferResponses }),
+    ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
     ...(options.commands === undefined ? {} : { commands: options.commands }),
   };
