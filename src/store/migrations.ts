@@ -283,6 +283,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 11,
+    name: 'speed and volume in presets and member defaults',
+    sql: `
+      -- Applied by SayBot to the audio (never sent to the Voice API): NULL = not set at this level.
+      ALTER TABLE presets ADD COLUMN speed REAL;
+      ALTER TABLE presets ADD COLUMN volume REAL;
+      ALTER TABLE member_defaults ADD COLUMN speed REAL;
+      ALTER TABLE member_defaults ADD COLUMN volume REAL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

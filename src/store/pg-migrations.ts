@@ -201,6 +201,12 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
       value TEXT NOT NULL
     );
   `,
+  11: `
+    ALTER TABLE presets ADD COLUMN speed DOUBLE PRECISION;
+    ALTER TABLE presets ADD COLUMN volume DOUBLE PRECISION;
+    ALTER TABLE member_defaults ADD COLUMN speed DOUBLE PRECISION;
+    ALTER TABLE member_defaults ADD COLUMN volume DOUBLE PRECISION;
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -34,8 +34,11 @@ const dateOf = (ms: number | null): Date | undefined => (ms === null ? undefined
 /** A 0/1 flag column (NULL: unset). */
 const flag = (v: number | null): boolean | undefined => (v === null ? undefined : v !== 0);
 
-const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format'>): VoiceSettings =>
-  present({ voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format });
+const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): VoiceSettings =>
+  present({
+    voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
+    speed: row.speed, volume: row.volume,
+  });
 
 export const presetOf = (row: Row<'presets'>): Preset => ({
   ...settingsOf(row),

@@ -15,6 +15,8 @@ interface Settings {
   tone: Text;
   exaggeration: Int;
   format: OutputFormat | null;
+  speed: Int;
+  volume: Int;
 }
 
 export interface Database {
