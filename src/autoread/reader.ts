@@ -11,12 +11,13 @@ import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
+import type { MemberReading } from '../store/preset-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoreadSettings, ReadingBinding } from './settings.ts';
-import { voiceChangeText } from './spoken.ts';
+import { voiceChangeText, withName } from './spoken.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
 export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
@@ -57,6 +58,12 @@ export interface AutoReaderOptions {
    * voice, for join/leave lines). Its rejection is a failure of that message, logged.
    */
   requestFor: (guildId: string, userId: string | null, text: string) => Promise<SpeechRequest>;
+  /**
+   * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
+   * opted-out member's line goes there, before any request; their own name replaces their display name. Its
+   * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
+   */
+  memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
@@ -92,10 +99,14 @@ interface GuildReading {
 }
 
 interface Utterance {
-  /** Said when the name is not due. */
+  /** Said when the name is not due (or the member's name cleans to nothing). */
   text: string;
-  /** Said when the name is due (the author's name first); absent for lines that never carry one. */
-  named?: string;
+  /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
+  named?: (name: string) => string;
+  /** The name is said every time (join/leave lines), not only when due (messages). */
+  nameAlways?: boolean;
+  /** The member's display name: said unless they set a name of their own. */
+  displayName: string;
   /** Estimated seconds of speech (the longer text): the backlog's bound. */
   seconds: number;
   /** Whose /myvoice speaks it; null: the server's voice. */
@@ -201,10 +212,13 @@ export class AutoReader {
     const binding = this.#withLanguage(reading.binding, message.guild);
     const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
     if (text === '') return;
-    // Whether the name is said is decided when it is handed over: the message before may yet be dropped.
-    const named = binding.settings.sayName ? messageText(facts, binding, { sayName: true, dictionary: reading.dictionary }) : undefined;
+    // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
+    // dropped, and the member's own name (/myvoice name) is read then.
+    const language = binding.language;
+    const named = binding.settings.sayName ? (name: string) => withName(name, text, language) : undefined;
     this.#enqueue(reading, {
-      text, ...(named === undefined ? {} : { named }), seconds: estimateSpeechSeconds(named ?? text),
+      text, ...(named === undefined ? {} : { named }), displayName: facts.authorName,
+      seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
       voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
       language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
     });
@@ -237,7 +251,7 @@ export class AutoReader {
     if (name === '') return;
     const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text, seconds: estimateSpeechSeconds(text),
+      text, named: (spoken) => voiceChangeText(change, spoken, language), nameAlways: true, displayName: member.displayName, seconds: estimateSpeechSeconds(text),
       voiceOf: null, userId: member.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
       language, adapterCreator: guild.voiceAdapterCreator,
     });
@@ -313,7 +327,14 @@ export class AutoReader {
       this.#caughtUp(reading);
     };
     try {
-      const request = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance));
+      const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
+      if (member.readMe === false) {
+        // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
+        this.#log.debug({ guildId, id: utterance.id, skipped: 'opted-out' }, 'auto-read skipped a message');
+        return done();
+      }
+      if (this.#guilds.get(guildId) !== reading) return done();
+      const request = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance, member));
       if (this.#guilds.get(guildId) !== reading) return done();
       const job = this.#options.speak({
         request,
@@ -339,10 +360,13 @@ export class AutoReader {
   }
 
   /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
-  #words(reading: GuildReading, utterance: Utterance): string {
-    const sayName = utterance.named !== undefined && nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now());
+  #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
+    const { named } = utterance;
+    const sayName = named !== undefined && (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
-    return sayName && utterance.named !== undefined ? utterance.named : utterance.text;
+    if (!sayName) return utterance.text;
+    const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
+    return name === '' ? utterance.text : named(reading.dictionary(name));
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {

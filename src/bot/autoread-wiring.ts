@@ -70,6 +70,7 @@ export class AutoreadWiring implements AutoreadControl {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text);
       },
+      memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),

@@ -294,6 +294,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE member_defaults ADD COLUMN volume REAL;
     `,
   },
+  {
+    version: 12,
+    name: 'how auto-read names a member, and whether it reads them',
+    sql: `
+      -- On the member's own row (deleted with it on request: member_defaults.user_id). NULL: their display name; read.
+      ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
+      ALTER TABLE member_defaults ADD COLUMN read_me INTEGER;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

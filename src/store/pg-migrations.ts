@@ -207,6 +207,10 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     ALTER TABLE member_defaults ADD COLUMN speed DOUBLE PRECISION;
     ALTER TABLE member_defaults ADD COLUMN volume DOUBLE PRECISION;
   `,
+  12: `
+    ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
+    ALTER TABLE member_defaults ADD COLUMN read_me SMALLINT;
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -51,6 +51,7 @@ export const presetOf = (row: Row<'presets'>): Preset => ({
 
 export const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
   ...settingsOf(row),
+  ...present({ spokenName: row.spoken_name, readMe: flag(row.read_me) }),
   guildId: row.guild_id,
   userId: row.user_id,
   updatedAt: new Date(row.updated_at),

@@ -23,7 +23,7 @@ export interface Database {
   schema_migrations: { version: number; name: string; applied_at: number };
   presets: Settings & { id: Generated<number>; guild_id: string; name: string; name_key: string; voice: string; created_by: string; created_at: number };
   guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
-  member_defaults: Settings & { guild_id: string; user_id: string; updated_at: number };
+  member_defaults: Settings & { guild_id: string; user_id: string; spoken_name: Text; read_me: Int; updated_at: number };
   voice_library: { guild_id: string; voice_id: string; name: string; name_key: string; created_by: string; created_at: number; clip_seconds: number };
   clone_name_reservations: { guild_id: string; name_key: string; token: string; reserved_by: string; expires_at: number };
   spends: {

@@ -92,3 +92,41 @@ describe('speed and volume kept in presets and /myvoice', () => {
     expect(Math.abs(seconds - h.sandbox.expectedDurationSeconds(text) / 0.75)).toBeLessThan(0.15);
   });
 });
+
+describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
+  it('reads a member by the name they set, not their display name; a mention-shaped name is refused', async () => {
+    const h = await startReading();
+    const refused = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: `<@${ALICE.id}>` } });
+    expect(refused.content).toContain('A name to be read is 1 to 32 letters or digits');
+    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: 'Caz' } });
+    expect(set.content).toContain('auto-read names you "Caz"');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Hello everyone.');
+    const text = 'Caz said, Hello everyone.';
+    const seconds = await heardSeconds(h, text);
+    expect(spoken(h, from)).toEqual([text]);
+    expect(Math.abs(seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.15);
+  });
+
+  it("an opted-out member's message makes no API call; read_me:True reads them again", async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { read_me: false } });
+    expect(set.content).toContain('auto-read does not read you');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Please do not read this.');
+    // Messages are handed over in order: once Alice's is sent to the service, Carol's was decided.
+    await post(h, ALICE, 'But read mine.');
+    await heardSeconds(h, 'alice said, But read mine.');
+    expect(spoken(h, from)).toEqual(['alice said, But read mine.']);
+    expect(h.logs()).toContain('"skipped":"opted-out"');
+
+    await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { read_me: true } });
+    const again = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Now read me.');
+    await heardSeconds(h, 'carol said, Now read me.');
+    expect(spoken(h, again)).toEqual(['carol said, Now read me.']);
+  });
+});

@@ -87,6 +87,16 @@ forEachBackend((store) => {
   });
 
   describe('member defaults', () => {
+    it("keeps the member's spoken name and read_me, merged like the rest, and deletes them with the member", async () => {
+      await store.memberDefaults.set(G1, MEMBER, { voice: 'voice-b-ja-f-01' });
+      expect(await store.memberDefaults.get(G1, MEMBER)).not.toHaveProperty('readMe');
+      await store.memberDefaults.set(G1, MEMBER, { spokenName: 'Min-ji', readMe: false });
+      expect(await store.memberDefaults.set(G1, MEMBER, { tone: 'calm' })).toMatchObject({ voice: 'voice-b-ja-f-01', spokenName: 'Min-ji', readMe: false });
+      expect(await store.memberDefaults.set(G1, MEMBER, { readMe: true })).toMatchObject({ spokenName: 'Min-ji', readMe: true });
+      await store.privacy.forgetMember(MEMBER);
+      expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
+    });
+
     it('merges speed and volume like the other fields', async () => {
       await store.memberDefaults.set(G1, MEMBER, { speed: 0.75 });
       expect(await store.memberDefaults.set(G1, MEMBER, { volume: 3 })).toMatchObject({ speed: 0.75, volume: 3 });

@@ -4,13 +4,13 @@ import { given, memberDefaultsOf, orNull, presetOf } from '../rows.ts';
 import type {
   DeletedPreset,
   MemberDefaults,
+  MemberDefaultsChange,
   MemberDefaultsStore,
   NewPreset,
   Preset,
   PresetListOptions,
   PresetStore,
   SavePresetResult,
-  VoiceSettings,
 } from '../types.ts';
 
 /** Presets and the default preset; on PostgreSQL, changes to a guild's presets take the lock `presets:<guild>`. */
@@ -92,9 +92,12 @@ export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
     return row && memberDefaultsOf(row);
   }
 
-  async set(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults> {
-    const { voice, language, tone, exaggeration, format, speed, volume } = settings;
-    const changed = { ...given({ voice, language, tone, exaggeration, format, speed, volume }), updated_at: Date.now() };
+  async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
+    const { voice, language, tone, exaggeration, format, speed, volume, spokenName, readMe } = settings;
+    const changed = {
+      ...given({ voice, language, tone, exaggeration, format, speed, volume, spoken_name: spokenName, read_me: readMe === undefined ? undefined : Number(readMe) }),
+      updated_at: Date.now(),
+    };
     // One statement, so the merge is atomic without an explicit transaction.
     const row = await this.d.db.insertInto('member_defaults').values({ guild_id: guildId, user_id: userId, ...changed })
       .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed)).returningAll().executeTakeFirstOrThrow();
