@@ -14,7 +14,7 @@ import type { SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../sp
 import type { MemberReading } from '../store/preset-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
-import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
+import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoreadSettings, ReadingBinding } from './settings.ts';
 import { voiceChangeText, withName } from './spoken.ts';
@@ -39,8 +39,14 @@ export interface RefusalNotice {
   refusal: Refusal;
 }
 
-/** Messages came faster than they can be read: the oldest unread were dropped (one notice per backlog). */
+/**
+ * Messages came faster than they can be read (one notice per backlog): the oldest unread were dropped (the voice
+ * queue's bound), or all but the newest were skipped (the server's skip_after).
+ */
 export interface BehindNotice {
+  kind: 'dropped-oldest' | 'skipped-to-newest';
+  /** How many went at the first drop (later ones in the same backlog are not announced). */
+  count: number;
   guildId: string;
   /** The channel read: where the notice is posted. */
   channelId: string;
@@ -119,6 +125,16 @@ interface Utterance {
   /** The server's language, for the notice. */
   language: string | undefined;
   adapterCreator: DiscordGatewayAdapterCreator;
+}
+
+/**
+ * The request read at a backlog's catch-up speed (at most max_speed, 2 at most), never slower than the member's
+ * own speed. SayBot's own effect on the service's audio: nothing more is sent or paid.
+ */
+function faster(request: SpeechRequest, speed: number): SpeechRequest {
+  if (speed <= 1 || request.kind === 'ready') return request;
+  const own = request.effects ?? { speed: 1, volumeDb: 0 };
+  return own.speed >= speed ? request : { ...request, effects: { ...own, speed } };
 }
 
 export class AutoReader {
@@ -264,6 +280,14 @@ export class AutoReader {
   /** Takes a message into the backlog; past the bound the oldest unread ones go (never one already handed over). */
   #enqueue(reading: GuildReading, utterance: Utterance): void {
     reading.unread.push(utterance);
+    const { skipAfter } = reading.binding.settings;
+    if (skipAfter > 0 && reading.unread.length > skipAfter) {
+      // Too far behind to catch up by speed: what is said next is what was just written.
+      const skipped = reading.unread.splice(0, reading.unread.length - 1).length;
+      this.#dropped(reading, utterance, skipped, 'skipped-to-newest');
+      this.#handOver(reading);
+      return;
+    }
     const maxCount = this.#options.maxPending ?? 20;
     const maxSeconds = this.#options.maxPendingSeconds ?? 0;
     let seconds = 0;
@@ -275,18 +299,18 @@ export class AutoReader {
       seconds -= reading.unread.shift()?.seconds ?? 0;
       dropped++;
     }
-    if (dropped > 0) this.#dropped(reading, utterance, dropped);
+    if (dropped > 0) this.#dropped(reading, utterance, dropped, 'dropped-oldest');
     this.#handOver(reading);
   }
 
   /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
-  #dropped(reading: GuildReading, utterance: Utterance, count: number): void {
+  #dropped(reading: GuildReading, utterance: Utterance, count: number, kind: BehindNotice['kind']): void {
     const first = reading.dropped === 0;
     reading.dropped += count;
     if (!first) return;
     const { guildId, channelId } = reading.binding;
-    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId) }, 'auto-read is behind: the oldest unread messages are dropped until it catches up');
-    this.#options.notifyBehind?.({ guildId, channelId, language: utterance.language }).catch((error: unknown) => {
+    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count }, 'auto-read is behind: unread messages are dropped until it catches up');
+    this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }).catch((error: unknown) => {
       this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
     });
   }
@@ -320,6 +344,8 @@ export class AutoReader {
   /** Hands one text to the pipeline; resolves once it started playing or ended (the next may follow). Never throws. */
   async #speak(reading: GuildReading, utterance: Utterance): Promise<void> {
     const { guildId } = reading.binding;
+    // The backlog as it stands when this one's turn comes (not after the awaits below).
+    const speed = catchUpSpeed(reading.binding.settings, reading.unread.length);
     const done = (outcome?: SpeechOutcome) => {
       reading.handed.delete(utterance);
       // /stop empties the queue, and a lost connection ends it: what was still unread goes with it, as it did there.
@@ -334,10 +360,11 @@ export class AutoReader {
         return done();
       }
       if (this.#guilds.get(guildId) !== reading) return done();
-      const request = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance, member));
+      const asked = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance, member));
       if (this.#guilds.get(guildId) !== reading) return done();
+      if (speed > 1) this.#log.debug({ code: 'autoread-faster', guildId, id: utterance.id, speed }, 'auto-read reads faster to catch up');
       const job = this.#options.speak({
-        request,
+        request: faster(asked, speed),
         requester: {
           guildId, userId: utterance.userId, source: 'autoread', id: utterance.id,
           ...(utterance.askedAt === undefined ? {} : { askedAt: utterance.askedAt }),

@@ -1,6 +1,6 @@
 // A server's auto-read settings (/autoread settings) and the channel it reads. Plain data: the store keeps them
 // (phase 2), the reader reads them; every default is here so the store and the commands agree on one value.
-import type { AutoReadSettings } from '../store/auto-read-store.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../store/auto-read-store.ts';
 import { DEFAULT_MAX_LENGTH } from '../text/cleanup.ts';
 
 export interface AutoreadSettings {
@@ -16,6 +16,16 @@ export interface AutoreadSettings {
   onlyVoiceMembers: boolean;
   /** Say when a member joins or leaves the bot's voice channel. */
   announceVoice: boolean;
+  /** Messages starting with this are never read; null: none. */
+  skipPrefix: string | null;
+  /** Read `@silent` messages. */
+  readSilent: boolean;
+  /** More messages waiting than this: the next is read faster, up to maxSpeed; 0: never. */
+  fasterAfter: number;
+  /** The fastest a backlog is read. */
+  maxSpeed: number;
+  /** More messages waiting than this: all but the newest are skipped, with one notice; 0: never. */
+  skipAfter: number;
 }
 
 export const DEFAULT_AUTOREAD_SETTINGS: Readonly<AutoreadSettings> = Object.freeze({
@@ -25,7 +35,18 @@ export const DEFAULT_AUTOREAD_SETTINGS: Readonly<AutoreadSettings> = Object.free
   requiredRoleId: null,
   onlyVoiceMembers: true,
   announceVoice: false,
+  skipPrefix: null,
+  readSilent: AUTO_READ_DEFAULTS.readSilent,
+  fasterAfter: AUTO_READ_DEFAULTS.fasterAfter,
+  maxSpeed: AUTO_READ_DEFAULTS.maxSpeed,
+  skipAfter: AUTO_READ_DEFAULTS.skipAfter,
 });
+
+/** The range /autoread settings offers for skip_prefix's length: a marker such as `!` or `//`, not a phrase. */
+export const SKIP_PREFIX_MAX = 8;
+
+/** The ranges /autoread settings offers for the backlog: how many waiting messages, and the fastest speed. */
+export const BACKLOG_RANGE = { messages: { min: 0, max: 100 }, speed: { min: 1, max: 2 } } as const;
 
 /** The range /autoread settings offers for maxLength: below 20 little is left after the name; above 1000 costs. */
 export const MAX_LENGTH_RANGE = { min: 20, max: 1000 } as const;
@@ -54,5 +75,10 @@ export function readerSettings(stored: AutoReadSettings): AutoreadSettings {
     requiredRoleId: stored.requiredRoleId ?? null,
     onlyVoiceMembers: stored.onlyMembersInVoice,
     announceVoice: stored.announceJoinLeave,
+    skipPrefix: stored.skipPrefix ?? null,
+    readSilent: stored.readSilent,
+    fasterAfter: stored.fasterAfter,
+    maxSpeed: stored.maxSpeed,
+    skipAfter: stored.skipAfter,
   };
 }

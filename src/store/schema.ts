@@ -3,6 +3,7 @@
 // NUMERIC), 0/1 flags as numbers. The SQL that builds them is the released migration steps' (migrations.ts,
 // pg-migrations.ts); a column added there is added here.
 import type { Generated } from 'kysely';
+import type { AutoReadStopReason } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { OutputFormat } from './shared-types.ts';
 
@@ -75,6 +76,13 @@ export interface Database {
     required_role_id: Text;
     only_members_in_voice: Int;
     announce_join_leave: Int;
+    skip_prefix: Text;
+    read_silent: Int;
+    autojoin: Int;
+    faster_after: Int;
+    max_speed: Int;
+    skip_after: Int;
+    stopped_why: AutoReadStopReason | null;
     settings_updated_by: Text;
     updated_at: number;
   };

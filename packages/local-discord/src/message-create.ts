@@ -24,6 +24,8 @@ export interface ChatMessage {
   embeds?: unknown[];
   webhookId?: string;
   reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
+  /** Message flags as Discord sends them (e.g. SUPPRESS_NOTIFICATIONS 1 << 12 for `@silent`); default 0. */
+  flags?: number;
 }
 
 /** The dispatch payload the connection with `intents` receives for `message`. */
@@ -48,7 +50,7 @@ export function messageCreatePayload(message: ChatMessage, intents: number, botI
     pinned: false,
     tts: false,
     type: message.reference ? 19 : 0,
-    flags: 0,
+    flags: message.flags ?? 0,
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     ...(message.webhookId !== undefined ? { webhook_id: message.webhookId } : {}),
