@@ -198,10 +198,13 @@ describe('/autoread settings: autojoin', () => {
     expect(spoken(h, from)).toEqual(['dave said, Glad you came back.']);
   });
 
-  it("does not undo /autoread stop, nor join without autojoin", async () => {
+  it.each([
+    ['/autoread stop', ['stop']],
+    ["a manager's /leave (a pause)", []],
+  ] as const)('does not undo %s when a member joins', async (_, stop) => {
     const h = await startReading();
     await settings(h, { autojoin: true });
-    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
+    for (const subcommand of stop) await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand });
     await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
     await expect.poll(() => h.discord.botVoiceChannel(GUILD)).toBeNull();
     const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
