@@ -1,14 +1,14 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { AutoreadControl } from '../src/bot/frontend/autoread-control.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
-import { booleanOption, channelOption, integerOption, roleOption, slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { booleanOption, channelOption, integerOption, numberOption, roleOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { MESSAGE_CONTENT_WHERE } from '../src/bot/intents.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { memberVoiceChannel } from '../src/bot/frontend/speak.ts';
-import { MAX_LENGTH_RANGE } from '../src/autoread/settings.ts';
+import { BACKLOG_RANGE, MAX_LENGTH_RANGE, SKIP_PREFIX_MAX } from '../src/autoread/settings.ts';
 import type { AutoReadSettingChanges, AutoReadSettings, AutoReadState } from '../src/store/auto-read-store.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
@@ -27,8 +27,19 @@ export const data = slashCommand('autoread', requires)
       .addBooleanOption(booleanOption('read_bots', {}))
       .addRoleOption(roleOption('role', {}))
       .addBooleanOption(booleanOption('only_voice_members', {}))
-      .addBooleanOption(booleanOption('announce', {})),
+      .addBooleanOption(booleanOption('announce', {}))
+      .addStringOption(stringOption('skip_prefix', { maxLength: SKIP_PREFIX_MAX }))
+      .addBooleanOption(booleanOption('read_silent', {}))
+      .addBooleanOption(booleanOption('autojoin', {}))
+      .addIntegerOption(integerOption('faster_after', BACKLOG_RANGE.messages))
+      .addNumberOption(numberOption('max_speed', BACKLOG_RANGE.speed))
+      .addIntegerOption(integerOption('skip_after', BACKLOG_RANGE.messages)),
   );
+
+/** The word that removes the skip prefix (a string option cannot be given empty). */
+const NO_PREFIX = 'none';
+/** A prefix is a short marker: no spaces, nothing that could quote back as a mention or break a code span. */
+const PREFIX_SHAPE = new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u');
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext, autoread: AutoreadControl) => Promise<void>;
 
@@ -44,6 +55,14 @@ function describe(locale: string, settings: AutoReadSettings): string {
     t(locale, 'autoread.setting.role', { value: settings.requiredRoleId === undefined ? t(locale, 'autoread.value.noRole') : `<@&${settings.requiredRoleId}>` }),
     t(locale, 'autoread.setting.onlyVoiceMembers', { value: onOff(settings.onlyMembersInVoice) }),
     t(locale, 'autoread.setting.announce', { value: onOff(settings.announceJoinLeave) }),
+    t(locale, 'autoread.setting.skipPrefix', { value: settings.skipPrefix === undefined ? t(locale, 'autoread.value.noRole') : `\`${settings.skipPrefix}\`` }),
+    t(locale, 'autoread.setting.readSilent', { value: onOff(settings.readSilent) }),
+    t(locale, 'autoread.setting.autojoin', { value: onOff(settings.autojoin) }),
+    t(locale, 'autoread.setting.backlog', {
+      faster: settings.fasterAfter === 0 ? t(locale, 'autoread.value.off') : settings.fasterAfter,
+      speed: settings.maxSpeed,
+      skip: settings.skipAfter === 0 ? t(locale, 'autoread.value.off') : settings.skipAfter,
+    }),
   ].join('; ');
 }
 
@@ -96,6 +115,28 @@ function changesOf(interaction: ChatInputCommandInteraction<'cached'>): AutoRead
   if (onlyMembersInVoice !== undefined) changes.onlyMembersInVoice = onlyMembersInVoice;
   const announceJoinLeave = flag('announce');
   if (announceJoinLeave !== undefined) changes.announceJoinLeave = announceJoinLeave;
+  const prefix = options.getString('skip_prefix')?.trim();
+  if (prefix !== undefined) {
+    if (prefix.toLowerCase() === NO_PREFIX) changes.skipPrefix = null;
+    else if (PREFIX_SHAPE.test(prefix)) changes.skipPrefix = prefix;
+    else throw new UserError('autoread.skipPrefixBad');
+  }
+  const readSilent = flag('read_silent');
+  if (readSilent !== undefined) changes.readSilent = readSilent;
+  const autojoin = flag('autojoin');
+  if (autojoin !== undefined) changes.autojoin = autojoin;
+  const inRange = (value: number, range: { min: number; max: number }) => value >= range.min && value <= range.max;
+  const fasterAfter = options.getInteger('faster_after');
+  const maxSpeed = options.getNumber('max_speed');
+  const skipAfter = options.getInteger('skip_after');
+  // Discord enforces the ranges for its own clients; a crafted value is refused all the same.
+  if ((fasterAfter !== null && !inRange(fasterAfter, BACKLOG_RANGE.messages)) || (skipAfter !== null && !inRange(skipAfter, BACKLOG_RANGE.messages))
+    || (maxSpeed !== null && !inRange(maxSpeed, BACKLOG_RANGE.speed))) {
+    throw new UserError('autoread.backlogRange', BACKLOG_RANGE.messages);
+  }
+  if (fasterAfter !== null) changes.fasterAfter = fasterAfter;
+  if (maxSpeed !== null) changes.maxSpeed = maxSpeed;
+  if (skipAfter !== null) changes.skipAfter = skipAfter;
   return changes;
 }
 

@@ -1,11 +1,16 @@
 import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
 import type { CommandModule } from '../src/bot/interactions/command.ts';
-import { slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { booleanOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
-import { formatOption, languageOption, readVoiceSettings, toneOption, voiceOption } from '../src/bot/interactions/options.ts';
+import { t } from '../src/bot/i18n.ts';
+import {
+  formatOption, languageOption, readAudioSettings, readText, readVoiceSettings, speedOption, toneOption, voiceOption, volumeOption,
+} from '../src/bot/interactions/options.ts';
 import { showResult } from '../src/bot/interactions/replies.ts';
 import { describeSettings } from '../src/bot/frontend/speech-settings.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
+import type { MemberDefaults, MemberDefaultsChange } from '../src/store/types.ts';
 
 export const data = slashCommand('myvoice')
   .addSubcommand(
@@ -13,9 +18,33 @@ export const data = slashCommand('myvoice')
       .addStringOption(voiceOption())
       .addStringOption(languageOption())
       .addStringOption(toneOption())
-      .addStringOption(formatOption()),
+      .addStringOption(formatOption())
+      .addNumberOption(speedOption())
+      .addNumberOption(volumeOption())
+      .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
+      .addBooleanOption(booleanOption('read_me', {})),
   )
   .addSubcommand(subcommand('myvoice.clear'));
+
+/**
+ * The name auto-read says for the member: the shape preset names have (letters and digits, spaces, `-_.'`), so it
+ * can never be a mention, a link or markup; it is cleaned again like any spoken name when it is said.
+ */
+function readSpokenName(options: Parameters<typeof readText>[0]): string | undefined {
+  const typed = readText(options, 'name');
+  if (typed === undefined) return undefined;
+  const name = tidyName(typed);
+  if (!isValidName(name)) throw new UserError('error.myvoice.badName');
+  return name;
+}
+
+/** The member's defaults in their language: the voice settings, then how auto-read treats them. */
+function describeMember(locale: string, stored: MemberDefaults): string {
+  const parts = [describeSettings(locale, stored)];
+  if (stored.spokenName !== undefined) parts.push(t(locale, 'myvoice.name', { name: stored.spokenName }));
+  if (stored.readMe !== undefined) parts.push(t(locale, stored.readMe ? 'myvoice.readMe.on' : 'myvoice.readMe.off'));
+  return parts.filter((part) => part !== '').join(' · ');
+}
 
 export const execute: CommandModule['execute'] = async (interaction, { store }) => {
   const { guildId } = interaction;
@@ -24,11 +53,15 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
     await showResult(interaction, (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
     return;
   }
-  const settings = readVoiceSettings(interaction.options);
+  const settings: MemberDefaultsChange = { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) };
+  const spokenName = readSpokenName(interaction.options);
+  if (spokenName !== undefined) settings.spokenName = spokenName;
+  const readMe = interaction.options.getBoolean('read_me');
+  if (readMe !== null) settings.readMe = readMe;
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
-  await showResult(interaction, 'myvoice.set', { settings: describeSettings(interaction.locale, stored) });
+  await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

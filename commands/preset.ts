@@ -5,7 +5,9 @@ import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/frontend/listing.ts';
-import { exaggerationOption, formatOption, languageOption, readText, readVoiceSettings, toneOption, voiceOption } from '../src/bot/interactions/options.ts';
+import {
+  exaggerationOption, formatOption, languageOption, readAudioSettings, readText, readVoiceSettings, speedOption, toneOption, voiceOption, volumeOption,
+} from '../src/bot/interactions/options.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { describeSettings, presetLine } from '../src/bot/frontend/speech-settings.ts';
@@ -32,7 +34,9 @@ export const data = slashCommand('preset', requires)
       .addStringOption(languageOption())
       .addStringOption(toneOption())
       .addNumberOption(exaggerationOption('preset'))
-      .addStringOption(formatOption()),
+      .addStringOption(formatOption())
+      .addNumberOption(speedOption())
+      .addNumberOption(volumeOption()),
   )
   .addSubcommand(subcommand('preset.delete').addStringOption(nameOption(true, true)))
   .addSubcommand(subcommand('preset.list'))
@@ -43,7 +47,7 @@ type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Com
 const save: Handler = async (interaction, { store }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
-  const settings = readVoiceSettings(interaction.options);
+  const settings = { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) };
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '')).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

@@ -25,6 +25,8 @@ export interface MessageFacts extends MessageContent {
   self: boolean;
   /** A system message (member joined, pin, boost...): nothing a member wrote. */
   system: boolean;
+  /** Sent with `@silent` (Discord's SUPPRESS_NOTIFICATIONS flag). */
+  silent?: boolean;
   /** The author's roles (empty for webhooks). */
   roleIds: readonly string[];
   /** The voice channel the author sits in, null when none. */
@@ -33,7 +35,7 @@ export interface MessageFacts extends MessageContent {
   at: number;
 }
 
-export type SkipReason = 'other-channel' | 'self' | 'system' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
+export type SkipReason = 'other-channel' | 'self' | 'system' | 'skip-prefix' | 'silent' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
 
 export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
 
@@ -47,11 +49,27 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   if (message.channelId !== binding.channelId) return skip('other-channel');
   if (message.self) return skip('self');
   if (message.system) return skip('system');
+  // Anyone's, bots' too: the prefix is how a channel says "not aloud".
+  if (settings.skipPrefix !== undefined && message.content.trimStart().startsWith(settings.skipPrefix)) return skip('skip-prefix');
+  if (message.silent === true && !settings.readSilent) return skip('silent');
   if (message.webhook) return settings.readBots ? { read: true } : skip('webhook');
   if (message.bot) return settings.readBots ? { read: true } : skip('bot');
   if (settings.requiredRoleId !== undefined && !message.roleIds.includes(settings.requiredRoleId)) return skip('missing-role');
   if (settings.onlyMembersInVoice && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');
   return { read: true };
+}
+
+/**
+ * How fast the next message is read when `waiting` more wait behind it: the voice's own pace up to fasterAfter
+ * waiting, then faster as the backlog grows, reaching maxSpeed where skipping starts (at once when it never
+ * does). In 0.1 steps: each speed of a text is audio cached on its own, so few distinct speeds keep that small.
+ */
+export function catchUpSpeed(settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>, waiting: number): number {
+  const { fasterAfter, maxSpeed, skipAfter } = settings;
+  if (fasterAfter <= 0 || waiting <= fasterAfter || maxSpeed <= 1) return 1;
+  const span = skipAfter > fasterAfter ? skipAfter - fasterAfter : 1;
+  const share = Math.min(1, (waiting - fasterAfter) / span);
+  return Math.min(maxSpeed, Math.ceil((1 + (maxSpeed - 1) * share) * 10) / 10);
 }
 
 /** Who was read last in a guild, and when: the name rule's memory. */

@@ -1,7 +1,7 @@
 // A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
 // any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
 // data, then the guild's caches; a forward speaks its snapshot's text.
-import { MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
+import { MessageFlags, MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
 import type { MessageContent, MessageFacts } from './decide.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
@@ -61,6 +61,7 @@ export function messageFacts(message: Message<true>): MessageFacts {
     webhook,
     self: message.author.id === message.client.user.id,
     system: message.system,
+    silent: message.flags.has(MessageFlags.SuppressNotifications),
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,

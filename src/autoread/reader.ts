@@ -11,13 +11,14 @@ import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
+import type { MemberReading } from '../store/preset-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
-import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
+import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoReadSettings } from '../store/auto-read-store.ts';
 import type { ReadingBinding } from './settings.ts';
-import { voiceChangeText } from './spoken.ts';
+import { voiceChangeText, withName } from './spoken.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
 export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
@@ -39,8 +40,14 @@ export interface RefusalNotice {
   refusal: Refusal;
 }
 
-/** Messages came faster than they can be read: the oldest unread were dropped (one notice per backlog). */
+/**
+ * Messages came faster than they can be read (one notice per backlog): the oldest unread were dropped (the voice
+ * queue's bound), or all but the newest were skipped (the server's skip_after).
+ */
 export interface BehindNotice {
+  kind: 'dropped-oldest' | 'skipped-to-newest';
+  /** How many went at the first drop (later ones in the same backlog are not announced). */
+  count: number;
   guildId: string;
   /** The channel read: where the notice is posted. */
   channelId: string;
@@ -58,6 +65,12 @@ export interface AutoReaderOptions {
    * voice, for join/leave lines). Its rejection is a failure of that message, logged.
    */
   requestFor: (guildId: string, userId: string | null, text: string) => Promise<SpeechRequest>;
+  /**
+   * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
+   * opted-out member's line goes there, before any request; their own name replaces their display name. Its
+   * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
+   */
+  memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
@@ -93,10 +106,14 @@ interface GuildReading {
 }
 
 interface Utterance {
-  /** Said when the name is not due. */
+  /** Said when the name is not due (or the member's name cleans to nothing). */
   text: string;
-  /** Said when the name is due (the author's name first); absent for lines that never carry one. */
-  named?: string;
+  /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
+  named?: (name: string) => string;
+  /** The name is said every time (join/leave lines), not only when due (messages). */
+  nameAlways?: boolean;
+  /** The member's display name: said unless they set a name of their own. */
+  displayName: string;
   /** Estimated seconds of speech (the longer text): the backlog's bound. */
   seconds: number;
   /** Whose /myvoice speaks it; null: the server's voice. */
@@ -109,6 +126,16 @@ interface Utterance {
   /** The server's language, for the notice. */
   language: string | undefined;
   adapterCreator: DiscordGatewayAdapterCreator;
+}
+
+/**
+ * The request read at a backlog's catch-up speed (at most max_speed, 2 at most), never slower than the member's
+ * own speed. SayBot's own effect on the service's audio: nothing more is sent or paid.
+ */
+function faster(request: SpeechRequest, speed: number): SpeechRequest {
+  if (speed <= 1 || request.kind === 'ready') return request;
+  const own = request.effects ?? { speed: 1, volumeDb: 0 };
+  return own.speed >= speed ? request : { ...request, effects: { ...own, speed } };
 }
 
 export class AutoReader {
@@ -202,10 +229,13 @@ export class AutoReader {
     const binding = this.#withLanguage(reading.binding, message.guild);
     const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
     if (text === '') return;
-    // Whether the name is said is decided when it is handed over: the message before may yet be dropped.
-    const named = binding.settings.sayAuthorName ? messageText(facts, binding, { sayName: true, dictionary: reading.dictionary }) : undefined;
+    // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
+    // dropped, and the member's own name (/myvoice name) is read then.
+    const language = binding.language;
+    const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
     this.#enqueue(reading, {
-      text, ...(named === undefined ? {} : { named }), seconds: estimateSpeechSeconds(named ?? text),
+      text, ...(named === undefined ? {} : { named }), displayName: facts.authorName,
+      seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
       voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
       language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
     });
@@ -238,7 +268,7 @@ export class AutoReader {
     if (name === '') return;
     const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text, seconds: estimateSpeechSeconds(text),
+      text, named: (spoken) => voiceChangeText(change, spoken, language), nameAlways: true, displayName: member.displayName, seconds: estimateSpeechSeconds(text),
       voiceOf: null, userId: member.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
       language, adapterCreator: guild.voiceAdapterCreator,
     });
@@ -251,6 +281,14 @@ export class AutoReader {
   /** Takes a message into the backlog; past the bound the oldest unread ones go (never one already handed over). */
   #enqueue(reading: GuildReading, utterance: Utterance): void {
     reading.unread.push(utterance);
+    const { skipAfter } = reading.binding.settings;
+    if (skipAfter > 0 && reading.unread.length > skipAfter) {
+      // Too far behind to catch up by speed: what is said next is what was just written.
+      const skipped = reading.unread.splice(0, reading.unread.length - 1).length;
+      this.#dropped(reading, utterance, skipped, 'skipped-to-newest');
+      this.#handOver(reading);
+      return;
+    }
     const maxCount = this.#options.maxPending ?? 20;
     const maxSeconds = this.#options.maxPendingSeconds ?? 0;
     let seconds = 0;
@@ -262,18 +300,18 @@ export class AutoReader {
       seconds -= reading.unread.shift()?.seconds ?? 0;
       dropped++;
     }
-    if (dropped > 0) this.#dropped(reading, utterance, dropped);
+    if (dropped > 0) this.#dropped(reading, utterance, dropped, 'dropped-oldest');
     this.#handOver(reading);
   }
 
   /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
-  #dropped(reading: GuildReading, utterance: Utterance, count: number): void {
+  #dropped(reading: GuildReading, utterance: Utterance, count: number, kind: BehindNotice['kind']): void {
     const first = reading.dropped === 0;
     reading.dropped += count;
     if (!first) return;
     const { guildId, channelId } = reading.binding;
-    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId) }, 'auto-read is behind: the oldest unread messages are dropped until it catches up');
-    this.#options.notifyBehind?.({ guildId, channelId, language: utterance.language }).catch((error: unknown) => {
+    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count }, 'auto-read is behind: unread messages are dropped until it catches up');
+    this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }).catch((error: unknown) => {
       this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
     });
   }
@@ -307,6 +345,8 @@ export class AutoReader {
   /** Hands one text to the pipeline; resolves once it started playing or ended (the next may follow). Never throws. */
   async #speak(reading: GuildReading, utterance: Utterance): Promise<void> {
     const { guildId } = reading.binding;
+    // The backlog as it stands when this one's turn comes (not after the awaits below).
+    const speed = catchUpSpeed(reading.binding.settings, reading.unread.length);
     const done = (outcome?: SpeechOutcome) => {
       reading.handed.delete(utterance);
       // /stop empties the queue, and a lost connection ends it: what was still unread goes with it, as it did there.
@@ -314,10 +354,18 @@ export class AutoReader {
       this.#caughtUp(reading);
     };
     try {
-      const request = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance));
+      const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
+      if (member.readMe === false) {
+        // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
+        this.#log.debug({ guildId, id: utterance.id, skipped: 'opted-out' }, 'auto-read skipped a message');
+        return done();
+      }
       if (this.#guilds.get(guildId) !== reading) return done();
+      const asked = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance, member));
+      if (this.#guilds.get(guildId) !== reading) return done();
+      if (speed > 1) this.#log.debug({ code: 'autoread-faster', guildId, id: utterance.id, speed }, 'auto-read reads faster to catch up');
       const job = this.#options.speak({
-        request,
+        request: faster(asked, speed),
         requester: {
           guildId, userId: utterance.userId, source: 'autoread', id: utterance.id,
           ...(utterance.askedAt === undefined ? {} : { askedAt: utterance.askedAt }),
@@ -340,10 +388,13 @@ export class AutoReader {
   }
 
   /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
-  #words(reading: GuildReading, utterance: Utterance): string {
-    const sayName = utterance.named !== undefined && nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now());
+  #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
+    const { named } = utterance;
+    const sayName = named !== undefined && (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
-    return sayName && utterance.named !== undefined ? utterance.named : utterance.text;
+    if (!sayName) return utterance.text;
+    const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
+    return name === '' ? utterance.text : named(reading.dictionary(name));
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {

@@ -14,17 +14,11 @@ export type SettingSource =
   | { kind: 'builtin' };
 
 /**
- * Every setting a layer may hold: the stored ones (VoiceSettings), and speed and volume, which SayBot applies to
- * the audio itself (never sent to the service, so never paid for). Only a command's options carry speed and
- * volume today; once the store keeps them in presets and /myvoice (VoiceSettings gaining the same two fields),
- * those layers pass them through here unchanged and they resolve in the same order as the rest.
+ * Every setting a layer may hold: the stored ones, speed and volume among them (SayBot applies those two to the
+ * audio itself: never sent to the service, so never paid for). Presets and /myvoice keep all of them
+ * (VoiceSettings), so every layer resolves speed and volume in the same order as the rest.
  */
-export interface SpeechSettings extends VoiceSettings {
-  /** 0.5..2 times as fast, pitch kept (src/audio/time-stretch.ts). */
-  speed?: number;
-  /** Gain in dB, -20..+6, limited so nothing clips (src/audio/gain.ts). */
-  volume?: number;
-}
+export type SpeechSettings = VoiceSettings;
 
 export interface SettingsLayers {
   /** The command's own options. */

@@ -12,6 +12,18 @@ export interface AutoReadSettings {
   onlyMembersInVoice: boolean;
   /** Announce members joining or leaving the voice channel. */
   announceJoinLeave: boolean;
+  /** Messages starting with this text are never read; absent: none. */
+  skipPrefix?: string;
+  /** Read `@silent` messages (Discord's SUPPRESS_NOTIFICATIONS flag). */
+  readSilent: boolean;
+  /** A member joining the bound voice channel brings SayBot back there to read, after it left by itself. */
+  autojoin: boolean;
+  /** More messages than this waiting: read faster, up to maxSpeed; 0: never faster. */
+  fasterAfter: number;
+  /** The fastest a backlog is read (1 to 2). */
+  maxSpeed: number;
+  /** More messages than this waiting: skip to the newest, with one notice; 0: never. */
+  skipAfter: number;
 }
 
 export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze({
@@ -20,7 +32,15 @@ export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze({
   readBots: false,
   onlyMembersInVoice: true,
   announceJoinLeave: false,
+  readSilent: true,
+  autojoin: false,
+  fasterAfter: 3,
+  maxSpeed: 1.5,
+  skipAfter: 10,
 });
+
+/** Why reading last stopped: /autoread stop (or a binding dropped), or SayBot leaving voice by itself (left alone, kicked). */
+export type AutoReadStopReason = 'asked' | 'left-voice';
 
 /**
  * The channels a guild is read in: the text channel whose messages are read (a voice channel's own chat: then it is
@@ -42,6 +62,8 @@ export interface AutoReadState {
   binding?: AutoReadBinding;
   /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
   settings: AutoReadSettings;
+  /** Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before issue 26). */
+  stoppedWhy?: AutoReadStopReason;
 }
 
 /** A value sets a setting, null puts it back to its default (for requiredRoleId: no role), undefined leaves it. */
@@ -53,8 +75,8 @@ export interface AutoReadStore {
   get(guildId: string): Promise<AutoReadState>;
   /** Binds the channels and turns reading on, replacing an earlier binding; the settings are kept. */
   start(guildId: string, binding: Omit<AutoReadBinding, 'startedAt'> & { startedAt?: Date }): Promise<AutoReadState>;
-  /** Turns reading off, keeping the binding and the settings. True when it was reading. */
-  stop(guildId: string): Promise<boolean>;
+  /** Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was reading. */
+  stop(guildId: string, why?: AutoReadStopReason): Promise<boolean>;
   /** Every guild reading now (in guild ID order), to resume after a restart. */
   listReading(): Promise<AutoReadState[]>;
   /** Changes the settings (see AutoReadSettingChanges) and returns those in force after the change. */

@@ -283,6 +283,41 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 11,
+    name: 'speed and volume in presets and member defaults',
+    sql: `
+      -- Applied by SayBot to the audio (never sent to the Voice API): NULL = not set at this level.
+      ALTER TABLE presets ADD COLUMN speed REAL;
+      ALTER TABLE presets ADD COLUMN volume REAL;
+      ALTER TABLE member_defaults ADD COLUMN speed REAL;
+      ALTER TABLE member_defaults ADD COLUMN volume REAL;
+    `,
+  },
+  {
+    version: 12,
+    name: 'how auto-read names a member, and whether it reads them',
+    sql: `
+      -- On the member's own row (deleted with it on request: member_defaults.user_id). NULL: their display name; read.
+      ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
+      ALTER TABLE member_defaults ADD COLUMN read_me INTEGER;
+    `,
+  },
+  {
+    version: 13,
+    name: 'auto-read skip prefix, silent messages, auto-join, backlog control',
+    sql: `
+      -- NULL: the default (AUTO_READ_DEFAULTS). stopped_why: why reading last stopped ('asked': /autoread stop;
+      -- 'left-voice': SayBot left voice by itself), which auto-join reads; NULL while reading or never started.
+      ALTER TABLE auto_read ADD COLUMN skip_prefix TEXT;
+      ALTER TABLE auto_read ADD COLUMN read_silent INTEGER;
+      ALTER TABLE auto_read ADD COLUMN autojoin INTEGER;
+      ALTER TABLE auto_read ADD COLUMN faster_after INTEGER CHECK (faster_after >= 0);
+      ALTER TABLE auto_read ADD COLUMN max_speed REAL CHECK (max_speed >= 1 AND max_speed <= 2);
+      ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
+      ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

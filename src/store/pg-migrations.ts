@@ -201,6 +201,25 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
       value TEXT NOT NULL
     );
   `,
+  11: `
+    ALTER TABLE presets ADD COLUMN speed DOUBLE PRECISION;
+    ALTER TABLE presets ADD COLUMN volume DOUBLE PRECISION;
+    ALTER TABLE member_defaults ADD COLUMN speed DOUBLE PRECISION;
+    ALTER TABLE member_defaults ADD COLUMN volume DOUBLE PRECISION;
+  `,
+  12: `
+    ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
+    ALTER TABLE member_defaults ADD COLUMN read_me SMALLINT;
+  `,
+  13: `
+    ALTER TABLE auto_read ADD COLUMN skip_prefix TEXT;
+    ALTER TABLE auto_read ADD COLUMN read_silent SMALLINT;
+    ALTER TABLE auto_read ADD COLUMN autojoin SMALLINT;
+    ALTER TABLE auto_read ADD COLUMN faster_after INTEGER CHECK (faster_after >= 0);
+    ALTER TABLE auto_read ADD COLUMN max_speed DOUBLE PRECISION CHECK (max_speed >= 1 AND max_speed <= 2);
+    ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
+    ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

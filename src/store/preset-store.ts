@@ -11,11 +11,22 @@ export interface Preset extends VoiceSettings {
 
 export type NewPreset = Omit<Preset, 'createdAt'> & { createdAt?: Date };
 
-export interface MemberDefaults extends VoiceSettings {
+/** What a member sets for themselves about auto-read (issue 26): how they are named, whether they are read. */
+export interface MemberReading {
+  /** The name auto-read says for them; absent: their display name in the server. */
+  spokenName?: string;
+  /** False: auto-read never reads their messages; absent: read (the default). */
+  readMe?: boolean;
+}
+
+export interface MemberDefaults extends VoiceSettings, MemberReading {
   guildId: string;
   userId: string;
   updatedAt: Date;
 }
+
+/** A change to a member's defaults: a value sets a field, undefined leaves it. */
+export type MemberDefaultsChange = VoiceSettings & MemberReading;
 
 export interface PresetListOptions extends ListOptions {
   /** Keep presets in this language, and those that fix none. */
@@ -47,6 +58,6 @@ export interface PresetStore {
 export interface MemberDefaultsStore {
   get(guildId: string, userId: string): Promise<MemberDefaults | undefined>;
   /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
-  set(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults>;
+  set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults>;
   clear(guildId: string, userId: string): Promise<boolean>;
 }

@@ -34,8 +34,11 @@ const dateOf = (ms: number | null): Date | undefined => (ms === null ? undefined
 /** A 0/1 flag column (NULL: unset). */
 const flag = (v: number | null): boolean | undefined => (v === null ? undefined : v !== 0);
 
-const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format'>): VoiceSettings =>
-  present({ voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format });
+const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): VoiceSettings =>
+  present({
+    voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
+    speed: row.speed, volume: row.volume,
+  });
 
 export const presetOf = (row: Row<'presets'>): Preset => ({
   ...settingsOf(row),
@@ -48,6 +51,7 @@ export const presetOf = (row: Row<'presets'>): Preset => ({
 
 export const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
   ...settingsOf(row),
+  ...present({ spokenName: row.spoken_name, readMe: flag(row.read_me) }),
   guildId: row.guild_id,
   userId: row.user_id,
   updatedAt: new Date(row.updated_at),
@@ -91,9 +95,15 @@ export function autoReadStateOf(guildId: string, row: Row<'auto_read'> | undefin
     readBots: flag(row?.read_bots ?? null) ?? AUTO_READ_DEFAULTS.readBots,
     onlyMembersInVoice: flag(row?.only_members_in_voice ?? null) ?? AUTO_READ_DEFAULTS.onlyMembersInVoice,
     announceJoinLeave: flag(row?.announce_join_leave ?? null) ?? AUTO_READ_DEFAULTS.announceJoinLeave,
-    ...present({ requiredRoleId: row?.required_role_id ?? AUTO_READ_DEFAULTS.requiredRoleId }),
+    readSilent: flag(row?.read_silent ?? null) ?? AUTO_READ_DEFAULTS.readSilent,
+    autojoin: flag(row?.autojoin ?? null) ?? AUTO_READ_DEFAULTS.autojoin,
+    fasterAfter: row?.faster_after ?? AUTO_READ_DEFAULTS.fasterAfter,
+    maxSpeed: row?.max_speed ?? AUTO_READ_DEFAULTS.maxSpeed,
+    skipAfter: row?.skip_after ?? AUTO_READ_DEFAULTS.skipAfter,
+    ...present({ requiredRoleId: row?.required_role_id ?? AUTO_READ_DEFAULTS.requiredRoleId, skipPrefix: row?.skip_prefix ?? AUTO_READ_DEFAULTS.skipPrefix }),
   };
-  const state: AutoReadState = { guildId, reading: flag(row?.reading ?? null) ?? false, settings };
+  const reading = flag(row?.reading ?? null) ?? false;
+  const state: AutoReadState = { guildId, reading, settings, ...(!reading && row?.stopped_why ? { stoppedWhy: row.stopped_why } : {}) };
   if (row?.text_channel_id != null && row.voice_channel_id !== null && row.started_by !== null && row.started_at !== null) {
     state.binding = { textChannelId: row.text_channel_id, voiceChannelId: row.voice_channel_id, startedBy: row.started_by, startedAt: new Date(row.started_at) };
   }

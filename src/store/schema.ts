@@ -3,6 +3,7 @@
 // NUMERIC), 0/1 flags as numbers. The SQL that builds them is the released migration steps' (migrations.ts,
 // pg-migrations.ts); a column added there is added here.
 import type { Generated } from 'kysely';
+import type { AutoReadStopReason } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { OutputFormat } from './shared-types.ts';
 
@@ -15,13 +16,15 @@ interface Settings {
   tone: Text;
   exaggeration: Int;
   format: OutputFormat | null;
+  speed: Int;
+  volume: Int;
 }
 
 export interface Database {
   schema_migrations: { version: number; name: string; applied_at: number };
   presets: Settings & { id: Generated<number>; guild_id: string; name: string; name_key: string; voice: string; created_by: string; created_at: number };
   guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
-  member_defaults: Settings & { guild_id: string; user_id: string; updated_at: number };
+  member_defaults: Settings & { guild_id: string; user_id: string; spoken_name: Text; read_me: Int; updated_at: number };
   voice_library: { guild_id: string; voice_id: string; name: string; name_key: string; created_by: string; created_at: number; clip_seconds: number };
   clone_name_reservations: { guild_id: string; name_key: string; token: string; reserved_by: string; expires_at: number };
   spends: {
@@ -73,6 +76,13 @@ export interface Database {
     required_role_id: Text;
     only_members_in_voice: Int;
     announce_join_leave: Int;
+    skip_prefix: Text;
+    read_silent: Int;
+    autojoin: Int;
+    faster_after: Int;
+    max_speed: Int;
+    skip_after: Int;
+    stopped_why: AutoReadStopReason | null;
     settings_updated_by: Text;
     updated_at: number;
   };

@@ -8,6 +8,10 @@ export interface VoiceSettings {
   tone?: string;
   exaggeration?: number;
   format?: OutputFormat;
+  /** 0.5..2 times as fast, pitch kept: applied by SayBot to the audio, never sent to (nor paid at) the service. */
+  speed?: number;
+  /** Gain in dB, -20..+6: applied by SayBot to the audio. */
+  volume?: number;
 }
 
 export interface ListOptions {

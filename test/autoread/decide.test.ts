@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, nameDue, NoticeGate, shouldRead, spokenName, type MessageFacts, type SkipReason } from '../../src/autoread/decide.ts';
+import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type MessageFacts, type SkipReason } from '../../src/autoread/decide.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/settings.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { voiceChangeText, withName } from '../../src/autoread/spoken.ts';
@@ -34,6 +34,11 @@ describe('which message is read', () => {
     ['a member with the required role', { roleIds: ['r1', 'r9'] }, { requiredRoleId: 'r9' }, 'read'],
     ['the role checked before the seat', { voiceChannelId: null }, { requiredRoleId: 'r9' }, 'missing-role'],
     ['the voice channel\'s own chat when bound to it', { channelId: VOICE }, {}, 'other-channel'],
+    ['a message starting with the skip prefix', { content: '  !! aside' }, { skipPrefix: '!!' }, 'skip-prefix'],
+    ['the skip prefix elsewhere in the text', { content: 'wow !!' }, { skipPrefix: '!!' }, 'read'],
+    ["a bot's message with the prefix, bots read", { bot: true, content: '!! log' }, { skipPrefix: '!!', readBots: true }, 'skip-prefix'],
+    ['an @silent message, by default', { silent: true }, {}, 'read'],
+    ['an @silent message, silent ones not read', { silent: true }, { readSilent: false }, 'silent'],
   ];
   it.each(cases)('%s', (_, facts, settings, expected) => {
     const verdict = shouldRead(message(facts), binding(settings));
@@ -42,6 +47,21 @@ describe('which message is read', () => {
 
   it('reads the voice channel\'s own chat when that is the bound channel', () => {
     expect(shouldRead(message({ channelId: VOICE }), { ...binding(), channelId: VOICE })).toEqual({ read: true });
+  });
+});
+
+describe('how fast a backlog is read', () => {
+  const cases: Array<[string, { fasterAfter: number; maxSpeed: number; skipAfter: number }, number, number]> = [
+    ['nothing waiting', { fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10 }, 0, 1],
+    ['exactly faster_after waiting', { fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10 }, 3, 1],
+    ['one past: a step of the ramp to skip_after', { fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10 }, 4, 1.1],
+    ['at skip_after: max_speed', { fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10 }, 10, 1.5],
+    ['never past max_speed (rounding up stops there)', { fasterAfter: 1, maxSpeed: 1.75, skipAfter: 0 }, 9, 1.75],
+    ['no skipping: max_speed at once', { fasterAfter: 1, maxSpeed: 1.5, skipAfter: 0 }, 2, 1.5],
+    ['faster_after 0: never faster', { fasterAfter: 0, maxSpeed: 2, skipAfter: 10 }, 50, 1],
+  ];
+  it.each(cases)('%s', (_, settings, waiting, expected) => {
+    expect(catchUpSpeed(settings, waiting)).toBe(expected);
   });
 });
 

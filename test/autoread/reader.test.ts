@@ -337,7 +337,7 @@ describe('AutoReader', () => {
     for (let i = 1; i <= 10; i++) await arrive({ content: `m${i}` });
     await pipeline.ordered(1);
     expect(reader.pending(guild.id)).toBe(3);
-    expect(behind).toEqual([{ guildId: guild.id, channelId: TEXT, language: 'en-US' }]);
+    expect(behind).toEqual([{ kind: 'dropped-oldest', count: 1, guildId: guild.id, channelId: TEXT, language: 'en-US' }]);
     // m1 was handed over at once; m2..m8 were dropped unread; the newest two wait.
     const play = async (index: number, count: number) => {
       pipeline.playing[index]?.start();

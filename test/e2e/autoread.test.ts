@@ -410,7 +410,9 @@ describe('auto-read', () => {
     const h = await startReading();
     const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
     expect(content).toBe(`Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
-      'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off.');
+      'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off; ' +
+      'skip messages starting with: none; read @silent messages: on; join when a member joins: off; ' +
+      'faster past 3 waiting (up to 1.5×), skip to the newest past 10.');
   });
 });
 

@@ -14,7 +14,10 @@ forEachBackend((store, backend) => {
   describe('auto-read', () => {
     it('reads nothing with the default settings in a guild that never started it', async () => {
       expect(await store.autoRead.get(G1)).toEqual({ guildId: G1, reading: false, settings: { ...AUTO_READ_DEFAULTS } });
-      expect(AUTO_READ_DEFAULTS).toEqual({ sayAuthorName: true, maxLength: 200, readBots: false, onlyMembersInVoice: true, announceJoinLeave: false });
+      expect(AUTO_READ_DEFAULTS).toEqual({
+        sayAuthorName: true, maxLength: 200, readBots: false, onlyMembersInVoice: true, announceJoinLeave: false,
+        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10,
+      });
       expect(await store.autoRead.listReading()).toEqual([]);
       expect(await store.autoRead.stop(G1)).toBe(false);
     });
@@ -54,7 +57,7 @@ forEachBackend((store, backend) => {
         ...AUTO_READ_DEFAULTS, maxLength: 80, readBots: true, requiredRoleId: ROLE,
       });
       expect(await store.autoRead.setSettings(G1, { sayAuthorName: false, onlyMembersInVoice: false, announceJoinLeave: true, maxLength: null }, ADMIN)).toEqual({
-        sayAuthorName: false, maxLength: 200, readBots: true, requiredRoleId: ROLE, onlyMembersInVoice: false, announceJoinLeave: true,
+        ...AUTO_READ_DEFAULTS, sayAuthorName: false, maxLength: 200, readBots: true, requiredRoleId: ROLE, onlyMembersInVoice: false, announceJoinLeave: true,
       });
       expect((await store.autoRead.setSettings(G1, { requiredRoleId: null }, ADMIN)).requiredRoleId).toBeUndefined();
       expect((await store.autoRead.get(G2)).settings).toEqual({ ...AUTO_READ_DEFAULTS });
@@ -66,6 +69,26 @@ forEachBackend((store, backend) => {
       await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN });
       await store.autoRead.setSettings(G1, { readBots: false }, ADMIN);
       expect(await store.autoRead.get(G1)).toMatchObject({ reading: true, binding: { textChannelId: TEXT } });
+    });
+
+    it('keeps the skip prefix, silent, auto-join and backlog settings; null puts each back', async () => {
+      const changed = await store.autoRead.setSettings(G1, { skipPrefix: '!!', readSilent: false, autojoin: true, fasterAfter: 2, maxSpeed: 1.75, skipAfter: 6 }, ADMIN);
+      expect(changed).toEqual({ ...AUTO_READ_DEFAULTS, skipPrefix: '!!', readSilent: false, autojoin: true, fasterAfter: 2, maxSpeed: 1.75, skipAfter: 6 });
+      expect((await store.autoRead.get(G1)).settings).toEqual(changed);
+      const back = await store.autoRead.setSettings(G1, { skipPrefix: null, readSilent: null, maxSpeed: null }, ADMIN);
+      expect(back).toEqual({ ...AUTO_READ_DEFAULTS, autojoin: true, fasterAfter: 2, skipAfter: 6 });
+      await expect(store.autoRead.setSettings(G1, { maxSpeed: 3 }, ADMIN)).rejects.toThrow();
+    });
+
+    it('records why reading stopped: SayBot leaving by itself, or asked (also after it left)', async () => {
+      await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN });
+      expect((await store.autoRead.get(G1)).stoppedWhy).toBeUndefined();
+      expect(await store.autoRead.stop(G1, 'left-voice')).toBe(true);
+      expect((await store.autoRead.get(G1)).stoppedWhy).toBe('left-voice');
+      expect(await store.autoRead.stop(G1)).toBe(false);
+      expect((await store.autoRead.get(G1)).stoppedWhy).toBe('asked');
+      await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN });
+      expect((await store.autoRead.get(G1)).stoppedWhy).toBeUndefined();
     });
 
     it('refuses a max length that is not positive', async () => {

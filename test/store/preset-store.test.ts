@@ -66,6 +66,17 @@ forEachBackend((store) => {
       expect(await store.presets.delete(G1, 'house')).toBeUndefined();
     });
 
+    it('keeps speed and volume, and a later save without them leaves them unset', async () => {
+      await store.presets.save({ guildId: G1, name: 'brisk', voice: 'voice-b-ko-f-01', speed: 1.25, volume: -6.5, createdBy: ADMIN });
+      expect(await store.presets.get(G1, 'brisk')).toMatchObject({ speed: 1.25, volume: -6.5 });
+      await store.presets.setDefault(G1, 'brisk');
+      expect(await store.presets.getDefault(G1)).toMatchObject({ speed: 1.25, volume: -6.5 });
+      await store.presets.save({ guildId: G1, name: 'brisk', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
+      const again = await store.presets.get(G1, 'brisk');
+      expect(again?.speed).toBeUndefined();
+      expect(again?.volume).toBeUndefined();
+    });
+
     it('unsets the default with null', async () => {
       await store.presets.save({ guildId: G1, name: 'x', voice: 'voice-b-ko-f-01', createdBy: ADMIN });
       await store.presets.setDefault(G1, 'x');
@@ -76,6 +87,22 @@ forEachBackend((store) => {
   });
 
   describe('member defaults', () => {
+    it("keeps the member's spoken name and read_me, merged like the rest, and deletes them with the member", async () => {
+      await store.memberDefaults.set(G1, MEMBER, { voice: 'voice-b-ja-f-01' });
+      expect(await store.memberDefaults.get(G1, MEMBER)).not.toHaveProperty('readMe');
+      await store.memberDefaults.set(G1, MEMBER, { spokenName: 'Min-ji', readMe: false });
+      expect(await store.memberDefaults.set(G1, MEMBER, { tone: 'calm' })).toMatchObject({ voice: 'voice-b-ja-f-01', spokenName: 'Min-ji', readMe: false });
+      expect(await store.memberDefaults.set(G1, MEMBER, { readMe: true })).toMatchObject({ spokenName: 'Min-ji', readMe: true });
+      await store.privacy.forgetMember(MEMBER);
+      expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
+    });
+
+    it('merges speed and volume like the other fields', async () => {
+      await store.memberDefaults.set(G1, MEMBER, { speed: 0.75 });
+      expect(await store.memberDefaults.set(G1, MEMBER, { volume: 3 })).toMatchObject({ speed: 0.75, volume: 3 });
+      expect(await store.memberDefaults.set(G1, MEMBER, { speed: 2 })).toMatchObject({ speed: 2, volume: 3 });
+    });
+
     it('merges each set into what was there, per guild, and clears', async () => {
       await store.memberDefaults.set(G1, MEMBER, { voice: 'voice-b-ja-f-01', tone: 'calm' });
       const merged = await store.memberDefaults.set(G1, MEMBER, { format: 'mp3', tone: 'bright' });

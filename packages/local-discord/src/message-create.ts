@@ -32,7 +32,7 @@ export function messageCreatePayload(message: ChatMessage, intents: number, botI
     pinned: false,
     tts: false,
     type: message.reference ? 19 : 0,
-    flags: 0,
+    flags: message.flags ?? 0,
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     ...(message.webhookId !== undefined ? { webhook_id: message.webhookId } : {}),

@@ -277,4 +277,6 @@ export interface ChatMessage {
   embeds?: unknown[];
   webhookId?: string;
   reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
+  /** Message flags as Discord sends them (e.g. SUPPRESS_NOTIFICATIONS 1 << 12 for `@silent`); default 0. */
+  flags?: number;
 }

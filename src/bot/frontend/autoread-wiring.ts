@@ -2,12 +2,12 @@
 // VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and resumed at
 // start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
 // AutoreadControl (CommandContext.autoread).
-import { Events, type Client, type Guild } from 'discord.js';
+import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from '../../autoread/reader.ts';
 import { autoreadSpeechRequest } from '../../autoread/voice.ts';
 import type { SpeechPipeline } from '../../speech/pipeline.ts';
-import type { AutoReadSettings, AutoReadState } from '../../store/auto-read-store.ts';
+import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from '../../store/auto-read-store.ts';
 import type { Store } from '../../store/types.ts';
 import type { DictionaryEntry } from '../../text/dictionary.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
@@ -32,6 +32,9 @@ export class AutoreadWiring implements AutoreadControl {
   readonly #log: Logger;
   readonly #reader: AutoReader;
   #client: Client | undefined;
+  /** Guilds an auto-join is under way in: a burst of members joining makes one join. */
+  readonly #autojoining = new Set<string>();
+  #closed = false;
 
   constructor(options: AutoreadWiringOptions) {
     this.#options = options;
@@ -43,11 +46,12 @@ export class AutoreadWiring implements AutoreadControl {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text);
       },
+      memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
-        store.autoRead.stop(guildId).catch((error: unknown) =>
+        store.autoRead.stop(guildId, 'left-voice').catch((error: unknown) =>
           this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
       },
       logger: options.logger,
@@ -62,7 +66,10 @@ export class AutoreadWiring implements AutoreadControl {
   attach(client: Client): void {
     this.#client = client;
     client.on(Events.MessageCreate, (message) => this.#reader.onMessage(message));
-    client.on(Events.VoiceStateUpdate, (before, after) => this.#reader.onVoiceState(before, after));
+    client.on(Events.VoiceStateUpdate, (before, after) => {
+      this.#reader.onVoiceState(before, after);
+      if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
+    });
   }
 
   isReading(guildId: string): boolean {
@@ -135,21 +142,50 @@ export class AutoreadWiring implements AutoreadControl {
 
   /** Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. */
   close(): void {
+    this.#closed = true;
     this.#reader.close();
+  }
+
+  /**
+   * A member joined a voice channel: when it is the channel a binding with `autojoin` reads into, SayBot left it by
+   * itself (left alone, or nobody there after a restart) and is in no voice channel of the server now, SayBot
+   * joins and reads again. Not after /autoread stop (the binding is ended), nor after a manager's /leave (paused:
+   * their choice holds until they /join or /autoread start; a member's join does not overrule it). Never throws.
+   */
+  async #autojoin(state: VoiceState): Promise<void> {
+    const { guild, member } = state;
+    const voiceChannelId = state.channelId;
+    if (this.#closed || !this.available || !member || member.user.bot || voiceChannelId === null) return;
+    if (this.isReading(guild.id) || guild.members.me?.voice.channelId || this.#autojoining.has(guild.id)) return;
+    this.#autojoining.add(guild.id);
+    try {
+      const stored = await this.#options.store.autoRead.get(guild.id);
+      const binding = stored.binding;
+      if (!stored.settings.autojoin || !binding || binding.voiceChannelId !== voiceChannelId || stored.reading || stored.stoppedWhy !== 'left-voice') return;
+      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
+      const started = await this.#options.store.autoRead.start(guild.id, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
+      await this.#read(started, binding.textChannelId, voiceChannelId);
+      this.#log.info({ code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId }, 'auto-read joined the voice channel a member entered');
+    } catch (error) {
+      this.#log.warn({ code: 'autoread-autojoin-failed', guildId: guild.id, voiceChannelId, err: error }, 'auto-read could not join the voice channel a member entered');
+    } finally {
+      this.#autojoining.delete(guild.id);
+    }
   }
 
   async #resume(client: Client, state: AutoReadState): Promise<void> {
     const { guildId, binding } = state;
-    const drop = async (reason: string, error?: unknown) => {
+    // Nobody there is as if SayBot had been left alone: auto-join may bring it back when someone comes.
+    const drop = async (reason: string, error?: unknown, why: AutoReadStopReason = 'asked') => {
       this.#log.warn({ code: 'autoread-not-resumed', guildId, voiceChannelId: binding?.voiceChannelId, reason, ...(error === undefined ? {} : { err: error }) },
         'auto-read not resumed after the restart: its binding is dropped');
-      await this.#options.store.autoRead.stop(guildId).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+      await this.#options.store.autoRead.stop(guildId, why).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
     };
     const guild = client.guilds.cache.get(guildId);
     if (!binding || !guild) return drop('no-guild');
     const voice = guild.channels.cache.get(binding.voiceChannelId);
     if (!voice?.isVoiceBased()) return drop('no-channel');
-    if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty');
+    if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty', undefined, 'left-voice');
     try {
       await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
       await this.#read(state, binding.textChannelId, binding.voiceChannelId);
@@ -178,6 +214,9 @@ export class AutoreadWiring implements AutoreadControl {
   async #notifyBehind(notice: BehindNotice): Promise<void> {
     const channel = this.#client?.channels.cache.get(notice.channelId);
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
-    await channel.send({ content: t(notice.language, 'autoread.behind'), allowedMentions: NO_MENTIONS });
+    const content = notice.kind === 'skipped-to-newest'
+      ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
+      : t(notice.language, 'autoread.behind');
+    await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }

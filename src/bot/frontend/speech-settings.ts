@@ -53,7 +53,7 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, commandDe
   }
 }
 
-/** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3. */
+/** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB. */
 export function describeSettings(locale: string, settings: VoiceSettings): string {
   const parts: string[] = [];
   if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
@@ -61,6 +61,8 @@ export function describeSettings(locale: string, settings: VoiceSettings): strin
   if (settings.tone !== undefined) parts.push(t(locale, 'settings.tone', { tone: `\`${echo(settings.tone, 60)}\`` }));
   if (settings.exaggeration !== undefined) parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
   if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
+  if (settings.speed !== undefined) parts.push(t(locale, 'settings.speed', { value: settings.speed }));
+  if (settings.volume !== undefined) parts.push(t(locale, 'settings.volume', { value: settings.volume > 0 ? `+${settings.volume}` : String(settings.volume) }));
   return parts.join(' · ');
 }
 

@@ -1,6 +1,6 @@
 import { Area } from '../dialect.ts';
 import { autoReadStateOf, given } from '../rows.ts';
-import type { AutoReadBinding, AutoReadSettingChanges, AutoReadSettings, AutoReadState, AutoReadStore } from '../types.ts';
+import type { AutoReadBinding, AutoReadSettingChanges, AutoReadSettings, AutoReadState, AutoReadStopReason, AutoReadStore } from '../types.ts';
 
 /** A flag's change as its column holds it: 0/1, null (back to the default) as NULL, undefined (kept) as it is. */
 const flag = (change: boolean | null | undefined): number | null | undefined => (typeof change === 'boolean' ? Number(change) : change);
@@ -14,7 +14,7 @@ export class AutoReadArea extends Area implements AutoReadStore {
   async start(guildId: string, binding: Omit<AutoReadBinding, 'startedAt'> & { startedAt?: Date }): Promise<AutoReadState> {
     // One statement: binding and "reading" change together; the settings columns are not touched.
     const values = {
-      reading: 1, text_channel_id: binding.textChannelId, voice_channel_id: binding.voiceChannelId, started_by: binding.startedBy,
+      reading: 1, stopped_why: null, text_channel_id: binding.textChannelId, voice_channel_id: binding.voiceChannelId, started_by: binding.startedBy,
       started_at: (binding.startedAt ?? new Date()).getTime(), updated_at: Date.now(),
     };
     const row = await this.d.db.insertInto('auto_read').values({ guild_id: guildId, ...values })
@@ -22,9 +22,13 @@ export class AutoReadArea extends Area implements AutoReadStore {
     return autoReadStateOf(guildId, row);
   }
 
-  async stop(guildId: string): Promise<boolean> {
-    const result = await this.d.db.updateTable('auto_read').set({ reading: 0, updated_at: Date.now() }).where('guild_id', '=', guildId).where('reading', '=', 1).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  async stop(guildId: string, why: AutoReadStopReason = 'asked'): Promise<boolean> {
+    const db = this.d.db;
+    const result = await db.updateTable('auto_read').set({ reading: 0, stopped_why: why, updated_at: Date.now() }).where('guild_id', '=', guildId).where('reading', '=', 1).executeTakeFirst();
+    const wasReading = result.numUpdatedRows > 0n;
+    // /autoread stop after SayBot left by itself still ends the binding for auto-join.
+    if (!wasReading && why === 'asked') await db.updateTable('auto_read').set({ stopped_why: why }).where('guild_id', '=', guildId).where('stopped_why', '=', 'left-voice').execute();
+    return wasReading;
   }
 
   async listReading(): Promise<AutoReadState[]> {
@@ -38,7 +42,8 @@ export class AutoReadArea extends Area implements AutoReadStore {
       ...given({
         say_author_name: flag(changes.sayAuthorName), max_length: changes.maxLength, read_bots: flag(changes.readBots),
         required_role_id: changes.requiredRoleId, only_members_in_voice: flag(changes.onlyMembersInVoice),
-        announce_join_leave: flag(changes.announceJoinLeave),
+        announce_join_leave: flag(changes.announceJoinLeave), skip_prefix: changes.skipPrefix, read_silent: flag(changes.readSilent),
+        autojoin: flag(changes.autojoin), faster_after: changes.fasterAfter, max_speed: changes.maxSpeed, skip_after: changes.skipAfter,
       }),
       settings_updated_by: updatedBy,
       updated_at: Date.now(),

@@ -4,13 +4,13 @@ import { given, memberDefaultsOf, orNull, presetOf } from '../rows.ts';
 import type {
   DeletedPreset,
   MemberDefaults,
+  MemberDefaultsChange,
   MemberDefaultsStore,
   NewPreset,
   Preset,
   PresetListOptions,
   PresetStore,
   SavePresetResult,
-  VoiceSettings,
 } from '../types.ts';
 
 /** Presets and the default preset; on PostgreSQL, changes to a guild's presets take the lock `presets:<guild>`. */
@@ -20,7 +20,7 @@ export class PresetArea extends Area implements PresetStore {
     const key = nameKey(name);
     const values = {
       name, voice: preset.voice, language: orNull(preset.language), tone: orNull(preset.tone), exaggeration: orNull(preset.exaggeration),
-      format: orNull(preset.format), created_by: preset.createdBy, created_at: (preset.createdAt ?? new Date()).getTime(),
+      format: orNull(preset.format), speed: orNull(preset.speed), volume: orNull(preset.volume), created_by: preset.createdBy, created_at: (preset.createdAt ?? new Date()).getTime(),
     };
     return this.d.transaction(`presets:${preset.guildId}`, async (trx): Promise<SavePresetResult> => {
       const existing = await trx.selectFrom('presets').select('id').where('guild_id', '=', preset.guildId).where('name_key', '=', key).executeTakeFirst();
@@ -92,9 +92,12 @@ export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
     return row && memberDefaultsOf(row);
   }
 
-  async set(guildId: string, userId: string, settings: VoiceSettings): Promise<MemberDefaults> {
-    const { voice, language, tone, exaggeration, format } = settings;
-    const changed = { ...given({ voice, language, tone, exaggeration, format }), updated_at: Date.now() };
+  async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
+    const { voice, language, tone, exaggeration, format, speed, volume, spokenName, readMe } = settings;
+    const changed = {
+      ...given({ voice, language, tone, exaggeration, format, speed, volume, spoken_name: spokenName, read_me: readMe === undefined ? undefined : Number(readMe) }),
+      updated_at: Date.now(),
+    };
     // One statement, so the merge is atomic without an explicit transaction.
     const row = await this.d.db.insertInto('member_defaults').values({ guild_id: guildId, user_id: userId, ...changed })
       .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed)).returningAll().executeTakeFirstOrThrow();
