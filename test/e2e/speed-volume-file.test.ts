@@ -27,10 +27,13 @@ afterAll(async () => {
 });
 
 const ttsCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts');
-/** A text of `characters` characters in numbered sentences (its parts split at sentence ends, none alike). */
+/**
+ * A text of `characters` characters in numbered sentences (its parts split at sentence ends, none alike). Each
+ * length words its sentences apart, so one test's parts are never another's cached parts, in whatever order they run.
+ */
 const longText = (characters: number) => {
   let text = '';
-  for (let i = 1; text.length < characters; i++) text += `Sentence ${i} of a long text that takes several requests. `;
+  for (let i = 1; text.length < characters; i++) text += `Sentence ${i} of a ${characters}-character text that takes several requests. `;
   return `${text.slice(0, characters - 1).trimEnd()}.`;
 };
 
