@@ -233,7 +233,7 @@ export class SayBot {
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
     // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next start.
-    this.#autoread.close();
+    await this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);

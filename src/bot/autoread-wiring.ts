@@ -15,6 +15,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { describeFailure } from './failures.ts';
 import { t } from './i18n.ts';
 import { NO_MENTIONS } from './replies.ts';
+import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 /** What the commands may do with auto-read. */
 export interface AutoreadControl {
@@ -26,8 +27,9 @@ export interface AutoreadControl {
   /**
    * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
    * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
+   * Resolves once the voice channel's status is cleared, which Discord allows only while the bot is still there.
    */
-  pause(guildId: string): boolean;
+  pause(guildId: string): Promise<boolean>;
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
   /**
@@ -58,12 +60,15 @@ export class AutoreadWiring implements AutoreadControl {
   readonly #options: AutoreadWiringOptions;
   readonly #log: Logger;
   readonly #reader: AutoReader;
+  /** "Reading #general aloud" on the voice channel while reading there. */
+  readonly #status: VoiceChannelStatus;
   #client: Client | undefined;
 
   constructor(options: AutoreadWiringOptions) {
     this.#options = options;
     this.#log = options.logger;
     const { store, speech } = options;
+    this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
       speak: (order) => speech.speak(order),
       requestFor: (guildId, userId, text) => {
@@ -74,6 +79,8 @@ export class AutoreadWiring implements AutoreadControl {
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
+        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused (logged).
+        void this.#status.clear(guildId);
         store.autoRead.stop(guildId).catch((error: unknown) =>
           this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
       },
@@ -101,9 +108,11 @@ export class AutoreadWiring implements AutoreadControl {
     return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
   }
 
-  pause(guildId: string): boolean {
+  async pause(guildId: string): Promise<boolean> {
     // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the binding).
-    return this.#reader.stop(guildId);
+    const wasReading = this.#reader.stop(guildId);
+    await this.#status.clear(guildId);
+    return wasReading;
   }
 
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
@@ -123,7 +132,7 @@ export class AutoreadWiring implements AutoreadControl {
 
   async stop(guildId: string): Promise<boolean> {
     const wasReading = this.#reader.stop(guildId);
-    const stored = await this.#options.store.autoRead.stop(guildId);
+    const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
     return wasReading || stored;
   }
 
@@ -160,9 +169,13 @@ export class AutoreadWiring implements AutoreadControl {
     await Promise.all(states.map((state) => this.#resume(client, state)));
   }
 
-  /** Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. */
-  close(): void {
+  /**
+   * Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. Resolves once
+   * the statuses SayBot set are cleared (each request bounded), before the bot leaves the channels.
+   */
+  async close(): Promise<void> {
     this.#reader.close();
+    await this.#status.clearAll();
   }
 
   async #resume(client: Client, state: AutoReadState): Promise<void> {
@@ -189,6 +202,8 @@ export class AutoreadWiring implements AutoreadControl {
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
     const entries = await this.#options.store.dictionary.list(state.guildId);
     this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: readerSettings(state.settings) }, entries);
+    // Not awaited: a slow or refused status never delays reading.
+    void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
   /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */

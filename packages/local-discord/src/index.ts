@@ -409,6 +409,11 @@ export class FakeDiscord {
     return this.parts.world.guild(guildId).voiceStates.get(this.parts.world.bot.id)?.channelId ?? null;
   }
 
+  /** A voice channel's status (PUT /channels/{id}/voice-status), undefined when none is set. */
+  voiceChannelStatus(guildId: string, channelId: string): string | undefined {
+    return this.parts.world.guild(guildId).voiceStatuses.get(channelId);
+  }
+
   /** Voice channel of any member as the fake knows it. */
   voiceChannelOf(guildId: string, userId: string): string | null {
     return this.parts.world.guild(guildId).voiceStates.get(userId)?.channelId ?? null;

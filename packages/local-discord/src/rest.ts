@@ -7,6 +7,7 @@ import type { CommandStore } from './commands.ts';
 import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
+import { setVoiceStatus } from './voice-status.ts';
 import {
   GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
   type ChannelRecord, type GuildRecord, type UserRecord, type World,
@@ -383,6 +384,10 @@ export class RestApi {
       for (const listener of [...this.messageListeners]) listener();
       return ok(message);
     }, 'channel-message');
+    add('PUT', `/channels/${id}/voice-status`, true, ({ params: [channelId = ''], body }) => {
+      const found = world.findChannel(channelId);
+      return found ? setVoiceStatus(found.guild, channelId, world.bot.id, body.json) : fail(apiError(404, 10003, 'Unknown Channel'));
+    });
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
       const message = messages.get(messageId);
       return message && message.channel_id === channelId ? ok(message) : fail(apiError(404, 10008, 'Unknown Message'));

@@ -42,6 +42,8 @@ export class GuildRecord {
   readonly roles: RoleRecord[] = [];
   readonly members = new Map<string, MemberRecord>();
   readonly voiceStates = new Map<string, VoiceStateRecord>();
+  /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
+  readonly voiceStatuses = new Map<string, string>();
   readonly joinedAt = new Date().toISOString();
 
   constructor(spec: FakeGuildSpec, bot: UserRecord) {
@@ -91,12 +93,13 @@ export class GuildRecord {
 
   /** Records a member's voice state; returns it, or undefined when they left. */
   setVoiceState(userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }): VoiceStateRecord | undefined {
+    const previous = this.voiceStates.get(userId);
     if (channelId === null) {
       this.voiceStates.delete(userId);
+      this.clearStatusIfEmpty(previous?.channelId);
       return undefined;
     }
     if (!this.voiceChannel(channelId)) throw new Error(`FakeDiscord: ${channelId} is not a voice channel of guild ${this.id}`);
-    const previous = this.voiceStates.get(userId);
     const state = {
       userId,
       channelId,
@@ -105,7 +108,14 @@ export class GuildRecord {
       selfDeaf: flags?.selfDeaf ?? previous?.selfDeaf ?? false,
     };
     this.voiceStates.set(userId, state);
+    if (previous?.channelId !== channelId) this.clearStatusIfEmpty(previous?.channelId);
     return state;
+  }
+
+  /** Discord clears a voice channel's status once nobody is left in it. */
+  private clearStatusIfEmpty(channelId: string | undefined): void {
+    if (channelId === undefined) return;
+    if (![...this.voiceStates.values()].some((vs) => vs.channelId === channelId)) this.voiceStatuses.delete(channelId);
   }
 
   /**

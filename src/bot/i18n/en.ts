@@ -357,6 +357,7 @@ export const en = {
   'autoread.started': 'Reading {channel} aloud in {voice}. {settings}. /autoread stop stops it.',
   'autoread.stopped': 'Stopped reading aloud.',
   'autoread.notReading': 'Auto-read is not on in this server.',
+  'voiceStatus.reading': 'Reading {channel} aloud',
   'autoread.paused': 'Auto-read skipped a message from {member}: {reason} Until a message can be read again, the ones that cannot are skipped without a notice.',
   'autoread.behind': 'Auto-read is behind: messages arrive faster than they can be read, so the oldest unread ones are skipped (nothing is spent on them) until it catches up.',
   'autoread.status.reading': 'Reading {channel} in {voice}.',

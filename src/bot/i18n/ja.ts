@@ -341,6 +341,7 @@ export const ja: Catalogue = {
   'autoread.started': '{channel} を {voice} で読み上げます。{settings}。/読み上げ 停止 で止まります。',
   'autoread.stopped': '読み上げを止めました。',
   'autoread.notReading': 'このサーバーでは読み上げがオンになっていません。',
+  'voiceStatus.reading': '{channel} を読み上げ中',
   'autoread.paused': '読み上げは {member} さんのメッセージを飛ばしました: {reason} 再び読めるようになるまで、読めないメッセージは通知なしで飛ばします。',
   'autoread.behind': '読み上げが追いついていません。読むより速くメッセージが届くため、追いつくまで最も古い未読のメッセージを飛ばします（文字は使いません）。',
   'autoread.status.reading': '{channel} を {voice} で読み上げ中です。',

@@ -341,6 +341,7 @@ export const ko: Catalogue = {
   'autoread.started': '{channel}을(를) {voice}에서 소리 내어 읽습니다. {settings}. /자동읽기 중지로 멈춥니다.',
   'autoread.stopped': '소리 내어 읽기를 멈췄습니다.',
   'autoread.notReading': '이 서버에서 자동 읽기가 켜져 있지 않습니다.',
+  'voiceStatus.reading': '{channel} 읽는 중',
   'autoread.paused': '자동 읽기가 {member}님의 메시지를 건너뛰었습니다: {reason} 다시 읽을 수 있게 될 때까지 읽지 못하는 메시지는 알림 없이 건너뜁니다.',
   'autoread.behind': '자동 읽기가 밀려 있습니다. 읽는 속도보다 메시지가 빨리 올라와서, 따라잡을 때까지 가장 오래된 읽지 않은 메시지를 건너뜁니다 (글자는 사용하지 않습니다).',
   'autoread.status.reading': '{channel}을(를) {voice}에서 읽는 중입니다.',
