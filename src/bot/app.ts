@@ -104,7 +104,7 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue, userInstall: config.userInstall },
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),

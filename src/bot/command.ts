@@ -29,7 +29,7 @@ export interface CommandContext {
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue'>;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
   /** Presets, member defaults, the voice library. */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
@@ -50,6 +50,11 @@ export interface CommandModule {
   /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
   requires?: Requirements;
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /**
+   * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
+   * (USER_INSTALL, src/bot/user-install.ts); without it the command works only in a server.
+   */
+  executeOutsideServer?(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
   publicReply?: boolean;

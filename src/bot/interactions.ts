@@ -48,8 +48,14 @@ export async function handleInteraction(
   const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    enforcePreconditions(interaction, command.requires);
-    await execute(command, interaction, context);
+    const outside = interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command) ? command.executeOutsideServer : undefined;
+    if (outside && interaction.isChatInputCommand()) {
+      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself (src/bot/user-install.ts).
+      await outside(interaction, context);
+    } else {
+      enforcePreconditions(interaction, command.requires);
+      await execute(command, interaction, context);
+    }
     log.info(
       { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
       'command done',

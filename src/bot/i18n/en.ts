@@ -67,6 +67,9 @@ export const en = {
   'say.cutOff': 'The reply was cut off after {seconds} s ({voice}): I lost the voice connection in {channel}. Use /say again and I will rejoin.',
   'say.file': 'Here is {voice}, {seconds} s ({format}).',
   'say.fileBecauseNoVoice': 'You are not in a voice channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'userInstall.file': 'There is no voice channel here, so here is the audio as a file: {voice}, {seconds} s ({format}).',
+  'userInstall.off': 'SayBot works only in servers it is a member of: its owner has not enabled it in direct messages or other servers.',
+  'userInstall.notAllowed': 'SayBot\'s owner lets only some people use it outside its servers, and you are not one of them.',
   // Player commands
   'join.joined': 'Joined {channel}.',
   'join.already': 'I am already in {channel}.',
