@@ -3,6 +3,7 @@ import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUt
 import type { VoiceApiClient } from '../api/client.ts';
 import type { Config } from '../config.ts';
 import { AudioCache } from '../cache/audio-cache.ts';
+import { ReplyAudioRegistry } from './reply-audio.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Accounting } from '../quota/accounting.ts';
@@ -105,6 +106,7 @@ export class SayBot {
       players: this.players,
       logger,
       settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue, userInstall: config.userInstall },
+      replyAudio: new ReplyAudioRegistry(),
       store: options.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),

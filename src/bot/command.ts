@@ -16,6 +16,7 @@ import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voices/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { AutoreadControl } from './autoread-wiring.ts';
+import type { ReplyAudioRegistry } from './reply-audio.ts';
 import type { MenuRequirements, Requirements } from './preconditions.ts';
 
 /** What every command handler may use. Commands hold only what is particular to them. */
@@ -34,6 +35,8 @@ export interface CommandContext {
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
+  /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
+  replyAudio?: ReplyAudioRegistry;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
   metrics?: Pick<Metrics, 'command'>;
 }

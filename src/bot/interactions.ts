@@ -7,6 +7,7 @@ import { describeFailure } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
 import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
+import { handleReplyButton } from './reply-buttons.ts';
 
 /**
  * Routes one interaction to its command: a slash command, its autocomplete, or a message context menu. Whatever a
@@ -37,6 +38,10 @@ export async function handleInteraction(
     } finally {
       cancelDeadline();
     }
+    return;
+  }
+  if (interaction.isButton()) {
+    await handleReplyButton(interaction, context);
     return;
   }
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;

@@ -22,7 +22,7 @@ import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from 
 import { snowflake } from './snowflake.ts';
 import type {
   FakeOverwrite,
-  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
+  FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
   InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
@@ -160,6 +160,15 @@ export class FakeDiscord {
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
+    interaction.markDispatched();
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /** A member presses a button on a message the bot posted (INTERACTION_CREATE type 3, Interactions.createButton). */
+  async pressButton(input: FakeButtonInput): Promise<InteractionHandle> {
+    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.parts.interactions.createButton(input);
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
@@ -419,6 +428,11 @@ export class FakeDiscord {
 
   botVoiceChannel(guildId: string): string | null {
     return this.parts.world.guild(guildId).voiceStates.get(this.parts.world.bot.id)?.channelId ?? null;
+  }
+
+  /** The guild's soundboard sounds the bot created: each sound object and its bytes. */
+  soundboardSounds(guildId: string): ReadonlyArray<{ object: Record<string, unknown>; contentType: string; data: Buffer }> {
+    return this.parts.world.guild(guildId).soundboardSounds;
   }
 
   /** A voice channel's status (PUT /channels/{id}/voice-status), undefined when none is set. */

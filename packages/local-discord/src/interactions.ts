@@ -11,10 +11,11 @@ import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
 import { channelPayload, dmChannelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
-import type { FakeCommandInput, FakePrivateCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
+import { customIdsOf } from './components.ts';
+import type { FakeButtonInput, FakeCommandInput, FakePrivateCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
 import type { Waits } from './waits.ts';
 
-export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as const;
+export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4 } as const;
 /** data.type of an application command interaction: a slash command, or a message context menu. */
 export const CommandType = { ChatInput: 1, Message: 3 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
@@ -190,6 +191,24 @@ export class Interactions {
   }
 
   /**
+   * A member presses a button on a message (type 3, MESSAGE_COMPONENT): `data` { custom_id, component_type 2 } and
+   * the `message` it is on. Discord sends only a custom_id the message carries: anything else is a test's mistake.
+   */
+  createButton(input: FakeButtonInput): { interaction: Interaction; payload: Json } {
+    const message = this.messages.get(input.messageId);
+    if (!message) throw new Error(`FakeDiscord: no message ${input.messageId}`);
+    if (!customIdsOf(message).includes(input.customId)) throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
+    const channelId = typeof message.channel_id === 'string' ? message.channel_id : undefined;
+    const { interaction, payload } = this.create(InteractionType.MessageComponent, {
+      guildId: input.guildId, userId: input.userId, name: input.customId, ...(channelId === undefined ? {} : { channelId }),
+      ...(input.locale === undefined ? {} : { locale: input.locale }),
+    });
+    payload.data = { custom_id: input.customId, component_type: 2 };
+    payload.message = message;
+    return { interaction, payload };
+  }
+
+  /**
    * A user-installed slash command used in SayBot's DM (context 1, BOT_DM) or a DM or group DM between users
    * (context 2, PRIVATE_CHANNEL), as Discord sends it there: no guild, the invoking `user` (no `member`),
    * `authorizing_integration_owners` { "1": the user }, and `app_permissions` of a private channel (Attach Files,
@@ -313,6 +332,9 @@ export class Interactions {
       if (!choices || choices.length > 25) {
         return refuse(apiError(400, 50035, 'Invalid Form Body', { data: { choices: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } } }), 'autocomplete without choices or with more than 25');
       }
+    } else if (type === 6 || type === 7) {
+      // Deferred update / update of the message the button is on: only for a component interaction.
+      if (interaction.type !== InteractionType.MessageComponent) return refuse(invalidType, `callback type ${type} to a command interaction`);
     } else if (type === 9) {
       if (autocomplete) return refuse(invalidType, 'modal in answer to autocomplete');
     } else {

@@ -8,6 +8,7 @@ import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
 import { setVoiceStatus } from './voice-status.ts';
+import { createSound } from './soundboard.ts';
 import {
   GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
   type ChannelRecord, type GuildRecord, type UserRecord, type World,
@@ -352,6 +353,14 @@ export class RestApi {
       if (!guild) return unknownGuild;
       const member = guild.members.get(userId === '@me' ? world.bot.id : userId);
       return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
+    });
+    add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body }) => {
+      const guild = this.guild(guildId);
+      return guild ? createSound(guild, world.bot, body.json) : unknownGuild;
+    });
+    add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? ok({ items: guild.soundboardSounds.map((s) => s.object) }) : unknownGuild;
     });
     add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
       const guild = this.guild(guildId);

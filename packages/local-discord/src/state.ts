@@ -22,6 +22,8 @@ export const PRIVILEGED_INTENTS = GatewayIntent.GuildMembers | GatewayIntent.Gui
 export interface UserRecord { id: string; username: string; bot: boolean; dmsClosed?: boolean }
 export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
 export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
+/** A soundboard sound as stored (soundboard.ts): its object and its decoded bytes, for tests to listen to. */
+export interface StoredSound { object: Record<string, unknown>; contentType: string; data: Buffer }
 export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
 /** A channel's permission overwrite: for a role (type 0; the guild's ID is @everyone) or a member (type 1). */
 export interface OverwriteRecord { id: string; type: 0 | 1; allow: bigint; deny: bigint }
@@ -42,6 +44,8 @@ export class GuildRecord {
   readonly roles: RoleRecord[] = [];
   readonly members = new Map<string, MemberRecord>();
   readonly voiceStates = new Map<string, VoiceStateRecord>();
+  /** Soundboard sounds created with POST /guilds/{id}/soundboard-sounds (soundboard.ts), oldest first. */
+  readonly soundboardSounds: StoredSound[] = [];
   /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
   readonly voiceStatuses = new Map<string, string>();
   readonly joinedAt = new Date().toISOString();

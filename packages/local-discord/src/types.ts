@@ -122,6 +122,16 @@ export interface FakeCommandInput {
   attachments?: FakeAttachmentInput[];
 }
 
+/** A member presses a button (by its custom_id) on a message the bot posted. */
+export interface FakeButtonInput {
+  guildId: string;
+  userId: string;
+  messageId: string;
+  customId: string;
+  /** Default: the member's locale, else 'en-US'. */
+  locale?: string;
+}
+
 /**
  * A user-installed slash command used outside any server: in SayBot's DM (context 1) or a DM or group DM between
  * users (context 2, a channel SayBot is not in).
