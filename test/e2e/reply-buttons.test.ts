@@ -115,6 +115,23 @@ describe('reply buttons', () => {
     expect(ttsCalls(h)).toBe(calls);
   });
 
+  it('"Again" under a reply spoken in voice plays it again from the cache', async () => {
+    const h = await start();
+    const text = 'Once more.';
+    const { handle } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text } });
+    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
+    const rows = (reply.message?.components ?? []) as Array<{ components: Array<{ custom_id: string; label: string }> }>;
+    const buttons = rows.flatMap((row) => row.components);
+    expect(buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.again'), t('en-US', 'buttons.sound')]);
+    const calls = ttsCalls(h);
+    h.discord.clearAudio(GUILD);
+    await press(h, ALICE.id, String(reply.message?.id), buttons[0]?.custom_id ?? '');
+    const expected = h.sandbox.expectedDurationSeconds(text);
+    const audio = await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.1, quietMs: 400 });
+    expect(audio.seconds).toBeLessThan(expected + 0.3);
+    expect(ttsCalls(h)).toBe(calls);
+  });
+
   it('says the audio is no longer cached rather than paying again', async () => {
     const h = await start({ env: { CACHE_MAX_MB: '0' } });
     const { messageId, play, sound } = await fileReply(h, ALICE.id, 'Not kept.');
