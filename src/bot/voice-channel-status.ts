@@ -71,7 +71,9 @@ export class VoiceChannelStatus {
 
   /** Clears every status SayBot set (shutting down), within the request deadline. */
   async clearAll(): Promise<void> {
-    await Promise.all([...this.#set.keys()].map((guildId) => this.clear(guildId)));
+    // A status still being set counts: clear() waits for it, then clears it.
+    const guilds = new Set([...this.#set.keys(), ...this.#pending.keys()]);
+    await Promise.all([...guilds].map((guildId) => this.clear(guildId)));
   }
 
   /** True when Discord took the status. A refusal is logged once and never thrown: reading goes on. */

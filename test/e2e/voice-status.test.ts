@@ -63,6 +63,15 @@ describe('voice channel status while reading', () => {
     await vi.waitFor(() => expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('#general 읽는 중'), { timeout: 5_000 });
   });
 
+  it('is cleared when SayBot shuts down while reading', async () => {
+    const h = await start(WITH_STATUS);
+    await vi.waitFor(() => expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud'), { timeout: 5_000 });
+    await h.bot.stop();
+    // Alice and Carol are still there: cleared by SayBot, not by the channel emptying.
+    expect(h.discord.voiceChannelOf(GUILD, ALICE.id)).toBe(VOICE);
+    expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBeUndefined();
+  });
+
   it('is skipped with one log line when SayBot lacks Set Voice Channel Status, and reading goes on', async () => {
     const h = await start(DEFAULT_PERMISSIONS);
     await vi.waitFor(() => expect(h.logs()).toContain('"voice-status-skipped"'), { timeout: 5_000 });
