@@ -55,6 +55,14 @@ describe('user-installable app', () => {
     expect(h.discord.channelMessages()).toEqual([]);
   });
 
+  it('answers /emote in a group DM with a file from the emotion endpoint', async () => {
+    const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+    const handle = await h.discord.privateCommand({ userId: ERIN.id, name: 'emote', context: 2, groupDm: true, locale: 'ko', options: [{ name: 'text', value: 'So happy!' }] });
+    const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+    expect(reply.content?.startsWith(t('ko', 'userInstall.file', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '')).toBe(true);
+    expect(h.sandbox.requests.filter((r) => r.text === 'So happy!').map((r) => r.endpoint)).toEqual(['emotion-tts']);
+  });
+
   it("holds each user to their own daily budget outside servers, refused before anything is paid", async () => {
     const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
     const say = async (userId: string, text: string) => {
