@@ -7,6 +7,7 @@ import {
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
 import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
+import { settingsOutsideServer, speakOutsideServer } from '../src/bot/frontend/user-install.ts';
 import { effectsOf } from '../src/speech/settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
@@ -45,6 +46,21 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     readOutput(interaction.options),
     voiceLabel,
   );
+};
+
+/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file. */
+export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+  const { settings, voiceLabel } = await settingsOutsideServer(
+    interaction,
+    context,
+    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readText(interaction.options, 'preset'),
+    DEFAULT_EMOTION_VOICE,
+  );
+  const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
+  if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
+  const request = { kind: 'emotion' as const, text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) };
+  await speakOutsideServer(interaction, context, request, voiceLabel);
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

@@ -17,7 +17,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (reading !== undefined) {
     const where = { channel: mention(reading.textChannelId), voice: mention(reading.voiceChannelId) };
     requireManager(interaction, 'autoread.guard.leave', where);
-    context.autoread?.pause(interaction.guildId);
+    await context.autoread?.pause(interaction.guildId);
     player.leave('asked');
     await showResult(interaction, 'autoread.pausedByLeave', where);
     return;

@@ -7,6 +7,7 @@ import {
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
 import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
+import { settingsOutsideServer, speakOutsideServer } from '../src/bot/frontend/user-install.ts';
 import { ttsRequest } from '../src/speech/settings.ts';
 
 export const data = slashCommand('say')
@@ -38,6 +39,17 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     readOutput(interaction.options),
     voiceLabel,
   );
+};
+
+/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file. */
+export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+  const { settings, voiceLabel } = await settingsOutsideServer(
+    interaction,
+    context,
+    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readText(interaction.options, 'preset'),
+  );
+  await speakOutsideServer(interaction, context, ttsRequest(interaction.options.getString('text', true), settings), voiceLabel);
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

@@ -80,6 +80,12 @@ const EnvSchema = z.object({
   BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
+  // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
+  USER_INSTALL: z.enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' }).default('off'),
+  USER_INSTALL_ALLOWLIST: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
+    .optional(),
   // Queue bounds (src/speech/queue-bounds.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
@@ -107,6 +113,9 @@ export interface StoreTimeouts {
   idleInTransactionMs: number;
   keepAliveMs: number;
 }
+
+/** Who may use the user-installed commands: nobody (off), the listed user IDs, or everyone. */
+export type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -182,6 +191,8 @@ export interface Config {
   budgets: OperatorBudgets;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
   queue: QueueBounds;
+  /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/bot/frontend/user-install.ts). */
+  userInstall: UserInstallSetting;
   /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
   /** The audio cache: where, and how many bytes at most (0 = off). */
@@ -253,6 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  if (parsed.success && parsed.data.USER_INSTALL === 'allowlist' && parsed.data.USER_INSTALL_ALLOWLIST === undefined) {
+    problems.push('USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set');
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -290,6 +304,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS ?? budgetDefaults.memberDailyChars,
       memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS ?? budgetDefaults.memberCooldownSeconds,
     },
+    userInstall: e.USER_INSTALL === 'allowlist'
+      ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
+      : { mode: e.USER_INSTALL },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     removedGuildGraceMs: e.FORGET_REMOVED_GUILD_AFTER_DAYS * 86_400_000,
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },

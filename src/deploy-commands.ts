@@ -17,6 +17,7 @@ try {
     ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
     ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
     commands: commands.values(),
+    userInstall: config.userInstall.mode !== 'off',
   });
   const where = result.scope === 'guild' ? `server ${config.discord.guildId}` : 'every server (global commands can take up to an hour to appear)';
   console.log(

@@ -209,6 +209,7 @@ async function registerCommands(config: Config, commands: Iterable<AnyCommandMod
     ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
     ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
     commands,
+    userInstall: config.userInstall.mode !== 'off',
   });
   logger.info(
     { scope: result.scope, count: result.count, changed: result.changed },

@@ -1,6 +1,7 @@
 import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
+import { ReplyAudioRegistry } from './frontend/reply-audio.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
@@ -86,7 +87,8 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue },
+      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue, userInstall: config.userInstall },
+      replyAudio: new ReplyAudioRegistry(),
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
@@ -213,7 +215,7 @@ export class SayBot {
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
     // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next start.
-    this.#autoread.close();
+    await this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);

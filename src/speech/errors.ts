@@ -8,7 +8,9 @@ export type SpeechInputProblem =
   /** The member chose a preset this server does not have. */
   | { code: 'unknown-preset'; name: string }
   /** Neither a preset voice ID nor a cloned voice of this server (by ID or name). */
-  | { code: 'unknown-voice'; voice: string };
+  | { code: 'unknown-voice'; voice: string }
+  /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
+  | { code: 'not-cached' };
 
 export class SpeechInputError extends Error {
   readonly problem: SpeechInputProblem;

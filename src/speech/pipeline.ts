@@ -47,6 +47,11 @@ export interface SpeechOrder {
    * the member in their cooldown before their own voice is heard.
    */
   followUp?: boolean;
+  /**
+   * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
+   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid.
+   */
+  cachedOnly?: boolean;
 }
 
 export interface SpeechJob {
@@ -214,9 +219,13 @@ export class SpeechPipeline {
     let charge: Charge;
     try {
       // Cached parts and parts already in flight cost nothing; the rest is held against the budgets until recorded.
-      charge = order.followUp
-        ? this.#accounting.unchecked(context)
-        : await this.#accounting.authorize(context, await this.#inOrder(this.#source.needs(request, texts)));
+      if (order.followUp) {
+        charge = this.#accounting.unchecked(context);
+      } else {
+        const needs = await this.#inOrder(this.#source.needs(request, texts));
+        if (order.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+        charge = await this.#accounting.authorize(context, needs);
+      }
     } catch (error) {
       admission.release();
       throw error;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageMenu, slashCommand } from '../../src/bot/interactions/command-builder.ts';
 import { sameDefinitions } from '../../src/bot/interactions/deploy.ts';
+import { withUserInstall } from '../../src/bot/interactions/user-install-definition.ts';
 
 describe('sameDefinitions with message menus', () => {
   const menu = messageMenu('speak').toJSON();
@@ -20,5 +21,19 @@ describe('sameDefinitions with message menus', () => {
     // The same fields under type 1 would be a slash command: `type` 3 is kept, only a slash command's 1 is dropped.
     expect(sameDefinitions([{ ...held, type: 1 }], [menu])).toBe(false);
     expect(sameDefinitions([{ ...slashCommand('say').toJSON(), type: 1 }], [slashCommand('say').toJSON()])).toBe(true);
+  });
+});
+
+describe('sameDefinitions with the user install', () => {
+  const say = slashCommand('say').toJSON();
+  const held = { ...say, id: '1', application_id: '2', version: '3', integration_types: [0] };
+
+  it('takes Discord\'s default server install as unchanged, and turning the user install on or off as a change', () => {
+    expect(sameDefinitions([held], [say])).toBe(true);
+    const forUsers = withUserInstall(say, true);
+    expect(forUsers).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+    expect(sameDefinitions([held], [forUsers])).toBe(false);
+    expect(sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [forUsers])).toBe(true);
+    expect(sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [withUserInstall(say, false)])).toBe(false);
   });
 });

@@ -76,6 +76,16 @@ describe('loadConfig', () => {
     expect(text).toMatch(/\d+ characters \(not shown\)/);
   });
 
+  it('reads USER_INSTALL (default off) and its allow-list, and names a wrong value in one line', () => {
+    expect(loadConfig(base).userInstall).toEqual({ mode: 'off' });
+    expect(loadConfig({ ...base, USER_INSTALL: 'everyone' }).userInstall).toEqual({ mode: 'everyone' });
+    expect(loadConfig({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: '123456789012345678,223456789012345678' }).userInstall)
+      .toEqual({ mode: 'allowlist', users: ['123456789012345678', '223456789012345678'] });
+    expect(problemsOf({ ...base, USER_INSTALL: 'some' })).toEqual([expect.stringMatching(/^Configuration: USER_INSTALL must be one of off, allowlist, everyone; got "some"$/)]);
+    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist' })).toEqual([expect.stringMatching(/USER_INSTALL_ALLOWLIST must list the user IDs/)]);
+    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: 'alice' })).toEqual([expect.stringMatching(/^Configuration: USER_INSTALL_ALLOWLIST must be a comma-separated list of user IDs/)]);
+  });
+
   it('requires the Voice API URL and key together', () => {
     expect(problemsOf({ ...base, VOICE_API_KEY: apiKey })[0]).toMatch(/VOICE_API_BASE_URL must be set together/);
     expect(problemsOf({ ...base, VOICE_API_BASE_URL: 'http://127.0.0.1:1' })[0]).toMatch(/VOICE_API_KEY must be set/);

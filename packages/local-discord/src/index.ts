@@ -22,7 +22,7 @@ import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from 
 import { snowflake } from './snowflake.ts';
 import type {
   FakeOverwrite,
-  FakeAttachment, FakeAutocompleteInput, FakeCommandInput, FakeDiscordOptions, FakeMessageCommandInput, HeardAudio, HeardPacket,
+  FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
   InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
@@ -160,6 +160,27 @@ export class FakeDiscord {
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
+    interaction.markDispatched();
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /** A member presses a button on a message the bot posted (INTERACTION_CREATE type 3, Interactions.createButton). */
+  async pressButton(input: FakeButtonInput): Promise<InteractionHandle> {
+    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
+    const { interaction, payload } = this.parts.interactions.createButton(input);
+    interaction.markDispatched();
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /**
+   * A user-installed slash command used in a DM or group DM (Interactions.createPrivate): INTERACTION_CREATE on
+   * shard 0, where Discord sends what belongs to no guild (shard 0 is the one that covers guild ID 0).
+   */
+  async privateCommand(input: FakePrivateCommandInput): Promise<InteractionHandle> {
+    const connection = await this.parts.gateway.whenGuildReady('0', READY_TIMEOUT_MS);
+    const { interaction, payload } = this.parts.interactions.createPrivate(input);
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
@@ -407,6 +428,16 @@ export class FakeDiscord {
 
   botVoiceChannel(guildId: string): string | null {
     return this.parts.world.guild(guildId).voiceStates.get(this.parts.world.bot.id)?.channelId ?? null;
+  }
+
+  /** The guild's soundboard sounds the bot created: each sound object and its bytes. */
+  soundboardSounds(guildId: string): ReadonlyArray<{ object: Record<string, unknown>; contentType: string; data: Buffer }> {
+    return this.parts.world.guild(guildId).soundboardSounds;
+  }
+
+  /** A voice channel's status (PUT /channels/{id}/voice-status), undefined when none is set. */
+  voiceChannelStatus(guildId: string, channelId: string): string | undefined {
+    return this.parts.world.guild(guildId).voiceStatuses.get(channelId);
   }
 
   /** Voice channel of any member as the fake knows it. */

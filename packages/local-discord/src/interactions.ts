@@ -9,11 +9,13 @@ import {
 } from './messages.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
-import { channelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
-import type { FakeCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
+import { PermissionFlagsBits } from 'discord.js';
+import { channelPayload, dmChannelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
+import { customIdsOf } from './components.ts';
+import type { FakeButtonInput, FakeCommandInput, FakePrivateCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
 import type { Waits } from './waits.ts';
 
-export const InteractionType = { ApplicationCommand: 2, Autocomplete: 4 } as const;
+export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4 } as const;
 /** data.type of an application command interaction: a slash command, or a message context menu. */
 export const CommandType = { ChatInput: 1, Message: 3 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
@@ -29,7 +31,8 @@ export class Interaction implements InteractionHandle {
   readonly id: string;
   readonly token = `aW50ZXJhY3Rpb24.${randomToken(48)}`;
   readonly type: number;
-  readonly guild: GuildRecord;
+  /** None in a DM or group DM (a user-installed command there). */
+  readonly guild: GuildRecord | undefined;
   readonly user: UserRecord;
   readonly channelId: string;
   readonly commandName: string;
@@ -53,7 +56,7 @@ export class Interaction implements InteractionHandle {
   private readonly report: (line: string) => void;
 
   constructor(
-    type: number, guild: GuildRecord, user: UserRecord, channelId: string, commandName: string,
+    type: number, guild: GuildRecord | undefined, user: UserRecord, channelId: string, commandName: string,
     deps: { waits: Waits; report: (line: string) => void; clock: DiscordClock; hostClockAheadMs: number },
   ) {
     this.report = deps.report;
@@ -187,6 +190,60 @@ export class Interactions {
     return { interaction, payload };
   }
 
+  /**
+   * A member presses a button on a message (type 3, MESSAGE_COMPONENT): `data` { custom_id, component_type 2 } and
+   * the `message` it is on. Discord sends only a custom_id the message carries: anything else is a test's mistake.
+   */
+  createButton(input: FakeButtonInput): { interaction: Interaction; payload: Json } {
+    const message = this.messages.get(input.messageId);
+    if (!message) throw new Error(`FakeDiscord: no message ${input.messageId}`);
+    if (!customIdsOf(message).includes(input.customId)) throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
+    const channelId = typeof message.channel_id === 'string' ? message.channel_id : undefined;
+    const { interaction, payload } = this.create(InteractionType.MessageComponent, {
+      guildId: input.guildId, userId: input.userId, name: input.customId, ...(channelId === undefined ? {} : { channelId }),
+      ...(input.locale === undefined ? {} : { locale: input.locale }),
+    });
+    payload.data = { custom_id: input.customId, component_type: 2 };
+    payload.message = message;
+    return { interaction, payload };
+  }
+
+  /**
+   * A user-installed slash command used in SayBot's DM (context 1, BOT_DM) or a DM or group DM between users
+   * (context 2, PRIVATE_CHANNEL), as Discord sends it there: no guild, the invoking `user` (no `member`),
+   * `authorizing_integration_owners` { "1": the user }, and `app_permissions` of a private channel (Attach Files,
+   * Embed Links, Mention Everyone; Use External Emojis too in the bot's DM). Discord offers the command there only
+   * when its global definition lists the user install (integration_types 1) and that context.
+   */
+  createPrivate(input: FakePrivateCommandInput): { interaction: Interaction; payload: Json } {
+    const user = this.world.findUser(input.userId);
+    if (!user) throw new Error(`FakeDiscord: no user ${input.userId}`);
+    const registered = this.deps.commands.list().find((c) => c.name === input.name && (c.type ?? 1) === CommandType.ChatInput);
+    const integrationTypes = Array.isArray(registered?.integration_types) ? registered.integration_types : [0];
+    const contexts = Array.isArray(registered?.contexts) ? registered.contexts : [0, 1, 2];
+    if (!registered || !integrationTypes.includes(1) || !contexts.includes(input.context)) {
+      throw new Error(`FakeDiscord: /${input.name} is not offered to user installs in context ${input.context} (global definition: integration_types ${JSON.stringify(integrationTypes)}, contexts ${JSON.stringify(contexts)})`);
+    }
+    const channelId = input.context === 1 ? this.world.dmChannelWith(user) : (input.channelId ?? snowflake());
+    const channel = input.context === 1
+      ? dmChannelPayload(channelId, user)
+      : { id: channelId, type: input.groupDm === true ? 3 : 1, last_message_id: null, flags: 0, recipients: [userPayload(user)] };
+    const interaction = new Interaction(InteractionType.ApplicationCommand, undefined, user, channelId, input.name, this.deps);
+    const appPermissions = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone
+      | (input.context === 1 ? PermissionFlagsBits.UseExternalEmojis : 0n);
+    const payload: Json = {
+      id: interaction.id, application_id: this.world.applicationId, type: InteractionType.ApplicationCommand, token: interaction.token, version: 1,
+      channel_id: channelId, channel, user: userPayload(user),
+      app_permissions: appPermissions.toString(),
+      locale: input.locale ?? 'en-US', entitlements: [], authorizing_integration_owners: { 1: user.id }, context: input.context,
+      attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+      data: { id: registered.id, name: input.name, type: CommandType.ChatInput, options: (input.options ?? []).map((o) => this.option(o)) },
+    };
+    this.byId.set(interaction.id, interaction);
+    this.byToken.set(interaction.token, interaction);
+    return { interaction, payload };
+  }
+
   private option(option: InteractionOption): Json {
     return {
       name: option.name, type: inferType(option),
@@ -275,6 +332,9 @@ export class Interactions {
       if (!choices || choices.length > 25) {
         return refuse(apiError(400, 50035, 'Invalid Form Body', { data: { choices: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } } }), 'autocomplete without choices or with more than 25');
       }
+    } else if (type === 6 || type === 7) {
+      // Deferred update / update of the message the button is on: only for a component interaction.
+      if (interaction.type !== InteractionType.MessageComponent) return refuse(invalidType, `callback type ${type} to a command interaction`);
     } else if (type === 9) {
       if (autocomplete) return refuse(invalidType, 'modal in answer to autocomplete');
     } else {

@@ -1,4 +1,5 @@
 // Messages the bot creates (interaction responses, follow-ups, channel messages), stored and answered as Discord does.
+import { checkComponents } from './components.ts';
 import type { UploadedFile } from './body.ts';
 import { checkVoiceMessage } from './voice-message.ts';
 import type { Cdn } from './cdn.ts';
@@ -36,7 +37,7 @@ export function checkMessageBody(data: Json, files: UploadedFile[], creating: bo
   const empty = !(typeof content === 'string' && content.length > 0) && !(Array.isArray(data.embeds) && data.embeds.length > 0) &&
     files.length === 0 && !(Array.isArray(data.components) && data.components.length > 0) && data.poll === undefined;
   if (creating && empty) return apiError(400, 50006, 'Cannot send an empty message');
-  return checkVoiceMessage(data, files, creating);
+  return checkComponents(data.components) ?? checkVoiceMessage(data, files, creating);
 }
 
 /** Who a message really pings: Discord's allowed_mentions rules (absent = parse everything). */

@@ -7,6 +7,8 @@ import type { CommandStore } from './commands.ts';
 import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
+import { setVoiceStatus } from './voice-status.ts';
+import { createSound } from './soundboard.ts';
 import {
   GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
   type ChannelRecord, type GuildRecord, type UserRecord, type World,
@@ -352,6 +354,14 @@ export class RestApi {
       const member = guild.members.get(userId === '@me' ? world.bot.id : userId);
       return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
     });
+    add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body }) => {
+      const guild = this.guild(guildId);
+      return guild ? createSound(guild, world.bot, body.json) : unknownGuild;
+    });
+    add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? ok({ items: guild.soundboardSounds.map((s) => s.object) }) : unknownGuild;
+    });
     add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
       const guild = this.guild(guildId);
       if (!guild) return unknownGuild;
@@ -383,6 +393,10 @@ export class RestApi {
       for (const listener of [...this.messageListeners]) listener();
       return ok(message);
     }, 'channel-message');
+    add('PUT', `/channels/${id}/voice-status`, true, ({ params: [channelId = ''], body }) => {
+      const found = world.findChannel(channelId);
+      return found ? setVoiceStatus(found.guild, channelId, world.bot.id, body.json) : fail(apiError(404, 10003, 'Unknown Channel'));
+    });
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
       const message = messages.get(messageId);
       return message && message.channel_id === channelId ? ok(message) : fail(apiError(404, 10008, 'Unknown Message'));

@@ -22,6 +22,8 @@ export const PRIVILEGED_INTENTS = GatewayIntent.GuildMembers | GatewayIntent.Gui
 export interface UserRecord { id: string; username: string; bot: boolean; dmsClosed?: boolean }
 export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
 export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
+/** A soundboard sound as stored (soundboard.ts): its object and its decoded bytes, for tests to listen to. */
+export interface StoredSound { object: Record<string, unknown>; contentType: string; data: Buffer }
 export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
 /** A channel's permission overwrite: for a role (type 0; the guild's ID is @everyone) or a member (type 1). */
 export interface OverwriteRecord { id: string; type: 0 | 1; allow: bigint; deny: bigint }
@@ -42,6 +44,10 @@ export class GuildRecord {
   readonly roles: RoleRecord[] = [];
   readonly members = new Map<string, MemberRecord>();
   readonly voiceStates = new Map<string, VoiceStateRecord>();
+  /** Soundboard sounds created with POST /guilds/{id}/soundboard-sounds (soundboard.ts), oldest first. */
+  readonly soundboardSounds: StoredSound[] = [];
+  /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
+  readonly voiceStatuses = new Map<string, string>();
   readonly joinedAt = new Date().toISOString();
 
   constructor(spec: FakeGuildSpec, bot: UserRecord) {
@@ -91,12 +97,13 @@ export class GuildRecord {
 
   /** Records a member's voice state; returns it, or undefined when they left. */
   setVoiceState(userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }): VoiceStateRecord | undefined {
+    const previous = this.voiceStates.get(userId);
     if (channelId === null) {
       this.voiceStates.delete(userId);
+      this.clearStatusIfEmpty(previous?.channelId);
       return undefined;
     }
     if (!this.voiceChannel(channelId)) throw new Error(`FakeDiscord: ${channelId} is not a voice channel of guild ${this.id}`);
-    const previous = this.voiceStates.get(userId);
     const state = {
       userId,
       channelId,
@@ -105,7 +112,14 @@ export class GuildRecord {
       selfDeaf: flags?.selfDeaf ?? previous?.selfDeaf ?? false,
     };
     this.voiceStates.set(userId, state);
+    if (previous?.channelId !== channelId) this.clearStatusIfEmpty(previous?.channelId);
     return state;
+  }
+
+  /** Discord clears a voice channel's status once nobody is left in it. */
+  private clearStatusIfEmpty(channelId: string | undefined): void {
+    if (channelId === undefined) return;
+    if (![...this.voiceStates.values()].some((vs) => vs.channelId === channelId)) this.voiceStatuses.delete(channelId);
   }
 
   /**

@@ -121,6 +121,32 @@ export interface FakeCommandInput {
   attachments?: FakeAttachmentInput[];
 }
 
+/** A member presses a button (by its custom_id) on a message the bot posted. */
+export interface FakeButtonInput {
+  guildId: string;
+  userId: string;
+  messageId: string;
+  customId: string;
+  /** Default: the member's locale, else 'en-US'. */
+  locale?: string;
+}
+
+/**
+ * A user-installed slash command used outside any server: in SayBot's DM (context 1) or a DM or group DM between
+ * users (context 2, a channel SayBot is not in).
+ */
+export interface FakePrivateCommandInput {
+  userId: string;
+  name: string;
+  context: 1 | 2;
+  options?: InteractionOption[];
+  /** Default: 'en-US'. */
+  locale?: string;
+  /** Context 2: the channel's ID (default: a new one) and whether it is a group DM (type 3) rather than a DM (type 1). */
+  channelId?: string;
+  groupDm?: boolean;
+}
+
 /** A message context menu used on a message: the interaction carries the message in `data.resolved.messages`. */
 export interface FakeMessageCommandInput {
   guildId: string;

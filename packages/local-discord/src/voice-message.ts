@@ -33,7 +33,9 @@ export function checkVoiceMessage(data: Json, files: UploadedFile[], creating: b
   if (!creating) return apiError(400, VoiceMessageError.CannotEdit, 'Voice messages cannot be edited');
   const hasContent = (typeof data.content === 'string' && data.content.length > 0)
     || (Array.isArray(data.embeds) && data.embeds.length > 0) || data.poll !== undefined
-    || (Array.isArray(data.sticker_ids) && data.sticker_ids.length > 0);
+    || (Array.isArray(data.sticker_ids) && data.sticker_ids.length > 0)
+    // A voice message carries no components either: its buttons have to go on another message.
+    || (Array.isArray(data.components) && data.components.length > 0);
   if (hasContent) return apiError(400, VoiceMessageError.AdditionalContent, 'Voice messages do not support additional content');
   const file = files[0];
   if (files.length !== 1 || file === undefined || !isAudio(file)) {

@@ -14,8 +14,9 @@ export interface AutoreadControl {
   /**
    * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
    * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
+   * Resolves once the voice channel's status is cleared, which Discord allows only while the bot is still there.
    */
-  pause(guildId: string): boolean;
+  pause(guildId: string): Promise<boolean>;
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
   /**

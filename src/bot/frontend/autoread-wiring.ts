@@ -15,6 +15,7 @@ import { describeFailure } from '../interactions/failures.ts';
 import { t } from '../i18n.ts';
 import { NO_MENTIONS } from '../interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
+import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 export interface AutoreadWiringOptions {
   store: Store;
@@ -31,6 +32,8 @@ export class AutoreadWiring implements AutoreadControl {
   readonly #options: AutoreadWiringOptions;
   readonly #log: Logger;
   readonly #reader: AutoReader;
+  /** "Reading #general aloud" on the voice channel while reading there. */
+  readonly #status: VoiceChannelStatus;
   #client: Client | undefined;
   /** Guilds an auto-join is under way in: a burst of members joining makes one join. */
   readonly #autojoining = new Set<string>();
@@ -40,6 +43,7 @@ export class AutoreadWiring implements AutoreadControl {
     this.#options = options;
     this.#log = options.logger;
     const { store, speech } = options;
+    this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
       speak: (order) => speech.speak(order),
       requestFor: (guildId, userId, text) => {
@@ -51,6 +55,8 @@ export class AutoreadWiring implements AutoreadControl {
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
+        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused (logged).
+        void this.#status.clear(guildId);
         store.autoRead.stop(guildId, 'left-voice').catch((error: unknown) =>
           this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
       },
@@ -81,9 +87,11 @@ export class AutoreadWiring implements AutoreadControl {
     return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
   }
 
-  pause(guildId: string): boolean {
+  async pause(guildId: string): Promise<boolean> {
     // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the binding).
-    return this.#reader.stop(guildId);
+    const wasReading = this.#reader.stop(guildId);
+    await this.#status.clear(guildId);
+    return wasReading;
   }
 
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
@@ -103,7 +111,7 @@ export class AutoreadWiring implements AutoreadControl {
 
   async stop(guildId: string): Promise<boolean> {
     const wasReading = this.#reader.stop(guildId);
-    const stored = await this.#options.store.autoRead.stop(guildId);
+    const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
     return wasReading || stored;
   }
 
@@ -140,10 +148,14 @@ export class AutoreadWiring implements AutoreadControl {
     await Promise.all(states.map((state) => this.#resume(client, state)));
   }
 
-  /** Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. */
-  close(): void {
+  /**
+   * Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. Resolves once
+   * the statuses SayBot set are cleared (each request bounded), before the bot leaves the channels.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     this.#reader.close();
+    await this.#status.clearAll();
   }
 
   /**
@@ -198,6 +210,8 @@ export class AutoreadWiring implements AutoreadControl {
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
     const entries = await this.#options.store.dictionary.list(state.guildId);
     this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings }, entries);
+    // Not awaited: a slow or refused status never delays reading.
+    void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
   /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */

@@ -1,4 +1,4 @@
-import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload } from 'discord.js';
+import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../log.ts';
 import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../../speech/pipeline.ts';
@@ -12,10 +12,11 @@ import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
 import { requireManager } from '../interactions/preconditions.ts';
-import { showProgress, showResult } from '../interactions/replies.ts';
+import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -38,7 +39,8 @@ const seconds = (s: number) => s.toFixed(1);
  * time out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
 export function memberVoiceChannel(
-  interaction: SpeakingInteraction,
+  /** A command, or a reply's button ("Play in my voice channel"). */
+  interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
   players: PlayerRegistry,
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   autoread?: Pick<AutoreadControl, 'readingIn'>,
@@ -152,7 +154,11 @@ export async function speakAndReply(
       await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
-  await showOutcome(interaction, context.logger, await job.outcome, target, order.request.voice, voice, reply.private === true);
+  const { request } = order;
+  const buttons: ReplyButtonSource | undefined = context.replyAudio && request.kind !== 'ready'
+    ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
+    : undefined;
+  await showOutcome(interaction, context.logger, await job.outcome, target, request.voice, voice, reply.private === true, buttons);
 }
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
@@ -163,9 +169,11 @@ function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): Spee
 }
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
-async function showWithFiles(interaction: SpeakingInteraction, key: MessageKey, params: MessageParams, files: AttachmentPayload[]): Promise<void> {
+async function showWithFiles(
+  interaction: SpeakingInteraction, key: MessageKey, params: MessageParams, files: AttachmentPayload[], components?: ShownComponents,
+): Promise<void> {
   try {
-    await showResult(interaction, key, params, files);
+    await showResult(interaction, key, params, files, components);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
     throw error;
@@ -278,6 +286,8 @@ async function showOutcome(
   voiceId: string,
   voice: string,
   privateReply: boolean,
+  /** The reply's buttons (reply-buttons.ts), for a file or for audio played in voice. */
+  buttons?: ReplyButtonSource,
 ): Promise<void> {
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
   switch (outcome.kind) {
@@ -288,14 +298,17 @@ async function showOutcome(
       }));
       const format = [...new Set(outcome.files.map((p) => p.format))].join('+');
       const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
-      return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files);
+      const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
+      return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);
     }
     case 'voice-message':
       if (outcome.insteadOfFile) return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
       if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
       return showVoiceMessage(interaction, log, outcome, target, voiceId, voice);
-    case 'played':
-      return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) });
+    case 'played': {
+      const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
+      return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) }, [], row && [row]);
+    }
     case 'skipped':
       return showResult(interaction, 'say.skipped', { voice, seconds: seconds(outcome.seconds) });
     case 'stopped':

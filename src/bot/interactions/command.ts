@@ -18,6 +18,7 @@ import type { Store } from '../../store/types.ts';
 import type { PresetVoice } from '../../voice-catalogue/catalogue.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
 import type { AutoreadControl } from '../frontend/autoread-control.ts';
+import type { ReplyAudioRegistry } from '../frontend/reply-audio.ts';
 import type { MessageKey } from '../i18n.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
@@ -56,11 +57,13 @@ export interface CommandContext {
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue'>;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
   /** Presets, member defaults, the voice library. */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
+  /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
+  replyAudio?: ReplyAudioRegistry;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
   metrics?: Pick<Metrics, 'command'>;
 }
@@ -77,6 +80,11 @@ export interface CommandModule {
   /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
   requires?: Requirements;
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /**
+   * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
+   * (USER_INSTALL, src/bot/frontend/user-install.ts); without it the command works only in a server.
+   */
+  executeOutsideServer?(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
   publicReply?: boolean;

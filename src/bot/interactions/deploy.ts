@@ -1,10 +1,12 @@
 import { REST, Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
 import type { AnyCommandModule } from './command.ts';
+import { isMessageMenu } from './command-loader.ts';
+import { withUserInstall } from './user-install-definition.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Fields Discord adds or defaults on its side: they say nothing about whether our definition changed. */
-const SERVER_FIELDS = new Set(['id', 'application_id', 'version', 'guild_id', 'dm_permission', 'handler', 'integration_types']);
+const SERVER_FIELDS = new Set(['id', 'application_id', 'version', 'guild_id', 'dm_permission', 'handler']);
 
 /**
  * A command definition with Discord's defaults removed (null, false, empty lists, `type: 1`, a context menu's
@@ -25,6 +27,8 @@ export function canonicalCommand(value: unknown, top = true): Json | undefined {
       if (v !== undefined) out[key] = v;
     }
     if (top && out['type'] === 1) delete out['type'];
+    // Installed to servers only is Discord's default; a user install is a change (it must be registered).
+    if (top && JSON.stringify(out['integration_types']) === '[0]') delete out['integration_types'];
     // Discord returns `description: ""` for a context menu, which has none.
     if (top && out['description'] === '') delete out['description'];
     return Object.keys(out).length === 0 ? undefined : out;
@@ -48,6 +52,8 @@ export interface DeployOptions {
   guildId?: string;
   apiBaseUrl?: string;
   commands: Iterable<AnyCommandModule>;
+  /** USER_INSTALL is not off: the user-installable commands are registered for user installs and private channels. */
+  userInstall?: boolean;
 }
 
 export interface DeployResult {
@@ -63,7 +69,8 @@ export async function deployCommands(options: DeployOptions): Promise<DeployResu
     options.guildId === undefined
       ? Routes.applicationCommands(options.clientId)
       : Routes.applicationGuildCommands(options.clientId, options.guildId);
-  const wanted: RESTPostAPIApplicationCommandsJSONBody[] = [...options.commands].map((c) => c.data.toJSON());
+  const wanted: RESTPostAPIApplicationCommandsJSONBody[] = [...options.commands].map((c) =>
+    withUserInstall(c.data.toJSON(), options.userInstall === true && !isMessageMenu(c) && c.executeOutsideServer !== undefined));
   const current = (await rest.get(route)) as unknown[];
   const scope = options.guildId === undefined ? 'global' : 'guild';
   if (sameDefinitions(current, wanted)) return { changed: false, count: wanted.length, scope };

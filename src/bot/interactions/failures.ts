@@ -133,5 +133,7 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
       return { key: 'error.preset.unknown', params: { name: echo(problem.name, 40) } };
     case 'unknown-voice':
       return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
+    case 'not-cached':
+      return { key: 'buttons.notCached' };
   }
 }

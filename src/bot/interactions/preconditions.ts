@@ -61,6 +61,6 @@ export function requireOwnerOrManager(interaction: ChatInputCommandInteraction<'
  * For a rule that holds only in a state the command finds (e.g. while the server is read aloud: /leave, /join
  * elsewhere): the member needs Manage Server, else the refusal with its details.
  */
-export function requireManager(interaction: BotCommandInteraction<'cached'>, refusal: MessageKey, params: MessageParams = {}): void {
+export function requireManager(interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>, refusal: MessageKey, params: MessageParams = {}): void {
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
 }

@@ -1,4 +1,4 @@
-import { MessageFlags, type AttachmentPayload } from 'discord.js';
+import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import type { BotCommandInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
@@ -10,14 +10,18 @@ import { replyWithoutToken } from './tokenless-reply.ts';
 
 export { NO_MENTIONS, echo } from './safe-text.ts';
 
+/** Rows of buttons under a reply (reply-buttons.ts); left off a reply that goes out without the token. */
+export type ShownComponents = APIActionRowComponent<APIButtonComponent>[];
+
 /** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
 export async function showResult(
   interaction: BotCommandInteraction,
   key: MessageKey,
   params: MessageParams = {},
   files: AttachmentPayload[] = [],
+  components?: ShownComponents,
 ): Promise<void> {
-  await showContent(interaction, t(interaction.locale, key, params), files);
+  await showContent(interaction, t(interaction.locale, key, params), files, components);
 }
 
 /**
@@ -25,8 +29,8 @@ export async function showResult(
  * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
  * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
  */
-export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = []): Promise<void> {
-  if (await replyInInteraction(interaction, content, files)) return;
+export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = [], components?: ShownComponents): Promise<void> {
+  if (await replyInInteraction(interaction, content, files, components)) return;
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
 }
 
@@ -39,13 +43,14 @@ export async function showProgress(interaction: BotCommandInteraction, key: Mess
 }
 
 /** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
-async function replyInInteraction(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[]): Promise<boolean> {
+async function replyInInteraction(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[], components?: ShownComponents): Promise<boolean> {
   await settled(interaction);
   if (tokenGone(interaction)) return false;
+  const extra = components === undefined ? {} : { components };
   try {
-    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral }));
+    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }));
     if (replied) await replied;
-    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files });
+    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files, ...extra });
     return true;
   } catch (error) {
     if (!noteIfTokenGone(interaction, error)) throw error;

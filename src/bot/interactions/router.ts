@@ -8,6 +8,7 @@ import { describeFailure } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
 import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
+import { handleReplyButton } from '../frontend/reply-buttons.ts';
 
 /**
  * Routes one interaction to its command: a slash command, its autocomplete, or a message context menu. Whatever a
@@ -40,6 +41,10 @@ export async function handleInteraction(
     }
     return;
   }
+  if (interaction.isButton()) {
+    await handleReplyButton(interaction, context);
+    return;
+  }
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
   const command = commandFor(commands, interaction);
@@ -49,8 +54,14 @@ export async function handleInteraction(
   const cancelDeadline = acknowledgeByDeadline(interaction, command?.publicReply !== true, log);
   try {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    enforcePreconditions(interaction, command.requires);
-    await execute(command, interaction, context);
+    const outside = interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command) ? command.executeOutsideServer : undefined;
+    if (outside && interaction.isChatInputCommand()) {
+      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself (src/bot/frontend/user-install.ts).
+      await outside(interaction, context);
+    } else {
+      enforcePreconditions(interaction, command.requires);
+      await execute(command, interaction, context);
+    }
     log.info(
       { command: interaction.commandName, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) },
       'command done',

@@ -1,0 +1,68 @@
+// A press on a reply's buttons (reply-button-row.ts builds them). Each press is answered privately at once (deferred within Discord's 3 s), then
+// served from the audio cache: when the audio is no longer cached, the member is told and nothing is paid (a paid
+// replay would spend their characters without them asking for it). Only the member who asked may press them.
+import { MessageFlags, type ButtonInteraction } from 'discord.js';
+import type { Logger } from '../../log.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { UserError, describeFailure } from '../interactions/failures.ts';
+import { t } from '../i18n.ts';
+import { receivedAtEpochMs } from '../interactions/received.ts';
+import type { ReplayableRequest } from './reply-audio.ts';
+import { parseCustomId } from './reply-button-row.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import { saveAsSound } from './soundboard.ts';
+import { memberVoiceChannel } from './speak.ts';
+
+/** A press on one of SayBot's reply buttons; false when the custom_id is not one of them. */
+export async function handleReplyButton(interaction: ButtonInteraction, context: CommandContext): Promise<boolean> {
+  const parsed = parseCustomId(interaction.customId);
+  if (!parsed) return false;
+  const log = context.logger;
+  try {
+    // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const audio = context.replyAudio?.get(parsed.id);
+    if (!audio || !interaction.inCachedGuild() || audio.guildId !== interaction.guildId) throw new UserError('buttons.expired');
+    if (audio.askerId !== interaction.user.id) throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
+    if (parsed.action === 'sound') {
+      const saved = await saveAsSound(interaction, context.speech, audio);
+      await interaction.editReply({ content: t(interaction.locale, 'sound.saved', saved), allowedMentions: NO_MENTIONS });
+    } else {
+      await replay(interaction, context, audio.request);
+    }
+    log.info({ code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id }, 'reply button done');
+  } catch (error) {
+    await answerFailure(interaction, error, log);
+  }
+  return true;
+}
+
+/** Plays the reply's audio again in the member's voice channel, from the cache only. */
+async function replay(interaction: ButtonInteraction<'cached'>, context: CommandContext, request: ReplayableRequest): Promise<void> {
+  const target = memberVoiceChannel(interaction, context.players, context.autoread);
+  const job = context.speech.speak({
+    request,
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    target,
+    cachedOnly: true,
+  });
+  await job.accepted;
+  const outcome = await job.outcome;
+  if (outcome.kind === 'failed') throw outcome.error;
+  await interaction.editReply({
+    content: t(interaction.locale, 'buttons.played', { channel: `<#${target.channelId}>`, seconds: outcome.seconds.toFixed(1) }),
+    allowedMentions: NO_MENTIONS,
+  });
+}
+
+async function answerFailure(interaction: ButtonInteraction, error: unknown, log: Logger): Promise<void> {
+  const failure = describeFailure(error);
+  log[failure.level]({ code: failure.code, button: interaction.customId, guildId: interaction.guildId, userId: interaction.user.id, err: error }, 'reply button failed');
+  const content = t(interaction.locale, failure.message.key, failure.message.params);
+  try {
+    if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+    else await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+  } catch (replyError) {
+    log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the member about a failed button');
+  }
+}
