@@ -1,0 +1,118 @@
+// One voice connection's packets as Discord wants them: RTP header, DAVE end-to-end encryption (the library's own
+// session), transport encryption (the *_rtpsize AEAD modes) and the UDP send, written into a buffer kept for the
+// connection instead of the four or five new buffers @discordjs/voice makes per packet (header, concatenations).
+// The session's state stays the library's: its connection data (sequence, timestamp, nonce, key, speaking), its
+// DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
+// this sender always agree.
+import { createCipheriv, type KeyObject } from 'node:crypto';
+import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+
+const AES_GCM_MODE = 'aead_aes256_gcm_rtpsize';
+const XCHACHA_MODE = 'aead_xchacha20_poly1305_rtpsize';
+const RTP_HEADER_BYTES = 12;
+const TAG_BYTES = 16;
+const NONCE_TAIL_BYTES = 4;
+const RTP_VERSION_BYTE = 0x80;
+const OPUS_PAYLOAD_TYPE = 120;
+/** 20 ms at 48 kHz, in the RTP clock's units, as the library counts (it doubles for its stereo clock). */
+const TIMESTAMP_STEP = 960;
+const MAX_NONCE = 2 ** 32 - 1;
+/** Room for the largest Opus packet (1275 bytes) with DAVE's trailer and the transport's header, tag and nonce. */
+const DATAGRAM_BYTES = 1500;
+
+/** Discord's "silence" Opus frame: sent after a clip so that decoders do not interpolate into the gap. */
+export const SILENCE_FRAME: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
+
+interface ConnectionData {
+  encryptionMode: string;
+  secretKey: Uint8Array | KeyObject;
+  sequence: number;
+  timestamp: number;
+  nonce: number;
+  ssrc: number;
+  speaking: boolean;
+  packetsPlayed: number;
+}
+
+/** The ready session's parts this sender uses (the library's NetworkingReadyState, narrowed). */
+interface ReadySession {
+  connectionData: ConnectionData;
+  dave?: { encrypt(packet: Buffer): Buffer } | undefined;
+  udp: { send(buffer: Buffer): void };
+}
+
+/** The connection's session when audio sent now goes anywhere, else undefined (the library drops packets then). */
+export function readySession(connection: VoiceConnection): ReadySession | undefined {
+  const state = connection.state;
+  if (state.status !== VoiceConnectionStatus.Ready) return undefined;
+  const networking = state.networking.state;
+  if (networking.code !== NetworkingStatusCode.Ready) return undefined;
+  return networking as unknown as ReadySession;
+}
+
+/** The UDP socket's count of datagrams the kernel has not taken yet (Node queues them, holding their buffers). */
+function sendQueueCount(udp: ReadySession['udp']): number {
+  const socket = (udp as { socket?: { getSendQueueCount?: () => number } }).socket;
+  return socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
+}
+
+export class RtpSender {
+  #datagram = Buffer.allocUnsafeSlow(DATAGRAM_BYTES);
+  #header = this.#datagram.subarray(0, RTP_HEADER_BYTES);
+  readonly #nonce12 = Buffer.alloc(12);
+  readonly #nonce24 = Buffer.alloc(24);
+  /** Buffers given up because the socket still held them (a send queued in Node): counted for the benchmark. */
+  replacedBuffers = 0;
+
+  /**
+   * Sends one Opus packet now on a ready session (readySession): DAVE-encrypted when the session's group is ready
+   * (silence frames never are, as the library's DAVESession.encrypt decides), then sealed and sent.
+   */
+  send(session: ReadySession, opus: Buffer): void {
+    const data = session.connectionData;
+    const payload = session.dave ? session.dave.encrypt(opus) : opus;
+    let datagram = this.#datagram;
+    let header = this.#header;
+    const size = RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES;
+    if (size > datagram.length) {
+      datagram = Buffer.allocUnsafe(size);
+      header = datagram.subarray(0, RTP_HEADER_BYTES);
+    }
+    datagram[0] = RTP_VERSION_BYTE;
+    datagram[1] = OPUS_PAYLOAD_TYPE;
+    datagram.writeUInt16BE(data.sequence, 2);
+    datagram.writeUInt32BE(data.timestamp, 4);
+    datagram.writeUInt32BE(data.ssrc, 8);
+    data.nonce = data.nonce >= MAX_NONCE ? 0 : data.nonce + 1;
+    let at = RTP_HEADER_BYTES;
+    if (data.encryptionMode === AES_GCM_MODE) {
+      this.#nonce12.writeUInt32BE(data.nonce, 0);
+      const cipher = createCipheriv('aes-256-gcm', data.secretKey, this.#nonce12);
+      cipher.setAAD(header);
+      at += cipher.update(payload).copy(datagram, at);
+      at += cipher.final().copy(datagram, at);
+      at += cipher.getAuthTag().copy(datagram, at);
+    } else if (data.encryptionMode === XCHACHA_MODE) {
+      this.#nonce24.writeUInt32BE(data.nonce, 0);
+      const sealed = datagram.subarray(at, at + payload.length + TAG_BYTES);
+      xchacha20poly1305(data.secretKey as Uint8Array, this.#nonce24, header).encrypt(payload, sealed);
+      at += sealed.length;
+    } else {
+      throw new RangeError(`unsupported voice encryption mode: ${data.encryptionMode}`);
+    }
+    datagram.writeUInt32BE(data.nonce, at);
+    at += NONCE_TAIL_BYTES;
+    session.udp.send(datagram.subarray(0, at));
+    // A datagram Node could not hand to the kernel at once is queued with this buffer: write the next one elsewhere.
+    if (datagram === this.#datagram && sendQueueCount(session.udp) > 0) {
+      this.#datagram = Buffer.allocUnsafeSlow(DATAGRAM_BYTES);
+      this.#header = this.#datagram.subarray(0, RTP_HEADER_BYTES);
+      this.replacedBuffers += 1;
+    }
+    // The library's own bookkeeping (Networking.playAudioPacket), so that it and this sender always agree.
+    data.packetsPlayed += 1;
+    data.sequence = data.sequence >= 0xffff ? 0 : data.sequence + 1;
+    data.timestamp = data.timestamp + TIMESTAMP_STEP >= 2 ** 32 ? 0 : data.timestamp + TIMESTAMP_STEP;
+  }
+}
