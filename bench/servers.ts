@@ -100,6 +100,7 @@ const handlers: Handlers = {
       return {
         guildId, seconds: heard.seconds, arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
         decryptFailures: heard.decryptFailures, decodeFailures: heard.decodeFailures,
+        plaintextFrames: heard.dave?.plaintextFrames ?? 0, daveFailures: heard.dave?.decryptFailures ?? 0, inFull: true,
       };
     }));
   },

@@ -96,7 +96,7 @@ class ClockClip implements PlayingClip, ClockVoice {
 
   #send(session: NonNullable<ReturnType<typeof readySession>>, packet: Buffer): void {
     if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
-    this.#output.sender.send(session, packet);
+    this.#output.sender.send(session, packet, voiceClock.turn);
   }
 
   /** Ends at once, without closing silence. */

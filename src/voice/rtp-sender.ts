@@ -1,5 +1,5 @@
 // One voice connection's packets as Discord wants them: RTP header, DAVE end-to-end encryption (the library's own
-// session), transport encryption (the *_rtpsize AEAD modes) and the UDP send, written into a buffer kept for the
+// session), transport encryption (the *_rtpsize AEAD modes) and the UDP send, written into buffers kept for the
 // connection instead of the four or five new buffers @discordjs/voice makes per packet (header, concatenations).
 // The session's state stays the library's: its connection data (sequence, timestamp, nonce, key, speaking), its
 // DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
@@ -57,28 +57,60 @@ function sendQueueCount(udp: ReadySession['udp']): number {
   return socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
 }
 
+interface Datagram {
+  buffer: Buffer;
+  /** Its first 12 bytes: the RTP header, which is also the AEAD's additional data. */
+  header: Buffer;
+}
+
+function datagram(bytes: number): Datagram {
+  const buffer = Buffer.allocUnsafeSlow(bytes);
+  return { buffer, header: buffer.subarray(0, RTP_HEADER_BYTES) };
+}
+
 export class RtpSender {
-  #datagram = Buffer.allocUnsafeSlow(DATAGRAM_BYTES);
-  #header = this.#datagram.subarray(0, RTP_HEADER_BYTES);
+  /**
+   * Datagram buffers, reused turn after turn. Node's dgram sends on the next tick (it looks the address up first,
+   * even an IP), so a buffer handed to send() is read after this turn of the event loop: within one turn (the clock
+   * catching up sends several packets) each packet needs a buffer of its own, and in the next turn a buffer is free
+   * again unless Node had to queue its send (the socket's buffer was full), which getSendQueueCount() tells.
+   */
+  #datagrams: Datagram[] = [datagram(DATAGRAM_BYTES)];
+  #turn = -1;
+  #used = 0;
   readonly #nonce12 = Buffer.alloc(12);
   readonly #nonce24 = Buffer.alloc(24);
-  /** Buffers given up because the socket still held them (a send queued in Node): counted for the benchmark. */
+  /** Times the buffers were given up because the socket still held one (a queued send): for the benchmark. */
   replacedBuffers = 0;
+
+  /** A buffer nothing else will read before this packet is sent. `turn` changes with each turn of the event loop. */
+  #acquire(turn: number, udp: ReadySession['udp'], size: number): Datagram {
+    if (size > DATAGRAM_BYTES) return datagram(size);
+    if (turn !== this.#turn) {
+      this.#turn = turn;
+      this.#used = 0;
+      if (sendQueueCount(udp) > 0) {
+        this.#datagrams = [];
+        this.replacedBuffers += 1;
+      }
+    }
+    let next = this.#datagrams[this.#used];
+    if (!next) {
+      next = datagram(DATAGRAM_BYTES);
+      this.#datagrams.push(next);
+    }
+    this.#used += 1;
+    return next;
+  }
 
   /**
    * Sends one Opus packet now on a ready session (readySession): DAVE-encrypted when the session's group is ready
    * (silence frames never are, as the library's DAVESession.encrypt decides), then sealed and sent.
    */
-  send(session: ReadySession, opus: Buffer): void {
+  send(session: ReadySession, opus: Buffer, turn: number): void {
     const data = session.connectionData;
     const payload = session.dave ? session.dave.encrypt(opus) : opus;
-    let datagram = this.#datagram;
-    let header = this.#header;
-    const size = RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES;
-    if (size > datagram.length) {
-      datagram = Buffer.allocUnsafe(size);
-      header = datagram.subarray(0, RTP_HEADER_BYTES);
-    }
+    const { buffer: datagram, header } = this.#acquire(turn, session.udp, RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES);
     datagram[0] = RTP_VERSION_BYTE;
     datagram[1] = OPUS_PAYLOAD_TYPE;
     datagram.writeUInt16BE(data.sequence, 2);
@@ -104,12 +136,6 @@ export class RtpSender {
     datagram.writeUInt32BE(data.nonce, at);
     at += NONCE_TAIL_BYTES;
     session.udp.send(datagram.subarray(0, at));
-    // A datagram Node could not hand to the kernel at once is queued with this buffer: write the next one elsewhere.
-    if (datagram === this.#datagram && sendQueueCount(session.udp) > 0) {
-      this.#datagram = Buffer.allocUnsafeSlow(DATAGRAM_BYTES);
-      this.#header = this.#datagram.subarray(0, RTP_HEADER_BYTES);
-      this.replacedBuffers += 1;
-    }
     // The library's own bookkeeping (Networking.playAudioPacket), so that it and this sender always agree.
     data.packetsPlayed += 1;
     data.sequence = data.sequence >= 0xffff ? 0 : data.sequence + 1;

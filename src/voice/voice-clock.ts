@@ -49,7 +49,7 @@ export interface ClockStats {
 
 const SAMPLES = 10_000;
 
-class VoiceClock {
+export class VoiceClock {
   readonly #slots: Entry[][] = Array.from({ length: PERIOD_MS }, () => []);
   #voices = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -57,12 +57,19 @@ class VoiceClock {
   #doneUntil = -1;
   #stats: ClockStats = { wakeups: 0, packets: 0, busyMs: 0, lateMs: [], heapBytesPerPacket: [] };
   #sampleHeap = false;
+  #turn = 0;
   readonly #run = (): void => this.#wake();
+
+  /** Changes with every wakeup and every first packet: packets sent in one turn of the event loop share it. */
+  get turn(): number {
+    return this.#turn;
+  }
 
   /** Sends the voice's first packet now and every 20 ms after; returns the handle that takes it off. */
   join(voice: ClockVoice): ClockHandle {
     const started = performance.now();
     const now = Math.floor(started);
+    this.#turn += 1;
     const slot = now % PERIOD_MS;
     const list = this.#slots[slot] as Entry[];
     const entry: Entry = { voice, slot, index: list.length, joinedAt: now, active: true };
@@ -107,6 +114,7 @@ class VoiceClock {
 
   #wake(): void {
     this.#timer = undefined;
+    this.#turn += 1;
     const started = performance.now();
     const now = Math.floor(started);
     const heapBefore = this.#sampleHeap ? getHeapStatistics().used_heap_size : 0;
