@@ -4,12 +4,34 @@
 // voice itself (about a third of its time with 100 voices) and sent each 20 ms frame to the encoder pool: at a few
 // hundred voices its turns grew long enough to delay every voice's packets. Chunks from every stream are batched per
 // turn of the event loop, one message per worker each way.
+//
+// Bounded: a stream has one chunk in a worker at a time (its write waits for the answer), so a batch holds at most
+// one chunk per stream and its packets; a worker's heap is capped (resourceLimits); a worker that has not answered its
+// oldest batch within BATCH_DEADLINE_MS is ended. A worker that ends (crashed, out of memory, past its deadline)
+// fails the streams it held at that moment, each with an OpusWorkerError (GuildPlayer logs one line per clip and
+// plays the next); streams on the other workers go on, and the next stream gets a new worker.
 import { Transform, type TransformCallback } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from './errors.ts';
 import { ENCODED_AHEAD_PACKETS } from './opus-encode.ts';
 import { OpusWorkerError } from './opus-pool.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
+
+/**
+ * How long a worker may take to answer a batch before it is taken for stuck and ended: as long as the voice waits
+ * for a late packet with silence before giving the clip up (MAX_MISSED_FRAMES, 15 s), far above a batch's real
+ * work (a chunk per stream; milliseconds each).
+ */
+export const BATCH_DEADLINE_MS = 15_000;
+
+/** A worker's JS heap: its streams' decoder state and one batch; the WASM MP3 decoders live outside it. */
+const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+export interface TranscodePoolOptions {
+  /** The worker's module (tests give one that misbehaves); transcode-worker.ts by default. */
+  workerUrl?: URL;
+  batchDeadlineMs?: number;
+}
 
 interface StreamHandlers {
   packets(packets: Buffer[]): void;
@@ -35,22 +57,46 @@ class TranscodeWorker {
   readonly #batches: Map<number, Array<() => void>>[] = [];
   #batch = new Map<number, Array<() => void>>();
   #scheduled = false;
+  readonly #deadlineMs: number;
+  readonly #onDead: (worker: TranscodeWorker) => void;
+  /** Armed while a batch is in flight: the oldest one's answer is due by then. */
+  #deadline: NodeJS.Timeout | undefined;
   dead = false;
 
-  constructor(onDead: (worker: TranscodeWorker) => void) {
-    this.#worker = new Worker(new URL('./transcode-worker.ts', import.meta.url));
+  constructor(url: URL, deadlineMs: number, onDead: (worker: TranscodeWorker) => void) {
+    this.#deadlineMs = deadlineMs;
+    this.#onDead = onDead;
+    this.#worker = new Worker(url, { resourceLimits: WORKER_LIMITS });
     this.#worker.unref();
     this.#worker.on('message', (reply: TranscodeReply) => this.#answer(reply));
-    const die = (error: Error): void => {
-      if (this.dead) return;
-      this.dead = true;
-      onDead(this);
-      const streams = [...this.#streams.values()];
-      this.#streams.clear();
-      for (const stream of streams) stream.failed(error);
-    };
-    this.#worker.on('error', (error) => die(new OpusWorkerError('the transcoding thread failed', { cause: error })));
-    this.#worker.on('exit', (code) => die(new OpusWorkerError(`the transcoding thread exited (${code})`)));
+    this.#worker.on('error', (error) => this.#die(new OpusWorkerError('the transcoding thread failed', { cause: error })));
+    this.#worker.on('exit', (code) => this.#die(new OpusWorkerError(`the transcoding thread exited (${code})`)));
+  }
+
+  /** Every stream it held fails with `error`; nothing more is accepted. */
+  #die(error: Error): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.#disarm();
+    this.#onDead(this);
+    const streams = [...this.#streams.values()];
+    this.#streams.clear();
+    for (const stream of streams) stream.failed(error);
+  }
+
+  #arm(): void {
+    if (this.#deadline || this.#batches.length === 0) return;
+    this.#deadline = setTimeout(() => {
+      this.#deadline = undefined;
+      this.#die(new OpusWorkerError(`the transcoding thread did not answer within ${this.#deadlineMs} ms`));
+      void this.#worker.terminate();
+    }, this.#deadlineMs);
+    this.#deadline.unref();
+  }
+
+  #disarm(): void {
+    if (this.#deadline) clearTimeout(this.#deadline);
+    this.#deadline = undefined;
   }
 
   get streams(): number {
@@ -122,6 +168,7 @@ class TranscodeWorker {
     this.#batches.push(this.#batch);
     this.#worker.ref();
     this.#worker.postMessage(request, [request.data]);
+    this.#arm();
     this.#opens = [];
     this.#ids = [];
     this.#chunks = [];
@@ -132,7 +179,11 @@ class TranscodeWorker {
   }
 
   #answer(reply: TranscodeReply): void {
+    if (this.dead) return;
     const batch = this.#batches.shift() ?? new Map<number, Array<() => void>>();
+    // The next batch in flight gets its own full deadline.
+    this.#disarm();
+    this.#arm();
     if (this.#batches.length === 0) this.#worker.unref();
     for (const [id, failure] of reply.failed) {
       const stream = this.#streams.get(id);
@@ -163,6 +214,7 @@ class TranscodeWorker {
   }
 
   terminate(): Promise<number> {
+    this.#die(new OpusWorkerError('the transcoding pool was closed'));
     return this.#worker.terminate();
   }
 }
@@ -170,17 +222,29 @@ class TranscodeWorker {
 export class TranscodePool {
   readonly #workers: TranscodeWorker[] = [];
   readonly #size: number;
+  readonly #url: URL;
+  readonly #deadlineMs: number;
   #nextId = 0;
 
-  constructor(size: number) {
+  constructor(size: number, options: TranscodePoolOptions = {}) {
     this.#size = Math.max(1, size);
+    this.#url = options.workerUrl ?? new URL('./transcode-worker.ts', import.meta.url);
+    this.#deadlineMs = options.batchDeadlineMs ?? BATCH_DEADLINE_MS;
+  }
+
+  /** Worker threads running now (a dead one is replaced when the next stream opens). */
+  get workers(): number {
+    return this.#workers.length;
   }
 
   /** A transcoding stream on the least loaded worker (a new worker while the pool is not full). */
   stream(spec: TranscodeSpec): Transform {
     let worker: TranscodeWorker | undefined;
     if (this.#workers.length < this.#size) {
-      worker = new TranscodeWorker((dead) => this.#workers.splice(this.#workers.indexOf(dead), 1));
+      worker = new TranscodeWorker(this.#url, this.#deadlineMs, (dead) => {
+        const at = this.#workers.indexOf(dead);
+        if (at >= 0) this.#workers.splice(at, 1);
+      });
       this.#workers.push(worker);
     } else {
       for (const w of this.#workers) if (!worker || w.streams < worker.streams) worker = w;
