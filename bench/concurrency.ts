@@ -4,6 +4,7 @@
 // decrypts and decodes a sample of the guilds and times every packet; it runs in its own process so that this is not
 // billed to the bot, but on 2 cores it still competes for the machine).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { configureOpusEncoding, opusSettings } from '../src/audio/opus-settings.ts';
 import { configureVoiceSender, voiceSender, type VoiceSenderKind } from '../src/voice/voice-output.ts';
 import { voiceClock } from '../src/voice/voice-clock.ts';
 import { SAY_FINISHED, join } from './drive.ts';
@@ -95,11 +96,16 @@ export async function probedStep<T = undefined>(
   servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe?: StepProbe<T>,
 ): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
   const previous = voiceSender();
+  const decode = opusSettings().decode;
   configureVoiceSender(options.sender);
+  // The baseline is the path as it was before issue 25 as a whole: the library's cycle, and WAV/MP3 decoded and
+  // resampled on the main thread (the encoder's pool and settings are the same for both).
+  configureOpusEncoding({ decode: options.sender === 'library' ? 'main' : 'workers' });
   try {
     return await stepWith(servers, guilds, options, n, probe);
   } finally {
     configureVoiceSender(previous);
+    configureOpusEncoding({ decode });
   }
 }
 

@@ -167,7 +167,8 @@ const STEP_TERMS =
   'frames sent without end-to-end encryption and Opus decode failures there (0 expected), "in" how many guilds. ' +
   '**UDP drops**: datagrams the kernel dropped for a full receive buffer during the step (/proc/net/snmp RcvbufErrors). ' +
   '**Library cycle, baseline**: the same steps in the same run with @discordjs/voice\'s AudioPlayer and its shared 20 ms ' +
-  'cycle, as SayBot sent audio before issue 25.';
+  'cycle and WAV/MP3 decoded and resampled on the main thread (encoded in the same encoder pool), as SayBot played ' +
+  'audio before issue 25; SayBot\'s clock steps decode, resample and encode in the transcoding pool\'s threads.';
 
 function concurrencySection(r: Results): string[] {
   const steps = r.concurrency;
