@@ -5,6 +5,7 @@
 // DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
 // this sender always agree.
 import { createCipheriv, type KeyObject } from 'node:crypto';
+import type { Socket } from 'node:dgram';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 
@@ -39,7 +40,60 @@ interface ConnectionData {
 interface ReadySession {
   connectionData: ConnectionData;
   dave?: { encrypt(packet: Buffer): Buffer } | undefined;
-  udp: { send(buffer: Buffer): void };
+  udp: LibraryUdp;
+}
+
+/** The library's VoiceUDPSocket, as far as this sender uses it. */
+interface LibraryUdp {
+  send(buffer: Buffer): void;
+  socket?: Partial<Pick<Socket, 'connect' | 'send' | 'getSendQueueCount'>>;
+  remote?: { ip: string; port: number };
+}
+
+const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
+
+/** Datagrams held while the socket connects (a turn of the event loop): a second of audio at most. */
+const MAX_HELD_DATAGRAMS = 50;
+
+/**
+ * How to send on the library's socket: once connected to the voice server, Node's dgram sends in the call (an
+ * addressed send looks the address up first, even an IP, and sends on the next tick: a closure and a tick per
+ * datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup. A
+ * connected socket refuses addressed sends (silently, when one was already on its way as the connect completed), so
+ * while it connects datagrams are held (copies: the sender reuses its buffers) and sent after, and the library's own
+ * sends (keep-alives) are pointed at the same function on that instance. A socket that cannot connect is sent to
+ * with addresses, as the library does.
+ */
+function sendOn(udp: LibraryUdp): (buffer: Buffer) => void {
+  const known = directSends.get(udp);
+  if (known) return known;
+  const { socket, remote } = udp;
+  if (!socket?.connect || !socket.send || !remote) {
+    const send = (buffer: Buffer): void => udp.send(buffer);
+    directSends.set(udp, send);
+    return send;
+  }
+  const raw = socket as Socket;
+  let state: 'connecting' | 'connected' | 'addressed' = 'connecting';
+  const held: Buffer[] = [];
+  const send = (buffer: Buffer): void => {
+    if (state === 'connected') raw.send(buffer);
+    else if (state === 'addressed') raw.send(buffer, remote.port, remote.ip);
+    else if (held.length < MAX_HELD_DATAGRAMS) held.push(Buffer.from(buffer));
+  };
+  const settle = (next: 'connected' | 'addressed'): void => {
+    state = next;
+    for (const buffer of held.splice(0)) send(buffer);
+  };
+  udp.send = send;
+  directSends.set(udp, send);
+  try {
+    raw.connect(remote.port, remote.ip, (error?: Error) => settle(error === undefined ? 'connected' : 'addressed'));
+  } catch (error) {
+    // Connected already (to the same server: the library never connects it), or closed (nothing goes anywhere then).
+    settle((error as { code?: string }).code === 'ERR_SOCKET_DGRAM_IS_CONNECTED' ? 'connected' : 'addressed');
+  }
+  return send;
 }
 
 /** The connection's session when audio sent now goes anywhere, else undefined (the library drops packets then). */
@@ -135,7 +189,7 @@ export class RtpSender {
     }
     datagram.writeUInt32BE(data.nonce, at);
     at += NONCE_TAIL_BYTES;
-    session.udp.send(datagram.subarray(0, at));
+    sendOn(session.udp)(datagram.subarray(0, at));
     // The library's own bookkeeping (Networking.playAudioPacket), so that it and this sender always agree.
     data.packetsPlayed += 1;
     data.sequence = data.sequence >= 0xffff ? 0 : data.sequence + 1;

@@ -1,6 +1,8 @@
 // The sender's datagrams as Discord's voice server reads them (the local Discord's own decryption): RTP numbers,
 // both transport modes, the DAVE session's output, and buffers that are never overwritten before Node sends them.
 import { createSecretKey, randomBytes } from 'node:crypto';
+import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RtpSender } from '../../src/voice/rtp-sender.ts';
 import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp } from '../support/fake-discord/rtp-decrypt.ts';
@@ -95,5 +97,46 @@ describe('RtpSender', () => {
     }
     expect(seen.size).toBe(1);
     expect(s.sent.map((p) => s.open(p)?.payload)).toEqual(Array.from({ length: 50 }, (_, turn) => opus(turn % 5)));
+  });
+
+  it('on a real UDP socket: connects it to the voice server, and every datagram arrives (sent before and after, and the library\'s own)', async () => {
+    const server = createSocket('udp4');
+    const bot = createSocket('udp4');
+    try {
+      server.bind(0, '127.0.0.1');
+      await once(server, 'listening');
+      const remote = { ip: '127.0.0.1', port: server.address().port };
+      const received: Buffer[] = [];
+      let arrived: () => void = () => undefined;
+      server.on('message', (message: Buffer) => {
+        received.push(message);
+        arrived();
+      });
+      const until = (count: number) => new Promise<void>((resolve) => {
+        arrived = () => { if (received.length >= count) resolve(); };
+        arrived();
+      });
+      const s = session(AES_GCM_MODE);
+      // As @discordjs/voice's VoiceUDPSocket: its socket, the server's address, and addressed sends of its own.
+      const udp = {
+        socket: bot as Socket, remote,
+        send(buffer: Buffer): void { bot.send(buffer, remote.port, remote.ip); },
+      };
+      const ready = { ...s.ready, udp };
+      const sender = new RtpSender();
+      sender.send(ready, opus(0), 0);
+      await once(bot, 'connect');
+      expect(bot.remoteAddress()).toEqual({ address: '127.0.0.1', family: 'IPv4', port: remote.port });
+      sender.send(ready, opus(1), 1);
+      // The library's keep-alive after the connect: an addressed send would now throw ERR_SOCKET_DGRAM_IS_CONNECTED.
+      udp.send(Buffer.from('keepaliv'));
+      await until(3);
+      const audio = received.filter((m) => m.length > 8).map((m) => s.open(m)?.payload);
+      expect(audio).toEqual([opus(0), opus(1)]);
+      expect(received.filter((m) => m.toString() === 'keepaliv')).toHaveLength(1);
+    } finally {
+      bot.close();
+      server.close();
+    }
   });
 });
