@@ -128,8 +128,10 @@ export class AudioFill {
       return;
     }
     const ahead = this.#packets.items.length - this.#packets.furthestRead;
+    // Resumed only once half the lead is played: pausing and resuming at one threshold did both for every packet
+    // (a tick and a flowing restart each time on the main thread).
     if (ahead >= ENCODE_LEAD_PACKETS) encoder.pause();
-    else if (encoder.isPaused()) encoder.resume();
+    else if (ahead <= ENCODE_LEAD_PACKETS / 2 && encoder.isPaused()) encoder.resume();
   }
 
   /** What one caller reads: the service's bytes from the first, and the packets on demand. */
