@@ -1,4 +1,4 @@
-// Figures 3 and 7: N guilds speaking at once in one bot process. What a listener hears as stutter is the gap between
+// Figures 3 and 9: N guilds speaking at once in one bot process. What a listener hears as stutter is the gap between
 // consecutive packets at the voice server: 20 ms when all is well. Also the bot's CPU per stream (all threads, and
 // its main thread per packet), its event-loop delay, RSS per active stream, and the servers process's load (it
 // decrypts and decodes a sample of the guilds and times every packet; it runs in its own process so that this is not

@@ -20,7 +20,7 @@ export interface Plan {
    */
   concurrency: { counts: number[]; baselineCounts: number[]; clipSeconds: number; costN: number };
   /**
-   * Figure 7: N guilds speaking cached replies at once (stored Opus packets: nothing decoded or encoded), SayBot's
+   * Figure 9: N guilds speaking cached replies at once (stored Opus packets: nothing decoded or encoded), SayBot's
    * clock at `counts`, the library's cycle at `baselineCounts`; `phrases` distinct cached texts of `clipSeconds`.
    */
   cachedVoices: { counts: number[]; baselineCounts: number[]; clipSeconds: number; phrases: number };

@@ -38,7 +38,7 @@ export interface Results {
   readyRss?: MemorySnapshot;
   /** The same in the benchmark's own process after the figures before it, as figure 4 measured it before issue 25. */
   readyRssInBench?: MemorySnapshot;
-  /** Figure 7: cached replies at once, and the requests the sandbox saw meanwhile (0: every one a hit). */
+  /** Figure 9: cached replies at once, and the requests the sandbox saw meanwhile (0: every one a hit). */
   cachedVoices?: { steps: ConcurrencyStep[]; apiRequests: number };
   /** Figure 8: the main thread's allocations per packet, per sender. */
   sendCost?: SendCost[];
@@ -249,7 +249,7 @@ function cachedVoicesSection(r: Results): string[] {
       `(${base.mainUsPerPacket.toFixed(1)} µs per packet)` : ''}. Songbird (Rust, issue 25's anchor) reports up to 660 passthrough calls on one thread.`);
   }
   return [
-    '## 7. Concurrent voices from the cache (passthrough)',
+    '## 9. Concurrent voices from the cache (passthrough)',
     '',
     `As figure 3, but every reply is one of ${r.plan.cachedVoices.phrases} phrases (${r.plan.cachedVoices.clipSeconds} s each) said once ` +
       `before the steps: the players get the cache's stored Opus packets, nothing is decoded or encoded. Voice API requests ` +
@@ -307,7 +307,7 @@ function memorySection(r: Results): string[] {
       `goal under 200 MiB: ${verdict(r.readyRss.rssBytes < 200 * 1024 * 1024)}.` +
       `${r.readyRssInBench ? ` Measured as before issue 25, in the benchmark's own process after the figures before it ` +
         `(${r.plan.guilds} guilds): ${mib(r.readyRssInBench.rssBytes)} (heap used ${mib(r.readyRssInBench.heapUsedBytes)}).` : ''} ` +
-      'RSS per active stream: see figures 3 and 7.', '');
+      'RSS per active stream: see figures 3 and 9.', '');
   }
   if (m) {
     const growth = (a: number, b: number): number => ((b - a) / a) * 100;

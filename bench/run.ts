@@ -121,7 +121,7 @@ async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable
 }
 
 /**
- * Figure 7: cached replies in N guilds at once. Each of `phrases` texts is said once first (a request, decoded and
+ * Figure 9: cached replies in N guilds at once. Each of `phrases` texts is said once first (a request, decoded and
  * encoded, its packets stored), then every step says them again: the players get the stored packets, nothing is
  * decoded or encoded, no request reaches the sandbox.
  */
