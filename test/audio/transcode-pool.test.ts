@@ -5,7 +5,7 @@ import { PassThrough, Readable, type Transform } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClipError } from '../../src/audio/errors.ts';
 import { OpusWorkerError } from '../../src/audio/opus-pool.ts';
-import { TranscodePool } from '../../src/audio/transcode-pool.ts';
+import { SLICE_BYTES, TranscodePool } from '../../src/audio/transcode-pool.ts';
 import type { TranscodeSpec } from '../../src/audio/transcode-protocol.ts';
 import { buildWav, sine } from './fixtures.ts';
 import { collectPackets, irregularChunks } from './stream-helpers.ts';
@@ -83,6 +83,19 @@ describe('TranscodePool', () => {
     expect(transcode.workers).toBe(0);
     vi.useRealTimers();
     expect((await feed(transcode.stream(SPEC), TONE)).length).toBe(50);
+  });
+
+  it('a whole clip written as one chunk comes back a slice at a time: the first packets before the rest is transcoded', async () => {
+    const transcode = pool(1);
+    const clip = buildWav(sine(440, 10, 24_000), { sampleRate: 24_000, channels: 1 });
+    const stream = transcode.stream(SPEC);
+    stream.end(clip);
+    await once(stream, 'readable');
+    // 10 s is 500 packets; a 16 KiB slice of 24 kHz mono is a third of a second (17 packets).
+    expect(stream.readableLength).toBeGreaterThan(0);
+    expect(stream.readableLength).toBeLessThanOrEqual(Math.ceil(SLICE_BYTES / 960));
+    expect(stream.readableLength).toBeLessThan(50);
+    expect((await collectPackets(stream)).length).toBe(500);
   });
 
   it('closing the pool fails the streams still open with an OpusWorkerError', async () => {
