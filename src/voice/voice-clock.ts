@@ -133,7 +133,8 @@ export class VoiceClock {
         if (entry.joinedAt < t) this.#tick(entry);
       }
     }
-    if (from <= now) this.#doneUntil = now;
+    // The last voice may have left during this wakeup, which reset the clock: it starts afresh with the next voice.
+    if (from <= now && this.#voices > 0) this.#doneUntil = now;
     if (this.#sampleHeap) {
       const packets = this.#stats.packets - packetsBefore;
       const grown = getHeapStatistics().used_heap_size - heapBefore;
