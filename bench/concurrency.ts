@@ -12,6 +12,7 @@ import type { BenchGuild } from './guilds.ts';
 import type { ProcessUsage } from './protocol.ts';
 import type { Servers } from './servers-client.ts';
 import { libraryCycleMeter } from './send-cost.ts';
+import type { StepProbe } from './step-probe.ts';
 import { behindSchedule, gaps, max, percentile } from './stats.ts';
 import { udpReceiveBufferErrors } from './udp-drops.ts';
 import { UsageMeter } from './usage.ts';
@@ -81,11 +82,6 @@ export async function joinAll(servers: Servers, guilds: BenchGuild[], parallel =
   }
 }
 
-/** Something measured over one step's window (bench/send-cost.ts's profiles). */
-export interface StepProbe<T> {
-  start(): Promise<void>;
-  stop(): Promise<T>;
-}
 
 export async function measureStep(servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number): Promise<ConcurrencyStep> {
   return (await probedStep(servers, guilds, options, n)).step;

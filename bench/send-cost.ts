@@ -9,7 +9,7 @@ import { Session } from 'node:inspector/promises';
 import { AudioPlayer, VoiceConnection } from '@discordjs/voice';
 import type { VoiceSenderKind } from '../src/voice/voice-output.ts';
 import { voiceClock } from '../src/voice/voice-clock.ts';
-import type { StepProbe } from './concurrency.ts';
+import type { StepProbe } from './step-probe.ts';
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 

@@ -6,7 +6,7 @@ import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } fro
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClockOutput } from '../../src/voice/clock-output.ts';
 import { SILENCE_FRAME } from '../../src/voice/rtp-sender.ts';
-import { AES_GCM_MODE, decryptRtp } from '../support/fake-discord/rtp-decrypt.ts';
+import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

@@ -5,7 +5,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RtpSender } from '../../src/voice/rtp-sender.ts';
-import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp } from '../support/fake-discord/rtp-decrypt.ts';
+import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
 /**
  * A ready session as @discordjs/voice keeps it. Its socket, like Node's dgram, reads a buffer only later (dgram looks
