@@ -1,12 +1,18 @@
-// Figure 3: N guilds speaking at once in one bot process. What a listener hears as stutter is the gap between
-// consecutive packets at the voice server: 20 ms when all is well. Also the bot's CPU per stream, its event-loop
-// delay, RSS per active stream, and the servers process's load (it decrypts and decodes every packet; it runs
-// in its own process so that this is not billed to the bot, but on 2 cores it still competes for the machine).
+// Figures 3 and 9: N guilds speaking at once in one bot process. What a listener hears as stutter is the gap between
+// consecutive packets at the voice server: 20 ms when all is well. Also the bot's CPU per stream (all threads, and
+// its main thread per packet), its event-loop delay, RSS per active stream, and the servers process's load (it
+// decrypts and decodes a sample of the guilds and times every packet; it runs in its own process so that this is not
+// billed to the bot, but on 2 cores it still competes for the machine).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { configureOpusEncoding, opusSettings } from '../src/audio/opus-settings.ts';
+import { configureVoiceSender, voiceSender, type VoiceSenderKind } from '../src/voice/voice-output.ts';
+import { voiceClock } from '../src/voice/voice-clock.ts';
 import { SAY_FINISHED, join } from './drive.ts';
 import type { BenchGuild } from './guilds.ts';
 import type { ProcessUsage } from './protocol.ts';
 import type { Servers } from './servers-client.ts';
+import { libraryCycleMeter } from './send-cost.ts';
+import type { StepProbe } from './step-probe.ts';
 import { behindSchedule, gaps, max, percentile } from './stats.ts';
 import { udpReceiveBufferErrors } from './udp-drops.ts';
 import { UsageMeter } from './usage.ts';
@@ -16,8 +22,8 @@ export const LATE_GAP_MS = 40;
 
 export interface ConcurrencyStep {
   n: number;
-  /** The player's encoder ('speech') or the one before issue 17 ('legacy'), for the baseline. */
-  encoder: 'speech' | 'legacy';
+  /** SayBot's clock ('clock') or @discordjs/voice's shared cycle ('library'), for the baseline. */
+  sender: VoiceSenderKind;
   /** Every stream played in full. */
   played: number;
   failures: string[];
@@ -36,6 +42,14 @@ export interface ConcurrencyStep {
   behindMaxMs: number;
   /** Bot CPU time / audio time / N: the share of one core each stream costs. */
   cpuPerStreamPct: number;
+  /** The bot's main thread alone: CPU time (process.threadCpuUsage) per audio packet heard, in µs. */
+  mainUsPerPacket: number;
+  /** The send path alone (the clock's wakeups, or the library's cycle): main-thread time per datagram sent, in µs. */
+  sendUsPerPacket: number;
+  /** Guilds whose audio the fake decrypted and decoded (its sample), and what went wrong there. */
+  heardInFull: number;
+  /** Transport or DAVE decrypt failures, plaintext frames and Opus decode failures in those guilds. */
+  audioFaults: number;
   /** The bot process's whole CPU over the window, as % of one core. */
   botCpuPct: number;
   bot: ProcessUsage;
@@ -49,7 +63,7 @@ export interface ConcurrencyStep {
 }
 
 export interface ConcurrencyOptions {
-  encoder: 'speech' | 'legacy';
+  sender: VoiceSenderKind;
   /** What guild `index` says in the step with `n` guilds. */
   text: (index: number, n: number) => string;
   clipSeconds: number;
@@ -68,12 +82,41 @@ export async function joinAll(servers: Servers, guilds: BenchGuild[], parallel =
   }
 }
 
+
 export async function measureStep(servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number): Promise<ConcurrencyStep> {
+  return (await probedStep(servers, guilds, options, n)).step;
+}
+
+/** A step with the given sender, and `probe` running over the same window. */
+export async function probedStep<T = undefined>(
+  servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe?: StepProbe<T>,
+): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
+  const previous = voiceSender();
+  const decode = opusSettings().decode;
+  configureVoiceSender(options.sender);
+  // The baseline is the path as it was before issue 25 as a whole: the library's cycle, and WAV/MP3 decoded and
+  // resampled on the main thread (the encoder's pool and settings are the same for both).
+  configureOpusEncoding({ decode: options.sender === 'library' ? 'main' : 'workers' });
+  try {
+    return await stepWith(servers, guilds, options, n, probe);
+  } finally {
+    configureVoiceSender(previous);
+    configureOpusEncoding({ decode });
+  }
+}
+
+async function stepWith<T>(
+  servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe: StepProbe<T> | undefined,
+): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
   const active = guilds.slice(0, n);
   const guildIds = active.map((g) => g.guildId);
   await servers.call('clearAudio', { guildIds });
   const gc = globalThis.gc;
   gc?.();
+  voiceClock.resetStats();
+  libraryCycleMeter.reset();
+  const mainBefore = process.threadCpuUsage();
+  await probe?.start();
   const meter = new UsageMeter();
   await servers.call('usage', { reset: true });
   const rssBeforeBytes = process.memoryUsage.rss();
@@ -95,6 +138,8 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
       servers.call('waitAudio', { guildIds: [guildId], minSeconds: 0, quietMs: 200, timeoutMs: 10_000 }).then((h) => h[0]),
     ));
     const bot = meter.read();
+    const main = process.threadCpuUsage(mainBefore);
+    const probed = await probe?.stop();
     const dropsAfter = udpReceiveBufferErrors();
     const serversUsage = await servers.call('usage', { reset: true });
     const failures = finals.flatMap((f) =>
@@ -102,12 +147,15 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
     const pooled = heard.flatMap((h) => (h ? gaps(h.arrivals) : []));
     const behind = heard.flatMap((h) => (h ? behindSchedule(h.arrivals) : []));
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
-    return {
+    const packets = heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0);
+    const full = heard.filter((h) => h?.inFull);
+    const sendPath = options.sender === 'clock' ? voiceClock.stats() : libraryCycleMeter.read();
+    const step: ConcurrencyStep = {
       n,
-      encoder: options.encoder,
+      sender: options.sender,
       played: n - failures.length,
       failures,
-      packets: heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0),
+      packets,
       expectedPackets: Math.round(options.clipSeconds * 50) * n,
       udpDrops: dropsBefore === undefined || dropsAfter === undefined ? undefined : dropsAfter - dropsBefore,
       gapP50Ms: percentile(pooled, 50),
@@ -117,6 +165,10 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
       behindP99Ms: percentile(behind, 99),
       behindMaxMs: max(behind),
       cpuPerStreamPct: audioSeconds > 0 ? (bot.cpuUs / 1e6 / audioSeconds) * 100 : Number.NaN,
+      mainUsPerPacket: packets > 0 ? (main.user + main.system) / packets : Number.NaN,
+      sendUsPerPacket: sendPath.packets > 0 ? (sendPath.busyMs * 1000) / sendPath.packets : Number.NaN,
+      heardInFull: full.length,
+      audioFaults: full.reduce((sum, h) => sum + (h ? h.decryptFailures + h.decodeFailures + h.plaintextFrames + h.daveFailures : 0), 0),
       botCpuPct: (bot.cpuUs / 1000 / bot.wallMs) * 100,
       bot,
       servers: serversUsage,
@@ -126,6 +178,7 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
       rssPeakBytes,
       wallSeconds: (performance.now() - started) / 1000,
     };
+    return { step, probed };
   } finally {
     clearInterval(sampler);
     meter.stop();

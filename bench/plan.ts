@@ -4,8 +4,8 @@
 import type { NetworkDelays } from './protocol.ts';
 import type { SharedCachePlan } from './shared-cache.ts';
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'memory', 'latency', 'shared-cache', 'budget-hold'];
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'cached-voices' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'cached-voices', 'memory', 'latency', 'shared-cache', 'budget-hold'];
 /** Figures measured without the bot, the fake Discord or the sandbox. */
 export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold'];
 
@@ -14,10 +14,18 @@ export interface Plan {
   figures: Figure[];
   ttfa: { runs: number; warmup: number; firstJoinRuns: number; firstJoinWarmup: number; clipSeconds: number; startDelayMs: number; realtimeFactor: number };
   /**
-   * `counts` with the player's encoder (opus-settings.ts SPEECH_SETTINGS); `baselineCounts` again in the same run
-   * with the encoder as it was (LEGACY_SETTINGS: stereo, libopus defaults, main thread).
+   * `counts` with SayBot's voice clock (src/voice/voice-clock.ts); `baselineCounts` again in the same run with
+   * @discordjs/voice's shared 20 ms cycle (the sender before issue 25). `costN`: the step at which figure 8 profiles
+   * the main thread's allocations, once per sender.
    */
-  concurrency: { counts: number[]; baselineCounts: number[]; clipSeconds: number };
+  concurrency: { counts: number[]; baselineCounts: number[]; clipSeconds: number; costN: number };
+  /**
+   * Figure 9: N guilds speaking cached replies at once (stored Opus packets: nothing decoded or encoded), SayBot's
+   * clock at `counts`, the library's cycle at `baselineCounts`; `phrases` distinct cached texts of `clipSeconds`.
+   */
+  cachedVoices: { counts: number[]; baselineCounts: number[]; clipSeconds: number; phrases: number };
+  /** Figure 4's RSS when ready is taken in a fresh process whose fake Discord has this many guilds. */
+  readyGuilds: number;
   /**
    * Figure 5: time to first heard audio with network delays, DAVE required against DAVE off, each on its own fake
    * Discord; the sandbox's start delay is the Voice API's time to first byte.
@@ -43,7 +51,11 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
       clipSeconds: 10, startDelayMs: 300, realtimeFactor: 0.25,
     },
     // 5 s clips: long enough for a steady state of 250 packets per stream, short enough for 200 streams.
-    concurrency: { counts: concurrencyCounts, baselineCounts, clipSeconds: 5 },
+    concurrency: { counts: concurrencyCounts, baselineCounts, clipSeconds: 5, costN: 50 },
+    cachedVoices: {
+      counts: quick ? [50, 100] : [100, 200, 300, 400, 500], baselineCounts: quick ? [100] : [100, 300, 500], clipSeconds: 5, phrases: 10,
+    },
+    readyGuilds: 200,
     // What the issue names as typical: a REST round trip of 80 ms, 40 ms each way to the gateways, 30 ms each way
     // for voice datagrams, and 300 ms for the Voice API's first byte.
     latency: {
@@ -63,6 +75,6 @@ export function plan(mode: 'quick' | 'full', figures: Figure[], counts?: number[
       lookups: 2_000,
       renders: quick ? 3 : 5,
     },
-    guilds: Math.max(10, ...concurrencyCounts, 2),
+    guilds: Math.max(10, ...concurrencyCounts, ...(figures.includes('cached-voices') ? [quick ? 100 : 500] : [])),
   };
 }

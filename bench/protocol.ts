@@ -45,6 +45,11 @@ export interface GuildHeard {
   arrivals: number[];
   decryptFailures: number;
   decodeFailures: number;
+  /** With DAVE: frames sent without end-to-end encryption, and frames no listener could decrypt (glitches). */
+  plaintextFrames: number;
+  daveFailures: number;
+  /** Its frames were decrypted and decoded (else only timed: the fake's hearInFull sample). */
+  inFull: boolean;
 }
 
 export interface ProcessUsage {

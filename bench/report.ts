@@ -5,7 +5,9 @@ import type { Machine } from './machine.ts';
 import type { EncoderFloor } from './opus-floor.ts';
 import type { MemoryResult, MemorySnapshot } from './memory.ts';
 import type { Plan } from './plan.ts';
+import type { SendCost } from './send-cost.ts';
 import type { SharedCacheResult } from './shared-cache.ts';
+import { HEARD_IN_FULL_EVERY } from './guilds.ts';
 import { fileURLToPath } from 'node:url';
 import { mib, ms, pct, percentile } from './stats.ts';
 
@@ -32,7 +34,14 @@ export interface Results {
   machine: Machine;
   command: string;
   date: string;
+  /** RSS when ready, in a fresh process (bench/ready-rss.ts), with plan.readyGuilds guilds. */
   readyRss?: MemorySnapshot;
+  /** The same in the benchmark's own process after the figures before it, as figure 4 measured it before issue 25. */
+  readyRssInBench?: MemorySnapshot;
+  /** Figure 9: cached replies at once, and the requests the sandbox saw meanwhile (0: every one a hit). */
+  cachedVoices?: { steps: ConcurrencyStep[]; apiRequests: number };
+  /** Figure 8: the main thread's allocations per packet, per sender. */
+  sendCost?: SendCost[];
   ttfa?: { streaming: TtfaSamples; buffered: TtfaSamples };
   /** Figure 2: time to first audio of a cached reply (nothing subtracted), and the requests the sandbox saw meanwhile. */
   cacheHit?: { totalMs: number[]; apiRequests: number };
@@ -40,7 +49,7 @@ export interface Results {
   /** The Opus encoder alone per voice, at the player's settings and the previous ones (bench/opus-floor.ts). */
   encoderFloor?: { speech: EncoderFloor; legacy: EncoderFloor };
   /** Figure 5: time to first heard audio with network delays, per DAVE mode. */
-  latency?: { off: LatencySamples; required: LatencySamples };
+  latency?: { off: LatencySamples; required: LatencySamples; libraryRequired?: LatencySamples };
   memory?: MemoryResult;
   /** Figure 6: the shared audio cache and the /usage chart. */
   sharedCache?: SharedCacheResult;
@@ -119,48 +128,74 @@ export function failuresByCause(failures: readonly string[]): string[] {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `${n} x ${cause}`);
 }
 
+const senderName = (s: ConcurrencyStep): string => (s.sender === 'library' ? ' (library cycle, baseline)' : '');
+
+/** The table both voice figures (3, encoded; 7, cached) print: one row per step. */
+function voicesTable(steps: ConcurrencyStep[]): string[] {
+  return [
+    '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | bot CPU/stream | bot CPU | main thread µs/packet | send path µs/datagram | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream | faults in heard guilds |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...steps.map((s) =>
+      `| ${s.n}${senderName(s)} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
+      `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
+      `${s.mainUsPerPacket.toFixed(1)} | ${s.sendUsPerPacket.toFixed(1)} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
+      `${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} | ${s.audioFaults} in ${s.heardInFull} |`),
+  ];
+}
+
+const knee = (list: ConcurrencyStep[]) => list.find((s) => lateShare(s) > 1)?.n;
+const kneeText = (list: ConcurrencyStep[]) => {
+  const k = knee(list);
+  return k === undefined ? `not reached up to N = ${Math.max(...list.map((s) => s.n))}` : `N = ${k}`;
+};
+const at = (list: ConcurrencyStep[], n: number) => list.find((s) => s.n === n);
+const baseText = (b: ConcurrencyStep | undefined) =>
+  (b ? ` (library cycle, baseline: ${pct(lateShare(b), 2)} late, behind max ${ms(b.behindMaxMs, 0)}, ${b.udpDrops ?? 'n/a'} UDP drops)` : '');
+
+const STEP_TERMS =
+  '**Gap**: time between consecutive audio packets of one guild at the voice server (20 ms when all is well), pooled over ' +
+  `all guilds. **Late**: gaps > ${LATE_GAP_MS} ms (a whole 20 ms slot missed: audible). **Behind schedule**: how far packets ` +
+  'fall behind a steady 20 ms stream from the guild\'s first packet (a stall caught up by a burst shows here, not in ' +
+  'the gaps\' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool\'s included) / audio ' +
+  'seconds played / N, as % of one core. **Main thread µs/packet**: the main thread\'s CPU time (process.threadCpuUsage) ' +
+  'over the step / audio packets heard. **Send path µs/datagram**: main-thread time inside the sender (SayBot\'s clock ' +
+  'wakeups; the baseline\'s AudioPlayer cycle steps) / datagrams it sent (audio and silence). Event-loop delay: ' +
+  'monitorEventLoopDelay at 1 ms resolution over the run. The fake Discord and the sandbox run in a separate process ' +
+  '(`bench/servers.ts`); their CPU is shown apart ("servers"), but they share the machine\'s cores with the bot. The fake ' +
+  `decrypts (transport and DAVE, by every listener) and decodes the audio of one guild in ${HEARD_IN_FULL_EVERY} (and of ` +
+  'the first two) and times the datagrams of all of them; **faults in heard guilds**: transport or DAVE decrypt failures, ' +
+  'frames sent without end-to-end encryption and Opus decode failures there (0 expected), "in" how many guilds. ' +
+  '**UDP drops**: datagrams the kernel dropped for a full receive buffer during the step (/proc/net/snmp RcvbufErrors). ' +
+  '**Library cycle, baseline**: the same steps in the same run with @discordjs/voice\'s AudioPlayer and its shared 20 ms ' +
+  'cycle and WAV/MP3 decoded and resampled on the main thread (encoded in the same encoder pool), as SayBot played ' +
+  'audio before issue 25; SayBot\'s clock steps decode, resample and encode in the transcoding pool\'s threads.';
+
 function concurrencySection(r: Results): string[] {
   const steps = r.concurrency;
   if (!steps) return [];
-  const rows = steps.map((s) =>
-    `| ${s.n}${s.encoder === 'legacy' ? ' (baseline encoder)' : ''} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
-    `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
-    `${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} |`);
-  const speech = steps.filter((s) => s.encoder === 'speech');
-  const legacy = steps.filter((s) => s.encoder === 'legacy');
-  const at = (list: ConcurrencyStep[], n: number) => list.find((s) => s.n === n);
-  const knee = (list: ConcurrencyStep[]) => list.find((s) => lateShare(s) > 1)?.n;
-  const kneeText = (list: ConcurrencyStep[]) => {
-    const k = knee(list);
-    return k === undefined ? `not reached up to N = ${Math.max(...list.map((s) => s.n))}` : `N = ${k}`;
-  };
+  const clock = steps.filter((s) => s.sender === 'clock');
+  const library = steps.filter((s) => s.sender === 'library');
   const goals: string[] = [];
-  const s100 = at(speech, 100);
-  const s200 = at(speech, 200);
-  const b100 = at(legacy, 100);
-  const b200 = at(legacy, 200);
-  const base = (b: ConcurrencyStep | undefined) => (b ? ` (baseline encoder: ${pct(lateShare(b), 2)} late, behind max ${ms(b.behindMaxMs, 0)})` : '');
+  const s100 = at(clock, 100);
+  const s200 = at(clock, 200);
   if (s100) {
     goals.push(`- 100 voices at once: late < 0.5 % and behind schedule max < 100 ms: ${verdict(lateShare(s100) < 0.5 && s100.behindMaxMs < 100 && s100.played === s100.n)} ` +
-      `(${pct(lateShare(s100), 2)} late, behind max ${ms(s100.behindMaxMs, 0)}, ${s100.played}/${s100.n} played)${base(b100)}.`);
+      `(${pct(lateShare(s100), 2)} late, behind max ${ms(s100.behindMaxMs, 0)}, ${s100.played}/${s100.n} played)${baseText(at(library, 100))}.`);
   }
   if (s200) {
-    goals.push(`- 200 voices at once: late < 2 %: ${verdict(lateShare(s200) < 2 && s200.played === s200.n)} (${pct(lateShare(s200), 2)} late, ` +
-      `${s200.played}/${s200.n} played, behind max ${ms(s200.behindMaxMs, 0)})${base(b200)}.`);
+    goals.push(`- 200 voices at once: late < 2 %, no UDP drop: ${verdict(lateShare(s200) < 2 && s200.udpDrops === 0 && s200.played === s200.n)} (${pct(lateShare(s200), 2)} late, ` +
+      `${s200.udpDrops ?? 'n/a'} UDP drops, ${s200.played}/${s200.n} played, behind max ${ms(s200.behindMaxMs, 0)})${baseText(at(library, 200))}.`);
   }
-  const largest = speech.at(-1);
-  if (largest && largest.n >= 200) {
-    goals.push(`- N = ${largest.n} step, every /say played and none failed (issue 17 goal 4): ` +
-      `${verdict(largest.played === largest.n && largest.failures.length === 0)} (${largest.played}/${largest.n} played, ${largest.failures.length} failed).`);
-  }
-  goals.push(`- Knee (late first above 1 %): ${kneeText(speech)}${legacy.length > 0 ? `; baseline encoder: ${kneeText(legacy)} (of N = ${legacy.map((s) => s.n).join(', ')})` : ''}.`);
-  const busiest = speech.at(-1);
-  const busiestBase = legacy.at(-1);
+  const k = knee(clock);
+  goals.push(`- Knee (late first above 1 %) at 150 or more: ${verdict(k === undefined ? Math.max(...clock.map((s) => s.n)) >= 150 : k >= 150)} ` +
+    `(${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}).`);
+  const busiest = clock.at(-1);
+  const busiestBase = library.at(-1);
   const f = r.encoderFloor;
   if (busiest) {
     goals.push(`- CPU per voice at N = ${busiest.n}: ${pct(busiest.cpuPerStreamPct, 2)} of a core (bot process, all threads)` +
-      `${busiestBase ? `; baseline encoder at N = ${busiestBase.n}: ${pct(busiestBase.cpuPerStreamPct, 2)}` : ''}` +
-      `${f ? `. Floor, the encoder alone: ${pct(f.speech.corePctPerVoice, 2)} (baseline settings ${pct(f.legacy.corePctPerVoice, 2)})` : ''}.`);
+      `${busiestBase ? `; library cycle at N = ${busiestBase.n}: ${pct(busiestBase.cpuPerStreamPct, 2)}` : ''}` +
+      `${f ? `. Floor, the encoder alone: ${pct(f.speech.corePctPerVoice, 2)} (settings before issue 17: ${pct(f.legacy.corePctPerVoice, 2)})` : ''}.`);
   }
   const floorRows = f ? [
     '',
@@ -169,35 +204,95 @@ function concurrencySection(r: Results): string[] {
     '',
     '| settings | channels | CPU per 20 ms frame | share of a core per voice | bitrate | pitch decoded / source | level decoded / source |',
     '|---|---|---|---|---|---|---|',
-    ...([['player (SPEECH_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['baseline (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
+    ...([['player (SPEECH_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
       `| ${name} | ${x.channels} | ${x.usPerFrame.toFixed(0)} µs | ${pct(x.corePctPerVoice, 2)} | ${x.kbps.toFixed(0)} kb/s | ` +
       `${x.pitchHz?.toFixed(1) ?? 'n/a'} / ${x.source.pitchHz?.toFixed(1) ?? 'n/a'} Hz | ${x.levelDb.toFixed(2)} / ${x.source.levelDb.toFixed(2)} dB |`),
   ] : [];
-  const failures = steps.filter((s) => s.failures.length > 0).map((s) => `- N = ${s.n}${s.encoder === 'legacy' ? ' (baseline)' : ''}: ${failuresByCause(s.failures).join('; ')}`);
   return [
-    '## 3. Concurrent voices',
+    '## 3. Concurrent voices (encoded)',
     '',
     `N guilds, each with a listener in a voice channel the bot already joined (DAVE group ready), all sent /say at once (one turn of ` +
-      `the fake's event loop); ${r.plan.concurrency.clipSeconds} s clips, same sandbox pacing as figure 1. **Gap**: time between ` +
-      `consecutive audio packets of one guild at the voice server (20 ms when all is well), pooled over all guilds. ` +
-      `**Late**: gaps > ${LATE_GAP_MS} ms (a whole 20 ms slot missed: audible). **Behind schedule**: how far packets ` +
-      `fall behind a steady 20 ms stream from the guild's first packet (a stall caught up by a burst shows here, not in ` +
-      `the gaps' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool's included) / audio ` +
-      `seconds played / N, as % of one core. Event-loop delay: monitorEventLoopDelay at 1 ms resolution over the run. The ` +
-      `fake Discord and the sandbox run in a separate process (\`bench/servers.ts\`); their CPU is shown apart ("servers"), ` +
-      `but they share the machine's ${r.machine.cores} cores with the bot. **UDP drops**: datagrams the kernel dropped for a ` +
-      `full receive buffer during the step (/proc/net/snmp RcvbufErrors). **Baseline encoder**: the same steps in the same run ` +
-      `with the Opus encoder as it was before issue 17 (stereo, complexity 10, automatic bitrate, on the main thread).`,
+      `the fake's event loop); ${r.plan.concurrency.clipSeconds} s clips, each its own text (a Voice API request, decoded, ` +
+      `resampled and encoded), same sandbox pacing as figure 1. ${STEP_TERMS}`,
     '',
-    '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | bot CPU/stream | bot CPU | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    ...voicesTable(steps),
     ...floorRows,
     '',
     ...goals,
-    '- Reproduced (issue 17, judged by hand): a second full run\'s late share, behind schedule max and CPU per voice ' +
-      'at each N within 20 % of this run\'s.',
-    ...(failures.length > 0 ? ['', 'Failures, counted by cause:', ...failures] : []),
+    ...stepFailures(steps),
+    '',
+  ];
+}
+
+function stepFailures(steps: ConcurrencyStep[]): string[] {
+  const failures = steps.filter((s) => s.failures.length > 0).map((s) => `- N = ${s.n}${senderName(s)}: ${failuresByCause(s.failures).join('; ')}`);
+  return failures.length > 0 ? ['', 'Failures, counted by cause:', ...failures] : [];
+}
+
+function cachedVoicesSection(r: Results): string[] {
+  const c = r.cachedVoices;
+  if (!c) return [];
+  const clock = c.steps.filter((s) => s.sender === 'clock');
+  const library = c.steps.filter((s) => s.sender === 'library');
+  const s500 = at(clock, 500);
+  const largest = clock.at(-1);
+  const goals: string[] = [];
+  if (s500) {
+    goals.push(`- 500 cached voices at once: late < 1 %: ${verdict(lateShare(s500) < 1 && s500.played === s500.n)} (${pct(lateShare(s500), 2)} late, ` +
+      `behind max ${ms(s500.behindMaxMs, 0)}, ${s500.played}/${s500.n} played, ${s500.udpDrops ?? 'n/a'} UDP drops)${baseText(at(library, 500))}.`);
+  }
+  goals.push(`- Knee (late first above 1 %): ${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}.`);
+  if (largest) {
+    const base = library.at(-1);
+    goals.push(`- CPU per voice at N = ${largest.n}: ${pct(largest.cpuPerStreamPct, 3)} of a core (bot process, all threads; ` +
+      `main thread ${largest.mainUsPerPacket.toFixed(1)} µs per packet)${base ? `; library cycle at N = ${base.n}: ${pct(base.cpuPerStreamPct, 3)} ` +
+      `(${base.mainUsPerPacket.toFixed(1)} µs per packet)` : ''}. Songbird (Rust, issue 25's anchor) reports up to 660 passthrough calls on one thread.`);
+  }
+  return [
+    '## 9. Concurrent voices from the cache (passthrough)',
+    '',
+    `As figure 3, but every reply is one of ${r.plan.cachedVoices.phrases} phrases (${r.plan.cachedVoices.clipSeconds} s each) said once ` +
+      `before the steps: the players get the cache's stored Opus packets, nothing is decoded or encoded. Voice API requests ` +
+      `during the steps: ${c.apiRequests}${c.apiRequests === 0 ? ' (every reply a hit)' : ' (**not all hits**)'}. ${STEP_TERMS}`,
+    '',
+    ...voicesTable(c.steps),
+    '',
+    ...goals,
+    ...stepFailures(c.steps),
+    '',
+  ];
+}
+
+function sendCostSection(r: Results): string[] {
+  const costs = r.sendCost;
+  if (!costs || costs.length === 0) return [];
+  const n = r.plan.concurrency.costN;
+  const timed = (sender: string) => r.concurrency?.find((s) => s.sender === sender && s.n === n);
+  const rows = costs.map((c) => {
+    const t = timed(c.sender);
+    return `| ${c.sender === 'clock' ? 'SayBot\'s clock' : 'library cycle (baseline)'} | ${t ? t.mainUsPerPacket.toFixed(1) : 'n/a'} | ` +
+      `${t ? t.sendUsPerPacket.toFixed(1) : 'n/a'} | ${pct(c.sendShareOfBusy * 100, 0)} | ${c.allocatedBytesPerPacket.toFixed(0)} B | ${c.sendAllocatedBytesPerPacket.toFixed(0)} B |`;
+  });
+  const clock = costs.find((c) => c.sender === 'clock');
+  const library = costs.find((c) => c.sender === 'library');
+  return [
+    '## 8. The main thread per packet',
+    '',
+    `At N = ${n} encoded voices (figure 3's step). Time, from figure 3's steps (no profiler running): the main thread's CPU ` +
+      `per audio packet heard, and the send path's time per datagram. Allocations, in one more step per sender with V8's ` +
+      `sampling heap profiler on the main thread (every 256 bytes on average; objects collected since included), per ` +
+      `datagram sent: everything the main thread allocated (HTTP bodies, decoding, streams, Discord, sending), and what ` +
+      `was allocated with the send path on the stack (SayBot: src/voice/voice-clock.ts, clock-output.ts, rtp-sender.ts ` +
+      `and what they call, the DAVE session's encrypt, node:crypto and node:dgram included; the baseline: the ` +
+      `library's audioCycleStep/prepareNextAudioFrame and what they call). The send path's share of the main thread's ` +
+      `busy time comes from a CPU profile (100 µs samples) over the same step.`,
+    '',
+    '| sender | main thread µs per packet | send path µs per datagram | send path share of main-thread busy time | allocated per datagram (main thread, all) | allocated per datagram (send path) |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `- No per-packet allocation on the main thread's send path: ${verdict((clock?.sendAllocatedBytesPerPacket ?? 1) < 1)} ` +
+      `(${clock ? `${clock.sendAllocatedBytesPerPacket.toFixed(0)} B per datagram` : 'n/a'}${library ? `; baseline ${library.sendAllocatedBytesPerPacket.toFixed(0)} B` : ''}).`,
     '',
   ];
 }
@@ -207,8 +302,12 @@ function memorySection(r: Results): string[] {
   if (!m && !r.readyRss) return [];
   const lines = ['## 4. Memory', ''];
   if (r.readyRss) {
-    lines.push(`RSS of the bot process when ready (logged in, ${r.plan.guilds} guilds, nothing played yet, after GC): ` +
-      `${mib(r.readyRss.rssBytes)} (heap used ${mib(r.readyRss.heapUsedBytes)}). RSS per active stream: see figure 3.`, '');
+    lines.push(`RSS of the bot when ready (logged in, ${r.plan.readyGuilds} guilds, nothing played yet, after GC), in a ` +
+      `process of its own (bench/ready-rss.ts): ${mib(r.readyRss.rssBytes)} (heap used ${mib(r.readyRss.heapUsedBytes)}); ` +
+      `goal under 200 MiB: ${verdict(r.readyRss.rssBytes < 200 * 1024 * 1024)}.` +
+      `${r.readyRssInBench ? ` Measured as before issue 25, in the benchmark's own process after the figures before it ` +
+        `(${r.plan.guilds} guilds): ${mib(r.readyRssInBench.rssBytes)} (heap used ${mib(r.readyRssInBench.heapUsedBytes)}).` : ''} ` +
+      'RSS per active stream: see figures 3 and 9.', '');
   }
   if (m) {
     const growth = (a: number, b: number): number => ((b - a) / a) * 100;
@@ -283,9 +382,14 @@ function latencySection(r: Results): string[] {
     row('DAVE required, first join', req, true),
     row('DAVE off, bot in channel', lat.off, false),
     row('DAVE off, first join', lat.off, true),
+    ...(lat.libraryRequired ? [
+      row('DAVE required, bot in channel, library cycle (baseline)', lat.libraryRequired, false),
+      row('DAVE required, first join, library cycle (baseline)', lat.libraryRequired, true),
+    ] : []),
     '',
     `- In channel (DAVE required, bot's part): ${ms(inChannel, 0)} at p50; goal at most the Voice API's first byte + 10 ms = ${ms(inChannelGoal, 0)}: ` +
-      `${verdict(inChannel <= inChannelGoal)}${inChannel > inChannelGoal ? ` (${ms(inChannel - l.ttfbMs, 0)} over the first byte)` : ''}.`,
+      `${verdict(inChannel <= inChannelGoal)} (${ms(inChannel - l.ttfbMs, 0)} after the first byte` +
+      `${lat.libraryRequired ? `; library cycle: ${ms(p50(botShare(lat.libraryRequired.inChannel)) - l.ttfbMs, 0)}` : ''}).`,
     `- First join (DAVE required, bot's part; join as measured in this run): ${ms(firstJoin, 0)} at p50; goal at most max(first byte ${ms(l.ttfbMs, 0)}, join ${ms(joinP50, 0)}) + 20 ms = ` +
       `${ms(firstJoinGoal, 0)}: ${verdict(firstJoin <= firstJoinGoal)}${firstJoin > firstJoinGoal ? ` (${ms(firstJoin - firstJoinGoal, 0)} over)` : ''}.`,
     `- DAVE's share (required - off, p50 of whole times): ${ms(daveIn, 0)} in channel (goal: nothing, within 5 ms: ` +
@@ -342,7 +446,7 @@ export function render(r: Results): string {
     `- Command: \`${r.command}\` (${r.plan.mode} run, ${r.seconds.toFixed(0)} s)`,
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB; ${machine.os}; Node ${machine.node}`,
     '- Setup: the real bot (SayBot, discord.js, @discordjs/voice) in the benchmark process; the fake Discord (REST, gateway, ' +
-      'voice gateway, UDP voice server that decrypts and decodes every packet) and the sandbox Voice API in a child process, ' +
+      `voice gateway, UDP voice server that decrypts and decodes the audio of one guild in ${HEARD_IN_FULL_EVERY} and times every packet) and the sandbox Voice API in a child process, ` +
       'all on 127.0.0.1. Bot log level: warn.',
     '',
     ...ttfaSection(r),
@@ -351,6 +455,8 @@ export function render(r: Results): string {
     ...memorySection(r),
     ...latencySection(r),
     ...sharedCacheSection(r),
+    ...cachedVoicesSection(r),
+    ...sendCostSection(r),
     ...(r.problems.length > 0 ? ['## Problems seen during the run (counted by cause)', '', ...failuresByCause(r.problems.map(causeOfLogLine)).slice(0, 20).map((p) => `- ${p}`), ''] : []),
   ].join('\n');
 }

@@ -1,12 +1,12 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,memory,latency,shared-cache,budget-hold] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startBot, type BenchBot } from './bot.ts';
-import { joinAll, measureStep, type ConcurrencyStep } from './concurrency.ts';
-import { gatewayBudget, textLasting } from './drive.ts';
+import { joinAll, measureStep, probedStep, type ConcurrencyStep } from './concurrency.ts';
+import { SAY_FINISHED, gatewayBudget, say, textLasting } from './drive.ts';
 import { benchGuild, benchGuilds } from './guilds.ts';
 import { machine } from './machine.ts';
 import { measureMemory, snapshot } from './memory.ts';
@@ -18,7 +18,10 @@ import { cacheLookupReport } from './cache-lookup.ts';
 import { measureBudgetHold } from './budget-hold.ts';
 import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
+import { readyRss } from './ready-rss.ts';
+import { costProbe, type SendCost } from './send-cost.ts';
 import { measureTtfa } from './ttfa.ts';
+import { configureVoiceSender, type VoiceSenderKind } from '../src/voice/voice-output.ts';
 
 /** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
 const ENCODERS: Record<string, Partial<OpusSettings>> = {
@@ -92,7 +95,8 @@ async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaS
  */
 async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['latency']>> {
   const l = p.latency;
-  const measure = async (mode: 'off' | 'required'): Promise<LatencySamples> => {
+  const measure = async (mode: 'off' | 'required', sender: VoiceSenderKind = 'clock'): Promise<LatencySamples> => {
+    configureVoiceSender(sender);
     // The gateway latency applies to DAVE messages too (every voice gateway message): no extra handshake delay.
     const servers = await Servers.start(10, { mode, handshakeDelayMs: 0 }, l.delays);
     let bot: BenchBot | undefined;
@@ -108,11 +112,45 @@ async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable
       complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`));
       return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs, joinMs: firstJoin.joinMs };
     } finally {
+      configureVoiceSender('clock');
       await bot?.stop();
       await servers.close();
     }
   };
-  return { off: await measure('off'), required: await measure('required') };
+  return { off: await measure('off'), required: await measure('required'), libraryRequired: await measure('required', 'library') };
+}
+
+/**
+ * Figure 9: cached replies in N guilds at once. Each of `phrases` texts is said once first (a request, decoded and
+ * encoded, its packets stored), then every step says them again: the players get the stored packets, nothing is
+ * decoded or encoded, no request reaches the sandbox.
+ */
+async function cachedVoices(servers: Servers, p: Plan): Promise<NonNullable<Results['cachedVoices']>> {
+  const c = p.cachedVoices;
+  const guilds = benchGuilds(Math.max(...c.counts, ...c.baselineCounts));
+  log(`cached voices: joining ${guilds.length} guilds`);
+  await joinAll(servers, guilds);
+  const phrase = (k: number) => textLasting(c.clipSeconds, SECONDS_PER_CHARACTER, `A phrase said often ${k % c.phrases}`);
+  await servers.call('setPacing', { pacing: { startDelayMs: 0, realtimeFactor: 0 } });
+  await Promise.all(guilds.slice(0, c.phrases).map(async (g, k) => {
+    const sent = await say(servers, g, phrase(k));
+    await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 60_000 });
+  }));
+  // The cache entry is written when the body ends, which the played clip already waited for; a moment for the rename.
+  await sleep(500);
+  const before = await servers.call('requestCount', {});
+  const clipSeconds = await servers.call('expectedSeconds', { text: phrase(0) });
+  const steps: ConcurrencyStep[] = [];
+  const text = (i: number) => phrase(i);
+  for (const n of c.counts) {
+    log(`cached voices: N = ${n}`);
+    steps.push(await measureStep(servers, guilds, { sender: 'clock', text, clipSeconds }, n));
+  }
+  for (const n of c.baselineCounts) {
+    log(`cached voices: N = ${n}, library cycle (baseline)`);
+    steps.push(await measureStep(servers, guilds, { sender: 'library', text, clipSeconds }, n));
+  }
+  return { steps, apiRequests: (await servers.call('requestCount', {})) - before };
 }
 
 /** Figure 2: the same text again, once a first /say put it in the cache; no request should reach the sandbox. */
@@ -160,6 +198,15 @@ async function main(): Promise<void> {
 /** The figures measured on the real bot against the fake Discord and the sandbox (1 to 5). */
 async function botFigures(p: Plan, results: Results): Promise<void> {
   const has = (f: Figure): boolean => p.figures.includes(f);
+  {
+    log(`RSS when ready: a bot in a fresh process, ${p.readyGuilds} guilds`);
+    const small = await Servers.start(p.readyGuilds);
+    try {
+      results.readyRss = await readyRss(small);
+    } finally {
+      await small.close();
+    }
+  }
   log(`fake Discord with ${p.guilds} guilds`);
   if (has('concurrency')) {
     // Before the bot runs in this process: the encoder alone, at the player's settings and the old ones.
@@ -169,10 +216,10 @@ async function botFigures(p: Plan, results: Results): Promise<void> {
   let bot: BenchBot | undefined;
   const complaints: string[] = [];
   try {
-    // The streaming bot (the default) first, in a fresh process: its RSS when ready is the process's own.
     bot = await startBot(servers.info, { bufferResponses: false });
     gatewayBudget.reset();
-    results.readyRss = await snapshot();
+    // In this process, as figure 4 measured it before issue 25: the process has also run the figures before it.
+    results.readyRssInBench = await snapshot();
     let streaming: TtfaSamples | undefined;
     if (has('ttfa')) {
       log('time to first audio: streaming');
@@ -199,20 +246,22 @@ async function botFigures(p: Plan, results: Results): Promise<void> {
       const steps: ConcurrencyStep[] = [];
       for (const n of p.concurrency.counts) {
         log(`concurrency: N = ${n}`);
-        steps.push(await measureStep(servers, guilds, { encoder: 'speech', text, clipSeconds }, n));
+        steps.push(await measureStep(servers, guilds, { sender: 'clock', text, clipSeconds }, n));
       }
-      const current = opusSettings();
-      configureOpusEncoding(LEGACY_SETTINGS);
-      try {
-        for (const n of p.concurrency.baselineCounts) {
-          log(`concurrency: N = ${n}, baseline encoder`);
-          steps.push(await measureStep(servers, guilds, { encoder: 'legacy', text: textTagged('Baseline'), clipSeconds }, n));
-        }
-      } finally {
-        configureOpusEncoding(current);
+      for (const n of p.concurrency.baselineCounts) {
+        log(`concurrency: N = ${n}, library cycle (baseline)`);
+        steps.push(await measureStep(servers, guilds, { sender: 'library', text: textTagged('Baseline'), clipSeconds }, n));
       }
       results.concurrency = steps;
+      const costs: SendCost[] = [];
+      for (const sender of ['clock', 'library'] as const) {
+        log(`main thread per packet: profiles at N = ${p.concurrency.costN}, ${sender}`);
+        const { probed } = await probedStep(servers, guilds, { sender, text: textTagged(`Cost ${sender}`), clipSeconds }, p.concurrency.costN, costProbe(sender, p.concurrency.costN));
+        if (probed) costs.push(probed);
+      }
+      results.sendCost = costs;
     }
+    if (has('cached-voices')) results.cachedVoices = await cachedVoices(servers, p);
     complaints.push(...bot.complaints());
     await bot.stop();
     bot = undefined;

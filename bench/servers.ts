@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
-import { guildSpecs } from './guilds.ts';
+import { guildSpecs, heardInFull } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
 import { UsageMeter } from './usage.ts';
 
@@ -42,7 +42,7 @@ const handlers: Handlers = {
     const token = fakeToken();
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
-      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays,
+      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays, hearInFull: heardInFull,
       // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
@@ -100,6 +100,7 @@ const handlers: Handlers = {
       return {
         guildId, seconds: heard.seconds, arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
         decryptFailures: heard.decryptFailures, decodeFailures: heard.decodeFailures,
+        plaintextFrames: heard.dave?.plaintextFrames ?? 0, daveFailures: heard.dave?.decryptFailures ?? 0, inFull: heardInFull(guildId),
       };
     }));
   },

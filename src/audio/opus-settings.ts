@@ -22,6 +22,11 @@ export interface OpusSettings {
   thread: 'workers' | 'main';
   /** Worker threads in the pool (when thread is 'workers'). */
   workers: number;
+  /**
+   * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in transcode-pool.ts's threads; needs thread
+   * 'workers') or 'main' (on the main thread, the encoder apart: as before issue 25).
+   */
+  decode: 'workers' | 'main';
 }
 
 /**
@@ -35,13 +40,14 @@ export interface OpusSettings {
  */
 export const SPEECH_SETTINGS: Readonly<OpusSettings> = {
   channels: 'source', complexity: 5, bitrate: 64_000, celtOnly: true, thread: 'workers',
-  // The main thread keeps one core for Discord, decoding and the voice send cycle.
+  // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
   workers: Math.max(1, availableParallelism() - 1),
+  decode: 'workers',
 };
 
 /** What the player did before (prism's encoder, libopus defaults, stereo, main thread): the benchmark's baseline. */
 export const LEGACY_SETTINGS: Readonly<OpusSettings> = {
-  channels: 'stereo', complexity: 10, bitrate: 'auto', celtOnly: false, thread: 'main', workers: 0,
+  channels: 'stereo', complexity: 10, bitrate: 'auto', celtOnly: false, thread: 'main', workers: 0, decode: 'main',
 };
 
 let current: Readonly<OpusSettings> = SPEECH_SETTINGS;

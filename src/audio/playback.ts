@@ -1,6 +1,7 @@
 // The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
-// source or stereo: opus-settings.ts), one Buffer per packet, in an object-mode Readable that @discordjs/voice
-// plays with StreamType.Opus.
+// source or stereo: opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output plays.
+// WAV and MP3 are decoded, resampled and encoded in worker threads (transcode-pool.ts), or with decode 'main' on this
+// thread and encoded apart (the benchmark's baseline).
 import { addAbortSignal, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { chain } from './chain.ts';
@@ -11,6 +12,7 @@ import { Mp3StreamDecoder } from './mp3-stream.ts';
 import { OggOpusPacketStream } from './ogg-opus-stream.ts';
 import { createOpusEncoder } from './opus-encode.ts';
 import { encoderSpec, opusSettings } from './opus-settings.ts';
+import { sharedTranscodePool } from './transcode-pool.ts';
 import { WavStreamDecoder } from './wav-stream.ts';
 
 export { UnsupportedAudioError } from './errors.ts';
@@ -30,6 +32,13 @@ export function createOpusPacketStream(source: Readable, format: AudioFormat, op
   const settings = opusSettings();
   const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
   const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
+  if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {
+    const { complexity, bitrate, celtOnly, channels } = settings;
+    const transcode = sharedTranscodePool(settings.workers).stream({ format, encoder: { complexity, bitrate, celtOnly, channels } });
+    const output = chain(source, [transcode]);
+    if (options.signal) addAbortSignal(options.signal, output);
+    return output;
+  }
   switch (format) {
     case 'wav': stages = encode(new DecodeTo48kStream(new WavStreamDecoder(), choose)); break;
     case 'mp3': stages = encode(new DecodeTo48kStream(new Mp3StreamDecoder(), choose)); break;

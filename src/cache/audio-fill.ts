@@ -128,8 +128,10 @@ export class AudioFill {
       return;
     }
     const ahead = this.#packets.items.length - this.#packets.furthestRead;
-    if (ahead >= ENCODE_LEAD_PACKETS) encoder.pause();
-    else if (encoder.isPaused()) encoder.resume();
+    // Paused at twice the lead and resumed at the lead: pausing and resuming at one threshold did both for every
+    // packet (a tick and a flowing restart each time on the main thread); the lead never falls below what it was.
+    if (ahead >= ENCODE_LEAD_PACKETS * 2) encoder.pause();
+    else if (ahead <= ENCODE_LEAD_PACKETS && encoder.isPaused()) encoder.resume();
   }
 
   /** What one caller reads: the service's bytes from the first, and the packets on demand. */

@@ -10,7 +10,10 @@ export class Replay<T extends Buffer> {
   readonly #items: T[] = [];
   #ended = false;
   #error: Error | undefined;
-  readonly #waiting = new Set<() => void>();
+  #waiting = new Set<() => void>();
+  /** The other set #wake swaps in, so that waking the readers makes no array per item. */
+  #woken = new Set<() => void>();
+  #waking = false;
   #furthestRead = 0;
   #readers = 0;
   readonly #onRead: (() => void) | undefined;
@@ -59,9 +62,25 @@ export class Replay<T extends Buffer> {
   }
 
   #wake(): void {
-    const waiting = [...this.#waiting];
-    this.#waiting.clear();
-    for (const resume of waiting) resume();
+    if (this.#waiting.size === 0) return;
+    if (this.#waking) {
+      // Woken from inside a wake (a reader's consumer fed the producer): the sets are in use, copy.
+      const waiting = [...this.#waiting];
+      this.#waiting.clear();
+      for (const resume of waiting) resume();
+      return;
+    }
+    // A reader that catches up again waits in the fresh set, not in the one being walked.
+    this.#waking = true;
+    const waiting = this.#waiting;
+    this.#waiting = this.#woken;
+    this.#woken = waiting;
+    try {
+      for (const resume of waiting) resume();
+    } finally {
+      waiting.clear();
+      this.#waking = false;
+    }
   }
 
   /** A new reader from the first item. Destroying it leaves the replay and the other readers alone. */

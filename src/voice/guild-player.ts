@@ -1,29 +1,16 @@
 import type { Readable } from 'node:stream';
 import {
-  AudioPlayerStatus,
-  NoSubscriberBehavior,
-  StreamType,
   VoiceConnectionStatus,
-  createAudioPlayer,
-  createAudioResource,
   joinVoiceChannel,
-  type AudioPlayer,
-  type AudioResource,
   type DiscordGatewayAdapterCreator,
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
+import { ClockOutput } from './clock-output.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
+import { LibraryOutput } from './library-output.ts';
 import { watchNetworking } from './networking-watch.ts';
-
-/**
- * Cycles (20 ms) a playing clip may go without a packet before the player ends it. The library's default (5, made for
- * live streams) ended a clip as if played after 100 ms without a packet: a reply arriving slower than real time, or
- * an encoder starved of CPU for a moment under load, lost the rest of its words and still said "Spoke" (measured:
- * npm run bench, figure 3, on a loaded machine). Silence frames fill the wait; a body that truly stopped fails by
- * the Voice API client's body-idle timeout (15 s by default), which this matches.
- */
-const MAX_MISSED_FRAMES = 750;
+import { voiceSender, type PlayingClip, type VoiceOutput, type VoiceSenderKind } from './voice-output.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
@@ -35,7 +22,7 @@ export interface PlaybackItem {
   prepare?(): void;
   /** Called when the item leaves the queue without being opened (stop, leave), to release what prepare() began. */
   dispose?(): void;
-  /** Called once, when the audio player starts playing its audio (its first frame goes out). */
+  /** Called once, when its first frame goes out. */
   started?(): void;
 }
 
@@ -136,8 +123,8 @@ interface QueueEntry {
 interface CurrentClip {
   entry: QueueEntry;
   abort: AbortController;
-  /** Set once the audio player has it; its Idle transition ends the clip. */
-  resource?: AudioResource;
+  /** Set once the voice output plays it; the output's `ended` ends the clip. */
+  playing?: PlayingClip;
   /** Why it is ending early, when it is. */
   ending?: 'skipped' | 'stopped' | 'cut-off';
   /** Its item was told it started playing. */
@@ -154,7 +141,8 @@ export class GuildPlayer {
   #state: ConnectionState = { kind: 'disconnected' };
   readonly #options: GuildPlayerOptions;
   readonly #log: Logger;
-  readonly #audio: AudioPlayer;
+  /** The ways this guild has played clips (voice-output.ts), made on first use. */
+  readonly #outputs = new Map<VoiceSenderKind, VoiceOutput>();
   readonly #queue: QueueEntry[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -173,32 +161,15 @@ export class GuildPlayer {
     this.guildId = options.guildId;
     this.#options = options;
     this.#log = options.logger.child({ guildId: options.guildId });
-    this.#audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES } });
-    // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
-    // so that a late event can never end the clip that follows.
-    this.#audio.on('error', (error) => {
-      const current = this.#current;
-      if (current && error.resource === current.resource && !current.ending) {
-        this.#log.warn({ err: current.error ?? error }, 'audio stream failed');
-        // AudioPlayerError keeps only the message; the stream's own typed error was captured below.
-        current.error ??= error;
-      }
-    });
-    this.#audio.on('stateChange', (oldState, newState) => {
-      const current = this.#current;
-      if (current?.resource && newState.status === AudioPlayerStatus.Playing && newState.resource === current.resource && !current.started) {
-        current.started = true;
-        current.entry.item.started?.();
-      }
-      if (
-        current?.resource &&
-        newState.status === AudioPlayerStatus.Idle &&
-        oldState.status !== AudioPlayerStatus.Idle &&
-        oldState.resource === current.resource
-      ) {
-        this.#finishCurrent(current);
-      }
-    });
+  }
+
+  #output(kind: VoiceSenderKind): VoiceOutput {
+    let output = this.#outputs.get(kind);
+    if (!output) {
+      output = kind === 'clock' ? new ClockOutput() : new LibraryOutput();
+      this.#outputs.set(kind, output);
+    }
+    return output;
   }
 
   get state(): ConnectionState {
@@ -279,7 +250,6 @@ export class GuildPlayer {
       this.#state = { kind: 'disconnected' };
       throw new VoiceJoinError(channelId, error, reason);
     }
-    connection.subscribe(this.#audio);
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();
@@ -420,9 +390,9 @@ export class GuildPlayer {
 
   #endEarly(current: CurrentClip, ending: 'skipped' | 'stopped' | 'cut-off'): void {
     current.ending = ending;
-    // Without a resource the clip is still opening: the abort makes open() settle, which ends it.
+    // Not playing yet, the clip is still opening: the abort makes open() settle, which ends it.
     current.abort.abort();
-    if (current.resource && !this.#audio.stop(true)) this.#finishCurrent(current);
+    if (current.playing && !current.playing.stop()) this.#finishCurrent(current);
   }
 
   /** Stops everything and leaves the channel. */
@@ -442,7 +412,7 @@ export class GuildPlayer {
   /** Leaves and refuses further use. */
   destroy(): void {
     this.leave('shutdown');
-    this.#audio.stop(true);
+    for (const output of this.#outputs.values()) output.destroy();
     this.#state = { kind: 'destroyed' };
   }
 
@@ -451,7 +421,7 @@ export class GuildPlayer {
     this.#state = { kind: 'disconnected' };
     this.#clearIdleTimer();
     this.#clearGraceTimer();
-    const heardSeconds = (this.#current?.resource?.playbackDuration ?? 0) / 1000;
+    const heardSeconds = (this.#current?.playing?.playedMs ?? 0) / 1000;
     const dropped = this.#queue.splice(0);
     this.#log.warn(
       { code: 'voice-connection-lost', reason, closeCode: this.#lastCloseCode, heardSeconds, droppedClips: dropped.length },
@@ -459,7 +429,7 @@ export class GuildPlayer {
     );
     for (const entry of dropped) this.#drop(entry, 'cut-off');
     const current = this.#current;
-    if (current && !current.resource && this.#failure !== undefined && this.#failure !== 'lost') {
+    if (current && !current.playing && this.#failure !== undefined && this.#failure !== 'lost') {
       // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
       // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
       current.abort.abort();
@@ -499,9 +469,22 @@ export class GuildPlayer {
       stream.once('error', (error: unknown) => {
         if (!current.ending) current.error ??= error;
       });
-      const resource = createAudioResource(stream, { inputType: StreamType.Opus });
-      current.resource = resource;
-      this.#audio.play(resource);
+      current.playing = this.#output(voiceSender()).play(state.connection, stream, {
+        started: () => {
+          if (this.#current !== current || current.started) return;
+          current.started = true;
+          current.entry.item.started?.();
+        },
+        ended: (error) => {
+          if (this.#current !== current) return;
+          if (error !== undefined && !current.ending) {
+            this.#log.warn({ err: current.error ?? error }, 'audio stream failed');
+            // The library's AudioPlayerError keeps only the message; the stream's own typed error was captured above.
+            current.error ??= error;
+          }
+          this.#finishCurrent(current);
+        },
+      });
     } catch (error) {
       current.error = error;
       this.#finishCurrent(current);
@@ -529,7 +512,7 @@ export class GuildPlayer {
     if (this.#current !== current) return;
     this.#current = undefined;
     current.abort.abort();
-    const seconds = (current.resource?.playbackDuration ?? 0) / 1000;
+    const seconds = (current.playing?.playedMs ?? 0) / 1000;
     const status: PlaybackStatus = current.ending ?? (current.error === undefined ? 'played' : 'failed');
     const result: PlaybackResult =
       status === 'failed' ? { status, seconds, error: current.error } : { status, seconds };

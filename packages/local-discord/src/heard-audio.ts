@@ -12,10 +12,13 @@ type Decoder = InstanceType<typeof OpusEncoder>;
 const SAMPLE_RATE = 48_000;
 const CHANNELS = 2;
 const SILENCE_FRAME = Buffer.from([0xf8, 0xff, 0xfe]);
+const FRAME_SAMPLES = 960;
 
 class GuildAudio {
   chunks: Int16Array[] = [];
   samples = 0;
+  /** Samples of frames only timed, not decoded (FakeDiscordOptions.hearInFull): counted, not in the PCM. */
+  timedSamples = 0;
   packets: HeardPacket[] = [];
   encryptionMode: string | undefined;
   decryptFailures = 0;
@@ -34,7 +37,7 @@ class GuildAudio {
       offset += chunk.length;
     }
     return {
-      pcm, seconds: this.samples / CHANNELS / SAMPLE_RATE, packets: [...this.packets], encryptionMode: this.encryptionMode,
+      pcm, seconds: (this.samples + this.timedSamples) / CHANNELS / SAMPLE_RATE, packets: [...this.packets], encryptionMode: this.encryptionMode,
       decryptFailures: this.decryptFailures, decodeFailures: this.decodeFailures,
       ...(this.dave ? { dave: this.dave.report() } : {}),
     };
@@ -43,6 +46,7 @@ class GuildAudio {
   clear(): void {
     this.chunks = [];
     this.samples = 0;
+    this.timedSamples = 0;
     this.packets = [];
     this.decryptFailures = 0;
     this.decodeFailures = 0;
@@ -153,6 +157,19 @@ export class HeardAudioStore {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /**
+   * A frame only timed (its guild is not heard in full): arrival, RTP numbers and its sealed size, which is 3 bytes
+   * for a silence frame (never end-to-end encrypted) and more for any audio frame. Counts as 20 ms heard.
+   */
+  pushTimed(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, bytes: number): void {
+    const audio = this.guild(guildId);
+    const silence = bytes === SILENCE_FRAME.length;
+    audio.packets.push({ sequence, timestamp, receivedAtMs, bytes, silence, ssrc });
+    audio.lastPacketAt = receivedAtMs;
+    if (!silence) audio.timedSamples += FRAME_SAMPLES * CHANNELS;
+    for (const listener of [...this.listeners]) listener();
+  }
+
   heard(guildId: string): HeardAudio {
     return this.guild(guildId).snapshot();
   }
@@ -195,8 +212,9 @@ export class HeardAudioStore {
     const timeoutMs = opts.timeoutMs ?? 20_000;
     const audio = this.guild(guildId);
     const check = (): HeardAudio | undefined => {
-      const seconds = audio.samples / CHANNELS / SAMPLE_RATE;
-      if (audio.samples === 0 || seconds < minSeconds || audio.lastPacketAt === undefined) return undefined;
+      const samples = audio.samples + audio.timedSamples;
+      const seconds = samples / CHANNELS / SAMPLE_RATE;
+      if (samples === 0 || seconds < minSeconds || audio.lastPacketAt === undefined) return undefined;
       return performance.now() - audio.lastPacketAt >= quietMs ? audio.snapshot() : undefined;
     };
     return this.waits.wait(
@@ -211,7 +229,7 @@ export class HeardAudioStore {
         };
       },
       timeoutMs,
-      () => `guild ${guildId} heard ${(audio.samples / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
+      () => `guild ${guildId} heard ${((audio.samples + audio.timedSamples) / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
         `(wanted >= ${minSeconds} s then ${quietMs} ms of quiet; decrypt failures ${audio.decryptFailures}, decode failures ${audio.decodeFailures})`,
     );
   }

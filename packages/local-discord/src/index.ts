@@ -99,6 +99,7 @@ export class FakeDiscord {
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
       modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report, latencyMs: options.gatewayLatencyMs ?? 0,
+      hearInFull: options.hearInFull ?? (() => true),
       dave: {
         mode: options.dave ?? DEFAULT_DAVE_MODE, committer: options.daveCommitter ?? 'bot',
         handshakeDelayMs: options.daveHandshakeDelayMs ?? 0,

@@ -56,6 +56,12 @@ export interface FakeDiscordOptions {
   restRoundTripMs?: number;
   gatewayLatencyMs?: number;
   voiceUdpLatencyMs?: number;
+  /**
+   * Guilds whose voice is fully heard: transport-decrypted, DAVE-decrypted by each listener and Opus-decoded (default:
+   * every guild). The others' datagrams are only timed (RTP header, size, arrival; a 3-byte frame is silence), for
+   * benchmarks with hundreds of voices, where the fake's own per-packet work on the same cores would starve the bot.
+   */
+  hearInFull?: (guildId: string) => boolean;
   /** Recommended shard count from GET /gateway/bot; default 1. */
   shards?: number;
   /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */
@@ -226,7 +232,7 @@ export interface HeardPacket {
   timestamp: number;
   /** performance.now() when the datagram arrived. */
   receivedAtMs: number;
-  /** Size of the decrypted Opus frame. */
+  /** Size of the decrypted Opus frame (of the still sealed frame in a guild only timed: FakeDiscordOptions.hearInFull). */
   bytes: number;
   /** An Opus silence frame (F8 FF FE): kept here, left out of the PCM. */
   silence: boolean;

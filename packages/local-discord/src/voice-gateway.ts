@@ -12,7 +12,7 @@ import { DaveGroup, DaveOp, type DaveCommitter, type DaveGroupState } from './da
 import { ExternalSender } from './dave/mls.ts';
 import type { HeardAudioStore } from './heard-audio.ts';
 import type { DaveMode } from './types.ts';
-import { decryptRtp, SUPPORTED_MODES } from './rtp-decrypt.ts';
+import { decryptRtp, parseRtpHeader, SUPPORTED_MODES } from './rtp-decrypt.ts';
 import { randomToken } from './snowflake.ts';
 import type { UdpPeer, VoiceUdp } from './voice-udp.ts';
 
@@ -32,6 +32,8 @@ export const VoiceClose = {
 } as const;
 
 const CLOSE_REASONS: Readonly<Record<number, string>> = { 4021: 'Disconnected: Rate Limited.', 4022: 'Disconnected: Call Terminated.' };
+/** The transport's tag and nonce counter around a frame. */
+const SEALING_BYTES = 16 + 4;
 
 interface Allocation { guildId: string; userId: string; sessionId: string; channelId: string; token: string }
 
@@ -51,12 +53,15 @@ class VoiceSession implements UdpPeer {
   outbox: DelayedQueue | undefined;
   inbox: DelayedQueue | undefined;
   private readonly audio: HeardAudioStore;
+  /** Decrypt and decode this guild's frames (else only time them: VoiceGatewayOptions.hearInFull). */
+  private readonly inFull: boolean;
 
-  constructor(allocation: Allocation, ws: WebSocket, audio: HeardAudioStore, maxDaveVersion: number) {
+  constructor(allocation: Allocation, ws: WebSocket, audio: HeardAudioStore, maxDaveVersion: number, inFull: boolean) {
     this.allocation = allocation;
     this.ws = ws;
     this.audio = audio;
     this.maxDaveVersion = maxDaveVersion;
+    this.inFull = inFull;
   }
 
   send(op: number, d: unknown): void {
@@ -88,6 +93,11 @@ class VoiceSession implements UdpPeer {
 
   onRtp(packet: Buffer, receivedAtMs: number): void {
     if (!this.mode || !this.key) return;
+    if (!this.inFull) {
+      const header = parseRtpHeader(packet);
+      if (header) this.audio.pushTimed(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, packet.length - header.aadLength - SEALING_BYTES);
+      return;
+    }
     const opened = decryptRtp(packet, this.mode, this.key);
     if (!opened) {
       this.audio.decryptFailed(this.allocation.guildId);
@@ -123,6 +133,8 @@ export interface VoiceGatewayOptions {
   report: (line: string) => void;
   /** One-way delay on every message, both ways (network-delay.ts); 0 on loopback. */
   latencyMs?: number;
+  /** Guilds whose frames are decrypted and decoded; the others' are only timed (FakeDiscordOptions.hearInFull). */
+  hearInFull: (guildId: string) => boolean;
   /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT (and the DAVE group's listeners). */
   usersInChannel: (guildId: string, channelId: string) => string[];
   dave: VoiceGatewayDaveOptions;
@@ -356,7 +368,7 @@ export class VoiceGateway {
     for (const old of this.sessions) {
       if (old.allocation.guildId === allocation.guildId) this.end(old, 1000, 'Replaced by a new session.');
     }
-    const session = new VoiceSession(allocation, ws, this.options.audio, maxDaveVersion);
+    const session = new VoiceSession(allocation, ws, this.options.audio, maxDaveVersion, this.options.hearInFull(allocation.guildId));
     this.sessions.add(session);
     this.options.udp.register(session.ssrc, session);
     session.send(Op.Ready, { ssrc: session.ssrc, ip: this.options.udp.host, port: this.options.udp.port, modes: this.options.modes, experiments: [] });

@@ -1,0 +1,76 @@
+// The way clips were played before issue 25: @discordjs/voice's AudioPlayer, which prepares each packet in one turn
+// of its shared 20 ms cycle (one for every player in the process) and sends it at the start of the next.
+import type { Readable } from 'node:stream';
+import {
+  AudioPlayerStatus,
+  NoSubscriberBehavior,
+  StreamType,
+  createAudioPlayer,
+  createAudioResource,
+  type AudioPlayer,
+  type AudioResource,
+  type VoiceConnection,
+} from '@discordjs/voice';
+import type { ClipEvents, PlayingClip, VoiceOutput } from './voice-output.ts';
+
+/**
+ * Cycles (20 ms) a playing clip may go without a packet before the player ends it. The library's default (5, made for
+ * live streams) ended a clip as if played after 100 ms without a packet: a reply arriving slower than real time, or
+ * an encoder starved of CPU for a moment under load, lost the rest of its words and still said "Spoke" (measured:
+ * npm run bench, figure 3, on a loaded machine). Silence frames fill the wait; a body that truly stopped fails by
+ * the Voice API client's body-idle timeout (15 s by default), which this matches.
+ */
+export const MAX_MISSED_FRAMES = 750;
+
+interface Current {
+  resource: AudioResource;
+  events: ClipEvents;
+  started: boolean;
+  error?: unknown;
+}
+
+export class LibraryOutput implements VoiceOutput {
+  readonly #audio: AudioPlayer;
+  #current: Current | undefined;
+
+  constructor() {
+    this.#audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES } });
+    // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
+    // so that a late event can never end the clip that follows.
+    this.#audio.on('error', (error) => {
+      const current = this.#current;
+      if (current && error.resource === current.resource) current.error ??= error;
+    });
+    this.#audio.on('stateChange', (oldState, newState) => {
+      const current = this.#current;
+      if (!current) return;
+      if (newState.status === AudioPlayerStatus.Playing && newState.resource === current.resource && !current.started) {
+        current.started = true;
+        current.events.started();
+      }
+      if (newState.status === AudioPlayerStatus.Idle && oldState.status !== AudioPlayerStatus.Idle && oldState.resource === current.resource) {
+        this.#current = undefined;
+        current.events.ended(current.error);
+      }
+    });
+  }
+
+  play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip {
+    const state = connection.state;
+    if (!('subscription' in state && state.subscription?.player === this.#audio)) connection.subscribe(this.#audio);
+    const resource = createAudioResource(stream, { inputType: StreamType.Opus });
+    const current: Current = { resource, events, started: false };
+    this.#current = current;
+    this.#audio.play(resource);
+    return {
+      get playedMs() {
+        return resource.playbackDuration;
+      },
+      stop: () => this.#current === current && this.#audio.stop(true),
+    };
+  }
+
+  destroy(): void {
+    this.#audio.stop(true);
+  }
+}

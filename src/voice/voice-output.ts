@@ -1,0 +1,42 @@
+// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen per process:
+// 'clock' (voice-clock.ts, clock-output.ts: SayBot's sender, the default) and 'library' (@discordjs/voice's
+// AudioPlayer and its shared 20 ms cycle, as before issue 25; the benchmark's baseline, and a way back).
+import type { Readable } from 'node:stream';
+import type { VoiceConnection } from '@discordjs/voice';
+
+export type VoiceSenderKind = 'clock' | 'library';
+
+export interface ClipEvents {
+  /** The clip's first packet went out (library: the player started playing it). Called at most once. */
+  started(): void;
+  /** The clip is over (its end and closing silence sent, stopped, or failed with `error`). Called exactly once. */
+  ended(error: unknown): void;
+}
+
+export interface PlayingClip {
+  /** Audio sent so far, in milliseconds (20 per Opus packet; closing silence not counted). */
+  readonly playedMs: number;
+  /** Ends the clip at once, without closing silence; `ended` follows. False when it had already ended. */
+  stop(): boolean;
+}
+
+export interface VoiceOutput {
+  /**
+   * Plays a stream of 20 ms Opus packets (object mode, one Buffer each) on the connection. The stream is read as
+   * packets are due and destroyed when the clip ends early. One clip at a time: a new one replaces the current one.
+   */
+  play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip;
+  /** Stops whatever plays and lets go of the connection. */
+  destroy(): void;
+}
+
+let chosen: VoiceSenderKind = 'clock';
+
+/** The sender clips started from now on use (players already playing finish their clip as they began it). */
+export function configureVoiceSender(kind: VoiceSenderKind): void {
+  chosen = kind;
+}
+
+export function voiceSender(): VoiceSenderKind {
+  return chosen;
+}
