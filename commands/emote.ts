@@ -36,17 +36,19 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
+  await speakForCommand(interaction, context, emotionRequest(interaction, settings), readOutput(interaction.options), voiceLabel);
+};
+
+/** The emotion request of the command's text, its exaggeration checked before any API call. */
+function emotionRequest(
+  interaction: Parameters<CommandModule['execute']>[0] | Parameters<NonNullable<CommandModule['executeOutsideServer']>>[0],
+  settings: Awaited<ReturnType<typeof settingsForCommand>>['settings'],
+) {
   const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
   // Discord enforces min/max for its own clients; a crafted request is refused here, before any API call.
   if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  await speakForCommand(
-    interaction,
-    context,
-    { kind: 'emotion', text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) },
-    readOutput(interaction.options),
-    voiceLabel,
-  );
-};
+  return { kind: 'emotion' as const, text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) };
+}
 
 /** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file. */
 export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
@@ -57,10 +59,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
-  const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
-  if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  const request = { kind: 'emotion' as const, text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) };
-  await speakOutsideServer(interaction, context, request, voiceLabel);
+  await speakOutsideServer(interaction, context, emotionRequest(interaction, settings), voiceLabel);
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
