@@ -1,8 +1,10 @@
 // The local Discord's soundboard and message components as Discord documents them: Create Guild Soundboard Sound
-// (name 2-32, mp3 or ogg data URI, 512 KB, 5.2 s, Create Expressions, 8 slots) and action rows of buttons.
+// (name 2-32, mp3 or ogg data URI, 512 KB, 5.2 s, Create Expressions, 8 slots), action rows of buttons, and
+// Components V2 messages (IS_COMPONENTS_V2: their layout, the 40-component bound, no content, a flag for good).
 import { PermissionFlagsBits as P } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { checkComponents } from '@saybot/local-discord/components.ts';
+import { MAX_TOTAL_COMPONENTS_V2, checkComponents, customIdsOf } from '@saybot/local-discord/components.ts';
+import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { createSound, oggOpusSeconds, SOUNDBOARD_SLOTS } from '@saybot/local-discord/soundboard.ts';
 import { DEFAULT_PERMISSIONS, GuildRecord } from '@saybot/local-discord/state.ts';
 import { checkVoiceMessage } from '@saybot/local-discord/voice-message.ts';
@@ -68,6 +70,46 @@ describe('message components (the local Discord)', () => {
     expect(checkComponents([{ type: 1, components: [button('a'), button('a')] }])?.body.code).toBe(50035);
     expect(checkComponents([{ type: 1, components: [button('x'.repeat(101))] }])?.body.code).toBe(50035);
     expect(checkComponents([{ type: 1, components: Array.from({ length: 6 }, (_, i) => button(`b${i}`)) }])?.body.code).toBe(50035);
+  });
+
+  const V2 = 1 << 15;
+  const text = (content: string) => ({ type: 10, content });
+  const row = (...ids: string[]) => ({ type: 1, components: ids.map(button) });
+  const fieldOf = (error: { body: { errors?: unknown } } | undefined) => Object.keys((error?.body.errors ?? {}) as object)[0];
+
+  it('takes a Components V2 container of text and a row of buttons, and finds the buttons in it', () => {
+    const components = [{ type: 17, components: [text('Your voice message'), row('a', 'b', 'c')] }];
+    expect(checkMessageBody({ flags: V2 | 64, components }, [], true)).toBeUndefined();
+    expect(customIdsOf({ components })).toEqual(['a', 'b', 'c']);
+    // Without the flag, the same layout is refused: only action rows are top-level in a legacy message.
+    expect(fieldOf(checkMessageBody({ components }, [], true))).toBe('components.0.type');
+  });
+
+  it('refuses content or embeds with IS_COMPONENTS_V2, a type that is not top-level, and more than 40 components in all', () => {
+    const components = [text('hi')];
+    expect(fieldOf(checkMessageBody({ flags: V2, content: 'hello', components }, [], true))).toBe('content');
+    expect(fieldOf(checkMessageBody({ flags: V2, embeds: [{ title: 'x' }], components }, [], true))).toBe('embeds');
+    expect(fieldOf(checkComponents([button('a')], true))).toBe('components.0.type');
+    expect(fieldOf(checkComponents([{ type: 17, components: [{ type: 17, components: [text('x')] }] }], true))).toBe('components.0.components.0.type');
+    expect(fieldOf(checkComponents([{ type: 17, components: [text('')] }], true))).toBe('components.0.components.0.content');
+    // 8 containers of a text and a row of 3 buttons: 8 × (1 + 1 + 1 + 3) = 48 components, 8 at the top.
+    const many = Array.from({ length: 8 }, (_, i) => ({ type: 17, components: [text('x'), row(`a${i}`, `b${i}`, `c${i}`)] }));
+    expect(checkComponents(many.slice(0, 6), true)).toBeUndefined(); // 36
+    expect(checkComponents(many, true)?.body.code).toBe(50035);
+    expect(MAX_TOTAL_COMPONENTS_V2).toBe(40);
+    // Custom IDs are unique across the whole message, nested or not.
+    expect(fieldOf(checkComponents([row('a'), { type: 17, components: [row('a')] }], true))).toBe('components.1.components.0.components.0.custom_id');
+  });
+
+  it('keeps IS_COMPONENTS_V2 on a message for good: an edit cannot take it off or add content', () => {
+    const current = { flags: V2, content: '', components: [text('hi')] };
+    expect(checkMessageBody({ components: [text('edited')] }, [], false, current)).toBeUndefined();
+    expect(fieldOf(checkMessageBody({ flags: 0, components: [row('a')] }, [], false, current))).toBe('flags');
+    expect(fieldOf(checkMessageBody({ content: 'hello' }, [], false, current))).toBe('content');
+    // Setting the flag on a legacy message needs its content emptied.
+    const legacy = { flags: 0, content: 'old', components: [] };
+    expect(fieldOf(checkMessageBody({ flags: V2, components: [text('new')] }, [], false, legacy))).toBe('content');
+    expect(checkMessageBody({ flags: V2, content: null, components: [text('new')] }, [], false, legacy)).toBeUndefined();
   });
 
   it('refuses components on a voice message', () => {

@@ -176,11 +176,12 @@ export class FakeDiscord {
   }
 
   /**
-   * A user-installed slash command used in a DM or group DM (Interactions.createPrivate): INTERACTION_CREATE on
-   * shard 0, where Discord sends what belongs to no guild (shard 0 is the one that covers guild ID 0).
+   * A user-installed slash command used where SayBot is no member (Interactions.createPrivate): from a DM or group
+   * DM, INTERACTION_CREATE on shard 0, where Discord sends what belongs to no guild (shard 0 covers guild ID 0);
+   * from a server SayBot is not in, on the shard that server's ID maps to.
    */
   async privateCommand(input: FakePrivateCommandInput): Promise<InteractionHandle> {
-    const connection = await this.parts.gateway.whenGuildReady('0', READY_TIMEOUT_MS);
+    const connection = await this.parts.gateway.whenGuildReady(input.context === 0 ? input.guild?.id ?? '0' : '0', READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.createPrivate(input);
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);

@@ -20,6 +20,10 @@ export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Aut
 export const CommandType = { ChatInput: 1, Message: 3 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
 const DEFAULT_WAIT_MS = 10_000;
+/** What an interaction response can use of an app's permissions where the app is no member (Discord's change log, 2022-06-29). */
+const RESPONSE_PERMISSIONS = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone | PermissionFlagsBits.UseExternalEmojis;
+/** app_permissions in a DM or group DM between users (receiving-and-responding: app_permissions). */
+const PRIVATE_CHANNEL_APP_PERMISSIONS = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone;
 
 export interface Answer { status: number; json?: unknown; headers?: Record<string, string> }
 
@@ -49,6 +53,11 @@ export class Interaction implements InteractionHandle {
   tokenExpired = false;
   originalMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
+  /**
+   * Where the app is no member (a user install): what its responses may use, its app_permissions (Discord: an app
+   * without a bot user there "depends on @everyone"); a file needs ATTACH_FILES. Undefined in the bot's servers.
+   */
+  responsePermissions: bigint | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
   private readonly clock: DiscordClock;
@@ -209,11 +218,16 @@ export class Interactions {
   }
 
   /**
-   * A user-installed slash command used in SayBot's DM (context 1, BOT_DM) or a DM or group DM between users
-   * (context 2, PRIVATE_CHANNEL), as Discord sends it there: no guild, the invoking `user` (no `member`),
-   * `authorizing_integration_owners` { "1": the user }, and `app_permissions` of a private channel (Attach Files,
-   * Embed Links, Mention Everyone; Use External Emojis too in the bot's DM). Discord offers the command there only
-   * when its global definition lists the user install (integration_types 1) and that context.
+   * A user-installed slash command used where SayBot is no member, as Discord sends it there, offered only when the
+   * command's global definition lists the user install (integration_types 1) and that context:
+   * - SayBot's DM (context 1, BOT_DM) or a DM or group DM between users (context 2, PRIVATE_CHANNEL): no guild, the
+   *   invoking `user` (no `member`), `app_permissions` of a private channel (Attach Files, Embed Links, Mention
+   *   Everyone; Use External Emojis too in the bot's DM);
+   * - a server SayBot is not in (context 0, GUILD): `guild_id`, the `member` with their permissions in the channel,
+   *   and `app_permissions` those of @everyone there limited to what an interaction response can use (Attach Files,
+   *   Embed Links, Mention Everyone, Use External Emojis), as for an app without a bot user.
+   * Either way `authorizing_integration_owners` is { "1": the user }, and a response with a file needs Attach Files
+   * in those app_permissions (403 50013 otherwise).
    */
   createPrivate(input: FakePrivateCommandInput): { interaction: Interaction; payload: Json } {
     const user = this.world.findUser(input.userId);
@@ -224,17 +238,13 @@ export class Interactions {
     if (!registered || !integrationTypes.includes(1) || !contexts.includes(input.context)) {
       throw new Error(`FakeDiscord: /${input.name} is not offered to user installs in context ${input.context} (global definition: integration_types ${JSON.stringify(integrationTypes)}, contexts ${JSON.stringify(contexts)})`);
     }
-    const channelId = input.context === 1 ? this.world.dmChannelWith(user) : (input.channelId ?? snowflake());
-    const channel = input.context === 1
-      ? dmChannelPayload(channelId, user)
-      : { id: channelId, type: input.groupDm === true ? 3 : 1, last_message_id: null, flags: 0, recipients: [userPayload(user)] };
-    const interaction = new Interaction(InteractionType.ApplicationCommand, undefined, user, channelId, input.name, this.deps);
-    const appPermissions = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone
-      | (input.context === 1 ? PermissionFlagsBits.UseExternalEmojis : 0n);
+    const where = input.context === 0 ? this.foreignGuildPlace(input, user) : this.privatePlace(input, user);
+    const interaction = new Interaction(InteractionType.ApplicationCommand, undefined, user, where.channelId, input.name, this.deps);
+    interaction.responsePermissions = where.appPermissions;
     const payload: Json = {
       id: interaction.id, application_id: this.world.applicationId, type: InteractionType.ApplicationCommand, token: interaction.token, version: 1,
-      channel_id: channelId, channel, user: userPayload(user),
-      app_permissions: appPermissions.toString(),
+      ...where.fields, channel_id: where.channelId,
+      app_permissions: where.appPermissions.toString(),
       locale: input.locale ?? 'en-US', entitlements: [], authorizing_integration_owners: { 1: user.id }, context: input.context,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       data: { id: registered.id, name: input.name, type: CommandType.ChatInput, options: (input.options ?? []).map((o) => this.option(o)) },
@@ -242,6 +252,38 @@ export class Interactions {
     this.byId.set(interaction.id, interaction);
     this.byToken.set(interaction.token, interaction);
     return { interaction, payload };
+  }
+
+  /** SayBot's DM or another DM / group DM: the channel, the invoking user, and a private channel's app_permissions. */
+  private privatePlace(input: FakePrivateCommandInput, user: UserRecord): { channelId: string; appPermissions: bigint; fields: Json } {
+    const channelId = input.context === 1 ? this.world.dmChannelWith(user) : (input.channelId ?? snowflake());
+    const channel = input.context === 1
+      ? dmChannelPayload(channelId, user)
+      : { id: channelId, type: input.groupDm === true ? 3 : 1, last_message_id: null, flags: 0, recipients: [userPayload(user)] };
+    const appPermissions = PRIVATE_CHANNEL_APP_PERMISSIONS | (input.context === 1 ? PermissionFlagsBits.UseExternalEmojis : 0n);
+    return { channelId, appPermissions, fields: { channel, user: userPayload(user) } };
+  }
+
+  /** A server SayBot is not in: the guild as an interaction names it, the member with their rights, @everyone's for the app. */
+  private foreignGuildPlace(input: FakePrivateCommandInput, user: UserRecord): { channelId: string; appPermissions: bigint; fields: Json } {
+    const guild = input.guild;
+    if (!guild) throw new Error('FakeDiscord: a user-installed command in a server (context 0) needs `guild`');
+    if (this.world.guilds.has(guild.id)) throw new Error(`FakeDiscord: SayBot is a member of guild ${guild.id}; use command() there`);
+    const channelId = input.channelId ?? snowflake();
+    const locale = guild.locale ?? 'en-US';
+    const member = {
+      user: userPayload(user), nick: null, avatar: null, banner: null, roles: [], joined_at: new Date(0).toISOString(), premium_since: null,
+      deaf: false, mute: false, flags: 0, pending: false, communication_disabled_until: null, permissions: guild.memberPermissions.toString(),
+    };
+    const channel = {
+      id: channelId, type: 0, guild_id: guild.id, name: 'general', position: 0, parent_id: null, nsfw: false, rate_limit_per_user: 0,
+      last_message_id: null, flags: 0, topic: null, permissions: guild.memberPermissions.toString(),
+    };
+    return {
+      channelId,
+      appPermissions: guild.everyonePermissions & RESPONSE_PERMISSIONS,
+      fields: { guild_id: guild.id, guild: { id: guild.id, locale, features: [] }, guild_locale: locale, channel, member },
+    };
   }
 
   private option(option: InteractionOption): Json {
@@ -316,7 +358,7 @@ export class Interactions {
     if (type === 4 || type === 5) {
       if (autocomplete) return refuse(invalidType, `callback type ${type} to an autocomplete interaction`);
       if (type === 4) {
-        const problem = checkMessageBody(data, body.files, true);
+        const problem = checkResponseFiles(interaction, body.files) ?? checkMessageBody(data, body.files, true);
         if (problem) return refuse(problem, 'callback type 4 with an invalid message');
       }
       message = this.messages.create(
@@ -378,7 +420,7 @@ export class Interactions {
     if (messageId === undefined) {
       if (method !== 'POST') return answer(apiError(405, 0, '405: Method Not Allowed'));
       if (!interaction.acknowledged) return refuse(apiError(404, 10015, 'Unknown Webhook'), 'follow-up before the interaction was acknowledged');
-      const problem = checkMessageBody(json, body.files, true);
+      const problem = checkResponseFiles(interaction, body.files) ?? checkMessageBody(json, body.files, true);
       if (problem) return refuse(problem, 'follow-up with an invalid message');
       const message = this.messages.create(
         { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 0, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
@@ -405,7 +447,7 @@ export class Interactions {
     const flags = typeof current.flags === 'number' ? current.flags : 0;
     const voiceDeferred = original && (flags & IS_VOICE_MESSAGE) !== 0 && (flags & MessageFlag.Loading) !== 0;
     const edit = voiceDeferred ? { ...json, flags: (typeof json.flags === 'number' ? json.flags : 0) | IS_VOICE_MESSAGE } : json;
-    const problem = checkMessageBody(edit, body.files, voiceDeferred);
+    const problem = checkResponseFiles(interaction, body.files) ?? checkMessageBody(edit, body.files, voiceDeferred, current);
     if (problem) return refuse(problem, 'edit with an invalid message');
     const message = this.messages.edit(id, edit, body.files);
     interaction.record(this.response(original ? 'edit-original' : 'edit-follow-up', json, edit, body, message));
@@ -427,4 +469,11 @@ export class Interactions {
       mentioned: mentionedBy(data.content, data.allowed_mentions),
     };
   }
+}
+
+/** A file in a response where the app is no member and its app_permissions lack Attach Files: Missing Permissions. */
+function checkResponseFiles(interaction: Interaction, files: ParsedBody['files']): ApiError | undefined {
+  const allowed = interaction.responsePermissions;
+  if (allowed === undefined || files.length === 0 || (allowed & PermissionFlagsBits.AttachFiles) !== 0n) return undefined;
+  return apiError(403, 50013, 'Missing Permissions');
 }

@@ -1,5 +1,5 @@
 // Messages the bot creates (interaction responses, follow-ups, channel messages), stored and answered as Discord does.
-import { checkComponents } from './components.ts';
+import { IS_COMPONENTS_V2, checkComponents, checkComponentsV2Body, isComponentsV2 } from './components.ts';
 import type { UploadedFile } from './body.ts';
 import { checkVoiceMessage } from './voice-message.ts';
 import type { Cdn } from './cdn.ts';
@@ -16,8 +16,8 @@ export const MAX_EMBEDS = 10;
 export const MAX_FILES = 10;
 export const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
 
-/** Discord's checks on a message body; undefined when it is acceptable. */
-export function checkMessageBody(data: Json, files: UploadedFile[], creating: boolean): ApiError | undefined {
+/** Discord's checks on a message body; undefined when it is acceptable. `current`: the message an edit changes. */
+export function checkMessageBody(data: Json, files: UploadedFile[], creating: boolean, current?: Json): ApiError | undefined {
   const content = data.content;
   if (content !== undefined && content !== null && typeof content !== 'string') {
     return apiError(400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] } });
@@ -37,7 +37,8 @@ export function checkMessageBody(data: Json, files: UploadedFile[], creating: bo
   const empty = !(typeof content === 'string' && content.length > 0) && !(Array.isArray(data.embeds) && data.embeds.length > 0) &&
     files.length === 0 && !(Array.isArray(data.components) && data.components.length > 0) && data.poll === undefined;
   if (creating && empty) return apiError(400, 50006, 'Cannot send an empty message');
-  return checkComponents(data.components) ?? checkVoiceMessage(data, files, creating);
+  const v2 = isComponentsV2(data.flags) || isComponentsV2(current?.flags);
+  return checkComponentsV2Body(data, current) ?? checkComponents(data.components, v2) ?? checkVoiceMessage(data, files, creating);
 }
 
 /** Who a message really pings: Discord's allowed_mentions rules (absent = parse everything). */
@@ -121,7 +122,8 @@ export class MessageStore {
     if ('content' in data) edited.content = typeof data.content === 'string' ? data.content : '';
     if ('embeds' in data) edited.embeds = Array.isArray(data.embeds) ? data.embeds : [];
     if ('components' in data) edited.components = Array.isArray(data.components) ? data.components : [];
-    if (typeof data.flags === 'number') edited.flags = data.flags | ((message.flags as number) & MessageFlag.Ephemeral);
+    // Ephemeral stays what it was; IS_COMPONENTS_V2, once set, stays (checkComponentsV2Body refuses taking it off).
+    if (typeof data.flags === 'number') edited.flags = data.flags | ((message.flags as number) & (MessageFlag.Ephemeral | IS_COMPONENTS_V2));
     edited.flags = (edited.flags as number) & ~MessageFlag.Loading;
     edited.attachments = this.attachmentsFor(data, files, existing);
     const mentioned = mentionedBy(edited.content, data.allowed_mentions);

@@ -138,19 +138,32 @@ export interface FakeButtonInput {
 }
 
 /**
- * A user-installed slash command used outside any server: in SayBot's DM (context 1) or a DM or group DM between
- * users (context 2, a channel SayBot is not in).
+ * A user-installed slash command used where SayBot is no member: in SayBot's DM (context 1), a DM or group DM
+ * between users (context 2, a channel SayBot is not in), or a server SayBot is not in (context 0, `guild`).
  */
 export interface FakePrivateCommandInput {
   userId: string;
   name: string;
-  context: 1 | 2;
+  context: 0 | 1 | 2;
   options?: InteractionOption[];
   /** Default: 'en-US'. */
   locale?: string;
-  /** Context 2: the channel's ID (default: a new one) and whether it is a group DM (type 3) rather than a DM (type 1). */
+  /** Context 0 or 2: the channel's ID (default: a new one); context 2: a group DM (type 3) rather than a DM (type 1). */
   channelId?: string;
   groupDm?: boolean;
+  /** Context 0: the server, which must not be one of the fake's guilds (SayBot is not in it). */
+  guild?: FakeForeignGuild;
+}
+
+/** A server SayBot is not a member of, as far as an interaction from it tells: its ID and the rights there. */
+export interface FakeForeignGuild {
+  id: string;
+  /** Default: 'en-US'. */
+  locale?: string;
+  /** The invoking member's permissions in the channel, overwrites included (the interaction's member.permissions). */
+  memberPermissions: bigint;
+  /** What @everyone may do in the channel, overwrites included: an app that is no member gets these (app_permissions). */
+  everyonePermissions: bigint;
 }
 
 /** A message context menu used on a message: the interaction carries the message in `data.resolved.messages`. */
