@@ -1,11 +1,12 @@
-// A reply's buttons end to end: "Save as sound" and "Play in my voice channel" under a file reply, served from the
-// audio cache with no call to the Voice API, against the local Discord (which keeps the soundboard and checks its
-// limits as Discord does) and the sandbox.
-import { PermissionFlagsBits } from 'discord.js';
+// A reply's buttons end to end: "Save as sound" and "Play in my voice channel" under a file reply, and on the private
+// Components V2 message that follows a voice message (which cannot carry buttons itself), served from the audio
+// cache with no call to the Voice API, against the local Discord (which keeps the soundboard and checks its limits,
+// and Components V2 messages, as Discord does) and the sandbox.
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-discord';
 import { oggOpusSeconds, SOUNDBOARD_MAX_BYTES } from '@saybot/local-discord/soundboard.ts';
-import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import type { FakeGuildSpec, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 
@@ -18,7 +19,9 @@ const BOB = { id: '300000000000000092', username: 'bob' }; // no Create Expressi
 function guilds(): FakeGuildSpec[] {
   return [{
     id: GUILD, name: 'Buttons', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }],
-    botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.CreateGuildExpressions,
+    // As on Discord, where @everyone may send voice messages by default.
+    everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
+    botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.CreateGuildExpressions | PermissionFlagsBits.SendVoiceMessages,
     members: [
       { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.CreateGuildExpressions },
       { ...BOB, voiceChannelId: VOICE, locale: 'en-US' },
@@ -48,6 +51,28 @@ async function fileReply(h: Harness, userId: string, text: string): Promise<{ me
   // Bounded and free of the text and the member: a version, an action, a random ID.
   for (const button of buttons) expect(button.custom_id).toMatch(/^sb1:(play|sound):[\w-]{16}$/);
   return { messageId: String(message.id), play: buttons[0]?.custom_id ?? '', sound: buttons[1]?.custom_id ?? '' };
+}
+
+/** The private Components V2 message that follows a voice-message reply: its text and its buttons. */
+interface ButtonsMessage { response: InteractionResponse; messageId: string; text: string; buttons: Array<{ custom_id: string; label: string }> }
+
+/** /say as a voice message, then the follow-up carrying its buttons (a voice message carries none). */
+async function voiceMessageReply(h: Harness, userId: string, text: string): Promise<{ handle: InteractionHandle; follow: ButtonsMessage }> {
+  const { handle } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, output: 'voice-message' } });
+  const response = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+  const message = response.message ?? {};
+  type Component = { type: number; content?: string; components?: Component[]; custom_id?: string; label?: string };
+  const walk = (list: Component[]): Component[] => list.flatMap((c) => [c, ...walk(c.components ?? [])]);
+  const all = walk((message.components ?? []) as Component[]);
+  return {
+    handle,
+    follow: {
+      response,
+      messageId: String(message.id),
+      text: all.filter((c) => c.type === 10).map((c) => c.content ?? '').join('\n'),
+      buttons: all.filter((c) => c.type === 2).map((c) => ({ custom_id: c.custom_id ?? '', label: c.label ?? '' })),
+    },
+  };
 }
 
 async function press(h: Harness, userId: string, messageId: string, customId: string): Promise<{ handle: InteractionHandle; content: string }> {
@@ -130,6 +155,61 @@ describe('reply buttons', () => {
     const audio = await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.1, quietMs: 400 });
     expect(audio.seconds).toBeLessThan(expected + 0.3);
     expect(ttsCalls(h)).toBe(calls);
+  });
+
+  it('follows a voice-message reply with a private Components V2 message whose buttons play it, post it again and save it, all from the cache', async () => {
+    const h = await start();
+    const text = 'Good game.';
+    const { handle, follow } = await voiceMessageReply(h, ALICE.id, text);
+    // The voice message is the response itself, public and attributed; the buttons come after it, to Alice alone.
+    const voice = handle.responses.find((r) => r.kind === 'edit-original');
+    expect(((voice?.flags ?? 0) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
+    expect(handle.responses.indexOf(follow.response)).toBeGreaterThan(handle.responses.indexOf(voice as InteractionResponse));
+    expect(follow.response.flags).toBe(MessageFlags.Ephemeral | MessageFlags.IsComponentsV2);
+    expect(follow.response.content).toBeUndefined();
+    expect(follow.response.message?.content).toBe('');
+    expect(follow.text).toMatch(/\d\.\d s/);
+    expect(follow.buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.play'), t('en-US', 'buttons.again'), t('en-US', 'buttons.sound')]);
+    for (const button of follow.buttons) expect(button.custom_id).toMatch(/^sb1:(play|post|sound):[\w-]{16}$/);
+    expect(handle.problems).toEqual([]);
+    const calls = ttsCalls(h);
+
+    h.discord.clearAudio(GUILD);
+    const played = await press(h, ALICE.id, follow.messageId, follow.buttons[0]?.custom_id ?? '');
+    expect(played.content).toMatch(new RegExp(`^Played it again in <#${VOICE}> \\(\\d\\.\\d s\\), from the cache`));
+    const expected = h.sandbox.expectedDurationSeconds(text);
+    const audio = await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.1, quietMs: 400 });
+    expect(audio.seconds).toBeLessThan(expected + 0.3);
+
+    // "Again": the same voice message once more in the channel, under a line naming who asked.
+    const before = h.discord.channelMessages(TEXT).length;
+    const again = await press(h, ALICE.id, follow.messageId, follow.buttons[1]?.custom_id ?? '');
+    expect(again.content).toBe(t('en-US', 'buttons.posted'));
+    const posted = h.discord.channelMessages(TEXT).slice(before);
+    expect(posted.map((m) => m.message.content)).toEqual([t('en-US', 'buttons.postedHeader', { member: `<@${ALICE.id}>` }), '']);
+    expect(((Number(posted[1]?.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
+    expect(posted[1]?.files[0]?.contentType).toBe('audio/ogg');
+    for (const message of posted) expect(message.message.mentions).toEqual([]);
+
+    const saved = await press(h, ALICE.id, follow.messageId, follow.buttons[2]?.custom_id ?? '');
+    expect(saved.content).toMatch(/^Saved as "Good game\." on this server's soundboard/);
+    expect(h.discord.soundboardSounds(GUILD)).toHaveLength(1);
+    expect(ttsCalls(h)).toBe(calls);
+  });
+
+  it('offers no "Save as sound" after a voice message longer than 5.2 s, and "Again" only where the member may post one', async () => {
+    const h = await start();
+    const text = 'This sentence is far too long to be a soundboard sound, since a sound lasts five seconds at most.';
+    expect(h.sandbox.expectedDurationSeconds(text)).toBeGreaterThan(5.2);
+    const { follow } = await voiceMessageReply(h, ALICE.id, text);
+    expect(follow.buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.play'), t('en-US', 'buttons.again')]);
+    // Alice may no longer send voice messages here: "Again" posts nothing and gives her the audio privately.
+    h.discord.setChannelOverwrites(GUILD, TEXT, [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.SendVoiceMessages }]);
+    const before = h.discord.channelMessages(TEXT).length;
+    const { handle, content } = await press(h, ALICE.id, follow.messageId, follow.buttons[1]?.custom_id ?? '');
+    expect(content.startsWith(t('en-US', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '')).toBe(true);
+    expect(handle.responses.at(-1)?.files.map((f) => f.name)).toEqual([expect.stringMatching(/\.ogg$/)]);
+    expect(h.discord.channelMessages(TEXT).length).toBe(before);
   });
 
   it('says the audio is no longer cached rather than paying again', async () => {

@@ -7,11 +7,13 @@ import type { CommandContext } from '../interactions/command.ts';
 import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
-import type { ReplayableRequest } from './reply-audio.ts';
+import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { memberVoiceChannel } from './speak.ts';
+import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
+import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 
 /** A press on one of SayBot's reply buttons; false when the custom_id is not one of them. */
 export async function handleReplyButton(interaction: ButtonInteraction, context: CommandContext): Promise<boolean> {
@@ -27,6 +29,8 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     if (parsed.action === 'sound') {
       const saved = await saveAsSound(interaction, context.speech, audio);
       await interaction.editReply({ content: t(interaction.locale, 'sound.saved', saved), allowedMentions: NO_MENTIONS });
+    } else if (parsed.action === 'post') {
+      await postAgain(interaction, context, audio);
     } else {
       await replay(interaction, context, audio.request);
     }
@@ -51,6 +55,44 @@ async function replay(interaction: ButtonInteraction<'cached'>, context: Command
   if (outcome.kind === 'failed') throw outcome.error;
   await interaction.editReply({
     content: t(interaction.locale, 'buttons.played', { channel: `<#${target.channelId}>`, seconds: outcome.seconds.toFixed(1) }),
+    allowedMentions: NO_MENTIONS,
+  });
+}
+
+/**
+ * "Again" under a voice message: the same voice message once more in the channel, rendered from the cache only,
+ * under a line naming the member (a voice message carries no text). Only where the member may post a voice message
+ * themselves (their rights and slowmode, voice-message-rights.ts); otherwise, or when Discord does not take it, the
+ * audio goes to them alone as a file, with why.
+ */
+async function postAgain(interaction: ButtonInteraction<'cached'>, context: CommandContext, audio: ReplyAudio): Promise<void> {
+  const bar = claimMemberVoiceMessage(interaction);
+  const job = context.speech.speak({
+    request: audio.request,
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    target: { kind: 'voice-message' },
+    cachedOnly: true,
+  });
+  const outcome = await job.outcome;
+  if (outcome.kind === 'failed') throw outcome.error;
+  if (outcome.kind !== 'voice-message') throw new Error(`a voice message rendered as ${outcome.kind}`);
+  const { message } = outcome;
+  const header = t(interaction.guild.preferredLocale, 'buttons.postedHeader', { member: `<@${interaction.user.id}>` });
+  const posted: VoiceMessagePostResult = bar === undefined
+    ? await postVoiceMessage(voiceMessagePlace(interaction), message, context.logger, header)
+    : { kind: 'fallback', reason: bar };
+  if (posted.kind === 'posted') {
+    await interaction.editReply({ content: t(interaction.locale, 'buttons.posted'), allowedMentions: NO_MENTIONS });
+    return;
+  }
+  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+  const params = {
+    voice: audio.request.voice, seconds: outcome.seconds.toFixed(1), format: 'ogg',
+    size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit),
+  };
+  await interaction.editReply({
+    content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
+    files: [{ attachment: message.ogg, name: `saybot-${audio.request.voice}.ogg` }],
     allowedMentions: NO_MENTIONS,
   });
 }

@@ -16,7 +16,7 @@ import { showProgress, showResult, type ShownComponents } from '../interactions/
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
-import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -194,6 +194,7 @@ async function showVoiceMessage(
   target: Extract<ChosenTarget, { kind: 'voice-message' }>,
   voiceId: string,
   voice: string,
+  buttons?: ReplyButtonSource,
 ): Promise<void> {
   const { message } = outcome;
   let posted: VoiceMessagePostResult;
@@ -217,10 +218,12 @@ async function showVoiceMessage(
     }
   }
   if (posted.kind === 'posted') {
-    // As the response, the voice message is the whole answer (it cannot be edited to say more); with the token
-    // gone, the line over it in the channel said who asked.
-    if (asResponse || tokenGone(interaction)) return;
-    return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) });
+    // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
+    // token gone, the line over it in the channel said who asked, and nothing can follow.
+    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
+    if (tokenGone(interaction)) return;
+    const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
+    return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) }, [], row && [row]);
   }
   const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) };
   const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
@@ -233,6 +236,27 @@ async function showVoiceMessage(
     return;
   }
   await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
+}
+
+/**
+ * The buttons of a voice message that is the interaction's response, which can carry none: a follow-up of their
+ * own, a Components V2 message (reply-button-row.ts), to the member alone (the buttons are theirs, and the channel
+ * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
+ */
+async function offerVoiceMessageButtons(
+  interaction: SpeakingInteraction, log: Logger, buttons: ReplyButtonSource | undefined, audioSeconds: number, voice: string,
+): Promise<void> {
+  if (buttons === undefined || tokenGone(interaction)) return;
+  try {
+    await interaction.followUp({
+      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
+      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
+      allowedMentions: NO_MENTIONS,
+    });
+  } catch (error) {
+    if (noteIfTokenGone(interaction, error)) return;
+    log.warn({ code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id }, 'could not send the buttons of a voice message');
+  }
 }
 
 /**
@@ -286,7 +310,7 @@ async function showOutcome(
   voiceId: string,
   voice: string,
   privateReply: boolean,
-  /** The reply's buttons (reply-buttons.ts), for a file or for audio played in voice. */
+  /** The reply's buttons (reply-buttons.ts): for a file, audio played in voice, or a voice message (on a follow-up). */
   buttons?: ReplyButtonSource,
 ): Promise<void> {
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
@@ -304,7 +328,7 @@ async function showOutcome(
     case 'voice-message':
       if (outcome.insteadOfFile) return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
       if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
-      return showVoiceMessage(interaction, log, outcome, target, voiceId, voice);
+      return showVoiceMessage(interaction, log, outcome, target, voiceId, voice, buttons);
     case 'played': {
       const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
       return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) }, [], row && [row]);
