@@ -50,7 +50,7 @@ function emotionRequest(
   return { kind: 'emotion' as const, text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) };
 }
 
-/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file. */
+/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file or a voice message. */
 export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
   const { settings, voiceLabel } = await settingsOutsideServer(
     interaction,
@@ -59,7 +59,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
-  await speakOutsideServer(interaction, context, emotionRequest(interaction, settings), voiceLabel);
+  await speakOutsideServer(interaction, context, emotionRequest(interaction, settings), voiceLabel, readOutput(interaction.options));
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

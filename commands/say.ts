@@ -41,7 +41,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   );
 };
 
-/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file. */
+/** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file or a voice message. */
 export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
   const { settings, voiceLabel } = await settingsOutsideServer(
     interaction,
@@ -49,7 +49,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
     readText(interaction.options, 'preset'),
   );
-  await speakOutsideServer(interaction, context, ttsRequest(interaction.options.getString('text', true), settings), voiceLabel);
+  await speakOutsideServer(interaction, context, ttsRequest(interaction.options.getString('text', true), settings), voiceLabel, readOutput(interaction.options));
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

@@ -1,7 +1,12 @@
 // The user-installable app end to end: commands registered as the operator's USER_INSTALL says, and /say used in a
-// DM (no guild, no member, app_permissions of a private channel) answered with a file, against the local Discord
-// and the sandbox Voice API.
+// DM (no guild, no member, app_permissions of a private channel) or a server SayBot is not in (the member's
+// permissions, @everyone's app_permissions) answered with a file or a voice message, against the local Discord and
+// the sandbox Voice API.
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
+import type { InteractionHandle } from '@saybot/local-discord/types.ts';
+import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { deployCommands } from '../../src/bot/interactions/deploy.ts';
@@ -103,5 +108,86 @@ describe('user-installable app', () => {
     expect(refused.content).toBe(t('en-US', 'userInstall.notAllowed'));
     const allowed = await (await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: 'Hello.' }] })).waitForFinal(20_000);
     expect(allowed.files).toHaveLength(1);
+  });
+  describe('as a voice message (output: voice-message)', () => {
+    const FOREIGN = '200000000000000089'; // a server SayBot is not in
+    const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
+    const isVoiceMessage = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.IsVoiceMessage) !== 0;
+    const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+    const ttsTexts = (h: Harness, from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text);
+
+    /** The voice message a user-install /say answered with: the deferral's flags, the one edit, the audio heard. */
+    async function voiceMessageOf(h: Harness, handle: InteractionHandle, text: string): Promise<void> {
+      const edit = await handle.waitFor((r) => r.kind === 'edit-original' && r.files.length > 0, 20_000);
+      // Deferred as a voice message (public), then one edit carrying the audio: Discord shows who used the command.
+      expect(handle.responses[0]).toMatchObject({ kind: 'callback', type: 5, flags: MessageFlags.IsVoiceMessage });
+      expect(isVoiceMessage(edit.message?.flags as number | undefined)).toBe(true);
+      expect(edit.files).toHaveLength(1);
+      expect(edit.files[0]?.contentType).toBe('audio/ogg');
+      expect(edit.message?.content).toBe('');
+      const heard = await hearVoiceMessage(edit.files[0]?.data ?? Buffer.alloc(0));
+      expect(Math.abs(heard.declaredSeconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
+      expect(handle.responses.filter((r) => r.kind === 'edit-original')).toHaveLength(1);
+      expect(handle.problems).toEqual([]);
+    }
+
+    it('answers /say in a DM with a voice message as the response itself', async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      const text = 'A voice message from a DM.';
+      const handle = await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: text }, { name: 'output', value: 'voice-message' }] });
+      await voiceMessageOf(h, handle, text);
+      expect(h.discord.channelMessages()).toEqual([]);
+    });
+
+    it('in a server SayBot is not in, answers a member who may send voice messages there with one', async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      const text = 'Hello from another server.';
+      const handle = await h.discord.privateCommand({
+        userId: DANA.id, name: 'say', context: 0, guild: { id: FOREIGN, memberPermissions: WITH_VOICE_MESSAGES, everyonePermissions: WITH_VOICE_MESSAGES },
+        options: [{ name: 'text', value: text }, { name: 'output', value: 'voice-message' }],
+      });
+      await voiceMessageOf(h, handle, text);
+    });
+
+    it("in a server SayBot is not in, gives a member without Send Voice Messages the audio privately as a file, saying why", async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      const handle = await h.discord.privateCommand({
+        userId: DANA.id, name: 'say', context: 0, locale: 'ja', guild: { id: FOREIGN, memberPermissions: DEFAULT_PERMISSIONS, everyonePermissions: DEFAULT_PERMISSIONS },
+        options: [{ name: 'text', value: 'Not for me here.' }, { name: 'output', value: 'voice-message' }],
+      });
+      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      expect(ephemeral(handle.responses[0]?.flags)).toBe(true);
+      expect(handle.responses.some((r) => isVoiceMessage(r.flags) || isVoiceMessage(r.message?.flags as number | undefined))).toBe(false);
+      expect(reply.content?.startsWith(t('ja', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).slice(0, 10))).toBe(true);
+      expect(reply.files[0]?.name).toMatch(/\.ogg$/);
+      expect(handle.problems).toEqual([]);
+    });
+
+    it('where @everyone may not attach files (so neither may SayBot), says so before anything is paid', async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      const from = h.sandbox.requests.length;
+      for (const output of ['voice-message', 'file']) {
+        const handle = await h.discord.privateCommand({
+          userId: DANA.id, name: 'say', context: 0,
+          guild: { id: FOREIGN, memberPermissions: WITH_VOICE_MESSAGES, everyonePermissions: WITH_VOICE_MESSAGES & ~PermissionFlagsBits.AttachFiles },
+          options: [{ name: 'text', value: 'Nothing to attach.' }, { name: 'output', value: output }],
+        });
+        const reply = await handle.waitForFinal(10_000);
+        expect(reply.content).toBe(t('en-US', 'userInstall.noAttachFiles'));
+        expect(reply.files).toEqual([]);
+      }
+      expect(ttsTexts(h, from)).toEqual([]);
+    });
+
+    it('when Discord does not take the voice message, removes the public response and sends the file privately, saying why', async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      h.discord.refuse({ route: 'webhook-edit', status: 403, code: 50173, message: 'Cannot send voice messages in this channel' });
+      const handle = await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 2, options: [{ name: 'text', value: 'Refused.' }, { name: 'output', value: 'voice-message' }] });
+      const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+      expect(handle.responses.map((r) => r.kind)).toEqual(['callback', 'delete', 'follow-up']);
+      expect(ephemeral(reply.flags)).toBe(true);
+      expect(reply.content).toMatch(/^Discord does not take voice messages in this channel/);
+      expect(reply.files[0]?.name).toMatch(/\.ogg$/);
+    });
   });
 });

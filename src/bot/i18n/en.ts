@@ -70,6 +70,8 @@ export const en = {
   'userInstall.file': 'There is no voice channel here, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'userInstall.off': 'SayBot works only in servers it is a member of: its owner has not enabled it in direct messages or other servers.',
   'userInstall.notAllowed': 'SayBot\'s owner lets only some people use it outside its servers, and you are not one of them.',
+  'userInstall.noAttachFiles': 'Files cannot be sent here (apps may not attach files in this channel), so SayBot cannot answer with audio. Nothing was spent.',
+  'userInstall.voiceMessageAsFile': 'The voice message could not be the reply here, so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'buttons.play': "Play in my voice channel",
   'buttons.again': "Again",
   'buttons.sound': "Save as sound",

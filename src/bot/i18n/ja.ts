@@ -63,6 +63,8 @@ export const ja: Catalogue = {
   'userInstall.file': 'ここにはボイスチャンネルがないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'userInstall.off': 'SayBot は参加しているサーバーでのみ使えます。運営者が DM や他のサーバーでの利用を有効にしていません。',
   'userInstall.notAllowed': 'SayBot の運営者はサーバー外での利用を一部の人に限っており、あなたは含まれていません。',
+  'userInstall.noAttachFiles': 'ここではファイルを送れない（このチャンネルではアプリがファイルを添付できません）ため、SayBot は音声で答えられません。文字数は使っていません。',
+  'userInstall.voiceMessageAsFile': 'ここではボイスメッセージを返信にできなかったため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'buttons.play': "自分のボイスチャンネルで再生",
   'buttons.again': "もう一度",
   'buttons.sound': "サウンドとして保存",

@@ -63,6 +63,8 @@ export const ko: Catalogue = {
   'userInstall.file': '여기에는 음성 채널이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'userInstall.off': 'SayBot은 자신이 들어가 있는 서버에서만 작동합니다. 운영자가 DM이나 다른 서버에서의 사용을 켜지 않았습니다.',
   'userInstall.notAllowed': 'SayBot 운영자가 서버 밖에서는 일부 사용자만 쓸 수 있게 했으며, 회원님은 포함되어 있지 않습니다.',
+  'userInstall.noAttachFiles': '여기에는 파일을 보낼 수 없어(이 채널에서는 앱이 파일을 첨부할 수 없습니다) SayBot이 오디오로 답할 수 없습니다. 문자 수는 쓰지 않았습니다.',
+  'userInstall.voiceMessageAsFile': '여기서는 음성 메시지를 답장으로 보낼 수 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'buttons.play': "내 음성 채널에서 재생",
   'buttons.again': "다시",
   'buttons.sound': "사운드로 저장",
