@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { USER_INSTALL_GUILD } from '../src/bot/frontend/user-install.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
@@ -35,21 +36,47 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
 
 const forgetting = ({ store, speech }: CommandContext): Forgetting => ({ store, purgeVoice: (id) => speech.purgeVoice(id) });
 
+/**
+ * Where the caller's rows are and how the replies name it: this server, or outside servers the user-install
+ * pseudo-guild (src/bot/frontend/user-install.ts), where every use from DMs and servers without SayBot counts.
+ */
+interface Scope {
+  guildId: string;
+  keys: { none: MessageKey; header: MessageKey; deleted: MessageKey };
+}
+
+const IN_SERVER = { none: 'privacy.show.none', header: 'privacy.show.header', deleted: 'privacy.deleted' } as const;
+const OUTSIDE = { none: 'privacy.outside.none', header: 'privacy.outside.header', deleted: 'privacy.outside.deleted' } as const;
+
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
-  if (sub === 'show') await show(interaction, context);
-  else if (sub === 'delete') await deleteMine(interaction, context);
+  const scope: Scope = { guildId: interaction.guildId, keys: IN_SERVER };
+  if (sub === 'show') await show(interaction, context, scope);
+  else if (sub === 'delete') await deleteMine(interaction, context, scope);
   else await deleteServer(interaction, context);
 };
 
-async function show(interaction: ChatInputCommandInteraction<'cached'>, { store }: CommandContext): Promise<void> {
+/**
+ * Outside servers (the user install): the user's own rows there. Not held to USER_INSTALL's allow-list: seeing and
+ * deleting one's data stays possible for someone the operator has since left out (a registration made while it
+ * was on still reaches SayBot). There is no server here to delete.
+ */
+export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+  const sub = interaction.options.getSubcommand(true);
+  const scope: Scope = { guildId: USER_INSTALL_GUILD, keys: OUTSIDE };
+  if (sub === 'show') await show(interaction, context, scope);
+  else if (sub === 'delete') await deleteMine(interaction, context, scope);
+  else throw new UserError('privacy.server.outside');
+};
+
+async function show(interaction: ChatInputCommandInteraction, { store }: CommandContext, scope: Scope): Promise<void> {
   const locale = interaction.locale;
   const perTable = new Map<string, number>();
-  for (const trace of await store.privacy.describeMember(interaction.guildId, interaction.user.id)) {
+  for (const trace of await store.privacy.describeMember(scope.guildId, interaction.user.id)) {
     perTable.set(trace.table, (perTable.get(trace.table) ?? 0) + trace.rows);
   }
   if (perTable.size === 0) {
-    await showResult(interaction, 'privacy.show.none');
+    await showResult(interaction, scope.keys.none);
     return;
   }
   const lines = [...perTable].map(([table, rows]) => {
@@ -57,14 +84,14 @@ async function show(interaction: ChatInputCommandInteraction<'cached'>, { store 
     const what = key === undefined ? t(locale, 'privacy.trace.other', { table }) : t(locale, key);
     return `- ${what}: ${formatNumber(locale, rows)}`;
   });
-  await showContent(interaction, [t(locale, 'privacy.show.header'), ...lines, t(locale, 'privacy.show.footer')].join('\n'));
+  await showContent(interaction, [t(locale, scope.keys.header), ...lines, t(locale, 'privacy.show.footer')].join('\n'));
 }
 
-async function deleteMine(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+async function deleteMine(interaction: ChatInputCommandInteraction, context: CommandContext, scope: Scope): Promise<void> {
   const locale = interaction.locale;
-  const report = await forgetMember(forgetting(context), interaction.user.id, interaction.guildId);
-  context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
-  const lines = [t(locale, 'privacy.deleted', { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
+  const report = await forgetMember(forgetting(context), interaction.user.id, scope.guildId);
+  context.logger.info({ guild: scope.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
+  const lines = [t(locale, scope.keys.deleted, { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
   if (report.voices.length > 0) lines.push(t(locale, 'privacy.deleted.voices', { names: report.voices.map((v) => echo(v.name, 40)).join(', ') }));
   await showContent(interaction, lines.join('\n'));
 }

@@ -1,4 +1,5 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
+import { USER_INSTALL_GUILD, requireUserInstall } from '../src/bot/frontend/user-install.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
@@ -15,7 +16,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
-  const { guild, bot, member } = report;
+  const { guild, bot } = report;
   const lines = [
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
     t(locale, 'usage.guild', {
@@ -33,13 +34,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
       spent: n(bot.spent),
       saved: n(bot.saved),
     }),
-    t(locale, 'usage.member', {
-      spent: n(member.spentToday),
-      budget: member.budget > 0
-        ? t(locale, 'usage.memberBudget', { limit: n(member.budget), left: n(Math.max(0, member.budget - member.spentToday)), reset: `${dayOf(member.resetAt)} 00:00 UTC` })
-        : t(locale, 'usage.noMemberBudget'),
-    }),
-    ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
+    ...memberLines(locale, report),
     ...(queueLine(locale, settings.queue)),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
@@ -50,6 +45,42 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   });
   await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
 };
+
+/**
+ * Outside servers (the user install: DMs, group DMs, servers without SayBot), privately: the user's own use there,
+ * which counts under the pseudo-guild, against their daily budget, and what is left of the monthly budget all such
+ * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) and no chart (its members
+ * would be other users).
+ */
+export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+  requireUserInstall(context, interaction);
+  const locale = interaction.locale;
+  const n = (value: number) => formatNumber(locale, value);
+  const report = await context.accounting.report(USER_INSTALL_GUILD, interaction.user.id);
+  const shared = report.guild.budget;
+  const lines = [
+    t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
+    t(locale, 'usage.outside.where'),
+    ...memberLines(locale, report),
+    ...(shared > 0 ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })] : []),
+    ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
+  ];
+  await showContent(interaction, lines.join('\n'));
+};
+
+/** The caller's own lines: today against their daily budget, and the cooldown in force. */
+function memberLines(locale: string, { member }: UsageReport): string[] {
+  const n = (value: number) => formatNumber(locale, value);
+  return [
+    t(locale, 'usage.member', {
+      spent: n(member.spentToday),
+      budget: member.budget > 0
+        ? t(locale, 'usage.memberBudget', { limit: n(member.budget), left: n(Math.max(0, member.budget - member.spentToday)), reset: `${dayOf(member.resetAt)} 00:00 UTC` })
+        : t(locale, 'usage.noMemberBudget'),
+    }),
+    ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
+  ];
+}
 
 /** The queue bounds in force, when all three are (a line naming "no limit" beside numbers would read oddly). */
 function queueLine(locale: string, queue: CommandContext['settings']['queue']): string[] {

@@ -6,11 +6,12 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
+import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { deployCommands } from '../../src/bot/interactions/deploy.ts';
-import { APP_ID, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { APP_ID, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000082';
 const TEXT = '210000000000000082';
@@ -188,6 +189,72 @@ describe('user-installable app', () => {
       expect(ephemeral(reply.flags)).toBe(true);
       expect(reply.content).toMatch(/^Discord does not take voice messages in this channel/);
       expect(reply.files[0]?.name).toMatch(/\.ogg$/);
+    });
+  });
+  describe('/usage and /privacy outside servers', () => {
+    const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+    const inDm = async (h: Harness, userId: string, name: string, sub?: string, extra: Partial<{ locale: string; context: 1 | 2 }> = {}) => {
+      const handle = await h.discord.privateCommand({
+        userId, name, context: extra.context ?? 1, ...(extra.locale === undefined ? {} : { locale: extra.locale }),
+        ...(sub === undefined ? {} : { options: [{ name: sub, type: 1, options: [] }] }),
+      });
+      const reply = await handle.waitForFinal(20_000);
+      expect(ephemeral(handle.responses[0]?.flags)).toBe(true);
+      return reply.content ?? '';
+    };
+    const say = async (h: Harness, userId: string, text: string) => {
+      const handle = await h.discord.privateCommand({ userId, name: 'say', context: 1, options: [{ name: 'text', value: text }] });
+      return handle.waitForFinal(20_000);
+    };
+
+    it('are registered for user installs only when USER_INSTALL is not off', async () => {
+      const on = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+      for (const name of ['usage', 'privacy']) expect(registered(on, name)).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+      await on.close();
+      const off = await start({ registerForUsers: false });
+      for (const name of ['usage', 'privacy']) expect(registered(off, name)?.integration_types ?? [0]).toEqual([0]);
+    });
+
+    it("/usage in a DM shows the user's own use outside servers, privately, against their daily budget and the shared one", async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '100', BUDGET_GUILD_MONTHLY_CHARS: '1000', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
+      const text = 'Twenty characters!!';
+      expect((await say(h, DANA.id, text)).files).toHaveLength(1);
+      const dana = await inDm(h, DANA.id, 'usage');
+      expect(dana).toContain(t('en-US', 'usage.outside.where'));
+      expect(dana).toContain(`You today: ${text.length} characters; daily budget 100, ${100 - text.length} left`);
+      expect(dana).toContain(t('en-US', 'usage.outside.shared', { limit: '1,000', left: String(1000 - text.length) }));
+      // Erin's figures are her own; Dana's spending shows only in the shared budget.
+      const erin = await inDm(h, ERIN.id, 'usage', undefined, { context: 2 });
+      expect(erin).toContain('You today: 0 characters');
+      expect(h.discord.channelMessages()).toEqual([]);
+    });
+
+    it('/privacy in a DM shows and deletes the user\'s data outside servers, not a server\'s, and deleting does not reset the daily budget', async () => {
+      const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
+      // Something of Dana's in a server SayBot is in, which a DM's /privacy must leave alone.
+      await runCommand(h, { guildId: GUILD, userId: DANA.id, name: 'myvoice', subcommand: 'set', options: { speed: 1.2 } });
+      expect(await inDm(h, DANA.id, 'privacy', 'show')).toBe(t('en-US', 'privacy.outside.none'));
+      expect((await say(h, DANA.id, 'Twenty characters!!')).files).toHaveLength(1);
+      const shown = await inDm(h, DANA.id, 'privacy', 'show');
+      expect(shown.startsWith(t('en-US', 'privacy.outside.header'))).toBe(true);
+      expect(shown).toMatch(/Spend records \(characters per request\): 1/);
+      const holding = () => rowsHolding(scanSqlite(h.databasePath), DANA.id);
+      const inPseudoGuild = () => holding().filter((r) => Object.values(r.cells).includes('1'));
+      expect(inPseudoGuild().length).toBeGreaterThan(0);
+
+      const deleted = await inDm(h, DANA.id, 'privacy', 'delete', { locale: 'ko' });
+      expect(deleted).toMatch(new RegExp(`^${t('ko', 'privacy.outside.deleted', { deleted: '@', anonymised: '@' }).split('@')[0]}`));
+      expect(inPseudoGuild()).toEqual([]);
+      expect(holding().map((r) => r.table)).toContain('member_defaults'); // the server's are not the DM's
+      expect(await inDm(h, DANA.id, 'privacy', 'show')).toBe(t('en-US', 'privacy.outside.none'));
+      // What she spent today still counts: 19 + 23 > 30, refused before anything is paid.
+      const before = h.sandbox.requests.length;
+      const again = await say(h, DANA.id, 'Twenty more characters.');
+      expect(again.files).toHaveLength(0);
+      expect(again.content).toMatch(/daily/i);
+      expect(h.sandbox.requests.length).toBe(before);
+      // A server's data is deleted in that server.
+      expect(await inDm(h, DANA.id, 'privacy', 'server')).toBe(t('en-US', 'privacy.server.outside'));
     });
   });
 });
