@@ -6,11 +6,11 @@ import { t } from '../src/bot/i18n.ts';
 import {
   formatOption, languageOption, readAudioSettings, readText, readVoiceSettings, speedOption, toneOption, voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
-import { showResult } from '../src/bot/interactions/replies.ts';
+import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { describeSettings } from '../src/bot/frontend/speech-settings.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
-import type { MemberDefaults, MemberDefaultsChange } from '../src/store/types.ts';
+import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/store/types.ts';
 
 export const data = slashCommand('myvoice')
   .addSubcommand(
@@ -24,7 +24,24 @@ export const data = slashCommand('myvoice')
       .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
       .addBooleanOption(booleanOption('read_me', {})),
   )
-  .addSubcommand(subcommand('myvoice.clear'));
+  .addSubcommand(subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })));
+
+/**
+ * What `/myvoice clear what:` forgets besides everything (`all`, the default): `voice`, the speech settings (auto-read's
+ * name and read_me stay); `name`, only the name auto-read says (the voice stays). read_me is set back with
+ * `/myvoice set read_me:True`.
+ */
+const CLEARED: Readonly<Record<'voice' | 'name', readonly MemberDefaultsField[]>> = {
+  voice: ['voice', 'language', 'tone', 'exaggeration', 'format', 'speed', 'volume'],
+  name: ['spokenName'],
+};
+
+/** `all` when the option is left out; a value that is none of the choices (a crafted request) is refused. */
+function readClearWhat(options: Parameters<typeof readText>[0]): 'all' | keyof typeof CLEARED {
+  const what = readText(options, 'what') ?? 'all';
+  if (what === 'all' || what === 'voice' || what === 'name') return what;
+  throw new UserError('error.myvoice.badWhat');
+}
 
 /**
  * The name auto-read says for the member: the shape preset names have (letters and digits, spaces, `-_.'`), so it
@@ -50,7 +67,21 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'clear') {
-    await showResult(interaction, (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
+    const what = readClearWhat(interaction.options);
+    if (what === 'all') {
+      await showResult(interaction, (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
+      return;
+    }
+    const fields = CLEARED[what];
+    const before = await store.memberDefaults.get(guildId, userId);
+    if (before === undefined || fields.every((field) => before[field] === undefined)) {
+      await showResult(interaction, `myvoice.clear.none.${what}`);
+      return;
+    }
+    const left = await store.memberDefaults.unset(guildId, userId, fields);
+    const locale = interaction.locale;
+    const lines = [t(locale, `myvoice.clear.${what}`), ...(left === undefined ? [] : [t(locale, 'myvoice.set', { settings: describeMember(locale, left) })])];
+    await showContent(interaction, lines.join(' '));
     return;
   }
   const settings: MemberDefaultsChange = { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) };

@@ -28,6 +28,9 @@ export interface MemberDefaults extends VoiceSettings, MemberReading {
 /** A change to a member's defaults: a value sets a field, undefined leaves it. */
 export type MemberDefaultsChange = VoiceSettings & MemberReading;
 
+/** One field of a member's defaults, as `memberDefaults.unset` names it. */
+export type MemberDefaultsField = keyof MemberDefaultsChange;
+
 export interface PresetListOptions extends ListOptions {
   /** Keep presets in this language, and those that fix none. */
   language?: string;
@@ -60,4 +63,9 @@ export interface MemberDefaultsStore {
   /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
   set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults>;
   clear(guildId: string, userId: string): Promise<boolean>;
+  /**
+   * Forgets only these fields (e.g. the spoken name) and returns what is left; undefined when nothing is left, the
+   * row then deleted as by `clear`.
+   */
+  unset(guildId: string, userId: string, fields: readonly MemberDefaultsField[]): Promise<MemberDefaults | undefined>;
 }

@@ -5,6 +5,7 @@ import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import { t } from '../../src/bot/i18n.ts';
 import type { Store } from '../../src/store/types.ts';
 import { APP_ID, numberValue, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 
@@ -136,6 +137,32 @@ describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
     await post(h, CAROL, 'Now read me.');
     await heardSeconds(h, 'carol said, Now read me.');
     expect(spoken(h, again)).toEqual(['carol said, Now read me.']);
+  });
+});
+
+describe('/myvoice clear what:name', () => {
+  it('forgets only the spoken name: auto-read says the display name again, at the speed the member kept', async () => {
+    const h = await startReading();
+    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: 'Caz', speed: numberValue(0.75) } });
+    expect(set.content).toContain('auto-read names you "Caz"');
+    const cleared = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'name' } });
+    expect(cleared.content).toContain(t('en-US', 'myvoice.clear.name'));
+    expect(cleared.content).toContain('speed 0.75');
+    expect(cleared.content).not.toContain('Caz');
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Hello again.');
+    const text = 'carol said, Hello again.';
+    const seconds = await heardSeconds(h, text, 0.75);
+    expect(spoken(h, from)).toEqual([text]);
+    expect(Math.abs(seconds - h.sandbox.expectedDurationSeconds(text) / 0.75)).toBeLessThan(0.15);
+    // Nothing left to clear of that kind; and what:voice then leaves no defaults at all.
+    const again = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'name' } });
+    expect(again.content).toBe(t('en-US', 'myvoice.clear.none.name'));
+    const voice = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'voice' } });
+    expect(voice.content).toBe(t('en-US', 'myvoice.clear.voice'));
+    const all = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear' });
+    expect(all.content).toBe(t('en-US', 'myvoice.none'));
   });
 });
 

@@ -97,6 +97,20 @@ forEachBackend((store) => {
       expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
     });
 
+    it('unsets only the fields named, keeps the rest, and deletes the row once nothing is left', async () => {
+      await store.memberDefaults.set(G1, MEMBER, { spokenName: 'Min-ji', speed: 0.75, readMe: false });
+      await store.memberDefaults.set(G2, MEMBER, { spokenName: 'Minnie' });
+      const left = await store.memberDefaults.unset(G1, MEMBER, ['spokenName']);
+      expect(left).toMatchObject({ speed: 0.75, readMe: false });
+      expect(left).not.toHaveProperty('spokenName');
+      expect(await store.memberDefaults.get(G1, MEMBER)).toEqual(left);
+      expect((await store.memberDefaults.get(G2, MEMBER))?.spokenName).toBe('Minnie'); // another guild's
+      expect(await store.memberDefaults.unset(G1, MEMBER, ['speed', 'readMe'])).toBeUndefined();
+      expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
+      expect(await store.memberDefaults.clear(G1, MEMBER)).toBe(false); // the row is gone, not left empty
+      expect(await store.memberDefaults.unset(G1, MEMBER, ['voice'])).toBeUndefined();
+    });
+
     it('merges speed and volume like the other fields', async () => {
       await store.memberDefaults.set(G1, MEMBER, { speed: 0.75 });
       expect(await store.memberDefaults.set(G1, MEMBER, { volume: 3 })).toMatchObject({ speed: 0.75, volume: 3 });

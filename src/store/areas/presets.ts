@@ -5,6 +5,7 @@ import type {
   DeletedPreset,
   MemberDefaults,
   MemberDefaultsChange,
+  MemberDefaultsField,
   MemberDefaultsStore,
   NewPreset,
   Preset,
@@ -108,4 +109,23 @@ export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
     const result = await this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+
+  async unset(guildId: string, userId: string, fields: readonly MemberDefaultsField[]): Promise<MemberDefaults | undefined> {
+    const nulls = Object.fromEntries(fields.map((field) => [MEMBER_DEFAULT_COLUMNS[field], null]));
+    const row = await this.d.db.updateTable('member_defaults').set({ ...nulls, updated_at: Date.now() })
+      .where('guild_id', '=', guildId).where('user_id', '=', userId).returningAll().executeTakeFirst();
+    if (!row || MEMBER_DEFAULT_COLUMN_LIST.some((column) => row[column] !== null)) return row && memberDefaultsOf(row);
+    // Nothing left: the row goes, but only if still empty (a `set` in between keeps it, and what it set).
+    let empty = this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId);
+    for (const column of MEMBER_DEFAULT_COLUMN_LIST) empty = empty.where(column, 'is', null);
+    await empty.execute();
+    return undefined;
+  }
 }
+
+/** Each field of a member's defaults and its column. */
+const MEMBER_DEFAULT_COLUMNS = {
+  voice: 'voice', language: 'language', tone: 'tone', exaggeration: 'exaggeration', format: 'format', speed: 'speed', volume: 'volume',
+  spokenName: 'spoken_name', readMe: 'read_me',
+} as const satisfies Record<MemberDefaultsField, string>;
+const MEMBER_DEFAULT_COLUMN_LIST = Object.values(MEMBER_DEFAULT_COLUMNS);
