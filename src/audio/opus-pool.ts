@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
 import type { EncoderSpec } from './opus-settings.ts';
+import { forEachCopy, OncePerTurn, packChunks } from './packed-chunks.ts';
 
 export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
 
@@ -29,10 +30,9 @@ class PoolWorker {
   #opens: [number, EncoderSpec][] = [];
   #ids: number[] = [];
   #frames: Buffer[] = [];
-  #bytes = 0;
   #closes: number[] = [];
   #inFlight = 0;
-  #scheduled = false;
+  readonly #batch = new OncePerTurn(() => this.#flush());
   dead = false;
 
   constructor(onDead: (worker: PoolWorker) => void) {
@@ -75,40 +75,24 @@ class PoolWorker {
     queue.push(done);
     this.#ids.push(id);
     this.#frames.push(frame);
-    this.#bytes += frame.length;
-    this.#schedule();
+    this.#batch.request();
   }
 
   close(id: number): void {
     if (!this.#waiting.delete(id)) return;
     this.#closes.push(id);
-    this.#schedule();
-  }
-
-  #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    // After the I/O of this turn: every stream that got data now joins the same batch.
-    setImmediate(() => this.#flush());
+    this.#batch.request();
   }
 
   #flush(): void {
-    this.#scheduled = false;
     if (this.dead) return;
-    // An ArrayBuffer of its own (not Node's shared pool), transferred without a copy.
-    const data = Buffer.allocUnsafeSlow(this.#bytes);
-    let at = 0;
-    for (const frame of this.#frames) at += frame.copy(data, at);
-    const request: WorkerRequest = {
-      opens: this.#opens, ids: this.#ids, lengths: this.#frames.map((f) => f.length), data: data.buffer as ArrayBuffer, closes: this.#closes,
-    };
+    const request: WorkerRequest = { opens: this.#opens, ids: this.#ids, ...packChunks(this.#frames), closes: this.#closes };
     this.#inFlight += 1;
     this.#ref();
     this.#worker.postMessage(request, [request.data]);
     this.#opens = [];
     this.#ids = [];
     this.#frames = [];
-    this.#bytes = 0;
     this.#closes = [];
   }
 
@@ -120,17 +104,7 @@ class PoolWorker {
       this.#waiting.delete(id);
       for (const done of queue ?? []) done(new OpusWorkerError(`Opus encoding failed: ${message}`));
     }
-    const data = Buffer.from(batch.data);
-    let at = 0;
-    for (let i = 0; i < batch.ids.length; i++) {
-      const length = batch.lengths[i] ?? 0;
-      // A copy per packet (a view would keep the whole batch alive while any one packet is cached), from Node's
-      // shared pool: an ArrayBuffer per packet would add external memory that makes V8 collect the old space often.
-      const packet = Buffer.allocUnsafe(length);
-      data.copy(packet, 0, at, at + length);
-      at += length;
-      this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet);
-    }
+    forEachCopy(batch.data, batch.lengths, (packet, i) => this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet));
   }
 
   #ref(): void {

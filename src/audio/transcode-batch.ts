@@ -7,6 +7,7 @@ import type { PcmSink, StreamDecoder } from './decode-stream.ts';
 import { Mp3StreamDecoder } from './mp3-stream.ts';
 import { frameBytes } from './opus-encode.ts';
 import { createNativeEncoder, type NativeEncoder } from './opus-settings.ts';
+import { packChunks } from './packed-chunks.ts';
 import { Pcm48kWriter } from './pcm48k.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 import { WavStreamDecoder } from './wav-stream.ts';
@@ -136,11 +137,6 @@ export class TranscodeBatches {
       streams.get(id)?.free();
       streams.delete(id);
     }
-    // An ArrayBuffer of its own (not Node's shared pool), transferred back without a copy.
-    const lengths = packets.map((p) => p.length);
-    const joined = Buffer.allocUnsafeSlow(lengths.reduce((sum, n) => sum + n, 0));
-    let offset = 0;
-    for (const packet of packets) offset += packet.copy(joined, offset);
-    return { ids, lengths, data: joined.buffer as ArrayBuffer, ended, failed };
+    return { ids, ...packChunks(packets), ended, failed };
   }
 }

@@ -15,6 +15,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from './errors.ts';
 import { ENCODED_AHEAD_PACKETS } from './opus-encode.ts';
 import { OpusWorkerError } from './opus-pool.ts';
+import { forEachCopy, OncePerTurn, packChunks } from './packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
 /**
@@ -56,13 +57,12 @@ class TranscodeWorker {
   #opens: [number, TranscodeSpec][] = [];
   #ids: number[] = [];
   #chunks: Uint8Array[] = [];
-  #bytes = 0;
   #ends: number[] = [];
   #closes: number[] = [];
   /** Per batch in flight, in order: what to call once its reply is delivered, per stream. */
   readonly #batches: Map<number, Array<() => void>>[] = [];
   #batch = new Map<number, Array<() => void>>();
-  #scheduled = false;
+  readonly #turn = new OncePerTurn(() => this.#flush());
   readonly #deadlineMs: number;
   readonly #onDead: (worker: TranscodeWorker) => void;
   /** Armed while a batch is in flight: the oldest one's answer is due by then. */
@@ -118,7 +118,6 @@ class TranscodeWorker {
     if (!this.#accepting(id)) return;
     this.#ids.push(id);
     this.#chunks.push(chunk);
-    this.#bytes += chunk.length;
     this.#after(id, done);
   }
 
@@ -134,7 +133,7 @@ class TranscodeWorker {
   close(id: number): void {
     if (!this.#streams.delete(id)) return;
     this.#closes.push(id);
-    this.#schedule();
+    this.#turn.request();
   }
 
   #accepting(id: number): boolean {
@@ -148,28 +147,13 @@ class TranscodeWorker {
     const list = this.#batch.get(id);
     if (list) list.push(done);
     else this.#batch.set(id, [done]);
-    this.#schedule();
-  }
-
-  #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    // After the I/O of this turn: every stream that got bytes now joins the same batch.
-    setImmediate(() => this.#flush());
+    this.#turn.request();
   }
 
   #flush(): void {
-    this.#scheduled = false;
     if (this.dead) return;
-    const data = Buffer.allocUnsafeSlow(this.#bytes);
-    let at = 0;
-    for (const chunk of this.#chunks) {
-      data.set(chunk, at);
-      at += chunk.length;
-    }
     const request: TranscodeRequest = {
-      opens: this.#opens, ids: this.#ids, lengths: this.#chunks.map((c) => c.length), data: data.buffer as ArrayBuffer,
-      ends: this.#ends, closes: this.#closes,
+      opens: this.#opens, ids: this.#ids, ...packChunks(this.#chunks), ends: this.#ends, closes: this.#closes,
     };
     this.#batches.push(this.#batch);
     this.#worker.ref();
@@ -178,7 +162,6 @@ class TranscodeWorker {
     this.#opens = [];
     this.#ids = [];
     this.#chunks = [];
-    this.#bytes = 0;
     this.#ends = [];
     this.#closes = [];
     this.#batch = new Map();
@@ -198,19 +181,12 @@ class TranscodeWorker {
       stream?.failed(remake(failure));
     }
     const byStream = new Map<number, Buffer[]>();
-    const data = Buffer.from(reply.data);
-    let at = 0;
-    for (let i = 0; i < reply.ids.length; i++) {
+    forEachCopy(reply.data, reply.lengths, (packet, i) => {
       const id = reply.ids[i] ?? -1;
-      const length = reply.lengths[i] ?? 0;
-      // A copy per packet from Node's shared pool (a view would keep the whole batch alive while one packet is cached).
-      const packet = Buffer.allocUnsafe(length);
-      data.copy(packet, 0, at, at + length);
-      at += length;
       const list = byStream.get(id);
       if (list) list.push(packet);
       else byStream.set(id, [packet]);
-    }
+    });
     for (const [id, callbacks] of batch) {
       const stream = this.#streams.get(id);
       const packets = byStream.get(id);
