@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot, type SayBotCore } from './bot/app.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from './audio/opus-settings.ts';
 import { AudioCache } from './cache/audio-cache.ts';
 import type { AnyCommandModule } from './bot/interactions/command.ts';
 import { loadCommands } from './bot/interactions/command-loader.ts';
@@ -17,6 +18,7 @@ import { SpeechPipeline } from './speech/pipeline.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 import { PlayerRegistry } from './voice/player-registry.ts';
+import type { VoiceSenderKind } from './voice/voice-output.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -26,6 +28,17 @@ export interface RunningSayBot {
   logger: Logger;
   stop(): Promise<void>;
 }
+
+/** How a part's audio becomes Opus packets and how they go out: fixed for the process's life. */
+export interface VoicePlaneOptions {
+  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/opus-settings.ts). */
+  encoding: Readonly<OpusSettings>;
+  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/voice/voice-output.ts). */
+  sender: VoiceSenderKind;
+}
+
+/** Production's voice plane. */
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: SPEECH_SETTINGS, sender: 'clock' };
 
 /**
  * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes
@@ -46,6 +59,8 @@ export interface StartSeams {
   wrapStore?: (store: Store) => Store;
   /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadCommands()). */
   commands?: Map<string, AnyCommandModule>;
+  /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the ones from before issue 25. */
+  voicePlane?: VoicePlaneOptions;
 }
 
 /**
@@ -173,7 +188,9 @@ async function assembleCore(
   isReading: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
+  const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
   const players = new PlayerRegistry({
+    sender,
     logger,
     idleTimeoutMs: config.voiceIdleTimeoutMs,
     group: `saybot-${randomUUID()}`,
@@ -191,7 +208,7 @@ async function assembleCore(
     ...(metrics === undefined ? {} : { metrics }),
   });
   const source = new PartSource({
-    client: voiceApi, logger, cache, accounting,
+    client: voiceApi, logger, cache, accounting, encoding,
     ...(metrics === undefined ? {} : { metrics }),
   });
   const speech = new SpeechPipeline({

@@ -266,7 +266,7 @@ export class SpeechPipeline {
     const file = files[0];
     if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit) return { kind: 'files', files, seconds };
     this.#log.info({ code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit }, 'file over the upload limit: rendering a voice message instead');
-    const message = await fileAsVoiceMessage(file);
+    const message = await fileAsVoiceMessage(file, this.#source.encoding);
     return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit } };
   }
 

@@ -57,7 +57,7 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
   afterEach(() => source.close());
 
   const render = (request: SpeechRequest, texts: string[]) => renderVoiceMessage((async function* () {
-    for (const text of texts) yield partPackets(await source.fetch(request, text, new AbortController().signal));
+    for (const text of texts) yield partPackets(await source.fetch(request, text, new AbortController().signal), source.encoding);
   })());
 
   it.each(['wav', 'mp3'] as const)('is heard at the voice\'s pitch and length, its duration within 20 ms of the audio (%s)', async (format) => {
@@ -112,7 +112,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     return { cache, source: new PartSource({ client, logger: silentLogger, cache }) };
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
-    renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal))]);
+    renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal), source.encoding)]);
 
   it('posts the same Ogg for a cached reply, with no call to the Voice API', async () => {
     const request = tts('Cached once, posted twice.');
