@@ -5,8 +5,6 @@ import { sharedEncoderPool, type EncodeDone } from './opus-pool.ts';
 import { createNativeEncoder, encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
-/** What Discord's decoders output (a mono packet plays on both sides). */
-export const OPUS_CHANNELS = 2;
 export const FRAME_SAMPLES = 960;                                 // per channel: 20 ms at 48 kHz
 
 /** Bytes of one 20 ms frame of s16le with `channels` interleaved. */

@@ -45,11 +45,6 @@ export const SPEECH_SETTINGS: Readonly<OpusSettings> = {
   decode: 'workers',
 };
 
-/** What the player did before (prism's encoder, libopus defaults, stereo, main thread): the benchmark's baseline. */
-export const LEGACY_SETTINGS: Readonly<OpusSettings> = {
-  channels: 'stereo', complexity: 10, bitrate: 'auto', celtOnly: false, thread: 'main', workers: 0, decode: 'main',
-};
-
 /** What an encoder needs to know; crosses to worker threads as is. */
 export interface EncoderSpec {
   channels: 1 | 2;

@@ -83,16 +83,6 @@ export class VoiceJoinError extends Error {
   }
 }
 
-/** The voice connection went away while clips were playing or waiting. */
-export class VoiceConnectionLostError extends Error {
-  readonly closeCode: number | undefined;
-  constructor(reason: string, closeCode: number | undefined) {
-    super(`voice connection lost: ${reason}`);
-    this.name = 'VoiceConnectionLostError';
-    this.closeCode = closeCode;
-  }
-}
-
 export interface GuildPlayerOptions {
   guildId: string;
   adapterCreator: DiscordGatewayAdapterCreator;

@@ -5,7 +5,8 @@ import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
 import { OpusEncoderPool } from '../../src/audio/opus-pool.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
-import { encoderSpec, LEGACY_SETTINGS, SPEECH_SETTINGS, type OpusSettings } from '../../src/audio/opus-settings.ts';
+import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from '../../src/audio/opus-settings.ts';
+import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';
 

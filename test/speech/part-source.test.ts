@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { analyseClip } from '../../src/audio/clip.ts';
-import { LEGACY_SETTINGS } from '../../src/audio/opus-settings.ts';
+import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
