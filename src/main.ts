@@ -74,7 +74,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const root = createLogger({
     level: config.logLevel,
     secrets: configSecrets(config),
-    ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
+    destination: seams.logDestination,
   });
   // A shard process (src/shard/) names its shard on every line: the manager's output interleaves them.
   const logger = config.shard === undefined ? root : root.child({ shard: config.shard.id });
@@ -101,7 +101,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const ownClient = new VoiceApiClient({
     ...api,
     logger,
-    ...(metrics === undefined ? {} : { metrics }),
+    metrics,
     ...clientSeams,
     timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
   });
@@ -146,9 +146,9 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       logger,
       core,
       commands,
-      ...(metrics === undefined ? {} : { metrics }),
-      ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
-      ...(seams.now === undefined ? {} : { now: seams.now }),
+      metrics,
+      readyTimeoutMs: seams.readyTimeoutMs,
+      now: seams.now,
     });
     // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;
@@ -204,16 +204,14 @@ async function assembleCore(
     account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
     storeDeadlineMs: config.storeTimeouts.deadlineMs,
     logger,
-    ...(seams.now === undefined ? {} : { now: seams.now }),
-    ...(metrics === undefined ? {} : { metrics }),
+    now: seams.now,
+    metrics,
   });
   const source = new PartSource({
-    client: voiceApi, logger, cache, accounting, encoding,
-    ...(metrics === undefined ? {} : { metrics }),
+    client: voiceApi, logger, cache, accounting, encoding, metrics,
   });
   const speech = new SpeechPipeline({
-    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
-    ...(metrics === undefined ? {} : { metrics }),
+    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue, metrics,
   });
   return { store, speech, accounting, players, cache };
 }
@@ -223,8 +221,8 @@ async function registerCommands(config: Config, commands: Iterable<AnyCommandMod
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,
-    ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
-    ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
+    guildId: config.discord.guildId,
+    apiBaseUrl: config.discord.apiBaseUrl,
     commands,
     userInstall: config.userInstall.mode !== 'off',
   });

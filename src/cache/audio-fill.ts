@@ -143,12 +143,12 @@ export class AudioFill {
       format: this.format,
       body: this.#bytes.reader({ objectMode: false }),
       packets: (signal?: AbortSignal) => {
-        const reader = this.#packets.reader({ objectMode: true, ...(signal === undefined ? {} : { signal }) });
+        const reader = this.#packets.reader({ objectMode: true, signal });
         this.#startEncoder();
         return reader;
       },
-      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
-      ...(this.usage === undefined ? {} : { usage: this.usage }),
+      requestId: this.requestId,
+      usage: this.usage,
     };
   }
 }

@@ -30,7 +30,7 @@ export interface PartSourceOptions {
   /** Absent: nothing is recorded (tools and tests that use the service alone). */
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
-  metrics?: Pick<Metrics, 'cacheLookup'>;
+  metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
   /** How parts are encoded to Opus packets (default SPEECH_SETTINGS; main.ts's VoicePlaneOptions). */
   encoding?: Readonly<OpusSettings>;
 }
@@ -108,8 +108,8 @@ export class PartSource {
       text,
       voice: request.voice,
       format: request.format,
-      ...(request.language === undefined ? {} : { language: request.language }),
-      ...(request.tone === undefined ? {} : { tone: request.tone }),
+      language: request.language,
+      tone: request.tone,
     });
   }
 
@@ -248,8 +248,8 @@ export class PartSource {
         text,
         voice_id: request.voice,
         output_format: request.format,
-        ...(request.language === undefined ? {} : { language: request.language }),
-        ...(request.tone === undefined ? {} : { tone_instruction: request.tone }),
+        language: request.language,
+        tone_instruction: request.tone,
       },
       options,
     );
@@ -259,7 +259,7 @@ export class PartSource {
   async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
     let response: CloneVoiceResponse;
     try {
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, { signal }));
     } catch (error) {
       this.#spends.undelivered(error, charge, 'voice-clone', text);
       charge?.release(text);

@@ -22,8 +22,8 @@ export interface NewSpend {
   cached: boolean;
   /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
   undelivered?: boolean;
-  requestId?: string;
-  service?: ServiceUsage;
+  requestId?: string | undefined;
+  service?: ServiceUsage | undefined;
 }
 
 export interface SpendTotals {
@@ -44,11 +44,11 @@ export interface MonthBreakdown {
 /** Who a used-up month was marked under: a change of any of these means the operator acted (quota/accounting.ts). */
 export interface QuotaMarkAccount {
   /** A fingerprint of the API key (a hash prefix, never the key). */
-  account?: string;
+  account?: string | undefined;
   /** The configured plan (VOICE_API_PLAN). */
-  plan?: string;
+  plan?: string | undefined;
   /** The service's monthly limit as last known when the mark was made. */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** The bot-wide quota picture kept between restarts. */

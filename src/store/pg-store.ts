@@ -19,7 +19,7 @@ export interface PgStoreOptions {
   /** Most connections this process holds; default 5 (SayBot's queries are short). */
   maxConnections?: number;
   /** Connect, statement, lock and idle-in-transaction timeouts and TCP keepalive; defaults below. */
-  timeouts?: Partial<Omit<StoreTimeouts, 'deadlineMs'>>;
+  timeouts?: Partial<Omit<StoreTimeouts, 'deadlineMs'>> | undefined;
 }
 
 /** A hung server or a lock held by another session ends in an error the caller turns into a refusal. */

@@ -30,7 +30,7 @@ export type MemberDefaultsChange = VoiceSettings & MemberReading;
 
 export interface PresetListOptions extends ListOptions {
   /** Keep presets in this language, and those that fix none. */
-  language?: string;
+  language?: string | undefined;
 }
 
 export type SavePresetResult = { status: 'created' | 'updated'; preset: Preset } | { status: 'full'; limit: number };

@@ -90,7 +90,7 @@ export interface GuildPlayerOptions {
   group: string;
   logger: Logger;
   idleTimeoutMs: number;
-  readyTimeoutMs?: number;
+  readyTimeoutMs?: number | undefined;
   /**
    * How long a connection that left Ready (a move between channels, a voice server change, a 4014) may take to be
    * Ready again before the player gives it up and cuts the current reply off. Default 5 s.

@@ -34,8 +34,8 @@ export class PlayerRegistry {
         logger: this.#options.logger,
         idleTimeoutMs: this.#options.idleTimeoutMs,
         sender: this.#options.sender,
-        ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
-        ...(this.#options.stayConnected === undefined ? {} : { stayConnected: () => this.#options.stayConnected?.(guildId) === true }),
+        readyTimeoutMs: this.#options.readyTimeoutMs,
+        stayConnected: () => this.#options.stayConnected?.(guildId) === true,
       });
       this.#players.set(guildId, player);
     }
