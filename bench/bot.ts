@@ -6,12 +6,14 @@ import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import type { SayBot } from '../src/bot/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { startSayBot, type RunningSayBot } from '../src/main.ts';
+import { startSayBot, VOICE_PLANE, type RunningSayBot, type VoicePlaneOptions } from '../src/main.ts';
 import type { ServersInfo } from './protocol.ts';
 import { bufferingClient } from '../fixtures/buffering-client.ts';
 
 export interface BenchBot {
   bot: SayBot;
+  /** The encoder and sender it was started with. */
+  voicePlane: VoicePlaneOptions;
   /** Warnings and errors the bot logged (a benchmark whose bot complained is suspect). */
   complaints(): string[];
   stop(): Promise<void>;
@@ -19,7 +21,14 @@ export interface BenchBot {
 
 let trusted = false;
 
-export async function startBot(info: ServersInfo, options: { bufferResponses: boolean }): Promise<BenchBot> {
+export interface BenchBotOptions {
+  /** Each Voice API response read whole before decoding (the streaming figure's baseline). */
+  bufferResponses?: boolean;
+  /** Default production's (VOICE_PLANE); the baselines' bots are started with the ones from before issue 25. */
+  voicePlane?: VoicePlaneOptions;
+}
+
+export async function startBot(info: ServersInfo, options: BenchBotOptions = {}): Promise<BenchBot> {
   if (!trusted) {
     // @discordjs/voice always uses wss://: trust the fake voice gateway's fixture certificate, as the tests do.
     tls.setDefaultCACertificates([...tls.getCACertificates('default'), info.caCertificatePem]);
@@ -50,10 +59,12 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
   // The same start-up as `npm start` (src/main.ts): what is measured is what runs.
+  const voicePlane = options.voicePlane ?? VOICE_PLANE;
   let running: RunningSayBot;
   try {
     running = await startSayBot(config, {
-      logDestination: destination, readyTimeoutMs: 60_000, ...(options.bufferResponses ? { wrapVoiceApiClient: bufferingClient } : {}),
+      logDestination: destination, readyTimeoutMs: 60_000, voicePlane,
+      ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     });
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
@@ -62,6 +73,7 @@ export async function startBot(info: ServersInfo, options: { bufferResponses: bo
   const bot = running.bot;
   return {
     bot,
+    voicePlane,
     complaints: () => lines.flatMap((l) => l.split('\n')).filter((l) => l.trim() !== ''),
     async stop() {
       // Stops the bot (which closes the store) and the Voice API client.

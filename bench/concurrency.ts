@@ -4,8 +4,7 @@
 // decrypts and decodes a sample of the guilds and times every packet; it runs in its own process so that this is not
 // billed to the bot, but on 2 cores it still competes for the machine).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { configureOpusEncoding, opusSettings } from '../src/audio/opus-settings.ts';
-import { configureVoiceSender, voiceSender, type VoiceSenderKind } from '../src/voice/voice-output.ts';
+import type { VoiceSenderKind } from '../src/voice/voice-output.ts';
 import { voiceClock } from '../src/voice/voice-clock.ts';
 import { SAY_FINISHED, join } from './drive.ts';
 import type { BenchGuild } from './guilds.ts';
@@ -63,6 +62,7 @@ export interface ConcurrencyStep {
 }
 
 export interface ConcurrencyOptions {
+  /** The sender the bot was started with (bench/bot.ts voicePlane): whose send-path figures the step reads. */
   sender: VoiceSenderKind;
   /** What guild `index` says in the step with `n` guilds. */
   text: (index: number, n: number) => string;
@@ -87,26 +87,9 @@ export async function measureStep(servers: Servers, guilds: BenchGuild[], option
   return (await probedStep(servers, guilds, options, n)).step;
 }
 
-/** A step with the given sender, and `probe` running over the same window. */
+/** A step on the bot as it was started (its sender: options.sender), and `probe` running over the same window. */
 export async function probedStep<T = undefined>(
   servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe?: StepProbe<T>,
-): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
-  const previous = voiceSender();
-  const decode = opusSettings().decode;
-  configureVoiceSender(options.sender);
-  // The baseline is the path as it was before issue 25 as a whole: the library's cycle, and WAV/MP3 decoded and
-  // resampled on the main thread (the encoder's pool and settings are the same for both).
-  configureOpusEncoding({ decode: options.sender === 'library' ? 'main' : 'workers' });
-  try {
-    return await stepWith(servers, guilds, options, n, probe);
-  } finally {
-    configureVoiceSender(previous);
-    configureOpusEncoding({ decode });
-  }
-}
-
-async function stepWith<T>(
-  servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe: StepProbe<T> | undefined,
 ): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
   const active = guilds.slice(0, n);
   const guildIds = active.map((g) => g.guildId);

@@ -21,7 +21,7 @@ export function readyRss(servers: Servers): Promise<MemorySnapshot> {
 if (process.send && process.argv[1] === new URL(import.meta.url).pathname) {
   process.once('message', (info: ServersInfo) => {
     void (async () => {
-      const bot = await startBot(info, { bufferResponses: false });
+      const bot = await startBot(info);
       process.send?.(await snapshot());
       await bot.stop();
       process.exit(0);

@@ -16,15 +16,16 @@ import { Servers } from './servers-client.ts';
 import { measureSharedCache } from './shared-cache.ts';
 import { cacheLookupReport } from './cache-lookup.ts';
 import { measureBudgetHold } from './budget-hold.ts';
-import { configureOpusEncoding, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
+import type { VoicePlaneOptions } from '../src/main.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
 import { readyRss } from './ready-rss.ts';
-import { costProbe, type SendCost } from './send-cost.ts';
+import { costProbe } from './send-cost.ts';
 import { measureTtfa } from './ttfa.ts';
-import { configureVoiceSender, type VoiceSenderKind } from '../src/voice/voice-output.ts';
 
 /** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
-const ENCODERS: Record<string, Partial<OpusSettings>> = {
+const ENCODERS: Record<string, Readonly<OpusSettings>> = {
   legacy: LEGACY_SETTINGS,
   speech: SPEECH_SETTINGS,
   'speech-main': { ...SPEECH_SETTINGS, thread: 'main' },
@@ -32,7 +33,16 @@ const ENCODERS: Record<string, Partial<OpusSettings>> = {
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
 
-function parse(): { plan: Plan; write: boolean; command: string } {
+/**
+ * The bots' voice planes: SayBot's (the run's encoder, the clock), and the baseline's: the path before issue 25 as a
+ * whole, @discordjs/voice's cycle and WAV/MP3 decoded and resampled on the main thread (the same encoder).
+ */
+interface Planes {
+  saybot: VoicePlaneOptions;
+  baseline: VoicePlaneOptions;
+}
+
+function parse(): { plan: Plan; write: boolean; command: string; planes: Planes } {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
@@ -46,13 +56,11 @@ function parse(): { plan: Plan; write: boolean; command: string } {
   for (const f of figures) if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
   const counts = values.counts?.split(',').map(Number);
   if (counts?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
-  if (values.encoder !== undefined) {
-    const chosen = ENCODERS[values.encoder];
-    if (!chosen) throw new Error(`--encoder: one of ${Object.keys(ENCODERS).join(', ')}`);
-    configureOpusEncoding(chosen);
-  }
+  const encoding = ENCODERS[values.encoder ?? 'speech'];
+  if (!encoding) throw new Error(`--encoder: one of ${Object.keys(ENCODERS).join(', ')}`);
   const args = process.argv.slice(2);
   return {
+    planes: { saybot: { encoding, sender: 'clock' }, baseline: { encoding: { ...encoding, decode: 'main' }, sender: 'library' } },
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
     write: values.write,
     command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
@@ -93,15 +101,14 @@ async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaS
  * Figure 5: time to first heard audio with network delays, on a fake Discord per DAVE mode, same bot code; first
  * joins also time the join itself.
  */
-async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable<Results['latency']>> {
+async function latencyFigure(p: Plan, planes: Planes, complaints: string[]): Promise<NonNullable<Results['latency']>> {
   const l = p.latency;
-  const measure = async (mode: 'off' | 'required', sender: VoiceSenderKind = 'clock'): Promise<LatencySamples> => {
-    configureVoiceSender(sender);
+  const measure = async (mode: 'off' | 'required', voicePlane = planes.saybot): Promise<LatencySamples> => {
     // The gateway latency applies to DAVE messages too (every voice gateway message): no extra handshake delay.
     const servers = await Servers.start(10, { mode, handshakeDelayMs: 0 }, l.delays);
     let bot: BenchBot | undefined;
     try {
-      bot = await startBot(servers.info, { bufferResponses: false });
+      bot = await startBot(servers.info, { voicePlane });
       gatewayBudget.reset();
       await servers.call('setPacing', { pacing: { startDelayMs: l.ttfbMs, realtimeFactor: p.ttfa.realtimeFactor } });
       const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `Network ${mode} ${phase} ${run}`);
@@ -112,23 +119,24 @@ async function latencyFigure(p: Plan, complaints: string[]): Promise<NonNullable
       complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`));
       return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs, joinMs: firstJoin.joinMs };
     } finally {
-      configureVoiceSender('clock');
       await bot?.stop();
       await servers.close();
     }
   };
-  return { off: await measure('off'), required: await measure('required'), libraryRequired: await measure('required', 'library') };
+  return { off: await measure('off'), required: await measure('required'), libraryRequired: await measure('required', planes.baseline) };
 }
 
 /**
  * Figure 9: cached replies in N guilds at once. Each of `phrases` texts is said once first (a request, decoded and
  * encoded, its packets stored), then every step says them again: the players get the stored packets, nothing is
- * decoded or encoded, no request reaches the sandbox.
+ * decoded or encoded, no request reaches the sandbox. `bot` speaks at `counts` (its own cache: each bot fills it).
  */
-async function cachedVoices(servers: Servers, p: Plan): Promise<NonNullable<Results['cachedVoices']>> {
+async function cachedVoices(servers: Servers, p: Plan, bot: BenchBot, counts: readonly number[]): Promise<NonNullable<Results['cachedVoices']>> {
   const c = p.cachedVoices;
-  const guilds = benchGuilds(Math.max(...c.counts, ...c.baselineCounts));
-  log(`cached voices: joining ${guilds.length} guilds`);
+  const sender = bot.voicePlane.sender;
+  const baseline = sender === 'library' ? ', library cycle (baseline)' : '';
+  const guilds = benchGuilds(Math.max(...counts));
+  log(`cached voices: joining ${guilds.length} guilds${baseline}`);
   await joinAll(servers, guilds);
   const phrase = (k: number) => textLasting(c.clipSeconds, SECONDS_PER_CHARACTER, `A phrase said often ${k % c.phrases}`);
   await servers.call('setPacing', { pacing: { startDelayMs: 0, realtimeFactor: 0 } });
@@ -142,13 +150,9 @@ async function cachedVoices(servers: Servers, p: Plan): Promise<NonNullable<Resu
   const clipSeconds = await servers.call('expectedSeconds', { text: phrase(0) });
   const steps: ConcurrencyStep[] = [];
   const text = (i: number) => phrase(i);
-  for (const n of c.counts) {
-    log(`cached voices: N = ${n}`);
-    steps.push(await measureStep(servers, guilds, { sender: 'clock', text, clipSeconds }, n));
-  }
-  for (const n of c.baselineCounts) {
-    log(`cached voices: N = ${n}, library cycle (baseline)`);
-    steps.push(await measureStep(servers, guilds, { sender: 'library', text, clipSeconds }, n));
+  for (const n of counts) {
+    log(`cached voices: N = ${n}${baseline}`);
+    steps.push(await measureStep(servers, guilds, { sender, text, clipSeconds }, n));
   }
   return { steps, apiRequests: (await servers.call('requestCount', {})) - before };
 }
@@ -167,7 +171,7 @@ async function cacheHits(servers: Servers, p: Plan): Promise<NonNullable<Results
 }
 
 async function main(): Promise<void> {
-  const { plan: p, write, command } = parse();
+  const { plan: p, write, command, planes } = parse();
   const started = performance.now();
   const results: Results = { plan: p, machine: machine(), command, date: new Date().toISOString(), problems: [], seconds: 0 };
   const has = (f: Figure): boolean => p.figures.includes(f);
@@ -183,7 +187,7 @@ async function main(): Promise<void> {
   const lookups = has('shared-cache') ? await cacheLookupReport(p.mode) : undefined;
   // Figure 7 (bench/budget-hold.ts), its own section appended to the report.
   const budgetHold = has('budget-hold') ? await measureBudgetHold(p.mode, log) : undefined;
-  if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, results);
+  if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
@@ -195,8 +199,34 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Figures 3 and 8 on one bot: its sender at `counts` (SayBot's clock; the baseline bot's library cycle), then the
+ * main thread's cost per packet at costN. Appended to what an earlier bot measured.
+ */
+async function concurrencyFigures(servers: Servers, p: Plan, bot: BenchBot, counts: readonly number[], results: Results): Promise<void> {
+  const sender = bot.voicePlane.sender;
+  const baseline = sender === 'library' ? ', library cycle (baseline)' : '';
+  const guilds = benchGuilds(Math.max(...p.concurrency.counts));
+  log(`concurrency: joining ${guilds.length} guilds${baseline}`);
+  await joinAll(servers, guilds);
+  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
+  const textTagged = (tag: string) => (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
+  const text = textTagged(sender === 'library' ? 'Baseline' : 'Guild');
+  const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
+  const steps: ConcurrencyStep[] = [];
+  for (const n of counts) {
+    log(`concurrency: N = ${n}${baseline}`);
+    steps.push(await measureStep(servers, guilds, { sender, text, clipSeconds }, n));
+  }
+  results.concurrency = [...(results.concurrency ?? []), ...steps];
+  log(`main thread per packet: profiles at N = ${p.concurrency.costN}, ${sender}`);
+  const { probed } = await probedStep(servers, guilds, { sender, text: textTagged(`Cost ${sender}`), clipSeconds }, p.concurrency.costN, costProbe(sender, p.concurrency.costN));
+  results.sendCost = [...(results.sendCost ?? []), ...(probed ? [probed] : [])];
+}
+
 /** The figures measured on the real bot against the fake Discord and the sandbox (1 to 5). */
-async function botFigures(p: Plan, results: Results): Promise<void> {
+async function botFigures(p: Plan, planes: Planes, results: Results): Promise<void> {
   const has = (f: Figure): boolean => p.figures.includes(f);
   {
     log(`RSS when ready: a bot in a fresh process, ${p.readyGuilds} guilds`);
@@ -210,13 +240,13 @@ async function botFigures(p: Plan, results: Results): Promise<void> {
   log(`fake Discord with ${p.guilds} guilds`);
   if (has('concurrency')) {
     // Before the bot runs in this process: the encoder alone, at the player's settings and the old ones.
-    results.encoderFloor = { speech: await measureEncoderFloor(opusSettings()), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
+    results.encoderFloor = { speech: await measureEncoderFloor(planes.saybot.encoding), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
   }
   const servers = await Servers.start(p.guilds);
   let bot: BenchBot | undefined;
   const complaints: string[] = [];
   try {
-    bot = await startBot(servers.info, { bufferResponses: false });
+    bot = await startBot(servers.info, { voicePlane: planes.saybot });
     gatewayBudget.reset();
     // In this process, as figure 4 measured it before issue 25: the process has also run the figures before it.
     results.readyRssInBench = await snapshot();
@@ -234,42 +264,32 @@ async function botFigures(p: Plan, results: Results): Promise<void> {
       await servers.call('setPacing', { pacing: { startDelayMs: 0, realtimeFactor: 0 } });
       results.memory = await measureMemory(servers, benchGuilds(p.memory.guilds), p.memory);
     }
-    if (has('concurrency')) {
-      const guilds = benchGuilds(Math.max(...p.concurrency.counts));
-      log(`concurrency: joining ${guilds.length} guilds`);
-      await joinAll(servers, guilds);
-      await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
-      // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
-      const textTagged = (tag: string) => (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
-      const text = textTagged('Guild');
-      const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
-      const steps: ConcurrencyStep[] = [];
-      for (const n of p.concurrency.counts) {
-        log(`concurrency: N = ${n}`);
-        steps.push(await measureStep(servers, guilds, { sender: 'clock', text, clipSeconds }, n));
-      }
-      for (const n of p.concurrency.baselineCounts) {
-        log(`concurrency: N = ${n}, library cycle (baseline)`);
-        steps.push(await measureStep(servers, guilds, { sender: 'library', text: textTagged('Baseline'), clipSeconds }, n));
-      }
-      results.concurrency = steps;
-      const costs: SendCost[] = [];
-      for (const sender of ['clock', 'library'] as const) {
-        log(`main thread per packet: profiles at N = ${p.concurrency.costN}, ${sender}`);
-        const { probed } = await probedStep(servers, guilds, { sender, text: textTagged(`Cost ${sender}`), clipSeconds }, p.concurrency.costN, costProbe(sender, p.concurrency.costN));
-        if (probed) costs.push(probed);
-      }
-      results.sendCost = costs;
-    }
-    if (has('cached-voices')) results.cachedVoices = await cachedVoices(servers, p);
+    if (has('concurrency')) await concurrencyFigures(servers, p, bot, p.concurrency.counts, results);
+    if (has('cached-voices')) results.cachedVoices = await cachedVoices(servers, p, bot, p.cachedVoices.counts);
     complaints.push(...bot.complaints());
     await bot.stop();
     bot = undefined;
 
+    if (has('concurrency') || has('cached-voices')) {
+      // The same steps on a bot started with the baseline's voice plane, which joins the guilds again.
+      log('the baseline bot: the library cycle, WAV/MP3 decoded on the main thread');
+      bot = await startBot(servers.info, { voicePlane: planes.baseline });
+      gatewayBudget.reset();
+      if (has('concurrency')) await concurrencyFigures(servers, p, bot, p.concurrency.baselineCounts, results);
+      if (has('cached-voices') && p.cachedVoices.baselineCounts.length > 0) {
+        const base = await cachedVoices(servers, p, bot, p.cachedVoices.baselineCounts);
+        const own = results.cachedVoices;
+        results.cachedVoices = own ? { steps: [...own.steps, ...base.steps], apiRequests: own.apiRequests + base.apiRequests } : base;
+      }
+      complaints.push(...bot.complaints());
+      await bot.stop();
+      bot = undefined;
+    }
+
     if (streaming) {
       // The baseline: the same bot path, each response downloaded in full before decoding.
       log('time to first audio: baseline (buffered responses)');
-      bot = await startBot(servers.info, { bufferResponses: true });
+      bot = await startBot(servers.info, { bufferResponses: true, voicePlane: planes.saybot });
       gatewayBudget.reset();
       const buffered = await ttfaWith(servers, p, 'Buffered');
       results.ttfa = { streaming, buffered };
@@ -280,7 +300,7 @@ async function botFigures(p: Plan, results: Results): Promise<void> {
     if (has('latency')) {
       const d = p.latency.delays;
       log(`latency with network delays (REST ${d.restRoundTripMs} ms round trip, gateway ${d.gatewayLatencyMs} ms, voice UDP ${d.voiceUdpLatencyMs} ms): DAVE required and off`);
-      results.latency = await latencyFigure(p, complaints);
+      results.latency = await latencyFigure(p, planes, complaints);
     }
     results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
   } finally {

@@ -41,7 +41,7 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
   const locale = interaction.locale;
   const [cloned, presets, current] = await Promise.all([
     store.voiceLibrary.list(interaction.guildId),
-    store.presets.list(interaction.guildId, language === undefined ? {} : { language }),
+    store.presets.list(interaction.guildId, { language }),
     store.presets.getDefault(interaction.guildId),
   ]);
   const section = (title: MessageKey, lines: string[]) => [

@@ -169,7 +169,7 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
 }
 
 export interface Config {
-  discord: { token: string; clientId: string; guildId?: string; apiBaseUrl?: string };
+  discord: { token: string; clientId: string; guildId?: string | undefined; apiBaseUrl?: string | undefined };
   /** Absent when neither VOICE_API_BASE_URL nor VOICE_API_KEY is set: the bot then runs an in-process sandbox. */
   voiceApi?: { baseUrl: string; apiKey: string };
   plan: ApiPlan;
@@ -182,7 +182,7 @@ export interface Config {
   /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
   databasePath: string;
   /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
-  metricsPort?: number;
+  metricsPort?: number | undefined;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
@@ -201,9 +201,9 @@ export interface Config {
   extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
   /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
-  shards?: 'auto' | number;
+  shards?: 'auto' | number | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
-  shard?: { id: number; count: number };
+  shard?: { id: number; count: number } | undefined;
 }
 
 /** The shard a process was started as by discord.js's ShardingManager (its SHARDING_MANAGER, SHARDS, SHARD_COUNT). */
@@ -275,8 +275,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     discord: {
       token: e.DISCORD_TOKEN,
       clientId: e.DISCORD_CLIENT_ID,
-      ...(e.DISCORD_GUILD_ID === undefined ? {} : { guildId: e.DISCORD_GUILD_ID }),
-      ...(e.DISCORD_API_BASE_URL === undefined ? {} : { apiBaseUrl: e.DISCORD_API_BASE_URL }),
+      guildId: e.DISCORD_GUILD_ID,
+      apiBaseUrl: e.DISCORD_API_BASE_URL,
     },
     ...(e.VOICE_API_BASE_URL !== undefined && e.VOICE_API_KEY !== undefined
       ? { voiceApi: { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } }
@@ -313,9 +313,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     extraVoices,
     logLevel: e.LOG_LEVEL,
     // Each shard serves its own /metrics: METRICS_PORT + its shard ID.
-    ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT + (shard?.id ?? 0) }),
-    ...(e.SHARDS === undefined ? {} : { shards: e.SHARDS }),
-    ...(shard === undefined ? {} : { shard }),
+    metricsPort: e.METRICS_PORT === undefined ? undefined : e.METRICS_PORT + (shard?.id ?? 0),
+    shards: e.SHARDS,
+    shard,
   };
 }
 

@@ -14,8 +14,8 @@ try {
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,
-    ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
-    ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
+    guildId: config.discord.guildId,
+    apiBaseUrl: config.discord.apiBaseUrl,
     commands: commands.values(),
     userInstall: config.userInstall.mode !== 'off',
   });

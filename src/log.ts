@@ -44,7 +44,7 @@ export interface LoggerOptions {
   /** Values that must never be written: the Voice API key, the Discord token. */
   secrets?: readonly string[];
   /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
-  destination?: NodeJS.WritableStream;
+  destination?: NodeJS.WritableStream | undefined;
   /** Human-readable lines (pino-pretty: local times, colours) instead of JSON; default: when stdout is a terminal. */
   pretty?: boolean;
 }

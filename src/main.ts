@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot, type SayBotCore } from './bot/app.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from './audio/opus-settings.ts';
 import { AudioCache } from './cache/audio-cache.ts';
 import type { AnyCommandModule } from './bot/interactions/command.ts';
 import { loadCommands } from './bot/interactions/command-loader.ts';
@@ -17,6 +18,7 @@ import { SpeechPipeline } from './speech/pipeline.ts';
 import { openStore } from './store/index.ts';
 import type { Store } from './store/types.ts';
 import { PlayerRegistry } from './voice/player-registry.ts';
+import type { VoiceSenderKind } from './voice/voice-output.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -26,6 +28,17 @@ export interface RunningSayBot {
   logger: Logger;
   stop(): Promise<void>;
 }
+
+/** How a part's audio becomes Opus packets and how they go out: fixed for the process's life. */
+export interface VoicePlaneOptions {
+  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/opus-settings.ts). */
+  encoding: Readonly<OpusSettings>;
+  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/voice/voice-output.ts). */
+  sender: VoiceSenderKind;
+}
+
+/** Production's voice plane. */
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: SPEECH_SETTINGS, sender: 'clock' };
 
 /**
  * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes
@@ -46,6 +59,8 @@ export interface StartSeams {
   wrapStore?: (store: Store) => Store;
   /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadCommands()). */
   commands?: Map<string, AnyCommandModule>;
+  /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the ones from before issue 25. */
+  voicePlane?: VoicePlaneOptions;
 }
 
 /**
@@ -59,7 +74,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const root = createLogger({
     level: config.logLevel,
     secrets: configSecrets(config),
-    ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
+    destination: seams.logDestination,
   });
   // A shard process (src/shard/) names its shard on every line: the manager's output interleaves them.
   const logger = config.shard === undefined ? root : root.child({ shard: config.shard.id });
@@ -86,7 +101,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const ownClient = new VoiceApiClient({
     ...api,
     logger,
-    ...(metrics === undefined ? {} : { metrics }),
+    metrics,
     ...clientSeams,
     timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
   });
@@ -131,9 +146,9 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       logger,
       core,
       commands,
-      ...(metrics === undefined ? {} : { metrics }),
-      ...(seams.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.readyTimeoutMs }),
-      ...(seams.now === undefined ? {} : { now: seams.now }),
+      metrics,
+      readyTimeoutMs: seams.readyTimeoutMs,
+      now: seams.now,
     });
     // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;
@@ -173,7 +188,9 @@ async function assembleCore(
   isReading: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
+  const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
   const players = new PlayerRegistry({
+    sender,
     logger,
     idleTimeoutMs: config.voiceIdleTimeoutMs,
     group: `saybot-${randomUUID()}`,
@@ -187,16 +204,14 @@ async function assembleCore(
     account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
     storeDeadlineMs: config.storeTimeouts.deadlineMs,
     logger,
-    ...(seams.now === undefined ? {} : { now: seams.now }),
-    ...(metrics === undefined ? {} : { metrics }),
+    now: seams.now,
+    metrics,
   });
   const source = new PartSource({
-    client: voiceApi, logger, cache, accounting,
-    ...(metrics === undefined ? {} : { metrics }),
+    client: voiceApi, logger, cache, accounting, encoding, metrics,
   });
   const speech = new SpeechPipeline({
-    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue,
-    ...(metrics === undefined ? {} : { metrics }),
+    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue, metrics,
   });
   return { store, speech, accounting, players, cache };
 }
@@ -206,8 +221,8 @@ async function registerCommands(config: Config, commands: Iterable<AnyCommandMod
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,
-    ...(config.discord.guildId === undefined ? {} : { guildId: config.discord.guildId }),
-    ...(config.discord.apiBaseUrl === undefined ? {} : { apiBaseUrl: config.discord.apiBaseUrl }),
+    guildId: config.discord.guildId,
+    apiBaseUrl: config.discord.apiBaseUrl,
     commands,
     userInstall: config.userInstall.mode !== 'off',
   });

@@ -21,8 +21,6 @@ export type RefusalReason =
   /** The store did not answer in time (a lock held elsewhere, a server gone quiet): nothing was spent. */
   | { code: 'storage-unavailable' };
 
-export type RefusalCode = RefusalReason['code'];
-
 export class Refusal extends Error {
   readonly reason: RefusalReason;
   /** How loudly the operator hears of it: `info` for a member's own limits, `warn` where something is wrong. */

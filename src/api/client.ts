@@ -69,11 +69,11 @@ export interface VoiceApiClientOptions {
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
   /** Counts each HTTP exchange (retries too) by status (0: no answer) and time to the response headers. */
-  metrics?: Pick<Metrics, 'voiceApiRequest'>;
+  metrics?: Pick<Metrics, 'voiceApiRequest'> | undefined;
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface AudioResponse {
@@ -85,8 +85,8 @@ export interface AudioResponse {
    * ConnectionError (reset), TimeoutError ('body-idle' or 'total'), AbortedError. Never retried.
    */
   body: Readable;
-  requestId?: string;
-  usage?: UsageInfo;
+  requestId?: string | undefined;
+  usage?: UsageInfo | undefined;
 }
 
 export interface CloneVoiceResponse {

@@ -1,8 +1,7 @@
 // Ogg Opus files (RFC 7845) written in process, for Discord voice messages: Opus packets in, file bytes out.
 // Hand-written rather than a dependency: the format is a 27-byte page header, lacing and a CRC, and writing it
 // here keeps the exact packets (also those already in the audio cache) and makes granule positions exact.
-import opus from '@discordjs/opus';
-import { FRAME_SAMPLES, OPUS_RATE } from './opus-encode.ts';
+import { OPUS_RATE } from './opus-encode.ts';
 /**
  * The encoder's lookahead, which decoders drop from the start (OpusHead pre-skip). libopus with
  * OPUS_APPLICATION_AUDIO (what @discordjs/opus creates) at 48 kHz: 2.5 ms of CELT overlap plus 4 ms of delay
@@ -24,30 +23,6 @@ export interface OggOpusOptions {
   /** The logical stream's serial number; by default derived from the packets, so the same audio gives the same file. */
   serial?: number;
   vendor?: string;
-}
-
-export interface EncodedOpus {
-  packets: Buffer[];
-  /** Input samples (per channel) before the last frame's padding. */
-  sampleCount: number;
-}
-
-/**
- * s16 mono PCM at 48 kHz -> 20 ms mono Opus packets. The encoder's look-ahead delays everything by the pre-skip,
- * so that much silence is fed after the samples: without it the last pre-skip's worth of speech would never come
- * out, and the granule position (pre-skip + sampleCount) would promise samples the packets do not hold.
- */
-export function encodeMonoOpus(samples: Int16Array): EncodedOpus {
-  const encoder = new opus.OpusEncoder(OPUS_RATE, 1);
-  const packets: Buffer[] = [];
-  const input = new Int16Array(samples.length + ENCODER_PRE_SKIP);
-  input.set(samples);
-  for (let at = 0; at < input.length; at += FRAME_SAMPLES) {
-    const frame = new Int16Array(FRAME_SAMPLES);
-    frame.set(input.subarray(at, at + FRAME_SAMPLES));
-    packets.push(encoder.encode(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)));
-  }
-  return { packets, sampleCount: samples.length };
 }
 
 /** The Ogg Opus file holding `packets` (in order, one Opus packet each). */

@@ -2,11 +2,9 @@
 // worker threads (opus-pool.ts) or, as before, on the calling thread.
 import { Transform, type TransformCallback } from 'node:stream';
 import { sharedEncoderPool, type EncodeDone } from './opus-pool.ts';
-import { createNativeEncoder, encoderSpec, opusSettings, type OpusSettings } from './opus-settings.ts';
+import { createNativeEncoder, encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
-/** What Discord's decoders output (a mono packet plays on both sides). */
-export const OPUS_CHANNELS = 2;
 export const FRAME_SAMPLES = 960;                                 // per channel: 20 ms at 48 kHz
 
 /** Bytes of one 20 ms frame of s16le with `channels` interleaved. */
@@ -51,9 +49,9 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
 /**
  * s16le 48 kHz PCM in (any chunking; a partial frame at the end is dropped), one Opus packet per object out.
  * `channels` tells how many channels the PCM has; it is asked when the first bytes arrive (the decoder upstream
- * knows it only then). The settings are those in force when the stream was made.
+ * knows it only then).
  */
-export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = opusSettings()): Transform {
+export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = SPEECH_SETTINGS): Transform {
   return new OpusEncodeStream(channels, settings);
 }
 

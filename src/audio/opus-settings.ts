@@ -45,26 +45,6 @@ export const SPEECH_SETTINGS: Readonly<OpusSettings> = {
   decode: 'workers',
 };
 
-/** What the player did before (prism's encoder, libopus defaults, stereo, main thread): the benchmark's baseline. */
-export const LEGACY_SETTINGS: Readonly<OpusSettings> = {
-  channels: 'stereo', complexity: 10, bitrate: 'auto', celtOnly: false, thread: 'main', workers: 0, decode: 'main',
-};
-
-let current: Readonly<OpusSettings> = SPEECH_SETTINGS;
-
-export function opusSettings(): Readonly<OpusSettings> {
-  return current;
-}
-
-/** For streams opened from now on; streams already open keep their encoder. */
-export function configureOpusEncoding(settings: Partial<OpusSettings>): void {
-  const next = { ...current, ...settings };
-  if (!Number.isInteger(next.complexity) || next.complexity < 0 || next.complexity > 10) throw new RangeError('Opus complexity must be 0..10');
-  if (next.bitrate !== 'auto' && !(next.bitrate >= 6000 && next.bitrate <= 510_000)) throw new RangeError('Opus bitrate must be 6000..510000 or auto');
-  if (next.thread === 'workers' && !(Number.isInteger(next.workers) && next.workers >= 1)) throw new RangeError('Opus workers must be >= 1');
-  current = next;
-}
-
 /** What an encoder needs to know; crosses to worker threads as is. */
 export interface EncoderSpec {
   channels: 1 | 2;

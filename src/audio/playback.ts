@@ -11,7 +11,7 @@ import type { AudioFormat } from './format.ts';
 import { Mp3StreamDecoder } from './mp3-stream.ts';
 import { OggOpusPacketStream } from './ogg-opus-stream.ts';
 import { createOpusEncoder } from './opus-encode.ts';
-import { encoderSpec, opusSettings } from './opus-settings.ts';
+import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './opus-settings.ts';
 import { sharedTranscodePool } from './transcode-pool.ts';
 import { WavStreamDecoder } from './wav-stream.ts';
 
@@ -19,7 +19,9 @@ export { UnsupportedAudioError } from './errors.ts';
 
 export interface OpusPacketStreamOptions {
   /** Aborting destroys the stream (and the source) with the signal's AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** How it is encoded (default SPEECH_SETTINGS): the app's, given once at start-up (src/main.ts VoicePlaneOptions). */
+  encoding?: Readonly<OpusSettings> | undefined;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface OpusPacketStreamOptions {
  */
 export function createOpusPacketStream(source: Readable, format: AudioFormat, options: OpusPacketStreamOptions = {}): Readable {
   let stages: Duplex[];
-  const settings = opusSettings();
+  const settings = options.encoding ?? SPEECH_SETTINGS;
   const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
   const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
   if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {

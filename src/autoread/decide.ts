@@ -125,7 +125,7 @@ export function spokenText(
 
 /** A display name as it can be said: emoji and markup gone, at most NAME_MAX characters; '' when nothing is left. */
 export function spokenName(name: string, language: string | undefined): string {
-  const cleaned = cleanMessage(name, { maxLength: Number.POSITIVE_INFINITY, ...(language === undefined ? {} : { language }) });
+  const cleaned = cleanMessage(name, { maxLength: Number.POSITIVE_INFINITY, language });
   return [...cleaned].slice(0, NAME_MAX).join('').trim();
 }
 

@@ -42,7 +42,7 @@ export function messageContent(message: Message): MessageContent {
       channels: known(channels),
       attachments: source.attachments.map((a) => ({ filename: a.name, ...(a.contentType ? { contentType: a.contentType } : {}) })),
       stickerNames: source.stickers.map((s) => s.name),
-      ...(replyTo === undefined ? {} : { replyTo }),
+      replyTo,
       ...(forwarded ? { forwarded: true } : {}),
     },
   };

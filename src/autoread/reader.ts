@@ -109,7 +109,7 @@ interface Utterance {
   /** Said when the name is not due (or the member's name cleans to nothing). */
   text: string;
   /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
-  named?: (name: string) => string;
+  named?: ((name: string) => string) | undefined;
   /** The name is said every time (join/leave lines), not only when due (messages). */
   nameAlways?: boolean;
   /** The member's display name: said unless they set a name of their own. */
@@ -234,7 +234,7 @@ export class AutoReader {
     const language = binding.language;
     const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
     this.#enqueue(reading, {
-      text, ...(named === undefined ? {} : { named }), displayName: facts.authorName,
+      text, named, displayName: facts.authorName,
       seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
       voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
       language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
@@ -367,8 +367,7 @@ export class AutoReader {
       const job = this.#options.speak({
         request: faster(asked, speed),
         requester: {
-          guildId, userId: utterance.userId, source: 'autoread', id: utterance.id,
-          ...(utterance.askedAt === undefined ? {} : { askedAt: utterance.askedAt }),
+          guildId, userId: utterance.userId, source: 'autoread', id: utterance.id, askedAt: utterance.askedAt,
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });

@@ -33,11 +33,11 @@ export interface SayBotOptions {
   core: SayBotCore;
   commands: Map<string, AnyCommandModule>;
   /** How long to wait for Discord to say the bot is ready. */
-  readyTimeoutMs?: number;
+  readyTimeoutMs?: number | undefined;
   /** The clock the removal sweep follows (tests move it). */
-  now?: () => Date;
+  now?: (() => Date) | undefined;
   /** The operator's counters (commands); absent when no metrics are served. */
-  metrics?: Pick<Metrics, 'command'>;
+  metrics?: Pick<Metrics, 'command'> | undefined;
 }
 
 /** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
@@ -78,7 +78,7 @@ export class SayBot {
       store: core.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
       present: (guildId) => this.#client.guilds.cache.has(guildId),
       ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
-      ...(options.now === undefined ? {} : { now: options.now }),
+      now: options.now,
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
@@ -91,7 +91,7 @@ export class SayBot {
       replyAudio: new ReplyAudioRegistry(),
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
-      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      metrics: options.metrics,
     };
   }
 

@@ -3,6 +3,7 @@ import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/format.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../audio/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { Replay } from './replay.ts';
 
@@ -48,6 +49,7 @@ export class AudioFill {
   readonly complete: Promise<CachedAudio>;
   readonly #bytes = new Replay<Buffer>();
   readonly #packets = new Replay<Buffer>({ onRead: () => this.#pace() });
+  readonly #encoding: Readonly<OpusSettings>;
   #encoder: Readable | undefined;
   /** Set when encoding stopped for good before the end (every listener left): the packets are not cached. */
   #abandoned = false;
@@ -56,8 +58,9 @@ export class AudioFill {
     this.#settleEncoding = resolve;
   });
 
-  constructor(response: AudioResponse) {
+  constructor(response: AudioResponse, encoding: Readonly<OpusSettings> = SPEECH_SETTINGS) {
     const format = response.format;
+    this.#encoding = encoding;
     this.format = format;
     this.requestId = response.requestId;
     this.usage = response.usage;
@@ -99,7 +102,7 @@ export class AudioFill {
   /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
   #startEncoder(): void {
     if (this.#encoder) return;
-    const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format);
+    const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format, { encoding: this.#encoding });
     this.#encoder = encoder;
     encoder.on('data', (packet: Buffer) => {
       this.#packets.push(packet);
@@ -140,23 +143,23 @@ export class AudioFill {
       format: this.format,
       body: this.#bytes.reader({ objectMode: false }),
       packets: (signal?: AbortSignal) => {
-        const reader = this.#packets.reader({ objectMode: true, ...(signal === undefined ? {} : { signal }) });
+        const reader = this.#packets.reader({ objectMode: true, signal });
         this.#startEncoder();
         return reader;
       },
-      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
-      ...(this.usage === undefined ? {} : { usage: this.usage }),
+      requestId: this.requestId,
+      usage: this.usage,
     };
   }
 }
 
 /** A cache hit as callers use it: the same shape as a live part, with nothing left to arrive. */
-export function cachedPart(entry: CachedAudio): PartAudio {
+export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> = SPEECH_SETTINGS): PartAudio {
   return {
     format: entry.format,
     body: Readable.from([entry.audio], { objectMode: false }),
     packets: (signal?: AbortSignal) => {
-      if (entry.packets === undefined) return createOpusPacketStream(Readable.from([entry.audio]), entry.format, signal === undefined ? {} : { signal });
+      if (entry.packets === undefined) return createOpusPacketStream(Readable.from([entry.audio]), entry.format, { signal, encoding });
       return Readable.from(entry.packets, signal === undefined ? { objectMode: true } : { objectMode: true, signal });
     },
   };

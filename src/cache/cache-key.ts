@@ -5,9 +5,9 @@ export interface CacheKeyFields {
   endpoint: 'tts' | 'emotion-tts';
   text: string;
   voice: string;
-  language?: string;
+  language?: string | undefined;
   format?: string;
-  tone?: string;
+  tone?: string | undefined;
   exaggeration?: number;
 }
 

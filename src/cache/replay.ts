@@ -84,7 +84,7 @@ export class Replay<T extends Buffer> {
   }
 
   /** A new reader from the first item. Destroying it leaves the replay and the other readers alone. */
-  reader(options: { objectMode: boolean; signal?: AbortSignal }): Readable {
+  reader(options: { objectMode: boolean; signal?: AbortSignal | undefined }): Readable {
     let index = 0;
     this.#readers++;
     const advanced = (): void => {
@@ -112,7 +112,7 @@ export class Replay<T extends Buffer> {
         this.#onRead?.();
         callback(error);
       },
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      signal: options.signal,
     });
     return stream;
   }

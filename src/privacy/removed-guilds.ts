@@ -10,7 +10,7 @@ export interface RemovedGuildsOptions extends Forgetting {
   graceMs: number;
   logger: Logger;
   /** The wall clock the removal times are kept in (tests move it past the grace period). */
-  now?: () => Date;
+  now?: (() => Date) | undefined;
   /** Guilds this process is in now: never deleted, whatever the store says (added back while SayBot was down). */
   present?: (guildId: string) => boolean;
   /** Guilds this process answers for (its shard's): another shard's are left to it, which knows if they came back. */

@@ -32,8 +32,8 @@ export interface PartSpend {
   cached: boolean;
   /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
   undelivered?: boolean;
-  usage?: UsageInfo;
-  requestId?: string;
+  usage?: UsageInfo | undefined;
+  requestId?: string | undefined;
 }
 
 /**
@@ -58,7 +58,7 @@ export class Charge {
     context: SpendContext,
     reserved: ReadonlyArray<{ text: string; characters: number }>,
     createdAt: Date,
-    held: { probe?: Probe; hold?: string } = {},
+    held: { probe?: Probe | undefined; hold?: string | undefined } = {},
   ) {
     this.#accounting = accounting;
     this.context = context;
@@ -146,11 +146,11 @@ export interface AccountingOptions {
   planCharacterLimit: number;
   logger: Logger;
   /** The clock (tests move it past a reset date). */
-  now?: () => Date;
+  now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
   /** Counts characters spent and saved as they are recorded. */
-  metrics?: Pick<Metrics, 'characters'>;
+  metrics?: Pick<Metrics, 'characters'> | undefined;
   /** How long a request may wait on the store before it is refused (STORE_DEADLINE_MS by default). */
   storeDeadlineMs?: number;
 }
@@ -160,7 +160,7 @@ export interface UsageReport {
   /** When the monthly quota starts over: the service's date when it sent one, else the 1st of next month, UTC. */
   resetAt: Date;
   /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
-  exhaustedUntil?: Date;
+  exhaustedUntil?: Date | undefined;
   guild: { spent: number; saved: number; budget: number };
   bot: {
     /** The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's. */
@@ -217,7 +217,7 @@ export class Accounting {
     this.#planLimit = options.planCharacterLimit;
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
-    this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, ...(options.account === undefined ? {} : { account: options.account }) });
+    this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, account: options.account });
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
   }
@@ -340,10 +340,7 @@ export class Accounting {
         throw storageUnavailable();
       }
     }
-    const charge = new Charge(this, context, paid, this.#now(), {
-      ...(probe === undefined ? {} : { probe }),
-      ...(hold === undefined ? {} : { hold }),
-    });
+    const charge = new Charge(this, context, paid, this.#now(), { probe, hold });
     this.#charges.add(charge);
     if (hold !== undefined && this.#renewal === undefined) {
       this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
@@ -415,8 +412,8 @@ export class Accounting {
       characters: spend.characters,
       cached: spend.cached,
       ...(spend.undelivered === true ? { undelivered: true } : {}),
-      ...(spend.requestId === undefined ? {} : { requestId: spend.requestId }),
-      ...(usage === undefined ? {} : { service: usage }),
+      requestId: spend.requestId,
+      service: usage,
     });
     if (!spend.cached) await this.#month.accepted(usage).catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
@@ -449,7 +446,7 @@ export class Accounting {
     return {
       month,
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
-      ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
+      exhaustedUntil: exhausted,
       guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
       bot: {
         used,

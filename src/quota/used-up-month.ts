@@ -52,7 +52,7 @@ export class UsedUpMonth {
   #probe: Probe | undefined;
   #started: Promise<void> | undefined;
 
-  constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount }) {
+  constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount | undefined }) {
     this.#store = options.store;
     this.#log = options.logger;
     this.#now = options.now;
@@ -143,13 +143,10 @@ export class UsedUpMonth {
     const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
     const state = await this.#store.quota.get();
     const limit = error.rateLimit?.limit ?? (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
-    const by: QuotaMarkAccount = {
-      ...(this.#account === undefined ? {} : { account: this.#account.fingerprint, plan: this.#account.plan }),
-      ...(limit === undefined ? {} : { limit }),
-    };
+    const by: QuotaMarkAccount = { account: this.#account?.fingerprint, plan: this.#account?.plan, limit };
     await this.#store.quota.markExhausted(resetAt, now, by);
     this.#log.error(
-      { code: 'quota-used-up', resetAt: resetAt.toISOString(), ...(limit === undefined ? {} : { limit }) },
+      { code: 'quota-used-up', resetAt: resetAt.toISOString(), limit },
       'monthly quota used up: one request at a time goes out to see whether it is back; upgrading the plan, buying characters or changing the key ends this at the next request',
     );
     return resetAt;

@@ -3,6 +3,7 @@ import { joinPartsOffThread } from '../audio/audio-thread.ts';
 import { analyseClip } from '../audio/clip.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { exactMp3File } from '../audio/mp3-file.ts';
+import type { OpusSettings } from '../audio/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { exactWavFile } from '../audio/wav-file.ts';
 import type { Logger } from '../log.ts';
@@ -39,7 +40,7 @@ export function partClip(source: PartSource, request: SpeechRequest, text: strin
       try {
         const response = await start();
         log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-        return partPackets(response, signal);
+        return partPackets(response, source.encoding, signal);
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
@@ -52,13 +53,14 @@ export function partClip(source: PartSource, request: SpeechRequest, text: strin
  * that already has them (nothing decoded or encoded again), else the body encoded as it arrives by the player's own
  * path (which the flight then caches with its bytes). The body is released when the packets come from elsewhere.
  * The player (partClip) and the voice message (the pipeline's voice-message target) both read parts through it.
+ * `encoding`: the part source's (the app's, given at start-up).
  */
-export function partPackets(audio: SpeechAudio, signal?: AbortSignal): Readable {
+export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
   if (audio.packets) {
     audio.body.destroy();
     return audio.packets(signal);
   }
-  return createOpusPacketStream(audio.body, audio.format, signal === undefined ? {} : { signal });
+  return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
 }
 
 /**
@@ -98,8 +100,8 @@ export interface RenderedFile {
  * A file too large to post, as a voice message instead: its audio decoded as it is read and encoded to Opus by the
  * player's own path (no part fetched or paid again), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV).
  */
-export function fileAsVoiceMessage(file: RenderedFile): Promise<VoiceMessage> {
-  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format)]);
+export function fileAsVoiceMessage(file: RenderedFile, encoding: Readonly<OpusSettings>): Promise<VoiceMessage> {
+  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })]);
 }
 
 /**
@@ -109,7 +111,7 @@ export function fileAsVoiceMessage(file: RenderedFile): Promise<VoiceMessage> {
 export function partsVoiceMessage(source: PartSource, request: SpeechRequest, texts: readonly string[], charge: Charge): Promise<VoiceMessage> {
   const signal = new AbortController().signal;
   return renderVoiceMessage((async function* () {
-    for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge));
+    for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
   })());
 }
 

@@ -4,6 +4,7 @@ import { applyEffectsOffThread, changesAudio } from '../audio/audio-thread.ts';
 import type { AudioEffects } from '../audio/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/format.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../audio/opus-settings.ts';
 import { AbortedError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
@@ -29,7 +30,9 @@ export interface PartSourceOptions {
   /** Absent: nothing is recorded (tools and tests that use the service alone). */
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
-  metrics?: Pick<Metrics, 'cacheLookup'>;
+  metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
+  /** How parts are encoded to Opus packets (default SPEECH_SETTINGS; main.ts's VoicePlaneOptions). */
+  encoding?: Readonly<OpusSettings>;
 }
 
 interface Flight {
@@ -79,6 +82,8 @@ export class PartSource {
   readonly #cache: AudioCache | undefined;
   readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
   readonly #accounting: Accounting | undefined;
+  /** How every part this source hands out is encoded to Opus packets (clips.ts reads it for parts handed in whole). */
+  readonly encoding: Readonly<OpusSettings>;
   /** Every answer written down once: a spend, a saving, an undelivered spend (spend-recorder.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Promise<Flight>>();
@@ -92,6 +97,7 @@ export class PartSource {
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
+    this.encoding = options.encoding ?? SPEECH_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting, options.logger);
   }
 
@@ -102,8 +108,8 @@ export class PartSource {
       text,
       voice: request.voice,
       format: request.format,
-      ...(request.language === undefined ? {} : { language: request.language }),
-      ...(request.tone === undefined ? {} : { tone: request.tone }),
+      language: request.language,
+      tone: request.tone,
     });
   }
 
@@ -165,7 +171,7 @@ export class PartSource {
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) {
       void this.#spends.saved(charge, text, endpointOf(request));
-      return cachedPart(hit);
+      return cachedPart(hit, this.encoding);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
     const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice), (c) => c.then((changed) => changed.done));
@@ -184,10 +190,10 @@ export class PartSource {
       if (!(error instanceof UnsupportedAudioError)) throw error;
       // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
       this.#log.warn({ code: 'audio-effects-skipped', format: audio.format }, 'speed and volume not applied: the audio format cannot be changed here');
-      const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) });
+      const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) }, this.encoding);
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
-    const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) });
+    const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, this.encoding);
     const cache = this.#cache;
     const done = fill.complete.then(
       (entry) => cache?.put(key, voice, entry, generation),
@@ -199,7 +205,7 @@ export class PartSource {
   async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
-    if (hit) return { from: 'cache', part: () => cachedPart(hit), done: Promise.resolve() };
+    if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
     const payer = await this.#payer(request, text, charge);
@@ -215,7 +221,7 @@ export class PartSource {
     void this.#spends.spent(payer, text, endpointOf(request), response).finally(() => {
       if (payer !== charge) payer?.close();
     });
-    const fill = new AudioFill(response);
+    const fill = new AudioFill(response, this.encoding);
     const cache = this.#cache;
     const done = fill.complete.then(
       (entry) => cache?.put(key, request.voice, entry, generation),
@@ -242,8 +248,8 @@ export class PartSource {
         text,
         voice_id: request.voice,
         output_format: request.format,
-        ...(request.language === undefined ? {} : { language: request.language }),
-        ...(request.tone === undefined ? {} : { tone_instruction: request.tone }),
+        language: request.language,
+        tone_instruction: request.tone,
       },
       options,
     );
@@ -253,7 +259,7 @@ export class PartSource {
   async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
     let response: CloneVoiceResponse;
     try {
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, signal === undefined ? {} : { signal }));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, { signal }));
     } catch (error) {
       this.#spends.undelivered(error, charge, 'voice-clone', text);
       charge?.release(text);

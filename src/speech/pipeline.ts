@@ -25,7 +25,7 @@ export interface Requester {
   /** Unique per request: logs and the player's item labels. */
   id: string;
   /** When the member asked (ms since epoch, e.g. Discord's createdTimestamp): the time-to-first-audio metric. */
-  askedAt?: number;
+  askedAt?: number | undefined;
 }
 
 /** Where the audio goes. The front-end chooses it (member in voice or not, `output` option, server default). */
@@ -100,7 +100,7 @@ export interface SpeechPipelineOptions {
   /** The longest part the service takes: longer text is split at sentence ends. */
   maxCharsPerRequest: number;
   /** Time to first audio, from the requester's `askedAt`; absent when no metrics are served. */
-  metrics?: Pick<Metrics, 'timeToFirstAudio'>;
+  metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
 }
@@ -266,7 +266,7 @@ export class SpeechPipeline {
     const file = files[0];
     if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit) return { kind: 'files', files, seconds };
     this.#log.info({ code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit }, 'file over the upload limit: rendering a voice message instead');
-    const message = await fileAsVoiceMessage(file);
+    const message = await fileAsVoiceMessage(file, this.#source.encoding);
     return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit } };
   }
 

@@ -132,8 +132,8 @@ export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequ
     text,
     voice: settings.voice,
     format: settings.format,
-    ...(settings.language === undefined ? {} : { language: settings.language }),
-    ...(settings.tone === undefined ? {} : { tone: settings.tone }),
+    language: settings.language,
+    tone: settings.tone,
     ...effectsOf(settings),
   };
 }

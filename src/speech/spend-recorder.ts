@@ -31,9 +31,7 @@ export class SpendRecorder {
   /** A part (or a clone) the service charged for and delivered. */
   spent(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, receipt: PaidReceipt): Promise<void> {
     return this.#record(charge, text, {
-      endpoint, characters: countCharacters(text), cached: false,
-      ...(receipt.usage === undefined ? {} : { usage: receipt.usage }),
-      ...(receipt.requestId === undefined ? {} : { requestId: receipt.requestId }),
+      endpoint, characters: countCharacters(text), cached: false, usage: receipt.usage, requestId: receipt.requestId,
     });
   }
 
@@ -44,9 +42,7 @@ export class SpendRecorder {
   undelivered(error: unknown, charge: Charge | undefined, endpoint: SpendEndpoint, text: string): void {
     if (!(error instanceof UndeliveredError) || !charge || !this.#accounting) return;
     const spend = {
-      endpoint, characters: countCharacters(text), cached: false, undelivered: true,
-      ...(error.usage === undefined ? {} : { usage: error.usage }),
-      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
+      endpoint, characters: countCharacters(text), cached: false, undelivered: true, usage: error.usage, requestId: error.requestId,
     };
     this.#log.warn({ code: 'api-undelivered', ...charge.context, endpoint, characters: spend.characters, requestId: error.requestId }, 'charged by the Voice API but not delivered: recorded as spent');
     void this.#track(this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')));

@@ -68,17 +68,3 @@ export interface AutoReadState {
 
 /** A value sets a setting, null puts it back to its default (for requiredRoleId: no role), undefined leaves it. */
 export type AutoReadSettingChanges = { [K in keyof AutoReadSettings]?: AutoReadSettings[K] | null };
-
-/** Auto-read's lasting state per guild (table auto_read; `store.autoRead`): the binding, whether it reads, and its settings. */
-export interface AutoReadStore {
-  /** The guild's state; a guild that never set anything reads nothing, with the default settings. */
-  get(guildId: string): Promise<AutoReadState>;
-  /** Binds the channels and turns reading on, replacing an earlier binding; the settings are kept. */
-  start(guildId: string, binding: Omit<AutoReadBinding, 'startedAt'> & { startedAt?: Date }): Promise<AutoReadState>;
-  /** Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was reading. */
-  stop(guildId: string, why?: AutoReadStopReason): Promise<boolean>;
-  /** Every guild reading now (in guild ID order), to resume after a restart. */
-  listReading(): Promise<AutoReadState[]>;
-  /** Changes the settings (see AutoReadSettingChanges) and returns those in force after the change. */
-  setSettings(guildId: string, changes: AutoReadSettingChanges, updatedBy: string): Promise<AutoReadSettings>;
-}

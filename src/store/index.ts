@@ -16,5 +16,5 @@ import type { Store } from './types.ts';
  * (several processes or machines sharing one database). Either way the schema is migrated before it returns.
  */
 export async function openStore(target: DatabaseTarget, timeouts?: StoreTimeouts): Promise<Store> {
-  return target.kind === 'postgres' ? PgStore.open(target.url, timeouts === undefined ? {} : { timeouts }) : new SqliteStore(target.path);
+  return target.kind === 'postgres' ? PgStore.open(target.url, { timeouts }) : new SqliteStore(target.path);
 }

@@ -22,9 +22,12 @@ export abstract class KyselyStore implements Store {
   readonly privacy: PrivacyArea;
   readonly removedGuilds: RemovedGuildArea;
   protected readonly dialect: Dialect;
+  readonly #release: () => Promise<void>;
 
-  protected constructor(dialect: Dialect) {
+  /** `release` frees the backend's connection or pool: Kysely destroys only a driver it has used. */
+  protected constructor(dialect: Dialect, release: () => Promise<void>) {
     this.dialect = dialect;
+    this.#release = release;
     this.presets = new PresetArea(dialect);
     this.memberDefaults = new MemberDefaultsArea(dialect);
     this.voiceLibrary = new VoiceLibraryArea(dialect);
@@ -41,5 +44,6 @@ export abstract class KyselyStore implements Store {
   /** Releases the database (idempotent); every later call fails. */
   async close(): Promise<void> {
     await this.dialect.db.destroy();
+    await this.#release();
   }
 }

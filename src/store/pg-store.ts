@@ -19,7 +19,7 @@ export interface PgStoreOptions {
   /** Most connections this process holds; default 5 (SayBot's queries are short). */
   maxConnections?: number;
   /** Connect, statement, lock and idle-in-transaction timeouts and TCP keepalive; defaults below. */
-  timeouts?: Partial<Omit<StoreTimeouts, 'deadlineMs'>>;
+  timeouts?: Partial<Omit<StoreTimeouts, 'deadlineMs'>> | undefined;
 }
 
 /** A hung server or a lock held by another session ends in an error the caller turns into a refusal. */
@@ -32,11 +32,10 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
  * (dialect.ts holds what differs). Open with `PgStore.open(url)`: connecting and migrating are asynchronous.
  */
 export class PgStore extends KyselyStore {
-  readonly #pool: pg.Pool;
-
   private constructor(pool: pg.Pool) {
-    super(new Dialect('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })));
-    this.#pool = pool;
+    super(new Dialect('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })), async () => {
+      if (!pool.ending && !pool.ended) await pool.end();
+    });
   }
 
   static async open(connectionString: string, options: PgStoreOptions = {}): Promise<PgStore> {
@@ -68,12 +67,6 @@ export class PgStore extends KyselyStore {
       throw error;
     }
     return new PgStore(pool);
-  }
-
-  /** Kysely ends the pool only if it ever used it; a store closed before its first query ends it here. */
-  override async close(): Promise<void> {
-    await super.close();
-    if (!this.#pool.ending && !this.#pool.ended) await this.#pool.end();
   }
 
   get schemaVersion(): Promise<number> {

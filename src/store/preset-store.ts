@@ -33,7 +33,7 @@ export type MemberDefaultsField = keyof MemberDefaultsChange;
 
 export interface PresetListOptions extends ListOptions {
   /** Keep presets in this language, and those that fix none. */
-  language?: string;
+  language?: string | undefined;
 }
 
 export type SavePresetResult = { status: 'created' | 'updated'; preset: Preset } | { status: 'full'; limit: number };
@@ -42,30 +42,4 @@ export interface DeletedPreset {
   preset: Preset;
   /** It was the guild's default preset, which is now unset (same transaction). */
   wasDefault: boolean;
-}
-
-/** A guild's named presets and its default preset (tables presets, guild_settings): `store.presets`. */
-export interface PresetStore {
-  /** Creates the preset, or replaces the one of the same name (its default status is kept). */
-  save(preset: NewPreset, options?: { maxPerGuild?: number }): Promise<SavePresetResult>;
-  get(guildId: string, name: string): Promise<Preset | undefined>;
-  list(guildId: string, options?: PresetListOptions): Promise<Preset[]>;
-  /** Removes a preset; when it was the default, the guild is left without one. */
-  delete(guildId: string, name: string): Promise<DeletedPreset | undefined>;
-  /** Sets (name) or clears (null) the default preset. False when no preset has that name. */
-  setDefault(guildId: string, name: string | null): Promise<boolean>;
-  getDefault(guildId: string): Promise<Preset | undefined>;
-}
-
-/** Each member's own speech defaults in a guild (table member_defaults): `store.memberDefaults`. */
-export interface MemberDefaultsStore {
-  get(guildId: string, userId: string): Promise<MemberDefaults | undefined>;
-  /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
-  set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults>;
-  clear(guildId: string, userId: string): Promise<boolean>;
-  /**
-   * Forgets only these fields (e.g. the spoken name) and returns what is left; undefined when nothing is left, the
-   * row then deleted as by `clear`.
-   */
-  unset(guildId: string, userId: string, fields: readonly MemberDefaultsField[]): Promise<MemberDefaults | undefined>;
 }

@@ -153,15 +153,11 @@ export class SqliteStore extends KyselyStore {
         createQueryCompiler: () => new SqliteQueryCompiler(),
         createIntrospector: (kysely) => new SqliteIntrospector(kysely),
       },
-    })));
+    })), async () => {
+      if (db.isOpen) db.close();
+    });
     this.path = file;
     this.#db = db;
-  }
-
-  /** Kysely destroys only a driver it used; a store closed before its first query is closed here. */
-  override async close(): Promise<void> {
-    await super.close();
-    if (this.#db.isOpen) this.#db.close();
   }
 
   /** The schema version the file is at (for tests and the start-up log). */

@@ -1,16 +1,17 @@
 /**
- * The storage contract the rest of SayBot uses: one `Store`, made of one small interface per area, each written
- * once on Kysely (src/store/areas/) for both SQLite and PostgreSQL. Every method is async so that a client/server
- * database (PostgreSQL) implements it as well as SQLite. IDs are Discord snowflakes as strings. Names are matched
- * case-insensitively (names.ts: `nameKey`).
+ * The storage contract the rest of SayBot uses: one `Store`, one object per area, as `store.presets.get(…)`. An
+ * area's operations are its class's public methods, written once on Kysely for SQLite and PostgreSQL
+ * (src/store/areas/, each query checked against schema.ts); the values they take and give are the types of the
+ * <area>-store.ts modules. Every method is async so that a client/server database (PostgreSQL) implements it as
+ * well as SQLite. IDs are Discord snowflakes as strings. Names are matched case-insensitively (names.ts: `nameKey`).
  */
-import type { BudgetStore, QuotaStore, SpendStore } from './accounting-store.ts';
-import type { AutoReadStore } from './auto-read-store.ts';
-import type { DictionaryStore } from './dictionary-store.ts';
-import type { OutputDefaultsStore } from './output-defaults-store.ts';
-import type { MemberDefaultsStore, PresetStore } from './preset-store.ts';
-import type { PrivacyStore, RemovedGuildStore } from './privacy-store.ts';
-import type { VoiceLibraryStore } from './voice-library-store.ts';
+import type { BudgetArea, QuotaArea, SpendArea } from './areas/accounting.ts';
+import type { AutoReadArea } from './areas/auto-read.ts';
+import type { DictionaryArea } from './areas/dictionary.ts';
+import type { OutputDefaultsArea } from './areas/output-defaults.ts';
+import type { MemberDefaultsArea, PresetArea } from './areas/presets.ts';
+import type { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
 export type * from './accounting-store.ts';
 export type * from './auto-read-store.ts';
@@ -19,22 +20,24 @@ export type * from './output-defaults-store.ts';
 export type * from './preset-store.ts';
 export type * from './privacy-store.ts';
 export type * from './voice-library-store.ts';
-
 export type * from './shared-types.ts';
 
-/** The store: one object per area (each a type above), as `store.presets.get(…)`; kysely-store.ts implements it once. */
+/** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */
+type Operations<Area> = { [K in keyof Area]: Area[K] };
+
+/** The store: kysely-store.ts implements it once; tests wrap it (a failing or slow store). */
 export interface Store {
-  presets: PresetStore;
-  memberDefaults: MemberDefaultsStore;
-  voiceLibrary: VoiceLibraryStore;
-  spends: SpendStore;
-  quota: QuotaStore;
-  budgets: BudgetStore;
-  autoRead: AutoReadStore;
-  dictionary: DictionaryStore;
-  outputDefaults: OutputDefaultsStore;
-  privacy: PrivacyStore;
-  removedGuilds: RemovedGuildStore;
+  presets: Operations<PresetArea>;
+  memberDefaults: Operations<MemberDefaultsArea>;
+  voiceLibrary: Operations<VoiceLibraryArea>;
+  spends: Operations<SpendArea>;
+  quota: Operations<QuotaArea>;
+  budgets: Operations<BudgetArea>;
+  autoRead: Operations<AutoReadArea>;
+  dictionary: Operations<DictionaryArea>;
+  outputDefaults: Operations<OutputDefaultsArea>;
+  privacy: Operations<PrivacyArea>;
+  removedGuilds: Operations<RemovedGuildArea>;
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,5 +1,3 @@
-import type { ListOptions } from './shared-types.ts';
-
 /** A voice cloned from a clip (/clone, issue 4): usable in its guild only. */
 export interface ClonedVoice {
   guildId: string;
@@ -33,27 +31,4 @@ export interface DeletedClonedVoice {
   presetsRemoved: string[];
   /** Member defaults whose voice was it; their voice is unset, the other fields kept. */
   memberDefaultsCleared: number;
-}
-
-/**
- * A guild's cloned voices and the names held for clones under way (tables voice_library,
- * clone_name_reservations): `store.voiceLibrary`. Deleting a voice also reaches into the presets' tables, in one
- * transaction.
- */
-export interface VoiceLibraryStore {
-  /**
-   * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
-   * has the name, or when voices plus reservations fill the library. Expires after `ttlMs` (a crashed request).
-   */
-  reserveName(reservation: NewNameReservation): Promise<NameReservationResult>;
-  /** Gives a reserved name back (the paid call failed); unknown tokens are ignored. */
-  releaseName(token: string): Promise<void>;
-  /** Adds a voice; with `reservation`, its own reservation does not count against it and is removed with the insert. */
-  add(voice: NewClonedVoice, options?: { maxPerGuild?: number; reservation?: string }): Promise<AddClonedVoiceResult>;
-  /** The guild's cloned voice with this ID; undefined for another guild's, so it cannot be borrowed. */
-  get(guildId: string, voiceId: string): Promise<ClonedVoice | undefined>;
-  findByName(guildId: string, name: string): Promise<ClonedVoice | undefined>;
-  list(guildId: string, options?: ListOptions): Promise<ClonedVoice[]>;
-  /** Removes a cloned voice and, in the same transaction, what speaks with it (see DeletedClonedVoice). */
-  delete(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined>;
 }

@@ -12,7 +12,7 @@ export interface AttachmentInfo {
 
 export interface CleanupContext {
   /** The server's language (a Discord locale or language code); English when missing or not ko/ja. */
-  language?: string;
+  language?: string | undefined;
   /** Display names by user ID, for <@id> mentions. */
   users?: Readonly<Record<string, string>>;
   roles?: Readonly<Record<string, string>>;
@@ -20,7 +20,7 @@ export interface CleanupContext {
   attachments?: readonly AttachmentInfo[];
   stickerNames?: readonly string[];
   /** The display name of the author of the message this one replies to. */
-  replyTo?: string;
+  replyTo?: string | undefined;
   forwarded?: boolean;
   /** The most characters (code points) of the message's own text that are spoken; default 200. */
   maxLength?: number;

@@ -1,5 +1,6 @@
 // A server's pronunciation dictionary: words and how to say them, applied to text after clean-up. Pure; the
-// store keeps the entries and the commands change them through these functions, so every rule lives here.
+// store keeps the entries and checks each change with these functions (src/store/areas/dictionary.ts), so every
+// rule lives here.
 import { z } from 'zod';
 
 export const MAX_ENTRIES = 500;
@@ -16,7 +17,7 @@ export interface DictionaryEntry {
 export interface DictionaryProblem {
   code:
     | 'emptyWord' | 'wordTooLong' | 'emptyReading' | 'readingTooLong' | 'controlCharacter'
-    | 'full' | 'notFound' | 'duplicate'
+    | 'full' | 'duplicate'
     | 'notJson' | 'unsupportedVersion' | 'badShape' | 'tooManyEntries' | 'badEntry';
   params: Record<string, string | number>;
 }
@@ -47,24 +48,6 @@ export function validateEntry(word: string, reading: string): DictionaryResult<D
   return { ok: true, value: entry };
 }
 
-/** The entries with `word` added, or its reading replaced if it is there already. */
-export function addEntry(entries: readonly DictionaryEntry[], word: string, reading: string): DictionaryResult<DictionaryEntry[]> {
-  const valid = validateEntry(word, reading);
-  if (!valid.ok) return valid;
-  const key = entryKey(valid.value.word);
-  const at = entries.findIndex((entry) => entryKey(entry.word) === key);
-  if (at >= 0) return { ok: true, value: entries.map((entry, i) => (i === at ? valid.value : entry)) };
-  if (entries.length >= MAX_ENTRIES) return { ok: false, problem: { code: 'full', params: { max: MAX_ENTRIES } } };
-  return { ok: true, value: [...entries, valid.value] };
-}
-
-export function removeEntry(entries: readonly DictionaryEntry[], word: string): DictionaryResult<DictionaryEntry[]> {
-  const key = entryKey(word);
-  const kept = entries.filter((entry) => entryKey(entry.word) !== key);
-  if (kept.length === entries.length) return { ok: false, problem: { code: 'notFound', params: { word: tidy(word) } } };
-  return { ok: true, value: kept };
-}
-
 /**
  * A function giving text with every dictionary word replaced by its reading, in one pass (a reading is never
  * replaced again). The longest word wins where several start at the same place; case is ignored. Words in a
@@ -81,11 +64,6 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
   }).join('|');
   const matcher = new RegExp(pattern, 'giu');
   return (text) => text.normalize('NFC').replace(matcher, (match) => readings.get(entryKey(match)) ?? match);
-}
-
-/** `text` through the dictionary `entries` (see compileDictionary). */
-export function applyDictionary(text: string, entries: readonly DictionaryEntry[]): string {
-  return compileDictionary(entries)(text);
 }
 
 const FileSchema = z.object({

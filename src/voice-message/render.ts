@@ -72,7 +72,7 @@ export class VoiceMessageBuilder {
   readonly #blocks: number[] = [];
   #metered = 0;
 
-  constructor(options: { preSkip?: number } = {}) {
+  constructor(options: { preSkip?: number | undefined } = {}) {
     this.#preSkip = options.preSkip ?? ENCODER_PRE_SKIP;
   }
 
@@ -142,7 +142,7 @@ export class VoiceMessageBuilder {
  * before the next is started, so a caller may hand in parts whose audio is still being fetched.
  */
 export async function renderVoiceMessage(parts: Iterable<PacketSource> | AsyncIterable<PacketSource>, options: RenderOptions = {}): Promise<VoiceMessage> {
-  const builder = new VoiceMessageBuilder(options.preSkip === undefined ? {} : { preSkip: options.preSkip });
+  const builder = new VoiceMessageBuilder({ preSkip: options.preSkip });
   let count = 0;
   for await (const part of parts) {
     options.signal?.throwIfAborted();

@@ -10,7 +10,7 @@ import { ClockOutput } from './clock-output.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
 import { LibraryOutput } from './library-output.ts';
 import { watchNetworking } from './networking-watch.ts';
-import { voiceSender, type PlayingClip, type VoiceOutput, type VoiceSenderKind } from './voice-output.ts';
+import type { PlayingClip, VoiceOutput, VoiceSenderKind } from './voice-output.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
@@ -83,16 +83,6 @@ export class VoiceJoinError extends Error {
   }
 }
 
-/** The voice connection went away while clips were playing or waiting. */
-export class VoiceConnectionLostError extends Error {
-  readonly closeCode: number | undefined;
-  constructor(reason: string, closeCode: number | undefined) {
-    super(`voice connection lost: ${reason}`);
-    this.name = 'VoiceConnectionLostError';
-    this.closeCode = closeCode;
-  }
-}
-
 export interface GuildPlayerOptions {
   guildId: string;
   adapterCreator: DiscordGatewayAdapterCreator;
@@ -100,7 +90,7 @@ export interface GuildPlayerOptions {
   group: string;
   logger: Logger;
   idleTimeoutMs: number;
-  readyTimeoutMs?: number;
+  readyTimeoutMs?: number | undefined;
   /**
    * How long a connection that left Ready (a move between channels, a voice server change, a 4014) may take to be
    * Ready again before the player gives it up and cuts the current reply off. Default 5 s.
@@ -113,6 +103,8 @@ export interface GuildPlayerOptions {
   stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
+  /** What sends the clips (voice-output.ts; default 'clock'; 'library' is the benchmark's baseline). */
+  sender?: VoiceSenderKind | undefined;
 }
 
 interface QueueEntry {
@@ -141,8 +133,8 @@ export class GuildPlayer {
   #state: ConnectionState = { kind: 'disconnected' };
   readonly #options: GuildPlayerOptions;
   readonly #log: Logger;
-  /** The ways this guild has played clips (voice-output.ts), made on first use. */
-  readonly #outputs = new Map<VoiceSenderKind, VoiceOutput>();
+  /** What plays this guild's clips (voice-output.ts), made on first use. */
+  #voiceOutput: VoiceOutput | undefined;
   readonly #queue: QueueEntry[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -163,13 +155,9 @@ export class GuildPlayer {
     this.#log = options.logger.child({ guildId: options.guildId });
   }
 
-  #output(kind: VoiceSenderKind): VoiceOutput {
-    let output = this.#outputs.get(kind);
-    if (!output) {
-      output = kind === 'clock' ? new ClockOutput() : new LibraryOutput();
-      this.#outputs.set(kind, output);
-    }
-    return output;
+  #output(): VoiceOutput {
+    this.#voiceOutput ??= this.#options.sender === 'library' ? new LibraryOutput() : new ClockOutput();
+    return this.#voiceOutput;
   }
 
   get state(): ConnectionState {
@@ -412,7 +400,7 @@ export class GuildPlayer {
   /** Leaves and refuses further use. */
   destroy(): void {
     this.leave('shutdown');
-    for (const output of this.#outputs.values()) output.destroy();
+    this.#voiceOutput?.destroy();
     this.#state = { kind: 'destroyed' };
   }
 
@@ -469,7 +457,7 @@ export class GuildPlayer {
       stream.once('error', (error: unknown) => {
         if (!current.ending) current.error ??= error;
       });
-      current.playing = this.#output(voiceSender()).play(state.connection, stream, {
+      current.playing = this.#output().play(state.connection, stream, {
         started: () => {
           if (this.#current !== current || current.started) return;
           current.started = true;

@@ -1,6 +1,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { GuildPlayer } from './guild-player.ts';
+import type { VoiceSenderKind } from './voice-output.ts';
 
 export interface PlayerRegistryOptions {
   logger: Logger;
@@ -10,6 +11,8 @@ export interface PlayerRegistryOptions {
   readyTimeoutMs?: number;
   /** A guild whose player must not leave on the idle timeout now (GuildPlayerOptions.stayConnected). */
   stayConnected?: (guildId: string) => boolean;
+  /** What sends every player's clips (default 'clock'). */
+  sender?: VoiceSenderKind | undefined;
 }
 
 /** One GuildPlayer per guild, made on first use. */
@@ -30,8 +33,9 @@ export class PlayerRegistry {
         group: this.#options.group,
         logger: this.#options.logger,
         idleTimeoutMs: this.#options.idleTimeoutMs,
-        ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
-        ...(this.#options.stayConnected === undefined ? {} : { stayConnected: () => this.#options.stayConnected?.(guildId) === true }),
+        sender: this.#options.sender,
+        readyTimeoutMs: this.#options.readyTimeoutMs,
+        stayConnected: () => this.#options.stayConnected?.(guildId) === true,
       });
       this.#players.set(guildId, player);
     }

@@ -1,4 +1,4 @@
-// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen per process:
+// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen at start-up (main.ts):
 // 'clock' (voice-clock.ts, clock-output.ts: SayBot's sender, the default) and 'library' (@discordjs/voice's
 // AudioPlayer and its shared 20 ms cycle, as before issue 25; the benchmark's baseline, and a way back).
 import type { Readable } from 'node:stream';
@@ -28,15 +28,4 @@ export interface VoiceOutput {
   play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip;
   /** Stops whatever plays and lets go of the connection. */
   destroy(): void;
-}
-
-let chosen: VoiceSenderKind = 'clock';
-
-/** The sender clips started from now on use (players already playing finish their clip as they began it). */
-export function configureVoiceSender(kind: VoiceSenderKind): void {
-  chosen = kind;
-}
-
-export function voiceSender(): VoiceSenderKind {
-  return chosen;
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { dominantPitchHz } from '../../src/audio/analysis.ts';
 import { readOggInfo } from '../../src/audio/ogg.ts';
 import { OggOpusPacketStream } from '../../src/audio/ogg-opus-stream.ts';
-import { ENCODER_PRE_SKIP, encodeMonoOpus, packetSamples, writeOggOpus } from '../../src/audio/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../../src/audio/ogg-opus-writer.ts';
+import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import { collectPackets } from './stream-helpers.ts';
 

@@ -1,19 +1,20 @@
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis.ts';
 import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
 import { OpusEncoderPool } from '../../src/audio/opus-pool.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
-import { configureOpusEncoding, encoderSpec, LEGACY_SETTINGS, opusSettings, SPEECH_SETTINGS } from '../../src/audio/opus-settings.ts';
+import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from '../../src/audio/opus-settings.ts';
+import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';
 
 /** The Opus TOC byte's stereo flag (RFC 6716 §3.1). */
 const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
 
-function packetsOf(bytes: Uint8Array): Promise<Buffer[]> {
-  return collectPackets(createOpusPacketStream(Readable.from(irregularChunks(bytes)), 'wav'));
+function packetsOf(bytes: Uint8Array, encoding: Readonly<OpusSettings>): Promise<Buffer[]> {
+  return collectPackets(createOpusPacketStream(Readable.from(irregularChunks(bytes)), 'wav', { encoding }));
 }
 
 /** Interleaves two mono signals. */
@@ -23,25 +24,21 @@ function stereo(left: Float32Array, right: Float32Array): Float32Array {
   return out;
 }
 
-const before = opusSettings();
-afterEach(() => configureOpusEncoding(before));
+const pooled = { ...SPEECH_SETTINGS, thread: 'workers', workers: 1 } as const;
+const inline = { ...SPEECH_SETTINGS, thread: 'main' } as const;
 
 describe('Opus encoding for the player (issue 17)', () => {
   it('encodes a mono source as mono packets, a stereo one as stereo, and always stereo with the previous settings', async () => {
-    configureOpusEncoding(SPEECH_SETTINGS);
     const mono = buildWav(sine(300, 1, 24000), { sampleRate: 24000, channels: 1 });
     const both = buildWav(stereo(sine(300, 1, 44100), sine(500, 1, 44100)), { sampleRate: 44100, channels: 2 });
-    expect((await packetsOf(mono)).every((p) => !isStereo(p))).toBe(true);
-    expect((await packetsOf(both)).every(isStereo)).toBe(true);
-    configureOpusEncoding(LEGACY_SETTINGS);
-    expect((await packetsOf(mono)).every(isStereo)).toBe(true);
+    expect((await packetsOf(mono, SPEECH_SETTINGS)).every((p) => !isStereo(p))).toBe(true);
+    expect((await packetsOf(both, SPEECH_SETTINGS)).every(isStereo)).toBe(true);
+    expect((await packetsOf(mono, LEGACY_SETTINGS)).every(isStereo)).toBe(true);
   });
 
   it('keeps the speech fixture\'s pitch and level through mono encoding, as a stereo decoder hears it', async () => {
-    configureOpusEncoding(SPEECH_SETTINGS);
-    const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav')));
-    configureOpusEncoding(LEGACY_SETTINGS);
-    const reference = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav')));
+    const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), SPEECH_SETTINGS));
+    const reference = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), LEGACY_SETTINGS));
     expect(decoded.left).toEqual(decoded.right);
     expect(Math.abs(dominantPitchHz(decoded.left, 48000)! - dominantPitchHz(reference.left, 48000)!)).toBeLessThan(1);
     expect(Math.abs(rmsDbfs(decoded.left) - rmsDbfs(reference.left))).toBeLessThan(0.2);
@@ -50,22 +47,18 @@ describe('Opus encoding for the player (issue 17)', () => {
 
   it('gives the very same packets from the worker pool as on the calling thread', async () => {
     const bytes = fixture('speech-en-24k-mono.wav');
-    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'workers', workers: 1 });
-    const pooled = await packetsOf(bytes);
-    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'main' });
-    const inline = await packetsOf(bytes);
-    expect(pooled.length).toBeGreaterThan(100);
-    expect(pooled).toEqual(inline);
+    const fromPool = await packetsOf(bytes, pooled);
+    const onThread = await packetsOf(bytes, inline);
+    expect(fromPool.length).toBeGreaterThan(100);
+    expect(fromPool).toEqual(onThread);
   });
 
   it('keeps many streams on one worker apart, each in order, and one destroyed midway does not disturb the others', async () => {
-    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'main' });
     const tones = [220, 330, 440, 550].map((f) => buildWav(sine(f, 1.5, 24000), { sampleRate: 24000, channels: 1 }));
-    const expected = await Promise.all(tones.map(packetsOf));
-    configureOpusEncoding({ ...SPEECH_SETTINGS, thread: 'workers', workers: 1 });
-    const doomed = createOpusPacketStream(Readable.from(irregularChunks(tones[0]!)), 'wav');
+    const expected = await Promise.all(tones.map((tone) => packetsOf(tone, inline)));
+    const doomed = createOpusPacketStream(Readable.from(irregularChunks(tones[0]!)), 'wav', { encoding: pooled });
     doomed.once('data', () => doomed.destroy());
-    const together = await Promise.all(tones.map(packetsOf));
+    const together = await Promise.all(tones.map((tone) => packetsOf(tone, pooled)));
     expect(together).toEqual(expected);
     expect(doomed.destroyed).toBe(true);
   });
@@ -74,13 +67,12 @@ describe('Opus encoding for the player (issue 17)', () => {
     // Voice messages are the player's packets in an Ogg whose OpusHead says ENCODER_PRE_SKIP: complexity 5 and
     // CELT only must not change the encoder's lookahead. A sweep (no period: one lag fits best) after 100 ms of
     // silence, at 48 kHz so that no resampling moves it.
-    configureOpusEncoding(SPEECH_SETTINGS);
     const input = new Float32Array(4800 + 19200);
     for (let i = 0; i < 19200; i++) {
       const t = i / 48000;
       input[4800 + i] = 0.5 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t));
     }
-    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }));
+    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }), SPEECH_SETTINGS);
     expect(packets.every((p) => !isStereo(p))).toBe(true);
     const decoder = new opus.OpusEncoder(48000, 1);
     const pcm = Buffer.concat(packets.map((packet) => decoder.decode(packet)));

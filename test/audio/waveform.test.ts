@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toneSamples } from '../../src/sandbox/synth.ts';
-import { MAX_WAVEFORM_BYTES, pcmSamples, waveformBase64, waveformValues } from '../../src/audio/waveform.ts';
+import { MAX_WAVEFORM_BYTES } from '../../src/audio/waveform.ts';
+import { waveformValues } from '../support/waveform.ts';
 
 const RATE = 48000;
 const silence = (seconds: number) => new Int16Array(Math.round(seconds * RATE));
@@ -53,24 +54,5 @@ describe('waveformValues', () => {
     const stereo = new Int16Array(mono.length * 2);
     mono.forEach((s, i) => { stereo[2 * i] = s; stereo[2 * i + 1] = s; });
     expect([...waveformValues(stereo, RATE, 2)]).toEqual([...waveformValues(mono, RATE)]);
-  });
-});
-
-describe('waveformBase64', () => {
-  it('encodes the values as base64 of at most 256 bytes', () => {
-    const samples = join(silence(0.2), tone(0.3, 0.5));
-    const bytes = Buffer.from(waveformBase64(samples, RATE), 'base64');
-    expect([...bytes]).toEqual([...waveformValues(samples, RATE)]);
-    expect(bytes.length).toBe(5);
-    expect(Buffer.from(waveformBase64(silence(120), RATE), 'base64').length).toBe(256);
-  });
-});
-
-describe('pcmSamples', () => {
-  it('reads s16le from aligned and unaligned bytes, dropping an odd last byte', () => {
-    const bytes = Buffer.from([7, 0x00, 0x01, 0x80, 0xff, 0x7f, 0x09, 5]);
-    const unaligned = bytes.subarray(1, 8);
-    expect([...pcmSamples(unaligned)]).toEqual([256, -128, 2431]);
-    expect([...pcmSamples(Buffer.from(unaligned.subarray(0, 6)))]).toEqual([256, -128, 2431]);
   });
 });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
-import { waveformValues } from '../../src/audio/waveform.ts';
+import { waveformValues } from '../support/waveform.ts';
 import { t, type MessageKey } from '../../src/bot/i18n.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';

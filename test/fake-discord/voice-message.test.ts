@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeMonoOpus, writeOggOpus } from '../../src/audio/ogg-opus-writer.ts';
-import { waveformBase64 } from '../../src/audio/waveform.ts';
+import { writeOggOpus } from '../../src/audio/ogg-opus-writer.ts';
+import { encodeMonoOpus } from '../support/mono-opus.ts';
+import { waveformValues } from '../support/waveform.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import type { UploadedFile } from '@saybot/local-discord/body.ts';
 import { checkMessageBody } from '@saybot/local-discord/messages.ts';
@@ -12,7 +13,7 @@ const pcm = toneSamples({ pitchHz: 220, seconds: 0.5, amplitude: 0.5, sampleRate
 const encoded = encodeMonoOpus(pcm);
 const file = writeOggOpus(encoded.packets, { sampleCount: encoded.sampleCount });
 const durationSeconds = encoded.sampleCount / 48000;
-const waveform = waveformBase64(pcm, 48000);
+const waveform = Buffer.from(waveformValues(pcm, 48000)).toString('base64');
 const ogg: UploadedFile = { index: 0, name: 'voice-message.ogg', contentType: 'audio/ogg', data: file };
 
 function flipByte(bytes: Buffer, at: number): Buffer {

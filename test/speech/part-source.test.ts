@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { analyseClip } from '../../src/audio/clip.ts';
+import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -107,5 +108,24 @@ describe('PartSource', () => {
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
     expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
     expect((await store.quota.get()).exhausted).toBeUndefined();
+  });
+
+  it('encodes its parts to Opus with the encoding the app was started with (main.ts VoicePlaneOptions)', async () => {
+    // The sandbox speaks mono: production's settings keep it mono, the benchmark baseline's make every packet stereo.
+    const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
+    const packetsOf = async (from: PartSource, text: string): Promise<Buffer[]> => {
+      const part = await from.fetch(request(text), text, new AbortController().signal);
+      return (await part.packets!().toArray()) as Buffer[];
+    };
+    const baseline = new PartSource({ client, logger: silentLogger, encoding: LEGACY_SETTINGS });
+    try {
+      const [speech, legacy] = await Promise.all([packetsOf(source, 'Mono as spoken.'), packetsOf(baseline, 'Stereo as before.')]);
+      expect(speech.length).toBeGreaterThan(10);
+      expect(speech.every((p) => !isStereo(p))).toBe(true);
+      expect(legacy.length).toBeGreaterThan(10);
+      expect(legacy.every(isStereo)).toBe(true);
+    } finally {
+      await baseline.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ const G1 = '200000000000000001';
 const G2 = '200000000000000002';
 const ADMIN = '300000000000000001';
 
-// The DictionaryStore area of the contract (issue 14): a server's words and how to say them.
+// The Dictionary area of the store contract (issue 14): a server's words and how to say them.
 forEachBackend((store, backend) => {
   describe('pronunciation dictionary', () => {
     it('adds, replaces a word in any case, and lists in word order per guild', async () => {

@@ -7,7 +7,7 @@ const ADMIN = '300000000000000001';
 const A = '300000000000000002';
 const B = '300000000000000003';
 
-// The OutputDefaultsStore area of the contract (issue 15): how replies reach members outside voice.
+// The OutputDefaults area of the store contract (issue 15): how replies reach members outside voice.
 forEachBackend((store) => {
   describe('output defaults', () => {
     it('has none set until a server or a member sets one', async () => {

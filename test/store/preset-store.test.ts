@@ -6,7 +6,7 @@ const G2 = '200000000000000002';
 const ADMIN = '300000000000000001';
 const MEMBER = '300000000000000002';
 
-// The PresetStore area of the contract: presets, the default preset, member defaults.
+// The Preset area of the store contract: presets, the default preset, member defaults.
 forEachBackend((store) => {
   describe('presets', () => {
     it('saves, finds by any case, lists per guild only, and replaces on a second save', async () => {

@@ -6,7 +6,7 @@ const G2 = '200000000000000002';
 const ADMIN = '300000000000000001';
 const MEMBER = '300000000000000002';
 
-// The VoiceLibraryStore area of the contract: cloned voices and the names held for clones under way.
+// The VoiceLibrary area of the store contract: cloned voices and the names held for clones under way.
 forEachBackend((store) => {
   describe('voice library', () => {
     const clone = (guildId: string, name: string, voiceId: string) => ({ guildId, name, voiceId, createdBy: ADMIN, clipSeconds: 7.5 });

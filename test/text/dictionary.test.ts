@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_ENTRIES, addEntry, applyDictionary, compileDictionary, exportDictionary, importDictionary, removeEntry, validateEntry,
+  MAX_ENTRIES, compileDictionary, exportDictionary, importDictionary, validateEntry,
 } from '../../src/text/dictionary.ts';
 import type { DictionaryEntry } from '../../src/text/dictionary.ts';
 import { cleanMessage } from '../../src/text/cleanup.ts';
 
 const entry = (word: string, reading: string): DictionaryEntry => ({ word, reading });
 
-describe('applyDictionary', () => {
+describe('compileDictionary', () => {
   const cases: { name: string; text: string; entries: DictionaryEntry[]; expected: string }[] = [
     { name: 'replaces a word', text: 'I use SayBot daily', entries: [entry('SayBot', 'say bot')], expected: 'I use say bot daily' },
     { name: 'ignores case', text: 'saybot and SAYBOT', entries: [entry('SayBot', 'say bot')], expected: 'say bot and say bot' },
@@ -27,7 +27,7 @@ describe('applyDictionary', () => {
     { name: 'no entries leaves the text', text: 'unchanged', entries: [], expected: 'unchanged' },
   ];
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, { text, entries, expected }) => {
-    expect(applyDictionary(text, entries)).toBe(expected);
+    expect(compileDictionary(entries)(text)).toBe(expected);
   });
 });
 
@@ -63,29 +63,6 @@ describe('validateEntry', () => {
     const result = validateEntry(word, reading);
     if (code) expect(result).toMatchObject({ ok: false, problem: { code } });
     else expect(result).toEqual({ ok: true, value: stored });
-  });
-});
-
-describe('addEntry and removeEntry', () => {
-  it('adds, then replaces the reading of the same word whatever its case', () => {
-    const one = addEntry([], 'SayBot', 'say bot');
-    expect(one).toEqual({ ok: true, value: [entry('SayBot', 'say bot')] });
-    const two = addEntry(one.ok ? one.value : [], 'saybot', 'sei bot');
-    expect(two).toEqual({ ok: true, value: [entry('saybot', 'sei bot')] });
-  });
-
-  it(`refuses a new word beyond ${MAX_ENTRIES} entries but still updates an existing one`, () => {
-    const full = Array.from({ length: MAX_ENTRIES }, (_, i) => entry(`w${i}`, `r${i}`));
-    expect(addEntry(full, 'one more', 'x')).toMatchObject({ ok: false, problem: { code: 'full', params: { max: MAX_ENTRIES } } });
-    const updated = addEntry(full, 'W7', 'seven');
-    expect(updated.ok && updated.value.length).toBe(MAX_ENTRIES);
-    expect(updated.ok && updated.value[7]).toEqual(entry('W7', 'seven'));
-  });
-
-  it('removes a word whatever its case, and says when it is not there', () => {
-    const entries = [entry('SayBot', 'say bot'), entry('草', 'わら')];
-    expect(removeEntry(entries, 'saybot')).toEqual({ ok: true, value: [entry('草', 'わら')] });
-    expect(removeEntry(entries, 'nothing')).toMatchObject({ ok: false, problem: { code: 'notFound', params: { word: 'nothing' } } });
   });
 });
 

@@ -3,7 +3,7 @@
 // from the uploaded bytes; what it refused comes back as the reason the member is told.
 import { DiscordAPIError, PermissionFlagsBits, type Client, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeMonoOpus } from '../../src/audio/ogg-opus-writer.ts';
+import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import { silentLogger } from '../../src/log.ts';
 import {

@@ -7,9 +7,10 @@ import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
-import { ENCODER_PRE_SKIP, encodeMonoOpus } from '../../src/audio/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
+import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
-import { waveformValues } from '../../src/audio/waveform.ts';
+import { waveformValues } from '../support/waveform.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { cacheKey } from '../../src/cache/cache-key.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -57,7 +58,7 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
   afterEach(() => source.close());
 
   const render = (request: SpeechRequest, texts: string[]) => renderVoiceMessage((async function* () {
-    for (const text of texts) yield partPackets(await source.fetch(request, text, new AbortController().signal));
+    for (const text of texts) yield partPackets(await source.fetch(request, text, new AbortController().signal), source.encoding);
   })());
 
   it.each(['wav', 'mp3'] as const)('is heard at the voice\'s pitch and length, its duration within 20 ms of the audio (%s)', async (format) => {
@@ -112,7 +113,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     return { cache, source: new PartSource({ client, logger: silentLogger, cache }) };
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
-    renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal))]);
+    renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal), source.encoding)]);
 
   it('posts the same Ogg for a cached reply, with no call to the Voice API', async () => {
     const request = tts('Cached once, posted twice.');

@@ -38,7 +38,7 @@ async function speechChoices(
   }
   if (option === 'language') return languageChoices(typed, interaction.locale);
   if (presetOptions.includes(option)) {
-    const presets = await store.presets.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES, ...(language === undefined ? {} : { language }) });
+    const presets = await store.presets.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES, language });
     return presetChoices(presets, interaction.locale);
   }
   return [];

@@ -164,7 +164,6 @@ export const en = {
   'voices.presets': 'Presets in this server',
   'voices.none': '(none)',
   // Quota, budgets, /usage, /budget
-  'quota.exhausted': 'The monthly character quota of the voice service is used up, so I sent nothing. It resets {reset}. Audio already in the cache still plays.',
   'quota.exhaustedChecking': 'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
   'quota.tooFewLeft': 'The voice service has only {left} characters left this month and this needs {needed}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.recordFailed': 'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
@@ -459,7 +458,6 @@ export const en = {
   'dictionary.problem.readingTooLong': 'the reading is longer than {max} characters.',
   'dictionary.problem.controlCharacter': 'it contains control characters.',
   'dictionary.problem.full': 'the dictionary is full ({max} words). Remove some first.',
-  'dictionary.problem.notFound': 'that word is not in the dictionary.',
   'dictionary.problem.duplicate': 'entry {entry} repeats "{word}" (entry {first}).',
   'dictionary.problem.notJson': 'the file is not JSON.',
   'dictionary.problem.unsupportedVersion': 'the file is version {version}; this SayBot reads version {supported}.',

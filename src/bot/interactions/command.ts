@@ -65,7 +65,7 @@ export interface CommandContext {
   /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
   replyAudio?: ReplyAudioRegistry;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
-  metrics?: Pick<Metrics, 'command'>;
+  metrics?: Pick<Metrics, 'command'> | undefined;
 }
 
 /** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */

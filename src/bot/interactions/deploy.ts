@@ -49,8 +49,8 @@ export function sameDefinitions(current: readonly unknown[], wanted: readonly un
 export interface DeployOptions {
   token: string;
   clientId: string;
-  guildId?: string;
-  apiBaseUrl?: string;
+  guildId?: string | undefined;
+  apiBaseUrl?: string | undefined;
   commands: Iterable<AnyCommandModule>;
   /** USER_INSTALL is not off: the user-installable commands are registered for user installs and private channels. */
   userInstall?: boolean;

@@ -1,33 +1,27 @@
+// Quota accounting is three areas: spends and their totals, the bot-wide quota state, server budgets with budget
+// holds. They keep figures and marks only: what a 429 or a spend means (marking or clearing the used-up month) is
+// decided in src/quota/, never in SQL.
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
+import type {
+  BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, MonthBreakdown, NewBudgetHold, NewSpend, QuotaMarkAccount, QuotaState, SpendTotals,
+} from '../accounting-store.ts';
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
-import { given, guildBudgetsOf, orNull, quotaStateOf, totalsOf } from '../rows.ts';
+import { dateOf, given, orNull, present } from '../rows.ts';
 import type { Database } from '../schema.ts';
-import type {
-  BudgetHoldLimits,
-  BudgetHoldResult,
-  BudgetStore,
-  GuildBudgetSettings,
-  MonthBreakdown,
-  NewBudgetHold,
-  NewSpend,
-  QuotaMarkAccount,
-  QuotaState,
-  QuotaStore,
-  SpendStore,
-  SpendTotals,
-} from '../types.ts';
 
-/** The UTC month and day keys of a moment, as spends and holds store them. */
+/** Spent and saved sums as the drivers give them (PostgreSQL's NUMERIC parsed; none: 0). */
+const totalsOf = (row: { spent: unknown; saved: unknown } | undefined): SpendTotals => ({ spent: Number(row?.spent ?? 0), saved: Number(row?.saved ?? 0) });
 
 /** Characters spent (not cached) and saved (cached) among the rows selected. */
 const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
   ([0, 1] as const).map((cached) =>
     eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('cached', '=', cached).then(eb.ref('characters')).end()), eb.lit(0)).as(cached === 0 ? 'spent' : 'saved'));
 
-/** Spends, with the running totals budget holds read, kept in the spend's transaction. */
-export class SpendArea extends Area implements SpendStore {
+/** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
+export class SpendArea extends Area {
+  /** Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business). */
   async record(spend: NewSpend): Promise<void> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
@@ -70,11 +64,13 @@ export class SpendArea extends Area implements SpendStore {
     });
   }
 
+  /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
     return totalsOf(await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).executeTakeFirst());
   }
 
+  /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
   async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
     const spends = this.d.db.selectFrom('spends').where('guild_id', '=', guildId).where('month', '=', month);
     const days = await spends.select('day').select(totals).groupBy('day').orderBy('day').execute();
@@ -86,11 +82,13 @@ export class SpendArea extends Area implements SpendStore {
     };
   }
 
+  /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
     return totalsOf(await this.d.db.selectFrom('spends').select(totals)
       .where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).executeTakeFirst());
   }
 
+  /** When the member last spent characters in the guild (cache hits not counted). */
   async lastSpendAt(guildId: string, userId: string): Promise<Date | undefined> {
     // Served by the (guild_id, user_id, …) index: only this member's rows are read.
     const row = await this.d.db.selectFrom('spends').select((eb) => eb.fn.max('at').as('at'))
@@ -101,12 +99,23 @@ export class SpendArea extends Area implements SpendStore {
 
 const NO_MARK = { exhausted_reset_at: null, exhausted_marked_at: null, exhausted_account: null, exhausted_plan: null, exhausted_limit: null };
 
-/** The bot-wide quota state: one row. */
-export class QuotaArea extends Area implements QuotaStore {
+/** The bot-wide quota state (one row of quota_state): `store.quota`. */
+export class QuotaArea extends Area {
   async get(): Promise<QuotaState> {
-    return quotaStateOf(await this.d.db.selectFrom('quota_state').selectAll().where('id', '=', 1).executeTakeFirst());
+    const row = await this.d.db.selectFrom('quota_state').selectAll().where('id', '=', 1).executeTakeFirst();
+    const state: QuotaState = {};
+    if (row?.exhausted_reset_at != null && row.exhausted_marked_at !== null) {
+      const { exhausted_account: account, exhausted_plan: plan, exhausted_limit: limit } = row;
+      state.exhausted = { resetAt: new Date(row.exhausted_reset_at), markedAt: new Date(row.exhausted_marked_at), ...present({ account, plan, limit }) };
+    }
+    if (row?.service_month != null && row.service_updated_at !== null) {
+      const usage = present({ limit: row.service_limit, used: row.service_used, remaining: row.service_remaining, resetAt: dateOf(row.service_reset_at) });
+      state.service = { ...usage, month: row.service_month, updatedAt: new Date(row.service_updated_at) };
+    }
+    return state;
   }
 
+  /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */
   async markExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
     await this.d.db.updateTable('quota_state').set({
       exhausted_reset_at: resetAt.getTime(), exhausted_marked_at: at.getTime(),
@@ -114,6 +123,7 @@ export class QuotaArea extends Area implements QuotaStore {
     }).where('id', '=', 1).execute();
   }
 
+  /** Removes the mark; true when there was one. */
   async clearExhausted(): Promise<boolean> {
     const result = await this.d.db.updateTable('quota_state').set(NO_MARK).where('id', '=', 1).where('exhausted_marked_at', 'is not', null).executeTakeFirst();
     return result.numUpdatedRows > 0n;
@@ -140,12 +150,15 @@ const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<
   return Number(spent ?? 0) + Number(held ?? 0);
 };
 
-/** Server budgets, and holds counted against them by every process. */
-export class BudgetArea extends Area implements BudgetStore {
+/** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
+export class BudgetArea extends Area {
+  /** Only the limits the server set. */
   async get(guildId: string): Promise<GuildBudgetSettings> {
-    return guildBudgetsOf(await this.d.db.selectFrom('guild_budgets').selectAll().where('guild_id', '=', guildId).executeTakeFirst());
+    const row = await this.d.db.selectFrom('guild_budgets').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
+    return present({ guildMonthlyChars: row?.monthly_chars, memberDailyChars: row?.member_daily_chars, memberCooldownSeconds: row?.member_cooldown_seconds });
   }
 
+  /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
   async set(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings> {
     const limits = { monthly_chars: changes.guildMonthlyChars, member_daily_chars: changes.memberDailyChars, member_cooldown_seconds: changes.memberCooldownSeconds };
     // undefined keeps a value; null clears it. One statement: the merge is atomic.
@@ -155,6 +168,12 @@ export class BudgetArea extends Area implements BudgetStore {
     return this.get(guildId);
   }
 
+  /**
+   * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
+   * when all have room, holds them: check and hold are one transaction, serialised across processes per guild
+   * (a bot-wide limit, when given, across all guilds). Only the limits given are read, each from a running
+   * total kept with the spends (one row), never a sum over the month's spends.
+   */
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
     const now = at.getTime();
@@ -201,10 +220,15 @@ export class BudgetArea extends Area implements BudgetStore {
     });
   }
 
+  /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
   async release(token: string): Promise<void> {
     await this.d.db.deleteFrom('budget_holds').where('token', '=', token).execute();
   }
 
+  /**
+   * Moves the expiry of live holds to `expiresAt`: a request renews its hold for as long as it lives (however long
+   * its queue), so only a hold whose process stopped renewing it (a crash) expires. Unknown tokens are ignored.
+   */
   async renew(tokens: readonly string[], expiresAt: Date): Promise<void> {
     // In slices: a statement's parameters are bounded (SQLite: 32766).
     for (let i = 0; i < tokens.length; i += 1000) {

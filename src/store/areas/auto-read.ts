@@ -1,16 +1,46 @@
+import {
+  AUTO_READ_DEFAULTS, type AutoReadBinding, type AutoReadSettingChanges, type AutoReadSettings, type AutoReadState, type AutoReadStopReason,
+} from '../auto-read-store.ts';
 import { Area } from '../dialect.ts';
-import { autoReadStateOf, given } from '../rows.ts';
-import type { AutoReadBinding, AutoReadSettingChanges, AutoReadSettings, AutoReadState, AutoReadStopReason, AutoReadStore } from '../types.ts';
+import { flagOf, given, present, type Row } from '../rows.ts';
 
 /** A flag's change as its column holds it: 0/1, null (back to the default) as NULL, undefined (kept) as it is. */
 const flag = (change: boolean | null | undefined): number | null | undefined => (typeof change === 'boolean' ? Number(change) : change);
 
-/** Auto-read's binding, on/off and settings per guild (each change one statement on one row). */
-export class AutoReadArea extends Area implements AutoReadStore {
+/** The guild's auto_read row (or none yet): NULL settings take AUTO_READ_DEFAULTS. */
+function autoReadStateOf(guildId: string, row: Row<'auto_read'> | undefined): AutoReadState {
+  const settings: AutoReadSettings = {
+    sayAuthorName: flagOf(row?.say_author_name ?? null) ?? AUTO_READ_DEFAULTS.sayAuthorName,
+    maxLength: row?.max_length ?? AUTO_READ_DEFAULTS.maxLength,
+    readBots: flagOf(row?.read_bots ?? null) ?? AUTO_READ_DEFAULTS.readBots,
+    onlyMembersInVoice: flagOf(row?.only_members_in_voice ?? null) ?? AUTO_READ_DEFAULTS.onlyMembersInVoice,
+    announceJoinLeave: flagOf(row?.announce_join_leave ?? null) ?? AUTO_READ_DEFAULTS.announceJoinLeave,
+    readSilent: flagOf(row?.read_silent ?? null) ?? AUTO_READ_DEFAULTS.readSilent,
+    autojoin: flagOf(row?.autojoin ?? null) ?? AUTO_READ_DEFAULTS.autojoin,
+    fasterAfter: row?.faster_after ?? AUTO_READ_DEFAULTS.fasterAfter,
+    maxSpeed: row?.max_speed ?? AUTO_READ_DEFAULTS.maxSpeed,
+    skipAfter: row?.skip_after ?? AUTO_READ_DEFAULTS.skipAfter,
+    ...present({ requiredRoleId: row?.required_role_id ?? AUTO_READ_DEFAULTS.requiredRoleId, skipPrefix: row?.skip_prefix ?? AUTO_READ_DEFAULTS.skipPrefix }),
+  };
+  const reading = flagOf(row?.reading ?? null) ?? false;
+  const state: AutoReadState = { guildId, reading, settings, ...(!reading && row?.stopped_why ? { stoppedWhy: row.stopped_why } : {}) };
+  if (row?.text_channel_id != null && row.voice_channel_id !== null && row.started_by !== null && row.started_at !== null) {
+    state.binding = { textChannelId: row.text_channel_id, voiceChannelId: row.voice_channel_id, startedBy: row.started_by, startedAt: new Date(row.started_at) };
+  }
+  return state;
+}
+
+/**
+ * Auto-read's lasting state per guild (table auto_read; each change one statement on one row): the binding, whether
+ * it reads, and its settings: `store.autoRead`.
+ */
+export class AutoReadArea extends Area {
+  /** The guild's state; a guild that never set anything reads nothing, with the default settings. */
   async get(guildId: string): Promise<AutoReadState> {
     return autoReadStateOf(guildId, await this.d.db.selectFrom('auto_read').selectAll().where('guild_id', '=', guildId).executeTakeFirst());
   }
 
+  /** Binds the channels and turns reading on, replacing an earlier binding; the settings are kept. */
   async start(guildId: string, binding: Omit<AutoReadBinding, 'startedAt'> & { startedAt?: Date }): Promise<AutoReadState> {
     // One statement: binding and "reading" change together; the settings columns are not touched.
     const values = {
@@ -22,6 +52,7 @@ export class AutoReadArea extends Area implements AutoReadStore {
     return autoReadStateOf(guildId, row);
   }
 
+  /** Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was reading. */
   async stop(guildId: string, why: AutoReadStopReason = 'asked'): Promise<boolean> {
     const db = this.d.db;
     const result = await db.updateTable('auto_read').set({ reading: 0, stopped_why: why, updated_at: Date.now() }).where('guild_id', '=', guildId).where('reading', '=', 1).executeTakeFirst();
@@ -31,11 +62,13 @@ export class AutoReadArea extends Area implements AutoReadStore {
     return wasReading;
   }
 
+  /** Every guild reading now (in guild ID order), to resume after a restart. */
   async listReading(): Promise<AutoReadState[]> {
     const rows = await this.d.db.selectFrom('auto_read').selectAll().where('reading', '=', 1).orderBy(this.d.byCodePoint('guild_id')).execute();
     return rows.map((row) => autoReadStateOf(row.guild_id, row));
   }
 
+  /** Changes the settings (see AutoReadSettingChanges) and returns those in force after the change. */
   async setSettings(guildId: string, changes: AutoReadSettingChanges, updatedBy: string): Promise<AutoReadSettings> {
     // Each changed setting set, each null one cleared (NULL: the default), each undefined one kept: one statement.
     const changed = {

@@ -1,10 +1,16 @@
 import { MAX_ENTRIES, type DictionaryEntry, entryKey, validateEntries, validateEntry } from '../../text/dictionary.ts';
 import { Area, type Db } from '../dialect.ts';
-import { dictionaryEntryOf } from '../rows.ts';
-import type { DictionaryStore, PutDictionaryEntryResult, ReplaceDictionaryResult } from '../types.ts';
+import type { PutDictionaryEntryResult, ReplaceDictionaryResult } from '../dictionary-store.ts';
 
-/** A guild's pronunciation dictionary (the rules are src/text/dictionary.ts'); changes take the lock `dictionary:<guild>`. */
-export class DictionaryArea extends Area implements DictionaryStore {
+const dictionaryEntryOf = (row: { word: string; reading: string }): DictionaryEntry => ({ word: row.word, reading: row.reading });
+
+/**
+ * A guild's pronunciation dictionary (table dictionary_entries; changes take the lock `dictionary:<guild>`):
+ * `store.dictionary`. The rules are src/text/dictionary.ts': entries are validated and tidied by its validateEntry,
+ * one per word whatever its case (entryKey), at most MAX_ENTRIES per guild; the problems returned are its codes.
+ */
+export class DictionaryArea extends Area {
+  /** The guild's entries in word order (by entryKey, code point order), as stored (tidied). */
   async list(guildId: string): Promise<DictionaryEntry[]> {
     return this.#list(this.d.db, guildId);
   }
@@ -14,6 +20,10 @@ export class DictionaryArea extends Area implements DictionaryStore {
     return rows.map(dictionaryEntryOf);
   }
 
+  /**
+   * Adds `word` -> `reading`, or replaces the reading of that word (any case; the word is stored as typed this
+   * time). Refused when invalid, or when a new word would pass MAX_ENTRIES ('full').
+   */
   async put(guildId: string, word: string, reading: string, updatedBy: string): Promise<PutDictionaryEntryResult> {
     const valid = validateEntry(word, reading);
     if (!valid.ok) return { status: 'refused', problem: valid.problem };
@@ -30,12 +40,17 @@ export class DictionaryArea extends Area implements DictionaryStore {
     });
   }
 
+  /** Removes the word (any case); the entry removed, or undefined when there was none. */
   async remove(guildId: string, word: string): Promise<DictionaryEntry | undefined> {
     const row = await this.d.db.deleteFrom('dictionary_entries').where('guild_id', '=', guildId).where('word_key', '=', entryKey(word))
       .returning(['word', 'reading']).executeTakeFirst();
     return row && dictionaryEntryOf(row);
   }
 
+  /**
+   * Replaces the whole dictionary with `entries` (an import) in one transaction: all of them or, when any is
+   * refused (validateEntries: 'tooManyEntries', 'badEntry', 'duplicate'), nothing changes.
+   */
   async replace(guildId: string, entries: readonly DictionaryEntry[], updatedBy: string): Promise<ReplaceDictionaryResult> {
     const valid = validateEntries(entries);
     if (!valid.ok) return { status: 'refused', problem: valid.problem };

@@ -1,16 +1,23 @@
 import { Area } from '../dialect.ts';
-import { outputDefaultsOf } from '../rows.ts';
-import type { OutputDefaults, OutputDefaultsStore, OutsideVoiceOutput } from '../types.ts';
+import type { OutputDefaults, OutsideVoiceOutput } from '../output-defaults-store.ts';
+import { present } from '../rows.ts';
 
-/** The server's and members' output defaults for replies outside voice. */
-export class OutputDefaultsArea extends Area implements OutputDefaultsStore {
+/**
+ * Output defaults for members outside voice (tables guild_output_defaults, member_output_defaults):
+ * `store.outputDefaults`. Both levels are kept; which applies is the caller's rule (the member's over the server's;
+ * with neither, a file).
+ */
+export class OutputDefaultsArea extends Area {
+  /** Both levels for this member in this guild, in one read (each absent when not set). */
   async get(guildId: string, userId: string): Promise<OutputDefaults> {
-    return outputDefaultsOf(await this.d.db.selectNoFrom((eb) => [
+    const row = await this.d.db.selectNoFrom((eb) => [
       eb.selectFrom('guild_output_defaults').select('output').where('guild_id', '=', guildId).as('server'),
       eb.selectFrom('member_output_defaults').select('output').where('guild_id', '=', guildId).where('user_id', '=', userId).as('member'),
-    ]).executeTakeFirst());
+    ]).executeTakeFirst();
+    return present({ server: row?.server, member: row?.member });
   }
 
+  /** Sets the server's default; null removes it. */
   async setServer(guildId: string, output: OutsideVoiceOutput | null, updatedBy: string): Promise<void> {
     const db = this.d.db;
     if (output === null) {
@@ -21,6 +28,7 @@ export class OutputDefaultsArea extends Area implements OutputDefaultsStore {
     await db.insertInto('guild_output_defaults').values({ guild_id: guildId, ...values }).onConflict((oc) => oc.column('guild_id').doUpdateSet(values)).execute();
   }
 
+  /** Sets the member's own default in the guild; null removes it. */
   async setMember(guildId: string, userId: string, output: OutsideVoiceOutput | null): Promise<void> {
     const db = this.d.db;
     if (output === null) {

@@ -1,21 +1,27 @@
 import { Area, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
-import { given, memberDefaultsOf, orNull, presetOf } from '../rows.ts';
 import type {
-  DeletedPreset,
-  MemberDefaults,
-  MemberDefaultsChange,
-  MemberDefaultsField,
-  MemberDefaultsStore,
-  NewPreset,
-  Preset,
-  PresetListOptions,
-  PresetStore,
-  SavePresetResult,
-} from '../types.ts';
+  DeletedPreset, MemberDefaults, MemberDefaultsChange, MemberDefaultsField, NewPreset, Preset, PresetListOptions, SavePresetResult,
+} from '../preset-store.ts';
+import { flagOf, given, orNull, present, type Row } from '../rows.ts';
+import type { VoiceSettings } from '../shared-types.ts';
 
-/** Presets and the default preset; on PostgreSQL, changes to a guild's presets take the lock `presets:<guild>`. */
-export class PresetArea extends Area implements PresetStore {
+const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): VoiceSettings =>
+  present({
+    voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
+    speed: row.speed, volume: row.volume,
+  });
+
+const presetOf = (row: Row<'presets'>): Preset => ({
+  ...settingsOf(row), guildId: row.guild_id, name: row.name, voice: row.voice, createdBy: row.created_by, createdAt: new Date(row.created_at),
+});
+
+/**
+ * A guild's named presets and its default preset (tables presets, guild_settings; on PostgreSQL a guild's changes
+ * take the lock `presets:<guild>`): `store.presets`.
+ */
+export class PresetArea extends Area {
+  /** Creates the preset, or replaces the one of the same name (its default status is kept). */
   async save(preset: NewPreset, options: { maxPerGuild?: number } = {}): Promise<SavePresetResult> {
     const name = tidyName(preset.name);
     const key = nameKey(name);
@@ -54,6 +60,7 @@ export class PresetArea extends Area implements PresetStore {
     return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(presetOf);
   }
 
+  /** Removes a preset; when it was the default, the guild is left without one. */
   async delete(guildId: string, name: string): Promise<DeletedPreset | undefined> {
     return this.d.transaction(`presets:${guildId}`, async (trx) => {
       const row = await trx.selectFrom('presets').selectAll().where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
@@ -65,6 +72,7 @@ export class PresetArea extends Area implements PresetStore {
     });
   }
 
+  /** Sets (name) or clears (null) the default preset. False when no preset has that name. */
   async setDefault(guildId: string, name: string | null): Promise<boolean> {
     return this.d.transaction(`presets:${guildId}`, async (trx) => {
       let id: number | null = null;
@@ -86,13 +94,22 @@ export class PresetArea extends Area implements PresetStore {
   }
 }
 
-/** Each member's own speech defaults in a guild. */
-export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
+const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
+  ...settingsOf(row),
+  ...present({ spokenName: row.spoken_name, readMe: flagOf(row.read_me) }),
+  guildId: row.guild_id,
+  userId: row.user_id,
+  updatedAt: new Date(row.updated_at),
+});
+
+/** Each member's own speech defaults in a guild (table member_defaults): `store.memberDefaults`. */
+export class MemberDefaultsArea extends Area {
   async get(guildId: string, userId: string): Promise<MemberDefaults | undefined> {
     const row = await this.d.db.selectFrom('member_defaults').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
     return row && memberDefaultsOf(row);
   }
 
+  /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
   async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
     const { voice, language, tone, exaggeration, format, speed, volume, spokenName, readMe } = settings;
     const changed = {
@@ -110,6 +127,10 @@ export class MemberDefaultsArea extends Area implements MemberDefaultsStore {
     return result.numDeletedRows > 0n;
   }
 
+  /**
+   * Forgets only these fields (e.g. the spoken name) and returns what is left; undefined when nothing is left, the
+   * row then deleted as by `clear`.
+   */
   async unset(guildId: string, userId: string, fields: readonly MemberDefaultsField[]): Promise<MemberDefaults | undefined> {
     const nulls = Object.fromEntries(fields.map((field) => [MEMBER_DEFAULT_COLUMNS[field], null]));
     const row = await this.d.db.updateTable('member_defaults').set({ ...nulls, updated_at: Date.now() })

@@ -1,11 +1,12 @@
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { type PlannedStatement, forgottenMarker, planDescribeMember, planForgetGuild, planForgetMember } from '../forget-plan.ts';
-import { clonedVoiceOf } from '../rows.ts';
-import type { ClonedVoice, ForgetResult, PrivacyStore, PrivacyTrace, RemovedGuildStore } from '../types.ts';
+import type { ForgetResult, PrivacyTrace } from '../privacy-store.ts';
+import type { ClonedVoice } from '../voice-library-store.ts';
+import { clonedVoiceOf } from './voice-library.ts';
 
-/** Deletion on request: the statements are forget-plan.ts' rules, run in one transaction. */
-export class PrivacyArea extends Area implements PrivacyStore {
+/** Deletion on request (issue 22, point 5): forget-plan.ts' rules, each deletion in one transaction: `store.privacy`. */
+export class PrivacyArea extends Area {
   async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<void>): Promise<ForgetResult> {
     return this.d.transaction(undefined, async (trx) => {
       await first?.(trx);
@@ -19,11 +20,13 @@ export class PrivacyArea extends Area implements PrivacyStore {
     });
   }
 
+  /** The voices a member cloned, in one guild or every guild; at most 1000 (a library holds far fewer). */
   async clonedVoicesOf(userId: string, guildId?: string): Promise<ClonedVoice[]> {
     const query = this.d.db.selectFrom('voice_library').selectAll().where('created_by', '=', userId);
     return (await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).orderBy('created_at').limit(1000).execute()).map(clonedVoiceOf);
   }
 
+  /** Rows that keep this member's ID in this guild, per table and column; only those with rows. */
   async describeMember(guildId: string, userId: string): Promise<PrivacyTrace[]> {
     const traces: PrivacyTrace[] = [];
     for (const q of planDescribeMember(userId, guildId)) {
@@ -33,6 +36,11 @@ export class PrivacyArea extends Area implements PrivacyStore {
     return traces;
   }
 
+  /**
+   * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
+   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker; the running total of
+   * the day of `at` (default now) under a keyed pseudonym, so their daily budget still counts it.
+   */
   async forgetMember(userId: string, guildId?: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const { day } = periodKeys(at);
@@ -52,6 +60,10 @@ export class PrivacyArea extends Area implements PrivacyStore {
     });
   }
 
+  /**
+   * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); the running
+   * total of the month of `at` (default now) under a keyed pseudonym, so its monthly budget still counts it.
+   */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const { month } = periodKeys(at);
@@ -67,17 +79,20 @@ export class PrivacyArea extends Area implements PrivacyStore {
   }
 }
 
-/** The servers SayBot was removed from, until their grace period ends. */
-export class RemovedGuildArea extends Area implements RemovedGuildStore {
+/** The servers SayBot was removed from (table removed_guilds), until their grace period ends: `store.removedGuilds`. */
+export class RemovedGuildArea extends Area {
+  /** Records when SayBot was removed from the guild; a second removal keeps the first time. */
   async mark(guildId: string, at: Date): Promise<void> {
     await this.d.db.insertInto('removed_guilds').values({ guild_id: guildId, removed_at: at.getTime() }).onConflict((oc) => oc.column('guild_id').doNothing()).execute();
   }
 
+  /** SayBot is back in the guild: its data stays. True if a removal was pending. */
   async cancel(guildId: string): Promise<boolean> {
     const result = await this.d.db.deleteFrom('removed_guilds').where('guild_id', '=', guildId).executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 
+  /** Guilds removed at or before `cutoff`, oldest first, at most `limit`. */
   async removedBefore(cutoff: Date, limit: number): Promise<string[]> {
     const rows = await this.d.db.selectFrom('removed_guilds').select('guild_id').where('removed_at', '<=', cutoff.getTime())
       .orderBy('removed_at').orderBy('guild_id').limit(limit).execute();

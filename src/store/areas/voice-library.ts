@@ -2,23 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Area, type Db, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
-import { clonedVoiceOf, orNull } from '../rows.ts';
+import { orNull, type Row } from '../rows.ts';
+import type { ListOptions } from '../shared-types.ts';
 import type {
-  AddClonedVoiceResult,
-  ClonedVoice,
-  DeletedClonedVoice,
-  ListOptions,
-  NameReservationResult,
-  NewClonedVoice,
-  NewNameReservation,
-  VoiceLibraryStore,
-} from '../types.ts';
+  AddClonedVoiceResult, ClonedVoice, DeletedClonedVoice, NameReservationResult, NewClonedVoice, NewNameReservation,
+} from '../voice-library-store.ts';
+
+export const clonedVoiceOf = (row: Row<'voice_library'>): ClonedVoice => ({
+  guildId: row.guild_id, name: row.name, voiceId: row.voice_id, createdBy: row.created_by, createdAt: new Date(row.created_at), clipSeconds: row.clip_seconds,
+});
 
 /** Code point order (the SQL's "ORDER BY name_key" on both backends). */
 const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** Cloned voices and clone name reservations; on PostgreSQL a guild's library changes under the lock `voices:<guild>`. */
-export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
+/**
+ * A guild's cloned voices and the names held for clones under way (tables voice_library, clone_name_reservations;
+ * on PostgreSQL a guild's library changes under the lock `voices:<guild>`): `store.voiceLibrary`. Deleting a voice
+ * also reaches into the presets' tables, in one transaction.
+ */
+export class VoiceLibraryArea extends Area {
   /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
   async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
     const row = await trx.selectNoFrom((eb) => [
@@ -29,6 +31,10 @@ export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
     return Number(row.voices ?? 0) + Number(row.held ?? 0);
   }
 
+  /**
+   * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
+   * has the name, or when voices plus reservations fill the library. Expires after `ttlMs` (a crashed request).
+   */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
     const key = nameKey(tidyName(reservation.name));
@@ -49,10 +55,12 @@ export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
     });
   }
 
+  /** Gives a reserved name back (the paid call failed); unknown tokens are ignored. */
   async releaseName(token: string): Promise<void> {
     await this.d.db.deleteFrom('clone_name_reservations').where('token', '=', token).execute();
   }
 
+  /** Adds a voice; with `reservation`, its own reservation does not count against it and is removed with the insert. */
   async add(voice: NewClonedVoice, options: { maxPerGuild?: number; reservation?: string } = {}): Promise<AddClonedVoiceResult> {
     const { guildId } = voice;
     const name = tidyName(voice.name);
@@ -78,6 +86,7 @@ export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
     });
   }
 
+  /** The guild's cloned voice with this ID; undefined for another guild's, so it cannot be borrowed. */
   async get(guildId: string, voiceId: string): Promise<ClonedVoice | undefined> {
     const row = await this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
     return row && clonedVoiceOf(row);
@@ -96,6 +105,7 @@ export class VoiceLibraryArea extends Area implements VoiceLibraryStore {
     return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(clonedVoiceOf);
   }
 
+  /** Removes a cloned voice and, in the same transaction, what speaks with it (see DeletedClonedVoice). */
   async delete(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
       const row = await trx.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
