@@ -36,11 +36,6 @@ export function userInstallAllows(setting: UserInstallSetting, userId: string): 
   return setting.mode === 'allowlist' && setting.users.includes(userId);
 }
 
-/** Whether an interaction comes from where SayBot is not a server member (a DM, a group DM, a server without it). */
-export function outsideServer(interaction: ChatInputCommandInteraction): boolean {
-  return !interaction.inCachedGuild();
-}
-
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
 export function requireUserInstall(context: CommandContext, interaction: ChatInputCommandInteraction): void {
   if (!userInstallAllows(context.settings.userInstall, interaction.user.id)) {
