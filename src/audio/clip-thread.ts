@@ -1,6 +1,6 @@
 // Clip decoding off the main thread (job-thread.ts): one worker thread takes one clip at a time; a few more may
 // wait, and beyond that (or past the time limit) the check is refused rather than queued without end.
-import { ClipError } from './errors.ts';
+import { ClipError, JobUnavailableError } from './errors.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
 import { JobThread } from './job-thread.ts';
 
@@ -14,15 +14,7 @@ const JOB_TIMEOUT_MS = 20_000;
 const IDLE_MS = 30_000;
 
 /** The check could not run now: too many clips waiting, or the decoder ran out of time. */
-export class ClipCheckUnavailableError extends Error {
-  readonly reason: 'busy' | 'timeout' | 'crashed';
-
-  constructor(reason: 'busy' | 'timeout' | 'crashed', message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ClipCheckUnavailableError';
-    this.reason = reason;
-  }
-}
+export class ClipCheckUnavailableError extends JobUnavailableError {}
 
 const thread = new JobThread<Omit<ClipJob, 'id'>, ClipJobReply>({
   worker: new URL('./clip-worker.ts', import.meta.url),

@@ -1,4 +1,5 @@
 import type { AudioFormat } from './format.ts';
+import type { JobThreadFailure } from './job-thread.ts';
 
 export type ClipErrorCode = 'unsupported-format' | 'corrupt' | 'empty';
 
@@ -30,13 +31,19 @@ export class UnsupportedAudioError extends ClipError {
   }
 }
 
-/** Speed, volume or joining could not run now (audio-thread.ts): too much waiting, too slow, or its thread failed. */
-export class AudioBusyError extends Error {
-  readonly reason: 'busy' | 'timeout' | 'crashed';
+/**
+ * A job of a worker thread (job-thread.ts) that could not run now: too many waiting, too slow, or its thread failed.
+ * Each use has a subclass of its own, so that its words reach the member.
+ */
+export class JobUnavailableError extends Error {
+  readonly reason: JobThreadFailure;
 
-  constructor(reason: 'busy' | 'timeout' | 'crashed', message: string, options?: ErrorOptions) {
+  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'AudioBusyError';
+    this.name = new.target.name;
     this.reason = reason;
   }
 }
+
+/** Speed, volume or joining could not run now (audio-thread.ts). */
+export class AudioBusyError extends JobUnavailableError {}
