@@ -83,6 +83,11 @@ export interface Calls {
   waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
   /**
+   * Takes the bot out of these guilds' voice channels on the server's side (as a moderator's disconnect). For a bot
+   * started after another one stopped: the voice states the first left behind would make its joins no-ops.
+   */
+  botOutOfVoice: { params: { guildIds: string[] }; result: null };
+  /**
    * Call before the command that makes the bot join: when the fake applied the bot's voice state update (op 4 arrived)
    * and when the bot's DAVE group was ready (the fake sent the transition), in the servers' clock. DAVE off: ready = op 4.
    */

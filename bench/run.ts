@@ -273,6 +273,9 @@ async function botFigures(p: Plan, planes: Planes, results: Results): Promise<vo
     if (has('concurrency') || has('cached-voices')) {
       // The same steps on a bot started with the baseline's voice plane, which joins the guilds again.
       log('the baseline bot: the library cycle, WAV/MP3 decoded on the main thread');
+      // Another session of the same application: without this its joins would find the first bot's voice states and
+      // do nothing, and its first /say in each guild would join then, in the middle of a step.
+      await servers.call('botOutOfVoice', { guildIds: benchGuilds(p.guilds).map((g) => g.guildId) });
       bot = await startBot(servers.info, { voicePlane: planes.baseline });
       gatewayBudget.reset();
       if (has('concurrency')) await concurrencyFigures(servers, p, bot, p.concurrency.baselineCounts, results);
@@ -289,6 +292,7 @@ async function botFigures(p: Plan, planes: Planes, results: Results): Promise<vo
     if (streaming) {
       // The baseline: the same bot path, each response downloaded in full before decoding.
       log('time to first audio: baseline (buffered responses)');
+      await servers.call('botOutOfVoice', { guildIds: benchGuilds(p.guilds).map((g) => g.guildId) });
       bot = await startBot(servers.info, { bufferResponses: true, voicePlane: planes.saybot });
       gatewayBudget.reset();
       const buffered = await ttfaWith(servers, p, 'Buffered');

@@ -105,6 +105,12 @@ const handlers: Handlers = {
     }));
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  botOutOfVoice({ guildIds }) {
+    const { discord } = need();
+    // The bot's user is the application's (no botUserId given at start): a server-side disconnect of it.
+    for (const guildId of guildIds) if (discord.botVoiceChannel(guildId) !== null) discord.setVoiceState(guildId, APP_ID, null);
+    return null;
+  },
   async watchJoin({ guildId, timeoutMs }) {
     const { discord } = need();
     const deadline = performance.now() + timeoutMs;
