@@ -15,7 +15,7 @@ import type { AnyCommandModule, CommandContext } from './interactions/command.ts
 import { t } from './i18n.ts';
 import { handleInteraction } from './interactions/router.ts';
 import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
-import { boundedClientOptions } from './client-bounds.ts';
+import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from './interactions/replies.ts';
 
 /** The core the Discord side runs on, made by src/main.ts (the one place the app is assembled). */
@@ -44,6 +44,8 @@ export interface SayBotOptions {
 /** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
 export class SayBot {
   #client: Client;
+  /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
+  #stopRestSweep: (() => void) | undefined;
   #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
@@ -118,6 +120,8 @@ export class SayBot {
       allowedMentions: NO_MENTIONS,
       ...boundedClientOptions(config.discord.apiBaseUrl),
     });
+    this.#stopRestSweep?.();
+    this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
@@ -221,6 +225,7 @@ export class SayBot {
     await this.#removedGuilds.close();
     await this.#speech.close();
     await this.client.destroy();
+    this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
     this.#accounting.close();
     await this.#store.close();
