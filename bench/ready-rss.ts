@@ -2,6 +2,7 @@
 // registered) and nothing else done. Measured in the benchmark's own process it also held whatever the figures before
 // it had loaded (the /usage chart's renderer and fonts, the encoder floor's codecs).
 import { fork } from 'node:child_process';
+import { heapFlags } from '../src/shard/heap-flags.ts';
 import { startBot } from './bot.ts';
 import { snapshot, type MemorySnapshot } from './memory.ts';
 import type { ServersInfo } from './protocol.ts';
@@ -9,7 +10,7 @@ import type { Servers } from './servers-client.ts';
 
 /** Starts a bot in a child process against these servers and returns its memory once ready, after GC. */
 export function readyRss(servers: Servers): Promise<MemorySnapshot> {
-  const child = fork(new URL(import.meta.url), [], { execArgv: ['--expose-gc'], serialization: 'advanced', stdio: 'inherit' });
+  const child = fork(new URL(import.meta.url), [], { execArgv: ['--expose-gc', ...heapFlags(process.execArgv)], serialization: 'advanced', stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as MemorySnapshot));
     child.once('error', reject);

@@ -1,4 +1,4 @@
-import { Client, Events, GatewayCloseCodes, MessageFlags, Options, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, MessageFlags, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
 import type { Config } from '../config.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { ReplyAudioRegistry } from './frontend/reply-audio.ts';
@@ -15,6 +15,7 @@ import type { AnyCommandModule, CommandContext } from './interactions/command.ts
 import { t } from './i18n.ts';
 import { handleInteraction } from './interactions/router.ts';
 import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
+import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from './interactions/replies.ts';
 
 /** The core the Discord side runs on, made by src/main.ts (the one place the app is assembled). */
@@ -43,6 +44,8 @@ export interface SayBotOptions {
 /** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
 export class SayBot {
   #client: Client;
+  /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
+  #stopRestSweep: (() => void) | undefined;
   #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
@@ -115,11 +118,10 @@ export class SayBot {
     const client = new Client({
       intents: [...intents],
       allowedMentions: NO_MENTIONS,
-      // Nothing reads a channel's message cache (auto-read takes each message from its event, Speak from the
-      // interaction), and discord.js's default keeps 200 per channel: every reply SayBot posts, for ever, per channel.
-      makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
-      ...(config.discord.apiBaseUrl === undefined ? {} : { rest: { api: config.discord.apiBaseUrl } }),
+      ...boundedClientOptions(config.discord.apiBaseUrl),
     });
+    this.#stopRestSweep?.();
+    this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
@@ -223,6 +225,7 @@ export class SayBot {
     await this.#removedGuilds.close();
     await this.#speech.close();
     await this.client.destroy();
+    this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
     this.#accounting.close();
     await this.#store.close();

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { asDiscordUnreachable } from '../discord-unreachable.ts';
 import type { Logger } from '../log.ts';
 import { fetchGatewayInfo } from './gateway-info.ts';
+import { heapFlags } from './heap-flags.ts';
 import { isReadyMessage, shardReady } from './ready.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
@@ -51,7 +52,7 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     throw asDiscordUnreachable(error, apiBaseUrl);
   });
   const count = config.shards === 'auto' || config.shards === undefined ? info.shards : config.shards;
-  const manager = new ShardingManager(SHARD_ENTRY, { token: config.discord.token, totalShards: count, respawn: true, mode: 'process', execArgv: [], shardArgs: [] });
+  const manager = new ShardingManager(SHARD_ENTRY, { token: config.discord.token, totalShards: count, respawn: true, mode: 'process', execArgv: heapFlags(process.execArgv), shardArgs: [] });
   manager.on('shardCreate', (shard) => watch(shard, logger, manager));
   logger.info({ shards: count, recommended: info.shards, maxConcurrency: info.maxConcurrency }, 'starting shard processes');
   // Shards within one identify bucket may start together; beyond it, one every window, as Discord requires.

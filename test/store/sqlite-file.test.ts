@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LATEST_VERSION } from '../../src/store/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
@@ -42,5 +43,34 @@ describe('the file', () => {
     expect(raw.prepare('PRAGMA journal_mode').get()?.['journal_mode']).toBe('wal');
     raw.close();
     await again.close();
+  });
+});
+
+describe('prepared statements', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    tmp.cleanup();
+  });
+
+  it("are prepared once per query, whatever the values: a spend's service figures are parameters, not SQL text", async () => {
+    const store = new SqliteStore(`${tmp.dir}/saybot.sqlite`);
+    // Observed, not replaced: every statement the connection prepares (it keeps them by SQL text).
+    const prepare = vi.spyOn(DatabaseSync.prototype, 'prepare');
+    for (let used = 10; used <= 50; used += 10) {
+      await store.spends.record({
+        at: new Date('2025-03-10T12:00:00Z'), guildId: G1, userId: MEMBER, command: 'say', endpoint: 'tts', characters: 10, cached: false,
+        service: { limit: 300_000, used, remaining: 300_000 - used, resetAt: new Date('2025-04-01T00:00:00Z') },
+      });
+    }
+    expect((await store.quota.get()).service).toMatchObject({ used: 50, remaining: 299_950 });
+    const sqls = prepare.mock.calls.map(([sql]) => sql);
+    // Each different text would be one more statement held in the connection's cache for every request paid.
+    expect(sqls.filter((sql) => sql.startsWith('update "quota_state"'))).toHaveLength(1);
+    expect(new Set(sqls).size).toBe(sqls.length);
+    await store.close();
   });
 });

@@ -51,7 +51,7 @@ export class SpendArea extends Area {
         /** The month's own value, or NULL in a new month. */
         const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') => eb.case().when(sameMonth).then(eb.ref(column)).end();
         const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
-          eb.case().when(sameMonth).then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)])).else(value).end();
+          eb.case().when(sameMonth).then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)])).else(eb.val(value)).end();
         return {
           service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
           service_limit: limit ?? kept('service_limit'),

@@ -1,0 +1,42 @@
+import type { REST } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
+const ALICE = '300000000000000011'; // London, in voice "general"
+
+let h: Harness;
+
+beforeAll(async () => {
+  // @discordjs/rest schedules its sweeps with setInterval when the client is made: fake only that (and its clear),
+  // before the bot starts, so a minute can pass at once; the gateway, HTTP and audio keep their real timers.
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+});
+afterAll(async () => {
+  vi.useRealTimers();
+  await h?.close();
+});
+
+describe("the discord.js client's memory stays bounded per interaction", () => {
+  it('drops the REST request handler of an interaction token within a minute of its last request', async () => {
+    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'One handler per token.' } });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    // Editing the reply goes to /webhooks/<app>/<token>/…: @discordjs/rest keys a handler by that token, one per /say.
+    const rest = h.bot.client.rest as REST;
+    const ofToken = [...rest.handlers.values()].filter((handler) => handler.id.includes(handle.token));
+    expect(ofToken).toHaveLength(1);
+    // The fake has the edit before the bot has its answer: until then the request is still queued in the handler.
+    await vi.waitFor(() => expect(ofToken[0]?.inactive).toBe(true), { timeout: 5_000 });
+    vi.advanceTimersByTime(60_000);
+    expect([...rest.handlers.keys()].filter((key) => key.includes(handle.token))).toEqual([]);
+  });
+
+  it('keeps none of the messages it posts or sees in a channel', async () => {
+    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'No message cache.' } });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    const channel = h.bot.client.channels.cache.get(london.textChannelId);
+    if (!channel?.isTextBased()) throw new Error('the text channel is not in the client');
+    expect(channel.messages.cache.size).toBe(0);
+  });
+});
