@@ -8,9 +8,9 @@ import { writeHeapSnapshot } from 'node:v8';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBot } from './bot.ts';
-import { SAY_FINISHED, gatewayBudget, join, say } from './drive.ts';
-import { benchGuilds, type BenchGuild } from './guilds.ts';
-import { snapshot } from './memory.ts';
+import { gatewayBudget, join } from './drive.ts';
+import { benchGuilds } from './guilds.ts';
+import { sayMany, snapshot } from './memory.ts';
 import { plan } from './plan.ts';
 import { Servers } from './servers-client.ts';
 
@@ -29,19 +29,6 @@ const says = Number(values.says);
 const every = Number(values.every);
 const text = plan('quick', ['memory']).memory.text;
 
-async function sayMany(servers: Servers, guilds: BenchGuild[], from: number, count: number, failures: string[]): Promise<void> {
-  let next = 0;
-  await Promise.all(guilds.map(async (guild) => {
-    while (next < count) {
-      const k = from + next++;
-      const sent = await say(servers, guild, text(k));
-      const final = await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 30_000 });
-      if (!final.startsWith('Spoke')) failures.push(final);
-      await servers.call('clearAudio', { guildIds: [guild.guildId] });
-    }
-  }));
-}
-
 const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 const servers = await Servers.start(guildCount);
@@ -52,7 +39,7 @@ try {
   const guilds = benchGuilds(guildCount);
   for (const guild of guilds) await join(servers, guild);
   const failures: string[] = [];
-  await sayMany(servers, guilds, 0, warmup, failures);
+  await sayMany(servers, guilds, 0, warmup, text, failures);
   const warm = await snapshot();
   let first: { done: number; heapUsedBytes: number } | undefined;
   let done = 0;
@@ -67,7 +54,7 @@ try {
   line('warm-up', warm);
   while (done < says) {
     const count = Math.min(every, says - done);
-    await sayMany(servers, guilds, warmup + done, count, failures);
+    await sayMany(servers, guilds, warmup + done, count, text, failures);
     done += count;
     const now = await snapshot();
     first ??= { done, heapUsedBytes: now.heapUsedBytes };

@@ -46,7 +46,7 @@ export async function snapshot(): Promise<MemorySnapshot> {
 }
 
 /** `count` /say spread over the guilds: each guild's one after another, the guilds side by side. */
-async function sayMany(servers: Servers, guilds: BenchGuild[], from: number, count: number, text: (k: number) => string, failures: string[]): Promise<void> {
+export async function sayMany(servers: Servers, guilds: BenchGuild[], from: number, count: number, text: (k: number) => string, failures: string[]): Promise<void> {
   let next = 0;
   await Promise.all(guilds.map(async (guild) => {
     while (next < count) {
