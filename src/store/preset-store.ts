@@ -1,4 +1,4 @@
-import type { ListOptions, VoiceSettings } from './shared-types.ts';
+import type { ListOptions, VoiceSettings } from './common-types.ts';
 
 export interface Preset extends VoiceSettings {
   guildId: string;

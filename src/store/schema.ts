@@ -5,7 +5,7 @@
 import type { Generated } from 'kysely';
 import type { AutoReadStopReason } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
-import type { OutputFormat } from './shared-types.ts';
+import type { OutputFormat } from './common-types.ts';
 
 type Text = string | null;
 type Int = number | null;

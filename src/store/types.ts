@@ -20,7 +20,7 @@ export type * from './output-defaults-store.ts';
 export type * from './preset-store.ts';
 export type * from './privacy-store.ts';
 export type * from './voice-library-store.ts';
-export type * from './shared-types.ts';
+export type * from './common-types.ts';
 
 /** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */
 type Operations<Area> = { [K in keyof Area]: Area[K] };

@@ -4,7 +4,7 @@ import type {
   DeletedPreset, MemberDefaults, MemberDefaultsChange, MemberDefaultsField, NewPreset, Preset, PresetListOptions, SavePresetResult,
 } from '../preset-store.ts';
 import { flagOf, given, orNull, present, type Row } from '../rows.ts';
-import type { VoiceSettings } from '../shared-types.ts';
+import type { VoiceSettings } from '../common-types.ts';
 
 const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): VoiceSettings =>
   present({

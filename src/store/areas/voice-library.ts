@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Area, type Db, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import { orNull, type Row } from '../rows.ts';
-import type { ListOptions } from '../shared-types.ts';
+import type { ListOptions } from '../common-types.ts';
 import type {
   AddClonedVoiceResult, ClonedVoice, DeletedClonedVoice, NameReservationResult, NewClonedVoice, NewNameReservation,
 } from '../voice-library-store.ts';
