@@ -165,10 +165,7 @@ async function showVoiceMessage(
   }
   if (posted.kind === 'posted') return;
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await interaction.deleteReply().catch(() => undefined);
-  await interaction.followUp({
-    content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params), files, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral,
-  });
+  await showFileResult(interaction, `voiceMessage.fallback.${posted.reason}`, params, files, true);
 }
 
 /**
