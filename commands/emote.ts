@@ -3,7 +3,7 @@ import type { CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import {
-  exaggerationOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, textOption, voiceOption, volumeOption,
+  exaggerationOption, outputOption, presetOption, readOutput, readText, readSpeechSettings, speedOption, textOption, voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
 import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
@@ -32,7 +32,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const { settings, voiceLabel } = await settingsForCommand(
     interaction,
     context,
-    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readSpeechSettings(interaction.options),
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
@@ -55,7 +55,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
   const { settings, voiceLabel } = await settingsOutsideServer(
     interaction,
     context,
-    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readSpeechSettings(interaction.options),
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );

@@ -4,7 +4,7 @@ import { booleanOption, slashCommand, stringOption, subcommand } from '../src/bo
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import {
-  formatOption, languageOption, readAudioSettings, readText, readVoiceSettings, speedOption, toneOption, voiceOption, volumeOption,
+  formatOption, languageOption, readText, readSpeechSettings, speedOption, toneOption, voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { describeSettings } from '../src/bot/frontend/speech-settings.ts';
@@ -84,7 +84,7 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
     await showContent(interaction, lines.join(' '));
     return;
   }
-  const settings: MemberDefaultsChange = { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) };
+  const settings: MemberDefaultsChange = readSpeechSettings(interaction.options);
   const spokenName = readSpokenName(interaction.options);
   if (spokenName !== undefined) settings.spokenName = spokenName;
   const readMe = interaction.options.getBoolean('read_me');

@@ -6,7 +6,7 @@ import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/frontend/listing.ts';
 import {
-  exaggerationOption, formatOption, languageOption, readAudioSettings, readText, readVoiceSettings, speedOption, toneOption, voiceOption, volumeOption,
+  exaggerationOption, formatOption, languageOption, readText, readSpeechSettings, speedOption, toneOption, voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
@@ -47,7 +47,7 @@ type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Com
 const save: Handler = async (interaction, { store }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
-  const settings = { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) };
+  const settings = readSpeechSettings(interaction.options);
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '')).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

@@ -2,7 +2,7 @@ import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
 import type { CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import {
-  formatOption, languageOption, textOption, outputOption, presetOption, readAudioSettings, readOutput, readText, readVoiceSettings, speedOption, toneOption,
+  formatOption, languageOption, textOption, outputOption, presetOption, readOutput, readText, readSpeechSettings, speedOption, toneOption,
   voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
@@ -29,7 +29,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   const { settings, voiceLabel } = await settingsForCommand(
     interaction,
     context,
-    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readSpeechSettings(interaction.options),
     readText(interaction.options, 'preset'),
   );
   await speakForCommand(
@@ -46,7 +46,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
   const { settings, voiceLabel } = await settingsOutsideServer(
     interaction,
     context,
-    { ...readVoiceSettings(interaction.options), ...readAudioSettings(interaction.options) },
+    readSpeechSettings(interaction.options),
     readText(interaction.options, 'preset'),
   );
   await speakOutsideServer(interaction, context, ttsRequest(interaction.options.getString('text', true), settings), voiceLabel, readOutput(interaction.options));

@@ -64,6 +64,11 @@ export function readAudioSettings(options: Options): Pick<SpeechSettings, 'speed
   return { ...(speed === null ? {} : { speed }), ...(volume === null ? {} : { volume }) };
 }
 
+/** Every speech setting a command was given, voice and audio alike (only those it was given), checked as below. */
+export function readSpeechSettings(options: Options): SpeechSettings {
+  return { ...readVoiceSettings(options), ...readAudioSettings(options) };
+}
+
 /** The speech settings a command was given (only those it was given). A malformed language is refused. */
 export function readVoiceSettings(options: Options): VoiceSettings {
   const settings: VoiceSettings = {};
