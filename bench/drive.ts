@@ -26,21 +26,40 @@ export async function untilBotIn(servers: Servers, guild: BenchGuild, channelId:
 }
 
 /**
- * Discord lets a gateway session send 120 commands a minute (discord.js queues the rest and keeps some for
- * heartbeats), and every join or leave is one (op 4). Past that a join waits in discord.js's queue longer than
- * the player's 15 s join timeout and fails, as it would against Discord. The benchmark measures speaking, not
- * that limit, so it spaces its own joins and leaves to stay under it.
+ * Discord lets a gateway session send 120 commands a minute (discord.js keeps to 115 in fixed one-minute windows
+ * and queues the rest), and every join or leave is one (op 4). Past that a join waits in discord.js's queue longer
+ * than the player's 15 s join timeout and fails, as it would against Discord. The benchmark measures speaking, not
+ * that limit, so it spaces its own joins and leaves to stay under it, counting what the bot really sent in the last
+ * minute as the fake received it (heartbeats, and the joins and leaves the bot made of itself in earlier figures),
+ * plus its own requests of the last few seconds, which may not have reached the gateway yet.
  */
 class GatewayBudget {
   static readonly PER_MINUTE = 100;
+  /** How long a join or leave the benchmark asked for may take to reach the gateway (counted twice until then). */
+  static readonly IN_FLIGHT_MS = 5_000;
   readonly #sent: number[] = [];
+  /** The current bot's session began here: what the fake received before is another session's. */
+  #since = performance.now();
 
-  async take(): Promise<void> {
+  /** Takes one after another: joins run ten at a time, and each must see the ones taken before it. */
+  #queue: Promise<void> = Promise.resolve();
+
+  take(servers: Servers): Promise<void> {
+    const turn = this.#queue.then(() => this.#take(servers));
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #take(servers: Servers): Promise<void> {
     for (;;) {
       const now = performance.now();
       while ((this.#sent[0] ?? now) <= now - 60_000) this.#sent.shift();
-      if (this.#sent.length < GatewayBudget.PER_MINUTE) break;
-      await sleep((this.#sent[0] ?? now) + 60_000 - now + 50);
+      const withinMs = Math.min(60_000, now - this.#since);
+      const received = await servers.call('gatewayMessages', { withinMs });
+      const inFlight = this.#sent.filter((t) => t > now - GatewayBudget.IN_FLIGHT_MS).length;
+      if (Math.max(this.#sent.length, received + inFlight) < GatewayBudget.PER_MINUTE) break;
+      // The oldest message counted leaves the window within a minute; a second's wait rechecks without spinning.
+      await sleep(1_000);
     }
     this.#sent.push(performance.now());
   }
@@ -48,6 +67,7 @@ class GatewayBudget {
   /** A new bot has a new gateway session with a full budget. */
   reset(): void {
     this.#sent.length = 0;
+    this.#since = performance.now();
   }
 }
 
@@ -55,14 +75,14 @@ export const gatewayBudget = new GatewayBudget();
 
 export async function join(servers: Servers, guild: BenchGuild): Promise<void> {
   if ((await servers.call('botVoiceChannel', { guildId: guild.guildId })) === guild.voiceChannelId) return;
-  await gatewayBudget.take();
+  await gatewayBudget.take(servers);
   await run(servers, guild, 'join', '^(Joined|I am already)');
   await untilBotIn(servers, guild, guild.voiceChannelId);
 }
 
 export async function leave(servers: Servers, guild: BenchGuild): Promise<void> {
   if ((await servers.call('botVoiceChannel', { guildId: guild.guildId })) === null) return;
-  await gatewayBudget.take();
+  await gatewayBudget.take(servers);
   await run(servers, guild, 'leave', '^Left');
   await untilBotIn(servers, guild, null);
 }

@@ -82,6 +82,8 @@ export interface Calls {
   clearAudio: { params: { guildIds: string[] }; result: null };
   waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
+  /** Gateway messages the bot sent in the last `withinMs` (at most 60,000), as the fake received them. */
+  gatewayMessages: { params: { withinMs: number }; result: number };
   /**
    * Takes the bot out of these guilds' voice channels on the server's side (as a moderator's disconnect). For a bot
    * started after another one stopped: the voice states the first left behind would make its joins no-ops.

@@ -105,6 +105,7 @@ const handlers: Handlers = {
     }));
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  gatewayMessages: ({ withinMs }) => need().discord.gatewayMessagesWithin(withinMs),
   botOutOfVoice({ guildIds }) {
     const { discord } = need();
     // The bot's user is the application's (no botUserId given at start): a server-side disconnect of it.

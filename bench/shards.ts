@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { postgresBackend, postgresUnavailable, sqliteBackend } from '../fixtures/store-backends.ts';
 import { APP_ID, FakeDiscord, fakeToken, startBotProcess } from '@saybot/local-discord';
+import { heapFlags } from '../src/shard/heap-flags.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { percentile } from './stats.ts';
 
@@ -79,6 +80,8 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
   const sandbox = await startSandbox({ pacing: { startDelayMs: SANDBOX_FIRST_BYTE_MS, realtimeFactor: 0 } });
   const bot = startBotProcess({
     entry: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
+    // As `npm start` runs it (the heap flags npm run bench was given: the young generation's cap).
+    nodeArgs: heapFlags(process.execArgv),
     caCertificatePem: discord.caCertificatePem,
     env: {
       SHARDS: String(shards), DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl,

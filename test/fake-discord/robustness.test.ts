@@ -67,6 +67,17 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
     expect(await binary.closed).toBe(4002);
   });
 
+  it('gateway: counts the messages clients sent in a recent window (drivers keep under the 120-a-minute limit)', async () => {
+    const client = await open(gateway());
+    const before = performance.now();
+    for (let i = 0; i < 3; i++) client.ws.send(JSON.stringify({ op: 1, d: null }));
+    await until(() => client.messages.filter((m) => m.op === 11).length === 3);
+    expect(fake.gatewayMessagesWithin(performance.now() - before)).toBe(3);
+    expect(fake.gatewayMessagesWithin(0)).toBe(0);
+    client.ws.close(1000);
+    await client.closed;
+  });
+
   it('voice gateway: junk -> 4002, SELECT_PROTOCOL before IDENTIFY -> 4003, IDENTIFY without a VOICE_SERVER_UPDATE -> 4004', async () => {
     const junk = await open(voiceUrl(), { ca: fake.caCertificatePem });
     junk.ws.send('\u0000garbage');

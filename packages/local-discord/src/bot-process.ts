@@ -30,6 +30,8 @@ export interface BotProcessOptions {
   env: Record<string, string>;
   /** The local Discord's voice certificate: trusted by the process through NODE_EXTRA_CA_CERTS. */
   caCertificatePem: string;
+  /** Node flags before the entry, as `npm start` gives them (V8's heap sizes); none by default. */
+  nodeArgs?: readonly string[] | undefined;
 }
 
 /** Starts `node <entry>` in a fresh directory (no .env there) with `env`. */
@@ -38,7 +40,7 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
   const caFile = path.join(dir, 'voice-ca.pem');
   writeFileSync(caFile, options.caCertificatePem);
   // Its own process group, so that stop() can end the shards too if the manager cannot.
-  const child = spawn(process.execPath, [options.entry], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], {
     cwd: dir,
     env: { PATH: process.env['PATH'] ?? '', NODE_EXTRA_CA_CERTS: caFile, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -99,6 +99,9 @@ export class GatewayConnection {
   }
 }
 
+/** Client messages whose arrival times are kept (a minute's worth at Discord's 120-a-minute limit, with room). */
+const ARRIVALS_KEPT = 1_000;
+
 export interface GatewayOptions {
   token: string;
   world: World;
@@ -117,6 +120,8 @@ export class Gateway {
   private readonly sessions = new Set<GatewaySession>();
   private readonly listeners = new Set<() => void>();
   private readonly options: GatewayOptions;
+  /** When each client message arrived (performance.now()), oldest first: the last minute's, at most 1,000. */
+  private readonly arrivals: number[] = [];
 
   constructor(options: GatewayOptions) {
     this.options = options;
@@ -227,7 +232,25 @@ export class Gateway {
     );
   }
 
+  /**
+   * How many messages clients sent in the last `withinMs` (at most a minute back): Discord allows a session 120 a
+   * minute, so a driver that sends commands through a bot can keep under that limit counting what really arrived.
+   */
+  messagesWithin(withinMs: number): number {
+    const since = performance.now() - withinMs;
+    let count = 0;
+    for (let i = this.arrivals.length - 1; i >= 0 && (this.arrivals[i] as number) > since; i--) count++;
+    return count;
+  }
+
+  private noteArrival(): void {
+    const now = performance.now();
+    while (this.arrivals.length >= ARRIVALS_KEPT || (this.arrivals.length > 0 && (this.arrivals[0] as number) <= now - 60_000)) this.arrivals.shift();
+    this.arrivals.push(now);
+  }
+
   private onMessage(connection: GatewayConnection, data: RawData): void {
+    this.noteArrival();
     let packet: { op?: unknown; d?: unknown };
     try {
       const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');

@@ -428,6 +428,11 @@ export class FakeDiscord {
     return structuredClone(this.parts.commands.list(guildId));
   }
 
+  /** Messages the clients sent on the gateway in the last `withinMs` (up to a minute): heartbeats, op 4 and the rest. */
+  gatewayMessagesWithin(withinMs: number): number {
+    return this.parts.gateway.messagesWithin(withinMs);
+  }
+
   botVoiceChannel(guildId: string): string | null {
     return this.parts.world.guild(guildId).voiceStates.get(this.parts.world.bot.id)?.channelId ?? null;
   }
