@@ -3,6 +3,9 @@ import { parentPort } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
 import { applyEffects, joinParts } from './effects.ts';
 import { ClipError, UnsupportedAudioError } from './errors.ts';
+import { yieldToMainThread } from './thread-priority.ts';
+
+yieldToMainThread();
 
 /** The bytes of `view` as an ArrayBuffer of their own, to transfer back without a copy where possible. */
 function own(view: Uint8Array): ArrayBuffer {

@@ -3,6 +3,9 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseClip, ClipError, rmsDbfs } from './clip.ts';
 import type { ClipJob, ClipJobReply } from './clip-thread-protocol.ts';
+import { yieldToMainThread } from './thread-priority.ts';
+
+yieldToMainThread();
 
 async function handle(job: ClipJob): Promise<ClipJobReply> {
   try {

@@ -4,6 +4,9 @@ import { parentPort } from 'node:worker_threads';
 import { createNativeEncoder, type NativeEncoder } from './opus-settings.ts';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
 import { forEachView, packChunks } from './packed-chunks.ts';
+import { yieldToMainThread } from './thread-priority.ts';
+
+yieldToMainThread();
 
 const encoders = new Map<number, NativeEncoder>();
 

@@ -3,6 +3,9 @@
 import { parentPort } from 'node:worker_threads';
 import { TranscodeBatches } from './transcode-batch.ts';
 import type { TranscodeRequest } from './transcode-protocol.ts';
+import { yieldToMainThread } from './thread-priority.ts';
+
+yieldToMainThread();
 
 const batches = new TranscodeBatches();
 let queue: Promise<void> = Promise.resolve();
