@@ -3,7 +3,7 @@ import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/
 import path from 'node:path';
 import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
-import { decodeEntryOffThread, encodeEntryOffThread } from './entry-file.ts';
+import { decodeEntry, encodeEntry } from './entry-file.ts';
 
 export interface AudioCacheOptions {
   dir: string;
@@ -230,7 +230,7 @@ export class AudioCache {
       return undefined;
     }
     try {
-      const { voice: _voice, ...audio } = await decodeEntryOffThread(file, key);
+      const { voice: _voice, ...audio } = decodeEntry(file, key);
       this.#index.delete(key);
       this.#index.set(key, entry);
       this.#touch(entry);
@@ -258,7 +258,7 @@ export class AudioCache {
 
   async #put(key: string, voice: string, audio: CachedAudio, generation: number): Promise<void> {
     if (!this.enabled || this.generation(voice) !== generation) return;
-    const data = await encodeEntryOffThread(key, voice, audio);
+    const data = encodeEntry(key, voice, audio);
     if (data.length > this.#maxBytes) return;
     const voiceDir = voiceDirOf(voice);
     const folder = path.join(this.#dir, voiceDir);
