@@ -61,7 +61,7 @@ interface CallFrame {
   url: string;
 }
 
-const CLOCK_FILES = ['voice-clock.ts', 'clock-output.ts', 'rtp-sender.ts'];
+const CLOCK_FILES = ['voice-clock.ts', 'clock-output.ts', 'rtp-sender.ts', 'voice-library-seam.ts'];
 const LIBRARY_CYCLE = new Set(['audioCycleStep', 'prepareNextAudioFrame']);
 
 function inSendPath(sender: VoiceSenderKind, frame: CallFrame): boolean {

@@ -3,7 +3,9 @@
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 import { MAX_MISSED_FRAMES } from './library-output.ts';
-import { RtpSender, SILENCE_FRAME, readySession } from './rtp-sender.ts';
+import { RtpSender, SILENCE_FRAME } from './rtp-sender.ts';
+import { readySession } from './voice-library-seam.ts';
+import type { ReadySession } from './voice-library-types.ts';
 import { voiceClock, type ClockHandle, type ClockVoice } from './voice-clock.ts';
 import type { ClipEvents, PlayingClip, VoiceOutput } from './voice-output.ts';
 
@@ -61,7 +63,15 @@ class ClockClip implements PlayingClip, ClockVoice {
 
   tick(): boolean {
     if (this.#over) return false;
-    const session = readySession(this.#connection);
+    let session: ReadySession | undefined;
+    try {
+      session = readySession(this.#connection);
+    } catch (error) {
+      // The voice library is not the release the sender was written for: the clip fails with that message.
+      this.#error ??= error;
+      this.#finish();
+      return false;
+    }
     // Not ready (reconnecting, moving): the clip waits where it is, as the library's player pauses without a
     // playable connection; GuildPlayer gives the connection up after its grace period.
     if (!session) return true;
@@ -94,7 +104,7 @@ class ClockClip implements PlayingClip, ClockVoice {
     return false;
   }
 
-  #send(session: NonNullable<ReturnType<typeof readySession>>, packet: Buffer): void {
+  #send(session: ReadySession, packet: Buffer): void {
     if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
     this.#output.sender.send(session, packet, voiceClock.turn);
   }

@@ -9,7 +9,7 @@ import type { Logger } from '../log.ts';
 import { ClockOutput } from './clock-output.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
 import { LibraryOutput } from './library-output.ts';
-import { watchNetworking } from './networking-watch.ts';
+import { watchNetworking } from './voice-library-seam.ts';
 import type { PlayingClip, VoiceOutput, VoiceSenderKind } from './voice-output.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */

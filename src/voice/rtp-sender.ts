@@ -4,10 +4,10 @@
 // The session's state stays the library's: its connection data (sequence, timestamp, nonce, key, speaking), its
 // DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
 // this sender always agree.
-import { createCipheriv, type KeyObject } from 'node:crypto';
-import type { Socket } from 'node:dgram';
+import { createCipheriv } from 'node:crypto';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { directSend, sendQueueCount } from './voice-library-seam.ts';
+import type { LibraryUdp, ReadySession } from './voice-library-types.ts';
 
 const AES_GCM_MODE = 'aead_aes256_gcm_rtpsize';
 const XCHACHA_MODE = 'aead_xchacha20_poly1305_rtpsize';
@@ -24,92 +24,6 @@ const DATAGRAM_BYTES = 1500;
 
 /** Discord's "silence" Opus frame: sent after a clip so that decoders do not interpolate into the gap. */
 export const SILENCE_FRAME: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
-
-interface ConnectionData {
-  encryptionMode: string;
-  secretKey: Uint8Array | KeyObject;
-  sequence: number;
-  timestamp: number;
-  nonce: number;
-  ssrc: number;
-  speaking: boolean;
-  packetsPlayed: number;
-}
-
-/** The ready session's parts this sender uses (the library's NetworkingReadyState, narrowed). */
-interface ReadySession {
-  connectionData: ConnectionData;
-  dave?: { encrypt(packet: Buffer): Buffer } | undefined;
-  udp: LibraryUdp;
-}
-
-/** The library's VoiceUDPSocket, as far as this sender uses it. */
-interface LibraryUdp {
-  send(buffer: Buffer): void;
-  socket?: Partial<Pick<Socket, 'connect' | 'send' | 'getSendQueueCount'>>;
-  remote?: { ip: string; port: number };
-}
-
-const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
-
-/** Datagrams held while the socket connects (a turn of the event loop): a second of audio at most. */
-const MAX_HELD_DATAGRAMS = 50;
-
-/**
- * How to send on the library's socket: once connected to the voice server, Node's dgram sends in the call (an
- * addressed send looks the address up first, even an IP, and sends on the next tick: a closure and a tick per
- * datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup. A
- * connected socket refuses addressed sends (silently, when one was already on its way as the connect completed), so
- * while it connects datagrams are held (copies: the sender reuses its buffers) and sent after, and the library's own
- * sends (keep-alives) are pointed at the same function on that instance. A socket that cannot connect is sent to
- * with addresses, as the library does.
- */
-function sendOn(udp: LibraryUdp): (buffer: Buffer) => void {
-  const known = directSends.get(udp);
-  if (known) return known;
-  const { socket, remote } = udp;
-  if (!socket?.connect || !socket.send || !remote) {
-    const send = (buffer: Buffer): void => udp.send(buffer);
-    directSends.set(udp, send);
-    return send;
-  }
-  const raw = socket as Socket;
-  let state: 'connecting' | 'connected' | 'addressed' = 'connecting';
-  const held: Buffer[] = [];
-  const send = (buffer: Buffer): void => {
-    if (state === 'connected') raw.send(buffer);
-    else if (state === 'addressed') raw.send(buffer, remote.port, remote.ip);
-    else if (held.length < MAX_HELD_DATAGRAMS) held.push(Buffer.from(buffer));
-  };
-  const settle = (next: 'connected' | 'addressed'): void => {
-    state = next;
-    for (const buffer of held.splice(0)) send(buffer);
-  };
-  udp.send = send;
-  directSends.set(udp, send);
-  try {
-    raw.connect(remote.port, remote.ip, (error?: Error) => settle(error === undefined ? 'connected' : 'addressed'));
-  } catch (error) {
-    // Connected already (to the same server: the library never connects it), or closed (nothing goes anywhere then).
-    settle((error as { code?: string }).code === 'ERR_SOCKET_DGRAM_IS_CONNECTED' ? 'connected' : 'addressed');
-  }
-  return send;
-}
-
-/** The connection's session when audio sent now goes anywhere, else undefined (the library drops packets then). */
-export function readySession(connection: VoiceConnection): ReadySession | undefined {
-  const state = connection.state;
-  if (state.status !== VoiceConnectionStatus.Ready) return undefined;
-  const networking = state.networking.state;
-  if (networking.code !== NetworkingStatusCode.Ready) return undefined;
-  return networking as unknown as ReadySession;
-}
-
-/** The UDP socket's count of datagrams the kernel has not taken yet (Node queues them, holding their buffers). */
-function sendQueueCount(udp: ReadySession['udp']): number {
-  const socket = (udp as { socket?: { getSendQueueCount?: () => number } }).socket;
-  return socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
-}
 
 interface Datagram {
   buffer: Buffer;
@@ -138,7 +52,7 @@ export class RtpSender {
   replacedBuffers = 0;
 
   /** A buffer nothing else will read before this packet is sent. `turn` changes with each turn of the event loop. */
-  #acquire(turn: number, udp: ReadySession['udp'], size: number): Datagram {
+  #acquire(turn: number, udp: LibraryUdp, size: number): Datagram {
     if (size > DATAGRAM_BYTES) return datagram(size);
     if (turn !== this.#turn) {
       this.#turn = turn;
@@ -189,7 +103,7 @@ export class RtpSender {
     }
     datagram.writeUInt32BE(data.nonce, at);
     at += NONCE_TAIL_BYTES;
-    sendOn(session.udp)(datagram.subarray(0, at));
+    directSend(session.udp)(datagram.subarray(0, at));
     // The library's own bookkeeping (Networking.playAudioPacket), so that it and this sender always agree.
     data.packetsPlayed += 1;
     data.sequence = data.sequence >= 0xffff ? 0 : data.sequence + 1;

@@ -1,0 +1,30 @@
+// The parts of @discordjs/voice's ready voice session that SayBot's sender reads and writes, as the pinned version
+// (voice-library-seam.ts) keeps them. Only the seam checks that a live session has this shape.
+import type { KeyObject } from 'node:crypto';
+import type { Socket } from 'node:dgram';
+
+/** The session's RTP and transport state (the library's ConnectionData; the sender advances it as the library would). */
+export interface SenderConnectionData {
+  encryptionMode: string;
+  secretKey: Uint8Array | KeyObject;
+  sequence: number;
+  timestamp: number;
+  nonce: number;
+  ssrc: number;
+  speaking: boolean;
+  packetsPlayed: number;
+}
+
+/** The library's VoiceUDPSocket, as far as the sender uses it: `socket` and `remote` are private fields there. */
+export interface LibraryUdp {
+  send(buffer: Buffer): void;
+  socket?: Partial<Pick<Socket, 'connect' | 'send' | 'getSendQueueCount'>>;
+  remote?: { ip: string; port: number };
+}
+
+/** A ready session (the library's NetworkingReadyState, narrowed to what the sender uses). */
+export interface ReadySession {
+  connectionData: SenderConnectionData;
+  dave?: { encrypt(packet: Buffer): Buffer } | undefined;
+  udp: LibraryUdp;
+}
