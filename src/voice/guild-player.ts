@@ -125,6 +125,23 @@ interface CurrentClip {
 }
 
 /**
+ * What the player knows of one voice connection it made, from joinVoiceChannel until the connection is destroyed or
+ * left: made and dropped with the connection, so nothing of one connection is left over for the next.
+ */
+interface ConnectionSession {
+  readonly connection: VoiceConnection;
+  /** Aborted when this connection fails for good (4017, 4021, 4022, lost, a library handler error). */
+  readonly failed: AbortController;
+  /** Why it failed for good, once it has. */
+  failure?: VoiceJoinFailure;
+  /** 4006 answers since it was last ready: the first is retried, the second is not. */
+  sessionInvalidCount: number;
+  lastCloseCode?: number;
+  /** Gives the connection up when it stays away from Ready longer than the reconnect grace period. */
+  graceTimer?: NodeJS.Timeout;
+}
+
+/**
  * One guild's voice: its connection, its queue and its audio player. Every error of the connection or the
  * player is caught here and ends in a result for the clip concerned; nothing escapes to the process.
  */
@@ -139,15 +156,8 @@ export class GuildPlayer {
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
-  /** Aborted with the reason when the current connection fails for good (4017, lost); renewed per connection. */
-  #connectionFailed = new AbortController();
-  #failure: VoiceJoinFailure | undefined;
   /** The connection this player made and still follows (also while connecting). */
-  #connection: VoiceConnection | undefined;
-  /** 4006 answers of the current connection since it was last ready: the first is retried, the second is not. */
-  #sessionInvalidCount = 0;
-  #lastCloseCode: number | undefined;
-  #graceTimer: NodeJS.Timeout | undefined;
+  #session: ConnectionSession | undefined;
 
   constructor(options: GuildPlayerOptions) {
     this.guildId = options.guildId;
@@ -197,7 +207,7 @@ export class GuildPlayer {
   }
 
   async #join(channelId: string): Promise<void> {
-    const previous = this.#connection;
+    const previous = this.#session;
     this.#state = { kind: 'connecting', channelId };
     // Moving channels re-uses the connection: joinVoiceChannel rejoins when one exists for the guild.
     const connection = joinVoiceChannel({
@@ -209,15 +219,13 @@ export class GuildPlayer {
       selfMute: false,
       ...(this.#options.daveEncryption === false ? { daveEncryption: false } : {}),
     });
-    if (connection !== previous) {
-      this.#connection = connection;
-      this.#connectionFailed = new AbortController();
-      this.#failure = undefined;
-      this.#sessionInvalidCount = 0;
-      this.#lastCloseCode = undefined;
-      this.#watch(connection);
+    let session = previous;
+    if (connection !== previous?.connection) {
+      session = { connection, failed: new AbortController(), sessionInvalidCount: 0 };
+      this.#session = session;
+      this.#watch(session);
     }
-    const failed = this.#connectionFailed.signal;
+    const failed = (session as ConnectionSession).failed.signal;
     try {
       await untilCanSendAudio(
         connection,
@@ -225,15 +233,15 @@ export class GuildPlayer {
         transportReady,
       );
     } catch (error) {
-      const reason = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
+      const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose).
       if (reason !== 'dave-required' && reason !== 'rate-limited' && reason !== 'call-terminated') {
         this.#log.warn(
-          { code: `voice-join-${reason}`, err: error, channelId, closeCode: this.#lastCloseCode, status: connection.state.status },
+          { code: `voice-join-${reason}`, err: error, channelId, closeCode: session?.lastCloseCode, status: connection.state.status },
           'voice connection did not become ready',
         );
       }
-      this.#connection = undefined;
+      this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#state = { kind: 'disconnected' };
       throw new VoiceJoinError(channelId, error, reason);
@@ -243,42 +251,49 @@ export class GuildPlayer {
     this.#armIdleTimer();
   }
 
-  #watch(connection: VoiceConnection): void {
+  #watch(session: ConnectionSession): void {
+    const { connection } = session;
     connection.on('error', (error) => this.#log.warn({ err: error }, 'voice connection error'));
     watchNetworking(connection, {
-      onClose: (code) => this.#onVoiceClose(connection, code),
-      onHandlerError: (error, event) => this.#onHandlerError(connection, error, event),
+      onClose: (code) => this.#onVoiceClose(session, code),
+      onHandlerError: (error, event) => this.#onHandlerError(session, error, event),
     });
     connection.on('stateChange', (old, next) => {
-      if (this.#connection !== connection) return;
+      if (this.#session !== session) return;
       if (next.status === VoiceConnectionStatus.Destroyed) {
-        this.#clearGraceTimer();
         const wasOurs = this.#state.kind === 'connected' && this.#state.connection === connection;
-        this.#connection = undefined;
-        if (wasOurs) this.#lost('connection destroyed');
+        this.#dropSession(session);
+        if (wasOurs) this.#lost('connection destroyed', session);
         return;
       }
       if (next.status === VoiceConnectionStatus.Ready) {
-        this.#clearGraceTimer();
+        clearGraceTimer(session);
         if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
-          this.#log.info({ closeCode: this.#lastCloseCode }, 'voice connection ready again');
+          this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
         }
       } else if (this.#state.kind === 'connected') {
         // A move between channels or a voice server change comes back by itself; a kick (4014) or a server that
         // is gone does not. Give it a grace period, then give the connection up and cut the reply off.
-        this.#graceTimer ??= setTimeout(() => {
-          this.#graceTimer = undefined;
-          if (this.#connection === connection && connection.state.status !== VoiceConnectionStatus.Ready) {
-            this.#fail(connection, 'lost');
+        session.graceTimer ??= setTimeout(() => {
+          session.graceTimer = undefined;
+          if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
+            this.#fail(session, 'lost');
           }
         }, this.#options.reconnectGraceMs ?? 5_000);
       }
     });
   }
 
-  #onVoiceClose(connection: VoiceConnection, code: number): void {
-    if (this.#connection !== connection) return;
-    this.#lastCloseCode = code;
+  /** The session is over: its grace timer stops and nothing of it is kept for the next connection. */
+  #dropSession(session: ConnectionSession | undefined): void {
+    if (!session) return;
+    clearGraceTimer(session);
+    if (this.#session === session) this.#session = undefined;
+  }
+
+  #onVoiceClose(session: ConnectionSession, code: number): void {
+    if (this.#session !== session) return;
+    session.lastCloseCode = code;
     if (code === VoiceCloseCode.DaveRequired) {
       // The library would rejoin and be refused again, forever: this join is over.
       this.#log.error(
@@ -286,7 +301,7 @@ export class GuildPlayer {
         'the voice server requires DAVE end-to-end encryption (close 4017) and this connection did not offer it; ' +
           'check that @snazzah/davey is installed and that daveEncryption is not turned off',
       );
-      this.#fail(connection, 'dave-required');
+      this.#fail(session, 'dave-required');
     } else if (FINAL_CLOSES.has(code)) {
       const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
       // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
@@ -294,12 +309,12 @@ export class GuildPlayer {
       if (this.#state.kind !== 'connected') {
         this.#log.warn({ code: logCode, closeCode: code }, `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`);
       }
-      this.#fail(connection, failure);
+      this.#fail(session, failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
-      this.#sessionInvalidCount += 1;
-      if (this.#sessionInvalidCount > 1) {
+      session.sessionInvalidCount += 1;
+      if (session.sessionInvalidCount > 1) {
         this.#log.warn({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid again after a rejoin; giving up');
-        this.#fail(connection, 'lost');
+        this.#fail(session, 'lost');
       } else {
         this.#log.info({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid; rejoining once');
       }
@@ -313,24 +328,19 @@ export class GuildPlayer {
    * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. The clip
    * waiting for it fails with a clear message (or, if audio was already heard, is cut off); the next /say rejoins.
    */
-  #onHandlerError(connection: VoiceConnection, error: unknown, event: string): void {
+  #onHandlerError(session: ConnectionSession, error: unknown, event: string): void {
     this.#log.error(
       { code: 'voice-handler-error', err: error, event },
       'the voice library failed on a voice gateway message; contained to this guild, giving this voice session up',
     );
-    this.#fail(connection, 'handler-error');
+    this.#fail(session, 'handler-error');
   }
 
   /** Gives the connection up: a join in progress fails with this reason, a connected player loses its channel. */
-  #fail(connection: VoiceConnection, failure: VoiceJoinFailure): void {
-    this.#failure ??= failure;
-    this.#connectionFailed.abort();
-    if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
-  }
-
-  #clearGraceTimer(): void {
-    if (this.#graceTimer) clearTimeout(this.#graceTimer);
-    this.#graceTimer = undefined;
+  #fail(session: ConnectionSession, failure: VoiceJoinFailure): void {
+    session.failure ??= failure;
+    session.failed.abort();
+    if (session.connection.state.status !== VoiceConnectionStatus.Destroyed) session.connection.destroy();
   }
 
   /** Adds a clip to the queue; resolves when it has played, was skipped or stopped, or failed. */
@@ -390,8 +400,7 @@ export class GuildPlayer {
     const state = this.#state;
     if (state.kind === 'connected') {
       this.#state = { kind: 'disconnected' };
-      this.#connection = undefined;
-      this.#clearGraceTimer();
+      this.#dropSession(this.#session);
       if (state.connection.state.status !== VoiceConnectionStatus.Destroyed) state.connection.destroy();
       this.#log.info({ channelId: state.channelId, reason }, 'left voice channel');
     }
@@ -405,19 +414,18 @@ export class GuildPlayer {
   }
 
   /** The connection went away by itself: what was playing is cut off, what was waiting ends too. */
-  #lost(reason: string): void {
+  #lost(reason: string, session: ConnectionSession): void {
     this.#state = { kind: 'disconnected' };
     this.#clearIdleTimer();
-    this.#clearGraceTimer();
     const heardSeconds = (this.#current?.playing?.playedMs ?? 0) / 1000;
     const dropped = this.#queue.splice(0);
     this.#log.warn(
-      { code: 'voice-connection-lost', reason, closeCode: this.#lastCloseCode, heardSeconds, droppedClips: dropped.length },
+      { code: 'voice-connection-lost', reason, closeCode: session.lastCloseCode, heardSeconds, droppedClips: dropped.length },
       'voice connection lost; the current reply was cut off',
     );
     for (const entry of dropped) this.#drop(entry, 'cut-off');
     const current = this.#current;
-    if (current && !current.playing && this.#failure !== undefined && this.#failure !== 'lost') {
+    if (current && !current.playing && session.failure !== undefined && session.failure !== 'lost') {
       // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
       // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
       current.abort.abort();
@@ -482,7 +490,9 @@ export class GuildPlayer {
   /** Resolves once audio sent now is end-to-end encrypted (or DAVE is not in use); a VoiceJoinError if it never is. */
   async #untilE2ee(connection: VoiceConnection, channelId: string, current: CurrentClip): Promise<void> {
     if (canSendAudio(connection)) return;
-    const failed = this.#connectionFailed.signal;
+    const session = this.#session;
+    // No session of this connection: it is over already (the abort that ended it reaches this clip next).
+    const failed = session?.connection === connection ? session.failed.signal : AbortSignal.abort();
     try {
       await untilCanSendAudio(
         connection,
@@ -490,7 +500,7 @@ export class GuildPlayer {
       );
     } catch (error) {
       if (current.ending) throw error;
-      const reason: VoiceJoinFailure = failed.aborted ? (this.#failure ?? 'lost') : 'timeout';
+      const reason: VoiceJoinFailure = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
       throw new VoiceJoinError(channelId, error, reason);
     }
@@ -523,4 +533,9 @@ export class GuildPlayer {
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
   }
+}
+
+function clearGraceTimer(session: ConnectionSession): void {
+  if (session.graceTimer) clearTimeout(session.graceTimer);
+  session.graceTimer = undefined;
 }
