@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { licenceAllowed, licenceRows, type LockPackage } from '../../scripts/licenses.ts';
+import { ROOT } from './import-graph.ts';
+
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+describe('licences', () => {
+  it('SayBot is MIT: the LICENSE file and package.json say so', () => {
+    expect(read('LICENSE')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+    expect((JSON.parse(read('package.json')) as { license?: string }).license).toBe('MIT');
+  });
+
+  it("every package the lockfile installs is under a licence that allows MIT (npm run licenses' check)", () => {
+    const rows = licenceRows(JSON.parse(read('package-lock.json')) as { packages: Record<string, LockPackage> });
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.filter((row) => !row.allowed).map((row) => `${row.name}@${row.version}: ${row.licence}`)).toEqual([]);
+  });
+
+  it('refuses a copyleft or unstated licence and reads AND / OR expressions', () => {
+    const lock = {
+      packages: {
+        '': {},
+        'node_modules/strong': { version: '1.0.0', license: 'GPL-3.0' },
+        'node_modules/unstated': { version: '1.0.0' },
+        'node_modules/fonts': { version: '1.0.0', license: 'MIT AND OFL-1.1' },
+        'node_modules/either': { version: '1.0.0', license: '(MIT OR GPL-3.0)' },
+        'node_modules/@saybot/local-discord': { link: true },
+      },
+    };
+    expect(licenceRows(lock).map((row) => [row.name, row.allowed])).toEqual([
+      ['either', true],
+      ['fonts', true],
+      ['strong', false],
+      ['unstated', false],
+    ]);
+    expect(licenceAllowed('AGPL-3.0 AND MIT')).toBe(false);
+  });
+});
