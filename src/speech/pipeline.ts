@@ -82,7 +82,7 @@ export type SpeechOutcome =
    */
   | { kind: 'voice-message'; message: VoiceMessage; seconds: number; insteadOfFile?: { format: AudioFormat; bytes: number; limit: number } };
 
-/** A reference clip for a new voice, checked by the front-end (src/bot/reference-clip.ts). */
+/** A reference clip for a new voice, checked by the front-end (src/bot/frontend/reference-clip.ts). */
 export interface CloneClip {
   data: Uint8Array;
   filename: string;

@@ -4,22 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './import-graph.ts';
-
-const TOP = ['src', 'commands', 'test', 'bench', 'packages', 'demo', 'fixtures', 'scripts', 'docs'];
-const PATH = new RegExp(`(?<![\\w./-])(?:${TOP.join('|')})/[\\w./{},<>*-]*`, 'g');
-
-/** The paths a text names: `a/{b,c}.ts` is both; a pattern (`<area>`, `*`) names no one path and is left out. */
-export function namedPaths(text: string): string[] {
-  const paths = new Set<string>();
-  for (const match of text.matchAll(PATH)) {
-    const raw = match[0].replace(/[.,:]+$/, '');
-    if (/[<>*]/.test(raw)) continue;
-    const braces = /\{([^}]*)\}/.exec(raw);
-    const expanded = braces === null ? [raw] : braces[1]!.split(',').map((part) => raw.replace(braces[0], part));
-    for (const path of expanded) paths.add(path);
-  }
-  return [...paths].sort();
-}
+import { namedPaths } from './named-paths.ts';
 
 describe('docs/architecture.md', () => {
   const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');

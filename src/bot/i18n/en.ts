@@ -209,7 +209,7 @@ export const en = {
   'usage.chart.noData': 'Nothing yet',
   'usage.chart.formerMember': 'A former member',
   'usage.chart.alt': "Chart of this server's characters in {month}: per day, spent and saved by the cache, the month so far against its budget, and the top members",
-  // Voice messages (src/bot/voice-message-post.ts) and the Speak menu (issue 15)
+  // Voice messages (src/bot/frontend/voice-message-post.ts) and the Speak menu
   'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
   'voiceMessage.fallback.no-permission': 'I may not send voice messages in this channel (Send Voice Messages), so here is the audio as a file: {voice}, {seconds} s ({format}).',
   'voiceMessage.fallback.not-allowed-here': 'Discord does not take voice messages in this channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
@@ -221,7 +221,7 @@ export const en = {
   'say.fileTooLarge.voiceMessage': 'The {format} file would be {size} MB, over the {limit} MB Discord takes here, so I posted it as a voice message instead: {voice}, {seconds} s.',
   'say.fileTooLarge.compressed': 'The {format} file would be {size} MB, over the {limit} MB Discord takes here, and a voice message cannot be posted here, so here it is compressed (Ogg Opus, {compressed} MB): {voice}, {seconds} s.',
   'speak.nothing': 'There is nothing in that message I can read aloud.',
-  // What Discord shows for each command (src/bot/command-builder.ts builds the definitions from these).
+  // What Discord shows for each command (src/bot/interactions/command-builder.ts builds the definitions from these).
   // command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
   // option.<name>: an option's name, one wherever the option is used; .description, or .description.<variant>
   // where commands describe the same option differently. choice.<option>.<value>: a fixed choice's name.
@@ -326,7 +326,7 @@ export const en = {
   'choice.what.name': 'name for auto-read',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  // Voice messages, phase 2 (issue 15): /output, the outside-voice defaults (src/bot/speak.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/bot/frontend/speak.ts chooseTarget)
   'command.output': 'output',
   'command.output.description': 'How you are answered outside voice: a voice message or a file',
   'command.output.server': 'server',

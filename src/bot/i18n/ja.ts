@@ -310,7 +310,7 @@ export const ja: Catalogue = {
   'choice.what.name': '読み上げ用の名前',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  // Voice messages, phase 2 (issue 15): /output, the outside-voice defaults (src/bot/speak.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/bot/frontend/speak.ts chooseTarget)
   'command.output': '出力',
   'command.output.description': 'ボイスチャンネル外での受け取り方: ボイスメッセージかファイル',
   'command.output.server': 'サーバー',

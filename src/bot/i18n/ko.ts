@@ -310,7 +310,7 @@ export const ko: Catalogue = {
   'choice.what.name': '자동 읽기용 이름',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  // Voice messages, phase 2 (issue 15): /output, the outside-voice defaults (src/bot/speak.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/bot/frontend/speak.ts chooseTarget)
   'command.output': '출력',
   'command.output.description': '음성 채널 밖에서 받을 방식: 음성 메시지 또는 파일',
   'command.output.server': '서버',
