@@ -237,15 +237,15 @@ describe('auto-read', () => {
     await expectRead(h, from, ['carol said, in the voice chat']);
   });
 
-  it('/skip skips the message being read, and the next one is still read', async () => {
+  it("/skip by the message's author skips it while it is read, and the next one is still read", async () => {
     const h = await startReading();
     const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
     expect(set.content).toContain("say the author's name: off");
     h.discord.clearAudio(GUILD);
     const now = Date.now();
     const first = 'This first message is long enough to be skipped while it plays aloud.';
-    await post(h, ALICE, first, { at: now });
-    await post(h, CAROL, 'Second.', { at: now + 1 });
+    await post(h, CAROL, first, { at: now });
+    await post(h, ALICE, 'Second.', { at: now + 1 });
     await h.discord.waitForPacket(GUILD, () => true);
     const skipped = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' });
     expect(skipped.content).toBe('Skipped the current clip.');
