@@ -48,21 +48,13 @@ afterAll(async () => {
 /** Discord's epoch: a message ID's timestamp counts from it. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000;
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 // Each test starts with nobody muted, the bot in no voice channel and nothing read aloud, whatever ran before.
 beforeEach(async () => {
   h.discord.setVoiceState(GUILD, ALICE.id, VOICE, { mute: false });
   if (h.discord.botVoiceChannel(GUILD) !== null) {
     await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'autoread', subcommand: 'stop' });
     await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'leave' });
-    await until(() => h.discord.botVoiceChannel(GUILD) === null);
+    await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
   }
 });
 
@@ -152,7 +144,7 @@ describe('/stop and /skip', () => {
     await h.discord.waitForPacket(GUILD, (p) => !p.silence);
     expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(t('en-US', 'stop.nothingOwn'));
     const spoken = () => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
-    await until(() => spoken().length === texts.length, 15_000);
+    await expect.poll(() => spoken().length, { timeout: 15_000 }).toBe(texts.length);
     // The first names its author; each is read in full, in order.
     expect(spoken().map((text, index) => text.endsWith(texts[index] ?? '?'))).toEqual([true, true, true]);
   });
