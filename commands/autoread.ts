@@ -69,7 +69,7 @@ function describe(locale: string, settings: AutoReadSettings): string {
 const start: Handler = async (interaction, { players, store }, autoread) => {
   // Free checks first, the join (seconds) last.
   if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
-  const voice = memberVoiceChannel(interaction, players);
+  const voice = memberVoiceChannel(interaction, players, undefined, { joinOnly: true });
   const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
   const channel = interaction.guild.channels.cache.get(chosenId);
   if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type)) throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });

@@ -15,7 +15,7 @@ export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, { managersMove: true });
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, { managersMove: true, joinOnly: true });
   const channel = `<#${channelId}>`;
   const player = context.players.get(interaction.guildId, adapterCreator);
   if (player.channelId === channelId && player.state.kind === 'connected') {

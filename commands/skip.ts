@@ -1,10 +1,14 @@
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import type { CommandModule } from '../src/bot/interactions/command.ts';
 import { showResult } from '../src/bot/interactions/replies.ts';
+import { playerControl, skippable } from '../src/bot/frontend/player-control.ts';
 
 export const data = slashCommand('skip');
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
-  const skipped = context.players.find(interaction.guildId)?.skip() ?? false;
-  await showResult(interaction, skipped ? 'skip.skipped' : 'skip.nothing');
+  const player = context.players.find(interaction.guildId);
+  const channelId = player?.channelId;
+  if (!player?.playing || channelId === undefined) return showResult(interaction, 'skip.nothing');
+  const skipped = player.skip(skippable(playerControl(interaction, channelId)));
+  await showResult(interaction, skipped ? 'skip.skipped' : 'skip.notYours');
 };

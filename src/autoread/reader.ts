@@ -118,8 +118,13 @@ interface Utterance {
   seconds: number;
   /** Whose /myvoice speaks it; null: the server's voice. */
   voiceOf: string | null;
-  /** Who it is recorded against. */
+  /** Whose line it is: their /myvoice settings (read_me, their own name) and the refusal notice name them. */
   userId: string;
+  /**
+   * Whom its characters are charged to: the author for their message; the server, under its own ID (never a
+   * member's), for what SayBot says by itself (a member joined or left), so joining spends nobody's own budget.
+   */
+  payer: string;
   id: string;
   /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
   askedAt?: number;
@@ -236,7 +241,7 @@ export class AutoReader {
     this.#enqueue(reading, {
       text, named, displayName: facts.authorName,
       seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
-      voiceOf: facts.authorId, userId: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
+      voiceOf: facts.authorId, userId: facts.authorId, payer: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
       language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
     });
   }
@@ -269,7 +274,7 @@ export class AutoReader {
     const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
       text, named: (spoken) => voiceChangeText(change, spoken, language), nameAlways: true, displayName: member.displayName, seconds: estimateSpeechSeconds(text),
-      voiceOf: null, userId: member.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
+      voiceOf: null, userId: member.id, payer: guild.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
       language, adapterCreator: guild.voiceAdapterCreator,
     });
   }
@@ -367,7 +372,7 @@ export class AutoReader {
       const job = this.#options.speak({
         request: faster(asked, speed),
         requester: {
-          guildId, userId: utterance.userId, source: 'autoread', id: utterance.id, askedAt: utterance.askedAt,
+          guildId, userId: utterance.payer, source: 'autoread', id: utterance.id, askedAt: utterance.askedAt,
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });

@@ -280,6 +280,7 @@ export class SpeechPipeline {
     const { player, lane } = voice;
     const label = `${requester.source}:${requester.id}`;
     const clips = accepted.texts.map((text, index) => partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log));
+    for (const clip of clips) clip.requestedBy = { userId: requester.userId, source: requester.source };
     const first = clips[0];
     if (first) first.started = () => this.#firstFrame(requester, heard);
     // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.

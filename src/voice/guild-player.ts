@@ -16,6 +16,8 @@ import type { PlayingClip, VoiceOutput, VoiceSenderKind } from './voice-output.t
 export interface PlaybackItem {
   /** For logs only. */
   readonly label: string;
+  /** Who asked for it (member ID) and through what (the spends' `source`): /stop and /skip leave others' alone. */
+  requestedBy?: { userId: string; source: string };
   /** Opens the audio: an object-mode stream of 20 ms Opus packets. */
   open(signal: AbortSignal): Promise<Readable>;
   /** Called when the item before it starts playing, so that a multi-part reply plays without gaps. */
@@ -354,18 +356,27 @@ export class GuildPlayer {
     });
   }
 
-  /** Ends the current clip; the queue goes on. */
-  skip(): boolean {
-    if (!this.#current) return false;
+  /** The clip playing (or opening) now, if any. */
+  get playing(): PlaybackItem | undefined {
+    return this.#current?.entry.item;
+  }
+
+  /** Ends the current clip (only if `which` picks it, when given); the queue goes on. */
+  skip(which?: (item: PlaybackItem) => boolean): boolean {
+    if (!this.#current || (which && !which(this.#current.entry.item))) return false;
     this.#endEarly(this.#current, 'skipped');
     return true;
   }
 
-  /** Ends the current clip and empties the queue; returns how many queued clips were dropped. */
-  stop(): number {
-    const dropped = this.#queue.splice(0);
+  /**
+   * Ends the current clip and empties the queue; with `which`, only the clips it picks (the current one included).
+   * Returns how many queued clips were dropped.
+   */
+  stop(which?: (item: PlaybackItem) => boolean): number {
+    const dropped = which ? this.#queue.filter((entry) => which(entry.item)) : this.#queue.splice(0);
+    if (which) for (const entry of dropped) this.#queue.splice(this.#queue.indexOf(entry), 1);
     for (const entry of dropped) this.#drop(entry);
-    if (this.#current) this.#endEarly(this.#current, 'stopped');
+    if (this.#current && (!which || which(this.#current.entry.item))) this.#endEarly(this.#current, 'stopped');
     return dropped.length;
   }
 

@@ -1,7 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
-import { unmetPrecondition, type Facts, type Requirements } from '../../src/bot/interactions/preconditions.ts';
+import { unmetPrecondition, unmetVoiceRight, type Facts, type Requirements } from '../../src/bot/interactions/preconditions.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };
@@ -15,6 +15,15 @@ describe('unmetPrecondition', () => {
     expect(unmetPrecondition({ inVoice: true }, member)).toBe('error.voice.notInVoice');
     expect(unmetPrecondition({ manageGuild: true, inVoice: true }, admin)).toBeUndefined();
     expect(unmetPrecondition(undefined, member)).toBeUndefined();
+  });
+
+  it("answers the member's own voice rights in the order a member fixes them: in the channel, server mute, Stage audience, Speak", () => {
+    const speaker = { inChannel: true, serverMuted: false, suppressed: false, maySpeak: true };
+    expect(unmetVoiceRight(speaker)).toBeUndefined();
+    expect(unmetVoiceRight({ ...speaker, inChannel: false, serverMuted: true })).toBe('error.voice.notInVoice');
+    expect(unmetVoiceRight({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe('error.voice.memberMuted');
+    expect(unmetVoiceRight({ ...speaker, suppressed: true, maySpeak: false })).toBe('error.voice.memberSuppressed');
+    expect(unmetVoiceRight({ ...speaker, maySpeak: false })).toBe('error.voice.memberMayNotSpeak');
   });
 
   it("checks a subcommand's own preconditions on that subcommand only", () => {

@@ -225,6 +225,30 @@ describe('/autoread settings: autojoin', () => {
     expect(spoken(h, from)).toEqual(['dave said, Glad you came back.']);
   });
 
+  it('does not come back where SayBot may no longer read the channel: one notice, and later joins stay quiet', async () => {
+    let store: Store | undefined;
+    const h = await startReading({ wrapStore: (s) => (store = s) });
+    await settings(h, { autojoin: true });
+    h.discord.setVoiceState(GUILD, ALICE.id, null);
+    h.discord.setVoiceState(GUILD, CAROL.id, null);
+    await expect.poll(async () => (await store?.autoRead.get(GUILD))?.stoppedWhy, { timeout: 10_000 }).toBe('left-voice');
+    // Meanwhile a moderator takes Read Message History from SayBot in the channel it reads.
+    h.discord.setChannelOverwrites(GUILD, TEXT, [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.ReadMessageHistory }]);
+    const notice = t('en-US', 'autoread.pausedRights.text', { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` });
+    h.discord.setVoiceState(GUILD, DAVE.id, VOICE);
+    await h.discord.waitForChannelMessage((m) => m.message['content'] === notice);
+    expect(h.logs()).toContain('"code":"autoread-paused-rights"');
+    const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
+      if (after.id === CAROL.id && after.channelId === VOICE) resolve();
+    }));
+    h.discord.setVoiceState(GUILD, CAROL.id, VOICE);
+    await seen;
+    await settings(h, {});
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+    expect(h.logs()).not.toContain('"code":"autoread-autojoined"');
+    expect(h.discord.channelMessages(TEXT).filter((m) => m.message['content'] === notice)).toHaveLength(1);
+  });
+
   it.each([
     ['/autoread stop', ['stop']],
     ["a manager's /leave (a pause)", []],

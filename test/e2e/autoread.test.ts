@@ -1,5 +1,6 @@
 // Auto-read end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE) and the sandbox
 // Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
+import { DatabaseSync } from 'node:sqlite';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
@@ -73,6 +74,16 @@ async function post(h: Harness, author: Author, content: string, extra: Partial<
 /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
 function spoken(h: Harness, from = 0): string[] {
   return h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+}
+
+/** Whom auto-read's spends were charged to, in order, read from the bot's own SQLite file. */
+function autoreadPayers(h: Harness): string[] {
+  const db = new DatabaseSync(h.databasePath, { readOnly: true });
+  try {
+    return (db.prepare("SELECT user_id FROM spends WHERE command = 'autoread' ORDER BY id").all() as Array<{ user_id: string }>).map((row) => row.user_id);
+  } finally {
+    db.close();
+  }
 }
 
 /** Waits until the channel heard the audio of `texts` (the sandbox's length for each), and returns it. */
@@ -176,7 +187,7 @@ describe('auto-read', () => {
     await heard(h, [text ?? '']);
   });
 
-  it('a budget running out gives one notice in the channel, then silence', async () => {
+  it('a budget running out gives one notice in the channel, without the member\'s figures, then silence', async () => {
     // Alice's first message fits her daily budget, the next ones do not; Carol's still do.
     const h = await startReading({ env: { BUDGET_MEMBER_DAILY_CHARS: '30' } });
     const from = h.sandbox.requests.length;
@@ -191,7 +202,9 @@ describe('auto-read', () => {
     expect(spoken(h, from)).toEqual(['alice said, short one', 'carol said, carol is fine']);
     const notices = h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
     expect(notices).toHaveLength(1);
-    expect(notices[0]?.message['content']).toMatch(new RegExp(`^Auto-read skipped a message from <@${ALICE.id}>: Your daily budget in this server is 30 characters`));
+    // The whole channel reads it: the member's budget is named, never what they used or may use.
+    expect(notices[0]?.message['content']).toMatch(new RegExp(`^Auto-read skipped a message from <@${ALICE.id}>: their daily character budget in this server is used up until \\d{4}-\\d{2}-\\d{2} 00:00 UTC\\.`));
+    expect(notices[0]?.message['content']).not.toMatch(/\b30\b|you used/i);
     expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     // A message accepted again re-arms the notice: Alice's next refusal is announced once more.
     await post(h, ALICE, 'still over');
@@ -223,6 +236,8 @@ describe('auto-read', () => {
     h.discord.setVoiceState(GUILD, BOB.id, null);
     await heard(h, ['bob left']);
     expect(spoken(h, from)).toEqual(['bob joined', 'bob left']);
+    // The server's spend, under its own ID: joining costs Bob nothing of his own budget.
+    await expect.poll(() => autoreadPayers(h)).toEqual([GUILD, GUILD]);
   });
 
   it("reads a voice channel's own chat when given as the channel", async () => {
@@ -237,15 +252,15 @@ describe('auto-read', () => {
     await expectRead(h, from, ['carol said, in the voice chat']);
   });
 
-  it('/skip skips the message being read, and the next one is still read', async () => {
+  it("/skip by the message's author skips it while it is read, and the next one is still read", async () => {
     const h = await startReading();
     const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
     expect(set.content).toContain("say the author's name: off");
     h.discord.clearAudio(GUILD);
     const now = Date.now();
     const first = 'This first message is long enough to be skipped while it plays aloud.';
-    await post(h, ALICE, first, { at: now });
-    await post(h, CAROL, 'Second.', { at: now + 1 });
+    await post(h, CAROL, first, { at: now });
+    await post(h, ALICE, 'Second.', { at: now + 1 });
     await h.discord.waitForPacket(GUILD, () => true);
     const skipped = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' });
     expect(skipped.content).toBe('Skipped the current clip.');
@@ -292,6 +307,23 @@ describe('auto-read', () => {
     h.discord.clearAudio(GUILD);
     await post(h, CAROL, 'still reading');
     await expectRead(h, from, ['carol said, still reading']);
+  });
+
+  it('pauses with one notice, instead of resuming, when SayBot may no longer speak in its voice channel after a restart', async () => {
+    const h = await startReading();
+    // A moderator takes Speak from SayBot in the voice channel while it is away.
+    h.discord.setChannelOverwrites(GUILD, VOICE, [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Speak }]);
+    await h.restart();
+    expect(h.logs()).toContain('"code":"autoread-paused-rights"');
+    expect(h.logs()).not.toContain('"code":"autoread-resumed"');
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+    const notice = t('en-US', 'autoread.pausedRights.voice', { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` });
+    await h.discord.waitForChannelMessage((m) => m.message['content'] === notice);
+    expect(h.discord.channelMessages(TEXT).filter((m) => m.message['content'] === notice)).toHaveLength(1);
+    // Paused, not read: a message now is not spoken, and a later restart says nothing more.
+    await h.restart();
+    expect(h.discord.channelMessages(TEXT).filter((m) => m.message['content'] === notice)).toHaveLength(1);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
   it('stops by itself when the bot is disconnected from voice, and is not resumed after a restart', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { t } from '../../src/bot/i18n.ts';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
@@ -57,11 +58,11 @@ describe('voice player', () => {
     expect(heard.seconds).toBeLessThan(skippedAt + h.sandbox.expectedDurationSeconds('Then this one.') + 0.3);
   });
 
-  it('/stop ends the clip and clears the queue', async () => {
+  it("/stop ends the member's clip and clears their queued ones", async () => {
     const first = await say('A clip that the stop command will cut short.');
     const second = await say('A queued clip that never plays.');
     await first.handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'));
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' })).content).toBe('Stopped and cleared 1 queued clip(s).');
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' })).content).toBe(t('en-US', 'stop.own', { count: 1 }));
     await first.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
     await second.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
     expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Nothing is playing.');

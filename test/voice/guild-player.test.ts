@@ -172,6 +172,24 @@ describe('GuildPlayer with DAVE required', () => {
     expect(player.state.kind).toBe('connected');
   });
 
+  it('stop and skip with a choice touch only the clips it picks: the others play on', async () => {
+    const { player, guildId, lounge } = makePlayer();
+    await player.connect(lounge);
+    fake.clearAudio(guildId);
+    const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
+    const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', source: 'say' } };
+    const current = player.enqueue(others);
+    const queuedMine = player.enqueue({ ...sineItem(550, 1).item, requestedBy: { userId: 'me', source: 'say' } });
+    const queuedOther = player.enqueue({ ...sineItem(660, 0.2).item, requestedBy: { userId: 'other', source: 'say' } });
+    await fake.waitForPacket(guildId, (p) => !p.silence);
+    expect(player.skip(mine)).toBe(false);
+    expect(player.stop(mine)).toBe(1);
+    expect(player.playing).toBe(others);
+    expect(await queuedMine).toEqual({ status: 'stopped', seconds: 0 });
+    expect((await current).status).toBe('played');
+    expect((await queuedOther).status).toBe('played');
+  });
+
   it('a clip whose audio cannot be opened fails with that error, and the next one still plays', async () => {
     const { player, lounge } = makePlayer();
     await player.connect(lounge);

@@ -16,7 +16,7 @@ import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import {
-  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, World, type ChannelRecord, type GuildRecord,
+  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, World, type ChannelRecord, type GuildRecord, type VoiceModeration,
 } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
 import { snowflake } from './snowflake.ts';
@@ -41,6 +41,7 @@ export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
 export { APP_ID, fakeToken } from './bot-identity.ts';
 export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, type LogLine } from './bot-process.ts';
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
+export type { VoiceModeration } from './state.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 /** Discord's: an interaction token works for 15 minutes. */
@@ -312,8 +313,10 @@ export class FakeDiscord {
   /**
    * A member joins (channelId), moves, or leaves (null): VOICE_STATE_UPDATE to the bot. For the bot's own id this
    * is a server-side move or kick: a kick also closes its voice connection with 4014, as Discord does.
+   * `moderation`: a moderator server-mutes or deafens the member, or makes a Stage listener a speaker
+   * (`suppress: false`); unset flags stay as they were (a Stage suppresses whoever enters it).
    */
-  setVoiceState(guildId: string, userId: string, channelId: string | null): void {
+  setVoiceState(guildId: string, userId: string, channelId: string | null, moderation: VoiceModeration = {}): void {
     const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
     if (userId === this.parts.world.bot.id) {
@@ -323,7 +326,7 @@ export class FakeDiscord {
       return;
     }
     const previous = guild.voiceStates.get(userId)?.channelId ?? null;
-    const state = guild.setVoiceState(userId, channelId);
+    const state = guild.setVoiceState(userId, channelId, undefined, moderation);
     this.parts.gateway.dispatchToGuild(guildId, 'VOICE_STATE_UPDATE', voiceStatePayload(guild, userId, state), GatewayIntent.GuildVoiceStates);
     if (previous !== null && previous !== channelId) this.parts.voice.clientConnected(guildId, previous, userId, false);
     if (channelId !== null && channelId !== previous) this.parts.voice.clientConnected(guildId, channelId, userId, true);

@@ -24,11 +24,22 @@ export interface RoleRecord { id: string; name: string; permissions: bigint; pos
 export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
 /** A soundboard sound as stored (soundboard.ts): its object and its decoded bytes, for tests to listen to. */
 export interface StoredSound { object: Record<string, unknown>; contentType: string; data: Buffer }
-export interface VoiceStateRecord { userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean }
+/**
+ * `mute`/`deaf`: a moderator's server mute and deafen (kept across channels, as Discord keeps them); `suppress`: a
+ * Stage listener not made a speaker (Discord sets it on entering a Stage, clears it on leaving one).
+ */
+export interface VoiceStateRecord {
+  userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean; mute: boolean; deaf: boolean; suppress: boolean;
+}
+/** What a moderator (or a Stage) sets on a member's voice state. */
+export interface VoiceModeration { mute?: boolean; deaf?: boolean; suppress?: boolean }
+/** Discord's channel types the local Discord has: text, voice, and Stage. */
+export type ChannelType = 0 | 2 | 13;
+export const STAGE_CHANNEL = 13;
 /** A channel's permission overwrite: for a role (type 0; the guild's ID is @everyone) or a member (type 1). */
 export interface OverwriteRecord { id: string; type: 0 | 1; allow: bigint; deny: bigint }
 /** `rateLimitPerUser`: slowmode, seconds between a member's messages (0: none). */
-export interface ChannelRecord { id: string; name: string; type: 0 | 2; position: number; overwrites: OverwriteRecord[]; rateLimitPerUser: number }
+export interface ChannelRecord { id: string; name: string; type: ChannelType; position: number; overwrites: OverwriteRecord[]; rateLimitPerUser: number }
 
 export function overwriteRecord(overwrite: FakeOverwrite): OverwriteRecord {
   return { id: overwrite.id, type: overwrite.type, allow: overwrite.allow ?? 0n, deny: overwrite.deny ?? 0n };
@@ -55,13 +66,15 @@ export class GuildRecord {
     this.name = spec.name;
     this.preferredLocale = spec.preferredLocale ?? 'en-US';
     this.textChannelId = spec.textChannelId;
-    const add = (channel: { id: string; name: string; type: 0 | 2; position: number; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }): void => {
+    const add = (channel: { id: string; name: string; type: ChannelType; position: number; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }): void => {
       if (this.channels.has(channel.id)) throw new Error(`FakeDiscord: duplicate channel id ${channel.id} in guild ${spec.id}`);
       this.channels.set(channel.id, { ...channel, overwrites: (channel.overwrites ?? []).map(overwriteRecord), rateLimitPerUser: channel.rateLimitPerUser ?? 0 });
     };
     add({ id: spec.textChannelId, name: 'general', type: 0, position: 0 });
     spec.voiceChannels.forEach((vc, index) => add({ ...vc, type: 2, position: index + 1 }));
     (spec.textChannels ?? []).forEach((tc, index) => add({ ...tc, type: 0, position: spec.voiceChannels.length + index + 1 }));
+    const stagesFrom = this.channels.size;
+    (spec.stageChannels ?? []).forEach((sc, index) => add({ ...sc, type: STAGE_CHANNEL, position: stagesFrom + index }));
     this.roles.push({ id: spec.id, name: '@everyone', permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS, position: 0, managed: false });
     const botRole = { id: snowflake(), name: bot.username, permissions: spec.botPermissions ?? DEFAULT_PERMISSIONS, position: 1, managed: true };
     this.roles.push(botRole);
@@ -90,26 +103,37 @@ export class GuildRecord {
     }
   }
 
+  /** A channel one can join for voice: a voice channel or a Stage. */
   voiceChannel(channelId: string): ChannelRecord | undefined {
     const channel = this.channels.get(channelId);
-    return channel?.type === 2 ? channel : undefined;
+    return channel?.type === 2 || channel?.type === STAGE_CHANNEL ? channel : undefined;
   }
 
-  /** Records a member's voice state; returns it, or undefined when they left. */
-  setVoiceState(userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }): VoiceStateRecord | undefined {
+  /**
+   * Records a member's voice state; returns it, or undefined when they left. Entering a Stage suppresses (the
+   * audience), leaving one lifts it; `moderation` sets the moderator's flags (and a Stage speaker's `suppress`).
+   */
+  setVoiceState(
+    userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }, moderation: VoiceModeration = {},
+  ): VoiceStateRecord | undefined {
     const previous = this.voiceStates.get(userId);
     if (channelId === null) {
       this.voiceStates.delete(userId);
       this.clearStatusIfEmpty(previous?.channelId);
       return undefined;
     }
-    if (!this.voiceChannel(channelId)) throw new Error(`FakeDiscord: ${channelId} is not a voice channel of guild ${this.id}`);
+    const channel = this.voiceChannel(channelId);
+    if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a voice channel of guild ${this.id}`);
+    const entered = previous?.channelId !== channelId;
     const state = {
       userId,
       channelId,
       sessionId: flags?.sessionId ?? previous?.sessionId ?? randomToken(16),
       selfMute: flags?.selfMute ?? previous?.selfMute ?? false,
       selfDeaf: flags?.selfDeaf ?? previous?.selfDeaf ?? false,
+      mute: moderation.mute ?? previous?.mute ?? false,
+      deaf: moderation.deaf ?? previous?.deaf ?? false,
+      suppress: moderation.suppress ?? (entered ? channel.type === STAGE_CHANNEL : (previous?.suppress ?? false)),
     };
     this.voiceStates.set(userId, state);
     if (previous?.channelId !== channelId) this.clearStatusIfEmpty(previous?.channelId);
@@ -221,7 +245,8 @@ export function userPayload(user: UserRecord): Record<string, unknown> {
 export function memberPayload(guild: GuildRecord, member: MemberRecord, withPermissions: boolean | { channelId: string } = false): Record<string, unknown> {
   return {
     user: userPayload(member.user), nick: null, avatar: null, banner: null, roles: member.roles,
-    joined_at: member.joinedAt, premium_since: null, deaf: false, mute: false, flags: 0, pending: false,
+    joined_at: member.joinedAt, premium_since: null, deaf: guild.voiceStates.get(member.user.id)?.deaf ?? false,
+    mute: guild.voiceStates.get(member.user.id)?.mute ?? false, flags: 0, pending: false,
     communication_disabled_until: null,
     ...(withPermissions === false ? {} : { permissions: (withPermissions === true ? guild.permissionsOf(member.user.id) : guild.permissionsIn(member.user.id, withPermissions.channelId)).toString() }),
   };
@@ -241,7 +266,7 @@ export function channelPayload(guild: GuildRecord, channel: ChannelRecord): Reco
     permission_overwrites: channel.overwrites.map((o) => ({ id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() })),
     parent_id: null, nsfw: false, rate_limit_per_user: channel.rateLimitPerUser, last_message_id: null, flags: 0,
   };
-  return channel.type === 2
+  return channel.type !== 0
     ? { ...common, bitrate: 64_000, user_limit: 0, rtc_region: null, video_quality_mode: 1 }
     : { ...common, topic: null };
 }
@@ -252,8 +277,8 @@ export function voiceStatePayload(guild: GuildRecord, userId: string, state: Voi
     guild_id: guild.id, channel_id: state?.channelId ?? null, user_id: userId,
     ...(member ? { member: memberPayload(guild, member) } : {}),
     session_id: state?.sessionId ?? sessionId ?? randomToken(16),
-    deaf: false, mute: false, self_deaf: state?.selfDeaf ?? false, self_mute: state?.selfMute ?? false,
-    self_stream: false, self_video: false, suppress: false, request_to_speak_timestamp: null,
+    deaf: state?.deaf ?? false, mute: state?.mute ?? false, self_deaf: state?.selfDeaf ?? false, self_mute: state?.selfMute ?? false,
+    self_stream: false, self_video: false, suppress: state?.suppress ?? false, request_to_speak_timestamp: null,
   };
 }
 

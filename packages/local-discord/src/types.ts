@@ -22,6 +22,8 @@ export interface FakeGuildSpec {
   preferredLocale?: string;
   textChannelId: string;
   voiceChannels: Array<{ id: string; name: string; overwrites?: FakeOverwrite[] }>;
+  /** Stage channels (type 13): a member entering one is suppressed (the audience) until made a speaker. */
+  stageChannels?: Array<{ id: string; name: string; overwrites?: FakeOverwrite[] }>;
   /** More text channels beside textChannelId ("general"), e.g. a private one or one with slowmode. */
   textChannels?: Array<{ id: string; name: string; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }>;
   members: FakeMemberSpec[];

@@ -4,6 +4,8 @@
 // AutoreadControl (CommandContext.autoread).
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../log.ts';
+import { dayOf } from '../../quota/calendar.ts';
+import type { Refusal } from '../../refusal.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from '../../autoread/reader.ts';
 import { autoreadSpeechRequest } from '../../autoread/voice.ts';
 import type { SpeechPipeline } from '../../speech/pipeline.ts';
@@ -11,10 +13,11 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from '../../
 import type { Store } from '../../store/types.ts';
 import type { DictionaryEntry } from '../../text/dictionary.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
-import { describeFailure } from '../interactions/failures.ts';
+import { describeFailure, type DescribedFailure } from '../interactions/failures.ts';
 import { t } from '../i18n.ts';
 import { NO_MENTIONS } from '../interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
+import { missingReadingRight, noticeChannel } from './autoread-rights.ts';
 import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 export interface AutoreadWiringOptions {
@@ -99,6 +102,8 @@ export class AutoreadWiring implements AutoreadControl {
     const state = await this.#options.store.autoRead.get(guildId);
     const binding = state.binding;
     if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
+    const guild = this.#client?.guilds.cache.get(guildId);
+    if (guild && await this.#pausedForRights(guild, binding)) return undefined;
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
     return binding.textChannelId;
   }
@@ -174,6 +179,7 @@ export class AutoreadWiring implements AutoreadControl {
       const stored = await this.#options.store.autoRead.get(guild.id);
       const binding = stored.binding;
       if (!stored.settings.autojoin || !binding || binding.voiceChannelId !== voiceChannelId || stored.reading || stored.stoppedWhy !== 'left-voice') return;
+      if (await this.#pausedForRights(guild, binding)) return;
       await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
       const started = await this.#options.store.autoRead.start(guild.id, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
       await this.#read(started, binding.textChannelId, voiceChannelId);
@@ -198,6 +204,7 @@ export class AutoreadWiring implements AutoreadControl {
     const voice = guild.channels.cache.get(binding.voiceChannelId);
     if (!voice?.isVoiceBased()) return drop('no-channel');
     if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty', undefined, 'left-voice');
+    if (await this.#pausedForRights(guild, binding)) return;
     try {
       await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
       await this.#read(state, binding.textChannelId, binding.voiceChannelId);
@@ -205,6 +212,26 @@ export class AutoreadWiring implements AutoreadControl {
       return drop('join-failed', error);
     }
     this.#log.info({ code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId }, 'auto-read resumed');
+  }
+
+  /**
+   * Reading that comes back by itself first checks that SayBot may still read the text channel and speak in the voice
+   * channel. A right gone pauses it: stopped in the store as asked (the binding kept: /autoread start or a manager's
+   * /join resumes it; no auto-join or restart tries again, so the notice is said once), one log line, and one notice
+   * where SayBot may still post. True when paused.
+   */
+  async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
+    const missing = missingReadingRight(guild, binding);
+    if (missing === undefined) return false;
+    const { textChannelId, voiceChannelId } = binding;
+    this.#log.warn({ code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId }, 'auto-read paused: SayBot may no longer read or speak where it is bound');
+    await this.#options.store.autoRead.stop(guild.id, 'asked').catch((error: unknown) =>
+      this.#log.error({ code: 'autoread-stop-not-stored', guildId: guild.id, err: error }, 'auto-read paused, but the store could not record it'));
+    const where = noticeChannel(guild, binding);
+    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, { channel: `<#${textChannelId}>`, voice: `<#${voiceChannelId}>` });
+    await where?.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) =>
+      this.#log.warn({ code: 'autoread-notice-failed', guildId: guild.id, channelId: where.id, err: error }, 'auto-read could not post its notice'));
+    return true;
   }
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
@@ -218,7 +245,7 @@ export class AutoreadWiring implements AutoreadControl {
   async #notify(notice: RefusalNotice): Promise<void> {
     const channel = this.#client?.channels.cache.get(notice.channelId);
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
-    const { message } = describeFailure(notice.refusal);
+    const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
     await channel.send({ content: t(notice.language, 'autoread.paused', { member, reason }), allowedMentions: NO_MENTIONS });
@@ -233,4 +260,14 @@ export class AutoreadWiring implements AutoreadControl {
       : t(notice.language, 'autoread.behind');
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
+}
+
+/**
+ * A refusal's reason as the whole channel may read it: a member's own figures (what they used today) stay theirs,
+ * so their day's budget is named without them.
+ */
+function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
+  const reason = refusal.reason;
+  if (reason.code === 'budget-member-day') return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
+  return describeFailure(refusal);
 }

@@ -11,7 +11,7 @@ import type { BotCommandInteraction, CommandContext } from '../interactions/comm
 import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
-import { requireManager } from '../interactions/preconditions.ts';
+import { requireManager, requireMemberMaySpeak } from '../interactions/preconditions.ts';
 import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
@@ -35,8 +35,9 @@ const channel = (id: string) => `<#${id}>`;
 const seconds = (s: number) => s.toFixed(1);
 
 /**
- * The member's voice channel, if the bot may speak there: refused at once when it may not (joining would only
- * time out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
+ * The member's voice channel, if the bot may speak there for them: refused at once when the member may not speak
+ * there themselves (server-muted, a Stage listener, denied Speak), when the bot may not (joining would only time
+ * out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
 export function memberVoiceChannel(
   /** A command, or a reply's button ("Play in my voice channel"). */
@@ -44,8 +45,11 @@ export function memberVoiceChannel(
   players: PlayerRegistry,
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   autoread?: Pick<AutoreadControl, 'readingIn'>,
-  /** `managersMove`: a member with Manage Server may move it there all the same (/join). */
-  options: { managersMove?: boolean } = {},
+  /**
+   * `managersMove`: a member with Manage Server may move it there all the same (/join). `joinOnly`: SayBot joins
+   * but says nothing for the member (/join, /autoread start), so the member's own voice rights are not asked.
+   */
+  options: { managersMove?: boolean; joinOnly?: boolean } = {},
 ): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
@@ -56,6 +60,7 @@ export function memberVoiceChannel(
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
   }
+  if (options.joinOnly !== true) requireMemberMaySpeak(interaction.member, voiceChannel);
   const me = interaction.guild.members.me;
   const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
   if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });

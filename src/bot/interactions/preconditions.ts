@@ -1,4 +1,4 @@
-import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { PermissionFlagsBits, type ChatInputCommandInteraction, type GuildMember, type VoiceBasedChannel } from 'discord.js';
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
 import type { MessageKey, MessageParams } from '../i18n.ts';
@@ -63,4 +63,39 @@ export function requireOwnerOrManager(interaction: ChatInputCommandInteraction<'
  */
 export function requireManager(interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>, refusal: MessageKey, params: MessageParams = {}): void {
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
+}
+
+/** What SayBot reads of a member in a voice channel before it speaks there for them. */
+export interface MemberVoiceFacts {
+  inChannel: boolean;
+  /** A moderator's server mute (the voice state's `mute`). */
+  serverMuted: boolean;
+  /** A Stage listener not made a speaker (the voice state's `suppress`). */
+  suppressed: boolean;
+  /** Speak in that channel, roles and the channel's overwrites applied (and none while timed out). */
+  maySpeak: boolean;
+}
+
+/** The first of the member's own voice rights `facts` fail, as the message that answers it; undefined when all hold. */
+export function unmetVoiceRight(facts: MemberVoiceFacts): MessageKey | undefined {
+  if (!facts.inChannel) return 'error.voice.notInVoice';
+  if (facts.serverMuted) return 'error.voice.memberMuted';
+  if (facts.suppressed) return 'error.voice.memberSuppressed';
+  if (!facts.maySpeak) return 'error.voice.memberMayNotSpeak';
+  return undefined;
+}
+
+/**
+ * The one check before SayBot speaks in a voice channel for a member (the slash commands, the Speak menu, a reply's
+ * "Play in my voice channel"): it never says there what the member may not say themselves. It costs nothing, so it
+ * comes before anything is held or paid.
+ */
+export function requireMemberMaySpeak(member: GuildMember, channel: VoiceBasedChannel): void {
+  const refusal = unmetVoiceRight({
+    inChannel: member.voice.channelId === channel.id,
+    serverMuted: member.voice.serverMute === true,
+    suppressed: member.voice.suppress === true,
+    maySpeak: channel.permissionsFor(member).has(PermissionFlagsBits.Speak),
+  });
+  if (refusal !== undefined) throw new UserError(refusal, { channel: `<#${channel.id}>` });
 }

@@ -1,0 +1,151 @@
+// A member's own voice rights, end to end against the local Discord and the sandbox: SayBot never speaks for a member
+// where they may not speak themselves (server-muted, denied Speak by the channel's overwrite, a Stage listener), and
+// /stop and /skip act on what the member asked for unless they moderate voice. Refusals need no audio: they are
+// checked by what the Voice API was asked (nothing) and where SayBot is (nowhere).
+import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
+import { t } from '../../src/bot/i18n.ts';
+import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+
+const GUILD = '200000000000000032';
+const TEXT = '210000000000000032';
+const VOICE = '220000000000000032';
+const STAGE = '220000000000000033';
+const ALICE = { id: '300000000000000321', username: 'alice' }; // plain member, in voice
+const CAROL = { id: '300000000000000322', username: 'carol' }; // plain member, in voice
+const BOB = { id: '300000000000000323', username: 'bob' }; // plain member, not in voice
+const MOD = { id: '300000000000000324', username: 'mod' }; // Mute Members, not in voice
+const QUIET = { id: '300000000000000325', username: 'quiet' }; // in voice, denied Speak there by an overwrite
+const LISTENER = { id: '300000000000000326', username: 'listener' }; // in the Stage's audience
+const MANAGER = { id: '300000000000000327', username: 'manager' }; // Manage Server, in voice (auto-read)
+
+function guilds(): FakeGuildSpec[] {
+  return [{
+    id: GUILD, name: 'Rights', textChannelId: TEXT,
+    voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] }],
+    stageChannels: [{ id: STAGE, name: 'stage' }],
+    members: [
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...BOB, locale: 'en-US' },
+      { ...MOD, locale: 'en-US', permissions: P.MuteMembers },
+      { ...QUIET, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...LISTENER, voiceChannelId: STAGE, locale: 'en-US' },
+      { ...MANAGER, voiceChannelId: VOICE, locale: 'en-US', permissions: P.ManageGuild },
+    ],
+  }];
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Discord's epoch: a message ID's timestamp counts from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
+
+// Each test starts with nobody muted, the bot in no voice channel and nothing read aloud, whatever ran before.
+beforeEach(async () => {
+  h.discord.setVoiceState(GUILD, ALICE.id, VOICE, { mute: false });
+  if (h.discord.botVoiceChannel(GUILD) !== null) {
+    await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'autoread', subcommand: 'stop' });
+    await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'leave' });
+    await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
+  }
+});
+
+const isPrivate = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text } });
+/** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"). */
+const reply = (handle: InteractionHandle, prefix: string) => handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 15_000);
+
+describe("the member's own voice rights", () => {
+  it('refuses a server-muted member privately, for /say and for a reply\'s "Play in my voice channel", with nothing paid', async () => {
+    // A file first (Alice not muted yet), whose "Play in my voice channel" she presses once muted.
+    const file = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'Muted soon.', output: 'file' } });
+    const message = (await file.handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
+    const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+    const play = rows[0]?.components[0]?.custom_id ?? '';
+    h.discord.setVoiceState(GUILD, ALICE.id, VOICE, { mute: true });
+    const requests = h.sandbox.requests.length;
+    const refused = await say(ALICE.id, 'I am muted.');
+    expect(refused.content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
+    expect(isPrivate(refused.handle)).toBe(true);
+    const pressed = await h.discord.pressButton({ guildId: GUILD, userId: ALICE.id, messageId: String(message.id), customId: play });
+    expect((await pressed.waitForFinal(20_000)).content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+    expect(h.logs()).toContain('"code":"error.voice.memberMuted"');
+  });
+
+  it('refuses a member denied Speak by the voice channel\'s overwrite, for /say and the Speak menu, with nothing paid', async () => {
+    const requests = h.sandbox.requests.length;
+    const refused = await say(QUIET.id, 'Let me talk.');
+    expect(refused.content).toBe(t('en-US', 'error.voice.memberMayNotSpeak', { channel: `<#${VOICE}>` }));
+    expect(isPrivate(refused.handle)).toBe(true);
+    const menu = await h.discord.messageCommand({ guildId: GUILD, userId: QUIET.id, name: 'Speak', message: { author: { id: ALICE.id, username: 'alice' }, content: 'Read this for me.' } });
+    const answer = await menu.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+    expect(answer.content).toBe(t('en-US', 'error.voice.memberMayNotSpeak', { channel: `<#${VOICE}>` }));
+    expect(isPrivate(menu)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+
+  it('refuses a Stage listener who is not a speaker, for /emote, with nothing paid', async () => {
+    const requests = h.sandbox.requests.length;
+    const refused = await runCommand(h, { guildId: GUILD, userId: LISTENER.id, name: 'emote', options: { text: 'From the audience!' } });
+    expect(refused.content).toBe(t('en-US', 'error.voice.memberSuppressed', { channel: `<#${STAGE}>` }));
+    expect(isPrivate(refused.handle)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+});
+
+describe('/stop and /skip', () => {
+  it("changes nothing for a plain member outside SayBot's voice channel", async () => {
+    const text = 'Alice keeps talking.';
+    const said = await say(ALICE.id, text);
+    await reply(said.handle, 'Speaking');
+    for (const name of ['stop', 'skip']) {
+      const refused = await runCommand(h, { guildId: GUILD, userId: BOB.id, name });
+      expect(refused.content).toBe(t('en-US', 'player.notInChannel', { channel: `<#${VOICE}>` }));
+      expect(isPrivate(refused.handle)).toBe(true);
+    }
+    await reply(said.handle, 'Spoke');
+  });
+
+  it("lets a plain member in the channel stop their own request only, and a moderator (Mute Members) stop everyone's", async () => {
+    const alice = await say(ALICE.id, 'Alice speaks first.');
+    await reply(alice.handle, 'Speaking');
+    const carol = await say(CAROL.id, 'Carol waits her turn.');
+    const aliceAgain = await say(ALICE.id, 'Alice again, later.');
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' })).content).toBe(t('en-US', 'skip.notYours'));
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(t('en-US', 'stop.own', { count: 1 }));
+    await reply(carol.handle, 'Stopped');
+    // The moderator stops the rest from outside voice.
+    expect((await runCommand(h, { guildId: GUILD, userId: MOD.id, name: 'stop' })).content).toBe(t('en-US', 'stop.stopped', { count: 1 }));
+    await reply(alice.handle, 'Stopped');
+    await reply(aliceAgain.handle, 'Stopped');
+  });
+
+  it("keeps auto-read's unread messages when a plain member uses /stop", async () => {
+    const start = await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'autoread', subcommand: 'start' });
+    expect(start.content).toContain(`aloud in <#${VOICE}>`);
+    const from = h.sandbox.requests.length;
+    const texts = ['The first message of three.', 'The second one.', 'And the third.'];
+    const at = BigInt(Date.now() - DISCORD_EPOCH_MS);
+    for (const [index, content] of texts.entries()) {
+      await h.discord.postMessage({ id: String(at << 22n | BigInt(index)), channelId: TEXT, guildId: GUILD, author: ALICE, member: { roles: [] }, content });
+    }
+    await h.discord.waitForPacket(GUILD, (p) => !p.silence);
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(t('en-US', 'stop.nothingOwn'));
+    const spoken = () => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+    await expect.poll(() => spoken().length, { timeout: 15_000 }).toBe(texts.length);
+    // The first names its author; each is read in full, in order.
+    expect(spoken().map((text, index) => text.endsWith(texts[index] ?? '?'))).toEqual([true, true, true]);
+  });
+});

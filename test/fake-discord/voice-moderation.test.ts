@@ -1,0 +1,84 @@
+// The local Discord's voice moderation as Discord documents it: a member's voice state carries the moderator's
+// `mute` and `deaf` and a Stage's `suppress` (VOICE_STATE_UPDATE, GUILD_CREATE's voice_states), a voice channel's
+// overwrites decide who may Speak there, and a Stage channel (type 13) suppresses whoever enters it.
+import { ChannelType, Events, PermissionFlagsBits as P, type Client, type VoiceState } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeDiscord } from '@saybot/local-discord';
+import { GuildRecord } from '@saybot/local-discord/state.ts';
+import { APP_ID, TOKEN, loginClient } from './helpers.ts';
+
+const GUILD = '400000000000000021';
+const TEXT = '410000000000000021';
+const VOICE = '420000000000000021';
+const STAGE = '420000000000000022';
+const MUTED = '430000000000000021';
+const LISTENER = '430000000000000022';
+const QUIET = '430000000000000023';
+
+const spec = {
+  id: GUILD, name: 'g', textChannelId: TEXT,
+  voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET, type: 1 as const, deny: P.Speak }] }],
+  stageChannels: [{ id: STAGE, name: 'stage' }],
+  members: [
+    { id: MUTED, username: 'muted', voiceChannelId: VOICE },
+    { id: LISTENER, username: 'listener', voiceChannelId: STAGE },
+    { id: QUIET, username: 'quiet', voiceChannelId: VOICE },
+  ],
+};
+
+describe('voice moderation (the local Discord, state)', () => {
+  it('suppresses whoever enters a Stage, keeps a server mute across channels, and lifts suppress on leaving the Stage', () => {
+    const g = new GuildRecord(spec, { id: APP_ID, username: 'SayBot', bot: true });
+    expect(g.voiceStates.get(LISTENER)).toMatchObject({ channelId: STAGE, suppress: true, mute: false });
+    expect(g.voiceStates.get(MUTED)).toMatchObject({ suppress: false, mute: false, deaf: false });
+    g.setVoiceState(MUTED, VOICE, undefined, { mute: true, deaf: true });
+    g.setVoiceState(MUTED, STAGE);
+    expect(g.voiceStates.get(MUTED)).toMatchObject({ channelId: STAGE, mute: true, deaf: true, suppress: true });
+    g.setVoiceState(MUTED, STAGE, undefined, { suppress: false });
+    expect(g.voiceStates.get(MUTED)?.suppress).toBe(false);
+    g.setVoiceState(MUTED, VOICE);
+    expect(g.voiceStates.get(MUTED)).toMatchObject({ channelId: VOICE, mute: true, suppress: false });
+    expect(g.permissionsIn(QUIET, VOICE) & P.Speak).toBe(0n);
+    expect(g.permissionsIn(MUTED, VOICE) & P.Speak).toBe(P.Speak);
+  });
+});
+
+describe('voice moderation (the local Discord, seen by discord.js)', () => {
+  let fake: FakeDiscord;
+  let client: Client;
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [spec], dave: 'off' });
+    client = await loginClient(fake);
+  });
+  afterAll(async () => {
+    await client?.destroy();
+    await fake?.close();
+  });
+
+  it('shows a Stage channel, its suppressed listener, and a member denied Speak by the voice channel\'s overwrite', () => {
+    const guild = client.guilds.cache.get(GUILD);
+    const stage = guild?.channels.cache.get(STAGE);
+    expect(stage?.type).toBe(ChannelType.GuildStageVoice);
+    const listener = guild?.voiceStates.cache.get(LISTENER);
+    expect(listener?.channelId).toBe(STAGE);
+    expect(listener?.suppress).toBe(true);
+    const voice = guild?.channels.cache.get(VOICE);
+    if (!voice?.isVoiceBased()) throw new Error('no voice channel');
+    const quiet = guild?.members.cache.get(QUIET);
+    if (!quiet) throw new Error('no member');
+    expect(voice.permissionsFor(quiet).has(P.Speak)).toBe(false);
+    expect(voice.permissionsFor(quiet).has(P.Connect)).toBe(true);
+  });
+
+  it('sends a server mute and a Stage speaker as VOICE_STATE_UPDATE', async () => {
+    const next = () => new Promise<VoiceState>((resolve) => client.once(Events.VoiceStateUpdate, (_before, after) => resolve(after)));
+    let update = next();
+    fake.setVoiceState(GUILD, MUTED, VOICE, { mute: true });
+    expect((await update).serverMute).toBe(true);
+    update = next();
+    fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: false });
+    const speaker = await update;
+    expect(speaker.suppress).toBe(false);
+    expect(speaker.channelId).toBe(STAGE);
+  });
+});
