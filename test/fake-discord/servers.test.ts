@@ -1,5 +1,5 @@
 // The local Discord models what an owner's choice of servers needs, as Discord documents it: the application's
-// Public Bot switch (`bot_public` of GET /applications/@me), the bot added to a new server while it runs
+// Public Bot switch (`bot_public` of GET /applications/@me) and its owner, the bot added to a new server while it runs
 // (GUILD_CREATE), and the bot leaving one (DELETE /users/@me/guilds/{guild.id}: 204, then GUILD_DELETE without
 // `unavailable`, its member and voice state gone).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
   let fake: FakeDiscord;
   let client: Client;
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], botPublic: true, dave: 'off', log: () => {} });
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], botPublic: true, applicationOwnerId: g1.members[1]!.id, dave: 'off', log: () => {} });
     trustCertificate(fake.caCertificatePem);
     client = await loginClient(fake);
   });
@@ -24,8 +24,10 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
     await fake?.close();
   });
 
-  it('GET /applications/@me says bot_public as the owner last set it', async () => {
-    expect((await client.application?.fetch())?.botPublic).toBe(true);
+  it('GET /applications/@me says bot_public as the owner last set it, and who the owner is', async () => {
+    const application = await client.application?.fetch();
+    expect(application?.botPublic).toBe(true);
+    expect(application?.owner?.id).toBe(g1.members[1]!.id);
     fake.setBotPublic(false);
     expect((await client.application?.fetch())?.botPublic).toBe(false);
   });

@@ -65,7 +65,7 @@ export interface HarnessOptions {
   /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
   dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
   /** Discord's limits in the local Discord (e.g. a short interaction token lifetime); its defaults otherwise. */
-  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents' | 'hostClockAheadMs' | 'botPublic'>;
+  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents' | 'hostClockAheadMs' | 'botPublic' | 'applicationOwnerId'>;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;

@@ -282,7 +282,8 @@ export class RestApi {
     });
     add('GET', '/applications/@me', true, () => ok({
       id: app, name: world.bot.username, icon: null, description: '', bot_public: world.botPublic, bot_require_code_grant: false,
-      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null, owner: { id: '1', username: 'owner', discriminator: '0', avatar: null },
+      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null,
+      owner: userPayload(world.findUser(world.applicationOwnerId) ?? { id: world.applicationOwnerId, username: 'owner', bot: false }),
       bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, integration_types_config: {},
     }));
 

@@ -189,6 +189,8 @@ export class World {
   readonly applicationId: string;
   /** The application's Public Bot switch (bot_public): tests turn it on or off as an owner does in the portal. */
   botPublic: boolean;
+  /** Who owns the application: the owner of GET /applications/@me. */
+  readonly applicationOwnerId: string;
   readonly guilds = new Map<string, GuildRecord>();
   /** The bot's DM channels: channel id -> the user at the other end (one per user, as Discord keeps them). */
   readonly dmChannels = new Map<string, UserRecord>();
@@ -196,6 +198,7 @@ export class World {
   constructor(options: FakeDiscordOptions) {
     this.applicationId = options.applicationId;
     this.botPublic = options.botPublic ?? false;
+    this.applicationOwnerId = options.applicationOwnerId ?? '1';
     this.bot = { id: options.botUserId ?? options.applicationId, username: options.botUsername ?? 'SayBot', bot: true };
     for (const spec of options.guilds) {
       if (this.guilds.has(spec.id)) throw new Error(`FakeDiscord: duplicate guild ${spec.id}`);

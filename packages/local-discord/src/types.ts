@@ -69,6 +69,8 @@ export interface FakeDiscordOptions {
    * application; default false here, as the README's set-up leaves it (a test of the warning turns it on).
    */
   botPublic?: boolean;
+  /** The user who owns the application (`owner` of GET /applications/@me); default a user of its own, in no guild. */
+  applicationOwnerId?: string;
   /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */
   allowedPrivilegedIntents?: number;
   /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */
