@@ -6,6 +6,7 @@ import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/bot/i18n.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
@@ -101,6 +102,41 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
     expect(ephemeral(refused.handle)).toBe(true);
     expect(h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(h.sandbox.charactersBilled()).toBe(countCharacters(first));
+  });
+});
+
+describe('a server off the list that SayBot cannot leave', () => {
+  /** A member in voice there, so an auto-read binding kept from before the list would be resumed at start-up. */
+  const KEPT: FakeGuildSpec = { ...guild(6, OLGA), members: [{ id: OLGA, username: 'olga', voiceChannelId: '220000000000000326' }] };
+  let h: Harness;
+  afterAll(async () => {
+    h?.discord.clearRefusals();
+    await h?.close();
+  });
+
+  it('is never served meanwhile: its auto-read binding is not resumed and its commands are refused, nothing paid', async () => {
+    h = await startHarness({ guilds: [ALLOWED_A, KEPT], env: { ALLOWED_GUILDS: ALLOWED_A.id } });
+    await vi.waitFor(() => expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(false), { timeout: 10_000 });
+    // Reading there from before the list; Discord now does not take the leave; SayBot is added back and restarted.
+    const store = new SqliteStore(h.databasePath);
+    await store.autoRead.start(KEPT.id, { textChannelId: KEPT.textChannelId, voiceChannelId: '220000000000000326', startedBy: OLGA });
+    await store.close();
+    h.discord.refuse({ route: 'leave-guild', status: 403, code: 50001, message: 'Missing Access', times: 10 });
+    h.discord.addBotBack(KEPT.id);
+    await h.restart();
+    // The new start's READY: one failed leave (the running bot's GUILD_CREATE may or may not have been seen before it stopped).
+    const failedAtReady = () => h.logs().split('\n').filter((l) => l.includes('"code":"guild-not-allowed-leave-failed"') && l.includes('"when":"ready"'));
+    await vi.waitFor(() => expect(failedAtReady()).toHaveLength(1), { timeout: 10_000 });
+    expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(true);
+    expect(h.bot.isReading(KEPT.id)).toBe(false);
+    expect(h.discord.botVoiceChannel(KEPT.id)).toBeNull();
+    expect(h.logs()).toMatch(new RegExp(`"code":"autoread-not-resumed"[^\\n]*"guildId":"${KEPT.id}"`));
+
+    const from = h.sandbox.requests.length;
+    expect(await h.discord.postMessage({ id: '900000000000000326', channelId: KEPT.textChannelId, guildId: KEPT.id, author: { id: OLGA, username: 'olga' }, member: { roles: [] }, content: 'Read me aloud.' })).toBe(true);
+    const say = await h.discord.command({ guildId: KEPT.id, userId: OLGA, name: 'say', options: [{ name: 'text', value: 'Still here?' }] });
+    expect((await say.waitFor((r) => r.content !== undefined, 10_000)).content).toBe(t('en-US', 'error.guildNotAllowed'));
+    expect(h.sandbox.requests.length).toBe(from);
   });
 });
 

@@ -34,7 +34,7 @@ interface Context { params: string[]; query: URLSearchParams; body: ParsedBody }
 interface Route { method: string; pattern: RegExp; auth: boolean; name: RateLimitedRoute | undefined; handle: (ctx: Context) => Answer }
 
 /** Routes a test can rate-limit by name (RateLimitInjection.route). */
-export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message';
+export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message' | 'leave-guild';
 
 /**
  * 429s the fake answers next, before the request is handled (so it has no effect and may be retried). Per route:
@@ -293,7 +293,7 @@ export class RestApi {
       // Discord refuses an owner leaving its own server (it must be transferred or deleted).
       if (guild.ownerId === world.bot.id) return fail(apiError(400, 50055, 'Invalid guild'));
       return this.deps.leaveGuild(guildId) ? { status: 204 } : unknownGuild;
-    });
+    }, 'leave-guild');
 
     // ---- application commands ----
     for (const scope of ['global', 'guild'] as const) {
