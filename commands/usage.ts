@@ -1,4 +1,4 @@
-import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
+import { PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import { USER_INSTALL_GUILD, requireUserInstall } from '../src/bot/frontend/user-install.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
@@ -11,12 +11,17 @@ import { chartFontFamily, renderPng } from '../src/usage/render-png.ts';
 
 export const data = slashCommand('usage');
 
-/** Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. */
-export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger, settings }) => {
+/**
+ * Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. The whole
+ * plan's figures (what is left of it, the bot-wide budget) are the owner's business: only a manager (Manage Server)
+ * or the operator sees them; any member sees their own and their server's.
+ */
+export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger, settings, isOperator }) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
-  const { guild, bot } = report;
+  const { guild } = report;
+  const planWide = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild) || (isOperator?.(interaction.user.id) ?? false);
   const lines = [
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
     t(locale, 'usage.guild', {
@@ -26,14 +31,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
         ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
         : t(locale, 'usage.noGuildBudget'),
     }),
-    t(locale, 'usage.bot', {
-      used: n(bot.used),
-      limit: n(bot.limit),
-      source: bot.fromService ? t(locale, 'usage.fromService') : '',
-      remaining: n(bot.remaining),
-      spent: n(bot.spent),
-      saved: n(bot.saved),
-    }),
+    ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
     ...(queueLine(locale, settings.queue)),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
@@ -49,8 +47,8 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
 /**
  * Outside servers (the user install: DMs, group DMs, servers without SayBot), privately: the user's own use there,
  * which counts under the pseudo-guild, against their daily budget, and what is left of the monthly budget all such
- * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) and no chart (its members
- * would be other users).
+ * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) but to the operator, and no
+ * chart (its members would be other users).
  */
 export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
   requireUserInstall(context, interaction);
@@ -63,10 +61,27 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     t(locale, 'usage.outside.where'),
     ...memberLines(locale, report),
     ...(shared > 0 ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })] : []),
+    ...(context.isOperator?.(interaction.user.id) === true ? planLines(locale, report) : []),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   await showContent(interaction, lines.join('\n'));
 };
+
+/** The whole plan: what is used and left of it, and the bot-wide budget (BUDGET_BOT_MONTHLY_CHARS). */
+function planLines(locale: string, { bot, botBudget }: UsageReport): string[] {
+  const n = (value: number) => formatNumber(locale, value);
+  return [
+    t(locale, 'usage.bot', {
+      used: n(bot.used),
+      limit: n(bot.limit),
+      source: bot.fromService ? t(locale, 'usage.fromService') : '',
+      remaining: n(bot.remaining),
+      spent: n(bot.spent),
+      saved: n(bot.saved),
+    }),
+    botBudget > 0 ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) }) : t(locale, 'usage.noBotBudget'),
+  ];
+}
 
 /** The caller's own lines: today against their daily budget, and the cooldown in force. */
 function memberLines(locale: string, { member }: UsageReport): string[] {

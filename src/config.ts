@@ -22,6 +22,15 @@ export function defaultBudgets(plan: ApiPlan): OperatorBudgets {
   return { guildMonthlyChars: hundreds(month / 3), memberDailyChars: hundreds(month / 150), memberCooldownSeconds: 3 };
 }
 
+/**
+ * The most the whole bot spends in a month when the operator sets no BUDGET_BOT_MONTHLY_CHARS: nine tenths of the
+ * plan, so a tenth stays for the owner's own use in the dashboard, which bills the same month, however many
+ * servers and user installs share the rest. 0 set explicitly still means no bot-wide limit.
+ */
+export function defaultBotMonthlyChars(plan: ApiPlan): number {
+  return Math.floor((PLAN_CHARACTER_LIMITS[plan] * 0.9) / 100) * 100;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Variables whose values are secrets: never echoed, even when malformed. */
@@ -80,6 +89,13 @@ const EnvSchema = z.object({
   BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
+  // The whole bot's month (all servers and user installs together); unset: defaultBotMonthlyChars(plan); 0: no limit.
+  BUDGET_BOT_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  // The servers SayBot may serve; unset: any server it is added to. It leaves any other.
+  ALLOWED_GUILDS: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
+    .optional(),
   // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
   USER_INSTALL: z.enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' }).default('off'),
   USER_INSTALL_ALLOWLIST: z
@@ -189,6 +205,10 @@ export interface Config {
   storeTimeouts: StoreTimeouts;
   /** The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See src/quota/budgets.ts. */
   budgets: OperatorBudgets;
+  /** BUDGET_BOT_MONTHLY_CHARS: the most the whole bot spends in a month, every server and user install together; 0 = no limit. */
+  botMonthlyChars: number;
+  /** ALLOWED_GUILDS: the only servers SayBot serves (it leaves the others); absent: any server. */
+  allowedGuilds?: readonly string[] | undefined;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
   queue: QueueBounds;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/bot/frontend/user-install.ts). */
@@ -304,6 +324,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS ?? budgetDefaults.memberDailyChars,
       memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS ?? budgetDefaults.memberCooldownSeconds,
     },
+    botMonthlyChars: e.BUDGET_BOT_MONTHLY_CHARS ?? defaultBotMonthlyChars(e.VOICE_API_PLAN),
+    allowedGuilds: e.ALLOWED_GUILDS === undefined ? undefined : [...new Set(e.ALLOWED_GUILDS.split(','))],
     userInstall: e.USER_INSTALL === 'allowlist'
       ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
       : { mode: e.USER_INSTALL },

@@ -200,6 +200,7 @@ async function assembleCore(
   const accounting = new Accounting({
     store,
     budgets: config.budgets,
+    botMonthlyChars: config.botMonthlyChars,
     planCharacterLimit: config.planCharacterLimit,
     account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
     storeDeadlineMs: config.storeTimeouts.deadlineMs,

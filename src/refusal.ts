@@ -8,6 +8,8 @@ export type RefusalReason =
   | { code: 'budget-cooldown'; waitSeconds: number; limit: number }
   | { code: 'budget-member-day'; limit: number; used: number; needed: number; resetAt: Date }
   | { code: 'budget-guild-month'; limit: number; used: number; needed: number; resetAt: Date }
+  /** The whole bot's month (BUDGET_BOT_MONTHLY_CHARS): its figures are the operator's, told to members without them. */
+  | { code: 'budget-bot-month'; limit: number; used: number; needed: number; resetAt: Date }
   /** The month is marked used up and another request is finding out whether it is back. */
   | { code: 'quota-used-up'; markedAt: Date; resetAt: Date }
   /** The service has some characters left, fewer than this request needs. */

@@ -17,6 +17,8 @@ import { handleInteraction } from './interactions/router.ts';
 import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from './interactions/replies.ts';
+import { AllowedGuilds } from './allowed-guilds.ts';
+import { OwnerApplication } from './owner-application.ts';
 
 /** The core the Discord side runs on, made by src/main.ts (the one place the app is assembled). */
 export interface SayBotCore {
@@ -56,6 +58,9 @@ export class SayBot {
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #removedGuilds: RemovedGuilds;
+  /** ALLOWED_GUILDS: servers off the list are left and refused. */
+  readonly #allowedGuilds: AllowedGuilds;
+  readonly #application = new OwnerApplication();
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -73,7 +78,10 @@ export class SayBot {
     this.#accounting = core.accounting;
     this.#speech = core.speech;
     const accounting = core.accounting;
+    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger);
+    this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
+      serves: (guildId) => allowedGuilds.allows(guildId),
       store: core.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
@@ -95,6 +103,7 @@ export class SayBot {
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
       metrics: options.metrics,
+      isOperator: (userId) => this.#application.isOperator(userId),
     };
   }
 
@@ -128,6 +137,7 @@ export class SayBot {
     client.on(Events.GuildDelete, (guild) => this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'));
     client.on(Events.GuildCreate, (guild) => this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'));
     this.#autoread.attach(client);
+    this.#allowedGuilds.watch(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
     client.on(Events.ShardDisconnect, (event, shardId) => {
@@ -163,6 +173,7 @@ export class SayBot {
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
       });
       this.#autoreadAvailable = login.autoreadAvailable;
+      await this.#application.read(this.#client, this.#allowedGuilds.listed, options.logger);
       await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
       await this.#removedGuilds.start();
@@ -185,6 +196,8 @@ export class SayBot {
       }
       return;
     }
+    // A server the owner did not choose is answered before anything is looked up or paid.
+    if (this.#allowedGuilds.refuse(interaction)) return;
     const task = handleInteraction(interaction, this.#commands, this.#context).catch((error: unknown) =>
       this.#log.error({ err: error }, 'interaction handler failed'),
     );

@@ -4,6 +4,7 @@ import { AuthenticationError, PermissionDeniedError, QuotaExceededError, VoiceAp
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { MESSAGE_CONTENT_WHERE } from '../bot/intents.ts';
 import { redactSecrets } from '../log.ts';
+import { publicBotProblem } from '../bot/owner-application.ts';
 
 export interface CheckResult {
   name: string;
@@ -72,8 +73,13 @@ export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; conf
   }
 }
 
+/** Discord's REST API as the bot reaches it, answering at once or not at all (no retries). */
+function discordRest(config: Config): REST {
+  return new REST({ timeout: 10_000, retries: 0, ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}) }).setToken(config.discord.token);
+}
+
 export async function checkDiscordToken(config: Config): Promise<CheckResult> {
-  const rest = new REST({ timeout: 10_000, retries: 0, ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}) }).setToken(config.discord.token);
+  const rest = discordRest(config);
   try {
     const me = (await rest.get(Routes.user())) as { username?: string; id?: string };
     return { name: 'Discord token', ok: true, detail: `logged in as ${me.username ?? '?'} (${me.id ?? '?'})` };
@@ -93,7 +99,7 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
  */
 export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
   const name = 'Message Content intent';
-  const rest = new REST({ timeout: 10_000, retries: 0, ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}) }).setToken(config.discord.token);
+  const rest = discordRest(config);
   try {
     const app = (await rest.get(Routes.currentApplication())) as { flags?: number };
     const flags = app.flags ?? 0;
@@ -101,6 +107,24 @@ export async function checkMessageContentIntent(config: Config): Promise<CheckRe
       return { name, ok: true, detail: 'enabled: auto-read (/autoread) can read chat' };
     }
     return { name, ok: true, warn: true, detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)` };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+  }
+}
+
+/**
+ * Whether strangers can add SayBot to their servers: a Public Bot (every new application is one) with no
+ * ALLOWED_GUILDS fails, since each server they add gets budgets of its own out of the owner's month.
+ */
+export async function checkPublicBot(config: Config): Promise<CheckResult> {
+  const name = 'Public Bot';
+  try {
+    const app = (await discordRest(config).get(Routes.currentApplication())) as { bot_public?: boolean };
+    const problem = publicBotProblem(app.bot_public, config.allowedGuilds !== undefined);
+    if (problem !== undefined) return { name, ok: false, detail: problem };
+    if (config.allowedGuilds !== undefined) return { name, ok: true, detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS and leaves any other` };
+    return { name, ok: true, detail: 'off: only you can add SayBot to a server' };
   } catch (error) {
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
     return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
@@ -137,7 +161,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
     const token = await checkDiscordToken(config);
     results.push(token);
     // The application's flags need a token Discord accepts; a refused one is reported once, above.
-    if (token.ok) results.push(await checkMessageContentIntent(config));
+    if (token.ok) results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
     results.push(await checkVoiceApi(config));
   }
   return results;

@@ -142,6 +142,8 @@ const storageUnavailable = (cause?: unknown) => new Refusal({ code: 'storage-una
 export interface AccountingOptions {
   store: Store;
   budgets: OperatorBudgets;
+  /** The most the whole bot spends in a month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit. */
+  botMonthlyChars?: number;
   /** The plan's monthly characters (VOICE_API_PLAN), used until the service reports its own figures. */
   planCharacterLimit: number;
   logger: Logger;
@@ -162,6 +164,8 @@ export interface UsageReport {
   /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
   exhaustedUntil?: Date | undefined;
   guild: { spent: number; saved: number; budget: number };
+  /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
+  botBudget: number;
   bot: {
     /** The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's. */
     used: number;
@@ -184,6 +188,8 @@ function budgetRefusal(refusal: BudgetRefusal): Refusal {
       return new Refusal({ code: 'budget-member-day', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
     case 'guildMonthlyChars':
       return new Refusal({ code: 'budget-guild-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
+    case 'botMonthlyChars':
+      return new Refusal({ code: 'budget-bot-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
   }
 }
 
@@ -194,6 +200,7 @@ function budgetRefusal(refusal: BudgetRefusal): Refusal {
 export class Accounting {
   readonly #store: Store;
   readonly #operator: OperatorBudgets;
+  readonly #botMonthly: number;
   readonly #planLimit: number;
   readonly #log: Logger;
   readonly #now: () => Date;
@@ -214,6 +221,7 @@ export class Accounting {
   constructor(options: AccountingOptions) {
     this.#store = options.store;
     this.#operator = options.budgets;
+    this.#botMonthly = options.botMonthlyChars ?? 0;
     this.#planLimit = options.planCharacterLimit;
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
@@ -354,18 +362,19 @@ export class Accounting {
   }
 
   /**
-   * Holds `needed` characters in the store against the guild's and the member's character budgets, or throws
-   * the budget's refusal. No budget on characters: nothing to hold against, so no write.
+   * Holds `needed` characters in the store against the guild's, the member's and the whole bot's character budgets,
+   * or throws the budget's refusal. No budget on characters: nothing to hold against, so no write.
    */
   async #holdCharacters(context: SpendContext, limits: OperatorBudgets, needed: number, now: Date): Promise<string | undefined> {
     const checked: BudgetHoldLimits = {
       ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+      // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
+      ...(this.#botMonthly > 0 ? { botMonthlyChars: this.#botMonthly } : {}),
     };
     if (Object.keys(checked).length === 0) return undefined;
     const held = await this.#store.budgets.hold({ guildId: context.guildId, userId: context.userId, characters: needed, limits: checked, ttlMs: BUDGET_HOLD_TTL_MS, at: now });
     if (held.status === 'held') return held.token;
-    if (held.budget === 'botMonthlyChars') throw new Error('a bot-wide budget refused a hold that named none');
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
     this.#refuse(context, { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt }, needed);
   }
@@ -448,6 +457,7 @@ export class Accounting {
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
       exhaustedUntil: exhausted,
       guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+      botBudget: this.#botMonthly,
       bot: {
         used,
         fromService: service?.used !== undefined,

@@ -47,7 +47,8 @@ export interface BudgetUsage {
 }
 
 export type BudgetRefusal =
-  | { budget: 'guildMonthlyChars' | 'memberDailyChars'; limit: number; used: number; needed: number; resetAt: Date }
+  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
+  | { budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars'; limit: number; used: number; needed: number; resetAt: Date }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
 /**

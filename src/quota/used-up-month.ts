@@ -24,7 +24,8 @@ export interface Probe {
  * The turn to probe is a one-character hold in the store under a guild no Discord guild can have (snowflake 0),
  * limited to one: the store's check-and-hold is serialised across processes, so one request at a time goes out
  * from all shards together, and a turn whose process died ends by itself after PROBE_TURN_MS. Nothing counts
- * this guild's holds against a real budget (the bot-wide sum, unused by Accounting, would see one character).
+ * this guild's holds against a real budget but the bot-wide one, which counts the turn as one character while it
+ * lasts (a bound one character on the safe side).
  */
 const PROBE_TURN = { guildId: '0', userId: 'quota-probe' } as const;
 

@@ -86,6 +86,19 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: 'alice' })).toEqual([expect.stringMatching(/^Configuration: USER_INSTALL_ALLOWLIST must be a comma-separated list of user IDs/)]);
   });
 
+  it('reads ALLOWED_GUILDS (unset: any server) and BUDGET_BOT_MONTHLY_CHARS (unset: nine tenths of the plan), naming a wrong value in one line', () => {
+    expect(loadConfig(base).allowedGuilds).toBeUndefined();
+    expect(loadConfig({ ...base, ALLOWED_GUILDS: '123456789012345678,223456789012345678,123456789012345678' }).allowedGuilds)
+      .toEqual(['123456789012345678', '223456789012345678']);
+    expect(problemsOf({ ...base, ALLOWED_GUILDS: '123456789012345678;my server' }))
+      .toEqual(['Configuration: ALLOWED_GUILDS must be a comma-separated list of server IDs (17 to 20 digits each); got "123456789012345678;my server"']);
+    expect(loadConfig(base).botMonthlyChars).toBe(270_000);
+    expect(loadConfig({ ...base, VOICE_API_PLAN: 'pro' }).botMonthlyChars).toBe(630_000);
+    expect(loadConfig({ ...base, BUDGET_BOT_MONTHLY_CHARS: '0' }).botMonthlyChars).toBe(0);
+    expect(loadConfig({ ...base, BUDGET_BOT_MONTHLY_CHARS: '250000' }).botMonthlyChars).toBe(250_000);
+    expect(problemsOf({ ...base, BUDGET_BOT_MONTHLY_CHARS: 'lots' })).toEqual([expect.stringMatching(/^Configuration: BUDGET_BOT_MONTHLY_CHARS must be a whole number from 0 to 100000000; got "lots"$/)]);
+  });
+
   it('requires the Voice API URL and key together', () => {
     expect(problemsOf({ ...base, VOICE_API_KEY: apiKey })[0]).toMatch(/VOICE_API_BASE_URL must be set together/);
     expect(problemsOf({ ...base, VOICE_API_BASE_URL: 'http://127.0.0.1:1' })[0]).toMatch(/VOICE_API_KEY must be set/);

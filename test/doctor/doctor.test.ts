@@ -29,7 +29,7 @@ const env = (over: Record<string, string> = {}) => ({
 describe('npm run doctor', () => {
   it('passes every check on a good set-up, spending no characters', async () => {
     const results = await runChecks(env());
-    expect(results.map((r) => r.name)).toEqual(['Node.js', 'Opus encoder', 'Voice encryption', 'Configuration', 'Discord token', 'Message Content intent', 'Voice API']);
+    expect(results.map((r) => r.name)).toEqual(['Node.js', 'Opus encoder', 'Voice encryption', 'Configuration', 'Discord token', 'Message Content intent', 'Public Bot', 'Voice API']);
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(/key accepted; 300,000 characters left this month/);
     expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
@@ -73,6 +73,22 @@ describe('npm run doctor', () => {
       expect(results.every((r) => r.ok)).toBe(true);
     } finally {
       await off.close();
+    }
+  });
+
+  it('fails a Public Bot with no ALLOWED_GUILDS, naming both fixes; passes it with a list', async () => {
+    const open = await startLocalServices({ discord: { botPublic: true } });
+    try {
+      const at = { DISCORD_TOKEN: open.token, DISCORD_API_BASE_URL: open.discord.restUrl };
+      const results = await runChecks(env(at));
+      const check = results.find((r) => r.name === 'Public Bot');
+      expect(check?.ok).toBe(false);
+      expect(check?.detail).toMatch(/Public Bot.*Developer Portal.*Bot > Public Bot.*ALLOWED_GUILDS/);
+      expect(formatResults(results)).toMatch(/✗ Public Bot: .*\n.*1 check\(s\) failed/s);
+      const listed = await runChecks(env({ ...at, ALLOWED_GUILDS: '200000000000000001' }));
+      expect(listed.find((r) => r.name === 'Public Bot')).toMatchObject({ ok: true, detail: expect.stringContaining('only the 1 server(s) in ALLOWED_GUILDS') });
+    } finally {
+      await open.close();
     }
   });
 

@@ -2,6 +2,7 @@
 // with two shards, the sandbox and one real PostgreSQL. What must hold across processes: the used-up month, its
 // one-request-at-a-time probe, /usage, a shard that dies, and each shard's /metrics.
 import { fileURLToPath } from 'node:url';
+import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -18,7 +19,8 @@ const guild = (id: string, n: number): FakeGuildSpec => ({
   preferredLocale: 'en-US',
   textChannelId: `21000000000000000${n}`,
   voiceChannels: [{ id: `22000000000000000${n}`, name: 'general' }],
-  members: [{ id: `30000000000000000${n}`, username: `member${n}`, voiceChannelId: `22000000000000000${n}`, locale: 'en-US' }],
+  // Manage Server: /usage shows them the whole bot's figures, which plain members do not see.
+  members: [{ id: `30000000000000000${n}`, username: `member${n}`, voiceChannelId: `22000000000000000${n}`, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild }],
 });
 const G0 = guild('200000000000000002', 0);
 const G1 = guild('200000000004194306', 1);

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/store/types.ts';
 import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/usage/chart.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import { t } from '../../src/bot/i18n.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { decodePng, pixelAt } from '../usage/png.ts';
 
 const GUILD = '200000000000000071';
 const ALICE = '300000000000000701'; // Manage Server
 const BOB = '300000000000000702';
+const CAROL = '300000000000000703'; // owns the bot's application: the operator
 const VOICE_ID = 'voice-b-en-f-01';
 
 const guilds: FakeGuildSpec[] = [
@@ -21,6 +23,7 @@ const guilds: FakeGuildSpec[] = [
     members: [
       { id: ALICE, username: 'alice', permissions: PermissionFlagsBits.ManageGuild },
       { id: BOB, username: 'bob' },
+      { id: CAROL, username: 'carol' },
     ],
   },
 ];
@@ -49,7 +52,7 @@ const NOW = new Date('2025-03-17T12:00:00Z');
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ guilds, wrapStore, now: () => NOW });
+  h = await startHarness({ guilds, wrapStore, now: () => NOW, env: { BUDGET_BOT_MONTHLY_CHARS: '250000' }, discord: { applicationOwnerId: CAROL } });
   await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'budget', options: { server_monthly_chars: 5_000 } });
   const entries = async () => (await readdir(h.cacheDir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.sbc')).length;
   // Bob spends 54 characters; Alice spends 3 and is then served Bob's text from the cache (54 saved, not spent).
@@ -115,5 +118,25 @@ describe('/usage chart', () => {
     } finally {
       breakdownFails = false;
     }
+  });
+});
+
+describe('/usage figures', () => {
+  it("shows the whole plan and the bot-wide budget to a manager and the operator only; a plain member sees their own and their server's", async () => {
+    const manager = (await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'usage' })).content;
+    expect(manager).toMatch(/^Whole bot: [\d,]+ of 300,000 used/m);
+    // Bob's 54 and Alice's 3 are all SayBot spent this month.
+    expect(manager).toContain(t('en-US', 'usage.botBudget', { limit: '250,000', left: '249,943' }));
+    const member = (await runCommand(h, { guildId: GUILD, userId: BOB, name: 'usage' })).content;
+    expect(member).not.toContain('Whole bot');
+    expect(member).not.toContain('300,000');
+    expect(member).not.toContain('250,000');
+    expect(member).not.toContain('Bot-wide');
+    expect(member).toMatch(/^This server: 57 characters spent, 54 saved by the cache; monthly budget 5,000, 4,943 left\.$/m);
+    expect(member).toMatch(/^You today: 54 characters/m);
+    // The application's owner is the operator: the plan's figures, without Manage Server.
+    const operator = (await runCommand(h, { guildId: GUILD, userId: CAROL, name: 'usage' })).content;
+    expect(operator).toMatch(/^Whole bot: [\d,]+ of 300,000 used/m);
+    expect(operator).toContain(t('en-US', 'usage.botBudget', { limit: '250,000', left: '249,943' }));
   });
 });

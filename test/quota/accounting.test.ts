@@ -55,6 +55,24 @@ describe('Accounting budgets', () => {
     small.close();
   });
 
+  it("holds the whole bot's month across guilds, counting another guild's request still under way, and says so without figures", async () => {
+    const books = accounting({ botMonthlyChars: 100 });
+    const elsewhere = { guildId: 'H', userId: 'carol', command: 'say' };
+    // A long request waiting in guild H's queue has spent nothing yet; its characters count all the same.
+    const queued = await books.authorize(elsewhere, [paid(70)]);
+    const refused = await books.authorize(alice, [paid(40)]).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).reason).toMatchObject({ code: 'budget-bot-month', limit: 100, used: 70, needed: 40 });
+    expect(describeFailure(refused).message).toEqual({ key: 'budget.refused.botMonth', params: { reset: '2025-04-01' } });
+    const fits = await books.authorize(alice, [paid(30)]);
+    await queued.record('t70', { endpoint: 'tts', characters: 70, cached: false });
+    queued.close();
+    fits.close();
+    // Spent is spent: still no room in any guild; the report says what the bot-wide budget is.
+    expect(await refusal(books.authorize(bob, [paid(31)]))).toBe('budget.refused.botMonth');
+    expect((await books.report('G', 'alice')).botBudget).toBe(100);
+  });
+
   it('lets a request of cached parts through whatever the budgets and the month say', async () => {
     const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 1 } });
     await store.quota.markExhausted(RESET, NOW);

@@ -65,7 +65,7 @@ export interface HarnessOptions {
   /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
   dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
   /** Discord's limits in the local Discord (e.g. a short interaction token lifetime); its defaults otherwise. */
-  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents' | 'hostClockAheadMs'>;
+  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents' | 'hostClockAheadMs' | 'botPublic' | 'applicationOwnerId'>;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;
@@ -156,6 +156,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       BUDGET_GUILD_MONTHLY_CHARS: '0',
       BUDGET_MEMBER_DAILY_CHARS: '0',
       BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      BUDGET_BOT_MONTHLY_CHARS: '0',
       // The fake serves attachments like Discord's CDN, from its own address.
       ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
       ...options.env,

@@ -16,12 +16,12 @@ import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import {
-  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, World, type ChannelRecord, type GuildRecord, type VoiceModeration,
+  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, GuildRecord, World, type ChannelRecord, type VoiceModeration,
 } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
 import { snowflake } from './snowflake.ts';
 import type {
-  FakeOverwrite,
+  FakeGuildSpec, FakeOverwrite,
   FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
   InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
@@ -122,6 +122,7 @@ export class FakeDiscord {
     const rest = new RestApi({
       token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
       allowedPrivilegedIntents, gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`, report,
+      leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
     });
     const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
     server.on('upgrade', (req, socket, head) => {
@@ -268,6 +269,38 @@ export class FakeDiscord {
     this.parts.world.guilds.delete(guildId);
   }
 
+  /**
+   * Someone adds the bot to a server it was never in, while it runs (the OAuth2 invite): GUILD_CREATE to the
+   * session of that guild's shard, as Discord sends it on a join. Interactions there work at once.
+   */
+  addGuild(spec: FakeGuildSpec): void {
+    const { world, gateway } = this.parts;
+    if (world.guilds.has(spec.id) || this.#removedGuilds.has(spec.id)) throw new Error(`FakeDiscord: guild ${spec.id} exists already`);
+    const guild = new GuildRecord(spec, world.bot);
+    world.guilds.set(spec.id, guild);
+    const session = gateway.sessionFor(spec.id);
+    if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, session.intents));
+  }
+
+  /** Turns the application's Public Bot switch on or off, as its owner does in the Developer Portal. */
+  setBotPublic(on: boolean): void {
+    this.parts.world.botPublic = on;
+  }
+
+  /**
+   * The bot left a guild (DELETE /users/@me/guilds/{id}): out of its voice channel, its member and role gone, then
+   * GUILD_DELETE without `unavailable`. Kept, like a removal, so that addBotBack can add it again.
+   */
+  private botLeft(guildId: string): boolean {
+    const guild = this.parts.world.guilds.get(guildId);
+    if (!guild) return false;
+    if (guild.removeBotMember(this.parts.world.bot.id)) this.parts.voice.disconnectGuild(guildId);
+    this.parts.world.guilds.delete(guildId);
+    this.#removedGuilds.set(guildId, guild);
+    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
+    return true;
+  }
+
   /** A guild outage: GUILD_DELETE with `unavailable: true` (the bot is still in it), then GUILD_CREATE when it is back. */
   guildOutage(guildId: string): { end(): void } {
     const guild = this.parts.world.guild(guildId);
@@ -280,11 +313,12 @@ export class FakeDiscord {
     };
   }
 
-  /** The bot is added back to a guild it was removed from: GUILD_CREATE, as on a join. */
+  /** The bot is added back to a guild it was removed from (or left): GUILD_CREATE, as on a join. */
   addBotBack(guildId: string): void {
     const guild = this.#removedGuilds.get(guildId);
     if (!guild) throw new Error(`FakeDiscord: the bot was not removed from guild ${guildId}`);
     this.#removedGuilds.delete(guildId);
+    guild.addBotMember(this.parts.world.bot);
     this.parts.world.guilds.set(guildId, guild);
     const session = this.parts.gateway.sessionFor(guildId);
     if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));

@@ -26,13 +26,15 @@ export interface RestDeps {
   allowedPrivilegedIntents: number;
   gatewayUrl: () => string;
   report: (line: string) => void;
+  /** The bot leaves a guild: false when it is in no such guild. GUILD_DELETE follows on the gateway. */
+  leaveGuild: (guildId: string) => boolean;
 }
 
 interface Context { params: string[]; query: URLSearchParams; body: ParsedBody }
 interface Route { method: string; pattern: RegExp; auth: boolean; name: RateLimitedRoute | undefined; handle: (ctx: Context) => Answer }
 
 /** Routes a test can rate-limit by name (RateLimitInjection.route). */
-export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message';
+export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message' | 'leave-guild';
 
 /**
  * 429s the fake answers next, before the request is handled (so it has no effect and may be retried). Per route:
@@ -279,10 +281,19 @@ export class RestApi {
       return ok(dmChannelPayload(world.dmChannelWith(user), user));
     });
     add('GET', '/applications/@me', true, () => ok({
-      id: app, name: world.bot.username, icon: null, description: '', bot_public: false, bot_require_code_grant: false,
-      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null, owner: { id: '1', username: 'owner', discriminator: '0', avatar: null },
-      bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, install_params: null, integration_types_config: {},
+      id: app, name: world.bot.username, icon: null, description: '', bot_public: world.botPublic, bot_require_code_grant: false,
+      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null,
+      owner: userPayload(world.findUser(world.applicationOwnerId) ?? { id: world.applicationOwnerId, username: 'owner', bot: false }),
+      bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, integration_types_config: {},
     }));
+
+    add('DELETE', `/users/@me/guilds/${id}`, true, ({ params: [guildId = ''] }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      // Discord refuses an owner leaving its own server (it must be transferred or deleted).
+      if (guild.ownerId === world.bot.id) return fail(apiError(400, 50055, 'Invalid guild'));
+      return this.deps.leaveGuild(guildId) ? { status: 204 } : unknownGuild;
+    }, 'leave-guild');
 
     // ---- application commands ----
     for (const scope of ['global', 'guild'] as const) {

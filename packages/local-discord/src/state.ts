@@ -60,6 +60,8 @@ export class GuildRecord {
   /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
   readonly voiceStatuses = new Map<string, string>();
   readonly joinedAt = new Date().toISOString();
+  /** What the bot's own role allows when it is added (again). */
+  readonly #botPermissions: bigint;
 
   constructor(spec: FakeGuildSpec, bot: UserRecord) {
     this.id = spec.id;
@@ -76,7 +78,8 @@ export class GuildRecord {
     const stagesFrom = this.channels.size;
     (spec.stageChannels ?? []).forEach((sc, index) => add({ ...sc, type: STAGE_CHANNEL, position: stagesFrom + index }));
     this.roles.push({ id: spec.id, name: '@everyone', permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS, position: 0, managed: false });
-    const botRole = { id: snowflake(), name: bot.username, permissions: spec.botPermissions ?? DEFAULT_PERMISSIONS, position: 1, managed: true };
+    this.#botPermissions = spec.botPermissions ?? DEFAULT_PERMISSIONS;
+    const botRole = { id: snowflake(), name: bot.username, permissions: this.#botPermissions, position: 1, managed: true };
     this.roles.push(botRole);
     for (const member of spec.members) {
       if (this.members.has(member.id)) throw new Error(`FakeDiscord: duplicate member ${member.id} in guild ${spec.id}`);
@@ -101,6 +104,28 @@ export class GuildRecord {
       const owner = { id: this.ownerId, username: `owner-${spec.id}`, bot: false };
       this.members.set(owner.id, { user: owner, roles: [], joinedAt: this.joinedAt, locale: undefined });
     }
+  }
+
+  /**
+   * The bot leaves (DELETE /users/@me/guilds/{id}): as on Discord, its member, its voice state and the role made
+   * for it go with it. True when it was in voice here.
+   */
+  removeBotMember(botId: string): boolean {
+    const roles = this.members.get(botId)?.roles ?? [];
+    const index = this.roles.findIndex((r) => r.managed && roles.includes(r.id));
+    if (index >= 0) this.roles.splice(index, 1);
+    this.members.delete(botId);
+    const inVoice = this.voiceStates.has(botId);
+    this.setVoiceState(botId, null);
+    return inVoice;
+  }
+
+  /** The bot is added (back) to a guild it left: a member again, with a new role of its own. */
+  addBotMember(bot: UserRecord): void {
+    if (this.members.has(bot.id)) return;
+    const role = { id: snowflake(), name: bot.username, permissions: this.#botPermissions, position: 1, managed: true };
+    this.roles.push(role);
+    this.members.set(bot.id, { user: bot, roles: [role.id], joinedAt: new Date().toISOString(), locale: undefined });
   }
 
   /** A channel one can join for voice: a voice channel or a Stage. */
@@ -186,12 +211,18 @@ export class GuildRecord {
 export class World {
   readonly bot: UserRecord;
   readonly applicationId: string;
+  /** The application's Public Bot switch (bot_public): tests turn it on or off as an owner does in the portal. */
+  botPublic: boolean;
+  /** Who owns the application: the owner of GET /applications/@me. */
+  readonly applicationOwnerId: string;
   readonly guilds = new Map<string, GuildRecord>();
   /** The bot's DM channels: channel id -> the user at the other end (one per user, as Discord keeps them). */
   readonly dmChannels = new Map<string, UserRecord>();
 
   constructor(options: FakeDiscordOptions) {
     this.applicationId = options.applicationId;
+    this.botPublic = options.botPublic ?? false;
+    this.applicationOwnerId = options.applicationOwnerId ?? '1';
     this.bot = { id: options.botUserId ?? options.applicationId, username: options.botUsername ?? 'SayBot', bot: true };
     for (const spec of options.guilds) {
       if (this.guilds.has(spec.id)) throw new Error(`FakeDiscord: duplicate guild ${spec.id}`);

@@ -66,6 +66,13 @@ export interface FakeDiscordOptions {
   hearInFull?: (guildId: string) => boolean;
   /** Recommended shard count from GET /gateway/bot; default 1. */
   shards?: number;
+  /**
+   * The application's Public Bot switch (`bot_public` of GET /applications/@me). Discord turns it on for every new
+   * application; default false here, as the README's set-up leaves it (a test of the warning turns it on).
+   */
+  botPublic?: boolean;
+  /** The user who owns the application (`owner` of GET /applications/@me); default a user of its own, in no guild. */
+  applicationOwnerId?: string;
   /** Privileged intents enabled for the application (bitfield); others close the gateway with 4014. Default 0. */
   allowedPrivilegedIntents?: number;
   /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */

@@ -29,6 +29,8 @@ export interface AutoreadWiringOptions {
   available: () => boolean;
   /** The backlog's bound per guild (the server's voice queue bound, config.queue); 0 = no limit. */
   backlog?: { messages: number; seconds: number };
+  /** Whether SayBot serves this server (ALLOWED_GUILDS); absent: every server. Nothing is read aloud elsewhere. */
+  serves?: (guildId: string) => boolean;
 }
 
 export class AutoreadWiring implements AutoreadControl {
@@ -74,11 +76,17 @@ export class AutoreadWiring implements AutoreadControl {
   /** Listens to this client (made again when Discord refuses auto-read's intents: the last one attached is used). */
   attach(client: Client): void {
     this.#client = client;
-    client.on(Events.MessageCreate, (message) => this.#reader.onMessage(message));
+    client.on(Events.MessageCreate, (message) => {
+      if (message.guildId !== null && this.#serves(message.guildId)) this.#reader.onMessage(message);
+    });
     client.on(Events.VoiceStateUpdate, (before, after) => {
       this.#reader.onVoiceState(before, after);
       if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
     });
+  }
+
+  #serves(guildId: string): boolean {
+    return this.#options.serves?.(guildId) ?? true;
   }
 
   isReading(guildId: string): boolean {
@@ -172,7 +180,7 @@ export class AutoreadWiring implements AutoreadControl {
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
     const voiceChannelId = state.channelId;
-    if (this.#closed || !this.available || !member || member.user.bot || voiceChannelId === null) return;
+    if (this.#closed || !this.available || !member || member.user.bot || voiceChannelId === null || !this.#serves(guild.id)) return;
     if (this.isReading(guild.id) || guild.members.me?.voice.channelId || this.#autojoining.has(guild.id)) return;
     this.#autojoining.add(guild.id);
     try {
@@ -200,7 +208,7 @@ export class AutoreadWiring implements AutoreadControl {
       await this.#options.store.autoRead.stop(guildId, why).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
     };
     const guild = client.guilds.cache.get(guildId);
-    if (!binding || !guild) return drop('no-guild');
+    if (!binding || !guild || !this.#serves(guildId)) return drop('no-guild');
     const voice = guild.channels.cache.get(binding.voiceChannelId);
     if (!voice?.isVoiceBased()) return drop('no-channel');
     if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty', undefined, 'left-voice');

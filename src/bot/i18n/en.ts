@@ -40,6 +40,7 @@ export const en = {
   'error.input.unknownLanguage': '"{language}" is not a language code. Pick one from the list (for example en, ko, ja).',
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   'error.shuttingDown': 'I am restarting. Please try again in a minute.',
+  'error.guildNotAllowed': "SayBot's owner has not chosen this server, so SayBot does not work here.",
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': 'About {command} in {server}:',
   // /clone reference clips
@@ -178,6 +179,7 @@ export const en = {
   'budget.refused.guildMonth': "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
   'budget.refused.memberDay': 'Your daily budget in this server is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
   'budget.refused.cooldown': 'Please wait {seconds} s: in this server a member may spend characters once every {limit} s.',
+  'budget.refused.botMonth': "SayBot has reached the monthly limit its owner set for all servers together. It resets {reset}.",
   'queue.refused.guildClips': "This server's voice queue is full ({queued} clips waiting, at most {limit}). Try again once some have played, or ask for a file.",
   'queue.refused.guildSeconds': "This server's voice queue is full (about {queued} s of speech waiting, at most {limit} s). Try again once some has played, or ask for a file.",
   'queue.refused.member': 'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
@@ -198,6 +200,8 @@ export const en = {
   'usage.noGuildBudget': 'no monthly budget',
   'usage.bot': 'Whole bot: {used} of {limit} used{source}, {remaining} left; SayBot sent {spent}, the cache saved {saved}.',
   'usage.fromService': " (the service's count)",
+  'usage.botBudget': "Bot-wide budget (every server and user install together): {limit} characters a month, {left} left; the rest of the plan stays for the owner's own use.",
+  'usage.noBotBudget': "Bot-wide budget: none (SayBot may use the whole plan).",
   'usage.member': 'You today: {spent} characters; {budget}.',
   'usage.outside.where': 'Your use of SayBot outside servers (direct messages, group DMs, servers it is not in):',
   'usage.outside.shared': 'All use outside servers shares one monthly budget: {left} of {limit} characters left.',

@@ -66,6 +66,8 @@ export interface CommandContext {
   replyAudio?: ReplyAudioRegistry;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
   metrics?: Pick<Metrics, 'command'> | undefined;
+  /** Whether a user owns the bot's application (the operator, who may see the whole plan's figures); absent: nobody. */
+  isOperator?: (userId: string) => boolean;
 }
 
 /** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */

@@ -107,6 +107,9 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
       return { key: 'budget.refused.memberDay', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: `${day(reason.resetAt)} 00:00 UTC` } };
     case 'budget-guild-month':
       return { key: 'budget.refused.guildMonth', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) } };
+    case 'budget-bot-month':
+      // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
+      return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
     case 'quota-used-up':
       return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
     case 'quota-too-few-left':
