@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CheckboxBuilder, DiscordAPIError, Events, FileUploadBuilder, LabelBuilder, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle,
+  CheckboxBuilder, DiscordAPIError, Events, Routes, FileUploadBuilder, LabelBuilder, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle,
   type APIModalInteractionResponseCallbackData, type Client, type Interaction, type ModalSubmitInteraction,
 } from 'discord.js';
 import { FakeDiscord, FormRefusal, type InteractionHandle } from '@saybot/local-discord';
@@ -139,8 +139,9 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
     });
     await fake.command({ guildId: guild.id, userId: bob.id, name: 'upload', attachments: [{ option: 'clip', data: Buffer.from('x'), filename: 'voice.flac' }] });
     expect(await seen).toBe('voice.flac');
-    const bad = new SlashCommandBuilder().setName('bad').setDescription('bad').addAttachmentOption((o) => o.setName('f').setDescription('f')).toJSON();
-    const refused = await client.application?.commands.create({ ...bad, options: [{ ...bad.options?.[0], file_types: ['pdf'] }] } as typeof bad, guild.id).catch((error: unknown) => error);
+    // 'pdf' is neither a group nor dot-prefixed.
+    const body = { name: 'bad', description: 'bad', options: [{ type: 11, name: 'f', description: 'f', file_types: ['pdf'] }] };
+    const refused = await client.rest.post(Routes.applicationGuildCommands(APP_ID, guild.id), { body }).catch((error: unknown) => error);
     expect((refused as DiscordAPIError).code).toBe(50035);
   });
 });
