@@ -1,5 +1,6 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
+import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import { openFormRow } from '../src/bot/frontend/clone-form.ts';
 import { MAX_CHOICES } from '../src/bot/interactions/choices.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/bot/interactions/command-builder.ts';
@@ -59,7 +60,9 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
       presets.map((p) => presetLine(locale, p, current?.name)),
     ),
   ].join('\n');
-  await showContent(interaction, content);
+  // The form of /clone, one press away for those it is meant for by default (Manage Server); the list is private.
+  const canClone = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
+  await showContent(interaction, content, [], canClone ? [openFormRow(locale)] : undefined);
 };
 
 export const autocomplete: CommandModule['autocomplete'] = async (interaction, context) => {

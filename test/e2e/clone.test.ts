@@ -2,7 +2,8 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseClip, dominantPitchHz } from '../../src/audio/clip.ts';
 import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
-import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import { FormRefusal } from '@saybot/local-discord';
+import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 import { fixture } from '../audio/fixtures.ts';
@@ -156,5 +157,103 @@ describe('/clone', () => {
   it('is for Manage Server members by default (servers can widen it)', async () => {
     const definition = (await loadCommands()).get('clone')?.data.toJSON();
     expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
+  });
+});
+
+/** The Label components of a modal, by their child's custom_id. */
+function fieldsOf(modal: Record<string, unknown> | undefined): Map<string, { label: string; description?: string; component: Record<string, unknown> }> {
+  const labels = (modal?.components as Array<{ type: number; label: string; description?: string; component: Record<string, unknown> }> | undefined) ?? [];
+  return new Map(labels.filter((c) => c.type === 18).map((c) => [String(c.component.custom_id), c]));
+}
+
+/** Runs /clone with these options (none: the form) and waits for the form it opens. */
+async function openForm(options: Record<string, string | boolean> = {}, locale?: string): Promise<InteractionHandle> {
+  const handle = await h.discord.command({
+    guildId: GUILD, userId: ADMIN, name: 'clone', options: Object.entries(options).map(([name, value]) => ({ name, value })), ...(locale === undefined ? {} : { locale }),
+  });
+  await handle.waitFor((r) => r.kind === 'callback' && r.type === 9);
+  return handle;
+}
+
+/** Submits the form as the member and waits for SayBot's answer to the submit. */
+async function submitForm(form: InteractionHandle, values: Record<string, string | boolean | FakeUpload[]>, unchecked = false) {
+  const submit = await h.discord.submitModal({ on: form, values, unchecked });
+  const final = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+  return { submit, content: final.content ?? '' };
+}
+
+const clones = () => h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone').length;
+
+describe('/clone as a form', () => {
+  it('without options opens a form: name, first line, an audio upload (WAV, MP3, M4A) and the consent box', async () => {
+    const form = await openForm();
+    expect(form.modal?.title).toBe('Clone a voice');
+    const fields = fieldsOf(form.modal);
+    expect([...fields.keys()]).toEqual(['name', 'text', 'clip', 'consent']);
+    expect(fields.get('clip')?.component).toMatchObject({ type: 19, min_values: 1, max_values: 1, file_types: ['.wav', '.mp3', '.m4a'] });
+    expect(fields.get('consent')?.component).toMatchObject({ type: 23 });
+    // The box says what the slash option says.
+    expect(fields.get('consent')?.description).toBe('I confirm the person speaking in the clip agreed to have their voice cloned');
+    // In Korean and Japanese too, within Discord's limits (the local Discord refuses a modal over them).
+    for (const locale of ['ko', 'ja']) expect((await openForm({}, locale)).modal?.title).not.toBe('Clone a voice');
+  });
+
+  it('a WAV with the box ticked clones once, through the same checks and reply as the slash command', async () => {
+    const before = clones();
+    const form = await openForm({ output: 'file' });
+    const { content } = await submitForm(form, {
+      name: 'Formed', text: 'Hello from the form.', consent: true,
+      clip: [{ data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' }],
+    });
+    expect(content).toMatch(/^Here is the new voice "Formed" \(`clone_[^`]+`, from a 5\.0 s clip\)/);
+    expect(clones()).toBe(before + 1);
+  });
+
+  it('the box left unticked: refused privately before anything is downloaded or paid', async () => {
+    const [before, downloads] = [clones(), h.discord.cdnLog.length];
+    const form = await openForm();
+    const { submit, content } = await submitForm(form, {
+      name: 'Unasked', text: 'Hello.', consent: false, clip: [{ data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
+    });
+    expect(content).toBe('Cloning a voice needs the consent of the person speaking. Tick the box only if they agreed.');
+    expect(ephemeral(submit.responses.at(-1)?.flags)).toBe(true);
+    expect([clones(), h.discord.cdnLog.length]).toEqual([before, downloads]);
+  });
+
+  it('a file that is not audio: the form takes none; one that gets through is refused by its name before any download', async () => {
+    const [before, downloads] = [clones(), h.discord.cdnLog.length];
+    const form = await openForm();
+    const values = { name: 'Notes', text: 'Hello.', consent: true, clip: [{ data: Buffer.from('not a clip'), filename: 'notes.txt', contentType: 'text/plain' }] };
+    await expect(h.discord.submitModal({ on: form, values })).rejects.toThrow(FormRefusal);
+    const { content } = await submitForm(form, values, true);
+    expect(content).toBe('notes.txt is not a WAV, MP3 or M4A file. Please upload one of those.');
+    expect([clones(), h.discord.cdnLog.length]).toEqual([before, downloads]);
+  });
+
+  it("the slash command's attachment option takes only WAV, MP3 and M4A", async () => {
+    const definition = (await loadCommands()).get('clone')?.data.toJSON();
+    expect(definition).toMatchObject({ options: expect.arrayContaining([expect.objectContaining({ name: 'audio', file_types: ['.wav', '.mp3', '.m4a'] })]) });
+    await expect(clone(Buffer.from('text'), 'notes.txt')).rejects.toThrow(FormRefusal);
+  });
+
+  it('a clip without its name, line or consent: refused privately, with a "Clone a voice" button that opens the form', async () => {
+    const before = clones();
+    const { handle, content } = await runCommand(h, {
+      guildId: GUILD, userId: ADMIN, name: 'clone', attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
+    });
+    expect(content).toBe('With a clip, give its name, text and consent too; or run /clone without options to fill in a form.');
+    const reply = handle.responses.at(-1);
+    expect(ephemeral(reply?.flags)).toBe(true);
+    const press = await h.discord.pressButton({ guildId: GUILD, userId: ADMIN, messageId: String(reply?.message?.id), customId: 'clone:open' });
+    await press.waitFor((r) => r.kind === 'callback' && r.type === 9);
+    expect([...fieldsOf(press.modal).keys()]).toEqual(['name', 'text', 'clip', 'consent']);
+    expect(clones()).toBe(before);
+  });
+
+  it('/voices list offers the form to a manager, not to other members', async () => {
+    const forManager = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'list' });
+    expect(JSON.stringify(forManager.handle.responses.at(-1)?.raw)).toContain('"custom_id":"clone:open"');
+    const forMember = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'voices', subcommand: 'list' });
+    expect(JSON.stringify(forMember.handle.responses.at(-1)?.raw)).not.toContain('clone:open');
   });
 });

@@ -1,6 +1,20 @@
 // Registered application commands, global and per guild, as PUT/POST/PATCH/DELETE /applications/{app}/... store them.
 import { snowflake } from './snowflake.ts';
-import { asObject, type Json } from './messages.ts';
+import { apiError, asObject, type ApiError, type Json } from './messages.ts';
+import { fileTypesProblem } from './file-types.ts';
+
+/** A command whose options' `file_types` Discord refuses (400 50035 with the option's path), walking sub-commands. */
+export function checkCommandFileTypes(raw: unknown, at = ''): ApiError | undefined {
+  const options = asObject(raw).options;
+  for (const [i, option] of (Array.isArray(options) ? options : []).entries()) {
+    const path = `${at}options.${i}`;
+    const problem = fileTypesProblem(asObject(option).file_types);
+    if (problem !== undefined) return apiError(400, 50035, 'Invalid Form Body', { [`${path}.file_types`]: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: problem }] } });
+    const nested = checkCommandFileTypes(option, `${path}.`);
+    if (nested) return nested;
+  }
+  return undefined;
+}
 
 export class CommandStore {
   private readonly applicationId: string;

@@ -23,7 +23,7 @@ const TOP_LEVEL_V2 = [Type.ActionRow, Type.Section, Type.TextDisplay, Type.Media
 const IN_CONTAINER = [Type.ActionRow, Type.Section, Type.TextDisplay, Type.MediaGallery, Type.File, Type.Separator];
 const MODELLED_V2 = new Set<number>([Type.ActionRow, Type.TextDisplay, Type.Separator, Type.Container]);
 
-function invalid(path: string, code: string, message: string): ApiError {
+export function invalid(path: string, code: string, message: string): ApiError {
   return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: { [path]: { _errors: [{ code, message }] } } } };
 }
 

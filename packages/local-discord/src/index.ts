@@ -22,7 +22,7 @@ import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from 
 import { snowflake } from './snowflake.ts';
 import type {
   FakeGuildSpec, FakeOverwrite,
-  FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
+  FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakeModalSubmitInput, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
   InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
@@ -42,6 +42,7 @@ export { APP_ID, fakeToken } from './bot-identity.ts';
 export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, type LogLine } from './bot-process.ts';
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
+export { FormRefusal } from './file-types.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 /** Discord's: an interaction token works for 15 minutes. */
@@ -172,6 +173,18 @@ export class FakeDiscord {
   async pressButton(input: FakeButtonInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.createButton(input);
+    interaction.markDispatched();
+    connection.dispatch('INTERACTION_CREATE', payload);
+    return interaction;
+  }
+
+  /**
+   * A member submits the modal the bot answered an interaction with (INTERACTION_CREATE type 5,
+   * Interactions.createModalSubmit). Rejects with a FormRefusal when Discord's client would not submit it.
+   */
+  async submitModal(input: FakeModalSubmitInput): Promise<InteractionHandle> {
+    const { interaction, payload } = this.parts.interactions.createModalSubmit(input);
+    const connection = await this.parts.gateway.whenGuildReady(interaction.guild?.id ?? '0', READY_TIMEOUT_MS);
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;

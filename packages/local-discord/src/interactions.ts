@@ -12,10 +12,15 @@ import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
 import { channelPayload, dmChannelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
 import { customIdsOf } from './components.ts';
-import type { FakeButtonInput, FakeCommandInput, FakePrivateCommandInput, InteractionHandle, InteractionOption, InteractionResponse } from './types.ts';
+import { FormRefusal, acceptsFile } from './file-types.ts';
+import { checkModal, submitModal } from './modals.ts';
+import type {
+  FakeAttachmentInput, FakeButtonInput, FakeCommandInput, FakeModalSubmitInput, FakePrivateCommandInput, InteractionHandle, InteractionOption,
+  InteractionResponse,
+} from './types.ts';
 import type { Waits } from './waits.ts';
 
-export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4 } as const;
+export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4, ModalSubmit: 5 } as const;
 /** data.type of an application command interaction: a slash command, or a message context menu. */
 export const CommandType = { ChatInput: 1, Message: 3 } as const;
 const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
@@ -51,6 +56,10 @@ export class Interaction implements InteractionHandle {
   acknowledged = false;
   /** The bot used the token after its lifetime (and was answered 401 50027). */
   tokenExpired = false;
+  /** The modal the bot answered with (callback type 9), until the member submits it. */
+  modal: Json | undefined;
+  /** The interaction's locale (the member's client). */
+  locale = 'en-US';
   originalMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
   /**
@@ -169,13 +178,16 @@ export class Interactions {
     const channelId = input.channelId ?? guild.textChannelId;
     const channel = guild.channels.get(channelId);
     if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
+    const registered = this.deps.commands.find(guild.id, input.name, target ? CommandType.Message : CommandType.ChatInput);
+    // Discord's client offers only files of the option's types (file_types): any other never reaches the bot.
+    for (const a of input.attachments ?? []) checkAttachmentType(registered, a);
     const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps);
+    interaction.locale = input.locale ?? member.locale ?? 'en-US';
     const options = (input.options ?? []).map((o) => this.option(o));
     for (const a of input.attachments ?? []) {
       const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
       options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
-    const registered = this.deps.commands.find(guild.id, input.name, target ? CommandType.Message : CommandType.ChatInput);
     const resolved = target ? { messages: { [String(target.id)]: target } } : this.resolve(guild, member.user.id, options);
     const payload: Json = {
       id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
@@ -184,7 +196,7 @@ export class Interactions {
       // Both in this channel, overwrites included, as Discord computes them.
       member: memberPayload(guild, member, { channelId }),
       app_permissions: guild.permissionsIn(this.world.bot.id, channelId).toString(),
-      locale: input.locale ?? member.locale ?? 'en-US', guild_locale: guild.preferredLocale,
+      locale: interaction.locale, guild_locale: guild.preferredLocale,
       entitlements: [], authorizing_integration_owners: { 0: guild.id }, context: 0,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       data: {
@@ -214,6 +226,30 @@ export class Interactions {
     });
     payload.data = { custom_id: input.customId, component_type: 2 };
     payload.message = message;
+    return { interaction, payload };
+  }
+
+  /**
+   * A member submits the modal the bot answered `input.on` with (type 5, MODAL_SUBMIT): `data` { custom_id,
+   * components (each Label with its component's value, values or state), resolved.attachments (the uploads) }.
+   * What Discord's client refuses (modals.ts) throws a FormRefusal and sends nothing; a modal is submitted once.
+   */
+  createModalSubmit(input: FakeModalSubmitInput): { interaction: Interaction; payload: Json } {
+    const source = this.byId.get(input.on.id);
+    const modal = source?.modal;
+    if (!source || !modal) throw new Error(`FakeDiscord: the bot answered interaction ${input.on.id} with no modal (or it was submitted already)`);
+    if (!source.guild) throw new Error('FakeDiscord: modal submits are modelled in the bot\'s servers only');
+    const submitted = submitModal(modal, input.values, (upload) => this.cdn.host(upload.data, upload.filename, upload.contentType), {
+      sizeLimit: ATTACHMENT_SIZE_LIMIT, ...(input.unchecked === undefined ? {} : { unchecked: input.unchecked }),
+    });
+    source.modal = undefined;
+    const { interaction, payload } = this.create(InteractionType.ModalSubmit, {
+      guildId: source.guild.id, userId: source.user.id, name: String(modal.custom_id), channelId: source.channelId, locale: input.locale ?? source.locale,
+    });
+    payload.data = {
+      custom_id: modal.custom_id, components: submitted.components,
+      ...(Object.keys(submitted.attachments).length > 0 ? { resolved: { attachments: submitted.attachments } } : {}),
+    };
     return { interaction, payload };
   }
 
@@ -378,7 +414,11 @@ export class Interactions {
       // Deferred update / update of the message the button is on: only for a component interaction.
       if (interaction.type !== InteractionType.MessageComponent) return refuse(invalidType, `callback type ${type} to a command interaction`);
     } else if (type === 9) {
-      if (autocomplete) return refuse(invalidType, 'modal in answer to autocomplete');
+      // "Not available for MODAL_SUBMIT and PING interactions."
+      if (autocomplete || interaction.type === InteractionType.ModalSubmit) return refuse(invalidType, 'modal in answer to autocomplete or to a modal submit');
+      const problem = checkModal(data);
+      if (problem) return refuse(problem, 'modal that Discord refuses');
+      interaction.modal = data;
     } else {
       return refuse(invalidType, `callback type ${String(type)}`);
     }
@@ -476,4 +516,13 @@ function checkResponseFiles(interaction: Interaction, files: ParsedBody['files']
   const allowed = interaction.responsePermissions;
   if (allowed === undefined || files.length === 0 || (allowed & PermissionFlagsBits.AttachFiles) !== 0n) return undefined;
   return apiError(403, 50013, 'Missing Permissions');
+}
+
+/** An attachment of a type the command's option does not accept (file_types): Discord's client never sends it. */
+function checkAttachmentType(command: Json | undefined, input: FakeAttachmentInput): void {
+  const option = (Array.isArray(command?.options) ? command.options : []).map(asObject).find((o) => o.name === input.option);
+  const filename = 'attachment' in input ? input.attachment.filename : input.filename;
+  if (option && !acceptsFile(option.file_types, filename)) {
+    throw new FormRefusal(input.option, `${filename} is not one of the accepted file types (${JSON.stringify(option.file_types)})`);
+  }
 }

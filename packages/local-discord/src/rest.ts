@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PermissionFlagsBits } from 'discord.js';
 import { BodyError, parseBody, type ParsedBody } from './body.ts';
 import type { Cdn } from './cdn.ts';
-import type { CommandStore } from './commands.ts';
+import { checkCommandFileTypes, type CommandStore } from './commands.ts';
 import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
@@ -311,12 +311,16 @@ export class RestApi {
         const guard = commandGuard(appId, guildId);
         if (guard) return guard;
         if (!Array.isArray(body.json)) return fail(apiError(400, 50035, 'Invalid Form Body'));
+        const refused = body.json.map((command) => checkCommandFileTypes(command)).find((problem) => problem !== undefined);
+        if (refused) return fail(refused);
         return ok(commands.overwrite(guildId, body.json));
       });
       add('POST', base, true, ({ params, body }) => {
         const { appId, guildId } = split(params);
         const guard = commandGuard(appId, guildId);
         if (guard) return guard;
+        const refused = checkCommandFileTypes(body.json);
+        if (refused) return fail(refused);
         const { command, created } = commands.upsert(guildId, body.json);
         return { status: created ? 201 : 200, json: command };
       });

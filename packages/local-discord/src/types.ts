@@ -116,6 +116,8 @@ export interface FakeAttachment {
   proxy_url: string;
   content_type?: string;
   duration_secs?: number;
+  /** An upload of a modal's File Upload: Discord hosts it as an ephemeral attachment. */
+  ephemeral?: boolean;
 }
 
 /** An attachment option of a command: an already hosted attachment, or bytes the fake hosts for the command. */
@@ -134,6 +136,26 @@ export interface FakeCommandInput {
   channelId?: string;
   /** Attachment options (type 11), resolved in data.resolved.attachments. */
   attachments?: FakeAttachmentInput[];
+}
+
+/** A file a member picks in a modal's File Upload. */
+export interface FakeUpload { data: Uint8Array; filename: string; contentType?: string }
+
+/** What a member enters in a modal field: a Text Input's text, a Checkbox's state, a File Upload's files. */
+export type FakeModalValue = string | boolean | FakeUpload[];
+
+/**
+ * A member submits the modal the bot answered an interaction with (callback type 9), as Discord's client does:
+ * the same member, server and channel. Fields left out keep their pre-filled value or default.
+ */
+export interface FakeModalSubmitInput {
+  /** The interaction the bot answered with the modal. */
+  on: InteractionHandle;
+  values: Record<string, FakeModalValue>;
+  /** Default: the locale of the interaction that opened the modal. */
+  locale?: string;
+  /** Submit what the client would have refused (a file type not accepted, an empty required field): what gets through. */
+  unchecked?: boolean;
 }
 
 /** A member presses a button (by its custom_id) on a message the bot posted. */
@@ -244,6 +266,8 @@ export interface InteractionHandle {
   problems: ReadonlyArray<string>;
   /** The bot used this interaction's token after its lifetime (interactionTokenLifetimeMs) and was refused. */
   readonly tokenExpired: boolean;
+  /** The modal the bot answered with (callback type 9: custom_id, title, components), until it is submitted. */
+  readonly modal: Record<string, unknown> | undefined;
   waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs?: number): Promise<InteractionResponse>;
   /** The first response that is not a bare defer (a type 5/6 callback without content). */
   waitForFinal(timeoutMs?: number): Promise<InteractionResponse>;

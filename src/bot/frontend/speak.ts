@@ -5,9 +5,10 @@ import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget
 import type { OutputDefaults, OutsideVoiceOutput } from '../../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
+import { commandNameOf } from '../interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../interactions/expired-token.ts';
 import type { AutoreadControl } from './autoread-control.ts';
-import type { BotCommandInteraction, CommandContext } from '../interactions/command.ts';
+import type { AnsweredInteraction, CommandContext } from '../interactions/command.ts';
 import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
@@ -29,7 +30,7 @@ export type ChosenTarget =
   | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
 
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
-type SpeakingInteraction = BotCommandInteraction<'cached'>;
+type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 const seconds = (s: number) => s.toFixed(1);
@@ -105,7 +106,7 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
 }
 
 /** The member behind a slash command or a menu, as the pipeline records them (`source`: the spends' command). */
-export function requesterOf(interaction: SpeakingInteraction, source: string = interaction.commandName): Requester {
+export function requesterOf(interaction: SpeakingInteraction, source: string = commandNameOf(interaction)): Requester {
   return {
     guildId: interaction.guildId,
     userId: interaction.user.id,
@@ -270,7 +271,7 @@ async function offerVoiceMessageButtons(
  */
 function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
   if (!tokenIsGone && interaction.ephemeral === false) return undefined;
-  return t(interaction.guild.preferredLocale, 'voiceMessage.header', { member: `<@${interaction.user.id}>`, command: interaction.commandName });
+  return t(interaction.guild.preferredLocale, 'voiceMessage.header', { member: `<@${interaction.user.id}>`, command: commandNameOf(interaction) });
 }
 
 /**

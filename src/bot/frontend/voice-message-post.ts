@@ -12,7 +12,7 @@ import {
 } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import type { VoiceMessage } from '../../voice-message/render.ts';
-import type { BotCommandInteraction } from '../interactions/command.ts';
+import type { AnsweredInteraction } from '../interactions/command.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
 
@@ -105,7 +105,7 @@ export async function postVoiceMessage(place: VoiceMessagePlace, message: VoiceM
  * Makes the voice message the interaction's response, deferred as one (acknowledgeAsVoiceMessage), or answers
  * why not; Discord's other failures throw. On a fallback the deferred response is still there: the caller removes it.
  */
-export async function replyWithVoiceMessage(interaction: BotCommandInteraction, message: VoiceMessage, log: Logger): Promise<VoiceMessagePostResult> {
+export async function replyWithVoiceMessage(interaction: AnsweredInteraction, message: VoiceMessage, log: Logger): Promise<VoiceMessagePostResult> {
   const tooLarge = overLimit(message, interaction.attachmentSizeLimit, log);
   if (tooLarge) return tooLarge;
   try {

@@ -62,6 +62,17 @@ export const en = {
   'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
   'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
   'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
+  // /clone as a form (a modal: Labels of 45 characters at most, descriptions of 100)
+  'clone.form.title': 'Clone a voice',
+  'clone.form.guide': 'A good sample: one person speaking clearly for {min} to {max} seconds (10 to 30 is best), in a quiet room, with no music or other voices.',
+  'clone.form.name': 'Voice name',
+  'clone.form.text': 'First line',
+  'clone.form.clip': 'Clip of the voice',
+  'clone.form.consent': 'Consent of the person speaking',
+  'clone.error.consentBox': 'Cloning a voice needs the consent of the person speaking. Tick the box only if they agreed.',
+  'clone.error.fileType': '{name} is not a WAV, MP3 or M4A file. Please upload one of those.',
+  'clone.error.noClip': 'Upload a clip of the voice (WAV, MP3 or M4A).',
+  'clone.error.incomplete': 'With a clip, give its name, text and consent too; or run /clone without options to fill in a form.',
   // /say and playback
   'say.queued': 'Queued: {voice}, {count} part(s). I will start after the {ahead} clip(s) ahead.',
   'say.speaking': 'Speaking in {channel} with {voice}…',

@@ -1,6 +1,7 @@
 import { MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../../log.ts';
-import type { BotCommandInteraction } from './command.ts';
+import type { AnsweredInteraction } from './command.ts';
+import { commandNameOf } from './answered.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import { sinceReceived } from './received.ts';
 
@@ -12,13 +13,13 @@ import { sinceReceived } from './received.ts';
 export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
 /** The first response of each interaction (a defer or a reply), once it has been started. */
-const firstResponse = new WeakMap<BotCommandInteraction, Promise<unknown>>();
+const firstResponse = new WeakMap<AnsweredInteraction, Promise<unknown>>();
 
 /**
  * Sends the interaction's first response unless one has already gone out or is on its way. Commands and the
  * deadline below both come through here, so an interaction is never acknowledged twice (Discord: 40060).
  */
-export function claimFirstResponse(interaction: BotCommandInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
+export function claimFirstResponse(interaction: AnsweredInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
   if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
   // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (settled()).
   const sent = send().catch((error: unknown) => {
@@ -33,7 +34,7 @@ export function claimFirstResponse(interaction: BotCommandInteraction, send: () 
  * Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. A token
  * Discord already forgot is no failure of the command: its replies go without it (tokenless-reply.ts).
  */
-export async function acknowledge(interaction: BotCommandInteraction, ephemeral = false): Promise<void> {
+export async function acknowledge(interaction: AnsweredInteraction, ephemeral = false): Promise<void> {
   const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
   if (!sent) return settled(interaction);
   try {
@@ -44,7 +45,7 @@ export async function acknowledge(interaction: BotCommandInteraction, ephemeral 
 }
 
 /** Interactions whose first response was deferred as a voice message: their reply is that voice message. */
-const deferredAsVoiceMessage = new WeakSet<BotCommandInteraction>();
+const deferredAsVoiceMessage = new WeakSet<AnsweredInteraction>();
 
 /**
  * Defers a public response that Discord will show as a voice message (IS_VOICE_MESSAGE on the deferral,
@@ -52,7 +53,7 @@ const deferredAsVoiceMessage = new WeakSet<BotCommandInteraction>();
  * False when the interaction was already acknowledged otherwise, or its token is gone: the voice message then
  * cannot be the response.
  */
-export async function acknowledgeAsVoiceMessage(interaction: BotCommandInteraction): Promise<boolean> {
+export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction): Promise<boolean> {
   // discord.js types a deferral's flags as Ephemeral only; Discord takes IS_VOICE_MESSAGE there too.
   const flags = MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral;
   const sent = claimFirstResponse(interaction, () => interaction.deferReply({ flags }));
@@ -71,12 +72,12 @@ export async function acknowledgeAsVoiceMessage(interaction: BotCommandInteracti
 }
 
 /** Whether the interaction's response was deferred as a voice message (acknowledgeAsVoiceMessage). */
-export function isDeferredAsVoiceMessage(interaction: BotCommandInteraction): boolean {
+export function isDeferredAsVoiceMessage(interaction: AnsweredInteraction): boolean {
   return deferredAsVoiceMessage.has(interaction);
 }
 
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
-export async function settled(interaction: BotCommandInteraction): Promise<void> {
+export async function settled(interaction: AnsweredInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
 }
 
@@ -85,11 +86,11 @@ export async function settled(interaction: BotCommandInteraction): Promise<void>
  * waiting for (a slow store, a download): the user sees "thinking…" instead of "The application did not respond".
  * Returns the function that cancels the deadline once the command is done.
  */
-export function acknowledgeByDeadline(interaction: BotCommandInteraction, ephemeral: boolean, log: Logger): () => void {
+export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
     const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
     if (!sent) return;
-    log.info({ code: 'acknowledged-by-deadline', command: interaction.commandName, interactionId: interaction.id }, 'command still working: deferred its reply');
+    log.info({ code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id }, 'command still working: deferred its reply');
     sent.catch((error: unknown) => log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'));
   }, untilDeadline(interaction));
   return () => clearTimeout(timer);

@@ -3,9 +3,11 @@
 import type {
   ApplicationCommandType,
   AutocompleteInteraction,
+  ButtonInteraction,
   CacheType,
   ChatInputCommandInteraction,
   MessageContextMenuCommandInteraction,
+  ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
   RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
@@ -75,6 +77,15 @@ export type BotCommandInteraction<Cached extends CacheType = CacheType> =
   | ChatInputCommandInteraction<Cached>
   | MessageContextMenuCommandInteraction<Cached>;
 
+/**
+ * What SayBot answers as a command's: the command itself, or the submit of a form the command showed (a modal, whose
+ * custom_id starts with `<command name>:`). They answer alike (defer, reply, edit, follow up).
+ */
+export type AnsweredInteraction<Cached extends CacheType = CacheType> = BotCommandInteraction<Cached> | FormSubmitInteraction<Cached>;
+
+/** The submit of a command's form, which is shown in a channel of a server: its channel is known (router.ts checks). */
+export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalSubmitInteraction<Cached> & { channelId: string };
+
 /** A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
 export interface CommandModule {
   /** A slash command builder: it has no `type` (Discord's default, CHAT_INPUT), which tells it from a menu. */
@@ -90,6 +101,13 @@ export interface CommandModule {
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
   publicReply?: boolean;
+  /**
+   * A press on one of its own buttons (custom_id `<command name>:…`), e.g. one that shows its form: answered at once
+   * (a modal cannot follow a deferral).
+   */
+  button?(interaction: ButtonInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** The submit of its form (a modal whose custom_id is `<command name>:…`), routed and answered as the command is. */
+  modalSubmit?(interaction: FormSubmitInteraction<'cached'>, context: CommandContext): Promise<void>;
 }
 
 /**

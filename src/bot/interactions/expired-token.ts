@@ -3,7 +3,7 @@
 // the 15 minutes by its clock, so what it says wins.
 import { DiscordAPIError } from 'discord.js';
 import type { Logger } from '../../log.ts';
-import type { BotCommandInteraction } from './command.ts';
+import type { AnsweredInteraction } from './command.ts';
 import { sinceReceived } from './received.ts';
 
 /**
@@ -17,25 +17,25 @@ const TOKEN_GONE_CODES: ReadonlySet<number> = new Set([50027, 10015, 10062]);
  */
 export const TOKEN_LIFETIME_MS = 15 * 60_000 - 30_000;
 
-const gone = new WeakSet<BotCommandInteraction>();
-const loggers = new WeakMap<BotCommandInteraction, Logger>();
+const gone = new WeakSet<AnsweredInteraction>();
+const loggers = new WeakMap<AnsweredInteraction, Logger>();
 
 /** Who logs for an interaction whose reply cannot use its token (set where the interaction is routed). */
-export function watchToken(interaction: BotCommandInteraction, log: Logger): void {
+export function watchToken(interaction: AnsweredInteraction, log: Logger): void {
   loggers.set(interaction, log);
 }
 
-export function tokenLogger(interaction: BotCommandInteraction): Logger | undefined {
+export function tokenLogger(interaction: AnsweredInteraction): Logger | undefined {
   return loggers.get(interaction);
 }
 
 /** True once the token is known (Discord said so) or certain (by our own clock) to be gone. */
-export function tokenGone(interaction: BotCommandInteraction): boolean {
+export function tokenGone(interaction: AnsweredInteraction): boolean {
   return gone.has(interaction) || sinceReceived(interaction) > TOKEN_LIFETIME_MS;
 }
 
 /** Remembers a token Discord refused as gone, so that no later reply of this interaction tries it again. */
-export function noteIfTokenGone(interaction: BotCommandInteraction, error: unknown): boolean {
+export function noteIfTokenGone(interaction: AnsweredInteraction, error: unknown): boolean {
   if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number' || !TOKEN_GONE_CODES.has(error.code)) return false;
   gone.add(interaction);
   return true;

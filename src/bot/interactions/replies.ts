@@ -1,7 +1,8 @@
 import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../log.ts';
-import type { BotCommandInteraction } from './command.ts';
+import type { AnsweredInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
+import { commandNameOf } from './answered.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n.ts';
@@ -15,7 +16,7 @@ export type ShownComponents = APIActionRowComponent<APIButtonComponent>[];
 
 /** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
 export async function showResult(
-  interaction: BotCommandInteraction,
+  interaction: AnsweredInteraction,
   key: MessageKey,
   params: MessageParams = {},
   files: AttachmentPayload[] = [],
@@ -29,7 +30,7 @@ export async function showResult(
  * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
  * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
  */
-export async function showContent(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[] = [], components?: ShownComponents): Promise<void> {
+export async function showContent(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[] = [], components?: ShownComponents): Promise<void> {
   if (await replyInInteraction(interaction, content, files, components)) return;
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
 }
@@ -38,12 +39,12 @@ export async function showContent(interaction: BotCommandInteraction, content: s
  * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
  * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
  */
-export async function showProgress(interaction: BotCommandInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
+export async function showProgress(interaction: AnsweredInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
   await replyInInteraction(interaction, t(interaction.locale, key, params), []);
 }
 
 /** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
-async function replyInInteraction(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[], components?: ShownComponents): Promise<boolean> {
+async function replyInInteraction(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[], components?: ShownComponents): Promise<boolean> {
   await settled(interaction);
   if (tokenGone(interaction)) return false;
   const extra = components === undefined ? {} : { components };
@@ -59,7 +60,7 @@ async function replyInInteraction(interaction: BotCommandInteraction, content: s
 }
 
 /** Only a first response Discord took as public makes the reply public (discord.js sets `ephemeral` once it did). */
-function isPrivate(interaction: BotCommandInteraction): boolean {
+function isPrivate(interaction: AnsweredInteraction): boolean {
   return interaction.ephemeral !== false;
 }
 
@@ -68,7 +69,7 @@ function isPrivate(interaction: BotCommandInteraction): boolean {
  * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
  */
 export async function showFailure(
-  interaction: BotCommandInteraction,
+  interaction: AnsweredInteraction,
   error: unknown,
   log: Logger,
 ): Promise<void> {
@@ -76,7 +77,7 @@ export async function showFailure(
   log[failure.level](
     {
       code: failure.code,
-      command: interaction.commandName,
+      command: commandNameOf(interaction),
       guildId: interaction.guildId,
       userId: interaction.user.id,
       interactionId: interaction.id,

@@ -3,7 +3,8 @@
 // private reply is dropped with one log line (no message body in it).
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../log.ts';
-import type { BotCommandInteraction } from './command.ts';
+import type { AnsweredInteraction } from './command.ts';
+import { commandNameOf } from './answered.ts';
 import { tokenLogger } from './expired-token.ts';
 import { t } from '../i18n.ts';
 import { sinceReceived } from './received.ts';
@@ -21,12 +22,12 @@ export interface TokenlessReply {
 }
 
 /** Interactions already reported: one log line each, however many replies follow. */
-const reported = new WeakSet<BotCommandInteraction>();
+const reported = new WeakSet<AnsweredInteraction>();
 /** Interactions whose member refused a DM: their later private replies are dropped without trying again. */
-const dmsClosed = new WeakSet<BotCommandInteraction>();
+const dmsClosed = new WeakSet<AnsweredInteraction>();
 
 /** Delivers a reply whose token is gone: by DM when private, in the channel when public. */
-export async function replyWithoutToken(interaction: BotCommandInteraction, reply: TokenlessReply, log = tokenLogger(interaction)): Promise<void> {
+export async function replyWithoutToken(interaction: AnsweredInteraction, reply: TokenlessReply, log = tokenLogger(interaction)): Promise<void> {
   if (!reply.private) {
     report(interaction, log, 'channel');
     await postInChannel(interaction, reply.content, reply.files);
@@ -48,9 +49,9 @@ export async function replyWithoutToken(interaction: BotCommandInteraction, repl
   report(interaction, log, 'dm');
 }
 
-function who(interaction: BotCommandInteraction) {
+function who(interaction: AnsweredInteraction) {
   return {
-    command: interaction.commandName,
+    command: commandNameOf(interaction),
     guildId: interaction.guildId,
     userId: interaction.user.id,
     interactionId: interaction.id,
@@ -58,15 +59,16 @@ function who(interaction: BotCommandInteraction) {
   };
 }
 
-function report(interaction: BotCommandInteraction, log: Logger | undefined, to: 'dm' | 'channel'): void {
+function report(interaction: AnsweredInteraction, log: Logger | undefined, to: 'dm' | 'channel'): void {
   if (reported.has(interaction)) return;
   reported.add(interaction);
   log?.warn({ code: 'discord-token-expired', to, ...who(interaction) }, `interaction token gone: reply sent ${to === 'dm' ? 'by DM' : 'in the channel'} instead`);
 }
 
 /** The reply as a DM says which command in which server it answers (a DM has no such context). */
-function directContent(interaction: BotCommandInteraction, content: string): string {
-  const command = interaction.isChatInputCommand() ? `/${interaction.commandName}` : interaction.commandName;
+function directContent(interaction: AnsweredInteraction, content: string): string {
+  // A menu is named as it is shown; a slash command, or its form, as /name.
+  const command = interaction.isMessageContextMenuCommand() ? interaction.commandName : `/${commandNameOf(interaction)}`;
   const header = t(interaction.locale, 'reply.direct', { command, server: echo(interaction.guild?.name ?? '', 60) });
   const whole = `${header}\n${content}`;
   return [...whole].length <= MAX_CONTENT ? whole : content;
@@ -76,7 +78,7 @@ function directContent(interaction: BotCommandInteraction, content: string): str
  * A public reply as a channel message. It names the requester so they find it, without pinging them or anyone
  * else.
  */
-async function postInChannel(interaction: BotCommandInteraction, content: string, files: AttachmentPayload[]): Promise<void> {
+async function postInChannel(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[]): Promise<void> {
   const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
   if (!channel?.isSendable()) throw new Error(`cannot post the reply of interaction ${interaction.id} in channel ${interaction.channelId}`);
   await channel.send({ content: `<@${interaction.user.id}> ${content}`, allowedMentions: NO_MENTIONS, files });
