@@ -1,14 +1,21 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { AutoreadControl } from '../src/bot/frontend/autoread-control.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
-import { booleanOption, channelOption, integerOption, numberOption, roleOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
+import { describeMembers, describePool, voiceLabel } from '../src/bot/frontend/autoread-members.ts';
+import {
+  booleanOption, channelOption, integerOption, numberOption, roleOption, slashCommand, stringOption, subcommand, userOption,
+} from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
-import { t } from '../src/bot/i18n.ts';
+import { t, type MessageKey } from '../src/bot/i18n.ts';
 import { MESSAGE_CONTENT_WHERE } from '../src/bot/intents.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
+import { readText, voiceOption } from '../src/bot/interactions/options.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { memberVoiceChannel } from '../src/bot/frontend/speak.ts';
-import { BACKLOG_RANGE, MAX_LENGTH_RANGE, SKIP_PREFIX_MAX } from '../src/autoread/settings.ts';
+import { BACKLOG_RANGE, IGNORED_MAX, MAX_LENGTH_RANGE, SKIP_PREFIX_MAX } from '../src/autoread/settings.ts';
+import { VOICE_POOL_MAX } from '../src/autoread/voice-pool.ts';
+import { usableVoice } from '../src/speech/voice-access.ts';
 import type { AutoReadSettingChanges, AutoReadSettings, AutoReadState } from '../src/store/auto-read-store.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
@@ -33,8 +40,14 @@ export const data = slashCommand('autoread', requires)
       .addBooleanOption(booleanOption('autojoin', {}))
       .addIntegerOption(integerOption('faster_after', BACKLOG_RANGE.messages))
       .addNumberOption(numberOption('max_speed', BACKLOG_RANGE.speed))
-      .addIntegerOption(integerOption('skip_after', BACKLOG_RANGE.messages)),
-  );
+      .addIntegerOption(integerOption('skip_after', BACKLOG_RANGE.messages))
+      .addStringOption(stringOption('voices', { choices: ['one', 'distinct'] })),
+  )
+  .addSubcommand(subcommand('autoread.show'))
+  .addSubcommand(subcommand('autoread.ignore').addUserOption(userOption('member', { required: true })))
+  .addSubcommand(subcommand('autoread.unignore').addUserOption(userOption('member', { required: true })))
+  .addSubcommand(subcommand('autoread.voice_add').addStringOption(voiceOption({ required: true })))
+  .addSubcommand(subcommand('autoread.voice_remove').addStringOption(voiceOption({ required: true })));
 
 /** The word that removes the skip prefix (a string option cannot be given empty). */
 const NO_PREFIX = 'none';
@@ -63,6 +76,7 @@ function describe(locale: string, settings: AutoReadSettings): string {
       speed: settings.maxSpeed,
       skip: settings.skipAfter === 0 ? t(locale, 'autoread.value.off') : settings.skipAfter,
     }),
+    t(locale, 'autoread.setting.voices', { value: t(locale, settings.voices === 'distinct' ? 'autoread.value.voicesDistinct' : 'autoread.value.voicesOne') }),
   ].join('; ');
 }
 
@@ -137,6 +151,12 @@ function changesOf(interaction: ChatInputCommandInteraction<'cached'>): AutoRead
   if (fasterAfter !== null) changes.fasterAfter = fasterAfter;
   if (maxSpeed !== null) changes.maxSpeed = maxSpeed;
   if (skipAfter !== null) changes.skipAfter = skipAfter;
+  const voices = options.getString('voices');
+  if (voices !== null) {
+    // Discord offers only the choices; a crafted value is refused all the same.
+    if (voices !== 'one' && voices !== 'distinct') throw new UserError('autoread.voicesBad');
+    changes.voices = voices;
+  }
   return changes;
 }
 
@@ -161,7 +181,63 @@ const settings: Handler = async (interaction, { store }, autoread) => {
   await showResult(interaction, 'autoread.settings.updated', { settings: describe(locale, updated) });
 };
 
-const HANDLERS: Record<string, Handler> = { start, stop, settings };
+/** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */
+const show: Handler = async (interaction, { store }, autoread) => {
+  const locale = interaction.locale;
+  const state = await store.autoRead.get(interaction.guildId);
+  const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
+  const members = await describeMembers(store, guild, locale, state.settings.voices === 'distinct');
+  await showContent(interaction, [
+    t(locale, 'autoread.settings.current', { status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describe(locale, state.settings) }),
+    ...members,
+  ].join('\n'));
+};
+
+/** The ignore list changed in the store: the reader follows it from the next message on. */
+async function ignoredChanged(interaction: ChatInputCommandInteraction<'cached'>, { store }: CommandContext, autoread: AutoreadControl): Promise<void> {
+  autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
+}
+
+const ignore: Handler = async (interaction, context, autoread) => {
+  const userId = interaction.options.getUser('member', true).id;
+  const result = await context.store.autoReadMembers.ignore(interaction.guildId, userId, interaction.user.id, IGNORED_MAX);
+  if (result === 'full') throw new UserError('autoread.ignore.full', { max: IGNORED_MAX });
+  await ignoredChanged(interaction, context, autoread);
+  await showResult(interaction, result === 'added' ? 'autoread.ignore.added' : 'autoread.ignore.already', { member: `<@${userId}>` });
+};
+
+const unignore: Handler = async (interaction, context, autoread) => {
+  const userId = interaction.options.getUser('member', true).id;
+  const removed = await context.store.autoReadMembers.unignore(interaction.guildId, userId);
+  await ignoredChanged(interaction, context, autoread);
+  await showResult(interaction, removed ? 'autoread.unignore.done' : 'autoread.unignore.none', { member: `<@${userId}>` });
+};
+
+const voiceAdd: Handler = async (interaction, { store }) => {
+  // A preset ID, or a cloned voice of this server by name or ID (refused otherwise, nothing stored).
+  const { voiceId } = await usableVoice(store, interaction.guildId, readText(interaction.options, 'voice') ?? '');
+  const result = await store.autoReadMembers.addToPool(interaction.guildId, voiceId, interaction.user.id, VOICE_POOL_MAX);
+  if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
+  await poolReply(interaction, store, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
+};
+
+const voiceRemove: Handler = async (interaction, { store }) => {
+  const typed = readText(interaction.options, 'voice') ?? '';
+  // A cloned voice by its name while it exists; else the ID as typed (a voice no longer usable still leaves).
+  const voiceId = await usableVoice(store, interaction.guildId, typed).then((usable) => usable.voiceId, () => typed);
+  const removed = await store.autoReadMembers.removeFromPool(interaction.guildId, voiceId);
+  await poolReply(interaction, store, removed ? 'autoread.pool.removed' : 'autoread.pool.notIn', voiceId);
+};
+
+async function poolReply(interaction: ChatInputCommandInteraction<'cached'>, store: CommandContext['store'], key: MessageKey, voiceId: string): Promise<void> {
+  const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
+  const [voice, pool] = await Promise.all([voiceLabel(store, interaction.guildId, voiceId), describePool(store, guild, interaction.locale)]);
+  await showResult(interaction, key, { voice, pool });
+}
+
+const HANDLERS: Record<string, Handler> = {
+  start, stop, settings, show, ignore, unignore, voice_add: voiceAdd, voice_remove: voiceRemove,
+};
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
@@ -170,3 +246,5 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   if (!context.autoread) throw new Error('auto-read is not wired into this bot');
   await handler(interaction, context, context.autoread);
 };
+
+export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

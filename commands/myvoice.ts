@@ -7,7 +7,9 @@ import {
   formatOption, languageOption, readText, readSpeechSettings, speedOption, toneOption, voiceOption, volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { describeAutoreadVoice } from '../src/bot/frontend/autoread-members.ts';
 import { describeSettings } from '../src/bot/frontend/speech-settings.ts';
+import { autoreadVoiceOf } from '../src/autoread/voice.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/store/names.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/store/types.ts';
@@ -24,7 +26,8 @@ export const data = slashCommand('myvoice')
       .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
       .addBooleanOption(booleanOption('read_me', {})),
   )
-  .addSubcommand(subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })));
+  .addSubcommand(subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })))
+  .addSubcommand(subcommand('myvoice.show'));
 
 /**
  * What `/myvoice clear what:` forgets besides everything (`all`, the default): `voice`, the speech settings (auto-read's
@@ -66,6 +69,16 @@ function describeMember(locale: string, stored: MemberDefaults): string {
 export const execute: CommandModule['execute'] = async (interaction, { store }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
+  if (interaction.options.getSubcommand(true) === 'show') {
+    const locale = interaction.locale;
+    const [stored, voice] = await Promise.all([
+      store.memberDefaults.get(guildId, userId),
+      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, userId),
+    ]);
+    const own = stored === undefined ? t(locale, 'myvoice.show.none') : t(locale, 'myvoice.set', { settings: describeMember(locale, stored) });
+    await showContent(interaction, [own, await describeAutoreadVoice(store, guildId, locale, voice)].join(' '));
+    return;
+  }
   if (interaction.options.getSubcommand(true) === 'clear') {
     const what = readClearWhat(interaction.options);
     if (what === 'all') {

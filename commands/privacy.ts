@@ -31,6 +31,9 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
   guild_budgets: 'privacy.trace.guild_budgets',
   auto_read: 'privacy.trace.auto_read',
   dictionary_entries: 'privacy.trace.dictionary_entries',
+  auto_read_voice_pool: 'privacy.trace.auto_read_voice_pool',
+  auto_read_member_voices: 'privacy.trace.auto_read_member_voices',
+  auto_read_ignored: 'privacy.trace.auto_read_ignored',
   guild_output_defaults: 'privacy.trace.guild_output_defaults',
 };
 
@@ -90,6 +93,7 @@ async function show(interaction: ChatInputCommandInteraction, { store }: Command
 async function deleteMine(interaction: ChatInputCommandInteraction, context: CommandContext, scope: Scope): Promise<void> {
   const locale = interaction.locale;
   const report = await forgetMember(forgetting(context), interaction.user.id, scope.guildId);
+  context.autoread?.forgetMember(interaction.user.id, scope.guildId);
   context.logger.info({ guild: scope.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
   const lines = [t(locale, scope.keys.deleted, { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
   if (report.voices.length > 0) lines.push(t(locale, 'privacy.deleted.voices', { names: report.voices.map((v) => echo(v.name, 40)).join(', ') }));
@@ -106,6 +110,7 @@ async function deleteServer(interaction: ChatInputCommandInteraction<'cached'>, 
   }
   if (!confirmations.accept(interaction.guildId, interaction.user.id, code)) throw new UserError('error.privacy.badCode');
   const report = await forgetGuild(forgetting(context), interaction.guildId);
+  context.autoread?.setIgnored(interaction.guildId, []);
   context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, "a manager deleted the server's data (/privacy server)");
   await showResult(interaction, 'privacy.server.deleted', {
     deleted: formatNumber(locale, report.deleted),

@@ -35,7 +35,7 @@ export interface MessageFacts extends MessageContent {
   at: number;
 }
 
-export type SkipReason = 'other-channel' | 'self' | 'system' | 'skip-prefix' | 'silent' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
+export type SkipReason = 'other-channel' | 'self' | 'system' | 'ignored' | 'skip-prefix' | 'silent' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
 
 export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
 
@@ -49,6 +49,8 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   if (message.channelId !== binding.channelId) return skip('other-channel');
   if (message.self) return skip('self');
   if (message.system) return skip('system');
+  // The managers' choice, before anything is queued or held: an ignored member's messages cost nothing.
+  if (binding.ignored?.has(message.authorId) === true) return skip('ignored');
   // Anyone's, bots' too: the prefix is how a channel says "not aloud".
   if (settings.skipPrefix !== undefined && message.content.trimStart().startsWith(settings.skipPrefix)) return skip('skip-prefix');
   if (message.silent === true && !settings.readSilent) return skip('silent');

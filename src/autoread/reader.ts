@@ -19,6 +19,8 @@ import { messageFacts } from './message-facts.ts';
 import type { AutoReadSettings } from '../store/auto-read-store.ts';
 import type { ReadingBinding } from './settings.ts';
 import { voiceChangeText, withName } from './spoken.ts';
+import type { DistinctVoices } from './voice.ts';
+import { RecentSpeakers } from './voice-pool.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
 export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
@@ -62,9 +64,10 @@ export interface AutoReaderOptions {
   speak: (order: ReaderOrder) => ReaderJob;
   /**
    * The speech request for `text`: the member's /myvoice, else the server's default (userId null: the server's
-   * voice, for join/leave lines). Its rejection is a failure of that message, logged.
+   * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under
+   * voices:distinct, for a member's line: the voices of the others speaking now.
    */
-  requestFor: (guildId: string, userId: string | null, text: string) => Promise<SpeechRequest>;
+  requestFor: (guildId: string, userId: string | null, text: string, distinct?: DistinctVoices) => Promise<SpeechRequest>;
   /**
    * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
    * opted-out member's line goes there, before any request; their own name replaces their display name. Its
@@ -103,6 +106,8 @@ interface GuildReading {
   failing: boolean;
   /** Messages dropped in the backlog under way: the first drop gives the one notice, catching up re-arms it. */
   dropped: number;
+  /** Who was read lately in which voice: voices:distinct gives a newcomer a voice none of them has. */
+  recent: RecentSpeakers;
 }
 
 interface Utterance {
@@ -157,7 +162,7 @@ export class AutoReader {
   /** Starts (or restarts, with new settings) reading in a guild. The dictionary's entries may follow later. */
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
     this.#guilds.set(binding.guildId, {
-      binding: { ...binding, settings: { ...binding.settings } },
+      binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
       dictionary: compileDictionary(dictionary),
       last: undefined,
       gate: new NoticeGate(),
@@ -166,6 +171,7 @@ export class AutoReader {
       handing: undefined,
       failing: false,
       dropped: 0,
+      recent: new RecentSpeakers(),
     });
     this.#log.info({ code: 'autoread-started', guildId: binding.guildId, channelId: binding.channelId, voiceChannelId: binding.voiceChannelId }, 'auto-read started');
   }
@@ -189,6 +195,27 @@ export class AutoReader {
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     const reading = this.#guilds.get(guildId);
     if (reading) reading.dictionary = compileDictionary(entries);
+  }
+
+  /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */
+  setIgnored(guildId: string, userIds: Iterable<string>): void {
+    const reading = this.#guilds.get(guildId);
+    if (reading) reading.binding.ignored = new Set(userIds);
+  }
+
+  /**
+   * A member's data was deleted (/privacy): what the reader remembers of them goes, in one guild or (guildId
+   * undefined) in every guild; their ignore record went with the store's rows, so they are read again.
+   */
+  forgetMember(userId: string, guildId?: string): void {
+    for (const [id, reading] of this.#guilds) {
+      if (guildId !== undefined && id !== guildId) continue;
+      const ignored = new Set(reading.binding.ignored);
+      ignored.delete(userId);
+      reading.binding.ignored = ignored;
+      reading.recent.forget(userId);
+      if (reading.last?.userId === userId) reading.last = undefined;
+    }
   }
 
   /** What a guild reads, if it reads. */
@@ -265,7 +292,7 @@ export class AutoReader {
     }
     if (!reading.binding.settings.announceJoinLeave || before.channelId === after.channelId) return;
     const member = after.member ?? before.member;
-    if (!member || member.user.bot) return;
+    if (!member || member.user.bot || reading.binding.ignored?.has(member.id) === true) return;
     const change = after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;
     if (change === undefined) return;
     const language = this.#withLanguage(reading.binding, guild).language;
@@ -366,8 +393,12 @@ export class AutoReader {
         return done();
       }
       if (this.#guilds.get(guildId) !== reading) return done();
-      const asked = await this.#options.requestFor(guildId, utterance.voiceOf, this.#words(reading, utterance, member));
+      const { voiceOf } = utterance;
+      const now = Date.now();
+      const distinct = voiceOf !== null && reading.binding.settings.voices === 'distinct' ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) } : undefined;
+      const asked = await this.#options.requestFor(guildId, voiceOf, this.#words(reading, utterance, member), distinct);
       if (this.#guilds.get(guildId) !== reading) return done();
+      if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
       if (speed > 1) this.#log.debug({ code: 'autoread-faster', guildId, id: utterance.id, speed }, 'auto-read reads faster to catch up');
       const job = this.#options.speak({
         request: faster(asked, speed),

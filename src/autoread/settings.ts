@@ -11,6 +11,9 @@ export const BACKLOG_RANGE = { messages: { min: 0, max: 100 }, speed: { min: 1, 
 /** The range /autoread settings offers for maxLength: below 20 little is left after the name; above 1000 costs. */
 export const MAX_LENGTH_RANGE = { min: 20, max: 1000 } as const;
 
+/** The most members a server's managers may have auto-read ignore (/autoread ignore). */
+export const IGNORED_MAX = 200;
+
 /** The name is said again once the same member has been quiet this long. */
 export const NAME_WINDOW_MS = 60_000;
 
@@ -24,4 +27,6 @@ export interface ReadingBinding {
   /** The server's language (preferred locale): the words said for links, names, "and so on". */
   language?: string;
   settings: AutoReadSettings;
+  /** Members the managers had auto-read ignore (/autoread ignore): nothing of theirs is read or requested. */
+  ignored?: ReadonlySet<string>;
 }

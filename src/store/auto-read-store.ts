@@ -24,7 +24,12 @@ export interface AutoReadSettings {
   maxSpeed: number;
   /** More messages than this waiting: skip to the newest, with one notice; 0: never. */
   skipAfter: number;
+  /** Whose voice reads a member without a /myvoice voice: the server's one voice, or each their own from the pool. */
+  voices: AutoReadVoices;
 }
+
+/** 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool (src/autoread/voice-pool.ts). */
+export type AutoReadVoices = 'one' | 'distinct';
 
 export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze({
   sayAuthorName: true,
@@ -37,6 +42,7 @@ export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze({
   fasterAfter: 3,
   maxSpeed: 1.5,
   skipAfter: 10,
+  voices: 'one',
 });
 
 /** Why reading last stopped: /autoread stop (or a binding dropped), or SayBot leaving voice by itself (left alone, kicked). */

@@ -1,5 +1,6 @@
 import { BudgetArea, QuotaArea, SpendArea } from './areas/accounting.ts';
 import { AutoReadArea } from './areas/auto-read.ts';
+import { AutoReadMembersArea } from './areas/auto-read-members.ts';
 import { DictionaryArea } from './areas/dictionary.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
 import { MemberDefaultsArea, PresetArea } from './areas/presets.ts';
@@ -17,6 +18,7 @@ export abstract class KyselyStore implements Store {
   readonly quota: QuotaArea;
   readonly budgets: BudgetArea;
   readonly autoRead: AutoReadArea;
+  readonly autoReadMembers: AutoReadMembersArea;
   readonly dictionary: DictionaryArea;
   readonly outputDefaults: OutputDefaultsArea;
   readonly privacy: PrivacyArea;
@@ -35,6 +37,7 @@ export abstract class KyselyStore implements Store {
     this.quota = new QuotaArea(dialect);
     this.budgets = new BudgetArea(dialect);
     this.autoRead = new AutoReadArea(dialect);
+    this.autoReadMembers = new AutoReadMembersArea(dialect);
     this.dictionary = new DictionaryArea(dialect);
     this.outputDefaults = new OutputDefaultsArea(dialect);
     this.privacy = new PrivacyArea(dialect);

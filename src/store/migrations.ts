@@ -318,6 +318,39 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
     `,
   },
+  {
+    version: 14,
+    name: "auto-read's distinct voices and the managers' ignore list",
+    sql: `
+      -- voices: 'one' (the server's voice for everyone) or 'distinct' (a voice from the pool per member); NULL: 'one'.
+      ALTER TABLE auto_read ADD COLUMN voices TEXT CHECK (voices IN ('one', 'distinct'));
+      -- The voices the managers chose to give members (none: the documented presets of the server's language).
+      CREATE TABLE auto_read_voice_pool (
+        guild_id TEXT    NOT NULL,
+        voice    TEXT    NOT NULL,
+        added_by TEXT    NOT NULL,
+        added_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, voice)
+      ) STRICT;
+      -- The pool voice each member was given, kept so it stays theirs across restarts and pool changes.
+      CREATE TABLE auto_read_member_voices (
+        guild_id    TEXT    NOT NULL,
+        user_id     TEXT    NOT NULL,
+        voice       TEXT    NOT NULL,
+        assigned_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      ) STRICT;
+      CREATE INDEX auto_read_member_voices_voice ON auto_read_member_voices (guild_id, voice);
+      -- Members whose messages auto-read never reads, by a manager's choice.
+      CREATE TABLE auto_read_ignored (
+        guild_id   TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        ignored_by TEXT    NOT NULL,
+        ignored_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

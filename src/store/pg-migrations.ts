@@ -220,6 +220,31 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
     ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
   `,
+  14: `
+    ALTER TABLE auto_read ADD COLUMN voices TEXT CHECK (voices IN ('one', 'distinct'));
+    CREATE TABLE auto_read_voice_pool (
+      guild_id TEXT   NOT NULL,
+      voice    TEXT   NOT NULL,
+      added_by TEXT   NOT NULL,
+      added_at BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, voice)
+    );
+    CREATE TABLE auto_read_member_voices (
+      guild_id    TEXT   NOT NULL,
+      user_id     TEXT   NOT NULL,
+      voice       TEXT   NOT NULL,
+      assigned_at BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE INDEX auto_read_member_voices_voice ON auto_read_member_voices (guild_id, voice);
+    CREATE TABLE auto_read_ignored (
+      guild_id   TEXT   NOT NULL,
+      user_id    TEXT   NOT NULL,
+      ignored_by TEXT   NOT NULL,
+      ignored_at BIGINT NOT NULL,
+      PRIMARY KEY (guild_id, user_id)
+    );
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

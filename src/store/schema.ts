@@ -3,7 +3,7 @@
 // NUMERIC), 0/1 flags as numbers. The SQL that builds them is the released migration steps' (migrations.ts,
 // pg-migrations.ts); a column added there is added here.
 import type { Generated } from 'kysely';
-import type { AutoReadStopReason } from './auto-read-store.ts';
+import type { AutoReadStopReason, AutoReadVoices } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { OutputFormat } from './common-types.ts';
 
@@ -85,7 +85,11 @@ export interface Database {
     stopped_why: AutoReadStopReason | null;
     settings_updated_by: Text;
     updated_at: number;
+    voices: AutoReadVoices | null;
   };
+  auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
+  auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };
+  auto_read_ignored: { guild_id: string; user_id: string; ignored_by: string; ignored_at: number };
   dictionary_entries: { guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };

@@ -7,6 +7,7 @@
  */
 import type { BudgetArea, QuotaArea, SpendArea } from './areas/accounting.ts';
 import type { AutoReadArea } from './areas/auto-read.ts';
+import type { AutoReadMembersArea } from './areas/auto-read-members.ts';
 import type { DictionaryArea } from './areas/dictionary.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea, PresetArea } from './areas/presets.ts';
@@ -15,6 +16,7 @@ import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
 export type * from './accounting-store.ts';
 export type * from './auto-read-store.ts';
+export type * from './auto-read-members-store.ts';
 export type * from './dictionary-store.ts';
 export type * from './output-defaults-store.ts';
 export type * from './preset-store.ts';
@@ -34,6 +36,7 @@ export interface Store {
   quota: Operations<QuotaArea>;
   budgets: Operations<BudgetArea>;
   autoRead: Operations<AutoReadArea>;
+  autoReadMembers: Operations<AutoReadMembersArea>;
   dictionary: Operations<DictionaryArea>;
   outputDefaults: Operations<OutputDefaultsArea>;
   privacy: Operations<PrivacyArea>;

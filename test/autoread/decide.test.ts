@@ -45,6 +45,13 @@ describe('which message is read', () => {
     expect(verdict.read ? 'read' : verdict.why).toBe(expected);
   });
 
+  it('never reads a member the managers ignore, before any other rule (bots included)', () => {
+    const ignoring = { ...binding({ readBots: true }), ignored: new Set(['u1']) };
+    expect(shouldRead(message(), ignoring)).toEqual({ read: false, why: 'ignored' });
+    expect(shouldRead(message({ bot: true, content: '!! log' }), { ...ignoring, settings: { ...ignoring.settings, skipPrefix: '!!' } })).toEqual({ read: false, why: 'ignored' });
+    expect(shouldRead(message({ authorId: 'u2' }), ignoring)).toEqual({ read: true });
+  });
+
   it('reads the voice channel\'s own chat when that is the bound channel', () => {
     expect(shouldRead(message({ channelId: VOICE }), { ...binding(), channelId: VOICE })).toEqual({ read: true });
   });

@@ -5,6 +5,7 @@ import { getVoiceConnection } from '@discordjs/voice';
 import { Events, GatewayIntentBits, type Client, type Message, type VoiceState } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AutoReader, type BehindNotice, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
+import type { DistinctVoices } from '../../src/autoread/voice.ts';
 import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { createLogger } from '../../src/log.ts';
@@ -86,6 +87,8 @@ interface Setup {
   behind: BehindNotice[];
   stopped: string[];
   voices: Array<string | null>;
+  /** What each request was told of the others speaking now (voices:distinct), in order. */
+  distinct: Array<DistinctVoices | undefined>;
   logs: () => Array<Record<string, unknown>>;
 }
 
@@ -101,13 +104,15 @@ function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails
   const behind: BehindNotice[] = [];
   const stopped: string[] = [];
   const voices: Array<string | null> = [];
+  const distinct: Array<DistinctVoices | undefined> = [];
   const lines: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
   const reader = new AutoReader({
     speak: pipeline.speak,
-    requestFor: async (_guildId, userId, text): Promise<SpeechRequest> => {
+    requestFor: async (_guildId, userId, text, others): Promise<SpeechRequest> => {
       voices.push(userId);
+      distinct.push(others);
       if (options.requestFails && voices.length === 1) throw new Error('store unreachable');
       return { kind: 'tts', text, voice: userId === null ? 'server-voice' : `voice-of-${userId}`, format: 'wav' };
     },
@@ -132,7 +137,7 @@ function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails
     client.off(Events.VoiceStateUpdate, onVoice);
     reader.close();
   };
-  return { reader, pipeline, notices, behind, stopped, voices, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return { reader, pipeline, notices, behind, stopped, voices, distinct, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 type Post = Partial<Omit<ChatMessage, 'id' | 'guildId'>> & { content: string };
@@ -159,6 +164,19 @@ async function arrive(message: Post): Promise<void> {
   });
   expect(sent).toBe(true);
   await arrived;
+}
+
+/** A member's voice state changes; resolves once the client (and so the reader, listening first) has seen it. */
+function change(userId: string, channelId: string | null): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const listener = (_: VoiceState, after: VoiceState) => {
+      if (after.id !== userId || after.channelId !== channelId) return;
+      client.off(Events.VoiceStateUpdate, listener);
+      resolve();
+    };
+    client.on(Events.VoiceStateUpdate, listener);
+    fake.setVoiceState(guild.id, userId, channelId);
+  });
 }
 
 describe('AutoReader', () => {
@@ -267,15 +285,6 @@ describe('AutoReader', () => {
 
   it('announces members joining and leaving its voice channel when asked to, in the server\'s voice, charged to the server', async () => {
     const { reader, pipeline, voices } = setup({ announceJoinLeave: true });
-    const change = (userId: string, channelId: string | null) => new Promise<void>((resolve) => {
-      const listener = (_: VoiceState, after: VoiceState) => {
-        if (after.id !== userId || after.channelId !== channelId) return;
-        client.off(Events.VoiceStateUpdate, listener);
-        resolve();
-      };
-      client.on(Events.VoiceStateUpdate, listener);
-      fake.setVoiceState(guild.id, userId, channelId);
-    });
     await change(bob.id, QUIET);
     await change(bob.id, LOUNGE);
     await change(bob.id, null);
@@ -284,6 +293,37 @@ describe('AutoReader', () => {
     expect(voices).toEqual([null, null]);
     // The server's spend (under its own ID), never the member who came or went.
     expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([guild.id, guild.id]);
+  });
+
+  it('neither reads nor announces a member the managers ignore, and reads them again once forgotten', async () => {
+    const { reader, pipeline } = setup({ announceJoinLeave: true, sayAuthorName: false, onlyMembersInVoice: false });
+    reader.setIgnored(guild.id, [bob.id]);
+    const fromBob = { author: { id: bob.id, username: bob.username } };
+    await post(reader, { content: 'from bob', ...fromBob });
+    await change(bob.id, LOUNGE);
+    await post(reader, { content: 'from alice' });
+    expect(pipeline.texts).toEqual(['from alice']);
+    // Their data deleted (/privacy): the ignore record went with it.
+    reader.forgetMember(bob.id, guild.id);
+    await post(reader, { content: 'bob again', ...fromBob });
+    await change(bob.id, null);
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['from alice', 'bob again', 'bob1 left']);
+  });
+
+  it('tells each request under voices:distinct which voices the others read lately speak in', async () => {
+    const { reader, distinct } = setup({ voices: 'distinct', onlyMembersInVoice: false });
+    await post(reader, { content: 'one' });
+    await post(reader, { content: 'two', author: { id: bob.id, username: bob.username } });
+    await post(reader, { content: 'three' });
+    expect(distinct).toEqual([
+      { speakingNow: new Map() },
+      { speakingNow: new Map([[`voice-of-${alice.id}`, 1]]) },
+      { speakingNow: new Map([[`voice-of-${bob.id}`, 1]]) },
+    ]);
+    reader.configure(guild.id, { voices: 'one' });
+    await post(reader, { content: 'four' });
+    expect(distinct[3]).toBeUndefined();
   });
 
   it('stops by itself when the bot leaves voice, and says so to the store', async () => {

@@ -38,4 +38,29 @@ describe('autoreadSpeechRequest', () => {
     await store.memberDefaults.set(G, MINA, { voice: 'a-clone-that-was-deleted' });
     expect((await autoreadSpeechRequest(store, guild, MINA, 'x')).voice).toBe('voice-b-ko-f-01');
   });
+
+  it('voices:distinct: a member without a voice of their own is given one of the pool, kept; /myvoice still wins', async () => {
+    const speakingNow = new Map<string, number>();
+    for (const voice of ['voice-b-en-m-01', 'voice-b-en-f-02']) await store.autoReadMembers.addToPool(G, voice, BOB, 25);
+    const first = await autoreadSpeechRequest(store, guild, MINA, 'hi', { speakingNow });
+    expect(['voice-b-en-m-01', 'voice-b-en-f-02']).toContain(first.voice);
+    expect(await store.autoReadMembers.memberVoice(G, MINA)).toBe(first.voice);
+    // Kept, even when others now speak in it.
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'hi', { speakingNow: new Map([[first.voice ?? '', 3]]) })).voice).toBe(first.voice);
+    // Bob speaks while Mina does: he is given the other voice.
+    const bob = await autoreadSpeechRequest(store, guild, BOB, 'hi', { speakingNow: new Map([[first.voice ?? '', 1]]) });
+    expect(bob.voice).not.toBe(first.voice);
+    // Join and leave lines stay in the server's voice; voices:one (no `distinct`) too.
+    expect((await autoreadSpeechRequest(store, guild, null, 'x', { speakingNow })).voice).toBe('voice-b-ko-f-01');
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'x')).voice).toBe('voice-b-ko-f-01');
+    await store.memberDefaults.set(G, MINA, { voice: 'voice-b-ja-m-01' });
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow })).voice).toBe('voice-b-ja-m-01');
+  });
+
+  it("voices:distinct: the default pool is the server language's presets; a voice leaving the pool is replaced", async () => {
+    const first = (await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow: new Map() })).voice;
+    expect(['voice-b-ko-f-01', 'voice-b-ko-m-01']).toContain(first);
+    await store.autoReadMembers.addToPool(G, 'voice-b-en-m-01', BOB, 25);
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow: new Map() })).voice).toBe('voice-b-en-m-01');
+  });
 });

@@ -113,15 +113,9 @@ describe('auto-read', () => {
     const voiceOf = new Map(h.sandbox.requests.slice(from).map((r) => [r.text, r.voice]));
     expect(voiceOf.get(texts[1])).toBe(CAROL_VOICE);
     expect(voiceOf.get(texts[0])).not.toBe(CAROL_VOICE);
-    const samples = monoOf(audio);
-    let start = 0;
-    for (const text of texts) {
-      const seconds = h.sandbox.expectedDurationSeconds(text);
-      // The middle of each stretch, clear of the joins.
-      const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
-      const pitch = dominantPitchHz(middle, 48_000) ?? 0;
-      expect(Math.abs(pitch - (h.sandbox.voicePitchHz(voiceOf.get(text) ?? '') ?? 0)), text).toBeLessThan(4);
-      start += seconds;
+    const pitches = pitchesOf(h, audio, texts);
+    for (const [i, text] of texts.entries()) {
+      expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voiceOf.get(text) ?? '') ?? 0)), text).toBeLessThan(4);
     }
   });
 
@@ -438,13 +432,92 @@ describe('auto-read', () => {
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
+  it('voices:distinct reads three members in three voices of the pool, each in the same voice on a second message', async () => {
+    const h = await startReading();
+    // Three pool voices whose pitches the sandbox keeps far apart: 200, 290 and 450 Hz.
+    const pool = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02'];
+    for (const voice of pool) {
+      const added = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'voice_add', options: { voice } });
+      expect(added.content).toContain(`Added \`${voice}\` to the voice pool.`);
+    }
+    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { voices: 'distinct', say_name: false } });
+    expect(set.content).toContain('voices: a voice of the pool per member');
+    await memberMoves(h, BOB.id, VOICE);
+    const members = [ALICE, CAROL, BOB];
+    const voiceOf = new Map<string, string>();
+    for (const texts of [['One.', 'Two.', 'Three.'], ['Four.', 'Five.', 'Six.']]) {
+      const from = h.sandbox.requests.length;
+      h.discord.clearAudio(GUILD);
+      const now = Date.now();
+      for (const [i, member] of members.entries()) await post(h, member, texts[i] ?? '', { at: now + i });
+      const audio = await heard(h, texts);
+      const requested = new Map(h.sandbox.requests.slice(from).map((r) => [r.text, r.voice ?? '']));
+      expect([...requested.keys()].sort()).toEqual([...texts].sort());
+      const pitches = pitchesOf(h, audio, texts);
+      for (const [i, member] of members.entries()) {
+        const voice = requested.get(texts[i]) ?? '';
+        expect(pool).toContain(voice);
+        // The same voice as in the first round, heard at that voice's pitch.
+        expect(voice).toBe(voiceOf.get(member.id) ?? voice);
+        voiceOf.set(member.id, voice);
+        expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voice) ?? 0)), texts[i]).toBeLessThan(4);
+      }
+      expect(new Set(members.map((member) => voiceOf.get(member.id))).size).toBe(3);
+    }
+    // Each member's voice is listed for the managers and told to the member.
+    const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
+    expect(shown.content).toContain(`Voice pool: ${pool.map((voice) => `\`${voice}\``).join(', ')}.`);
+    expect(shown.content).toContain(`<@${CAROL.id}> \`${voiceOf.get(CAROL.id)}\``);
+    const mine = await runCommand(h, { guildId: GUILD, userId: BOB.id, name: 'myvoice', subcommand: 'show' });
+    expect(mine.content).toContain(`Auto-read reads you in \`${voiceOf.get(BOB.id)}\`, your voice from the server's pool.`);
+  });
+
+  it('voices:one, the default, reads every member in the server\'s one voice whatever the pool holds', async () => {
+    const h = await startReading();
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'voice_add', options: { voice: 'voice-b-en-m-02' } });
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const now = Date.now();
+    await post(h, ALICE, 'First.', { at: now });
+    await post(h, CAROL, 'Second.', { at: now + 1 });
+    await expectRead(h, from, ['alice said, First.', 'carol said, Second.']);
+    expect(h.sandbox.requests.slice(from).map((r) => r.voice)).toEqual(['voice-b-en-f-01', 'voice-b-en-f-01']);
+    const mine = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'show' });
+    expect(mine.content).toBe("You have no defaults in this server. Auto-read reads you in the server's voice, `voice-b-en-f-01`.");
+  });
+
+  it('never reads a member the managers ignore (no request), lists them, and /privacy delete removes the record', async () => {
+    const h = await startReading();
+    const member = { type: 6, value: CAROL.id };
+    const ignored = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'ignore', options: { member } });
+    expect(ignored.content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${CAROL.id}>` }));
+    const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
+    expect(shown.content).toContain(`Not read: <@${CAROL.id}>.`);
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    // Decided in arrival order: once Alice's line is requested, Carol's was skipped before anything was asked.
+    await post(h, CAROL, 'Nobody hears me.');
+    await post(h, ALICE, 'Only me.');
+    await expectRead(h, from, ['alice said, Only me.']);
+    expect(h.logs()).toContain('"skipped":"ignored"');
+    // Carol deletes her data in this server: the manager's record about her goes with it, and she is read again.
+    const deleted = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'privacy', subcommand: 'delete' });
+    expect(deleted.content).toMatch(/: [1-9]\d* records removed/);
+    const after = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
+    expect(after.content).toContain('Not read: nobody.');
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Back again.');
+    await heard(h, ['carol said, Back again.']);
+    expect(spoken(h, from)).toEqual(['alice said, Only me.', 'carol said, Back again.']);
+  });
+
   it('shows the settings with no options, and the status', async () => {
     const h = await startReading();
     const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
     expect(content).toBe(`Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
       'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off; ' +
       'skip messages starting with: none; read @silent messages: on; join when a member joins: off; ' +
-      'faster past 3 waiting (up to 1.5×), skip to the newest past 10.');
+      'faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone.');
   });
 });
 
@@ -462,6 +535,18 @@ async function memberMoves(h: Harness, userId: string, channelId: string): Promi
   }));
   h.discord.setVoiceState(GUILD, userId, channelId);
   await seen;
+}
+
+/** The pitch heard in the middle of each text's stretch of `audio` (heard in the order of `texts`), clear of the joins. */
+function pitchesOf(h: Harness, audio: Parameters<typeof monoOf>[0], texts: readonly string[]): Array<number | undefined> {
+  const samples = monoOf(audio);
+  let start = 0;
+  return texts.map((text) => {
+    const seconds = h.sandbox.expectedDurationSeconds(text);
+    const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
+    start += seconds;
+    return dominantPitchHz(middle, 48_000);
+  });
 }
 
 /**

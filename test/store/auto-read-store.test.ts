@@ -16,7 +16,7 @@ forEachBackend((store, backend) => {
       expect(await store.autoRead.get(G1)).toEqual({ guildId: G1, reading: false, settings: { ...AUTO_READ_DEFAULTS } });
       expect(AUTO_READ_DEFAULTS).toEqual({
         sayAuthorName: true, maxLength: 200, readBots: false, onlyMembersInVoice: true, announceJoinLeave: false,
-        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10,
+        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10, voices: 'one',
       });
       expect(await store.autoRead.listReading()).toEqual([]);
       expect(await store.autoRead.stop(G1)).toBe(false);
@@ -78,6 +78,12 @@ forEachBackend((store, backend) => {
       const back = await store.autoRead.setSettings(G1, { skipPrefix: null, readSilent: null, maxSpeed: null }, ADMIN);
       expect(back).toEqual({ ...AUTO_READ_DEFAULTS, autojoin: true, fasterAfter: 2, skipAfter: 6 });
       await expect(store.autoRead.setSettings(G1, { maxSpeed: 3 }, ADMIN)).rejects.toThrow();
+    });
+
+    it('keeps voices: distinct, and null puts back one voice for everyone', async () => {
+      expect((await store.autoRead.setSettings(G1, { voices: 'distinct' }, ADMIN)).voices).toBe('distinct');
+      expect((await store.autoRead.get(G1)).settings.voices).toBe('distinct');
+      expect((await store.autoRead.setSettings(G1, { voices: null }, ADMIN)).voices).toBe('one');
     });
 
     it('records why reading stopped: SayBot leaving by itself, or asked (also after it left)', async () => {

@@ -62,7 +62,7 @@ describe('migrations', () => {
     await store.close();
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
-      'auto_read', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
+      'auto_read', 'auto_read_ignored', 'auto_read_member_voices', 'auto_read_voice_pool', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
       'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'removed_guilds', 'schema_migrations', 'spend_totals_guild_month',
       'spend_totals_member_day', 'spends', 'store_secrets', 'voice_library',
     ]);

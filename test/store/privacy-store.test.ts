@@ -39,7 +39,7 @@ forEachBackend((store, backend) => {
     it('shows what it keeps about a member in a guild, and nothing about another member', async () => {
       await seed(store, G1, A, 'a');
       const traces = await store.privacy.describeMember(G1, A);
-      expect(traces.map((t) => t.table)).toEqual(expect.arrayContaining(['member_defaults', 'member_output_defaults', 'presets', 'dictionary_entries', 'voice_library', 'spends', 'budget_holds']));
+      expect(traces.map((t) => t.table)).toEqual(expect.arrayContaining(['member_defaults', 'member_output_defaults', 'presets', 'dictionary_entries', 'voice_library', 'spends', 'budget_holds', 'auto_read_voice_pool', 'auto_read_member_voices', 'auto_read_ignored']));
       expect(traces.find((t) => t.table === 'spends')?.rows).toBe(2);
       expect(await store.privacy.describeMember(G1, B)).toEqual([]);
       expect(await store.privacy.describeMember(G2, A)).toEqual([]);

@@ -19,4 +19,7 @@ export async function seedMemberTraces(store: Store, guildId: string, userId: st
   await store.budgets.set(guildId, { guildMonthlyChars: 1000 }, userId);
   await store.autoRead.start(guildId, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: userId });
   await store.autoRead.setSettings(guildId, { maxLength: 100 }, userId);
+  await store.autoReadMembers.addToPool(guildId, 'voice-b-ko-m-01', userId, 25);
+  await store.autoReadMembers.assignVoice(guildId, userId, 'voice-b-ko-m-01', 5000);
+  await store.autoReadMembers.ignore(guildId, userId, userId, 200);
 }

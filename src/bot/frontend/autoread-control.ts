@@ -30,4 +30,8 @@ export interface AutoreadControl {
   configure(guildId: string, settings: AutoReadSettings): void;
   /** A changed dictionary, from the next message on. */
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
+  /** The members the managers had it ignore (the store's list), from the next message on. */
+  setIgnored(guildId: string, userIds: readonly string[]): void;
+  /** A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild). */
+  forgetMember(userId: string, guildId?: string): void;
 }

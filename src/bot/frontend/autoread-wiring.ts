@@ -51,9 +51,9 @@ export class AutoreadWiring implements AutoreadControl {
     this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
       speak: (order) => speech.speak(order),
-      requestFor: (guildId, userId, text) => {
+      requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
-        return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text);
+        return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text, distinct);
       },
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       notify: (notice) => this.#notify(notice),
@@ -134,6 +134,14 @@ export class AutoreadWiring implements AutoreadControl {
 
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     this.#reader.setDictionary(guildId, entries);
+  }
+
+  setIgnored(guildId: string, userIds: readonly string[]): void {
+    this.#reader.setIgnored(guildId, userIds);
+  }
+
+  forgetMember(userId: string, guildId?: string): void {
+    this.#reader.forgetMember(userId, guildId);
   }
 
   /**
@@ -243,8 +251,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
-    const entries = await this.#options.store.dictionary.list(state.guildId);
-    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings }, entries);
+    const [entries, ignored] = await Promise.all([this.#options.store.dictionary.list(state.guildId), this.#options.store.autoReadMembers.ignored(state.guildId)]);
+    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings, ignored: new Set(ignored) }, entries);
     // Not awaited: a slow or refused status never delays reading.
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }

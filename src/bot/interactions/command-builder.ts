@@ -13,6 +13,7 @@ import {
   SlashCommandRoleOption,
   SlashCommandStringOption,
   SlashCommandSubcommandBuilder,
+  SlashCommandUserOption,
   type SharedNameAndDescription,
 } from 'discord.js';
 import { localisations, t, type MessageKey } from '../i18n.ts';
@@ -143,4 +144,9 @@ export function channelOption<O extends OptionName>(name: O, spec: Common & Desc
 
 export function roleOption<O extends OptionName>(name: O, spec: Common & Described<O>): SlashCommandRoleOption {
   return option(new SlashCommandRoleOption(), name, spec);
+}
+
+/** A member of the server (Discord resolves the user and their member data in the interaction). */
+export function userOption<O extends OptionName>(name: O, spec: Common & Described<O>): SlashCommandUserOption {
+  return option(new SlashCommandUserOption(), name, spec);
 }

@@ -20,6 +20,7 @@ function autoReadStateOf(guildId: string, row: Row<'auto_read'> | undefined): Au
     fasterAfter: row?.faster_after ?? AUTO_READ_DEFAULTS.fasterAfter,
     maxSpeed: row?.max_speed ?? AUTO_READ_DEFAULTS.maxSpeed,
     skipAfter: row?.skip_after ?? AUTO_READ_DEFAULTS.skipAfter,
+    voices: row?.voices ?? AUTO_READ_DEFAULTS.voices,
     ...present({ requiredRoleId: row?.required_role_id ?? AUTO_READ_DEFAULTS.requiredRoleId, skipPrefix: row?.skip_prefix ?? AUTO_READ_DEFAULTS.skipPrefix }),
   };
   const reading = flagOf(row?.reading ?? null) ?? false;
@@ -77,6 +78,7 @@ export class AutoReadArea extends Area {
         required_role_id: changes.requiredRoleId, only_members_in_voice: flag(changes.onlyMembersInVoice),
         announce_join_leave: flag(changes.announceJoinLeave), skip_prefix: changes.skipPrefix, read_silent: flag(changes.readSilent),
         autojoin: flag(changes.autojoin), faster_after: changes.fasterAfter, max_speed: changes.maxSpeed, skip_after: changes.skipAfter,
+        voices: changes.voices,
       }),
       settings_updated_by: updatedBy,
       updated_at: Date.now(),

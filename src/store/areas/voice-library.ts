@@ -112,6 +112,9 @@ export class VoiceLibraryArea extends Area {
       if (!row) return undefined;
       const presets = await trx.deleteFrom('presets').where('guild_id', '=', guildId).where('voice', '=', voiceId).returning(['name', 'name_key']).execute();
       const cleared = await trx.updateTable('member_defaults').set({ voice: null }).where('guild_id', '=', guildId).where('voice', '=', voiceId).executeTakeFirst();
+      // Auto-read gives it to nobody any more; those who had it are given another pool voice when next read.
+      await trx.deleteFrom('auto_read_voice_pool').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
+      await trx.deleteFrom('auto_read_member_voices').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
       await trx.deleteFrom('voice_library').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).execute();
       const presetsRemoved = presets.sort((a, b) => byCodePoint(a.name_key, b.name_key)).map((p) => p.name);
       return { voice: clonedVoiceOf(row), presetsRemoved, memberDefaultsCleared: Number(cleared.numUpdatedRows) };
