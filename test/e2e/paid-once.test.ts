@@ -108,10 +108,20 @@ describe('free work and broken upstreams stay bounded', () => {
     h.sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
     const rssBefore = process.memoryUsage().rss;
     let peak = rssBefore;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    let sampler: NodeJS.Timeout | undefined;
+    // Fails at once past the bound rather than letting an unbounded body take the machine's memory.
+    const overBound = new Promise<never>((_, reject) => {
+      sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+        if (peak - rssBefore >= 100 * 1024 * 1024) reject(new Error(`RSS grew by ${Math.round((peak - rssBefore) / 1e6)} MB`));
+      }, 10);
+    });
     let content: string | undefined;
     try {
-      ({ content } = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text: 'A line whose audio never ends.', voice: 'voice-b-en-f-01', output: 'file' } }));
+      ({ content } = await Promise.race([
+        runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text: 'A line whose audio never ends.', voice: 'voice-b-en-f-01', output: 'file' } }),
+        overBound,
+      ]));
     } finally {
       clearInterval(sampler);
     }
