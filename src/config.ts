@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OperatorBudgets } from './quota/budgets.ts';
+import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
 import type { QueueBounds } from './speech/queue-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/catalogue.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
@@ -63,6 +64,9 @@ const EnvSchema = z.object({
   VOICE_API_PLAN: z.enum(['creator', 'pro', 'business'], { error: 'must be one of creator, pro, business' }).default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
+  // The most audio a request's text may bring (src/api/audio-limits.ts): past it the body is cut, charged, undelivered.
+  VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
+  VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
   DATABASE_URL: z
     .string()
@@ -96,6 +100,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
     .optional(),
+  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no limit.
+  BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
   USER_INSTALL: z.enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' }).default('off'),
   USER_INSTALL_ALLOWLIST: z
@@ -211,6 +217,10 @@ export interface Config {
   allowedGuilds?: readonly string[] | undefined;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/speech/queue-bounds.ts. */
   queue: QueueBounds;
+  /** Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/speech/free-rate.ts). */
+  freeRequestsPerMinute: number;
+  /** How much audio a request's text may bring (src/api/audio-limits.ts). */
+  voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/bot/frontend/user-install.ts). */
   userInstall: UserInstallSetting;
   /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
@@ -330,6 +340,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
       : { mode: e.USER_INSTALL },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
+    freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,
+    voiceApiAudioLimits: {
+      ...DEFAULT_AUDIO_LIMITS,
+      secondsPerCharacter: e.VOICE_API_MAX_SECONDS_PER_CHAR,
+      maxBytes: e.VOICE_API_MAX_AUDIO_MB * 1024 * 1024,
+    },
     removedGuildGraceMs: e.FORGET_REMOVED_GUILD_AFTER_DAYS * 86_400_000,
     cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
     extraVoices,

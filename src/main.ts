@@ -104,6 +104,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     metrics,
     ...clientSeams,
     timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
+    audioLimits: config.voiceApiAudioLimits,
   });
   const voiceApi = seams.wrapVoiceApiClient ? seams.wrapVoiceApiClient(ownClient) : ownClient;
 
@@ -213,6 +214,7 @@ async function assembleCore(
   });
   const speech = new SpeechPipeline({
     source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue, metrics,
+    freePerMinute: config.freeRequestsPerMinute, ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };
 }

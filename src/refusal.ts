@@ -20,6 +20,8 @@ export type RefusalReason =
   | { code: 'queue-guild-full'; bound: 'clips' | 'seconds'; limit: number; queued: number }
   /** The member already has `queued` requests under way in this server, the most allowed. */
   | { code: 'queue-member-full'; limit: number; queued: number }
+  /** The member asked for `limit` things that cost no characters within a minute; the next fits in `waitSeconds`. */
+  | { code: 'free-rate'; limit: number; waitSeconds: number }
   /** The store did not answer in time (a lock held elsewhere, a server gone quiet): nothing was spent. */
   | { code: 'storage-unavailable' };
 

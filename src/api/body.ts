@@ -97,6 +97,9 @@ export interface AudioBodyHooks {
   waiting: (waiting: boolean) => void;
   /** The network side is over (all bytes arrived, or the stream was cut), maybe well before the caller read it all. */
   done: () => void;
+  /** The most bytes the body may have (its first bytes included); past it, the stream is cut with `tooLarge()`. */
+  maxBytes: number;
+  tooLarge: () => Error;
 }
 
 /**
@@ -109,6 +112,7 @@ export class AudioBodyStream extends Readable {
   readonly #hooks: AudioBodyHooks;
   #ended = false;
   #waiting = false;
+  #received = 0;
 
   constructor(head: Head, source: Readable, hooks: AudioBodyHooks) {
     super();
@@ -133,6 +137,13 @@ export class AudioBodyStream extends Readable {
   }
 
   readonly #onData = (chunk: Buffer): void => {
+    if (this.destroyed) return;
+    this.#received += chunk.length;
+    // Cut (the source destroyed, its request aborted) before the chunk is kept: past the bound, nothing more is held.
+    if (this.#received > this.#hooks.maxBytes) {
+      this.cut(this.#hooks.tooLarge());
+      return;
+    }
     if (this.push(chunk)) return;
     this.#source.pause();
     this.#setWaiting(true);

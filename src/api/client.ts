@@ -4,12 +4,14 @@ import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
+import { audioBound, DEFAULT_AUDIO_LIMITS, type AudioLimits } from './audio-limits.ts';
 import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Call } from './call.ts';
 import {
   BadRequestError,
   ConnectionError,
+  OversizedResponseError,
   TimeoutError,
   UndeliveredError,
   UnexpectedResponseError,
@@ -70,6 +72,8 @@ export interface VoiceApiClientOptions {
   retryMaxDelayMs?: number;
   /** Counts each HTTP exchange (retries too) by status (0: no answer) and time to the response headers. */
   metrics?: Pick<Metrics, 'voiceApiRequest'> | undefined;
+  /** How much audio a request's text may bring (audio-limits.ts); DEFAULT_AUDIO_LIMITS otherwise. */
+  audioLimits?: Partial<AudioLimits>;
 }
 
 export interface CallOptions {
@@ -113,6 +117,8 @@ type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
 
 interface Outgoing {
   operation: Operation;
+  /** The text spoken: what bounds the audio that may come back. */
+  text: string;
   /** Built again for every attempt, so that a multipart body can be re-sent. */
   body: () => { payload: string | FormData; contentType?: string };
   accept: string;
@@ -135,6 +141,8 @@ interface Received {
 }
 
 const ERROR_BODY_CAP = 64 * 1024;
+/** A clone's JSON answer names a voice in a few hundred bytes; one past this is not the service's answer. */
+const CLONE_JSON_CAP = 64 * 1024;
 const REF_AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'mp3', 'm4a'];
 const CONTENT_TYPES: Partial<Record<AudioFormat, string>> = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' };
 const CONNECTION_REASONS: Readonly<Record<string, string>> = {
@@ -185,6 +193,7 @@ export class VoiceApiClient {
   readonly #agent: Agent;
   readonly #calls = new Set<Call>();
   readonly #metrics: Pick<Metrics, 'voiceApiRequest'> | undefined;
+  readonly #audioLimits: AudioLimits;
   #closed = false;
 
   /**
@@ -220,6 +229,12 @@ export class VoiceApiClient {
       bodyIdleMs: positive(t.bodyIdleMs, DEFAULT_TIMEOUTS.bodyIdleMs, 'timeouts.bodyIdleMs'),
       totalMs: positive(t.totalMs, DEFAULT_TIMEOUTS.totalMs, 'timeouts.totalMs'),
     };
+    const a = options.audioLimits ?? {};
+    this.#audioLimits = {
+      secondsPerCharacter: positive(a.secondsPerCharacter, DEFAULT_AUDIO_LIMITS.secondsPerCharacter, 'audioLimits.secondsPerCharacter'),
+      minSeconds: positive(a.minSeconds, DEFAULT_AUDIO_LIMITS.minSeconds, 'audioLimits.minSeconds'),
+      maxBytes: positive(a.maxBytes, DEFAULT_AUDIO_LIMITS.maxBytes, 'audioLimits.maxBytes'),
+    };
     const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
     this.#retry = {
       maxRetries: Math.floor(maxRetries),
@@ -238,13 +253,13 @@ export class VoiceApiClient {
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-    return this.#execute(this.#jsonRequest('tts', json), options.signal, (r, call) => this.#finishAudio(r, call));
+    return this.#execute(this.#jsonRequest('tts', json, request.text), options.signal, (r, call) => this.#finishAudio(r, call, request.text));
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-    return this.#execute(this.#jsonRequest('emotion-tts', json), options.signal, (r, call) => this.#finishAudio(r, call));
+    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options.signal, (r, call) => this.#finishAudio(r, call, request.text));
   }
 
   /**
@@ -266,6 +281,7 @@ export class VoiceApiClient {
     const { text } = valid;
     const outgoing: Outgoing = {
       operation: 'voice-clone',
+      text,
       body: () => {
         const form = new FormData();
         form.append('text', text);
@@ -274,7 +290,7 @@ export class VoiceApiClient {
       },
       accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
     };
-    return this.#execute(outgoing, options.signal, (r, call) => this.#finishClone(r, call));
+    return this.#execute(outgoing, options.signal, (r, call) => this.#finishClone(r, call, text));
   }
 
   /**
@@ -284,7 +300,7 @@ export class VoiceApiClient {
    * tell a spent monthly quota: look at `usage.remaining`, sent when the service sends usage headers.
    */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
-    const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }));
+    const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '');
     try {
       return await this.#execute(probe, options.signal, ({ headers, source }) => {
         discard(source);
@@ -318,8 +334,8 @@ export class VoiceApiClient {
     return `VoiceApiClient ${inspectFn(this.toJSON(), options)}`;
   }
 
-  #jsonRequest(operation: Operation, json: string): Outgoing {
-    return { operation, body: () => ({ payload: json, contentType: 'application/json' }), accept: 'audio/*' };
+  #jsonRequest(operation: Operation, json: string, text: string): Outgoing {
+    return { operation, text, body: () => ({ payload: json, contentType: 'application/json' }), accept: 'audio/*' };
   }
 
   #closedError(): ConnectionError {
@@ -401,8 +417,15 @@ export class VoiceApiClient {
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
       // Liberal in what we accept: some services put the new voice's ID only in a JSON body.
-      const bytes = await readCapped(source, ERROR_BODY_CAP);
+      const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
+      if (bytes.length > CLONE_JSON_CAP) {
+        // An answer cut short cannot be trusted to name the voice that was made (and charged).
+        throw new OversizedResponseError(
+          `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
+          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
+        );
+      }
       const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
       if (voiceId === undefined) {
         // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
@@ -431,13 +454,13 @@ export class VoiceApiClient {
     return { status, headers, head, format: detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES)), source };
   }
 
-  #finishAudio(received: Received, call: Call): Finished<AudioResponse> {
+  #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
     const { status, headers, head, format, source } = received;
     if (format === undefined) return { value: this.#notAudio(status, headers, head, source, call), handedOver: false };
-    return { value: this.#audioResponse(format, head, source, call, requestIdOf(headers), usageOf(headers)), handedOver: true };
+    return { value: this.#audioResponse(format, head, source, call, received, text), handedOver: true };
   }
 
-  #finishClone(received: Received, call: Call): Finished<CloneVoiceResponse> {
+  #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
     const requestId = requestIdOf(headers);
@@ -445,25 +468,31 @@ export class VoiceApiClient {
     const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
     if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
     if (format !== undefined) {
-      return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, requestId, usage) }, handedOver: true };
+      return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, received, text) }, handedOver: true };
     }
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
     return { value: drained.then(() => meta), handedOver: false };
   }
 
-  #audioResponse(
-    format: AudioFormat,
-    head: Head,
-    source: Readable,
-    call: Call,
-    requestId: string | undefined,
-    usage: UsageInfo | undefined,
-  ): AudioResponse {
+  /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
+  #audioResponse(format: AudioFormat, head: Head, source: Readable, call: Call, received: Received, text: string): AudioResponse {
+    const { status, headers } = received;
+    const requestId = requestIdOf(headers);
+    const usage = usageOf(headers);
+    const bound = audioBound(this.#audioLimits, text, format, head.bytes);
     const body = new AudioBodyStream(head, source, {
       mapError: (error) => call.reason ?? this.#asVoiceApiError(error, call, 'body'),
       waiting: (waiting) => (waiting ? call.pauseClock() : call.resumeClock()),
       done: () => call.networkDone(),
+      maxBytes: bound.maxBytes,
+      tooLarge: () => {
+        this.#logger.warn({ code: 'api-audio-too-long', status, requestId, maxBytes: bound.maxBytes, maxSeconds: bound.maxSeconds, format }, 'Voice API audio went past what its text can take: cut');
+        return new OversizedResponseError(
+          `The Voice API answered ${status} with more audio than ${text.length} characters can take (over ${bound.maxBytes} bytes, about ${Math.round(bound.maxSeconds)} s); it was cut there, and its characters were charged`,
+          withDefined({ status, requestId, usage }),
+        );
+      },
     });
     call.handOver(body);
     body.once('close', () => call.end());

@@ -129,5 +129,11 @@ export class UndeliveredError extends VoiceApiError {
   }
 }
 
+/**
+ * A 2xx whose body went past what its request can take (audio far longer than its text, a clone's JSON answer of
+ * megabytes): a service fault or a proxy that never ends. Cut there, its memory let go; charged all the same.
+ */
+export class OversizedResponseError extends UndeliveredError {}
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends VoiceApiError {}

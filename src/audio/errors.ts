@@ -46,4 +46,12 @@ export class JobUnavailableError extends Error {
 }
 
 /** Speed, volume or joining could not run now (audio-thread.ts). */
-export class AudioBusyError extends JobUnavailableError {}
+export class AudioBusyError extends JobUnavailableError {
+  /** For 'owner-busy': how many jobs one server may have under way or waiting. */
+  readonly limit: number | undefined;
+
+  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) {
+    super(reason, message, options);
+    this.limit = options?.limit;
+  }
+}

@@ -1,10 +1,13 @@
 // One worker thread that takes one job at a time, for work that must stay off the main thread (the main thread
 // runs every guild's 20 ms voice cycle, and decoding even a minute of audio there stalls them all). A few jobs
-// may wait; beyond that, or past the time limit, a job is refused rather than queued without end. An idle
-// worker is ended so its memory is given back; a crashed or stuck one is replaced and the jobs waiting go on.
+// may wait; beyond that, or past the time limit, a job is refused rather than queued without end. Jobs wait per
+// owner (a server) and are taken in turn, one owner's then the next's, so one server's many jobs never hold up
+// another's. An idle worker is ended so its memory is given back; a crashed or stuck one is replaced and the jobs
+// waiting go on.
 import { Worker } from 'node:worker_threads';
 
-export type JobThreadFailure = 'busy' | 'timeout' | 'crashed';
+/** 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting. */
+export type JobThreadFailure = 'busy' | 'owner-busy' | 'timeout' | 'crashed';
 
 export interface JobThreadOptions {
   /** The worker's module: it answers each message `{ id, ... }` with one message carrying the same `id`. */
@@ -30,7 +33,10 @@ export class JobThread<J extends object, R extends { id: number }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
   #current: (Waiting<J, R> & { timer: NodeJS.Timeout }) | undefined;
-  readonly #queue: Array<Waiting<J, R>> = [];
+  /** Waiting jobs per owner; the owner whose turn is next comes first (a Map keeps insertion order). */
+  readonly #queues = new Map<string, Array<Waiting<J, R>>>();
+  #waiting = 0;
+  #lastOwner: string | undefined;
   #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
 
@@ -40,22 +46,52 @@ export class JobThread<J extends object, R extends { id: number }> {
 
   /** Jobs under way and waiting. */
   get load(): number {
-    return this.#queue.length + (this.#current ? 1 : 0);
+    return this.#waiting + (this.#current ? 1 : 0);
   }
 
-  /** Runs `job` (its `transfer` buffers moved to the worker, not copied); resolves with the worker's reply. */
-  run(job: J, transfer: ArrayBuffer[] = []): Promise<R> {
+  /**
+   * Runs `job` (its `transfer` buffers moved to the worker, not copied); resolves with the worker's reply. `owner`
+   * (a server) waits its turn with the other owners': round-robin, whoever has more jobs waiting.
+   */
+  run(job: J, transfer: ArrayBuffer[] = [], owner = ''): Promise<R> {
     const { maxWaiting, unavailable } = this.#options;
-    if (this.#queue.length >= maxWaiting) return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
+    if (this.#waiting >= maxWaiting) return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
     return new Promise<R>((resolve, reject) => {
-      this.#queue.push({ job: { ...job, id: this.#nextId++ }, transfer, resolve, reject });
+      const queue = this.#queues.get(owner);
+      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, resolve, reject };
+      if (queue) queue.push(waiting);
+      else this.#queues.set(owner, [waiting]);
+      this.#waiting += 1;
       this.#next();
     });
   }
 
+  /**
+   * The first job of the owner whose turn it is, which then goes to the back of the line. The owner served last
+   * waits for every other: its jobs that arrived while its last one ran do not go before another owner's.
+   */
+  #take(): Waiting<J, R> | undefined {
+    let chosen: string | undefined;
+    for (const owner of this.#queues.keys()) {
+      chosen ??= owner;
+      if (owner !== this.#lastOwner) {
+        chosen = owner;
+        break;
+      }
+    }
+    const queue = chosen === undefined ? undefined : this.#queues.get(chosen);
+    if (chosen === undefined || !queue) return undefined;
+    const waiting = queue.shift();
+    this.#queues.delete(chosen);
+    if (queue.length > 0) this.#queues.set(chosen, queue);
+    this.#lastOwner = chosen;
+    if (waiting) this.#waiting -= 1;
+    return waiting;
+  }
+
   #next(): void {
     if (this.#current) return;
-    const waiting = this.#queue.shift();
+    const waiting = this.#take();
     if (!waiting) {
       this.#worker?.unref();
       this.#idle ??= setTimeout(() => this.#stop(), this.#options.idleMs).unref();

@@ -10,8 +10,13 @@ export const DEFAULT_PORT = 8787;
 
 const USAGE = `Usage: npm run sandbox -- [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--key KEY]
                       [--realtime-factor 0] [--start-delay-ms 0] [--no-streamed-wav-header]
+                      [--fault endless-body]
 Environment: HOST, PORT, SANDBOX_KEY, SANDBOX_KEY_FILE (flags win). Without a key, the one kept in
-${DEFAULT_KEY_FILE} (or SANDBOX_KEY_FILE) is used, made at the first start: it stays valid across restarts.`;
+${DEFAULT_KEY_FILE} (or SANDBOX_KEY_FILE) is used, made at the first start: it stays valid across restarts.
+--fault endless-body: every 2xx audio answer is billed, then never ends (silence for as long as the client reads).`;
+
+/** The faults a sandbox started from the command line can keep for every request. */
+const CLI_FAULTS = ['endless-body'] as const;
 
 function numberOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -29,6 +34,7 @@ async function main(): Promise<void> {
       'realtime-factor': { type: 'string' },
       'start-delay-ms': { type: 'string' },
       'streamed-wav-header': { type: 'boolean' },
+      fault: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     // --no-streamed-wav-header: exact WAV sizes instead of a streaming synthesiser's header (the default).
@@ -38,6 +44,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const fault = CLI_FAULTS.find((kind) => kind === values.fault);
+  if (values.fault !== undefined && fault === undefined) throw new Error(`--fault must be one of ${CLI_FAULTS.join(', ')}, not ${JSON.stringify(values.fault)}`);
   const given = values.key ?? process.env.SANDBOX_KEY;
   const keyFile = process.env.SANDBOX_KEY_FILE ?? DEFAULT_KEY_FILE;
   const kept = given === undefined ? keptSandboxKey(keyFile) : undefined;
@@ -55,6 +63,7 @@ async function main(): Promise<void> {
     },
   });
 
+  if (fault !== undefined) sandbox.injectFault({ kind: fault, times: Infinity });
   console.log(`SayBot Voice API sandbox on ${sandbox.url} (${PRESET_VOICES.length} preset voices; Ctrl+C stops it)`);
   console.log(`Test key (Creator plan, ${PLAN_LIMITS.creator.toLocaleString('en-US')} characters a month): ${sandbox.testKey}`);
   if (kept !== undefined) {

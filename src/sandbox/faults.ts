@@ -37,6 +37,11 @@ export type Fault = {
   | { kind: 'stall-after'; bytes: number }
   /** The socket is closed before any response. */
   | { kind: 'close-before-response' }
+  /**
+   * The audio never ends: after the whole body, silence (zero bytes) follows for as long as the client reads,
+   * as fast as it reads, without Content-Length (a service fault, a proxy looping). Ends when the client goes.
+   */
+  | { kind: 'endless-body' }
 );
 
 export type FaultKind = Fault['kind'];

@@ -577,7 +577,8 @@ class SandboxServer implements Sandbox {
     const paced = audio && pacing.realtimeFactor > 0;
     const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
     const transfer = this.#variants.transfer;
-    const chunked = transfer === 'chunked' || (transfer === 'auto' && (paced || body.chunked === true));
+    const endless = fault?.kind === 'endless-body' && audio;
+    const chunked = endless || transfer === 'chunked' || (transfer === 'auto' && (paced || body.chunked === true));
     if (!chunked) all['Content-Length'] = String(body.bytes.length);
     res.writeHead(status, all);
     record.status = status;
@@ -602,6 +603,10 @@ class SandboxServer implements Sandbox {
       sent = next;
     }
 
+    if (endless) {
+      await sendForever(res, record);
+      return;
+    }
     if (fault?.kind === 'stall-after' && end < body.bytes.length) {
       record.outcome = 'stalled';
       return;
@@ -668,6 +673,31 @@ function write(res: ServerResponse, piece: Uint8Array): Promise<boolean> {
       resolve(!error);
     });
   });
+}
+
+/** Silence written as fast as the client takes it (socket back-pressure respected), until the client goes. */
+const ENDLESS_PIECE = new Uint8Array(64 * 1024);
+async function sendForever(res: ServerResponse, record: { bodyBytes: number; chunks: number; outcome?: RequestOutcome }): Promise<void> {
+  while (!res.destroyed) {
+    if (!res.write(ENDLESS_PIECE)) {
+      const open = await new Promise<boolean>((resolve) => {
+        const onDrain = () => {
+          res.off('close', onClose);
+          resolve(true);
+        };
+        const onClose = () => {
+          res.off('drain', onDrain);
+          resolve(false);
+        };
+        res.once('drain', onDrain);
+        res.once('close', onClose);
+      });
+      if (!open) break;
+    }
+    record.bodyBytes += ENDLESS_PIECE.length;
+    record.chunks += 1;
+  }
+  record.outcome ??= 'client-aborted';
 }
 
 /** Waits until what has been written (headers included) has reached the socket. */

@@ -77,7 +77,7 @@ export async function partsFile(source: PartSource, request: SpeechRequest, text
   }
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
-    const { data, seconds } = await joinPartsOffThread(parts.map((p) => p.data), format);
+    const { data, seconds } = await joinPartsOffThread(parts.map((p) => p.data), format, charge.context.guildId);
     return { files: [{ data, format }], seconds };
   }
   let seconds = 0;

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread, changesAudio } from '../audio/audio-thread.ts';
 import type { AudioEffects } from '../audio/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/format.ts';
 import { SPEECH_SETTINGS, type OpusSettings } from '../audio/opus-settings.ts';
-import { AbortedError } from '../api/errors.ts';
+import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { cacheKey, effectsKey } from '../cache/cache-key.ts';
@@ -174,18 +175,19 @@ export class PartSource {
       return cachedPart(hit, this.encoding);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
-    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice), (c) => c.then((changed) => changed.done));
+    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice, charge?.context.guildId), (c) => c.then((changed) => changed.done));
     // Identical requests at once: the leader's original is changed, the others' copies are let go.
     if (!leader) audio.body.destroy();
     return (await abortable(value, signal)).part();
   }
 
-  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string): Promise<Changed> {
+  /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
+  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string, guild = ''): Promise<Changed> {
     const generation = this.#cache?.generation(voice) ?? 0;
     const bytes = Buffer.concat(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
-      changed = await applyEffectsOffThread(bytes, effects);
+      changed = await applyEffectsOffThread(bytes, effects, guild);
     } catch (error) {
       if (!(error instanceof UnsupportedAudioError)) throw error;
       // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
@@ -217,17 +219,27 @@ export class PartSource {
       if (payer !== charge) payer?.close();
       throw error;
     }
-    // Paid the moment the service accepted it: recorded now, whatever becomes of its audio.
-    void this.#spends.spent(payer, text, endpointOf(request), response).finally(() => {
+    // Paid the moment the service accepted it, and recorded once its body is over (a bounded wait: the call's
+    // total timeout, and the audio its text can take): as spent, or as spent and undelivered when the body went
+    // past that bound and was cut. Its budget hold stays until then, so nothing is under-counted meanwhile.
+    const recorded = finished(response.body).then(
+      () => this.#spends.spent(payer, text, endpointOf(request), response),
+      (error: unknown) => {
+        if (!(error instanceof OversizedResponseError)) return this.#spends.spent(payer, text, endpointOf(request), response);
+        this.#spends.undelivered(error, payer, endpointOf(request), text);
+        payer?.release(text);
+        return undefined;
+      },
+    ).finally(() => {
       if (payer !== charge) payer?.close();
     });
     const fill = new AudioFill(response, this.encoding);
     const cache = this.#cache;
-    const done = fill.complete.then(
+    const cached = fill.complete.then(
       (entry) => cache?.put(key, request.voice, entry, generation),
       (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
     );
-    return { from: 'api', part: () => fill.part(), done };
+    return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
   /**

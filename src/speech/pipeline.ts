@@ -11,6 +11,7 @@ import { fileAsVoiceMessage, partClip, partsFile, partsVoiceMessage, type PartCl
 import { SpeechInputError } from './errors.ts';
 import type { SpeechRequest } from './request.ts';
 import type { PartSource } from './part-source.ts';
+import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
 
@@ -103,6 +104,10 @@ export interface SpeechPipelineOptions {
   metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
+  /** Requests costing no characters one member may make per minute in a server (free-rate.ts); absent or 0: no limit. */
+  freePerMinute?: number;
+  /** The clock the free-request rate counts by (default the real one). */
+  now?: () => Date;
 }
 
 /** What acceptance leaves for the rest of the job. */
@@ -141,6 +146,7 @@ export class SpeechPipeline {
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
   readonly #queue: QueueBook;
+  readonly #freeRate: FreeRequestRate;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -150,6 +156,8 @@ export class SpeechPipeline {
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
+    const now = options.now;
+    this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, now === undefined ? Date.now : () => now().getTime());
   }
 
   speak(order: SpeechOrder): SpeechJob {
@@ -224,6 +232,9 @@ export class SpeechPipeline {
       } else {
         const needs = await this.#inOrder(this.#source.needs(request, texts));
         if (order.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+        // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
+        // per member instead. Auto-read is left out: it bounds its own backlog (see enforcementFor).
+        if (requester.source !== 'autoread' && needs.every((need) => need.free)) this.#freeRate.take(requester.guildId, requester.userId);
         charge = await this.#accounting.authorize(context, needs);
       }
     } catch (error) {

@@ -1,3 +1,4 @@
+import { quantiseEffects } from '../audio/audible-steps.ts';
 import type { AudioEffects } from '../audio/effect-types.ts';
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
 import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
@@ -138,8 +139,12 @@ export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequ
   };
 }
 
-/** Speed and volume as the request's `effects`, left out when they change nothing (the service's audio as sent). */
+/**
+ * Speed and volume as the request's `effects`, in audible steps (a value stored before they were stepped renders
+ * like its neighbours), left out when they change nothing (the service's audio as sent).
+ */
 export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume'>): { effects?: AudioEffects } {
-  if (settings.speed === 1 && settings.volume === 0) return {};
-  return { effects: { speed: settings.speed, volumeDb: settings.volume } };
+  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume });
+  if (effects.speed === 1 && effects.volumeDb === 0) return {};
+  return { effects };
 }

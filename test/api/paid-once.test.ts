@@ -1,9 +1,9 @@
 // Never paid twice (issue 23, point 6): a 2xx has been charged by the service, so a body that breaks afterwards is
 // not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { describe, expect, it } from 'vitest';
-import { UndeliveredError, type VoiceApiClient } from '../../src/api/index.ts';
+import { OversizedResponseError, UndeliveredError, type VoiceApiClient } from '../../src/api/index.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
-import { fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
+import { fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 let client: VoiceApiClient;
@@ -82,6 +82,32 @@ describe('a 2xx whose body breaks before the audio could be used', () => {
     expect(error).toBeInstanceOf(UndeliveredError);
     expect(requestsTo(sandbox, 'voice-clone')).toHaveLength(1);
     expect(sandbox.charactersBilled()).toBeGreaterThan(0);
+  });
+});
+
+describe('a 2xx whose body is far larger than its request can take', () => {
+  it('tts audio that never ends: cut past what its characters can take, OversizedResponseError (charged), one request', async () => {
+    sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
+    const response = await client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' });
+    let received = 0;
+    response.body.on('data', (chunk: Buffer) => (received += chunk.length));
+    const error = await streamError(response.body);
+    expect(error).toBeInstanceOf(OversizedResponseError);
+    expect(error).toMatchObject({ charged: true, status: 200, requestId: requestsTo(sandbox, 'tts')[0]?.id });
+    // 30 s of 24 kHz mono PCM16 (the floor for a short text) and the header allowance: far below the 64 MB cap.
+    expect(received).toBeLessThan(30 * 48_000 + 256 * 1024);
+    expect(requestsTo(sandbox, 'tts')).toHaveLength(1);
+    expect(sandbox.charactersBilled()).toBe(requestsTo(sandbox, 'tts')[0]?.charactersBilled);
+  });
+
+  it('a clone answered in JSON only, over 64 KiB: refused as OversizedResponseError (charged), not cloned again', async () => {
+    // The ID comes first, then padding no voice's answer has: a body cut at the cap cannot be trusted to name it.
+    const body = JSON.stringify({ voice_id: 'clone_000000000000000000000000', padding: 'x'.repeat(200_000) });
+    sandbox.injectFault({ kind: 'response', status: 200, body, contentType: 'application/json', endpoint: 'voice-clone' });
+    const error = await rejectionOf(client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+    expect(error).toBeInstanceOf(OversizedResponseError);
+    expect(error).toMatchObject({ charged: true, status: 200 });
+    expect(requestsTo(sandbox, 'voice-clone')).toHaveLength(1);
   });
 });
 

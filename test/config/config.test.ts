@@ -141,6 +141,17 @@ describe('loadConfig', () => {
     expect(problems).toEqual([expect.stringMatching(/^Configuration: QUEUE_MAX_PER_MEMBER must be a whole number from 0 to 1000; got "many"$/)]);
   });
 
+  it('reads the free-request rate (10 a minute by default, 0: no limit) and the audio bounds (1 s a character, 64 MB), naming a bad one', () => {
+    expect(loadConfig(base).freeRequestsPerMinute).toBe(10);
+    expect(loadConfig(base).voiceApiAudioLimits).toEqual({ secondsPerCharacter: 1, minSeconds: 30, maxBytes: 64 * 1024 * 1024 });
+    const set = loadConfig({ ...base, BUDGET_MEMBER_FREE_PER_MINUTE: '0', VOICE_API_MAX_SECONDS_PER_CHAR: '3', VOICE_API_MAX_AUDIO_MB: '8' });
+    expect(set.freeRequestsPerMinute).toBe(0);
+    expect(set.voiceApiAudioLimits).toEqual({ secondsPerCharacter: 3, minSeconds: 30, maxBytes: 8 * 1024 * 1024 });
+    expect(problemsOf({ ...base, VOICE_API_MAX_SECONDS_PER_CHAR: '0.5' })).toEqual([
+      expect.stringMatching(/^Configuration: VOICE_API_MAX_SECONDS_PER_CHAR must be a whole number from 1 to 60; got "0.5"$/),
+    ]);
+  });
+
   it('reads how long a removed server\'s data stays (30 days by default, 1 to 3650) and names a bad value', () => {
     expect(loadConfig(base).removedGuildGraceMs).toBe(30 * 86_400_000);
     expect(loadConfig({ ...base, FORGET_REMOVED_GUILD_AFTER_DAYS: '7' }).removedGuildGraceMs).toBe(7 * 86_400_000);

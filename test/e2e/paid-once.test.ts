@@ -1,6 +1,7 @@
 // Never paid twice, end to end (issue 23, point 6): the real bot, the local Discord and the sandbox, which bills at
 // acceptance. A 2xx whose body breaks is sent once, recorded once as spent and undelivered, and the member is told
 // in their language; a clone whose audio breaks keeps its voice instead of cloning (and paying) again.
+import { readdirSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +82,58 @@ describe('a 2xx whose body breaks before its audio', () => {
     expect(spends().filter((s) => s.endpoint === 'voice-clone')).toEqual([
       { endpoint: 'voice-clone', characters: calls[0]?.charactersBilled, cached: 0, undelivered: 0, request_id: calls[0]?.id },
     ]);
+  });
+});
+
+describe('free work and broken upstreams stay bounded', () => {
+  /** Files in the bot's audio cache (each entry is one file). */
+  const cacheFiles = () => readdirSync(h.cacheDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+
+  it('30 volume variants of one text (-1.001 … -1.030 dB) share one render and one cache entry besides the original', async () => {
+    const text = 'Thirty volumes a listener cannot tell apart.';
+    const before = { files: cacheFiles(), requests: h.sandbox.requests.length };
+    for (let i = 1; i <= 30; i += 1) {
+      const volume = -1 - i / 1000;
+      const { content } = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'en-US', options: { text, voice: 'voice-b-en-f-01', output: 'file', volume } });
+      expect(content, `volume ${volume}`).toMatch(/^Here is/);
+    }
+    expect(h.sandbox.requests.length - before.requests).toBe(1);
+    // The original and the one -1 dB render (today: one entry per float, 31).
+    await expect.poll(() => cacheFiles() - before.files).toBeLessThanOrEqual(3);
+  });
+
+  it('a 200 whose WAV never ends: cut, recorded once as spent and undelivered, the member told in Japanese, memory within +100 MB', async () => {
+    const before = h.sandbox.requests.length;
+    const spentBefore = spends().length;
+    h.sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    let sampler: NodeJS.Timeout | undefined;
+    // Fails at once past the bound rather than letting an unbounded body take the machine's memory.
+    const overBound = new Promise<never>((_, reject) => {
+      sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+        if (peak - rssBefore >= 100 * 1024 * 1024) reject(new Error(`RSS grew by ${Math.round((peak - rssBefore) / 1e6)} MB`));
+      }, 10);
+    });
+    let content: string | undefined;
+    try {
+      ({ content } = await Promise.race([
+        runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text: 'A line whose audio never ends.', voice: 'voice-b-en-f-01', output: 'file' } }),
+        overBound,
+      ]));
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    console.log(`endless body: RSS ${Math.round(rssBefore / 1e6)} MB before, peak +${Math.round((peak - rssBefore) / 1e6)} MB`);
+    expect(peak - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    expect(content).toBe(t('ja', 'error.api.oversized'));
+    const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
+    expect(requests).toHaveLength(1);
+    await expect.poll(() => h.sandbox.requests.at(-1)?.outcome).toBe('client-aborted');
+    await expect.poll(() => spends().length).toBe(spentBefore + 1);
+    expect(spends().at(-1)).toEqual({ endpoint: 'tts', characters: requests[0]?.charactersBilled, cached: 0, undelivered: 1, request_id: requests[0]?.id });
+    expect(h.logs()).toContain('"code":"api-audio-too-long"');
   });
 });

@@ -157,6 +157,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       BUDGET_MEMBER_DAILY_CHARS: '0',
       BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
       BUDGET_BOT_MONTHLY_CHARS: '0',
+      BUDGET_MEMBER_FREE_PER_MINUTE: '0',
       // The fake serves attachments like Discord's CDN, from its own address.
       ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
       ...options.env,

@@ -14,6 +14,7 @@ export const en = {
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
   'error.api.undelivered': 'The voice service accepted this request and counted its characters, but the audio broke off before it arrived, so nothing was played. Those characters are spent; please try again.',
+  'error.api.oversized': 'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.aborted': 'The request was cancelled.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
@@ -37,6 +38,7 @@ export const en = {
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
   'error.audio.busy': 'I am preparing too much audio right now (files, speed and volume). Please try again in a minute (nothing was charged twice).',
+  'error.audio.guildBusy': 'This server already has {limit} pieces of audio being prepared (files, speed and volume), the most one server may. Please try again once they are done (nothing was charged twice).',
   'error.input.unknownLanguage': '"{language}" is not a language code. Pick one from the list (for example en, ko, ja).',
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   'error.shuttingDown': 'I am restarting. Please try again in a minute.',
@@ -194,6 +196,7 @@ export const en = {
   'queue.refused.guildClips': "This server's voice queue is full ({queued} clips waiting, at most {limit}). Try again once some have played, or ask for a file.",
   'queue.refused.guildSeconds': "This server's voice queue is full (about {queued} s of speech waiting, at most {limit} s). Try again once some has played, or ask for a file.",
   'queue.refused.member': 'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
+  'budget.refused.freeRate': 'You asked for {limit} things that cost no characters (replays, other speeds or volumes, audio already made) within a minute, the most one member may. Try again in {seconds} s.',
   'budget.name.guildMonthlyChars': "the server's monthly characters",
   'budget.name.memberDailyChars': "a member's daily characters",
   'budget.name.memberCooldownSeconds': 'the cooldown in seconds',

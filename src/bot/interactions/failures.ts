@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  OversizedResponseError,
   UndeliveredError,
   UnexpectedResponseError,
 } from '../../api/errors.ts';
@@ -75,6 +76,7 @@ export function describeFailure(error: unknown): DescribedFailure {
   }
   if (error instanceof TimeoutError) return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
   if (error instanceof ConnectionError) return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof OversizedResponseError) return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
   if (error instanceof UndeliveredError) return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
   if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
@@ -87,7 +89,10 @@ export function describeFailure(error: unknown): DescribedFailure {
     if (error.reason === 'call-terminated') return { code: 'voice-call-terminated', message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
     return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
   }
-  if (error instanceof AudioBusyError) return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
+  if (error instanceof AudioBusyError) {
+    if (error.reason === 'owner-busy') return { code: 'audio-guild-busy', message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } }, level: 'info' };
+    return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
+  }
   if (error instanceof UnsupportedAudioError) {
     return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } }, level: 'warn' };
   }
@@ -122,6 +127,8 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
         : { key: 'queue.refused.guildSeconds', params: { limit: reason.limit, queued: reason.queued } };
     case 'queue-member-full':
       return { key: 'queue.refused.member', params: { limit: reason.limit } };
+    case 'free-rate':
+      return { key: 'budget.refused.freeRate', params: { limit: reason.limit, seconds: reason.waitSeconds } };
     case 'storage-unavailable':
       return { key: 'quota.storageUnavailable' };
   }

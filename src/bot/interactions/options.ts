@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { quantiseSpeed, quantiseVolumeDb } from '../../audio/audible-steps.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../audio/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../audio/time-stretch.ts';
 import type { SpeechSettings } from '../../speech/settings.ts';
@@ -53,15 +54,16 @@ export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | 
 }
 
 /**
- * The speed and volume a command was given (only those it was given). Discord enforces the options' ranges for
- * its own clients; a crafted value outside them is refused here, before anything is paid.
+ * The speed and volume a command was given (only those it was given), in the steps a listener hears
+ * (audible-steps.ts): what is stored, keyed, rendered and shown. Discord enforces the options' ranges for its own
+ * clients; a crafted value outside them is refused here, before anything is paid.
  */
 export function readAudioSettings(options: Options): Pick<SpeechSettings, 'speed' | 'volume'> {
   const speed = options.getNumber('speed');
   const volume = options.getNumber('volume');
   if (speed !== null && !(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new UserError('error.input.speed', { value: String(speed) });
   if (volume !== null && !(volume >= MIN_VOLUME_DB && volume <= MAX_VOLUME_DB)) throw new UserError('error.input.volume', { value: String(volume) });
-  return { ...(speed === null ? {} : { speed }), ...(volume === null ? {} : { volume }) };
+  return { ...(speed === null ? {} : { speed: quantiseSpeed(speed) }), ...(volume === null ? {} : { volume: quantiseVolumeDb(volume) }) };
 }
 
 /** Every speech setting a command was given, voice and audio alike (only those it was given), checked as below. */

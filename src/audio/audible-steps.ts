@@ -1,0 +1,29 @@
+// Speed and volume in the steps a listener can tell apart. Every distinct value is its own cache entry and its own
+// render in the audio worker, without a character spent, so values closer than a listener hears are folded to one:
+// a tempo change under ~5 % goes unnoticed in speech, and a level change under ~0.5 dB is below the just
+// noticeable difference for loudness (about 1 dB for speech; half of it to stay on the safe side).
+import type { AudioEffects } from './effect-types.ts';
+import { MAX_VOLUME_DB, MIN_VOLUME_DB } from './gain.ts';
+import { MAX_SPEED, MIN_SPEED } from './time-stretch.ts';
+
+export const SPEED_STEP = 0.05;
+export const VOLUME_STEP_DB = 0.5;
+
+/** `value` on the nearest multiple of `step`, within min..max, as a short decimal (1.1, not 1.1000000000000001). */
+function onStep(value: number, step: number, min: number, max: number): number {
+  const stepped = Math.round(value / step) * step;
+  // Two decimals hold every step here; `+ 0` turns -0 into 0, so it prints and keys like 0.
+  return Number(Math.min(max, Math.max(min, stepped)).toFixed(2)) + 0;
+}
+
+export function quantiseSpeed(speed: number): number {
+  return onStep(speed, SPEED_STEP, MIN_SPEED, MAX_SPEED);
+}
+
+export function quantiseVolumeDb(volumeDb: number): number {
+  return onStep(volumeDb, VOLUME_STEP_DB, MIN_VOLUME_DB, MAX_VOLUME_DB);
+}
+
+export function quantiseEffects(effects: AudioEffects): AudioEffects {
+  return { speed: quantiseSpeed(effects.speed), volumeDb: quantiseVolumeDb(effects.volumeDb) };
+}
