@@ -4,12 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { PermissionFlagsBits } from 'discord.js';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
-// A server where the bot may see and write but not connect to voice.
+// A server where the bot may see and write but not connect to voice; its member may connect and speak there.
 const noVoice = {
   id: '200000000000000003',
   name: 'No voice',
   textChannelId: '210000000000000003',
-  voiceChannels: [{ id: '220000000000000009', name: 'locked' }],
+  voiceChannels: [{
+    id: '220000000000000009', name: 'locked',
+    overwrites: [{ id: '300000000000000021', type: 1, allow: PermissionFlagsBits.Connect | PermissionFlagsBits.Speak }],
+  }],
   members: [{ id: '300000000000000021', username: 'carol', voiceChannelId: '220000000000000009' }],
   everyonePermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands,
   botPermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.AttachFiles,
