@@ -8,14 +8,16 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');
 const base = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: '123456789012345678' };
 
-function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
+/** The configuration line about DATABASE_URL, or undefined when the configuration loads. */
+function databaseUrlLine(url: string): string | undefined {
   try {
-    loadConfig(env);
+    loadConfig({ ...base, DATABASE_URL: url });
+    return undefined;
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    expect(error.problems).toHaveLength(1);
+    return error.problems[0];
   }
-  return [];
 }
 
 describe('DATABASE_URL that does not parse', () => {
@@ -26,10 +28,7 @@ describe('DATABASE_URL that does not parse', () => {
     ['a / in the password that begins with digits (read as a port)', '5432/xZ2pW9', /password/],
   ];
   it.each(cases)('%s: names the variable and the password, says how to encode, never shows either', (_, password, part) => {
-    const url = `postgres://saybot:${password}@postgres:5432/saybot`;
-    const problems = problemsOf({ ...base, DATABASE_URL: url });
-    expect(problems).toHaveLength(1);
-    const line = problems[0]!;
+    const line = databaseUrlLine(`postgres://saybot:${password}@postgres:5432/saybot`) ?? '';
     expect(line).toMatch(/^Configuration: DATABASE_URL /);
     expect(line).toMatch(part);
     expect(line).toContain('%2F');
@@ -40,21 +39,21 @@ describe('DATABASE_URL that does not parse', () => {
   });
 
   it('a / in the user name names the user name', () => {
-    const line = problemsOf({ ...base, DATABASE_URL: 'postgres://say/bot@postgres:5432/saybot' })[0] ?? '';
+    const line = databaseUrlLine('postgres://say/bot@postgres:5432/saybot') ?? '';
     expect(line).toMatch(/^Configuration: DATABASE_URL .*user name/);
   });
 
   it('a port that is not a number names the port', () => {
-    const line = problemsOf({ ...base, DATABASE_URL: 'postgres://saybot:pw@postgres:54x2/saybot' })[0] ?? '';
+    const line = databaseUrlLine('postgres://saybot:pw@postgres:54x2/saybot') ?? '';
     expect(line).toMatch(/^Configuration: DATABASE_URL .*port/);
     expect(line).not.toContain('pw@');
   });
 
   it('accepts a password from `openssl rand -hex 24`, and an encoded one, as PostgreSQL will read them', () => {
     const hex = randomBytes(24).toString('hex');
-    expect(problemsOf({ ...base, DATABASE_URL: `postgres://saybot:${hex}@postgres:5432/saybot` })).toEqual([]);
+    expect(databaseUrlLine(`postgres://saybot:${hex}@postgres:5432/saybot`)).toBeUndefined();
     const typed = 'Kq7/xZ2#p?W@9:';
-    expect(problemsOf({ ...base, DATABASE_URL: `postgres://saybot:${encodeURIComponent(typed)}@postgres:5432/saybot` })).toEqual([]);
-    expect(problemsOf({ ...base, DATABASE_URL: 'postgresql://db.internal/saybot?sslmode=require' })).toEqual([]);
+    expect(databaseUrlLine(`postgres://saybot:${encodeURIComponent(typed)}@postgres:5432/saybot`)).toBeUndefined();
+    expect(databaseUrlLine('postgresql://db.internal/saybot?sslmode=require')).toBeUndefined();
   });
 });
