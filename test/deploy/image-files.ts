@@ -46,8 +46,12 @@ export function dockerfileStages(text = readRepoFile('Dockerfile')): Stage[] {
 
 /** An instruction's words: its JSON array in exec form, or undefined in shell form (Docker runs `/bin/sh -c`). */
 export function execForm(args: string): string[] | undefined {
-  if (!args.trim().startsWith('[')) return undefined;
-  const words: unknown = JSON.parse(args);
+  let words: unknown;
+  try {
+    words = JSON.parse(args);
+  } catch {
+    return undefined; // not valid JSON (e.g. `[npm, start]`): Docker runs it as a shell form too
+  }
   return Array.isArray(words) && words.every((w) => typeof w === 'string') ? words : undefined;
 }
 
