@@ -12,6 +12,10 @@ COPY packages/local-discord/package.json ./packages/local-discord/
 RUN npm ci --omit=dev --no-audit --no-fund
 # The /usage chart loads only the Regular weight of the shipped Noto Sans KR/JP; the other eight weights are ~90 MB.
 RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +
+# The Opus addon's build leftovers (~9 MB): libopus's sources (deps/) and node-gyp's objects (build-tmp-napi-v3/).
+# The addon loads from prebuild/, whose opus.node is a hard link to the built one, so it stays; checked here.
+RUN rm -rf node_modules/@discordjs/opus/deps node_modules/@discordjs/opus/build-tmp-napi-v3 \
+ && node -e "new (require('@discordjs/opus').OpusEncoder)(48000, 2)"
 
 # Final stage: Node 24, the production dependencies and SayBot's sources; no compilers, no package lists.
 FROM node:24-bookworm-slim
@@ -26,4 +30,6 @@ COPY commands ./commands
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
+# Exec form, and `npm start` execs node (package.json): `docker stop` (SIGTERM) and Ctrl-C (SIGINT) reach SayBot,
+# which leaves voice, closes the store and exits 0. A shell form, or a script without exec, would swallow them.
 CMD ["npm", "start"]

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { postgresUrlProblem } from './postgres-url.ts';
 import type { OperatorBudgets } from './quota/budgets.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
 import type { QueueBounds } from './speech/queue-bounds.ts';
@@ -294,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  const databaseUrlProblem = parsed.success && POSTGRES_URL.test(parsed.data.DATABASE_URL) ? postgresUrlProblem(parsed.data.DATABASE_URL) : undefined;
+  if (databaseUrlProblem !== undefined) problems.push(`DATABASE_URL ${databaseUrlProblem}`);
   if (parsed.success && parsed.data.USER_INSTALL === 'allowlist' && parsed.data.USER_INSTALL_ALLOWLIST === undefined) {
     problems.push('USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set');
   }

@@ -1,20 +1,25 @@
 // Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
 // Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/shard/), which runs this
 // same file once per shard; a shard process is told so by the manager's environment (config.shard).
+import { constants as osConstants } from 'node:os';
 import { configSecrets, environmentSecrets, loadConfig } from './config.ts';
 import { loadDotenv } from './dotenv.ts';
 import { createLogger, redactSecrets, type Logger } from './log.ts';
 import { startSayBot } from './main.ts';
 import { startShardManager } from './shard/manager.ts';
 import { announceShardReady } from './shard/ready.ts';
+import { stopSignalPolicy } from './stop-signals.ts';
 
 interface Running {
   logger: Logger;
   stop(): Promise<void>;
+  /** Ends at once what this process started besides itself (the shard processes), when the owner forces exit. */
+  kill?(): void;
 }
 
 let running: Running | undefined;
 let stopSignal: NodeJS.Signals | 'disconnect' | undefined;
+const signals = stopSignalPolicy({ isShard: process.send !== undefined });
 
 async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Promise<never> {
   run.logger.info({ signal }, signal === 'disconnect' ? 'shard manager gone' : 'signal received');
@@ -27,8 +32,19 @@ async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Pr
   }
 }
 
+/** Asked again while the shutdown runs: the owner does not want to wait (exit code 128 + the signal, as a kill). */
+function forceExit(signal: NodeJS.Signals | 'disconnect'): never {
+  const message = 'signal received again: exiting without finishing the shutdown';
+  if (running) running.logger.warn({ signal }, message);
+  else process.stderr.write(`${message}\n`);
+  running?.kill?.();
+  process.exit(signal === 'disconnect' ? 1 : 128 + (osConstants.signals[signal] ?? 0));
+}
+
 function stopOn(signal: NodeJS.Signals | 'disconnect'): void {
-  if (stopSignal) return;
+  const action = signals.next(Date.now());
+  if (action === 'force-exit') forceExit(signal);
+  if (action === 'ignore') return;
   stopSignal = signal;
   if (running) void shutdown(running, signal);
 }
@@ -49,7 +65,7 @@ async function start(): Promise<Running> {
   if (config.shards === undefined) return startSayBot(config);
   const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({ role: 'shard-manager' });
   const manager = await startShardManager(config, logger);
-  return { logger, stop: () => manager.stop() };
+  return { logger, stop: () => manager.stop(), kill: () => manager.kill() };
 }
 
 try {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { ensureWritableFolder } from '../data-folder.ts';
 import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
 import { decodeEntry, encodeEntry } from './entry-file.ts';
@@ -131,7 +132,7 @@ export class AudioCache {
   }
 
   async #load(): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
+    ensureWritableFolder(this.#dir, 'CACHE_DIR');
     this.#adopt(await this.#scan(true));
     await this.#evict();
     this.#log.info({ dir: this.#dir, entries: this.#index.size, bytes: this.#bytes, maxBytes: this.#maxBytes }, 'audio cache open');

@@ -23,6 +23,8 @@ const SHARD_ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
 export interface RunningShardManager {
   readonly manager: ShardingManager;
   stop(): Promise<void>;
+  /** Ends every shard process at once (SIGKILL), without their shutdown: the owner forced exit. */
+  kill(): void;
 }
 
 function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
@@ -75,7 +77,11 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     throw error;
   }
   logger.info({ shards: count }, 'every shard ready');
-  return { manager, stop };
+  const kill = (): void => {
+    manager.respawn = false;
+    for (const shard of manager.shards.values()) shard.process?.kill('SIGKILL');
+  };
+  return { manager, stop, kill };
 }
 
 /** SIGTERM (the shard shuts down as `npm start` does: voice left, store closed), and waits for it to exit. */

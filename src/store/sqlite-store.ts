@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +11,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { ensureWritableFolder } from '../data-folder.ts';
 import { Dialect } from './dialect.ts';
 import { KyselyStore } from './kysely-store.ts';
 import { migrate, schemaVersion } from './migrations.ts';
@@ -113,7 +113,7 @@ class NodeSqliteDriver implements Driver {
 
 /** Opens the file in WAL mode and migrates it; the connection closed again if either fails. */
 function openDatabase(file: string, busyMs: number): DatabaseSync {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') ensureWritableFolder(path.dirname(path.resolve(file)), 'DATABASE_URL', file);
   const db = new DatabaseSync(file, { timeout: busyMs, enableForeignKeyConstraints: true });
   try {
     if (file !== ':memory:') {

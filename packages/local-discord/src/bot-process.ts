@@ -24,7 +24,7 @@ export interface BotProcess {
 }
 
 export interface BotProcessOptions {
-  /** The bot's entry module, run by this Node (SayBot's src/index.ts). */
+  /** The bot's entry module, run by this Node (SayBot's src/index.ts); not used with `command`. */
   entry: string;
   /** The environment, as an operator's .env would give it (nothing is inherited but PATH). */
   env: Record<string, string>;
@@ -32,16 +32,22 @@ export interface BotProcessOptions {
   caCertificatePem: string;
   /** Node flags before the entry, as `npm start` gives them (V8's heap sizes); none by default. */
   nodeArgs?: readonly string[] | undefined;
+  /**
+   * Instead of `node <entry>`: this command line in this folder (e.g. `npm start` in SayBot's own folder, as its
+   * Docker image runs it), so that what stands between the signal and the bot is tested too.
+   */
+  command?: { argv: readonly [string, ...string[]]; cwd: string } | undefined;
 }
 
-/** Starts `node <entry>` in a fresh directory (no .env there) with `env`. */
+/** Starts `node <entry>` in a fresh directory (no .env there) with `env`, or `command` where it says. */
 export function startBotProcess(options: BotProcessOptions): BotProcess {
   const dir = mkdtempSync(path.join(tmpdir(), 'bot-process-'));
   const caFile = path.join(dir, 'voice-ca.pem');
   writeFileSync(caFile, options.caCertificatePem);
+  const [file, ...args] = options.command?.argv ?? [process.execPath, ...(options.nodeArgs ?? []), options.entry];
   // Its own process group, so that stop() can end the shards too if the manager cannot.
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], {
-    cwd: dir,
+  const child = spawn(file, args, {
+    cwd: options.command?.cwd ?? dir,
     env: { PATH: process.env['PATH'] ?? '', NODE_EXTRA_CA_CERTS: caFile, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
