@@ -183,7 +183,10 @@ export class SpeechPipeline {
     }
   }
 
-  /** Forgets a deleted voice's audio; returns how many cache entries went with it. */
+  /**
+   * A cloned voice was deleted: its parts still queued or accepted are refused at their fetch (nothing sent, heard
+   * or cached), new requests with it at once; returns how many cache entries went with it.
+   */
   purgeVoice(voiceId: string): Promise<number> {
     return this.#source.purgeVoice(voiceId);
   }
@@ -208,6 +211,7 @@ export class SpeechPipeline {
     const { request, requester, target } = order;
     const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
+    this.#source.checkVoice(request);
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -225,6 +229,7 @@ export class SpeechPipeline {
         const needs = await this.#inOrder(this.#source.needs(request, texts));
         if (order.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
         charge = await this.#accounting.authorize(context, needs);
+        if (order.cachedOnly === true) this.#source.onlyFree(charge);
       }
     } catch (error) {
       admission.release();
