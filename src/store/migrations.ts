@@ -318,6 +318,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
     `,
   },
+  {
+    version: 14,
+    name: 'soundboard sounds saved from cloned voices',
+    sql: `
+      -- Which soundboard sound "Save as sound" made from which cloned voice: deleting the voice removes them too.
+      CREATE TABLE soundboard_sounds (
+        sound_id TEXT    PRIMARY KEY,
+        guild_id TEXT    NOT NULL,
+        voice_id TEXT    NOT NULL,
+        saved_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -220,6 +220,15 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
     ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
   `,
+  14: `
+    CREATE TABLE soundboard_sounds (
+      sound_id TEXT   PRIMARY KEY,
+      guild_id TEXT   NOT NULL,
+      voice_id TEXT   NOT NULL,
+      saved_at BIGINT NOT NULL
+    );
+    CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

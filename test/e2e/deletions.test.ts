@@ -106,7 +106,8 @@ describe('deletions stick; cache-only means free', () => {
   it('refuses a cache-only replay whose audio left the cache after it was accepted: nothing paid, nothing written back', async () => {
     const voice = 'voice-b-en-m-01';
     const { messageId, play } = await fileReply(TWO_PARTS, voice);
-    expect(entriesOf(voice)).toHaveLength(2);
+    // Written once each part is whole, which may be just after the reply.
+    await vi.waitFor(() => expect(entriesOf(voice)).toHaveLength(2), { timeout: 10_000 });
     await longReplyPlaying(GUILD, BOB);
     const since = h.sandbox.requests.length;
     const replay = await press(messageId, play);
@@ -124,7 +125,8 @@ describe('deletions stick; cache-only means free', () => {
   it("refuses a purged voice's cache-only replay with no request, and writes nothing back into its folder", async () => {
     const voice = await madeClone('Echo');
     const { messageId, play } = await fileReply(TWO_PARTS, voice);
-    expect(entriesOf(voice)).toHaveLength(2);
+    // Written once each part is whole, which may be just after the reply.
+    await vi.waitFor(() => expect(entriesOf(voice)).toHaveLength(2), { timeout: 10_000 });
     await longReplyPlaying(GUILD, BOB);
     const since = h.sandbox.requests.length;
     const replay = await press(messageId, play);
@@ -136,6 +138,30 @@ describe('deletions stick; cache-only means free', () => {
     // Before: 2 paid requests, 52 characters, and both parts written back into the purged voice's folder.
     expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(final.content).toBe(t('en-US', 'error.input.voiceDeleted', { voice }));
+    expect(entriesOf(voice)).toEqual([]);
+  });
+
+  it('deleting a cloned voice refuses its queued parts with no further request, caches nothing and removes the sounds saved from it', async () => {
+    const voice = await madeClone('Fade');
+    const keep = await fileReply('Keep me.', 'voice-b-en-f-01');
+    const mine = await fileReply('Fade out.', voice);
+    for (const { messageId, sound } of [keep, mine]) expect((await (await press(messageId, sound)).waitForFinal(20_000)).content).toMatch(/^Saved as /);
+    const sounds = () => h.discord.soundboardSounds(GUILD).map((s) => s.object['name']);
+    expect(sounds()).toEqual(expect.arrayContaining(['Keep me.', 'Fade out.']));
+    await longReplyPlaying(GUILD, BOB);
+    const since = h.sandbox.requests.length;
+    const said = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: 'Quiet now. Never heard.', voice } });
+    expect(said.content).toMatch(/^Queued/);
+    await vi.waitFor(() => expect(queueLength(GUILD)).toBe(6), { timeout: 20_000 });
+    const deleted = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'voices', subcommand: 'delete', options: { voice } });
+    expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Fade', id: voice }));
+    // The sound saved from it is gone from the soundboard; the one saved from a preset voice stays.
+    expect(sounds()).toContain('Keep me.');
+    expect(sounds()).not.toContain('Fade out.');
+    await skipLongReply(GUILD, BOB);
+    const refused = await said.handle.waitFor((r) => r.content === t('en-US', 'error.input.voiceDeleted', { voice }), 20_000);
+    expect(refused.flags).toBe(64);
+    expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(entriesOf(voice)).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ const B = '300000000000000003';
 const KEPT_COLUMNS = new Set([
   'presets.id', 'guild_settings.default_preset_id', 'voice_library.voice_id', 'spends.id', 'spends.request_id',
   'quota_state.id', 'auto_read.text_channel_id', 'auto_read.voice_channel_id', 'auto_read.required_role_id',
+  'soundboard_sounds.sound_id', 'soundboard_sounds.voice_id',
 ]);
 
 const guildRowsHolding = (scan: DatabaseScan, guildId: string, userId: string) =>
