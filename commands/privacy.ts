@@ -35,8 +35,9 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
   guild_output_defaults: 'privacy.trace.guild_output_defaults',
 };
 
-const forgetting = (interaction: ChatInputCommandInteraction, { store, speech, logger }: CommandContext): Forgetting => ({
+const forgetting = (interaction: ChatInputCommandInteraction, { store, speech, logger, accounting }: CommandContext): Forgetting => ({
   store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds: soundRemover(interaction.client, logger),
+  anonymiseRequests: (guildId, userId) => accounting.anonymiseRequests(guildId, userId),
 });
 
 /**

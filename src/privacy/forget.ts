@@ -9,6 +9,11 @@ export interface Forgetting {
    * where there is no Discord to ask (`npm run forget`, a server SayBot was removed from).
    */
   removeSounds?(guildId: string, soundIds: readonly string[]): Promise<void>;
+  /**
+   * The bot's requests still under way of those forgotten record their spends without the ID from now on
+   * (Accounting.anonymiseRequests; no userId: the whole guild; no guildId: the member everywhere).
+   */
+  anonymiseRequests?(guildId: string | undefined, userId?: string): void;
 }
 
 /** What a deletion did: its rows, and the cloned voices deleted with it. */
@@ -34,6 +39,7 @@ export async function deleteClonedVoice({ store, purgeVoice, removeSounds }: For
 export async function forgetMember(deps: Forgetting, userId: string, guildId?: string): Promise<ForgetReport> {
   const voices = await deps.store.privacy.clonedVoicesOf(userId, guildId);
   for (const voice of voices) await deleteClonedVoice(deps, voice.guildId, voice.voiceId);
+  deps.anonymiseRequests?.(guildId, userId);
   return { ...(await deps.store.privacy.forgetMember(userId, guildId)), voices };
 }
 
@@ -42,6 +48,7 @@ export async function forgetGuild(deps: Forgetting, guildId: string): Promise<Fo
   const voices = await deps.store.voiceLibrary.list(guildId);
   const sounds = await deps.store.voiceLibrary.savedSounds(guildId);
   for (const voice of voices) await deps.purgeVoice(voice.voiceId);
+  deps.anonymiseRequests?.(guildId);
   const result = await deps.store.privacy.forgetGuild(guildId);
   if (sounds.length > 0) await deps.removeSounds?.(guildId, sounds);
   return { ...result, voices };

@@ -13,6 +13,7 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { voiceDirOf } from '../../src/cache/audio-cache.ts';
 import { fixture } from '../audio/fixtures.ts';
+import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const GUILD = '200000000000000321';
@@ -102,17 +103,25 @@ const entriesOf = (voice: string): string[] => {
   return existsSync(folder) ? readdirSync(folder) : [];
 };
 
+/**
+ * ALICE's two-part reply in `voice` (both parts cached), then her "Play in my voice channel" accepted as free and
+ * queued behind a long reply's five waiting parts: not fetched yet. `since`: the sandbox's count before the press.
+ */
+async function replayQueued(voice: string): Promise<{ replay: InteractionHandle; since: number }> {
+  const { messageId, play } = await fileReply(TWO_PARTS, voice);
+  // Written once each part is whole, which may be just after the reply.
+  await vi.waitFor(() => expect(entriesOf(voice)).toHaveLength(2), { timeout: 10_000 });
+  await longReplyPlaying(GUILD, BOB);
+  const since = h.sandbox.requests.length;
+  const replay = await press(messageId, play);
+  await vi.waitFor(() => expect(queueLength(GUILD)).toBe(7), { timeout: 20_000 });
+  return { replay, since };
+}
+
 describe('deletions stick; cache-only means free', () => {
   it('refuses a cache-only replay whose audio left the cache after it was accepted: nothing paid, nothing written back', async () => {
     const voice = 'voice-b-en-m-01';
-    const { messageId, play } = await fileReply(TWO_PARTS, voice);
-    // Written once each part is whole, which may be just after the reply.
-    await vi.waitFor(() => expect(entriesOf(voice)).toHaveLength(2), { timeout: 10_000 });
-    await longReplyPlaying(GUILD, BOB);
-    const since = h.sandbox.requests.length;
-    const replay = await press(messageId, play);
-    // Accepted as free (both parts cached), queued behind the long reply's five other parts.
-    await vi.waitFor(() => expect(queueLength(GUILD)).toBe(7), { timeout: 20_000 });
+    const { replay, since } = await replayQueued(voice);
     // Evicted meanwhile (as another process sharing the directory does).
     for (const entry of entriesOf(voice)) rmSync(path.join(h.cacheDir, voiceDirOf(voice), entry));
     await skipLongReply(GUILD, BOB);
@@ -124,13 +133,7 @@ describe('deletions stick; cache-only means free', () => {
 
   it("refuses a purged voice's cache-only replay with no request, and writes nothing back into its folder", async () => {
     const voice = await madeClone('Echo');
-    const { messageId, play } = await fileReply(TWO_PARTS, voice);
-    // Written once each part is whole, which may be just after the reply.
-    await vi.waitFor(() => expect(entriesOf(voice)).toHaveLength(2), { timeout: 10_000 });
-    await longReplyPlaying(GUILD, BOB);
-    const since = h.sandbox.requests.length;
-    const replay = await press(messageId, play);
-    await vi.waitFor(() => expect(queueLength(GUILD)).toBe(7), { timeout: 20_000 });
+    const { replay, since } = await replayQueued(voice);
     const deleted = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'voices', subcommand: 'delete', options: { voice } });
     expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Echo', id: voice }));
     await skipLongReply(GUILD, BOB);
@@ -163,5 +166,36 @@ describe('deletions stick; cache-only means free', () => {
     expect(refused.flags).toBe(64);
     expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(entriesOf(voice)).toEqual([]);
+  });
+
+  it('/privacy delete keeps a hold in flight counted for the day, and records its late spend without the member', async () => {
+    await longReplyPlaying(PRIVATE_GUILD, DAN);
+    const budget = await runCommand(h, { guildId: PRIVATE_GUILD, userId: DAN, name: 'budget', options: { member_daily_chars: 100 } });
+    expect(budget.handle.problems).toEqual([]);
+    const since = h.sandbox.requests.length;
+    // 57 characters held (two parts), queued behind the long reply: nothing fetched or recorded yet.
+    const say = (text: string) => runCommand(h, { guildId: PRIVATE_GUILD, userId: CAROL, name: 'say', options: { text } });
+    const held = await say('Carol says thirty characters. Carol says thirty more here.');
+    expect(held.content).toMatch(/^Queued/);
+    const forgotten = await runCommand(h, { guildId: PRIVATE_GUILD, userId: CAROL, name: 'privacy', subcommand: 'delete' });
+    expect(forgotten.content).toMatch(/^Deleted what SayBot kept about you in this server/);
+    // The day is not reset: 57 held + 56 asked is over 100.
+    const refusedWhileHeld = await say('Carol asks again for sixty. Carol asks again, sixty more.');
+    expect(refusedWhileHeld.content).toMatch(/^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./);
+
+    await skipLongReply(PRIVATE_GUILD, DAN);
+    await held.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
+    const paid = h.sandbox.requests.slice(since).filter((r) => r.endpoint === 'tts').map((r) => r.id);
+    expect(paid).toHaveLength(2);
+    // Recorded once each, under a marker, never under the forgotten ID; and still counted for the day.
+    await vi.waitFor(() => {
+      const scan = scanSqlite(h.databasePath);
+      const spends = scan.rows.filter((r) => r.table === 'spends' && paid.includes(r.cells['request_id'] ?? ''));
+      expect(spends).toHaveLength(2);
+      for (const spend of spends) expect(spend.cells['user_id']).toMatch(/^forgotten:/);
+      expect(rowsHolding(scan, CAROL).filter((r) => Object.values(r.cells).includes(PRIVATE_GUILD))).toEqual([]);
+    }, { timeout: 10_000 });
+    const refusedAfter = await say('Carol asks again for sixty. Carol asks again, sixty more.');
+    expect(refusedAfter.content).toMatch(/^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./);
   });
 });
