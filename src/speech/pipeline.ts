@@ -49,7 +49,8 @@ export interface SpeechOrder {
   followUp?: boolean;
   /**
    * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
-   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid.
+   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid; a part that
+   * leaves the cache after acceptance (evicted, purged) is refused the same way at its fetch, never paid.
    */
   cachedOnly?: boolean;
 }
