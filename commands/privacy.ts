@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { soundRemover } from '../src/bot/frontend/soundboard.ts';
 import { USER_INSTALL_GUILD } from '../src/bot/frontend/user-install.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
@@ -37,7 +38,10 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
   guild_output_defaults: 'privacy.trace.guild_output_defaults',
 };
 
-const forgetting = ({ store, speech }: CommandContext): Forgetting => ({ store, purgeVoice: (id) => speech.purgeVoice(id) });
+const forgetting = (interaction: ChatInputCommandInteraction, { store, speech, logger, accounting }: CommandContext): Forgetting => ({
+  store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds: soundRemover(interaction.client, logger),
+  anonymiseRequests: (guildId, userId) => accounting.anonymiseRequests(guildId, userId),
+});
 
 /**
  * Where the caller's rows are and how the replies name it: this server, or outside servers the user-install
@@ -92,7 +96,7 @@ async function show(interaction: ChatInputCommandInteraction, { store }: Command
 
 async function deleteMine(interaction: ChatInputCommandInteraction, context: CommandContext, scope: Scope): Promise<void> {
   const locale = interaction.locale;
-  const report = await forgetMember(forgetting(context), interaction.user.id, scope.guildId);
+  const report = await forgetMember(forgetting(interaction, context), interaction.user.id, scope.guildId);
   context.autoread?.forgetMember(interaction.user.id, scope.guildId);
   context.logger.info({ guild: scope.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
   const lines = [t(locale, scope.keys.deleted, { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
@@ -109,7 +113,7 @@ async function deleteServer(interaction: ChatInputCommandInteraction<'cached'>, 
     return;
   }
   if (!confirmations.accept(interaction.guildId, interaction.user.id, code)) throw new UserError('error.privacy.badCode');
-  const report = await forgetGuild(forgetting(context), interaction.guildId);
+  const report = await forgetGuild(forgetting(interaction, context), interaction.guildId);
   context.autoread?.setIgnored(interaction.guildId, []);
   context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, "a manager deleted the server's data (/privacy server)");
   await showResult(interaction, 'privacy.server.deleted', {

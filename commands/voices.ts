@@ -10,6 +10,7 @@ import { fitLines } from '../src/bot/frontend/listing.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../src/bot/interactions/options.ts';
 import { requireOwnerOrManager } from '../src/bot/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { soundRemover } from '../src/bot/frontend/soundboard.ts';
 import { presetLine } from '../src/bot/frontend/speech-settings.ts';
 import { deleteClonedVoice } from '../src/privacy/forget.ts';
 import { languageName } from '../src/voice-catalogue/catalogue.ts';
@@ -27,13 +28,14 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** Its creator may delete a cloned voice; so may anyone who manages the server. */
-async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, speech }: CommandContext): Promise<void> {
+async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, speech, logger }: CommandContext): Promise<void> {
   const wanted = interaction.options.getString('voice', true).trim();
   const voice = (await store.voiceLibrary.get(interaction.guildId, wanted)) ?? (await store.voiceLibrary.findByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
-  // Its audio goes too: nothing of a deleted voice stays on disk, and no one can hear it again from the cache.
-  await deleteClonedVoice({ store, purgeVoice: (id) => speech.purgeVoice(id) }, interaction.guildId, voice.voiceId);
+  // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the soundboard.
+  const removeSounds = soundRemover(interaction.client, logger);
+  await deleteClonedVoice({ store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds }, interaction.guildId, voice.voiceId);
   await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
 }
 

@@ -87,6 +87,7 @@ export class SayBot {
     });
     this.#removedGuilds = new RemovedGuilds({
       store: core.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
+      anonymiseRequests: (guildId) => accounting.anonymiseRequests(guildId),
       present: (guildId) => this.#client.guilds.cache.has(guildId),
       ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       now: options.now,

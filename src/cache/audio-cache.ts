@@ -69,7 +69,7 @@ async function writeWhole(folder: string, temp: string, file: string, data: Buff
  * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
  * voice is which), else a hash. One folder per voice makes purging a deleted voice one removal.
  */
-function voiceDirOf(voice: string): string {
+export function voiceDirOf(voice: string): string {
   return /^[a-z0-9_-]{1,64}$/.test(voice) ? voice : `h-${createHash('sha256').update(voice).digest('hex').slice(0, 32)}`;
 }
 

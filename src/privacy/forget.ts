@@ -4,6 +4,16 @@ import type { ClonedVoice, ForgetResult, Store } from '../store/types.ts';
 export interface Forgetting {
   store: Store;
   purgeVoice(voiceId: string): Promise<number>;
+  /**
+   * Removes the soundboard sounds "Save as sound" made from deleted voices (src/bot/frontend/soundboard.ts); absent
+   * where there is no Discord to ask (`npm run forget`, a server SayBot was removed from).
+   */
+  removeSounds?(guildId: string, soundIds: readonly string[]): Promise<void>;
+  /**
+   * The bot's requests still under way of those forgotten record their spends without the ID from now on
+   * (Accounting.anonymiseRequests; no userId: the whole guild; no guildId: the member everywhere).
+   */
+  anonymiseRequests?(guildId: string | undefined, userId?: string): void;
 }
 
 /** What a deletion did: its rows, and the cloned voices deleted with it. */
@@ -15,9 +25,10 @@ export interface ForgetReport extends ForgetResult {
  * Deletes a cloned voice: from the library (with the presets that speak with it and member defaults naming it)
  * and its audio from the cache, so that no one hears it again. /voices delete and every deletion below use it.
  */
-export async function deleteClonedVoice({ store, purgeVoice }: Forgetting, guildId: string, voiceId: string): Promise<void> {
-  await store.voiceLibrary.delete(guildId, voiceId);
+export async function deleteClonedVoice({ store, purgeVoice, removeSounds }: Forgetting, guildId: string, voiceId: string): Promise<void> {
+  const deleted = await store.voiceLibrary.delete(guildId, voiceId);
   await purgeVoice(voiceId);
+  if (deleted && deleted.soundsSaved.length > 0) await removeSounds?.(guildId, deleted.soundsSaved);
 }
 
 /**
@@ -28,12 +39,17 @@ export async function deleteClonedVoice({ store, purgeVoice }: Forgetting, guild
 export async function forgetMember(deps: Forgetting, userId: string, guildId?: string): Promise<ForgetReport> {
   const voices = await deps.store.privacy.clonedVoicesOf(userId, guildId);
   for (const voice of voices) await deleteClonedVoice(deps, voice.guildId, voice.voiceId);
+  deps.anonymiseRequests?.(guildId, userId);
   return { ...(await deps.store.privacy.forgetMember(userId, guildId)), voices };
 }
 
-/** Forgets a whole guild: its cloned voices' audio purged, its rows deleted, its spends anonymised. */
+/** Forgets a whole guild: its cloned voices' audio purged, its rows deleted, its spends anonymised, their sounds removed. */
 export async function forgetGuild(deps: Forgetting, guildId: string): Promise<ForgetReport> {
   const voices = await deps.store.voiceLibrary.list(guildId);
+  const sounds = await deps.store.voiceLibrary.savedSounds(guildId);
   for (const voice of voices) await deps.purgeVoice(voice.voiceId);
-  return { ...(await deps.store.privacy.forgetGuild(guildId)), voices };
+  deps.anonymiseRequests?.(guildId);
+  const result = await deps.store.privacy.forgetGuild(guildId);
+  if (sounds.length > 0) await deps.removeSounds?.(guildId, sounds);
+  return { ...result, voices };
 }

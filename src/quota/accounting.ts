@@ -52,6 +52,8 @@ export class Charge {
   readonly probe: Probe | undefined;
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
+  /** Its member (or guild) asked to be forgotten while it was under way: what it still records carries no ID. */
+  #forgotten: 'member' | 'guild' | undefined;
 
   constructor(
     accounting: Accounting,
@@ -84,10 +86,20 @@ export class Charge {
     return total;
   }
 
+  /** Who was forgotten since it was accepted, if anyone. */
+  get forgotten(): 'member' | 'guild' | undefined {
+    return this.#forgotten;
+  }
+
+  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
+  anonymise(scope: 'member' | 'guild'): void {
+    if (this.#forgotten !== 'guild') this.#forgotten = scope;
+  }
+
   /** Records one part's spend (or saving), then stops holding its reservation. */
   async record(text: string, spend: PartSpend): Promise<void> {
     try {
-      await this.#accounting.record(this.context, spend);
+      await this.#accounting.record(this.context, spend, this.#forgotten);
     } finally {
       this.release(text);
     }
@@ -280,8 +292,22 @@ export class Accounting {
    * its flight failed): checked against the budgets and the month now, as a request of its own but without the
    * cooldown (the request it belongs to already passed it). Returns the charge to record it with and close.
    */
-  authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
-    return this.#authorizeBy(charge.context, [{ ...part, free: false }], { cooldown: false });
+  async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
+    const late = await this.#authorizeBy(charge.context, [{ ...part, free: false }], { cooldown: false });
+    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+    return late;
+  }
+
+  /**
+   * A member (or, without `userId`, a whole guild; without `guildId`, the member everywhere) asked to be forgotten:
+   * this process's requests of theirs still under way, and spends of theirs waiting to be written, are recorded
+   * without their ID from now on. Their holds keep counting, under the period's pseudonym (store.privacy).
+   */
+  anonymiseRequests(guildId: string | undefined, userId?: string): void {
+    const scope = userId === undefined ? 'guild' : 'member';
+    const theirs = (c: { guildId: string; userId: string }) => (guildId === undefined || c.guildId === guildId) && (userId === undefined || c.userId === userId);
+    for (const charge of this.#charges) if (theirs(charge.context)) charge.anonymise(scope);
+    this.#ledger.anonymise(theirs, scope);
   }
 
   /**
@@ -394,7 +420,10 @@ export class Accounting {
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
   unchecked(context: SpendContext): Charge {
-    return new Charge(this, context, [], this.#now());
+    const charge = new Charge(this, context, [], this.#now());
+    // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
+    this.#charges.add(charge);
+    return charge;
   }
 
   forget(charge: Charge): void {
@@ -412,11 +441,12 @@ export class Accounting {
    * Records a spend or a saving. Never throws for a store that refuses the write: the spend is kept until the
    * store takes it (SpendLedger), and spending stops meanwhile. A spend the service accepted ends a used-up month.
    */
-  async record(context: SpendContext, spend: PartSpend): Promise<void> {
+  async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
     const usage = spend.usage;
     await this.#ledger.write({
       at: this.#now(),
       ...context,
+      ...(forgotten === undefined ? {} : { forgotten }),
       endpoint: spend.endpoint,
       characters: spend.characters,
       cached: spend.cached,

@@ -29,6 +29,11 @@ export class SpendLedger {
     return this.#unwritten.filter((s) => !s.cached && match(s)).reduce((sum, s) => sum + s.characters, 0);
   }
 
+  /** Spends waiting to be written whose member (or guild) was forgotten meanwhile: they will be written without the ID. */
+  anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
+    for (const spend of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
+  }
+
   /** Writes one spend; true when it reached the store (false: kept to write later, operator told). */
   async write(spend: NewSpend): Promise<boolean> {
     // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.

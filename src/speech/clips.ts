@@ -39,6 +39,13 @@ export function partClip(source: PartSource, request: SpeechRequest, text: strin
       signal.addEventListener('abort', onAbort, { once: true });
       try {
         const response = await start();
+        try {
+          // Fetched before its voice was deleted: still not heard.
+          source.checkVoice(request);
+        } catch (error) {
+          response.body.destroy();
+          throw error;
+        }
         log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
         return partPackets(response, source.encoding, signal);
       } finally {

@@ -10,7 +10,9 @@ export type SpeechInputProblem =
   /** Neither a preset voice ID nor a cloned voice of this server (by ID or name). */
   | { code: 'unknown-voice'; voice: string }
   /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
-  | { code: 'not-cached' };
+  | { code: 'not-cached' }
+  /** A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with it. */
+  | { code: 'voice-deleted'; voice: string };
 
 export class SpeechInputError extends Error {
   readonly problem: SpeechInputProblem;

@@ -16,6 +16,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './request.ts';
+import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
@@ -56,6 +57,12 @@ function withoutEffects<R extends Exclude<SpeechRequest, { kind: 'ready' }>>(req
   return rest as R;
 }
 
+/**
+ * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
+ * minutes' worth); one forgotten after that is refused all the same, by the voice library and the purged cache.
+ */
+const MAX_DELETED_VOICES = 10_000;
+
 const endpointOf = (request: SpeechRequest): SpendEndpoint => (request.kind === 'emotion' ? 'emotion-tts' : 'tts');
 
 /** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
@@ -91,6 +98,10 @@ export class PartSource {
   /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
   readonly #changing = new SingleFlight<Promise<Changed>>();
   readonly #shutdown = new AbortController();
+  /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
+  readonly #deleted = new Set<string>();
+  /** Charges of cache-only requests (a reply's buttons): a part they find no longer cached is refused, never paid. */
+  readonly #freeOnly = new WeakSet<Charge>();
 
   constructor(options: PartSourceOptions) {
     this.#client = options.client;
@@ -135,11 +146,31 @@ export class PartSource {
     return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
   }
 
+  /** Marks `charge` as a cache-only request's: a part that has to be fetched after all is refused (not-cached). */
+  onlyFree(charge: Charge): void {
+    this.#freeOnly.add(charge);
+  }
+
+  /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
+  checkVoice(request: SpeechRequest): void {
+    if (request.kind !== 'ready' && this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
+  }
+
   /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
-  fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
-    if (request.kind === 'ready') return Promise.resolve(request.response);
-    if (changesAudio(request.effects)) return this.#fetchChanged(request, request.effects, text, signal, charge);
-    return this.#fetchOriginal(request, text, signal, charge);
+  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    if (request.kind === 'ready') return request.response;
+    this.checkVoice(request);
+    const audio = changesAudio(request.effects)
+      ? await this.#fetchChanged(request, request.effects, text, signal, charge)
+      : await this.#fetchOriginal(request, text, signal, charge);
+    try {
+      // Deleted while it was fetched: nobody hears it.
+      this.checkVoice(request);
+    } catch (error) {
+      audio.body.destroy();
+      throw error;
+    }
+    return audio;
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
@@ -168,6 +199,8 @@ export class PartSource {
   async #fetchChanged(request: Exclude<SpeechRequest, { kind: 'ready' }>, effects: AudioEffects, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     const original = withoutEffects(request);
     const key = effectsKey(this.#key(original, text), effects);
+    // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
+    const generation = this.#cache?.generation(request.voice) ?? 0;
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) {
@@ -175,15 +208,14 @@ export class PartSource {
       return cachedPart(hit, this.encoding);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
-    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice, charge?.context.guildId), (c) => c.then((changed) => changed.done));
+    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice, generation, charge?.context.guildId), (c) => c.then((changed) => changed.done));
     // Identical requests at once: the leader's original is changed, the others' copies are let go.
     if (!leader) audio.body.destroy();
     return (await abortable(value, signal)).part();
   }
 
   /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string, guild = ''): Promise<Changed> {
-    const generation = this.#cache?.generation(voice) ?? 0;
+  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string, generation: number, guild = ''): Promise<Changed> {
     const bytes = Buffer.concat(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
@@ -213,6 +245,8 @@ export class PartSource {
     const payer = await this.#payer(request, text, charge);
     let response: AudioResponse;
     try {
+      // Deleted while its payer was checked: nothing is sent with it.
+      this.checkVoice(request);
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#send(request, text));
     } catch (error) {
       this.#spends.undelivered(error, payer, endpointOf(request), text);
@@ -245,10 +279,13 @@ export class PartSource {
   /**
    * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
    * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
-   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked.
+   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked. A cache-only
+   * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
    */
   async #payer(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
-    if (charge === undefined || this.#accounting === undefined || charge.reserves(text)) return charge;
+    if (charge === undefined || charge.reserves(text)) return charge;
+    if (this.#freeOnly.has(charge)) throw new SpeechInputError({ code: 'not-cached' });
+    if (this.#accounting === undefined) return charge;
     return this.#accounting.authorizeLate(charge, { text, endpoint: endpointOf(request), characters: countCharacters(text), free: false });
   }
 
@@ -281,8 +318,18 @@ export class PartSource {
     return response;
   }
 
-  /** Forgets a deleted voice's audio. */
+  /**
+   * A cloned voice was deleted: from now on no part in it is fetched, heard or cached (requests accepted before
+   * are refused at their fetch; a fetch under way is not cached, the cache's generation sees to that), and its
+   * audio leaves the cache.
+   */
   async purgeVoice(voice: string): Promise<number> {
+    this.#deleted.delete(voice);
+    this.#deleted.add(voice);
+    for (const oldest of this.#deleted) {
+      if (this.#deleted.size <= MAX_DELETED_VOICES) break;
+      this.#deleted.delete(oldest);
+    }
     return (await this.#cache?.purgeVoice(voice)) ?? 0;
   }
 

@@ -50,7 +50,8 @@ export interface SpeechOrder {
   followUp?: boolean;
   /**
    * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
-   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid.
+   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid; a part that
+   * leaves the cache after acceptance (evicted, purged) is refused the same way at its fetch, never paid.
    */
   cachedOnly?: boolean;
 }
@@ -191,7 +192,10 @@ export class SpeechPipeline {
     }
   }
 
-  /** Forgets a deleted voice's audio; returns how many cache entries went with it. */
+  /**
+   * A cloned voice was deleted: its parts still queued or accepted are refused at their fetch (nothing sent, heard
+   * or cached), new requests with it at once; returns how many cache entries went with it.
+   */
   purgeVoice(voiceId: string): Promise<number> {
     return this.#source.purgeVoice(voiceId);
   }
@@ -216,6 +220,7 @@ export class SpeechPipeline {
     const { request, requester, target } = order;
     const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
+    this.#source.checkVoice(request);
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -236,6 +241,7 @@ export class SpeechPipeline {
         // per member instead. Auto-read is left out: it bounds its own backlog (see enforcementFor).
         if (requester.source !== 'autoread' && needs.every((need) => need.free)) this.#freeRate.take(requester.guildId, requester.userId);
         charge = await this.#accounting.authorize(context, needs);
+        if (order.cachedOnly === true) this.#source.onlyFree(charge);
       }
     } catch (error) {
       admission.release();

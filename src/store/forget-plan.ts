@@ -52,6 +52,8 @@ export const FORGET_RULES: readonly ForgetRule[] = [
   { table: 'guild_output_defaults', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
   { table: 'member_output_defaults', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
   { table: 'removed_guilds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  // Soundboard sounds saved from a cloned voice: no member in them (Discord's audit log names who saved one).
+  { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];
 
 /** A non-reversible stand-in for an ID: random, so nothing leads back to whom it replaced. */

@@ -351,6 +351,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 15,
+    name: 'soundboard sounds saved from cloned voices',
+    sql: `
+      -- Which soundboard sound "Save as sound" made from which cloned voice: deleting the voice removes them too.
+      CREATE TABLE soundboard_sounds (
+        sound_id TEXT    PRIMARY KEY,
+        guild_id TEXT    NOT NULL,
+        voice_id TEXT    NOT NULL,
+        saved_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

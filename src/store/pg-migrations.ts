@@ -245,6 +245,15 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
       PRIMARY KEY (guild_id, user_id)
     );
   `,
+  15: `
+    CREATE TABLE soundboard_sounds (
+      sound_id TEXT   PRIMARY KEY,
+      guild_id TEXT   NOT NULL,
+      voice_id TEXT   NOT NULL,
+      saved_at BIGINT NOT NULL
+    );
+    CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -95,4 +95,5 @@ export interface Database {
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
   removed_guilds: { guild_id: string; removed_at: number };
   store_secrets: { name: string; value: string };
+  soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
 }

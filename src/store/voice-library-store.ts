@@ -31,4 +31,6 @@ export interface DeletedClonedVoice {
   presetsRemoved: string[];
   /** Member defaults whose voice was it; their voice is unset, the other fields kept. */
   memberDefaultsCleared: number;
+  /** Soundboard sounds saved from it (recordSound), no longer tracked: the caller removes them from Discord. */
+  soundsSaved: string[];
 }

@@ -11,7 +11,7 @@ const noVoice = {
   textChannelId: '210000000000000003',
   voiceChannels: [{
     id: '220000000000000009', name: 'locked',
-    overwrites: [{ id: '300000000000000021', type: 1, allow: PermissionFlagsBits.Connect | PermissionFlagsBits.Speak }],
+    overwrites: [{ id: '300000000000000021', type: 1 as const, allow: PermissionFlagsBits.Connect | PermissionFlagsBits.Speak }],
   }],
   members: [{ id: '300000000000000021', username: 'carol', voiceChannelId: '220000000000000009' }],
   everyonePermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands,

@@ -5,7 +5,7 @@ import { PermissionFlagsBits as P } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_TOTAL_COMPONENTS_V2, checkComponents, customIdsOf } from '@saybot/local-discord/components.ts';
 import { checkMessageBody } from '@saybot/local-discord/messages.ts';
-import { createSound, oggOpusSeconds, SOUNDBOARD_SLOTS } from '@saybot/local-discord/soundboard.ts';
+import { createSound, deleteSound, oggOpusSeconds, SOUNDBOARD_SLOTS } from '@saybot/local-discord/soundboard.ts';
 import { DEFAULT_PERMISSIONS, GuildRecord } from '@saybot/local-discord/state.ts';
 import { checkVoiceMessage } from '@saybot/local-discord/voice-message.ts';
 
@@ -54,6 +54,19 @@ describe('soundboard sounds (the local Discord)', () => {
     expect(codeOf({ name: 'loud', sound: uri(ogg(1)), volume: 2 })).toEqual([400, 50035, 'volume']);
     expect(g.soundboardSounds).toEqual([]);
     expect(createSound(guild(DEFAULT_PERMISSIONS), bot, { name: 'gg', sound: uri(ogg(1)) })).toMatchObject({ status: 403, json: { code: 50013 } });
+  });
+
+  it('deletes a sound the bot created with Create Expressions, another only with Manage Expressions, an unknown one never', () => {
+    const g = guild();
+    const created = createSound(g, bot, { name: 'gg', sound: uri(ogg(1)) }).json as { sound_id: string };
+    g.soundboardSounds.push({ object: { sound_id: '500000000000000021', user: { id: '300000000000000021' } }, contentType: 'audio/ogg', data: Buffer.alloc(0) });
+    expect(deleteSound(g, bot, '500000000000000021')).toMatchObject({ status: 403, json: { code: 50013 } });
+    expect(deleteSound(g, bot, created.sound_id)).toEqual({ status: 204 });
+    expect(deleteSound(g, bot, created.sound_id)).toMatchObject({ status: 404, json: { code: 10097 } });
+    const manager = guild(DEFAULT_PERMISSIONS | P.ManageGuildExpressions);
+    manager.soundboardSounds.push({ object: { sound_id: '500000000000000022', user: { id: '300000000000000021' } }, contentType: 'audio/ogg', data: Buffer.alloc(0) });
+    expect(deleteSound(manager, bot, '500000000000000022')).toEqual({ status: 204 });
+    expect(manager.soundboardSounds).toEqual([]);
   });
 
   it(`has ${SOUNDBOARD_SLOTS} slots in a guild without boosts`, () => {

@@ -1,7 +1,11 @@
 // PartSource with the real client against the sandbox, and real accounting on an in-memory store.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { analyseClip } from '../../src/audio/clip.ts';
+import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
@@ -126,6 +130,33 @@ describe('PartSource', () => {
       expect(legacy.every(isStereo)).toBe(true);
     } finally {
       await baseline.close();
+    }
+  });
+
+  it.each([
+    ['as sent', undefined],
+    ['at another speed', { speed: 1.5, volumeDb: 0 }],
+  ])("a voice deleted while a file's part is fetched (%s): that part is not handed out nor cached, the next never requested", async (_, effects) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
+    try {
+      const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+      const parts = new PartSource({ client, logger: silentLogger, accounting, cache });
+      const texts = ['The first part.', 'The second part.'];
+      const asked: SpeechRequest = { kind: 'tts', text: texts.join(' '), voice: 'voice-b-en-f-01', format: 'wav', ...(effects ? { effects } : {}) };
+      const charge = await accounting.authorize(who, await parts.needs(asked, texts));
+      sandbox.setPacing({ startDelayMs: 300 });
+      const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
+      // Deleted once the service has the request (paid: its audio is on its way).
+      await vi.waitFor(() => expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+      await parts.purgeVoice(asked.voice);
+      await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+      await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({ problem: { code: 'voice-deleted' } });
+      await parts.close();
+      charge.close();
+      expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+      expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -63,7 +63,7 @@ describe('migrations', () => {
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
       'auto_read', 'auto_read_ignored', 'auto_read_member_voices', 'auto_read_voice_pool', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
-      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'removed_guilds', 'schema_migrations', 'spend_totals_guild_month',
+      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'removed_guilds', 'schema_migrations', 'soundboard_sounds', 'spend_totals_guild_month',
       'spend_totals_member_day', 'spends', 'store_secrets', 'voice_library',
     ]);
     expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual(MIGRATIONS.map((m) => m.version));

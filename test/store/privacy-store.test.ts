@@ -16,6 +16,7 @@ const B = '300000000000000003';
 const KEPT_COLUMNS = new Set([
   'presets.id', 'guild_settings.default_preset_id', 'voice_library.voice_id', 'spends.id', 'spends.request_id',
   'quota_state.id', 'auto_read.text_channel_id', 'auto_read.voice_channel_id', 'auto_read.required_role_id',
+  'soundboard_sounds.sound_id', 'soundboard_sounds.voice_id',
 ]);
 
 const guildRowsHolding = (scan: DatabaseScan, guildId: string, userId: string) =>
@@ -116,14 +117,21 @@ forEachBackend((store, backend) => {
       await store.privacy.forgetMember(A, undefined, AT);
       expect(await hold(G2, A, 80, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 30 });
       expect(await hold(G1, B, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'held' });
-      // 90 + 5 spent (the hold of 10 in flight was the member's and went with them).
-      expect(await hold(G1, A, 6, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 95 });
-      // A server forgotten keeps its month against its monthly budget; none of its rows holds its ID.
+      // 90 + 5 spent, and the hold of 10 still in flight: it keeps counting for the day, under no ID.
+      expect(await hold(G1, A, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 105 });
+      // A spend of a request accepted before the deletion, recorded after it: no ID, still counted for the day.
+      await store.spends.record({ at: AT, guildId: G1, userId: A, command: 'say', endpoint: 'tts', characters: 4, cached: false, forgotten: 'member' });
+      expect(await hold(G1, A, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 109 });
+      // A server forgotten keeps its month (and the holds in flight: 10 and B's 1) against its monthly budget; none of
+      // its rows holds its ID, nor does a late spend.
       await store.privacy.forgetGuild(G1, AT);
-      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 95 });
+      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 110 });
+      await store.spends.record({ at: AT, guildId: G1, userId: B, command: 'say', endpoint: 'tts', characters: 3, cached: false, forgotten: 'guild' });
+      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', used: 113 });
       const scan = await scanUrl(backend.url());
-      expect(rowsHolding(scan, G1).filter((r) => r.table !== 'budget_holds')).toEqual([]);
-      expect(rowsHolding(scan, A).filter((r) => r.table !== 'budget_holds' && !Object.values(r.cells).includes(G2))).toEqual([]);
+      expect(rowsHolding(scan, G1)).toEqual([]);
+      expect(rowsHolding(scan, B)).toEqual([]);
+      expect(rowsHolding(scan, A).filter((r) => !Object.values(r.cells).includes(G2))).toEqual([]);
     });
 
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {

@@ -66,5 +66,18 @@ forEachBackend((store) => {
       expect(member?.tone).toBe('warm');
       expect(await store.voiceLibrary.delete(G1, 'clone_aaa')).toBeUndefined();
     });
+
+    it('notes soundboard sounds saved from a cloned voice, and hands them back when the voice is deleted', async () => {
+      await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'));
+      await store.voiceLibrary.add(clone(G1, 'Other', 'clone_bbb'));
+      expect(await store.voiceLibrary.recordSound(G1, 'clone_aaa', '500000000000000001', new Date(1))).toBe(true);
+      expect(await store.voiceLibrary.recordSound(G1, 'clone_bbb', '500000000000000002', new Date(2))).toBe(true);
+      // Not a voice of that guild (another's, or one already deleted): nothing noted.
+      expect(await store.voiceLibrary.recordSound(G2, 'clone_aaa', '500000000000000003')).toBe(false);
+      expect(await store.voiceLibrary.savedSounds(G1)).toEqual(['500000000000000001', '500000000000000002']);
+      expect((await store.voiceLibrary.delete(G1, 'clone_aaa'))?.soundsSaved).toEqual(['500000000000000001']);
+      expect(await store.voiceLibrary.savedSounds(G1)).toEqual(['500000000000000002']);
+      expect(await store.voiceLibrary.recordSound(G1, 'clone_aaa', '500000000000000004')).toBe(false);
+    });
   });
 });

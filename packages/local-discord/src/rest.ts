@@ -8,7 +8,7 @@ import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
 import { setVoiceStatus } from './voice-status.ts';
-import { createSound } from './soundboard.ts';
+import { createSound, deleteSound } from './soundboard.ts';
 import {
   GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
   type ChannelRecord, type GuildRecord, type UserRecord, type World,
@@ -372,6 +372,10 @@ export class RestApi {
     add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body }) => {
       const guild = this.guild(guildId);
       return guild ? createSound(guild, world.bot, body.json) : unknownGuild;
+    });
+    add('DELETE', `/guilds/${id}/soundboard-sounds/${id}`, true, ({ params: [guildId = '', soundId = ''] }) => {
+      const guild = this.guild(guildId);
+      return guild ? deleteSound(guild, world.bot, soundId) : unknownGuild;
     });
     add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''] }) => {
       const guild = this.guild(guildId);

@@ -2,6 +2,9 @@
 // /guilds/{guild.id}/soundboard-sounds): `name` 2-32 characters, `sound` an mp3 or ogg data URI of at most 512 KB
 // and (for the ogg this checks) 5.2 s, `volume` 0 to 1 (default 1), an emoji optional; the sender needs Create
 // Expressions (1 << 43). A guild without boosts has 8 slots (30045 past them). Answers the soundboard sound object.
+// "Delete Guild Soundboard Sound" (DELETE /guilds/{guild.id}/soundboard-sounds/{sound.id}): a sound the sender created
+// needs Create Expressions or Manage Expressions (1 << 30), another's Manage Expressions; 10097 for an unknown
+// sound; 204 No Content.
 import { PermissionFlagsBits } from 'discord.js';
 import type { Answer } from './interactions.ts';
 import { apiError, asObject, type ApiError, type Json } from './messages.ts';
@@ -57,4 +60,16 @@ export function createSound(guild: GuildRecord, sender: UserRecord, json: unknow
   };
   guild.soundboardSounds.push({ object, contentType, data });
   return { status: 201, json: object };
+}
+
+export function deleteSound(guild: GuildRecord, sender: UserRecord, soundId: string): Answer {
+  const index = guild.soundboardSounds.findIndex((s) => s.object['sound_id'] === soundId);
+  const sound = guild.soundboardSounds[index];
+  if (!sound) return fail(apiError(404, 10097, 'Unknown sound'));
+  const permissions = guild.permissionsOf(sender.id);
+  const own = (sound.object['user'] as { id?: unknown } | undefined)?.id === sender.id;
+  const may = (permissions & PermissionFlagsBits.ManageGuildExpressions) !== 0n || (own && (permissions & PermissionFlagsBits.CreateGuildExpressions) !== 0n);
+  if (!may) return fail(apiError(403, 50013, 'Missing Permissions'));
+  guild.soundboardSounds.splice(index, 1);
+  return { status: 204 };
 }

@@ -27,7 +27,7 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     if (!audio || !interaction.inCachedGuild() || audio.guildId !== interaction.guildId) throw new UserError('buttons.expired');
     if (audio.askerId !== interaction.user.id) throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
     if (parsed.action === 'sound') {
-      const saved = await saveAsSound(interaction, context.speech, audio);
+      const saved = await saveAsSound(interaction, context, audio);
       await interaction.editReply({ content: t(interaction.locale, 'sound.saved', saved), allowedMentions: NO_MENTIONS });
     } else if (parsed.action === 'post') {
       await postAgain(interaction, context, audio);

@@ -2,8 +2,12 @@
 // Sound: mp3 or ogg, at most 512 KB and 5.2 s, a name of 2-32 characters). SayBot renders it as Ogg Opus from the
 // cache (nothing paid) and creates it with its own Create Expressions, only for a member who has that permission
 // too: a member never makes SayBot do what they may not. The audit log names the member.
-import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
-import type { SpeechPipeline } from '../../speech/pipeline.ts';
+// A sound saved from a cloned voice is noted (store.voiceLibrary.recordSound), so that deleting the voice removes it.
+import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
+import type { Logger } from '../../log.ts';
+import { SpeechInputError } from '../../speech/errors.ts';
+import { isPresetVoiceId } from '../../voice-catalogue/catalogue.ts';
+import type { CommandContext } from '../interactions/command.ts';
 import { UserError } from '../interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
@@ -13,6 +17,23 @@ export const SOUND_MAX_BYTES = 512 * 1024;
 const MAX_RESULT_SECONDS_SHOWN = 1;
 /** Discord's: Maximum number of soundboard sounds reached. */
 const SOUNDBOARD_FULL = 30045;
+/** Discord's: Unknown sound (someone removed it already). */
+const UNKNOWN_SOUND = 10097;
+
+/** Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go. */
+export function soundRemover(client: Client, log: Logger): (guildId: string, soundIds: readonly string[]) => Promise<void> {
+  return async (guildId, soundIds) => {
+    for (const soundId of soundIds) {
+      try {
+        await client.rest.delete(`/guilds/${guildId}/soundboard-sounds/${soundId}`, { reason: 'Saved by SayBot from a cloned voice that was deleted' });
+        log.info({ code: 'soundboard-sound-removed', guildId, soundId }, 'removed a soundboard sound saved from a deleted voice');
+      } catch (error) {
+        if (error instanceof DiscordAPIError && error.code === UNKNOWN_SOUND) continue;
+        log.warn({ code: 'soundboard-sound-not-removed', guildId, soundId, err: error }, 'could not remove a soundboard sound saved from a deleted voice');
+      }
+    }
+  };
+}
 
 /** The sound's name: the start of what it says (2-32 characters), as the soundboard shows it. */
 export function soundName(text: string): string {
@@ -25,7 +46,7 @@ const seconds = (s: number) => s.toFixed(MAX_RESULT_SECONDS_SHOWN);
 /** Saves the reply's audio as a soundboard sound; the words of the result, or a UserError saying why not. */
 export async function saveAsSound(
   interaction: ButtonInteraction<'cached'>,
-  speech: SpeechPipeline,
+  { speech, store, logger }: Pick<CommandContext, 'speech' | 'store' | 'logger'>,
   audio: ReplyAudio,
 ): Promise<{ name: string; seconds: string }> {
   // The checks that cost nothing and need no audio first.
@@ -46,8 +67,9 @@ export async function saveAsSound(
   if (outcome.seconds > SOUND_MAX_SECONDS) throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(outcome.seconds) });
   if (ogg.length > SOUND_MAX_BYTES) throw new UserError('sound.tooLarge', { max: SOUND_MAX_BYTES / 1024, size: Math.ceil(ogg.length / 1024) });
   const name = soundName(audio.request.text);
+  let created: unknown;
   try {
-    await interaction.client.rest.post(`/guilds/${interaction.guildId}/soundboard-sounds`, {
+    created = await interaction.client.rest.post(`/guilds/${interaction.guildId}/soundboard-sounds`, {
       body: { name, sound: `data:audio/ogg;base64,${ogg.toString('base64')}`, volume: 1 },
       reason: `Save as sound, asked by ${interaction.user.username} (${interaction.user.id})`,
     });
@@ -56,6 +78,13 @@ export async function saveAsSound(
     if (error.code === SOUNDBOARD_FULL) throw new UserError('sound.full', {}, { cause: error });
     if (error.status === 403) throw new UserError('sound.botPermission', {}, { cause: error });
     throw new UserError('sound.refused', { reason: error.message.slice(0, 200) }, { cause: error });
+  }
+  const voice = audio.request.voice;
+  const soundId = (created as { sound_id?: unknown } | null)?.sound_id;
+  if (!isPresetVoiceId(voice) && typeof soundId === 'string' && !(await store.voiceLibrary.recordSound(interaction.guildId, voice, soundId))) {
+    // Its voice was deleted while the sound was being made: the sound goes too.
+    await soundRemover(interaction.client, logger)(interaction.guildId, [soundId]);
+    throw new SpeechInputError({ code: 'voice-deleted', voice });
   }
   return { name, seconds: seconds(outcome.seconds) };
 }

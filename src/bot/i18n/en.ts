@@ -33,6 +33,7 @@ export const en = {
   // Input problems
   'error.input.emptyText': 'Please give some text to speak.',
   'error.input.unknownVoice': 'There is no voice "{voice}". Pick one from the list.',
+  'error.input.voiceDeleted': 'The voice `{voice}` was deleted from this server, so nothing more is said with it and no characters were spent for this.',
   'error.input.guildOnly': 'This command works only in a server.',
   'error.input.exaggeration': 'Exaggeration must be a number from 0 to 1; got {value}.',
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',

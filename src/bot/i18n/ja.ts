@@ -28,6 +28,7 @@ export const ja: Catalogue = {
   'error.discord.uploadFailed': 'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
   'error.input.emptyText': '読み上げるテキストを入力してください。',
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
+  'error.input.voiceDeleted': '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
   'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.input.exaggeration': '強さは 0 から 1 までの数値で指定してください（入力: {value}）。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',

@@ -28,6 +28,7 @@ export const ko: Catalogue = {
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
   'error.input.emptyText': '읽을 텍스트를 입력해 주세요.',
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
+  'error.input.voiceDeleted': '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
   'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.input.exaggeration': '강도는 0부터 1 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',

@@ -145,5 +145,7 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
       return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
     case 'not-cached':
       return { key: 'buttons.notCached' };
+    case 'voice-deleted':
+      return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
   }
 }

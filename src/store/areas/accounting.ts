@@ -8,6 +8,7 @@ import type {
 } from '../accounting-store.ts';
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { forgottenMarker } from '../forget-plan.ts';
 import { dateOf, given, orNull, present } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
@@ -25,7 +26,8 @@ export class SpendArea extends Area {
   async record(spend: NewSpend): Promise<void> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
-    const { guildId: guild_id, userId: user_id, characters } = spend;
+    const { characters } = spend;
+    const { guild_id, user_id, guildTotal, memberTotal } = await this.#recordedAs(spend, month, day);
     const service = spend.service ?? {};
     const [used, limit, remaining, resetAt] = [orNull(service.used), orNull(service.limit), orNull(service.remaining), orNull(service.resetAt?.getTime())];
     await this.d.transaction(undefined, async (trx) => {
@@ -35,12 +37,14 @@ export class SpendArea extends Area {
         undelivered: spend.undelivered === true ? 1 : 0,
       }).execute();
       if (spend.cached) return;
-      await trx.insertInto('spend_totals_guild_month').values({ guild_id, month, characters })
+      await trx.insertInto('spend_totals_guild_month').values({ guild_id: guildTotal, month, characters })
         .onConflict((oc) => oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({ characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')) })))
         .execute();
-      await trx.insertInto('spend_totals_member_day').values({ guild_id, user_id, day, characters })
-        .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({ characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')) })))
-        .execute();
+      if (memberTotal !== undefined) {
+        await trx.insertInto('spend_totals_member_day').values({ guild_id: spend.guildId, user_id: memberTotal, day, characters })
+          .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({ characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')) })))
+          .execute();
+      }
       if (spend.service === undefined) return;
       // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
       // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
@@ -62,6 +66,20 @@ export class SpendArea extends Area {
         };
       }).where('id', '=', 1).execute();
     });
+  }
+
+  /**
+   * The IDs a spend is written under: its own, or, for a request whose member or guild was forgotten meanwhile, a
+   * random marker in `spends` and the period's pseudonyms in the running totals, as the deletion left them (a
+   * forgotten guild's member days were deleted, so none is kept).
+   */
+  async #recordedAs(spend: NewSpend, month: string, day: string): Promise<{ guild_id: string; user_id: string; guildTotal: string; memberTotal: string | undefined }> {
+    const { guildId, userId, forgotten } = spend;
+    if (forgotten === undefined) return { guild_id: guildId, user_id: userId, guildTotal: guildId, memberTotal: userId };
+    const key = await pseudonymKey(this.d);
+    const marker = forgottenMarker();
+    if (forgotten === 'guild') return { guild_id: marker, user_id: marker, guildTotal: guildMonthPseudonym(key, guildId, month), memberTotal: undefined };
+    return { guild_id: guildId, user_id: marker, guildTotal: guildId, memberTotal: memberDayPseudonym(key, guildId, userId, day) };
   }
 
   /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
@@ -179,7 +197,8 @@ export class BudgetArea extends Area {
     const now = at.getTime();
     const { month, day } = periodKeys(at);
     const { guildId, userId, limits } = hold;
-    // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts).
+    // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts),
+    // its holds still in flight included.
     const key = await pseudonymKey(this.d);
     const members = [userId, memberDayPseudonym(key, guildId, userId, day)];
     const guilds = [guildId, guildMonthPseudonym(key, guildId, month)];
@@ -195,13 +214,13 @@ export class BudgetArea extends Area {
       if (limits.memberDailyChars !== undefined) {
         used.memberDailyChars = await usedOf(trx.selectNoFrom((eb) => [
           eb.selectFrom('spend_totals_member_day').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', 'in', members).where('day', '=', day).as('spent'),
-          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', '=', userId).where('day', '=', day).as('held'),
+          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', 'in', members).where('day', '=', day).as('held'),
         ]).executeTakeFirstOrThrow());
       }
       if (limits.guildMonthlyChars !== undefined) {
         used.guildMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
           eb.selectFrom('spend_totals_guild_month').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', 'in', guilds).where('month', '=', month).as('spent'),
-          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).where('guild_id', '=', guildId).as('held'),
+          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).where('guild_id', 'in', guilds).as('held'),
         ]).executeTakeFirstOrThrow());
       }
       if (limits.botMonthlyChars !== undefined) {

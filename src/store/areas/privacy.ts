@@ -39,7 +39,8 @@ export class PrivacyArea extends Area {
   /**
    * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
    * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker; the running total of
-   * the day of `at` (default now) under a keyed pseudonym, so their daily budget still counts it.
+   * the day of `at` (default now) and their holds in flight under a keyed pseudonym, so their daily budget still
+   * counts them.
    */
   async forgetMember(userId: string, guildId?: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
@@ -57,18 +58,31 @@ export class PrivacyArea extends Area {
       let gone = trx.deleteFrom('spend_totals_member_day').where('user_id', '=', userId).where('day', '=', day);
       if (guildId !== undefined) gone = gone.where('guild_id', '=', guildId);
       await gone.execute();
+      // Holds of requests still under way keep counting against their day too, under the same pseudonym; their
+      // request releases them by token as usual (the rule's delete then finds none of them).
+      let holds = trx.selectFrom('budget_holds').select(['token', 'guild_id', 'day']).where('user_id', '=', userId);
+      if (guildId !== undefined) holds = holds.where('guild_id', '=', guildId);
+      for (const hold of await holds.execute()) {
+        await trx.updateTable('budget_holds').set({ user_id: memberDayPseudonym(key, hold.guild_id, userId, hold.day) }).where('token', '=', hold.token).execute();
+      }
     });
   }
 
   /**
    * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); the running
-   * total of the month of `at` (default now) under a keyed pseudonym, so its monthly budget still counts it.
+   * total of the month of `at` (default now) and the holds in flight under a keyed pseudonym, so its monthly
+   * budget still counts them.
    */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const { month } = periodKeys(at);
     // This month's running total keeps counting against the server's monthly budget, under a pseudonym.
-    return this.#runAll(planForgetGuild(guildId, forgottenMarker()), async (trx) => {
+    const marker = forgottenMarker();
+    return this.#runAll(planForgetGuild(guildId, marker), async (trx) => {
+      // Holds of requests still under way keep counting against the guild's month, under its pseudonym.
+      for (const hold of await trx.selectFrom('budget_holds').select(['token', 'month']).where('guild_id', '=', guildId).execute()) {
+        await trx.updateTable('budget_holds').set({ guild_id: guildMonthPseudonym(key, guildId, hold.month), user_id: marker }).where('token', '=', hold.token).execute();
+      }
       const row = await trx.selectFrom('spend_totals_guild_month').select('characters').where('guild_id', '=', guildId).where('month', '=', month).executeTakeFirst();
       if (!row) return;
       await trx.insertInto('spend_totals_guild_month').values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })

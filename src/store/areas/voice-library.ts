@@ -116,8 +116,36 @@ export class VoiceLibraryArea extends Area {
       await trx.deleteFrom('auto_read_voice_pool').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
       await trx.deleteFrom('auto_read_member_voices').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
       await trx.deleteFrom('voice_library').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).execute();
+      const sounds = await trx.deleteFrom('soundboard_sounds').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).returning('sound_id').execute();
       const presetsRemoved = presets.sort((a, b) => byCodePoint(a.name_key, b.name_key)).map((p) => p.name);
-      return { voice: clonedVoiceOf(row), presetsRemoved, memberDefaultsCleared: Number(cleared.numUpdatedRows) };
+      return { voice: clonedVoiceOf(row), presetsRemoved, memberDefaultsCleared: Number(cleared.numUpdatedRows), soundsSaved: sounds.map((s) => s.sound_id) };
     });
   }
+
+  /**
+   * Notes that a soundboard sound was saved from the guild's cloned voice, so that deleting the voice removes it;
+   * false (nothing noted) when the voice is not, or no longer, in the library: the caller removes the sound itself.
+   * A guild keeps the newest MAX_SOUNDS_PER_GUILD (Discord's boosted soundboard holds 48).
+   */
+  async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
+    return this.d.transaction(`voices:${guildId}`, async (trx) => {
+      const voice = await trx.selectFrom('voice_library').select('voice_id').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+      if (!voice) return false;
+      await trx.insertInto('soundboard_sounds').values({ sound_id: soundId, guild_id: guildId, voice_id: voiceId, saved_at: at.getTime() })
+        .onConflict((oc) => oc.column('sound_id').doNothing()).execute();
+      const kept = trx.selectFrom('soundboard_sounds').select('sound_id').where('guild_id', '=', guildId)
+        .orderBy('saved_at', 'desc').orderBy('sound_id', 'desc').limit(MAX_SOUNDS_PER_GUILD);
+      await trx.deleteFrom('soundboard_sounds').where('guild_id', '=', guildId).where('sound_id', 'not in', kept).execute();
+      return true;
+    });
+  }
+
+  /** Every soundboard sound saved from one of the guild's cloned voices (a whole guild's deletion removes them). */
+  async savedSounds(guildId: string): Promise<string[]> {
+    const rows = await this.d.db.selectFrom('soundboard_sounds').select('sound_id').where('guild_id', '=', guildId).orderBy('saved_at').execute();
+    return rows.map((r) => r.sound_id);
+  }
 }
+
+/** Sounds noted per guild; Discord's soundboard holds at most 48, so older rows name sounds long gone. */
+const MAX_SOUNDS_PER_GUILD = 100;
