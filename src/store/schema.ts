@@ -86,7 +86,11 @@ export interface Database {
     settings_updated_by: Text;
     updated_at: number;
   };
-  dictionary_entries: { guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number };
+  dictionary_entries: {
+    guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number;
+    /** A word, or a pattern (held in `word`); position: the order entries apply in, from 1 per guild. */
+    kind: 'word' | 'pattern'; position: number;
+  };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
   removed_guilds: { guild_id: string; removed_at: number };
