@@ -17,6 +17,12 @@ export const MAX_READING_LENGTH = 100;
  * that spells out may still double a message, and a pattern that matches everywhere cannot multiply its cost.
  */
 export const MAX_RESULT_LENGTH = 2000;
+/**
+ * A pattern replaces at most this many matches in one text; any further ones are left as written. RE2 finds each
+ * match in time linear in the text but at a cost per match (about 2 µs here): this keeps a dictionary of
+ * MAX_PATTERNS patterns that each match every character of a long message within a few milliseconds.
+ */
+export const MAX_PATTERN_MATCHES = 100;
 export const DICTIONARY_FORMAT_VERSION = 1;
 
 /** A word, matched whatever its case, whole in spaced scripts; its reading is said as written. */
@@ -118,6 +124,8 @@ export function validateAnyEntry(entry: DictionaryEntry): DictionaryResult<Dicti
 /** Where a step of the dictionary matches in a text, left to right, and what it says there. */
 interface Pass {
   matches(text: string): Iterable<PatternMatch>;
+  /** The most matches it replaces in one text. */
+  maxMatches: number;
 }
 
 /** Words next to each other in the order, as one pass: the longest word wins, case ignored. */
@@ -130,6 +138,8 @@ function wordPass(entries: readonly WordEntry[]): Pass {
   }).join('|');
   const matcher = new RegExp(pattern, 'giu');
   return {
+    // JavaScript's own engine on alternatives of literal words: fast per match, so no cap beyond the length's.
+    maxMatches: Number.POSITIVE_INFINITY,
     *matches(text) {
       // Words are never empty, so each match moves the search on.
       for (const match of text.matchAll(matcher)) {
@@ -143,15 +153,15 @@ function wordPass(entries: readonly WordEntry[]): Pass {
 function applyPass(pass: Pass, text: string, limit: number): string {
   let out = '';
   let copied = 0;
-  let matched = false;
+  let matched = 0;
   for (const match of pass.matches(text)) {
-    matched = true;
+    matched += 1;
     out += text.slice(copied, match.start) + match.reading;
     copied = match.end;
     // Past twice the limit in UTF-16 units the result is longer than the limit in code points whatever it holds.
-    if (out.length > limit * 2) break;
+    if (out.length > limit * 2 || matched >= pass.maxMatches) break;
   }
-  return matched ? cutAt(out + text.slice(copied, copied + limit * 2), limit) : text;
+  return matched > 0 ? cutAt(out + text.slice(copied, copied + limit * 2), limit) : text;
 }
 
 /** At most `limit` code points. */
@@ -172,9 +182,10 @@ function cutAt(text: string, limit: number): string {
  * above it left: a pattern is a pass of its own; words next to each other make one pass (the longest word wins
  * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
  * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
- * words match anywhere. No entry makes the text longer than MAX_RESULT_LENGTH (or than it was). Compile once per
- * dictionary change: the patterns of 500 entries are worth keeping between messages. An entry that does not
- * compile (stored by an older rule) is left out rather than failing every message.
+ * words match anywhere. No entry makes the text longer than MAX_RESULT_LENGTH (or than it was), and a pattern
+ * replaces at most MAX_PATTERN_MATCHES matches. Compile once per dictionary change: the patterns of 500 entries
+ * are worth keeping between messages. An entry that does not compile (stored by an older rule) is left out rather
+ * than failing every message.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];
@@ -190,7 +201,7 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
     }
     endWords();
     const compiled = compilePattern(entry.pattern, entry.reading);
-    if (compiled.ok) passes.push(compiled.value);
+    if (compiled.ok) passes.push({ matches: (text) => compiled.value.matches(text), maxMatches: MAX_PATTERN_MATCHES });
   }
   endWords();
   if (passes.length === 0) return (text) => text;

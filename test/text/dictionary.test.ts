@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_ENTRIES, MAX_PATTERNS, MAX_PATTERN_LENGTH, MAX_RESULT_LENGTH, compileDictionary, exportDictionary, importDictionary, validateEntry, validatePattern,
+  MAX_ENTRIES, MAX_PATTERNS, MAX_PATTERN_LENGTH, MAX_PATTERN_MATCHES, MAX_RESULT_LENGTH, compileDictionary, exportDictionary, importDictionary, validateEntry, validatePattern,
 } from '../../src/text/dictionary.ts';
 import type { DictionaryEntry } from '../../src/text/dictionary.ts';
 import { cleanMessage } from '../../src/text/cleanup.ts';
@@ -184,5 +184,14 @@ describe('patterns', () => {
     expect(importDictionary(json)).toMatchObject({ ok: false, problem: { code: 'badEntry', params: { entry: 2, reason: 'badPattern', syntax: 'missingParen' } } });
     const many = JSON.stringify({ version: 1, entries: Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => ({ pattern: `p${i}`, reading: 'r' })) });
     expect(importDictionary(many)).toMatchObject({ ok: false, problem: { code: 'tooManyPatterns', params: { count: MAX_PATTERNS + 1, max: MAX_PATTERNS } } });
+  });
+});
+
+describe('a pattern that matches everywhere', () => {
+  it(`replaces at most ${MAX_PATTERN_MATCHES} matches in one text, leaving the rest as written`, () => {
+    const text = 'ab'.repeat(150);
+    expect(compileDictionary([{ pattern: '(a)', reading: '[$1]' }])(text)).toBe(`${'[a]b'.repeat(MAX_PATTERN_MATCHES)}${'ab'.repeat(150 - MAX_PATTERN_MATCHES)}`);
+    // Words are JavaScript's own engine on literals, fast per match: every one is replaced.
+    expect(compileDictionary([{ word: 'a', reading: 'x' }])('a '.repeat(150))).toBe('x '.repeat(150));
   });
 });
