@@ -319,7 +319,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 14,
+    version: 15,
     name: 'dictionary patterns and order',
     sql: `
       -- Entries are words or patterns (a pattern's word_key is src/text/dictionary.ts' patternKey) and apply in the

@@ -220,7 +220,7 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
     ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
   `,
-  14: `
+  15: `
     ALTER TABLE dictionary_entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'word' CHECK (kind IN ('word', 'pattern'));
     ALTER TABLE dictionary_entries ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
     UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier

@@ -133,9 +133,9 @@ describe('migrations', () => {
     await store.close();
   });
 
-  it('keep a dictionary of step 14 in the order it was listed in, words all, new entries after them', async () => {
+  it('keep a dictionary from before step 15 in the order it was listed in, words all, new entries after them', async () => {
     const seed = new DatabaseSync(tmp.file());
-    migrate(seed, MIGRATIONS.filter((m) => m.version < 14));
+    migrate(seed, MIGRATIONS.filter((m) => m.version < 15));
     const insert = seed.prepare("INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at) VALUES (?, ?, ?, ?, 'U', 0)");
     for (const [guild, word] of [['G', 'zeta'], ['G', 'Alpha'], ['H', 'only'], ['G', 'mid']] as const) insert.run(guild, word.toLowerCase(), word, 'r');
     seed.close();
