@@ -4,10 +4,10 @@
 import type { NetworkDelays } from './protocol.ts';
 import type { SharedCachePlan } from './shared-cache.ts';
 
-export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'cached-voices' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold';
-export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'cached-voices', 'memory', 'latency', 'shared-cache', 'budget-hold'];
+export type Figure = 'ttfa' | 'cache' | 'concurrency' | 'cached-voices' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold' | 'text';
+export const FIGURES: readonly Figure[] = ['ttfa', 'cache', 'concurrency', 'cached-voices', 'memory', 'latency', 'shared-cache', 'budget-hold', 'text'];
 /** Figures measured without the bot, the fake Discord or the sandbox. */
-export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold'];
+export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold', 'text'];
 
 export interface Plan {
   mode: 'quick' | 'full';

@@ -1,18 +1,24 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
-import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import { attachmentOption, integerOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t, type MessageKey } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/frontend/listing.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { downloadClip } from '../src/bot/frontend/reference-clip.ts';
 import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
+import { echoCode } from '../src/bot/interactions/safe-text.ts';
 import {
+  MAX_ENTRIES,
+  MAX_PATTERN_LENGTH,
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,
   exportDictionary,
   importDictionary,
+  isPattern,
+  type DictionaryEntry,
   type DictionaryProblem,
+  type EntryName,
 } from '../src/text/dictionary.ts';
 
 /** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
@@ -20,30 +26,58 @@ export const MAX_IMPORT_BYTES = 512 * 1024;
 
 /** Anyone may list and export the dictionary; changing it changes how the whole server is read. */
 const manager = { manageGuild: { refusal: 'dictionary.permission' } } as const;
-export const requires: Requirements = { subcommands: { add: manager, remove: manager, import: manager } };
+export const requires: Requirements = { subcommands: { add: manager, remove: manager, move: manager, import: manager } };
 
-// Longer than the rules allow, so a too-long word is answered by the dictionary's own rule (it names the limit).
-const wordOption = () => stringOption('word', { required: true, maxLength: MAX_WORD_LENGTH * 2 });
+// Longer than the rules allow, so a too-long word or pattern is answered by the dictionary's own rule (it names the
+// limit). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
+// In /dictionary add the reading is optional too, since Discord wants required options before optional ones and
+// the word comes first; a missing reading is the rule's "the reading is empty".
+const wordOption = () => stringOption('word', { required: false, maxLength: MAX_WORD_LENGTH * 2 });
+const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH * 2 });
 
 export const data = slashCommand('dictionary', requires)
-  .addSubcommand(subcommand('dictionary.add').addStringOption(wordOption()).addStringOption(stringOption('reading', { required: true, maxLength: MAX_READING_LENGTH * 2 })))
-  .addSubcommand(subcommand('dictionary.remove').addStringOption(wordOption()))
+  .addSubcommand(subcommand('dictionary.add').addStringOption(wordOption()).addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH * 2 }))
+    .addStringOption(patternOption()))
+  .addSubcommand(subcommand('dictionary.remove').addStringOption(wordOption()).addStringOption(patternOption()))
+  .addSubcommand(subcommand('dictionary.move').addIntegerOption(integerOption('position', { required: true, min: 1, max: MAX_ENTRIES }))
+    .addStringOption(wordOption()).addStringOption(patternOption()))
   .addSubcommand(subcommand('dictionary.list'))
   .addSubcommand(subcommand('dictionary.export'))
   .addSubcommand(subcommand('dictionary.import').addAttachmentOption(attachmentOption('file', { required: true })));
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
 
+/** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
+function describe(locale: string, problem: DictionaryProblem): string {
+  const { code, params } = problem;
+  if (code === 'badEntry') return t(locale, 'dictionary.problem.badEntry', { entry: params['entry'] ?? '', reason: describe(locale, { code: params['reason'] as DictionaryProblem['code'], params }) });
+  if (code === 'badPattern') {
+    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, { part: echoCode(String(params['part'] ?? ''), 40) });
+    return t(locale, 'dictionary.problem.badPattern', { syntax });
+  }
+  if (code === 'duplicate') return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
+  if (code === 'unknownGroup') return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
+  return t(locale, `dictionary.problem.${code}` as MessageKey, params);
+}
+
 /** A refused change, in the caller's language: "Nothing was changed: entry 3: the word is empty." */
 function refused(locale: string, problem: DictionaryProblem): UserError {
-  const text = (p: DictionaryProblem): string => {
-    const key = `dictionary.problem.${p.code}` as MessageKey;
-    if (p.code !== 'badEntry') return t(locale, key, p.params);
-    const reason = `dictionary.problem.${String(p.params['reason'])}` as MessageKey;
-    return t(locale, key, { ...p.params, reason: t(locale, reason, { max: reason.endsWith('wordTooLong') ? MAX_WORD_LENGTH : MAX_READING_LENGTH }) });
-  };
-  const params = problem.code === 'duplicate' ? { ...problem.params, word: echo(String(problem.params['word']), 60) } : problem.params;
-  return new UserError('dictionary.refused', { problem: text({ ...problem, params }) });
+  return new UserError('dictionary.refused', { problem: describe(locale, problem) });
+}
+
+/** The word or pattern the member named (exactly one of them), as the store takes it. */
+function entryName(interaction: ChatInputCommandInteraction<'cached'>): EntryName {
+  const word = interaction.options.getString('word');
+  const pattern = interaction.options.getString('pattern');
+  if ((word === null) === (pattern === null)) throw new UserError('dictionary.wordOrPattern');
+  return pattern === null ? word ?? '' : { pattern };
+}
+
+/** How an entry is named in a reply or a list line: "word", or pattern `(\d+)km`. */
+function label(locale: string, entry: DictionaryEntry | EntryName): string {
+  if (typeof entry === 'string') return `"${echo(entry, 60)}"`;
+  if ('pattern' in entry) return t(locale, 'dictionary.list.pattern', { pattern: echoCode(entry.pattern, 80) });
+  return `"${echo(entry.word, 60)}"`;
 }
 
 /** After a change: the reader uses the new entries from the next message on. */
@@ -52,22 +86,49 @@ async function refreshReader(interaction: ChatInputCommandInteraction<'cached'>,
 }
 
 const add: Handler = async (interaction, context) => {
-  const word = interaction.options.getString('word', true);
-  const reading = interaction.options.getString('reading', true);
-  const result = await context.store.dictionary.put(interaction.guildId, word, reading, interaction.user.id);
+  const name = entryName(interaction);
+  const reading = interaction.options.getString('reading') ?? '';
+  const result = await context.store.dictionary.put(interaction.guildId, name, reading, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
   await refreshReader(interaction, context);
+  const { entry } = result;
+  if (isPattern(entry)) {
+    await showResult(interaction, result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern', {
+      pattern: label(interaction.locale, entry), reading: echo(entry.reading, 110),
+    });
+    return;
+  }
   await showResult(interaction, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
-    word: echo(result.entry.word, 60), reading: echo(result.entry.reading, 110),
+    word: echo(entry.word, 60), reading: echo(entry.reading, 110),
   });
 };
 
 const remove: Handler = async (interaction, context) => {
-  const word = interaction.options.getString('word', true);
-  const removed = await context.store.dictionary.remove(interaction.guildId, word);
-  if (!removed) throw new UserError('dictionary.unknown', { word: echo(word, 60) });
+  const name = entryName(interaction);
+  const removed = await context.store.dictionary.remove(interaction.guildId, name);
+  const pattern = typeof name !== 'string';
+  if (!removed) {
+    throw pattern
+      ? new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) })
+      : new UserError('dictionary.unknown', { word: echo(name, 60) });
+  }
   await refreshReader(interaction, context);
-  await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
+  if (isPattern(removed)) await showResult(interaction, 'dictionary.removed.pattern', { pattern: label(interaction.locale, removed) });
+  else await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
+};
+
+const move: Handler = async (interaction, context) => {
+  const name = entryName(interaction);
+  const position = interaction.options.getInteger('position', true);
+  const result = await context.store.dictionary.move(interaction.guildId, name, position, interaction.user.id);
+  if (result.status === 'unknown') {
+    throw typeof name === 'string'
+      ? new UserError('dictionary.unknown', { word: echo(name, 60) })
+      : new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) });
+  }
+  await refreshReader(interaction, context);
+  const entry = result.entries[result.position - 1] ?? name;
+  await showResult(interaction, 'dictionary.moved', { entry: label(interaction.locale, entry), position: result.position, count: result.entries.length });
 };
 
 const list: Handler = async (interaction, { store }) => {
@@ -77,7 +138,8 @@ const list: Handler = async (interaction, { store }) => {
     return;
   }
   const locale = interaction.locale;
-  const lines = entries.map((entry) => `• ${echo(entry.word, 60)} → ${echo(entry.reading, 110)}`);
+  // Numbered: the order is the order entries apply in, and /dictionary move takes these numbers.
+  const lines = entries.map((entry, index) => `${index + 1}. ${isPattern(entry) ? label(locale, entry) : echo(entry.word, 60)} → ${echo(entry.reading, 110)}`);
   await showContent(interaction, [t(locale, 'dictionary.list.header', { count: entries.length }), ...fitLines(lines, locale)].join('\n'));
 };
 
@@ -105,7 +167,7 @@ const importAll: Handler = async (interaction, context) => {
   await showResult(interaction, 'dictionary.imported', { count: result.entries.length });
 };
 
-const HANDLERS: Record<string, Handler> = { add, remove, list, export: exportAll, import: importAll };
+const HANDLERS: Record<string, Handler> = { add, remove, move, list, export: exportAll, import: importAll };
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);

@@ -5,3 +5,5 @@ export type PutDictionaryEntryResult =
   | { status: 'refused'; problem: DictionaryProblem };
 
 export type ReplaceDictionaryResult = { status: 'replaced'; entries: DictionaryEntry[] } | { status: 'refused'; problem: DictionaryProblem };
+
+export type MoveDictionaryEntryResult = { status: 'moved'; position: number; entries: DictionaryEntry[] } | { status: 'unknown' };

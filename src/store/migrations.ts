@@ -365,6 +365,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
     `,
   },
+  {
+    version: 16,
+    name: 'dictionary patterns and order',
+    sql: `
+      -- Entries are words or patterns (a pattern's word_key is src/text/dictionary.ts' patternKey) and apply in the
+      -- order the managers set: position, from 1 per guild. Entries already there keep the order they were listed in.
+      ALTER TABLE dictionary_entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'word' CHECK (kind IN ('word', 'pattern'));
+      ALTER TABLE dictionary_entries ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+      UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier
+        WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key < dictionary_entries.word_key);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

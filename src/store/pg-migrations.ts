@@ -254,6 +254,12 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
     );
     CREATE INDEX soundboard_sounds_voice ON soundboard_sounds (guild_id, voice_id);
   `,
+  16: `
+    ALTER TABLE dictionary_entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'word' CHECK (kind IN ('word', 'pattern'));
+    ALTER TABLE dictionary_entries ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+    UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier
+      WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key COLLATE "C" < dictionary_entries.word_key COLLATE "C");
+  `,
 };
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */

@@ -90,7 +90,11 @@ export interface Database {
   auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
   auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };
   auto_read_ignored: { guild_id: string; user_id: string; ignored_by: string; ignored_at: number };
-  dictionary_entries: { guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number };
+  dictionary_entries: {
+    guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number;
+    /** A word, or a pattern (held in `word`); position: the order entries apply in, from 1 per guild. */
+    kind: 'word' | 'pattern'; position: number;
+  };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
   removed_guilds: { guild_id: string; removed_at: number };

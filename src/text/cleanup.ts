@@ -3,6 +3,7 @@
 // per character sent, so anything a listener gains nothing from (emoji, URLs, markdown, wwwww) is cut here.
 import { fill, spokenLanguage, spokenWords } from './spoken-words.ts';
 import type { SpokenLanguage, SpokenWords } from './spoken-words.ts';
+import { trimEndOf, unmaskLinks, unwrapUnderscoreItalics } from './linear-markup.ts';
 
 export interface AttachmentInfo {
   filename: string;
@@ -43,7 +44,6 @@ const PRIVATE_USE = /[\uE000-\uF8FF]/g;
 const EMOJI = /[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0E|\uFE0F/gu;
 // A URL ends before trailing punctuation that belongs to the sentence around it.
 const URL = /<?\bhttps?:\/\/[^\s<>]*[^\s<>.,!?:;'")\]]>?/gi;
-const MASKED_LINK = /\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi;
 
 const EXTENSION_KINDS: Record<string, 'image' | 'video' | 'audio'> = {
   png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', webp: 'image', bmp: 'image', svg: 'image', avif: 'image', heic: 'image',
@@ -63,7 +63,7 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
   text = text.replace(/`([^`\n]+)`/g, (_, inner: string) => (
     [...inner.trim()].length <= SHORT_INLINE_CODE ? word(inner.trim()) : word(words.code)));
   text = text.replace(/\|\|[\s\S]*?\|\|/g, () => word(words.spoiler));
-  text = text.replace(MASKED_LINK, '$1');
+  text = unmaskLinks(text);
   text = text.replace(URL, (url) => word(linkWord(url, words)));
   text = text.replace(/<@!?(\d+)>/g, (_, id: string) => word(context.users?.[id] ?? words.unknownUser));
   text = text.replace(/<@&(\d+)>/g, (_, id: string) => word(context.roles?.[id] ?? words.unknownRole));
@@ -106,7 +106,7 @@ function spokenDate(seconds: number, language: SpokenLanguage): string {
 }
 
 function stripMarkdown(text: string): string {
-  return text
+  const unmarked = text
     .split('\n')
     .map((line) => line
       .replace(/^\s*(?:>>> |> )/, '')
@@ -114,9 +114,9 @@ function stripMarkdown(text: string): string {
       .replace(/^\s*[-*+] /, ''))
     .join('\n')
     .replace(/\\([*_~|`>#\\-])/g, '$1')
-    .replace(/\*\*|__|~~|\*/g, '')
-    // A single underscore pair is italics only around words, not inside snake_case.
-    .replace(/(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu, '$1');
+    .replace(/\*\*|__|~~|\*/g, '');
+  // A single underscore pair is italics only around words, not inside snake_case.
+  return unwrapUnderscoreItalics(unmarked);
 }
 
 /** Runs of one character (wwwww, ㅋㅋㅋㅋ, !!!!!) cut to `limit`; digits are left alone (10000 is a number). */
@@ -127,6 +127,8 @@ function capRepeats(text: string, limit: number): string {
     return count > limit ? char.repeat(limit) : run;
   });
 }
+
+const SENTENCE_TAIL = /^[\s,、.。]$/u;
 
 /** At most `max` code points: cut at the last word boundary that fits, with a spoken "and so on". */
 function cutToLength(text: string, max: number, words: SpokenWords): string {
@@ -144,7 +146,7 @@ function cutToLength(text: string, max: number, words: SpokenWords): string {
     if (/\s/u.test(c)) { cut = i; break; }
     if (/[、。，,.!?！？]/u.test(c) && i < room) { cut = i + 1; break; }
   }
-  const kept = chars.slice(0, cut).join('').replace(/[\s,、.。]+$/u, '');
+  const kept = trimEndOf(chars.slice(0, cut).join(''), SENTENCE_TAIL);
   return kept + suffix;
 }
 

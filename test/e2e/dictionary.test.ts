@@ -1,4 +1,5 @@
-// /dictionary end to end: the real bot against the local Discord (its CDN serves the import file) and the store.
+// /dictionary end to end: the real bot against the local Discord (its CDN serves the import file) and the store;
+// auto-read reads with it, and the sandbox Voice API shows the text it was sent.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
@@ -7,6 +8,8 @@ import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 const GUILD = '200000000000000002';
 const ADMIN = '300000000000000011';
 const MEMBER = '300000000000000012';
+const TEXT = '210000000000000002';
+const VOICE = '220000000000000003';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -17,10 +20,10 @@ afterEach(async () => {
 async function start(): Promise<Harness> {
   harness = await startHarness({
     guilds: [{
-      id: GUILD, name: 'London', preferredLocale: 'en-US', textChannelId: '210000000000000002',
-      voiceChannels: [{ id: '220000000000000003', name: 'general' }],
+      id: GUILD, name: 'London', preferredLocale: 'en-US', textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'general' }],
       members: [
-        { id: ADMIN, username: 'alice', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+        { id: ADMIN, username: 'alice', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
         { id: MEMBER, username: 'bob', locale: 'ja' },
       ],
     }],
@@ -28,7 +31,7 @@ async function start(): Promise<Harness> {
   return harness;
 }
 
-const dictionary = (h: Harness, userId: string, subcommand: string, options: Record<string, string | { type: number; value: string }> = {}) =>
+const dictionary = (h: Harness, userId: string, subcommand: string, options: Record<string, string | number | { type: number; value: string }> = {}) =>
   runCommand(h, { guildId: GUILD, userId, name: 'dictionary', subcommand, options, locale: 'en-US' });
 
 /** Hosts `json` on the local Discord's CDN and imports it as the `file` option. */
@@ -44,7 +47,7 @@ describe('/dictionary', () => {
     expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe('Added "SayBot": read as "say bot".');
     expect((await dictionary(h, ADMIN, 'add', { word: 'saybot', reading: 'sei bot' })).content).toBe('"saybot" is now read as "sei bot".');
     expect((await dictionary(h, ADMIN, 'add', { word: '東京', reading: 'とうきょう' })).content).toContain('東京');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n• saybot → sei bot\n• 東京 → とうきょう');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう');
 
     const exported = await dictionary(h, MEMBER, 'export');
     expect(exported.content).toBe('The dictionary is attached (2 in all).');
@@ -55,10 +58,10 @@ describe('/dictionary', () => {
 
     expect((await dictionary(h, ADMIN, 'remove', { word: 'SAYBOT' })).content).toBe('Removed "saybot".');
     expect((await dictionary(h, ADMIN, 'remove', { word: 'nothing' })).content).toBe('"nothing" is not in the dictionary.');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n• 東京 → とうきょう');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n1. 東京 → とうきょう');
 
     expect((await importFile(h, json)).content).toBe('Imported the file (2 in all): the dictionary holds exactly these now.');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n• saybot → sei bot\n• 東京 → とうきょう');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう');
   });
 
   it('refuses a bad import naming the first bad entry, and changes nothing', async () => {
@@ -72,7 +75,7 @@ describe('/dictionary', () => {
     expect((await importFile(h, tooMany)).content).toBe('Nothing was changed: the file has 501 entries; at most 500 are allowed.');
     expect((await importFile(h, 'not json at all')).content).toBe('Nothing was changed: the file is not JSON.');
     expect((await importFile(h, '{}', 'words.txt')).content).toBe(t('en-US', 'dictionary.import.notJsonFile'));
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n• kept → still here');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n1. kept → still here');
   });
 
   it('refuses changes by a member without Manage Server, by the declared precondition, and lets them list', async () => {
@@ -86,5 +89,70 @@ describe('/dictionary', () => {
     const h = await start();
     expect((await dictionary(h, ADMIN, 'add', { word: 'x'.repeat(51), reading: 'y' })).content)
       .toBe('Nothing was changed: the word is longer than 50 characters.');
+  });
+});
+
+describe('/dictionary patterns', () => {
+  /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
+  const spoken = (h: Harness, from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+  let sequence = 0;
+  /** Posts `content` as alice in the read channel and returns what the Voice API was sent for it, once heard. */
+  async function read(h: Harness, content: string): Promise<string[]> {
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    sequence += 1;
+    const id = ((BigInt(Date.now()) - 1_420_070_400_000n) << 22n | BigInt(sequence)).toString();
+    expect(await h.discord.postMessage({ id, channelId: TEXT, guildId: GUILD, author: { id: ADMIN, username: 'alice' }, member: { roles: [] }, content })).toBe(true);
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
+    return spoken(h, from);
+  }
+
+  it('reads a pattern entry in its place in the order, and /dictionary move changes what is read', async () => {
+    const h = await start();
+    expect((await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'autoread', subcommand: 'start' })).content).toContain('Reading');
+    expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe('Added "SayBot": read as "say bot".');
+    expect((await dictionary(h, ADMIN, 'add', { pattern: 'say bot v(\\d+)', reading: 'version $1 of the bot' })).content)
+      .toBe('Added pattern `say bot v(\\d+)`: what it matches is read as "version $1 of the bot". Entries apply from the top of /dictionary list; it is last.');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. SayBot → say bot\n2. pattern `say bot v(\\d+)` → version $1 of the bot');
+    // Below the word, the pattern sees the word's reading.
+    expect(await read(h, 'SayBot v2')).toEqual(['alice said, version 2 of the bot']);
+
+    expect((await dictionary(h, ADMIN, 'move', { pattern: 'say bot v(\\d+)', position: 1 })).content)
+      .toBe('pattern `say bot v(\\d+)` is now number 1 of 2. Entries apply from the top.');
+    // Above it, the pattern sees the message as written: no match, and the word alone applies.
+    expect(await read(h, 'SayBot v3')).toEqual([expect.stringMatching(/^(alice said, )?say bot v3$/)]);
+  });
+
+  it('refuses a pattern RE2 cannot run, with the reason in the member\'s language, and changes nothing', async () => {
+    const h = await start();
+    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)\\1', reading: 'x' })).content)
+      .toBe('Nothing was changed: the pattern cannot be used: back-references such as `\\1` are not supported: patterns run on RE2, which never backtracks.');
+    const inJapanese = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'dictionary', subcommand: 'add', options: { pattern: 'a(?=b)', reading: 'x' }, locale: 'ja' });
+    expect(inJapanese.content).toBe(t('ja', 'dictionary.refused', {
+      problem: t('ja', 'dictionary.problem.badPattern', { syntax: t('ja', 'dictionary.pattern.lookAround', { part: '`(?=`' }) }),
+    }));
+    const inKorean = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'dictionary', subcommand: 'add', options: { pattern: '(a', reading: 'x' }, locale: 'ko' });
+    expect(inKorean.content).toBe('아무것도 바꾸지 않았습니다: 이 패턴은 쓸 수 없습니다: (가 닫히지 않았습니다.');
+    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)', reading: '$2' })).content).toMatch(/^Nothing was changed: the reading uses `\$2`, a group the pattern does not have/);
+    expect((await dictionary(h, ADMIN, 'add', { word: 'a', pattern: 'b', reading: 'x' })).content).toBe(t('en-US', 'dictionary.wordOrPattern'));
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe(t('en-US', 'dictionary.empty'));
+  });
+
+  it('exports and imports back words and patterns in their order', async () => {
+    const h = await start();
+    await dictionary(h, ADMIN, 'add', { pattern: '(\\d+)km', reading: '$1 kilometres' });
+    await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' });
+    await dictionary(h, ADMIN, 'add', { pattern: '(?i)lol', reading: 'laugh' });
+    await dictionary(h, ADMIN, 'move', { word: 'saybot', position: 1 });
+    const entries = [{ word: 'SayBot', reading: 'say bot' }, { pattern: '(\\d+)km', reading: '$1 kilometres' }, { pattern: '(?i)lol', reading: 'laugh' }];
+    const exported = await dictionary(h, MEMBER, 'export');
+    const json = exported.handle.responses.flatMap((r) => r.files).find((f) => f.name === 'dictionary.json')?.data.toString('utf8') ?? '';
+    expect(JSON.parse(json)).toEqual({ version: 1, entries });
+
+    await dictionary(h, ADMIN, 'remove', { pattern: '(?i)lol' });
+    await dictionary(h, ADMIN, 'move', { word: 'SayBot', position: 2 });
+    expect((await importFile(h, json)).content).toBe('Imported the file (3 in all): the dictionary holds exactly these now.');
+    const again = await dictionary(h, MEMBER, 'export');
+    expect(again.handle.responses.flatMap((r) => r.files).find((f) => f.name === 'dictionary.json')?.data.toString('utf8')).toBe(json);
   });
 });

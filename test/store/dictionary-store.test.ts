@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ENTRIES, importDictionary } from '../../src/text/dictionary.ts';
+import { MAX_ENTRIES, MAX_PATTERNS, importDictionary } from '../../src/text/dictionary.ts';
 import { forEachBackend } from './contract.ts';
 
 const G1 = '200000000000000001';
@@ -9,7 +9,7 @@ const ADMIN = '300000000000000001';
 // The Dictionary area of the store contract (issue 14): a server's words and how to say them.
 forEachBackend((store, backend) => {
   describe('pronunciation dictionary', () => {
-    it('adds, replaces a word in any case, and lists in word order per guild', async () => {
+    it('adds, replaces a word in any case where it stands, and lists in the order entries apply in, per guild', async () => {
       expect(await store.dictionary.list(G1)).toEqual([]);
       expect(await store.dictionary.put(G1, 'SayBot', 'say bot', ADMIN)).toEqual({ status: 'added', entry: { word: 'SayBot', reading: 'say bot' } });
       expect((await store.dictionary.put(G1, 'ＡＰＩ', '에이피아이', ADMIN)).status).toBe('added');
@@ -18,10 +18,10 @@ forEachBackend((store, backend) => {
       // Tidied as validateEntry tidies: spaces folded, ends trimmed.
       expect(await store.dictionary.put(G1, '  saybot ', '  say   bot  ', ADMIN)).toEqual({ status: 'replaced', entry: { word: 'saybot', reading: 'say bot' } });
       expect(await store.dictionary.list(G1)).toEqual([
-        { word: 'api', reading: 'a p i' },
         { word: 'saybot', reading: 'say bot' },
-        { word: 'ぬるぽ', reading: 'ガッ' },
         { word: 'ＡＰＩ', reading: '에이피아이' },
+        { word: 'api', reading: 'a p i' },
+        { word: 'ぬるぽ', reading: 'ガッ' },
       ]);
       expect(await store.dictionary.list(G2)).toEqual([]);
     });
@@ -55,8 +55,9 @@ forEachBackend((store, backend) => {
       await store.dictionary.put(G1, 'old', 'kept until replaced', ADMIN);
       const file = importDictionary(JSON.stringify({ version: 1, entries: [{ word: 'zeta', reading: 'z' }, { word: 'Alpha', reading: 'a' }] }));
       if (!file.ok) throw new Error('the test file should import');
-      expect(await store.dictionary.replace(G1, file.value, ADMIN)).toEqual({ status: 'replaced', entries: [{ word: 'Alpha', reading: 'a' }, { word: 'zeta', reading: 'z' }] });
-      expect(await store.dictionary.list(G1)).toEqual([{ word: 'Alpha', reading: 'a' }, { word: 'zeta', reading: 'z' }]);
+      // In the file's order: the order they apply in.
+      expect(await store.dictionary.replace(G1, file.value, ADMIN)).toEqual({ status: 'replaced', entries: [{ word: 'zeta', reading: 'z' }, { word: 'Alpha', reading: 'a' }] });
+      expect(await store.dictionary.list(G1)).toEqual([{ word: 'zeta', reading: 'z' }, { word: 'Alpha', reading: 'a' }]);
 
       const before = await store.dictionary.list(G1);
       expect(await store.dictionary.replace(G1, [{ word: 'x', reading: 'y' }, { word: 'X', reading: 'z' }], ADMIN)).toEqual({
@@ -71,6 +72,51 @@ forEachBackend((store, backend) => {
 
       expect(await store.dictionary.replace(G1, [], ADMIN)).toEqual({ status: 'replaced', entries: [] });
       expect(await store.dictionary.list(G1)).toEqual([]);
+    });
+
+    it('keeps patterns beside words, in their place, one per pattern as written', async () => {
+      await store.dictionary.put(G1, 'km', 'kilometre', ADMIN);
+      expect(await store.dictionary.put(G1, { pattern: ' (\\d+)km ' }, '$1 kilometres', ADMIN)).toEqual({ status: 'added', entry: { pattern: '(\\d+)km', reading: '$1 kilometres' } });
+      // The same text as a word and as a pattern are two entries; a pattern's case is its own.
+      expect((await store.dictionary.put(G1, { pattern: 'km' }, 'k m', ADMIN)).status).toBe('added');
+      expect((await store.dictionary.put(G1, { pattern: 'KM' }, 'K M', ADMIN)).status).toBe('added');
+      expect((await store.dictionary.put(G1, { pattern: 'km' }, 'kay em', ADMIN)).status).toBe('replaced');
+      expect(await store.dictionary.put(G1, { pattern: '(a)\\1' }, 'x', ADMIN)).toMatchObject({ status: 'refused', problem: { code: 'badPattern', params: { syntax: 'backReference' } } });
+      expect(await store.dictionary.list(G1)).toEqual([
+        { word: 'km', reading: 'kilometre' },
+        { pattern: '(\\d+)km', reading: '$1 kilometres' },
+        { pattern: 'km', reading: 'kay em' },
+        { pattern: 'KM', reading: 'K M' },
+      ]);
+      expect(await store.dictionary.remove(G1, { pattern: 'km' })).toEqual({ pattern: 'km', reading: 'kay em' });
+      // A word is named as a word: the pattern written KM stays.
+      expect(await store.dictionary.remove(G1, 'KM')).toEqual({ word: 'km', reading: 'kilometre' });
+      expect(await store.dictionary.list(G1)).toEqual([{ pattern: '(\\d+)km', reading: '$1 kilometres' }, { pattern: 'KM', reading: 'K M' }]);
+    });
+
+    it(`holds at most ${MAX_PATTERNS} patterns among the entries`, async () => {
+      const patterns = Array.from({ length: MAX_PATTERNS }, (_, i) => ({ pattern: `p${i}`, reading: 'r' }));
+      expect((await store.dictionary.replace(G1, patterns, ADMIN)).status).toBe('replaced');
+      expect(await store.dictionary.put(G1, { pattern: 'one more' }, 'x', ADMIN)).toEqual({ status: 'refused', problem: { code: 'patternsFull', params: { max: MAX_PATTERNS } } });
+      expect((await store.dictionary.put(G1, 'a word', 'x', ADMIN)).status).toBe('added');
+    });
+
+    it('moves an entry to a place in the order, the others keeping theirs', async () => {
+      for (const word of ['a', 'b', 'c', 'd']) await store.dictionary.put(G1, word, word.toUpperCase(), ADMIN);
+      await store.dictionary.put(G1, { pattern: 'e+' }, 'E', ADMIN);
+      const order = async () => (await store.dictionary.list(G1)).map((entry) => ('word' in entry ? entry.word : `/${entry.pattern}/`));
+      expect(await store.dictionary.move(G1, { pattern: 'e+' }, 1, ADMIN)).toMatchObject({ status: 'moved', position: 1 });
+      expect(await order()).toEqual(['/e+/', 'a', 'b', 'c', 'd']);
+      expect(await store.dictionary.move(G1, 'A', 4, ADMIN)).toMatchObject({ status: 'moved', position: 4 });
+      expect(await order()).toEqual(['/e+/', 'b', 'c', 'a', 'd']);
+      // Past the end is the end.
+      expect(await store.dictionary.move(G1, 'b', 99, ADMIN)).toMatchObject({ status: 'moved', position: 5 });
+      expect(await order()).toEqual(['/e+/', 'c', 'a', 'd', 'b']);
+      await store.dictionary.remove(G1, 'c');
+      await store.dictionary.put(G1, 'z', 'Z', ADMIN);
+      expect(await order()).toEqual(['/e+/', 'a', 'd', 'b', 'z']);
+      expect(await store.dictionary.move(G1, 'nothing', 1, ADMIN)).toEqual({ status: 'unknown' });
+      expect(await store.dictionary.move(G2, 'a', 1, ADMIN)).toEqual({ status: 'unknown' });
     });
 
     it('replaces in one transaction: another connection sees the old dictionary or the new one, never a mix', async () => {

@@ -133,6 +133,22 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('keep a dictionary from before step 16 in the order it was listed in, words all, new entries after them', async () => {
+    const seed = new DatabaseSync(tmp.file());
+    migrate(seed, MIGRATIONS.filter((m) => m.version < 16));
+    const insert = seed.prepare("INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at) VALUES (?, ?, ?, ?, 'U', 0)");
+    for (const [guild, word] of [['G', 'zeta'], ['G', 'Alpha'], ['H', 'only'], ['G', 'mid']] as const) insert.run(guild, word.toLowerCase(), word, 'r');
+    seed.close();
+
+    const store = new SqliteStore(tmp.file());
+    expect(await store.dictionary.list('G')).toEqual([{ word: 'Alpha', reading: 'r' }, { word: 'mid', reading: 'r' }, { word: 'zeta', reading: 'r' }]);
+    await store.dictionary.put('G', { pattern: 'a+' }, 'a', 'U');
+    await store.dictionary.put('G', 'aaa', 'a', 'U');
+    expect((await store.dictionary.list('G')).slice(3)).toEqual([{ pattern: 'a+', reading: 'a' }, { word: 'aaa', reading: 'a' }]);
+    expect(await store.dictionary.list('H')).toEqual([{ word: 'only', reading: 'r' }]);
+    await store.close();
+  });
+
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
     const db = new DatabaseSync(tmp.file());
     const broken = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' }];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_ENTRIES, compileDictionary, exportDictionary, importDictionary, validateEntry,
+  MAX_ENTRIES, MAX_PATTERNS, MAX_PATTERN_LENGTH, MAX_PATTERN_MATCHES, MAX_RESULT_LENGTH, compileDictionary, exportDictionary, importDictionary, validateEntry, validatePattern,
 } from '../../src/text/dictionary.ts';
 import type { DictionaryEntry } from '../../src/text/dictionary.ts';
 import { cleanMessage } from '../../src/text/cleanup.ts';
@@ -96,5 +96,102 @@ describe('export and import', () => {
   ];
   it.each(refusals.map((c) => [c.name, c] as const))('refuses %s with a clear reason', (_name, { json, problem }) => {
     expect(importDictionary(json)).toMatchObject({ ok: false, problem });
+  });
+});
+
+describe('patterns', () => {
+  const pattern = (source: string, reading: string): DictionaryEntry => ({ pattern: source, reading });
+
+  const cases: { name: string; text: string; entries: DictionaryEntry[]; expected: string }[] = [
+    { name: 'replaces what a pattern matches', text: 'it is 5km away', entries: [pattern('(\\d+)km', '$1 kilometres')], expected: 'it is 5 kilometres away' },
+    { name: 'named groups and the whole match', text: 'mail me@host', entries: [pattern('(?P<user>\\w+)@(\\w+)', '$<user> at $2 ($&)')], expected: 'mail me at host (me@host)' },
+    { name: 'a dollar sign', text: 'costs 5', entries: [pattern('costs (\\d)', '$$$1')], expected: '$5' },
+    { name: 'case as written unless (?i)', text: 'LOL lol', entries: [pattern('lol', 'laugh')], expected: 'LOL laugh' },
+    { name: '(?i) for any case', text: 'LOL lol', entries: [pattern('(?i)lol', 'laugh')], expected: 'laugh laugh' },
+    { name: 'scripts without spaces', text: '3時に', entries: [pattern('(\\d+)時', '$1じ')], expected: '3じに' },
+    {
+      name: 'entries apply in their order: a pattern sees what the words above it said',
+      text: 'SayBot v2',
+      entries: [entry('SayBot', 'say bot'), pattern('say bot v(\\d)', 'version $1 of the bot')],
+      expected: 'version 2 of the bot',
+    },
+    {
+      name: 'entries apply in their order: a pattern above the words changes what they see',
+      text: 'SayBot v2',
+      entries: [pattern('v(\\d)', 'version $1'), entry('SayBot', 'say bot'), entry('version', 'release')],
+      expected: 'say bot release 2',
+    },
+    {
+      name: 'words next to each other still apply together, the longest first',
+      text: 'New York City',
+      entries: [entry('New York', 'NY'), entry('New York City', 'NYC'), pattern('NYC', 'the city')],
+      expected: 'the city',
+    },
+  ];
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, { text, entries, expected }) => {
+    expect(compileDictionary(entries)(text)).toBe(expected);
+  });
+
+  it('moving an entry changes what is said', () => {
+    const word = entry('cat', 'kitty');
+    const rule = pattern('kitty', 'small cat');
+    expect(compileDictionary([word, rule])('a cat')).toBe('a small cat');
+    expect(compileDictionary([rule, word])('a cat')).toBe('a kitty');
+  });
+
+  it(`never makes a text longer than ${MAX_RESULT_LENGTH} characters, or than it was`, () => {
+    const everywhere = compileDictionary([pattern('a', 'x'.repeat(100))]);
+    const spoken = everywhere('a'.repeat(500));
+    expect(spoken).toBe('x'.repeat(MAX_RESULT_LENGTH));
+    expect(compileDictionary([pattern('b', 'cc')])(`${'a'.repeat(3000)}bb`)).toBe(`${'a'.repeat(3000)}cc`);
+    // Code points, not UTF-16 units: a cut never splits an emoji's surrogate pair.
+    expect([...compileDictionary([pattern('a', '😀'.repeat(50))])('a'.repeat(100))]).toHaveLength(MAX_RESULT_LENGTH);
+  });
+
+  it('runs a backtracking-prone pattern over 4,000 characters and gives its result', () => {
+    const text = `${'a'.repeat(3999)}!`;
+    expect(compileDictionary([pattern('(a+)+$', 'x')])(text)).toBe(text);
+    expect(compileDictionary([pattern('(a+)+!$', 'x')])(text)).toBe('x');
+  });
+
+  const refusals: { name: string; source: string; reading?: string; problem: { code: string; params?: Record<string, unknown> } }[] = [
+    { name: 'a back-reference', source: '(a)\\1', problem: { code: 'badPattern', params: { syntax: 'backReference', part: '\\1' } } },
+    { name: 'a look-ahead', source: 'a(?=b)', problem: { code: 'badPattern', params: { syntax: 'lookAround', part: '(?=' } } },
+    { name: 'a look-behind', source: '(?<!a)b', problem: { code: 'badPattern', params: { syntax: 'lookAround' } } },
+    { name: 'an unclosed group', source: '(ab', problem: { code: 'badPattern', params: { syntax: 'missingParen' } } },
+    { name: 'an unclosed class', source: '[ab', problem: { code: 'badPattern', params: { syntax: 'missingBracket' } } },
+    { name: 'a repeated repetition', source: 'a**', problem: { code: 'badPattern', params: { syntax: 'badRepetition', part: '**' } } },
+    { name: 'a count past 1000', source: 'a{1001}', problem: { code: 'badPattern', params: { syntax: 'badRepeatCount' } } },
+    { name: 'repetition multiplied too far', source: '((a{10}){10}){10}', problem: { code: 'badPattern', params: { syntax: 'tooComplex' } } },
+    { name: 'a group the pattern lacks', source: '(a)', reading: '$2', problem: { code: 'unknownGroup', params: { group: '$2' } } },
+    { name: 'a named group the pattern lacks', source: '(a)', reading: '$<name>', problem: { code: 'unknownGroup', params: { group: '$<name>' } } },
+    { name: 'an empty pattern', source: '  ', problem: { code: 'emptyPattern' } },
+    { name: 'a pattern too long', source: 'a'.repeat(MAX_PATTERN_LENGTH + 1), problem: { code: 'patternTooLong', params: { max: MAX_PATTERN_LENGTH } } },
+  ];
+  it.each(refusals.map((c) => [c.name, c] as const))('refuses %s with the reason', (_name, { source, reading, problem }) => {
+    expect(validatePattern(source, reading ?? 'x')).toMatchObject({ ok: false, problem });
+  });
+
+  it('export and import keep the order and the kind', () => {
+    const entries = [pattern('(\\d+)km', '$1 kilometres'), entry('SayBot', 'say bot'), pattern('(?i)lol', 'laugh'), entry('草', 'わら')];
+    const json = exportDictionary(entries);
+    expect(JSON.parse(json)).toEqual({ version: 1, entries });
+    expect(importDictionary(json)).toEqual({ ok: true, value: entries });
+  });
+
+  it('refuses a file with a pattern that does not compile, naming the entry and the reason', () => {
+    const json = JSON.stringify({ version: 1, entries: [{ word: 'a', reading: 'b' }, { pattern: '(x', reading: 'y' }] });
+    expect(importDictionary(json)).toMatchObject({ ok: false, problem: { code: 'badEntry', params: { entry: 2, reason: 'badPattern', syntax: 'missingParen' } } });
+    const many = JSON.stringify({ version: 1, entries: Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => ({ pattern: `p${i}`, reading: 'r' })) });
+    expect(importDictionary(many)).toMatchObject({ ok: false, problem: { code: 'tooManyPatterns', params: { count: MAX_PATTERNS + 1, max: MAX_PATTERNS } } });
+  });
+});
+
+describe('a pattern that matches everywhere', () => {
+  it(`replaces at most ${MAX_PATTERN_MATCHES} matches in one text, leaving the rest as written`, () => {
+    const text = 'ab'.repeat(150);
+    expect(compileDictionary([{ pattern: '(a)', reading: '[$1]' }])(text)).toBe(`${'[a]b'.repeat(MAX_PATTERN_MATCHES)}${'ab'.repeat(150 - MAX_PATTERN_MATCHES)}`);
+    // Words are JavaScript's own engine on literals, fast per match: every one is replaced.
+    expect(compileDictionary([{ word: 'a', reading: 'x' }])('a '.repeat(150))).toBe('x '.repeat(150));
   });
 });

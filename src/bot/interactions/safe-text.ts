@@ -11,3 +11,12 @@ export function echo(text: string, max: number): string {
   const plain = text.replace(/[<>@`\r\n]/g, '');
   return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
 }
+
+/**
+ * What a member typed, quoted as inline code so that it reads exactly as written (a pattern's `*`, `_`, `<`):
+ * inside a code span Discord forms no markdown, mention or link. Backticks and line breaks removed, at most `max`.
+ */
+export function echoCode(text: string, max: number): string {
+  const plain = text.replace(/[`\r\n]/g, '');
+  return `\`${plain.length > max ? `${plain.slice(0, max - 1)}…` : plain}\``;
+}
