@@ -80,5 +80,12 @@ describe('voice moderation (the local Discord, seen by discord.js)', () => {
     const speaker = await update;
     expect(speaker.suppress).toBe(false);
     expect(speaker.channelId).toBe(STAGE);
+    // As the other tests found them (they run in any order): unmuted, and the listener in the audience again.
+    update = next();
+    fake.setVoiceState(GUILD, MUTED, VOICE, { mute: false });
+    await update;
+    update = next();
+    fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: true });
+    expect((await update).suppress).toBe(true);
   });
 });
