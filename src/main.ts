@@ -116,7 +116,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
       const unreachable = asDiscordUnreachable(error, discordUrl);
       if (unreachable !== error) throw unreachable;
-      // e.g. 401 for a wrong token: one line naming the step, never the token (index.ts redacts it too).
+      // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
       throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.

@@ -1,12 +1,12 @@
 // `npm run forget -- --user ID | --guild ID`: the operator's deletion on request (issue 22, point 5), on the
 // configured store, through the same code as /privacy (src/privacy/forget.ts). Exit 2 on bad arguments.
-import { AudioCache } from './cache/audio-cache.ts';
-import { ConfigError, configSecrets, describeDatabase, loadConfig } from './config.ts';
-import { loadDotenv } from './dotenv.ts';
-import { redactSecrets, silentLogger } from './log.ts';
-import { forgetGuild, forgetMember, type ForgetReport } from './privacy/forget.ts';
-import { FORGET_USAGE, parseForgetArgs } from './privacy/forget-args.ts';
-import { openStore } from './store/index.ts';
+import { AudioCache } from '../cache/audio-cache.ts';
+import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../config.ts';
+import { loadDotenv } from '../dotenv.ts';
+import { redactSecrets, silentLogger } from '../log.ts';
+import { forgetGuild, forgetMember, type ForgetReport } from '../privacy/forget.ts';
+import { FORGET_USAGE, parseForgetArgs } from '../privacy/forget-args.ts';
+import { openStore } from '../store/index.ts';
 
 const describeReport = (report: ForgetReport): string =>
   `${report.deleted} rows deleted, ${report.anonymised} rows anonymised (spends kept for the totals), ` +

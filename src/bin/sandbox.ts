@@ -1,10 +1,10 @@
 // `npm run sandbox`: the local Voice API for trying SayBot without a paid plan.
 import { parseArgs } from 'node:util';
 import { createLogger } from '../log.ts';
-import { startSandbox, type Sandbox } from './server.ts';
-import { DEFAULT_KEY_FILE, keptSandboxKey } from './key-file.ts';
-import { PLAN_LIMITS } from './keys.ts';
-import { PRESET_VOICES } from './voices.ts';
+import { startSandbox, type Sandbox } from '../sandbox/server.ts';
+import { DEFAULT_KEY_FILE, keptSandboxKey } from '../sandbox/key-file.ts';
+import { PLAN_LIMITS } from '../sandbox/keys.ts';
+import { PRESET_VOICES } from '../sandbox/voices.ts';
 
 export const DEFAULT_PORT = 8787;
 

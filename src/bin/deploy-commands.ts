@@ -1,9 +1,9 @@
 // `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
-import { loadDotenv } from './dotenv.ts';
-import { loadCommands } from './bot/interactions/command-loader.ts';
-import { deployCommands } from './bot/interactions/deploy.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { redactSecrets } from './log.ts';
+import { loadDotenv } from '../dotenv.ts';
+import { loadCommands } from '../bot/interactions/command-loader.ts';
+import { deployCommands } from '../bot/interactions/deploy.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { redactSecrets } from '../log.ts';
 
 loadDotenv();
 let token = '';
