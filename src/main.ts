@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot, type SayBotCore } from './bot/app.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from './audio/opus-settings.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from './audio/codecs/opus-settings.ts';
 import { AudioCache } from './cache/audio-cache.ts';
 import type { AnyCommandModule } from './bot/interactions/command.ts';
 import { loadCommands } from './bot/interactions/command-loader.ts';
@@ -31,7 +31,7 @@ export interface RunningSayBot {
 
 /** How a part's audio becomes Opus packets and how they go out: fixed for the process's life. */
 export interface VoicePlaneOptions {
-  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/opus-settings.ts). */
+  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/codecs/opus-settings.ts). */
   encoding: Readonly<OpusSettings>;
   /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/voice/voice-output.ts). */
   sender: VoiceSenderKind;
