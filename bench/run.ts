@@ -17,7 +17,7 @@ import { measureSharedCache } from './shared-cache.ts';
 import { cacheLookupReport } from './cache-lookup.ts';
 import { measureBudgetHold } from './budget-hold.ts';
 import { measureText } from './text.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../src/audio/opus-settings.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../src/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/main.ts';
 import { measureEncoderFloor } from './opus-floor.ts';

@@ -79,7 +79,7 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
   const discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds, shards, log: () => undefined });
   const sandbox = await startSandbox({ pacing: { startDelayMs: SANDBOX_FIRST_BYTE_MS, realtimeFactor: 0 } });
   const bot = startBotProcess({
-    entry: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
+    entry: fileURLToPath(new URL('../src/bin/start.ts', import.meta.url)),
     // As `npm start` runs it (the heap flags npm run bench was given: the young generation's cap).
     nodeArgs: heapFlags(process.execArgv),
     caCertificatePem: discord.caCertificatePem,

@@ -1,5 +1,5 @@
 // `npm run demo`: SayBot seen working with no Discord account and no API key. The sandbox Voice API and the local
-// Discord run in this process; SayBot runs as `npm start` runs it (`node src/index.ts`, configured only by its
+// Discord run in this process; SayBot runs as `npm start` runs it (`node src/bin/start.ts`, configured only by its
 // environment) in a child process. A member then uses three commands, and what the voice channel heard (decrypted
 // from DAVE, decoded from Opus), the files SayBot sent and the replies are written to `outDir`.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import {
 import { startSandbox } from '../src/sandbox/index.ts';
 import { encodeWav } from '../src/sandbox/synth.ts';
 
-const SAYBOT_ENTRY = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+const SAYBOT_ENTRY = fileURLToPath(new URL('../src/bin/start.ts', import.meta.url));
 const RATE = 48_000;
 
 const GUILD: FakeGuildSpec = {
@@ -113,7 +113,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
     const running = bot;
     await own(() => running.stop());
-    log('starting SayBot (node src/index.ts)…');
+    log('starting SayBot (node src/bin/start.ts)…');
     await running.waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000).catch((error: unknown) => {
       throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
     });

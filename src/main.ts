@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot, type SayBotCore } from './bot/app.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from './audio/opus-settings.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from './audio/codecs/opus-settings.ts';
 import { AudioCache } from './cache/audio-cache.ts';
 import type { AnyCommandModule } from './bot/interactions/command.ts';
 import { loadCommands } from './bot/interactions/command-loader.ts';
@@ -31,7 +31,7 @@ export interface RunningSayBot {
 
 /** How a part's audio becomes Opus packets and how they go out: fixed for the process's life. */
 export interface VoicePlaneOptions {
-  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/opus-settings.ts). */
+  /** The Opus encoder and where WAV/MP3 are decoded (src/audio/codecs/opus-settings.ts). */
   encoding: Readonly<OpusSettings>;
   /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/voice/voice-output.ts). */
   sender: VoiceSenderKind;
@@ -116,7 +116,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
       const unreachable = asDiscordUnreachable(error, discordUrl);
       if (unreachable !== error) throw unreachable;
-      // e.g. 401 for a wrong token: one line naming the step, never the token (index.ts redacts it too).
+      // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
       throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.

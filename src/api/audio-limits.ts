@@ -1,8 +1,8 @@
 // How much audio a request's text can take: a body past it is not speech of that text (a service fault, a proxy
 // replaying or never ending), and is cut before it takes the process's memory. The bound is in seconds of audio,
 // turned into bytes with the format's byte rate read from the first bytes, and a hard byte cap above it.
-import type { AudioFormat } from '../audio/format.ts';
-import { parseWavHeader } from '../audio/wav.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
+import { parseWavHeader } from '../audio/codecs/wav.ts';
 
 export interface AudioLimits {
   /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
-import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/format.ts';
+import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import { audioBound, DEFAULT_AUDIO_LIMITS, type AudioLimits } from './audio-limits.ts';
 import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';

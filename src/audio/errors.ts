@@ -1,5 +1,5 @@
-import type { AudioFormat } from './format.ts';
-import type { JobThreadFailure } from './job-thread.ts';
+import type { AudioFormat } from './codecs/format.ts';
+import type { JobThreadFailure } from './workers/job-thread.ts';
 
 export type ClipErrorCode = 'unsupported-format' | 'corrupt' | 'empty';
 
@@ -32,7 +32,7 @@ export class UnsupportedAudioError extends ClipError {
 }
 
 /**
- * A job of a worker thread (job-thread.ts) that could not run now: too many waiting, too slow, or its thread failed.
+ * A job of a worker thread (src/audio/workers/job-thread.ts) that could not run now: too many waiting, too slow, or its thread failed.
  * Each use has a subclass of its own, so that its words reach the member.
  */
 export class JobUnavailableError extends Error {
@@ -45,7 +45,7 @@ export class JobUnavailableError extends Error {
   }
 }
 
-/** Speed, volume or joining could not run now (audio-thread.ts). */
+/** Speed, volume or joining could not run now (src/audio/workers/audio-thread/). */
 export class AudioBusyError extends JobUnavailableError {
   /** For 'owner-busy': how many jobs one server may have under way or waiting. */
   readonly limit: number | undefined;

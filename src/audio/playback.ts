@@ -1,19 +1,19 @@
 // The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
-// source or stereo: opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output plays.
-// WAV and MP3 are decoded, resampled and encoded in worker threads (transcode-pool.ts), or with decode 'main' on this
+// source or stereo: codecs/opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output plays.
+// WAV and MP3 are decoded, resampled and encoded in worker threads (workers/transcode/), or with decode 'main' on this
 // thread and encoded apart (the benchmark's baseline).
 import { addAbortSignal, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { chain } from './chain.ts';
-import { DecodeTo48kStream } from './decode-stream.ts';
+import { DecodeTo48kStream } from './codecs/decode-stream.ts';
 import { UnsupportedAudioError } from './errors.ts';
-import type { AudioFormat } from './format.ts';
-import { Mp3StreamDecoder } from './mp3-stream.ts';
-import { OggOpusPacketStream } from './ogg-opus-stream.ts';
-import { createOpusEncoder } from './opus-encode.ts';
-import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './opus-settings.ts';
-import { sharedTranscodePool } from './transcode-pool.ts';
-import { WavStreamDecoder } from './wav-stream.ts';
+import type { AudioFormat } from './codecs/format.ts';
+import { Mp3StreamDecoder } from './codecs/mp3-stream.ts';
+import { OggOpusPacketStream } from './codecs/ogg-opus-stream.ts';
+import { createOpusEncoder } from './codecs/opus-encode.ts';
+import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './codecs/opus-settings.ts';
+import { sharedTranscodePool } from './workers/transcode/transcode-pool.ts';
+import { WavStreamDecoder } from './codecs/wav-stream.ts';
 
 export { UnsupportedAudioError } from './errors.ts';
 

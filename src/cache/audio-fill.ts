@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
-import type { AudioFormat } from '../audio/format.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../audio/opus-settings.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { Replay } from './replay.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { detectAudioFormat } from '../audio/format.ts';
+import { detectAudioFormat } from '../audio/codecs/format.ts';
 import type { CachedAudio } from './audio-fill.ts';
 
 // One cache entry, one file:

@@ -18,7 +18,7 @@ const IDENTIFY_WINDOW_MS = 5_500;
 const SHARD_READY_TIMEOUT_MS = 60_000;
 
 /** The file every shard process runs: the same entry point as `npm start`, which sees it is a shard. */
-const SHARD_ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
+const SHARD_ENTRY = fileURLToPath(new URL('../bin/start.ts', import.meta.url));
 
 export interface RunningShardManager {
   readonly manager: ShardingManager;

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { joinPartsOffThread } from '../audio/audio-thread.ts';
-import { analyseClip } from '../audio/clip.ts';
-import type { AudioFormat } from '../audio/format.ts';
-import { exactMp3File } from '../audio/mp3-file.ts';
-import type { OpusSettings } from '../audio/opus-settings.ts';
+import { joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { analyseClip } from '../audio/analysis/clip.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
+import { exactMp3File } from '../audio/codecs/mp3-file.ts';
+import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
-import { exactWavFile } from '../audio/wav-file.ts';
+import { exactWavFile } from '../audio/codecs/wav-file.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/accounting.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';

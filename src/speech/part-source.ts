@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { applyEffectsOffThread, changesAudio } from '../audio/audio-thread.ts';
-import type { AudioEffects } from '../audio/effect-types.ts';
+import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
-import type { AudioFormat } from '../audio/format.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../audio/opus-settings.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
+import { SPEECH_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';

@@ -1,6 +1,6 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { CloneVoiceResponse } from '../api/client.ts';
-import type { AudioFormat } from '../audio/format.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, Charge, SpendContext } from '../quota/accounting.ts';

@@ -1,6 +1,6 @@
 // What is to be said: a type-only module shared by the pipeline and the parts it uses (clips, part source).
 import type { AudioResponse } from '../api/client.ts';
-import type { AudioEffects } from '../audio/effect-types.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
 export type SpeechRequest =

@@ -1,5 +1,5 @@
-import { quantiseEffects } from '../audio/audible-steps.ts';
-import type { AudioEffects } from '../audio/effect-types.ts';
+import { quantiseEffects } from '../audio/effects/audible-steps.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
 import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
 import { SpeechInputError } from './errors.ts';

@@ -5,13 +5,13 @@
 // Mono without re-encoding: OpusHead says one channel whatever each packet's TOC says. In channel mapping family 0
 // the head's count is the OUTPUT channel count (RFC 7845 §5.1.1.2); a decoder opened for one channel downmixes a
 // stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so the player's mono packets (a mono
-// source, encoded in the same worker pool with the same settings: src/audio/opus-settings.ts) and stereo ones (a
+// source, encoded in the same worker pool with the same settings: src/audio/codecs/opus-settings.ts) and stereo ones (a
 // stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
-import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/ogg-opus-writer.ts';
-import { OPUS_RATE } from '../audio/opus-encode.ts';
-import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../audio/waveform.ts';
+import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/codecs/ogg-opus-writer.ts';
+import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
+import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../audio/analysis/waveform.ts';
 
 /** What a voice message needs: the file and the attachment's `duration_secs` and `waveform`. */
 export interface VoiceMessage {
@@ -119,7 +119,7 @@ export class VoiceMessageBuilder {
     return { ogg, durationSecs: sampleCount / OPUS_RATE, waveform: Buffer.from(this.#waveform()).toString('base64') };
   }
 
-  /** RMS per bucket in dB as bytes (waveform.ts's scale), buckets made of whole 10 ms blocks by proportion. */
+  /** RMS per bucket in dB as bytes (src/audio/analysis/waveform.ts's scale), buckets made of whole 10 ms blocks by proportion. */
   #waveform(): Uint8Array {
     const frames = this.#metered;
     const count = Math.max(1, Math.min(MAX_WAVEFORM_BYTES, Math.ceil(frames / OPUS_RATE / WAVEFORM_BUCKET_SECONDS)));

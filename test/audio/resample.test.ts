@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StereoResampler } from '../../src/audio/resample.ts';
+import { StereoResampler } from '../../src/audio/codecs/resample.ts';
 import { sine } from './fixtures.ts';
 
 function resampleAll(input: Float32Array, rate: number, chunkSizes: number[] | undefined, right?: Float32Array): Float32Array {

@@ -1,13 +1,13 @@
 import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { WORKER_NICENESS_STEP } from '../../src/audio/thread-priority.ts';
+import { WORKER_NICENESS_STEP } from '../../src/audio/workers/thread-priority.ts';
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
-const WORKERS = ['transcode-worker.ts', 'opus-worker.ts', 'audio-worker.ts', 'clip-worker.ts'];
+const WORKERS = ['transcode/transcode-worker.ts', 'opus-pool/opus-worker.ts', 'audio-thread/audio-worker.ts', 'clip-check/clip-worker.ts'];
 
 function nicenessOf(module: string): Promise<number> {
-  const url = new URL(`../../src/audio/${module}`, import.meta.url).href;
+  const url = new URL(`../../src/audio/workers/${module}`, import.meta.url).href;
   const source = `import(${JSON.stringify(url)}).then(() => {
     const { parentPort } = require('node:worker_threads');
     parentPort.postMessage(require('node:os').getPriority(0));

@@ -17,7 +17,7 @@ describe('the Docker image, from its files', () => {
     expect(signalProblems(shellForm, pkg, compose)).toEqual([expect.stringMatching(/^Dockerfile: CMD is in shell form/)]);
     const notJson = dockerfileStages(dockerfile.replace(/^CMD .*$/m, 'CMD [npm, start]'));
     expect(signalProblems(notJson, pkg, compose)).toEqual([expect.stringMatching(/^Dockerfile: CMD is in shell form/)]);
-    const noExec = { ...pkg, scripts: { ...pkg.scripts, start: 'node scripts/require-node.mjs && node src/index.ts' } };
+    const noExec = { ...pkg, scripts: { ...pkg.scripts, start: 'node scripts/require-node.mjs && node src/bin/start.ts' } };
     expect(signalProblems(stages, noExec, compose)).toEqual([expect.stringMatching(/^package.json: the "start" script the image runs does not exec node/)]);
     const composeShell = compose.replace(/^( {4}build: \.)$/m, '$1\n    command: npm start');
     expect(signalProblems(stages, pkg, composeShell)).toEqual([expect.stringMatching(/saybot service's command is a string/)]);

@@ -42,7 +42,7 @@ describe('SayBot as the Docker image starts it, signalled only at the top proces
       dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-signals-'));
       const database = path.join(dataDir, 'saybot.sqlite');
       bot = startBotProcess({
-        entry: path.join(ROOT, 'src/index.ts'),
+        entry: path.join(ROOT, 'src/bin/start.ts'),
         command: { argv: imageCommand(), cwd: ROOT },
         caCertificatePem: discord.caCertificatePem,
         env: {

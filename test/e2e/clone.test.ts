@@ -1,6 +1,6 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseClip, dominantPitchHz } from '../../src/audio/clip.ts';
+import { analyseClip, dominantPitchHz } from '../../src/audio/analysis/clip.ts';
 import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';

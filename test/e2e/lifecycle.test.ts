@@ -53,7 +53,7 @@ function runNode(script: string, env: Record<string, string>, until?: { stdout: 
 describe('npm start', () => {
   it('names each configuration problem in one line and exits 1, printing no secret', async () => {
     const secretish = 'not-a-token but secret';
-    const result = await runNode('src/index.ts', { DISCORD_TOKEN: secretish, DISCORD_CLIENT_ID: '12', VOICE_API_PLAN: 'free' });
+    const result = await runNode('src/bin/start.ts', { DISCORD_TOKEN: secretish, DISCORD_CLIENT_ID: '12', VOICE_API_PLAN: 'free' });
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(3);
@@ -66,7 +66,7 @@ describe('npm start', () => {
   it('says in one line, without a stack, that Discord cannot be reached when its address refuses connections', async () => {
     const port = await closedPort();
     const token = fakeToken();
-    const result = await runNode('src/index.ts', {
+    const result = await runNode('src/bin/start.ts', {
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: `http://127.0.0.1:${port}/api`,
@@ -97,7 +97,7 @@ describe('npm start', () => {
 
     it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
       const result = await runNode(
-        'src/index.ts',
+        'src/bin/start.ts',
         { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey },
         { stdout: /SayBot is ready/, then: (kill) => kill() },
       );
@@ -118,7 +118,7 @@ describe('npm start', () => {
       let health: unknown;
       let metrics = '';
       const result = await runNode(
-        'src/index.ts',
+        'src/bin/start.ts',
         { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey, METRICS_PORT: String(port) },
         {
           stdout: /SayBot is ready/,
@@ -142,7 +142,7 @@ describe('npm start', () => {
 
     it('runs against an in-process sandbox, and says so, when no Voice API is configured', async () => {
       const result = await runNode(
-        'src/index.ts',
+        'src/bin/start.ts',
         { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl },
         { stdout: /SayBot is ready/, then: (kill) => kill() },
       );
@@ -152,7 +152,7 @@ describe('npm start', () => {
 
     it('npm run deploy-commands registers localised commands once, then finds nothing to do', async () => {
       const env = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, DISCORD_GUILD_ID: london.id };
-      const first = await runNode('src/deploy-commands.ts', env);
+      const first = await runNode('src/bin/deploy-commands.ts', env);
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
       const registered = discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
@@ -160,7 +160,7 @@ describe('npm start', () => {
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();
-      const second = await runNode('src/deploy-commands.ts', env);
+      const second = await runNode('src/bin/deploy-commands.ts', env);
       expect(second.stdout).toMatch(/already registered .* nothing to do/);
       expect(puts()).toBe(putsBefore);
     });

@@ -2,7 +2,7 @@ import { readdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyseClip } from '../../src/audio/clip.ts';
+import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { countCharacters } from '../../src/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../audio/fixtures.ts';

@@ -26,7 +26,7 @@ const G0 = guild('200000000000000002', 0);
 const G1 = guild('200000000004194306', 1);
 const member = (g: FakeGuildSpec) => g.members[0]!.id;
 
-const SAYBOT_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const SAYBOT_ENTRY = fileURLToPath(new URL('../../src/bin/start.ts', import.meta.url));
 const skipped = postgresUnavailable();
 
 describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {

@@ -34,7 +34,7 @@ beforeEach(async () => {
 function forget(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // cwd outside the repository so that no .env of the developer's is read.
-    const child = spawn(process.execPath, [path.join(ROOT, 'src/forget.ts'), ...args], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'src/bin/forget.ts'), ...args], {
       cwd: dir,
       env: { PATH: process.env['PATH'] ?? '', DISCORD_TOKEN: token, DISCORD_CLIENT_ID: '123456789012345678', DATABASE_URL: `sqlite:${file}`, CACHE_DIR: path.join(dir, 'cache') },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Starts the sandbox CLI, reads what it prints up to its key, then stops it with SIGTERM. */
 function startAndStop(env: Record<string, string>): Promise<{ key: string; output: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/sandbox/cli.ts', '--port', '0'], {
+    const child = spawn(process.execPath, ['src/bin/sandbox.ts', '--port', '0'], {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

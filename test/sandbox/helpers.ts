@@ -1,6 +1,6 @@
 // Small HTTP and audio helpers for the sandbox suites: real requests with fetch, real decoding with src/audio.
 import { expect } from 'vitest';
-import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/audio/clip.ts';
+import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/audio/analysis/clip.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 
 export { fixture } from '../audio/fixtures.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
-import { analyseClip } from '../../src/audio/clip.ts';
+import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { describeFailure } from '../../src/bot/interactions/failures.ts';

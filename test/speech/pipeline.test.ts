@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Client } from 'discord.js';
 import { VoiceApiClient } from '../../src/api/index.ts';
 import { ServerError } from '../../src/api/errors.ts';
-import { analyseClip } from '../../src/audio/clip.ts';
+import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting } from '../../src/quota/accounting.ts';
 import type { OperatorBudgets } from '../../src/quota/budgets.ts';

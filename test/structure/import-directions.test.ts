@@ -22,4 +22,8 @@ describe('import directions', () => {
   it('the benchmarks, fixtures and the demo import nothing from test/', () => {
     expect(importsInto(['bench', 'fixtures', 'demo', 'packages'], ['test'])).toEqual([]);
   });
+
+  it('nothing imports an entry point (src/bin/): they are run, by npm scripts or as a child process, never imported', () => {
+    expect(importsInto(['src', 'commands', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test'], ['src/bin'])).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import type { VoiceApiClient } from '../../src/api/index.ts';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/clip.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/clip.ts';
 import type { SayBot } from '../../src/bot/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main.ts';

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/api/index.ts';
-import { ENCODER_PRE_SKIP } from '../../src/audio/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
 import { waveformValues } from '../support/waveform.ts';

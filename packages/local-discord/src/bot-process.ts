@@ -1,4 +1,4 @@
-// A bot as a real process against the local Discord (SayBot's `npm start`: src/index.ts), for tests, benchmarks
+// A bot as a real process against the local Discord (SayBot's `npm start`: src/bin/start.ts), for tests, benchmarks
 // and the demo that need it out of this process: shards, a process that is killed, the bot exactly as an operator
 // runs it. Its JSON log lines are collected; it is stopped (and its process group killed if it does not stop) by
 // stop().
@@ -24,7 +24,7 @@ export interface BotProcess {
 }
 
 export interface BotProcessOptions {
-  /** The bot's entry module, run by this Node (SayBot's src/index.ts); not used with `command`. */
+  /** The bot's entry module, run by this Node (SayBot's src/bin/start.ts); not used with `command`. */
   entry: string;
   /** The environment, as an operator's .env would give it (nothing is inherited but PATH). */
   env: Record<string, string>;

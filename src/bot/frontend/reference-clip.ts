@@ -1,6 +1,6 @@
 import { request } from 'undici';
-import { probeClip, type ClipProbe } from '../../audio/clip-probe.ts';
-import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../../audio/clip-thread.ts';
+import { probeClip, type ClipProbe } from '../../audio/analysis/clip-probe.ts';
+import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../../audio/workers/clip-check/clip-thread.ts';
 import { ClipError } from '../../audio/errors.ts';
 import { UserError } from '../interactions/failures.ts';
 

@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { quantiseSpeed, quantiseVolumeDb } from '../../audio/audible-steps.ts';
-import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../audio/gain.ts';
-import { MAX_SPEED, MIN_SPEED } from '../../audio/time-stretch.ts';
+import { quantiseSpeed, quantiseVolumeDb } from '../../audio/effects/audible-steps.ts';
+import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../audio/effects/gain.ts';
+import { MAX_SPEED, MIN_SPEED } from '../../audio/effects/time-stretch.ts';
 import type { SpeechSettings } from '../../speech/settings.ts';
 import type { VoiceSettings } from '../../store/types.ts';
 import { LANGUAGE_CODE } from '../../voice-catalogue/catalogue.ts';
@@ -55,7 +55,7 @@ export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | 
 
 /**
  * The speed and volume a command was given (only those it was given), in the steps a listener hears
- * (audible-steps.ts): what is stored, keyed, rendered and shown. Discord enforces the options' ranges for its own
+ * (src/audio/effects/audible-steps.ts): what is stored, keyed, rendered and shown. Discord enforces the options' ranges for its own
  * clients; a crafted value outside them is refused here, before anything is paid.
  */
 export function readAudioSettings(options: Options): Pick<SpeechSettings, 'speed' | 'volume'> {

@@ -1,0 +1,93 @@
+// Speed, volume and joining parts, off the main thread: whole parts go to worker threads (../job-thread.ts), one job
+// at a time per thread. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past that the
+// request is refused with AudioBusyError (the member reads that SayBot is busy), never queued without end. Fair
+// between servers: each server's jobs wait their turn with the others' (../job-thread.ts), and one server may have
+// only so many under way or waiting, so a server's long run of renders never holds up another server's file.
+import { availableParallelism } from 'node:os';
+import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
+import type { AudioEffects } from '../../effects/effect-types.ts';
+import type { EditableFormat } from '../../effects/effects.ts';
+import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { JobThread } from '../job-thread.ts';
+
+export { AudioBusyError } from '../../errors.ts';
+
+/** Threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one, at most 2. */
+const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * Jobs waiting per thread. Every file is joined and measured here, not only speed and volume, so a burst of file
+ * requests (ten members at once) must fit: a job is milliseconds of work, and each has its time limit.
+ */
+export const MAX_WAITING_AUDIO_JOBS = 64;
+/** The longest part (a few thousand characters, a few minutes of audio) takes a few seconds; past this it is stuck. */
+const JOB_TIMEOUT_MS = 60_000;
+/**
+ * Jobs one server may have under way or waiting, over every thread: a few members' files and changed parts at once
+ * (a long /say at another speed is one job per part), while the rest of the queue stays for the other servers.
+ */
+export const MAX_AUDIO_JOBS_PER_GUILD = 16;
+const IDLE_MS = 30_000;
+
+type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
+
+const threads = Array.from({ length: THREADS }, () => new JobThread<Job, AudioJobReply>({
+  worker: new URL('./audio-worker.ts', import.meta.url),
+  maxWaiting: MAX_WAITING_AUDIO_JOBS,
+  timeoutMs: JOB_TIMEOUT_MS,
+  idleMs: IDLE_MS,
+  unavailable: (reason, message, cause) => new AudioBusyError(reason, `audio thread: ${message}`, cause === undefined ? undefined : { cause }),
+}));
+
+/** Jobs under way or waiting per server (entries go at 0, so it holds only servers with work). */
+const perGuild = new Map<string, number>();
+
+/** The work of `guild` (a server's ID; '' when none) counted against its share while it runs. */
+async function runFor<T>(guild: string, work: () => Promise<T>): Promise<T> {
+  const jobs = perGuild.get(guild) ?? 0;
+  if (guild !== '' && jobs >= MAX_AUDIO_JOBS_PER_GUILD) {
+    throw new AudioBusyError('owner-busy', `audio thread: this server already has ${MAX_AUDIO_JOBS_PER_GUILD} jobs under way or waiting`, { limit: MAX_AUDIO_JOBS_PER_GUILD });
+  }
+  perGuild.set(guild, jobs + 1);
+  try {
+    return await work();
+  } finally {
+    const left = (perGuild.get(guild) ?? 1) - 1;
+    if (left > 0) perGuild.set(guild, left);
+    else perGuild.delete(guild);
+  }
+}
+
+async function run(job: Job, transfer: ArrayBuffer[], guild: string): Promise<Extract<AudioJobReply, { ok: true }>> {
+  const thread = threads.reduce((least, t) => (t.load < least.load ? t : least));
+  const reply = await runFor(guild, () => thread.run(job, transfer, guild));
+  if (reply.ok) return reply;
+  if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
+  throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
+}
+
+/** Speed 1 at 0 dB changes nothing: such a part is served as the service sent it, with no work at all. */
+export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0);
+}
+
+/** A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry). */
+function copy(bytes: Uint8Array): ArrayBuffer {
+  return Uint8Array.from(bytes).buffer;
+}
+
+/**
+ * One part (WAV or MP3) with speed and volume applied, in its own format. Rejects with UnsupportedAudioError for
+ * audio SayBot cannot decode (FLAC, M4A, Ogg), ClipError for damaged audio, AudioBusyError when it cannot run now.
+ */
+export async function applyEffectsOffThread(bytes: Uint8Array, effects: AudioEffects, guild = ''): Promise<{ format: EditableFormat; data: Buffer }> {
+  const data = copy(bytes);
+  const reply = await run({ kind: 'effects', data, effects }, [data], guild);
+  return { format: reply.format, data: Buffer.from(reply.data) };
+}
+
+/** A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples. */
+export async function joinPartsOffThread(parts: readonly Uint8Array[], format: EditableFormat, guild = ''): Promise<{ data: Buffer; seconds: number }> {
+  const buffers = parts.map(copy);
+  const reply = await run({ kind: 'join', parts: buffers, format }, buffers, guild);
+  return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
+}

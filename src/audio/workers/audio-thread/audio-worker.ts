@@ -1,0 +1,40 @@
+// The worker thread of audio-thread.ts: speed and volume, and joining parts into one file, one job at a time.
+import { parentPort } from 'node:worker_threads';
+import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
+import { applyEffects, joinParts } from '../../effects/effects.ts';
+import { ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { yieldToMainThread } from '../thread-priority.ts';
+
+yieldToMainThread();
+
+/** The bytes of `view` as an ArrayBuffer of their own, to transfer back without a copy where possible. */
+function own(view: Uint8Array): ArrayBuffer {
+  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer) return view.buffer;
+  return Uint8Array.from(view).buffer;
+}
+
+async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
+  try {
+    if (job.kind === 'effects') {
+      const { format, data } = await applyEffects(new Uint8Array(job.data), job.effects);
+      const buffer = own(data);
+      return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
+    }
+    const { data, seconds } = await joinParts(job.parts.map((p) => new Uint8Array(p)), job.format);
+    const buffer = own(data);
+    return { reply: { id: job.id, ok: true, format: job.format, data: buffer, seconds }, transfer: [buffer] };
+  } catch (error) {
+    const reply: AudioJobReply = {
+      id: job.id,
+      ok: false,
+      code: error instanceof ClipError ? error.code : undefined,
+      unsupported: error instanceof UnsupportedAudioError,
+      message: error instanceof Error ? error.message : String(error),
+    };
+    return { reply, transfer: [] };
+  }
+}
+
+parentPort?.on('message', (job: AudioJob) => {
+  void handle(job).then(({ reply, transfer }) => parentPort?.postMessage(reply, transfer));
+});

@@ -1,0 +1,25 @@
+// Messages between checkClipOffThread (main thread) and its worker (clip-worker.ts): one request, one reply.
+import type { ClipErrorCode } from '../../errors.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
+
+export interface ClipJob {
+  id: number;
+  /** The clip's bytes, a copy transferred to the worker. */
+  data: ArrayBuffer;
+  maxSeconds: number;
+}
+
+/** What the worker measured: no samples cross back, only the figures the checks need. */
+export interface MeasuredClip {
+  format: AudioFormat;
+  sampleRate: number;
+  channels: number;
+  durationSeconds: number;
+  truncated: boolean;
+  /** RMS level of what was decoded; undefined where the codec cannot be decoded here (M4A). */
+  levelDbfs: number | undefined;
+}
+
+export type ClipJobReply =
+  | { id: number; ok: true; clip: MeasuredClip }
+  | { id: number; ok: false; code: ClipErrorCode | undefined; message: string };

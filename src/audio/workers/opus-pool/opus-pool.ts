@@ -1,0 +1,159 @@
+// Opus encoding off the main thread: a few worker threads, each holding the encoders of the streams given to it.
+// The main thread runs Discord, the HTTP bodies, decoding and @discordjs/voice's shared 20 ms send cycle; encoding
+// is most of the per-voice CPU (bench/opus-floor.ts), so with it there, about 50 voices saturated the thread and
+// every voice stuttered. Frames from every stream are batched per turn of the event loop, one message per worker
+// each way, so the cost of crossing threads is paid per batch, not per frame.
+import { Worker } from 'node:worker_threads';
+import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
+import type { EncoderSpec } from '../../codecs/opus-settings.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+
+export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
+
+/** One stream's encoder in the pool. Packets come back in the order the frames went in. */
+export interface PooledEncoder {
+  encode(frame: Buffer, done: EncodeDone): void;
+  /** Frees the encoder; frames still in flight are answered with nothing. */
+  close(): void;
+}
+
+export class OpusWorkerError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'OpusWorkerError';
+  }
+}
+
+class PoolWorker {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, EncodeDone[]>();
+  #opens: [number, EncoderSpec][] = [];
+  #ids: number[] = [];
+  #frames: Buffer[] = [];
+  #closes: number[] = [];
+  #inFlight = 0;
+  readonly #batch = new OncePerTurn(() => this.#flush());
+  dead = false;
+
+  constructor(onDead: (worker: PoolWorker) => void) {
+    this.#worker = new Worker(new URL('./opus-worker.ts', import.meta.url));
+    // Idle workers must not keep the process alive; busy ones are referenced (see #ref).
+    this.#worker.unref();
+    this.#worker.on('message', (batch: EncodedBatch) => this.#answer(batch));
+    const die = (error: Error): void => {
+      if (this.dead) return;
+      onDead(this);
+      this.#failAll(error);
+    };
+    this.#worker.on('error', (error) => die(new OpusWorkerError('the Opus encoder thread failed', { cause: error })));
+    this.#worker.on('exit', (code) => die(new OpusWorkerError(`the Opus encoder thread exited (${code})`)));
+  }
+
+  /** Every frame still waiting is answered with `error`; nothing more is accepted. */
+  #failAll(error: Error): void {
+    this.dead = true;
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const queue of waiting) for (const done of queue) done(error);
+  }
+
+  get streams(): number {
+    return this.#waiting.size;
+  }
+
+  open(id: number, spec: EncoderSpec): void {
+    this.#opens.push([id, spec]);
+    this.#waiting.set(id, []);
+  }
+
+  encode(id: number, frame: Buffer, done: EncodeDone): void {
+    const queue = this.#waiting.get(id);
+    if (!queue || this.dead) {
+      done(new OpusWorkerError('the Opus encoder is closed'));
+      return;
+    }
+    queue.push(done);
+    this.#ids.push(id);
+    this.#frames.push(frame);
+    this.#batch.request();
+  }
+
+  close(id: number): void {
+    if (!this.#waiting.delete(id)) return;
+    this.#closes.push(id);
+    this.#batch.request();
+  }
+
+  #flush(): void {
+    if (this.dead) return;
+    const request: WorkerRequest = { opens: this.#opens, ids: this.#ids, ...packChunks(this.#frames), closes: this.#closes };
+    this.#inFlight += 1;
+    this.#ref();
+    this.#worker.postMessage(request, [request.data]);
+    this.#opens = [];
+    this.#ids = [];
+    this.#frames = [];
+    this.#closes = [];
+  }
+
+  #answer(batch: EncodedBatch): void {
+    this.#inFlight -= 1;
+    this.#ref();
+    for (const [id, message] of batch.failed) {
+      const queue = this.#waiting.get(id);
+      this.#waiting.delete(id);
+      for (const done of queue ?? []) done(new OpusWorkerError(`Opus encoding failed: ${message}`));
+    }
+    forEachCopy(batch.data, batch.lengths, (packet, i) => this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet));
+  }
+
+  #ref(): void {
+    if (this.#inFlight > 0) this.#worker.ref();
+    else this.#worker.unref();
+  }
+
+  terminate(): Promise<number> {
+    this.#failAll(new OpusWorkerError('the Opus encoder pool was closed'));
+    return this.#worker.terminate();
+  }
+}
+
+export class OpusEncoderPool {
+  readonly #workers: PoolWorker[] = [];
+  readonly #size: number;
+  #nextId = 0;
+
+  constructor(size: number) {
+    this.#size = Math.max(1, size);
+  }
+
+  /** An encoder on the least loaded worker (a new worker while the pool is not full). */
+  open(spec: EncoderSpec): PooledEncoder {
+    let worker: PoolWorker | undefined;
+    if (this.#workers.length < this.#size) {
+      worker = new PoolWorker((dead) => this.#workers.splice(this.#workers.indexOf(dead), 1));
+      this.#workers.push(worker);
+    } else {
+      for (const w of this.#workers) if (!worker || w.streams < worker.streams) worker = w;
+    }
+    const chosen = worker as PoolWorker;
+    const id = this.#nextId++;
+    chosen.open(id, spec);
+    return {
+      encode: (frame, done) => chosen.encode(id, frame, done),
+      close: () => chosen.close(id),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.splice(0).map((w) => w.terminate()));
+  }
+}
+
+let shared: { size: number; pool: OpusEncoderPool } | undefined;
+
+/** The process's pool of `size` workers (a new pool if the size changed; the old one ends with its streams). */
+export function sharedEncoderPool(size: number): OpusEncoderPool {
+  if (shared?.size !== size) shared = { size, pool: new OpusEncoderPool(size) };
+  return shared.pool;
+}

@@ -1,0 +1,294 @@
+// Decoding, resampling and Opus encoding off the main thread: a few worker threads (transcode-worker.ts), each
+// holding the decoder, resampler and encoder of the streams given to it. The main thread only hands each response's
+// bytes over as they arrive and takes the packets back. Before issue 25 the main thread decoded and resampled every
+// voice itself (about a third of its time with 100 voices) and sent each 20 ms frame to the encoder pool: at a few
+// hundred voices its turns grew long enough to delay every voice's packets. Chunks from every stream are batched per
+// turn of the event loop, one message per worker each way.
+//
+// Bounded: a stream has one chunk in a worker at a time (its write waits for the answer), so a batch holds at most
+// one chunk per stream and its packets; a worker's heap is capped (resourceLimits); a worker that has not answered its
+// oldest batch within BATCH_DEADLINE_MS is ended. A worker that ends (crashed, out of memory, past its deadline)
+// fails the streams it held at that moment, each with an OpusWorkerError (GuildPlayer logs one line per clip and
+// plays the next); streams on the other workers go on, and the next stream gets a new worker.
+import { Transform, type TransformCallback } from 'node:stream';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { ENCODED_AHEAD_PACKETS } from '../../codecs/opus-encode.ts';
+import { OpusWorkerError } from '../opus-pool/opus-pool.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
+
+/**
+ * How long a worker may take to answer a batch before it is taken for stuck and ended: as long as the voice waits
+ * for a late packet with silence before giving the clip up (MAX_MISSED_FRAMES, 15 s), far above a batch's real
+ * work (a chunk per stream; milliseconds each).
+ */
+export const BATCH_DEADLINE_MS = 15_000;
+
+/**
+ * The most bytes of one stream in a batch: a third of a second of 24 kHz mono WAV (17 packets), about a second of
+ * 128 kb/s MP3; what an HTTP body delivers at once is rarely more.
+ */
+export const SLICE_BYTES = 16 * 1024;
+
+/** A worker's JS heap: its streams' decoder state and one batch; the WASM MP3 decoders live outside it. */
+const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+export interface TranscodePoolOptions {
+  /** The worker's module (tests give one that misbehaves); transcode-worker.ts by default. */
+  workerUrl?: URL;
+  batchDeadlineMs?: number;
+}
+
+interface StreamHandlers {
+  packets(packets: Buffer[]): void;
+  failed(error: Error): void;
+}
+
+function remake(failure: TranscodeFailure): Error {
+  if (failure.name === 'UnsupportedAudioError') return new UnsupportedAudioError(failure.format, failure.message);
+  if (failure.code) return new ClipError(failure.code, failure.message);
+  return new OpusWorkerError(`transcoding failed: ${failure.name}: ${failure.message}`);
+}
+
+class TranscodeWorker {
+  readonly #worker: Worker;
+  readonly #streams = new Map<number, StreamHandlers>();
+  #opens: [number, TranscodeSpec][] = [];
+  #ids: number[] = [];
+  #chunks: Uint8Array[] = [];
+  #ends: number[] = [];
+  #closes: number[] = [];
+  /** Per batch in flight, in order: what to call once its reply is delivered, per stream. */
+  readonly #batches: Map<number, Array<() => void>>[] = [];
+  #batch = new Map<number, Array<() => void>>();
+  readonly #turn = new OncePerTurn(() => this.#flush());
+  readonly #deadlineMs: number;
+  readonly #onDead: (worker: TranscodeWorker) => void;
+  /** Armed while a batch is in flight: the oldest one's answer is due by then. */
+  #deadline: NodeJS.Timeout | undefined;
+  dead = false;
+
+  constructor(url: URL, deadlineMs: number, onDead: (worker: TranscodeWorker) => void) {
+    this.#deadlineMs = deadlineMs;
+    this.#onDead = onDead;
+    this.#worker = new Worker(url, { resourceLimits: WORKER_LIMITS });
+    this.#worker.unref();
+    this.#worker.on('message', (reply: TranscodeReply) => this.#answer(reply));
+    this.#worker.on('error', (error) => this.#die(new OpusWorkerError('the transcoding thread failed', { cause: error })));
+    this.#worker.on('exit', (code) => this.#die(new OpusWorkerError(`the transcoding thread exited (${code})`)));
+  }
+
+  /** Every stream it held fails with `error`; nothing more is accepted. */
+  #die(error: Error): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.#disarm();
+    this.#onDead(this);
+    const streams = [...this.#streams.values()];
+    this.#streams.clear();
+    for (const stream of streams) stream.failed(error);
+  }
+
+  #arm(): void {
+    if (this.#deadline || this.#batches.length === 0) return;
+    this.#deadline = setTimeout(() => {
+      this.#deadline = undefined;
+      this.#die(new OpusWorkerError(`the transcoding thread did not answer within ${this.#deadlineMs} ms`));
+      void this.#worker.terminate();
+    }, this.#deadlineMs);
+    this.#deadline.unref();
+  }
+
+  #disarm(): void {
+    if (this.#deadline) clearTimeout(this.#deadline);
+    this.#deadline = undefined;
+  }
+
+  get streams(): number {
+    return this.#streams.size;
+  }
+
+  open(id: number, spec: TranscodeSpec, handlers: StreamHandlers): void {
+    this.#streams.set(id, handlers);
+    this.#opens.push([id, spec]);
+  }
+
+  write(id: number, chunk: Uint8Array, done: () => void): void {
+    if (!this.#accepting(id)) return;
+    this.#ids.push(id);
+    this.#chunks.push(chunk);
+    this.#after(id, done);
+  }
+
+  end(id: number, done: () => void): void {
+    if (!this.#accepting(id)) return;
+    this.#ends.push(id);
+    this.#after(id, () => {
+      this.#streams.delete(id);
+      done();
+    });
+  }
+
+  close(id: number): void {
+    if (!this.#streams.delete(id)) return;
+    this.#closes.push(id);
+    this.#turn.request();
+  }
+
+  #accepting(id: number): boolean {
+    const stream = this.#streams.get(id);
+    if (stream && !this.dead) return true;
+    stream?.failed(new OpusWorkerError('the transcoding thread is gone'));
+    return false;
+  }
+
+  #after(id: number, done: () => void): void {
+    const list = this.#batch.get(id);
+    if (list) list.push(done);
+    else this.#batch.set(id, [done]);
+    this.#turn.request();
+  }
+
+  #flush(): void {
+    if (this.dead) return;
+    const request: TranscodeRequest = {
+      opens: this.#opens, ids: this.#ids, ...packChunks(this.#chunks), ends: this.#ends, closes: this.#closes,
+    };
+    this.#batches.push(this.#batch);
+    this.#worker.ref();
+    this.#worker.postMessage(request, [request.data]);
+    this.#arm();
+    this.#opens = [];
+    this.#ids = [];
+    this.#chunks = [];
+    this.#ends = [];
+    this.#closes = [];
+    this.#batch = new Map();
+  }
+
+  #answer(reply: TranscodeReply): void {
+    if (this.dead) return;
+    const batch = this.#batches.shift() ?? new Map<number, Array<() => void>>();
+    // The next batch in flight gets its own full deadline.
+    this.#disarm();
+    this.#arm();
+    if (this.#batches.length === 0) this.#worker.unref();
+    for (const [id, failure] of reply.failed) {
+      const stream = this.#streams.get(id);
+      this.#streams.delete(id);
+      batch.delete(id);
+      stream?.failed(remake(failure));
+    }
+    const byStream = new Map<number, Buffer[]>();
+    forEachCopy(reply.data, reply.lengths, (packet, i) => {
+      const id = reply.ids[i] ?? -1;
+      const list = byStream.get(id);
+      if (list) list.push(packet);
+      else byStream.set(id, [packet]);
+    });
+    for (const [id, callbacks] of batch) {
+      const stream = this.#streams.get(id);
+      const packets = byStream.get(id);
+      if (stream && packets) stream.packets(packets);
+      for (const callback of callbacks) callback();
+    }
+  }
+
+  terminate(): Promise<number> {
+    this.#die(new OpusWorkerError('the transcoding pool was closed'));
+    return this.#worker.terminate();
+  }
+}
+
+export class TranscodePool {
+  readonly #workers: TranscodeWorker[] = [];
+  readonly #size: number;
+  readonly #url: URL;
+  readonly #deadlineMs: number;
+  #nextId = 0;
+
+  constructor(size: number, options: TranscodePoolOptions = {}) {
+    this.#size = Math.max(1, size);
+    this.#url = options.workerUrl ?? new URL('./transcode-worker.ts', import.meta.url);
+    this.#deadlineMs = options.batchDeadlineMs ?? BATCH_DEADLINE_MS;
+  }
+
+  /** Worker threads running now (a dead one is replaced when the next stream opens). */
+  get workers(): number {
+    return this.#workers.length;
+  }
+
+  /** A transcoding stream on the least loaded worker (a new worker while the pool is not full). */
+  stream(spec: TranscodeSpec): Transform {
+    let worker: TranscodeWorker | undefined;
+    if (this.#workers.length < this.#size) {
+      worker = new TranscodeWorker(this.#url, this.#deadlineMs, (dead) => {
+        const at = this.#workers.indexOf(dead);
+        if (at >= 0) this.#workers.splice(at, 1);
+      });
+      this.#workers.push(worker);
+    } else {
+      for (const w of this.#workers) if (!worker || w.streams < worker.streams) worker = w;
+    }
+    return new TranscodeStream(worker as TranscodeWorker, this.#nextId++, spec);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.splice(0).map((w) => w.terminate()));
+  }
+}
+
+/** Encoded bytes in (WAV or MP3, any chunking), one Opus packet per object out, made in a worker. */
+class TranscodeStream extends Transform {
+  readonly #worker: TranscodeWorker;
+  readonly #id: number;
+
+  constructor(worker: TranscodeWorker, id: number, spec: TranscodeSpec) {
+    super({ readableObjectMode: true, readableHighWaterMark: ENCODED_AHEAD_PACKETS });
+    this.#worker = worker;
+    this.#id = id;
+    worker.open(id, spec, {
+      packets: (packets) => {
+        for (const packet of packets) this.push(packet);
+      },
+      failed: (error) => this.destroy(error),
+    });
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    // A large chunk (a cached clip stored without packets is one chunk of the whole file) goes over in slices, so
+    // that its first packets come back after a slice's work, not the whole clip's.
+    let at = 0;
+    const next = (): void => {
+      if (this.destroyed) return;
+      if (at >= chunk.length) {
+        callback();
+        return;
+      }
+      const slice = chunk.subarray(at, at + SLICE_BYTES);
+      at += slice.length;
+      this.#worker.write(this.#id, slice, next);
+    };
+    next();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.#worker.end(this.#id, () => {
+      if (!this.destroyed) callback();
+    });
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#worker.close(this.#id);
+    callback(error);
+  }
+}
+
+let shared: { size: number; pool: TranscodePool } | undefined;
+
+/** The process's pool of `size` workers (a new pool if the size changed; the old one ends with its streams). */
+export function sharedTranscodePool(size: number): TranscodePool {
+  if (shared?.size !== size) shared = { size, pool: new TranscodePool(size) };
+  return shared.pool;
+}

@@ -1,0 +1,32 @@
+// `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
+import { loadDotenv } from '../dotenv.ts';
+import { loadCommands } from '../bot/interactions/command-loader.ts';
+import { deployCommands } from '../bot/interactions/deploy.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { redactSecrets } from '../log.ts';
+
+loadDotenv();
+let token = '';
+try {
+  const config = loadConfig();
+  token = config.discord.token;
+  const commands = await loadCommands();
+  const result = await deployCommands({
+    token: config.discord.token,
+    clientId: config.discord.clientId,
+    guildId: config.discord.guildId,
+    apiBaseUrl: config.discord.apiBaseUrl,
+    commands: commands.values(),
+    userInstall: config.userInstall.mode !== 'off',
+  });
+  const where = result.scope === 'guild' ? `server ${config.discord.guildId}` : 'every server (global commands can take up to an hour to appear)';
+  console.log(
+    result.changed
+      ? `Registered ${result.count} commands for ${where}.`
+      : `The ${result.count} commands are already registered for ${where}; nothing to do.`,
+  );
+} catch (error) {
+  const message = error instanceof ConfigError ? error.message : `Could not register the commands: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(redactSecrets(message, [token]));
+  process.exitCode = 1;
+}

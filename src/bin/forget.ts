@@ -1,0 +1,45 @@
+// `npm run forget -- --user ID | --guild ID`: the operator's deletion on request (issue 22, point 5), on the
+// configured store, through the same code as /privacy (src/privacy/forget.ts). Exit 2 on bad arguments.
+import { AudioCache } from '../cache/audio-cache.ts';
+import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../config.ts';
+import { loadDotenv } from '../dotenv.ts';
+import { redactSecrets, silentLogger } from '../log.ts';
+import { forgetGuild, forgetMember, type ForgetReport } from '../privacy/forget.ts';
+import { FORGET_USAGE, parseForgetArgs } from '../privacy/forget-args.ts';
+import { openStore } from '../store/index.ts';
+
+const describeReport = (report: ForgetReport): string =>
+  `${report.deleted} rows deleted, ${report.anonymised} rows anonymised (spends kept for the totals), ` +
+  `${report.voices.length} cloned voices deleted${report.voices.length === 0 ? '' : ` (${report.voices.map((v) => v.name).join(', ')})`}.`;
+
+const target = parseForgetArgs(process.argv.slice(2));
+if ('problem' in target) {
+  console.error(`forget: ${target.problem}\n${FORGET_USAGE}`);
+  process.exit(2);
+}
+
+loadDotenv();
+let secrets: string[] = [];
+try {
+  const config = loadConfig();
+  secrets = configSecrets(config);
+  const store = await openStore(config.database);
+  try {
+    const cache = await AudioCache.open({ ...config.cache, logger: silentLogger });
+    const deps = { store, purgeVoice: (voiceId: string) => cache.purgeVoice(voiceId) };
+    const where = `in ${describeDatabase(config.database)}`;
+    if (target.userId === undefined) {
+      console.log(`Forgot server ${target.guildId} ${where}: ${describeReport(await forgetGuild(deps, target.guildId))}`);
+    } else {
+      const report = await forgetMember(deps, target.userId, target.guildId);
+      const scope = target.guildId === undefined ? 'in every server' : `in server ${target.guildId}`;
+      console.log(`Forgot member ${target.userId} ${scope} ${where}: ${describeReport(report)}`);
+    }
+  } finally {
+    await store.close();
+  }
+} catch (error) {
+  const message = error instanceof ConfigError ? error.message : `forget failed: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(redactSecrets(message, secrets));
+  process.exitCode = 1;
+}

@@ -1,0 +1,78 @@
+// Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
+// Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/shard/), which runs this
+// same file once per shard; a shard process is told so by the manager's environment (config.shard).
+import { constants as osConstants } from 'node:os';
+import { configSecrets, environmentSecrets, loadConfig } from '../config.ts';
+import { loadDotenv } from '../dotenv.ts';
+import { createLogger, redactSecrets, type Logger } from '../log.ts';
+import { startSayBot } from '../main.ts';
+import { startShardManager } from '../shard/manager.ts';
+import { announceShardReady } from '../shard/ready.ts';
+import { stopSignalPolicy } from '../stop-signals.ts';
+
+interface Running {
+  logger: Logger;
+  stop(): Promise<void>;
+  /** Ends at once what this process started besides itself (the shard processes), when the owner forces exit. */
+  kill?(): void;
+}
+
+let running: Running | undefined;
+let stopSignal: NodeJS.Signals | 'disconnect' | undefined;
+const signals = stopSignalPolicy({ isShard: process.send !== undefined });
+
+async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Promise<never> {
+  run.logger.info({ signal }, signal === 'disconnect' ? 'shard manager gone' : 'signal received');
+  try {
+    await run.stop();
+    process.exit(0);
+  } catch (error) {
+    run.logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+
+/** Asked again while the shutdown runs: the owner does not want to wait (exit code 128 + the signal, as a kill). */
+function forceExit(signal: NodeJS.Signals | 'disconnect'): never {
+  const message = 'signal received again: exiting without finishing the shutdown';
+  if (running) running.logger.warn({ signal }, message);
+  else process.stderr.write(`${message}\n`);
+  running?.kill?.();
+  process.exit(signal === 'disconnect' ? 1 : 128 + (osConstants.signals[signal] ?? 0));
+}
+
+function stopOn(signal: NodeJS.Signals | 'disconnect'): void {
+  const action = signals.next(Date.now());
+  if (action === 'force-exit') forceExit(signal);
+  if (action === 'ignore') return;
+  stopSignal = signal;
+  if (running) void shutdown(running, signal);
+}
+
+// Listen before starting, so that a signal during start-up still ends in a clean stop.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopOn(signal));
+// A shard whose manager is gone would run unmanaged (and twice, once the manager is started again).
+if (process.send !== undefined) process.on('disconnect', () => stopOn('disconnect'));
+
+async function start(): Promise<Running> {
+  loadDotenv(process.env);
+  const config = loadConfig(process.env);
+  if (config.shard !== undefined) {
+    const bot = await startSayBot(config);
+    announceShardReady();
+    return bot;
+  }
+  if (config.shards === undefined) return startSayBot(config);
+  const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({ role: 'shard-manager' });
+  const manager = await startShardManager(config, logger);
+  return { logger, stop: () => manager.stop(), kill: () => manager.kill() };
+}
+
+try {
+  running = await start();
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${redactSecrets(message, environmentSecrets(process.env))}\n`);
+  process.exit(1);
+}
+if (stopSignal) await shutdown(running, stopSignal);
