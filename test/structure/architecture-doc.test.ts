@@ -1,5 +1,5 @@
-// docs/architecture.md describes the tree: every file or folder path it names must exist, so a move or a rename
-// that forgets the document fails here.
+// docs/architecture.md describes the tree and docs/decisions.md points into it: every file or folder path they name
+// must exist, so a move or a rename that forgets a document fails here.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,12 @@ describe('docs/architecture.md', () => {
   it('names only paths that exist', () => {
     const paths = namedPaths(doc);
     expect(paths.length).toBeGreaterThan(50);
+    expect(paths.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('docs/decisions.md names only paths that exist', () => {
+    const paths = namedPaths(readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8'));
+    expect(paths.length).toBeGreaterThan(5);
     expect(paths.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
