@@ -1,10 +1,15 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { type BuiltStep, compileStep } from './schema-steps.ts';
 
-export interface Migration {
+/** A released step as its SQLite SQL (pg-migrations.ts holds its PostgreSQL twin). */
+export interface SqlStep {
   version: number;
   name: string;
   sql: string;
 }
+
+/** A step: a released one's SQL, or a new one built once for both databases (schema-steps.ts). */
+export type Migration = SqlStep | BuiltStep;
 
 /**
  * The schema, as the ordered steps that build it. A step, once released, is never edited: a change is a new
@@ -396,6 +401,15 @@ export function schemaVersion(db: DatabaseSync): number {
   return Number(row?.['version'] ?? 0);
 }
 
+/** A step's statements, in the transaction migrate holds. */
+function runStep(db: DatabaseSync, migration: Migration): void {
+  if ('sql' in migration) {
+    db.exec(migration.sql);
+    return;
+  }
+  for (const statement of compileStep(migration, 'sqlite')) db.prepare(statement.sql).run(...(statement.parameters as SQLInputValue[]));
+}
+
 /**
  * Brings the schema up to date; returns the versions applied. BEGIN IMMEDIATE takes the write lock before the
  * version is read, so two processes starting on one file at once cannot both apply the same step.
@@ -414,7 +428,7 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
       const current = schemaVersion(db);
       if (current > latest) throw new SchemaTooNewError(current);
       if (current < migration.version) {
-        db.exec(migration.sql);
+        runStep(db, migration);
         db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
         applied.push(migration.version);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type MessageFacts, type SkipReason } from '../../src/autoread/decide.ts';
-import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/settings.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/binding.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { voiceChangeText, withName } from '../../src/autoread/spoken.ts';
 import { compileDictionary } from '../../src/text/dictionary.ts';

@@ -470,7 +470,7 @@ export const en = {
   'autoread.setting.backlog': 'faster past {faster} waiting (up to {speed}×), skip to the newest past {skip}',
   'autoread.value.on': 'on',
   'autoread.value.off': 'off',
-  'autoread.value.noRole': 'none',
+  'autoread.value.none': 'none',
   'autoread.maxLengthRange': 'The longest message must be from {min} to {max} characters.',
   'autoread.skipPrefixBad': 'The skip prefix is 1 to 8 characters without spaces, <, >, @ or backticks; "none" removes it.',
   'autoread.backlogRange': 'faster_after and skip_after must be from {min} to {max}, max_speed from 1 to 2.',

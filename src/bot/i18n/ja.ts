@@ -454,7 +454,7 @@ export const ja: Catalogue = {
   'autoread.setting.backlog': '{faster} 件を超えて溜まると速く（最高 {speed} 倍）、{skip} 件を超えると最新まで飛ばす',
   'autoread.value.on': 'オン',
   'autoread.value.off': 'オフ',
-  'autoread.value.noRole': 'なし',
+  'autoread.value.none': 'なし',
   'autoread.maxLengthRange': '最大文字数は{min}から{max}の間で指定してください。',
   'autoread.skipPrefixBad': 'スキップ接頭辞は空白、<、>、@、バッククォートを含まない 1〜8 文字です。"none" で解除します。',
   'autoread.backlogRange': 'faster_after と skip_after は {min}〜{max}、max_speed は 1〜2 で指定してください。',

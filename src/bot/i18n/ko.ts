@@ -454,7 +454,7 @@ export const ko: Catalogue = {
   'autoread.setting.backlog': '{faster}개 넘게 밀리면 빠르게 (최대 {speed}배), {skip}개 넘게 밀리면 최신으로 건너뜀',
   'autoread.value.on': '켜짐',
   'autoread.value.off': '꺼짐',
-  'autoread.value.noRole': '없음',
+  'autoread.value.none': '없음',
   'autoread.maxLengthRange': '최대 길이는 {min}자에서 {max}자 사이여야 합니다.',
   'autoread.skipPrefixBad': '건너뛰기 접두어는 공백, <, >, @, 백틱 없이 1~8자입니다. "none"이면 없앱니다.',
   'autoread.backlogRange': 'faster_after와 skip_after는 {min}~{max}, max_speed는 1~2여야 합니다.',
