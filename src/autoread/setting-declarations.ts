@@ -33,6 +33,8 @@ export interface AutoReadSettings {
   skipAfter: number;
   /** Whose voice reads a member without a /myvoice voice: the server's one voice, or each their own from the pool. */
   voices: AutoReadVoices;
+  /** Say that a message came with files ("sent an image"); off: its files are passed over in silence. */
+  readAttachments: boolean;
 }
 
 /** 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool (src/autoread/voice-pool.ts). */
@@ -190,6 +192,11 @@ export const AUTO_READ_SETTINGS = {
     kind: 'choice', default: 'one', values: { one: 'autoread.value.voicesOne', distinct: 'autoread.value.voicesDistinct' },
     column: 'voices', option: 'voices', refusal: 'autoread.voicesBad',
     shown: { clause: 'autoread.setting.voices', param: 'value', as: 'choice' },
+  },
+  readAttachments: {
+    // On: the files were always announced before this setting existed, so no server hears a change.
+    kind: 'flag', default: true, column: 'read_attachments', option: 'read_attachments',
+    shown: { clause: 'autoread.setting.readAttachments', param: 'value', as: 'onOff' },
   },
 } as const satisfies Declarations;
 

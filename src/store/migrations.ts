@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { sql } from 'kysely';
 import { type BuiltStep, compileStep } from './schema-steps.ts';
 
 /** A released step as its SQLite SQL (pg-migrations.ts holds its PostgreSQL twin). */
@@ -8,7 +9,7 @@ export interface SqlStep {
   sql: string;
 }
 
-/** A step: a released one's SQL, or a new one built once for both databases (schema-steps.ts). */
+/** A step: a released one's SQL, or (from step 17 on) one built once for both databases (schema-steps.ts). */
 export type Migration = SqlStep | BuiltStep;
 
 /**
@@ -381,6 +382,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier
         WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key < dictionary_entries.word_key);
     `,
+  },
+  {
+    version: 17,
+    name: 'auto-read says files or not',
+    // NULL: the default (AUTO_READ_DEFAULTS), as every auto-read setting.
+    up: (db, types) => [
+      db.schema.alterTable('auto_read').addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
+    ],
   },
 ];
 

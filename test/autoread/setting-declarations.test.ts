@@ -22,11 +22,30 @@ function autoReadColumns(): string[] {
   return columns;
 }
 
+interface DefinitionPart {
+  name: string;
+  description?: string;
+  value?: unknown;
+  name_localizations?: Partial<Record<string, string | null>> | null;
+  description_localizations?: Partial<Record<string, string | null>> | null;
+  options?: readonly DefinitionPart[];
+  choices?: readonly DefinitionPart[];
+}
+
+/** What Discord counts against a command's 8000 characters, in one language: names, descriptions, choice values. */
+function definitionCharacters(part: DefinitionPart, locale: 'en-US' | 'ko' | 'ja'): number {
+  const name = (locale === 'en-US' ? undefined : part.name_localizations?.[locale]) ?? part.name;
+  const description = (locale === 'en-US' ? undefined : part.description_localizations?.[locale]) ?? part.description ?? '';
+  const value = typeof part.value === 'string' ? part.value.length : 0;
+  const inner = [...(part.options ?? []), ...(part.choices ?? [])].reduce((sum, child) => sum + definitionCharacters(child, locale), 0);
+  return name.length + description.length + value + inner;
+}
+
 /** Every setting away from its default (a role and a prefix set). */
 const CHANGED: AutoReadSettings = {
   sayAuthorName: false, maxLength: 999, readBots: true, requiredRoleId: '500000000000000001', onlyMembersInVoice: false,
   announceJoinLeave: true, skipPrefix: '//', readSilent: false, autojoin: true, fasterAfter: 0, maxSpeed: 2, skipAfter: 100,
-  voices: 'distinct',
+  voices: 'distinct', readAttachments: false,
 };
 
 describe('auto-read setting declarations', () => {
@@ -54,6 +73,8 @@ describe('auto-read setting declarations', () => {
     const options = settingsSubcommand && 'options' in settingsSubcommand ? settingsSubcommand.options ?? [] : [];
     expect(options.map((option) => option.name)).toEqual(AUTO_READ_SETTING_LIST.map(([, d]) => t('en-US', `option.${d.option}`)));
     expect(options.length).toBeLessThanOrEqual(25);
+    // Discord refuses a command whose names, descriptions and choice values pass 8000 characters (per language).
+    for (const locale of ['en-US', 'ko', 'ja'] as const) expect(definitionCharacters(json, locale), locale).toBeLessThan(8000);
   });
 
   it('round-trip every setting through its column, and an empty row is the defaults', () => {
@@ -61,22 +82,23 @@ describe('auto-read setting declarations', () => {
     expect(settingsOfRow(rowOfChanges(CHANGED))).toEqual(CHANGED);
     expect(settingsOfRow(rowOfChanges(AUTO_READ_DEFAULTS))).toEqual(AUTO_READ_DEFAULTS);
     // null puts a setting back to its default: a NULL column.
-    const cleared = rowOfChanges({ readBots: null, requiredRoleId: null, maxLength: undefined });
-    expect(cleared).toEqual({ read_bots: null, required_role_id: null });
-    expect(settingsOfRow({ ...rowOfChanges(CHANGED), ...cleared })).toEqual({ ...CHANGED, readBots: false, requiredRoleId: undefined });
+    const cleared = rowOfChanges({ readAttachments: null, requiredRoleId: null, maxLength: undefined });
+    expect(cleared).toEqual({ read_attachments: null, required_role_id: null });
+    expect(settingsOfRow({ ...rowOfChanges(CHANGED), ...cleared })).toEqual({ ...CHANGED, readAttachments: true, requiredRoleId: undefined });
   });
 
   it('print each setting once, the backlog\'s three in one clause', () => {
     expect(describeSettings('en-US', AUTO_READ_DEFAULTS)).toBe(
       "say the author's name: on; longest message: 200 characters; read bots and webhooks: off; required role: none; "
       + 'only members in voice: on; announce joins and leaves: off; skip messages starting with: none; read @silent messages: on; '
-      + 'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone',
+      + 'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on',
     );
     const changed = describeSettings('en-US', CHANGED);
     expect(changed).toContain('required role: <@&500000000000000001>');
     expect(changed).toContain('skip messages starting with: `//`');
     expect(changed).toContain('faster past off waiting (up to 2×), skip to the newest past 100');
     expect(changed).toContain('voices: a voice of the pool per member');
+    expect(changed).toContain('say files: off');
   });
 });
 
@@ -107,7 +129,11 @@ describe('/autoread settings options read into changes', () => {
     expect(settingChangesOf(interactionWith({}))).toEqual({});
     expect(settingChangesOf(interactionWith({
       say_name: false, max_length: 20, role: '500000000000000001', skip_prefix: ' !! ', faster_after: 0, max_speed: 2, voices: 'distinct',
-    }))).toEqual({ sayAuthorName: false, maxLength: 20, requiredRoleId: '500000000000000001', skipPrefix: '!!', fasterAfter: 0, maxSpeed: 2, voices: 'distinct' });
+      read_attachments: false,
+    }))).toEqual({
+      sayAuthorName: false, maxLength: 20, requiredRoleId: '500000000000000001', skipPrefix: '!!', fasterAfter: 0, maxSpeed: 2, voices: 'distinct',
+      readAttachments: false,
+    });
   });
 
   it('puts the role back to none with @everyone, and the prefix with "none" in any case', () => {

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../src/store/migrations.ts';
+import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion, type Migration } from '../../src/store/migrations.ts';
 import { type BuiltStep, compileStep } from '../../src/store/schema-steps.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
@@ -169,9 +169,15 @@ describe('migrations', () => {
     expect(() => db.prepare("INSERT INTO notes VALUES ('H', 0, 2)").run()).toThrow(/CHECK/);
     expect(schemaVersion(db)).toBe(step.version);
     db.close();
-    // The same step in PostgreSQL's types, as pg-migrations.ts runs it there.
+    // The same step in PostgreSQL's types (pg-migrations.ts runs it there; step 17 runs on both in the store contract).
     expect(compileStep(step, 'postgres')[0]?.sql).toMatch(/"at" bigint not null, "pinned" smallint check/);
     expect(compileStep(step, 'postgres')[1]?.parameters).toEqual(['G', 1_700_000_000_000, 1]);
+  });
+
+  it('from step 17 on are built once for both databases; the released ones stay SQL', () => {
+    const built = MIGRATIONS.filter((m: Migration) => !('sql' in m)).map((m) => m.version);
+    expect(built[0]).toBe(17);
+    expect(built).toEqual(MIGRATIONS.filter((m) => m.version >= 17).map((m) => m.version));
   });
 
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
