@@ -69,9 +69,12 @@ interface Shown<As> {
 }
 
 interface Common {
-  /** The auto_read column holding it; NULL is the default, so a default changed later reaches every server. */
+  /**
+   * The auto_read column holding it: the setting's name in snake_case (a test keeps it so). NULL is the default,
+   * so a default changed later reaches every server.
+   */
   readonly column: string;
-  /** The /autoread settings option that sets it. */
+  /** The /autoread settings option that sets it: the member's word for it, kept as released (say_name, announce). */
   readonly option: DescribedOption;
 }
 

@@ -56,6 +56,11 @@ describe('auto-read setting declarations', () => {
     expect(declared.filter((column) => !built.includes(column))).toEqual([]);
   });
 
+  it('name each column after its setting (snake_case), so a setting has one spelling in code and one option name', () => {
+    const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    expect(AUTO_READ_SETTING_LIST.filter(([name, d]) => d.column !== snake(name))).toEqual([]);
+  });
+
   it('keep each default inside its range, and among its values', () => {
     for (const [name, declared] of AUTO_READ_SETTING_LIST) {
       if (declared.kind === 'integer' || declared.kind === 'number') {
