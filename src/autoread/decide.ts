@@ -90,8 +90,8 @@ const NAME_MAX = 32;
 
 /**
  * The words said for `message`: clean-up (mentions by name, no URLs, the cut with "and so on", replies and
- * files announced, files only when readAttachments), then the dictionary, then the author's name when `sayName`. Empty when nothing is left to
- * say: nothing is spoken then, not even the name.
+ * files announced, files only when readAttachments), then the dictionary, then the author's name when `sayName`.
+ * Empty when nothing is left to say: nothing is spoken then, not even the name.
  */
 export function messageText(
   message: MessageFacts,
