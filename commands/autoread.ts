@@ -3,9 +3,8 @@ import type { AutoreadControl } from '../src/bot/frontend/autoread-control.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
 import { describeMembers, describePool, voiceLabel } from '../src/bot/frontend/autoread-members.ts';
-import {
-  booleanOption, channelOption, integerOption, numberOption, roleOption, slashCommand, stringOption, subcommand, userOption,
-} from '../src/bot/interactions/command-builder.ts';
+import { describeSettings, settingChangesOf, withSettingOptions } from '../src/bot/frontend/autoread-settings.ts';
+import { channelOption, slashCommand, subcommand, userOption } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t, type MessageKey } from '../src/bot/i18n.ts';
 import { MESSAGE_CONTENT_WHERE } from '../src/bot/intents.ts';
@@ -13,10 +12,10 @@ import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/bot/interactions/options.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { memberVoiceChannel } from '../src/bot/frontend/speak.ts';
-import { BACKLOG_RANGE, IGNORED_MAX, MAX_LENGTH_RANGE, SKIP_PREFIX_MAX } from '../src/autoread/settings.ts';
+import { IGNORED_MAX } from '../src/autoread/binding.ts';
 import { VOICE_POOL_MAX } from '../src/autoread/voice-pool.ts';
 import { usableVoice } from '../src/speech/voice-access.ts';
-import type { AutoReadSettingChanges, AutoReadSettings, AutoReadState } from '../src/store/auto-read-store.ts';
+import type { AutoReadState } from '../src/store/auto-read-store.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
 export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };
@@ -27,58 +26,16 @@ const READABLE = [ChannelType.GuildText, ChannelType.GuildVoice] as const;
 export const data = slashCommand('autoread', requires)
   .addSubcommand(subcommand('autoread.start').addChannelOption(channelOption('channel', { types: READABLE })))
   .addSubcommand(subcommand('autoread.stop'))
-  .addSubcommand(
-    subcommand('autoread.settings')
-      .addBooleanOption(booleanOption('say_name', {}))
-      .addIntegerOption(integerOption('max_length', MAX_LENGTH_RANGE))
-      .addBooleanOption(booleanOption('read_bots', {}))
-      .addRoleOption(roleOption('role', {}))
-      .addBooleanOption(booleanOption('only_voice_members', {}))
-      .addBooleanOption(booleanOption('announce', {}))
-      .addStringOption(stringOption('skip_prefix', { maxLength: SKIP_PREFIX_MAX }))
-      .addBooleanOption(booleanOption('read_silent', {}))
-      .addBooleanOption(booleanOption('autojoin', {}))
-      .addIntegerOption(integerOption('faster_after', BACKLOG_RANGE.messages))
-      .addNumberOption(numberOption('max_speed', BACKLOG_RANGE.speed))
-      .addIntegerOption(integerOption('skip_after', BACKLOG_RANGE.messages))
-      .addStringOption(stringOption('voices', { choices: ['one', 'distinct'] })),
-  )
+  .addSubcommand(withSettingOptions(subcommand('autoread.settings')))
   .addSubcommand(subcommand('autoread.show'))
   .addSubcommand(subcommand('autoread.ignore').addUserOption(userOption('member', { required: true })))
   .addSubcommand(subcommand('autoread.unignore').addUserOption(userOption('member', { required: true })))
   .addSubcommand(subcommand('autoread.voice_add').addStringOption(voiceOption({ required: true })))
   .addSubcommand(subcommand('autoread.voice_remove').addStringOption(voiceOption({ required: true })));
 
-/** The word that removes the skip prefix (a string option cannot be given empty). */
-const NO_PREFIX = 'none';
-/** A prefix is a short marker: no spaces, nothing that could quote back as a mention or break a code span. */
-const PREFIX_SHAPE = new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u');
-
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext, autoread: AutoreadControl) => Promise<void>;
 
 const mention = (id: string) => `<#${id}>`;
-
-/** The settings in the caller's language, one clause each. */
-function describe(locale: string, settings: AutoReadSettings): string {
-  const onOff = (value: boolean) => t(locale, value ? 'autoread.value.on' : 'autoread.value.off');
-  return [
-    t(locale, 'autoread.setting.sayName', { value: onOff(settings.sayAuthorName) }),
-    t(locale, 'autoread.setting.maxLength', { value: settings.maxLength }),
-    t(locale, 'autoread.setting.readBots', { value: onOff(settings.readBots) }),
-    t(locale, 'autoread.setting.role', { value: settings.requiredRoleId === undefined ? t(locale, 'autoread.value.noRole') : `<@&${settings.requiredRoleId}>` }),
-    t(locale, 'autoread.setting.onlyVoiceMembers', { value: onOff(settings.onlyMembersInVoice) }),
-    t(locale, 'autoread.setting.announce', { value: onOff(settings.announceJoinLeave) }),
-    t(locale, 'autoread.setting.skipPrefix', { value: settings.skipPrefix === undefined ? t(locale, 'autoread.value.noRole') : `\`${settings.skipPrefix}\`` }),
-    t(locale, 'autoread.setting.readSilent', { value: onOff(settings.readSilent) }),
-    t(locale, 'autoread.setting.autojoin', { value: onOff(settings.autojoin) }),
-    t(locale, 'autoread.setting.backlog', {
-      faster: settings.fasterAfter === 0 ? t(locale, 'autoread.value.off') : settings.fasterAfter,
-      speed: settings.maxSpeed,
-      skip: settings.skipAfter === 0 ? t(locale, 'autoread.value.off') : settings.skipAfter,
-    }),
-    t(locale, 'autoread.setting.voices', { value: t(locale, settings.voices === 'distinct' ? 'autoread.value.voicesDistinct' : 'autoread.value.voicesOne') }),
-  ].join('; ');
-}
 
 const start: Handler = async (interaction, { players, store }, autoread) => {
   // Free checks first, the join (seconds) last.
@@ -99,7 +56,7 @@ const start: Handler = async (interaction, { players, store }, autoread) => {
   await autoread.start(interaction.guild, { textChannelId: chosenId, voiceChannelId: voice.channelId, startedBy: interaction.user.id });
   const state = await store.autoRead.get(interaction.guildId);
   await showResult(interaction, 'autoread.started', {
-    channel: mention(chosenId), voice: mention(voice.channelId), settings: describe(interaction.locale, state.settings),
+    channel: mention(chosenId), voice: mention(voice.channelId), settings: describeSettings(interaction.locale, state.settings),
   });
 };
 
@@ -107,58 +64,6 @@ const stop: Handler = async (interaction, _context, autoread) => {
   const stopped = await autoread.stop(interaction.guildId);
   await showResult(interaction, stopped ? 'autoread.stopped' : 'autoread.notReading');
 };
-
-/** The changes the options ask for; @everyone as the role means "no role required". */
-function changesOf(interaction: ChatInputCommandInteraction<'cached'>): AutoReadSettingChanges {
-  const options = interaction.options;
-  const changes: AutoReadSettingChanges = {};
-  const flag = (name: string) => options.getBoolean(name) ?? undefined;
-  const sayAuthorName = flag('say_name');
-  if (sayAuthorName !== undefined) changes.sayAuthorName = sayAuthorName;
-  const maxLength = options.getInteger('max_length');
-  if (maxLength !== null) {
-    // Discord enforces the range for its own clients; a crafted value is refused all the same.
-    if (maxLength < MAX_LENGTH_RANGE.min || maxLength > MAX_LENGTH_RANGE.max) throw new UserError('autoread.maxLengthRange', MAX_LENGTH_RANGE);
-    changes.maxLength = maxLength;
-  }
-  const readBots = flag('read_bots');
-  if (readBots !== undefined) changes.readBots = readBots;
-  const role = options.getRole('role');
-  if (role !== null) changes.requiredRoleId = role.id === interaction.guildId ? null : role.id;
-  const onlyMembersInVoice = flag('only_voice_members');
-  if (onlyMembersInVoice !== undefined) changes.onlyMembersInVoice = onlyMembersInVoice;
-  const announceJoinLeave = flag('announce');
-  if (announceJoinLeave !== undefined) changes.announceJoinLeave = announceJoinLeave;
-  const prefix = options.getString('skip_prefix')?.trim();
-  if (prefix !== undefined) {
-    if (prefix.toLowerCase() === NO_PREFIX) changes.skipPrefix = null;
-    else if (PREFIX_SHAPE.test(prefix)) changes.skipPrefix = prefix;
-    else throw new UserError('autoread.skipPrefixBad');
-  }
-  const readSilent = flag('read_silent');
-  if (readSilent !== undefined) changes.readSilent = readSilent;
-  const autojoin = flag('autojoin');
-  if (autojoin !== undefined) changes.autojoin = autojoin;
-  const inRange = (value: number, range: { min: number; max: number }) => value >= range.min && value <= range.max;
-  const fasterAfter = options.getInteger('faster_after');
-  const maxSpeed = options.getNumber('max_speed');
-  const skipAfter = options.getInteger('skip_after');
-  // Discord enforces the ranges for its own clients; a crafted value is refused all the same.
-  if ((fasterAfter !== null && !inRange(fasterAfter, BACKLOG_RANGE.messages)) || (skipAfter !== null && !inRange(skipAfter, BACKLOG_RANGE.messages))
-    || (maxSpeed !== null && !inRange(maxSpeed, BACKLOG_RANGE.speed))) {
-    throw new UserError('autoread.backlogRange', BACKLOG_RANGE.messages);
-  }
-  if (fasterAfter !== null) changes.fasterAfter = fasterAfter;
-  if (maxSpeed !== null) changes.maxSpeed = maxSpeed;
-  if (skipAfter !== null) changes.skipAfter = skipAfter;
-  const voices = options.getString('voices');
-  if (voices !== null) {
-    // Discord offers only the choices; a crafted value is refused all the same.
-    if (voices !== 'one' && voices !== 'distinct') throw new UserError('autoread.voicesBad');
-    changes.voices = voices;
-  }
-  return changes;
-}
 
 function status(locale: string, state: AutoReadState, reading: boolean): string {
   return reading && state.binding
@@ -168,17 +73,17 @@ function status(locale: string, state: AutoReadState, reading: boolean): string 
 
 const settings: Handler = async (interaction, { store }, autoread) => {
   const locale = interaction.locale;
-  const changes = changesOf(interaction);
+  const changes = settingChangesOf(interaction);
   if (Object.keys(changes).length === 0) {
     const state = await store.autoRead.get(interaction.guildId);
     await showContent(interaction, t(locale, 'autoread.settings.current', {
-      status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describe(locale, state.settings),
+      status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describeSettings(locale, state.settings),
     }));
     return;
   }
   const updated = await store.autoRead.setSettings(interaction.guildId, changes, interaction.user.id);
   autoread.configure(interaction.guildId, updated);
-  await showResult(interaction, 'autoread.settings.updated', { settings: describe(locale, updated) });
+  await showResult(interaction, 'autoread.settings.updated', { settings: describeSettings(locale, updated) });
 };
 
 /** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */
@@ -188,7 +93,7 @@ const show: Handler = async (interaction, { store }, autoread) => {
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
   const members = await describeMembers(store, guild, locale, state.settings.voices === 'distinct');
   await showContent(interaction, [
-    t(locale, 'autoread.settings.current', { status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describe(locale, state.settings) }),
+    t(locale, 'autoread.settings.current', { status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describeSettings(locale, state.settings) }),
     ...members,
   ].join('\n'));
 };

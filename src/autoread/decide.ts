@@ -2,7 +2,7 @@
 // it, when the author's name is said, and the "one notice, then silence" gate. The reader (reader.ts) only wires
 // them to Discord and the speech pipeline.
 import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
-import { NAME_WINDOW_MS, type ReadingBinding } from './settings.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';
 
 /** A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward. */
@@ -90,8 +90,8 @@ const NAME_MAX = 32;
 
 /**
  * The words said for `message`: clean-up (mentions by name, no URLs, the cut with "and so on", replies and
- * files announced), then the dictionary, then the author's name when `sayName`. Empty when nothing is left to
- * say: nothing is spoken then, not even the name.
+ * files announced, files only when readAttachments), then the dictionary, then the author's name when `sayName`.
+ * Empty when nothing is left to say: nothing is spoken then, not even the name.
  */
 export function messageText(
   message: MessageFacts,
@@ -100,7 +100,9 @@ export function messageText(
 ): string {
   const language = binding.language;
   const dictionary = options.dictionary ?? ((text: string) => text);
-  const text = spokenText(message, { maxLength: binding.settings.maxLength, language, dictionary });
+  // With readAttachments off, a message's files are passed over: a picture alone says nothing, not even the name.
+  const read = binding.settings.readAttachments ? message : { ...message, cleanup: { ...message.cleanup, attachments: [] } };
+  const text = spokenText(read, { maxLength: binding.settings.maxLength, language, dictionary });
   if (text === '') return '';
   if (!options.sayName) return text;
   const name = spokenName(message.authorName, language);

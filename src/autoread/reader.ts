@@ -17,7 +17,7 @@ import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoReadSettings } from '../store/auto-read-store.ts';
-import type { ReadingBinding } from './settings.ts';
+import type { ReadingBinding } from './binding.ts';
 import { voiceChangeText, withName } from './spoken.ts';
 import type { DistinctVoices } from './voice.ts';
 import { RecentSpeakers } from './voice-pool.ts';

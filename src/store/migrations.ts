@@ -1,10 +1,16 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { sql } from 'kysely';
+import { type BuiltStep, compileStep } from './schema-steps.ts';
 
-export interface Migration {
+/** A released step as its SQLite SQL (pg-migrations.ts holds its PostgreSQL twin). */
+export interface SqlStep {
   version: number;
   name: string;
   sql: string;
 }
+
+/** A step: a released one's SQL, or (from step 17 on) one built once for both databases (schema-steps.ts). */
+export type Migration = SqlStep | BuiltStep;
 
 /**
  * The schema, as the ordered steps that build it. A step, once released, is never edited: a change is a new
@@ -377,6 +383,14 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key < dictionary_entries.word_key);
     `,
   },
+  {
+    version: 17,
+    name: 'auto-read says files or not',
+    // NULL: the default (AUTO_READ_DEFAULTS), as every auto-read setting.
+    up: (db, types) => [
+      db.schema.alterTable('auto_read').addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
@@ -394,6 +408,15 @@ export class SchemaTooNewError extends Error {
 export function schemaVersion(db: DatabaseSync): number {
   const row = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').get();
   return Number(row?.['version'] ?? 0);
+}
+
+/** A step's statements, in the transaction migrate holds. */
+function runStep(db: DatabaseSync, migration: Migration): void {
+  if ('sql' in migration) {
+    db.exec(migration.sql);
+    return;
+  }
+  for (const statement of compileStep(migration, 'sqlite')) db.prepare(statement.sql).run(...(statement.parameters as SQLInputValue[]));
 }
 
 /**
@@ -414,7 +437,7 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
       const current = schemaVersion(db);
       if (current > latest) throw new SchemaTooNewError(current);
       if (current < migration.version) {
-        db.exec(migration.sql);
+        runStep(db, migration);
         db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
         applied.push(migration.version);
       }

@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { MIGRATIONS, SchemaTooNewError } from './migrations.ts';
+import { MIGRATIONS, SchemaTooNewError, type Migration } from './migrations.ts';
+import { compileStep } from './schema-steps.ts';
 
 /**
- * The PostgreSQL SQL of each schema step, keyed by the same version numbers as MIGRATIONS (SQLite). The tables
+ * The PostgreSQL SQL of each released schema step, keyed by the same version numbers as MIGRATIONS (SQLite). The tables
  * and columns are the same; only the dialect differs: BIGINT milliseconds, DOUBLE PRECISION for REAL, identity
  * columns for INTEGER PRIMARY KEY, SMALLINT 0/1 for the `cached` flag so both backends share their queries' shape.
  */
@@ -262,12 +263,20 @@ export const PG_MIGRATION_SQL: Readonly<Record<number, string>> = {
   `,
 };
 
+/** A step's PostgreSQL statements: a built step compiled, a released one's twin in PG_MIGRATION_SQL. */
+function postgresStatements(migration: Migration): ReadonlyArray<{ sql: string; parameters: readonly unknown[] }> {
+  if (!('sql' in migration)) return compileStep(migration, 'postgres');
+  const sql = PG_MIGRATION_SQL[migration.version];
+  if (sql === undefined) throw new Error(`schema step ${migration.version} has no PostgreSQL SQL`);
+  return [{ sql, parameters: [] }];
+}
+
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */
 const MIGRATION_LOCK = 0x5a7b07;
 
 /**
  * Brings a PostgreSQL schema up to date, one step per transaction, under an advisory transaction lock so two
- * processes starting together cannot both apply a step. Every SQLite step must have its PostgreSQL twin.
+ * processes starting together cannot both apply a step. Every released SQL step must have its PostgreSQL twin.
  */
 export async function migratePostgres(client: pg.PoolClient): Promise<number[]> {
   await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -275,8 +284,7 @@ export async function migratePostgres(client: pg.PoolClient): Promise<number[]> 
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
-    const sql = PG_MIGRATION_SQL[migration.version];
-    if (sql === undefined) throw new Error(`schema step ${migration.version} has no PostgreSQL SQL`);
+    const statements = postgresStatements(migration);
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -284,7 +292,8 @@ export async function migratePostgres(client: pg.PoolClient): Promise<number[]> 
       const current = row?.v ?? 0;
       if (current > latest) throw new SchemaTooNewError(current);
       if (current < migration.version) {
-        await client.query(sql);
+        // Without parameters as one simple query: a released step's SQL holds several statements.
+        for (const { sql, parameters } of statements) await (parameters.length === 0 ? client.query(sql) : client.query(sql, [...parameters]));
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
         applied.push(migration.version);
       }

@@ -1,9 +1,10 @@
 // The tables, described once for both backends (type-only: Kysely checks every query against them). Columns are
 // what both drivers hand back: INTEGER/BIGINT milliseconds and counts as numbers (pg-store.ts parses BIGINT and
-// NUMERIC), 0/1 flags as numbers. The SQL that builds them is the released migration steps' (migrations.ts,
-// pg-migrations.ts); a column added there is added here.
+// NUMERIC), 0/1 flags as numbers. The SQL that builds them is the migration steps' (migrations.ts,
+// pg-migrations.ts); a column added there is added here, except an auto-read setting's, declared with the setting.
 import type { Generated } from 'kysely';
-import type { AutoReadStopReason, AutoReadVoices } from './auto-read-store.ts';
+import type { AutoReadSettingColumns } from '../autoread/setting-declarations.ts';
+import type { AutoReadStopReason } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { OutputFormat } from './common-types.ts';
 
@@ -63,29 +64,17 @@ export interface Database {
   };
   guild_budgets: { guild_id: string; monthly_chars: Int; member_daily_chars: Int; member_cooldown_seconds: Int; updated_by: string; updated_at: number };
   budget_holds: { token: string; guild_id: string; user_id: string; month: string; day: string; characters: number; expires_at: number };
-  auto_read: {
+  /** The binding and reading state, and each setting's column (declared with the setting: AutoReadSettingColumns). */
+  auto_read: AutoReadSettingColumns & {
     guild_id: string;
     reading: Generated<number>;
     text_channel_id: Text;
     voice_channel_id: Text;
     started_by: Text;
     started_at: Int;
-    say_author_name: Int;
-    max_length: Int;
-    read_bots: Int;
-    required_role_id: Text;
-    only_members_in_voice: Int;
-    announce_join_leave: Int;
-    skip_prefix: Text;
-    read_silent: Int;
-    autojoin: Int;
-    faster_after: Int;
-    max_speed: Int;
-    skip_after: Int;
     stopped_why: AutoReadStopReason | null;
     settings_updated_by: Text;
     updated_at: number;
-    voices: AutoReadVoices | null;
   };
   auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
   auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type MessageFacts, type SkipReason } from '../../src/autoread/decide.ts';
-import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/settings.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/binding.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
 import { voiceChangeText, withName } from '../../src/autoread/spoken.ts';
 import { compileDictionary } from '../../src/text/dictionary.ts';
@@ -74,7 +74,7 @@ describe('how fast a backlog is read', () => {
 
 describe('the words said for a message', () => {
   const dictionary = compileDictionary([{ word: 'SayBot', reading: 'say bot' }, { word: '草', reading: 'くさ' }, { word: 'ㅋㅋ', reading: '크크' }]);
-  const cases: Array<[string, Partial<MessageFacts>, { lang?: string; sayName?: boolean; max?: number }, string]> = [
+  const cases: Array<[string, Partial<MessageFacts>, { lang?: string; sayName?: boolean; max?: number; files?: boolean }, string]> = [
     ['en: the name, then the text', {}, { lang: 'en' }, 'Mina said, hello'],
     ['ko: the name, then the text', { authorName: '민지', content: '안녕하세요' }, { lang: 'ko' }, '민지님, 안녕하세요'],
     ['ja: the name, then the text', { authorName: 'ミナ', content: 'こんにちは' }, { lang: 'ja-JP' }, 'ミナさん、こんにちは'],
@@ -93,12 +93,15 @@ describe('the words said for a message', () => {
     ['ja: cut with 以下略', { content: 'あいうえおかきくけこさしすせそたちつてとなにぬねの' }, { lang: 'ja', sayName: false, max: 20 }, 'あいうえおかきくけこさしすせそた、以下略'],
     ['nothing left after clean-up: nothing said, not even the name', { content: '😀😀 ||| ~~' }, {}, ''],
     ['only an image: the file announced with the name', { content: '', cleanup: { attachments: [{ filename: 'cat.png' }] } }, {}, 'Mina said, image'],
+    ['read_attachments off: an image alone says nothing, not even the name', { content: '', cleanup: { attachments: [{ filename: 'cat.png' }] } }, { files: false }, ''],
+    ['read_attachments off: the text, its files passed over', { content: 'look', cleanup: { attachments: [{ filename: 'a.png' }, { filename: 'b.txt' }] } }, { files: false, sayName: false }, 'look'],
     ['a reply, as clean-up announces it', { content: 'yes', cleanup: { replyTo: 'Bob' } }, { sayName: false }, 'replying to Bob, yes'],
     ['an emoji-only name: the text alone', { authorName: '🌸🌸' }, {}, 'hello'],
     ['a name cut to 32 characters', { authorName: 'abcdefghij'.repeat(5) }, {}, `${'abcdefghij'.repeat(3)}ab said, hello`],
   ];
   it.each(cases)('%s', (_, facts, o, expected) => {
-    const text = messageText(message(facts), binding(o.max === undefined ? {} : { maxLength: o.max }, o.lang), { sayName: o.sayName ?? true, dictionary });
+    const settings = { ...(o.max === undefined ? {} : { maxLength: o.max }), ...(o.files === undefined ? {} : { readAttachments: o.files }) };
+    const text = messageText(message(facts), binding(settings, o.lang), { sayName: o.sayName ?? true, dictionary });
     expect(text).toBe(expected);
   });
 

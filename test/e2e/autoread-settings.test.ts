@@ -201,6 +201,28 @@ describe('/autoread settings: skip_prefix, read_silent', () => {
   });
 });
 
+describe('/autoread settings: read_attachments', () => {
+  const image = (name: string) => ({ id: '230000000000000001', filename: name, content_type: 'image/png', size: 1024, url: `https://cdn.example/${name}` });
+
+  it('says a message came with an image by default; with read_attachments off its files pass in silence, and a picture alone makes no API call', async () => {
+    const h = await startReading();
+    await settings(h, { say_name: false });
+    let from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Look', { attachments: [image('cat.png')] });
+    await heardSeconds(h, 'Look, image');
+    expect(spoken(h, from)).toEqual(['Look, image']);
+
+    expect(await settings(h, { read_attachments: false })).toContain('say files: off');
+    from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, '', { attachments: [image('dog.png')] });
+    await post(h, CAROL, 'Look again.', { attachments: [image('cow.png')] });
+    await heardSeconds(h, 'Look again.');
+    expect(spoken(h, from)).toEqual(['Look again.']);
+  });
+});
+
 describe('/autoread settings: autojoin', () => {
   it('after SayBot left an empty channel, a member joining it brings SayBot back to read', async () => {
     let store: Store | undefined;

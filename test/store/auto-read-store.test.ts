@@ -16,7 +16,7 @@ forEachBackend((store, backend) => {
       expect(await store.autoRead.get(G1)).toEqual({ guildId: G1, reading: false, settings: { ...AUTO_READ_DEFAULTS } });
       expect(AUTO_READ_DEFAULTS).toEqual({
         sayAuthorName: true, maxLength: 200, readBots: false, onlyMembersInVoice: true, announceJoinLeave: false,
-        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10, voices: 'one',
+        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10, voices: 'one', readAttachments: true,
       });
       expect(await store.autoRead.listReading()).toEqual([]);
       expect(await store.autoRead.stop(G1)).toBe(false);
@@ -84,6 +84,12 @@ forEachBackend((store, backend) => {
       expect((await store.autoRead.setSettings(G1, { voices: 'distinct' }, ADMIN)).voices).toBe('distinct');
       expect((await store.autoRead.get(G1)).settings.voices).toBe('distinct');
       expect((await store.autoRead.setSettings(G1, { voices: null }, ADMIN)).voices).toBe('one');
+    });
+
+    it('keeps read_attachments off (its column added by a schema-builder step on this database), and null puts it back on', async () => {
+      expect((await store.autoRead.setSettings(G1, { readAttachments: false }, ADMIN)).readAttachments).toBe(false);
+      expect((await store.autoRead.get(G1)).settings).toEqual({ ...AUTO_READ_DEFAULTS, readAttachments: false });
+      expect((await store.autoRead.setSettings(G1, { readAttachments: null }, ADMIN)).readAttachments).toBe(true);
     });
 
     it('records why reading stopped: SayBot leaving by itself, or asked (also after it left)', async () => {

@@ -1,6 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../src/store/migrations.ts';
+import { sql } from 'kysely';
+import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion, type Migration } from '../../src/store/migrations.ts';
+import { type BuiltStep, compileStep } from '../../src/store/schema-steps.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
 
@@ -147,6 +149,35 @@ describe('migrations', () => {
     expect((await store.dictionary.list('G')).slice(3)).toEqual([{ pattern: 'a+', reading: 'a' }, { word: 'aaa', reading: 'a' }]);
     expect(await store.dictionary.list('H')).toEqual([{ word: 'only', reading: 'r' }]);
     await store.close();
+  });
+
+  it('run a step written once with the schema builder: its statements, data with parameters included, in its transaction', () => {
+    const db = new DatabaseSync(tmp.file());
+    migrate(db);
+    db.prepare("INSERT INTO auto_read (guild_id, updated_at) VALUES ('G', 0)").run();
+    const step: BuiltStep = {
+      version: LATEST_VERSION + 1,
+      name: 'a test-only step',
+      up: (kysely, types) => [
+        kysely.schema.createTable('notes').addColumn('guild_id', 'text', (c) => c.primaryKey()).addColumn('at', types.milliseconds, (c) => c.notNull())
+          .addColumn('pinned', types.flag, (c) => c.check(sql`pinned IN (0, 1)`)).modifyEnd(sql` STRICT`),
+        kysely.insertInto('notes').values({ guild_id: 'G', at: 1_700_000_000_000, pinned: 1 }),
+      ],
+    };
+    expect(migrate(db, [...MIGRATIONS, step])).toEqual([step.version]);
+    expect(db.prepare('SELECT guild_id, at, pinned FROM notes').all()).toEqual([{ guild_id: 'G', at: 1_700_000_000_000, pinned: 1 }]);
+    expect(() => db.prepare("INSERT INTO notes VALUES ('H', 0, 2)").run()).toThrow(/CHECK/);
+    expect(schemaVersion(db)).toBe(step.version);
+    db.close();
+    // The same step in PostgreSQL's types (pg-migrations.ts runs it there; step 17 runs on both in the store contract).
+    expect(compileStep(step, 'postgres')[0]?.sql).toMatch(/"at" bigint not null, "pinned" smallint check/);
+    expect(compileStep(step, 'postgres')[1]?.parameters).toEqual(['G', 1_700_000_000_000, 1]);
+  });
+
+  it('from step 17 on are built once for both databases; the released ones stay SQL', () => {
+    const built = MIGRATIONS.filter((m: Migration) => !('sql' in m)).map((m) => m.version);
+    expect(built[0]).toBe(17);
+    expect(built).toEqual(MIGRATIONS.filter((m) => m.version >= 17).map((m) => m.version));
   });
 
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {

@@ -1,28 +1,40 @@
 import {
-  AUTO_READ_DEFAULTS, type AutoReadBinding, type AutoReadSettingChanges, type AutoReadSettings, type AutoReadState, type AutoReadStopReason,
-} from '../auto-read-store.ts';
+  AUTO_READ_SETTING_LIST, type AutoReadSettingChanges, type AutoReadSettingColumns, type AutoReadSettings,
+} from '../../autoread/setting-declarations.ts';
+import type { AutoReadBinding, AutoReadState, AutoReadStopReason } from '../auto-read-store.ts';
 import { Area } from '../dialect.ts';
-import { flagOf, given, present, type Row } from '../rows.ts';
+import { flagOf, type Row } from '../rows.ts';
 
-/** A flag's change as its column holds it: 0/1, null (back to the default) as NULL, undefined (kept) as it is. */
-const flag = (change: boolean | null | undefined): number | null | undefined => (typeof change === 'boolean' ? Number(change) : change);
+type SettingColumn = keyof AutoReadSettingColumns;
+type SettingValue = AutoReadSettings[keyof AutoReadSettings];
+
+/** The settings in a guild's auto_read row (or none yet), by their declarations: a NULL column takes the default. */
+export function settingsOfRow(row: Partial<Pick<Row<'auto_read'>, SettingColumn>> | undefined): AutoReadSettings {
+  const settings: Partial<Record<keyof AutoReadSettings, SettingValue>> = {};
+  for (const [name, declared] of AUTO_READ_SETTING_LIST) {
+    const held = row?.[declared.column as SettingColumn] ?? null;
+    const value = declared.kind === 'flag' ? flagOf(held as number | null) : held ?? undefined;
+    const chosen = value ?? ('default' in declared ? declared.default : undefined);
+    // A setting without a default (a role, a prefix) is left out while unset, so readers see only what is set.
+    if (chosen !== undefined) settings[name] = chosen;
+  }
+  return settings as AutoReadSettings;
+}
+
+/** Changes as their columns hold them: a flag as 0/1, null (back to the default) as NULL; an undefined one left out. */
+export function rowOfChanges(changes: AutoReadSettingChanges): Partial<AutoReadSettingColumns> {
+  const row: Partial<Record<SettingColumn, string | number | null>> = {};
+  for (const [name, declared] of AUTO_READ_SETTING_LIST) {
+    const change = changes[name];
+    if (change === undefined) continue;
+    row[declared.column as SettingColumn] = typeof change === 'boolean' ? Number(change) : change;
+  }
+  return row as Partial<AutoReadSettingColumns>;
+}
 
 /** The guild's auto_read row (or none yet): NULL settings take AUTO_READ_DEFAULTS. */
 function autoReadStateOf(guildId: string, row: Row<'auto_read'> | undefined): AutoReadState {
-  const settings: AutoReadSettings = {
-    sayAuthorName: flagOf(row?.say_author_name ?? null) ?? AUTO_READ_DEFAULTS.sayAuthorName,
-    maxLength: row?.max_length ?? AUTO_READ_DEFAULTS.maxLength,
-    readBots: flagOf(row?.read_bots ?? null) ?? AUTO_READ_DEFAULTS.readBots,
-    onlyMembersInVoice: flagOf(row?.only_members_in_voice ?? null) ?? AUTO_READ_DEFAULTS.onlyMembersInVoice,
-    announceJoinLeave: flagOf(row?.announce_join_leave ?? null) ?? AUTO_READ_DEFAULTS.announceJoinLeave,
-    readSilent: flagOf(row?.read_silent ?? null) ?? AUTO_READ_DEFAULTS.readSilent,
-    autojoin: flagOf(row?.autojoin ?? null) ?? AUTO_READ_DEFAULTS.autojoin,
-    fasterAfter: row?.faster_after ?? AUTO_READ_DEFAULTS.fasterAfter,
-    maxSpeed: row?.max_speed ?? AUTO_READ_DEFAULTS.maxSpeed,
-    skipAfter: row?.skip_after ?? AUTO_READ_DEFAULTS.skipAfter,
-    voices: row?.voices ?? AUTO_READ_DEFAULTS.voices,
-    ...present({ requiredRoleId: row?.required_role_id ?? AUTO_READ_DEFAULTS.requiredRoleId, skipPrefix: row?.skip_prefix ?? AUTO_READ_DEFAULTS.skipPrefix }),
-  };
+  const settings = settingsOfRow(row);
   const reading = flagOf(row?.reading ?? null) ?? false;
   const state: AutoReadState = { guildId, reading, settings, ...(!reading && row?.stopped_why ? { stoppedWhy: row.stopped_why } : {}) };
   if (row?.text_channel_id != null && row.voice_channel_id !== null && row.started_by !== null && row.started_at !== null) {
@@ -73,13 +85,7 @@ export class AutoReadArea extends Area {
   async setSettings(guildId: string, changes: AutoReadSettingChanges, updatedBy: string): Promise<AutoReadSettings> {
     // Each changed setting set, each null one cleared (NULL: the default), each undefined one kept: one statement.
     const changed = {
-      ...given({
-        say_author_name: flag(changes.sayAuthorName), max_length: changes.maxLength, read_bots: flag(changes.readBots),
-        required_role_id: changes.requiredRoleId, only_members_in_voice: flag(changes.onlyMembersInVoice),
-        announce_join_leave: flag(changes.announceJoinLeave), skip_prefix: changes.skipPrefix, read_silent: flag(changes.readSilent),
-        autojoin: flag(changes.autojoin), faster_after: changes.fasterAfter, max_speed: changes.maxSpeed, skip_after: changes.skipAfter,
-        voices: changes.voices,
-      }),
+      ...rowOfChanges(changes),
       settings_updated_by: updatedBy,
       updated_at: Date.now(),
     };
