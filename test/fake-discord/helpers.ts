@@ -7,7 +7,9 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
-import type { FakeDiscord, FakeDiscordOptions } from '@saybot/local-discord';
+import { afterAll, beforeAll } from 'vitest';
+import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
+import { made } from '../support/made.ts';
 
 const trusted = new Set<string>();
 
@@ -43,6 +45,32 @@ export async function loginClient(fake: FakeDiscord, options: Partial<ClientOpti
   await client.login(TOKEN);
   await ready;
   return client;
+}
+
+export interface ClientRig {
+  readonly fake: FakeDiscord;
+  readonly client: Client;
+}
+
+/**
+ * For the tests of one describe block: a local Discord (the test token and app ID, quiet unless given a log) and a
+ * real discord.js client logged in to it, started before them and closed after.
+ */
+export function useLoggedInClient(options: Omit<FakeDiscordOptions, 'token' | 'applicationId'>, clientOptions: Partial<ClientOptions> = {}): ClientRig {
+  let fake: FakeDiscord | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, log: () => undefined, ...options });
+    client = await loginClient(fake, clientOptions);
+  });
+  afterAll(async () => {
+    await client?.destroy();
+    await fake?.close();
+  });
+  return {
+    get fake() { return made(fake, 'the local Discord'); },
+    get client() { return made(client, 'the client'); },
+  };
 }
 
 const FRAME_SAMPLES = 960; // 20 ms at 48 kHz

@@ -11,6 +11,7 @@ import { Accounting } from '../../src/quota/accounting.ts';
 import { startSandbox, type Pacing, type Sandbox } from '../../src/sandbox/index.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { made } from './made.ts';
 
 /** A client for the sandbox with tiny retry delays; tests override what they exercise. */
 export function clientFor(sandbox: Sandbox, overrides: Partial<VoiceApiClientOptions> = {}): VoiceApiClient {
@@ -21,12 +22,6 @@ export function clientFor(sandbox: Sandbox, overrides: Partial<VoiceApiClientOpt
     retryMaxDelayMs: 5,
     ...overrides,
   });
-}
-
-/** What a hook made, read by the tests after it ran; reading it earlier is a mistake in the test, said plainly. */
-function made<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is made in a hook: read it inside a test or a later hook`);
-  return value;
 }
 
 export interface SandboxRig {
