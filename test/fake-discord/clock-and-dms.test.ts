@@ -1,21 +1,13 @@
 // The local Discord judges interactions by its own clock, as Discord does, whatever the host's clock says; and it
 // takes direct messages to members, refusing them (403 50007) for a member who accepts none.
 import { describe, expect, it } from 'vitest';
-import { DiscordAPIError, Events, SnowflakeUtil, type Client, type Interaction } from 'discord.js';
-import { TOKEN, guildSpec, useLoggedInClient } from './helpers.ts';
+import { DiscordAPIError, SnowflakeUtil } from 'discord.js';
+import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
 const bob = g1.members[1]!;
 const TWENTY_MINUTES = 20 * 60_000;
-
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
 
 describe('FakeDiscord: its own clock for interactions', () => {
   const rig = useLoggedInClient({ guilds: [g1], hostClockAheadMs: TWENTY_MINUTES });

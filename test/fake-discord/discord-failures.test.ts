@@ -1,18 +1,10 @@
 // The local Discord fails as Discord does: expired interaction tokens (401 50027) and 429s with Discord's headers.
 import { describe, expect, it } from 'vitest';
-import { DiscordAPIError, Events, type Client, type Interaction } from 'discord.js';
-import { TOKEN, guildSpec, useLoggedInClient } from './helpers.ts';
+import { DiscordAPIError } from 'discord.js';
+import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
-
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
 
 describe('FakeDiscord: interaction tokens expire', () => {
   // 1 ms: the defer (bound by the 3 s deadline only) goes through, any webhook call after it comes too late.

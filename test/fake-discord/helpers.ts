@@ -6,7 +6,7 @@ import {
   AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, joinVoiceChannel, StreamType, VoiceConnectionStatus,
   type VoiceConnection,
 } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
 import { afterAll, beforeAll } from 'vitest';
 import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
 import { made } from '../support/made.ts';
@@ -47,6 +47,15 @@ export async function loginClient(fake: FakeDiscord, options: Partial<ClientOpti
   return client;
 }
 
+/** Runs `handler` for the next chat-input (or autocomplete) interaction the client receives. */
+export function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    client.once(Events.InteractionCreate, (interaction) => {
+      handler(interaction).then(resolve, reject);
+    });
+  });
+}
+
 export interface ClientRig {
   readonly fake: FakeDiscord;
   readonly client: Client;
@@ -67,10 +76,7 @@ export function useLoggedInClient(options: Omit<FakeDiscordOptions, 'token' | 'a
     await client?.destroy();
     await fake?.close();
   });
-  return {
-    get fake() { return made(fake, 'the local Discord'); },
-    get client() { return made(client, 'the client'); },
-  };
+  return made<ClientRig>({ fake: () => fake, client: () => client });
 }
 
 const FRAME_SAMPLES = 960; // 20 ms at 48 kHz

@@ -1,23 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits,
-  type ChatInputCommandInteraction, type Client, type Interaction, type VoiceState,
-} from 'discord.js';
-import { APP_ID, TOKEN, guildSpec, useLoggedInClient } from './helpers.ts';
+import { ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction, type VoiceState } from 'discord.js';
+import { APP_ID, TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const g2 = guildSpec(2);
 const alice = g1.members[0]!;
 const bob = g1.members[1]!;
-
-/** Runs `handler` for the next chat-input (or autocomplete) interaction the client receives. */
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
 
 describe('FakeDiscord with a real discord.js client: login, interactions, REST', () => {
   /** What the fake had reported by the end of the login (later tests provoke problems on purpose). */

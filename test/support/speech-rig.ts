@@ -36,10 +36,9 @@ const CLIENT_TESTS_PACING: Partial<Pacing> = { ...START_PACING, streamedWavHeade
 
 /**
  * One sandbox and one client for a test file; after each test the faults and counters go back to how they
- * started and the pacing to `pacingAfterEach`. `ready`, when given, is handed both once they are up.
+ * started and the pacing to `pacingAfterEach`.
  */
 export function useSandbox(
-  ready?: (sandbox: Sandbox, client: VoiceApiClient) => void,
   overrides: Partial<VoiceApiClientOptions> = {},
   pacingAfterEach: Partial<Pacing> = CLIENT_TESTS_PACING,
 ): SandboxRig {
@@ -48,7 +47,6 @@ export function useSandbox(
   beforeAll(async () => {
     sandbox = await startSandbox();
     client = clientFor(sandbox, overrides);
-    ready?.(sandbox, client);
   });
   afterEach(() => {
     if (sandbox === undefined) return;
@@ -60,10 +58,7 @@ export function useSandbox(
     await client?.close();
     await sandbox?.close();
   });
-  return {
-    get sandbox() { return made(sandbox, 'the sandbox'); },
-    get client() { return made(client, 'the client'); },
-  };
+  return made<SandboxRig>({ sandbox: () => sandbox, client: () => client });
 }
 
 export interface SpeechRig extends SandboxRig {
@@ -82,7 +77,7 @@ export interface SpeechRigOptions {
  * plan, and a PartSource over them; the key's usage is set back to 0 after each test.
  */
 export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
-  const api = useSandbox(undefined, {}, START_PACING);
+  const api = useSandbox({}, START_PACING);
   let store: SqliteStore | undefined;
   let accounting: Accounting | undefined;
   let source: PartSource | undefined;
@@ -104,11 +99,5 @@ export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
     if (cacheDir !== undefined) rmSync(cacheDir, { recursive: true, force: true });
     api.sandbox.setKeyUsed(api.sandbox.testKey, 0);
   });
-  return {
-    get sandbox() { return api.sandbox; },
-    get client() { return api.client; },
-    get store() { return made(store, 'the store'); },
-    get accounting() { return made(accounting, 'the accounting'); },
-    get source() { return made(source, 'the part source'); },
-  };
+  return made<SpeechRig>({ sandbox: () => api.sandbox, client: () => api.client, store: () => store, accounting: () => accounting, source: () => source });
 }

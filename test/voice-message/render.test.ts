@@ -36,7 +36,7 @@ function discordVerdict(message: VoiceMessage): number | undefined {
   return checkMessageBody(body, [file], true)?.body.code;
 }
 
-const rig = useSandbox(undefined, {}, START_PACING);
+const rig = useSandbox({}, START_PACING);
 
 describe('renderVoiceMessage from the Voice API (no cache)', () => {
   let source: PartSource;
