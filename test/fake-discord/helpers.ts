@@ -62,14 +62,16 @@ export interface ClientRig {
 }
 
 /**
- * For the tests of one describe block: a local Discord (the test token and app ID, quiet unless given a log) and a
- * real discord.js client logged in to it, started before them and closed after.
+ * For the tests of one describe block: a local Discord (the test token and app ID, quiet unless given a log; its
+ * voice gateway's certificate trusted) and a real discord.js client logged in to it, started before them and closed
+ * after.
  */
 export function useLoggedInClient(options: Omit<FakeDiscordOptions, 'token' | 'applicationId'>, clientOptions: Partial<ClientOptions> = {}): ClientRig {
   let fake: FakeDiscord | undefined;
   let client: Client | undefined;
   beforeAll(async () => {
     fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, log: () => undefined, ...options });
+    trustCertificate(fake.caCertificatePem);
     client = await loginClient(fake, clientOptions);
   });
   afterAll(async () => {
