@@ -14,39 +14,33 @@ import {
   VoiceApiError,
 } from '../../src/api/index.ts';
 import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../src/api/response.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
 import { clientFor, closedPort, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-const speak = (c: VoiceApiClient = client) => c.tts({ text: 'Hello.', voice_id: 'voice-b-en-f-01' });
+const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Hello.', voice_id: 'voice-b-en-f-01' });
 
-useSandbox((s, c) => {
-  sandbox = s;
-  client = c;
-}, { maxRetries: 0 });
+const api = useSandbox({ maxRetries: 0 });
 
 describe('statuses from the sandbox', () => {
   it('400: BadRequestError with the service message and request id', async () => {
-    const error = await rejectionOf(client.tts({ text: 'Hi', voice_id: 'voice-b-xx-f-99' }));
+    const error = await rejectionOf(api.client.tts({ text: 'Hi', voice_id: 'voice-b-xx-f-99' }));
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toBeInstanceOf(VoiceApiError);
-    const [record] = requestsTo(sandbox);
+    const [record] = requestsTo(api.sandbox);
     expect(error).toMatchObject({ status: 400, requestId: record?.id, serviceMessage: 'unknown voice: voice-b-xx-f-99' });
     expect((error as Error).message).toContain('400');
     expect((error as Error).message).toContain('unknown voice');
   });
 
   it('401: AuthenticationError for an unknown key and for a deactivated one', async () => {
-    const stranger = clientFor(sandbox, { apiKey: 'sk-nobody-knows-this-key' });
+    const stranger = clientFor(api.sandbox, { apiKey: 'sk-nobody-knows-this-key' });
     const unknown = await rejectionOf(speak(stranger));
     await stranger.close();
     expect(unknown).toBeInstanceOf(AuthenticationError);
     expect(unknown).toMatchObject({ status: 401, serviceMessage: 'the API key is not valid' });
 
-    const key = sandbox.addKey({ plan: 'pro' });
-    sandbox.setKeyActive(key, false);
-    const retired = clientFor(sandbox, { apiKey: key });
+    const key = api.sandbox.addKey({ plan: 'pro' });
+    api.sandbox.setKeyActive(key, false);
+    const retired = clientFor(api.sandbox, { apiKey: key });
     const deactivated = await rejectionOf(speak(retired));
     await retired.close();
     expect(deactivated).toBeInstanceOf(AuthenticationError);
@@ -54,7 +48,7 @@ describe('statuses from the sandbox', () => {
   });
 
   it('403: PermissionDeniedError for a plan without API access', async () => {
-    const starter = clientFor(sandbox, { apiKey: sandbox.addKey({ plan: 'starter' }) });
+    const starter = clientFor(api.sandbox, { apiKey: api.sandbox.addKey({ plan: 'starter' }) });
     const error = await rejectionOf(speak(starter));
     await starter.close();
     expect(error).toBeInstanceOf(PermissionDeniedError);
@@ -63,7 +57,7 @@ describe('statuses from the sandbox', () => {
   });
 
   it('429 with the monthly quota spent: QuotaExceededError with the usage headers', async () => {
-    const spent = clientFor(sandbox, { apiKey: sandbox.addKey({ plan: 'creator', used: 300_000 }) });
+    const spent = clientFor(api.sandbox, { apiKey: api.sandbox.addKey({ plan: 'creator', used: 300_000 }) });
     const error = await rejectionOf(speak(spent));
     await spent.close();
     expect(error).toBeInstanceOf(QuotaExceededError);
@@ -72,13 +66,13 @@ describe('statuses from the sandbox', () => {
   });
 
   it('404: UnexpectedResponseError (a base URL with a wrong path)', async () => {
-    const lost = clientFor(sandbox, { baseUrl: `${sandbox.url}/api` });
+    const lost = clientFor(api.sandbox, { baseUrl: `${api.sandbox.url}/api` });
     const error = await rejectionOf(speak(lost));
     await lost.close();
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toMatchObject({ status: 404 });
     expect((error as VoiceApiError).serviceMessage).toContain('no such endpoint');
-    expect(requestsTo(sandbox)[0]?.path).toBe('/api/v1/tts');
+    expect(requestsTo(api.sandbox)[0]?.path).toBe('/api/v1/tts');
   });
 });
 
@@ -94,7 +88,7 @@ describe('injected statuses and bodies', () => {
     { status: 409, type: UnexpectedResponseError },
     { status: 302, type: UnexpectedResponseError },
   ])('$status: $type.name', async ({ status, type }) => {
-    sandbox.injectFault({ kind: 'response', status, body: '' });
+    api.sandbox.injectFault({ kind: 'response', status, body: '' });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject({ status, serviceMessage: undefined });
@@ -102,7 +96,7 @@ describe('injected statuses and bodies', () => {
   });
 
   it('429 with a short Retry-After: RateLimitedError', async () => {
-    sandbox.injectFault({ kind: 'response', status: 429, body: 'slow down', headers: { 'Retry-After': '2' } });
+    api.sandbox.injectFault({ kind: 'response', status: 429, body: 'slow down', headers: { 'Retry-After': '2' } });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ status: 429, serviceMessage: 'slow down', rateLimit: { retryAfterSeconds: 2 } });
@@ -118,7 +112,7 @@ describe('injected statuses and bodies', () => {
       body: '',
     },
   ])('429 with $what: QuotaExceededError', async ({ headers, body }) => {
-    sandbox.injectFault({ kind: 'response', status: 429, body, headers: headers as Record<string, string> });
+    api.sandbox.injectFault({ kind: 'response', status: 429, body, headers: headers as Record<string, string> });
     expect(await rejectionOf(speak())).toBeInstanceOf(QuotaExceededError);
   });
 
@@ -141,12 +135,12 @@ describe('injected statuses and bodies', () => {
     },
     { what: 'an empty body', body: '', said: undefined },
   ])('the service message from $what', async ({ body, said }) => {
-    sandbox.injectFault({ kind: 'response', status: 400, body });
+    api.sandbox.injectFault({ kind: 'response', status: 400, body });
     expect(await rejectionOf(speak())).toMatchObject({ serviceMessage: said });
   });
 
   it('caps a long message', async () => {
-    sandbox.injectFault({ kind: 'response', status: 400, body: 'x'.repeat(100_000) });
+    api.sandbox.injectFault({ kind: 'response', status: 400, body: 'x'.repeat(100_000) });
     const error = (await rejectionOf(speak())) as VoiceApiError;
     expect(error.serviceMessage?.length).toBeLessThanOrEqual(500);
     expect(error.message.length).toBeLessThan(700);
@@ -154,7 +148,7 @@ describe('injected statuses and bodies', () => {
 
   it('carries the X-RateLimit-* and Retry-After (HTTP date) values of an error response', async () => {
     const retryAt = new Date(Date.now() + 30_000);
-    sandbox.injectFault({
+    api.sandbox.injectFault({
       kind: 'response',
       status: 503,
       body: '{"message":"maintenance"}',
@@ -191,17 +185,17 @@ describe('connection failures', () => {
   });
 
   it('a connection closed before any response: ConnectionError', async () => {
-    sandbox.injectFault({ kind: 'close-before-response' });
+    api.sandbox.injectFault({ kind: 'close-before-response' });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(requestsTo(sandbox)[0]?.outcome).toBe('closed-before-response');
+    expect(requestsTo(api.sandbox)[0]?.outcome).toBe('closed-before-response');
   });
 
   it('a closed client refuses new calls', async () => {
-    const closing = clientFor(sandbox);
+    const closing = clientFor(api.sandbox);
     await closing.close();
     expect(await rejectionOf(speak(closing))).toBeInstanceOf(ConnectionError);
-    expect(requestsTo(sandbox)).toHaveLength(0);
+    expect(requestsTo(api.sandbox)).toHaveLength(0);
   });
 });
 

@@ -1,45 +1,11 @@
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/api/index.ts';
-import { startSandbox, type Endpoint, type RequestRecord, type Sandbox } from '../../src/sandbox/index.ts';
+import { expect } from 'vitest';
+import type { Endpoint, RequestRecord, Sandbox } from '../../src/sandbox/index.ts';
 
 export { fixture } from '../audio/fixtures.ts';
 
-/** A client for the sandbox with tiny retry delays; tests override what they exercise. */
-export function clientFor(sandbox: Sandbox, overrides: Partial<VoiceApiClientOptions> = {}): VoiceApiClient {
-  return new VoiceApiClient({
-    baseUrl: sandbox.url,
-    apiKey: sandbox.testKey,
-    retryBaseDelayMs: 1,
-    retryMaxDelayMs: 5,
-    ...overrides,
-  });
-}
-
-/**
- * One sandbox and one client for a test file, handed to `ready`; after each test the faults, pacing and
- * counters go back to how they started.
- */
-export function useSandbox(ready: (sandbox: Sandbox, client: VoiceApiClient) => void, overrides: Partial<VoiceApiClientOptions> = {}): void {
-  let sandbox: Sandbox | undefined;
-  let client: VoiceApiClient | undefined;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-    client = clientFor(sandbox, overrides);
-    ready(sandbox, client);
-  });
-  afterEach(() => {
-    if (sandbox === undefined) return;
-    sandbox.clearFaults();
-    sandbox.setPacing({ startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false });
-    sandbox.resetCounters();
-  });
-  afterAll(async () => {
-    await client?.close();
-    await sandbox?.close();
-  });
-}
+export { clientFor, useSandbox } from '../support/speech-rig.ts';
 
 export async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

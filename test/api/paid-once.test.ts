@@ -1,122 +1,116 @@
 // Never paid twice (issue 23, point 6): a 2xx has been charged by the service, so a body that breaks afterwards is
 // not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { describe, expect, it } from 'vitest';
-import { OversizedResponseError, UndeliveredError, type VoiceApiClient } from '../../src/api/index.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { OversizedResponseError, UndeliveredError } from '../../src/api/index.ts';
 import { fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-useSandbox((s, c) => {
-  sandbox = s;
-  client = c;
-});
+const api = useSandbox();
 
 const TEXT = 'Paid for once, and only once.';
 const clip = () => ({ data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' });
 
 describe('a 2xx whose body breaks before the audio could be used', () => {
   it.each([100, 0, 1023])('tts, reset after %i body bytes: UndeliveredError (charged), one request, billed once', async (bytes) => {
-    sandbox.injectFault({ kind: 'reset-after', bytes, endpoint: 'tts' });
-    const error = await rejectionOf(client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }));
+    api.sandbox.injectFault({ kind: 'reset-after', bytes, endpoint: 'tts' });
+    const error = await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }));
     expect(error).toBeInstanceOf(UndeliveredError);
-    const records = requestsTo(sandbox, 'tts');
+    const records = requestsTo(api.sandbox, 'tts');
     expect(records).toHaveLength(1);
     expect(error).toMatchObject({ charged: true, status: 200, requestId: records[0]?.id });
-    expect((error as UndeliveredError).usage?.used).toBe(sandbox.charactersBilled());
-    expect(sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
-    expect(sandbox.charactersBilled()).toBeGreaterThan(0);
+    expect((error as UndeliveredError).usage?.used).toBe(api.sandbox.charactersBilled());
+    expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
+    expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
   });
 
   it('emotion-tts, the same', async () => {
-    sandbox.injectFault({ kind: 'reset-after', bytes: 10, endpoint: 'emotion-tts' });
-    expect(await rejectionOf(client.emotionTts({ text: TEXT }))).toBeInstanceOf(UndeliveredError);
-    expect(requestsTo(sandbox, 'emotion-tts')).toHaveLength(1);
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 10, endpoint: 'emotion-tts' });
+    expect(await rejectionOf(api.client.emotionTts({ text: TEXT }))).toBeInstanceOf(UndeliveredError);
+    expect(requestsTo(api.sandbox, 'emotion-tts')).toHaveLength(1);
   });
 
   it('a clone whose audio breaks keeps the voice the service made (X-Voice-Id): no second clone, no second payment', async () => {
-    sandbox.injectFault({ kind: 'reset-after', bytes: 200, endpoint: 'voice-clone' });
-    const clone = await client.cloneVoice({ text: TEXT, ref_audio: clip() });
-    const records = requestsTo(sandbox, 'voice-clone');
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 200, endpoint: 'voice-clone' });
+    const clone = await api.client.cloneVoice({ text: TEXT, ref_audio: clip() });
+    const records = requestsTo(api.sandbox, 'voice-clone');
     expect(records).toHaveLength(1);
     expect(clone.voiceId).toBe(records[0]?.clonedVoiceId);
     expect(clone.audio).toBeUndefined();
     expect(clone.audioLost).toBe(true);
-    expect(sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
+    expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
     // The voice is usable.
-    expect((await readAll((await client.tts({ text: 'hello', voice_id: clone.voiceId })).body)).length).toBeGreaterThan(0);
+    expect((await readAll((await api.client.tts({ text: 'hello', voice_id: clone.voiceId })).body)).length).toBeGreaterThan(0);
   });
 
   it('a clone answered in JSON only, cut after its voice_id: the ID from the part received', async () => {
-    sandbox.setVariants({ cloneBody: 'json-only' });
+    api.sandbox.setVariants({ cloneBody: 'json-only' });
     try {
       // {"voice_id":"clone_<24 hex>"} is 45 bytes: cut before its closing brace.
-      sandbox.injectFault({ kind: 'reset-after', bytes: 44, endpoint: 'voice-clone' });
-      const clone = await client.cloneVoice({ text: TEXT, ref_audio: clip() });
-      const records = requestsTo(sandbox, 'voice-clone');
+      api.sandbox.injectFault({ kind: 'reset-after', bytes: 44, endpoint: 'voice-clone' });
+      const clone = await api.client.cloneVoice({ text: TEXT, ref_audio: clip() });
+      const records = requestsTo(api.sandbox, 'voice-clone');
       expect(records).toHaveLength(1);
       expect(records[0]?.clonedVoiceId).toBeDefined();
       expect(clone.voiceId).toBe(records[0]?.clonedVoiceId);
     } finally {
-      sandbox.setVariants({ cloneBody: 'audio' });
+      api.sandbox.setVariants({ cloneBody: 'audio' });
     }
   });
 
   it('a clone answered in JSON only, cut before its voice_id: UndeliveredError (charged), not cloned again', async () => {
-    sandbox.setVariants({ cloneBody: 'json-only' });
+    api.sandbox.setVariants({ cloneBody: 'json-only' });
     try {
-      sandbox.injectFault({ kind: 'reset-after', bytes: 5, endpoint: 'voice-clone' });
-      const error = await rejectionOf(client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+      api.sandbox.injectFault({ kind: 'reset-after', bytes: 5, endpoint: 'voice-clone' });
+      const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
       expect(error).toBeInstanceOf(UndeliveredError);
       expect(error).toMatchObject({ charged: true, status: 200 });
-      expect(requestsTo(sandbox, 'voice-clone')).toHaveLength(1);
-      expect(sandbox.charactersBilled()).toBe(requestsTo(sandbox, 'voice-clone')[0]?.charactersBilled);
+      expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
+      expect(api.sandbox.charactersBilled()).toBe(requestsTo(api.sandbox, 'voice-clone')[0]?.charactersBilled);
     } finally {
-      sandbox.setVariants({ cloneBody: 'audio' });
+      api.sandbox.setVariants({ cloneBody: 'audio' });
     }
   });
 
   it('a 2xx clone without any voice ID was charged too: UndeliveredError, one request', async () => {
-    sandbox.injectFault({ kind: 'clone-without-voice-id' });
-    const error = await rejectionOf(client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+    api.sandbox.injectFault({ kind: 'clone-without-voice-id' });
+    const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
     expect(error).toBeInstanceOf(UndeliveredError);
-    expect(requestsTo(sandbox, 'voice-clone')).toHaveLength(1);
-    expect(sandbox.charactersBilled()).toBeGreaterThan(0);
+    expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
   });
 });
 
 describe('a 2xx whose body is far larger than its request can take', () => {
   it('tts audio that never ends: cut past what its characters can take, OversizedResponseError (charged), one request', async () => {
-    sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
-    const response = await client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' });
+    api.sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
+    const response = await api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' });
     let received = 0;
     response.body.on('data', (chunk: Buffer) => (received += chunk.length));
     const error = await streamError(response.body);
     expect(error).toBeInstanceOf(OversizedResponseError);
-    expect(error).toMatchObject({ charged: true, status: 200, requestId: requestsTo(sandbox, 'tts')[0]?.id });
+    expect(error).toMatchObject({ charged: true, status: 200, requestId: requestsTo(api.sandbox, 'tts')[0]?.id });
     // 30 s of 24 kHz mono PCM16 (the floor for a short text) and the header allowance: far below the 64 MB cap.
     expect(received).toBeLessThan(30 * 48_000 + 256 * 1024);
-    expect(requestsTo(sandbox, 'tts')).toHaveLength(1);
-    expect(sandbox.charactersBilled()).toBe(requestsTo(sandbox, 'tts')[0]?.charactersBilled);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBe(requestsTo(api.sandbox, 'tts')[0]?.charactersBilled);
   });
 
   it('a clone answered in JSON only, over 64 KiB: refused as OversizedResponseError (charged), not cloned again', async () => {
     // The ID comes first, then padding no voice's answer has: a body cut at the cap cannot be trusted to name it.
     const body = JSON.stringify({ voice_id: 'clone_000000000000000000000000', padding: 'x'.repeat(200_000) });
-    sandbox.injectFault({ kind: 'response', status: 200, body, contentType: 'application/json', endpoint: 'voice-clone' });
-    const error = await rejectionOf(client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+    api.sandbox.injectFault({ kind: 'response', status: 200, body, contentType: 'application/json', endpoint: 'voice-clone' });
+    const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
     expect(error).toBeInstanceOf(OversizedResponseError);
     expect(error).toMatchObject({ charged: true, status: 200 });
-    expect(requestsTo(sandbox, 'voice-clone')).toHaveLength(1);
+    expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
   });
 });
 
 describe('still retried: nothing was charged', () => {
   it('a connection closed before any response, then success: two requests, billed once', async () => {
-    sandbox.injectFault({ kind: 'close-before-response' });
-    await readAll((await client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' })).body);
-    const records = requestsTo(sandbox, 'tts');
+    api.sandbox.injectFault({ kind: 'close-before-response' });
+    await readAll((await api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' })).body);
+    const records = requestsTo(api.sandbox, 'tts');
     expect(records).toHaveLength(2);
-    expect(sandbox.charactersBilled()).toBe(records[1]?.charactersBilled);
+    expect(api.sandbox.charactersBilled()).toBe(records[1]?.charactersBilled);
   });
 });

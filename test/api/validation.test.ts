@@ -1,16 +1,9 @@
 // Requests that part 1 says are malformed fail locally with BadRequestError, and no HTTP request is made.
 import { expect, it } from 'vitest';
 import { BadRequestError, type VoiceApiClient } from '../../src/api/index.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
 import { fixture, rejectionOf, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-
-useSandbox((s, c) => {
-  sandbox = s;
-  client = c;
-});
+const api = useSandbox();
 
 const wav = (): Uint8Array => fixture('tone-220hz-5s-48k.wav');
 
@@ -41,16 +34,16 @@ const cases: { what: string; call: (c: VoiceApiClient) => Promise<unknown>; fiel
 ];
 
 it.each(cases)('$what: BadRequestError naming $field, no request', async ({ call, field }) => {
-  const error = await rejectionOf(call(client));
+  const error = await rejectionOf(call(api.client));
   expect(error).toBeInstanceOf(BadRequestError);
   expect(error).toMatchObject({ status: undefined, requestId: undefined });
   expect((error as Error).message).toContain('(not sent)');
   expect((error as Error).message).toContain(field);
-  expect(sandbox.requests).toHaveLength(0);
+  expect(api.sandbox.requests).toHaveLength(0);
 });
 
 it('a valid request with every optional field does reach the sandbox', async () => {
-  const response = await client.tts({ text: 'Hi', voice_id: 'voice-b-en-f-01', language: 'en', output_format: 'wav', tone_instruction: 'warm' });
+  const response = await api.client.tts({ text: 'Hi', voice_id: 'voice-b-en-f-01', language: 'en', output_format: 'wav', tone_instruction: 'warm' });
   response.body.destroy();
-  expect(sandbox.requests).toHaveLength(1);
+  expect(api.sandbox.requests).toHaveLength(1);
 });

@@ -9,15 +9,11 @@ import { showContent } from '../../src/bot/interactions/replies.ts';
 import { speakableMessage, speakMessageText } from '../../src/bot/frontend/speak-message.ts';
 import type { FakeMessageCommandInput, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
 
 const guilds = defaultGuilds();
 const seoul = guilds[0] as (typeof guilds)[number];
 const london = guilds[1] as (typeof guilds)[number];
-const MINJI = '300000000000000001'; // Seoul, in voice, Korean client
-const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
-const OTHER_ROOM = '300000000000000003'; // Seoul, in the other voice channel
-const ALICE = '300000000000000011'; // London, in voice, English client
-const BOB = '300000000000000012'; // London, not in voice, Japanese client
 
 /** A test-only menu that needs its member in voice and answers with the text Speak would read from the message. */
 const readBack: MessageMenuModule = {

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as Mpg123 from '../../src/audio/codecs/mpg123.ts';
-import { UserError } from '../../src/bot/interactions/failures.ts';
-import { t } from '../../src/bot/i18n.ts';
 import { checkReferenceClip } from '../../src/bot/frontend/reference-clip.ts';
 import { fixture } from '../audio/fixtures.ts';
+import { refusal } from './refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 
 // Issue 23: a clip's check is bounded in time and memory whatever the file, and decodes nothing on the main
@@ -19,16 +18,6 @@ vi.mock('../../src/audio/codecs/mpg123.ts', async (importOriginal) => {
     },
   };
 });
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UserError) return t('en-US', error.userMessage.key, error.userMessage.params);
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('checkReferenceClip, bounded', () => {
   it('refuses a 20 MB MP3 at 8 kb/s (5.6 hours) as too long from its frame headers: no decoder opened', async () => {

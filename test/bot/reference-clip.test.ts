@@ -1,22 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/bot/interactions/failures.ts';
-import { t } from '../../src/bot/i18n.ts';
 import { checkReferenceClip, downloadClip } from '../../src/bot/frontend/reference-clip.ts';
 
 import { fixture } from '../audio/fixtures.ts';
-
-/** The English message a refusal shows, so each case is checked as the user reads it. */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof UserError) return t('en-US', error.userMessage.key, error.userMessage.params);
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from './refusal.ts';
 
 describe('checkReferenceClip', () => {
   it.each([

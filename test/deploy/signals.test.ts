@@ -12,10 +12,10 @@ import { t } from '../../src/bot/i18n.ts';
 import { startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
 import { APP_ID, defaultGuilds, startLocalServices, type LocalServices } from '../support/harness.ts';
 import { imageCommand } from './image-files.ts';
+import { ALICE } from '../support/world.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const london = defaultGuilds()[1]!;
-const ALICE = '300000000000000011';
 /** Long enough that the clip is still playing when the signal comes (the sandbox speaks ~0.06 s a character). */
 const LONG_TEXT = 'This sentence keeps the voice channel busy while the container is being stopped. '.repeat(3);
 /** How long a bot that ignores the signal is given before the test says so (a failure bound, not a speed goal). */

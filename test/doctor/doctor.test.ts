@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkNode, formatResults, runChecks } from '../../src/doctor/checks.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
-import type { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, fakeToken, startLocalServices, type LocalServices } from '../support/harness.ts';
+import { APP_ID, fakeToken, startLocalServices } from '../support/harness.ts';
+import { useLocalServices } from '../support/local-services.ts';
 
-let services: LocalServices;
-let discord: FakeDiscord;
-let sandbox: Sandbox;
-let token: string;
-
-beforeAll(async () => {
-  services = await startLocalServices();
-  ({ discord, sandbox, token } = services);
-});
-afterAll(async () => {
-  await services?.close();
-});
+const local = useLocalServices();
 
 const env = (over: Record<string, string> = {}) => ({
-  DISCORD_TOKEN: token,
+  DISCORD_TOKEN: local.token,
   DISCORD_CLIENT_ID: APP_ID,
-  DISCORD_API_BASE_URL: discord.restUrl,
-  VOICE_API_BASE_URL: sandbox.url,
-  VOICE_API_KEY: sandbox.testKey,
+  DISCORD_API_BASE_URL: local.discord.restUrl,
+  VOICE_API_BASE_URL: local.sandbox.url,
+  VOICE_API_KEY: local.sandbox.testKey,
   ...over,
 });
 
@@ -33,13 +21,13 @@ describe('npm run doctor', () => {
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(/key accepted; 300,000 characters left this month/);
     expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
-    expect(sandbox.charactersBilled()).toBe(0);
+    expect(local.sandbox.charactersBilled()).toBe(0);
     expect(formatResults(results)).toMatch(/All checks passed\.$/);
   });
 
   it('says plainly when the Discord token or the Voice API key is refused, without printing them', async () => {
     const badToken = fakeToken();
-    const key = sandbox.addKey({ plan: 'creator', active: false });
+    const key = local.sandbox.addKey({ plan: 'creator', active: false });
     const results = await runChecks(env({ DISCORD_TOKEN: badToken, VOICE_API_KEY: key }));
     const text = formatResults(results);
     expect(text).toContain('✗ Discord token: Discord refused DISCORD_TOKEN: reset the token');
@@ -50,7 +38,7 @@ describe('npm run doctor', () => {
   });
 
   it('names a plan without API access and an unreachable service', async () => {
-    const free = sandbox.addKey({ plan: 'free' });
+    const free = local.sandbox.addKey({ plan: 'free' });
     const plan = await runChecks(env({ VOICE_API_KEY: free }));
     expect(plan.find((r) => r.name === 'Voice API')?.detail).toMatch(/no API access: a Creator plan or higher/);
     const down = await runChecks(env({ VOICE_API_BASE_URL: 'http://127.0.0.1:9' }));

@@ -2,9 +2,9 @@
 // path playing the same audio, or comparing time to first audio against it would mean nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1]!;
-const ALICE = '300000000000000011'; // London, in voice "general"
 
 let h: Harness;
 

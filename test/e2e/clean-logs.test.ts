@@ -6,12 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { logLeaks } from '../support/log-leaks.ts';
+import { ALICE, BOB } from '../support/world.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
 const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const london = guilds[1] as (typeof guilds)[number];
-const ALICE = '300000000000000011';
-const BOB = '300000000000000012';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import type { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const ALICE = '300000000000000011'; // London, in voice "general"
 
 let h: Harness;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HeardPacket, FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { longMp3 } from '../../fixtures/long-mp3.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 // Issue 23: one server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
 // SayBot. The clip is refused as too long from its headers, and the other server hears every packet in time.
@@ -14,20 +15,8 @@ const LISTENER = '300000000000000232';
 const CAFE_VOICE = '220000000000000232';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: STUDIO,
-    name: 'Studio',
-    textChannelId: '210000000000000231',
-    voiceChannels: [{ id: '220000000000000231', name: 'booth' }],
-    members: [{ id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: '220000000000000231' }],
-  },
-  {
-    id: CAFE,
-    name: 'Cafe',
-    textChannelId: '210000000000000232',
-    voiceChannels: [{ id: CAFE_VOICE, name: 'lounge' }],
-    members: [{ id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE }],
-  },
+  oneRoomGuild(STUDIO, 'Studio', { text: '210000000000000231', voice: '220000000000000231', voiceName: 'booth' }, [{ id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: '220000000000000231' }]),
+  oneRoomGuild(CAFE, 'Cafe', { text: '210000000000000232', voice: CAFE_VOICE, voiceName: 'lounge' }, [{ id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE }]),
 ];
 
 let h: Harness;

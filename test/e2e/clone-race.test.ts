@@ -5,22 +5,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000097';
 const FIRST = '300000000000000971';
 const SECOND = '300000000000000972';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Race',
-    textChannelId: '210000000000000097',
-    voiceChannels: [{ id: '220000000000000097', name: 'room' }],
-    members: [
-      { id: FIRST, username: 'first', permissions: PermissionFlagsBits.ManageGuild },
-      { id: SECOND, username: 'second', permissions: PermissionFlagsBits.ManageGuild },
-    ],
-  },
+  oneRoomGuild(GUILD, 'Race', { text: '210000000000000097', voice: '220000000000000097' }, [
+    { id: FIRST, username: 'first', permissions: PermissionFlagsBits.ManageGuild },
+    { id: SECOND, username: 'second', permissions: PermissionFlagsBits.ManageGuild },
+  ]),
 ];
 
 let h: Harness;

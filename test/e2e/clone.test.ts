@@ -7,6 +7,7 @@ import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 import { fixture } from '../audio/fixtures.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000007';
 const OTHER_GUILD = '200000000000000008';
@@ -15,23 +16,11 @@ const ADMIN = '300000000000000071'; // Manage Server, in voice
 const MEMBER = '300000000000000072'; // no special permissions, not in voice
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Studio',
-    textChannelId: '210000000000000071',
-    voiceChannels: [{ id: VOICE_CHANNEL, name: 'booth' }],
-    members: [
-      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE_CHANNEL },
-      { id: MEMBER, username: 'member' },
-    ],
-  },
-  {
-    id: OTHER_GUILD,
-    name: 'Elsewhere',
-    textChannelId: '210000000000000081',
-    voiceChannels: [{ id: '220000000000000081', name: 'room' }],
-    members: [{ id: '300000000000000081', username: 'visitor', voiceChannelId: '220000000000000081' }],
-  },
+  oneRoomGuild(GUILD, 'Studio', { text: '210000000000000071', voice: VOICE_CHANNEL, voiceName: 'booth' }, [
+    { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE_CHANNEL },
+    { id: MEMBER, username: 'member' },
+  ]),
+  oneRoomGuild(OTHER_GUILD, 'Elsewhere', { text: '210000000000000081', voice: '220000000000000081' }, [{ id: '300000000000000081', username: 'visitor', voiceChannelId: '220000000000000081' }]),
 ];
 
 let h: Harness;

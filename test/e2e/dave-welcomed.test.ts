@@ -1,12 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB, GENERAL } from '../support/world.ts';
 
 // Listeners who were talking before the bot came already have a DAVE group: the bot is welcomed into it (op 30)
 // instead of committing, over the XChaCha20-Poly1305 transport that real Discord may offer alone.
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const GENERAL = '220000000000000003';
-const ALICE = '300000000000000011'; // London, in voice "general"
-const BOB = '300000000000000012'; // London, joins "general" here
 const FRAME_SECONDS = 0.02;
 const XCHACHA = 'aead_xchacha20_poly1305_rtpsize';
 

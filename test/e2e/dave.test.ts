@@ -1,13 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB, GENERAL, MINJI } from '../support/world.ts';
 
 // The local Discord requires DAVE here, as Discord does since March 2026, with a network-like delay on every DAVE
 // message: a bot that started sending at VoiceConnectionStatus.Ready would lose the start of its first reply.
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const GENERAL = '220000000000000003';
-const MINJI = '300000000000000001'; // Seoul, in voice "lounge"
-const ALICE = '300000000000000011'; // London, in voice "general"
-const BOB = '300000000000000012'; // London, not in voice
 const FRAME_SECONDS = 0.02;
 
 let h: Harness;

@@ -4,12 +4,8 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE as ADMIN, BOB as MEMBER, GENERAL as VOICE, LONDON as GUILD, LONDON_TEXT as TEXT } from '../support/world.ts';
 
-const GUILD = '200000000000000002';
-const ADMIN = '300000000000000011';
-const MEMBER = '300000000000000012';
-const TEXT = '210000000000000002';
-const VOICE = '220000000000000003';
 
 let harness: Harness | undefined;
 afterEach(async () => {

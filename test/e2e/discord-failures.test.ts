@@ -4,9 +4,9 @@ import { Events, MessageFlags } from 'discord.js';
 import { dominantPitchHz } from '../../src/audio/analysis/clip.ts';
 import type { Store } from '../../src/store/types.ts';
 import { autocomplete, defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const ALICE = '300000000000000011'; // London, in voice "general"
 
 /** The bot's JSON log lines that carry `code`. */
 function loggedCodes(h: Harness): Array<Record<string, unknown>> {

@@ -1,9 +1,9 @@
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
-const ALICE = '300000000000000011';
 
 let h: Harness;
 beforeAll(async () => {

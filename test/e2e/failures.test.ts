@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PermissionFlagsBits } from 'discord.js';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB } from '../support/world.ts';
 
 // A server where the bot may see and write but not connect to voice; its member may connect and speak there.
 const noVoice = {
@@ -19,8 +20,6 @@ const noVoice = {
 };
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
-const ALICE = '300000000000000011'; // in voice
-const BOB = '300000000000000012'; // not in voice: replies come as files, no real-time playback needed
 
 let h: Harness;
 

@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
 import { deployCommands } from '../../src/bot/interactions/deploy.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
-import type { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, startLocalServices, type Harness, type LocalServices } from '../support/harness.ts';
+import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
+import { ALICE } from '../support/world.ts';
+import { useLocalServices } from '../support/local-services.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const ALICE = '300000000000000011';
 
 interface Exit {
   code: number | null;
@@ -83,29 +82,19 @@ describe('npm start', () => {
   });
 
   describe('against a local Discord and Voice API', () => {
-    let services: LocalServices;
-    let discord: FakeDiscord;
-    let sandbox: Sandbox;
-    let token: string;
-    beforeAll(async () => {
-      services = await startLocalServices();
-      ({ discord, sandbox, token } = services);
-    });
-    afterAll(async () => {
-      await services?.close();
-    });
+    const local = useLocalServices();
 
     it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
       const result = await runNode(
         'src/bin/start.ts',
-        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey },
+        { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, VOICE_API_BASE_URL: local.sandbox.url, VOICE_API_KEY: local.sandbox.testKey },
         { stdout: /SayBot is ready/, then: (kill) => kill() },
       );
       expect(result.code).toBe(0);
       const messages = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg);
       expect(messages).toEqual(expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']));
-      expect(result.stdout).not.toContain(token);
-      expect(result.stdout).not.toContain(sandbox.testKey);
+      expect(result.stdout).not.toContain(local.token);
+      expect(result.stdout).not.toContain(local.sandbox.testKey);
     });
 
     it('serves /healthz (gateway ready, store ok) and /metrics on METRICS_PORT once ready', async () => {
@@ -119,7 +108,7 @@ describe('npm start', () => {
       let metrics = '';
       const result = await runNode(
         'src/bin/start.ts',
-        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey, METRICS_PORT: String(port) },
+        { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, VOICE_API_BASE_URL: local.sandbox.url, VOICE_API_KEY: local.sandbox.testKey, METRICS_PORT: String(port) },
         {
           stdout: /SayBot is ready/,
           then: (kill) => {
@@ -143,7 +132,7 @@ describe('npm start', () => {
     it('runs against an in-process sandbox, and says so, when no Voice API is configured', async () => {
       const result = await runNode(
         'src/bin/start.ts',
-        { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl },
+        { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl },
         { stdout: /SayBot is ready/, then: (kill) => kill() },
       );
       expect(result.code).toBe(0);
@@ -151,14 +140,14 @@ describe('npm start', () => {
     });
 
     it('npm run deploy-commands registers localised commands once, then finds nothing to do', async () => {
-      const env = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl, DISCORD_GUILD_ID: london.id };
+      const env = { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, DISCORD_GUILD_ID: london.id };
       const first = await runNode('src/bin/deploy-commands.ts', env);
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
-      const registered = discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
+      const registered = local.discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
       expect(registered.map((c) => c.name).sort()).toEqual(['Speak', 'autoread', 'budget', 'clone', 'dictionary', 'emote', 'join', 'leave', 'myvoice', 'output', 'preset', 'privacy', 'say', 'skip', 'stop', 'usage', 'voices']);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
-      const puts = () => discord.restLog.filter((e) => e.method === 'PUT').length;
+      const puts = () => local.discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();
       const second = await runNode('src/bin/deploy-commands.ts', env);
       expect(second.stdout).toMatch(/already registered .* nothing to do/);
@@ -168,7 +157,7 @@ describe('npm start', () => {
     it('deployCommands registers again when a definition changed', async () => {
       const commands = await loadCommands();
       // Seoul's commands: the test above owns London's, so neither depends on which runs first.
-      const base = { token, clientId: APP_ID, apiBaseUrl: discord.restUrl, guildId: seoul.id };
+      const base = { token: local.token, clientId: APP_ID, apiBaseUrl: local.discord.restUrl, guildId: seoul.id };
       await deployCommands({ ...base, commands: commands.values() });
       const changed = [...commands.values()].filter((c) => c.data.name !== 'stop');
       expect((await deployCommands({ ...base, commands: changed })).changed).toBe(true);

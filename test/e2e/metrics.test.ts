@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_RETRIES } from '../../src/api/client.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { sample } from '../support/prometheus.ts';
+import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
-const ALICE = '300000000000000011'; // London, in voice "general"
 
 let h: Harness;
 let metricsUrl: string;

@@ -9,22 +9,17 @@ import { t } from '../../src/bot/i18n.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { fixture } from '../audio/fixtures.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000023';
 const ADMIN = '300000000000000231'; // Manage Server, Korean client
 const MEMBER = '300000000000000232'; // Japanese client
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Ledger',
-    textChannelId: '210000000000000231',
-    voiceChannels: [{ id: '220000000000000231', name: 'room' }],
-    members: [
-      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, locale: 'ko' },
-      { id: MEMBER, username: 'member', locale: 'ja' },
-    ],
-  },
+  oneRoomGuild(GUILD, 'Ledger', { text: '210000000000000231', voice: '220000000000000231' }, [
+    { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, locale: 'ko' },
+    { id: MEMBER, username: 'member', locale: 'ja' },
+  ]),
 ];
 
 let h: Harness;

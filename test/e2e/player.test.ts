@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, GENERAL } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
-const GENERAL = '220000000000000003';
-const ALICE = '300000000000000011';
 
 let h: Harness;
 

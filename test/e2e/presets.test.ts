@@ -7,13 +7,11 @@ import { VoiceApiClient } from '../../src/api/index.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { autocomplete, defaultGuilds, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, LONDON_ADMIN, MINJI } from '../support/world.ts';
 
 const guilds = defaultGuilds();
 const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
-const MINJI = '300000000000000001'; // Seoul, in voice "lounge", Korean client, no Manage Server
-const ALICE = '300000000000000011'; // London, in voice "general", English client, no Manage Server
 const SEOUL_ADMIN = '300000000000000004'; // Seoul, Manage Server, not in voice
-const LONDON_ADMIN = '300000000000000013'; // London, Manage Server, not in voice
 seoul.members.push({ id: SEOUL_ADMIN, username: 'jiwoo', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
 london.members.push({ id: LONDON_ADMIN, username: 'alex', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
 

@@ -5,15 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
+import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
+import { ALICE, BOB, LONDON_ADMIN, OTHER_ROOM as OTHER, OUTSIDE } from '../support/world.ts';
 
 const guilds = defaultGuilds();
 const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
-const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
-const OTHER = '300000000000000003'; // Seoul, another member
-const ALICE = '300000000000000011'; // London, in voice
-const BOB = '300000000000000012'; // London, Japanese client, no Manage Server
-const LONDON_ADMIN = '300000000000000013';
 london.members.push({ id: LONDON_ADMIN, username: 'alex', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
 
 let h: Harness;
@@ -25,14 +21,7 @@ afterAll(async () => {
 });
 
 /** Leaves traces in every table through the Store, on a second connection to the bot's own file. */
-async function seed(guildId: string, userId: string, tag: string): Promise<void> {
-  const store = new SqliteStore(h.databasePath);
-  try {
-    await seedMemberTraces(store, guildId, userId, tag);
-  } finally {
-    await store.close();
-  }
-}
+const seed = (guildId: string, userId: string, tag: string) => seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function totals(guildId?: string) {
   const store = new SqliteStore(h.databasePath);
   try {

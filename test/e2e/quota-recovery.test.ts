@@ -7,6 +7,7 @@ import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000095';
 const ADMIN = '300000000000000951'; // Manage Server, outside voice: files
@@ -15,17 +16,11 @@ const THIRD = '300000000000000953';
 const VOICE_ID = 'voice-b-en-f-01';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Recovery',
-    textChannelId: '210000000000000095',
-    voiceChannels: [{ id: '220000000000000095', name: 'room' }],
-    members: [
-      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild },
-      { id: OTHER, username: 'other' },
-      { id: THIRD, username: 'third' },
-    ],
-  },
+  oneRoomGuild(GUILD, 'Recovery', { text: '210000000000000095', voice: '220000000000000095' }, [
+    { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild },
+    { id: OTHER, username: 'other' },
+    { id: THIRD, username: 'third' },
+  ]),
 ];
 
 let h: Harness;

@@ -7,6 +7,7 @@ import { countCharacters } from '../../src/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 
 const GUILD = '200000000000000061';
@@ -21,20 +22,14 @@ const CROWD = Array.from({ length: 10 }, (_, i) => `30000000000000062${i}`);
 const VOICE_ID = 'voice-b-en-f-01';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Quota',
-    textChannelId: '210000000000000061',
-    voiceChannels: [{ id: VOICE, name: 'hall' }],
-    members: [
-      { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
-      { id: SPENDER, username: 'spender' },
-      { id: WAITER, username: 'waiter' },
-      { id: HASTY, username: 'hasty' },
-      { id: READER, username: 'reader' },
-      ...CROWD.map((id, i) => ({ id, username: `crowd${i}` })),
-    ],
-  },
+  oneRoomGuild(GUILD, 'Quota', { text: '210000000000000061', voice: VOICE, voiceName: 'hall' }, [
+    { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
+    { id: SPENDER, username: 'spender' },
+    { id: WAITER, username: 'waiter' },
+    { id: HASTY, username: 'hasty' },
+    { id: READER, username: 'reader' },
+    ...CROWD.map((id, i) => ({ id, username: `crowd${i}` })),
+  ]),
 ];
 
 let h: Harness;

@@ -5,13 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
-import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
+import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
+import { ALICE, BOB, MINJI } from '../support/world.ts';
 
 const guilds = defaultGuilds();
 const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
-const MINJI = '300000000000000001';
-const ALICE = '300000000000000011';
-const BOB = '300000000000000012';
 const DAY = 86_400_000;
 
 let offset = 0;
@@ -23,14 +21,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function seed(guildId: string, userId: string, tag: string): Promise<void> {
-  const store = new SqliteStore(h.databasePath);
-  try {
-    await seedMemberTraces(store, guildId, userId, tag);
-  } finally {
-    await store.close();
-  }
-}
+const seed = (guildId: string, userId: string, tag: string) => seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function monthTotal() {
   const store = new SqliteStore(h.databasePath);
   try {

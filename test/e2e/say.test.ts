@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { MessageFlags } from 'discord.js';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB, MINJI } from '../support/world.ts';
 
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-const MINJI = '300000000000000001'; // Seoul, in voice "lounge", Korean client
-const ALICE = '300000000000000011'; // London, in voice "general"
-const BOB = '300000000000000012'; // London, not in voice, Japanese client
 
 let h: Harness;
 

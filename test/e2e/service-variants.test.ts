@@ -11,6 +11,7 @@ import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/s
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000091';
 const VOICE = '220000000000000091';
@@ -19,16 +20,10 @@ const WRITER = '300000000000000902'; // outside voice: files
 const VOICE_ID = 'voice-b-en-m-01';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Variants',
-    textChannelId: '210000000000000091',
-    voiceChannels: [{ id: VOICE, name: 'studio' }],
-    members: [
-      { id: SPEAKER, username: 'speaker', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
-      { id: WRITER, username: 'writer' },
-    ],
-  },
+  oneRoomGuild(GUILD, 'Variants', { text: '210000000000000091', voice: VOICE, voiceName: 'studio' }, [
+    { id: SPEAKER, username: 'speaker', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
+    { id: WRITER, username: 'writer' },
+  ]),
 ];
 
 let h: Harness;

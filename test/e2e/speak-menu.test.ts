@@ -8,14 +8,11 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { LOUNGE, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
 const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const seoul = guilds[0] as (typeof guilds)[number];
-const MINJI = '300000000000000001'; // Seoul, in voice "lounge", Korean client
-const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
-const OTHER_ROOM = '300000000000000003'; // Seoul, in voice "stage"
-const LOUNGE = '220000000000000001';
 const SERVER_VOICE = 'voice-b-ko-f-01'; // the built-in voice of a Korean server
 
 let h: Harness;

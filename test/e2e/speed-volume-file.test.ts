@@ -10,12 +10,12 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
 import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { ALICE } from '../support/world.ts';
 
 // As on Discord, where @everyone may send voice messages by default; the bot's own role too.
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
 const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const london = guilds[1] as (typeof guilds)[number];
-const ALICE = '300000000000000011'; // London, in voice "general"
 const VOICE = 'voice-b-en-m-01';
 
 let h: Harness;

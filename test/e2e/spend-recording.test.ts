@@ -5,19 +5,14 @@ import type { Store } from '../../src/store/types.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000099';
 const MEMBER = '300000000000000991';
 const VOICE_ID = 'voice-b-ko-f-01';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Full disk',
-    textChannelId: '210000000000000099',
-    voiceChannels: [{ id: '220000000000000099', name: 'room' }],
-    members: [{ id: MEMBER, username: 'member', locale: 'en-US' }],
-  },
+  oneRoomGuild(GUILD, 'Full disk', { text: '210000000000000099', voice: '220000000000000099' }, [{ id: MEMBER, username: 'member', locale: 'en-US' }]),
 ];
 
 /** Whether the store refuses writes of spends now, as a full disk would. */

@@ -7,6 +7,7 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/bot/i18n.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { decodePng, pixelAt } from '../usage/png.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000071';
 const ALICE = '300000000000000701'; // Manage Server
@@ -15,17 +16,11 @@ const CAROL = '300000000000000703'; // owns the bot's application: the operator
 const VOICE_ID = 'voice-b-en-f-01';
 
 const guilds: FakeGuildSpec[] = [
-  {
-    id: GUILD,
-    name: 'Chart',
-    textChannelId: '210000000000000071',
-    voiceChannels: [{ id: '220000000000000071', name: 'hall' }],
-    members: [
-      { id: ALICE, username: 'alice', permissions: PermissionFlagsBits.ManageGuild },
-      { id: BOB, username: 'bob' },
-      { id: CAROL, username: 'carol' },
-    ],
-  },
+  oneRoomGuild(GUILD, 'Chart', { text: '210000000000000071', voice: '220000000000000071', voiceName: 'hall' }, [
+    { id: ALICE, username: 'alice', permissions: PermissionFlagsBits.ManageGuild },
+    { id: BOB, username: 'bob' },
+    { id: CAROL, username: 'carol' },
+  ]),
 ];
 
 /** While set, the store refuses the chart's query (as a database that went away would). */

@@ -5,10 +5,9 @@ import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, MINJI } from '../support/world.ts';
 
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[number], ReturnType<typeof defaultGuilds>[number]];
-const MINJI = '300000000000000001'; // Seoul, in voice "lounge", Korean client
-const ALICE = '300000000000000011'; // London, in voice "general", English client
 
 let h: Harness;
 beforeAll(async () => {

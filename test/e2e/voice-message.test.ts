@@ -11,17 +11,14 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, numberValue, runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
 import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../voice-message/helpers.ts';
+import { ALICE, BOB, LONDON_ADMIN as CAROL, OUTSIDE } from '../support/world.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
 // As on Discord, where @everyone may send voice messages by default; the bot's own role too.
 const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
 const seoul = guilds[0] as (typeof guilds)[number];
 const london = guilds[1] as (typeof guilds)[number];
-const CAROL = '300000000000000013'; // London, not in voice, Manage Server, English client
 london.members = [...london.members, { id: CAROL, username: 'carol', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild }];
-const ALICE = '300000000000000011'; // London, in voice "general", English client
-const BOB = '300000000000000012'; // London, not in voice, Japanese client
-const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client
 const RATE = 48000;
 /** The player's encoder leaves out up to one 20 ms frame at a part's end, and its lookahead never comes out. */
 const PART_SHORTFALL = 0.02 + ENCODER_PRE_SKIP / RATE;

@@ -1,44 +1,26 @@
 // The local Discord judges interactions by its own clock, as Discord does, whatever the host's clock says; and it
 // takes direct messages to members, refusing them (403 50007) for a member who accepts none.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscordAPIError, Events, SnowflakeUtil, type Client, type Interaction } from 'discord.js';
-import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { DiscordAPIError, SnowflakeUtil } from 'discord.js';
+import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
 const bob = g1.members[1]!;
 const TWENTY_MINUTES = 20 * 60_000;
 
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
-
 describe('FakeDiscord: its own clock for interactions', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], hostClockAheadMs: TWENTY_MINUTES, log: () => {} });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [g1], hostClockAheadMs: TWENTY_MINUTES });
 
   it('hostClockAheadMs: interaction IDs are real snowflakes 20 minutes older than the host clock, and still answered', async () => {
     let createdTimestamp = 0;
-    const handled = nextInteraction(client, async (interaction) => {
+    const handled = nextInteraction(rig.client, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       createdTimestamp = interaction.createdTimestamp;
       await interaction.deferReply();
       await interaction.editReply('in time');
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     const age = Date.now() - SnowflakeUtil.timestampFrom(handle.id);
     expect(age).toBeGreaterThanOrEqual(TWENTY_MINUTES);
@@ -50,13 +32,13 @@ describe('FakeDiscord: its own clock for interactions', () => {
 
   it('advanceClock past 15 minutes: the token is refused with 401 50027 Invalid Webhook Token', async () => {
     let refusal: unknown;
-    const handled = nextInteraction(client, async (interaction) => {
+    const handled = nextInteraction(rig.client, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply();
-      fake.advanceClock(15 * 60_000 + 1);
+      rig.fake.advanceClock(15 * 60_000 + 1);
       refusal = await interaction.editReply('too late').catch((error: unknown) => error);
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     expect(refusal).toBeInstanceOf(DiscordAPIError);
     expect((refusal as DiscordAPIError).status).toBe(401);
@@ -66,12 +48,12 @@ describe('FakeDiscord: its own clock for interactions', () => {
 
   it('advanceClock past 3 s before the first callback: 404 10062 Unknown interaction', async () => {
     let refusal: unknown;
-    const handled = nextInteraction(client, async (interaction) => {
+    const handled = nextInteraction(rig.client, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
-      fake.advanceClock(3_001);
+      rig.fake.advanceClock(3_001);
       refusal = await interaction.deferReply().catch((error: unknown) => error);
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     expect(refusal).toBeInstanceOf(DiscordAPIError);
     expect((refusal as DiscordAPIError).status).toBe(404);
@@ -81,45 +63,36 @@ describe('FakeDiscord: its own clock for interactions', () => {
 });
 
 describe('FakeDiscord: direct messages', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], log: () => {} });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [g1] });
 
   it('POST /users/@me/channels opens a DM channel (type 1) and a message to it reaches the member, not a guild channel', async () => {
-    const user = await client.users.fetch(alice.id);
+    const user = await rig.client.users.fetch(alice.id);
     const dm = await user.createDM();
     expect(dm.isDMBased()).toBe(true);
     expect(dm.recipientId).toBe(alice.id);
     const sent = await dm.send({ content: 'just for you', allowedMentions: { parse: [] } });
     expect(sent.channelId).toBe(dm.id);
-    const received = await fake.waitForDirectMessage((m) => m.userId === alice.id);
+    const received = await rig.fake.waitForDirectMessage((m) => m.userId === alice.id);
     expect(received.message.content).toBe('just for you');
     expect(received.channelId).toBe(dm.id);
-    expect(fake.channelMessages()).toEqual([]);
+    expect(rig.fake.channelMessages()).toEqual([]);
     // The same channel the next time, as Discord keeps one DM channel per user.
-    const again = await fetch(`${fake.restUrl}/v10/users/@me/channels`, {
+    const again = await fetch(`${rig.fake.restUrl}/v10/users/@me/channels`, {
       method: 'POST', headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ recipient_id: alice.id }),
     });
     expect(((await again.json()) as { id: string }).id).toBe(dm.id);
   });
 
   it('a member who accepts no DMs: the channel opens, the message is refused with 403 50007', async () => {
-    fake.setDirectMessages(bob.id, false);
-    const user = await client.users.fetch(bob.id);
+    rig.fake.setDirectMessages(bob.id, false);
+    const user = await rig.client.users.fetch(bob.id);
     const refusal = await user.send('not delivered').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(DiscordAPIError);
     expect((refusal as DiscordAPIError).status).toBe(403);
     expect((refusal as DiscordAPIError).code).toBe(50007);
-    expect(fake.directMessages(bob.id)).toEqual([]);
-    fake.setDirectMessages(bob.id, true);
+    expect(rig.fake.directMessages(bob.id)).toEqual([]);
+    rig.fake.setDirectMessages(bob.id, true);
     await user.send('now open');
-    expect(fake.directMessages(bob.id).map((m) => m.message.content)).toEqual(['now open']);
+    expect(rig.fake.directMessages(bob.id).map((m) => m.message.content)).toEqual(['now open']);
   });
 });

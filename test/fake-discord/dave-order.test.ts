@@ -1,10 +1,10 @@
 // The order of the DAVE handshake as a client sees it on the wire, from a bare voice-gateway client (ws), including
 // the bad order a client must survive (proposals before CLIENTS_CONNECT).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { WebSocket } from 'ws';
-import { AES_GCM_MODE, FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from './helpers.ts';
+import { AES_GCM_MODE } from '@saybot/local-discord';
+import { APP_ID, guildSpec, useLoggedInClient } from './helpers.ts';
 
 const g = guildSpec(1);
 const lounge = g.voiceChannels[0]!.id;
@@ -48,29 +48,18 @@ async function handshake(client: Client): Promise<string[]> {
 }
 
 describe('FakeDiscord DAVE handshake order', () => {
-  let fake: FakeDiscord;
-  let client: Client;
 
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], dave: 'required' });
-    trustCertificate(fake.caCertificatePem);
-    client = await loginClient(fake);
-  });
-
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [g], dave: 'required' });
 
   it('session description, external sender (25), clients connect (11), then the proposals (27)', async () => {
-    const seen = await handshake(client);
+    const seen = await handshake(rig.client);
     expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual(['json 2', 'json 4', 'bin 25', 'json 11', 'bin 27']);
   });
 
   it('setDaveProposalsBeforeClientsConnect: op 27 arrives before op 11', async () => {
-    fake.setDaveProposalsBeforeClientsConnect(g.id);
-    const seen = await handshake(client);
+    rig.fake.setDaveProposalsBeforeClientsConnect(g.id);
+    const seen = await handshake(rig.client);
     expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual(['json 2', 'json 4', 'bin 25', 'bin 27', 'json 11']);
-    fake.setDaveProposalsBeforeClientsConnect(g.id, false);
+    rig.fake.setDaveProposalsBeforeClientsConnect(g.id, false);
   });
 });

@@ -1,41 +1,23 @@
 // The local Discord fails as Discord does: expired interaction tokens (401 50027) and 429s with Discord's headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscordAPIError, Events, type Client, type Interaction } from 'discord.js';
-import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { DiscordAPIError } from 'discord.js';
+import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
 
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
-
 describe('FakeDiscord: interaction tokens expire', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    // 1 ms: the defer (bound by the 3 s deadline only) goes through, any webhook call after it comes too late.
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], interactionTokenLifetimeMs: 1, log: () => {} });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  // 1 ms: the defer (bound by the 3 s deadline only) goes through, any webhook call after it comes too late.
+  const rig = useLoggedInClient({ guilds: [g1], interactionTokenLifetimeMs: 1 });
 
   it('an edit after the token lifetime is refused with 401 50027 Invalid Webhook Token, and recorded', async () => {
     let refusal: unknown;
-    const handled = nextInteraction(client, async (interaction) => {
+    const handled = nextInteraction(rig.client, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply();
       refusal = await interaction.editReply('too late').catch((error: unknown) => error);
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     expect(refusal).toBeInstanceOf(DiscordAPIError);
     expect((refusal as DiscordAPIError).status).toBe(401);
@@ -47,23 +29,14 @@ describe('FakeDiscord: interaction tokens expire', () => {
 });
 
 describe('FakeDiscord: 429s as Discord sends them', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], log: () => {} });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [g1] });
 
   it('per route: 429 before the request is handled, with retry_after in the body and the X-RateLimit headers; the retry succeeds', async () => {
-    const handled = nextInteraction(client, async () => undefined);
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handled = nextInteraction(rig.client, async () => undefined);
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
-    fake.rateLimit({ route: 'interaction-callback', retryAfterMs: 1500 });
-    const url = `${fake.restUrl}/v10/interactions/${handle.id}/${handle.token}/callback`;
+    rig.fake.rateLimit({ route: 'interaction-callback', retryAfterMs: 1500 });
+    const url = `${rig.fake.restUrl}/v10/interactions/${handle.id}/${handle.token}/callback`;
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 5 }) };
     const limited = await fetch(url, init);
     expect(limited.status).toBe(429);
@@ -82,29 +55,29 @@ describe('FakeDiscord: 429s as Discord sends them', () => {
   });
 
   it('global: the next bot-token request is refused with X-RateLimit-Global; interaction webhooks are exempt', async () => {
-    fake.rateLimit({ global: true, retryAfterMs: 500 });
-    const handled = nextInteraction(client, async (interaction) => {
+    rig.fake.rateLimit({ global: true, retryAfterMs: 500 });
+    const handled = nextInteraction(rig.client, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.reply('exempt');
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     expect(handle.responses.map((r) => r.content)).toEqual(['exempt']);
-    const limited = await fetch(`${fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } });
+    const limited = await fetch(`${rig.fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } });
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ message: 'You are being rate limited.', retry_after: 0.5, global: true });
     expect(limited.headers.get('x-ratelimit-global')).toBe('true');
     expect(limited.headers.get('x-ratelimit-scope')).toBe('global');
     expect(limited.headers.get('retry-after')).toBe('1');
-    expect((await fetch(`${fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${rig.fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } })).status).toBe(200);
   });
 
   it('discord.js waits out a 429 on a bot-token route and its request succeeds', async () => {
-    fake.rateLimit({ route: 'channel-message', retryAfterMs: 200 });
-    const channel = await client.channels.fetch(g1.textChannelId);
+    rig.fake.rateLimit({ route: 'channel-message', retryAfterMs: 200 });
+    const channel = await rig.client.channels.fetch(g1.textChannelId);
     if (!channel?.isSendable()) throw new Error('text channel not sendable');
     const message = await channel.send('after the limit');
     expect(message.content).toBe('after the limit');
-    expect(fake.restLog.filter((e) => e.path.endsWith(`/channels/${g1.textChannelId}/messages`)).map((e) => e.status)).toEqual([429, 200]);
+    expect(rig.fake.restLog.filter((e) => e.path.endsWith(`/channels/${g1.textChannelId}/messages`)).map((e) => e.status)).toEqual([429, 200]);
   });
 });

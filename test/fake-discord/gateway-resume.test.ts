@@ -1,27 +1,18 @@
 // The local Discord's gateway keeps sessions for RESUME, and sends op 7 Reconnect and op 9 Invalid Session.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Events, type Client } from 'discord.js';
-import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { Events } from 'discord.js';
+import type { FakeDiscord } from '@saybot/local-discord';
+import { guildSpec, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
 
 describe('FakeDiscord gateway: RESUME, op 7 and op 9 with a real discord.js client', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1], log: () => {} });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [g1] });
 
   /** The next interaction id the client receives. */
-  const nextInteractionId = () => new Promise<string>((resolve) => client.once(Events.InteractionCreate, (i) => resolve(i.id)));
-  const next = (event: Events.ShardResume | Events.ShardReady) => new Promise<void>((resolve) => client.once(event, () => resolve()));
+  const nextInteractionId = () => new Promise<string>((resolve) => rig.client.once(Events.InteractionCreate, (i) => resolve(i.id)));
+  const next = (event: Events.ShardResume | Events.ShardReady) => new Promise<void>((resolve) => rig.client.once(event, () => resolve()));
 
   for (const [name, drop] of [
     ['closed with 4000', (f: FakeDiscord) => f.dropGateway(g1.id, 4000)],
@@ -30,8 +21,8 @@ describe('FakeDiscord gateway: RESUME, op 7 and op 9 with a real discord.js clie
     it(`a socket ${name}: the client resumes, and an interaction sent while it was away arrives then`, async () => {
       const resumed = next(Events.ShardResume);
       const received = nextInteractionId();
-      drop(fake);
-      const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+      drop(rig.fake);
+      const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
       await resumed;
       expect(await received).toBe(handle.id);
     });
@@ -39,28 +30,28 @@ describe('FakeDiscord gateway: RESUME, op 7 and op 9 with a real discord.js clie
 
   it('op 7 Reconnect: the client reconnects and resumes; commands keep arriving', async () => {
     const resumed = next(Events.ShardResume);
-    fake.requestGatewayReconnect(g1.id);
+    rig.fake.requestGatewayReconnect(g1.id);
     await resumed;
     const received = nextInteractionId();
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     expect(await received).toBe(handle.id);
   });
 
   it('op 9 resumable: the client resumes on the same socket', async () => {
     const resumed = next(Events.ShardResume);
-    fake.invalidateGatewaySession(g1.id, true);
+    rig.fake.invalidateGatewaySession(g1.id, true);
     await resumed;
     const received = nextInteractionId();
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     expect(await received).toBe(handle.id);
   });
 
   it('op 9 not resumable: the client identifies afresh (READY again), and commands reach the new session', async () => {
     const ready = next(Events.ShardReady);
-    fake.invalidateGatewaySession(g1.id, false);
+    rig.fake.invalidateGatewaySession(g1.id, false);
     await ready;
     const received = nextInteractionId();
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     expect(await received).toBe(handle.id);
   });
 });

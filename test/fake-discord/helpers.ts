@@ -6,8 +6,10 @@ import {
   AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, joinVoiceChannel, StreamType, VoiceConnectionStatus,
   type VoiceConnection,
 } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits, type ClientOptions } from 'discord.js';
-import type { FakeDiscord, FakeDiscordOptions } from '@saybot/local-discord';
+import { Client, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
+import { afterAll, beforeAll } from 'vitest';
+import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
+import { made } from '../support/made.ts';
 
 const trusted = new Set<string>();
 
@@ -43,6 +45,40 @@ export async function loginClient(fake: FakeDiscord, options: Partial<ClientOpti
   await client.login(TOKEN);
   await ready;
   return client;
+}
+
+/** Runs `handler` for the next chat-input (or autocomplete) interaction the client receives. */
+export function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    client.once(Events.InteractionCreate, (interaction) => {
+      handler(interaction).then(resolve, reject);
+    });
+  });
+}
+
+export interface ClientRig {
+  readonly fake: FakeDiscord;
+  readonly client: Client;
+}
+
+/**
+ * For the tests of one describe block: a local Discord (the test token and app ID, quiet unless given a log; its
+ * voice gateway's certificate trusted) and a real discord.js client logged in to it, started before them and closed
+ * after.
+ */
+export function useLoggedInClient(options: Omit<FakeDiscordOptions, 'token' | 'applicationId'>, clientOptions: Partial<ClientOptions> = {}): ClientRig {
+  let fake: FakeDiscord | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, log: () => undefined, ...options });
+    trustCertificate(fake.caCertificatePem);
+    client = await loginClient(fake, clientOptions);
+  });
+  afterAll(async () => {
+    await client?.destroy();
+    await fake?.close();
+  });
+  return made<ClientRig>({ fake: () => fake, client: () => client });
 }
 
 const FRAME_SAMPLES = 960; // 20 ms at 48 kHz

@@ -1,35 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits,
-  type ChatInputCommandInteraction, type Client, type Interaction, type VoiceState,
-} from 'discord.js';
-import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction, type VoiceState } from 'discord.js';
+import { APP_ID, TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const g2 = guildSpec(2);
 const alice = g1.members[0]!;
 const bob = g1.members[1]!;
 
-/** Runs `handler` for the next chat-input (or autocomplete) interaction the client receives. */
-function nextInteraction(client: Client, handler: (i: Interaction) => Promise<void>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (interaction) => {
-      handler(interaction).then(resolve, reject);
-    });
-  });
-}
-
 describe('FakeDiscord with a real discord.js client: login, interactions, REST', () => {
-  let fake: FakeDiscord;
-  let client: Client;
   /** What the fake had reported by the end of the login (later tests provoke problems on purpose). */
   let problemsAtLogin: string[] = [];
 
+  const rig = useLoggedInClient({ guilds: [g1, g2] });
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g1, g2], log: () => {} });
-    client = await loginClient(fake);
-    problemsAtLogin = [...fake.problems];
+    problemsAtLogin = [...rig.fake.problems];
   });
 
   /** Moves a member as Discord would and waits until discord.js has seen it. */
@@ -37,27 +21,22 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     const update = new Promise<VoiceState>((resolve) => {
       const listener = (_old: VoiceState, state: VoiceState) => {
         if (state.id !== userId) return;
-        client.off(Events.VoiceStateUpdate, listener);
+        rig.client.off(Events.VoiceStateUpdate, listener);
         resolve(state);
       };
-      client.on(Events.VoiceStateUpdate, listener);
+      rig.client.on(Events.VoiceStateUpdate, listener);
     });
-    fake.setVoiceState(g1.id, userId, channelId);
+    rig.fake.setVoiceState(g1.id, userId, channelId);
     return update;
   }
 
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
-
   it('logs in: READY then GUILD_CREATE give guilds, channels, roles, members in voice and their voice states', () => {
-    expect(client.isReady()).toBe(true);
-    expect(client.user?.id).toBe(APP_ID);
-    expect(client.application?.id).toBe(APP_ID);
-    const guild = client.guilds.cache.get(g1.id);
+    expect(rig.client.isReady()).toBe(true);
+    expect(rig.client.user?.id).toBe(APP_ID);
+    expect(rig.client.application?.id).toBe(APP_ID);
+    const guild = rig.client.guilds.cache.get(g1.id);
     expect(guild?.name).toBe('Guild 1');
-    expect(client.guilds.cache.has(g2.id)).toBe(true);
+    expect(rig.client.guilds.cache.has(g2.id)).toBe(true);
     expect(guild?.channels.cache.get(g1.voiceChannels[0]!.id)?.isVoiceBased()).toBe(true);
     expect(guild?.channels.cache.get(g1.textChannelId)?.isTextBased()).toBe(true);
     expect(guild?.roles.everyone.id).toBe(g1.id);
@@ -67,21 +46,21 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     // The bot can join and speak in the voice channel with its default role.
     const lounge = guild?.channels.cache.get(g1.voiceChannels[0]!.id);
     expect(lounge?.type === ChannelType.GuildVoice && lounge.joinable && lounge.speakable).toBe(true);
-    const gatewayBot = fake.restLog.find((r) => r.path === '/api/v10/gateway/bot');
+    const gatewayBot = rig.fake.restLog.find((r) => r.path === '/api/v10/gateway/bot');
     expect(gatewayBot?.headers.authorization).toBe(`Bot ${TOKEN}`);
     expect(problemsAtLogin).toEqual([]);
   });
 
   it('a slash command: defer, edit @original, follow-up with a file; the handle sees all three in order', async () => {
     let seen: ChatInputCommandInteraction | undefined;
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       seen = i;
       await i.deferReply();
       await i.editReply({ content: `said: ${i.options.getString('text', true)} x${i.options.getInteger('times') ?? 1}`, allowedMentions: { parse: [] } });
       await i.followUp({ content: 'here is the file', files: [{ attachment: Buffer.from('RIFF....WAVEfmt '), name: 'speech.wav' }], flags: MessageFlags.Ephemeral });
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'hello <@210000000000000001>' }, { name: 'times', value: 2 }] });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'hello <@210000000000000001>' }, { name: 'times', value: 2 }] });
     // When INTERACTION_CREATE went out, for benchmarks (bench/, where speed is measured): only its presence here.
     expect(Number.isFinite(handle.dispatchedAtMs)).toBe(true);
     const final = await handle.waitForFinal();
@@ -109,14 +88,14 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     expect(seen?.memberPermissions?.has(PermissionFlagsBits.ManageGuild)).toBe(false);
     expect(seen?.appPermissions.has(PermissionFlagsBits.Speak)).toBe(true);
     // Interaction routes carry no bot token.
-    const interactionRequests = fake.restLog.filter((r) => r.path.includes(handle.token));
+    const interactionRequests = rig.fake.restLog.filter((r) => r.path.includes(handle.token));
     expect(interactionRequests.length).toBe(3);
     expect(interactionRequests.every((r) => r.headers.authorization === undefined)).toBe(true);
     expect(interactionRequests.some((r) => r.path.includes('/messages/%40original'))).toBe(true);
   });
 
   it('member permissions and an attachment option arrive resolved; the attachment downloads from the fake CDN', async () => {
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       const attachment = i.options.getAttachment('sample', true);
       const bytes = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
@@ -125,7 +104,7 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       replyId = response.resource?.message?.id;
     });
     let replyId: string | undefined;
-    const handle = await fake.command({
+    const handle = await rig.fake.command({
       guildId: g1.id, userId: bob.id, name: 'clone', locale: 'ja',
       attachments: [{ option: 'sample', data: Buffer.from('voice-bytes'), filename: 'me.mp3', contentType: 'audio/mpeg' }],
     });
@@ -135,12 +114,12 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     expect(final.type).toBe(4);
     expect(final.content).toBe('me.mp3 audio/mpeg 11 voice-bytes manage=true');
     expect(replyId).toBe(final.message?.id);
-    expect(fake.restLog.some((r) => r.path.endsWith('/callback?with_response=true'))).toBe(true);
-    expect(fake.cdnLog.some((r) => r.path.includes('me.mp3') && r.status === 200)).toBe(true);
+    expect(rig.fake.restLog.some((r) => r.path.endsWith('/callback?with_response=true'))).toBe(true);
+    expect(rig.fake.cdnLog.some((r) => r.path.includes('me.mp3') && r.status === 200)).toBe(true);
   });
 
   it('autocomplete: the choices the bot answers come back', async () => {
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isAutocomplete()) throw new Error('expected autocomplete');
       const focused = i.options.getFocused(true);
       await i.respond([
@@ -148,7 +127,7 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
         { name: 'two', value: 'v2' },
       ]);
     });
-    const choices = await fake.autocomplete({
+    const choices = await rig.fake.autocomplete({
       guildId: g1.id, userId: alice.id, name: 'say',
       options: [{ name: 'text', value: 'hi' }, { name: 'voice', value: 'mi', focused: true }],
     });
@@ -158,28 +137,28 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
 
   it('commands registered with PUT (guild and global) are stored with ids, and interactions name those ids', async () => {
     const data = [{ name: 'say', description: 'Say something', options: [{ name: 'text', description: 'Text', type: ApplicationCommandOptionType.String as const, required: true }] }];
-    const guildCommands = await client.application!.commands.set(data, g1.id);
-    await client.application!.commands.set([{ name: 'ping', description: 'Ping' }]);
+    const guildCommands = await rig.client.application!.commands.set(data, g1.id);
+    await rig.client.application!.commands.set([{ name: 'ping', description: 'Ping' }]);
     expect(guildCommands.first()?.name).toBe('say');
-    const stored = fake.registeredCommands(g1.id) as Array<{ id: string; name: string; guild_id: string }>;
+    const stored = rig.fake.registeredCommands(g1.id) as Array<{ id: string; name: string; guild_id: string }>;
     expect(stored.map((c) => c.name)).toEqual(['say']);
     expect(stored[0]?.id).toBe(guildCommands.first()?.id);
-    expect((fake.registeredCommands() as Array<{ name: string }>).map((c) => c.name)).toEqual(['ping']);
-    const fetched = await client.application!.commands.fetch({ guildId: g1.id });
+    expect((rig.fake.registeredCommands() as Array<{ name: string }>).map((c) => c.name)).toEqual(['ping']);
+    const fetched = await rig.client.application!.commands.fetch({ guildId: g1.id });
     expect(fetched.map((c) => c.name)).toEqual(['say']);
 
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       await i.reply({ content: `${i.commandId === stored[0]?.id} ${i.commandGuildId}` });
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'x' }] });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'x' }] });
     expect((await handle.waitForFinal()).content).toBe(`true ${g1.id}`);
     await handled;
   });
 
   it('a second callback is refused with 40060, as Discord does, and recorded as a problem', async () => {
     let secondError: unknown;
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       await i.reply({ content: 'first' });
       // Bypass discord.js's own guard to send a second callback, as a buggy bot might.
@@ -188,66 +167,66 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
         secondError = error;
       });
     });
-    const handle = await fake.command({ guildId: g2.id, userId: g2.members[0]!.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g2.id, userId: g2.members[0]!.id, name: 'say' });
     await handled;
     expect(secondError).toBeInstanceOf(DiscordAPIError);
     expect((secondError as DiscordAPIError).code).toBe(40060);
     expect(handle.responses).toHaveLength(1);
     expect(handle.problems[0]).toContain('40060');
-    expect(fake.problems.some((p) => p.includes(handle.id) && p.includes('40060'))).toBe(true);
+    expect(rig.fake.problems.some((p) => p.includes(handle.id) && p.includes('40060'))).toBe(true);
   });
 
   it('an over-long message is refused with 50035, and an unknown REST route answers 404 JSON and is reported', async () => {
     let error: unknown;
-    const handled = nextInteraction(client, async (i) => {
+    const handled = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       await i.reply({ content: 'x'.repeat(2001) }).catch((e: unknown) => {
         error = e;
       });
     });
-    const handle = await fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
     expect((error as DiscordAPIError).code).toBe(50035);
     expect(handle.responses).toHaveLength(0);
 
-    const unknown = await client.rest.get('/no/such/route').catch((e: unknown) => e);
+    const unknown = await rig.client.rest.get('/no/such/route').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(DiscordAPIError);
     expect((unknown as DiscordAPIError).status).toBe(404);
-    expect(fake.problems.some((p) => p.includes('GET /api/v10/no/such/route'))).toBe(true);
+    expect(rig.fake.problems.some((p) => p.includes('GET /api/v10/no/such/route'))).toBe(true);
   });
 
   it('setVoiceState: members joining, moving and leaving reach discord.js as VOICE_STATE_UPDATE', async () => {
-    const guild = client.guilds.cache.get(g1.id)!;
+    const guild = rig.client.guilds.cache.get(g1.id)!;
     const quiet = g1.voiceChannels[1]!.id;
-    const next = (): Promise<VoiceState> => new Promise((resolve) => client.once(Events.VoiceStateUpdate, (_old, state) => resolve(state)));
+    const next = (): Promise<VoiceState> => new Promise((resolve) => rig.client.once(Events.VoiceStateUpdate, (_old, state) => resolve(state)));
 
     let update = next();
-    fake.setVoiceState(g1.id, bob.id, quiet);
+    rig.fake.setVoiceState(g1.id, bob.id, quiet);
     expect((await update).channelId).toBe(quiet);
     expect(guild.members.cache.get(bob.id)?.voice.channelId).toBe(quiet);
 
     update = next();
-    fake.setVoiceState(g1.id, alice.id, quiet);
+    rig.fake.setVoiceState(g1.id, alice.id, quiet);
     expect((await update).channelId).toBe(quiet);
 
     update = next();
-    fake.setVoiceState(g1.id, bob.id, null);
+    rig.fake.setVoiceState(g1.id, bob.id, null);
     expect((await update).channelId).toBeNull();
     expect(guild.voiceStates.cache.get(bob.id)?.channelId ?? null).toBeNull();
-    expect(fake.voiceChannelOf(g1.id, alice.id)).toBe(quiet);
+    expect(rig.fake.voiceChannelOf(g1.id, alice.id)).toBe(quiet);
     // Back where the guild spec puts her, for the tests that read the login state.
     await moveMember(alice.id, g1.voiceChannels[0]!.id);
   });
 
   it('GET routes discord.js uses for guilds, channels, members and voice states answer', async () => {
-    const guild = client.guilds.cache.get(g1.id)!;
+    const guild = rig.client.guilds.cache.get(g1.id)!;
     // A voice state that differs from the one at login, so the GET below must come from the fake's current state.
     await moveMember(alice.id, g1.voiceChannels[1]!.id);
     const owner = await guild.fetchOwner();
     expect(owner.user.username).toBe(`owner-${g1.id}`);
     const member = await guild.members.fetch({ user: bob.id, force: true });
     expect(member.user.username).toBe('bob1');
-    const channel = await client.channels.fetch(g1.textChannelId, { force: true });
+    const channel = await rig.client.channels.fetch(g1.textChannelId, { force: true });
     expect(channel?.id).toBe(g1.textChannelId);
     const state = await guild.voiceStates.fetch(alice.id);
     expect(state.channelId).toBe(g1.voiceChannels[1]!.id);
@@ -255,7 +234,7 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     if (!text?.isSendable()) throw new Error('expected a sendable text channel');
     const sent = await text.send('left the channel');
     expect(sent.content).toBe('left the channel');
-    expect(fake.channelMessages(g1.textChannelId).map((m) => m.message.content)).toEqual(['left the channel']);
+    expect(rig.fake.channelMessages(g1.textChannelId).map((m) => m.message.content)).toEqual(['left the channel']);
     await moveMember(alice.id, g1.voiceChannels[0]!.id);
   });
 });

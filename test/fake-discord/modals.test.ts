@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CheckboxBuilder, DiscordAPIError, Events, Routes, FileUploadBuilder, LabelBuilder, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle,
-  type APIModalInteractionResponseCallbackData, type Client, type Interaction, type ModalSubmitInteraction,
-} from 'discord.js';
-import { FakeDiscord, FormRefusal, type InteractionHandle } from '@saybot/local-discord';
-import { APP_ID, TOKEN, guildSpec, loginClient } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CheckboxBuilder, DiscordAPIError, Events, Routes, FileUploadBuilder, LabelBuilder, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle, type APIModalInteractionResponseCallbackData, type Interaction, type ModalSubmitInteraction } from 'discord.js';
+import { FormRefusal, type InteractionHandle } from '@saybot/local-discord';
+import { APP_ID, guildSpec, useLoggedInClient } from './helpers.ts';
 
 const guild = guildSpec(1);
 const bob = guild.members[1]!;
@@ -21,23 +18,16 @@ function form(): ModalBuilder {
 }
 
 describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, file types', () => {
-  let fake: FakeDiscord;
-  let client: Client;
   /** The next interaction's handler: shows a modal, or reads a submit. */
   let onInteraction: (interaction: Interaction) => Promise<void> = async () => undefined;
 
+  const rig = useLoggedInClient({ guilds: [guild] });
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guild], log: () => {} });
-    client = await loginClient(fake);
-    client.on(Events.InteractionCreate, (interaction) => void onInteraction(interaction));
-    await client.application?.commands.set([
+    rig.client.on(Events.InteractionCreate, (interaction) => void onInteraction(interaction));
+    await rig.client.application?.commands.set([
       new SlashCommandBuilder().setName('open').setDescription('opens the form'),
       new SlashCommandBuilder().setName('upload').setDescription('takes audio').addAttachmentOption((o) => o.setName('clip').setDescription('audio').setFileTypes('audio')),
     ], guild.id);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
   });
 
   /** Runs /open and shows `modal`; resolves with the handle and what showModal did (undefined, or Discord's error). */
@@ -50,7 +40,7 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
         resolve();
       };
     });
-    const handle = await fake.command({ guildId: guild.id, userId: bob.id, name: 'open' });
+    const handle = await rig.fake.command({ guildId: guild.id, userId: bob.id, name: 'open' });
     await seen;
     return { handle, error: await shown };
   }
@@ -65,7 +55,7 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
       };
     });
     const wav = Buffer.from('RIFF....WAVE');
-    await fake.submitModal({ on: handle, values: { name: 'Tone', consent: true, clip: [{ data: wav, filename: 'Me.WAV', contentType: 'audio/wav' }] } });
+    await rig.fake.submitModal({ on: handle, values: { name: 'Tone', consent: true, clip: [{ data: wav, filename: 'Me.WAV', contentType: 'audio/wav' }] } });
     const submit = await submitted;
     expect(submit.customId).toBe('test:form');
     expect(submit.fields.getTextInputValue('name')).toBe('Tone');
@@ -74,7 +64,7 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
     expect(file?.name).toBe('Me.WAV');
     expect(Buffer.from(await (await fetch(file?.url ?? '')).arrayBuffer())).toEqual(wav);
     // A modal is submitted once; a second submit is a test's mistake.
-    await expect(fake.submitModal({ on: handle, values: {} })).rejects.toThrow(/no modal/);
+    await expect(rig.fake.submitModal({ on: handle, values: {} })).rejects.toThrow(/no modal/);
   });
 
   it('an unticked box arrives as false; the pre-filled value stands for a field left out', async () => {
@@ -88,7 +78,7 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
         if (interaction.isModalSubmit()) resolve(interaction);
       };
     });
-    await fake.submitModal({ on: handle, values: { clip: [{ data: Buffer.from('ID3'), filename: 'a.mp3' }] } });
+    await rig.fake.submitModal({ on: handle, values: { clip: [{ data: Buffer.from('ID3'), filename: 'a.mp3' }] } });
     const submit = await submitted;
     expect(submit.fields.getTextInputValue('name')).toBe('Kept');
     expect(submit.fields.getCheckbox('consent')).toBe(false);
@@ -97,20 +87,20 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
   it('the client refuses a file type the upload does not accept, an empty required field, a text out of its lengths, two files for one', async () => {
     const { handle } = await open(form());
     const clip = [{ data: Buffer.from('x'), filename: 'notes.txt' }];
-    const before = fake.interactions().length;
-    await expect(fake.submitModal({ on: handle, values: { name: 'Tone', consent: true, clip } })).rejects.toThrow(FormRefusal);
-    await expect(fake.submitModal({ on: handle, values: { consent: true, clip: [{ data: Buffer.from('x'), filename: 'a.wav' }] } })).rejects.toThrow(/required/);
-    await expect(fake.submitModal({ on: handle, values: { name: 'T', clip: [{ data: Buffer.from('x'), filename: 'a.wav' }] } })).rejects.toThrow(/2 to 10 characters/);
+    const before = rig.fake.interactions().length;
+    await expect(rig.fake.submitModal({ on: handle, values: { name: 'Tone', consent: true, clip } })).rejects.toThrow(FormRefusal);
+    await expect(rig.fake.submitModal({ on: handle, values: { consent: true, clip: [{ data: Buffer.from('x'), filename: 'a.wav' }] } })).rejects.toThrow(/required/);
+    await expect(rig.fake.submitModal({ on: handle, values: { name: 'T', clip: [{ data: Buffer.from('x'), filename: 'a.wav' }] } })).rejects.toThrow(/2 to 10 characters/);
     const two = [{ data: Buffer.from('x'), filename: 'a.wav' }, { data: Buffer.from('y'), filename: 'b.wav' }];
-    await expect(fake.submitModal({ on: handle, values: { name: 'Tone', clip: two } })).rejects.toThrow(/1 to 1 files/);
-    expect(fake.interactions().length).toBe(before);
+    await expect(rig.fake.submitModal({ on: handle, values: { name: 'Tone', clip: two } })).rejects.toThrow(/1 to 1 files/);
+    expect(rig.fake.interactions().length).toBe(before);
     // A client that checks nothing gets it through: the bot must check the file itself.
     const submitted = new Promise<ModalSubmitInteraction>((resolve) => {
       onInteraction = async (interaction) => {
         if (interaction.isModalSubmit()) resolve(interaction);
       };
     });
-    await fake.submitModal({ on: handle, values: { name: 'Tone', clip }, unchecked: true });
+    await rig.fake.submitModal({ on: handle, values: { name: 'Tone', clip }, unchecked: true });
     expect((await submitted).fields.getUploadedFiles('clip', true).first()?.name).toBe('notes.txt');
   });
 
@@ -130,18 +120,18 @@ describe('FakeDiscord modals: Labels, Text Inputs, File Uploads, Checkboxes, fil
   });
 
   it('file_types on an attachment option: the client offers only those files; Discord refuses a command with a bad one', async () => {
-    await expect(fake.command({ guildId: guild.id, userId: bob.id, name: 'upload', attachments: [{ option: 'clip', data: Buffer.from('x'), filename: 'notes.txt' }] }))
+    await expect(rig.fake.command({ guildId: guild.id, userId: bob.id, name: 'upload', attachments: [{ option: 'clip', data: Buffer.from('x'), filename: 'notes.txt' }] }))
       .rejects.toThrow(FormRefusal);
     const seen = new Promise<string | undefined>((resolve) => {
       onInteraction = async (interaction) => {
         if (interaction.isChatInputCommand()) resolve(interaction.options.getAttachment('clip')?.name);
       };
     });
-    await fake.command({ guildId: guild.id, userId: bob.id, name: 'upload', attachments: [{ option: 'clip', data: Buffer.from('x'), filename: 'voice.flac' }] });
+    await rig.fake.command({ guildId: guild.id, userId: bob.id, name: 'upload', attachments: [{ option: 'clip', data: Buffer.from('x'), filename: 'voice.flac' }] });
     expect(await seen).toBe('voice.flac');
     // 'pdf' is neither a group nor dot-prefixed.
     const body = { name: 'bad', description: 'bad', options: [{ type: 11, name: 'f', description: 'f', file_types: ['pdf'] }] };
-    const refused = await client.rest.post(Routes.applicationGuildCommands(APP_ID, guild.id), { body }).catch((error: unknown) => error);
+    const refused = await rig.client.rest.post(Routes.applicationGuildCommands(APP_ID, guild.id), { body }).catch((error: unknown) => error);
     expect((refused as DiscordAPIError).code).toBe(50035);
   });
 });

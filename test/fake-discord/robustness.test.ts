@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, Events, type Client } from 'discord.js';
 import WebSocket from 'ws';
 import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
+import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate, useLoggedInClient } from './helpers.ts';
 
 const g = guildSpec(7);
 
@@ -161,22 +161,11 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
 });
 
 describe('FakeDiscord interaction deadline', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guildSpec(9)], interactionTimeoutMs: 150, log: () => {} });
-    client = await loginClient(fake);
-  });
-
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [guildSpec(9)], interactionTimeoutMs: 150 });
 
   it('a first callback after the deadline is refused with 10062 Unknown interaction, as Discord does after 3 s', async () => {
     let error: unknown;
-    const done = new Promise<void>((resolve) => client.once(Events.InteractionCreate, (i) => {
+    const done = new Promise<void>((resolve) => rig.client.once(Events.InteractionCreate, (i) => {
       if (!i.isChatInputCommand()) return;
       setTimeout(() => {
         i.deferReply().catch((e: unknown) => {
@@ -184,7 +173,7 @@ describe('FakeDiscord interaction deadline', () => {
         }).finally(resolve);
       }, 300);
     }));
-    const handle = await fake.command({ guildId: guildSpec(9).id, userId: guildSpec(9).members[0]!.id, name: 'slow' });
+    const handle = await rig.fake.command({ guildId: guildSpec(9).id, userId: guildSpec(9).members[0]!.id, name: 'slow' });
     await done;
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect((error as DiscordAPIError).code).toBe(10062);

@@ -1,11 +1,10 @@
 // The local Discord's voice moderation as Discord documents it: a member's voice state carries the moderator's
 // `mute` and `deaf` and a Stage's `suppress` (VOICE_STATE_UPDATE, GUILD_CREATE's voice_states), a voice channel's
 // overwrites decide who may Speak there, and a Stage channel (type 13) suppresses whoever enters it.
-import { ChannelType, Events, PermissionFlagsBits as P, type Client, type VoiceState } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '@saybot/local-discord';
+import { ChannelType, Events, PermissionFlagsBits as P, type VoiceState } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 import { GuildRecord } from '@saybot/local-discord/state.ts';
-import { APP_ID, TOKEN, loginClient } from './helpers.ts';
+import { APP_ID, useLoggedInClient } from './helpers.ts';
 
 const GUILD = '400000000000000021';
 const TEXT = '410000000000000021';
@@ -44,19 +43,10 @@ describe('voice moderation (the local Discord, state)', () => {
 });
 
 describe('voice moderation (the local Discord, seen by discord.js)', () => {
-  let fake: FakeDiscord;
-  let client: Client;
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [spec], dave: 'off' });
-    client = await loginClient(fake);
-  });
-  afterAll(async () => {
-    await client?.destroy();
-    await fake?.close();
-  });
+  const rig = useLoggedInClient({ guilds: [spec], dave: 'off' });
 
   it('shows a Stage channel, its suppressed listener, and a member denied Speak by the voice channel\'s overwrite', () => {
-    const guild = client.guilds.cache.get(GUILD);
+    const guild = rig.client.guilds.cache.get(GUILD);
     const stage = guild?.channels.cache.get(STAGE);
     expect(stage?.type).toBe(ChannelType.GuildStageVoice);
     const listener = guild?.voiceStates.cache.get(LISTENER);
@@ -71,21 +61,21 @@ describe('voice moderation (the local Discord, seen by discord.js)', () => {
   });
 
   it('sends a server mute and a Stage speaker as VOICE_STATE_UPDATE', async () => {
-    const next = () => new Promise<VoiceState>((resolve) => client.once(Events.VoiceStateUpdate, (_before, after) => resolve(after)));
+    const next = () => new Promise<VoiceState>((resolve) => rig.client.once(Events.VoiceStateUpdate, (_before, after) => resolve(after)));
     let update = next();
-    fake.setVoiceState(GUILD, MUTED, VOICE, { mute: true });
+    rig.fake.setVoiceState(GUILD, MUTED, VOICE, { mute: true });
     expect((await update).serverMute).toBe(true);
     update = next();
-    fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: false });
+    rig.fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: false });
     const speaker = await update;
     expect(speaker.suppress).toBe(false);
     expect(speaker.channelId).toBe(STAGE);
     // As the other tests found them (they run in any order): unmuted, and the listener in the audience again.
     update = next();
-    fake.setVoiceState(GUILD, MUTED, VOICE, { mute: false });
+    rig.fake.setVoiceState(GUILD, MUTED, VOICE, { mute: false });
     await update;
     update = next();
-    fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: true });
+    rig.fake.setVoiceState(GUILD, LISTENER, STAGE, { suppress: true });
     expect((await update).suppress).toBe(true);
   });
 });

@@ -1,20 +1,14 @@
 // /v1/voice-clone: reference clips are checked by their bytes, the new voice speaks at the clip's pitch and
 // belongs to the key that made it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { cloneVoice, emotionTts, errorOf, fixture, hear, tts } from './helpers.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { cloneVoice, emotionTts, errorOf, fixture, hear, tts, useStartedSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.resetCounters());
-afterAll(() => sandbox.close());
+const rig = useStartedSandbox();
 
 async function cloned(refAudio: Uint8Array, key?: string): Promise<string> {
-  const response = await cloneVoice(sandbox, { text: 'Reference', refAudio }, { key });
+  const response = await cloneVoice(rig.sandbox, { text: 'Reference', refAudio }, { key });
   await hear(response);
   return response.headers.get('x-voice-id') ?? expect.fail('no X-Voice-Id');
 }
@@ -22,25 +16,25 @@ async function cloned(refAudio: Uint8Array, key?: string): Promise<string> {
 describe('POST /v1/voice-clone', () => {
   it('clones the 220 Hz tone: X-Voice-Id, WAV of the text at 220 Hz, then tts speaks at 220 Hz', async () => {
     const text = 'This is my new voice.';
-    const response = await cloneVoice(sandbox, { text, refAudio: fixture('tone-220hz-5s-48k.wav') });
+    const response = await cloneVoice(rig.sandbox, { text, refAudio: fixture('tone-220hz-5s-48k.wav') });
     const voiceId = response.headers.get('x-voice-id') ?? expect.fail('no X-Voice-Id');
     expect(voiceId).toMatch(/^clone_[0-9a-f]{24}$/);
     expect(response.headers.get('content-type')).toBe('audio/wav');
     const heard = await hear(response);
-    expect(Math.abs(heard.info.durationSeconds - sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
+    expect(Math.abs(heard.info.durationSeconds - rig.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
     expect(Math.abs((heard.pitchHz ?? 0) - 220)).toBeLessThan(3);
-    expect(Math.abs((sandbox.voicePitchHz(voiceId) ?? 0) - 220)).toBeLessThan(3);
-    expect(sandbox.requests[0]).toMatchObject({ endpoint: 'voice-clone', status: 200, clonedVoiceId: voiceId, charactersBilled: 21 });
+    expect(Math.abs((rig.sandbox.voicePitchHz(voiceId) ?? 0) - 220)).toBeLessThan(3);
+    expect(rig.sandbox.requests[0]).toMatchObject({ endpoint: 'voice-clone', status: 200, clonedVoiceId: voiceId, charactersBilled: 21 });
 
-    const speech = await hear(await tts(sandbox, { text: 'Speaking as the clone', voice_id: voiceId, output_format: 'mp3' }));
+    const speech = await hear(await tts(rig.sandbox, { text: 'Speaking as the clone', voice_id: voiceId, output_format: 'mp3' }));
     expect(Math.abs((speech.pitchHz ?? 0) - 220)).toBeLessThan(3);
-    const emotion = await hear(await emotionTts(sandbox, { text: 'And with feeling', voice: voiceId, exaggeration: 1 }));
+    const emotion = await hear(await emotionTts(rig.sandbox, { text: 'And with feeling', voice: voiceId, exaggeration: 1 }));
     expect(Math.abs((emotion.pitchHz ?? 0) - 220)).toBeLessThan(3);
   });
 
   it('measures the pitch of an MP3 reference (330 Hz, VBR)', async () => {
     const voiceId = await cloned(fixture('tone-330hz-5s-vbr.mp3'));
-    expect(Math.abs((sandbox.voicePitchHz(voiceId) ?? 0) - 330)).toBeLessThan(3);
+    expect(Math.abs((rig.sandbox.voicePitchHz(voiceId) ?? 0) - 330)).toBeLessThan(3);
   });
 
   it('gives an M4A reference (no AAC decoder) a pitch derived from its bytes, the same each time', async () => {
@@ -48,22 +42,22 @@ describe('POST /v1/voice-clone', () => {
     const first = await cloned(m4a);
     const second = await cloned(m4a);
     expect(first).not.toBe(second);
-    expect(sandbox.voicePitchHz(first)).toBe(pitchFromBytes(m4a));
-    expect(sandbox.voicePitchHz(second)).toBe(sandbox.voicePitchHz(first));
-    const heard = await hear(await tts(sandbox, { text: 'From M4A', voice_id: first }));
+    expect(rig.sandbox.voicePitchHz(first)).toBe(pitchFromBytes(m4a));
+    expect(rig.sandbox.voicePitchHz(second)).toBe(rig.sandbox.voicePitchHz(first));
+    const heard = await hear(await tts(rig.sandbox, { text: 'From M4A', voice_id: first }));
     expect(Math.abs((heard.pitchHz ?? 0) - pitchFromBytes(m4a))).toBeLessThan(3);
   });
 
   it('falls back to the byte-derived pitch for a silent reference', async () => {
     const silent = fixture('silent-5s.wav');
-    expect(sandbox.voicePitchHz(await cloned(silent))).toBe(pitchFromBytes(silent));
+    expect(rig.sandbox.voicePitchHz(await cloned(silent))).toBe(pitchFromBytes(silent));
   });
 
   it('keeps a cloned voice to the key that created it', async () => {
-    const other = sandbox.addKey({ plan: 'pro' });
+    const other = rig.sandbox.addKey({ plan: 'pro' });
     const voiceId = await cloned(fixture('tone-220hz-5s-48k.wav'), other);
-    expect(await errorOf(await tts(sandbox, { text: 'hi', voice_id: voiceId }))).toMatchObject({ status: 400, code: 'unknown_voice' });
-    expect((await tts(sandbox, { text: 'hi', voice_id: voiceId }, { key: other })).status).toBe(200);
+    expect(await errorOf(await tts(rig.sandbox, { text: 'hi', voice_id: voiceId }))).toMatchObject({ status: 400, code: 'unknown_voice' });
+    expect((await tts(rig.sandbox, { text: 'hi', voice_id: voiceId }, { key: other })).status).toBe(200);
   });
 
   it('answers JSON {"voice_id"} with cloneResponse json', async () => {
@@ -88,52 +82,52 @@ describe('POST /v1/voice-clone', () => {
     ['Ogg named .wav', 'ogg-renamed-as.wav', 'unsupported_reference_format'],
     ['Ogg Vorbis', 'not-allowed-ogg-5s.ogg', 'unsupported_reference_format'],
   ])('answers 400 for %s', async (_, name, code) => {
-    const error = await errorOf(await cloneVoice(sandbox, { text: 'hi', refAudio: fixture(name), filename: name }));
+    const error = await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture(name), filename: name }));
     expect(error).toMatchObject({ status: 400, code });
-    expect(sandbox.charactersBilled()).toBe(0);
+    expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 
   it('answers 400 for bytes that are not audio, and for an empty file', async () => {
     const text = new TextEncoder().encode('just some text, long enough to sniff '.repeat(20));
-    expect(await errorOf(await cloneVoice(sandbox, { text: 'hi', refAudio: text }))).toMatchObject({ code: 'unsupported_reference_format' });
-    expect(await errorOf(await cloneVoice(sandbox, { text: 'hi', refAudio: new Uint8Array() }))).toMatchObject({
+    expect(await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: text }))).toMatchObject({ code: 'unsupported_reference_format' });
+    expect(await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: new Uint8Array() }))).toMatchObject({
       status: 400,
       code: 'invalid_reference_audio',
     });
   });
 
   it('answers 400 for a form without ref_audio, with ref_audio as text, or without text', async () => {
-    const noFile = await cloneVoice(sandbox, { text: 'hi' });
+    const noFile = await cloneVoice(rig.sandbox, { text: 'hi' });
     expect(await errorOf(noFile)).toMatchObject({ status: 400, code: 'missing_ref_audio' });
 
     const form = new FormData();
     form.set('text', 'hi');
     form.set('ref_audio', 'not a file');
-    const textPart = await fetch(`${sandbox.url}/v1/voice-clone`, {
+    const textPart = await fetch(`${rig.sandbox.url}/v1/voice-clone`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${sandbox.testKey}` },
+      headers: { Authorization: `Bearer ${rig.sandbox.testKey}` },
       body: form,
     });
     expect(await errorOf(textPart)).toMatchObject({ status: 400, code: 'missing_ref_audio' });
 
-    const noText = await cloneVoice(sandbox, { refAudio: fixture('tone-220hz-5s-48k.wav') });
+    const noText = await cloneVoice(rig.sandbox, { refAudio: fixture('tone-220hz-5s-48k.wav') });
     expect(await errorOf(noText)).toMatchObject({ status: 400, code: 'invalid_text' });
   });
 
   it('answers 400 for a body that is not multipart, or multipart that does not parse', async () => {
-    const json = await fetch(`${sandbox.url}/v1/voice-clone`, {
+    const json = await fetch(`${rig.sandbox.url}/v1/voice-clone`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${sandbox.testKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${rig.sandbox.testKey}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ text: 'hi', ref_audio: 'UklGRg==' }),
     });
     expect(await errorOf(json)).toMatchObject({ status: 400, code: 'invalid_multipart' });
 
-    const broken = await fetch(`${sandbox.url}/v1/voice-clone`, {
+    const broken = await fetch(`${rig.sandbox.url}/v1/voice-clone`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${sandbox.testKey}`, 'Content-Type': 'multipart/form-data; boundary=abc' },
+      headers: { Authorization: `Bearer ${rig.sandbox.testKey}`, 'Content-Type': 'multipart/form-data; boundary=abc' },
       body: '--xyz\r\nContent-Disposition: form-data; name="text"\r\n\r\nhi\r\n--xyz--\r\n',
     });
     expect(await errorOf(broken)).toMatchObject({ status: 400, code: 'invalid_multipart' });
-    expect(sandbox.charactersBilled()).toBe(0);
+    expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 });

@@ -1,18 +1,12 @@
 // Fault injection: each kind, the endpoint filter and count, and that a faulted request bills nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { cloneVoice, errorOf, fixture, hear, readPieces, totalLength, tts, until } from './helpers.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { cloneVoice, errorOf, fixture, hear, readPieces, totalLength, tts, until, useStartedSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
+const rig = useStartedSandbox();
 beforeEach(() => {
-  sandbox.clearFaults();
-  sandbox.resetCounters();
+  rig.sandbox.clearFaults();
 });
-afterAll(() => sandbox.close());
 
 const TEXT = { text: 'A sentence long enough for a few chunks of audio.', voice_id: 'voice-b-en-f-01' };
 
@@ -25,77 +19,77 @@ describe('injected responses', () => {
     [502, undefined, '', {}],
     [200, 'application/json', '{"status":"queued"}', {}],
   ])('answers %i (%s) with the given body and headers, billing nothing', async (status, contentType, body, headers) => {
-    sandbox.injectFault({ kind: 'response', status, contentType, body, headers });
-    const response = await tts(sandbox, TEXT);
+    rig.sandbox.injectFault({ kind: 'response', status, contentType, body, headers });
+    const response = await tts(rig.sandbox, TEXT);
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe(contentType ?? null);
     expect(await response.text()).toBe(body);
     for (const [name, value] of Object.entries(headers)) expect(response.headers.get(name)).toBe(value);
-    expect(response.headers.get('x-request-id')).toBe(sandbox.requests[0]?.id);
+    expect(response.headers.get('x-request-id')).toBe(rig.sandbox.requests[0]?.id);
     expect(response.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(sandbox.requests[0]).toMatchObject({ status, fault: 'response', charactersBilled: 0 });
-    expect(sandbox.charactersBilled()).toBe(0);
+    expect(rig.sandbox.requests[0]).toMatchObject({ status, fault: 'response', charactersBilled: 0 });
+    expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 
   it('meets only its endpoint, as many times as asked, then the service answers normally', async () => {
-    sandbox.injectFault({ kind: 'response', status: 502, endpoint: 'voice-clone' });
-    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
-    expect((await tts(sandbox, TEXT)).status).toBe(503);
-    expect((await tts(sandbox, TEXT)).status).toBe(503);
-    await hear(await tts(sandbox, TEXT));
-    expect((await cloneVoice(sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') })).status).toBe(502);
-    expect(sandbox.requests.map((r) => r.fault ?? null)).toEqual(['response', 'response', null, 'response']);
-    expect(sandbox.charactersBilled()).toBe(TEXT.text.length);
+    rig.sandbox.injectFault({ kind: 'response', status: 502, endpoint: 'voice-clone' });
+    rig.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
+    expect((await tts(rig.sandbox, TEXT)).status).toBe(503);
+    expect((await tts(rig.sandbox, TEXT)).status).toBe(503);
+    await hear(await tts(rig.sandbox, TEXT));
+    expect((await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') })).status).toBe(502);
+    expect(rig.sandbox.requests.map((r) => r.fault ?? null)).toEqual(['response', 'response', null, 'response']);
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
   it('drops queued faults on clearFaults', async () => {
-    sandbox.injectFault({ kind: 'response', status: 500, times: Infinity });
-    expect((await tts(sandbox, TEXT)).status).toBe(500);
-    sandbox.clearFaults();
-    await hear(await tts(sandbox, TEXT));
+    rig.sandbox.injectFault({ kind: 'response', status: 500, times: Infinity });
+    expect((await tts(rig.sandbox, TEXT)).status).toBe(500);
+    rig.sandbox.clearFaults();
+    await hear(await tts(rig.sandbox, TEXT));
   });
 
   it('rejects a malformed fault', () => {
-    expect(() => sandbox.injectFault({ kind: 'response', status: 99 })).toThrow(RangeError);
-    expect(() => sandbox.injectFault({ kind: 'reset-after', bytes: -1 })).toThrow(RangeError);
-    expect(() => sandbox.injectFault({ kind: 'close-before-response', times: 0 })).toThrow(RangeError);
+    expect(() => rig.sandbox.injectFault({ kind: 'response', status: 99 })).toThrow(RangeError);
+    expect(() => rig.sandbox.injectFault({ kind: 'reset-after', bytes: -1 })).toThrow(RangeError);
+    expect(() => rig.sandbox.injectFault({ kind: 'close-before-response', times: 0 })).toThrow(RangeError);
   });
 });
 
 describe('faults on the normal response', () => {
   it('clone-without-voice-id: a 2xx clone without X-Voice-Id, no voice kept, billed at acceptance', async () => {
-    sandbox.injectFault({ kind: 'clone-without-voice-id' });
-    const response = await cloneVoice(sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') });
+    rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });
+    const response = await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') });
     expect(response.headers.get('x-voice-id')).toBeNull();
     await hear(response);
-    expect(sandbox.requests[0]).toMatchObject({ status: 200, fault: 'clone-without-voice-id', charactersBilled: 2 });
-    expect(sandbox.requests[0]?.clonedVoiceId).toBeUndefined();
+    expect(rig.sandbox.requests[0]).toMatchObject({ status: 200, fault: 'clone-without-voice-id', charactersBilled: 2 });
+    expect(rig.sandbox.requests[0]?.clonedVoiceId).toBeUndefined();
   });
 
   it('slow-headers: nothing arrives before the delay (a client timeout fires first)', async () => {
-    sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 60_000 });
-    const error = await tts(sandbox, TEXT, { signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
+    rig.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 60_000 });
+    const error = await tts(rig.sandbox, TEXT, { signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TimeoutError' });
-    await until(() => sandbox.requests[0]?.outcome === 'client-aborted');
-    expect(sandbox.requests[0]?.status).toBeUndefined();
-    expect(sandbox.charactersBilled()).toBe(0);
+    await until(() => rig.sandbox.requests[0]?.outcome === 'client-aborted');
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 
   it('slow-headers: a patient client still gets the whole audio', async () => {
-    sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 20 });
-    await hear(await tts(sandbox, TEXT));
-    expect(sandbox.requests[0]).toMatchObject({ fault: 'slow-headers', outcome: 'complete', charactersBilled: TEXT.text.length });
+    rig.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 20 });
+    await hear(await tts(rig.sandbox, TEXT));
+    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'slow-headers', outcome: 'complete', charactersBilled: TEXT.text.length });
   });
 
   it.each([5000, 0])('reset-after %i: the connection breaks after exactly that many body bytes; billed at the 2xx', async (bytes) => {
-    sandbox.injectFault({ kind: 'reset-after', bytes });
-    const response = await tts(sandbox, TEXT);
+    rig.sandbox.injectFault({ kind: 'reset-after', bytes });
+    const response = await tts(rig.sandbox, TEXT);
     expect(response.status).toBe(200);
     const { pieces, error } = await readPieces(response);
     expect(error).toBeDefined();
     expect(totalLength(pieces)).toBe(bytes);
-    expect(sandbox.requests[0]).toMatchObject({ fault: 'reset-after', outcome: 'reset', bodyBytes: bytes, charactersBilled: TEXT.text.length });
-    expect(sandbox.charactersBilled()).toBe(TEXT.text.length);
+    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'reset-after', outcome: 'reset', bodyBytes: bytes, charactersBilled: TEXT.text.length });
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
   it('stall-after: that many bytes, then silence with the socket open, until close() ends it', async () => {
@@ -114,16 +108,16 @@ describe('faults on the normal response', () => {
   });
 
   it('close-before-response: the socket closes with no response at all', async () => {
-    sandbox.injectFault({ kind: 'close-before-response' });
-    await expect(tts(sandbox, TEXT)).rejects.toThrow(TypeError);
-    expect(sandbox.requests[0]).toMatchObject({ fault: 'close-before-response', outcome: 'closed-before-response', charactersBilled: 0 });
-    expect(sandbox.requests[0]?.status).toBeUndefined();
-    await hear(await tts(sandbox, TEXT)); // the next request is served again
+    rig.sandbox.injectFault({ kind: 'close-before-response' });
+    await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);
+    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'close-before-response', outcome: 'closed-before-response', charactersBilled: 0 });
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    await hear(await tts(rig.sandbox, TEXT)); // the next request is served again
   });
 
   it('applies to an error response too: a 400 whose headers come late', async () => {
-    sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 10 });
-    expect(await errorOf(await tts(sandbox, { text: 'hi' }))).toMatchObject({ status: 400, code: 'invalid_voice' });
-    expect(sandbox.requests[0]?.fault).toBe('slow-headers');
+    rig.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 10 });
+    expect(await errorOf(await tts(rig.sandbox, { text: 'hi' }))).toMatchObject({ status: 400, code: 'invalid_voice' });
+    expect(rig.sandbox.requests[0]?.fault).toBe('slow-headers');
   });
 });

@@ -1,7 +1,8 @@
 // Small HTTP and audio helpers for the sandbox suites: real requests with fetch, real decoding with src/audio.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/audio/analysis/clip.ts';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { made } from '../support/made.ts';
 
 export { fixture } from '../audio/fixtures.ts';
 
@@ -104,4 +105,15 @@ export async function readPieces(response: Response): Promise<{ pieces: Uint8Arr
 
 export function totalLength(pieces: readonly Uint8Array[]): number {
   return pieces.reduce((n, p) => n + p.length, 0);
+}
+
+/** One sandbox for a test file: started before its tests, its counters reset before each, closed after. */
+export function useStartedSandbox(): { readonly sandbox: Sandbox } {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  beforeEach(() => sandbox?.resetCounters());
+  afterAll(() => sandbox?.close());
+  return made<{ sandbox: Sandbox }>({ sandbox: () => sandbox });
 }

@@ -1,26 +1,20 @@
 // The HTTP surface around the endpoints: unknown paths and methods, oversized bodies, internal errors, IDs.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { errorOf, hear, tts, until } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { errorOf, hear, tts, until, useStartedSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.resetCounters());
-afterAll(() => sandbox.close());
+const rig = useStartedSandbox();
 
 describe('the server', () => {
   it('listens on 127.0.0.1 at a free port by default', () => {
-    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(sandbox.url.endsWith(':0')).toBe(false);
+    expect(rig.sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(rig.sandbox.url.endsWith(':0')).toBe(false);
   });
 
   it('answers 404 for unknown paths', async () => {
     for (const path of ['/', '/v1/tts/', '/v2/tts', '/v1/voices']) {
-      const response = await fetch(`${sandbox.url}${path}`, { method: 'POST' });
+      const response = await fetch(`${rig.sandbox.url}${path}`, { method: 'POST' });
       expect(await errorOf(response), path).toMatchObject({ status: 404, code: 'not_found' });
       expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     }
@@ -28,23 +22,23 @@ describe('the server', () => {
 
   it('answers 405 with Allow: POST for other methods', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const response = await fetch(`${sandbox.url}/v1/tts`, { method, headers: { Authorization: `Bearer ${sandbox.testKey}` } });
+      const response = await fetch(`${rig.sandbox.url}/v1/tts`, { method, headers: { Authorization: `Bearer ${rig.sandbox.testKey}` } });
       expect(response.headers.get('allow')).toBe('POST');
       expect(await errorOf(response)).toMatchObject({ status: 405, code: 'method_not_allowed' });
     }
   });
 
   it('answers 413 for a JSON body over 1 MiB', async () => {
-    const response = await tts(sandbox, { text: 'x'.repeat(1024 * 1024), voice_id: 'voice-b-ko-f-01' });
+    const response = await tts(rig.sandbox, { text: 'x'.repeat(1024 * 1024), voice_id: 'voice-b-ko-f-01' });
     expect(await errorOf(response)).toMatchObject({ status: 413, code: 'payload_too_large' });
   });
 
   it('gives every request its own X-Request-Id, matching its record', async () => {
-    const responses = await Promise.all([1, 2, 3].map(() => tts(sandbox, { text: 'hi', voice_id: 'voice-b-ko-f-01' })));
+    const responses = await Promise.all([1, 2, 3].map(() => tts(rig.sandbox, { text: 'hi', voice_id: 'voice-b-ko-f-01' })));
     const ids = responses.map((r) => r.headers.get('x-request-id'));
     await Promise.all(responses.map((r) => r.arrayBuffer()));
     expect(new Set(ids).size).toBe(3);
-    expect(sandbox.requests.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(rig.sandbox.requests.map((r) => r.id).sort()).toEqual([...ids].sort());
   });
 
   it('answers 500 for an internal error and keeps serving', async () => {
@@ -70,15 +64,15 @@ describe('the server', () => {
   });
 
   it('shrugs off a client that goes away mid-upload', async () => {
-    const { port } = new URL(sandbox.url);
+    const { port } = new URL(rig.sandbox.url);
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /v1/tts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sandbox.testKey}\r\nContent-Length: 1000\r\n\r\n{"text":`);
-    await until(() => sandbox.requests.length === 1);
+    socket.write(`POST /v1/tts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${rig.sandbox.testKey}\r\nContent-Length: 1000\r\n\r\n{"text":`);
+    await until(() => rig.sandbox.requests.length === 1);
     socket.destroy();
-    await until(() => sandbox.requests[0]?.outcome === 'client-aborted');
-    expect(sandbox.requests[0]?.status).toBeUndefined();
-    await hear(await tts(sandbox, { text: 'still here', voice_id: 'voice-b-ko-f-01' }));
+    await until(() => rig.sandbox.requests[0]?.outcome === 'client-aborted');
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    await hear(await tts(rig.sandbox, { text: 'still here', voice_id: 'voice-b-ko-f-01' }));
   });
 
   it('refuses options it cannot honour', async () => {

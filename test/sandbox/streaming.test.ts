@@ -1,56 +1,50 @@
 // Pacing and the streamed WAV header: the body arrives in pieces while the sandbox is still sending it.
 // Assertions are on order and counts, never on how long anything took.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { emotionTts, hear, readPieces, totalLength, tts, until } from './helpers.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { emotionTts, hear, readPieces, totalLength, tts, until, useStartedSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
+const rig = useStartedSandbox();
 beforeEach(() => {
-  sandbox.setPacing({ startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false });
-  sandbox.resetCounters();
+  rig.sandbox.setPacing({ startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096, streamedWavHeader: false });
 });
-afterAll(() => sandbox.close());
 
 // 1.2 s of audio: 57,644 bytes of WAV at 24 kHz.
 const TEXT = { text: 'Twenty characters!!!', voice_id: 'voice-b-de-f-01' };
 
 describe('pacing', () => {
   it('sends a paced body chunked, in order, while still synthesising', async () => {
-    sandbox.setPacing({ realtimeFactor: 0.25, chunkBytes: 2048 });
-    const response = await tts(sandbox, TEXT);
+    rig.sandbox.setPacing({ realtimeFactor: 0.25, chunkBytes: 2048 });
+    const response = await tts(rig.sandbox, TEXT);
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     expect(response.headers.get('content-length')).toBeNull();
     const reader = (response.body ?? expect.fail('no body')).getReader();
     const first = await reader.read();
     // The first piece is here; the sandbox has more to send.
-    const record = sandbox.requests[0] ?? expect.fail('no record');
+    const record = rig.sandbox.requests[0] ?? expect.fail('no record');
     expect(record.outcome).toBeUndefined();
     expect(record.bodyBytes).toBeLessThan(57_644);
     const pieces = [first.value ?? expect.fail('empty body')];
     for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
     expect(pieces.length).toBeGreaterThan(5);
-    expect(sandbox.requests[0]).toMatchObject({ outcome: 'complete', bodyBytes: 57_644, chunks: Math.ceil(57_644 / 2048) });
+    expect(rig.sandbox.requests[0]).toMatchObject({ outcome: 'complete', bodyBytes: 57_644, chunks: Math.ceil(57_644 / 2048) });
 
     // The same bytes, in the same order, as an unpaced response.
-    sandbox.setPacing({ realtimeFactor: 0 });
-    const whole = new Uint8Array(await (await tts(sandbox, TEXT)).arrayBuffer());
+    rig.sandbox.setPacing({ realtimeFactor: 0 });
+    const whole = new Uint8Array(await (await tts(rig.sandbox, TEXT)).arrayBuffer());
     expect(Buffer.concat(pieces).equals(whole)).toBe(true);
   });
 
   it('sends an unpaced body with Content-Length in chunkBytes writes', async () => {
-    sandbox.setPacing({ chunkBytes: 1000 });
-    const response = await tts(sandbox, TEXT);
+    rig.sandbox.setPacing({ chunkBytes: 1000 });
+    const response = await tts(rig.sandbox, TEXT);
     expect(response.headers.get('content-length')).toBe('57644');
     const { pieces, error } = await readPieces(response);
     expect(error).toBeUndefined();
     expect(totalLength(pieces)).toBe(57_644);
-    expect(sandbox.requests[0]?.chunks).toBe(58);
+    expect(rig.sandbox.requests[0]?.chunks).toBe(58);
   });
 
   it('holds the headers back for startDelayMs, and stops waiting when the client leaves', async () => {
@@ -81,8 +75,8 @@ describe('pacing', () => {
   });
 
   it('does not delay error responses', async () => {
-    sandbox.setPacing({ startDelayMs: 60_000 });
-    expect((await tts(sandbox, { text: 'hi', voice_id: 'nope' })).status).toBe(400);
+    rig.sandbox.setPacing({ startDelayMs: 60_000 });
+    expect((await tts(rig.sandbox, { text: 'hi', voice_id: 'nope' })).status).toBe(400);
   });
 
   it('close() ends paced responses promptly', async () => {
@@ -96,16 +90,16 @@ describe('pacing', () => {
   });
 
   it('rejects bad pacing', () => {
-    expect(() => sandbox.setPacing({ chunkBytes: 0 })).toThrow();
-    expect(() => sandbox.setPacing({ realtimeFactor: -1 })).toThrow();
-    expect(sandbox.pacing.chunkBytes).toBe(4096);
+    expect(() => rig.sandbox.setPacing({ chunkBytes: 0 })).toThrow();
+    expect(() => rig.sandbox.setPacing({ realtimeFactor: -1 })).toThrow();
+    expect(rig.sandbox.pacing.chunkBytes).toBe(4096);
   });
 });
 
 describe('streamed WAV header', () => {
   it('carries sizes of 0xFFFFFFFF and a LIST chunk before data, and still decodes', async () => {
-    sandbox.setPacing({ streamedWavHeader: true });
-    for (const response of [await tts(sandbox, TEXT), await emotionTts(sandbox, { text: TEXT.text, voice: TEXT.voice_id })]) {
+    rig.sandbox.setPacing({ streamedWavHeader: true });
+    for (const response of [await tts(rig.sandbox, TEXT), await emotionTts(rig.sandbox, { text: TEXT.text, voice: TEXT.voice_id })]) {
       expect(response.headers.get('content-length')).toBeNull();
       const heard = await hear(response);
       const view = new DataView(heard.bytes.buffer, heard.bytes.byteOffset);
@@ -122,8 +116,8 @@ describe('streamed WAV header', () => {
   });
 
   it('leaves MP3 alone: Content-Length, no WAV header', async () => {
-    sandbox.setPacing({ streamedWavHeader: true });
-    const response = await tts(sandbox, { ...TEXT, output_format: 'mp3' });
+    rig.sandbox.setPacing({ streamedWavHeader: true });
+    const response = await tts(rig.sandbox, { ...TEXT, output_format: 'mp3' });
     expect(Number(response.headers.get('content-length'))).toBeGreaterThan(0);
     expect((await hear(response)).info.format).toBe('mp3');
   });
@@ -137,7 +131,7 @@ describe('streamed WAV header', () => {
       await fresh.close();
     }
     // This suite's beforeEach turned it off.
-    const heard = await hear(await tts(sandbox, TEXT));
+    const heard = await hear(await tts(rig.sandbox, TEXT));
     const view = new DataView(heard.bytes.buffer, heard.bytes.byteOffset);
     expect(view.getUint32(4, true)).toBe(heard.bytes.length - 8);
     expect(Buffer.from(heard.bytes.subarray(36, 40)).toString('latin1')).toBe('data');

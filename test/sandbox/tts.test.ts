@@ -1,57 +1,51 @@
 // /v1/tts and /v1/emotion-tts over real HTTP: the audio decodes, lasts as long as the text says and speaks at
 // the voice's pitch; every malformed request is a 400 with a JSON error and bills nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PRESET_VOICES, startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { emotionTts, errorOf, hear, tts } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { PRESET_VOICES, startSandbox } from '../../src/sandbox/index.ts';
+import { emotionTts, errorOf, hear, tts, useStartedSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.resetCounters());
-afterAll(() => sandbox.close());
+const rig = useStartedSandbox();
 
 describe('POST /v1/tts', () => {
   it('returns WAV PCM16 24 kHz mono of the expected length at the voice pitch', async () => {
     const text = 'Hello there, this is SayBot.';
-    const response = await tts(sandbox, { text, voice_id: 'voice-b-en-f-01' });
+    const response = await tts(rig.sandbox, { text, voice_id: 'voice-b-en-f-01' });
     expect(response.headers.get('content-type')).toBe('audio/wav');
     expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
     const heard = await hear(response);
     expect(heard.info).toMatchObject({ format: 'wav', sampleRate: 24_000, channels: 1, truncated: false });
-    expect(sandbox.expectedDurationSeconds(text)).toBeCloseTo(28 * 0.06, 6);
-    expect(Math.abs(heard.info.durationSeconds - sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
+    expect(rig.sandbox.expectedDurationSeconds(text)).toBeCloseTo(28 * 0.06, 6);
+    expect(Math.abs(heard.info.durationSeconds - rig.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
     expect(Math.abs((heard.pitchHz ?? 0) - 540)).toBeLessThan(3);
-    expect(sandbox.voicePitchHz('voice-b-en-f-01')).toBe(540);
-    expect(sandbox.requests).toMatchObject([
+    expect(rig.sandbox.voicePitchHz('voice-b-en-f-01')).toBe(540);
+    expect(rig.sandbox.requests).toMatchObject([
       { endpoint: 'tts', status: 200, voice: 'voice-b-en-f-01', outputFormat: 'wav', charactersBilled: 28, outcome: 'complete' },
     ]);
-    expect(sandbox.requests[0]?.bodyBytes).toBe(heard.bytes.length);
+    expect(rig.sandbox.requests[0]?.bodyBytes).toBe(heard.bytes.length);
   });
 
   it('returns MP3 for output_format mp3, and it decodes', async () => {
-    const response = await tts(sandbox, { text: 'MP3, please.', voice_id: 'voice-b-ko-m-01', output_format: 'mp3' });
+    const response = await tts(rig.sandbox, { text: 'MP3, please.', voice_id: 'voice-b-ko-m-01', output_format: 'mp3' });
     expect(response.headers.get('content-type')).toBe('audio/mpeg');
     const heard = await hear(response);
     expect(heard.info.format).toBe('mp3');
     expect(heard.info).toMatchObject({ channels: 1, sampleRate: 24_000, truncated: false });
     // The LAME Info frame's delay and padding let the decoder cut the stream to the exact length.
-    expect(heard.info.durationSeconds).toBeCloseTo(sandbox.expectedDurationSeconds('MP3, please.'), 3);
+    expect(heard.info.durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds('MP3, please.'), 3);
     expect(Math.abs((heard.pitchHz ?? 0) - 110)).toBeLessThan(3);
   });
 
   it('gives the shortest text half a second and accepts language and tone_instruction', async () => {
     const heard = await hear(
-      await tts(sandbox, { text: 'Hi', voice_id: 'voice-b-ja-m-01', language: 'ja', tone_instruction: 'whisper softly' }),
+      await tts(rig.sandbox, { text: 'Hi', voice_id: 'voice-b-ja-m-01', language: 'ja', tone_instruction: 'whisper softly' }),
     );
-    expect(sandbox.expectedDurationSeconds('Hi')).toBe(0.5);
+    expect(rig.sandbox.expectedDurationSeconds('Hi')).toBe(0.5);
     expect(Math.abs(heard.info.durationSeconds - 0.5)).toBeLessThan(0.1);
   });
 
   it('speaks every preset at its own pitch', async () => {
     const heard = await Promise.all(
-      PRESET_VOICES.map(async (voice) => ({ voice, heard: await hear(await tts(sandbox, { text: 'Voice check', voice_id: voice.id })) })),
+      PRESET_VOICES.map(async (voice) => ({ voice, heard: await hear(await tts(rig.sandbox, { text: 'Voice check', voice_id: voice.id })) })),
     );
     for (const { voice, heard: h } of heard) expect(Math.abs((h.pitchHz ?? 0) - voice.pitchHz), voice.id).toBeLessThan(3);
   });
@@ -95,27 +89,27 @@ describe('POST /v1/tts', () => {
     ['language not a string', { text: 'hi', voice_id: 'voice-b-ko-f-01', language: 7 }, 'invalid_language'],
     ['text over the cap', { text: 'a'.repeat(5001), voice_id: 'voice-b-ko-f-01' }, 'text_too_long'],
   ])('answers 400 for %s', async (_, body, code) => {
-    const error = await errorOf(await tts(sandbox, body));
+    const error = await errorOf(await tts(rig.sandbox, body));
     expect(error).toMatchObject({ status: 400, code });
-    expect(sandbox.charactersBilled()).toBe(0);
-    expect(sandbox.requests[0]).toMatchObject({ status: 400, errorCode: code, charactersBilled: 0 });
+    expect(rig.sandbox.charactersBilled()).toBe(0);
+    expect(rig.sandbox.requests[0]).toMatchObject({ status: 400, errorCode: code, charactersBilled: 0 });
   });
 });
 
 describe('POST /v1/emotion-tts', () => {
   it('returns WAV as application/octet-stream in the default voice', async () => {
-    const response = await emotionTts(sandbox, { text: 'So happy!' });
+    const response = await emotionTts(rig.sandbox, { text: 'So happy!' });
     expect(response.headers.get('content-type')).toBe('application/octet-stream');
     const heard = await hear(response);
     expect(heard.info.format).toBe('wav');
-    expect(Math.abs(heard.info.durationSeconds - sandbox.expectedDurationSeconds('So happy!'))).toBeLessThan(0.1);
-    expect(Math.abs((heard.pitchHz ?? 0) - (sandbox.voicePitchHz('voice-b-ko-f-01') ?? 0))).toBeLessThan(3);
-    expect(sandbox.requests[0]).toMatchObject({ voice: 'voice-b-ko-f-01', exaggeration: 0.5, charactersBilled: 9 });
+    expect(Math.abs(heard.info.durationSeconds - rig.sandbox.expectedDurationSeconds('So happy!'))).toBeLessThan(0.1);
+    expect(Math.abs((heard.pitchHz ?? 0) - (rig.sandbox.voicePitchHz('voice-b-ko-f-01') ?? 0))).toBeLessThan(3);
+    expect(rig.sandbox.requests[0]).toMatchObject({ voice: 'voice-b-ko-f-01', exaggeration: 0.5, charactersBilled: 9 });
   });
 
   it('gets louder with exaggeration: at least 12 dB from 0 to 1', async () => {
     const level = async (exaggeration: number) =>
-      (await hear(await emotionTts(sandbox, { text: 'Loudness', voice: 'voice-b-en-m-01', exaggeration }))).levelDbfs;
+      (await hear(await emotionTts(rig.sandbox, { text: 'Loudness', voice: 'voice-b-en-m-01', exaggeration }))).levelDbfs;
     const [quiet, middle, loud] = [await level(0), await level(0.5), await level(1)];
     expect(loud - quiet).toBeGreaterThanOrEqual(12);
     expect(middle).toBeGreaterThan(quiet);
@@ -131,7 +125,7 @@ describe('POST /v1/emotion-tts', () => {
     ['no text', { exaggeration: 0.2 }, 'invalid_text'],
     ['not JSON', 'text=hi', 'invalid_json'],
   ])('answers 400 for %s', async (_, body, code) => {
-    expect(await errorOf(await emotionTts(sandbox, body))).toMatchObject({ status: 400, code });
-    expect(sandbox.charactersBilled()).toBe(0);
+    expect(await errorOf(await emotionTts(rig.sandbox, body))).toMatchObject({ status: 400, code });
+    expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 });

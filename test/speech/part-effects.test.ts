@@ -1,21 +1,12 @@
 // Speed and volume in PartSource, against the sandbox over HTTP with a real audio cache on disk and real
 // accounting: the paid request never carries them, the original is cached once, and every other speed or volume
 // of the same text is made from it without a second call or a second charge.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { VoiceApiClient } from '../../src/api/index.ts';
+import { describe, expect, it } from 'vitest';
 import { dominantPitchHz } from '../../src/audio/analysis/analysis.ts';
 import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { LIMIT } from '../../src/audio/effects/gain.ts';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting } from '../../src/quota/accounting.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { PartSource } from '../../src/speech/part-source.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { useSpeechRig } from '../support/speech-rig.ts';
 
 const VOICE = 'voice-b-en-m-01';
 const who = { guildId: 'G', userId: 'U', command: 'say' };
@@ -24,55 +15,28 @@ const request = (text: string, format: 'wav' | 'mp3', speed = 1, volumeDb = 0): 
   kind: 'tts', text, voice: VOICE, format, ...(speed === 1 && volumeDb === 0 ? {} : { effects: { speed, volumeDb } }),
 });
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-let store: SqliteStore;
-let accounting: Accounting;
-let cacheDir: string;
-let source: PartSource;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-beforeEach(async () => {
-  store = new SqliteStore(':memory:');
-  accounting = new Accounting({ store, budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
-  cacheDir = mkdtempSync(path.join(tmpdir(), 'saybot-effects-'));
-  const cache = await AudioCache.open({ dir: cacheDir, maxBytes: 64 * 1024 * 1024, logger: silentLogger });
-  source = new PartSource({ client, logger: silentLogger, accounting, cache });
-});
-afterEach(async () => {
-  await source.close();
-  await store.close();
-  rmSync(cacheDir, { recursive: true, force: true });
-  sandbox.resetCounters();
-});
+const rig = useSpeechRig({ cacheDirPrefix: 'saybot-effects-' });
 
 /** One part fetched as a request would: needs, authorize, fetch, read whole; the charge closed. */
 async function speak(req: SpeechRequest, text: string): Promise<{ bytes: Buffer; free: boolean }> {
-  const needs = await source.needs(req, [text]);
-  const charge = await accounting.authorize(who, needs);
+  const needs = await rig.source.needs(req, [text]);
+  const charge = await rig.accounting.authorize(who, needs);
   try {
-    const part = await source.fetch(req, text, new AbortController().signal, charge);
+    const part = await rig.source.fetch(req, text, new AbortController().signal, charge);
     return { bytes: Buffer.concat(await part.body.toArray()), free: needs[0]?.free ?? false };
   } finally {
     charge.close();
   }
 }
 
-const ttsCalls = () => sandbox.requests.filter((r) => r.endpoint === 'tts');
+const ttsCalls = () => rig.sandbox.requests.filter((r) => r.endpoint === 'tts');
 
 describe('PartSource with speed and volume', () => {
   for (const format of ['wav', 'mp3'] as const) {
     it(`${format}: one paid call for the text at 1x, 1.5x, 0.75x and -6 dB; each as long as its speed says, at the voice's pitch`, async () => {
       const text = `Speed changes cost nothing more, ${format}.`;
-      const expected = sandbox.expectedDurationSeconds(text);
-      const pitch = sandbox.voicePitchHz(VOICE) ?? 0;
+      const expected = rig.sandbox.expectedDurationSeconds(text);
+      const pitch = rig.sandbox.voicePitchHz(VOICE) ?? 0;
       const first = await speak(request(text, format, 1.5), text);
       expect(first.free).toBe(false);
       for (const [speed, volumeDb] of [[1, 0], [0.75, 0], [1.5, 0], [1, -6]] as const) {
@@ -86,21 +50,21 @@ describe('PartSource with speed and volume', () => {
       const calls = ttsCalls();
       expect(calls).toHaveLength(1);
       // The paid request is the plain one: the sandbox billed its characters once.
-      expect(sandbox.charactersBilled()).toBe(text.length);
-      await source.close();
-      expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 4 * text.length });
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      await rig.source.close();
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 4 * text.length });
     });
   }
 
   it('identical changed parts asked at once share one call and one change', async () => {
-    sandbox.setPacing({ startDelayMs: 150 });
+    rig.sandbox.setPacing({ startDelayMs: 150 });
     try {
       const text = 'Three of us at twice the speed.';
       const results = await Promise.all([1, 2, 3].map(() => speak(request(text, 'wav', 2), text)));
-      for (const { bytes } of results) expect((await analyseClip(bytes)).durationSeconds).toBeCloseTo(sandbox.expectedDurationSeconds(text) / 2, 1);
+      for (const { bytes } of results) expect((await analyseClip(bytes)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text) / 2, 1);
       expect(ttsCalls()).toHaveLength(1);
     } finally {
-      sandbox.setPacing({ startDelayMs: 0 });
+      rig.sandbox.setPacing({ startDelayMs: 0 });
     }
   });
 

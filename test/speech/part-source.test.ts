@@ -2,8 +2,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { VoiceApiClient } from '../../src/api/index.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
@@ -11,72 +10,46 @@ import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { Refusal } from '../../src/refusal.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting } from '../../src/quota/accounting.ts';
-import { startSandbox, PLAN_LIMITS, type Sandbox } from '../../src/sandbox/index.ts';
+import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
 import type { SpeechRequest } from '../../src/speech/pipeline.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { useSpeechRig } from '../support/speech-rig.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
 const month = () => new Date().toISOString().slice(0, 7);
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-let store: SqliteStore;
-let accounting: Accounting;
-let source: PartSource;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-beforeEach(() => {
-  store = new SqliteStore(':memory:');
-  accounting = new Accounting({ store, budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
-  source = new PartSource({ client, logger: silentLogger, accounting });
-});
-afterEach(async () => {
-  await source.close();
-  await store.close();
-  sandbox.clearFaults();
-  sandbox.setPacing({ startDelayMs: 0 });
-  sandbox.setKeyUsed(sandbox.testKey, 0);
-  sandbox.resetCounters();
-});
+const rig = useSpeechRig();
 
 describe('PartSource', () => {
   it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
-    sandbox.setPacing({ startDelayMs: 200 });
+    rig.sandbox.setPacing({ startDelayMs: 200 });
     const text = 'Once for all of us.';
-    const charges = await Promise.all([1, 2, 3].map(async () => accounting.authorize(who, await source.needs(request(text), [text]))));
+    const charges = await Promise.all([1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))));
     const signal = new AbortController().signal;
-    const parts = await Promise.all(charges.map((charge) => source.fetch(request(text), text, signal, charge)));
+    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, charge)));
     const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
-    for (const body of bodies) expect((await analyseClip(body)).durationSeconds).toBeCloseTo(sandbox.expectedDurationSeconds(text), 2);
-    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    await source.close();
-    expect(await store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
+    for (const body of bodies) expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    await rig.source.close();
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
     for (const charge of charges) charge.close();
   });
 
   it('counts a part already in flight as free', async () => {
-    sandbox.setPacing({ startDelayMs: 300 });
+    rig.sandbox.setPacing({ startDelayMs: 300 });
     const text = 'In flight already.';
-    expect((await source.needs(request(text), [text]))[0]?.free).toBe(false);
-    const pending = source.fetch(request(text), text, new AbortController().signal);
-    expect((await source.needs(request(text), [text]))[0]?.free).toBe(true);
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(false);
+    const pending = rig.source.fetch(request(text), text, new AbortController().signal);
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(true);
     (await pending).body.destroy();
   });
 
   it('a part counted free at acceptance (in flight) that must be fetched again passes the budget first', async () => {
     const text = 'Counted free, then paid.';
-    const budgeted = new Accounting({ store, budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
-    const parts = new PartSource({ client, logger: silentLogger, accounting: budgeted });
-    sandbox.setPacing({ startDelayMs: 200 });
+    const budgeted = new Accounting({ store: rig.store, budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
+    const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
+    rig.sandbox.setPacing({ startDelayMs: 200 });
     const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
     const fetching = parts.fetch(request(text), text, new AbortController().signal, first);
     // Accepted while the first is in flight: free, so nothing is held for it.
@@ -85,33 +58,33 @@ describe('PartSource', () => {
     await (await fetching).body.toArray();
     first.close();
     await parts.close(); // the flight is over (no cache): the second must fetch the part itself
-    const again = new PartSource({ client, logger: silentLogger, accounting: budgeted });
+    const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
     const error = await again.fetch(request(text), text, new AbortController().signal, second).then(() => undefined, (e: unknown) => e);
     second.close();
     await again.close();
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason.code).toBe('budget-guild-month');
-    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect((await rig.store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
   });
 
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
-    sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator);
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
-    const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    await expect(source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
-    expect((await store.quota.get()).exhausted).toBeDefined();
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
+    expect((await rig.store.quota.get()).exhausted).toBeDefined();
     charge.close();
   });
 
   it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
-    sandbox.setKeyUsed(sandbox.testKey, PLAN_LIMITS.creator - 4);
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator - 4);
     const text = 'Longer than four.';
-    const error = await source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
+    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
     expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
-    expect((await store.quota.get()).exhausted).toBeUndefined();
+    expect((await rig.store.quota.get()).exhausted).toBeUndefined();
   });
 
   it('encodes its parts to Opus with the encoding the app was started with (main.ts VoicePlaneOptions)', async () => {
@@ -121,9 +94,9 @@ describe('PartSource', () => {
       const part = await from.fetch(request(text), text, new AbortController().signal);
       return (await part.packets!().toArray()) as Buffer[];
     };
-    const baseline = new PartSource({ client, logger: silentLogger, encoding: LEGACY_SETTINGS });
+    const baseline = new PartSource({ client: rig.client, logger: silentLogger, encoding: LEGACY_SETTINGS });
     try {
-      const [speech, legacy] = await Promise.all([packetsOf(source, 'Mono as spoken.'), packetsOf(baseline, 'Stereo as before.')]);
+      const [speech, legacy] = await Promise.all([packetsOf(rig.source, 'Mono as spoken.'), packetsOf(baseline, 'Stereo as before.')]);
       expect(speech.length).toBeGreaterThan(10);
       expect(speech.every((p) => !isStereo(p))).toBe(true);
       expect(legacy.length).toBeGreaterThan(10);
@@ -140,20 +113,20 @@ describe('PartSource', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
     try {
       const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
-      const parts = new PartSource({ client, logger: silentLogger, accounting, cache });
+      const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
       const texts = ['The first part.', 'The second part.'];
       const asked: SpeechRequest = { kind: 'tts', text: texts.join(' '), voice: 'voice-b-en-f-01', format: 'wav', ...(effects ? { effects } : {}) };
-      const charge = await accounting.authorize(who, await parts.needs(asked, texts));
-      sandbox.setPacing({ startDelayMs: 300 });
+      const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
+      rig.sandbox.setPacing({ startDelayMs: 300 });
       const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
       // Deleted once the service has the request (paid: its audio is on its way).
-      await vi.waitFor(() => expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+      await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
       await parts.purgeVoice(asked.voice);
       await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
       await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({ problem: { code: 'voice-deleted' } });
       await parts.close();
       charge.close();
-      expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+      expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
       expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,3 +29,12 @@ export function forEachBackend(body: (store: Store, backend: Backend) => void): 
     body(store, backend);
   });
 }
+
+/** Two guilds of the store contract tests (plain IDs: no Discord behind them). */
+export const G1 = '200000000000000001';
+export const G2 = '200000000000000002';
+/** The member who sets a server's things (presets, defaults, the dictionary). */
+export const ADMIN = '300000000000000001';
+/** Two members of those guilds. */
+export const MEMBER = '300000000000000002';
+export const OTHER_MEMBER = '300000000000000003';

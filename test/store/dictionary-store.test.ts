@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ENTRIES, MAX_PATTERNS, importDictionary } from '../../src/text/dictionary.ts';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
+import { ADMIN, G1, G2, forEachBackend } from './contract.ts';
 
 // The Dictionary area of the store contract (issue 14): a server's words and how to say them.
 forEachBackend((store, backend) => {

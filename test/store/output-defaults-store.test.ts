@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
-const A = '300000000000000002';
-const B = '300000000000000003';
+import { ADMIN, G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';
 
 // The OutputDefaults area of the store contract (issue 15): how replies reach members outside voice.
 forEachBackend((store) => {

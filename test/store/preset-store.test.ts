@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
-const MEMBER = '300000000000000002';
+import { ADMIN, G1, G2, MEMBER, forEachBackend } from './contract.ts';
 
 // The Preset area of the store contract: presets, the default preset, member defaults.
 forEachBackend((store) => {

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FORGET_RULES } from '../../src/store/forget-plan.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../support/db-scan.ts';
 import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../support/privacy-seed.ts';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const A = '300000000000000002';
-const B = '300000000000000003';
+import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
-const MEMBER = '300000000000000002';
+import { ADMIN, G1, G2, MEMBER, forEachBackend } from './contract.ts';
 
 // The VoiceLibrary area of the store contract: cloned voices and the names held for clones under way.
 forEachBackend((store) => {

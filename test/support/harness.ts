@@ -13,6 +13,7 @@ import type { Store } from '../../src/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
+import { ALICE, BOB, GENERAL, LONDON, LONDON_TEXT, LOUNGE, MINJI, OTHER_ROOM, OUTSIDE, SEOUL, SEOUL_STAGE, SEOUL_TEXT } from './world.ts';
 import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from '@saybot/local-discord/types.ts';
 import { bufferingClient } from '../../fixtures/buffering-client.ts';
 
@@ -30,29 +31,29 @@ function trustFakeDiscord(pem: string): void {
 export function defaultGuilds(): FakeGuildSpec[] {
   return [
     {
-      id: '200000000000000001',
+      id: SEOUL,
       name: 'Seoul',
       preferredLocale: 'ko',
-      textChannelId: '210000000000000001',
+      textChannelId: SEOUL_TEXT,
       voiceChannels: [
-        { id: '220000000000000001', name: 'lounge' },
-        { id: '220000000000000002', name: 'stage' },
+        { id: LOUNGE, name: 'lounge' },
+        { id: SEOUL_STAGE, name: 'stage' },
       ],
       members: [
-        { id: '300000000000000001', username: 'minji', voiceChannelId: '220000000000000001', locale: 'ko' },
-        { id: '300000000000000002', username: 'outside', locale: 'ko' },
-        { id: '300000000000000003', username: 'other-room', voiceChannelId: '220000000000000002', locale: 'en-US' },
+        { id: MINJI, username: 'minji', voiceChannelId: LOUNGE, locale: 'ko' },
+        { id: OUTSIDE, username: 'outside', locale: 'ko' },
+        { id: OTHER_ROOM, username: 'other-room', voiceChannelId: SEOUL_STAGE, locale: 'en-US' },
       ],
     },
     {
-      id: '200000000000000002',
+      id: LONDON,
       name: 'London',
       preferredLocale: 'en-US',
-      textChannelId: '210000000000000002',
-      voiceChannels: [{ id: '220000000000000003', name: 'general' }],
+      textChannelId: LONDON_TEXT,
+      voiceChannels: [{ id: GENERAL, name: 'general' }],
       members: [
-        { id: '300000000000000011', username: 'alice', voiceChannelId: '220000000000000003', locale: 'en-US' },
-        { id: '300000000000000012', username: 'bob', locale: 'ja' },
+        { id: ALICE, username: 'alice', voiceChannelId: GENERAL, locale: 'en-US' },
+        { id: BOB, username: 'bob', locale: 'ja' },
       ],
     },
   ];

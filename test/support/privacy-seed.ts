@@ -1,3 +1,4 @@
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/types.ts';
 
 export const SEED_MONTH = '2025-03';
@@ -22,4 +23,14 @@ export async function seedMemberTraces(store: Store, guildId: string, userId: st
   await store.autoReadMembers.addToPool(guildId, 'voice-b-ko-m-01', userId, 25);
   await store.autoReadMembers.assignVoice(guildId, userId, 'voice-b-ko-m-01', 5000);
   await store.autoReadMembers.ignore(guildId, userId, userId, 200);
+}
+
+/** seedMemberTraces on a second connection to a bot's own SQLite file (the harness's databasePath). */
+export async function seedMemberTracesInFile(databasePath: string, guildId: string, userId: string, tag: string): Promise<void> {
+  const store = new SqliteStore(databasePath);
+  try {
+    await seedMemberTraces(store, guildId, userId, tag);
+  } finally {
+    await store.close();
+  }
 }

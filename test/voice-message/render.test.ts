@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { VoiceApiClient } from '../../src/api/index.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
@@ -14,7 +13,6 @@ import { waveformValues } from '../support/waveform.ts';
 import { AudioCache } from '../../src/cache/audio-cache.ts';
 import { cacheKey } from '../../src/cache/cache-key.ts';
 import { silentLogger } from '../../src/log.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
 import { partPackets } from '../../src/speech/clips.ts';
@@ -24,6 +22,7 @@ import type { UploadedFile } from '@saybot/local-discord/body.ts';
 import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
+import { START_PACING, useSandbox } from '../support/speech-rig.ts';
 
 const RATE = 48000;
 const VOICE = 'voice-b-en-m-02';      // 200 Hz
@@ -37,23 +36,12 @@ function discordVerdict(message: VoiceMessage): number | undefined {
   return checkMessageBody(body, [file], true)?.body.code;
 }
 
-let sandbox: Sandbox;
-let client: VoiceApiClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.close();
-});
-afterEach(() => sandbox.resetCounters());
+const rig = useSandbox({}, START_PACING);
 
 describe('renderVoiceMessage from the Voice API (no cache)', () => {
   let source: PartSource;
   beforeEach(() => {
-    source = new PartSource({ client, logger: silentLogger });
+    source = new PartSource({ client: rig.client, logger: silentLogger });
   });
   afterEach(() => source.close());
 
@@ -69,12 +57,12 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
     const heard = await hearVoiceMessage(message.ogg);
     expect(heard.channels).toBe(1);
     expect(heard.preSkip).toBe(ENCODER_PRE_SKIP);
-    expect(Math.abs((heard.pitchHz ?? 0) - (sandbox.voicePitchHz(VOICE) ?? -1))).toBeLessThan(3);
+    expect(Math.abs((heard.pitchHz ?? 0) - (rig.sandbox.voicePitchHz(VOICE) ?? -1))).toBeLessThan(3);
     // The declared duration is the file's own, and the sound fills it: it ends within 20 ms of it.
     expect(heard.declaredSeconds).toBeCloseTo(message.durationSecs, 6);
     expect(Math.abs(audibleEndSeconds(heard.samples) - message.durationSecs)).toBeLessThan(0.02);
     // The service's audio, less at most one frame the player's encoder leaves out at the end, and its lookahead.
-    const expected = sandbox.expectedDurationSeconds(text);
+    const expected = rig.sandbox.expectedDurationSeconds(text);
     expect(message.durationSecs).toBeLessThanOrEqual(expected + 0.001);
     expect(message.durationSecs).toBeGreaterThan(expected - 0.02 - ENCODER_PRE_SKIP / RATE);
 
@@ -93,11 +81,11 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
     expect(flags.filter((f) => f & 0x02)).toHaveLength(1);
     expect(flags.at(-1)).toBe(0x04);
     const heard = await hearVoiceMessage(message.ogg);
-    const expected = sandbox.expectedDurationSeconds(first) + sandbox.expectedDurationSeconds(second);
+    const expected = rig.sandbox.expectedDurationSeconds(first) + rig.sandbox.expectedDurationSeconds(second);
     expect(Math.abs(heard.seconds - expected)).toBeLessThan(2 * (0.02 + ENCODER_PRE_SKIP / RATE));
     expect(Math.abs(audibleEndSeconds(heard.samples) - message.durationSecs)).toBeLessThan(0.02);
     expect(Math.abs((heard.pitchHz ?? 0) - 200)).toBeLessThan(3);
-    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(2);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(2);
   });
 });
 
@@ -110,7 +98,7 @@ describe('renderVoiceMessage from the audio cache', () => {
 
   const openSource = async () => {
     const cache = await AudioCache.open({ dir, maxBytes: 50 * 1024 * 1024, logger: silentLogger });
-    return { cache, source: new PartSource({ client, logger: silentLogger, cache }) };
+    return { cache, source: new PartSource({ client: rig.client, logger: silentLogger, cache }) };
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
     renderVoiceMessage([partPackets(await source.fetch(request, request.text, new AbortController().signal), source.encoding)]);
@@ -120,14 +108,14 @@ describe('renderVoiceMessage from the audio cache', () => {
     const first = await openSource();
     const fresh = await renderOne(first.source, request);
     await first.source.close();   // the part is written to the cache with the packets the renderer drove
-    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
 
     const second = await openSource();
     const stored = await second.cache.get(cacheKey({ endpoint: 'tts', text: request.text, voice: VOICE, format: 'wav' }), VOICE);
     expect(stored?.packets?.length).toBeGreaterThan(0);
     const again = await renderOne(second.source, request);
     await second.source.close();
-    expect(sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(again.ogg.equals(fresh.ogg)).toBe(true);
     expect(again).toEqual(fresh);
     expect((await hearVoiceMessage(again.ogg)).packets).toEqual(stored?.packets);
@@ -145,7 +133,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     const { source } = await openSource();
     const message = await renderOne(source, request);
     await source.close();
-    expect(sandbox.requests).toHaveLength(0);
+    expect(rig.sandbox.requests).toHaveLength(0);
     const heard = await hearVoiceMessage(message.ogg);
     expect(heard.packets).toEqual(packets);
     expect(Math.abs((heard.pitchHz ?? 0) - 330)).toBeLessThan(3);

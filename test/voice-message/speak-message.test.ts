@@ -1,12 +1,11 @@
 // The "Speak" context menu's text: the picked message cleaned as auto-read cleans it. A table of message shapes,
 // then real discord.js Messages built by the client from the local Discord's MESSAGE_CREATE.
-import { Events, GatewayIntentBits, type Client, type Message } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Events, GatewayIntentBits, type Message } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 import { speakableMessage, speakMessageText, type SpeakableMessage, type SpeakOptions } from '../../src/bot/frontend/speak-message.ts';
-import { FakeDiscord } from '@saybot/local-discord';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
-import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';
+import { guildSpec, useLoggedInClient } from '../fake-discord/helpers.ts';
 
 const names = { users: { '111': 'Alice' }, roles: { '900': 'Moderators' }, channels: { '500': 'general' } };
 /** A message as auto-read's MessageContent: its text and what clean-up reads. */
@@ -40,17 +39,8 @@ describe('speakableMessage from a discord.js Message', () => {
   const guild = guildSpec(1);
   const alice = guild.members[0]!;
   const bob = guild.members[1]!;
-  let fake: FakeDiscord;
-  let client: Client;
 
-  beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guild], log: () => undefined, allowedPrivilegedIntents: GatewayIntent.MessageContent });
-    client = await loginClient(fake, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
-  });
-  afterAll(async () => {
-    await client.destroy();
-    await fake.close();
-  });
+  const rig = useLoggedInClient({ guilds: [guild], allowedPrivilegedIntents: GatewayIntent.MessageContent }, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
 
   let next = 1;
   async function receive(message: Omit<ChatMessage, 'id' | 'channelId' | 'guildId'>): Promise<Message> {
@@ -58,12 +48,12 @@ describe('speakableMessage from a discord.js Message', () => {
     const received = new Promise<Message>((resolve) => {
       const listener = (m: Message) => {
         if (m.id !== id) return;
-        client.off(Events.MessageCreate, listener);
+        rig.client.off(Events.MessageCreate, listener);
         resolve(m);
       };
-      client.on(Events.MessageCreate, listener);
+      rig.client.on(Events.MessageCreate, listener);
     });
-    expect(await fake.postMessage({ id, channelId: guild.textChannelId, guildId: guild.id, ...message })).toBe(true);
+    expect(await rig.fake.postMessage({ id, channelId: guild.textChannelId, guildId: guild.id, ...message })).toBe(true);
     return received;
   }
 
