@@ -110,7 +110,8 @@ describe('PartSource', () => {
     const error = await source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
-    expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect(describeFailure(error).message).toEqual({ key: 'quota.tooFewLeftForMember', params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) } });
     expect((await store.quota.get()).exhausted).toBeUndefined();
   });
 
