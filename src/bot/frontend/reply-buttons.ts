@@ -8,6 +8,7 @@ import { UserError, describeFailure, type FailureAudience } from '../interaction
 import { seesPlanFigures } from '../interactions/plan-figures.ts';
 import { t } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
+import { MEMBER_REQUEST } from '../../speech/pipeline.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
@@ -47,7 +48,7 @@ async function replay(interaction: ButtonInteraction<'cached'>, context: Command
   const target = memberVoiceChannel(interaction, context.players, context.autoread);
   const job = context.speech.speak({
     request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
     target,
     cachedOnly: true,
   });
@@ -70,7 +71,7 @@ async function postAgain(interaction: ButtonInteraction<'cached'>, context: Comm
   const bar = claimMemberVoiceMessage(interaction);
   const job = context.speech.speak({
     request: audio.request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
