@@ -5,7 +5,7 @@ import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thre
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
@@ -34,7 +34,7 @@ export interface PartSourceOptions {
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
-  /** How parts are encoded to Opus packets (default SPEECH_SETTINGS; main.ts's VoicePlaneOptions). */
+  /** How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; main.ts's VoicePlaneOptions). */
   encoding?: Readonly<OpusSettings>;
 }
 
@@ -110,7 +110,7 @@ export class PartSource {
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
-    this.encoding = options.encoding ?? SPEECH_SETTINGS;
+    this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting, options.logger);
   }
 

@@ -1,6 +1,6 @@
-import type { ListOptions, VoiceSettings } from './common-types.ts';
+import type { ListOptions, SpeechSettings } from './common-types.ts';
 
-export interface Preset extends VoiceSettings {
+export interface Preset extends SpeechSettings {
   guildId: string;
   /** As the admin typed it; unique in the guild ignoring case and width. */
   name: string;
@@ -19,14 +19,14 @@ export interface MemberReading {
   readMe?: boolean;
 }
 
-export interface MemberDefaults extends VoiceSettings, MemberReading {
+export interface MemberDefaults extends SpeechSettings, MemberReading {
   guildId: string;
   userId: string;
   updatedAt: Date;
 }
 
 /** A change to a member's defaults: a value sets a field, undefined leaves it. */
-export type MemberDefaultsChange = VoiceSettings & MemberReading;
+export type MemberDefaultsChange = SpeechSettings & MemberReading;
 
 /** One field of a member's defaults, as `memberDefaults.unset` names it. */
 export type MemberDefaultsField = keyof MemberDefaultsChange;

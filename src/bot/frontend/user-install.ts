@@ -9,7 +9,8 @@ import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayl
 import type { UserInstallSetting } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../../speech/pipeline.ts';
-import { chooseSettings, type SpeechSettings } from '../../speech/settings.ts';
+import { chooseSettings } from '../../speech/settings.ts';
+import type { SpeechSettings } from '../../store/types.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { tokenGone } from '../interactions/expired-token.ts';

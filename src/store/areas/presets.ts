@@ -4,9 +4,9 @@ import type {
   DeletedPreset, MemberDefaults, MemberDefaultsChange, MemberDefaultsField, NewPreset, Preset, PresetListOptions, SavePresetResult,
 } from '../preset-store.ts';
 import { flagOf, given, orNull, present, type Row } from '../rows.ts';
-import type { VoiceSettings } from '../common-types.ts';
+import type { SpeechSettings } from '../common-types.ts';
 
-const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): VoiceSettings =>
+const settingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): SpeechSettings =>
   present({
     voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
     speed: row.speed, volume: row.volume,
