@@ -11,7 +11,7 @@ import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { RequestPolicy, SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
-import type { MemberReading } from '../store/preset-store.ts';
+import type { MemberReading } from '../store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type {
   BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, MonthBreakdown, NewBudgetHold, NewSpend, QuotaMarkAccount, QuotaState, SpendTotals,
-} from '../accounting-store.ts';
+} from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { forgottenMarker } from '../forget-plan.ts';
