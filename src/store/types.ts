@@ -7,12 +7,14 @@
  */
 import type { AutoReadArea } from './areas/auto-read.ts';
 import type { AutoReadMembersArea } from './areas/auto-read-members.ts';
+import type { BudgetArea } from './areas/budget-holds.ts';
 import type { DictionaryArea } from './areas/dictionary.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea } from './areas/member-defaults.ts';
 import type { PresetArea } from './areas/presets.ts';
 import type { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
-import type { BudgetArea, QuotaArea, SpendArea } from './areas/spends.ts';
+import type { QuotaArea } from './areas/quota-state.ts';
+import type { SpendArea } from './areas/spends.ts';
 import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
 export type * from './auto-read-store.ts';
