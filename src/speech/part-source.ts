@@ -216,7 +216,7 @@ export class PartSource {
   }
 
   /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string, generation: number, guild = ''): Promise<Changed> {
+  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voiceId: string, generation: number, guild = ''): Promise<Changed> {
     const bytes = Buffer.concat(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
@@ -231,7 +231,7 @@ export class PartSource {
     const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, this.encoding);
     const cache = this.#cache;
     const done = fill.complete.then(
-      (entry) => cache?.put(key, voice, entry, generation),
+      (entry) => cache?.put(key, voiceId, entry, generation),
       (error: unknown) => this.#log.debug({ err: error, key }, 'changed part not cached'),
     );
     return { part: () => fill.part(), done };
@@ -324,14 +324,14 @@ export class PartSource {
    * are refused at their fetch; a fetch under way is not cached, the cache's generation sees to that), and its
    * audio leaves the cache.
    */
-  async purgeVoice(voice: string): Promise<number> {
-    this.#deleted.delete(voice);
-    this.#deleted.add(voice);
+  async purgeVoice(voiceId: string): Promise<number> {
+    this.#deleted.delete(voiceId);
+    this.#deleted.add(voiceId);
     for (const oldest of this.#deleted) {
       if (this.#deleted.size <= MAX_DELETED_VOICES) break;
       this.#deleted.delete(oldest);
     }
-    return (await this.#cache?.purgeVoice(voice)) ?? 0;
+    return (await this.#cache?.purgeVoice(voiceId)) ?? 0;
   }
 
   /** Abandons the fetches under way (shutdown) and waits until the cache has written what it had. */

@@ -138,7 +138,7 @@ interface Accepted {
   admission: Admission;
   ahead: number;
   /** Voice only: the guild's player and its place in the guild's lane. */
-  voice?: { player: GuildPlayer; lane: Lane };
+  playback?: { player: GuildPlayer; lane: Lane };
 }
 
 /** Voice jobs of one guild accepted but not yet queued on its player (they may be waiting for the join). */
@@ -273,7 +273,7 @@ export class SpeechPipeline {
     this.#lanes.set(requester.guildId, lane);
     const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
     lane.clips += texts.length;
-    return { texts, charge, admission, ahead, voice: { player, lane } };
+    return { texts, charge, admission, ahead, playback: { player, lane } };
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
@@ -282,8 +282,8 @@ export class SpeechPipeline {
         const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
-      if (order.target.kind === 'file' || !accepted.voice) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
-      return await this.#play(order, order.target.channelId, accepted, accepted.voice, heard);
+      if (order.target.kind === 'file' || !accepted.playback) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
+      return await this.#play(order, order.target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
       discard(order.request);
       return { kind: 'failed', error, secondsHeard: 0 };
@@ -311,9 +311,9 @@ export class SpeechPipeline {
    * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
    * part; each later part's request starts as the part before it starts playing.
    */
-  async #play(order: SpeechOrder, channelId: string, accepted: Accepted, voice: { player: GuildPlayer; lane: Lane }, heard: () => void): Promise<SpeechOutcome> {
+  async #play(order: SpeechOrder, voiceChannelId: string, accepted: Accepted, playback: { player: GuildPlayer; lane: Lane }, heard: () => void): Promise<SpeechOutcome> {
     const { requester, request } = order;
-    const { player, lane } = voice;
+    const { player, lane } = playback;
     const label = `${requester.command}:${requester.id}`;
     const clips = accepted.texts.map((text, index) => partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log));
     for (const clip of clips) clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
@@ -321,7 +321,7 @@ export class SpeechPipeline {
     if (first) first.started = () => this.#firstFrame(requester, heard);
     // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
     if (accepted.ahead === 0) first?.prepare?.();
-    const joined = player.connect(channelId);
+    const joined = player.connect(voiceChannelId);
     const queued = Promise.all([lane.tail, joined]).then(() => clips.map((clip) => player.enqueue(clip)));
     lane.tail = queued.then(
       () => undefined,
