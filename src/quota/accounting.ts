@@ -11,7 +11,6 @@ import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
-
 /** One part of a request as the budget sees it: its characters, and whether it will be free (cached or in flight). */
 export interface PartNeed {
   text: string;
@@ -19,7 +18,6 @@ export interface PartNeed {
   characters: number;
   free: boolean;
 }
-
 
 /**
  * How long a budget hold outlives a process that died holding it. A live request renews its hold every third of
@@ -170,7 +168,8 @@ export class Accounting {
   /**
    * Refuses (Refusal) a request the month or a budget cannot take, before any API call; otherwise holds its
    * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
-   * so a request made only of them is never refused, even in a used-up month.
+   * so a request made only of them is never refused, even in a used-up month. The member cooldown holds unless its
+   * policy says the request does not wait it out.
    */
   authorize(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean } = { memberCooldown: true }): Promise<Charge> {
     return this.#authorizeBy(context, parts, policy);
