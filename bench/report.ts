@@ -204,7 +204,7 @@ function concurrencySection(r: Results): string[] {
     '',
     '| settings | channels | CPU per 20 ms frame | share of a core per voice | bitrate | pitch decoded / source | level decoded / source |',
     '|---|---|---|---|---|---|---|',
-    ...([['player (SPEECH_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
+    ...([['player (OPUS_ENCODER_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
       `| ${name} | ${x.channels} | ${x.usPerFrame.toFixed(0)} µs | ${pct(x.corePctPerVoice, 2)} | ${x.kbps.toFixed(0)} kb/s | ` +
       `${x.pitchHz?.toFixed(1) ?? 'n/a'} / ${x.source.pitchHz?.toFixed(1) ?? 'n/a'} Hz | ${x.levelDb.toFixed(2)} / ${x.source.levelDb.toFixed(2)} dB |`),
   ] : [];

@@ -17,7 +17,7 @@ import { measureSharedCache } from './shared-cache.ts';
 import { cacheLookupReport } from './cache-lookup.ts';
 import { measureBudgetHold } from './budget-hold.ts';
 import { measureText } from './text.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../src/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/main.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
@@ -28,8 +28,8 @@ import { measureTtfa } from './ttfa.ts';
 /** --encoder: the player's Opus encoder for the whole run (experiments; the figures use their own baselines). */
 const ENCODERS: Record<string, Readonly<OpusSettings>> = {
   legacy: LEGACY_SETTINGS,
-  speech: SPEECH_SETTINGS,
-  'speech-main': { ...SPEECH_SETTINGS, thread: 'main' },
+  speech: OPUS_ENCODER_SETTINGS,
+  'speech-main': { ...OPUS_ENCODER_SETTINGS, thread: 'main' },
 };
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default

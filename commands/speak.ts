@@ -17,7 +17,7 @@ export const requires: MenuRequirements = {};
 export const data = messageMenu('speak', requires);
 
 /** What the spends of a Speak are recorded under (the `command` column). */
-export const SPEAK_SOURCE = 'speak-message';
+export const SPEAK_COMMAND = 'speak-message';
 
 export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
@@ -42,7 +42,7 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     context,
     {
       request: ttsRequest(text, settings),
-      requester: requesterOf(interaction, SPEAK_SOURCE),
+      requester: requesterOf(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings),

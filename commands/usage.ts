@@ -1,8 +1,9 @@
-import { PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
 import { USER_INSTALL_GUILD, requireUserInstall } from '../src/bot/frontend/user-install.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
 import { formatNumber, t } from '../src/bot/i18n.ts';
+import { seesPlanFigures } from '../src/bot/interactions/plan-figures.ts';
 import { showContent } from '../src/bot/interactions/replies.ts';
 import type { UsageReport } from '../src/quota/accounting.ts';
 import { dayOf } from '../src/quota/calendar.ts';
@@ -21,7 +22,7 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
   const { guild } = report;
-  const planWide = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild) || (isOperator?.(interaction.user.id) ?? false);
+  const planWide = seesPlanFigures(interaction, isOperator);
   const lines = [
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
     t(locale, 'usage.guild', {
@@ -61,7 +62,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     t(locale, 'usage.outside.where'),
     ...memberLines(locale, report),
     ...(shared > 0 ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })] : []),
-    ...(context.isOperator?.(interaction.user.id) === true ? planLines(locale, report) : []),
+    ...(seesPlanFigures(interaction, context.isOperator) ? planLines(locale, report) : []),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   await showContent(interaction, lines.join('\n'));

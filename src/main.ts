@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from './api/index.ts';
 import { SayBot, type SayBotCore } from './bot/app.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from './audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from './audio/codecs/opus-settings.ts';
 import { AudioCache } from './cache/audio-cache.ts';
 import type { AnyCommandModule } from './bot/interactions/command.ts';
 import { loadCommands } from './bot/interactions/command-loader.ts';
@@ -38,7 +38,7 @@ export interface VoicePlaneOptions {
 }
 
 /** Production's voice plane. */
-export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: SPEECH_SETTINGS, sender: 'clock' };
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'clock' };
 
 /**
  * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes

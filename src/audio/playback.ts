@@ -11,7 +11,7 @@ import type { AudioFormat } from './codecs/format.ts';
 import { Mp3StreamDecoder } from './codecs/mp3-stream.ts';
 import { OggOpusPacketStream } from './codecs/ogg-opus-stream.ts';
 import { createOpusEncoder } from './codecs/opus-encode.ts';
-import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './codecs/opus-settings.ts';
+import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './codecs/opus-settings.ts';
 import { sharedTranscodePool } from './workers/transcode/transcode-pool.ts';
 import { WavStreamDecoder } from './codecs/wav-stream.ts';
 
@@ -20,7 +20,7 @@ export { UnsupportedAudioError } from './errors.ts';
 export interface OpusPacketStreamOptions {
   /** Aborting destroys the stream (and the source) with the signal's AbortError. */
   signal?: AbortSignal | undefined;
-  /** How it is encoded (default SPEECH_SETTINGS): the app's, given once at start-up (src/main.ts VoicePlaneOptions). */
+  /** How it is encoded (default OPUS_ENCODER_SETTINGS): the app's, given once at start-up (src/main.ts VoicePlaneOptions). */
   encoding?: Readonly<OpusSettings> | undefined;
 }
 
@@ -31,7 +31,7 @@ export interface OpusPacketStreamOptions {
  */
 export function createOpusPacketStream(source: Readable, format: AudioFormat, options: OpusPacketStreamOptions = {}): Readable {
   let stages: Duplex[];
-  const settings = options.encoding ?? SPEECH_SETTINGS;
+  const settings = options.encoding ?? OPUS_ENCODER_SETTINGS;
   const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
   const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
   if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {

@@ -10,8 +10,8 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import type { SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
-import type { MemberReading } from '../store/preset-store.ts';
+import type { RequestPolicy, SpeechJob, SpeechOrder, SpeechOutcome, SpeechRequest } from '../speech/pipeline.ts';
+import type { MemberReading } from '../store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
 import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
@@ -22,8 +22,17 @@ import { voiceChangeText, withName } from './spoken.ts';
 import type { DistinctVoices } from './voice.ts';
 import { RecentSpeakers } from './voice-pool.ts';
 
-/** The order the reader gives the pipeline: always a voice target, recorded as source 'autoread'. */
-export type ReaderOrder = SpeechOrder & { requester: { source: 'autoread' }; target: { kind: 'voice' } };
+/** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
+export type ReaderOrder = SpeechOrder & { requester: { command: 'autoread' }; target: { kind: 'voice' } };
+
+/**
+ * The rules a channel's reading is held to. No member cooldown: a chat message is not a /say, and a member writing
+ * two lines in a row must hear both (the day and month budgets still hold). No queue bound nor free-request rate:
+ * the reader bounds its own backlog (the oldest unread messages are dropped, at most two handed over at a time),
+ * and their refusals would silence the channel. Not its member's to /stop: a stop empties the queue, every unread
+ * message with it, which is the channel's reading (their own message they may /skip).
+ */
+export const CHANNEL_READING: Readonly<RequestPolicy> = { memberCooldown: false, queueBounded: false, requesterMayStop: false };
 /**
  * What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it), its first frame (the
  * next message is handed over then; without it, at the outcome) and how it ended.
@@ -403,7 +412,7 @@ export class AutoReader {
       const job = this.#options.speak({
         request: faster(asked, speed),
         requester: {
-          guildId, userId: utterance.payer, source: 'autoread', id: utterance.id, askedAt: utterance.askedAt,
+          guildId, userId: utterance.payer, command: 'autoread', id: utterance.id, askedAt: utterance.askedAt, policy: CHANNEL_READING,
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });

@@ -3,7 +3,7 @@ import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { Replay } from './replay.ts';
 
@@ -58,7 +58,7 @@ export class AudioFill {
     this.#settleEncoding = resolve;
   });
 
-  constructor(response: AudioResponse, encoding: Readonly<OpusSettings> = SPEECH_SETTINGS) {
+  constructor(response: AudioResponse, encoding: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS) {
     const format = response.format;
     this.#encoding = encoding;
     this.format = format;
@@ -154,7 +154,7 @@ export class AudioFill {
 }
 
 /** A cache hit as callers use it: the same shape as a live part, with nothing left to arrive. */
-export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> = SPEECH_SETTINGS): PartAudio {
+export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS): PartAudio {
   return {
     format: entry.format,
     body: Readable.from([entry.audio], { objectMode: false }),

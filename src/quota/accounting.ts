@@ -3,19 +3,13 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, Store } from '../store/types.ts';
-import { budgetsForSource, checkBudgets, effectiveBudgets, type BudgetRefusal, type BudgetUsage, type OperatorBudgets } from './budgets.ts';
+import { budgetsForRequest, checkBudgets, effectiveBudgets, type BudgetRefusal, type BudgetUsage, type OperatorBudgets } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { Charge, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
-
-/** Who spends: every spend is recorded under a guild, a member and the command they ran. */
-export interface SpendContext {
-  guildId: string;
-  userId: string;
-  command: string;
-}
 
 /** One part of a request as the budget sees it: its characters, and whether it will be free (cached or in flight). */
 export interface PartNeed {
@@ -23,113 +17,6 @@ export interface PartNeed {
   endpoint: SpendEndpoint;
   characters: number;
   free: boolean;
-}
-
-export interface PartSpend {
-  endpoint: SpendEndpoint;
-  characters: number;
-  /** Served from the cache or a flight another request made: nothing spent. */
-  cached: boolean;
-  /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
-  undelivered?: boolean;
-  usage?: UsageInfo | undefined;
-  requestId?: string | undefined;
-}
-
-/**
- * A request's permission to spend, from the moment its budgets were checked until its parts are recorded: the
- * characters it may still spend are held against the budgets meanwhile, so two requests checked at once cannot
- * both pass a budget that has room for one.
- */
-export class Charge {
-  readonly context: SpendContext;
-  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
-  readonly createdAt: Date;
-  readonly #accounting: Accounting;
-  /** Characters still reserved, per part text (a text may occur twice in one request). */
-  readonly #reserved = new Map<string, number[]>();
-  /** Set when this request is the one allowed through a used-up month to find out whether it is over. */
-  readonly probe: Probe | undefined;
-  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
-  #hold: string | undefined;
-  /** Its member (or guild) asked to be forgotten while it was under way: what it still records carries no ID. */
-  #forgotten: 'member' | 'guild' | undefined;
-
-  constructor(
-    accounting: Accounting,
-    context: SpendContext,
-    reserved: ReadonlyArray<{ text: string; characters: number }>,
-    createdAt: Date,
-    held: { probe?: Probe | undefined; hold?: string | undefined } = {},
-  ) {
-    this.#accounting = accounting;
-    this.context = context;
-    this.createdAt = createdAt;
-    this.probe = held.probe;
-    this.#hold = held.hold;
-    for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
-  }
-
-  /** Whether a part of this text was paid for at acceptance (not counted free). */
-  reserves(text: string): boolean {
-    return this.#reserved.has(text);
-  }
-
-  /** The store hold renewed while this request lives, if it has one. */
-  get hold(): string | undefined {
-    return this.#hold;
-  }
-
-  get reserved(): number {
-    let total = 0;
-    for (const list of this.#reserved.values()) for (const n of list) total += n;
-    return total;
-  }
-
-  /** Who was forgotten since it was accepted, if anyone. */
-  get forgotten(): 'member' | 'guild' | undefined {
-    return this.#forgotten;
-  }
-
-  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
-  anonymise(scope: 'member' | 'guild'): void {
-    if (this.#forgotten !== 'guild') this.#forgotten = scope;
-  }
-
-  /** Records one part's spend (or saving), then stops holding its reservation. */
-  async record(text: string, spend: PartSpend): Promise<void> {
-    try {
-      await this.#accounting.record(this.context, spend, this.#forgotten);
-    } finally {
-      this.release(text);
-    }
-  }
-
-  /** The part will spend nothing more (it failed, or was recorded). */
-  release(text: string): void {
-    const list = this.#reserved.get(text);
-    list?.shift();
-    if (list?.length === 0) this.#reserved.delete(text);
-    // A probe has its answer once its first paid part is over (accepted, refused or failed).
-    if (list !== undefined) this.#accounting.settle(this);
-    if (this.#reserved.size === 0) this.#releaseHold();
-  }
-
-  /** The request is over: whatever it did not spend is no longer held. */
-  close(): void {
-    this.#reserved.clear();
-    this.#accounting.forget(this);
-    this.#accounting.settle(this);
-    this.#releaseHold();
-  }
-
-  // One hold covers the whole request: after a part's spend is recorded it counts twice until the last part is
-  // over (conservative for the request's length, exact after), which saves a store write per part.
-  #releaseHold(): void {
-    if (this.#hold === undefined) return;
-    this.#accounting.releaseHold(this.#hold, this.context.guildId);
-    this.#hold = undefined;
-  }
 }
 
 /**
@@ -281,10 +168,11 @@ export class Accounting {
   /**
    * Refuses (Refusal) a request the month or a budget cannot take, before any API call; otherwise holds its
    * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
-   * so a request made only of them is never refused, even in a used-up month.
+   * so a request made only of them is never refused, even in a used-up month. The member cooldown holds unless its
+   * policy says the request does not wait it out.
    */
-  authorize(context: SpendContext, parts: readonly PartNeed[]): Promise<Charge> {
-    return this.#authorizeBy(context, parts, { cooldown: true });
+  authorize(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean } = { memberCooldown: true }): Promise<Charge> {
+    return this.#authorizeBy(context, parts, policy);
   }
 
   /**
@@ -293,7 +181,7 @@ export class Accounting {
    * cooldown (the request it belongs to already passed it). Returns the charge to record it with and close.
    */
   async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
-    const late = await this.#authorizeBy(charge.context, [{ ...part, free: false }], { cooldown: false });
+    const late = await this.#authorizeBy(charge.context, [{ ...part, free: false }], { memberCooldown: false });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
     return late;
   }
@@ -315,9 +203,9 @@ export class Accounting {
    * included) past the deadline. The work itself stays the guild's turn until the store answers, and what it
    * held by then is let go before the guild's next check, so a late answer never leaves a hold behind.
    */
-  #authorizeBy(context: SpendContext, parts: readonly PartNeed[], options: { cooldown: boolean }): Promise<Charge> {
+  #authorizeBy(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean }): Promise<Charge> {
     let late = false;
-    const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, options, () => late));
+    const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, policy, () => late));
     return new Promise<Charge>((resolve, reject) => {
       const timer = setTimeout(() => {
         late = true;
@@ -338,7 +226,7 @@ export class Accounting {
     });
   }
 
-  async #authorize(context: SpendContext, parts: readonly PartNeed[], options: { cooldown: boolean }, late: () => boolean): Promise<Charge> {
+  async #authorize(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean }, late: () => boolean): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let probe: Probe | undefined;
@@ -354,8 +242,8 @@ export class Accounting {
       // answers). Held in this process only: a guild's interactions all reach the one shard that holds it.
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
       const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
-      // Auto-read has no member cooldown (budgets.ts budgetsForSource); the day and month budgets hold for it all the same.
-      const cooldown = !options.cooldown ? undefined : checkBudgets({ ...budgetsForSource(limits, context.command), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
+      // A request that does not wait out the cooldown (its policy) has none here; the day and month budgets hold all the same.
+      const cooldown = checkBudgets({ ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
       if (cooldown) this.#refuse(context, cooldown, needed);
       // The characters are checked and held by the store in one transaction, counting every process's holds.
       hold = await this.#holdCharacters(context, limits, needed, now);
@@ -374,7 +262,7 @@ export class Accounting {
         throw storageUnavailable();
       }
     }
-    const charge = new Charge(this, context, paid, this.#now(), { probe, hold });
+    const charge = new Charge(this.#books, context, paid, this.#now(), { probe, hold });
     this.#charges.add(charge);
     if (hold !== undefined && this.#renewal === undefined) {
       this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
@@ -414,28 +302,28 @@ export class Accounting {
    * Ends a store hold. Queued with the checks, so a check made after a request ended never counts its hold;
    * a hold that cannot be removed expires (BUDGET_HOLD_TTL_MS).
    */
-  releaseHold(token: string, guildId: string): void {
+  #releaseHold(token: string, guildId: string): void {
     void this.#inTurn(guildId, () => this.#releaseNow(token));
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
   unchecked(context: SpendContext): Charge {
-    const charge = new Charge(this, context, [], this.#now());
+    const charge = new Charge(this.#books, context, [], this.#now());
     // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
     this.#charges.add(charge);
     return charge;
   }
 
-  forget(charge: Charge): void {
-    this.#charges.delete(charge);
-  }
-
-  /** A charge that probed a used-up month has its answer (or gave up): the next request may probe. */
-  settle(charge: Charge): void {
-    if (charge.probe === undefined || charge.reserved > 0) return;
-    const turn = this.#month.settle(charge.probe);
-    if (turn !== undefined) this.releaseHold(turn, charge.context.guildId);
-  }
+  /** What the charges this makes may ask of it, and nothing more. */
+  readonly #books: ChargeBooks = {
+    record: (context, spend, forgotten) => this.record(context, spend, forgotten),
+    probeSettled: (probe, guildId) => {
+      const turn = this.#month.settle(probe);
+      if (turn !== undefined) this.#releaseHold(turn, guildId);
+    },
+    releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
+    closed: (charge) => this.#charges.delete(charge),
+  };
 
   /**
    * Records a spend or a saving. Never throws for a store that refuses the write: the spend is kept until the

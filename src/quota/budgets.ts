@@ -29,13 +29,12 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
 }
 
 /**
- * The budgets a request from `source` (the spend's command) is checked against. Auto-read is exempt from the
- * member cooldown: a chat message is not a /say, and a member writing two lines in a row must hear both; the day
- * and month budgets still apply to every character it reads. Its spends still count as the member's last spend, so
- * a /say right after chatting waits out the cooldown as after any paid request.
+ * The budgets a request is checked against: without the member cooldown for one that does not wait it out (its
+ * front-end says so, e.g. auto-read); the day and month budgets apply to every request. Its spends still count as
+ * the member's last spend, so a /say right after it waits out the cooldown as after any paid request.
  */
-export function budgetsForSource(limits: OperatorBudgets, source: string): OperatorBudgets {
-  return source === 'autoread' ? { ...limits, memberCooldownSeconds: 0 } : limits;
+export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
+  return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
 }
 
 /** What has been spent so far (reservations of requests still under way included). */

@@ -7,7 +7,7 @@ import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { exactWavFile } from '../audio/codecs/wav-file.ts';
 import type { Logger } from '../log.ts';
-import type { Charge } from '../quota/accounting.ts';
+import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';

@@ -5,7 +5,7 @@ import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thre
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { SPEECH_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
@@ -13,7 +13,8 @@ import { cacheKey, effectsKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, Charge, PartNeed } from '../quota/accounting.ts';
+import type { Accounting, PartNeed } from '../quota/accounting.ts';
+import type { Charge } from '../quota/charge.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
@@ -33,7 +34,7 @@ export interface PartSourceOptions {
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
-  /** How parts are encoded to Opus packets (default SPEECH_SETTINGS; main.ts's VoicePlaneOptions). */
+  /** How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; main.ts's VoicePlaneOptions). */
   encoding?: Readonly<OpusSettings>;
 }
 
@@ -109,7 +110,7 @@ export class PartSource {
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
-    this.encoding = options.encoding ?? SPEECH_SETTINGS;
+    this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting, options.logger);
   }
 
@@ -215,7 +216,7 @@ export class PartSource {
   }
 
   /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voice: string, generation: number, guild = ''): Promise<Changed> {
+  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voiceId: string, generation: number, guild = ''): Promise<Changed> {
     const bytes = Buffer.concat(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
@@ -230,7 +231,7 @@ export class PartSource {
     const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, this.encoding);
     const cache = this.#cache;
     const done = fill.complete.then(
-      (entry) => cache?.put(key, voice, entry, generation),
+      (entry) => cache?.put(key, voiceId, entry, generation),
       (error: unknown) => this.#log.debug({ err: error, key }, 'changed part not cached'),
     );
     return { part: () => fill.part(), done };
@@ -323,14 +324,14 @@ export class PartSource {
    * are refused at their fetch; a fetch under way is not cached, the cache's generation sees to that), and its
    * audio leaves the cache.
    */
-  async purgeVoice(voice: string): Promise<number> {
-    this.#deleted.delete(voice);
-    this.#deleted.add(voice);
+  async purgeVoice(voiceId: string): Promise<number> {
+    this.#deleted.delete(voiceId);
+    this.#deleted.add(voiceId);
     for (const oldest of this.#deleted) {
       if (this.#deleted.size <= MAX_DELETED_VOICES) break;
       this.#deleted.delete(oldest);
     }
-    return (await this.#cache?.purgeVoice(voice)) ?? 0;
+    return (await this.#cache?.purgeVoice(voiceId)) ?? 0;
   }
 
   /** Abandons the fetches under way (shutdown) and waits until the cache has written what it had. */

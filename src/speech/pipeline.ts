@@ -3,7 +3,8 @@ import type { CloneVoiceResponse } from '../api/client.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, Charge, SpendContext } from '../quota/accounting.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { Charge, SpendContext } from '../quota/charge.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
@@ -17,17 +18,35 @@ import { countCharacters, splitText } from './split-text.ts';
 
 export type { SpeechRequest } from './request.ts';
 
-/** Who asked, and where their spends are recorded. Nothing Discord-interaction-specific. */
+/** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
 export interface Requester {
   guildId: string;
   userId: string;
-  /** What asked: 'say' | 'emote' | 'clone' | 'autoread' | 'speak-message' ...: recorded with each spend (the `command` column). */
-  source: string;
+  /**
+   * What asked: 'say' | 'emote' | 'clone' | 'autoread' | 'speak-message' ...: recorded with each spend (the
+   * `command` column) and in logs, never read to decide anything (that is `policy`).
+   */
+  command: string;
   /** Unique per request: logs and the player's item labels. */
   id: string;
   /** When the member asked (ms since epoch, e.g. Discord's createdTimestamp): the time-to-first-audio metric. */
   askedAt?: number | undefined;
+  /** The rules it is held to, chosen where the request is made. */
+  policy: RequestPolicy;
 }
+
+/** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
+export interface RequestPolicy {
+  /** Waits out the member cooldown between paid requests (src/quota/budgets.ts); the day and month budgets always hold. */
+  memberCooldown: boolean;
+  /** May be refused by the queue bounds (queue-bounds.ts) and the free-request rate (free-rate.ts). */
+  queueBounded: boolean;
+  /** Its member may /stop its clips without a moderator's rights (src/bot/frontend/player-control.ts). */
+  requesterMayStop: boolean;
+}
+
+/** A member's own request (a command, a menu, a reply's button): every rule holds. */
+export const MEMBER_REQUEST: Readonly<RequestPolicy> = { memberCooldown: true, queueBounded: true, requesterMayStop: true };
 
 /** Where the audio goes. The front-end chooses it (member in voice or not, `output` option, server default). */
 export type SpeechTarget =
@@ -119,7 +138,7 @@ interface Accepted {
   admission: Admission;
   ahead: number;
   /** Voice only: the guild's player and its place in the guild's lane. */
-  voice?: { player: GuildPlayer; lane: Lane };
+  playback?: { player: GuildPlayer; lane: Lane };
 }
 
 /** Voice jobs of one guild accepted but not yet queued on its player (they may be waiting for the join). */
@@ -184,7 +203,7 @@ export class SpeechPipeline {
    */
   async cloneVoice(requester: Requester, text: string, clip: CloneClip, signal?: AbortSignal): Promise<CloneVoiceResponse> {
     const characters = countCharacters(text);
-    const charge = await this.#accounting.authorize(spendContext(requester), [{ text, endpoint: 'voice-clone', characters, free: false }]);
+    const charge = await this.#accounting.authorize(spendContext(requester), [{ text, endpoint: 'voice-clone', characters, free: false }], requester.policy);
     try {
       return await this.#source.cloneVoice(text, clip, signal, charge);
     } finally {
@@ -226,7 +245,7 @@ export class SpeechPipeline {
       guildId: requester.guildId,
       userId: requester.userId,
       ...(target.kind === 'voice' ? { voice: { clips: texts.length, seconds: estimateSpeechSeconds(texts.join('')) } } : {}),
-      enforce: enforcementFor({ source: requester.source, paid: order.followUp === true || request.kind === 'ready' }),
+      enforce: enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp === true || request.kind === 'ready' }),
     });
     const context = spendContext(requester);
     let charge: Charge;
@@ -238,9 +257,9 @@ export class SpeechPipeline {
         const needs = await this.#inOrder(this.#source.needs(request, texts));
         if (order.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
         // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
-        // per member instead. Auto-read is left out: it bounds its own backlog (see enforcementFor).
-        if (requester.source !== 'autoread' && needs.every((need) => need.free)) this.#freeRate.take(requester.guildId, requester.userId);
-        charge = await this.#accounting.authorize(context, needs);
+        // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
+        if (requester.policy.queueBounded && needs.every((need) => need.free)) this.#freeRate.take(requester.guildId, requester.userId);
+        charge = await this.#accounting.authorize(context, needs, requester.policy);
         if (order.cachedOnly === true) this.#source.onlyFree(charge);
       }
     } catch (error) {
@@ -254,7 +273,7 @@ export class SpeechPipeline {
     this.#lanes.set(requester.guildId, lane);
     const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
     lane.clips += texts.length;
-    return { texts, charge, admission, ahead, voice: { player, lane } };
+    return { texts, charge, admission, ahead, playback: { player, lane } };
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
@@ -263,8 +282,8 @@ export class SpeechPipeline {
         const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
-      if (order.target.kind === 'file' || !accepted.voice) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
-      return await this.#play(order, order.target.channelId, accepted, accepted.voice, heard);
+      if (order.target.kind === 'file' || !accepted.playback) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
+      return await this.#play(order, order.target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
       discard(order.request);
       return { kind: 'failed', error, secondsHeard: 0 };
@@ -292,17 +311,17 @@ export class SpeechPipeline {
    * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
    * part; each later part's request starts as the part before it starts playing.
    */
-  async #play(order: SpeechOrder, channelId: string, accepted: Accepted, voice: { player: GuildPlayer; lane: Lane }, heard: () => void): Promise<SpeechOutcome> {
+  async #play(order: SpeechOrder, voiceChannelId: string, accepted: Accepted, playback: { player: GuildPlayer; lane: Lane }, heard: () => void): Promise<SpeechOutcome> {
     const { requester, request } = order;
-    const { player, lane } = voice;
-    const label = `${requester.source}:${requester.id}`;
+    const { player, lane } = playback;
+    const label = `${requester.command}:${requester.id}`;
     const clips = accepted.texts.map((text, index) => partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log));
-    for (const clip of clips) clip.requestedBy = { userId: requester.userId, source: requester.source };
+    for (const clip of clips) clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
     const first = clips[0];
     if (first) first.started = () => this.#firstFrame(requester, heard);
     // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
     if (accepted.ahead === 0) first?.prepare?.();
-    const joined = player.connect(channelId);
+    const joined = player.connect(voiceChannelId);
     const queued = Promise.all([lane.tail, joined]).then(() => clips.map((clip) => player.enqueue(clip)));
     lane.tail = queued.then(
       () => undefined,
@@ -350,7 +369,7 @@ export class SpeechPipeline {
 
 /** Who a request's spends are recorded under. */
 function spendContext(requester: Requester): SpendContext {
-  return { guildId: requester.guildId, userId: requester.userId, command: requester.source };
+  return { guildId: requester.guildId, userId: requester.userId, command: requester.command };
 }
 
 /** Audio handed in whole that will not be played or posted is let go (its connection closed). */

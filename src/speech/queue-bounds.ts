@@ -50,11 +50,11 @@ export interface AdmissionRequest {
 
 /**
  * Which bounds may refuse a request: none for one already paid (refusing it would waste what was bought), none for
- * auto-read, which bounds its own backlog (src/autoread/reader.ts: the oldest unread messages are dropped, at most
- * two handed over at a time) and whose refusals would silence the channel; both for everything else.
+ * one whose front-end bounds its own backlog (`queueBounded` false: auto-read, src/autoread/reader.ts), both for
+ * everything else.
  */
-export function enforcementFor(order: { source: string; paid: boolean }): AdmissionRequest['enforce'] {
-  const bounded = !order.paid && order.source !== 'autoread';
+export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
+  const bounded = !order.paid && order.queueBounded;
   return { guild: bounded, member: bounded };
 }
 

@@ -1,6 +1,6 @@
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import type { OutputFormat, Store, VoiceSettings } from '../store/types.ts';
+import type { OutputFormat, SpeechSettings, Store } from '../store/types.ts';
 import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
 import type { SpeechRequest } from './pipeline.ts';
@@ -13,13 +13,6 @@ export type SettingSource =
   | { kind: 'member' }
   | { kind: 'server'; preset: string }
   | { kind: 'builtin' };
-
-/**
- * Every setting a layer may hold: the stored ones, speed and volume among them (SayBot applies those two to the
- * audio itself: never sent to the service, so never paid for). Presets and /myvoice keep all of them
- * (VoiceSettings), so every layer resolves speed and volume in the same order as the rest.
- */
-export type SpeechSettings = VoiceSettings;
 
 export interface SettingsLayers {
   /** The command's own options. */

@@ -2,7 +2,8 @@
 // another request's fetch as a saving, a charged request whose audio never came as an undelivered spend. Each once.
 import { UndeliveredError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
-import type { Accounting, Charge } from '../quota/accounting.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { Charge } from '../quota/charge.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import { countCharacters } from './split-text.ts';
 

@@ -10,9 +10,9 @@ export type UsableVoice = { kind: 'preset'; voiceId: string } | { kind: 'cloned'
  * 41, documents 6). Anything else must be a cloned voice of *this* server, by ID or by its name there: a cloned
  * voice of another server is refused exactly like an unknown one, so its existence does not leak.
  */
-export async function usableVoice(store: Store, guildId: string, voice: string): Promise<UsableVoice> {
-  if (isPresetVoiceId(voice)) return { kind: 'preset', voiceId: voice };
-  const cloned = (await store.voiceLibrary.get(guildId, voice)) ?? (await store.voiceLibrary.findByName(guildId, voice));
+export async function usableVoice(store: Store, guildId: string, idOrName: string): Promise<UsableVoice> {
+  if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
+  const cloned = (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
-  throw new SpeechInputError({ code: 'unknown-voice', voice });
+  throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }

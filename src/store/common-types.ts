@@ -1,8 +1,12 @@
 // Types the area modules share (a leaf module, so that no area's types import types.ts and back).
 export type OutputFormat = 'wav' | 'mp3';
 
-/** The speech settings a preset or a member default may fix; each one left out falls through to the next layer. */
-export interface VoiceSettings {
+/**
+ * How a text is spoken: the settings a command, a preset or a member default may fix; each one left out falls
+ * through to the next layer (src/speech/settings.ts). Speed and volume among them: SayBot applies those two to the
+ * audio itself (never sent to the service, so never paid for), yet every layer resolves them in the same order.
+ */
+export interface SpeechSettings {
   voice?: string;
   language?: string;
   tone?: string;

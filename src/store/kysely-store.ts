@@ -1,10 +1,13 @@
-import { BudgetArea, QuotaArea, SpendArea } from './areas/accounting.ts';
 import { AutoReadArea } from './areas/auto-read.ts';
 import { AutoReadMembersArea } from './areas/auto-read-members.ts';
+import { BudgetArea } from './areas/budget-holds.ts';
 import { DictionaryArea } from './areas/dictionary.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
-import { MemberDefaultsArea, PresetArea } from './areas/presets.ts';
+import { MemberDefaultsArea } from './areas/member-defaults.ts';
+import { PresetArea } from './areas/presets.ts';
 import { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import { QuotaArea } from './areas/quota-state.ts';
+import { SpendArea } from './areas/spends.ts';
 import { VoiceLibraryArea } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
 import type { Store } from './types.ts';

@@ -2,6 +2,7 @@
 // schema.ts, so what remains is the naming (snake_case columns, camelCase fields), milliseconds to Dates, 0/1 flags,
 // and leaving out what is not set.
 import type { Selectable } from 'kysely';
+import type { SpeechSettings } from './common-types.ts';
 import type { Database } from './schema.ts';
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
@@ -19,3 +20,10 @@ export const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null
 export const dateOf = (ms: number | null): Date | undefined => (ms === null ? undefined : new Date(ms));
 /** A 0/1 flag column (NULL: unset). */
 export const flagOf = (v: number | null): boolean | undefined => (v === null ? undefined : v !== 0);
+
+/** The speech settings columns a preset and a member's defaults share, as the settings they fix. */
+export const speechSettingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): SpeechSettings =>
+  present({
+    voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
+    speed: row.speed, volume: row.volume,
+  });

@@ -5,22 +5,26 @@
  * <area>-store.ts modules. Every method is async so that a client/server database (PostgreSQL) implements it as
  * well as SQLite. IDs are Discord snowflakes as strings. Names are matched case-insensitively (names.ts: `nameKey`).
  */
-import type { BudgetArea, QuotaArea, SpendArea } from './areas/accounting.ts';
 import type { AutoReadArea } from './areas/auto-read.ts';
 import type { AutoReadMembersArea } from './areas/auto-read-members.ts';
+import type { BudgetArea } from './areas/budget-holds.ts';
 import type { DictionaryArea } from './areas/dictionary.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
-import type { MemberDefaultsArea, PresetArea } from './areas/presets.ts';
+import type { MemberDefaultsArea } from './areas/member-defaults.ts';
+import type { PresetArea } from './areas/presets.ts';
 import type { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import type { QuotaArea } from './areas/quota-state.ts';
+import type { SpendArea } from './areas/spends.ts';
 import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
-export type * from './accounting-store.ts';
 export type * from './auto-read-store.ts';
 export type * from './auto-read-members-store.ts';
 export type * from './dictionary-store.ts';
+export type * from './member-defaults-store.ts';
 export type * from './output-defaults-store.ts';
 export type * from './preset-store.ts';
 export type * from './privacy-store.ts';
+export type * from './quota-store.ts';
 export type * from './voice-library-store.ts';
 export type * from './common-types.ts';
 

@@ -16,8 +16,8 @@ import type { PlayingClip, VoiceOutput, VoiceSenderKind } from './voice-output.t
 export interface PlaybackItem {
   /** For logs only. */
   readonly label: string;
-  /** Who asked for it (member ID) and through what (the spends' `source`): /stop and /skip leave others' alone. */
-  requestedBy?: { userId: string; source: string };
+  /** Who asked for it (member ID), and whether they may /stop it: /stop and /skip leave others' alone. */
+  requestedBy?: { userId: string; requesterMayStop: boolean };
   /** Opens the audio: an object-mode stream of 20 ms Opus packets. */
   open(signal: AbortSignal): Promise<Readable>;
   /** Called when the item before it starts playing, so that a multi-part reply plays without gaps. */

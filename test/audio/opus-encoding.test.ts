@@ -5,7 +5,7 @@ import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
 import { OpusEncoderPool } from '../../src/audio/workers/opus-pool/opus-pool.ts';
 import { createOpusPacketStream } from '../../src/audio/playback.ts';
-import { encoderSpec, SPEECH_SETTINGS, type OpusSettings } from '../../src/audio/codecs/opus-settings.ts';
+import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from '../../src/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';
@@ -24,20 +24,20 @@ function stereo(left: Float32Array, right: Float32Array): Float32Array {
   return out;
 }
 
-const pooled = { ...SPEECH_SETTINGS, thread: 'workers', workers: 1 } as const;
-const inline = { ...SPEECH_SETTINGS, thread: 'main' } as const;
+const pooled = { ...OPUS_ENCODER_SETTINGS, thread: 'workers', workers: 1 } as const;
+const inline = { ...OPUS_ENCODER_SETTINGS, thread: 'main' } as const;
 
 describe('Opus encoding for the player (issue 17)', () => {
   it('encodes a mono source as mono packets, a stereo one as stereo, and always stereo with the previous settings', async () => {
     const mono = buildWav(sine(300, 1, 24000), { sampleRate: 24000, channels: 1 });
     const both = buildWav(stereo(sine(300, 1, 44100), sine(500, 1, 44100)), { sampleRate: 44100, channels: 2 });
-    expect((await packetsOf(mono, SPEECH_SETTINGS)).every((p) => !isStereo(p))).toBe(true);
-    expect((await packetsOf(both, SPEECH_SETTINGS)).every(isStereo)).toBe(true);
+    expect((await packetsOf(mono, OPUS_ENCODER_SETTINGS)).every((p) => !isStereo(p))).toBe(true);
+    expect((await packetsOf(both, OPUS_ENCODER_SETTINGS)).every(isStereo)).toBe(true);
     expect((await packetsOf(mono, LEGACY_SETTINGS)).every(isStereo)).toBe(true);
   });
 
   it('keeps the speech fixture\'s pitch and level through mono encoding, as a stereo decoder hears it', async () => {
-    const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), SPEECH_SETTINGS));
+    const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), OPUS_ENCODER_SETTINGS));
     const reference = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), LEGACY_SETTINGS));
     expect(decoded.left).toEqual(decoded.right);
     expect(Math.abs(dominantPitchHz(decoded.left, 48000)! - dominantPitchHz(reference.left, 48000)!)).toBeLessThan(1);
@@ -72,7 +72,7 @@ describe('Opus encoding for the player (issue 17)', () => {
       const t = i / 48000;
       input[4800 + i] = 0.5 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t));
     }
-    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }), SPEECH_SETTINGS);
+    const packets = await packetsOf(buildWav(input, { sampleRate: 48000, channels: 1 }), OPUS_ENCODER_SETTINGS);
     expect(packets.every((p) => !isStereo(p))).toBe(true);
     const decoder = new opus.OpusEncoder(48000, 1);
     const pcm = Buffer.concat(packets.map((packet) => decoder.decode(packet)));
@@ -89,7 +89,7 @@ describe('Opus encoding for the player (issue 17)', () => {
 
   it('answers every frame given to the pool with a packet, in order per stream, and answers frames waiting or sent after the pool closed with an error', async () => {
     const pool = new OpusEncoderPool(2);
-    const spec = encoderSpec(SPEECH_SETTINGS, 1);
+    const spec = encoderSpec(OPUS_ENCODER_SETTINGS, 1);
     const frame = Buffer.from(new Int16Array(960).map((_, i) => Math.round(8000 * Math.sin(i / 10))).buffer);
     const encoders = [pool.open(spec), pool.open(spec), pool.open(spec)];
     const order: number[][] = encoders.map(() => []);

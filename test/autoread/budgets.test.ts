@@ -1,7 +1,9 @@
 // Auto-read and the budget rules (src/quota/budgets.ts): a chat message is not a /say, so the member cooldown does
 // not hold it back; the day and month budgets count every character it reads.
 import { describe, expect, it } from 'vitest';
-import { budgetsForSource, checkBudgets, type OperatorBudgets } from '../../src/quota/budgets.ts';
+import { CHANNEL_READING as AUTOREAD } from '../../src/autoread/reader.ts';
+import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../src/quota/budgets.ts';
+import { MEMBER_REQUEST as SAY } from '../../src/speech/pipeline.ts';
 
 const limits: OperatorBudgets = { guildMonthlyChars: 1000, memberDailyChars: 100, memberCooldownSeconds: 60 };
 const now = new Date('2026-05-10T12:00:00Z');
@@ -9,15 +11,15 @@ const justSpent = { guildMonthChars: 0, memberDayChars: 10, memberLastSpendAt: n
 
 describe('budgets for auto-read', () => {
   it('lifts the member cooldown for autoread only', () => {
-    expect(budgetsForSource(limits, 'autoread')).toEqual({ ...limits, memberCooldownSeconds: 0 });
-    expect(budgetsForSource(limits, 'say')).toEqual(limits);
-    expect(checkBudgets(budgetsForSource(limits, 'say'), justSpent, 10, now)).toMatchObject({ budget: 'memberCooldownSeconds' });
-    expect(checkBudgets(budgetsForSource(limits, 'autoread'), justSpent, 10, now)).toBeUndefined();
+    expect(budgetsForRequest(limits, AUTOREAD)).toEqual({ ...limits, memberCooldownSeconds: 0 });
+    expect(budgetsForRequest(limits, SAY)).toEqual(limits);
+    expect(checkBudgets(budgetsForRequest(limits, SAY), justSpent, 10, now)).toMatchObject({ budget: 'memberCooldownSeconds' });
+    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), justSpent, 10, now)).toBeUndefined();
   });
 
   it('keeps the day and month budgets for autoread', () => {
-    expect(checkBudgets(budgetsForSource(limits, 'autoread'), justSpent, 91, now)).toMatchObject({ budget: 'memberDailyChars', limit: 100 });
+    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), justSpent, 91, now)).toMatchObject({ budget: 'memberDailyChars', limit: 100 });
     const month = { ...justSpent, guildMonthChars: 995 };
-    expect(checkBudgets(budgetsForSource(limits, 'autoread'), month, 10, now)).toMatchObject({ budget: 'guildMonthlyChars' });
+    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), month, 10, now)).toMatchObject({ budget: 'guildMonthlyChars' });
   });
 });

@@ -197,7 +197,7 @@ describe('AutoReader', () => {
     expect(voices).toEqual([alice.id, alice.id, alice.id]);
     const order = pipeline.orders[0]!;
     expect(order.request).toMatchObject({ kind: 'tts', voice: `voice-of-${alice.id}` });
-    expect(order.requester).toMatchObject({ guildId: guild.id, userId: alice.id, source: 'autoread' });
+    expect(order.requester).toMatchObject({ guildId: guild.id, userId: alice.id, command: 'autoread' });
     expect(order.requester.id).toMatch(/^autoread-\d+$/);
     expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
   });

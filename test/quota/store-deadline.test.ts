@@ -7,7 +7,7 @@ import { describeFailure } from '../../src/bot/interactions/failures.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Accounting, type PartNeed } from '../../src/quota/accounting.ts';
 import { Refusal } from '../../src/refusal.ts';
-import { budgetLockKey } from '../../src/store/areas/accounting.ts';
+import { budgetLockKey } from '../../src/store/areas/budget-holds.ts';
 import { PgStore } from '../../src/store/pg-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../store/backends.ts';

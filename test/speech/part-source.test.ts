@@ -83,7 +83,8 @@ describe('PartSource', () => {
     const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
-    expect(describeFailure(error).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
+    expect(describeFailure(error).message).toEqual({ key: 'quota.tooFewLeftForMember', params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) } });
     expect((await rig.store.quota.get()).exhausted).toBeUndefined();
   });
 

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../src/speech/errors.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
 import type { QueueBounds } from '../../src/speech/queue-bounds.ts';
-import { SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
+import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { PlayerRegistry } from '../../src/voice/player-registry.ts';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -62,7 +62,7 @@ function makePipeline(budgets: OperatorBudgets = NO_BUDGETS, queue?: QueueBounds
 
 function requester(guildId = 'G', userId = 'U'): Requester {
   requestIds += 1;
-  return { guildId, userId, source: 'say', id: String(requestIds) };
+  return { guildId, userId, command: 'say', id: String(requestIds), policy: MEMBER_REQUEST };
 }
 
 /** What `accepted` rejected with, or undefined when it was accepted. */

@@ -58,12 +58,12 @@ describe('QueueBook', () => {
   });
 
   it('counts but never refuses what is already paid or bounds itself (auto-read)', () => {
-    expect(enforcementFor({ source: 'say', paid: false })).toEqual(ALL);
-    expect(enforcementFor({ source: 'say', paid: true })).toEqual({ guild: false, member: false });
-    expect(enforcementFor({ source: 'autoread', paid: false })).toEqual({ guild: false, member: false });
+    expect(enforcementFor({ queueBounded: true, paid: false })).toEqual(ALL);
+    expect(enforcementFor({ queueBounded: true, paid: true })).toEqual({ guild: false, member: false });
+    expect(enforcementFor({ queueBounded: false, paid: false })).toEqual({ guild: false, member: false });
     const book = new QueueBook({ guildSeconds: 0, guildClips: 1, memberRequests: 1 });
-    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ source: 'autoread', paid: false }) });
-    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ source: 'autoread', paid: false }) });
+    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ queueBounded: false, paid: false }) });
+    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ queueBounded: false, paid: false }) });
     expect(book.voiceQueue('G').clips).toBe(2);
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL }))).toMatchObject({ code: 'queue-guild-full' });
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({ code: 'queue-member-full' });

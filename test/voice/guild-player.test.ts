@@ -177,10 +177,10 @@ describe('GuildPlayer with DAVE required', () => {
     await player.connect(lounge);
     fake.clearAudio(guildId);
     const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
-    const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', source: 'say' } };
+    const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', requesterMayStop: true } };
     const current = player.enqueue(others);
-    const queuedMine = player.enqueue({ ...sineItem(550, 1).item, requestedBy: { userId: 'me', source: 'say' } });
-    const queuedOther = player.enqueue({ ...sineItem(660, 0.2).item, requestedBy: { userId: 'other', source: 'say' } });
+    const queuedMine = player.enqueue({ ...sineItem(550, 1).item, requestedBy: { userId: 'me', requesterMayStop: true } });
+    const queuedOther = player.enqueue({ ...sineItem(660, 0.2).item, requestedBy: { userId: 'other', requesterMayStop: true } });
     await fake.waitForPacket(guildId, (p) => !p.silence);
     expect(player.skip(mine)).toBe(false);
     expect(player.stop(mine)).toBe(1);

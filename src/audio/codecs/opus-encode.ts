@@ -2,7 +2,7 @@
 // worker threads (src/audio/workers/opus-pool/) or, as before, on the calling thread.
 import { Transform, type TransformCallback } from 'node:stream';
 import { sharedEncoderPool, type EncodeDone } from '../workers/opus-pool/opus-pool.ts';
-import { createNativeEncoder, encoderSpec, SPEECH_SETTINGS, type OpusSettings } from './opus-settings.ts';
+import { createNativeEncoder, encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
 export const FRAME_SAMPLES = 960;                                 // per channel: 20 ms at 48 kHz
@@ -51,7 +51,7 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
  * `channels` tells how many channels the PCM has; it is asked when the first bytes arrive (the decoder upstream
  * knows it only then).
  */
-export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = SPEECH_SETTINGS): Transform {
+export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS): Transform {
   return new OpusEncodeStream(channels, settings);
 }
 

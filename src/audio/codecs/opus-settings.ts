@@ -16,7 +16,7 @@ export interface OpusSettings {
   complexity: number;
   /** Bits per second, or 'auto' (libopus: about 96 kb/s stereo, 48 kb/s mono at 20 ms). */
   bitrate: number | 'auto';
-  /** Force the CELT layer (no SILK/hybrid): see SPEECH_SETTINGS. */
+  /** Force the CELT layer (no SILK/hybrid): see OPUS_ENCODER_SETTINGS. */
   celtOnly: boolean;
   /** 'workers': encoders live in a pool of worker threads; 'main': on the calling thread. */
   thread: 'workers' | 'main';
@@ -38,7 +38,7 @@ export interface OpusSettings {
  * detector (or a voice hint) moves it to hybrid SILK+CELT, which costs two to three times as much per frame here
  * and drifted the measured pitch by 2 Hz.
  */
-export const SPEECH_SETTINGS: Readonly<OpusSettings> = {
+export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
   channels: 'source', complexity: 5, bitrate: 64_000, celtOnly: true, thread: 'workers',
   // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
   workers: Math.max(1, availableParallelism() - 1),

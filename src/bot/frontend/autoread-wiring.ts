@@ -13,7 +13,7 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from '../../
 import type { Store } from '../../store/types.ts';
 import type { DictionaryEntry } from '../../text/dictionary.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
-import { describeFailure, type DescribedFailure } from '../interactions/failures.ts';
+import { MEMBER_AUDIENCE, describeFailure, type DescribedFailure } from '../interactions/failures.ts';
 import { t } from '../i18n.ts';
 import { NO_MENTIONS } from '../interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
@@ -280,10 +280,10 @@ export class AutoreadWiring implements AutoreadControl {
 
 /**
  * A refusal's reason as the whole channel may read it: a member's own figures (what they used today) stay theirs,
- * so their day's budget is named without them.
+ * so their day's budget is named without them, and the whole plan's (what is left of the month) the owner's.
  */
 function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
   const reason = refusal.reason;
   if (reason.code === 'budget-member-day') return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
-  return describeFailure(refusal);
+  return describeFailure(refusal, MEMBER_AUDIENCE);
 }

@@ -26,11 +26,11 @@ export function skippable(control: PlayerControl): ((item: PlaybackItem) => bool
 }
 
 /**
- * The clips a member may stop: their own requests, never auto-read's. Stopping one of auto-read's clips drops every
- * unread message (a stop empties the queue), which is the channel's reading, not the member's: their own message
- * being read they may /skip.
+ * The clips a member may stop: their own requests, unless made as not theirs to stop (auto-read's: stopping one
+ * drops every unread message, as a stop empties the queue, which is the channel's reading, not the member's; their
+ * own message being read they may /skip).
  */
 export function stoppable(control: PlayerControl): ((item: PlaybackItem) => boolean) | undefined {
   if (control.kind === 'all') return undefined;
-  return (item) => item.requestedBy?.userId === control.userId && item.requestedBy.source !== 'autoread';
+  return (item) => item.requestedBy?.userId === control.userId && item.requestedBy.requesterMayStop;
 }

@@ -4,9 +4,11 @@
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import type { CommandContext } from '../interactions/command.ts';
-import { UserError, describeFailure } from '../interactions/failures.ts';
+import { UserError, describeFailure, type FailureAudience } from '../interactions/failures.ts';
+import { seesPlanFigures } from '../interactions/plan-figures.ts';
 import { t } from '../i18n.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
+import { MEMBER_REQUEST } from '../../speech/pipeline.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
@@ -36,7 +38,7 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     }
     log.info({ code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id }, 'reply button done');
   } catch (error) {
-    await answerFailure(interaction, error, log);
+    await answerFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
   }
   return true;
 }
@@ -46,7 +48,7 @@ async function replay(interaction: ButtonInteraction<'cached'>, context: Command
   const target = memberVoiceChannel(interaction, context.players, context.autoread);
   const job = context.speech.speak({
     request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
     target,
     cachedOnly: true,
   });
@@ -69,7 +71,7 @@ async function postAgain(interaction: ButtonInteraction<'cached'>, context: Comm
   const bar = claimMemberVoiceMessage(interaction);
   const job = context.speech.speak({
     request: audio.request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
@@ -97,8 +99,8 @@ async function postAgain(interaction: ButtonInteraction<'cached'>, context: Comm
   });
 }
 
-async function answerFailure(interaction: ButtonInteraction, error: unknown, log: Logger): Promise<void> {
-  const failure = describeFailure(error);
+async function answerFailure(interaction: ButtonInteraction, error: unknown, log: Logger, audience: FailureAudience): Promise<void> {
+  const failure = describeFailure(error, audience);
   log[failure.level]({ code: failure.code, button: interaction.customId, guildId: interaction.guildId, userId: interaction.user.id, err: error }, 'reply button failed');
   const content = t(interaction.locale, failure.message.key, failure.message.params);
   try {

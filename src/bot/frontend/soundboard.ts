@@ -6,6 +6,7 @@
 import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import { SpeechInputError } from '../../speech/errors.ts';
+import { MEMBER_REQUEST } from '../../speech/pipeline.ts';
 import { isPresetVoiceId } from '../../voice-catalogue/catalogue.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { UserError } from '../interactions/failures.ts';
@@ -56,7 +57,7 @@ export async function saveAsSound(
   if (me && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.botPermission');
   const job = speech.speak({
     request: audio.request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, source: 'save-as-sound', id: interaction.id, askedAt: receivedAtEpochMs(interaction) },
+    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'save-as-sound', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });

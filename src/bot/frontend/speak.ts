@@ -1,7 +1,7 @@
 import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../log.ts';
-import type { Requester, SpeechOrder, SpeechOutcome, SpeechRequest, SpeechTarget } from '../../speech/pipeline.ts';
+import { MEMBER_REQUEST, type Requester, type SpeechOrder, type SpeechOutcome, type SpeechRequest, type SpeechTarget } from '../../speech/pipeline.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
@@ -105,12 +105,13 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
   return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 
-/** The member behind a slash command or a menu, as the pipeline records them (`source`: the spends' command). */
-export function requesterOf(interaction: SpeakingInteraction, source: string = commandNameOf(interaction)): Requester {
+/** The member behind a slash command or a menu, as the pipeline records them (`command`: the spends' label). */
+export function requesterOf(interaction: SpeakingInteraction, command: string = commandNameOf(interaction)): Requester {
   return {
     guildId: interaction.guildId,
     userId: interaction.user.id,
-    source,
+    command,
+    policy: MEMBER_REQUEST,
     id: interaction.id,
     // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
     askedAt: receivedAtEpochMs(interaction),

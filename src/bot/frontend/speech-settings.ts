@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { chooseSettings, type ResolvedSettings, type SpeechSettings } from '../../speech/settings.ts';
-import type { Preset, VoiceSettings } from '../../store/types.ts';
+import { chooseSettings, type ResolvedSettings } from '../../speech/settings.ts';
+import type { Preset, SpeechSettings } from '../../store/types.ts';
 import { languageName } from '../../voice-catalogue/catalogue.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { t } from '../i18n.ts';
@@ -54,7 +54,7 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, commandDe
 }
 
 /** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB. */
-export function describeSettings(locale: string, settings: VoiceSettings): string {
+export function describeSettings(locale: string, settings: SpeechSettings): string {
   const parts: string[] = [];
   if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
   if (settings.language !== undefined) parts.push(`${languageName(settings.language, locale)} (${settings.language})`);

@@ -8,8 +8,9 @@
 import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../config.ts';
 import type { Logger } from '../../log.ts';
-import type { Requester, SpeechOutcome, SpeechRequest } from '../../speech/pipeline.ts';
-import { chooseSettings, type SpeechSettings } from '../../speech/settings.ts';
+import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../../speech/pipeline.ts';
+import { chooseSettings } from '../../speech/settings.ts';
+import type { SpeechSettings } from '../../store/types.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { tokenGone } from '../interactions/expired-token.ts';
@@ -77,8 +78,8 @@ export async function speakOutsideServer(
   // Every answer here carries audio as an attachment: where none may be sent, say so before anything is paid.
   if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles)) throw new UserError('userInstall.noAttachFiles');
   const requester: Requester = {
-    guildId: USER_INSTALL_GUILD, userId: interaction.user.id, source: interaction.commandName, id: interaction.id,
-    askedAt: receivedAtEpochMs(interaction),
+    guildId: USER_INSTALL_GUILD, userId: interaction.user.id, command: interaction.commandName, id: interaction.id,
+    askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST,
   };
   if (output === 'voice-message') {
     const bar = memberBar(interaction);

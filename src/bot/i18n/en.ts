@@ -188,6 +188,7 @@ export const en = {
   // Quota, budgets, /usage, /budget
   'quota.exhaustedChecking': 'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
   'quota.tooFewLeft': 'The voice service has only {left} characters left this month and this needs {needed}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
+  'quota.tooFewLeftForMember': 'The voice service has too few characters left this month for this text, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.recordFailed': 'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
   'quota.storageUnavailable': 'I could not reach the bot\'s storage in time, so I sent nothing and nothing was spent. Please try again in a moment; the operator has been told.',
   'budget.refused.guildMonth': "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",

@@ -42,14 +42,24 @@ export interface DescribedFailure {
   level: LogLevel;
 }
 
+/** Who reads the words: the whole plan's figures (what is left of the month) are the owner's business. */
+export interface FailureAudience {
+  /** A manager (Manage Server) or the operator (plan-figures.ts): the words may carry plan-wide figures. */
+  planFigures: boolean;
+}
+
+/** A member, or a channel everyone reads: no plan-wide figure. */
+export const MEMBER_AUDIENCE: FailureAudience = { planFigures: false };
+
 /**
  * What to tell the user, and how loudly to tell the operator, for any error a command can meet. Failures the
  * operator must fix (key, plan) log at `fatal`/`error`; the service's own trouble at `warn`; the user's at `info`.
+ * Without an audience the words are a member's.
  */
-export function describeFailure(error: unknown): DescribedFailure {
+export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
   if (error instanceof UserError) return { code: error.userMessage.key, message: error.userMessage, level: error.level };
   if (error instanceof Refusal) {
-    const message = refusalMessage(error.reason);
+    const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
   }
   if (error instanceof SpeechInputError) {
@@ -104,7 +114,7 @@ export function describeFailure(error: unknown): DescribedFailure {
 }
 
 /** The words for a refusal of the books or the pipeline (src/refusal.ts). */
-function refusalMessage(reason: RefusalReason): LocalisedMessage {
+function refusalMessage(reason: RefusalReason, audience: FailureAudience): LocalisedMessage {
   switch (reason.code) {
     case 'budget-cooldown':
       return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
@@ -118,6 +128,8 @@ function refusalMessage(reason: RefusalReason): LocalisedMessage {
     case 'quota-used-up':
       return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
     case 'quota-too-few-left':
+      // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.
+      if (!audience.planFigures) return { key: 'quota.tooFewLeftForMember', params: { reset: day(reason.resetAt) } };
       return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };

@@ -2,8 +2,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { quantiseSpeed, quantiseVolumeDb } from '../../audio/effects/audible-steps.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../audio/effects/time-stretch.ts';
-import type { SpeechSettings } from '../../speech/settings.ts';
-import type { VoiceSettings } from '../../store/types.ts';
+import type { SpeechSettings } from '../../store/types.ts';
 import { LANGUAGE_CODE } from '../../voice-catalogue/catalogue.ts';
 import { numberOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
@@ -71,9 +70,9 @@ export function readSpeechSettings(options: Options): SpeechSettings {
   return { ...readVoiceSettings(options), ...readAudioSettings(options) };
 }
 
-/** The speech settings a command was given (only those it was given). A malformed language is refused. */
-export function readVoiceSettings(options: Options): VoiceSettings {
-  const settings: VoiceSettings = {};
+/** The settings sent to the service a command was given (only those it was given). A malformed language is refused. */
+export function readVoiceSettings(options: Options): Omit<SpeechSettings, 'speed' | 'volume'> {
+  const settings: Omit<SpeechSettings, 'speed' | 'volume'> = {};
   const voice = readText(options, 'voice');
   const language = readText(options, 'language');
   const tone = readText(options, 'tone');

@@ -4,7 +4,7 @@ import type { AnsweredInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
 import { commandNameOf } from './answered.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
-import { describeFailure } from './failures.ts';
+import { MEMBER_AUDIENCE, describeFailure, type FailureAudience } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n.ts';
 import { NO_MENTIONS } from './safe-text.ts';
 import { replyWithoutToken } from './tokenless-reply.ts';
@@ -72,8 +72,9 @@ export async function showFailure(
   interaction: AnsweredInteraction,
   error: unknown,
   log: Logger,
+  audience: FailureAudience = MEMBER_AUDIENCE,
 ): Promise<void> {
-  const failure = describeFailure(error);
+  const failure = describeFailure(error, audience);
   log[failure.level](
     {
       code: failure.code,

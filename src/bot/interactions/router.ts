@@ -7,6 +7,7 @@ import { commandFor, isMessageMenu } from './command-loader.ts';
 import { watchToken } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
+import { seesPlanFigures } from './plan-figures.ts';
 import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
 import { handleReplyButton } from '../frontend/reply-buttons.ts';
@@ -89,7 +90,7 @@ async function answer(interaction: AnsweredInteraction, name: string, publicRepl
   } catch (error) {
     // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
     context.metrics?.command(name, describeFailure(error).level === 'info' ? 'refused' : 'failed');
-    await showFailure(interaction, error, log);
+    await showFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
   } finally {
     cancelDeadline();
   }

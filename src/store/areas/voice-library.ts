@@ -129,8 +129,8 @@ export class VoiceLibraryArea extends Area {
    */
   async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
-      const voice = await trx.selectFrom('voice_library').select('voice_id').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
-      if (!voice) return false;
+      const inLibrary = await trx.selectFrom('voice_library').select('voice_id').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+      if (!inLibrary) return false;
       await trx.insertInto('soundboard_sounds').values({ sound_id: soundId, guild_id: guildId, voice_id: voiceId, saved_at: at.getTime() })
         .onConflict((oc) => oc.column('sound_id').doNothing()).execute();
       const kept = trx.selectFrom('soundboard_sounds').select('sound_id').where('guild_id', '=', guildId)

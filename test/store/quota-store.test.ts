@@ -8,7 +8,7 @@ const A = '300000000000000001';
 const B = '300000000000000002';
 const C = '300000000000000003';
 
-// The AccountingStore area of the contract: spends, the quota state, server budgets, budget holds.
+// The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
 forEachBackend((store, backend) => {
   const spend = (over: Partial<NewSpend>): NewSpend => ({
     at: new Date('2025-03-10T12:00:00Z'),
