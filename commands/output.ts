@@ -1,4 +1,4 @@
-// /output (issue 15): how a member outside voice is answered when a command does not say (its `output` option):
+// /output: how a member outside voice is answered when a command does not say (its `output` option):
 // a voice message or a file. `/output server` sets the server's default (Manage Server), `/output me` the member's
 // own, `/output show` what applies. A member's own default comes before the server's; neither: a file (the Speak
 // menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.

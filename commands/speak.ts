@@ -1,4 +1,4 @@
-// "Speak" (issue 15): a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it
+// "Speak": a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it
 // (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
 // default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
 // their (or the server's) /output default says a file.

@@ -113,7 +113,7 @@ const EnvSchema = z.object({
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
-  // Days a server's data stays after SayBot is removed from it (issue 22); added back within them, nothing is deleted.
+  // Days a server's data stays after SayBot is removed from it; added back within them, nothing is deleted.
   FORGET_REMOVED_GUILD_AFTER_DAYS: wholeNumber(1, 3650).default(30),
   CACHE_DIR: z.string().min(1).default('./data/cache'),
   // 0 turns the audio cache off (identical requests in flight at once still share one call).

@@ -59,7 +59,7 @@ export interface StartSeams {
   wrapStore?: (store: Store) => Store;
   /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadCommands()). */
   commands?: Map<string, AnyCommandModule>;
-  /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the ones from before issue 25. */
+  /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
   voicePlane?: VoicePlaneOptions;
 }
 

@@ -1,4 +1,4 @@
-// `npm run forget -- --user ID | --guild ID`: the operator's deletion on request (issue 22, point 5), on the
+// `npm run forget -- --user ID | --guild ID`: the operator's deletion on request, on the
 // configured store, through the same code as /privacy (src/privacy/forget.ts). Exit 2 on bad arguments.
 import { AudioCache } from '../cache/audio-cache.ts';
 import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../config.ts';

@@ -32,7 +32,7 @@ export async function deleteClonedVoice({ store, purgeVoice, removeSounds }: For
 }
 
 /**
- * Forgets a member (issue 22, point 5) in one guild, or in every guild (guildId undefined, the operator): the
+ * Forgets a member in one guild, or in every guild (guildId undefined, the operator): the
  * voices they cloned deleted first, then their rows deleted and their ID elsewhere replaced by a marker
  * (store.privacy.forgetMember, src/store/forget-plan.ts). The one code path of /privacy delete and `npm run forget`.
  */

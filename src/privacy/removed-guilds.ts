@@ -18,7 +18,7 @@ export interface RemovedGuildsOptions extends Forgetting {
 }
 
 /**
- * The servers SayBot was removed from (issue 22, point 5): the removal time kept in the store (a restart keeps the
+ * The servers SayBot was removed from: the removal time kept in the store (a restart keeps the
  * clock), cancelled when SayBot is added back, and the data deleted by a sweep (at start-up, then hourly, a bounded
  * batch each time) once the grace period has passed, with one log line per server.
  */

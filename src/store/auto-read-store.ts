@@ -27,6 +27,6 @@ export interface AutoReadState {
   binding?: AutoReadBinding;
   /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
   settings: AutoReadSettings;
-  /** Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before issue 26). */
+  /** Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before the reason was recorded). */
   stoppedWhy?: AutoReadStopReason;
 }

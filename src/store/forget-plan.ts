@@ -6,7 +6,7 @@ import type { Database } from './schema.ts';
 export type ForgetAction = 'delete' | 'mark';
 
 /**
- * Where one table keeps a guild's or a member's ID, and what deleting them does there (issue 22, point 5). One
+ * Where one table keeps a guild's or a member's ID, and what deleting them does there. One
  * rule per table, its table and columns checked against schema.ts, read by areas/privacy.ts: a new table that keeps
  * a guild or member ID gets a rule here and nothing else changes. test/store/privacy-store.test.ts reads the schema from
  * the database and fails for any ID column no rule (nor KEPT_COLUMNS) names.
@@ -36,7 +36,7 @@ export const FORGET_RULES: readonly ForgetRule[] = [
   { table: 'voice_library', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
   { table: 'clone_name_reservations', guildColumn: 'guild_id', memberColumns: { reserved_by: 'delete' }, guildRows: 'delete' },
   { table: 'spends', guildColumn: 'guild_id', memberColumns: { user_id: 'mark' }, guildRows: 'mark' },
-  // The running totals budget holds read (issue 23) follow the spends they sum: a guild's month is marked, not
+  // The running totals budget holds read follow the spends they sum: a guild's month is marked, not
   // deleted, so the bot's month still adds up; a member's days are marked like their spends. A deleted guild's
   // member days are deleted: one marker for every member would collide on (guild, member, day), and they serve
   // only that guild's daily budgets.

@@ -1,6 +1,6 @@
 import type { SpeechSettings } from './common-types.ts';
 
-/** What a member sets for themselves about auto-read (issue 26): how they are named, whether they are read. */
+/** What a member sets for themselves about auto-read: how they are named, whether they are read. */
 export interface MemberReading {
   /** The name auto-read says for them; absent: their display name in the server. */
   spokenName?: string;

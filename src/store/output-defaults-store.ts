@@ -1,4 +1,4 @@
-/** How a reply reaches a member who is not in voice (issue 15): a file (what SayBot always did) or a voice message. */
+/** How a reply reaches a member who is not in voice: a file (what SayBot always did) or a voice message. */
 export type OutsideVoiceOutput = 'file' | 'voice-message';
 
 /** The defaults that may apply to one member; a field absent = none set at that level. */

@@ -1,4 +1,4 @@
-/** A voice cloned from a clip (/clone, issue 4): usable in its guild only. */
+/** A voice cloned from a clip (/clone): usable in its guild only. */
 export interface ClonedVoice {
   guildId: string;
   name: string;

@@ -1,4 +1,4 @@
-// The way clips were played before issue 25: @discordjs/voice's AudioPlayer, which prepares each packet in one turn
+// The library's own way to play clips (the benchmark's baseline): @discordjs/voice's AudioPlayer, which prepares each packet in one turn
 // of its shared 20 ms cycle (one for every player in the process) and sends it at the start of the next.
 import type { Readable } from 'node:stream';
 import {

@@ -24,7 +24,7 @@ export interface OpusSettings {
   workers: number;
   /**
    * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in src/audio/workers/transcode/'s threads; needs thread
-   * 'workers') or 'main' (on the main thread, the encoder apart: as before issue 25).
+   * 'workers') or 'main' (on the main thread, the encoder apart: the benchmark's baseline).
    */
   decode: 'workers' | 'main';
 }

@@ -1,5 +1,5 @@
 // Audio worker threads work ahead of time (decoding, resampling and encoding a clip's next packets, effects, clip
-// checks); the main thread sends every voice's packet in its 20 ms slot. When the cores are short (issue 25's
+// checks); the main thread sends every voice's packet in its 20 ms slot. When the cores are short (the benchmark's
 // benchmark: the bot's main thread, its transcoding thread and the local Discord on two cores), the kernel shares
 // them out by niceness: a worker a few steps nicer than the main thread waits a few milliseconds, which its lead of
 // ten to twenty packets absorbs, instead of the main thread's wakeup waiting behind it and every voice sounding late.

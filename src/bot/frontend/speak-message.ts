@@ -1,4 +1,4 @@
-// The "Speak" message context menu's text (issue 15): the picked message read as auto-read reads a chat message,
+// The "Speak" message context menu's text: the picked message read as auto-read reads a chat message,
 // by auto-read's own code (src/autoread/message-facts.ts messageContent, decide.ts spokenText), with the server's
 // dictionary. Only the defaults that differ for one message picked by hand live here.
 //

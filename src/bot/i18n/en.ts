@@ -376,7 +376,7 @@ export const en = {
   'output.why.server': "the server's default",
   'output.why.builtin': 'built-in',
   'output.unset': 'none',
-  // Auto-read and its dictionary (issue 14).
+  // Auto-read and its dictionary.
   'command.autoread': 'autoread',
   'command.autoread.description': 'Read a text channel aloud in voice (needs Manage Server)',
   'command.autoread.start': 'start',

@@ -360,7 +360,7 @@ export const ja: Catalogue = {
   'output.why.server': 'サーバーの既定',
   'output.why.builtin': '組み込みの既定',
   'output.unset': 'なし',
-  // Auto-read and its dictionary (issue 14).
+  // Auto-read and its dictionary.
   'command.autoread': '読み上げ',
   'command.autoread.description': 'テキストチャンネルをボイスチャンネルで読み上げます（サーバー管理権限が必要）',
   'command.autoread.start': '開始',

@@ -360,7 +360,7 @@ export const ko: Catalogue = {
   'output.why.server': '서버 기본값',
   'output.why.builtin': '기본 동작',
   'output.unset': '없음',
-  // Auto-read and its dictionary (issue 14).
+  // Auto-read and its dictionary.
   'command.autoread': '자동읽기',
   'command.autoread.description': '텍스트 채널을 음성 채널에서 소리 내어 읽습니다 (서버 관리 권한 필요)',
   'command.autoread.start': '시작',

@@ -5,7 +5,7 @@ import type { ForgetResult, PrivacyTrace } from '../privacy-store.ts';
 import type { ClonedVoice } from '../voice-library-store.ts';
 import { clonedVoiceOf } from './voice-library.ts';
 
-/** Deletion on request (issue 22, point 5): forget-plan.ts' rules, each deletion in one transaction: `store.privacy`. */
+/** Deletion on request: forget-plan.ts' rules, each deletion in one transaction: `store.privacy`. */
 export class PrivacyArea extends Area {
   async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<void>): Promise<ForgetResult> {
     return this.d.transaction(undefined, async (trx) => {

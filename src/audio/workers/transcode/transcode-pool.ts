@@ -1,7 +1,7 @@
 // Decoding, resampling and Opus encoding off the main thread: a few worker threads (transcode-worker.ts), each
 // holding the decoder, resampler and encoder of the streams given to it. The main thread only hands each response's
-// bytes over as they arrive and takes the packets back. Before issue 25 the main thread decoded and resampled every
-// voice itself (about a third of its time with 100 voices) and sent each 20 ms frame to the encoder pool: at a few
+// bytes over as they arrive and takes the packets back. On the main thread, decoding and resampling every
+// voice took about a third of its time with 100 voices, and with each 20 ms frame sent to the encoder pool, at a few
 // hundred voices its turns grew long enough to delay every voice's packets. Chunks from every stream are batched per
 // turn of the event loop, one message per worker each way.
 //
