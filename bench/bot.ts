@@ -49,8 +49,12 @@ export async function startBot(info: ServersInfo, options: BenchBotOptions = {})
       // Warnings only: debug logging of every clip would be part of what we measure, and it is not what runs.
       LOG_LEVEL: 'warn',
       // What is measured is the speech path, not the limits: no budgets, no queue bounds (SayBot's defaults have both).
-      BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
-      QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '0', QUEUE_MAX_PER_MEMBER: '0',
+      BUDGET_GUILD_MONTHLY_CHARS: '0',
+      BUDGET_MEMBER_DAILY_CHARS: '0',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      QUEUE_MAX_SECONDS: '0',
+      QUEUE_MAX_CLIPS: '0',
+      QUEUE_MAX_PER_MEMBER: '0',
     }),
     // Stay in the channels between runs; the idle leave is not what is measured.
     voiceIdleTimeoutMs: 3_600_000,
@@ -63,7 +67,9 @@ export async function startBot(info: ServersInfo, options: BenchBotOptions = {})
   let running: RunningSayBot;
   try {
     running = await startSayBot(config, {
-      logDestination: destination, readyTimeoutMs: 60_000, voicePlane,
+      logDestination: destination,
+      readyTimeoutMs: 60_000,
+      voicePlane,
       ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     });
   } catch (error) {

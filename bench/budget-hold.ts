@@ -22,7 +22,12 @@ export interface BudgetHoldPlan {
   holds: number;
 }
 
-export const budgetHoldPlan = (mode: 'quick' | 'full'): BudgetHoldPlan => ({ spends: 500_000, guilds: 200, members: 20_000, holds: mode === 'quick' ? 100 : 400 });
+export const budgetHoldPlan = (mode: 'quick' | 'full'): BudgetHoldPlan => ({
+  spends: 500_000,
+  guilds: 200,
+  members: 20_000,
+  holds: mode === 'quick' ? 100 : 400,
+});
 
 interface Timing {
   medianMs: number;
@@ -72,26 +77,44 @@ async function sqliteFigures(p: BudgetHoldPlan): Promise<BackendResult> {
     await new SqliteStore(file).close();
     const db = new DatabaseSync(file);
     db.exec('BEGIN');
-    const insert = db.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
+    const insert =
+      db.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
                                VALUES (?, ?, ?, ?, ?, 'say', 'tts', ?, ?)`);
     for (let i = 0; i < p.spends; i++) {
       const day = `${MONTH}-${String(1 + (i % 28)).padStart(2, '0')}`;
-      insert.run(AT.getTime(), MONTH, day, guildOf(i % p.guilds), memberOf(i % p.members), 20 + (i % 200), i % 5 === 0 ? 1 : 0);
+      insert.run(
+        AT.getTime(),
+        MONTH,
+        day,
+        guildOf(i % p.guilds),
+        memberOf(i % p.members),
+        20 + (i % 200),
+        i % 5 === 0 ? 1 : 0,
+      );
     }
     db.exec('COMMIT');
     db.exec(REBUILD_TOTALS);
     db.exec('PRAGMA synchronous = FULL');
     // The old path, statement for statement: delete expired holds, three sums (member day, guild month, bot
     // month) over spends and holds, insert the hold; in BEGIN IMMEDIATE.
-    const sum = (table: string, where: string) => db.prepare(`SELECT coalesce(sum(characters), 0) AS n FROM ${table} WHERE ${table === 'spends' ? 'cached = 0 AND ' : ''}${where}`);
+    const sum = (table: string, where: string) =>
+      db.prepare(
+        `SELECT coalesce(sum(characters), 0) AS n FROM ${table} WHERE ${table === 'spends' ? 'cached = 0 AND ' : ''}${where}`,
+      );
     const old = {
       expire: db.prepare('DELETE FROM budget_holds WHERE expires_at <= ?'),
       sums: [
-        [sum('spends', 'guild_id = ? AND user_id = ? AND day = ?'), sum('budget_holds', 'guild_id = ? AND user_id = ? AND day = ?'), 'member'],
+        [
+          sum('spends', 'guild_id = ? AND user_id = ? AND day = ?'),
+          sum('budget_holds', 'guild_id = ? AND user_id = ? AND day = ?'),
+          'member',
+        ],
         [sum('spends', 'guild_id = ? AND month = ?'), sum('budget_holds', 'guild_id = ? AND month = ?'), 'guild'],
         [sum('spends', 'month = ?'), sum('budget_holds', 'month = ?'), 'bot'],
       ] as const,
-      insert: db.prepare('INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       release: db.prepare('DELETE FROM budget_holds WHERE token = ?'),
     };
     const tokens: string[] = [];
@@ -127,7 +150,14 @@ async function sqliteFigures(p: BudgetHoldPlan): Promise<BackendResult> {
 async function storeHolds(store: Store, p: BudgetHoldPlan): Promise<Timing> {
   const tokens: string[] = [];
   const after = await timed(p.holds, async (i) => {
-    const held = await store.budgets.hold({ guildId: guildOf(i % p.guilds), userId: memberOf(i % p.members), characters: 100, limits: LIMITS, ttlMs: 60_000, at: AT });
+    const held = await store.budgets.hold({
+      guildId: guildOf(i % p.guilds),
+      userId: memberOf(i % p.members),
+      characters: 100,
+      limits: LIMITS,
+      ttlMs: 60_000,
+      at: AT,
+    });
     if (held.status === 'held') tokens.push(held.token);
   });
   for (const token of tokens) await store.budgets.release(token);
@@ -168,9 +198,10 @@ async function postgresFigures(p: BudgetHoldPlan): Promise<BackendResult> {
           [guild, member, MONTH, DAY],
         );
         const token = randomUUID();
-        await client.query('INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-          token, guild, member, MONTH, DAY, 100, AT.getTime() + 60_000,
-        ]);
+        await client.query(
+          'INSERT INTO budget_holds (token, guild_id, user_id, month, day, characters, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [token, guild, member, MONTH, DAY, 100, AT.getTime() + 60_000],
+        );
         await client.query('COMMIT');
         tokens.push(token);
       });
@@ -206,10 +237,13 @@ export async function measureBudgetHold(mode: 'quick' | 'full', log: (line: stri
     '## 7. Budget hold at 500k spend rows (issue 23)',
     '',
     `${p.spends.toLocaleString('en')} spend rows this month over ${p.guilds} guilds and ${p.members.toLocaleString('en')} members; ${p.holds} holds per path, one at a time, each for one guild's month and one member's day.`,
-    'Before: the hold as it was (three sums over the month\'s spends, bot-wide included, in the write transaction; PostgreSQL under one lock for every guild). After: `store.budgets.hold` (running totals, only the limits in force, per-guild lock).',
+    "Before: the hold as it was (three sums over the month's spends, bot-wide included, in the write transaction; PostgreSQL under one lock for every guild). After: `store.budgets.hold` (running totals, only the limits in force, per-guild lock).",
     '',
     '| Store | Before: hold | After: hold | Faster |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.backend} | ${ms(r.before)} | ${ms(r.after)} | ${(r.before.medianMs / Math.max(r.after.medianMs, 1e-3)).toFixed(0)}x |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.backend} | ${ms(r.before)} | ${ms(r.after)} | ${(r.before.medianMs / Math.max(r.after.medianMs, 1e-3)).toFixed(0)}x |`,
+    ),
   ].join('\n');
 }

@@ -22,7 +22,11 @@ export interface CacheLookupRow {
   newHitUs: number;
 }
 
-const entry = { format: 'wav' as const, audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)), packets: [Buffer.alloc(80)] };
+const entry = {
+  format: 'wav' as const,
+  audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
+  packets: [Buffer.alloc(80)],
+};
 const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 
 /** The lookup of a key another process may have written, as src/cache/audio-cache.ts did it before issue 23. */
@@ -63,7 +67,8 @@ export async function measureCacheLookup(voiceCounts: readonly number[], lookups
       const loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
       start = performance.now();
-      for (let i = 0; i < lookups; i++) await cache.has(keyOf(`absent ${i}`, `voice-${i % voices}`), `voice-${i % voices}`);
+      for (let i = 0; i < lookups; i++)
+        await cache.has(keyOf(`absent ${i}`, `voice-${i % voices}`), `voice-${i % voices}`);
       const newMissMs = (performance.now() - start) / lookups;
       loop.disable();
 
@@ -81,17 +86,23 @@ export async function measureCacheLookup(voiceCounts: readonly number[], lookups
 
 /** The section printed in the bench report. */
 export async function cacheLookupReport(mode: 'quick' | 'full'): Promise<string> {
-  const rows = await measureCacheLookup(mode === 'quick' ? [300, 3_000] : [300, 3_000, 10_000], mode === 'quick' ? 50 : 200);
+  const rows = await measureCacheLookup(
+    mode === 'quick' ? [300, 3_000] : [300, 3_000, 10_000],
+    mode === 'quick' ? 50 : 200,
+  );
   const f = (n: number, digits: number) => n.toFixed(digits);
   return [
     '### Cache lookups at many voice folders (issue 23)',
     '',
-    'A miss before: the cache directory listed and every voice folder stat\'ed, synchronously (on the main thread, twice per new part).',
+    "A miss before: the cache directory listed and every voice folder stat'ed, synchronously (on the main thread, twice per new part).",
     'Now: the voice names the folder, so a lookup is one asynchronous stat of one path. One entry per voice folder.',
     '',
     '| voice folders | miss before (sync) | miss now (async) | longest loop stall now | hit now |',
     '|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.voices.toLocaleString('en')} | ${f(r.oldMissMs, 2)} ms | ${f(r.newMissMs, 3)} ms | ${f(r.newStallMs, 1)} ms | ${f(r.newHitUs, 1)} µs |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.voices.toLocaleString('en')} | ${f(r.oldMissMs, 2)} ms | ${f(r.newMissMs, 3)} ms | ${f(r.newStallMs, 1)} ms | ${f(r.newHitUs, 1)} µs |`,
+    ),
   ].join('\n');
 }
 

@@ -12,10 +12,19 @@ import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 import { longMp3 } from '../fixtures/long-mp3.ts';
 
 type Case = 'old-huge' | 'new-huge' | 'new-60s';
-interface Figures { case: Case; ms: number; stallMs: number; rssAddedMb: number; answer: string }
+interface Figures {
+  case: Case;
+  ms: number;
+  stallMs: number;
+  rssAddedMb: number;
+  answer: string;
+}
 
 async function run(which: Case): Promise<Figures> {
-  const clip = which === 'new-60s' ? encodeWav(toneSamples({ pitchHz: 220, seconds: 60, amplitude: 0.5, sampleRate: 24_000 }), 24_000) : longMp3(20_000_000);
+  const clip =
+    which === 'new-60s'
+      ? encodeWav(toneSamples({ pitchHz: 220, seconds: 60, amplitude: 0.5, sampleRate: 24_000 }), 24_000)
+      : longMp3(20_000_000);
   globalThis.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -54,8 +63,13 @@ const label: Record<Case, string> = {
   'new-huge': '20 MB MP3, 8 kb/s (5.6 h), now: headers, refused',
   'new-60s': '60 s WAV that fits, now: decoded in the worker',
 };
-console.log([
-  '| clip check | answer | time | longest main-thread stall | RSS added (peak) |',
-  '|---|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${label[r.case]} | ${r.answer} | ${r.ms.toFixed(1)} ms | ${r.stallMs.toFixed(1)} ms | ${r.rssAddedMb.toFixed(1)} MB |`),
-].join('\n'));
+console.log(
+  [
+    '| clip check | answer | time | longest main-thread stall | RSS added (peak) |',
+    '|---|---|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${label[r.case]} | ${r.answer} | ${r.ms.toFixed(1)} ms | ${r.stallMs.toFixed(1)} ms | ${r.rssAddedMb.toFixed(1)} MB |`,
+    ),
+  ].join('\n'),
+);

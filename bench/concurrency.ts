@@ -75,21 +75,31 @@ export interface ConcurrencyOptions {
  */
 export async function joinAll(servers: Servers, guilds: BenchGuild[], parallel = 10): Promise<void> {
   for (let i = 0; i < guilds.length; i += parallel) {
-    await Promise.all(guilds.slice(i, i + parallel).map(async (g) => {
-      await join(servers, g);
-      await servers.call('daveReady', { guildId: g.guildId, timeoutMs: 15_000 });
-    }));
+    await Promise.all(
+      guilds.slice(i, i + parallel).map(async (g) => {
+        await join(servers, g);
+        await servers.call('daveReady', { guildId: g.guildId, timeoutMs: 15_000 });
+      }),
+    );
   }
 }
 
-
-export async function measureStep(servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number): Promise<ConcurrencyStep> {
+export async function measureStep(
+  servers: Servers,
+  guilds: BenchGuild[],
+  options: ConcurrencyOptions,
+  n: number,
+): Promise<ConcurrencyStep> {
   return (await probedStep(servers, guilds, options, n)).step;
 }
 
 /** A step on the bot as it was started (its sender: options.sender), and `probe` running over the same window. */
 export async function probedStep<T = undefined>(
-  servers: Servers, guilds: BenchGuild[], options: ConcurrencyOptions, n: number, probe?: StepProbe<T>,
+  servers: Servers,
+  guilds: BenchGuild[],
+  options: ConcurrencyOptions,
+  n: number,
+  probe?: StepProbe<T>,
 ): Promise<{ step: ConcurrencyStep; probed: T | undefined }> {
   const active = guilds.slice(0, n);
   const guildIds = active.map((g) => g.guildId);
@@ -111,22 +121,38 @@ export async function probedStep<T = undefined>(
   const started = performance.now();
   try {
     const sent = await servers.call('commandMany', {
-      commands: active.map((g, i) => ({ guildId: g.guildId, userId: g.userId, name: 'say', options: { text: options.text(i, n) } })),
+      commands: active.map((g, i) => ({
+        guildId: g.guildId,
+        userId: g.userId,
+        name: 'say',
+        options: { text: options.text(i, n) },
+      })),
     });
     const finals = await Promise.allSettled(
-      sent.map((s) => servers.call('waitResponse', { interactionId: s.interactionId, pattern: SAY_FINISHED, timeoutMs: 60_000 + options.clipSeconds * 1000 })),
+      sent.map((s) =>
+        servers.call('waitResponse', {
+          interactionId: s.interactionId,
+          pattern: SAY_FINISHED,
+          timeoutMs: 60_000 + options.clipSeconds * 1000,
+        }),
+      ),
     );
     // The bot reports "Spoke" when the player went idle; the last packets and silence frames may still be in flight.
-    const heard = await Promise.all(guildIds.map((guildId) =>
-      servers.call('waitAudio', { guildIds: [guildId], minSeconds: 0, quietMs: 200, timeoutMs: 10_000 }).then((h) => h[0]),
-    ));
+    const heard = await Promise.all(
+      guildIds.map((guildId) =>
+        servers
+          .call('waitAudio', { guildIds: [guildId], minSeconds: 0, quietMs: 200, timeoutMs: 10_000 })
+          .then((h) => h[0]),
+      ),
+    );
     const bot = meter.read();
     const main = process.threadCpuUsage(mainBefore);
     const probed = await probe?.stop();
     const dropsAfter = udpReceiveBufferErrors();
     const serversUsage = await servers.call('usage', { reset: true });
     const failures = finals.flatMap((f) =>
-      f.status === 'rejected' ? [String(f.reason)] : f.value.startsWith('Spoke') ? [] : [f.value]);
+      f.status === 'rejected' ? [String(f.reason)] : f.value.startsWith('Spoke') ? [] : [f.value],
+    );
     const pooled = heard.flatMap((h) => (h ? gaps(h.arrivals) : []));
     const behind = heard.flatMap((h) => (h ? behindSchedule(h.arrivals) : []));
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
@@ -151,7 +177,10 @@ export async function probedStep<T = undefined>(
       mainUsPerPacket: packets > 0 ? (main.user + main.system) / packets : Number.NaN,
       sendUsPerPacket: sendPath.packets > 0 ? (sendPath.busyMs * 1000) / sendPath.packets : Number.NaN,
       heardInFull: full.length,
-      audioFaults: full.reduce((sum, h) => sum + (h ? h.decryptFailures + h.decodeFailures + h.plaintextFrames + h.daveFailures : 0), 0),
+      audioFaults: full.reduce(
+        (sum, h) => sum + (h ? h.decryptFailures + h.decodeFailures + h.plaintextFrames + h.daveFailures : 0),
+        0,
+      ),
       botCpuPct: (bot.cpuUs / 1000 / bot.wallMs) * 100,
       bot,
       servers: serversUsage,

@@ -11,16 +11,28 @@ export function say(servers: Servers, guild: BenchGuild, text: string): Promise<
   return servers.call('command', { guildId: guild.guildId, userId: guild.userId, name: 'say', options: { text } });
 }
 
-export async function run(servers: Servers, guild: BenchGuild, name: string, pattern: string, timeoutMs = 15_000): Promise<string> {
+export async function run(
+  servers: Servers,
+  guild: BenchGuild,
+  name: string,
+  pattern: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   const sent = await servers.call('command', { guildId: guild.guildId, userId: guild.userId, name });
   return servers.call('waitResponse', { interactionId: sent.interactionId, pattern, timeoutMs });
 }
 
 /** Until the fake sees the bot in the guild's voice channel (or, with `null`, in none). */
-export async function untilBotIn(servers: Servers, guild: BenchGuild, channelId: string | null, timeoutMs = 10_000): Promise<void> {
+export async function untilBotIn(
+  servers: Servers,
+  guild: BenchGuild,
+  channelId: string | null,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while ((await servers.call('botVoiceChannel', { guildId: guild.guildId })) !== channelId) {
-    if (performance.now() > deadline) throw new Error(`bot did not get to ${channelId ?? 'no channel'} in guild ${guild.guildId}`);
+    if (performance.now() > deadline)
+      throw new Error(`bot did not get to ${channelId ?? 'no channel'} in guild ${guild.guildId}`);
     await sleep(10);
   }
 }

@@ -14,7 +14,12 @@ export interface BenchGuild {
 const id = (prefix: number, index: number): string => `${prefix}${String(index).padStart(15, '0')}`;
 
 export function benchGuild(index: number): BenchGuild {
-  return { guildId: id(200, index), textChannelId: id(210, index), voiceChannelId: id(220, index), userId: id(300, index) };
+  return {
+    guildId: id(200, index),
+    textChannelId: id(210, index),
+    voiceChannelId: id(220, index),
+    userId: id(300, index),
+  };
 }
 
 /**

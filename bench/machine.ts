@@ -12,7 +12,9 @@ export interface Machine {
 
 function cpuModel(): string {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     const model = line?.split(':')[1]?.trim();
     if (model) return model;
   } catch {

@@ -47,9 +47,14 @@ try {
     // Request handlers @discordjs/rest holds (one per interaction token until swept: src/bot/client-bounds.ts).
     const handlers = bot.bot.client.rest.handlers.size;
     // The slope from the first step on: the warm-up's end still holds start-up's garbage, collected during it.
-    const slope = first === undefined || done === first.done ? '-' : `${((s.heapUsedBytes - first.heapUsedBytes) / (done - first.done)).toFixed(0)} B`;
-    console.log(`${label}\trss ${mib(s.rssBytes)}\theap ${mib(s.heapUsedBytes)}\texternal ${mib(s.externalBytes)}\t` +
-      `arrayBuffers ${mib(process.memoryUsage().arrayBuffers)}\thandlers ${handlers}\theap per /say since the first step ${slope}`);
+    const slope =
+      first === undefined || done === first.done
+        ? '-'
+        : `${((s.heapUsedBytes - first.heapUsedBytes) / (done - first.done)).toFixed(0)} B`;
+    console.log(
+      `${label}\trss ${mib(s.rssBytes)}\theap ${mib(s.heapUsedBytes)}\texternal ${mib(s.externalBytes)}\t` +
+        `arrayBuffers ${mib(process.memoryUsage().arrayBuffers)}\thandlers ${handlers}\theap per /say since the first step ${slope}`,
+    );
   };
   line('warm-up', warm);
   while (done < says) {
@@ -59,12 +64,15 @@ try {
     const now = await snapshot();
     first ??= { done, heapUsedBytes: now.heapUsedBytes };
     line(`+${done}`, now);
-    if (values.snapshots && done === count) console.log(writeHeapSnapshot(path.join(values.snapshots, 'first.heapsnapshot')));
+    if (values.snapshots && done === count)
+      console.log(writeHeapSnapshot(path.join(values.snapshots, 'first.heapsnapshot')));
   }
   if (values.snapshots) console.log(writeHeapSnapshot(path.join(values.snapshots, 'after.heapsnapshot')));
   console.log(`failures: ${failures.length}${failures.length > 0 ? ` (${failures.slice(0, 3).join(' | ')})` : ''}`);
   const complaints = bot.complaints();
-  console.log(`bot complaints: ${complaints.length}${complaints.length > 0 ? `\n${complaints.slice(0, 5).join('\n')}` : ''}`);
+  console.log(
+    `bot complaints: ${complaints.length}${complaints.length > 0 ? `\n${complaints.slice(0, 5).join('\n')}` : ''}`,
+  );
 } finally {
   await bot.stop();
   await servers.close();

@@ -46,21 +46,38 @@ export async function snapshot(): Promise<MemorySnapshot> {
 }
 
 /** `count` /say spread over the guilds: each guild's one after another, the guilds side by side. */
-export async function sayMany(servers: Servers, guilds: BenchGuild[], from: number, count: number, text: (k: number) => string, failures: string[]): Promise<void> {
+export async function sayMany(
+  servers: Servers,
+  guilds: BenchGuild[],
+  from: number,
+  count: number,
+  text: (k: number) => string,
+  failures: string[],
+): Promise<void> {
   let next = 0;
-  await Promise.all(guilds.map(async (guild) => {
-    while (next < count) {
-      const k = from + next++;
-      const sent = await say(servers, guild, text(k));
-      const final = await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 30_000 });
-      if (!final.startsWith('Spoke')) failures.push(final);
-      // The fake keeps what each channel heard: drop it, or the servers process grows instead.
-      await servers.call('clearAudio', { guildIds: [guild.guildId] });
-    }
-  }));
+  await Promise.all(
+    guilds.map(async (guild) => {
+      while (next < count) {
+        const k = from + next++;
+        const sent = await say(servers, guild, text(k));
+        const final = await servers.call('waitResponse', {
+          interactionId: sent.interactionId,
+          pattern: SAY_FINISHED,
+          timeoutMs: 30_000,
+        });
+        if (!final.startsWith('Spoke')) failures.push(final);
+        // The fake keeps what each channel heard: drop it, or the servers process grows instead.
+        await servers.call('clearAudio', { guildIds: [guild.guildId] });
+      }
+    }),
+  );
 }
 
-export async function measureMemory(servers: Servers, guilds: BenchGuild[], options: MemoryOptions): Promise<MemoryResult> {
+export async function measureMemory(
+  servers: Servers,
+  guilds: BenchGuild[],
+  options: MemoryOptions,
+): Promise<MemoryResult> {
   for (const guild of guilds) await join(servers, guild);
   const failures: string[] = [];
   const started = performance.now();
@@ -75,7 +92,13 @@ export async function measureMemory(servers: Servers, guilds: BenchGuild[], opti
   }
   const after = timeline.at(-1)?.snapshot ?? warm;
   return {
-    warm, after, timeline, says: options.says, warmupSays: options.warmupSays, failures,
-    seconds: (performance.now() - started) / 1000, gcExposed: globalThis.gc !== undefined,
+    warm,
+    after,
+    timeline,
+    says: options.says,
+    warmupSays: options.warmupSays,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+    gcExposed: globalThis.gc !== undefined,
   };
 }

@@ -27,7 +27,11 @@ export interface EncoderFloor {
 
 async function pcm(choose: (source: 1 | 2) => 1 | 2): Promise<{ bytes: Buffer; channels: 1 | 2 }> {
   const decode = new DecodeTo48kStream(new WavStreamDecoder(), choose);
-  const bytes = Buffer.concat(await Readable.from([readFileSync(SPEECH)]).pipe(decode).toArray() as Buffer[]);
+  const bytes = Buffer.concat(
+    (await Readable.from([readFileSync(SPEECH)])
+      .pipe(decode)
+      .toArray()) as Buffer[],
+  );
   return { bytes, channels: decode.channels };
 }
 
@@ -62,9 +66,12 @@ export async function measureEncoderFloor(settings: Readonly<OpusSettings>): Pro
   const heard = left(decoded, 2);
   const source = left(bytes, channels);
   return {
-    channels, usPerFrame, corePctPerVoice: (usPerFrame / 20_000) * 100,
+    channels,
+    usPerFrame,
+    corePctPerVoice: (usPerFrame / 20_000) * 100,
     kbps: (packets.reduce((sum, p) => sum + p.length, 0) * 8) / (packets.length * 0.02) / 1000,
-    pitchHz: dominantPitchHz(heard, 48_000), levelDb: rmsDbfs(heard),
+    pitchHz: dominantPitchHz(heard, 48_000),
+    levelDb: rmsDbfs(heard),
     source: { pitchHz: dominantPitchHz(source, 48_000), levelDb: rmsDbfs(source) },
   };
 }

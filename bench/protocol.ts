@@ -80,7 +80,10 @@ export interface Calls {
    */
   firstHeard: { params: { guildId: string; sinceMs: number; timeoutMs: number }; result: number };
   clearAudio: { params: { guildIds: string[] }; result: null };
-  waitAudio: { params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number }; result: GuildHeard[] };
+  waitAudio: {
+    params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number };
+    result: GuildHeard[];
+  };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
   /** Gateway messages the bot sent in the last `withinMs` (at most 60,000), as the fake received them. */
   gatewayMessages: { params: { withinMs: number }; result: number };

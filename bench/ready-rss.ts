@@ -10,7 +10,11 @@ import type { Servers } from './servers-client.ts';
 
 /** Starts a bot in a child process against these servers and returns its memory once ready, after GC. */
 export function readyRss(servers: Servers): Promise<MemorySnapshot> {
-  const child = fork(new URL(import.meta.url), [], { execArgv: ['--expose-gc', ...heapFlags(process.execArgv)], serialization: 'advanced', stdio: 'inherit' });
+  const child = fork(new URL(import.meta.url), [], {
+    execArgv: ['--expose-gc', ...heapFlags(process.execArgv)],
+    serialization: 'advanced',
+    stdio: 'inherit',
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as MemorySnapshot));
     child.once('error', reject);

@@ -72,7 +72,8 @@ function ttfaSection(r: Results): string[] {
   const s95 = percentile(t.streaming.inChannel, 95);
   const b50 = percentile(t.buffered.inChannel, 50);
   const total = (b50 + p.startDelayMs) / (s50 + p.startDelayMs);
-  const totalJoin = (percentile(t.buffered.firstJoin, 50) + p.startDelayMs) / (percentile(t.streaming.firstJoin, 50) + p.startDelayMs);
+  const totalJoin =
+    (percentile(t.buffered.firstJoin, 50) + p.startDelayMs) / (percentile(t.streaming.firstJoin, 50) + p.startDelayMs);
   return [
     '## 1. Time to first audio',
     '',
@@ -85,7 +86,11 @@ function ttfaSection(r: Results): string[] {
     '',
     '| case | runs | overhead p50 | overhead p95 | overhead max | time to first audio p50 | goal |',
     '|---|---|---|---|---|---|---|',
-    row('streaming, bot in channel', t.streaming.inChannel, `p50 < 40 ms, p95 < 80 ms: ${verdict(s50 < 40 && s95 < 80)}`),
+    row(
+      'streaming, bot in channel',
+      t.streaming.inChannel,
+      `p50 < 40 ms, p95 < 80 ms: ${verdict(s50 < 40 && s95 < 80)}`,
+    ),
     row('baseline: download whole response, then decode; bot in channel', t.buffered.inChannel, 'baseline'),
     row('streaming, first join (bot left before each run)', t.streaming.firstJoin, 'reported'),
     row('baseline, first join', t.buffered.firstJoin, 'baseline'),
@@ -122,7 +127,11 @@ const lateShare = (s: ConcurrencyStep): number => (s.late / Math.max(1, s.packet
 export function failuresByCause(failures: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const f of failures) {
-    const cause = withoutRepoRoot(f).split('\n')[0]!.replace(/\d{6,}/g, '<id>').replace(/\d+(\.\d+)?/g, '<n>').slice(0, 160);
+    const cause = withoutRepoRoot(f)
+      .split('\n')[0]!
+      .replace(/\d{6,}/g, '<id>')
+      .replace(/\d+(\.\d+)?/g, '<n>')
+      .slice(0, 160);
     counts.set(cause, (counts.get(cause) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `${n} x ${cause}`);
@@ -135,11 +144,13 @@ function voicesTable(steps: ConcurrencyStep[]): string[] {
   return [
     '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | bot CPU/stream | bot CPU | main thread µs/packet | send path µs/datagram | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream | faults in heard guilds |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...steps.map((s) =>
-      `| ${s.n}${senderName(s)} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
-      `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
-      `${s.mainUsPerPacket.toFixed(1)} | ${s.sendUsPerPacket.toFixed(1)} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
-      `${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} | ${s.audioFaults} in ${s.heardInFull} |`),
+    ...steps.map(
+      (s) =>
+        `| ${s.n}${senderName(s)} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
+        `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
+        `${s.mainUsPerPacket.toFixed(1)} | ${s.sendUsPerPacket.toFixed(1)} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
+        `${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} | ${s.audioFaults} in ${s.heardInFull} |`,
+    ),
   ];
 }
 
@@ -150,25 +161,27 @@ const kneeText = (list: ConcurrencyStep[]) => {
 };
 const at = (list: ConcurrencyStep[], n: number) => list.find((s) => s.n === n);
 const baseText = (b: ConcurrencyStep | undefined) =>
-  (b ? ` (library cycle, baseline: ${pct(lateShare(b), 2)} late, behind max ${ms(b.behindMaxMs, 0)}, ${b.udpDrops ?? 'n/a'} UDP drops)` : '');
+  b
+    ? ` (library cycle, baseline: ${pct(lateShare(b), 2)} late, behind max ${ms(b.behindMaxMs, 0)}, ${b.udpDrops ?? 'n/a'} UDP drops)`
+    : '';
 
 const STEP_TERMS =
   '**Gap**: time between consecutive audio packets of one guild at the voice server (20 ms when all is well), pooled over ' +
   `all guilds. **Late**: gaps > ${LATE_GAP_MS} ms (a whole 20 ms slot missed: audible). **Behind schedule**: how far packets ` +
-  'fall behind a steady 20 ms stream from the guild\'s first packet (a stall caught up by a burst shows here, not in ' +
-  'the gaps\' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool\'s included) / audio ' +
-  'seconds played / N, as % of one core. **Main thread µs/packet**: the main thread\'s CPU time (process.threadCpuUsage) ' +
-  'over the step / audio packets heard. **Send path µs/datagram**: main-thread time inside the sender (SayBot\'s clock ' +
-  'wakeups; the baseline\'s AudioPlayer cycle steps) / datagrams it sent (audio and silence). Event-loop delay: ' +
+  "fall behind a steady 20 ms stream from the guild's first packet (a stall caught up by a burst shows here, not in " +
+  "the gaps' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool's included) / audio " +
+  "seconds played / N, as % of one core. **Main thread µs/packet**: the main thread's CPU time (process.threadCpuUsage) " +
+  "over the step / audio packets heard. **Send path µs/datagram**: main-thread time inside the sender (SayBot's clock " +
+  "wakeups; the baseline's AudioPlayer cycle steps) / datagrams it sent (audio and silence). Event-loop delay: " +
   'monitorEventLoopDelay at 1 ms resolution over the run. The fake Discord and the sandbox run in a separate process ' +
   '(`bench/servers.ts`); their CPU is shown apart ("servers"), but they share the machine\'s cores with the bot. The fake ' +
   `decrypts (transport and DAVE, by every listener) and decodes the audio of one guild in ${HEARD_IN_FULL_EVERY} (and of ` +
   'the first two) and times the datagrams of all of them; **faults in heard guilds**: transport or DAVE decrypt failures, ' +
   'frames sent without end-to-end encryption and Opus decode failures there (0 expected), "in" how many guilds. ' +
   '**UDP drops**: datagrams the kernel dropped for a full receive buffer during the step (/proc/net/snmp RcvbufErrors). ' +
-  '**Library cycle, baseline**: the same steps in the same run with @discordjs/voice\'s AudioPlayer and its shared 20 ms ' +
+  "**Library cycle, baseline**: the same steps in the same run with @discordjs/voice's AudioPlayer and its shared 20 ms " +
   'cycle and WAV/MP3 decoded and resampled on the main thread (encoded in the same encoder pool), as SayBot played ' +
-  'audio before issue 25; SayBot\'s clock steps decode, resample and encode in the transcoding pool\'s threads.';
+  "audio before issue 25; SayBot's clock steps decode, resample and encode in the transcoding pool's threads.";
 
 function concurrencySection(r: Results): string[] {
   const steps = r.concurrency;
@@ -179,35 +192,52 @@ function concurrencySection(r: Results): string[] {
   const s100 = at(clock, 100);
   const s200 = at(clock, 200);
   if (s100) {
-    goals.push(`- 100 voices at once: late < 0.5 % and behind schedule max < 100 ms: ${verdict(lateShare(s100) < 0.5 && s100.behindMaxMs < 100 && s100.played === s100.n)} ` +
-      `(${pct(lateShare(s100), 2)} late, behind max ${ms(s100.behindMaxMs, 0)}, ${s100.played}/${s100.n} played)${baseText(at(library, 100))}.`);
+    goals.push(
+      `- 100 voices at once: late < 0.5 % and behind schedule max < 100 ms: ${verdict(lateShare(s100) < 0.5 && s100.behindMaxMs < 100 && s100.played === s100.n)} ` +
+        `(${pct(lateShare(s100), 2)} late, behind max ${ms(s100.behindMaxMs, 0)}, ${s100.played}/${s100.n} played)${baseText(at(library, 100))}.`,
+    );
   }
   if (s200) {
-    goals.push(`- 200 voices at once: late < 2 %, no UDP drop: ${verdict(lateShare(s200) < 2 && s200.udpDrops === 0 && s200.played === s200.n)} (${pct(lateShare(s200), 2)} late, ` +
-      `${s200.udpDrops ?? 'n/a'} UDP drops, ${s200.played}/${s200.n} played, behind max ${ms(s200.behindMaxMs, 0)})${baseText(at(library, 200))}.`);
+    goals.push(
+      `- 200 voices at once: late < 2 %, no UDP drop: ${verdict(lateShare(s200) < 2 && s200.udpDrops === 0 && s200.played === s200.n)} (${pct(lateShare(s200), 2)} late, ` +
+        `${s200.udpDrops ?? 'n/a'} UDP drops, ${s200.played}/${s200.n} played, behind max ${ms(s200.behindMaxMs, 0)})${baseText(at(library, 200))}.`,
+    );
   }
   const k = knee(clock);
-  goals.push(`- Knee (late first above 1 %) at 150 or more: ${verdict(k === undefined ? Math.max(...clock.map((s) => s.n)) >= 150 : k >= 150)} ` +
-    `(${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}).`);
+  goals.push(
+    `- Knee (late first above 1 %) at 150 or more: ${verdict(k === undefined ? Math.max(...clock.map((s) => s.n)) >= 150 : k >= 150)} ` +
+      `(${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}).`,
+  );
   const busiest = clock.at(-1);
   const busiestBase = library.at(-1);
   const f = r.encoderFloor;
   if (busiest) {
-    goals.push(`- CPU per voice at N = ${busiest.n}: ${pct(busiest.cpuPerStreamPct, 2)} of a core (bot process, all threads)` +
-      `${busiestBase ? `; library cycle at N = ${busiestBase.n}: ${pct(busiestBase.cpuPerStreamPct, 2)}` : ''}` +
-      `${f ? `. Floor, the encoder alone: ${pct(f.speech.corePctPerVoice, 2)} (settings before issue 17: ${pct(f.legacy.corePctPerVoice, 2)})` : ''}.`);
+    goals.push(
+      `- CPU per voice at N = ${busiest.n}: ${pct(busiest.cpuPerStreamPct, 2)} of a core (bot process, all threads)` +
+        `${busiestBase ? `; library cycle at N = ${busiestBase.n}: ${pct(busiestBase.cpuPerStreamPct, 2)}` : ''}` +
+        `${f ? `. Floor, the encoder alone: ${pct(f.speech.corePctPerVoice, 2)} (settings before issue 17: ${pct(f.legacy.corePctPerVoice, 2)})` : ''}.`,
+    );
   }
-  const floorRows = f ? [
-    '',
-    'The encoder alone (`bench/opus-floor.ts`: the speech fixture, 24 kHz mono, through the player\'s decoding and resampling, ' +
-      'encoded on one thread with nothing else running; decoded with a stereo decoder as Discord\'s clients do):',
-    '',
-    '| settings | channels | CPU per 20 ms frame | share of a core per voice | bitrate | pitch decoded / source | level decoded / source |',
-    '|---|---|---|---|---|---|---|',
-    ...([['player (OPUS_ENCODER_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech], ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy]] as const).map(([name, x]) =>
-      `| ${name} | ${x.channels} | ${x.usPerFrame.toFixed(0)} µs | ${pct(x.corePctPerVoice, 2)} | ${x.kbps.toFixed(0)} kb/s | ` +
-      `${x.pitchHz?.toFixed(1) ?? 'n/a'} / ${x.source.pitchHz?.toFixed(1) ?? 'n/a'} Hz | ${x.levelDb.toFixed(2)} / ${x.source.levelDb.toFixed(2)} dB |`),
-  ] : [];
+  const floorRows = f
+    ? [
+        '',
+        "The encoder alone (`bench/opus-floor.ts`: the speech fixture, 24 kHz mono, through the player's decoding and resampling, " +
+          "encoded on one thread with nothing else running; decoded with a stereo decoder as Discord's clients do):",
+        '',
+        '| settings | channels | CPU per 20 ms frame | share of a core per voice | bitrate | pitch decoded / source | level decoded / source |',
+        '|---|---|---|---|---|---|---|',
+        ...(
+          [
+            ['player (OPUS_ENCODER_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech],
+            ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy],
+          ] as const
+        ).map(
+          ([name, x]) =>
+            `| ${name} | ${x.channels} | ${x.usPerFrame.toFixed(0)} µs | ${pct(x.corePctPerVoice, 2)} | ${x.kbps.toFixed(0)} kb/s | ` +
+            `${x.pitchHz?.toFixed(1) ?? 'n/a'} / ${x.source.pitchHz?.toFixed(1) ?? 'n/a'} Hz | ${x.levelDb.toFixed(2)} / ${x.source.levelDb.toFixed(2)} dB |`,
+        ),
+      ]
+    : [];
   return [
     '## 3. Concurrent voices (encoded)',
     '',
@@ -225,7 +255,9 @@ function concurrencySection(r: Results): string[] {
 }
 
 function stepFailures(steps: ConcurrencyStep[]): string[] {
-  const failures = steps.filter((s) => s.failures.length > 0).map((s) => `- N = ${s.n}${senderName(s)}: ${failuresByCause(s.failures).join('; ')}`);
+  const failures = steps
+    .filter((s) => s.failures.length > 0)
+    .map((s) => `- N = ${s.n}${senderName(s)}: ${failuresByCause(s.failures).join('; ')}`);
   return failures.length > 0 ? ['', 'Failures, counted by cause:', ...failures] : [];
 }
 
@@ -238,15 +270,25 @@ function cachedVoicesSection(r: Results): string[] {
   const largest = clock.at(-1);
   const goals: string[] = [];
   if (s500) {
-    goals.push(`- 500 cached voices at once: late < 1 %: ${verdict(lateShare(s500) < 1 && s500.played === s500.n)} (${pct(lateShare(s500), 2)} late, ` +
-      `behind max ${ms(s500.behindMaxMs, 0)}, ${s500.played}/${s500.n} played, ${s500.udpDrops ?? 'n/a'} UDP drops)${baseText(at(library, 500))}.`);
+    goals.push(
+      `- 500 cached voices at once: late < 1 %: ${verdict(lateShare(s500) < 1 && s500.played === s500.n)} (${pct(lateShare(s500), 2)} late, ` +
+        `behind max ${ms(s500.behindMaxMs, 0)}, ${s500.played}/${s500.n} played, ${s500.udpDrops ?? 'n/a'} UDP drops)${baseText(at(library, 500))}.`,
+    );
   }
-  goals.push(`- Knee (late first above 1 %): ${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}.`);
+  goals.push(
+    `- Knee (late first above 1 %): ${kneeText(clock)}${library.length > 0 ? `; library cycle: ${kneeText(library)} of N = ${library.map((s) => s.n).join(', ')}` : ''}.`,
+  );
   if (largest) {
     const base = library.at(-1);
-    goals.push(`- CPU per voice at N = ${largest.n}: ${pct(largest.cpuPerStreamPct, 3)} of a core (bot process, all threads; ` +
-      `main thread ${largest.mainUsPerPacket.toFixed(1)} µs per packet)${base ? `; library cycle at N = ${base.n}: ${pct(base.cpuPerStreamPct, 3)} ` +
-      `(${base.mainUsPerPacket.toFixed(1)} µs per packet)` : ''}. Songbird (Rust, issue 25's anchor) reports up to 660 passthrough calls on one thread.`);
+    goals.push(
+      `- CPU per voice at N = ${largest.n}: ${pct(largest.cpuPerStreamPct, 3)} of a core (bot process, all threads; ` +
+        `main thread ${largest.mainUsPerPacket.toFixed(1)} µs per packet)${
+          base
+            ? `; library cycle at N = ${base.n}: ${pct(base.cpuPerStreamPct, 3)} ` +
+              `(${base.mainUsPerPacket.toFixed(1)} µs per packet)`
+            : ''
+        }. Songbird (Rust, issue 25's anchor) reports up to 660 passthrough calls on one thread.`,
+    );
   }
   return [
     '## 9. Concurrent voices from the cache (passthrough)',
@@ -270,8 +312,10 @@ function sendCostSection(r: Results): string[] {
   const timed = (sender: string) => r.concurrency?.find((s) => s.sender === sender && s.n === n);
   const rows = costs.map((c) => {
     const t = timed(c.sender);
-    return `| ${c.sender === 'clock' ? 'SayBot\'s clock' : 'library cycle (baseline)'} | ${t ? t.mainUsPerPacket.toFixed(1) : 'n/a'} | ` +
-      `${t ? t.sendUsPerPacket.toFixed(1) : 'n/a'} | ${pct(c.sendShareOfBusy * 100, 0)} | ${c.allocatedBytesPerPacket.toFixed(0)} B | ${c.sendAllocatedBytesPerPacket.toFixed(0)} B |`;
+    return (
+      `| ${c.sender === 'clock' ? "SayBot's clock" : 'library cycle (baseline)'} | ${t ? t.mainUsPerPacket.toFixed(1) : 'n/a'} | ` +
+      `${t ? t.sendUsPerPacket.toFixed(1) : 'n/a'} | ${pct(c.sendShareOfBusy * 100, 0)} | ${c.allocatedBytesPerPacket.toFixed(0)} B | ${c.sendAllocatedBytesPerPacket.toFixed(0)} B |`
+    );
   });
   const clock = costs.find((c) => c.sender === 'clock');
   const library = costs.find((c) => c.sender === 'library');
@@ -302,12 +346,19 @@ function memorySection(r: Results): string[] {
   if (!m && !r.readyRss) return [];
   const lines = ['## 4. Memory', ''];
   if (r.readyRss) {
-    lines.push(`RSS of the bot when ready (logged in, ${r.plan.readyGuilds} guilds, nothing played yet, after GC), in a ` +
-      `process of its own (bench/ready-rss.ts): ${mib(r.readyRss.rssBytes)} (heap used ${mib(r.readyRss.heapUsedBytes)}); ` +
-      `goal under 200 MiB: ${verdict(r.readyRss.rssBytes < 200 * 1024 * 1024)}.` +
-      `${r.readyRssInBench ? ` Measured as before issue 25, in the benchmark's own process after the figures before it ` +
-        `(${r.plan.guilds} guilds): ${mib(r.readyRssInBench.rssBytes)} (heap used ${mib(r.readyRssInBench.heapUsedBytes)}).` : ''} ` +
-      'RSS per active stream: see figures 3 and 9.', '');
+    lines.push(
+      `RSS of the bot when ready (logged in, ${r.plan.readyGuilds} guilds, nothing played yet, after GC), in a ` +
+        `process of its own (bench/ready-rss.ts): ${mib(r.readyRss.rssBytes)} (heap used ${mib(r.readyRss.heapUsedBytes)}); ` +
+        `goal under 200 MiB: ${verdict(r.readyRss.rssBytes < 200 * 1024 * 1024)}.` +
+        `${
+          r.readyRssInBench
+            ? ` Measured as before issue 25, in the benchmark's own process after the figures before it ` +
+              `(${r.plan.guilds} guilds): ${mib(r.readyRssInBench.rssBytes)} (heap used ${mib(r.readyRssInBench.heapUsedBytes)}).`
+            : ''
+        } ` +
+        'RSS per active stream: see figures 3 and 9.',
+      '',
+    );
   }
   if (m) {
     const growth = (a: number, b: number): number => ((b - a) / a) * 100;
@@ -358,14 +409,16 @@ function latencySection(r: Results): string[] {
   const row = (name: string, s: LatencySamples, join: boolean) => {
     const share = botShare(join ? s.firstJoin : s.inChannel);
     const raw = join ? s.firstJoin : s.inChannel;
-    return `| ${name} | ${raw.length} | ${ms(p50(raw), 0)} | ${ms(p50(share), 0)} | ${ms(percentile(share, 95), 0)} | ${ms(Math.max(...share), 0)} | ` +
-      `${join && s.joinMs.length > 0 && s !== lat.off ? ms(p50(joins(s)), 0) : 'n/a'} |`;
+    return (
+      `| ${name} | ${raw.length} | ${ms(p50(raw), 0)} | ${ms(p50(share), 0)} | ${ms(percentile(share, 95), 0)} | ${ms(Math.max(...share), 0)} | ` +
+      `${join && s.joinMs.length > 0 && s !== lat.off ? ms(p50(joins(s)), 0) : 'n/a'} |`
+    );
   };
   const daveIn = p50(req.inChannel) - p50(lat.off.inChannel);
   const daveJoin = p50(req.firstJoin) - p50(lat.off.firstJoin);
   const handshake = 4 * g;
   return [
-    '## 5. Time to first audio with network delays, and DAVE\'s share',
+    "## 5. Time to first audio with network delays, and DAVE's share",
     '',
     `The fake Discord adds what loopback hides: ${rest} ms to every REST request (a round trip), ${g} ms each way to ` +
       `every gateway and voice gateway message (DAVE's included), ${u} ms each way to every voice datagram; the Voice ` +
@@ -376,16 +429,18 @@ function latencySection(r: Results): string[] {
       `voice state update (op 4) leaving it to its DAVE group being ready for it (measured at the fake, + 2 x ${g} ms). ` +
       `Warm-up runs (${l.warmup}) not counted.`,
     '',
-    '| case | runs | whole p50 | bot\'s part p50 | p95 | max | join p50 |',
+    "| case | runs | whole p50 | bot's part p50 | p95 | max | join p50 |",
     '|---|---|---|---|---|---|---|',
     row('DAVE required, bot in channel', req, false),
     row('DAVE required, first join', req, true),
     row('DAVE off, bot in channel', lat.off, false),
     row('DAVE off, first join', lat.off, true),
-    ...(lat.libraryRequired ? [
-      row('DAVE required, bot in channel, library cycle (baseline)', lat.libraryRequired, false),
-      row('DAVE required, first join, library cycle (baseline)', lat.libraryRequired, true),
-    ] : []),
+    ...(lat.libraryRequired
+      ? [
+          row('DAVE required, bot in channel, library cycle (baseline)', lat.libraryRequired, false),
+          row('DAVE required, first join, library cycle (baseline)', lat.libraryRequired, true),
+        ]
+      : []),
     '',
     `- In channel (DAVE required, bot's part): ${ms(inChannel, 0)} at p50; goal at most the Voice API's first byte + 10 ms = ${ms(inChannelGoal, 0)}: ` +
       `${verdict(inChannel <= inChannelGoal)} (${ms(inChannel - l.ttfbMs, 0)} after the first byte` +
@@ -404,7 +459,12 @@ function causeOfLogLine(line: string): string {
   const at = line.indexOf('{');
   if (at < 0) return line;
   try {
-    const entry = JSON.parse(line.slice(at)) as { level?: number; code?: string; msg?: string; err?: { type?: string; message?: string } };
+    const entry = JSON.parse(line.slice(at)) as {
+      level?: number;
+      code?: string;
+      msg?: string;
+      err?: { type?: string; message?: string };
+    };
     return `${line.slice(0, at)}level ${entry.level ?? '?'} ${entry.code ?? ''} "${entry.msg ?? ''}"${entry.err ? ` ${entry.err.type ?? ''}: ${entry.err.message ?? ''}` : ''}`;
   } catch {
     return line;
@@ -422,11 +482,14 @@ function sharedCacheSection(r: Results): string[] {
       'scan a process does when its count passes the cap or its last scan is 30 s old). A miss looks on disk, because ' +
       'another process may have written the entry; its baseline is a hit found in memory, same run. The chart: the ' +
       '/usage SVG (30 days, 5 members, Japanese labels), rendered to PNG off the main thread (renderAsync, libuv pool) ' +
-      'with the event loop\'s longest stall meanwhile, against the same render on the main thread.',
+      "with the event loop's longest stall meanwhile, against the same render on the main thread.",
     '',
     '| directory | scan | has(): a miss (looks on disk) | has(): a hit (baseline) |',
     '|---|---|---|---|',
-    ...s.cache.map((c) => `| ${c.entries} entries in ${c.voices} voice folder(s) | ${ms(c.scanMs, 0)} | ${us(c.missUs)} | ${us(c.hitUs)} |`),
+    ...s.cache.map(
+      (c) =>
+        `| ${c.entries} entries in ${c.voices} voice folder(s) | ${ms(c.scanMs, 0)} | ${us(c.missUs)} | ${us(c.hitUs)} |`,
+    ),
     '',
     '| /usage chart | time | event loop stalled (max) |',
     '|---|---|---|',
@@ -457,6 +520,15 @@ export function render(r: Results): string {
     ...sharedCacheSection(r),
     ...cachedVoicesSection(r),
     ...sendCostSection(r),
-    ...(r.problems.length > 0 ? ['## Problems seen during the run (counted by cause)', '', ...failuresByCause(r.problems.map(causeOfLogLine)).slice(0, 20).map((p) => `- ${p}`), ''] : []),
+    ...(r.problems.length > 0
+      ? [
+          '## Problems seen during the run (counted by cause)',
+          '',
+          ...failuresByCause(r.problems.map(causeOfLogLine))
+            .slice(0, 20)
+            .map((p) => `- ${p}`),
+          '',
+        ]
+      : []),
   ].join('\n');
 }

@@ -54,14 +54,19 @@ function parse(): { plan: Plan; write: boolean; command: string; planes: Planes 
     },
   });
   const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
-  for (const f of figures) if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
+  for (const f of figures)
+    if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
   const counts = values.counts?.split(',').map(Number);
-  if (counts?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
+  if (counts?.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('--counts: whole numbers >= 1, e.g. --counts=10,50');
   const encoding = ENCODERS[values.encoder ?? 'speech'];
   if (!encoding) throw new Error(`--encoder: one of ${Object.keys(ENCODERS).join(', ')}`);
   const args = process.argv.slice(2);
   return {
-    planes: { saybot: { encoding, sender: 'clock' }, baseline: { encoding: { ...encoding, decode: 'main' }, sender: 'library' } },
+    planes: {
+      saybot: { encoding, sender: 'clock' },
+      baseline: { encoding: { ...encoding, decode: 'main' }, sender: 'library' },
+    },
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
     write: values.write,
     command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
@@ -78,7 +83,8 @@ async function writeReport(report: string): Promise<void> {
   const start = current.indexOf(BEGIN);
   const end = current.indexOf(END);
   const block = `${BEGIN}\n${report}\n${END}`;
-  const next = start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${block}\n`;
+  const next =
+    start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${block}\n`;
   await writeFile(file, next);
 }
 
@@ -87,13 +93,24 @@ function log(line: string): void {
 }
 
 async function ttfaWith(servers: Servers, p: Plan, label: string): Promise<TtfaSamples> {
-  const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `${label} ${phase} ${run}`);
-  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  const text = (phase: string) => (run: number) =>
+    textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `${label} ${phase} ${run}`);
+  await servers.call('setPacing', {
+    pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor },
+  });
   const inChannel = await measureTtfa(servers, benchGuild(0), {
-    text: text('in channel'), startDelayMs: p.ttfa.startDelayMs, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false,
+    text: text('in channel'),
+    startDelayMs: p.ttfa.startDelayMs,
+    runs: p.ttfa.runs,
+    warmup: p.ttfa.warmup,
+    firstJoin: false,
   });
   const firstJoin = await measureTtfa(servers, benchGuild(1), {
-    text: text('first join'), startDelayMs: p.ttfa.startDelayMs, runs: p.ttfa.firstJoinRuns, warmup: p.ttfa.firstJoinWarmup, firstJoin: true,
+    text: text('first join'),
+    startDelayMs: p.ttfa.startDelayMs,
+    runs: p.ttfa.firstJoinRuns,
+    warmup: p.ttfa.firstJoinWarmup,
+    firstJoin: true,
   });
   return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs };
 }
@@ -112,19 +129,38 @@ async function latencyFigure(p: Plan, planes: Planes, complaints: string[]): Pro
       bot = await startBot(servers.info, { voicePlane });
       gatewayBudget.reset();
       await servers.call('setPacing', { pacing: { startDelayMs: l.ttfbMs, realtimeFactor: p.ttfa.realtimeFactor } });
-      const text = (phase: string) => (run: number) => textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `Network ${mode} ${phase} ${run}`);
+      const text = (phase: string) => (run: number) =>
+        textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, `Network ${mode} ${phase} ${run}`);
       // Nothing subtracted here: the report takes the fixed network legs off.
       const common = { startDelayMs: 0, warmup: l.warmup, heard: true };
-      const inChannel = await measureTtfa(servers, benchGuild(0), { ...common, text: text('in channel'), runs: l.runs, firstJoin: false });
-      const firstJoin = await measureTtfa(servers, benchGuild(1), { ...common, text: text('first join'), runs: l.firstJoinRuns, firstJoin: true, joinTimes: true });
-      complaints.push(...bot.complaints(), ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`));
+      const inChannel = await measureTtfa(servers, benchGuild(0), {
+        ...common,
+        text: text('in channel'),
+        runs: l.runs,
+        firstJoin: false,
+      });
+      const firstJoin = await measureTtfa(servers, benchGuild(1), {
+        ...common,
+        text: text('first join'),
+        runs: l.firstJoinRuns,
+        firstJoin: true,
+        joinTimes: true,
+      });
+      complaints.push(
+        ...bot.complaints(),
+        ...(await servers.call('problems', {})).map((line) => `fake Discord (DAVE ${mode}, delays): ${line}`),
+      );
       return { inChannel: inChannel.overheadMs, firstJoin: firstJoin.overheadMs, joinMs: firstJoin.joinMs };
     } finally {
       await bot?.stop();
       await servers.close();
     }
   };
-  return { off: await measure('off'), required: await measure('required'), libraryRequired: await measure('required', planes.baseline) };
+  return {
+    off: await measure('off'),
+    required: await measure('required'),
+    libraryRequired: await measure('required', planes.baseline),
+  };
 }
 
 /**
@@ -132,19 +168,31 @@ async function latencyFigure(p: Plan, planes: Planes, complaints: string[]): Pro
  * encoded, its packets stored), then every step says them again: the players get the stored packets, nothing is
  * decoded or encoded, no request reaches the sandbox. `bot` speaks at `counts` (its own cache: each bot fills it).
  */
-async function cachedVoices(servers: Servers, p: Plan, bot: BenchBot, counts: readonly number[]): Promise<NonNullable<Results['cachedVoices']>> {
+async function cachedVoices(
+  servers: Servers,
+  p: Plan,
+  bot: BenchBot,
+  counts: readonly number[],
+): Promise<NonNullable<Results['cachedVoices']>> {
   const c = p.cachedVoices;
   const sender = bot.voicePlane.sender;
   const baseline = sender === 'library' ? ', library cycle (baseline)' : '';
   const guilds = benchGuilds(Math.max(...counts));
   log(`cached voices: joining ${guilds.length} guilds${baseline}`);
   await joinAll(servers, guilds);
-  const phrase = (k: number) => textLasting(c.clipSeconds, SECONDS_PER_CHARACTER, `A phrase said often ${k % c.phrases}`);
+  const phrase = (k: number) =>
+    textLasting(c.clipSeconds, SECONDS_PER_CHARACTER, `A phrase said often ${k % c.phrases}`);
   await servers.call('setPacing', { pacing: { startDelayMs: 0, realtimeFactor: 0 } });
-  await Promise.all(guilds.slice(0, c.phrases).map(async (g, k) => {
-    const sent = await say(servers, g, phrase(k));
-    await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 60_000 });
-  }));
+  await Promise.all(
+    guilds.slice(0, c.phrases).map(async (g, k) => {
+      const sent = await say(servers, g, phrase(k));
+      await servers.call('waitResponse', {
+        interactionId: sent.interactionId,
+        pattern: SAY_FINISHED,
+        timeoutMs: 60_000,
+      });
+    }),
+  );
   // The cache entry is written when the body ends, which the played clip already waited for; a moment for the rename.
   await sleep(500);
   const before = await servers.call('requestCount', {});
@@ -162,21 +210,37 @@ async function cachedVoices(servers: Servers, p: Plan, bot: BenchBot, counts: re
 async function cacheHits(servers: Servers, p: Plan): Promise<NonNullable<Results['cacheHit']>> {
   const text = textLasting(p.ttfa.clipSeconds, SECONDS_PER_CHARACTER, 'A reply from the cache');
   const guild = benchGuild(0);
-  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  await servers.call('setPacing', {
+    pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor },
+  });
   await measureTtfa(servers, guild, { text: () => text, startDelayMs: 0, runs: 1, warmup: 0, firstJoin: false });
   // The stopped run's part is still read to its end and cached: give it the body's time (10 s at 4x) and more.
   await sleep(p.ttfa.clipSeconds * p.ttfa.realtimeFactor * 1000 + 1000);
   const before = await servers.call('requestCount', {});
-  const hits = await measureTtfa(servers, guild, { text: () => text, startDelayMs: 0, runs: p.ttfa.runs, warmup: p.ttfa.warmup, firstJoin: false });
+  const hits = await measureTtfa(servers, guild, {
+    text: () => text,
+    startDelayMs: 0,
+    runs: p.ttfa.runs,
+    warmup: p.ttfa.warmup,
+    firstJoin: false,
+  });
   return { totalMs: hits.overheadMs, apiRequests: (await servers.call('requestCount', {})) - before };
 }
 
 async function main(): Promise<void> {
   const { plan: p, write, command, planes } = parse();
   const started = performance.now();
-  const results: Results = { plan: p, machine: machine(), command, date: new Date().toISOString(), problems: [], seconds: 0 };
+  const results: Results = {
+    plan: p,
+    machine: machine(),
+    command,
+    date: new Date().toISOString(),
+    problems: [],
+    seconds: 0,
+  };
   const has = (f: Figure): boolean => p.figures.includes(f);
-  if (globalThis.gc === undefined) log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
+  if (globalThis.gc === undefined)
+    log('node runs without --expose-gc: memory snapshots will include garbage (npm run bench sets it)');
 
   log(`${p.mode} run: ${p.figures.join(', ')}`);
   // First, while nothing else runs: it needs neither the bot nor the servers.
@@ -193,7 +257,8 @@ async function main(): Promise<void> {
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
-  const shards = p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
+  const shards =
+    p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
   const report = [render(results), lookups, budgetHold, text, shards].filter((part) => part !== undefined).join('\n\n');
   console.log(report);
   if (write) {
@@ -206,15 +271,24 @@ async function main(): Promise<void> {
  * Figures 3 and 8 on one bot: its sender at `counts` (SayBot's clock; the baseline bot's library cycle), then the
  * main thread's cost per packet at costN. Appended to what an earlier bot measured.
  */
-async function concurrencyFigures(servers: Servers, p: Plan, bot: BenchBot, counts: readonly number[], results: Results): Promise<void> {
+async function concurrencyFigures(
+  servers: Servers,
+  p: Plan,
+  bot: BenchBot,
+  counts: readonly number[],
+  results: Results,
+): Promise<void> {
   const sender = bot.voicePlane.sender;
   const baseline = sender === 'library' ? ', library cycle (baseline)' : '';
   const guilds = benchGuilds(Math.max(...p.concurrency.counts));
   log(`concurrency: joining ${guilds.length} guilds${baseline}`);
   await joinAll(servers, guilds);
-  await servers.call('setPacing', { pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor } });
+  await servers.call('setPacing', {
+    pacing: { startDelayMs: p.ttfa.startDelayMs, realtimeFactor: p.ttfa.realtimeFactor },
+  });
   // A text per guild and step: identical ones would share one request and one decoder, or hit the cache.
-  const textTagged = (tag: string) => (guild: number, n: number) => textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
+  const textTagged = (tag: string) => (guild: number, n: number) =>
+    textLasting(p.concurrency.clipSeconds, SECONDS_PER_CHARACTER, `${tag} ${guild} of ${n}`);
   const text = textTagged(sender === 'library' ? 'Baseline' : 'Guild');
   const clipSeconds = await servers.call('expectedSeconds', { text: text(0, 1) });
   const steps: ConcurrencyStep[] = [];
@@ -224,7 +298,13 @@ async function concurrencyFigures(servers: Servers, p: Plan, bot: BenchBot, coun
   }
   results.concurrency = [...(results.concurrency ?? []), ...steps];
   log(`main thread per packet: profiles at N = ${p.concurrency.costN}, ${sender}`);
-  const { probed } = await probedStep(servers, guilds, { sender, text: textTagged(`Cost ${sender}`), clipSeconds }, p.concurrency.costN, costProbe(sender, p.concurrency.costN));
+  const { probed } = await probedStep(
+    servers,
+    guilds,
+    { sender, text: textTagged(`Cost ${sender}`), clipSeconds },
+    p.concurrency.costN,
+    costProbe(sender, p.concurrency.costN),
+  );
   results.sendCost = [...(results.sendCost ?? []), ...(probed ? [probed] : [])];
 }
 
@@ -243,7 +323,10 @@ async function botFigures(p: Plan, planes: Planes, results: Results): Promise<vo
   log(`fake Discord with ${p.guilds} guilds`);
   if (has('concurrency')) {
     // Before the bot runs in this process: the encoder alone, at the player's settings and the old ones.
-    results.encoderFloor = { speech: await measureEncoderFloor(planes.saybot.encoding), legacy: await measureEncoderFloor(LEGACY_SETTINGS) };
+    results.encoderFloor = {
+      speech: await measureEncoderFloor(planes.saybot.encoding),
+      legacy: await measureEncoderFloor(LEGACY_SETTINGS),
+    };
   }
   const servers = await Servers.start(p.guilds);
   let bot: BenchBot | undefined;
@@ -285,7 +368,9 @@ async function botFigures(p: Plan, planes: Planes, results: Results): Promise<vo
       if (has('cached-voices') && p.cachedVoices.baselineCounts.length > 0) {
         const base = await cachedVoices(servers, p, bot, p.cachedVoices.baselineCounts);
         const own = results.cachedVoices;
-        results.cachedVoices = own ? { steps: [...own.steps, ...base.steps], apiRequests: own.apiRequests + base.apiRequests } : base;
+        results.cachedVoices = own
+          ? { steps: [...own.steps, ...base.steps], apiRequests: own.apiRequests + base.apiRequests }
+          : base;
       }
       complaints.push(...bot.complaints());
       await bot.stop();
@@ -306,10 +391,15 @@ async function botFigures(p: Plan, planes: Planes, results: Results): Promise<vo
     }
     if (has('latency')) {
       const d = p.latency.delays;
-      log(`latency with network delays (REST ${d.restRoundTripMs} ms round trip, gateway ${d.gatewayLatencyMs} ms, voice UDP ${d.voiceUdpLatencyMs} ms): DAVE required and off`);
+      log(
+        `latency with network delays (REST ${d.restRoundTripMs} ms round trip, gateway ${d.gatewayLatencyMs} ms, voice UDP ${d.voiceUdpLatencyMs} ms): DAVE required and off`,
+      );
       results.latency = await latencyFigure(p, planes, complaints);
     }
-    results.problems = [...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`), ...complaints.map((l) => `bot: ${l}`)];
+    results.problems = [
+      ...(await servers.call('problems', {})).map((l) => `fake Discord: ${l}`),
+      ...complaints.map((l) => `bot: ${l}`),
+    ];
   } finally {
     await bot?.stop();
     await servers.close();

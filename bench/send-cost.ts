@@ -107,7 +107,9 @@ export function costProbe(sender: VoiceSenderKind, n: number): StepProbe<SendCos
       session.connect();
       await session.post('HeapProfiler.enable');
       await session.post('HeapProfiler.startSampling', {
-        samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
+        samplingInterval: 256,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
       });
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 100 });
@@ -115,7 +117,9 @@ export function costProbe(sender: VoiceSenderKind, n: number): StepProbe<SendCos
     },
     async stop() {
       const { profile: cpu } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
-      const { profile: heap } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: HeapNode } };
+      const { profile: heap } = (await session.post('HeapProfiler.stopSampling')) as unknown as {
+        profile: { head: HeapNode };
+      };
       session.disconnect();
       let total = 0;
       let send = 0;
@@ -127,7 +131,14 @@ export function costProbe(sender: VoiceSenderKind, n: number): StepProbe<SendCos
       };
       walk(heap.head, false);
       const packets = sender === 'clock' ? voiceClock.stats().packets : libraryCycleMeter.read().packets;
-      return { sender, n, packets, allocatedBytesPerPacket: total / packets, sendAllocatedBytesPerPacket: send / packets, sendShareOfBusy: sendShare(cpu, sender) };
+      return {
+        sender,
+        n,
+        packets,
+        allocatedBytesPerPacket: total / packets,
+        sendAllocatedBytesPerPacket: send / packets,
+        sendShareOfBusy: sendShare(cpu, sender),
+      };
     },
   };
 }

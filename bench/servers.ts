@@ -42,7 +42,12 @@ const handlers: Handlers = {
     const token = fakeToken();
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
-      token, applicationId: APP_ID, guilds: guildSpecs(guilds), log: () => undefined, ...delays, hearInFull: heardInFull,
+      token,
+      applicationId: APP_ID,
+      guilds: guildSpecs(guilds),
+      log: () => undefined,
+      ...delays,
+      hearInFull: heardInFull,
       // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
@@ -50,7 +55,11 @@ const handlers: Handlers = {
     const sandbox = await startSandbox();
     running = { discord, sandbox };
     return {
-      restUrl: discord.restUrl, sandboxUrl: sandbox.url, apiKey: sandbox.testKey, token, applicationId: APP_ID,
+      restUrl: discord.restUrl,
+      sandboxUrl: sandbox.url,
+      apiKey: sandbox.testKey,
+      token,
+      applicationId: APP_ID,
       caCertificatePem: discord.caCertificatePem,
     };
   },
@@ -73,7 +82,11 @@ const handlers: Handlers = {
     return response.content ?? '';
   },
   async firstPacket({ guildId, sinceMs, timeoutMs }) {
-    const packet = await need().discord.waitForPacket(guildId, (p) => !p.silence && p.receivedAtMs >= sinceMs, timeoutMs);
+    const packet = await need().discord.waitForPacket(
+      guildId,
+      (p) => !p.silence && p.receivedAtMs >= sinceMs,
+      timeoutMs,
+    );
     return packet.receivedAtMs;
   },
   async firstHeard({ guildId, sinceMs, timeoutMs }) {
@@ -85,7 +98,8 @@ const handlers: Handlers = {
     for (;;) {
       const delta = discord.heard(guildId).dave?.firstPacketToFirstDecryptableMs;
       if (delta !== undefined) return first.receivedAtMs + delta;
-      if (performance.now() > deadline) throw new Error(`guild ${guildId}: no decryptable frame within ${timeoutMs} ms`);
+      if (performance.now() > deadline)
+        throw new Error(`guild ${guildId}: no decryptable frame within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   },
@@ -95,21 +109,29 @@ const handlers: Handlers = {
   },
   async waitAudio({ guildIds, minSeconds, quietMs, timeoutMs }) {
     const { discord } = need();
-    return Promise.all(guildIds.map(async (guildId) => {
-      const heard = await discord.waitForAudio(guildId, { minSeconds, quietMs, timeoutMs });
-      return {
-        guildId, seconds: heard.seconds, arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
-        decryptFailures: heard.decryptFailures, decodeFailures: heard.decodeFailures,
-        plaintextFrames: heard.dave?.plaintextFrames ?? 0, daveFailures: heard.dave?.decryptFailures ?? 0, inFull: heardInFull(guildId),
-      };
-    }));
+    return Promise.all(
+      guildIds.map(async (guildId) => {
+        const heard = await discord.waitForAudio(guildId, { minSeconds, quietMs, timeoutMs });
+        return {
+          guildId,
+          seconds: heard.seconds,
+          arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
+          decryptFailures: heard.decryptFailures,
+          decodeFailures: heard.decodeFailures,
+          plaintextFrames: heard.dave?.plaintextFrames ?? 0,
+          daveFailures: heard.dave?.decryptFailures ?? 0,
+          inFull: heardInFull(guildId),
+        };
+      }),
+    );
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
   gatewayMessages: ({ withinMs }) => need().discord.gatewayMessagesWithin(withinMs),
   botOutOfVoice({ guildIds }) {
     const { discord } = need();
     // The bot's user is the application's (no botUserId given at start): a server-side disconnect of it.
-    for (const guildId of guildIds) if (discord.botVoiceChannel(guildId) !== null) discord.setVoiceState(guildId, APP_ID, null);
+    for (const guildId of guildIds)
+      if (discord.botVoiceChannel(guildId) !== null) discord.setVoiceState(guildId, APP_ID, null);
     return null;
   },
   async watchJoin({ guildId, timeoutMs }) {
@@ -117,7 +139,8 @@ const handlers: Handlers = {
     const deadline = performance.now() + timeoutMs;
     // The voice state is applied synchronously on op 4; a 1 ms poll is precise enough against tens of ms of delays.
     while (discord.botVoiceChannel(guildId) === null) {
-      if (performance.now() > deadline) throw new Error(`guild ${guildId}: the bot did not join within ${timeoutMs} ms`);
+      if (performance.now() > deadline)
+        throw new Error(`guild ${guildId}: the bot did not join within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     const voiceStateAtMs = performance.now();
@@ -145,7 +168,8 @@ const handlers: Handlers = {
 };
 
 function call<K extends Op>(message: RequestMessage<K>): Promise<Calls[K]['result']> {
-  const handler: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] = handlers[message.op];
+  const handler: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] =
+    handlers[message.op];
   return Promise.resolve(handler(message.params));
 }
 
@@ -165,6 +189,7 @@ process.on('message', (raw: unknown) => {
       reply({ id: message.id, ok: true, result });
       if (message.op === 'close') process.disconnect();
     },
-    (error: unknown) => reply({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      reply({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
   );
 });

@@ -44,7 +44,9 @@ function guildSpecs(count: number): FakeGuildSpec[] {
       preferredLocale: 'en-US',
       textChannelId: `21000000000000${n}`,
       voiceChannels: [{ id: `22000000000000${n}`, name: 'voice' }],
-      members: [{ id: `30000000000000${n}`, username: `listener-${i}`, voiceChannelId: `22000000000000${n}`, locale: 'en-US' }],
+      members: [
+        { id: `30000000000000${n}`, username: `listener-${i}`, voiceChannelId: `22000000000000${n}`, locale: 'en-US' },
+      ],
     };
   });
 }
@@ -54,24 +56,40 @@ const NEW_BURST_GAP_MS = 100;
 
 /** One /say: when Discord sent it, when its first audio frame was heard, and whether it was spoken. */
 async function say(discord: FakeDiscord, guild: FakeGuildSpec, text: string): Promise<{ ttfaMs: number; ok: boolean }> {
-  const handle = await discord.command({ guildId: guild.id, userId: guild.members[0]!.id, name: 'say', options: [{ name: 'text', value: text }] });
+  const handle = await discord.command({
+    guildId: guild.id,
+    userId: guild.members[0]!.id,
+    name: 'say',
+    options: [{ name: 'text', value: text }],
+  });
   // The clip's first frame starts a new burst: the last frames of the one before may still arrive after the
   // dispatch, 20 ms apart, whereas a new clip follows a gap of at least the sandbox's first-byte delay.
   let previous = Number.NEGATIVE_INFINITY;
-  const heard = discord.waitForPacket(guild.id, (p) => {
-    if (p.silence) return false;
-    const starts = p.receivedAtMs > handle.dispatchedAtMs && p.receivedAtMs - previous > NEW_BURST_GAP_MS;
-    previous = p.receivedAtMs;
-    return starts;
-  }, 60_000);
-  const final = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content), 60_000);
+  const heard = discord.waitForPacket(
+    guild.id,
+    (p) => {
+      if (p.silence) return false;
+      const starts = p.receivedAtMs > handle.dispatchedAtMs && p.receivedAtMs - previous > NEW_BURST_GAP_MS;
+      previous = p.receivedAtMs;
+      return starts;
+    },
+    60_000,
+  );
+  const final = await handle.waitFor(
+    (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content),
+    60_000,
+  );
   const ok = (final.content ?? '').startsWith('Spoke');
   const packet = ok ? await heard : undefined;
   heard.catch(() => undefined);
   return { ttfaMs: packet === undefined ? Number.NaN : packet.receivedAtMs - handle.dispatchedAtMs, ok };
 }
 
-export async function measureShards(shards: number, plan: ShardsPlan, log: (line: string) => void): Promise<ShardsResult> {
+export async function measureShards(
+  shards: number,
+  plan: ShardsPlan,
+  log: (line: string) => void,
+): Promise<ShardsResult> {
   const guilds = guildSpecs(plan.guilds);
   const token = fakeToken();
   const backend = postgresUnavailable() === undefined ? postgresBackend() : sqliteBackend();
@@ -84,11 +102,22 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
     nodeArgs: heapFlags(process.execArgv),
     caCertificatePem: discord.caCertificatePem,
     env: {
-      SHARDS: String(shards), DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl,
-      VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey, DATABASE_URL: backend.url(), CACHE_DIR: 'cache', LOG_LEVEL: 'info',
+      SHARDS: String(shards),
+      DISCORD_TOKEN: token,
+      DISCORD_CLIENT_ID: APP_ID,
+      DISCORD_API_BASE_URL: discord.restUrl,
+      VOICE_API_BASE_URL: sandbox.url,
+      VOICE_API_KEY: sandbox.testKey,
+      DATABASE_URL: backend.url(),
+      CACHE_DIR: 'cache',
+      LOG_LEVEL: 'info',
       // The speech path is measured, not the limits: no budgets, no queue bounds (SayBot's defaults have both).
-      BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
-      QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '0', QUEUE_MAX_PER_MEMBER: '0',
+      BUDGET_GUILD_MONTHLY_CHARS: '0',
+      BUDGET_MEMBER_DAILY_CHARS: '0',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      QUEUE_MAX_SECONDS: '0',
+      QUEUE_MAX_CLIPS: '0',
+      QUEUE_MAX_PER_MEMBER: '0',
     },
   });
   try {
@@ -99,16 +128,26 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
     let failed = 0;
     const started = performance.now();
     // Every guild speaks at once, round after round; a guild's next /say waits for its last.
-    await Promise.all(guilds.map(async (g, i) => {
-      for (let r = 0; r < plan.rounds; r++) {
-        const result = await say(discord, g, plan.text(i, r));
-        if (result.ok) samples.push(result.ttfaMs);
-        else failed++;
-      }
-    }));
+    await Promise.all(
+      guilds.map(async (g, i) => {
+        for (let r = 0; r < plan.rounds; r++) {
+          const result = await say(discord, g, plan.text(i, r));
+          if (result.ok) samples.push(result.ttfaMs);
+          else failed++;
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const says = plan.guilds * plan.rounds;
-    return { shards, says, seconds, throughput: (says - failed) / seconds, ttfaP50Ms: percentile(samples, 50), ttfaP99Ms: percentile(samples, 99), failed };
+    return {
+      shards,
+      says,
+      seconds,
+      throughput: (says - failed) / seconds,
+      ttfaP50Ms: percentile(samples, 50),
+      ttfaP99Ms: percentile(samples, 99),
+      failed,
+    };
   } finally {
     await bot.stop();
     await sandbox.close();
@@ -119,8 +158,10 @@ export async function measureShards(shards: number, plan: ShardsPlan, log: (line
 }
 
 export function renderShards(results: readonly ShardsResult[], plan: ShardsPlan): string {
-  const rows = results.map((r) =>
-    `| ${r.shards} | ${r.says} | ${r.seconds.toFixed(1)} | ${r.throughput.toFixed(2)} | ${r.ttfaP50Ms.toFixed(0)} | ${r.ttfaP99Ms.toFixed(0)} | ${r.failed} |`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.shards} | ${r.says} | ${r.seconds.toFixed(1)} | ${r.throughput.toFixed(2)} | ${r.ttfaP50Ms.toFixed(0)} | ${r.ttfaP99Ms.toFixed(0)} | ${r.failed} |`,
+  );
   return [
     `### Shards: ${plan.guilds} guilds speaking at once, ${plan.rounds} rounds (SHARDS=1 is the baseline)`,
     '',
@@ -133,7 +174,10 @@ export function renderShards(results: readonly ShardsResult[], plan: ShardsPlan)
 }
 
 /** Both shard counts, as a report section. */
-export async function shardsReport(mode: 'quick' | 'full', log: (line: string) => void = (l) => console.error(`[bench shards] ${l}`)): Promise<string> {
+export async function shardsReport(
+  mode: 'quick' | 'full',
+  log: (line: string) => void = (l) => console.error(`[bench shards] ${l}`),
+): Promise<string> {
   const plan = SHARDS_PLAN[mode];
   const results: ShardsResult[] = [];
   for (const shards of [1, 2]) results.push(await measureShards(shards, plan, log));

@@ -26,7 +26,11 @@ export interface SharedCacheResult {
   chart: { svgMs: number; asyncMs: number; asyncStallMs: number; syncMs: number; syncStallMs: number };
 }
 
-const entry = { format: 'wav' as const, audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)), packets: Array.from({ length: 50 }, () => Buffer.alloc(80)) };
+const entry = {
+  format: 'wav' as const,
+  audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
+  packets: Array.from({ length: 50 }, () => Buffer.alloc(80)),
+};
 const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 const perCall = async (n: number, work: (i: number) => unknown): Promise<number> => {
   const start = performance.now();
@@ -40,13 +44,16 @@ async function cacheFigures(p: SharedCachePlan): Promise<SharedCacheResult['cach
     const dir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-cache-'));
     try {
       const writer = await AudioCache.open({ dir, maxBytes: 1e12, logger: silentLogger });
-      for (let i = 0; i < entries; i++) await writer.put(keyOf(`t${i}`, `voice-${i % voices}`), `voice-${i % voices}`, entry, 0);
+      for (let i = 0; i < entries; i++)
+        await writer.put(keyOf(`t${i}`, `voice-${i % voices}`), `voice-${i % voices}`, entry, 0);
       await writer.close();
       // Opening scans the directory: the same work as the scan a write over the cap (or 30 s after the last scan) does.
       const scanStart = performance.now();
       const cache = await AudioCache.open({ dir, maxBytes: 1e12, logger: silentLogger });
       const scanMs = performance.now() - scanStart;
-      const hitUs = await perCall(p.lookups, (i) => cache.has(keyOf(`t${i % entries}`, `voice-${(i % entries) % voices}`), `voice-${(i % entries) % voices}`));
+      const hitUs = await perCall(p.lookups, (i) =>
+        cache.has(keyOf(`t${i % entries}`, `voice-${(i % entries) % voices}`), `voice-${(i % entries) % voices}`),
+      );
       const missUs = await perCall(p.lookups, (i) => cache.has(keyOf(`absent${i}`, 'voice-0'), 'voice-0'));
       rows.push({ voices, entries, scanMs, hitUs, missUs });
       await cache.close();
@@ -59,9 +66,28 @@ async function cacheFigures(p: SharedCachePlan): Promise<SharedCacheResult['cach
 
 /** The chart: SVG, then PNG off the main thread and the event loop's longest stall meanwhile, against the same render on the main thread. */
 async function chartFigures(p: SharedCachePlan): Promise<SharedCacheResult['chart']> {
-  const days = Array.from({ length: 30 }, (_, i) => ({ day: `2025-04-${String(i + 1).padStart(2, '0')}`, spent: 1_000 + i * 37, saved: 400 + i * 11 }));
-  const members = Array.from({ length: 5 }, (_, i) => ({ name: `メンバー ${i} 멤버`, spent: 5_000 - i * 700, saved: 900 }));
-  const labels = { title: '2025-04 の文字数 (UTC)', perDay: '日別', monthToDate: '今月の累計使用', spent: '使用', saved: 'キャッシュで節約', budget: '月間予算', topMembers: '上位メンバー', noData: 'まだありません', number: (n: number) => n.toLocaleString('ja'), fontFamily: chartFontFamily('ja') };
+  const days = Array.from({ length: 30 }, (_, i) => ({
+    day: `2025-04-${String(i + 1).padStart(2, '0')}`,
+    spent: 1_000 + i * 37,
+    saved: 400 + i * 11,
+  }));
+  const members = Array.from({ length: 5 }, (_, i) => ({
+    name: `メンバー ${i} 멤버`,
+    spent: 5_000 - i * 700,
+    saved: 900,
+  }));
+  const labels = {
+    title: '2025-04 の文字数 (UTC)',
+    perDay: '日別',
+    monthToDate: '今月の累計使用',
+    spent: '使用',
+    saved: 'キャッシュで節約',
+    budget: '月間予算',
+    topMembers: '上位メンバー',
+    noData: 'まだありません',
+    number: (n: number) => n.toLocaleString('ja'),
+    fontFamily: chartFontFamily('ja'),
+  };
   const svgStart = performance.now();
   const svg = usageChartSvg({ month: '2025-04', days, budget: 60_000, members }, labels);
   const svgMs = performance.now() - svgStart;

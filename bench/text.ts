@@ -16,11 +16,31 @@ const fill = (unit: string) => unit.repeat(Math.ceil(LENGTH / unit.length)).slic
 /** Adversarial messages of 4,000 characters (Nitro's longest) and an ordinary one, with the step each targets. */
 const MESSAGES: { name: string; text: string; former: (text: string) => string; now: (text: string) => string }[] = [
   { name: '4,000 `[`', text: fill('['), former: (t) => t.replace(FORMER_MASKED_LINK, '$1'), now: unmaskLinks },
-  { name: '`[a](http://x` repeated (links never closed)', text: fill('[a](http://x'), former: (t) => t.replace(FORMER_MASKED_LINK, '$1'), now: unmaskLinks },
-  { name: '`!_a` repeated (italics never closed)', text: fill('!_a'), former: (t) => t.replace(FORMER_ITALICS, '$1'), now: unwrapUnderscoreItalics },
+  {
+    name: '`[a](http://x` repeated (links never closed)',
+    text: fill('[a](http://x'),
+    former: (t) => t.replace(FORMER_MASKED_LINK, '$1'),
+    now: unmaskLinks,
+  },
+  {
+    name: '`!_a` repeated (italics never closed)',
+    text: fill('!_a'),
+    former: (t) => t.replace(FORMER_ITALICS, '$1'),
+    now: unwrapUnderscoreItalics,
+  },
   // Linear, but the most placeholders clean-up makes (every other character an inline code span).
-  { name: '`` `a `` repeated (inline code)', text: fill('`a'), former: (t) => t.replace(FORMER_MASKED_LINK, '$1'), now: unmaskLinks },
-  { name: 'ordinary words', text: fill('so what do you think of it '), former: (t) => t.replace(FORMER_MASKED_LINK, '$1'), now: unmaskLinks },
+  {
+    name: '`` `a `` repeated (inline code)',
+    text: fill('`a'),
+    former: (t) => t.replace(FORMER_MASKED_LINK, '$1'),
+    now: unmaskLinks,
+  },
+  {
+    name: 'ordinary words',
+    text: fill('so what do you think of it '),
+    former: (t) => t.replace(FORMER_MASKED_LINK, '$1'),
+    now: unmaskLinks,
+  },
 ];
 
 /** Median and p95 of `runs` timed calls, after `warmup` untimed ones. */
@@ -59,10 +79,16 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     { name: 'one pattern entry `(a+)+b` (no `b` in the message)', entries: [{ pattern: '(a+)+b', reading: 'x' }] },
     {
       name: `${MAX_PATTERNS} patterns \`(a+)+b\`, \`(a+)+c\`… (the most a server may have)`,
-      entries: Array.from({ length: MAX_PATTERNS }, (_, i) => ({ pattern: `(a+)+${String.fromCharCode(98 + i)}`, reading: 'x' })),
+      entries: Array.from({ length: MAX_PATTERNS }, (_, i) => ({
+        pattern: `(a+)+${String.fromCharCode(98 + i)}`,
+        reading: 'x',
+      })),
     },
     // Every character a match with its group put in: the most work a pass can do, before the length cap.
-    { name: `${MAX_PATTERNS} patterns \`(a)\` → \`$1\` (each matching every character)`, entries: Array.from({ length: MAX_PATTERNS }, (_, i) => ({ pattern: `(a)${'?'.repeat(i % 2)}`, reading: '$1' })) },
+    {
+      name: `${MAX_PATTERNS} patterns \`(a)\` → \`$1\` (each matching every character)`,
+      entries: Array.from({ length: MAX_PATTERNS }, (_, i) => ({ pattern: `(a)${'?'.repeat(i % 2)}`, reading: '$1' })),
+    },
   ];
   const dictionary = dictionaries.map(({ name, entries }) => {
     const apply = compileDictionary(entries);

@@ -35,15 +35,26 @@ export async function measureTtfa(servers: Servers, guild: BenchGuild, options: 
     if (options.firstJoin) await leave(servers, guild);
     else await join(servers, guild);
     await servers.call('clearAudio', { guildIds: [guild.guildId] });
-    const watch = options.firstJoin && options.joinTimes ? servers.call('watchJoin', { guildId: guild.guildId, timeoutMs: 20_000 }) : undefined;
+    const watch =
+      options.firstJoin && options.joinTimes
+        ? servers.call('watchJoin', { guildId: guild.guildId, timeoutMs: 20_000 })
+        : undefined;
     const sent = await say(servers, guild, options.text(i));
     const joined = await watch;
     if (joined && i >= options.warmup) joinMs.push(joined.readyAtMs - joined.voiceStateAtMs);
-    const firstAt = await servers.call(options.heard ? 'firstHeard' : 'firstPacket', { guildId: guild.guildId, sinceMs: sent.dispatchedAtMs, timeoutMs: 20_000 });
+    const firstAt = await servers.call(options.heard ? 'firstHeard' : 'firstPacket', {
+      guildId: guild.guildId,
+      sinceMs: sent.dispatchedAtMs,
+      timeoutMs: 20_000,
+    });
     if (i >= options.warmup) overheadMs.push(firstAt - sent.dispatchedAtMs - options.startDelayMs);
     // Only the start matters: stop the 10 s clip and wait for its /say to end before the next run.
     await servers.call('command', { guildId: guild.guildId, userId: guild.userId, name: 'stop' });
-    const final = await servers.call('waitResponse', { interactionId: sent.interactionId, pattern: SAY_FINISHED, timeoutMs: 20_000 });
+    const final = await servers.call('waitResponse', {
+      interactionId: sent.interactionId,
+      pattern: SAY_FINISHED,
+      timeoutMs: 20_000,
+    });
     if (!final.startsWith('Stopped')) throw new Error(`/say ended with "${final}" instead of being stopped`);
     // The player's closing silence frames, so that they cannot count as the next run's audio.
     await servers.call('waitAudio', { guildIds: [guild.guildId], minSeconds: 0, quietMs: 100, timeoutMs: 5_000 });

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 /** RcvbufErrors from /proc/net/snmp; undefined where it cannot be read. */
 export function udpReceiveBufferErrors(): number | undefined {
   try {
-    const lines = readFileSync('/proc/net/snmp', 'utf8').split('\n').filter((l) => l.startsWith('Udp:'));
+    const lines = readFileSync('/proc/net/snmp', 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('Udp:'));
     const names = lines[0]?.split(/\s+/) ?? [];
     const values = lines[1]?.split(/\s+/) ?? [];
     const index = names.indexOf('RcvbufErrors');

@@ -33,7 +33,11 @@ export const data = slashCommand('autoread', requires)
   .addSubcommand(subcommand('autoread.voice_add').addStringOption(voiceOption({ required: true })))
   .addSubcommand(subcommand('autoread.voice_remove').addStringOption(voiceOption({ required: true })));
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext, autoread: AutoreadControl) => Promise<void>;
+type Handler = (
+  interaction: ChatInputCommandInteraction<'cached'>,
+  context: CommandContext,
+  autoread: AutoreadControl,
+) => Promise<void>;
 
 const mention = (id: string) => `<#${id}>`;
 
@@ -43,20 +47,34 @@ const start: Handler = async (interaction, { players, store }, autoread) => {
   const voice = memberVoiceChannel(interaction, players, undefined, { joinOnly: true });
   const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
   const channel = interaction.guild.channels.cache.get(chosenId);
-  if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type)) throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
+  if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type))
+    throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
   // SayBot reads aloud only what the member could read there themselves.
-  if (!channel.permissionsFor(interaction.member).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.ReadMessageHistory])) {
+  if (
+    !channel
+      .permissionsFor(interaction.member)
+      .has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.ReadMessageHistory])
+  ) {
     throw new UserError('autoread.memberCannotSee', { channel: mention(chosenId) });
   }
   const me = interaction.guild.members.me;
   // Without View Channel no message arrives; without Send Messages a refusal's one notice cannot be posted.
-  if (me !== null && !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) {
+  if (
+    me !== null &&
+    !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])
+  ) {
     throw new UserError('autoread.cannotSee', { channel: mention(chosenId) });
   }
-  await autoread.start(interaction.guild, { textChannelId: chosenId, voiceChannelId: voice.channelId, startedBy: interaction.user.id });
+  await autoread.start(interaction.guild, {
+    textChannelId: chosenId,
+    voiceChannelId: voice.channelId,
+    startedBy: interaction.user.id,
+  });
   const state = await store.autoRead.get(interaction.guildId);
   await showResult(interaction, 'autoread.started', {
-    channel: mention(chosenId), voice: mention(voice.channelId), settings: describeSettings(interaction.locale, state.settings),
+    channel: mention(chosenId),
+    voice: mention(voice.channelId),
+    settings: describeSettings(interaction.locale, state.settings),
   });
 };
 
@@ -67,7 +85,10 @@ const stop: Handler = async (interaction, _context, autoread) => {
 
 function status(locale: string, state: AutoReadState, reading: boolean): string {
   return reading && state.binding
-    ? t(locale, 'autoread.status.reading', { channel: mention(state.binding.textChannelId), voice: mention(state.binding.voiceChannelId) })
+    ? t(locale, 'autoread.status.reading', {
+        channel: mention(state.binding.textChannelId),
+        voice: mention(state.binding.voiceChannelId),
+      })
     : t(locale, 'autoread.status.off');
 }
 
@@ -76,9 +97,13 @@ const settings: Handler = async (interaction, { store }, autoread) => {
   const changes = settingChangesOf(interaction);
   if (Object.keys(changes).length === 0) {
     const state = await store.autoRead.get(interaction.guildId);
-    await showContent(interaction, t(locale, 'autoread.settings.current', {
-      status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describeSettings(locale, state.settings),
-    }));
+    await showContent(
+      interaction,
+      t(locale, 'autoread.settings.current', {
+        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        settings: describeSettings(locale, state.settings),
+      }),
+    );
     return;
   }
   const updated = await store.autoRead.setSettings(interaction.guildId, changes, interaction.user.id);
@@ -92,36 +117,60 @@ const show: Handler = async (interaction, { store }, autoread) => {
   const state = await store.autoRead.get(interaction.guildId);
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
   const members = await describeMembers(store, guild, locale, state.settings.voices === 'distinct');
-  await showContent(interaction, [
-    t(locale, 'autoread.settings.current', { status: status(locale, state, autoread.isReading(interaction.guildId)), settings: describeSettings(locale, state.settings) }),
-    ...members,
-  ].join('\n'));
+  await showContent(
+    interaction,
+    [
+      t(locale, 'autoread.settings.current', {
+        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        settings: describeSettings(locale, state.settings),
+      }),
+      ...members,
+    ].join('\n'),
+  );
 };
 
 /** The ignore list changed in the store: the reader follows it from the next message on. */
-async function ignoredChanged(interaction: ChatInputCommandInteraction<'cached'>, { store }: CommandContext, autoread: AutoreadControl): Promise<void> {
+async function ignoredChanged(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store }: CommandContext,
+  autoread: AutoreadControl,
+): Promise<void> {
   autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
 }
 
 const ignore: Handler = async (interaction, context, autoread) => {
   const userId = interaction.options.getUser('member', true).id;
-  const result = await context.store.autoReadMembers.ignore(interaction.guildId, userId, interaction.user.id, IGNORED_MAX);
+  const result = await context.store.autoReadMembers.ignore(
+    interaction.guildId,
+    userId,
+    interaction.user.id,
+    IGNORED_MAX,
+  );
   if (result === 'full') throw new UserError('autoread.ignore.full', { max: IGNORED_MAX });
   await ignoredChanged(interaction, context, autoread);
-  await showResult(interaction, result === 'added' ? 'autoread.ignore.added' : 'autoread.ignore.already', { member: `<@${userId}>` });
+  await showResult(interaction, result === 'added' ? 'autoread.ignore.added' : 'autoread.ignore.already', {
+    member: `<@${userId}>`,
+  });
 };
 
 const unignore: Handler = async (interaction, context, autoread) => {
   const userId = interaction.options.getUser('member', true).id;
   const removed = await context.store.autoReadMembers.unignore(interaction.guildId, userId);
   await ignoredChanged(interaction, context, autoread);
-  await showResult(interaction, removed ? 'autoread.unignore.done' : 'autoread.unignore.none', { member: `<@${userId}>` });
+  await showResult(interaction, removed ? 'autoread.unignore.done' : 'autoread.unignore.none', {
+    member: `<@${userId}>`,
+  });
 };
 
 const voiceAdd: Handler = async (interaction, { store }) => {
   // A preset ID, or a cloned voice of this server by name or ID (refused otherwise, nothing stored).
   const { voiceId } = await usableVoice(store, interaction.guildId, readText(interaction.options, 'voice') ?? '');
-  const result = await store.autoReadMembers.addToPool(interaction.guildId, voiceId, interaction.user.id, VOICE_POOL_MAX);
+  const result = await store.autoReadMembers.addToPool(
+    interaction.guildId,
+    voiceId,
+    interaction.user.id,
+    VOICE_POOL_MAX,
+  );
   if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
   await poolReply(interaction, store, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
 };
@@ -129,19 +178,37 @@ const voiceAdd: Handler = async (interaction, { store }) => {
 const voiceRemove: Handler = async (interaction, { store }) => {
   const typed = readText(interaction.options, 'voice') ?? '';
   // A cloned voice by its name while it exists; else the ID as typed (a voice no longer usable still leaves).
-  const voiceId = await usableVoice(store, interaction.guildId, typed).then((usable) => usable.voiceId, () => typed);
+  const voiceId = await usableVoice(store, interaction.guildId, typed).then(
+    (usable) => usable.voiceId,
+    () => typed,
+  );
   const removed = await store.autoReadMembers.removeFromPool(interaction.guildId, voiceId);
   await poolReply(interaction, store, removed ? 'autoread.pool.removed' : 'autoread.pool.notIn', voiceId);
 };
 
-async function poolReply(interaction: ChatInputCommandInteraction<'cached'>, store: CommandContext['store'], key: MessageKey, voiceId: string): Promise<void> {
+async function poolReply(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  store: CommandContext['store'],
+  key: MessageKey,
+  voiceId: string,
+): Promise<void> {
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
-  const [voice, pool] = await Promise.all([voiceLabel(store, interaction.guildId, voiceId), describePool(store, guild, interaction.locale)]);
+  const [voice, pool] = await Promise.all([
+    voiceLabel(store, interaction.guildId, voiceId),
+    describePool(store, guild, interaction.locale),
+  ]);
   await showResult(interaction, key, { voice, pool });
 }
 
 const HANDLERS: Record<string, Handler> = {
-  start, stop, settings, show, ignore, unignore, voice_add: voiceAdd, voice_remove: voiceRemove,
+  start,
+  stop,
+  settings,
+  show,
+  ignore,
+  unignore,
+  voice_add: voiceAdd,
+  voice_remove: voiceRemove,
 };
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {

@@ -17,7 +17,8 @@ const OPTIONS = {
 export const requires: Requirements = { manageGuild: { refusal: 'error.permission.budget' } };
 
 export const data = slashCommand('budget', requires);
-for (const name of BUDGET_NAMES) data.addIntegerOption(integerOption(OPTIONS[name].option, { min: 0, max: OPTIONS[name].max }));
+for (const name of BUDGET_NAMES)
+  data.addIntegerOption(integerOption(OPTIONS[name].option, { min: 0, max: OPTIONS[name].max }));
 
 export const execute: CommandModule['execute'] = async (interaction, { accounting, store }) => {
   const locale = interaction.locale;
@@ -29,7 +30,10 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
     if (value === null) continue;
     // Discord enforces min/max for its own clients; a crafted value is refused like one above the operator's.
     if (value < 0 || !serverValueAllowed(operator, name, value)) {
-      throw new UserError('budget.aboveOperator', { budget: t(locale, `budget.name.${name}`), limit: n(operator[name]) });
+      throw new UserError('budget.aboveOperator', {
+        budget: t(locale, `budget.name.${name}`),
+        limit: n(operator[name]),
+      });
     }
     changes[name] = value === 0 ? null : value;
   }
@@ -38,9 +42,10 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
   const value = (name: BudgetName, v: number) => (v > 0 ? n(v) : t(locale, 'budget.noLimit'));
   const summary = BUDGET_NAMES.map((name) => {
     const own = server[name];
-    const shown = own === undefined
-      ? t(locale, 'budget.fromOperator', { value: value(name, operator[name]) })
-      : t(locale, 'budget.fromServer', { value: value(name, own), operator: value(name, operator[name]) });
+    const shown =
+      own === undefined
+        ? t(locale, 'budget.fromOperator', { value: value(name, operator[name]) })
+        : t(locale, 'budget.fromServer', { value: value(name, own), operator: value(name, operator[name]) });
     return t(locale, 'budget.line', { name: t(locale, `budget.name.${name}`), value: shown });
   }).join('; ');
   await showContent(interaction, t(locale, 'budget.updated', { summary }));

@@ -1,13 +1,30 @@
 import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
-import { attachmentOption, booleanOption, slashCommand, stringOption } from '../src/bot/interactions/command-builder.ts';
+import {
+  attachmentOption,
+  booleanOption,
+  slashCommand,
+  stringOption,
+} from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { outputOption, readOutput } from '../src/bot/interactions/options.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/bot/frontend/reference-clip.ts';
-import { chooseTarget, requesterOf, speakAndReply, type ChosenTarget, type OutputChoice } from '../src/bot/frontend/speak.ts';
 import {
-  CLIP_FILE_TYPES, FIRST_LINE_MAX_LENGTH, cloneForm, isClipFileName, isCloneForm, openFormRow, readCloneForm,
+  chooseTarget,
+  requesterOf,
+  speakAndReply,
+  type ChosenTarget,
+  type OutputChoice,
+} from '../src/bot/frontend/speak.ts';
+import {
+  CLIP_FILE_TYPES,
+  FIRST_LINE_MAX_LENGTH,
+  cloneForm,
+  isClipFileName,
+  isCloneForm,
+  openFormRow,
+  readCloneForm,
 } from '../src/bot/frontend/clone-form.ts';
 import { claimFirstResponse } from '../src/bot/interactions/acknowledge.ts';
 import { echo, showResult } from '../src/bot/interactions/replies.ts';
@@ -39,17 +56,27 @@ export const publicReply = true;
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const { options } = interaction;
   const attachment = options.getAttachment('audio');
-  const [name, text, consent, output] = [options.getString('name'), options.getString('text'), options.getBoolean('consent'), readOutput(options)];
+  const [name, text, consent, output] = [
+    options.getString('name'),
+    options.getString('text'),
+    options.getBoolean('consent'),
+    readOutput(options),
+  ];
   if (!attachment) {
     // A modal must be the first response: before anything is awaited, and never after the deadline's deferral.
-    const shown = claimFirstResponse(interaction, () => interaction.showModal(cloneForm(interaction.locale, { output, name, text, nameMaxLength: NAME_MAX_LENGTH })));
+    const shown = claimFirstResponse(interaction, () =>
+      interaction.showModal(cloneForm(interaction.locale, { output, name, text, nameMaxLength: NAME_MAX_LENGTH })),
+    );
     if (!shown) throw new Error('the clone form could not be shown: the interaction was already answered');
     await shown;
     return;
   }
   if (name === null || text === null || consent === null) {
     // Nothing to download yet: the member is told what is missing, with the form one press away.
-    context.logger.info({ code: 'clone.error.incomplete', guildId: interaction.guildId, userId: interaction.user.id }, 'clone refused: a clip without its name, text or consent');
+    context.logger.info(
+      { code: 'clone.error.incomplete', guildId: interaction.guildId, userId: interaction.user.id },
+      'clone refused: a clip without its name, text or consent',
+    );
     await showResult(interaction, 'clone.error.incomplete', {}, [], [openFormRow(interaction.locale)]);
     return;
   }
@@ -79,13 +106,19 @@ interface CloneInput {
 }
 
 /** A clone asked for by the slash command or by its form: checked, paid once, kept, and its first line spoken. */
-async function cloneFrom(interaction: AnsweredInteraction<'cached'>, context: CommandContext, input: CloneInput, noConsent: MessageKey): Promise<void> {
+async function cloneFrom(
+  interaction: AnsweredInteraction<'cached'>,
+  context: CommandContext,
+  input: CloneInput,
+  noConsent: MessageKey,
+): Promise<void> {
   // What costs nothing comes first: the answers, name rules, the file's name, permissions, then (after the
   // download) the clip. Budgets and the monthly quota come after all of those, and the paid call last.
   if (!input.consent) throw new UserError(noConsent);
   const name = tidyName(input.name);
   if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
-  if (await context.store.voiceLibrary.findByName(interaction.guildId, name)) throw new UserError('clone.error.nameTaken', { name });
+  if (await context.store.voiceLibrary.findByName(interaction.guildId, name))
+    throw new UserError('clone.error.nameTaken', { name });
   const text = input.text.trim();
   if (text === '') throw new UserError('error.input.emptyText');
   const max = context.settings.maxCharsPerRequest;
@@ -96,11 +129,17 @@ async function cloneFrom(interaction: AnsweredInteraction<'cached'>, context: Co
   const target = await chooseTarget(interaction, input.output, context);
   // The download may take longer than Discord's 3 s: acknowledge first.
   await acknowledge(interaction);
-  const clip = await checkReferenceClip(await downloadClip(input.clip.url, input.clip.size, context.settings.clipDownload));
+  const clip = await checkReferenceClip(
+    await downloadClip(input.clip.url, input.clip.size, context.settings.clipDownload),
+  );
 
   // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.
   const held = await context.store.voiceLibrary.reserveName({
-    guildId: interaction.guildId, name, reservedBy: interaction.user.id, ttlMs: NAME_RESERVATION_MS, maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
+    guildId: interaction.guildId,
+    name,
+    reservedBy: interaction.user.id,
+    ttlMs: NAME_RESERVATION_MS,
+    maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
   });
   if (held.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
   if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
@@ -109,34 +148,62 @@ async function cloneFrom(interaction: AnsweredInteraction<'cached'>, context: Co
     await cloneAndSpeak(interaction, context, { name, text, filename, clip, target, reservation });
   } finally {
     // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
-    await context.store.voiceLibrary.releaseName(reservation).catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
+    await context.store.voiceLibrary
+      .releaseName(reservation)
+      .catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
   }
-};
+}
 
 async function cloneAndSpeak(
   interaction: AnsweredInteraction<'cached'>,
   context: CommandContext,
-  { name, text, filename, clip, target, reservation }:
-  { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
+  {
+    name,
+    text,
+    filename,
+    clip,
+    target,
+    reservation,
+  }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
   const requester = requesterOf(interaction);
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
-  const cloned = await context.speech.cloneVoice(requester, text, { data: clip.data, filename, contentType: clip.contentType });
+  const cloned = await context.speech.cloneVoice(requester, text, {
+    data: clip.data,
+    filename,
+    contentType: clip.contentType,
+  });
   const saved = await context.store.voiceLibrary.add(
-    { guildId: interaction.guildId, name, voiceId: cloned.voiceId, createdBy: interaction.user.id, clipSeconds: clip.durationSeconds },
+    {
+      guildId: interaction.guildId,
+      name,
+      voiceId: cloned.voiceId,
+      createdBy: interaction.user.id,
+      clipSeconds: clip.durationSeconds,
+    },
     { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
   );
   if (saved.status !== 'added') {
     cloned.audio?.body.destroy();
-    context.logger.warn({ guildId: interaction.guildId, voiceId: cloned.voiceId, status: saved.status }, 'cloned voice not kept');
+    context.logger.warn(
+      { guildId: interaction.guildId, voiceId: cloned.voiceId, status: saved.status },
+      'cloned voice not kept',
+    );
     if (saved.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
     throw new UserError('clone.error.libraryFull', { limit: saved.limit });
   }
-  context.logger.info({ guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds }, 'voice cloned');
+  context.logger.info(
+    { guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds },
+    'voice cloned',
+  );
   // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
   if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
 
-  const label = t(interaction.locale, 'clone.voiceLabel', { name, id: cloned.voiceId, seconds: clip.durationSeconds.toFixed(1) });
+  const label = t(interaction.locale, 'clone.voiceLabel', {
+    name,
+    id: cloned.voiceId,
+    seconds: clip.durationSeconds.toFixed(1),
+  });
   // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
   // part of this request: recorded, not checked again.
   const request = cloned.audio

@@ -1,6 +1,12 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandContext, CommandModule } from '../src/bot/interactions/command.ts';
-import { attachmentOption, integerOption, slashCommand, stringOption, subcommand } from '../src/bot/interactions/command-builder.ts';
+import {
+  attachmentOption,
+  integerOption,
+  slashCommand,
+  stringOption,
+  subcommand,
+} from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t, type MessageKey } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/frontend/listing.ts';
@@ -26,7 +32,9 @@ export const MAX_IMPORT_BYTES = 512 * 1024;
 
 /** Anyone may list and export the dictionary; changing it changes how the whole server is read. */
 const manager = { manageGuild: { refusal: 'dictionary.permission' } } as const;
-export const requires: Requirements = { subcommands: { add: manager, remove: manager, move: manager, import: manager } };
+export const requires: Requirements = {
+  subcommands: { add: manager, remove: manager, move: manager, import: manager },
+};
 
 // Longer than the rules allow, so a too-long word or pattern is answered by the dictionary's own rule (it names the
 // limit). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
@@ -36,11 +44,19 @@ const wordOption = () => stringOption('word', { required: false, maxLength: MAX_
 const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH * 2 });
 
 export const data = slashCommand('dictionary', requires)
-  .addSubcommand(subcommand('dictionary.add').addStringOption(wordOption()).addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH * 2 }))
-    .addStringOption(patternOption()))
+  .addSubcommand(
+    subcommand('dictionary.add')
+      .addStringOption(wordOption())
+      .addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH * 2 }))
+      .addStringOption(patternOption()),
+  )
   .addSubcommand(subcommand('dictionary.remove').addStringOption(wordOption()).addStringOption(patternOption()))
-  .addSubcommand(subcommand('dictionary.move').addIntegerOption(integerOption('position', { required: true, min: 1, max: MAX_ENTRIES }))
-    .addStringOption(wordOption()).addStringOption(patternOption()))
+  .addSubcommand(
+    subcommand('dictionary.move')
+      .addIntegerOption(integerOption('position', { required: true, min: 1, max: MAX_ENTRIES }))
+      .addStringOption(wordOption())
+      .addStringOption(patternOption()),
+  )
   .addSubcommand(subcommand('dictionary.list'))
   .addSubcommand(subcommand('dictionary.export'))
   .addSubcommand(subcommand('dictionary.import').addAttachmentOption(attachmentOption('file', { required: true })));
@@ -50,13 +66,21 @@ type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Com
 /** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
 function describe(locale: string, problem: DictionaryProblem): string {
   const { code, params } = problem;
-  if (code === 'badEntry') return t(locale, 'dictionary.problem.badEntry', { entry: params['entry'] ?? '', reason: describe(locale, { code: params['reason'] as DictionaryProblem['code'], params }) });
+  if (code === 'badEntry')
+    return t(locale, 'dictionary.problem.badEntry', {
+      entry: params['entry'] ?? '',
+      reason: describe(locale, { code: params['reason'] as DictionaryProblem['code'], params }),
+    });
   if (code === 'badPattern') {
-    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, { part: echoCode(String(params['part'] ?? ''), 40) });
+    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, {
+      part: echoCode(String(params['part'] ?? ''), 40),
+    });
     return t(locale, 'dictionary.problem.badPattern', { syntax });
   }
-  if (code === 'duplicate') return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
-  if (code === 'unknownGroup') return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
+  if (code === 'duplicate')
+    return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
+  if (code === 'unknownGroup')
+    return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
   return t(locale, `dictionary.problem.${code}` as MessageKey, params);
 }
 
@@ -70,7 +94,7 @@ function entryName(interaction: ChatInputCommandInteraction<'cached'>): EntryNam
   const word = interaction.options.getString('word');
   const pattern = interaction.options.getString('pattern');
   if ((word === null) === (pattern === null)) throw new UserError('dictionary.wordOrPattern');
-  return pattern === null ? word ?? '' : { pattern };
+  return pattern === null ? (word ?? '') : { pattern };
 }
 
 /** How an entry is named in a reply or a list line: "word", or pattern `(\d+)km`. */
@@ -81,8 +105,12 @@ function label(locale: string, entry: DictionaryEntry | EntryName): string {
 }
 
 /** After a change: the reader uses the new entries from the next message on. */
-async function refreshReader(interaction: ChatInputCommandInteraction<'cached'>, { store, autoread }: CommandContext): Promise<void> {
-  if (autoread?.isReading(interaction.guildId)) autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
+async function refreshReader(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, autoread }: CommandContext,
+): Promise<void> {
+  if (autoread?.isReading(interaction.guildId))
+    autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
 }
 
 const add: Handler = async (interaction, context) => {
@@ -93,13 +121,19 @@ const add: Handler = async (interaction, context) => {
   await refreshReader(interaction, context);
   const { entry } = result;
   if (isPattern(entry)) {
-    await showResult(interaction, result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern', {
-      pattern: label(interaction.locale, entry), reading: echo(entry.reading, 110),
-    });
+    await showResult(
+      interaction,
+      result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern',
+      {
+        pattern: label(interaction.locale, entry),
+        reading: echo(entry.reading, 110),
+      },
+    );
     return;
   }
   await showResult(interaction, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
-    word: echo(entry.word, 60), reading: echo(entry.reading, 110),
+    word: echo(entry.word, 60),
+    reading: echo(entry.reading, 110),
   });
 };
 
@@ -113,7 +147,8 @@ const remove: Handler = async (interaction, context) => {
       : new UserError('dictionary.unknown', { word: echo(name, 60) });
   }
   await refreshReader(interaction, context);
-  if (isPattern(removed)) await showResult(interaction, 'dictionary.removed.pattern', { pattern: label(interaction.locale, removed) });
+  if (isPattern(removed))
+    await showResult(interaction, 'dictionary.removed.pattern', { pattern: label(interaction.locale, removed) });
   else await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
 };
 
@@ -128,7 +163,11 @@ const move: Handler = async (interaction, context) => {
   }
   await refreshReader(interaction, context);
   const entry = result.entries[result.position - 1] ?? name;
-  await showResult(interaction, 'dictionary.moved', { entry: label(interaction.locale, entry), position: result.position, count: result.entries.length });
+  await showResult(interaction, 'dictionary.moved', {
+    entry: label(interaction.locale, entry),
+    position: result.position,
+    count: result.entries.length,
+  });
 };
 
 const list: Handler = async (interaction, { store }) => {
@@ -139,8 +178,14 @@ const list: Handler = async (interaction, { store }) => {
   }
   const locale = interaction.locale;
   // Numbered: the order is the order entries apply in, and /dictionary move takes these numbers.
-  const lines = entries.map((entry, index) => `${index + 1}. ${isPattern(entry) ? label(locale, entry) : echo(entry.word, 60)} → ${echo(entry.reading, 110)}`);
-  await showContent(interaction, [t(locale, 'dictionary.list.header', { count: entries.length }), ...fitLines(lines, locale)].join('\n'));
+  const lines = entries.map(
+    (entry, index) =>
+      `${index + 1}. ${isPattern(entry) ? label(locale, entry) : echo(entry.word, 60)} → ${echo(entry.reading, 110)}`,
+  );
+  await showContent(
+    interaction,
+    [t(locale, 'dictionary.list.header', { count: entries.length }), ...fitLines(lines, locale)].join('\n'),
+  );
 };
 
 const exportAll: Handler = async (interaction, { store }) => {
@@ -152,10 +197,14 @@ const exportAll: Handler = async (interaction, { store }) => {
 const importAll: Handler = async (interaction, context) => {
   const attachment = interaction.options.getAttachment('file', true);
   if (!attachment.name.toLowerCase().endsWith('.json')) throw new UserError('dictionary.import.notJsonFile');
-  if (attachment.size > MAX_IMPORT_BYTES) throw new UserError('dictionary.import.tooLarge', { size: attachment.size, max: MAX_IMPORT_BYTES });
+  if (attachment.size > MAX_IMPORT_BYTES)
+    throw new UserError('dictionary.import.tooLarge', { size: attachment.size, max: MAX_IMPORT_BYTES });
   let bytes: Uint8Array;
   try {
-    bytes = await downloadClip(attachment.url, attachment.size, { ...context.settings.clipDownload, maxBytes: MAX_IMPORT_BYTES });
+    bytes = await downloadClip(attachment.url, attachment.size, {
+      ...context.settings.clipDownload,
+      maxBytes: MAX_IMPORT_BYTES,
+    });
   } catch (error) {
     throw new UserError('dictionary.import.download', {}, { cause: error, level: 'warn' });
   }

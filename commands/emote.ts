@@ -3,7 +3,16 @@ import type { CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import { UserError } from '../src/bot/interactions/failures.ts';
 import {
-  exaggerationOption, outputOption, presetOption, readOutput, readText, readSpeechSettings, speedOption, textOption, voiceOption, volumeOption,
+  exaggerationOption,
+  outputOption,
+  presetOption,
+  readOutput,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  textOption,
+  voiceOption,
+  volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
 import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
@@ -36,18 +45,32 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
-  await speakForCommand(interaction, context, emotionRequest(interaction, settings), readOutput(interaction.options), voiceLabel);
+  await speakForCommand(
+    interaction,
+    context,
+    emotionRequest(interaction, settings),
+    readOutput(interaction.options),
+    voiceLabel,
+  );
 };
 
 /** The emotion request of the command's text, its exaggeration checked before any API call. */
 function emotionRequest(
-  interaction: Parameters<CommandModule['execute']>[0] | Parameters<NonNullable<CommandModule['executeOutsideServer']>>[0],
+  interaction:
+    Parameters<CommandModule['execute']>[0] | Parameters<NonNullable<CommandModule['executeOutsideServer']>>[0],
   settings: Awaited<ReturnType<typeof settingsForCommand>>['settings'],
 ) {
   const exaggeration = settings.exaggeration ?? DEFAULT_EXAGGERATION;
   // Discord enforces min/max for its own clients; a crafted request is refused here, before any API call.
-  if (!(exaggeration >= 0 && exaggeration <= 1)) throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  return { kind: 'emotion' as const, text: interaction.options.getString('text', true), voice: settings.voice, exaggeration, ...effectsOf(settings) };
+  if (!(exaggeration >= 0 && exaggeration <= 1))
+    throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
+  return {
+    kind: 'emotion' as const,
+    text: interaction.options.getString('text', true),
+    voice: settings.voice,
+    exaggeration,
+    ...effectsOf(settings),
+  };
 }
 
 /** In a DM, a group DM or a server without SayBot (the user install): the same speech, as a file or a voice message. */
@@ -59,7 +82,13 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     readText(interaction.options, 'preset'),
     DEFAULT_EMOTION_VOICE,
   );
-  await speakOutsideServer(interaction, context, emotionRequest(interaction, settings), voiceLabel, readOutput(interaction.options));
+  await speakOutsideServer(
+    interaction,
+    context,
+    emotionRequest(interaction, settings),
+    voiceLabel,
+    readOutput(interaction.options),
+  );
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

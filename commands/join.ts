@@ -15,7 +15,10 @@ export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, { managersMove: true, joinOnly: true });
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, {
+    managersMove: true,
+    joinOnly: true,
+  });
   const channel = `<#${channelId}>`;
   const player = context.players.get(interaction.guildId, adapterCreator);
   if (player.channelId === channelId && player.state.kind === 'connected') {
@@ -27,6 +30,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   // A binding a manager's /leave paused is read again by a manager's /join in its voice channel.
   const manager = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
   const resumed = manager ? await context.autoread?.resume(interaction.guildId, channelId) : undefined;
-  if (resumed !== undefined) await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
+  if (resumed !== undefined)
+    await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
   else await showResult(interaction, 'join.joined', { channel });
 };

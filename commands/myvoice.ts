@@ -4,7 +4,14 @@ import { booleanOption, slashCommand, stringOption, subcommand } from '../src/bo
 import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import {
-  formatOption, languageOption, readText, readSpeechSettings, speedOption, toneOption, voiceOption, volumeOption,
+  formatOption,
+  languageOption,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  toneOption,
+  voiceOption,
+  volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { showContent, showResult } from '../src/bot/interactions/replies.ts';
 import { describeAutoreadVoice } from '../src/bot/frontend/autoread-members.ts';
@@ -26,7 +33,9 @@ export const data = slashCommand('myvoice')
       .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
       .addBooleanOption(booleanOption('read_me', {})),
   )
-  .addSubcommand(subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })))
+  .addSubcommand(
+    subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })),
+  )
   .addSubcommand(subcommand('myvoice.show'));
 
 /**
@@ -75,14 +84,20 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
       store.memberDefaults.get(guildId, userId),
       autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, userId),
     ]);
-    const own = stored === undefined ? t(locale, 'myvoice.show.none') : t(locale, 'myvoice.set', { settings: describeMember(locale, stored) });
+    const own =
+      stored === undefined
+        ? t(locale, 'myvoice.show.none')
+        : t(locale, 'myvoice.set', { settings: describeMember(locale, stored) });
     await showContent(interaction, [own, await describeAutoreadVoice(store, guildId, locale, voice)].join(' '));
     return;
   }
   if (interaction.options.getSubcommand(true) === 'clear') {
     const what = readClearWhat(interaction.options);
     if (what === 'all') {
-      await showResult(interaction, (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none');
+      await showResult(
+        interaction,
+        (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none',
+      );
       return;
     }
     const fields = CLEARED[what];
@@ -93,7 +108,10 @@ export const execute: CommandModule['execute'] = async (interaction, { store }) 
     }
     const left = await store.memberDefaults.unset(guildId, userId, fields);
     const locale = interaction.locale;
-    const lines = [t(locale, `myvoice.clear.${what}`), ...(left === undefined ? [] : [t(locale, 'myvoice.set', { settings: describeMember(locale, left) })])];
+    const lines = [
+      t(locale, `myvoice.clear.${what}`),
+      ...(left === undefined ? [] : [t(locale, 'myvoice.set', { settings: describeMember(locale, left) })]),
+    ];
     await showContent(interaction, lines.join(' '));
     return;
   }

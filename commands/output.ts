@@ -39,7 +39,8 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     case 'server': {
       const output = readChoice(interaction);
       await store.outputDefaults.setServer(guildId, output, userId);
-      if (output === null) return showResult(interaction, 'output.server.reset', { output: outputName(locale, 'file') });
+      if (output === null)
+        return showResult(interaction, 'output.server.reset', { output: outputName(locale, 'file') });
       return showResult(interaction, 'output.server.set', { output: outputName(locale, output) });
     }
     case 'me': {
@@ -47,11 +48,18 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
       await store.outputDefaults.setMember(guildId, userId, output);
       if (output !== null) return showResult(interaction, 'output.me.set', { output: outputName(locale, output) });
       const defaults = await store.outputDefaults.get(guildId, userId);
-      return showResult(interaction, 'output.me.reset', { output: outputName(locale, outsideVoiceOutput(defaults, 'file')) });
+      return showResult(interaction, 'output.me.reset', {
+        output: outputName(locale, outsideVoiceOutput(defaults, 'file')),
+      });
     }
     default: {
       const defaults = await store.outputDefaults.get(guildId, userId);
-      const why = defaults.member !== undefined ? 'output.why.member' : defaults.server !== undefined ? 'output.why.server' : 'output.why.builtin';
+      const why =
+        defaults.member !== undefined
+          ? 'output.why.member'
+          : defaults.server !== undefined
+            ? 'output.why.server'
+            : 'output.why.builtin';
       const unset = t(locale, 'output.unset');
       return showResult(interaction, 'output.show', {
         output: outputName(locale, outsideVoiceOutput(defaults, 'file')),

@@ -6,7 +6,15 @@ import { UserError } from '../src/bot/interactions/failures.ts';
 import { t } from '../src/bot/i18n.ts';
 import { fitLines } from '../src/bot/frontend/listing.ts';
 import {
-  exaggerationOption, formatOption, languageOption, readText, readSpeechSettings, speedOption, toneOption, voiceOption, volumeOption,
+  exaggerationOption,
+  formatOption,
+  languageOption,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  toneOption,
+  voiceOption,
+  volumeOption,
 } from '../src/bot/interactions/options.ts';
 import type { Requirements } from '../src/bot/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/bot/interactions/replies.ts';
@@ -19,7 +27,12 @@ export const MAX_PRESETS_PER_GUILD = 100;
 
 /** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
 const nameOption = (existing: boolean, required: boolean) =>
-  stringOption('name', { description: 'preset', required, maxLength: existing ? 100 : NAME_MAX_LENGTH, autocomplete: existing });
+  stringOption('name', {
+    description: 'preset',
+    required,
+    maxLength: existing ? 100 : NAME_MAX_LENGTH,
+    autocomplete: existing,
+  });
 
 /** Anyone may list and use presets; changing them changes what the whole server hears. */
 export const requires: Requirements = {
@@ -64,7 +77,9 @@ const remove: Handler = async (interaction, { store }) => {
   const name = interaction.options.getString('name', true);
   const deleted = await store.presets.delete(interaction.guildId, name);
   if (!deleted) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
-  await showResult(interaction, deleted.wasDefault ? 'preset.deletedDefault' : 'preset.deleted', { name: deleted.preset.name });
+  await showResult(interaction, deleted.wasDefault ? 'preset.deletedDefault' : 'preset.deleted', {
+    name: deleted.preset.name,
+  });
 };
 
 const setDefault: Handler = async (interaction, { store }) => {
@@ -74,13 +89,20 @@ const setDefault: Handler = async (interaction, { store }) => {
     await showResult(interaction, 'preset.defaultCleared');
     return;
   }
-  if (!(await store.presets.setDefault(interaction.guildId, name))) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
+  if (!(await store.presets.setDefault(interaction.guildId, name)))
+    throw new UserError('error.preset.unknown', { name: echo(name, 40) });
   const preset = await store.presets.getDefault(interaction.guildId);
-  await showResult(interaction, 'preset.defaultSet', { name: preset?.name ?? name, settings: preset ? describeSettings(interaction.locale, preset) : '' });
+  await showResult(interaction, 'preset.defaultSet', {
+    name: preset?.name ?? name,
+    settings: preset ? describeSettings(interaction.locale, preset) : '',
+  });
 };
 
 const list: Handler = async (interaction, { store }) => {
-  const [presets, current] = await Promise.all([store.presets.list(interaction.guildId), store.presets.getDefault(interaction.guildId)]);
+  const [presets, current] = await Promise.all([
+    store.presets.list(interaction.guildId),
+    store.presets.getDefault(interaction.guildId),
+  ]);
   if (presets.length === 0) {
     await showResult(interaction, 'preset.list.empty');
     return;
@@ -100,4 +122,5 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** `name` of delete/default offers this server's presets; save's options offer voices and languages. */
-export const autocomplete: CommandModule['autocomplete'] = (interaction, context) => answerSpeechAutocomplete(interaction, context, ['name']);
+export const autocomplete: CommandModule['autocomplete'] = (interaction, context) =>
+  answerSpeechAutocomplete(interaction, context, ['name']);

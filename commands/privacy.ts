@@ -38,8 +38,13 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
   guild_output_defaults: 'privacy.trace.guild_output_defaults',
 };
 
-const forgetting = (interaction: ChatInputCommandInteraction, { store, speech, logger, accounting }: CommandContext): Forgetting => ({
-  store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds: soundRemover(interaction.client, logger),
+const forgetting = (
+  interaction: ChatInputCommandInteraction,
+  { store, speech, logger, accounting }: CommandContext,
+): Forgetting => ({
+  store,
+  purgeVoice: (id) => speech.purgeVoice(id),
+  removeSounds: soundRemover(interaction.client, logger),
   anonymiseRequests: (guildId, userId) => accounting.anonymiseRequests(guildId, userId),
 });
 
@@ -53,7 +58,11 @@ interface Scope {
 }
 
 const IN_SERVER = { none: 'privacy.show.none', header: 'privacy.show.header', deleted: 'privacy.deleted' } as const;
-const OUTSIDE = { none: 'privacy.outside.none', header: 'privacy.outside.header', deleted: 'privacy.outside.deleted' } as const;
+const OUTSIDE = {
+  none: 'privacy.outside.none',
+  header: 'privacy.outside.header',
+  deleted: 'privacy.outside.deleted',
+} as const;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
@@ -94,17 +103,30 @@ async function show(interaction: ChatInputCommandInteraction, { store }: Command
   await showContent(interaction, [t(locale, scope.keys.header), ...lines, t(locale, 'privacy.show.footer')].join('\n'));
 }
 
-async function deleteMine(interaction: ChatInputCommandInteraction, context: CommandContext, scope: Scope): Promise<void> {
+async function deleteMine(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+  scope: Scope,
+): Promise<void> {
   const locale = interaction.locale;
   const report = await forgetMember(forgetting(interaction, context), interaction.user.id, scope.guildId);
   context.autoread?.forgetMember(interaction.user.id, scope.guildId);
   context.logger.info({ guild: scope.guildId, ...countsOf(report) }, 'a member deleted their data (/privacy delete)');
-  const lines = [t(locale, scope.keys.deleted, { deleted: formatNumber(locale, report.deleted), anonymised: formatNumber(locale, report.anonymised) })];
-  if (report.voices.length > 0) lines.push(t(locale, 'privacy.deleted.voices', { names: report.voices.map((v) => echo(v.name, 40)).join(', ') }));
+  const lines = [
+    t(locale, scope.keys.deleted, {
+      deleted: formatNumber(locale, report.deleted),
+      anonymised: formatNumber(locale, report.anonymised),
+    }),
+  ];
+  if (report.voices.length > 0)
+    lines.push(t(locale, 'privacy.deleted.voices', { names: report.voices.map((v) => echo(v.name, 40)).join(', ') }));
   await showContent(interaction, lines.join('\n'));
 }
 
-async function deleteServer(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+async function deleteServer(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  context: CommandContext,
+): Promise<void> {
   const locale = interaction.locale;
   const code = interaction.options.getString('confirm');
   if (code === null) {
@@ -112,10 +134,14 @@ async function deleteServer(interaction: ChatInputCommandInteraction<'cached'>, 
     await showResult(interaction, 'privacy.server.confirm', { code: issued, minutes: CONFIRMATION_TTL_MS / 60_000 });
     return;
   }
-  if (!confirmations.accept(interaction.guildId, interaction.user.id, code)) throw new UserError('error.privacy.badCode');
+  if (!confirmations.accept(interaction.guildId, interaction.user.id, code))
+    throw new UserError('error.privacy.badCode');
   const report = await forgetGuild(forgetting(interaction, context), interaction.guildId);
   context.autoread?.setIgnored(interaction.guildId, []);
-  context.logger.info({ guild: interaction.guildId, ...countsOf(report) }, "a manager deleted the server's data (/privacy server)");
+  context.logger.info(
+    { guild: interaction.guildId, ...countsOf(report) },
+    "a manager deleted the server's data (/privacy server)",
+  );
   await showResult(interaction, 'privacy.server.deleted', {
     deleted: formatNumber(locale, report.deleted),
     anonymised: formatNumber(locale, report.anonymised),

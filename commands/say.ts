@@ -2,8 +2,18 @@ import { answerSpeechAutocomplete } from '../src/bot/frontend/autocomplete.ts';
 import type { CommandModule } from '../src/bot/interactions/command.ts';
 import { slashCommand } from '../src/bot/interactions/command-builder.ts';
 import {
-  formatOption, languageOption, textOption, outputOption, presetOption, readOutput, readText, readSpeechSettings, speedOption, toneOption,
-  voiceOption, volumeOption,
+  formatOption,
+  languageOption,
+  textOption,
+  outputOption,
+  presetOption,
+  readOutput,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  toneOption,
+  voiceOption,
+  volumeOption,
 } from '../src/bot/interactions/options.ts';
 import { speakForCommand } from '../src/bot/frontend/speak.ts';
 import { settingsForCommand } from '../src/bot/frontend/speech-settings.ts';
@@ -49,7 +59,13 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     readSpeechSettings(interaction.options),
     readText(interaction.options, 'preset'),
   );
-  await speakOutsideServer(interaction, context, ttsRequest(interaction.options.getString('text', true), settings), voiceLabel, readOutput(interaction.options));
+  await speakOutsideServer(
+    interaction,
+    context,
+    ttsRequest(interaction.options.getString('text', true), settings),
+    voiceLabel,
+    readOutput(interaction.options),
+  );
 };
 
 export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

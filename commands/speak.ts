@@ -21,7 +21,10 @@ export const SPEAK_COMMAND = 'speak-message';
 
 export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
-  const [autoread, dictionary] = await Promise.all([context.store.autoRead.get(guildId), context.store.dictionary.list(guildId)]);
+  const [autoread, dictionary] = await Promise.all([
+    context.store.autoRead.get(guildId),
+    context.store.dictionary.list(guildId),
+  ]);
   const text = speakMessageText(speakableMessage(interaction.targetMessage), {
     language: interaction.guildLocale,
     maxLength: autoread.settings.maxLength,

@@ -17,7 +17,10 @@ export const data = slashCommand('usage');
  * plan's figures (what is left of it, the bot-wide budget) are the owner's business: only a manager (Manage Server)
  * or the operator sees them; any member sees their own and their server's.
  */
-export const execute: CommandModule['execute'] = async (interaction, { accounting, store, logger, settings, isOperator }) => {
+export const execute: CommandModule['execute'] = async (
+  interaction,
+  { accounting, store, logger, settings, isOperator },
+) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
@@ -28,18 +31,22 @@ export const execute: CommandModule['execute'] = async (interaction, { accountin
     t(locale, 'usage.guild', {
       spent: n(guild.spent),
       saved: n(guild.saved),
-      budget: guild.budget > 0
-        ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
-        : t(locale, 'usage.noGuildBudget'),
+      budget:
+        guild.budget > 0
+          ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
+          : t(locale, 'usage.noGuildBudget'),
     }),
     ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
-    ...(queueLine(locale, settings.queue)),
+    ...queueLine(locale, settings.queue),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   const chart = await monthChart(interaction, report, store).catch((error: unknown) => {
     // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
-    logger.warn({ code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error }, 'usage chart not drawn');
+    logger.warn(
+      { code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error },
+      'usage chart not drawn',
+    );
     return undefined;
   });
   await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
@@ -61,7 +68,9 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
     t(locale, 'usage.outside.where'),
     ...memberLines(locale, report),
-    ...(shared > 0 ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })] : []),
+    ...(shared > 0
+      ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })]
+      : []),
     ...(seesPlanFigures(interaction, context.isOperator) ? planLines(locale, report) : []),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
@@ -80,7 +89,9 @@ function planLines(locale: string, { bot, botBudget }: UsageReport): string[] {
       spent: n(bot.spent),
       saved: n(bot.saved),
     }),
-    botBudget > 0 ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) }) : t(locale, 'usage.noBotBudget'),
+    botBudget > 0
+      ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) })
+      : t(locale, 'usage.noBotBudget'),
   ];
 }
 
@@ -90,9 +101,14 @@ function memberLines(locale: string, { member }: UsageReport): string[] {
   return [
     t(locale, 'usage.member', {
       spent: n(member.spentToday),
-      budget: member.budget > 0
-        ? t(locale, 'usage.memberBudget', { limit: n(member.budget), left: n(Math.max(0, member.budget - member.spentToday)), reset: `${dayOf(member.resetAt)} 00:00 UTC` })
-        : t(locale, 'usage.noMemberBudget'),
+      budget:
+        member.budget > 0
+          ? t(locale, 'usage.memberBudget', {
+              limit: n(member.budget),
+              left: n(Math.max(0, member.budget - member.spentToday)),
+              reset: `${dayOf(member.resetAt)} 00:00 UTC`,
+            })
+          : t(locale, 'usage.noMemberBudget'),
     }),
     ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
   ];
@@ -102,22 +118,43 @@ function memberLines(locale: string, { member }: UsageReport): string[] {
 function queueLine(locale: string, queue: CommandContext['settings']['queue']): string[] {
   const { guildClips, guildSeconds, memberRequests } = queue;
   if (guildClips === 0 || guildSeconds === 0 || memberRequests === 0) return [];
-  return [t(locale, 'usage.queue', { clips: formatNumber(locale, guildClips), seconds: formatNumber(locale, guildSeconds), member: formatNumber(locale, memberRequests) })];
+  return [
+    t(locale, 'usage.queue', {
+      clips: formatNumber(locale, guildClips),
+      seconds: formatNumber(locale, guildSeconds),
+      member: formatNumber(locale, memberRequests),
+    }),
+  ];
 }
 
 /** The month as a picture (src/usage/chart.ts), in the caller's words, its top members by display name. */
-async function monthChart(interaction: ChatInputCommandInteraction<'cached'>, report: UsageReport, store: CommandContext['store']): Promise<AttachmentPayload> {
+async function monthChart(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  report: UsageReport,
+  store: CommandContext['store'],
+): Promise<AttachmentPayload> {
   const locale = interaction.locale;
   const breakdown = await store.spends.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
   // One member fetch each (REST, no privileged intent); one who left is named as such, never by ID.
-  const members = await Promise.all(breakdown.members.map(async ({ userId, spent, saved }) => ({
-    name: await interaction.guild.members.fetch(userId).then((m) => m.displayName, () => t(locale, 'usage.chart.formerMember')),
-    spent,
-    saved,
-  })));
+  const members = await Promise.all(
+    breakdown.members.map(async ({ userId, spent, saved }) => ({
+      name: await interaction.guild.members.fetch(userId).then(
+        (m) => m.displayName,
+        () => t(locale, 'usage.chart.formerMember'),
+      ),
+      spent,
+      saved,
+    })),
+  );
   const svg = usageChartSvg(
     // The month-to-date line stops at today (the accounting clock's: the day before the member's reset).
-    { month: report.month, days: breakdown.days, budget: report.guild.budget, members, through: dayOf(new Date(report.member.resetAt.getTime() - 1)) },
+    {
+      month: report.month,
+      days: breakdown.days,
+      budget: report.guild.budget,
+      members,
+      through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
+    },
     {
       title: t(locale, 'usage.chart.title', { month: report.month }),
       perDay: t(locale, 'usage.chart.perDay'),
@@ -131,5 +168,9 @@ async function monthChart(interaction: ChatInputCommandInteraction<'cached'>, re
       fontFamily: chartFontFamily(locale),
     },
   );
-  return { attachment: await renderPng(svg), name: `usage-${report.month}.png`, description: t(locale, 'usage.chart.alt', { month: report.month }) };
+  return {
+    attachment: await renderPng(svg),
+    name: `usage-${report.month}.png`,
+    description: t(locale, 'usage.chart.alt', { month: report.month }),
+  };
 }

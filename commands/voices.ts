@@ -28,18 +28,30 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** Its creator may delete a cloned voice; so may anyone who manages the server. */
-async function deleteVoice(interaction: ChatInputCommandInteraction<'cached'>, { store, speech, logger }: CommandContext): Promise<void> {
+async function deleteVoice(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, speech, logger }: CommandContext,
+): Promise<void> {
   const wanted = interaction.options.getString('voice', true).trim();
-  const voice = (await store.voiceLibrary.get(interaction.guildId, wanted)) ?? (await store.voiceLibrary.findByName(interaction.guildId, wanted));
+  const voice =
+    (await store.voiceLibrary.get(interaction.guildId, wanted)) ??
+    (await store.voiceLibrary.findByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
   // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the soundboard.
   const removeSounds = soundRemover(interaction.client, logger);
-  await deleteClonedVoice({ store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds }, interaction.guildId, voice.voiceId);
+  await deleteClonedVoice(
+    { store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds },
+    interaction.guildId,
+    voice.voiceId,
+  );
   await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
 }
 
-async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { store, voices }: CommandContext): Promise<void> {
+async function listVoices(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, voices }: CommandContext,
+): Promise<void> {
   const { language } = readVoiceSettings(interaction.options);
   const locale = interaction.locale;
   const [cloned, presets, current] = await Promise.all([
@@ -54,9 +66,14 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
   const content = [
     ...section(
       'voices.presetVoices',
-      voices.filter((v) => language === undefined || v.language === language).map((v) => `\`${v.id}\` ${languageName(v.language, locale)} · ${v.character}`),
+      voices
+        .filter((v) => language === undefined || v.language === language)
+        .map((v) => `\`${v.id}\` ${languageName(v.language, locale)} · ${v.character}`),
     ),
-    ...section('voices.cloned', cloned.map((v) => `\`${v.voiceId}\` **${v.name}** · ${v.clipSeconds.toFixed(1)} s`)),
+    ...section(
+      'voices.cloned',
+      cloned.map((v) => `\`${v.voiceId}\` **${v.name}** · ${v.clipSeconds.toFixed(1)} s`),
+    ),
     ...section(
       'voices.presets',
       presets.map((p) => presetLine(locale, p, current?.name)),
@@ -65,7 +82,7 @@ async function listVoices(interaction: ChatInputCommandInteraction<'cached'>, { 
   // The form of /clone, one press away for those it is meant for by default (Manage Server); the list is private.
   const canClone = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
   await showContent(interaction, content, [], canClone ? [openFormRow(locale)] : undefined);
-};
+}
 
 export const autocomplete: CommandModule['autocomplete'] = async (interaction, context) => {
   if (interaction.options.getSubcommand() !== 'delete') return answerSpeechAutocomplete(interaction, context);

@@ -7,8 +7,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import {
-  APP_ID, DEFAULT_PERMISSIONS, FakeDiscord, fakeToken, GatewayIntent, startBotProcess,
-  type BotProcess, type FakeGuildSpec, type HeardAudio, type InteractionHandle, type InteractionResponse,
+  APP_ID,
+  DEFAULT_PERMISSIONS,
+  FakeDiscord,
+  fakeToken,
+  GatewayIntent,
+  startBotProcess,
+  type BotProcess,
+  type FakeGuildSpec,
+  type HeardAudio,
+  type InteractionHandle,
+  type InteractionResponse,
 } from '@saybot/local-discord';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { encodeWav } from '../src/sandbox/synth.ts';
@@ -35,7 +44,9 @@ type Member = FakeGuildSpec['members'][number];
 const [ALICE, BOB, CAROL] = GUILD.members as [Member, Member, Member];
 const VOICE_CHANNEL = GUILD.voiceChannels[0]!;
 const NAMES = new Map([
-  [GUILD.textChannelId, '#general'], [VOICE_CHANNEL.id, `#${VOICE_CHANNEL.name}`], ...GUILD.members.map((m) => [m.id, `@${m.username}`] as const),
+  [GUILD.textChannelId, '#general'],
+  [VOICE_CHANNEL.id, `#${VOICE_CHANNEL.name}`],
+  ...GUILD.members.map((m) => [m.id, `@${m.username}`] as const),
 ]);
 
 /**
@@ -43,9 +54,19 @@ const NAMES = new Map([
  * few seconds' cooldown between requests.
  */
 export const DEMO_COMMANDS = {
-  voice: { member: ALICE, options: { text: 'Hello from SayBot! This is what the voice channel hears.', voice: 'voice-b-en-f-01' } },
+  voice: {
+    member: ALICE,
+    options: { text: 'Hello from SayBot! This is what the voice channel hears.', voice: 'voice-b-en-f-01' },
+  },
   file: { member: BOB, options: { text: 'This one comes back as a file.', voice: 'voice-b-en-m-01', output: 'file' } },
-  voiceMessage: { member: CAROL, options: { text: 'And this one is a voice message in the channel.', voice: 'voice-b-en-f-02', output: 'voice-message' } },
+  voiceMessage: {
+    member: CAROL,
+    options: {
+      text: 'And this one is a voice message in the channel.',
+      voice: 'voice-b-en-f-02',
+      output: 'voice-message',
+    },
+  },
 } as const;
 type DemoCommand = (typeof DEMO_COMMANDS)[keyof typeof DEMO_COMMANDS];
 
@@ -96,7 +117,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await own(() => sandbox.close());
     const token = fakeToken();
     const discord = await FakeDiscord.start({
-      token, applicationId: APP_ID, guilds: [GUILD], allowedPrivilegedIntents: GatewayIntent.MessageContent, log: () => undefined,
+      token,
+      applicationId: APP_ID,
+      guilds: [GUILD],
+      allowedPrivilegedIntents: GatewayIntent.MessageContent,
+      log: () => undefined,
     });
     await own(() => discord.close());
     log(`local Discord on ${discord.restUrl}, sandbox Voice API on ${sandbox.url}`);
@@ -106,26 +131,40 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       caCertificatePem: discord.caCertificatePem,
       // What an operator's .env holds, pointed at the local servers; the store and cache in the process's own folder.
       env: {
-        DISCORD_TOKEN: token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: discord.restUrl,
-        VOICE_API_BASE_URL: sandbox.url, VOICE_API_KEY: sandbox.testKey,
-        ATTACHMENT_HOSTS: new URL(discord.restUrl).host, LOG_LEVEL: 'info',
+        DISCORD_TOKEN: token,
+        DISCORD_CLIENT_ID: APP_ID,
+        DISCORD_API_BASE_URL: discord.restUrl,
+        VOICE_API_BASE_URL: sandbox.url,
+        VOICE_API_KEY: sandbox.testKey,
+        ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
+        LOG_LEVEL: 'info',
       },
     });
     const running = bot;
     await own(() => running.stop());
     log('starting SayBot (node src/bin/start.ts)…');
-    await running.waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000).catch((error: unknown) => {
-      throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
-    });
+    await running
+      .waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000)
+      .catch((error: unknown) => {
+        throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
+      });
     log(`SayBot is ready; ${discord.registeredCommands().length} slash commands registered`);
 
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
     discord.clearAudio(GUILD.id);
     const spoken = await say(discord, DEMO_COMMANDS.voice, (r) => (r.content ?? '').startsWith('Spoke'));
     const expectedSeconds = sandbox.expectedDurationSeconds(DEMO_COMMANDS.voice.options.text);
-    const heard = await discord.waitForAudio(GUILD.id, { minSeconds: Math.max(0.1, expectedSeconds - 0.1), quietMs: 400, timeoutMs: 20_000 });
+    const heard = await discord.waitForAudio(GUILD.id, {
+      minSeconds: Math.max(0.1, expectedSeconds - 0.1),
+      quietMs: 400,
+      timeoutMs: 20_000,
+    });
     writeFileSync(out('voice-channel.wav'), encodeWav(monoOf(heard), RATE));
-    transcript.push(...exchange(DEMO_COMMANDS.voice, spoken), `   Heard in ${VOICE_CHANNEL.name}: ${heard.seconds.toFixed(1)} s of audio -> voice-channel.wav`, '');
+    transcript.push(
+      ...exchange(DEMO_COMMANDS.voice, spoken),
+      `   Heard in ${VOICE_CHANNEL.name}: ${heard.seconds.toFixed(1)} s of audio -> voice-channel.wav`,
+      '',
+    );
     log(`/say: ${VOICE_CHANNEL.name} heard ${heard.seconds.toFixed(1)} s`);
 
     // 2. /say output:file: the audio comes back as an attachment.
@@ -133,21 +172,35 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const file = filed.responses.flatMap((r) => r.files)[0]!;
     const sentFile = `say-file${path.extname(file.name) || '.audio'}`;
     writeFileSync(out(sentFile), file.data);
-    transcript.push(...exchange(DEMO_COMMANDS.file, filed), `   Attached: ${file.name} (${file.data.length} bytes) -> ${sentFile}`, '');
+    transcript.push(
+      ...exchange(DEMO_COMMANDS.file, filed),
+      `   Attached: ${file.name} (${file.data.length} bytes) -> ${sentFile}`,
+      '',
+    );
     log(`/say output:file: ${file.name}`);
 
     // 3. /say output:voice-message: the command's own public response, shown as carol's use of /say.
-    const isVoiceMessage = (r: InteractionResponse) => ((Number(r.message?.['flags']) || 0) & MessageFlags.IsVoiceMessage) !== 0 && r.files.length > 0;
+    const isVoiceMessage = (r: InteractionResponse) =>
+      ((Number(r.message?.['flags']) || 0) & MessageFlags.IsVoiceMessage) !== 0 && r.files.length > 0;
     const voiced = await say(discord, DEMO_COMMANDS.voiceMessage, isVoiceMessage);
     const ogg = voiced.responses.find(isVoiceMessage)?.files[0];
     if (!ogg) throw new Error('the voice message has no file');
     writeFileSync(out('voice-message.ogg'), ogg.data);
-    transcript.push(...exchange(DEMO_COMMANDS.voiceMessage, voiced), `   Posted in #general as ${CAROL.username}'s /say: a voice message -> voice-message.ogg`, '');
+    transcript.push(
+      ...exchange(DEMO_COMMANDS.voiceMessage, voiced),
+      `   Posted in #general as ${CAROL.username}'s /say: a voice message -> voice-message.ogg`,
+      '',
+    );
     log('/say output:voice-message: posted in #general');
 
     return {
-      heardWav: out('voice-channel.wav'), heardSeconds: heard.seconds, expectedSeconds,
-      transcript: out('transcript.txt'), sentFile: out(sentFile), voiceMessage: out('voice-message.ogg'), botLog: out('saybot.log'),
+      heardWav: out('voice-channel.wav'),
+      heardSeconds: heard.seconds,
+      expectedSeconds,
+      transcript: out('transcript.txt'),
+      sentFile: out(sentFile),
+      voiceMessage: out('voice-message.ogg'),
+      botLog: out('saybot.log'),
     };
   };
 
@@ -168,23 +221,37 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
  * Runs /say as the command's member; resolves once a reply (or the local Discord's state) shows it done. When that
  * does not come, the error says what SayBot answered instead.
  */
-async function say(discord: FakeDiscord, command: DemoCommand, done: (r: InteractionResponse) => boolean): Promise<InteractionHandle> {
+async function say(
+  discord: FakeDiscord,
+  command: DemoCommand,
+  done: (r: InteractionResponse) => boolean,
+): Promise<InteractionHandle> {
   const handle = await discord.command({
-    guildId: GUILD.id, userId: command.member.id, name: 'say', locale: command.member.locale ?? 'en-US',
+    guildId: GUILD.id,
+    userId: command.member.id,
+    name: 'say',
+    locale: command.member.locale ?? 'en-US',
     options: Object.entries(command.options).map(([name, value]) => ({ name, value })),
   });
   try {
     await handle.waitFor(done, 30_000);
   } catch {
     const said = replies(handle).at(-1);
-    throw new Error(`/say ${typed(command)}: ${said === undefined ? 'SayBot did not answer' : `SayBot answered "${said}"`}`);
+    throw new Error(
+      `/say ${typed(command)}: ${said === undefined ? 'SayBot did not answer' : `SayBot answered "${said}"`}`,
+    );
   }
   return handle;
 }
 
-const typed = (command: DemoCommand) => Object.entries(command.options).map(([name, value]) => `${name}: ${value}`).join('  ');
+const typed = (command: DemoCommand) =>
+  Object.entries(command.options)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('  ');
 const replies = (handle: InteractionHandle) =>
-  handle.responses.filter((r) => r.kind !== 'delete' && r.content !== undefined && r.content !== '').map((r) => readable(r.content ?? ''));
+  handle.responses
+    .filter((r) => r.kind !== 'delete' && r.content !== undefined && r.content !== '')
+    .map((r) => readable(r.content ?? ''));
 
 /** The command as the member typed it and every reply SayBot gave, as the member saw them. */
 function exchange(command: DemoCommand, handle: InteractionHandle): string[] {
@@ -192,7 +259,9 @@ function exchange(command: DemoCommand, handle: InteractionHandle): string[] {
   const privately = ((handle.responses[0]?.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
   return [
     `${who}: /say ${typed(command)}`,
-    ...replies(handle).map((text) => `   SayBot (${privately ? `only ${who} sees this` : 'everyone sees this'}): ${text}`),
+    ...replies(handle).map(
+      (text) => `   SayBot (${privately ? `only ${who} sees this` : 'everyone sees this'}): ${text}`,
+    ),
   ];
 }
 
@@ -230,4 +299,3 @@ function aborted(signal: AbortSignal | undefined): Promise<never> {
     else signal.addEventListener('abort', fail, { once: true });
   });
 }
-

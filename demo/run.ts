@@ -29,7 +29,9 @@ try {
   console.log(`  SayBot's log:                 ${shown(result.botLog)}`);
   process.exit(0);
 } catch (error) {
-  const reason = signal.aborted ? `not finished within ${timeoutSeconds} s` : String(error instanceof Error ? error.message : error).split('\n')[0];
+  const reason = signal.aborted
+    ? `not finished within ${timeoutSeconds} s`
+    : String(error instanceof Error ? error.message : error).split('\n')[0];
   const botLog = path.join(outDir, 'saybot.log');
   const where = existsSync(botLog) ? ` (SayBot's log: ${path.relative(process.cwd(), botLog)})` : '';
   console.error(`demo: failed: ${reason}${where}`);

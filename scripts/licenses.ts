@@ -5,7 +5,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Licences whose code may ship beside MIT code with no condition beyond keeping their notices. */
-const PERMISSIVE = ['MIT', 'ISC', '0BSD', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0', 'BlueOak-1.0.0', 'Python-2.0', 'CC0-1.0', 'Unlicense'];
+const PERMISSIVE = [
+  'MIT',
+  'ISC',
+  '0BSD',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  'Apache-2.0',
+  'BlueOak-1.0.0',
+  'Python-2.0',
+  'CC0-1.0',
+  'Unlicense',
+];
 /**
  * Weak copyleft, fine for packages used unmodified and installed as their own files (which npm does): LGPL lets the
  * user replace the library, MPL covers only its own files, OFL only the fonts.
@@ -54,16 +65,22 @@ export function licenceRows(lock: { packages: Record<string, LockPackage> }): Li
 }
 
 function main(): void {
-  const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, LockPackage> };
+  const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as {
+    packages: Record<string, LockPackage>;
+  };
   const rows = licenceRows(lock);
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.licence, (counts.get(row.licence) ?? 0) + 1);
-  for (const row of rows) console.log(`${row.allowed ? ' ' : '!'} ${row.name}@${row.version}  ${row.licence}${row.dev ? '  (dev)' : ''}`);
+  for (const row of rows)
+    console.log(`${row.allowed ? ' ' : '!'} ${row.name}@${row.version}  ${row.licence}${row.dev ? '  (dev)' : ''}`);
   console.log('');
-  for (const [licence, count] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(4)}  ${licence}`);
+  for (const [licence, count] of [...counts].sort((a, b) => b[1] - a[1]))
+    console.log(`${String(count).padStart(4)}  ${licence}`);
   const refused = rows.filter((row) => !row.allowed);
   if (refused.length > 0) {
-    console.error(`\n${refused.length} package(s) under a licence that does not allow sharing SayBot under MIT (marked !)`);
+    console.error(
+      `\n${refused.length} package(s) under a licence that does not allow sharing SayBot under MIT (marked !)`,
+    );
     process.exitCode = 1;
   } else {
     console.log(`\n${rows.length} packages; every licence allows SayBot's MIT licence`);

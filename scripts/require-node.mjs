@@ -12,9 +12,19 @@ const foundMajor = Number(process.versions.node.split('.')[0]);
 
 if (foundMajor < requiredMajor) {
   process.stderr.write(
-    'SayBot needs Node.js ' + requiredMajor + ' or newer (it runs its TypeScript directly); found Node ' +
-      process.version + ' at ' + process.execPath + '. Get Node ' + requiredMajor + ': `nvm install ' + requiredMajor +
-      '` or `fnm install ' + requiredMajor + '`, or the installer from https://nodejs.org/en/download\n',
+    'SayBot needs Node.js ' +
+      requiredMajor +
+      ' or newer (it runs its TypeScript directly); found Node ' +
+      process.version +
+      ' at ' +
+      process.execPath +
+      '. Get Node ' +
+      requiredMajor +
+      ': `nvm install ' +
+      requiredMajor +
+      '` or `fnm install ' +
+      requiredMajor +
+      '`, or the installer from https://nodejs.org/en/download\n',
   );
   process.exit(1);
 }

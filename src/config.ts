@@ -39,7 +39,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY']);
 
 const snowflake = (what: string) =>
-  z.string({ error: `is required: ${what} (a Discord ID of 17 to 20 digits)` }).regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
+  z
+    .string({ error: `is required: ${what} (a Discord ID of 17 to 20 digits)` })
+    .regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
 
 const httpUrl = z
   .string()
@@ -61,8 +63,13 @@ const EnvSchema = z.object({
   DISCORD_GUILD_ID: snowflake('a server ID').optional(),
   DISCORD_API_BASE_URL: httpUrl.optional(),
   VOICE_API_BASE_URL: httpUrl.optional(),
-  VOICE_API_KEY: z.string().regex(/^\S{8,}$/, 'must be an API key of at least 8 characters with no spaces').optional(),
-  VOICE_API_PLAN: z.enum(['creator', 'pro', 'business'], { error: 'must be one of creator, pro, business' }).default('creator'),
+  VOICE_API_KEY: z
+    .string()
+    .regex(/^\S{8,}$/, 'must be an API key of at least 8 characters with no spaces')
+    .optional(),
+  VOICE_API_PLAN: z
+    .enum(['creator', 'pro', 'business'], { error: 'must be one of creator, pro, business' })
+    .default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
   // The most audio a request's text may bring (src/api/audio-limits.ts): past it the body is cut, charged, undelivered.
@@ -87,7 +94,10 @@ const EnvSchema = z.object({
   VOICES_FILE: z.string().min(1).optional(),
   ATTACHMENT_HOSTS: z
     .string()
-    .regex(/^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i, 'must be a comma-separated list of host names (host or host:port)')
+    .regex(
+      /^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i,
+      'must be a comma-separated list of host names (host or host:port)',
+    )
     .default('cdn.discordapp.com,media.discordapp.net'),
   CLONE_MAX_MB: wholeNumber(1, 100).default(20),
   // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise them.
@@ -104,7 +114,9 @@ const EnvSchema = z.object({
   // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
-  USER_INSTALL: z.enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' }).default('off'),
+  USER_INSTALL: z
+    .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
+    .default('off'),
   USER_INSTALL_ALLOWLIST: z
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
@@ -121,7 +133,9 @@ const EnvSchema = z.object({
   // The operator's /metrics (Prometheus) and /healthz on 127.0.0.1; unset: not served.
   METRICS_PORT: wholeNumber(1, 65_535).optional(),
   // Shards (src/shard/): unset runs one process; `auto` asks Discord how many, N runs N shard processes.
-  SHARDS: z.union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' }).optional(),
+  SHARDS: z
+    .union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' })
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -186,9 +200,11 @@ function databaseSecrets(target: DatabaseTarget): string[] {
  */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
-  return [env['DISCORD_TOKEN'] ?? '', env['VOICE_API_KEY'] ?? '', ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url))].filter(
-    (s) => s.length > 0,
-  );
+  return [
+    env['DISCORD_TOKEN'] ?? '',
+    env['VOICE_API_KEY'] ?? '',
+    ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
+  ].filter((s) => s.length > 0);
 }
 
 export interface Config {
@@ -257,7 +273,8 @@ export class ConfigError extends Error {
 function describeValue(name: string, value: unknown): string {
   if (value === undefined || value === '') return 'it is not set';
   if (SECRET_VARIABLES.has(name)) return `got a value of ${String(value).length} characters (not shown)`;
-  if (name === 'DATABASE_URL') return `got ${JSON.stringify(describeDatabaseUrl(String(value)))} (only its scheme and host shown)`;
+  if (name === 'DATABASE_URL')
+    return `got ${JSON.stringify(describeDatabaseUrl(String(value)))} (only its scheme and host shown)`;
   return `got ${JSON.stringify(value)}`;
 }
 
@@ -295,10 +312,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const databaseUrlProblem = parsed.success && POSTGRES_URL.test(parsed.data.DATABASE_URL) ? postgresUrlProblem(parsed.data.DATABASE_URL) : undefined;
+  const databaseUrlProblem =
+    parsed.success && POSTGRES_URL.test(parsed.data.DATABASE_URL)
+      ? postgresUrlProblem(parsed.data.DATABASE_URL)
+      : undefined;
   if (databaseUrlProblem !== undefined) problems.push(`DATABASE_URL ${databaseUrlProblem}`);
   if (parsed.success && parsed.data.USER_INSTALL === 'allowlist' && parsed.data.USER_INSTALL_ALLOWLIST === undefined) {
-    problems.push('USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set');
+    problems.push(
+      'USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set',
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
@@ -318,7 +340,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planCharacterLimit: PLAN_CHARACTER_LIMITS[e.VOICE_API_PLAN],
     voiceApiTimeoutMs: e.VOICE_API_TIMEOUT_SECONDS * 1000,
     maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
-    clipDownload: { allowedHosts: e.ATTACHMENT_HOSTS.split(','), maxBytes: e.CLONE_MAX_MB * 1024 * 1024, timeoutMs: 15_000 },
+    clipDownload: {
+      allowedHosts: e.ATTACHMENT_HOSTS.split(','),
+      maxBytes: e.CLONE_MAX_MB * 1024 * 1024,
+      timeoutMs: 15_000,
+    },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
     databasePath: POSTGRES_URL.test(e.DATABASE_URL) ? '' : e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
     database: POSTGRES_URL.test(e.DATABASE_URL)
@@ -339,9 +365,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     botMonthlyChars: e.BUDGET_BOT_MONTHLY_CHARS ?? defaultBotMonthlyChars(e.VOICE_API_PLAN),
     allowedGuilds: e.ALLOWED_GUILDS === undefined ? undefined : [...new Set(e.ALLOWED_GUILDS.split(','))],
-    userInstall: e.USER_INSTALL === 'allowlist'
-      ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
-      : { mode: e.USER_INSTALL },
+    userInstall:
+      e.USER_INSTALL === 'allowlist'
+        ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
+        : { mode: e.USER_INSTALL },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,
     voiceApiAudioLimits: {
@@ -362,5 +389,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The secrets in a config, for the logger's value-based redaction. */
 export function configSecrets(config: Config): string[] {
-  return [config.discord.token, ...(config.voiceApi ? [config.voiceApi.apiKey] : []), ...databaseSecrets(config.database)];
+  return [
+    config.discord.token,
+    ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
+    ...databaseSecrets(config.database),
+  ];
 }

@@ -34,7 +34,9 @@ function unwritable(folder: string, setting: string, code: string): DataFolderEr
   const blocking = nearestExisting(folder);
   const user = currentUser();
   if (code === 'EROFS') {
-    return new DataFolderError(`Cannot write ${folder} (${setting}): ${blocking} is on a read-only filesystem (a volume mounted :ro?). Mount it writable, or set ${setting} to a folder SayBot can write.`);
+    return new DataFolderError(
+      `Cannot write ${folder} (${setting}): ${blocking} is on a read-only filesystem (a volume mounted :ro?). Mount it writable, or set ${setting} to a folder SayBot can write.`,
+    );
   }
   const owner = statSync(blocking);
   const chown = `chown -R ${user.uid}:${user.gid}`;
@@ -60,7 +62,9 @@ export function ensureWritableFolder(folder: string, setting: string, file?: str
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw unwritable(absolute, setting, code);
     if (code === 'ENOTDIR' || code === 'EEXIST') {
-      throw new DataFolderError(`Cannot use ${absolute} (${setting}) as a folder: ${nearestExisting(absolute)} is a file. Set ${setting} to a path inside a folder.`);
+      throw new DataFolderError(
+        `Cannot use ${absolute} (${setting}) as a folder: ${nearestExisting(absolute)} is a file. Set ${setting} to a path inside a folder.`,
+      );
     }
     throw error;
   }

@@ -35,7 +35,7 @@ export class DiscordUnreachableError extends Error {
   constructor(apiUrl: string, code: string, options?: ErrorOptions) {
     super(
       `Cannot reach Discord at ${apiUrl}: ${NETWORK_CODES[code] ?? 'no answer'} (${code}). ` +
-        'Check this machine\'s internet connection, DNS and firewall/proxy' +
+        "Check this machine's internet connection, DNS and firewall/proxy" +
         (apiUrl.includes('discord.com') ? '.' : ', and DISCORD_API_BASE_URL.'),
       options,
     );

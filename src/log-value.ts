@@ -45,7 +45,8 @@ function routeOf(url: string): string {
 
 function bytesLabel(value: object): string | undefined {
   if (ArrayBuffer.isView(value)) return `[${value.constructor.name}: ${value.byteLength} bytes]`;
-  if (value instanceof ArrayBuffer || value instanceof SharedArrayBuffer) return `[${value.constructor.name}: ${value.byteLength} bytes]`;
+  if (value instanceof ArrayBuffer || value instanceof SharedArrayBuffer)
+    return `[${value.constructor.name}: ${value.byteLength} bytes]`;
   if (typeof Blob !== 'undefined' && value instanceof Blob) return `[Blob: ${value.size} bytes]`;
   const record = value as { type?: unknown; data?: unknown };
   // Buffer.toJSON(), as it arrives from a value that was serialised once already.
@@ -74,7 +75,11 @@ const MAX_VALUES = 2_000;
 /** A discord.js REST error (DiscordAPIError, HTTPError, RateLimitError): they carry the URL and the request body. */
 function isRestError(error: Error): error is Error & { method: string; url: string } {
   const e = error as unknown as Record<string, unknown>;
-  return typeof e['method'] === 'string' && typeof e['url'] === 'string' && ('requestBody' in e || 'route' in e || 'rawError' in e);
+  return (
+    typeof e['method'] === 'string' &&
+    typeof e['url'] === 'string' &&
+    ('requestBody' in e || 'route' in e || 'rawError' in e)
+  );
 }
 
 function restError(error: Error & { method: string; url: string }, walk: Walk): Record<string, unknown> {
@@ -88,7 +93,8 @@ function restError(error: Error & { method: string; url: string }, walk: Walk): 
   if (error.stack !== undefined) out['stack'] = cleanString(error.stack, walk.secrets);
   for (const key of ['code', 'status', 'retryAfter', 'timeToReset', 'limit', 'global', 'scope', 'sublimitTimeout']) {
     const v = e[key];
-    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[key] = typeof v === 'string' ? cleanString(v, walk.secrets, 200) : v;
+    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')
+      out[key] = typeof v === 'string' ? cleanString(v, walk.secrets, 200) : v;
   }
   return out;
 }

@@ -18,7 +18,11 @@ const MAX_FIELD_WHEN_CUT = 1024;
  * A line's fields, cleaned (loggable) and, when they still add up to more than the line may take, cut field by
  * field: the small ones are kept in order, a large one is replaced by its size.
  */
-function boundedFields(object: Record<string, unknown>, secrets: readonly string[], messageBytes: number): Record<string, unknown> {
+function boundedFields(
+  object: Record<string, unknown>,
+  secrets: readonly string[],
+  messageBytes: number,
+): Record<string, unknown> {
   const clean = loggable(object, secrets) as Record<string, unknown>;
   const budget = FIELDS_BUDGET - messageBytes;
   const whole = JSON.stringify(clean);
@@ -88,7 +92,13 @@ function prettyOrNot(options: LoggerOptions): NodeJS.WritableStream {
   const destination = options.destination ?? process.stdout;
   const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   if (!pretty) return destination;
-  return PinoPretty({ destination, colorize: options.destination === undefined, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname,app', sync: true });
+  return PinoPretty({
+    destination,
+    colorize: options.destination === undefined,
+    translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+    ignore: 'pid,hostname,app',
+    sync: true,
+  });
 }
 
 /** A logger that writes nothing, for library code used without one. */

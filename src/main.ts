@@ -88,15 +88,21 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   if (api === undefined) {
     sandbox = await startSandbox();
     api = { baseUrl: sandbox.url, apiKey: sandbox.testKey };
-    logger.warn({ url: sandbox.url }, 'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)');
+    logger.warn(
+      { url: sandbox.url },
+      'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)',
+    );
   }
   let started: SayBot | undefined;
   // Made before the parts that report to it; its gauges read the bot when scraped, once there is one.
-  const metrics = config.metricsPort === undefined ? undefined : new Metrics({
-    activeVoiceConnections: () => started?.players.connectedCount ?? 0,
-    queueLengths: () => started?.players.queuedCount ?? 0,
-    cacheSizeBytes: () => started?.cacheBytes ?? 0,
-  });
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : new Metrics({
+          activeVoiceConnections: () => started?.players.connectedCount ?? 0,
+          queueLengths: () => started?.players.queuedCount ?? 0,
+          cacheSizeBytes: () => started?.cacheBytes ?? 0,
+        });
   const clientSeams = seams.voiceApiClient ?? {};
   const ownClient = new VoiceApiClient({
     ...api,
@@ -117,7 +123,10 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       const unreachable = asDiscordUnreachable(error, discordUrl);
       if (unreachable !== error) throw unreachable;
       // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
-      throw new Error(`Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(
+        `Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     });
     // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
     const opened = await openStore(config.database, config.storeTimeouts);
@@ -130,14 +139,25 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         port: config.metricsPort,
         health: async () => ({
           gateway: started?.client.isReady() ? 'ready' : 'connecting',
-          store: await store.quota.get().then(() => 'ok' as const, () => 'failing' as const),
+          store: await store.quota.get().then(
+            () => 'ok' as const,
+            () => 'failing' as const,
+          ),
         }),
       });
       logger.info({ url: metricsServer.url }, 'metrics and health served');
     }
     let core: SayBotCore;
     try {
-      core = await assembleCore(config, logger, voiceApi, store, seams, metrics, (guildId) => started?.isReading(guildId) ?? false);
+      core = await assembleCore(
+        config,
+        logger,
+        voiceApi,
+        store,
+        seams,
+        metrics,
+        (guildId) => started?.isReading(guildId) ?? false,
+      );
     } catch (error) {
       await store.close();
       throw error;
@@ -210,11 +230,23 @@ async function assembleCore(
     metrics,
   });
   const source = new PartSource({
-    client: voiceApi, logger, cache, accounting, encoding, metrics,
+    client: voiceApi,
+    logger,
+    cache,
+    accounting,
+    encoding,
+    metrics,
   });
   const speech = new SpeechPipeline({
-    source, accounting, players, logger, maxCharsPerRequest: config.maxCharsPerRequest, queue: config.queue, metrics,
-    freePerMinute: config.freeRequestsPerMinute, ...(seams.now === undefined ? {} : { now: seams.now }),
+    source,
+    accounting,
+    players,
+    logger,
+    maxCharsPerRequest: config.maxCharsPerRequest,
+    queue: config.queue,
+    metrics,
+    freePerMinute: config.freeRequestsPerMinute,
+    ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };
 }

@@ -40,7 +40,9 @@ export class Call {
   #arm(ms: number): void {
     this.#timer = setTimeout(() => {
       const total = this.#totalMs;
-      this.fail(new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total));
+      this.fail(
+        new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total),
+      );
     }, ms);
   }
 

@@ -231,7 +231,11 @@ export class VoiceApiClient {
     };
     const a = options.audioLimits ?? {};
     this.#audioLimits = {
-      secondsPerCharacter: positive(a.secondsPerCharacter, DEFAULT_AUDIO_LIMITS.secondsPerCharacter, 'audioLimits.secondsPerCharacter'),
+      secondsPerCharacter: positive(
+        a.secondsPerCharacter,
+        DEFAULT_AUDIO_LIMITS.secondsPerCharacter,
+        'audioLimits.secondsPerCharacter',
+      ),
       minSeconds: positive(a.minSeconds, DEFAULT_AUDIO_LIMITS.minSeconds, 'audioLimits.minSeconds'),
       maxBytes: positive(a.maxBytes, DEFAULT_AUDIO_LIMITS.maxBytes, 'audioLimits.maxBytes'),
     };
@@ -253,13 +257,17 @@ export class VoiceApiClient {
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-    return this.#execute(this.#jsonRequest('tts', json, request.text), options.signal, (r, call) => this.#finishAudio(r, call, request.text));
+    return this.#execute(this.#jsonRequest('tts', json, request.text), options.signal, (r, call) =>
+      this.#finishAudio(r, call, request.text),
+    );
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options.signal, (r, call) => this.#finishAudio(r, call, request.text));
+    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options.signal, (r, call) =>
+      this.#finishAudio(r, call, request.text),
+    );
   }
 
   /**
@@ -327,7 +335,12 @@ export class VoiceApiClient {
 
   /** What JSON.stringify and util.inspect show: never the key. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.#baseUrl, maxRetries: this.#retry.maxRetries, timeouts: { ...this.#timeouts }, closed: this.#closed };
+    return {
+      baseUrl: this.#baseUrl,
+      maxRetries: this.#retry.maxRetries,
+      timeouts: { ...this.#timeouts },
+      closed: this.#closed,
+    };
   }
 
   [inspect.custom](_depth: number, options: InspectOptions, inspectFn: typeof inspect): string {
@@ -346,7 +359,11 @@ export class VoiceApiClient {
    * Runs attempts until one succeeds, fails for good, or the call is cut. `finish` turns a 2xx into the
    * result; once it hands a stream to the caller the call ends when that stream closes, not here.
    */
-  async #execute<T>(outgoing: Outgoing, signal: AbortSignal | undefined, finish: (received: Received, call: Call) => Finished<T>): Promise<T> {
+  async #execute<T>(
+    outgoing: Outgoing,
+    signal: AbortSignal | undefined,
+    finish: (received: Received, call: Call) => Finished<T>,
+  ): Promise<T> {
     if (this.#closed) throw this.#closedError();
     const call = new Call(signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
@@ -360,10 +377,20 @@ export class VoiceApiClient {
           return await finished.value;
         } catch (thrown) {
           // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
-          if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined) throw thrown;
+          if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
+            throw thrown;
           // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
-          const error = thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
-          const context = { operation: outgoing.operation, attempt, status: error.status, requestId: error.requestId, error: error.name };
+          const error =
+            thrown instanceof UndeliveredError
+              ? thrown
+              : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+          const context = {
+            operation: outgoing.operation,
+            attempt,
+            status: error.status,
+            requestId: error.requestId,
+            error: error.name,
+          };
           const wait = this.#retryWait(error, attempt, call);
           if (wait === undefined) {
             this.#logger.debug(context, 'Voice API call failed');
@@ -390,7 +417,8 @@ export class VoiceApiClient {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
-    const observe = (status: number) => this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
+    const observe = (status: number) =>
+      this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
@@ -434,7 +462,13 @@ export class VoiceApiClient {
           withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
         );
       }
-      return { status, headers: { ...headers, 'x-voice-id': voiceId }, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
+      return {
+        status,
+        headers: { ...headers, 'x-voice-id': voiceId },
+        head: { bytes, ended: true },
+        format: undefined,
+        source: Readable.from([]),
+      };
     }
     let head: Head;
     try {
@@ -443,7 +477,14 @@ export class VoiceApiClient {
       discard(source);
       // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
       if (outgoing.operation === 'voice-clone') {
-        return { status, headers, head: { bytes: Buffer.alloc(0), ended: true }, format: undefined, source: Readable.from([]), broken: true };
+        return {
+          status,
+          headers,
+          head: { bytes: Buffer.alloc(0), ended: true },
+          format: undefined,
+          source: Readable.from([]),
+          broken: true,
+        };
       }
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
@@ -468,7 +509,10 @@ export class VoiceApiClient {
     const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
     if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
     if (format !== undefined) {
-      return { value: { ...meta, audio: this.#audioResponse(format, head, source, call, received, text) }, handedOver: true };
+      return {
+        value: { ...meta, audio: this.#audioResponse(format, head, source, call, received, text) },
+        handedOver: true,
+      };
     }
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
@@ -476,7 +520,14 @@ export class VoiceApiClient {
   }
 
   /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
-  #audioResponse(format: AudioFormat, head: Head, source: Readable, call: Call, received: Received, text: string): AudioResponse {
+  #audioResponse(
+    format: AudioFormat,
+    head: Head,
+    source: Readable,
+    call: Call,
+    received: Received,
+    text: string,
+  ): AudioResponse {
     const { status, headers } = received;
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
@@ -487,7 +538,17 @@ export class VoiceApiClient {
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,
       tooLarge: () => {
-        this.#logger.warn({ code: 'api-audio-too-long', status, requestId, maxBytes: bound.maxBytes, maxSeconds: bound.maxSeconds, format }, 'Voice API audio went past what its text can take: cut');
+        this.#logger.warn(
+          {
+            code: 'api-audio-too-long',
+            status,
+            requestId,
+            maxBytes: bound.maxBytes,
+            maxSeconds: bound.maxSeconds,
+            format,
+          },
+          'Voice API audio went past what its text can take: cut',
+        );
         return new OversizedResponseError(
           `The Voice API answered ${status} with more audio than ${text.length} characters can take (over ${bound.maxBytes} bytes, about ${Math.round(bound.maxSeconds)} s); it was cut there, and its characters were charged`,
           withDefined({ status, requestId, usage }),

@@ -167,14 +167,23 @@ function describe(status: number, requestId: string | undefined, serviceMessage:
  * spent — no quota/monthly wording in the message, and not `X-RateLimit-Remaining: 0` with a reset more than
  * 60 s away (a per-minute limiter resets within the minute; the monthly counter does not).
  */
-export function classify429(rateLimit: RateLimitInfo | undefined, serviceMessage: string | undefined, now = Date.now()): 'rate-limit' | 'quota' {
+export function classify429(
+  rateLimit: RateLimitInfo | undefined,
+  serviceMessage: string | undefined,
+  now = Date.now(),
+): 'rate-limit' | 'quota' {
   const retryAfter = rateLimit?.retryAfterSeconds;
   if (retryAfter === undefined || retryAfter > MAX_RETRY_AFTER_SECONDS) return 'quota';
-  if (serviceMessage !== undefined && /quota|monthly|per month|usage limit|plan limit|character limit/i.test(serviceMessage)) {
+  if (
+    serviceMessage !== undefined &&
+    /quota|monthly|per month|usage limit|plan limit|character limit/i.test(serviceMessage)
+  ) {
     return 'quota';
   }
   const resetAt = rateLimit?.resetAt;
-  const spent = rateLimit?.remaining === 0 || (rateLimit?.used !== undefined && rateLimit.limit !== undefined && rateLimit.used >= rateLimit.limit);
+  const spent =
+    rateLimit?.remaining === 0 ||
+    (rateLimit?.used !== undefined && rateLimit.limit !== undefined && rateLimit.used >= rateLimit.limit);
   if (spent && resetAt !== undefined && resetAt.getTime() - now > MAX_RETRY_AFTER_SECONDS * 1000) return 'quota';
   return 'rate-limit';
 }
@@ -194,10 +203,16 @@ export function errorForStatus(
     return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);
   }
   if (status === 401) {
-    return new AuthenticationError(`The Voice API did not accept the API key: it is invalid or deactivated ${tail}`, details);
+    return new AuthenticationError(
+      `The Voice API did not accept the API key: it is invalid or deactivated ${tail}`,
+      details,
+    );
   }
   if (status === 403) {
-    return new PermissionDeniedError(`The Voice API refused access; the plan may not include API access ${tail}`, details);
+    return new PermissionDeniedError(
+      `The Voice API refused access; the plan may not include API access ${tail}`,
+      details,
+    );
   }
   if (status === 429) {
     if (classify429(rateLimit, serviceMessage, now) === 'rate-limit') {

@@ -22,7 +22,12 @@ export function isRetryable(error: VoiceApiError): boolean {
  * `Retry-After` when the service sent one (up to 60 s; a longer one is not slept through), otherwise capped
  * exponential backoff with full jitter.
  */
-export function retryDelayMs(error: VoiceApiError, retry: number, policy: RetryPolicy, random = Math.random): number | undefined {
+export function retryDelayMs(
+  error: VoiceApiError,
+  retry: number,
+  policy: RetryPolicy,
+  random = Math.random,
+): number | undefined {
   const retryAfter = error.rateLimit?.retryAfterSeconds;
   if (retryAfter !== undefined) {
     return retryAfter > MAX_RETRY_AFTER_SECONDS ? undefined : Math.ceil(retryAfter * 1000);

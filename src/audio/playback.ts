@@ -29,25 +29,41 @@ export interface OpusPacketStreamOptions {
  * another codec end the stream with an UnsupportedAudioError. Any failure (source error, bad data, abort) ends
  * the stream with that error and destroys the source; destroying the returned stream destroys the source too.
  */
-export function createOpusPacketStream(source: Readable, format: AudioFormat, options: OpusPacketStreamOptions = {}): Readable {
+export function createOpusPacketStream(
+  source: Readable,
+  format: AudioFormat,
+  options: OpusPacketStreamOptions = {},
+): Readable {
   let stages: Duplex[];
   const settings = options.encoding ?? OPUS_ENCODER_SETTINGS;
   const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
   const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
   if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {
     const { complexity, bitrate, celtOnly, channels } = settings;
-    const transcode = sharedTranscodePool(settings.workers).stream({ format, encoder: { complexity, bitrate, celtOnly, channels } });
+    const transcode = sharedTranscodePool(settings.workers).stream({
+      format,
+      encoder: { complexity, bitrate, celtOnly, channels },
+    });
     const output = chain(source, [transcode]);
     if (options.signal) addAbortSignal(options.signal, output);
     return output;
   }
   switch (format) {
-    case 'wav': stages = encode(new DecodeTo48kStream(new WavStreamDecoder(), choose)); break;
-    case 'mp3': stages = encode(new DecodeTo48kStream(new Mp3StreamDecoder(), choose)); break;
-    case 'ogg': stages = [new OggOpusPacketStream()]; break;
-    case 'flac': return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
-    case 'm4a': return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));
-    default: return failed(source, new UnsupportedAudioError(undefined, String(format)));
+    case 'wav':
+      stages = encode(new DecodeTo48kStream(new WavStreamDecoder(), choose));
+      break;
+    case 'mp3':
+      stages = encode(new DecodeTo48kStream(new Mp3StreamDecoder(), choose));
+      break;
+    case 'ogg':
+      stages = [new OggOpusPacketStream()];
+      break;
+    case 'flac':
+      return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
+    case 'm4a':
+      return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));
+    default:
+      return failed(source, new UnsupportedAudioError(undefined, String(format)));
   }
   const output = chain(source, stages);
   if (options.signal) addAbortSignal(options.signal, output);

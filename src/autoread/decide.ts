@@ -8,7 +8,10 @@ import { withName } from './spoken.ts';
 /** A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward. */
 export interface MessageContent {
   content: string;
-  cleanup: Pick<CleanupContext, 'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'>;
+  cleanup: Pick<
+    CleanupContext,
+    'users' | 'roles' | 'channels' | 'attachments' | 'stickerNames' | 'replyTo' | 'forwarded'
+  >;
 }
 
 /** What the reader needs to know about one chat message, as plain data (message-facts.ts adapts discord.js). */
@@ -35,7 +38,17 @@ export interface MessageFacts extends MessageContent {
   at: number;
 }
 
-export type SkipReason = 'other-channel' | 'self' | 'system' | 'ignored' | 'skip-prefix' | 'silent' | 'bot' | 'webhook' | 'missing-role' | 'not-in-voice';
+export type SkipReason =
+  | 'other-channel'
+  | 'self'
+  | 'system'
+  | 'ignored'
+  | 'skip-prefix'
+  | 'silent'
+  | 'bot'
+  | 'webhook'
+  | 'missing-role'
+  | 'not-in-voice';
 
 export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
 
@@ -52,11 +65,13 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   // The managers' choice, before anything is queued or held: an ignored member's messages cost nothing.
   if (binding.ignored?.has(message.authorId) === true) return skip('ignored');
   // Anyone's, bots' too: the prefix is how a channel says "not aloud".
-  if (settings.skipPrefix !== undefined && message.content.trimStart().startsWith(settings.skipPrefix)) return skip('skip-prefix');
+  if (settings.skipPrefix !== undefined && message.content.trimStart().startsWith(settings.skipPrefix))
+    return skip('skip-prefix');
   if (message.silent === true && !settings.readSilent) return skip('silent');
   if (message.webhook) return settings.readBots ? { read: true } : skip('webhook');
   if (message.bot) return settings.readBots ? { read: true } : skip('bot');
-  if (settings.requiredRoleId !== undefined && !message.roleIds.includes(settings.requiredRoleId)) return skip('missing-role');
+  if (settings.requiredRoleId !== undefined && !message.roleIds.includes(settings.requiredRoleId))
+    return skip('missing-role');
   if (settings.onlyMembersInVoice && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');
   return { read: true };
 }
@@ -66,7 +81,10 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
  * waiting, then faster as the backlog grows, reaching maxSpeed where skipping starts (at once when it never
  * does). In 0.1 steps: each speed of a text is audio cached on its own, so few distinct speeds keep that small.
  */
-export function catchUpSpeed(settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>, waiting: number): number {
+export function catchUpSpeed(
+  settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>,
+  waiting: number,
+): number {
   const { fasterAfter, maxSpeed, skipAfter } = settings;
   if (fasterAfter <= 0 || waiting <= fasterAfter || maxSpeed <= 1) return 1;
   const span = skipAfter > fasterAfter ? skipAfter - fasterAfter : 1;
@@ -101,7 +119,9 @@ export function messageText(
   const language = binding.language;
   const dictionary = options.dictionary ?? ((text: string) => text);
   // With readAttachments off, a message's files are passed over: a picture alone says nothing, not even the name.
-  const read = binding.settings.readAttachments ? message : { ...message, cleanup: { ...message.cleanup, attachments: [] } };
+  const read = binding.settings.readAttachments
+    ? message
+    : { ...message, cleanup: { ...message.cleanup, attachments: [] } };
   const text = spokenText(read, { maxLength: binding.settings.maxLength, language, dictionary });
   if (text === '') return '';
   if (!options.sayName) return text;

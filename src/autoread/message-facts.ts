@@ -18,11 +18,13 @@ export function messageContent(message: Message): MessageContent {
   const guild = message.guild;
 
   const users: Record<string, string> = {};
-  for (const [id, user] of source.mentions.users) users[id] = source.mentions.members?.get(id)?.displayName ?? user.displayName;
+  for (const [id, user] of source.mentions.users)
+    users[id] = source.mentions.members?.get(id)?.displayName ?? user.displayName;
   const roles: Record<string, string> = {};
   for (const [id, role] of source.mentions.roles) roles[id] = role.name;
   const channels: Record<string, string> = {};
-  for (const [id, channel] of source.mentions.channels) if ('name' in channel && channel.name) channels[id] = channel.name;
+  for (const [id, channel] of source.mentions.channels)
+    if ('name' in channel && channel.name) channels[id] = channel.name;
   // Mentions the message data does not resolve (a suppressed ping, a snapshot's): the guild's caches may know them.
   for (const [, kind, id] of source.content.matchAll(/<(@!?|@&|#)(\d+)>/g)) {
     if (id === undefined) continue;
@@ -30,17 +32,21 @@ export function messageContent(message: Message): MessageContent {
     else if (kind === '#') channels[id] ??= guild?.channels.cache.get(id)?.name ?? '';
     else users[id] ??= guild?.members.cache.get(id)?.displayName ?? '';
   }
-  const known = (names: Record<string, string>) => Object.fromEntries(Object.entries(names).filter(([, name]) => name !== ''));
+  const known = (names: Record<string, string>) =>
+    Object.fromEntries(Object.entries(names).filter(([, name]) => name !== ''));
 
   const replied = !forwarded && message.reference ? message.mentions.repliedUser : null;
-  const replyTo = replied ? guild?.members.cache.get(replied.id)?.displayName ?? replied.displayName : undefined;
+  const replyTo = replied ? (guild?.members.cache.get(replied.id)?.displayName ?? replied.displayName) : undefined;
   return {
     content: source.content,
     cleanup: {
       users: known(users),
       roles: known(roles),
       channels: known(channels),
-      attachments: source.attachments.map((a) => ({ filename: a.name, ...(a.contentType ? { contentType: a.contentType } : {}) })),
+      attachments: source.attachments.map((a) => ({
+        filename: a.name,
+        ...(a.contentType ? { contentType: a.contentType } : {}),
+      })),
       stickerNames: source.stickers.map((s) => s.name),
       replyTo,
       ...(forwarded ? { forwarded: true } : {}),

@@ -14,7 +14,16 @@ import type { RequestPolicy, SpeechJob, SpeechOrder, SpeechOutcome, SpeechReques
 import type { MemberReading } from '../store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../speech/queue-bounds.ts';
 import { compileDictionary, type DictionaryEntry } from '../text/dictionary.ts';
-import { catchUpSpeed, messageText, nameDue, NoticeGate, shouldRead, spokenName, type LastSpeaker, type MessageFacts } from './decide.ts';
+import {
+  catchUpSpeed,
+  messageText,
+  nameDue,
+  NoticeGate,
+  shouldRead,
+  spokenName,
+  type LastSpeaker,
+  type MessageFacts,
+} from './decide.ts';
 import { messageFacts } from './message-facts.ts';
 import type { AutoReadSettings } from '../store/auto-read-store.ts';
 import type { ReadingBinding } from './binding.ts';
@@ -32,7 +41,11 @@ export type ReaderOrder = SpeechOrder & { requester: { command: 'autoread' }; ta
  * and their refusals would silence the channel. Not its member's to /stop: a stop empties the queue, every unread
  * message with it, which is the channel's reading (their own message they may /skip).
  */
-export const CHANNEL_READING: Readonly<RequestPolicy> = { memberCooldown: false, queueBounded: false, requesterMayStop: false };
+export const CHANNEL_READING: Readonly<RequestPolicy> = {
+  memberCooldown: false,
+  queueBounded: false,
+  requesterMayStop: false,
+};
 /**
  * What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it), its first frame (the
  * next message is handed over then; without it, at the outcome) and how it ended.
@@ -76,7 +89,12 @@ export interface AutoReaderOptions {
    * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under
    * voices:distinct, for a member's line: the voices of the others speaking now.
    */
-  requestFor: (guildId: string, userId: string | null, text: string, distinct?: DistinctVoices) => Promise<SpeechRequest>;
+  requestFor: (
+    guildId: string,
+    userId: string | null,
+    text: string,
+    distinct?: DistinctVoices,
+  ) => Promise<SpeechRequest>;
   /**
    * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
    * opted-out member's line goes there, before any request; their own name replaces their display name. Its
@@ -182,7 +200,15 @@ export class AutoReader {
       dropped: 0,
       recent: new RecentSpeakers(),
     });
-    this.#log.info({ code: 'autoread-started', guildId: binding.guildId, channelId: binding.channelId, voiceChannelId: binding.voiceChannelId }, 'auto-read started');
+    this.#log.info(
+      {
+        code: 'autoread-started',
+        guildId: binding.guildId,
+        channelId: binding.channelId,
+        voiceChannelId: binding.voiceChannelId,
+      },
+      'auto-read started',
+    );
   }
 
   /** Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading. */
@@ -259,12 +285,19 @@ export class AutoReader {
     try {
       facts = messageFacts(message);
     } catch (error) {
-      this.#log.warn({ code: 'autoread-message-unreadable', guildId: message.guildId, messageId: message.id, err: error }, 'auto-read could not read a message');
+      this.#log.warn(
+        { code: 'autoread-message-unreadable', guildId: message.guildId, messageId: message.id, err: error },
+        'auto-read could not read a message',
+      );
       return;
     }
     const verdict = shouldRead(facts, reading.binding);
     if (!verdict.read) {
-      if (verdict.why !== 'other-channel') this.#log.debug({ guildId: facts.guildId, messageId: message.id, skipped: verdict.why }, 'auto-read skipped a message');
+      if (verdict.why !== 'other-channel')
+        this.#log.debug(
+          { guildId: facts.guildId, messageId: message.id, skipped: verdict.why },
+          'auto-read skipped a message',
+        );
       return;
     }
     const binding = this.#withLanguage(reading.binding, message.guild);
@@ -275,10 +308,17 @@ export class AutoReader {
     const language = binding.language;
     const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
     this.#enqueue(reading, {
-      text, named, displayName: facts.authorName,
+      text,
+      named,
+      displayName: facts.authorName,
       seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
-      voiceOf: facts.authorId, userId: facts.authorId, payer: facts.authorId, id: `autoread-${message.id}`, askedAt: facts.at,
-      language: binding.language, adapterCreator: message.guild.voiceAdapterCreator,
+      voiceOf: facts.authorId,
+      userId: facts.authorId,
+      payer: facts.authorId,
+      id: `autoread-${message.id}`,
+      askedAt: facts.at,
+      language: binding.language,
+      adapterCreator: message.guild.voiceAdapterCreator,
     });
   }
 
@@ -292,7 +332,10 @@ export class AutoReader {
     if (after.id === guild.client.user.id) {
       if (after.channelId === null && before.channelId !== null) {
         this.#guilds.delete(guild.id);
-        this.#log.info({ code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' }, 'auto-read stopped: the bot left voice');
+        this.#log.info(
+          { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
+          'auto-read stopped: the bot left voice',
+        );
         this.#options.onStopped?.(guild.id, 'left-voice');
       } else if (after.channelId !== null && after.channelId !== voiceChannelId) {
         reading.binding.voiceChannelId = after.channelId;
@@ -302,16 +345,25 @@ export class AutoReader {
     if (!reading.binding.settings.announceJoinLeave || before.channelId === after.channelId) return;
     const member = after.member ?? before.member;
     if (!member || member.user.bot || reading.binding.ignored?.has(member.id) === true) return;
-    const change = after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;
+    const change =
+      after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;
     if (change === undefined) return;
     const language = this.#withLanguage(reading.binding, guild).language;
     const name = spokenName(member.displayName, language);
     if (name === '') return;
     const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text, named: (spoken) => voiceChangeText(change, spoken, language), nameAlways: true, displayName: member.displayName, seconds: estimateSpeechSeconds(text),
-      voiceOf: null, userId: member.id, payer: guild.id, id: `autoread-${change}-${member.id}-${Date.now()}`,
-      language, adapterCreator: guild.voiceAdapterCreator,
+      text,
+      named: (spoken) => voiceChangeText(change, spoken, language),
+      nameAlways: true,
+      displayName: member.displayName,
+      seconds: estimateSpeechSeconds(text),
+      voiceOf: null,
+      userId: member.id,
+      payer: guild.id,
+      id: `autoread-${change}-${member.id}-${Date.now()}`,
+      language,
+      adapterCreator: guild.voiceAdapterCreator,
     });
   }
 
@@ -335,9 +387,11 @@ export class AutoReader {
     let seconds = 0;
     for (const pending of [...reading.handed, ...reading.unread]) seconds += pending.seconds;
     let dropped = 0;
-    while (reading.unread.length > 0 && (
-      (maxCount > 0 && reading.unread.length + reading.handed.size > maxCount) || (maxSeconds > 0 && seconds > maxSeconds)
-    )) {
+    while (
+      reading.unread.length > 0 &&
+      ((maxCount > 0 && reading.unread.length + reading.handed.size > maxCount) ||
+        (maxSeconds > 0 && seconds > maxSeconds))
+    ) {
       seconds -= reading.unread.shift()?.seconds ?? 0;
       dropped++;
     }
@@ -351,16 +405,27 @@ export class AutoReader {
     reading.dropped += count;
     if (!first) return;
     const { guildId, channelId } = reading.binding;
-    this.#log.warn({ code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count }, 'auto-read is behind: unread messages are dropped until it catches up');
-    this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }).catch((error: unknown) => {
-      this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
-    });
+    this.#log.warn(
+      { code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count },
+      'auto-read is behind: unread messages are dropped until it catches up',
+    );
+    this.#options
+      .notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language })
+      .catch((error: unknown) => {
+        this.#log.warn(
+          { code: 'autoread-notice-failed', guildId, channelId, err: error },
+          'auto-read could not post its notice',
+        );
+      });
   }
 
   /** Nothing pending any more: a later overflow is announced again. */
   #caughtUp(reading: GuildReading): void {
     if (reading.dropped === 0 || reading.unread.length + reading.handed.size > 0) return;
-    this.#log.info({ code: 'autoread-caught-up', guildId: reading.binding.guildId, dropped: reading.dropped }, 'auto-read caught up');
+    this.#log.info(
+      { code: 'autoread-caught-up', guildId: reading.binding.guildId, dropped: reading.dropped },
+      'auto-read caught up',
+    );
     reading.dropped = 0;
   }
 
@@ -404,22 +469,38 @@ export class AutoReader {
       if (this.#guilds.get(guildId) !== reading) return done();
       const { voiceOf } = utterance;
       const now = Date.now();
-      const distinct = voiceOf !== null && reading.binding.settings.voices === 'distinct' ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) } : undefined;
+      const distinct =
+        voiceOf !== null && reading.binding.settings.voices === 'distinct'
+          ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
+          : undefined;
       const asked = await this.#options.requestFor(guildId, voiceOf, this.#words(reading, utterance, member), distinct);
       if (this.#guilds.get(guildId) !== reading) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
-      if (speed > 1) this.#log.debug({ code: 'autoread-faster', guildId, id: utterance.id, speed }, 'auto-read reads faster to catch up');
+      if (speed > 1)
+        this.#log.debug(
+          { code: 'autoread-faster', guildId, id: utterance.id, speed },
+          'auto-read reads faster to catch up',
+        );
       const job = this.#options.speak({
         request: faster(asked, speed),
         requester: {
-          guildId, userId: utterance.payer, command: 'autoread', id: utterance.id, askedAt: utterance.askedAt, policy: CHANNEL_READING,
+          guildId,
+          userId: utterance.payer,
+          command: 'autoread',
+          id: utterance.id,
+          askedAt: utterance.askedAt,
+          policy: CHANNEL_READING,
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
-      const ended = job.outcome.then((outcome) => {
-        done(outcome);
-        if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal)) this.#failed(reading, utterance, outcome.error);
-      }, () => done());
+      const ended = job.outcome.then(
+        (outcome) => {
+          done(outcome);
+          if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal))
+            this.#failed(reading, utterance, outcome.error);
+        },
+        () => done(),
+      );
       await job.accepted;
       reading.gate.accepted();
       reading.failing = false;
@@ -434,7 +515,9 @@ export class AutoReader {
   /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
   #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
     const { named } = utterance;
-    const sayName = named !== undefined && (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
+    const sayName =
+      named !== undefined &&
+      (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
     if (!sayName) return utterance.text;
     const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
@@ -447,11 +530,17 @@ export class AutoReader {
     // The listeners did not hear this one: the next message says its author's name again.
     reading.last = undefined;
     if (!reading.gate.refused()) return;
-    this.#log[refusal.level]({ code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code }, 'auto-read refused: one notice, then silence until a message is accepted');
+    this.#log[refusal.level](
+      { code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code },
+      'auto-read refused: one notice, then silence until a message is accepted',
+    );
     try {
       await this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal });
     } catch (error) {
-      this.#log.warn({ code: 'autoread-notice-failed', guildId, channelId, err: error }, 'auto-read could not post its notice');
+      this.#log.warn(
+        { code: 'autoread-notice-failed', guildId, channelId, err: error },
+        'auto-read could not post its notice',
+      );
     }
   }
 
@@ -462,6 +551,9 @@ export class AutoReader {
       return;
     }
     reading.failing = true;
-    this.#log.warn({ code: 'autoread-failed', guildId, id: utterance.id, err: error }, 'auto-read could not speak a message (further failures in a row are not logged)');
+    this.#log.warn(
+      { code: 'autoread-failed', guildId, id: utterance.id, err: error },
+      'auto-read could not speak a message (further failures in a row are not logged)',
+    );
   }
 }

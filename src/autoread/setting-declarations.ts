@@ -122,10 +122,13 @@ export interface ChoiceSetting<V extends string> extends Common {
 }
 
 /** The declaration a setting of value type V takes. */
-type DeclarationOf<V> = [V] extends [boolean] ? FlagSetting
-  : [V] extends [number] ? NumberSetting
-  : [V] extends [string] ? ChoiceSetting<V>
-  : RoleSetting | PrefixSetting;
+type DeclarationOf<V> = [V] extends [boolean]
+  ? FlagSetting
+  : [V] extends [number]
+    ? NumberSetting
+    : [V] extends [string]
+      ? ChoiceSetting<V>
+      : RoleSetting | PrefixSetting;
 
 type Declarations = { readonly [K in keyof AutoReadSettings]-?: DeclarationOf<AutoReadSettings[K]> };
 
@@ -137,84 +140,140 @@ export type AutoReadSettingDeclaration = Declarations[keyof AutoReadSettings];
  */
 export const AUTO_READ_SETTINGS = {
   sayAuthorName: {
-    kind: 'flag', default: true, column: 'say_author_name', option: 'say_name',
+    kind: 'flag',
+    default: true,
+    column: 'say_author_name',
+    option: 'say_name',
     shown: { clause: 'autoread.setting.sayName', param: 'value', as: 'onOff' },
   },
   maxLength: {
-    kind: 'integer', default: 200, range: MAX_LENGTH_RANGE, column: 'max_length', option: 'max_length',
+    kind: 'integer',
+    default: 200,
+    range: MAX_LENGTH_RANGE,
+    column: 'max_length',
+    option: 'max_length',
     refusal: { key: 'autoread.maxLengthRange', params: MAX_LENGTH_RANGE },
     shown: { clause: 'autoread.setting.maxLength', param: 'value', as: 'number' },
   },
   readBots: {
-    kind: 'flag', default: false, column: 'read_bots', option: 'read_bots',
+    kind: 'flag',
+    default: false,
+    column: 'read_bots',
+    option: 'read_bots',
     shown: { clause: 'autoread.setting.readBots', param: 'value', as: 'onOff' },
   },
   requiredRoleId: {
-    kind: 'role', column: 'required_role_id', option: 'role',
+    kind: 'role',
+    column: 'required_role_id',
+    option: 'role',
     shown: { clause: 'autoread.setting.role', param: 'value', as: 'role' },
   },
   onlyMembersInVoice: {
-    kind: 'flag', default: true, column: 'only_members_in_voice', option: 'only_voice_members',
+    kind: 'flag',
+    default: true,
+    column: 'only_members_in_voice',
+    option: 'only_voice_members',
     shown: { clause: 'autoread.setting.onlyVoiceMembers', param: 'value', as: 'onOff' },
   },
   announceJoinLeave: {
-    kind: 'flag', default: false, column: 'announce_join_leave', option: 'announce',
+    kind: 'flag',
+    default: false,
+    column: 'announce_join_leave',
+    option: 'announce',
     shown: { clause: 'autoread.setting.announce', param: 'value', as: 'onOff' },
   },
   skipPrefix: {
     // No spaces, nothing that could quote back as a mention or break a code span.
-    kind: 'prefix', maxLength: SKIP_PREFIX_MAX, none: 'none', shape: new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u'),
-    column: 'skip_prefix', option: 'skip_prefix', refusal: 'autoread.skipPrefixBad',
+    kind: 'prefix',
+    maxLength: SKIP_PREFIX_MAX,
+    none: 'none',
+    shape: new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u'),
+    column: 'skip_prefix',
+    option: 'skip_prefix',
+    refusal: 'autoread.skipPrefixBad',
     shown: { clause: 'autoread.setting.skipPrefix', param: 'value', as: 'code' },
   },
   readSilent: {
-    kind: 'flag', default: true, column: 'read_silent', option: 'read_silent',
+    kind: 'flag',
+    default: true,
+    column: 'read_silent',
+    option: 'read_silent',
     shown: { clause: 'autoread.setting.readSilent', param: 'value', as: 'onOff' },
   },
   autojoin: {
-    kind: 'flag', default: false, column: 'autojoin', option: 'autojoin',
+    kind: 'flag',
+    default: false,
+    column: 'autojoin',
+    option: 'autojoin',
     shown: { clause: 'autoread.setting.autojoin', param: 'value', as: 'onOff' },
   },
   fasterAfter: {
-    kind: 'integer', default: 3, range: BACKLOG_RANGE.messages, column: 'faster_after', option: 'faster_after',
+    kind: 'integer',
+    default: 3,
+    range: BACKLOG_RANGE.messages,
+    column: 'faster_after',
+    option: 'faster_after',
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
     shown: { clause: 'autoread.setting.backlog', param: 'faster', as: 'countOrOff' },
   },
   maxSpeed: {
-    kind: 'number', default: 1.5, range: BACKLOG_RANGE.speed, column: 'max_speed', option: 'max_speed',
+    kind: 'number',
+    default: 1.5,
+    range: BACKLOG_RANGE.speed,
+    column: 'max_speed',
+    option: 'max_speed',
     // One refusal for the backlog's three options, which names the messages' range and the speed's.
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
     shown: { clause: 'autoread.setting.backlog', param: 'speed', as: 'number' },
   },
   skipAfter: {
-    kind: 'integer', default: 10, range: BACKLOG_RANGE.messages, column: 'skip_after', option: 'skip_after',
+    kind: 'integer',
+    default: 10,
+    range: BACKLOG_RANGE.messages,
+    column: 'skip_after',
+    option: 'skip_after',
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
     shown: { clause: 'autoread.setting.backlog', param: 'skip', as: 'countOrOff' },
   },
   voices: {
-    kind: 'choice', default: 'one', values: { one: 'autoread.value.voicesOne', distinct: 'autoread.value.voicesDistinct' },
-    column: 'voices', option: 'voices', refusal: 'autoread.voicesBad',
+    kind: 'choice',
+    default: 'one',
+    values: { one: 'autoread.value.voicesOne', distinct: 'autoread.value.voicesDistinct' },
+    column: 'voices',
+    option: 'voices',
+    refusal: 'autoread.voicesBad',
     shown: { clause: 'autoread.setting.voices', param: 'value', as: 'choice' },
   },
   readAttachments: {
     // On: the files were always announced before this setting existed, so no server hears a change.
-    kind: 'flag', default: true, column: 'read_attachments', option: 'read_attachments',
+    kind: 'flag',
+    default: true,
+    column: 'read_attachments',
+    option: 'read_attachments',
     shown: { clause: 'autoread.setting.readAttachments', param: 'value', as: 'onOff' },
   },
 } as const satisfies Declarations;
 
 /** The declarations with their settings' names, in declaration order. */
-export const AUTO_READ_SETTING_LIST = Object.entries(AUTO_READ_SETTINGS) as ReadonlyArray<[keyof AutoReadSettings, AutoReadSettingDeclaration]>;
+export const AUTO_READ_SETTING_LIST = Object.entries(AUTO_READ_SETTINGS) as ReadonlyArray<
+  [keyof AutoReadSettings, AutoReadSettingDeclaration]
+>;
 
 /** The default of each setting that has one (requiredRoleId and skipPrefix: none). */
 export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze(
-  Object.fromEntries(AUTO_READ_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : []))) as unknown as AutoReadSettings,
+  Object.fromEntries(
+    AUTO_READ_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
+  ) as unknown as AutoReadSettings,
 );
 
 type DeclaredSettings = typeof AUTO_READ_SETTINGS;
 /** What each setting's column holds (NULL: the default): 0/1 flags and numbers, text, a choice's values. */
-type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' } ? number | null
-  : D extends { kind: 'choice'; values: infer Values } ? keyof Values | null
-  : string | null;
+type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' }
+  ? number | null
+  : D extends { kind: 'choice'; values: infer Values }
+    ? keyof Values | null
+    : string | null;
 /** The auto_read columns the settings declare, typed for schema.ts. */
-export type AutoReadSettingColumns = { [K in keyof DeclaredSettings as DeclaredSettings[K]['column']]: ColumnOf<DeclaredSettings[K]> };
+export type AutoReadSettingColumns = {
+  [K in keyof DeclaredSettings as DeclaredSettings[K]['column']]: ColumnOf<DeclaredSettings[K]>;
+};

@@ -48,10 +48,19 @@ export function chooseVoice(
 ): string | undefined {
   let best: { voice: string; now: number; given: number; weight: string } | undefined;
   for (const voice of pool) {
-    const candidate = { voice, now: speakingNow.get(voice) ?? 0, given: given.get(voice) ?? 0, weight: weight(userId, voice) };
-    if (best === undefined || candidate.now < best.now || (candidate.now === best.now && (
-      candidate.given < best.given || (candidate.given === best.given && candidate.weight > best.weight)
-    ))) best = candidate;
+    const candidate = {
+      voice,
+      now: speakingNow.get(voice) ?? 0,
+      given: given.get(voice) ?? 0,
+      weight: weight(userId, voice),
+    };
+    if (
+      best === undefined ||
+      candidate.now < best.now ||
+      (candidate.now === best.now &&
+        (candidate.given < best.given || (candidate.given === best.given && candidate.weight > best.weight)))
+    )
+      best = candidate;
   }
   return best?.voice;
 }

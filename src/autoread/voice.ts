@@ -48,14 +48,21 @@ async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | 
 /** The pool in force: the managers' voices, or the default one of the server's language. */
 export async function poolOf(store: Store, guild: AutoreadGuild): Promise<{ voices: string[]; chosen: boolean }> {
   const chosen = await store.autoReadMembers.pool(guild.id);
-  return chosen.length > 0 ? { voices: chosen, chosen: true } : { voices: defaultPool(guild.preferredLocale), chosen: false };
+  return chosen.length > 0
+    ? { voices: chosen, chosen: true }
+    : { voices: defaultPool(guild.preferredLocale), chosen: false };
 }
 
 /**
  * The member's pool voice: the one they were given while it is still in the pool, else one chosen now
  * (chooseVoice) and kept. Their first message decides it; every later one is read in it.
  */
-async function poolVoice(store: Store, guild: AutoreadGuild, userId: string, speakingNow: ReadonlyMap<string, number>): Promise<string | undefined> {
+async function poolVoice(
+  store: Store,
+  guild: AutoreadGuild,
+  userId: string,
+  speakingNow: ReadonlyMap<string, number>,
+): Promise<string | undefined> {
   const [pool, given] = await Promise.all([poolOf(store, guild), store.autoReadMembers.memberVoice(guild.id, userId)]);
   if (given !== undefined && pool.voices.includes(given)) return given;
   const voice = chooseVoice(userId, pool.voices, speakingNow, await store.autoReadMembers.voiceCounts(guild.id));

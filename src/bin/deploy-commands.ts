@@ -19,14 +19,20 @@ try {
     commands: commands.values(),
     userInstall: config.userInstall.mode !== 'off',
   });
-  const where = result.scope === 'guild' ? `server ${config.discord.guildId}` : 'every server (global commands can take up to an hour to appear)';
+  const where =
+    result.scope === 'guild'
+      ? `server ${config.discord.guildId}`
+      : 'every server (global commands can take up to an hour to appear)';
   console.log(
     result.changed
       ? `Registered ${result.count} commands for ${where}.`
       : `The ${result.count} commands are already registered for ${where}; nothing to do.`,
   );
 } catch (error) {
-  const message = error instanceof ConfigError ? error.message : `Could not register the commands: ${error instanceof Error ? error.message : String(error)}`;
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : `Could not register the commands: ${error instanceof Error ? error.message : String(error)}`;
   console.error(redactSecrets(message, [token]));
   process.exitCode = 1;
 }

@@ -29,7 +29,9 @@ try {
     const deps = { store, purgeVoice: (voiceId: string) => cache.purgeVoice(voiceId) };
     const where = `in ${describeDatabase(config.database)}`;
     if (target.userId === undefined) {
-      console.log(`Forgot server ${target.guildId} ${where}: ${describeReport(await forgetGuild(deps, target.guildId))}`);
+      console.log(
+        `Forgot server ${target.guildId} ${where}: ${describeReport(await forgetGuild(deps, target.guildId))}`,
+      );
     } else {
       const report = await forgetMember(deps, target.userId, target.guildId);
       const scope = target.guildId === undefined ? 'in every server' : `in server ${target.guildId}`;
@@ -39,7 +41,10 @@ try {
     await store.close();
   }
 } catch (error) {
-  const message = error instanceof ConfigError ? error.message : `forget failed: ${error instanceof Error ? error.message : String(error)}`;
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : `forget failed: ${error instanceof Error ? error.message : String(error)}`;
   console.error(redactSecrets(message, secrets));
   process.exitCode = 1;
 }

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     return;
   }
   const fault = CLI_FAULTS.find((kind) => kind === values.fault);
-  if (values.fault !== undefined && fault === undefined) throw new Error(`--fault must be one of ${CLI_FAULTS.join(', ')}, not ${JSON.stringify(values.fault)}`);
+  if (values.fault !== undefined && fault === undefined)
+    throw new Error(`--fault must be one of ${CLI_FAULTS.join(', ')}, not ${JSON.stringify(values.fault)}`);
   const given = values.key ?? process.env.SANDBOX_KEY;
   const keyFile = process.env.SANDBOX_KEY_FILE ?? DEFAULT_KEY_FILE;
   const kept = given === undefined ? keptSandboxKey(keyFile) : undefined;
@@ -65,9 +66,13 @@ async function main(): Promise<void> {
 
   if (fault !== undefined) sandbox.injectFault({ kind: fault, times: Infinity });
   console.log(`SayBot Voice API sandbox on ${sandbox.url} (${PRESET_VOICES.length} preset voices; Ctrl+C stops it)`);
-  console.log(`Test key (Creator plan, ${PLAN_LIMITS.creator.toLocaleString('en-US')} characters a month): ${sandbox.testKey}`);
+  console.log(
+    `Test key (Creator plan, ${PLAN_LIMITS.creator.toLocaleString('en-US')} characters a month): ${sandbox.testKey}`,
+  );
   if (kept !== undefined) {
-    console.log(`${kept.created ? 'Made and kept' : 'Kept'} in ${keyFile}: the same key at every start (delete the file for a new one).`);
+    console.log(
+      `${kept.created ? 'Made and kept' : 'Kept'} in ${keyFile}: the same key at every start (delete the file for a new one).`,
+    );
   }
   console.log('Point SayBot at it with these lines in its environment (.env):');
   console.log(`VOICE_API_BASE_URL=${sandbox.url}`);

@@ -63,7 +63,9 @@ async function start(): Promise<Running> {
     return bot;
   }
   if (config.shards === undefined) return startSayBot(config);
-  const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({ role: 'shard-manager' });
+  const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({
+    role: 'shard-manager',
+  });
   const manager = await startShardManager(config, logger);
   return { logger, stop: () => manager.stop(), kill: () => manager.kill() };
 }

@@ -33,7 +33,8 @@ export class AllowedGuilds {
   watch(client: Client): void {
     if (this.#allowed === undefined) return;
     client.on(Events.ShardReady, (shardId) => {
-      for (const guild of client.guilds.cache.values()) if (guild.shardId === shardId) this.#leaveIfNotAllowed(guild, 'ready');
+      for (const guild of client.guilds.cache.values())
+        if (guild.shardId === shardId) this.#leaveIfNotAllowed(guild, 'ready');
     });
     client.on(Events.GuildCreate, (guild) => this.#leaveIfNotAllowed(guild, 'added'));
   }
@@ -44,13 +45,25 @@ export class AllowedGuilds {
    */
   refuse(interaction: Interaction): boolean {
     if (this.allows(interaction.guildId)) return false;
-    this.#log.info({ code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id }, 'interaction from a server not in ALLOWED_GUILDS refused');
+    this.#log.info(
+      { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
+      'interaction from a server not in ALLOWED_GUILDS refused',
+    );
     if (interaction.isAutocomplete()) {
       void interaction.respond([]).catch(() => undefined);
     } else if (interaction.isRepliable()) {
       void interaction
-        .reply({ content: t(interaction.locale, 'error.guildNotAllowed'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
-        .catch((error: unknown) => this.#log.warn({ code: 'guild-not-allowed', guildId: interaction.guildId, err: error }, 'the refusal could not be sent'));
+        .reply({
+          content: t(interaction.locale, 'error.guildNotAllowed'),
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: NO_MENTIONS,
+        })
+        .catch((error: unknown) =>
+          this.#log.warn(
+            { code: 'guild-not-allowed', guildId: interaction.guildId, err: error },
+            'the refusal could not be sent',
+          ),
+        );
     }
     return true;
   }
@@ -58,9 +71,20 @@ export class AllowedGuilds {
   #leaveIfNotAllowed(guild: Guild, when: 'ready' | 'added'): void {
     if (this.allows(guild.id) || this.#leaving.has(guild.id)) return;
     this.#leaving.add(guild.id);
-    guild.leave().then(
-      () => this.#log.warn({ code: 'guild-not-allowed-left', guildId: guild.id, when }, 'SayBot left a server that is not in ALLOWED_GUILDS'),
-      (error: unknown) => this.#log.error({ code: 'guild-not-allowed-leave-failed', guildId: guild.id, when, err: error }, 'could not leave a server that is not in ALLOWED_GUILDS: its interactions are still refused'),
-    ).finally(() => this.#leaving.delete(guild.id));
+    guild
+      .leave()
+      .then(
+        () =>
+          this.#log.warn(
+            { code: 'guild-not-allowed-left', guildId: guild.id, when },
+            'SayBot left a server that is not in ALLOWED_GUILDS',
+          ),
+        (error: unknown) =>
+          this.#log.error(
+            { code: 'guild-not-allowed-leave-failed', guildId: guild.id, when, err: error },
+            'could not leave a server that is not in ALLOWED_GUILDS: its interactions are still refused',
+          ),
+      )
+      .finally(() => this.#leaving.delete(guild.id));
   }
 }

@@ -1,4 +1,13 @@
-import { Client, Events, GatewayCloseCodes, MessageFlags, ShardClientUtil, type GatewayIntentBits, type Interaction, type VoiceState } from 'discord.js';
+import {
+  Client,
+  Events,
+  GatewayCloseCodes,
+  MessageFlags,
+  ShardClientUtil,
+  type GatewayIntentBits,
+  type Interaction,
+  type VoiceState,
+} from 'discord.js';
 import type { Config } from '../config.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { ReplyAudioRegistry } from './frontend/reply-audio.ts';
@@ -82,14 +91,23 @@ export class SayBot {
     this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),
-      store: core.store, speech: this.#speech, players: this.players, logger, available: () => this.#autoreadAvailable,
+      store: core.store,
+      speech: this.#speech,
+      players: this.players,
+      logger,
+      available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
     });
     this.#removedGuilds = new RemovedGuilds({
-      store: core.store, purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId), graceMs: config.removedGuildGraceMs, logger,
+      store: core.store,
+      purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId),
+      graceMs: config.removedGuildGraceMs,
+      logger,
       anonymiseRequests: (guildId) => accounting.anonymiseRequests(guildId),
       present: (guildId) => this.#client.guilds.cache.has(guildId),
-      ours: (guildId) => config.shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
+      ours: (guildId) =>
+        config.shard === undefined ||
+        ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       now: options.now,
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
@@ -99,7 +117,12 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: { maxCharsPerRequest: config.maxCharsPerRequest, clipDownload: config.clipDownload, queue: config.queue, userInstall: config.userInstall },
+      settings: {
+        maxCharsPerRequest: config.maxCharsPerRequest,
+        clipDownload: config.clipDownload,
+        queue: config.queue,
+        userInstall: config.userInstall,
+      },
       replyAudio: new ReplyAudioRegistry(),
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
@@ -135,19 +158,28 @@ export class SayBot {
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
-    client.on(Events.GuildDelete, (guild) => this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'));
-    client.on(Events.GuildCreate, (guild) => this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'));
+    client.on(Events.GuildDelete, (guild) =>
+      this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'),
+    );
+    client.on(Events.GuildCreate, (guild) =>
+      this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'),
+    );
     this.#autoread.attach(client);
     this.#allowedGuilds.watch(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
     client.on(Events.ShardDisconnect, (event, shardId) => {
       // 4014 (Message Content not enabled) is said once, with what to do, by src/bot/intents.ts.
-      if (event.code !== GatewayCloseCodes.DisallowedIntents) logger.warn({ code: event.code, shardId }, 'gateway disconnected');
+      if (event.code !== GatewayCloseCodes.DisallowedIntents)
+        logger.warn({ code: event.code, shardId }, 'gateway disconnected');
     });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    client.on(Events.ShardReconnecting, (shardId) => logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'));
-    client.on(Events.ShardResume, (shardId, replayed) => logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'));
+    client.on(Events.ShardReconnecting, (shardId) =>
+      logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'),
+    );
+    client.on(Events.ShardResume, (shardId, replayed) =>
+      logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'),
+    );
     return client;
   }
 
@@ -192,7 +224,11 @@ export class SayBot {
     if (this.#stopping) {
       if (interaction.isRepliable()) {
         void interaction
-          .reply({ content: t(interaction.locale, 'error.shuttingDown'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
+          .reply({
+            content: t(interaction.locale, 'error.shuttingDown'),
+            flags: MessageFlags.Ephemeral,
+            allowedMentions: NO_MENTIONS,
+          })
           .catch(() => undefined);
       }
       return;

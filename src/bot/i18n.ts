@@ -28,7 +28,9 @@ export function t(locale: string | null | undefined, key: MessageKey, params: Me
  */
 export function localisations(key: MessageKey): Partial<Record<(typeof TRANSLATED_LOCALES)[number], string>> {
   const english = t('en-US', key);
-  return Object.fromEntries(TRANSLATED_LOCALES.map((locale) => [locale, t(locale, key)]).filter(([, text]) => text !== english));
+  return Object.fromEntries(
+    TRANSLATED_LOCALES.map((locale) => [locale, t(locale, key)]).filter(([, text]) => text !== english),
+  );
 }
 
 /** A count as the reader writes numbers (digit grouping: 300,000). */

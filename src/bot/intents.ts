@@ -6,12 +6,19 @@ import { Events, GatewayCloseCodes, GatewayIntentBits, type Client } from 'disco
 import type { Logger } from '../log.ts';
 
 /** Commands and channels; who sits in which voice channel. */
-export const BASE_INTENTS: readonly GatewayIntentBits[] = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates];
+export const BASE_INTENTS: readonly GatewayIntentBits[] = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildVoiceStates,
+];
 /** What auto-read adds: chat messages, with their text. */
-export const AUTOREAD_INTENTS: readonly GatewayIntentBits[] = [GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent];
+export const AUTOREAD_INTENTS: readonly GatewayIntentBits[] = [
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.MessageContent,
+];
 
 /** Where a bot owner switches Message Content on (also said by `npm run doctor` and /autoread start). */
-export const MESSAGE_CONTENT_WHERE = 'Discord Developer Portal > Applications > (this bot) > Bot > Privileged Gateway Intents > Message Content';
+export const MESSAGE_CONTENT_WHERE =
+  'Discord Developer Portal > Applications > (this bot) > Bot > Privileged Gateway Intents > Message Content';
 
 export interface GatewayLogin {
   client: Client;
@@ -43,7 +50,10 @@ export async function loginWithIntentFallback(options: GatewayLoginOptions): Pro
     return { client: await loginUntilReady(options.makeClient(BASE_INTENTS), options), autoreadAvailable: false };
   }
   try {
-    return { client: await loginUntilReady(options.makeClient([...BASE_INTENTS, ...AUTOREAD_INTENTS]), options), autoreadAvailable: true };
+    return {
+      client: await loginUntilReady(options.makeClient([...BASE_INTENTS, ...AUTOREAD_INTENTS]), options),
+      autoreadAvailable: true,
+    };
   } catch (error) {
     if (!(error instanceof DisallowedIntentsError)) throw error;
   }

@@ -13,7 +13,10 @@ export const PUBLIC_BOT_FIXES =
  * application ID, and every server gets its own budgets out of the owner's month, unless ALLOWED_GUILDS names the
  * servers SayBot serves (it then leaves any other).
  */
-export function publicBotProblem(botPublic: boolean | null | undefined, allowedGuildsListed: boolean): string | undefined {
+export function publicBotProblem(
+  botPublic: boolean | null | undefined,
+  allowedGuildsListed: boolean,
+): string | undefined {
   if (botPublic !== true || allowedGuildsListed) return undefined;
   return `the application is a Public Bot and ALLOWED_GUILDS is not set: anyone can add SayBot to their server and spend your characters. To fix it, ${PUBLIC_BOT_FIXES}`;
 }
@@ -37,11 +40,16 @@ export class OwnerApplication {
     try {
       await application.fetch();
     } catch (error) {
-      logger.warn({ code: 'application-unread', err: error }, 'could not read the application (GET /applications/@me): Public Bot not checked');
+      logger.warn(
+        { code: 'application-unread', err: error },
+        'could not read the application (GET /applications/@me): Public Bot not checked',
+      );
       return;
     }
     const owner = application.owner;
-    this.#operators = new Set(owner instanceof Team ? owner.members.map((member) => member.id) : owner === null ? [] : [owner.id]);
+    this.#operators = new Set(
+      owner instanceof Team ? owner.members.map((member) => member.id) : owner === null ? [] : [owner.id],
+    );
     const problem = publicBotProblem(application.botPublic, allowedGuildsListed);
     if (problem !== undefined) logger.warn({ code: 'public-bot', fixes: PUBLIC_BOT_FIXES }, `SayBot: ${problem}`);
   }

@@ -70,7 +70,9 @@ async function writeWhole(folder: string, temp: string, file: string, data: Buff
  * voice is which), else a hash. One folder per voice makes purging a deleted voice one removal.
  */
 export function voiceDirOf(voice: string): string {
-  return /^[a-z0-9_-]{1,64}$/.test(voice) ? voice : `h-${createHash('sha256').update(voice).digest('hex').slice(0, 32)}`;
+  return /^[a-z0-9_-]{1,64}$/.test(voice)
+    ? voice
+    : `h-${createHash('sha256').update(voice).digest('hex').slice(0, 32)}`;
 }
 
 /**
@@ -135,7 +137,10 @@ export class AudioCache {
     ensureWritableFolder(this.#dir, 'CACHE_DIR');
     this.#adopt(await this.#scan(true));
     await this.#evict();
-    this.#log.info({ dir: this.#dir, entries: this.#index.size, bytes: this.#bytes, maxBytes: this.#maxBytes }, 'audio cache open');
+    this.#log.info(
+      { dir: this.#dir, entries: this.#index.size, bytes: this.#bytes, maxBytes: this.#maxBytes },
+      'audio cache open',
+    );
   }
 
   /** Every entry on disk, whoever wrote it; with `removeStaleTemps`, dead processes' unfinished writes go. */
@@ -149,15 +154,18 @@ export class AudioCache {
       const names = await readdir(folder).catch(() => [] as string[]);
       // Stats in batches: one at a time, a scan of 20,000 entries takes several times longer.
       for (let i = 0; i < names.length; i += SCAN_BATCH) {
-        await Promise.all(names.slice(i, i + SCAN_BATCH).map(async (name) => {
-          const file = path.join(folder, name);
-          const key = ENTRY.exec(name)?.[1];
-          if (key === undefined && !(removeStaleTemps && TEMP.test(name))) return;
-          const info = await stat(file).catch(() => undefined);
-          if (!info) return;
-          if (key !== undefined) found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
-          else if (now - info.mtimeMs > STALE_TEMP_MS) await unlink(file).catch(() => undefined);
-        }));
+        await Promise.all(
+          names.slice(i, i + SCAN_BATCH).map(async (name) => {
+            const file = path.join(folder, name);
+            const key = ENTRY.exec(name)?.[1];
+            if (key === undefined && !(removeStaleTemps && TEMP.test(name))) return;
+            const info = await stat(file).catch(() => undefined);
+            if (!info) return;
+            if (key !== undefined)
+              found.push({ key, file, voiceDir: voiceDir.name, bytes: info.size, usedAt: info.mtimeMs });
+            else if (now - info.mtimeMs > STALE_TEMP_MS) await unlink(file).catch(() => undefined);
+          }),
+        );
       }
     }
     return found;
@@ -240,7 +248,8 @@ export class AudioCache {
       this.#log.warn({ err: error, key }, 'cache entry unusable: deleted, will be fetched again');
       this.#forget(key, entry);
       // Only the file that was read: another process may have renamed a whole entry over the name meanwhile.
-      if ((await stat(entry.file).catch(() => undefined))?.ino === inode) await unlink(entry.file).catch(() => undefined);
+      if ((await stat(entry.file).catch(() => undefined))?.ino === inode)
+        await unlink(entry.file).catch(() => undefined);
       return undefined;
     }
   }
@@ -252,7 +261,9 @@ export class AudioCache {
 
   /** Stores a finished part. Failures are logged, never thrown: a cache that cannot write is only slower. */
   put(key: string, voice: string, audio: CachedAudio, generation: number): Promise<void> {
-    const task = this.#put(key, voice, audio, generation).catch((error: unknown) => this.#log.warn({ err: error, key }, 'could not write cache entry'));
+    const task = this.#put(key, voice, audio, generation).catch((error: unknown) =>
+      this.#log.warn({ err: error, key }, 'could not write cache entry'),
+    );
     this.#track(task);
     return task;
   }
@@ -293,7 +304,10 @@ export class AudioCache {
     this.#writeFailures++;
     const code = (error as { code?: unknown } | undefined)?.code;
     const full = code === 'ENOSPC' || code === 'EDQUOT';
-    this.#log.warn({ err: error, key, bytes, code: 'cache-write-failed', failures: this.#writeFailures }, 'could not write cache entry: its temporary file was removed');
+    this.#log.warn(
+      { err: error, key, bytes, code: 'cache-write-failed', failures: this.#writeFailures },
+      'could not write cache entry: its temporary file was removed',
+    );
     await this.#evict({ force: true, ...(full ? { freeBytes: bytes + DISK_FULL_HEADROOM_BYTES } : {}) });
   }
 
@@ -315,7 +329,8 @@ export class AudioCache {
 
   async #scanAndEvict(freeBytes?: number): Promise<void> {
     this.#adopt(await this.#scan(false));
-    const limit = freeBytes === undefined ? this.#maxBytes : Math.max(0, Math.min(this.#maxBytes, this.#bytes - freeBytes));
+    const limit =
+      freeBytes === undefined ? this.#maxBytes : Math.max(0, Math.min(this.#maxBytes, this.#bytes - freeBytes));
     if (this.#bytes <= limit) return;
     const target = limit * LOW_WATER;
     for (const [key, entry] of [...this.#index]) {

@@ -102,7 +102,9 @@ export class AudioFill {
   /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
   #startEncoder(): void {
     if (this.#encoder) return;
-    const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format, { encoding: this.#encoding });
+    const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format, {
+      encoding: this.#encoding,
+    });
     this.#encoder = encoder;
     encoder.on('data', (packet: Buffer) => {
       this.#packets.push(packet);
@@ -159,7 +161,8 @@ export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> 
     format: entry.format,
     body: Readable.from([entry.audio], { objectMode: false }),
     packets: (signal?: AbortSignal) => {
-      if (entry.packets === undefined) return createOpusPacketStream(Readable.from([entry.audio]), entry.format, { signal, encoding });
+      if (entry.packets === undefined)
+        return createOpusPacketStream(Readable.from([entry.audio]), entry.format, { signal, encoding });
       return Readable.from(entry.packets, signal === undefined ? { objectMode: true } : { objectMode: true, signal });
     },
   };

@@ -40,5 +40,7 @@ export function cacheKey(fields: CacheKeyFields): string {
  * the change never alters, so another speed of the same text finds the original and pays nothing again.
  */
 export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number }): string {
-  return createHash('sha256').update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb]))
+    .digest('hex');
 }

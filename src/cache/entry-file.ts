@@ -62,9 +62,11 @@ export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { 
   }
   if (header.key !== expectedKey) throw new CorruptEntryError('key does not match the file name');
   const body = file.subarray(8 + headerLength);
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new CorruptEntryError('checksum mismatch (cut short or altered)');
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256)
+    throw new CorruptEntryError('checksum mismatch (cut short or altered)');
   const audio = Buffer.from(body.subarray(0, header.audioBytes));
-  if (audio.length !== header.audioBytes || detectAudioFormat(audio) !== header.format) throw new CorruptEntryError('audio does not match its header');
+  if (audio.length !== header.audioBytes || detectAudioFormat(audio) !== header.format)
+    throw new CorruptEntryError('audio does not match its header');
   if (header.packetCount < 0) return { voice: header.voice, format: header.format, audio };
   const packets: Buffer[] = [];
   let offset = header.audioBytes;

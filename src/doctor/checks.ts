@@ -1,6 +1,12 @@
 import { getCiphers } from 'node:crypto';
 import { ApplicationFlags, DiscordAPIError, REST, Routes } from 'discord.js';
-import { AuthenticationError, PermissionDeniedError, QuotaExceededError, VoiceApiClient, VoiceApiError } from '../api/index.ts';
+import {
+  AuthenticationError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  VoiceApiClient,
+  VoiceApiError,
+} from '../api/index.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { MESSAGE_CONTENT_WHERE } from '../bot/intents.ts';
 import { redactSecrets } from '../log.ts';
@@ -39,7 +45,13 @@ export async function checkOpus(): Promise<CheckResult> {
   } catch {
     try {
       await import('opusscript');
-      return { name: 'Opus encoder', ok: true, warn: true, detail: 'opusscript (pure JS fallback: works, uses more CPU). Reinstall with build tools (python3, make, g++) for @discordjs/opus' };
+      return {
+        name: 'Opus encoder',
+        ok: true,
+        warn: true,
+        detail:
+          'opusscript (pure JS fallback: works, uses more CPU). Reinstall with build tools (python3, make, g++) for @discordjs/opus',
+      };
     } catch {
       return { name: 'Opus encoder', ok: false, detail: 'none found: run `npm ci` again' };
     }
@@ -55,7 +67,10 @@ export async function checkEncryption(): Promise<CheckResult> {
   } catch {
     xchacha = false;
   }
-  const modes = [aes ? 'aead_aes256_gcm_rtpsize' : undefined, xchacha ? 'aead_xchacha20_poly1305_rtpsize' : undefined].filter(Boolean);
+  const modes = [
+    aes ? 'aead_aes256_gcm_rtpsize' : undefined,
+    xchacha ? 'aead_xchacha20_poly1305_rtpsize' : undefined,
+  ].filter(Boolean);
   return {
     name: 'Voice encryption',
     ok: xchacha,
@@ -68,14 +83,21 @@ export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; conf
     const config = loadConfig(env);
     return { result: { name: 'Configuration', ok: true, detail: 'every variable is valid' }, config };
   } catch (error) {
-    const detail = error instanceof ConfigError ? error.problems.map((p) => p.replace(/^Configuration: /, '')).join('\n  ') : String(error);
+    const detail =
+      error instanceof ConfigError
+        ? error.problems.map((p) => p.replace(/^Configuration: /, '')).join('\n  ')
+        : String(error);
     return { result: { name: 'Configuration', ok: false, detail } };
   }
 }
 
 /** Discord's REST API as the bot reaches it, answering at once or not at all (no retries). */
 function discordRest(config: Config): REST {
-  return new REST({ timeout: 10_000, retries: 0, ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}) }).setToken(config.discord.token);
+  return new REST({
+    timeout: 10_000,
+    retries: 0,
+    ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}),
+  }).setToken(config.discord.token);
 }
 
 export async function checkDiscordToken(config: Config): Promise<CheckResult> {
@@ -85,7 +107,11 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
     return { name: 'Discord token', ok: true, detail: `logged in as ${me.username ?? '?'} (${me.id ?? '?'})` };
   } catch (error) {
     if (error instanceof DiscordAPIError && error.status === 401) {
-      return { name: 'Discord token', ok: false, detail: 'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it' };
+      return {
+        name: 'Discord token',
+        ok: false,
+        detail: 'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it',
+      };
     }
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
     return { name: 'Discord token', ok: false, detail: `could not reach Discord: ${said}` };
@@ -106,7 +132,12 @@ export async function checkMessageContentIntent(config: Config): Promise<CheckRe
     if ((flags & (ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited)) !== 0) {
       return { name, ok: true, detail: 'enabled: auto-read (/autoread) can read chat' };
     }
-    return { name, ok: true, warn: true, detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)` };
+    return {
+      name,
+      ok: true,
+      warn: true,
+      detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)`,
+    };
   } catch (error) {
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
     return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
@@ -123,7 +154,12 @@ export async function checkPublicBot(config: Config): Promise<CheckResult> {
     const app = (await discordRest(config).get(Routes.currentApplication())) as { bot_public?: boolean };
     const problem = publicBotProblem(app.bot_public, config.allowedGuilds !== undefined);
     if (problem !== undefined) return { name, ok: false, detail: problem };
-    if (config.allowedGuilds !== undefined) return { name, ok: true, detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS and leaves any other` };
+    if (config.allowedGuilds !== undefined)
+      return {
+        name,
+        ok: true,
+        detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS and leaves any other`,
+      };
     return { name, ok: true, detail: 'off: only you can add SayBot to a server' };
   } catch (error) {
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
@@ -134,19 +170,43 @@ export async function checkPublicBot(config: Config): Promise<CheckResult> {
 /** Reaches the Voice API with a request it must refuse (no text), so that no character is spent. */
 export async function checkVoiceApi(config: Config): Promise<CheckResult> {
   if (!config.voiceApi) {
-    return { name: 'Voice API', ok: true, warn: true, detail: 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)' };
+    return {
+      name: 'Voice API',
+      ok: true,
+      warn: true,
+      detail: 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)',
+    };
   }
   const client = new VoiceApiClient({ ...config.voiceApi, maxRetries: 0, timeouts: { totalMs: 15_000 } });
   try {
     const access = await client.checkAccess();
-    const usage = access.usage?.remaining === undefined ? '' : `; ${access.usage.remaining.toLocaleString('en-US')} characters left this month`;
+    const usage =
+      access.usage?.remaining === undefined
+        ? ''
+        : `; ${access.usage.remaining.toLocaleString('en-US')} characters left this month`;
     return { name: 'Voice API', ok: true, detail: `reachable at ${config.voiceApi.baseUrl}, key accepted${usage}` };
   } catch (error) {
-    if (error instanceof AuthenticationError) return { name: 'Voice API', ok: false, detail: 'the service rejected VOICE_API_KEY (invalid or deactivated): issue a new key in the dashboard under API keys' };
-    if (error instanceof PermissionDeniedError) return { name: 'Voice API', ok: false, detail: 'the key works but its plan has no API access: a Creator plan or higher is needed' };
-    if (error instanceof QuotaExceededError) return { name: 'Voice API', ok: false, detail: "the key works but this month's characters are used up" };
+    if (error instanceof AuthenticationError)
+      return {
+        name: 'Voice API',
+        ok: false,
+        detail:
+          'the service rejected VOICE_API_KEY (invalid or deactivated): issue a new key in the dashboard under API keys',
+      };
+    if (error instanceof PermissionDeniedError)
+      return {
+        name: 'Voice API',
+        ok: false,
+        detail: 'the key works but its plan has no API access: a Creator plan or higher is needed',
+      };
+    if (error instanceof QuotaExceededError)
+      return { name: 'Voice API', ok: false, detail: "the key works but this month's characters are used up" };
     const said = error instanceof VoiceApiError ? error.message : String(error);
-    return { name: 'Voice API', ok: false, detail: `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}` };
+    return {
+      name: 'Voice API',
+      ok: false,
+      detail: `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}`,
+    };
   } finally {
     await client.close();
   }
@@ -170,6 +230,8 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
 export function formatResults(results: readonly CheckResult[]): string {
   const lines = results.map((r) => `${r.ok ? (r.warn ? '!' : '✓') : '✗'} ${r.name}: ${r.detail}`);
   const failed = results.filter((r) => !r.ok).length;
-  lines.push(failed === 0 ? 'All checks passed.' : `${failed} check(s) failed: fix them and run \`npm run doctor\` again.`);
+  lines.push(
+    failed === 0 ? 'All checks passed.' : `${failed} check(s) failed: fix them and run \`npm run doctor\` again.`,
+  );
   return lines.join('\n');
 }

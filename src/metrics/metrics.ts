@@ -25,20 +25,52 @@ export class Metrics {
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
-    this.#commands = new Counter({ name: 'saybot_commands_total', help: 'Slash commands by name and result', labelNames: ['command', 'result'], registers });
-    this.#apiRequests = new Counter({ name: 'saybot_voice_api_requests_total', help: 'Voice API requests by endpoint and HTTP status (0: no answer)', labelNames: ['endpoint', 'status'], registers });
+    this.#commands = new Counter({
+      name: 'saybot_commands_total',
+      help: 'Slash commands by name and result',
+      labelNames: ['command', 'result'],
+      registers,
+    });
+    this.#apiRequests = new Counter({
+      name: 'saybot_voice_api_requests_total',
+      help: 'Voice API requests by endpoint and HTTP status (0: no answer)',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    });
     this.#apiLatency = new Histogram({
-      name: 'saybot_voice_api_request_seconds', help: 'Voice API request time until the response headers', labelNames: ['endpoint'], registers,
+      name: 'saybot_voice_api_request_seconds',
+      help: 'Voice API request time until the response headers',
+      labelNames: ['endpoint'],
+      registers,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120],
     });
-    this.#characters = new Counter({ name: 'saybot_characters_total', help: 'Characters spent (sent to the service) and saved (served from the cache)', labelNames: ['kind'], registers });
+    this.#characters = new Counter({
+      name: 'saybot_characters_total',
+      help: 'Characters spent (sent to the service) and saved (served from the cache)',
+      labelNames: ['kind'],
+      registers,
+    });
     this.#firstAudio = new Histogram({
-      name: 'saybot_time_to_first_audio_seconds', help: 'From a /say to its first audio packet sent', registers,
+      name: 'saybot_time_to_first_audio_seconds',
+      help: 'From a /say to its first audio packet sent',
+      registers,
       buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
     });
-    this.#cacheLookups = new Counter({ name: 'saybot_cache_lookups_total', help: 'Audio cache lookups by result', labelNames: ['result'], registers });
+    this.#cacheLookups = new Counter({
+      name: 'saybot_cache_lookups_total',
+      help: 'Audio cache lookups by result',
+      labelNames: ['result'],
+      registers,
+    });
     const gauge = (name: string, help: string, read: (() => number) | undefined) =>
-      new Gauge({ name, help, registers, collect() { this.set(read?.() ?? 0); } });
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read?.() ?? 0);
+        },
+      });
     gauge('saybot_voice_connections', 'Voice connections open now', sources.activeVoiceConnections);
     gauge('saybot_queue_length', 'Requests waiting in every guild queue', sources.queueLengths);
     gauge('saybot_cache_size_bytes', 'Bytes in the audio cache', sources.cacheSizeBytes);

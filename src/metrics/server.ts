@@ -17,7 +17,12 @@ export interface MetricsServer {
  * Serves GET /metrics (Prometheus text format) and GET /healthz (JSON) on `port` (METRICS_PORT; 0 picks one).
  * Bound to `host`, by default 127.0.0.1: metrics are for the operator's scraper, not the internet.
  */
-export async function startMetricsServer(options: { metrics: Metrics; health: () => Promise<Health>; port: number; host?: string }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  metrics: Metrics;
+  health: () => Promise<Health>;
+  port: number;
+  host?: string;
+}): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const route = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
     const answer = async () => {

@@ -15,14 +15,21 @@ const SNOWFLAKE = /^\d{17,20}$/;
 export function parseForgetArgs(args: readonly string[]): ForgetTarget | { problem: string } {
   let values: { user?: string | undefined; guild?: string | undefined };
   try {
-    ({ values } = parseArgs({ args: [...args], options: { user: { type: 'string' }, guild: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: [...args],
+      options: { user: { type: 'string' }, guild: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
-    return { problem: error instanceof Error ? error.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments' };
+    return { problem: error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : 'bad arguments' };
   }
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !SNOWFLAKE.test(value)) return { problem: `--${name} must be a Discord ID (17 to 20 digits)` };
+    if (value !== undefined && !SNOWFLAKE.test(value))
+      return { problem: `--${name} must be a Discord ID (17 to 20 digits)` };
   }
-  if (values.user !== undefined) return values.guild === undefined ? { userId: values.user } : { userId: values.user, guildId: values.guild };
+  if (values.user !== undefined)
+    return values.guild === undefined ? { userId: values.user } : { userId: values.user, guildId: values.guild };
   if (values.guild !== undefined) return { guildId: values.guild };
   return { problem: 'say whom to forget: --user, --guild, or both' };
 }

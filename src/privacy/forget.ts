@@ -25,7 +25,11 @@ export interface ForgetReport extends ForgetResult {
  * Deletes a cloned voice: from the library (with the presets that speak with it and member defaults naming it)
  * and its audio from the cache, so that no one hears it again. /voices delete and every deletion below use it.
  */
-export async function deleteClonedVoice({ store, purgeVoice, removeSounds }: Forgetting, guildId: string, voiceId: string): Promise<void> {
+export async function deleteClonedVoice(
+  { store, purgeVoice, removeSounds }: Forgetting,
+  guildId: string,
+  voiceId: string,
+): Promise<void> {
   const deleted = await store.voiceLibrary.delete(guildId, voiceId);
   await purgeVoice(voiceId);
   if (deleted && deleted.soundsSaved.length > 0) await removeSounds?.(guildId, deleted.soundsSaved);

@@ -38,7 +38,10 @@ export class RemovedGuilds {
     const at = this.#now();
     await this.#options.store.removedGuilds.mark(guildId, at);
     const deleteAfter = new Date(at.getTime() + this.#options.graceMs).toISOString();
-    this.#options.logger.info({ guild: guildId, deleteAfter }, "SayBot was removed from a server: its data is deleted after the grace period unless it is added back");
+    this.#options.logger.info(
+      { guild: guildId, deleteAfter },
+      'SayBot was removed from a server: its data is deleted after the grace period unless it is added back',
+    );
   }
 
   /** GUILD_CREATE of a new guild (or one present at start-up): its data stays. */
@@ -79,7 +82,10 @@ export class RemovedGuilds {
    * close(); a failed sweep is logged and the next one tries again.
    */
   async start(): Promise<void> {
-    const run = () => this.sweep().catch((error: unknown) => this.#options.logger.error({ err: error }, 'sweep of removed servers failed'));
+    const run = () =>
+      this.sweep().catch((error: unknown) =>
+        this.#options.logger.error({ err: error }, 'sweep of removed servers failed'),
+      );
     await run();
     this.#timer = setInterval(() => void run(), SWEEP_INTERVAL_MS);
     this.#timer.unref();

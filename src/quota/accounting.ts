@@ -3,7 +3,14 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, Store } from '../store/types.ts';
-import { budgetsForRequest, checkBudgets, effectiveBudgets, type BudgetRefusal, type BudgetUsage, type OperatorBudgets } from './budgets.ts';
+import {
+  budgetsForRequest,
+  checkBudgets,
+  effectiveBudgets,
+  type BudgetRefusal,
+  type BudgetUsage,
+  type OperatorBudgets,
+} from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger } from './spend-ledger.ts';
@@ -33,10 +40,16 @@ function storeTimedOut(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
-  return code === '55P03' || code === '57014' || code === '25P03' || /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
+  return (
+    code === '55P03' ||
+    code === '57014' ||
+    code === '25P03' ||
+    /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message)
+  );
 }
 
-const storageUnavailable = (cause?: unknown) => new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
+const storageUnavailable = (cause?: unknown) =>
+  new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
 
 export interface AccountingOptions {
   store: Store;
@@ -84,11 +97,29 @@ function budgetRefusal(refusal: BudgetRefusal): Refusal {
     case 'memberCooldownSeconds':
       return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
     case 'memberDailyChars':
-      return new Refusal({ code: 'budget-member-day', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
+      return new Refusal({
+        code: 'budget-member-day',
+        limit: refusal.limit,
+        used: refusal.used,
+        needed: refusal.needed,
+        resetAt: refusal.resetAt,
+      });
     case 'guildMonthlyChars':
-      return new Refusal({ code: 'budget-guild-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
+      return new Refusal({
+        code: 'budget-guild-month',
+        limit: refusal.limit,
+        used: refusal.used,
+        needed: refusal.needed,
+        resetAt: refusal.resetAt,
+      });
     case 'botMonthlyChars':
-      return new Refusal({ code: 'budget-bot-month', limit: refusal.limit, used: refusal.used, needed: refusal.needed, resetAt: refusal.resetAt });
+      return new Refusal({
+        code: 'budget-bot-month',
+        limit: refusal.limit,
+        used: refusal.used,
+        needed: refusal.needed,
+        resetAt: refusal.resetAt,
+      });
   }
 }
 
@@ -153,7 +184,9 @@ export class Accounting {
       return;
     }
     const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
-    this.#store.budgets.renew(tokens, expiresAt).catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
+    this.#store.budgets
+      .renew(tokens, expiresAt)
+      .catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
   }
 
   get operatorBudgets(): OperatorBudgets {
@@ -171,7 +204,11 @@ export class Accounting {
    * so a request made only of them is never refused, even in a used-up month. The member cooldown holds unless its
    * policy says the request does not wait it out.
    */
-  authorize(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean } = { memberCooldown: true }): Promise<Charge> {
+  authorize(
+    context: SpendContext,
+    parts: readonly PartNeed[],
+    policy: { memberCooldown: boolean } = { memberCooldown: true },
+  ): Promise<Charge> {
     return this.#authorizeBy(context, parts, policy);
   }
 
@@ -193,7 +230,8 @@ export class Accounting {
    */
   anonymiseRequests(guildId: string | undefined, userId?: string): void {
     const scope = userId === undefined ? 'guild' : 'member';
-    const theirs = (c: { guildId: string; userId: string }) => (guildId === undefined || c.guildId === guildId) && (userId === undefined || c.userId === userId);
+    const theirs = (c: { guildId: string; userId: string }) =>
+      (guildId === undefined || c.guildId === guildId) && (userId === undefined || c.userId === userId);
     for (const charge of this.#charges) if (theirs(charge.context)) charge.anonymise(scope);
     this.#ledger.anonymise(theirs, scope);
   }
@@ -203,13 +241,20 @@ export class Accounting {
    * included) past the deadline. The work itself stays the guild's turn until the store answers, and what it
    * held by then is let go before the guild's next check, so a late answer never leaves a hold behind.
    */
-  #authorizeBy(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean }): Promise<Charge> {
+  #authorizeBy(
+    context: SpendContext,
+    parts: readonly PartNeed[],
+    policy: { memberCooldown: boolean },
+  ): Promise<Charge> {
     let late = false;
     const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, policy, () => late));
     return new Promise<Charge>((resolve, reject) => {
       const timer = setTimeout(() => {
         late = true;
-        this.#log.warn({ code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs }, 'the store did not answer in time: request refused');
+        this.#log.warn(
+          { code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs },
+          'the store did not answer in time: request refused',
+        );
         reject(storageUnavailable());
       }, this.#deadlineMs);
       timer.unref?.();
@@ -226,7 +271,12 @@ export class Accounting {
     });
   }
 
-  async #authorize(context: SpendContext, parts: readonly PartNeed[], policy: { memberCooldown: boolean }, late: () => boolean): Promise<Charge> {
+  async #authorize(
+    context: SpendContext,
+    parts: readonly PartNeed[],
+    policy: { memberCooldown: boolean },
+    late: () => boolean,
+  ): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let probe: Probe | undefined;
@@ -234,16 +284,27 @@ export class Accounting {
     if (needed > 0) {
       const now = this.#now();
       // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
-      if (this.#ledger.failing && !(await this.#ledger.flush())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
+      if (this.#ledger.failing && !(await this.#ledger.flush()))
+        throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
       const { guildId, userId } = context;
-      const [limits, lastSpend] = await Promise.all([this.budgetsFor(guildId), this.#store.spends.lastSpendAt(guildId, userId)]);
+      const [limits, lastSpend] = await Promise.all([
+        this.budgetsFor(guildId),
+        this.#store.spends.lastSpendAt(guildId, userId),
+      ]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
       // A request of theirs that may still spend counts as their last spend (its record comes when the service
       // answers). Held in this process only: a guild's interactions all reach the one shard that holds it.
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
-      const last = [lastSpend, ...pending].filter((d): d is Date => d !== undefined).sort((a, b) => b.getTime() - a.getTime())[0];
+      const last = [lastSpend, ...pending]
+        .filter((d): d is Date => d !== undefined)
+        .sort((a, b) => b.getTime() - a.getTime())[0];
       // A request that does not wait out the cooldown (its policy) has none here; the day and month budgets hold all the same.
-      const cooldown = checkBudgets({ ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 }, last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last }, needed, now);
+      const cooldown = checkBudgets(
+        { ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
+        last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },
+        needed,
+        now,
+      );
       if (cooldown) this.#refuse(context, cooldown, needed);
       // The characters are checked and held by the store in one transaction, counting every process's holds.
       hold = await this.#holdCharacters(context, limits, needed, now);
@@ -272,14 +333,23 @@ export class Accounting {
   }
 
   async #releaseNow(token: string): Promise<void> {
-    await this.#store.budgets.release(token).catch((error: unknown) => this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'));
+    await this.#store.budgets
+      .release(token)
+      .catch((error: unknown) =>
+        this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'),
+      );
   }
 
   /**
    * Holds `needed` characters in the store against the guild's, the member's and the whole bot's character budgets,
    * or throws the budget's refusal. No budget on characters: nothing to hold against, so no write.
    */
-  async #holdCharacters(context: SpendContext, limits: OperatorBudgets, needed: number, now: Date): Promise<string | undefined> {
+  async #holdCharacters(
+    context: SpendContext,
+    limits: OperatorBudgets,
+    needed: number,
+    now: Date,
+  ): Promise<string | undefined> {
     const checked: BudgetHoldLimits = {
       ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
@@ -287,10 +357,21 @@ export class Accounting {
       ...(this.#botMonthly > 0 ? { botMonthlyChars: this.#botMonthly } : {}),
     };
     if (Object.keys(checked).length === 0) return undefined;
-    const held = await this.#store.budgets.hold({ guildId: context.guildId, userId: context.userId, characters: needed, limits: checked, ttlMs: BUDGET_HOLD_TTL_MS, at: now });
+    const held = await this.#store.budgets.hold({
+      guildId: context.guildId,
+      userId: context.userId,
+      characters: needed,
+      limits: checked,
+      ttlMs: BUDGET_HOLD_TTL_MS,
+      at: now,
+    });
     if (held.status === 'held') return held.token;
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
-    this.#refuse(context, { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt }, needed);
+    this.#refuse(
+      context,
+      { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt },
+      needed,
+    );
   }
 
   #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
@@ -342,12 +423,17 @@ export class Accounting {
       requestId: spend.requestId,
       service: usage,
     });
-    if (!spend.cached) await this.#month.accepted(usage).catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    if (!spend.cached)
+      await this.#month
+        .accepted(usage)
+        .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
   async observeUsage(usage: UsageInfo | undefined): Promise<void> {
-    await this.#month.observe(usage).catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    await this.#month
+      .observe(usage)
+      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
   /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */
@@ -384,7 +470,12 @@ export class Accounting {
         limit,
         remaining: exhausted ? 0 : (service?.remaining ?? Math.max(0, limit - used)),
       },
-      member: { spentToday: member.spent, budget: limits.memberDailyChars, resetAt: nextDayStart(now), cooldownSeconds: limits.memberCooldownSeconds },
+      member: {
+        spentToday: member.spent,
+        budget: limits.memberDailyChars,
+        resetAt: nextDayStart(now),
+        cooldownSeconds: limits.memberCooldownSeconds,
+      },
     };
   }
 }

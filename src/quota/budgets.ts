@@ -47,7 +47,13 @@ export interface BudgetUsage {
 
 export type BudgetRefusal =
   /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
-  | { budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars'; limit: number; used: number; needed: number; resetAt: Date }
+  | {
+      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
+      limit: number;
+      used: number;
+      needed: number;
+      resetAt: Date;
+    }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
 /**
@@ -55,7 +61,12 @@ export type BudgetRefusal =
  * checked at all: a cache hit spends none, so it counts against no budget and neither waits for nor starts a
  * cooldown.
  */
-export function checkBudgets(limits: OperatorBudgets, usage: BudgetUsage, needed: number, now: Date): BudgetRefusal | undefined {
+export function checkBudgets(
+  limits: OperatorBudgets,
+  usage: BudgetUsage,
+  needed: number,
+  now: Date,
+): BudgetRefusal | undefined {
   if (needed <= 0) return undefined;
   const cooldown = limits.memberCooldownSeconds;
   if (cooldown > 0 && usage.memberLastSpendAt !== undefined) {
@@ -68,7 +79,13 @@ export function checkBudgets(limits: OperatorBudgets, usage: BudgetUsage, needed
   }
   const monthly = limits.guildMonthlyChars;
   if (monthly > 0 && usage.guildMonthChars + needed > monthly) {
-    return { budget: 'guildMonthlyChars', limit: monthly, used: usage.guildMonthChars, needed, resetAt: nextMonthStart(now) };
+    return {
+      budget: 'guildMonthlyChars',
+      limit: monthly,
+      used: usage.guildMonthChars,
+      needed,
+      resetAt: nextMonthStart(now),
+    };
   }
   return undefined;
 }

@@ -65,7 +65,8 @@ export class Charge {
     this.createdAt = createdAt;
     this.probe = held.probe;
     this.#hold = held.hold;
-    for (const { text, characters } of reserved) this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+    for (const { text, characters } of reserved)
+      this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
 
   /** Whether a part of this text was paid for at acceptance (not counted free). */

@@ -75,7 +75,11 @@ export class SpendLedger {
       }
       this.#unwritten.shift();
     }
-    if (before > 0) this.#log.warn({ code: 'spends-recorded-again', written: before }, 'the store accepts writes again: every spend kept in memory is recorded');
+    if (before > 0)
+      this.#log.warn(
+        { code: 'spends-recorded-again', written: before },
+        'the store accepts writes again: every spend kept in memory is recorded',
+      );
     return true;
   }
 }

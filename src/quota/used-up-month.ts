@@ -68,7 +68,12 @@ export class UsedUpMonth {
       if (!mark || !account) return;
       const keyChanged = mark.account !== undefined && mark.account !== account.fingerprint;
       const planChanged = mark.plan !== undefined && mark.plan !== account.plan;
-      if (keyChanged || planChanged) await this.#clear(keyChanged ? 'the API key changed since the month was marked used up' : 'the plan changed since the month was marked used up');
+      if (keyChanged || planChanged)
+        await this.#clear(
+          keyChanged
+            ? 'the API key changed since the month was marked used up'
+            : 'the plan changed since the month was marked used up',
+        );
     })().catch((error: unknown) => {
       this.#started = undefined; // tried again next time
       throw error;
@@ -96,13 +101,22 @@ export class UsedUpMonth {
     const mark = await this.current();
     if (!mark) return undefined;
     const at = this.#now();
-    const turn = await this.#store.budgets.hold({ ...PROBE_TURN, characters: 1, limits: { guildMonthlyChars: 1 }, ttlMs: PROBE_TURN_MS, at });
+    const turn = await this.#store.budgets.hold({
+      ...PROBE_TURN,
+      characters: 1,
+      limits: { guildMonthlyChars: 1 },
+      ttlMs: PROBE_TURN_MS,
+      at,
+    });
     if (turn.status === 'refused') {
       throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
     }
     const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;
-    this.#log.info({ resetAt: mark.resetAt.toISOString() }, 'monthly quota marked used up: one request goes out to find out whether it is back');
+    this.#log.info(
+      { resetAt: mark.resetAt.toISOString() },
+      'monthly quota marked used up: one request goes out to find out whether it is back',
+    );
     return probe;
   }
 
@@ -143,7 +157,9 @@ export class UsedUpMonth {
     const said = error.rateLimit?.resetAt;
     const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
     const state = await this.#store.quota.get();
-    const limit = error.rateLimit?.limit ?? (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
+    const limit =
+      error.rateLimit?.limit ??
+      (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
     const by: QuotaMarkAccount = { account: this.#account?.fingerprint, plan: this.#account?.plan, limit };
     await this.#store.quota.markExhausted(resetAt, now, by);
     this.#log.error(
@@ -154,6 +170,7 @@ export class UsedUpMonth {
   }
 
   async #clear(why: string): Promise<void> {
-    if (await this.#store.quota.clearExhausted()) this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
+    if (await this.#store.quota.clearExhausted())
+      this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
 }

@@ -37,14 +37,23 @@ export async function referencePitchHz(bytes: Uint8Array): Promise<number> {
     throw badRequest('invalid_reference_audio', `ref_audio could not be read (${error.code})`);
   }
   if (!ACCEPTED_FORMATS.has(info.format)) {
-    throw badRequest('unsupported_reference_format', `ref_audio must be WAV, MP3 or M4A, not ${info.format.toUpperCase()}`);
+    throw badRequest(
+      'unsupported_reference_format',
+      `ref_audio must be WAV, MP3 or M4A, not ${info.format.toUpperCase()}`,
+    );
   }
   const seconds = info.durationSeconds.toFixed(2);
   if (info.durationSeconds < MIN_REFERENCE_SECONDS) {
-    throw badRequest('reference_too_short', `ref_audio lasts ${seconds} s; it must last at least ${MIN_REFERENCE_SECONDS} s`);
+    throw badRequest(
+      'reference_too_short',
+      `ref_audio lasts ${seconds} s; it must last at least ${MIN_REFERENCE_SECONDS} s`,
+    );
   }
   if (info.durationSeconds > MAX_REFERENCE_SECONDS) {
-    throw badRequest('reference_too_long', `ref_audio lasts ${seconds} s; it must last at most ${MAX_REFERENCE_SECONDS} s`);
+    throw badRequest(
+      'reference_too_long',
+      `ref_audio lasts ${seconds} s; it must last at most ${MAX_REFERENCE_SECONDS} s`,
+    );
   }
   const measured = info.samples && dominantPitchHz(info.samples, info.sampleRate);
   if (measured === undefined) return pitchFromBytes(bytes);

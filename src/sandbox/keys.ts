@@ -65,7 +65,12 @@ export class KeyStore {
     this.#now = now;
   }
 
-  add({ key = `sandbox_${randomBytes(16).toString('hex')}`, plan = 'creator', active = true, used = 0 }: NewKey): string {
+  add({
+    key = `sandbox_${randomBytes(16).toString('hex')}`,
+    plan = 'creator',
+    active = true,
+    used = 0,
+  }: NewKey): string {
     if (key.length === 0 || /\s/.test(key)) throw new RangeError('a key must be non-empty and without whitespace');
     if (this.#accounts.has(key)) throw new RangeError(`key ${keyHint(key)} already exists`);
     if (!Object.hasOwn(PLAN_LIMITS, plan)) throw new RangeError(`unknown plan: ${String(plan)}`);
@@ -112,7 +117,12 @@ export class KeyStore {
 
   usage(account: KeyAccount): Usage {
     const limit = PLAN_LIMITS[account.plan];
-    return { limit, used: account.used, remaining: Math.max(0, limit - account.used), reset: nextMonthStart(this.#now()) };
+    return {
+      limit,
+      used: account.used,
+      remaining: Math.max(0, limit - account.used),
+      reset: nextMonthStart(this.#now()),
+    };
   }
 
   bill(account: KeyAccount, characters: number): void {

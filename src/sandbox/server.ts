@@ -9,7 +9,17 @@ import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
 import { keyHint, KeyStore, planHasApiAccess, type KeyAccount, type NewKey, type Plan } from './keys.ts';
 import { ApiError, badRequest, parseCloneBody, parseEmotionBody, parseTtsBody } from './requests.ts';
-import { damageMp3, encodeMp3, encodeWav, MP3_DAMAGES, MP3_SAMPLE_RATES, toneSamples, WAV_HEADER_FORMS, type Mp3Damage, type WavHeaderForm } from './synth.ts';
+import {
+  damageMp3,
+  encodeMp3,
+  encodeWav,
+  MP3_DAMAGES,
+  MP3_SAMPLE_RATES,
+  toneSamples,
+  WAV_HEADER_FORMS,
+  type Mp3Damage,
+  type WavHeaderForm,
+} from './synth.ts';
 import { presetVoice } from './voices.ts';
 
 export interface Pacing {
@@ -173,7 +183,10 @@ const pacingSchema = z
   .object({
     startDelayMs: z.number().min(0).max(600_000),
     realtimeFactor: z.number().min(0).max(100),
-    chunkBytes: z.int().min(1).max(16 * 1024 * 1024),
+    chunkBytes: z
+      .int()
+      .min(1)
+      .max(16 * 1024 * 1024),
     streamedWavHeader: z.boolean(),
   })
   .partial()
@@ -183,7 +196,9 @@ const optionsSchema = z
   .object({
     host: z.string().min(1),
     port: z.int().min(0).max(65535),
-    sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
+    sampleRate: z
+      .int()
+      .refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
     secondsPerCharacter: z.number().positive().max(10),
     mp3Kbps: z.literal(MP3_KBPS, { error: `mp3Kbps must be one of ${MP3_KBPS.join(', ')}` }),
     usageHeaders: z.boolean(),
@@ -196,7 +211,9 @@ const optionsSchema = z
 const variantsSchema = z
   .object({
     wavHeader: z.enum(WAV_HEADER_FORMS as [WavHeaderForm, ...WavHeaderForm[]]),
-    sampleRate: z.int().refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
+    sampleRate: z
+      .int()
+      .refine((r) => MP3_SAMPLE_RATES.includes(r), `sampleRate must be one of ${MP3_SAMPLE_RATES.join(', ')}`),
     contentType: z.enum(['accurate', 'generic', 'missing']),
     transfer: z.enum(['auto', 'chunked', 'length']),
     cloneBody: z.enum(['audio', 'json', 'empty', 'json-only']),
@@ -419,8 +436,14 @@ class SandboxServer implements Sandbox {
     }
     this.#logger.info(
       {
-        requestId: record.id, method: record.method, path, status: record.status, keyHint: record.keyHint,
-        characters: record.charactersBilled, fault: record.fault, outcome: record.outcome,
+        requestId: record.id,
+        method: record.method,
+        path,
+        status: record.status,
+        keyHint: record.keyHint,
+        characters: record.charactersBilled,
+        fault: record.fault,
+        outcome: record.outcome,
         ms: (record.finishedAt ?? Date.now()) - record.startedAt,
       },
       'sandbox request',
@@ -430,7 +453,11 @@ class SandboxServer implements Sandbox {
   async #serve(exchange: Exchange, endpoint: Endpoint | undefined): Promise<void> {
     const { req, record } = exchange;
     if (endpoint === undefined) {
-      throw new ApiError(404, 'not_found', `no such endpoint: ${record.path} (POST /v1/tts, /v1/emotion-tts or /v1/voice-clone)`);
+      throw new ApiError(
+        404,
+        'not_found',
+        `no such endpoint: ${record.path} (POST /v1/tts, /v1/emotion-tts or /v1/voice-clone)`,
+      );
     }
     if (req.method !== 'POST') {
       throw new ApiError(405, 'method_not_allowed', `${record.path} takes POST only`, { Allow: 'POST' });
@@ -470,17 +497,27 @@ class SandboxServer implements Sandbox {
     const { limit, used } = this.#keys.usage(account);
     if (used + characters > limit) {
       const left = Math.max(0, limit - used);
-      throw new ApiError(429, 'quota_exceeded', `this request needs ${characters} characters; ${left} of the plan's ${limit} are left this month`);
+      throw new ApiError(
+        429,
+        'quota_exceeded',
+        `this request needs ${characters} characters; ${left} of the plan's ${limit} are left this month`,
+      );
     }
     // Billed at acceptance, when the 2xx status is sent (#send), faulted or not: what the body then does changes nothing.
     exchange.bill = characters;
 
     const variants = this.#variants;
     const headers: Record<string, string> = {};
-    const audioType = variants.contentType === 'accurate' ? speech.contentType : variants.contentType === 'generic' ? 'application/octet-stream' : undefined;
+    const audioType =
+      variants.contentType === 'accurate'
+        ? speech.contentType
+        : variants.contentType === 'generic'
+          ? 'application/octet-stream'
+          : undefined;
     if (audioType !== undefined) headers['Content-Type'] = audioType;
     if (endpoint === 'voice-clone') {
-      const voiceId = fault?.kind === 'clone-without-voice-id' ? undefined : this.#clones.add(speech.pitchHz, account.key);
+      const voiceId =
+        fault?.kind === 'clone-without-voice-id' ? undefined : this.#clones.add(speech.pitchHz, account.key);
       record.voice = record.clonedVoiceId = voiceId;
       if (voiceId !== undefined && variants.cloneBody !== 'json-only') headers['X-Voice-Id'] = voiceId;
       if (variants.cloneBody === 'json' || variants.cloneBody === 'json-only') {
@@ -499,9 +536,10 @@ class SandboxServer implements Sandbox {
     const rate = variants.sampleRate;
     const samples = toneSamples({ pitchHz: speech.pitchHz, seconds, amplitude: speech.amplitude, sampleRate: rate });
     const streamedWav = speech.format === 'wav' && variants.wavHeader !== 'exact';
-    const bytes = speech.format === 'mp3'
-      ? damageMp3(await encodeMp3(samples, rate, this.#mp3Kbps), variants.mp3Damage)
-      : encodeWav(samples, rate, variants.wavHeader);
+    const bytes =
+      speech.format === 'mp3'
+        ? damageMp3(await encodeMp3(samples, rate, this.#mp3Kbps), variants.mp3Damage)
+        : encodeWav(samples, rate, variants.wavHeader);
     await this.#send(exchange, 200, headers, { bytes, audioSeconds: seconds, chunked: streamedWav });
   }
 
@@ -527,17 +565,26 @@ class SandboxServer implements Sandbox {
         const pitchHz = this.#voicePitchFor(request.voice_id, account);
         const mp3 = request.output_format === 'mp3';
         return {
-          text: request.text, voice: request.voice_id, pitchHz, amplitude: TTS_AMPLITUDE,
-          format: request.output_format, contentType: mp3 ? 'audio/mpeg' : 'audio/wav',
+          text: request.text,
+          voice: request.voice_id,
+          pitchHz,
+          amplitude: TTS_AMPLITUDE,
+          format: request.output_format,
+          contentType: mp3 ? 'audio/mpeg' : 'audio/wav',
         };
       }
       case 'emotion-tts': {
         const request = parseEmotionBody(body);
         const pitchHz = this.#voicePitchFor(request.voice, account);
         return {
-          text: request.text, voice: request.voice, pitchHz, amplitude: 0.1 + 0.8 * request.exaggeration,
+          text: request.text,
+          voice: request.voice,
+          pitchHz,
+          amplitude: 0.1 + 0.8 * request.exaggeration,
           // Part 1 leaves the content type open; a generic one makes clients detect the format from the bytes.
-          format: 'wav', contentType: 'application/octet-stream', exaggeration: request.exaggeration,
+          format: 'wav',
+          contentType: 'application/octet-stream',
+          exaggeration: request.exaggeration,
         };
       }
       case 'voice-clone': {
@@ -557,7 +604,10 @@ class SandboxServer implements Sandbox {
   #sendError(exchange: Exchange, error: ApiError): Promise<void> {
     exchange.record.errorCode = error.code;
     const { type, body } = errorBody(this.#variants.errorBody, error);
-    const headers: Record<string, string> = { ...(type === undefined ? {} : { 'Content-Type': type }), ...error.headers };
+    const headers: Record<string, string> = {
+      ...(type === undefined ? {} : { 'Content-Type': type }),
+      ...error.headers,
+    };
     return this.#send(exchange, error.status, headers, { bytes: Buffer.from(body) });
   }
 
@@ -631,7 +681,6 @@ class SandboxServer implements Sandbox {
       'X-RateLimit-Reset': usage.reset.toISOString().slice(0, 10),
     };
   }
-
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -643,7 +692,10 @@ function errorBody(form: Variants['errorBody'], error: ApiError): { type?: strin
       return { type: JSON_TYPE, body: JSON.stringify({ error: { code: error.code, message: error.message } }) };
     case 'html': {
       const title = `${error.status} ${escapeHtml(error.code)}`;
-      return { type: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(error.message)}</p></body></html>` };
+      return {
+        type: 'text/html; charset=utf-8',
+        body: `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(error.message)}</p></body></html>`,
+      };
     }
     case 'text':
       return { type: 'text/plain; charset=utf-8', body: `${error.code}: ${error.message}` };
@@ -677,7 +729,10 @@ function write(res: ServerResponse, piece: Uint8Array): Promise<boolean> {
 
 /** Silence written as fast as the client takes it (socket back-pressure respected), until the client goes. */
 const ENDLESS_PIECE = new Uint8Array(64 * 1024);
-async function sendForever(res: ServerResponse, record: { bodyBytes: number; chunks: number; outcome?: RequestOutcome }): Promise<void> {
+async function sendForever(
+  res: ServerResponse,
+  record: { bodyBytes: number; chunks: number; outcome?: RequestOutcome },
+): Promise<void> {
   while (!res.destroyed) {
     if (!res.write(ENDLESS_PIECE)) {
       const open = await new Promise<boolean>((resolve) => {

@@ -50,13 +50,21 @@ export type WavHeaderForm = 'exact' | 'streamed' | 'streamed-zero' | 'rf64';
 export const WAV_HEADER_FORMS: readonly WavHeaderForm[] = ['exact', 'streamed', 'streamed-zero', 'rf64'];
 
 /** PCM16 mono WAV with the header form given (`true` is the old spelling of 'streamed'). */
-export function encodeWav(samples: Int16Array, sampleRate: number, form: WavHeaderForm | boolean = 'exact'): Uint8Array {
+export function encodeWav(
+  samples: Int16Array,
+  sampleRate: number,
+  form: WavHeaderForm | boolean = 'exact',
+): Uint8Array {
   const header: WavHeaderForm = form === true ? 'streamed' : form === false ? 'exact' : form;
   const dataBytes = samples.length * 2;
-  const extra = header === 'streamed' ? LIST_CHUNK_BYTES
-    : header === 'streamed-zero' ? LIST_CHUNK_BYTES + FACT_CHUNK_BYTES
-    : header === 'rf64' ? DS64_CHUNK_BYTES
-    : 0;
+  const extra =
+    header === 'streamed'
+      ? LIST_CHUNK_BYTES
+      : header === 'streamed-zero'
+        ? LIST_CHUNK_BYTES + FACT_CHUNK_BYTES
+        : header === 'rf64'
+          ? DS64_CHUNK_BYTES
+          : 0;
   const headerBytes = 44 + extra;
   const unknown = header === 'streamed-zero' ? 0 : 0xffffffff;
   const out = new Uint8Array(headerBytes + dataBytes);
@@ -115,7 +123,7 @@ const DROPPED_FRAMES = 4;
 export function damageMp3(mp3: Uint8Array, damage: Mp3Damage): Uint8Array {
   if (damage === 'none') return mp3;
   const starts: number[] = [];
-  for (let offset = 0; offset < mp3.length; ) {
+  for (let offset = 0; offset < mp3.length;) {
     const header = parseMpegFrameHeader(mp3, offset);
     if (!header?.frameLength) break;
     starts.push(offset);

@@ -20,7 +20,8 @@ export async function fetchGatewayInfo(apiBaseUrl: string, token: string, signal
     ...(signal === undefined ? {} : { signal }),
   });
   // 401: a wrong DISCORD_TOKEN; the line names the step, never the token.
-  if (!response.ok) throw new Error(`Could not ask Discord how many shards to run: GET /gateway/bot answered ${response.status}`);
+  if (!response.ok)
+    throw new Error(`Could not ask Discord how many shards to run: GET /gateway/bot answered ${response.status}`);
   const body = GatewayBot.parse(await response.json());
   return { shards: body.shards, maxConcurrency: body.session_start_limit.max_concurrency };
 }

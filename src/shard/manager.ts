@@ -54,9 +54,19 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     throw asDiscordUnreachable(error, apiBaseUrl);
   });
   const count = config.shards === 'auto' || config.shards === undefined ? info.shards : config.shards;
-  const manager = new ShardingManager(SHARD_ENTRY, { token: config.discord.token, totalShards: count, respawn: true, mode: 'process', execArgv: heapFlags(process.execArgv), shardArgs: [] });
+  const manager = new ShardingManager(SHARD_ENTRY, {
+    token: config.discord.token,
+    totalShards: count,
+    respawn: true,
+    mode: 'process',
+    execArgv: heapFlags(process.execArgv),
+    shardArgs: [],
+  });
   manager.on('shardCreate', (shard) => watch(shard, logger, manager));
-  logger.info({ shards: count, recommended: info.shards, maxConcurrency: info.maxConcurrency }, 'starting shard processes');
+  logger.info(
+    { shards: count, recommended: info.shards, maxConcurrency: info.maxConcurrency },
+    'starting shard processes',
+  );
   // Shards within one identify bucket may start together; beyond it, one every window, as Discord requires.
   const delay = count <= info.maxConcurrency ? 0 : IDENTIFY_WINDOW_MS;
   const stop = async (): Promise<void> => {

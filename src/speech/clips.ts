@@ -20,7 +20,14 @@ export type PartClip = PlaybackItem & { started?: () => void };
  * One part as a clip for the guild's player. Its audio is requested at `prepare()` (the clip before it started, or
  * the pipeline starting it beside the voice join) or at the latest when its turn comes.
  */
-export function partClip(source: PartSource, request: SpeechRequest, text: string, label: string, charge: Charge, log: Logger): PartClip {
+export function partClip(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  label: string,
+  charge: Charge,
+  log: Logger,
+): PartClip {
   const prefetch = new AbortController();
   let pending: Promise<SpeechAudio> | undefined;
   const start = () => (pending ??= source.fetch(request, text, prefetch.signal, charge));
@@ -76,7 +83,12 @@ export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>
  * from its samples there. Parts in a format SayBot cannot join (the service answered FLAC, M4A or Ogg) stay one
  * file each, as sent, with the cut last frame or streamed sizes made right.
  */
-export async function partsFile(source: PartSource, request: SpeechRequest, texts: readonly string[], charge: Charge): Promise<{ files: RenderedFile[]; seconds: number }> {
+export async function partsFile(
+  source: PartSource,
+  request: SpeechRequest,
+  texts: readonly string[],
+  charge: Charge,
+): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: RenderedFile[] = [];
   for (const text of texts) {
     const response = await source.fetch(request, text, new AbortController().signal, charge);
@@ -84,7 +96,11 @@ export async function partsFile(source: PartSource, request: SpeechRequest, text
   }
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
-    const { data, seconds } = await joinPartsOffThread(parts.map((p) => p.data), format, charge.context.guildId);
+    const { data, seconds } = await joinPartsOffThread(
+      parts.map((p) => p.data),
+      format,
+      charge.context.guildId,
+    );
     return { files: [{ data, format }], seconds };
   }
   let seconds = 0;
@@ -115,11 +131,18 @@ export function fileAsVoiceMessage(file: RenderedFile, encoding: Readonly<OpusSe
  * Every part joined into one voice message (Ogg Opus, duration, waveform). Each part is requested when the one
  * before it has been read, as a file's parts are; a cached part's stored packets go in as they are.
  */
-export function partsVoiceMessage(source: PartSource, request: SpeechRequest, texts: readonly string[], charge: Charge): Promise<VoiceMessage> {
+export function partsVoiceMessage(
+  source: PartSource,
+  request: SpeechRequest,
+  texts: readonly string[],
+  charge: Charge,
+): Promise<VoiceMessage> {
   const signal = new AbortController().signal;
-  return renderVoiceMessage((async function* () {
-    for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
-  })());
+  return renderVoiceMessage(
+    (async function* () {
+      for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
+    })(),
+  );
 }
 
 /** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */

@@ -29,7 +29,11 @@ export class FreeRequestRate {
     if (times.length >= this.#perMinute) {
       this.#taken.set(key, times);
       const oldest = times[0] ?? now;
-      throw new Refusal({ code: 'free-rate', limit: this.#perMinute, waitSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)) });
+      throw new Refusal({
+        code: 'free-rate',
+        limit: this.#perMinute,
+        waitSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
+      });
     }
     times.push(now);
     // Re-inserted: the Map's order is then the order of last use, and the first key the longest unused.

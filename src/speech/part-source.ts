@@ -115,7 +115,8 @@ export class PartSource {
   }
 
   #key(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): string {
-    if (request.kind === 'emotion') return cacheKey({ endpoint: 'emotion-tts', text, voice: request.voice, exaggeration: request.exaggeration });
+    if (request.kind === 'emotion')
+      return cacheKey({ endpoint: 'emotion-tts', text, voice: request.voice, exaggeration: request.exaggeration });
     return cacheKey({
       endpoint: 'tts',
       text,
@@ -131,10 +132,15 @@ export class PartSource {
    * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
    */
   needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
-    return Promise.all(texts.map(async (text) => {
-      const free = request.kind === 'ready' || (await this.#changedCached(request, text)) || (await this.#originalFree(request, text));
-      return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
-    }));
+    return Promise.all(
+      texts.map(async (text) => {
+        const free =
+          request.kind === 'ready' ||
+          (await this.#changedCached(request, text)) ||
+          (await this.#originalFree(request, text));
+        return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
+      }),
+    );
   }
 
   async #originalFree(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<boolean> {
@@ -154,7 +160,8 @@ export class PartSource {
 
   /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
   checkVoice(request: SpeechRequest): void {
-    if (request.kind !== 'ready' && this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
+    if (request.kind !== 'ready' && this.#deleted.has(request.voice))
+      throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
   }
 
   /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
@@ -175,10 +182,19 @@ export class PartSource {
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
-  async #fetchOriginal(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+  async #fetchOriginal(
+    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    text: string,
+    signal: AbortSignal,
+    charge?: Charge,
+  ): Promise<SpeechAudio> {
     const key = this.#key(request, text);
     const endpoint = endpointOf(request);
-    const { value, leader } = this.#flights.join(key, () => this.#start(request, text, key, charge), (f) => f.then((flight) => flight.done));
+    const { value, leader } = this.#flights.join(
+      key,
+      () => this.#start(request, text, key, charge),
+      (f) => f.then((flight) => flight.done),
+    );
     let flight: Flight;
     try {
       flight = await abortable(value, signal);
@@ -197,7 +213,13 @@ export class PartSource {
    * or saves it exactly once (the original is cached on its own key, so every other speed of the text is free),
    * then changed in the audio worker, once for identical requests at once, and cached with its Opus packets.
    */
-  async #fetchChanged(request: Exclude<SpeechRequest, { kind: 'ready' }>, effects: AudioEffects, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+  async #fetchChanged(
+    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    effects: AudioEffects,
+    text: string,
+    signal: AbortSignal,
+    charge?: Charge,
+  ): Promise<SpeechAudio> {
     const original = withoutEffects(request);
     const key = effectsKey(this.#key(original, text), effects);
     // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
@@ -209,14 +231,25 @@ export class PartSource {
       return cachedPart(hit, this.encoding);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
-    const { value, leader } = this.#changing.join(key, () => this.#change(audio, effects, key, request.voice, generation, charge?.context.guildId), (c) => c.then((changed) => changed.done));
+    const { value, leader } = this.#changing.join(
+      key,
+      () => this.#change(audio, effects, key, request.voice, generation, charge?.context.guildId),
+      (c) => c.then((changed) => changed.done),
+    );
     // Identical requests at once: the leader's original is changed, the others' copies are let go.
     if (!leader) audio.body.destroy();
     return (await abortable(value, signal)).part();
   }
 
   /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(audio: SpeechAudio, effects: AudioEffects, key: string, voiceId: string, generation: number, guild = ''): Promise<Changed> {
+  async #change(
+    audio: SpeechAudio,
+    effects: AudioEffects,
+    key: string,
+    voiceId: string,
+    generation: number,
+    guild = '',
+  ): Promise<Changed> {
     const bytes = Buffer.concat(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
@@ -224,7 +257,10 @@ export class PartSource {
     } catch (error) {
       if (!(error instanceof UnsupportedAudioError)) throw error;
       // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
-      this.#log.warn({ code: 'audio-effects-skipped', format: audio.format }, 'speed and volume not applied: the audio format cannot be changed here');
+      this.#log.warn(
+        { code: 'audio-effects-skipped', format: audio.format },
+        'speed and volume not applied: the audio format cannot be changed here',
+      );
       const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) }, this.encoding);
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
@@ -237,7 +273,12 @@ export class PartSource {
     return { part: () => fill.part(), done };
   }
 
-  async #start(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
+  async #start(
+    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    text: string,
+    key: string,
+    charge: Charge | undefined,
+  ): Promise<Flight> {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
@@ -248,7 +289,9 @@ export class PartSource {
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#send(request, text));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
+        this.#send(request, text),
+      );
     } catch (error) {
       this.#spends.undelivered(error, payer, endpointOf(request), text);
       if (payer !== charge) payer?.close();
@@ -257,17 +300,20 @@ export class PartSource {
     // Paid the moment the service accepted it, and recorded once its body is over (a bounded wait: the call's
     // total timeout, and the audio its text can take): as spent, or as spent and undelivered when the body went
     // past that bound and was cut. Its budget hold stays until then, so nothing is under-counted meanwhile.
-    const recorded = finished(response.body).then(
-      () => this.#spends.spent(payer, text, endpointOf(request), response),
-      (error: unknown) => {
-        if (!(error instanceof OversizedResponseError)) return this.#spends.spent(payer, text, endpointOf(request), response);
-        this.#spends.undelivered(error, payer, endpointOf(request), text);
-        payer?.release(text);
-        return undefined;
-      },
-    ).finally(() => {
-      if (payer !== charge) payer?.close();
-    });
+    const recorded = finished(response.body)
+      .then(
+        () => this.#spends.spent(payer, text, endpointOf(request), response),
+        (error: unknown) => {
+          if (!(error instanceof OversizedResponseError))
+            return this.#spends.spent(payer, text, endpointOf(request), response);
+          this.#spends.undelivered(error, payer, endpointOf(request), text);
+          payer?.release(text);
+          return undefined;
+        },
+      )
+      .finally(() => {
+        if (payer !== charge) payer?.close();
+      });
     const fill = new AudioFill(response, this.encoding);
     const cache = this.#cache;
     const cached = fill.complete.then(
@@ -283,16 +329,26 @@ export class PartSource {
    * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked. A cache-only
    * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
    */
-  async #payer(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
+  async #payer(
+    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    text: string,
+    charge: Charge | undefined,
+  ): Promise<Charge | undefined> {
     if (charge === undefined || charge.reserves(text)) return charge;
     if (this.#freeOnly.has(charge)) throw new SpeechInputError({ code: 'not-cached' });
     if (this.#accounting === undefined) return charge;
-    return this.#accounting.authorizeLate(charge, { text, endpoint: endpointOf(request), characters: countCharacters(text), free: false });
+    return this.#accounting.authorizeLate(charge, {
+      text,
+      endpoint: endpointOf(request),
+      characters: countCharacters(text),
+      free: false,
+    });
   }
 
   #send(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<AudioResponse> {
     const options = { signal: this.#shutdown.signal };
-    if (request.kind === 'emotion') return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, options);
+    if (request.kind === 'emotion')
+      return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, options);
     return this.#client.tts(
       {
         text,
@@ -306,10 +362,17 @@ export class PartSource {
   }
 
   /** Creates a cloned voice; its characters are recorded like any other request's. */
-  async cloneVoice(text: string, clip: { data: Uint8Array; filename: string; contentType: string }, signal?: AbortSignal, charge?: Charge): Promise<CloneVoiceResponse> {
+  async cloneVoice(
+    text: string,
+    clip: { data: Uint8Array; filename: string; contentType: string },
+    signal?: AbortSignal,
+    charge?: Charge,
+  ): Promise<CloneVoiceResponse> {
     let response: CloneVoiceResponse;
     try {
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => this.#client.cloneVoice({ text, ref_audio: clip }, { signal }));
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
+        this.#client.cloneVoice({ text, ref_audio: clip }, { signal }),
+      );
     } catch (error) {
       this.#spends.undelivered(error, charge, 'voice-clone', text);
       charge?.release(text);

@@ -46,7 +46,11 @@ export interface RequestPolicy {
 }
 
 /** A member's own request (a command, a menu, a reply's button): every rule holds. */
-export const MEMBER_REQUEST: Readonly<RequestPolicy> = { memberCooldown: true, queueBounded: true, requesterMayStop: true };
+export const MEMBER_REQUEST: Readonly<RequestPolicy> = {
+  memberCooldown: true,
+  queueBounded: true,
+  requesterMayStop: true,
+};
 
 /** Where the audio goes. The front-end chooses it (member in voice or not, `output` option, server default). */
 export type SpeechTarget =
@@ -101,7 +105,12 @@ export type SpeechOutcome =
    * The reply as one voice message; `seconds` is its declared duration. `insteadOfFile`: a file was asked for, but
    * it would have been over the target's size limit (its format, size and the limit, to tell the member why).
    */
-  | { kind: 'voice-message'; message: VoiceMessage; seconds: number; insteadOfFile?: { format: AudioFormat; bytes: number; limit: number } };
+  | {
+      kind: 'voice-message';
+      message: VoiceMessage;
+      seconds: number;
+      insteadOfFile?: { format: AudioFormat; bytes: number; limit: number };
+    };
 
 /** A reference clip for a new voice, checked by the front-end (src/bot/frontend/reference-clip.ts). */
 export interface CloneClip {
@@ -177,7 +186,10 @@ export class SpeechPipeline {
     this.#metrics = options.metrics;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     const now = options.now;
-    this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, now === undefined ? Date.now : () => now().getTime());
+    this.#freeRate = new FreeRequestRate(
+      options.freePerMinute ?? 0,
+      now === undefined ? Date.now : () => now().getTime(),
+    );
   }
 
   speak(order: SpeechOrder): SpeechJob {
@@ -201,9 +213,18 @@ export class SpeechPipeline {
    * Creates a cloned voice from a checked reference clip: its characters are checked and held like any request's
    * (a clone is never cached), sent, and recorded. The service answers with its ID and, often, audio.
    */
-  async cloneVoice(requester: Requester, text: string, clip: CloneClip, signal?: AbortSignal): Promise<CloneVoiceResponse> {
+  async cloneVoice(
+    requester: Requester,
+    text: string,
+    clip: CloneClip,
+    signal?: AbortSignal,
+  ): Promise<CloneVoiceResponse> {
     const characters = countCharacters(text);
-    const charge = await this.#accounting.authorize(spendContext(requester), [{ text, endpoint: 'voice-clone', characters, free: false }], requester.policy);
+    const charge = await this.#accounting.authorize(
+      spendContext(requester),
+      [{ text, endpoint: 'voice-clone', characters, free: false }],
+      requester.policy,
+    );
     try {
       return await this.#source.cloneVoice(text, clip, signal, charge);
     } finally {
@@ -244,8 +265,13 @@ export class SpeechPipeline {
     const admission = this.#queue.admit({
       guildId: requester.guildId,
       userId: requester.userId,
-      ...(target.kind === 'voice' ? { voice: { clips: texts.length, seconds: estimateSpeechSeconds(texts.join('')) } } : {}),
-      enforce: enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp === true || request.kind === 'ready' }),
+      ...(target.kind === 'voice'
+        ? { voice: { clips: texts.length, seconds: estimateSpeechSeconds(texts.join('')) } }
+        : {}),
+      enforce: enforcementFor({
+        queueBounded: requester.policy.queueBounded,
+        paid: order.followUp === true || request.kind === 'ready',
+      }),
     });
     const context = spendContext(requester);
     let charge: Charge;
@@ -255,10 +281,12 @@ export class SpeechPipeline {
         charge = this.#accounting.unchecked(context);
       } else {
         const needs = await this.#inOrder(this.#source.needs(request, texts));
-        if (order.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+        if (order.cachedOnly === true && needs.some((need) => !need.free))
+          throw new SpeechInputError({ code: 'not-cached' });
         // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
         // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
-        if (requester.policy.queueBounded && needs.every((need) => need.free)) this.#freeRate.take(requester.guildId, requester.userId);
+        if (requester.policy.queueBounded && needs.every((need) => need.free))
+          this.#freeRate.take(requester.guildId, requester.userId);
         charge = await this.#accounting.authorize(context, needs, requester.policy);
         if (order.cachedOnly === true) this.#source.onlyFree(charge);
       }
@@ -282,7 +310,12 @@ export class SpeechPipeline {
         const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
-      if (order.target.kind === 'file' || !accepted.playback) return await this.#render(order.request, accepted, order.target.kind === 'file' ? order.target.sizeLimit : undefined);
+      if (order.target.kind === 'file' || !accepted.playback)
+        return await this.#render(
+          order.request,
+          accepted,
+          order.target.kind === 'file' ? order.target.sizeLimit : undefined,
+        );
       return await this.#play(order, order.target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
       discard(order.request);
@@ -297,13 +330,26 @@ export class SpeechPipeline {
    * Every part read whole, in order, as one file; one over `sizeLimit` becomes a voice message (what Discord
    * would refuse as a file fits as Opus), so the member gets the audio instead of an upload error.
    */
-  async #render(request: SpeechRequest, { texts, charge }: Accepted, sizeLimit: number | undefined): Promise<SpeechOutcome> {
+  async #render(
+    request: SpeechRequest,
+    { texts, charge }: Accepted,
+    sizeLimit: number | undefined,
+  ): Promise<SpeechOutcome> {
     const { files, seconds } = await partsFile(this.#source, request, texts, charge);
     const file = files[0];
-    if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit) return { kind: 'files', files, seconds };
-    this.#log.info({ code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit }, 'file over the upload limit: rendering a voice message instead');
+    if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
+      return { kind: 'files', files, seconds };
+    this.#log.info(
+      { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
+      'file over the upload limit: rendering a voice message instead',
+    );
     const message = await fileAsVoiceMessage(file, this.#source.encoding);
-    return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit } };
+    return {
+      kind: 'voice-message',
+      message,
+      seconds: message.durationSecs,
+      insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit },
+    };
   }
 
   /**
@@ -311,12 +357,21 @@ export class SpeechPipeline {
    * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
    * part; each later part's request starts as the part before it starts playing.
    */
-  async #play(order: SpeechOrder, voiceChannelId: string, accepted: Accepted, playback: { player: GuildPlayer; lane: Lane }, heard: () => void): Promise<SpeechOutcome> {
+  async #play(
+    order: SpeechOrder,
+    voiceChannelId: string,
+    accepted: Accepted,
+    playback: { player: GuildPlayer; lane: Lane },
+    heard: () => void,
+  ): Promise<SpeechOutcome> {
     const { requester, request } = order;
     const { player, lane } = playback;
     const label = `${requester.command}:${requester.id}`;
-    const clips = accepted.texts.map((text, index) => partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log));
-    for (const clip of clips) clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
+    const clips = accepted.texts.map((text, index) =>
+      partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log),
+    );
+    for (const clip of clips)
+      clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
     const first = clips[0];
     if (first) first.started = () => this.#firstFrame(requester, heard);
     // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
@@ -342,7 +397,11 @@ export class SpeechPipeline {
   }
 
   /** The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense alone. */
-  async #played(player: GuildPlayer, clips: readonly PartClip[], results: ReadonlyArray<Promise<PlaybackResult>>): Promise<SpeechOutcome> {
+  async #played(
+    player: GuildPlayer,
+    clips: readonly PartClip[],
+    results: ReadonlyArray<Promise<PlaybackResult>>,
+  ): Promise<SpeechOutcome> {
     let seconds = 0;
     for (const pending of results) {
       const result = await pending;

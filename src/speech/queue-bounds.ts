@@ -81,7 +81,12 @@ export class QueueBook {
 
   /** Counts the request in, or throws a Refusal naming the bound it would break (nothing is counted then). */
   admit(request: AdmissionRequest): Admission {
-    const queue = this.#guilds.get(request.guildId) ?? { clips: 0, seconds: 0, members: new Map<string, number>(), requests: 0 };
+    const queue = this.#guilds.get(request.guildId) ?? {
+      clips: 0,
+      seconds: 0,
+      members: new Map<string, number>(),
+      requests: 0,
+    };
     const mine = queue.members.get(request.userId) ?? 0;
     const { guildClips, guildSeconds, memberRequests } = this.#bounds;
     if (request.enforce.member && memberRequests > 0 && mine >= memberRequests) {
@@ -94,7 +99,12 @@ export class QueueBook {
         throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: queue.clips });
       }
       if (guildSeconds > 0 && queue.seconds + voice.seconds > guildSeconds) {
-        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued: Math.ceil(queue.seconds) });
+        throw new Refusal({
+          code: 'queue-guild-full',
+          bound: 'seconds',
+          limit: guildSeconds,
+          queued: Math.ceil(queue.seconds),
+        });
       }
     }
     queue.members.set(request.userId, mine + 1);

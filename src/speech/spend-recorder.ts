@@ -32,7 +32,11 @@ export class SpendRecorder {
   /** A part (or a clone) the service charged for and delivered. */
   spent(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, receipt: PaidReceipt): Promise<void> {
     return this.#record(charge, text, {
-      endpoint, characters: countCharacters(text), cached: false, usage: receipt.usage, requestId: receipt.requestId,
+      endpoint,
+      characters: countCharacters(text),
+      cached: false,
+      usage: receipt.usage,
+      requestId: receipt.requestId,
     });
   }
 
@@ -43,10 +47,28 @@ export class SpendRecorder {
   undelivered(error: unknown, charge: Charge | undefined, endpoint: SpendEndpoint, text: string): void {
     if (!(error instanceof UndeliveredError) || !charge || !this.#accounting) return;
     const spend = {
-      endpoint, characters: countCharacters(text), cached: false, undelivered: true, usage: error.usage, requestId: error.requestId,
+      endpoint,
+      characters: countCharacters(text),
+      cached: false,
+      undelivered: true,
+      usage: error.usage,
+      requestId: error.requestId,
     };
-    this.#log.warn({ code: 'api-undelivered', ...charge.context, endpoint, characters: spend.characters, requestId: error.requestId }, 'charged by the Voice API but not delivered: recorded as spent');
-    void this.#track(this.#accounting.record(charge.context, spend).catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')));
+    this.#log.warn(
+      {
+        code: 'api-undelivered',
+        ...charge.context,
+        endpoint,
+        characters: spend.characters,
+        requestId: error.requestId,
+      },
+      'charged by the Voice API but not delivered: recorded as spent',
+    );
+    void this.#track(
+      this.#accounting
+        .record(charge.context, spend)
+        .catch((e: unknown) => this.#log.error({ err: e, ...charge.context }, 'could not record a spend')),
+    );
   }
 
   /** Resolves once every spend being written has reached the store (or failed, logged). */
@@ -59,7 +81,11 @@ export class SpendRecorder {
       charge?.release(text);
       return Promise.resolve();
     }
-    return this.#track(charge.record(text, spend).catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')));
+    return this.#track(
+      charge
+        .record(text, spend)
+        .catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')),
+    );
   }
 
   #track(task: Promise<void>): Promise<void> {

@@ -12,7 +12,8 @@ export type UsableVoice = { kind: 'preset'; voiceId: string } | { kind: 'cloned'
  */
 export async function usableVoice(store: Store, guildId: string, idOrName: string): Promise<UsableVoice> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  const cloned = (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
+  const cloned =
+    (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
   throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }

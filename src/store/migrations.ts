@@ -279,7 +279,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
-    name: 'the store\'s own secrets',
+    name: "the store's own secrets",
     sql: `
       -- A key made once per database (period-pseudonym.ts): a deleted member's or server's spends of the day or
       -- month under way keep counting against their budgets under a keyed pseudonym, never under their ID.
@@ -388,7 +388,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'auto-read says files or not',
     // NULL: the default (AUTO_READ_DEFAULTS), as every auto-read setting.
     up: (db, types) => [
-      db.schema.alterTable('auto_read').addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
     ],
   },
 ];
@@ -416,7 +418,8 @@ function runStep(db: DatabaseSync, migration: Migration): void {
     db.exec(migration.sql);
     return;
   }
-  for (const statement of compileStep(migration, 'sqlite')) db.prepare(statement.sql).run(...(statement.parameters as SQLInputValue[]));
+  for (const statement of compileStep(migration, 'sqlite'))
+    db.prepare(statement.sql).run(...(statement.parameters as SQLInputValue[]));
 }
 
 /**
@@ -438,7 +441,11 @@ export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIG
       if (current > latest) throw new SchemaTooNewError(current);
       if (current < migration.version) {
         runStep(db, migration);
-        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          migration.version,
+          migration.name,
+          Date.now(),
+        );
         applied.push(migration.version);
       }
       db.exec('COMMIT');

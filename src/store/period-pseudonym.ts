@@ -7,7 +7,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Dialect } from './dialect.ts';
 
 /** The UTC month and day a moment counts in (the spends' and running totals' keys). */
-export const periodKeys = (at: Date): { month: string; day: string } => ({ month: at.toISOString().slice(0, 7), day: at.toISOString().slice(0, 10) });
+export const periodKeys = (at: Date): { month: string; day: string } => ({
+  month: at.toISOString().slice(0, 7),
+  day: at.toISOString().slice(0, 10),
+});
 
 const KEY_NAME = 'forget-period-key';
 const keys = new WeakMap<Dialect, Promise<Buffer>>();
@@ -17,9 +20,16 @@ export function pseudonymKey(d: Dialect): Promise<Buffer> {
   let key = keys.get(d);
   if (!key) {
     key = (async () => {
-      await d.db.insertInto('store_secrets').values({ name: KEY_NAME, value: randomBytes(32).toString('hex') })
-        .onConflict((oc) => oc.column('name').doNothing()).execute();
-      const row = await d.db.selectFrom('store_secrets').select('value').where('name', '=', KEY_NAME).executeTakeFirstOrThrow();
+      await d.db
+        .insertInto('store_secrets')
+        .values({ name: KEY_NAME, value: randomBytes(32).toString('hex') })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await d.db
+        .selectFrom('store_secrets')
+        .select('value')
+        .where('name', '=', KEY_NAME)
+        .executeTakeFirstOrThrow();
       return Buffer.from(row.value, 'hex');
     })();
     key.catch(() => keys.delete(d));

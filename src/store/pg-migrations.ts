@@ -293,8 +293,13 @@ export async function migratePostgres(client: pg.PoolClient): Promise<number[]> 
       if (current > latest) throw new SchemaTooNewError(current);
       if (current < migration.version) {
         // Without parameters as one simple query: a released step's SQL holds several statements.
-        for (const { sql, parameters } of statements) await (parameters.length === 0 ? client.query(sql) : client.query(sql, [...parameters]));
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
+        for (const { sql, parameters } of statements)
+          await (parameters.length === 0 ? client.query(sql) : client.query(sql, [...parameters]));
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
         applied.push(migration.version);
       }
       await client.query('COMMIT');

@@ -12,7 +12,9 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PgStoreOptions {
@@ -24,7 +26,11 @@ export interface PgStoreOptions {
 
 /** A hung server or a lock held by another session ends in an error the caller turns into a refusal. */
 const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
-  connectMs: 5000, statementMs: 15_000, lockMs: 4000, idleInTransactionMs: 15_000, keepAliveMs: 10_000,
+  connectMs: 5000,
+  statementMs: 15_000,
+  lockMs: 4000,
+  idleInTransactionMs: 15_000,
+  keepAliveMs: 10_000,
 };
 
 /**
@@ -41,7 +47,9 @@ export class PgStore extends KyselyStore {
   static async open(connectionString: string, options: PgStoreOptions = {}): Promise<PgStore> {
     const t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const pool = new pg.Pool({
-      connectionString, max: options.maxConnections ?? 5, types,
+      connectionString,
+      max: options.maxConnections ?? 5,
+      types,
       connectionTimeoutMillis: t.connectMs,
       // Sent as the session's settings at connect: the server itself ends a statement, a lock wait or an open
       // transaction left idle (a process stuck between statements) past these.
@@ -70,6 +78,10 @@ export class PgStore extends KyselyStore {
   }
 
   get schemaVersion(): Promise<number> {
-    return this.dialect.db.selectFrom('schema_migrations').select((eb) => eb.fn.max('version').as('v')).executeTakeFirst().then((row) => Number(row?.v ?? 0));
+    return this.dialect.db
+      .selectFrom('schema_migrations')
+      .select((eb) => eb.fn.max('version').as('v'))
+      .executeTakeFirst()
+      .then((row) => Number(row?.v ?? 0));
   }
 }

@@ -66,7 +66,9 @@ export interface QuotaState {
 }
 
 /** A server's own budgets (see src/quota/budgets.ts); a field absent = the server set none. */
-export type GuildBudgetSettings = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>>;
+export type GuildBudgetSettings = Partial<
+  Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
+>;
 
 /** The budgets a hold is checked against (characters; absent = no such limit). */
 export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;

@@ -14,7 +14,9 @@ export const present = <T extends object>(fields: T): Present<T> =>
 
 /** Only the fields given (null kept: it clears a column), for an update that leaves the others as they are. */
 export const given = <T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 
 export const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 export const dateOf = (ms: number | null): Date | undefined => (ms === null ? undefined : new Date(ms));
@@ -22,8 +24,15 @@ export const dateOf = (ms: number | null): Date | undefined => (ms === null ? un
 export const flagOf = (v: number | null): boolean | undefined => (v === null ? undefined : v !== 0);
 
 /** The speech settings columns a preset and a member's defaults share, as the settings they fix. */
-export const speechSettingsOf = (row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>): SpeechSettings =>
+export const speechSettingsOf = (
+  row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>,
+): SpeechSettings =>
   present({
-    voice: row.voice, language: row.language, tone: row.tone, exaggeration: row.exaggeration, format: row.format,
-    speed: row.speed, volume: row.volume,
+    voice: row.voice,
+    language: row.language,
+    tone: row.tone,
+    exaggeration: row.exaggeration,
+    format: row.format,
+    speed: row.speed,
+    volume: row.volume,
   });

@@ -42,7 +42,10 @@ export interface BuiltStep {
 export type SchemaDialect = 'sqlite' | 'postgres';
 
 /** A dialect that compiles and never connects: its driver refuses to run anything. */
-function compileOnly(adapter: SqliteAdapter | PostgresAdapter, compiler: () => SqliteQueryCompiler | PostgresQueryCompiler): Kysely<StepTables> {
+function compileOnly(
+  adapter: SqliteAdapter | PostgresAdapter,
+  compiler: () => SqliteQueryCompiler | PostgresQueryCompiler,
+): Kysely<StepTables> {
   const isSqlite = adapter instanceof SqliteAdapter;
   const dialect: Dialect = {
     createAdapter: () => adapter,
@@ -54,7 +57,10 @@ function compileOnly(adapter: SqliteAdapter | PostgresAdapter, compiler: () => S
 }
 
 const BUILDERS: Record<SchemaDialect, { db: Kysely<StepTables>; types: ColumnTypes }> = {
-  sqlite: { db: compileOnly(new SqliteAdapter(), () => new SqliteQueryCompiler()), types: { flag: 'integer', milliseconds: 'integer', real: 'real' } },
+  sqlite: {
+    db: compileOnly(new SqliteAdapter(), () => new SqliteQueryCompiler()),
+    types: { flag: 'integer', milliseconds: 'integer', real: 'real' },
+  },
   postgres: {
     db: compileOnly(new PostgresAdapter(), () => new PostgresQueryCompiler()),
     types: { flag: 'smallint', milliseconds: 'bigint', real: 'double precision' },

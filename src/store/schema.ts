@@ -23,11 +23,39 @@ interface Settings {
 
 export interface Database {
   schema_migrations: { version: number; name: string; applied_at: number };
-  presets: Settings & { id: Generated<number>; guild_id: string; name: string; name_key: string; voice: string; created_by: string; created_at: number };
+  presets: Settings & {
+    id: Generated<number>;
+    guild_id: string;
+    name: string;
+    name_key: string;
+    voice: string;
+    created_by: string;
+    created_at: number;
+  };
   guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
-  member_defaults: Settings & { guild_id: string; user_id: string; spoken_name: Text; read_me: Int; updated_at: number };
-  voice_library: { guild_id: string; voice_id: string; name: string; name_key: string; created_by: string; created_at: number; clip_seconds: number };
-  clone_name_reservations: { guild_id: string; name_key: string; token: string; reserved_by: string; expires_at: number };
+  member_defaults: Settings & {
+    guild_id: string;
+    user_id: string;
+    spoken_name: Text;
+    read_me: Int;
+    updated_at: number;
+  };
+  voice_library: {
+    guild_id: string;
+    voice_id: string;
+    name: string;
+    name_key: string;
+    created_by: string;
+    created_at: number;
+    clip_seconds: number;
+  };
+  clone_name_reservations: {
+    guild_id: string;
+    name_key: string;
+    token: string;
+    reserved_by: string;
+    expires_at: number;
+  };
   spends: {
     id: Generated<number>;
     at: number;
@@ -62,8 +90,23 @@ export interface Database {
     service_reset_at: Int;
     service_updated_at: Int;
   };
-  guild_budgets: { guild_id: string; monthly_chars: Int; member_daily_chars: Int; member_cooldown_seconds: Int; updated_by: string; updated_at: number };
-  budget_holds: { token: string; guild_id: string; user_id: string; month: string; day: string; characters: number; expires_at: number };
+  guild_budgets: {
+    guild_id: string;
+    monthly_chars: Int;
+    member_daily_chars: Int;
+    member_cooldown_seconds: Int;
+    updated_by: string;
+    updated_at: number;
+  };
+  budget_holds: {
+    token: string;
+    guild_id: string;
+    user_id: string;
+    month: string;
+    day: string;
+    characters: number;
+    expires_at: number;
+  };
   /** The binding and reading state, and each setting's column (declared with the setting: AutoReadSettingColumns). */
   auto_read: AutoReadSettingColumns & {
     guild_id: string;
@@ -80,9 +123,15 @@ export interface Database {
   auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };
   auto_read_ignored: { guild_id: string; user_id: string; ignored_by: string; ignored_at: number };
   dictionary_entries: {
-    guild_id: string; word_key: string; word: string; reading: string; updated_by: string; updated_at: number;
+    guild_id: string;
+    word_key: string;
+    word: string;
+    reading: string;
+    updated_by: string;
+    updated_at: number;
     /** A word, or a pattern (held in `word`); position: the order entries apply in, from 1 per guild. */
-    kind: 'word' | 'pattern'; position: number;
+    kind: 'word' | 'pattern';
+    position: number;
   };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };

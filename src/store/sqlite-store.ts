@@ -146,16 +146,22 @@ export class SqliteStore extends KyselyStore {
   constructor(file: string, options: SqliteStoreOptions = {}) {
     const busyMs = options.busyTimeoutMs ?? 5000;
     const db = openDatabase(file, busyMs);
-    super(new Dialect('sqlite', new Kysely<Database>({
-      dialect: {
-        createAdapter: () => new SqliteAdapter(),
-        createDriver: () => new NodeSqliteDriver(db, busyMs),
-        createQueryCompiler: () => new SqliteQueryCompiler(),
-        createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+    super(
+      new Dialect(
+        'sqlite',
+        new Kysely<Database>({
+          dialect: {
+            createAdapter: () => new SqliteAdapter(),
+            createDriver: () => new NodeSqliteDriver(db, busyMs),
+            createQueryCompiler: () => new SqliteQueryCompiler(),
+            createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+          },
+        }),
+      ),
+      async () => {
+        if (db.isOpen) db.close();
       },
-    })), async () => {
-      if (db.isOpen) db.close();
-    });
+    );
     this.path = file;
     this.#db = db;
   }

@@ -11,7 +11,10 @@ export interface ClonedVoice {
 
 export type NewClonedVoice = Omit<ClonedVoice, 'createdAt'> & { createdAt?: Date };
 
-export type AddClonedVoiceResult = { status: 'added'; voice: ClonedVoice } | { status: 'name-taken'; existing: ClonedVoice } | { status: 'full'; limit: number };
+export type AddClonedVoiceResult =
+  | { status: 'added'; voice: ClonedVoice }
+  | { status: 'name-taken'; existing: ClonedVoice }
+  | { status: 'full'; limit: number };
 
 export interface NewNameReservation {
   guildId: string;
@@ -23,7 +26,8 @@ export interface NewNameReservation {
   now?: Date;
 }
 
-export type NameReservationResult = { status: 'reserved'; token: string } | { status: 'name-taken' } | { status: 'full'; limit: number };
+export type NameReservationResult =
+  { status: 'reserved'; token: string } | { status: 'name-taken' } | { status: 'full'; limit: number };
 
 export interface DeletedClonedVoice {
   voice: ClonedVoice;

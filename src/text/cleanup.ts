@@ -41,14 +41,34 @@ const SHORT_INLINE_CODE = 20;
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 const PRIVATE_USE = /[\uE000-\uF8FF]/g;
 
-const EMOJI = /[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0E|\uFE0F/gu;
+const EMOJI =
+  /[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0E|\uFE0F/gu;
 // A URL ends before trailing punctuation that belongs to the sentence around it.
 const URL = /<?\bhttps?:\/\/[^\s<>]*[^\s<>.,!?:;'")\]]>?/gi;
 
 const EXTENSION_KINDS: Record<string, 'image' | 'video' | 'audio'> = {
-  png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', webp: 'image', bmp: 'image', svg: 'image', avif: 'image', heic: 'image',
-  mp4: 'video', mov: 'video', webm: 'video', mkv: 'video', avi: 'video', m4v: 'video',
-  mp3: 'audio', wav: 'audio', ogg: 'audio', opus: 'audio', flac: 'audio', m4a: 'audio', aac: 'audio',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  gif: 'image',
+  webp: 'image',
+  bmp: 'image',
+  svg: 'image',
+  avif: 'image',
+  heic: 'image',
+  mp4: 'video',
+  mov: 'video',
+  webm: 'video',
+  mkv: 'video',
+  avi: 'video',
+  m4v: 'video',
+  mp3: 'audio',
+  wav: 'audio',
+  ogg: 'audio',
+  opus: 'audio',
+  flac: 'audio',
+  m4a: 'audio',
+  aac: 'audio',
 };
 
 /** The message as text to speak; an empty string when there is nothing worth speaking. */
@@ -60,8 +80,9 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
 
   let text = content.normalize('NFC').replace(PRIVATE_USE, '');
   text = text.replace(/```[\s\S]*?(```|$)/g, () => word(words.code));
-  text = text.replace(/`([^`\n]+)`/g, (_, inner: string) => (
-    [...inner.trim()].length <= SHORT_INLINE_CODE ? word(inner.trim()) : word(words.code)));
+  text = text.replace(/`([^`\n]+)`/g, (_, inner: string) =>
+    [...inner.trim()].length <= SHORT_INLINE_CODE ? word(inner.trim()) : word(words.code),
+  );
   text = text.replace(/\|\|[\s\S]*?\|\|/g, () => word(words.spoiler));
   text = unmaskLinks(text);
   text = text.replace(URL, (url) => word(linkWord(url, words)));
@@ -70,7 +91,9 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
   text = text.replace(/<#(\d+)>/g, (_, id: string) => word(context.channels?.[id] ?? words.unknownChannel));
   text = text.replace(/<\/([\w\- ]+):\d+>/gu, (_, name: string) => word(name));
   text = text.replace(/<a?:([^:\s<>]+):\d+>/g, (_, name: string) => word(name.replace(/_/g, ' ').trim()));
-  text = text.replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_, seconds: string) => word(spokenDate(Number(seconds), language)));
+  text = text.replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_, seconds: string) =>
+    word(spokenDate(Number(seconds), language)),
+  );
   text = text.replace(/@everyone\b/g, () => word(words.everyone)).replace(/@here\b/g, () => word(words.here));
   text = text.replace(EMOJI, '');
   text = stripMarkdown(text);
@@ -82,7 +105,10 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
     const after = /[A-Za-z0-9\uE000]/.test(whole[offset + match.length] ?? '') ? ' ' : '';
     return before + (spoken[Number(index)] ?? '') + after;
   });
-  text = text.replace(/\s+/g, ' ').replace(/\s+([,.!?、。])/g, '$1').trim();
+  text = text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.!?、。])/g, '$1')
+    .trim();
   if (!/[\p{L}\p{N}]/u.test(text)) text = '';
   text = cutToLength(text, context.maxLength ?? DEFAULT_MAX_LENGTH, words);
   return announce(text, context, words);
@@ -108,10 +134,12 @@ function spokenDate(seconds: number, language: SpokenLanguage): string {
 function stripMarkdown(text: string): string {
   const unmarked = text
     .split('\n')
-    .map((line) => line
-      .replace(/^\s*(?:>>> |> )/, '')
-      .replace(/^\s*(?:#{1,3}|-#) /, '')
-      .replace(/^\s*[-*+] /, ''))
+    .map((line) =>
+      line
+        .replace(/^\s*(?:>>> |> )/, '')
+        .replace(/^\s*(?:#{1,3}|-#) /, '')
+        .replace(/^\s*[-*+] /, ''),
+    )
     .join('\n')
     .replace(/\\([*_~|`>#\\-])/g, '$1')
     .replace(/\*\*|__|~~|\*/g, '');
@@ -143,8 +171,14 @@ function cutToLength(text: string, max: number, words: SpokenWords): string {
   let cut = room;
   for (let i = room; i > room / 2; i--) {
     const c = head[i] ?? '';
-    if (/\s/u.test(c)) { cut = i; break; }
-    if (/[、。，,.!?！？]/u.test(c) && i < room) { cut = i + 1; break; }
+    if (/\s/u.test(c)) {
+      cut = i;
+      break;
+    }
+    if (/[、。，,.!?！？]/u.test(c) && i < room) {
+      cut = i + 1;
+      break;
+    }
   }
   const kept = trimEndOf(chars.slice(0, cut).join(''), SENTENCE_TAIL);
   return kept + suffix;
@@ -158,7 +192,11 @@ function announce(text: string, context: CleanupContext, words: SpokenWords): st
   for (const name of context.stickerNames ?? []) extras.push(fill(words.sticker, { name }));
   // A reply or forward with nothing to speak is not announced: the announcement alone would be noise.
   if (text === '' && extras.length === 0) return '';
-  const lead = context.forwarded ? words.forwarded : context.replyTo !== undefined ? fill(words.replyTo, { name: context.replyTo }) : '';
+  const lead = context.forwarded
+    ? words.forwarded
+    : context.replyTo !== undefined
+      ? fill(words.replyTo, { name: context.replyTo })
+      : '';
   return [lead, text, ...extras].filter((part) => part !== '').join(words.pause);
 }
 
@@ -166,5 +204,5 @@ function attachmentKind(attachment: AttachmentInfo): 'image' | 'video' | 'audio'
   const type = attachment.contentType?.split('/')[0];
   if (type === 'image' || type === 'video' || type === 'audio') return type;
   const extension = attachment.filename.toLowerCase().split('.').at(-1) ?? '';
-  return attachment.filename.includes('.') ? EXTENSION_KINDS[extension] ?? 'file' : 'file';
+  return attachment.filename.includes('.') ? (EXTENSION_KINDS[extension] ?? 'file') : 'file';
 }

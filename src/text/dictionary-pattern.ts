@@ -13,10 +13,23 @@ export const MAX_PROGRAM_SIZE = 1000;
 
 /** What RE2 said, as a stable code (localised replies); `part` is the piece of the pattern it is about. */
 export type SyntaxCode =
-  | 'backReference' | 'lookAround' | 'missingBracket' | 'missingParen' | 'unexpectedParen' | 'trailingBackslash'
-  | 'badEscape' | 'badGroupName' | 'badRepetition' | 'badRepeatCount' | 'badRange' | 'unsupported' | 'tooComplex' | 'other';
+  | 'backReference'
+  | 'lookAround'
+  | 'missingBracket'
+  | 'missingParen'
+  | 'unexpectedParen'
+  | 'trailingBackslash'
+  | 'badEscape'
+  | 'badGroupName'
+  | 'badRepetition'
+  | 'badRepeatCount'
+  | 'badRange'
+  | 'unsupported'
+  | 'tooComplex'
+  | 'other';
 
-export type PatternProblem = { code: 'syntax'; syntax: SyntaxCode; part: string } | { code: 'unknownGroup'; group: string };
+export type PatternProblem =
+  { code: 'syntax'; syntax: SyntaxCode; part: string } | { code: 'unknownGroup'; group: string };
 
 export interface PatternMatch {
   start: number;
@@ -64,7 +77,11 @@ function syntaxProblem(error: RE2JSSyntaxException): PatternProblem {
  * The reading as pieces: `$1`…`$99` (two digits when the pattern has that many groups, as JavaScript reads them),
  * `$<name>`, `$&` (the whole match), `$$` (a dollar); any other `$` is itself. A group the pattern lacks is refused.
  */
-function parseReading(reading: string, groups: number, names: Readonly<Record<string, number>>): Piece[] | PatternProblem {
+function parseReading(
+  reading: string,
+  groups: number,
+  names: Readonly<Record<string, number>>,
+): Piece[] | PatternProblem {
   const pieces: Piece[] = [];
   let literal = '';
   const push = (piece: Piece) => {
@@ -110,16 +127,21 @@ function parseReading(reading: string, groups: number, names: Readonly<Record<st
 }
 
 /** The pattern compiled with its reading, or what is wrong with either. Never throws. */
-export function compilePattern(pattern: string, reading: string): { ok: true; value: CompiledPattern } | { ok: false; problem: PatternProblem } {
+export function compilePattern(
+  pattern: string,
+  reading: string,
+): { ok: true; value: CompiledPattern } | { ok: false; problem: PatternProblem } {
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);
   } catch (error) {
     if (error instanceof RE2JSSyntaxException) return { ok: false, problem: syntaxProblem(error) };
-    if (error instanceof RE2JSException) return { ok: false, problem: { code: 'syntax', syntax: 'other', part: error.message.slice(0, 40) } };
+    if (error instanceof RE2JSException)
+      return { ok: false, problem: { code: 'syntax', syntax: 'other', part: error.message.slice(0, 40) } };
     throw error;
   }
-  if (compiled.programSize() > MAX_PROGRAM_SIZE) return { ok: false, problem: { code: 'syntax', syntax: 'tooComplex', part: '' } };
+  if (compiled.programSize() > MAX_PROGRAM_SIZE)
+    return { ok: false, problem: { code: 'syntax', syntax: 'tooComplex', part: '' } };
   const pieces = parseReading(reading, compiled.groupCount(), compiled.namedGroups());
   if (!Array.isArray(pieces)) return { ok: false, problem: pieces };
   // A reading without groups is the same text at every match.
@@ -130,7 +152,9 @@ export function compilePattern(pattern: string, reading: string): { ok: true; va
       *matches(text) {
         const matcher = compiled.matcher(text);
         while (matcher.find()) {
-          const said = fixed ?? pieces.map((piece) => ('text' in piece ? piece.text : matcher.group(piece.group) ?? '')).join('');
+          const said =
+            fixed ??
+            pieces.map((piece) => ('text' in piece ? piece.text : (matcher.group(piece.group) ?? ''))).join('');
           yield { start: matcher.start(), end: matcher.end(), reading: said };
         }
       },

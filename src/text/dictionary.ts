@@ -47,10 +47,24 @@ export const isPattern = (entry: DictionaryEntry): entry is PatternEntry => 'pat
 /** Why an entry or a file was refused; `code` is stable (logs, localised replies), `params` fill the message. */
 export interface DictionaryProblem {
   code:
-    | 'emptyWord' | 'wordTooLong' | 'emptyReading' | 'readingTooLong' | 'controlCharacter'
-    | 'emptyPattern' | 'patternTooLong' | 'badPattern' | 'unknownGroup'
-    | 'full' | 'patternsFull' | 'duplicate'
-    | 'notJson' | 'unsupportedVersion' | 'badShape' | 'tooManyEntries' | 'tooManyPatterns' | 'badEntry';
+    | 'emptyWord'
+    | 'wordTooLong'
+    | 'emptyReading'
+    | 'readingTooLong'
+    | 'controlCharacter'
+    | 'emptyPattern'
+    | 'patternTooLong'
+    | 'badPattern'
+    | 'unknownGroup'
+    | 'full'
+    | 'patternsFull'
+    | 'duplicate'
+    | 'notJson'
+    | 'unsupportedVersion'
+    | 'badShape'
+    | 'tooManyEntries'
+    | 'tooManyPatterns'
+    | 'badEntry';
   params: Record<string, string | number>;
 }
 
@@ -60,7 +74,8 @@ const CONTROL = /[\p{Cc}\p{Cf}]/u;
 // Scripts written without spaces between words: an entry in them matches anywhere in the text.
 const UNSPACED = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 // A letter or digit of a spaced script: what may not touch a whole-word match on either side.
-const SPACED_WORD_CHAR = '(?:(?![\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}\\p{M}_])';
+const SPACED_WORD_CHAR =
+  '(?:(?![\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}\\p{M}_])';
 
 const length = (text: string): number => [...text].length;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
@@ -72,10 +87,13 @@ export const entryKey = (word: string): string => tidy(word).toLowerCase();
  */
 export const patternKey = (pattern: string): string => `\u0001${pattern.normalize('NFC').trim()}`;
 /** The key of the entry a member names. */
-export const keyOf = (name: EntryName): string => (typeof name === 'string' ? entryKey(name) : patternKey(name.pattern));
-export const keyOfEntry = (entry: DictionaryEntry): string => (isPattern(entry) ? patternKey(entry.pattern) : entryKey(entry.word));
+export const keyOf = (name: EntryName): string =>
+  typeof name === 'string' ? entryKey(name) : patternKey(name.pattern);
+export const keyOfEntry = (entry: DictionaryEntry): string =>
+  isPattern(entry) ? patternKey(entry.pattern) : entryKey(entry.word);
 
-const fail = (code: DictionaryProblem['code'], params: DictionaryProblem['params'] = {}) => ({ ok: false, problem: { code, params } }) as const;
+const fail = (code: DictionaryProblem['code'], params: DictionaryProblem['params'] = {}) =>
+  ({ ok: false, problem: { code, params } }) as const;
 
 function validateReading(reading: string): DictionaryResult<string> {
   const tidied = tidy(reading);
@@ -97,7 +115,9 @@ export function validateEntry(word: string, reading: string): DictionaryResult<W
 }
 
 const patternProblem = (problem: PatternProblem): DictionaryResult<never> =>
-  problem.code === 'unknownGroup' ? fail('unknownGroup', { group: problem.group }) : fail('badPattern', { syntax: problem.syntax, part: problem.part });
+  problem.code === 'unknownGroup'
+    ? fail('unknownGroup', { group: problem.group })
+    : fail('badPattern', { syntax: problem.syntax, part: problem.part });
 
 /**
  * The pattern entry as it will be stored (NFC, ends trimmed; inner spaces kept, they are part of the pattern), or
@@ -132,10 +152,12 @@ interface Pass {
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
   const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
-  const pattern = words.map((word) => {
-    const escaped = word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
-    return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
-  }).join('|');
+  const pattern = words
+    .map((word) => {
+      const escaped = word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
+      return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
+    })
+    .join('|');
   const matcher = new RegExp(pattern, 'giu');
   return {
     // JavaScript's own engine on alternatives of literal words: fast per match, so no cap beyond the length's.
@@ -143,7 +165,11 @@ function wordPass(entries: readonly WordEntry[]): Pass {
     *matches(text) {
       // Words are never empty, so each match moves the search on.
       for (const match of text.matchAll(matcher)) {
-        yield { start: match.index, end: match.index + match[0].length, reading: readings.get(entryKey(match[0])) ?? match[0] };
+        yield {
+          start: match.index,
+          end: match.index + match[0].length,
+          reading: readings.get(entryKey(match[0])) ?? match[0],
+        };
       }
     },
   };
@@ -222,7 +248,8 @@ const EntrySchema = z.unknown().transform((entry, context): DictionaryEntry => {
   const schema = typeof entry === 'object' && entry !== null && 'pattern' in entry ? PatternSchema : WordSchema;
   const parsed = schema.safeParse(entry);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  for (const issue of parsed.error.issues)
+    context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   return z.NEVER;
 });
 const FileSchema = z.object({
@@ -234,7 +261,11 @@ const FileSchema = z.object({
 export function exportDictionary(entries: readonly DictionaryEntry[]): string {
   const file: z.input<typeof FileSchema> = {
     version: DICTIONARY_FORMAT_VERSION,
-    entries: entries.map((entry) => (isPattern(entry) ? { pattern: entry.pattern, reading: entry.reading } : { word: entry.word, reading: entry.reading })),
+    entries: entries.map((entry) =>
+      isPattern(entry)
+        ? { pattern: entry.pattern, reading: entry.reading }
+        : { word: entry.word, reading: entry.reading },
+    ),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -248,7 +279,8 @@ export function importDictionary(json: string): DictionaryResult<DictionaryEntry
     return fail('notJson');
   }
   const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
-  if (version !== DICTIONARY_FORMAT_VERSION) return fail('unsupportedVersion', { version: String(version), supported: DICTIONARY_FORMAT_VERSION });
+  if (version !== DICTIONARY_FORMAT_VERSION)
+    return fail('unsupportedVersion', { version: String(version), supported: DICTIONARY_FORMAT_VERSION });
   const parsed = FileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

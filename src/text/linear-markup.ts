@@ -79,8 +79,10 @@ function codePointAt(text: string, index: number): string {
  * same line, with no space before it and no letter or digit after.
  */
 export function unwrapUnderscoreItalics(text: string): string {
-  const opens = (at: number) => !LETTER_OR_DIGIT.test(codePointBefore(text, at)) && NOT_SPACE.test(codePointAt(text, at + 1));
-  const closes = (at: number) => NOT_SPACE.test(codePointBefore(text, at)) && !LETTER_OR_DIGIT.test(codePointAt(text, at + 1));
+  const opens = (at: number) =>
+    !LETTER_OR_DIGIT.test(codePointBefore(text, at)) && NOT_SPACE.test(codePointAt(text, at + 1));
+  const closes = (at: number) =>
+    NOT_SPACE.test(codePointBefore(text, at)) && !LETTER_OR_DIGIT.test(codePointAt(text, at + 1));
   let out = '';
   let copied = 0;
   let open = text.indexOf('_');
@@ -92,7 +94,8 @@ export function unwrapUnderscoreItalics(text: string): string {
     // The closing `_` does not depend on where the italics opened, so when none is left on this line, no later
     // opening on the line finds one either: the scan goes on at the next line.
     let close = open + 1 + codePointAt(text, open + 1).length;
-    while (close < text.length && !LINE_END.test(text[close] ?? '') && !(text[close] === '_' && closes(close))) close += 1;
+    while (close < text.length && !LINE_END.test(text[close] ?? '') && !(text[close] === '_' && closes(close)))
+      close += 1;
     if (close === text.length) break;
     if (text[close] !== '_') {
       open = text.indexOf('_', close + 1);

@@ -48,7 +48,15 @@ export const CHART_WIDTH = 960;
 export const CHART_HEIGHT = 540;
 export const MAX_MEMBERS = 5;
 
-const COLOURS = { spent: '#4f6bed', saved: '#3fb68b', budget: '#e0533d', text: '#1f2330', muted: '#6b7080', grid: '#e4e6ec', line: '#4f6bed' };
+const COLOURS = {
+  spent: '#4f6bed',
+  saved: '#3fb68b',
+  budget: '#e0533d',
+  text: '#1f2330',
+  muted: '#6b7080',
+  grid: '#e4e6ec',
+  line: '#4f6bed',
+};
 
 /** The two panels on the left and the member list on the right, in pixels. */
 export const LAYOUT = {
@@ -78,7 +86,8 @@ const escapeXml = (text: string): string =>
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 /** About how wide `text` is in pixels at `size`: no font metrics here, so East Asian characters count one em, others about 0.56. */
-const widthOf = (text: string, size: number): number => [...text].reduce((sum, char) => sum + (WIDE.test(char) ? size : size * 0.56), 0);
+const widthOf = (text: string, size: number): number =>
+  [...text].reduce((sum, char) => sum + (WIDE.test(char) ? size : size * 0.56), 0);
 
 /** Shortens `text` to about `max` pixels at `size`, with an ellipsis. */
 function fit(text: string, size: number, max: number): string {
@@ -98,12 +107,25 @@ function text(x: number, y: number, content: string, attrs = ''): string {
 }
 
 /** Horizontal grid lines and their figures for a panel whose top value is `max`. */
-function grid(panel: { left: number; right: number; top: number; bottom: number }, max: number, labels: UsageChartLabels): string {
+function grid(
+  panel: { left: number; right: number; top: number; bottom: number },
+  max: number,
+  labels: UsageChartLabels,
+): string {
   const out: string[] = [];
   for (let i = 0; i <= TICKS; i++) {
     const y = panel.bottom - ((panel.bottom - panel.top) * i) / TICKS;
-    out.push(`<line x1="${panel.left}" x2="${panel.right}" y1="${n2(y)}" y2="${n2(y)}" stroke="${COLOURS.grid}" stroke-width="1"/>`);
-    out.push(text(panel.left - 8, y + 4, labels.number((max * i) / TICKS), `font-size="11" fill="${COLOURS.muted}" text-anchor="end"`));
+    out.push(
+      `<line x1="${panel.left}" x2="${panel.right}" y1="${n2(y)}" y2="${n2(y)}" stroke="${COLOURS.grid}" stroke-width="1"/>`,
+    );
+    out.push(
+      text(
+        panel.left - 8,
+        y + 4,
+        labels.number((max * i) / TICKS),
+        `font-size="11" fill="${COLOURS.muted}" text-anchor="end"`,
+      ),
+    );
   }
   return out.join('');
 }
@@ -114,12 +136,24 @@ function dayLabels(panel: { left: number; right: number; bottom: number }, days:
   for (let d = 1; d <= days; d++) {
     if (d !== 1 && d % 5 !== 0 && d !== days) continue;
     if (d === days - 1 && days % 5 !== 0) continue;
-    out.push(text(panel.left + slot * (d - 0.5), panel.bottom + 16, String(d), `font-size="11" fill="${COLOURS.muted}" text-anchor="middle"`));
+    out.push(
+      text(
+        panel.left + slot * (d - 0.5),
+        panel.bottom + 16,
+        String(d),
+        `font-size="11" fill="${COLOURS.muted}" text-anchor="middle"`,
+      ),
+    );
   }
   return out.join('');
 }
 
-function dailyPanel(data: UsageChartData, labels: UsageChartLabels, days: number, byDay: Map<number, ChartDay>): string {
+function dailyPanel(
+  data: UsageChartData,
+  labels: UsageChartLabels,
+  days: number,
+  byDay: Map<number, ChartDay>,
+): string {
   const panel = LAYOUT.daily;
   const max = niceMax(Math.max(0, ...[...byDay.values()].map((d) => d.spent + d.saved)));
   const slot = (panel.right - panel.left) / days;
@@ -130,21 +164,39 @@ function dailyPanel(data: UsageChartData, labels: UsageChartLabels, days: number
     const x = panel.left + slot * (d - 1) + (slot - width) / 2;
     const spentHeight = spent * scale;
     const savedHeight = saved * scale;
-    if (spent > 0) bars.push(`<rect class="spent" data-day="${day}" data-value="${spent}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight)}" width="${n2(width)}" height="${n2(spentHeight)}" fill="${COLOURS.spent}"/>`);
-    if (saved > 0) bars.push(`<rect class="saved" data-day="${day}" data-value="${saved}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight - savedHeight)}" width="${n2(width)}" height="${n2(savedHeight)}" fill="${COLOURS.saved}"/>`);
+    if (spent > 0)
+      bars.push(
+        `<rect class="spent" data-day="${day}" data-value="${spent}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight)}" width="${n2(width)}" height="${n2(spentHeight)}" fill="${COLOURS.spent}"/>`,
+      );
+    if (saved > 0)
+      bars.push(
+        `<rect class="saved" data-day="${day}" data-value="${saved}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight - savedHeight)}" width="${n2(width)}" height="${n2(savedHeight)}" fill="${COLOURS.saved}"/>`,
+      );
   }
   return [
     `<g id="daily">`,
     text(panel.left, panel.top - 14, labels.perDay, `font-size="15" fill="${COLOURS.text}"`),
     grid(panel, max, labels),
     ...bars,
-    byDay.size === 0 ? text((panel.left + panel.right) / 2, (panel.top + panel.bottom) / 2, labels.noData, `font-size="14" fill="${COLOURS.muted}" text-anchor="middle"`) : '',
+    byDay.size === 0
+      ? text(
+          (panel.left + panel.right) / 2,
+          (panel.top + panel.bottom) / 2,
+          labels.noData,
+          `font-size="14" fill="${COLOURS.muted}" text-anchor="middle"`,
+        )
+      : '',
     dayLabels(panel, days),
     `</g>`,
   ].join('');
 }
 
-function cumulativePanel(data: UsageChartData, labels: UsageChartLabels, days: number, byDay: Map<number, ChartDay>): string {
+function cumulativePanel(
+  data: UsageChartData,
+  labels: UsageChartLabels,
+  days: number,
+  byDay: Map<number, ChartDay>,
+): string {
   const panel = LAYOUT.cumulative;
   const through = data.through?.startsWith(data.month) ? Math.min(days, Number(data.through.slice(8, 10))) : days;
   const totals: number[] = [];
@@ -154,7 +206,10 @@ function cumulativePanel(data: UsageChartData, labels: UsageChartLabels, days: n
   const slot = (panel.right - panel.left) / days;
   const y = (value: number) => panel.bottom - ((panel.bottom - panel.top) * value) / max;
   // From zero at the month's start to each day's end.
-  const points = [`${panel.left},${panel.bottom}`, ...totals.map((total, i) => `${n2(panel.left + slot * (i + 1))},${n2(y(total))}`)];
+  const points = [
+    `${panel.left},${panel.bottom}`,
+    ...totals.map((total, i) => `${n2(panel.left + slot * (i + 1))},${n2(y(total))}`),
+  ];
   const out = [
     `<g id="cumulative">`,
     text(panel.left, panel.top - 14, labels.monthToDate, `font-size="15" fill="${COLOURS.text}"`),
@@ -163,14 +218,25 @@ function cumulativePanel(data: UsageChartData, labels: UsageChartLabels, days: n
   ];
   if (data.budget > 0) {
     const by = y(data.budget);
-    out.push(`<line id="budget" data-value="${data.budget}" x1="${panel.left}" x2="${panel.right}" y1="${n2(by)}" y2="${n2(by)}" stroke="${COLOURS.budget}" stroke-width="2" stroke-dasharray="8 5"/>`);
-    out.push(text(panel.right, by - 6, `${labels.budget} ${labels.number(data.budget)}`, `font-size="12" fill="${COLOURS.budget}" text-anchor="end"`));
+    out.push(
+      `<line id="budget" data-value="${data.budget}" x1="${panel.left}" x2="${panel.right}" y1="${n2(by)}" y2="${n2(by)}" stroke="${COLOURS.budget}" stroke-width="2" stroke-dasharray="8 5"/>`,
+    );
+    out.push(
+      text(
+        panel.right,
+        by - 6,
+        `${labels.budget} ${labels.number(data.budget)}`,
+        `font-size="12" fill="${COLOURS.budget}" text-anchor="end"`,
+      ),
+    );
   }
   // The month's figure beside the line's end (above it when the end is at the right edge).
   const end = panel.left + slot * through;
-  out.push(through > days - 3
-    ? text(end, y(sum) - 8, labels.number(sum), `font-size="12" fill="${COLOURS.line}" text-anchor="end"`)
-    : text(end + 6, y(sum) + 4, labels.number(sum), `font-size="12" fill="${COLOURS.line}"`));
+  out.push(
+    through > days - 3
+      ? text(end, y(sum) - 8, labels.number(sum), `font-size="12" fill="${COLOURS.line}" text-anchor="end"`)
+      : text(end + 6, y(sum) + 4, labels.number(sum), `font-size="12" fill="${COLOURS.line}"`),
+  );
   out.push(dayLabels(panel, days), `</g>`);
   return out.join('');
 }
@@ -180,35 +246,58 @@ function membersPanel(data: UsageChartData, labels: UsageChartLabels): string {
   const members = data.members.slice(0, MAX_MEMBERS);
   const max = Math.max(1, ...members.map((m) => m.spent + m.saved));
   const width = panel.right - panel.left;
-  const out = [`<g id="members">`, text(panel.left, panel.top - 14, labels.topMembers, `font-size="15" fill="${COLOURS.text}"`)];
+  const out = [
+    `<g id="members">`,
+    text(panel.left, panel.top - 14, labels.topMembers, `font-size="15" fill="${COLOURS.text}"`),
+  ];
   members.forEach((member, i) => {
     const top = panel.top + i * 62;
     const spentWidth = (width * member.spent) / max;
     const savedWidth = (width * member.saved) / max;
     out.push(
       `<g class="member" data-rank="${i + 1}">`,
-      text(panel.left, top + 14, fit(member.name, 14, width - 70), `class="name" font-size="14" fill="${COLOURS.text}"`),
-      text(panel.right, top + 14, labels.number(member.spent + member.saved), `font-size="12" fill="${COLOURS.muted}" text-anchor="end"`),
+      text(
+        panel.left,
+        top + 14,
+        fit(member.name, 14, width - 70),
+        `class="name" font-size="14" fill="${COLOURS.text}"`,
+      ),
+      text(
+        panel.right,
+        top + 14,
+        labels.number(member.spent + member.saved),
+        `font-size="12" fill="${COLOURS.muted}" text-anchor="end"`,
+      ),
       `<rect x="${panel.left}" y="${top + 22}" width="${width}" height="14" fill="${COLOURS.grid}"/>`,
-      member.spent > 0 ? `<rect class="spent" data-value="${member.spent}" x="${panel.left}" y="${top + 22}" width="${n2(spentWidth)}" height="14" fill="${COLOURS.spent}"/>` : '',
-      member.saved > 0 ? `<rect class="saved" data-value="${member.saved}" x="${n2(panel.left + spentWidth)}" y="${top + 22}" width="${n2(savedWidth)}" height="14" fill="${COLOURS.saved}"/>` : '',
+      member.spent > 0
+        ? `<rect class="spent" data-value="${member.spent}" x="${panel.left}" y="${top + 22}" width="${n2(spentWidth)}" height="14" fill="${COLOURS.spent}"/>`
+        : '',
+      member.saved > 0
+        ? `<rect class="saved" data-value="${member.saved}" x="${n2(panel.left + spentWidth)}" y="${top + 22}" width="${n2(savedWidth)}" height="14" fill="${COLOURS.saved}"/>`
+        : '',
       `</g>`,
     );
   });
-  if (members.length === 0) out.push(text(panel.left, panel.top + 20, labels.noData, `font-size="14" fill="${COLOURS.muted}"`));
+  if (members.length === 0)
+    out.push(text(panel.left, panel.top + 20, labels.noData, `font-size="14" fill="${COLOURS.muted}"`));
   out.push(`</g>`);
   return out.join('');
 }
 
 function legend(labels: UsageChartLabels, budget: boolean): string {
-  const items: Array<[string, string, boolean]> = [[labels.spent, COLOURS.spent, false], [labels.saved, COLOURS.saved, false]];
+  const items: Array<[string, string, boolean]> = [
+    [labels.spent, COLOURS.spent, false],
+    [labels.saved, COLOURS.saved, false],
+  ];
   if (budget) items.push([labels.budget, COLOURS.budget, true]);
   const out = ['<g id="legend">'];
   let x = LAYOUT.daily.left;
   for (const [label, colour, dashed] of items) {
-    out.push(dashed
-      ? `<line x1="${x}" x2="${x + 16}" y1="68" y2="68" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
-      : `<rect x="${x}" y="62" width="12" height="12" fill="${colour}"/>`);
+    out.push(
+      dashed
+        ? `<line x1="${x}" x2="${x + 16}" y1="68" y2="68" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
+        : `<rect x="${x}" y="62" width="12" height="12" fill="${colour}"/>`,
+    );
     out.push(text(x + 22, 73, label, `font-size="13" fill="${COLOURS.text}"`));
     x += 22 + widthOf(label, 13) + 24;
   }

@@ -89,12 +89,17 @@ export class VoiceMessageBuilder {
     try {
       pcm = this.#decoder.decode(copy);
     } catch (error) {
-      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.length + 1} does not decode`, { cause: error });
+      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.length + 1} does not decode`, {
+        cause: error,
+      });
     }
     const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
     // The TOC and the decoder agree for any packet libopus accepts; the Ogg's granules are counted from the TOC.
     if (samples.length !== packetSamples(copy)) {
-      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.length + 1} decodes to ${samples.length} samples, its TOC says ${packetSamples(copy)}`);
+      throw new VoiceMessageError(
+        'bad-packet',
+        `Opus packet ${this.#packets.length + 1} decodes to ${samples.length} samples, its TOC says ${packetSamples(copy)}`,
+      );
     }
     this.#packets.push(copy);
     const skip = Math.min(samples.length, Math.max(0, this.#preSkip - this.#decoded));
@@ -115,7 +120,12 @@ export class VoiceMessageBuilder {
   finish(): VoiceMessage {
     const sampleCount = this.samples;
     if (sampleCount === 0) throw new VoiceMessageError('no-audio', 'no audio to make a voice message of');
-    const ogg = writeOggOpus(this.#packets, { channels: 1, preSkip: this.#preSkip, sampleCount, packetsPerPage: packetsPerPage(this.#packets) });
+    const ogg = writeOggOpus(this.#packets, {
+      channels: 1,
+      preSkip: this.#preSkip,
+      sampleCount,
+      packetsPerPage: packetsPerPage(this.#packets),
+    });
     return { ogg, durationSecs: sampleCount / OPUS_RATE, waveform: Buffer.from(this.#waveform()).toString('base64') };
   }
 
@@ -141,7 +151,10 @@ export class VoiceMessageBuilder {
  * The voice message of a reply: every part's packets in order, joined into one Ogg. A part is read to its end
  * before the next is started, so a caller may hand in parts whose audio is still being fetched.
  */
-export async function renderVoiceMessage(parts: Iterable<PacketSource> | AsyncIterable<PacketSource>, options: RenderOptions = {}): Promise<VoiceMessage> {
+export async function renderVoiceMessage(
+  parts: Iterable<PacketSource> | AsyncIterable<PacketSource>,
+  options: RenderOptions = {},
+): Promise<VoiceMessage> {
   const builder = new VoiceMessageBuilder({ preSkip: options.preSkip });
   let count = 0;
   for await (const part of parts) {

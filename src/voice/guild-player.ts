@@ -72,7 +72,8 @@ export type ConnectionState =
  * Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017);
  * 'rate-limited' (4021) and 'call-terminated' (4022) are closes Discord says must not be retried.
  */
-export type VoiceJoinFailure = 'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error';
+export type VoiceJoinFailure =
+  'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error';
 
 export class VoiceJoinError extends Error {
   readonly channelId: string;
@@ -239,7 +240,13 @@ export class GuildPlayer {
       // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose).
       if (reason !== 'dave-required' && reason !== 'rate-limited' && reason !== 'call-terminated') {
         this.#log.warn(
-          { code: `voice-join-${reason}`, err: error, channelId, closeCode: session?.lastCloseCode, status: connection.state.status },
+          {
+            code: `voice-join-${reason}`,
+            err: error,
+            channelId,
+            closeCode: session?.lastCloseCode,
+            status: connection.state.status,
+          },
           'voice connection did not become ready',
         );
       }
@@ -309,13 +316,19 @@ export class GuildPlayer {
       // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
       // While connected, #lost writes the one line (with what was cut off); while joining, this is it.
       if (this.#state.kind !== 'connected') {
-        this.#log.warn({ code: logCode, closeCode: code }, `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`);
+        this.#log.warn(
+          { code: logCode, closeCode: code },
+          `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`,
+        );
       }
       this.#fail(session, failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
       session.sessionInvalidCount += 1;
       if (session.sessionInvalidCount > 1) {
-        this.#log.warn({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid again after a rejoin; giving up');
+        this.#log.warn(
+          { code: 'voice-session-invalid', closeCode: code },
+          'voice session invalid again after a rejoin; giving up',
+        );
         this.#fail(session, 'lost');
       } else {
         this.#log.info({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid; rejoining once');
@@ -431,7 +444,13 @@ export class GuildPlayer {
     const heardSeconds = (this.#current?.playing?.playedMs ?? 0) / 1000;
     const dropped = this.#queue.splice(0);
     this.#log.warn(
-      { code: 'voice-connection-lost', reason, closeCode: session.lastCloseCode, heardSeconds, droppedClips: dropped.length },
+      {
+        code: 'voice-connection-lost',
+        reason,
+        closeCode: session.lastCloseCode,
+        heardSeconds,
+        droppedClips: dropped.length,
+      },
       'voice connection lost; the current reply was cut off',
     );
     for (const entry of dropped) this.#drop(entry, 'cut-off');

@@ -34,7 +34,9 @@ export class LibraryOutput implements VoiceOutput {
   #current: Current | undefined;
 
   constructor() {
-    this.#audio = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES } });
+    this.#audio = createAudioPlayer({
+      behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES },
+    });
     // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
     // so that a late event can never end the clip that follows.
     this.#audio.on('error', (error) => {
@@ -48,7 +50,11 @@ export class LibraryOutput implements VoiceOutput {
         current.started = true;
         current.events.started();
       }
-      if (newState.status === AudioPlayerStatus.Idle && oldState.status !== AudioPlayerStatus.Idle && oldState.resource === current.resource) {
+      if (
+        newState.status === AudioPlayerStatus.Idle &&
+        oldState.status !== AudioPlayerStatus.Idle &&
+        oldState.resource === current.resource
+      ) {
         this.#current = undefined;
         current.events.ended(current.error);
       }

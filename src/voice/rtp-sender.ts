@@ -78,7 +78,11 @@ export class RtpSender {
   send(session: ReadySession, opus: Buffer, turn: number): void {
     const data = session.connectionData;
     const payload = session.dave ? session.dave.encrypt(opus) : opus;
-    const { buffer: datagram, header } = this.#acquire(turn, session.udp, RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES);
+    const { buffer: datagram, header } = this.#acquire(
+      turn,
+      session.udp,
+      RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES,
+    );
     datagram[0] = RTP_VERSION_BYTE;
     datagram[1] = OPUS_PAYLOAD_TYPE;
     datagram.writeUInt16BE(data.sequence, 2);

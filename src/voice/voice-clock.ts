@@ -139,7 +139,8 @@ export class VoiceClock {
       const packets = this.#stats.packets - packetsBefore;
       const grown = getHeapStatistics().used_heap_size - heapBefore;
       // A collection during the wakeup makes the difference meaningless (often negative): such wakeups are skipped.
-      if (packets > 0 && grown >= 0 && this.#stats.heapBytesPerPacket.length < SAMPLES) this.#stats.heapBytesPerPacket.push(grown / packets);
+      if (packets > 0 && grown >= 0 && this.#stats.heapBytesPerPacket.length < SAMPLES)
+        this.#stats.heapBytesPerPacket.push(grown / packets);
     }
     this.#stats.busyMs += performance.now() - started;
     this.#schedule();

@@ -45,10 +45,12 @@ export function readySessionProblem(state: unknown): string | undefined {
   }
   if (typeof data.encryptionMode !== 'string') return 'connectionData.encryptionMode is not a string';
   if (typeof data.speaking !== 'boolean') return 'connectionData.speaking is not a boolean';
-  if (!(data.secretKey instanceof Uint8Array) && !isObject(data.secretKey)) return 'connectionData.secretKey is missing';
+  if (!(data.secretKey instanceof Uint8Array) && !isObject(data.secretKey))
+    return 'connectionData.secretKey is missing';
   const udp = state.udp;
   if (!isObject(udp) || typeof udp.send !== 'function') return 'udp.send is not a function';
-  if (state.dave !== undefined && (!isObject(state.dave) || typeof state.dave.encrypt !== 'function')) return 'dave.encrypt is not a function';
+  if (state.dave !== undefined && (!isObject(state.dave) || typeof state.dave.encrypt !== 'function'))
+    return 'dave.encrypt is not a function';
   return undefined;
 }
 
@@ -60,11 +62,17 @@ export function readySessionProblem(state: unknown): string | undefined {
 export function udpSocketProblem(udp: unknown): string | undefined {
   if (!isObject(udp)) return 'no udp socket';
   const socket = udp.socket;
-  if (!isObject(socket) || typeof socket.send !== 'function' || typeof socket.connect !== 'function' || typeof socket.getSendQueueCount !== 'function') {
+  if (
+    !isObject(socket) ||
+    typeof socket.send !== 'function' ||
+    typeof socket.connect !== 'function' ||
+    typeof socket.getSendQueueCount !== 'function'
+  ) {
     return 'udp.socket is not a dgram socket';
   }
   const remote = udp.remote;
-  if (!isObject(remote) || typeof remote.ip !== 'string' || typeof remote.port !== 'number') return 'udp.remote has no ip and port';
+  if (!isObject(remote) || typeof remote.ip !== 'string' || typeof remote.port !== 'number')
+    return 'udp.remote has no ip and port';
   return undefined;
 }
 

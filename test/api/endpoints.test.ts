@@ -1,7 +1,12 @@
 // Every endpoint's happy path against the sandbox over real HTTP, format detection from the bytes, and the
 // body arriving as a stream while the sandbox is still sending it.
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionDeniedError, UndeliveredError, UnexpectedResponseError } from '../../src/api/index.ts';
+import {
+  AuthenticationError,
+  PermissionDeniedError,
+  UndeliveredError,
+  UnexpectedResponseError,
+} from '../../src/api/index.ts';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
@@ -97,7 +102,11 @@ describe('cloneVoice', () => {
   it('uploads the reference clip as multipart and the new voice works in tts', async () => {
     const clone = await api.client.cloneVoice({
       text: 'This is my new voice.',
-      ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'tone-220hz-5s-48k.wav', contentType: 'audio/wav' },
+      ref_audio: {
+        data: fixture('tone-220hz-5s-48k.wav'),
+        filename: 'tone-220hz-5s-48k.wav',
+        contentType: 'audio/wav',
+      },
     });
     const [record] = requestsTo(api.sandbox, 'voice-clone');
     expect(clone.voiceId).toBe(record?.clonedVoiceId);
@@ -116,7 +125,10 @@ describe('cloneVoice', () => {
 
   it('uploads an M4A clip without a stated content type, byte for byte', async () => {
     const m4a = fixture('tone-440hz-5s.m4a');
-    const clone = await api.client.cloneVoice({ text: 'Another voice.', ref_audio: { data: m4a, filename: 'sample.m4a' } });
+    const clone = await api.client.cloneVoice({
+      text: 'Another voice.',
+      ref_audio: { data: m4a, filename: 'sample.m4a' },
+    });
     if (clone.audio) await readAll(clone.audio.body);
     // The sandbox cannot decode AAC, so an M4A clone's pitch is a hash of the uploaded bytes.
     expect(api.sandbox.voicePitchHz(clone.voiceId)).toBe(pitchFromBytes(m4a));
@@ -142,7 +154,10 @@ describe('cloneVoice', () => {
   it('rejects a clone answer without X-Voice-Id as UndeliveredError: the service charged it, so it is not sent again', async () => {
     api.sandbox.injectFault({ kind: 'clone-without-voice-id', endpoint: 'voice-clone' });
     const error = await rejectionOf(
-      api.client.cloneVoice({ text: 'Where is my id?', ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' } }),
+      api.client.cloneVoice({
+        text: 'Where is my id?',
+        ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
+      }),
     );
     expect(error).toBeInstanceOf(UndeliveredError);
     expect(error).toMatchObject({ status: 200, requestId: requestsTo(api.sandbox)[0]?.id, charged: true });
@@ -155,7 +170,10 @@ describe('checkAccess', () => {
   it('confirms the key with a refused request that spends nothing', async () => {
     const access = await api.client.checkAccess();
     const [record] = requestsTo(api.sandbox);
-    expect(access).toEqual({ requestId: record?.id, usage: { limit: 300_000, used: 0, remaining: 300_000, resetAt: expect.any(Date) } });
+    expect(access).toEqual({
+      requestId: record?.id,
+      usage: { limit: 300_000, used: 0, remaining: 300_000, resetAt: expect.any(Date) },
+    });
     expect(record).toMatchObject({ status: 400, charactersBilled: 0 });
     expect(api.sandbox.charactersBilled()).toBe(0);
   });
@@ -174,10 +192,21 @@ describe('format detection', () => {
     { what: 'JSON', contentType: 'application/json', body: '{"message":"synthesis queued"}', said: 'synthesis queued' },
     { what: 'JSON labelled audio/wav', contentType: 'audio/wav', body: '{"status":"ok"}', said: '{"status":"ok"}' },
     { what: 'plain text', contentType: 'text/plain', body: 'OK', said: 'OK' },
-    { what: 'HTML', contentType: 'text/html', body: '<html><body><h1>Welcome to nginx!</h1></body></html>', said: 'Welcome to nginx!' },
+    {
+      what: 'HTML',
+      contentType: 'text/html',
+      body: '<html><body><h1>Welcome to nginx!</h1></body></html>',
+      said: 'Welcome to nginx!',
+    },
     { what: 'an empty body', contentType: 'audio/mpeg', body: '', said: undefined },
   ])('a 200 with $what is an UnexpectedResponseError, not retried', async ({ contentType, body, said }) => {
-    api.sandbox.injectFault({ kind: 'response', status: 200, contentType, body, headers: { 'X-Request-Id': 'req_not_audio' } });
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 200,
+      contentType,
+      body,
+      headers: { 'X-Request-Id': 'req_not_audio' },
+    });
     const error = await rejectionOf(api.client.tts({ text: 'Is this audio?', voice_id: 'voice-b-en-f-01' }));
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toMatchObject({ status: 200, requestId: 'req_not_audio', serviceMessage: said });

@@ -26,7 +26,11 @@ describe('statuses from the sandbox', () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toBeInstanceOf(VoiceApiError);
     const [record] = requestsTo(api.sandbox);
-    expect(error).toMatchObject({ status: 400, requestId: record?.id, serviceMessage: 'unknown voice: voice-b-xx-f-99' });
+    expect(error).toMatchObject({
+      status: 400,
+      requestId: record?.id,
+      serviceMessage: 'unknown voice: voice-b-xx-f-99',
+    });
     expect((error as Error).message).toContain('400');
     expect((error as Error).message).toContain('unknown voice');
   });
@@ -108,7 +112,11 @@ describe('injected statuses and bodies', () => {
     { what: 'quota wording', headers: { 'Retry-After': '5' }, body: '{"error":{"message":"Monthly quota exceeded"}}' },
     {
       what: 'Remaining 0 until next month',
-      headers: { 'Retry-After': '5', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': new Date(Date.now() + 9e8).toUTCString() },
+      headers: {
+        'Retry-After': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': new Date(Date.now() + 9e8).toUTCString(),
+      },
       body: '',
     },
   ])('429 with $what: QuotaExceededError', async ({ headers, body }) => {
@@ -117,7 +125,11 @@ describe('injected statuses and bodies', () => {
   });
 
   it.each([
-    { what: '{"error": {"message"}}', body: '{"error":{"code":"x","message":"text is required"}}', said: 'text is required' },
+    {
+      what: '{"error": {"message"}}',
+      body: '{"error":{"code":"x","message":"text is required"}}',
+      said: 'text is required',
+    },
     { what: '{"error": "..."}', body: '{"error":"voice not found"}', said: 'voice not found' },
     { what: '{"message"}', body: '{"message":"bad exaggeration"}', said: 'bad exaggeration' },
     { what: '{"detail"}', body: '{"detail":"Not enough credits"}', said: 'Not enough credits' },
@@ -176,7 +188,11 @@ describe('injected statuses and bodies', () => {
 
 describe('connection failures', () => {
   it('connection refused: ConnectionError with the system code', async () => {
-    const nowhere = new VoiceApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'sk-test-key', maxRetries: 0 });
+    const nowhere = new VoiceApiClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      apiKey: 'sk-test-key',
+      maxRetries: 0,
+    });
     const error = await rejectionOf(speak(nowhere));
     await nowhere.close();
     expect(error).toBeInstanceOf(ConnectionError);
@@ -225,8 +241,12 @@ describe('header and body parsing', () => {
     expect(classify429({ retryAfterSeconds: 61 }, undefined, now)).toBe('quota');
     expect(classify429({ retryAfterSeconds: 1 }, 'usage limit exceeded', now)).toBe('quota');
     // A per-minute window says Remaining 0 too, but resets within the minute.
-    expect(classify429({ retryAfterSeconds: 1, remaining: 0, resetAt: new Date(now + 30_000) }, undefined, now)).toBe('rate-limit');
-    expect(classify429({ retryAfterSeconds: 1, used: 10, limit: 10, resetAt: new Date(now + 86_400_000) }, undefined, now)).toBe('quota');
+    expect(classify429({ retryAfterSeconds: 1, remaining: 0, resetAt: new Date(now + 30_000) }, undefined, now)).toBe(
+      'rate-limit',
+    );
+    expect(
+      classify429({ retryAfterSeconds: 1, used: 10, limit: 10, resetAt: new Date(now + 86_400_000) }, undefined, now),
+    ).toBe('quota');
   });
 
   it('service messages from bytes that are not UTF-8 text do not throw', () => {

@@ -10,17 +10,20 @@ const TEXT = 'Paid for once, and only once.';
 const clip = () => ({ data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' });
 
 describe('a 2xx whose body breaks before the audio could be used', () => {
-  it.each([100, 0, 1023])('tts, reset after %i body bytes: UndeliveredError (charged), one request, billed once', async (bytes) => {
-    api.sandbox.injectFault({ kind: 'reset-after', bytes, endpoint: 'tts' });
-    const error = await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }));
-    expect(error).toBeInstanceOf(UndeliveredError);
-    const records = requestsTo(api.sandbox, 'tts');
-    expect(records).toHaveLength(1);
-    expect(error).toMatchObject({ charged: true, status: 200, requestId: records[0]?.id });
-    expect((error as UndeliveredError).usage?.used).toBe(api.sandbox.charactersBilled());
-    expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
-    expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
-  });
+  it.each([100, 0, 1023])(
+    'tts, reset after %i body bytes: UndeliveredError (charged), one request, billed once',
+    async (bytes) => {
+      api.sandbox.injectFault({ kind: 'reset-after', bytes, endpoint: 'tts' });
+      const error = await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }));
+      expect(error).toBeInstanceOf(UndeliveredError);
+      const records = requestsTo(api.sandbox, 'tts');
+      expect(records).toHaveLength(1);
+      expect(error).toMatchObject({ charged: true, status: 200, requestId: records[0]?.id });
+      expect((error as UndeliveredError).usage?.used).toBe(api.sandbox.charactersBilled());
+      expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
+      expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
+    },
+  );
 
   it('emotion-tts, the same', async () => {
     api.sandbox.injectFault({ kind: 'reset-after', bytes: 10, endpoint: 'emotion-tts' });
@@ -38,7 +41,9 @@ describe('a 2xx whose body breaks before the audio could be used', () => {
     expect(clone.audioLost).toBe(true);
     expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
     // The voice is usable.
-    expect((await readAll((await api.client.tts({ text: 'hello', voice_id: clone.voiceId })).body)).length).toBeGreaterThan(0);
+    expect(
+      (await readAll((await api.client.tts({ text: 'hello', voice_id: clone.voiceId })).body)).length,
+    ).toBeGreaterThan(0);
   });
 
   it('a clone answered in JSON only, cut after its voice_id: the ID from the part received', async () => {
@@ -97,7 +102,13 @@ describe('a 2xx whose body is far larger than its request can take', () => {
   it('a clone answered in JSON only, over 64 KiB: refused as OversizedResponseError (charged), not cloned again', async () => {
     // The ID comes first, then padding no voice's answer has: a body cut at the cap cannot be trusted to name it.
     const body = JSON.stringify({ voice_id: 'clone_000000000000000000000000', padding: 'x'.repeat(200_000) });
-    api.sandbox.injectFault({ kind: 'response', status: 200, body, contentType: 'application/json', endpoint: 'voice-clone' });
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 200,
+      body,
+      contentType: 'application/json',
+      endpoint: 'voice-clone',
+    });
     const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
     expect(error).toBeInstanceOf(OversizedResponseError);
     expect(error).toMatchObject({ charged: true, status: 200 });

@@ -42,7 +42,12 @@ function expectNoKey(text: string, where: string): void {
 }
 
 function everyRendering(value: unknown): string[] {
-  const out = [inspect(value, { depth: Infinity, showHidden: true }), inspect(value, { depth: Infinity }), JSON.stringify(value), String(value)];
+  const out = [
+    inspect(value, { depth: Infinity, showHidden: true }),
+    inspect(value, { depth: Infinity }),
+    JSON.stringify(value),
+    String(value),
+  ];
   if (value instanceof Error) out.push(value.message, value.stack ?? '');
   return out;
 }
@@ -53,8 +58,10 @@ it('keeps the key out of every error, the client itself and the log', async () =
   const free = clientFor(sandbox, { ...options, apiKey: FREE_KEY });
   const spent = clientFor(sandbox, { ...options, apiKey: SPENT_KEY });
   const nowhere = new VoiceApiClient({ ...options, baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: KEY });
-  const speak = (c = client, signal?: AbortSignal) => c.tts({ text: 'Secret?', voice_id: 'voice-b-en-f-01' }, { signal });
-  const longSpeech = async () => (await client.tts({ text: 'A long sentence that gives the stream time.', voice_id: 'voice-b-en-f-01' })).body;
+  const speak = (c = client, signal?: AbortSignal) =>
+    c.tts({ text: 'Secret?', voice_id: 'voice-b-en-f-01' }, { signal });
+  const longSpeech = async () =>
+    (await client.tts({ text: 'A long sentence that gives the stream time.', voice_id: 'voice-b-en-f-01' })).body;
   const echo = `{"error":{"message":"the key ${KEY} is not allowed here"}}`;
   const errors: unknown[] = [];
 
@@ -67,11 +74,22 @@ it('keeps the key out of every error, the client itself and the log', async () =
   errors.push(await rejectionOf(speak(spent))); // quota 429
   sandbox.injectFault({ kind: 'response', status: 500, body: echo, times: 2 });
   errors.push(await rejectionOf(speak())); // 500 twice, retried and logged, echoing the key
-  sandbox.injectFault({ kind: 'response', status: 429, body: `slow down, ${KEY}`, headers: { 'Retry-After': '0' }, times: 2 });
+  sandbox.injectFault({
+    kind: 'response',
+    status: 429,
+    body: `slow down, ${KEY}`,
+    headers: { 'Retry-After': '0' },
+    times: 2,
+  });
   errors.push(await rejectionOf(speak())); // rate limited
   sandbox.injectFault({ kind: 'response', status: 200, contentType: 'application/json', body: echo });
   errors.push(await rejectionOf(speak())); // not audio
-  sandbox.injectFault({ kind: 'response', status: 401, contentType: 'text/html', body: `<html><body><p>Bad key: ${KEY}</p></body></html>` });
+  sandbox.injectFault({
+    kind: 'response',
+    status: 401,
+    contentType: 'text/html',
+    body: `<html><body><p>Bad key: ${KEY}</p></body></html>`,
+  });
   errors.push(await rejectionOf(speak())); // 401 from a gateway that echoes it as HTML
   errors.push(await rejectionOf(speak(nowhere))); // connection refused
   sandbox.injectFault({ kind: 'close-before-response', times: 2 });
@@ -108,7 +126,8 @@ it('keeps the key out of every error, the client itself and the log', async () =
 
   const response = await speak();
   for (const c of [client, free, spent, nowhere]) {
-    for (const text of [...everyRendering(c), inspect(response, { depth: 4, showHidden: true })]) expectNoKey(text, 'client');
+    for (const text of [...everyRendering(c), inspect(response, { depth: 4, showHidden: true })])
+      expectNoKey(text, 'client');
   }
   expect(inspect(client)).toContain(sandbox.url);
   response.body.destroy();

@@ -38,9 +38,18 @@ describe('retried', () => {
     expect(records.map((r) => r.status)).toEqual([503, 200]);
     expect(bytes.length).toBe(records[1]?.bodyBytes);
     expect(response.requestId).toBe(records[1]?.id);
-    const retries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'Voice API call failed; retrying');
+    const retries = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['msg'] === 'Voice API call failed; retrying');
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ level: 40, operation: 'tts', attempt: 1, status: 503, requestId: 'req_busy', error: 'ServerError' });
+    expect(retries[0]).toMatchObject({
+      level: 40,
+      operation: 'tts',
+      attempt: 1,
+      status: 503,
+      requestId: 'req_busy',
+      error: 'ServerError',
+    });
     expect(retries[0]?.['delayMs']).toBeTypeOf('number');
     expect(lines.join('\n').toLowerCase()).not.toContain('authorization');
   });
@@ -68,7 +77,10 @@ describe('retried', () => {
   it.each([
     { what: 'a connection closed before the response', fault: { kind: 'close-before-response' } as const },
     { what: 'a 408', fault: { kind: 'response', status: 408 } as const },
-    { what: 'a 429 with Retry-After: 0', fault: { kind: 'response', status: 429, headers: { 'Retry-After': '0' } } as const },
+    {
+      what: 'a 429 with Retry-After: 0',
+      fault: { kind: 'response', status: 429, headers: { 'Retry-After': '0' } } as const,
+    },
   ])('$what, then success: two requests', async ({ fault }) => {
     api.sandbox.injectFault(fault);
     const response = await speak();
@@ -147,7 +159,11 @@ describe('Retry-After', () => {
 
 describe('never retried', () => {
   it.each([
-    { what: '400', type: BadRequestError, make: (c: VoiceApiClient) => c.tts({ text: 'x', voice_id: 'voice-b-zz-m-42' }) },
+    {
+      what: '400',
+      type: BadRequestError,
+      make: (c: VoiceApiClient) => c.tts({ text: 'x', voice_id: 'voice-b-zz-m-42' }),
+    },
     { what: '401', type: AuthenticationError, key: () => 'sk-unknown-to-the-sandbox' },
     { what: '403', type: PermissionDeniedError, key: () => api.sandbox.addKey({ plan: 'free' }) },
     { what: 'quota 429', type: QuotaExceededError, key: () => api.sandbox.addKey({ plan: 'pro', used: 700_000 }) },

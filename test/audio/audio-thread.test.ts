@@ -11,12 +11,16 @@ import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 
 const RATE = 24_000;
-const tone = (pitchHz: number, seconds: number, amplitude = 0.5) => toneSamples({ pitchHz, seconds, amplitude, sampleRate: RATE });
+const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>
+  toneSamples({ pitchHz, seconds, amplitude, sampleRate: RATE });
 const peak = (x: Float32Array) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
 
 describe('applyEffectsOffThread', () => {
   it('a WAV part at speed 1.5 lasts 2/3 as long at the same pitch, as a WAV with exact sizes', async () => {
-    const { format, data } = await applyEffectsOffThread(encodeWav(tone(180, 3), RATE, 'streamed'), { speed: 1.5, volumeDb: 0 });
+    const { format, data } = await applyEffectsOffThread(encodeWav(tone(180, 3), RATE, 'streamed'), {
+      speed: 1.5,
+      volumeDb: 0,
+    });
     expect(format).toBe('wav');
     const parsed = parseWavHeader(data);
     if (!('header' in parsed)) throw new Error('no header');
@@ -75,7 +79,10 @@ describe('joinPartsOffThread', () => {
   });
 
   it('joins WAV parts of different rates by converting them to the first one', async () => {
-    const parts = [encodeWav(tone(200, 1), RATE), encodeWav(toneSamples({ pitchHz: 200, seconds: 1, amplitude: 0.5, sampleRate: 16_000 }), 16_000)];
+    const parts = [
+      encodeWav(tone(200, 1), RATE),
+      encodeWav(toneSamples({ pitchHz: 200, seconds: 1, amplitude: 0.5, sampleRate: 16_000 }), 16_000),
+    ];
     const { data, seconds } = await joinPartsOffThread(parts, 'wav');
     const info = await analyseClip(data);
     expect(info.sampleRate).toBe(RATE);

@@ -6,8 +6,8 @@ import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 
 describe('probeClip: the length from headers, no decoding', () => {
   it.each([
-    ['too-long-61s.mp3', 'mp3', 'over', 61],           // Info frame count, LAME delay/padding removed
-    ['truncated.mp3', 'mp3', 'truncated', undefined],  // cut mid-frame long before its Info tag's 11.39 s
+    ['too-long-61s.mp3', 'mp3', 'over', 61], // Info frame count, LAME delay/padding removed
+    ['truncated.mp3', 'mp3', 'truncated', undefined], // cut mid-frame long before its Info tag's 11.39 s
     ['tone-330hz-5s-vbr-noxing.mp3', 'mp3', 'fits', undefined],
     ['tone-330hz-5s-vbr.mp3', 'mp3', 'fits', undefined],
     ['tone-220hz-5s-48k.wav', 'wav', 'fits', 5],
@@ -37,7 +37,9 @@ describe('analyseClip with maxSeconds', () => {
   });
 
   it('decodes no more than the limit of a long WAV, whose duration stays exact from its header', async () => {
-    const info = await analyseClip(buildWav(sine(220, 90, 8_000), { sampleRate: 8_000, channels: 1 }), { maxSeconds: 60 });
+    const info = await analyseClip(buildWav(sine(220, 90, 8_000), { sampleRate: 8_000, channels: 1 }), {
+      maxSeconds: 60,
+    });
     expect(info.durationSeconds).toBe(90);
     expect(info.samples?.length).toBeLessThanOrEqual(60 * 8_000 + 1);
   });

@@ -12,7 +12,10 @@ async function clip(name: string): Promise<ClipInfo> {
 }
 
 async function clipError(bytes: Uint8Array): Promise<ClipError> {
-  const error: unknown = await analyseClip(bytes).then(() => undefined, (e: unknown) => e);
+  const error: unknown = await analyseClip(bytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ClipError);
   return error as ClipError;
 }
@@ -59,7 +62,7 @@ describe('analyseClip on the fixture clips', () => {
 
   it('without a Xing/LAME header, reports every decoded frame (5.04 s: 5 s + padding), not a size estimate', async () => {
     const info = await clip('tone-330hz-5s-vbr-noxing.mp3');
-    expect(info.durationSeconds).toBeCloseTo(193 * 1152 / 44100, 4);   // ffprobe's size-based 4.72 s is far off
+    expect(info.durationSeconds).toBeCloseTo((193 * 1152) / 44100, 4); // ffprobe's size-based 4.72 s is far off
   });
 
   it('too-long-61s.mp3 holds 61.00 s of audio; the README 61.09 s counts the encoder delay and padding too', async () => {
@@ -108,9 +111,16 @@ describe('analyseClip on the fixture clips', () => {
 
 describe('analyseClip on built WAVs', () => {
   it('reads a streamed-header WAV: data size 0xFFFFFFFF, LIST chunk before data', async () => {
-    const list = Buffer.concat([Buffer.from('INFOISFT', 'latin1'), Buffer.from([13, 0, 0, 0]), Buffer.from('SayBot test\0\0', 'latin1')]);
+    const list = Buffer.concat([
+      Buffer.from('INFOISFT', 'latin1'),
+      Buffer.from([13, 0, 0, 0]),
+      Buffer.from('SayBot test\0\0', 'latin1'),
+    ]);
     const wav = buildWav(sine(300, 1.5, 22050), {
-      sampleRate: 22050, channels: 1, declaredDataBytes: 0xffffffff, extraChunks: [{ id: 'LIST', body: list }],
+      sampleRate: 22050,
+      channels: 1,
+      declaredDataBytes: 0xffffffff,
+      extraChunks: [{ id: 'LIST', body: list }],
     });
     const info = await analyseClip(wav);
     expect(info).toMatchObject({ format: 'wav', sampleRate: 22050, channels: 1, truncated: false });
@@ -122,20 +132,29 @@ describe('analyseClip on built WAVs', () => {
     const fact = Buffer.alloc(4);
     fact.writeUInt32LE(24000, 0);
     const wav = buildWav(sine(200, 1, 24000), {
-      sampleRate: 24000, channels: 1, declaredDataBytes: 0,
-      extraChunks: [{ id: 'fact', body: fact }, { id: 'odd ', body: Buffer.from('abc') }],
+      sampleRate: 24000,
+      channels: 1,
+      declaredDataBytes: 0,
+      extraChunks: [
+        { id: 'fact', body: fact },
+        { id: 'odd ', body: Buffer.from('abc') },
+      ],
     });
     expect((await analyseClip(wav)).durationSeconds).toBeCloseTo(1, 6);
   });
 
   it.each([
-    [8, false], [16, false], [24, false], [32, false], [32, true],
+    [8, false],
+    [16, false],
+    [24, false],
+    [32, false],
+    [32, true],
   ] as const)('decodes %i-bit (float: %s) stereo and mixes it to mono', async (bits, float) => {
     const wav = buildWav(sine(500, 0.5, 44100, 2, 0.5), { sampleRate: 44100, channels: 2, bitsPerSample: bits, float });
     const info = await analyseClip(wav);
     expect(info).toMatchObject({ sampleRate: 44100, channels: 2 });
     expect(info.durationSeconds).toBeCloseTo(0.5, 6);
-    expect(Math.abs(rmsDbfs(info.samples!) - 20 * Math.log10(0.5 / Math.SQRT2))).toBeLessThan(0.1);  // 8-bit: 127/128 scale
+    expect(Math.abs(rmsDbfs(info.samples!) - 20 * Math.log10(0.5 / Math.SQRT2))).toBeLessThan(0.1); // 8-bit: 127/128 scale
     expect(Math.abs(dominantPitchHz(info.samples!, 44100)! - 500)).toBeLessThan(1);
   });
 
@@ -143,7 +162,7 @@ describe('analyseClip on built WAVs', () => {
     const wav = buildWav(sine(440, 1, 24000), { sampleRate: 24000, channels: 1 });
     const info = await analyseClip(wav.subarray(0, wav.length - 1001));
     expect(info.truncated).toBe(true);
-    expect(info.durationSeconds).toBeCloseTo(1 - 501 / 24000, 6);   // the half sample is dropped
+    expect(info.durationSeconds).toBeCloseTo(1 - 501 / 24000, 6); // the half sample is dropped
   });
 
   it('rejects non-audio, empty and damaged input with a coded ClipError', async () => {
@@ -153,7 +172,7 @@ describe('analyseClip on built WAVs', () => {
     expect((await clipError(header)).code).toBe('empty');
     expect((await clipError(header.subarray(0, 30))).code).toBe('corrupt');
     const adpcm = Buffer.from(header);
-    adpcm.writeUInt16LE(2, 20);   // fmt tag 2: MS ADPCM
+    adpcm.writeUInt16LE(2, 20); // fmt tag 2: MS ADPCM
     expect((await clipError(adpcm)).code).toBe('unsupported-format');
   });
 });
@@ -170,14 +189,17 @@ describe('signal measurements', () => {
     const x = new Float32Array(rate);
     for (let i = 0; i < x.length; i++) {
       const t = i / rate;
-      x[i] = 0.2 * Math.sin(2 * Math.PI * 150 * t) + 0.4 * Math.sin(2 * Math.PI * 300 * t) + 0.3 * Math.sin(2 * Math.PI * 450 * t);
+      x[i] =
+        0.2 * Math.sin(2 * Math.PI * 150 * t) +
+        0.4 * Math.sin(2 * Math.PI * 300 * t) +
+        0.3 * Math.sin(2 * Math.PI * 450 * t);
     }
     expect(Math.abs(dominantPitchHz(x, rate)! - 150)).toBeLessThan(1);
   });
 
   it('dominantPitchHz returns undefined for noise and for too little audio', () => {
     let seed = 1;
-    const noise = new Float32Array(48000).map(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 30) - 1);
+    const noise = new Float32Array(48000).map(() => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 30 - 1);
     expect(dominantPitchHz(noise, 48000)).toBeUndefined();
     expect(dominantPitchHz(sine(440, 0.01, 48000), 48000)).toBeUndefined();
   });

@@ -66,4 +66,3 @@ export function buildWav(interleaved: Float32Array, options: WavOptions): Buffer
   riff.writeUInt32LE(options.declaredDataBytes === undefined ? body.length : 0xffffffff, 4);
   return Buffer.concat([riff, body]);
 }
-

@@ -29,13 +29,13 @@ describe('detectAudioFormat', () => {
 
   it('detects an MP3 without its ID3 tag from the bare frame sync', () => {
     const mp3 = fixture('tone-330hz-5s-vbr-noxing.mp3');
-    const tagLength = 10 + mp3[9]!;       // small tag: only the last syncsafe byte is used
+    const tagLength = 10 + mp3[9]!; // small tag: only the last syncsafe byte is used
     expect(detectAudioFormat(head(mp3.subarray(tagLength)))).toBe('mp3');
     expect(detectAudioFormat(mp3.subarray(tagLength, tagLength + 4))).toBe('mp3');
   });
 
   it('detects an MP3 whose ID3 tag is longer than the sniffed bytes', () => {
-    const tag = Buffer.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0x7f, 0x7f]);  // 16 KiB tag body
+    const tag = Buffer.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0x7f, 0x7f]); // 16 KiB tag body
     expect(detectAudioFormat(Buffer.concat([tag, Buffer.alloc(SNIFF_BYTES)]))).toBe('mp3');
   });
 

@@ -17,11 +17,15 @@ afterEach(() => {
 describe('JobThread', () => {
   it("takes owners' jobs in turn: a second server's one job runs right after the first server's job under way", async () => {
     thread = new JobThread({
-      worker: ECHO, maxWaiting: 64, timeoutMs: 10_000, idleMs: 10,
+      worker: ECHO,
+      maxWaiting: 64,
+      timeoutMs: 10_000,
+      idleMs: 10,
       unavailable: (reason, message) => new JobUnavailableError(reason, message),
     });
     const done: string[] = [];
-    const run = (owner: string, label: string) => thread?.run({ label }, [], owner).then((reply) => done.push(reply.label));
+    const run = (owner: string, label: string) =>
+      thread?.run({ label }, [], owner).then((reply) => done.push(reply.label));
     const jobs = Array.from({ length: 10 }, (_, i) => run('guild-a', `a${i + 1}`));
     jobs.push(run('guild-b', 'b1'));
     await Promise.all(jobs);
@@ -34,7 +38,12 @@ describe('JobThread', () => {
 describe('the audio thread', () => {
   it(`refuses a server's job past ${MAX_AUDIO_JOBS_PER_GUILD} under way or waiting, while another server's still runs`, async () => {
     const wav = encodeWav(toneSamples({ pitchHz: 220, seconds: 0.2, amplitude: 0.5, sampleRate: 24_000 }), 24_000);
-    const mine = Array.from({ length: MAX_AUDIO_JOBS_PER_GUILD + 1 }, () => joinPartsOffThread([wav, wav], 'wav', 'guild-a').then(() => 'joined', (error: unknown) => error));
+    const mine = Array.from({ length: MAX_AUDIO_JOBS_PER_GUILD + 1 }, () =>
+      joinPartsOffThread([wav, wav], 'wav', 'guild-a').then(
+        () => 'joined',
+        (error: unknown) => error,
+      ),
+    );
     const theirs = joinPartsOffThread([wav], 'wav', 'guild-b');
     const results = await Promise.all(mine);
     expect(results.filter((r) => r === 'joined')).toHaveLength(MAX_AUDIO_JOBS_PER_GUILD);

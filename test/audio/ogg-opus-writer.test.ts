@@ -21,7 +21,15 @@ function referenceCrc(bytes: Uint8Array): number {
   return crc >>> 0;
 }
 
-interface ParsedPage { flags: number; granule: bigint; serial: number; sequence: number; crcOk: boolean; packets: Buffer[]; continued: boolean }
+interface ParsedPage {
+  flags: number;
+  granule: bigint;
+  serial: number;
+  sequence: number;
+  crcOk: boolean;
+  packets: Buffer[];
+  continued: boolean;
+}
 
 /** Walks the file page by page, checking each CRC, and reassembles the packets from the lacing values. */
 function parsePages(file: Buffer): ParsedPage[] {
@@ -43,11 +51,19 @@ function parsePages(file: Buffer): ParsedPage[] {
     for (const value of lacing) {
       current.push(file.subarray(at, at + value));
       at += value;
-      if (value < 255) { packets.push(Buffer.concat(current)); current = []; }
+      if (value < 255) {
+        packets.push(Buffer.concat(current));
+        current = [];
+      }
     }
     pages.push({
-      flags: file[offset + 5] ?? 0, granule: file.readBigUInt64LE(offset + 6), serial: file.readUInt32LE(offset + 14),
-      sequence: file.readUInt32LE(offset + 18), crcOk: referenceCrc(page) === stored, packets, continued: current.length > 0,
+      flags: file[offset + 5] ?? 0,
+      granule: file.readBigUInt64LE(offset + 6),
+      serial: file.readUInt32LE(offset + 14),
+      sequence: file.readUInt32LE(offset + 18),
+      crcOk: referenceCrc(page) === stored,
+      packets,
+      continued: current.length > 0,
     });
     offset = end;
   }
@@ -75,7 +91,9 @@ describe('writeOggOpus', () => {
     expect(pages.every((page) => page.crcOk)).toBe(true);
     expect(pages.map((page) => page.sequence)).toEqual(pages.map((_, i) => i));
     expect(new Set(pages.map((page) => page.serial)).size).toBe(1);
-    expect(pages.map((page) => page.flags)).toEqual(pages.map((_, i) => (i === 0 ? 0x02 : i === pages.length - 1 ? 0x04 : 0)));
+    expect(pages.map((page) => page.flags)).toEqual(
+      pages.map((_, i) => (i === 0 ? 0x02 : i === pages.length - 1 ? 0x04 : 0)),
+    );
     expect(pages.some((page) => page.continued)).toBe(false);
   });
 
@@ -85,7 +103,14 @@ describe('writeOggOpus', () => {
     const h = head?.packets[0] ?? Buffer.alloc(0);
     expect(h.length).toBe(19);
     expect(h.toString('latin1', 0, 8)).toBe('OpusHead');
-    expect([h[8], h[9], h.readUInt16LE(10), h.readUInt32LE(12), h.readInt16LE(16), h[18]]).toEqual([1, 1, ENCODER_PRE_SKIP, 48000, 0, 0]);
+    expect([h[8], h[9], h.readUInt16LE(10), h.readUInt32LE(12), h.readInt16LE(16), h[18]]).toEqual([
+      1,
+      1,
+      ENCODER_PRE_SKIP,
+      48000,
+      0,
+      0,
+    ]);
     expect(head?.granule).toBe(0n);
     const t = tags?.packets[0] ?? Buffer.alloc(0);
     expect(tags?.packets).toHaveLength(1);
@@ -173,12 +198,12 @@ describe('packetSamples', () => {
 });
 
 describe('encodeMonoOpus', () => {
-  it("makes 20 ms mono packets whose decoder delay is the pre-skip written in OpusHead", () => {
+  it('makes 20 ms mono packets whose decoder delay is the pre-skip written in OpusHead', () => {
     // A sweep (no period, so one lag fits best) after 100 ms of silence: the decoded audio lags by the lookahead.
     const input = new Int16Array(4800 + 19200);
     for (let i = 0; i < 19200; i++) {
       const t = i / RATE;
-      input[4800 + i] = Math.round(16000 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t)));   // 200 Hz -> 2 kHz
+      input[4800 + i] = Math.round(16000 * Math.sin(2 * Math.PI * (200 * t + 2250 * t * t))); // 200 Hz -> 2 kHz
     }
     const { packets, sampleCount } = encodeMonoOpus(input);
     // The pre-skip's worth of silence is encoded after the input, so the delayed end of the input still comes out.
@@ -195,7 +220,10 @@ describe('encodeMonoOpus', () => {
     for (let lag = 0; lag <= 1000; lag++) {
       let sum = 0;
       for (let i = 4000; i < 20000; i++) sum += (source[i] ?? 0) * (output[i + lag] ?? 0);
-      if (sum > best) { best = sum; bestLag = lag; }
+      if (sum > best) {
+        best = sum;
+        bestLag = lag;
+      }
     }
     expect(Math.abs(bestLag - ENCODER_PRE_SKIP)).toBeLessThanOrEqual(2);
   });

@@ -3,12 +3,14 @@
 import opus from '@discordjs/opus';
 import { oggCrc32 as oggCrc } from '../../src/audio/codecs/ogg-opus-writer.ts';
 
-
 function page(packets: Buffer[], flags: number, granule: bigint, serial: number, sequence: number): Buffer {
   const lacing: number[] = [];
   for (const packet of packets) {
     let left = packet.length;
-    while (left >= 255) { lacing.push(255); left -= 255; }
+    while (left >= 255) {
+      lacing.push(255);
+      left -= 255;
+    }
     lacing.push(left);
   }
   const header = Buffer.alloc(27 + lacing.length);
@@ -30,7 +32,8 @@ export function buildOggOpus(pcm: Buffer, packetsPerPage = 10): { file: Buffer; 
   const encoder = new opus.OpusEncoder(48000, 2);
   const frameBytes = 960 * 4;
   const packets: Buffer[] = [];
-  for (let at = 0; at + frameBytes <= pcm.length; at += frameBytes) packets.push(encoder.encode(pcm.subarray(at, at + frameBytes)));
+  for (let at = 0; at + frameBytes <= pcm.length; at += frameBytes)
+    packets.push(encoder.encode(pcm.subarray(at, at + frameBytes)));
 
   const serial = 0x5a7b07;
   const preSkip = 312;

@@ -20,7 +20,10 @@ function packetsOf(bytes: Uint8Array, encoding: Readonly<OpusSettings>): Promise
 /** Interleaves two mono signals. */
 function stereo(left: Float32Array, right: Float32Array): Float32Array {
   const out = new Float32Array(left.length * 2);
-  for (let i = 0; i < left.length; i++) { out[i * 2] = left[i]!; out[i * 2 + 1] = right[i]!; }
+  for (let i = 0; i < left.length; i++) {
+    out[i * 2] = left[i]!;
+    out[i * 2 + 1] = right[i]!;
+  }
   return out;
 }
 
@@ -36,7 +39,7 @@ describe('Opus encoding for the player (issue 17)', () => {
     expect((await packetsOf(mono, LEGACY_SETTINGS)).every(isStereo)).toBe(true);
   });
 
-  it('keeps the speech fixture\'s pitch and level through mono encoding, as a stereo decoder hears it', async () => {
+  it("keeps the speech fixture's pitch and level through mono encoding, as a stereo decoder hears it", async () => {
     const decoded = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), OPUS_ENCODER_SETTINGS));
     const reference = decodePackets(await packetsOf(fixture('speech-en-24k-mono.wav'), LEGACY_SETTINGS));
     expect(decoded.left).toEqual(decoded.right);
@@ -82,7 +85,10 @@ describe('Opus encoding for the player (issue 17)', () => {
     for (let lag = 0; lag <= 1000; lag++) {
       let sum = 0;
       for (let i = 4000; i < 20000; i++) sum += input[i]! * (output[i + lag] ?? 0);
-      if (sum > best) { best = sum; bestLag = lag; }
+      if (sum > best) {
+        best = sum;
+        bestLag = lag;
+      }
     }
     expect(Math.abs(bestLag - ENCODER_PRE_SKIP)).toBeLessThanOrEqual(2);
   });
@@ -93,13 +99,21 @@ describe('Opus encoding for the player (issue 17)', () => {
     const frame = Buffer.from(new Int16Array(960).map((_, i) => Math.round(8000 * Math.sin(i / 10))).buffer);
     const encoders = [pool.open(spec), pool.open(spec), pool.open(spec)];
     const order: number[][] = encoders.map(() => []);
-    await Promise.all(encoders.flatMap((e, i) => Array.from({ length: 5 }, (_, k) => new Promise<void>((resolve, reject) => {
-      e.encode(frame, (error, packet) => {
-        if (error || !packet || packet.length === 0) reject(error ?? new Error('no packet'));
-        order[i]!.push(k);
-        resolve();
-      });
-    }))));
+    await Promise.all(
+      encoders.flatMap((e, i) =>
+        Array.from(
+          { length: 5 },
+          (_, k) =>
+            new Promise<void>((resolve, reject) => {
+              e.encode(frame, (error, packet) => {
+                if (error || !packet || packet.length === 0) reject(error ?? new Error('no packet'));
+                order[i]!.push(k);
+                resolve();
+              });
+            }),
+        ),
+      ),
+    );
     expect(order).toEqual(encoders.map(() => [0, 1, 2, 3, 4]));
     // A frame still waiting for its batch when the pool closes is answered too, with an error.
     const pending = new Promise<Error | null>((resolve) => encoders[1]!.encode(frame, (error) => resolve(error)));

@@ -38,7 +38,9 @@ describe('packed chunks', () => {
 describe('OncePerTurn', () => {
   it('runs once after the turn however often it is asked in the turn, and again when asked in a later turn', async () => {
     let runs = 0;
-    const once = new OncePerTurn(() => { runs += 1; });
+    const once = new OncePerTurn(() => {
+      runs += 1;
+    });
     once.request();
     once.request();
     once.request();

@@ -7,7 +7,14 @@ import { liveMp3Decoders } from '../../src/audio/codecs/mpg123.ts';
 import { createOpusPacketStream, UnsupportedAudioError } from '../../src/audio/playback.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { buildOggOpus } from './ogg-opus.ts';
-import { bytewiseStart, collectPackets, decodePackets, irregularChunks, nextPacket, streamError } from './stream-helpers.ts';
+import {
+  bytewiseStart,
+  collectPackets,
+  decodePackets,
+  irregularChunks,
+  nextPacket,
+  streamError,
+} from './stream-helpers.ts';
 
 const FRAME_SECONDS = 0.02;
 
@@ -28,7 +35,10 @@ async function startPlaying(bytes: Uint8Array, format: AudioFormat, firstBytes: 
 /** Interleaves two mono signals. */
 function stereo(left: Float32Array, right: Float32Array): Float32Array {
   const out = new Float32Array(left.length * 2);
-  for (let i = 0; i < left.length; i++) { out[i * 2] = left[i]!; out[i * 2 + 1] = right[i]!; }
+  for (let i = 0; i < left.length; i++) {
+    out[i * 2] = left[i]!;
+    out[i * 2 + 1] = right[i]!;
+  }
   return out;
 }
 
@@ -47,7 +57,7 @@ describe('createOpusPacketStream: fixtures in small irregular chunks', () => {
     const clip = await analyseClip(bytes);
     const packets = await collectPackets(play(bytes, format));
     const decoded = decodePackets(packets);
-    expect(decoded.seconds).toBeCloseTo(packets.length * FRAME_SECONDS, 6);   // every packet is 960 samples
+    expect(decoded.seconds).toBeCloseTo(packets.length * FRAME_SECONDS, 6); // every packet is 960 samples
     // Whole 20 ms frames, the last one padded: never shorter, at most one frame longer. One exception: for a cut
     // MP3, analyseClip does not trust the (stale) LAME header and keeps the encoder priming; streaming mpg123
     // drops the priming (576 + 529 samples) all the same.
@@ -66,7 +76,10 @@ describe('createOpusPacketStream: fixtures in small irregular chunks', () => {
   });
 
   it('produces the very same packets whatever the chunking (state carried across joins)', async () => {
-    for (const [name, format] of [['speech-en-24k-mono.wav', 'wav'], ['tone-330hz-5s-vbr.mp3', 'mp3']] as const) {
+    for (const [name, format] of [
+      ['speech-en-24k-mono.wav', 'wav'],
+      ['tone-330hz-5s-vbr.mp3', 'mp3'],
+    ] as const) {
       const bytes = fixture(name);
       const whole = await collectPackets(play(bytes, format, [bytes]));
       const irregular = await collectPackets(play(bytes, format, irregularChunks(bytes, 5)));
@@ -77,15 +90,26 @@ describe('createOpusPacketStream: fixtures in small irregular chunks', () => {
   });
 
   it.each([
-    [22050, 1, 16], [24000, 1, 16], [44100, 2, 16], [16000, 1, 24], [32000, 2, 32],
-  ] as const)('resamples %i Hz, %i channel(s), %i-bit WAV to 48 kHz with the pitch kept', async (rate, channels, bits) => {
-    const mono = sine(350, 2, rate, 1, 0.5);
-    const wav = buildWav(channels === 2 ? stereo(mono, mono) : mono, { sampleRate: rate, channels, bitsPerSample: bits });
-    const decoded = decodePackets(await collectPackets(play(wav, 'wav')));
-    expect(decoded.seconds).toBeCloseTo(2, 1);
-    expect(decoded.seconds).toBeGreaterThanOrEqual(2);
-    expect(Math.abs(dominantPitchHz(decoded.left, 48000)! - 350)).toBeLessThan(2);
-  });
+    [22050, 1, 16],
+    [24000, 1, 16],
+    [44100, 2, 16],
+    [16000, 1, 24],
+    [32000, 2, 32],
+  ] as const)(
+    'resamples %i Hz, %i channel(s), %i-bit WAV to 48 kHz with the pitch kept',
+    async (rate, channels, bits) => {
+      const mono = sine(350, 2, rate, 1, 0.5);
+      const wav = buildWav(channels === 2 ? stereo(mono, mono) : mono, {
+        sampleRate: rate,
+        channels,
+        bitsPerSample: bits,
+      });
+      const decoded = decodePackets(await collectPackets(play(wav, 'wav')));
+      expect(decoded.seconds).toBeCloseTo(2, 1);
+      expect(decoded.seconds).toBeGreaterThanOrEqual(2);
+      expect(Math.abs(dominantPitchHz(decoded.left, 48000)! - 350)).toBeLessThan(2);
+    },
+  );
 
   it('keeps stereo channels apart: 300 Hz left, 500 Hz right', async () => {
     const wav = buildWav(stereo(sine(300, 1.5, 44100), sine(500, 1.5, 44100)), { sampleRate: 44100, channels: 2 });
@@ -95,9 +119,16 @@ describe('createOpusPacketStream: fixtures in small irregular chunks', () => {
   });
 
   it('reads a streamed WAV (data size 0xFFFFFFFF, LIST chunk before data) arriving a byte at a time', async () => {
-    const list = Buffer.concat([Buffer.from('INFOISFT', 'latin1'), Buffer.from([5, 0, 0, 0]), Buffer.from('test\0\0', 'latin1')]);
+    const list = Buffer.concat([
+      Buffer.from('INFOISFT', 'latin1'),
+      Buffer.from([5, 0, 0, 0]),
+      Buffer.from('test\0\0', 'latin1'),
+    ]);
     const wav = buildWav(sine(250, 1, 24000), {
-      sampleRate: 24000, channels: 1, declaredDataBytes: 0xffffffff, extraChunks: [{ id: 'LIST', body: list }],
+      sampleRate: 24000,
+      channels: 1,
+      declaredDataBytes: 0xffffffff,
+      extraChunks: [{ id: 'LIST', body: list }],
     });
     const chunks = [...bytewiseStart(wav.subarray(0, 200), 200), ...irregularChunks(wav.subarray(200))];
     const decoded = decodePackets(await collectPackets(play(wav, 'wav', chunks)));

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { StereoResampler } from '../../src/audio/codecs/resample.ts';
 import { sine } from './fixtures.ts';
 
-function resampleAll(input: Float32Array, rate: number, chunkSizes: number[] | undefined, right?: Float32Array): Float32Array {
+function resampleAll(
+  input: Float32Array,
+  rate: number,
+  chunkSizes: number[] | undefined,
+  right?: Float32Array,
+): Float32Array {
   const resampler = new StereoResampler(rate, 48000);
   const parts: Float32Array[] = [];
   let at = 0;
@@ -15,16 +20,22 @@ function resampleAll(input: Float32Array, rate: number, chunkSizes: number[] | u
   parts.push(resampler.flush().slice());
   const out = new Float32Array(parts.reduce((sum, p) => sum + p.length, 0));
   let offset = 0;
-  for (const part of parts) { out.set(part, offset); offset += part.length; }
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
   return out;
 }
 
 describe('StereoResampler', () => {
-  it.each([24000, 22050, 44100, 16000, 48000])('turns N samples at %i Hz into exactly ceil(N * 48000 / rate) frames', (rate) => {
-    const input = sine(440, 1.2345, rate);
-    const out = resampleAll(input, rate, [333, 1, 4096, 7]);
-    expect(out.length / 2).toBe(Math.ceil((input.length * 48000) / rate));
-  });
+  it.each([24000, 22050, 44100, 16000, 48000])(
+    'turns N samples at %i Hz into exactly ceil(N * 48000 / rate) frames',
+    (rate) => {
+      const input = sine(440, 1.2345, rate);
+      const out = resampleAll(input, rate, [333, 1, 4096, 7]);
+      expect(out.length / 2).toBe(Math.ceil((input.length * 48000) / rate));
+    },
+  );
 
   it('gives the same output whatever the chunking: no discontinuity at chunk joins', () => {
     const input = sine(1234, 0.5, 22050);
@@ -36,7 +47,11 @@ describe('StereoResampler', () => {
 
   // Cubic interpolation error grows with frequency / input rate. Measured: -82 dB (1 kHz from 24 kHz), -40 dB
   // (3 kHz from 22.05 kHz), -111 dB (440 Hz from 44.1 kHz); linear interpolation gives -44, -24 and -69 dB.
-  it.each([[24000, 1000, -75], [22050, 3000, -37], [44100, 440, -100]])('from %i Hz keeps a %i Hz sine clean (error below %i dB)', (rate, frequency, limit) => {
+  it.each([
+    [24000, 1000, -75],
+    [22050, 3000, -37],
+    [44100, 440, -100],
+  ])('from %i Hz keeps a %i Hz sine clean (error below %i dB)', (rate, frequency, limit) => {
     const out = resampleAll(sine(frequency, 0.5, rate, 1, 0.8), rate, [512, 301]);
     let error = 0;
     let signal = 0;
@@ -45,7 +60,7 @@ describe('StereoResampler', () => {
     for (let i = 16; i < out.length / 2 - 16; i++) {
       const ideal = 0.8 * Math.sin((2 * Math.PI * frequency * i) / 48000);
       const got = out[i * 2]!;
-      if (out[i * 2 + 1] !== got) sidesDiffer++;   // mono goes to both sides
+      if (out[i * 2 + 1] !== got) sidesDiffer++; // mono goes to both sides
       error += (got - ideal) ** 2;
       signal += ideal ** 2;
     }

@@ -28,7 +28,11 @@ export async function collectPackets(stream: Readable): Promise<Buffer[]> {
   return packets;
 }
 
-export interface DecodedStereo { left: Float32Array; right: Float32Array; seconds: number }
+export interface DecodedStereo {
+  left: Float32Array;
+  right: Float32Array;
+  seconds: number;
+}
 
 /** Decodes Opus packets the way a Discord client would: 48 kHz stereo, 960 samples a packet. */
 export function decodePackets(packets: readonly Buffer[]): DecodedStereo {

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { WORKER_NICENESS_STEP } from '../../src/audio/workers/thread-priority.ts';
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
-const WORKERS = ['transcode/transcode-worker.ts', 'opus-pool/opus-worker.ts', 'audio-thread/audio-worker.ts', 'clip-check/clip-worker.ts'];
+const WORKERS = [
+  'transcode/transcode-worker.ts',
+  'opus-pool/opus-worker.ts',
+  'audio-thread/audio-worker.ts',
+  'clip-check/clip-worker.ts',
+];
 
 function nicenessOf(module: string): Promise<number> {
   const url = new URL(`../../src/audio/workers/${module}`, import.meta.url).href;
@@ -19,10 +24,13 @@ function nicenessOf(module: string): Promise<number> {
   }).finally(() => void worker.terminate());
 }
 
-describe.runIf(process.platform === 'linux')('audio worker threads yield the cores to the main thread, which sends the packets', () => {
-  it.each(WORKERS)('%s runs nicer than the main thread, and the main thread keeps its priority', async (module) => {
-    const main = getPriority(0);
-    expect(await nicenessOf(module)).toBe(Math.min(19, main + WORKER_NICENESS_STEP));
-    expect(getPriority(0)).toBe(main);
-  });
-});
+describe.runIf(process.platform === 'linux')(
+  'audio worker threads yield the cores to the main thread, which sends the packets',
+  () => {
+    it.each(WORKERS)('%s runs nicer than the main thread, and the main thread keeps its priority', async (module) => {
+      const main = getPriority(0);
+      expect(await nicenessOf(module)).toBe(Math.min(19, main + WORKER_NICENESS_STEP));
+      expect(getPriority(0)).toBe(main);
+    });
+  },
+);

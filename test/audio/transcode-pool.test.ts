@@ -10,7 +10,10 @@ import type { TranscodeSpec } from '../../src/audio/workers/transcode/transcode-
 import { buildWav, sine } from './fixtures.ts';
 import { collectPackets, irregularChunks } from './stream-helpers.ts';
 
-const SPEC: TranscodeSpec = { format: 'wav', encoder: { complexity: 5, bitrate: 64_000, celtOnly: true, channels: 'source' } };
+const SPEC: TranscodeSpec = {
+  format: 'wav',
+  encoder: { complexity: 5, bitrate: 64_000, celtOnly: true, channels: 'source' },
+};
 const FAULTY = new URL('../support/faulty-transcode-worker.ts', import.meta.url);
 /** One second of a 440 Hz tone at 24 kHz mono: 50 packets. */
 const TONE = buildWav(sine(440, 1, 24_000), { sampleRate: 24_000, channels: 1 });
@@ -34,7 +37,10 @@ function feed(stream: Transform, bytes: Uint8Array): Promise<Buffer[]> {
 }
 
 async function failure(packets: Promise<unknown>): Promise<unknown> {
-  return packets.then(() => new Error('the stream ended without an error'), (error: unknown) => error);
+  return packets.then(
+    () => new Error('the stream ended without an error'),
+    (error: unknown) => error,
+  );
 }
 
 describe('TranscodePool', () => {
@@ -47,7 +53,7 @@ describe('TranscodePool', () => {
     expect(transcode.workers).toBe(1);
   });
 
-  it('a worker that crashes fails the streams it held; the other worker\'s stream finishes and a new worker takes the next', async () => {
+  it("a worker that crashes fails the streams it held; the other worker's stream finishes and a new worker takes the next", async () => {
     const transcode = pool(2, { workerUrl: FAULTY });
     const crashing = new PassThrough();
     const doomed = collectPackets(crashing.pipe(transcode.stream(SPEC)));
@@ -68,7 +74,9 @@ describe('TranscodePool', () => {
     const transcode = pool(1, { workerUrl: FAULTY, batchDeadlineMs: 5_000 });
     const stream = transcode.stream(SPEC);
     let failed: unknown;
-    stream.on('error', (error) => { failed = error; });
+    stream.on('error', (error) => {
+      failed = error;
+    });
     stream.write(Buffer.from('HANG!'));
     // The batch goes to the worker after this turn's I/O (setImmediate, not faked).
     await new Promise((resolve) => setImmediate(resolve));

@@ -5,11 +5,15 @@ import { waveformValues } from '../support/waveform.ts';
 
 const RATE = 48000;
 const silence = (seconds: number) => new Int16Array(Math.round(seconds * RATE));
-const tone = (seconds: number, amplitude: number) => toneSamples({ pitchHz: 220, seconds, amplitude, sampleRate: RATE });
+const tone = (seconds: number, amplitude: number) =>
+  toneSamples({ pitchHz: 220, seconds, amplitude, sampleRate: RATE });
 const join = (...parts: Int16Array[]) => {
   const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.length; }
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
   return out;
 };
 
@@ -52,7 +56,10 @@ describe('waveformValues', () => {
   it('averages interleaved channels', () => {
     const mono = tone(1, 0.5);
     const stereo = new Int16Array(mono.length * 2);
-    mono.forEach((s, i) => { stereo[2 * i] = s; stereo[2 * i + 1] = s; });
+    mono.forEach((s, i) => {
+      stereo[2 * i] = s;
+      stereo[2 * i + 1] = s;
+    });
     expect([...waveformValues(stereo, RATE, 2)]).toEqual([...waveformValues(mono, RATE)]);
   });
 });

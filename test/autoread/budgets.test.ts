@@ -13,13 +13,20 @@ describe('budgets for auto-read', () => {
   it('lifts the member cooldown for autoread only', () => {
     expect(budgetsForRequest(limits, AUTOREAD)).toEqual({ ...limits, memberCooldownSeconds: 0 });
     expect(budgetsForRequest(limits, SAY)).toEqual(limits);
-    expect(checkBudgets(budgetsForRequest(limits, SAY), justSpent, 10, now)).toMatchObject({ budget: 'memberCooldownSeconds' });
+    expect(checkBudgets(budgetsForRequest(limits, SAY), justSpent, 10, now)).toMatchObject({
+      budget: 'memberCooldownSeconds',
+    });
     expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), justSpent, 10, now)).toBeUndefined();
   });
 
   it('keeps the day and month budgets for autoread', () => {
-    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), justSpent, 91, now)).toMatchObject({ budget: 'memberDailyChars', limit: 100 });
+    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), justSpent, 91, now)).toMatchObject({
+      budget: 'memberDailyChars',
+      limit: 100,
+    });
     const month = { ...justSpent, guildMonthChars: 995 };
-    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), month, 10, now)).toMatchObject({ budget: 'guildMonthlyChars' });
+    expect(checkBudgets(budgetsForRequest(limits, AUTOREAD), month, 10, now)).toMatchObject({
+      budget: 'guildMonthlyChars',
+    });
   });
 });

@@ -4,7 +4,13 @@ import { PassThrough } from 'node:stream';
 import { getVoiceConnection } from '@discordjs/voice';
 import { Events, GatewayIntentBits, type Client, type Message, type VoiceState } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AutoReader, type BehindNotice, type ReaderJob, type ReaderOrder, type RefusalNotice } from '../../src/autoread/reader.ts';
+import {
+  AutoReader,
+  type BehindNotice,
+  type ReaderJob,
+  type ReaderOrder,
+  type RefusalNotice,
+} from '../../src/autoread/reader.ts';
 import type { DistinctVoices } from '../../src/autoread/voice.ts';
 import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
@@ -17,7 +23,7 @@ import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, joinReady, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
 
 const guild = guildSpec(1);
-const [alice, bob] = guild.members as [typeof guild.members[0], typeof guild.members[0]];
+const [alice, bob] = guild.members as [(typeof guild.members)[0], (typeof guild.members)[0]];
 const LOUNGE = guild.voiceChannels[0]!.id;
 const QUIET = guild.voiceChannels[1]!.id;
 const TEXT = guild.textChannelId;
@@ -27,9 +33,22 @@ let client: Client;
 let nextId = 500_000_000_000_000_000n;
 
 beforeAll(async () => {
-  fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guild], log: () => {}, allowedPrivilegedIntents: GatewayIntent.MessageContent });
+  fake = await FakeDiscord.start({
+    token: TOKEN,
+    applicationId: APP_ID,
+    guilds: [guild],
+    log: () => {},
+    allowedPrivilegedIntents: GatewayIntent.MessageContent,
+  });
   trustCertificate(fake.caCertificatePem);
-  client = await loginClient(fake, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
+  client = await loginClient(fake, {
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildVoiceStates,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+    ],
+  });
 });
 afterAll(async () => {
   await client?.destroy();
@@ -57,9 +76,12 @@ class Pipeline {
     this.orders.push(order);
     for (const waiter of this.#waiting.filter((w) => this.orders.length >= w.count)) waiter.resolve();
     const next = this.script.shift() ?? 'accept';
-    const accepted = next === 'accept' ? Promise.resolve({ parts: 1, ahead: 0 })
-      : next instanceof Promise ? next.then(() => ({ parts: 1, ahead: 0 }))
-        : Promise.reject(next);
+    const accepted =
+      next === 'accept'
+        ? Promise.resolve({ parts: 1, ahead: 0 })
+        : next instanceof Promise
+          ? next.then(() => ({ parts: 1, ahead: 0 }))
+          : Promise.reject(next);
     if (this.held && next === 'accept') {
       let start!: () => void;
       let end!: (kind: 'played' | 'stopped') => void;
@@ -98,7 +120,10 @@ afterEach(() => {
   detach = undefined;
 });
 
-function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {}): Setup {
+function setup(
+  settings: Partial<AutoReadSettings> = {},
+  options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {},
+): Setup {
   const pipeline = new Pipeline();
   const notices: RefusalNotice[] = [];
   const behind: BehindNotice[] = [];
@@ -127,7 +152,12 @@ function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails
     onStopped: (guildId) => stopped.push(guildId),
     logger: createLogger({ level: 'debug', destination: stream }),
   });
-  reader.start({ guildId: guild.id, channelId: TEXT, voiceChannelId: LOUNGE, settings: { ...AUTO_READ_DEFAULTS, ...settings } });
+  reader.start({
+    guildId: guild.id,
+    channelId: TEXT,
+    voiceChannelId: LOUNGE,
+    settings: { ...AUTO_READ_DEFAULTS, ...settings },
+  });
   const onMessage = (message: Message) => reader.onMessage(message);
   const onVoice = (before: VoiceState, after: VoiceState) => reader.onVoiceState(before, after);
   client.on(Events.MessageCreate, onMessage);
@@ -137,7 +167,16 @@ function setup(settings: Partial<AutoReadSettings> = {}, options: { requestFails
     client.off(Events.VoiceStateUpdate, onVoice);
     reader.close();
   };
-  return { reader, pipeline, notices, behind, stopped, voices, distinct, logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    reader,
+    pipeline,
+    notices,
+    behind,
+    stopped,
+    voices,
+    distinct,
+    logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 type Post = Partial<Omit<ChatMessage, 'id' | 'guildId'>> & { content: string };
@@ -160,7 +199,12 @@ async function arrive(message: Post): Promise<void> {
     client.on(Events.MessageCreate, listener);
   });
   const sent = await fake.postMessage({
-    channelId: TEXT, author: { id: alice.id, username: alice.username }, member: { roles: [] }, ...message, id, guildId: guild.id,
+    channelId: TEXT,
+    author: { id: alice.id, username: alice.username },
+    member: { roles: [] },
+    ...message,
+    id,
+    guildId: guild.id,
   });
   expect(sent).toBe(true);
   await arrived;
@@ -180,7 +224,7 @@ function change(userId: string, channelId: string | null): Promise<void> {
 }
 
 describe('AutoReader', () => {
-  it('reads the bound channel in order, each in its author\'s voice, the name once while the same member goes on', async () => {
+  it("reads the bound channel in order, each in its author's voice, the name once while the same member goes on", async () => {
     const { reader, pipeline, voices } = setup();
     let release!: () => void;
     pipeline.script.push(new Promise<void>((resolve) => (release = resolve)));
@@ -202,7 +246,7 @@ describe('AutoReader', () => {
     expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
   });
 
-  it('sends a URL as a word and a mention as the member\'s name, then the dictionary', async () => {
+  it("sends a URL as a word and a mention as the member's name, then the dictionary", async () => {
     const { reader, pipeline } = setup({ sayAuthorName: false });
     reader.setDictionary(guild.id, [{ word: 'SayBot', reading: 'say bot' }]);
     await post(reader, {
@@ -213,10 +257,15 @@ describe('AutoReader', () => {
     expect(pipeline.texts[0]).not.toMatch(/https?:|<@|\d{15,}/);
   });
 
-  it('does not read bots, webhooks, members outside the bot\'s voice channel or other channels by default', async () => {
+  it("does not read bots, webhooks, members outside the bot's voice channel or other channels by default", async () => {
     const { reader, pipeline } = setup();
     await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
-    await post(reader, { content: 'hook', author: { id: '700000000000000002', username: 'hook', bot: true }, webhookId: '700000000000000002', member: undefined });
+    await post(reader, {
+      content: 'hook',
+      author: { id: '700000000000000002', username: 'hook', bot: true },
+      webhookId: '700000000000000002',
+      member: undefined,
+    });
     await post(reader, { content: 'not in voice', author: { id: bob.id, username: bob.username } });
     await post(reader, { content: 'elsewhere', channelId: QUIET });
     expect(pipeline.orders).toEqual([]);
@@ -227,7 +276,12 @@ describe('AutoReader', () => {
   it('reads bots and webhooks, and members outside voice, when the settings say so', async () => {
     const { reader, pipeline } = setup({ readBots: true, onlyMembersInVoice: false, sayAuthorName: false });
     await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
-    await post(reader, { content: 'hook', author: { id: '700000000000000002', username: 'hook', bot: true }, webhookId: '700000000000000002', member: undefined });
+    await post(reader, {
+      content: 'hook',
+      author: { id: '700000000000000002', username: 'hook', bot: true },
+      webhookId: '700000000000000002',
+      member: undefined,
+    });
     await post(reader, { content: 'outside', author: { id: bob.id, username: bob.username } });
     expect(pipeline.texts).toEqual(['beep', 'hook', 'outside']);
   });
@@ -240,7 +294,14 @@ describe('AutoReader', () => {
 
   it('gives one notice when a budget refuses, stays silent while refused, and notices again after an accepted message', async () => {
     const { reader, pipeline, notices, logs } = setup({ sayAuthorName: false });
-    const refusal = () => new Refusal({ code: 'budget-guild-month', limit: 10, used: 10, needed: 5, resetAt: new Date('2026-12-01T00:00:00Z') });
+    const refusal = () =>
+      new Refusal({
+        code: 'budget-guild-month',
+        limit: 10,
+        used: 10,
+        needed: 5,
+        resetAt: new Date('2026-12-01T00:00:00Z'),
+      });
     pipeline.script.push(refusal(), refusal(), refusal(), 'accept', refusal());
     for (const text of ['a1', 'a2', 'a3']) await post(reader, { content: text });
     expect(notices).toHaveLength(1);
@@ -283,7 +344,7 @@ describe('AutoReader', () => {
     expect(reader.stop(guild.id)).toBe(false);
   });
 
-  it('announces members joining and leaving its voice channel when asked to, in the server\'s voice, charged to the server', async () => {
+  it("announces members joining and leaving its voice channel when asked to, in the server's voice, charged to the server", async () => {
     const { reader, pipeline, voices } = setup({ announceJoinLeave: true });
     await change(bob.id, QUIET);
     await change(bob.id, LOUNGE);
@@ -378,7 +439,9 @@ describe('AutoReader', () => {
     for (let i = 1; i <= 10; i++) await arrive({ content: `m${i}` });
     await pipeline.ordered(1);
     expect(reader.pending(guild.id)).toBe(3);
-    expect(behind).toEqual([{ kind: 'dropped-oldest', count: 1, guildId: guild.id, channelId: TEXT, language: 'en-US' }]);
+    expect(behind).toEqual([
+      { kind: 'dropped-oldest', count: 1, guildId: guild.id, channelId: TEXT, language: 'en-US' },
+    ]);
     // m1 was handed over at once; m2..m8 were dropped unread; the newest two wait.
     const play = async (index: number, count: number) => {
       pipeline.playing[index]?.start();

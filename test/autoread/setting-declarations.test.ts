@@ -5,7 +5,10 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { data } from '../../commands/autoread.ts';
 import {
-  AUTO_READ_DEFAULTS, AUTO_READ_SETTING_LIST, AUTO_READ_SETTINGS, type AutoReadSettings,
+  AUTO_READ_DEFAULTS,
+  AUTO_READ_SETTING_LIST,
+  AUTO_READ_SETTINGS,
+  type AutoReadSettings,
 } from '../../src/autoread/setting-declarations.ts';
 import { describeSettings, settingChangesOf } from '../../src/bot/frontend/autoread-settings.ts';
 import { UserError } from '../../src/bot/interactions/failures.ts';
@@ -17,7 +20,10 @@ import { rowOfChanges, settingsOfRow } from '../../src/store/areas/auto-read.ts'
 function autoReadColumns(): string[] {
   const db = new DatabaseSync(':memory:');
   migrate(db);
-  const columns = db.prepare('PRAGMA table_info(auto_read)').all().map((row) => String(row['name']));
+  const columns = db
+    .prepare('PRAGMA table_info(auto_read)')
+    .all()
+    .map((row) => String(row['name']));
   db.close();
   return columns;
 }
@@ -35,17 +41,32 @@ interface DefinitionPart {
 /** What Discord counts against a command's 8000 characters, in one language: names, descriptions, choice values. */
 function definitionCharacters(part: DefinitionPart, locale: 'en-US' | 'ko' | 'ja'): number {
   const name = (locale === 'en-US' ? undefined : part.name_localizations?.[locale]) ?? part.name;
-  const description = (locale === 'en-US' ? undefined : part.description_localizations?.[locale]) ?? part.description ?? '';
+  const description =
+    (locale === 'en-US' ? undefined : part.description_localizations?.[locale]) ?? part.description ?? '';
   const value = typeof part.value === 'string' ? part.value.length : 0;
-  const inner = [...(part.options ?? []), ...(part.choices ?? [])].reduce((sum, child) => sum + definitionCharacters(child, locale), 0);
+  const inner = [...(part.options ?? []), ...(part.choices ?? [])].reduce(
+    (sum, child) => sum + definitionCharacters(child, locale),
+    0,
+  );
   return name.length + description.length + value + inner;
 }
 
 /** Every setting away from its default (a role and a prefix set). */
 const CHANGED: AutoReadSettings = {
-  sayAuthorName: false, maxLength: 999, readBots: true, requiredRoleId: '500000000000000001', onlyMembersInVoice: false,
-  announceJoinLeave: true, skipPrefix: '//', readSilent: false, autojoin: true, fasterAfter: 0, maxSpeed: 2, skipAfter: 100,
-  voices: 'distinct', readAttachments: false,
+  sayAuthorName: false,
+  maxLength: 999,
+  readBots: true,
+  requiredRoleId: '500000000000000001',
+  onlyMembersInVoice: false,
+  announceJoinLeave: true,
+  skipPrefix: '//',
+  readSilent: false,
+  autojoin: true,
+  fasterAfter: 0,
+  maxSpeed: 2,
+  skipAfter: 100,
+  voices: 'distinct',
+  readAttachments: false,
 };
 
 describe('auto-read setting declarations', () => {
@@ -72,14 +93,17 @@ describe('auto-read setting declarations', () => {
     expect(CHANGED.voices in AUTO_READ_SETTINGS.voices.values).toBe(true);
   });
 
-  it('offer one /autoread settings option per setting, in declaration order, within Discord\'s 25 options', () => {
+  it("offer one /autoread settings option per setting, in declaration order, within Discord's 25 options", () => {
     const json = data.toJSON();
     const settingsSubcommand = json.options?.find((option) => option.name === 'settings');
-    const options = settingsSubcommand && 'options' in settingsSubcommand ? settingsSubcommand.options ?? [] : [];
-    expect(options.map((option) => option.name)).toEqual(AUTO_READ_SETTING_LIST.map(([, d]) => t('en-US', `option.${d.option}`)));
+    const options = settingsSubcommand && 'options' in settingsSubcommand ? (settingsSubcommand.options ?? []) : [];
+    expect(options.map((option) => option.name)).toEqual(
+      AUTO_READ_SETTING_LIST.map(([, d]) => t('en-US', `option.${d.option}`)),
+    );
     expect(options.length).toBeLessThanOrEqual(25);
     // Discord refuses a command whose names, descriptions and choice values pass 8000 characters (per language).
-    for (const locale of ['en-US', 'ko', 'ja'] as const) expect(definitionCharacters(json, locale), locale).toBeLessThan(8000);
+    for (const locale of ['en-US', 'ko', 'ja'] as const)
+      expect(definitionCharacters(json, locale), locale).toBeLessThan(8000);
   });
 
   it('round-trip every setting through its column, and an empty row is the defaults', () => {
@@ -89,14 +113,18 @@ describe('auto-read setting declarations', () => {
     // null puts a setting back to its default: a NULL column.
     const cleared = rowOfChanges({ readAttachments: null, requiredRoleId: null, maxLength: undefined });
     expect(cleared).toEqual({ read_attachments: null, required_role_id: null });
-    expect(settingsOfRow({ ...rowOfChanges(CHANGED), ...cleared })).toEqual({ ...CHANGED, readAttachments: true, requiredRoleId: undefined });
+    expect(settingsOfRow({ ...rowOfChanges(CHANGED), ...cleared })).toEqual({
+      ...CHANGED,
+      readAttachments: true,
+      requiredRoleId: undefined,
+    });
   });
 
-  it('print each setting once, the backlog\'s three in one clause', () => {
+  it("print each setting once, the backlog's three in one clause", () => {
     expect(describeSettings('en-US', AUTO_READ_DEFAULTS)).toBe(
-      "say the author's name: on; longest message: 200 characters; read bots and webhooks: off; required role: none; "
-      + 'only members in voice: on; announce joins and leaves: off; skip messages starting with: none; read @silent messages: on; '
-      + 'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on',
+      "say the author's name: on; longest message: 200 characters; read bots and webhooks: off; required role: none; " +
+        'only members in voice: on; announce joins and leaves: off; skip messages starting with: none; read @silent messages: on; ' +
+        'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on',
     );
     const changed = describeSettings('en-US', CHANGED);
     expect(changed).toContain('required role: <@&500000000000000001>');
@@ -113,7 +141,10 @@ const GUILD = '200000000000000001';
 function interactionWith(values: Record<string, boolean | number | string>): ChatInputCommandInteraction<'cached'> {
   const get = (name: string) => values[name] ?? null;
   const options = {
-    getBoolean: get, getInteger: get, getNumber: get, getString: get,
+    getBoolean: get,
+    getInteger: get,
+    getNumber: get,
+    getString: get,
     getRole: (name: string) => (values[name] === undefined ? null : { id: values[name] }),
   };
   return { guildId: GUILD, options } as unknown as ChatInputCommandInteraction<'cached'>;
@@ -132,17 +163,36 @@ function refusalOf(values: Record<string, boolean | number | string>): unknown {
 describe('/autoread settings options read into changes', () => {
   it('turns each given option into its setting, leaves the others out', () => {
     expect(settingChangesOf(interactionWith({}))).toEqual({});
-    expect(settingChangesOf(interactionWith({
-      say_name: false, max_length: 20, role: '500000000000000001', skip_prefix: ' !! ', faster_after: 0, max_speed: 2, voices: 'distinct',
-      read_attachments: false,
-    }))).toEqual({
-      sayAuthorName: false, maxLength: 20, requiredRoleId: '500000000000000001', skipPrefix: '!!', fasterAfter: 0, maxSpeed: 2, voices: 'distinct',
+    expect(
+      settingChangesOf(
+        interactionWith({
+          say_name: false,
+          max_length: 20,
+          role: '500000000000000001',
+          skip_prefix: ' !! ',
+          faster_after: 0,
+          max_speed: 2,
+          voices: 'distinct',
+          read_attachments: false,
+        }),
+      ),
+    ).toEqual({
+      sayAuthorName: false,
+      maxLength: 20,
+      requiredRoleId: '500000000000000001',
+      skipPrefix: '!!',
+      fasterAfter: 0,
+      maxSpeed: 2,
+      voices: 'distinct',
       readAttachments: false,
     });
   });
 
   it('puts the role back to none with @everyone, and the prefix with "none" in any case', () => {
-    expect(settingChangesOf(interactionWith({ role: GUILD, skip_prefix: 'NONE' }))).toEqual({ requiredRoleId: null, skipPrefix: null });
+    expect(settingChangesOf(interactionWith({ role: GUILD, skip_prefix: 'NONE' }))).toEqual({
+      requiredRoleId: null,
+      skipPrefix: null,
+    });
   });
 
   it('refuses a crafted value outside a range, a bad prefix or an unknown choice, with the message naming the range', () => {
@@ -154,7 +204,10 @@ describe('/autoread settings options read into changes', () => {
     expect(refusalOf({ skip_prefix: '<@1>' })).toEqual({ key: 'autoread.skipPrefixBad', params: {} });
     expect(refusalOf({ voices: 'many' })).toEqual({ key: 'autoread.voicesBad', params: {} });
     // The first refused option, in the order the command lists them, is the one answered.
-    expect(refusalOf({ max_length: 5, voices: 'many' })).toEqual({ key: 'autoread.maxLengthRange', params: { min: 20, max: 1000 } });
+    expect(refusalOf({ max_length: 5, voices: 'many' })).toEqual({
+      key: 'autoread.maxLengthRange',
+      params: { min: 20, max: 1000 },
+    });
     expect(refusalOf({ max_speed: 1, max_length: 1000 })).toBe('accepted');
   });
 });

@@ -66,7 +66,12 @@ describe('who speaks now', () => {
     recent.heard('c', 'v2', 50_000);
     expect(recent.voicesBesides('c', 55_000)).toEqual(new Map([['v1', 2]]));
     // a was last read more than a minute ago.
-    expect(recent.voicesBesides('x', 70_000)).toEqual(new Map([['v1', 1], ['v2', 1]]));
+    expect(recent.voicesBesides('x', 70_000)).toEqual(
+      new Map([
+        ['v1', 1],
+        ['v2', 1],
+      ]),
+    );
     recent.forget('b');
     expect(recent.voicesBesides('x', 70_000)).toEqual(new Map([['v2', 1]]));
   });
@@ -77,6 +82,11 @@ describe('who speaks now', () => {
     recent.heard('b', 'v2', 1);
     recent.heard('a', 'v1', 2);
     recent.heard('c', 'v3', 3);
-    expect(recent.voicesBesides('x', 4)).toEqual(new Map([['v1', 1], ['v3', 1]]));
+    expect(recent.voicesBesides('x', 4)).toEqual(
+      new Map([
+        ['v1', 1],
+        ['v3', 1],
+      ]),
+    );
   });
 });

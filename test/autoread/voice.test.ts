@@ -17,19 +17,37 @@ afterEach(async () => {
 });
 
 describe('autoreadSpeechRequest', () => {
-  it('speaks in the built-in voice of the server\'s language when nobody chose one', async () => {
-    expect(await autoreadSpeechRequest(store, guild, MINA, '안녕')).toEqual({ kind: 'tts', text: '안녕', voice: 'voice-b-ko-f-01', format: 'wav' });
-    expect((await autoreadSpeechRequest(store, { id: G, preferredLocale: 'ja' }, MINA, 'はい')).voice).toBe('voice-b-ja-f-01');
+  it("speaks in the built-in voice of the server's language when nobody chose one", async () => {
+    expect(await autoreadSpeechRequest(store, guild, MINA, '안녕')).toEqual({
+      kind: 'tts',
+      text: '안녕',
+      voice: 'voice-b-ko-f-01',
+      format: 'wav',
+    });
+    expect((await autoreadSpeechRequest(store, { id: G, preferredLocale: 'ja' }, MINA, 'はい')).voice).toBe(
+      'voice-b-ja-f-01',
+    );
   });
 
-  it('uses the member\'s /myvoice, else the server\'s default preset', async () => {
+  it("uses the member's /myvoice, else the server's default preset", async () => {
     await store.presets.save({ guildId: G, name: 'House', voice: 'voice-b-en-m-01', tone: 'calm', createdBy: BOB });
     await store.presets.setDefault(G, 'House');
     await store.memberDefaults.set(G, MINA, { voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3' });
     expect(await autoreadSpeechRequest(store, guild, MINA, 'hi')).toEqual({
-      kind: 'tts', text: 'hi', voice: 'voice-b-ko-m-01', language: 'ko', format: 'mp3', tone: 'calm',
+      kind: 'tts',
+      text: 'hi',
+      voice: 'voice-b-ko-m-01',
+      language: 'ko',
+      format: 'mp3',
+      tone: 'calm',
     });
-    expect(await autoreadSpeechRequest(store, guild, BOB, 'hi')).toEqual({ kind: 'tts', text: 'hi', voice: 'voice-b-en-m-01', tone: 'calm', format: 'wav' });
+    expect(await autoreadSpeechRequest(store, guild, BOB, 'hi')).toEqual({
+      kind: 'tts',
+      text: 'hi',
+      voice: 'voice-b-en-m-01',
+      tone: 'calm',
+      format: 'wav',
+    });
     // Join/leave lines: the server's voice, whoever joined.
     expect((await autoreadSpeechRequest(store, guild, null, 'x')).voice).toBe('voice-b-en-m-01');
   });
@@ -41,14 +59,19 @@ describe('autoreadSpeechRequest', () => {
 
   it('voices:distinct: a member without a voice of their own is given one of the pool, kept; /myvoice still wins', async () => {
     const speakingNow = new Map<string, number>();
-    for (const voice of ['voice-b-en-m-01', 'voice-b-en-f-02']) await store.autoReadMembers.addToPool(G, voice, BOB, 25);
+    for (const voice of ['voice-b-en-m-01', 'voice-b-en-f-02'])
+      await store.autoReadMembers.addToPool(G, voice, BOB, 25);
     const first = await autoreadSpeechRequest(store, guild, MINA, 'hi', { speakingNow });
     expect(['voice-b-en-m-01', 'voice-b-en-f-02']).toContain(first.voice);
     expect(await store.autoReadMembers.memberVoice(G, MINA)).toBe(first.voice);
     // Kept, even when others now speak in it.
-    expect((await autoreadSpeechRequest(store, guild, MINA, 'hi', { speakingNow: new Map([[first.voice ?? '', 3]]) })).voice).toBe(first.voice);
+    expect(
+      (await autoreadSpeechRequest(store, guild, MINA, 'hi', { speakingNow: new Map([[first.voice ?? '', 3]]) })).voice,
+    ).toBe(first.voice);
     // Bob speaks while Mina does: he is given the other voice.
-    const bob = await autoreadSpeechRequest(store, guild, BOB, 'hi', { speakingNow: new Map([[first.voice ?? '', 1]]) });
+    const bob = await autoreadSpeechRequest(store, guild, BOB, 'hi', {
+      speakingNow: new Map([[first.voice ?? '', 1]]),
+    });
     expect(bob.voice).not.toBe(first.voice);
     // Join and leave lines stay in the server's voice; voices:one (no `distinct`) too.
     expect((await autoreadSpeechRequest(store, guild, null, 'x', { speakingNow })).voice).toBe('voice-b-ko-f-01');
@@ -61,6 +84,8 @@ describe('autoreadSpeechRequest', () => {
     const first = (await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow: new Map() })).voice;
     expect(['voice-b-ko-f-01', 'voice-b-ko-m-01']).toContain(first);
     await store.autoReadMembers.addToPool(G, 'voice-b-en-m-01', BOB, 25);
-    expect((await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow: new Map() })).voice).toBe('voice-b-en-m-01');
+    expect((await autoreadSpeechRequest(store, guild, MINA, 'x', { speakingNow: new Map() })).voice).toBe(
+      'voice-b-en-m-01',
+    );
   });
 });

@@ -16,10 +16,13 @@ describe('the catalogue', () => {
   it('gives every key a text in en, ko and ja, and nothing else', () => {
     const keys = Object.keys(en).sort();
     // Replies and what Discord shows for the commands alike.
-    expect(keys).toEqual(expect.arrayContaining(['error.internal', 'command.say', 'option.text', 'choice.output.file']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['error.internal', 'command.say', 'option.text', 'choice.output.file']),
+    );
     for (const [language, catalogue] of Object.entries(languages)) {
       expect(Object.keys(catalogue).sort(), language).toEqual(keys);
-      for (const key of keys) expect((catalogue as Record<string, string>)[key]?.trim(), `${language} ${key}`).toBeTruthy();
+      for (const key of keys)
+        expect((catalogue as Record<string, string>)[key]?.trim(), `${language} ${key}`).toBeTruthy();
     }
   });
 
@@ -30,10 +33,19 @@ describe('the catalogue', () => {
     }
   });
 
-  it('words every reason postVoiceMessage falls back to a file for, with the file\'s facts', () => {
-    const reasons: VoiceMessageFallbackReason[] = ['no-permission', 'not-allowed-here', 'too-large', 'refused', 'member-no-permission', 'slowmode'];
+  it("words every reason postVoiceMessage falls back to a file for, with the file's facts", () => {
+    const reasons: VoiceMessageFallbackReason[] = [
+      'no-permission',
+      'not-allowed-here',
+      'too-large',
+      'refused',
+      'member-no-permission',
+      'slowmode',
+    ];
     for (const reason of reasons) {
-      expect(placeholders(en[`voiceMessage.fallback.${reason}`]), reason).toEqual(expect.arrayContaining(['format', 'seconds', 'voice']));
+      expect(placeholders(en[`voiceMessage.fallback.${reason}`]), reason).toEqual(
+        expect.arrayContaining(['format', 'seconds', 'voice']),
+      );
     }
     expect(placeholders(en['voiceMessage.fallback.too-large'])).toEqual(expect.arrayContaining(['limit', 'size']));
   });
@@ -75,19 +87,28 @@ describe('the command definitions', () => {
       expect(json, name).not.toHaveProperty('description');
       expect(json.contexts, name).toEqual([InteractionContextType.Guild]);
     }
-    expect(menus.get('Speak')?.data.toJSON().name_localizations).toEqual({ ko: ko['menu.speak'], ja: ja['menu.speak'] });
+    expect(menus.get('Speak')?.data.toJSON().name_localizations).toEqual({
+      ko: ko['menu.speak'],
+      ja: ja['menu.speak'],
+    });
   });
 
   it('name and describe every command, subcommand, option and choice in ko and ja, from the catalogue', () => {
     const english = new Set(Object.values(en) as string[]);
     for (const command of commands.values()) {
       const json = command.data.toJSON() as unknown as Json;
-      const nodes = [{ path: `/${json['name'] as string}`, option: json }, ...optionsOf(json, `/${json['name'] as string}`)];
+      const nodes = [
+        { path: `/${json['name'] as string}`, option: json },
+        ...optionsOf(json, `/${json['name'] as string}`),
+      ];
       for (const { path, option } of nodes) {
         expect(english.has(option['name'] as string), `${path}: name`).toBe(true);
         expect(english.has(option['description'] as string), `${path}: description`).toBe(true);
         expect(Object.keys(option['name_localizations'] as Json).sort(), `${path}: name`).toEqual(['ja', 'ko']);
-        expect(Object.keys(option['description_localizations'] as Json).sort(), `${path}: description`).toEqual(['ja', 'ko']);
+        expect(Object.keys(option['description_localizations'] as Json).sort(), `${path}: description`).toEqual([
+          'ja',
+          'ko',
+        ]);
         for (const choice of Array.isArray(option['choices']) ? option['choices'].filter(isObject) : []) {
           expect(english.has(choice['name'] as string), `${path}: choice ${String(choice['value'])}`).toBe(true);
         }
@@ -110,11 +131,13 @@ describe('the command definitions', () => {
     expect(seen.get('exaggeration')).toBeDefined();
   });
 
-  it("show a command or menu to Manage Server members by default exactly when its requirements say so", () => {
+  it('show a command or menu to Manage Server members by default exactly when its requirements say so', () => {
     const admins: string[] = [];
     for (const [name, command] of all) {
       const shown = command.data.toJSON().default_member_permissions;
-      expect(shown ?? null, `/${name}`).toBe(forAdminsByDefault(command.requires) ? PermissionFlagsBits.ManageGuild.toString() : null);
+      expect(shown ?? null, `/${name}`).toBe(
+        forAdminsByDefault(command.requires) ? PermissionFlagsBits.ManageGuild.toString() : null,
+      );
       if (shown) admins.push(name);
     }
     expect(admins.sort()).toEqual(['autoread', 'budget', 'clone']);
@@ -123,7 +146,8 @@ describe('the command definitions', () => {
   it('declare preconditions only for subcommands that exist', () => {
     for (const [name, command] of commands) {
       const subcommands = (command.data.toJSON().options ?? []).filter((o) => o.type === 1).map((o) => o.name);
-      for (const sub of Object.keys(command.requires?.subcommands ?? {})) expect(subcommands, `/${name} ${sub}`).toContain(sub);
+      for (const sub of Object.keys(command.requires?.subcommands ?? {}))
+        expect(subcommands, `/${name} ${sub}`).toContain(sub);
     }
   });
 });

@@ -21,10 +21,13 @@ afterAll(async () => {
 
 /** An interaction reply's edit with this token; the local Discord refuses it (no such interaction), which is fine here. */
 async function editWith(client: REST, token: string): Promise<void> {
-  await client.patch(Routes.webhookMessage(APP_ID, token, '@original'), { body: { content: 'edited' } }).catch(() => undefined);
+  await client
+    .patch(Routes.webhookMessage(APP_ID, token, '@original'), { body: { content: 'edited' } })
+    .catch(() => undefined);
 }
 
-const handlersOf = (client: REST, token: string): string[] => [...client.handlers.keys()].filter((key) => key.includes(token));
+const handlersOf = (client: REST, token: string): string[] =>
+  [...client.handlers.keys()].filter((key) => key.includes(token));
 
 describe('sweepIdleRestHandlers', () => {
   it('sweeps nothing once stopped', async () => {

@@ -7,11 +7,20 @@ describe('sameDefinitions with message menus', () => {
   const menu = messageMenu('speak').toJSON();
   // As Discord answers GET .../commands for it: its own fields, defaults spelled out, an empty description.
   const held = {
-    ...menu, id: '1', application_id: '2', version: '3', description: '', description_localizations: null, options: [],
-    default_member_permissions: null, nsfw: false, dm_permission: true, integration_types: [0],
+    ...menu,
+    id: '1',
+    application_id: '2',
+    version: '3',
+    description: '',
+    description_localizations: null,
+    options: [],
+    default_member_permissions: null,
+    nsfw: false,
+    dm_permission: true,
+    integration_types: [0],
   };
 
-  it("finds a menu unchanged when Discord holds it with its own defaults and an empty description", () => {
+  it('finds a menu unchanged when Discord holds it with its own defaults and an empty description', () => {
     expect(sameDefinitions([held], [menu])).toBe(true);
   });
 
@@ -28,12 +37,14 @@ describe('sameDefinitions with the user install', () => {
   const say = slashCommand('say').toJSON();
   const held = { ...say, id: '1', application_id: '2', version: '3', integration_types: [0] };
 
-  it('takes Discord\'s default server install as unchanged, and turning the user install on or off as a change', () => {
+  it("takes Discord's default server install as unchanged, and turning the user install on or off as a change", () => {
     expect(sameDefinitions([held], [say])).toBe(true);
     const forUsers = withUserInstall(say, true);
     expect(forUsers).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
     expect(sameDefinitions([held], [forUsers])).toBe(false);
     expect(sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [forUsers])).toBe(true);
-    expect(sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [withUserInstall(say, false)])).toBe(false);
+    expect(
+      sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [withUserInstall(say, false)]),
+    ).toBe(false);
   });
 });

@@ -7,9 +7,16 @@ describe('describeFailure', () => {
   it.each([
     ['no-audio', new VoiceMessageError('no-audio', 'nothing audible')],
     ['bad-packet', new VoiceMessageError('bad-packet', 'Opus packet 1 does not decode')],
-  ] as const)('a voice message the service audio cannot make (%s) is the service\'s fault, said as such, not an internal error', (code, error) => {
-    expect(describeFailure(error)).toEqual({ code: `voice-message-${code}`, message: { key: 'error.api.unexpected' }, level: 'warn' });
-  });
+  ] as const)(
+    "a voice message the service audio cannot make (%s) is the service's fault, said as such, not an internal error",
+    (code, error) => {
+      expect(describeFailure(error)).toEqual({
+        code: `voice-message-${code}`,
+        message: { key: 'error.api.unexpected' },
+        level: 'warn',
+      });
+    },
+  );
 
   it('an empty voice message, as the renderer raises it, gets the same words as broken audio from the service', () => {
     const error = (() => {

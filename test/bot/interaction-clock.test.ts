@@ -67,7 +67,7 @@ describe('whether a token is gone', () => {
     expect(tokenGone(i)).toBe(true);
   });
 
-  it('keeps a safety margin before Discord\'s 15 minutes', () => {
+  it("keeps a safety margin before Discord's 15 minutes", () => {
     expect(TOKEN_LIFETIME_MS).toBeLessThan(15 * 60_000);
     expect(TOKEN_LIFETIME_MS).toBeGreaterThanOrEqual(14 * 60_000);
   });

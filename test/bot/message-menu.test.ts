@@ -23,14 +23,20 @@ const readBack: MessageMenuModule = {
     .setContexts(InteractionContextType.Guild) as MessageMenuModule['data'],
   requires: { inVoice: true },
   async execute(interaction) {
-    await showContent(interaction, speakMessageText(speakableMessage(interaction.targetMessage), { language: interaction.guildLocale }));
+    await showContent(
+      interaction,
+      speakMessageText(speakableMessage(interaction.targetMessage), { language: interaction.guildLocale }),
+    );
   },
 };
 
 const ephemeral = (r: { flags?: number }) => ((r.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
 /** Uses a menu on a message and waits for the first response with something to read. */
-async function useMenu(h: Harness, input: FakeMessageCommandInput): Promise<{ handle: InteractionHandle; content: string; private: boolean }> {
+async function useMenu(
+  h: Harness,
+  input: FakeMessageCommandInput,
+): Promise<{ handle: InteractionHandle; content: string; private: boolean }> {
   const handle = await h.discord.messageCommand(input);
   const final = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
   return { handle, content: final.content ?? '', private: ephemeral(final) };
@@ -48,10 +54,20 @@ describe('message context menus', () => {
   });
 
   it("Speak on a message with nothing to read reaches its execute, which says so privately in the member's language", async () => {
-    const korean = await useMenu(h, { guildId: seoul.id, userId: MINJI, name: 'Speak', message: { author: { id: OTHER_ROOM, username: 'other-room' }, content: '😂😂 **' } });
+    const korean = await useMenu(h, {
+      guildId: seoul.id,
+      userId: MINJI,
+      name: 'Speak',
+      message: { author: { id: OTHER_ROOM, username: 'other-room' }, content: '😂😂 **' },
+    });
     expect(korean.content).toBe(t('ko', 'speak.nothing'));
     expect(korean.private).toBe(true);
-    const japanese = await useMenu(h, { guildId: london.id, userId: BOB, name: 'Speak', message: { author: { id: ALICE, username: 'alice' }, content: '👍' } });
+    const japanese = await useMenu(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'Speak',
+      message: { author: { id: ALICE, username: 'alice' }, content: '👍' },
+    });
     expect(japanese.content).toBe(t('ja', 'speak.nothing'));
     expect(japanese.private).toBe(true);
     expect([...korean.handle.problems, ...japanese.handle.problems]).toEqual([]);
@@ -60,16 +76,29 @@ describe('message context menus', () => {
   it('gives the menu the chosen message as Discord resolves it: content, mentions by name, attachments', async () => {
     const content = `look <@${MINJI}> https://www.youtube.com/watch?v=x`;
     const { content: said, private: hidden } = await useMenu(h, {
-      guildId: seoul.id, userId: MINJI, name: 'Read back',
+      guildId: seoul.id,
+      userId: MINJI,
+      name: 'Read back',
       message: {
         author: { id: OTHER_ROOM, username: 'other-room' },
         content,
         mentions: [{ id: MINJI, username: 'minji' }],
-        attachments: [{ id: '510000000000000001', filename: 'cat.png', content_type: 'image/png', size: 1024, url: 'https://cdn.invalid/cat.png' }],
+        attachments: [
+          {
+            id: '510000000000000001',
+            filename: 'cat.png',
+            content_type: 'image/png',
+            size: 1024,
+            url: 'https://cdn.invalid/cat.png',
+          },
+        ],
       },
     });
     const expected = speakMessageText(
-      { content, cleanup: { users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] } },
+      {
+        content,
+        cleanup: { users: { [MINJI]: 'minji' }, attachments: [{ filename: 'cat.png', contentType: 'image/png' }] },
+      },
       { language: 'ko' },
     );
     expect(expected).toContain('minji');
@@ -78,39 +107,67 @@ describe('message context menus', () => {
     expect(hidden).toBe(true);
   });
 
-  it('checks a menu\'s preconditions before its execute: outside voice, told privately to join a channel first', async () => {
-    const { content, private: hidden } = await useMenu(h, { guildId: seoul.id, userId: OUTSIDE, name: 'Read back', message: { author: { id: MINJI, username: 'minji' }, content: 'hello there' } });
+  it("checks a menu's preconditions before its execute: outside voice, told privately to join a channel first", async () => {
+    const { content, private: hidden } = await useMenu(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'Read back',
+      message: { author: { id: MINJI, username: 'minji' }, content: 'hello there' },
+    });
     expect(content).toBe(t('ko', 'error.voice.notInVoice'));
     expect(hidden).toBe(true);
   });
 
-  it('answers a menu it does not know with the usual private failure, and a slash command\'s name used as a menu too, without that command\'s preconditions', async () => {
+  it("answers a menu it does not know with the usual private failure, and a slash command's name used as a menu too, without that command's preconditions", async () => {
     const before = h.logs().length;
     for (const name of ['Nope', 'budget']) {
-      const { handle, content, private: hidden } = await useMenu(h, { guildId: london.id, userId: ALICE, name, message: { author: { id: BOB, username: 'bob' }, content: 'hi' } });
+      const {
+        handle,
+        content,
+        private: hidden,
+      } = await useMenu(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name,
+        message: { author: { id: BOB, username: 'bob' }, content: 'hi' },
+      });
       expect(content, name).toBe(t('en-US', 'error.internal'));
       expect(hidden, name).toBe(true);
       // Answered in time, once: never Discord's "The application did not respond".
       expect(handle.problems, name).toEqual([]);
     }
-    const failures = h.logs().slice(before).split('\n').filter((line) => line.includes('"command failed"'));
+    const failures = h
+      .logs()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes('"command failed"'));
     expect(failures.map((line) => (JSON.parse(line) as { command: string }).command)).toEqual(['Nope', 'budget']);
   });
 
   it('registers the menus with the slash commands, and a second start with the same ones PUTs nothing', async () => {
-    const registered = h.discord.registeredCommands() as Array<{ name: string; type: number; name_localizations?: Record<string, string> | null }>;
+    const registered = h.discord.registeredCommands() as Array<{
+      name: string;
+      type: number;
+      name_localizations?: Record<string, string> | null;
+    }>;
     const speak = registered.find((c) => c.name === 'Speak');
     expect(speak?.type).toBe(ApplicationCommandType.Message);
     expect(speak?.name_localizations).toEqual({ ko: t('ko', 'menu.speak'), ja: t('ja', 'menu.speak') });
     expect(registered.find((c) => c.name === 'say')?.type).toBe(ApplicationCommandType.ChatInput);
-    const puts = () => h.discord.restLog.filter((e) => e.method === 'PUT' && e.path.endsWith(`/applications/${APP_ID}/commands`)).length;
+    const puts = () =>
+      h.discord.restLog.filter((e) => e.method === 'PUT' && e.path.endsWith(`/applications/${APP_ID}/commands`)).length;
     expect(puts()).toBe(1);
 
     await h.restart();
     expect(puts()).toBe(1);
     expect(h.logs()).toContain('slash commands already up to date');
     // The restarted bot still answers the menu Discord holds.
-    const { content } = await useMenu(h, { guildId: london.id, userId: BOB, name: 'Speak', message: { author: { id: ALICE, username: 'alice' }, content: '🎉' } });
+    const { content } = await useMenu(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'Speak',
+      message: { author: { id: ALICE, username: 'alice' }, content: '🎉' },
+    });
     expect(content).toBe(t('ja', 'speak.nothing'));
   });
 });

@@ -1,7 +1,12 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
-import { unmetPrecondition, unmetVoiceRight, type Facts, type Requirements } from '../../src/bot/interactions/preconditions.ts';
+import {
+  unmetPrecondition,
+  unmetVoiceRight,
+  type Facts,
+  type Requirements,
+} from '../../src/bot/interactions/preconditions.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };
@@ -11,7 +16,9 @@ describe('unmetPrecondition', () => {
   it('answers each precondition with its message, and nothing when all hold', () => {
     expect(unmetPrecondition(undefined, { ...member, inGuild: false })).toBe('error.input.guildOnly');
     expect(unmetPrecondition({ manageGuild: true }, member)).toBe('error.permission.manageServer');
-    expect(unmetPrecondition({ manageGuild: { refusal: 'error.permission.budget' } }, member)).toBe('error.permission.budget');
+    expect(unmetPrecondition({ manageGuild: { refusal: 'error.permission.budget' } }, member)).toBe(
+      'error.permission.budget',
+    );
     expect(unmetPrecondition({ inVoice: true }, member)).toBe('error.voice.notInVoice');
     expect(unmetPrecondition({ manageGuild: true, inVoice: true }, admin)).toBeUndefined();
     expect(unmetPrecondition(undefined, member)).toBeUndefined();
@@ -21,7 +28,9 @@ describe('unmetPrecondition', () => {
     const speaker = { inChannel: true, serverMuted: false, suppressed: false, maySpeak: true };
     expect(unmetVoiceRight(speaker)).toBeUndefined();
     expect(unmetVoiceRight({ ...speaker, inChannel: false, serverMuted: true })).toBe('error.voice.notInVoice');
-    expect(unmetVoiceRight({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe('error.voice.memberMuted');
+    expect(unmetVoiceRight({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe(
+      'error.voice.memberMuted',
+    );
     expect(unmetVoiceRight({ ...speaker, suppressed: true, maySpeak: false })).toBe('error.voice.memberSuppressed');
     expect(unmetVoiceRight({ ...speaker, maySpeak: false })).toBe('error.voice.memberMayNotSpeak');
   });
@@ -70,15 +79,31 @@ describe('declared preconditions, end to end', () => {
   });
 
   it('/budget without Manage Server: refused with its own message; with it, allowed', async () => {
-    const refused = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'budget', options: { cooldown_seconds: 5 } });
+    const refused = await runCommand(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'budget',
+      options: { cooldown_seconds: 5 },
+    });
     expect(refused.content).toBe(t('ko', 'error.permission.budget'));
     expect(ephemeral(refused.handle.responses.at(-1)?.flags)).toBe(true);
-    const allowed = await runCommand(h, { guildId: london.id, userId: ADMIN, name: 'budget', options: { cooldown_seconds: 0 } });
+    const allowed = await runCommand(h, {
+      guildId: london.id,
+      userId: ADMIN,
+      name: 'budget',
+      options: { cooldown_seconds: 0 },
+    });
     expect(allowed.content).toContain(t('en-US', 'budget.name.memberCooldownSeconds'));
   });
 
   it('/preset: save needs Manage Server, list does not', async () => {
-    const save = await runCommand(h, { guildId: london.id, userId: BOB, name: 'preset', subcommand: 'save', options: { name: 'x', voice: 'voice-b-en-f-01' } });
+    const save = await runCommand(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'preset',
+      subcommand: 'save',
+      options: { name: 'x', voice: 'voice-b-en-f-01' },
+    });
     expect(save.content).toBe(t('ja', 'error.permission.manageServer'));
     const list = await runCommand(h, { guildId: london.id, userId: BOB, name: 'preset', subcommand: 'list' });
     expect(list.content).toBe(t('ja', 'preset.list.empty'));

@@ -31,7 +31,9 @@ describe('checkReferenceClip, bounded', () => {
     opened.count = 0;
     const clip = await checkReferenceClip(fixture('tone-330hz-5s-vbr.mp3'));
     expect(clip.durationSeconds).toBeCloseTo(5, 2);
-    expect(await refusal(checkReferenceClip(fixture('silent-5s.wav')))).toBe('The clip is silent (-∞ dBFS). Attach a recording of the person speaking.');
+    expect(await refusal(checkReferenceClip(fixture('silent-5s.wav')))).toBe(
+      'The clip is silent (-∞ dBFS). Attach a recording of the person speaking.',
+    );
     expect(opened.count).toBe(0);
   });
 
@@ -40,7 +42,7 @@ describe('checkReferenceClip, bounded', () => {
     const message = await refusal(checkReferenceClip(mp3WithHiddenHours(5, 150_000)));
     const seconds = Number(/^The clip lasts (\d+\.\d\d) s;/.exec(message)?.[1]);
     expect(seconds).toBeGreaterThan(60);
-    expect(seconds).toBeLessThan(62);   // what was decoded before stopping, not the whole file
+    expect(seconds).toBeLessThan(62); // what was decoded before stopping, not the whole file
   });
 
   it('refuses a WAV whose data chunk holds more than a minute from its header alone', async () => {
@@ -65,7 +67,14 @@ describe('checkReferenceClip, bounded', () => {
   it('lets a few clips wait for the decoder and refuses more at once, with a clear answer', async () => {
     const clip = fixture('tone-220hz-5s-48k.wav');
     // One decoding and four waiting fit; the sixth asked at the same moment is told to try again.
-    const results = await Promise.all(Array.from({ length: 6 }, () => checkReferenceClip(clip).then(() => 'ok', (e: unknown) => refusal(Promise.reject(e)))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        checkReferenceClip(clip).then(
+          () => 'ok',
+          (e: unknown) => refusal(Promise.reject(e)),
+        ),
+      ),
+    );
     expect(results.slice(0, 5)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
     expect(results[5]).toBe('Too many clips are being checked right now. Please attach yours again in a minute.');
   });

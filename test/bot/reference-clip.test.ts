@@ -23,15 +23,23 @@ describe('checkReferenceClip', () => {
     ['too-short-2.9s.m4a', 'The clip lasts 2.90 s; it must last 3 to 60 seconds.'],
     ['too-long-61s.mp3', 'The clip lasts 61.00 s; it must last 3 to 60 seconds.'],
     ['silent-5s.wav', 'The clip is silent (-∞ dBFS). Attach a recording of the person speaking.'],
-    ['ogg-renamed-as.wav', 'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.'],
-    ['not-allowed-ogg-5s.ogg', 'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.'],
+    [
+      'ogg-renamed-as.wav',
+      'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
+    ],
+    [
+      'not-allowed-ogg-5s.ogg',
+      'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
+    ],
     ['truncated.mp3', 'The clip is damaged or cut short. Please export it again and attach the new file.'],
   ])('refuses %s, stating what it found', async (name, message) => {
     expect(await refusal(checkReferenceClip(fixture(name)))).toBe(message);
   });
 
   it('refuses bytes that are not audio', async () => {
-    expect(await refusal(checkReferenceClip(Buffer.from('{"not":"audio"}')))).toMatch(/^The clip is not audio, not WAV/);
+    expect(await refusal(checkReferenceClip(Buffer.from('{"not":"audio"}')))).toMatch(
+      /^The clip is not audio, not WAV/,
+    );
   });
 });
 
@@ -44,7 +52,8 @@ describe('downloadClip', () => {
     const body = wav;
     server = createServer((req, res) => {
       if (req.url === '/clip.wav') res.end(body);
-      else if (req.url === '/stall') res.writeHead(200).write(body.subarray(0, 100)); // then nothing more
+      else if (req.url === '/stall')
+        res.writeHead(200).write(body.subarray(0, 100)); // then nothing more
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,11 +81,17 @@ describe('downloadClip', () => {
     expect(await refusal(downloadClip(`http://${host}/clip.wav`, 480_078, small))).toBe(
       'The clip is 0.5 MB; the limit is 0.1 MB. Attach a shorter clip (3 to 60 seconds).',
     );
-    expect(await refusal(downloadClip(`http://${host}/clip.wav`, undefined, small))).toMatch(/^The clip is >0\.1 MB; the limit is 0\.1 MB/);
+    expect(await refusal(downloadClip(`http://${host}/clip.wav`, undefined, small))).toMatch(
+      /^The clip is >0\.1 MB; the limit is 0\.1 MB/,
+    );
   });
 
   it('gives up on a download that stalls, and on a missing file', async () => {
-    expect(await refusal(downloadClip(`http://${host}/stall`, undefined, limits()))).toBe('I could not download the clip (timed out). Please attach it again.');
-    expect(await refusal(downloadClip(`http://${host}/gone`, undefined, limits()))).toBe('I could not download the clip (HTTP 404). Please attach it again.');
+    expect(await refusal(downloadClip(`http://${host}/stall`, undefined, limits()))).toBe(
+      'I could not download the clip (timed out). Please attach it again.',
+    );
+    expect(await refusal(downloadClip(`http://${host}/gone`, undefined, limits()))).toBe(
+      'I could not download the clip (HTTP 404). Please attach it again.',
+    );
   });
 });

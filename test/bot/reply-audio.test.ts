@@ -1,10 +1,18 @@
 // What a reply's buttons replay is kept bounded: in count (the oldest goes first) and in age.
 import { describe, expect, it } from 'vitest';
-import { REPLY_AUDIO_MAX_ENTRIES, REPLY_AUDIO_TTL_MS, ReplyAudioRegistry, type ReplyAudio } from '../../src/bot/frontend/reply-audio.ts';
+import {
+  REPLY_AUDIO_MAX_ENTRIES,
+  REPLY_AUDIO_TTL_MS,
+  ReplyAudioRegistry,
+  type ReplyAudio,
+} from '../../src/bot/frontend/reply-audio.ts';
 import { customId, parseCustomId } from '../../src/bot/frontend/reply-button-row.ts';
 
 const audio = (text: string): ReplyAudio => ({
-  request: { kind: 'tts', text, voice: 'voice-b-en-m-01', format: 'wav' } as ReplyAudio['request'], guildId: '1', askerId: '2', seconds: 1,
+  request: { kind: 'tts', text, voice: 'voice-b-en-m-01', format: 'wav' } as ReplyAudio['request'],
+  guildId: '1',
+  askerId: '2',
+  seconds: 1,
 });
 
 describe('ReplyAudioRegistry', () => {
@@ -29,7 +37,7 @@ describe('ReplyAudioRegistry', () => {
     expect(registry.size).toBe(0);
   });
 
-  it('gives custom_ids within Discord\'s 100 characters that parse back, and refuses others', () => {
+  it("gives custom_ids within Discord's 100 characters that parse back, and refuses others", () => {
     const id = new ReplyAudioRegistry().register(audio('x'));
     const value = customId('sound', id);
     expect(value.length).toBeLessThanOrEqual(100);

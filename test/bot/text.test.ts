@@ -24,8 +24,10 @@ describe('echo', () => {
 
 describe('names', () => {
   it('allow letters and digits of any script with inner separators, and nothing that could ping', () => {
-    for (const ok of ['narrator', 'News KO', '나레이터', 'ナレーター_2', "o'brien", 'a.b-c']) expect(isValidName(ok)).toBe(true);
-    for (const bad of ['', ' x', 'x ', '<@1>', '@here', 'a`b', '#chan', '-x', 'x'.repeat(33)]) expect(isValidName(bad)).toBe(false);
+    for (const ok of ['narrator', 'News KO', '나레이터', 'ナレーター_2', "o'brien", 'a.b-c'])
+      expect(isValidName(ok)).toBe(true);
+    for (const bad of ['', ' x', 'x ', '<@1>', '@here', 'a`b', '#chan', '-x', 'x'.repeat(33)])
+      expect(isValidName(bad)).toBe(false);
   });
 
   it('are one name across case, width and spacing', () => {

@@ -1,12 +1,21 @@
 import { PermissionFlagsBits as P, PermissionsBitField, type GuildTextBasedChannel } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { SlowmodeBook, claimMemberVoiceMessage, type VoiceMessageAsker } from '../../src/bot/frontend/voice-message-rights.ts';
+import {
+  SlowmodeBook,
+  claimMemberVoiceMessage,
+  type VoiceMessageAsker,
+} from '../../src/bot/frontend/voice-message-rights.ts';
 
 const ALLOWED = P.ViewChannel | P.SendMessages | P.AttachFiles | P.SendVoiceMessages;
 
 function asker(permissions: bigint | null, slowmodeSeconds = 0, thread = false): VoiceMessageAsker {
   const channel = { rateLimitPerUser: slowmodeSeconds, isThread: () => thread } as unknown as GuildTextBasedChannel;
-  return { user: { id: 'u1' }, channelId: 'c1', channel, memberPermissions: permissions === null ? null : new PermissionsBitField(permissions) };
+  return {
+    user: { id: 'u1' },
+    channelId: 'c1',
+    channel,
+    memberPermissions: permissions === null ? null : new PermissionsBitField(permissions),
+  };
 }
 
 describe('claimMemberVoiceMessage', () => {

@@ -54,7 +54,8 @@ describe('AudioFill', () => {
     expect(whileWaiting).toBeGreaterThan(0);
     expect(whileWaiting).toBeLessThan(40);
     // Reading lets it go on, and it waits again a few packets further.
-    for (let i = 0; i < 20; i++) if (listener.read() === null) await new Promise((resolve) => listener.once('readable', resolve));
+    for (let i = 0; i < 20; i++)
+      if (listener.read() === null) await new Promise((resolve) => listener.once('readable', resolve));
     await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
     expect(fill.packetsEncoded).toBeGreaterThan(whileWaiting);
     expect(fill.packetsEncoded).toBeLessThan(20 + 40);
@@ -67,7 +68,8 @@ describe('AudioFill', () => {
 
 async function entryFiles(): Promise<string[]> {
   const out: string[] = [];
-  for (const voice of await readdir(dir)) for (const name of await readdir(path.join(dir, voice))) out.push(path.join(voice, name));
+  for (const voice of await readdir(dir))
+    for (const name of await readdir(path.join(dir, voice))) out.push(path.join(voice, name));
   return out.sort();
 }
 
@@ -76,8 +78,12 @@ describe('cache keys', () => {
     expect(key('한국어  텍스트\n'.normalize('NFD'))).toBe(key('한국어 텍스트'));
     expect(key('Hello there.')).not.toBe(key('Hello there!'));
     expect(key('Hello', 'voice-b-en-m-01')).not.toBe(key('Hello'));
-    expect(cacheKey({ endpoint: 'tts', text: 'a', voice: 'v', tone: 'calm' })).not.toBe(cacheKey({ endpoint: 'tts', text: 'a', voice: 'v' }));
-    expect(cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.5 })).not.toBe(cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.6 }));
+    expect(cacheKey({ endpoint: 'tts', text: 'a', voice: 'v', tone: 'calm' })).not.toBe(
+      cacheKey({ endpoint: 'tts', text: 'a', voice: 'v' }),
+    );
+    expect(cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.5 })).not.toBe(
+      cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.6 }),
+    );
   });
 });
 
@@ -142,7 +148,10 @@ describe('AudioCache', () => {
     const damagedKey = path.basename(fileA ?? '', '.sbc');
     expect(await reopened.get(damagedKey, 'voice-b-en-f-01')).toBeUndefined();
     expect(await reopened.has(damagedKey, 'voice-b-en-f-01')).toBe(false);
-    expect(await entryFiles()).toEqual([path.join('voice-b-en-f-01', path.basename(fileB ?? '')), path.join('voice-b-en-f-01', `${path.basename(fileB ?? '')}.4567.tmp`)]);
+    expect(await entryFiles()).toEqual([
+      path.join('voice-b-en-f-01', path.basename(fileB ?? '')),
+      path.join('voice-b-en-f-01', `${path.basename(fileB ?? '')}.4567.tmp`),
+    ]);
   });
 
   it("purges one voice's entries, and a fill that began before the purge cannot put its entry back", async () => {

@@ -9,7 +9,8 @@ import { cacheKey } from '../../src/cache/cache-key.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 const [dir, name, maxBytes, count] = process.argv.slice(2);
-if (dir === undefined || name === undefined || maxBytes === undefined || count === undefined) throw new Error('usage: cache-child.ts <dir> <name> <maxBytes> <count>');
+if (dir === undefined || name === undefined || maxBytes === undefined || count === undefined)
+  throw new Error('usage: cache-child.ts <dir> <name> <maxBytes> <count>');
 const other = name === 'a' ? 'b' : 'a';
 const VOICE = 'voice-b-en-f-01';
 const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });

@@ -15,8 +15,16 @@ if (dir === undefined) throw new Error('usage: disk-full-child.ts <dir>');
 const VOICE = 'voice-b-en-f-01';
 const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });
 // About 40 kB each: under the limit. The big one, about 160 kB, is over it.
-const small = { format: 'wav' as const, audio: buildWav(sine(300, 1.25, 16_000), { sampleRate: 16_000, channels: 1 }), packets: [Buffer.alloc(100)] };
-const big = { format: 'wav' as const, audio: buildWav(sine(300, 10, 8_000), { sampleRate: 8_000, channels: 1 }), packets: [Buffer.alloc(100)] };
+const small = {
+  format: 'wav' as const,
+  audio: buildWav(sine(300, 1.25, 16_000), { sampleRate: 16_000, channels: 1 }),
+  packets: [Buffer.alloc(100)],
+};
+const big = {
+  format: 'wav' as const,
+  audio: buildWav(sine(300, 10, 8_000), { sampleRate: 8_000, channels: 1 }),
+  packets: [Buffer.alloc(100)],
+};
 const one = encodeEntry(key('s0'), VOICE, small).length;
 
 // Room for the big entry (a cap below it would not even try), not for the other's five small ones.
@@ -27,9 +35,11 @@ await other.close();
 await mine.put(key('big'), VOICE, big, 0);
 await mine.close();
 const names = await readdir(path.join(dir, VOICE));
-process.stdout.write(`${JSON.stringify({
-  writeFailures: mine.writeFailures,
-  temps: names.filter((n) => n.endsWith('.tmp')).length,
-  entries: names.filter((n) => n.endsWith('.sbc')).length,
-  bigWritten: names.includes(`${key('big')}.sbc`),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    writeFailures: mine.writeFailures,
+    temps: names.filter((n) => n.endsWith('.tmp')).length,
+    entries: names.filter((n) => n.endsWith('.sbc')).length,
+    bigWritten: names.includes(`${key('big')}.sbc`),
+  })}\n`,
+);

@@ -29,15 +29,19 @@ describe('a cache write over a file-size limit (ulimit -f, any machine)', () => 
   it('leaves no temporary file, is counted, and runs eviction on the directory as it is', async () => {
     // 100 blocks per file (51 kB in dash's 512-byte blocks, 100 kB in bash's): the 40 kB entries fit, the 160 kB one
     // does not (EFBIG; Node ignores SIGXFSZ).
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', 'ulimit -f 100 && exec "$0" "$1" "$2"', process.execPath, CHILD, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn('/bin/sh', ['-c', 'ulimit -f 100 && exec "$0" "$1" "$2"', process.execPath, CHILD, dir], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.once('error', reject);
+        child.once('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+      },
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
@@ -69,33 +73,52 @@ afterAll(() => {
   rmSync(small.dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!('dir' in small))(`a full disk (a 4 MiB tmpfs${'reason' in small ? `; skipped: cannot mount one here: ${small.reason}` : ''})`, () => {
-  it('removes the failed write, gives room back below the cap, and the SQLite spend ledger on the same disk goes on', async () => {
-    if (!('dir' in small)) return;
-    const disk = small.dir;
-    const store = new SqliteStore(path.join(disk, 'saybot.db'));
-    try {
-      // A cap far above the disk: only the disk can say no.
-      const cache = await AudioCache.open({ dir: path.join(disk, 'cache'), maxBytes: 100 * 1024 * 1024, logger: silentLogger });
-      const entry = (i: number) => ({ format: 'wav' as const, audio: buildWav(sine(200 + i, 2, 16_000), { sampleRate: 16_000, channels: 1 }), packets: [Buffer.alloc(100)] });
-      let i = 0;
-      while (cache.writeFailures === 0 && i < 120) await cache.put(key(`part ${i}`), VOICE, entry(i++), 0);
-      expect(cache.writeFailures).toBe(1);
-      const names = await readdir(path.join(disk, 'cache', VOICE));
-      expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-      // Room given back: at least the failed entry's size and a tenth of what the cache held.
-      const { bavail, bsize } = await statfs(disk);
-      expect(bavail * bsize).toBeGreaterThan(64_000 + cache.size.bytes / 10);
-      expect(cache.size.entries).toBe(names.filter((n) => n.endsWith('.sbc')).length);
+describe.skipIf(!('dir' in small))(
+  `a full disk (a 4 MiB tmpfs${'reason' in small ? `; skipped: cannot mount one here: ${small.reason}` : ''})`,
+  () => {
+    it('removes the failed write, gives room back below the cap, and the SQLite spend ledger on the same disk goes on', async () => {
+      if (!('dir' in small)) return;
+      const disk = small.dir;
+      const store = new SqliteStore(path.join(disk, 'saybot.db'));
+      try {
+        // A cap far above the disk: only the disk can say no.
+        const cache = await AudioCache.open({
+          dir: path.join(disk, 'cache'),
+          maxBytes: 100 * 1024 * 1024,
+          logger: silentLogger,
+        });
+        const entry = (i: number) => ({
+          format: 'wav' as const,
+          audio: buildWav(sine(200 + i, 2, 16_000), { sampleRate: 16_000, channels: 1 }),
+          packets: [Buffer.alloc(100)],
+        });
+        let i = 0;
+        while (cache.writeFailures === 0 && i < 120) await cache.put(key(`part ${i}`), VOICE, entry(i++), 0);
+        expect(cache.writeFailures).toBe(1);
+        const names = await readdir(path.join(disk, 'cache', VOICE));
+        expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+        // Room given back: at least the failed entry's size and a tenth of what the cache held.
+        const { bavail, bsize } = await statfs(disk);
+        expect(bavail * bsize).toBeGreaterThan(64_000 + cache.size.bytes / 10);
+        expect(cache.size.entries).toBe(names.filter((n) => n.endsWith('.sbc')).length);
 
-      // The ledger on the same disk records spends as before.
-      for (let n = 0; n < 20; n++) await store.spends.record({ guildId: '1', userId: '2', command: 'say', endpoint: 'tts', characters: 10, cached: false });
-      // And the cache writes again.
-      await cache.put(key('after'), VOICE, entry(99), 0);
-      expect(cache.writeFailures).toBe(1);
-      await cache.close();
-    } finally {
-      await store.close();
-    }
-  });
-});
+        // The ledger on the same disk records spends as before.
+        for (let n = 0; n < 20; n++)
+          await store.spends.record({
+            guildId: '1',
+            userId: '2',
+            command: 'say',
+            endpoint: 'tts',
+            characters: 10,
+            cached: false,
+          });
+        // And the cache writes again.
+        await cache.put(key('after'), VOICE, entry(99), 0);
+        expect(cache.writeFailures).toBe(1);
+        await cache.close();
+      } finally {
+        await store.close();
+      }
+    });
+  },
+);

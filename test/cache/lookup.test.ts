@@ -33,7 +33,11 @@ vi.mock('node:fs/promises', async (importOriginal) => counting(await importOrigi
 const VOICES = 200;
 const voiceOf = (i: number) => `voice-${i}`;
 const key = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
-const audio = { format: 'wav' as const, audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }), packets: [Buffer.alloc(40)] };
+const audio = {
+  format: 'wav' as const,
+  audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),
+  packets: [Buffer.alloc(40)],
+};
 
 let dir: string;
 beforeEach(async () => {
@@ -71,8 +75,14 @@ describe('a cache lookup', () => {
   it("finds another process's entry in its voice folder with one stat, and reads it whole", async () => {
     const cache = await AudioCache.open({ dir, maxBytes: 1e9, logger: silentLogger });
     const wanted = key('line 150', voiceOf(150));
-    await writeFile(path.join(dir, voiceOf(150), `${key('later', voiceOf(150))}.sbc`), encodeEntry(key('later', voiceOf(150)), voiceOf(150), audio));
-    const made = await callsDuring(async () => expect(await cache.has(key('later', voiceOf(150)), voiceOf(150))).toBe(true), cache);
+    await writeFile(
+      path.join(dir, voiceOf(150), `${key('later', voiceOf(150))}.sbc`),
+      encodeEntry(key('later', voiceOf(150)), voiceOf(150), audio),
+    );
+    const made = await callsDuring(
+      async () => expect(await cache.has(key('later', voiceOf(150)), voiceOf(150))).toBe(true),
+      cache,
+    );
     expect(made.filter((c) => /readdir|opendir|Sync$/.test(c))).toEqual([]);
     expect(made.filter((c) => c.endsWith('stat'))).toHaveLength(1);
     expect((await cache.get(wanted, voiceOf(150)))?.packets).toHaveLength(1);

@@ -30,8 +30,10 @@ const audio = (text: string): CachedAudio => ({
   packets: Array.from({ length: 10 }, (_, i) => Buffer.from(`${text}#${i}`.padEnd(100, '.'))),
 });
 const ONE = encodeEntry(key('x'), VOICE, audio('x')).length; // every entry here is this size (texts of one length)
-const open = (maxBytes: number, options: { rescanAfterMs?: number; logger?: Parameters<typeof AudioCache.open>[0]['logger'] } = {}) =>
-  AudioCache.open({ dir, maxBytes, logger: silentLogger, ...options });
+const open = (
+  maxBytes: number,
+  options: { rescanAfterMs?: number; logger?: Parameters<typeof AudioCache.open>[0]['logger'] } = {},
+) => AudioCache.open({ dir, maxBytes, logger: silentLogger, ...options });
 const fileOf = (text: string) => path.join(dir, VOICE, `${key(text)}.sbc`);
 const onDisk = async () => (await readdir(path.join(dir, VOICE)).catch(() => [] as string[])).sort();
 const age = async (...texts: string[]) => {
@@ -130,20 +132,39 @@ describe('two caches on one directory', () => {
 
 describe('two processes on one directory', () => {
   const CHILD = fileURLToPath(new URL('./cache-child.ts', import.meta.url));
-  function run(name: string, maxBytes: number, count: number): Promise<{ code: number | null; lines: Array<Record<string, unknown>>; stderr: string }> {
+  function run(
+    name: string,
+    maxBytes: number,
+    count: number,
+  ): Promise<{ code: number | null; lines: Array<Record<string, unknown>>; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CHILD, dir, name, String(maxBytes), String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CHILD, dir, name, String(maxBytes), String(count)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stderr, lines: stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) }));
+      child.once('close', (code) =>
+        resolve({
+          code,
+          stderr,
+          lines: stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Record<string, unknown>),
+        }),
+      );
     });
   }
 
   it('write, read and evict at once without a torn read, a wrong entry, a warning or a leftover, and end under the cap', async () => {
-    const childOne = encodeEntry(key('x'), VOICE, { format: 'wav', audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }), packets: Array.from({ length: 20 }, () => Buffer.alloc(120)) }).length;
+    const childOne = encodeEntry(key('x'), VOICE, {
+      format: 'wav',
+      audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),
+      packets: Array.from({ length: 20 }, () => Buffer.alloc(120)),
+    }).length;
     const cap = childOne * 12; // 160 entries written, 12 fit: eviction runs all the time in both
     const [a, b] = await Promise.all([run('a', cap, 40), run('b', cap, 40)]);
     for (const child of [a, b]) {

@@ -67,7 +67,12 @@ describe('loadConfig', () => {
   it('never prints a secret value, even a malformed one', () => {
     const badToken = 'not a token but secret-ish words';
     const badKey = 'short k';
-    const problems = problemsOf({ ...base, DISCORD_TOKEN: badToken, VOICE_API_BASE_URL: 'http://x.test', VOICE_API_KEY: badKey });
+    const problems = problemsOf({
+      ...base,
+      DISCORD_TOKEN: badToken,
+      VOICE_API_BASE_URL: 'http://x.test',
+      VOICE_API_KEY: badKey,
+    });
     const text = problems.join('\n');
     expect(text).toContain('DISCORD_TOKEN');
     expect(text).toContain('VOICE_API_KEY');
@@ -79,24 +84,41 @@ describe('loadConfig', () => {
   it('reads USER_INSTALL (default off) and its allow-list, and names a wrong value in one line', () => {
     expect(loadConfig(base).userInstall).toEqual({ mode: 'off' });
     expect(loadConfig({ ...base, USER_INSTALL: 'everyone' }).userInstall).toEqual({ mode: 'everyone' });
-    expect(loadConfig({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: '123456789012345678,223456789012345678' }).userInstall)
-      .toEqual({ mode: 'allowlist', users: ['123456789012345678', '223456789012345678'] });
-    expect(problemsOf({ ...base, USER_INSTALL: 'some' })).toEqual([expect.stringMatching(/^Configuration: USER_INSTALL must be one of off, allowlist, everyone; got "some"$/)]);
-    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist' })).toEqual([expect.stringMatching(/USER_INSTALL_ALLOWLIST must list the user IDs/)]);
-    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: 'alice' })).toEqual([expect.stringMatching(/^Configuration: USER_INSTALL_ALLOWLIST must be a comma-separated list of user IDs/)]);
+    expect(
+      loadConfig({
+        ...base,
+        USER_INSTALL: 'allowlist',
+        USER_INSTALL_ALLOWLIST: '123456789012345678,223456789012345678',
+      }).userInstall,
+    ).toEqual({ mode: 'allowlist', users: ['123456789012345678', '223456789012345678'] });
+    expect(problemsOf({ ...base, USER_INSTALL: 'some' })).toEqual([
+      expect.stringMatching(/^Configuration: USER_INSTALL must be one of off, allowlist, everyone; got "some"$/),
+    ]);
+    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist' })).toEqual([
+      expect.stringMatching(/USER_INSTALL_ALLOWLIST must list the user IDs/),
+    ]);
+    expect(problemsOf({ ...base, USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: 'alice' })).toEqual([
+      expect.stringMatching(/^Configuration: USER_INSTALL_ALLOWLIST must be a comma-separated list of user IDs/),
+    ]);
   });
 
   it('reads ALLOWED_GUILDS (unset: any server) and BUDGET_BOT_MONTHLY_CHARS (unset: nine tenths of the plan), naming a wrong value in one line', () => {
     expect(loadConfig(base).allowedGuilds).toBeUndefined();
-    expect(loadConfig({ ...base, ALLOWED_GUILDS: '123456789012345678,223456789012345678,123456789012345678' }).allowedGuilds)
-      .toEqual(['123456789012345678', '223456789012345678']);
-    expect(problemsOf({ ...base, ALLOWED_GUILDS: '123456789012345678;my server' }))
-      .toEqual(['Configuration: ALLOWED_GUILDS must be a comma-separated list of server IDs (17 to 20 digits each); got "123456789012345678;my server"']);
+    expect(
+      loadConfig({ ...base, ALLOWED_GUILDS: '123456789012345678,223456789012345678,123456789012345678' }).allowedGuilds,
+    ).toEqual(['123456789012345678', '223456789012345678']);
+    expect(problemsOf({ ...base, ALLOWED_GUILDS: '123456789012345678;my server' })).toEqual([
+      'Configuration: ALLOWED_GUILDS must be a comma-separated list of server IDs (17 to 20 digits each); got "123456789012345678;my server"',
+    ]);
     expect(loadConfig(base).botMonthlyChars).toBe(270_000);
     expect(loadConfig({ ...base, VOICE_API_PLAN: 'pro' }).botMonthlyChars).toBe(630_000);
     expect(loadConfig({ ...base, BUDGET_BOT_MONTHLY_CHARS: '0' }).botMonthlyChars).toBe(0);
     expect(loadConfig({ ...base, BUDGET_BOT_MONTHLY_CHARS: '250000' }).botMonthlyChars).toBe(250_000);
-    expect(problemsOf({ ...base, BUDGET_BOT_MONTHLY_CHARS: 'lots' })).toEqual([expect.stringMatching(/^Configuration: BUDGET_BOT_MONTHLY_CHARS must be a whole number from 0 to 100000000; got "lots"$/)]);
+    expect(problemsOf({ ...base, BUDGET_BOT_MONTHLY_CHARS: 'lots' })).toEqual([
+      expect.stringMatching(
+        /^Configuration: BUDGET_BOT_MONTHLY_CHARS must be a whole number from 0 to 100000000; got "lots"$/,
+      ),
+    ]);
   });
 
   it('requires the Voice API URL and key together', () => {
@@ -114,9 +136,22 @@ describe('loadConfig', () => {
     const defaults = loadConfig(base);
     // Creator (the default plan, 300,000 a month): a third a server, 1/150 a member a day, 3 s between paid requests.
     expect(defaults.budgets).toEqual({ guildMonthlyChars: 100_000, memberDailyChars: 2000, memberCooldownSeconds: 3 });
-    expect(loadConfig({ ...base, VOICE_API_PLAN: 'pro' }).budgets).toEqual({ guildMonthlyChars: 233_300, memberDailyChars: 4600, memberCooldownSeconds: 3 });
-    expect(loadConfig({ ...base, VOICE_API_PLAN: 'business' }).budgets).toEqual({ guildMonthlyChars: 1_333_300, memberDailyChars: 26_600, memberCooldownSeconds: 3 });
-    const none = loadConfig({ ...base, BUDGET_GUILD_MONTHLY_CHARS: '0', BUDGET_MEMBER_DAILY_CHARS: '0', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' });
+    expect(loadConfig({ ...base, VOICE_API_PLAN: 'pro' }).budgets).toEqual({
+      guildMonthlyChars: 233_300,
+      memberDailyChars: 4600,
+      memberCooldownSeconds: 3,
+    });
+    expect(loadConfig({ ...base, VOICE_API_PLAN: 'business' }).budgets).toEqual({
+      guildMonthlyChars: 1_333_300,
+      memberDailyChars: 26_600,
+      memberCooldownSeconds: 3,
+    });
+    const none = loadConfig({
+      ...base,
+      BUDGET_GUILD_MONTHLY_CHARS: '0',
+      BUDGET_MEMBER_DAILY_CHARS: '0',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+    });
     expect(none.budgets).toEqual({ guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 });
     // An empty value in .env is unset: the default applies.
     expect(loadConfig({ ...base, BUDGET_MEMBER_DAILY_CHARS: '' }).budgets.memberDailyChars).toBe(2000);
@@ -135,42 +170,76 @@ describe('loadConfig', () => {
 
   it('reads the queue bounds (0: no limit; 180 s and 20 clips a server, 3 requests a member by default) and names a bad one', () => {
     expect(loadConfig(base).queue).toEqual({ guildSeconds: 180, guildClips: 20, memberRequests: 3 });
-    expect(loadConfig({ ...base, QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '5', QUEUE_MAX_PER_MEMBER: '0' }).queue)
-      .toEqual({ guildSeconds: 0, guildClips: 5, memberRequests: 0 });
+    expect(
+      loadConfig({ ...base, QUEUE_MAX_SECONDS: '0', QUEUE_MAX_CLIPS: '5', QUEUE_MAX_PER_MEMBER: '0' }).queue,
+    ).toEqual({ guildSeconds: 0, guildClips: 5, memberRequests: 0 });
     const problems = problemsOf({ ...base, QUEUE_MAX_PER_MEMBER: 'many' });
-    expect(problems).toEqual([expect.stringMatching(/^Configuration: QUEUE_MAX_PER_MEMBER must be a whole number from 0 to 1000; got "many"$/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^Configuration: QUEUE_MAX_PER_MEMBER must be a whole number from 0 to 1000; got "many"$/),
+    ]);
   });
 
   it('reads the free-request rate (10 a minute by default, 0: no limit) and the audio bounds (1 s a character, 64 MB), naming a bad one', () => {
     expect(loadConfig(base).freeRequestsPerMinute).toBe(10);
-    expect(loadConfig(base).voiceApiAudioLimits).toEqual({ secondsPerCharacter: 1, minSeconds: 30, maxBytes: 64 * 1024 * 1024 });
-    const set = loadConfig({ ...base, BUDGET_MEMBER_FREE_PER_MINUTE: '0', VOICE_API_MAX_SECONDS_PER_CHAR: '3', VOICE_API_MAX_AUDIO_MB: '8' });
+    expect(loadConfig(base).voiceApiAudioLimits).toEqual({
+      secondsPerCharacter: 1,
+      minSeconds: 30,
+      maxBytes: 64 * 1024 * 1024,
+    });
+    const set = loadConfig({
+      ...base,
+      BUDGET_MEMBER_FREE_PER_MINUTE: '0',
+      VOICE_API_MAX_SECONDS_PER_CHAR: '3',
+      VOICE_API_MAX_AUDIO_MB: '8',
+    });
     expect(set.freeRequestsPerMinute).toBe(0);
     expect(set.voiceApiAudioLimits).toEqual({ secondsPerCharacter: 3, minSeconds: 30, maxBytes: 8 * 1024 * 1024 });
     expect(problemsOf({ ...base, VOICE_API_MAX_SECONDS_PER_CHAR: '0.5' })).toEqual([
-      expect.stringMatching(/^Configuration: VOICE_API_MAX_SECONDS_PER_CHAR must be a whole number from 1 to 60; got "0.5"$/),
+      expect.stringMatching(
+        /^Configuration: VOICE_API_MAX_SECONDS_PER_CHAR must be a whole number from 1 to 60; got "0.5"$/,
+      ),
     ]);
   });
 
-  it('reads how long a removed server\'s data stays (30 days by default, 1 to 3650) and names a bad value', () => {
+  it("reads how long a removed server's data stays (30 days by default, 1 to 3650) and names a bad value", () => {
     expect(loadConfig(base).removedGuildGraceMs).toBe(30 * 86_400_000);
     expect(loadConfig({ ...base, FORGET_REMOVED_GUILD_AFTER_DAYS: '7' }).removedGuildGraceMs).toBe(7 * 86_400_000);
     expect(problemsOf({ ...base, FORGET_REMOVED_GUILD_AFTER_DAYS: '0' })).toEqual([
-      expect.stringMatching(/^Configuration: FORGET_REMOVED_GUILD_AFTER_DAYS must be a whole number from 1 to 3650; got "0"$/),
+      expect.stringMatching(
+        /^Configuration: FORGET_REMOVED_GUILD_AFTER_DAYS must be a whole number from 1 to 3650; got "0"$/,
+      ),
     ]);
   });
 
   it('names each malformed budget or cache setting in its own line', () => {
-    const problems = problemsOf({ ...base, BUDGET_MEMBER_DAILY_CHARS: '-5', BUDGET_MEMBER_COOLDOWN_SECONDS: '1.5', CACHE_MAX_MB: 'lots' });
+    const problems = problemsOf({
+      ...base,
+      BUDGET_MEMBER_DAILY_CHARS: '-5',
+      BUDGET_MEMBER_COOLDOWN_SECONDS: '1.5',
+      CACHE_MAX_MB: 'lots',
+    });
     expect(problems).toHaveLength(3);
-    expect(problems.find((p) => p.includes('BUDGET_MEMBER_DAILY_CHARS'))).toMatch(/whole number from 0 to 100000000; got "-5"/);
-    expect(problems.find((p) => p.includes('BUDGET_MEMBER_COOLDOWN_SECONDS'))).toMatch(/whole number from 0 to 86400; got "1.5"/);
+    expect(problems.find((p) => p.includes('BUDGET_MEMBER_DAILY_CHARS'))).toMatch(
+      /whole number from 0 to 100000000; got "-5"/,
+    );
+    expect(problems.find((p) => p.includes('BUDGET_MEMBER_COOLDOWN_SECONDS'))).toMatch(
+      /whole number from 0 to 86400; got "1.5"/,
+    );
     expect(problems.find((p) => p.includes('CACHE_MAX_MB'))).toMatch(/got "lots"/);
   });
 
   it('reads the store deadline and PostgreSQL timeouts (defaults, values), and names a wrong one', () => {
-    expect(loadConfig(base).storeTimeouts).toEqual({ deadlineMs: 5000, connectMs: 5000, statementMs: 15_000, lockMs: 4000, idleInTransactionMs: 15_000, keepAliveMs: 10_000 });
-    expect(loadConfig({ ...base, STORE_DEADLINE_MS: '2500', DATABASE_LOCK_TIMEOUT_MS: '800' }).storeTimeouts).toMatchObject({ deadlineMs: 2500, lockMs: 800 });
+    expect(loadConfig(base).storeTimeouts).toEqual({
+      deadlineMs: 5000,
+      connectMs: 5000,
+      statementMs: 15_000,
+      lockMs: 4000,
+      idleInTransactionMs: 15_000,
+      keepAliveMs: 10_000,
+    });
+    expect(
+      loadConfig({ ...base, STORE_DEADLINE_MS: '2500', DATABASE_LOCK_TIMEOUT_MS: '800' }).storeTimeouts,
+    ).toMatchObject({ deadlineMs: 2500, lockMs: 800 });
     const problems = problemsOf({ ...base, STORE_DEADLINE_MS: 'soon', DATABASE_KEEPALIVE_MS: '5' });
     expect(problems).toHaveLength(2);
     expect(problems.find((p) => p.includes('STORE_DEADLINE_MS'))).toMatch(/got "soon"/);
@@ -181,9 +250,17 @@ describe('loadConfig', () => {
     expect(loadConfig(base).shards).toBeUndefined();
     expect(loadConfig({ ...base, SHARDS: 'auto' }).shards).toBe('auto');
     expect(loadConfig({ ...base, SHARDS: '4' }).shards).toBe(4);
-    expect(() => loadConfig({ ...base, SHARDS: 'many' })).toThrow(/^Configuration: SHARDS must be auto or a whole number from 1 to 1000; got "many"$/);
+    expect(() => loadConfig({ ...base, SHARDS: 'many' })).toThrow(
+      /^Configuration: SHARDS must be auto or a whole number from 1 to 1000; got "many"$/,
+    );
     // discord.js's ShardingManager puts the shard's ID in SHARDS: not a request for more shards.
-    const shard = loadConfig({ ...base, SHARDING_MANAGER: 'true', SHARDS: '1', SHARD_COUNT: '2', METRICS_PORT: '9464' });
+    const shard = loadConfig({
+      ...base,
+      SHARDING_MANAGER: 'true',
+      SHARDS: '1',
+      SHARD_COUNT: '2',
+      METRICS_PORT: '9464',
+    });
     expect(shard).toMatchObject({ shard: { id: 1, count: 2 }, metricsPort: 9465 });
     expect(shard.shards).toBeUndefined();
   });
@@ -212,9 +289,18 @@ describe('VOICES_FILE', () => {
   });
 
   it('names the entry that is wrong, and a file that is not JSON', () => {
-    const bad = withFile(JSON.stringify([{ id: 'voice-b-de-m-01', character: 'ok' }, { id: 'clone_1', character: 'x' }]));
-    expect(problemsOf({ ...base, VOICES_FILE: bad })).toEqual([expect.stringMatching(/^Configuration: VOICES_FILE entry 1\.id must be a preset voice ID/)]);
-    expect(problemsOf({ ...base, VOICES_FILE: withFile('[{') })).toEqual([expect.stringMatching(/VOICES_FILE is not valid JSON/)]);
+    const bad = withFile(
+      JSON.stringify([
+        { id: 'voice-b-de-m-01', character: 'ok' },
+        { id: 'clone_1', character: 'x' },
+      ]),
+    );
+    expect(problemsOf({ ...base, VOICES_FILE: bad })).toEqual([
+      expect.stringMatching(/^Configuration: VOICES_FILE entry 1\.id must be a preset voice ID/),
+    ]);
+    expect(problemsOf({ ...base, VOICES_FILE: withFile('[{') })).toEqual([
+      expect.stringMatching(/VOICES_FILE is not valid JSON/),
+    ]);
   });
 
   it('accepts :memory: as the database (for tests)', () => {
@@ -260,10 +346,18 @@ describe('VOICES_FILE', () => {
     });
 
     it('the start-up failure path redacts the password of any DATABASE_URL, valid or not', () => {
-      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}@db.internal/saybot` })).toContain(password);
-      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password} x@db/saybot` })).toEqual(expect.arrayContaining([`${password} x`]));
-      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}%zz@db/saybot` })).toEqual(expect.arrayContaining([`${password}%zz`]));
-      expect(environmentSecrets({ DISCORD_TOKEN: token, VOICE_API_KEY: apiKey })).toEqual(expect.arrayContaining([token, apiKey]));
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}@db.internal/saybot` })).toContain(
+        password,
+      );
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password} x@db/saybot` })).toEqual(
+        expect.arrayContaining([`${password} x`]),
+      );
+      expect(environmentSecrets({ DATABASE_URL: `postgres://saybot:${password}%zz@db/saybot` })).toEqual(
+        expect.arrayContaining([`${password}%zz`]),
+      );
+      expect(environmentSecrets({ DISCORD_TOKEN: token, VOICE_API_KEY: apiKey })).toEqual(
+        expect.arrayContaining([token, apiKey]),
+      );
     });
   });
 });

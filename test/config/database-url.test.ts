@@ -27,16 +27,19 @@ describe('DATABASE_URL that does not parse', () => {
     ['a ? in the password', 'Kq7?xZ2pW9', /password/],
     ['a / in the password that begins with digits (read as a port)', '5432/xZ2pW9', /password/],
   ];
-  it.each(cases)('%s: names the variable and the password, says how to encode, never shows either', (_, password, part) => {
-    const line = databaseUrlLine(`postgres://saybot:${password}@postgres:5432/saybot`) ?? '';
-    expect(line).toMatch(/^Configuration: DATABASE_URL /);
-    expect(line).toMatch(part);
-    expect(line).toContain('%2F');
-    expect(line).toContain('openssl rand -hex 24');
-    expect(line).not.toContain(password);
-    expect(line).not.toContain(password.slice(0, 4));
-    expect(line).not.toContain('saybot:');
-  });
+  it.each(cases)(
+    '%s: names the variable and the password, says how to encode, never shows either',
+    (_, password, part) => {
+      const line = databaseUrlLine(`postgres://saybot:${password}@postgres:5432/saybot`) ?? '';
+      expect(line).toMatch(/^Configuration: DATABASE_URL /);
+      expect(line).toMatch(part);
+      expect(line).toContain('%2F');
+      expect(line).toContain('openssl rand -hex 24');
+      expect(line).not.toContain(password);
+      expect(line).not.toContain(password.slice(0, 4));
+      expect(line).not.toContain('saybot:');
+    },
+  );
 
   it('a / in the user name names the user name', () => {
     const line = databaseUrlLine('postgres://say/bot@postgres:5432/saybot') ?? '';

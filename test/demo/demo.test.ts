@@ -51,7 +51,9 @@ describe('npm run demo', () => {
     }
     expect(transcript).toMatch(/SayBot \(everyone sees this\): Spoke \d+\.\d s in #Lounge with `voice-b-en-f-01`/);
     expect(transcript).toMatch(/SayBot \(.*\): .*`voice-b-en-m-01`.*\n {3}Attached: \S+\.wav/);
-    expect(transcript).toMatch(/carol: \/say .*output: voice-message\n {3}Posted in #general as carol's \/say: a voice message -> voice-message\.ogg/);
+    expect(transcript).toMatch(
+      /carol: \/say .*output: voice-message\n {3}Posted in #general as carol's \/say: a voice message -> voice-message\.ogg/,
+    );
   });
 });
 

@@ -28,9 +28,14 @@ function npmScript(argv: readonly string[]): string | undefined {
 export function signalProblems(stages: Stage[], pkg: PackageJson, compose: string): string[] {
   const problems: string[] = [];
   for (const keyword of ['CMD', 'ENTRYPOINT']) {
-    const instruction = stages.at(-1)?.instructions.filter((i) => i.keyword === keyword).at(-1);
+    const instruction = stages
+      .at(-1)
+      ?.instructions.filter((i) => i.keyword === keyword)
+      .at(-1);
     if (instruction && execForm(instruction.args) === undefined) {
-      problems.push(`Dockerfile: ${keyword} is in shell form: Docker runs it under /bin/sh -c, which does not pass SIGTERM to SayBot; write it as a JSON array`);
+      problems.push(
+        `Dockerfile: ${keyword} is in shell form: Docker runs it under /bin/sh -c, which does not pass SIGTERM to SayBot; write it as a JSON array`,
+      );
     }
   }
   const command = imageCommand(stages);
@@ -38,15 +43,24 @@ export function signalProblems(stages: Stage[], pkg: PackageJson, compose: strin
   const script = npmScript(command);
   if (script !== undefined) {
     const text = pkg.scripts[script];
-    const last = text?.split(/&&|\|\||;/).at(-1)?.trim() ?? '';
+    const last =
+      text
+        ?.split(/&&|\|\||;/)
+        .at(-1)
+        ?.trim() ?? '';
     if (!/^exec node\b/.test(last)) {
-      problems.push(`package.json: the "${script}" script the image runs does not exec node (${JSON.stringify(text)}): npm runs it under sh -c, and the signal npm passes on ends sh, not SayBot`);
+      problems.push(
+        `package.json: the "${script}" script the image runs does not exec node (${JSON.stringify(text)}): npm runs it under sh -c, and the signal npm passes on ends sh, not SayBot`,
+      );
     }
   }
   const service = composeService(compose, 'saybot');
   for (const key of ['command', 'entrypoint']) {
     const value = new RegExp(`^\\s+${key}:\\s*(.+)$`, 'm').exec(service)?.[1];
-    if (value !== undefined && !value.trim().startsWith('[')) problems.push(`docker-compose.yml: the saybot service's ${key} is a string, run under a shell; write it as a list`);
+    if (value !== undefined && !value.trim().startsWith('['))
+      problems.push(
+        `docker-compose.yml: the saybot service's ${key} is a string, run under a shell; write it as a list`,
+      );
   }
   return problems;
 }
@@ -77,7 +91,8 @@ export function startClosure(entries: readonly string[]): { files: Set<string>; 
     if (!existsSync(absolute) || !/\.(ts|mjs|js)$/.test(file)) {
       // A folder read at run time (commands/): its modules are loaded one by one.
       if (existsSync(absolute) && !/\.\w+$/.test(file)) {
-        for (const name of readdirSync(absolute)) if (name.endsWith('.ts') && !name.endsWith('.d.ts')) todo.push(`${file}/${name}`);
+        for (const name of readdirSync(absolute))
+          if (name.endsWith('.ts') && !name.endsWith('.d.ts')) todo.push(`${file}/${name}`);
       }
       continue;
     }
@@ -111,21 +126,42 @@ export function copyProblems(stages: Stage[], pkg: PackageJson, dockerignore: st
   const final = stages.at(-1)?.instructions ?? [];
   const copies = final.filter((i) => i.keyword === 'COPY');
   const fromStage = copies.find((i) => /--from=\S+/.test(i.args) && /node_modules/.test(i.args));
-  const builder = stages.find((s) => s.name !== undefined && s.name === /--from=(\S+)/.exec(fromStage?.args ?? '')?.[1]);
-  if (fromStage === undefined || builder === undefined) problems.push('Dockerfile: the final stage does not copy node_modules from a build stage');
-  else if (!builder.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args) && /--omit=dev/.test(i.args))) {
+  const builder = stages.find(
+    (s) => s.name !== undefined && s.name === /--from=(\S+)/.exec(fromStage?.args ?? '')?.[1],
+  );
+  if (fromStage === undefined || builder === undefined)
+    problems.push('Dockerfile: the final stage does not copy node_modules from a build stage');
+  else if (
+    !builder.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args) && /--omit=dev/.test(i.args))
+  ) {
     problems.push(`Dockerfile: stage ${builder.name} does not install the dependencies with npm ci --omit=dev`);
   }
   const { files, libraries } = startClosure(startEntries(imageCommand(stages), pkg));
   for (const [library, importer] of libraries) {
-    if (!(library in pkg.dependencies)) problems.push(`${importer} imports ${library}, which is not in package.json's dependencies: npm ci --omit=dev leaves it out of the image`);
+    if (!(library in pkg.dependencies))
+      problems.push(
+        `${importer} imports ${library}, which is not in package.json's dependencies: npm ci --omit=dev leaves it out of the image`,
+      );
   }
-  const sources = copies.filter((i) => !/--from=/.test(i.args)).flatMap((i) => i.args.split(/\s+/).filter((w) => !w.startsWith('--')).slice(0, -1));
-  const ignored = dockerignore.split('\n').map((l) => l.trim().replace(/^\/|\/$/g, '')).filter((l) => l !== '' && !l.startsWith('#'));
+  const sources = copies
+    .filter((i) => !/--from=/.test(i.args))
+    .flatMap((i) =>
+      i.args
+        .split(/\s+/)
+        .filter((w) => !w.startsWith('--'))
+        .slice(0, -1),
+    );
+  const ignored = dockerignore
+    .split('\n')
+    .map((l) => l.trim().replace(/^\/|\/$/g, ''))
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const tops = [...new Set([...files].map((f) => f.split('/')[0]!))].sort();
   for (const top of tops) {
     const copied = sources.some((s) => s === '.' || s.replace(/\/$/, '') === top);
-    if (!copied) problems.push(`Dockerfile: the final stage does not copy ${top}, which the start reads (${[...files].find((f) => f.split('/')[0] === top)})`);
+    if (!copied)
+      problems.push(
+        `Dockerfile: the final stage does not copy ${top}, which the start reads (${[...files].find((f) => f.split('/')[0] === top)})`,
+      );
     if (ignored.includes(top)) problems.push(`.dockerignore leaves out ${top}, which the start reads`);
   }
   return problems;
@@ -136,14 +172,19 @@ export function leftoverProblems(stages: Stage[]): string[] {
   const runs = stages.slice(0, -1).flatMap((s) => s.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args));
   return ['deps', 'build-tmp-napi-v3']
     .filter((dir) => !runs.some((run) => /\brm\b/.test(run) && run.includes(`node_modules/@discordjs/opus/${dir}`)))
-    .map((dir) => `Dockerfile: the build stage does not remove node_modules/@discordjs/opus/${dir}, which the final image then ships`);
+    .map(
+      (dir) =>
+        `Dockerfile: the build stage does not remove node_modules/@discordjs/opus/${dir}, which the final image then ships`,
+    );
 }
 
 /** Compose's DATABASE_URL with the password compose tells owners to generate: SayBot and the driver must read it. */
 export function composePasswordProblems(compose: string): string[] {
   const generator = /openssl rand -hex (\d+)/.exec(compose);
   if (!generator) {
-    return ['docker-compose.yml does not say how to make POSTGRES_PASSWORD so that it needs no URL encoding (e.g. openssl rand -hex 24); one from openssl rand -base64 breaks DATABASE_URL'];
+    return [
+      'docker-compose.yml does not say how to make POSTGRES_PASSWORD so that it needs no URL encoding (e.g. openssl rand -hex 24); one from openssl rand -base64 breaks DATABASE_URL',
+    ];
   }
   const template = /^\s+DATABASE_URL:\s*(\S+)\s*$/m.exec(composeService(compose, 'saybot'))?.[1];
   if (template === undefined) return ['docker-compose.yml: the saybot service sets no DATABASE_URL'];
@@ -151,5 +192,7 @@ export function composePasswordProblems(compose: string): string[] {
   const url = template.replace(/\$\{POSTGRES_PASSWORD[^}]*\}/g, password);
   const problem = postgresUrlProblem(url);
   if (problem !== undefined) return [`docker-compose.yml: DATABASE_URL with a generated password ${problem}`];
-  return new URL(url).password === password ? [] : ['docker-compose.yml: DATABASE_URL does not carry POSTGRES_PASSWORD as its password'];
+  return new URL(url).password === password
+    ? []
+    : ['docker-compose.yml: DATABASE_URL does not carry POSTGRES_PASSWORD as its password'];
 }

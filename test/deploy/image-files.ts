@@ -57,9 +57,14 @@ export function execForm(args: string): string[] | undefined {
 
 /** What the final stage runs, as Docker builds it: ENTRYPOINT then CMD, a shell form as `/bin/sh -c …`. */
 export function imageCommand(stages = dockerfileStages()): [string, ...string[]] {
-  const last = (keyword: string) => stages.at(-1)?.instructions.filter((i) => i.keyword === keyword).at(-1);
-  const asWords = (i: Instruction | undefined): string[] => (i === undefined ? [] : (execForm(i.args) ?? ['/bin/sh', '-c', i.args]));
+  const last = (keyword: string) =>
+    stages
+      .at(-1)
+      ?.instructions.filter((i) => i.keyword === keyword)
+      .at(-1);
+  const asWords = (i: Instruction | undefined): string[] =>
+    i === undefined ? [] : (execForm(i.args) ?? ['/bin/sh', '-c', i.args]);
   const words = [...asWords(last('ENTRYPOINT')), ...asWords(last('CMD'))];
-  if (words.length === 0) throw new Error('the Dockerfile\'s final stage has no CMD or ENTRYPOINT');
+  if (words.length === 0) throw new Error("the Dockerfile's final stage has no CMD or ENTRYPOINT");
   return words as [string, ...string[]];
 }

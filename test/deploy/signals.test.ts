@@ -61,14 +61,23 @@ describe('SayBot as the Docker image starts it, signalled only at the top proces
         },
       });
       await bot.waitForLine((l) => l['msg'] === 'SayBot is ready');
-      const say = await discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: LONG_TEXT }] });
+      const say = await discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [{ name: 'text', value: LONG_TEXT }],
+      });
       await say.waitFor((r) => (r.content ?? '').startsWith('Speaking in'), 15_000);
 
       const exited = once(bot.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
       const closed = once(bot.child, 'close');
       bot.child.kill(signal);
       const ignored = new Promise<never>((_, reject) => {
-        setTimeout(() => reject(new Error(`still running ${NO_EXIT_BOUND_MS} ms after ${signal}:\n${bot?.output().slice(-2000)}`)), NO_EXIT_BOUND_MS).unref();
+        setTimeout(
+          () =>
+            reject(new Error(`still running ${NO_EXIT_BOUND_MS} ms after ${signal}:\n${bot?.output().slice(-2000)}`)),
+          NO_EXIT_BOUND_MS,
+        ).unref();
       });
       const [code, bySignal] = await Promise.race([exited, ignored]);
 
@@ -78,7 +87,10 @@ describe('SayBot as the Docker image starts it, signalled only at the top proces
       const messages = bot.lines.map((l: LogLine) => l['msg']);
       expect(bot.lines).toContainEqual(expect.objectContaining({ msg: 'signal received', signal }));
       expect(messages).toEqual(expect.arrayContaining(['shutting down', 'left voice channel', 'stopped']));
-      const told = await say.waitFor((r) => r.content !== undefined && !(r.content ?? '').startsWith('Speaking in'), 5_000);
+      const told = await say.waitFor(
+        (r) => r.content !== undefined && !(r.content ?? '').startsWith('Speaking in'),
+        5_000,
+      );
       const [before, after] = t('en-US', 'say.stopped', { voice: '\u0000' }).split('\u0000') as [string, string];
       expect(told.content?.startsWith(before) && told.content.endsWith(after), told.content).toBe(true);
       expect(discord.botVoiceChannel(london.id)).toBeNull();

@@ -8,7 +8,7 @@ describe('stop signals', () => {
     expect(policy.next(10_000 + SAME_PRESS_MS)).toBe('force-exit');
   });
 
-  it('takes a repeat within milliseconds (the terminal\'s Ctrl-C and npm\'s forwarded copy) as the same press', () => {
+  it("takes a repeat within milliseconds (the terminal's Ctrl-C and npm's forwarded copy) as the same press", () => {
     const policy = stopSignalPolicy({ isShard: false });
     expect(policy.next(10_000)).toBe('shut-down');
     expect(policy.next(10_005)).toBe('ignore');

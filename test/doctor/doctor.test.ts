@@ -17,9 +17,20 @@ const env = (over: Record<string, string> = {}) => ({
 describe('npm run doctor', () => {
   it('passes every check on a good set-up, spending no characters', async () => {
     const results = await runChecks(env());
-    expect(results.map((r) => r.name)).toEqual(['Node.js', 'Opus encoder', 'Voice encryption', 'Configuration', 'Discord token', 'Message Content intent', 'Public Bot', 'Voice API']);
+    expect(results.map((r) => r.name)).toEqual([
+      'Node.js',
+      'Opus encoder',
+      'Voice encryption',
+      'Configuration',
+      'Discord token',
+      'Message Content intent',
+      'Public Bot',
+      'Voice API',
+    ]);
     expect(results.filter((r) => !r.ok)).toEqual([]);
-    expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(/key accepted; 300,000 characters left this month/);
+    expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(
+      /key accepted; 300,000 characters left this month/,
+    );
     expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
     expect(local.sandbox.charactersBilled()).toBe(0);
     expect(formatResults(results)).toMatch(/All checks passed\.$/);
@@ -42,12 +53,19 @@ describe('npm run doctor', () => {
     const plan = await runChecks(env({ VOICE_API_KEY: free }));
     expect(plan.find((r) => r.name === 'Voice API')?.detail).toMatch(/no API access: a Creator plan or higher/);
     const down = await runChecks(env({ VOICE_API_BASE_URL: 'http://127.0.0.1:9' }));
-    expect(down.find((r) => r.name === 'Voice API')).toMatchObject({ ok: false, detail: expect.stringMatching(/could not use http:\/\/127\.0\.0\.1:9/) });
+    expect(down.find((r) => r.name === 'Voice API')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/could not use http:\/\/127\.0\.0\.1:9/),
+    });
   });
 
   it('says Message Content is enabled when the portal switch is on (the application flags)', async () => {
     const results = await runChecks(env());
-    expect(results.find((r) => r.name === 'Message Content intent')).toEqual({ name: 'Message Content intent', ok: true, detail: 'enabled: auto-read (/autoread) can read chat' });
+    expect(results.find((r) => r.name === 'Message Content intent')).toEqual({
+      name: 'Message Content intent',
+      ok: true,
+      detail: 'enabled: auto-read (/autoread) can read chat',
+    });
   });
 
   it('warns, without failing, where to enable Message Content when it is off', async () => {
@@ -56,7 +74,9 @@ describe('npm run doctor', () => {
       const results = await runChecks(env({ DISCORD_TOKEN: off.token, DISCORD_API_BASE_URL: off.discord.restUrl }));
       const check = results.find((r) => r.name === 'Message Content intent');
       expect(check).toMatchObject({ ok: true, warn: true });
-      expect(check?.detail).toMatch(/not enabled: SayBot runs without auto-read.*Bot > Privileged Gateway Intents > Message Content/);
+      expect(check?.detail).toMatch(
+        /not enabled: SayBot runs without auto-read.*Bot > Privileged Gateway Intents > Message Content/,
+      );
       expect(formatResults(results)).toContain('! Message Content intent: not enabled');
       expect(results.every((r) => r.ok)).toBe(true);
     } finally {
@@ -74,7 +94,10 @@ describe('npm run doctor', () => {
       expect(check?.detail).toMatch(/Public Bot.*Developer Portal.*Bot > Public Bot.*ALLOWED_GUILDS/);
       expect(formatResults(results)).toMatch(/✗ Public Bot: .*\n.*1 check\(s\) failed/s);
       const listed = await runChecks(env({ ...at, ALLOWED_GUILDS: '200000000000000001' }));
-      expect(listed.find((r) => r.name === 'Public Bot')).toMatchObject({ ok: true, detail: expect.stringContaining('only the 1 server(s) in ALLOWED_GUILDS') });
+      expect(listed.find((r) => r.name === 'Public Bot')).toMatchObject({
+        ok: true,
+        detail: expect.stringContaining('only the 1 server(s) in ALLOWED_GUILDS'),
+      });
     } finally {
       await open.close();
     }

@@ -31,7 +31,8 @@ const ADDED = guild(4, ADA);
 const FOREIGN = '200000000000000325';
 const BOT_MONTH = 40;
 
-const ephemeral = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const ephemeral = (handle: InteractionHandle) =>
+  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
 describe('ALLOWED_GUILDS and the bot-wide budget', () => {
   let h: Harness;
@@ -40,15 +41,26 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
       guilds: [ALLOWED_A, ALLOWED_B, OTHER],
       // Public, but with a list: nothing to warn about.
       discord: { botPublic: true },
-      env: { ALLOWED_GUILDS: `${ALLOWED_A.id},${ALLOWED_B.id}`, BUDGET_BOT_MONTHLY_CHARS: String(BOT_MONTH), USER_INSTALL: 'everyone' },
+      env: {
+        ALLOWED_GUILDS: `${ALLOWED_A.id},${ALLOWED_B.id}`,
+        BUDGET_BOT_MONTHLY_CHARS: String(BOT_MONTH),
+        USER_INSTALL: 'everyone',
+      },
     });
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const left = (guildId: string) => h.discord.restLog.filter((e) => e.method === 'DELETE' && decodeURIComponent(e.path).endsWith(`/users/@me/guilds/${guildId}`));
-  const leftLines = (guildId: string) => h.logs().split('\n').filter((l) => l.includes('"code":"guild-not-allowed-left"') && l.includes(guildId));
+  const left = (guildId: string) =>
+    h.discord.restLog.filter(
+      (e) => e.method === 'DELETE' && decodeURIComponent(e.path).endsWith(`/users/@me/guilds/${guildId}`),
+    );
+  const leftLines = (guildId: string) =>
+    h
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"code":"guild-not-allowed-left"') && l.includes(guildId));
 
   it('leaves a server off the list that it is in at start-up, with one log line, and stays in the listed ones', async () => {
     await vi.waitFor(() => expect(leftLines(OTHER.id)).toHaveLength(1), { timeout: 10_000 });
@@ -64,7 +76,13 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
     const from = h.sandbox.requests.length;
     h.discord.addGuild(ADDED);
     // Sent right behind GUILD_CREATE, while SayBot is still in the server.
-    const handle = await h.discord.command({ guildId: ADDED.id, userId: ADA, name: 'say', locale: 'ja', options: [{ name: 'text', value: 'Spend the owner\'s month.' }] });
+    const handle = await h.discord.command({
+      guildId: ADDED.id,
+      userId: ADA,
+      name: 'say',
+      locale: 'ja',
+      options: [{ name: 'text', value: "Spend the owner's month." }],
+    });
     const reply = await handle.waitFor((r) => r.content !== undefined, 10_000);
     expect(reply.content).toBe(t('ja', 'error.guildNotAllowed'));
     expect(ephemeral(handle)).toBe(true);
@@ -78,7 +96,10 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
   it('refuses the user-installed app in a server off the list, and still answers in a DM (USER_INSTALL decides there)', async () => {
     const from = h.sandbox.requests.length;
     const foreign = await h.discord.privateCommand({
-      userId: ANN, name: 'say', context: 0, guild: { id: FOREIGN, memberPermissions: 0xffffn, everyonePermissions: 0xffffn },
+      userId: ANN,
+      name: 'say',
+      context: 0,
+      guild: { id: FOREIGN, memberPermissions: 0xffffn, everyonePermissions: 0xffffn },
       options: [{ name: 'text', value: 'From a server the owner never chose.' }],
     });
     expect((await foreign.waitForFinal(10_000)).content).toBe(t('en-US', 'error.guildNotAllowed'));
@@ -94,11 +115,26 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
     expect(countCharacters(first)).toBeLessThanOrEqual(BOT_MONTH);
     expect(countCharacters(first) + countCharacters(second)).toBeGreaterThan(BOT_MONTH);
     const from = h.sandbox.requests.length;
-    const spent = await runCommand(h, { guildId: ALLOWED_A.id, userId: ANN, name: 'say', options: { text: first, output: 'file' } });
+    const spent = await runCommand(h, {
+      guildId: ALLOWED_A.id,
+      userId: ANN,
+      name: 'say',
+      options: { text: first, output: 'file' },
+    });
     await spent.handle.waitFor((r) => r.files.length > 0, 20_000);
     // Another server, with no server or member budget of its own: the bot's month is what is full.
-    const refused = await runCommand(h, { guildId: ALLOWED_B.id, userId: BEN, name: 'say', locale: 'ko', options: { text: second, output: 'file' } });
-    expect(refused.content).toMatch(new RegExp(`^${t('ko', 'budget.refused.botMonth', { reset: 'RESET' }).replace('RESET', '\\d{4}-\\d{2}-01').replace(/[.()]/g, '\\$&')}$`));
+    const refused = await runCommand(h, {
+      guildId: ALLOWED_B.id,
+      userId: BEN,
+      name: 'say',
+      locale: 'ko',
+      options: { text: second, output: 'file' },
+    });
+    expect(refused.content).toMatch(
+      new RegExp(
+        `^${t('ko', 'budget.refused.botMonth', { reset: 'RESET' }).replace('RESET', '\\d{4}-\\d{2}-01').replace(/[.()]/g, '\\$&')}$`,
+      ),
+    );
     expect(ephemeral(refused.handle)).toBe(true);
     expect(h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(h.sandbox.charactersBilled()).toBe(countCharacters(first));
@@ -107,7 +143,10 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
 
 describe('a server off the list that SayBot cannot leave', () => {
   /** A member in voice there, so an auto-read binding kept from before the list would be resumed at start-up. */
-  const KEPT: FakeGuildSpec = { ...guild(6, OLGA), members: [{ id: OLGA, username: 'olga', voiceChannelId: '220000000000000326' }] };
+  const KEPT: FakeGuildSpec = {
+    ...guild(6, OLGA),
+    members: [{ id: OLGA, username: 'olga', voiceChannelId: '220000000000000326' }],
+  };
   let h: Harness;
   afterAll(async () => {
     h?.discord.clearRefusals();
@@ -119,13 +158,21 @@ describe('a server off the list that SayBot cannot leave', () => {
     await vi.waitFor(() => expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(false), { timeout: 10_000 });
     // Reading there from before the list; Discord now does not take the leave; SayBot is added back and restarted.
     const store = new SqliteStore(h.databasePath);
-    await store.autoRead.start(KEPT.id, { textChannelId: KEPT.textChannelId, voiceChannelId: '220000000000000326', startedBy: OLGA });
+    await store.autoRead.start(KEPT.id, {
+      textChannelId: KEPT.textChannelId,
+      voiceChannelId: '220000000000000326',
+      startedBy: OLGA,
+    });
     await store.close();
     h.discord.refuse({ route: 'leave-guild', status: 403, code: 50001, message: 'Missing Access', times: 10 });
     h.discord.addBotBack(KEPT.id);
     await h.restart();
     // The new start's READY: one failed leave (the running bot's GUILD_CREATE may or may not have been seen before it stopped).
-    const failedAtReady = () => h.logs().split('\n').filter((l) => l.includes('"code":"guild-not-allowed-leave-failed"') && l.includes('"when":"ready"'));
+    const failedAtReady = () =>
+      h
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"code":"guild-not-allowed-leave-failed"') && l.includes('"when":"ready"'));
     await vi.waitFor(() => expect(failedAtReady()).toHaveLength(1), { timeout: 10_000 });
     expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(true);
     expect(h.bot.isReading(KEPT.id)).toBe(false);
@@ -133,9 +180,25 @@ describe('a server off the list that SayBot cannot leave', () => {
     expect(h.logs()).toMatch(new RegExp(`"code":"autoread-not-resumed"[^\\n]*"guildId":"${KEPT.id}"`));
 
     const from = h.sandbox.requests.length;
-    expect(await h.discord.postMessage({ id: '900000000000000326', channelId: KEPT.textChannelId, guildId: KEPT.id, author: { id: OLGA, username: 'olga' }, member: { roles: [] }, content: 'Read me aloud.' })).toBe(true);
-    const say = await h.discord.command({ guildId: KEPT.id, userId: OLGA, name: 'say', options: [{ name: 'text', value: 'Still here?' }] });
-    expect((await say.waitFor((r) => r.content !== undefined, 10_000)).content).toBe(t('en-US', 'error.guildNotAllowed'));
+    expect(
+      await h.discord.postMessage({
+        id: '900000000000000326',
+        channelId: KEPT.textChannelId,
+        guildId: KEPT.id,
+        author: { id: OLGA, username: 'olga' },
+        member: { roles: [] },
+        content: 'Read me aloud.',
+      }),
+    ).toBe(true);
+    const say = await h.discord.command({
+      guildId: KEPT.id,
+      userId: OLGA,
+      name: 'say',
+      options: [{ name: 'text', value: 'Still here?' }],
+    });
+    expect((await say.waitFor((r) => r.content !== undefined, 10_000)).content).toBe(
+      t('en-US', 'error.guildNotAllowed'),
+    );
     expect(h.sandbox.requests.length).toBe(from);
   });
 });
@@ -148,7 +211,10 @@ describe('a Public Bot without ALLOWED_GUILDS', () => {
 
   it('is one warning line at start-up naming both fixes', async () => {
     h = await startHarness({ guilds: [ALLOWED_A], discord: { botPublic: true } });
-    const lines = h.logs().split('\n').filter((l) => l.includes('"code":"public-bot"'));
+    const lines = h
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"code":"public-bot"'));
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '{}') as { level: number; msg: string };
     expect(line.level).toBe(40);

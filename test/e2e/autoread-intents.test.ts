@@ -14,7 +14,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const logLines = (h: Harness) => h.logs().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const logLines = (h: Harness) =>
+  h
+    .logs()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('auto-read intents', () => {
   it('without Message Content enabled: starts without auto-read, says once where to enable it, and serves commands', async () => {
@@ -26,13 +31,21 @@ describe('auto-read intents', () => {
     expect(missing[0]?.['msg']).toContain('Bot > Privileged Gateway Intents > Message Content');
     expect(missing[0]?.['where']).toBe(MESSAGE_CONTENT_WHERE);
     // One line in all about it: no "gateway disconnected" or error line beside it.
-    expect(logLines(harness).filter((line) => line['code'] === 4014 || /disallowed/i.test(String(line['msg'])))).toEqual([]);
+    expect(
+      logLines(harness).filter((line) => line['code'] === 4014 || /disallowed/i.test(String(line['msg']))),
+    ).toEqual([]);
     expect(logLines(harness).filter((line) => Number(line['level']) >= 50)).toEqual([]);
     // The session the bot kept has no GuildMessages: Discord sends it no chat at all.
-    expect(await harness.discord.postMessage({
-      id: '500000000000000001', channelId: seoul.textChannelId, guildId: seoul.id,
-      author: { id: MINJI, username: 'minji' }, member: { roles: [] }, content: 'hello',
-    })).toBe(false);
+    expect(
+      await harness.discord.postMessage({
+        id: '500000000000000001',
+        channelId: seoul.textChannelId,
+        guildId: seoul.id,
+        author: { id: MINJI, username: 'minji' },
+        member: { roles: [] },
+        content: 'hello',
+      }),
+    ).toBe(false);
     const { content } = await runCommand(harness, { guildId: seoul.id, userId: MINJI, name: 'voices' });
     expect(content).not.toBe('');
   });
@@ -42,10 +55,16 @@ describe('auto-read intents', () => {
     expect(harness.bot.autoreadAvailable).toBe(true);
     expect(harness.logs()).not.toContain('autoread-intent-missing');
     const received = new Promise<Message>((resolve) => harness?.bot.client.once(Events.MessageCreate, resolve));
-    expect(await harness.discord.postMessage({
-      id: '500000000000000002', channelId: seoul.textChannelId, guildId: seoul.id,
-      author: { id: MINJI, username: 'minji' }, member: { roles: [] }, content: 'read me',
-    })).toBe(true);
+    expect(
+      await harness.discord.postMessage({
+        id: '500000000000000002',
+        channelId: seoul.textChannelId,
+        guildId: seoul.id,
+        author: { id: MINJI, username: 'minji' },
+        member: { roles: [] },
+        content: 'read me',
+      }),
+    ).toBe(true);
     expect((await received).content).toBe('read me');
   });
 

@@ -7,7 +7,14 @@ import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/bot/i18n.ts';
 import type { Store } from '../../src/store/types.ts';
-import { APP_ID, numberValue, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import {
+  APP_ID,
+  numberValue,
+  runCommand,
+  startHarness,
+  type Harness,
+  type HarnessOptions,
+} from '../support/harness.ts';
 
 const GUILD = '200000000000000002';
 const TEXT = '210000000000000002';
@@ -17,18 +24,20 @@ const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no M
 const DAVE = { id: '300000000000000014', username: 'dave' }; // not in voice at first
 
 function guilds(): FakeGuildSpec[] {
-  return [{
-    id: GUILD,
-    name: 'London',
-    preferredLocale: 'en-US',
-    textChannelId: TEXT,
-    voiceChannels: [{ id: VOICE, name: 'general' }],
-    members: [
-      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...DAVE, locale: 'en-US' },
-    ],
-  }];
+  return [
+    {
+      id: GUILD,
+      name: 'London',
+      preferredLocale: 'en-US',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'general' }],
+      members: [
+        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...DAVE, locale: 'en-US' },
+      ],
+    },
+  ];
 }
 
 let harness: Harness | undefined;
@@ -39,7 +48,12 @@ afterEach(async () => {
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+  const { content } = await runCommand(harness, {
+    guildId: GUILD,
+    userId: ALICE.id,
+    name: 'autoread',
+    subcommand: 'start',
+  });
   expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
   return harness;
 }
@@ -48,19 +62,37 @@ type Author = { id: string; username: string };
 let sequence = 0;
 /** Posts a chat message; resolves with its ID once delivered. */
 async function post(h: Harness, author: Author, content: string, extra: Partial<ChatMessage> = {}): Promise<string> {
-  const id = (BigInt(Date.now() - 1_420_070_400_000) << 22n | BigInt(++sequence & 0xfff)).toString();
-  const delivered = await h.discord.postMessage({ id, channelId: TEXT, guildId: GUILD, author, member: { roles: [] }, content, ...extra });
+  const id = ((BigInt(Date.now() - 1_420_070_400_000) << 22n) | BigInt(++sequence & 0xfff)).toString();
+  const delivered = await h.discord.postMessage({
+    id,
+    channelId: TEXT,
+    guildId: GUILD,
+    author,
+    member: { roles: [] },
+    content,
+    ...extra,
+  });
   expect(delivered).toBe(true);
   return id;
 }
 
 async function settings(h: Harness, options: Record<string, unknown>): Promise<string> {
-  const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: options as never });
+  const { content } = await runCommand(h, {
+    guildId: GUILD,
+    userId: ALICE.id,
+    name: 'autoread',
+    subcommand: 'settings',
+    options: options as never,
+  });
   return content;
 }
 
 /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-const spoken = (h: Harness, from = 0): string[] => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+const spoken = (h: Harness, from = 0): string[] =>
+  h.sandbox.requests
+    .slice(from)
+    .filter((r) => r.endpoint === 'tts')
+    .map((r) => r.text ?? '');
 
 /** Waits until the channel heard `text` at `speed` (the sandbox's length for it, divided by the speed), and returns its length. */
 async function heardSeconds(h: Harness, text: string, speed = 1): Promise<number> {
@@ -73,12 +105,21 @@ describe('speed and volume kept in presets and /myvoice', () => {
   it("the server's default preset with speed 1.5 reads a message in 2/3 of its time, from one paid call", async () => {
     const h = await startReading();
     const saved = await runCommand(h, {
-      guildId: GUILD, userId: ALICE.id, name: 'preset', subcommand: 'save',
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'preset',
+      subcommand: 'save',
       options: { name: 'brisk', voice: 'voice-b-en-m-01', speed: numberValue(1.5), volume: numberValue(-3) },
     });
     expect(saved.content).toContain('speed 1.5×');
     expect(saved.content).toContain('volume -3 dB');
-    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'preset', subcommand: 'default', options: { name: 'brisk' } });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'preset',
+      subcommand: 'default',
+      options: { name: 'brisk' },
+    });
     const listed = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'preset', subcommand: 'list' });
     expect(listed.content).toContain('speed 1.5×');
     const from = h.sandbox.requests.length;
@@ -90,9 +131,15 @@ describe('speed and volume kept in presets and /myvoice', () => {
     expect(Math.abs(seconds - h.sandbox.expectedDurationSeconds(text) / 1.5)).toBeLessThan(0.15);
   });
 
-  it('/myvoice set speed:0.75 is the member\'s own: their messages are read slower, shown in the reply', async () => {
+  it("/myvoice set speed:0.75 is the member's own: their messages are read slower, shown in the reply", async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { speed: numberValue(0.75) } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { speed: numberValue(0.75) },
+    });
     expect(set.content).toContain('speed 0.75×');
     h.discord.clearAudio(GUILD);
     await post(h, CAROL, 'Slowly now.');
@@ -105,9 +152,21 @@ describe('speed and volume kept in presets and /myvoice', () => {
 describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
   it('reads a member by the name they set, not their display name; a mention-shaped name is refused', async () => {
     const h = await startReading();
-    const refused = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: `<@${ALICE.id}>` } });
+    const refused = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { name: `<@${ALICE.id}>` },
+    });
     expect(refused.content).toContain('A name to be read is 1 to 32 letters or digits');
-    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: 'Caz' } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { name: 'Caz' },
+    });
     expect(set.content).toContain('auto-read names you "Caz"');
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -120,7 +179,13 @@ describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
 
   it("an opted-out member's message makes no API call; read_me:True reads them again", async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { read_me: false } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { read_me: false },
+    });
     expect(set.content).toContain('auto-read does not read you');
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -131,7 +196,13 @@ describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
     expect(spoken(h, from)).toEqual(['alice said, But read mine.']);
     expect(h.logs()).toContain('"skipped":"opted-out"');
 
-    await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { read_me: true } });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { read_me: true },
+    });
     const again = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
     await post(h, CAROL, 'Now read me.');
@@ -143,9 +214,21 @@ describe("a member's own name and opt-out (/myvoice name, read_me)", () => {
 describe('/myvoice clear what:name', () => {
   it('forgets only the spoken name: auto-read says the display name again, at the speed the member kept', async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { name: 'Caz', speed: numberValue(0.75) } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { name: 'Caz', speed: numberValue(0.75) },
+    });
     expect(set.content).toContain('auto-read names you "Caz"');
-    const cleared = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'name' } });
+    const cleared = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'clear',
+      options: { what: 'name' },
+    });
     expect(cleared.content).toContain(t('en-US', 'myvoice.clear.name'));
     expect(cleared.content).toContain('speed 0.75');
     expect(cleared.content).not.toContain('Caz');
@@ -157,9 +240,21 @@ describe('/myvoice clear what:name', () => {
     expect(spoken(h, from)).toEqual([text]);
     expect(Math.abs(seconds - h.sandbox.expectedDurationSeconds(text) / 0.75)).toBeLessThan(0.15);
     // Nothing left to clear of that kind; and what:voice then leaves no defaults at all.
-    const again = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'name' } });
+    const again = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'clear',
+      options: { what: 'name' },
+    });
     expect(again.content).toBe(t('en-US', 'myvoice.clear.none.name'));
-    const voice = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear', options: { what: 'voice' } });
+    const voice = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'clear',
+      options: { what: 'voice' },
+    });
     expect(voice.content).toBe(t('en-US', 'myvoice.clear.voice'));
     const all = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'clear' });
     expect(all.content).toBe(t('en-US', 'myvoice.none'));
@@ -202,7 +297,13 @@ describe('/autoread settings: skip_prefix, read_silent', () => {
 });
 
 describe('/autoread settings: read_attachments', () => {
-  const image = (name: string) => ({ id: '230000000000000001', filename: name, content_type: 'image/png', size: 1024, url: `https://cdn.example/${name}` });
+  const image = (name: string) => ({
+    id: '230000000000000001',
+    filename: name,
+    content_type: 'image/png',
+    size: 1024,
+    url: `https://cdn.example/${name}`,
+  });
 
   it('says a message came with an image by default; with read_attachments off its files pass in silence, and a picture alone makes no API call', async () => {
     const h = await startReading();
@@ -228,9 +329,11 @@ describe('/autoread settings: autojoin', () => {
     let store: Store | undefined;
     const h = await startReading({ wrapStore: (s) => (store = s) });
     expect(await settings(h, { autojoin: true })).toContain('join when a member joins: on');
-    const left = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
-      if (after.id === APP_ID && after.channelId === null) resolve();
-    }));
+    const left = new Promise<void>((resolve) =>
+      h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
+        if (after.id === APP_ID && after.channelId === null) resolve();
+      }),
+    );
     h.discord.setVoiceState(GUILD, ALICE.id, null);
     h.discord.setVoiceState(GUILD, CAROL.id, null);
     await left;
@@ -253,16 +356,22 @@ describe('/autoread settings: autojoin', () => {
     await settings(h, { autojoin: true });
     h.discord.setVoiceState(GUILD, ALICE.id, null);
     h.discord.setVoiceState(GUILD, CAROL.id, null);
-    await expect.poll(async () => (await store?.autoRead.get(GUILD))?.stoppedWhy, { timeout: 10_000 }).toBe('left-voice');
+    await expect
+      .poll(async () => (await store?.autoRead.get(GUILD))?.stoppedWhy, { timeout: 10_000 })
+      .toBe('left-voice');
     // Meanwhile a moderator takes Read Message History from SayBot in the channel it reads.
-    h.discord.setChannelOverwrites(GUILD, TEXT, [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.ReadMessageHistory }]);
+    h.discord.setChannelOverwrites(GUILD, TEXT, [
+      { id: APP_ID, type: 1, deny: PermissionFlagsBits.ReadMessageHistory },
+    ]);
     const notice = t('en-US', 'autoread.pausedRights.text', { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` });
     h.discord.setVoiceState(GUILD, DAVE.id, VOICE);
     await h.discord.waitForChannelMessage((m) => m.message['content'] === notice);
     expect(h.logs()).toContain('"code":"autoread-paused-rights"');
-    const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
-      if (after.id === CAROL.id && after.channelId === VOICE) resolve();
-    }));
+    const seen = new Promise<void>((resolve) =>
+      h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
+        if (after.id === CAROL.id && after.channelId === VOICE) resolve();
+      }),
+    );
     h.discord.setVoiceState(GUILD, CAROL.id, VOICE);
     await seen;
     await settings(h, {});
@@ -277,12 +386,15 @@ describe('/autoread settings: autojoin', () => {
   ] as const)('does not undo %s when a member joins', async (_, stop) => {
     const h = await startReading();
     await settings(h, { autojoin: true });
-    for (const subcommand of stop) await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand });
+    for (const subcommand of stop)
+      await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand });
     await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'leave' });
     await expect.poll(() => h.discord.botVoiceChannel(GUILD)).toBeNull();
-    const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
-      if (after.id === DAVE.id && after.channelId === VOICE) resolve();
-    }));
+    const seen = new Promise<void>((resolve) =>
+      h.bot.client.on(Events.VoiceStateUpdate, (_b, after) => {
+        if (after.id === DAVE.id && after.channelId === VOICE) resolve();
+      }),
+    );
     h.discord.setVoiceState(GUILD, DAVE.id, VOICE);
     await seen;
     // The decision reads the store once; a join would be under way by the time /autoread settings answers.
@@ -302,9 +414,17 @@ describe('/autoread settings: backlog', () => {
 
   it('reads faster while more than faster_after messages wait, heard at the expected length', async () => {
     const h = await startReading();
-    expect(await settings(h, { say_name: false, faster_after: 1, max_speed: numberValue(1.5), skip_after: 0 })).toContain('faster past 1 waiting (up to 1.5×)');
+    expect(
+      await settings(h, { say_name: false, faster_after: 1, max_speed: numberValue(1.5), skip_after: 0 }),
+    ).toContain('faster past 1 waiting (up to 1.5×)');
     const first = 'This first message is long enough to keep the voice busy while the next ones arrive in a burst.';
-    const texts = ['Line two.', 'Line three is read faster.', 'Line four is read faster too.', 'Line five.', 'Line six.'];
+    const texts = [
+      'Line two.',
+      'Line three is read faster.',
+      'Line four is read faster too.',
+      'Line five.',
+      'Line six.',
+    ];
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
     await burst(h, first, texts);
@@ -322,9 +442,18 @@ describe('/autoread settings: backlog', () => {
     const h = await startReading();
     await settings(h, { say_name: false, faster_after: 0, skip_after: 2 });
     const first = 'This first message is long enough to keep the voice busy while the next ones arrive in a burst.';
-    const texts = ['Message two.', 'Message three.', 'Message four.', 'Message five.', 'Message six.', 'Message seven.', 'Message eight.'];
+    const texts = [
+      'Message two.',
+      'Message three.',
+      'Message four.',
+      'Message five.',
+      'Message six.',
+      'Message seven.',
+      'Message eight.',
+    ];
     const from = h.sandbox.requests.length;
-    const notices = () => h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read fell'));
+    const notices = () =>
+      h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read fell'));
     h.discord.clearAudio(GUILD);
     await burst(h, first, texts);
     // Two is handed at once; three, four, five wait: past 2, three and four go (the one notice); five, six, seven:
@@ -335,6 +464,8 @@ describe('/autoread settings: backlog', () => {
     await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.2, quietMs: 600, timeoutMs: 30_000 });
     expect(spoken(h, from)).toEqual(read);
     expect(notices()).toHaveLength(1);
-    expect(notices()[0]?.message['content']).toBe('Auto-read fell 2 messages behind, so it skipped to the newest (nothing is spent on skipped ones).');
+    expect(notices()[0]?.message['content']).toBe(
+      'Auto-read fell 2 messages behind, so it skipped to the newest (nothing is spent on skipped ones).',
+    );
   }, 60_000);
 });

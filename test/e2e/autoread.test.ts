@@ -23,20 +23,31 @@ const CAROL_VOICE = 'voice-b-en-m-01';
 const HELPER = { id: '300000000000000019', username: 'helperbot', bot: true };
 
 function guilds(): FakeGuildSpec[] {
-  return [{
-    id: GUILD,
-    name: 'London',
-    preferredLocale: 'en-US',
-    textChannelId: TEXT,
-    voiceChannels: [{ id: VOICE, name: 'general' }, { id: QUIET_VOICE, name: 'quiet' }],
-    textChannels: [{ id: PRIVATE_TEXT, name: 'private', overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }] }],
-    members: [
-      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...BOB, locale: 'en-US' },
-      { ...HELPER, voiceChannelId: VOICE },
-    ],
-  }];
+  return [
+    {
+      id: GUILD,
+      name: 'London',
+      preferredLocale: 'en-US',
+      textChannelId: TEXT,
+      voiceChannels: [
+        { id: VOICE, name: 'general' },
+        { id: QUIET_VOICE, name: 'quiet' },
+      ],
+      textChannels: [
+        {
+          id: PRIVATE_TEXT,
+          name: 'private',
+          overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }],
+        },
+      ],
+      members: [
+        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...BOB, locale: 'en-US' },
+        { ...HELPER, voiceChannelId: VOICE },
+      ],
+    },
+  ];
 }
 
 /** A message ID whose timestamp (Discord's snowflake) is `at`: how the reader knows when a message was sent. */
@@ -44,7 +55,7 @@ const DISCORD_EPOCH = 1_420_070_400_000n;
 let sequence = 0n;
 function snowflake(at: number): string {
   sequence = (sequence + 1n) & 0xfffn;
-  return ((BigInt(at) - DISCORD_EPOCH) << 22n | sequence).toString();
+  return (((BigInt(at) - DISCORD_EPOCH) << 22n) | sequence).toString();
 }
 
 let harness: Harness | undefined;
@@ -55,7 +66,12 @@ afterEach(async () => {
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+  const { content } = await runCommand(harness, {
+    guildId: GUILD,
+    userId: ALICE.id,
+    name: 'autoread',
+    subcommand: 'start',
+  });
   expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
   expect(harness.discord.botVoiceChannel(GUILD)).toBe(VOICE);
   return harness;
@@ -63,24 +79,42 @@ async function startReading(options: HarnessOptions = {}): Promise<Harness> {
 
 type Author = { id: string; username: string; bot?: boolean };
 
-async function post(h: Harness, author: Author, content: string, extra: Partial<ChatMessage> & { at?: number } = {}): Promise<void> {
+async function post(
+  h: Harness,
+  author: Author,
+  content: string,
+  extra: Partial<ChatMessage> & { at?: number } = {},
+): Promise<void> {
   const { at, ...rest } = extra;
   const delivered = await h.discord.postMessage({
-    id: snowflake(at ?? Date.now()), channelId: TEXT, guildId: GUILD, author, member: { roles: [] }, content, ...rest,
+    id: snowflake(at ?? Date.now()),
+    channelId: TEXT,
+    guildId: GUILD,
+    author,
+    member: { roles: [] },
+    content,
+    ...rest,
   });
   expect(delivered).toBe(true);
 }
 
 /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
 function spoken(h: Harness, from = 0): string[] {
-  return h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+  return h.sandbox.requests
+    .slice(from)
+    .filter((r) => r.endpoint === 'tts')
+    .map((r) => r.text ?? '');
 }
 
 /** Whom auto-read's spends were charged to, in order, read from the bot's own SQLite file. */
 function autoreadPayers(h: Harness): string[] {
   const db = new DatabaseSync(h.databasePath, { readOnly: true });
   try {
-    return (db.prepare("SELECT user_id FROM spends WHERE command = 'autoread' ORDER BY id").all() as Array<{ user_id: string }>).map((row) => row.user_id);
+    return (
+      db.prepare("SELECT user_id FROM spends WHERE command = 'autoread' ORDER BY id").all() as Array<{
+        user_id: string;
+      }>
+    ).map((row) => row.user_id);
   } finally {
     db.close();
   }
@@ -99,7 +133,13 @@ describe('auto-read', () => {
   it('reads the bound channel aloud in order, naming each author before their message', async () => {
     const h = await startReading();
     // Carol speaks in another voice, so the order is heard: each stretch of audio has its author's pitch.
-    const set = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'set', options: { voice: CAROL_VOICE } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: CAROL_VOICE },
+    });
     expect(set.content).toContain(CAROL_VOICE);
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -115,7 +155,9 @@ describe('auto-read', () => {
     expect(voiceOf.get(texts[0])).not.toBe(CAROL_VOICE);
     const pitches = pitchesOf(h, audio, texts);
     for (const [i, text] of texts.entries()) {
-      expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voiceOf.get(text) ?? '') ?? 0)), text).toBeLessThan(4);
+      expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voiceOf.get(text) ?? '') ?? 0)), text).toBeLessThan(
+        4,
+      );
     }
   });
 
@@ -133,7 +175,13 @@ describe('auto-read', () => {
 
   it('applies the server dictionary to what is read', async () => {
     const h = await startReading();
-    const added = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'dictionary', subcommand: 'add', options: { word: 'SayBot', reading: 'say bot' } });
+    const added = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'dictionary',
+      subcommand: 'add',
+      options: { word: 'SayBot', reading: 'say bot' },
+    });
     expect(added.content).toBe('Added "SayBot": read as "say bot".');
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -146,7 +194,10 @@ describe('auto-read', () => {
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
     await post(h, HELPER, 'I am a bot');
-    await post(h, { id: '400000000000000001', username: 'hook', bot: true }, 'I am a webhook', { webhookId: '400000000000000001', member: undefined });
+    await post(h, { id: '400000000000000001', username: 'hook', bot: true }, 'I am a webhook', {
+      webhookId: '400000000000000001',
+      member: undefined,
+    });
     await post(h, BOB, 'I am not in voice');
     await post(h, ALICE, 'elsewhere', { channelId: OTHER_TEXT });
     // Messages are decided in arrival order: once this one is sent to the service, the ones above were skipped.
@@ -169,7 +220,13 @@ describe('auto-read', () => {
 
   it('cuts a long message at a word, with "and so on"', async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { max_length: 40, say_name: false } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { max_length: 40, say_name: false },
+    });
     expect(set.content).toContain('longest message: 40 characters');
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -181,7 +238,7 @@ describe('auto-read', () => {
     await heard(h, [text ?? '']);
   });
 
-  it('a budget running out gives one notice in the channel, without the member\'s figures, then silence', async () => {
+  it("a budget running out gives one notice in the channel, without the member's figures, then silence", async () => {
     // Alice's first message fits her daily budget, the next ones do not; Carol's still do.
     const h = await startReading({ env: { BUDGET_MEMBER_DAILY_CHARS: '30' } });
     const from = h.sandbox.requests.length;
@@ -194,15 +251,23 @@ describe('auto-read', () => {
     await post(h, CAROL, 'carol is fine');
     await heard(h, ['carol said, carol is fine']);
     expect(spoken(h, from)).toEqual(['alice said, short one', 'carol said, carol is fine']);
-    const notices = h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
+    const notices = h.discord
+      .channelMessages(TEXT)
+      .filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
     expect(notices).toHaveLength(1);
     // The whole channel reads it: the member's budget is named, never what they used or may use.
-    expect(notices[0]?.message['content']).toMatch(new RegExp(`^Auto-read skipped a message from <@${ALICE.id}>: their daily character budget in this server is used up until \\d{4}-\\d{2}-\\d{2} 00:00 UTC\\.`));
+    expect(notices[0]?.message['content']).toMatch(
+      new RegExp(
+        `^Auto-read skipped a message from <@${ALICE.id}>: their daily character budget in this server is used up until \\d{4}-\\d{2}-\\d{2} 00:00 UTC\\.`,
+      ),
+    );
     expect(notices[0]?.message['content']).not.toMatch(/\b30\b|you used/i);
     expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     // A message accepted again re-arms the notice: Alice's next refusal is announced once more.
     await post(h, ALICE, 'still over');
-    await h.discord.waitForChannelMessage((m) => m !== notices[0]?.raw && String(m.message['content']).startsWith('Auto-read skipped'));
+    await h.discord.waitForChannelMessage(
+      (m) => m !== notices[0]?.raw && String(m.message['content']).startsWith('Auto-read skipped'),
+    );
   });
 
   it('is not held to the member cooldown, which still follows its spends for /say', async () => {
@@ -213,14 +278,25 @@ describe('auto-read', () => {
     await post(h, ALICE, 'first', { at: now });
     await post(h, ALICE, 'second', { at: now + 1 });
     await expectRead(h, from, ['alice said, first', 'second']);
-    const said = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'a command now' } });
+    const said = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'a command now' },
+    });
     expect(said.content).toMatch(/wait/i);
     expect(spoken(h, from)).toHaveLength(2);
   });
 
   it('announces members joining and leaving the voice channel when asked to', async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { announce: true } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { announce: true },
+    });
     expect(set.content).toContain('announce joins and leaves: on');
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -237,7 +313,13 @@ describe('auto-read', () => {
   it("reads a voice channel's own chat when given as the channel", async () => {
     harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
     const h = harness;
-    const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start', options: { channel: { type: 7, value: VOICE } } });
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'start',
+      options: { channel: { type: 7, value: VOICE } },
+    });
     expect(content).toContain(`Reading <#${VOICE}> aloud in <#${VOICE}>`);
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
@@ -248,7 +330,13 @@ describe('auto-read', () => {
 
   it("/skip by the message's author skips it while it is read, and the next one is still read", async () => {
     const h = await startReading();
-    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { say_name: false } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { say_name: false },
+    });
     expect(set.content).toContain("say the author's name: off");
     h.discord.clearAudio(GUILD);
     const now = Date.now();
@@ -258,7 +346,10 @@ describe('auto-read', () => {
     await h.discord.waitForPacket(GUILD, () => true);
     const skipped = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' });
     expect(skipped.content).toBe('Skipped the current clip.');
-    const audio = await h.discord.waitForAudio(GUILD, { minSeconds: h.sandbox.expectedDurationSeconds('Second.'), quietMs: 400 });
+    const audio = await h.discord.waitForAudio(GUILD, {
+      minSeconds: h.sandbox.expectedDurationSeconds('Second.'),
+      quietMs: 400,
+    });
     // Part of the first, all of the second: less than both in full.
     expect(audio.seconds).toBeLessThan(h.sandbox.expectedDurationSeconds(first));
     expect(spoken(h).slice(-2).sort()).toEqual([first, 'Second.'].sort());
@@ -285,7 +376,12 @@ describe('auto-read', () => {
     const from = h.sandbox.requests.length;
     await post(h, ALICE, 'nobody reads me');
     // A /say after it: its request is the only one, so the message before it was not read.
-    const said = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'said instead' } });
+    const said = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'said instead' },
+    });
     await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     expect(spoken(h, from)).toEqual(['said instead']);
     const again = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'stop' });
@@ -333,7 +429,7 @@ describe('auto-read', () => {
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
-  it('refuses a plain member\'s /leave and /join elsewhere while reading, and never moves for their /say; reading goes on', async () => {
+  it("refuses a plain member's /leave and /join elsewhere while reading, and never moves for their /say; reading goes on", async () => {
     const h = await startReading();
     const where = { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` };
     const leave = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'leave' });
@@ -344,7 +440,12 @@ describe('auto-read', () => {
     const join = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'join' });
     expect(join.content).toBe(t('en-US', 'autoread.guard.move', where));
     const before = h.sandbox.requests.length;
-    const say = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'say', options: { text: 'come over here' } });
+    const say = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'say',
+      options: { text: 'come over here' },
+    });
     expect(say.content).toBe(t('en-US', 'autoread.guard.elsewhere', where));
     expect(h.sandbox.requests.length).toBe(before);
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
@@ -354,7 +455,7 @@ describe('auto-read', () => {
     await expectRead(h, before, ['alice said, still here']);
   });
 
-  it('pauses on a manager\'s /leave, keeping the binding, and a manager\'s /join there resumes it', async () => {
+  it("pauses on a manager's /leave, keeping the binding, and a manager's /join there resumes it", async () => {
     const h = await startReading();
     const where = { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` };
     const left = botLeavesVoice(h);
@@ -382,8 +483,14 @@ describe('auto-read', () => {
     await h.bot.stop();
     for (const member of [ALICE, CAROL, HELPER]) h.discord.setVoiceState(GUILD, member.id, null);
     await h.restart();
-    const lines = h.logs().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.filter((line) => line['code'] === 'autoread-not-resumed').map((line) => line['reason'])).toEqual(['channel-empty']);
+    const lines = h
+      .logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line['code'] === 'autoread-not-resumed').map((line) => line['reason'])).toEqual([
+      'channel-empty',
+    ]);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
     // Dropped for good: another restart, with members back, does not resume it either.
     h.discord.setVoiceState(GUILD, ALICE.id, VOICE);
@@ -394,7 +501,12 @@ describe('auto-read', () => {
 
   it('answers /autoread start clearly when Message Content is not enabled', async () => {
     harness = await startHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
-    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    const { content } = await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'start',
+    });
     expect(content).toContain('Discord does not give it the text of messages');
     expect(content).toContain('Privileged Gateway Intents > Message Content');
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
@@ -402,32 +514,68 @@ describe('auto-read', () => {
 
   it('answers why when SayBot may not post in the channel to read, before joining', async () => {
     // Members (and so SayBot) may read the channel, not post in it.
-    const noPosting = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory | PermissionFlagsBits.Connect |
-      PermissionFlagsBits.Speak | PermissionFlagsBits.UseVAD | PermissionFlagsBits.UseApplicationCommands;
-    harness = await startHarness({ guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })) });
-    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    const noPosting =
+      PermissionFlagsBits.ViewChannel |
+      PermissionFlagsBits.ReadMessageHistory |
+      PermissionFlagsBits.Connect |
+      PermissionFlagsBits.Speak |
+      PermissionFlagsBits.UseVAD |
+      PermissionFlagsBits.UseApplicationCommands;
+    harness = await startHarness({
+      guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })),
+    });
+    const { content } = await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'start',
+    });
     expect(content).toBe(`I cannot read <#${TEXT}>: give me View Channel and Send Messages there, then try again.`);
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
   it('refuses /autoread start on a channel the member cannot read themselves, before joining', async () => {
     harness = await startHarness({ guilds: guilds() });
-    const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start', options: { channel: { type: 7, value: PRIVATE_TEXT } } });
+    const { content } = await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'start',
+      options: { channel: { type: 7, value: PRIVATE_TEXT } },
+    });
     expect(content).toBe(t('en-US', 'autoread.memberCannotSee', { channel: `<#${PRIVATE_TEXT}>` }));
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
 
   it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
     harness = await startHarness({ guilds: guilds() });
-    const refused = await runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'start' });
+    const refused = await runCommand(harness, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'autoread',
+      subcommand: 'start',
+    });
     expect(refused.content).toBe(t('en-US', 'autoread.permission'));
-    const ko = await runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'settings', locale: 'ko' });
+    const ko = await runCommand(harness, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      locale: 'ko',
+    });
     expect(ko.content).toBe(t('ko', 'autoread.permission'));
     harness.discord.setVoiceState(GUILD, ALICE.id, null);
-    await new Promise<void>((resolve) => harness?.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-      if (after.id === ALICE.id) resolve();
-    }));
-    const outside = await runCommand(harness, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
+    await new Promise<void>((resolve) =>
+      harness?.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+        if (after.id === ALICE.id) resolve();
+      }),
+    );
+    const outside = await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'start',
+    });
     expect(outside.content).toBe(t('en-US', 'error.voice.notInVoice'));
     expect(harness.discord.botVoiceChannel(GUILD)).toBeNull();
   });
@@ -437,15 +585,30 @@ describe('auto-read', () => {
     // Three pool voices whose pitches the sandbox keeps far apart: 200, 290 and 450 Hz.
     const pool = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02'];
     for (const voice of pool) {
-      const added = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'voice_add', options: { voice } });
+      const added = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'autoread',
+        subcommand: 'voice_add',
+        options: { voice },
+      });
       expect(added.content).toContain(`Added \`${voice}\` to the voice pool.`);
     }
-    const set = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings', options: { voices: 'distinct', say_name: false } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { voices: 'distinct', say_name: false },
+    });
     expect(set.content).toContain('voices: a voice of the pool per member');
     await memberMoves(h, BOB.id, VOICE);
     const members = [ALICE, CAROL, BOB];
     const voiceOf = new Map<string, string>();
-    for (const texts of [['One.', 'Two.', 'Three.'], ['Four.', 'Five.', 'Six.']]) {
+    for (const texts of [
+      ['One.', 'Two.', 'Three.'],
+      ['Four.', 'Five.', 'Six.'],
+    ]) {
       const from = h.sandbox.requests.length;
       h.discord.clearAudio(GUILD);
       const now = Date.now();
@@ -469,12 +632,20 @@ describe('auto-read', () => {
     expect(shown.content).toContain(`Voice pool: ${pool.map((voice) => `\`${voice}\``).join(', ')}.`);
     expect(shown.content).toContain(`<@${CAROL.id}> \`${voiceOf.get(CAROL.id)}\``);
     const mine = await runCommand(h, { guildId: GUILD, userId: BOB.id, name: 'myvoice', subcommand: 'show' });
-    expect(mine.content).toContain(`Auto-read reads you in \`${voiceOf.get(BOB.id)}\`, your voice from the server's pool.`);
+    expect(mine.content).toContain(
+      `Auto-read reads you in \`${voiceOf.get(BOB.id)}\`, your voice from the server's pool.`,
+    );
   });
 
-  it('voices:one, the default, reads every member in the server\'s one voice whatever the pool holds', async () => {
+  it("voices:one, the default, reads every member in the server's one voice whatever the pool holds", async () => {
     const h = await startReading();
-    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'voice_add', options: { voice: 'voice-b-en-m-02' } });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'voice_add',
+      options: { voice: 'voice-b-en-m-02' },
+    });
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
     const now = Date.now();
@@ -483,13 +654,21 @@ describe('auto-read', () => {
     await expectRead(h, from, ['alice said, First.', 'carol said, Second.']);
     expect(h.sandbox.requests.slice(from).map((r) => r.voice)).toEqual(['voice-b-en-f-01', 'voice-b-en-f-01']);
     const mine = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'myvoice', subcommand: 'show' });
-    expect(mine.content).toBe("You have no defaults in this server. Auto-read reads you in the server's voice, `voice-b-en-f-01`.");
+    expect(mine.content).toBe(
+      "You have no defaults in this server. Auto-read reads you in the server's voice, `voice-b-en-f-01`.",
+    );
   });
 
   it('never reads a member the managers ignore (no request), lists them, and /privacy delete removes the record', async () => {
     const h = await startReading();
     const member = { type: 6, value: CAROL.id };
-    const ignored = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'ignore', options: { member } });
+    const ignored = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'ignore',
+      options: { member },
+    });
     expect(ignored.content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${CAROL.id}>` }));
     const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
     expect(shown.content).toContain(`Not read: <@${CAROL.id}>.`);
@@ -513,32 +692,47 @@ describe('auto-read', () => {
 
   it('shows the settings with no options, and the status', async () => {
     const h = await startReading();
-    const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'settings' });
-    expect(content).toBe(`Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
-      'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off; ' +
-      'skip messages starting with: none; read @silent messages: on; join when a member joins: off; ' +
-      'faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on.');
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+    });
+    expect(content).toBe(
+      `Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
+        'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off; ' +
+        'skip messages starting with: none; read @silent messages: on; join when a member joins: off; ' +
+        'faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on.',
+    );
   });
 });
 
 /** Resolves once the bot's own voice state says it left; the reader saw it first (its listener came earlier). */
 function botLeavesVoice(h: Harness): Promise<void> {
-  return new Promise((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-    if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
-  }));
+  return new Promise((resolve) =>
+    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === h.bot.client.user?.id && after.channelId === null) resolve();
+    }),
+  );
 }
 
 /** A member moves to another voice channel; resolves once the bot has seen it (its cache says so). */
 async function memberMoves(h: Harness, userId: string, channelId: string): Promise<void> {
-  const seen = new Promise<void>((resolve) => h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-    if (after.id === userId && after.channelId === channelId) resolve();
-  }));
+  const seen = new Promise<void>((resolve) =>
+    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === userId && after.channelId === channelId) resolve();
+    }),
+  );
   h.discord.setVoiceState(GUILD, userId, channelId);
   await seen;
 }
 
 /** The pitch heard in the middle of each text's stretch of `audio` (heard in the order of `texts`), clear of the joins. */
-function pitchesOf(h: Harness, audio: Parameters<typeof monoOf>[0], texts: readonly string[]): Array<number | undefined> {
+function pitchesOf(
+  h: Harness,
+  audio: Parameters<typeof monoOf>[0],
+  texts: readonly string[],
+): Array<number | undefined> {
   const samples = monoOf(audio);
   let start = 0;
   return texts.map((text) => {

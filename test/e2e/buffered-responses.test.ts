@@ -10,7 +10,11 @@ let h: Harness;
 
 beforeAll(async () => {
   // Paced, so that the body really arrives in pieces that the buffered path has to gather.
-  h = await startHarness({ bufferResponses: true, config: { voiceIdleTimeoutMs: 60_000 }, sandbox: { pacing: { realtimeFactor: 0.25, chunkBytes: 2048 } } });
+  h = await startHarness({
+    bufferResponses: true,
+    config: { voiceIdleTimeoutMs: 60_000 },
+    sandbox: { pacing: { realtimeFactor: 0.25, chunkBytes: 2048 } },
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -22,7 +26,12 @@ describe('/say with responses buffered before decoding', () => {
       const text = `Buffered ${format} audio, played whole.`;
       const voice = 'voice-b-en-m-01';
       h.discord.clearAudio(london.id);
-      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice, format } });
+      const { handle } = await runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text, voice, format },
+      });
       await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
       const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
       const expected = h.sandbox.expectedDurationSeconds(text);

@@ -9,7 +9,11 @@ import { logLeaks } from '../support/log-leaks.ts';
 import { ALICE, BOB } from '../support/world.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
+const guilds = defaultGuilds().map((g) => ({
+  ...g,
+  everyonePermissions: WITH_VOICE_MESSAGES,
+  botPermissions: WITH_VOICE_MESSAGES,
+}));
 const london = guilds[1] as (typeof guilds)[number];
 
 let h: Harness;
@@ -32,11 +36,23 @@ describe('replies Discord refuses', () => {
   it('a refused voice message: the error line has name, code, status, method and route, no bytes; the file fallback arrives', async () => {
     // The voice message is the interaction's response: the edit that carries it is refused.
     h.discord.refuse({
-      route: 'webhook-edit', status: 400, code: 50035, message: 'Invalid Form Body',
+      route: 'webhook-edit',
+      status: 400,
+      code: 50035,
+      message: 'Invalid Form Body',
       errors: { attachments: { 0: { _errors: [{ code: 'BASE_TYPE_INVALID', message: 'Invalid voice message.' }] } } },
     });
     const from = lines().length;
-    const { handle } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text: 'Refused as a voice message, posted as a file.', voice: 'voice-b-en-m-01', output: 'voice-message' } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'say',
+      options: {
+        text: 'Refused as a voice message, posted as a file.',
+        voice: 'voice-b-en-m-01',
+        output: 'voice-message',
+      },
+    });
     const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
     expect(reply.files).toHaveLength(1);
     // The public response that waited for it is gone; the file is the member's alone.
@@ -55,13 +71,27 @@ describe('replies Discord refuses', () => {
 
   it('a refused private reply with a file (/usage): no interaction token and no reply text in any line', async () => {
     // The reply goes out as the interaction's callback or as an edit of its deferred answer: refuse both once.
-    h.discord.refuse({ route: 'interaction-callback', status: 400, code: 50035, message: 'Invalid Form Body', errors: { data: { _errors: [{ code: 'X', message: 'no' }] } } });
-    h.discord.refuse({ route: 'webhook-edit', status: 400, code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'X', message: 'no' }] } } });
+    h.discord.refuse({
+      route: 'interaction-callback',
+      status: 400,
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { data: { _errors: [{ code: 'X', message: 'no' }] } },
+    });
+    h.discord.refuse({
+      route: 'webhook-edit',
+      status: 400,
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { content: { _errors: [{ code: 'X', message: 'no' }] } },
+    });
     const from = lines().length;
     const started = h.discord.interactions().length;
     const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'usage', locale: 'en-US' });
     // The bot answers something (a failure note, or its retry) or gives up; wait for its error line either way.
-    await expect.poll(() => linesSince(from).some((l) => /"level":(40|50)/.test(l) && l.includes('"err"')), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => linesSince(from).some((l) => /"level":(40|50)/.test(l) && l.includes('"err"')), { timeout: 20_000 })
+      .toBe(true);
     expect(h.discord.interactions().length).toBe(started + 1);
     const logged = linesSince(from);
     expect(logged.some((l) => l.includes(handle.token))).toBe(false);
@@ -71,6 +101,8 @@ describe('replies Discord refuses', () => {
     // The private text the bot tried to send is what Discord refused, so it is not in the fake's record: look for
     // the lines /usage always writes (the member's day, the bot's month).
     expect(logged.some((l) => l.includes('You today:') || l.includes('Whole bot:'))).toBe(false);
-    expect((handle.responses[0]?.flags ?? MessageFlags.Ephemeral) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect((handle.responses[0]?.flags ?? MessageFlags.Ephemeral) & MessageFlags.Ephemeral).toBe(
+      MessageFlags.Ephemeral,
+    );
   });
 });

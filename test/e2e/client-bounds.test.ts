@@ -20,7 +20,12 @@ afterAll(async () => {
 
 describe("the discord.js client's memory stays bounded per interaction", () => {
   it('drops the REST request handler of an interaction token within a minute of its last request', async () => {
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'One handler per token.' } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'One handler per token.' },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     // Editing the reply goes to /webhooks/<app>/<token>/…: @discordjs/rest keys a handler by that token, one per /say.
     const rest = h.bot.client.rest as REST;
@@ -33,7 +38,12 @@ describe("the discord.js client's memory stays bounded per interaction", () => {
   });
 
   it('keeps none of the messages it posts or sees in a channel', async () => {
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'No message cache.' } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'No message cache.' },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     const channel = h.bot.client.channels.cache.get(london.textChannelId);
     if (!channel?.isTextBased()) throw new Error('the text channel is not in the client');

@@ -15,8 +15,17 @@ const LISTENER = '300000000000000232';
 const CAFE_VOICE = '220000000000000232';
 
 const guilds: FakeGuildSpec[] = [
-  oneRoomGuild(STUDIO, 'Studio', { text: '210000000000000231', voice: '220000000000000231', voiceName: 'booth' }, [{ id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: '220000000000000231' }]),
-  oneRoomGuild(CAFE, 'Cafe', { text: '210000000000000232', voice: CAFE_VOICE, voiceName: 'lounge' }, [{ id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE }]),
+  oneRoomGuild(STUDIO, 'Studio', { text: '210000000000000231', voice: '220000000000000231', voiceName: 'booth' }, [
+    {
+      id: ADMIN,
+      username: 'admin',
+      permissions: PermissionFlagsBits.ManageGuild,
+      voiceChannelId: '220000000000000231',
+    },
+  ]),
+  oneRoomGuild(CAFE, 'Cafe', { text: '210000000000000232', voice: CAFE_VOICE, voiceName: 'lounge' }, [
+    { id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE },
+  ]),
 ];
 
 let h: Harness;
@@ -34,19 +43,25 @@ const JITTER_BUFFER_MS = 1_000;
 function lostPackets(packets: readonly HeardPacket[]): { missing: number; late: number; worstLateMs: number } {
   const audio = packets.filter((p) => !p.silence);
   let missing = 0;
-  for (let i = 1; i < audio.length; i++) missing += (((audio[i]?.sequence ?? 0) - (audio[i - 1]?.sequence ?? 0) + 65536) % 65536) - 1;
+  for (let i = 1; i < audio.length; i++)
+    missing += (((audio[i]?.sequence ?? 0) - (audio[i - 1]?.sequence ?? 0) + 65536) % 65536) - 1;
   // How far each packet is behind the earliest-arriving one's schedule (48 kHz RTP clock).
   const offsets = audio.map((p) => p.receivedAtMs - p.timestamp / 48);
   const base = Math.min(...offsets);
   const lateness = offsets.map((o) => o - base);
-  return { missing, late: lateness.filter((ms) => ms > JITTER_BUFFER_MS).length, worstLateMs: Math.max(0, ...lateness) };
+  return {
+    missing,
+    late: lateness.filter((ms) => ms > JITTER_BUFFER_MS).length,
+    worstLateMs: Math.max(0, ...lateness),
+  };
 }
 
 describe('/clone with a clip of hours', () => {
   it('is refused as too long from its headers while another server hears every packet of its reply', async () => {
     const huge = longMp3(20_000_000);
     h.discord.clearAudio(CAFE);
-    const text = 'This reply keeps playing in the cafe while the studio sends a clip of several hours to clone, and nobody here should hear a gap.';
+    const text =
+      'This reply keeps playing in the cafe while the studio sends a clip of several hours to clone, and nobody here should hear a gap.';
     const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
     await h.discord.waitForPacket(CAFE, (p) => !p.silence);
 

@@ -29,7 +29,8 @@ beforeEach(() => {
   h.sandbox.clearFaults();
 });
 
-const clip = (pitchHz: number) => Buffer.from(encodeWav(toneSamples({ pitchHz, seconds: 3.5, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
+const clip = (pitchHz: number) =>
+  Buffer.from(encodeWav(toneSamples({ pitchHz, seconds: 3.5, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
 const clones = () => h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone');
 
 function clone(userId: string, name: string, pitchHz: number) {
@@ -60,12 +61,19 @@ describe('/clone of one name twice at once', () => {
     expect(replies.filter((c) => /already has a voice called "(Twin|twin)"/.test(c))).toHaveLength(1);
     expect(clones().length - before).toBe(1);
     expect(h.sandbox.charactersBilled() - billed).toBe('Hello there.'.length);
-    const listing = (await runCommand(h, { guildId: GUILD, userId: FIRST, name: 'voices', subcommand: 'list' })).content;
+    const listing = (await runCommand(h, { guildId: GUILD, userId: FIRST, name: 'voices', subcommand: 'list' }))
+      .content;
     expect(listing.match(/twin/gi)?.length).toBe(1);
   });
 
   it('gives the name back when the paid call fails, so the next /clone of it goes through', async () => {
-    h.sandbox.injectFault({ kind: 'response', status: 400, body: '{"error":{"message":"ref_audio rejected"}}', contentType: 'application/json', endpoint: 'voice-clone' });
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 400,
+      body: '{"error":{"message":"ref_audio rejected"}}',
+      contentType: 'application/json',
+      endpoint: 'voice-clone',
+    });
     const failed = await clone(FIRST, 'Phoenix', 200);
     expect(failed.content).toContain('ref_audio rejected');
     const again = await clone(SECOND, 'Phoenix', 200);

@@ -20,7 +20,9 @@ const guilds: FakeGuildSpec[] = [
     { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE_CHANNEL },
     { id: MEMBER, username: 'member' },
   ]),
-  oneRoomGuild(OTHER_GUILD, 'Elsewhere', { text: '210000000000000081', voice: '220000000000000081' }, [{ id: '300000000000000081', username: 'visitor', voiceChannelId: '220000000000000081' }]),
+  oneRoomGuild(OTHER_GUILD, 'Elsewhere', { text: '210000000000000081', voice: '220000000000000081' }, [
+    { id: '300000000000000081', username: 'visitor', voiceChannelId: '220000000000000081' },
+  ]),
 ];
 
 let h: Harness;
@@ -61,16 +63,29 @@ describe('/clone', () => {
     const cloneId = /`(clone_[^`]+)`/.exec(spoke.content ?? '')?.[1] ?? '';
     expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
     // The clone's own audio spoke the line: one call, no second request for the same text.
-    expect(h.sandbox.requests.slice(before).filter((r) => r.endpoint !== undefined).map((r) => r.endpoint)).toEqual(['voice-clone']);
+    expect(
+      h.sandbox.requests
+        .slice(before)
+        .filter((r) => r.endpoint !== undefined)
+        .map((r) => r.endpoint),
+    ).toEqual(['voice-clone']);
 
     h.discord.clearAudio(GUILD);
-    const say = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Now with my voice.', voice: cloneId } });
+    const say = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'say',
+      options: { text: 'Now with my voice.', voice: cloneId },
+    });
     await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
   });
 
   it('posts the new voice as a file when asked, and refuses a name already taken', async () => {
-    const { handle, content } = await clone(fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', { name: 'Higher', output: 'file' });
+    const { handle, content } = await clone(fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', {
+      name: 'Higher',
+      output: 'file',
+    });
     expect(content).toMatch(/^Here is the new voice "Higher"/);
     const file = handle.responses.find((r) => r.files.length > 0)?.files[0];
     const info = await analyseClip(file?.data ?? Buffer.alloc(0));
@@ -78,7 +93,9 @@ describe('/clone', () => {
 
     const before = h.sandbox.requests.length;
     const again = await clone(fixture('tone-220hz-5s-48k.wav'), 'again.wav', { name: 'higher' });
-    expect(again.content).toBe('This server already has a voice called "higher". Choose another name, or delete that voice first.');
+    expect(again.content).toBe(
+      'This server already has a voice called "higher". Choose another name, or delete that voice first.',
+    );
     expect(h.sandbox.requests.length).toBe(before);
   });
 
@@ -86,7 +103,10 @@ describe('/clone', () => {
     ['too-short-2s.wav', 'The clip lasts 2.00 s; it must last 3 to 60 seconds.'],
     ['too-long-61s.mp3', 'The clip lasts 61.00 s; it must last 3 to 60 seconds.'],
     ['silent-5s.wav', 'The clip is silent (-∞ dBFS). Attach a recording of the person speaking.'],
-    ['ogg-renamed-as.wav', 'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.'],
+    [
+      'ogg-renamed-as.wav',
+      'The clip is OGG, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
+    ],
     ['truncated.mp3', 'The clip is damaged or cut short. Please export it again and attach the new file.'],
   ])('refuses %s privately, with the figure found, and calls no API', async (name, message) => {
     const before = h.sandbox.requests.length;
@@ -99,7 +119,9 @@ describe('/clone', () => {
   it('refuses without consent before downloading anything', async () => {
     const downloads = h.discord.cdnLog.length;
     const { content } = await clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Nope' });
-    expect(content).toBe('Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.');
+    expect(content).toBe(
+      'Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.',
+    );
     expect(h.discord.cdnLog.length).toBe(downloads);
   });
 
@@ -127,19 +149,43 @@ describe('/clone', () => {
     expect(h.sandbox.requests.length).toBe(before);
   });
 
-  it("keeps the voice in its server: another server cannot use its ID", async () => {
+  it('keeps the voice in its server: another server cannot use its ID', async () => {
     const cloneId = await madeClone('Homebound');
-    const { content } = await runCommand(h, { guildId: OTHER_GUILD, userId: '300000000000000081', name: 'say', options: { text: 'Borrowed?', voice: cloneId } });
+    const { content } = await runCommand(h, {
+      guildId: OTHER_GUILD,
+      userId: '300000000000000081',
+      name: 'say',
+      options: { text: 'Borrowed?', voice: cloneId },
+    });
     expect(content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
   });
 
   it('/voices delete: refused to a member who neither made it nor manages the server; done by its creator', async () => {
     const cloneId = await madeClone('Doomed');
-    const refused = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'voices', subcommand: 'delete', options: { voice: 'Doomed' } });
-    expect(refused.content).toBe('Only the member who cloned this voice, or someone with Manage Server, can delete it.');
-    const done = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'delete', options: { voice: 'Doomed' } });
+    const refused = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'voices',
+      subcommand: 'delete',
+      options: { voice: 'Doomed' },
+    });
+    expect(refused.content).toBe(
+      'Only the member who cloned this voice, or someone with Manage Server, can delete it.',
+    );
+    const done = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'voices',
+      subcommand: 'delete',
+      options: { voice: 'Doomed' },
+    });
     expect(done.content).toBe(`Deleted the voice "Doomed" (\`${cloneId}\`).`);
-    const after = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: 'Gone?', voice: cloneId, output: 'file' } });
+    const after = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'say',
+      options: { text: 'Gone?', voice: cloneId, output: 'file' },
+    });
     expect(after.content).toBe(`There is no voice "${cloneId}". Pick one from the list.`);
   });
 
@@ -150,22 +196,35 @@ describe('/clone', () => {
 });
 
 /** The Label components of a modal, by their child's custom_id. */
-function fieldsOf(modal: Record<string, unknown> | undefined): Map<string, { label: string; description?: string; component: Record<string, unknown> }> {
-  const labels = (modal?.components as Array<{ type: number; label: string; description?: string; component: Record<string, unknown> }> | undefined) ?? [];
+function fieldsOf(
+  modal: Record<string, unknown> | undefined,
+): Map<string, { label: string; description?: string; component: Record<string, unknown> }> {
+  const labels =
+    (modal?.components as
+      Array<{ type: number; label: string; description?: string; component: Record<string, unknown> }> | undefined) ??
+    [];
   return new Map(labels.filter((c) => c.type === 18).map((c) => [String(c.component.custom_id), c]));
 }
 
 /** Runs /clone with these options (none: the form) and waits for the form it opens. */
 async function openForm(options: Record<string, string | boolean> = {}, locale?: string): Promise<InteractionHandle> {
   const handle = await h.discord.command({
-    guildId: GUILD, userId: ADMIN, name: 'clone', options: Object.entries(options).map(([name, value]) => ({ name, value })), ...(locale === undefined ? {} : { locale }),
+    guildId: GUILD,
+    userId: ADMIN,
+    name: 'clone',
+    options: Object.entries(options).map(([name, value]) => ({ name, value })),
+    ...(locale === undefined ? {} : { locale }),
   });
   await handle.waitFor((r) => r.kind === 'callback' && r.type === 9);
   return handle;
 }
 
 /** Submits the form as the member and waits for SayBot's answer to the submit. */
-async function submitForm(form: InteractionHandle, values: Record<string, string | boolean | FakeUpload[]>, unchecked = false) {
+async function submitForm(
+  form: InteractionHandle,
+  values: Record<string, string | boolean | FakeUpload[]>,
+  unchecked = false,
+) {
   const submit = await h.discord.submitModal({ on: form, values, unchecked });
   const final = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
   return { submit, content: final.content ?? '' };
@@ -179,10 +238,17 @@ describe('/clone as a form', () => {
     expect(form.modal?.title).toBe('Clone a voice');
     const fields = fieldsOf(form.modal);
     expect([...fields.keys()]).toEqual(['name', 'text', 'clip', 'consent']);
-    expect(fields.get('clip')?.component).toMatchObject({ type: 19, min_values: 1, max_values: 1, file_types: ['.wav', '.mp3', '.m4a'] });
+    expect(fields.get('clip')?.component).toMatchObject({
+      type: 19,
+      min_values: 1,
+      max_values: 1,
+      file_types: ['.wav', '.mp3', '.m4a'],
+    });
     expect(fields.get('consent')?.component).toMatchObject({ type: 23 });
     // The box says what the slash option says.
-    expect(fields.get('consent')?.description).toBe('I confirm the person speaking in the clip agreed to have their voice cloned');
+    expect(fields.get('consent')?.description).toBe(
+      'I confirm the person speaking in the clip agreed to have their voice cloned',
+    );
     // In Korean and Japanese too, within Discord's limits (the local Discord refuses a modal over them).
     for (const locale of ['ko', 'ja']) expect((await openForm({}, locale)).modal?.title).not.toBe('Clone a voice');
   });
@@ -191,7 +257,9 @@ describe('/clone as a form', () => {
     const before = clones();
     const form = await openForm({ output: 'file' });
     const { content } = await submitForm(form, {
-      name: 'Formed', text: 'Hello from the form.', consent: true,
+      name: 'Formed',
+      text: 'Hello from the form.',
+      consent: true,
       clip: [{ data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' }],
     });
     expect(content).toMatch(/^Here is the new voice "Formed" \(`clone_[^`]+`, from a 5\.0 s clip\)/);
@@ -202,7 +270,10 @@ describe('/clone as a form', () => {
     const [before, downloads] = [clones(), h.discord.cdnLog.length];
     const form = await openForm();
     const { submit, content } = await submitForm(form, {
-      name: 'Unasked', text: 'Hello.', consent: false, clip: [{ data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
+      name: 'Unasked',
+      text: 'Hello.',
+      consent: false,
+      clip: [{ data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
     });
     expect(content).toBe('Cloning a voice needs the consent of the person speaking. Tick the box only if they agreed.');
     expect(ephemeral(submit.responses.at(-1)?.flags)).toBe(true);
@@ -212,7 +283,12 @@ describe('/clone as a form', () => {
   it('a file that is not audio: the form takes none; one that gets through is refused by its name before any download', async () => {
     const [before, downloads] = [clones(), h.discord.cdnLog.length];
     const form = await openForm();
-    const values = { name: 'Notes', text: 'Hello.', consent: true, clip: [{ data: Buffer.from('not a clip'), filename: 'notes.txt', contentType: 'text/plain' }] };
+    const values = {
+      name: 'Notes',
+      text: 'Hello.',
+      consent: true,
+      clip: [{ data: Buffer.from('not a clip'), filename: 'notes.txt', contentType: 'text/plain' }],
+    };
     await expect(h.discord.submitModal({ on: form, values })).rejects.toThrow(FormRefusal);
     const { content } = await submitForm(form, values, true);
     expect(content).toBe('notes.txt is not a WAV, MP3 or M4A file. Please upload one of those.');
@@ -221,19 +297,33 @@ describe('/clone as a form', () => {
 
   it("the slash command's attachment option takes only WAV, MP3 and M4A", async () => {
     const definition = (await loadCommands()).get('clone')?.data.toJSON();
-    expect(definition).toMatchObject({ options: expect.arrayContaining([expect.objectContaining({ name: 'audio', file_types: ['.wav', '.mp3', '.m4a'] })]) });
+    expect(definition).toMatchObject({
+      options: expect.arrayContaining([
+        expect.objectContaining({ name: 'audio', file_types: ['.wav', '.mp3', '.m4a'] }),
+      ]),
+    });
     await expect(clone(Buffer.from('text'), 'notes.txt')).rejects.toThrow(FormRefusal);
   });
 
   it('a clip without its name, line or consent: refused privately, with a "Clone a voice" button that opens the form', async () => {
     const before = clones();
     const { handle, content } = await runCommand(h, {
-      guildId: GUILD, userId: ADMIN, name: 'clone', attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'clone',
+      attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav' }],
     });
-    expect(content).toBe('With a clip, give its name, text and consent too; or run /clone without options to fill in a form.');
+    expect(content).toBe(
+      'With a clip, give its name, text and consent too; or run /clone without options to fill in a form.',
+    );
     const reply = handle.responses.at(-1);
     expect(ephemeral(reply?.flags)).toBe(true);
-    const press = await h.discord.pressButton({ guildId: GUILD, userId: ADMIN, messageId: String(reply?.message?.id), customId: 'clone:open' });
+    const press = await h.discord.pressButton({
+      guildId: GUILD,
+      userId: ADMIN,
+      messageId: String(reply?.message?.id),
+      customId: 'clone:open',
+    });
     await press.waitFor((r) => r.kind === 'callback' && r.type === 9);
     expect([...fieldsOf(press.modal).keys()]).toEqual(['name', 'text', 'clip', 'consent']);
     expect(clones()).toBe(before);

@@ -24,13 +24,18 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('/say when the bot is welcomed into the listeners\' DAVE group (XChaCha transport)', () => {
-  it('is heard from the first syllable, at the voice\'s pitch, by both listeners, with every frame end-to-end encrypted', async () => {
+describe("/say when the bot is welcomed into the listeners' DAVE group (XChaCha transport)", () => {
+  it("is heard from the first syllable, at the voice's pitch, by both listeners, with every frame end-to-end encrypted", async () => {
     h.discord.setVoiceState(london.id, BOB, GENERAL);
     h.discord.clearAudio(london.id);
     const text = 'Welcomed into a group that already existed.';
     const voice = 'voice-b-en-f-01';
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
 

@@ -34,7 +34,8 @@ async function leaveVoice(guildId: string): Promise<void> {
  * the tests that speak "in the channel already" start from here.
  */
 async function inChannel(): Promise<void> {
-  if (h.discord.botVoiceChannel(london.id) !== GENERAL) await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
+  if (h.discord.botVoiceChannel(london.id) !== GENERAL)
+    await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
   await h.discord.waitForDave(london.id, (s) => s.members.includes(APP_ID) && s.botEpoch === s.epoch);
 }
 
@@ -172,7 +173,10 @@ describe('voice failures with DAVE required', () => {
     const text = 'This reply will be interrupted by a moderator who removes the bot from the channel.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     // Half a second heard (25 frames), then a moderator removes the bot.
-    await h.discord.waitForPacket(london.id, () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25);
+    await h.discord.waitForPacket(
+      london.id,
+      () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25,
+    );
     h.discord.setVoiceState(london.id, APP_ID, null);
     const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
     expect(cut.content).toMatch(/cut off after \d+\.\d s .*<#220000000000000003>/);
@@ -192,7 +196,10 @@ describe('voice failures with DAVE required', () => {
   it('the voice server goes away mid-reply: the requester learns it was cut off and how much was heard; the next /say is heard', async () => {
     const text = 'This reply loses its voice server part of the way through, while the bot is still in the channel.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-m-01');
-    await h.discord.waitForPacket(london.id, () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25);
+    await h.discord.waitForPacket(
+      london.id,
+      () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25,
+    );
     h.discord.dropVoiceServer(london.id);
     const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
     const heardSeconds = Number(/after (\d+\.\d) s/.exec(cut.content ?? '')?.[1]);

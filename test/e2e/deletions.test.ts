@@ -25,15 +25,27 @@ const PRIVATE_GUILD = '200000000000000322';
 const CAROL = '300000000000000323'; // in voice, asks to be forgotten
 const DAN = '300000000000000324'; // Manage Server, in voice
 
-const member = (id: string, permissions = 0n) => ({ id, username: `m${id.slice(-3)}`, voiceChannelId: id === CAROL || id === DAN ? '220000000000000322' : VOICE, locale: 'en-US', permissions });
+const member = (id: string, permissions = 0n) => ({
+  id,
+  username: `m${id.slice(-3)}`,
+  voiceChannelId: id === CAROL || id === DAN ? '220000000000000322' : VOICE,
+  locale: 'en-US',
+  permissions,
+});
 const guilds: FakeGuildSpec[] = [
   {
-    id: GUILD, name: 'Deletions', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }],
+    id: GUILD,
+    name: 'Deletions',
+    textChannelId: TEXT,
+    voiceChannels: [{ id: VOICE, name: 'v' }],
     botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.CreateGuildExpressions,
     members: [member(ALICE, PermissionFlagsBits.ManageGuild | PermissionFlagsBits.CreateGuildExpressions), member(BOB)],
   },
   {
-    id: PRIVATE_GUILD, name: 'Forgetting', textChannelId: '210000000000000322', voiceChannels: [{ id: '220000000000000322', name: 'v' }],
+    id: PRIVATE_GUILD,
+    name: 'Forgetting',
+    textChannelId: '210000000000000322',
+    voiceChannels: [{ id: '220000000000000322', name: 'v' }],
     members: [member(CAROL), member(DAN, PermissionFlagsBits.ManageGuild)],
   },
 ];
@@ -42,9 +54,12 @@ const guilds: FakeGuildSpec[] = [
 const TWO_PARTS = 'Alpha bravo charlie delta. Echo foxtrot golf hotel x.';
 /** Six parts: the first plays while the rest, and whatever is queued behind them, wait (only the next is fetched). */
 const LONG = [
-  'Bob reads the first of six long sentences now.', 'Bob reads the second of six long sentences now.',
-  'Bob reads the third of six long sentences now.', 'Bob reads the fourth of six long sentences now.',
-  'Bob reads the fifth of six long sentences now.', 'Bob reads the last of six long sentences now.',
+  'Bob reads the first of six long sentences now.',
+  'Bob reads the second of six long sentences now.',
+  'Bob reads the third of six long sentences now.',
+  'Bob reads the fourth of six long sentences now.',
+  'Bob reads the fifth of six long sentences now.',
+  'Bob reads the last of six long sentences now.',
 ].join(' ');
 
 let h: Harness;
@@ -72,8 +87,13 @@ async function skipLongReply(guildId: string, userId: string): Promise<void> {
 /** A cloned voice of GUILD made by ALICE (as a file: nothing to wait for in voice). */
 async function madeClone(name: string): Promise<string> {
   const { content } = await runCommand(h, {
-    guildId: GUILD, userId: ALICE, name: 'clone', options: { text: 'Hello, this is me.', name, consent: true, output: 'file' },
-    attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: `${name}.wav`, contentType: 'audio/wav' }],
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'clone',
+    options: { text: 'Hello, this is me.', name, consent: true, output: 'file' },
+    attachments: [
+      { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: `${name}.wav`, contentType: 'audio/wav' },
+    ],
   });
   const id = /`(clone_[^`]+)`/.exec(content)?.[1];
   if (id === undefined) throw new Error(`no clone made: ${content}`);
@@ -82,14 +102,20 @@ async function madeClone(name: string): Promise<string> {
 
 /** ALICE's /say as a file in `voice`, and its reply's buttons (play, sound). */
 async function fileReply(text: string, voice: string): Promise<{ messageId: string; play: string; sound: string }> {
-  const { handle } = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, voice, output: 'file' } });
+  const { handle } = await runCommand(h, {
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'say',
+    options: { text, voice, output: 'file' },
+  });
   const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
   const rows = (reply.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
   const [play, sound] = rows.flatMap((row) => row.components).map((b) => b.custom_id);
   return { messageId: String(reply.message?.id), play: play ?? '', sound: sound ?? '' };
 }
 
-const press = (messageId: string, customId: string): Promise<InteractionHandle> => h.discord.pressButton({ guildId: GUILD, userId: ALICE, messageId, customId });
+const press = (messageId: string, customId: string): Promise<InteractionHandle> =>
+  h.discord.pressButton({ guildId: GUILD, userId: ALICE, messageId, customId });
 
 /** What the service was asked for in `voice` since request number `since`: requests and characters billed. */
 function paidSince(since: number, voice: string): { requests: number; characters: number } {
@@ -134,7 +160,13 @@ describe('deletions stick; cache-only means free', () => {
   it("refuses a purged voice's cache-only replay with no request, and writes nothing back into its folder", async () => {
     const voice = await madeClone('Echo');
     const { replay, since } = await replayQueued(voice);
-    const deleted = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'voices', subcommand: 'delete', options: { voice } });
+    const deleted = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'voices',
+      subcommand: 'delete',
+      options: { voice },
+    });
     expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Echo', id: voice }));
     await skipLongReply(GUILD, BOB);
     const final = await replay.waitForFinal(20_000);
@@ -148,21 +180,36 @@ describe('deletions stick; cache-only means free', () => {
     const voice = await madeClone('Fade');
     const keep = await fileReply('Keep me.', 'voice-b-en-f-01');
     const mine = await fileReply('Fade out.', voice);
-    for (const { messageId, sound } of [keep, mine]) expect((await (await press(messageId, sound)).waitForFinal(20_000)).content).toMatch(/^Saved as /);
+    for (const { messageId, sound } of [keep, mine])
+      expect((await (await press(messageId, sound)).waitForFinal(20_000)).content).toMatch(/^Saved as /);
     const sounds = () => h.discord.soundboardSounds(GUILD).map((s) => s.object['name']);
     expect(sounds()).toEqual(expect.arrayContaining(['Keep me.', 'Fade out.']));
     await longReplyPlaying(GUILD, BOB);
     const since = h.sandbox.requests.length;
-    const said = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: 'Quiet now. Never heard.', voice } });
+    const said = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Quiet now. Never heard.', voice },
+    });
     expect(said.content).toMatch(/^Queued/);
     await vi.waitFor(() => expect(queueLength(GUILD)).toBe(6), { timeout: 20_000 });
-    const deleted = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'voices', subcommand: 'delete', options: { voice } });
+    const deleted = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'voices',
+      subcommand: 'delete',
+      options: { voice },
+    });
     expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Fade', id: voice }));
     // The sound saved from it is gone from the soundboard; the one saved from a preset voice stays.
     expect(sounds()).toContain('Keep me.');
     expect(sounds()).not.toContain('Fade out.');
     await skipLongReply(GUILD, BOB);
-    const refused = await said.handle.waitFor((r) => r.content === t('en-US', 'error.input.voiceDeleted', { voice }), 20_000);
+    const refused = await said.handle.waitFor(
+      (r) => r.content === t('en-US', 'error.input.voiceDeleted', { voice }),
+      20_000,
+    );
     expect(refused.flags).toBe(64);
     expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(entriesOf(voice)).toEqual([]);
@@ -170,32 +217,53 @@ describe('deletions stick; cache-only means free', () => {
 
   it('/privacy delete keeps a hold in flight counted for the day, and records its late spend without the member', async () => {
     await longReplyPlaying(PRIVATE_GUILD, DAN);
-    const budget = await runCommand(h, { guildId: PRIVATE_GUILD, userId: DAN, name: 'budget', options: { member_daily_chars: 100 } });
+    const budget = await runCommand(h, {
+      guildId: PRIVATE_GUILD,
+      userId: DAN,
+      name: 'budget',
+      options: { member_daily_chars: 100 },
+    });
     expect(budget.handle.problems).toEqual([]);
     const since = h.sandbox.requests.length;
     // 57 characters held (two parts), queued behind the long reply: nothing fetched or recorded yet.
-    const say = (text: string) => runCommand(h, { guildId: PRIVATE_GUILD, userId: CAROL, name: 'say', options: { text } });
+    const say = (text: string) =>
+      runCommand(h, { guildId: PRIVATE_GUILD, userId: CAROL, name: 'say', options: { text } });
     const held = await say('Carol says thirty characters. Carol says thirty more here.');
     expect(held.content).toMatch(/^Queued/);
-    const forgotten = await runCommand(h, { guildId: PRIVATE_GUILD, userId: CAROL, name: 'privacy', subcommand: 'delete' });
+    const forgotten = await runCommand(h, {
+      guildId: PRIVATE_GUILD,
+      userId: CAROL,
+      name: 'privacy',
+      subcommand: 'delete',
+    });
     expect(forgotten.content).toMatch(/^Deleted what SayBot kept about you in this server/);
     // The day is not reset: 57 held + 56 asked is over 100.
     const refusedWhileHeld = await say('Carol asks again for sixty. Carol asks again, sixty more.');
-    expect(refusedWhileHeld.content).toMatch(/^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./);
+    expect(refusedWhileHeld.content).toMatch(
+      /^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./,
+    );
 
     await skipLongReply(PRIVATE_GUILD, DAN);
     await held.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
-    const paid = h.sandbox.requests.slice(since).filter((r) => r.endpoint === 'tts').map((r) => r.id);
+    const paid = h.sandbox.requests
+      .slice(since)
+      .filter((r) => r.endpoint === 'tts')
+      .map((r) => r.id);
     expect(paid).toHaveLength(2);
     // Recorded once each, under a marker, never under the forgotten ID; and still counted for the day.
-    await vi.waitFor(() => {
-      const scan = scanSqlite(h.databasePath);
-      const spends = scan.rows.filter((r) => r.table === 'spends' && paid.includes(r.cells['request_id'] ?? ''));
-      expect(spends).toHaveLength(2);
-      for (const spend of spends) expect(spend.cells['user_id']).toMatch(/^forgotten:/);
-      expect(rowsHolding(scan, CAROL).filter((r) => Object.values(r.cells).includes(PRIVATE_GUILD))).toEqual([]);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        const scan = scanSqlite(h.databasePath);
+        const spends = scan.rows.filter((r) => r.table === 'spends' && paid.includes(r.cells['request_id'] ?? ''));
+        expect(spends).toHaveLength(2);
+        for (const spend of spends) expect(spend.cells['user_id']).toMatch(/^forgotten:/);
+        expect(rowsHolding(scan, CAROL).filter((r) => Object.values(r.cells).includes(PRIVATE_GUILD))).toEqual([]);
+      },
+      { timeout: 10_000 },
+    );
     const refusedAfter = await say('Carol asks again for sixty. Carol asks again, sixty more.');
-    expect(refusedAfter.content).toMatch(/^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./);
+    expect(refusedAfter.content).toMatch(
+      /^Your daily budget in this server is 100 characters: you used 57 today and this needs 56\./,
+    );
   });
 });

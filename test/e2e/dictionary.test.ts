@@ -4,8 +4,13 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/bot/i18n.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { ALICE as ADMIN, BOB as MEMBER, GENERAL as VOICE, LONDON as GUILD, LONDON_TEXT as TEXT } from '../support/world.ts';
-
+import {
+  ALICE as ADMIN,
+  BOB as MEMBER,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+} from '../support/world.ts';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -15,20 +20,35 @@ afterEach(async () => {
 
 async function start(): Promise<Harness> {
   harness = await startHarness({
-    guilds: [{
-      id: GUILD, name: 'London', preferredLocale: 'en-US', textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'general' }],
-      members: [
-        { id: ADMIN, username: 'alice', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild, voiceChannelId: VOICE },
-        { id: MEMBER, username: 'bob', locale: 'ja' },
-      ],
-    }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'London',
+        preferredLocale: 'en-US',
+        textChannelId: TEXT,
+        voiceChannels: [{ id: VOICE, name: 'general' }],
+        members: [
+          {
+            id: ADMIN,
+            username: 'alice',
+            locale: 'en-US',
+            permissions: PermissionFlagsBits.ManageGuild,
+            voiceChannelId: VOICE,
+          },
+          { id: MEMBER, username: 'bob', locale: 'ja' },
+        ],
+      },
+    ],
   });
   return harness;
 }
 
-const dictionary = (h: Harness, userId: string, subcommand: string, options: Record<string, string | number | { type: number; value: string }> = {}) =>
-  runCommand(h, { guildId: GUILD, userId, name: 'dictionary', subcommand, options, locale: 'en-US' });
+const dictionary = (
+  h: Harness,
+  userId: string,
+  subcommand: string,
+  options: Record<string, string | number | { type: number; value: string }> = {},
+) => runCommand(h, { guildId: GUILD, userId, name: 'dictionary', subcommand, options, locale: 'en-US' });
 
 /** Hosts `json` on the local Discord's CDN and imports it as the `file` option. */
 function importFile(h: Harness, json: string, filename = 'dictionary.json') {
@@ -40,35 +60,71 @@ describe('/dictionary', () => {
   it('adds, replaces, lists, exports, removes and imports back', async () => {
     const h = await start();
     expect((await dictionary(h, ADMIN, 'list')).content).toBe(t('en-US', 'dictionary.empty'));
-    expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe('Added "SayBot": read as "say bot".');
-    expect((await dictionary(h, ADMIN, 'add', { word: 'saybot', reading: 'sei bot' })).content).toBe('"saybot" is now read as "sei bot".');
+    expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe(
+      'Added "SayBot": read as "say bot".',
+    );
+    expect((await dictionary(h, ADMIN, 'add', { word: 'saybot', reading: 'sei bot' })).content).toBe(
+      '"saybot" is now read as "sei bot".',
+    );
     expect((await dictionary(h, ADMIN, 'add', { word: '東京', reading: 'とうきょう' })).content).toContain('東京');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう');
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe(
+      'Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう',
+    );
 
     const exported = await dictionary(h, MEMBER, 'export');
     expect(exported.content).toBe('The dictionary is attached (2 in all).');
     const file = exported.handle.responses.flatMap((r) => r.files).find((f) => f.name === 'dictionary.json');
     expect(file).toBeDefined();
     const json = file?.data.toString('utf8') ?? '';
-    expect(JSON.parse(json)).toEqual({ version: 1, entries: [{ word: 'saybot', reading: 'sei bot' }, { word: '東京', reading: 'とうきょう' }] });
+    expect(JSON.parse(json)).toEqual({
+      version: 1,
+      entries: [
+        { word: 'saybot', reading: 'sei bot' },
+        { word: '東京', reading: 'とうきょう' },
+      ],
+    });
 
     expect((await dictionary(h, ADMIN, 'remove', { word: 'SAYBOT' })).content).toBe('Removed "saybot".');
-    expect((await dictionary(h, ADMIN, 'remove', { word: 'nothing' })).content).toBe('"nothing" is not in the dictionary.');
+    expect((await dictionary(h, ADMIN, 'remove', { word: 'nothing' })).content).toBe(
+      '"nothing" is not in the dictionary.',
+    );
     expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n1. 東京 → とうきょう');
 
-    expect((await importFile(h, json)).content).toBe('Imported the file (2 in all): the dictionary holds exactly these now.');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう');
+    expect((await importFile(h, json)).content).toBe(
+      'Imported the file (2 in all): the dictionary holds exactly these now.',
+    );
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe(
+      'Dictionary (2 in all):\n1. saybot → sei bot\n2. 東京 → とうきょう',
+    );
   });
 
   it('refuses a bad import naming the first bad entry, and changes nothing', async () => {
     const h = await start();
     await dictionary(h, ADMIN, 'add', { word: 'kept', reading: 'still here' });
-    const bad = JSON.stringify({ version: 1, entries: [{ word: 'fine', reading: 'ok' }, { word: ' ', reading: 'x' }, { word: 'also', reading: '' }] });
+    const bad = JSON.stringify({
+      version: 1,
+      entries: [
+        { word: 'fine', reading: 'ok' },
+        { word: ' ', reading: 'x' },
+        { word: 'also', reading: '' },
+      ],
+    });
     expect((await importFile(h, bad)).content).toBe('Nothing was changed: entry 2: the word is empty.');
-    const twice = JSON.stringify({ version: 1, entries: [{ word: 'a', reading: 'x' }, { word: 'A', reading: 'y' }] });
+    const twice = JSON.stringify({
+      version: 1,
+      entries: [
+        { word: 'a', reading: 'x' },
+        { word: 'A', reading: 'y' },
+      ],
+    });
     expect((await importFile(h, twice)).content).toBe('Nothing was changed: entry 2 repeats "A" (entry 1).');
-    const tooMany = JSON.stringify({ version: 1, entries: Array.from({ length: 501 }, (_, i) => ({ word: `w${i}`, reading: 'r' })) });
-    expect((await importFile(h, tooMany)).content).toBe('Nothing was changed: the file has 501 entries; at most 500 are allowed.');
+    const tooMany = JSON.stringify({
+      version: 1,
+      entries: Array.from({ length: 501 }, (_, i) => ({ word: `w${i}`, reading: 'r' })),
+    });
+    expect((await importFile(h, tooMany)).content).toBe(
+      'Nothing was changed: the file has 501 entries; at most 500 are allowed.',
+    );
     expect((await importFile(h, 'not json at all')).content).toBe('Nothing was changed: the file is not JSON.');
     expect((await importFile(h, '{}', 'words.txt')).content).toBe(t('en-US', 'dictionary.import.notJsonFile'));
     expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (1 in all):\n1. kept → still here');
@@ -76,61 +132,114 @@ describe('/dictionary', () => {
 
   it('refuses changes by a member without Manage Server, by the declared precondition, and lets them list', async () => {
     const h = await start();
-    const refused = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'dictionary', subcommand: 'add', options: { word: 'a', reading: 'b' } });
+    const refused = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'dictionary',
+      subcommand: 'add',
+      options: { word: 'a', reading: 'b' },
+    });
     expect(refused.content).toBe(t('ja', 'dictionary.permission'));
     expect((await dictionary(h, MEMBER, 'list')).content).toBe(t('en-US', 'dictionary.empty'));
   });
 
   it('answers a word the rules refuse with the rule', async () => {
     const h = await start();
-    expect((await dictionary(h, ADMIN, 'add', { word: 'x'.repeat(51), reading: 'y' })).content)
-      .toBe('Nothing was changed: the word is longer than 50 characters.');
+    expect((await dictionary(h, ADMIN, 'add', { word: 'x'.repeat(51), reading: 'y' })).content).toBe(
+      'Nothing was changed: the word is longer than 50 characters.',
+    );
   });
 });
 
 describe('/dictionary patterns', () => {
   /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-  const spoken = (h: Harness, from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+  const spoken = (h: Harness, from: number) =>
+    h.sandbox.requests
+      .slice(from)
+      .filter((r) => r.endpoint === 'tts')
+      .map((r) => r.text ?? '');
   let sequence = 0;
   /** Posts `content` as alice in the read channel and returns what the Voice API was sent for it, once heard. */
   async function read(h: Harness, content: string): Promise<string[]> {
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
     sequence += 1;
-    const id = ((BigInt(Date.now()) - 1_420_070_400_000n) << 22n | BigInt(sequence)).toString();
-    expect(await h.discord.postMessage({ id, channelId: TEXT, guildId: GUILD, author: { id: ADMIN, username: 'alice' }, member: { roles: [] }, content })).toBe(true);
+    const id = (((BigInt(Date.now()) - 1_420_070_400_000n) << 22n) | BigInt(sequence)).toString();
+    expect(
+      await h.discord.postMessage({
+        id,
+        channelId: TEXT,
+        guildId: GUILD,
+        author: { id: ADMIN, username: 'alice' },
+        member: { roles: [] },
+        content,
+      }),
+    ).toBe(true);
     await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
     return spoken(h, from);
   }
 
   it('reads a pattern entry in its place in the order, and /dictionary move changes what is read', async () => {
     const h = await start();
-    expect((await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'autoread', subcommand: 'start' })).content).toContain('Reading');
-    expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe('Added "SayBot": read as "say bot".');
-    expect((await dictionary(h, ADMIN, 'add', { pattern: 'say bot v(\\d+)', reading: 'version $1 of the bot' })).content)
-      .toBe('Added pattern `say bot v(\\d+)`: what it matches is read as "version $1 of the bot". Entries apply from the top of /dictionary list; it is last.');
-    expect((await dictionary(h, ADMIN, 'list')).content).toBe('Dictionary (2 in all):\n1. SayBot → say bot\n2. pattern `say bot v(\\d+)` → version $1 of the bot');
+    expect(
+      (await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'autoread', subcommand: 'start' })).content,
+    ).toContain('Reading');
+    expect((await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' })).content).toBe(
+      'Added "SayBot": read as "say bot".',
+    );
+    expect(
+      (await dictionary(h, ADMIN, 'add', { pattern: 'say bot v(\\d+)', reading: 'version $1 of the bot' })).content,
+    ).toBe(
+      'Added pattern `say bot v(\\d+)`: what it matches is read as "version $1 of the bot". Entries apply from the top of /dictionary list; it is last.',
+    );
+    expect((await dictionary(h, ADMIN, 'list')).content).toBe(
+      'Dictionary (2 in all):\n1. SayBot → say bot\n2. pattern `say bot v(\\d+)` → version $1 of the bot',
+    );
     // Below the word, the pattern sees the word's reading.
     expect(await read(h, 'SayBot v2')).toEqual(['alice said, version 2 of the bot']);
 
-    expect((await dictionary(h, ADMIN, 'move', { pattern: 'say bot v(\\d+)', position: 1 })).content)
-      .toBe('pattern `say bot v(\\d+)` is now number 1 of 2. Entries apply from the top.');
+    expect((await dictionary(h, ADMIN, 'move', { pattern: 'say bot v(\\d+)', position: 1 })).content).toBe(
+      'pattern `say bot v(\\d+)` is now number 1 of 2. Entries apply from the top.',
+    );
     // Above it, the pattern sees the message as written: no match, and the word alone applies.
     expect(await read(h, 'SayBot v3')).toEqual([expect.stringMatching(/^(alice said, )?say bot v3$/)]);
   });
 
-  it('refuses a pattern RE2 cannot run, with the reason in the member\'s language, and changes nothing', async () => {
+  it("refuses a pattern RE2 cannot run, with the reason in the member's language, and changes nothing", async () => {
     const h = await start();
-    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)\\1', reading: 'x' })).content)
-      .toBe('Nothing was changed: the pattern cannot be used: back-references such as `\\1` are not supported: patterns run on RE2, which never backtracks.');
-    const inJapanese = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'dictionary', subcommand: 'add', options: { pattern: 'a(?=b)', reading: 'x' }, locale: 'ja' });
-    expect(inJapanese.content).toBe(t('ja', 'dictionary.refused', {
-      problem: t('ja', 'dictionary.problem.badPattern', { syntax: t('ja', 'dictionary.pattern.lookAround', { part: '`(?=`' }) }),
-    }));
-    const inKorean = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'dictionary', subcommand: 'add', options: { pattern: '(a', reading: 'x' }, locale: 'ko' });
+    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)\\1', reading: 'x' })).content).toBe(
+      'Nothing was changed: the pattern cannot be used: back-references such as `\\1` are not supported: patterns run on RE2, which never backtracks.',
+    );
+    const inJapanese = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'dictionary',
+      subcommand: 'add',
+      options: { pattern: 'a(?=b)', reading: 'x' },
+      locale: 'ja',
+    });
+    expect(inJapanese.content).toBe(
+      t('ja', 'dictionary.refused', {
+        problem: t('ja', 'dictionary.problem.badPattern', {
+          syntax: t('ja', 'dictionary.pattern.lookAround', { part: '`(?=`' }),
+        }),
+      }),
+    );
+    const inKorean = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'dictionary',
+      subcommand: 'add',
+      options: { pattern: '(a', reading: 'x' },
+      locale: 'ko',
+    });
     expect(inKorean.content).toBe('아무것도 바꾸지 않았습니다: 이 패턴은 쓸 수 없습니다: (가 닫히지 않았습니다.');
-    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)', reading: '$2' })).content).toMatch(/^Nothing was changed: the reading uses `\$2`, a group the pattern does not have/);
-    expect((await dictionary(h, ADMIN, 'add', { word: 'a', pattern: 'b', reading: 'x' })).content).toBe(t('en-US', 'dictionary.wordOrPattern'));
+    expect((await dictionary(h, ADMIN, 'add', { pattern: '(a)', reading: '$2' })).content).toMatch(
+      /^Nothing was changed: the reading uses `\$2`, a group the pattern does not have/,
+    );
+    expect((await dictionary(h, ADMIN, 'add', { word: 'a', pattern: 'b', reading: 'x' })).content).toBe(
+      t('en-US', 'dictionary.wordOrPattern'),
+    );
     expect((await dictionary(h, ADMIN, 'list')).content).toBe(t('en-US', 'dictionary.empty'));
   });
 
@@ -140,15 +249,30 @@ describe('/dictionary patterns', () => {
     await dictionary(h, ADMIN, 'add', { word: 'SayBot', reading: 'say bot' });
     await dictionary(h, ADMIN, 'add', { pattern: '(?i)lol', reading: 'laugh' });
     await dictionary(h, ADMIN, 'move', { word: 'saybot', position: 1 });
-    const entries = [{ word: 'SayBot', reading: 'say bot' }, { pattern: '(\\d+)km', reading: '$1 kilometres' }, { pattern: '(?i)lol', reading: 'laugh' }];
+    const entries = [
+      { word: 'SayBot', reading: 'say bot' },
+      { pattern: '(\\d+)km', reading: '$1 kilometres' },
+      { pattern: '(?i)lol', reading: 'laugh' },
+    ];
     const exported = await dictionary(h, MEMBER, 'export');
-    const json = exported.handle.responses.flatMap((r) => r.files).find((f) => f.name === 'dictionary.json')?.data.toString('utf8') ?? '';
+    const json =
+      exported.handle.responses
+        .flatMap((r) => r.files)
+        .find((f) => f.name === 'dictionary.json')
+        ?.data.toString('utf8') ?? '';
     expect(JSON.parse(json)).toEqual({ version: 1, entries });
 
     await dictionary(h, ADMIN, 'remove', { pattern: '(?i)lol' });
     await dictionary(h, ADMIN, 'move', { word: 'SayBot', position: 2 });
-    expect((await importFile(h, json)).content).toBe('Imported the file (3 in all): the dictionary holds exactly these now.');
+    expect((await importFile(h, json)).content).toBe(
+      'Imported the file (3 in all): the dictionary holds exactly these now.',
+    );
     const again = await dictionary(h, MEMBER, 'export');
-    expect(again.handle.responses.flatMap((r) => r.files).find((f) => f.name === 'dictionary.json')?.data.toString('utf8')).toBe(json);
+    expect(
+      again.handle.responses
+        .flatMap((r) => r.files)
+        .find((f) => f.name === 'dictionary.json')
+        ?.data.toString('utf8'),
+    ).toBe(json);
   });
 });

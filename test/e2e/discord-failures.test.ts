@@ -10,12 +10,21 @@ const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], Retu
 
 /** The bot's JSON log lines that carry `code`. */
 function loggedCodes(h: Harness): Array<Record<string, unknown>> {
-  return h.logs().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => typeof l.code === 'string');
+  return h
+    .logs()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((l) => typeof l.code === 'string');
 }
 
 /** Error and fatal log lines, of the whole run or from a mark (h.logs().length) on. */
 function loggedErrors(h: Harness, since = 0): string[] {
-  return h.logs().slice(since).split('\n').filter((line) => /"level":(50|60)/.test(line));
+  return h
+    .logs()
+    .slice(since)
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line));
 }
 
 describe('an interaction token that expires while its reply waits in the queue', () => {
@@ -23,7 +32,10 @@ describe('an interaction token that expires while its reply waits in the queue',
   const LIFETIME_MS = 1500;
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ discord: { interactionTokenLifetimeMs: LIFETIME_MS }, config: { voiceIdleTimeoutMs: 60_000 } });
+    h = await startHarness({
+      discord: { interactionTokenLifetimeMs: LIFETIME_MS },
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -35,14 +47,31 @@ describe('an interaction token that expires while its reply waits in the queue',
     expect(h.sandbox.expectedDurationSeconds(first) * 1000).toBeGreaterThan(2 * LIFETIME_MS);
     h.discord.clearAudio(london.id);
     const sentAt = h.discord.channelMessages().length;
-    await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: first }, { name: 'voice', value: firstVoice }] });
+    await h.discord.command({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: [
+        { name: 'text', value: first },
+        { name: 'voice', value: firstVoice },
+      ],
+    });
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
     const queued = await h.discord.command({
-      guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: 'Queued behind it.' }, { name: 'voice', value: secondVoice }],
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: [
+        { name: 'text', value: 'Queued behind it.' },
+        { name: 'voice', value: secondVoice },
+      ],
     });
     const posted = await h.discord.waitForChannelMessage(
-      (m) => h.discord.channelMessages().indexOf(m) >= sentAt && m.channelId === london.textChannelId &&
-        String(m.message.content).includes(secondVoice) && String(m.message.content).includes('Spoke'),
+      (m) =>
+        h.discord.channelMessages().indexOf(m) >= sentAt &&
+        m.channelId === london.textChannelId &&
+        String(m.message.content).includes(secondVoice) &&
+        String(m.message.content).includes('Spoke'),
       30_000,
     );
     return { queued, posted };
@@ -52,14 +81,18 @@ describe('an interaction token that expires while its reply waits in the queue',
     const mark = h.logs().length;
     const secondVoice = 'voice-b-en-m-01';
     const { queued, posted } = await queuedBehindLongClip(secondVoice, 'voice-b-en-f-01');
-    expect(String(posted.message.content)).toMatch(new RegExp(`^<@${ALICE}> Spoke \\d+\\.\\d s in <#220000000000000003> with \`${secondVoice}\``));
+    expect(String(posted.message.content)).toMatch(
+      new RegExp(`^<@${ALICE}> Spoke \\d+\\.\\d s in <#220000000000000003> with \`${secondVoice}\``),
+    );
     expect((posted.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     expect(queued.tokenExpired).toBe(true);
 
     // One refused request for the expired token, then no more: the bot does not retry a dead token.
     const refused = h.discord.restLog.filter((e) => e.path.includes(queued.token) && e.status === 401);
     expect(refused).toHaveLength(1);
-    const expiredLines = loggedCodes(h).filter((l) => l.code === 'discord-token-expired' && l.interactionId === queued.id);
+    const expiredLines = loggedCodes(h).filter(
+      (l) => l.code === 'discord-token-expired' && l.interactionId === queued.id,
+    );
     expect(expiredLines).toHaveLength(1);
     expect(loggedErrors(h, mark)).toEqual([]);
 
@@ -70,7 +103,8 @@ describe('an interaction token that expires while its reply waits in the queue',
 
   it('a global 429 (X-RateLimit-Global) on that channel message: it is retried after retry_after and still arrives', async () => {
     const mark = h.logs().length;
-    const globalLimited = () => h.discord.restLog.filter((e) => e.status === 429 && e.path.includes('/channels/')).length;
+    const globalLimited = () =>
+      h.discord.restLog.filter((e) => e.status === 429 && e.path.includes('/channels/')).length;
     const before = globalLimited();
     // Interaction routes are exempt from the global limit; the bot-token request that follows is not.
     h.discord.rateLimit({ global: true, retryAfterMs: 300 });
@@ -92,7 +126,8 @@ function slowReads(delayMs: number) {
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         const method = value as (...a: unknown[]) => Promise<unknown>;
-        if (typeof property !== 'string' || !/^(get|list|find|month|member|last)/.test(property)) return method.bind(target);
+        if (typeof property !== 'string' || !/^(get|list|find|month|member|last)/.test(property))
+          return method.bind(target);
         return async (...args: unknown[]) => {
           if (state.slowNext > 0) {
             state.slowNext -= 1;
@@ -130,7 +165,12 @@ describe("Discord's 3-second deadline with a slow store", () => {
     const before = slow.state.slowed;
     h.discord.clearAudio(london.id);
     try {
-      const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: 'Slow store, quick answer.' }] });
+      const handle = await h.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [{ name: 'text', value: 'Slow store, quick answer.' }],
+      });
       const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
       expect(done.content).toMatch(/Spoke \d+\.\d s in <#220000000000000003>/);
       expect(slow.state.slowed).toBe(before + 1);
@@ -152,7 +192,13 @@ describe("Discord's 3-second deadline with a slow store", () => {
     const before = slow.state.slowed;
     const problems = h.discord.problems.length;
     try {
-      const choices = await autocomplete(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'hi' }, focus: { name: 'voice', value: 'voice' } });
+      const choices = await autocomplete(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'hi' },
+        focus: { name: 'voice', value: 'voice' },
+      });
       expect(choices).toEqual([]);
       expect(slow.state.slowed).toBe(before + 1);
       expect(h.discord.problems.slice(problems)).toEqual([]);
@@ -160,7 +206,13 @@ describe("Discord's 3-second deadline with a slow store", () => {
       slow.state.slowNext = 0;
     }
     // Without the slow read, the same question gets real choices.
-    const choices = await autocomplete(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'hi' }, focus: { name: 'voice', value: 'voice' } });
+    const choices = await autocomplete(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'hi' },
+      focus: { name: 'voice', value: 'voice' },
+    });
     expect(choices.length).toBeGreaterThan(0);
   });
 
@@ -168,7 +220,12 @@ describe("Discord's 3-second deadline with a slow store", () => {
     slow.state.slowNext = 1;
     const before = slow.state.slowed;
     try {
-      const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices', subcommand: 'list' });
+      const { handle, content } = await runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'voices',
+        subcommand: 'list',
+      });
       expect(content).toContain('Cloned voices in this server');
       expect(slow.state.slowed).toBe(before + 1);
       expect(handle.problems).toEqual([]);
@@ -207,7 +264,12 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
 
   it('a 429 on the interaction callback: the private answer still arrives', async () => {
     h.discord.rateLimit({ route: 'interaction-callback', retryAfterMs: 200 });
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'voices', subcommand: 'list' });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'voices',
+      subcommand: 'list',
+    });
     expect(content).toContain('Cloned voices in this server');
     expect(limited(handle)).toHaveLength(1);
     expectNoSurfacedError(handle);
@@ -217,7 +279,12 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
     const text = 'Rate limits do not stop me.';
     h.discord.clearAudio(london.id);
     h.discord.rateLimit({ route: 'webhook-edit', retryAfterMs: 200, times: 2 });
-    const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: text }] });
+    const handle = await h.discord.command({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: [{ name: 'text', value: text }],
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'), 20_000);
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
@@ -228,7 +295,12 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
 
   it('a 429 on the upload of a file (/say output:file): the file still arrives', async () => {
     h.discord.rateLimit({ route: 'webhook-edit', retryAfterMs: 200 });
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'A file despite the limit.', output: 'file' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'A file despite the limit.', output: 'file' },
+    });
     expect(content).toMatch(/^Here is/);
     const final = handle.responses.find((r) => r.files.length > 0);
     expect(final?.files).toHaveLength(1);
@@ -238,9 +310,19 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
   });
 
   it('a 429 on the private follow-up that carries a failure: the user is still told', async () => {
-    h.sandbox.injectFault({ kind: 'response', status: 400, body: '{"error":{"message":"text is not speakable"}}', contentType: 'application/json' });
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 400,
+      body: '{"error":{"message":"text is not speakable"}}',
+      contentType: 'application/json',
+    });
     h.discord.rateLimit({ route: 'webhook-follow-up', retryAfterMs: 200 });
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Refused, then limited.', output: 'file' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Refused, then limited.', output: 'file' },
+    });
     expect(content).toMatch(/refused this request: text is not speakable/);
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(limited(handle)).toHaveLength(1);
@@ -258,27 +340,50 @@ describe('the gateway drops, asks to reconnect, or invalidates the session', () 
     await h?.close();
   });
 
-  const next = (event: Events.ShardResume | Events.ShardReady) => new Promise<void>((resolve) => h.bot.client.once(event, () => resolve()));
+  const next = (event: Events.ShardResume | Events.ShardReady) =>
+    new Promise<void>((resolve) => h.bot.client.once(event, () => resolve()));
 
   it('an interaction sent while the gateway socket was down is delivered after RESUME and answered', async () => {
     const mark = h.logs().length;
     const resumed = next(Events.ShardResume);
     h.discord.dropGateway(london.id);
     // Sent while the bot has no socket: the local Discord buffers it for the session, as Discord does.
-    const handle = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'voices', options: [{ name: 'list', type: 1, options: [] }] });
+    const handle = await h.discord.command({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'voices',
+      options: [{ name: 'list', type: 1, options: [] }],
+    });
     await resumed;
     const answer = await handle.waitForFinal(10_000);
     expect(answer.content).toContain('Cloned voices in this server');
     expect(handle.problems).toEqual([]);
     expect(loggedErrors(h, mark)).toEqual([]);
     // One line for the operator: the session was resumed (with the events it had missed).
-    expect(h.logs().slice(mark).match(/"code":"gateway-resumed"/g)).toHaveLength(1);
+    expect(
+      h
+        .logs()
+        .slice(mark)
+        .match(/"code":"gateway-resumed"/g),
+    ).toHaveLength(1);
   });
 
   const disruptions: Array<{ name: string; event: Events.ShardResume | Events.ShardReady; disrupt: () => void }> = [
-    { name: 'a dropped socket (RESUME)', event: Events.ShardResume, disrupt: () => h.discord.dropGateway(london.id, 4000) },
-    { name: 'op 7 Reconnect (RESUME)', event: Events.ShardResume, disrupt: () => h.discord.requestGatewayReconnect(london.id) },
-    { name: 'op 9 Invalid Session (a new IDENTIFY)', event: Events.ShardReady, disrupt: () => h.discord.invalidateGatewaySession(london.id, false) },
+    {
+      name: 'a dropped socket (RESUME)',
+      event: Events.ShardResume,
+      disrupt: () => h.discord.dropGateway(london.id, 4000),
+    },
+    {
+      name: 'op 7 Reconnect (RESUME)',
+      event: Events.ShardResume,
+      disrupt: () => h.discord.requestGatewayReconnect(london.id),
+    },
+    {
+      name: 'op 9 Invalid Session (a new IDENTIFY)',
+      event: Events.ShardReady,
+      disrupt: () => h.discord.invalidateGatewaySession(london.id, false),
+    },
   ];
   for (const d of disruptions) {
     it(`${d.name} while a guild is speaking keeps its voice connection and queue: the clip is heard whole, the queued one plays`, async () => {
@@ -287,9 +392,25 @@ describe('the gateway drops, asks to reconnect, or invalidates the session', () 
       const secondText = 'And this one waited in the queue.';
       const [firstVoice, secondVoice] = ['voice-b-en-m-02', 'voice-b-en-f-01'];
       h.discord.clearAudio(london.id);
-      const first = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: firstText }, { name: 'voice', value: firstVoice }] });
+      const first = await h.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [
+          { name: 'text', value: firstText },
+          { name: 'voice', value: firstVoice },
+        ],
+      });
       await h.discord.waitForPacket(london.id, (p) => !p.silence);
-      const second = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: secondText }, { name: 'voice', value: secondVoice }] });
+      const second = await h.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [
+          { name: 'text', value: secondText },
+          { name: 'voice', value: secondVoice },
+        ],
+      });
       await second.waitFor((r) => (r.content ?? '').startsWith('Queued'));
 
       const back = next(d.event);

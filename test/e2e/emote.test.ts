@@ -1,6 +1,14 @@
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import {
+  defaultGuilds,
+  loudnessOf,
+  numberValue,
+  pitchOf,
+  runCommand,
+  startHarness,
+  type Harness,
+} from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
@@ -15,7 +23,12 @@ afterAll(async () => {
 
 async function emote(options: { exaggeration: number; voice?: string; output?: string }) {
   h.discord.clearAudio(london.id);
-  const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'emote', options: { text: 'So happy!', ...options, exaggeration: numberValue(options.exaggeration) } });
+  const { handle, content } = await runCommand(h, {
+    guildId: london.id,
+    userId: ALICE,
+    name: 'emote',
+    options: { text: 'So happy!', ...options, exaggeration: numberValue(options.exaggeration) },
+  });
   return { handle, content };
 }
 
@@ -41,7 +54,11 @@ describe('/emote', () => {
     const { handle, content } = await emote({ exaggeration: 0.7, voice: 'voice-b-ja-m-01', output: 'file' });
     expect(content).toMatch(/^Here is `voice-b-ja-m-01`, \d+\.\d s \(wav\)\.$/);
     expect(handle.responses.find((r) => r.files.length > 0)?.files[0]?.name).toBe('saybot-voice-b-ja-m-01.wav');
-    expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'emotion-tts', voice: 'voice-b-ja-m-01', exaggeration: 0.7 });
+    expect(h.sandbox.requests.at(-1)).toMatchObject({
+      endpoint: 'emotion-tts',
+      voice: 'voice-b-ja-m-01',
+      exaggeration: 0.7,
+    });
   });
 
   it('refuses an exaggeration outside 0 to 1 before any API call', async () => {

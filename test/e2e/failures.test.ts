@@ -10,12 +10,18 @@ const noVoice = {
   id: '200000000000000003',
   name: 'No voice',
   textChannelId: '210000000000000003',
-  voiceChannels: [{
-    id: '220000000000000009', name: 'locked',
-    overwrites: [{ id: '300000000000000021', type: 1 as const, allow: PermissionFlagsBits.Connect | PermissionFlagsBits.Speak }],
-  }],
+  voiceChannels: [
+    {
+      id: '220000000000000009',
+      name: 'locked',
+      overwrites: [
+        { id: '300000000000000021', type: 1 as const, allow: PermissionFlagsBits.Connect | PermissionFlagsBits.Speak },
+      ],
+    },
+  ],
   members: [{ id: '300000000000000021', username: 'carol', voiceChannelId: '220000000000000009' }],
-  everyonePermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands,
+  everyonePermissions:
+    PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.UseApplicationCommands,
   botPermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.AttachFiles,
 };
 
@@ -67,7 +73,13 @@ function expectEphemeral(handle: Awaited<ReturnType<typeof sayAsFile>>['handle']
 const cases: Array<{ name: string; arrange: () => void; message: RegExp; requests: number; logCode: string }> = [
   {
     name: '400 invalid request',
-    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 400, body: '{"error":{"message":"text is not speakable"}}', contentType: 'application/json' }),
+    arrange: () =>
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 400,
+        body: '{"error":{"message":"text is not speakable"}}',
+        contentType: 'application/json',
+      }),
     message: /refused this request: text is not speakable/,
     requests: 1,
     logCode: 'api-bad-request',
@@ -81,14 +93,27 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
   },
   {
     name: '403 plan without API access',
-    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 403, body: 'plan has no API access', contentType: 'text/plain' }),
+    arrange: () =>
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 403,
+        body: 'plan has no API access',
+        contentType: 'text/plain',
+      }),
     message: /plan does not include API access/,
     requests: 1,
     logCode: 'api-plan-without-access',
   },
   {
     name: '5xx after retries',
-    arrange: () => h.sandbox.injectFault({ kind: 'response', status: 503, body: '<html><body>Service Unavailable</body></html>', contentType: 'text/html', times: 3 }),
+    arrange: () =>
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 503,
+        body: '<html><body>Service Unavailable</body></html>',
+        contentType: 'text/html',
+        times: 3,
+      }),
     message: /failing right now \(503\)/,
     requests: 3,
     logCode: 'api-server-error',
@@ -125,7 +150,13 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await vi.waitFor(async () => expect((await cacheEntries()).length).toBeGreaterThan(entries), { timeout: 5_000 });
 
     // The service refuses twice, then (the operator bought characters) accepts again.
-    h.sandbox.injectFault({ kind: 'response', status: 429, body: '{"error":{"message":"monthly usage limit exceeded"}}', contentType: 'application/json', times: 2 });
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '{"error":{"message":"monthly usage limit exceeded"}}',
+      contentType: 'application/json',
+      times: 2,
+    });
     const before = h.sandbox.requests.length;
     const first = await sayAsFile('The quota ends here.');
     expect(first.content).toMatch(/monthly character quota .* used up\. It resets \d{4}-\d{2}-01/);
@@ -156,9 +187,17 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
     h.sandbox.injectFault({ kind: 'reset-after', bytes: 30_000 });
     try {
-      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'This one will be cut off part of the way.' } });
+      const { handle } = await runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'This one will be cut off part of the way.' },
+      });
       // The headers and the first 30 kB came (playback began), so this is a cut-off stream, not an unreachable service.
-      const failure = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !(r.content ?? '').startsWith('Speaking'), 15_000);
+      const failure = await handle.waitFor(
+        (r) => r.kind !== 'delete' && r.content !== undefined && !(r.content ?? '').startsWith('Speaking'),
+        15_000,
+      );
       expect(failure.content).toMatch(/^The audio stopped part-way \(.+\)\. Please try again\.$/);
       expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
       expect(h.sandbox.requests.at(-1)?.outcome).toBe('reset');
@@ -168,10 +207,17 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
-  it('says so at once when it may not connect to the caller\'s channel, spending nothing', async () => {
+  it("says so at once when it may not connect to the caller's channel, spending nothing", async () => {
     const before = h.sandbox.requests.length;
-    const { handle, content } = await runCommand(h, { guildId: noVoice.id, userId: '300000000000000021', name: 'say', options: { text: 'hello' } });
-    expect(content).toBe('I could not join <#220000000000000009>. Check that I may connect and speak there, then try again.');
+    const { handle, content } = await runCommand(h, {
+      guildId: noVoice.id,
+      userId: '300000000000000021',
+      name: 'say',
+      options: { text: 'hello' },
+    });
+    expect(content).toBe(
+      'I could not join <#220000000000000009>. Check that I may connect and speak there, then try again.',
+    );
     expectEphemeral(handle);
     expect(h.sandbox.requests.length).toBe(before);
     expect(h.discord.botVoiceChannel(noVoice.id)).toBeNull();

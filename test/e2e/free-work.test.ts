@@ -12,16 +12,18 @@ const MEMBER = '300000000000000321'; // Korean client
 const OTHER = '300000000000000322';
 const RATE = 3;
 
-const guilds: FakeGuildSpec[] = [{
-  id: GUILD,
-  name: 'Rations',
-  textChannelId: '210000000000000321',
-  voiceChannels: [{ id: '220000000000000321', name: 'room' }],
-  members: [
-    { id: MEMBER, username: 'member', locale: 'ko' },
-    { id: OTHER, username: 'other', locale: 'en-US' },
-  ],
-}];
+const guilds: FakeGuildSpec[] = [
+  {
+    id: GUILD,
+    name: 'Rations',
+    textChannelId: '210000000000000321',
+    voiceChannels: [{ id: '220000000000000321', name: 'room' }],
+    members: [
+      { id: MEMBER, username: 'member', locale: 'ko' },
+      { id: OTHER, username: 'other', locale: 'en-US' },
+    ],
+  },
+];
 
 let h: Harness;
 let clock = Date.now();
@@ -33,11 +35,24 @@ afterAll(async () => {
 });
 
 const sayFile = (userId: string, locale: string) =>
-  runCommand(h, { guildId: GUILD, userId, name: 'say', locale, options: { text: 'Served from the cache, again and again.', voice: 'voice-b-en-f-01', output: 'file' } });
+  runCommand(h, {
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    locale,
+    options: { text: 'Served from the cache, again and again.', voice: 'voice-b-en-f-01', output: 'file' },
+  });
 
 describe('free work', () => {
   it('speed and volume are kept, and shown, in audible steps', async () => {
-    const { content } = await runCommand(h, { guildId: GUILD, userId: OTHER, name: 'myvoice', subcommand: 'set', locale: 'en-US', options: { speed: 1.234, volume: -1.26 } });
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: OTHER,
+      name: 'myvoice',
+      subcommand: 'set',
+      locale: 'en-US',
+      options: { speed: 1.234, volume: -1.26 },
+    });
     expect(content).toContain(t('en-US', 'settings.speed', { value: 1.25 }));
     expect(content).toContain(t('en-US', 'settings.volume', { value: '-1.5' }));
   });
@@ -46,7 +61,8 @@ describe('free work', () => {
     // The first is paid (cooldown and budgets apply to it, not this rate); the next are cache hits.
     expect((await sayFile(MEMBER, 'ko')).handle.responses.some((r) => r.files.length > 0)).toBe(true);
     const requests = h.sandbox.requests.length;
-    for (let i = 0; i < RATE; i += 1) expect((await sayFile(MEMBER, 'ko')).handle.responses.some((r) => r.files.length > 0)).toBe(true);
+    for (let i = 0; i < RATE; i += 1)
+      expect((await sayFile(MEMBER, 'ko')).handle.responses.some((r) => r.files.length > 0)).toBe(true);
     const refused = await sayFile(MEMBER, 'ko');
     expect(refused.content).toBe(t('ko', 'budget.refused.freeRate', { limit: RATE, seconds: 60 }));
     expect((refused.handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);

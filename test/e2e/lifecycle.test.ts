@@ -21,12 +21,21 @@ interface Exit {
 }
 
 /** Runs `node <script>` as `npm start` would, with exactly this environment (no .env file is read). */
-function runNode(script: string, env: Record<string, string>, until?: { stdout: RegExp; then: (kill: () => void) => void }): Promise<Exit> {
+function runNode(
+  script: string,
+  env: Record<string, string>,
+  until?: { stdout: RegExp; then: (kill: () => void) => void },
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], {
       cwd: ROOT,
       // An in-memory database, so no test run leaves a data/ directory behind.
-      env: { PATH: process.env['PATH'] ?? '', DOTENV_CONFIG_PATH: '/nonexistent', DATABASE_URL: 'sqlite::memory:', ...env },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DOTENV_CONFIG_PATH: '/nonexistent',
+        DATABASE_URL: 'sqlite::memory:',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -52,7 +61,11 @@ function runNode(script: string, env: Record<string, string>, until?: { stdout: 
 describe('npm start', () => {
   it('names each configuration problem in one line and exits 1, printing no secret', async () => {
     const secretish = 'not-a-token but secret';
-    const result = await runNode('src/bin/start.ts', { DISCORD_TOKEN: secretish, DISCORD_CLIENT_ID: '12', VOICE_API_PLAN: 'free' });
+    const result = await runNode('src/bin/start.ts', {
+      DISCORD_TOKEN: secretish,
+      DISCORD_CLIENT_ID: '12',
+      VOICE_API_PLAN: 'free',
+    });
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(3);
@@ -87,12 +100,23 @@ describe('npm start', () => {
     it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
       const result = await runNode(
         'src/bin/start.ts',
-        { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, VOICE_API_BASE_URL: local.sandbox.url, VOICE_API_KEY: local.sandbox.testKey },
+        {
+          DISCORD_TOKEN: local.token,
+          DISCORD_CLIENT_ID: APP_ID,
+          DISCORD_API_BASE_URL: local.discord.restUrl,
+          VOICE_API_BASE_URL: local.sandbox.url,
+          VOICE_API_KEY: local.sandbox.testKey,
+        },
         { stdout: /SayBot is ready/, then: (kill) => kill() },
       );
       expect(result.code).toBe(0);
-      const messages = result.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg);
-      expect(messages).toEqual(expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']));
+      const messages = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect(messages).toEqual(
+        expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']),
+      );
       expect(result.stdout).not.toContain(local.token);
       expect(result.stdout).not.toContain(local.sandbox.testKey);
     });
@@ -108,7 +132,14 @@ describe('npm start', () => {
       let metrics = '';
       const result = await runNode(
         'src/bin/start.ts',
-        { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, VOICE_API_BASE_URL: local.sandbox.url, VOICE_API_KEY: local.sandbox.testKey, METRICS_PORT: String(port) },
+        {
+          DISCORD_TOKEN: local.token,
+          DISCORD_CLIENT_ID: APP_ID,
+          DISCORD_API_BASE_URL: local.discord.restUrl,
+          VOICE_API_BASE_URL: local.sandbox.url,
+          VOICE_API_KEY: local.sandbox.testKey,
+          METRICS_PORT: String(port),
+        },
         {
           stdout: /SayBot is ready/,
           then: (kill) => {
@@ -140,12 +171,38 @@ describe('npm start', () => {
     });
 
     it('npm run deploy-commands registers localised commands once, then finds nothing to do', async () => {
-      const env = { DISCORD_TOKEN: local.token, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_BASE_URL: local.discord.restUrl, DISCORD_GUILD_ID: london.id };
+      const env = {
+        DISCORD_TOKEN: local.token,
+        DISCORD_CLIENT_ID: APP_ID,
+        DISCORD_API_BASE_URL: local.discord.restUrl,
+        DISCORD_GUILD_ID: london.id,
+      };
       const first = await runNode('src/bin/deploy-commands.ts', env);
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Registered \d+ commands for server 200000000000000002\./);
-      const registered = local.discord.registeredCommands(london.id) as Array<{ name: string; name_localizations?: Record<string, string> }>;
-      expect(registered.map((c) => c.name).sort()).toEqual(['Speak', 'autoread', 'budget', 'clone', 'dictionary', 'emote', 'join', 'leave', 'myvoice', 'output', 'preset', 'privacy', 'say', 'skip', 'stop', 'usage', 'voices']);
+      const registered = local.discord.registeredCommands(london.id) as Array<{
+        name: string;
+        name_localizations?: Record<string, string>;
+      }>;
+      expect(registered.map((c) => c.name).sort()).toEqual([
+        'Speak',
+        'autoread',
+        'budget',
+        'clone',
+        'dictionary',
+        'emote',
+        'join',
+        'leave',
+        'myvoice',
+        'output',
+        'preset',
+        'privacy',
+        'say',
+        'skip',
+        'stop',
+        'usage',
+        'voices',
+      ]);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => local.discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();
@@ -177,7 +234,12 @@ describe('the running bot', () => {
   });
 
   it('speaks over an XChaCha20-Poly1305 voice connection', async () => {
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Cipher check.' } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Cipher check.' },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     const heard = await h.discord.waitForAudio(london.id);
     expect(heard.encryptionMode).toBe('aead_xchacha20_poly1305_rtpsize');
@@ -191,7 +253,10 @@ describe('the running bot', () => {
       userId: ALICE,
       name: 'say',
       locale: 'ko',
-      options: [{ name: 'text', value: 'x' }, { name: 'voice', value: '한국어', focused: true }],
+      options: [
+        { name: 'text', value: 'x' },
+        { name: 'voice', value: '한국어', focused: true },
+      ],
     });
     expect(voices.map((v) => v.value).sort()).toEqual(['voice-b-ko-f-01', 'voice-b-ko-m-01']);
     const languages = await h.discord.autocomplete({
@@ -199,11 +264,13 @@ describe('the running bot', () => {
       userId: ALICE,
       name: 'say',
       locale: 'ja',
-      options: [{ name: 'text', value: 'x' }, { name: 'language', value: '韓国', focused: true }],
+      options: [
+        { name: 'text', value: 'x' },
+        { name: 'language', value: '韓国', focused: true },
+      ],
     });
     expect(languages).toEqual([{ name: '韓国語 (ko)', value: 'ko' }]);
   });
-
 });
 
 describe('a bot that is stopping', () => {
@@ -223,7 +290,12 @@ describe('a bot that is stopping', () => {
     // (it drains running handlers before logging out) while the next command arrives.
     h.sandbox.setPacing({ startDelayMs: 3_000 });
     const requestsBefore = h.sandbox.requests.length;
-    await h.discord.command({ guildId: london.id, userId: ALICE, name: 'say', options: [{ name: 'text', value: 'Held back.' }] });
+    await h.discord.command({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: [{ name: 'text', value: 'Held back.' }],
+    });
     await vi.waitFor(() => expect(h.sandbox.requests.length).toBeGreaterThan(requestsBefore), { timeout: 10_000 });
     const stopping = h.bot.stop();
     const late = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'usage', locale: 'en-US' });
@@ -243,7 +315,8 @@ describe('npm start registers the slash commands', () => {
 
   it('puts them on Discord at the first start, and makes no PUT at a start with the same commands', async () => {
     h = await startHarness({ guilds: [london] });
-    const puts = () => h.discord.restLog.filter((e) => e.method === 'PUT' && e.path.endsWith(`/applications/${APP_ID}/commands`));
+    const puts = () =>
+      h.discord.restLog.filter((e) => e.method === 'PUT' && e.path.endsWith(`/applications/${APP_ID}/commands`));
     expect(puts()).toHaveLength(1);
     const registered = h.discord.registeredCommands() as Array<{ name: string }>;
     expect(registered.map((c) => c.name)).toContain('say');

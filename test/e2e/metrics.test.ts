@@ -56,8 +56,18 @@ async function figures() {
 }
 
 /** Runs /say and waits until its outcome is counted (the count follows the last reply). */
-async function say(text: string, options: Record<string, string> = {}, reply: RegExp, counted: (f: Awaited<ReturnType<typeof figures>>) => boolean) {
-  const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, ...options } });
+async function say(
+  text: string,
+  options: Record<string, string> = {},
+  reply: RegExp,
+  counted: (f: Awaited<ReturnType<typeof figures>>) => boolean,
+) {
+  const { handle } = await runCommand(h, {
+    guildId: london.id,
+    userId: ALICE,
+    name: 'say',
+    options: { text, ...options },
+  });
   await handle.waitFor((r) => reply.test(r.content ?? ''), 15_000);
   await vi.waitFor(async () => expect(counted(await figures())).toBe(true), { timeout: 5_000, interval: 20 });
   return figures();
@@ -83,7 +93,10 @@ describe('/metrics of a running bot', () => {
     const empty = await figures();
     await say(text, {}, /^Spoke/, () => true);
     // The first one's cache file is written once its audio is whole: the cache's bytes show it is there.
-    await vi.waitFor(async () => expect((await figures()).cacheBytes).toBeGreaterThan(empty.cacheBytes), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(async () => expect((await figures()).cacheBytes).toBeGreaterThan(empty.cacheBytes), {
+      timeout: 5_000,
+      interval: 20,
+    });
     const before = await figures();
     const after = await say(text, {}, /^Spoke/, (f) => f.sayOk === before.sayOk + 1);
     expect(after.hits - before.hits).toBe(1);
@@ -94,7 +107,12 @@ describe('/metrics of a running bot', () => {
 
   it('counts a refusal (unknown voice) without a Voice API request, and a service failure with every attempt', async () => {
     const before = await figures();
-    const refused = await say('Nobody speaks this.', { voice: 'voice-nobody' }, /There is no voice/, (f) => f.sayRefused === before.sayRefused + 1);
+    const refused = await say(
+      'Nobody speaks this.',
+      { voice: 'voice-nobody' },
+      /There is no voice/,
+      (f) => f.sayRefused === before.sayRefused + 1,
+    );
     expect(refused.tts200 + refused.tts503).toBe(before.tts200 + before.tts503);
 
     h.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: DEFAULT_MAX_RETRIES + 1 });

@@ -50,46 +50,83 @@ describe('a 2xx whose body breaks before its audio', () => {
     const spentBefore = spends().length;
     h.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const text = 'A line the service charged and never delivered.';
-    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text, voice: 'voice-b-en-f-01', output: 'file' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'say',
+      locale: 'ja',
+      options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+    });
     expect(content).toBe(t('ja', 'error.api.undelivered'));
     expect(handle.responses.some((r) => r.files.length > 0)).toBe(false);
     const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
     expect(requests).toHaveLength(1);
     await expect.poll(() => spends().length).toBe(spentBefore + 1);
-    expect(spends().at(-1)).toEqual({ endpoint: 'tts', characters: requests[0]?.charactersBilled, cached: 0, undelivered: 1, request_id: requests[0]?.id });
-    expect(h.logs().split('\n').filter((l) => l.includes('"code":"api-undelivered"') && l.includes(requests[0]?.id ?? '?')).length).toBeGreaterThanOrEqual(1);
+    expect(spends().at(-1)).toEqual({
+      endpoint: 'tts',
+      characters: requests[0]?.charactersBilled,
+      cached: 0,
+      undelivered: 1,
+      request_id: requests[0]?.id,
+    });
+    expect(
+      h
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"code":"api-undelivered"') && l.includes(requests[0]?.id ?? '?')).length,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('/clone: the voice the service made is kept, paid once, the member told in Korean; no second clone, no second line', async () => {
     const before = h.sandbox.requests.length;
     h.sandbox.injectFault({ kind: 'reset-after', bytes: 200, endpoint: 'voice-clone' });
     const { content } = await runCommand(h, {
-      guildId: GUILD, userId: ADMIN, name: 'clone', locale: 'ko',
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'clone',
+      locale: 'ko',
       options: { text: 'Hello, this is me.', name: 'Kept', consent: true, output: 'file' },
-      attachments: [{ option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' }],
+      attachments: [
+        { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' },
+      ],
     });
     const calls = h.sandbox.requests.slice(before).filter((r) => r.endpoint !== undefined);
     expect(calls.map((r) => r.endpoint)).toEqual(['voice-clone']);
     const voiceId = calls[0]?.clonedVoiceId ?? '?';
     expect(content).toBe(t('ko', 'clone.audioLost', { name: 'Kept', id: voiceId }));
-    expect(rows<{ name: string }>(`SELECT name FROM voice_library WHERE voice_id = '${voiceId}'`).map((r) => r.name)).toEqual(['Kept']);
+    expect(
+      rows<{ name: string }>(`SELECT name FROM voice_library WHERE voice_id = '${voiceId}'`).map((r) => r.name),
+    ).toEqual(['Kept']);
     await expect.poll(() => spends().filter((s) => s.endpoint === 'voice-clone').length).toBe(1);
     expect(spends().filter((s) => s.endpoint === 'voice-clone')).toEqual([
-      { endpoint: 'voice-clone', characters: calls[0]?.charactersBilled, cached: 0, undelivered: 0, request_id: calls[0]?.id },
+      {
+        endpoint: 'voice-clone',
+        characters: calls[0]?.charactersBilled,
+        cached: 0,
+        undelivered: 0,
+        request_id: calls[0]?.id,
+      },
     ]);
   });
 });
 
 describe('free work and broken upstreams stay bounded', () => {
   /** Files in the bot's audio cache (each entry is one file). */
-  const cacheFiles = () => readdirSync(h.cacheDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const cacheFiles = () =>
+    readdirSync(h.cacheDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
   it('30 volume variants of one text (-1.001 … -1.030 dB) share one render and one cache entry besides the original', async () => {
     const text = 'Thirty volumes a listener cannot tell apart.';
     const before = { files: cacheFiles(), requests: h.sandbox.requests.length };
     for (let i = 1; i <= 30; i += 1) {
       const volume = -1 - i / 1000;
-      const { content } = await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'en-US', options: { text, voice: 'voice-b-en-f-01', output: 'file', volume } });
+      const { content } = await runCommand(h, {
+        guildId: GUILD,
+        userId: MEMBER,
+        name: 'say',
+        locale: 'en-US',
+        options: { text, voice: 'voice-b-en-f-01', output: 'file', volume },
+      });
       expect(content, `volume ${volume}`).toMatch(/^Here is/);
     }
     expect(h.sandbox.requests.length - before.requests).toBe(1);
@@ -108,27 +145,42 @@ describe('free work and broken upstreams stay bounded', () => {
     const overBound = new Promise<never>((_, reject) => {
       sampler = setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss);
-        if (peak - rssBefore >= 100 * 1024 * 1024) reject(new Error(`RSS grew by ${Math.round((peak - rssBefore) / 1e6)} MB`));
+        if (peak - rssBefore >= 100 * 1024 * 1024)
+          reject(new Error(`RSS grew by ${Math.round((peak - rssBefore) / 1e6)} MB`));
       }, 10);
     });
     let content: string | undefined;
     try {
       ({ content } = await Promise.race([
-        runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', locale: 'ja', options: { text: 'A line whose audio never ends.', voice: 'voice-b-en-f-01', output: 'file' } }),
+        runCommand(h, {
+          guildId: GUILD,
+          userId: MEMBER,
+          name: 'say',
+          locale: 'ja',
+          options: { text: 'A line whose audio never ends.', voice: 'voice-b-en-f-01', output: 'file' },
+        }),
         overBound,
       ]));
     } finally {
       clearInterval(sampler);
     }
     peak = Math.max(peak, process.memoryUsage().rss);
-    console.log(`endless body: RSS ${Math.round(rssBefore / 1e6)} MB before, peak +${Math.round((peak - rssBefore) / 1e6)} MB`);
+    console.log(
+      `endless body: RSS ${Math.round(rssBefore / 1e6)} MB before, peak +${Math.round((peak - rssBefore) / 1e6)} MB`,
+    );
     expect(peak - rssBefore).toBeLessThan(100 * 1024 * 1024);
     expect(content).toBe(t('ja', 'error.api.oversized'));
     const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
     expect(requests).toHaveLength(1);
     await expect.poll(() => h.sandbox.requests.at(-1)?.outcome).toBe('client-aborted');
     await expect.poll(() => spends().length).toBe(spentBefore + 1);
-    expect(spends().at(-1)).toEqual({ endpoint: 'tts', characters: requests[0]?.charactersBilled, cached: 0, undelivered: 1, request_id: requests[0]?.id });
+    expect(spends().at(-1)).toEqual({
+      endpoint: 'tts',
+      characters: requests[0]?.charactersBilled,
+      cached: 0,
+      undelivered: 1,
+      request_id: requests[0]?.id,
+    });
     expect(h.logs()).toContain('"code":"api-audio-too-long"');
   });
 });

@@ -25,7 +25,10 @@ afterAll(async () => {
 // Each test starts with the bot in no voice channel and Alice in hers, whatever the test before did (shuffled).
 beforeEach(async () => {
   if (h.discord.voiceChannelOf(london.id, ALICE) !== GENERAL) h.discord.setVoiceState(london.id, ALICE, GENERAL);
-  for (const [guildId, userId] of [[london.id, ALICE], ['200000000000000001', '300000000000000001']] as const) {
+  for (const [guildId, userId] of [
+    [london.id, ALICE],
+    ['200000000000000001', '300000000000000001'],
+  ] as const) {
     if (h.discord.botVoiceChannel(guildId) === null) continue;
     await runCommand(h, { guildId, userId, name: 'leave' });
     await until(() => h.discord.botVoiceChannel(guildId) === null);
@@ -36,9 +39,13 @@ const say = (text: string) => runCommand(h, { guildId: london.id, userId: ALICE,
 
 describe('voice player', () => {
   it('/join joins the caller, and says so when already there', async () => {
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`Joined <#${GENERAL}>.`);
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(
+      `Joined <#${GENERAL}>.`,
+    );
     expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`I am already in <#${GENERAL}>.`);
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(
+      `I am already in <#${GENERAL}>.`,
+    );
   });
 
   it('/skip ends the current clip only; the next one plays', async () => {
@@ -46,12 +53,18 @@ describe('voice player', () => {
     const first = await say('This is a long clip that will be skipped soon enough.');
     const second = await say('Then this one.');
     // No voice was chosen, so the reply says why this one speaks.
-    expect(second.content).toMatch(/^Queued: `voice-b-en-f-01` \(the default for this server's language\), 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./);
+    expect(second.content).toMatch(
+      /^Queued: `voice-b-en-f-01` \(the default for this server's language\), 1 part\(s\)\. I will start after the 1 clip\(s\) ahead\./,
+    );
     await h.discord.waitForAudio(london.id, { minSeconds: 0.4, quietMs: 0 });
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Skipped the current clip.');
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe(
+      'Skipped the current clip.',
+    );
     const skipped = await first.handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'));
     const skippedAt = Number(/after (\d+\.\d) s/.exec(skipped.content ?? '')?.[1]);
-    expect(skippedAt).toBeLessThan(h.sandbox.expectedDurationSeconds('This is a long clip that will be skipped soon enough.'));
+    expect(skippedAt).toBeLessThan(
+      h.sandbox.expectedDurationSeconds('This is a long clip that will be skipped soon enough.'),
+    );
     await second.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     const heard = await h.discord.waitForAudio(london.id);
     expect(heard.seconds).toBeLessThan(skippedAt + h.sandbox.expectedDurationSeconds('Then this one.') + 0.3);
@@ -61,17 +74,27 @@ describe('voice player', () => {
     const first = await say('A clip that the stop command will cut short.');
     const second = await say('A queued clip that never plays.');
     await first.handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'));
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' })).content).toBe(t('en-US', 'stop.own', { count: 1 }));
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' })).content).toBe(
+      t('en-US', 'stop.own', { count: 1 }),
+    );
     await first.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
     await second.handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'));
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe('Nothing is playing.');
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe(
+      'Nothing is playing.',
+    );
   });
 
   it('/leave leaves the channel', async () => {
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(`Joined <#${GENERAL}>.`);
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe(`Left <#${GENERAL}>.`);
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' })).content).toBe(
+      `Joined <#${GENERAL}>.`,
+    );
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe(
+      `Left <#${GENERAL}>.`,
+    );
     await until(() => h.discord.botVoiceChannel(london.id) === null);
-    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe('I am not in a voice channel in this server.');
+    expect((await runCommand(h, { guildId: london.id, userId: ALICE, name: 'leave' })).content).toBe(
+      'I am not in a voice channel in this server.',
+    );
   });
 
   it('leaves by itself after the idle timeout', async () => {
@@ -94,7 +117,12 @@ describe('voice player', () => {
     await runCommand(h, { guildId: seoul.id, userId: '300000000000000001', name: 'join' });
     expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000001');
     h.discord.clearAudio(seoul.id);
-    const { handle } = await runCommand(h, { guildId: seoul.id, userId: '300000000000000003', name: 'say', options: { text: 'Moved over here.' } });
+    const { handle } = await runCommand(h, {
+      guildId: seoul.id,
+      userId: '300000000000000003',
+      name: 'say',
+      options: { text: 'Moved over here.' },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000002');
     const heard = await h.discord.waitForAudio(seoul.id);
@@ -110,6 +138,8 @@ describe('voice player', () => {
     h.discord.clearAudio(london.id);
     const { handle } = await say('Back again.');
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
-    expect((await h.discord.waitForAudio(london.id)).seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Back again.') - 0.1);
+    expect((await h.discord.waitForAudio(london.id)).seconds).toBeGreaterThan(
+      h.sandbox.expectedDurationSeconds('Back again.') - 0.1,
+    );
   });
 });

@@ -10,7 +10,12 @@ import { ALICE, BOB, LONDON_ADMIN, OTHER_ROOM as OTHER, OUTSIDE } from '../suppo
 
 const guilds = defaultGuilds();
 const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
-london.members.push({ id: LONDON_ADMIN, username: 'alex', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
+london.members.push({
+  id: LONDON_ADMIN,
+  username: 'alex',
+  locale: 'en-US',
+  permissions: PermissionFlagsBits.ManageGuild,
+});
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,7 +26,8 @@ afterAll(async () => {
 });
 
 /** Leaves traces in every table through the Store, on a second connection to the bot's own file. */
-const seed = (guildId: string, userId: string, tag: string) => seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
+const seed = (guildId: string, userId: string, tag: string) =>
+  seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function totals(guildId?: string) {
   const store = new SqliteStore(h.databasePath);
   try {
@@ -31,7 +37,8 @@ async function totals(guildId?: string) {
   }
 }
 const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
-const holdsBoth = (a: string, b: string) => rowsHolding(scanSqlite(h.databasePath), a).filter((r) => Object.values(r.cells).includes(b));
+const holdsBoth = (a: string, b: string) =>
+  rowsHolding(scanSqlite(h.databasePath), a).filter((r) => Object.values(r.cells).includes(b));
 
 describe('/privacy', () => {
   it("show lists a member's records privately; delete leaves no row of that server holding their ID, spends anonymised and adding up", async () => {
@@ -40,13 +47,25 @@ describe('/privacy', () => {
     await seed(london.id, OUTSIDE, `l${Date.now()}`);
     const before = { seoul: await totals(seoul.id), all: await totals() };
 
-    const shown = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'show', locale: 'en-US' });
+    const shown = await runCommand(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'privacy',
+      subcommand: 'show',
+      locale: 'en-US',
+    });
     expect(ephemeral(shown.handle.responses.at(-1)?.flags)).toBe(true);
     expect(shown.content).toContain('What SayBot keeps about you in this server');
     expect(shown.content).toMatch(/Spend records \(characters per request\): \d/);
     expect(shown.content).toContain('Voices you cloned: 1');
 
-    const deleted = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'delete', locale: 'en-US' });
+    const deleted = await runCommand(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'privacy',
+      subcommand: 'delete',
+      locale: 'en-US',
+    });
     expect(deleted.content).toMatch(/Deleted what SayBot kept about you in this server: \d+ records removed/);
     expect(deleted.content).toMatch(/Voices you cloned, deleted with their audio purged from the cache: v-o\d+/);
     expect(ephemeral(deleted.handle.responses.at(-1)?.flags)).toBe(true);
@@ -57,7 +76,13 @@ describe('/privacy', () => {
     expect(await totals(seoul.id)).toEqual(before.seoul);
     expect(await totals()).toEqual(before.all);
 
-    const again = await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'privacy', subcommand: 'show', locale: 'en-US' });
+    const again = await runCommand(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'privacy',
+      subcommand: 'show',
+      locale: 'en-US',
+    });
     expect(again.content).toBe('SayBot keeps nothing about you in this server.');
   });
 
@@ -67,22 +92,50 @@ describe('/privacy', () => {
     await seed(seoul.id, OTHER, `s${Date.now()}`);
     const all = await totals();
 
-    const plain = await runCommand(h, { guildId: london.id, userId: BOB, name: 'privacy', subcommand: 'server', locale: 'en-US' });
+    const plain = await runCommand(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'privacy',
+      subcommand: 'server',
+      locale: 'en-US',
+    });
     expect(plain.content).toMatch(/Manage Server/);
 
-    const first = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', locale: 'en-US' });
+    const first = await runCommand(h, {
+      guildId: london.id,
+      userId: LONDON_ADMIN,
+      name: 'privacy',
+      subcommand: 'server',
+      locale: 'en-US',
+    });
     expect(ephemeral(first.handle.responses.at(-1)?.flags)).toBe(true);
     const code = /confirm:([A-Z0-9]{6})/.exec(first.content)?.[1];
     expect(code).toBeDefined();
     expect(rowsHolding(scanSqlite(h.databasePath), london.id).length).toBeGreaterThan(0); // nothing yet
 
-    const wrong = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: 'ZZZZZZ' }, locale: 'en-US' });
+    const wrong = await runCommand(h, {
+      guildId: london.id,
+      userId: LONDON_ADMIN,
+      name: 'privacy',
+      subcommand: 'server',
+      options: { confirm: 'ZZZZZZ' },
+      locale: 'en-US',
+    });
     expect(wrong.content).toContain('That confirmation code is wrong or has expired');
     // A wrong guess does not use the code up; another manager's code is not this one's.
     expect(rowsHolding(scanSqlite(h.databasePath), london.id).length).toBeGreaterThan(0);
 
-    const confirmed = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: code ?? '' }, locale: 'en-US' });
-    expect(confirmed.content).toMatch(/All of SayBot's data for this server is deleted: \d+ records removed, \d+ spend records anonymised, [2-9] cloned voices deleted/);
+    const confirmed = await runCommand(h, {
+      guildId: london.id,
+      userId: LONDON_ADMIN,
+      name: 'privacy',
+      subcommand: 'server',
+      options: { confirm: code ?? '' },
+      locale: 'en-US',
+    });
+    expect(confirmed.content).toMatch(
+      /All of SayBot's data for this server is deleted: \d+ records removed, \d+ spend records anonymised, [2-9] cloned voices deleted/,
+    );
 
     const scan = scanSqlite(h.databasePath);
     expect(rowsHolding(scan, london.id)).toEqual([]);
@@ -90,7 +143,14 @@ describe('/privacy', () => {
     expect(rowsHolding(scan, seoul.id).length).toBeGreaterThan(0);
     expect(await totals()).toEqual(all);
 
-    const reused = await runCommand(h, { guildId: london.id, userId: LONDON_ADMIN, name: 'privacy', subcommand: 'server', options: { confirm: code ?? '' }, locale: 'en-US' });
+    const reused = await runCommand(h, {
+      guildId: london.id,
+      userId: LONDON_ADMIN,
+      name: 'privacy',
+      subcommand: 'server',
+      options: { confirm: code ?? '' },
+      locale: 'en-US',
+    });
     expect(reused.content).toContain('That confirmation code is wrong or has expired');
   });
 });

@@ -19,18 +19,20 @@ const CAROL = { id: '300000000000000043', username: 'carol' }; // in voice
 const DAVE = { id: '300000000000000044', username: 'dave' }; // in voice
 
 function guilds(): FakeGuildSpec[] {
-  return [{
-    id: GUILD,
-    name: 'Flood',
-    preferredLocale: 'en-US',
-    textChannelId: TEXT,
-    voiceChannels: [{ id: VOICE, name: 'general' }],
-    members: [
-      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
-    ],
-  }];
+  return [
+    {
+      id: GUILD,
+      name: 'Flood',
+      preferredLocale: 'en-US',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'general' }],
+      members: [
+        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
+      ],
+    },
+  ];
 }
 
 let harness: Harness | undefined;
@@ -49,22 +51,26 @@ let sequence = 0n;
 /** A message ID whose snowflake time is now. */
 function snowflake(): string {
   sequence = (sequence + 1n) & 0xfffn;
-  return ((BigInt(Date.now()) - DISCORD_EPOCH) << 22n | sequence).toString();
+  return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | sequence).toString();
 }
 
-const ephemeral = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const ephemeral = (handle: InteractionHandle) =>
+  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 const ttsTexts = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
 const month = () => new Date().toISOString().slice(0, 7);
 
 /** Resolves once the guild's player has nothing playing or queued, twice in a row 300 ms apart (the reader hands the next over as one starts). */
 async function drained(h: Harness, timeout: number): Promise<void> {
   let idleSince: number | undefined;
-  await vi.waitFor(() => {
-    const busy = h.bot.players.find(GUILD)?.busy ?? false;
-    if (busy) idleSince = undefined;
-    else idleSince ??= Date.now();
-    if (idleSince === undefined || Date.now() - idleSince < 300) throw new Error('still reading');
-  }, { timeout, interval: 50 });
+  await vi.waitFor(
+    () => {
+      const busy = h.bot.players.find(GUILD)?.busy ?? false;
+      if (busy) idleSince = undefined;
+      else idleSince ??= Date.now();
+      if (idleSince === undefined || Date.now() - idleSince < 300) throw new Error('still reading');
+    },
+    { timeout, interval: 50 },
+  );
 }
 
 describe('bounded queues', () => {
@@ -80,7 +86,12 @@ describe('bounded queues', () => {
       const floodStart = Date.now();
       for (let i = 1; i <= 200; i++) {
         const delivered = await h.discord.postMessage({
-          id: snowflake(), channelId: TEXT, guildId: GUILD, author: ALICE, member: { roles: [] }, content: `flood ${i}`,
+          id: snowflake(),
+          channelId: TEXT,
+          guildId: GUILD,
+          author: ALICE,
+          member: { roles: [] },
+          content: `flood ${i}`,
         });
         expect(delivered).toBe(true);
         // The guild's voice queue holds at most the next message (handed over while one plays), whatever the flood.
@@ -111,11 +122,15 @@ describe('bounded queues', () => {
       expect(billed).toBe(requested.reduce((sum, text) => sum + countCharacters(text), 0));
       expect((await store.spends.monthTotals(month(), GUILD)).spent).toBe(billed);
       // One notice about the dropped ones, pinging nobody.
-      const behind = h.discord.channelMessages(TEXT).filter((m) => m.message['content'] === t('en-US', 'autoread.behind'));
+      const behind = h.discord
+        .channelMessages(TEXT)
+        .filter((m) => m.message['content'] === t('en-US', 'autoread.behind'));
       expect(behind).toHaveLength(1);
       expect((behind[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
-      console.info(`[queue-bounds] 200 messages in ${floodSeconds.toFixed(1)} s: ${requested.length} read, ${200 - requested.length} dropped, `
-        + `${requested.length - requestedAtLastSend} still pending at the last send, ${billed} characters billed, max voice queue ${maxQueued}`);
+      console.info(
+        `[queue-bounds] 200 messages in ${floodSeconds.toFixed(1)} s: ${requested.length} read, ${200 - requested.length} dropped, ` +
+          `${requested.length - requestedAtLastSend} still pending at the last send, ${billed} characters billed, max voice queue ${maxQueued}`,
+      );
     } finally {
       await store.close();
     }
@@ -125,32 +140,57 @@ describe('bounded queues', () => {
     const h = await start({ env: { QUEUE_MAX_PER_MEMBER: '2' } });
     const long = (n: number) => `Request number ${n} from alice, long enough to keep the queue busy for a while.`;
     for (const n of [1, 2]) {
-      const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: long(n) } });
+      const { content } = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: { text: long(n) },
+      });
       expect(content).toMatch(/^(Speaking in|Queued)/);
     }
     const refused = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: long(3) } });
     expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
     expect(refused.content).toBe(t('en-US', 'queue.refused.member', { limit: 2 }));
     expect(ephemeral(refused.handle)).toBe(true);
-    expect(h.discord.channelMessages().some((m) => String(m.message['content']).includes('requests waiting'))).toBe(false);
-    const other = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'say', options: { text: 'Carol still gets in.' } });
+    expect(h.discord.channelMessages().some((m) => String(m.message['content']).includes('requests waiting'))).toBe(
+      false,
+    );
+    const other = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'say',
+      options: { text: 'Carol still gets in.' },
+    });
     expect(other.content).toMatch(/^Queued/);
     await drained(h, 30_000);
     expect(ttsTexts(h)).toEqual([long(1), long(2), 'Carol still gets in.']);
   }, 60_000);
 
-  it("a full server queue refuses the next request privately, naming the bound; a file still can be had", async () => {
+  it('a full server queue refuses the next request privately, naming the bound; a file still can be had', async () => {
     const h = await start({ env: { QUEUE_MAX_CLIPS: '2' } });
     const long = (who: string) => `${who} fills the queue with a sentence long enough to last a few seconds.`;
-    for (const [userId, who] of [[ALICE.id, 'Alice'], [CAROL.id, 'Carol']] as const) {
+    for (const [userId, who] of [
+      [ALICE.id, 'Alice'],
+      [CAROL.id, 'Carol'],
+    ] as const) {
       const { content } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text: long(who) } });
       expect(content).toMatch(/^(Speaking in|Queued)/);
     }
-    const refused = await runCommand(h, { guildId: GUILD, userId: DAVE.id, name: 'say', options: { text: 'Dave is one too many.' } });
+    const refused = await runCommand(h, {
+      guildId: GUILD,
+      userId: DAVE.id,
+      name: 'say',
+      options: { text: 'Dave is one too many.' },
+    });
     expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
     expect(refused.content).toBe(t('en-US', 'queue.refused.guildClips', { limit: 2, queued: 2 }));
     expect(ephemeral(refused.handle)).toBe(true);
-    const file = await runCommand(h, { guildId: GUILD, userId: DAVE.id, name: 'say', options: { text: 'Dave asks for a file.', output: 'file' } });
+    const file = await runCommand(h, {
+      guildId: GUILD,
+      userId: DAVE.id,
+      name: 'say',
+      options: { text: 'Dave asks for a file.', output: 'file' },
+    });
     await file.handle.waitFor((r) => r.files.length > 0, 15_000);
     await drained(h, 30_000);
     expect(ttsTexts(h)).not.toContain('Dave is one too many.');
@@ -158,7 +198,9 @@ describe('bounded queues', () => {
 
   it('/usage shows the defaults an operator gets without setting any budget', async () => {
     // Unset, as in a fresh .env: the budgets come from the plan (Creator), the queue bounds from SayBot.
-    const h = await start({ env: { BUDGET_GUILD_MONTHLY_CHARS: '', BUDGET_MEMBER_DAILY_CHARS: '', BUDGET_MEMBER_COOLDOWN_SECONDS: '' } });
+    const h = await start({
+      env: { BUDGET_GUILD_MONTHLY_CHARS: '', BUDGET_MEMBER_DAILY_CHARS: '', BUDGET_MEMBER_COOLDOWN_SECONDS: '' },
+    });
     const { content, handle } = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'usage' });
     expect(ephemeral(handle)).toBe(true);
     expect(content).toContain('monthly budget 100,000, 100,000 left');

@@ -90,7 +90,12 @@ describe('a used-up month', () => {
   it('ends when any answer shows characters left, even an error', async () => {
     await useUpTheMonth();
     h.sandbox.setKeyUsed(h.apiKey, 1000); // characters bought back, seen first on a request the service rejects
-    const { content } = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text: fresh('Nobody'), voice: 'voice-b-en-m-99', output: 'file' } });
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'say',
+      options: { text: fresh('Nobody'), voice: 'voice-b-en-m-99', output: 'file' },
+    });
     expect(content).toContain('unknown voice');
     expect(h.logs()).toMatch(/"code":"quota-available-again","reason":"the service reports \d+ characters left"/);
     expect(await usage()).not.toContain('used up');
@@ -126,17 +131,31 @@ describe('a used-up month', () => {
   it("a member is refused without the plan's figure (a manager's), in their language", async () => {
     h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - 10);
     const member = await sayFile(fresh('This sentence needs more than ten characters'), OTHER);
-    expect(member.content).toMatch(/^The voice service has too few characters left this month for this text, so it sent nothing\. Try a shorter text; the quota resets \d{4}-\d{2}-\d{2}\.$/);
-    const ko = await runCommand(h, { guildId: GUILD, userId: THIRD, name: 'say', locale: 'ko', options: { text: fresh('Also more than ten characters'), voice: VOICE_ID, output: 'file' } });
-    expect(ko.content).toMatch(/^음성 서비스에 이번 달 남은 글자 수가 부족해 이 텍스트를 보내지 않았습니다\. 더 짧은 텍스트로 시도해 주세요\. 한도는 \d{4}-\d{2}-\d{2}에 초기화됩니다\.$/);
-    expect((await sayFile(fresh('And this one for the manager'))).content).toContain('only 10 characters left this month');
+    expect(member.content).toMatch(
+      /^The voice service has too few characters left this month for this text, so it sent nothing\. Try a shorter text; the quota resets \d{4}-\d{2}-\d{2}\.$/,
+    );
+    const ko = await runCommand(h, {
+      guildId: GUILD,
+      userId: THIRD,
+      name: 'say',
+      locale: 'ko',
+      options: { text: fresh('Also more than ten characters'), voice: VOICE_ID, output: 'file' },
+    });
+    expect(ko.content).toMatch(
+      /^음성 서비스에 이번 달 남은 글자 수가 부족해 이 텍스트를 보내지 않았습니다\. 더 짧은 텍스트로 시도해 주세요\. 한도는 \d{4}-\d{2}-\d{2}에 초기화됩니다\.$/,
+    );
+    expect((await sayFile(fresh('And this one for the manager'))).content).toContain(
+      'only 10 characters left this month',
+    );
   });
 });
 
 describe('what costs nothing is checked before the quota', () => {
   it('/clone with a 2-second clip in a used-up month is told the clip is too short, and nothing is sent', async () => {
     await useUpTheMonth();
-    const clip = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds: 2, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
+    const clip = Buffer.from(
+      encodeWav(toneSamples({ pitchHz: 200, seconds: 2, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'),
+    );
     const before = requests();
     const { content } = await runCommand(h, {
       guildId: GUILD,

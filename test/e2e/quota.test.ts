@@ -9,7 +9,6 @@ import { fixture } from '../audio/fixtures.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
-
 const GUILD = '200000000000000061';
 const VOICE = '220000000000000061';
 const ADMIN = '300000000000000600'; // Manage Server, in voice
@@ -35,28 +34,50 @@ const guilds: FakeGuildSpec[] = [
 let h: Harness;
 beforeAll(async () => {
   // The operator allows a server at most 100,000 characters a month; servers may only go lower.
-  h = await startHarness({ guilds, env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' }, config: { voiceIdleTimeoutMs: 60_000 } });
+  h = await startHarness({
+    guilds,
+    env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' },
+    config: { voiceIdleTimeoutMs: 60_000 },
+  });
 });
 afterAll(async () => {
   await h?.close();
 });
 // Each test starts from the operator's budgets alone, whatever the one before it set (tests run shuffled).
 afterEach(async () => {
-  await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: 0, member_daily_chars: 0, cooldown_seconds: 0 } });
+  await runCommand(h, {
+    guildId: GUILD,
+    userId: ADMIN,
+    name: 'budget',
+    options: { server_monthly_chars: 0, member_daily_chars: 0, cooldown_seconds: 0 },
+  });
 });
 
-const ephemeral = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const ephemeral = (handle: InteractionHandle) =>
+  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 /** Successful TTS requests for a text of this length since request number `since` (the sandbox keeps no texts). */
 const ttsRequests = (text: string, since: number) =>
-  h.sandbox.requests.slice(since).filter((r) => r.endpoint === 'tts' && r.status === 200 && r.charactersBilled === countCharacters(text)).length;
+  h.sandbox.requests
+    .slice(since)
+    .filter((r) => r.endpoint === 'tts' && r.status === 200 && r.charactersBilled === countCharacters(text)).length;
 
 function sayFile(userId: string, text: string, options: Record<string, string> = {}) {
-  return runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, voice: VOICE_ID, output: 'file', ...options } });
+  return runCommand(h, {
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: { text, voice: VOICE_ID, output: 'file', ...options },
+  });
 }
 
 async function sayInVoice(text: string) {
   h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', options: { text, voice: VOICE_ID } });
+  const { handle } = await runCommand(h, {
+    guildId: GUILD,
+    userId: ADMIN,
+    name: 'say',
+    options: { text, voice: VOICE_ID },
+  });
   await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
   return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
 }
@@ -146,10 +167,16 @@ describe('the audio cache', () => {
     const refetched = await sayFile(SPENDER, text);
     expect(h.sandbox.requests.length).toBe(requests + 1);
     const file = refetched.handle.responses.find((r) => r.files.length > 0)?.files[0];
-    expect(Math.abs((await analyseClip(file?.data ?? Buffer.alloc(0))).durationSeconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
+    expect(
+      Math.abs(
+        (await analyseClip(file?.data ?? Buffer.alloc(0))).durationSeconds - h.sandbox.expectedDurationSeconds(text),
+      ),
+    ).toBeLessThan(0.1);
     // The damaged file was replaced by a whole one (the other damaged ones wait until they are asked for).
     await h.restart();
-    const sizes = await Promise.all(before.map(async (name) => (await readFile(name).catch(() => Buffer.alloc(0))).length));
+    const sizes = await Promise.all(
+      before.map(async (name) => (await readFile(name).catch(() => Buffer.alloc(0))).length),
+    );
     expect(sizes.filter((size) => size > 100)).toHaveLength(1);
   });
 
@@ -166,10 +193,18 @@ describe('the audio cache', () => {
     expect(id).not.toBe('');
     await sayFile(ADMIN, 'Cloned and kept.', { voice: id });
     // The entry is written once the whole part is in (the reply may come a moment before).
-    await vi.waitFor(async () => expect((await cacheFiles()).some((f) => f.voice === id)).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await cacheFiles()).some((f) => f.voice === id)).toBe(true), {
+      timeout: 5_000,
+    });
     const others = (await cacheFiles()).filter((f) => f.voice !== id).length;
 
-    const deleted = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'delete', options: { voice: id } });
+    const deleted = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'voices',
+      subcommand: 'delete',
+      options: { voice: id },
+    });
     expect(deleted.content).toContain('Deleted the voice "Temp"');
     expect((await cacheFiles()).some((f) => f.voice === id)).toBe(false);
     expect((await cacheFiles()).length).toBe(others);
@@ -178,7 +213,12 @@ describe('the audio cache', () => {
 
 describe('budgets', () => {
   it('refuse a request over the daily budget before any API call, naming it and its reset; cached audio still plays', async () => {
-    const set = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { member_daily_chars: 20 } });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'budget',
+      options: { member_daily_chars: 20 },
+    });
     expect(set.content).toMatch(/a member's daily characters: 20 \(this server; operator: no limit\)/);
     expect(ephemeral(set.handle)).toBe(true);
 
@@ -187,7 +227,9 @@ describe('budgets', () => {
     const requests = h.sandbox.requests.length;
     const billed = h.sandbox.charactersBilled();
     const refused = await sayFile(WAITER, 'Fifteen more!!!');
-    expect(refused.content).toMatch(/Your daily budget in this server is 20 characters: you used 15 today and this needs 15\. It resets \d{4}-\d{2}-\d{2} 00:00 UTC\./);
+    expect(refused.content).toMatch(
+      /Your daily budget in this server is 20 characters: you used 15 today and this needs 15\. It resets \d{4}-\d{2}-\d{2} 00:00 UTC\./,
+    );
     expect(ephemeral(refused.handle)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
     expect(h.sandbox.charactersBilled()).toBe(billed);
@@ -197,7 +239,12 @@ describe('budgets', () => {
   });
 
   it('refuse a second spending request within the cooldown', async () => {
-    await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { cooldown_seconds: 3600, member_daily_chars: 0 } });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'budget',
+      options: { cooldown_seconds: 3600, member_daily_chars: 0 },
+    });
     expect((await sayFile(HASTY, 'First of two.')).content).toMatch(/^Here is/);
     const requests = h.sandbox.requests.length;
     const { handle, content } = await sayFile(HASTY, 'Second of two.');
@@ -208,21 +255,48 @@ describe('budgets', () => {
   });
 
   it("may be lowered by Manage Server, never raised above the operator's, and not set by others", async () => {
-    const above = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: 200_000 } });
-    expect(above.content).toBe("For the server's monthly characters, this server can set at most 100,000: that is the operator's limit, and a server may only lower it.");
+    const above = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'budget',
+      options: { server_monthly_chars: 200_000 },
+    });
+    expect(above.content).toBe(
+      "For the server's monthly characters, this server can set at most 100,000: that is the operator's limit, and a server may only lower it.",
+    );
     expect(ephemeral(above.handle)).toBe(true);
-    const member = await runCommand(h, { guildId: GUILD, userId: SPENDER, name: 'budget', options: { server_monthly_chars: 10 }, locale: 'ko' });
+    const member = await runCommand(h, {
+      guildId: GUILD,
+      userId: SPENDER,
+      name: 'budget',
+      options: { server_monthly_chars: 10 },
+      locale: 'ko',
+    });
     expect(member.content).toContain('서버 관리 권한이 필요합니다');
-    const lowered = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: 50_000 } });
+    const lowered = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'budget',
+      options: { server_monthly_chars: 50_000 },
+    });
     expect(lowered.content).toContain("the server's monthly characters: 50,000 (this server; operator: 100,000)");
   });
 
   it("refuse what would pass the server's monthly budget", async () => {
     const { guildSpent } = await usage();
-    await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: guildSpent + 5 } });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'budget',
+      options: { server_monthly_chars: guildSpent + 5 },
+    });
     const requests = h.sandbox.requests.length;
     const { content } = await sayFile(SPENDER, 'Over the month.', {});
-    expect(content).toMatch(new RegExp(`This server's monthly budget is ${guildSpent + 5} characters: ${guildSpent} are used and this needs 15\\. It resets \\d{4}-\\d{2}-01\\.`));
+    expect(content).toMatch(
+      new RegExp(
+        `This server's monthly budget is ${guildSpent + 5} characters: ${guildSpent} are used and this needs 15\\. It resets \\d{4}-\\d{2}-01\\.`,
+      ),
+    );
     expect(h.sandbox.requests.length).toBe(requests);
     await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { server_monthly_chars: 0 } });
   });
@@ -255,7 +329,6 @@ describe('/usage', () => {
     expect(u.botSaved - before.botSaved).toBe(2 * countCharacters(text));
     expect(u.content).toMatch(/\(resets \d{4}-\d{2}-01\)/);
   });
-
 
   it("shows the caller's own day against their budget, in their language, mentioning no one", async () => {
     await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'budget', options: { member_daily_chars: 1000 } });

@@ -15,13 +15,18 @@ const DAY = 86_400_000;
 let offset = 0;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ guilds, env: { FORGET_REMOVED_GUILD_AFTER_DAYS: '30' }, now: () => new Date(Date.now() + offset) });
+  h = await startHarness({
+    guilds,
+    env: { FORGET_REMOVED_GUILD_AFTER_DAYS: '30' },
+    now: () => new Date(Date.now() + offset),
+  });
 });
 afterAll(async () => {
   await h?.close();
 });
 
-const seed = (guildId: string, userId: string, tag: string) => seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
+const seed = (guildId: string, userId: string, tag: string) =>
+  seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function monthTotal() {
   const store = new SqliteStore(h.databasePath);
   try {
@@ -31,8 +36,12 @@ async function monthTotal() {
   }
 }
 const logLines = (message: string, guildId: string) =>
-  h.logs().split('\n').filter((line) => line.includes(message) && line.includes(guildId));
-const removalRow = (guildId: string) => scanSqlite(h.databasePath).rows.find((r) => r.table === 'removed_guilds' && r.cells['guild_id'] === guildId);
+  h
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes(message) && line.includes(guildId));
+const removalRow = (guildId: string) =>
+  scanSqlite(h.databasePath).rows.find((r) => r.table === 'removed_guilds' && r.cells['guild_id'] === guildId);
 
 describe('a server SayBot was removed from', () => {
   it('has its data deleted once the grace period has passed, across a restart, with one log line', async () => {

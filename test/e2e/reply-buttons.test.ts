@@ -17,16 +17,22 @@ const ALICE = { id: '300000000000000091', username: 'alice' }; // Create Express
 const BOB = { id: '300000000000000092', username: 'bob' }; // no Create Expressions, in voice
 
 function guilds(): FakeGuildSpec[] {
-  return [{
-    id: GUILD, name: 'Buttons', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }],
-    // As on Discord, where @everyone may send voice messages by default.
-    everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
-    botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.CreateGuildExpressions | PermissionFlagsBits.SendVoiceMessages,
-    members: [
-      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.CreateGuildExpressions },
-      { ...BOB, voiceChannelId: VOICE, locale: 'en-US' },
-    ],
-  }];
+  return [
+    {
+      id: GUILD,
+      name: 'Buttons',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'v' }],
+      // As on Discord, where @everyone may send voice messages by default.
+      everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
+      botPermissions:
+        DEFAULT_PERMISSIONS | PermissionFlagsBits.CreateGuildExpressions | PermissionFlagsBits.SendVoiceMessages,
+      members: [
+        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.CreateGuildExpressions },
+        { ...BOB, voiceChannelId: VOICE, locale: 'en-US' },
+      ],
+    },
+  ];
 }
 
 let harness: Harness | undefined;
@@ -41,7 +47,11 @@ async function start(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** /say as a file, and the reply message with its buttons' custom_ids (play, sound). */
-async function fileReply(h: Harness, userId: string, text: string): Promise<{ messageId: string; play: string; sound: string }> {
+async function fileReply(
+  h: Harness,
+  userId: string,
+  text: string,
+): Promise<{ messageId: string; play: string; sound: string }> {
   const { handle } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, output: 'file' } });
   const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
   const message = reply.message ?? {};
@@ -54,11 +64,25 @@ async function fileReply(h: Harness, userId: string, text: string): Promise<{ me
 }
 
 /** The private Components V2 message that follows a voice-message reply: its text and its buttons. */
-interface ButtonsMessage { response: InteractionResponse; messageId: string; text: string; buttons: Array<{ custom_id: string; label: string }> }
+interface ButtonsMessage {
+  response: InteractionResponse;
+  messageId: string;
+  text: string;
+  buttons: Array<{ custom_id: string; label: string }>;
+}
 
 /** /say as a voice message, then the follow-up carrying its buttons (a voice message carries none). */
-async function voiceMessageReply(h: Harness, userId: string, text: string): Promise<{ handle: InteractionHandle; follow: ButtonsMessage }> {
-  const { handle } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, output: 'voice-message' } });
+async function voiceMessageReply(
+  h: Harness,
+  userId: string,
+  text: string,
+): Promise<{ handle: InteractionHandle; follow: ButtonsMessage }> {
+  const { handle } = await runCommand(h, {
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: { text, output: 'voice-message' },
+  });
   const response = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
   const message = response.message ?? {};
   type Component = { type: number; content?: string; components?: Component[]; custom_id?: string; label?: string };
@@ -69,13 +93,21 @@ async function voiceMessageReply(h: Harness, userId: string, text: string): Prom
     follow: {
       response,
       messageId: String(message.id),
-      text: all.filter((c) => c.type === 10).map((c) => c.content ?? '').join('\n'),
+      text: all
+        .filter((c) => c.type === 10)
+        .map((c) => c.content ?? '')
+        .join('\n'),
       buttons: all.filter((c) => c.type === 2).map((c) => ({ custom_id: c.custom_id ?? '', label: c.label ?? '' })),
     },
   };
 }
 
-async function press(h: Harness, userId: string, messageId: string, customId: string): Promise<{ handle: InteractionHandle; content: string }> {
+async function press(
+  h: Harness,
+  userId: string,
+  messageId: string,
+  customId: string,
+): Promise<{ handle: InteractionHandle; content: string }> {
   const handle = await h.discord.pressButton({ guildId: GUILD, userId, messageId, customId });
   const final = await handle.waitForFinal(20_000);
   // Answered at once, privately (deferred within Discord's 3 s), then edited with the result.
@@ -100,7 +132,9 @@ describe('reply buttons', () => {
     expect(saved?.contentType).toBe('audio/ogg');
     expect(saved?.data.length).toBeLessThanOrEqual(SOUNDBOARD_MAX_BYTES);
     // The sound is the reply's audio: as long as the sandbox speaks the text.
-    expect(Math.abs((oggOpusSeconds(saved?.data ?? Buffer.alloc(0)) ?? 0) - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
+    expect(
+      Math.abs((oggOpusSeconds(saved?.data ?? Buffer.alloc(0)) ?? 0) - h.sandbox.expectedDurationSeconds(text)),
+    ).toBeLessThan(0.1);
   });
 
   it('refuses to save a reply longer than 5.2 s, saying why, before rendering anything', async () => {
@@ -119,8 +153,12 @@ describe('reply buttons', () => {
     const bobs = await fileReply(h, BOB.id, 'Bob here.');
     expect((await press(h, BOB.id, bobs.messageId, bobs.sound)).content).toBe(t('en-US', 'sound.memberPermission'));
     const alices = await fileReply(h, ALICE.id, 'Alice here.');
-    expect((await press(h, BOB.id, alices.messageId, alices.sound)).content).toBe(t('en-US', 'buttons.notYours', { member: `<@${ALICE.id}>` }));
-    expect((await press(h, BOB.id, alices.messageId, alices.play)).content).toBe(t('en-US', 'buttons.notYours', { member: `<@${ALICE.id}>` }));
+    expect((await press(h, BOB.id, alices.messageId, alices.sound)).content).toBe(
+      t('en-US', 'buttons.notYours', { member: `<@${ALICE.id}>` }),
+    );
+    expect((await press(h, BOB.id, alices.messageId, alices.play)).content).toBe(
+      t('en-US', 'buttons.notYours', { member: `<@${ALICE.id}>` }),
+    );
     expect(h.discord.soundboardSounds(GUILD)).toEqual([]);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
   });
@@ -132,7 +170,9 @@ describe('reply buttons', () => {
     const calls = ttsCalls(h);
     h.discord.clearAudio(GUILD);
     const { content } = await press(h, ALICE.id, messageId, play);
-    expect(content).toMatch(new RegExp(`^Played it again in <#${VOICE}> \\(\\d\\.\\d s\\), from the cache: no characters spent\\.$`));
+    expect(content).toMatch(
+      new RegExp(`^Played it again in <#${VOICE}> \\(\\d\\.\\d s\\), from the cache: no characters spent\\.$`),
+    );
     const expected = h.sandbox.expectedDurationSeconds(text);
     const audio = await h.discord.waitForAudio(GUILD, { minSeconds: expected - 0.1, quietMs: 400 });
     expect(audio.seconds).toBeGreaterThan(expected - 0.1);
@@ -145,7 +185,9 @@ describe('reply buttons', () => {
     const text = 'Once more.';
     const { handle } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text } });
     const reply = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
-    const rows = (reply.message?.components ?? []) as Array<{ components: Array<{ custom_id: string; label: string }> }>;
+    const rows = (reply.message?.components ?? []) as Array<{
+      components: Array<{ custom_id: string; label: string }>;
+    }>;
     const buttons = rows.flatMap((row) => row.components);
     expect(buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.again'), t('en-US', 'buttons.sound')]);
     const calls = ttsCalls(h);
@@ -164,12 +206,18 @@ describe('reply buttons', () => {
     // The voice message is the response itself, public and attributed; the buttons come after it, to Alice alone.
     const voice = handle.responses.find((r) => r.kind === 'edit-original');
     expect(((voice?.flags ?? 0) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
-    expect(handle.responses.indexOf(follow.response)).toBeGreaterThan(handle.responses.indexOf(voice as InteractionResponse));
+    expect(handle.responses.indexOf(follow.response)).toBeGreaterThan(
+      handle.responses.indexOf(voice as InteractionResponse),
+    );
     expect(follow.response.flags).toBe(MessageFlags.Ephemeral | MessageFlags.IsComponentsV2);
     expect(follow.response.content).toBeUndefined();
     expect(follow.response.message?.content).toBe('');
     expect(follow.text).toMatch(/\d\.\d s/);
-    expect(follow.buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.play'), t('en-US', 'buttons.again'), t('en-US', 'buttons.sound')]);
+    expect(follow.buttons.map((b) => b.label)).toEqual([
+      t('en-US', 'buttons.play'),
+      t('en-US', 'buttons.again'),
+      t('en-US', 'buttons.sound'),
+    ]);
     for (const button of follow.buttons) expect(button.custom_id).toMatch(/^sb1:(play|post|sound):[\w-]{16}$/);
     expect(handle.problems).toEqual([]);
     const calls = ttsCalls(h);
@@ -186,7 +234,10 @@ describe('reply buttons', () => {
     const again = await press(h, ALICE.id, follow.messageId, follow.buttons[1]?.custom_id ?? '');
     expect(again.content).toBe(t('en-US', 'buttons.posted'));
     const posted = h.discord.channelMessages(TEXT).slice(before);
-    expect(posted.map((m) => m.message.content)).toEqual([t('en-US', 'buttons.postedHeader', { member: `<@${ALICE.id}>` }), '']);
+    expect(posted.map((m) => m.message.content)).toEqual([
+      t('en-US', 'buttons.postedHeader', { member: `<@${ALICE.id}>` }),
+      '',
+    ]);
     expect(((Number(posted[1]?.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0).toBe(true);
     expect(posted[1]?.files[0]?.contentType).toBe('audio/ogg');
     for (const message of posted) expect(message.message.mentions).toEqual([]);
@@ -204,10 +255,18 @@ describe('reply buttons', () => {
     const { follow } = await voiceMessageReply(h, ALICE.id, text);
     expect(follow.buttons.map((b) => b.label)).toEqual([t('en-US', 'buttons.play'), t('en-US', 'buttons.again')]);
     // Alice may no longer send voice messages here: "Again" posts nothing and gives her the audio privately.
-    h.discord.setChannelOverwrites(GUILD, TEXT, [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.SendVoiceMessages }]);
+    h.discord.setChannelOverwrites(GUILD, TEXT, [
+      { id: ALICE.id, type: 1, deny: PermissionFlagsBits.SendVoiceMessages },
+    ]);
     const before = h.discord.channelMessages(TEXT).length;
     const { handle, content } = await press(h, ALICE.id, follow.messageId, follow.buttons[1]?.custom_id ?? '');
-    expect(content.startsWith(t('en-US', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '')).toBe(true);
+    expect(
+      content.startsWith(
+        t('en-US', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).split(
+          ':',
+        )[0] ?? '',
+      ),
+    ).toBe(true);
     expect(handle.responses.at(-1)?.files.map((f) => f.name)).toEqual([expect.stringMatching(/\.ogg$/)]);
     expect(h.discord.channelMessages(TEXT).length).toBe(before);
   });

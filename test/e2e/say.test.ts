@@ -20,7 +20,12 @@ describe('/say in a voice channel', () => {
     const text = 'Hello from the lounge.';
     const voice = 'voice-b-en-m-01';
     h.discord.clearAudio(london.id);
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice },
+    });
     expect(content).toContain(voice);
     const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     expect(done.content).toMatch(/Spoke \d+\.\d s in <#220000000000000003> with `voice-b-en-m-01`/);
@@ -39,7 +44,12 @@ describe('/say in a voice channel', () => {
 
   it("uses the server's language for the default voice and replies in the member's language", async () => {
     h.discord.clearAudio(seoul.id);
-    const { handle } = await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'say', options: { text: '안녕하세요, 여러분!' } });
+    const { handle } = await runCommand(h, {
+      guildId: seoul.id,
+      userId: MINJI,
+      name: 'say',
+      options: { text: '안녕하세요, 여러분!' },
+    });
     const done = await handle.waitFor((r) => (r.content ?? '').includes('말했습니다'), 15_000);
     expect(done.content).toContain('voice-b-ko-f-01');
     const heard = await h.discord.waitForAudio(seoul.id, { minSeconds: 0.3 });
@@ -50,10 +60,22 @@ describe('/say in a voice channel', () => {
     h.discord.clearAudio(seoul.id);
     h.discord.clearAudio(london.id);
     const [a, b] = await Promise.all([
-      runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'say', options: { text: 'Two rooms at once, one.', voice: 'voice-b-ja-m-01' } }),
-      runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Two rooms at once, two.', voice: 'voice-b-en-f-01' } }),
+      runCommand(h, {
+        guildId: seoul.id,
+        userId: MINJI,
+        name: 'say',
+        options: { text: 'Two rooms at once, one.', voice: 'voice-b-ja-m-01' },
+      }),
+      runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'Two rooms at once, two.', voice: 'voice-b-en-f-01' },
+      }),
     ]);
-    await Promise.all([a, b].map(({ handle }) => handle.waitFor((r) => /Spoke|말했습니다/.test(r.content ?? ''), 15_000)));
+    await Promise.all(
+      [a, b].map(({ handle }) => handle.waitFor((r) => /Spoke|말했습니다/.test(r.content ?? ''), 15_000)),
+    );
     const [heardA, heardB] = await Promise.all([h.discord.waitForAudio(seoul.id), h.discord.waitForAudio(london.id)]);
     expect(Math.abs((pitchOf(heardA) ?? 0) - (h.sandbox.voicePitchHz('voice-b-ja-m-01') ?? 0))).toBeLessThan(4);
     expect(Math.abs((pitchOf(heardB) ?? 0) - (h.sandbox.voicePitchHz('voice-b-en-f-01') ?? 0))).toBeLessThan(4);
@@ -63,7 +85,12 @@ describe('/say in a voice channel', () => {
     h.discord.clearAudio(london.id);
     const before = h.sandbox.requests.length;
     const parts = ['First part of the text is here.', 'Second part follows right after it. Third one ends.'];
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: parts.join(' ') } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: parts.join(' ') },
+    });
     const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id);
     const sent = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
@@ -85,10 +112,17 @@ describe('/say streams', () => {
       .waitForPacket(london.id, (p) => !p.silence, 20_000)
       .then(() => {
         const record = h.sandbox.requests.slice(before).find((r) => r.endpoint === 'tts');
-        return record === undefined ? undefined : { outcome: record.outcome, finished: record.finishedAt !== undefined };
+        return record === undefined
+          ? undefined
+          : { outcome: record.outcome, finished: record.finishedAt !== undefined };
       });
     try {
-      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Streaming as it arrives, not after.' } });
+      const { handle } = await runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'Streaming as it arrives, not after.' },
+      });
       await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
     } finally {
       h.sandbox.setPacing({ realtimeFactor: 0 });
@@ -99,7 +133,6 @@ describe('/say streams', () => {
     const request = h.sandbox.requests.slice(before).find((r) => r.endpoint === 'tts');
     expect(request?.outcome).toBe('complete');
   });
-
 });
 
 describe('/say as a file', () => {
@@ -120,7 +153,13 @@ describe('/say as a file', () => {
   });
 
   it('posts a WAV file to a caller who is in no voice channel, in their language', async () => {
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'say', options: { text: 'Nobody is listening.' }, locale: 'ja' });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'say',
+      options: { text: 'Nobody is listening.' },
+      locale: 'ja',
+    });
     expect(content).toContain('ボイスチャンネルにいないため');
     const file = handle.responses.find((r) => r.files.length > 0)?.files[0];
     expect(file?.name.endsWith('.wav')).toBe(true);
@@ -131,9 +170,19 @@ describe('/say as a file', () => {
 describe('/say refuses what it cannot do, privately', () => {
   it('tells a caller in another channel where the bot is busy', async () => {
     h.sandbox.setPacing({ realtimeFactor: 1 });
-    const long = runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'say', options: { text: 'A longer sentence that keeps the bot busy a while.' } });
+    const long = runCommand(h, {
+      guildId: seoul.id,
+      userId: MINJI,
+      name: 'say',
+      options: { text: 'A longer sentence that keeps the bot busy a while.' },
+    });
     await (await long).handle.waitFor((r) => (r.content ?? '').includes('말하는 중'), 10_000);
-    const { handle, content } = await runCommand(h, { guildId: seoul.id, userId: '300000000000000003', name: 'say', options: { text: 'Over here!' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: seoul.id,
+      userId: '300000000000000003',
+      name: 'say',
+      options: { text: 'Over here!' },
+    });
     expect(content).toContain('speaking in <#220000000000000001>');
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     h.sandbox.setPacing({ realtimeFactor: 0 });
@@ -142,7 +191,12 @@ describe('/say refuses what it cannot do, privately', () => {
 
   it('refuses a voice ID that is not a voice, before any API call', async () => {
     const before = h.sandbox.requests.length;
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'hi', voice: 'nope' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'hi', voice: 'nope' },
+    });
     expect(content).toContain('There is no voice "nope"');
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(h.sandbox.requests.length).toBe(before);

@@ -64,14 +64,24 @@ function expectExactWav(data: Buffer): void {
 const statedSeconds = (content: string) => Number(/, ([\d.]+) s \(/.exec(content)?.[1] ?? 'NaN');
 
 async function sayAsFile(text: string, format: 'wav' | 'mp3' = 'wav') {
-  const { handle, content } = await runCommand(h, { guildId: GUILD, userId: WRITER, name: 'say', options: { text, voice: VOICE_ID, output: 'file', format } });
+  const { handle, content } = await runCommand(h, {
+    guildId: GUILD,
+    userId: WRITER,
+    name: 'say',
+    options: { text, voice: VOICE_ID, output: 'file', format },
+  });
   expect(content).toMatch(/^Here is/);
   return { file: fileOf(handle), content };
 }
 
 async function sayInVoice(text: string) {
   h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'say', options: { text, voice: VOICE_ID } });
+  const { handle } = await runCommand(h, {
+    guildId: GUILD,
+    userId: SPEAKER,
+    name: 'say',
+    options: { text, voice: VOICE_ID },
+  });
   const done = await handle.waitFor((r) => /^(Spoke|The voice|Something)/.test(r.content ?? ''), 20_000);
   expect(done.content).toMatch(/^Spoke/);
   return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
@@ -109,16 +119,19 @@ describe('WAV header forms: the file posted has exact sizes and the reply its tr
 });
 
 describe('sample rates other than 24 kHz', () => {
-  it.each([16_000, 22_050, 44_100, 48_000])('%d Hz: heard at the right pitch and length, and posted with that rate', async (sampleRate) => {
-    h.sandbox.setVariants({ sampleRate });
-    await expectHeardRight(fresh(`Heard at ${sampleRate}`));
-    const text = fresh(`Posted at ${sampleRate}`);
-    const { file } = await sayAsFile(text);
-    expectExactWav(file.data);
-    const info = await analyseClip(file.data);
-    expect(info.sampleRate).toBe(sampleRate);
-    expect(Math.abs(info.durationSeconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.01);
-  });
+  it.each([16_000, 22_050, 44_100, 48_000])(
+    '%d Hz: heard at the right pitch and length, and posted with that rate',
+    async (sampleRate) => {
+      h.sandbox.setVariants({ sampleRate });
+      await expectHeardRight(fresh(`Heard at ${sampleRate}`));
+      const text = fresh(`Posted at ${sampleRate}`);
+      const { file } = await sayAsFile(text);
+      expectExactWav(file.data);
+      const info = await analyseClip(file.data);
+      expect(info.sampleRate).toBe(sampleRate);
+      expect(Math.abs(info.durationSeconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.01);
+    },
+  );
 });
 
 describe('content types and transfer', () => {
@@ -143,72 +156,103 @@ describe('content types and transfer', () => {
 });
 
 describe('damaged MP3 from the service', () => {
-  it.each(['cut-last-frame', 'xing-overcounts'] as const)('%s: the file posted is whole, and the reply states its true length', async (mp3Damage) => {
-    h.sandbox.setVariants({ mp3Damage });
-    const text = fresh(`An MP3 that arrives ${mp3Damage}`);
-    const { file, content } = await sayAsFile(text, 'mp3');
-    const info = await analyseClip(file.data);
-    expect(info.format).toBe('mp3');
-    expect(info.truncated).toBe(false);
-    expect(Math.abs(statedSeconds(content) - info.durationSeconds)).toBeLessThanOrEqual(0.05);
-    // What arrived is shorter than the text's audio (by at most a few frames), never longer.
-    expect(info.durationSeconds).toBeLessThanOrEqual(h.sandbox.expectedDurationSeconds(text) + 0.06);
-    expect(info.durationSeconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.2);
-  });
+  it.each(['cut-last-frame', 'xing-overcounts'] as const)(
+    '%s: the file posted is whole, and the reply states its true length',
+    async (mp3Damage) => {
+      h.sandbox.setVariants({ mp3Damage });
+      const text = fresh(`An MP3 that arrives ${mp3Damage}`);
+      const { file, content } = await sayAsFile(text, 'mp3');
+      const info = await analyseClip(file.data);
+      expect(info.format).toBe('mp3');
+      expect(info.truncated).toBe(false);
+      expect(Math.abs(statedSeconds(content) - info.durationSeconds)).toBeLessThanOrEqual(0.05);
+      // What arrived is shorter than the text's audio (by at most a few frames), never longer.
+      expect(info.durationSeconds).toBeLessThanOrEqual(h.sandbox.expectedDurationSeconds(text) + 0.06);
+      expect(info.durationSeconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.2);
+    },
+  );
 });
 
 describe('voice clone answers', () => {
   const PITCH = 175;
-  const clip = () => Buffer.from(encodeWav(toneSamples({ pitchHz: PITCH, seconds: 3.5, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
-  it.each(['audio', 'json', 'empty', 'json-only'] as const)('%s body: the voice is saved and its first line heard in it', async (cloneBody) => {
-    h.sandbox.setVariants({ cloneBody });
-    h.discord.clearAudio(GUILD);
-    const text = fresh('My new voice');
-    const { handle } = await runCommand(h, {
-      guildId: GUILD,
-      userId: SPEAKER,
-      name: 'clone',
-      options: { text, name: `variant-${cloneBody}`, consent: true },
-      attachments: [{ option: 'audio', data: clip(), filename: 'me.wav', contentType: 'audio/wav' }],
-    });
-    const done = await handle.waitFor((r) => /^(Spoke|The|Something)/.test(r.content ?? ''), 20_000);
-    expect(done.content).toMatch(/^Spoke/);
-    const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
-    const cloned = h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone' && r.status === 200).at(-1)?.clonedVoiceId ?? '';
-    expect(Math.abs((pitchOf(heard) ?? 0) - (h.sandbox.voicePitchHz(cloned) ?? 0))).toBeLessThan(4);
-    expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.15);
-    // Audio in the clone's answer is spoken as it is; JSON or nothing costs one more request, for the same text.
-    const followUps = h.sandbox.requests.filter((r) => r.endpoint === 'tts' && r.voice === cloned).length;
-    expect(followUps).toBe(cloneBody === 'audio' ? 0 : 1);
-  });
+  const clip = () =>
+    Buffer.from(
+      encodeWav(toneSamples({ pitchHz: PITCH, seconds: 3.5, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'),
+    );
+  it.each(['audio', 'json', 'empty', 'json-only'] as const)(
+    '%s body: the voice is saved and its first line heard in it',
+    async (cloneBody) => {
+      h.sandbox.setVariants({ cloneBody });
+      h.discord.clearAudio(GUILD);
+      const text = fresh('My new voice');
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: SPEAKER,
+        name: 'clone',
+        options: { text, name: `variant-${cloneBody}`, consent: true },
+        attachments: [{ option: 'audio', data: clip(), filename: 'me.wav', contentType: 'audio/wav' }],
+      });
+      const done = await handle.waitFor((r) => /^(Spoke|The|Something)/.test(r.content ?? ''), 20_000);
+      expect(done.content).toMatch(/^Spoke/);
+      const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
+      const cloned =
+        h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone' && r.status === 200).at(-1)?.clonedVoiceId ?? '';
+      expect(Math.abs((pitchOf(heard) ?? 0) - (h.sandbox.voicePitchHz(cloned) ?? 0))).toBeLessThan(4);
+      expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.15);
+      // Audio in the clone's answer is spoken as it is; JSON or nothing costs one more request, for the same text.
+      const followUps = h.sandbox.requests.filter((r) => r.endpoint === 'tts' && r.voice === cloned).length;
+      expect(followUps).toBe(cloneBody === 'audio' ? 0 : 1);
+    },
+  );
 });
 
 describe('error bodies', () => {
-  it.each(['json', 'html', 'text'] as const)('%s: an unknown voice is refused with the service\'s own words', async (errorBody) => {
-    h.sandbox.setVariants({ errorBody });
-    const { content } = await runCommand(h, { guildId: GUILD, userId: WRITER, name: 'say', options: { text: fresh('Nobody speaks'), voice: 'voice-b-en-f-99', output: 'file' } });
-    expect(content).toContain('The voice service refused this request');
-    expect(content).toContain('unknown voice: voice-b-en-f-99');
-    expect(content).not.toMatch(/<\/?[a-z]+>/i);
-  });
+  it.each(['json', 'html', 'text'] as const)(
+    "%s: an unknown voice is refused with the service's own words",
+    async (errorBody) => {
+      h.sandbox.setVariants({ errorBody });
+      const { content } = await runCommand(h, {
+        guildId: GUILD,
+        userId: WRITER,
+        name: 'say',
+        options: { text: fresh('Nobody speaks'), voice: 'voice-b-en-f-99', output: 'file' },
+      });
+      expect(content).toContain('The voice service refused this request');
+      expect(content).toContain('unknown voice: voice-b-en-f-99');
+      expect(content).not.toMatch(/<\/?[a-z]+>/i);
+    },
+  );
 
   it('empty: an unknown voice is still refused as a bad request, with its status', async () => {
     h.sandbox.setVariants({ errorBody: 'empty' });
-    const { content } = await runCommand(h, { guildId: GUILD, userId: WRITER, name: 'say', options: { text: fresh('Nobody at all'), voice: 'voice-b-en-f-98', output: 'file' } });
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: WRITER,
+      name: 'say',
+      options: { text: fresh('Nobody at all'), voice: 'voice-b-en-f-98', output: 'file' },
+    });
     expect(content).toContain('The voice service refused this request');
     expect(content).toContain('HTTP 400');
   });
 
-  it.each(['html', 'empty'] as const)('%s: a deactivated key is named as the cause, and nothing is spent', async (errorBody) => {
-    h.sandbox.setVariants({ errorBody });
-    h.sandbox.setKeyActive(h.apiKey, false);
-    try {
-      const billed = h.sandbox.charactersBilled();
-      const { content } = await runCommand(h, { guildId: GUILD, userId: WRITER, name: 'say', options: { text: fresh('Locked out'), voice: VOICE_ID, output: 'file' } });
-      expect(content).toContain('Voice API key is invalid or deactivated');
-      expect(h.sandbox.charactersBilled()).toBe(billed);
-    } finally {
-      h.sandbox.setKeyActive(h.apiKey, true);
-    }
-  });
+  it.each(['html', 'empty'] as const)(
+    '%s: a deactivated key is named as the cause, and nothing is spent',
+    async (errorBody) => {
+      h.sandbox.setVariants({ errorBody });
+      h.sandbox.setKeyActive(h.apiKey, false);
+      try {
+        const billed = h.sandbox.charactersBilled();
+        const { content } = await runCommand(h, {
+          guildId: GUILD,
+          userId: WRITER,
+          name: 'say',
+          options: { text: fresh('Locked out'), voice: VOICE_ID, output: 'file' },
+        });
+        expect(content).toContain('Voice API key is invalid or deactivated');
+        expect(h.sandbox.charactersBilled()).toBe(billed);
+      } finally {
+        h.sandbox.setKeyActive(h.apiKey, true);
+      }
+    },
+  );
 });

@@ -20,7 +20,15 @@ const guild = (id: string, n: number): FakeGuildSpec => ({
   textChannelId: `21000000000000000${n}`,
   voiceChannels: [{ id: `22000000000000000${n}`, name: 'general' }],
   // Manage Server: /usage shows them the whole bot's figures, which plain members do not see.
-  members: [{ id: `30000000000000000${n}`, username: `member${n}`, voiceChannelId: `22000000000000000${n}`, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild }],
+  members: [
+    {
+      id: `30000000000000000${n}`,
+      username: `member${n}`,
+      voiceChannelId: `22000000000000000${n}`,
+      locale: 'en-US',
+      permissions: PermissionFlagsBits.ManageGuild,
+    },
+  ],
 });
 const G0 = guild('200000000000000002', 0);
 const G1 = guild('200000000004194306', 1);
@@ -41,17 +49,35 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   const h = () => ({ discord }) as unknown as Harness;
   /** A /say and its outcome: spoken, or refused (not the progress replies "Speaking in…" and "Queued…"). */
   const say = async (g: FakeGuildSpec, text: string, voice = 'voice-b-en-f-01') => {
-    const handle = await discord.command({ guildId: g.id, userId: member(g), name: 'say', options: [{ name: 'text', value: text }, { name: 'voice', value: voice }] });
-    const final = await handle.waitFor((r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content), 30_000);
+    const handle = await discord.command({
+      guildId: g.id,
+      userId: member(g),
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: voice },
+      ],
+    });
+    const final = await handle.waitFor(
+      (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking in|Queued)/.test(r.content),
+      30_000,
+    );
     return final.content ?? '';
   };
-  const shardLine = (message: string, shard: number) => (l: LogLine) => l['msg'] === message && l['shard'] === shard && l['role'] === 'shard-manager';
+  const shardLine = (message: string, shard: number) => (l: LogLine) =>
+    l['msg'] === message && l['shard'] === shard && l['role'] === 'shard-manager';
 
   beforeAll(async () => {
     pg = postgresBackend();
     store = await pg.open();
     token = fakeToken();
-    discord = await FakeDiscord.start({ token, applicationId: APP_ID, guilds: [G0, G1], shards: 2, log: () => undefined });
+    discord = await FakeDiscord.start({
+      token,
+      applicationId: APP_ID,
+      guilds: [G0, G1],
+      shards: 2,
+      log: () => undefined,
+    });
     sandbox = await startSandbox({ pacing: { realtimeFactor: 0 } });
     metricsPort = await freePortRun(2);
     bot = startBotProcess({
@@ -94,7 +120,9 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     // manager still heard it was ready (src/shard/ready.ts). A shard respawned by another test started twice.
     for (const shard of [0, 1]) {
       const starts = bot.lines.filter(shardLine('shard process started', shard)).length;
-      expect(bot.lines.filter((l) => l['code'] === 'autoread-intent-missing' && l['shard'] === shard)).toHaveLength(starts);
+      expect(bot.lines.filter((l) => l['code'] === 'autoread-intent-missing' && l['shard'] === shard)).toHaveLength(
+        starts,
+      );
       expect(bot.lines.filter(shardLine('shard ready', shard))).toHaveLength(starts);
     }
     // The secrets went through the environment: nothing printed them.
@@ -104,10 +132,12 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
 
   it('/usage says the same about the whole bot from either shard', async () => {
     expect(await say(G0, 'Counted once on shard zero.')).toMatch(/^Spoke/);
-    const lines = await Promise.all([G0, G1].map(async (g) => {
-      const { content } = await runCommand(h(), { guildId: g.id, userId: member(g), name: 'usage' });
-      return content.split('\n').find((l) => l.startsWith('Whole bot:'));
-    }));
+    const lines = await Promise.all(
+      [G0, G1].map(async (g) => {
+        const { content } = await runCommand(h(), { guildId: g.id, userId: member(g), name: 'usage' });
+        return content.split('\n').find((l) => l.startsWith('Whole bot:'));
+      }),
+    );
     expect(lines[0]).toMatch(/SayBot sent [1-9]/);
     expect(lines[1]).toBe(lines[0]);
   });
@@ -134,7 +164,13 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     await store.budgets.set(G0.id, { guildMonthlyChars: limit }, 'test');
     try {
       // This test process plays another shard with a request under way in the same guild.
-      const held = await store.budgets.hold({ guildId: G0.id, userId: member(G0), characters: 10, limits: { guildMonthlyChars: limit }, ttlMs: 60_000 });
+      const held = await store.budgets.hold({
+        guildId: G0.id,
+        userId: member(G0),
+        characters: 10,
+        limits: { guildMonthlyChars: limit },
+        ttlMs: 60_000,
+      });
       if (held.status !== 'held') throw new Error('the other process could not hold its characters');
       expect(await say(G0, text)).toMatch(/^This server's monthly budget is/);
       await store.budgets.release(held.token);
@@ -155,13 +191,24 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   }, 40_000);
 
   async function usedUpMonth(): Promise<void> {
-    sandbox.injectFault({ kind: 'response', status: 429, endpoint: 'tts', body: JSON.stringify({ error: { message: 'Monthly character quota exceeded' } }), headers: { 'X-RateLimit-Limit': '300000', 'X-RateLimit-Remaining': '0' } });
+    sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      endpoint: 'tts',
+      body: JSON.stringify({ error: { message: 'Monthly character quota exceeded' } }),
+      headers: { 'X-RateLimit-Limit': '300000', 'X-RateLimit-Remaining': '0' },
+    });
     expect(await say(G0, 'This one meets the used-up quota.')).toMatch(/used up/);
     expect((await store.quota.get()).exhausted).toBeDefined();
 
     // Shard 0's next request is the probe; its answer is slow to come, so it holds the turn meanwhile.
     sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 8000, endpoint: 'tts' });
-    const probe = await discord.command({ guildId: G0.id, userId: member(G0), name: 'say', options: [{ name: 'text', value: 'Is the quota back?' }] });
+    const probe = await discord.command({
+      guildId: G0.id,
+      userId: member(G0),
+      name: 'say',
+      options: [{ name: 'text', value: 'Is the quota back?' }],
+    });
     await probe.waitFor((r) => r.kind === 'callback', 10_000); // deferred: its checks passed, it is the probe
     expect(await say(G1, 'Shard one waits its turn.', 'voice-b-en-m-01')).toMatch(/Another request is checking/);
     expect(sandbox.requests.filter((r) => r.voice === 'voice-b-en-m-01')).toEqual([]);

@@ -11,7 +11,11 @@ import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { LOUNGE, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
 
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
+const guilds = defaultGuilds().map((g) => ({
+  ...g,
+  everyonePermissions: WITH_VOICE_MESSAGES,
+  botPermissions: WITH_VOICE_MESSAGES,
+}));
 const seoul = guilds[0] as (typeof guilds)[number];
 const SERVER_VOICE = 'voice-b-ko-f-01'; // the built-in voice of a Korean server
 
@@ -23,8 +27,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-const privately = (handle: InteractionHandle) => ((handle.responses[0]?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
-const apiTexts = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text);
+const privately = (handle: InteractionHandle) =>
+  ((handle.responses[0]?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const apiTexts = (from: number) =>
+  h.sandbox.requests
+    .slice(from)
+    .filter((r) => r.endpoint === 'tts')
+    .map((r) => r.text);
 
 /** A message with a mention and a URL, written by a member in the other room. */
 function chosenMessage(words: string): FakeMessageCommandInput['message'] {
@@ -36,17 +45,23 @@ function chosenMessage(words: string): FakeMessageCommandInput['message'] {
 }
 
 /** Uses Speak and waits for the response that ends it (not the defer, not "Speaking…"). */
-async function speak(userId: string, message: FakeMessageCommandInput['message'], done: (r: InteractionResponse) => boolean): Promise<{ handle: InteractionHandle; reply: InteractionResponse }> {
+async function speak(
+  userId: string,
+  message: FakeMessageCommandInput['message'],
+  done: (r: InteractionResponse) => boolean,
+): Promise<{ handle: InteractionHandle; reply: InteractionResponse }> {
   const handle = await h.discord.messageCommand({ guildId: seoul.id, userId, name: 'Speak', message });
   const reply = await handle.waitFor((r) => r.kind !== 'delete' && done(r), 20_000);
   return { handle, reply };
 }
 
 describe('Speak', () => {
-  it('speaks the chosen message cleaned like auto-read (a mention by name, a URL as a link word) in the member\'s voice channel', async () => {
+  it("speaks the chosen message cleaned like auto-read (a mention by name, a URL as a link word) in the member's voice channel", async () => {
     h.discord.clearAudio(seoul.id);
     const before = h.sandbox.requests.length;
-    const { handle, reply } = await speak(MINJI, chosenMessage('이거 봐'), (r) => (r.content ?? '').includes('말했습니다'));
+    const { handle, reply } = await speak(MINJI, chosenMessage('이거 봐'), (r) =>
+      (r.content ?? '').includes('말했습니다'),
+    );
     expect(apiTexts(before)).toEqual(['이거 봐 Dana youtube.com 링크']);
     expect(reply.content).toContain(SERVER_VOICE);
     expect(privately(handle)).toBe(true);
@@ -56,12 +71,20 @@ describe('Speak', () => {
     for (const r of handle.responses) expect(r.mentioned).toEqual({ users: [], roles: [], everyone: false });
   });
 
-  it('speaks with the member\'s own voice (/myvoice) over the server\'s', async () => {
+  it("speaks with the member's own voice (/myvoice) over the server's", async () => {
     const mine = 'voice-b-en-m-02';
     try {
-      await runCommand(h, { guildId: seoul.id, userId: MINJI, name: 'myvoice', subcommand: 'set', options: { voice: mine } });
+      await runCommand(h, {
+        guildId: seoul.id,
+        userId: MINJI,
+        name: 'myvoice',
+        subcommand: 'set',
+        options: { voice: mine },
+      });
       h.discord.clearAudio(seoul.id);
-      const { reply } = await speak(MINJI, chosenMessage('내 목소리로'), (r) => (r.content ?? '').includes('말했습니다'));
+      const { reply } = await speak(MINJI, chosenMessage('내 목소리로'), (r) =>
+        (r.content ?? '').includes('말했습니다'),
+      );
       expect(reply.content).toContain(mine);
       const heard = await h.discord.waitForAudio(seoul.id, { minSeconds: 0.5 });
       expect(Math.abs((pitchOf(heard) ?? 0) - (h.sandbox.voicePitchHz(mine) ?? -1))).toBeLessThan(4);
@@ -70,7 +93,7 @@ describe('Speak', () => {
     }
   });
 
-  it('answers a member outside voice with a voice message as the menu\'s own public response, shown as theirs', async () => {
+  it("answers a member outside voice with a voice message as the menu's own public response, shown as theirs", async () => {
     const from = h.discord.channelMessages(seoul.textChannelId).length;
     const before = h.sandbox.requests.length;
     const { handle, reply } = await speak(OUTSIDE, chosenMessage('음성 메시지로'), (r) => r.files.length > 0);
@@ -86,9 +109,15 @@ describe('Speak', () => {
     expect(Math.abs((heard.pitchHz ?? 0) - (h.sandbox.voicePitchHz(SERVER_VOICE) ?? -1))).toBeLessThan(4);
   });
 
-  it('follows the member\'s outside-voice default: a file when they chose files', async () => {
+  it("follows the member's outside-voice default: a file when they chose files", async () => {
     try {
-      await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'output', subcommand: 'me', options: { outside_voice: 'file' } });
+      await runCommand(h, {
+        guildId: seoul.id,
+        userId: OUTSIDE,
+        name: 'output',
+        subcommand: 'me',
+        options: { outside_voice: 'file' },
+      });
       const from = h.discord.channelMessages(seoul.textChannelId).length;
       const { handle, reply } = await speak(OUTSIDE, chosenMessage('파일로'), (r) => r.content !== undefined);
       expect(reply.files).toHaveLength(1);
@@ -96,13 +125,23 @@ describe('Speak', () => {
       expect(privately(handle)).toBe(true);
       expect(h.discord.channelMessages(seoul.textChannelId).slice(from)).toHaveLength(0);
     } finally {
-      await runCommand(h, { guildId: seoul.id, userId: OUTSIDE, name: 'output', subcommand: 'me', options: { outside_voice: 'reset' } });
+      await runCommand(h, {
+        guildId: seoul.id,
+        userId: OUTSIDE,
+        name: 'output',
+        subcommand: 'me',
+        options: { outside_voice: 'reset' },
+      });
     }
   });
 
   it('says privately when the message has nothing to read, and sends nothing to the API', async () => {
     const before = h.sandbox.requests.length;
-    const { handle, reply } = await speak(OUTSIDE, { author: { id: MINJI, username: 'minji' }, content: '😂😂 **' }, (r) => r.content !== undefined);
+    const { handle, reply } = await speak(
+      OUTSIDE,
+      { author: { id: MINJI, username: 'minji' }, content: '😂😂 **' },
+      (r) => r.content !== undefined,
+    );
     expect(reply.content).toBe(t('ko', 'speak.nothing'));
     expect(privately(handle)).toBe(true);
     expect(h.sandbox.requests.length).toBe(before);

@@ -8,13 +8,25 @@ import { analyseClip } from '../../src/audio/analysis/clip.ts';
 import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
-import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import {
+  defaultGuilds,
+  loudnessOf,
+  numberValue,
+  pitchOf,
+  runCommand,
+  startHarness,
+  type Harness,
+} from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { ALICE } from '../support/world.ts';
 
 // As on Discord, where @everyone may send voice messages by default; the bot's own role too.
 const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({ ...g, everyonePermissions: WITH_VOICE_MESSAGES, botPermissions: WITH_VOICE_MESSAGES }));
+const guilds = defaultGuilds().map((g) => ({
+  ...g,
+  everyonePermissions: WITH_VOICE_MESSAGES,
+  botPermissions: WITH_VOICE_MESSAGES,
+}));
 const london = guilds[1] as (typeof guilds)[number];
 const VOICE = 'voice-b-en-m-01';
 
@@ -33,7 +45,8 @@ const ttsCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => 
  */
 const longText = (characters: number) => {
   let text = '';
-  for (let i = 1; text.length < characters; i++) text += `Sentence ${i} of a ${characters}-character text that takes several requests. `;
+  for (let i = 1; text.length < characters; i++)
+    text += `Sentence ${i} of a ${characters}-character text that takes several requests. `;
   return `${text.slice(0, characters - 1).trimEnd()}.`;
 };
 
@@ -45,18 +58,30 @@ describe('speed and volume', () => {
     const before = h.sandbox.requests.length;
     const billedBefore = h.sandbox.charactersBilled();
     h.discord.clearAudio(london.id);
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, speed: numberValue(1.5) } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, speed: numberValue(1.5) },
+    });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(Math.abs(heard.seconds - expected / 1.5)).toBeLessThan(0.1);
     expect(Math.abs((pitchOf(heard) ?? 0) - pitch)).toBeLessThan(4);
     expect(ttsCalls(before)).toHaveLength(1);
 
-    const slower = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, speed: numberValue(0.75), output: 'file' } });
+    const slower = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, speed: numberValue(0.75), output: 'file' },
+    });
     const file = slower.handle.responses.find((r) => r.files.length > 0)?.files[0];
     const info = await analyseClip(file?.data ?? Buffer.alloc(0));
     expect(Math.abs(info.durationSeconds - expected / 0.75)).toBeLessThan(0.05);
-    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch)).toBeLessThan(4);
+    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch)).toBeLessThan(
+      4,
+    );
     expect(ttsCalls(before)).toHaveLength(1);
     expect(h.sandbox.charactersBilled() - billedBefore).toBe(text.length);
   });
@@ -67,7 +92,12 @@ describe('speed and volume', () => {
     const loudness: number[] = [];
     for (const volume of [0, -12]) {
       h.discord.clearAudio(london.id);
-      const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'emote', options: { text, exaggeration: numberValue(0.5), volume: numberValue(volume) } });
+      const { handle } = await runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'emote',
+        options: { text, exaggeration: numberValue(0.5), volume: numberValue(volume) },
+      });
       await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
       loudness.push(loudnessOf(await h.discord.waitForAudio(london.id, { minSeconds: 0.5 })));
     }
@@ -77,7 +107,12 @@ describe('speed and volume', () => {
 
   it('refuses a speed outside 0.5..2 privately, before any API call', async () => {
     const before = h.sandbox.requests.length;
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Too fast.', speed: numberValue(3) } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Too fast.', speed: numberValue(3) },
+    });
     expect(content).toContain('Speed must be a number from 0.5 to 2');
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(h.sandbox.requests.length).toBe(before);
@@ -88,7 +123,12 @@ describe('one file per request', () => {
   it('a 3,300-character /say output:file is several paid requests posted as ONE valid WAV as long as its parts', async () => {
     const text = longText(3300);
     const before = h.sandbox.requests.length;
-    const { handle, content } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, output: 'file' } });
+    const { handle, content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, output: 'file' },
+    });
     expect(content).toMatch(/Here is `voice-b-en-m-01`, \d+\.\d s \(wav\)/);
     const calls = ttsCalls(before);
     expect(calls.length).toBeGreaterThanOrEqual(4);
@@ -110,11 +150,21 @@ describe('one file per request', () => {
     // This text's WAV is over Discord's 10 MiB: 24 kHz, 16-bit, mono.
     expect(h.sandbox.expectedDurationSeconds(text) * 48_000).toBeGreaterThan(ATTACHMENT_SIZE_LIMIT);
     const from = h.discord.channelMessages(london.textChannelId).length;
-    const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text, voice: VOICE, output: 'file' } });
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, output: 'file' },
+    });
     const reply = await handle.waitForFinal(60_000);
-    expect(reply.content).toMatch(/The WAV file would be 1\d\.\d MB, over the 10\.0 MB Discord takes here, so I posted it as a voice message instead/);
+    expect(reply.content).toMatch(
+      /The WAV file would be 1\d\.\d MB, over the 10\.0 MB Discord takes here, so I posted it as a voice message instead/,
+    );
     expect(handle.responses.flatMap((r) => r.files)).toHaveLength(0);
-    const posted = h.discord.channelMessages(london.textChannelId).slice(from).filter((m) => ((Number(m.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0);
+    const posted = h.discord
+      .channelMessages(london.textChannelId)
+      .slice(from)
+      .filter((m) => ((Number(m.message.flags) || 0) & MessageFlags.IsVoiceMessage) !== 0);
     expect(posted).toHaveLength(1);
     const heard = await hearVoiceMessage(posted[0]?.files[0]?.data ?? Buffer.alloc(0));
     expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.5);

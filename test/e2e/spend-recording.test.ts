@@ -12,7 +12,9 @@ const MEMBER = '300000000000000991';
 const VOICE_ID = 'voice-b-ko-f-01';
 
 const guilds: FakeGuildSpec[] = [
-  oneRoomGuild(GUILD, 'Full disk', { text: '210000000000000099', voice: '220000000000000099' }, [{ id: MEMBER, username: 'member', locale: 'en-US' }]),
+  oneRoomGuild(GUILD, 'Full disk', { text: '210000000000000099', voice: '220000000000000099' }, [
+    { id: MEMBER, username: 'member', locale: 'en-US' },
+  ]),
 ];
 
 /** Whether the store refuses writes of spends now, as a full disk would. */
@@ -28,8 +30,14 @@ afterAll(async () => {
   await h?.close();
 });
 
-const sayFile = (text: string) => runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', options: { text, voice: VOICE_ID, output: 'file' } });
-const spentShown = async () => Number(/This server: ([\d,]+) characters spent/.exec((await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'usage' })).content)?.[1]?.replace(/,/g, '') ?? 'NaN');
+const sayFile = (text: string) =>
+  runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', options: { text, voice: VOICE_ID, output: 'file' } });
+const spentShown = async () =>
+  Number(
+    /This server: ([\d,]+) characters spent/
+      .exec((await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'usage' })).content)?.[1]
+      ?.replace(/,/g, '') ?? 'NaN',
+  );
 
 describe('a spend that cannot be recorded', () => {
   it('stops spending with a clear message until the store takes writes again; every billed character is then counted', async () => {

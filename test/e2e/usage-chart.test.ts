@@ -29,7 +29,8 @@ const wrapStore = (store: Store): Store => {
   const spends = new Proxy(store.spends, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
-      if (property === 'monthBreakdown' && breakdownFails) return () => Promise.reject(new Error('connection terminated'));
+      if (property === 'monthBreakdown' && breakdownFails)
+        return () => Promise.reject(new Error('connection terminated'));
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
@@ -47,15 +48,50 @@ const NOW = new Date('2025-03-17T12:00:00Z');
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ guilds, wrapStore, now: () => NOW, env: { BUDGET_BOT_MONTHLY_CHARS: '250000' }, discord: { applicationOwnerId: CAROL } });
+  h = await startHarness({
+    guilds,
+    wrapStore,
+    now: () => NOW,
+    env: { BUDGET_BOT_MONTHLY_CHARS: '250000' },
+    discord: { applicationOwnerId: CAROL },
+  });
   await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'budget', options: { server_monthly_chars: 5_000 } });
-  const entries = async () => (await readdir(h.cacheDir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.sbc')).length;
+  const entries = async () =>
+    (await readdir(h.cacheDir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.sbc'))
+      .length;
   // Bob spends 54 characters; Alice spends 3 and is then served Bob's text from the cache (54 saved, not spent).
   const bobText = 'Bob has a good deal more to say than anyone else here.';
-  expect((await runCommand(h, { guildId: GUILD, userId: BOB, name: 'say', options: { text: bobText, voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
+  expect(
+    (
+      await runCommand(h, {
+        guildId: GUILD,
+        userId: BOB,
+        name: 'say',
+        options: { text: bobText, voice: VOICE_ID, output: 'file' },
+      })
+    ).content,
+  ).toMatch(/^Here is/);
   await vi.waitFor(async () => expect(await entries()).toBe(1), { timeout: 5_000 });
-  expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: 'Hi.', voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
-  expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'say', options: { text: bobText, voice: VOICE_ID, output: 'file' } })).content).toMatch(/^Here is/);
+  expect(
+    (
+      await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'Hi.', voice: VOICE_ID, output: 'file' },
+      })
+    ).content,
+  ).toMatch(/^Here is/);
+  expect(
+    (
+      await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'say',
+        options: { text: bobText, voice: VOICE_ID, output: 'file' },
+      })
+    ).content,
+  ).toMatch(/^Here is/);
 });
 afterAll(async () => {
   await h?.close();
@@ -70,34 +106,45 @@ const memberBar = (png: ReturnType<typeof decodePng>, rank: number, fraction: nu
 };
 
 /** The bot's usage-chart-failed log lines so far: tests compare before and after, as they run in any order. */
-const chartFailures = (): string[] => h.logs().split('\n').filter((line) => line.includes('usage-chart-failed'));
+const chartFailures = (): string[] =>
+  h
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes('usage-chart-failed'));
 
 describe('/usage chart', () => {
-  it.each(['en-US', 'ko', 'ja'])('attaches a PNG of the month to the private reply (%s): bars per day, top members', async (locale) => {
-    const failuresBefore = chartFailures().length;
-    const { handle, content } = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'usage', locale });
-    const reply = handle.responses.at(-1);
-    expect((reply?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
-    expect(content.length).toBeGreaterThan(0); // the figures in words stay
-    expect(reply?.files.map((f) => f.name)).toEqual(['usage-2025-03.png']);
+  it.each(['en-US', 'ko', 'ja'])(
+    'attaches a PNG of the month to the private reply (%s): bars per day, top members',
+    async (locale) => {
+      const failuresBefore = chartFailures().length;
+      const { handle, content } = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'usage', locale });
+      const reply = handle.responses.at(-1);
+      expect((reply?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+      expect(content.length).toBeGreaterThan(0); // the figures in words stay
+      expect(reply?.files.map((f) => f.name)).toEqual(['usage-2025-03.png']);
 
-    const png = decodePng(reply?.files[0]?.data ?? Buffer.alloc(0));
-    expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
-    // Alice first (3 spent + 54 saved by the cache), Bob second (54, all spent: 54/57 of her bar), no third.
-    expect(memberBar(png, 1, 0.02)).toEqual(SPENT_BLUE);
-    expect(memberBar(png, 1, 0.6)).toEqual(SAVED_GREEN);
-    expect(memberBar(png, 2, 0.02)).toEqual(SPENT_BLUE);
-    expect(memberBar(png, 2, 0.9)).toEqual(SPENT_BLUE);
-    expect(memberBar(png, 2, 0.98)).not.toEqual(SPENT_BLUE);
-    expect(memberBar(png, 3, 0.5)).toEqual([255, 255, 255]);
-    // Today's bar: spent at its foot, saved on top; today is the only day with any.
-    const { left, right, bottom } = LAYOUT.daily;
-    const x = Math.round(left + ((right - left) / 31) * (17 - 0.5));
-    expect(pixelAt(png, x, bottom - 2).slice(0, 3)).toEqual(SPENT_BLUE);
-    const column = Array.from({ length: bottom - LAYOUT.daily.top }, (_, i) => pixelAt(png, x, bottom - i).slice(0, 3).join());
-    expect(column).toContain(SAVED_GREEN.join());
-    expect(chartFailures()).toHaveLength(failuresBefore);
-  });
+      const png = decodePng(reply?.files[0]?.data ?? Buffer.alloc(0));
+      expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
+      // Alice first (3 spent + 54 saved by the cache), Bob second (54, all spent: 54/57 of her bar), no third.
+      expect(memberBar(png, 1, 0.02)).toEqual(SPENT_BLUE);
+      expect(memberBar(png, 1, 0.6)).toEqual(SAVED_GREEN);
+      expect(memberBar(png, 2, 0.02)).toEqual(SPENT_BLUE);
+      expect(memberBar(png, 2, 0.9)).toEqual(SPENT_BLUE);
+      expect(memberBar(png, 2, 0.98)).not.toEqual(SPENT_BLUE);
+      expect(memberBar(png, 3, 0.5)).toEqual([255, 255, 255]);
+      // Today's bar: spent at its foot, saved on top; today is the only day with any.
+      const { left, right, bottom } = LAYOUT.daily;
+      const x = Math.round(left + ((right - left) / 31) * (17 - 0.5));
+      expect(pixelAt(png, x, bottom - 2).slice(0, 3)).toEqual(SPENT_BLUE);
+      const column = Array.from({ length: bottom - LAYOUT.daily.top }, (_, i) =>
+        pixelAt(png, x, bottom - i)
+          .slice(0, 3)
+          .join(),
+      );
+      expect(column).toContain(SAVED_GREEN.join());
+      expect(chartFailures()).toHaveLength(failuresBefore);
+    },
+  );
 
   it('still answers in words, without a picture, when the chart cannot be drawn, and logs it once', async () => {
     const failuresBefore = chartFailures().length;
@@ -127,7 +174,9 @@ describe('/usage figures', () => {
     expect(member).not.toContain('300,000');
     expect(member).not.toContain('250,000');
     expect(member).not.toContain('Bot-wide');
-    expect(member).toMatch(/^This server: 57 characters spent, 54 saved by the cache; monthly budget 5,000, 4,943 left\.$/m);
+    expect(member).toMatch(
+      /^This server: 57 characters spent, 54 saved by the cache; monthly budget 5,000, 4,943 left\.$/m,
+    );
     expect(member).toMatch(/^You today: 54 characters/m);
     // The application's owner is the operator: the plan's figures, without Manage Server.
     const operator = (await runCommand(h, { guildId: GUILD, userId: CAROL, name: 'usage' })).content;

@@ -28,15 +28,30 @@ afterEach(async () => {
 async function start(options: HarnessOptions & { registerForUsers: boolean }): Promise<Harness> {
   const { registerForUsers, ...rest } = options;
   harness = await startHarness({
-    guilds: [{ id: GUILD, name: 'Elsewhere', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }], members: [DANA, ERIN] }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Elsewhere',
+        textChannelId: TEXT,
+        voiceChannels: [{ id: VOICE, name: 'v' }],
+        members: [DANA, ERIN],
+      },
+    ],
     ...rest,
   });
   // Registered as `npm start` does, global (only global commands can be user-installed).
-  await deployCommands({ token: harness.token, clientId: APP_ID, apiBaseUrl: harness.discord.restUrl, commands: (await loadCommands()).values(), userInstall: registerForUsers });
+  await deployCommands({
+    token: harness.token,
+    clientId: APP_ID,
+    apiBaseUrl: harness.discord.restUrl,
+    commands: (await loadCommands()).values(),
+    userInstall: registerForUsers,
+  });
   return harness;
 }
 
-const registered = (h: Harness, name: string) => (h.discord.registeredCommands() as Array<Record<string, unknown>>).find((c) => c.name === name);
+const registered = (h: Harness, name: string) =>
+  (h.discord.registeredCommands() as Array<Record<string, unknown>>).find((c) => c.name === name);
 
 describe('user-installable app', () => {
   it('registers /say and /emote for user installs and private channels, and answers /say in a DM with a file', async () => {
@@ -47,7 +62,12 @@ describe('user-installable app', () => {
     // A server-only command stays installed to servers only.
     expect(registered(h, 'autoread')?.integration_types).toEqual([0]);
     const from = h.sandbox.requests.length;
-    const handle = await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: 'Hello from a DM.' }] });
+    const handle = await h.discord.privateCommand({
+      userId: DANA.id,
+      name: 'say',
+      context: 1,
+      options: [{ name: 'text', value: 'Hello from a DM.' }],
+    });
     const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
     expect(reply.content).toMatch(/^There is no voice channel here, so here is the audio as a file: /);
     expect(reply.files).toHaveLength(1);
@@ -55,7 +75,12 @@ describe('user-installable app', () => {
     expect(file?.name).toMatch(/\.(wav|mp3)$/);
     // A real audio file, the length the sandbox speaks for that text.
     expect(file?.data.subarray(0, 4).toString('latin1')).toMatch(/^(RIFF|ID3)/);
-    expect(h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text)).toEqual(['Hello from a DM.']);
+    expect(
+      h.sandbox.requests
+        .slice(from)
+        .filter((r) => r.endpoint === 'tts')
+        .map((r) => r.text),
+    ).toEqual(['Hello from a DM.']);
     expect(handle.problems).toEqual([]);
     // Never posted anywhere but the interaction: no channel message, no DM by another route.
     expect(h.discord.channelMessages()).toEqual([]);
@@ -63,16 +88,35 @@ describe('user-installable app', () => {
 
   it('answers /emote in a group DM with a file from the emotion endpoint', async () => {
     const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
-    const handle = await h.discord.privateCommand({ userId: ERIN.id, name: 'emote', context: 2, groupDm: true, locale: 'ko', options: [{ name: 'text', value: 'So happy!' }] });
+    const handle = await h.discord.privateCommand({
+      userId: ERIN.id,
+      name: 'emote',
+      context: 2,
+      groupDm: true,
+      locale: 'ko',
+      options: [{ name: 'text', value: 'So happy!' }],
+    });
     const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
-    expect(reply.content?.startsWith(t('ko', 'userInstall.file', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '')).toBe(true);
+    expect(
+      reply.content?.startsWith(
+        t('ko', 'userInstall.file', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '',
+      ),
+    ).toBe(true);
     expect(h.sandbox.requests.filter((r) => r.text === 'So happy!').map((r) => r.endpoint)).toEqual(['emotion-tts']);
   });
 
-  it("holds each user to their own daily budget outside servers, refused before anything is paid", async () => {
-    const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
+  it('holds each user to their own daily budget outside servers, refused before anything is paid', async () => {
+    const h = await start({
+      env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' },
+      registerForUsers: true,
+    });
     const say = async (userId: string, text: string) => {
-      const handle = await h.discord.privateCommand({ userId, name: 'say', context: 2, options: [{ name: 'text', value: text }] });
+      const handle = await h.discord.privateCommand({
+        userId,
+        name: 'say',
+        context: 2,
+        options: [{ name: 'text', value: text }],
+      });
       return handle.waitForFinal(20_000);
     };
     const first = await say(DANA.id, 'Twenty characters!!');
@@ -90,13 +134,25 @@ describe('user-installable app', () => {
   it('is not offered in DMs with USER_INSTALL=off, and a stale registration is answered with why, unpaid', async () => {
     const off = await start({ registerForUsers: false });
     expect(registered(off, 'say')?.integration_types ?? [0]).toEqual([0]);
-    await expect(off.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: 'hi' }] }))
-      .rejects.toThrow(/not offered to user installs/);
+    await expect(
+      off.discord.privateCommand({
+        userId: DANA.id,
+        name: 'say',
+        context: 1,
+        options: [{ name: 'text', value: 'hi' }],
+      }),
+    ).rejects.toThrow(/not offered to user installs/);
     await off.close();
     // Registered for users by an earlier start, then switched off: Discord still delivers it; SayBot refuses.
     const stale = await start({ registerForUsers: true });
     const from = stale.sandbox.requests.length;
-    const handle = await stale.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, locale: 'ja', options: [{ name: 'text', value: 'hi' }] });
+    const handle = await stale.discord.privateCommand({
+      userId: DANA.id,
+      name: 'say',
+      context: 1,
+      locale: 'ja',
+      options: [{ name: 'text', value: 'hi' }],
+    });
     const reply = await handle.waitForFinal(10_000);
     expect(reply.content).toBe(t('ja', 'userInstall.off'));
     expect(reply.files).toEqual([]);
@@ -104,10 +160,27 @@ describe('user-installable app', () => {
   });
 
   it('with an allow-list, answers only the users on it', async () => {
-    const h = await start({ env: { USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: DANA.id }, registerForUsers: true });
-    const refused = await (await h.discord.privateCommand({ userId: ERIN.id, name: 'say', context: 1, options: [{ name: 'text', value: 'hi' }] })).waitForFinal(10_000);
+    const h = await start({
+      env: { USER_INSTALL: 'allowlist', USER_INSTALL_ALLOWLIST: DANA.id },
+      registerForUsers: true,
+    });
+    const refused = await (
+      await h.discord.privateCommand({
+        userId: ERIN.id,
+        name: 'say',
+        context: 1,
+        options: [{ name: 'text', value: 'hi' }],
+      })
+    ).waitForFinal(10_000);
     expect(refused.content).toBe(t('en-US', 'userInstall.notAllowed'));
-    const allowed = await (await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: 'Hello.' }] })).waitForFinal(20_000);
+    const allowed = await (
+      await h.discord.privateCommand({
+        userId: DANA.id,
+        name: 'say',
+        context: 1,
+        options: [{ name: 'text', value: 'Hello.' }],
+      })
+    ).waitForFinal(20_000);
     expect(allowed.files).toHaveLength(1);
   });
   describe('as a voice message (output: voice-message)', () => {
@@ -115,7 +188,11 @@ describe('user-installable app', () => {
     const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
     const isVoiceMessage = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.IsVoiceMessage) !== 0;
     const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) !== 0;
-    const ttsTexts = (h: Harness, from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text);
+    const ttsTexts = (h: Harness, from: number) =>
+      h.sandbox.requests
+        .slice(from)
+        .filter((r) => r.endpoint === 'tts')
+        .map((r) => r.text);
 
     /** The voice message a user-install /say answered with: the deferral's flags, the one edit, the audio heard. */
     async function voiceMessageOf(h: Harness, handle: InteractionHandle, text: string): Promise<void> {
@@ -135,7 +212,15 @@ describe('user-installable app', () => {
     it('answers /say in a DM with a voice message as the response itself', async () => {
       const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
       const text = 'A voice message from a DM.';
-      const handle = await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 1, options: [{ name: 'text', value: text }, { name: 'output', value: 'voice-message' }] });
+      const handle = await h.discord.privateCommand({
+        userId: DANA.id,
+        name: 'say',
+        context: 1,
+        options: [
+          { name: 'text', value: text },
+          { name: 'output', value: 'voice-message' },
+        ],
+      });
       await voiceMessageOf(h, handle, text);
       expect(h.discord.channelMessages()).toEqual([]);
     });
@@ -144,22 +229,41 @@ describe('user-installable app', () => {
       const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
       const text = 'Hello from another server.';
       const handle = await h.discord.privateCommand({
-        userId: DANA.id, name: 'say', context: 0, guild: { id: FOREIGN, memberPermissions: WITH_VOICE_MESSAGES, everyonePermissions: WITH_VOICE_MESSAGES },
-        options: [{ name: 'text', value: text }, { name: 'output', value: 'voice-message' }],
+        userId: DANA.id,
+        name: 'say',
+        context: 0,
+        guild: { id: FOREIGN, memberPermissions: WITH_VOICE_MESSAGES, everyonePermissions: WITH_VOICE_MESSAGES },
+        options: [
+          { name: 'text', value: text },
+          { name: 'output', value: 'voice-message' },
+        ],
       });
       await voiceMessageOf(h, handle, text);
     });
 
-    it("in a server SayBot is not in, gives a member without Send Voice Messages the audio privately as a file, saying why", async () => {
+    it('in a server SayBot is not in, gives a member without Send Voice Messages the audio privately as a file, saying why', async () => {
       const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
       const handle = await h.discord.privateCommand({
-        userId: DANA.id, name: 'say', context: 0, locale: 'ja', guild: { id: FOREIGN, memberPermissions: DEFAULT_PERMISSIONS, everyonePermissions: DEFAULT_PERMISSIONS },
-        options: [{ name: 'text', value: 'Not for me here.' }, { name: 'output', value: 'voice-message' }],
+        userId: DANA.id,
+        name: 'say',
+        context: 0,
+        locale: 'ja',
+        guild: { id: FOREIGN, memberPermissions: DEFAULT_PERMISSIONS, everyonePermissions: DEFAULT_PERMISSIONS },
+        options: [
+          { name: 'text', value: 'Not for me here.' },
+          { name: 'output', value: 'voice-message' },
+        ],
       });
       const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
       expect(ephemeral(handle.responses[0]?.flags)).toBe(true);
-      expect(handle.responses.some((r) => isVoiceMessage(r.flags) || isVoiceMessage(r.message?.flags as number | undefined))).toBe(false);
-      expect(reply.content?.startsWith(t('ja', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).slice(0, 10))).toBe(true);
+      expect(
+        handle.responses.some((r) => isVoiceMessage(r.flags) || isVoiceMessage(r.message?.flags as number | undefined)),
+      ).toBe(false);
+      expect(
+        reply.content?.startsWith(
+          t('ja', 'voiceMessage.fallback.member-no-permission', { voice: '', seconds: '', format: '' }).slice(0, 10),
+        ),
+      ).toBe(true);
       expect(reply.files[0]?.name).toMatch(/\.ogg$/);
       expect(handle.problems).toEqual([]);
     });
@@ -169,9 +273,18 @@ describe('user-installable app', () => {
       const from = h.sandbox.requests.length;
       for (const output of ['voice-message', 'file']) {
         const handle = await h.discord.privateCommand({
-          userId: DANA.id, name: 'say', context: 0,
-          guild: { id: FOREIGN, memberPermissions: WITH_VOICE_MESSAGES, everyonePermissions: WITH_VOICE_MESSAGES & ~PermissionFlagsBits.AttachFiles },
-          options: [{ name: 'text', value: 'Nothing to attach.' }, { name: 'output', value: output }],
+          userId: DANA.id,
+          name: 'say',
+          context: 0,
+          guild: {
+            id: FOREIGN,
+            memberPermissions: WITH_VOICE_MESSAGES,
+            everyonePermissions: WITH_VOICE_MESSAGES & ~PermissionFlagsBits.AttachFiles,
+          },
+          options: [
+            { name: 'text', value: 'Nothing to attach.' },
+            { name: 'output', value: output },
+          ],
         });
         const reply = await handle.waitForFinal(10_000);
         expect(reply.content).toBe(t('en-US', 'userInstall.noAttachFiles'));
@@ -182,8 +295,21 @@ describe('user-installable app', () => {
 
     it('when Discord does not take the voice message, removes the public response and sends the file privately, saying why', async () => {
       const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
-      h.discord.refuse({ route: 'webhook-edit', status: 403, code: 50173, message: 'Cannot send voice messages in this channel' });
-      const handle = await h.discord.privateCommand({ userId: DANA.id, name: 'say', context: 2, options: [{ name: 'text', value: 'Refused.' }, { name: 'output', value: 'voice-message' }] });
+      h.discord.refuse({
+        route: 'webhook-edit',
+        status: 403,
+        code: 50173,
+        message: 'Cannot send voice messages in this channel',
+      });
+      const handle = await h.discord.privateCommand({
+        userId: DANA.id,
+        name: 'say',
+        context: 2,
+        options: [
+          { name: 'text', value: 'Refused.' },
+          { name: 'output', value: 'voice-message' },
+        ],
+      });
       const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
       expect(handle.responses.map((r) => r.kind)).toEqual(['callback', 'delete', 'follow-up']);
       expect(ephemeral(reply.flags)).toBe(true);
@@ -193,9 +319,18 @@ describe('user-installable app', () => {
   });
   describe('/usage and /privacy outside servers', () => {
     const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) !== 0;
-    const inDm = async (h: Harness, userId: string, name: string, sub?: string, extra: Partial<{ locale: string; context: 1 | 2 }> = {}) => {
+    const inDm = async (
+      h: Harness,
+      userId: string,
+      name: string,
+      sub?: string,
+      extra: Partial<{ locale: string; context: 1 | 2 }> = {},
+    ) => {
       const handle = await h.discord.privateCommand({
-        userId, name, context: extra.context ?? 1, ...(extra.locale === undefined ? {} : { locale: extra.locale }),
+        userId,
+        name,
+        context: extra.context ?? 1,
+        ...(extra.locale === undefined ? {} : { locale: extra.locale }),
         ...(sub === undefined ? {} : { options: [{ name: sub, type: 1, options: [] }] }),
       });
       const reply = await handle.waitForFinal(20_000);
@@ -203,20 +338,34 @@ describe('user-installable app', () => {
       return reply.content ?? '';
     };
     const say = async (h: Harness, userId: string, text: string) => {
-      const handle = await h.discord.privateCommand({ userId, name: 'say', context: 1, options: [{ name: 'text', value: text }] });
+      const handle = await h.discord.privateCommand({
+        userId,
+        name: 'say',
+        context: 1,
+        options: [{ name: 'text', value: text }],
+      });
       return handle.waitForFinal(20_000);
     };
 
     it('are registered for user installs only when USER_INSTALL is not off', async () => {
       const on = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
-      for (const name of ['usage', 'privacy']) expect(registered(on, name)).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+      for (const name of ['usage', 'privacy'])
+        expect(registered(on, name)).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
       await on.close();
       const off = await start({ registerForUsers: false });
       for (const name of ['usage', 'privacy']) expect(registered(off, name)?.integration_types ?? [0]).toEqual([0]);
     });
 
     it("/usage in a DM shows the user's own use outside servers, privately, against their daily budget and the shared one", async () => {
-      const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '100', BUDGET_GUILD_MONTHLY_CHARS: '1000', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
+      const h = await start({
+        env: {
+          USER_INSTALL: 'everyone',
+          BUDGET_MEMBER_DAILY_CHARS: '100',
+          BUDGET_GUILD_MONTHLY_CHARS: '1000',
+          BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+        },
+        registerForUsers: true,
+      });
       const text = 'Twenty characters!!';
       expect((await say(h, DANA.id, text)).files).toHaveLength(1);
       const dana = await inDm(h, DANA.id, 'usage');
@@ -229,10 +378,19 @@ describe('user-installable app', () => {
       expect(h.discord.channelMessages()).toEqual([]);
     });
 
-    it('/privacy in a DM shows and deletes the user\'s data outside servers, not a server\'s, and deleting does not reset the daily budget', async () => {
-      const h = await start({ env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' }, registerForUsers: true });
+    it("/privacy in a DM shows and deletes the user's data outside servers, not a server's, and deleting does not reset the daily budget", async () => {
+      const h = await start({
+        env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' },
+        registerForUsers: true,
+      });
       // Something of Dana's in a server SayBot is in, which a DM's /privacy must leave alone.
-      await runCommand(h, { guildId: GUILD, userId: DANA.id, name: 'myvoice', subcommand: 'set', options: { speed: 1.2 } });
+      await runCommand(h, {
+        guildId: GUILD,
+        userId: DANA.id,
+        name: 'myvoice',
+        subcommand: 'set',
+        options: { speed: 1.2 },
+      });
       expect(await inDm(h, DANA.id, 'privacy', 'show')).toBe(t('en-US', 'privacy.outside.none'));
       expect((await say(h, DANA.id, 'Twenty characters!!')).files).toHaveLength(1);
       const shown = await inDm(h, DANA.id, 'privacy', 'show');
@@ -243,7 +401,9 @@ describe('user-installable app', () => {
       expect(inPseudoGuild().length).toBeGreaterThan(0);
 
       const deleted = await inDm(h, DANA.id, 'privacy', 'delete', { locale: 'ko' });
-      expect(deleted).toMatch(new RegExp(`^${t('ko', 'privacy.outside.deleted', { deleted: '@', anonymised: '@' }).split('@')[0]}`));
+      expect(deleted).toMatch(
+        new RegExp(`^${t('ko', 'privacy.outside.deleted', { deleted: '@', anonymised: '@' }).split('@')[0]}`),
+      );
       expect(inPseudoGuild()).toEqual([]);
       expect(holding().map((r) => r.table)).toContain('member_defaults'); // the server's are not the DM's
       expect(await inDm(h, DANA.id, 'privacy', 'show')).toBe(t('en-US', 'privacy.outside.none'));

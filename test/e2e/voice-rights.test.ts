@@ -21,20 +21,24 @@ const LISTENER = { id: '300000000000000326', username: 'listener' }; // in the S
 const MANAGER = { id: '300000000000000327', username: 'manager' }; // Manage Server, in voice (auto-read)
 
 function guilds(): FakeGuildSpec[] {
-  return [{
-    id: GUILD, name: 'Rights', textChannelId: TEXT,
-    voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] }],
-    stageChannels: [{ id: STAGE, name: 'stage' }],
-    members: [
-      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...BOB, locale: 'en-US' },
-      { ...MOD, locale: 'en-US', permissions: P.MuteMembers },
-      { ...QUIET, voiceChannelId: VOICE, locale: 'en-US' },
-      { ...LISTENER, voiceChannelId: STAGE, locale: 'en-US' },
-      { ...MANAGER, voiceChannelId: VOICE, locale: 'en-US', permissions: P.ManageGuild },
-    ],
-  }];
+  return [
+    {
+      id: GUILD,
+      name: 'Rights',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] }],
+      stageChannels: [{ id: STAGE, name: 'stage' }],
+      members: [
+        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...BOB, locale: 'en-US' },
+        { ...MOD, locale: 'en-US', permissions: P.MuteMembers },
+        { ...QUIET, voiceChannelId: VOICE, locale: 'en-US' },
+        { ...LISTENER, voiceChannelId: STAGE, locale: 'en-US' },
+        { ...MANAGER, voiceChannelId: VOICE, locale: 'en-US', permissions: P.ManageGuild },
+      ],
+    },
+  ];
 }
 
 let h: Harness;
@@ -58,15 +62,22 @@ beforeEach(async () => {
   }
 });
 
-const isPrivate = (handle: InteractionHandle) => ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const isPrivate = (handle: InteractionHandle) =>
+  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text } });
 /** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"). */
-const reply = (handle: InteractionHandle, prefix: string) => handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 15_000);
+const reply = (handle: InteractionHandle, prefix: string) =>
+  handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 15_000);
 
 describe("the member's own voice rights", () => {
   it('refuses a server-muted member privately, for /say and for a reply\'s "Play in my voice channel", with nothing paid', async () => {
     // A file first (Alice not muted yet), whose "Play in my voice channel" she presses once muted.
-    const file = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: 'Muted soon.', output: 'file' } });
+    const file = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'Muted soon.', output: 'file' },
+    });
     const message = (await file.handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
     const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
     const play = rows[0]?.components[0]?.custom_id ?? '';
@@ -75,19 +86,31 @@ describe("the member's own voice rights", () => {
     const refused = await say(ALICE.id, 'I am muted.');
     expect(refused.content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
     expect(isPrivate(refused.handle)).toBe(true);
-    const pressed = await h.discord.pressButton({ guildId: GUILD, userId: ALICE.id, messageId: String(message.id), customId: play });
-    expect((await pressed.waitForFinal(20_000)).content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
+    const pressed = await h.discord.pressButton({
+      guildId: GUILD,
+      userId: ALICE.id,
+      messageId: String(message.id),
+      customId: play,
+    });
+    expect((await pressed.waitForFinal(20_000)).content).toBe(
+      t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }),
+    );
     expect(h.sandbox.requests.length).toBe(requests);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
     expect(h.logs()).toContain('"code":"error.voice.memberMuted"');
   });
 
-  it('refuses a member denied Speak by the voice channel\'s overwrite, for /say and the Speak menu, with nothing paid', async () => {
+  it("refuses a member denied Speak by the voice channel's overwrite, for /say and the Speak menu, with nothing paid", async () => {
     const requests = h.sandbox.requests.length;
     const refused = await say(QUIET.id, 'Let me talk.');
     expect(refused.content).toBe(t('en-US', 'error.voice.memberMayNotSpeak', { channel: `<#${VOICE}>` }));
     expect(isPrivate(refused.handle)).toBe(true);
-    const menu = await h.discord.messageCommand({ guildId: GUILD, userId: QUIET.id, name: 'Speak', message: { author: { id: ALICE.id, username: 'alice' }, content: 'Read this for me.' } });
+    const menu = await h.discord.messageCommand({
+      guildId: GUILD,
+      userId: QUIET.id,
+      name: 'Speak',
+      message: { author: { id: ALICE.id, username: 'alice' }, content: 'Read this for me.' },
+    });
     const answer = await menu.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
     expect(answer.content).toBe(t('en-US', 'error.voice.memberMayNotSpeak', { channel: `<#${VOICE}>` }));
     expect(isPrivate(menu)).toBe(true);
@@ -97,7 +120,12 @@ describe("the member's own voice rights", () => {
 
   it('refuses a Stage listener who is not a speaker, for /emote, with nothing paid', async () => {
     const requests = h.sandbox.requests.length;
-    const refused = await runCommand(h, { guildId: GUILD, userId: LISTENER.id, name: 'emote', options: { text: 'From the audience!' } });
+    const refused = await runCommand(h, {
+      guildId: GUILD,
+      userId: LISTENER.id,
+      name: 'emote',
+      options: { text: 'From the audience!' },
+    });
     expect(refused.content).toBe(t('en-US', 'error.voice.memberSuppressed', { channel: `<#${STAGE}>` }));
     expect(isPrivate(refused.handle)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
@@ -123,11 +151,17 @@ describe('/stop and /skip', () => {
     await reply(alice.handle, 'Speaking');
     const carol = await say(CAROL.id, 'Carol waits her turn.');
     const aliceAgain = await say(ALICE.id, 'Alice again, later.');
-    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' })).content).toBe(t('en-US', 'skip.notYours'));
-    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(t('en-US', 'stop.own', { count: 1 }));
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' })).content).toBe(
+      t('en-US', 'skip.notYours'),
+    );
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(
+      t('en-US', 'stop.own', { count: 1 }),
+    );
     await reply(carol.handle, 'Stopped');
     // The moderator stops the rest from outside voice.
-    expect((await runCommand(h, { guildId: GUILD, userId: MOD.id, name: 'stop' })).content).toBe(t('en-US', 'stop.stopped', { count: 1 }));
+    expect((await runCommand(h, { guildId: GUILD, userId: MOD.id, name: 'stop' })).content).toBe(
+      t('en-US', 'stop.stopped', { count: 1 }),
+    );
     await reply(alice.handle, 'Stopped');
     await reply(aliceAgain.handle, 'Stopped');
   });
@@ -139,11 +173,24 @@ describe('/stop and /skip', () => {
     const texts = ['The first message of three.', 'The second one.', 'And the third.'];
     const at = BigInt(Date.now() - DISCORD_EPOCH_MS);
     for (const [index, content] of texts.entries()) {
-      await h.discord.postMessage({ id: String(at << 22n | BigInt(index)), channelId: TEXT, guildId: GUILD, author: ALICE, member: { roles: [] }, content });
+      await h.discord.postMessage({
+        id: String((at << 22n) | BigInt(index)),
+        channelId: TEXT,
+        guildId: GUILD,
+        author: ALICE,
+        member: { roles: [] },
+        content,
+      });
     }
     await h.discord.waitForPacket(GUILD, (p) => !p.silence);
-    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(t('en-US', 'stop.nothingOwn'));
-    const spoken = () => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts').map((r) => r.text ?? '');
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(
+      t('en-US', 'stop.nothingOwn'),
+    );
+    const spoken = () =>
+      h.sandbox.requests
+        .slice(from)
+        .filter((r) => r.endpoint === 'tts')
+        .map((r) => r.text ?? '');
     await expect.poll(() => spoken().length, { timeout: 15_000 }).toBe(texts.length);
     // The first names its author; each is read in full, in order.
     expect(spoken().map((text, index) => text.endsWith(texts[index] ?? '?'))).toEqual([true, true, true]);

@@ -13,21 +13,30 @@ const MOD = '430000000000000002';
 const bot = { id: '100000000000000001', username: 'SayBot', bot: true };
 
 function guild(): GuildRecord {
-  return new GuildRecord({
-    id: GUILD, name: 'g', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }],
-    textChannels: [{ id: QUIET, name: 'quiet', rateLimitPerUser: 30 }],
-    members: [{ id: MEMBER, username: 'm' }, { id: MOD, username: 'mod', permissions: P.ManageMessages }],
-  }, bot);
+  return new GuildRecord(
+    {
+      id: GUILD,
+      name: 'g',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'v' }],
+      textChannels: [{ id: QUIET, name: 'quiet', rateLimitPerUser: 30 }],
+      members: [
+        { id: MEMBER, username: 'm' },
+        { id: MOD, username: 'mod', permissions: P.ManageMessages },
+      ],
+    },
+    bot,
+  );
 }
 
 describe('permissions in a channel (the local Discord)', () => {
-  it('are the guild\'s where the channel has no overwrites', () => {
+  it("are the guild's where the channel has no overwrites", () => {
     const g = guild();
     expect(g.permissionsIn(MEMBER, TEXT)).toBe(DEFAULT_PERMISSIONS);
     expect(g.channels.get(QUIET)?.rateLimitPerUser).toBe(30);
   });
 
-  it('apply @everyone, then the roles, then the member\'s own overwrite, each deny before its allow', () => {
+  it("apply @everyone, then the roles, then the member's own overwrite, each deny before its allow", () => {
     const g = guild();
     const modRole = g.members.get(MOD)?.roles[0] ?? '';
     const channel = g.channels.get(TEXT);

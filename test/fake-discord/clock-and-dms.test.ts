@@ -78,7 +78,9 @@ describe('FakeDiscord: direct messages', () => {
     expect(rig.fake.channelMessages()).toEqual([]);
     // The same channel the next time, as Discord keeps one DM channel per user.
     const again = await fetch(`${rig.fake.restUrl}/v10/users/@me/channels`, {
-      method: 'POST', headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ recipient_id: alice.id }),
+      method: 'POST',
+      headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ recipient_id: alice.id }),
     });
     expect(((await again.json()) as { id: string }).id).toBe(dm.id);
   });

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import davey, { type DAVESession, type MediaType, type ProposalsOperationType } from '@snazzah/davey';
 import {
-  appendProposalsPayload, ExternalSender, parseCommitWelcome, parseKeyPackage, snowflakeBytes, welcomedRefs, welcomeFor,
+  appendProposalsPayload,
+  ExternalSender,
+  parseCommitWelcome,
+  parseKeyPackage,
+  snowflakeBytes,
+  welcomedRefs,
+  welcomeFor,
 } from '@saybot/local-discord/dave/mls.ts';
 
 const CHANNEL = '120000000000000001';
@@ -27,13 +33,23 @@ describe('the fake gateway as MLS external sender', () => {
     expect([kpAlice.userId, kpAlice.cipherSuite]).toEqual([ALICE, 2]);
     const group = snowflakeBytes(CHANNEL);
     const adds = [gateway.add(group, 0n, kpAlice.keyPackage), gateway.add(group, 0n, kpCarol.keyPackage)];
-    const { commit, welcome } = bot.processProposals(APPEND, appendProposalsPayload(adds.map((a) => a.message)).subarray(1), [ALICE, CAROL]);
+    const { commit, welcome } = bot.processProposals(
+      APPEND,
+      appendProposalsPayload(adds.map((a) => a.message)).subarray(1),
+      [ALICE, CAROL],
+    );
     const parsed = parseCommitWelcome(Buffer.concat([commit!, welcome!]));
     expect(parsed.commit.equals(commit!)).toBe(true);
     expect(parsed.epoch).toBe(0n);
     expect(parsed.groupId.equals(group)).toBe(true);
-    expect(parsed.proposalRefs.map((r) => r.toString('hex')).sort()).toEqual(adds.map((a) => a.ref.toString('hex')).sort());
-    expect(welcomedRefs(parsed.welcome!).map((r) => r.toString('hex')).sort()).toEqual([kpAlice.ref, kpCarol.ref].map((r) => r.toString('hex')).sort());
+    expect(parsed.proposalRefs.map((r) => r.toString('hex')).sort()).toEqual(
+      adds.map((a) => a.ref.toString('hex')).sort(),
+    );
+    expect(
+      welcomedRefs(parsed.welcome!)
+        .map((r) => r.toString('hex'))
+        .sort(),
+    ).toEqual([kpAlice.ref, kpCarol.ref].map((r) => r.toString('hex')).sort());
     bot.processCommit(parsed.commit);
     alice.processWelcome(welcomeFor(parsed.welcome!, kpAlice.ref)!);
     carol.processWelcome(welcomeFor(parsed.welcome!, kpCarol.ref)!);
@@ -51,7 +67,10 @@ describe('the fake gateway as MLS external sender', () => {
     const kps = [alice, carol].map((s) => parseKeyPackage(s.getSerializedKeyPackage()));
     const group = snowflakeBytes(CHANNEL);
     const adds = kps.map((kp) => gateway.add(group, 0n, kp.keyPackage));
-    const first = bot.processProposals(APPEND, appendProposalsPayload(adds.map((a) => a.message)).subarray(1), [ALICE, CAROL]);
+    const first = bot.processProposals(APPEND, appendProposalsPayload(adds.map((a) => a.message)).subarray(1), [
+      ALICE,
+      CAROL,
+    ]);
     bot.processCommit(first.commit!);
     alice.processWelcome(welcomeFor(first.welcome!, kps[0]!.ref)!);
     carol.processWelcome(welcomeFor(first.welcome!, kps[1]!.ref)!);

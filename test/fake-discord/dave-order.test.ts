@@ -22,21 +22,35 @@ async function handshake(client: Client): Promise<string[]> {
     };
     client.on('raw', onRaw);
   });
-  client.guilds.cache.get(g.id)!.shard.send({ op: 4, d: { guild_id: g.id, channel_id: lounge, self_mute: false, self_deaf: true } });
+  client.guilds.cache
+    .get(g.id)!
+    .shard.send({ op: 4, d: { guild_id: g.id, channel_id: lounge, self_mute: false, self_deaf: true } });
   const { token, endpoint, sessionId } = await voiceData;
   const ws = new WebSocket(`wss://${endpoint}?v=8`);
   const seen: string[] = [];
   try {
     return await new Promise<string[]>((resolve, reject) => {
       ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ op: 0, d: { server_id: g.id, user_id: APP_ID, session_id: sessionId, token, max_dave_protocol_version: 1 } })));
+      ws.on('open', () =>
+        ws.send(
+          JSON.stringify({
+            op: 0,
+            d: { server_id: g.id, user_id: APP_ID, session_id: sessionId, token, max_dave_protocol_version: 1 },
+          }),
+        ),
+      );
       ws.on('message', (data: Buffer, isBinary: boolean) => {
         if (isBinary) seen.push(`bin ${data.readUInt8(2)}`);
         else {
           const packet = JSON.parse(data.toString('utf8')) as { op: number };
           seen.push(`json ${packet.op}`);
           if (packet.op === 2) {
-            ws.send(JSON.stringify({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 9, mode: AES_GCM_MODE } } }));
+            ws.send(
+              JSON.stringify({
+                op: 1,
+                d: { protocol: 'udp', data: { address: '127.0.0.1', port: 9, mode: AES_GCM_MODE } },
+              }),
+            );
           }
         }
         if (seen.includes('bin 27') && seen.includes('json 11')) resolve(seen);
@@ -48,18 +62,29 @@ async function handshake(client: Client): Promise<string[]> {
 }
 
 describe('FakeDiscord DAVE handshake order', () => {
-
   const rig = useLoggedInClient({ guilds: [g], dave: 'required' });
 
   it('session description, external sender (25), clients connect (11), then the proposals (27)', async () => {
     const seen = await handshake(rig.client);
-    expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual(['json 2', 'json 4', 'bin 25', 'json 11', 'bin 27']);
+    expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual([
+      'json 2',
+      'json 4',
+      'bin 25',
+      'json 11',
+      'bin 27',
+    ]);
   });
 
   it('setDaveProposalsBeforeClientsConnect: op 27 arrives before op 11', async () => {
     rig.fake.setDaveProposalsBeforeClientsConnect(g.id);
     const seen = await handshake(rig.client);
-    expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual(['json 2', 'json 4', 'bin 25', 'bin 27', 'json 11']);
+    expect(seen.filter((s) => s !== 'json 8' && s !== 'json 6')).toEqual([
+      'json 2',
+      'json 4',
+      'bin 25',
+      'bin 27',
+      'json 11',
+    ]);
     rig.fake.setDaveProposalsBeforeClientsConnect(g.id, false);
   });
 });

@@ -2,11 +2,31 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
 import { FakeDiscord, XCHACHA_MODE, type FakeDiscordOptions } from '@saybot/local-discord';
-import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
+import {
+  APP_ID,
+  TOKEN,
+  dominantHz,
+  guildSpec,
+  loginClient,
+  playOpus,
+  sineOpusPackets,
+  trustCertificate,
+} from './helpers.ts';
 
-async function joinTransitioned(client: Client, guildId: string, channelId: string, daveEncryption = true): Promise<VoiceConnection> {
+async function joinTransitioned(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  daveEncryption = true,
+): Promise<VoiceConnection> {
   const guild = client.guilds.cache.get(guildId)!;
-  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true, daveEncryption });
+  const connection = joinVoiceChannel({
+    guildId,
+    channelId,
+    adapterCreator: guild.voiceAdapterCreator,
+    selfDeaf: true,
+    daveEncryption,
+  });
   const transitioned = new Promise<number>((resolve) => connection.once('transitioned', resolve));
   try {
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
@@ -23,7 +43,10 @@ describe('FakeDiscord DAVE variants', () => {
   let client: Client | undefined;
   let connection: VoiceConnection | undefined;
 
-  async function start(options: Partial<FakeDiscordOptions>, guild = guildSpec(1)): Promise<{ fake: FakeDiscord; client: Client }> {
+  async function start(
+    options: Partial<FakeDiscordOptions>,
+    guild = guildSpec(1),
+  ): Promise<{ fake: FakeDiscord; client: Client }> {
     fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guild], ...options });
     trustCertificate(fake.caCertificatePem);
     client = await loginClient(fake);
@@ -98,7 +121,12 @@ describe('FakeDiscord DAVE variants', () => {
     const g = guildSpec(7);
     const { fake, client } = await start({ dave: 'required', daveHandshakeDelayMs: 100 }, g);
     const guild = client.guilds.cache.get(g.id)!;
-    connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    connection = joinVoiceChannel({
+      guildId: g.id,
+      channelId: g.voiceChannels[0]!.id,
+      adapterCreator: guild.voiceAdapterCreator,
+      selfDeaf: true,
+    });
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
     // Played at once, as SayBot did: the handshake takes three 100 ms hops after Ready.
     await playOpus(connection, sineOpusPackets(440, 0.8));
@@ -120,7 +148,12 @@ describe('FakeDiscord DAVE variants', () => {
     const { fake, client } = await start({ dave: 'required', daveCommitter: 'listener' }, g);
     fake.damageNextDaveMessage(g.id, 'welcome');
     const guild = client.guilds.cache.get(g.id)!;
-    connection = joinVoiceChannel({ guildId: g.id, channelId: lounge, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    connection = joinVoiceChannel({
+      guildId: g.id,
+      channelId: lounge,
+      adapterCreator: guild.voiceAdapterCreator,
+      selfDeaf: true,
+    });
     const state = await fake.daveReady(g.id);
     expect(state.invalidCommitWelcomes).toBe(1);
     // Epoch 1: the listeners; 2: the bot added (welcome damaged); 3: the bot removed; 4: the bot added again.
@@ -136,7 +169,12 @@ describe('FakeDiscord DAVE variants', () => {
     const { fake, client } = await start({ dave: 'required' }, g);
     fake.damageNextDaveMessage(g.id, 'commit');
     const guild = client.guilds.cache.get(g.id)!;
-    connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+    connection = joinVoiceChannel({
+      guildId: g.id,
+      channelId: g.voiceChannels[0]!.id,
+      adapterCreator: guild.voiceAdapterCreator,
+      selfDeaf: true,
+    });
     const state = await fake.waitForDave(g.id, (s) => s.invalidCommitWelcomes === 1 && s.botEpoch > 0n);
     expect(state.members.sort()).toEqual([APP_ID, g.members[0]!.id].sort());
     await playOpus(connection, sineOpusPackets(440, 0.3));
@@ -155,7 +193,11 @@ describe('FakeDiscord DAVE variants', () => {
     expect(Math.abs(dominantHz(heard.pcm) - 440)).toBeLessThan(5);
     connection.destroy();
     // With DAVE, in the empty second channel: no one to make a group with.
-    connection = joinVoiceChannel({ guildId: g.id, channelId: g.voiceChannels[1]!.id, adapterCreator: client.guilds.cache.get(g.id)!.voiceAdapterCreator });
+    connection = joinVoiceChannel({
+      guildId: g.id,
+      channelId: g.voiceChannels[1]!.id,
+      adapterCreator: client.guilds.cache.get(g.id)!.voiceAdapterCreator,
+    });
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
     await fake.waitForDave(g.id, () => true);
     expect(fake.daveState(g.id)).toMatchObject({ established: false, members: [], listeners: [] });

@@ -7,12 +7,21 @@ import { APP_ID, dominantHz, playOpus, sineOpusPackets, useLoggedInClient } from
 // A guild with three members who can listen: alice starts in the Lounge, carol and dave can join.
 function daveGuild(n: number, inLounge: string[]): FakeDiscordOptions['guilds'][number] {
   const lounge = `12000000000000000${n}`;
-  const member = (id: string, username: string): FakeDiscordOptions['guilds'][number]['members'][number] =>
-    ({ id, username, ...(inLounge.includes(username) ? { voiceChannelId: lounge } : {}) });
+  const member = (id: string, username: string): FakeDiscordOptions['guilds'][number]['members'][number] => ({
+    id,
+    username,
+    ...(inLounge.includes(username) ? { voiceChannelId: lounge } : {}),
+  });
   return {
-    id: `10000000000000000${n}`, name: `DAVE ${n}`, textChannelId: `11000000000000000${n}`,
+    id: `10000000000000000${n}`,
+    name: `DAVE ${n}`,
+    textChannelId: `11000000000000000${n}`,
     voiceChannels: [{ id: lounge, name: 'Lounge' }],
-    members: [member(`20000000000000000${n}`, 'alice'), member(`21000000000000000${n}`, 'carol'), member(`22000000000000000${n}`, 'dave')],
+    members: [
+      member(`20000000000000000${n}`, 'alice'),
+      member(`21000000000000000${n}`, 'carol'),
+      member(`22000000000000000${n}`, 'dave'),
+    ],
   };
 }
 
@@ -20,7 +29,12 @@ function daveGuild(n: number, inLounge: string[]): FakeDiscordOptions['guilds'][
 async function joinTransitioned(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
   const guild = client.guilds.cache.get(guildId);
   if (!guild) throw new Error(`client does not know guild ${guildId}`);
-  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+  const connection = joinVoiceChannel({
+    guildId,
+    channelId,
+    adapterCreator: guild.voiceAdapterCreator,
+    selfDeaf: true,
+  });
   const transitioned = new Promise<number>((resolve) => connection.once('transitioned', resolve));
   try {
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
@@ -43,7 +57,8 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
   afterEach(() => {
     if (connection && connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
     connection = undefined;
-    for (const id of [carol, dave]) if (rig.fake.voiceChannelOf(g.id, id) !== null) rig.fake.setVoiceState(g.id, id, null);
+    for (const id of [carol, dave])
+      if (rig.fake.voiceChannelOf(g.id, id) !== null) rig.fake.setVoiceState(g.id, id, null);
     if (rig.fake.voiceChannelOf(g.id, alice) === null) rig.fake.setVoiceState(g.id, alice, lounge);
     // Whatever a test did, the gateway saw nothing it would call a protocol problem.
     expect(rig.fake.problems).toEqual([]);
@@ -51,7 +66,12 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
 
   it('a client offering no DAVE (daveEncryption: false) is closed with 4017', async () => {
     const guild = rig.client.guilds.cache.get(g.id)!;
-    connection = joinVoiceChannel({ guildId: g.id, channelId: lounge, adapterCreator: guild.voiceAdapterCreator, daveEncryption: false });
+    connection = joinVoiceChannel({
+      guildId: g.id,
+      channelId: lounge,
+      adapterCreator: guild.voiceAdapterCreator,
+      daveEncryption: false,
+    });
     // The client side: the voice library's networking reports the close code it got.
     const clientSaw = new Promise<number>((resolve) => {
       const seen = new Set<unknown>();
@@ -85,7 +105,9 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
     expect(heard.dave?.firstPacketToFirstDecryptableMs).toBe(0);
     expect(heard.seconds).toBeCloseTo(0.6, 2);
     expect(Math.abs(dominantHz(heard.pcm) - 440)).toBeLessThan(5);
-    expect(rig.fake.daveState(g.id)?.listeners).toEqual([expect.objectContaining({ userId: alice, member: true, decrypted: 30, failures: 0 })]);
+    expect(rig.fake.daveState(g.id)?.listeners).toEqual([
+      expect.objectContaining({ userId: alice, member: true, decrypted: 30, failures: 0 }),
+    ]);
   });
 
   it('two listeners: both decrypt every frame', async () => {
@@ -135,7 +157,9 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
     const heard = await rig.fake.waitForAudio(g.id, { minSeconds: 1.3 });
     expect(heard.dave?.decryptFailures).toBe(0);
     expect(heard.seconds).toBeCloseTo(1.4, 2);
-    expect(rig.fake.daveState(g.id)!.listeners).toEqual([expect.objectContaining({ userId: alice, decrypted: 70, failures: 0 })]);
+    expect(rig.fake.daveState(g.id)!.listeners).toEqual([
+      expect.objectContaining({ userId: alice, decrypted: 70, failures: 0 }),
+    ]);
   });
 
   it('the last listener leaving resets the group (op 24 + transition 0); rejoining makes a new one that decrypts', async () => {

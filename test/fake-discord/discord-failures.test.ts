@@ -69,7 +69,9 @@ describe('FakeDiscord: 429s as Discord sends them', () => {
     expect(limited.headers.get('x-ratelimit-global')).toBe('true');
     expect(limited.headers.get('x-ratelimit-scope')).toBe('global');
     expect(limited.headers.get('retry-after')).toBe('1');
-    expect((await fetch(`${rig.fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${rig.fake.restUrl}/v10/users/@me`, { headers: { authorization: `Bot ${TOKEN}` } })).status,
+    ).toBe(200);
   });
 
   it('discord.js waits out a 429 on a bot-token route and its request succeeds', async () => {
@@ -78,6 +80,8 @@ describe('FakeDiscord: 429s as Discord sends them', () => {
     if (!channel?.isSendable()) throw new Error('text channel not sendable');
     const message = await channel.send('after the limit');
     expect(message.content).toBe('after the limit');
-    expect(rig.fake.restLog.filter((e) => e.path.endsWith(`/channels/${g1.textChannelId}/messages`)).map((e) => e.status)).toEqual([429, 200]);
+    expect(
+      rig.fake.restLog.filter((e) => e.path.endsWith(`/channels/${g1.textChannelId}/messages`)).map((e) => e.status),
+    ).toEqual([429, 200]);
   });
 });

@@ -11,8 +11,10 @@ describe('FakeDiscord gateway: RESUME, op 7 and op 9 with a real discord.js clie
   const rig = useLoggedInClient({ guilds: [g1] });
 
   /** The next interaction id the client receives. */
-  const nextInteractionId = () => new Promise<string>((resolve) => rig.client.once(Events.InteractionCreate, (i) => resolve(i.id)));
-  const next = (event: Events.ShardResume | Events.ShardReady) => new Promise<void>((resolve) => rig.client.once(event, () => resolve()));
+  const nextInteractionId = () =>
+    new Promise<string>((resolve) => rig.client.once(Events.InteractionCreate, (i) => resolve(i.id)));
+  const next = (event: Events.ShardResume | Events.ShardReady) =>
+    new Promise<void>((resolve) => rig.client.once(event, () => resolve()));
 
   for (const [name, drop] of [
     ['closed with 4000', (f: FakeDiscord) => f.dropGateway(g1.id, 4000)],

@@ -3,7 +3,13 @@ import tls from 'node:tls';
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import {
-  AudioPlayerStatus, createAudioPlayer, createAudioResource, entersState, joinVoiceChannel, StreamType, VoiceConnectionStatus,
+  AudioPlayerStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  StreamType,
+  VoiceConnectionStatus,
   type VoiceConnection,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
@@ -40,7 +46,11 @@ export function guildSpec(n: number): FakeDiscordOptions['guilds'][number] {
 }
 
 export async function loginClient(fake: FakeDiscord, options: Partial<ClientOptions> = {}): Promise<Client> {
-  const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates], ...options, rest: { api: fake.restUrl } });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
+    ...options,
+    rest: { api: fake.restUrl },
+  });
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(TOKEN);
   await ready;
@@ -66,7 +76,10 @@ export interface ClientRig {
  * voice gateway's certificate trusted) and a real discord.js client logged in to it, started before them and closed
  * after.
  */
-export function useLoggedInClient(options: Omit<FakeDiscordOptions, 'token' | 'applicationId'>, clientOptions: Partial<ClientOptions> = {}): ClientRig {
+export function useLoggedInClient(
+  options: Omit<FakeDiscordOptions, 'token' | 'applicationId'>,
+  clientOptions: Partial<ClientOptions> = {},
+): ClientRig {
   let fake: FakeDiscord | undefined;
   let client: Client | undefined;
   beforeAll(async () => {
@@ -105,7 +118,12 @@ export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): B
 export async function joinReady(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
   const guild = client.guilds.cache.get(guildId);
   if (!guild) throw new Error(`client does not know guild ${guildId}`);
-  const connection = joinVoiceChannel({ guildId, channelId, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true });
+  const connection = joinVoiceChannel({
+    guildId,
+    channelId,
+    adapterCreator: guild.voiceAdapterCreator,
+    selfDeaf: true,
+  });
   try {
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
   } catch (error) {

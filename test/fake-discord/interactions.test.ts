@@ -1,5 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApplicationCommandOptionType, ChannelType, DiscordAPIError, Events, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction, type VoiceState } from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  ChannelType,
+  DiscordAPIError,
+  Events,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type VoiceState,
+} from 'discord.js';
 import { APP_ID, TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
@@ -57,10 +66,25 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       seen = i;
       await i.deferReply();
-      await i.editReply({ content: `said: ${i.options.getString('text', true)} x${i.options.getInteger('times') ?? 1}`, allowedMentions: { parse: [] } });
-      await i.followUp({ content: 'here is the file', files: [{ attachment: Buffer.from('RIFF....WAVEfmt '), name: 'speech.wav' }], flags: MessageFlags.Ephemeral });
+      await i.editReply({
+        content: `said: ${i.options.getString('text', true)} x${i.options.getInteger('times') ?? 1}`,
+        allowedMentions: { parse: [] },
+      });
+      await i.followUp({
+        content: 'here is the file',
+        files: [{ attachment: Buffer.from('RIFF....WAVEfmt '), name: 'speech.wav' }],
+        flags: MessageFlags.Ephemeral,
+      });
     });
-    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'hello <@210000000000000001>' }, { name: 'times', value: 2 }] });
+    const handle = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [
+        { name: 'text', value: 'hello <@210000000000000001>' },
+        { name: 'times', value: 2 },
+      ],
+    });
     // When INTERACTION_CREATE went out, for benchmarks (bench/, where speed is measured): only its presence here.
     expect(Number.isFinite(handle.dispatchedAtMs)).toBe(true);
     const final = await handle.waitForFinal();
@@ -100,13 +124,21 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       const attachment = i.options.getAttachment('sample', true);
       const bytes = Buffer.from(await (await fetch(attachment.url)).arrayBuffer());
       const canManage = i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
-      const response = await i.reply({ content: `${attachment.name} ${attachment.contentType} ${attachment.size} ${bytes.toString()} manage=${canManage}`, withResponse: true });
+      const response = await i.reply({
+        content: `${attachment.name} ${attachment.contentType} ${attachment.size} ${bytes.toString()} manage=${canManage}`,
+        withResponse: true,
+      });
       replyId = response.resource?.message?.id;
     });
     let replyId: string | undefined;
     const handle = await rig.fake.command({
-      guildId: g1.id, userId: bob.id, name: 'clone', locale: 'ja',
-      attachments: [{ option: 'sample', data: Buffer.from('voice-bytes'), filename: 'me.mp3', contentType: 'audio/mpeg' }],
+      guildId: g1.id,
+      userId: bob.id,
+      name: 'clone',
+      locale: 'ja',
+      attachments: [
+        { option: 'sample', data: Buffer.from('voice-bytes'), filename: 'me.mp3', contentType: 'audio/mpeg' },
+      ],
     });
     const final = await handle.waitForFinal();
     await handled;
@@ -128,15 +160,31 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       ]);
     });
     const choices = await rig.fake.autocomplete({
-      guildId: g1.id, userId: alice.id, name: 'say',
-      options: [{ name: 'text', value: 'hi' }, { name: 'voice', value: 'mi', focused: true }],
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [
+        { name: 'text', value: 'hi' },
+        { name: 'voice', value: 'mi', focused: true },
+      ],
     });
     await handled;
-    expect(choices).toEqual([{ name: 'voice:mi-one', value: 'v1' }, { name: 'two', value: 'v2' }]);
+    expect(choices).toEqual([
+      { name: 'voice:mi-one', value: 'v1' },
+      { name: 'two', value: 'v2' },
+    ]);
   });
 
   it('commands registered with PUT (guild and global) are stored with ids, and interactions name those ids', async () => {
-    const data = [{ name: 'say', description: 'Say something', options: [{ name: 'text', description: 'Text', type: ApplicationCommandOptionType.String as const, required: true }] }];
+    const data = [
+      {
+        name: 'say',
+        description: 'Say something',
+        options: [
+          { name: 'text', description: 'Text', type: ApplicationCommandOptionType.String as const, required: true },
+        ],
+      },
+    ];
     const guildCommands = await rig.client.application!.commands.set(data, g1.id);
     await rig.client.application!.commands.set([{ name: 'ping', description: 'Ping' }]);
     expect(guildCommands.first()?.name).toBe('say');
@@ -151,7 +199,12 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       await i.reply({ content: `${i.commandId === stored[0]?.id} ${i.commandGuildId}` });
     });
-    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say', options: [{ name: 'text', value: 'x' }] });
+    const handle = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'x' }],
+    });
     expect((await handle.waitForFinal()).content).toBe(`true ${g1.id}`);
     await handled;
   });
@@ -198,7 +251,8 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
   it('setVoiceState: members joining, moving and leaving reach discord.js as VOICE_STATE_UPDATE', async () => {
     const guild = rig.client.guilds.cache.get(g1.id)!;
     const quiet = g1.voiceChannels[1]!.id;
-    const next = (): Promise<VoiceState> => new Promise((resolve) => rig.client.once(Events.VoiceStateUpdate, (_old, state) => resolve(state)));
+    const next = (): Promise<VoiceState> =>
+      new Promise((resolve) => rig.client.once(Events.VoiceStateUpdate, (_old, state) => resolve(state)));
 
     let update = next();
     rig.fake.setVoiceState(g1.id, bob.id, quiet);

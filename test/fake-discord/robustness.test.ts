@@ -4,11 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, Events, type Client } from 'discord.js';
 import WebSocket from 'ws';
 import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, dominantHz, guildSpec, joinReady, loginClient, playOpus, sineOpusPackets, trustCertificate, useLoggedInClient } from './helpers.ts';
+import {
+  APP_ID,
+  TOKEN,
+  dominantHz,
+  guildSpec,
+  joinReady,
+  loginClient,
+  playOpus,
+  sineOpusPackets,
+  trustCertificate,
+  useLoggedInClient,
+} from './helpers.ts';
 
 const g = guildSpec(7);
 
-interface Received { messages: Array<{ op: number; d: unknown; t?: string | null }>; closed: Promise<number> }
+interface Received {
+  messages: Array<{ op: number; d: unknown; t?: string | null }>;
+  closed: Promise<number>;
+}
 
 function open(url: string, options?: WebSocket.ClientOptions): Promise<{ ws: WebSocket } & Received> {
   const ws = new WebSocket(url, options);
@@ -85,7 +99,9 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
     expect(junk.messages[0]?.op).toBe(8);
 
     const early = await open(voiceUrl());
-    early.ws.send(JSON.stringify({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 1, mode: 'x' } } }));
+    early.ws.send(
+      JSON.stringify({ op: 1, d: { protocol: 'udp', data: { address: '127.0.0.1', port: 1, mode: 'x' } } }),
+    );
     expect(await early.closed).toBe(4003);
 
     const stranger = await open(voiceUrl());
@@ -102,13 +118,19 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
   it('REST: invalid JSON -> 400 50109, no token -> 401, unknown interaction -> 404 10062', async () => {
     const base = `${fake.restUrl}/v10`;
     const invalid = await fetch(`${base}/applications/${APP_ID}/commands`, {
-      method: 'PUT', headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' }, body: '[{',
+      method: 'PUT',
+      headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' },
+      body: '[{',
     });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ code: 50109 });
     const anonymous = await fetch(`${base}/users/@me`);
     expect(anonymous.status).toBe(401);
-    const unknown = await fetch(`${base}/interactions/1/nope/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":5}' });
+    const unknown = await fetch(`${base}/interactions/1/nope/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"type":5}',
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 10062 });
     expect(fake.restLog.at(-1)?.status).toBe(404);
@@ -116,12 +138,21 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
 
   it('UDP junk (short, random, unknown SSRC, forged) is dropped; a real client still connects and is heard', async () => {
     const socket = createSocket('udp4');
-    const send = (packet: Buffer): Promise<void> => new Promise((resolve) => socket.send(packet, fake.voiceUdpPort, '127.0.0.1', () => resolve()));
+    const send = (packet: Buffer): Promise<void> =>
+      new Promise((resolve) => socket.send(packet, fake.voiceUdpPort, '127.0.0.1', () => resolve()));
     const discovery = Buffer.alloc(74);
     discovery.writeUInt16BE(1, 0);
     discovery.writeUInt16BE(70, 2);
     discovery.writeUInt32BE(42, 4);
-    for (const packet of [Buffer.alloc(0), Buffer.from([0x80]), randomBytes(7), randomBytes(8), randomBytes(300), discovery, Buffer.concat([Buffer.from([0x80, 0x78]), randomBytes(60)])]) {
+    for (const packet of [
+      Buffer.alloc(0),
+      Buffer.from([0x80]),
+      randomBytes(7),
+      randomBytes(8),
+      randomBytes(300),
+      discovery,
+      Buffer.concat([Buffer.from([0x80, 0x78]), randomBytes(60)]),
+    ]) {
       await send(packet);
     }
     socket.close();
@@ -148,11 +179,18 @@ describe('FakeDiscord robustness: bad clients get Discord close codes and errors
   });
 
   it('close() settles pending waits and returns while a discord.js client and a voice socket are still connected', async () => {
-    const other = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [guildSpec(8)], log: () => {} });
+    const other = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [guildSpec(8)],
+      log: () => {},
+    });
     const client = await loginClient(other);
     client.on(Events.Error, () => {});
     const voice = await open(`wss://${other.voiceEndpoint}/?v=8`);
-    const waiting = expect(other.waitForAudio(guildSpec(8).id, { timeoutMs: 60_000 })).rejects.toThrow('FakeDiscord closed');
+    const waiting = expect(other.waitForAudio(guildSpec(8).id, { timeoutMs: 60_000 })).rejects.toThrow(
+      'FakeDiscord closed',
+    );
     await other.close();
     await waiting;
     expect(await voice.closed).toBeGreaterThan(0);
@@ -165,15 +203,23 @@ describe('FakeDiscord interaction deadline', () => {
 
   it('a first callback after the deadline is refused with 10062 Unknown interaction, as Discord does after 3 s', async () => {
     let error: unknown;
-    const done = new Promise<void>((resolve) => rig.client.once(Events.InteractionCreate, (i) => {
-      if (!i.isChatInputCommand()) return;
-      setTimeout(() => {
-        i.deferReply().catch((e: unknown) => {
-          error = e;
-        }).finally(resolve);
-      }, 300);
-    }));
-    const handle = await rig.fake.command({ guildId: guildSpec(9).id, userId: guildSpec(9).members[0]!.id, name: 'slow' });
+    const done = new Promise<void>((resolve) =>
+      rig.client.once(Events.InteractionCreate, (i) => {
+        if (!i.isChatInputCommand()) return;
+        setTimeout(() => {
+          i.deferReply()
+            .catch((e: unknown) => {
+              error = e;
+            })
+            .finally(resolve);
+        }, 300);
+      }),
+    );
+    const handle = await rig.fake.command({
+      guildId: guildSpec(9).id,
+      userId: guildSpec(9).members[0]!.id,
+      name: 'slow',
+    });
     await done;
     expect(error).toBeInstanceOf(DiscordAPIError);
     expect((error as DiscordAPIError).code).toBe(10062);

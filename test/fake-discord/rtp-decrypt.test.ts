@@ -4,7 +4,12 @@ import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp, parseRtpHeader } from '@saybot/local-discord/rtp-decrypt.ts';
 
 /** Builds a media datagram the way Discord clients do, optionally with CSRCs and a header extension. */
-function seal(mode: string, key: Uint8Array, payload: Buffer, opts: { csrcs?: number[]; extension?: Buffer; counter?: number } = {}): Buffer {
+function seal(
+  mode: string,
+  key: Uint8Array,
+  payload: Buffer,
+  opts: { csrcs?: number[]; extension?: Buffer; counter?: number } = {},
+): Buffer {
   const csrcs = opts.csrcs ?? [];
   const fixed = Buffer.alloc(12 + 4 * csrcs.length);
   fixed[0] = 0x80 | (opts.extension ? 0x10 : 0) | csrcs.length;

@@ -37,12 +37,22 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
     await rig.client.guilds.cache.get(g1.id)?.leave();
     expect((await deleted).id).toBe(g1.id);
     expect(rig.client.guilds.cache.has(g1.id)).toBe(false);
-    expect(rig.fake.restLog.some((e) => e.method === 'DELETE' && decodeURIComponent(e.path).endsWith(`/users/@me/guilds/${g1.id}`) && e.status === 204)).toBe(true);
+    expect(
+      rig.fake.restLog.some(
+        (e) =>
+          e.method === 'DELETE' &&
+          decodeURIComponent(e.path).endsWith(`/users/@me/guilds/${g1.id}`) &&
+          e.status === 204,
+      ),
+    ).toBe(true);
     // Discord ends its voice session: the library destroys the connection on the guild's deletion.
     await vi.waitFor(() => expect(connection.state.status).toBe(VoiceConnectionStatus.Destroyed));
     // Gone from the bot's world: REST knows it no more, and leaving again is an unknown guild.
     await expect(rig.client.rest.get(`/guilds/${g1.id}`)).rejects.toMatchObject({ status: 404, code: 10004 });
-    await expect(rig.client.rest.delete(`/users/@me/guilds/${g1.id}`)).rejects.toMatchObject({ status: 404, code: 10004 });
+    await expect(rig.client.rest.delete(`/users/@me/guilds/${g1.id}`)).rejects.toMatchObject({
+      status: 404,
+      code: 10004,
+    });
 
     // Added back, it is a member again with a role of its own, out of voice.
     const back = new Promise<Guild>((resolve) => rig.client.once(Events.GuildCreate, resolve));

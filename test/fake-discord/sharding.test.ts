@@ -4,15 +4,33 @@ import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, loginClient } from './helpers.ts';
 
 // Guild ids chosen so that (id >> 22) % 2 puts one guild on each shard.
-const onShard0 = { id: String(2n << 22n), name: 'Even', textChannelId: '510000000000000001', voiceChannels: [{ id: '520000000000000001', name: 'V' }], members: [{ id: '530000000000000001', username: 'erin' }] };
-const onShard1 = { id: String(3n << 22n), name: 'Odd', textChannelId: '510000000000000002', voiceChannels: [{ id: '520000000000000002', name: 'V' }], members: [{ id: '530000000000000002', username: 'oscar' }] };
+const onShard0 = {
+  id: String(2n << 22n),
+  name: 'Even',
+  textChannelId: '510000000000000001',
+  voiceChannels: [{ id: '520000000000000001', name: 'V' }],
+  members: [{ id: '530000000000000001', username: 'erin' }],
+};
+const onShard1 = {
+  id: String(3n << 22n),
+  name: 'Odd',
+  textChannelId: '510000000000000002',
+  voiceChannels: [{ id: '520000000000000002', name: 'V' }],
+  members: [{ id: '530000000000000002', username: 'oscar' }],
+};
 
 describe('FakeDiscord sharding', () => {
   let fake: FakeDiscord;
   let client: Client;
 
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [onShard0, onShard1], shards: 2, log: () => {} });
+    fake = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [onShard0, onShard1],
+      shards: 2,
+      log: () => {},
+    });
     client = await loginClient(fake, { shards: 'auto' });
   });
 
@@ -35,6 +53,11 @@ describe('FakeDiscord sharding', () => {
     const b = await fake.command({ guildId: onShard1.id, userId: onShard1.members[0]!.id, name: 'say' });
     await Promise.all([a.waitForFinal(), b.waitForFinal()]);
     client.off(Events.InteractionCreate, listener);
-    expect(seen.sort()).toEqual([[onShard0.id, 0], [onShard1.id, 1]].sort());
+    expect(seen.sort()).toEqual(
+      [
+        [onShard0.id, 0],
+        [onShard1.id, 1],
+      ].sort(),
+    );
   });
 });

@@ -12,7 +12,17 @@ import { checkVoiceMessage } from '@saybot/local-discord/voice-message.ts';
 const bot = { id: '100000000000000021', username: 'SayBot', bot: true };
 
 function guild(botPermissions = DEFAULT_PERMISSIONS | P.CreateGuildExpressions): GuildRecord {
-  return new GuildRecord({ id: '400000000000000021', name: 'g', textChannelId: '410000000000000021', voiceChannels: [], members: [], botPermissions }, bot);
+  return new GuildRecord(
+    {
+      id: '400000000000000021',
+      name: 'g',
+      textChannelId: '410000000000000021',
+      voiceChannels: [],
+      members: [],
+      botPermissions,
+    },
+    bot,
+  );
 }
 
 /** The two places oggOpusSeconds reads: OpusHead's pre-skip and the last page's granule position (48 kHz). */
@@ -44,7 +54,11 @@ describe('soundboard sounds (the local Discord)', () => {
     const g = guild();
     const codeOf = (body: unknown) => {
       const answer = createSound(g, bot, body);
-      return [answer.status, (answer.json as { code: number }).code, Object.keys((answer.json as { errors?: object }).errors ?? {})[0]];
+      return [
+        answer.status,
+        (answer.json as { code: number }).code,
+        Object.keys((answer.json as { errors?: object }).errors ?? {})[0],
+      ];
     };
     expect(codeOf({ name: 'g', sound: uri(ogg(1)) })).toEqual([400, 50035, 'name']);
     expect(codeOf({ name: 'x'.repeat(33), sound: uri(ogg(1)) })).toEqual([400, 50035, 'name']);
@@ -53,26 +67,41 @@ describe('soundboard sounds (the local Discord)', () => {
     expect(codeOf({ name: 'wav', sound: uri(ogg(1), 'audio/wav') })).toEqual([400, 50035, 'sound']);
     expect(codeOf({ name: 'loud', sound: uri(ogg(1)), volume: 2 })).toEqual([400, 50035, 'volume']);
     expect(g.soundboardSounds).toEqual([]);
-    expect(createSound(guild(DEFAULT_PERMISSIONS), bot, { name: 'gg', sound: uri(ogg(1)) })).toMatchObject({ status: 403, json: { code: 50013 } });
+    expect(createSound(guild(DEFAULT_PERMISSIONS), bot, { name: 'gg', sound: uri(ogg(1)) })).toMatchObject({
+      status: 403,
+      json: { code: 50013 },
+    });
   });
 
   it('deletes a sound the bot created with Create Expressions, another only with Manage Expressions, an unknown one never', () => {
     const g = guild();
     const created = createSound(g, bot, { name: 'gg', sound: uri(ogg(1)) }).json as { sound_id: string };
-    g.soundboardSounds.push({ object: { sound_id: '500000000000000021', user: { id: '300000000000000021' } }, contentType: 'audio/ogg', data: Buffer.alloc(0) });
+    g.soundboardSounds.push({
+      object: { sound_id: '500000000000000021', user: { id: '300000000000000021' } },
+      contentType: 'audio/ogg',
+      data: Buffer.alloc(0),
+    });
     expect(deleteSound(g, bot, '500000000000000021')).toMatchObject({ status: 403, json: { code: 50013 } });
     expect(deleteSound(g, bot, created.sound_id)).toEqual({ status: 204 });
     expect(deleteSound(g, bot, created.sound_id)).toMatchObject({ status: 404, json: { code: 10097 } });
     const manager = guild(DEFAULT_PERMISSIONS | P.ManageGuildExpressions);
-    manager.soundboardSounds.push({ object: { sound_id: '500000000000000022', user: { id: '300000000000000021' } }, contentType: 'audio/ogg', data: Buffer.alloc(0) });
+    manager.soundboardSounds.push({
+      object: { sound_id: '500000000000000022', user: { id: '300000000000000021' } },
+      contentType: 'audio/ogg',
+      data: Buffer.alloc(0),
+    });
     expect(deleteSound(manager, bot, '500000000000000022')).toEqual({ status: 204 });
     expect(manager.soundboardSounds).toEqual([]);
   });
 
   it(`has ${SOUNDBOARD_SLOTS} slots in a guild without boosts`, () => {
     const g = guild();
-    for (let i = 0; i < SOUNDBOARD_SLOTS; i++) expect(createSound(g, bot, { name: `s${i}`, sound: uri(ogg(1)) }).status).toBe(201);
-    expect(createSound(g, bot, { name: 'one more', sound: uri(ogg(1)) })).toMatchObject({ status: 400, json: { code: 30045 } });
+    for (let i = 0; i < SOUNDBOARD_SLOTS; i++)
+      expect(createSound(g, bot, { name: `s${i}`, sound: uri(ogg(1)) }).status).toBe(201);
+    expect(createSound(g, bot, { name: 'one more', sound: uri(ogg(1)) })).toMatchObject({
+      status: 400,
+      json: { code: 30045 },
+    });
   });
 });
 
@@ -82,13 +111,16 @@ describe('message components (the local Discord)', () => {
     expect(checkComponents([{ type: 1, components: [button('a'), button('b')] }])).toBeUndefined();
     expect(checkComponents([{ type: 1, components: [button('a'), button('a')] }])?.body.code).toBe(50035);
     expect(checkComponents([{ type: 1, components: [button('x'.repeat(101))] }])?.body.code).toBe(50035);
-    expect(checkComponents([{ type: 1, components: Array.from({ length: 6 }, (_, i) => button(`b${i}`)) }])?.body.code).toBe(50035);
+    expect(
+      checkComponents([{ type: 1, components: Array.from({ length: 6 }, (_, i) => button(`b${i}`)) }])?.body.code,
+    ).toBe(50035);
   });
 
   const V2 = 1 << 15;
   const text = (content: string) => ({ type: 10, content });
   const row = (...ids: string[]) => ({ type: 1, components: ids.map(button) });
-  const fieldOf = (error: { body: { errors?: unknown } } | undefined) => Object.keys((error?.body.errors ?? {}) as object)[0];
+  const fieldOf = (error: { body: { errors?: unknown } } | undefined) =>
+    Object.keys((error?.body.errors ?? {}) as object)[0];
 
   it('takes a Components V2 container of text and a row of buttons, and finds the buttons in it', () => {
     const components = [{ type: 17, components: [text('Your voice message'), row('a', 'b', 'c')] }];
@@ -103,15 +135,24 @@ describe('message components (the local Discord)', () => {
     expect(fieldOf(checkMessageBody({ flags: V2, content: 'hello', components }, [], true))).toBe('content');
     expect(fieldOf(checkMessageBody({ flags: V2, embeds: [{ title: 'x' }], components }, [], true))).toBe('embeds');
     expect(fieldOf(checkComponents([button('a')], true))).toBe('components.0.type');
-    expect(fieldOf(checkComponents([{ type: 17, components: [{ type: 17, components: [text('x')] }] }], true))).toBe('components.0.components.0.type');
-    expect(fieldOf(checkComponents([{ type: 17, components: [text('')] }], true))).toBe('components.0.components.0.content');
+    expect(fieldOf(checkComponents([{ type: 17, components: [{ type: 17, components: [text('x')] }] }], true))).toBe(
+      'components.0.components.0.type',
+    );
+    expect(fieldOf(checkComponents([{ type: 17, components: [text('')] }], true))).toBe(
+      'components.0.components.0.content',
+    );
     // 8 containers of a text and a row of 3 buttons: 8 × (1 + 1 + 1 + 3) = 48 components, 8 at the top.
-    const many = Array.from({ length: 8 }, (_, i) => ({ type: 17, components: [text('x'), row(`a${i}`, `b${i}`, `c${i}`)] }));
+    const many = Array.from({ length: 8 }, (_, i) => ({
+      type: 17,
+      components: [text('x'), row(`a${i}`, `b${i}`, `c${i}`)],
+    }));
     expect(checkComponents(many.slice(0, 6), true)).toBeUndefined(); // 36
     expect(checkComponents(many, true)?.body.code).toBe(50035);
     expect(MAX_TOTAL_COMPONENTS_V2).toBe(40);
     // Custom IDs are unique across the whole message, nested or not.
-    expect(fieldOf(checkComponents([row('a'), { type: 17, components: [row('a')] }], true))).toBe('components.1.components.0.components.0.custom_id');
+    expect(fieldOf(checkComponents([row('a'), { type: 17, components: [row('a')] }], true))).toBe(
+      'components.1.components.0.components.0.custom_id',
+    );
   });
 
   it('keeps IS_COMPONENTS_V2 on a message for good: an edit cannot take it off or add content', () => {
@@ -122,12 +163,18 @@ describe('message components (the local Discord)', () => {
     // Setting the flag on a legacy message needs its content emptied.
     const legacy = { flags: 0, content: 'old', components: [] };
     expect(fieldOf(checkMessageBody({ flags: V2, components: [text('new')] }, [], false, legacy))).toBe('content');
-    expect(checkMessageBody({ flags: V2, content: null, components: [text('new')] }, [], false, legacy)).toBeUndefined();
+    expect(
+      checkMessageBody({ flags: V2, content: null, components: [text('new')] }, [], false, legacy),
+    ).toBeUndefined();
   });
 
   it('refuses components on a voice message', () => {
     const file = { index: 0, name: 'v.ogg', contentType: 'audio/ogg', data: Buffer.alloc(0) };
-    const refused = checkVoiceMessage({ flags: 1 << 13, components: [{ type: 1, components: [button('a')] }] }, [file], true);
+    const refused = checkVoiceMessage(
+      { flags: 1 << 13, components: [{ type: 1, components: [button('a')] }] },
+      [file],
+      true,
+    );
     expect(refused?.body.code).toBe(50159);
   });
 });

@@ -23,7 +23,11 @@ function flipByte(bytes: Buffer, at: number): Buffer {
 }
 
 function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { flags: IS_VOICE_MESSAGE, attachments: [{ id: 0, filename: 'voice-message.ogg', duration_secs: durationSeconds, waveform }], ...overrides };
+  return {
+    flags: IS_VOICE_MESSAGE,
+    attachments: [{ id: 0, filename: 'voice-message.ogg', duration_secs: durationSeconds, waveform }],
+    ...overrides,
+  };
 }
 
 describe('the local Discord checks voice messages (flags 8192)', () => {
@@ -39,8 +43,18 @@ describe('the local Discord checks voice messages (flags 8192)', () => {
     ['no duration', body({ attachments: [{ id: 0, waveform }] }), [ogg], 50161],
     ['a zero duration', body({ attachments: [{ id: 0, duration_secs: 0, waveform }] }), [ogg], 50161],
     ['no waveform', body({ attachments: [{ id: 0, duration_secs: 1 }] }), [ogg], 50161],
-    ['a waveform over 256 bytes', body({ attachments: [{ id: 0, duration_secs: 1, waveform: Buffer.alloc(257, 1).toString('base64') }] }), [ogg], 50161],
-    ['a waveform that is not base64', body({ attachments: [{ id: 0, duration_secs: 1, waveform: 'not base64!' }] }), [ogg], 50161],
+    [
+      'a waveform over 256 bytes',
+      body({ attachments: [{ id: 0, duration_secs: 1, waveform: Buffer.alloc(257, 1).toString('base64') }] }),
+      [ogg],
+      50161,
+    ],
+    [
+      'a waveform that is not base64',
+      body({ attachments: [{ id: 0, duration_secs: 1, waveform: 'not base64!' }] }),
+      [ogg],
+      50161,
+    ],
     ['a file with a bad CRC', body(), [{ ...ogg, data: flipByte(file, 100) }], 50035],
     ['a WAV named .ogg', body(), [{ ...ogg, data: Buffer.from('RIFF....WAVEfmt ') }], 50035],
   ];
@@ -57,8 +71,13 @@ describe('the local Discord checks voice messages (flags 8192)', () => {
   });
 
   it('refuses a voice message from a sender without Send Voice Messages with 403 50173, and nothing else', () => {
-    expect(checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS)).toMatchObject({ status: 403, body: { code: 50173 } });
-    expect(checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages)).toBeUndefined();
+    expect(checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS)).toMatchObject({
+      status: 403,
+      body: { code: 50173 },
+    });
+    expect(
+      checkVoiceMessagePermission(body(), DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages),
+    ).toBeUndefined();
     expect(checkVoiceMessagePermission({ content: 'hello' }, DEFAULT_PERMISSIONS)).toBeUndefined();
   });
 });

@@ -15,7 +15,9 @@ const LISTENER = '430000000000000022';
 const QUIET = '430000000000000023';
 
 const spec = {
-  id: GUILD, name: 'g', textChannelId: TEXT,
+  id: GUILD,
+  name: 'g',
+  textChannelId: TEXT,
   voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET, type: 1 as const, deny: P.Speak }] }],
   stageChannels: [{ id: STAGE, name: 'stage' }],
   members: [
@@ -45,7 +47,7 @@ describe('voice moderation (the local Discord, state)', () => {
 describe('voice moderation (the local Discord, seen by discord.js)', () => {
   const rig = useLoggedInClient({ guilds: [spec], dave: 'off' });
 
-  it('shows a Stage channel, its suppressed listener, and a member denied Speak by the voice channel\'s overwrite', () => {
+  it("shows a Stage channel, its suppressed listener, and a member denied Speak by the voice channel's overwrite", () => {
     const guild = rig.client.guilds.cache.get(GUILD);
     const stage = guild?.channels.cache.get(STAGE);
     expect(stage?.type).toBe(ChannelType.GuildStageVoice);
@@ -61,7 +63,10 @@ describe('voice moderation (the local Discord, seen by discord.js)', () => {
   });
 
   it('sends a server mute and a Stage speaker as VOICE_STATE_UPDATE', async () => {
-    const next = () => new Promise<VoiceState>((resolve) => rig.client.once(Events.VoiceStateUpdate, (_before, after) => resolve(after)));
+    const next = () =>
+      new Promise<VoiceState>((resolve) =>
+        rig.client.once(Events.VoiceStateUpdate, (_before, after) => resolve(after)),
+      );
     let update = next();
     rig.fake.setVoiceState(GUILD, MUTED, VOICE, { mute: true });
     expect((await update).serverMute).toBe(true);

@@ -12,10 +12,17 @@ const MEMBER = '430000000000000011';
 const bot = { id: '100000000000000011', username: 'SayBot', bot: true };
 
 function guild(botPermissions: bigint): GuildRecord {
-  return new GuildRecord({
-    id: GUILD, name: 'g', textChannelId: TEXT, voiceChannels: [{ id: VOICE, name: 'v' }], botPermissions,
-    members: [{ id: MEMBER, username: 'm', voiceChannelId: VOICE }],
-  }, bot);
+  return new GuildRecord(
+    {
+      id: GUILD,
+      name: 'g',
+      textChannelId: TEXT,
+      voiceChannels: [{ id: VOICE, name: 'v' }],
+      botPermissions,
+      members: [{ id: MEMBER, username: 'm', voiceChannelId: VOICE }],
+    },
+    bot,
+  );
 }
 
 describe('voice channel status (the local Discord)', () => {
@@ -34,12 +41,18 @@ describe('voice channel status (the local Discord)', () => {
   it('is refused without the permission, or when the sender is not connected there (unless it may manage the channel)', () => {
     const without = guild(DEFAULT_PERMISSIONS);
     without.setVoiceState(bot.id, VOICE);
-    expect(setVoiceStatus(without, VOICE, bot.id, { status: 'hi' })).toMatchObject({ status: 403, json: { code: 50013 } });
+    expect(setVoiceStatus(without, VOICE, bot.id, { status: 'hi' })).toMatchObject({
+      status: 403,
+      json: { code: 50013 },
+    });
     const away = guild(DEFAULT_PERMISSIONS | P.SetVoiceChannelStatus);
     expect(setVoiceStatus(away, VOICE, bot.id, { status: 'hi' })).toMatchObject({ status: 403, json: { code: 50013 } });
     const manager = guild(DEFAULT_PERMISSIONS | P.ManageChannels);
     expect(setVoiceStatus(manager, VOICE, bot.id, { status: 'hi' }).status).toBe(204);
-    expect(setVoiceStatus(manager, TEXT, bot.id, { status: 'hi' })).toMatchObject({ status: 400, json: { code: 50024 } });
+    expect(setVoiceStatus(manager, TEXT, bot.id, { status: 'hi' })).toMatchObject({
+      status: 400,
+      json: { code: 50024 },
+    });
   });
 
   it('is cleared when the last member leaves the channel', () => {

@@ -5,7 +5,6 @@ import { dominantHz, guildSpec, joinReady, playOpus, sineOpusPackets, useLoggedI
 const g = guildSpec(6);
 
 describe('FakeDiscord voice offering only aead_xchacha20_poly1305_rtpsize (as real Discord may)', () => {
-
   // The transport layer alone (DAVE off); XChaCha + DAVE: dave-variants.test.ts.
   const rig = useLoggedInClient({ guilds: [g], encryptionModes: [XCHACHA_MODE], dave: 'off' });
 

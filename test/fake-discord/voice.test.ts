@@ -1,7 +1,16 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { AES_GCM_MODE } from '@saybot/local-discord';
-import { APP_ID, dominantHz, guildSpec, joinReady as join, playOpus, rms, sineOpusPackets, useLoggedInClient } from './helpers.ts';
+import {
+  APP_ID,
+  dominantHz,
+  guildSpec,
+  joinReady as join,
+  playOpus,
+  rms,
+  sineOpusPackets,
+  useLoggedInClient,
+} from './helpers.ts';
 
 const g1 = guildSpec(4);
 const g2 = guildSpec(5);
@@ -14,11 +23,15 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
 
   /** Leaves every voice channel, so that each test starts with the bot in none (tests run shuffled). */
   async function leaveAll(): Promise<void> {
-    for (const connection of connections.splice(0)) if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
-    await vi.waitFor(() => {
-      expect(rig.fake.botVoiceChannel(g1.id)).toBeNull();
-      expect(rig.fake.botVoiceChannel(g2.id)).toBeNull();
-    }, { timeout: 5_000, interval: 10 });
+    for (const connection of connections.splice(0))
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+    await vi.waitFor(
+      () => {
+        expect(rig.fake.botVoiceChannel(g1.id)).toBeNull();
+        expect(rig.fake.botVoiceChannel(g2.id)).toBeNull();
+      },
+      { timeout: 5_000, interval: 10 },
+    );
   }
   /** A ready connection in g1's first channel, made by the test that needs it. */
   async function joinedG1(): Promise<VoiceConnection> {
@@ -32,7 +45,8 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
   });
 
   afterAll(async () => {
-    for (const connection of connections) if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
+    for (const connection of connections)
+      if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
   });
 
   it('joinVoiceChannel reaches Ready over wss (trusted fixture certificate) and UDP; the fake knows where the bot is', async () => {
@@ -89,7 +103,10 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     rig.fake.clearAudio(g1.id);
     rig.fake.clearAudio(g2.id);
     await Promise.all([playOpus(first, sineOpusPackets(440, 0.6)), playOpus(second, sineOpusPackets(660, 0.6))]);
-    const [a, b] = await Promise.all([rig.fake.waitForAudio(g1.id, { minSeconds: 0.55 }), rig.fake.waitForAudio(g2.id, { minSeconds: 0.55 })]);
+    const [a, b] = await Promise.all([
+      rig.fake.waitForAudio(g1.id, { minSeconds: 0.55 }),
+      rig.fake.waitForAudio(g2.id, { minSeconds: 0.55 }),
+    ]);
     expect(a.seconds).toBeCloseTo(0.6, 1);
     expect(b.seconds).toBeCloseTo(0.6, 1);
     expect(Math.abs(dominantHz(a.pcm) - 440)).toBeLessThan(5);
@@ -105,11 +122,15 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     await playOpus(connection, sineOpusPackets(440, 0.2));
     const before = (await rig.fake.waitForPacket(g1.id, (p) => !p.silence, 5_000)).ssrc;
     const quiet = g1.voiceChannels[1]!.id;
-    const reconnecting = new Promise<void>((resolve) => connection.on('stateChange', (_old, next) => {
-      if (next.status === VoiceConnectionStatus.Connecting) resolve();
-    }));
+    const reconnecting = new Promise<void>((resolve) =>
+      connection.on('stateChange', (_old, next) => {
+        if (next.status === VoiceConnectionStatus.Connecting) resolve();
+      }),
+    );
     const guild = rig.client.guilds.cache.get(g1.id)!;
-    expect(joinVoiceChannel({ guildId: g1.id, channelId: quiet, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true })).toBe(connection);
+    expect(
+      joinVoiceChannel({ guildId: g1.id, channelId: quiet, adapterCreator: guild.voiceAdapterCreator, selfDeaf: true }),
+    ).toBe(connection);
     await reconnecting;
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
     expect(rig.fake.botVoiceChannel(g1.id)).toBe(quiet);
@@ -124,9 +145,11 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     await joinedG1();
     const second = await join(rig.client, g2.id, g2.voiceChannels[1]!.id);
     connections.push(second);
-    const left = new Promise<void>((resolve) => rig.client.on('voiceStateUpdate', (_old, state) => {
-      if (state.id === APP_ID && state.guild.id === g2.id && state.channelId === null) resolve();
-    }));
+    const left = new Promise<void>((resolve) =>
+      rig.client.on('voiceStateUpdate', (_old, state) => {
+        if (state.id === APP_ID && state.guild.id === g2.id && state.channelId === null) resolve();
+      }),
+    );
     second.destroy();
     await left;
     expect(rig.fake.botVoiceChannel(g2.id)).toBeNull();
@@ -139,7 +162,9 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     rig.fake.setVoiceState(g1.id, APP_ID, null);
     await disconnected;
     const state = connection.state;
-    expect(state.status === VoiceConnectionStatus.Disconnected && 'closeCode' in state ? state.closeCode : undefined).toBe(4014);
+    expect(
+      state.status === VoiceConnectionStatus.Disconnected && 'closeCode' in state ? state.closeCode : undefined,
+    ).toBe(4014);
     expect(rig.fake.botVoiceChannel(g1.id)).toBeNull();
     connection.destroy();
     expect(rig.fake.problems).toEqual([]);

@@ -7,13 +7,38 @@ import { logLeaks } from '../support/log-leaks.ts';
 const token = `aW50ZXJhY3Rpb24.${'x'.repeat(48)}`;
 const privateText = 'Only you can see this private answer about your budget.';
 const response = (over: Partial<InteractionResponse>): InteractionResponse =>
-  ({ kind: 'callback', type: 4, files: [], raw: {}, mentioned: { users: [], roles: [], everyone: false }, ...over }) as InteractionResponse;
-const interaction = { id: '1', token, dispatchedAtMs: 0, responses: [response({ content: privateText, flags: 64 }), response({ content: 'A public line that anyone may read in the log.' })] } as unknown as InteractionHandle;
+  ({
+    kind: 'callback',
+    type: 4,
+    files: [],
+    raw: {},
+    mentioned: { users: [], roles: [], everyone: false },
+    ...over,
+  }) as InteractionResponse;
+const interaction = {
+  id: '1',
+  token,
+  dispatchedAtMs: 0,
+  responses: [
+    response({ content: privateText, flags: 64 }),
+    response({ content: 'A public line that anyone may read in the log.' }),
+  ],
+} as unknown as InteractionHandle;
 const line = (fields: Record<string, unknown>) => JSON.stringify({ level: 30, msg: 'x', ...fields });
 
 describe('logLeaks', () => {
   it('passes clean lines, public reply text included', () => {
-    expect(logLeaks([line({ route: '/webhooks/1/:token/messages/@original', note: 'A public line that anyone may read in the log.' })], [interaction])).toEqual([]);
+    expect(
+      logLeaks(
+        [
+          line({
+            route: '/webhooks/1/:token/messages/@original',
+            note: 'A public line that anyone may read in the log.',
+          }),
+        ],
+        [interaction],
+      ),
+    ).toEqual([]);
   });
 
   it.each([

@@ -18,10 +18,20 @@ const webhookUrl = `https://discord.com/api/v10/webhooks/100000000000000001/${in
 const callbackUrl = `https://discord.com/api/v10/interactions/123456789012345678/${interactionToken}/callback`;
 const fileBytes = Buffer.alloc(64 * 1024, 7);
 
-const requestBody = { files: [{ name: 'voice-message.ogg', data: fileBytes, contentType: 'audio/ogg' }], json: { content: privateText, flags: 64 } };
+const requestBody = {
+  files: [{ name: 'voice-message.ogg', data: fileBytes, contentType: 'audio/ogg' }],
+  json: { content: privateText, flags: 64 },
+};
 
 function discordApiError(): DiscordAPIError {
-  return new DiscordAPIError({ code: 50035, message: 'Invalid Form Body' }, 50035, 400, 'PATCH', webhookUrl, requestBody);
+  return new DiscordAPIError(
+    { code: 50035, message: 'Invalid Form Body' },
+    50035,
+    400,
+    'PATCH',
+    webhookUrl,
+    requestBody,
+  );
 }
 
 describe('REST errors in logs', () => {
@@ -53,8 +63,17 @@ describe('REST errors in logs', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream });
     const error = new RateLimitError({
-      timeToReset: 1000, limit: 5, method: 'POST', hash: 'h', url: callbackUrl, route: '/interactions/:id/:token/callback',
-      majorParameter: 'global', global: false, retryAfter: 1000, sublimitTimeout: 0, scope: 'user',
+      timeToReset: 1000,
+      limit: 5,
+      method: 'POST',
+      hash: 'h',
+      url: callbackUrl,
+      route: '/interactions/:id/:token/callback',
+      majorParameter: 'global',
+      global: false,
+      retryAfter: 1000,
+      sublimitTimeout: 0,
+      scope: 'user',
     });
     log.warn({ err: error }, 'rate limited');
     const [line = ''] = out.lines();
@@ -70,7 +89,16 @@ describe('bytes and bounds', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream });
     const big = Buffer.alloc(1024 * 1024, 1);
-    log.info({ audio: big, samples: new Float32Array(1000), raw: new ArrayBuffer(12), spread: { ...new Uint8Array(500) }, json: big.subarray(0, 300).toJSON() }, 'bytes');
+    log.info(
+      {
+        audio: big,
+        samples: new Float32Array(1000),
+        raw: new ArrayBuffer(12),
+        spread: { ...new Uint8Array(500) },
+        json: big.subarray(0, 300).toJSON(),
+      },
+      'bytes',
+    );
     const [line = ''] = out.lines();
     expect(line.length).toBeLessThan(2_000);
     const parsed = JSON.parse(line) as Record<string, unknown>;
@@ -88,7 +116,9 @@ describe('bytes and bounds', () => {
     const middle = new Error('store unavailable', { cause: root });
     let top = new Error('spend not recorded', { cause: middle });
     log.error({ err: top }, 'failed');
-    const parsed = JSON.parse(out.lines()[0] ?? '') as { err: { message: string; cause: { message: string; cause: { code: string } } } };
+    const parsed = JSON.parse(out.lines()[0] ?? '') as {
+      err: { message: string; cause: { message: string; cause: { code: string } } };
+    };
     expect(parsed.err.message).toBe('spend not recorded');
     expect(parsed.err.cause.message).toBe('store unavailable');
     expect(parsed.err.cause.cause.code).toBe('ECONNREFUSED');
@@ -107,7 +137,10 @@ describe('bytes and bounds', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream });
     const wide = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 'v'.repeat(100)]));
-    log.info({ text: 'x'.repeat(1_000_000), list: Array.from({ length: 100_000 }, (_, i) => i), wide }, 'y'.repeat(200_000));
+    log.info(
+      { text: 'x'.repeat(1_000_000), list: Array.from({ length: 100_000 }, (_, i) => i), wide },
+      'y'.repeat(200_000),
+    );
     const [line = ''] = out.lines();
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_LOG_LINE_BYTES);
     expect(() => JSON.parse(line)).not.toThrow();

@@ -12,7 +12,11 @@ afterEach(async () => {
 describe('metrics server', () => {
   it('serves counters that move with the hooks, live gauges, and event-loop lag in Prometheus format', async () => {
     let connections = 2;
-    const metrics = new Metrics({ activeVoiceConnections: () => connections, queueLengths: () => 5, cacheSizeBytes: () => 1234 });
+    const metrics = new Metrics({
+      activeVoiceConnections: () => connections,
+      queueLengths: () => 5,
+      cacheSizeBytes: () => 1234,
+    });
     server = await startMetricsServer({ metrics, health: async () => ({ gateway: 'ready', store: 'ok' }), port: 0 });
     const scrape = async () => {
       const res = await fetch(`${server?.url}/metrics`);
@@ -69,7 +73,9 @@ describe('metrics server', () => {
     const a = new Metrics();
     const b = new Metrics();
     a.command('say', 'ok');
-    expect(sample(await b.registry.metrics(), 'saybot_commands_total', { command: 'say', result: 'ok' })).toBeUndefined();
+    expect(
+      sample(await b.registry.metrics(), 'saybot_commands_total', { command: 'say', result: 'ok' }),
+    ).toBeUndefined();
     expect(sample(await a.registry.metrics(), 'saybot_commands_total', { command: 'say', result: 'ok' })).toBe(1);
   });
 });

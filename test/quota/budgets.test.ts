@@ -8,7 +8,9 @@ describe('budgets', () => {
   it("take the lower of the operator's and the server's limits; 0 means none", () => {
     const operator = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 30 };
     expect(effectiveBudgets(operator, {})).toEqual(operator);
-    expect(effectiveBudgets(operator, { guildMonthlyChars: 5000, memberDailyChars: 200, memberCooldownSeconds: 60 })).toEqual({
+    expect(
+      effectiveBudgets(operator, { guildMonthlyChars: 5000, memberDailyChars: 200, memberCooldownSeconds: 60 }),
+    ).toEqual({
       guildMonthlyChars: 5000,
       memberDailyChars: 200,
       memberCooldownSeconds: 30,
@@ -27,15 +29,34 @@ describe('budgets', () => {
     const limits = { guildMonthlyChars: 100, memberDailyChars: 50, memberCooldownSeconds: 60 };
     expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 10, now)).toBeUndefined();
     expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 11, now)).toEqual({
-      budget: 'memberDailyChars', limit: 50, used: 40, needed: 11, resetAt: new Date('2025-03-11T00:00:00Z'),
+      budget: 'memberDailyChars',
+      limit: 50,
+      used: 40,
+      needed: 11,
+      resetAt: new Date('2025-03-11T00:00:00Z'),
     });
     expect(checkBudgets(limits, { guildMonthChars: 95, memberDayChars: 0 }, 10, now)).toEqual({
-      budget: 'guildMonthlyChars', limit: 100, used: 95, needed: 10, resetAt: new Date('2025-04-01T00:00:00Z'),
+      budget: 'guildMonthlyChars',
+      limit: 100,
+      used: 95,
+      needed: 10,
+      resetAt: new Date('2025-04-01T00:00:00Z'),
     });
-    expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 0, memberLastSpendAt: new Date(now.getTime() - 45_500) }, 1, now)).toEqual({
-      budget: 'memberCooldownSeconds', limit: 60, waitSeconds: 15,
+    expect(
+      checkBudgets(
+        limits,
+        { guildMonthChars: 0, memberDayChars: 0, memberLastSpendAt: new Date(now.getTime() - 45_500) },
+        1,
+        now,
+      ),
+    ).toEqual({
+      budget: 'memberCooldownSeconds',
+      limit: 60,
+      waitSeconds: 15,
     });
     // Nothing to spend (all cached): no budget applies, not even the cooldown.
-    expect(checkBudgets(limits, { guildMonthChars: 1000, memberDayChars: 1000, memberLastSpendAt: now }, 0, now)).toBeUndefined();
+    expect(
+      checkBudgets(limits, { guildMonthChars: 1000, memberDayChars: 1000, memberLastSpendAt: now }, 0, now),
+    ).toBeUndefined();
   });
 });

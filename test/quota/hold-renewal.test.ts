@@ -23,14 +23,23 @@ afterEach(async () => {
 });
 
 async function refusalKey(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
   return describeFailure(error).message.key;
 }
 
 describe('budget holds under long queues', () => {
   it('six queued requests of 3,300 characters keep their holds past BUDGET_HOLD_TTL_MS: nothing more passes a 20,000 budget', async () => {
-    const books = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger, now: () => new Date() });
+    const books = new Accounting({
+      store,
+      budgets,
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+      now: () => new Date(),
+    });
     const queued = [];
     for (let i = 0; i < 6; i++) queued.push(await books.authorize(member(i), [paid(3300, `part ${i}`)]));
     // The queue plays for an hour: each request fetches its part only when its turn comes.
@@ -49,8 +58,20 @@ describe('budget holds under long queues', () => {
   });
 
   it('a hold left by a process that crashed (never renewed) still expires after BUDGET_HOLD_TTL_MS', async () => {
-    const books = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger, now: () => new Date() });
-    const crashed = await store.budgets.hold({ guildId: 'G', userId: 'gone', characters: 20_000, limits: { guildMonthlyChars: 20_000 }, ttlMs: BUDGET_HOLD_TTL_MS });
+    const books = new Accounting({
+      store,
+      budgets,
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+      now: () => new Date(),
+    });
+    const crashed = await store.budgets.hold({
+      guildId: 'G',
+      userId: 'gone',
+      characters: 20_000,
+      limits: { guildMonthlyChars: 20_000 },
+      ttlMs: BUDGET_HOLD_TTL_MS,
+    });
     expect(crashed.status).toBe('held');
     expect(await refusalKey(books.authorize(member(1), [paid(100, 'blocked')]))).toBe('budget.refused.guildMonth');
     await vi.advanceTimersByTimeAsync(BUDGET_HOLD_TTL_MS);

@@ -36,13 +36,19 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     await backend.stop();
   });
 
-  it('refuses the stuck guild\'s request after the deadline while another guild\'s goes through', async () => {
+  it("refuses the stuck guild's request after the deadline while another guild's goes through", async () => {
     blocker = new pg.Client({ connectionString: backend.url() });
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
 
-    const books = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger, storeDeadlineMs: 1500 });
+    const books = new Accounting({
+      store,
+      budgets,
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+      storeDeadlineMs: 1500,
+    });
     const order: string[] = [];
     const refused = books.authorize(stuck, [paid(10, 'stuck')]).then(
       () => 'held',
@@ -64,15 +70,24 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     books.close();
   }, 60_000);
 
-  it('turns PostgreSQL\'s own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline', async () => {
+  it("turns PostgreSQL's own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline", async () => {
     blocker = new pg.Client({ connectionString: backend.url() });
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
     const impatient = await PgStore.open(backend.url(), { timeouts: { lockMs: 300 } });
-    const books = new Accounting({ store: impatient, budgets, planCharacterLimit: 300_000, logger: silentLogger, storeDeadlineMs: 60_000 });
+    const books = new Accounting({
+      store: impatient,
+      budgets,
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+      storeDeadlineMs: 60_000,
+    });
     try {
-      const error = await books.authorize(stuck, [paid(10, 'stuck')]).then(() => undefined, (e: unknown) => e);
+      const error = await books.authorize(stuck, [paid(10, 'stuck')]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Refusal);
       expect((error as Refusal).reason.code).toBe('storage-unavailable');
       expect(((error as Refusal).cause as { code?: string }).code).toBe('55P03');

@@ -24,11 +24,20 @@ describe('POST /v1/voice-clone', () => {
     expect(Math.abs(heard.info.durationSeconds - rig.sandbox.expectedDurationSeconds(text))).toBeLessThan(0.1);
     expect(Math.abs((heard.pitchHz ?? 0) - 220)).toBeLessThan(3);
     expect(Math.abs((rig.sandbox.voicePitchHz(voiceId) ?? 0) - 220)).toBeLessThan(3);
-    expect(rig.sandbox.requests[0]).toMatchObject({ endpoint: 'voice-clone', status: 200, clonedVoiceId: voiceId, charactersBilled: 21 });
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      endpoint: 'voice-clone',
+      status: 200,
+      clonedVoiceId: voiceId,
+      charactersBilled: 21,
+    });
 
-    const speech = await hear(await tts(rig.sandbox, { text: 'Speaking as the clone', voice_id: voiceId, output_format: 'mp3' }));
+    const speech = await hear(
+      await tts(rig.sandbox, { text: 'Speaking as the clone', voice_id: voiceId, output_format: 'mp3' }),
+    );
     expect(Math.abs((speech.pitchHz ?? 0) - 220)).toBeLessThan(3);
-    const emotion = await hear(await emotionTts(rig.sandbox, { text: 'And with feeling', voice: voiceId, exaggeration: 1 }));
+    const emotion = await hear(
+      await emotionTts(rig.sandbox, { text: 'And with feeling', voice: voiceId, exaggeration: 1 }),
+    );
     expect(Math.abs((emotion.pitchHz ?? 0) - 220)).toBeLessThan(3);
   });
 
@@ -56,7 +65,10 @@ describe('POST /v1/voice-clone', () => {
   it('keeps a cloned voice to the key that created it', async () => {
     const other = rig.sandbox.addKey({ plan: 'pro' });
     const voiceId = await cloned(fixture('tone-220hz-5s-48k.wav'), other);
-    expect(await errorOf(await tts(rig.sandbox, { text: 'hi', voice_id: voiceId }))).toMatchObject({ status: 400, code: 'unknown_voice' });
+    expect(await errorOf(await tts(rig.sandbox, { text: 'hi', voice_id: voiceId }))).toMatchObject({
+      status: 400,
+      code: 'unknown_voice',
+    });
     expect((await tts(rig.sandbox, { text: 'hi', voice_id: voiceId }, { key: other })).status).toBe(200);
   });
 
@@ -89,7 +101,9 @@ describe('POST /v1/voice-clone', () => {
 
   it('answers 400 for bytes that are not audio, and for an empty file', async () => {
     const text = new TextEncoder().encode('just some text, long enough to sniff '.repeat(20));
-    expect(await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: text }))).toMatchObject({ code: 'unsupported_reference_format' });
+    expect(await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: text }))).toMatchObject({
+      code: 'unsupported_reference_format',
+    });
     expect(await errorOf(await cloneVoice(rig.sandbox, { text: 'hi', refAudio: new Uint8Array() }))).toMatchObject({
       status: 400,
       code: 'invalid_reference_audio',

@@ -1,7 +1,17 @@
 // Fault injection: each kind, the endpoint filter and count, and that a faulted request bills nothing.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { cloneVoice, errorOf, fixture, hear, readPieces, totalLength, tts, until, useStartedSandbox } from './helpers.ts';
+import {
+  cloneVoice,
+  errorOf,
+  fixture,
+  hear,
+  readPieces,
+  totalLength,
+  tts,
+  until,
+  useStartedSandbox,
+} from './helpers.ts';
 
 const rig = useStartedSandbox();
 beforeEach(() => {
@@ -37,7 +47,9 @@ describe('injected responses', () => {
     expect((await tts(rig.sandbox, TEXT)).status).toBe(503);
     expect((await tts(rig.sandbox, TEXT)).status).toBe(503);
     await hear(await tts(rig.sandbox, TEXT));
-    expect((await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') })).status).toBe(502);
+    expect((await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') })).status).toBe(
+      502,
+    );
     expect(rig.sandbox.requests.map((r) => r.fault ?? null)).toEqual(['response', 'response', null, 'response']);
     expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
@@ -62,7 +74,11 @@ describe('faults on the normal response', () => {
     const response = await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') });
     expect(response.headers.get('x-voice-id')).toBeNull();
     await hear(response);
-    expect(rig.sandbox.requests[0]).toMatchObject({ status: 200, fault: 'clone-without-voice-id', charactersBilled: 2 });
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      status: 200,
+      fault: 'clone-without-voice-id',
+      charactersBilled: 2,
+    });
     expect(rig.sandbox.requests[0]?.clonedVoiceId).toBeUndefined();
   });
 
@@ -78,19 +94,31 @@ describe('faults on the normal response', () => {
   it('slow-headers: a patient client still gets the whole audio', async () => {
     rig.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 20 });
     await hear(await tts(rig.sandbox, TEXT));
-    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'slow-headers', outcome: 'complete', charactersBilled: TEXT.text.length });
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      fault: 'slow-headers',
+      outcome: 'complete',
+      charactersBilled: TEXT.text.length,
+    });
   });
 
-  it.each([5000, 0])('reset-after %i: the connection breaks after exactly that many body bytes; billed at the 2xx', async (bytes) => {
-    rig.sandbox.injectFault({ kind: 'reset-after', bytes });
-    const response = await tts(rig.sandbox, TEXT);
-    expect(response.status).toBe(200);
-    const { pieces, error } = await readPieces(response);
-    expect(error).toBeDefined();
-    expect(totalLength(pieces)).toBe(bytes);
-    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'reset-after', outcome: 'reset', bodyBytes: bytes, charactersBilled: TEXT.text.length });
-    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
-  });
+  it.each([5000, 0])(
+    'reset-after %i: the connection breaks after exactly that many body bytes; billed at the 2xx',
+    async (bytes) => {
+      rig.sandbox.injectFault({ kind: 'reset-after', bytes });
+      const response = await tts(rig.sandbox, TEXT);
+      expect(response.status).toBe(200);
+      const { pieces, error } = await readPieces(response);
+      expect(error).toBeDefined();
+      expect(totalLength(pieces)).toBe(bytes);
+      expect(rig.sandbox.requests[0]).toMatchObject({
+        fault: 'reset-after',
+        outcome: 'reset',
+        bodyBytes: bytes,
+        charactersBilled: TEXT.text.length,
+      });
+      expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+    },
+  );
 
   it('stall-after: that many bytes, then silence with the socket open, until close() ends it', async () => {
     const own = await startSandbox();
@@ -110,7 +138,11 @@ describe('faults on the normal response', () => {
   it('close-before-response: the socket closes with no response at all', async () => {
     rig.sandbox.injectFault({ kind: 'close-before-response' });
     await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);
-    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'close-before-response', outcome: 'closed-before-response', charactersBilled: 0 });
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      fault: 'close-before-response',
+      outcome: 'closed-before-response',
+      charactersBilled: 0,
+    });
     expect(rig.sandbox.requests[0]?.status).toBeUndefined();
     await hear(await tts(rig.sandbox, TEXT)); // the next request is served again
   });

@@ -44,7 +44,8 @@ export function cloneVoice(
 ): Promise<Response> {
   const form = new FormData();
   if (fields.text !== undefined) form.set('text', fields.text);
-  if (fields.refAudio !== undefined) form.set('ref_audio', new Blob([fields.refAudio]), fields.filename ?? 'reference.wav');
+  if (fields.refAudio !== undefined)
+    form.set('ref_audio', new Blob([fields.refAudio]), fields.filename ?? 'reference.wav');
   return fetch(`${sandbox.url}/v1/voice-clone`, {
     method: 'POST',
     headers: { ...authHeaders(sandbox, options.key), ...options.headers },
@@ -70,7 +71,9 @@ export async function hear(response: Response): Promise<Heard> {
 }
 
 /** Reads an error response: its status and {"error": {"code", "message"}} body. */
-export async function errorOf(response: Response): Promise<{ status: number; code: string; message: string; text: string }> {
+export async function errorOf(
+  response: Response,
+): Promise<{ status: number; code: string; message: string; text: string }> {
   const text = await response.text();
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };

@@ -22,7 +22,10 @@ describe('the server', () => {
 
   it('answers 405 with Allow: POST for other methods', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const response = await fetch(`${rig.sandbox.url}/v1/tts`, { method, headers: { Authorization: `Bearer ${rig.sandbox.testKey}` } });
+      const response = await fetch(`${rig.sandbox.url}/v1/tts`, {
+        method,
+        headers: { Authorization: `Bearer ${rig.sandbox.testKey}` },
+      });
       expect(response.headers.get('allow')).toBe('POST');
       expect(await errorOf(response)).toMatchObject({ status: 405, code: 'method_not_allowed' });
     }
@@ -34,7 +37,9 @@ describe('the server', () => {
   });
 
   it('gives every request its own X-Request-Id, matching its record', async () => {
-    const responses = await Promise.all([1, 2, 3].map(() => tts(rig.sandbox, { text: 'hi', voice_id: 'voice-b-ko-f-01' })));
+    const responses = await Promise.all(
+      [1, 2, 3].map(() => tts(rig.sandbox, { text: 'hi', voice_id: 'voice-b-ko-f-01' })),
+    );
     const ids = responses.map((r) => r.headers.get('x-request-id'));
     await Promise.all(responses.map((r) => r.arrayBuffer()));
     expect(new Set(ids).size).toBe(3);
@@ -51,7 +56,9 @@ describe('the server', () => {
     });
     try {
       fail = true;
-      expect(await errorOf(await tts(fragile, { text: 'hi', voice_id: 'voice-b-ko-f-01' }, { key: fragile.testKey }))).toMatchObject({
+      expect(
+        await errorOf(await tts(fragile, { text: 'hi', voice_id: 'voice-b-ko-f-01' }, { key: fragile.testKey })),
+      ).toMatchObject({
         status: 500,
         code: 'internal_error',
       });
@@ -67,7 +74,9 @@ describe('the server', () => {
     const { port } = new URL(rig.sandbox.url);
     const socket = connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /v1/tts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${rig.sandbox.testKey}\r\nContent-Length: 1000\r\n\r\n{"text":`);
+    socket.write(
+      `POST /v1/tts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${rig.sandbox.testKey}\r\nContent-Length: 1000\r\n\r\n{"text":`,
+    );
     await until(() => rig.sandbox.requests.length === 1);
     socket.destroy();
     await until(() => rig.sandbox.requests[0]?.outcome === 'client-aborted');

@@ -29,7 +29,11 @@ describe('pacing', () => {
     const pieces = [first.value ?? expect.fail('empty body')];
     for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
     expect(pieces.length).toBeGreaterThan(5);
-    expect(rig.sandbox.requests[0]).toMatchObject({ outcome: 'complete', bodyBytes: 57_644, chunks: Math.ceil(57_644 / 2048) });
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      outcome: 'complete',
+      bodyBytes: 57_644,
+      chunks: Math.ceil(57_644 / 2048),
+    });
 
     // The same bytes, in the same order, as an unpaced response.
     rig.sandbox.setPacing({ realtimeFactor: 0 });
@@ -99,7 +103,10 @@ describe('pacing', () => {
 describe('streamed WAV header', () => {
   it('carries sizes of 0xFFFFFFFF and a LIST chunk before data, and still decodes', async () => {
     rig.sandbox.setPacing({ streamedWavHeader: true });
-    for (const response of [await tts(rig.sandbox, TEXT), await emotionTts(rig.sandbox, { text: TEXT.text, voice: TEXT.voice_id })]) {
+    for (const response of [
+      await tts(rig.sandbox, TEXT),
+      await emotionTts(rig.sandbox, { text: TEXT.text, voice: TEXT.voice_id }),
+    ]) {
       expect(response.headers.get('content-length')).toBeNull();
       const heard = await hear(response);
       const view = new DataView(heard.bytes.buffer, heard.bytes.byteOffset);

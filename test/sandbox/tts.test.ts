@@ -19,13 +19,24 @@ describe('POST /v1/tts', () => {
     expect(Math.abs((heard.pitchHz ?? 0) - 540)).toBeLessThan(3);
     expect(rig.sandbox.voicePitchHz('voice-b-en-f-01')).toBe(540);
     expect(rig.sandbox.requests).toMatchObject([
-      { endpoint: 'tts', status: 200, voice: 'voice-b-en-f-01', outputFormat: 'wav', charactersBilled: 28, outcome: 'complete' },
+      {
+        endpoint: 'tts',
+        status: 200,
+        voice: 'voice-b-en-f-01',
+        outputFormat: 'wav',
+        charactersBilled: 28,
+        outcome: 'complete',
+      },
     ]);
     expect(rig.sandbox.requests[0]?.bodyBytes).toBe(heard.bytes.length);
   });
 
   it('returns MP3 for output_format mp3, and it decodes', async () => {
-    const response = await tts(rig.sandbox, { text: 'MP3, please.', voice_id: 'voice-b-ko-m-01', output_format: 'mp3' });
+    const response = await tts(rig.sandbox, {
+      text: 'MP3, please.',
+      voice_id: 'voice-b-ko-m-01',
+      output_format: 'mp3',
+    });
     expect(response.headers.get('content-type')).toBe('audio/mpeg');
     const heard = await hear(response);
     expect(heard.info.format).toBe('mp3');
@@ -37,7 +48,12 @@ describe('POST /v1/tts', () => {
 
   it('gives the shortest text half a second and accepts language and tone_instruction', async () => {
     const heard = await hear(
-      await tts(rig.sandbox, { text: 'Hi', voice_id: 'voice-b-ja-m-01', language: 'ja', tone_instruction: 'whisper softly' }),
+      await tts(rig.sandbox, {
+        text: 'Hi',
+        voice_id: 'voice-b-ja-m-01',
+        language: 'ja',
+        tone_instruction: 'whisper softly',
+      }),
     );
     expect(rig.sandbox.expectedDurationSeconds('Hi')).toBe(0.5);
     expect(Math.abs(heard.info.durationSeconds - 0.5)).toBeLessThan(0.1);
@@ -45,9 +61,13 @@ describe('POST /v1/tts', () => {
 
   it('speaks every preset at its own pitch', async () => {
     const heard = await Promise.all(
-      PRESET_VOICES.map(async (voice) => ({ voice, heard: await hear(await tts(rig.sandbox, { text: 'Voice check', voice_id: voice.id })) })),
+      PRESET_VOICES.map(async (voice) => ({
+        voice,
+        heard: await hear(await tts(rig.sandbox, { text: 'Voice check', voice_id: voice.id })),
+      })),
     );
-    for (const { voice, heard: h } of heard) expect(Math.abs((h.pitchHz ?? 0) - voice.pitchHz), voice.id).toBeLessThan(3);
+    for (const { voice, heard: h } of heard)
+      expect(Math.abs((h.pitchHz ?? 0) - voice.pitchHz), voice.id).toBeLessThan(3);
   });
 
   it('follows the sampleRate and secondsPerCharacter options', async () => {
@@ -66,7 +86,9 @@ describe('POST /v1/tts', () => {
   it.each([16_000, 48_000])('writes gapless MP3 at %i Hz too (MPEG-2 and MPEG-1 frames)', async (sampleRate) => {
     const custom = await startSandbox({ sampleRate });
     try {
-      const heard = await hear(await tts(custom, { text: 'Rate check', voice_id: 'voice-b-fr-m-01', output_format: 'mp3' }));
+      const heard = await hear(
+        await tts(custom, { text: 'Rate check', voice_id: 'voice-b-fr-m-01', output_format: 'mp3' }),
+      );
       expect(heard.info).toMatchObject({ format: 'mp3', sampleRate, truncated: false });
       expect(heard.info.durationSeconds).toBeCloseTo(custom.expectedDurationSeconds('Rate check'), 3);
       expect(Math.abs((heard.pitchHz ?? 0) - 230)).toBeLessThan(3);
@@ -109,7 +131,8 @@ describe('POST /v1/emotion-tts', () => {
 
   it('gets louder with exaggeration: at least 12 dB from 0 to 1', async () => {
     const level = async (exaggeration: number) =>
-      (await hear(await emotionTts(rig.sandbox, { text: 'Loudness', voice: 'voice-b-en-m-01', exaggeration }))).levelDbfs;
+      (await hear(await emotionTts(rig.sandbox, { text: 'Loudness', voice: 'voice-b-en-m-01', exaggeration })))
+        .levelDbfs;
     const [quiet, middle, loud] = [await level(0), await level(0.5), await level(1)];
     expect(loud - quiet).toBeGreaterThanOrEqual(12);
     expect(middle).toBeGreaterThan(quiet);

@@ -55,21 +55,28 @@ describe('sandbox variants', () => {
     if (errorBody === 'json') expect(JSON.parse(text)).toMatchObject({ error: { code: 'unknown_voice' } });
   });
 
-  it.each(['audio', 'json', 'empty'] as const)('cloneBody %s: X-Voice-Id always, the body as asked', async (cloneBody) => {
-    rig.sandbox.setVariants({ cloneBody });
-    const clip = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds: 4, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
-    const response = await cloneVoice(rig.sandbox, { text: 'Hello.', refAudio: clip, filename: 'a.wav' });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-voice-id')).toBeTruthy();
-    const body = await bytesOf(response);
-    if (cloneBody === 'empty') expect(body.length).toBe(0);
-    if (cloneBody === 'json') expect(JSON.parse(body.toString())).toHaveProperty('voice_id');
-    if (cloneBody === 'audio') expect(body.toString('ascii', 0, 4)).toMatch(/RIFF|RF64/);
-  });
+  it.each(['audio', 'json', 'empty'] as const)(
+    'cloneBody %s: X-Voice-Id always, the body as asked',
+    async (cloneBody) => {
+      rig.sandbox.setVariants({ cloneBody });
+      const clip = Buffer.from(
+        encodeWav(toneSamples({ pitchHz: 200, seconds: 4, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'),
+      );
+      const response = await cloneVoice(rig.sandbox, { text: 'Hello.', refAudio: clip, filename: 'a.wav' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-voice-id')).toBeTruthy();
+      const body = await bytesOf(response);
+      if (cloneBody === 'empty') expect(body.length).toBe(0);
+      if (cloneBody === 'json') expect(JSON.parse(body.toString())).toHaveProperty('voice_id');
+      if (cloneBody === 'audio') expect(body.toString('ascii', 0, 4)).toMatch(/RIFF|RF64/);
+    },
+  );
 
   it('cloneBody json-only: the voice ID in the JSON body and no X-Voice-Id', async () => {
     rig.sandbox.setVariants({ cloneBody: 'json-only' });
-    const clip = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds: 4, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'));
+    const clip = Buffer.from(
+      encodeWav(toneSamples({ pitchHz: 200, seconds: 4, amplitude: 0.5, sampleRate: 24_000 }), 24_000, 'exact'),
+    );
     const response = await cloneVoice(rig.sandbox, { text: 'Hello.', refAudio: clip, filename: 'a.wav' });
     expect(response.headers.get('x-voice-id')).toBeNull();
     expect(JSON.parse((await bytesOf(response)).toString())).toHaveProperty('voice_id');

@@ -31,7 +31,8 @@ describe('preset voice catalogue', () => {
     const pitches = PRESET_VOICES.map((v) => v.pitchHz).sort((a, b) => a - b);
     expect(pitches[0]).toBeGreaterThanOrEqual(110);
     expect(pitches.at(-1)).toBeLessThanOrEqual(750);
-    for (let i = 1; i < pitches.length; i++) expect((pitches[i] as number) - (pitches[i - 1] as number)).toBeGreaterThanOrEqual(15);
+    for (let i = 1; i < pitches.length; i++)
+      expect((pitches[i] as number) - (pitches[i - 1] as number)).toBeGreaterThanOrEqual(15);
     for (const p of pitches) for (const tone of FIXTURE_TONES_HZ) expect(Math.abs(p - tone)).toBeGreaterThanOrEqual(10);
   });
 });

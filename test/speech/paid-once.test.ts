@@ -30,26 +30,41 @@ describe('a 2xx whose body breaks before its audio', () => {
     const text = 'Charged once, heard never.';
     rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toBeInstanceOf(UndeliveredError);
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toBeInstanceOf(
+      UndeliveredError,
+    );
     charge.close();
     await rig.source.close();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatchObject({ endpoint: 'tts', cached: false, undelivered: true, requestId: rig.sandbox.requests[0]?.id });
-    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: rig.sandbox.charactersBilled(), saved: 0 });
+    expect(written[0]).toMatchObject({
+      endpoint: 'tts',
+      cached: false,
+      undelivered: true,
+      requestId: rig.sandbox.requests[0]?.id,
+    });
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
   });
 
   it('a clone whose voice ID never arrived: recorded once as spent and undelivered, not cloned again', async () => {
     rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });
     const text = 'A voice we never got to name.';
-    const charge = await rig.accounting.authorize(who, [{ text, endpoint: 'voice-clone', characters: text.length, free: false }]);
+    const charge = await rig.accounting.authorize(who, [
+      { text, endpoint: 'voice-clone', characters: text.length, free: false },
+    ]);
     const clip = { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav', contentType: 'audio/wav' };
     await expect(rig.source.cloneVoice(text, clip, undefined, charge)).rejects.toBeInstanceOf(UndeliveredError);
     charge.close();
     await rig.source.close();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(1);
     expect(written).toEqual([expect.objectContaining({ endpoint: 'voice-clone', undelivered: true })]);
-    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: rig.sandbox.charactersBilled(), saved: 0 });
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
   });
 });
 
@@ -69,6 +84,9 @@ describe("the bot's count against the service's own", () => {
     charge.close();
     await rig.source.close();
     expect(rig.sandbox.charactersBilled()).toBeGreaterThan(0);
-    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: rig.sandbox.charactersBilled(), saved: 0 });
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
   });
 });

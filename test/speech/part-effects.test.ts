@@ -12,7 +12,11 @@ const VOICE = 'voice-b-en-m-01';
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const month = () => new Date().toISOString().slice(0, 7);
 const request = (text: string, format: 'wav' | 'mp3', speed = 1, volumeDb = 0): SpeechRequest => ({
-  kind: 'tts', text, voice: VOICE, format, ...(speed === 1 && volumeDb === 0 ? {} : { effects: { speed, volumeDb } }),
+  kind: 'tts',
+  text,
+  voice: VOICE,
+  format,
+  ...(speed === 1 && volumeDb === 0 ? {} : { effects: { speed, volumeDb } }),
 });
 
 const rig = useSpeechRig({ cacheDirPrefix: 'saybot-effects-' });
@@ -39,13 +43,20 @@ describe('PartSource with speed and volume', () => {
       const pitch = rig.sandbox.voicePitchHz(VOICE) ?? 0;
       const first = await speak(request(text, format, 1.5), text);
       expect(first.free).toBe(false);
-      for (const [speed, volumeDb] of [[1, 0], [0.75, 0], [1.5, 0], [1, -6]] as const) {
+      for (const [speed, volumeDb] of [
+        [1, 0],
+        [0.75, 0],
+        [1.5, 0],
+        [1, -6],
+      ] as const) {
         const { bytes, free } = await speak(request(text, format, speed, volumeDb), text);
         expect(free).toBe(true);
         const info = await analyseClip(bytes);
         expect(info.format).toBe(format);
         expect(Math.abs(info.durationSeconds / (expected / speed) - 1)).toBeLessThan(0.03);
-        expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch)).toBeLessThan(pitch * 0.02);
+        expect(
+          Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch),
+        ).toBeLessThan(pitch * 0.02);
       }
       const calls = ttsCalls();
       expect(calls).toHaveLength(1);
@@ -61,7 +72,11 @@ describe('PartSource with speed and volume', () => {
     try {
       const text = 'Three of us at twice the speed.';
       const results = await Promise.all([1, 2, 3].map(() => speak(request(text, 'wav', 2), text)));
-      for (const { bytes } of results) expect((await analyseClip(bytes)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text) / 2, 1);
+      for (const { bytes } of results)
+        expect((await analyseClip(bytes)).durationSeconds).toBeCloseTo(
+          rig.sandbox.expectedDurationSeconds(text) / 2,
+          1,
+        );
       expect(ttsCalls()).toHaveLength(1);
     } finally {
       rig.sandbox.setPacing({ startDelayMs: 0 });
@@ -70,7 +85,13 @@ describe('PartSource with speed and volume', () => {
 
   it('a louder part never clips: /emote at 0.75 (peaks at 0.7 of full scale) at +6 dB stays under -1 dBFS', async () => {
     const text = 'As loud as it may go.';
-    const emotion: SpeechRequest = { kind: 'emotion', text, voice: VOICE, exaggeration: 0.75, effects: { speed: 1, volumeDb: 6 } };
+    const emotion: SpeechRequest = {
+      kind: 'emotion',
+      text,
+      voice: VOICE,
+      exaggeration: 0.75,
+      effects: { speed: 1, volumeDb: 6 },
+    };
     const { bytes } = await speak(emotion, text);
     const samples = (await analyseClip(bytes)).samples ?? new Float32Array(0);
     const peak = samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0);

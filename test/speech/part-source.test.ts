@@ -25,11 +25,14 @@ describe('PartSource', () => {
   it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
     rig.sandbox.setPacing({ startDelayMs: 200 });
     const text = 'Once for all of us.';
-    const charges = await Promise.all([1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))));
+    const charges = await Promise.all(
+      [1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))),
+    );
     const signal = new AbortController().signal;
     const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, charge)));
     const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
-    for (const body of bodies) expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+    for (const body of bodies)
+      expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     await rig.source.close();
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
@@ -47,7 +50,12 @@ describe('PartSource', () => {
 
   it('a part counted free at acceptance (in flight) that must be fetched again passes the budget first', async () => {
     const text = 'Counted free, then paid.';
-    const budgeted = new Accounting({ store: rig.store, budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
+    const budgeted = new Accounting({
+      store: rig.store,
+      budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+    });
     const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
     rig.sandbox.setPacing({ startDelayMs: 200 });
     const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
@@ -59,7 +67,10 @@ describe('PartSource', () => {
     first.close();
     await parts.close(); // the flight is over (no cache): the second must fetch the part itself
     const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
-    const error = await again.fetch(request(text), text, new AbortController().signal, second).then(() => undefined, (e: unknown) => e);
+    const error = await again.fetch(request(text), text, new AbortController().signal, second).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     second.close();
     await again.close();
     expect(error).toBeInstanceOf(Refusal);
@@ -72,7 +83,9 @@ describe('PartSource', () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(/quota is used up/);
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(
+      /quota is used up/,
+    );
     expect((await rig.store.quota.get()).exhausted).toBeDefined();
     charge.close();
   });
@@ -80,11 +93,20 @@ describe('PartSource', () => {
   it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator - 4);
     const text = 'Longer than four.';
-    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(() => undefined, (e: unknown) => e);
+    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
-    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({ key: 'quota.tooFewLeft', params: { left: 4, needed: text.length } });
-    expect(describeFailure(error).message).toEqual({ key: 'quota.tooFewLeftForMember', params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) } });
+    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({
+      key: 'quota.tooFewLeft',
+      params: { left: 4, needed: text.length },
+    });
+    expect(describeFailure(error).message).toEqual({
+      key: 'quota.tooFewLeftForMember',
+      params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) },
+    });
     expect((await rig.store.quota.get()).exhausted).toBeUndefined();
   });
 
@@ -97,7 +119,10 @@ describe('PartSource', () => {
     };
     const baseline = new PartSource({ client: rig.client, logger: silentLogger, encoding: LEGACY_SETTINGS });
     try {
-      const [speech, legacy] = await Promise.all([packetsOf(rig.source, 'Mono as spoken.'), packetsOf(baseline, 'Stereo as before.')]);
+      const [speech, legacy] = await Promise.all([
+        packetsOf(rig.source, 'Mono as spoken.'),
+        packetsOf(baseline, 'Stereo as before.'),
+      ]);
       expect(speech.length).toBeGreaterThan(10);
       expect(speech.every((p) => !isStereo(p))).toBe(true);
       expect(legacy.length).toBeGreaterThan(10);
@@ -110,27 +135,38 @@ describe('PartSource', () => {
   it.each([
     ['as sent', undefined],
     ['at another speed', { speed: 1.5, volumeDb: 0 }],
-  ])("a voice deleted while a file's part is fetched (%s): that part is not handed out nor cached, the next never requested", async (_, effects) => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
-    try {
-      const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
-      const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
-      const texts = ['The first part.', 'The second part.'];
-      const asked: SpeechRequest = { kind: 'tts', text: texts.join(' '), voice: 'voice-b-en-f-01', format: 'wav', ...(effects ? { effects } : {}) };
-      const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
-      rig.sandbox.setPacing({ startDelayMs: 300 });
-      const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
-      // Deleted once the service has the request (paid: its audio is on its way).
-      await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
-      await parts.purgeVoice(asked.voice);
-      await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
-      await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({ problem: { code: 'voice-deleted' } });
-      await parts.close();
-      charge.close();
-      expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-      expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  ])(
+    "a voice deleted while a file's part is fetched (%s): that part is not handed out nor cached, the next never requested",
+    async (_, effects) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
+      try {
+        const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+        const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
+        const texts = ['The first part.', 'The second part.'];
+        const asked: SpeechRequest = {
+          kind: 'tts',
+          text: texts.join(' '),
+          voice: 'voice-b-en-f-01',
+          format: 'wav',
+          ...(effects ? { effects } : {}),
+        };
+        const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
+        rig.sandbox.setPacing({ startDelayMs: 300 });
+        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
+        // Deleted once the service has the request (paid: its audio is on its way).
+        await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+        await parts.purgeVoice(asked.voice);
+        await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+        await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({
+          problem: { code: 'voice-deleted' },
+        });
+        await parts.close();
+        charge.close();
+        expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+        expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -13,7 +13,13 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../src/speech/errors.ts';
 import { PartSource } from '../../src/speech/part-source.ts';
 import type { QueueBounds } from '../../src/speech/queue-bounds.ts';
-import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechRequest, type SpeechTarget } from '../../src/speech/pipeline.ts';
+import {
+  MEMBER_REQUEST,
+  SpeechPipeline,
+  type Requester,
+  type SpeechRequest,
+  type SpeechTarget,
+} from '../../src/speech/pipeline.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { PlayerRegistry } from '../../src/voice/player-registry.ts';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -34,7 +40,10 @@ let source: PartSource;
 let players: PlayerRegistry;
 
 beforeAll(async () => {
-  [sandbox, fake] = await Promise.all([startSandbox(), FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds, dave: 'required' })]);
+  [sandbox, fake] = await Promise.all([
+    startSandbox(),
+    FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds, dave: 'required' }),
+  ]);
   trustCertificate(fake.caCertificatePem);
   discord = await loginClient(fake);
   api = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey, maxRetries: 0 });
@@ -56,8 +65,20 @@ afterEach(async () => {
 function makePipeline(budgets: OperatorBudgets = NO_BUDGETS, queue?: QueueBounds): SpeechPipeline {
   const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
   source = new PartSource({ client: api, logger: silentLogger, accounting });
-  players = new PlayerRegistry({ logger: silentLogger, idleTimeoutMs: 60_000, group: 'pipeline-test', readyTimeoutMs: 10_000 });
-  return new SpeechPipeline({ source, accounting, players, logger: silentLogger, maxCharsPerRequest: MAX_CHARS, ...(queue ? { queue } : {}) });
+  players = new PlayerRegistry({
+    logger: silentLogger,
+    idleTimeoutMs: 60_000,
+    group: 'pipeline-test',
+    readyTimeoutMs: 10_000,
+  });
+  return new SpeechPipeline({
+    source,
+    accounting,
+    players,
+    logger: silentLogger,
+    maxCharsPerRequest: MAX_CHARS,
+    ...(queue ? { queue } : {}),
+  });
 }
 
 function requester(guildId = 'G', userId = 'U'): Requester {
@@ -66,7 +87,11 @@ function requester(guildId = 'G', userId = 'U'): Requester {
 }
 
 /** What `accepted` rejected with, or undefined when it was accepted. */
-const refusalOf = (job: { accepted: Promise<unknown> }) => job.accepted.then(() => undefined, (e: unknown) => e);
+const refusalOf = (job: { accepted: Promise<unknown> }) =>
+  job.accepted.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 const tts = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
 const ttsRequests = () => sandbox.requests.filter((r) => r.endpoint === 'tts').length;
@@ -77,7 +102,10 @@ function voiceGuild(): { guildId: string; target: SpeechTarget & { kind: 'voice'
   const spec = guilds[nextGuild++];
   const guild = spec && discord.guilds.cache.get(spec.id);
   if (!spec || !guild) throw new Error('out of test guilds');
-  return { guildId: spec.id, target: { kind: 'voice', channelId: spec.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator } };
+  return {
+    guildId: spec.id,
+    target: { kind: 'voice', channelId: spec.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator },
+  };
 }
 
 describe('SpeechPipeline', () => {
@@ -105,7 +133,11 @@ describe('SpeechPipeline', () => {
   it('file: MP3 parts joined frame by frame into one MP3 as long as the parts', async () => {
     const pipeline = makePipeline();
     const sentences = ['An MP3 in parts, first.', 'And the second part of it.'];
-    const job = pipeline.speak({ request: { kind: 'tts', text: sentences.join(' '), voice: 'voice-b-en-f-01', format: 'mp3' }, requester: requester(), target: { kind: 'file' } });
+    const job = pipeline.speak({
+      request: { kind: 'tts', text: sentences.join(' '), voice: 'voice-b-en-f-01', format: 'mp3' },
+      requester: requester(),
+      target: { kind: 'file' },
+    });
     const outcome = await job.outcome;
     if (outcome.kind !== 'files') throw new Error(`expected files, got ${outcome.kind}`);
     expect(outcome.files).toHaveLength(1);
@@ -120,7 +152,11 @@ describe('SpeechPipeline', () => {
   it('file: over the target size limit it becomes a voice message, saying which file it replaced', async () => {
     const pipeline = makePipeline();
     const text = 'This file is bigger than the limit allows. So it must travel another way.';
-    const job = pipeline.speak({ request: tts(text), requester: requester(), target: { kind: 'file', sizeLimit: 100_000 } });
+    const job = pipeline.speak({
+      request: tts(text),
+      requester: requester(),
+      target: { kind: 'file', sizeLimit: 100_000 },
+    });
     const outcome = await job.outcome;
     if (outcome.kind !== 'voice-message') throw new Error(`expected a voice message, got ${outcome.kind}`);
     expect(outcome.insteadOfFile?.format).toBe('wav');
@@ -136,7 +172,11 @@ describe('SpeechPipeline', () => {
     const pipeline = makePipeline();
     const sentences = ['The first sentence is here.', 'Then a second one follows.'];
     const before = ttsRequests();
-    const job = pipeline.speak({ request: tts(sentences.join(' ')), requester: requester(), target: { kind: 'voice-message' } });
+    const job = pipeline.speak({
+      request: tts(sentences.join(' ')),
+      requester: requester(),
+      target: { kind: 'voice-message' },
+    });
     expect(await job.accepted).toEqual({ parts: 2, ahead: 0 });
     const outcome = await job.outcome;
     if (outcome.kind !== 'voice-message') throw new Error(`expected a voice message, got ${outcome.kind}`);
@@ -154,7 +194,11 @@ describe('SpeechPipeline', () => {
   it('voice-message: a part the service fails is the outcome, never a rejection', async () => {
     const pipeline = makePipeline();
     sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
-    const job = pipeline.speak({ request: tts('The service is down for this one.'), requester: requester(), target: { kind: 'voice-message' } });
+    const job = pipeline.speak({
+      request: tts('The service is down for this one.'),
+      requester: requester(),
+      target: { kind: 'voice-message' },
+    });
     await job.accepted;
     const outcome = await job.outcome;
     expect(outcome).toMatchObject({ kind: 'failed', secondsHeard: 0 });
@@ -164,8 +208,15 @@ describe('SpeechPipeline', () => {
   it('refuses a request over a budget before any API call: accepted rejects with the Refusal, the outcome carries it', async () => {
     const pipeline = makePipeline({ ...NO_BUDGETS, memberDailyChars: 5 });
     const before = sandbox.requests.length;
-    const job = pipeline.speak({ request: tts('More than five characters.'), requester: requester(), target: { kind: 'file' } });
-    const refusal = await job.accepted.then(() => undefined, (e: unknown) => e);
+    const job = pipeline.speak({
+      request: tts('More than five characters.'),
+      requester: requester(),
+      target: { kind: 'file' },
+    });
+    const refusal = await job.accepted.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(Refusal);
     expect((refusal as Refusal).reason).toMatchObject({ code: 'budget-member-day', limit: 5 });
     expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
@@ -176,7 +227,10 @@ describe('SpeechPipeline', () => {
     const pipeline = makePipeline();
     const before = sandbox.requests.length;
     const job = pipeline.speak({ request: tts(' \n '), requester: requester(), target: { kind: 'file' } });
-    const error = await job.accepted.then(() => undefined, (e: unknown) => e);
+    const error = await job.accepted.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SpeechInputError);
     expect((error as SpeechInputError).problem).toEqual({ code: 'empty-text' });
     expect(await job.outcome).toEqual({ kind: 'failed', error, secondsHeard: 0 });
@@ -186,7 +240,11 @@ describe('SpeechPipeline', () => {
   it("turns the service's failure into an outcome, never a rejection, and spends nothing", async () => {
     const pipeline = makePipeline();
     sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
-    const job = pipeline.speak({ request: tts('The service is down.'), requester: requester(), target: { kind: 'file' } });
+    const job = pipeline.speak({
+      request: tts('The service is down.'),
+      requester: requester(),
+      target: { kind: 'file' },
+    });
     await job.accepted;
     const outcome = await job.outcome;
     expect(outcome).toMatchObject({ kind: 'failed', secondsHeard: 0 });
@@ -194,7 +252,7 @@ describe('SpeechPipeline', () => {
     expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(0);
   });
 
-  it('voice: when accepted, the join and the first part\'s request are both under way; then it is heard, encrypted, and played', async () => {
+  it("voice: when accepted, the join and the first part's request are both under way; then it is heard, encrypted, and played", async () => {
     const pipeline = makePipeline();
     const { guildId, target } = voiceGuild();
     const text = 'Joined and fetched side by side.';
@@ -215,7 +273,11 @@ describe('SpeechPipeline', () => {
   it('voice: a job accepted while the one before is still joining counts its clips as ahead and plays after it', async () => {
     const pipeline = makePipeline();
     const { guildId, target } = voiceGuild();
-    const first = pipeline.speak({ request: tts('First in line, spoken first. Then its second part.'), requester: requester(guildId), target });
+    const first = pipeline.speak({
+      request: tts('First in line, spoken first. Then its second part.'),
+      requester: requester(guildId),
+      target,
+    });
     const second = pipeline.speak({ request: tts('Second in line.'), requester: requester(guildId), target });
     expect(await first.accepted).toEqual({ parts: 2, ahead: 0 });
     expect(await second.accepted).toEqual({ parts: 1, ahead: 2 });
@@ -229,10 +291,15 @@ describe('SpeechPipeline', () => {
 
   it('voice: a member past the per-member bound is refused before anything is held or sent; another member still gets in', async () => {
     // A daily budget makes every accepted request hold characters: a refused one must hold none.
-    const pipeline = makePipeline({ ...NO_BUDGETS, memberDailyChars: 10_000 }, { guildSeconds: 0, guildClips: 0, memberRequests: 2 });
+    const pipeline = makePipeline(
+      { ...NO_BUDGETS, memberDailyChars: 10_000 },
+      { guildSeconds: 0, guildClips: 0, memberRequests: 2 },
+    );
     const { guildId, target } = voiceGuild();
-    const mine = [pipeline.speak({ request: tts('Mine, one.'), requester: requester(guildId), target }),
-      pipeline.speak({ request: tts('Mine, two.'), requester: requester(guildId), target })];
+    const mine = [
+      pipeline.speak({ request: tts('Mine, one.'), requester: requester(guildId), target }),
+      pipeline.speak({ request: tts('Mine, two.'), requester: requester(guildId), target }),
+    ];
     await Promise.all(mine.map((job) => job.accepted));
     const before = ttsRequests();
     const third = pipeline.speak({ request: tts('Mine, three: one too many.'), requester: requester(guildId), target });
@@ -247,23 +314,42 @@ describe('SpeechPipeline', () => {
     expect(sandbox.requests.some((r) => r.text === 'Mine, three: one too many.')).toBe(false);
     expect(ttsRequests() - before).toBeLessThanOrEqual(3);
     // Once played, the member's place is free again.
-    expect(await refusalOf(pipeline.speak({ request: tts('Mine, again.'), requester: requester(guildId), target }))).toBeUndefined();
+    expect(
+      await refusalOf(pipeline.speak({ request: tts('Mine, again.'), requester: requester(guildId), target })),
+    ).toBeUndefined();
   });
 
   it("voice: the server's queue is bounded in clips and in estimated seconds; a lone request always fits", async () => {
     const pipeline = makePipeline(NO_BUDGETS, { guildSeconds: 2, guildClips: 2, memberRequests: 0 });
     const { guildId, target } = voiceGuild();
     // Three parts (MAX_CHARS 40) with nothing ahead: taken, whatever the clip bound.
-    const long = pipeline.speak({ request: tts('A long first request, split in parts. It has a second part here. And a third one too.'), requester: requester(guildId), target });
+    const long = pipeline.speak({
+      request: tts('A long first request, split in parts. It has a second part here. And a third one too.'),
+      requester: requester(guildId),
+      target,
+    });
     expect(await long.accepted).toMatchObject({ parts: 3, ahead: 0 });
-    const clips = await refusalOf(pipeline.speak({ request: tts('Short.'), requester: requester(guildId, 'V'), target }));
+    const clips = await refusalOf(
+      pipeline.speak({ request: tts('Short.'), requester: requester(guildId, 'V'), target }),
+    );
     expect((clips as Refusal).reason).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 2, queued: 3 });
     expect((await long.outcome).kind).toBe('played');
     // Empty again: one short clip is taken; a second whose estimate passes 2 s in all (0.2 + 2.7) is refused on seconds.
     const short = pipeline.speak({ request: tts('Hi.'), requester: requester(guildId), target });
     await short.accepted;
-    const seconds = await refusalOf(pipeline.speak({ request: tts('Forty characters of speech, to be heard.'), requester: requester(guildId, 'V'), target }));
-    expect((seconds as Refusal).reason).toMatchObject({ code: 'queue-guild-full', bound: 'seconds', limit: 2, queued: 1 });
+    const seconds = await refusalOf(
+      pipeline.speak({
+        request: tts('Forty characters of speech, to be heard.'),
+        requester: requester(guildId, 'V'),
+        target,
+      }),
+    );
+    expect((seconds as Refusal).reason).toMatchObject({
+      code: 'queue-guild-full',
+      bound: 'seconds',
+      limit: 2,
+      queued: 1,
+    });
     expect((await short.outcome).kind).toBe('played');
   });
 });

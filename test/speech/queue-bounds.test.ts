@@ -28,28 +28,36 @@ describe('QueueBook', () => {
     const book = new QueueBook({ guildSeconds: 0, guildClips: 0, memberRequests: 2 });
     const first = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: ALL });
     book.admit({ guildId: 'G', userId: 'U', enforce: ALL });
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toEqual({ code: 'queue-member-full', limit: 2, queued: 2 });
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toEqual({
+      code: 'queue-member-full',
+      limit: 2,
+      queued: 2,
+    });
     // Another member, and the same member in another server, are counted apart.
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }))).toBeUndefined();
     expect(reasonOf(() => book.admit({ guildId: 'H', userId: 'U', enforce: ALL }))).toBeUndefined();
     first.release();
     first.release(); // idempotent: a second release frees nothing more
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toBeUndefined();
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({ code: 'queue-member-full' });
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
+      code: 'queue-member-full',
+    });
   });
 
   it("bounds a server's voice queue in clips and seconds, lets a lone request in, and forgets a guild once empty", () => {
     const book = new QueueBook({ guildSeconds: 10, guildClips: 3, memberRequests: 0 });
     const lone = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 5, seconds: 30 }, enforce: ALL });
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })))
-      .toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 3, queued: 5 });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+    ).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 3, queued: 5 });
     // A file is not in the voice queue.
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }).release())).toBeUndefined();
     lone.release();
     expect(book.voiceQueue('G')).toEqual({ clips: 0, seconds: 0 });
     const a = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 6 }, enforce: ALL });
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 5 }, enforce: ALL })))
-      .toEqual({ code: 'queue-guild-full', bound: 'seconds', limit: 10, queued: 6 });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 5 }, enforce: ALL })),
+    ).toEqual({ code: 'queue-guild-full', bound: 'seconds', limit: 10, queued: 6 });
     const b = book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 4 }, enforce: ALL });
     expect(book.voiceQueue('G')).toEqual({ clips: 2, seconds: 10 });
     a.release();
@@ -62,10 +70,24 @@ describe('QueueBook', () => {
     expect(enforcementFor({ queueBounded: true, paid: true })).toEqual({ guild: false, member: false });
     expect(enforcementFor({ queueBounded: false, paid: false })).toEqual({ guild: false, member: false });
     const book = new QueueBook({ guildSeconds: 0, guildClips: 1, memberRequests: 1 });
-    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ queueBounded: false, paid: false }) });
-    book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: enforcementFor({ queueBounded: false, paid: false }) });
+    book.admit({
+      guildId: 'G',
+      userId: 'U',
+      voice: { clips: 1, seconds: 1 },
+      enforce: enforcementFor({ queueBounded: false, paid: false }),
+    });
+    book.admit({
+      guildId: 'G',
+      userId: 'U',
+      voice: { clips: 1, seconds: 1 },
+      enforce: enforcementFor({ queueBounded: false, paid: false }),
+    });
     expect(book.voiceQueue('G').clips).toBe(2);
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL }))).toMatchObject({ code: 'queue-guild-full' });
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({ code: 'queue-member-full' });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+    ).toMatchObject({ code: 'queue-guild-full' });
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
+      code: 'queue-member-full',
+    });
   });
 });

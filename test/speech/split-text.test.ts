@@ -21,7 +21,11 @@ describe('splitText', () => {
   it('splits at sentence boundaries, in order, within the cap', () => {
     const text = 'The first sentence is here. The second one follows! Is this the third? And a fourth.';
     const parts = splitText(text, 40);
-    expect(parts).toEqual(['The first sentence is here.', 'The second one follows!', 'Is this the third? And a fourth.']);
+    expect(parts).toEqual([
+      'The first sentence is here.',
+      'The second one follows!',
+      'Is this the third? And a fourth.',
+    ]);
   });
 
   it('packs several short sentences into one part', () => {

@@ -38,12 +38,20 @@ forEachBackend((store) => {
       expect(await store.autoReadMembers.voiceCounts(G1)).toEqual(new Map([['voice-b-en-m-01', 2]]));
       // Replacing keeps one row per member.
       await store.autoReadMembers.assignVoice(G1, B, 'voice-b-en-f-01', 2);
-      expect(await store.autoReadMembers.voiceCounts(G1)).toEqual(new Map([['voice-b-en-m-01', 1], ['voice-b-en-f-01', 1]]));
+      expect(await store.autoReadMembers.voiceCounts(G1)).toEqual(
+        new Map([
+          ['voice-b-en-m-01', 1],
+          ['voice-b-en-f-01', 1],
+        ]),
+      );
       // A third member passes the bound of two: the oldest assignment (A's) goes, the new one stays.
       await store.autoReadMembers.assignVoice(G1, C, 'voice-b-en-m-02', 2);
       const listed = await store.autoReadMembers.memberVoices(G1, 10);
       expect(listed.total).toBe(2);
-      expect(listed.members.map((m) => [m.userId, m.voice]).sort()).toEqual([[B, 'voice-b-en-f-01'], [C, 'voice-b-en-m-02']]);
+      expect(listed.members.map((m) => [m.userId, m.voice]).sort()).toEqual([
+        [B, 'voice-b-en-f-01'],
+        [C, 'voice-b-en-m-02'],
+      ]);
       expect(await store.autoReadMembers.memberVoice(G2, A)).toBe('voice-b-ko-f-01');
       expect((await store.autoReadMembers.memberVoices(G1, 1)).members).toHaveLength(1);
     });
@@ -61,7 +69,13 @@ forEachBackend((store) => {
     });
 
     it('forgets a deleted cloned voice in the pool and in the members who had it', async () => {
-      await store.voiceLibrary.add({ guildId: G1, name: 'narrator', voiceId: 'clone-1', createdBy: ADMIN, clipSeconds: 10 });
+      await store.voiceLibrary.add({
+        guildId: G1,
+        name: 'narrator',
+        voiceId: 'clone-1',
+        createdBy: ADMIN,
+        clipSeconds: 10,
+      });
       await store.autoReadMembers.addToPool(G1, 'clone-1', ADMIN, 25);
       await store.autoReadMembers.addToPool(G1, 'voice-b-en-m-01', ADMIN, 25);
       await store.autoReadMembers.assignVoice(G1, A, 'clone-1', 100);

@@ -13,10 +13,24 @@ const ROLE = '500000000000000001';
 forEachBackend((store, backend) => {
   describe('auto-read', () => {
     it('reads nothing with the default settings in a guild that never started it', async () => {
-      expect(await store.autoRead.get(G1)).toEqual({ guildId: G1, reading: false, settings: { ...AUTO_READ_DEFAULTS } });
+      expect(await store.autoRead.get(G1)).toEqual({
+        guildId: G1,
+        reading: false,
+        settings: { ...AUTO_READ_DEFAULTS },
+      });
       expect(AUTO_READ_DEFAULTS).toEqual({
-        sayAuthorName: true, maxLength: 200, readBots: false, onlyMembersInVoice: true, announceJoinLeave: false,
-        readSilent: true, autojoin: false, fasterAfter: 3, maxSpeed: 1.5, skipAfter: 10, voices: 'one', readAttachments: true,
+        sayAuthorName: true,
+        maxLength: 200,
+        readBots: false,
+        onlyMembersInVoice: true,
+        announceJoinLeave: false,
+        readSilent: true,
+        autojoin: false,
+        fasterAfter: 3,
+        maxSpeed: 1.5,
+        skipAfter: 10,
+        voices: 'one',
+        readAttachments: true,
       });
       expect(await store.autoRead.listReading()).toEqual([]);
       expect(await store.autoRead.stop(G1)).toBe(false);
@@ -24,9 +38,17 @@ forEachBackend((store, backend) => {
 
     it('binds the channels and reads; a stop keeps the binding; a new start replaces it', async () => {
       const startedAt = new Date('2025-03-10T12:00:00Z');
-      const started = await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN, startedAt });
+      const started = await store.autoRead.start(G1, {
+        textChannelId: TEXT,
+        voiceChannelId: VOICE,
+        startedBy: ADMIN,
+        startedAt,
+      });
       expect(started).toEqual({
-        guildId: G1, reading: true, binding: { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN, startedAt }, settings: { ...AUTO_READ_DEFAULTS },
+        guildId: G1,
+        reading: true,
+        binding: { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN, startedAt },
+        settings: { ...AUTO_READ_DEFAULTS },
       });
       expect(await store.autoRead.get(G1)).toEqual(started);
       expect((await store.autoRead.get(G2)).reading).toBe(false);
@@ -53,11 +75,28 @@ forEachBackend((store, backend) => {
     });
 
     it('changes the settings given, keeps the others, puts one back to its default with null', async () => {
-      expect(await store.autoRead.setSettings(G1, { maxLength: 80, readBots: true, requiredRoleId: ROLE }, ADMIN)).toEqual({
-        ...AUTO_READ_DEFAULTS, maxLength: 80, readBots: true, requiredRoleId: ROLE,
+      expect(
+        await store.autoRead.setSettings(G1, { maxLength: 80, readBots: true, requiredRoleId: ROLE }, ADMIN),
+      ).toEqual({
+        ...AUTO_READ_DEFAULTS,
+        maxLength: 80,
+        readBots: true,
+        requiredRoleId: ROLE,
       });
-      expect(await store.autoRead.setSettings(G1, { sayAuthorName: false, onlyMembersInVoice: false, announceJoinLeave: true, maxLength: null }, ADMIN)).toEqual({
-        ...AUTO_READ_DEFAULTS, sayAuthorName: false, maxLength: 200, readBots: true, requiredRoleId: ROLE, onlyMembersInVoice: false, announceJoinLeave: true,
+      expect(
+        await store.autoRead.setSettings(
+          G1,
+          { sayAuthorName: false, onlyMembersInVoice: false, announceJoinLeave: true, maxLength: null },
+          ADMIN,
+        ),
+      ).toEqual({
+        ...AUTO_READ_DEFAULTS,
+        sayAuthorName: false,
+        maxLength: 200,
+        readBots: true,
+        requiredRoleId: ROLE,
+        onlyMembersInVoice: false,
+        announceJoinLeave: true,
       });
       expect((await store.autoRead.setSettings(G1, { requiredRoleId: null }, ADMIN)).requiredRoleId).toBeUndefined();
       expect((await store.autoRead.get(G2)).settings).toEqual({ ...AUTO_READ_DEFAULTS });
@@ -65,15 +104,31 @@ forEachBackend((store, backend) => {
       // Starting and stopping leave the settings alone, and the settings leave the binding alone.
       await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN });
       await store.autoRead.stop(G1);
-      expect((await store.autoRead.get(G1)).settings).toMatchObject({ sayAuthorName: false, readBots: true, announceJoinLeave: true });
+      expect((await store.autoRead.get(G1)).settings).toMatchObject({
+        sayAuthorName: false,
+        readBots: true,
+        announceJoinLeave: true,
+      });
       await store.autoRead.start(G1, { textChannelId: TEXT, voiceChannelId: VOICE, startedBy: ADMIN });
       await store.autoRead.setSettings(G1, { readBots: false }, ADMIN);
       expect(await store.autoRead.get(G1)).toMatchObject({ reading: true, binding: { textChannelId: TEXT } });
     });
 
     it('keeps the skip prefix, silent, auto-join and backlog settings; null puts each back', async () => {
-      const changed = await store.autoRead.setSettings(G1, { skipPrefix: '!!', readSilent: false, autojoin: true, fasterAfter: 2, maxSpeed: 1.75, skipAfter: 6 }, ADMIN);
-      expect(changed).toEqual({ ...AUTO_READ_DEFAULTS, skipPrefix: '!!', readSilent: false, autojoin: true, fasterAfter: 2, maxSpeed: 1.75, skipAfter: 6 });
+      const changed = await store.autoRead.setSettings(
+        G1,
+        { skipPrefix: '!!', readSilent: false, autojoin: true, fasterAfter: 2, maxSpeed: 1.75, skipAfter: 6 },
+        ADMIN,
+      );
+      expect(changed).toEqual({
+        ...AUTO_READ_DEFAULTS,
+        skipPrefix: '!!',
+        readSilent: false,
+        autojoin: true,
+        fasterAfter: 2,
+        maxSpeed: 1.75,
+        skipAfter: 6,
+      });
       expect((await store.autoRead.get(G1)).settings).toEqual(changed);
       const back = await store.autoRead.setSettings(G1, { skipPrefix: null, readSilent: null, maxSpeed: null }, ADMIN);
       expect(back).toEqual({ ...AUTO_READ_DEFAULTS, autojoin: true, fasterAfter: 2, skipAfter: 6 });

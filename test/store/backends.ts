@@ -8,4 +8,5 @@ export { postgresBackend, postgresUnavailable, sqliteBackend, type Backend } fro
 const postgresSkipped = postgresUnavailable();
 if (postgresSkipped !== undefined) it.skip(`PostgreSQL contract tests: ${postgresSkipped}`, () => {});
 
-export const BACKENDS = postgresSkipped === undefined ? ([sqliteBackend, postgresBackend] as const) : ([sqliteBackend] as const);
+export const BACKENDS =
+  postgresSkipped === undefined ? ([sqliteBackend, postgresBackend] as const) : ([sqliteBackend] as const);

@@ -32,11 +32,15 @@ describe('a data folder SayBot cannot use', () => {
     const uid = isRoot ? IMAGE_UID : process.getuid!();
     const gid = isRoot ? IMAGE_UID : process.getgid!();
     for (const file of [path.join(data, 'saybot.sqlite'), path.join(data, 'missing', 'saybot.sqlite')]) {
-      const run = spawnSync(process.execPath, [CHILD, file, ...(isRoot ? [String(IMAGE_UID)] : [])], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [CHILD, file, ...(isRoot ? [String(IMAGE_UID)] : [])], {
+        encoding: 'utf8',
+      });
       expect(run.stderr).toBe('');
       const output = run.stdout.trim();
       expect(output.split('\n')).toHaveLength(1);
-      expect(output).toMatch(new RegExp(`^Cannot write ${path.dirname(file)} \\(DATABASE_URL\\): ${data} belongs to uid \\d+`));
+      expect(output).toMatch(
+        new RegExp(`^Cannot write ${path.dirname(file)} \\(DATABASE_URL\\): ${data} belongs to uid \\d+`),
+      );
       expect(output).toContain(`SayBot runs as uid ${uid}`);
       expect(output).toContain(`chown -R ${uid}:${gid} ${data}`);
       expect(output).toContain('sudo chown');
@@ -48,8 +52,16 @@ describe('a data folder SayBot cannot use', () => {
     const root = tempDir();
     const file = path.join(root, 'not-a-folder');
     writeFileSync(file, 'x');
-    expect(() => new SqliteStore(path.join(file, 'saybot.sqlite'))).toThrow(`Cannot use ${file} (DATABASE_URL) as a folder: ${file} is a file.`);
-    const opening = AudioCache.open({ dir: path.join(file, 'cache'), maxBytes: 1024, logger: createLogger({ level: 'silent' }) });
-    await expect(opening).rejects.toThrow(`Cannot use ${path.join(file, 'cache')} (CACHE_DIR) as a folder: ${file} is a file.`);
+    expect(() => new SqliteStore(path.join(file, 'saybot.sqlite'))).toThrow(
+      `Cannot use ${file} (DATABASE_URL) as a folder: ${file} is a file.`,
+    );
+    const opening = AudioCache.open({
+      dir: path.join(file, 'cache'),
+      maxBytes: 1024,
+      logger: createLogger({ level: 'silent' }),
+    });
+    await expect(opening).rejects.toThrow(
+      `Cannot use ${path.join(file, 'cache')} (CACHE_DIR) as a folder: ${file} is a file.`,
+    );
   });
 });

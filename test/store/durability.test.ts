@@ -18,7 +18,12 @@ describe('concurrent writes', () => {
     const second = new SqliteStore(file);
     const children = [runChild(file, 'many', { arg: 'p1' }), runChild(file, 'many', { arg: 'p2' })];
     const local = Array.from({ length: 40 }, (_, i) =>
-      (i % 2 === 0 ? main : second).presets.save({ guildId: GUILD, name: `local-${i}`, voice: 'voice-b-en-f-01', createdBy: 'main' }),
+      (i % 2 === 0 ? main : second).presets.save({
+        guildId: GUILD,
+        name: `local-${i}`,
+        voice: 'voice-b-en-f-01',
+        createdBy: 'main',
+      }),
     );
     const results = await Promise.all(local);
     expect(results.every((r) => r.status === 'created')).toBe(true);
@@ -26,7 +31,8 @@ describe('concurrent writes', () => {
 
     const names = (await main.presets.list(GUILD)).map((p) => p.name);
     expect(names).toHaveLength(120);
-    for (const prefix of ['local', 'p1', 'p2']) expect(names.filter((n) => n.startsWith(`${prefix}-`))).toHaveLength(40);
+    for (const prefix of ['local', 'p1', 'p2'])
+      expect(names.filter((n) => n.startsWith(`${prefix}-`))).toHaveLength(40);
     // The member row was merged 80 times from two processes; it ends as one of the last writes, not torn.
     expect((await second.memberDefaults.get(GUILD, MEMBER))?.tone).toMatch(/^p[12]-39$/);
     await main.close();
@@ -56,7 +62,9 @@ describe('a crash', () => {
     const store = new SqliteStore(file);
     expect((await store.presets.list(GUILD)).map((p) => [p.name, p.voice])).toEqual([['kept', 'voice-b-ko-f-01']]);
     // And the file takes writes again: the dead process's lock went with it.
-    expect((await store.presets.save({ guildId: GUILD, name: 'after', voice: 'voice-b-ko-f-01', createdBy: 'main' })).status).toBe('created');
+    expect(
+      (await store.presets.save({ guildId: GUILD, name: 'after', voice: 'voice-b-ko-f-01', createdBy: 'main' })).status,
+    ).toBe('created');
     await store.close();
   });
 });

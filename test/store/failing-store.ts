@@ -21,8 +21,10 @@ export function withFailingSpendWrites(store: Store, failing: () => boolean): St
     property !== 'record'
       ? undefined
       : async (...args: Parameters<Store['spends']['record']>) => {
-          if (failing()) throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
+          if (failing())
+            throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
           return store.spends.record(...args);
-        });
+        },
+  );
   return withMethods(store, (property) => (property === 'spends' ? spends : undefined));
 }

@@ -9,16 +9,26 @@ const CHILD = fileURLToPath(new URL('./store-child.ts', import.meta.url));
 /** A fresh directory for database files; removed by the returned cleanup. */
 export function tempDir(): { dir: string; file: (name?: string) => string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'saybot-store-'));
-  return { dir, file: (name = 'saybot.sqlite') => path.join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    file: (name = 'saybot.sqlite') => path.join(dir, name),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
  * Runs store-child.ts in its own Node process. With `kill`, it is SIGKILLed as soon as it prints "ready" (no
  * chance to close or checkpoint); otherwise it runs to its end. Resolves with how it ended.
  */
-export function runChild(file: string, mode: string, options: { arg?: string; kill?: boolean } = {}): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+export function runChild(
+  file: string,
+  mode: string,
+  options: { arg?: string; kill?: boolean } = {},
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, file, mode, options.arg ?? ''], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, file, mode, options.arg ?? ''], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

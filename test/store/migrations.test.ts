@@ -1,7 +1,14 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { LATEST_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion, type Migration } from '../../src/store/migrations.ts';
+import {
+  LATEST_VERSION,
+  MIGRATIONS,
+  SchemaTooNewError,
+  migrate,
+  schemaVersion,
+  type Migration,
+} from '../../src/store/migrations.ts';
 import { type BuiltStep, compileStep } from '../../src/store/schema-steps.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
@@ -46,7 +53,10 @@ const V2_STEP = `
 `;
 
 const tables = (db: DatabaseSync) =>
-  db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => String(r['name']));
+  db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((r) => String(r['name']));
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -64,11 +74,35 @@ describe('migrations', () => {
     await store.close();
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
-      'auto_read', 'auto_read_ignored', 'auto_read_member_voices', 'auto_read_voice_pool', 'budget_holds', 'clone_name_reservations', 'dictionary_entries', 'guild_budgets', 'guild_output_defaults', 'guild_settings',
-      'member_defaults', 'member_output_defaults', 'presets', 'quota_state', 'removed_guilds', 'schema_migrations', 'soundboard_sounds', 'spend_totals_guild_month',
-      'spend_totals_member_day', 'spends', 'store_secrets', 'voice_library',
+      'auto_read',
+      'auto_read_ignored',
+      'auto_read_member_voices',
+      'auto_read_voice_pool',
+      'budget_holds',
+      'clone_name_reservations',
+      'dictionary_entries',
+      'guild_budgets',
+      'guild_output_defaults',
+      'guild_settings',
+      'member_defaults',
+      'member_output_defaults',
+      'presets',
+      'quota_state',
+      'removed_guilds',
+      'schema_migrations',
+      'soundboard_sounds',
+      'spend_totals_guild_month',
+      'spend_totals_member_day',
+      'spends',
+      'store_secrets',
+      'voice_library',
     ]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => r['version'])).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(
+      db
+        .prepare('SELECT version FROM schema_migrations ORDER BY version')
+        .all()
+        .map((r) => r['version']),
+    ).toEqual(MIGRATIONS.map((m) => m.version));
     expect(migrate(db)).toEqual([]);
     db.close();
   });
@@ -80,7 +114,12 @@ describe('migrations', () => {
 
     const store = new SqliteStore(tmp.file());
     expect(store.schemaVersion).toBe(LATEST_VERSION);
-    expect(await store.presets.getDefault('G')).toMatchObject({ name: 'Old One', voice: 'voice-b-ko-m-01', tone: 'slow', format: 'mp3' });
+    expect(await store.presets.getDefault('G')).toMatchObject({
+      name: 'Old One',
+      voice: 'voice-b-ko-m-01',
+      tone: 'slow',
+      format: 'mp3',
+    });
     expect((await store.memberDefaults.get('G', 'M'))?.voice).toBe('voice-b-ja-f-01');
     // The step-2 table is there and the step-2 rule (a cloned voice takes its presets with it) holds for old rows.
     await store.voiceLibrary.add({ guildId: 'G', name: 'c', voiceId: 'clone_1', createdBy: 'U', clipSeconds: 5 });
@@ -103,7 +142,15 @@ describe('migrations', () => {
     expect(await store.spends.monthTotals('2025-03')).toEqual({ spent: 0, saved: 0 });
     expect(await store.quota.get()).toEqual({});
     expect(await store.budgets.get('G')).toEqual({});
-    await store.spends.record({ at: new Date('2025-03-04T05:06:07Z'), guildId: 'G', userId: 'M', command: 'say', endpoint: 'tts', characters: 12, cached: false });
+    await store.spends.record({
+      at: new Date('2025-03-04T05:06:07Z'),
+      guildId: 'G',
+      userId: 'M',
+      command: 'say',
+      endpoint: 'tts',
+      characters: 12,
+      cached: false,
+    });
     await store.budgets.set('G', { memberDailyChars: 500 }, 'M');
     expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
     expect(await store.budgets.get('G')).toEqual({ memberDailyChars: 500 });
@@ -116,8 +163,12 @@ describe('migrations', () => {
 
   it('start the running spend totals of step 8 from the spends already recorded', async () => {
     const seed = new DatabaseSync(tmp.file());
-    migrate(seed, MIGRATIONS.filter((m) => m.version < 8));
-    const insert = seed.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
+    migrate(
+      seed,
+      MIGRATIONS.filter((m) => m.version < 8),
+    );
+    const insert =
+      seed.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
                                  VALUES (0, '2025-03', ?, ?, ?, 'say', 'tts', ?, ?)`);
     insert.run('2025-03-04', 'G', 'M', 40, 0);
     insert.run('2025-03-04', 'G', 'M', 500, 1); // a cache hit spends nothing
@@ -137,16 +188,34 @@ describe('migrations', () => {
 
   it('keep a dictionary from before step 16 in the order it was listed in, words all, new entries after them', async () => {
     const seed = new DatabaseSync(tmp.file());
-    migrate(seed, MIGRATIONS.filter((m) => m.version < 16));
-    const insert = seed.prepare("INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at) VALUES (?, ?, ?, ?, 'U', 0)");
-    for (const [guild, word] of [['G', 'zeta'], ['G', 'Alpha'], ['H', 'only'], ['G', 'mid']] as const) insert.run(guild, word.toLowerCase(), word, 'r');
+    migrate(
+      seed,
+      MIGRATIONS.filter((m) => m.version < 16),
+    );
+    const insert = seed.prepare(
+      "INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at) VALUES (?, ?, ?, ?, 'U', 0)",
+    );
+    for (const [guild, word] of [
+      ['G', 'zeta'],
+      ['G', 'Alpha'],
+      ['H', 'only'],
+      ['G', 'mid'],
+    ] as const)
+      insert.run(guild, word.toLowerCase(), word, 'r');
     seed.close();
 
     const store = new SqliteStore(tmp.file());
-    expect(await store.dictionary.list('G')).toEqual([{ word: 'Alpha', reading: 'r' }, { word: 'mid', reading: 'r' }, { word: 'zeta', reading: 'r' }]);
+    expect(await store.dictionary.list('G')).toEqual([
+      { word: 'Alpha', reading: 'r' },
+      { word: 'mid', reading: 'r' },
+      { word: 'zeta', reading: 'r' },
+    ]);
     await store.dictionary.put('G', { pattern: 'a+' }, 'a', 'U');
     await store.dictionary.put('G', 'aaa', 'a', 'U');
-    expect((await store.dictionary.list('G')).slice(3)).toEqual([{ pattern: 'a+', reading: 'a' }, { word: 'aaa', reading: 'a' }]);
+    expect((await store.dictionary.list('G')).slice(3)).toEqual([
+      { pattern: 'a+', reading: 'a' },
+      { word: 'aaa', reading: 'a' },
+    ]);
     expect(await store.dictionary.list('H')).toEqual([{ word: 'only', reading: 'r' }]);
     await store.close();
   });
@@ -159,13 +228,19 @@ describe('migrations', () => {
       version: LATEST_VERSION + 1,
       name: 'a test-only step',
       up: (kysely, types) => [
-        kysely.schema.createTable('notes').addColumn('guild_id', 'text', (c) => c.primaryKey()).addColumn('at', types.milliseconds, (c) => c.notNull())
-          .addColumn('pinned', types.flag, (c) => c.check(sql`pinned IN (0, 1)`)).modifyEnd(sql` STRICT`),
+        kysely.schema
+          .createTable('notes')
+          .addColumn('guild_id', 'text', (c) => c.primaryKey())
+          .addColumn('at', types.milliseconds, (c) => c.notNull())
+          .addColumn('pinned', types.flag, (c) => c.check(sql`pinned IN (0, 1)`))
+          .modifyEnd(sql` STRICT`),
         kysely.insertInto('notes').values({ guild_id: 'G', at: 1_700_000_000_000, pinned: 1 }),
       ],
     };
     expect(migrate(db, [...MIGRATIONS, step])).toEqual([step.version]);
-    expect(db.prepare('SELECT guild_id, at, pinned FROM notes').all()).toEqual([{ guild_id: 'G', at: 1_700_000_000_000, pinned: 1 }]);
+    expect(db.prepare('SELECT guild_id, at, pinned FROM notes').all()).toEqual([
+      { guild_id: 'G', at: 1_700_000_000_000, pinned: 1 },
+    ]);
     expect(() => db.prepare("INSERT INTO notes VALUES ('H', 0, 2)").run()).toThrow(/CHECK/);
     expect(schemaVersion(db)).toBe(step.version);
     db.close();
@@ -182,7 +257,10 @@ describe('migrations', () => {
 
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
     const db = new DatabaseSync(tmp.file());
-    const broken = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' }];
+    const broken = [
+      MIGRATIONS[0]!,
+      { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' },
+    ];
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it

@@ -5,13 +5,26 @@ import { ADMIN, G1, G2, MEMBER, forEachBackend } from './contract.ts';
 forEachBackend((store) => {
   describe('presets', () => {
     it('saves, finds by any case, lists per guild only, and replaces on a second save', async () => {
-      const first = await store.presets.save({ guildId: G1, name: 'Narrator', voice: 'voice-b-ko-m-01', language: 'ko', tone: 'slow', createdBy: ADMIN });
+      const first = await store.presets.save({
+        guildId: G1,
+        name: 'Narrator',
+        voice: 'voice-b-ko-m-01',
+        language: 'ko',
+        tone: 'slow',
+        createdBy: ADMIN,
+      });
       expect(first.status).toBe('created');
       expect((await store.presets.get(G1, 'NARRATOR'))?.voice).toBe('voice-b-ko-m-01');
       expect(await store.presets.get(G2, 'narrator')).toBeUndefined();
       expect(await store.presets.list(G2)).toEqual([]);
 
-      const second = await store.presets.save({ guildId: G1, name: 'narrator', voice: 'voice-b-en-m-01', format: 'mp3', createdBy: MEMBER });
+      const second = await store.presets.save({
+        guildId: G1,
+        name: 'narrator',
+        voice: 'voice-b-en-m-01',
+        format: 'mp3',
+        createdBy: MEMBER,
+      });
       expect(second.status).toBe('updated');
       const list = await store.presets.list(G1);
       expect(list).toHaveLength(1);
@@ -29,8 +42,19 @@ forEachBackend((store) => {
     });
 
     it('filters by contained text (wildcards taken literally) and language, in name order, up to a limit', async () => {
-      for (const [name, language] of [['news ko', 'ko'], ['news en', 'en'], ['any', undefined], ['50%_off', 'en']] as const) {
-        await store.presets.save({ guildId: G1, name, voice: 'voice-b-ko-f-01', ...(language ? { language } : {}), createdBy: ADMIN });
+      for (const [name, language] of [
+        ['news ko', 'ko'],
+        ['news en', 'en'],
+        ['any', undefined],
+        ['50%_off', 'en'],
+      ] as const) {
+        await store.presets.save({
+          guildId: G1,
+          name,
+          voice: 'voice-b-ko-f-01',
+          ...(language ? { language } : {}),
+          createdBy: ADMIN,
+        });
       }
       expect((await store.presets.list(G1, { contains: 'NEWS' })).map((p) => p.name)).toEqual(['news en', 'news ko']);
       expect((await store.presets.list(G1, { contains: '%_' })).map((p) => p.name)).toEqual(['50%_off']);
@@ -39,10 +63,32 @@ forEachBackend((store) => {
     });
 
     it('refuses a new preset past the per-guild limit but still updates an existing one', async () => {
-      await store.presets.save({ guildId: G1, name: 'a', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 });
-      expect(await store.presets.save({ guildId: G1, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).toEqual({ status: 'full', limit: 1 });
-      expect((await store.presets.save({ guildId: G1, name: 'A', voice: 'voice-b-ja-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('updated');
-      expect((await store.presets.save({ guildId: G2, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN }, { maxPerGuild: 1 })).status).toBe('created');
+      await store.presets.save(
+        { guildId: G1, name: 'a', voice: 'voice-b-ko-f-01', createdBy: ADMIN },
+        { maxPerGuild: 1 },
+      );
+      expect(
+        await store.presets.save(
+          { guildId: G1, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN },
+          { maxPerGuild: 1 },
+        ),
+      ).toEqual({ status: 'full', limit: 1 });
+      expect(
+        (
+          await store.presets.save(
+            { guildId: G1, name: 'A', voice: 'voice-b-ja-f-01', createdBy: ADMIN },
+            { maxPerGuild: 1 },
+          )
+        ).status,
+      ).toBe('updated');
+      expect(
+        (
+          await store.presets.save(
+            { guildId: G2, name: 'b', voice: 'voice-b-ko-f-01', createdBy: ADMIN },
+            { maxPerGuild: 1 },
+          )
+        ).status,
+      ).toBe('created');
     });
 
     it('keeps the default across an update and clears it when the preset is deleted', async () => {
@@ -62,7 +108,14 @@ forEachBackend((store) => {
     });
 
     it('keeps speed and volume, and a later save without them leaves them unset', async () => {
-      await store.presets.save({ guildId: G1, name: 'brisk', voice: 'voice-b-ko-f-01', speed: 1.25, volume: -6.5, createdBy: ADMIN });
+      await store.presets.save({
+        guildId: G1,
+        name: 'brisk',
+        voice: 'voice-b-ko-f-01',
+        speed: 1.25,
+        volume: -6.5,
+        createdBy: ADMIN,
+      });
       expect(await store.presets.get(G1, 'brisk')).toMatchObject({ speed: 1.25, volume: -6.5 });
       await store.presets.setDefault(G1, 'brisk');
       expect(await store.presets.getDefault(G1)).toMatchObject({ speed: 1.25, volume: -6.5 });
@@ -86,8 +139,15 @@ forEachBackend((store) => {
       await store.memberDefaults.set(G1, MEMBER, { voice: 'voice-b-ja-f-01' });
       expect(await store.memberDefaults.get(G1, MEMBER)).not.toHaveProperty('readMe');
       await store.memberDefaults.set(G1, MEMBER, { spokenName: 'Min-ji', readMe: false });
-      expect(await store.memberDefaults.set(G1, MEMBER, { tone: 'calm' })).toMatchObject({ voice: 'voice-b-ja-f-01', spokenName: 'Min-ji', readMe: false });
-      expect(await store.memberDefaults.set(G1, MEMBER, { readMe: true })).toMatchObject({ spokenName: 'Min-ji', readMe: true });
+      expect(await store.memberDefaults.set(G1, MEMBER, { tone: 'calm' })).toMatchObject({
+        voice: 'voice-b-ja-f-01',
+        spokenName: 'Min-ji',
+        readMe: false,
+      });
+      expect(await store.memberDefaults.set(G1, MEMBER, { readMe: true })).toMatchObject({
+        spokenName: 'Min-ji',
+        readMe: true,
+      });
       await store.privacy.forgetMember(MEMBER);
       expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
     });

@@ -9,9 +9,17 @@ import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contra
  * deleted with its guild, a row's own key). Any other column named like an ID must be covered by a FORGET_RULE.
  */
 const KEPT_COLUMNS = new Set([
-  'presets.id', 'guild_settings.default_preset_id', 'voice_library.voice_id', 'spends.id', 'spends.request_id',
-  'quota_state.id', 'auto_read.text_channel_id', 'auto_read.voice_channel_id', 'auto_read.required_role_id',
-  'soundboard_sounds.sound_id', 'soundboard_sounds.voice_id',
+  'presets.id',
+  'guild_settings.default_preset_id',
+  'voice_library.voice_id',
+  'spends.id',
+  'spends.request_id',
+  'quota_state.id',
+  'auto_read.text_channel_id',
+  'auto_read.voice_channel_id',
+  'auto_read.required_role_id',
+  'soundboard_sounds.sound_id',
+  'soundboard_sounds.voice_id',
 ]);
 
 const guildRowsHolding = (scan: DatabaseScan, guildId: string, userId: string) =>
@@ -21,7 +29,12 @@ forEachBackend((store, backend) => {
   describe('deletion on request', () => {
     it('has a rule for every column of every table that may hold a guild or member ID (read from the database)', async () => {
       const scan = await scanUrl(backend.url());
-      const covered = new Set(FORGET_RULES.flatMap((r) => [`${r.table}.${r.guildColumn}`, ...Object.keys(r.memberColumns).map((c) => `${r.table}.${c}`)]));
+      const covered = new Set(
+        FORGET_RULES.flatMap((r) => [
+          `${r.table}.${r.guildColumn}`,
+          ...Object.keys(r.memberColumns).map((c) => `${r.table}.${c}`),
+        ]),
+      );
       const idColumns = scan.tables
         .filter((t) => t.table !== 'schema_migrations')
         .flatMap((t) => t.columns.filter((c) => /(^id$|_id$|_by$)/.test(c)).map((c) => `${t.table}.${c}`));
@@ -35,13 +48,26 @@ forEachBackend((store, backend) => {
     it('shows what it keeps about a member in a guild, and nothing about another member', async () => {
       await seed(store, G1, A, 'a');
       const traces = await store.privacy.describeMember(G1, A);
-      expect(traces.map((t) => t.table)).toEqual(expect.arrayContaining(['member_defaults', 'member_output_defaults', 'presets', 'dictionary_entries', 'voice_library', 'spends', 'budget_holds', 'auto_read_voice_pool', 'auto_read_member_voices', 'auto_read_ignored']));
+      expect(traces.map((t) => t.table)).toEqual(
+        expect.arrayContaining([
+          'member_defaults',
+          'member_output_defaults',
+          'presets',
+          'dictionary_entries',
+          'voice_library',
+          'spends',
+          'budget_holds',
+          'auto_read_voice_pool',
+          'auto_read_member_voices',
+          'auto_read_ignored',
+        ]),
+      );
       expect(traces.find((t) => t.table === 'spends')?.rows).toBe(2);
       expect(await store.privacy.describeMember(G1, B)).toEqual([]);
       expect(await store.privacy.describeMember(G2, A)).toEqual([]);
     });
 
-    it("forgets a member in one guild: no row of that guild holds their ID, the books still add up, others untouched", async () => {
+    it('forgets a member in one guild: no row of that guild holds their ID, the books still add up, others untouched', async () => {
       await seed(store, G1, A, 'a');
       await seed(store, G1, B, 'b');
       await seed(store, G2, A, 'a2');
@@ -62,7 +88,9 @@ forEachBackend((store, backend) => {
       expect(await store.spends.monthTotals(MONTH, G1)).toEqual(before.g1);
       expect(await store.spends.monthTotals(MONTH)).toEqual(before.all);
       // The anonymised spends keep one marker per member, not the ID, so a day's totals still add up per person.
-      const marked = scan.rows.filter((r) => r.table === 'spends' && r.cells['guild_id'] === G1 && r.cells['user_id']?.startsWith('forgotten:'));
+      const marked = scan.rows.filter(
+        (r) => r.table === 'spends' && r.cells['guild_id'] === G1 && r.cells['user_id']?.startsWith('forgotten:'),
+      );
       expect(marked).toHaveLength(2);
       expect(new Set(marked.map((r) => r.cells['user_id'])).size).toBe(1);
       expect(await store.memberDefaults.get(G1, A)).toBeUndefined();
@@ -99,13 +127,21 @@ forEachBackend((store, backend) => {
     it("does not reset a budget: a forgotten member's day, and a forgotten server's month, still count under no ID", async () => {
       const spend = (guildId: string, userId: string, characters: number) =>
         store.spends.record({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters, cached: false });
-      const hold = (guildId: string, userId: string, characters: number, limits: { memberDailyChars?: number; guildMonthlyChars?: number }) =>
-        store.budgets.hold({ guildId, userId, characters, limits, ttlMs: 60_000, at: AT });
+      const hold = (
+        guildId: string,
+        userId: string,
+        characters: number,
+        limits: { memberDailyChars?: number; guildMonthlyChars?: number },
+      ) => store.budgets.hold({ guildId, userId, characters, limits, ttlMs: 60_000, at: AT });
       await spend(G1, A, 90);
       await spend(G2, A, 30);
       await store.privacy.forgetMember(A, G1, AT);
       // A's 90 of today in G1 still count against their daily 100; their G2 day is their own.
-      expect(await hold(G1, A, 20, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 90 });
+      expect(await hold(G1, A, 20, { memberDailyChars: 100 })).toMatchObject({
+        status: 'refused',
+        budget: 'memberDailyChars',
+        used: 90,
+      });
       expect((await hold(G1, A, 10, { memberDailyChars: 100 })).status).toBe('held');
       // Forgotten twice the same day (after more spending): both counted.
       await spend(G1, A, 5);
@@ -115,13 +151,35 @@ forEachBackend((store, backend) => {
       // 90 + 5 spent, and the hold of 10 still in flight: it keeps counting for the day, under no ID.
       expect(await hold(G1, A, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 105 });
       // A spend of a request accepted before the deletion, recorded after it: no ID, still counted for the day.
-      await store.spends.record({ at: AT, guildId: G1, userId: A, command: 'say', endpoint: 'tts', characters: 4, cached: false, forgotten: 'member' });
+      await store.spends.record({
+        at: AT,
+        guildId: G1,
+        userId: A,
+        command: 'say',
+        endpoint: 'tts',
+        characters: 4,
+        cached: false,
+        forgotten: 'member',
+      });
       expect(await hold(G1, A, 1, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 109 });
       // A server forgotten keeps its month (and the holds in flight: 10 and B's 1) against its monthly budget; none of
       // its rows holds its ID, nor does a late spend.
       await store.privacy.forgetGuild(G1, AT);
-      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 110 });
-      await store.spends.record({ at: AT, guildId: G1, userId: B, command: 'say', endpoint: 'tts', characters: 3, cached: false, forgotten: 'guild' });
+      expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({
+        status: 'refused',
+        budget: 'guildMonthlyChars',
+        used: 110,
+      });
+      await store.spends.record({
+        at: AT,
+        guildId: G1,
+        userId: B,
+        command: 'say',
+        endpoint: 'tts',
+        characters: 3,
+        cached: false,
+        forgotten: 'guild',
+      });
       expect(await hold(G1, B, 10, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', used: 113 });
       const scan = await scanUrl(backend.url());
       expect(rowsHolding(scan, G1)).toEqual([]);

@@ -60,7 +60,9 @@ forEachBackend((store, backend) => {
       await store.spends.record(spend({ at: new Date('2025-03-02T23:59:59Z'), characters: 4, cached: true }));
       await store.spends.record(spend({ at: new Date('2025-03-03T00:00:00Z'), userId: B, characters: 30 }));
       await store.spends.record(spend({ at: new Date('2025-03-09T12:00:00Z'), userId: C, characters: 1 }));
-      await store.spends.record(spend({ at: new Date('2025-03-09T13:00:00Z'), userId: C, characters: 2, cached: true }));
+      await store.spends.record(
+        spend({ at: new Date('2025-03-09T13:00:00Z'), userId: C, characters: 2, cached: true }),
+      );
       // Another guild and another month count for neither.
       await store.spends.record(spend({ at: new Date('2025-03-02T10:00:00Z'), guildId: G2, characters: 500 }));
       await store.spends.record(spend({ at: new Date('2025-04-01T00:00:00Z'), characters: 700 }));
@@ -86,7 +88,13 @@ forEachBackend((store, backend) => {
       await store.spends.record(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
       // A response that arrived late carries an older, lower figure.
       await store.spends.record(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
-      expect((await store.quota.get()).service).toMatchObject({ month: '2025-03', used: 40, remaining: 299_960, limit: 300_000, resetAt });
+      expect((await store.quota.get()).service).toMatchObject({
+        month: '2025-03',
+        used: 40,
+        remaining: 299_960,
+        limit: 300_000,
+        resetAt,
+      });
       await store.spends.record(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
       expect((await store.quota.get()).service).toMatchObject({ month: '2025-04', used: 10 });
     });
@@ -95,7 +103,13 @@ forEachBackend((store, backend) => {
       const resetAt = new Date('2025-04-01T00:00:00Z');
       const markedAt = new Date('2025-03-20T00:00:00Z');
       await store.quota.markExhausted(resetAt, markedAt, { account: 'abcd', plan: 'creator', limit: 300_000 });
-      expect((await store.quota.get()).exhausted).toEqual({ resetAt, markedAt, account: 'abcd', plan: 'creator', limit: 300_000 });
+      expect((await store.quota.get()).exhausted).toEqual({
+        resetAt,
+        markedAt,
+        account: 'abcd',
+        plan: 'creator',
+        limit: 300_000,
+      });
       await store.spends.record(spend({ cached: false }));
       expect((await store.quota.get()).exhausted).toBeDefined();
       expect(await store.quota.clearExhausted()).toBe(true);
@@ -110,8 +124,14 @@ forEachBackend((store, backend) => {
   describe('server budgets', () => {
     it('sets, keeps what is left out, clears with null, per guild', async () => {
       expect(await store.budgets.get(G1)).toEqual({});
-      expect(await store.budgets.set(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({ guildMonthlyChars: 5000, memberCooldownSeconds: 30 });
-      expect(await store.budgets.set(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({ guildMonthlyChars: 5000, memberDailyChars: 200 });
+      expect(await store.budgets.set(G1, { guildMonthlyChars: 5000, memberCooldownSeconds: 30 }, A)).toEqual({
+        guildMonthlyChars: 5000,
+        memberCooldownSeconds: 30,
+      });
+      expect(await store.budgets.set(G1, { memberDailyChars: 200, memberCooldownSeconds: null }, A)).toEqual({
+        guildMonthlyChars: 5000,
+        memberDailyChars: 200,
+      });
       expect(await store.budgets.get(G2)).toEqual({});
     });
   });
@@ -119,7 +139,13 @@ forEachBackend((store, backend) => {
   describe('budget holds', () => {
     const at = new Date('2025-03-10T12:00:00Z');
     const hold = (characters: number, over: Partial<NewBudgetHold> = {}): NewBudgetHold => ({
-      guildId: G1, userId: A, characters, limits: { guildMonthlyChars: 100 }, ttlMs: 60_000, at, ...over,
+      guildId: G1,
+      userId: A,
+      characters,
+      limits: { guildMonthlyChars: 100 },
+      ttlMs: 60_000,
+      at,
+      ...over,
     });
 
     it('counts spends and live holds against each limit, says which refused, and frees a released hold', async () => {
@@ -127,9 +153,18 @@ forEachBackend((store, backend) => {
       await store.spends.record(spend({ characters: 500, cached: true })); // saved characters use no budget
       const first = await store.budgets.hold(hold(30));
       expect(first.status).toBe('held');
-      expect(await store.budgets.hold(hold(30))).toEqual({ status: 'refused', budget: 'guildMonthlyChars', limit: 100, used: 80, needed: 30 });
+      expect(await store.budgets.hold(hold(30))).toEqual({
+        status: 'refused',
+        budget: 'guildMonthlyChars',
+        limit: 100,
+        used: 80,
+        needed: 30,
+      });
       expect((await store.budgets.hold(hold(5, { limits: { memberDailyChars: 84 } }))).status).toBe('refused');
-      expect((await store.budgets.hold(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } })))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars' });
+      expect(await store.budgets.hold(hold(5, { guildId: G2, limits: { botMonthlyChars: 84 } }))).toMatchObject({
+        status: 'refused',
+        budget: 'botMonthlyChars',
+      });
       if (first.status === 'held') await store.budgets.release(first.token);
       expect((await store.budgets.hold(hold(30))).status).toBe('held');
     });
@@ -157,17 +192,32 @@ forEachBackend((store, backend) => {
       await store.spends.record(spend({ characters: 500, guildId: G2 }));
       await store.spends.record(spend({ characters: 700, at: new Date('2025-02-28T23:59:59Z') }));
       await store.spends.record(spend({ characters: 15, at: new Date('2025-03-09T10:00:00Z') }));
-      expect(await store.budgets.hold(hold(36, { limits: { guildMonthlyChars: 100 } }))).toMatchObject({ status: 'refused', used: 65 });
-      expect(await store.budgets.hold(hold(71, { limits: { memberDailyChars: 100 } }))).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 30 });
-      expect(await store.budgets.hold(hold(1, { guildId: G2, limits: { botMonthlyChars: 565 } }))).toMatchObject({ status: 'refused', budget: 'botMonthlyChars', used: 565 });
-      expect((await store.budgets.hold(hold(35, { limits: { guildMonthlyChars: 100, memberDailyChars: 100 } }))).status).toBe('held');
+      expect(await store.budgets.hold(hold(36, { limits: { guildMonthlyChars: 100 } }))).toMatchObject({
+        status: 'refused',
+        used: 65,
+      });
+      expect(await store.budgets.hold(hold(71, { limits: { memberDailyChars: 100 } }))).toMatchObject({
+        status: 'refused',
+        budget: 'memberDailyChars',
+        used: 30,
+      });
+      expect(await store.budgets.hold(hold(1, { guildId: G2, limits: { botMonthlyChars: 565 } }))).toMatchObject({
+        status: 'refused',
+        budget: 'botMonthlyChars',
+        used: 565,
+      });
+      expect(
+        (await store.budgets.hold(hold(35, { limits: { guildMonthlyChars: 100, memberDailyChars: 100 } }))).status,
+      ).toBe('held');
     });
 
     it('lets exactly one of many concurrent holds from two stores on one database through a budget with room for one', async () => {
       const other = await backend.openAnother();
       try {
         await store.spends.record(spend({ characters: 60 }));
-        const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).budgets.hold(hold(30, { userId: `30000000000000001${i}` })));
+        const attempts = Array.from({ length: 8 }, (_, i) =>
+          (i % 2 === 0 ? store : other).budgets.hold(hold(30, { userId: `30000000000000001${i}` })),
+        );
         const results = await Promise.all(attempts);
         expect(results.filter((r) => r.status === 'held')).toHaveLength(1);
         expect(results.filter((r) => r.status === 'refused')).toHaveLength(7);

@@ -23,7 +23,11 @@ describe('the file', () => {
     await first.presets.setDefault(G1, 'kept');
     await first.memberDefaults.set(G1, MEMBER, { language: 'ja' });
     await first.voiceLibrary.add({ guildId: G1, name: 'v', voiceId: 'clone_x', createdBy: ADMIN, clipSeconds: 4 });
-    await first.autoRead.start(G1, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: ADMIN });
+    await first.autoRead.start(G1, {
+      textChannelId: '400000000000000001',
+      voiceChannelId: '400000000000000002',
+      startedBy: ADMIN,
+    });
     await first.autoRead.setSettings(G1, { readBots: true }, ADMIN);
     await first.dictionary.put(G1, 'SayBot', 'say bot', ADMIN);
     await first.outputDefaults.setServer(G1, 'voice-message', ADMIN);
@@ -35,7 +39,9 @@ describe('the file', () => {
     expect((await again.presets.getDefault(G1))?.tone).toBe('soft');
     expect((await again.memberDefaults.get(G1, MEMBER))?.language).toBe('ja');
     expect((await again.voiceLibrary.get(G1, 'clone_x'))?.clipSeconds).toBe(4);
-    expect(await again.autoRead.listReading()).toMatchObject([{ guildId: G1, binding: { voiceChannelId: '400000000000000002' }, settings: { readBots: true } }]);
+    expect(await again.autoRead.listReading()).toMatchObject([
+      { guildId: G1, binding: { voiceChannelId: '400000000000000002' }, settings: { readBots: true } },
+    ]);
     expect(await again.dictionary.list(G1)).toEqual([{ word: 'SayBot', reading: 'say bot' }]);
     expect(await again.outputDefaults.get(G1, MEMBER)).toEqual({ server: 'voice-message' });
     const { DatabaseSync } = await import('node:sqlite');
@@ -62,7 +68,13 @@ describe('prepared statements', () => {
     const prepare = vi.spyOn(DatabaseSync.prototype, 'prepare');
     for (let used = 10; used <= 50; used += 10) {
       await store.spends.record({
-        at: new Date('2025-03-10T12:00:00Z'), guildId: G1, userId: MEMBER, command: 'say', endpoint: 'tts', characters: 10, cached: false,
+        at: new Date('2025-03-10T12:00:00Z'),
+        guildId: G1,
+        userId: MEMBER,
+        command: 'say',
+        endpoint: 'tts',
+        characters: 10,
+        cached: false,
         service: { limit: 300_000, used, remaining: 300_000 - used, resetAt: new Date('2025-04-01T00:00:00Z') },
       });
     }

@@ -4,11 +4,20 @@ import { ADMIN, G1, G2, MEMBER, forEachBackend } from './contract.ts';
 // The VoiceLibrary area of the store contract: cloned voices and the names held for clones under way.
 forEachBackend((store) => {
   describe('voice library', () => {
-    const clone = (guildId: string, name: string, voiceId: string) => ({ guildId, name, voiceId, createdBy: ADMIN, clipSeconds: 7.5 });
+    const clone = (guildId: string, name: string, voiceId: string) => ({
+      guildId,
+      name,
+      voiceId,
+      createdBy: ADMIN,
+      clipSeconds: 7.5,
+    });
 
     it('adds a cloned voice visible in its guild only, unique by name', async () => {
       const added = await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'));
-      expect(added).toMatchObject({ status: 'added', voice: { name: 'Grandpa', voiceId: 'clone_aaa', clipSeconds: 7.5 } });
+      expect(added).toMatchObject({
+        status: 'added',
+        voice: { name: 'Grandpa', voiceId: 'clone_aaa', clipSeconds: 7.5 },
+      });
       expect((await store.voiceLibrary.add(clone(G1, 'grandpa', 'clone_bbb'))).status).toBe('name-taken');
       expect(await store.voiceLibrary.get(G1, 'clone_aaa')).toBeDefined();
       expect(await store.voiceLibrary.get(G2, 'clone_aaa')).toBeUndefined();
@@ -20,29 +29,57 @@ forEachBackend((store) => {
 
     it('reserves a name before the paid call: a second reservation or add of it is refused, its own add takes it', async () => {
       const reserve = (name: string, maxPerGuild?: number) =>
-        store.voiceLibrary.reserveName({ guildId: G1, name, reservedBy: ADMIN, ttlMs: 60_000, ...(maxPerGuild === undefined ? {} : { maxPerGuild }) });
+        store.voiceLibrary.reserveName({
+          guildId: G1,
+          name,
+          reservedBy: ADMIN,
+          ttlMs: 60_000,
+          ...(maxPerGuild === undefined ? {} : { maxPerGuild }),
+        });
       const first = await reserve('Grandpa');
       expect(first.status).toBe('reserved');
       const token = first.status === 'reserved' ? first.token : '';
       expect((await reserve('GRANDPA')).status).toBe('name-taken');
       // Another request's add of the name is refused while it is held; the holder's own add goes through.
       expect((await store.voiceLibrary.add(clone(G1, 'grandpa', 'clone_other'))).status).toBe('name-taken');
-      expect((await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'), { reservation: token })).status).toBe('added');
+      expect((await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'), { reservation: token })).status).toBe(
+        'added',
+      );
       expect((await reserve('Grandpa')).status).toBe('name-taken');
       // Voices plus names held fill the library.
       expect((await reserve('second', 2)).status).toBe('reserved');
       expect(await reserve('third', 2)).toEqual({ status: 'full', limit: 2 });
       // Other guilds are unaffected.
-      expect((await store.voiceLibrary.reserveName({ guildId: G2, name: 'Grandpa', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
+      expect(
+        (await store.voiceLibrary.reserveName({ guildId: G2, name: 'Grandpa', reservedBy: ADMIN, ttlMs: 60_000 }))
+          .status,
+      ).toBe('reserved');
     });
 
     it('gives a released or expired name back', async () => {
-      const held = await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 });
+      const held = await store.voiceLibrary.reserveName({
+        guildId: G1,
+        name: 'echo',
+        reservedBy: ADMIN,
+        ttlMs: 60_000,
+      });
       expect(held.status).toBe('reserved');
       if (held.status === 'reserved') await store.voiceLibrary.releaseName(held.token);
-      expect((await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: MEMBER, ttlMs: 1_000, now: new Date('2020-01-01T00:00:00Z') })).status).toBe('reserved');
+      expect(
+        (
+          await store.voiceLibrary.reserveName({
+            guildId: G1,
+            name: 'echo',
+            reservedBy: MEMBER,
+            ttlMs: 1_000,
+            now: new Date('2020-01-01T00:00:00Z'),
+          })
+        ).status,
+      ).toBe('reserved');
       // That one expired long ago (its clock was 2020): the name is free again.
-      expect((await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 })).status).toBe('reserved');
+      expect(
+        (await store.voiceLibrary.reserveName({ guildId: G1, name: 'echo', reservedBy: ADMIN, ttlMs: 60_000 })).status,
+      ).toBe('reserved');
     });
 
     it('deletes a cloned voice with the presets that use it and unsets it in member defaults, in one go', async () => {

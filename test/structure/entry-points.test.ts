@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './import-graph.ts';
 
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 /** The src/ files a script runs with node, by script name. */
 function sourcesRun(all: Record<string, string>): Map<string, string[]> {
@@ -21,9 +22,11 @@ function problems(all: Record<string, string>, bin: readonly string[]): string[]
   const found: string[] = [];
   const run = sourcesRun(all);
   for (const [name, files] of run) {
-    for (const file of files) if (file !== `src/bin/${name}.ts`) found.push(`npm run ${name} runs ${file}, not src/bin/${name}.ts`);
+    for (const file of files)
+      if (file !== `src/bin/${name}.ts`) found.push(`npm run ${name} runs ${file}, not src/bin/${name}.ts`);
   }
-  for (const file of bin) if (!run.has(file.replace(/\.ts$/, ''))) found.push(`src/bin/${file} is run by no npm script of its name`);
+  for (const file of bin)
+    if (!run.has(file.replace(/\.ts$/, ''))) found.push(`src/bin/${file} is run by no npm script of its name`);
   return found;
 }
 

@@ -9,7 +9,8 @@ function importsInto(from: readonly string[], into: readonly string[]): string[]
   const found: string[] = [];
   for (const [file, targets] of graph) {
     if (!from.some((folder) => file.startsWith(`${folder}/`))) continue;
-    for (const target of targets) if (into.some((folder) => target.startsWith(`${folder}/`))) found.push(`${file} -> ${target}`);
+    for (const target of targets)
+      if (into.some((folder) => target.startsWith(`${folder}/`))) found.push(`${file} -> ${target}`);
   }
   return found;
 }
@@ -24,6 +25,8 @@ describe('import directions', () => {
   });
 
   it('nothing imports an entry point (src/bin/): they are run, by npm scripts or as a child process, never imported', () => {
-    expect(importsInto(['src', 'commands', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test'], ['src/bin'])).toEqual([]);
+    expect(
+      importsInto(['src', 'commands', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test'], ['src/bin']),
+    ).toEqual([]);
   });
 });

@@ -22,7 +22,12 @@ export function namedPaths(text: string): string[] {
 
 /** The text of every comment in a TypeScript file (line and block comments, JSDoc included). */
 export function commentsOf(file: string): string[] {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, readFileSync(join(ROOT, file), 'utf8'));
+  const scanner = ts.createScanner(
+    ts.ScriptTarget.Latest,
+    false,
+    ts.LanguageVariant.Standard,
+    readFileSync(join(ROOT, file), 'utf8'),
+  );
   const comments: string[] = [];
   for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
     if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) {

@@ -25,13 +25,25 @@ export interface DatabaseScan {
 export function scanSqlite(file: string): DatabaseScan {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
-    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all().map((r) => String(r['name']));
-    const tables = names.map((table) => ({ table, columns: db.prepare(`PRAGMA table_info("${table}")`).all().map((c) => String(c['name'])) }));
+    const names = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all()
+      .map((r) => String(r['name']));
+    const tables = names.map((table) => ({
+      table,
+      columns: db
+        .prepare(`PRAGMA table_info("${table}")`)
+        .all()
+        .map((c) => String(c['name'])),
+    }));
     const rows = tables.flatMap(({ table }) =>
-      db.prepare(`SELECT * FROM "${table}"`).all().map((r) => ({
-        table,
-        cells: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])),
-      })),
+      db
+        .prepare(`SELECT * FROM "${table}"`)
+        .all()
+        .map((r) => ({
+          table,
+          cells: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])),
+        })),
     );
     return { tables, rows };
   } finally {
@@ -52,7 +64,11 @@ export async function scanPostgres(url: string): Promise<DatabaseScan> {
     const rows: ScannedRow[] = [];
     for (const { table } of tables) {
       const result = await client.query<Record<string, unknown>>(`SELECT * FROM "${table}"`);
-      for (const r of result.rows) rows.push({ table, cells: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])) });
+      for (const r of result.rows)
+        rows.push({
+          table,
+          cells: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])),
+        });
     }
     return { tables, rows };
   } finally {
@@ -66,4 +82,5 @@ export function scanUrl(url: string): Promise<DatabaseScan> {
 }
 
 /** Rows holding `id` in any column. */
-export const rowsHolding = (scan: DatabaseScan, id: string): ScannedRow[] => scan.rows.filter((r) => Object.values(r.cells).includes(id));
+export const rowsHolding = (scan: DatabaseScan, id: string): ScannedRow[] =>
+  scan.rows.filter((r) => Object.values(r.cells).includes(id));

@@ -13,8 +13,28 @@ import type { Store } from '../../src/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
-import { ALICE, BOB, GENERAL, LONDON, LONDON_TEXT, LOUNGE, MINJI, OTHER_ROOM, OUTSIDE, SEOUL, SEOUL_STAGE, SEOUL_TEXT } from './world.ts';
-import type { FakeAttachmentInput, FakeDiscordOptions, FakeGuildSpec, HeardAudio, InteractionHandle, InteractionOption } from '@saybot/local-discord/types.ts';
+import {
+  ALICE,
+  BOB,
+  GENERAL,
+  LONDON,
+  LONDON_TEXT,
+  LOUNGE,
+  MINJI,
+  OTHER_ROOM,
+  OUTSIDE,
+  SEOUL,
+  SEOUL_STAGE,
+  SEOUL_TEXT,
+} from './world.ts';
+import type {
+  FakeAttachmentInput,
+  FakeDiscordOptions,
+  FakeGuildSpec,
+  HeardAudio,
+  InteractionHandle,
+  InteractionOption,
+} from '@saybot/local-discord/types.ts';
 import { bufferingClient } from '../../fixtures/buffering-client.ts';
 
 export { APP_ID, fakeToken } from '@saybot/local-discord';
@@ -66,7 +86,15 @@ export interface HarnessOptions {
   /** DAVE options of the local Discord (mode, who commits, handshake delay); its defaults otherwise. */
   dave?: Pick<FakeDiscordOptions, 'dave' | 'daveCommitter' | 'daveHandshakeDelayMs'>;
   /** Discord's limits in the local Discord (e.g. a short interaction token lifetime); its defaults otherwise. */
-  discord?: Pick<FakeDiscordOptions, 'interactionTimeoutMs' | 'interactionTokenLifetimeMs' | 'allowedPrivilegedIntents' | 'hostClockAheadMs' | 'botPublic' | 'applicationOwnerId'>;
+  discord?: Pick<
+    FakeDiscordOptions,
+    | 'interactionTimeoutMs'
+    | 'interactionTokenLifetimeMs'
+    | 'allowedPrivilegedIntents'
+    | 'hostClockAheadMs'
+    | 'botPublic'
+    | 'applicationOwnerId'
+  >;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
   config?: Partial<Config>;
@@ -109,7 +137,9 @@ export interface LocalServices {
 }
 
 /** A fake Discord and a sandbox Voice API on 127.0.0.1, for a bot started in or out of this process. */
-export async function startLocalServices(options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes' | 'dave' | 'discord'> = {}): Promise<LocalServices> {
+export async function startLocalServices(
+  options: Pick<HarnessOptions, 'guilds' | 'sandbox' | 'encryptionModes' | 'dave' | 'discord'> = {},
+): Promise<LocalServices> {
   const token = fakeToken();
   const discord = await FakeDiscord.start({
     token,
@@ -254,7 +284,10 @@ function optionsOf(input: CommandInput, focus: InteractionOption[] = []): Intera
 }
 
 /** Sends a slash command and waits for its final visible response (not the bare defer). */
-export async function runCommand(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
+export async function runCommand(
+  harness: Harness,
+  input: CommandInput,
+): Promise<{ handle: InteractionHandle; content: string }> {
   const options = optionsOf(input);
   const handle = await harness.discord.command({
     guildId: input.guildId,
@@ -265,12 +298,18 @@ export async function runCommand(harness: Harness, input: CommandInput): Promise
     ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
   });
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
-  const final = await handle.waitFor((r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0), 20_000);
+  const final = await handle.waitFor(
+    (r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0),
+    20_000,
+  );
   return { handle, content: final.content ?? '' };
 }
 
 /** The choices the bot offers while `focus` is being typed (the other options as already filled in). */
-export function autocomplete(harness: Harness, input: CommandInput & { focus: { name: string; value: string } }): Promise<Array<{ name: string; value: string | number }>> {
+export function autocomplete(
+  harness: Harness,
+  input: CommandInput & { focus: { name: string; value: string } },
+): Promise<Array<{ name: string; value: string | number }>> {
   return harness.discord.autocomplete({
     guildId: input.guildId,
     userId: input.userId,

@@ -13,5 +13,9 @@ export function useLocalServices(): LocalServicesRig {
   afterAll(async () => {
     await services?.close();
   });
-  return made<LocalServicesRig>({ discord: () => services?.discord, sandbox: () => services?.sandbox, token: () => services?.token });
+  return made<LocalServicesRig>({
+    discord: () => services?.discord,
+    sandbox: () => services?.sandbox,
+    token: () => services?.token,
+  });
 }

@@ -12,13 +12,39 @@ export async function seedMemberTraces(store: Store, guildId: string, userId: st
   await store.presets.save({ guildId, name: `p-${tag}`, voice: 'voice-b-ko-f-01', createdBy: userId });
   await store.presets.setDefault(guildId, `p-${tag}`);
   await store.dictionary.put(guildId, `word${tag}`, 'reading', userId);
-  await store.voiceLibrary.add({ guildId, name: `v-${tag}`, voiceId: `voice-${guildId}-${tag}`, createdBy: userId, clipSeconds: 10 });
+  await store.voiceLibrary.add({
+    guildId,
+    name: `v-${tag}`,
+    voiceId: `voice-${guildId}-${tag}`,
+    createdBy: userId,
+    clipSeconds: 10,
+  });
   await store.voiceLibrary.reserveName({ guildId, name: `r-${tag}`, reservedBy: userId, ttlMs: 3_600_000 });
-  await store.spends.record({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 10, cached: false });
-  await store.spends.record({ at: SEED_AT, guildId, userId, command: 'say', endpoint: 'tts', characters: 4, cached: true });
+  await store.spends.record({
+    at: SEED_AT,
+    guildId,
+    userId,
+    command: 'say',
+    endpoint: 'tts',
+    characters: 10,
+    cached: false,
+  });
+  await store.spends.record({
+    at: SEED_AT,
+    guildId,
+    userId,
+    command: 'say',
+    endpoint: 'tts',
+    characters: 4,
+    cached: true,
+  });
   await store.budgets.hold({ guildId, userId, characters: 5, limits: {}, ttlMs: 3_600_000 });
   await store.budgets.set(guildId, { guildMonthlyChars: 1000 }, userId);
-  await store.autoRead.start(guildId, { textChannelId: '400000000000000001', voiceChannelId: '400000000000000002', startedBy: userId });
+  await store.autoRead.start(guildId, {
+    textChannelId: '400000000000000001',
+    voiceChannelId: '400000000000000002',
+    startedBy: userId,
+  });
   await store.autoRead.setSettings(guildId, { maxLength: 100 }, userId);
   await store.autoReadMembers.addToPool(guildId, 'voice-b-ko-m-01', userId, 25);
   await store.autoReadMembers.assignVoice(guildId, userId, 'voice-b-ko-m-01', 5000);
@@ -26,7 +52,12 @@ export async function seedMemberTraces(store: Store, guildId: string, userId: st
 }
 
 /** seedMemberTraces on a second connection to a bot's own SQLite file (the harness's databasePath). */
-export async function seedMemberTracesInFile(databasePath: string, guildId: string, userId: string, tag: string): Promise<void> {
+export async function seedMemberTracesInFile(
+  databasePath: string,
+  guildId: string,
+  userId: string,
+  tag: string,
+): Promise<void> {
   const store = new SqliteStore(databasePath);
   try {
     await seedMemberTraces(store, guildId, userId, tag);

@@ -84,7 +84,12 @@ export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
   let cacheDir: string | undefined;
   beforeEach(async () => {
     store = new SqliteStore(':memory:');
-    accounting = new Accounting({ store, budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 }, planCharacterLimit: 300_000, logger: silentLogger });
+    accounting = new Accounting({
+      store,
+      budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+    });
     if (options.cacheDirPrefix === undefined) {
       source = new PartSource({ client: api.client, logger: silentLogger, accounting });
     } else {
@@ -99,5 +104,11 @@ export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
     if (cacheDir !== undefined) rmSync(cacheDir, { recursive: true, force: true });
     api.sandbox.setKeyUsed(api.sandbox.testKey, 0);
   });
-  return made<SpeechRig>({ sandbox: () => api.sandbox, client: () => api.client, store: () => store, accounting: () => accounting, source: () => source });
+  return made<SpeechRig>({
+    sandbox: () => api.sandbox,
+    client: () => api.client,
+    store: () => store,
+    accounting: () => accounting,
+    source: () => source,
+  });
 }

@@ -27,6 +27,17 @@ export const LONDON_ADMIN = '300000000000000013';
  * A server of a test file's own beside the default world: its text channel, one voice channel (named "room"
  * unless said) and these members.
  */
-export function oneRoomGuild(id: string, name: string, channels: { text: string; voice: string; voiceName?: string }, members: FakeMemberSpec[]): FakeGuildSpec {
-  return { id, name, textChannelId: channels.text, voiceChannels: [{ id: channels.voice, name: channels.voiceName ?? 'room' }], members };
+export function oneRoomGuild(
+  id: string,
+  name: string,
+  channels: { text: string; voice: string; voiceName?: string },
+  members: FakeMemberSpec[],
+): FakeGuildSpec {
+  return {
+    id,
+    name,
+    textChannelId: channels.text,
+    voiceChannels: [{ id: channels.voice, name: channels.voiceName ?? 'room' }],
+    members,
+  };
 }

@@ -7,7 +7,12 @@ const roles = { '900': 'Moderators', '901': '운영진', '902': '管理人' };
 const channels = { '500': 'general', '501': '잡담', '502': '雑談' };
 const lookups = { users, roles, channels };
 
-interface Case { name: string; content: string; context?: CleanupContext; expected: string }
+interface Case {
+  name: string;
+  content: string;
+  context?: CleanupContext;
+  expected: string;
+}
 
 const en: Case[] = [
   { name: 'plain text stays', content: 'Hello there, friend.', expected: 'Hello there, friend.' },
@@ -30,7 +35,11 @@ const en: Case[] = [
   { name: 'long host dropped', content: 'read https://subdomain.very-long-example.org/x', expected: 'read link' },
   { name: 'URL before sentence punctuation', content: 'see https://x.com/a.', expected: 'see x.com link.' },
   { name: 'suppressed embed URL', content: 'here <https://github.com/a/b>', expected: 'here github.com link' },
-  { name: 'masked link reads its label', content: 'click [the docs](https://example.com/docs) now', expected: 'click the docs now' },
+  {
+    name: 'masked link reads its label',
+    content: 'click [the docs](https://example.com/docs) now',
+    expected: 'click the docs now',
+  },
   { name: 'URL only', content: 'https://discord.com/channels/1/2', expected: 'discord.com link' },
   { name: 'code block', content: 'try this ```js\nconsole.log(1)\n``` ok', expected: 'try this code ok' },
   { name: 'unclosed code block', content: 'look ```\nlet x = 1', expected: 'look code' },
@@ -53,15 +62,40 @@ const en: Case[] = [
   { name: 'punctuation only is nothing', content: '...!?', expected: '' },
   { name: 'empty is nothing', content: '', expected: '' },
   { name: 'timestamp as a date', content: 'event <t:1700000000:F>', expected: 'event November 14, 2023' },
-  { name: 'image attachment alone', content: '', context: { attachments: [{ filename: 'cat.PNG' }] }, expected: 'image' },
-  { name: 'text with a video', content: 'look', context: { attachments: [{ filename: 'clip', contentType: 'video/mp4' }] }, expected: 'look, video' },
-  { name: 'several attachments', content: '', context: { attachments: [{ filename: 'a.png' }, { filename: 'b.zip' }] }, expected: '2 files' },
-  { name: 'unknown file type', content: 'notes', context: { attachments: [{ filename: 'notes.xyz' }] }, expected: 'notes, file' },
+  {
+    name: 'image attachment alone',
+    content: '',
+    context: { attachments: [{ filename: 'cat.PNG' }] },
+    expected: 'image',
+  },
+  {
+    name: 'text with a video',
+    content: 'look',
+    context: { attachments: [{ filename: 'clip', contentType: 'video/mp4' }] },
+    expected: 'look, video',
+  },
+  {
+    name: 'several attachments',
+    content: '',
+    context: { attachments: [{ filename: 'a.png' }, { filename: 'b.zip' }] },
+    expected: '2 files',
+  },
+  {
+    name: 'unknown file type',
+    content: 'notes',
+    context: { attachments: [{ filename: 'notes.xyz' }] },
+    expected: 'notes, file',
+  },
   { name: 'sticker', content: '', context: { stickerNames: ['Wave'] }, expected: 'sticker Wave' },
   { name: 'reply announced', content: 'agreed', context: { replyTo: 'Alice' }, expected: 'replying to Alice, agreed' },
   { name: 'reply with nothing to say is silent', content: '👍', context: { replyTo: 'Alice' }, expected: '' },
   { name: 'forward announced', content: 'news', context: { forwarded: true }, expected: 'forwarded message, news' },
-  { name: 'forward of an image', content: '', context: { forwarded: true, attachments: [{ filename: 'x.jpg' }] }, expected: 'forwarded message, image' },
+  {
+    name: 'forward of an image',
+    content: '',
+    context: { forwarded: true, attachments: [{ filename: 'x.jpg' }] },
+    expected: 'forwarded message, image',
+  },
   {
     name: 'long message cut at a word',
     content: 'one two three four five six seven eight nine ten',
@@ -73,23 +107,53 @@ const en: Case[] = [
 
 const ko: Case[] = [
   { name: 'plain Korean', content: '안녕하세요 여러분', context: { language: 'ko' }, expected: '안녕하세요 여러분' },
-  { name: 'mention with a particle attached', content: '<@222>님 안녕', context: { language: 'ko' }, expected: '민수님 안녕' },
+  {
+    name: 'mention with a particle attached',
+    content: '<@222>님 안녕',
+    context: { language: 'ko' },
+    expected: '민수님 안녕',
+  },
   { name: 'role mention', content: '<@&901> 확인 부탁', context: { language: 'ko' }, expected: '운영진 확인 부탁' },
   { name: 'channel mention', content: '<#501>에서 봐요', context: { language: 'ko' }, expected: '잡담에서 봐요' },
   { name: 'unknown user', content: '<@5>가 왔어요', context: { language: 'ko' }, expected: '누군가가 왔어요' },
   { name: 'ㅋㅋㅋㅋ capped', content: 'ㅋㅋㅋㅋㅋㅋㅋ 웃겨', context: { language: 'ko' }, expected: 'ㅋㅋㅋ 웃겨' },
   { name: 'ㅠㅠㅠㅠ capped', content: '슬퍼ㅠㅠㅠㅠㅠ', context: { language: 'ko' }, expected: '슬퍼ㅠㅠㅠ' },
-  { name: 'link with short host', content: '이거 봐 https://youtu.be/xyz', context: { language: 'ko' }, expected: '이거 봐 youtu.be 링크' },
-  { name: 'link with long host', content: 'https://a-very-long-hostname.example.com', context: { language: 'ko' }, expected: '링크' },
+  {
+    name: 'link with short host',
+    content: '이거 봐 https://youtu.be/xyz',
+    context: { language: 'ko' },
+    expected: '이거 봐 youtu.be 링크',
+  },
+  {
+    name: 'link with long host',
+    content: 'https://a-very-long-hostname.example.com',
+    context: { language: 'ko' },
+    expected: '링크',
+  },
   { name: 'code block', content: '코드 ```\nx\n```', context: { language: 'ko' }, expected: '코드 코드' },
   { name: 'spoiler', content: '범인은 ||민수||', context: { language: 'ko' }, expected: '범인은 스포일러' },
   { name: 'emoji dropped', content: '좋아요 😍', context: { language: 'ko' }, expected: '좋아요' },
   { name: 'custom emoji name', content: '<:하트:1> 고마워', context: { language: 'ko' }, expected: '하트 고마워' },
   { name: 'bold stripped', content: '**중요** 공지', context: { language: 'ko' }, expected: '중요 공지' },
-  { name: 'image', content: '', context: { language: 'ko', attachments: [{ filename: '사진.jpg' }] }, expected: '이미지' },
-  { name: 'files counted', content: '자료', context: { language: 'ko', attachments: [{ filename: 'a.pdf' }, { filename: 'b.pdf' }, { filename: 'c.pdf' }] }, expected: '자료, 파일 3개' },
+  {
+    name: 'image',
+    content: '',
+    context: { language: 'ko', attachments: [{ filename: '사진.jpg' }] },
+    expected: '이미지',
+  },
+  {
+    name: 'files counted',
+    content: '자료',
+    context: { language: 'ko', attachments: [{ filename: 'a.pdf' }, { filename: 'b.pdf' }, { filename: 'c.pdf' }] },
+    expected: '자료, 파일 3개',
+  },
   { name: 'reply', content: '맞아', context: { language: 'ko', replyTo: '민수' }, expected: '민수님에게 답장, 맞아' },
-  { name: 'forward', content: '', context: { language: 'ko', forwarded: true, stickerNames: ['안녕'] }, expected: '전달된 메시지, 스티커 안녕' },
+  {
+    name: 'forward',
+    content: '',
+    context: { language: 'ko', forwarded: true, stickerNames: ['안녕'] },
+    expected: '전달된 메시지, 스티커 안녕',
+  },
   { name: 'everyone', content: '@everyone 모여', context: { language: 'ko' }, expected: '모두 모여' },
   {
     name: 'long Korean cut at a space',
@@ -97,33 +161,98 @@ const ko: Case[] = [
     context: { language: 'ko', maxLength: 20 },
     expected: '가나다라 마바사아, 이하 생략',
   },
-  { name: 'timestamp as a Korean date', content: '<t:1700000000:R>에 만나요', context: { language: 'ko' }, expected: '2023년 11월 14일에 만나요' },
-  { name: 'suppressed embed link', content: '여기 <https://naver.com/a>', context: { language: 'ko' }, expected: '여기 naver.com 링크' },
+  {
+    name: 'timestamp as a Korean date',
+    content: '<t:1700000000:R>에 만나요',
+    context: { language: 'ko' },
+    expected: '2023년 11월 14일에 만나요',
+  },
+  {
+    name: 'suppressed embed link',
+    content: '여기 <https://naver.com/a>',
+    context: { language: 'ko' },
+    expected: '여기 naver.com 링크',
+  },
 ];
 
 const ja: Case[] = [
-  { name: 'plain Japanese', content: 'こんにちは、みなさん。', context: { language: 'ja' }, expected: 'こんにちは、みなさん。' },
-  { name: 'mention with honorific attached', content: '<@333>さん、おはよう', context: { language: 'ja' }, expected: 'たろうさん、おはよう' },
+  {
+    name: 'plain Japanese',
+    content: 'こんにちは、みなさん。',
+    context: { language: 'ja' },
+    expected: 'こんにちは、みなさん。',
+  },
+  {
+    name: 'mention with honorific attached',
+    content: '<@333>さん、おはよう',
+    context: { language: 'ja' },
+    expected: 'たろうさん、おはよう',
+  },
   { name: 'role mention', content: '<@&902>に連絡', context: { language: 'ja' }, expected: '管理人に連絡' },
   { name: 'channel mention', content: '<#502>で話そう', context: { language: 'ja' }, expected: '雑談で話そう' },
   { name: 'unknown channel', content: '<#1>へ', context: { language: 'ja' }, expected: 'チャンネルへ' },
   { name: 'wwww capped', content: '草wwwwww', context: { language: 'ja' }, expected: '草www' },
   { name: 'full-width ｗ capped', content: 'ｗｗｗｗｗ', context: { language: 'ja' }, expected: 'ｗｗｗ' },
   { name: 'long vowel mark capped', content: 'すごーーーーい', context: { language: 'ja' }, expected: 'すごーーーい' },
-  { name: 'link', content: 'これ見て https://example.jp/a', context: { language: 'ja' }, expected: 'これ見て example.jpのリンク' },
-  { name: 'link with long host', content: 'https://very-long-subdomain.example.co.jp/', context: { language: 'ja' }, expected: 'リンク' },
+  {
+    name: 'link',
+    content: 'これ見て https://example.jp/a',
+    context: { language: 'ja' },
+    expected: 'これ見て example.jpのリンク',
+  },
+  {
+    name: 'link with long host',
+    content: 'https://very-long-subdomain.example.co.jp/',
+    context: { language: 'ja' },
+    expected: 'リンク',
+  },
   { name: 'spoiler', content: '犯人は||たろう||です', context: { language: 'ja' }, expected: '犯人はネタバレです' },
   { name: 'code block', content: '```py\nprint(1)\n```', context: { language: 'ja' }, expected: 'コード' },
   { name: 'emoji dropped', content: 'ありがとう🙏✨', context: { language: 'ja' }, expected: 'ありがとう' },
-  { name: 'custom emoji between words', content: 'いいね<:good:5>です', context: { language: 'ja' }, expected: 'いいねgoodです' },
-  { name: 'markdown stripped', content: '## お知らせ\n**明日**は休み', context: { language: 'ja' }, expected: 'お知らせ 明日は休み' },
+  {
+    name: 'custom emoji between words',
+    content: 'いいね<:good:5>です',
+    context: { language: 'ja' },
+    expected: 'いいねgoodです',
+  },
+  {
+    name: 'markdown stripped',
+    content: '## お知らせ\n**明日**は休み',
+    context: { language: 'ja' },
+    expected: 'お知らせ 明日は休み',
+  },
   { name: 'video', content: '', context: { language: 'ja', attachments: [{ filename: 'v.mov' }] }, expected: '動画' },
-  { name: 'audio', content: '聞いて', context: { language: 'ja', attachments: [{ filename: 'voice.ogg' }] }, expected: '聞いて、音声ファイル' },
-  { name: 'reply', content: 'そうだね', context: { language: 'ja', replyTo: 'はなこ' }, expected: 'はなこさんへの返信、そうだね' },
-  { name: 'forward', content: 'ニュース', context: { language: 'ja', forwarded: true }, expected: '転送されたメッセージ、ニュース' },
+  {
+    name: 'audio',
+    content: '聞いて',
+    context: { language: 'ja', attachments: [{ filename: 'voice.ogg' }] },
+    expected: '聞いて、音声ファイル',
+  },
+  {
+    name: 'reply',
+    content: 'そうだね',
+    context: { language: 'ja', replyTo: 'はなこ' },
+    expected: 'はなこさんへの返信、そうだね',
+  },
+  {
+    name: 'forward',
+    content: 'ニュース',
+    context: { language: 'ja', forwarded: true },
+    expected: '転送されたメッセージ、ニュース',
+  },
   { name: 'sticker', content: '', context: { language: 'ja-JP', stickerNames: ['ねこ'] }, expected: 'スタンプ ねこ' },
-  { name: 'timestamp as a Japanese date', content: '<t:1700000000:d>に集合', context: { language: 'ja' }, expected: '2023年11月14日に集合' },
-  { name: 'masked link label without added spaces', content: '詳しくは[こちら](https://example.com/x)を見て', context: { language: 'ja' }, expected: '詳しくはこちらを見て' },
+  {
+    name: 'timestamp as a Japanese date',
+    content: '<t:1700000000:d>に集合',
+    context: { language: 'ja' },
+    expected: '2023年11月14日に集合',
+  },
+  {
+    name: 'masked link label without added spaces',
+    content: '詳しくは[こちら](https://example.com/x)を見て',
+    context: { language: 'ja' },
+    expected: '詳しくはこちらを見て',
+  },
   { name: 'unknown user', content: '<@5>が来た', context: { language: 'ja' }, expected: '誰かが来た' },
   {
     name: 'long Japanese cut after a comma',

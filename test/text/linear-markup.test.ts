@@ -30,7 +30,17 @@ function texts(pieces: readonly string[], seed: number, count = 3000): string[] 
 function nearLinks(seed: number, count = 3000): string[] {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const parts = ['[ab](https://x.y)', '[a](<http://q>)', '[[c]](HTTPS://w)', 'z[', ']', '\n', ' ', '(', '[é😀](http://e/😀)'];
+  const parts = [
+    '[ab](https://x.y)',
+    '[a](<http://q>)',
+    '[[c]](HTTPS://w)',
+    'z[',
+    ']',
+    '\n',
+    ' ',
+    '(',
+    '[é😀](http://e/😀)',
+  ];
   const characters = [...'[]()<> \na:/h😀'];
   return Array.from({ length: count }, () => {
     let text = Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(parts)).join('');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CHART_HEIGHT, CHART_WIDTH, LAYOUT, niceMax, usageChartSvg, type UsageChartData, type UsageChartLabels } from '../../src/usage/chart.ts';
+import {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  LAYOUT,
+  niceMax,
+  usageChartSvg,
+  type UsageChartData,
+  type UsageChartLabels,
+} from '../../src/usage/chart.ts';
 import { chartFontFamily, renderPng } from '../../src/usage/render-png.ts';
 import { decodePng, pixelAt } from './png.ts';
 
@@ -41,7 +49,7 @@ const num = (tag: string, attribute: string): number => Number(new RegExp(`\\s${
 const tags = (svg: string, pattern: RegExp): string[] => svg.match(pattern) ?? [];
 
 describe('usageChartSvg', () => {
-  it('draws one bar per day with use, stacked spent under saved, at that day\'s place and to scale', () => {
+  it("draws one bar per day with use, stacked spent under saved, at that day's place and to scale", () => {
     const svg = usageChartSvg(data, labels());
     const daily = /<g id="daily">.*?<\/g>/s.exec(svg)?.[0] ?? '';
     const spent = tags(daily, /<rect class="spent"[^>]*>/g);
@@ -92,13 +100,29 @@ describe('usageChartSvg', () => {
     expect(first).toContain('>800<');
   });
 
-  it('prints the labels it is given (Korean, Japanese) and the reader\'s font order; says so when there is nothing', () => {
-    const ko = usageChartSvg(data, labels({ title: '2025-02 글자 사용량 (UTC)', topMembers: '상위 멤버', saved: '캐시로 절약', fontFamily: chartFontFamily('ko') }));
+  it("prints the labels it is given (Korean, Japanese) and the reader's font order; says so when there is nothing", () => {
+    const ko = usageChartSvg(
+      data,
+      labels({
+        title: '2025-02 글자 사용량 (UTC)',
+        topMembers: '상위 멤버',
+        saved: '캐시로 절약',
+        fontFamily: chartFontFamily('ko'),
+      }),
+    );
     expect(ko).toContain('>2025-02 글자 사용량 (UTC)<');
     expect(ko).toContain('>상위 멤버<');
     expect(ko).toContain('>캐시로 절약<');
     expect(ko).toContain(`font-family="&apos;Noto Sans KR&apos;, &apos;Noto Sans JP&apos;"`);
-    const ja = usageChartSvg(data, labels({ title: '2025-02 の文字数 (UTC)', perDay: '日別', number: (v) => new Intl.NumberFormat('ja').format(v), fontFamily: chartFontFamily('ja') }));
+    const ja = usageChartSvg(
+      data,
+      labels({
+        title: '2025-02 の文字数 (UTC)',
+        perDay: '日別',
+        number: (v) => new Intl.NumberFormat('ja').format(v),
+        fontFamily: chartFontFamily('ja'),
+      }),
+    );
     expect(ja).toContain('>2025-02 の文字数 (UTC)<');
     expect(ja).toContain('>日別<');
     expect(ja).toContain(`font-family="&apos;Noto Sans JP&apos;, &apos;Noto Sans KR&apos;"`);
@@ -110,7 +134,7 @@ describe('usageChartSvg', () => {
 });
 
 describe('renderPng', () => {
-  it('gives a PNG of the chart\'s size whose pixels show the bars and the budget line where the SVG put them', async () => {
+  it("gives a PNG of the chart's size whose pixels show the bars and the budget line where the SVG put them", async () => {
     const svg = usageChartSvg(data, labels({ fontFamily: chartFontFamily('ja'), title: '2025-02 の文字数 한국어' }));
     const png = decodePng(await renderPng(svg));
     expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
@@ -124,12 +148,17 @@ describe('renderPng', () => {
     expect(pixelAt(png, x, y - 6)).toEqual([255, 255, 255, 255]);
 
     const bar = /<rect class="spent" data-day="2025-02-10"[^>]*>/.exec(svg)?.[0] ?? '';
-    const [r, g, b] = pixelAt(png, Math.round(num(bar, 'x') + num(bar, 'width') / 2), Math.round(num(bar, 'y') + num(bar, 'height') / 2));
+    const [r, g, b] = pixelAt(
+      png,
+      Math.round(num(bar, 'x') + num(bar, 'width') / 2),
+      Math.round(num(bar, 'y') + num(bar, 'height') / 2),
+    );
     expect([r, g, b]).toEqual([0x4f, 0x6b, 0xed]);
 
     // The title was drawn: dark pixels in its line.
     let ink = 0;
-    for (let px = LAYOUT.daily.left; px < LAYOUT.daily.left + 300; px++) for (let py = 20; py < 46; py++) if ((pixelAt(png, px, py)[0]) < 100) ink++;
+    for (let px = LAYOUT.daily.left; px < LAYOUT.daily.left + 300; px++)
+      for (let py = 20; py < 46; py++) if (pixelAt(png, px, py)[0] < 100) ink++;
     expect(ink).toBeGreaterThan(200);
   });
 });

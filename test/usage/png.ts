@@ -23,14 +23,16 @@ export function decodePng(png: Buffer): DecodedPng {
     if (type === 'IHDR') {
       width = body.readUInt32BE(0);
       height = body.readUInt32BE(4);
-      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0) throw new Error(`unexpected PNG form: depth ${body[8]}, colour type ${body[9]}, interlace ${body[12]}`);
+      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0)
+        throw new Error(`unexpected PNG form: depth ${body[8]}, colour type ${body[9]}, interlace ${body[12]}`);
     } else if (type === 'IDAT') data.push(body);
     else if (type === 'IEND') break;
     offset += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(data));
   const stride = width * 4;
-  if (raw.length !== height * (stride + 1)) throw new Error(`image data is ${raw.length} bytes, ${height * (stride + 1)} expected`);
+  if (raw.length !== height * (stride + 1))
+    throw new Error(`image data is ${raw.length} bytes, ${height * (stride + 1)} expected`);
   const pixels = Buffer.alloc(height * stride);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];

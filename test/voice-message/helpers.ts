@@ -20,7 +20,7 @@ export interface HeardVoiceMessage {
 
 export async function hearVoiceMessage(ogg: Buffer): Promise<HeardVoiceMessage> {
   const info = readOggInfo(ogg);
-  const head = ogg.subarray(28, 28 + 19);   // the first page holds OpusHead alone: 27-byte header, 1 lacing value
+  const head = ogg.subarray(28, 28 + 19); // the first page holds OpusHead alone: 27-byte header, 1 lacing value
   if (head.toString('latin1', 0, 8) !== 'OpusHead') throw new Error('no OpusHead on the first page');
   const channels = head.readUInt8(9);
   const preSkip = head.readUInt16LE(10);
@@ -33,8 +33,13 @@ export async function hearVoiceMessage(ogg: Buffer): Promise<HeardVoiceMessage> 
   const samples = new Float32Array(frames);
   for (let i = 0; i < frames; i++) samples[i] = (all[(preSkip + i) * channels] ?? 0) / 32768;
   return {
-    channels, preSkip, samples, seconds: frames / 48000, declaredSeconds: info.durationSeconds,
-    pitchHz: dominantPitchHz(samples, 48000), packets,
+    channels,
+    preSkip,
+    samples,
+    seconds: frames / 48000,
+    declaredSeconds: info.durationSeconds,
+    pitchHz: dominantPitchHz(samples, 48000),
+    packets,
   };
 }
 

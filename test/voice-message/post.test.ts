@@ -7,7 +7,11 @@ import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
-  postVoiceMessage, voiceMessagePlace, voiceMessageRefusal, VOICE_MESSAGE_FILENAME, type VoiceMessagePlace,
+  postVoiceMessage,
+  voiceMessagePlace,
+  voiceMessageRefusal,
+  VOICE_MESSAGE_FILENAME,
+  type VoiceMessagePlace,
 } from '../../src/bot/frontend/voice-message-post.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../../src/voice-message/render.ts';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -15,8 +19,8 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';
 import { hearVoiceMessage } from './helpers.ts';
 
-const ALLOWED = guildSpec(1);   // the bot may send voice messages
-const DENIED = guildSpec(2);    // Discord's defaults without Send Voice Messages
+const ALLOWED = guildSpec(1); // the bot may send voice messages
+const DENIED = guildSpec(2); // Discord's defaults without Send Voice Messages
 
 let fake: FakeDiscord;
 let client: Client;
@@ -24,11 +28,15 @@ let message: VoiceMessage;
 
 beforeAll(async () => {
   fake = await FakeDiscord.start({
-    token: TOKEN, applicationId: APP_ID, log: () => undefined,
+    token: TOKEN,
+    applicationId: APP_ID,
+    log: () => undefined,
     guilds: [{ ...ALLOWED, botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages }, DENIED],
   });
   client = await loginClient(fake);
-  message = await renderVoiceMessage([encodeMonoOpus(toneSamples({ pitchHz: 250, seconds: 1.5, amplitude: 0.5, sampleRate: 48000 })).packets]);
+  message = await renderVoiceMessage([
+    encodeMonoOpus(toneSamples({ pitchHz: 250, seconds: 1.5, amplitude: 0.5, sampleRate: 48000 })).packets,
+  ]);
 });
 afterAll(async () => {
   await client.destroy();
@@ -40,7 +48,14 @@ function placeIn(spec: typeof ALLOWED): VoiceMessagePlace & { channel: TextChann
   const channel = client.channels.cache.get(spec.textChannelId) as TextChannel;
   const me = channel.guild.members.me;
   if (!me) throw new Error('the bot is not a member of its guild');
-  return { ...voiceMessagePlace({ channel, appPermissions: channel.permissionsFor(me), attachmentSizeLimit: 10 * 1024 * 1024 }), channel };
+  return {
+    ...voiceMessagePlace({
+      channel,
+      appPermissions: channel.permissionsFor(me),
+      attachmentSizeLimit: 10 * 1024 * 1024,
+    }),
+    channel,
+  };
 }
 
 describe('postVoiceMessage', () => {
@@ -54,7 +69,10 @@ describe('postVoiceMessage', () => {
     const file = sent?.files[0];
     expect(file?.name).toBe(VOICE_MESSAGE_FILENAME);
     expect(file?.contentType).toMatch(/^audio\//);
-    expect(sent?.raw).toMatchObject({ attachments: [{ duration_secs: message.durationSecs, waveform: message.waveform }], allowed_mentions: { parse: [] } });
+    expect(sent?.raw).toMatchObject({
+      attachments: [{ duration_secs: message.durationSecs, waveform: message.waveform }],
+      allowed_mentions: { parse: [] },
+    });
 
     const heard = await hearVoiceMessage(file?.data ?? Buffer.alloc(0));
     expect(Math.abs((heard.pitchHz ?? 0) - 250)).toBeLessThan(3);
@@ -69,29 +87,46 @@ describe('postVoiceMessage', () => {
     expect(fake.channelMessages()).toHaveLength(before);
   });
 
-  it('falls back with Discord\'s 50173 when the bot was allowed by the interaction but not when it posts', async () => {
+  it("falls back with Discord's 50173 when the bot was allowed by the interaction but not when it posts", async () => {
     const before = fake.channelMessages().length;
     // Permissions as an interaction said them a moment before a server admin took Send Voice Messages away.
     const place = { ...placeIn(DENIED), permissions: placeIn(ALLOWED).permissions };
-    expect(await postVoiceMessage(place, message, silentLogger)).toEqual({ kind: 'fallback', reason: 'not-allowed-here', code: 50173 });
+    expect(await postVoiceMessage(place, message, silentLogger)).toEqual({
+      kind: 'fallback',
+      reason: 'not-allowed-here',
+      code: 50173,
+    });
     expect(fake.channelMessages()).toHaveLength(before);
   });
 
   it('falls back when the channel cannot be seen, or the file is over its upload limit', async () => {
     const before = fake.channelMessages().length;
-    expect(await postVoiceMessage({ channel: null, permissions: null }, message, silentLogger)).toEqual({ kind: 'fallback', reason: 'no-permission' });
-    expect(await postVoiceMessage({ ...placeIn(ALLOWED), sizeLimit: message.ogg.length - 1 }, message, silentLogger)).toEqual({ kind: 'fallback', reason: 'too-large' });
+    expect(await postVoiceMessage({ channel: null, permissions: null }, message, silentLogger)).toEqual({
+      kind: 'fallback',
+      reason: 'no-permission',
+    });
+    expect(
+      await postVoiceMessage({ ...placeIn(ALLOWED), sizeLimit: message.ogg.length - 1 }, message, silentLogger),
+    ).toEqual({ kind: 'fallback', reason: 'too-large' });
     expect(fake.channelMessages()).toHaveLength(before);
   });
 
   it.each([
     ['metadata Discord refuses (an empty waveform)', (m: VoiceMessage) => ({ ...m, waveform: '' }), 50161],
-    ['a file Discord cannot play', (m: VoiceMessage) => ({ ...m, ogg: Buffer.concat([m.ogg.subarray(0, 200), Buffer.alloc(50, 7)]) }), 50035],
+    [
+      'a file Discord cannot play',
+      (m: VoiceMessage) => ({ ...m, ogg: Buffer.concat([m.ogg.subarray(0, 200), Buffer.alloc(50, 7)]) }),
+      50035,
+    ],
   ])('gives the reason "refused" for %s', async (_name, spoil, code) => {
     const before = fake.channelMessages().length;
     const logged: unknown[] = [];
     const log = { ...silentLogger, error: (fields: unknown) => logged.push(fields) } as unknown as typeof silentLogger;
-    expect(await postVoiceMessage(placeIn(ALLOWED), spoil(message), log)).toEqual({ kind: 'fallback', reason: 'refused', code });
+    expect(await postVoiceMessage(placeIn(ALLOWED), spoil(message), log)).toEqual({
+      kind: 'fallback',
+      reason: 'refused',
+      code,
+    });
     expect(fake.channelMessages()).toHaveLength(before);
     expect(logged).toMatchObject([{ code: 'voice-message-fallback', reason: 'refused', discordCode: code }]);
   });
@@ -99,17 +134,32 @@ describe('postVoiceMessage', () => {
 
 describe('voiceMessageRefusal', () => {
   const refusal = (code: number, status = 400, errors?: object) =>
-    new DiscordAPIError({ code, message: 'refused', ...(errors === undefined ? {} : { errors: errors as Record<string, never> }) }, code, status, 'POST', '/channels/1/messages', {});
+    new DiscordAPIError(
+      { code, message: 'refused', ...(errors === undefined ? {} : { errors: errors as Record<string, never> }) },
+      code,
+      status,
+      'POST',
+      '/channels/1/messages',
+      {},
+    );
 
   it.each([
-    [50013, 'no-permission'], [50001, 'no-permission'], [50173, 'not-allowed-here'], [40005, 'too-large'],
-    [50159, 'refused'], [50160, 'refused'], [50161, 'refused'], [50162, 'refused'],
+    [50013, 'no-permission'],
+    [50001, 'no-permission'],
+    [50173, 'not-allowed-here'],
+    [40005, 'too-large'],
+    [50159, 'refused'],
+    [50160, 'refused'],
+    [50161, 'refused'],
+    [50162, 'refused'],
   ] as const)('maps Discord code %i to %s', (code, reason) => {
     expect(voiceMessageRefusal(refusal(code))).toEqual({ reason, code });
   });
 
   it('maps an invalid form body only when it is about the attachment', () => {
-    expect(voiceMessageRefusal(refusal(50035, 400, { attachments: { _errors: [{ code: 'AUDIO_INVALID' }] } }))).toEqual({ reason: 'refused', code: 50035 });
+    expect(voiceMessageRefusal(refusal(50035, 400, { attachments: { _errors: [{ code: 'AUDIO_INVALID' }] } }))).toEqual(
+      { reason: 'refused', code: 50035 },
+    );
     expect(voiceMessageRefusal(refusal(50035, 400, { content: { _errors: [] } }))).toBeUndefined();
   });
 

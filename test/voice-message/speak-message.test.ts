@@ -2,7 +2,12 @@
 // then real discord.js Messages built by the client from the local Discord's MESSAGE_CREATE.
 import { Events, GatewayIntentBits, type Message } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { speakableMessage, speakMessageText, type SpeakableMessage, type SpeakOptions } from '../../src/bot/frontend/speak-message.ts';
+import {
+  speakableMessage,
+  speakMessageText,
+  type SpeakableMessage,
+  type SpeakOptions,
+} from '../../src/bot/frontend/speak-message.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { guildSpec, useLoggedInClient } from '../fake-discord/helpers.ts';
@@ -13,17 +18,47 @@ const msg = (content: string, cleanup: SpeakableMessage['cleanup'] = {}): Speaka
 
 describe('speakMessageText', () => {
   const cases: Array<[string, SpeakableMessage, SpeakOptions, string]> = [
-    ['a URL and a mention, cleaned', msg('hey <@111> look https://www.youtube.com/watch?v=x', names), {}, 'hey Alice look youtube.com link'],
+    [
+      'a URL and a mention, cleaned',
+      msg('hey <@111> look https://www.youtube.com/watch?v=x', names),
+      {},
+      'hey Alice look youtube.com link',
+    ],
     ['a role and a channel by name', msg('<@&900> see <#500>', names), {}, 'Moderators see general'],
     ['an unknown mention as a word, never the ID', msg('ask <@222>', names), {}, 'ask someone'],
     ['markdown and emoji gone', msg('**big** news 🎉 ~~old~~'), {}, 'big news old'],
-    ['an image announced after the text', msg('my cat', { attachments: [{ filename: 'cat.png', contentType: 'image/png' }] }), {}, 'my cat, image'],
+    [
+      'an image announced after the text',
+      msg('my cat', { attachments: [{ filename: 'cat.png', contentType: 'image/png' }] }),
+      {},
+      'my cat, image',
+    ],
     ['a reply announced first', msg('agreed', { replyTo: 'Bob' }), {}, 'replying to Bob, agreed'],
     ['a forwarded message announced', msg('news', { forwarded: true }), {}, 'forwarded message, news'],
-    ['Korean words for a Korean server', msg('이거 봐 https://www.youtube.com/watch?v=x', names), { language: 'ko' }, '이거 봐 youtube.com 링크'],
-    ['Japanese words for a Japanese server', msg('これ見て https://x.com/a'), { language: 'ja' }, 'これ見て x.comのリンク'],
-    ['the dictionary after clean-up', msg('SayBot reads <@111>', names), { dictionary: [{ word: 'SayBot', reading: 'say bot' }] }, 'say bot reads Alice'],
-    ['a long message cut with "and so on"', msg('word '.repeat(30)), { maxLength: 40 }, 'word word word word word word, and so on'],
+    [
+      'Korean words for a Korean server',
+      msg('이거 봐 https://www.youtube.com/watch?v=x', names),
+      { language: 'ko' },
+      '이거 봐 youtube.com 링크',
+    ],
+    [
+      'Japanese words for a Japanese server',
+      msg('これ見て https://x.com/a'),
+      { language: 'ja' },
+      'これ見て x.comのリンク',
+    ],
+    [
+      'the dictionary after clean-up',
+      msg('SayBot reads <@111>', names),
+      { dictionary: [{ word: 'SayBot', reading: 'say bot' }] },
+      'say bot reads Alice',
+    ],
+    [
+      'a long message cut with "and so on"',
+      msg('word '.repeat(30)),
+      { maxLength: 40 },
+      'word word word word word word, and so on',
+    ],
     ['nothing to speak', msg('😂😂 ~~ **'), {}, ''],
   ];
   it.each(cases)('%s', (_name, message, options, expected) => {
@@ -40,7 +75,10 @@ describe('speakableMessage from a discord.js Message', () => {
   const alice = guild.members[0]!;
   const bob = guild.members[1]!;
 
-  const rig = useLoggedInClient({ guilds: [guild], allowedPrivilegedIntents: GatewayIntent.MessageContent }, { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] });
+  const rig = useLoggedInClient(
+    { guilds: [guild], allowedPrivilegedIntents: GatewayIntent.MessageContent },
+    { intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] },
+  );
 
   let next = 1;
   async function receive(message: Omit<ChatMessage, 'id' | 'channelId' | 'guildId'>): Promise<Message> {
@@ -53,13 +91,16 @@ describe('speakableMessage from a discord.js Message', () => {
       };
       rig.client.on(Events.MessageCreate, listener);
     });
-    expect(await rig.fake.postMessage({ id, channelId: guild.textChannelId, guildId: guild.id, ...message })).toBe(true);
+    expect(await rig.fake.postMessage({ id, channelId: guild.textChannelId, guildId: guild.id, ...message })).toBe(
+      true,
+    );
     return received;
   }
 
   it('speaks a message with a URL and a mention: the mentioned member by name, the URL as a link word', async () => {
     const message = await receive({
-      author: { id: alice.id, username: alice.username }, member: { roles: [] },
+      author: { id: alice.id, username: alice.username },
+      member: { roles: [] },
       content: `<@${bob.id}> did you see https://www.youtube.com/watch?v=abc ?`,
       mentions: [{ id: bob.id, username: bob.username, global_name: 'Bobby' }],
     });
@@ -70,9 +111,12 @@ describe('speakableMessage from a discord.js Message', () => {
 
   it('names files and stickers, and says "someone" for a mention it cannot name', async () => {
     const message = await receive({
-      author: { id: alice.id, username: alice.username }, member: { roles: [] },
+      author: { id: alice.id, username: alice.username },
+      member: { roles: [] },
       content: 'look <@299999999999999999>',
-      attachments: [{ id: '1', filename: 'clip.mp4', content_type: 'video/mp4', size: 10, url: 'http://127.0.0.1/clip.mp4' }],
+      attachments: [
+        { id: '1', filename: 'clip.mp4', content_type: 'video/mp4', size: 10, url: 'http://127.0.0.1/clip.mp4' },
+      ],
       stickers: [{ id: '2', name: 'Wave', format_type: 1 }],
     });
     expect(speakMessageText(speakableMessage(message))).toBe('look someone, video, sticker Wave');

@@ -20,16 +20,33 @@ function connection() {
   const key = new Uint8Array(randomBytes(32));
   const sent: Buffer[] = [];
   const connectionData = {
-    encryptionMode: AES_GCM_MODE, secretKey: createSecretKey(key), sequence: 0, timestamp: 0, nonce: 0, ssrc: 42,
-    speaking: false, packetsPlayed: 0,
+    encryptionMode: AES_GCM_MODE,
+    secretKey: createSecretKey(key),
+    sequence: 0,
+    timestamp: 0,
+    nonce: 0,
+    ssrc: 42,
+    speaking: false,
+    packetsPlayed: 0,
   };
-  const ready = { status: VoiceConnectionStatus.Ready, networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp: {
-    socket: { getSendQueueCount: () => 0 },
-    send: (buffer: Buffer) => sent.push(Buffer.from(buffer)),
-  } } } };
+  const ready = {
+    status: VoiceConnectionStatus.Ready,
+    networking: {
+      state: {
+        code: NetworkingStatusCode.Ready,
+        connectionData,
+        udp: {
+          socket: { getSendQueueCount: () => 0 },
+          send: (buffer: Buffer) => sent.push(Buffer.from(buffer)),
+        },
+      },
+    },
+  };
   const fake = {
     state: ready as unknown,
-    setSpeaking: (speaking: boolean) => { connectionData.speaking = speaking; },
+    setSpeaking: (speaking: boolean) => {
+      connectionData.speaking = speaking;
+    },
   };
   const payloads = () => sent.map((d) => decryptRtp(d, AES_GCM_MODE, key)?.payload);
   return { fake, connection: fake as unknown as VoiceConnection, ready, payloads, connectionData };
@@ -105,6 +122,11 @@ describe('ClockOutput', () => {
     await tick();
     for (let i = 0; i < 8; i++) vi.advanceTimersByTime(20);
     expect(ended).toHaveBeenCalledWith(failure);
-    expect(c.payloads().slice(1).every((p) => p?.equals(SILENCE_FRAME))).toBe(true);
+    expect(
+      c
+        .payloads()
+        .slice(1)
+        .every((p) => p?.equals(SILENCE_FRAME)),
+    ).toBe(true);
   });
 });

@@ -4,9 +4,22 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { createLogger } from '../../src/log.ts';
-import { GuildPlayer, VoiceJoinError, type GuildPlayerOptions, type PlaybackItem } from '../../src/voice/guild-player.ts';
+import {
+  GuildPlayer,
+  VoiceJoinError,
+  type GuildPlayerOptions,
+  type PlaybackItem,
+} from '../../src/voice/guild-player.ts';
 import { FakeDiscord } from '@saybot/local-discord';
-import { APP_ID, TOKEN, dominantHz, guildSpec, loginClient, sineOpusPackets, trustCertificate } from '../fake-discord/helpers.ts';
+import {
+  APP_ID,
+  TOKEN,
+  dominantHz,
+  guildSpec,
+  loginClient,
+  sineOpusPackets,
+  trustCertificate,
+} from '../fake-discord/helpers.ts';
 
 const GUILDS = 15;
 const guilds = Array.from({ length: GUILDS }, (_, i) => guildSpec(i + 1));
@@ -179,8 +192,14 @@ describe('GuildPlayer with DAVE required', () => {
     const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
     const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', requesterMayStop: true } };
     const current = player.enqueue(others);
-    const queuedMine = player.enqueue({ ...sineItem(550, 1).item, requestedBy: { userId: 'me', requesterMayStop: true } });
-    const queuedOther = player.enqueue({ ...sineItem(660, 0.2).item, requestedBy: { userId: 'other', requesterMayStop: true } });
+    const queuedMine = player.enqueue({
+      ...sineItem(550, 1).item,
+      requestedBy: { userId: 'me', requesterMayStop: true },
+    });
+    const queuedOther = player.enqueue({
+      ...sineItem(660, 0.2).item,
+      requestedBy: { userId: 'other', requesterMayStop: true },
+    });
     await fake.waitForPacket(guildId, (p) => !p.silence);
     expect(player.skip(mine)).toBe(false);
     expect(player.stop(mine)).toBe(1);

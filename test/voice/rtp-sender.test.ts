@@ -16,12 +16,20 @@ function session(mode: string, options: { dave?: boolean; queued?: () => number 
   const pending: Buffer[] = [];
   const sent: Buffer[] = [];
   const connectionData = {
-    encryptionMode: mode, secretKey: mode === AES_GCM_MODE ? createSecretKey(key) : key,
-    sequence: 0xffff, timestamp: 2 ** 32 - 960, nonce: 0, ssrc: 0x1234_5678, speaking: true, packetsPlayed: 0,
+    encryptionMode: mode,
+    secretKey: mode === AES_GCM_MODE ? createSecretKey(key) : key,
+    sequence: 0xffff,
+    timestamp: 2 ** 32 - 960,
+    nonce: 0,
+    ssrc: 0x1234_5678,
+    speaking: true,
+    packetsPlayed: 0,
   };
   const ready = {
     connectionData,
-    ...(options.dave ? { dave: { encrypt: (packet: Buffer) => Buffer.concat([packet, Buffer.from([0xfa, 0xfa])]) } } : {}),
+    ...(options.dave
+      ? { dave: { encrypt: (packet: Buffer) => Buffer.concat([packet, Buffer.from([0xfa, 0xfa])]) } }
+      : {}),
     udp: {
       socket: { getSendQueueCount: options.queued ?? (() => 0) },
       send: (buffer: Buffer): void => {
@@ -99,7 +107,7 @@ describe('RtpSender', () => {
     expect(s.sent.map((p) => s.open(p)?.payload)).toEqual(Array.from({ length: 50 }, (_, turn) => opus(turn % 5)));
   });
 
-  it('on a real UDP socket: connects it to the voice server, and every datagram arrives (sent before and after, and the library\'s own)', async () => {
+  it("on a real UDP socket: connects it to the voice server, and every datagram arrives (sent before and after, and the library's own)", async () => {
     const server = createSocket('udp4');
     const bot = createSocket('udp4');
     try {
@@ -112,15 +120,21 @@ describe('RtpSender', () => {
         received.push(message);
         arrived();
       });
-      const until = (count: number) => new Promise<void>((resolve) => {
-        arrived = () => { if (received.length >= count) resolve(); };
-        arrived();
-      });
+      const until = (count: number) =>
+        new Promise<void>((resolve) => {
+          arrived = () => {
+            if (received.length >= count) resolve();
+          };
+          arrived();
+        });
       const s = session(AES_GCM_MODE);
       // As @discordjs/voice's VoiceUDPSocket: its socket, the server's address, and addressed sends of its own.
       const udp = {
-        socket: bot as Socket, remote,
-        send(buffer: Buffer): void { bot.send(buffer, remote.port, remote.ip); },
+        socket: bot as Socket,
+        remote,
+        send(buffer: Buffer): void {
+          bot.send(buffer, remote.port, remote.ip);
+        },
       };
       const ready = { ...s.ready, udp };
       const sender = new RtpSender();

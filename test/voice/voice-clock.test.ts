@@ -23,7 +23,7 @@ function voice(packets = Number.POSITIVE_INFINITY) {
 }
 
 describe('VoiceClock', () => {
-  it('sends a voice\'s first packet as it joins and the next ones every 20 ms after, in its own phase', () => {
+  it("sends a voice's first packet as it joins and the next ones every 20 ms after, in its own phase", () => {
     const clock = new VoiceClock();
     vi.advanceTimersByTime(3);
     const a = voice();
@@ -54,7 +54,13 @@ describe('VoiceClock', () => {
     const clock = new VoiceClock();
     const good = voice();
     let calls = 0;
-    clock.join({ tick: () => ++calls < 2 || (() => { throw new Error('broken guild'); })() });
+    clock.join({
+      tick: () =>
+        ++calls < 2 ||
+        (() => {
+          throw new Error('broken guild');
+        })(),
+    });
     clock.join(good);
     vi.advanceTimersByTime(80);
     expect(calls).toBe(2);

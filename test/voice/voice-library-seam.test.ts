@@ -29,7 +29,10 @@ function seal(key: Uint8Array | KeyObject, nonce: Buffer, packet: Buffer): Buffe
 describe('keepTransportKey', () => {
   it('turns an AES-GCM session key into a KeyObject that seals packets exactly as the bytes did', () => {
     const bytes = new Uint8Array(randomBytes(32));
-    const state = { code: 4, connectionData: { encryptionMode: 'aead_aes256_gcm_rtpsize', secretKey: bytes } } as unknown as NetworkingState;
+    const state = {
+      code: 4,
+      connectionData: { encryptionMode: 'aead_aes256_gcm_rtpsize', secretKey: bytes },
+    } as unknown as NetworkingState;
     keepTransportKey(state);
     const key = (state as unknown as { connectionData: { secretKey: unknown } }).connectionData.secretKey;
     expect(key).toBeInstanceOf(KeyObject);
@@ -40,7 +43,10 @@ describe('keepTransportKey', () => {
 
   it('leaves an XChaCha20 session key as bytes (the library hands those to another cipher)', () => {
     const bytes = new Uint8Array(randomBytes(32));
-    const state = { code: 4, connectionData: { encryptionMode: 'aead_xchacha20_poly1305_rtpsize', secretKey: bytes } } as unknown as NetworkingState;
+    const state = {
+      code: 4,
+      connectionData: { encryptionMode: 'aead_xchacha20_poly1305_rtpsize', secretKey: bytes },
+    } as unknown as NetworkingState;
     keepTransportKey(state);
     expect((state as unknown as { connectionData: { secretKey: unknown } }).connectionData.secretKey).toBe(bytes);
   });
@@ -51,8 +57,14 @@ function readyState(socket: Socket) {
   return {
     code: 4,
     connectionData: {
-      encryptionMode: 'aead_aes256_gcm_rtpsize', secretKey: new Uint8Array(32),
-      sequence: 1, timestamp: 960, nonce: 0, ssrc: 7, speaking: false, packetsPlayed: 0,
+      encryptionMode: 'aead_aes256_gcm_rtpsize',
+      secretKey: new Uint8Array(32),
+      sequence: 1,
+      timestamp: 960,
+      nonce: 0,
+      ssrc: 7,
+      speaking: false,
+      packetsPlayed: 0,
     },
     udp: { send: () => undefined, socket, remote: { ip: '127.0.0.1', port: 9 } },
   };
@@ -60,13 +72,17 @@ function readyState(socket: Socket) {
 
 /** A VoiceConnection in the Ready state whose networking is in this state (what readySession reads). */
 function connectionWith(networkingState: unknown): VoiceConnection {
-  return { state: { status: VoiceConnectionStatus.Ready, networking: { state: networkingState } } } as unknown as VoiceConnection;
+  return {
+    state: { status: VoiceConnectionStatus.Ready, networking: { state: networkingState } },
+  } as unknown as VoiceConnection;
 }
 
 describe('the voice library seam', () => {
   it('package.json pins @discordjs/voice to exactly the release the seam was written for, and that release is installed', () => {
     const root = join(import.meta.dirname, '../..');
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies['@discordjs/voice']).toBe(VOICE_LIBRARY_VERSION);
     expect(voiceLibraryVersion).toBe(VOICE_LIBRARY_VERSION);
   });

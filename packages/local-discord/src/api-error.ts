@@ -1,5 +1,8 @@
 // Discord's error bodies and the loose JSON the REST routes read: shared by messages.ts and voice-message.ts.
-export interface ApiError { status: number; body: { message: string; code: number; errors?: unknown } }
+export interface ApiError {
+  status: number;
+  body: { message: string; code: number; errors?: unknown };
+}
 
 export function apiError(status: number, code: number, message: string, errors?: unknown): ApiError {
   return { status, body: { message, code, ...(errors !== undefined ? { errors } : {}) } };

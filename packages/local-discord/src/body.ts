@@ -27,7 +27,11 @@ export async function parseBody(contentType: string | undefined, raw: Buffer): P
 async function parseMultipart(contentType: string, raw: Buffer): Promise<ParsedBody> {
   let form: FormData;
   try {
-    form = await new Request('http://fake-discord.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+    form = await new Request('http://fake-discord.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: raw,
+    }).formData();
   } catch {
     throw new BodyError('The multipart body could not be parsed.');
   }

@@ -92,7 +92,11 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
           }
           if (child.exitCode !== null || child.signalCode !== null) {
             done();
-            reject(new Error(`The bot exited (${String(child.exitCode ?? child.signalCode)}) before the line was logged:\n${chunks.join('').slice(-3000)}`));
+            reject(
+              new Error(
+                `The bot exited (${String(child.exitCode ?? child.signalCode)}) before the line was logged:\n${chunks.join('').slice(-3000)}`,
+              ),
+            );
             return true;
           }
           return false;
@@ -149,7 +153,9 @@ function listenOnce(port: number): Promise<number> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -3,9 +3,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { snowflake } from './snowflake.ts';
 import type { FakeAttachment, FakeFile } from './types.ts';
 
-interface Stored { attachment: FakeAttachment; data: Buffer }
+interface Stored {
+  attachment: FakeAttachment;
+  data: Buffer;
+}
 
-export interface CdnLogEntry { method: string; path: string; headers: Record<string, string>; status: number }
+export interface CdnLogEntry {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  status: number;
+}
 
 export class Cdn {
   readonly log: CdnLogEntry[] = [];
@@ -20,7 +28,9 @@ export class Cdn {
     const id = snowflake();
     const name = encodeURIComponent(filename);
     const attachment: FakeAttachment = {
-      id, filename, size: data.byteLength,
+      id,
+      filename,
+      size: data.byteLength,
       url: `${this.baseUrl}/attachments/${id}/${name}`,
       proxy_url: `${this.baseUrl}/media/attachments/${id}/${name}`,
       ...(contentType !== undefined ? { content_type: contentType } : {}),

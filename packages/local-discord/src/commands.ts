@@ -9,7 +9,10 @@ export function checkCommandFileTypes(raw: unknown, at = ''): ApiError | undefin
   for (const [i, option] of (Array.isArray(options) ? options : []).entries()) {
     const path = `${at}options.${i}`;
     const problem = fileTypesProblem(asObject(option).file_types);
-    if (problem !== undefined) return apiError(400, 50035, 'Invalid Form Body', { [`${path}.file_types`]: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: problem }] } });
+    if (problem !== undefined)
+      return apiError(400, 50035, 'Invalid Form Body', {
+        [`${path}.file_types`]: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: problem }] },
+      });
     const nested = checkCommandFileTypes(option, `${path}.`);
     if (nested) return nested;
   }
@@ -76,10 +79,19 @@ export class CommandStore {
     const type = typeof command.type === 'number' ? command.type : 1;
     const same = existing.find((c) => c.name === command.name && (c.type ?? 1) === type);
     return {
-      description: '', options: [], default_member_permissions: null, nsfw: false, name_localizations: null,
-      description_localizations: null, integration_types: [0], contexts: null,
+      description: '',
+      options: [],
+      default_member_permissions: null,
+      nsfw: false,
+      name_localizations: null,
+      description_localizations: null,
+      integration_types: [0],
+      contexts: null,
       ...command,
-      id: same?.id ?? snowflake(), application_id: this.applicationId, type, version: snowflake(),
+      id: same?.id ?? snowflake(),
+      application_id: this.applicationId,
+      type,
+      version: snowflake(),
       ...(guildId !== undefined ? { guild_id: guildId } : {}),
     };
   }

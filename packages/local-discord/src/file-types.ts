@@ -17,7 +17,9 @@ export function fileTypesProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return 'Only iterables may be used in a ListType';
   if (value.length > MAX_FILE_TYPES) return `Must be ${MAX_FILE_TYPES} or fewer in length.`;
   const wrong = value.find((entry) => typeof entry !== 'string' || (!(entry in GROUPS) && !EXTENSION.test(entry)));
-  return wrong === undefined ? undefined : `"${String(wrong)}" is neither a file group (image, video, audio) nor a dot-prefixed extension.`;
+  return wrong === undefined
+    ? undefined
+    : `"${String(wrong)}" is neither a file group (image, video, audio) nor a dot-prefixed extension.`;
 }
 
 /** Whether a file of this name may be picked where `fileTypes` applies (absent: any file). Case-insensitive. */
@@ -26,7 +28,9 @@ export function acceptsFile(fileTypes: unknown, filename: string): boolean {
   const dot = filename.lastIndexOf('.');
   if (dot < 0) return false;
   const extension = filename.slice(dot).toLowerCase();
-  return fileTypes.some((entry) => typeof entry === 'string' && (GROUPS[entry]?.includes(extension) ?? entry.toLowerCase() === extension));
+  return fileTypes.some(
+    (entry) => typeof entry === 'string' && (GROUPS[entry]?.includes(extension) ?? entry.toLowerCase() === extension),
+  );
 }
 
 /**

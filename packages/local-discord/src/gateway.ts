@@ -4,17 +4,48 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { randomToken, shardOf } from './snowflake.ts';
-import { GatewayIntent, PRIVILEGED_INTENTS, guildCreatePayload, memberPayload, userPayload, type World } from './state.ts';
+import {
+  GatewayIntent,
+  PRIVILEGED_INTENTS,
+  guildCreatePayload,
+  memberPayload,
+  userPayload,
+  type World,
+} from './state.ts';
 import { delaySocket } from './network-delay.ts';
 import type { Waits } from './waits.ts';
 
-const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, VoiceStateUpdate: 4, Resume: 6, Reconnect: 7, RequestGuildMembers: 8, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  VoiceStateUpdate: 4,
+  Resume: 6,
+  Reconnect: 7,
+  RequestGuildMembers: 8,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
 export const GatewayClose = {
-  UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004, AlreadyAuthenticated: 4005,
-  InvalidShard: 4010, InvalidApiVersion: 4012, InvalidIntents: 4013, DisallowedIntents: 4014,
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  InvalidShard: 4010,
+  InvalidApiVersion: 4012,
+  InvalidIntents: 4013,
+  DisallowedIntents: 4014,
 } as const;
 
-export interface VoiceStateRequest { guildId: string; channelId: string | null; selfMute: boolean; selfDeaf: boolean }
+export interface VoiceStateRequest {
+  guildId: string;
+  channelId: string | null;
+  selfMute: boolean;
+  selfDeaf: boolean;
+}
 
 /** Dispatches a session keeps for RESUME; a client away longer than this many events must identify afresh. */
 const RESUME_BUFFER = 1000;
@@ -218,7 +249,6 @@ export class Gateway {
     return true;
   }
 
-
   /** The session that holds the guild once the client has identified (dispatches to it are buffered while it is away). */
   whenGuildReady(guildId: string, timeoutMs: number): Promise<GatewaySession> {
     return this.options.waits.wait(
@@ -245,7 +275,11 @@ export class Gateway {
 
   private noteArrival(): void {
     const now = performance.now();
-    while (this.arrivals.length >= ARRIVALS_KEPT || (this.arrivals.length > 0 && (this.arrivals[0] as number) <= now - 60_000)) this.arrivals.shift();
+    while (
+      this.arrivals.length >= ARRIVALS_KEPT ||
+      (this.arrivals.length > 0 && (this.arrivals[0] as number) <= now - 60_000)
+    )
+      this.arrivals.shift();
     this.arrivals.push(now);
   }
 
@@ -253,7 +287,11 @@ export class Gateway {
     this.noteArrival();
     let packet: { op?: unknown; d?: unknown };
     try {
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
       packet = JSON.parse(text) as typeof packet;
     } catch {
       this.options.report('gateway: a message that is not JSON -> close 4002');
@@ -305,7 +343,13 @@ export class Gateway {
     }
     const shard = Array.isArray(d.shard) ? d.shard : [0, 1];
     const [shardId, shardCount] = [Number(shard[0]), Number(shard[1])];
-    if (!Number.isInteger(shardId) || !Number.isInteger(shardCount) || shardCount < 1 || shardId < 0 || shardId >= shardCount) {
+    if (
+      !Number.isInteger(shardId) ||
+      !Number.isInteger(shardCount) ||
+      shardCount < 1 ||
+      shardId < 0 ||
+      shardId >= shardCount
+    ) {
       this.closeConnection(connection, GatewayClose.InvalidShard, 'Invalid shard.');
       return;
     }
@@ -315,25 +359,38 @@ export class Gateway {
     }
     const disallowed = d.intents & PRIVILEGED_INTENTS & ~this.options.allowedPrivilegedIntents;
     if (disallowed !== 0) {
-      this.options.report(`gateway: IDENTIFY asks for privileged intents ${disallowed} that the application does not have -> close 4014`);
+      this.options.report(
+        `gateway: IDENTIFY asks for privileged intents ${disallowed} that the application does not have -> close 4014`,
+      );
       this.closeConnection(connection, GatewayClose.DisallowedIntents, 'Disallowed intent(s).');
       return;
     }
     // A new session of the same shard replaces the old one, which can no longer be resumed.
-    for (const old of [...this.sessions]) if (old.shard[0] === shardId && old.shard[1] === shardCount) this.endSession(old);
+    for (const old of [...this.sessions])
+      if (old.shard[0] === shardId && old.shard[1] === shardCount) this.endSession(old);
     const session = new GatewaySession([shardId, shardCount], d.intents);
     session.connection = connection;
     connection.session = session;
     const { world } = this.options;
     const guilds = [...world.guilds.values()].filter((g) => shardOf(g.id, shardCount) === shardId);
     connection.dispatch('READY', {
-      v: 10, user: { ...userPayload(world.bot), verified: true, mfa_enabled: false, email: null },
-      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })), session_id: session.sessionId,
-      resume_gateway_url: this.options.resumeUrl(), shard: [shardId, shardCount],
-      application: { id: world.applicationId, flags: 0 }, private_channels: [], presences: [], relationships: [],
-      guild_join_requests: [], user_settings: {}, geo_ordered_rtc_regions: ['local'], auth_session_id_hash: randomToken(16),
+      v: 10,
+      user: { ...userPayload(world.bot), verified: true, mfa_enabled: false, email: null },
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+      session_id: session.sessionId,
+      resume_gateway_url: this.options.resumeUrl(),
+      shard: [shardId, shardCount],
+      application: { id: world.applicationId, flags: 0 },
+      private_channels: [],
+      presences: [],
+      relationships: [],
+      guild_join_requests: [],
+      user_settings: {},
+      geo_ordered_rtc_regions: ['local'],
+      auth_session_id_hash: randomToken(16),
     });
-    for (const guild of guilds) connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, session.intents));
+    for (const guild of guilds)
+      connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, session.intents));
     this.sessions.add(session);
     for (const listener of [...this.listeners]) listener();
   }
@@ -374,12 +431,21 @@ export class Gateway {
       this.options.report(`gateway: op 4 to ${channelId}, not a voice channel of guild ${guildId} (ignored)`);
       return;
     }
-    this.options.onVoiceStateRequest(connection, { guildId, channelId, selfMute: d.self_mute === true, selfDeaf: d.self_deaf === true });
+    this.options.onVoiceStateRequest(connection, {
+      guildId,
+      channelId,
+      selfMute: d.self_mute === true,
+      selfDeaf: d.self_deaf === true,
+    });
   }
 
   private requestGuildMembers(connection: GatewayConnection, d: Record<string, unknown>): void {
     const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
-    const wanted = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === 'string' ? [d.user_ids] : undefined;
+    const wanted = Array.isArray(d.user_ids)
+      ? d.user_ids.map(String)
+      : typeof d.user_ids === 'string'
+        ? [d.user_ids]
+        : undefined;
     const query = typeof d.query === 'string' ? d.query.toLowerCase() : '';
     const limit = typeof d.limit === 'number' && d.limit > 0 ? d.limit : Number.POSITIVE_INFINITY;
     if (wanted === undefined && (connection.intents & GatewayIntent.GuildMembers) === 0 && query === '') {
@@ -394,7 +460,10 @@ export class Gateway {
         .filter((m) => (wanted ? wanted.includes(m.user.id) : m.user.username.toLowerCase().startsWith(query)))
         .slice(0, limit);
       connection.dispatch('GUILD_MEMBERS_CHUNK', {
-        guild_id: guildId, members: members.map((m) => memberPayload(guild, m)), chunk_index: 0, chunk_count: 1,
+        guild_id: guildId,
+        members: members.map((m) => memberPayload(guild, m)),
+        chunk_index: 0,
+        chunk_count: 1,
         ...(wanted ? { not_found: wanted.filter((id) => !guild.members.has(id)) } : {}),
         ...(d.nonce !== undefined ? { nonce: d.nonce } : {}),
       });

@@ -37,8 +37,12 @@ class GuildAudio {
       offset += chunk.length;
     }
     return {
-      pcm, seconds: (this.samples + this.timedSamples) / CHANNELS / SAMPLE_RATE, packets: [...this.packets], encryptionMode: this.encryptionMode,
-      decryptFailures: this.decryptFailures, decodeFailures: this.decodeFailures,
+      pcm,
+      seconds: (this.samples + this.timedSamples) / CHANNELS / SAMPLE_RATE,
+      packets: [...this.packets],
+      encryptionMode: this.encryptionMode,
+      decryptFailures: this.decryptFailures,
+      decodeFailures: this.decodeFailures,
       ...(this.dave ? { dave: this.dave.report() } : {}),
     };
   }
@@ -65,10 +69,14 @@ class DaveCounters {
 
   report(): DaveHeardReport {
     return {
-      e2eeFrames: this.e2eeFrames, plaintextFrames: this.plaintextFrames, plaintextAfterTransition: this.plaintextAfterTransition,
+      e2eeFrames: this.e2eeFrames,
+      plaintextFrames: this.plaintextFrames,
+      plaintextAfterTransition: this.plaintextAfterTransition,
       decryptFailures: this.decryptFailures,
-      firstPacketToFirstDecryptableMs: this.firstPacketAtMs !== undefined && this.firstDecryptableAtMs !== undefined
-        ? this.firstDecryptableAtMs - this.firstPacketAtMs : undefined,
+      firstPacketToFirstDecryptableMs:
+        this.firstPacketAtMs !== undefined && this.firstDecryptableAtMs !== undefined
+          ? this.firstDecryptableAtMs - this.firstPacketAtMs
+          : undefined,
     };
   }
 }
@@ -106,7 +114,14 @@ export class HeardAudioStore {
   }
 
   /** A frame from a DAVE session: heard (decoded) only when it is silence or a listener decrypted it. */
-  pushDave(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, verdict: FrameVerdict): void {
+  pushDave(
+    guildId: string,
+    ssrc: number,
+    sequence: number,
+    timestamp: number,
+    receivedAtMs: number,
+    verdict: FrameVerdict,
+  ): void {
     const audio = this.guild(guildId);
     const dave = (audio.dave ??= new DaveCounters());
     if (verdict.kind === 'silence') {
@@ -161,7 +176,14 @@ export class HeardAudioStore {
    * A frame only timed (its guild is not heard in full): arrival, RTP numbers and its sealed size, which is 3 bytes
    * for a silence frame (never end-to-end encrypted) and more for any audio frame. Counts as 20 ms heard.
    */
-  pushTimed(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, bytes: number): void {
+  pushTimed(
+    guildId: string,
+    ssrc: number,
+    sequence: number,
+    timestamp: number,
+    receivedAtMs: number,
+    bytes: number,
+  ): void {
     const audio = this.guild(guildId);
     const silence = bytes === SILENCE_FRAME.length;
     audio.packets.push({ sequence, timestamp, receivedAtMs, bytes, silence, ssrc });
@@ -206,7 +228,10 @@ export class HeardAudioStore {
   }
 
   /** Resolves once at least minSeconds of audio arrived and then no packet for quietMs. */
-  waitFor(guildId: string, opts: { minSeconds?: number; quietMs?: number; timeoutMs?: number } = {}): Promise<HeardAudio> {
+  waitFor(
+    guildId: string,
+    opts: { minSeconds?: number; quietMs?: number; timeoutMs?: number } = {},
+  ): Promise<HeardAudio> {
     const quietMs = opts.quietMs ?? 300;
     const minSeconds = opts.minSeconds ?? 0;
     const timeoutMs = opts.timeoutMs ?? 20_000;
@@ -229,7 +254,8 @@ export class HeardAudioStore {
         };
       },
       timeoutMs,
-      () => `guild ${guildId} heard ${((audio.samples + audio.timedSamples) / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
+      () =>
+        `guild ${guildId} heard ${((audio.samples + audio.timedSamples) / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
         `(wanted >= ${minSeconds} s then ${quietMs} ms of quiet; decrypt failures ${audio.decryptFailures}, decode failures ${audio.decodeFailures})`,
     );
   }

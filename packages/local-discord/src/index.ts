@@ -16,14 +16,35 @@ import { asObject, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import {
-  GatewayIntent, channelPayload, guildCreatePayload, overwriteRecord, voiceStatePayload, GuildRecord, World, type ChannelRecord, type VoiceModeration,
+  GatewayIntent,
+  channelPayload,
+  guildCreatePayload,
+  overwriteRecord,
+  voiceStatePayload,
+  GuildRecord,
+  World,
+  type ChannelRecord,
+  type VoiceModeration,
 } from './state.ts';
 import { dispatchMessageCreate, resolvedMessagePayload, type ChatMessage } from './message-create.ts';
 import { snowflake } from './snowflake.ts';
 import type {
-  FakeGuildSpec, FakeOverwrite,
-  FakeAttachment, FakeAutocompleteInput, FakeButtonInput, FakeCommandInput, FakeDiscordOptions, FakeModalSubmitInput, FakePrivateCommandInput, FakeMessageCommandInput, HeardAudio, HeardPacket,
-  InteractionHandle, RestLogEntry, SentChannelMessage, SentDirectMessage,
+  FakeGuildSpec,
+  FakeOverwrite,
+  FakeAttachment,
+  FakeAutocompleteInput,
+  FakeButtonInput,
+  FakeCommandInput,
+  FakeDiscordOptions,
+  FakeModalSubmitInput,
+  FakePrivateCommandInput,
+  FakeMessageCommandInput,
+  HeardAudio,
+  HeardPacket,
+  InteractionHandle,
+  RestLogEntry,
+  SentChannelMessage,
+  SentDirectMessage,
 } from './types.ts';
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
@@ -49,8 +70,18 @@ const READY_TIMEOUT_MS = 15_000;
 const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 interface Parts {
-  world: World; server: Server; rest: RestApi; cdn: Cdn; commands: CommandStore; interactions: Interactions;
-  gateway: Gateway; voice: VoiceGateway; udp: VoiceUdp; audio: HeardAudioStore; waits: Waits; clock: DiscordClock;
+  world: World;
+  server: Server;
+  rest: RestApi;
+  cdn: Cdn;
+  commands: CommandStore;
+  interactions: Interactions;
+  gateway: Gateway;
+  voice: VoiceGateway;
+  udp: VoiceUdp;
+  audio: HeardAudioStore;
+  waits: Waits;
+  clock: DiscordClock;
   daveWatchers: Set<() => void>;
 }
 
@@ -92,37 +123,64 @@ export class FakeDiscord {
     const messages = new MessageStore(cdn);
     const clock = new DiscordClock();
     const interactions = new Interactions({
-      world, messages, cdn, commands, waits, timeoutMs: options.interactionTimeoutMs ?? 3000,
-      tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS, report,
-      clock, hostClockAheadMs: options.hostClockAheadMs ?? 0,
+      world,
+      messages,
+      cdn,
+      commands,
+      waits,
+      timeoutMs: options.interactionTimeoutMs ?? 3000,
+      tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS,
+      report,
+      clock,
+      hostClockAheadMs: options.hostClockAheadMs ?? 0,
     });
     const audio = new HeardAudioStore(waits);
     const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
-      modes: options.encryptionModes ?? [AES_GCM_MODE], udp, audio, report, latencyMs: options.gatewayLatencyMs ?? 0,
+      modes: options.encryptionModes ?? [AES_GCM_MODE],
+      udp,
+      audio,
+      report,
+      latencyMs: options.gatewayLatencyMs ?? 0,
       hearInFull: options.hearInFull ?? (() => true),
       dave: {
-        mode: options.dave ?? DEFAULT_DAVE_MODE, committer: options.daveCommitter ?? 'bot',
+        mode: options.dave ?? DEFAULT_DAVE_MODE,
+        committer: options.daveCommitter ?? 'bot',
         handshakeDelayMs: options.daveHandshakeDelayMs ?? 0,
       },
       daveChanged: () => {
         for (const watcher of [...daveWatchers]) watcher();
       },
-      usersInChannel: (guildId, channelId) => [...world.guild(guildId).voiceStates.values()]
-        .filter((vs) => vs.channelId === channelId && vs.userId !== world.bot.id).map((vs) => vs.userId),
+      usersInChannel: (guildId, channelId) =>
+        [...world.guild(guildId).voiceStates.values()]
+          .filter((vs) => vs.channelId === channelId && vs.userId !== world.bot.id)
+          .map((vs) => vs.userId),
     });
     let baseUrl = '';
     const self: { fake?: FakeDiscord } = {};
     const allowedPrivilegedIntents = options.allowedPrivilegedIntents ?? 0;
     const gateway = new Gateway({
-      token: options.token, world, allowedPrivilegedIntents, waits, report, latencyMs: options.gatewayLatencyMs ?? 0,
+      token: options.token,
+      world,
+      allowedPrivilegedIntents,
+      waits,
+      report,
+      latencyMs: options.gatewayLatencyMs ?? 0,
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
       onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection.session, request),
     });
     const rest = new RestApi({
-      token: options.token, world, commands, interactions, messages, cdn, shards: options.shards ?? 1,
-      allowedPrivilegedIntents, gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`, report,
+      token: options.token,
+      world,
+      commands,
+      interactions,
+      messages,
+      cdn,
+      shards: options.shards ?? 1,
+      allowedPrivilegedIntents,
+      gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
+      report,
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
     });
     const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
@@ -148,7 +206,11 @@ export class FakeDiscord {
       await Promise.all([gateway.close(), voice.close(), udp.close()]);
       throw error;
     }
-    self.fake = new FakeDiscord({ world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, clock, daveWatchers }, problems, baseUrl);
+    self.fake = new FakeDiscord(
+      { world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, clock, daveWatchers },
+      problems,
+      baseUrl,
+    );
     return self.fake;
   }
 
@@ -196,7 +258,10 @@ export class FakeDiscord {
    * from a server SayBot is not in, on the shard that server's ID maps to.
    */
   async privateCommand(input: FakePrivateCommandInput): Promise<InteractionHandle> {
-    const connection = await this.parts.gateway.whenGuildReady(input.context === 0 ? input.guild?.id ?? '0' : '0', READY_TIMEOUT_MS);
+    const connection = await this.parts.gateway.whenGuildReady(
+      input.context === 0 ? (input.guild?.id ?? '0') : '0',
+      READY_TIMEOUT_MS,
+    );
     const { interaction, payload } = this.parts.interactions.createPrivate(input);
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
@@ -212,8 +277,17 @@ export class FakeDiscord {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { message, ...command } = input;
     const channelId = input.channelId ?? this.parts.world.guild(input.guildId).textChannelId;
-    const target = resolvedMessagePayload({ ...message, id: message.id ?? snowflake(), channelId, guildId: input.guildId });
-    const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, command, target);
+    const target = resolvedMessagePayload({
+      ...message,
+      id: message.id ?? snowflake(),
+      channelId,
+      guildId: input.guildId,
+    });
+    const { interaction, payload } = this.parts.interactions.create(
+      InteractionType.ApplicationCommand,
+      command,
+      target,
+    );
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
@@ -221,7 +295,8 @@ export class FakeDiscord {
 
   /** Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8). */
   async autocomplete(input: FakeAutocompleteInput): Promise<Array<{ name: string; value: string | number }>> {
-    if (!JSON.stringify(input.options).includes('"focused":true')) throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
+    if (!JSON.stringify(input.options).includes('"focused":true'))
+      throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.Autocomplete, input);
     interaction.markDispatched();
@@ -230,7 +305,10 @@ export class FakeDiscord {
     const choices = asObject(asObject(response.raw).data).choices;
     return (Array.isArray(choices) ? choices : []).map((c) => {
       const choice = asObject(c);
-      return { name: String(choice.name), value: typeof choice.value === 'number' ? choice.value : String(choice.value) };
+      return {
+        name: String(choice.name),
+        value: typeof choice.value === 'number' ? choice.value : String(choice.value),
+      };
     });
   }
 
@@ -288,7 +366,8 @@ export class FakeDiscord {
    */
   addGuild(spec: FakeGuildSpec): void {
     const { world, gateway } = this.parts;
-    if (world.guilds.has(spec.id) || this.#removedGuilds.has(spec.id)) throw new Error(`FakeDiscord: guild ${spec.id} exists already`);
+    if (world.guilds.has(spec.id) || this.#removedGuilds.has(spec.id))
+      throw new Error(`FakeDiscord: guild ${spec.id} exists already`);
     const guild = new GuildRecord(spec, world.bot);
     world.guilds.set(spec.id, guild);
     const session = gateway.sessionFor(spec.id);
@@ -321,7 +400,8 @@ export class FakeDiscord {
     return {
       end: () => {
         const session = this.parts.gateway.sessionFor(guildId);
-        if (session) session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));
+        if (session)
+          session.dispatch('GUILD_CREATE', guildCreatePayload(guild, this.parts.world.bot.id, session.intents));
       },
     };
   }
@@ -369,14 +449,25 @@ export class FakeDiscord {
     if (userId === this.parts.world.bot.id) {
       const connection = this.parts.gateway.sessionFor(guildId);
       const current = guild.voiceStates.get(userId);
-      this.applyBotVoiceState(connection, { guildId, channelId, selfMute: current?.selfMute ?? false, selfDeaf: current?.selfDeaf ?? false });
+      this.applyBotVoiceState(connection, {
+        guildId,
+        channelId,
+        selfMute: current?.selfMute ?? false,
+        selfDeaf: current?.selfDeaf ?? false,
+      });
       return;
     }
     const previous = guild.voiceStates.get(userId)?.channelId ?? null;
     const state = guild.setVoiceState(userId, channelId, undefined, moderation);
-    this.parts.gateway.dispatchToGuild(guildId, 'VOICE_STATE_UPDATE', voiceStatePayload(guild, userId, state), GatewayIntent.GuildVoiceStates);
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'VOICE_STATE_UPDATE',
+      voiceStatePayload(guild, userId, state),
+      GatewayIntent.GuildVoiceStates,
+    );
     if (previous !== null && previous !== channelId) this.parts.voice.clientConnected(guildId, previous, userId, false);
-    if (channelId !== null && channelId !== previous) this.parts.voice.clientConnected(guildId, channelId, userId, true);
+    if (channelId !== null && channelId !== previous)
+      this.parts.voice.clientConnected(guildId, channelId, userId, true);
   }
 
   /**
@@ -447,7 +538,10 @@ export class FakeDiscord {
   }
 
   /** Resolves with the first direct message (sent so far or later) that matches. */
-  waitForDirectMessage(predicate: (message: SentDirectMessage) => boolean, timeoutMs = 20_000): Promise<SentDirectMessage> {
+  waitForDirectMessage(
+    predicate: (message: SentDirectMessage) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<SentDirectMessage> {
     const { rest, waits } = this.parts;
     return waits.wait(
       () => rest.directMessages.find(predicate),
@@ -456,12 +550,16 @@ export class FakeDiscord {
         return () => rest.messageListeners.delete(notify);
       },
       timeoutMs,
-      () => `no matching direct message; got ${rest.directMessages.length}: ${rest.directMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
+      () =>
+        `no matching direct message; got ${rest.directMessages.length}: ${rest.directMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
     );
   }
 
   /** Resolves with the first channel message (posted so far or later) that matches. */
-  waitForChannelMessage(predicate: (message: SentChannelMessage) => boolean, timeoutMs = 20_000): Promise<SentChannelMessage> {
+  waitForChannelMessage(
+    predicate: (message: SentChannelMessage) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<SentChannelMessage> {
     const { rest, waits } = this.parts;
     return waits.wait(
       () => rest.sentMessages.find(predicate),
@@ -470,7 +568,8 @@ export class FakeDiscord {
         return () => rest.messageListeners.delete(notify);
       },
       timeoutMs,
-      () => `no matching channel message; got ${rest.sentMessages.length}: ${rest.sentMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
+      () =>
+        `no matching channel message; got ${rest.sentMessages.length}: ${rest.sentMessages.map((m) => JSON.stringify(m.message.content)).join(', ')}`,
     );
   }
 
@@ -488,7 +587,9 @@ export class FakeDiscord {
   }
 
   /** The guild's soundboard sounds the bot created: each sound object and its bytes. */
-  soundboardSounds(guildId: string): ReadonlyArray<{ object: Record<string, unknown>; contentType: string; data: Buffer }> {
+  soundboardSounds(
+    guildId: string,
+  ): ReadonlyArray<{ object: Record<string, unknown>; contentType: string; data: Buffer }> {
     return this.parts.world.guild(guildId).soundboardSounds;
   }
 
@@ -512,11 +613,18 @@ export class FakeDiscord {
   }
 
   /** Resolves with the first packet heard (so far or later) that matches, e.g. the first after a command went out. */
-  waitForPacket(guildId: string, predicate: (packet: HeardPacket) => boolean, timeoutMs = 20_000): Promise<HeardPacket> {
+  waitForPacket(
+    guildId: string,
+    predicate: (packet: HeardPacket) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<HeardPacket> {
     return this.parts.audio.waitForPacket(guildId, predicate, timeoutMs);
   }
 
-  waitForAudio(guildId: string, opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number }): Promise<HeardAudio> {
+  waitForAudio(
+    guildId: string,
+    opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number },
+  ): Promise<HeardAudio> {
     return this.parts.audio.waitFor(guildId, opts);
   }
 
@@ -532,7 +640,11 @@ export class FakeDiscord {
   }
 
   /** Resolves once the DAVE group state matches, e.g. `(s) => s.botEpoch >= 2` after a member joined. */
-  waitForDave(guildId: string, predicate: (state: DaveGroupState) => boolean, timeoutMs = 10_000): Promise<DaveGroupState> {
+  waitForDave(
+    guildId: string,
+    predicate: (state: DaveGroupState) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<DaveGroupState> {
     return this.parts.waits.wait(
       () => {
         const state = this.parts.voice.daveState(guildId);
@@ -543,7 +655,8 @@ export class FakeDiscord {
         return () => this.parts.daveWatchers.delete(notify);
       },
       timeoutMs,
-      () => `guild ${guildId}: DAVE state ${JSON.stringify(this.parts.voice.daveState(guildId) ?? null, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
+      () =>
+        `guild ${guildId}: DAVE state ${JSON.stringify(this.parts.voice.daveState(guildId) ?? null, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`,
     );
   }
 
@@ -624,7 +737,11 @@ export class FakeDiscord {
     const botId = this.parts.world.bot.id;
     const sessionId = connection?.sessionId ?? 'no-gateway-session';
     const previous = guild.voiceStates.get(botId)?.channelId ?? null;
-    const state = guild.setVoiceState(botId, request.channelId, { selfMute: request.selfMute, selfDeaf: request.selfDeaf, sessionId });
+    const state = guild.setVoiceState(botId, request.channelId, {
+      selfMute: request.selfMute,
+      selfDeaf: request.selfDeaf,
+      sessionId,
+    });
     const payload: Json = voiceStatePayload(guild, botId, state, sessionId);
     this.parts.gateway.dispatchToGuild(guild.id, 'VOICE_STATE_UPDATE', payload, GatewayIntent.GuildVoiceStates);
     if (request.channelId === null) {
@@ -632,6 +749,10 @@ export class FakeDiscord {
       return;
     }
     const token = this.parts.voice.allocate(guild.id, botId, sessionId, request.channelId);
-    this.parts.gateway.dispatchToGuild(guild.id, 'VOICE_SERVER_UPDATE', { token, guild_id: guild.id, endpoint: this.parts.voice.endpoint });
+    this.parts.gateway.dispatchToGuild(guild.id, 'VOICE_SERVER_UPDATE', {
+      token,
+      guild_id: guild.id,
+      endpoint: this.parts.voice.endpoint,
+    });
   }
 }

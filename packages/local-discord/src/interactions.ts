@@ -4,18 +4,39 @@ import type { Cdn } from './cdn.ts';
 import type { DiscordClock } from './clock.ts';
 import type { CommandStore } from './commands.ts';
 import {
-  ATTACHMENT_SIZE_LIMIT, MessageFlag, apiError, asObject, checkMessageBody, mentionedBy,
-  type ApiError, type Json, type MessageStore,
+  ATTACHMENT_SIZE_LIMIT,
+  MessageFlag,
+  apiError,
+  asObject,
+  checkMessageBody,
+  mentionedBy,
+  type ApiError,
+  type Json,
+  type MessageStore,
 } from './messages.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
-import { channelPayload, dmChannelPayload, memberPayload, userPayload, type GuildRecord, type UserRecord, type World } from './state.ts';
+import {
+  channelPayload,
+  dmChannelPayload,
+  memberPayload,
+  userPayload,
+  type GuildRecord,
+  type UserRecord,
+  type World,
+} from './state.ts';
 import { customIdsOf } from './components.ts';
 import { FormRefusal, acceptsFile } from './file-types.ts';
 import { checkModal, submitModal } from './modals.ts';
 import type {
-  FakeAttachmentInput, FakeButtonInput, FakeCommandInput, FakeModalSubmitInput, FakePrivateCommandInput, InteractionHandle, InteractionOption,
+  FakeAttachmentInput,
+  FakeButtonInput,
+  FakeCommandInput,
+  FakeModalSubmitInput,
+  FakePrivateCommandInput,
+  InteractionHandle,
+  InteractionOption,
   InteractionResponse,
 } from './types.ts';
 import type { Waits } from './waits.ts';
@@ -23,14 +44,35 @@ import type { Waits } from './waits.ts';
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4, ModalSubmit: 5 } as const;
 /** data.type of an application command interaction: a slash command, or a message context menu. */
 export const CommandType = { ChatInput: 1, Message: 3 } as const;
-const OptionType = { SubCommand: 1, SubCommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8, Mentionable: 9, Number: 10, Attachment: 11 } as const;
+const OptionType = {
+  SubCommand: 1,
+  SubCommandGroup: 2,
+  String: 3,
+  Integer: 4,
+  Boolean: 5,
+  User: 6,
+  Channel: 7,
+  Role: 8,
+  Mentionable: 9,
+  Number: 10,
+  Attachment: 11,
+} as const;
 const DEFAULT_WAIT_MS = 10_000;
 /** What an interaction response can use of an app's permissions where the app is no member (Discord's change log, 2022-06-29). */
-const RESPONSE_PERMISSIONS = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone | PermissionFlagsBits.UseExternalEmojis;
+const RESPONSE_PERMISSIONS =
+  PermissionFlagsBits.AttachFiles |
+  PermissionFlagsBits.EmbedLinks |
+  PermissionFlagsBits.MentionEveryone |
+  PermissionFlagsBits.UseExternalEmojis;
 /** app_permissions in a DM or group DM between users (receiving-and-responding: app_permissions). */
-const PRIVATE_CHANNEL_APP_PERMISSIONS = PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone;
+const PRIVATE_CHANNEL_APP_PERMISSIONS =
+  PermissionFlagsBits.AttachFiles | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone;
 
-export interface Answer { status: number; json?: unknown; headers?: Record<string, string> }
+export interface Answer {
+  status: number;
+  json?: unknown;
+  headers?: Record<string, string>;
+}
 
 function answer(error: ApiError): Answer {
   return { status: error.status, json: error.body };
@@ -74,7 +116,11 @@ export class Interaction implements InteractionHandle {
   private readonly report: (line: string) => void;
 
   constructor(
-    type: number, guild: GuildRecord | undefined, user: UserRecord, channelId: string, commandName: string,
+    type: number,
+    guild: GuildRecord | undefined,
+    user: UserRecord,
+    channelId: string,
+    commandName: string,
     deps: { waits: Waits; report: (line: string) => void; clock: DiscordClock; hostClockAheadMs: number },
   ) {
     this.report = deps.report;
@@ -114,13 +160,17 @@ export class Interaction implements InteractionHandle {
         return () => this.listeners.delete(notify);
       },
       timeoutMs,
-      () => `no matching response to /${this.commandName} (${this.id}); got [${this.responses.map((r) => r.kind + (r.type ? ` ${r.type}` : '')).join(', ')}]` +
+      () =>
+        `no matching response to /${this.commandName} (${this.id}); got [${this.responses.map((r) => r.kind + (r.type ? ` ${r.type}` : '')).join(', ')}]` +
         (this.problems.length > 0 ? `; refused: ${this.problems.join(' | ')}` : ''),
     );
   }
 
   waitForFinal(timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
-    return this.waitFor((r) => !(r.kind === 'callback' && (r.type === 5 || r.type === 6) && r.content === undefined), timeoutMs);
+    return this.waitFor(
+      (r) => !(r.kind === 'callback' && (r.type === 5 || r.type === 6) && r.content === undefined),
+      timeoutMs,
+    );
   }
 }
 
@@ -178,29 +228,46 @@ export class Interactions {
     const channelId = input.channelId ?? guild.textChannelId;
     const channel = guild.channels.get(channelId);
     if (!channel) throw new Error(`FakeDiscord: ${channelId} is not a channel of guild ${guild.id}`);
-    const registered = this.deps.commands.find(guild.id, input.name, target ? CommandType.Message : CommandType.ChatInput);
+    const registered = this.deps.commands.find(
+      guild.id,
+      input.name,
+      target ? CommandType.Message : CommandType.ChatInput,
+    );
     // Discord's client offers only files of the option's types (file_types): any other never reaches the bot.
     for (const a of input.attachments ?? []) checkAttachmentType(registered, a);
     const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps);
     interaction.locale = input.locale ?? member.locale ?? 'en-US';
     const options = (input.options ?? []).map((o) => this.option(o));
     for (const a of input.attachments ?? []) {
-      const attachment = 'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
+      const attachment =
+        'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
       options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
-    const resolved = target ? { messages: { [String(target.id)]: target } } : this.resolve(guild, member.user.id, options);
+    const resolved = target
+      ? { messages: { [String(target.id)]: target } }
+      : this.resolve(guild, member.user.id, options);
     const payload: Json = {
-      id: interaction.id, application_id: this.world.applicationId, type, token: interaction.token, version: 1,
-      guild_id: guild.id, guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
-      channel_id: channelId, channel: channelPayload(guild, channel),
+      id: interaction.id,
+      application_id: this.world.applicationId,
+      type,
+      token: interaction.token,
+      version: 1,
+      guild_id: guild.id,
+      guild: { id: guild.id, locale: guild.preferredLocale, features: [] },
+      channel_id: channelId,
+      channel: channelPayload(guild, channel),
       // Both in this channel, overwrites included, as Discord computes them.
       member: memberPayload(guild, member, { channelId }),
       app_permissions: guild.permissionsIn(this.world.bot.id, channelId).toString(),
-      locale: interaction.locale, guild_locale: guild.preferredLocale,
-      entitlements: [], authorizing_integration_owners: { 0: guild.id }, context: 0,
+      locale: interaction.locale,
+      guild_locale: guild.preferredLocale,
+      entitlements: [],
+      authorizing_integration_owners: { 0: guild.id },
+      context: 0,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       data: {
-        id: registered?.id ?? snowflake(), name: input.name,
+        id: registered?.id ?? snowflake(),
+        name: input.name,
         ...(target ? { type: CommandType.Message, target_id: target.id } : { type: CommandType.ChatInput, options }),
         ...(Object.keys(resolved).length > 0 ? { resolved } : {}),
         ...(typeof registered?.guild_id === 'string' ? { guild_id: registered.guild_id } : {}),
@@ -218,10 +285,14 @@ export class Interactions {
   createButton(input: FakeButtonInput): { interaction: Interaction; payload: Json } {
     const message = this.messages.get(input.messageId);
     if (!message) throw new Error(`FakeDiscord: no message ${input.messageId}`);
-    if (!customIdsOf(message).includes(input.customId)) throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
+    if (!customIdsOf(message).includes(input.customId))
+      throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
     const channelId = typeof message.channel_id === 'string' ? message.channel_id : undefined;
     const { interaction, payload } = this.create(InteractionType.MessageComponent, {
-      guildId: input.guildId, userId: input.userId, name: input.customId, ...(channelId === undefined ? {} : { channelId }),
+      guildId: input.guildId,
+      userId: input.userId,
+      name: input.customId,
+      ...(channelId === undefined ? {} : { channelId }),
       ...(input.locale === undefined ? {} : { locale: input.locale }),
     });
     payload.data = { custom_id: input.customId, component_type: 2 };
@@ -237,17 +308,31 @@ export class Interactions {
   createModalSubmit(input: FakeModalSubmitInput): { interaction: Interaction; payload: Json } {
     const source = this.byId.get(input.on.id);
     const modal = source?.modal;
-    if (!source || !modal) throw new Error(`FakeDiscord: the bot answered interaction ${input.on.id} with no modal (or it was submitted already)`);
-    if (!source.guild) throw new Error('FakeDiscord: modal submits are modelled in the bot\'s servers only');
-    const submitted = submitModal(modal, input.values, (upload) => this.cdn.host(upload.data, upload.filename, upload.contentType), {
-      sizeLimit: ATTACHMENT_SIZE_LIMIT, ...(input.unchecked === undefined ? {} : { unchecked: input.unchecked }),
-    });
+    if (!source || !modal)
+      throw new Error(
+        `FakeDiscord: the bot answered interaction ${input.on.id} with no modal (or it was submitted already)`,
+      );
+    if (!source.guild) throw new Error("FakeDiscord: modal submits are modelled in the bot's servers only");
+    const submitted = submitModal(
+      modal,
+      input.values,
+      (upload) => this.cdn.host(upload.data, upload.filename, upload.contentType),
+      {
+        sizeLimit: ATTACHMENT_SIZE_LIMIT,
+        ...(input.unchecked === undefined ? {} : { unchecked: input.unchecked }),
+      },
+    );
     source.modal = undefined;
     const { interaction, payload } = this.create(InteractionType.ModalSubmit, {
-      guildId: source.guild.id, userId: source.user.id, name: String(modal.custom_id), channelId: source.channelId, locale: input.locale ?? source.locale,
+      guildId: source.guild.id,
+      userId: source.user.id,
+      name: String(modal.custom_id),
+      channelId: source.channelId,
+      locale: input.locale ?? source.locale,
     });
     payload.data = {
-      custom_id: modal.custom_id, components: submitted.components,
+      custom_id: modal.custom_id,
+      components: submitted.components,
       ...(Object.keys(submitted.attachments).length > 0 ? { resolved: { attachments: submitted.attachments } } : {}),
     };
     return { interaction, payload };
@@ -268,22 +353,46 @@ export class Interactions {
   createPrivate(input: FakePrivateCommandInput): { interaction: Interaction; payload: Json } {
     const user = this.world.findUser(input.userId);
     if (!user) throw new Error(`FakeDiscord: no user ${input.userId}`);
-    const registered = this.deps.commands.list().find((c) => c.name === input.name && (c.type ?? 1) === CommandType.ChatInput);
+    const registered = this.deps.commands
+      .list()
+      .find((c) => c.name === input.name && (c.type ?? 1) === CommandType.ChatInput);
     const integrationTypes = Array.isArray(registered?.integration_types) ? registered.integration_types : [0];
     const contexts = Array.isArray(registered?.contexts) ? registered.contexts : [0, 1, 2];
     if (!registered || !integrationTypes.includes(1) || !contexts.includes(input.context)) {
-      throw new Error(`FakeDiscord: /${input.name} is not offered to user installs in context ${input.context} (global definition: integration_types ${JSON.stringify(integrationTypes)}, contexts ${JSON.stringify(contexts)})`);
+      throw new Error(
+        `FakeDiscord: /${input.name} is not offered to user installs in context ${input.context} (global definition: integration_types ${JSON.stringify(integrationTypes)}, contexts ${JSON.stringify(contexts)})`,
+      );
     }
     const where = input.context === 0 ? this.foreignGuildPlace(input, user) : this.privatePlace(input, user);
-    const interaction = new Interaction(InteractionType.ApplicationCommand, undefined, user, where.channelId, input.name, this.deps);
+    const interaction = new Interaction(
+      InteractionType.ApplicationCommand,
+      undefined,
+      user,
+      where.channelId,
+      input.name,
+      this.deps,
+    );
     interaction.responsePermissions = where.appPermissions;
     const payload: Json = {
-      id: interaction.id, application_id: this.world.applicationId, type: InteractionType.ApplicationCommand, token: interaction.token, version: 1,
-      ...where.fields, channel_id: where.channelId,
+      id: interaction.id,
+      application_id: this.world.applicationId,
+      type: InteractionType.ApplicationCommand,
+      token: interaction.token,
+      version: 1,
+      ...where.fields,
+      channel_id: where.channelId,
       app_permissions: where.appPermissions.toString(),
-      locale: input.locale ?? 'en-US', entitlements: [], authorizing_integration_owners: { 1: user.id }, context: input.context,
+      locale: input.locale ?? 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { 1: user.id },
+      context: input.context,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
-      data: { id: registered.id, name: input.name, type: CommandType.ChatInput, options: (input.options ?? []).map((o) => this.option(o)) },
+      data: {
+        id: registered.id,
+        name: input.name,
+        type: CommandType.ChatInput,
+        options: (input.options ?? []).map((o) => this.option(o)),
+      },
     };
     this.byId.set(interaction.id, interaction);
     this.byToken.set(interaction.token, interaction);
@@ -291,40 +400,83 @@ export class Interactions {
   }
 
   /** SayBot's DM or another DM / group DM: the channel, the invoking user, and a private channel's app_permissions. */
-  private privatePlace(input: FakePrivateCommandInput, user: UserRecord): { channelId: string; appPermissions: bigint; fields: Json } {
+  private privatePlace(
+    input: FakePrivateCommandInput,
+    user: UserRecord,
+  ): { channelId: string; appPermissions: bigint; fields: Json } {
     const channelId = input.context === 1 ? this.world.dmChannelWith(user) : (input.channelId ?? snowflake());
-    const channel = input.context === 1
-      ? dmChannelPayload(channelId, user)
-      : { id: channelId, type: input.groupDm === true ? 3 : 1, last_message_id: null, flags: 0, recipients: [userPayload(user)] };
-    const appPermissions = PRIVATE_CHANNEL_APP_PERMISSIONS | (input.context === 1 ? PermissionFlagsBits.UseExternalEmojis : 0n);
+    const channel =
+      input.context === 1
+        ? dmChannelPayload(channelId, user)
+        : {
+            id: channelId,
+            type: input.groupDm === true ? 3 : 1,
+            last_message_id: null,
+            flags: 0,
+            recipients: [userPayload(user)],
+          };
+    const appPermissions =
+      PRIVATE_CHANNEL_APP_PERMISSIONS | (input.context === 1 ? PermissionFlagsBits.UseExternalEmojis : 0n);
     return { channelId, appPermissions, fields: { channel, user: userPayload(user) } };
   }
 
   /** A server SayBot is not in: the guild as an interaction names it, the member with their rights, @everyone's for the app. */
-  private foreignGuildPlace(input: FakePrivateCommandInput, user: UserRecord): { channelId: string; appPermissions: bigint; fields: Json } {
+  private foreignGuildPlace(
+    input: FakePrivateCommandInput,
+    user: UserRecord,
+  ): { channelId: string; appPermissions: bigint; fields: Json } {
     const guild = input.guild;
     if (!guild) throw new Error('FakeDiscord: a user-installed command in a server (context 0) needs `guild`');
-    if (this.world.guilds.has(guild.id)) throw new Error(`FakeDiscord: SayBot is a member of guild ${guild.id}; use command() there`);
+    if (this.world.guilds.has(guild.id))
+      throw new Error(`FakeDiscord: SayBot is a member of guild ${guild.id}; use command() there`);
     const channelId = input.channelId ?? snowflake();
     const locale = guild.locale ?? 'en-US';
     const member = {
-      user: userPayload(user), nick: null, avatar: null, banner: null, roles: [], joined_at: new Date(0).toISOString(), premium_since: null,
-      deaf: false, mute: false, flags: 0, pending: false, communication_disabled_until: null, permissions: guild.memberPermissions.toString(),
+      user: userPayload(user),
+      nick: null,
+      avatar: null,
+      banner: null,
+      roles: [],
+      joined_at: new Date(0).toISOString(),
+      premium_since: null,
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      communication_disabled_until: null,
+      permissions: guild.memberPermissions.toString(),
     };
     const channel = {
-      id: channelId, type: 0, guild_id: guild.id, name: 'general', position: 0, parent_id: null, nsfw: false, rate_limit_per_user: 0,
-      last_message_id: null, flags: 0, topic: null, permissions: guild.memberPermissions.toString(),
+      id: channelId,
+      type: 0,
+      guild_id: guild.id,
+      name: 'general',
+      position: 0,
+      parent_id: null,
+      nsfw: false,
+      rate_limit_per_user: 0,
+      last_message_id: null,
+      flags: 0,
+      topic: null,
+      permissions: guild.memberPermissions.toString(),
     };
     return {
       channelId,
       appPermissions: guild.everyonePermissions & RESPONSE_PERMISSIONS,
-      fields: { guild_id: guild.id, guild: { id: guild.id, locale, features: [] }, guild_locale: locale, channel, member },
+      fields: {
+        guild_id: guild.id,
+        guild: { id: guild.id, locale, features: [] },
+        guild_locale: locale,
+        channel,
+        member,
+      },
     };
   }
 
   private option(option: InteractionOption): Json {
     return {
-      name: option.name, type: inferType(option),
+      name: option.name,
+      type: inferType(option),
       ...(option.value !== undefined ? { value: option.value } : {}),
       ...(option.focused !== undefined ? { focused: option.focused } : {}),
       ...(option.options !== undefined ? { options: option.options.map((o) => this.option(o)) } : {}),
@@ -354,11 +506,27 @@ export class Interactions {
         } else if (option.type === OptionType.Channel) {
           const channel = guild.channels.get(value);
           // Discord: "computed permissions for the invoking user in the channel, including overwrites".
-          if (channel) put('channels', value, { id: channel.id, name: channel.name, type: channel.type, permissions: guild.permissionsIn(userId, channel.id).toString() });
+          if (channel)
+            put('channels', value, {
+              id: channel.id,
+              name: channel.name,
+              type: channel.type,
+              permissions: guild.permissionsIn(userId, channel.id).toString(),
+            });
         }
         if (option.type === OptionType.Role || option.type === OptionType.Mentionable) {
           const role = guild.roles.find((r) => r.id === value);
-          if (role) put('roles', value, { id: role.id, name: role.name, permissions: role.permissions.toString(), position: role.position, color: 0, hoist: false, managed: role.managed, mentionable: false });
+          if (role)
+            put('roles', value, {
+              id: role.id,
+              name: role.name,
+              permissions: role.permissions.toString(),
+              position: role.position,
+              color: 0,
+              hoist: false,
+              managed: role.managed,
+              mentionable: false,
+            });
         }
       }
     };
@@ -378,18 +546,31 @@ export class Interactions {
       interaction.problem(`${why} -> ${error.status} ${error.body.code} ${error.body.message}`);
       return answer(error);
     };
-    if (interaction.acknowledged) return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
+    if (interaction.acknowledged)
+      return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
     // Discord's 3 s run on its own clock from when it sent the interaction, whatever the bot's clock says.
     const sentAt = Number.isNaN(interaction.dispatchedAt) ? interaction.createdAt : interaction.dispatchedAt;
     const elapsed = this.deps.clock.now() - sentAt;
     if (this.deps.timeoutMs > 0 && elapsed > this.deps.timeoutMs) {
-      return refuse(apiError(404, 10062, 'Unknown interaction'), `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.deps.timeoutMs} ms)`);
+      return refuse(
+        apiError(404, 10062, 'Unknown interaction'),
+        `callback ${Math.round(elapsed)} ms after the interaction (limit ${this.deps.timeoutMs} ms)`,
+      );
     }
     const json = asObject(body.json);
     const type = json.type;
     const data = asObject(json.data);
     const autocomplete = interaction.type === InteractionType.Autocomplete;
-    const invalidType = apiError(400, 50035, 'Invalid Form Body', { type: { _errors: [{ code: 'INTERACTION_CALLBACK_TYPE_INVALID', message: `Callback type ${String(type)} is not valid for this interaction.` }] } });
+    const invalidType = apiError(400, 50035, 'Invalid Form Body', {
+      type: {
+        _errors: [
+          {
+            code: 'INTERACTION_CALLBACK_TYPE_INVALID',
+            message: `Callback type ${String(type)} is not valid for this interaction.`,
+          },
+        ],
+      },
+    });
     let message: Json | undefined;
     if (type === 4 || type === 5) {
       if (autocomplete) return refuse(invalidType, `callback type ${type} to an autocomplete interaction`);
@@ -398,24 +579,43 @@ export class Interactions {
         if (problem) return refuse(problem, 'callback type 4 with an invalid message');
       }
       message = this.messages.create(
-        { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 20, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
+        {
+          channelId: interaction.channelId,
+          guild: interaction.guild,
+          author: this.world.bot,
+          type: 20,
+          applicationId: this.world.applicationId,
+          interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName },
+        },
         // A deferral keeps only Ephemeral and IS_VOICE_MESSAGE (discord-api-docs #7158, #7386).
-        type === 4 ? data : { flags: (typeof data.flags === 'number' ? data.flags : 0) & (MessageFlag.Ephemeral | IS_VOICE_MESSAGE) },
-        type === 4 ? body.files : [], type === 5 ? MessageFlag.Loading : 0,
+        type === 4
+          ? data
+          : { flags: (typeof data.flags === 'number' ? data.flags : 0) & (MessageFlag.Ephemeral | IS_VOICE_MESSAGE) },
+        type === 4 ? body.files : [],
+        type === 5 ? MessageFlag.Loading : 0,
       );
       interaction.originalMessageId = message.id as string;
     } else if (type === 8) {
       if (!autocomplete) return refuse(invalidType, 'callback type 8 to a command interaction');
       const choices = Array.isArray(data.choices) ? data.choices : undefined;
       if (!choices || choices.length > 25) {
-        return refuse(apiError(400, 50035, 'Invalid Form Body', { data: { choices: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] } } }), 'autocomplete without choices or with more than 25');
+        return refuse(
+          apiError(400, 50035, 'Invalid Form Body', {
+            data: {
+              choices: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }] },
+            },
+          }),
+          'autocomplete without choices or with more than 25',
+        );
       }
     } else if (type === 6 || type === 7) {
       // Deferred update / update of the message the button is on: only for a component interaction.
-      if (interaction.type !== InteractionType.MessageComponent) return refuse(invalidType, `callback type ${type} to a command interaction`);
+      if (interaction.type !== InteractionType.MessageComponent)
+        return refuse(invalidType, `callback type ${type} to a command interaction`);
     } else if (type === 9) {
       // "Not available for MODAL_SUBMIT and PING interactions."
-      if (autocomplete || interaction.type === InteractionType.ModalSubmit) return refuse(invalidType, 'modal in answer to autocomplete or to a modal submit');
+      if (autocomplete || interaction.type === InteractionType.ModalSubmit)
+        return refuse(invalidType, 'modal in answer to autocomplete or to a modal submit');
       const problem = checkModal(data);
       if (problem) return refuse(problem, 'modal that Discord refuses');
       interaction.modal = data;
@@ -430,8 +630,11 @@ export class Interactions {
       status: 200,
       json: {
         interaction: {
-          id: interaction.id, type: interaction.type, activity_instance_id: null,
-          response_message_id: message?.id ?? null, response_message_loading: (flags & MessageFlag.Loading) !== 0,
+          id: interaction.id,
+          type: interaction.type,
+          activity_instance_id: null,
+          response_message_id: message?.id ?? null,
+          response_message_loading: (flags & MessageFlag.Loading) !== 0,
           response_message_ephemeral: (flags & MessageFlag.Ephemeral) !== 0,
         },
         resource: { type, ...(message ? { message } : {}) },
@@ -441,7 +644,14 @@ export class Interactions {
 
   // ---- REST: /webhooks/{app}/{token}[/messages/{id}] ----
 
-  webhook(method: string, applicationId: string, token: string, messageId: string | undefined, wait: boolean, body: ParsedBody): Answer {
+  webhook(
+    method: string,
+    applicationId: string,
+    token: string,
+    messageId: string | undefined,
+    wait: boolean,
+    body: ParsedBody,
+  ): Answer {
     const interaction = this.byToken.get(token);
     if (!interaction || applicationId !== this.world.applicationId) {
       this.deps.report(`${method} on an unknown webhook (application ${applicationId}) -> 404 10015`);
@@ -454,26 +664,46 @@ export class Interactions {
     const age = this.deps.clock.now() - interaction.createdAt;
     if (this.deps.tokenLifetimeMs > 0 && age > this.deps.tokenLifetimeMs) {
       interaction.tokenExpired = true;
-      return refuse(apiError(401, 50027, 'Invalid Webhook Token'), `${method} with a token ${Math.round(age)} ms old (lifetime ${this.deps.tokenLifetimeMs} ms)`);
+      return refuse(
+        apiError(401, 50027, 'Invalid Webhook Token'),
+        `${method} with a token ${Math.round(age)} ms old (lifetime ${this.deps.tokenLifetimeMs} ms)`,
+      );
     }
     const json = asObject(body.json);
     if (messageId === undefined) {
       if (method !== 'POST') return answer(apiError(405, 0, '405: Method Not Allowed'));
-      if (!interaction.acknowledged) return refuse(apiError(404, 10015, 'Unknown Webhook'), 'follow-up before the interaction was acknowledged');
+      if (!interaction.acknowledged)
+        return refuse(apiError(404, 10015, 'Unknown Webhook'), 'follow-up before the interaction was acknowledged');
       const problem = checkResponseFiles(interaction, body.files) ?? checkMessageBody(json, body.files, true);
       if (problem) return refuse(problem, 'follow-up with an invalid message');
       const message = this.messages.create(
-        { channelId: interaction.channelId, guild: interaction.guild, author: this.world.bot, type: 0, applicationId: this.world.applicationId, interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName } },
-        json, body.files,
+        {
+          channelId: interaction.channelId,
+          guild: interaction.guild,
+          author: this.world.bot,
+          type: 0,
+          applicationId: this.world.applicationId,
+          interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName },
+        },
+        json,
+        body.files,
       );
       interaction.followUpIds.add(message.id as string);
       interaction.record(this.response('follow-up', json, json, body, message));
       return wait ? { status: 200, json: message } : { status: 204 };
     }
     const original = messageId === '@original';
-    const id = original ? interaction.originalMessageId : interaction.followUpIds.has(messageId) ? messageId : undefined;
+    const id = original
+      ? interaction.originalMessageId
+      : interaction.followUpIds.has(messageId)
+        ? messageId
+        : undefined;
     const current = id === undefined ? undefined : this.messages.get(id);
-    if (id === undefined || !current) return refuse(apiError(404, 10008, 'Unknown Message'), `${method} ${original ? '@original' : messageId} that does not exist`);
+    if (id === undefined || !current)
+      return refuse(
+        apiError(404, 10008, 'Unknown Message'),
+        `${method} ${original ? '@original' : messageId} that does not exist`,
+      );
     if (method === 'GET') return { status: 200, json: current };
     if (method === 'DELETE') {
       this.messages.delete(id);
@@ -486,21 +716,35 @@ export class Interactions {
     // A response deferred as a voice message becomes one with its first edit: checked as a new voice message.
     const flags = typeof current.flags === 'number' ? current.flags : 0;
     const voiceDeferred = original && (flags & IS_VOICE_MESSAGE) !== 0 && (flags & MessageFlag.Loading) !== 0;
-    const edit = voiceDeferred ? { ...json, flags: (typeof json.flags === 'number' ? json.flags : 0) | IS_VOICE_MESSAGE } : json;
-    const problem = checkResponseFiles(interaction, body.files) ?? checkMessageBody(edit, body.files, voiceDeferred, current);
+    const edit = voiceDeferred
+      ? { ...json, flags: (typeof json.flags === 'number' ? json.flags : 0) | IS_VOICE_MESSAGE }
+      : json;
+    const problem =
+      checkResponseFiles(interaction, body.files) ?? checkMessageBody(edit, body.files, voiceDeferred, current);
     if (problem) return refuse(problem, 'edit with an invalid message');
     const message = this.messages.edit(id, edit, body.files);
     interaction.record(this.response(original ? 'edit-original' : 'edit-follow-up', json, edit, body, message));
     return { status: 200, json: message };
   }
 
-  private response(kind: InteractionResponse['kind'], raw: Json, data: Json, body: ParsedBody, message: Json | undefined, type?: number): InteractionResponse {
+  private response(
+    kind: InteractionResponse['kind'],
+    raw: Json,
+    data: Json,
+    body: ParsedBody,
+    message: Json | undefined,
+    type?: number,
+  ): InteractionResponse {
     return {
       kind,
       ...(type !== undefined ? { type } : {}),
       ...(typeof data.content === 'string' ? { content: data.content } : {}),
       // An edit's flags are the message's as it now stands: an edited private reply is still private.
-      ...(kind.startsWith('edit') && typeof message?.flags === 'number' ? { flags: message.flags } : typeof data.flags === 'number' ? { flags: data.flags } : {}),
+      ...(kind.startsWith('edit') && typeof message?.flags === 'number'
+        ? { flags: message.flags }
+        : typeof data.flags === 'number'
+          ? { flags: data.flags }
+          : {}),
       ...(Array.isArray(data.embeds) ? { embeds: data.embeds as unknown[] } : {}),
       ...(data.allowed_mentions !== undefined ? { allowedMentions: data.allowed_mentions } : {}),
       files: body.files.map(({ index: _index, ...file }) => file),
@@ -514,15 +758,21 @@ export class Interactions {
 /** A file in a response where the app is no member and its app_permissions lack Attach Files: Missing Permissions. */
 function checkResponseFiles(interaction: Interaction, files: ParsedBody['files']): ApiError | undefined {
   const allowed = interaction.responsePermissions;
-  if (allowed === undefined || files.length === 0 || (allowed & PermissionFlagsBits.AttachFiles) !== 0n) return undefined;
+  if (allowed === undefined || files.length === 0 || (allowed & PermissionFlagsBits.AttachFiles) !== 0n)
+    return undefined;
   return apiError(403, 50013, 'Missing Permissions');
 }
 
 /** An attachment of a type the command's option does not accept (file_types): Discord's client never sends it. */
 function checkAttachmentType(command: Json | undefined, input: FakeAttachmentInput): void {
-  const option = (Array.isArray(command?.options) ? command.options : []).map(asObject).find((o) => o.name === input.option);
+  const option = (Array.isArray(command?.options) ? command.options : [])
+    .map(asObject)
+    .find((o) => o.name === input.option);
   const filename = 'attachment' in input ? input.attachment.filename : input.filename;
   if (option && !acceptsFile(option.file_types, filename)) {
-    throw new FormRefusal(input.option, `${filename} is not one of the accepted file types (${JSON.stringify(option.file_types)})`);
+    throw new FormRefusal(
+      input.option,
+      `${filename} is not one of the accepted file types (${JSON.stringify(option.file_types)})`,
+    );
   }
 }

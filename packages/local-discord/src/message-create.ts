@@ -13,14 +13,18 @@ export type { ChatAuthor, ChatMessage } from './types.ts';
 /** The dispatch payload the connection with `intents` receives for `message`. */
 export function messageCreatePayload(message: ChatMessage, intents: number, botId: string): Record<string, unknown> {
   const mentions = message.mentions ?? [];
-  const readable = (intents & GatewayIntent.MessageContent) !== 0
-    || message.author.id === botId || mentions.some((user) => user.id === botId);
+  const readable =
+    (intents & GatewayIntent.MessageContent) !== 0 ||
+    message.author.id === botId ||
+    mentions.some((user) => user.id === botId);
   return {
     id: message.id,
     channel_id: message.channelId,
     guild_id: message.guildId,
     author: { global_name: null, bot: false, discriminator: '0', avatar: null, ...message.author },
-    ...(message.member ? { member: { nick: null, joined_at: new Date(0).toISOString(), deaf: false, mute: false, ...message.member } } : {}),
+    ...(message.member
+      ? { member: { nick: null, joined_at: new Date(0).toISOString(), deaf: false, mute: false, ...message.member } }
+      : {}),
     content: readable ? message.content : '',
     embeds: readable ? (message.embeds ?? []) : [],
     attachments: readable ? (message.attachments ?? []) : [],
@@ -44,8 +48,12 @@ export function messageCreatePayload(message: ChatMessage, intents: number, botI
 export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage, botId: string): boolean {
   const connection = gateway.connectionFor(message.guildId);
   if (!connection) return false;
-  return gateway.dispatchToGuild(message.guildId, 'MESSAGE_CREATE', messageCreatePayload(message, connection.intents, botId),
-    GUILD_MESSAGES_INTENT);
+  return gateway.dispatchToGuild(
+    message.guildId,
+    'MESSAGE_CREATE',
+    messageCreatePayload(message, connection.intents, botId),
+    GUILD_MESSAGES_INTENT,
+  );
 }
 
 /**
@@ -54,6 +62,10 @@ export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage, bo
  * it there, no guild_id or member.
  */
 export function resolvedMessagePayload(message: ChatMessage): Record<string, unknown> {
-  const { guild_id: _guildId, member: _member, ...payload } = messageCreatePayload(message, GatewayIntent.MessageContent, '');
+  const {
+    guild_id: _guildId,
+    member: _member,
+    ...payload
+  } = messageCreatePayload(message, GatewayIntent.MessageContent, '');
   return payload;
 }

@@ -17,28 +17,49 @@ export const MAX_FILES = 10;
 export const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
 
 /** Discord's checks on a message body; undefined when it is acceptable. `current`: the message an edit changes. */
-export function checkMessageBody(data: Json, files: UploadedFile[], creating: boolean, current?: Json): ApiError | undefined {
+export function checkMessageBody(
+  data: Json,
+  files: UploadedFile[],
+  creating: boolean,
+  current?: Json,
+): ApiError | undefined {
   const content = data.content;
   if (content !== undefined && content !== null && typeof content !== 'string') {
-    return apiError(400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] } });
+    return apiError(400, 50035, 'Invalid Form Body', {
+      content: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] },
+    });
   }
   if (typeof content === 'string' && [...content].length > MAX_CONTENT) {
-    return apiError(400, 50035, 'Invalid Form Body', { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_CONTENT} or fewer in length.` }] } });
+    return apiError(400, 50035, 'Invalid Form Body', {
+      content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_CONTENT} or fewer in length.` }] },
+    });
   }
   if (Array.isArray(data.embeds) && data.embeds.length > MAX_EMBEDS) {
-    return apiError(400, 50035, 'Invalid Form Body', { embeds: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_EMBEDS} or fewer in length.` }] } });
+    return apiError(400, 50035, 'Invalid Form Body', {
+      embeds: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_EMBEDS} or fewer in length.` }] },
+    });
   }
   if (files.length > MAX_FILES) {
-    return apiError(400, 50035, 'Invalid Form Body', { attachments: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_FILES} or fewer in length.` }] } });
+    return apiError(400, 50035, 'Invalid Form Body', {
+      attachments: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${MAX_FILES} or fewer in length.` }] },
+    });
   }
   if (files.reduce((sum, f) => sum + f.data.length, 0) > ATTACHMENT_SIZE_LIMIT) {
     return apiError(413, 40005, 'Request entity too large');
   }
-  const empty = !(typeof content === 'string' && content.length > 0) && !(Array.isArray(data.embeds) && data.embeds.length > 0) &&
-    files.length === 0 && !(Array.isArray(data.components) && data.components.length > 0) && data.poll === undefined;
+  const empty =
+    !(typeof content === 'string' && content.length > 0) &&
+    !(Array.isArray(data.embeds) && data.embeds.length > 0) &&
+    files.length === 0 &&
+    !(Array.isArray(data.components) && data.components.length > 0) &&
+    data.poll === undefined;
   if (creating && empty) return apiError(400, 50006, 'Cannot send an empty message');
   const v2 = isComponentsV2(data.flags) || isComponentsV2(current?.flags);
-  return checkComponentsV2Body(data, current) ?? checkComponents(data.components, v2) ?? checkVoiceMessage(data, files, creating);
+  return (
+    checkComponentsV2Body(data, current) ??
+    checkComponents(data.components, v2) ??
+    checkVoiceMessage(data, files, creating)
+  );
 }
 
 /** Who a message really pings: Discord's allowed_mentions rules (absent = parse everything). */
@@ -91,19 +112,39 @@ export class MessageStore {
     const content = typeof data.content === 'string' ? data.content : '';
     const mentioned = mentionedBy(content, data.allowed_mentions);
     const message: Json = {
-      id, type: context.type, channel_id: context.channelId, ...(context.guild ? { guild_id: context.guild.id } : {}),
-      author: userPayload(context.author), content, timestamp: new Date().toISOString(), edited_timestamp: null,
-      tts: data.tts === true, mention_everyone: mentioned.everyone,
-      mentions: mentioned.users.map((u) => ({ id: u, username: `user-${u}`, discriminator: '0', avatar: null, global_name: null })),
-      mention_roles: mentioned.roles, mention_channels: [],
-      attachments: this.attachmentsFor(data, files, []), embeds: Array.isArray(data.embeds) ? data.embeds : [],
-      reactions: [], pinned: false, components: Array.isArray(data.components) ? data.components : [],
-      flags: (typeof data.flags === 'number' ? data.flags : 0) | extraFlags, nonce: data.nonce ?? null,
+      id,
+      type: context.type,
+      channel_id: context.channelId,
+      ...(context.guild ? { guild_id: context.guild.id } : {}),
+      author: userPayload(context.author),
+      content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: data.tts === true,
+      mention_everyone: mentioned.everyone,
+      mentions: mentioned.users.map((u) => ({
+        id: u,
+        username: `user-${u}`,
+        discriminator: '0',
+        avatar: null,
+        global_name: null,
+      })),
+      mention_roles: mentioned.roles,
+      mention_channels: [],
+      attachments: this.attachmentsFor(data, files, []),
+      embeds: Array.isArray(data.embeds) ? data.embeds : [],
+      reactions: [],
+      pinned: false,
+      components: Array.isArray(data.components) ? data.components : [],
+      flags: (typeof data.flags === 'number' ? data.flags : 0) | extraFlags,
+      nonce: data.nonce ?? null,
       ...(context.applicationId ? { webhook_id: context.applicationId, application_id: context.applicationId } : {}),
       ...(context.interaction
         ? {
             interaction_metadata: {
-              id: context.interaction.id, type: 2, name: context.interaction.commandName,
+              id: context.interaction.id,
+              type: 2,
+              name: context.interaction.commandName,
               user: userPayload(context.interaction.user),
               authorizing_integration_owners: context.guild ? { 0: context.guild.id } : {},
             },
@@ -123,7 +164,8 @@ export class MessageStore {
     if ('embeds' in data) edited.embeds = Array.isArray(data.embeds) ? data.embeds : [];
     if ('components' in data) edited.components = Array.isArray(data.components) ? data.components : [];
     // Ephemeral stays what it was; IS_COMPONENTS_V2, once set, stays (checkComponentsV2Body refuses taking it off).
-    if (typeof data.flags === 'number') edited.flags = data.flags | ((message.flags as number) & (MessageFlag.Ephemeral | IS_COMPONENTS_V2));
+    if (typeof data.flags === 'number')
+      edited.flags = data.flags | ((message.flags as number) & (MessageFlag.Ephemeral | IS_COMPONENTS_V2));
     edited.flags = (edited.flags as number) & ~MessageFlag.Loading;
     edited.attachments = this.attachmentsFor(data, files, existing);
     const mentioned = mentionedBy(edited.content, data.allowed_mentions);

@@ -10,8 +10,18 @@ import { checkVoiceMessagePermission } from './voice-message.ts';
 import { setVoiceStatus } from './voice-status.ts';
 import { createSound, deleteSound } from './soundboard.ts';
 import {
-  GatewayIntent, channelPayload, dmChannelPayload, guildPayload, memberPayload, rolePayload, userPayload, voiceStatePayload,
-  type ChannelRecord, type GuildRecord, type UserRecord, type World,
+  GatewayIntent,
+  channelPayload,
+  dmChannelPayload,
+  guildPayload,
+  memberPayload,
+  rolePayload,
+  userPayload,
+  voiceStatePayload,
+  type ChannelRecord,
+  type GuildRecord,
+  type UserRecord,
+  type World,
 } from './state.ts';
 import type { RestLogEntry, SentChannelMessage, SentDirectMessage } from './types.ts';
 
@@ -30,11 +40,22 @@ export interface RestDeps {
   leaveGuild: (guildId: string) => boolean;
 }
 
-interface Context { params: string[]; query: URLSearchParams; body: ParsedBody }
-interface Route { method: string; pattern: RegExp; auth: boolean; name: RateLimitedRoute | undefined; handle: (ctx: Context) => Answer }
+interface Context {
+  params: string[];
+  query: URLSearchParams;
+  body: ParsedBody;
+}
+interface Route {
+  method: string;
+  pattern: RegExp;
+  auth: boolean;
+  name: RateLimitedRoute | undefined;
+  handle: (ctx: Context) => Answer;
+}
 
 /** Routes a test can rate-limit by name (RateLimitInjection.route). */
-export type RateLimitedRoute = 'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message' | 'leave-guild';
+export type RateLimitedRoute =
+  'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message' | 'leave-guild';
 
 /**
  * 429s the fake answers next, before the request is handled (so it has no effect and may be retried). Per route:
@@ -98,7 +119,9 @@ export class RestApi {
   readonly messageListeners = new Set<() => void>();
   private readonly deps: RestDeps;
   private readonly routes: Route[];
-  private readonly rateLimits: Array<Required<Omit<RateLimitInjection, 'route'>> & { route: RateLimitedRoute | undefined }> = [];
+  private readonly rateLimits: Array<
+    Required<Omit<RateLimitInjection, 'route'>> & { route: RateLimitedRoute | undefined }
+  > = [];
 
   private readonly refusals: Array<RefusalInjection & { times: number }> = [];
 
@@ -118,34 +141,56 @@ export class RestApi {
     if (refusal === undefined) return undefined;
     refusal.times -= 1;
     if (refusal.times <= 0) this.refusals.splice(index, 1);
-    this.deps.report(`REST ${route.name ?? route.pattern.source}: refused as injected -> ${refusal.status} ${refusal.code}`);
+    this.deps.report(
+      `REST ${route.name ?? route.pattern.source}: refused as injected -> ${refusal.status} ${refusal.code}`,
+    );
     return fail(apiError(refusal.status, refusal.code, refusal.message, refusal.errors));
   }
 
   /** Answers the next matching request(s) with 429 (see RateLimitInjection). */
   injectRateLimit(injection: RateLimitInjection): void {
-    if (!injection.global && injection.route === undefined) throw new Error('FakeDiscord.rateLimit: name a route, or ask for a global limit');
-    this.rateLimits.push({ route: injection.route, global: injection.global ?? false, retryAfterMs: injection.retryAfterMs ?? 250, times: injection.times ?? 1 });
+    if (!injection.global && injection.route === undefined)
+      throw new Error('FakeDiscord.rateLimit: name a route, or ask for a global limit');
+    this.rateLimits.push({
+      route: injection.route,
+      global: injection.global ?? false,
+      retryAfterMs: injection.retryAfterMs ?? 250,
+      times: injection.times ?? 1,
+    });
   }
 
   /** The 429 for this request, if one is armed for it: body and headers as Discord sends them. */
   private rateLimited(route: Route): Answer | undefined {
-    const index = this.rateLimits.findIndex((r) => (r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name));
+    const index = this.rateLimits.findIndex((r) =>
+      r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name,
+    );
     const limit = this.rateLimits[index];
     if (limit === undefined) return undefined;
     limit.times -= 1;
     if (limit.times <= 0) this.rateLimits.splice(index, 1);
     const seconds = limit.retryAfterMs / 1000;
-    const headers: Record<string, string> = { 'retry-after': String(Math.ceil(seconds)), 'x-ratelimit-scope': limit.global ? 'global' : 'user' };
+    const headers: Record<string, string> = {
+      'retry-after': String(Math.ceil(seconds)),
+      'x-ratelimit-scope': limit.global ? 'global' : 'user',
+    };
     if (limit.global) headers['x-ratelimit-global'] = 'true';
     else {
       Object.assign(headers, {
-        'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-bucket': `fake-${route.name ?? 'route'}`,
-        'x-ratelimit-reset': ((Date.now() + limit.retryAfterMs) / 1000).toFixed(3), 'x-ratelimit-reset-after': seconds.toFixed(3),
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-bucket': `fake-${route.name ?? 'route'}`,
+        'x-ratelimit-reset': ((Date.now() + limit.retryAfterMs) / 1000).toFixed(3),
+        'x-ratelimit-reset-after': seconds.toFixed(3),
       });
     }
-    this.deps.report(`REST ${route.name ?? route.pattern.source}: rate limited (${limit.global ? 'global' : 'route'}, retry after ${seconds} s) -> 429`);
-    return { status: 429, json: { message: 'You are being rate limited.', retry_after: seconds, global: limit.global }, headers };
+    this.deps.report(
+      `REST ${route.name ?? route.pattern.source}: rate limited (${limit.global ? 'global' : 'route'}, retry after ${seconds} s) -> 429`,
+    );
+    return {
+      status: 429,
+      json: { message: 'You are being rate limited.', retry_after: seconds, global: limit.global },
+      headers,
+    };
   }
 
   /** When each user last posted in each slowmode channel (Date.now()), for rate_limit_per_user. */
@@ -153,7 +198,11 @@ export class RestApi {
 
   /** Slowmode, as Discord applies it to a sender without Manage Messages or Manage Channels: 429, code 20016. */
   private slowmode(channel: ChannelRecord, userId: string, permissions: bigint): ApiError | undefined {
-    if (channel.rateLimitPerUser <= 0 || (permissions & (PermissionFlagsBits.ManageMessages | PermissionFlagsBits.ManageChannels)) !== 0n) return undefined;
+    if (
+      channel.rateLimitPerUser <= 0 ||
+      (permissions & (PermissionFlagsBits.ManageMessages | PermissionFlagsBits.ManageChannels)) !== 0n
+    )
+      return undefined;
     const key = `${channel.id}/${userId}`;
     const last = this.lastPosts.get(key);
     const now = Date.now();
@@ -192,7 +241,13 @@ export class RestApi {
       return;
     }
     const text = JSON.stringify(result.json);
-    res.writeHead(result.status, { ...result.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+    res
+      .writeHead(result.status, {
+        ...result.headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      })
+      .end(text);
   }
 
   private async route(method: string, url: URL, headers: Record<string, string>, raw: Buffer): Promise<Answer> {
@@ -242,8 +297,18 @@ export class RestApi {
     const json = asObject(body.json);
     const problem = checkMessageBody(json, body.files, true);
     if (problem) return fail(problem);
-    const message = this.deps.messages.create({ channelId, guild: undefined, author: this.deps.world.bot, type: 0 }, json, body.files);
-    this.directMessages.push({ userId: recipient.id, channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
+    const message = this.deps.messages.create(
+      { channelId, guild: undefined, author: this.deps.world.bot, type: 0 },
+      json,
+      body.files,
+    );
+    this.directMessages.push({
+      userId: recipient.id,
+      channelId,
+      message,
+      files: body.files.map(({ index: _index, ...f }) => f),
+      raw: body.json,
+    });
     for (const listener of [...this.messageListeners]) listener();
     return ok(message);
   }
@@ -252,23 +317,36 @@ export class RestApi {
     const { world, commands, interactions, messages } = this.deps;
     const app = world.applicationId;
     const routes: Route[] = [];
-    const add = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer, name?: RateLimitedRoute): void => {
+    const add = (
+      method: string,
+      pattern: string,
+      auth: boolean,
+      handle: (ctx: Context) => Answer,
+      name?: RateLimitedRoute,
+    ): void => {
       routes.push({ method, pattern: new RegExp(`^${pattern}$`), auth, name, handle });
     };
     const id = '([^/]+)';
     const unknownGuild = fail(apiError(404, 10004, 'Unknown Guild'));
-    const appGuard = (appId: string): Answer | undefined => (appId === app ? undefined : fail(apiError(404, 10002, 'Unknown Application')));
+    const appGuard = (appId: string): Answer | undefined =>
+      appId === app ? undefined : fail(apiError(404, 10002, 'Unknown Application'));
     const commandGuard = (appId: string, guildId?: string): Answer | undefined =>
-      appGuard(appId) ?? (guildId !== undefined && !this.guild(guildId) ? fail(apiError(403, 50001, 'Missing Access')) : undefined);
+      appGuard(appId) ??
+      (guildId !== undefined && !this.guild(guildId) ? fail(apiError(403, 50001, 'Missing Access')) : undefined);
 
     // ---- gateway, users, application ----
     add('GET', '/gateway', false, () => ok({ url: this.deps.gatewayUrl() }));
-    add('GET', '/gateway/bot', true, () => ok({
-      url: this.deps.gatewayUrl(), shards: this.deps.shards,
-      // max_concurrency 16 lets several shards identify at once (discord.js waits 5 s per bucket otherwise).
-      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 16 },
-    }));
-    add('GET', '/users/@me', true, () => ok({ ...userPayload(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null }));
+    add('GET', '/gateway/bot', true, () =>
+      ok({
+        url: this.deps.gatewayUrl(),
+        shards: this.deps.shards,
+        // max_concurrency 16 lets several shards identify at once (discord.js waits 5 s per bucket otherwise).
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 16 },
+      }),
+    );
+    add('GET', '/users/@me', true, () =>
+      ok({ ...userPayload(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null }),
+    );
     add('GET', `/users/${id}`, true, ({ params: [userId = ''] }) => {
       const user = world.findUser(userId);
       return user ? ok(userPayload(user)) : fail(apiError(404, 10013, 'Unknown User'));
@@ -276,24 +354,44 @@ export class RestApi {
     // A DM channel with a user; opening one always works, sending to it may not (403 50007, below).
     add('POST', '/users/@me/channels', true, ({ body }) => {
       const recipientId = asObject(body.json).recipient_id;
-      const user = typeof recipientId === 'string' && recipientId !== world.bot.id ? world.findUser(recipientId) : undefined;
+      const user =
+        typeof recipientId === 'string' && recipientId !== world.bot.id ? world.findUser(recipientId) : undefined;
       if (!user) return fail(apiError(400, 50033, 'Invalid Recipient(s)'));
       return ok(dmChannelPayload(world.dmChannelWith(user), user));
     });
-    add('GET', '/applications/@me', true, () => ok({
-      id: app, name: world.bot.username, icon: null, description: '', bot_public: world.botPublic, bot_require_code_grant: false,
-      flags: applicationFlags(this.deps.allowedPrivilegedIntents), verify_key: '0'.repeat(64), team: null,
-      owner: userPayload(world.findUser(world.applicationOwnerId) ?? { id: world.applicationOwnerId, username: 'owner', bot: false }),
-      bot: userPayload(world.bot), approximate_guild_count: world.guilds.size, integration_types_config: {},
-    }));
+    add('GET', '/applications/@me', true, () =>
+      ok({
+        id: app,
+        name: world.bot.username,
+        icon: null,
+        description: '',
+        bot_public: world.botPublic,
+        bot_require_code_grant: false,
+        flags: applicationFlags(this.deps.allowedPrivilegedIntents),
+        verify_key: '0'.repeat(64),
+        team: null,
+        owner: userPayload(
+          world.findUser(world.applicationOwnerId) ?? { id: world.applicationOwnerId, username: 'owner', bot: false },
+        ),
+        bot: userPayload(world.bot),
+        approximate_guild_count: world.guilds.size,
+        integration_types_config: {},
+      }),
+    );
 
-    add('DELETE', `/users/@me/guilds/${id}`, true, ({ params: [guildId = ''] }) => {
-      const guild = this.guild(guildId);
-      if (!guild) return unknownGuild;
-      // Discord refuses an owner leaving its own server (it must be transferred or deleted).
-      if (guild.ownerId === world.bot.id) return fail(apiError(400, 50055, 'Invalid guild'));
-      return this.deps.leaveGuild(guildId) ? { status: 204 } : unknownGuild;
-    }, 'leave-guild');
+    add(
+      'DELETE',
+      `/users/@me/guilds/${id}`,
+      true,
+      ({ params: [guildId = ''] }) => {
+        const guild = this.guild(guildId);
+        if (!guild) return unknownGuild;
+        // Discord refuses an owner leaving its own server (it must be transferred or deleted).
+        if (guild.ownerId === world.bot.id) return fail(apiError(400, 50055, 'Invalid guild'));
+        return this.deps.leaveGuild(guildId) ? { status: 204 } : unknownGuild;
+      },
+      'leave-guild',
+    );
 
     // ---- application commands ----
     for (const scope of ['global', 'guild'] as const) {
@@ -311,7 +409,9 @@ export class RestApi {
         const guard = commandGuard(appId, guildId);
         if (guard) return guard;
         if (!Array.isArray(body.json)) return fail(apiError(400, 50035, 'Invalid Form Body'));
-        const refused = body.json.map((command) => checkCommandFileTypes(command)).find((problem) => problem !== undefined);
+        const refused = body.json
+          .map((command) => checkCommandFileTypes(command))
+          .find((problem) => problem !== undefined);
         if (refused) return fail(refused);
         return ok(commands.overwrite(guildId, body.json));
       });
@@ -326,25 +426,50 @@ export class RestApi {
       });
       const one = `${base}/${id}`;
       add('GET', one, true, ({ params }) => {
-        const { appId, guildId, rest: [commandId = ''] } = split(params);
+        const {
+          appId,
+          guildId,
+          rest: [commandId = ''],
+        } = split(params);
         const command = commands.list(guildId).find((c) => c.id === commandId);
-        return commandGuard(appId, guildId) ?? (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')));
+        return (
+          commandGuard(appId, guildId) ??
+          (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')))
+        );
       });
       add('PATCH', one, true, ({ params, body }) => {
-        const { appId, guildId, rest: [commandId = ''] } = split(params);
+        const {
+          appId,
+          guildId,
+          rest: [commandId = ''],
+        } = split(params);
         const command = commands.edit(guildId, commandId, body.json);
-        return commandGuard(appId, guildId) ?? (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')));
+        return (
+          commandGuard(appId, guildId) ??
+          (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')))
+        );
       });
       add('DELETE', one, true, ({ params }) => {
-        const { appId, guildId, rest: [commandId = ''] } = split(params);
-        return commandGuard(appId, guildId) ?? (commands.delete(guildId, commandId) ? { status: 204 } : fail(apiError(404, 10063, 'Unknown application command')));
+        const {
+          appId,
+          guildId,
+          rest: [commandId = ''],
+        } = split(params);
+        return (
+          commandGuard(appId, guildId) ??
+          (commands.delete(guildId, commandId)
+            ? { status: 204 }
+            : fail(apiError(404, 10063, 'Unknown application command')))
+        );
       });
     }
 
     // ---- guilds ----
     add('GET', `/guilds/${id}`, true, ({ params: [guildId = ''] }) => {
       const guild = this.guild(guildId);
-      return guild ? ok({ ...guildPayload(guild), approximate_member_count: guild.members.size, approximate_presence_count: 0 }) : unknownGuild;
+      return guild
+        ? ok({ ...guildPayload(guild), approximate_member_count: guild.members.size, approximate_presence_count: 0 })
+        : unknownGuild;
     });
     add('GET', `/guilds/${id}/channels`, true, ({ params: [guildId = ''] }) => {
       const guild = this.guild(guildId);
@@ -357,10 +482,13 @@ export class RestApi {
     add('GET', `/guilds/${id}/members`, true, ({ params: [guildId = ''], query }) => {
       const guild = this.guild(guildId);
       if (!guild) return unknownGuild;
-      if ((this.deps.allowedPrivilegedIntents & GatewayIntent.GuildMembers) === 0) return fail(apiError(403, 50001, 'Missing Access'));
+      if ((this.deps.allowedPrivilegedIntents & GatewayIntent.GuildMembers) === 0)
+        return fail(apiError(403, 50001, 'Missing Access'));
       const limit = Math.min(Number(query.get('limit') ?? 1), 1000);
       const after = BigInt(query.get('after') ?? '0');
-      const list = [...guild.members.values()].filter((m) => BigInt(m.user.id) > after).sort((a, b) => (BigInt(a.user.id) < BigInt(b.user.id) ? -1 : 1));
+      const list = [...guild.members.values()]
+        .filter((m) => BigInt(m.user.id) > after)
+        .sort((a, b) => (BigInt(a.user.id) < BigInt(b.user.id) ? -1 : 1));
       return ok(list.slice(0, limit).map((m) => memberPayload(guild, m)));
     });
     add('GET', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
@@ -396,25 +524,44 @@ export class RestApi {
       const found = world.findChannel(channelId);
       return found ? ok(channelPayload(found.guild, found.channel)) : fail(apiError(404, 10003, 'Unknown Channel'));
     });
-    add('POST', `/channels/${id}/messages`, true, ({ params: [channelId = ''], body }) => {
-      const recipient = world.dmChannels.get(channelId);
-      if (recipient) return this.sendDirect(channelId, recipient, body);
-      const found = world.findChannel(channelId);
-      if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
-      const json = asObject(body.json);
-      const permissions = found.guild.permissionsIn(world.bot.id, channelId);
-      const problem = checkChannelPost(permissions, body.files.length > 0)
-        ?? checkVoiceMessagePermission(json, permissions) ?? checkMessageBody(json, body.files, true)
-        ?? this.slowmode(found.channel, world.bot.id, permissions);
-      if (problem) return fail(problem);
-      const message = messages.create({ channelId, guild: found.guild, author: world.bot, type: 0 }, json, body.files);
-      this.sentMessages.push({ channelId, message, files: body.files.map(({ index: _index, ...f }) => f), raw: body.json });
-      for (const listener of [...this.messageListeners]) listener();
-      return ok(message);
-    }, 'channel-message');
+    add(
+      'POST',
+      `/channels/${id}/messages`,
+      true,
+      ({ params: [channelId = ''], body }) => {
+        const recipient = world.dmChannels.get(channelId);
+        if (recipient) return this.sendDirect(channelId, recipient, body);
+        const found = world.findChannel(channelId);
+        if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
+        const json = asObject(body.json);
+        const permissions = found.guild.permissionsIn(world.bot.id, channelId);
+        const problem =
+          checkChannelPost(permissions, body.files.length > 0) ??
+          checkVoiceMessagePermission(json, permissions) ??
+          checkMessageBody(json, body.files, true) ??
+          this.slowmode(found.channel, world.bot.id, permissions);
+        if (problem) return fail(problem);
+        const message = messages.create(
+          { channelId, guild: found.guild, author: world.bot, type: 0 },
+          json,
+          body.files,
+        );
+        this.sentMessages.push({
+          channelId,
+          message,
+          files: body.files.map(({ index: _index, ...f }) => f),
+          raw: body.json,
+        });
+        for (const listener of [...this.messageListeners]) listener();
+        return ok(message);
+      },
+      'channel-message',
+    );
     add('PUT', `/channels/${id}/voice-status`, true, ({ params: [channelId = ''], body }) => {
       const found = world.findChannel(channelId);
-      return found ? setVoiceStatus(found.guild, channelId, world.bot.id, body.json) : fail(apiError(404, 10003, 'Unknown Channel'));
+      return found
+        ? setVoiceStatus(found.guild, channelId, world.bot.id, body.json)
+        : fail(apiError(404, 10003, 'Unknown Channel'));
     });
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
       const message = messages.get(messageId);
@@ -422,13 +569,31 @@ export class RestApi {
     });
 
     // ---- interactions (no bot token: the interaction token is the credential) ----
-    add('POST', `/interactions/${id}/${id}/callback`, false, ({ params: [interactionId = '', token = ''], query, body }) =>
-      interactions.callback(interactionId, token, query.get('with_response') === 'true', body), 'interaction-callback');
-    add('POST', `/webhooks/${id}/${id}`, false, ({ params: [appId = '', token = ''], query, body }) =>
-      interactions.webhook('POST', appId, token, undefined, query.get('wait') === 'true', body), 'webhook-follow-up');
+    add(
+      'POST',
+      `/interactions/${id}/${id}/callback`,
+      false,
+      ({ params: [interactionId = '', token = ''], query, body }) =>
+        interactions.callback(interactionId, token, query.get('with_response') === 'true', body),
+      'interaction-callback',
+    );
+    add(
+      'POST',
+      `/webhooks/${id}/${id}`,
+      false,
+      ({ params: [appId = '', token = ''], query, body }) =>
+        interactions.webhook('POST', appId, token, undefined, query.get('wait') === 'true', body),
+      'webhook-follow-up',
+    );
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      add(method, `/webhooks/${id}/${id}/messages/${id}`, false, ({ params: [appId = '', token = '', messageId = ''], body }) =>
-        interactions.webhook(method, appId, token, messageId, true, body), method === 'PATCH' ? 'webhook-edit' : undefined);
+      add(
+        method,
+        `/webhooks/${id}/${id}/messages/${id}`,
+        false,
+        ({ params: [appId = '', token = '', messageId = ''], body }) =>
+          interactions.webhook(method, appId, token, messageId, true, body),
+        method === 'PATCH' ? 'webhook-edit' : undefined,
+      );
     }
     return routes;
   }
@@ -438,7 +603,8 @@ export class RestApi {
 function checkChannelPost(permissions: bigint, withFiles: boolean): ApiError | undefined {
   if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return apiError(403, 50001, 'Missing Access');
   if ((permissions & PermissionFlagsBits.SendMessages) === 0n) return apiError(403, 50013, 'Missing Permissions');
-  if (withFiles && (permissions & PermissionFlagsBits.AttachFiles) === 0n) return apiError(403, 50013, 'Missing Permissions');
+  if (withFiles && (permissions & PermissionFlagsBits.AttachFiles) === 0n)
+    return apiError(403, 50013, 'Missing Permissions');
   return undefined;
 }
 
@@ -448,7 +614,9 @@ function checkChannelPost(permissions: bigint, withFiles: boolean): ApiError | u
  * GATEWAY_MESSAGE_CONTENT_LIMITED 1 << 19), as Discord reports them.
  */
 function applicationFlags(intents: number): number {
-  return ((intents & GatewayIntent.GuildPresences) !== 0 ? 1 << 13 : 0)
-    | ((intents & GatewayIntent.GuildMembers) !== 0 ? 1 << 15 : 0)
-    | ((intents & GatewayIntent.MessageContent) !== 0 ? 1 << 19 : 0);
+  return (
+    ((intents & GatewayIntent.GuildPresences) !== 0 ? 1 << 13 : 0) |
+    ((intents & GatewayIntent.GuildMembers) !== 0 ? 1 << 15 : 0) |
+    ((intents & GatewayIntent.MessageContent) !== 0 ? 1 << 19 : 0)
+  );
 }

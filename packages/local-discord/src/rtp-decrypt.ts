@@ -42,7 +42,11 @@ export function parseRtpHeader(packet: Uint8Array): RtpHeader | undefined {
 }
 
 /** Decrypts one media datagram and strips the RTP extension body; undefined when it does not authenticate. */
-export function decryptRtp(packet: Uint8Array, mode: string, key: Uint8Array): { header: RtpHeader; payload: Buffer } | undefined {
+export function decryptRtp(
+  packet: Uint8Array,
+  mode: string,
+  key: Uint8Array,
+): { header: RtpHeader; payload: Buffer } | undefined {
   const header = parseRtpHeader(packet);
   if (!header || packet.length < header.aadLength + TAG_BYTES + NONCE_COUNTER_BYTES) return undefined;
   const aad = packet.subarray(0, header.aadLength);

@@ -17,7 +17,6 @@ export const SOUNDBOARD_MAX_SECONDS = 5.2;
 /** Sound slots of a guild without Server Boosts. */
 export const SOUNDBOARD_SLOTS = 8;
 
-
 function fail(error: ApiError): Answer {
   return { status: error.status, json: error.body };
 }
@@ -37,26 +36,41 @@ export function oggOpusSeconds(data: Buffer): number | undefined {
 }
 
 export function createSound(guild: GuildRecord, sender: UserRecord, json: unknown): Answer {
-  if ((guild.permissionsOf(sender.id) & PermissionFlagsBits.CreateGuildExpressions) === 0n) return fail(apiError(403, 50013, 'Missing Permissions'));
+  if ((guild.permissionsOf(sender.id) & PermissionFlagsBits.CreateGuildExpressions) === 0n)
+    return fail(apiError(403, 50013, 'Missing Permissions'));
   const body = asObject(json);
   const name = body.name;
-  if (typeof name !== 'string' || [...name].length < 2 || [...name].length > 32) return invalid('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 32 in length.');
+  if (typeof name !== 'string' || [...name].length < 2 || [...name].length > 32)
+    return invalid('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 32 in length.');
   const volume = body.volume ?? 1;
-  if (typeof volume !== 'number' || volume < 0 || volume > 1) return invalid('volume', 'NUMBER_TYPE_MAX', 'Volume must be between 0 and 1.');
-  const match = typeof body.sound === 'string' ? /^data:(audio\/(?:mpeg|mp3|ogg));base64,([A-Za-z0-9+/]+={0,2})$/.exec(body.sound) : null;
+  if (typeof volume !== 'number' || volume < 0 || volume > 1)
+    return invalid('volume', 'NUMBER_TYPE_MAX', 'Volume must be between 0 and 1.');
+  const match =
+    typeof body.sound === 'string'
+      ? /^data:(audio\/(?:mpeg|mp3|ogg));base64,([A-Za-z0-9+/]+={0,2})$/.exec(body.sound)
+      : null;
   if (!match) return invalid('sound', 'SOUND_INVALID_TYPE', 'Sound must be an mp3 or ogg data URI.');
   const contentType = match[1] ?? '';
   const data = Buffer.from(match[2] ?? '', 'base64');
-  if (data.length > SOUNDBOARD_MAX_BYTES) return invalid('sound', 'BINARY_TYPE_MAX_SIZE', `File cannot be larger than ${SOUNDBOARD_MAX_BYTES / 1024} kb.`);
+  if (data.length > SOUNDBOARD_MAX_BYTES)
+    return invalid('sound', 'BINARY_TYPE_MAX_SIZE', `File cannot be larger than ${SOUNDBOARD_MAX_BYTES / 1024} kb.`);
   if (contentType === 'audio/ogg') {
     const seconds = oggOpusSeconds(data);
     if (seconds === undefined) return invalid('sound', 'SOUND_INVALID', 'Sound could not be read.');
-    if (seconds > SOUNDBOARD_MAX_SECONDS) return invalid('sound', 'SOUND_TOO_LONG', `Sound cannot be longer than ${SOUNDBOARD_MAX_SECONDS} seconds.`);
+    if (seconds > SOUNDBOARD_MAX_SECONDS)
+      return invalid('sound', 'SOUND_TOO_LONG', `Sound cannot be longer than ${SOUNDBOARD_MAX_SECONDS} seconds.`);
   }
-  if (guild.soundboardSounds.length >= SOUNDBOARD_SLOTS) return fail(apiError(400, 30045, 'Maximum number of soundboard sounds reached'));
+  if (guild.soundboardSounds.length >= SOUNDBOARD_SLOTS)
+    return fail(apiError(400, 30045, 'Maximum number of soundboard sounds reached'));
   const object: Json = {
-    name, sound_id: snowflake(), volume, emoji_id: typeof body.emoji_id === 'string' ? body.emoji_id : null,
-    emoji_name: typeof body.emoji_name === 'string' ? body.emoji_name : null, guild_id: guild.id, available: true, user: userPayload(sender),
+    name,
+    sound_id: snowflake(),
+    volume,
+    emoji_id: typeof body.emoji_id === 'string' ? body.emoji_id : null,
+    emoji_name: typeof body.emoji_name === 'string' ? body.emoji_name : null,
+    guild_id: guild.id,
+    available: true,
+    user: userPayload(sender),
   };
   guild.soundboardSounds.push({ object, contentType, data });
   return { status: 201, json: object };
@@ -68,7 +82,9 @@ export function deleteSound(guild: GuildRecord, sender: UserRecord, soundId: str
   if (!sound) return fail(apiError(404, 10097, 'Unknown sound'));
   const permissions = guild.permissionsOf(sender.id);
   const own = (sound.object['user'] as { id?: unknown } | undefined)?.id === sender.id;
-  const may = (permissions & PermissionFlagsBits.ManageGuildExpressions) !== 0n || (own && (permissions & PermissionFlagsBits.CreateGuildExpressions) !== 0n);
+  const may =
+    (permissions & PermissionFlagsBits.ManageGuildExpressions) !== 0n ||
+    (own && (permissions & PermissionFlagsBits.CreateGuildExpressions) !== 0n);
   if (!may) return fail(apiError(403, 50013, 'Missing Permissions'));
   guild.soundboardSounds.splice(index, 1);
   return { status: 204 };

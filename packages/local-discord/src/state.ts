@@ -5,8 +5,16 @@ import type { FakeDiscordOptions, FakeGuildSpec, FakeOverwrite } from './types.t
 
 const P = PermissionFlagsBits;
 export const DEFAULT_PERMISSIONS =
-  P.ViewChannel | P.SendMessages | P.EmbedLinks | P.AttachFiles | P.ReadMessageHistory | P.AddReactions |
-  P.Connect | P.Speak | P.UseVAD | P.UseApplicationCommands;
+  P.ViewChannel |
+  P.SendMessages |
+  P.EmbedLinks |
+  P.AttachFiles |
+  P.ReadMessageHistory |
+  P.AddReactions |
+  P.Connect |
+  P.Speak |
+  P.UseVAD |
+  P.UseApplicationCommands;
 export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 0n);
 
 export const GatewayIntent = {
@@ -16,30 +24,74 @@ export const GatewayIntent = {
   GuildPresences: 1 << 8,
   MessageContent: 1 << 15,
 } as const;
-export const PRIVILEGED_INTENTS = GatewayIntent.GuildMembers | GatewayIntent.GuildPresences | GatewayIntent.MessageContent;
+export const PRIVILEGED_INTENTS =
+  GatewayIntent.GuildMembers | GatewayIntent.GuildPresences | GatewayIntent.MessageContent;
 
 /** `dmsClosed`: the user accepts no direct messages from the bot (Discord answers 403 50007). */
-export interface UserRecord { id: string; username: string; bot: boolean; dmsClosed?: boolean }
-export interface RoleRecord { id: string; name: string; permissions: bigint; position: number; managed: boolean }
-export interface MemberRecord { user: UserRecord; roles: string[]; joinedAt: string; locale: string | undefined }
+export interface UserRecord {
+  id: string;
+  username: string;
+  bot: boolean;
+  dmsClosed?: boolean;
+}
+export interface RoleRecord {
+  id: string;
+  name: string;
+  permissions: bigint;
+  position: number;
+  managed: boolean;
+}
+export interface MemberRecord {
+  user: UserRecord;
+  roles: string[];
+  joinedAt: string;
+  locale: string | undefined;
+}
 /** A soundboard sound as stored (soundboard.ts): its object and its decoded bytes, for tests to listen to. */
-export interface StoredSound { object: Record<string, unknown>; contentType: string; data: Buffer }
+export interface StoredSound {
+  object: Record<string, unknown>;
+  contentType: string;
+  data: Buffer;
+}
 /**
  * `mute`/`deaf`: a moderator's server mute and deafen (kept across channels, as Discord keeps them); `suppress`: a
  * Stage listener not made a speaker (Discord sets it on entering a Stage, clears it on leaving one).
  */
 export interface VoiceStateRecord {
-  userId: string; channelId: string; sessionId: string; selfMute: boolean; selfDeaf: boolean; mute: boolean; deaf: boolean; suppress: boolean;
+  userId: string;
+  channelId: string;
+  sessionId: string;
+  selfMute: boolean;
+  selfDeaf: boolean;
+  mute: boolean;
+  deaf: boolean;
+  suppress: boolean;
 }
 /** What a moderator (or a Stage) sets on a member's voice state. */
-export interface VoiceModeration { mute?: boolean; deaf?: boolean; suppress?: boolean }
+export interface VoiceModeration {
+  mute?: boolean;
+  deaf?: boolean;
+  suppress?: boolean;
+}
 /** Discord's channel types the local Discord has: text, voice, and Stage. */
 export type ChannelType = 0 | 2 | 13;
 export const STAGE_CHANNEL = 13;
 /** A channel's permission overwrite: for a role (type 0; the guild's ID is @everyone) or a member (type 1). */
-export interface OverwriteRecord { id: string; type: 0 | 1; allow: bigint; deny: bigint }
+export interface OverwriteRecord {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
+}
 /** `rateLimitPerUser`: slowmode, seconds between a member's messages (0: none). */
-export interface ChannelRecord { id: string; name: string; type: ChannelType; position: number; overwrites: OverwriteRecord[]; rateLimitPerUser: number }
+export interface ChannelRecord {
+  id: string;
+  name: string;
+  type: ChannelType;
+  position: number;
+  overwrites: OverwriteRecord[];
+  rateLimitPerUser: number;
+}
 
 export function overwriteRecord(overwrite: FakeOverwrite): OverwriteRecord {
   return { id: overwrite.id, type: overwrite.type, allow: overwrite.allow ?? 0n, deny: overwrite.deny ?? 0n };
@@ -68,28 +120,68 @@ export class GuildRecord {
     this.name = spec.name;
     this.preferredLocale = spec.preferredLocale ?? 'en-US';
     this.textChannelId = spec.textChannelId;
-    const add = (channel: { id: string; name: string; type: ChannelType; position: number; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }): void => {
-      if (this.channels.has(channel.id)) throw new Error(`FakeDiscord: duplicate channel id ${channel.id} in guild ${spec.id}`);
-      this.channels.set(channel.id, { ...channel, overwrites: (channel.overwrites ?? []).map(overwriteRecord), rateLimitPerUser: channel.rateLimitPerUser ?? 0 });
+    const add = (channel: {
+      id: string;
+      name: string;
+      type: ChannelType;
+      position: number;
+      overwrites?: FakeOverwrite[];
+      rateLimitPerUser?: number;
+    }): void => {
+      if (this.channels.has(channel.id))
+        throw new Error(`FakeDiscord: duplicate channel id ${channel.id} in guild ${spec.id}`);
+      this.channels.set(channel.id, {
+        ...channel,
+        overwrites: (channel.overwrites ?? []).map(overwriteRecord),
+        rateLimitPerUser: channel.rateLimitPerUser ?? 0,
+      });
     };
     add({ id: spec.textChannelId, name: 'general', type: 0, position: 0 });
     spec.voiceChannels.forEach((vc, index) => add({ ...vc, type: 2, position: index + 1 }));
-    (spec.textChannels ?? []).forEach((tc, index) => add({ ...tc, type: 0, position: spec.voiceChannels.length + index + 1 }));
+    (spec.textChannels ?? []).forEach((tc, index) =>
+      add({ ...tc, type: 0, position: spec.voiceChannels.length + index + 1 }),
+    );
     const stagesFrom = this.channels.size;
-    (spec.stageChannels ?? []).forEach((sc, index) => add({ ...sc, type: STAGE_CHANNEL, position: stagesFrom + index }));
-    this.roles.push({ id: spec.id, name: '@everyone', permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS, position: 0, managed: false });
+    (spec.stageChannels ?? []).forEach((sc, index) =>
+      add({ ...sc, type: STAGE_CHANNEL, position: stagesFrom + index }),
+    );
+    this.roles.push({
+      id: spec.id,
+      name: '@everyone',
+      permissions: spec.everyonePermissions ?? DEFAULT_PERMISSIONS,
+      position: 0,
+      managed: false,
+    });
     this.#botPermissions = spec.botPermissions ?? DEFAULT_PERMISSIONS;
-    const botRole = { id: snowflake(), name: bot.username, permissions: this.#botPermissions, position: 1, managed: true };
+    const botRole = {
+      id: snowflake(),
+      name: bot.username,
+      permissions: this.#botPermissions,
+      position: 1,
+      managed: true,
+    };
     this.roles.push(botRole);
     for (const member of spec.members) {
-      if (this.members.has(member.id)) throw new Error(`FakeDiscord: duplicate member ${member.id} in guild ${spec.id}`);
+      if (this.members.has(member.id))
+        throw new Error(`FakeDiscord: duplicate member ${member.id} in guild ${spec.id}`);
       const roles: string[] = [];
       if (member.permissions !== undefined) {
-        const role = { id: snowflake(), name: `perms-${member.username}`, permissions: member.permissions, position: 2, managed: false };
+        const role = {
+          id: snowflake(),
+          name: `perms-${member.username}`,
+          permissions: member.permissions,
+          position: 2,
+          managed: false,
+        };
         this.roles.push(role);
         roles.push(role.id);
       }
-      const user = { id: member.id, username: member.username, bot: member.bot ?? false, dmsClosed: member.dmsClosed ?? false };
+      const user = {
+        id: member.id,
+        username: member.username,
+        bot: member.bot ?? false,
+        dmsClosed: member.dmsClosed ?? false,
+      };
       this.members.set(member.id, { user, roles, joinedAt: this.joinedAt, locale: member.locale });
       if (member.voiceChannelId !== undefined) this.setVoiceState(member.id, member.voiceChannelId);
     }
@@ -97,7 +189,8 @@ export class GuildRecord {
     if (botMember) botMember.roles.push(botRole.id);
     else this.members.set(bot.id, { user: bot, roles: [botRole.id], joinedAt: this.joinedAt, locale: undefined });
     if (spec.ownerId !== undefined) {
-      if (!this.members.has(spec.ownerId)) throw new Error(`FakeDiscord: owner ${spec.ownerId} is not a member of guild ${spec.id}`);
+      if (!this.members.has(spec.ownerId))
+        throw new Error(`FakeDiscord: owner ${spec.ownerId} is not a member of guild ${spec.id}`);
       this.ownerId = spec.ownerId;
     } else {
       this.ownerId = snowflake();
@@ -139,7 +232,10 @@ export class GuildRecord {
    * audience), leaving one lifts it; `moderation` sets the moderator's flags (and a Stage speaker's `suppress`).
    */
   setVoiceState(
-    userId: string, channelId: string | null, flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string }, moderation: VoiceModeration = {},
+    userId: string,
+    channelId: string | null,
+    flags?: { selfMute?: boolean; selfDeaf?: boolean; sessionId?: string },
+    moderation: VoiceModeration = {},
   ): VoiceStateRecord | undefined {
     const previous = this.voiceStates.get(userId);
     if (channelId === null) {
@@ -189,12 +285,22 @@ export class GuildRecord {
     if (everyone) apply(everyone.deny, everyone.allow);
     const roles = this.members.get(userId)?.roles ?? [];
     const roleOverwrites = channel.overwrites.filter((o) => o.type === 0 && o.id !== this.id && roles.includes(o.id));
-    apply(roleOverwrites.reduce((d, o) => d | o.deny, 0n), roleOverwrites.reduce((a, o) => a | o.allow, 0n));
+    apply(
+      roleOverwrites.reduce((d, o) => d | o.deny, 0n),
+      roleOverwrites.reduce((a, o) => a | o.allow, 0n),
+    );
     const own = channel.overwrites.find((o) => o.type === 1 && o.id === userId);
     if (own) apply(own.deny, own.allow);
     if ((bits & P.ViewChannel) === 0n) return 0n;
     if (channel.type === 0 && (bits & P.SendMessages) === 0n) {
-      bits &= ~(P.SendTTSMessages | P.MentionEveryone | P.AttachFiles | P.EmbedLinks | P.SendVoiceMessages | P.SendPolls);
+      bits &= ~(
+        P.SendTTSMessages |
+        P.MentionEveryone |
+        P.AttachFiles |
+        P.EmbedLinks |
+        P.SendVoiceMessages |
+        P.SendPolls
+      );
     }
     return bits;
   }
@@ -266,50 +372,116 @@ export class World {
 
 export function userPayload(user: UserRecord): Record<string, unknown> {
   return {
-    id: user.id, username: user.username, global_name: user.bot ? null : user.username, discriminator: '0',
-    avatar: null, bot: user.bot, system: false, public_flags: 0, flags: 0, banner: null, accent_color: null,
-    avatar_decoration_data: null, primary_guild: null, collectibles: null,
+    id: user.id,
+    username: user.username,
+    global_name: user.bot ? null : user.username,
+    discriminator: '0',
+    avatar: null,
+    bot: user.bot,
+    system: false,
+    public_flags: 0,
+    flags: 0,
+    banner: null,
+    accent_color: null,
+    avatar_decoration_data: null,
+    primary_guild: null,
+    collectibles: null,
   };
 }
 
 /** `withPermissions`: an interaction's member carries their permissions in the interaction's channel. */
-export function memberPayload(guild: GuildRecord, member: MemberRecord, withPermissions: boolean | { channelId: string } = false): Record<string, unknown> {
+export function memberPayload(
+  guild: GuildRecord,
+  member: MemberRecord,
+  withPermissions: boolean | { channelId: string } = false,
+): Record<string, unknown> {
   return {
-    user: userPayload(member.user), nick: null, avatar: null, banner: null, roles: member.roles,
-    joined_at: member.joinedAt, premium_since: null, deaf: guild.voiceStates.get(member.user.id)?.deaf ?? false,
-    mute: guild.voiceStates.get(member.user.id)?.mute ?? false, flags: 0, pending: false,
+    user: userPayload(member.user),
+    nick: null,
+    avatar: null,
+    banner: null,
+    roles: member.roles,
+    joined_at: member.joinedAt,
+    premium_since: null,
+    deaf: guild.voiceStates.get(member.user.id)?.deaf ?? false,
+    mute: guild.voiceStates.get(member.user.id)?.mute ?? false,
+    flags: 0,
+    pending: false,
     communication_disabled_until: null,
-    ...(withPermissions === false ? {} : { permissions: (withPermissions === true ? guild.permissionsOf(member.user.id) : guild.permissionsIn(member.user.id, withPermissions.channelId)).toString() }),
+    ...(withPermissions === false
+      ? {}
+      : {
+          permissions: (withPermissions === true
+            ? guild.permissionsOf(member.user.id)
+            : guild.permissionsIn(member.user.id, withPermissions.channelId)
+          ).toString(),
+        }),
   };
 }
 
 export function rolePayload(role: RoleRecord): Record<string, unknown> {
   return {
-    id: role.id, name: role.name, color: 0, colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-    hoist: false, icon: null, unicode_emoji: null, position: role.position, permissions: role.permissions.toString(),
-    managed: role.managed, mentionable: false, flags: 0, ...(role.managed ? { tags: {} } : {}),
+    id: role.id,
+    name: role.name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: role.position,
+    permissions: role.permissions.toString(),
+    managed: role.managed,
+    mentionable: false,
+    flags: 0,
+    ...(role.managed ? { tags: {} } : {}),
   };
 }
 
 export function channelPayload(guild: GuildRecord, channel: ChannelRecord): Record<string, unknown> {
   const common = {
-    id: channel.id, type: channel.type, guild_id: guild.id, name: channel.name, position: channel.position,
-    permission_overwrites: channel.overwrites.map((o) => ({ id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() })),
-    parent_id: null, nsfw: false, rate_limit_per_user: channel.rateLimitPerUser, last_message_id: null, flags: 0,
+    id: channel.id,
+    type: channel.type,
+    guild_id: guild.id,
+    name: channel.name,
+    position: channel.position,
+    permission_overwrites: channel.overwrites.map((o) => ({
+      id: o.id,
+      type: o.type,
+      allow: o.allow.toString(),
+      deny: o.deny.toString(),
+    })),
+    parent_id: null,
+    nsfw: false,
+    rate_limit_per_user: channel.rateLimitPerUser,
+    last_message_id: null,
+    flags: 0,
   };
   return channel.type !== 0
     ? { ...common, bitrate: 64_000, user_limit: 0, rtc_region: null, video_quality_mode: 1 }
     : { ...common, topic: null };
 }
 
-export function voiceStatePayload(guild: GuildRecord, userId: string, state: VoiceStateRecord | undefined, sessionId?: string): Record<string, unknown> {
+export function voiceStatePayload(
+  guild: GuildRecord,
+  userId: string,
+  state: VoiceStateRecord | undefined,
+  sessionId?: string,
+): Record<string, unknown> {
   const member = guild.members.get(userId);
   return {
-    guild_id: guild.id, channel_id: state?.channelId ?? null, user_id: userId,
+    guild_id: guild.id,
+    channel_id: state?.channelId ?? null,
+    user_id: userId,
     ...(member ? { member: memberPayload(guild, member) } : {}),
     session_id: state?.sessionId ?? sessionId ?? randomToken(16),
-    deaf: state?.deaf ?? false, mute: state?.mute ?? false, self_deaf: state?.selfDeaf ?? false, self_mute: state?.selfMute ?? false,
-    self_stream: false, self_video: false, suppress: state?.suppress ?? false, request_to_speak_timestamp: null,
+    deaf: state?.deaf ?? false,
+    mute: state?.mute ?? false,
+    self_deaf: state?.selfDeaf ?? false,
+    self_mute: state?.selfMute ?? false,
+    self_stream: false,
+    self_video: false,
+    suppress: state?.suppress ?? false,
+    request_to_speak_timestamp: null,
   };
 }
 
@@ -320,13 +492,38 @@ export function dmChannelPayload(channelId: string, recipient: UserRecord): Reco
 
 export function guildPayload(guild: GuildRecord): Record<string, unknown> {
   return {
-    id: guild.id, name: guild.name, icon: null, splash: null, discovery_splash: null, owner_id: guild.ownerId,
-    afk_channel_id: null, afk_timeout: 300, widget_enabled: false, verification_level: 0,
-    default_message_notifications: 0, explicit_content_filter: 0, roles: guild.roles.map(rolePayload), emojis: [],
-    stickers: [], features: [], mfa_level: 0, application_id: null, system_channel_id: guild.textChannelId,
-    system_channel_flags: 0, rules_channel_id: null, max_members: 500_000, vanity_url_code: null, description: null,
-    banner: null, premium_tier: 0, premium_subscription_count: 0, preferred_locale: guild.preferredLocale,
-    public_updates_channel_id: null, max_video_channel_users: 25, nsfw_level: 0, premium_progress_bar_enabled: false,
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    splash: null,
+    discovery_splash: null,
+    owner_id: guild.ownerId,
+    afk_channel_id: null,
+    afk_timeout: 300,
+    widget_enabled: false,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    roles: guild.roles.map(rolePayload),
+    emojis: [],
+    stickers: [],
+    features: [],
+    mfa_level: 0,
+    application_id: null,
+    system_channel_id: guild.textChannelId,
+    system_channel_flags: 0,
+    rules_channel_id: null,
+    max_members: 500_000,
+    vanity_url_code: null,
+    description: null,
+    banner: null,
+    premium_tier: 0,
+    premium_subscription_count: 0,
+    preferred_locale: guild.preferredLocale,
+    public_updates_channel_id: null,
+    max_video_channel_users: 25,
+    nsfw_level: 0,
+    premium_progress_bar_enabled: false,
     safety_alerts_channel_id: null,
   };
 }
@@ -334,21 +531,32 @@ export function guildPayload(guild: GuildRecord): Record<string, unknown> {
 /** GUILD_CREATE for a client with these intents: without GUILD_PRESENCES Discord lists only the bot and members in voice. */
 export function guildCreatePayload(guild: GuildRecord, botId: string, intents: number): Record<string, unknown> {
   const everyone = (intents & GatewayIntent.GuildPresences) !== 0;
-  const members = [...guild.members.values()].filter((m) => everyone || m.user.id === botId || guild.voiceStates.has(m.user.id));
-  const voiceStates = (intents & GatewayIntent.GuildVoiceStates) !== 0
-    ? [...guild.voiceStates.values()].map((vs) => {
-        const { guild_id: _guildId, member: _member, ...rest } = voiceStatePayload(guild, vs.userId, vs);
-        return rest;
-      })
-    : [];
+  const members = [...guild.members.values()].filter(
+    (m) => everyone || m.user.id === botId || guild.voiceStates.has(m.user.id),
+  );
+  const voiceStates =
+    (intents & GatewayIntent.GuildVoiceStates) !== 0
+      ? [...guild.voiceStates.values()].map((vs) => {
+          const { guild_id: _guildId, member: _member, ...rest } = voiceStatePayload(guild, vs.userId, vs);
+          return rest;
+        })
+      : [];
   return {
     ...guildPayload(guild),
-    joined_at: guild.joinedAt, large: false, unavailable: false, member_count: guild.members.size,
-    voice_states: voiceStates, members: members.map((m) => memberPayload(guild, m)),
+    joined_at: guild.joinedAt,
+    large: false,
+    unavailable: false,
+    member_count: guild.members.size,
+    voice_states: voiceStates,
+    members: members.map((m) => memberPayload(guild, m)),
     channels: [...guild.channels.values()].map((c) => {
       const { guild_id: _guildId, ...rest } = channelPayload(guild, c);
       return rest;
     }),
-    threads: [], presences: [], stage_instances: [], guild_scheduled_events: [], soundboard_sounds: [],
+    threads: [],
+    presences: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
   };
 }

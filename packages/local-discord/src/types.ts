@@ -14,7 +14,12 @@ export interface FakeMemberSpec {
 }
 
 /** A channel permission overwrite: `id` a role's (the guild's ID for @everyone; type 0) or a member's (type 1). */
-export interface FakeOverwrite { id: string; type: 0 | 1; allow?: bigint; deny?: bigint }
+export interface FakeOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow?: bigint;
+  deny?: bigint;
+}
 
 export interface FakeGuildSpec {
   id: string;
@@ -139,7 +144,11 @@ export interface FakeCommandInput {
 }
 
 /** A file a member picks in a modal's File Upload. */
-export interface FakeUpload { data: Uint8Array; filename: string; contentType?: string }
+export interface FakeUpload {
+  data: Uint8Array;
+  filename: string;
+  contentType?: string;
+}
 
 /** What a member enters in a modal field: a Text Input's text, a Checkbox's state, a File Upload's files. */
 export type FakeModalValue = string | boolean | FakeUpload[];
@@ -338,7 +347,12 @@ export interface SentChannelMessage {
 }
 
 /** A member's chat message as the local Discord dispatches it (message-create.ts). */
-export interface ChatAuthor { id: string; username: string; global_name?: string | null; bot?: boolean }
+export interface ChatAuthor {
+  id: string;
+  username: string;
+  global_name?: string | null;
+  bot?: boolean;
+}
 
 export interface ChatMessage {
   id: string;

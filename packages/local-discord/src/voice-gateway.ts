@@ -21,21 +21,48 @@ const KEY_URL = new URL('../tls/voice-gateway.key.pem', import.meta.url);
 export const VOICE_CA_CERTIFICATE_PEM = readFileSync(CERT_URL, 'utf8');
 
 const Op = {
-  Identify: 0, SelectProtocol: 1, Ready: 2, Heartbeat: 3, SessionDescription: 4, Speaking: 5, HeartbeatAck: 6,
-  Resume: 7, Hello: 8, Resumed: 9, ClientsConnect: 11, ClientDisconnect: 13,
+  Identify: 0,
+  SelectProtocol: 1,
+  Ready: 2,
+  Heartbeat: 3,
+  SessionDescription: 4,
+  Speaking: 5,
+  HeartbeatAck: 6,
+  Resume: 7,
+  Hello: 8,
+  Resumed: 9,
+  ClientsConnect: 11,
+  ClientDisconnect: 13,
 } as const;
 export const VoiceClose = {
-  UnknownOpcode: 4001, DecodeError: 4002, NotAuthenticated: 4003, AuthenticationFailed: 4004, AlreadyAuthenticated: 4005,
-  SessionInvalid: 4006, Disconnected: 4014, UnknownEncryptionMode: 4016, DaveRequired: 4017,
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  SessionInvalid: 4006,
+  Disconnected: 4014,
+  UnknownEncryptionMode: 4016,
+  DaveRequired: 4017,
   /** Discord's "should not reconnect" codes besides 4014: rate limited, call terminated. */
-  RateLimited: 4021, CallTerminated: 4022,
+  RateLimited: 4021,
+  CallTerminated: 4022,
 } as const;
 
-const CLOSE_REASONS: Readonly<Record<number, string>> = { 4021: 'Disconnected: Rate Limited.', 4022: 'Disconnected: Call Terminated.' };
+const CLOSE_REASONS: Readonly<Record<number, string>> = {
+  4021: 'Disconnected: Rate Limited.',
+  4022: 'Disconnected: Call Terminated.',
+};
 /** The transport's tag and nonce counter around a frame. */
 const SEALING_BYTES = 16 + 4;
 
-interface Allocation { guildId: string; userId: string; sessionId: string; channelId: string; token: string }
+interface Allocation {
+  guildId: string;
+  userId: string;
+  sessionId: string;
+  channelId: string;
+  token: string;
+}
 
 class VoiceSession implements UdpPeer {
   readonly ssrc = randomInt(1, 2 ** 31);
@@ -95,7 +122,15 @@ class VoiceSession implements UdpPeer {
     if (!this.mode || !this.key) return;
     if (!this.inFull) {
       const header = parseRtpHeader(packet);
-      if (header) this.audio.pushTimed(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, packet.length - header.aadLength - SEALING_BYTES);
+      if (header)
+        this.audio.pushTimed(
+          this.allocation.guildId,
+          header.ssrc,
+          header.sequence,
+          header.timestamp,
+          receivedAtMs,
+          packet.length - header.aadLength - SEALING_BYTES,
+        );
       return;
     }
     const opened = decryptRtp(packet, this.mode, this.key);
@@ -105,7 +140,14 @@ class VoiceSession implements UdpPeer {
     }
     const { header, payload } = opened;
     if (this.dave) {
-      this.audio.pushDave(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, this.dave.frame(payload));
+      this.audio.pushDave(
+        this.allocation.guildId,
+        header.ssrc,
+        header.sequence,
+        header.timestamp,
+        receivedAtMs,
+        this.dave.frame(payload),
+      );
       return;
     }
     this.audio.push(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, payload);
@@ -118,7 +160,12 @@ class VoiceSession implements UdpPeer {
   }
 }
 
-export interface VoiceCloseEntry { guildId: string; code: number; reason: string; atMs: number }
+export interface VoiceCloseEntry {
+  guildId: string;
+  code: number;
+  reason: string;
+  atMs: number;
+}
 
 export interface VoiceGatewayDaveOptions {
   mode: DaveMode;
@@ -209,7 +256,8 @@ export class VoiceGateway {
   /** Closes the guild's live voice sessions with `code`, as Discord ends a call (4022) or a rate-limited client (4021). */
   closeGuildSessions(guildId: string, code: number): void {
     for (const session of this.sessions) {
-      if (session.allocation.guildId === guildId) this.end(session, code, CLOSE_REASONS[code] ?? `Closed with ${code}.`);
+      if (session.allocation.guildId === guildId)
+        this.end(session, code, CLOSE_REASONS[code] ?? `Closed with ${code}.`);
     }
   }
 
@@ -223,7 +271,8 @@ export class VoiceGateway {
 
   clientConnected(guildId: string, channelId: string, userId: string, connected: boolean): void {
     for (const session of this.sessions) {
-      if (session.allocation.guildId !== guildId || session.allocation.channelId !== channelId || !session.key) continue;
+      if (session.allocation.guildId !== guildId || session.allocation.channelId !== channelId || !session.key)
+        continue;
       if (session.dave) {
         // The group sends op 11/13 itself, ordered with the proposals that follow.
         if (connected) session.dave.listenerJoined(userId);
@@ -235,7 +284,8 @@ export class VoiceGateway {
 
   /** The DAVE group of the bot's current voice session in this guild, if DAVE is in use there. */
   daveState(guildId: string): DaveGroupState | undefined {
-    for (const session of this.sessions) if (session.allocation.guildId === guildId && session.dave) return session.dave.state();
+    for (const session of this.sessions)
+      if (session.allocation.guildId === guildId && session.dave) return session.dave.state();
     return undefined;
   }
 
@@ -266,14 +316,24 @@ export class VoiceGateway {
     });
   }
 
-  private onMessage(ws: WebSocket, session: VoiceSession | undefined, data: RawData, isBinary: boolean): VoiceSession | undefined {
+  private onMessage(
+    ws: WebSocket,
+    session: VoiceSession | undefined,
+    data: RawData,
+    isBinary: boolean,
+  ): VoiceSession | undefined {
     if (isBinary) {
-      this.onBinary(session, Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]));
+      this.onBinary(
+        session,
+        Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]),
+      );
       return session;
     }
     let packet: { op?: unknown; d?: unknown };
     try {
-      packet = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')) as typeof packet;
+      packet = JSON.parse(
+        Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'),
+      ) as typeof packet;
     } catch {
       this.options.report('voice gateway: a message that is not JSON -> close 4002');
       this.closeSocket(ws, VoiceClose.DecodeError, 'Failed to decode payload.');
@@ -340,8 +400,15 @@ export class VoiceGateway {
 
   private identify(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
     const allocation = this.allocations.get(String(d.server_id));
-    if (!allocation || d.token !== allocation.token || d.session_id !== allocation.sessionId || d.user_id !== allocation.userId) {
-      this.options.report(`voice gateway: IDENTIFY for guild ${String(d.server_id)} does not match the last VOICE_SERVER_UPDATE/VOICE_STATE_UPDATE -> close 4004`);
+    if (
+      !allocation ||
+      d.token !== allocation.token ||
+      d.session_id !== allocation.sessionId ||
+      d.user_id !== allocation.userId
+    ) {
+      this.options.report(
+        `voice gateway: IDENTIFY for guild ${String(d.server_id)} does not match the last VOICE_SERVER_UPDATE/VOICE_STATE_UPDATE -> close 4004`,
+      );
       this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
@@ -360,7 +427,12 @@ export class VoiceGateway {
     if (this.options.dave.mode === 'required' && maxDaveVersion < 1) {
       // Not a protocol problem of the fake: what Discord does since March 2026. The client must report it.
       this.closeSocket(ws, VoiceClose.DaveRequired, 'E2EE/DAVE protocol required.');
-      this.closeLog.push({ guildId: allocation.guildId, code: VoiceClose.DaveRequired, reason: 'E2EE/DAVE protocol required.', atMs: performance.now() });
+      this.closeLog.push({
+        guildId: allocation.guildId,
+        code: VoiceClose.DaveRequired,
+        reason: 'E2EE/DAVE protocol required.',
+        atMs: performance.now(),
+      });
       this.options.daveChanged();
       return undefined;
     }
@@ -368,16 +440,32 @@ export class VoiceGateway {
     for (const old of this.sessions) {
       if (old.allocation.guildId === allocation.guildId) this.end(old, 1000, 'Replaced by a new session.');
     }
-    const session = new VoiceSession(allocation, ws, this.options.audio, maxDaveVersion, this.options.hearInFull(allocation.guildId));
+    const session = new VoiceSession(
+      allocation,
+      ws,
+      this.options.audio,
+      maxDaveVersion,
+      this.options.hearInFull(allocation.guildId),
+    );
     this.sessions.add(session);
     this.options.udp.register(session.ssrc, session);
-    session.send(Op.Ready, { ssrc: session.ssrc, ip: this.options.udp.host, port: this.options.udp.port, modes: this.options.modes, experiments: [] });
+    session.send(Op.Ready, {
+      ssrc: session.ssrc,
+      ip: this.options.udp.host,
+      port: this.options.udp.port,
+      modes: this.options.modes,
+      experiments: [],
+    });
     return session;
   }
 
   private resume(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
-    const session = [...this.sessions].find((s) =>
-      s.allocation.guildId === d.server_id && s.allocation.sessionId === d.session_id && s.allocation.token === d.token);
+    const session = [...this.sessions].find(
+      (s) =>
+        s.allocation.guildId === d.server_id &&
+        s.allocation.sessionId === d.session_id &&
+        s.allocation.token === d.token,
+    );
     if (!session) {
       this.options.report(`voice gateway: RESUME for an unknown session (guild ${String(d.server_id)}) -> close 4006`);
       this.closeSocket(ws, VoiceClose.SessionInvalid, 'Session is no longer valid.');
@@ -393,7 +481,9 @@ export class VoiceGateway {
     const data = (typeof d.data === 'object' && d.data !== null ? d.data : {}) as Record<string, unknown>;
     const mode = typeof data.mode === 'string' ? data.mode : '';
     if (d.protocol !== 'udp' || !this.options.modes.includes(mode)) {
-      this.options.report(`voice gateway: SELECT_PROTOCOL with protocol ${String(d.protocol)} mode ${mode} (offered ${this.options.modes.join(', ')}) -> close 4016`);
+      this.options.report(
+        `voice gateway: SELECT_PROTOCOL with protocol ${String(d.protocol)} mode ${mode} (offered ${this.options.modes.join(', ')}) -> close 4016`,
+      );
       this.closeSocket(session.ws, VoiceClose.UnknownEncryptionMode, 'Unknown encryption mode.');
       return;
     }
@@ -402,8 +492,12 @@ export class VoiceGateway {
     session.daveVersion = this.options.dave.mode !== 'off' && session.maxDaveVersion >= 1 ? 1 : 0;
     this.options.audio.setMode(session.allocation.guildId, mode);
     session.send(Op.SessionDescription, {
-      mode, secret_key: [...session.key], dave_protocol_version: session.daveVersion, media_session_id: randomToken(16),
-      audio_codec: 'opus', video_codec: null,
+      mode,
+      secret_key: [...session.key],
+      dave_protocol_version: session.daveVersion,
+      media_session_id: randomToken(16),
+      audio_codec: 'opus',
+      video_codec: null,
     });
     const { guildId, channelId } = session.allocation;
     const others = this.options.usersInChannel(guildId, channelId);
@@ -412,13 +506,18 @@ export class VoiceGateway {
       if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
       return;
     }
-    const failed = (error: unknown): void => this.options.report(`voice gateway DAVE: failed handling a message: ${String(error)}`);
+    const failed = (error: unknown): void =>
+      this.options.report(`voice gateway DAVE: failed handling a message: ${String(error)}`);
     session.outbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
     session.inbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
     this.options.audio.startDave(guildId);
     session.dave = new DaveGroup({
-      guildId, channelId, externalSender: this.externalSender, committer: this.options.dave.committer,
-      proposalsBeforeClientsConnect: this.misorderedGuilds.has(guildId), report: this.options.report,
+      guildId,
+      channelId,
+      externalSender: this.externalSender,
+      committer: this.options.dave.committer,
+      proposalsBeforeClientsConnect: this.misorderedGuilds.has(guildId),
+      report: this.options.report,
       changed: this.options.daveChanged,
       damage: (kind) => {
         if (this.damageNext.get(guildId) !== kind) return false;

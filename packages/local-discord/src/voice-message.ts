@@ -8,11 +8,11 @@ import { apiError, asObject, type ApiError, type Json } from './api-error.ts';
 
 export const IS_VOICE_MESSAGE = 1 << 13;
 export const VoiceMessageError = {
-  AdditionalContent: 50159,   // Voice messages do not support additional content.
+  AdditionalContent: 50159, // Voice messages do not support additional content.
   SingleAudioAttachment: 50160, // Voice messages must have a single audio attachment.
-  Metadata: 50161,            // Voice messages must have supporting metadata.
-  CannotEdit: 50162,          // Voice messages cannot be edited.
-  CannotSendHere: 50173,      // Cannot send voice messages in this channel.
+  Metadata: 50161, // Voice messages must have supporting metadata.
+  CannotEdit: 50162, // Voice messages cannot be edited.
+  CannotSendHere: 50173, // Cannot send voice messages in this channel.
 } as const;
 const MAX_WAVEFORM_BYTES = 256;
 
@@ -22,7 +22,8 @@ const MAX_WAVEFORM_BYTES = 256;
  */
 export function checkVoiceMessagePermission(data: Json, permissions: bigint): ApiError | undefined {
   const flags = typeof data.flags === 'number' ? data.flags : 0;
-  if ((flags & IS_VOICE_MESSAGE) === 0 || (permissions & PermissionFlagsBits.SendVoiceMessages) !== 0n) return undefined;
+  if ((flags & IS_VOICE_MESSAGE) === 0 || (permissions & PermissionFlagsBits.SendVoiceMessages) !== 0n)
+    return undefined;
   return apiError(403, VoiceMessageError.CannotSendHere, 'Cannot send voice messages in this channel');
 }
 
@@ -31,12 +32,15 @@ export function checkVoiceMessage(data: Json, files: UploadedFile[], creating: b
   const flags = typeof data.flags === 'number' ? data.flags : 0;
   if ((flags & IS_VOICE_MESSAGE) === 0) return undefined;
   if (!creating) return apiError(400, VoiceMessageError.CannotEdit, 'Voice messages cannot be edited');
-  const hasContent = (typeof data.content === 'string' && data.content.length > 0)
-    || (Array.isArray(data.embeds) && data.embeds.length > 0) || data.poll !== undefined
-    || (Array.isArray(data.sticker_ids) && data.sticker_ids.length > 0)
+  const hasContent =
+    (typeof data.content === 'string' && data.content.length > 0) ||
+    (Array.isArray(data.embeds) && data.embeds.length > 0) ||
+    data.poll !== undefined ||
+    (Array.isArray(data.sticker_ids) && data.sticker_ids.length > 0) ||
     // A voice message carries no components either: its buttons have to go on another message.
-    || (Array.isArray(data.components) && data.components.length > 0);
-  if (hasContent) return apiError(400, VoiceMessageError.AdditionalContent, 'Voice messages do not support additional content');
+    (Array.isArray(data.components) && data.components.length > 0);
+  if (hasContent)
+    return apiError(400, VoiceMessageError.AdditionalContent, 'Voice messages do not support additional content');
   const file = files[0];
   if (files.length !== 1 || file === undefined || !isAudio(file)) {
     return apiError(400, VoiceMessageError.SingleAudioAttachment, 'Voice messages must have a single audio attachment');
@@ -47,7 +51,9 @@ export function checkVoiceMessage(data: Json, files: UploadedFile[], creating: b
     return apiError(400, VoiceMessageError.Metadata, 'Voice messages must have supporting metadata');
   }
   if (!decodesAsOggOpus(file.data)) {
-    return apiError(400, 50035, 'Invalid Form Body', { attachments: { _errors: [{ code: 'AUDIO_INVALID', message: 'Not a playable Ogg Opus file.' }] } });
+    return apiError(400, 50035, 'Invalid Form Body', {
+      attachments: { _errors: [{ code: 'AUDIO_INVALID', message: 'Not a playable Ogg Opus file.' }] },
+    });
   }
   return undefined;
 }
@@ -97,12 +103,16 @@ export function decodesAsOggOpus(file: Buffer): boolean {
     for (const value of lacing) {
       pending.push(file.subarray(at, at + value));
       at += value;
-      if (value < 255) { packets.push(Buffer.concat(pending)); pending = []; }
+      if (value < 255) {
+        packets.push(Buffer.concat(pending));
+        pending = [];
+      }
     }
     offset = end;
   }
   const head = packets[0];
-  if (head?.toString('latin1', 0, 8) !== 'OpusHead' || packets[1]?.toString('latin1', 0, 8) !== 'OpusTags') return false;
+  if (head?.toString('latin1', 0, 8) !== 'OpusHead' || packets[1]?.toString('latin1', 0, 8) !== 'OpusTags')
+    return false;
   const channels = head.readUInt8(9);
   if (channels < 1 || channels > 2 || packets.length < 3) return false;
   const decoder = new opus.OpusEncoder(48000, channels);

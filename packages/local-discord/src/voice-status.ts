@@ -20,16 +20,29 @@ export function setVoiceStatus(guild: GuildRecord, channelId: string, senderId: 
   const permissions = guild.permissionsIn(senderId, channelId);
   if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return fail(apiError(403, 50001, 'Missing Access'));
   const connected = guild.voiceStates.get(senderId)?.channelId === channelId;
-  const allowed = (permissions & PermissionFlagsBits.ManageChannels) !== 0n
-    || (connected && (permissions & PermissionFlagsBits.SetVoiceChannelStatus) !== 0n);
+  const allowed =
+    (permissions & PermissionFlagsBits.ManageChannels) !== 0n ||
+    (connected && (permissions & PermissionFlagsBits.SetVoiceChannelStatus) !== 0n);
   if (!allowed) return fail(apiError(403, 50013, 'Missing Permissions'));
   const status = asObject(json).status;
   if (status !== null && status !== undefined && typeof status !== 'string') {
-    return fail(apiError(400, 50035, 'Invalid Form Body', { status: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] } }));
+    return fail(
+      apiError(400, 50035, 'Invalid Form Body', {
+        status: { _errors: [{ code: 'STRING_TYPE_CONVERT', message: 'Could not interpret as string.' }] },
+      }),
+    );
   }
   const text = status ?? '';
   if ([...text].length > VOICE_STATUS_MAX_LENGTH) {
-    return fail(apiError(400, 50035, 'Invalid Form Body', { status: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${VOICE_STATUS_MAX_LENGTH} or fewer in length.` }] } }));
+    return fail(
+      apiError(400, 50035, 'Invalid Form Body', {
+        status: {
+          _errors: [
+            { code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${VOICE_STATUS_MAX_LENGTH} or fewer in length.` },
+          ],
+        },
+      }),
+    );
   }
   if (text === '') guild.voiceStatuses.delete(channelId);
   else guild.voiceStatuses.set(channelId, text);

@@ -27,15 +27,17 @@ export class VoiceUdp {
     this.report = report;
     this.latencyMs = latencyMs;
     this.socket = createSocket('udp4');
-    this.socket.on('message', (packet, from) => afterDelay(this.latencyMs, () => {
-      const receivedAtMs = performance.now();
-      try {
-        this.onMessage(packet, from, receivedAtMs);
-      } catch (error) {
-        this.malformed++;
-        this.report(`voice UDP: dropped a datagram from ${from.address}:${from.port}: ${String(error)}`);
-      }
-    }));
+    this.socket.on('message', (packet, from) =>
+      afterDelay(this.latencyMs, () => {
+        const receivedAtMs = performance.now();
+        try {
+          this.onMessage(packet, from, receivedAtMs);
+        } catch (error) {
+          this.malformed++;
+          this.report(`voice UDP: dropped a datagram from ${from.address}:${from.port}: ${String(error)}`);
+        }
+      }),
+    );
     this.socket.on('error', (error) => this.report(`voice UDP socket error: ${String(error)}`));
   }
 

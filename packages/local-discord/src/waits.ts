@@ -4,7 +4,12 @@
 export class Waits {
   private readonly cancels = new Set<(reason: Error) => void>();
 
-  wait<T>(check: () => T | undefined, subscribe: (notify: () => void) => () => void, timeoutMs: number, describe: () => string): Promise<T> {
+  wait<T>(
+    check: () => T | undefined,
+    subscribe: (notify: () => void) => () => void,
+    timeoutMs: number,
+    describe: () => string,
+  ): Promise<T> {
     const ready = check();
     if (ready !== undefined) return Promise.resolve(ready);
     return new Promise<T>((resolve, reject) => {
@@ -23,7 +28,10 @@ export class Waits {
         finish();
         resolve(value);
       });
-      const timer = setTimeout(() => cancel(new Error(`FakeDiscord: timed out after ${timeoutMs} ms: ${describe()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => cancel(new Error(`FakeDiscord: timed out after ${timeoutMs} ms: ${describe()}`)),
+        timeoutMs,
+      );
       this.cancels.add(cancel);
     });
   }

@@ -15,7 +15,7 @@ const MIN_PITCH_HZ = 50;
 const MAX_PITCH_HZ = 2000;
 const MAX_FRAMES = 32;
 const YIN_THRESHOLD = 0.15;
-const MIN_CLARITY = 0.35;        // a frame whose best dip is above this is not periodic (noise, silence)
+const MIN_CLARITY = 0.35; // a frame whose best dip is above this is not periodic (noise, silence)
 
 /**
  * The fundamental frequency that dominates the clip, in Hz (50..2000), or undefined if nothing periodic.
@@ -26,7 +26,7 @@ const MIN_CLARITY = 0.35;        // a frame whose best dip is above this is not 
 export function dominantPitchHz(samples: Float32Array, sampleRate: number): number | undefined {
   const minLag = Math.max(2, Math.floor(sampleRate / MAX_PITCH_HZ));
   const maxLag = Math.ceil(sampleRate / MIN_PITCH_HZ);
-  const window = maxLag;                  // at least one period of the lowest pitch
+  const window = maxLag; // at least one period of the lowest pitch
   const frameLength = window + maxLag + 1;
   if (samples.length < frameLength) return undefined;
 
@@ -66,7 +66,12 @@ function loudFrameStarts(samples: Float32Array, frameLength: number): number[] {
 }
 
 function yinLag(
-  x: Float32Array, start: number, window: number, minLag: number, maxLag: number, d: Float64Array,
+  x: Float32Array,
+  start: number,
+  window: number,
+  minLag: number,
+  maxLag: number,
+  d: Float64Array,
 ): number | undefined {
   // d[tau] = sum (x[j] - x[j+tau])^2, then normalised by its running mean so d'[tau] dips towards 0 at periods.
   let running = 0;

@@ -24,11 +24,15 @@ export function probeClip(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   if (bytes.length === 0) throw new ClipError('empty', 'no bytes');
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
   switch (format) {
-    case 'wav': return probeWav(bytes, limitSeconds);
-    case 'mp3': return probeMp3(bytes, limitSeconds);
+    case 'wav':
+      return probeWav(bytes, limitSeconds);
+    case 'mp3':
+      return probeMp3(bytes, limitSeconds);
     case 'm4a': {
       const { durationSeconds } = readMp4AudioInfo(bytes);
-      return durationSeconds > limitSeconds ? { format, verdict: 'over', seconds: durationSeconds } : { format, verdict: 'fits', seconds: durationSeconds };
+      return durationSeconds > limitSeconds
+        ? { format, verdict: 'over', seconds: durationSeconds }
+        : { format, verdict: 'fits', seconds: durationSeconds };
     }
     case 'ogg':
     case 'flac':
@@ -45,9 +49,12 @@ function probeWav(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   const { format, dataOffset, dataBytes } = parsed.header;
   const available = bytes.length - dataOffset;
   const usable = dataBytes === undefined ? available : Math.min(dataBytes, available);
-  if ((dataBytes !== undefined && dataBytes > available) || usable % format.blockAlign !== 0) return { format: 'wav', verdict: 'truncated' };
+  if ((dataBytes !== undefined && dataBytes > available) || usable % format.blockAlign !== 0)
+    return { format: 'wav', verdict: 'truncated' };
   const seconds = Math.floor(usable / format.blockAlign) / format.sampleRate;
-  return seconds > limitSeconds ? { format: 'wav', verdict: 'over', seconds } : { format: 'wav', verdict: 'fits', seconds };
+  return seconds > limitSeconds
+    ? { format: 'wav', verdict: 'over', seconds }
+    : { format: 'wav', verdict: 'fits', seconds };
 }
 
 /**
@@ -73,16 +80,19 @@ function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
     if (!frame) {
       // Fewer than 4 bytes left that start like a header: a header cut in two. Otherwise trailing tags or junk,
       // which the decoder measures.
-      return bytes.length - offset < 4 && bytes[offset] === 0xff ? { format: 'mp3', verdict: 'truncated' } : { format: 'mp3', verdict: 'fits' };
+      return bytes.length - offset < 4 && bytes[offset] === 0xff
+        ? { format: 'mp3', verdict: 'truncated' }
+        : { format: 'mp3', verdict: 'fits' };
     }
-    if (frame.frameLength === undefined) return { format: 'mp3', verdict: 'fits' };   // free format: the decoder measures it
+    if (frame.frameLength === undefined) return { format: 'mp3', verdict: 'fits' }; // free format: the decoder measures it
     if (offset + frame.frameLength > bytes.length) return { format: 'mp3', verdict: 'truncated' };
     offset += frame.frameLength;
     frames++;
     if (frames * spf > limitSamples) {
-      const seconds = vbr?.frames !== undefined && vbr.frames >= frames
-        ? (vbr.frames * spf - trim) / header.sampleRate
-        : ((frames * (bytes.length - audioStart)) / (offset - audioStart)) * spf / header.sampleRate;
+      const seconds =
+        vbr?.frames !== undefined && vbr.frames >= frames
+          ? (vbr.frames * spf - trim) / header.sampleRate
+          : (((frames * (bytes.length - audioStart)) / (offset - audioStart)) * spf) / header.sampleRate;
       return { format: 'mp3', verdict: 'over', seconds };
     }
   }

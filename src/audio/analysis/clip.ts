@@ -26,9 +26,9 @@ export interface ClipInfo {
   format: AudioFormat;
   sampleRate: number;
   channels: number;
-  durationSeconds: number;        // exact: from samples, or from the container (M4A edit list/mdhd, Ogg, FLAC)
-  truncated: boolean;             // e.g. an MP3 whose last frame is cut or whose Xing header claims more
-  samples?: Float32Array;         // mono mix, -1..1; absent where the codec cannot be decoded here (AAC, Vorbis, ...)
+  durationSeconds: number; // exact: from samples, or from the container (M4A edit list/mdhd, Ogg, FLAC)
+  truncated: boolean; // e.g. an MP3 whose last frame is cut or whose Xing header claims more
+  samples?: Float32Array; // mono mix, -1..1; absent where the codec cannot be decoded here (AAC, Vorbis, ...)
 }
 
 export interface AnalyseOptions {
@@ -44,12 +44,17 @@ export async function analyseClip(bytes: Uint8Array, options: AnalyseOptions = {
   if (bytes.length === 0) throw new ClipError('empty', 'no bytes');
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
   switch (format) {
-    case 'wav': return analyseWav(bytes, options.maxSeconds);
+    case 'wav':
+      return analyseWav(bytes, options.maxSeconds);
     case 'mp3': {
       const mp3 = await decodeMp3(bytes, options);
       return {
-        format, sampleRate: mp3.sampleRate, channels: mp3.channels, truncated: mp3.truncated,
-        durationSeconds: mp3.sampleCount / mp3.sampleRate, samples: mp3.samples,
+        format,
+        sampleRate: mp3.sampleRate,
+        channels: mp3.channels,
+        truncated: mp3.truncated,
+        durationSeconds: mp3.sampleCount / mp3.sampleRate,
+        samples: mp3.samples,
       };
     }
     case 'm4a': {
@@ -65,7 +70,10 @@ export async function analyseClip(bytes: Uint8Array, options: AnalyseOptions = {
       return { format, sampleRate, channels, durationSeconds, truncated: false };
     }
     case undefined:
-      throw new ClipError('unsupported-format', `not audio in a known format (starts with ${JSON.stringify(ascii(bytes, 0, 16))})`);
+      throw new ClipError(
+        'unsupported-format',
+        `not audio in a known format (starts with ${JSON.stringify(ascii(bytes, 0, 16))})`,
+      );
   }
 }
 
@@ -86,7 +94,11 @@ function analyseWav(bytes: Uint8Array, maxSeconds = Infinity): ClipInfo {
   const [samples, right] = planes as [Float32Array, Float32Array | undefined];
   if (right) for (let i = 0; i < decoded; i++) samples[i] = ((samples[i] ?? 0) + (right[i] ?? 0)) / 2;
   return {
-    format: 'wav', sampleRate: format.sampleRate, channels: format.channels,
-    durationSeconds: frames / format.sampleRate, truncated, samples,
+    format: 'wav',
+    sampleRate: format.sampleRate,
+    channels: format.channels,
+    durationSeconds: frames / format.sampleRate,
+    truncated,
+    samples,
   };
 }

@@ -11,6 +11,6 @@ export const WAVEFORM_FLOOR_DB = -60;
 
 /** A bucket's RMS level in dB as a waveform byte: the floor and below 0, 0 dBFS 255. */
 export function levelByte(db: number): number {
-  if (!(db > WAVEFORM_FLOOR_DB)) return 0;   // also -Infinity (digital silence) and NaN
+  if (!(db > WAVEFORM_FLOOR_DB)) return 0; // also -Infinity (digital silence) and NaN
   return Math.min(255, Math.round(((db - WAVEFORM_FLOOR_DB) / -WAVEFORM_FLOOR_DB) * 255));
 }

@@ -48,7 +48,11 @@ export class DecodeTo48kStream extends Transform {
       callback(asError(error));
       return;
     }
-    if (pending) pending.then(() => callback(), (error: unknown) => callback(asError(error)));
+    if (pending)
+      pending.then(
+        () => callback(),
+        (error: unknown) => callback(asError(error)),
+      );
     else callback();
   }
 

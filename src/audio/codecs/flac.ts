@@ -3,7 +3,11 @@ import { startsWith, u32be, u8 } from './bytes.ts';
 import { ClipError } from '../errors.ts';
 import { skipId3v2 } from './mpeg.ts';
 
-export interface FlacInfo { sampleRate: number; channels: number; durationSeconds: number }
+export interface FlacInfo {
+  sampleRate: number;
+  channels: number;
+  durationSeconds: number;
+}
 
 export function readFlacInfo(bytes: Uint8Array): FlacInfo {
   const start = skipId3v2(bytes);
@@ -17,6 +21,7 @@ export function readFlacInfo(bytes: Uint8Array): FlacInfo {
   const channels = ((u8(bytes, info + 12) >> 1) & 7) + 1;
   const totalSamples = (u8(bytes, info + 13) & 0x0f) * 0x1_0000_0000 + u32be(bytes, info + 14);
   if (sampleRate === 0) throw new ClipError('corrupt', 'FLAC STREAMINFO with a zero sample rate');
-  if (totalSamples === 0) throw new ClipError('unsupported-format', 'FLAC without a sample count in STREAMINFO (streamed FLAC)');
+  if (totalSamples === 0)
+    throw new ClipError('unsupported-format', 'FLAC without a sample count in STREAMINFO (streamed FLAC)');
   return { sampleRate, channels, durationSeconds: totalSamples / sampleRate };
 }

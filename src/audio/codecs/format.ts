@@ -22,7 +22,7 @@ export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
   if (afterTags > 0) {
     // The tag runs past what we were given: a well-formed ID3v2 header is evidence enough.
     if (afterTags >= head.length) return 'mp3';
-    if (startsWith(head, afterTags, 'fLaC')) return 'flac';  // FLAC files are sometimes ID3-tagged too
+    if (startsWith(head, afterTags, 'fLaC')) return 'flac'; // FLAC files are sometimes ID3-tagged too
     // Some writers leave a little padding or junk after the tag: look a short way for the frame.
     return findFirstMpegFrame(head, afterTags, 512) ? 'mp3' : undefined;
   }

@@ -46,7 +46,7 @@ function lameInfoFrame(audio: Uint8Array, sampleCount: number): Uint8Array | und
   const head = Uint8Array.from(audio.subarray(0, 4));
   head[2] = (head[2] as number) & 0xfd;
   let length = first.frameLength ?? 0;
-  for (let index = (head[2] as number) >> 4; length < needed && index < 14; ) {
+  for (let index = (head[2] as number) >> 4; length < needed && index < 14;) {
     index += 1;
     head[2] = ((head[2] as number) & 0x0f) | (index << 4);
     length = parseMpegFrameHeader(head, 0)?.frameLength ?? 0;

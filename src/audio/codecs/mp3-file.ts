@@ -10,7 +10,8 @@ function walk(bytes: Uint8Array, first: number): { frames: number; end: number }
   let frames = 0;
   for (;;) {
     const header = parseMpegFrameHeader(bytes, offset);
-    if (!header || header.frameLength === undefined || offset + header.frameLength > bytes.length) return { frames, end: offset };
+    if (!header || header.frameLength === undefined || offset + header.frameLength > bytes.length)
+      return { frames, end: offset };
     offset += header.frameLength;
     frames++;
   }
@@ -49,7 +50,11 @@ function audioFrames(bytes: Uint8Array): { header: MpegFrameHeader; start: numbe
   if (!first) return undefined;
   const vbr = readVbrHeader(bytes, first.offset, first.header);
   const info = vbr !== undefined && vbr.kind !== 'VBRI' && first.header.frameLength !== undefined;
-  return { header: first.header, start: info ? first.offset + (first.header.frameLength ?? 0) : first.offset, end: walk(bytes, first.offset).end };
+  return {
+    header: first.header,
+    start: info ? first.offset + (first.header.frameLength ?? 0) : first.offset,
+    end: walk(bytes, first.offset).end,
+  };
 }
 
 /**
@@ -64,7 +69,11 @@ export function joinMp3Files(parts: readonly Uint8Array[]): Uint8Array | undefin
   const found = parts.map(audioFrames);
   const first = found[0];
   if (!first || found.some((f) => f === undefined)) return undefined;
-  const same = (h: MpegFrameHeader) => h.version === first.header.version && h.layer === first.header.layer && h.sampleRate === first.header.sampleRate && h.channels === first.header.channels;
+  const same = (h: MpegFrameHeader) =>
+    h.version === first.header.version &&
+    h.layer === first.header.layer &&
+    h.sampleRate === first.header.sampleRate &&
+    h.channels === first.header.channels;
   if (found.some((f) => f !== undefined && !same(f.header))) return undefined;
   const pieces = found.map((f, i) => (parts[i] as Uint8Array).subarray(i === 0 ? 0 : (f?.start ?? 0), f?.end ?? 0));
   const joined = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, 0));

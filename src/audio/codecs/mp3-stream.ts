@@ -14,7 +14,7 @@ export class Mp3StreamDecoder implements StreamDecoder {
 
   constructor() {
     this.#opening = openMp3Decoder({ gapless: true });
-    this.#opening.catch(() => undefined);   // reported by the first write
+    this.#opening.catch(() => undefined); // reported by the first write
   }
 
   async write(chunk: Uint8Array, sink: PcmSink): Promise<void> {
@@ -30,13 +30,19 @@ export class Mp3StreamDecoder implements StreamDecoder {
 
   end(): void {
     if (this.#samples === 0) {
-      throw new ClipError('corrupt', `the MP3 stream decoded to no audio${this.#firstError ? ` (${this.#firstError})` : ''}`);
+      throw new ClipError(
+        'corrupt',
+        `the MP3 stream decoded to no audio${this.#firstError ? ` (${this.#firstError})` : ''}`,
+      );
     }
   }
 
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    this.#opening.then((decoder) => decoder.free(), () => undefined);
+    this.#opening.then(
+      (decoder) => decoder.free(),
+      () => undefined,
+    );
   }
 }

@@ -7,8 +7,8 @@ import { openMp3Decoder } from './mpg123.ts';
 export interface Mp3Decoded {
   sampleRate: number;
   channels: 1 | 2;
-  samples: Float32Array;          // mono mix
-  sampleCount: number;            // exact content length in samples (encoder delay and padding removed if known)
+  samples: Float32Array; // mono mix
+  sampleCount: number; // exact content length in samples (encoder delay and padding removed if known)
   truncated: boolean;
   /** Decoding stopped at `maxSeconds`: the clip is longer, `sampleCount` is what was decoded until then. */
   overLimit: boolean;
@@ -28,9 +28,14 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
   if (!first) throw new ClipError('corrupt', 'no MPEG audio frame found');
   const vbr = readVbrHeader(bytes, first.offset, first.header);
   const spf = first.header.samplesPerFrame;
-  const limit = options.maxSeconds === undefined
-    ? Infinity
-    : Math.ceil(options.maxSeconds * first.header.sampleRate) + (vbr?.encoderDelay ?? 0) + (vbr?.encoderPadding ?? 0) + DECODER_DELAY + spf;
+  const limit =
+    options.maxSeconds === undefined
+      ? Infinity
+      : Math.ceil(options.maxSeconds * first.header.sampleRate) +
+        (vbr?.encoderDelay ?? 0) +
+        (vbr?.encoderPadding ?? 0) +
+        DECODER_DELAY +
+        spf;
 
   const decoder = await openMp3Decoder({ gapless: false });
   const pieces: Float32Array[] = [];
@@ -47,7 +52,8 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
       const take = Math.min(decoded.samplesDecoded, limit - total);
       const mono = new Float32Array(take);
       // mpg123 duplicates mono into both channels.
-      if (right && first.header.channels === 2) for (let i = 0; i < take; i++) mono[i] = ((left[i] ?? 0) + (right[i] ?? 0)) / 2;
+      if (right && first.header.channels === 2)
+        for (let i = 0; i < take; i++) mono[i] = ((left[i] ?? 0) + (right[i] ?? 0)) / 2;
       else mono.set(left.subarray(0, take));
       pieces.push(mono);
       total += take;
@@ -62,7 +68,14 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
   if (total === 0) throw new ClipError('corrupt', 'MPEG data decoded to no samples');
   const all = pieces.length === 1 ? (pieces[0] as Float32Array) : joined(pieces, total);
   if (overLimit) {
-    return { sampleRate, channels: first.header.channels, samples: all, sampleCount: total, truncated: false, overLimit };
+    return {
+      sampleRate,
+      channels: first.header.channels,
+      samples: all,
+      sampleCount: total,
+      truncated: false,
+      overLimit,
+    };
   }
 
   const walk = walkMpegFrames(bytes, first.offset);
@@ -84,7 +97,14 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
     }
   }
   const end = Math.min(total, start + sampleCount);
-  return { sampleRate, channels: first.header.channels, samples: all.subarray(start, end), sampleCount, truncated, overLimit };
+  return {
+    sampleRate,
+    channels: first.header.channels,
+    samples: all.subarray(start, end),
+    sampleCount,
+    truncated,
+    overLimit,
+  };
 }
 
 function joined(pieces: readonly Float32Array[], total: number): Float32Array {

@@ -6,10 +6,15 @@ export interface Mp4AudioInfo {
   sampleRate: number;
   channels: number;
   durationSeconds: number;
-  codec: string;                  // sample entry type, e.g. 'mp4a'
+  codec: string; // sample entry type, e.g. 'mp4a'
 }
 
-interface Box { type: string; start: number; body: number; end: number }
+interface Box {
+  type: string;
+  start: number;
+  body: number;
+  end: number;
+}
 
 function* boxes(bytes: Uint8Array, start: number, end: number): Generator<Box> {
   let offset = start;
@@ -17,7 +22,10 @@ function* boxes(bytes: Uint8Array, start: number, end: number): Generator<Box> {
     let size = u32be(bytes, offset);
     const type = ascii(bytes, offset + 4, 4);
     let body = offset + 8;
-    if (size === 1) { size = u64be(bytes, offset + 8); body += 8; } else if (size === 0) size = end - offset;
+    if (size === 1) {
+      size = u64be(bytes, offset + 8);
+      body += 8;
+    } else if (size === 0) size = end - offset;
     if (size < body - offset) throw new ClipError('corrupt', `MP4 box '${type}' has an impossible size`);
     const boxEnd = Math.min(offset + size, end);
     yield { type, start: offset, body, end: boxEnd };
@@ -58,8 +66,8 @@ function editListDuration(bytes: Uint8Array, trak: Box): { movieUnits: number; m
   for (let i = 0, at = elst.body + 8; i < count && at < elst.end; i++, at += v1 ? 20 : 12) {
     const segment = v1 ? u64be(bytes, at) : u32be(bytes, at);
     const mediaTime = v1 ? u64be(bytes, at + 8) : u32be(bytes, at + 4);
-    const empty = v1 ? mediaTime >= 2 ** 63 : mediaTime === 0xffff_ffff;  // media_time -1
-    if (empty) continue;        // an empty edit delays the start; it is not audio
+    const empty = v1 ? mediaTime >= 2 ** 63 : mediaTime === 0xffff_ffff; // media_time -1
+    if (empty) continue; // an empty edit delays the start; it is not audio
     mediaStart ??= mediaTime;
     movieUnits += segment;
   }
@@ -67,8 +75,11 @@ function editListDuration(bytes: Uint8Array, trak: Box): { movieUnits: number; m
 }
 
 /** Channels and sample rate from the first sample entry; the AAC AudioSpecificConfig wins for channels. */
-function sampleEntry(bytes: Uint8Array, stsd: Box): { codec: string; channels: number; sampleRate: number } | undefined {
-  const entries = { ...stsd, body: stsd.body + 8 };   // skip version/flags and the entry count
+function sampleEntry(
+  bytes: Uint8Array,
+  stsd: Box,
+): { codec: string; channels: number; sampleRate: number } | undefined {
+  const entries = { ...stsd, body: stsd.body + 8 }; // skip version/flags and the entry count
   for (const entry of boxes(bytes, entries.body, entries.end)) {
     const channels = u16be(bytes, entry.body + 16);
     const sampleRate = u32be(bytes, entry.body + 24) / 65536;
@@ -106,7 +117,11 @@ function aacChannels(bytes: Uint8Array, mp4a: Box): number | undefined {
   const specific = descriptor();
   if (specific.tag !== 0x05) return undefined;
   // audioObjectType (5 bits), samplingFrequencyIndex (4 bits, + 24 bits if 15), channelConfiguration (4 bits).
-  const bits = (u8(bytes, specific.body) << 24) | (u8(bytes, specific.body + 1) << 16) | (u8(bytes, specific.body + 2) << 8) | u8(bytes, specific.body + 3);
+  const bits =
+    (u8(bytes, specific.body) << 24) |
+    (u8(bytes, specific.body + 1) << 16) |
+    (u8(bytes, specific.body + 2) << 8) |
+    u8(bytes, specific.body + 3);
   const rateIndex = (bits >>> 23) & 0x0f;
   const channelConfig = rateIndex === 15 ? undefined : (bits >>> 19) & 0x0f;
   if (channelConfig === undefined || channelConfig === 0) return undefined;
@@ -136,8 +151,14 @@ export function readMp4AudioInfo(bytes: Uint8Array): Mp4AudioInfo {
       durationSeconds = Math.min(edits.movieUnits / movie.timescale, mediaLeft);
     }
     if (durationSeconds <= 0 && movie && movie.timescale > 0) durationSeconds = movie.duration / movie.timescale;
-    if (!(durationSeconds > 0)) throw new ClipError('unsupported-format', 'MP4 audio track without a duration (fragmented MP4 is not supported)');
-    return { codec: entry.codec, channels: entry.channels, sampleRate: entry.sampleRate || media.timescale, durationSeconds };
+    if (!(durationSeconds > 0))
+      throw new ClipError('unsupported-format', 'MP4 audio track without a duration (fragmented MP4 is not supported)');
+    return {
+      codec: entry.codec,
+      channels: entry.channels,
+      sampleRate: entry.sampleRate || media.timescale,
+      durationSeconds,
+    };
   }
   throw new ClipError('corrupt', 'MP4 without an audio track');
 }

@@ -5,7 +5,7 @@ import { ascii, startsWith, u16be, u32be, u8 } from './bytes.ts';
 export interface MpegFrameHeader {
   version: 1 | 2 | 2.5;
   layer: 1 | 2 | 3;
-  bitrateKbps: number;            // 0 for free format
+  bitrateKbps: number; // 0 for free format
   sampleRate: number;
   channels: 1 | 2;
   samplesPerFrame: number;
@@ -34,20 +34,27 @@ export function parseMpegFrameHeader(bytes: Uint8Array, offset: number): MpegFra
   const layerBits = (b1 >> 1) & 3;
   const bitrateIndex = b2 >> 4;
   const rateIndex = (b2 >> 2) & 3;
-  if (versionBits === 1 || layerBits === 0 || bitrateIndex === 15 || rateIndex === 3 || (b3 & 3) === 2) return undefined;
+  if (versionBits === 1 || layerBits === 0 || bitrateIndex === 15 || rateIndex === 3 || (b3 & 3) === 2)
+    return undefined;
   const version = versionBits === 3 ? 1 : versionBits === 2 ? 2 : 2.5;
   const layer = (4 - layerBits) as 1 | 2 | 3;
   const bitrateKbps = BITRATES[`${version === 1 ? 1 : 2}-${layer}`]?.[bitrateIndex] ?? 0;
   const sampleRate = SAMPLE_RATES[version][rateIndex] ?? 0;
   const samplesPerFrame = layer === 1 ? 384 : layer === 3 && version !== 1 ? 576 : 1152;
   const padding = (b2 >> 1) & 1;
-  const frameLength = bitrateKbps === 0
-    ? undefined
-    : layer === 1
-      ? (Math.floor((12 * bitrateKbps * 1000) / sampleRate) + padding) * 4
-      : Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
+  const frameLength =
+    bitrateKbps === 0
+      ? undefined
+      : layer === 1
+        ? (Math.floor((12 * bitrateKbps * 1000) / sampleRate) + padding) * 4
+        : Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
   return {
-    version, layer, bitrateKbps, sampleRate, samplesPerFrame, frameLength,
+    version,
+    layer,
+    bitrateKbps,
+    sampleRate,
+    samplesPerFrame,
+    frameLength,
     channels: b3 >> 6 === 3 ? 1 : 2,
     crc: (b1 & 1) === 0,
   };
@@ -61,7 +68,7 @@ export function id3v2Length(bytes: Uint8Array, offset: number): number | undefin
   let size = 0;
   for (let i = 6; i < 10; i++) {
     const b = u8(bytes, offset + i);
-    if (b & 0x80) return undefined;  // sizes are syncsafe: a set high bit means this is not a tag
+    if (b & 0x80) return undefined; // sizes are syncsafe: a set high bit means this is not a tag
     size = (size << 7) | b;
   }
   if (major < 2 || major > 4 || u8(bytes, offset + 4) === 0xff) return undefined;
@@ -80,7 +87,9 @@ export function skipId3v2(bytes: Uint8Array): number {
  * stray 0xFF in junk or in a tag is not taken for a frame. Searches at most `searchLimit` bytes.
  */
 export function findFirstMpegFrame(
-  bytes: Uint8Array, from: number, searchLimit = 64 * 1024,
+  bytes: Uint8Array,
+  from: number,
+  searchLimit = 64 * 1024,
 ): { offset: number; header: MpegFrameHeader } | undefined {
   const end = Math.min(bytes.length - 4, from + searchLimit);
   for (let offset = from; offset <= end; offset++) {
@@ -90,7 +99,10 @@ export function findFirstMpegFrame(
     if (header.frameLength === undefined) return { offset, header };
     const next = offset + header.frameLength;
     const following = parseMpegFrameHeader(bytes, next);
-    if (next + 4 > bytes.length || (following && following.layer === header.layer && following.sampleRate === header.sampleRate)) {
+    if (
+      next + 4 > bytes.length ||
+      (following && following.layer === header.layer && following.sampleRate === header.sampleRate)
+    ) {
       return { offset, header };
     }
   }
@@ -99,7 +111,7 @@ export function findFirstMpegFrame(
 
 export interface VbrHeader {
   kind: 'Xing' | 'Info' | 'VBRI';
-  frames: number | undefined;       // audio frames the encoder wrote (the header frame itself not counted)
+  frames: number | undefined; // audio frames the encoder wrote (the header frame itself not counted)
   encoderDelay: number | undefined; // LAME extension: samples of priming the encoder added at the start
   encoderPadding: number | undefined; // and samples of padding at the end
 }
@@ -113,7 +125,10 @@ export function readVbrHeader(bytes: Uint8Array, frameOffset: number, header: Mp
     const flags = u32be(bytes, at + 4);
     let p = at + 8;
     let frames: number | undefined;
-    if (flags & 1) { frames = u32be(bytes, p); p += 4; }
+    if (flags & 1) {
+      frames = u32be(bytes, p);
+      p += 4;
+    }
     if (flags & 2) p += 4;
     if (flags & 4) p += 100;
     if (flags & 8) p += 4;
@@ -125,7 +140,12 @@ export function readVbrHeader(bytes: Uint8Array, frameOffset: number, header: Mp
     return { kind, frames, encoderDelay: delay, encoderPadding: padding };
   }
   if (startsWith(bytes, frameOffset + 36, 'VBRI')) {
-    return { kind: 'VBRI', frames: u32be(bytes, frameOffset + 36 + 14), encoderDelay: u16be(bytes, frameOffset + 36 + 6), encoderPadding: undefined };
+    return {
+      kind: 'VBRI',
+      frames: u32be(bytes, frameOffset + 36 + 14),
+      encoderDelay: u16be(bytes, frameOffset + 36 + 6),
+      encoderPadding: undefined,
+    };
   }
   return undefined;
 }

@@ -18,7 +18,11 @@ export class OggOpusPacketStream extends prism.opus.OggDemuxer {
     });
     this.on('unknownSegment', (segment: Buffer) => {
       if (this.#sawHead) return;
-      const codec = startsWith(segment, 1, 'vorbis') ? 'Ogg Vorbis' : startsWith(segment, 1, 'FLAC') ? 'Ogg FLAC' : 'Ogg (not Opus)';
+      const codec = startsWith(segment, 1, 'vorbis')
+        ? 'Ogg Vorbis'
+        : startsWith(segment, 1, 'FLAC')
+          ? 'Ogg FLAC'
+          : 'Ogg (not Opus)';
       this.#problem = new UnsupportedAudioError('ogg', codec);
     });
   }

@@ -73,12 +73,12 @@ const MAX_SEGMENTS = 255;
 function opusHead(channels: number, preSkip: number): Buffer {
   const head = Buffer.alloc(19);
   head.write('OpusHead', 0, 'latin1');
-  head.writeUInt8(1, 8);              // version
+  head.writeUInt8(1, 8); // version
   head.writeUInt8(channels, 9);
   head.writeUInt16LE(preSkip, 10);
-  head.writeUInt32LE(OPUS_RATE, 12);  // input sample rate (informational)
-  head.writeInt16LE(0, 16);           // output gain
-  head.writeUInt8(0, 18);             // channel mapping family 0: mono or stereo, no table
+  head.writeUInt32LE(OPUS_RATE, 12); // input sample rate (informational)
+  head.writeInt16LE(0, 16); // output gain
+  head.writeUInt8(0, 18); // channel mapping family 0: mono or stereo, no table
   return head;
 }
 
@@ -88,11 +88,17 @@ function opusTags(vendor: string): Buffer {
   tags.write('OpusTags', 0, 'latin1');
   tags.writeUInt32LE(name.length, 8);
   name.copy(tags, 12);
-  tags.writeUInt32LE(0, 12 + name.length);   // no user comments
+  tags.writeUInt32LE(0, 12 + name.length); // no user comments
   return tags;
 }
 
-function oggPage(packets: readonly Uint8Array[], flags: number, granule: bigint, serial: number, sequence: number): Buffer {
+function oggPage(
+  packets: readonly Uint8Array[],
+  flags: number,
+  granule: bigint,
+  serial: number,
+  sequence: number,
+): Buffer {
   const lacing: number[] = [];
   for (const packet of packets) {
     // A packet is 255-byte segments and one shorter (maybe empty) one that ends it.
@@ -101,15 +107,16 @@ function oggPage(packets: readonly Uint8Array[], flags: number, granule: bigint,
       if (left < 255) break;
     }
   }
-  if (lacing.length > MAX_SEGMENTS) throw new RangeError(`an Ogg page cannot hold ${lacing.length} segments; use fewer packets per page`);
+  if (lacing.length > MAX_SEGMENTS)
+    throw new RangeError(`an Ogg page cannot hold ${lacing.length} segments; use fewer packets per page`);
   const header = Buffer.alloc(27 + lacing.length);
   header.write('OggS', 0, 'latin1');
-  header.writeUInt8(0, 4);                    // stream structure version
+  header.writeUInt8(0, 4); // stream structure version
   header.writeUInt8(flags, 5);
   header.writeBigUInt64LE(granule, 6);
   header.writeUInt32LE(serial, 14);
   header.writeUInt32LE(sequence, 18);
-  header.writeUInt8(lacing.length, 26);       // CRC (22..25) stays 0 while it is computed
+  header.writeUInt8(lacing.length, 26); // CRC (22..25) stays 0 while it is computed
   Buffer.from(lacing).copy(header, 27);
   const page = Buffer.concat([header, ...packets]);
   page.writeUInt32LE(oggCrc32(page), 22);

@@ -11,7 +11,15 @@ export interface OggInfo {
   truncated: boolean;
 }
 
-interface Page { offset: number; flags: number; granule: number; serial: number; bodyOffset: number; bodyLength: number; end: number }
+interface Page {
+  offset: number;
+  flags: number;
+  granule: number;
+  serial: number;
+  bodyOffset: number;
+  bodyLength: number;
+  end: number;
+}
 
 const OGG_EOS = 0x04;
 
@@ -23,7 +31,10 @@ export function readOggPage(bytes: Uint8Array, offset: number): Page | undefined
   for (let i = 0; i < segments; i++) bodyLength += u8(bytes, offset + 27 + i);
   const bodyOffset = offset + 27 + segments;
   return {
-    offset, bodyOffset, bodyLength, end: bodyOffset + bodyLength,
+    offset,
+    bodyOffset,
+    bodyLength,
+    end: bodyOffset + bodyLength,
     flags: u8(bytes, offset + 5),
     granule: u64le(bytes, offset + 6),
     serial: u32le(bytes, offset + 14),
@@ -40,12 +51,17 @@ export function readOggInfo(bytes: Uint8Array): OggInfo {
   let preSkip = 0;
   if (startsWith(bytes, id, 'OpusHead')) {
     // Opus granule positions always count 48 kHz samples, whatever rate the input had.
-    codec = 'opus'; channels = u8(bytes, id + 9); preSkip = u16le(bytes, id + 10); sampleRate = 48000;
+    codec = 'opus';
+    channels = u8(bytes, id + 9);
+    preSkip = u16le(bytes, id + 10);
+    sampleRate = 48000;
   } else if (startsWith(bytes, id, '\x01vorbis')) {
-    codec = 'vorbis'; channels = u8(bytes, id + 11); sampleRate = u32le(bytes, id + 12);
+    codec = 'vorbis';
+    channels = u8(bytes, id + 11);
+    sampleRate = u32le(bytes, id + 12);
   } else if (startsWith(bytes, id, '\x7fFLAC')) {
     codec = 'flac';
-    const info = id + 13 + 8;   // mapping header, then 'fLaC' and the STREAMINFO block header
+    const info = id + 13 + 8; // mapping header, then 'fLaC' and the STREAMINFO block header
     sampleRate = (u8(bytes, info + 10) << 12) | (u8(bytes, info + 11) << 4) | (u8(bytes, info + 12) >> 4);
     channels = ((u8(bytes, info + 12) >> 1) & 7) + 1;
   }
@@ -53,14 +69,23 @@ export function readOggInfo(bytes: Uint8Array): OggInfo {
   let last: Page | undefined;
   let cut = false;
   for (let offset = bytes.length - 27; offset >= 0; offset--) {
-    if (bytes[offset] !== 0x4f) continue;   // 'O'
+    if (bytes[offset] !== 0x4f) continue; // 'O'
     const page = readOggPage(bytes, offset);
     if (!page || page.serial !== first.serial) continue;
-    if (page.end > bytes.length) { cut = true; continue; }
+    if (page.end > bytes.length) {
+      cut = true;
+      continue;
+    }
     last = page;
     break;
   }
   if (!last || sampleRate === 0) throw new ClipError('corrupt', 'Ogg stream without a readable header or final page');
   const samples = Math.max(0, last.granule - preSkip);
-  return { codec, sampleRate, channels, durationSeconds: samples / sampleRate, truncated: cut || (last.flags & OGG_EOS) === 0 };
+  return {
+    codec,
+    sampleRate,
+    channels,
+    durationSeconds: samples / sampleRate,
+    truncated: cut || (last.flags & OGG_EOS) === 0,
+  };
 }

@@ -5,7 +5,7 @@ import { sharedEncoderPool, type EncodeDone } from '../workers/opus-pool/opus-po
 import { createNativeEncoder, encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
-export const FRAME_SAMPLES = 960;                                 // per channel: 20 ms at 48 kHz
+export const FRAME_SAMPLES = 960; // per channel: 20 ms at 48 kHz
 
 /** Bytes of one 20 ms frame of s16le with `channels` interleaved. */
 export function frameBytes(channels: 1 | 2): number {
@@ -51,7 +51,10 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
  * `channels` tells how many channels the PCM has; it is asked when the first bytes arrive (the decoder upstream
  * knows it only then).
  */
-export function createOpusEncoder(channels: () => 1 | 2 = () => 2, settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS): Transform {
+export function createOpusEncoder(
+  channels: () => 1 | 2 = () => 2,
+  settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS,
+): Transform {
   return new OpusEncodeStream(channels, settings);
 }
 
@@ -67,7 +70,11 @@ class OpusEncodeStream extends Transform {
   #flushed: TransformCallback | undefined;
 
   constructor(channels: () => 1 | 2, settings: Readonly<OpusSettings>) {
-    super({ readableObjectMode: true, readableHighWaterMark: ENCODED_AHEAD_PACKETS, writableHighWaterMark: frameBytes(2) });
+    super({
+      readableObjectMode: true,
+      readableHighWaterMark: ENCODED_AHEAD_PACKETS,
+      writableHighWaterMark: frameBytes(2),
+    });
     this.#channels = channels;
     this.#settings = settings;
   }

@@ -39,7 +39,11 @@ export interface OpusSettings {
  * and drifted the measured pitch by 2 Hz.
  */
 export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
-  channels: 'source', complexity: 5, bitrate: 64_000, celtOnly: true, thread: 'workers',
+  channels: 'source',
+  complexity: 5,
+  bitrate: 64_000,
+  celtOnly: true,
+  thread: 'workers',
   // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
   workers: Math.max(1, availableParallelism() - 1),
   decode: 'workers',
@@ -79,7 +83,10 @@ function loadBackend(): Backend {
     backend = {
       create(channels) {
         const encoder = new opus.OpusEncoder(48_000, channels);
-        return { encode: (frame) => encoder.encode(frame), ctl: (request, value) => encoder.applyEncoderCTL(request, value) };
+        return {
+          encode: (frame) => encoder.encode(frame),
+          ctl: (request, value) => encoder.applyEncoderCTL(request, value),
+        };
       },
     };
   } catch {
@@ -87,7 +94,10 @@ function loadBackend(): Backend {
     backend = {
       create(channels) {
         const encoder = new OpusScript(48_000, channels, OpusScript.Application.AUDIO);
-        return { encode: (frame) => encoder.encode(frame, 960), ctl: (request, value) => encoder.encoderCTL(request, value) };
+        return {
+          encode: (frame) => encoder.encode(frame, 960),
+          ctl: (request, value) => encoder.encoderCTL(request, value),
+        };
       },
     };
   }
@@ -111,6 +121,8 @@ export function createNativeEncoder(spec: EncoderSpec): NativeEncoder {
 export function encoderSpec(settings: Readonly<OpusSettings>, sourceChannels: 1 | 2): EncoderSpec {
   return {
     channels: settings.channels === 'stereo' ? 2 : sourceChannels,
-    complexity: settings.complexity, bitrate: settings.bitrate, celtOnly: settings.celtOnly,
+    complexity: settings.complexity,
+    bitrate: settings.bitrate,
+    celtOnly: settings.celtOnly,
   };
 }

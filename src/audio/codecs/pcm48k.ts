@@ -15,7 +15,7 @@ export class Pcm48kWriter {
   #channels: 1 | 2 | undefined;
   #resampler: StereoResampler | undefined;
   #mix: Float32Array = new Float32Array(0);
-  #frames = 0;                      // sample frames written so far
+  #frames = 0; // sample frames written so far
 
   /** By default stereo out, whatever comes in (a mono source on both sides). */
   constructor(choose: ChannelChoice = () => 2) {
@@ -43,7 +43,9 @@ export class Pcm48kWriter {
       this.#resampler = new StereoResampler(sampleRate, OPUS_RATE, out);
     }
     // Mono out of a stereo source (a channel count that changed mid-stream): both sides mixed.
-    const now = toS16(this.#resampler.process(out === 1 && right ? this.#mixed(left, right, length) : left, right, length));
+    const now = toS16(
+      this.#resampler.process(out === 1 && right ? this.#mixed(left, right, length) : left, right, length),
+    );
     return this.#count(before ? Buffer.concat([before, now]) : now);
   }
 

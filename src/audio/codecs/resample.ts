@@ -13,10 +13,10 @@ const HISTORY = 3;
 export class StereoResampler {
   readonly inRate: number;
   readonly outRate: number;
-  readonly #step: number;           // input advance per output sample, in 1/#den units
+  readonly #step: number; // input advance per output sample, in 1/#den units
   readonly #den: number;
-  #frac = 0;                        // fractional read position, in 1/#den units
-  #pos = HISTORY;                   // integer read position in the working buffer (history + chunk)
+  #frac = 0; // fractional read position, in 1/#den units
+  #pos = HISTORY; // integer read position in the working buffer (history + chunk)
   #workL: Float32Array = new Float32Array(HISTORY + 4096);
   #workR: Float32Array = new Float32Array(HISTORY + 4096);
   #out: Float32Array = new Float32Array(8192);
@@ -65,7 +65,10 @@ export class StereoResampler {
       out[n++] = right ? cubic(wr[pos - 1] ?? 0, wr[pos] ?? 0, wr[pos + 1] ?? 0, wr[pos + 2] ?? 0, t) : l;
       pos += wholeStep;
       frac += fracStep;
-      if (frac >= den) { frac -= den; pos++; }
+      if (frac >= den) {
+        frac -= den;
+        pos++;
+      }
     }
     // Keep the last HISTORY samples as the start of the next working buffer.
     wl.copyWithin(0, length, total);
@@ -86,7 +89,10 @@ export class StereoResampler {
       out[n++] = cubic(wl[pos - 1] ?? 0, wl[pos] ?? 0, wl[pos + 1] ?? 0, wl[pos + 2] ?? 0, frac / den);
       pos += wholeStep;
       frac += fracStep;
-      if (frac >= den) { frac -= den; pos++; }
+      if (frac >= den) {
+        frac -= den;
+        pos++;
+      }
     }
     wl.copyWithin(0, length, total);
     this.#pos = pos - length;

@@ -45,7 +45,10 @@ export function joinWavFiles(parts: readonly Uint8Array[]): Uint8Array | undefin
   if (!first) return undefined;
   if (wavs.some((w) => !sameBytes(w.fmt, first.fmt))) return undefined;
   if (wavs.reduce((sum, w) => sum + w.data.length, 0) > MAX_RIFF_DATA_BYTES) return undefined;
-  return writeWav(first.fmt, wavs.map((w) => w.data));
+  return writeWav(
+    first.fmt,
+    wavs.map((w) => w.data),
+  );
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -95,7 +98,8 @@ export function encodeWav16(channels: readonly Float32Array[], sampleRate: numbe
   const data = new Uint8Array(frames * 2 * count);
   const d = new DataView(data.buffer);
   for (let i = 0; i < frames; i++) {
-    for (let c = 0; c < count; c++) d.setInt16((i * count + c) * 2, toInt16((channels[c] as Float32Array)[i] as number), true);
+    for (let c = 0; c < count; c++)
+      d.setInt16((i * count + c) * 2, toInt16((channels[c] as Float32Array)[i] as number), true);
   }
   return writeWav(fmt, [data]);
 }

@@ -11,8 +11,8 @@ export class WavStreamDecoder implements StreamDecoder {
   #pendingBytes = 0;
   #needBytes = 12;
   #format: PcmFormat | undefined;
-  #remaining = Infinity;            // data bytes still to come (Infinity: until the end of the stream)
-  #carry = new Uint8Array(0);       // the start of a sample frame split across chunks
+  #remaining = Infinity; // data bytes still to come (Infinity: until the end of the stream)
+  #carry = new Uint8Array(0); // the start of a sample frame split across chunks
   #carryLength = 0;
   #planes: Float32Array[] = [];
 
@@ -51,7 +51,7 @@ export class WavStreamDecoder implements StreamDecoder {
 
   #data(chunk: Uint8Array, sink: PcmSink): void {
     const format = this.#format;
-    if (!format || this.#remaining <= 0) return;   // bytes after the data chunk (trailing LIST etc.) are not audio
+    if (!format || this.#remaining <= 0) return; // bytes after the data chunk (trailing LIST etc.) are not audio
     const bytes = chunk.length > this.#remaining ? chunk.subarray(0, this.#remaining) : chunk;
     this.#remaining -= bytes.length;
     const block = format.blockAlign;

@@ -9,7 +9,7 @@ export interface PcmFormat {
   channels: number;
   bitsPerSample: 8 | 16 | 24 | 32 | 64;
   encoding: 'int' | 'float';
-  blockAlign: number;             // bytes per sample frame (all channels)
+  blockAlign: number; // bytes per sample frame (all channels)
 }
 
 export interface WavHeader {
@@ -77,7 +77,8 @@ export function parseWavHeader(bytes: Uint8Array): WavHeaderResult {
 }
 
 function need(bytes: number): WavHeaderResult {
-  if (bytes > MAX_WAV_HEADER_BYTES) throw new ClipError('corrupt', 'WAV header too large (no data chunk in the first MiB)');
+  if (bytes > MAX_WAV_HEADER_BYTES)
+    throw new ClipError('corrupt', 'WAV header too large (no data chunk in the first MiB)');
   return { needBytes: bytes };
 }
 
@@ -88,17 +89,25 @@ function parseFmt(bytes: Uint8Array, at: number, size: number): PcmFormat {
   const sampleRate = u32le(bytes, at + 4);
   const blockAlign = u16le(bytes, at + 12);
   const bits = u16le(bytes, at + 14);
-  if (tag === WAVE_FORMAT_EXTENSIBLE && size >= 26) tag = u16le(bytes, at + 24);  // first 2 bytes of the sub-format GUID
-  if (channels === 0 || sampleRate === 0) throw new ClipError('corrupt', 'WAV fmt chunk with no channels or sample rate');
+  if (tag === WAVE_FORMAT_EXTENSIBLE && size >= 26) tag = u16le(bytes, at + 24); // first 2 bytes of the sub-format GUID
+  if (channels === 0 || sampleRate === 0)
+    throw new ClipError('corrupt', 'WAV fmt chunk with no channels or sample rate');
   const encoding = tag === WAVE_FORMAT_PCM ? 'int' : tag === WAVE_FORMAT_IEEE_FLOAT ? 'float' : undefined;
-  const supported = encoding === 'int' ? [8, 16, 24, 32].includes(bits) : encoding === 'float' && (bits === 32 || bits === 64);
+  const supported =
+    encoding === 'int' ? [8, 16, 24, 32].includes(bits) : encoding === 'float' && (bits === 32 || bits === 64);
   if (!encoding || !supported) {
     // Supported: PCM 8/16/24/32-bit and float 32/64. The message is a short label; bot replies quote it.
     throw new UnsupportedAudioError('wav', `WAV (format tag ${tag}, ${bits}-bit)`);
   }
   const frameBytes = (bits / 8) * channels;
   // Some writers get blockAlign wrong; the sample layout is what the samples are.
-  return { sampleRate, channels, bitsPerSample: bits as PcmFormat['bitsPerSample'], encoding, blockAlign: blockAlign === frameBytes ? blockAlign : frameBytes };
+  return {
+    sampleRate,
+    channels,
+    bitsPerSample: bits as PcmFormat['bitsPerSample'],
+    encoding,
+    blockAlign: blockAlign === frameBytes ? blockAlign : frameBytes,
+  };
 }
 
 /** How many channels decodePcm writes: mono and stereo as they are, more than two mixed down to mono. */
@@ -111,7 +120,12 @@ export function decodedChannels(format: PcmFormat): 1 | 2 {
  * `dstOffset` of dst[0] (and dst[1] for stereo). The sample reader is picked once per call, not per sample.
  */
 export function decodePcm(
-  src: Uint8Array, offset: number, frames: number, format: PcmFormat, dst: readonly Float32Array[], dstOffset: number,
+  src: Uint8Array,
+  offset: number,
+  frames: number,
+  format: PcmFormat,
+  dst: readonly Float32Array[],
+  dstOffset: number,
 ): void {
   const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
   const { channels, blockAlign } = format;
@@ -141,16 +155,17 @@ export function decodePcm(
 type SampleReader = (view: DataView, at: number) => number;
 
 const readers: Record<string, SampleReader> = {
-  'int8': (v, p) => (v.getUint8(p) - 128) / 128,
-  'int16': (v, p) => v.getInt16(p, true) / 32768,
-  'int24': (v, p) => ((v.getUint8(p) | (v.getUint8(p + 1) << 8) | (v.getInt8(p + 2) << 16)) / 8388608),
-  'int32': (v, p) => v.getInt32(p, true) / 2147483648,
-  'float32': (v, p) => v.getFloat32(p, true),
-  'float64': (v, p) => v.getFloat64(p, true),
+  int8: (v, p) => (v.getUint8(p) - 128) / 128,
+  int16: (v, p) => v.getInt16(p, true) / 32768,
+  int24: (v, p) => (v.getUint8(p) | (v.getUint8(p + 1) << 8) | (v.getInt8(p + 2) << 16)) / 8388608,
+  int32: (v, p) => v.getInt32(p, true) / 2147483648,
+  float32: (v, p) => v.getFloat32(p, true),
+  float64: (v, p) => v.getFloat64(p, true),
 };
 
 function sampleReader(format: PcmFormat): SampleReader {
   const reader = readers[`${format.encoding}${format.bitsPerSample}`];
-  if (!reader) throw new ClipError('unsupported-format', `no reader for ${format.encoding} ${format.bitsPerSample}-bit`);
+  if (!reader)
+    throw new ClipError('unsupported-format', `no reader for ${format.encoding} ${format.bitsPerSample}-bit`);
   return reader;
 }

@@ -26,7 +26,10 @@ interface Decoded {
 }
 
 /** One part with `effects` applied, in its own format (WAV as 16-bit PCM, MP3 at its own rate and bitrate). */
-export async function applyEffects(bytes: Uint8Array, effects: AudioEffects): Promise<{ format: EditableFormat; data: Uint8Array }> {
+export async function applyEffects(
+  bytes: Uint8Array,
+  effects: AudioEffects,
+): Promise<{ format: EditableFormat; data: Uint8Array }> {
   const decoded = await decode(bytes);
   const stretched = timeStretch(decoded.channels, decoded.sampleRate, effects.speed);
   applyGain(stretched, decoded.sampleRate, effects.volumeDb);
@@ -38,10 +41,16 @@ export async function applyEffects(bytes: Uint8Array, effects: AudioEffects): Pr
  * are where their streams match (src/audio/codecs/{wav,mp3}-file.ts), else decoded, brought to the first part's rate and
  * encoded once.
  */
-export async function joinParts(parts: readonly Uint8Array[], format: EditableFormat): Promise<{ data: Uint8Array; seconds: number }> {
-  const joined = parts.length === 1
-    ? format === 'wav' ? exactWavFile(parts[0] as Uint8Array) : exactMp3File(parts[0] as Uint8Array)
-    : (format === 'wav' ? joinWavFiles(parts) : joinMp3Files(parts)) ?? (await reencode(parts, format));
+export async function joinParts(
+  parts: readonly Uint8Array[],
+  format: EditableFormat,
+): Promise<{ data: Uint8Array; seconds: number }> {
+  const joined =
+    parts.length === 1
+      ? format === 'wav'
+        ? exactWavFile(parts[0] as Uint8Array)
+        : exactMp3File(parts[0] as Uint8Array)
+      : ((format === 'wav' ? joinWavFiles(parts) : joinMp3Files(parts)) ?? (await reencode(parts, format)));
   return { data: joined, seconds: (await analyseClip(joined)).durationSeconds };
 }
 
@@ -49,7 +58,9 @@ async function reencode(parts: readonly Uint8Array[], format: EditableFormat): P
   const decoded = await Promise.all(parts.map(decode));
   const first = decoded[0] as Decoded;
   const channels = decoded.some((d) => d.channels.length !== first.channels.length) ? 1 : first.channels.length;
-  const pieces = decoded.map((d) => atRate(channels === 1 ? [mono(d.channels)] : d.channels, d.sampleRate, first.sampleRate));
+  const pieces = decoded.map((d) =>
+    atRate(channels === 1 ? [mono(d.channels)] : d.channels, d.sampleRate, first.sampleRate),
+  );
   const total = pieces.reduce((sum, p) => sum + (p[0]?.length ?? 0), 0);
   const out = Array.from({ length: channels }, () => new Float32Array(total));
   let at = 0;
@@ -75,7 +86,12 @@ async function decode(bytes: Uint8Array): Promise<Decoded> {
   if (format === 'mp3') {
     const mp3 = await decodeMp3(bytes);
     const kbps = findFirstMpegFrame(bytes, skipId3v2(bytes))?.header.bitrateKbps;
-    return { format, sampleRate: mp3.sampleRate, channels: [mp3.samples.subarray(0, mp3.sampleCount)], ...(kbps ? { kbps } : {}) };
+    return {
+      format,
+      sampleRate: mp3.sampleRate,
+      channels: [mp3.samples.subarray(0, mp3.sampleCount)],
+      ...(kbps ? { kbps } : {}),
+    };
   }
   throw new UnsupportedAudioError(format, format === undefined ? 'unknown audio' : format.toUpperCase());
 }
@@ -96,7 +112,8 @@ function mono(channels: readonly Float32Array[]): Float32Array {
   const first = channels[0] ?? new Float32Array(0);
   if (channels.length === 1) return first;
   const out = new Float32Array(first.length);
-  for (let i = 0; i < out.length; i++) out[i] = ((first[i] as number) + ((channels[1] as Float32Array)[i] as number)) / 2;
+  for (let i = 0; i < out.length; i++)
+    out[i] = ((first[i] as number) + ((channels[1] as Float32Array)[i] as number)) / 2;
   return out;
 }
 

@@ -22,7 +22,8 @@ const LOOKAHEAD_SECONDS = 0.005;
  * Also limits audio that arrives already over the limit at 0 dB.
  */
 export function applyGain(channels: Float32Array[], sampleRate: number, gainDb: number): Float32Array[] {
-  if (!(gainDb >= MIN_VOLUME_DB && gainDb <= MAX_VOLUME_DB)) throw new RangeError(`volume ${gainDb} dB is outside ${MIN_VOLUME_DB}..${MAX_VOLUME_DB}`);
+  if (!(gainDb >= MIN_VOLUME_DB && gainDb <= MAX_VOLUME_DB))
+    throw new RangeError(`volume ${gainDb} dB is outside ${MIN_VOLUME_DB}..${MAX_VOLUME_DB}`);
   const length = channels[0]?.length ?? 0;
   if (length === 0) return channels;
   const gain = 10 ** (gainDb / 20);

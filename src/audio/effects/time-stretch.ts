@@ -23,7 +23,8 @@ const SEARCH_SECONDS = 0.01;
  * their mix), so a stereo image stays where it was.
  */
 export function timeStretch(channels: readonly Float32Array[], sampleRate: number, speed: number): Float32Array[] {
-  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new RangeError(`speed ${speed} is outside ${MIN_SPEED}..${MAX_SPEED}`);
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
+    throw new RangeError(`speed ${speed} is outside ${MIN_SPEED}..${MAX_SPEED}`);
   const input = channels[0]?.length ?? 0;
   if (speed === 1 || input === 0) return channels.map((c) => Float32Array.from(c));
   const outLength = Math.round(input / speed);
@@ -61,7 +62,14 @@ export function timeStretch(channels: readonly Float32Array[], sampleRate: numbe
  * starts at `natural`): the largest normalised cross-correlation over the overlap. Searched on every other
  * sample and shift, then refined around the best: a quarter of the work, the same choice for speech.
  */
-function bestStart(mix: Float32Array, natural: number, nominal: number, search: number, overlap: number, lastStart: number): number {
+function bestStart(
+  mix: Float32Array,
+  natural: number,
+  nominal: number,
+  search: number,
+  overlap: number,
+  lastStart: number,
+): number {
   const low = Math.max(0, nominal - search);
   const high = Math.min(lastStart, nominal + search);
   if (high <= low) return Math.min(Math.max(0, nominal), lastStart);
@@ -108,6 +116,7 @@ function mixdown(channels: readonly Float32Array[]): Float32Array {
   const first = channels[0] ?? new Float32Array(0);
   if (channels.length === 1) return first;
   const mix = new Float32Array(first.length);
-  for (const channel of channels) for (let i = 0; i < mix.length; i++) mix[i] = (mix[i] as number) + (channel[i] ?? 0) / channels.length;
+  for (const channel of channels)
+    for (let i = 0; i < mix.length; i++) mix[i] = (mix[i] as number) + (channel[i] ?? 0) / channels.length;
   return mix;
 }

@@ -55,7 +55,8 @@ export class JobThread<J extends object, R extends { id: number }> {
    */
   run(job: J, transfer: ArrayBuffer[] = [], owner = ''): Promise<R> {
     const { maxWaiting, unavailable } = this.#options;
-    if (this.#waiting >= maxWaiting) return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
+    if (this.#waiting >= maxWaiting)
+      return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
     return new Promise<R>((resolve, reject) => {
       const queue = this.#queues.get(owner);
       const waiting = { job: { ...job, id: this.#nextId++ }, transfer, resolve, reject };
@@ -102,7 +103,10 @@ export class JobThread<J extends object, R extends { id: number }> {
     const worker = this.#ensureWorker();
     worker.ref();
     const { timeoutMs, unavailable } = this.#options;
-    const timer = setTimeout(() => this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     this.#current = { ...waiting, timer };
     worker.postMessage(waiting.job, waiting.transfer);
   }

@@ -20,7 +20,11 @@ export function packChunks(chunks: readonly Uint8Array[]): PackedChunks {
 }
 
 /** Each chunk of a packed batch in order, as a view of `data` (valid while `data` is). */
-export function forEachView(data: ArrayBuffer, lengths: readonly number[], each: (view: Buffer, index: number) => void): void {
+export function forEachView(
+  data: ArrayBuffer,
+  lengths: readonly number[],
+  each: (view: Buffer, index: number) => void,
+): void {
   const all = Buffer.from(data);
   let at = 0;
   for (let i = 0; i < lengths.length; i++) {
@@ -35,7 +39,11 @@ export function forEachView(data: ArrayBuffer, lengths: readonly number[], each:
  * while any one packet is cached, and an ArrayBuffer per packet would add external memory that makes V8 collect the
  * old space often.
  */
-export function forEachCopy(data: ArrayBuffer, lengths: readonly number[], each: (copy: Buffer, index: number) => void): void {
+export function forEachCopy(
+  data: ArrayBuffer,
+  lengths: readonly number[],
+  each: (copy: Buffer, index: number) => void,
+): void {
   forEachView(data, lengths, (view, i) => {
     const copy = Buffer.allocUnsafe(view.length);
     view.copy(copy);

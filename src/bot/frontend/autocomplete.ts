@@ -17,7 +17,10 @@ export async function answerSpeechAutocomplete(
   const started = performance.now();
   const focused = interaction.options.getFocused(true);
   const choices = await speechChoices(interaction, context, focused.name, focused.value, presetOptions);
-  context.logger.debug({ option: focused.name, choices: choices.length, ms: +(performance.now() - started).toFixed(2) }, 'autocomplete choices built');
+  context.logger.debug(
+    { option: focused.name, choices: choices.length, ms: +(performance.now() - started).toFixed(2) },
+    'autocomplete choices built',
+  );
   await interaction.respond(choices);
 }
 

@@ -40,7 +40,12 @@ export async function describePool(store: Store, guild: AutoreadGuild, locale: s
 const SHOWN_MEMBERS = 20;
 
 /** The lines of /autoread show after the settings: the pool, the members' voices (distinct), the ignored members. */
-export async function describeMembers(store: Store, guild: AutoreadGuild, locale: string, distinct: boolean): Promise<string[]> {
+export async function describeMembers(
+  store: Store,
+  guild: AutoreadGuild,
+  locale: string,
+  distinct: boolean,
+): Promise<string[]> {
   const [pool, given, ignored] = await Promise.all([
     describePool(store, guild, locale),
     store.autoReadMembers.memberVoices(guild.id, SHOWN_MEMBERS),
@@ -48,15 +53,35 @@ export async function describeMembers(store: Store, guild: AutoreadGuild, locale
   ]);
   const lines = [t(locale, 'autoread.show.pool', { pool })];
   if (distinct) {
-    const voices = await Promise.all(given.members.map(async (member) => `<@${member.userId}> ${await voiceLabel(store, guild.id, member.voice)}`));
-    lines.push(voices.length === 0 ? t(locale, 'autoread.show.memberVoicesNone') : t(locale, 'autoread.show.memberVoices', { list: fitted(locale, voices, given.total) }));
+    const voices = await Promise.all(
+      given.members.map(async (member) => `<@${member.userId}> ${await voiceLabel(store, guild.id, member.voice)}`),
+    );
+    lines.push(
+      voices.length === 0
+        ? t(locale, 'autoread.show.memberVoicesNone')
+        : t(locale, 'autoread.show.memberVoices', { list: fitted(locale, voices, given.total) }),
+    );
   }
-  lines.push(ignored.length === 0 ? t(locale, 'autoread.show.ignoredNone') : t(locale, 'autoread.show.ignored', { list: fitted(locale, ignored.map((id) => `<@${id}>`)) }));
+  lines.push(
+    ignored.length === 0
+      ? t(locale, 'autoread.show.ignoredNone')
+      : t(locale, 'autoread.show.ignored', {
+          list: fitted(
+            locale,
+            ignored.map((id) => `<@${id}>`),
+          ),
+        }),
+  );
   return lines;
 }
 
 /** /myvoice show's line on auto-read: which voice reads the member, and why. */
-export async function describeAutoreadVoice(store: Store, guildId: string, locale: string, voice: AutoreadVoice): Promise<string> {
+export async function describeAutoreadVoice(
+  store: Store,
+  guildId: string,
+  locale: string,
+  voice: AutoreadVoice,
+): Promise<string> {
   if (voice.kind === 'pool-pending') return t(locale, 'myvoice.show.autoread.pending');
   const label = await voiceLabel(store, guildId, voice.voice);
   return t(locale, `myvoice.show.autoread.${voice.kind}`, { voice: label });

@@ -4,7 +4,11 @@
 import { PermissionFlagsBits, type Guild, type GuildBasedChannel, type SendableChannels } from 'discord.js';
 
 /** Reading the text channel: seeing its messages, posting the one notice of a refusal, reading back in it. */
-const TEXT_RIGHTS = [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.ReadMessageHistory];
+const TEXT_RIGHTS = [
+  PermissionFlagsBits.ViewChannel,
+  PermissionFlagsBits.SendMessages,
+  PermissionFlagsBits.ReadMessageHistory,
+];
 /** Speaking in the voice channel. */
 const VOICE_RIGHTS = [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.Connect, PermissionFlagsBits.Speak];
 
@@ -18,17 +22,27 @@ const has = (guild: Guild, channel: GuildBasedChannel | undefined, rights: reado
   return channel !== undefined && channel.permissionsFor(me).has([...rights]);
 };
 
-export function missingReadingRight(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): MissingReadingRight | undefined {
+export function missingReadingRight(
+  guild: Guild,
+  binding: { textChannelId: string; voiceChannelId: string },
+): MissingReadingRight | undefined {
   if (!has(guild, guild.channels.cache.get(binding.textChannelId), TEXT_RIGHTS)) return 'text';
   if (!has(guild, guild.channels.cache.get(binding.voiceChannelId), VOICE_RIGHTS)) return 'voice';
   return undefined;
 }
 
 /** Where the notice can go: the channel read, else the voice channel's own chat; undefined when SayBot may post in neither. */
-export function noticeChannel(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): SendableChannels | undefined {
+export function noticeChannel(
+  guild: Guild,
+  binding: { textChannelId: string; voiceChannelId: string },
+): SendableChannels | undefined {
   for (const id of [binding.textChannelId, binding.voiceChannelId]) {
     const channel = guild.channels.cache.get(id);
-    if (channel?.isSendable() && has(guild, channel, [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) return channel;
+    if (
+      channel?.isSendable() &&
+      has(guild, channel, [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])
+    )
+      return channel;
   }
   return undefined;
 }

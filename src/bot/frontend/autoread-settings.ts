@@ -3,10 +3,19 @@
 // by /autoread settings and show. Nothing here names one setting: a new one is declared, not added here.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import {
-  AUTO_READ_SETTING_LIST, type AutoReadSettingChanges, type AutoReadSettingDeclaration, type AutoReadSettings,
+  AUTO_READ_SETTING_LIST,
+  type AutoReadSettingChanges,
+  type AutoReadSettingDeclaration,
+  type AutoReadSettings,
 } from '../../autoread/setting-declarations.ts';
 import { t, type MessageKey } from '../i18n.ts';
-import { booleanOption, integerOption, numberOption, roleOption, stringOption } from '../interactions/command-builder.ts';
+import {
+  booleanOption,
+  integerOption,
+  numberOption,
+  roleOption,
+  stringOption,
+} from '../interactions/command-builder.ts';
 import { UserError } from '../interactions/failures.ts';
 
 /** Adds each declared setting's option to /autoread settings, in declaration order. */
@@ -14,12 +23,24 @@ export function withSettingOptions(subcommand: SlashCommandSubcommandBuilder): S
   for (const [, declared] of AUTO_READ_SETTING_LIST) {
     const name = declared.option;
     switch (declared.kind) {
-      case 'flag': subcommand.addBooleanOption(booleanOption(name, {})); break;
-      case 'integer': subcommand.addIntegerOption(integerOption(name, declared.range)); break;
-      case 'number': subcommand.addNumberOption(numberOption(name, declared.range)); break;
-      case 'role': subcommand.addRoleOption(roleOption(name, {})); break;
-      case 'prefix': subcommand.addStringOption(stringOption(name, { maxLength: declared.maxLength })); break;
-      case 'choice': subcommand.addStringOption(stringOption(name, { choices: Object.keys(declared.values) as never[] })); break;
+      case 'flag':
+        subcommand.addBooleanOption(booleanOption(name, {}));
+        break;
+      case 'integer':
+        subcommand.addIntegerOption(integerOption(name, declared.range));
+        break;
+      case 'number':
+        subcommand.addNumberOption(numberOption(name, declared.range));
+        break;
+      case 'role':
+        subcommand.addRoleOption(roleOption(name, {}));
+        break;
+      case 'prefix':
+        subcommand.addStringOption(stringOption(name, { maxLength: declared.maxLength }));
+        break;
+      case 'choice':
+        subcommand.addStringOption(stringOption(name, { choices: Object.keys(declared.values) as never[] }));
+        break;
     }
   }
   return subcommand;
@@ -33,7 +54,8 @@ function changeOf(interaction: ChatInputCommandInteraction<'cached'>, declared: 
   const options = interaction.options;
   const name = declared.option;
   switch (declared.kind) {
-    case 'flag': return options.getBoolean(name) ?? undefined;
+    case 'flag':
+      return options.getBoolean(name) ?? undefined;
     case 'integer':
     case 'number': {
       const value = declared.kind === 'integer' ? options.getInteger(name) : options.getNumber(name);
@@ -75,14 +97,23 @@ export function settingChangesOf(interaction: ChatInputCommandInteraction<'cache
 }
 
 /** One setting's value as its clause prints it, in the caller's language. */
-function shownValue(locale: string, declared: AutoReadSettingDeclaration, value: AutoReadSettings[keyof AutoReadSettings]): string | number {
+function shownValue(
+  locale: string,
+  declared: AutoReadSettingDeclaration,
+  value: AutoReadSettings[keyof AutoReadSettings],
+): string | number {
   const none = () => t(locale, 'autoread.value.none');
   switch (declared.shown.as) {
-    case 'onOff': return t(locale, value === true ? 'autoread.value.on' : 'autoread.value.off');
-    case 'number': return value as number;
-    case 'countOrOff': return value === 0 ? t(locale, 'autoread.value.off') : value as number;
-    case 'role': return value === undefined ? none() : `<@&${String(value)}>`;
-    case 'code': return value === undefined ? none() : `\`${String(value)}\``;
+    case 'onOff':
+      return t(locale, value === true ? 'autoread.value.on' : 'autoread.value.off');
+    case 'number':
+      return value as number;
+    case 'countOrOff':
+      return value === 0 ? t(locale, 'autoread.value.off') : (value as number);
+    case 'role':
+      return value === undefined ? none() : `<@&${String(value)}>`;
+    case 'code':
+      return value === undefined ? none() : `\`${String(value)}\``;
     case 'choice': {
       if (declared.kind !== 'choice') return String(value);
       const values: Readonly<Record<string, MessageKey>> = declared.values;

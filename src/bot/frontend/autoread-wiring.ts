@@ -53,17 +53,31 @@ export class AutoreadWiring implements AutoreadControl {
       speak: (order) => speech.speak(order),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
-        return autoreadSpeechRequest(store, { id: guildId, preferredLocale: guild?.preferredLocale ?? null }, userId, text, distinct);
+        return autoreadSpeechRequest(
+          store,
+          { id: guildId, preferredLocale: guild?.preferredLocale ?? null },
+          userId,
+          text,
+          distinct,
+        );
       },
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
-      ...(options.backlog === undefined ? {} : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
+      ...(options.backlog === undefined
+        ? {}
+        : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
         // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused (logged).
         void this.#status.clear(guildId);
-        store.autoRead.stop(guildId, 'left-voice').catch((error: unknown) =>
-          this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, 'auto-read stopped, but the store could not record it'));
+        store.autoRead
+          .stop(guildId, 'left-voice')
+          .catch((error: unknown) =>
+            this.#log.error(
+              { code: 'autoread-stop-not-stored', guildId, err: error },
+              'auto-read stopped, but the store could not record it',
+            ),
+          );
       },
       logger: options.logger,
     });
@@ -111,12 +125,15 @@ export class AutoreadWiring implements AutoreadControl {
     const binding = state.binding;
     if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
     const guild = this.#client?.guilds.cache.get(guildId);
-    if (guild && await this.#pausedForRights(guild, binding)) return undefined;
+    if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
     return binding.textChannelId;
   }
 
-  async start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void> {
+  async start(
+    guild: Guild,
+    binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
+  ): Promise<void> {
     await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
     const state = await this.#options.store.autoRead.start(guild.id, binding);
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
@@ -158,12 +175,18 @@ export class AutoreadWiring implements AutoreadControl {
       states = await this.#options.store.autoRead.listReading();
     } catch (error) {
       // The bot still starts: /autoread start binds again.
-      this.#log.error({ code: 'autoread-not-resumed', reason: 'store-failed', err: error }, 'auto-read bindings could not be read: none resumed');
+      this.#log.error(
+        { code: 'autoread-not-resumed', reason: 'store-failed', err: error },
+        'auto-read bindings could not be read: none resumed',
+      );
       return;
     }
     if (states.length === 0) return;
     if (!this.available) {
-      this.#log.warn({ code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' }, 'auto-read bindings kept but not resumed: Message Content is not enabled');
+      this.#log.warn(
+        { code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' },
+        'auto-read bindings kept but not resumed: Message Content is not enabled',
+      );
       return;
     }
     await Promise.all(states.map((state) => this.#resume(client, state)));
@@ -188,20 +211,45 @@ export class AutoreadWiring implements AutoreadControl {
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
     const voiceChannelId = state.channelId;
-    if (this.#closed || !this.available || !member || member.user.bot || voiceChannelId === null || !this.#serves(guild.id)) return;
+    if (
+      this.#closed ||
+      !this.available ||
+      !member ||
+      member.user.bot ||
+      voiceChannelId === null ||
+      !this.#serves(guild.id)
+    )
+      return;
     if (this.isReading(guild.id) || guild.members.me?.voice.channelId || this.#autojoining.has(guild.id)) return;
     this.#autojoining.add(guild.id);
     try {
       const stored = await this.#options.store.autoRead.get(guild.id);
       const binding = stored.binding;
-      if (!stored.settings.autojoin || !binding || binding.voiceChannelId !== voiceChannelId || stored.reading || stored.stoppedWhy !== 'left-voice') return;
+      if (
+        !stored.settings.autojoin ||
+        !binding ||
+        binding.voiceChannelId !== voiceChannelId ||
+        stored.reading ||
+        stored.stoppedWhy !== 'left-voice'
+      )
+        return;
       if (await this.#pausedForRights(guild, binding)) return;
       await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
-      const started = await this.#options.store.autoRead.start(guild.id, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
+      const started = await this.#options.store.autoRead.start(guild.id, {
+        textChannelId: binding.textChannelId,
+        voiceChannelId,
+        startedBy: binding.startedBy,
+      });
       await this.#read(started, binding.textChannelId, voiceChannelId);
-      this.#log.info({ code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId }, 'auto-read joined the voice channel a member entered');
+      this.#log.info(
+        { code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId },
+        'auto-read joined the voice channel a member entered',
+      );
     } catch (error) {
-      this.#log.warn({ code: 'autoread-autojoin-failed', guildId: guild.id, voiceChannelId, err: error }, 'auto-read could not join the voice channel a member entered');
+      this.#log.warn(
+        { code: 'autoread-autojoin-failed', guildId: guild.id, voiceChannelId, err: error },
+        'auto-read could not join the voice channel a member entered',
+      );
     } finally {
       this.#autojoining.delete(guild.id);
     }
@@ -211,15 +259,26 @@ export class AutoreadWiring implements AutoreadControl {
     const { guildId, binding } = state;
     // Nobody there is as if SayBot had been left alone: auto-join may bring it back when someone comes.
     const drop = async (reason: string, error?: unknown, why: AutoReadStopReason = 'asked') => {
-      this.#log.warn({ code: 'autoread-not-resumed', guildId, voiceChannelId: binding?.voiceChannelId, reason, ...(error === undefined ? {} : { err: error }) },
-        'auto-read not resumed after the restart: its binding is dropped');
-      await this.#options.store.autoRead.stop(guildId, why).catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+      this.#log.warn(
+        {
+          code: 'autoread-not-resumed',
+          guildId,
+          voiceChannelId: binding?.voiceChannelId,
+          reason,
+          ...(error === undefined ? {} : { err: error }),
+        },
+        'auto-read not resumed after the restart: its binding is dropped',
+      );
+      await this.#options.store.autoRead
+        .stop(guildId, why)
+        .catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
     };
     const guild = client.guilds.cache.get(guildId);
     if (!binding || !guild || !this.#serves(guildId)) return drop('no-guild');
     const voice = guild.channels.cache.get(binding.voiceChannelId);
     if (!voice?.isVoiceBased()) return drop('no-channel');
-    if (voice.members.filter((member) => !member.user.bot).size === 0) return drop('channel-empty', undefined, 'left-voice');
+    if (voice.members.filter((member) => !member.user.bot).size === 0)
+      return drop('channel-empty', undefined, 'left-voice');
     if (await this.#pausedForRights(guild, binding)) return;
     try {
       await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
@@ -227,7 +286,10 @@ export class AutoreadWiring implements AutoreadControl {
     } catch (error) {
       return drop('join-failed', error);
     }
-    this.#log.info({ code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId }, 'auto-read resumed');
+    this.#log.info(
+      { code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId },
+      'auto-read resumed',
+    );
   }
 
   /**
@@ -240,19 +302,43 @@ export class AutoreadWiring implements AutoreadControl {
     const missing = missingReadingRight(guild, binding);
     if (missing === undefined) return false;
     const { textChannelId, voiceChannelId } = binding;
-    this.#log.warn({ code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId }, 'auto-read paused: SayBot may no longer read or speak where it is bound');
-    await this.#options.store.autoRead.stop(guild.id, 'asked').catch((error: unknown) =>
-      this.#log.error({ code: 'autoread-stop-not-stored', guildId: guild.id, err: error }, 'auto-read paused, but the store could not record it'));
+    this.#log.warn(
+      { code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId },
+      'auto-read paused: SayBot may no longer read or speak where it is bound',
+    );
+    await this.#options.store.autoRead
+      .stop(guild.id, 'asked')
+      .catch((error: unknown) =>
+        this.#log.error(
+          { code: 'autoread-stop-not-stored', guildId: guild.id, err: error },
+          'auto-read paused, but the store could not record it',
+        ),
+      );
     const where = noticeChannel(guild, binding);
-    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, { channel: `<#${textChannelId}>`, voice: `<#${voiceChannelId}>` });
-    await where?.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) =>
-      this.#log.warn({ code: 'autoread-notice-failed', guildId: guild.id, channelId: where.id, err: error }, 'auto-read could not post its notice'));
+    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
+      channel: `<#${textChannelId}>`,
+      voice: `<#${voiceChannelId}>`,
+    });
+    await where
+      ?.send({ content, allowedMentions: NO_MENTIONS })
+      .catch((error: unknown) =>
+        this.#log.warn(
+          { code: 'autoread-notice-failed', guildId: guild.id, channelId: where.id, err: error },
+          'auto-read could not post its notice',
+        ),
+      );
     return true;
   }
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
-    const [entries, ignored] = await Promise.all([this.#options.store.dictionary.list(state.guildId), this.#options.store.autoReadMembers.ignored(state.guildId)]);
-    this.#reader.start({ guildId: state.guildId, channelId, voiceChannelId, settings: state.settings, ignored: new Set(ignored) }, entries);
+    const [entries, ignored] = await Promise.all([
+      this.#options.store.dictionary.list(state.guildId),
+      this.#options.store.autoReadMembers.ignored(state.guildId),
+    ]);
+    this.#reader.start(
+      { guildId: state.guildId, channelId, voiceChannelId, settings: state.settings, ignored: new Set(ignored) },
+      entries,
+    );
     // Not awaited: a slow or refused status never delays reading.
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
@@ -264,16 +350,20 @@ export class AutoreadWiring implements AutoreadControl {
     const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
-    await channel.send({ content: t(notice.language, 'autoread.paused', { member, reason }), allowedMentions: NO_MENTIONS });
+    await channel.send({
+      content: t(notice.language, 'autoread.paused', { member, reason }),
+      allowedMentions: NO_MENTIONS,
+    });
   }
 
   /** The one notice of a backlog dropping its oldest unread messages, in the server's language; it pings nobody. */
   async #notifyBehind(notice: BehindNotice): Promise<void> {
     const channel = this.#client?.channels.cache.get(notice.channelId);
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
-    const content = notice.kind === 'skipped-to-newest'
-      ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
-      : t(notice.language, 'autoread.behind');
+    const content =
+      notice.kind === 'skipped-to-newest'
+        ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
+        : t(notice.language, 'autoread.behind');
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }
@@ -284,6 +374,7 @@ export class AutoreadWiring implements AutoreadControl {
  */
 function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
   const reason = refusal.reason;
-  if (reason.code === 'budget-member-day') return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
+  if (reason.code === 'budget-member-day')
+    return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
   return describeFailure(refusal, MEMBER_AUDIENCE);
 }

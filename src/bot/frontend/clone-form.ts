@@ -3,8 +3,18 @@
 // a Label (type 18), with a Text Display (10) saying what a good sample is. Shown by /clone without a clip and by
 // its "Clone a voice" button; the submit goes the slash command's way (commands/clone.ts).
 import {
-  ButtonStyle, CheckboxBuilder, ComponentType, FileUploadBuilder, LabelBuilder, ModalBuilder, TextDisplayBuilder, TextInputBuilder, TextInputStyle,
-  type APIActionRowComponent, type APIButtonComponent, type ModalSubmitInteraction,
+  ButtonStyle,
+  CheckboxBuilder,
+  ComponentType,
+  FileUploadBuilder,
+  LabelBuilder,
+  ModalBuilder,
+  TextDisplayBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import { t } from '../i18n.ts';
 import type { OutputChoice } from './speak.ts';
@@ -36,25 +46,52 @@ export function isClipFileName(filename: string): boolean {
 }
 
 /** The form in the member's language, with what they already gave (/clone name: text:) filled in. */
-export function cloneForm(locale: string, given: { output?: OutputChoice; name?: string | null; text?: string | null; nameMaxLength: number }): ModalBuilder {
+export function cloneForm(
+  locale: string,
+  given: { output?: OutputChoice; name?: string | null; text?: string | null; nameMaxLength: number },
+): ModalBuilder {
   const input = (id: string, style: TextInputStyle, maxLength: number, value: string | null | undefined) => {
-    const built = new TextInputBuilder().setCustomId(id).setStyle(style).setMinLength(1).setMaxLength(maxLength).setRequired(true);
+    const built = new TextInputBuilder()
+      .setCustomId(id)
+      .setStyle(style)
+      .setMinLength(1)
+      .setMaxLength(maxLength)
+      .setRequired(true);
     const kept = value?.slice(0, maxLength);
     return kept ? built.setValue(kept) : built;
   };
   return new ModalBuilder()
     .setCustomId(given.output === undefined ? FORM_ID : `${FORM_ID}:${given.output}`)
     .setTitle(t(locale, 'clone.form.title'))
-    .addTextDisplayComponents(new TextDisplayBuilder().setContent(t(locale, 'clone.form.guide', { min: CLIP_MIN_SECONDS, max: CLIP_MAX_SECONDS })))
+    .addTextDisplayComponents(
+      new TextDisplayBuilder().setContent(
+        t(locale, 'clone.form.guide', { min: CLIP_MIN_SECONDS, max: CLIP_MAX_SECONDS }),
+      ),
+    )
     .addLabelComponents(
-      new LabelBuilder().setLabel(t(locale, 'clone.form.name')).setDescription(t(locale, 'option.name.description.clone'))
+      new LabelBuilder()
+        .setLabel(t(locale, 'clone.form.name'))
+        .setDescription(t(locale, 'option.name.description.clone'))
         .setTextInputComponent(input('name', TextInputStyle.Short, given.nameMaxLength, given.name)),
-      new LabelBuilder().setLabel(t(locale, 'clone.form.text')).setDescription(t(locale, 'option.text.description.clone'))
+      new LabelBuilder()
+        .setLabel(t(locale, 'clone.form.text'))
+        .setDescription(t(locale, 'option.text.description.clone'))
         .setTextInputComponent(input('text', TextInputStyle.Paragraph, FIRST_LINE_MAX_LENGTH, given.text)),
-      new LabelBuilder().setLabel(t(locale, 'clone.form.clip')).setDescription(t(locale, 'option.audio.description'))
-        .setFileUploadComponent(new FileUploadBuilder().setCustomId('clip').setMinValues(1).setMaxValues(1).setRequired(true).setFileTypes(...CLIP_FILE_TYPES)),
+      new LabelBuilder()
+        .setLabel(t(locale, 'clone.form.clip'))
+        .setDescription(t(locale, 'option.audio.description'))
+        .setFileUploadComponent(
+          new FileUploadBuilder()
+            .setCustomId('clip')
+            .setMinValues(1)
+            .setMaxValues(1)
+            .setRequired(true)
+            .setFileTypes(...CLIP_FILE_TYPES),
+        ),
       // A checkbox cannot be required (Discord): an unticked one is refused when submitted, before anything is paid.
-      new LabelBuilder().setLabel(t(locale, 'clone.form.consent')).setDescription(t(locale, 'option.consent.description'))
+      new LabelBuilder()
+        .setLabel(t(locale, 'clone.form.consent'))
+        .setDescription(t(locale, 'option.consent.description'))
         .setCheckboxComponent(new CheckboxBuilder().setCustomId('consent')),
     );
 }
@@ -82,6 +119,13 @@ export function readCloneForm(interaction: ModalSubmitInteraction): CloneFormFie
 export function openFormRow(locale: string): APIActionRowComponent<APIButtonComponent> {
   return {
     type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: OPEN_FORM_ID, label: t(locale, 'clone.form.title') }],
+    components: [
+      {
+        type: ComponentType.Button,
+        style: ButtonStyle.Primary,
+        custom_id: OPEN_FORM_ID,
+        label: t(locale, 'clone.form.title'),
+      },
+    ],
   };
 }

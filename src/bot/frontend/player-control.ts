@@ -13,7 +13,10 @@ export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };
 export function playerControl(interaction: BotCommandInteraction<'cached'>, channelId: string): PlayerControl {
   if (interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return { kind: 'all' };
   const channel = interaction.guild.channels.cache.get(channelId);
-  const moderates = channel?.permissionsFor(interaction.member)?.any([PermissionFlagsBits.MuteMembers, PermissionFlagsBits.MoveMembers]) ?? false;
+  const moderates =
+    channel
+      ?.permissionsFor(interaction.member)
+      ?.any([PermissionFlagsBits.MuteMembers, PermissionFlagsBits.MoveMembers]) ?? false;
   if (moderates) return { kind: 'all' };
   if (interaction.member.voice.channelId === channelId) return { kind: 'own', userId: interaction.user.id };
   throw new UserError('player.notInChannel', { channel: `<#${channelId}>` });

@@ -1,6 +1,10 @@
 import { request } from 'undici';
 import { probeClip, type ClipProbe } from '../../audio/analysis/clip-probe.ts';
-import { ClipCheckUnavailableError, measureClipOffThread, type MeasuredClip } from '../../audio/workers/clip-check/clip-thread.ts';
+import {
+  ClipCheckUnavailableError,
+  measureClipOffThread,
+  type MeasuredClip,
+} from '../../audio/workers/clip-check/clip-thread.ts';
 import { ClipError } from '../../audio/errors.ts';
 import { UserError } from '../interactions/failures.ts';
 
@@ -32,7 +36,11 @@ const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
  * Downloads an attachment from an allowed host only, with a size cap and a timeout, so a crafted URL can make
  * the bot fetch neither internal addresses nor endless bodies.
  */
-export async function downloadClip(url: string, declaredSize: number | undefined, limits: ClipDownloadLimits): Promise<Uint8Array> {
+export async function downloadClip(
+  url: string,
+  declaredSize: number | undefined,
+  limits: ClipDownloadLimits,
+): Promise<Uint8Array> {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || !limits.allowedHosts.includes(parsed.host)) {
     throw new UserError('clone.error.host', { host: parsed?.host ?? 'an invalid address' });
@@ -45,7 +53,11 @@ export async function downloadClip(url: string, declaredSize: number | undefined
   try {
     response = await request(parsed, { method: 'GET', signal, maxRedirections: 0 });
   } catch (error) {
-    throw new UserError('clone.error.download', { detail: signal.aborted ? 'timed out' : 'connection failed' }, { cause: error, level: 'warn' });
+    throw new UserError(
+      'clone.error.download',
+      { detail: signal.aborted ? 'timed out' : 'connection failed' },
+      { cause: error, level: 'warn' },
+    );
   }
   // The timeout signal stays armed on the body; its late abort must not surface as an unhandled 'error'.
   response.body.on('error', () => undefined);
@@ -65,7 +77,11 @@ export async function downloadClip(url: string, declaredSize: number | undefined
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new UserError('clone.error.download', { detail: signal.aborted ? 'timed out' : 'cut off' }, { cause: error, level: 'warn' });
+    throw new UserError(
+      'clone.error.download',
+      { detail: signal.aborted ? 'timed out' : 'cut off' },
+      { cause: error, level: 'warn' },
+    );
   }
   return Buffer.concat(chunks);
 }
@@ -85,28 +101,33 @@ export async function checkReferenceClip(data: Uint8Array): Promise<CheckedClip>
   } catch (error) {
     throw clipRefusal(error);
   }
-  if (!ACCEPTED_FORMATS.has(probe.format)) throw new UserError('clone.error.format', { found: probe.format.toUpperCase() });
+  if (!ACCEPTED_FORMATS.has(probe.format))
+    throw new UserError('clone.error.format', { found: probe.format.toUpperCase() });
   if (probe.verdict === 'truncated') throw new UserError('clone.error.corrupt', {});
   if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
   const format = probe.format as CheckedClip['format'];
 
   // M4A's figures are all in its header (no AAC decoder here): nothing to decode.
-  const info: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'> = format === 'm4a'
-    ? { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }
-    : await measureClipOffThread(data, CLIP_MAX_SECONDS).catch((error: unknown) => {
-      if (error instanceof ClipCheckUnavailableError) throw new UserError('clone.error.checkBusy', {}, { cause: error, level: 'warn' });
-      throw clipRefusal(error);
-    });
+  const info: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'> =
+    format === 'm4a'
+      ? { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }
+      : await measureClipOffThread(data, CLIP_MAX_SECONDS).catch((error: unknown) => {
+          if (error instanceof ClipCheckUnavailableError)
+            throw new UserError('clone.error.checkBusy', {}, { cause: error, level: 'warn' });
+          throw clipRefusal(error);
+        });
   if (info.truncated) throw new UserError('clone.error.corrupt', {});
   const seconds = info.durationSeconds;
   if (seconds < CLIP_MIN_SECONDS || seconds > CLIP_MAX_SECONDS) throw durationRefusal(seconds);
   const level = info.levelDbfs;
-  if (level !== undefined && level < SILENCE_DBFS) throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
+  if (level !== undefined && level < SILENCE_DBFS)
+    throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
   return { data, format, contentType: CONTENT_TYPES[format], durationSeconds: seconds };
 }
 
 function clipRefusal(error: unknown): UserError {
-  if (error instanceof ClipError && error.code === 'unsupported-format') return new UserError('clone.error.format', { found: 'not audio' });
+  if (error instanceof ClipError && error.code === 'unsupported-format')
+    return new UserError('clone.error.format', { found: 'not audio' });
   return new UserError('clone.error.corrupt', {}, { cause: error });
 }
 

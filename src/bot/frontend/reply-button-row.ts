@@ -4,7 +4,11 @@
 // "Save as sound" when it is short enough for the soundboard) go on a message of their own: a Components V2
 // message (a container of a line of text and the row), sent to the member alone. Presses: reply-buttons.ts.
 import {
-  ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIContainerComponent,
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIContainerComponent,
 } from 'discord.js';
 import { t } from '../i18n.ts';
 import type { ReplayableRequest, ReplyAudioRegistry } from './reply-audio.ts';
@@ -33,7 +37,12 @@ export interface ReplyButtonSource {
 }
 
 /** The row of buttons for a reply: `file` (play in the member's channel) or `voice` (play again). */
-export function replyButtons(locale: string, kind: 'file' | 'voice', source: ReplyButtonSource, seconds: number): APIActionRowComponent<APIButtonComponent> {
+export function replyButtons(
+  locale: string,
+  kind: 'file' | 'voice',
+  source: ReplyButtonSource,
+  seconds: number,
+): APIActionRowComponent<APIButtonComponent> {
   const id = register(source, seconds);
   return row([
     button('play', id, t(locale, kind === 'file' ? 'buttons.play' : 'buttons.again'), ButtonStyle.Primary),
@@ -46,21 +55,47 @@ export function replyButtons(locale: string, kind: 'file' | 'voice', source: Rep
  * `content` beside them, so the line of text is a Text Display in the container). "Save as sound" only for audio
  * the soundboard takes (at most SOUND_MAX_SECONDS).
  */
-export function voiceMessageButtons(locale: string, source: ReplyButtonSource, seconds: number, voice: string): APIContainerComponent[] {
+export function voiceMessageButtons(
+  locale: string,
+  source: ReplyButtonSource,
+  seconds: number,
+  voice: string,
+): APIContainerComponent[] {
   const id = register(source, seconds);
-  const buttons = [button('play', id, t(locale, 'buttons.play'), ButtonStyle.Primary), button('post', id, t(locale, 'buttons.again'))];
+  const buttons = [
+    button('play', id, t(locale, 'buttons.play'), ButtonStyle.Primary),
+    button('post', id, t(locale, 'buttons.again')),
+  ];
   if (seconds <= SOUND_MAX_SECONDS) buttons.push(button('sound', id, t(locale, 'buttons.sound')));
-  return [{
-    type: ComponentType.Container,
-    components: [{ type: ComponentType.TextDisplay, content: t(locale, 'buttons.voiceMessage', { voice, seconds: seconds.toFixed(1) }) }, row(buttons)],
-  }];
+  return [
+    {
+      type: ComponentType.Container,
+      components: [
+        {
+          type: ComponentType.TextDisplay,
+          content: t(locale, 'buttons.voiceMessage', { voice, seconds: seconds.toFixed(1) }),
+        },
+        row(buttons),
+      ],
+    },
+  ];
 }
 
 function register(source: ReplyButtonSource, seconds: number): string {
-  return source.registry.register({ request: source.request, guildId: source.guildId, askerId: source.askerId, seconds });
+  return source.registry.register({
+    request: source.request,
+    guildId: source.guildId,
+    askerId: source.askerId,
+    seconds,
+  });
 }
 
-function button(action: Action, id: string, label: string, style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary): APIButtonComponent {
+function button(
+  action: Action,
+  id: string,
+  label: string,
+  style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary,
+): APIButtonComponent {
   return { type: ComponentType.Button, style, custom_id: customId(action, id), label };
 }
 

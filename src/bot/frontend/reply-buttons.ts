@@ -26,17 +26,25 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const audio = context.replyAudio?.get(parsed.id);
-    if (!audio || !interaction.inCachedGuild() || audio.guildId !== interaction.guildId) throw new UserError('buttons.expired');
-    if (audio.askerId !== interaction.user.id) throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
+    if (!audio || !interaction.inCachedGuild() || audio.guildId !== interaction.guildId)
+      throw new UserError('buttons.expired');
+    if (audio.askerId !== interaction.user.id)
+      throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
     if (parsed.action === 'sound') {
       const saved = await saveAsSound(interaction, context, audio);
-      await interaction.editReply({ content: t(interaction.locale, 'sound.saved', saved), allowedMentions: NO_MENTIONS });
+      await interaction.editReply({
+        content: t(interaction.locale, 'sound.saved', saved),
+        allowedMentions: NO_MENTIONS,
+      });
     } else if (parsed.action === 'post') {
       await postAgain(interaction, context, audio);
     } else {
       await replay(interaction, context, audio.request);
     }
-    log.info({ code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id }, 'reply button done');
+    log.info(
+      { code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id },
+      'reply button done',
+    );
   } catch (error) {
     await answerFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
   }
@@ -44,11 +52,22 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
 }
 
 /** Plays the reply's audio again in the member's voice channel, from the cache only. */
-async function replay(interaction: ButtonInteraction<'cached'>, context: CommandContext, request: ReplayableRequest): Promise<void> {
+async function replay(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  request: ReplayableRequest,
+): Promise<void> {
   const target = memberVoiceChannel(interaction, context.players, context.autoread);
   const job = context.speech.speak({
     request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'replay',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
     target,
     cachedOnly: true,
   });
@@ -56,7 +75,10 @@ async function replay(interaction: ButtonInteraction<'cached'>, context: Command
   const outcome = await job.outcome;
   if (outcome.kind === 'failed') throw outcome.error;
   await interaction.editReply({
-    content: t(interaction.locale, 'buttons.played', { channel: `<#${target.channelId}>`, seconds: outcome.seconds.toFixed(1) }),
+    content: t(interaction.locale, 'buttons.played', {
+      channel: `<#${target.channelId}>`,
+      seconds: outcome.seconds.toFixed(1),
+    }),
     allowedMentions: NO_MENTIONS,
   });
 }
@@ -67,11 +89,22 @@ async function replay(interaction: ButtonInteraction<'cached'>, context: Command
  * themselves (their rights and slowmode, voice-message-rights.ts); otherwise, or when Discord does not take it, the
  * audio goes to them alone as a file, with why.
  */
-async function postAgain(interaction: ButtonInteraction<'cached'>, context: CommandContext, audio: ReplyAudio): Promise<void> {
+async function postAgain(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  audio: ReplyAudio,
+): Promise<void> {
   const bar = claimMemberVoiceMessage(interaction);
   const job = context.speech.speak({
     request: audio.request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'replay', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'replay',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
@@ -80,17 +113,21 @@ async function postAgain(interaction: ButtonInteraction<'cached'>, context: Comm
   if (outcome.kind !== 'voice-message') throw new Error(`a voice message rendered as ${outcome.kind}`);
   const { message } = outcome;
   const header = t(interaction.guild.preferredLocale, 'buttons.postedHeader', { member: `<@${interaction.user.id}>` });
-  const posted: VoiceMessagePostResult = bar === undefined
-    ? await postVoiceMessage(voiceMessagePlace(interaction), message, context.logger, header)
-    : { kind: 'fallback', reason: bar };
+  const posted: VoiceMessagePostResult =
+    bar === undefined
+      ? await postVoiceMessage(voiceMessagePlace(interaction), message, context.logger, header)
+      : { kind: 'fallback', reason: bar };
   if (posted.kind === 'posted') {
     await interaction.editReply({ content: t(interaction.locale, 'buttons.posted'), allowedMentions: NO_MENTIONS });
     return;
   }
   const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
   const params = {
-    voice: audio.request.voice, seconds: outcome.seconds.toFixed(1), format: 'ogg',
-    size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit),
+    voice: audio.request.voice,
+    seconds: outcome.seconds.toFixed(1),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
   };
   await interaction.editReply({
     content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
@@ -99,12 +136,27 @@ async function postAgain(interaction: ButtonInteraction<'cached'>, context: Comm
   });
 }
 
-async function answerFailure(interaction: ButtonInteraction, error: unknown, log: Logger, audience: FailureAudience): Promise<void> {
+async function answerFailure(
+  interaction: ButtonInteraction,
+  error: unknown,
+  log: Logger,
+  audience: FailureAudience,
+): Promise<void> {
   const failure = describeFailure(error, audience);
-  log[failure.level]({ code: failure.code, button: interaction.customId, guildId: interaction.guildId, userId: interaction.user.id, err: error }, 'reply button failed');
+  log[failure.level](
+    {
+      code: failure.code,
+      button: interaction.customId,
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      err: error,
+    },
+    'reply button failed',
+  );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
   try {
-    if (interaction.deferred || interaction.replied) await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+    if (interaction.deferred || interaction.replied)
+      await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
     else await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
   } catch (replyError) {
     log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the member about a failed button');

@@ -22,15 +22,26 @@ const SOUNDBOARD_FULL = 30045;
 const UNKNOWN_SOUND = 10097;
 
 /** Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go. */
-export function soundRemover(client: Client, log: Logger): (guildId: string, soundIds: readonly string[]) => Promise<void> {
+export function soundRemover(
+  client: Client,
+  log: Logger,
+): (guildId: string, soundIds: readonly string[]) => Promise<void> {
   return async (guildId, soundIds) => {
     for (const soundId of soundIds) {
       try {
-        await client.rest.delete(`/guilds/${guildId}/soundboard-sounds/${soundId}`, { reason: 'Saved by SayBot from a cloned voice that was deleted' });
-        log.info({ code: 'soundboard-sound-removed', guildId, soundId }, 'removed a soundboard sound saved from a deleted voice');
+        await client.rest.delete(`/guilds/${guildId}/soundboard-sounds/${soundId}`, {
+          reason: 'Saved by SayBot from a cloned voice that was deleted',
+        });
+        log.info(
+          { code: 'soundboard-sound-removed', guildId, soundId },
+          'removed a soundboard sound saved from a deleted voice',
+        );
       } catch (error) {
         if (error instanceof DiscordAPIError && error.code === UNKNOWN_SOUND) continue;
-        log.warn({ code: 'soundboard-sound-not-removed', guildId, soundId, err: error }, 'could not remove a soundboard sound saved from a deleted voice');
+        log.warn(
+          { code: 'soundboard-sound-not-removed', guildId, soundId, err: error },
+          'could not remove a soundboard sound saved from a deleted voice',
+        );
       }
     }
   };
@@ -51,13 +62,22 @@ export async function saveAsSound(
   audio: ReplyAudio,
 ): Promise<{ name: string; seconds: string }> {
   // The checks that cost nothing and need no audio first.
-  if (audio.seconds > SOUND_MAX_SECONDS) throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
-  if (!interaction.memberPermissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.memberPermission');
+  if (audio.seconds > SOUND_MAX_SECONDS)
+    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.CreateGuildExpressions))
+    throw new UserError('sound.memberPermission');
   const me = interaction.guild.members.me;
   if (me && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.botPermission');
   const job = speech.speak({
     request: audio.request,
-    requester: { guildId: interaction.guildId, userId: interaction.user.id, command: 'save-as-sound', id: interaction.id, askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST },
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'save-as-sound',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
@@ -65,8 +85,10 @@ export async function saveAsSound(
   if (outcome.kind === 'failed') throw outcome.error;
   if (outcome.kind !== 'voice-message') throw new Error(`a sound rendered as ${outcome.kind}`);
   const ogg = outcome.message.ogg;
-  if (outcome.seconds > SOUND_MAX_SECONDS) throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(outcome.seconds) });
-  if (ogg.length > SOUND_MAX_BYTES) throw new UserError('sound.tooLarge', { max: SOUND_MAX_BYTES / 1024, size: Math.ceil(ogg.length / 1024) });
+  if (outcome.seconds > SOUND_MAX_SECONDS)
+    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(outcome.seconds) });
+  if (ogg.length > SOUND_MAX_BYTES)
+    throw new UserError('sound.tooLarge', { max: SOUND_MAX_BYTES / 1024, size: Math.ceil(ogg.length / 1024) });
   const name = soundName(audio.request.text);
   let created: unknown;
   try {
@@ -82,7 +104,11 @@ export async function saveAsSound(
   }
   const voice = audio.request.voice;
   const soundId = (created as { sound_id?: unknown } | null)?.sound_id;
-  if (!isPresetVoiceId(voice) && typeof soundId === 'string' && !(await store.voiceLibrary.recordSound(interaction.guildId, voice, soundId))) {
+  if (
+    !isPresetVoiceId(voice) &&
+    typeof soundId === 'string' &&
+    !(await store.voiceLibrary.recordSound(interaction.guildId, voice, soundId))
+  ) {
     // Its voice was deleted while the sound was being made: the sound goes too.
     await soundRemover(interaction.client, logger)(interaction.guildId, [soundId]);
     throw new SpeechInputError({ code: 'voice-deleted', voice });

@@ -1,7 +1,20 @@
-import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
+import {
+  DiscordAPIError,
+  MessageFlags,
+  PermissionFlagsBits,
+  type AttachmentPayload,
+  type ButtonInteraction,
+} from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../log.ts';
-import { MEMBER_REQUEST, type Requester, type SpeechOrder, type SpeechOutcome, type SpeechRequest, type SpeechTarget } from '../../speech/pipeline.ts';
+import {
+  MEMBER_REQUEST,
+  type Requester,
+  type SpeechOrder,
+  type SpeechOutcome,
+  type SpeechRequest,
+  type SpeechTarget,
+} from '../../speech/pipeline.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
@@ -15,7 +28,12 @@ import { receivedAtEpochMs } from '../interactions/received.ts';
 import { requireManager, requireMemberMaySpeak } from '../interactions/preconditions.ts';
 import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
-import { postVoiceMessage, replyWithVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
+import {
+  postVoiceMessage,
+  replyWithVoiceMessage,
+  voiceMessagePlace,
+  type VoiceMessagePostResult,
+} from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
 
@@ -64,7 +82,8 @@ export function memberVoiceChannel(
   if (options.joinOnly !== true) requireMemberMaySpeak(interaction.member, voiceChannel);
   const me = interaction.guild.members.me;
   const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
-  if (!voiceChannel.joinable || !canSpeak) throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
+  if (!voiceChannel.joinable || !canSpeak)
+    throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
   const player = players.find(interaction.guildId);
   const current = player?.channelId;
   if (player && current !== undefined && current !== channelId && player.busy) {
@@ -93,7 +112,8 @@ export async function chooseTarget(
 ): Promise<ChosenTarget> {
   if (output === 'file') return { kind: output, because: 'asked' };
   if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
-  if (output === 'voice' || interaction.member.voice.channel) return memberVoiceChannel(interaction, context.players, context.autoread);
+  if (output === 'voice' || interaction.member.voice.channel)
+    return memberVoiceChannel(interaction, context.players, context.autoread);
   const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   const kind = outsideVoiceOutput(defaults, builtin);
   return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
@@ -155,29 +175,45 @@ export async function speakAndReply(
     await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
   }
   if (target.kind === 'voice') {
-    if (accepted.ahead > 0) await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+    if (accepted.ahead > 0)
+      await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
     else if (await Promise.race([job.firstAudio.then(() => true), job.outcome.then(() => false)])) {
       await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
   const { request } = order;
-  const buttons: ReplyButtonSource | undefined = context.replyAudio && request.kind !== 'ready'
-    ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
-    : undefined;
-  await showOutcome(interaction, context.logger, await job.outcome, target, request.voice, voice, reply.private === true, buttons);
+  const buttons: ReplyButtonSource | undefined =
+    context.replyAudio && request.kind !== 'ready'
+      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
+      : undefined;
+  await showOutcome(
+    interaction,
+    context.logger,
+    await job.outcome,
+    target,
+    request.voice,
+    voice,
+    reply.private === true,
+    buttons,
+  );
 }
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
 function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
-  if (target.kind === 'voice') return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
+  if (target.kind === 'voice')
+    return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
   if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
   return { kind: target.kind };
 }
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 async function showWithFiles(
-  interaction: SpeakingInteraction, key: MessageKey, params: MessageParams, files: AttachmentPayload[], components?: ShownComponents,
+  interaction: SpeakingInteraction,
+  key: MessageKey,
+  params: MessageParams,
+  files: AttachmentPayload[],
+  components?: ShownComponents,
 ): Promise<void> {
   try {
     await showResult(interaction, key, params, files, components);
@@ -207,7 +243,10 @@ async function showVoiceMessage(
   let posted: VoiceMessagePostResult;
   const asResponse = target.bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
   if (target.bar !== undefined) {
-    log.info({ code: 'voice-message-fallback', reason: target.bar, guildId: interaction.guildId, userId: interaction.user.id }, 'the member may not post a voice message here: sending them a file');
+    log.info(
+      { code: 'voice-message-fallback', reason: target.bar, guildId: interaction.guildId, userId: interaction.user.id },
+      'the member may not post a voice message here: sending them a file',
+    );
     posted = { kind: 'fallback', reason: target.bar };
   } else {
     try {
@@ -230,15 +269,30 @@ async function showVoiceMessage(
     if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
     if (tokenGone(interaction)) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
-    return showResult(interaction, 'voiceMessage.posted', { voice, seconds: seconds(outcome.seconds) }, [], row && [row]);
+    return showResult(
+      interaction,
+      'voiceMessage.posted',
+      { voice, seconds: seconds(outcome.seconds) },
+      [],
+      row && [row],
+    );
   }
-  const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) };
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
+  };
   const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
     await interaction.deleteReply().catch(() => undefined);
     await interaction.followUp({
-      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params), files, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral,
+      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
+      files,
+      allowedMentions: NO_MENTIONS,
+      flags: MessageFlags.Ephemeral,
     });
     return;
   }
@@ -251,7 +305,11 @@ async function showVoiceMessage(
  * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
  */
 async function offerVoiceMessageButtons(
-  interaction: SpeakingInteraction, log: Logger, buttons: ReplyButtonSource | undefined, audioSeconds: number, voice: string,
+  interaction: SpeakingInteraction,
+  log: Logger,
+  buttons: ReplyButtonSource | undefined,
+  audioSeconds: number,
+  voice: string,
 ): Promise<void> {
   if (buttons === undefined || tokenGone(interaction)) return;
   try {
@@ -262,7 +320,10 @@ async function offerVoiceMessageButtons(
     });
   } catch (error) {
     if (noteIfTokenGone(interaction, error)) return;
-    log.warn({ code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id }, 'could not send the buttons of a voice message');
+    log.warn(
+      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
+      'could not send the buttons of a voice message',
+    );
   }
 }
 
@@ -272,7 +333,10 @@ async function offerVoiceMessageButtons(
  */
 function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
   if (!tokenIsGone && interaction.ephemeral === false) return undefined;
-  return t(interaction.guild.preferredLocale, 'voiceMessage.header', { member: `<@${interaction.user.id}>`, command: commandNameOf(interaction) });
+  return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
+    member: `<@${interaction.user.id}>`,
+    command: commandNameOf(interaction),
+  });
 }
 
 /**
@@ -289,7 +353,13 @@ async function showTooLargeFile(
   voice: string,
   privateReply: boolean,
 ): Promise<void> {
-  const params = { voice, seconds: seconds(outcome.seconds), format: instead.format.toUpperCase(), size: megabytes(instead.bytes), limit: megabytes(instead.limit) };
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: instead.format.toUpperCase(),
+    size: megabytes(instead.bytes),
+    limit: megabytes(instead.limit),
+  };
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
   if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
     let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
@@ -333,12 +403,19 @@ async function showOutcome(
       return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);
     }
     case 'voice-message':
-      if (outcome.insteadOfFile) return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
+      if (outcome.insteadOfFile)
+        return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
       if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
       return showVoiceMessage(interaction, log, outcome, target, voiceId, voice, buttons);
     case 'played': {
       const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
-      return showResult(interaction, 'say.spoke', { voice, channel: where, seconds: seconds(outcome.seconds) }, [], row && [row]);
+      return showResult(
+        interaction,
+        'say.spoke',
+        { voice, channel: where, seconds: seconds(outcome.seconds) },
+        [],
+        row && [row],
+      );
     }
     case 'skipped':
       return showResult(interaction, 'say.skipped', { voice, seconds: seconds(outcome.seconds) });
@@ -351,7 +428,11 @@ async function showOutcome(
       if (outcome.secondsHeard === 0) throw outcome.error;
       // Part of it was heard: say so, with the cause in the caller's language.
       const cause = describeFailure(outcome.error).message;
-      throw new UserError('error.voice.streamFailed', { detail: t(interaction.locale, cause.key, cause.params) }, { cause: outcome.error, level: 'warn' });
+      throw new UserError(
+        'error.voice.streamFailed',
+        { detail: t(interaction.locale, cause.key, cause.params) },
+        { cause: outcome.error, level: 'warn' },
+      );
     }
   }
 }

@@ -59,10 +59,14 @@ export function describeSettings(locale: string, settings: SpeechSettings): stri
   if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
   if (settings.language !== undefined) parts.push(`${languageName(settings.language, locale)} (${settings.language})`);
   if (settings.tone !== undefined) parts.push(t(locale, 'settings.tone', { tone: `\`${echo(settings.tone, 60)}\`` }));
-  if (settings.exaggeration !== undefined) parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
+  if (settings.exaggeration !== undefined)
+    parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
   if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
   if (settings.speed !== undefined) parts.push(t(locale, 'settings.speed', { value: settings.speed }));
-  if (settings.volume !== undefined) parts.push(t(locale, 'settings.volume', { value: settings.volume > 0 ? `+${settings.volume}` : String(settings.volume) }));
+  if (settings.volume !== undefined)
+    parts.push(
+      t(locale, 'settings.volume', { value: settings.volume > 0 ? `+${settings.volume}` : String(settings.volume) }),
+    );
   return parts.join(' · ');
 }
 

@@ -5,7 +5,13 @@
 // sent there at all (app_permissions: Attach Files) and, in a server without SayBot, the member's own right to post
 // a voice message there (member.permissions, voice-message-rights.ts); without it the audio comes privately as a
 // file, with why. The definitions that offer it: user-install-definition.ts.
-import { DiscordAPIError, MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import {
+  DiscordAPIError,
+  MessageFlags,
+  PermissionFlagsBits,
+  type AttachmentPayload,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
 import type { UserInstallSetting } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../../speech/pipeline.ts';
@@ -57,7 +63,12 @@ export async function settingsOutsideServer(
 ): Promise<ChosenSettings> {
   requireUserInstall(context, interaction);
   const settings = await chooseSettings(context.store, {
-    guildId: USER_INSTALL_GUILD, userId: interaction.user.id, options, presetName, guildLocale: interaction.locale, builtinVoice,
+    guildId: USER_INSTALL_GUILD,
+    userId: interaction.user.id,
+    options,
+    presetName,
+    guildLocale: interaction.locale,
+    builtinVoice,
   });
   return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
 }
@@ -76,10 +87,15 @@ export async function speakOutsideServer(
 ): Promise<void> {
   requireUserInstall(context, interaction);
   // Every answer here carries audio as an attachment: where none may be sent, say so before anything is paid.
-  if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles)) throw new UserError('userInstall.noAttachFiles');
+  if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles))
+    throw new UserError('userInstall.noAttachFiles');
   const requester: Requester = {
-    guildId: USER_INSTALL_GUILD, userId: interaction.user.id, command: interaction.commandName, id: interaction.id,
-    askedAt: receivedAtEpochMs(interaction), policy: MEMBER_REQUEST,
+    guildId: USER_INSTALL_GUILD,
+    userId: interaction.user.id,
+    command: interaction.commandName,
+    id: interaction.id,
+    askedAt: receivedAtEpochMs(interaction),
+    policy: MEMBER_REQUEST,
   };
   if (output === 'voice-message') {
     const bar = memberBar(interaction);
@@ -91,7 +107,11 @@ export async function speakOutsideServer(
     await showVoiceMessage(interaction, context.logger, await job.outcome, bar, request.voice, voice);
     return;
   }
-  const job = context.speech.speak({ request, requester, target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit } });
+  const job = context.speech.speak({
+    request,
+    requester,
+    target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
+  });
   await job.accepted;
   await acknowledge(interaction, false);
   await showFile(interaction, await job.outcome, request.voice, voice);
@@ -104,17 +124,28 @@ export async function speakOutsideServer(
  */
 function memberBar(interaction: ChatInputCommandInteraction): VoiceMessageFallbackReason | undefined {
   if (!interaction.inGuild()) return undefined;
-  return claimMemberVoiceMessage({ user: interaction.user, channelId: interaction.channelId, channel: null, memberPermissions: interaction.memberPermissions });
+  return claimMemberVoiceMessage({
+    user: interaction.user,
+    channelId: interaction.channelId,
+    channel: null,
+    memberPermissions: interaction.memberPermissions,
+  });
 }
 
 const seconds = (s: number) => s.toFixed(1);
 
-async function showFile(interaction: ChatInputCommandInteraction, outcome: SpeechOutcome, voiceId: string, voice: string): Promise<void> {
+async function showFile(
+  interaction: ChatInputCommandInteraction,
+  outcome: SpeechOutcome,
+  voiceId: string,
+  voice: string,
+): Promise<void> {
   let files: AttachmentPayload[];
   let format: string;
   if (outcome.kind === 'files') {
     files = outcome.files.map((part, index) => ({
-      attachment: part.data, name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+      attachment: part.data,
+      name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
     }));
     format = [...new Set(outcome.files.map((p) => p.format))].join('+');
   } else if (outcome.kind === 'voice-message') {
@@ -147,9 +178,18 @@ async function showVoiceMessage(
   const { message } = outcome;
   const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
   const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-  const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', size: megabytes(message.ogg.length), limit: megabytes(interaction.attachmentSizeLimit) };
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
+  };
   if (bar !== undefined) {
-    log.info({ code: 'voice-message-fallback', reason: bar, userId: interaction.user.id }, 'the member may not post a voice message there: sending them a file');
+    log.info(
+      { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
+      'the member may not post a voice message there: sending them a file',
+    );
     await showFileResult(interaction, `voiceMessage.fallback.${bar}`, params, files, true);
     return;
   }
@@ -174,12 +214,21 @@ async function showVoiceMessage(
  * deadline's deferral): that one goes and the answer follows privately.
  */
 async function showFileResult(
-  interaction: ChatInputCommandInteraction, key: MessageKey, params: MessageParams, files: AttachmentPayload[], privately = false,
+  interaction: ChatInputCommandInteraction,
+  key: MessageKey,
+  params: MessageParams,
+  files: AttachmentPayload[],
+  privately = false,
 ): Promise<void> {
   try {
     if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
       await interaction.deleteReply().catch(() => undefined);
-      await interaction.followUp({ content: t(interaction.locale, key, params), files, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+      await interaction.followUp({
+        content: t(interaction.locale, key, params),
+        files,
+        allowedMentions: NO_MENTIONS,
+        flags: MessageFlags.Ephemeral,
+      });
       return;
     }
     await showResult(interaction, key, params, files);

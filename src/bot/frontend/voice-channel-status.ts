@@ -80,14 +80,18 @@ export class VoiceChannelStatus {
   async #put(client: Client, guildId: string, voiceChannelId: string, status: string): Promise<boolean> {
     try {
       await client.rest.put(`/channels/${voiceChannelId}/voice-status`, {
-        body: { status }, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+        body: { status },
+        signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
       });
       return true;
     } catch (error) {
       if (error instanceof DiscordAPIError && (error.status === 403 || error.status === 404)) {
         this.#skip(guildId, voiceChannelId, `refused-${error.code}`);
       } else {
-        this.#log.warn({ code: 'voice-status-failed', guildId, voiceChannelId, clearing: status === '', err: error }, 'voice channel status not changed');
+        this.#log.warn(
+          { code: 'voice-status-failed', guildId, voiceChannelId, clearing: status === '', err: error },
+          'voice channel status not changed',
+        );
       }
       return false;
     }
@@ -97,7 +101,9 @@ export class VoiceChannelStatus {
     if (this.#skipped.has(guildId)) return;
     if (this.#skipped.size >= 10_000) this.#skipped.clear();
     this.#skipped.add(guildId);
-    this.#log.info({ code: 'voice-status-skipped', guildId, voiceChannelId, reason },
-      'voice channel status not shown: SayBot needs Set Voice Channel Status there (and to be connected)');
+    this.#log.info(
+      { code: 'voice-status-skipped', guildId, voiceChannelId, reason },
+      'voice channel status not shown: SayBot needs Set Voice Channel Status there (and to be connected)',
+    );
   }
 }

@@ -7,8 +7,16 @@
 // its download, a slow store the 3 s deadline deferred for) or whose token is gone gets a channel message instead,
 // posted with SayBot's rights after the member's were checked (voice-message-rights.ts), naming who asked.
 import {
-  AttachmentBuilder, DiscordAPIError, MessageFlags, MessagePayload, PermissionFlagsBits,
-  type GuildTextBasedChannel, type Message, type MessageCreateOptions, type PermissionResolvable, type PermissionsBitField,
+  AttachmentBuilder,
+  DiscordAPIError,
+  MessageFlags,
+  MessagePayload,
+  PermissionFlagsBits,
+  type GuildTextBasedChannel,
+  type Message,
+  type MessageCreateOptions,
+  type PermissionResolvable,
+  type PermissionsBitField,
 } from 'discord.js';
 import type { Logger } from '../../log.ts';
 import type { VoiceMessage } from '../../voice-message/render.ts';
@@ -35,11 +43,16 @@ export const VOICE_MESSAGE_CONTENT_TYPE = 'audio/ogg';
  * - `member-no-permission`, `slowmode` also: the member's own rights or slowmode (voice-message-rights.ts), found
  *   before anything was paid for.
  */
-export type VoiceMessageFallbackReason = 'no-permission' | 'not-allowed-here' | 'too-large' | 'refused' | MemberVoiceMessageBar;
+export type VoiceMessageFallbackReason =
+  'no-permission' | 'not-allowed-here' | 'too-large' | 'refused' | MemberVoiceMessageBar;
 
 export type VoiceMessagePostResult =
   | { kind: 'posted'; message: Message }
-  | { kind: 'fallback'; reason: VoiceMessageFallbackReason; /** Discord's JSON error code, when Discord said no. */ code?: number };
+  | {
+      kind: 'fallback';
+      reason: VoiceMessageFallbackReason;
+      /** Discord's JSON error code, when Discord said no. */ code?: number;
+    };
 
 /** Where the voice message goes and what is known of it before sending. */
 export interface VoiceMessagePlace {
@@ -70,7 +83,13 @@ export function voiceMessagePlace(interaction: {
  */
 export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions {
   return {
-    files: [new AttachmentBuilder(message.ogg, { name: VOICE_MESSAGE_FILENAME, duration: message.durationSecs, waveform: message.waveform })],
+    files: [
+      new AttachmentBuilder(message.ogg, {
+        name: VOICE_MESSAGE_FILENAME,
+        duration: message.durationSecs,
+        waveform: message.waveform,
+      }),
+    ],
     flags: MessageFlags.IsVoiceMessage,
     allowedMentions: { parse: [] },
   };
@@ -80,10 +99,21 @@ export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions
  * Posts the voice message in the channel, or answers why not; Discord's other failures (network, 5xx, unknown
  * channel) throw. `header`: a line naming who asked, posted just before it (a voice message carries no text).
  */
-export async function postVoiceMessage(place: VoiceMessagePlace, message: VoiceMessage, log: Logger, header?: string): Promise<VoiceMessagePostResult> {
+export async function postVoiceMessage(
+  place: VoiceMessagePlace,
+  message: VoiceMessage,
+  log: Logger,
+  header?: string,
+): Promise<VoiceMessagePostResult> {
   const channel = place.channel;
-  if (channel === null || (place.permissions !== null && !place.permissions.has(neededPermissions(channel.isThread())))) {
-    log.info({ code: 'voice-message-fallback', reason: 'no-permission' }, 'voice message not allowed here: posting a file');
+  if (
+    channel === null ||
+    (place.permissions !== null && !place.permissions.has(neededPermissions(channel.isThread())))
+  ) {
+    log.info(
+      { code: 'voice-message-fallback', reason: 'no-permission' },
+      'voice message not allowed here: posting a file',
+    );
     return { kind: 'fallback', reason: 'no-permission' };
   }
   const tooLarge = overLimit(message, place.sizeLimit, log);
@@ -105,7 +135,11 @@ export async function postVoiceMessage(place: VoiceMessagePlace, message: VoiceM
  * Makes the voice message the interaction's response, deferred as one (acknowledgeAsVoiceMessage), or answers
  * why not; Discord's other failures throw. On a fallback the deferred response is still there: the caller removes it.
  */
-export async function replyWithVoiceMessage(interaction: AnsweredInteraction, message: VoiceMessage, log: Logger): Promise<VoiceMessagePostResult> {
+export async function replyWithVoiceMessage(
+  interaction: AnsweredInteraction,
+  message: VoiceMessage,
+  log: Logger,
+): Promise<VoiceMessagePostResult> {
   const tooLarge = overLimit(message, interaction.attachmentSizeLimit, log);
   if (tooLarge) return tooLarge;
   try {
@@ -117,9 +151,16 @@ export async function replyWithVoiceMessage(interaction: AnsweredInteraction, me
   }
 }
 
-function overLimit(message: VoiceMessage, sizeLimit: number | undefined, log: Logger): VoiceMessagePostResult | undefined {
+function overLimit(
+  message: VoiceMessage,
+  sizeLimit: number | undefined,
+  log: Logger,
+): VoiceMessagePostResult | undefined {
   if (sizeLimit === undefined || message.ogg.length <= sizeLimit) return undefined;
-  log.info({ code: 'voice-message-fallback', reason: 'too-large', bytes: message.ogg.length, limit: sizeLimit }, 'voice message too large: posting a file');
+  log.info(
+    { code: 'voice-message-fallback', reason: 'too-large', bytes: message.ogg.length, limit: sizeLimit },
+    'voice message too large: posting a file',
+  );
   return { kind: 'fallback', reason: 'too-large' };
 }
 
@@ -141,7 +182,8 @@ export function voiceMessageRefusal(error: unknown): { reason: VoiceMessageFallb
   if (code === VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'not-allowed-here', code };
   if (code === REQUEST_TOO_LARGE) return { reason: 'too-large', code };
   if (code >= 50159 && code < VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'refused', code };
-  if (code === INVALID_FORM_BODY && JSON.stringify(error.rawError).includes('attachments')) return { reason: 'refused', code };
+  if (code === INVALID_FORM_BODY && JSON.stringify(error.rawError).includes('attachments'))
+    return { reason: 'refused', code };
   return undefined;
 }
 

@@ -20,7 +20,10 @@ export interface VoiceMessageAsker {
 const BYPASS_SLOWMODE = [PermissionFlagsBits.ManageMessages, PermissionFlagsBits.ManageChannels];
 
 /** The member's bar to a voice message in the interaction's channel, if any; a slowmode pass is taken (claimed). */
-export function claimMemberVoiceMessage(asker: VoiceMessageAsker, book: SlowmodeBook = slowmodeBook): MemberVoiceMessageBar | undefined {
+export function claimMemberVoiceMessage(
+  asker: VoiceMessageAsker,
+  book: SlowmodeBook = slowmodeBook,
+): MemberVoiceMessageBar | undefined {
   const permissions = asker.memberPermissions;
   const thread = asker.channel?.isThread() ?? false;
   const needed = [
@@ -30,7 +33,8 @@ export function claimMemberVoiceMessage(asker: VoiceMessageAsker, book: Slowmode
     PermissionFlagsBits.SendVoiceMessages,
   ];
   if (permissions === null || !permissions.has(needed)) return 'member-no-permission';
-  const seconds = asker.channel !== null && 'rateLimitPerUser' in asker.channel ? asker.channel.rateLimitPerUser ?? 0 : 0;
+  const seconds =
+    asker.channel !== null && 'rateLimitPerUser' in asker.channel ? (asker.channel.rateLimitPerUser ?? 0) : 0;
   if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;
   return book.claim(`${asker.channelId}/${asker.user.id}`, seconds * 1000) ? undefined : 'slowmode';
 }

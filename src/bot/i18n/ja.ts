@@ -1,67 +1,91 @@
 import type { Catalogue } from './en.ts';
 
 export const ja: Catalogue = {
-  'error.api.badRequest': '音声サービスがこのリクエストを拒否しました: {detail}。テキストとオプションを確認して、もう一度お試しください。',
-  'error.api.unauthorized': 'ボットの Voice API キーが無効か、無効化されています。サーバーの管理者に伝えてください。文字数は消費されていません。',
-  'error.api.forbidden': 'ボットの Voice API プランには API アクセスが含まれていません。サーバーの管理者に伝えてください（Creator 以上のプランが必要です）。',
+  'error.api.badRequest':
+    '音声サービスがこのリクエストを拒否しました: {detail}。テキストとオプションを確認して、もう一度お試しください。',
+  'error.api.unauthorized':
+    'ボットの Voice API キーが無効か、無効化されています。サーバーの管理者に伝えてください。文字数は消費されていません。',
+  'error.api.forbidden':
+    'ボットの Voice API プランには API アクセスが含まれていません。サーバーの管理者に伝えてください（Creator 以上のプランが必要です）。',
   'error.api.quota': '音声サービスの今月の文字数上限に達しました。{reset} にリセットされます。',
   'error.api.rateLimited': '音声サービスが混み合っています。数秒後にもう一度お試しください。',
   'error.api.server': '音声サービスで障害が発生しています（{status}）。しばらくしてからお試しください。',
   'error.api.timeout': '音声サービスの応答に時間がかかりすぎました。もう一度お試しください。',
   'error.api.connection': '音声サービスに接続できませんでした。しばらくしてからお試しください。',
   'error.api.unexpected': '音声サービスから使えない応答が返りました。しばらくしてからお試しください。',
-  'error.api.undelivered': '音声サービスはこのリクエストを受け付けて文字数を数えましたが、音声が届く前に途切れたため何も再生できませんでした。その文字数は消費済みです。もう一度お試しください。',
-  'error.api.oversized': '音声サービスがこのテキストに見合わないほど多くの音声を送ってきたため（サービス側の不具合）、途中で止めて何も残しませんでした。文字数は消費済みです。しばらくしてからお試しください。',
+  'error.api.undelivered':
+    '音声サービスはこのリクエストを受け付けて文字数を数えましたが、音声が届く前に途切れたため何も再生できませんでした。その文字数は消費済みです。もう一度お試しください。',
+  'error.api.oversized':
+    '音声サービスがこのテキストに見合わないほど多くの音声を送ってきたため（サービス側の不具合）、途中で止めて何も残しませんでした。文字数は消費済みです。しばらくしてからお試しください。',
   'error.api.aborted': 'リクエストはキャンセルされました。',
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
-  'error.voice.daveRequired': '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
-  'error.voice.rateLimited': 'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
-  'error.voice.callTerminated': 'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
-  'error.voice.busyElsewhere': '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
+  'error.voice.daveRequired':
+    '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
+  'error.voice.rateLimited':
+    'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
+  'error.voice.callTerminated':
+    'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
+  'error.voice.busyElsewhere':
+    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
   'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
   'error.voice.notConnected': 'このサーバーのボイスチャンネルにいません。',
-  'error.voice.memberMuted': 'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
-  'error.voice.memberSuppressed': 'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
-  'error.voice.memberMayNotSpeak': 'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
+  'error.voice.memberMuted':
+    'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
+  'error.voice.memberSuppressed':
+    'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  'error.voice.memberMayNotSpeak':
+    'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.streamFailed': '音声が途中で止まりました（{detail}）。もう一度お試しください。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
-  'error.discord.uploadFailed': 'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
+  'error.discord.uploadFailed':
+    'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
   'error.input.emptyText': '読み上げるテキストを入力してください。',
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
-  'error.input.voiceDeleted': '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
+  'error.input.voiceDeleted':
+    '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
   'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.input.exaggeration': '強さは 0 から 1 までの数値で指定してください（入力: {value}）。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
-  'error.audio.busy': '現在、準備中の音声（ファイル、速度、音量）が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
-  'error.audio.guildBusy': 'このサーバーではすでに {limit} 件の音声（ファイル、速度や音量）を準備中で、1 つのサーバーの上限です。終わってからもう一度お試しください（二重に課金はされていません）。',
+  'error.audio.busy':
+    '現在、準備中の音声（ファイル、速度、音量）が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
+  'error.audio.guildBusy':
+    'このサーバーではすでに {limit} 件の音声（ファイル、速度や音量）を準備中で、1 つのサーバーの上限です。終わってからもう一度お試しください（二重に課金はされていません）。',
   'error.input.unknownLanguage': '「{language}」は言語コードではありません。一覧から選んでください（例: ja, en, ko）。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
   'error.shuttingDown': 'ボットを再起動しています。少ししてからもう一度お試しください。',
-  'error.guildNotAllowed': "SayBot の運営者がこのサーバーを選んでいないため、ここでは SayBot は動作しません。",
+  'error.guildNotAllowed': 'SayBot の運営者がこのサーバーを選んでいないため、ここでは SayBot は動作しません。',
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} での {command} への返信です:',
-  'clone.error.consent': '声のクローンには話者本人の同意が必要です。同意を得た場合のみ consent を True にしてください。',
-  'clone.error.nameInvalid': '声の名前は 1〜{max} 文字の文字または数字です（間にスペース、- _ . \' を使えます）。',
-  'clone.error.nameTaken': 'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',
+  'clone.error.consent':
+    '声のクローンには話者本人の同意が必要です。同意を得た場合のみ consent を True にしてください。',
+  'clone.error.nameInvalid': "声の名前は 1〜{max} 文字の文字または数字です（間にスペース、- _ . ' を使えます）。",
+  'clone.error.nameTaken':
+    'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',
   'clone.error.textTooLong': '新しい声の最初の一文は {max} 文字までです。',
-  'clone.error.libraryFull': 'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
+  'clone.error.libraryFull':
+    'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
   'clone.voiceLabel': '新しい声「{name}」（`{id}`、{seconds} 秒のクリップから）',
-  'clone.audioLost': '新しい声「{name}」（`{id}`）はできあがり、文字数も消費されましたが、最初の一文が途中で途切れたため再生できませんでした。/say で声 {name} を選んでお試しください。',
+  'clone.audioLost':
+    '新しい声「{name}」（`{id}`）はできあがり、文字数も消費されましたが、最初の一文が途中で途切れたため再生できませんでした。/say で声 {name} を選んでお試しください。',
   'voices.deleted': '声「{name}」（`{id}`）を削除しました。',
   'voices.notFound': 'このサーバーに「{name}」というクローン音声はありません。',
   'error.permission.deleteVoice': 'この声を削除できるのは、作成したメンバーかサーバー管理権限を持つ人だけです。',
-  'clone.error.host': 'クリップはコマンドに直接添付してください。Discord の添付ファイルのみダウンロードします（{host} からは取得しません）。',
-  'clone.error.tooLarge': 'クリップは {size} MB です。上限は {limit} MB です。短いクリップ（3〜60 秒）を添付してください。',
+  'clone.error.host':
+    'クリップはコマンドに直接添付してください。Discord の添付ファイルのみダウンロードします（{host} からは取得しません）。',
+  'clone.error.tooLarge':
+    'クリップは {size} MB です。上限は {limit} MB です。短いクリップ（3〜60 秒）を添付してください。',
   'clone.error.download': 'クリップをダウンロードできませんでした（{detail}）。もう一度添付してください。',
-  'clone.error.format': 'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
+  'clone.error.format':
+    'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
   'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
   'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
   'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
   'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
   // /clone のフォーム
   'clone.form.title': '声をクローン',
-  'clone.form.guide': 'よいサンプル: 一人がはっきり話す {min}〜{max} 秒の録音（10〜30 秒が最適）、静かな場所で、音楽や他の声なしで。',
+  'clone.form.guide':
+    'よいサンプル: 一人がはっきり話す {min}〜{max} 秒の録音（10〜30 秒が最適）、静かな場所で、音楽や他の声なしで。',
   'clone.form.name': '声の名前',
   'clone.form.text': '最初のセリフ',
   'clone.form.clip': '声のクリップ',
@@ -69,47 +93,63 @@ export const ja: Catalogue = {
   'clone.error.consentBox': '声のクローンには話者本人の同意が必要です。同意を得た場合のみチェックを入れてください。',
   'clone.error.fileType': '{name} は WAV・MP3・M4A ファイルではありません。いずれかをアップロードしてください。',
   'clone.error.noClip': '声のクリップ（WAV・MP3・M4A）をアップロードしてください。',
-  'clone.error.incomplete': 'クリップと一緒に名前・テキスト・同意も指定するか、オプションなしで /clone を実行してフォームに入力してください。',
+  'clone.error.incomplete':
+    'クリップと一緒に名前・テキスト・同意も指定するか、オプションなしで /clone を実行してフォームに入力してください。',
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',
   'say.speaking': '{channel} で {voice} の声で話しています…',
   'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
   'say.stopped': '停止しました（{voice}）。',
-  'say.cutOff': '{seconds}秒で読み上げが途切れました（{voice}）：{channel}の音声接続が切れました。もう一度 /say を使うと再参加します。',
+  'say.cutOff':
+    '{seconds}秒で読み上げが途切れました（{voice}）：{channel}の音声接続が切れました。もう一度 /say を使うと再参加します。',
   'say.file': '{voice} の声、{seconds} 秒（{format}）のファイルです。',
   'say.fileBecauseNoVoice': 'ボイスチャンネルにいないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'userInstall.file': 'ここにはボイスチャンネルがないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'userInstall.off': 'SayBot は参加しているサーバーでのみ使えます。運営者が DM や他のサーバーでの利用を有効にしていません。',
+  'userInstall.off':
+    'SayBot は参加しているサーバーでのみ使えます。運営者が DM や他のサーバーでの利用を有効にしていません。',
   'userInstall.notAllowed': 'SayBot の運営者はサーバー外での利用を一部の人に限っており、あなたは含まれていません。',
-  'userInstall.noAttachFiles': 'ここではファイルを送れない（このチャンネルではアプリがファイルを添付できません）ため、SayBot は音声で答えられません。文字数は使っていません。',
-  'userInstall.voiceMessageAsFile': 'ここではボイスメッセージを返信にできなかったため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'buttons.play': "自分のボイスチャンネルで再生",
-  'buttons.again': "もう一度",
-  'buttons.sound': "サウンドとして保存",
-  'buttons.notYours': "このボタンを使えるのは、この音声を頼んだ {member} さんだけです。",
-  'buttons.expired': "このボタンはもう使えません（SayBot が再起動したか、返信が古すぎます）。コマンドをもう一度使ってください。",
-  'buttons.notCached': "この音声はもう SayBot のキャッシュになく、再生するとまた文字数がかかるため、何もしませんでした。必要ならコマンドをもう一度使ってください。",
-  'buttons.played': "{channel} でもう一度再生しました（{seconds} 秒）。キャッシュからなので文字数は使っていません。",
-  'buttons.voiceMessage': "上のボイスメッセージ: {voice}、{seconds} 秒。このボタンはあなただけに表示され、キャッシュを使うので文字数はかかりません。",
-  'buttons.posted': "ボイスメッセージをこのチャンネルにもう一度送りました。キャッシュからなので文字数は使っていません。",
-  'buttons.postedHeader': "{member} さんがこのボイスメッセージをもう一度頼みました:",
-  'sound.saved': "このサーバーのサウンドボードに「{name}」として保存しました（{seconds} 秒）。",
-  'sound.tooLong': "サウンドボードのサウンドは最長 {max} 秒ですが、この音声は {seconds} 秒なので保存しませんでした。短いテキストで試してください。",
-  'sound.tooLarge': "サウンドボードのサウンドは最大 {max} KB ですが、この音声は {size} KB なので保存しませんでした。",
-  'sound.memberPermission': "サウンドボードにサウンドを保存するには「エクスプレッションを作成」権限が必要ですが、ここではその権限がありません。",
-  'sound.botPermission': "サウンドボードにサウンドを保存するには、このサーバーで私に「エクスプレッションを作成」権限が必要です。サーバー管理者に頼んでください。",
-  'sound.full': "このサーバーのサウンドボードはいっぱいです。サウンドを 1 つ削除してから、もう一度試してください。",
-  'sound.refused': "Discord がサウンドを受け付けませんでした: {reason}",
+  'userInstall.noAttachFiles':
+    'ここではファイルを送れない（このチャンネルではアプリがファイルを添付できません）ため、SayBot は音声で答えられません。文字数は使っていません。',
+  'userInstall.voiceMessageAsFile':
+    'ここではボイスメッセージを返信にできなかったため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'buttons.play': '自分のボイスチャンネルで再生',
+  'buttons.again': 'もう一度',
+  'buttons.sound': 'サウンドとして保存',
+  'buttons.notYours': 'このボタンを使えるのは、この音声を頼んだ {member} さんだけです。',
+  'buttons.expired':
+    'このボタンはもう使えません（SayBot が再起動したか、返信が古すぎます）。コマンドをもう一度使ってください。',
+  'buttons.notCached':
+    'この音声はもう SayBot のキャッシュになく、再生するとまた文字数がかかるため、何もしませんでした。必要ならコマンドをもう一度使ってください。',
+  'buttons.played': '{channel} でもう一度再生しました（{seconds} 秒）。キャッシュからなので文字数は使っていません。',
+  'buttons.voiceMessage':
+    '上のボイスメッセージ: {voice}、{seconds} 秒。このボタンはあなただけに表示され、キャッシュを使うので文字数はかかりません。',
+  'buttons.posted':
+    'ボイスメッセージをこのチャンネルにもう一度送りました。キャッシュからなので文字数は使っていません。',
+  'buttons.postedHeader': '{member} さんがこのボイスメッセージをもう一度頼みました:',
+  'sound.saved': 'このサーバーのサウンドボードに「{name}」として保存しました（{seconds} 秒）。',
+  'sound.tooLong':
+    'サウンドボードのサウンドは最長 {max} 秒ですが、この音声は {seconds} 秒なので保存しませんでした。短いテキストで試してください。',
+  'sound.tooLarge': 'サウンドボードのサウンドは最大 {max} KB ですが、この音声は {size} KB なので保存しませんでした。',
+  'sound.memberPermission':
+    'サウンドボードにサウンドを保存するには「エクスプレッションを作成」権限が必要ですが、ここではその権限がありません。',
+  'sound.botPermission':
+    'サウンドボードにサウンドを保存するには、このサーバーで私に「エクスプレッションを作成」権限が必要です。サーバー管理者に頼んでください。',
+  'sound.full': 'このサーバーのサウンドボードはいっぱいです。サウンドを 1 つ削除してから、もう一度試してください。',
+  'sound.refused': 'Discord がサウンドを受け付けませんでした: {reason}',
   'join.joined': '{channel} に参加しました。',
   'join.already': 'すでに {channel} にいます。',
   'leave.left': '{channel} から退出しました。',
   'skip.skipped': '再生中のクリップをスキップしました。',
   'skip.nothing': '何も再生していません。',
   'stop.stopped': '停止して、キューの {count} 件を消去しました。',
-  'player.notInChannel': '私が話している {channel} にあなたはいないため、何も変えていません。そのチャンネルのメンバーは自分のリクエストだけを停止・スキップできます。他の人のリクエストにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
-  'stop.own': 'あなたのリクエストを停止し、キューのあなたのクリップ {count} 件を消去しました。他の人のリクエストは続きます。それを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
-  'stop.nothingOwn': '再生中またはキューにあなたのリクエストがないため、何も停止していません。他の人のリクエストを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
-  'skip.notYours': '再生中のクリップはあなたのものではないため、そのまま再生します。他の人のリクエストをスキップするにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'player.notInChannel':
+    '私が話している {channel} にあなたはいないため、何も変えていません。そのチャンネルのメンバーは自分のリクエストだけを停止・スキップできます。他の人のリクエストにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'stop.own':
+    'あなたのリクエストを停止し、キューのあなたのクリップ {count} 件を消去しました。他の人のリクエストは続きます。それを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'stop.nothingOwn':
+    '再生中またはキューにあなたのリクエストがないため、何も停止していません。他の人のリクエストを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'skip.notYours':
+    '再生中のクリップはあなたのものではないため、そのまま再生します。他の人のリクエストをスキップするにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
   'voice.why.preset': '{voice}（プリセット「{preset}」）',
   'voice.why.member': '{voice}（あなたのデフォルト）',
   'voice.why.server': '{voice}（サーバーのデフォルトプリセット「{preset}」）',
@@ -123,17 +163,21 @@ export const ja: Catalogue = {
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'error.preset.badName': "名前は文字か数字で 1〜32 文字です。間にはスペース、-、_、.、' を使えます。",
   'error.preset.full': 'このサーバーにはすでに {limit} 件のプリセットがあります。先に 1 件削除してください。',
-  'error.permission.manageServer': 'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
-  'error.myvoice.nothing': '声、言語、トーン、形式、速さ、音量、名前、read_me のうち少なくとも 1 つを指定してください。',
+  'error.permission.manageServer':
+    'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
+  'error.myvoice.nothing':
+    '声、言語、トーン、形式、速さ、音量、名前、read_me のうち少なくとも 1 つを指定してください。',
   'error.myvoice.badName': "読み上げる名前は 1〜32 文字の文字か数字で、間にスペース、-、_、.、' を使えます。",
   'error.myvoice.badWhat': '消す対象を選んでください: すべて、声の設定、名前。',
   'preset.saved': 'プリセット「{name}」を保存しました: {settings}。',
   'preset.updated': 'プリセット「{name}」を更新しました: {settings}。',
   'preset.deleted': 'プリセット「{name}」を削除しました。',
-  'preset.deletedDefault': 'プリセット「{name}」を削除しました。サーバーのデフォルトだったため、/say はサーバーの言語の標準の声を使います。',
+  'preset.deletedDefault':
+    'プリセット「{name}」を削除しました。サーバーのデフォルトだったため、/say はサーバーの言語の標準の声を使います。',
   'preset.defaultSet': 'プリセット「{name}」がサーバーのデフォルトになりました（{settings}）。',
   'preset.defaultCleared': 'このサーバーのデフォルトプリセットを解除しました。',
-  'preset.list.empty': 'このサーバーにはまだプリセットがありません。「サーバー管理」権限のあるメンバーが /preset save で追加できます。',
+  'preset.list.empty':
+    'このサーバーにはまだプリセットがありません。「サーバー管理」権限のあるメンバーが /preset save で追加できます。',
   'preset.list.header': 'このサーバーのプリセット（{count} 件）:',
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
@@ -141,7 +185,8 @@ export const ja: Catalogue = {
   'myvoice.cleared': 'このサーバーでのあなたのデフォルトを消去しました。',
   'myvoice.none': 'このサーバーにあなたのデフォルトはありませんでした。',
   'myvoice.clear.name': 'このサーバーの読み上げは、あなたを再び表示名で呼びます。',
-  'myvoice.clear.voice': 'このサーバーでの声の設定を消しました（読み上げでの呼び名と、読み上げるかどうかはそのままです）。',
+  'myvoice.clear.voice':
+    'このサーバーでの声の設定を消しました（読み上げでの呼び名と、読み上げるかどうかはそのままです）。',
   'myvoice.clear.none.name': 'このサーバーで読み上げ用の名前は設定されていませんでした。',
   'myvoice.clear.none.voice': 'このサーバーでの声の設定はありませんでした。',
   'myvoice.name': '自動読み上げでの呼び名「{name}」',
@@ -149,7 +194,8 @@ export const ja: Catalogue = {
   'myvoice.readMe.off': '自動読み上げであなたのメッセージを読まない',
   'privacy.show.none': 'このサーバーで SayBot があなたについて保存しているものはありません。',
   'privacy.show.header': 'このサーバーで SayBot があなたについて保存しているもの (件数):',
-  'privacy.show.footer': '利用記録は予算と /usage のために文字数を数えます。`/privacy delete` であなたの記録を削除し、残りからあなたの ID を消します (利用記録は合計が合うよう匿名で残ります)。',
+  'privacy.show.footer':
+    '利用記録は予算と /usage のために文字数を数えます。`/privacy delete` であなたの記録を削除し、残りからあなたの ID を消します (利用記録は合計が合うよう匿名で残ります)。',
   'privacy.trace.member_defaults': 'あなたの声のデフォルト (/myvoice)',
   'privacy.trace.member_output_defaults': 'あなたの出力のデフォルト (/output)',
   'privacy.trace.presets': 'あなたが保存したプリセット (作成者として)',
@@ -162,59 +208,85 @@ export const ja: Catalogue = {
   'privacy.trace.dictionary_entries': 'あなたが書いた辞書の項目 (作成者として)',
   'privacy.trace.guild_output_defaults': 'あなたが設定したサーバーの出力のデフォルト (作成者として)',
   'privacy.trace.other': 'その他の記録 ({table})',
-  'privacy.deleted': 'このサーバーで SayBot が保存していたあなたの情報を削除しました: {deleted} 件を削除、{anonymised} 件からあなたの名前を削除 (利用記録はサーバーの合計が合うよう匿名で残ります)。',
+  'privacy.deleted':
+    'このサーバーで SayBot が保存していたあなたの情報を削除しました: {deleted} 件を削除、{anonymised} 件からあなたの名前を削除 (利用記録はサーバーの合計が合うよう匿名で残ります)。',
   'privacy.deleted.voices': 'あなたがクローンした声を削除し、キャッシュの音声も消しました: {names}。',
   'privacy.outside.none': 'サーバー外での利用について、SayBot はあなたの情報を何も保存していません。',
-  'privacy.outside.header': 'サーバー外（DM、グループ DM、SayBot のいないサーバー）での利用について SayBot が保存しているあなたの情報（件数）:',
-  'privacy.outside.deleted': 'サーバー外での利用について SayBot が保存していたあなたの情報を削除しました: {deleted} 件を削除、{anonymised} 件はもうあなたを示しません（利用記録は匿名で残り、今日使った文字数は引き続き1日の予算に数えられます）。',
-  'privacy.server.outside': '`/privacy server` は SayBot のいるサーバーのデータを削除するもので、ここにはありません。あなたの情報は `/privacy delete` で削除できます。',
-  'privacy.server.confirm': 'このサーバーの SayBot のデータをすべて削除します: プリセット、クローンした声、辞書、設定、予算、自動読み上げ、全メンバーのデフォルト (利用記録は匿名で残ります)。{minutes} 分以内に `/privacy server confirm:{code}` を実行して確認してください。',
-  'privacy.server.deleted': 'このサーバーの SayBot のデータをすべて削除しました: {deleted} 件を削除、利用記録 {anonymised} 件を匿名化、クローンした声 {voices} 件を削除。',
-  'error.privacy.badCode': '確認コードが違うか、期限切れです。コードなしで `/privacy server` を実行して新しいコードを受け取ってください。',
+  'privacy.outside.header':
+    'サーバー外（DM、グループ DM、SayBot のいないサーバー）での利用について SayBot が保存しているあなたの情報（件数）:',
+  'privacy.outside.deleted':
+    'サーバー外での利用について SayBot が保存していたあなたの情報を削除しました: {deleted} 件を削除、{anonymised} 件はもうあなたを示しません（利用記録は匿名で残り、今日使った文字数は引き続き1日の予算に数えられます）。',
+  'privacy.server.outside':
+    '`/privacy server` は SayBot のいるサーバーのデータを削除するもので、ここにはありません。あなたの情報は `/privacy delete` で削除できます。',
+  'privacy.server.confirm':
+    'このサーバーの SayBot のデータをすべて削除します: プリセット、クローンした声、辞書、設定、予算、自動読み上げ、全メンバーのデフォルト (利用記録は匿名で残ります)。{minutes} 分以内に `/privacy server confirm:{code}` を実行して確認してください。',
+  'privacy.server.deleted':
+    'このサーバーの SayBot のデータをすべて削除しました: {deleted} 件を削除、利用記録 {anonymised} 件を匿名化、クローンした声 {voices} 件を削除。',
+  'error.privacy.badCode':
+    '確認コードが違うか、期限切れです。コードなしで `/privacy server` を実行して新しいコードを受け取ってください。',
   'voices.presetVoices': 'プリセット音声',
   'voices.cloned': 'このサーバーのクローン音声',
   'voices.presets': 'このサーバーのプリセット',
   'voices.none': '（なし）',
-  'quota.exhaustedChecking': '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
-  'quota.tooFewLeft': '音声サービスの今月の残りは {left} 文字で、このリクエストには {needed} 文字必要なため送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
-  'quota.tooFewLeftForMember': '音声サービスの今月の残り文字数が足りないため、このテキストは送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
-  'quota.recordFailed': 'いま音声サービスの利用量を記録できない（ボットの保存先に書き込めない）ため、記録できるようになるまで文字を消費するリクエストは送信しません。運営者に通知しました。キャッシュにある音声は引き続き再生できます。',
-  'quota.storageUnavailable': 'ボットの保存先が時間内に応答しなかったため、何も送信せず、文字も消費していません。少し待ってからもう一度お試しください。運営者に通知しました。',
-  'budget.refused.guildMonth': 'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
-  'budget.refused.memberDay': 'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
-  'budget.refused.cooldown': '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
-  'budget.refused.botMonth': "SayBot は運営者が全サーバー合計で決めた今月の上限に達しました。{reset} にリセットされます。",
-  'queue.refused.guildClips': 'このサーバーの音声キューがいっぱいです（待機中 {queued} 件、最大 {limit} 件）。いくつか再生されてからもう一度試すか、ファイルで依頼してください。',
-  'queue.refused.guildSeconds': 'このサーバーの音声キューがいっぱいです（約 {queued} 秒分が待機中、最大 {limit} 秒）。少し再生されてからもう一度試すか、ファイルで依頼してください。',
-  'queue.refused.member': 'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
-  'budget.refused.freeRate': '1 分以内に文字数を使わないリクエスト（再生し直し、別の速度や音量、作成済みの音声）を {limit} 回行いました。1 人のメンバーの上限です。{seconds} 秒後にもう一度お試しください。',
+  'quota.exhaustedChecking':
+    '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
+  'quota.tooFewLeft':
+    '音声サービスの今月の残りは {left} 文字で、このリクエストには {needed} 文字必要なため送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
+  'quota.tooFewLeftForMember':
+    '音声サービスの今月の残り文字数が足りないため、このテキストは送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
+  'quota.recordFailed':
+    'いま音声サービスの利用量を記録できない（ボットの保存先に書き込めない）ため、記録できるようになるまで文字を消費するリクエストは送信しません。運営者に通知しました。キャッシュにある音声は引き続き再生できます。',
+  'quota.storageUnavailable':
+    'ボットの保存先が時間内に応答しなかったため、何も送信せず、文字も消費していません。少し待ってからもう一度お試しください。運営者に通知しました。',
+  'budget.refused.guildMonth':
+    'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.memberDay':
+    'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.cooldown':
+    '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
+  'budget.refused.botMonth':
+    'SayBot は運営者が全サーバー合計で決めた今月の上限に達しました。{reset} にリセットされます。',
+  'queue.refused.guildClips':
+    'このサーバーの音声キューがいっぱいです（待機中 {queued} 件、最大 {limit} 件）。いくつか再生されてからもう一度試すか、ファイルで依頼してください。',
+  'queue.refused.guildSeconds':
+    'このサーバーの音声キューがいっぱいです（約 {queued} 秒分が待機中、最大 {limit} 秒）。少し再生されてからもう一度試すか、ファイルで依頼してください。',
+  'queue.refused.member':
+    'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
+  'budget.refused.freeRate':
+    '1 分以内に文字数を使わないリクエスト（再生し直し、別の速度や音量、作成済みの音声）を {limit} 回行いました。1 人のメンバーの上限です。{seconds} 秒後にもう一度お試しください。',
   'budget.name.guildMonthlyChars': 'サーバーの月間文字数',
   'budget.name.memberDailyChars': 'メンバーの 1 日の文字数',
   'budget.name.memberCooldownSeconds': '待ち時間（秒）',
-  'budget.aboveOperator': '{budget} はこのサーバーでは最大 {limit} まで設定できます。運営者の上限であり、サーバーは下げることしかできません。',
+  'budget.aboveOperator':
+    '{budget} はこのサーバーでは最大 {limit} まで設定できます。運営者の上限であり、サーバーは下げることしかできません。',
   'budget.nothing': '3 つの予算のうち少なくとも 1 つを指定してください（0 でこのサーバー独自の上限を解除します）。',
   'budget.updated': 'このサーバーの予算: {summary}。',
   'budget.line': '{name}: {value}',
   'budget.fromOperator': '{value}（運営者）',
   'budget.fromServer': '{value}（このサーバー、運営者: {operator}）',
   'budget.noLimit': '上限なし',
-  'error.permission.budget': 'サーバーの予算を変更するには「サーバー管理」権限が必要です。予算は誰でも /usage で確認できます。',
+  'error.permission.budget':
+    'サーバーの予算を変更するには「サーバー管理」権限が必要です。予算は誰でも /usage で確認できます。',
   'usage.title': '**{month} の使用量**（{reset} にリセット）',
   'usage.guild': 'このサーバー: {spent} 文字使用、キャッシュで {saved} 文字節約; {budget}。',
   'usage.guildBudget': '月間予算 {limit} 文字、残り {left} 文字',
   'usage.noGuildBudget': '月間予算なし',
-  'usage.bot': 'ボット全体: {limit} 文字中 {used} 文字使用{source}、残り {remaining} 文字; SayBot の送信 {spent} 文字、キャッシュで節約 {saved} 文字。',
+  'usage.bot':
+    'ボット全体: {limit} 文字中 {used} 文字使用{source}、残り {remaining} 文字; SayBot の送信 {spent} 文字、キャッシュで節約 {saved} 文字。',
   'usage.fromService': '（サービスの集計）',
-  'usage.botBudget': "ボット全体の予算 (全サーバーとユーザーインストールの合計): 月 {limit} 文字、残り {left} 文字; プランの残りは運営者自身の利用のために取っておきます。",
-  'usage.noBotBudget': "ボット全体の予算: なし (SayBot はプラン全体を使えます)。",
+  'usage.botBudget':
+    'ボット全体の予算 (全サーバーとユーザーインストールの合計): 月 {limit} 文字、残り {left} 文字; プランの残りは運営者自身の利用のために取っておきます。',
+  'usage.noBotBudget': 'ボット全体の予算: なし (SayBot はプラン全体を使えます)。',
   'usage.member': '今日のあなた: {spent} 文字; {budget}。',
   'usage.outside.where': 'サーバー外（DM、グループ DM、SayBot のいないサーバー）での SayBot の利用:',
   'usage.outside.shared': 'サーバー外での利用はすべて1つの月間予算を共有します: {limit} 文字のうち残り {left} 文字。',
   'usage.memberBudget': '1 日の予算 {limit} 文字、残り {left} 文字、{reset} にリセット',
   'usage.noMemberBudget': '1 日の予算なし',
   'usage.cooldown': '待ち時間: 文字を使うリクエストの間に {seconds} 秒（キャッシュの音声は無料で、待ちません）。',
-  'usage.queue': '音声キュー: サーバーごとに最大 {clips} 件・約 {seconds} 秒分、メンバーごとに待機中のリクエスト {member} 件まで。',
-  'usage.exhausted': '音声サービスから今月の上限に達したと通知されました。上限が戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します（プランのアップグレードや追加購入ですぐに解除）。遅くとも {reset} にリセットされます。',
+  'usage.queue':
+    '音声キュー: サーバーごとに最大 {clips} 件・約 {seconds} 秒分、メンバーごとに待機中のリクエスト {member} 件まで。',
+  'usage.exhausted':
+    '音声サービスから今月の上限に達したと通知されました。上限が戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します（プランのアップグレードや追加購入ですぐに解除）。遅くとも {reset} にリセットされます。',
   'usage.chart.title': '{month} の文字数 (UTC)',
   'usage.chart.perDay': '日別',
   'usage.chart.monthToDate': '今月の累計使用',
@@ -224,21 +296,31 @@ export const ja: Catalogue = {
   'usage.chart.topMembers': '上位メンバー',
   'usage.chart.noData': 'まだありません',
   'usage.chart.formerMember': '退出したメンバー',
-  'usage.chart.alt': '{month} のこのサーバーの文字数のグラフ: 日別の使用とキャッシュによる節約、予算に対する今月の累計、上位メンバー',
+  'usage.chart.alt':
+    '{month} のこのサーバーの文字数のグラフ: 日別の使用とキャッシュによる節約、予算に対する今月の累計、上位メンバー',
   'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
-  'voiceMessage.fallback.no-permission': 'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.not-allowed-here': 'このチャンネルでは Discord がボイスメッセージを受け付けないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.too-large': 'ボイスメッセージが {size} MB になり、このチャンネルの上限 {limit} MB を超えるため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.refused': 'Discord がボイスメッセージを受け付けなかったため（運営者に通知しました）、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.member-no-permission': 'このチャンネルでボイスメッセージを送る権限（チャンネルを見る、メッセージを送信、ファイルを添付、ボイスメッセージを送信）がないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.slowmode': 'このチャンネルは低速モード中で、前のメッセージから時間が経っていないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.no-permission':
+    'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.not-allowed-here':
+    'このチャンネルでは Discord がボイスメッセージを受け付けないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.too-large':
+    'ボイスメッセージが {size} MB になり、このチャンネルの上限 {limit} MB を超えるため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.refused':
+    'Discord がボイスメッセージを受け付けなかったため（運営者に通知しました）、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.member-no-permission':
+    'このチャンネルでボイスメッセージを送る権限（チャンネルを見る、メッセージを送信、ファイルを添付、ボイスメッセージを送信）がないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
+  'voiceMessage.fallback.slowmode':
+    'このチャンネルは低速モード中で、前のメッセージから時間が経っていないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'voiceMessage.header': '{member} さんが /{command} で頼んだボイスメッセージです:',
-  'say.fileTooLarge.voiceMessage': '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超えるため、ボイスメッセージとして投稿しました: {voice}、{seconds} 秒。',
-  'say.fileTooLarge.compressed': '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超え、ボイスメッセージも投稿できないため、圧縮して送ります（Ogg Opus、{compressed} MB）: {voice}、{seconds} 秒。',
+  'say.fileTooLarge.voiceMessage':
+    '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超えるため、ボイスメッセージとして投稿しました: {voice}、{seconds} 秒。',
+  'say.fileTooLarge.compressed':
+    '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超え、ボイスメッセージも投稿できないため、圧縮して送ります（Ogg Opus、{compressed} MB）: {voice}、{seconds} 秒。',
   'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
   // What Discord shows for each command (see en.ts).
   'command.budget': '予算',
-  'command.budget.description': 'このサーバーの文字予算を運営者の上限より低く設定（サーバー管理権限が必要）。/usage で確認',
+  'command.budget.description':
+    'このサーバーの文字予算を運営者の上限より低く設定（サーバー管理権限が必要）。/usage で確認',
   'command.clone': '声のクローン',
   'command.clone.description': '本人の同意を得た声のクリップから、このサーバーの新しい声を作ります',
   'command.emote': '感情',
@@ -270,7 +352,8 @@ export const ja: Catalogue = {
   'command.preset.list': '一覧',
   'command.preset.list.description': 'このサーバーのプリセット一覧',
   'command.preset.default': 'デフォルト',
-  'command.preset.default.description': 'サーバーのデフォルトプリセットを設定。名前を省略すると解除（サーバー管理権限が必要）',
+  'command.preset.default.description':
+    'サーバーのデフォルトプリセットを設定。名前を省略すると解除（サーバー管理権限が必要）',
   'command.say': '話す',
   'command.say.description': 'テキストを音声で話します',
   'command.skip': 'スキップ',
@@ -347,15 +430,20 @@ export const ja: Catalogue = {
   'command.output.show': '表示',
   'command.output.show.description': 'ボイスチャンネル外で自分に適用される既定',
   'option.outside_voice': 'ボイスチャンネル外',
-  'option.outside_voice.description': 'ボイスメッセージ、ファイル、またはリセット（自分: サーバーに従う、サーバー: ファイル）',
+  'option.outside_voice.description':
+    'ボイスメッセージ、ファイル、またはリセット（自分: サーバーに従う、サーバー: ファイル）',
   'choice.outside_voice.voice-message': 'ボイスメッセージ',
   'choice.outside_voice.file': 'ファイル',
   'choice.outside_voice.reset': 'リセット',
-  'output.server.set': 'このサーバーでは、ボイスチャンネル外のメンバーは既定で{output}で受け取ります（メンバー自身の /出力 自分 が優先）。',
-  'output.server.reset': 'このサーバー独自の既定を消しました: ボイスチャンネル外のメンバーは、自分で選ばない限り{output}で受け取ります。',
-  'output.me.set': 'このサーバーでボイスチャンネル外のとき、/say、/emote、/clone の結果を{output}で受け取ります（コマンドの出力オプションがあればそちらが優先）。',
+  'output.server.set':
+    'このサーバーでは、ボイスチャンネル外のメンバーは既定で{output}で受け取ります（メンバー自身の /出力 自分 が優先）。',
+  'output.server.reset':
+    'このサーバー独自の既定を消しました: ボイスチャンネル外のメンバーは、自分で選ばない限り{output}で受け取ります。',
+  'output.me.set':
+    'このサーバーでボイスチャンネル外のとき、/say、/emote、/clone の結果を{output}で受け取ります（コマンドの出力オプションがあればそちらが優先）。',
   'output.me.reset': 'サーバーの既定に従います: ボイスチャンネル外では{output}で受け取ります。',
-  'output.show': 'ボイスチャンネル外では{output}で受け取ります（{why}）。サーバーの既定: {server}、自分の既定: {member}。',
+  'output.show':
+    'ボイスチャンネル外では{output}で受け取ります（{why}）。サーバーの既定: {server}、自分の既定: {member}。',
   'output.why.member': '自分の既定',
   'output.why.server': 'サーバーの既定',
   'output.why.builtin': '組み込みの既定',
@@ -364,7 +452,8 @@ export const ja: Catalogue = {
   'command.autoread': '読み上げ',
   'command.autoread.description': 'テキストチャンネルをボイスチャンネルで読み上げます（サーバー管理権限が必要）',
   'command.autoread.start': '開始',
-  'command.autoread.start.description': 'このチャンネル（または指定したチャンネル）をあなたのボイスチャンネルで読み上げます',
+  'command.autoread.start.description':
+    'このチャンネル（または指定したチャンネル）をあなたのボイスチャンネルで読み上げます',
   'command.autoread.stop': '停止',
   'command.autoread.stop.description': '読み上げを止めます',
   'command.autoread.settings': '設定',
@@ -380,11 +469,13 @@ export const ja: Catalogue = {
   'command.dictionary.export': '書き出し',
   'command.dictionary.export.description': '辞書全体をJSONファイルで受け取ります',
   'command.dictionary.import': '読み込み',
-  'command.dictionary.import.description': '/辞書 書き出し のJSONファイルで辞書全体を置き換えます（サーバー管理権限が必要）',
+  'command.dictionary.import.description':
+    '/辞書 書き出し のJSONファイルで辞書全体を置き換えます（サーバー管理権限が必要）',
   'command.dictionary.move': '移動',
   'command.dictionary.move.description': '単語やパターンを適用順の別の位置に移します（サーバー管理権限が必要）',
   'option.channel': 'チャンネル',
-  'option.channel.description': '読み上げるテキストチャンネル、またはボイスチャンネルのチャット（既定: このチャンネル）',
+  'option.channel.description':
+    '読み上げるテキストチャンネル、またはボイスチャンネルのチャット（既定: このチャンネル）',
   'option.say_name': '名前を読む',
   'option.say_name.description': 'メッセージの前に投稿者の名前を読みます。60秒以内は繰り返しません（既定オン）',
   'option.max_length': '最大文字数',
@@ -404,7 +495,8 @@ export const ja: Catalogue = {
   'option.read_attachments': '添付を読む',
   'option.read_attachments.description': 'メッセージにファイルがあれば「画像」のように伝えます（既定オン）',
   'option.autojoin': '自動参加',
-  'option.autojoin.description': '読み上げ先のボイスチャンネルにメンバーが入り SayBot がいなければ、参加して読みます（既定オフ）',
+  'option.autojoin.description':
+    '読み上げ先のボイスチャンネルにメンバーが入り SayBot がいなければ、参加して読みます（既定オフ）',
   'option.faster_after': '速める件数',
   'option.faster_after.description': '待っているメッセージがこれより多いと速く読みます。0 で無効（既定 3）',
   'option.max_speed': '最高速度',
@@ -421,26 +513,40 @@ export const ja: Catalogue = {
   'option.pattern.description': '単語の代わりにパターン（RE2の書き方、例: (\\d+)km）。読み方に$1、$2…を使えます',
   'option.position': '順番',
   'option.position.description': '適用順での位置、1から（上のものが先に適用されます）',
-  'autoread.permission': '読み上げはボイスチャンネルの全員が聞くものを変えるため「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。',
-  'autoread.unavailable': 'このボットは読み上げができません: Discordがメッセージの内容を送ってきません。ボットの所有者が {where} で Message Content を有効にし、SayBotを再起動する必要があります。',
-  'autoread.notTextChannel': '{channel} には読み上げるチャットがありません。テキストチャンネルかボイスチャンネルを選んでください。',
-  'autoread.cannotSee': '{channel} を読めません。そのチャンネルで「チャンネルを見る」と「メッセージを送信」の権限を与えてから、もう一度お試しください。',
-  'autoread.memberCannotSee': 'あなた自身が {channel} を読めない（チャンネルを見る、メッセージ履歴を読む）ため、代わりに読み上げることはできません。',
-  'autoread.guard.leave': 'このサーバーのために {voice} で {channel} を読み上げています。退出させられるのはサーバー管理の権限を持つメンバーだけです。',
-  'autoread.guard.move': 'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
-  'autoread.guard.elsewhere': '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
-  'autoread.pausedByLeave': '{voice} から退出しました。{channel} の読み上げは設定を残して一時停止中です。{voice} での /join（サーバー管理）か /autoread start で再開し、/autoread stop で終了します。',
+  'autoread.permission':
+    '読み上げはボイスチャンネルの全員が聞くものを変えるため「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。',
+  'autoread.unavailable':
+    'このボットは読み上げができません: Discordがメッセージの内容を送ってきません。ボットの所有者が {where} で Message Content を有効にし、SayBotを再起動する必要があります。',
+  'autoread.notTextChannel':
+    '{channel} には読み上げるチャットがありません。テキストチャンネルかボイスチャンネルを選んでください。',
+  'autoread.cannotSee':
+    '{channel} を読めません。そのチャンネルで「チャンネルを見る」と「メッセージを送信」の権限を与えてから、もう一度お試しください。',
+  'autoread.memberCannotSee':
+    'あなた自身が {channel} を読めない（チャンネルを見る、メッセージ履歴を読む）ため、代わりに読み上げることはできません。',
+  'autoread.guard.leave':
+    'このサーバーのために {voice} で {channel} を読み上げています。退出させられるのはサーバー管理の権限を持つメンバーだけです。',
+  'autoread.guard.move':
+    'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
+  'autoread.guard.elsewhere':
+    '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
+  'autoread.pausedByLeave':
+    '{voice} から退出しました。{channel} の読み上げは設定を残して一時停止中です。{voice} での /join（サーバー管理）か /autoread start で再開し、/autoread stop で終了します。',
   'autoread.resumed': '{voice} に参加し、{channel} の読み上げを再開しました。',
   'autoread.started': '{channel} を {voice} で読み上げます。{settings}。/読み上げ 停止 で止まります。',
   'autoread.stopped': '読み上げを止めました。',
   'autoread.notReading': 'このサーバーでは読み上げがオンになっていません。',
   'voiceStatus.reading': '{channel} を読み上げ中',
-  'autoread.paused': '読み上げは {member} さんのメッセージを飛ばしました: {reason} 再び読めるようになるまで、読めないメッセージは通知なしで飛ばします。',
-  'autoread.behind': '読み上げが追いついていません。読むより速くメッセージが届くため、追いつくまで最も古い未読のメッセージを飛ばします（文字は使いません）。',
+  'autoread.paused':
+    '読み上げは {member} さんのメッセージを飛ばしました: {reason} 再び読めるようになるまで、読めないメッセージは通知なしで飛ばします。',
+  'autoread.behind':
+    '読み上げが追いついていません。読むより速くメッセージが届くため、追いつくまで最も古い未読のメッセージを飛ばします（文字は使いません）。',
   'autoread.refused.memberDay': 'このサーバーでのその方の1日の文字数予算を使い切ったため、{reset} まで読みません。',
-  'autoread.pausedRights.text': '{channel} の読み上げを一時停止しました。このチャンネルを読めなくなりました（「チャンネルを見る」「メッセージを送信」「メッセージ履歴を読む」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
-  'autoread.pausedRights.voice': '{channel} の読み上げを一時停止しました。{voice} で話せなくなりました（「接続」「発言」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
-  'autoread.skippedToNewest': '読み上げが {count} 件遅れたため、最新のメッセージまで飛ばしました（飛ばしたメッセージに文字は使いません）。',
+  'autoread.pausedRights.text':
+    '{channel} の読み上げを一時停止しました。このチャンネルを読めなくなりました（「チャンネルを見る」「メッセージを送信」「メッセージ履歴を読む」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
+  'autoread.pausedRights.voice':
+    '{channel} の読み上げを一時停止しました。{voice} で話せなくなりました（「接続」「発言」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
+  'autoread.skippedToNewest':
+    '読み上げが {count} 件遅れたため、最新のメッセージまで飛ばしました（飛ばしたメッセージに文字は使いません）。',
   'autoread.status.reading': '{channel} を {voice} で読み上げ中です。',
   'autoread.status.off': '今は読み上げていません。',
   'autoread.settings.current': '{status} 設定: {settings}。',
@@ -460,7 +566,8 @@ export const ja: Catalogue = {
   'autoread.value.off': 'オフ',
   'autoread.value.none': 'なし',
   'autoread.maxLengthRange': '最大文字数は{min}から{max}の間で指定してください。',
-  'autoread.skipPrefixBad': 'スキップ接頭辞は空白、<、>、@、バッククォートを含まない 1〜8 文字です。"none" で解除します。',
+  'autoread.skipPrefixBad':
+    'スキップ接頭辞は空白、<、>、@、バッククォートを含まない 1〜8 文字です。"none" で解除します。',
   'autoread.backlogRange': 'faster_after と skip_after は {min}〜{max}、max_speed は 1〜2 で指定してください。',
   // 自動読み上げのメンバーごとの声と、管理者の無視リスト。
   'command.autoread.show': '表示',
@@ -472,7 +579,8 @@ export const ja: Catalogue = {
   'command.autoread.voice_add': '声を追加',
   'command.autoread.voice_add.description': 'メンバーに割り当てる声のプールに声を追加します (voices: distinct)',
   'command.autoread.voice_remove': '声を削除',
-  'command.autoread.voice_remove.description': '声のプールから声を外します。その声だったメンバーには別の声を割り当てます',
+  'command.autoread.voice_remove.description':
+    '声のプールから声を外します。その声だったメンバーには別の声を割り当てます',
   'command.myvoice.show': '表示',
   'command.myvoice.show.description': 'あなたのデフォルトと、自動読み上げであなたを読む声を表示します',
   'option.member': 'メンバー',
@@ -487,13 +595,15 @@ export const ja: Catalogue = {
   'autoread.voicesBad': 'voices は one か distinct を選んでください。',
   'autoread.ignore.added': '自動読み上げは {member} さんを読まなくなりました。/autoread unignore でまた読みます。',
   'autoread.ignore.already': '自動読み上げはすでに {member} さんを読んでいません。',
-  'autoread.ignore.full': '自動読み上げが無視できるのは 1 サーバーで {max} 人までです。先に何人か無視を解除してください。',
+  'autoread.ignore.full':
+    '自動読み上げが無視できるのは 1 サーバーで {max} 人までです。先に何人か無視を解除してください。',
   'autoread.unignore.done': '自動読み上げは {member} さんをまた読みます。',
   'autoread.unignore.none': '{member} さんは無視されていませんでした。',
   'autoread.pool.added': '{voice} を声のプールに追加しました。プール: {pool}。',
   'autoread.pool.already': '{voice} はすでに声のプールにあります。プール: {pool}。',
   'autoread.pool.full': '声のプールに入れられるのは {max} 個までです。先にいくつか外してください。',
-  'autoread.pool.removed': '{voice} を声のプールから外しました。その声だったメンバーには次のメッセージから別の声を割り当てます。プール: {pool}。',
+  'autoread.pool.removed':
+    '{voice} を声のプールから外しました。その声だったメンバーには次のメッセージから別の声を割り当てます。プール: {pool}。',
   'autoread.pool.notIn': '{voice} は声のプールにありません。プール: {pool}。',
   'autoread.pool.default': '選ばれた声がないため、サーバーの言語の公開されている声: {voices}',
   'autoread.show.pool': '声のプール: {pool}。',
@@ -509,8 +619,10 @@ export const ja: Catalogue = {
   'myvoice.show.autoread.server': '自動読み上げはサーバーの声 {voice} であなたを読みます。',
   'privacy.trace.auto_read_voice_pool': 'あなたが自動読み上げの声のプールに追加した声 (追加した人として)',
   'privacy.trace.auto_read_member_voices': '自動読み上げの声のプールから割り当てられたあなたの声',
-  'privacy.trace.auto_read_ignored': '自動読み上げが読まないメンバーのリスト (あなたが載っている、または追加した人として)',
-  'dictionary.permission': 'サーバーの辞書を変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。一覧と書き出しは誰でもできます。',
+  'privacy.trace.auto_read_ignored':
+    '自動読み上げが読まないメンバーのリスト (あなたが載っている、または追加した人として)',
+  'dictionary.permission':
+    'サーバーの辞書を変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。一覧と書き出しは誰でもできます。',
   'dictionary.added': '「{word}」を追加しました: 「{reading}」と読みます。',
   'dictionary.replaced': '「{word}」は「{reading}」と読むようになりました。',
   'dictionary.removed': '「{word}」を削除しました。',
@@ -531,13 +643,15 @@ export const ja: Catalogue = {
   'dictionary.problem.full': '辞書がいっぱいです（{max}語）。先にいくつか削除してください。',
   'dictionary.problem.duplicate': '{entry}番目の項目が「{word}」を繰り返しています（{first}番目）。',
   'dictionary.problem.notJson': 'ファイルがJSONではありません。',
-  'dictionary.problem.unsupportedVersion': 'ファイルのバージョンは{version}です。このSayBotはバージョン{supported}を読みます。',
+  'dictionary.problem.unsupportedVersion':
+    'ファイルのバージョンは{version}です。このSayBotはバージョン{supported}を読みます。',
   'dictionary.problem.badShape': 'ファイルが辞書の形式ではありません（{path}: {detail}）。',
   'dictionary.problem.tooManyEntries': 'ファイルに{count}項目あります。最大{max}項目です。',
   'dictionary.problem.badEntry': '{entry}番目の項目: {reason}',
   'dictionary.wordOrPattern': '単語かパターンのどちらか一方を指定してください（両方は不可）。',
   'dictionary.list.pattern': 'パターン {pattern}',
-  'dictionary.added.pattern': '{pattern}を追加しました: 一致した部分を「{reading}」と読みます。項目は /辞書 一覧 の上から順に適用され、これは最後です。',
+  'dictionary.added.pattern':
+    '{pattern}を追加しました: 一致した部分を「{reading}」と読みます。項目は /辞書 一覧 の上から順に適用され、これは最後です。',
   'dictionary.replaced.pattern': '{pattern}は「{reading}」と読むようになりました。',
   'dictionary.removed.pattern': '{pattern}を削除しました。',
   'dictionary.unknown.pattern': '{pattern}は辞書にありません。',
@@ -545,11 +659,14 @@ export const ja: Catalogue = {
   'dictionary.problem.emptyPattern': 'パターンが空です。',
   'dictionary.problem.patternTooLong': 'パターンが{max}文字を超えています。',
   'dictionary.problem.badPattern': 'このパターンは使えません: {syntax}',
-  'dictionary.problem.unknownGroup': '読み方の{group}はパターンにないグループです（グループは「(」の順に$1、$2…、$&は一致した全体、$$はドル記号）。',
+  'dictionary.problem.unknownGroup':
+    '読み方の{group}はパターンにないグループです（グループは「(」の順に$1、$2…、$&は一致した全体、$$はドル記号）。',
   'dictionary.problem.patternsFull': '辞書にはすでに上限の{max}個のパターンがあります。先に1つ削除してください。',
   'dictionary.problem.tooManyPatterns': 'ファイルにパターンが{count}個あります。最大{max}個です。',
-  'dictionary.pattern.backReference': '{part}のような後方参照は使えません。パターンはバックトラックしないRE2で動きます。',
-  'dictionary.pattern.lookAround': '{part}のような先読み・後読みは使えません。パターンはバックトラックしないRE2で動きます。',
+  'dictionary.pattern.backReference':
+    '{part}のような後方参照は使えません。パターンはバックトラックしないRE2で動きます。',
+  'dictionary.pattern.lookAround':
+    '{part}のような先読み・後読みは使えません。パターンはバックトラックしないRE2で動きます。',
   'dictionary.pattern.missingBracket': '[ が閉じていません。',
   'dictionary.pattern.missingParen': '( が閉じていません。',
   'dictionary.pattern.unexpectedParen': ') に対応する ( がありません。',

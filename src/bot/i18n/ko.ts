@@ -1,67 +1,89 @@
 import type { Catalogue } from './en.ts';
 
 export const ko: Catalogue = {
-  'error.api.badRequest': '음성 서비스가 이 요청을 거절했습니다: {detail}. 텍스트와 옵션을 확인한 뒤 다시 시도해 주세요.',
-  'error.api.unauthorized': '봇의 Voice API 키가 유효하지 않거나 비활성화되었습니다. 서버 관리자에게 알려 주세요. 사용량은 차감되지 않았습니다.',
-  'error.api.forbidden': '봇의 Voice API 요금제에 API 이용 권한이 없습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
+  'error.api.badRequest':
+    '음성 서비스가 이 요청을 거절했습니다: {detail}. 텍스트와 옵션을 확인한 뒤 다시 시도해 주세요.',
+  'error.api.unauthorized':
+    '봇의 Voice API 키가 유효하지 않거나 비활성화되었습니다. 서버 관리자에게 알려 주세요. 사용량은 차감되지 않았습니다.',
+  'error.api.forbidden':
+    '봇의 Voice API 요금제에 API 이용 권한이 없습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.api.quota': '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다. {reset}에 초기화됩니다.',
   'error.api.rateLimited': '음성 서비스가 지금 바쁩니다. 몇 초 뒤에 다시 시도해 주세요.',
   'error.api.server': '음성 서비스에 지금 장애가 있습니다 ({status}). 잠시 후 다시 시도해 주세요.',
   'error.api.timeout': '음성 서비스의 응답이 너무 늦습니다. 다시 시도해 주세요.',
   'error.api.connection': '음성 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   'error.api.unexpected': '음성 서비스가 사용할 수 없는 응답을 보냈습니다. 잠시 후 다시 시도해 주세요.',
-  'error.api.undelivered': '음성 서비스가 이 요청을 받아 글자 수를 셌지만, 음성이 도착하기 전에 끊겨 아무것도 재생하지 못했습니다. 그 글자 수는 사용되었습니다. 다시 시도해 주세요.',
-  'error.api.oversized': '음성 서비스가 이 텍스트에 비해 너무 많은 음성을 보내서(서비스 쪽 오류) 중단했고 아무것도 남기지 않았습니다. 글자 수는 그래도 사용되었습니다. 잠시 후 다시 시도해 주세요.',
+  'error.api.undelivered':
+    '음성 서비스가 이 요청을 받아 글자 수를 셌지만, 음성이 도착하기 전에 끊겨 아무것도 재생하지 못했습니다. 그 글자 수는 사용되었습니다. 다시 시도해 주세요.',
+  'error.api.oversized':
+    '음성 서비스가 이 텍스트에 비해 너무 많은 음성을 보내서(서비스 쪽 오류) 중단했고 아무것도 남기지 않았습니다. 글자 수는 그래도 사용되었습니다. 잠시 후 다시 시도해 주세요.',
   'error.api.aborted': '요청이 취소되었습니다.',
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
-  'error.voice.daveRequired': '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
-  'error.voice.rateLimited': 'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
-  'error.voice.callTerminated': 'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
-  'error.voice.busyElsewhere': '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
+  'error.voice.daveRequired':
+    '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
+  'error.voice.rateLimited':
+    'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
+  'error.voice.callTerminated':
+    'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
+  'error.voice.busyElsewhere':
+    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
   'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
   'error.voice.notConnected': '이 서버의 음성 채널에 들어가 있지 않습니다.',
-  'error.voice.memberMuted': '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
-  'error.voice.memberSuppressed': '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
-  'error.voice.memberMayNotSpeak': '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMuted':
+    '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberSuppressed':
+    '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMayNotSpeak':
+    '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.streamFailed': '오디오가 중간에 끊겼습니다 ({detail}). 다시 시도해 주세요.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
   'error.input.emptyText': '읽을 텍스트를 입력해 주세요.',
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
-  'error.input.voiceDeleted': '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
+  'error.input.voiceDeleted':
+    '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
   'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.input.exaggeration': '강도는 0부터 1 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
-  'error.audio.busy': '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
-  'error.audio.guildBusy': '이 서버에서 이미 음성 {limit}개(파일, 속도와 음량)를 준비하고 있습니다. 서버 하나의 최대치입니다. 끝난 뒤 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
+  'error.audio.busy':
+    '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
+  'error.audio.guildBusy':
+    '이 서버에서 이미 음성 {limit}개(파일, 속도와 음량)를 준비하고 있습니다. 서버 하나의 최대치입니다. 끝난 뒤 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
   'error.shuttingDown': '봇을 다시 시작하는 중입니다. 잠시 후 다시 시도해 주세요.',
-  'error.guildNotAllowed': "SayBot 운영자가 이 서버를 선택하지 않았기 때문에 여기서는 SayBot이 동작하지 않습니다.",
+  'error.guildNotAllowed': 'SayBot 운영자가 이 서버를 선택하지 않았기 때문에 여기서는 SayBot이 동작하지 않습니다.',
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} 서버의 {command}에 대한 답장입니다:',
-  'clone.error.consent': '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 동의를 True로 설정해 주세요.',
-  'clone.error.nameInvalid': '음성 이름은 1~{max}자의 문자나 숫자여야 합니다 (사이에 공백, - _ . \' 사용 가능).',
-  'clone.error.nameTaken': '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',
+  'clone.error.consent':
+    '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 동의를 True로 설정해 주세요.',
+  'clone.error.nameInvalid': "음성 이름은 1~{max}자의 문자나 숫자여야 합니다 (사이에 공백, - _ . ' 사용 가능).",
+  'clone.error.nameTaken':
+    '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',
   'clone.error.textTooLong': '새 음성의 첫 문장은 최대 {max}자까지입니다.',
-  'clone.error.libraryFull': '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
+  'clone.error.libraryFull':
+    '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
   'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',
-  'clone.audioLost': '새 음성 "{name}" (`{id}`)이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
+  'clone.audioLost':
+    '새 음성 "{name}" (`{id}`)이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
   'voices.deleted': '"{name}" 음성(`{id}`)을 삭제했습니다.',
   'voices.notFound': '이 서버에 "{name}" 복제 음성이 없습니다.',
   'error.permission.deleteVoice': '이 음성을 만든 사람이나 서버 관리 권한이 있는 사람만 삭제할 수 있습니다.',
-  'clone.error.host': '클립은 명령어에 직접 첨부해 주세요. 디스코드 첨부 파일만 내려받습니다 ({host}에서는 받지 않습니다).',
+  'clone.error.host':
+    '클립은 명령어에 직접 첨부해 주세요. 디스코드 첨부 파일만 내려받습니다 ({host}에서는 받지 않습니다).',
   'clone.error.tooLarge': '클립이 {size}MB입니다. 한도는 {limit}MB입니다. 더 짧은 클립(3~60초)을 첨부해 주세요.',
   'clone.error.download': '클립을 내려받지 못했습니다 ({detail}). 다시 첨부해 주세요.',
-  'clone.error.format': '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
+  'clone.error.format':
+    '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
   'clone.error.corrupt': '클립이 손상되었거나 잘려 있습니다. 다시 내보낸 파일을 첨부해 주세요.',
   'clone.error.checkBusy': '지금 확인 중인 클립이 너무 많습니다. 잠시 후 다시 첨부해 주세요.',
   'clone.error.duration': '클립 길이가 {seconds}초입니다. {min}초에서 {max}초 사이여야 합니다.',
   'clone.error.silent': '클립에 소리가 없습니다 ({level} dBFS). 말하는 목소리를 녹음해 첨부해 주세요.',
   // /clone 양식
   'clone.form.title': '음성 복제',
-  'clone.form.guide': '좋은 샘플: 한 사람이 {min}~{max}초 동안 또렷하게 말하는 녹음 (10~30초가 가장 좋음), 조용한 곳에서, 음악이나 다른 목소리 없이.',
+  'clone.form.guide':
+    '좋은 샘플: 한 사람이 {min}~{max}초 동안 또렷하게 말하는 녹음 (10~30초가 가장 좋음), 조용한 곳에서, 음악이나 다른 목소리 없이.',
   'clone.form.name': '음성 이름',
   'clone.form.text': '첫 문장',
   'clone.form.clip': '음성 클립',
@@ -69,47 +91,62 @@ export const ko: Catalogue = {
   'clone.error.consentBox': '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 상자에 체크해 주세요.',
   'clone.error.fileType': '{name}은(는) WAV, MP3, M4A 파일이 아닙니다. 이 중 하나를 올려 주세요.',
   'clone.error.noClip': '음성 클립을 올려 주세요 (WAV, MP3, M4A).',
-  'clone.error.incomplete': '클립과 함께 이름, 텍스트, 동의도 입력하거나, 옵션 없이 /clone을 실행해 양식을 채워 주세요.',
+  'clone.error.incomplete':
+    '클립과 함께 이름, 텍스트, 동의도 입력하거나, 옵션 없이 /clone을 실행해 양식을 채워 주세요.',
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
   'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
   'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
   'say.stopped': '중지했습니다 ({voice}).',
-  'say.cutOff': '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {channel}의 음성 연결이 끊어졌습니다. /say를 다시 쓰면 다시 들어갑니다.',
+  'say.cutOff':
+    '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {channel}의 음성 연결이 끊어졌습니다. /say를 다시 쓰면 다시 들어갑니다.',
   'say.file': '{voice} 음성, {seconds}초 ({format}) 파일입니다.',
   'say.fileBecauseNoVoice': '음성 채널에 계시지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'userInstall.file': '여기에는 음성 채널이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'userInstall.off': 'SayBot은 자신이 들어가 있는 서버에서만 작동합니다. 운영자가 DM이나 다른 서버에서의 사용을 켜지 않았습니다.',
-  'userInstall.notAllowed': 'SayBot 운영자가 서버 밖에서는 일부 사용자만 쓸 수 있게 했으며, 회원님은 포함되어 있지 않습니다.',
-  'userInstall.noAttachFiles': '여기에는 파일을 보낼 수 없어(이 채널에서는 앱이 파일을 첨부할 수 없습니다) SayBot이 오디오로 답할 수 없습니다. 문자 수는 쓰지 않았습니다.',
-  'userInstall.voiceMessageAsFile': '여기서는 음성 메시지를 답장으로 보낼 수 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'buttons.play': "내 음성 채널에서 재생",
-  'buttons.again': "다시",
-  'buttons.sound': "사운드로 저장",
-  'buttons.notYours': "이 오디오를 요청한 {member}님만 이 버튼을 쓸 수 있습니다.",
-  'buttons.expired': "이 버튼은 더 이상 작동하지 않습니다(SayBot이 다시 시작되었거나 답장이 너무 오래되었습니다). 명령을 다시 사용해 주세요.",
-  'buttons.notCached': "이 오디오는 더 이상 SayBot 캐시에 없어 다시 재생하면 문자 수가 다시 들기 때문에 아무것도 하지 않았습니다. 원하시면 명령을 다시 사용해 주세요.",
-  'buttons.played': "{channel}에서 다시 재생했습니다({seconds}초). 캐시에서 재생해 문자 수를 쓰지 않았습니다.",
-  'buttons.voiceMessage': "위 음성 메시지: {voice}, {seconds}초. 이 버튼은 회원님만 볼 수 있고 캐시를 써서 문자 수를 쓰지 않습니다.",
-  'buttons.posted': "음성 메시지를 이 채널에 다시 보냈습니다. 캐시에서 보내 문자 수를 쓰지 않았습니다.",
-  'buttons.postedHeader': "{member} 님이 이 음성 메시지를 다시 요청했습니다:",
-  'sound.saved': "이 서버의 사운드보드에 \"{name}\"(으)로 저장했습니다({seconds}초).",
-  'sound.tooLong': "사운드보드 사운드는 최대 {max}초인데 이 오디오는 {seconds}초라 저장하지 않았습니다. 더 짧은 텍스트로 해 보세요.",
-  'sound.tooLarge': "사운드보드 사운드는 최대 {max}KB인데 이 오디오는 {size}KB라 저장하지 않았습니다.",
-  'sound.memberPermission': "사운드보드 사운드를 저장하려면 표현 만들기 권한이 필요한데, 여기서는 그 권한이 없습니다.",
-  'sound.botPermission': "사운드보드 사운드를 저장하려면 이 서버에서 제게 표현 만들기 권한이 필요합니다. 서버 관리자에게 요청해 주세요.",
-  'sound.full': "이 서버의 사운드보드가 가득 찼습니다. 사운드를 하나 지운 뒤 다시 해 보세요.",
-  'sound.refused': "Discord가 사운드를 받지 않았습니다: {reason}",
+  'userInstall.off':
+    'SayBot은 자신이 들어가 있는 서버에서만 작동합니다. 운영자가 DM이나 다른 서버에서의 사용을 켜지 않았습니다.',
+  'userInstall.notAllowed':
+    'SayBot 운영자가 서버 밖에서는 일부 사용자만 쓸 수 있게 했으며, 회원님은 포함되어 있지 않습니다.',
+  'userInstall.noAttachFiles':
+    '여기에는 파일을 보낼 수 없어(이 채널에서는 앱이 파일을 첨부할 수 없습니다) SayBot이 오디오로 답할 수 없습니다. 문자 수는 쓰지 않았습니다.',
+  'userInstall.voiceMessageAsFile':
+    '여기서는 음성 메시지를 답장으로 보낼 수 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'buttons.play': '내 음성 채널에서 재생',
+  'buttons.again': '다시',
+  'buttons.sound': '사운드로 저장',
+  'buttons.notYours': '이 오디오를 요청한 {member}님만 이 버튼을 쓸 수 있습니다.',
+  'buttons.expired':
+    '이 버튼은 더 이상 작동하지 않습니다(SayBot이 다시 시작되었거나 답장이 너무 오래되었습니다). 명령을 다시 사용해 주세요.',
+  'buttons.notCached':
+    '이 오디오는 더 이상 SayBot 캐시에 없어 다시 재생하면 문자 수가 다시 들기 때문에 아무것도 하지 않았습니다. 원하시면 명령을 다시 사용해 주세요.',
+  'buttons.played': '{channel}에서 다시 재생했습니다({seconds}초). 캐시에서 재생해 문자 수를 쓰지 않았습니다.',
+  'buttons.voiceMessage':
+    '위 음성 메시지: {voice}, {seconds}초. 이 버튼은 회원님만 볼 수 있고 캐시를 써서 문자 수를 쓰지 않습니다.',
+  'buttons.posted': '음성 메시지를 이 채널에 다시 보냈습니다. 캐시에서 보내 문자 수를 쓰지 않았습니다.',
+  'buttons.postedHeader': '{member} 님이 이 음성 메시지를 다시 요청했습니다:',
+  'sound.saved': '이 서버의 사운드보드에 "{name}"(으)로 저장했습니다({seconds}초).',
+  'sound.tooLong':
+    '사운드보드 사운드는 최대 {max}초인데 이 오디오는 {seconds}초라 저장하지 않았습니다. 더 짧은 텍스트로 해 보세요.',
+  'sound.tooLarge': '사운드보드 사운드는 최대 {max}KB인데 이 오디오는 {size}KB라 저장하지 않았습니다.',
+  'sound.memberPermission': '사운드보드 사운드를 저장하려면 표현 만들기 권한이 필요한데, 여기서는 그 권한이 없습니다.',
+  'sound.botPermission':
+    '사운드보드 사운드를 저장하려면 이 서버에서 제게 표현 만들기 권한이 필요합니다. 서버 관리자에게 요청해 주세요.',
+  'sound.full': '이 서버의 사운드보드가 가득 찼습니다. 사운드를 하나 지운 뒤 다시 해 보세요.',
+  'sound.refused': 'Discord가 사운드를 받지 않았습니다: {reason}',
   'join.joined': '{channel} 채널에 들어왔습니다.',
   'join.already': '이미 {channel} 채널에 있습니다.',
   'leave.left': '{channel} 채널에서 나왔습니다.',
   'skip.skipped': '지금 재생 중인 클립을 건너뛰었습니다.',
   'skip.nothing': '재생 중인 것이 없습니다.',
   'stop.stopped': '중지하고 대기 중인 클립 {count}개를 비웠습니다.',
-  'player.notInChannel': '제가 말하고 있는 {channel}에 들어와 있지 않으므로 아무것도 바꾸지 않았습니다. 그 채널의 회원은 자기 요청만 멈추거나 건너뛸 수 있고, 다른 사람의 요청은 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 있어야 합니다.',
-  'stop.own': '회원님의 요청을 멈추고 대기 중인 회원님의 클립 {count}개를 비웠습니다. 다른 사람의 요청은 계속됩니다. 그것을 멈추려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
-  'stop.nothingOwn': '재생 중이거나 대기 중인 회원님의 요청이 없어 아무것도 멈추지 않았습니다. 다른 사람의 요청을 멈추려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
-  'skip.notYours': '재생 중인 클립은 회원님의 것이 아니므로 계속 재생됩니다. 다른 사람의 요청을 건너뛰려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
+  'player.notInChannel':
+    '제가 말하고 있는 {channel}에 들어와 있지 않으므로 아무것도 바꾸지 않았습니다. 그 채널의 회원은 자기 요청만 멈추거나 건너뛸 수 있고, 다른 사람의 요청은 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 있어야 합니다.',
+  'stop.own':
+    '회원님의 요청을 멈추고 대기 중인 회원님의 클립 {count}개를 비웠습니다. 다른 사람의 요청은 계속됩니다. 그것을 멈추려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
+  'stop.nothingOwn':
+    '재생 중이거나 대기 중인 회원님의 요청이 없어 아무것도 멈추지 않았습니다. 다른 사람의 요청을 멈추려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
+  'skip.notYours':
+    '재생 중인 클립은 회원님의 것이 아니므로 계속 재생됩니다. 다른 사람의 요청을 건너뛰려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다.',
   'voice.why.preset': '{voice} (프리셋 "{preset}")',
   'voice.why.member': '{voice} (내 기본값)',
   'voice.why.server': '{voice} (서버 기본 프리셋 "{preset}")',
@@ -123,17 +160,20 @@ export const ko: Catalogue = {
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'error.preset.badName': "이름은 글자나 숫자 1~32자입니다. 사이에는 공백, -, _, ., ' 를 쓸 수 있습니다.",
   'error.preset.full': '이 서버에는 이미 프리셋이 {limit}개 있습니다. 먼저 하나를 삭제해 주세요.',
-  'error.permission.manageServer': '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
+  'error.permission.manageServer':
+    '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
   'error.myvoice.nothing': '음성, 언어, 톤, 형식, 속도, 음량, 이름, read_me 중 하나 이상을 지정해 주세요.',
   'error.myvoice.badName': "읽을 이름은 글자나 숫자 1~32자이며, 사이에 공백, -, _, ., '를 쓸 수 있습니다.",
   'error.myvoice.badWhat': '지울 항목을 고르세요: 전부, 음성 설정, 이름.',
   'preset.saved': '"{name}" 프리셋을 저장했습니다: {settings}.',
   'preset.updated': '"{name}" 프리셋을 수정했습니다: {settings}.',
   'preset.deleted': '"{name}" 프리셋을 삭제했습니다.',
-  'preset.deletedDefault': '"{name}" 프리셋을 삭제했습니다. 서버 기본 프리셋이었으므로 이제 /say 는 서버 언어의 기본 음성을 씁니다.',
+  'preset.deletedDefault':
+    '"{name}" 프리셋을 삭제했습니다. 서버 기본 프리셋이었으므로 이제 /say 는 서버 언어의 기본 음성을 씁니다.',
   'preset.defaultSet': '"{name}" 프리셋이 이제 서버 기본값입니다 ({settings}).',
   'preset.defaultCleared': '이제 이 서버에는 기본 프리셋이 없습니다.',
-  'preset.list.empty': '이 서버에는 아직 프리셋이 없습니다. 서버 관리 권한이 있는 멤버가 /preset save 로 추가할 수 있습니다.',
+  'preset.list.empty':
+    '이 서버에는 아직 프리셋이 없습니다. 서버 관리 권한이 있는 멤버가 /preset save 로 추가할 수 있습니다.',
   'preset.list.header': '이 서버의 프리셋 ({count}개):',
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
@@ -149,7 +189,8 @@ export const ko: Catalogue = {
   'myvoice.readMe.off': '자동 읽기가 내 메시지를 읽지 않음',
   'privacy.show.none': 'SayBot이 이 서버에서 나에 대해 보관하는 것이 없습니다.',
   'privacy.show.header': 'SayBot이 이 서버에서 나에 대해 보관하는 것 (기록 수):',
-  'privacy.show.footer': '사용 기록은 예산과 /usage를 위해 글자 수를 셉니다. `/privacy delete`는 내 기록을 지우고 나머지에서 내 ID를 없앱니다 (사용 기록은 합계가 맞도록 익명으로 남습니다).',
+  'privacy.show.footer':
+    '사용 기록은 예산과 /usage를 위해 글자 수를 셉니다. `/privacy delete`는 내 기록을 지우고 나머지에서 내 ID를 없앱니다 (사용 기록은 합계가 맞도록 익명으로 남습니다).',
   'privacy.trace.member_defaults': '내 음성 기본값 (/myvoice)',
   'privacy.trace.member_output_defaults': '내 출력 기본값 (/output)',
   'privacy.trace.presets': '내가 저장한 프리셋 (작성자로)',
@@ -162,51 +203,75 @@ export const ko: Catalogue = {
   'privacy.trace.dictionary_entries': '내가 쓴 사전 항목 (작성자로)',
   'privacy.trace.guild_output_defaults': '내가 정한 서버 출력 기본값 (작성자로)',
   'privacy.trace.other': '기타 기록 ({table})',
-  'privacy.deleted': '이 서버에서 SayBot이 보관하던 내 정보를 지웠습니다: 기록 {deleted}개 삭제, 기록 {anonymised}개에서 내 이름 제거 (사용 기록은 서버 합계가 맞도록 익명으로 남습니다).',
+  'privacy.deleted':
+    '이 서버에서 SayBot이 보관하던 내 정보를 지웠습니다: 기록 {deleted}개 삭제, 기록 {anonymised}개에서 내 이름 제거 (사용 기록은 서버 합계가 맞도록 익명으로 남습니다).',
   'privacy.deleted.voices': '내가 복제한 음성을 삭제하고 캐시의 오디오도 지웠습니다: {names}.',
   'privacy.outside.none': '서버 밖에서의 사용에 대해 SayBot이 보관하는 회원님 정보가 없습니다.',
-  'privacy.outside.header': '서버 밖(DM, 그룹 DM, SayBot이 없는 서버)에서의 사용에 대해 SayBot이 보관하는 회원님 정보(기록 수):',
-  'privacy.outside.deleted': '서버 밖에서의 사용에 대해 SayBot이 보관하던 회원님 정보를 삭제했습니다: {deleted}개 기록 삭제, {anonymised}개 기록에서 회원님을 알 수 없게 함(사용 기록은 익명으로 남으며, 오늘 쓴 문자 수는 일일 예산에 계속 포함됩니다).',
-  'privacy.server.outside': '`/privacy server`는 SayBot이 들어가 있는 서버의 데이터를 삭제하는데, 여기에는 그런 데이터가 없습니다. 회원님의 정보는 `/privacy delete`로 삭제합니다.',
-  'privacy.server.confirm': '이 서버의 SayBot 데이터를 모두 지웁니다: 프리셋, 복제 음성, 사전, 설정, 예산, 자동 읽기, 모든 멤버의 기본값 (사용 기록은 익명으로 남습니다). {minutes}분 안에 `/privacy server confirm:{code}`를 실행해 확인하세요.',
-  'privacy.server.deleted': '이 서버의 SayBot 데이터를 모두 지웠습니다: 기록 {deleted}개 삭제, 사용 기록 {anonymised}개 익명화, 복제 음성 {voices}개 삭제.',
-  'error.privacy.badCode': '확인 코드가 틀렸거나 만료되었습니다. 코드 없이 `/privacy server`를 실행해 새 코드를 받으세요.',
+  'privacy.outside.header':
+    '서버 밖(DM, 그룹 DM, SayBot이 없는 서버)에서의 사용에 대해 SayBot이 보관하는 회원님 정보(기록 수):',
+  'privacy.outside.deleted':
+    '서버 밖에서의 사용에 대해 SayBot이 보관하던 회원님 정보를 삭제했습니다: {deleted}개 기록 삭제, {anonymised}개 기록에서 회원님을 알 수 없게 함(사용 기록은 익명으로 남으며, 오늘 쓴 문자 수는 일일 예산에 계속 포함됩니다).',
+  'privacy.server.outside':
+    '`/privacy server`는 SayBot이 들어가 있는 서버의 데이터를 삭제하는데, 여기에는 그런 데이터가 없습니다. 회원님의 정보는 `/privacy delete`로 삭제합니다.',
+  'privacy.server.confirm':
+    '이 서버의 SayBot 데이터를 모두 지웁니다: 프리셋, 복제 음성, 사전, 설정, 예산, 자동 읽기, 모든 멤버의 기본값 (사용 기록은 익명으로 남습니다). {minutes}분 안에 `/privacy server confirm:{code}`를 실행해 확인하세요.',
+  'privacy.server.deleted':
+    '이 서버의 SayBot 데이터를 모두 지웠습니다: 기록 {deleted}개 삭제, 사용 기록 {anonymised}개 익명화, 복제 음성 {voices}개 삭제.',
+  'error.privacy.badCode':
+    '확인 코드가 틀렸거나 만료되었습니다. 코드 없이 `/privacy server`를 실행해 새 코드를 받으세요.',
   'voices.presetVoices': '기본 제공 음성',
   'voices.cloned': '이 서버의 복제 음성',
   'voices.presets': '이 서버의 프리셋',
   'voices.none': '(없음)',
-  'quota.exhaustedChecking': '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
-  'quota.tooFewLeft': '음성 서비스에 이번 달 남은 글자 수가 {left}자인데 이 요청에는 {needed}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
-  'quota.tooFewLeftForMember': '음성 서비스에 이번 달 남은 글자 수가 부족해 이 텍스트를 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
-  'quota.recordFailed': '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
-  'quota.storageUnavailable': '봇 저장소가 제때 응답하지 않아 아무것도 보내지 않았고 글자도 쓰지 않았습니다. 잠시 후 다시 시도해 주세요. 운영자에게 알렸습니다.',
-  'budget.refused.guildMonth': '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
-  'budget.refused.memberDay': '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
-  'budget.refused.cooldown': '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
-  'budget.refused.botMonth': "SayBot이 운영자가 모든 서버를 합쳐 정한 이번 달 한도에 도달했습니다. {reset}에 초기화됩니다.",
-  'queue.refused.guildClips': '이 서버의 음성 대기열이 가득 찼습니다 (대기 중 {queued}개, 최대 {limit}개). 몇 개가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
-  'queue.refused.guildSeconds': '이 서버의 음성 대기열이 가득 찼습니다 (약 {queued}초 분량 대기 중, 최대 {limit}초). 일부가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
-  'queue.refused.member': '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
-  'budget.refused.freeRate': '1분 안에 글자를 쓰지 않는 요청(다시 재생, 다른 속도나 음량, 이미 만든 음성)을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. {seconds}초 뒤에 다시 시도해 주세요.',
+  'quota.exhaustedChecking':
+    '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
+  'quota.tooFewLeft':
+    '음성 서비스에 이번 달 남은 글자 수가 {left}자인데 이 요청에는 {needed}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
+  'quota.tooFewLeftForMember':
+    '음성 서비스에 이번 달 남은 글자 수가 부족해 이 텍스트를 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
+  'quota.recordFailed':
+    '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
+  'quota.storageUnavailable':
+    '봇 저장소가 제때 응답하지 않아 아무것도 보내지 않았고 글자도 쓰지 않았습니다. 잠시 후 다시 시도해 주세요. 운영자에게 알렸습니다.',
+  'budget.refused.guildMonth':
+    '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.memberDay':
+    '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.cooldown':
+    '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
+  'budget.refused.botMonth':
+    'SayBot이 운영자가 모든 서버를 합쳐 정한 이번 달 한도에 도달했습니다. {reset}에 초기화됩니다.',
+  'queue.refused.guildClips':
+    '이 서버의 음성 대기열이 가득 찼습니다 (대기 중 {queued}개, 최대 {limit}개). 몇 개가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
+  'queue.refused.guildSeconds':
+    '이 서버의 음성 대기열이 가득 찼습니다 (약 {queued}초 분량 대기 중, 최대 {limit}초). 일부가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
+  'queue.refused.member':
+    '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
+  'budget.refused.freeRate':
+    '1분 안에 글자를 쓰지 않는 요청(다시 재생, 다른 속도나 음량, 이미 만든 음성)을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. {seconds}초 뒤에 다시 시도해 주세요.',
   'budget.name.guildMonthlyChars': '서버 월간 글자 수',
   'budget.name.memberDailyChars': '멤버 일일 글자 수',
   'budget.name.memberCooldownSeconds': '대기 시간(초)',
-  'budget.aboveOperator': '{budget}은(는) 이 서버에서 최대 {limit}까지 설정할 수 있습니다. 운영자가 정한 한도이며, 서버는 낮추기만 할 수 있습니다.',
+  'budget.aboveOperator':
+    '{budget}은(는) 이 서버에서 최대 {limit}까지 설정할 수 있습니다. 운영자가 정한 한도이며, 서버는 낮추기만 할 수 있습니다.',
   'budget.nothing': '세 가지 예산 중 하나 이상을 지정해 주세요 (0은 이 서버의 자체 한도를 없앱니다).',
   'budget.updated': '이 서버의 예산: {summary}.',
   'budget.line': '{name}: {value}',
   'budget.fromOperator': '{value} (운영자)',
   'budget.fromServer': '{value} (이 서버, 운영자: {operator})',
   'budget.noLimit': '제한 없음',
-  'error.permission.budget': '서버의 예산을 바꾸려면 서버 관리 권한이 필요합니다. 예산은 누구나 /usage 로 볼 수 있습니다.',
+  'error.permission.budget':
+    '서버의 예산을 바꾸려면 서버 관리 권한이 필요합니다. 예산은 누구나 /usage 로 볼 수 있습니다.',
   'usage.title': '**{month} 사용량** ({reset} 초기화)',
   'usage.guild': '이 서버: {spent}자 사용, 캐시로 {saved}자 절약; {budget}.',
   'usage.guildBudget': '월간 예산 {limit}자, {left}자 남음',
   'usage.noGuildBudget': '월간 예산 없음',
-  'usage.bot': '봇 전체: {limit}자 중 {used}자 사용{source}, {remaining}자 남음; SayBot이 보낸 글자 {spent}자, 캐시로 절약 {saved}자.',
+  'usage.bot':
+    '봇 전체: {limit}자 중 {used}자 사용{source}, {remaining}자 남음; SayBot이 보낸 글자 {spent}자, 캐시로 절약 {saved}자.',
   'usage.fromService': ' (서비스 집계)',
-  'usage.botBudget': "봇 전체 예산 (모든 서버와 사용자 설치 합계): 한 달 {limit}자, {left}자 남음; 나머지 요금제 분량은 운영자가 직접 쓰도록 남겨 둡니다.",
-  'usage.noBotBudget': "봇 전체 예산: 없음 (SayBot이 요금제 전체를 쓸 수 있음).",
+  'usage.botBudget':
+    '봇 전체 예산 (모든 서버와 사용자 설치 합계): 한 달 {limit}자, {left}자 남음; 나머지 요금제 분량은 운영자가 직접 쓰도록 남겨 둡니다.',
+  'usage.noBotBudget': '봇 전체 예산: 없음 (SayBot이 요금제 전체를 쓸 수 있음).',
   'usage.member': '오늘 나: {spent}자; {budget}.',
   'usage.outside.where': '서버 밖(DM, 그룹 DM, SayBot이 없는 서버)에서의 SayBot 사용:',
   'usage.outside.shared': '서버 밖에서의 모든 사용은 하나의 월간 예산을 함께 씁니다: {limit}자 중 {left}자 남음.',
@@ -214,7 +279,8 @@ export const ko: Catalogue = {
   'usage.noMemberBudget': '일일 예산 없음',
   'usage.cooldown': '대기 시간: 글자를 사용하는 요청 사이 {seconds}초 (캐시의 음성은 무료이며 기다리지 않습니다).',
   'usage.queue': '음성 대기열: 서버당 최대 {clips}개, 약 {seconds}초 분량, 멤버당 대기 요청 {member}개.',
-  'usage.exhausted': '음성 서비스가 이번 달 한도를 모두 사용했다고 알렸습니다. 한도가 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다 (요금제 업그레이드나 충전 시 바로 풀림). 늦어도 {reset}에 초기화됩니다.',
+  'usage.exhausted':
+    '음성 서비스가 이번 달 한도를 모두 사용했다고 알렸습니다. 한도가 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다 (요금제 업그레이드나 충전 시 바로 풀림). 늦어도 {reset}에 초기화됩니다.',
   'usage.chart.title': '{month} 글자 사용량 (UTC)',
   'usage.chart.perDay': '일별',
   'usage.chart.monthToDate': '이번 달 누적 사용',
@@ -226,15 +292,23 @@ export const ko: Catalogue = {
   'usage.chart.formerMember': '나간 멤버',
   'usage.chart.alt': '{month} 이 서버의 글자 사용량 차트: 일별 사용량과 캐시 절약량, 예산 대비 이번 달 누적, 상위 멤버',
   'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
-  'voiceMessage.fallback.no-permission': '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.not-allowed-here': '디스코드가 이 채널에서 음성 메시지를 받지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.too-large': '음성 메시지가 {size}MB로 이 채널의 한도 {limit}MB를 넘어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.refused': '디스코드가 음성 메시지를 받지 않아(운영자에게 알렸습니다) 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.member-no-permission': '이 채널에서 음성 메시지를 보낼 권한(채널 보기, 메시지 보내기, 파일 첨부, 음성 메시지 보내기)이 없어 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.slowmode': '이 채널은 슬로우 모드이고 마지막 메시지를 보낸 지 얼마 되지 않아 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.no-permission':
+    '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.not-allowed-here':
+    '디스코드가 이 채널에서 음성 메시지를 받지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.too-large':
+    '음성 메시지가 {size}MB로 이 채널의 한도 {limit}MB를 넘어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.refused':
+    '디스코드가 음성 메시지를 받지 않아(운영자에게 알렸습니다) 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.member-no-permission':
+    '이 채널에서 음성 메시지를 보낼 권한(채널 보기, 메시지 보내기, 파일 첨부, 음성 메시지 보내기)이 없어 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
+  'voiceMessage.fallback.slowmode':
+    '이 채널은 슬로우 모드이고 마지막 메시지를 보낸 지 얼마 되지 않아 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'voiceMessage.header': '{member} 님이 /{command}(으)로 요청한 음성 메시지입니다:',
-  'say.fileTooLarge.voiceMessage': '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘어 음성 메시지로 올렸습니다: {voice}, {seconds}초.',
-  'say.fileTooLarge.compressed': '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘고 음성 메시지도 올릴 수 없어 압축해서 보냅니다(Ogg Opus, {compressed}MB): {voice}, {seconds}초.',
+  'say.fileTooLarge.voiceMessage':
+    '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘어 음성 메시지로 올렸습니다: {voice}, {seconds}초.',
+  'say.fileTooLarge.compressed':
+    '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘고 음성 메시지도 올릴 수 없어 압축해서 보냅니다(Ogg Opus, {compressed}MB): {voice}, {seconds}초.',
   'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
   // What Discord shows for each command (see en.ts).
   'command.budget': '예산',
@@ -351,9 +425,12 @@ export const ko: Catalogue = {
   'choice.outside_voice.voice-message': '음성 메시지',
   'choice.outside_voice.file': '파일',
   'choice.outside_voice.reset': '초기화',
-  'output.server.set': '이제 이 서버에서 음성 채널 밖 멤버는 기본으로 {output}(으)로 받습니다 (멤버 자신의 /출력 나 설정이 우선).',
-  'output.server.reset': '이 서버의 기본값을 지웠습니다: 음성 채널 밖 멤버는 따로 정하지 않으면 {output}(으)로 받습니다.',
-  'output.me.set': '이제 이 서버에서 음성 채널 밖일 때 /say, /emote, /clone 결과를 {output}(으)로 받습니다 (명령의 출력 옵션이 있으면 그것이 우선).',
+  'output.server.set':
+    '이제 이 서버에서 음성 채널 밖 멤버는 기본으로 {output}(으)로 받습니다 (멤버 자신의 /출력 나 설정이 우선).',
+  'output.server.reset':
+    '이 서버의 기본값을 지웠습니다: 음성 채널 밖 멤버는 따로 정하지 않으면 {output}(으)로 받습니다.',
+  'output.me.set':
+    '이제 이 서버에서 음성 채널 밖일 때 /say, /emote, /clone 결과를 {output}(으)로 받습니다 (명령의 출력 옵션이 있으면 그것이 우선).',
   'output.me.reset': '이제 서버 기본값을 따릅니다: 음성 채널 밖에서는 {output}(으)로 받습니다.',
   'output.show': '음성 채널 밖에서는 {output}(으)로 받습니다 ({why}). 서버 기본값: {server}, 내 기본값: {member}.',
   'output.why.member': '내 기본값',
@@ -380,7 +457,8 @@ export const ko: Catalogue = {
   'command.dictionary.export': '내보내기',
   'command.dictionary.export.description': '사전 전체를 JSON 파일로 받습니다',
   'command.dictionary.import': '가져오기',
-  'command.dictionary.import.description': '/사전 내보내기로 만든 JSON 파일로 사전 전체를 바꿉니다 (서버 관리 권한 필요)',
+  'command.dictionary.import.description':
+    '/사전 내보내기로 만든 JSON 파일로 사전 전체를 바꿉니다 (서버 관리 권한 필요)',
   'command.dictionary.move': '이동',
   'command.dictionary.move.description': '단어나 패턴을 적용 순서의 다른 자리로 옮깁니다 (서버 관리 권한 필요)',
   'option.channel': '채널',
@@ -421,26 +499,39 @@ export const ko: Catalogue = {
   'option.pattern.description': '단어 대신 패턴 (RE2 문법, 예: (\\d+)km). 읽는 법에 $1, $2…를 쓸 수 있습니다',
   'option.position': '순서',
   'option.position.description': '적용 순서에서의 자리, 1부터 (위에 있는 것이 먼저 적용)',
-  'autoread.permission': '자동 읽기는 음성 채널의 모두가 듣는 것을 바꾸므로 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요.',
-  'autoread.unavailable': '이 봇은 자동 읽기를 할 수 없습니다: Discord가 메시지 내용을 보내 주지 않습니다. 봇 소유자가 {where}에서 Message Content를 켠 뒤 SayBot을 다시 시작해야 합니다.',
+  'autoread.permission':
+    '자동 읽기는 음성 채널의 모두가 듣는 것을 바꾸므로 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요.',
+  'autoread.unavailable':
+    '이 봇은 자동 읽기를 할 수 없습니다: Discord가 메시지 내용을 보내 주지 않습니다. 봇 소유자가 {where}에서 Message Content를 켠 뒤 SayBot을 다시 시작해야 합니다.',
   'autoread.notTextChannel': '{channel}에는 읽을 채팅이 없습니다. 텍스트 채널이나 음성 채널을 골라 주세요.',
-  'autoread.cannotSee': '{channel}을(를) 읽을 수 없습니다. 그 채널에서 채널 보기와 메시지 보내기 권한을 주신 뒤 다시 시도해 주세요.',
-  'autoread.memberCannotSee': '{channel}을(를) 직접 읽을 권한(채널 보기, 메시지 기록 보기)이 없어 대신 읽어 드릴 수 없습니다.',
-  'autoread.guard.leave': '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 내보낼 수 있습니다.',
-  'autoread.guard.move': '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
-  'autoread.guard.elsewhere': '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
-  'autoread.pausedByLeave': '{voice}에서 나왔습니다. {channel} 읽기는 설정을 유지한 채 일시 정지되었습니다. {voice}에서 /join(서버 관리) 또는 /autoread start로 다시 시작하고, /autoread stop으로 끝냅니다.',
+  'autoread.cannotSee':
+    '{channel}을(를) 읽을 수 없습니다. 그 채널에서 채널 보기와 메시지 보내기 권한을 주신 뒤 다시 시도해 주세요.',
+  'autoread.memberCannotSee':
+    '{channel}을(를) 직접 읽을 권한(채널 보기, 메시지 기록 보기)이 없어 대신 읽어 드릴 수 없습니다.',
+  'autoread.guard.leave':
+    '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 내보낼 수 있습니다.',
+  'autoread.guard.move':
+    '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
+  'autoread.guard.elsewhere':
+    '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
+  'autoread.pausedByLeave':
+    '{voice}에서 나왔습니다. {channel} 읽기는 설정을 유지한 채 일시 정지되었습니다. {voice}에서 /join(서버 관리) 또는 /autoread start로 다시 시작하고, /autoread stop으로 끝냅니다.',
   'autoread.resumed': '{voice}에 들어와 {channel} 읽기를 다시 시작했습니다.',
   'autoread.started': '{channel}을(를) {voice}에서 소리 내어 읽습니다. {settings}. /자동읽기 중지로 멈춥니다.',
   'autoread.stopped': '소리 내어 읽기를 멈췄습니다.',
   'autoread.notReading': '이 서버에서 자동 읽기가 켜져 있지 않습니다.',
   'voiceStatus.reading': '{channel} 읽는 중',
-  'autoread.paused': '자동 읽기가 {member}님의 메시지를 건너뛰었습니다: {reason} 다시 읽을 수 있게 될 때까지 읽지 못하는 메시지는 알림 없이 건너뜁니다.',
-  'autoread.behind': '자동 읽기가 밀려 있습니다. 읽는 속도보다 메시지가 빨리 올라와서, 따라잡을 때까지 가장 오래된 읽지 않은 메시지를 건너뜁니다 (글자는 사용하지 않습니다).',
+  'autoread.paused':
+    '자동 읽기가 {member}님의 메시지를 건너뛰었습니다: {reason} 다시 읽을 수 있게 될 때까지 읽지 못하는 메시지는 알림 없이 건너뜁니다.',
+  'autoread.behind':
+    '자동 읽기가 밀려 있습니다. 읽는 속도보다 메시지가 빨리 올라와서, 따라잡을 때까지 가장 오래된 읽지 않은 메시지를 건너뜁니다 (글자는 사용하지 않습니다).',
   'autoread.refused.memberDay': '이 서버에서 그 회원의 하루 글자 예산을 다 써서 {reset}까지 읽지 않습니다.',
-  'autoread.pausedRights.text': '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 그 채널을 읽을 수 없습니다 (채널 보기, 메시지 보내기, 메시지 기록 보기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
-  'autoread.pausedRights.voice': '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 {voice}에서 말할 수 없습니다 (연결, 말하기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
-  'autoread.skippedToNewest': '자동 읽기가 메시지 {count}개만큼 밀려서 최신 메시지로 건너뛰었습니다 (건너뛴 메시지에는 글자를 사용하지 않습니다).',
+  'autoread.pausedRights.text':
+    '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 그 채널을 읽을 수 없습니다 (채널 보기, 메시지 보내기, 메시지 기록 보기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
+  'autoread.pausedRights.voice':
+    '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 {voice}에서 말할 수 없습니다 (연결, 말하기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
+  'autoread.skippedToNewest':
+    '자동 읽기가 메시지 {count}개만큼 밀려서 최신 메시지로 건너뛰었습니다 (건너뛴 메시지에는 글자를 사용하지 않습니다).',
   'autoread.status.reading': '{channel}을(를) {voice}에서 읽는 중입니다.',
   'autoread.status.off': '지금은 읽고 있지 않습니다.',
   'autoread.settings.current': '{status} 설정: {settings}.',
@@ -493,7 +584,8 @@ export const ko: Catalogue = {
   'autoread.pool.added': '{voice}을(를) 음성 풀에 추가했습니다. 풀: {pool}.',
   'autoread.pool.already': '{voice}은(는) 이미 음성 풀에 있습니다. 풀: {pool}.',
   'autoread.pool.full': '음성 풀에는 최대 {max}개까지 넣을 수 있습니다. 먼저 몇 개를 빼 주세요.',
-  'autoread.pool.removed': '{voice}을(를) 음성 풀에서 뺐습니다. 그 음성을 받은 멤버는 다음 메시지부터 다른 음성을 받습니다. 풀: {pool}.',
+  'autoread.pool.removed':
+    '{voice}을(를) 음성 풀에서 뺐습니다. 그 음성을 받은 멤버는 다음 메시지부터 다른 음성을 받습니다. 풀: {pool}.',
   'autoread.pool.notIn': '{voice}은(는) 음성 풀에 없습니다. 풀: {pool}.',
   'autoread.pool.default': '고른 음성이 없어 서버 언어의 공개된 음성: {voices}',
   'autoread.show.pool': '음성 풀: {pool}.',
@@ -510,7 +602,8 @@ export const ko: Catalogue = {
   'privacy.trace.auto_read_voice_pool': '내가 자동 읽기 음성 풀에 추가한 음성 (추가한 사람으로)',
   'privacy.trace.auto_read_member_voices': '자동 읽기 음성 풀에서 받은 내 음성',
   'privacy.trace.auto_read_ignored': '자동 읽기가 읽지 않는 멤버 목록 (내가 올라 있거나, 내가 추가한 사람으로)',
-  'dictionary.permission': '서버의 사전을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 목록 보기와 내보내기는 누구나 할 수 있습니다.',
+  'dictionary.permission':
+    '서버의 사전을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 목록 보기와 내보내기는 누구나 할 수 있습니다.',
   'dictionary.added': '"{word}"을(를) 추가했습니다: "{reading}"(으)로 읽습니다.',
   'dictionary.replaced': '이제 "{word}"을(를) "{reading}"(으)로 읽습니다.',
   'dictionary.removed': '"{word}"을(를) 삭제했습니다.',
@@ -537,7 +630,8 @@ export const ko: Catalogue = {
   'dictionary.problem.badEntry': '{entry}번 항목: {reason}',
   'dictionary.wordOrPattern': '단어나 패턴 중 하나만 주세요 (둘 다는 안 됩니다).',
   'dictionary.list.pattern': '패턴 {pattern}',
-  'dictionary.added.pattern': '{pattern}을(를) 추가했습니다: 일치하는 부분을 "{reading}"(으)로 읽습니다. 항목은 /사전 목록의 위에서부터 적용되며, 이 항목은 맨 끝입니다.',
+  'dictionary.added.pattern':
+    '{pattern}을(를) 추가했습니다: 일치하는 부분을 "{reading}"(으)로 읽습니다. 항목은 /사전 목록의 위에서부터 적용되며, 이 항목은 맨 끝입니다.',
   'dictionary.replaced.pattern': '이제 {pattern}을(를) "{reading}"(으)로 읽습니다.',
   'dictionary.removed.pattern': '{pattern}을(를) 삭제했습니다.',
   'dictionary.unknown.pattern': '{pattern}은(는) 사전에 없습니다.',
@@ -545,11 +639,14 @@ export const ko: Catalogue = {
   'dictionary.problem.emptyPattern': '패턴이 비어 있습니다.',
   'dictionary.problem.patternTooLong': '패턴이 {max}자보다 깁니다.',
   'dictionary.problem.badPattern': '이 패턴은 쓸 수 없습니다: {syntax}',
-  'dictionary.problem.unknownGroup': '읽는 법에 쓴 {group}은(는) 패턴에 없는 그룹입니다 (그룹은 "("의 순서대로 $1, $2…, $&는 일치한 전체, $$는 달러 기호).',
+  'dictionary.problem.unknownGroup':
+    '읽는 법에 쓴 {group}은(는) 패턴에 없는 그룹입니다 (그룹은 "("의 순서대로 $1, $2…, $&는 일치한 전체, $$는 달러 기호).',
   'dictionary.problem.patternsFull': '사전에 이미 패턴이 최대치인 {max}개 있습니다. 먼저 하나를 삭제해 주세요.',
   'dictionary.problem.tooManyPatterns': '파일에 패턴이 {count}개 있습니다. 최대 {max}개까지입니다.',
-  'dictionary.pattern.backReference': '{part} 같은 역참조는 지원하지 않습니다. 패턴은 되추적하지 않는 RE2로 실행됩니다.',
-  'dictionary.pattern.lookAround': '{part} 같은 전방·후방 탐색은 지원하지 않습니다. 패턴은 되추적하지 않는 RE2로 실행됩니다.',
+  'dictionary.pattern.backReference':
+    '{part} 같은 역참조는 지원하지 않습니다. 패턴은 되추적하지 않는 RE2로 실행됩니다.',
+  'dictionary.pattern.lookAround':
+    '{part} 같은 전방·후방 탐색은 지원하지 않습니다. 패턴은 되추적하지 않는 RE2로 실행됩니다.',
   'dictionary.pattern.missingBracket': '[가 닫히지 않았습니다.',
   'dictionary.pattern.missingParen': '(가 닫히지 않았습니다.',
   'dictionary.pattern.unexpectedParen': ')에 짝이 되는 (가 앞에 없습니다.',

@@ -19,7 +19,10 @@ const firstResponse = new WeakMap<AnsweredInteraction, Promise<unknown>>();
  * Sends the interaction's first response unless one has already gone out or is on its way. Commands and the
  * deadline below both come through here, so an interaction is never acknowledged twice (Discord: 40060).
  */
-export function claimFirstResponse(interaction: AnsweredInteraction, send: () => Promise<unknown>): Promise<unknown> | undefined {
+export function claimFirstResponse(
+  interaction: AnsweredInteraction,
+  send: () => Promise<unknown>,
+): Promise<unknown> | undefined {
   if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
   // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (settled()).
   const sent = send().catch((error: unknown) => {
@@ -35,7 +38,9 @@ export function claimFirstResponse(interaction: AnsweredInteraction, send: () =>
  * Discord already forgot is no failure of the command: its replies go without it (tokenless-reply.ts).
  */
 export async function acknowledge(interaction: AnsweredInteraction, ephemeral = false): Promise<void> {
-  const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
+  const sent = claimFirstResponse(interaction, () =>
+    interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+  );
   if (!sent) return settled(interaction);
   try {
     await sent;
@@ -88,10 +93,17 @@ export async function settled(interaction: AnsweredInteraction): Promise<void> {
  */
 export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
-    const sent = claimFirstResponse(interaction, () => interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}));
+    const sent = claimFirstResponse(interaction, () =>
+      interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+    );
     if (!sent) return;
-    log.info({ code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id }, 'command still working: deferred its reply');
-    sent.catch((error: unknown) => log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'));
+    log.info(
+      { code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id },
+      'command still working: deferred its reply',
+    );
+    sent.catch((error: unknown) =>
+      log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'),
+    );
   }, untilDeadline(interaction));
   return () => clearTimeout(timer);
 }
@@ -116,8 +128,18 @@ export function answerAutocompleteByDeadline(interaction: AutocompleteInteractio
   };
   const timer = setTimeout(() => {
     if (answered) return;
-    log.info({ code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id }, 'autocomplete too slow: answered with no choices');
-    interaction.respond([]).catch((error: unknown) => log.warn({ code: 'autocomplete-failed', err: error, interactionId: interaction.id }, 'could not answer a slow autocomplete'));
+    log.info(
+      { code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id },
+      'autocomplete too slow: answered with no choices',
+    );
+    interaction
+      .respond([])
+      .catch((error: unknown) =>
+        log.warn(
+          { code: 'autocomplete-failed', err: error, interactionId: interaction.id },
+          'could not answer a slow autocomplete',
+        ),
+      );
   }, untilDeadline(interaction));
   return () => clearTimeout(timer);
 }

@@ -24,7 +24,10 @@ export function voiceChoices(
   voices: readonly PresetVoice[] = DOCUMENTED_VOICES,
   cloned: readonly ClonedVoice[] = [],
 ): ApplicationCommandOptionChoiceData<string>[] {
-  const clonedChoices = cloned.map((v) => ({ name: clip(`${v.name} · ${t(locale, 'choices.cloned')} (${v.voiceId})`), value: v.voiceId }));
+  const clonedChoices = cloned.map((v) => ({
+    name: clip(`${v.name} · ${t(locale, 'choices.cloned')} (${v.voiceId})`),
+    value: v.voiceId,
+  }));
   const presetChoices = voices
     .filter((v) => !language || v.language === language)
     .map((v) => ({ voice: v, label: `${languageName(v.language, locale)} · ${v.character}` }))
@@ -42,7 +45,10 @@ export function languageChoices(typed: string, locale: string): ApplicationComma
 }
 
 /** The server's presets (already filtered by the store), each with its voice and language. */
-export function presetChoices(presets: readonly Preset[], locale: string): ApplicationCommandOptionChoiceData<string>[] {
+export function presetChoices(
+  presets: readonly Preset[],
+  locale: string,
+): ApplicationCommandOptionChoiceData<string>[] {
   return presets.slice(0, MAX_CHOICES).map((p) => ({
     name: clip([p.name, p.voice, ...(p.language === undefined ? [] : [languageName(p.language, locale)])].join(' · ')),
     value: p.name,

@@ -30,8 +30,12 @@ export type SubcommandPath = Extract<CommandPath, `${string}.${string}`>;
 export type MenuName = { [K in MessageKey]: K extends `menu.${infer N}` ? N : never }[MessageKey];
 
 /** Every option the catalogue names (`option.<name>`). */
-export type OptionName = { [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never }[MessageKey];
-type Variant<O extends string> = { [K in MessageKey]: K extends `option.${O}.description.${infer V}` ? V : never }[MessageKey];
+export type OptionName = {
+  [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never;
+}[MessageKey];
+type Variant<O extends string> = {
+  [K in MessageKey]: K extends `option.${O}.description.${infer V}` ? V : never;
+}[MessageKey];
 type ChoiceValue<O extends string> = { [K in MessageKey]: K extends `choice.${O}.${infer V}` ? V : never }[MessageKey];
 
 /** Which description: the option's own (`option.<name>.description`), or a command's (`….description.<variant>`). */
@@ -56,7 +60,9 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
  * members with Manage Server by default when its requirements say so (src/bot/interactions/preconditions.ts).
  */
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
-  const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(InteractionContextType.Guild);
+  const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(
+    InteractionContextType.Guild,
+  );
   return forAdminsByDefault(requires) ? builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild) : builder;
 }
 
@@ -65,7 +71,10 @@ export function slashCommand(name: CommandName, requires?: Requirements): SlashC
  * the name interactions carry) and the ko/ja ones to those clients. Servers only, and Manage Server by default
  * when its requirements say so, as slashCommand.
  */
-export function messageMenu(name: MenuName, requires?: MenuRequirements): ContextMenuCommandBuilder & { readonly type: ApplicationCommandType.Message } {
+export function messageMenu(
+  name: MenuName,
+  requires?: MenuRequirements,
+): ContextMenuCommandBuilder & { readonly type: ApplicationCommandType.Message } {
   const key: MessageKey = `menu.${name}`;
   const builder = new ContextMenuCommandBuilder()
     .setType(ApplicationCommandType.Message)
@@ -86,7 +95,9 @@ function option<B extends SharedNameAndDescription & { setRequired(required: boo
   name: O,
   spec: Common & { description?: string },
 ): B {
-  const description = (spec.description === undefined ? `option.${name}.description` : `option.${name}.description.${spec.description}`) as MessageKey;
+  const description = (
+    spec.description === undefined ? `option.${name}.description` : `option.${name}.description.${spec.description}`
+  ) as MessageKey;
   const built = named(builder, `option.${name}` as MessageKey, description);
   return spec.required === undefined ? built : built.setRequired(spec.required);
 }
@@ -103,7 +114,11 @@ export function stringOption<O extends OptionName>(
       ...spec.choices.map((value) => {
         const key = `choice.${name}.${value}` as MessageKey;
         const translated = localisations(key);
-        return { name: t('en-US', key), ...(Object.keys(translated).length === 0 ? {} : { name_localizations: translated }), value };
+        return {
+          name: t('en-US', key),
+          ...(Object.keys(translated).length === 0 ? {} : { name_localizations: translated }),
+          value,
+        };
       }),
     );
   }
@@ -115,17 +130,26 @@ interface Range {
   max?: number;
 }
 
-function ranged<B extends { setMinValue(min: number): B; setMaxValue(max: number): B }>(built: B, { min, max }: Range): B {
+function ranged<B extends { setMinValue(min: number): B; setMaxValue(max: number): B }>(
+  built: B,
+  { min, max }: Range,
+): B {
   if (min !== undefined) built.setMinValue(min);
   if (max !== undefined) built.setMaxValue(max);
   return built;
 }
 
-export function numberOption<O extends OptionName>(name: O, spec: Common & Described<O> & Range): SlashCommandNumberOption {
+export function numberOption<O extends OptionName>(
+  name: O,
+  spec: Common & Described<O> & Range,
+): SlashCommandNumberOption {
   return ranged(option(new SlashCommandNumberOption(), name, spec), spec);
 }
 
-export function integerOption<O extends OptionName>(name: O, spec: Common & Described<O> & Range): SlashCommandIntegerOption {
+export function integerOption<O extends OptionName>(
+  name: O,
+  spec: Common & Described<O> & Range,
+): SlashCommandIntegerOption {
   return ranged(option(new SlashCommandIntegerOption(), name, spec), spec);
 }
 
@@ -133,12 +157,18 @@ export function booleanOption<O extends OptionName>(name: O, spec: Common & Desc
   return option(new SlashCommandBooleanOption(), name, spec);
 }
 
-export function attachmentOption<O extends OptionName>(name: O, spec: Common & Described<O>): SlashCommandAttachmentOption {
+export function attachmentOption<O extends OptionName>(
+  name: O,
+  spec: Common & Described<O>,
+): SlashCommandAttachmentOption {
   return option(new SlashCommandAttachmentOption(), name, spec);
 }
 
 /** A channel option offering only `types` (Discord's picker filters by them). */
-export function channelOption<O extends OptionName>(name: O, spec: Common & Described<O> & { types: ReadonlyArray<ChannelType.GuildText | ChannelType.GuildVoice> }): SlashCommandChannelOption {
+export function channelOption<O extends OptionName>(
+  name: O,
+  spec: Common & Described<O> & { types: ReadonlyArray<ChannelType.GuildText | ChannelType.GuildVoice> },
+): SlashCommandChannelOption {
   return option(new SlashCommandChannelOption(), name, spec).addChannelTypes(...spec.types);
 }
 

@@ -12,7 +12,8 @@ export async function loadCommands(dir = COMMANDS_DIR): Promise<Map<string, AnyC
   const commands = new Map<string, AnyCommandModule>();
   for (const file of files) {
     const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
-    if (!isCommandModule(mod)) throw new Error(`commands/${file} must export \`data\` (a command builder) and \`execute\``);
+    if (!isCommandModule(mod))
+      throw new Error(`commands/${file} must export \`data\` (a command builder) and \`execute\``);
     // A slash command's name is lower case and a menu's ("Speak") is what members read, so one key space serves both.
     if (commands.has(mod.data.name)) throw new Error(`commands/${file} repeats the command name "${mod.data.name}"`);
     commands.set(mod.data.name, mod);

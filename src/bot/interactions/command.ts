@@ -74,17 +74,19 @@ export interface CommandContext {
 
 /** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */
 export type BotCommandInteraction<Cached extends CacheType = CacheType> =
-  | ChatInputCommandInteraction<Cached>
-  | MessageContextMenuCommandInteraction<Cached>;
+  ChatInputCommandInteraction<Cached> | MessageContextMenuCommandInteraction<Cached>;
 
 /**
  * What SayBot answers as a command's: the command itself, or the submit of a form the command showed (a modal, whose
  * custom_id starts with `<command name>:`). They answer alike (defer, reply, edit, follow up).
  */
-export type AnsweredInteraction<Cached extends CacheType = CacheType> = BotCommandInteraction<Cached> | FormSubmitInteraction<Cached>;
+export type AnsweredInteraction<Cached extends CacheType = CacheType> =
+  BotCommandInteraction<Cached> | FormSubmitInteraction<Cached>;
 
 /** The submit of a command's form, which is shown in a channel of a server: its channel is known (router.ts checks). */
-export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalSubmitInteraction<Cached> & { channelId: string };
+export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalSubmitInteraction<Cached> & {
+  channelId: string;
+};
 
 /** A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
 export interface CommandModule {
@@ -115,7 +117,11 @@ export interface CommandModule {
  * name and no description or options, so only the command-level preconditions apply.
  */
 export interface MessageMenuModule {
-  data: { readonly name: string; readonly type: ApplicationCommandType.Message; toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody };
+  data: {
+    readonly name: string;
+    readonly type: ApplicationCommandType.Message;
+    toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody;
+  };
   requires?: MenuRequirements;
   execute(interaction: MessageContextMenuCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
   publicReply?: boolean;

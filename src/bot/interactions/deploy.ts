@@ -39,9 +39,7 @@ export function canonicalCommand(value: unknown, top = true): Json | undefined {
 export function sameDefinitions(current: readonly unknown[], wanted: readonly unknown[]): boolean {
   const key = (list: readonly unknown[]) =>
     JSON.stringify(
-      list
-        .map((c) => canonicalCommand(c))
-        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      list.map((c) => canonicalCommand(c)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
   return key(current) === key(wanted);
 }
@@ -70,7 +68,11 @@ export async function deployCommands(options: DeployOptions): Promise<DeployResu
       ? Routes.applicationCommands(options.clientId)
       : Routes.applicationGuildCommands(options.clientId, options.guildId);
   const wanted: RESTPostAPIApplicationCommandsJSONBody[] = [...options.commands].map((c) =>
-    withUserInstall(c.data.toJSON(), options.userInstall === true && !isMessageMenu(c) && c.executeOutsideServer !== undefined));
+    withUserInstall(
+      c.data.toJSON(),
+      options.userInstall === true && !isMessageMenu(c) && c.executeOutsideServer !== undefined,
+    ),
+  );
   const current = (await rest.get(route)) as unknown[];
   const scope = options.guildId === undefined ? 'global' : 'guild';
   if (sameDefinitions(current, wanted)) return { changed: false, count: wanted.length, scope };

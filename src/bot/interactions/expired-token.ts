@@ -36,7 +36,8 @@ export function tokenGone(interaction: AnsweredInteraction): boolean {
 
 /** Remembers a token Discord refused as gone, so that no later reply of this interaction tries it again. */
 export function noteIfTokenGone(interaction: AnsweredInteraction, error: unknown): boolean {
-  if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number' || !TOKEN_GONE_CODES.has(error.code)) return false;
+  if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number' || !TOKEN_GONE_CODES.has(error.code))
+    return false;
   gone.add(interaction);
   return true;
 }

@@ -57,7 +57,8 @@ export const MEMBER_AUDIENCE: FailureAudience = { planFigures: false };
  * Without an audience the words are a member's.
  */
 export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
-  if (error instanceof UserError) return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  if (error instanceof UserError)
+    return { code: error.userMessage.key, message: error.userMessage, level: error.level };
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
@@ -68,7 +69,11 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof BadRequestError) {
     const detail = error.serviceMessage ?? error.message;
-    return { code: 'api-bad-request', message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } }, level: 'info' };
+    return {
+      code: 'api-bad-request',
+      message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } },
+      level: 'info',
+    };
   }
   if (error instanceof AuthenticationError) {
     return { code: 'api-key-rejected', message: { key: 'error.api.unauthorized' }, level: 'fatal' };
@@ -78,38 +83,81 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof QuotaExceededError) {
     const reset = error.rateLimit?.resetAt ?? nextMonthStart();
-    return { code: 'api-quota-exhausted', message: { key: 'error.api.quota', params: { reset: day(reset) } }, level: 'error' };
+    return {
+      code: 'api-quota-exhausted',
+      message: { key: 'error.api.quota', params: { reset: day(reset) } },
+      level: 'error',
+    };
   }
-  if (error instanceof RateLimitedError) return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
+  if (error instanceof RateLimitedError)
+    return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
   if (error instanceof ServerError) {
-    return { code: 'api-server-error', message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } }, level: 'warn' };
+    return {
+      code: 'api-server-error',
+      message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } },
+      level: 'warn',
+    };
   }
-  if (error instanceof TimeoutError) return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
-  if (error instanceof ConnectionError) return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
-  if (error instanceof OversizedResponseError) return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
-  if (error instanceof UndeliveredError) return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
-  if (error instanceof UnexpectedResponseError) return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof TimeoutError)
+    return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
+  if (error instanceof ConnectionError)
+    return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof OversizedResponseError)
+    return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
+  if (error instanceof UndeliveredError)
+    return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  if (error instanceof UnexpectedResponseError)
+    return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
     if (error.reason === 'dave-required') {
-      return { code: 'voice-dave-required', message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
+      return {
+        code: 'voice-dave-required',
+        message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } },
+        level: 'warn',
+      };
     }
     // The player wrote the operator's line about the close itself.
-    if (error.reason === 'rate-limited') return { code: 'voice-rate-limited', message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
-    if (error.reason === 'call-terminated') return { code: 'voice-call-terminated', message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } }, level: 'info' };
-    return { code: 'voice-join-failed', message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } }, level: 'warn' };
+    if (error.reason === 'rate-limited')
+      return {
+        code: 'voice-rate-limited',
+        message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
+    if (error.reason === 'call-terminated')
+      return {
+        code: 'voice-call-terminated',
+        message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
+    return {
+      code: 'voice-join-failed',
+      message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } },
+      level: 'warn',
+    };
   }
   if (error instanceof AudioBusyError) {
-    if (error.reason === 'owner-busy') return { code: 'audio-guild-busy', message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } }, level: 'info' };
+    if (error.reason === 'owner-busy')
+      return {
+        code: 'audio-guild-busy',
+        message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
+        level: 'info',
+      };
     return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
   }
   if (error instanceof UnsupportedAudioError) {
-    return { code: 'audio-unsupported', message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } }, level: 'warn' };
+    return {
+      code: 'audio-unsupported',
+      message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } },
+      level: 'warn',
+    };
   }
   // Audio that announced itself as a known format but does not decode: the service sent something broken.
-  if (error instanceof ClipError) return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof ClipError)
+    return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
   // A voice message made of the service's audio: packets that do not decode, or nothing audible in them.
-  if (error instanceof VoiceMessageError) return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof VoiceMessageError)
+    return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
   return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
 }
 
@@ -119,9 +167,20 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
     case 'budget-cooldown':
       return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
     case 'budget-member-day':
-      return { key: 'budget.refused.memberDay', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: `${day(reason.resetAt)} 00:00 UTC` } };
+      return {
+        key: 'budget.refused.memberDay',
+        params: {
+          limit: reason.limit,
+          used: reason.used,
+          needed: reason.needed,
+          reset: `${day(reason.resetAt)} 00:00 UTC`,
+        },
+      };
     case 'budget-guild-month':
-      return { key: 'budget.refused.guildMonth', params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) } };
+      return {
+        key: 'budget.refused.guildMonth',
+        params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) },
+      };
     case 'budget-bot-month':
       // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
       return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
@@ -130,7 +189,10 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
     case 'quota-too-few-left':
       // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.
       if (!audience.planFigures) return { key: 'quota.tooFewLeftForMember', params: { reset: day(reason.resetAt) } };
-      return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) } };
+      return {
+        key: 'quota.tooFewLeft',
+        params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
+      };
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };
     case 'queue-guild-full':

@@ -15,7 +15,8 @@ import { echo } from './replies.ts';
 export const textOption = () => stringOption('text', { required: true, maxLength: 4000 });
 
 /** Which voice speaks; /voices delete describes it as one of the server's cloned voices. */
-export const voiceOption = (spec: { required?: boolean; description?: 'voices' } = {}) => stringOption('voice', { ...spec, maxLength: 100, autocomplete: true });
+export const voiceOption = (spec: { required?: boolean; description?: 'voices' } = {}) =>
+  stringOption('voice', { ...spec, maxLength: 100, autocomplete: true });
 
 export const languageOption = () => stringOption('language', { maxLength: 20, autocomplete: true });
 
@@ -24,7 +25,8 @@ export const formatOption = () => stringOption('format', { choices: ['wav', 'mp3
 export const toneOption = () => stringOption('tone', { maxLength: 200 });
 
 /** How strongly /emote shows emotion: /emote's own option, and a preset's setting for it. */
-export const exaggerationOption = (description: 'emote' | 'preset') => numberOption('exaggeration', { description, min: 0, max: 1 });
+export const exaggerationOption = (description: 'emote' | 'preset') =>
+  numberOption('exaggeration', { description, min: 0, max: 1 });
 
 /** How fast the voice speaks, pitch kept (/say, /emote). */
 export const speedOption = () => numberOption('speed', { min: MIN_SPEED, max: MAX_SPEED });
@@ -60,9 +62,14 @@ export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | 
 export function readAudioSettings(options: Options): Pick<SpeechSettings, 'speed' | 'volume'> {
   const speed = options.getNumber('speed');
   const volume = options.getNumber('volume');
-  if (speed !== null && !(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new UserError('error.input.speed', { value: String(speed) });
-  if (volume !== null && !(volume >= MIN_VOLUME_DB && volume <= MAX_VOLUME_DB)) throw new UserError('error.input.volume', { value: String(volume) });
-  return { ...(speed === null ? {} : { speed: quantiseSpeed(speed) }), ...(volume === null ? {} : { volume: quantiseVolumeDb(volume) }) };
+  if (speed !== null && !(speed >= MIN_SPEED && speed <= MAX_SPEED))
+    throw new UserError('error.input.speed', { value: String(speed) });
+  if (volume !== null && !(volume >= MIN_VOLUME_DB && volume <= MAX_VOLUME_DB))
+    throw new UserError('error.input.volume', { value: String(volume) });
+  return {
+    ...(speed === null ? {} : { speed: quantiseSpeed(speed) }),
+    ...(volume === null ? {} : { volume: quantiseVolumeDb(volume) }),
+  };
 }
 
 /** Every speech setting a command was given, voice and audio alike (only those it was given), checked as below. */
@@ -78,7 +85,8 @@ export function readVoiceSettings(options: Options): Omit<SpeechSettings, 'speed
   const tone = readText(options, 'tone');
   const format = options.getString('format');
   const exaggeration = options.getNumber('exaggeration');
-  if (language !== undefined && !LANGUAGE_CODE.test(language)) throw new UserError('error.input.unknownLanguage', { language: echo(language, 20) });
+  if (language !== undefined && !LANGUAGE_CODE.test(language))
+    throw new UserError('error.input.unknownLanguage', { language: echo(language, 20) });
   if (voice !== undefined) settings.voice = voice;
   if (language !== undefined) settings.language = language;
   if (tone !== undefined) settings.tone = tone;

@@ -5,7 +5,10 @@ import { PermissionFlagsBits, type Interaction } from 'discord.js';
  * The operator anywhere, and a manager (Manage Server) in a server SayBot is in; outside servers (a user install)
  * Manage Server of a server SayBot is not in counts for nothing.
  */
-export function seesPlanFigures(interaction: Interaction, isOperator: ((userId: string) => boolean) | undefined): boolean {
+export function seesPlanFigures(
+  interaction: Interaction,
+  isOperator: ((userId: string) => boolean) | undefined,
+): boolean {
   if (isOperator?.(interaction.user.id) === true) return true;
   return interaction.inCachedGuild() && interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
 }

@@ -1,4 +1,9 @@
-import { PermissionFlagsBits, type ChatInputCommandInteraction, type GuildMember, type VoiceBasedChannel } from 'discord.js';
+import {
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type GuildMember,
+  type VoiceBasedChannel,
+} from 'discord.js';
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
 import type { MessageKey, MessageParams } from '../i18n.ts';
@@ -18,7 +23,8 @@ export function unmetPrecondition(requires: Requirements | undefined, facts: Fac
   if (!facts.inGuild) return 'error.input.guildOnly';
   const sub = facts.subcommand === null ? undefined : requires?.subcommands?.[facts.subcommand];
   for (const p of [requires, sub]) {
-    if (p?.manageGuild && !facts.manageGuild) return p.manageGuild === true ? 'error.permission.manageServer' : p.manageGuild.refusal;
+    if (p?.manageGuild && !facts.manageGuild)
+      return p.manageGuild === true ? 'error.permission.manageServer' : p.manageGuild.refusal;
   }
   for (const p of [requires, sub]) {
     if (p?.inVoice && !facts.inVoice) return 'error.voice.notInVoice';
@@ -53,15 +59,24 @@ export function forAdminsByDefault(requires: Requirements | undefined): boolean 
  * For a rule that depends on what the command finds, so it cannot be declared: the member who owns the thing
  * may act on it, and so may anyone with Manage Server (e.g. deleting a cloned voice).
  */
-export function requireOwnerOrManager(interaction: ChatInputCommandInteraction<'cached'>, ownerId: string, refusal: MessageKey): void {
-  if (ownerId !== interaction.user.id && !interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal);
+export function requireOwnerOrManager(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  ownerId: string,
+  refusal: MessageKey,
+): void {
+  if (ownerId !== interaction.user.id && !interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
+    throw new UserError(refusal);
 }
 
 /**
  * For a rule that holds only in a state the command finds (e.g. while the server is read aloud: /leave, /join
  * elsewhere): the member needs Manage Server, else the refusal with its details.
  */
-export function requireManager(interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>, refusal: MessageKey, params: MessageParams = {}): void {
+export function requireManager(
+  interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>,
+  refusal: MessageKey,
+  params: MessageParams = {},
+): void {
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
 }
 

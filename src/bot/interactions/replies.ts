@@ -30,7 +30,12 @@ export async function showResult(
  * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
  * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
  */
-export async function showContent(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[] = [], components?: ShownComponents): Promise<void> {
+export async function showContent(
+  interaction: AnsweredInteraction,
+  content: string,
+  files: AttachmentPayload[] = [],
+  components?: ShownComponents,
+): Promise<void> {
   if (await replyInInteraction(interaction, content, files, components)) return;
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
 }
@@ -39,17 +44,28 @@ export async function showContent(interaction: AnsweredInteraction, content: str
  * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
  * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
  */
-export async function showProgress(interaction: AnsweredInteraction, key: MessageKey, params: MessageParams = {}): Promise<void> {
+export async function showProgress(
+  interaction: AnsweredInteraction,
+  key: MessageKey,
+  params: MessageParams = {},
+): Promise<void> {
   await replyInInteraction(interaction, t(interaction.locale, key, params), []);
 }
 
 /** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
-async function replyInInteraction(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[], components?: ShownComponents): Promise<boolean> {
+async function replyInInteraction(
+  interaction: AnsweredInteraction,
+  content: string,
+  files: AttachmentPayload[],
+  components?: ShownComponents,
+): Promise<boolean> {
   await settled(interaction);
   if (tokenGone(interaction)) return false;
   const extra = components === undefined ? {} : { components };
   try {
-    const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }));
+    const replied = claimFirstResponse(interaction, () =>
+      interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }),
+    );
     if (replied) await replied;
     else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files, ...extra });
     return true;
@@ -90,7 +106,9 @@ export async function showFailure(
   await settled(interaction);
   if (!tokenGone(interaction)) {
     try {
-      const replied = claimFirstResponse(interaction, () => interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }));
+      const replied = claimFirstResponse(interaction, () =>
+        interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }),
+      );
       if (replied) {
         await replied;
       } else if (interaction.ephemeral) {

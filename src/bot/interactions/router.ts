@@ -2,7 +2,14 @@ import type { ButtonInteraction, Interaction, ModalSubmitInteraction } from 'dis
 import type { Logger } from '../../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
 import { ownerOfCustomId } from './answered.ts';
-import type { AnsweredInteraction, AnyCommandModule, BotCommandInteraction, CommandContext, CommandModule, FormSubmitInteraction } from './command.ts';
+import type {
+  AnsweredInteraction,
+  AnyCommandModule,
+  BotCommandInteraction,
+  CommandContext,
+  CommandModule,
+  FormSubmitInteraction,
+} from './command.ts';
 import { commandFor, isMessageMenu } from './command-loader.ts';
 import { watchToken } from './expired-token.ts';
 import { describeFailure } from './failures.ts';
@@ -34,7 +41,10 @@ export async function handleInteraction(
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
       else await command.autocomplete(interaction, context);
       // The whole answer, Discord's callback included; logged, never asserted.
-      log.debug({ command: interaction.commandName, ms: Math.round(performance.now() - started) }, 'autocomplete answered');
+      log.debug(
+        { command: interaction.commandName, ms: Math.round(performance.now() - started) },
+        'autocomplete answered',
+      );
     } catch (error) {
       log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
       // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
@@ -50,14 +60,23 @@ export async function handleInteraction(
   }
   if (interaction.isModalSubmit()) {
     if (!isFormSubmit(interaction)) {
-      log.warn({ code: 'form-outside-server', interactionId: interaction.id }, 'a form submitted outside a cached server channel: ignored');
+      log.warn(
+        { code: 'form-outside-server', interactionId: interaction.id },
+        'a form submitted outside a cached server channel: ignored',
+      );
       return;
     }
     const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
-    await answer(interaction, ownerOfCustomId(interaction.customId), command?.publicReply === true, context, async () => {
-      if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
-      await command.modalSubmit(interaction, context);
-    });
+    await answer(
+      interaction,
+      ownerOfCustomId(interaction.customId),
+      command?.publicReply === true,
+      context,
+      async () => {
+        if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
+        await command.modalSubmit(interaction, context);
+      },
+    );
     return;
   }
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
@@ -65,7 +84,10 @@ export async function handleInteraction(
   const command = commandFor(commands, interaction);
   await answer(interaction, interaction.commandName, command?.publicReply === true, context, async () => {
     if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    const outside = interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command) ? command.executeOutsideServer : undefined;
+    const outside =
+      interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
+        ? command.executeOutsideServer
+        : undefined;
     if (outside && interaction.isChatInputCommand()) {
       // A user-installed command where SayBot is no member: it checks USER_INSTALL itself (src/bot/frontend/user-install.ts).
       await outside(interaction, context);
@@ -77,7 +99,13 @@ export async function handleInteraction(
 }
 
 /** Runs a command (or its form's submit) within Discord's deadlines: one log line, its count, any failure shown. */
-async function answer(interaction: AnsweredInteraction, name: string, publicReply: boolean, context: CommandContext, run: () => Promise<void>): Promise<void> {
+async function answer(
+  interaction: AnsweredInteraction,
+  name: string,
+  publicReply: boolean,
+  context: CommandContext,
+  run: () => Promise<void>,
+): Promise<void> {
   const log: Logger = context.logger;
   const started = performance.now();
   watchToken(interaction, log);
@@ -85,7 +113,15 @@ async function answer(interaction: AnsweredInteraction, name: string, publicRepl
   const cancelDeadline = acknowledgeByDeadline(interaction, !publicReply, log);
   try {
     await run();
-    log.info({ command: name, guildId: interaction.guildId, userId: interaction.user.id, ms: Math.round(performance.now() - started) }, 'command done');
+    log.info(
+      {
+        command: name,
+        guildId: interaction.guildId,
+        userId: interaction.user.id,
+        ms: Math.round(performance.now() - started),
+      },
+      'command done',
+    );
     context.metrics?.command(name, 'ok');
   } catch (error) {
     // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
@@ -110,24 +146,45 @@ function slashCommandOf(commands: ReadonlyMap<string, AnyCommandModule>, name: s
  * A press on a command's own button (custom_id `<command>:…`, e.g. "Clone a voice"); false when no command owns it.
  * Its answer is immediate (a form), so a failure can only be Discord's: logged.
  */
-async function handleCommandButton(interaction: ButtonInteraction, commands: ReadonlyMap<string, AnyCommandModule>, context: CommandContext): Promise<boolean> {
+async function handleCommandButton(
+  interaction: ButtonInteraction,
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  context: CommandContext,
+): Promise<boolean> {
   const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
   if (!command?.button || !interaction.inCachedGuild()) return false;
   try {
     await command.button(interaction, context);
-    context.logger.info({ code: 'command-button', button: interaction.customId, guildId: interaction.guildId, userId: interaction.user.id }, 'command button done');
+    context.logger.info(
+      {
+        code: 'command-button',
+        button: interaction.customId,
+        guildId: interaction.guildId,
+        userId: interaction.user.id,
+      },
+      'command button done',
+    );
   } catch (error) {
-    context.logger.warn({ code: 'command-button-failed', button: interaction.customId, guildId: interaction.guildId, err: error }, 'command button failed');
+    context.logger.warn(
+      { code: 'command-button-failed', button: interaction.customId, guildId: interaction.guildId, err: error },
+      'command button failed',
+    );
   }
   return true;
 }
 
 /** Runs the module on the interaction of its own kind (commandFor matched them). */
-function execute(command: AnyCommandModule, interaction: BotCommandInteraction<'cached'>, context: CommandContext): Promise<void> {
+function execute(
+  command: AnyCommandModule,
+  interaction: BotCommandInteraction<'cached'>,
+  context: CommandContext,
+): Promise<void> {
   if (isMessageMenu(command)) {
     if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, context);
   } else if (interaction.isChatInputCommand()) {
     return command.execute(interaction, context);
   }
-  throw new Error(`command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`);
+  throw new Error(
+    `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,
+  );
 }

@@ -27,7 +27,11 @@ const reported = new WeakSet<AnsweredInteraction>();
 const dmsClosed = new WeakSet<AnsweredInteraction>();
 
 /** Delivers a reply whose token is gone: by DM when private, in the channel when public. */
-export async function replyWithoutToken(interaction: AnsweredInteraction, reply: TokenlessReply, log = tokenLogger(interaction)): Promise<void> {
+export async function replyWithoutToken(
+  interaction: AnsweredInteraction,
+  reply: TokenlessReply,
+  log = tokenLogger(interaction),
+): Promise<void> {
   if (!reply.private) {
     report(interaction, log, 'channel');
     await postInChannel(interaction, reply.content, reply.files);
@@ -35,7 +39,11 @@ export async function replyWithoutToken(interaction: AnsweredInteraction, reply:
   }
   if (dmsClosed.has(interaction)) return;
   try {
-    await interaction.user.send({ content: directContent(interaction, reply.content), files: reply.files, allowedMentions: NO_MENTIONS });
+    await interaction.user.send({
+      content: directContent(interaction, reply.content),
+      files: reply.files,
+      allowedMentions: NO_MENTIONS,
+    });
   } catch (error) {
     if (!(error instanceof DiscordAPIError) || error.code !== CANNOT_MESSAGE_USER) throw error;
     dmsClosed.add(interaction);
@@ -62,13 +70,18 @@ function who(interaction: AnsweredInteraction) {
 function report(interaction: AnsweredInteraction, log: Logger | undefined, to: 'dm' | 'channel'): void {
   if (reported.has(interaction)) return;
   reported.add(interaction);
-  log?.warn({ code: 'discord-token-expired', to, ...who(interaction) }, `interaction token gone: reply sent ${to === 'dm' ? 'by DM' : 'in the channel'} instead`);
+  log?.warn(
+    { code: 'discord-token-expired', to, ...who(interaction) },
+    `interaction token gone: reply sent ${to === 'dm' ? 'by DM' : 'in the channel'} instead`,
+  );
 }
 
 /** The reply as a DM says which command in which server it answers (a DM has no such context). */
 function directContent(interaction: AnsweredInteraction, content: string): string {
   // A menu is named as it is shown; a slash command, or its form, as /name.
-  const command = interaction.isMessageContextMenuCommand() ? interaction.commandName : `/${commandNameOf(interaction)}`;
+  const command = interaction.isMessageContextMenuCommand()
+    ? interaction.commandName
+    : `/${commandNameOf(interaction)}`;
   const header = t(interaction.locale, 'reply.direct', { command, server: echo(interaction.guild?.name ?? '', 60) });
   const whole = `${header}\n${content}`;
   return [...whole].length <= MAX_CONTENT ? whole : content;
@@ -78,8 +91,13 @@ function directContent(interaction: AnsweredInteraction, content: string): strin
  * A public reply as a channel message. It names the requester so they find it, without pinging them or anyone
  * else.
  */
-async function postInChannel(interaction: AnsweredInteraction, content: string, files: AttachmentPayload[]): Promise<void> {
+async function postInChannel(
+  interaction: AnsweredInteraction,
+  content: string,
+  files: AttachmentPayload[],
+): Promise<void> {
   const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
-  if (!channel?.isSendable()) throw new Error(`cannot post the reply of interaction ${interaction.id} in channel ${interaction.channelId}`);
+  if (!channel?.isSendable())
+    throw new Error(`cannot post the reply of interaction ${interaction.id} in channel ${interaction.channelId}`);
   await channel.send({ content: `<@${interaction.user.id}> ${content}`, allowedMentions: NO_MENTIONS, files });
 }

@@ -2,7 +2,9 @@
 // only when its definition says so explicitly (`integration_types` [0, 1], `contexts` [0, 1, 2]; the defaults are
 // not to be relied on: discord-api-docs #7108). Only global commands can be user-installed.
 import {
-  ApplicationIntegrationType, InteractionContextType, type RESTPostAPIApplicationCommandsJSONBody,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 
 /**
@@ -17,4 +19,3 @@ export function withUserInstall<T extends RESTPostAPIApplicationCommandsJSONBody
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
   };
 }
-

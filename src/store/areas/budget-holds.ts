@@ -12,10 +12,15 @@ export const budgetLockKey = (guildId: string): string => `budget-holds:${guildI
 const BOT_LOCK_KEY = 'budget-holds:bot';
 
 /** The first limit `needed` more characters would pass, or undefined when all have room. */
-function firstRefusal(limits: BudgetHoldLimits, used: Record<keyof BudgetHoldLimits, number>, needed: number): BudgetHoldResult | undefined {
+function firstRefusal(
+  limits: BudgetHoldLimits,
+  used: Record<keyof BudgetHoldLimits, number>,
+  needed: number,
+): BudgetHoldResult | undefined {
   for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
     const limit = limits[budget];
-    if (limit !== undefined && used[budget] + needed > limit) return { status: 'refused', budget, limit, used: used[budget], needed };
+    if (limit !== undefined && used[budget] + needed > limit)
+      return { status: 'refused', budget, limit, used: used[budget], needed };
   }
   return undefined;
 }
@@ -30,17 +35,36 @@ const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<
 export class BudgetArea extends Area {
   /** Only the limits the server set. */
   async get(guildId: string): Promise<GuildBudgetSettings> {
-    const row = await this.d.db.selectFrom('guild_budgets').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
-    return present({ guildMonthlyChars: row?.monthly_chars, memberDailyChars: row?.member_daily_chars, memberCooldownSeconds: row?.member_cooldown_seconds });
+    const row = await this.d.db
+      .selectFrom('guild_budgets')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return present({
+      guildMonthlyChars: row?.monthly_chars,
+      memberDailyChars: row?.member_daily_chars,
+      memberCooldownSeconds: row?.member_cooldown_seconds,
+    });
   }
 
   /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
-  async set(guildId: string, changes: { [K in keyof GuildBudgetSettings]?: number | null }, updatedBy: string): Promise<GuildBudgetSettings> {
-    const limits = { monthly_chars: changes.guildMonthlyChars, member_daily_chars: changes.memberDailyChars, member_cooldown_seconds: changes.memberCooldownSeconds };
+  async set(
+    guildId: string,
+    changes: { [K in keyof GuildBudgetSettings]?: number | null },
+    updatedBy: string,
+  ): Promise<GuildBudgetSettings> {
+    const limits = {
+      monthly_chars: changes.guildMonthlyChars,
+      member_daily_chars: changes.memberDailyChars,
+      member_cooldown_seconds: changes.memberCooldownSeconds,
+    };
     // undefined keeps a value; null clears it. One statement: the merge is atomic.
     const changed = { ...given(limits), updated_by: updatedBy, updated_at: Date.now() };
-    await this.d.db.insertInto('guild_budgets').values({ guild_id: guildId, ...changed })
-      .onConflict((oc) => oc.column('guild_id').doUpdateSet(changed)).execute();
+    await this.d.db
+      .insertInto('guild_budgets')
+      .values({ guild_id: guildId, ...changed })
+      .onConflict((oc) => oc.column('guild_id').doUpdateSet(changed))
+      .execute();
     return this.get(guildId);
   }
 
@@ -70,29 +94,81 @@ export class BudgetArea extends Area {
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
       const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
       if (limits.memberDailyChars !== undefined) {
-        used.memberDailyChars = await usedOf(trx.selectNoFrom((eb) => [
-          eb.selectFrom('spend_totals_member_day').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', 'in', members).where('day', '=', day).as('spent'),
-          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', '=', guildId).where('user_id', 'in', members).where('day', '=', day).as('held'),
-        ]).executeTakeFirstOrThrow());
+        used.memberDailyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_member_day')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', '=', guildId)
+                .where('user_id', 'in', members)
+                .where('day', '=', day)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', '=', guildId)
+                .where('user_id', 'in', members)
+                .where('day', '=', day)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
       }
       if (limits.guildMonthlyChars !== undefined) {
-        used.guildMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
-          eb.selectFrom('spend_totals_guild_month').select((e) => e.fn.sum<number>('characters').as('n')).where('guild_id', 'in', guilds).where('month', '=', month).as('spent'),
-          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).where('guild_id', 'in', guilds).as('held'),
-        ]).executeTakeFirstOrThrow());
+        used.guildMonthlyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_guild_month')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', 'in', guilds)
+                .where('month', '=', month)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .where('guild_id', 'in', guilds)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
       }
       if (limits.botMonthlyChars !== undefined) {
         // One row per guild that spent this month, never the month's spends.
-        used.botMonthlyChars = await usedOf(trx.selectNoFrom((eb) => [
-          eb.selectFrom('spend_totals_guild_month').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).as('spent'),
-          eb.selectFrom('budget_holds').select((e) => e.fn.sum<number>('characters').as('n')).where('month', '=', month).as('held'),
-        ]).executeTakeFirstOrThrow());
+        used.botMonthlyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_guild_month')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
       }
       const refusal = firstRefusal(limits, used, hold.characters);
       if (refusal) return refusal;
       const token = randomUUID();
-      await trx.insertInto('budget_holds')
-        .values({ token, guild_id: guildId, user_id: userId, month, day, characters: hold.characters, expires_at: now + hold.ttlMs }).execute();
+      await trx
+        .insertInto('budget_holds')
+        .values({
+          token,
+          guild_id: guildId,
+          user_id: userId,
+          month,
+          day,
+          characters: hold.characters,
+          expires_at: now + hold.ttlMs,
+        })
+        .execute();
       return { status: 'held', token };
     });
   }
@@ -109,7 +185,11 @@ export class BudgetArea extends Area {
   async renew(tokens: readonly string[], expiresAt: Date): Promise<void> {
     // In slices: a statement's parameters are bounded (SQLite: 32766).
     for (let i = 0; i < tokens.length; i += 1000) {
-      await this.d.db.updateTable('budget_holds').set({ expires_at: expiresAt.getTime() }).where('token', 'in', tokens.slice(i, i + 1000)).execute();
+      await this.d.db
+        .updateTable('budget_holds')
+        .set({ expires_at: expiresAt.getTime() })
+        .where('token', 'in', tokens.slice(i, i + 1000))
+        .execute();
     }
   }
 }

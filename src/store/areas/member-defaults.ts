@@ -13,7 +13,12 @@ const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
 /** Each member's own speech defaults in a guild (table member_defaults): `store.memberDefaults`. */
 export class MemberDefaultsArea extends Area {
   async get(guildId: string, userId: string): Promise<MemberDefaults | undefined> {
-    const row = await this.d.db.selectFrom('member_defaults').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.d.db
+      .selectFrom('member_defaults')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row && memberDefaultsOf(row);
   }
 
@@ -21,17 +26,35 @@ export class MemberDefaultsArea extends Area {
   async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
     const { voice, language, tone, exaggeration, format, speed, volume, spokenName, readMe } = settings;
     const changed = {
-      ...given({ voice, language, tone, exaggeration, format, speed, volume, spoken_name: spokenName, read_me: readMe === undefined ? undefined : Number(readMe) }),
+      ...given({
+        voice,
+        language,
+        tone,
+        exaggeration,
+        format,
+        speed,
+        volume,
+        spoken_name: spokenName,
+        read_me: readMe === undefined ? undefined : Number(readMe),
+      }),
       updated_at: Date.now(),
     };
     // One statement, so the merge is atomic without an explicit transaction.
-    const row = await this.d.db.insertInto('member_defaults').values({ guild_id: guildId, user_id: userId, ...changed })
-      .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed)).returningAll().executeTakeFirstOrThrow();
+    const row = await this.d.db
+      .insertInto('member_defaults')
+      .values({ guild_id: guildId, user_id: userId, ...changed })
+      .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed))
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return memberDefaultsOf(row);
   }
 
   async clear(guildId: string, userId: string): Promise<boolean> {
-    const result = await this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.d.db
+      .deleteFrom('member_defaults')
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 
@@ -39,10 +62,19 @@ export class MemberDefaultsArea extends Area {
    * Forgets only these fields (e.g. the spoken name) and returns what is left; undefined when nothing is left, the
    * row then deleted as by `clear`.
    */
-  async unset(guildId: string, userId: string, fields: readonly MemberDefaultsField[]): Promise<MemberDefaults | undefined> {
+  async unset(
+    guildId: string,
+    userId: string,
+    fields: readonly MemberDefaultsField[],
+  ): Promise<MemberDefaults | undefined> {
     const nulls = Object.fromEntries(fields.map((field) => [MEMBER_DEFAULT_COLUMNS[field], null]));
-    const row = await this.d.db.updateTable('member_defaults').set({ ...nulls, updated_at: Date.now() })
-      .where('guild_id', '=', guildId).where('user_id', '=', userId).returningAll().executeTakeFirst();
+    const row = await this.d.db
+      .updateTable('member_defaults')
+      .set({ ...nulls, updated_at: Date.now() })
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
     if (!row || MEMBER_DEFAULT_COLUMN_LIST.some((column) => row[column] !== null)) return row && memberDefaultsOf(row);
     // Nothing left: the row goes, but only if still empty (a `set` in between keeps it, and what it set).
     let empty = this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId);
@@ -54,7 +86,14 @@ export class MemberDefaultsArea extends Area {
 
 /** Each field of a member's defaults and its column. */
 const MEMBER_DEFAULT_COLUMNS = {
-  voice: 'voice', language: 'language', tone: 'tone', exaggeration: 'exaggeration', format: 'format', speed: 'speed', volume: 'volume',
-  spokenName: 'spoken_name', readMe: 'read_me',
+  voice: 'voice',
+  language: 'language',
+  tone: 'tone',
+  exaggeration: 'exaggeration',
+  format: 'format',
+  speed: 'speed',
+  volume: 'volume',
+  spokenName: 'spoken_name',
+  readMe: 'read_me',
 } as const satisfies Record<MemberDefaultsField, string>;
 const MEMBER_DEFAULT_COLUMN_LIST = Object.values(MEMBER_DEFAULT_COLUMNS);

@@ -1,6 +1,12 @@
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
-import { type PlannedStatement, forgottenMarker, planDescribeMember, planForgetGuild, planForgetMember } from '../forget-plan.ts';
+import {
+  type PlannedStatement,
+  forgottenMarker,
+  planDescribeMember,
+  planForgetGuild,
+  planForgetMember,
+} from '../forget-plan.ts';
 import type { ForgetResult, PrivacyTrace } from '../privacy-store.ts';
 import type { ClonedVoice } from '../voice-library-store.ts';
 import { clonedVoiceOf } from './voice-library.ts';
@@ -23,7 +29,12 @@ export class PrivacyArea extends Area {
   /** The voices a member cloned, in one guild or every guild; at most 1000 (a library holds far fewer). */
   async clonedVoicesOf(userId: string, guildId?: string): Promise<ClonedVoice[]> {
     const query = this.d.db.selectFrom('voice_library').selectAll().where('created_by', '=', userId);
-    return (await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).orderBy('created_at').limit(1000).execute()).map(clonedVoiceOf);
+    return (
+      await (guildId === undefined ? query : query.where('guild_id', '=', guildId))
+        .orderBy('created_at')
+        .limit(1000)
+        .execute()
+    ).map(clonedVoiceOf);
   }
 
   /** Rows that keep this member's ID in this guild, per table and column; only those with rows. */
@@ -47,12 +58,26 @@ export class PrivacyArea extends Area {
     const { day } = periodKeys(at);
     // Today's running total keeps counting against the member's daily budget, under a pseudonym (period-pseudonym.ts).
     return this.#runAll(planForgetMember(userId, guildId, forgottenMarker()), async (trx) => {
-      let rows = trx.selectFrom('spend_totals_member_day').select(['guild_id', 'characters']).where('user_id', '=', userId).where('day', '=', day);
+      let rows = trx
+        .selectFrom('spend_totals_member_day')
+        .select(['guild_id', 'characters'])
+        .where('user_id', '=', userId)
+        .where('day', '=', day);
       if (guildId !== undefined) rows = rows.where('guild_id', '=', guildId);
       for (const row of await rows.execute()) {
-        await trx.insertInto('spend_totals_member_day')
-          .values({ guild_id: row.guild_id, user_id: memberDayPseudonym(key, row.guild_id, userId, day), day, characters: row.characters })
-          .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({ characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')) })))
+        await trx
+          .insertInto('spend_totals_member_day')
+          .values({
+            guild_id: row.guild_id,
+            user_id: memberDayPseudonym(key, row.guild_id, userId, day),
+            day,
+            characters: row.characters,
+          })
+          .onConflict((oc) =>
+            oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
+              characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
+            })),
+          )
           .execute();
       }
       let gone = trx.deleteFrom('spend_totals_member_day').where('user_id', '=', userId).where('day', '=', day);
@@ -63,7 +88,11 @@ export class PrivacyArea extends Area {
       let holds = trx.selectFrom('budget_holds').select(['token', 'guild_id', 'day']).where('user_id', '=', userId);
       if (guildId !== undefined) holds = holds.where('guild_id', '=', guildId);
       for (const hold of await holds.execute()) {
-        await trx.updateTable('budget_holds').set({ user_id: memberDayPseudonym(key, hold.guild_id, userId, hold.day) }).where('token', '=', hold.token).execute();
+        await trx
+          .updateTable('budget_holds')
+          .set({ user_id: memberDayPseudonym(key, hold.guild_id, userId, hold.day) })
+          .where('token', '=', hold.token)
+          .execute();
       }
     });
   }
@@ -80,15 +109,38 @@ export class PrivacyArea extends Area {
     const marker = forgottenMarker();
     return this.#runAll(planForgetGuild(guildId, marker), async (trx) => {
       // Holds of requests still under way keep counting against the guild's month, under its pseudonym.
-      for (const hold of await trx.selectFrom('budget_holds').select(['token', 'month']).where('guild_id', '=', guildId).execute()) {
-        await trx.updateTable('budget_holds').set({ guild_id: guildMonthPseudonym(key, guildId, hold.month), user_id: marker }).where('token', '=', hold.token).execute();
+      for (const hold of await trx
+        .selectFrom('budget_holds')
+        .select(['token', 'month'])
+        .where('guild_id', '=', guildId)
+        .execute()) {
+        await trx
+          .updateTable('budget_holds')
+          .set({ guild_id: guildMonthPseudonym(key, guildId, hold.month), user_id: marker })
+          .where('token', '=', hold.token)
+          .execute();
       }
-      const row = await trx.selectFrom('spend_totals_guild_month').select('characters').where('guild_id', '=', guildId).where('month', '=', month).executeTakeFirst();
+      const row = await trx
+        .selectFrom('spend_totals_guild_month')
+        .select('characters')
+        .where('guild_id', '=', guildId)
+        .where('month', '=', month)
+        .executeTakeFirst();
       if (!row) return;
-      await trx.insertInto('spend_totals_guild_month').values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })
-        .onConflict((oc) => oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({ characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')) })))
+      await trx
+        .insertInto('spend_totals_guild_month')
+        .values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })
+        .onConflict((oc) =>
+          oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
+            characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
+          })),
+        )
         .execute();
-      await trx.deleteFrom('spend_totals_guild_month').where('guild_id', '=', guildId).where('month', '=', month).execute();
+      await trx
+        .deleteFrom('spend_totals_guild_month')
+        .where('guild_id', '=', guildId)
+        .where('month', '=', month)
+        .execute();
     });
   }
 }
@@ -97,7 +149,11 @@ export class PrivacyArea extends Area {
 export class RemovedGuildArea extends Area {
   /** Records when SayBot was removed from the guild; a second removal keeps the first time. */
   async mark(guildId: string, at: Date): Promise<void> {
-    await this.d.db.insertInto('removed_guilds').values({ guild_id: guildId, removed_at: at.getTime() }).onConflict((oc) => oc.column('guild_id').doNothing()).execute();
+    await this.d.db
+      .insertInto('removed_guilds')
+      .values({ guild_id: guildId, removed_at: at.getTime() })
+      .onConflict((oc) => oc.column('guild_id').doNothing())
+      .execute();
   }
 
   /** SayBot is back in the guild: its data stays. True if a removal was pending. */
@@ -108,8 +164,14 @@ export class RemovedGuildArea extends Area {
 
   /** Guilds removed at or before `cutoff`, oldest first, at most `limit`. */
   async removedBefore(cutoff: Date, limit: number): Promise<string[]> {
-    const rows = await this.d.db.selectFrom('removed_guilds').select('guild_id').where('removed_at', '<=', cutoff.getTime())
-      .orderBy('removed_at').orderBy('guild_id').limit(limit).execute();
+    const rows = await this.d.db
+      .selectFrom('removed_guilds')
+      .select('guild_id')
+      .where('removed_at', '<=', cutoff.getTime())
+      .orderBy('removed_at')
+      .orderBy('guild_id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.guild_id);
   }
 }

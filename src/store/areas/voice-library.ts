@@ -5,11 +5,21 @@ import { nameKey, tidyName } from '../names.ts';
 import { orNull, type Row } from '../rows.ts';
 import type { ListOptions } from '../common-types.ts';
 import type {
-  AddClonedVoiceResult, ClonedVoice, DeletedClonedVoice, NameReservationResult, NewClonedVoice, NewNameReservation,
+  AddClonedVoiceResult,
+  ClonedVoice,
+  DeletedClonedVoice,
+  NameReservationResult,
+  NewClonedVoice,
+  NewNameReservation,
 } from '../voice-library-store.ts';
 
 export const clonedVoiceOf = (row: Row<'voice_library'>): ClonedVoice => ({
-  guildId: row.guild_id, name: row.name, voiceId: row.voice_id, createdBy: row.created_by, createdAt: new Date(row.created_at), clipSeconds: row.clip_seconds,
+  guildId: row.guild_id,
+  name: row.name,
+  voiceId: row.voice_id,
+  createdBy: row.created_by,
+  createdAt: new Date(row.created_at),
+  clipSeconds: row.clip_seconds,
 });
 
 /** Code point order (the SQL's "ORDER BY name_key" on both backends). */
@@ -23,11 +33,22 @@ const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from
 export class VoiceLibraryArea extends Area {
   /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
   async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
-    const row = await trx.selectNoFrom((eb) => [
-      eb.selectFrom('voice_library').select(eb.fn.countAll<number>().as('n')).where('guild_id', '=', guildId).as('voices'),
-      eb.selectFrom('clone_name_reservations').select(eb.fn.countAll<number>().as('n'))
-        .where('guild_id', '=', guildId).where('expires_at', '>', now).$if(ownToken !== null, (q) => q.where('token', '<>', ownToken ?? '')).as('held'),
-    ]).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('voice_library')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('guild_id', '=', guildId)
+          .as('voices'),
+        eb
+          .selectFrom('clone_name_reservations')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('guild_id', '=', guildId)
+          .where('expires_at', '>', now)
+          .$if(ownToken !== null, (q) => q.where('token', '<>', ownToken ?? ''))
+          .as('held'),
+      ])
+      .executeTakeFirstOrThrow();
     return Number(row.voices ?? 0) + Number(row.held ?? 0);
   }
 
@@ -41,16 +62,43 @@ export class VoiceLibraryArea extends Area {
     const now = (reservation.now ?? new Date()).getTime();
     return this.d.transaction(`voices:${guildId}`, async (trx): Promise<NameReservationResult> => {
       await trx.deleteFrom('clone_name_reservations').where('expires_at', '<=', now).execute();
-      const taken = await trx.selectNoFrom((eb) => [
-        eb.exists(eb.selectFrom('voice_library').select(sql.lit(1).as('x')).where('guild_id', '=', guildId).where('name_key', '=', key)).as('voice'),
-        eb.exists(eb.selectFrom('clone_name_reservations').select(sql.lit(1).as('x')).where('guild_id', '=', guildId).where('name_key', '=', key)).as('held'),
-      ]).executeTakeFirstOrThrow();
+      const taken = await trx
+        .selectNoFrom((eb) => [
+          eb
+            .exists(
+              eb
+                .selectFrom('voice_library')
+                .select(sql.lit(1).as('x'))
+                .where('guild_id', '=', guildId)
+                .where('name_key', '=', key),
+            )
+            .as('voice'),
+          eb
+            .exists(
+              eb
+                .selectFrom('clone_name_reservations')
+                .select(sql.lit(1).as('x'))
+                .where('guild_id', '=', guildId)
+                .where('name_key', '=', key),
+            )
+            .as('held'),
+        ])
+        .executeTakeFirstOrThrow();
       if (Boolean(taken.voice) || Boolean(taken.held)) return { status: 'name-taken' };
       const max = reservation.maxPerGuild;
-      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, null)) >= max) return { status: 'full', limit: max };
+      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, null)) >= max)
+        return { status: 'full', limit: max };
       const token = randomUUID();
-      await trx.insertInto('clone_name_reservations')
-        .values({ guild_id: guildId, name_key: key, token, reserved_by: reservation.reservedBy, expires_at: now + reservation.ttlMs }).execute();
+      await trx
+        .insertInto('clone_name_reservations')
+        .values({
+          guild_id: guildId,
+          name_key: key,
+          token,
+          reserved_by: reservation.reservedBy,
+          expires_at: now + reservation.ttlMs,
+        })
+        .execute();
       return { status: 'reserved', token };
     });
   }
@@ -61,46 +109,95 @@ export class VoiceLibraryArea extends Area {
   }
 
   /** Adds a voice; with `reservation`, its own reservation does not count against it and is removed with the insert. */
-  async add(voice: NewClonedVoice, options: { maxPerGuild?: number; reservation?: string } = {}): Promise<AddClonedVoiceResult> {
+  async add(
+    voice: NewClonedVoice,
+    options: { maxPerGuild?: number; reservation?: string } = {},
+  ): Promise<AddClonedVoiceResult> {
     const { guildId } = voice;
     const name = tidyName(voice.name);
     const key = nameKey(name);
     const own = orNull(options.reservation);
     return this.d.transaction(`voices:${guildId}`, async (trx): Promise<AddClonedVoiceResult> => {
       const now = Date.now();
-      const existing = await trx.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('name_key', '=', key).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('voice_library')
+        .selectAll()
+        .where('guild_id', '=', guildId)
+        .where('name_key', '=', key)
+        .executeTakeFirst();
       if (existing) return { status: 'name-taken', existing: clonedVoiceOf(existing) };
-      const held = await trx.selectFrom('clone_name_reservations').select('reserved_by')
-        .where('guild_id', '=', guildId).where('name_key', '=', key).where('expires_at', '>', now)
-        .$if(own !== null, (q) => q.where('token', '<>', own ?? '')).executeTakeFirst();
+      const held = await trx
+        .selectFrom('clone_name_reservations')
+        .select('reserved_by')
+        .where('guild_id', '=', guildId)
+        .where('name_key', '=', key)
+        .where('expires_at', '>', now)
+        .$if(own !== null, (q) => q.where('token', '<>', own ?? ''))
+        .executeTakeFirst();
       // Another /clone holds the name: the voice it will add is not there yet, so describe the holder.
-      if (held) return { status: 'name-taken', existing: { guildId, name, voiceId: '', createdBy: held.reserved_by, createdAt: new Date(now), clipSeconds: 0 } };
+      if (held)
+        return {
+          status: 'name-taken',
+          existing: {
+            guildId,
+            name,
+            voiceId: '',
+            createdBy: held.reserved_by,
+            createdAt: new Date(now),
+            clipSeconds: 0,
+          },
+        };
       const max = options.maxPerGuild;
-      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, own)) >= max) return { status: 'full', limit: max };
+      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, own)) >= max)
+        return { status: 'full', limit: max };
       if (own !== null) await trx.deleteFrom('clone_name_reservations').where('token', '=', own).execute();
-      const row = await trx.insertInto('voice_library').values({
-        guild_id: guildId, voice_id: voice.voiceId, name, name_key: key, created_by: voice.createdBy,
-        created_at: (voice.createdAt ?? new Date()).getTime(), clip_seconds: voice.clipSeconds,
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('voice_library')
+        .values({
+          guild_id: guildId,
+          voice_id: voice.voiceId,
+          name,
+          name_key: key,
+          created_by: voice.createdBy,
+          created_at: (voice.createdAt ?? new Date()).getTime(),
+          clip_seconds: voice.clipSeconds,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return { status: 'added', voice: clonedVoiceOf(row) };
     });
   }
 
   /** The guild's cloned voice with this ID; undefined for another guild's, so it cannot be borrowed. */
   async get(guildId: string, voiceId: string): Promise<ClonedVoice | undefined> {
-    const row = await this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+    const row = await this.d.db
+      .selectFrom('voice_library')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('voice_id', '=', voiceId)
+      .executeTakeFirst();
     return row && clonedVoiceOf(row);
   }
 
   async findByName(guildId: string, name: string): Promise<ClonedVoice | undefined> {
-    const row = await this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('name_key', '=', nameKey(name)).executeTakeFirst();
+    const row = await this.d.db
+      .selectFrom('voice_library')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('name_key', '=', nameKey(name))
+      .executeTakeFirst();
     return row && clonedVoiceOf(row);
   }
 
   async list(guildId: string, options: ListOptions = {}): Promise<ClonedVoice[]> {
     const { contains, limit } = options;
-    let query = this.d.db.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId)
-      .where((eb) => eb.or([containsKey('name_key', contains), containsKey(eb.fn<string>('lower', ['voice_id']), contains)]));
+    let query = this.d.db
+      .selectFrom('voice_library')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where((eb) =>
+        eb.or([containsKey('name_key', contains), containsKey(eb.fn<string>('lower', ['voice_id']), contains)]),
+      );
     if (limit !== undefined) query = query.limit(limit);
     return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(clonedVoiceOf);
   }
@@ -108,17 +205,50 @@ export class VoiceLibraryArea extends Area {
   /** Removes a cloned voice and, in the same transaction, what speaks with it (see DeletedClonedVoice). */
   async delete(guildId: string, voiceId: string): Promise<DeletedClonedVoice | undefined> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
-      const row = await trx.selectFrom('voice_library').selectAll().where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+      const row = await trx
+        .selectFrom('voice_library')
+        .selectAll()
+        .where('guild_id', '=', guildId)
+        .where('voice_id', '=', voiceId)
+        .executeTakeFirst();
       if (!row) return undefined;
-      const presets = await trx.deleteFrom('presets').where('guild_id', '=', guildId).where('voice', '=', voiceId).returning(['name', 'name_key']).execute();
-      const cleared = await trx.updateTable('member_defaults').set({ voice: null }).where('guild_id', '=', guildId).where('voice', '=', voiceId).executeTakeFirst();
+      const presets = await trx
+        .deleteFrom('presets')
+        .where('guild_id', '=', guildId)
+        .where('voice', '=', voiceId)
+        .returning(['name', 'name_key'])
+        .execute();
+      const cleared = await trx
+        .updateTable('member_defaults')
+        .set({ voice: null })
+        .where('guild_id', '=', guildId)
+        .where('voice', '=', voiceId)
+        .executeTakeFirst();
       // Auto-read gives it to nobody any more; those who had it are given another pool voice when next read.
-      await trx.deleteFrom('auto_read_voice_pool').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
-      await trx.deleteFrom('auto_read_member_voices').where('guild_id', '=', guildId).where('voice', '=', voiceId).execute();
+      await trx
+        .deleteFrom('auto_read_voice_pool')
+        .where('guild_id', '=', guildId)
+        .where('voice', '=', voiceId)
+        .execute();
+      await trx
+        .deleteFrom('auto_read_member_voices')
+        .where('guild_id', '=', guildId)
+        .where('voice', '=', voiceId)
+        .execute();
       await trx.deleteFrom('voice_library').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).execute();
-      const sounds = await trx.deleteFrom('soundboard_sounds').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).returning('sound_id').execute();
+      const sounds = await trx
+        .deleteFrom('soundboard_sounds')
+        .where('guild_id', '=', guildId)
+        .where('voice_id', '=', voiceId)
+        .returning('sound_id')
+        .execute();
       const presetsRemoved = presets.sort((a, b) => byCodePoint(a.name_key, b.name_key)).map((p) => p.name);
-      return { voice: clonedVoiceOf(row), presetsRemoved, memberDefaultsCleared: Number(cleared.numUpdatedRows), soundsSaved: sounds.map((s) => s.sound_id) };
+      return {
+        voice: clonedVoiceOf(row),
+        presetsRemoved,
+        memberDefaultsCleared: Number(cleared.numUpdatedRows),
+        soundsSaved: sounds.map((s) => s.sound_id),
+      };
     });
   }
 
@@ -129,20 +259,42 @@ export class VoiceLibraryArea extends Area {
    */
   async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
-      const inLibrary = await trx.selectFrom('voice_library').select('voice_id').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).executeTakeFirst();
+      const inLibrary = await trx
+        .selectFrom('voice_library')
+        .select('voice_id')
+        .where('guild_id', '=', guildId)
+        .where('voice_id', '=', voiceId)
+        .executeTakeFirst();
       if (!inLibrary) return false;
-      await trx.insertInto('soundboard_sounds').values({ sound_id: soundId, guild_id: guildId, voice_id: voiceId, saved_at: at.getTime() })
-        .onConflict((oc) => oc.column('sound_id').doNothing()).execute();
-      const kept = trx.selectFrom('soundboard_sounds').select('sound_id').where('guild_id', '=', guildId)
-        .orderBy('saved_at', 'desc').orderBy('sound_id', 'desc').limit(MAX_SOUNDS_PER_GUILD);
-      await trx.deleteFrom('soundboard_sounds').where('guild_id', '=', guildId).where('sound_id', 'not in', kept).execute();
+      await trx
+        .insertInto('soundboard_sounds')
+        .values({ sound_id: soundId, guild_id: guildId, voice_id: voiceId, saved_at: at.getTime() })
+        .onConflict((oc) => oc.column('sound_id').doNothing())
+        .execute();
+      const kept = trx
+        .selectFrom('soundboard_sounds')
+        .select('sound_id')
+        .where('guild_id', '=', guildId)
+        .orderBy('saved_at', 'desc')
+        .orderBy('sound_id', 'desc')
+        .limit(MAX_SOUNDS_PER_GUILD);
+      await trx
+        .deleteFrom('soundboard_sounds')
+        .where('guild_id', '=', guildId)
+        .where('sound_id', 'not in', kept)
+        .execute();
       return true;
     });
   }
 
   /** Every soundboard sound saved from one of the guild's cloned voices (a whole guild's deletion removes them). */
   async savedSounds(guildId: string): Promise<string[]> {
-    const rows = await this.d.db.selectFrom('soundboard_sounds').select('sound_id').where('guild_id', '=', guildId).orderBy('saved_at').execute();
+    const rows = await this.d.db
+      .selectFrom('soundboard_sounds')
+      .select('sound_id')
+      .where('guild_id', '=', guildId)
+      .orderBy('saved_at')
+      .execute();
     return rows.map((r) => r.sound_id);
   }
 }

@@ -4,14 +4,29 @@
 // The bot is a remote client (its messages pass through a delayed queue); listening members are in-process
 // DaveListeners that answer at once.
 import {
-  appendProposalsPayload, parseCommitWelcome, parseKeyPackage, revokeProposalsPayload, snowflakeBytes, welcomeFor,
-  type ExternalSender, type ParsedKeyPackage,
+  appendProposalsPayload,
+  parseCommitWelcome,
+  parseKeyPackage,
+  revokeProposalsPayload,
+  snowflakeBytes,
+  welcomeFor,
+  type ExternalSender,
+  type ParsedKeyPackage,
 } from './mls.ts';
 import { DaveListener, type ListenerStats } from './listener.ts';
 
 export const DaveOp = {
-  PrepareTransition: 21, ExecuteTransition: 22, ReadyForTransition: 23, PrepareEpoch: 24, ExternalSender: 25,
-  KeyPackage: 26, Proposals: 27, CommitWelcome: 28, AnnounceCommit: 29, Welcome: 30, InvalidCommitWelcome: 31,
+  PrepareTransition: 21,
+  ExecuteTransition: 22,
+  ReadyForTransition: 23,
+  PrepareEpoch: 24,
+  ExternalSender: 25,
+  KeyPackage: 26,
+  Proposals: 27,
+  CommitWelcome: 28,
+  AnnounceCommit: 29,
+  Welcome: 30,
+  InvalidCommitWelcome: 31,
 } as const;
 const ClientsConnect = 11;
 const ClientDisconnect = 13;
@@ -69,8 +84,19 @@ export type FrameVerdict =
   | { kind: 'plaintext'; afterTransition: boolean }
   | { kind: 'e2ee'; opus: Buffer | undefined; failed: boolean };
 
-interface InFlight { ref: Buffer; message: Buffer; kind: 'add' | 'remove'; userId: string }
-interface Transition { id: number; epoch: bigint; waiting: Set<string>; members: Set<string>; timer: NodeJS.Timeout }
+interface InFlight {
+  ref: Buffer;
+  message: Buffer;
+  kind: 'add' | 'remove';
+  userId: string;
+}
+interface Transition {
+  id: number;
+  epoch: bigint;
+  waiting: Set<string>;
+  members: Set<string>;
+  timer: NodeJS.Timeout;
+}
 
 export class DaveGroup {
   private readonly o: DaveGroupOptions;
@@ -127,24 +153,36 @@ export class DaveGroup {
     const [creator, ...others] = [...this.listeners.values()];
     if (!creator || others.length === 0) return;
     const proposals = others.map((l) => this.o.externalSender.add(this.groupId, 0n, l.keyPackage.keyPackage));
-    const commitWelcome = creator.proposals(appendProposalsPayload(proposals.map((p) => p.message)), others.map((l) => l.userId));
+    const commitWelcome = creator.proposals(
+      appendProposalsPayload(proposals.map((p) => p.message)),
+      others.map((l) => l.userId),
+    );
     if (!commitWelcome) throw new Error('FakeDiscord DAVE: a listener did not commit the initial group');
     const parsed = parseCommitWelcome(commitWelcome);
     creator.apply('commit', parsed.commit);
     for (const other of others) {
       const welcome = parsed.welcome && welcomeFor(parsed.welcome, other.keyPackage.ref);
-      if (!welcome || !other.apply('welcome', welcome)) throw new Error(`FakeDiscord DAVE: listener ${other.userId} could not join`);
+      if (!welcome || !other.apply('welcome', welcome))
+        throw new Error(`FakeDiscord DAVE: listener ${other.userId} could not join`);
     }
     this.established = true;
     this.epoch = 1n;
     this.members = new Set(this.listeners.keys());
-    this.leaves = this.applyToLeaves([creator.userId], parsed.proposalRefs, proposals.map((p, i) => ({ ...p, kind: 'add' as const, userId: others[i]!.userId })));
+    this.leaves = this.applyToLeaves(
+      [creator.userId],
+      parsed.proposalRefs,
+      proposals.map((p, i) => ({ ...p, kind: 'add' as const, userId: others[i]!.userId })),
+    );
     for (const id of this.members) this.pending.delete(id);
     this.checkLeaves();
   }
 
   /** The leaves after a commit: its removes, then its adds, in the order the commit lists them (RFC 9420 §12.3). */
-  private applyToLeaves(start: Array<string | undefined>, refs: Buffer[], proposals: InFlight[]): Array<string | undefined> {
+  private applyToLeaves(
+    start: Array<string | undefined>,
+    refs: Buffer[],
+    proposals: InFlight[],
+  ): Array<string | undefined> {
     const leaves = [...start];
     const ordered = refs.map((ref) => proposals.find((p) => p.ref.equals(ref))).filter((p) => p !== undefined);
     for (const p of ordered) if (p.kind === 'remove') leaves[leaves.indexOf(p.userId)] = undefined;
@@ -163,7 +201,9 @@ export class DaveGroup {
     for (const listener of this.listeners.values()) {
       if (!listener.member || !this.members.has(listener.userId)) continue;
       if (listener.leafIndex !== this.leaves.indexOf(listener.userId)) {
-        this.o.report(`voice gateway DAVE: listener ${listener.userId} is at leaf ${String(listener.leafIndex)}, the gateway thought ${this.leaves.indexOf(listener.userId)}`);
+        this.o.report(
+          `voice gateway DAVE: listener ${listener.userId} is at leaf ${String(listener.leafIndex)}, the gateway thought ${this.leaves.indexOf(listener.userId)}`,
+        );
       }
     }
   }
@@ -256,7 +296,9 @@ export class DaveGroup {
       return;
     }
     if (parsed.userId !== this.botId || parsed.cipherSuite !== 2) {
-      this.o.report(`voice gateway DAVE: key package for user ${parsed.userId} ciphersuite ${parsed.cipherSuite} from the bot (${this.botId})`);
+      this.o.report(
+        `voice gateway DAVE: key package for user ${parsed.userId} ciphersuite ${parsed.cipherSuite} from the bot (${this.botId})`,
+      );
       return;
     }
     // A new key package replaces the old one; a member sending one is starting over (reset, invalid commit).
@@ -277,7 +319,10 @@ export class DaveGroup {
   /** Op 31: the bot could not process a commit/welcome; it starts over with a new key package, so remove and re-add it. */
   onBotInvalid(transitionId: number, expected: boolean): void {
     this.invalidCommitWelcomes++;
-    if (!expected) this.o.report(`voice gateway DAVE: the bot could not process the commit/welcome of transition ${transitionId} (op 31)`);
+    if (!expected)
+      this.o.report(
+        `voice gateway DAVE: the bot could not process the commit/welcome of transition ${transitionId} (op 31)`,
+      );
     this.pending.delete(this.botId); // its next key package (op 26) follows
     this.removeMember(this.botId);
     this.maybeExecute();
@@ -310,7 +355,11 @@ export class DaveGroup {
     }
     for (const [userId, keyPackage] of this.pending) {
       if (committers.includes(userId) || this.members.has(userId)) continue;
-      proposals.push({ ...this.o.externalSender.add(this.groupId, this.epoch, keyPackage.keyPackage), kind: 'add', userId });
+      proposals.push({
+        ...this.o.externalSender.add(this.groupId, this.epoch, keyPackage.keyPackage),
+        kind: 'add',
+        userId,
+      });
     }
     if (proposals.length === 0) return;
     this.inFlight = proposals;
@@ -326,12 +375,16 @@ export class DaveGroup {
         continue;
       }
       const listener = this.listeners.get(userId);
-      const commit = listener?.proposals(payload, [...this.connected, this.botId].filter((id) => id !== userId));
+      const commit = listener?.proposals(
+        payload,
+        [...this.connected, this.botId].filter((id) => id !== userId),
+      );
       if (commit) commits.push({ userId, commit });
     }
     // A listener commits at once (no network in between): when listeners commit, theirs is first.
     const first = commits[0];
-    if (first && (this.o.committer === 'listener' || !recipients.includes(this.botId))) this.onCommit(first.userId, first.commit);
+    if (first && (this.o.committer === 'listener' || !recipients.includes(this.botId)))
+      this.onCommit(first.userId, first.commit);
   }
 
   private onCommit(from: string, payload: Buffer): void {
@@ -343,15 +396,27 @@ export class DaveGroup {
       this.o.report(`voice gateway DAVE: unreadable commit from ${from}: ${String(error)}`);
       return;
     }
-    if (!parsed.groupId.equals(this.groupId) || parsed.epoch !== this.epoch || this.inFlight.length === 0 || !this.committers().includes(from)) {
+    if (
+      !parsed.groupId.equals(this.groupId) ||
+      parsed.epoch !== this.epoch ||
+      this.inFlight.length === 0 ||
+      !this.committers().includes(from)
+    ) {
       this.droppedCommits++; // a past epoch's commit, or one that lost to another member's
       return;
     }
     const expected = new Set(this.inFlight.map((p) => p.ref.toString('hex')));
     const got = new Set(parsed.proposalRefs.map((r) => r.toString('hex')));
     const adds = this.inFlight.filter((p) => p.kind === 'add');
-    if (parsed.inlineProposals > 0 || got.size !== expected.size || [...got].some((r) => !expected.has(r)) || (adds.length > 0 && !parsed.welcome)) {
-      this.o.report(`voice gateway DAVE: invalid commit from ${from} for epoch ${parsed.epoch} (must reference exactly the ${expected.size} proposals in flight${adds.length > 0 ? ' and carry a welcome' : ''})`);
+    if (
+      parsed.inlineProposals > 0 ||
+      got.size !== expected.size ||
+      [...got].some((r) => !expected.has(r)) ||
+      (adds.length > 0 && !parsed.welcome)
+    ) {
+      this.o.report(
+        `voice gateway DAVE: invalid commit from ${from} for epoch ${parsed.epoch} (must reference exactly the ${expected.size} proposals in flight${adds.length > 0 ? ' and carry a welcome' : ''})`,
+      );
       return;
     }
     const removed = new Set(this.inFlight.filter((p) => p.kind === 'remove').map((p) => p.userId));
@@ -457,10 +522,17 @@ export class DaveGroup {
 
   state(): DaveGroupState {
     return {
-      guildId: this.o.guildId, channelId: this.o.channelId, epoch: this.epoch, established: this.established,
-      members: [...this.members], botTransitions: this.botTransitions, botEpoch: this.botEpoch,
-      firstTransitionAtMs: this.firstTransitionAtMs, droppedCommits: this.droppedCommits,
-      invalidCommitWelcomes: this.invalidCommitWelcomes, listeners: [...this.listeners.values()].map((l) => l.stats()),
+      guildId: this.o.guildId,
+      channelId: this.o.channelId,
+      epoch: this.epoch,
+      established: this.established,
+      members: [...this.members],
+      botTransitions: this.botTransitions,
+      botEpoch: this.botEpoch,
+      firstTransitionAtMs: this.firstTransitionAtMs,
+      droppedCommits: this.droppedCommits,
+      invalidCommitWelcomes: this.invalidCommitWelcomes,
+      listeners: [...this.listeners.values()].map((l) => l.stats()),
     };
   }
 

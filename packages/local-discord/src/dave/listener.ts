@@ -40,7 +40,11 @@ export class DaveListener {
 
   /** Op 27 payload (after the opcode): returns op 28's payload when it has something to commit. */
   proposals(payload: Buffer, connectedUserIds: string[]): Buffer | undefined {
-    const result = this.session.processProposals((payload[0] ?? 0) as ProposalsOperationType, payload.subarray(1), connectedUserIds);
+    const result = this.session.processProposals(
+      (payload[0] ?? 0) as ProposalsOperationType,
+      payload.subarray(1),
+      connectedUserIds,
+    );
     if (!result.commit) return undefined;
     return result.welcome ? Buffer.concat([result.commit, result.welcome]) : result.commit;
   }
@@ -81,8 +85,12 @@ export class DaveListener {
 
   stats(): ListenerStats {
     return {
-      userId: this.userId, member: this.member, decrypted: this.decrypted, failures: this.failures,
-      beforeJoined: this.beforeJoined, firstDecryptedAtMs: this.firstDecryptedAtMs,
+      userId: this.userId,
+      member: this.member,
+      decrypted: this.decrypted,
+      failures: this.failures,
+      beforeJoined: this.beforeJoined,
+      firstDecryptedAtMs: this.firstDecryptedAtMs,
     };
   }
 

@@ -42,7 +42,11 @@ export class ExternalSender {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = privateKey;
     const jwk = publicKey.export({ format: 'jwk' });
-    this.publicKey = Buffer.concat([Uint8Array.of(4), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+    this.publicKey = Buffer.concat([
+      Uint8Array.of(4),
+      Buffer.from(jwk.x ?? '', 'base64url'),
+      Buffer.from(jwk.y ?? '', 'base64url'),
+    ]);
     this.identity = identity;
   }
 
@@ -68,10 +72,13 @@ export class ExternalSender {
    */
   private propose(groupId: Uint8Array, epoch: bigint, proposal: Uint8Array): SignedProposal {
     const content = new TlsWriter()
-      .vector(groupId).u64(epoch)
-      .u8(SENDER_EXTERNAL).u32(0)
+      .vector(groupId)
+      .u64(epoch)
+      .u8(SENDER_EXTERNAL)
+      .u32(0)
       .vector(new Uint8Array(0))
-      .u8(CONTENT_PROPOSAL).raw(proposal)
+      .u8(CONTENT_PROPOSAL)
+      .raw(proposal)
       .finish();
     const tbs = new TlsWriter().u16(MLS_VERSION_10).u16(WIRE_PUBLIC_MESSAGE).raw(content).finish();
     const signContent = new TlsWriter().vector(Buffer.from('MLS 1.0 FramedContentTBS', 'ascii')).vector(tbs).finish();
@@ -147,15 +154,18 @@ export function parseKeyPackage(payload: Uint8Array): ParsedKeyPackage {
     if (r.u16() !== MLS_VERSION_10) throw new Error('MLS: key package version is not MLS 1.0');
     r.u16();
   }
-  const cipherSuite = second === WIRE_KEY_PACKAGE ? new DataView(payload.buffer, payload.byteOffset + 6, 2).getUint16(0) : second;
+  const cipherSuite =
+    second === WIRE_KEY_PACKAGE ? new DataView(payload.buffer, payload.byteOffset + 6, 2).getUint16(0) : second;
   r.vector(); // init_key
   const identity = readLeafNode(r);
   r.vector(); // extensions
   r.vector(); // signature
-  if (identity.length !== 8) throw new Error(`MLS: credential identity is ${identity.length} bytes, not an 8-byte user ID`);
+  if (identity.length !== 8)
+    throw new Error(`MLS: credential identity is ${identity.length} bytes, not an 8-byte user ID`);
   const keyPackage = Buffer.from(payload.subarray(start, r.offset));
   return {
-    keyPackage, cipherSuite,
+    keyPackage,
+    cipherSuite,
     userId: new DataView(identity.buffer, identity.byteOffset, 8).getBigUint64(0).toString(),
     ref: refHash('MLS 1.0 KeyPackage Reference', keyPackage),
   };
@@ -212,13 +222,17 @@ export function parseCommitWelcome(payload: Uint8Array): ParsedCommit {
   if (r.remaining > 0) {
     let rest = payload.subarray(r.offset);
     const view = new DataView(rest.buffer, rest.byteOffset, rest.byteLength);
-    if (rest.length > 4 && view.getUint16(0) === MLS_VERSION_10 && view.getUint16(2) === WIRE_WELCOME) rest = rest.subarray(4);
+    if (rest.length > 4 && view.getUint16(0) === MLS_VERSION_10 && view.getUint16(2) === WIRE_WELCOME)
+      rest = rest.subarray(4);
     welcome = Buffer.from(rest);
   }
   return { commit, groupId, epoch, senderLeaf, proposalRefs, inlineProposals, welcome };
 }
 
-interface WelcomeSecret { newMember: Buffer; bytes: Buffer }
+interface WelcomeSecret {
+  newMember: Buffer;
+  bytes: Buffer;
+}
 
 function parseWelcome(welcome: Uint8Array): { cipherSuite: number; secrets: WelcomeSecret[]; groupInfo: Buffer } {
   const r = new TlsReader(welcome);

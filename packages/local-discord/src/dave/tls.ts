@@ -14,7 +14,8 @@ export class TlsReader {
   }
 
   private take(n: number): Uint8Array {
-    if (n < 0 || this.offset + n > this.bytes.length) throw new Error(`MLS: truncated at byte ${this.offset} (wanted ${n})`);
+    if (n < 0 || this.offset + n > this.bytes.length)
+      throw new Error(`MLS: truncated at byte ${this.offset} (wanted ${n})`);
     const out = this.bytes.subarray(this.offset, this.offset + n);
     this.offset += n;
     return out;

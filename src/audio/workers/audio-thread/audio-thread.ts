@@ -30,13 +30,18 @@ const IDLE_MS = 30_000;
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
-const threads = Array.from({ length: THREADS }, () => new JobThread<Job, AudioJobReply>({
-  worker: new URL('./audio-worker.ts', import.meta.url),
-  maxWaiting: MAX_WAITING_AUDIO_JOBS,
-  timeoutMs: JOB_TIMEOUT_MS,
-  idleMs: IDLE_MS,
-  unavailable: (reason, message, cause) => new AudioBusyError(reason, `audio thread: ${message}`, cause === undefined ? undefined : { cause }),
-}));
+const threads = Array.from(
+  { length: THREADS },
+  () =>
+    new JobThread<Job, AudioJobReply>({
+      worker: new URL('./audio-worker.ts', import.meta.url),
+      maxWaiting: MAX_WAITING_AUDIO_JOBS,
+      timeoutMs: JOB_TIMEOUT_MS,
+      idleMs: IDLE_MS,
+      unavailable: (reason, message, cause) =>
+        new AudioBusyError(reason, `audio thread: ${message}`, cause === undefined ? undefined : { cause }),
+    }),
+);
 
 /** Jobs under way or waiting per server (entries go at 0, so it holds only servers with work). */
 const perGuild = new Map<string, number>();
@@ -45,7 +50,11 @@ const perGuild = new Map<string, number>();
 async function runFor<T>(guild: string, work: () => Promise<T>): Promise<T> {
   const jobs = perGuild.get(guild) ?? 0;
   if (guild !== '' && jobs >= MAX_AUDIO_JOBS_PER_GUILD) {
-    throw new AudioBusyError('owner-busy', `audio thread: this server already has ${MAX_AUDIO_JOBS_PER_GUILD} jobs under way or waiting`, { limit: MAX_AUDIO_JOBS_PER_GUILD });
+    throw new AudioBusyError(
+      'owner-busy',
+      `audio thread: this server already has ${MAX_AUDIO_JOBS_PER_GUILD} jobs under way or waiting`,
+      { limit: MAX_AUDIO_JOBS_PER_GUILD },
+    );
   }
   perGuild.set(guild, jobs + 1);
   try {
@@ -79,14 +88,22 @@ function copy(bytes: Uint8Array): ArrayBuffer {
  * One part (WAV or MP3) with speed and volume applied, in its own format. Rejects with UnsupportedAudioError for
  * audio SayBot cannot decode (FLAC, M4A, Ogg), ClipError for damaged audio, AudioBusyError when it cannot run now.
  */
-export async function applyEffectsOffThread(bytes: Uint8Array, effects: AudioEffects, guild = ''): Promise<{ format: EditableFormat; data: Buffer }> {
+export async function applyEffectsOffThread(
+  bytes: Uint8Array,
+  effects: AudioEffects,
+  guild = '',
+): Promise<{ format: EditableFormat; data: Buffer }> {
   const data = copy(bytes);
   const reply = await run({ kind: 'effects', data, effects }, [data], guild);
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
 /** A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples. */
-export async function joinPartsOffThread(parts: readonly Uint8Array[], format: EditableFormat, guild = ''): Promise<{ data: Buffer; seconds: number }> {
+export async function joinPartsOffThread(
+  parts: readonly Uint8Array[],
+  format: EditableFormat,
+  guild = '',
+): Promise<{ data: Buffer; seconds: number }> {
   const buffers = parts.map(copy);
   const reply = await run({ kind: 'join', parts: buffers, format }, buffers, guild);
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };

@@ -9,7 +9,8 @@ yieldToMainThread();
 
 /** The bytes of `view` as an ArrayBuffer of their own, to transfer back without a copy where possible. */
 function own(view: Uint8Array): ArrayBuffer {
-  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer) return view.buffer;
+  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer)
+    return view.buffer;
   return Uint8Array.from(view).buffer;
 }
 
@@ -20,7 +21,10 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       const buffer = own(data);
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
     }
-    const { data, seconds } = await joinParts(job.parts.map((p) => new Uint8Array(p)), job.format);
+    const { data, seconds } = await joinParts(
+      job.parts.map((p) => new Uint8Array(p)),
+      job.format,
+    );
     const buffer = own(data);
     return { reply: { id: job.id, ok: true, format: job.format, data: buffer, seconds }, transfer: [buffer] };
   } catch (error) {

@@ -21,7 +21,8 @@ const thread = new JobThread<Omit<ClipJob, 'id'>, ClipJobReply>({
   maxWaiting: MAX_WAITING_CLIPS,
   timeoutMs: JOB_TIMEOUT_MS,
   idleMs: IDLE_MS,
-  unavailable: (reason, message, cause) => new ClipCheckUnavailableError(reason, `clip check: ${message}`, cause === undefined ? undefined : { cause }),
+  unavailable: (reason, message, cause) =>
+    new ClipCheckUnavailableError(reason, `clip check: ${message}`, cause === undefined ? undefined : { cause }),
 });
 
 /**

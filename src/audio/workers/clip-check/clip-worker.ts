@@ -13,7 +13,12 @@ async function handle(job: ClipJob): Promise<ClipJobReply> {
     const { samples, ...figures } = info;
     return { id: job.id, ok: true, clip: { ...figures, levelDbfs: samples ? rmsDbfs(samples) : undefined } };
   } catch (error) {
-    return { id: job.id, ok: false, code: error instanceof ClipError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) };
+    return {
+      id: job.id,
+      ok: false,
+      code: error instanceof ClipError ? error.code : undefined,
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 

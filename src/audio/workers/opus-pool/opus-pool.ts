@@ -86,7 +86,12 @@ class PoolWorker {
 
   #flush(): void {
     if (this.dead) return;
-    const request: WorkerRequest = { opens: this.#opens, ids: this.#ids, ...packChunks(this.#frames), closes: this.#closes };
+    const request: WorkerRequest = {
+      opens: this.#opens,
+      ids: this.#ids,
+      ...packChunks(this.#frames),
+      closes: this.#closes,
+    };
     this.#inFlight += 1;
     this.#ref();
     this.#worker.postMessage(request, [request.data]);
@@ -104,7 +109,9 @@ class PoolWorker {
       this.#waiting.delete(id);
       for (const done of queue ?? []) done(new OpusWorkerError(`Opus encoding failed: ${message}`));
     }
-    forEachCopy(batch.data, batch.lengths, (packet, i) => this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet));
+    forEachCopy(batch.data, batch.lengths, (packet, i) =>
+      this.#waiting.get(batch.ids[i] ?? -1)?.shift()?.(null, packet),
+    );
   }
 
   #ref(): void {

@@ -18,7 +18,7 @@ function handle(request: WorkerRequest): EncodedBatch {
   forEachView(request.data, request.lengths, (frame, i) => {
     const id = request.ids[i] ?? -1;
     const encoder = encoders.get(id);
-    if (!encoder) return;                         // closed meanwhile
+    if (!encoder) return; // closed meanwhile
     try {
       packets.push(encoder.encode(frame));
       ids.push(id);

@@ -70,11 +70,18 @@ class Transcode {
   }
 }
 
-
 function failure(error: unknown): TranscodeFailure {
-  if (error instanceof UnsupportedAudioError) return { name: error.name, message: error.message, code: error.code, ...(error.format ? { format: error.format } : {}) };
+  if (error instanceof UnsupportedAudioError)
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.format ? { format: error.format } : {}),
+    };
   if (error instanceof ClipError) return { name: error.name, message: error.message, code: error.code };
-  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
 }
 
 /** The streams of one worker thread. */

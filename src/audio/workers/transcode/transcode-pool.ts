@@ -75,7 +75,9 @@ class TranscodeWorker {
     this.#worker = new Worker(url, { resourceLimits: WORKER_LIMITS });
     this.#worker.unref();
     this.#worker.on('message', (reply: TranscodeReply) => this.#answer(reply));
-    this.#worker.on('error', (error) => this.#die(new OpusWorkerError('the transcoding thread failed', { cause: error })));
+    this.#worker.on('error', (error) =>
+      this.#die(new OpusWorkerError('the transcoding thread failed', { cause: error })),
+    );
     this.#worker.on('exit', (code) => this.#die(new OpusWorkerError(`the transcoding thread exited (${code})`)));
   }
 
@@ -153,7 +155,11 @@ class TranscodeWorker {
   #flush(): void {
     if (this.dead) return;
     const request: TranscodeRequest = {
-      opens: this.#opens, ids: this.#ids, ...packChunks(this.#chunks), ends: this.#ends, closes: this.#closes,
+      opens: this.#opens,
+      ids: this.#ids,
+      ...packChunks(this.#chunks),
+      ends: this.#ends,
+      closes: this.#closes,
     };
     this.#batches.push(this.#batch);
     this.#worker.ref();
