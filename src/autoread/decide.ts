@@ -34,6 +34,11 @@ export interface MessageFacts extends MessageContent {
   roleIds: readonly string[];
   /** The voice channel the author sits in, null when none. */
   voiceChannelId: string | null;
+  /**
+   * The author may not speak in the voice channel being read: server-muted, suppressed on that Stage, or denied
+   * Speak there. SayBot never says there what its author may not say themselves.
+   */
+  mayNotSpeak?: boolean;
   /** When it was sent (ms since epoch). */
   at: number;
 }
@@ -48,7 +53,8 @@ export type SkipReason =
   | 'bot'
   | 'webhook'
   | 'missing-role'
-  | 'not-in-voice';
+  | 'not-in-voice'
+  | 'may-not-speak';
 
 export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
 
@@ -70,6 +76,7 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   if (message.silent === true && !settings.readSilent) return skip('silent');
   if (message.webhook) return settings.readBots ? { read: true } : skip('webhook');
   if (message.bot) return settings.readBots ? { read: true } : skip('bot');
+  if (message.mayNotSpeak === true) return skip('may-not-speak');
   if (settings.requiredRoleId !== undefined && !message.roleIds.includes(settings.requiredRoleId))
     return skip('missing-role');
   if (settings.onlyMembersInVoice && message.voiceChannelId !== binding.voiceChannelId) return skip('not-in-voice');

@@ -1,7 +1,14 @@
 // A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
 // any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
 // data, then the guild's caches; a forward speaks its snapshot's text.
-import { MessageFlags, MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
+import {
+  MessageFlags,
+  MessageReferenceType,
+  PermissionFlagsBits,
+  type GuildMember,
+  type Message,
+  type MessageMentions,
+} from 'discord.js';
 import type { MessageContent, MessageFacts } from './decide.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
@@ -54,7 +61,20 @@ export function messageContent(message: Message): MessageContent {
   };
 }
 
-export function messageFacts(message: Message<true>): MessageFacts {
+/**
+ * Whether a member may not speak in `voiceChannelId` themselves: server-muted, suppressed on that Stage, or without
+ * Speak there. Unknown (no such channel cached) counts as allowed: the voice side refuses what it cannot join.
+ */
+function mayNotSpeakIn(member: GuildMember, voiceChannelId: string): boolean {
+  if (member.voice.serverMute === true) return true;
+  if (member.voice.channelId === voiceChannelId && member.voice.suppress === true) return true;
+  const channel = member.guild.channels.cache.get(voiceChannelId);
+  if (!channel?.isVoiceBased()) return false;
+  return !channel.permissionsFor(member).has(PermissionFlagsBits.Speak);
+}
+
+/** A message's facts; with `readInto`, whether its author may speak in that voice channel (decide.ts skips them). */
+export function messageFacts(message: Message<true>, readInto?: string): MessageFacts {
   const guild = message.guild;
   const webhook = message.webhookId !== null;
   const member = webhook ? null : message.member;
@@ -71,6 +91,7 @@ export function messageFacts(message: Message<true>): MessageFacts {
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,
+    ...(member && readInto !== undefined ? { mayNotSpeak: mayNotSpeakIn(member, readInto) } : {}),
     ...messageContent(message),
   };
 }

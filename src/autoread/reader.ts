@@ -283,7 +283,7 @@ export class AutoReader {
     if (!reading) return;
     let facts: MessageFacts;
     try {
-      facts = messageFacts(message);
+      facts = messageFacts(message, reading.binding.voiceChannelId);
     } catch (error) {
       this.#log.warn(
         { code: 'autoread-message-unreadable', guildId: message.guildId, messageId: message.id, err: error },

@@ -58,6 +58,18 @@ describe('which message is read', () => {
     ['a member outside voice, by default', { voiceChannelId: null }, {}, 'not-in-voice'],
     ['a member in another voice channel', { voiceChannelId: 'v2' }, {}, 'not-in-voice'],
     ['a member outside voice, when everyone is read', { voiceChannelId: null }, { onlyMembersInVoice: false }, 'read'],
+    [
+      'a member who may not speak in the voice channel read (muted, suppressed, no Speak)',
+      { mayNotSpeak: true },
+      {},
+      'may-not-speak',
+    ],
+    [
+      'a member who may not speak there, even when everyone is read',
+      { mayNotSpeak: true, voiceChannelId: null },
+      { onlyMembersInVoice: false },
+      'may-not-speak',
+    ],
     ['a member without the required role', {}, { requiredRoleId: 'r9' }, 'missing-role'],
     ['a member with the required role', { roleIds: ['r1', 'r9'] }, { requiredRoleId: 'r9' }, 'read'],
     ['the role checked before the seat', { voiceChannelId: null }, { requiredRoleId: 'r9' }, 'missing-role'],

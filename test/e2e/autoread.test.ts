@@ -690,6 +690,23 @@ describe('auto-read', () => {
     expect(spoken(h, from)).toEqual(['alice said, Only me.', 'carol said, Back again.']);
   });
 
+  it("never reads a server-muted member's messages (no request), and reads them again once unmuted", async () => {
+    const h = await startReading();
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    h.discord.setVoiceState(GUILD, CAROL.id, VOICE, { mute: true });
+    // Decided in arrival order: once Alice's line is requested, Carol's was skipped before anything was asked.
+    await post(h, CAROL, 'A moderator muted me.');
+    await post(h, ALICE, 'I may speak.');
+    await expectRead(h, from, ['alice said, I may speak.']);
+    expect(h.logs()).toContain('"skipped":"may-not-speak"');
+    h.discord.setVoiceState(GUILD, CAROL.id, VOICE, { mute: false });
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Unmuted now.');
+    await heard(h, ['carol said, Unmuted now.']);
+    expect(spoken(h, from)).toEqual(['alice said, I may speak.', 'carol said, Unmuted now.']);
+  });
+
   it('shows the settings with no options, and the status', async () => {
     const h = await startReading();
     const { content } = await runCommand(h, {
