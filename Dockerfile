@@ -25,7 +25,6 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json .npmrc ./
 COPY scripts ./scripts
 COPY src ./src
-COPY commands ./commands
 
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
-import type { SayBot } from '../src/bot/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { startSayBot, VOICE_PLANE, type RunningSayBot, type VoicePlaneOptions } from '../src/main.ts';
+import type { SayBot } from '../src/app/saybot.ts';
+import { loadConfig } from '../src/core/config.ts';
+import { startSayBot, VOICE_PLANE, type RunningSayBot, type VoicePlaneOptions } from '../src/app/start-saybot.ts';
 import type { ServersInfo } from './protocol.ts';
 import { bufferingClient } from '../fixtures/buffering-client.ts';
 
@@ -62,7 +62,7 @@ export async function startBot(info: ServersInfo, options: BenchBotOptions = {})
   const lines: string[] = [];
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-  // The same start-up as `npm start` (src/main.ts): what is measured is what runs.
+  // The same start-up as `npm start` (src/app/start-saybot.ts): what is measured is what runs.
   const voicePlane = options.voicePlane ?? VOICE_PLANE;
   let running: RunningSayBot;
   try {

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { PgStore } from '../src/store/pg-store.ts';
-import { SqliteStore } from '../src/store/sqlite-store.ts';
-import type { Store } from '../src/store/types.ts';
+import { PgStore } from '../src/core/store/pg-store.ts';
+import { SqliteStore } from '../src/core/store/sqlite-store.ts';
+import type { Store } from '../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../fixtures/store-backends.ts';
 
 export interface BudgetHoldPlan {

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { AudioCache } from '../src/cache/audio-cache.ts';
-import { cacheKey } from '../src/cache/cache-key.ts';
-import { encodeEntry } from '../src/cache/entry-file.ts';
-import { silentLogger } from '../src/log.ts';
+import { AudioCache } from '../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../src/core/cache/cache-key.ts';
+import { encodeEntry } from '../src/core/cache/entry-file.ts';
+import { silentLogger } from '../src/core/log.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 
 export interface CacheLookupRow {
@@ -29,7 +29,7 @@ const entry = {
 };
 const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
 
-/** The lookup of a key another process may have written, as src/cache/audio-cache.ts did it before issue 23. */
+/** The lookup of a key another process may have written, as src/core/cache/audio-cache.ts did it before issue 23. */
 function oldLocate(dir: string, key: string): number | undefined {
   let folders: string[];
   try {

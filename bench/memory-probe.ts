@@ -44,7 +44,7 @@ try {
   let first: { done: number; heapUsedBytes: number } | undefined;
   let done = 0;
   const line = (label: string, s: Awaited<ReturnType<typeof snapshot>>): void => {
-    // Request handlers @discordjs/rest holds (one per interaction token until swept: src/bot/client-bounds.ts).
+    // Request handlers @discordjs/rest holds (one per interaction token until swept: src/app/client-bounds.ts).
     const handlers = bot.bot.client.rest.handlers.size;
     // The slope from the first step on: the warm-up's end still holds start-up's garbage, collected during it.
     const slope =

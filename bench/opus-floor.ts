@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
-import { dominantPitchHz, rmsDbfs } from '../src/audio/analysis/analysis.ts';
-import { DecodeTo48kStream } from '../src/audio/codecs/decode-stream.ts';
-import { createNativeEncoder, encoderSpec, type OpusSettings } from '../src/audio/codecs/opus-settings.ts';
-import { WavStreamDecoder } from '../src/audio/codecs/wav-stream.ts';
+import { dominantPitchHz, rmsDbfs } from '../src/core/audio/analysis/analysis.ts';
+import { DecodeTo48kStream } from '../src/core/audio/codecs/decode-stream.ts';
+import { createNativeEncoder, encoderSpec, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
+import { WavStreamDecoder } from '../src/core/audio/codecs/wav-stream.ts';
 
 const SPEECH = new URL('../fixtures/audio/speech-en-24k-mono.wav', import.meta.url);
 const REPEATS = 5;

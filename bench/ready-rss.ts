@@ -2,7 +2,7 @@
 // registered) and nothing else done. Measured in the benchmark's own process it also held whatever the figures before
 // it had loaded (the /usage chart's renderer and fonts, the encoder floor's codecs).
 import { fork } from 'node:child_process';
-import { heapFlags } from '../src/shard/heap-flags.ts';
+import { heapFlags } from '../src/app/shard/heap-flags.ts';
 import { startBot } from './bot.ts';
 import { snapshot, type MemorySnapshot } from './memory.ts';
 import type { ServersInfo } from './protocol.ts';

@@ -1,5 +1,5 @@
 // Figure 8: what the main thread spends per packet. Two ways, both in the bot's own process:
-// - time, in every concurrency step: the send path timed where it runs (the clock's wakeups: src/voice/voice-clock.ts
+// - time, in every concurrency step: the send path timed where it runs (the clock's wakeups: src/core/voice/voice-clock.ts
 //   stats; the library's cycle: its AudioPlayer steps wrapped below), plus the whole main thread's CPU time
 //   (process.threadCpuUsage) per packet heard;
 // - allocations, in a step of their own: V8's sampling heap profiler on the main thread (objects later collected
@@ -7,8 +7,8 @@
 //   the same window for the send path's share of the main thread.
 import { Session } from 'node:inspector/promises';
 import { AudioPlayer, VoiceConnection } from '@discordjs/voice';
-import type { VoiceSenderKind } from '../src/voice/voice-output.ts';
-import { voiceClock } from '../src/voice/voice-clock.ts';
+import type { VoiceSenderKind } from '../src/core/voice/voice-output.ts';
+import { voiceClock } from '../src/core/voice/voice-clock.ts';
 import type { StepProbe } from './step-probe.ts';
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;

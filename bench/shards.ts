@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { postgresBackend, postgresUnavailable, sqliteBackend } from '../fixtures/store-backends.ts';
 import { APP_ID, FakeDiscord, fakeToken, startBotProcess } from '@saybot/local-discord';
-import { heapFlags } from '../src/shard/heap-flags.ts';
+import { heapFlags } from '../src/app/shard/heap-flags.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { percentile } from './stats.ts';
 

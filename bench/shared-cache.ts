@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Resvg } from '@resvg/resvg-js';
-import { AudioCache } from '../src/cache/audio-cache.ts';
-import { cacheKey } from '../src/cache/cache-key.ts';
-import { silentLogger } from '../src/log.ts';
-import { usageChartSvg } from '../src/usage/chart.ts';
-import { chartFontFamily, chartFontFiles, renderPng } from '../src/usage/render-png.ts';
+import { AudioCache } from '../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../src/core/cache/cache-key.ts';
+import { silentLogger } from '../src/core/log.ts';
+import { usageChartSvg } from '../src/features/usage/chart.ts';
+import { chartFontFamily, chartFontFiles, renderPng } from '../src/features/usage/render-png.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 
 export interface SharedCachePlan {

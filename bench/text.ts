@@ -2,11 +2,15 @@
 // (the steps that backtracked, as they were at d99d297, beside the hand scans that replaced them, and the whole
 // clean-up now), and the dictionary over a 4,000-character message: a pattern that backtracks in JavaScript's engine
 // (RE2 here) against a word entry. Needs neither the bot nor the servers.
-import { cleanMessage } from '../src/text/cleanup.ts';
-import { MAX_PATTERNS, compileDictionary, type DictionaryEntry } from '../src/text/dictionary.ts';
-import { unmaskLinks, unwrapUnderscoreItalics } from '../src/text/linear-markup.ts';
+import { cleanMessage } from '../src/core/text/cleanup.ts';
+import {
+  MAX_PATTERNS,
+  compileDictionary,
+  type DictionaryEntry,
+} from '../src/features/autoread/dictionary/dictionary.ts';
+import { unmaskLinks, unwrapUnderscoreItalics } from '../src/core/text/linear-markup.ts';
 
-// The clean-up steps before (src/text/cleanup.ts at d99d297), reproduced here as they were.
+// The clean-up steps before (src/core/text/cleanup.ts at d99d297), reproduced here as they were.
 const FORMER_MASKED_LINK = /\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi;
 const FORMER_ITALICS = /(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu;
 
@@ -102,7 +106,7 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     '## 10. Text per message: clean-up and the dictionary (issues 32 and 34)',
     '',
     `Each ${runs} times after ${warmup} untimed, in the benchmark's process; median (p95). Messages of ${LENGTH.toLocaleString('en')} characters.`,
-    'Former step: the pattern src/text/cleanup.ts used at d99d297 (masked links or underscore italics), alone. Scan now: the hand scan that replaced it (src/text/linear-markup.ts), alone. Whole clean-up now: `cleanMessage` with every step (goal: under 2 ms for an adversarial message).',
+    'Former step: the pattern src/core/text/cleanup.ts used at d99d297 (masked links or underscore italics), alone. Scan now: the hand scan that replaced it (src/core/text/linear-markup.ts), alone. Whole clean-up now: `cleanMessage` with every step (goal: under 2 ms for an adversarial message).',
     '',
     '| Message | Former step | Scan now | Whole clean-up now |',
     '|---|---|---|---|',

@@ -1,16 +1,16 @@
 // `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
-import { loadDotenv } from '../dotenv.ts';
-import { loadCommands } from '../bot/interactions/command-loader.ts';
-import { deployCommands } from '../bot/interactions/deploy.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { redactSecrets } from '../log.ts';
+import { loadDotenv } from '../core/dotenv.ts';
+import { loadFeatureCommands } from '../app/feature-commands.ts';
+import { deployCommands } from '../core/interactions/deploy.ts';
+import { ConfigError, loadConfig } from '../core/config.ts';
+import { redactSecrets } from '../core/log.ts';
 
 loadDotenv();
 let token = '';
 try {
   const config = loadConfig();
   token = config.discord.token;
-  const commands = await loadCommands();
+  const commands = await loadFeatureCommands();
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,

@@ -1,6 +1,6 @@
 // `npm run doctor`: checks the set-up and says in plain words what is wrong. Exit code 1 when a check fails.
-import { loadDotenv } from '../dotenv.ts';
-import { formatResults, runChecks } from '../doctor/checks.ts';
+import { loadDotenv } from '../core/dotenv.ts';
+import { formatResults, runChecks } from '../app/doctor/checks.ts';
 
 loadDotenv();
 const results = await runChecks(process.env);

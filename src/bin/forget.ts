@@ -1,12 +1,12 @@
 // `npm run forget -- --user ID | --guild ID`: the operator's deletion on request, on the
-// configured store, through the same code as /privacy (src/privacy/forget.ts). Exit 2 on bad arguments.
-import { AudioCache } from '../cache/audio-cache.ts';
-import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../config.ts';
-import { loadDotenv } from '../dotenv.ts';
-import { redactSecrets, silentLogger } from '../log.ts';
-import { forgetGuild, forgetMember, type ForgetReport } from '../privacy/forget.ts';
-import { FORGET_USAGE, parseForgetArgs } from '../privacy/forget-args.ts';
-import { openStore } from '../store/index.ts';
+// configured store, through the same code as /privacy (src/features/privacy/forget.ts). Exit 2 on bad arguments.
+import { AudioCache } from '../core/cache/audio-cache.ts';
+import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../core/config.ts';
+import { loadDotenv } from '../core/dotenv.ts';
+import { redactSecrets, silentLogger } from '../core/log.ts';
+import { forgetGuild, forgetMember, type ForgetReport } from '../features/privacy/forget.ts';
+import { FORGET_USAGE, parseForgetArgs } from '../features/privacy/forget-args.ts';
+import { openStore } from '../core/store/index.ts';
 
 const describeReport = (report: ForgetReport): string =>
   `${report.deleted} rows deleted, ${report.anonymised} rows anonymised (spends kept for the totals), ` +

@@ -1,6 +1,6 @@
 // `npm run sandbox`: the local Voice API for trying SayBot without a paid plan.
 import { parseArgs } from 'node:util';
-import { createLogger } from '../log.ts';
+import { createLogger } from '../core/log.ts';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
 import { DEFAULT_KEY_FILE, keptSandboxKey } from '../sandbox/key-file.ts';
 import { PLAN_LIMITS } from '../sandbox/keys.ts';

@@ -1,14 +1,14 @@
 // Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
-// Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/shard/), which runs this
+// Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/app/shard/), which runs this
 // same file once per shard; a shard process is told so by the manager's environment (config.shard).
 import { constants as osConstants } from 'node:os';
-import { configSecrets, environmentSecrets, loadConfig } from '../config.ts';
-import { loadDotenv } from '../dotenv.ts';
-import { createLogger, redactSecrets, type Logger } from '../log.ts';
-import { startSayBot } from '../main.ts';
-import { startShardManager } from '../shard/manager.ts';
-import { announceShardReady } from '../shard/ready.ts';
-import { stopSignalPolicy } from '../stop-signals.ts';
+import { configSecrets, environmentSecrets, loadConfig } from '../core/config.ts';
+import { loadDotenv } from '../core/dotenv.ts';
+import { createLogger, redactSecrets, type Logger } from '../core/log.ts';
+import { startSayBot } from '../app/start-saybot.ts';
+import { startShardManager } from '../app/shard/manager.ts';
+import { announceShardReady } from '../app/shard/ready.ts';
+import { stopSignalPolicy } from '../app/stop-signals.ts';
 
 interface Running {
   logger: Logger;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { analyseClip, ClipError, dominantPitchHz } from '../audio/analysis/clip.ts';
+import { analyseClip, ClipError, dominantPitchHz } from '../core/audio/analysis/clip.ts';
 import { badRequest } from './requests.ts';
 
 export const MIN_REFERENCE_SECONDS = 3;

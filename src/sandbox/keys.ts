@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PLAN_CHARACTER_LIMITS, type ApiPlan } from '../config.ts';
+import { PLAN_CHARACTER_LIMITS, type ApiPlan } from '../core/config.ts';
 
 /** The plans without API access come first; the others are the ones the bot's configuration knows. */
 export type Plan = 'free' | 'starter' | ApiPlan;

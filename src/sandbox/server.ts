@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { silentLogger, type Logger } from '../log.ts';
+import { silentLogger, type Logger } from '../core/log.ts';
 import { billableCharacters } from './billing.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';

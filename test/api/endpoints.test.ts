@@ -6,7 +6,7 @@ import {
   PermissionDeniedError,
   UndeliveredError,
   UnexpectedResponseError,
-} from '../../src/api/index.ts';
+} from '../../src/core/api/index.ts';
 import { pitchFromBytes } from '../../src/sandbox/clone.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';

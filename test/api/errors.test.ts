@@ -12,8 +12,8 @@ import {
   UnexpectedResponseError,
   VoiceApiClient,
   VoiceApiError,
-} from '../../src/api/index.ts';
-import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../src/api/response.ts';
+} from '../../src/core/api/index.ts';
+import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../src/core/api/response.ts';
 import { clientFor, closedPort, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
 const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Hello.', voice_id: 'voice-b-en-f-01' });

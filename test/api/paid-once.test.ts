@@ -1,7 +1,7 @@
 // Never paid twice (issue 23, point 6): a 2xx has been charged by the service, so a body that breaks afterwards is
 // not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { describe, expect, it } from 'vitest';
-import { OversizedResponseError, UndeliveredError } from '../../src/api/index.ts';
+import { OversizedResponseError, UndeliveredError } from '../../src/core/api/index.ts';
 import { fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
 const api = useSandbox();

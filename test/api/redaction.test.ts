@@ -3,8 +3,8 @@
 import { PassThrough } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VoiceApiClient, VoiceApiError } from '../../src/api/index.ts';
-import { createLogger } from '../../src/log.ts';
+import { VoiceApiClient, VoiceApiError } from '../../src/core/api/index.ts';
+import { createLogger } from '../../src/core/log.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { clientFor, closedPort, rejectionOf, streamError } from './helpers.ts';
 

@@ -12,10 +12,10 @@ import {
   ServerError,
   type VoiceApiClient,
   type VoiceApiError,
-} from '../../src/api/index.ts';
-import { Call } from '../../src/api/call.ts';
-import { retryDelayMs } from '../../src/api/retry.ts';
-import { createLogger } from '../../src/log.ts';
+} from '../../src/core/api/index.ts';
+import { Call } from '../../src/core/api/call.ts';
+import { retryDelayMs } from '../../src/core/api/retry.ts';
+import { createLogger } from '../../src/core/log.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
 const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Try, try again.', voice_id: 'voice-b-en-f-01' });

@@ -1,6 +1,6 @@
 // Speed and volume in the steps a listener hears: near values fold to one (one render, one cache entry).
 import { describe, expect, it } from 'vitest';
-import { quantiseEffects, quantiseSpeed, quantiseVolumeDb } from '../../src/audio/effects/audible-steps.ts';
+import { quantiseEffects, quantiseSpeed, quantiseVolumeDb } from '../../src/core/audio/effects/audible-steps.ts';
 
 describe('audible steps', () => {
   it('folds speed to 0.05 and volume to 0.5 dB, as short decimals, within their ranges', () => {

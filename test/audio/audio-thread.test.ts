@@ -1,13 +1,13 @@
 // The audio worker thread on real files: speed and volume applied to WAV and MP3 parts (pitch, length, level),
 // and a request's parts joined into one file with one header and exact sizes.
 import { describe, expect, it } from 'vitest';
-import { dominantPitchHz } from '../../src/audio/analysis/analysis.ts';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { applyEffectsOffThread, joinPartsOffThread } from '../../src/audio/workers/audio-thread/audio-thread.ts';
-import { UnsupportedAudioError } from '../../src/audio/errors.ts';
-import { LIMIT } from '../../src/audio/effects/gain.ts';
-import { findFirstMpegFrame, readVbrHeader, skipId3v2, walkMpegFrames } from '../../src/audio/codecs/mpeg.ts';
-import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { applyEffectsOffThread, joinPartsOffThread } from '../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { UnsupportedAudioError } from '../../src/core/audio/errors.ts';
+import { LIMIT } from '../../src/core/audio/effects/gain.ts';
+import { findFirstMpegFrame, readVbrHeader, skipId3v2, walkMpegFrames } from '../../src/core/audio/codecs/mpeg.ts';
+import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 
 const RATE = 24_000;

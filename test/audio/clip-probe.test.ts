@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { probeClip } from '../../src/audio/analysis/clip-probe.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { probeClip } from '../../src/core/audio/analysis/clip-probe.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyseClip, ClipError, dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/clip.ts';
-import type { ClipInfo } from '../../src/audio/analysis/clip.ts';
-import { findFirstMpegFrame, readVbrHeader, skipId3v2 } from '../../src/audio/codecs/mpeg.ts';
-import { liveMp3Decoders } from '../../src/audio/codecs/mpg123.ts';
+import { analyseClip, ClipError, dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/clip.ts';
+import type { ClipInfo } from '../../src/core/audio/analysis/clip.ts';
+import { findFirstMpegFrame, readVbrHeader, skipId3v2 } from '../../src/core/audio/codecs/mpeg.ts';
+import { liveMp3Decoders } from '../../src/core/audio/codecs/mpg123.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 
 const DURATION_TOLERANCE = 0.05;

@@ -1,9 +1,9 @@
 // Speed and volume on real signals: a tone keeps its pitch at every speed and lasts 1/speed as long; speech-like
 // audio (a tone whose pitch glides, with syllable-like bursts) keeps its length too; gain never clips.
 import { describe, expect, it } from 'vitest';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/analysis.ts';
-import { applyGain, LIMIT, MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../src/audio/effects/gain.ts';
-import { MAX_SPEED, MIN_SPEED, timeStretch } from '../../src/audio/effects/time-stretch.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
+import { applyGain, LIMIT, MAX_VOLUME_DB, MIN_VOLUME_DB } from '../../src/core/audio/effects/gain.ts';
+import { MAX_SPEED, MIN_SPEED, timeStretch } from '../../src/core/audio/effects/time-stretch.ts';
 
 const RATE = 24_000;
 

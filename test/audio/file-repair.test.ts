@@ -1,9 +1,9 @@
 // exactWavFile / exactMp3File: what a file posted to Discord is made into, whatever the service streamed.
 import { describe, expect, it } from 'vitest';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { exactMp3File } from '../../src/audio/codecs/mp3-file.ts';
-import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
-import { exactWavFile } from '../../src/audio/codecs/wav-file.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { exactMp3File } from '../../src/core/audio/codecs/mp3-file.ts';
+import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
+import { exactWavFile } from '../../src/core/audio/codecs/wav-file.ts';
 import { damageMp3, encodeMp3, encodeWav, toneSamples, WAV_HEADER_FORMS } from '../../src/sandbox/synth.ts';
 
 const RATE = 24_000;

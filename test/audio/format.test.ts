@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectAudioFormat, SNIFF_BYTES } from '../../src/audio/codecs/format.ts';
+import { detectAudioFormat, SNIFF_BYTES } from '../../src/core/audio/codecs/format.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 
 const head = (bytes: Uint8Array): Uint8Array => bytes.subarray(0, SNIFF_BYTES);

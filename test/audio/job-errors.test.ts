@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClipCheckUnavailableError } from '../../src/audio/workers/clip-check/clip-thread.ts';
-import { AudioBusyError, JobUnavailableError } from '../../src/audio/errors.ts';
+import { ClipCheckUnavailableError } from '../../src/core/audio/workers/clip-check/clip-thread.ts';
+import { AudioBusyError, JobUnavailableError } from '../../src/core/audio/errors.ts';
 
 describe('a worker job that cannot run now', () => {
   it('keeps its own name and reason per use, so failures.ts can tell a clip check from the audio thread', () => {

@@ -1,9 +1,12 @@
 // The one-job-at-a-time worker thread is fair between owners (servers): one server's long queue of renders never
 // holds up another server's file, and the audio thread bounds what one server may have waiting.
 import { afterEach, describe, expect, it } from 'vitest';
-import { joinPartsOffThread, MAX_AUDIO_JOBS_PER_GUILD } from '../../src/audio/workers/audio-thread/audio-thread.ts';
-import { AudioBusyError, JobUnavailableError } from '../../src/audio/errors.ts';
-import { JobThread } from '../../src/audio/workers/job-thread.ts';
+import {
+  joinPartsOffThread,
+  MAX_AUDIO_JOBS_PER_GUILD,
+} from '../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { AudioBusyError, JobUnavailableError } from '../../src/core/audio/errors.ts';
+import { JobThread } from '../../src/core/audio/workers/job-thread.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 
 const ECHO = new URL('../support/echo-job-worker.ts', import.meta.url);

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import { describe, expect, it } from 'vitest';
-import { dominantPitchHz } from '../../src/audio/analysis/analysis.ts';
-import { readOggInfo } from '../../src/audio/codecs/ogg.ts';
-import { OggOpusPacketStream } from '../../src/audio/codecs/ogg-opus-stream.ts';
-import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../../src/audio/codecs/ogg-opus-writer.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
+import { readOggInfo } from '../../src/core/audio/codecs/ogg.ts';
+import { OggOpusPacketStream } from '../../src/core/audio/codecs/ogg-opus-stream.ts';
+import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
 import { collectPackets } from './stream-helpers.ts';

@@ -1,7 +1,7 @@
 // Builds an Ogg/Opus file in the test: packets from the real Opus encoder, paged with a minimal Ogg muxer.
 // (No ffmpeg or opusenc here, and this keeps the exact packets at hand to compare with what comes out.)
 import opus from '@discordjs/opus';
-import { oggCrc32 as oggCrc } from '../../src/audio/codecs/ogg-opus-writer.ts';
+import { oggCrc32 as oggCrc } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 
 function page(packets: Buffer[], flags: number, granule: bigint, serial: number, sequence: number): Buffer {
   const lacing: number[] = [];

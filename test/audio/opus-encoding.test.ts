@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/analysis.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
 import opus from '@discordjs/opus';
-import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
-import { OpusEncoderPool } from '../../src/audio/workers/opus-pool/opus-pool.ts';
-import { createOpusPacketStream } from '../../src/audio/playback.ts';
-import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from '../../src/audio/codecs/opus-settings.ts';
+import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
+import { OpusEncoderPool } from '../../src/core/audio/workers/opus-pool/opus-pool.ts';
+import { createOpusPacketStream } from '../../src/core/audio/playback.ts';
+import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from '../../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachCopy, forEachView, OncePerTurn, packChunks } from '../../src/audio/workers/packed-chunks.ts';
+import { forEachCopy, forEachView, OncePerTurn, packChunks } from '../../src/core/audio/workers/packed-chunks.ts';
 
 const chunks = [Buffer.from([1, 2, 3]), Buffer.alloc(0), Buffer.from([4]), Buffer.from('opus packet')];
 

@@ -1,10 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { analyseClip, ClipError, dominantPitchHz } from '../../src/audio/analysis/clip.ts';
-import type { AudioFormat } from '../../src/audio/codecs/format.ts';
-import { liveMp3Decoders } from '../../src/audio/codecs/mpg123.ts';
-import { createOpusPacketStream, UnsupportedAudioError } from '../../src/audio/playback.ts';
+import { analyseClip, ClipError, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
+import type { AudioFormat } from '../../src/core/audio/codecs/format.ts';
+import { liveMp3Decoders } from '../../src/core/audio/codecs/mpg123.ts';
+import { createOpusPacketStream, UnsupportedAudioError } from '../../src/core/audio/playback.ts';
 import { buildWav, fixture, sine } from './fixtures.ts';
 import { buildOggOpus } from './ogg-opus.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StereoResampler } from '../../src/audio/codecs/resample.ts';
+import { StereoResampler } from '../../src/core/audio/codecs/resample.ts';
 import { sine } from './fixtures.ts';
 
 function resampleAll(

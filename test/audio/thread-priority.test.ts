@@ -1,7 +1,7 @@
 import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { WORKER_NICENESS_STEP } from '../../src/audio/workers/thread-priority.ts';
+import { WORKER_NICENESS_STEP } from '../../src/core/audio/workers/thread-priority.ts';
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
 const WORKERS = [
@@ -12,7 +12,7 @@ const WORKERS = [
 ];
 
 function nicenessOf(module: string): Promise<number> {
-  const url = new URL(`../../src/audio/workers/${module}`, import.meta.url).href;
+  const url = new URL(`../../src/core/audio/workers/${module}`, import.meta.url).href;
   const source = `import(${JSON.stringify(url)}).then(() => {
     const { parentPort } = require('node:worker_threads');
     parentPort.postMessage(require('node:os').getPriority(0));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toneSamples } from '../../src/sandbox/synth.ts';
-import { MAX_WAVEFORM_BYTES } from '../../src/audio/analysis/waveform.ts';
+import { MAX_WAVEFORM_BYTES } from '../../src/core/audio/analysis/waveform.ts';
 import { waveformValues } from '../support/waveform.ts';
 
 const RATE = 48000;

@@ -1,9 +1,9 @@
-// Auto-read and the budget rules (src/quota/budgets.ts): a chat message is not a /say, so the member cooldown does
+// Auto-read and the budget rules (src/core/quota/budgets.ts): a chat message is not a /say, so the member cooldown does
 // not hold it back; the day and month budgets count every character it reads.
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_READING as AUTOREAD } from '../../src/autoread/reader.ts';
-import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../src/quota/budgets.ts';
-import { MEMBER_REQUEST as SAY } from '../../src/speech/pipeline.ts';
+import { CHANNEL_READING as AUTOREAD } from '../../src/features/autoread/reading/reader.ts';
+import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../src/core/quota/budgets.ts';
+import { MEMBER_REQUEST as SAY } from '../../src/core/speech/pipeline.ts';
 
 const limits: OperatorBudgets = { guildMonthlyChars: 1000, memberDailyChars: 100, memberCooldownSeconds: 60 };
 const now = new Date('2026-05-10T12:00:00Z');

@@ -8,11 +8,11 @@ import {
   spokenName,
   type MessageFacts,
   type SkipReason,
-} from '../../src/autoread/decide.ts';
-import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/autoread/binding.ts';
-import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
-import { voiceChangeText, withName } from '../../src/autoread/spoken.ts';
-import { compileDictionary } from '../../src/text/dictionary.ts';
+} from '../../src/features/autoread/reading/decide.ts';
+import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/features/autoread/reading/binding.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/core/store/auto-read-store.ts';
+import { voiceChangeText, withName } from '../../src/features/autoread/reading/spoken.ts';
+import { compileDictionary } from '../../src/features/autoread/dictionary/dictionary.ts';
 
 const VOICE = 'v1';
 const TEXT = 't1';

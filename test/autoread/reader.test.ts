@@ -10,13 +10,13 @@ import {
   type ReaderJob,
   type ReaderOrder,
   type RefusalNotice,
-} from '../../src/autoread/reader.ts';
-import type { DistinctVoices } from '../../src/autoread/voice.ts';
-import type { SpeechOutcome } from '../../src/speech/pipeline.ts';
-import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/store/auto-read-store.ts';
-import { createLogger } from '../../src/log.ts';
-import { Refusal } from '../../src/refusal.ts';
-import type { SpeechRequest } from '../../src/speech/pipeline.ts';
+} from '../../src/features/autoread/reading/reader.ts';
+import type { DistinctVoices } from '../../src/features/autoread/reading/voice.ts';
+import type { SpeechOutcome } from '../../src/core/speech/pipeline.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/core/store/auto-read-store.ts';
+import { createLogger } from '../../src/core/log.ts';
+import { Refusal } from '../../src/core/refusal.ts';
+import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';

@@ -3,18 +3,18 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { data } from '../../commands/autoread.ts';
+import { data } from '../../src/features/autoread/commands/autoread.ts';
 import {
   AUTO_READ_DEFAULTS,
   AUTO_READ_SETTING_LIST,
   AUTO_READ_SETTINGS,
   type AutoReadSettings,
-} from '../../src/autoread/setting-declarations.ts';
-import { describeSettings, settingChangesOf } from '../../src/bot/frontend/autoread-settings.ts';
-import { UserError } from '../../src/bot/interactions/failures.ts';
-import { t } from '../../src/bot/i18n.ts';
-import { migrate } from '../../src/store/migrations.ts';
-import { rowOfChanges, settingsOfRow } from '../../src/store/areas/auto-read.ts';
+} from '../../src/features/autoread/reading/setting-declarations.ts';
+import { describeSettings, settingChangesOf } from '../../src/features/autoread/autoread-settings.ts';
+import { UserError } from '../../src/core/interactions/failures.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { migrate } from '../../src/core/store/migrations.ts';
+import { rowOfChanges, settingsOfRow } from '../../src/core/store/areas/auto-read.ts';
 
 /** The auto_read columns of a freshly migrated SQLite database. */
 function autoReadColumns(): string[] {

@@ -1,6 +1,6 @@
 // Which pool voice a member is given (voices:distinct) and the memory of who speaks now: pure rules, one row each.
 import { describe, expect, it } from 'vitest';
-import { RecentSpeakers, chooseVoice, defaultPool } from '../../src/autoread/voice-pool.ts';
+import { RecentSpeakers, chooseVoice, defaultPool } from '../../src/features/autoread/reading/voice-pool.ts';
 
 const POOL = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02', 'voice-b-en-f-01'];
 const none = new Map<string, number>();

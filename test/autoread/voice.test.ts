@@ -1,7 +1,7 @@
 // Whose voice reads a message, against a real store (SQLite in memory, the same migrations as production).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { autoreadSpeechRequest } from '../../src/autoread/voice.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { autoreadSpeechRequest } from '../../src/features/autoread/reading/voice.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 
 const G = '100000000000000001';
 const MINA = '200000000000000001';

@@ -1,13 +1,13 @@
 import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/bot/interactions/command.ts';
-import { isMessageMenu } from '../../src/bot/interactions/command-loader.ts';
-import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
-import { en } from '../../src/bot/i18n/en.ts';
-import { ja } from '../../src/bot/i18n/ja.ts';
-import { ko } from '../../src/bot/i18n/ko.ts';
-import { forAdminsByDefault } from '../../src/bot/interactions/preconditions.ts';
-import type { VoiceMessageFallbackReason } from '../../src/bot/frontend/voice-message-post.ts';
+import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/core/interactions/command.ts';
+import { isMessageMenu } from '../../src/core/interactions/command-loader.ts';
+import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { en } from '../../src/core/i18n/en.ts';
+import { ja } from '../../src/core/i18n/ja.ts';
+import { ko } from '../../src/core/i18n/ko.ts';
+import { forAdminsByDefault } from '../../src/core/interactions/preconditions.ts';
+import type { VoiceMessageFallbackReason } from '../../src/core/frontend/voice-message-post.ts';
 
 const languages = { en, ko, ja } as const;
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -68,7 +68,7 @@ describe('the command definitions', () => {
   let commands: Map<string, CommandModule>;
   let menus: Map<string, MessageMenuModule>;
   beforeAll(async () => {
-    all = await loadCommands();
+    all = await loadFeatureCommands();
     commands = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [] : [[name, c] as const])));
     menus = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [[name, c] as const] : [])));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { messageMenu, slashCommand } from '../../src/bot/interactions/command-builder.ts';
-import { sameDefinitions } from '../../src/bot/interactions/deploy.ts';
-import { withUserInstall } from '../../src/bot/interactions/user-install-definition.ts';
+import { messageMenu, slashCommand } from '../../src/core/interactions/command-builder.ts';
+import { sameDefinitions } from '../../src/core/interactions/deploy.ts';
+import { withUserInstall } from '../../src/core/interactions/user-install-definition.ts';
 
 describe('sameDefinitions with message menus', () => {
   const menu = messageMenu('speak').toJSON();

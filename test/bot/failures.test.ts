@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ClipError } from '../../src/audio/errors.ts';
-import { describeFailure } from '../../src/bot/interactions/failures.ts';
-import { VoiceMessageBuilder, VoiceMessageError } from '../../src/voice-message/render.ts';
+import { ClipError } from '../../src/core/audio/errors.ts';
+import { describeFailure } from '../../src/core/interactions/failures.ts';
+import { VoiceMessageBuilder, VoiceMessageError } from '../../src/core/voice-message/render.ts';
 
 describe('describeFailure', () => {
   it.each([

@@ -2,11 +2,11 @@
 // message (type 2, data.type 3, target_id, resolved.messages), and the real bot routes it, checks it, answers it.
 import { ApplicationCommandType, ContextMenuCommandBuilder, InteractionContextType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyCommandModule, MessageMenuModule } from '../../src/bot/interactions/command.ts';
-import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
-import { t } from '../../src/bot/i18n.ts';
-import { showContent } from '../../src/bot/interactions/replies.ts';
-import { speakableMessage, speakMessageText } from '../../src/bot/frontend/speak-message.ts';
+import type { AnyCommandModule, MessageMenuModule } from '../../src/core/interactions/command.ts';
+import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { showContent } from '../../src/core/interactions/replies.ts';
+import { speakableMessage, speakMessageText } from '../../src/features/autoread/speak-message.ts';
 import type { FakeMessageCommandInput, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { APP_ID, defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
 import { ALICE, BOB, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
@@ -46,7 +46,10 @@ describe('message context menus', () => {
   let h: Harness;
   beforeAll(async () => {
     // Everything in commands/ (Speak included), plus the probe.
-    const commands = new Map<string, AnyCommandModule>([...(await loadCommands()), [readBack.data.name, readBack]]);
+    const commands = new Map<string, AnyCommandModule>([
+      ...(await loadFeatureCommands()),
+      [readBack.data.name, readBack],
+    ]);
     h = await startHarness({ guilds, commands });
   });
   afterAll(async () => {

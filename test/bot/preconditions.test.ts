@@ -1,12 +1,12 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import {
   unmetPrecondition,
   unmetVoiceRight,
   type Facts,
   type Requirements,
-} from '../../src/bot/interactions/preconditions.ts';
+} from '../../src/core/interactions/preconditions.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type * as Mpg123 from '../../src/audio/codecs/mpg123.ts';
-import { checkReferenceClip } from '../../src/bot/frontend/reference-clip.ts';
+import type * as Mpg123 from '../../src/core/audio/codecs/mpg123.ts';
+import { checkReferenceClip } from '../../src/core/frontend/reference-clip.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { refusal } from './refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
@@ -8,7 +8,7 @@ import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 // Issue 23: a clip's check is bounded in time and memory whatever the file, and decodes nothing on the main
 // thread. Every MP3 decoder this thread opens is counted here (the worker thread has its own module instance).
 const opened = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/audio/codecs/mpg123.ts', async (importOriginal) => {
+vi.mock('../../src/core/audio/codecs/mpg123.ts', async (importOriginal) => {
   const real = await importOriginal<typeof Mpg123>();
   return {
     ...real,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkReferenceClip, downloadClip } from '../../src/bot/frontend/reference-clip.ts';
+import { checkReferenceClip, downloadClip } from '../../src/core/frontend/reference-clip.ts';
 
 import { fixture } from '../audio/fixtures.ts';
 import { refusal } from './refusal.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitLines } from '../../src/bot/frontend/listing.ts';
-import { echo } from '../../src/bot/interactions/replies.ts';
-import { isValidName, nameKey } from '../../src/store/names.ts';
+import { fitLines } from '../../src/core/frontend/listing.ts';
+import { echo } from '../../src/core/interactions/replies.ts';
+import { isValidName, nameKey } from '../../src/core/store/names.ts';
 
 describe('fitLines', () => {
   it('keeps whole lines within the budget and says how many were left out', () => {

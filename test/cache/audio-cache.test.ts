@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AudioFill, type CachedAudio } from '../../src/cache/audio-fill.ts';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { SingleFlight } from '../../src/cache/single-flight.ts';
-import { silentLogger } from '../../src/log.ts';
+import { AudioFill, type CachedAudio } from '../../src/core/cache/audio-fill.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { SingleFlight } from '../../src/core/cache/single-flight.ts';
+import { silentLogger } from '../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 let dir: string;

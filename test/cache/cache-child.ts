@@ -4,8 +4,8 @@
 // writes, with eviction running throughout (a small cap, a scan at every write). Its cache's warnings go to
 // stdout as JSON lines; the last line is a summary.
 import pino from 'pino';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 const [dir, name, maxBytes, count] = process.argv.slice(2);

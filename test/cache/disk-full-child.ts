@@ -4,10 +4,10 @@
 // writes an entry over the file-size limit. Prints one JSON line: what the failure left behind.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { encodeEntry } from '../../src/cache/entry-file.ts';
-import { silentLogger } from '../../src/log.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { encodeEntry } from '../../src/core/cache/entry-file.ts';
+import { silentLogger } from '../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 const [dir] = process.argv.slice(2);

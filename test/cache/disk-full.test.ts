@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { silentLogger } from '../../src/log.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 // Issue 23, point 7: a cache write that fails (a full disk, a file-size limit) removes its temporary file, is

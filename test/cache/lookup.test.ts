@@ -5,10 +5,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { encodeEntry } from '../../src/cache/entry-file.ts';
-import { silentLogger } from '../../src/log.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { encodeEntry } from '../../src/core/cache/entry-file.ts';
+import { silentLogger } from '../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 // A lookup is one path (voice folder + key), asked asynchronously: every file system call the cache makes while

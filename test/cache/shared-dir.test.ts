@@ -6,11 +6,11 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CachedAudio } from '../../src/cache/audio-fill.ts';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { decodeEntry, encodeEntry } from '../../src/cache/entry-file.ts';
-import { createLogger, silentLogger } from '../../src/log.ts';
+import type { CachedAudio } from '../../src/core/cache/audio-fill.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { decodeEntry, encodeEntry } from '../../src/core/cache/entry-file.ts';
+import { createLogger, silentLogger } from '../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 // Several processes (shards) on one CACHE_DIR: two AudioCache instances stand for two processes here, and the

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, configSecrets, describeDatabase, environmentSecrets, loadConfig } from '../../src/config.ts';
-import { checkConfig } from '../../src/doctor/checks.ts';
+import { ConfigError, configSecrets, describeDatabase, environmentSecrets, loadConfig } from '../../src/core/config.ts';
+import { checkConfig } from '../../src/app/doctor/checks.ts';
 
 // Built at run time so no token-shaped literal sits in the repository.
 const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');

@@ -3,7 +3,7 @@
 // how to percent-encode it or how to make a password that needs no encoding.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/core/config.ts';
 
 const token = ['TEST', 'bot', 'token-value-do-not-use'].join('.');
 const base = { DISCORD_TOKEN: token, DISCORD_CLIENT_ID: '123456789012345678' };

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_COMMANDS, runDemo, type DemoResult } from '../../demo/demo.ts';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/analysis.ts';
-import { analyseClip, type ClipInfo } from '../../src/audio/analysis/clip.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
+import { analyseClip, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
 import { presetVoice } from '../../src/sandbox/voices.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 

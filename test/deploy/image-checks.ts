@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { postgresUrlProblem } from '../../src/postgres-url.ts';
+import { postgresUrlProblem } from '../../src/core/postgres-url.ts';
 import { resolveImport, staticImports } from '../structure/import-graph.ts';
 import { execForm, imageCommand, ROOT, type Stage } from './image-files.ts';
 
@@ -76,7 +76,7 @@ export function composeService(compose: string, name: string): string {
 
 /**
  * What the start reads: the files the image's command runs, everything they import (statically or by a literal
- * `import()`), and every `new URL('…', import.meta.url)` they open (worker files, commands/, package.json).
+ * `import()`), and every `new URL('…', import.meta.url)` they open (worker files, the features' folder, package.json).
  * Returns the repository paths and the libraries imported.
  */
 export function startClosure(entries: readonly string[]): { files: Set<string>; libraries: Map<string, string> } {
@@ -89,10 +89,11 @@ export function startClosure(entries: readonly string[]): { files: Set<string>; 
     files.add(file);
     const absolute = join(ROOT, file);
     if (!existsSync(absolute) || !/\.(ts|mjs|js)$/.test(file)) {
-      // A folder read at run time (commands/): its modules are loaded one by one.
+      // A folder read at run time (src/features/, whose commands/ folders are loaded module by module).
       if (existsSync(absolute) && !/\.\w+$/.test(file)) {
-        for (const name of readdirSync(absolute))
-          if (name.endsWith('.ts') && !name.endsWith('.d.ts')) todo.push(`${file}/${name}`);
+        for (const entry of readdirSync(absolute, { withFileTypes: true }))
+          if (entry.isDirectory() || (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')))
+            todo.push(`${file}/${entry.name}`);
       }
       continue;
     }

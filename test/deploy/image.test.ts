@@ -40,9 +40,9 @@ describe('the Docker image, from its files', () => {
 
   it('copies into its final stage every runtime dependency and every file the start reads', () => {
     expect(copyProblems(stages, pkg, dockerignore)).toEqual([]);
-    const noCommands = dockerfileStages(dockerfile.replace(/^COPY commands .*$/m, ''));
-    expect(copyProblems(noCommands, pkg, dockerignore)).toEqual([
-      expect.stringMatching(/does not copy commands, which the start reads/),
+    const noScripts = dockerfileStages(dockerfile.replace(/^COPY scripts .*$/m, ''));
+    expect(copyProblems(noScripts, pkg, dockerignore)).toEqual([
+      expect.stringMatching(/does not copy scripts, which the start reads/),
     ]);
     const { pino: _pino, ...withoutPino } = pkg.dependencies;
     expect(copyProblems(stages, { ...pkg, dependencies: withoutPino }, dockerignore)).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SAME_PRESS_MS, stopSignalPolicy } from '../../src/stop-signals.ts';
+import { SAME_PRESS_MS, stopSignalPolicy } from '../../src/app/stop-signals.ts';
 
 describe('stop signals', () => {
   it('shuts down at the first signal and forces exit at a second one asked for later', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNode, formatResults, runChecks } from '../../src/doctor/checks.ts';
+import { checkNode, formatResults, runChecks } from '../../src/app/doctor/checks.ts';
 import { APP_ID, fakeToken, startLocalServices } from '../support/harness.ts';
 import { useLocalServices } from '../support/local-services.ts';
 

@@ -5,9 +5,9 @@
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/bot/i18n.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import { countCharacters } from '../../src/speech/split-text.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const ANN = '300000000000000321';

@@ -5,8 +5,8 @@ import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/bot/i18n.ts';
-import type { Store } from '../../src/store/types.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import {
   APP_ID,
   numberValue,

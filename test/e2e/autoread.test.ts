@@ -3,9 +3,9 @@
 import { DatabaseSync } from 'node:sqlite';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
-import { dominantPitchHz } from '../../src/audio/analysis/clip.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { APP_ID, monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 

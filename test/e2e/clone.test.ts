@@ -1,7 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseClip, dominantPitchHz } from '../../src/audio/analysis/clip.ts';
-import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
+import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
+import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -190,7 +190,7 @@ describe('/clone', () => {
   });
 
   it('is for Manage Server members by default (servers can widen it)', async () => {
-    const definition = (await loadCommands()).get('clone')?.data.toJSON();
+    const definition = (await loadFeatureCommands()).get('clone')?.data.toJSON();
     expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
   });
 });
@@ -296,7 +296,7 @@ describe('/clone as a form', () => {
   });
 
   it("the slash command's attachment option takes only WAV, MP3 and M4A", async () => {
-    const definition = (await loadCommands()).get('clone')?.data.toJSON();
+    const definition = (await loadFeatureCommands()).get('clone')?.data.toJSON();
     expect(definition).toMatchObject({
       options: expect.arrayContaining([
         expect.objectContaining({ name: 'audio', file_types: ['.wav', '.mp3', '.m4a'] }),

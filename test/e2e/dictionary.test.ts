@@ -2,7 +2,7 @@
 // auto-read reads with it, and the sandbox Voice API shows the text it was sent.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import {
   ALICE as ADMIN,

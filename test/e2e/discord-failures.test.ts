@@ -1,8 +1,8 @@
 // Discord failing the way Discord does (issue 10, item 4): the bot survives each failure and tells users the truth.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Events, MessageFlags } from 'discord.js';
-import { dominantPitchHz } from '../../src/audio/analysis/clip.ts';
-import type { Store } from '../../src/store/types.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { autocomplete, defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
 

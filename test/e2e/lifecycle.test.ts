@@ -3,9 +3,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
-import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
-import { deployCommands } from '../../src/bot/interactions/deploy.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
 import { ALICE } from '../support/world.ts';
@@ -212,7 +212,7 @@ describe('npm start', () => {
     });
 
     it('deployCommands registers again when a definition changed', async () => {
-      const commands = await loadCommands();
+      const commands = await loadFeatureCommands();
       // Seoul's commands: the test above owns London's, so neither depends on which runs first.
       const base = { token: local.token, clientId: APP_ID, apiBaseUrl: local.discord.restUrl, guildId: seoul.id };
       await deployCommands({ ...base, commands: commands.values() });

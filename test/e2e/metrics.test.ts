@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_RETRIES } from '../../src/api/client.ts';
+import { DEFAULT_MAX_RETRIES } from '../../src/core/api/client.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { sample } from '../support/prometheus.ts';
 import { ALICE } from '../support/world.ts';

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { fixture } from '../audio/fixtures.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VoiceApiClient } from '../../src/api/index.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { VoiceApiClient } from '../../src/core/api/index.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import {
   autocomplete,

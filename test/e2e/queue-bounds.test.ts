@@ -4,9 +4,9 @@
 // defaults an operator gets without setting anything.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
-import { countCharacters } from '../../src/speech/split-text.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';

@@ -2,7 +2,7 @@
 // grace period has passed; added back within it, nothing is. The bot's clock is injected and moved on; the sweep
 // that deletes runs at start-up, so a restart both triggers it and proves the removal time was persisted.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
 import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';

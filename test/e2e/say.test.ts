@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MessageFlags } from 'discord.js';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { ALICE, BOB, MINJI } from '../support/world.ts';

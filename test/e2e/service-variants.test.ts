@@ -5,8 +5,8 @@
 // file any player reads, or refused with the service's real cause.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';

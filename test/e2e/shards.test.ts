@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import type { Store } from '../../src/store/types.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable, type Backend } from '../store/backends.ts';
 import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
@@ -117,7 +117,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     expect(new Set(pids).size).toBe(2);
     expect(pids.every((p) => typeof p === 'number' && p !== bot.child.pid)).toBe(true);
     // This local Discord refuses Message Content (4014): each start of a shard logged in a second client, and the
-    // manager still heard it was ready (src/shard/ready.ts). A shard respawned by another test started twice.
+    // manager still heard it was ready (src/app/shard/ready.ts). A shard respawned by another test started twice.
     for (const shard of [0, 1]) {
       const starts = bot.lines.filter(shardLine('shard process started', shard)).length;
       expect(bot.lines.filter((l) => l['code'] === 'autoread-intent-missing' && l['shard'] === shard)).toHaveLength(

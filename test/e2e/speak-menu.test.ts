@@ -3,7 +3,7 @@
 // received is checked, and what was heard: decoded from the voice channel, or from the voice message posted.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';

@@ -3,9 +3,9 @@
 // sandbox Voice API over HTTP, counting its requests and its bill. Heard audio is what a listener decrypted.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/analysis.ts';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { parseWavHeader } from '../../src/audio/codecs/wav.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
 import {

@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Store } from '../../src/store/types.ts';
-import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/usage/chart.ts';
+import type { Store } from '../../src/core/store/types.ts';
+import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/features/usage/chart.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { decodePng, pixelAt } from '../usage/png.ts';
 import { oneRoomGuild } from '../support/world.ts';

@@ -8,9 +8,9 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
-import { t } from '../../src/bot/i18n.ts';
-import { loadCommands } from '../../src/bot/interactions/command-loader.ts';
-import { deployCommands } from '../../src/bot/interactions/deploy.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000082';
@@ -44,7 +44,7 @@ async function start(options: HarnessOptions & { registerForUsers: boolean }): P
     token: harness.token,
     clientId: APP_ID,
     apiBaseUrl: harness.discord.restUrl,
-    commands: (await loadCommands()).values(),
+    commands: (await loadFeatureCommands()).values(),
     userInstall: registerForUsers,
   });
   return harness;

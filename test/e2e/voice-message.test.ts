@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { waveformValues } from '../support/waveform.ts';
-import { t, type MessageKey } from '../../src/bot/i18n.ts';
+import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
 import {
@@ -130,7 +130,7 @@ function expectAttributedResponse(message: PostedVoiceMessage, handle: Interacti
   expect(message.posted.message.content).toBe('');
 }
 
-/** The waveform a player would draw from the decoded audio (the scale of src/audio/analysis/waveform.ts). */
+/** The waveform a player would draw from the decoded audio (the scale of src/core/audio/analysis/waveform.ts). */
 function levelsOf(heard: HeardVoiceMessage): number[] {
   const pcm = Int16Array.from(heard.samples, (s) => Math.round(s * 32767));
   return [...waveformValues(pcm, RATE)];

@@ -5,7 +5,7 @@
 import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/bot/i18n.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const GUILD = '200000000000000032';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeOggOpus } from '../../src/audio/codecs/ogg-opus-writer.ts';
+import { writeOggOpus } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { waveformValues } from '../support/waveform.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';

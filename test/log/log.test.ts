@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, redactSecrets } from '../../src/log.ts';
+import { createLogger, redactSecrets } from '../../src/core/log.ts';
 
 const secret = 'sk_live_' + 'Q'.repeat(30);
 

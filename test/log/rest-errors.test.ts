@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { createLogger, MAX_LOG_LINE_BYTES } from '../../src/log.ts';
+import { createLogger, MAX_LOG_LINE_BYTES } from '../../src/core/log.ts';
 
 function capture() {
   const stream = new PassThrough();

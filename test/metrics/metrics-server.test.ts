@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Metrics } from '../../src/metrics/metrics.ts';
-import { startMetricsServer, type Health, type MetricsServer } from '../../src/metrics/server.ts';
+import { Metrics } from '../../src/core/metrics/metrics.ts';
+import { startMetricsServer, type Health, type MetricsServer } from '../../src/core/metrics/server.ts';
 import { sample } from '../support/prometheus.ts';
 
 let server: MetricsServer | undefined;

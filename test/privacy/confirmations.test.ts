@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../../src/privacy/confirmations.ts';
+import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../../src/features/privacy/confirmations.ts';
 
 const G = '200000000000000001';
 const A = '300000000000000001';

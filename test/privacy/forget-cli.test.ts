@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
 

@@ -1,13 +1,13 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../src/api/errors.ts';
-import { describeFailure } from '../../src/bot/interactions/failures.ts';
-import { Refusal } from '../../src/refusal.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting, type AccountingOptions, type PartNeed } from '../../src/quota/accounting.ts';
-import { PROBE_TURN_MS } from '../../src/quota/used-up-month.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import type { Store } from '../../src/store/types.ts';
+import { QuotaExceededError } from '../../src/core/api/errors.ts';
+import { describeFailure } from '../../src/core/interactions/failures.ts';
+import { Refusal } from '../../src/core/refusal.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { Accounting, type AccountingOptions, type PartNeed } from '../../src/core/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../src/core/quota/used-up-month.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudgets, effectiveBudgets, serverValueAllowed } from '../../src/quota/budgets.ts';
+import { checkBudgets, effectiveBudgets, serverValueAllowed } from '../../src/core/quota/budgets.ts';
 
 const none = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const now = new Date('2025-03-10T15:30:00Z');

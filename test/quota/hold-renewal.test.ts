@@ -1,11 +1,11 @@
 // A budget hold lives as long as its request (issue 23 point 3): renewed while the request lives, so a request
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeFailure } from '../../src/bot/interactions/failures.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting, BUDGET_HOLD_TTL_MS, type PartNeed } from '../../src/quota/accounting.ts';
-import { Refusal } from '../../src/refusal.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { describeFailure } from '../../src/core/interactions/failures.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { Accounting, BUDGET_HOLD_TTL_MS, type PartNeed } from '../../src/core/quota/accounting.ts';
+import { Refusal } from '../../src/core/refusal.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const budgets = { guildMonthlyChars: 20_000, memberDailyChars: 0, memberCooldownSeconds: 0 };

@@ -3,13 +3,13 @@
 // after the deadline, while another guild's request goes through meanwhile.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure } from '../../src/bot/interactions/failures.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting, type PartNeed } from '../../src/quota/accounting.ts';
-import { Refusal } from '../../src/refusal.ts';
-import { budgetLockKey } from '../../src/store/areas/budget-holds.ts';
-import { PgStore } from '../../src/store/pg-store.ts';
-import type { Store } from '../../src/store/types.ts';
+import { describeFailure } from '../../src/core/interactions/failures.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { Accounting, type PartNeed } from '../../src/core/quota/accounting.ts';
+import { Refusal } from '../../src/core/refusal.ts';
+import { budgetLockKey } from '../../src/core/store/areas/budget-holds.ts';
+import { PgStore } from '../../src/core/store/pg-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../store/backends.ts';
 
 const budgets = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 0 };

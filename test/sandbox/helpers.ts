@@ -1,6 +1,6 @@
-// Small HTTP and audio helpers for the sandbox suites: real requests with fetch, real decoding with src/audio.
+// Small HTTP and audio helpers for the sandbox suites: real requests with fetch, real decoding with src/core/audio.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/audio/analysis/clip.ts';
+import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { made } from '../support/made.ts';
 

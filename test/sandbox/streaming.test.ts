@@ -2,7 +2,7 @@
 // Assertions are on order and counts, never on how long anything took.
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/core/log.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { emotionTts, hear, readPieces, totalLength, tts, until, useStartedSandbox } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapFlags } from '../../src/shard/heap-flags.ts';
+import { heapFlags } from '../../src/app/shard/heap-flags.ts';
 
 describe('heapFlags', () => {
   it("passes on the parent's V8 heap sizes and nothing else", () => {

@@ -1,9 +1,9 @@
 // Never paid twice, never unrecorded (issue 23, point 6): PartSource with the real client against the sandbox
 // (which bills at acceptance, with its own count) and real accounting on an SQLite store.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { UndeliveredError } from '../../src/api/index.ts';
-import type { SpeechRequest } from '../../src/speech/pipeline.ts';
-import type { NewSpend } from '../../src/store/types.ts';
+import { UndeliveredError } from '../../src/core/api/index.ts';
+import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';
+import type { NewSpend } from '../../src/core/store/types.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { useSpeechRig } from '../support/speech-rig.ts';
 

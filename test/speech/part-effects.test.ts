@@ -2,10 +2,10 @@
 // accounting: the paid request never carries them, the original is cached once, and every other speed or volume
 // of the same text is made from it without a second call or a second charge.
 import { describe, expect, it } from 'vitest';
-import { dominantPitchHz } from '../../src/audio/analysis/analysis.ts';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { LIMIT } from '../../src/audio/effects/gain.ts';
-import type { SpeechRequest } from '../../src/speech/pipeline.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { LIMIT } from '../../src/core/audio/effects/gain.ts';
+import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';
 import { useSpeechRig } from '../support/speech-rig.ts';
 
 const VOICE = 'voice-b-en-m-01';

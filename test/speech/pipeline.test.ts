@@ -2,26 +2,26 @@
 // voice, a real discord.js client and @discordjs/voice against the local Discord (DAVE required).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
-import { VoiceApiClient } from '../../src/api/index.ts';
-import { ServerError } from '../../src/api/errors.ts';
-import { analyseClip } from '../../src/audio/analysis/clip.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting } from '../../src/quota/accounting.ts';
-import type { OperatorBudgets } from '../../src/quota/budgets.ts';
-import { Refusal } from '../../src/refusal.ts';
+import { VoiceApiClient } from '../../src/core/api/index.ts';
+import { ServerError } from '../../src/core/api/errors.ts';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { Accounting } from '../../src/core/quota/accounting.ts';
+import type { OperatorBudgets } from '../../src/core/quota/budgets.ts';
+import { Refusal } from '../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { SpeechInputError } from '../../src/speech/errors.ts';
-import { PartSource } from '../../src/speech/part-source.ts';
-import type { QueueBounds } from '../../src/speech/queue-bounds.ts';
+import { SpeechInputError } from '../../src/core/speech/errors.ts';
+import { PartSource } from '../../src/core/speech/part-source.ts';
+import type { QueueBounds } from '../../src/core/speech/queue-bounds.ts';
 import {
   MEMBER_REQUEST,
   SpeechPipeline,
   type Requester,
   type SpeechRequest,
   type SpeechTarget,
-} from '../../src/speech/pipeline.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import { PlayerRegistry } from '../../src/voice/player-registry.ts';
+} from '../../src/core/speech/pipeline.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { PlayerRegistry } from '../../src/core/voice/player-registry.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
 

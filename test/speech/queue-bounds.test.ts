@@ -1,7 +1,7 @@
-// The queue bounds' bookkeeping (src/speech/queue-bounds.ts): what is counted, what refuses, what is released.
+// The queue bounds' bookkeeping (src/core/speech/queue-bounds.ts): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../src/refusal.ts';
-import { QueueBook, enforcementFor, estimateSpeechSeconds } from '../../src/speech/queue-bounds.ts';
+import { Refusal } from '../../src/core/refusal.ts';
+import { QueueBook, enforcementFor, estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countCharacters, splitText } from '../../src/speech/split-text.ts';
+import { countCharacters, splitText } from '../../src/core/speech/split-text.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, '');
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
-import type { Store } from '../../src/store/types.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { BACKENDS, type Backend } from './backends.ts';
 
 /**

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { createLogger } from '../../src/log.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { createLogger } from '../../src/core/log.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 
 const CHILD = fileURLToPath(new URL('./data-folder-child.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ENTRIES, MAX_PATTERNS, importDictionary } from '../../src/text/dictionary.ts';
+import { MAX_ENTRIES, MAX_PATTERNS, importDictionary } from '../../src/features/autoread/dictionary/dictionary.ts';
 import { ADMIN, G1, G2, forEachBackend } from './contract.ts';
 
 // The Dictionary area of the store contract (issue 14): a server's words and how to say them.
@@ -28,7 +28,7 @@ forEachBackend((store, backend) => {
       expect(await store.dictionary.list(G2)).toEqual([]);
     });
 
-    it('refuses what src/text/dictionary.ts refuses, with its problem', async () => {
+    it('refuses what src/features/autoread/dictionary/dictionary.ts refuses, with its problem', async () => {
       expect(await store.dictionary.put(G1, '   ', 'x', ADMIN)).toEqual({
         status: 'refused',
         problem: { code: 'emptyWord', params: {} },

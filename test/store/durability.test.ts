@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { runChild, tempDir } from './helpers.ts';
 
 const GUILD = '900000000000000001'; // the guild store-child.ts writes to

@@ -1,4 +1,4 @@
-import type { Store } from '../../src/store/types.ts';
+import type { Store } from '../../src/core/store/types.ts';
 
 /** `target` with its methods bound to it (the store's areas keep private fields), and `override` in front. */
 function withMethods<T extends object>(target: T, override: (property: string | symbol) => unknown): T {

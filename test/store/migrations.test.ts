@@ -8,9 +8,9 @@ import {
   migrate,
   schemaVersion,
   type Migration,
-} from '../../src/store/migrations.ts';
-import { type BuiltStep, compileStep } from '../../src/store/schema-steps.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+} from '../../src/core/store/migrations.ts';
+import { type BuiltStep, compileStep } from '../../src/core/store/schema-steps.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
 
 /**

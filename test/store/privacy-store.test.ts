@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FORGET_RULES } from '../../src/store/forget-plan.ts';
+import { FORGET_RULES } from '../../src/core/store/forget-plan.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../support/db-scan.ts';
 import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../support/privacy-seed.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';

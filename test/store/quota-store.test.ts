@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewBudgetHold, NewSpend } from '../../src/store/types.ts';
+import type { NewBudgetHold, NewSpend } from '../../src/core/store/types.ts';
 import { forEachBackend } from './contract.ts';
 
 const G1 = '200000000000000001';

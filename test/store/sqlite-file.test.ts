@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LATEST_VERSION } from '../../src/store/migrations.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { LATEST_VERSION } from '../../src/core/store/migrations.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { tempDir } from './helpers.ts';
 
 const G1 = '200000000000000001';

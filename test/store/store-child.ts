@@ -1,7 +1,7 @@
 // A separate process on the same database file, for the concurrency and crash tests (run by test/store/*.test.ts).
 // Usage: node store-child.ts <file> <mode> [args]. It prints "ready" and, for the crash modes, then waits to be killed.
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 
 const [file, mode, arg = ''] = process.argv.slice(2);
 if (file === undefined || mode === undefined) throw new Error('usage: store-child.ts <file> <mode> [arg]');

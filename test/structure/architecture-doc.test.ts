@@ -22,10 +22,10 @@ describe('docs/architecture.md', () => {
   });
 
   it('reads paths the way the document writes them', () => {
-    expect(namedPaths('see src/bot/i18n/{en,ko}.ts, src/store/<area>-store.ts and (src/speech/).')).toEqual([
-      'src/bot/i18n/en.ts',
-      'src/bot/i18n/ko.ts',
-      'src/speech/',
+    expect(namedPaths('see src/core/i18n/{en,ko}.ts, src/core/store/<area>-store.ts and (src/core/speech/).')).toEqual([
+      'src/core/i18n/en.ts',
+      'src/core/i18n/ko.ts',
+      'src/core/speech/',
     ]);
   });
 });

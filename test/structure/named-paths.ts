@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './import-graph.ts';
 
-const TOP = ['src', 'commands', 'test', 'bench', 'packages', 'demo', 'fixtures', 'scripts', 'docs'];
+const TOP = ['src', 'test', 'bench', 'packages', 'demo', 'fixtures', 'scripts', 'docs'];
 const PATH = new RegExp(`(?<![\\w./-])(?:${TOP.join('|')})/[\\w./{},<>*-]*`, 'g');
 
 /** The paths a text names: `a/{b,c}.ts` is both; a pattern (`<area>`, `*`) names no one path and is left out. */

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
-import type { VoiceApiClient } from '../../src/api/index.ts';
-import { dominantPitchHz, rmsDbfs } from '../../src/audio/analysis/clip.ts';
-import type { SayBot } from '../../src/bot/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/main.ts';
+import type { VoiceApiClient } from '../../src/core/api/index.ts';
+import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/clip.ts';
+import type { SayBot } from '../../src/app/saybot.ts';
+import { loadConfig, type Config } from '../../src/core/config.ts';
+import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/start-saybot.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
-import type { Store } from '../../src/store/types.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
@@ -204,7 +204,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const problems = logLeaks(lines.join('').split('\n').filter(Boolean), discord.interactions());
     if (problems.length > 0) throw new Error(`The bot's log is not clean:\n${problems.slice(0, 10).join('\n')}`);
   };
-  // The same start-up as `npm start` (src/main.ts), with only the test seams changed.
+  // The same start-up as `npm start` (src/app/start-saybot.ts), with only the test seams changed.
   const seams: StartSeams = {
     logDestination: logStream,
     readyTimeoutMs: 10_000,

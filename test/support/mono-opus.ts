@@ -1,8 +1,8 @@
 // Test audio as Opus: a tone or a sweep encoded by libopus at its defaults, mono, with the pre-skip the Ogg writer
-// declares (src/audio/codecs/ogg-opus-writer.ts).
+// declares (src/core/audio/codecs/ogg-opus-writer.ts).
 import opus from '@discordjs/opus';
-import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
-import { FRAME_SAMPLES, OPUS_RATE } from '../../src/audio/codecs/opus-encode.ts';
+import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
+import { FRAME_SAMPLES, OPUS_RATE } from '../../src/core/audio/codecs/opus-encode.ts';
 
 export interface EncodedOpus {
   packets: Buffer[];

@@ -1,5 +1,5 @@
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
-import type { Store } from '../../src/store/types.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 
 export const SEED_MONTH = '2025-03';
 export const SEED_AT = new Date('2025-03-10T12:00:00Z');

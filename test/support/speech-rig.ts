@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/api/index.ts';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { silentLogger } from '../../src/log.ts';
-import { Accounting } from '../../src/quota/accounting.ts';
+import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/index.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { silentLogger } from '../../src/core/log.ts';
+import { Accounting } from '../../src/core/quota/accounting.ts';
 import { startSandbox, type Pacing, type Sandbox } from '../../src/sandbox/index.ts';
-import { PartSource } from '../../src/speech/part-source.ts';
-import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { PartSource } from '../../src/core/speech/part-source.ts';
+import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { made } from './made.ts';
 
 /** A client for the sandbox with tiny retry delays; tests override what they exercise. */

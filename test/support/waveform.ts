@@ -1,6 +1,6 @@
-// The voice message waveform's plain model (src/audio/analysis/waveform.ts's scale, computed on whole PCM): what the tests
-// hold src/voice-message/render.ts's streaming measurement to.
-import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../../src/audio/analysis/waveform.ts';
+// The voice message waveform's plain model (src/core/audio/analysis/waveform.ts's scale, computed on whole PCM): what the tests
+// hold src/core/voice-message/render.ts's streaming measurement to.
+import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../../src/core/audio/analysis/waveform.ts';
 
 /**
  * Loudness per bucket, 0..255: one bucket per ~100 ms, fewer (each longer) when that would exceed 256.

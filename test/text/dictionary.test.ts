@@ -10,9 +10,9 @@ import {
   importDictionary,
   validateEntry,
   validatePattern,
-} from '../../src/text/dictionary.ts';
-import type { DictionaryEntry } from '../../src/text/dictionary.ts';
-import { cleanMessage } from '../../src/text/cleanup.ts';
+} from '../../src/features/autoread/dictionary/dictionary.ts';
+import type { DictionaryEntry } from '../../src/features/autoread/dictionary/dictionary.ts';
+import { cleanMessage } from '../../src/core/text/cleanup.ts';
 
 const entry = (word: string, reading: string): DictionaryEntry => ({ word, reading });
 

@@ -7,8 +7,8 @@ import {
   usageChartSvg,
   type UsageChartData,
   type UsageChartLabels,
-} from '../../src/usage/chart.ts';
-import { chartFontFamily, renderPng } from '../../src/usage/render-png.ts';
+} from '../../src/features/usage/chart.ts';
+import { chartFontFamily, renderPng } from '../../src/features/usage/render-png.ts';
 import { decodePng, pixelAt } from './png.ts';
 
 const labels = (over: Partial<UsageChartLabels> = {}): UsageChartLabels => ({

@@ -2,9 +2,9 @@
 // says, drop the pre-skip, stop at the final granule. Independent of the renderer's own decoding.
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
-import { dominantPitchHz } from '../../src/audio/analysis/analysis.ts';
-import { readOggInfo } from '../../src/audio/codecs/ogg.ts';
-import { OggOpusPacketStream } from '../../src/audio/codecs/ogg-opus-stream.ts';
+import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
+import { readOggInfo } from '../../src/core/audio/codecs/ogg.ts';
+import { OggOpusPacketStream } from '../../src/core/audio/codecs/ogg-opus-stream.ts';
 
 export interface HeardVoiceMessage {
   channels: number;

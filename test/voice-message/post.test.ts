@@ -5,15 +5,15 @@ import { DiscordAPIError, PermissionFlagsBits, type Client, type TextChannel } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
 import { toneSamples } from '../../src/sandbox/synth.ts';
-import { silentLogger } from '../../src/log.ts';
+import { silentLogger } from '../../src/core/log.ts';
 import {
   postVoiceMessage,
   voiceMessagePlace,
   voiceMessageRefusal,
   VOICE_MESSAGE_FILENAME,
   type VoiceMessagePlace,
-} from '../../src/bot/frontend/voice-message-post.ts';
-import { renderVoiceMessage, type VoiceMessage } from '../../src/voice-message/render.ts';
+} from '../../src/core/frontend/voice-message-post.ts';
+import { renderVoiceMessage, type VoiceMessage } from '../../src/core/voice-message/render.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { APP_ID, TOKEN, guildSpec, loginClient } from '../fake-discord/helpers.ts';

@@ -6,23 +6,23 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import opus from '@discordjs/opus';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENCODER_PRE_SKIP } from '../../src/audio/codecs/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../support/mono-opus.ts';
-import { createOpusPacketStream } from '../../src/audio/playback.ts';
+import { createOpusPacketStream } from '../../src/core/audio/playback.ts';
 import { waveformValues } from '../support/waveform.ts';
-import { AudioCache } from '../../src/cache/audio-cache.ts';
-import { cacheKey } from '../../src/cache/cache-key.ts';
-import { silentLogger } from '../../src/log.ts';
+import { AudioCache } from '../../src/core/cache/audio-cache.ts';
+import { cacheKey } from '../../src/core/cache/cache-key.ts';
+import { silentLogger } from '../../src/core/log.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
-import { PartSource } from '../../src/speech/part-source.ts';
-import { partPackets } from '../../src/speech/clips.ts';
-import type { SpeechRequest } from '../../src/speech/pipeline.ts';
+import { PartSource } from '../../src/core/speech/part-source.ts';
+import { partPackets } from '../../src/core/speech/clips.ts';
+import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';
 import {
   renderVoiceMessage,
   VoiceMessageBuilder,
   VoiceMessageError,
   type VoiceMessage,
-} from '../../src/voice-message/render.ts';
+} from '../../src/core/voice-message/render.ts';
 import type { UploadedFile } from '@saybot/local-discord/body.ts';
 import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';

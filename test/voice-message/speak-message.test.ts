@@ -7,7 +7,7 @@ import {
   speakMessageText,
   type SpeakableMessage,
   type SpeakOptions,
-} from '../../src/bot/frontend/speak-message.ts';
+} from '../../src/features/autoread/speak-message.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { guildSpec, useLoggedInClient } from '../fake-discord/helpers.ts';

@@ -4,8 +4,8 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClockOutput } from '../../src/voice/clock-output.ts';
-import { SILENCE_FRAME } from '../../src/voice/rtp-sender.ts';
+import { ClockOutput } from '../../src/core/voice/clock-output.ts';
+import { SILENCE_FRAME } from '../../src/core/voice/rtp-sender.ts';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
 beforeEach(() => {

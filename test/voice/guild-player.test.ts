@@ -3,13 +3,13 @@
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/core/log.ts';
 import {
   GuildPlayer,
   VoiceJoinError,
   type GuildPlayerOptions,
   type PlaybackItem,
-} from '../../src/voice/guild-player.ts';
+} from '../../src/core/voice/guild-player.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import {
   APP_ID,

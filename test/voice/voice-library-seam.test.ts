@@ -18,7 +18,7 @@ import {
   udpSocketProblem,
   VOICE_LIBRARY_VERSION,
   VoiceLibraryShapeError,
-} from '../../src/voice/voice-library-seam.ts';
+} from '../../src/core/voice/voice-library-seam.ts';
 
 function seal(key: Uint8Array | KeyObject, nonce: Buffer, packet: Buffer): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);

@@ -1,0 +1,237 @@
+import { getCiphers } from 'node:crypto';
+import { ApplicationFlags, DiscordAPIError, REST, Routes } from 'discord.js';
+import {
+  AuthenticationError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  VoiceApiClient,
+  VoiceApiError,
+} from '../../core/api/index.ts';
+import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
+import { MESSAGE_CONTENT_WHERE } from '../intents.ts';
+import { redactSecrets } from '../../core/log.ts';
+import { publicBotProblem } from '../owner-application.ts';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  /** What was found, or what is wrong and what to do, in plain words. */
+  detail: string;
+  /** A warning: works, but could be better. */
+  warn?: boolean;
+}
+
+const MIN_NODE = [22, 12] as const;
+
+export function checkNode(version = process.versions.node): CheckResult {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return {
+    name: 'Node.js',
+    ok,
+    detail: ok
+      ? `${version}${major < 24 ? ' (works; Node 24 LTS is the supported version)' : ''}`
+      : `${version} is too old: install Node.js 24 LTS (voice needs 22.12 or newer)`,
+    ...(ok && major < 24 ? { warn: true } : {}),
+  };
+}
+
+export async function checkOpus(): Promise<CheckResult> {
+  try {
+    // A CommonJS addon: under Node its exports sit on `default`.
+    const { default: opus } = await import('@discordjs/opus');
+    new opus.OpusEncoder(48_000, 2).encode(Buffer.alloc(3840));
+    return { name: 'Opus encoder', ok: true, detail: '@discordjs/opus (native)' };
+  } catch {
+    try {
+      await import('opusscript');
+      return {
+        name: 'Opus encoder',
+        ok: true,
+        warn: true,
+        detail:
+          'opusscript (pure JS fallback: works, uses more CPU). Reinstall with build tools (python3, make, g++) for @discordjs/opus',
+      };
+    } catch {
+      return { name: 'Opus encoder', ok: false, detail: 'none found: run `npm ci` again' };
+    }
+  }
+}
+
+export async function checkEncryption(): Promise<CheckResult> {
+  const aes = getCiphers().includes('aes-256-gcm');
+  let xchacha = false;
+  try {
+    await import('@noble/ciphers/chacha.js');
+    xchacha = true;
+  } catch {
+    xchacha = false;
+  }
+  const modes = [
+    aes ? 'aead_aes256_gcm_rtpsize' : undefined,
+    xchacha ? 'aead_xchacha20_poly1305_rtpsize' : undefined,
+  ].filter(Boolean);
+  return {
+    name: 'Voice encryption',
+    ok: xchacha,
+    detail: xchacha ? modes.join(', ') : 'no XChaCha20 cipher: run `npm ci` again (@noble/ciphers)',
+  };
+}
+
+export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; config?: Config } {
+  try {
+    const config = loadConfig(env);
+    return { result: { name: 'Configuration', ok: true, detail: 'every variable is valid' }, config };
+  } catch (error) {
+    const detail =
+      error instanceof ConfigError
+        ? error.problems.map((p) => p.replace(/^Configuration: /, '')).join('\n  ')
+        : String(error);
+    return { result: { name: 'Configuration', ok: false, detail } };
+  }
+}
+
+/** Discord's REST API as the bot reaches it, answering at once or not at all (no retries). */
+function discordRest(config: Config): REST {
+  return new REST({
+    timeout: 10_000,
+    retries: 0,
+    ...(config.discord.apiBaseUrl ? { api: config.discord.apiBaseUrl } : {}),
+  }).setToken(config.discord.token);
+}
+
+export async function checkDiscordToken(config: Config): Promise<CheckResult> {
+  const rest = discordRest(config);
+  try {
+    const me = (await rest.get(Routes.user())) as { username?: string; id?: string };
+    return { name: 'Discord token', ok: true, detail: `logged in as ${me.username ?? '?'} (${me.id ?? '?'})` };
+  } catch (error) {
+    if (error instanceof DiscordAPIError && error.status === 401) {
+      return {
+        name: 'Discord token',
+        ok: false,
+        detail: 'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it',
+      };
+    }
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name: 'Discord token', ok: false, detail: `could not reach Discord: ${said}` };
+  }
+}
+
+/**
+ * Whether the application may use the Message Content intent auto-read needs (the portal's switch shows in the
+ * application's flags: _LIMITED for a bot in under 100 servers, the plain flag once Discord approved a verified one).
+ * Not a failure without it: SayBot runs, without auto-read.
+ */
+export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
+  const name = 'Message Content intent';
+  const rest = discordRest(config);
+  try {
+    const app = (await rest.get(Routes.currentApplication())) as { flags?: number };
+    const flags = app.flags ?? 0;
+    if ((flags & (ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited)) !== 0) {
+      return { name, ok: true, detail: 'enabled: auto-read (/autoread) can read chat' };
+    }
+    return {
+      name,
+      ok: true,
+      warn: true,
+      detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)`,
+    };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+  }
+}
+
+/**
+ * Whether strangers can add SayBot to their servers: a Public Bot (every new application is one) with no
+ * ALLOWED_GUILDS fails, since each server they add gets budgets of its own out of the owner's month.
+ */
+export async function checkPublicBot(config: Config): Promise<CheckResult> {
+  const name = 'Public Bot';
+  try {
+    const app = (await discordRest(config).get(Routes.currentApplication())) as { bot_public?: boolean };
+    const problem = publicBotProblem(app.bot_public, config.allowedGuilds !== undefined);
+    if (problem !== undefined) return { name, ok: false, detail: problem };
+    if (config.allowedGuilds !== undefined)
+      return {
+        name,
+        ok: true,
+        detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS and leaves any other`,
+      };
+    return { name, ok: true, detail: 'off: only you can add SayBot to a server' };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+  }
+}
+
+/** Reaches the Voice API with a request it must refuse (no text), so that no character is spent. */
+export async function checkVoiceApi(config: Config): Promise<CheckResult> {
+  if (!config.voiceApi) {
+    return {
+      name: 'Voice API',
+      ok: true,
+      warn: true,
+      detail: 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)',
+    };
+  }
+  const client = new VoiceApiClient({ ...config.voiceApi, maxRetries: 0, timeouts: { totalMs: 15_000 } });
+  try {
+    const access = await client.checkAccess();
+    const usage =
+      access.usage?.remaining === undefined
+        ? ''
+        : `; ${access.usage.remaining.toLocaleString('en-US')} characters left this month`;
+    return { name: 'Voice API', ok: true, detail: `reachable at ${config.voiceApi.baseUrl}, key accepted${usage}` };
+  } catch (error) {
+    if (error instanceof AuthenticationError)
+      return {
+        name: 'Voice API',
+        ok: false,
+        detail:
+          'the service rejected VOICE_API_KEY (invalid or deactivated): issue a new key in the dashboard under API keys',
+      };
+    if (error instanceof PermissionDeniedError)
+      return {
+        name: 'Voice API',
+        ok: false,
+        detail: 'the key works but its plan has no API access: a Creator plan or higher is needed',
+      };
+    if (error instanceof QuotaExceededError)
+      return { name: 'Voice API', ok: false, detail: "the key works but this month's characters are used up" };
+    const said = error instanceof VoiceApiError ? error.message : String(error);
+    return {
+      name: 'Voice API',
+      ok: false,
+      detail: `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}`,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every check, in the order a newcomer would fix them. */
+export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
+  const results = [checkNode(), await checkOpus(), await checkEncryption()];
+  const { result, config } = checkConfig(env);
+  results.push(result);
+  if (config) {
+    const token = await checkDiscordToken(config);
+    results.push(token);
+    // The application's flags need a token Discord accepts; a refused one is reported once, above.
+    if (token.ok) results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
+    results.push(await checkVoiceApi(config));
+  }
+  return results;
+}
+
+export function formatResults(results: readonly CheckResult[]): string {
+  const lines = results.map((r) => `${r.ok ? (r.warn ? '!' : '✓') : '✗'} ${r.name}: ${r.detail}`);
+  const failed = results.filter((r) => !r.ok).length;
+  lines.push(
+    failed === 0 ? 'All checks passed.' : `${failed} check(s) failed: fix them and run \`npm run doctor\` again.`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,92 @@
+// Which gateway intents SayBot asks for, and what happens when Discord refuses one. Auto-read needs to see chat:
+// GuildMessages, and Message Content, a privileged intent a bot owner switches on in the Developer Portal. Without
+// it Discord closes the gateway with 4014 (disallowed intents); SayBot then starts without auto-read instead of not
+// at all, says once where to switch it on, and /autoread start answers why it cannot read.
+import { Events, GatewayCloseCodes, GatewayIntentBits, type Client } from 'discord.js';
+import type { Logger } from '../core/log.ts';
+
+/** Commands and channels; who sits in which voice channel. */
+export const BASE_INTENTS: readonly GatewayIntentBits[] = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildVoiceStates,
+];
+/** What auto-read adds: chat messages, with their text. */
+export const AUTOREAD_INTENTS: readonly GatewayIntentBits[] = [
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.MessageContent,
+];
+
+/** Where a bot owner switches Message Content on (also said by `npm run doctor` and /autoread start). */
+export const MESSAGE_CONTENT_WHERE =
+  'Discord Developer Portal > Applications > (this bot) > Bot > Privileged Gateway Intents > Message Content';
+
+export interface GatewayLogin {
+  client: Client;
+  /** Discord accepted auto-read's intents. */
+  autoreadAvailable: boolean;
+}
+
+export interface GatewayLoginOptions {
+  /** Makes a client with these intents, its listeners attached: called again, fresh, for the fallback. */
+  makeClient: (intents: readonly GatewayIntentBits[]) => Client;
+  token: string;
+  logger: Logger;
+  /** How long to wait for READY (each attempt). */
+  readyTimeoutMs: number;
+  /** Ask for auto-read's intents at all; default true. */
+  autoread?: boolean;
+}
+
+/** Thrown by loginUntilReady when Discord closed the gateway for an intent the application may not use. */
+class DisallowedIntentsError extends Error {}
+
+/**
+ * Logs in with auto-read's intents and waits for READY; when Discord refuses them (4014), logs one line saying
+ * where to enable Message Content and logs in a fresh client without them (a destroyed discord.js client cannot log
+ * in again). Any other failure is thrown, the client destroyed.
+ */
+export async function loginWithIntentFallback(options: GatewayLoginOptions): Promise<GatewayLogin> {
+  if (options.autoread === false) {
+    return { client: await loginUntilReady(options.makeClient(BASE_INTENTS), options), autoreadAvailable: false };
+  }
+  try {
+    return {
+      client: await loginUntilReady(options.makeClient([...BASE_INTENTS, ...AUTOREAD_INTENTS]), options),
+      autoreadAvailable: true,
+    };
+  } catch (error) {
+    if (!(error instanceof DisallowedIntentsError)) throw error;
+  }
+  options.logger.warn(
+    { code: 'autoread-intent-missing', where: MESSAGE_CONTENT_WHERE },
+    `Discord refused the Message Content intent (4014): SayBot runs without auto-read. Enable it in the ${MESSAGE_CONTENT_WHERE}, then restart SayBot`,
+  );
+  return { client: await loginUntilReady(options.makeClient(BASE_INTENTS), options), autoreadAvailable: false };
+}
+
+async function loginUntilReady(client: Client, options: GatewayLoginOptions): Promise<Client> {
+  let disallowed = false;
+  const onDisconnect = (event: { code: number }) => {
+    if (event.code === GatewayCloseCodes.DisallowedIntents) disallowed = true;
+  };
+  client.on(Events.ShardDisconnect, onDisconnect);
+  let timer: NodeJS.Timeout | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('Discord did not report ready in time')), options.readyTimeoutMs);
+    client.once(Events.ClientReady, () => resolve());
+  });
+  try {
+    await Promise.all([client.login(options.token), ready]);
+    return client;
+  } catch (error) {
+    await client.destroy();
+    // discord.js rejects the login with "Used disallowed intents"; the shard's 4014 close says the same.
+    if (disallowed || (error instanceof Error && /disallowed intents/i.test(error.message))) {
+      throw new DisallowedIntentsError('disallowed intents', { cause: error });
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    client.off(Events.ShardDisconnect, onDisconnect);
+  }
+}

@@ -1,0 +1,56 @@
+// What SayBot reads of its own application at start-up (GET /applications/@me): whether anyone may add it to a
+// server (Public Bot, on for every new application), and who owns it (the operator, who sees the plan's figures).
+import { Team, type Client } from 'discord.js';
+import type { Logger } from '../core/log.ts';
+
+/** The two ways to keep strangers from adding SayBot, as the warning and `npm run doctor` name them. */
+export const PUBLIC_BOT_FIXES =
+  'switch Public Bot off in the Discord Developer Portal (Applications > this bot > Bot > Public Bot), ' +
+  'or set ALLOWED_GUILDS to the servers SayBot may serve';
+
+/**
+ * Why a public application is a problem, or undefined: anyone may add a Public Bot to their own server with its
+ * application ID, and every server gets its own budgets out of the owner's month, unless ALLOWED_GUILDS names the
+ * servers SayBot serves (it then leaves any other).
+ */
+export function publicBotProblem(
+  botPublic: boolean | null | undefined,
+  allowedGuildsListed: boolean,
+): string | undefined {
+  if (botPublic !== true || allowedGuildsListed) return undefined;
+  return `the application is a Public Bot and ALLOWED_GUILDS is not set: anyone can add SayBot to their server and spend your characters. To fix it, ${PUBLIC_BOT_FIXES}`;
+}
+
+export class OwnerApplication {
+  /** The application's owner, or its team's members: the operator. Empty until read (or when it could not be). */
+  #operators: ReadonlySet<string> = new Set();
+
+  /** Whether this user owns the application (or is on its team): the operator sees the whole plan's figures. */
+  isOperator(userId: string): boolean {
+    return this.#operators.has(userId);
+  }
+
+  /**
+   * Reads the application once logged in: its owner, and one warning line when it is public with no
+   * ALLOWED_GUILDS. A failure to read it is one line too: SayBot runs all the same.
+   */
+  async read(client: Client, allowedGuildsListed: boolean, logger: Logger): Promise<void> {
+    const application = client.application;
+    if (application === null) return;
+    try {
+      await application.fetch();
+    } catch (error) {
+      logger.warn(
+        { code: 'application-unread', err: error },
+        'could not read the application (GET /applications/@me): Public Bot not checked',
+      );
+      return;
+    }
+    const owner = application.owner;
+    this.#operators = new Set(
+      owner instanceof Team ? owner.members.map((member) => member.id) : owner === null ? [] : [owner.id],
+    );
+    const problem = publicBotProblem(application.botPublic, allowedGuildsListed);
+    if (problem !== undefined) logger.warn({ code: 'public-bot', fixes: PUBLIC_BOT_FIXES }, `SayBot: ${problem}`);
+  }
+}

@@ -1,0 +1,283 @@
+import {
+  Client,
+  Events,
+  GatewayCloseCodes,
+  MessageFlags,
+  ShardClientUtil,
+  type GatewayIntentBits,
+  type Interaction,
+  type VoiceState,
+} from 'discord.js';
+import type { Config } from '../core/config.ts';
+import type { AudioCache } from '../core/cache/audio-cache.ts';
+import { ReplyAudioRegistry } from '../core/frontend/reply-audio.ts';
+import type { Logger } from '../core/log.ts';
+import type { Metrics } from '../core/metrics/metrics.ts';
+import type { Accounting } from '../core/quota/accounting.ts';
+import type { SpeechPipeline } from '../core/speech/pipeline.ts';
+import type { Store } from '../core/store/types.ts';
+import { catalogueVoices } from '../core/voice-catalogue/catalogue.ts';
+import { RemovedGuilds } from '../features/privacy/removed-guilds.ts';
+import type { PlayerRegistry } from '../core/voice/player-registry.ts';
+import { AutoreadWiring } from '../features/autoread/autoread-wiring.ts';
+import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
+import { t } from '../core/i18n/translate.ts';
+import { handleInteraction } from '../core/interactions/router.ts';
+import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
+import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
+import { NO_MENTIONS } from '../core/interactions/replies.ts';
+import { AllowedGuilds } from './allowed-guilds.ts';
+import { OwnerApplication } from './owner-application.ts';
+
+/** The core the Discord side runs on, made by src/app/start-saybot.ts (the one place the app is assembled). */
+export interface SayBotCore {
+  /** The bot owns these from here: stop() closes them, after the last running command is done with them. */
+  store: Store;
+  speech: SpeechPipeline;
+  accounting: Accounting;
+  players: PlayerRegistry;
+  cache: AudioCache;
+}
+
+export interface SayBotOptions {
+  config: Config;
+  logger: Logger;
+  core: SayBotCore;
+  commands: Map<string, AnyCommandModule>;
+  /** How long to wait for Discord to say the bot is ready. */
+  readyTimeoutMs?: number | undefined;
+  /** The clock the removal sweep follows (tests move it). */
+  now?: (() => Date) | undefined;
+  /** The operator's counters (commands); absent when no metrics are served. */
+  metrics?: Pick<Metrics, 'command'> | undefined;
+}
+
+/** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
+export class SayBot {
+  #client: Client;
+  /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
+  #stopRestSweep: (() => void) | undefined;
+  #autoreadAvailable = false;
+  readonly players: PlayerRegistry;
+  readonly #log: Logger;
+  readonly #context: CommandContext;
+  readonly #store: Store;
+  readonly #speech: SpeechPipeline;
+  readonly #accounting: Accounting;
+  readonly #cache: AudioCache;
+  readonly #autoread: AutoreadWiring;
+  readonly #removedGuilds: RemovedGuilds;
+  /** ALLOWED_GUILDS: servers off the list are left and refused. */
+  readonly #allowedGuilds: AllowedGuilds;
+  readonly #application = new OwnerApplication();
+  readonly #commands: Map<string, AnyCommandModule>;
+  readonly #inFlight = new Set<Promise<void>>();
+  #stopping = false;
+
+  readonly #options: SayBotOptions;
+
+  constructor(options: SayBotOptions) {
+    this.#options = options;
+    const { config, logger, core } = options;
+    this.#log = logger;
+    this.#commands = options.commands;
+    this.#store = core.store;
+    this.#cache = core.cache;
+    this.players = core.players;
+    this.#accounting = core.accounting;
+    this.#speech = core.speech;
+    const accounting = core.accounting;
+    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger);
+    this.#allowedGuilds = allowedGuilds;
+    this.#autoread = new AutoreadWiring({
+      serves: (guildId) => allowedGuilds.allows(guildId),
+      store: core.store,
+      speech: this.#speech,
+      players: this.players,
+      logger,
+      available: () => this.#autoreadAvailable,
+      backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
+    });
+    this.#removedGuilds = new RemovedGuilds({
+      store: core.store,
+      purgeVoice: (voiceId) => this.#speech.purgeVoice(voiceId),
+      graceMs: config.removedGuildGraceMs,
+      logger,
+      anonymiseRequests: (guildId) => accounting.anonymiseRequests(guildId),
+      present: (guildId) => this.#client.guilds.cache.has(guildId),
+      ours: (guildId) =>
+        config.shard === undefined ||
+        ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
+      now: options.now,
+    });
+    this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
+    this.#context = {
+      speech: this.#speech,
+      autoread: this.#autoread,
+      accounting,
+      players: this.players,
+      logger,
+      settings: {
+        maxCharsPerRequest: config.maxCharsPerRequest,
+        clipDownload: config.clipDownload,
+        queue: config.queue,
+        userInstall: config.userInstall,
+      },
+      replyAudio: new ReplyAudioRegistry(),
+      store: core.store,
+      voices: catalogueVoices(config.extraVoices),
+      metrics: options.metrics,
+      isOperator: (userId) => this.#application.isOperator(userId),
+    };
+  }
+
+  get client(): Client {
+    return this.#client;
+  }
+
+  /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
+  get autoreadAvailable(): boolean {
+    return this.#autoreadAvailable;
+  }
+
+  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
+  isReading(guildId: string): boolean {
+    return this.#autoread.isReading(guildId);
+  }
+
+  /** A client with these intents and every listener: made again without auto-read's when Discord refuses them. */
+  #newClient(config: Config, intents: readonly GatewayIntentBits[]): Client {
+    const logger = this.#log;
+    const client = new Client({
+      intents: [...intents],
+      allowedMentions: NO_MENTIONS,
+      ...boundedClientOptions(config.discord.apiBaseUrl),
+    });
+    this.#stopRestSweep?.();
+    this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
+    client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
+    client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
+    client.on(Events.GuildDelete, (guild) =>
+      this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'),
+    );
+    client.on(Events.GuildCreate, (guild) =>
+      this.#track(this.#removedGuilds.present(guild.id), 'cancelling a removal from a server failed'),
+    );
+    this.#autoread.attach(client);
+    this.#allowedGuilds.watch(client);
+    client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+    client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+    client.on(Events.ShardDisconnect, (event, shardId) => {
+      // 4014 (Message Content not enabled) is said once, with what to do, by src/app/intents.ts.
+      if (event.code !== GatewayCloseCodes.DisallowedIntents)
+        logger.warn({ code: event.code, shardId }, 'gateway disconnected');
+    });
+    // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
+    client.on(Events.ShardReconnecting, (shardId) =>
+      logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'),
+    );
+    client.on(Events.ShardResume, (shardId, replayed) =>
+      logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'),
+    );
+    return client;
+  }
+
+  /** Bytes in the audio cache now (the operator's gauge). */
+  get cacheBytes(): number {
+    return this.#cache.size.bytes;
+  }
+
+  /** Logs in to Discord, resumes auto-read's bindings and starts the removal sweep; a failure closes the store. */
+  async start(): Promise<void> {
+    const options = this.#options;
+    const { commands } = options;
+    try {
+      // Auto-read's intents first; without Message Content (4014) a fresh client without them (src/app/intents.ts).
+      let first = true;
+      const login = await loginWithIntentFallback({
+        makeClient: (intents) => {
+          if (!first) this.#client = this.#newClient(options.config, intents);
+          first = false;
+          return this.#client;
+        },
+        token: options.config.discord.token,
+        logger: options.logger,
+        readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+      });
+      this.#autoreadAvailable = login.autoreadAvailable;
+      await this.#application.read(this.#client, this.#allowedGuilds.listed, options.logger);
+      await this.#autoread.restore();
+      // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
+      await this.#removedGuilds.start();
+    } catch (error) {
+      await options.core.store.close();
+      throw error;
+    }
+    options.logger.info(
+      { user: this.client.user?.tag, guilds: this.client.guilds.cache.size, commands: [...commands.keys()] },
+      'SayBot is ready',
+    );
+  }
+
+  #onInteraction(interaction: Interaction): void {
+    if (this.#stopping) {
+      if (interaction.isRepliable()) {
+        void interaction
+          .reply({
+            content: t(interaction.locale, 'error.shuttingDown'),
+            flags: MessageFlags.Ephemeral,
+            allowedMentions: NO_MENTIONS,
+          })
+          .catch(() => undefined);
+      }
+      return;
+    }
+    // A server the owner did not choose is answered before anything is looked up or paid.
+    if (this.#allowedGuilds.refuse(interaction)) return;
+    const task = handleInteraction(interaction, this.#commands, this.#context).catch((error: unknown) =>
+      this.#log.error({ err: error }, 'interaction handler failed'),
+    );
+    this.#inFlight.add(task);
+    void task.finally(() => this.#inFlight.delete(task));
+  }
+
+  /** Runs store work from an event like a command: stop() waits for it before closing the store. */
+  #track(work: Promise<void>, failure: string): void {
+    const task = work.catch((error: unknown) => this.#log.error({ err: error }, failure));
+    this.#inFlight.add(task);
+    void task.finally(() => this.#inFlight.delete(task));
+  }
+
+  /** Leaves a channel once no human is left in it. */
+  #onVoiceState(before: VoiceState, after: VoiceState): void {
+    const player = this.players.find(before.guild.id);
+    const channelId = player?.channelId;
+    if (!player || channelId === undefined) return;
+    if (before.channelId !== channelId && after.channelId !== channelId) return;
+    const channel = before.guild.channels.cache.get(channelId);
+    if (!channel?.isVoiceBased()) return;
+    const humans = channel.members.filter((m) => !m.user.bot).size;
+    if (humans === 0) player.leave('alone');
+  }
+
+  /** Stops taking commands, leaves every voice channel, lets running handlers finish, logs out, closes the store. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
+    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next start.
+    await this.#autoread.close();
+    this.players.destroyAll();
+    const drained = Promise.allSettled([...this.#inFlight]);
+    await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
+    // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
+    await this.#removedGuilds.close();
+    await this.#speech.close();
+    await this.client.destroy();
+    this.#stopRestSweep?.();
+    // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
+    this.#accounting.close();
+    await this.#store.close();
+  }
+}

@@ -1,0 +1,105 @@
+// SHARDS=auto|N: one manager process that starts one SayBot process per shard (discord.js's ShardingManager),
+// each owning the players of its guilds, and starts again any shard that exits. Everything shards share lives in
+// the store (PostgreSQL), so the manager itself holds no state and serves no commands.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { ShardingManager, type Shard } from 'discord.js';
+import type { Config } from '../../core/config.ts';
+import { asDiscordUnreachable } from '../discord-unreachable.ts';
+import type { Logger } from '../../core/log.ts';
+import { fetchGatewayInfo } from './gateway-info.ts';
+import { heapFlags } from './heap-flags.ts';
+import { isReadyMessage, shardReady } from './ready.ts';
+
+const DISCORD_API_URL = 'https://discord.com/api';
+/** Discord lets one bucket of shards (max_concurrency of them) identify every 5 seconds. */
+const IDENTIFY_WINDOW_MS = 5_500;
+/** How long a shard may take from its start to Discord's READY. */
+const SHARD_READY_TIMEOUT_MS = 60_000;
+
+/** The file every shard process runs: the same entry point as `npm start`, which sees it is a shard. */
+const SHARD_ENTRY = fileURLToPath(new URL('../../bin/start.ts', import.meta.url));
+
+export interface RunningShardManager {
+  readonly manager: ShardingManager;
+  stop(): Promise<void>;
+  /** Ends every shard process at once (SIGKILL), without their shutdown: the owner forced exit. */
+  kill(): void;
+}
+
+function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
+  const log = logger.child({ shard: shard.id });
+  // Mode 'process': the child is a ChildProcess (a Worker has no pid or exitCode).
+  shard.on('spawn', (child) => log.info({ pid: 'pid' in child ? child.pid : undefined }, 'shard process started'));
+  // The shard's own announcement (src/app/shard/ready.ts), at the first start and after every respawn.
+  shard.on('message', (message: unknown) => {
+    if (isReadyMessage(message)) log.info('shard ready');
+  });
+  shard.on('death', (child) => {
+    if (!manager.respawn) return;
+    // ShardingManager starts it again; its guilds' players start empty, and their data is all in the store.
+    const exit = 'exitCode' in child ? { exitCode: child.exitCode, signal: child.signalCode } : {};
+    log.warn({ code: 'shard-died', ...exit }, 'shard process exited: starting it again');
+  });
+  shard.on('error', (error: unknown) => log.error({ err: error }, 'shard process error'));
+}
+
+/**
+ * Starts the shard processes. Secrets reach them through the environment only (the manager passes no argv),
+ * and each logs through its own redacting logger. Resolves once every shard is ready.
+ */
+export async function startShardManager(config: Config, logger: Logger): Promise<RunningShardManager> {
+  const apiBaseUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
+  const info = await fetchGatewayInfo(apiBaseUrl, config.discord.token).catch((error: unknown) => {
+    throw asDiscordUnreachable(error, apiBaseUrl);
+  });
+  const count = config.shards === 'auto' || config.shards === undefined ? info.shards : config.shards;
+  const manager = new ShardingManager(SHARD_ENTRY, {
+    token: config.discord.token,
+    totalShards: count,
+    respawn: true,
+    mode: 'process',
+    execArgv: heapFlags(process.execArgv),
+    shardArgs: [],
+  });
+  manager.on('shardCreate', (shard) => watch(shard, logger, manager));
+  logger.info(
+    { shards: count, recommended: info.shards, maxConcurrency: info.maxConcurrency },
+    'starting shard processes',
+  );
+  // Shards within one identify bucket may start together; beyond it, one every window, as Discord requires.
+  const delay = count <= info.maxConcurrency ? 0 : IDENTIFY_WINDOW_MS;
+  const stop = async (): Promise<void> => {
+    manager.respawn = false;
+    await Promise.all(manager.shards.map((shard) => stopShard(shard)));
+  };
+  try {
+    // ShardingManager.spawn's loop, waiting for SayBot's own ready (src/app/shard/ready.ts) instead of discord.js's.
+    // Spawned with no discord.js wait (-1), which a respawn reuses too.
+    for (let id = 0; id < count; id++) {
+      const shard = manager.createShard(id);
+      const ready = shardReady(shard, SHARD_READY_TIMEOUT_MS);
+      await shard.spawn(-1);
+      await Promise.all([ready, delay > 0 && id < count - 1 ? sleep(delay) : undefined]);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info({ shards: count }, 'every shard ready');
+  const kill = (): void => {
+    manager.respawn = false;
+    for (const shard of manager.shards.values()) shard.process?.kill('SIGKILL');
+  };
+  return { manager, stop, kill };
+}
+
+/** SIGTERM (the shard shuts down as `npm start` does: voice left, store closed), and waits for it to exit. */
+function stopShard(shard: Shard): Promise<void> {
+  const child = shard.process;
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/index.ts';
+import { SayBot, type SayBotCore } from './saybot.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';
+import { AudioCache } from '../core/cache/audio-cache.ts';
+import type { AnyCommandModule } from '../core/interactions/command.ts';
+import { loadFeatureCommands } from './feature-commands.ts';
+import { deployCommands } from '../core/interactions/deploy.ts';
+import { configSecrets, describeDatabase, type Config } from '../core/config.ts';
+import { asDiscordUnreachable } from './discord-unreachable.ts';
+import { createLogger, type Logger } from '../core/log.ts';
+import { Metrics } from '../core/metrics/metrics.ts';
+import { Accounting } from '../core/quota/accounting.ts';
+import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
+import { startSandbox, type Sandbox } from '../sandbox/index.ts';
+import { PartSource } from '../core/speech/part-source.ts';
+import { SpeechPipeline } from '../core/speech/pipeline.ts';
+import { openStore } from '../core/store/index.ts';
+import type { Store } from '../core/store/types.ts';
+import { PlayerRegistry } from '../core/voice/player-registry.ts';
+import type { VoiceSenderKind } from '../core/voice/voice-output.ts';
+
+const DISCORD_API_URL = 'https://discord.com/api';
+
+export interface RunningSayBot {
+  bot: SayBot;
+  config: Config;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/** How a part's audio becomes Opus packets and how they go out: fixed for the process's life. */
+export interface VoicePlaneOptions {
+  /** The Opus encoder and where WAV/MP3 are decoded (src/core/audio/codecs/opus-settings.ts). */
+  encoding: Readonly<OpusSettings>;
+  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/voice-output.ts). */
+  sender: VoiceSenderKind;
+}
+
+/** Production's voice plane. */
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'clock' };
+
+/**
+ * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes
+ * none of these; every default is production's.
+ */
+export interface StartSeams {
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: NodeJS.WritableStream;
+  /** The clock budgets and the monthly quota follow. */
+  now?: () => Date;
+  /** How long to wait for Discord's READY. */
+  readyTimeoutMs?: number;
+  /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
+  wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
+  /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
+  voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
+  /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
+  wrapStore?: (store: Store) => Store;
+  /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadFeatureCommands()). */
+  commands?: Map<string, AnyCommandModule>;
+  /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
+  voicePlane?: VoicePlaneOptions;
+}
+
+/**
+ * Wires and starts the bot, the one way production and the end-to-end tests do it, and the one place the app is
+ * assembled: logger, the shared Voice API client (or an in-process sandbox when no Voice API is configured), the
+ * slash commands registered with Discord when they differ from what it has, the store, the core (audio cache,
+ * accounting, part source, speech pipeline, players), then the Discord side (SayBot) and its connection. A Discord that cannot be reached
+ * ends in a DiscordUnreachableError whose message is one line.
+ */
+export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
+  const root = createLogger({
+    level: config.logLevel,
+    secrets: configSecrets(config),
+    destination: seams.logDestination,
+  });
+  // A shard process (src/app/shard/) names its shard on every line: the manager's output interleaves them.
+  const logger = config.shard === undefined ? root : root.child({ shard: config.shard.id });
+
+  // Crashes in one guild's work must not take every guild down: log, and keep serving.
+  const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled promise rejection');
+  process.on('unhandledRejection', onRejection);
+
+  let sandbox: Sandbox | undefined;
+  let api = config.voiceApi;
+  if (api === undefined) {
+    sandbox = await startSandbox();
+    api = { baseUrl: sandbox.url, apiKey: sandbox.testKey };
+    logger.warn(
+      { url: sandbox.url },
+      'VOICE_API_BASE_URL and VOICE_API_KEY are not set: using the built-in sandbox (test tones, not real speech)',
+    );
+  }
+  let started: SayBot | undefined;
+  // Made before the parts that report to it; its gauges read the bot when scraped, once there is one.
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : new Metrics({
+          activeVoiceConnections: () => started?.players.connectedCount ?? 0,
+          queueLengths: () => started?.players.queuedCount ?? 0,
+          cacheSizeBytes: () => started?.cacheBytes ?? 0,
+        });
+  const clientSeams = seams.voiceApiClient ?? {};
+  const ownClient = new VoiceApiClient({
+    ...api,
+    logger,
+    metrics,
+    ...clientSeams,
+    timeouts: { totalMs: config.voiceApiTimeoutMs, ...clientSeams.timeouts },
+    audioLimits: config.voiceApiAudioLimits,
+  });
+  const voiceApi = seams.wrapVoiceApiClient ? seams.wrapVoiceApiClient(ownClient) : ownClient;
+
+  const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
+  let bot: SayBot;
+  let metricsServer: MetricsServer | undefined;
+  try {
+    const commands = seams.commands ?? (await loadFeatureCommands());
+    await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
+      const unreachable = asDiscordUnreachable(error, discordUrl);
+      if (unreachable !== error) throw unreachable;
+      // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
+      throw new Error(
+        `Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    });
+    // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
+    const opened = await openStore(config.database, config.storeTimeouts);
+    const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
+    logger.info({ database: describeDatabase(config.database) }, 'store open');
+    if (metrics !== undefined && config.metricsPort !== undefined) {
+      // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
+      metricsServer = await startMetricsServer({
+        metrics,
+        port: config.metricsPort,
+        health: async () => ({
+          gateway: started?.client.isReady() ? 'ready' : 'connecting',
+          store: await store.quota.get().then(
+            () => 'ok' as const,
+            () => 'failing' as const,
+          ),
+        }),
+      });
+      logger.info({ url: metricsServer.url }, 'metrics and health served');
+    }
+    let core: SayBotCore;
+    try {
+      core = await assembleCore(
+        config,
+        logger,
+        voiceApi,
+        store,
+        seams,
+        metrics,
+        (guildId) => started?.isReading(guildId) ?? false,
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    bot = new SayBot({
+      config,
+      logger,
+      core,
+      commands,
+      metrics,
+      readyTimeoutMs: seams.readyTimeoutMs,
+      now: seams.now,
+    });
+    // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
+    started = bot;
+    await bot.start().catch((error: unknown) => {
+      throw asDiscordUnreachable(error, discordUrl);
+    });
+  } catch (error) {
+    await metricsServer?.close();
+    await voiceApi.close();
+    await sandbox?.close();
+    process.off('unhandledRejection', onRejection);
+    throw error;
+  }
+  return {
+    bot,
+    config,
+    logger,
+    async stop() {
+      await metricsServer?.close();
+      await bot.stop();
+      await voiceApi.close();
+      await sandbox?.close();
+      process.off('unhandledRejection', onRejection);
+      logger.info('stopped');
+    },
+  };
+}
+
+/** The core the commands and auto-read speak through: the audio cache, accounting, part source, pipeline, players. */
+async function assembleCore(
+  config: Config,
+  logger: Logger,
+  voiceApi: VoiceApiClient,
+  store: Store,
+  seams: StartSeams,
+  metrics: Metrics | undefined,
+  isReading: (guildId: string) => boolean,
+): Promise<SayBotCore> {
+  const cache = await AudioCache.open({ ...config.cache, logger });
+  const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
+  const players = new PlayerRegistry({
+    sender,
+    logger,
+    idleTimeoutMs: config.voiceIdleTimeoutMs,
+    group: `saybot-${randomUUID()}`,
+    // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
+    stayConnected: isReading,
+  });
+  const accounting = new Accounting({
+    store,
+    budgets: config.budgets,
+    botMonthlyChars: config.botMonthlyChars,
+    planCharacterLimit: config.planCharacterLimit,
+    account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
+    storeDeadlineMs: config.storeTimeouts.deadlineMs,
+    logger,
+    now: seams.now,
+    metrics,
+  });
+  const source = new PartSource({
+    client: voiceApi,
+    logger,
+    cache,
+    accounting,
+    encoding,
+    metrics,
+  });
+  const speech = new SpeechPipeline({
+    source,
+    accounting,
+    players,
+    logger,
+    maxCharsPerRequest: config.maxCharsPerRequest,
+    queue: config.queue,
+    metrics,
+    freePerMinute: config.freeRequestsPerMinute,
+    ...(seams.now === undefined ? {} : { now: seams.now }),
+  });
+  return { store, speech, accounting, players, cache };
+}
+
+/** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */
+async function registerCommands(config: Config, commands: Iterable<AnyCommandModule>, logger: Logger): Promise<void> {
+  const result = await deployCommands({
+    token: config.discord.token,
+    clientId: config.discord.clientId,
+    guildId: config.discord.guildId,
+    apiBaseUrl: config.discord.apiBaseUrl,
+    commands,
+    userInstall: config.userInstall.mode !== 'off',
+  });
+  logger.info(
+    { scope: result.scope, count: result.count, changed: result.changed },
+    result.changed ? 'slash commands registered' : 'slash commands already up to date',
+  );
+}

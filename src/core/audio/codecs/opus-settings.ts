@@ -1,0 +1,128 @@
+// How the player's Opus packets are made: the encoder's settings and where it runs. One setting per process,
+// read when a stream opens its encoder; the benchmark switches it to measure the previous behaviour beside the
+// current one in the same run.
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import type * as DiscordOpus from '@discordjs/opus';
+import type OpusScriptType from 'opusscript';
+
+export interface OpusSettings {
+  /**
+   * 'source': as many channels as the audio has (TTS is mono: half the resampling, conversion and encoding of
+   * stereo; a mono packet plays on both sides of a stereo decoder, as Opus specifies). 'stereo': always two.
+   */
+  channels: 'source' | 'stereo';
+  /** libopus complexity 0..10 (its default is 10). */
+  complexity: number;
+  /** Bits per second, or 'auto' (libopus: about 96 kb/s stereo, 48 kb/s mono at 20 ms). */
+  bitrate: number | 'auto';
+  /** Force the CELT layer (no SILK/hybrid): see OPUS_ENCODER_SETTINGS. */
+  celtOnly: boolean;
+  /** 'workers': encoders live in a pool of worker threads; 'main': on the calling thread. */
+  thread: 'workers' | 'main';
+  /** Worker threads in the pool (when thread is 'workers'). */
+  workers: number;
+  /**
+   * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in src/core/audio/workers/transcode/'s threads; needs thread
+   * 'workers') or 'main' (on the main thread, the encoder apart: the benchmark's baseline).
+   */
+  decode: 'workers' | 'main';
+}
+
+/**
+ * What the player uses. 64 kb/s mono sits above Xiph's recommended range for fullband speech (28-40 kb/s) and at
+ * the rate where Opus was rated near-transparent for music in public listening tests (Hydrogenaudio 2011, 64 kb/s),
+ * so a lower complexity loses nothing audible here. Measured on this code's fixtures (bench/opus-floor.ts):
+ * complexity 5 keeps pitch within 0.5 Hz and level within 0.05 dB of the source, at about half the CPU of
+ * complexity 10 stereo. CELT only: at 64 kb/s mono libopus would otherwise pick CELT anyway, unless its speech
+ * detector (or a voice hint) moves it to hybrid SILK+CELT, which costs two to three times as much per frame here
+ * and drifted the measured pitch by 2 Hz.
+ */
+export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
+  channels: 'source',
+  complexity: 5,
+  bitrate: 64_000,
+  celtOnly: true,
+  thread: 'workers',
+  // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
+  workers: Math.max(1, availableParallelism() - 1),
+  decode: 'workers',
+};
+
+/** What an encoder needs to know; crosses to worker threads as is. */
+export interface EncoderSpec {
+  channels: 1 | 2;
+  complexity: number;
+  bitrate: number | 'auto';
+  celtOnly: boolean;
+}
+
+export interface NativeEncoder {
+  /** One 20 ms frame of s16le at 48 kHz with `channels` interleaved -> one Opus packet. */
+  encode(frame: Buffer): Buffer;
+}
+
+// libopus request numbers (opus_defines.h; FORCE_MODE and MODE_CELT_ONLY from opus_private.h, stable since 1.0).
+const OPUS_SET_BITRATE = 4002;
+const OPUS_SET_COMPLEXITY = 4010;
+const OPUS_SET_FORCE_MODE = 11002;
+const MODE_CELT_ONLY = 1002;
+
+interface Backend {
+  create(channels: 1 | 2): { encode(frame: Buffer): Buffer; ctl(request: number, value: number): void };
+}
+
+let backend: Backend | undefined;
+
+/** @discordjs/opus (native), else opusscript (WASM), as prism-media chose before. */
+function loadBackend(): Backend {
+  if (backend) return backend;
+  const require = createRequire(import.meta.url);
+  try {
+    const opus = require('@discordjs/opus') as typeof DiscordOpus;
+    backend = {
+      create(channels) {
+        const encoder = new opus.OpusEncoder(48_000, channels);
+        return {
+          encode: (frame) => encoder.encode(frame),
+          ctl: (request, value) => encoder.applyEncoderCTL(request, value),
+        };
+      },
+    };
+  } catch {
+    const OpusScript = require('opusscript') as typeof OpusScriptType;
+    backend = {
+      create(channels) {
+        const encoder = new OpusScript(48_000, channels, OpusScript.Application.AUDIO);
+        return {
+          encode: (frame) => encoder.encode(frame, 960),
+          ctl: (request, value) => encoder.encoderCTL(request, value),
+        };
+      },
+    };
+  }
+  return backend;
+}
+
+export function createNativeEncoder(spec: EncoderSpec): NativeEncoder {
+  const encoder = loadBackend().create(spec.channels);
+  encoder.ctl(OPUS_SET_COMPLEXITY, spec.complexity);
+  if (spec.bitrate !== 'auto') encoder.ctl(OPUS_SET_BITRATE, spec.bitrate);
+  if (spec.celtOnly) {
+    try {
+      encoder.ctl(OPUS_SET_FORCE_MODE, MODE_CELT_ONLY);
+    } catch {
+      // A libopus without the request: it still chooses CELT at this bitrate for most audio.
+    }
+  }
+  return encoder;
+}
+
+export function encoderSpec(settings: Readonly<OpusSettings>, sourceChannels: 1 | 2): EncoderSpec {
+  return {
+    channels: settings.channels === 'stereo' ? 2 : sourceChannels,
+    complexity: settings.complexity,
+    bitrate: settings.bitrate,
+    celtOnly: settings.celtOnly,
+  };
+}

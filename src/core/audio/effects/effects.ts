@@ -1,0 +1,133 @@
+// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed and volume applied
+// to one part, and the parts of one request joined into one file. Runs off the main thread only.
+import { analyseClip } from '../analysis/clip.ts';
+import type { AudioEffects } from './effect-types.ts';
+import { ClipError, UnsupportedAudioError } from '../errors.ts';
+import { detectAudioFormat, SNIFF_BYTES } from '../codecs/format.ts';
+import { applyGain } from './gain.ts';
+import { decodeMp3 } from '../codecs/mp3.ts';
+import { encodeMp3 } from '../codecs/mp3-encode.ts';
+import { exactMp3File, joinMp3Files } from '../codecs/mp3-file.ts';
+import { findFirstMpegFrame, skipId3v2 } from '../codecs/mpeg.ts';
+import { timeStretch } from './time-stretch.ts';
+import { decodedChannels, decodePcm, parseWavHeader } from '../codecs/wav.ts';
+import { encodeWav16, exactWavFile, joinWavFiles, toInt16 } from '../codecs/wav-file.ts';
+
+/** The formats SayBot can decode, change and write again. */
+export type EditableFormat = 'wav' | 'mp3';
+
+interface Decoded {
+  format: EditableFormat;
+  sampleRate: number;
+  /** Planar, -1..1: one or two for WAV, the mono mix for MP3. */
+  channels: Float32Array[];
+  /** MP3 only: the first frame's bitrate, kept when writing it again. */
+  kbps?: number;
+}
+
+/** One part with `effects` applied, in its own format (WAV as 16-bit PCM, MP3 at its own rate and bitrate). */
+export async function applyEffects(
+  bytes: Uint8Array,
+  effects: AudioEffects,
+): Promise<{ format: EditableFormat; data: Uint8Array }> {
+  const decoded = await decode(bytes);
+  const stretched = timeStretch(decoded.channels, decoded.sampleRate, effects.speed);
+  applyGain(stretched, decoded.sampleRate, effects.volumeDb);
+  return { format: decoded.format, data: await encode({ ...decoded, channels: stretched }) };
+}
+
+/**
+ * The parts of one request as one file of `format` with its duration measured from its samples: joined as they
+ * are where their streams match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, brought to the first part's rate and
+ * encoded once.
+ */
+export async function joinParts(
+  parts: readonly Uint8Array[],
+  format: EditableFormat,
+): Promise<{ data: Uint8Array; seconds: number }> {
+  const joined =
+    parts.length === 1
+      ? format === 'wav'
+        ? exactWavFile(parts[0] as Uint8Array)
+        : exactMp3File(parts[0] as Uint8Array)
+      : ((format === 'wav' ? joinWavFiles(parts) : joinMp3Files(parts)) ?? (await reencode(parts, format)));
+  return { data: joined, seconds: (await analyseClip(joined)).durationSeconds };
+}
+
+async function reencode(parts: readonly Uint8Array[], format: EditableFormat): Promise<Uint8Array> {
+  const decoded = await Promise.all(parts.map(decode));
+  const first = decoded[0] as Decoded;
+  const channels = decoded.some((d) => d.channels.length !== first.channels.length) ? 1 : first.channels.length;
+  const pieces = decoded.map((d) =>
+    atRate(channels === 1 ? [mono(d.channels)] : d.channels, d.sampleRate, first.sampleRate),
+  );
+  const total = pieces.reduce((sum, p) => sum + (p[0]?.length ?? 0), 0);
+  const out = Array.from({ length: channels }, () => new Float32Array(total));
+  let at = 0;
+  for (const piece of pieces) {
+    piece.forEach((c, i) => out[i]?.set(c, at));
+    at += piece[0]?.length ?? 0;
+  }
+  return encode({ ...first, format, channels: out });
+}
+
+async function decode(bytes: Uint8Array): Promise<Decoded> {
+  const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
+  if (format === 'wav') {
+    const parsed = parseWavHeader(bytes);
+    if (!('header' in parsed)) throw new ClipError('corrupt', 'WAV header cut short');
+    const { format: pcm, dataOffset, dataBytes } = parsed.header;
+    const available = bytes.length - dataOffset;
+    const frames = Math.floor((dataBytes === undefined ? available : Math.min(dataBytes, available)) / pcm.blockAlign);
+    const channels = Array.from({ length: decodedChannels(pcm) }, () => new Float32Array(frames));
+    decodePcm(bytes, dataOffset, frames, pcm, channels, 0);
+    return { format, sampleRate: pcm.sampleRate, channels };
+  }
+  if (format === 'mp3') {
+    const mp3 = await decodeMp3(bytes);
+    const kbps = findFirstMpegFrame(bytes, skipId3v2(bytes))?.header.bitrateKbps;
+    return {
+      format,
+      sampleRate: mp3.sampleRate,
+      channels: [mp3.samples.subarray(0, mp3.sampleCount)],
+      ...(kbps ? { kbps } : {}),
+    };
+  }
+  throw new UnsupportedAudioError(format, format === undefined ? 'unknown audio' : format.toUpperCase());
+}
+
+const MP3_KBPS = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+
+async function encode(decoded: Decoded): Promise<Uint8Array> {
+  if (decoded.format === 'wav') return encodeWav16(decoded.channels, decoded.sampleRate);
+  const samples = mono(decoded.channels);
+  const pcm = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) pcm[i] = toInt16(samples[i] as number);
+  // The part's own bitrate where lamejs writes it at that rate; 64 kbps (speech) otherwise.
+  const kbps = MP3_KBPS.includes(decoded.kbps ?? 0) ? (decoded.kbps as number) : 64;
+  return encodeMp3(pcm, decoded.sampleRate, kbps);
+}
+
+function mono(channels: readonly Float32Array[]): Float32Array {
+  const first = channels[0] ?? new Float32Array(0);
+  if (channels.length === 1) return first;
+  const out = new Float32Array(first.length);
+  for (let i = 0; i < out.length; i++)
+    out[i] = ((first[i] as number) + ((channels[1] as Float32Array)[i] as number)) / 2;
+  return out;
+}
+
+/** Linear interpolation to another rate: only for the rare request whose parts came at different rates. */
+function atRate(channels: readonly Float32Array[], from: number, to: number): Float32Array[] {
+  if (from === to) return [...channels];
+  return channels.map((c) => {
+    const out = new Float32Array(Math.round((c.length * to) / from));
+    for (let i = 0; i < out.length; i++) {
+      const x = (i * from) / to;
+      const j = Math.floor(x);
+      const a = c[j] ?? 0;
+      out[i] = a + ((c[j + 1] ?? a) - a) * (x - j);
+    }
+    return out;
+  });
+}

@@ -1,0 +1,57 @@
+import type { AudioFormat } from './codecs/format.ts';
+import type { JobThreadFailure } from './workers/job-thread.ts';
+
+export type ClipErrorCode = 'unsupported-format' | 'corrupt' | 'empty';
+
+/**
+ * The bytes cannot be used as audio: not a format handled here, damaged, or holding no audio.
+ * Thrown by analyseClip and by the streaming decoders alike, so callers have one type to check.
+ */
+export class ClipError extends Error {
+  readonly code: ClipErrorCode;
+
+  constructor(code: ClipErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ClipError';
+    this.code = code;
+  }
+}
+
+/**
+ * A format that is recognised but cannot be decoded here (FLAC, M4A and Ogg Vorbis for playback; WAV encodings
+ * other than PCM/float). `message` is a short label of the format ('FLAC', 'Ogg Vorbis'), fit to show a user.
+ */
+export class UnsupportedAudioError extends ClipError {
+  readonly format: AudioFormat | undefined;
+
+  constructor(format: AudioFormat | undefined, message: string) {
+    super('unsupported-format', message);
+    this.name = 'UnsupportedAudioError';
+    this.format = format;
+  }
+}
+
+/**
+ * A job of a worker thread (src/core/audio/workers/job-thread.ts) that could not run now: too many waiting, too slow, or its thread failed.
+ * Each use has a subclass of its own, so that its words reach the member.
+ */
+export class JobUnavailableError extends Error {
+  readonly reason: JobThreadFailure;
+
+  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.reason = reason;
+  }
+}
+
+/** Speed, volume or joining could not run now (src/core/audio/workers/audio-thread/). */
+export class AudioBusyError extends JobUnavailableError {
+  /** For 'owner-busy': how many jobs one server may have under way or waiting. */
+  readonly limit: number | undefined;
+
+  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) {
+    super(reason, message, options);
+    this.limit = options?.limit;
+  }
+}

@@ -1,0 +1,149 @@
+// What a transcoding worker (transcode-worker.ts) holds and does: per stream, the same WAV/MP3 decoder, resampler and
+// Opus encoder the main thread used to run (src/core/audio/codecs/: wav-stream.ts, mp3-stream.ts, pcm48k.ts, opus-settings.ts), fed the
+// stream's bytes as they arrive, answering each batch with the packets it made. A stream's failure (a corrupt body,
+// an encoding the decoders do not know) is answered for that stream alone; the others of the batch go on.
+import { ClipError, UnsupportedAudioError } from '../../errors.ts';
+import type { PcmSink, StreamDecoder } from '../../codecs/decode-stream.ts';
+import { Mp3StreamDecoder } from '../../codecs/mp3-stream.ts';
+import { frameBytes } from '../../codecs/opus-encode.ts';
+import { createNativeEncoder, type NativeEncoder } from '../../codecs/opus-settings.ts';
+import { packChunks } from '../packed-chunks.ts';
+import { Pcm48kWriter } from '../../codecs/pcm48k.ts';
+import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
+import { WavStreamDecoder } from '../../codecs/wav-stream.ts';
+
+class Transcode {
+  readonly #spec: TranscodeSpec;
+  readonly #decoder: StreamDecoder;
+  readonly #writer: Pcm48kWriter;
+  #encoder: NativeEncoder | undefined;
+  #partial: Buffer | undefined;
+  #out: Buffer[] = [];
+  readonly #sink: PcmSink = (channels, length, sampleRate) => {
+    const bytes = this.#writer.write(channels, length, sampleRate);
+    if (bytes && bytes.length > 0) this.#encode(bytes);
+  };
+
+  constructor(spec: TranscodeSpec) {
+    this.#spec = spec;
+    this.#decoder = spec.format === 'mp3' ? new Mp3StreamDecoder() : new WavStreamDecoder();
+    this.#writer = new Pcm48kWriter((source) => (spec.encoder.channels === 'stereo' ? 2 : source));
+  }
+
+  /** The packets `chunk` completes. */
+  async write(chunk: Uint8Array): Promise<Buffer[]> {
+    const pending = this.#decoder.write(chunk, this.#sink);
+    if (pending) await pending;
+    return this.#take();
+  }
+
+  /** The last packets (the tail, padded to a whole frame). */
+  end(): Buffer[] {
+    this.#decoder.end(this.#sink);
+    this.free();
+    if (this.#writer.framesWritten === 0) throw new ClipError('empty', 'the audio stream held no samples');
+    this.#encode(this.#writer.end());
+    return this.#take();
+  }
+
+  free(): void {
+    this.#decoder.free();
+  }
+
+  #take(): Buffer[] {
+    const out = this.#out;
+    this.#out = [];
+    return out;
+  }
+
+  #encode(bytes: Buffer): void {
+    const channels = this.#writer.channels ?? 2;
+    this.#encoder ??= createNativeEncoder({ ...this.#spec.encoder, channels });
+    const size = frameBytes(channels);
+    let data = this.#partial ? Buffer.concat([this.#partial, bytes]) : bytes;
+    this.#partial = undefined;
+    while (data.length >= size) {
+      this.#out.push(this.#encoder.encode(data.subarray(0, size)));
+      data = data.subarray(size);
+    }
+    if (data.length > 0) this.#partial = Buffer.from(data);
+  }
+}
+
+function failure(error: unknown): TranscodeFailure {
+  if (error instanceof UnsupportedAudioError)
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.format ? { format: error.format } : {}),
+    };
+  if (error instanceof ClipError) return { name: error.name, message: error.message, code: error.code };
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
+}
+
+/** The streams of one worker thread. */
+export class TranscodeBatches {
+  readonly #streams = new Map<number, Transcode>();
+
+  /** Streams open in this thread. */
+  get streams(): number {
+    return this.#streams.size;
+  }
+
+  async handle(request: TranscodeRequest): Promise<TranscodeReply> {
+    const streams = this.#streams;
+    for (const [id, spec] of request.opens) streams.set(id, new Transcode(spec));
+    const ids: number[] = [];
+    const packets: Buffer[] = [];
+    const ended: number[] = [];
+    const failed: [number, TranscodeFailure][] = [];
+    const fail = (id: number, error: unknown): void => {
+      streams.get(id)?.free();
+      streams.delete(id);
+      failed.push([id, failure(error)]);
+    };
+    const input = Buffer.from(request.data);
+    let at = 0;
+    for (let i = 0; i < request.ids.length; i++) {
+      const id = request.ids[i] ?? -1;
+      const length = request.lengths[i] ?? 0;
+      const chunk = input.subarray(at, at + length);
+      at += length;
+      const stream = streams.get(id);
+      let made: Buffer[] = [];
+      if (stream) {
+        try {
+          made = await stream.write(chunk);
+        } catch (error) {
+          fail(id, error);
+        }
+      }
+      for (const packet of made) {
+        ids.push(id);
+        packets.push(packet);
+      }
+    }
+    for (const id of request.ends) {
+      const stream = streams.get(id);
+      if (!stream) continue;
+      try {
+        for (const packet of stream.end()) {
+          ids.push(id);
+          packets.push(packet);
+        }
+        streams.delete(id);
+        ended.push(id);
+      } catch (error) {
+        fail(id, error);
+      }
+    }
+    for (const id of request.closes) {
+      streams.get(id)?.free();
+      streams.delete(id);
+    }
+    return { ids, ...packChunks(packets), ended, failed };
+  }
+}

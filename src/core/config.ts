@@ -1,0 +1,397 @@
+import { z } from 'zod';
+import { postgresUrlProblem } from './postgres-url.ts';
+import type { OperatorBudgets } from './quota/budgets.ts';
+import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
+import type { QueueBounds } from './speech/queue-bounds.ts';
+import type { PresetVoice } from './voice-catalogue/catalogue.ts';
+import { readVoicesFile } from './voice-catalogue/voices-file.ts';
+
+/** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
+export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
+export type ApiPlan = keyof typeof PLAN_CHARACTER_LIMITS;
+
+/**
+ * The budgets that apply when the operator sets none, sized from the plan's month so that out of the box no one
+ * server and no one member can run away with it: a server a third of the month (a flood, a raid or a runaway
+ * auto-read leaves two thirds for the other servers and for the dashboard, which bills the same month), a member
+ * 1/150 of it a day (Creator: 2,000 characters, about 2 to 5 minutes of speech; a member alone at most 60 % of
+ * their server's month), and 3 s between a member's paid requests (a script or a held key, not a person typing).
+ * Rounded down to hundreds of characters. 0 set explicitly still means no limit.
+ */
+export function defaultBudgets(plan: ApiPlan): OperatorBudgets {
+  const month = PLAN_CHARACTER_LIMITS[plan];
+  const hundreds = (value: number) => Math.floor(value / 100) * 100;
+  return { guildMonthlyChars: hundreds(month / 3), memberDailyChars: hundreds(month / 150), memberCooldownSeconds: 3 };
+}
+
+/**
+ * The most the whole bot spends in a month when the operator sets no BUDGET_BOT_MONTHLY_CHARS: nine tenths of the
+ * plan, so a tenth stays for the owner's own use in the dashboard, which bills the same month, however many
+ * servers and user installs share the rest. 0 set explicitly still means no bot-wide limit.
+ */
+export function defaultBotMonthlyChars(plan: ApiPlan): number {
+  return Math.floor((PLAN_CHARACTER_LIMITS[plan] * 0.9) / 100) * 100;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables whose values are secrets: never echoed, even when malformed. */
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY']);
+
+const snowflake = (what: string) =>
+  z
+    .string({ error: `is required: ${what} (a Discord ID of 17 to 20 digits)` })
+    .regex(/^\d{17,20}$/, `must be ${what} (a Discord ID of 17 to 20 digits)`);
+
+const httpUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+
+const EnvSchema = z.object({
+  DISCORD_TOKEN: z
+    .string({ error: 'is required: the bot token from the Discord Developer Portal (Bot page)' })
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a bot token: three dot-separated parts from the Developer Portal'),
+  DISCORD_CLIENT_ID: snowflake('the application ID'),
+  DISCORD_GUILD_ID: snowflake('a server ID').optional(),
+  DISCORD_API_BASE_URL: httpUrl.optional(),
+  VOICE_API_BASE_URL: httpUrl.optional(),
+  VOICE_API_KEY: z
+    .string()
+    .regex(/^\S{8,}$/, 'must be an API key of at least 8 characters with no spaces')
+    .optional(),
+  VOICE_API_PLAN: z
+    .enum(['creator', 'pro', 'business'], { error: 'must be one of creator, pro, business' })
+    .default('creator'),
+  VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
+  TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
+  // The most audio a request's text may bring (src/core/api/audio-limits.ts): past it the body is cut, charged, undelivered.
+  VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
+  VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),
+  VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^(postgres(ql)?:\/\/\S+|(sqlite:|file:)?([^:]+|:memory:))$/,
+      'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:, or a postgres:// URL',
+    )
+    .default('sqlite:./data/saybot.sqlite'),
+  // How long SayBot waits on the store before a request is refused ("storage unavailable"), and PostgreSQL's own
+  // timeouts and TCP keepalive, so a hung server or a lock held elsewhere ends in a refusal, never a stall.
+  STORE_DEADLINE_MS: wholeNumber(100, 600_000).default(5000),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(15_000),
+  DATABASE_LOCK_TIMEOUT_MS: wholeNumber(100, 600_000).default(4000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(15_000),
+  DATABASE_KEEPALIVE_MS: wholeNumber(1000, 3_600_000).default(10_000),
+  VOICES_FILE: z.string().min(1).optional(),
+  ATTACHMENT_HOSTS: z
+    .string()
+    .regex(
+      /^[a-z0-9.-]+(:\d+)?(,[a-z0-9.-]+(:\d+)?)*$/i,
+      'must be a comma-separated list of host names (host or host:port)',
+    )
+    .default('cdn.discordapp.com,media.discordapp.net'),
+  CLONE_MAX_MB: wholeNumber(1, 100).default(20),
+  // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise them.
+  BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
+  // The whole bot's month (all servers and user installs together); unset: defaultBotMonthlyChars(plan); 0: no limit.
+  BUDGET_BOT_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
+  // The servers SayBot may serve; unset: any server it is added to. It leaves any other.
+  ALLOWED_GUILDS: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
+    .optional(),
+  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no limit.
+  BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
+  // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
+  USER_INSTALL: z
+    .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
+    .default('off'),
+  USER_INSTALL_ALLOWLIST: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
+    .optional(),
+  // Queue bounds (src/core/speech/queue-bounds.ts); 0 means no limit.
+  QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
+  QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
+  QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
+  // Days a server's data stays after SayBot is removed from it; added back within them, nothing is deleted.
+  FORGET_REMOVED_GUILD_AFTER_DAYS: wholeNumber(1, 3650).default(30),
+  CACHE_DIR: z.string().min(1).default('./data/cache'),
+  // 0 turns the audio cache off (identical requests in flight at once still share one call).
+  CACHE_MAX_MB: wholeNumber(0, 1_000_000).default(500),
+  // The operator's /metrics (Prometheus) and /healthz on 127.0.0.1; unset: not served.
+  METRICS_PORT: wholeNumber(1, 65_535).optional(),
+  // Shards (src/app/shard/): unset runs one process; `auto` asks Discord how many, N runs N shard processes.
+  SHARDS: z
+    .union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' })
+    .optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+/** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
+export interface StoreTimeouts {
+  deadlineMs: number;
+  connectMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  keepAliveMs: number;
+}
+
+/** Who may use the user-installed commands: nobody (off), the listed user IDs, or everyone. */
+export type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/**
+ * A database URL for a message: its scheme and host only. The URL carries the password (and a malformed one may
+ * carry it anywhere), so nothing else of it is shown; a host that does not look like one is left out too.
+ */
+export function describeDatabaseUrl(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:)\/*(?:[^@/]*@)?([^/?#\s]*)/i.exec(url);
+  if (!match) return '(not a URL)';
+  const scheme = match[1] ?? '';
+  const host = match[2] ?? '';
+  const readable = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host);
+  return readable ? `${scheme}//${host}` : `${scheme}// (host not shown)`;
+}
+
+/** The database for a log line: the SQLite path, or PostgreSQL's scheme and host (no user, password or query). */
+export function describeDatabase(target: DatabaseTarget): string {
+  return target.kind === 'sqlite' ? target.path : describeDatabaseUrl(target.url);
+}
+
+/** A database URL and its password (as written and decoded), to be redacted like the tokens. */
+function databaseUrlSecrets(url: string): string[] {
+  const raw = /^[a-z][a-z0-9+.-]*:\/*[^:@/]*:([^@]*)@/i.exec(url)?.[1];
+  const secrets = [url];
+  if (raw !== undefined && raw.length >= 4) {
+    secrets.push(raw);
+    try {
+      const decoded = decodeURIComponent(raw);
+      if (decoded !== raw) secrets.push(decoded);
+    } catch {
+      // A malformed escape: the raw form is the one that can show up.
+    }
+  }
+  return secrets;
+}
+
+function databaseSecrets(target: DatabaseTarget): string[] {
+  return target.kind === 'sqlite' ? [] : databaseUrlSecrets(target.url);
+}
+
+/**
+ * The secrets in the raw environment, for messages written before (or because) the configuration could not be
+ * read: the Discord token, the API key and the database URL with its password.
+ */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  const url = env['DATABASE_URL'];
+  return [
+    env['DISCORD_TOKEN'] ?? '',
+    env['VOICE_API_KEY'] ?? '',
+    ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
+  ].filter((s) => s.length > 0);
+}
+
+export interface Config {
+  discord: { token: string; clientId: string; guildId?: string | undefined; apiBaseUrl?: string | undefined };
+  /** Absent when neither VOICE_API_BASE_URL nor VOICE_API_KEY is set: the bot then runs an in-process sandbox. */
+  voiceApi?: { baseUrl: string; apiKey: string };
+  plan: ApiPlan;
+  planCharacterLimit: number;
+  voiceApiTimeoutMs: number;
+  maxCharsPerRequest: number;
+  /** Where /clone may download reference clips from, how much, and for how long. */
+  clipDownload: { allowedHosts: string[]; maxBytes: number; timeoutMs: number };
+  voiceIdleTimeoutMs: number;
+  /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
+  databasePath: string;
+  /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
+  metricsPort?: number | undefined;
+  /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
+  database: DatabaseTarget;
+  /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
+  storeTimeouts: StoreTimeouts;
+  /** The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See src/core/quota/budgets.ts. */
+  budgets: OperatorBudgets;
+  /** BUDGET_BOT_MONTHLY_CHARS: the most the whole bot spends in a month, every server and user install together; 0 = no limit. */
+  botMonthlyChars: number;
+  /** ALLOWED_GUILDS: the only servers SayBot serves (it leaves the others); absent: any server. */
+  allowedGuilds?: readonly string[] | undefined;
+  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/speech/queue-bounds.ts. */
+  queue: QueueBounds;
+  /** Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/speech/free-rate.ts). */
+  freeRequestsPerMinute: number;
+  /** How much audio a request's text may bring (src/core/api/audio-limits.ts). */
+  voiceApiAudioLimits: AudioLimits;
+  /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/core/frontend/user-install.ts). */
+  userInstall: UserInstallSetting;
+  /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
+  removedGuildGraceMs: number;
+  /** The audio cache: where, and how many bytes at most (0 = off). */
+  cache: { dir: string; maxBytes: number };
+  /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
+  extraVoices: PresetVoice[];
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
+  shards?: 'auto' | number | undefined;
+  /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
+  shard?: { id: number; count: number } | undefined;
+}
+
+/** The shard a process was started as by discord.js's ShardingManager (its SHARDING_MANAGER, SHARDS, SHARD_COUNT). */
+function shardOf(env: NodeJS.ProcessEnv): Config['shard'] {
+  if (env['SHARDING_MANAGER'] === undefined) return undefined;
+  const id = Number(env['SHARDS']);
+  const count = Number(env['SHARD_COUNT']);
+  return Number.isInteger(id) && Number.isInteger(count) && id >= 0 && id < count ? { id, count } : undefined;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function describeValue(name: string, value: unknown): string {
+  if (value === undefined || value === '') return 'it is not set';
+  if (SECRET_VARIABLES.has(name)) return `got a value of ${String(value).length} characters (not shown)`;
+  if (name === 'DATABASE_URL')
+    return `got ${JSON.stringify(describeDatabaseUrl(String(value)))} (only its scheme and host shown)`;
+  return `got ${JSON.stringify(value)}`;
+}
+
+/**
+ * Reads and validates the environment once. Each problem is one line naming the variable, what it must look
+ * like and what was found; secret values are described by length only.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty string in a .env file means "not set", which lets optional values fall back to defaults.
+  const raw = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]?.trim()]),
+  );
+  // In a shard process, discord.js's manager has put the shard's own ID in SHARDS: it is not the operator's value.
+  const shard = shardOf(env);
+  if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
+  const parsed = EnvSchema.safeParse(raw);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      problems.push(`${name} ${issue.message}; ${describeValue(name, raw[name])}`);
+    }
+  } else if ((parsed.data.VOICE_API_BASE_URL === undefined) !== (parsed.data.VOICE_API_KEY === undefined)) {
+    const missing = parsed.data.VOICE_API_BASE_URL === undefined ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY';
+    problems.push(
+      `${missing} must be set together with ${missing === 'VOICE_API_KEY' ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY'} ` +
+        '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
+    );
+  }
+  let extraVoices: PresetVoice[] = [];
+  if (parsed.success && parsed.data.VOICES_FILE !== undefined) {
+    try {
+      extraVoices = readVoicesFile(parsed.data.VOICES_FILE);
+    } catch (error) {
+      problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const databaseUrlProblem =
+    parsed.success && POSTGRES_URL.test(parsed.data.DATABASE_URL)
+      ? postgresUrlProblem(parsed.data.DATABASE_URL)
+      : undefined;
+  if (databaseUrlProblem !== undefined) problems.push(`DATABASE_URL ${databaseUrlProblem}`);
+  if (parsed.success && parsed.data.USER_INSTALL === 'allowlist' && parsed.data.USER_INSTALL_ALLOWLIST === undefined) {
+    problems.push(
+      'USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set',
+    );
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
+
+  const e = parsed.data;
+  const budgetDefaults = defaultBudgets(e.VOICE_API_PLAN);
+  return {
+    discord: {
+      token: e.DISCORD_TOKEN,
+      clientId: e.DISCORD_CLIENT_ID,
+      guildId: e.DISCORD_GUILD_ID,
+      apiBaseUrl: e.DISCORD_API_BASE_URL,
+    },
+    ...(e.VOICE_API_BASE_URL !== undefined && e.VOICE_API_KEY !== undefined
+      ? { voiceApi: { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } }
+      : {}),
+    plan: e.VOICE_API_PLAN,
+    planCharacterLimit: PLAN_CHARACTER_LIMITS[e.VOICE_API_PLAN],
+    voiceApiTimeoutMs: e.VOICE_API_TIMEOUT_SECONDS * 1000,
+    maxCharsPerRequest: e.TTS_MAX_CHARS_PER_REQUEST,
+    clipDownload: {
+      allowedHosts: e.ATTACHMENT_HOSTS.split(','),
+      maxBytes: e.CLONE_MAX_MB * 1024 * 1024,
+      timeoutMs: 15_000,
+    },
+    voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
+    databasePath: POSTGRES_URL.test(e.DATABASE_URL) ? '' : e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
+    database: POSTGRES_URL.test(e.DATABASE_URL)
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') },
+    storeTimeouts: {
+      deadlineMs: e.STORE_DEADLINE_MS,
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockMs: e.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+    },
+    budgets: {
+      guildMonthlyChars: e.BUDGET_GUILD_MONTHLY_CHARS ?? budgetDefaults.guildMonthlyChars,
+      memberDailyChars: e.BUDGET_MEMBER_DAILY_CHARS ?? budgetDefaults.memberDailyChars,
+      memberCooldownSeconds: e.BUDGET_MEMBER_COOLDOWN_SECONDS ?? budgetDefaults.memberCooldownSeconds,
+    },
+    botMonthlyChars: e.BUDGET_BOT_MONTHLY_CHARS ?? defaultBotMonthlyChars(e.VOICE_API_PLAN),
+    allowedGuilds: e.ALLOWED_GUILDS === undefined ? undefined : [...new Set(e.ALLOWED_GUILDS.split(','))],
+    userInstall:
+      e.USER_INSTALL === 'allowlist'
+        ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
+        : { mode: e.USER_INSTALL },
+    queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
+    freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,
+    voiceApiAudioLimits: {
+      ...DEFAULT_AUDIO_LIMITS,
+      secondsPerCharacter: e.VOICE_API_MAX_SECONDS_PER_CHAR,
+      maxBytes: e.VOICE_API_MAX_AUDIO_MB * 1024 * 1024,
+    },
+    removedGuildGraceMs: e.FORGET_REMOVED_GUILD_AFTER_DAYS * 86_400_000,
+    cache: { dir: e.CACHE_DIR, maxBytes: e.CACHE_MAX_MB * 1024 * 1024 },
+    extraVoices,
+    logLevel: e.LOG_LEVEL,
+    // Each shard serves its own /metrics: METRICS_PORT + its shard ID.
+    metricsPort: e.METRICS_PORT === undefined ? undefined : e.METRICS_PORT + (shard?.id ?? 0),
+    shards: e.SHARDS,
+    shard,
+  };
+}
+
+/** The secrets in a config, for the logger's value-based redaction. */
+export function configSecrets(config: Config): string[] {
+  return [
+    config.discord.token,
+    ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
+    ...databaseSecrets(config.database),
+  ];
+}

@@ -1,0 +1,48 @@
+import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
+import { LANGUAGE_CODE } from '../voice-catalogue/catalogue.ts';
+import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../interactions/choices.ts';
+import type { CommandContext } from '../interactions/command.ts';
+
+/**
+ * Answers the autocomplete of the shared speech options (`voice`, `language`, `preset`, and any option the
+ * command names in `presetOptions`). Each store read is one indexed query limited to 25 rows; the time to build
+ * the choices (store read included; aim: well under 50 ms) is logged at debug, the answer's round trip by the
+ * interaction router.
+ */
+export async function answerSpeechAutocomplete(
+  interaction: AutocompleteInteraction<'cached'>,
+  context: CommandContext,
+  presetOptions: readonly string[] = ['preset'],
+): Promise<void> {
+  const started = performance.now();
+  const focused = interaction.options.getFocused(true);
+  const choices = await speechChoices(interaction, context, focused.name, focused.value, presetOptions);
+  context.logger.debug(
+    { option: focused.name, choices: choices.length, ms: +(performance.now() - started).toFixed(2) },
+    'autocomplete choices built',
+  );
+  await interaction.respond(choices);
+}
+
+async function speechChoices(
+  interaction: AutocompleteInteraction<'cached'>,
+  context: CommandContext,
+  option: string,
+  typed: string,
+  presetOptions: readonly string[],
+): Promise<ApplicationCommandOptionChoiceData<string>[]> {
+  // The language option may hold a half-typed value; it narrows the list only once it is a whole code.
+  const chosen = option === 'language' ? undefined : interaction.options.getString('language')?.trim();
+  const language = chosen !== undefined && LANGUAGE_CODE.test(chosen) ? chosen : undefined;
+  const { store } = context;
+  if (option === 'voice') {
+    const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
+    return voiceChoices(typed, interaction.locale, language, context.voices, cloned);
+  }
+  if (option === 'language') return languageChoices(typed, interaction.locale);
+  if (presetOptions.includes(option)) {
+    const presets = await store.presets.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES, language });
+    return presetChoices(presets, interaction.locale);
+  }
+  return [];
+}

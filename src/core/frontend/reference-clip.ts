@@ -1,0 +1,136 @@
+import { request } from 'undici';
+import { probeClip, type ClipProbe } from '../audio/analysis/clip-probe.ts';
+import {
+  ClipCheckUnavailableError,
+  measureClipOffThread,
+  type MeasuredClip,
+} from '../audio/workers/clip-check/clip-thread.ts';
+import { ClipError } from '../audio/errors.ts';
+import { UserError } from '../interactions/failures.ts';
+
+/** What the Voice API accepts as a reference clip (voice-api.md, /v1/voice-clone). */
+export const CLIP_MIN_SECONDS = 3;
+export const CLIP_MAX_SECONDS = 60;
+const ACCEPTED_FORMATS = new Set(['wav', 'mp3', 'm4a']);
+/** Quieter than this over the whole clip is silence, or too quiet to clone a voice from. */
+const SILENCE_DBFS = -50;
+
+export interface ClipDownloadLimits {
+  /** Hosts a clip may come from: Discord's attachment hosts in production. */
+  allowedHosts: readonly string[];
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export interface CheckedClip {
+  data: Uint8Array;
+  format: 'wav' | 'mp3' | 'm4a';
+  contentType: string;
+  durationSeconds: number;
+}
+
+const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' } as const;
+const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * Downloads an attachment from an allowed host only, with a size cap and a timeout, so a crafted URL can make
+ * the bot fetch neither internal addresses nor endless bodies.
+ */
+export async function downloadClip(
+  url: string,
+  declaredSize: number | undefined,
+  limits: ClipDownloadLimits,
+): Promise<Uint8Array> {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || !limits.allowedHosts.includes(parsed.host)) {
+    throw new UserError('clone.error.host', { host: parsed?.host ?? 'an invalid address' });
+  }
+  if (declaredSize !== undefined && declaredSize > limits.maxBytes) {
+    throw new UserError('clone.error.tooLarge', { size: mb(declaredSize), limit: mb(limits.maxBytes) });
+  }
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(parsed, { method: 'GET', signal, maxRedirections: 0 });
+  } catch (error) {
+    throw new UserError(
+      'clone.error.download',
+      { detail: signal.aborted ? 'timed out' : 'connection failed' },
+      { cause: error, level: 'warn' },
+    );
+  }
+  // The timeout signal stays armed on the body; its late abort must not surface as an unhandled 'error'.
+  response.body.on('error', () => undefined);
+  if (response.statusCode !== 200) {
+    response.body.destroy();
+    throw new UserError('clone.error.download', { detail: `HTTP ${response.statusCode}` }, { level: 'warn' });
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > limits.maxBytes) {
+        throw new UserError('clone.error.tooLarge', { size: `>${mb(limits.maxBytes)}`, limit: mb(limits.maxBytes) });
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(
+      'clone.error.download',
+      { detail: signal.aborted ? 'timed out' : 'cut off' },
+      { cause: error, level: 'warn' },
+    );
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Checks a reference clip before anything is uploaded: its real format from its bytes (whatever its name or
+ * declared type), its exact duration, that it is whole, and that it is not silent. Each refusal states the
+ * figure found. M4A cannot be decoded here (no AAC decoder), so its loudness is not checked.
+ *
+ * Bounded whatever the file: the headers are read first (a clip over 60 s is refused without decoding, in work
+ * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it.
+ */
+export async function checkReferenceClip(data: Uint8Array): Promise<CheckedClip> {
+  let probe: ClipProbe;
+  try {
+    probe = probeClip(data, CLIP_MAX_SECONDS);
+  } catch (error) {
+    throw clipRefusal(error);
+  }
+  if (!ACCEPTED_FORMATS.has(probe.format))
+    throw new UserError('clone.error.format', { found: probe.format.toUpperCase() });
+  if (probe.verdict === 'truncated') throw new UserError('clone.error.corrupt', {});
+  if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
+  const format = probe.format as CheckedClip['format'];
+
+  // M4A's figures are all in its header (no AAC decoder here): nothing to decode.
+  const info: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'> =
+    format === 'm4a'
+      ? { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }
+      : await measureClipOffThread(data, CLIP_MAX_SECONDS).catch((error: unknown) => {
+          if (error instanceof ClipCheckUnavailableError)
+            throw new UserError('clone.error.checkBusy', {}, { cause: error, level: 'warn' });
+          throw clipRefusal(error);
+        });
+  if (info.truncated) throw new UserError('clone.error.corrupt', {});
+  const seconds = info.durationSeconds;
+  if (seconds < CLIP_MIN_SECONDS || seconds > CLIP_MAX_SECONDS) throw durationRefusal(seconds);
+  const level = info.levelDbfs;
+  if (level !== undefined && level < SILENCE_DBFS)
+    throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
+  return { data, format, contentType: CONTENT_TYPES[format], durationSeconds: seconds };
+}
+
+function clipRefusal(error: unknown): UserError {
+  if (error instanceof ClipError && error.code === 'unsupported-format')
+    return new UserError('clone.error.format', { found: 'not audio' });
+  return new UserError('clone.error.corrupt', {}, { cause: error });
+}
+
+// Two decimals, so 2.9 s does not read as "3.0 s: too short".
+const durationRefusal = (seconds: number): UserError =>
+  new UserError('clone.error.duration', { seconds: seconds.toFixed(2), min: CLIP_MIN_SECONDS, max: CLIP_MAX_SECONDS });

@@ -1,0 +1,58 @@
+// What a reply's buttons replay: the request behind a file or voice reply, kept in memory under a short random ID
+// that the buttons' custom_ids carry (a request's text does not fit in Discord's 100 characters, and a custom_id is
+// visible to any client: it carries no text, no user data, nothing secret). Bounded in count and in age; after a
+// restart or past the bound, a press is answered that the buttons no longer work.
+import { randomBytes } from 'node:crypto';
+import type { SpeechRequest } from '../speech/pipeline.ts';
+
+/** A request the pipeline spoke for a reply: text-to-speech or emotion, never a ready-made clip. */
+export type ReplayableRequest = Extract<SpeechRequest, { kind: 'tts' | 'emotion' }>;
+
+export interface ReplyAudio {
+  request: ReplayableRequest;
+  guildId: string;
+  /** The member who asked: only they may press the buttons (what SayBot does with them is attributable to them). */
+  askerId: string;
+  /** How long the audio is, as heard or rendered. */
+  seconds: number;
+}
+
+/** Entries kept at most: about 6 KB each at worst (the text), so a few MB. */
+export const REPLY_AUDIO_MAX_ENTRIES = 1000;
+/** The buttons work this long at most (the count bound above usually ends them first on a busy bot). */
+export const REPLY_AUDIO_TTL_MS = 24 * 3_600_000;
+
+export class ReplyAudioRegistry {
+  readonly #entries = new Map<string, { audio: ReplyAudio; expiresAt: number }>();
+  readonly #now: () => number;
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Keeps `audio` and returns its ID (16 URL-safe characters); the oldest entry goes past the bound. */
+  register(audio: ReplyAudio): string {
+    const id = randomBytes(12).toString('base64url');
+    this.#entries.set(id, { audio, expiresAt: this.#now() + REPLY_AUDIO_TTL_MS });
+    while (this.#entries.size > REPLY_AUDIO_MAX_ENTRIES) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#entries.delete(oldest);
+    }
+    return id;
+  }
+
+  get(id: string): ReplyAudio | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.#now()) {
+      this.#entries.delete(id);
+      return undefined;
+    }
+    return entry.audio;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

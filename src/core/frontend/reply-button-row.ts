@@ -1,0 +1,104 @@
+// The buttons under a reply: under a file ("Play in my voice channel", "Save as sound") and under a reply that was
+// spoken in voice ("Again", "Save as sound"), as classic action rows. A voice message carries no components (Discord
+// refuses them with it), so its buttons ("Play in my voice channel", "Again": the voice message once more, and
+// "Save as sound" when it is short enough for the soundboard) go on a message of their own: a Components V2
+// message (a container of a line of text and the row), sent to the member alone. Presses: reply-buttons.ts.
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIContainerComponent,
+} from 'discord.js';
+import { t } from '../i18n/translate.ts';
+import type { ReplayableRequest, ReplyAudioRegistry } from './reply-audio.ts';
+import { SOUND_MAX_SECONDS } from './soundboard.ts';
+
+/** `sb1:<action>:<id>`: versioned, so a later layout can tell old buttons apart. At most 26 characters. */
+const PREFIX = 'sb1';
+/** `play`: in the member's voice channel; `post`: the voice message again in the channel; `sound`: to the soundboard. */
+type Action = 'play' | 'post' | 'sound';
+
+export function customId(action: Action, id: string): string {
+  return `${PREFIX}:${action}:${id}`;
+}
+
+export function parseCustomId(value: string): { action: Action; id: string } | undefined {
+  const match = /^sb1:(play|post|sound):([\w-]{1,32})$/.exec(value);
+  return match ? { action: match[1] as Action, id: match[2] ?? '' } : undefined;
+}
+
+/** What a reply's buttons need to replay it, if the bot keeps replies (context.replyAudio). */
+export interface ReplyButtonSource {
+  registry: ReplyAudioRegistry;
+  request: ReplayableRequest;
+  guildId: string;
+  askerId: string;
+}
+
+/** The row of buttons for a reply: `file` (play in the member's channel) or `voice` (play again). */
+export function replyButtons(
+  locale: string,
+  kind: 'file' | 'voice',
+  source: ReplyButtonSource,
+  seconds: number,
+): APIActionRowComponent<APIButtonComponent> {
+  const id = register(source, seconds);
+  return row([
+    button('play', id, t(locale, kind === 'file' ? 'buttons.play' : 'buttons.again'), ButtonStyle.Primary),
+    button('sound', id, t(locale, 'buttons.sound')),
+  ]);
+}
+
+/**
+ * The buttons for a voice message, as the components of a Components V2 message (flag IS_COMPONENTS_V2: no
+ * `content` beside them, so the line of text is a Text Display in the container). "Save as sound" only for audio
+ * the soundboard takes (at most SOUND_MAX_SECONDS).
+ */
+export function voiceMessageButtons(
+  locale: string,
+  source: ReplyButtonSource,
+  seconds: number,
+  voice: string,
+): APIContainerComponent[] {
+  const id = register(source, seconds);
+  const buttons = [
+    button('play', id, t(locale, 'buttons.play'), ButtonStyle.Primary),
+    button('post', id, t(locale, 'buttons.again')),
+  ];
+  if (seconds <= SOUND_MAX_SECONDS) buttons.push(button('sound', id, t(locale, 'buttons.sound')));
+  return [
+    {
+      type: ComponentType.Container,
+      components: [
+        {
+          type: ComponentType.TextDisplay,
+          content: t(locale, 'buttons.voiceMessage', { voice, seconds: seconds.toFixed(1) }),
+        },
+        row(buttons),
+      ],
+    },
+  ];
+}
+
+function register(source: ReplyButtonSource, seconds: number): string {
+  return source.registry.register({
+    request: source.request,
+    guildId: source.guildId,
+    askerId: source.askerId,
+    seconds,
+  });
+}
+
+function button(
+  action: Action,
+  id: string,
+  label: string,
+  style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary,
+): APIButtonComponent {
+  return { type: ComponentType.Button, style, custom_id: customId(action, id), label };
+}
+
+function row(components: APIButtonComponent[]): APIActionRowComponent<APIButtonComponent> {
+  return { type: ComponentType.ActionRow, components };
+}

@@ -1,0 +1,164 @@
+// A press on a reply's buttons (reply-button-row.ts builds them). Each press is answered privately at once (deferred within Discord's 3 s), then
+// served from the audio cache: when the audio is no longer cached, the member is told and nothing is paid (a paid
+// replay would spend their characters without them asking for it). Only the member who asked may press them.
+import { MessageFlags, type ButtonInteraction } from 'discord.js';
+import type { Logger } from '../log.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { UserError, describeFailure, type FailureAudience } from '../interactions/failures.ts';
+import { seesPlanFigures } from '../interactions/plan-figures.ts';
+import { t } from '../i18n/translate.ts';
+import { receivedAtEpochMs } from '../interactions/received.ts';
+import { MEMBER_REQUEST } from '../speech/pipeline.ts';
+import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
+import { parseCustomId } from './reply-button-row.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import { saveAsSound } from './soundboard.ts';
+import { memberVoiceChannel } from './speech-delivery.ts';
+import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
+import { claimMemberVoiceMessage } from './voice-message-rights.ts';
+
+/** A press on one of SayBot's reply buttons; false when the custom_id is not one of them. */
+export async function handleReplyButton(interaction: ButtonInteraction, context: CommandContext): Promise<boolean> {
+  const parsed = parseCustomId(interaction.customId);
+  if (!parsed) return false;
+  const log = context.logger;
+  try {
+    // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const audio = context.replyAudio?.get(parsed.id);
+    if (!audio || !interaction.inCachedGuild() || audio.guildId !== interaction.guildId)
+      throw new UserError('buttons.expired');
+    if (audio.askerId !== interaction.user.id)
+      throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
+    if (parsed.action === 'sound') {
+      const saved = await saveAsSound(interaction, context, audio);
+      await interaction.editReply({
+        content: t(interaction.locale, 'sound.saved', saved),
+        allowedMentions: NO_MENTIONS,
+      });
+    } else if (parsed.action === 'post') {
+      await postAgain(interaction, context, audio);
+    } else {
+      await replay(interaction, context, audio.request);
+    }
+    log.info(
+      { code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id },
+      'reply button done',
+    );
+  } catch (error) {
+    await answerFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+  }
+  return true;
+}
+
+/** Plays the reply's audio again in the member's voice channel, from the cache only. */
+async function replay(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  request: ReplayableRequest,
+): Promise<void> {
+  const target = memberVoiceChannel(interaction, context.players, context.autoread);
+  const job = context.speech.speak({
+    request,
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'replay',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
+    target,
+    cachedOnly: true,
+  });
+  await job.accepted;
+  const outcome = await job.outcome;
+  if (outcome.kind === 'failed') throw outcome.error;
+  await interaction.editReply({
+    content: t(interaction.locale, 'buttons.played', {
+      channel: `<#${target.channelId}>`,
+      seconds: outcome.seconds.toFixed(1),
+    }),
+    allowedMentions: NO_MENTIONS,
+  });
+}
+
+/**
+ * "Again" under a voice message: the same voice message once more in the channel, rendered from the cache only,
+ * under a line naming the member (a voice message carries no text). Only where the member may post a voice message
+ * themselves (their rights and slowmode, voice-message-rights.ts); otherwise, or when Discord does not take it, the
+ * audio goes to them alone as a file, with why.
+ */
+async function postAgain(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  audio: ReplyAudio,
+): Promise<void> {
+  const bar = claimMemberVoiceMessage(interaction);
+  const job = context.speech.speak({
+    request: audio.request,
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'replay',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
+    target: { kind: 'voice-message' },
+    cachedOnly: true,
+  });
+  const outcome = await job.outcome;
+  if (outcome.kind === 'failed') throw outcome.error;
+  if (outcome.kind !== 'voice-message') throw new Error(`a voice message rendered as ${outcome.kind}`);
+  const { message } = outcome;
+  const header = t(interaction.guild.preferredLocale, 'buttons.postedHeader', { member: `<@${interaction.user.id}>` });
+  const posted: VoiceMessagePostResult =
+    bar === undefined
+      ? await postVoiceMessage(voiceMessagePlace(interaction), message, context.logger, header)
+      : { kind: 'fallback', reason: bar };
+  if (posted.kind === 'posted') {
+    await interaction.editReply({ content: t(interaction.locale, 'buttons.posted'), allowedMentions: NO_MENTIONS });
+    return;
+  }
+  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+  const params = {
+    voice: audio.request.voice,
+    seconds: outcome.seconds.toFixed(1),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
+  };
+  await interaction.editReply({
+    content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
+    files: [{ attachment: message.ogg, name: `saybot-${audio.request.voice}.ogg` }],
+    allowedMentions: NO_MENTIONS,
+  });
+}
+
+async function answerFailure(
+  interaction: ButtonInteraction,
+  error: unknown,
+  log: Logger,
+  audience: FailureAudience,
+): Promise<void> {
+  const failure = describeFailure(error, audience);
+  log[failure.level](
+    {
+      code: failure.code,
+      button: interaction.customId,
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      err: error,
+    },
+    'reply button failed',
+  );
+  const content = t(interaction.locale, failure.message.key, failure.message.params);
+  try {
+    if (interaction.deferred || interaction.replied)
+      await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+    else await interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+  } catch (replyError) {
+    log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the member about a failed button');
+  }
+}

@@ -1,0 +1,117 @@
+// "Save as sound": a reply's audio as a server soundboard sound, within Discord's limits (Create Guild Soundboard
+// Sound: mp3 or ogg, at most 512 KB and 5.2 s, a name of 2-32 characters). SayBot renders it as Ogg Opus from the
+// cache (nothing paid) and creates it with its own Create Expressions, only for a member who has that permission
+// too: a member never makes SayBot do what they may not. The audit log names the member.
+// A sound saved from a cloned voice is noted (store.voiceLibrary.recordSound), so that deleting the voice removes it.
+import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
+import type { Logger } from '../log.ts';
+import { SpeechInputError } from '../speech/errors.ts';
+import { MEMBER_REQUEST } from '../speech/pipeline.ts';
+import { isPresetVoiceId } from '../voice-catalogue/catalogue.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { UserError } from '../interactions/failures.ts';
+import type { ReplyAudio } from './reply-audio.ts';
+import { receivedAtEpochMs } from '../interactions/received.ts';
+
+export const SOUND_MAX_SECONDS = 5.2;
+export const SOUND_MAX_BYTES = 512 * 1024;
+const MAX_RESULT_SECONDS_SHOWN = 1;
+/** Discord's: Maximum number of soundboard sounds reached. */
+const SOUNDBOARD_FULL = 30045;
+/** Discord's: Unknown sound (someone removed it already). */
+const UNKNOWN_SOUND = 10097;
+
+/** Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go. */
+export function soundRemover(
+  client: Client,
+  log: Logger,
+): (guildId: string, soundIds: readonly string[]) => Promise<void> {
+  return async (guildId, soundIds) => {
+    for (const soundId of soundIds) {
+      try {
+        await client.rest.delete(`/guilds/${guildId}/soundboard-sounds/${soundId}`, {
+          reason: 'Saved by SayBot from a cloned voice that was deleted',
+        });
+        log.info(
+          { code: 'soundboard-sound-removed', guildId, soundId },
+          'removed a soundboard sound saved from a deleted voice',
+        );
+      } catch (error) {
+        if (error instanceof DiscordAPIError && error.code === UNKNOWN_SOUND) continue;
+        log.warn(
+          { code: 'soundboard-sound-not-removed', guildId, soundId, err: error },
+          'could not remove a soundboard sound saved from a deleted voice',
+        );
+      }
+    }
+  };
+}
+
+/** The sound's name: the start of what it says (2-32 characters), as the soundboard shows it. */
+export function soundName(text: string): string {
+  const said = [...text.normalize('NFC').trim().replace(/\s+/gu, ' ')].slice(0, 32).join('');
+  return [...said].length >= 2 ? said : [...`SayBot ${said}`].slice(0, 32).join('').trim();
+}
+
+const seconds = (s: number) => s.toFixed(MAX_RESULT_SECONDS_SHOWN);
+
+/** Saves the reply's audio as a soundboard sound; the words of the result, or a UserError saying why not. */
+export async function saveAsSound(
+  interaction: ButtonInteraction<'cached'>,
+  { speech, store, logger }: Pick<CommandContext, 'speech' | 'store' | 'logger'>,
+  audio: ReplyAudio,
+): Promise<{ name: string; seconds: string }> {
+  // The checks that cost nothing and need no audio first.
+  if (audio.seconds > SOUND_MAX_SECONDS)
+    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.CreateGuildExpressions))
+    throw new UserError('sound.memberPermission');
+  const me = interaction.guild.members.me;
+  if (me && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.botPermission');
+  const job = speech.speak({
+    request: audio.request,
+    requester: {
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      command: 'save-as-sound',
+      id: interaction.id,
+      askedAt: receivedAtEpochMs(interaction),
+      policy: MEMBER_REQUEST,
+    },
+    target: { kind: 'voice-message' },
+    cachedOnly: true,
+  });
+  const outcome = await job.outcome;
+  if (outcome.kind === 'failed') throw outcome.error;
+  if (outcome.kind !== 'voice-message') throw new Error(`a sound rendered as ${outcome.kind}`);
+  const ogg = outcome.message.ogg;
+  if (outcome.seconds > SOUND_MAX_SECONDS)
+    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(outcome.seconds) });
+  if (ogg.length > SOUND_MAX_BYTES)
+    throw new UserError('sound.tooLarge', { max: SOUND_MAX_BYTES / 1024, size: Math.ceil(ogg.length / 1024) });
+  const name = soundName(audio.request.text);
+  let created: unknown;
+  try {
+    created = await interaction.client.rest.post(`/guilds/${interaction.guildId}/soundboard-sounds`, {
+      body: { name, sound: `data:audio/ogg;base64,${ogg.toString('base64')}`, volume: 1 },
+      reason: `Save as sound, asked by ${interaction.user.username} (${interaction.user.id})`,
+    });
+  } catch (error) {
+    if (!(error instanceof DiscordAPIError)) throw error;
+    if (error.code === SOUNDBOARD_FULL) throw new UserError('sound.full', {}, { cause: error });
+    if (error.status === 403) throw new UserError('sound.botPermission', {}, { cause: error });
+    throw new UserError('sound.refused', { reason: error.message.slice(0, 200) }, { cause: error });
+  }
+  const voice = audio.request.voice;
+  const soundId = (created as { sound_id?: unknown } | null)?.sound_id;
+  if (
+    !isPresetVoiceId(voice) &&
+    typeof soundId === 'string' &&
+    !(await store.voiceLibrary.recordSound(interaction.guildId, voice, soundId))
+  ) {
+    // Its voice was deleted while the sound was being made: the sound goes too.
+    await soundRemover(interaction.client, logger)(interaction.guildId, [soundId]);
+    throw new SpeechInputError({ code: 'voice-deleted', voice });
+  }
+  return { name, seconds: seconds(outcome.seconds) };
+}

@@ -1,0 +1,438 @@
+import {
+  DiscordAPIError,
+  MessageFlags,
+  PermissionFlagsBits,
+  type AttachmentPayload,
+  type ButtonInteraction,
+} from 'discord.js';
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import type { Logger } from '../log.ts';
+import {
+  MEMBER_REQUEST,
+  type Requester,
+  type SpeechOrder,
+  type SpeechOutcome,
+  type SpeechRequest,
+  type SpeechTarget,
+} from '../speech/pipeline.ts';
+import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
+import { commandNameOf } from '../interactions/answered.ts';
+import { noteIfTokenGone, tokenGone } from '../interactions/expired-token.ts';
+import type { AutoreadControl } from '../../features/autoread/autoread-control.ts';
+import type { AnsweredInteraction, CommandContext } from '../interactions/command.ts';
+import { UserError, describeFailure } from '../interactions/failures.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
+import { receivedAtEpochMs } from '../interactions/received.ts';
+import { requireManager, requireMemberMaySpeak } from '../interactions/preconditions.ts';
+import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import {
+  postVoiceMessage,
+  replyWithVoiceMessage,
+  voiceMessagePlace,
+  type VoiceMessagePostResult,
+} from './voice-message-post.ts';
+import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+
+/** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
+export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
+
+/** Where a command's audio goes, and why a file or a voice message when it is one (the reply says so). */
+export type ChosenTarget =
+  | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
+  | { kind: 'file'; because: 'asked' | 'no-voice' }
+  /** `bar`: the member may not post it in this channel (rights, slowmode): the audio goes to them privately. */
+  | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
+
+/** A slash command or the Speak menu, in a server: what the front-end needs of either. */
+type SpeakingInteraction = AnsweredInteraction<'cached'>;
+
+const channel = (id: string) => `<#${id}>`;
+const seconds = (s: number) => s.toFixed(1);
+
+/**
+ * The member's voice channel, if the bot may speak there for them: refused at once when the member may not speak
+ * there themselves (server-muted, a Stage listener, denied Speak), when the bot may not (joining would only time
+ * out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
+ */
+export function memberVoiceChannel(
+  /** A command, or a reply's button ("Play in my voice channel"). */
+  interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
+  players: PlayerRegistry,
+  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
+  autoread?: Pick<AutoreadControl, 'readingIn'>,
+  /**
+   * `managersMove`: a member with Manage Server may move it there all the same (/join). `joinOnly`: SayBot joins
+   * but says nothing for the member (/join, /autoread start), so the member's own voice rights are not asked.
+   */
+  options: { managersMove?: boolean; joinOnly?: boolean } = {},
+): Extract<ChosenTarget, { kind: 'voice' }> {
+  const voiceChannel = interaction.member.voice.channel;
+  if (!voiceChannel) throw new UserError('error.voice.notInVoice');
+  const channelId = voiceChannel.id;
+  const reading = autoread?.readingIn(interaction.guildId);
+  if (reading !== undefined && reading.voiceChannelId !== channelId) {
+    const where = { channel: channel(reading.textChannelId), voice: channel(reading.voiceChannelId) };
+    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
+    else throw new UserError('autoread.guard.elsewhere', where);
+  }
+  if (options.joinOnly !== true) requireMemberMaySpeak(interaction.member, voiceChannel);
+  const me = interaction.guild.members.me;
+  const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
+  if (!voiceChannel.joinable || !canSpeak)
+    throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
+  const player = players.find(interaction.guildId);
+  const current = player?.channelId;
+  if (player && current !== undefined && current !== channelId && player.busy) {
+    throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
+  }
+  return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
+}
+
+/**
+ * How a member outside voice is answered when the command does not say: their own default, else the server's,
+ * else `builtin` (a file for the slash commands, as always; a voice message for the Speak menu).
+ */
+export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoiceOutput): OutsideVoiceOutput {
+  return defaults.member ?? defaults.server ?? builtin;
+}
+
+/**
+ * Where the audio goes: the command's `output` option first; without it, the member's voice channel when they are
+ * in one, else the member's default, the server's, then `builtin`. The store is read only in that last case.
+ */
+export async function chooseTarget(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'store' | 'autoread'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<ChosenTarget> {
+  if (output === 'file') return { kind: output, because: 'asked' };
+  if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
+  if (output === 'voice' || interaction.member.voice.channel)
+    return memberVoiceChannel(interaction, context.players, context.autoread);
+  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
+  const kind = outsideVoiceOutput(defaults, builtin);
+  return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
+}
+
+/** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */
+function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' | 'no-voice'): ChosenTarget {
+  const bar = claimMemberVoiceMessage(interaction);
+  return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
+}
+
+/** The member behind a slash command or a menu, as the pipeline records them (`command`: the spends' label). */
+export function requesterOf(interaction: SpeakingInteraction, command: string = commandNameOf(interaction)): Requester {
+  return {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    command,
+    policy: MEMBER_REQUEST,
+    id: interaction.id,
+    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
+    askedAt: receivedAtEpochMs(interaction),
+  };
+}
+
+/** A text-to-speech request of `text` with the settings that apply (/say, Speak). */
+/** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
+export async function speakForCommand(
+  interaction: SpeakingInteraction,
+  context: CommandContext,
+  request: SpeechRequest,
+  output: OutputChoice,
+  /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
+  voiceLabel: string,
+): Promise<void> {
+  const target = await chooseTarget(interaction, output, context);
+  await speakAndReply(interaction, context, { request, requester: requesterOf(interaction) }, target, voiceLabel);
+}
+
+/**
+ * Hands the order to the pipeline and turns what it says into the member's words. The interaction is acknowledged
+ * as soon as the request is accepted, while the voice join and the first part's request are already under way.
+ */
+export async function speakAndReply(
+  interaction: SpeakingInteraction,
+  context: CommandContext,
+  order: Omit<SpeechOrder, 'target'>,
+  target: ChosenTarget,
+  voice: string,
+  /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
+  reply: { private?: boolean } = {},
+): Promise<void> {
+  const job = context.speech.speak({ ...order, target: speechTarget(target, interaction.attachmentSizeLimit) });
+  const accepted = await job.accepted;
+  if (target.kind === 'voice-message' && target.bar === undefined) {
+    // The voice message will be the response itself, shown as the member's use of the command.
+    await acknowledgeAsVoiceMessage(interaction);
+  } else {
+    // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
+    await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
+  }
+  if (target.kind === 'voice') {
+    if (accepted.ahead > 0)
+      await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+    // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
+    else if (await Promise.race([job.firstAudio.then(() => true), job.outcome.then(() => false)])) {
+      await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+    }
+  }
+  const { request } = order;
+  const buttons: ReplyButtonSource | undefined =
+    context.replyAudio && request.kind !== 'ready'
+      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
+      : undefined;
+  await showOutcome(
+    interaction,
+    context.logger,
+    await job.outcome,
+    target,
+    request.voice,
+    voice,
+    reply.private === true,
+    buttons,
+  );
+}
+
+/** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
+function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
+  if (target.kind === 'voice')
+    return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
+  if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
+  return { kind: target.kind };
+}
+
+/** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
+async function showWithFiles(
+  interaction: SpeakingInteraction,
+  key: MessageKey,
+  params: MessageParams,
+  files: AttachmentPayload[],
+  components?: ShownComponents,
+): Promise<void> {
+  try {
+    await showResult(interaction, key, params, files, components);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
+    throw error;
+  }
+}
+
+const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
+ * one, else in the channel under a line naming who asked; to the member alone, as a file with why, when they may
+ * not post it here (target.bar) or Discord does not take it.
+ */
+async function showVoiceMessage(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  target: Extract<ChosenTarget, { kind: 'voice-message' }>,
+  voiceId: string,
+  voice: string,
+  buttons?: ReplyButtonSource,
+): Promise<void> {
+  const { message } = outcome;
+  let posted: VoiceMessagePostResult;
+  const asResponse = target.bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  if (target.bar !== undefined) {
+    log.info(
+      { code: 'voice-message-fallback', reason: target.bar, guildId: interaction.guildId, userId: interaction.user.id },
+      'the member may not post a voice message here: sending them a file',
+    );
+    posted = { kind: 'fallback', reason: target.bar };
+  } else {
+    try {
+      posted = asResponse
+        ? await replyWithVoiceMessage(interaction, message, log)
+        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
+    } catch (error) {
+      if (noteIfTokenGone(interaction, error)) {
+        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
+      } else if (error instanceof DiscordAPIError) {
+        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      } else {
+        throw error;
+      }
+    }
+  }
+  if (posted.kind === 'posted') {
+    // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
+    // token gone, the line over it in the channel said who asked, and nothing can follow.
+    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
+    if (tokenGone(interaction)) return;
+    const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
+    return showResult(
+      interaction,
+      'voiceMessage.posted',
+      { voice, seconds: seconds(outcome.seconds) },
+      [],
+      row && [row],
+    );
+  }
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
+  };
+  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
+  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
+    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+    await interaction.deleteReply().catch(() => undefined);
+    await interaction.followUp({
+      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
+      files,
+      allowedMentions: NO_MENTIONS,
+      flags: MessageFlags.Ephemeral,
+    });
+    return;
+  }
+  await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
+}
+
+/**
+ * The buttons of a voice message that is the interaction's response, which can carry none: a follow-up of their
+ * own, a Components V2 message (reply-button-row.ts), to the member alone (the buttons are theirs, and the channel
+ * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
+ */
+async function offerVoiceMessageButtons(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  buttons: ReplyButtonSource | undefined,
+  audioSeconds: number,
+  voice: string,
+): Promise<void> {
+  if (buttons === undefined || tokenGone(interaction)) return;
+  try {
+    await interaction.followUp({
+      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
+      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
+      allowedMentions: NO_MENTIONS,
+    });
+  } catch (error) {
+    if (noteIfTokenGone(interaction, error)) return;
+    log.warn(
+      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
+      'could not send the buttons of a voice message',
+    );
+  }
+}
+
+/**
+ * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
+ * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
+ */
+function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
+  if (!tokenIsGone && interaction.ephemeral === false) return undefined;
+  return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
+    member: `<@${interaction.user.id}>`,
+    command: commandNameOf(interaction),
+  });
+}
+
+/**
+ * A file over Discord's upload limit, rendered as a voice message: posted in the channel, unless the reply is the
+ * member's alone (the Speak menu) or the channel takes no voice message; then the same Ogg Opus goes to the member
+ * as a (much smaller) file. Either way the member reads why.
+ */
+async function showTooLargeFile(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  instead: { format: string; bytes: number; limit: number },
+  voiceId: string,
+  voice: string,
+  privateReply: boolean,
+): Promise<void> {
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: instead.format.toUpperCase(),
+    size: megabytes(instead.bytes),
+    limit: megabytes(instead.limit),
+  };
+  // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
+  if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
+    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+    try {
+      posted = await postVoiceMessage(voiceMessagePlace(interaction), outcome.message, log, attribution(interaction));
+    } catch (error) {
+      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      throw error;
+    }
+    if (posted.kind === 'posted') return showResult(interaction, 'say.fileTooLarge.voiceMessage', params);
+  }
+  await showWithFiles(
+    interaction,
+    'say.fileTooLarge.compressed',
+    { ...params, compressed: megabytes(outcome.message.ogg.length) },
+    [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }],
+  );
+}
+
+async function showOutcome(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: SpeechOutcome,
+  target: ChosenTarget,
+  voiceId: string,
+  voice: string,
+  privateReply: boolean,
+  /** The reply's buttons (reply-buttons.ts): for a file, audio played in voice, or a voice message (on a follow-up). */
+  buttons?: ReplyButtonSource,
+): Promise<void> {
+  const where = target.kind === 'voice' ? channel(target.channelId) : '';
+  switch (outcome.kind) {
+    case 'files': {
+      const files: AttachmentPayload[] = outcome.files.map((part, index) => ({
+        attachment: part.data,
+        name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+      }));
+      const format = [...new Set(outcome.files.map((p) => p.format))].join('+');
+      const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
+      const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
+      return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);
+    }
+    case 'voice-message':
+      if (outcome.insteadOfFile)
+        return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
+      if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
+      return showVoiceMessage(interaction, log, outcome, target, voiceId, voice, buttons);
+    case 'played': {
+      const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
+      return showResult(
+        interaction,
+        'say.spoke',
+        { voice, channel: where, seconds: seconds(outcome.seconds) },
+        [],
+        row && [row],
+      );
+    }
+    case 'skipped':
+      return showResult(interaction, 'say.skipped', { voice, seconds: seconds(outcome.seconds) });
+    case 'stopped':
+      return showResult(interaction, 'say.stopped', { voice });
+    case 'cut-off':
+      // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so do not say "Stopped".
+      return showResult(interaction, 'say.cutOff', { voice, channel: where, seconds: seconds(outcome.seconds) });
+    case 'failed': {
+      if (outcome.secondsHeard === 0) throw outcome.error;
+      // Part of it was heard: say so, with the cause in the caller's language.
+      const cause = describeFailure(outcome.error).message;
+      throw new UserError(
+        'error.voice.streamFailed',
+        { detail: t(interaction.locale, cause.key, cause.params) },
+        { cause: outcome.error, level: 'warn' },
+      );
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
+import type { Preset, SpeechSettings } from '../store/types.ts';
+import { languageName } from '../voice-catalogue/catalogue.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { t } from '../i18n/translate.ts';
+import { echo } from '../interactions/replies.ts';
+
+export interface ChosenSettings {
+  settings: ResolvedSettings;
+  /** The voice for replies, with why it was used when the caller did not name it. */
+  voiceLabel: string;
+}
+
+/**
+ * A slash command's settings (src/core/speech/settings.ts resolves them from its options, the chosen preset, the
+ * member's and the server's defaults), with the words that name the voice in the member's language.
+ */
+export async function settingsForCommand(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  context: CommandContext,
+  options: SpeechSettings,
+  presetName: string | undefined,
+  /** The command's own built-in voice, when it is not the one of the server's language. */
+  builtinVoice?: string,
+): Promise<ChosenSettings> {
+  const settings = await chooseSettings(context.store, {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    options,
+    presetName,
+    guildLocale: interaction.guild.preferredLocale,
+    builtinVoice,
+  });
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
+}
+
+/** `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. */
+export function voiceLabel(locale: string, settings: ResolvedSettings, commandDefault = false): string {
+  const voice = `\`${settings.voice}\``;
+  const source = settings.sources.voice;
+  switch (source.kind) {
+    case 'option':
+      return voice;
+    case 'preset':
+      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
+    case 'member':
+      return t(locale, 'voice.why.member', { voice });
+    case 'server':
+      return t(locale, 'voice.why.server', { voice, preset: source.preset });
+    case 'builtin':
+      return t(locale, commandDefault ? 'voice.why.commandDefault' : 'voice.why.builtin', { voice });
+  }
+}
+
+/** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB. */
+export function describeSettings(locale: string, settings: SpeechSettings): string {
+  const parts: string[] = [];
+  if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
+  if (settings.language !== undefined) parts.push(`${languageName(settings.language, locale)} (${settings.language})`);
+  if (settings.tone !== undefined) parts.push(t(locale, 'settings.tone', { tone: `\`${echo(settings.tone, 60)}\`` }));
+  if (settings.exaggeration !== undefined)
+    parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
+  if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
+  if (settings.speed !== undefined) parts.push(t(locale, 'settings.speed', { value: settings.speed }));
+  if (settings.volume !== undefined)
+    parts.push(
+      t(locale, 'settings.volume', { value: settings.volume > 0 ? `+${settings.volume}` : String(settings.volume) }),
+    );
+  return parts.join(' · ');
+}
+
+/** A preset as one listing line, marked when it is the server's default. */
+export function presetLine(locale: string, preset: Preset, defaultName: string | undefined): string {
+  const mark = preset.name === defaultName ? ` ${t(locale, 'preset.list.default')}` : '';
+  return `**${preset.name}**: ${describeSettings(locale, preset)}${mark}`;
+}

@@ -1,0 +1,239 @@
+// The user-installable app: /say and /emote where SayBot is not a server member (DMs, group DMs, servers without
+// the bot), behind the operator's USER_INSTALL switch. There is no voice channel there, so the answer is a file or,
+// with `output: voice-message`, a voice message as the interaction's own response (deferred with IS_VOICE_MESSAGE,
+// then one edit: Discord shows who used the command). What is checked before anything is paid: that files may be
+// sent there at all (app_permissions: Attach Files) and, in a server without SayBot, the member's own right to post
+// a voice message there (member.permissions, voice-message-rights.ts); without it the audio comes privately as a
+// file, with why. The definitions that offer it: user-install-definition.ts.
+import {
+  DiscordAPIError,
+  MessageFlags,
+  PermissionFlagsBits,
+  type AttachmentPayload,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { UserInstallSetting } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../speech/pipeline.ts';
+import { chooseSettings } from '../speech/settings.ts';
+import type { SpeechSettings } from '../store/types.ts';
+import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
+import type { CommandContext } from '../interactions/command.ts';
+import { tokenGone } from '../interactions/expired-token.ts';
+import { UserError } from '../interactions/failures.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
+import { receivedAtEpochMs } from '../interactions/received.ts';
+import { showResult } from '../interactions/replies.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import type { OutputChoice } from './speech-delivery.ts';
+import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
+import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
+import { claimMemberVoiceMessage } from './voice-message-rights.ts';
+
+/**
+ * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no Discord guild can have;
+ * 0 is the quota probe's) for all of them, so the operator's monthly server budget bounds user installs together,
+ * and each user's own daily budget and cooldown apply within it as a member's do.
+ */
+export const USER_INSTALL_GUILD = '1';
+
+/** Whether the operator lets this user use SayBot outside a server. */
+export function userInstallAllows(setting: UserInstallSetting, userId: string): boolean {
+  if (setting.mode === 'everyone') return true;
+  return setting.mode === 'allowlist' && setting.users.includes(userId);
+}
+
+/** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
+export function requireUserInstall(context: CommandContext, interaction: ChatInputCommandInteraction): void {
+  if (!userInstallAllows(context.settings.userInstall, interaction.user.id)) {
+    throw new UserError(context.settings.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
+  }
+}
+
+/**
+ * The settings outside a server: the command's options, else the built-in voice of the user's language. There
+ * are no server presets or member defaults there (the pseudo-guild has none), so nothing of a server leaks out.
+ */
+export async function settingsOutsideServer(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+  options: SpeechSettings,
+  presetName: string | undefined,
+  builtinVoice?: string,
+): Promise<ChosenSettings> {
+  requireUserInstall(context, interaction);
+  const settings = await chooseSettings(context.store, {
+    guildId: USER_INSTALL_GUILD,
+    userId: interaction.user.id,
+    options,
+    presetName,
+    guildLocale: interaction.locale,
+    builtinVoice,
+  });
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
+}
+
+/**
+ * Speaks `request` into a file, or a voice message when `output` asks for one, and answers with it. The requester
+ * is the user in the user-install pseudo-guild: their daily budget, the cooldown and the shared monthly budget
+ * apply as for a member, checked before paying.
+ */
+export async function speakOutsideServer(
+  interaction: ChatInputCommandInteraction,
+  context: CommandContext,
+  request: SpeechRequest,
+  voice: string,
+  output: OutputChoice,
+): Promise<void> {
+  requireUserInstall(context, interaction);
+  // Every answer here carries audio as an attachment: where none may be sent, say so before anything is paid.
+  if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles))
+    throw new UserError('userInstall.noAttachFiles');
+  const requester: Requester = {
+    guildId: USER_INSTALL_GUILD,
+    userId: interaction.user.id,
+    command: interaction.commandName,
+    id: interaction.id,
+    askedAt: receivedAtEpochMs(interaction),
+    policy: MEMBER_REQUEST,
+  };
+  if (output === 'voice-message') {
+    const bar = memberBar(interaction);
+    const job = context.speech.speak({ request, requester, target: { kind: 'voice-message' } });
+    await job.accepted;
+    // The voice message will be the response itself; one the member may not post here is theirs alone.
+    if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
+    else await acknowledge(interaction, true);
+    await showVoiceMessage(interaction, context.logger, await job.outcome, bar, request.voice, voice);
+    return;
+  }
+  const job = context.speech.speak({
+    request,
+    requester,
+    target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
+  });
+  await job.accepted;
+  await acknowledge(interaction, false);
+  await showFile(interaction, await job.outcome, request.voice, voice);
+}
+
+/**
+ * In a server SayBot is not in, the member's own bar to a voice message there (their permissions, which Discord
+ * sends with the interaction): SayBot never posts for them what they could not. A DM or group DM is the user's own
+ * conversation, where nothing but the app's Attach Files (checked above) stands in the way.
+ */
+function memberBar(interaction: ChatInputCommandInteraction): VoiceMessageFallbackReason | undefined {
+  if (!interaction.inGuild()) return undefined;
+  return claimMemberVoiceMessage({
+    user: interaction.user,
+    channelId: interaction.channelId,
+    channel: null,
+    memberPermissions: interaction.memberPermissions,
+  });
+}
+
+const seconds = (s: number) => s.toFixed(1);
+
+async function showFile(
+  interaction: ChatInputCommandInteraction,
+  outcome: SpeechOutcome,
+  voiceId: string,
+  voice: string,
+): Promise<void> {
+  let files: AttachmentPayload[];
+  let format: string;
+  if (outcome.kind === 'files') {
+    files = outcome.files.map((part, index) => ({
+      attachment: part.data,
+      name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+    }));
+    format = [...new Set(outcome.files.map((p) => p.format))].join('+');
+  } else if (outcome.kind === 'voice-message') {
+    // Over the upload limit: the same speech as a (much smaller) Ogg Opus file.
+    files = [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }];
+    format = 'ogg';
+  } else if (outcome.kind === 'failed') {
+    throw outcome.error;
+  } else {
+    throw new Error(`a file request ended as ${outcome.kind}`);
+  }
+  await showFileResult(interaction, 'userInstall.file', { voice, seconds: seconds(outcome.seconds), format }, files);
+}
+
+/**
+ * Delivers the voice message as the interaction's response; when the member may not have it there (`bar`), when
+ * Discord does not take it, or when the response could not be deferred as one (the deadline deferred it first), the
+ * same Ogg Opus goes as a file with why, to the user alone where it was meant to be public.
+ */
+async function showVoiceMessage(
+  interaction: ChatInputCommandInteraction,
+  log: Logger,
+  outcome: SpeechOutcome,
+  bar: VoiceMessageFallbackReason | undefined,
+  voiceId: string,
+  voice: string,
+): Promise<void> {
+  if (outcome.kind === 'failed') throw outcome.error;
+  if (outcome.kind !== 'voice-message') throw new Error(`a voice message request ended as ${outcome.kind}`);
+  const { message } = outcome;
+  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
+  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: 'ogg',
+    size: megabytes(message.ogg.length),
+    limit: megabytes(interaction.attachmentSizeLimit),
+  };
+  if (bar !== undefined) {
+    log.info(
+      { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
+      'the member may not post a voice message there: sending them a file',
+    );
+    await showFileResult(interaction, `voiceMessage.fallback.${bar}`, params, files, true);
+    return;
+  }
+  if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
+    await showFileResult(interaction, 'userInstall.voiceMessageAsFile', params, files);
+    return;
+  }
+  let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
+  try {
+    posted = await replyWithVoiceMessage(interaction, message, log);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+    throw error;
+  }
+  if (posted.kind === 'posted') return;
+  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+  await showFileResult(interaction, `voiceMessage.fallback.${posted.reason}`, params, files, true);
+}
+
+/**
+ * The answer with its file; `privately`: the user's alone, even where the response was deferred in public (the
+ * deadline's deferral): that one goes and the answer follows privately.
+ */
+async function showFileResult(
+  interaction: ChatInputCommandInteraction,
+  key: MessageKey,
+  params: MessageParams,
+  files: AttachmentPayload[],
+  privately = false,
+): Promise<void> {
+  try {
+    if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
+      await interaction.deleteReply().catch(() => undefined);
+      await interaction.followUp({
+        content: t(interaction.locale, key, params),
+        files,
+        allowedMentions: NO_MENTIONS,
+        flags: MessageFlags.Ephemeral,
+      });
+      return;
+    }
+    await showResult(interaction, key, params, files);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+    throw error;
+  }
+}

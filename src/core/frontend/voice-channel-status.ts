@@ -1,0 +1,109 @@
+// The voice channel's status ("Reading #general aloud") while auto-read reads there: PUT
+// /channels/{channel.id}/voice-status with { status } (0-500 characters; an empty one clears it). Discord lets a
+// member who is connected in the channel and has Set Voice Channel Status (1 << 48) set it (Manage Channels sets it
+// from outside). It is a courtesy: without the permission it is skipped with one log line per guild, and a failure
+// never touches reading.
+import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
+import type { Logger } from '../log.ts';
+import { t } from '../i18n/translate.ts';
+
+/** Discord's bound on a voice channel status. */
+export const VOICE_STATUS_MAX_LENGTH = 500;
+/** A status request never holds up a stop or a shutdown longer than this. */
+const REQUEST_DEADLINE_MS = 3_000;
+
+/** The status text: "Reading #general aloud", in the server's language, within Discord's 500 characters. */
+export function readingStatus(language: string | null | undefined, channelName: string): string {
+  const status = t(language, 'voiceStatus.reading', { channel: `#${channelName}` });
+  return [...status].slice(0, VOICE_STATUS_MAX_LENGTH).join('');
+}
+
+export class VoiceChannelStatus {
+  readonly #client: () => Client | undefined;
+  readonly #log: Logger;
+  /** Per guild, the voice channel whose status SayBot set (at most one per guild the bot is in). */
+  readonly #set = new Map<string, string>();
+  /** Guilds already told about in the log as lacking the permission (one line each, until it is granted). */
+  readonly #skipped = new Set<string>();
+  /** A status being set, per guild: a clear waits for it, so a quick stop never leaves a status behind. */
+  readonly #pending = new Map<string, Promise<void>>();
+
+  constructor(options: { client: () => Client | undefined; logger: Logger }) {
+    this.#client = options.client;
+    this.#log = options.logger;
+  }
+
+  /** Shows that `textChannelId` is read aloud in `voiceChannelId`; skipped (one log line) without the permission. */
+  async reading(guildId: string, voiceChannelId: string, textChannelId: string): Promise<void> {
+    const task = this.#setReading(guildId, voiceChannelId, textChannelId);
+    this.#pending.set(guildId, task);
+    await task;
+    if (this.#pending.get(guildId) === task) this.#pending.delete(guildId);
+  }
+
+  async #setReading(guildId: string, voiceChannelId: string, textChannelId: string): Promise<void> {
+    const client = this.#client();
+    const guild = client?.guilds.cache.get(guildId);
+    const voice = guild?.channels.cache.get(voiceChannelId);
+    if (!client || !guild || !voice?.isVoiceBased()) return;
+    const me = guild.members.me;
+    if (!me || !voice.permissionsFor(me).has(PermissionFlagsBits.SetVoiceChannelStatus)) {
+      this.#skip(guildId, voiceChannelId, 'missing-permission');
+      return;
+    }
+    const text = guild.channels.cache.get(textChannelId);
+    const status = readingStatus(guild.preferredLocale, text?.name ?? textChannelId);
+    if (await this.#put(client, guildId, voiceChannelId, status)) {
+      this.#set.set(guildId, voiceChannelId);
+      this.#skipped.delete(guildId);
+    }
+  }
+
+  /** Clears the status SayBot set in this guild, if any (reading stopped, or SayBot leaves). */
+  async clear(guildId: string): Promise<void> {
+    await this.#pending.get(guildId);
+    const voiceChannelId = this.#set.get(guildId);
+    if (voiceChannelId === undefined) return;
+    this.#set.delete(guildId);
+    const client = this.#client();
+    if (client) await this.#put(client, guildId, voiceChannelId, '');
+  }
+
+  /** Clears every status SayBot set (shutting down), within the request deadline. */
+  async clearAll(): Promise<void> {
+    // A status still being set counts: clear() waits for it, then clears it.
+    const guilds = new Set([...this.#set.keys(), ...this.#pending.keys()]);
+    await Promise.all([...guilds].map((guildId) => this.clear(guildId)));
+  }
+
+  /** True when Discord took the status. A refusal is logged once and never thrown: reading goes on. */
+  async #put(client: Client, guildId: string, voiceChannelId: string, status: string): Promise<boolean> {
+    try {
+      await client.rest.put(`/channels/${voiceChannelId}/voice-status`, {
+        body: { status },
+        signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof DiscordAPIError && (error.status === 403 || error.status === 404)) {
+        this.#skip(guildId, voiceChannelId, `refused-${error.code}`);
+      } else {
+        this.#log.warn(
+          { code: 'voice-status-failed', guildId, voiceChannelId, clearing: status === '', err: error },
+          'voice channel status not changed',
+        );
+      }
+      return false;
+    }
+  }
+
+  #skip(guildId: string, voiceChannelId: string, reason: string): void {
+    if (this.#skipped.has(guildId)) return;
+    if (this.#skipped.size >= 10_000) this.#skipped.clear();
+    this.#skipped.add(guildId);
+    this.#log.info(
+      { code: 'voice-status-skipped', guildId, voiceChannelId, reason },
+      'voice channel status not shown: SayBot needs Set Voice Channel Status there (and to be connected)',
+    );
+  }
+}

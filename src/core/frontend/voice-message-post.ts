@@ -1,0 +1,205 @@
+// Posting a Discord voice message (flag IS_VOICE_MESSAGE, 1 << 13), or saying why it cannot be, so the caller
+// gives the member a file instead and says why.
+//
+// Where it goes: the interaction's own public response where it can be (a deferral with IS_VOICE_MESSAGE, then its
+// one edit carrying the audio: discord-api-docs #7158), so Discord shows who used the command; a voice message
+// cannot be edited in later (50162), so an interaction already acknowledged otherwise (a /clone that deferred before
+// its download, a slow store the 3 s deadline deferred for) or whose token is gone gets a channel message instead,
+// posted with SayBot's rights after the member's were checked (voice-message-rights.ts), naming who asked.
+import {
+  AttachmentBuilder,
+  DiscordAPIError,
+  MessageFlags,
+  MessagePayload,
+  PermissionFlagsBits,
+  type GuildTextBasedChannel,
+  type Message,
+  type MessageCreateOptions,
+  type PermissionResolvable,
+  type PermissionsBitField,
+} from 'discord.js';
+import type { Logger } from '../log.ts';
+import type { VoiceMessage } from '../voice-message/render.ts';
+import type { AnsweredInteraction } from '../interactions/command.ts';
+import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
+
+export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';
+/**
+ * Discord reads `duration_secs` and `waveform` only from an attachment whose Content-Type begins with audio/.
+ * discord.js sends a Buffer without one and @discordjs/rest then sniffs Ogg as application/ogg, so it is set here.
+ */
+export const VOICE_MESSAGE_CONTENT_TYPE = 'audio/ogg';
+
+/**
+ * Why a voice message was not posted (the caller posts a file and says so):
+ * - `no-permission`: the bot may not send voice messages, messages or files in this channel (checked before
+ *   sending, from the interaction's app permissions; or Discord's 50013/50001).
+ * - `not-allowed-here`: Discord does not take voice messages in this channel (50173).
+ * - `too-large`: over the channel's upload limit (checked before sending; or Discord's 40005).
+ * - `slowmode`: the channel's slowmode held SayBot's own message back (20016).
+ * - `refused`: Discord refused the voice message itself (50159-50172: content, attachment, metadata), or a file
+ *   it cannot play (50035 on the attachment). Our fault, not the member's: logged as an error.
+ * - `member-no-permission`, `slowmode` also: the member's own rights or slowmode (voice-message-rights.ts), found
+ *   before anything was paid for.
+ */
+export type VoiceMessageFallbackReason =
+  'no-permission' | 'not-allowed-here' | 'too-large' | 'refused' | MemberVoiceMessageBar;
+
+export type VoiceMessagePostResult =
+  | { kind: 'posted'; message: Message }
+  | {
+      kind: 'fallback';
+      reason: VoiceMessageFallbackReason;
+      /** Discord's JSON error code, when Discord said no. */ code?: number;
+    };
+
+/** Where the voice message goes and what is known of it before sending. */
+export interface VoiceMessagePlace {
+  /** The channel (a text channel, a voice channel's chat, a thread); null when the bot cannot see it. */
+  channel: GuildTextBasedChannel | null;
+  /** The bot's permissions in that channel: an interaction's `appPermissions`. */
+  permissions: Readonly<PermissionsBitField> | null;
+  /** The largest upload the channel takes, in bytes: an interaction's `attachmentSizeLimit`. */
+  sizeLimit?: number;
+}
+
+/** The place of an interaction's channel, with what Discord sent about it (no API call). */
+export function voiceMessagePlace(interaction: {
+  channel: VoiceMessagePlace['channel'];
+  appPermissions: Readonly<PermissionsBitField> | null;
+  attachmentSizeLimit?: number;
+}): VoiceMessagePlace {
+  return {
+    channel: interaction.channel,
+    permissions: interaction.appPermissions,
+    ...(interaction.attachmentSizeLimit === undefined ? {} : { sizeLimit: interaction.attachmentSizeLimit }),
+  };
+}
+
+/**
+ * The message body: one audio attachment with its duration and waveform, the flag, nothing else. (Sent as is, the
+ * file would go without its audio/ogg Content-Type: postVoiceMessage sets it.)
+ */
+export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions {
+  return {
+    files: [
+      new AttachmentBuilder(message.ogg, {
+        name: VOICE_MESSAGE_FILENAME,
+        duration: message.durationSecs,
+        waveform: message.waveform,
+      }),
+    ],
+    flags: MessageFlags.IsVoiceMessage,
+    allowedMentions: { parse: [] },
+  };
+}
+
+/**
+ * Posts the voice message in the channel, or answers why not; Discord's other failures (network, 5xx, unknown
+ * channel) throw. `header`: a line naming who asked, posted just before it (a voice message carries no text).
+ */
+export async function postVoiceMessage(
+  place: VoiceMessagePlace,
+  message: VoiceMessage,
+  log: Logger,
+  header?: string,
+): Promise<VoiceMessagePostResult> {
+  const channel = place.channel;
+  if (
+    channel === null ||
+    (place.permissions !== null && !place.permissions.has(neededPermissions(channel.isThread())))
+  ) {
+    log.info(
+      { code: 'voice-message-fallback', reason: 'no-permission' },
+      'voice message not allowed here: posting a file',
+    );
+    return { kind: 'fallback', reason: 'no-permission' };
+  }
+  const tooLarge = overLimit(message, place.sizeLimit, log);
+  if (tooLarge) return tooLarge;
+  let headerMessage: Message | undefined;
+  try {
+    if (header !== undefined) headerMessage = await channel.send({ content: header, allowedMentions: NO_MENTIONS });
+    const payload = MessagePayload.create(channel, voiceMessagePayload(message));
+    payload.files = [{ data: message.ogg, name: VOICE_MESSAGE_FILENAME, contentType: VOICE_MESSAGE_CONTENT_TYPE }];
+    return { kind: 'posted', message: await channel.send(payload) };
+  } catch (error) {
+    // A name over nothing would mislead the channel.
+    await headerMessage?.delete().catch(() => undefined);
+    return fallbackFor(error, log);
+  }
+}
+
+/**
+ * Makes the voice message the interaction's response, deferred as one (acknowledgeAsVoiceMessage), or answers
+ * why not; Discord's other failures throw. On a fallback the deferred response is still there: the caller removes it.
+ */
+export async function replyWithVoiceMessage(
+  interaction: AnsweredInteraction,
+  message: VoiceMessage,
+  log: Logger,
+): Promise<VoiceMessagePostResult> {
+  const tooLarge = overLimit(message, interaction.attachmentSizeLimit, log);
+  if (tooLarge) return tooLarge;
+  try {
+    const payload = MessagePayload.create(interaction, voiceMessagePayload(message));
+    payload.files = [{ data: message.ogg, name: VOICE_MESSAGE_FILENAME, contentType: VOICE_MESSAGE_CONTENT_TYPE }];
+    return { kind: 'posted', message: await interaction.editReply(payload) };
+  } catch (error) {
+    return fallbackFor(error, log);
+  }
+}
+
+function overLimit(
+  message: VoiceMessage,
+  sizeLimit: number | undefined,
+  log: Logger,
+): VoiceMessagePostResult | undefined {
+  if (sizeLimit === undefined || message.ogg.length <= sizeLimit) return undefined;
+  log.info(
+    { code: 'voice-message-fallback', reason: 'too-large', bytes: message.ogg.length, limit: sizeLimit },
+    'voice message too large: posting a file',
+  );
+  return { kind: 'fallback', reason: 'too-large' };
+}
+
+function fallbackFor(error: unknown, log: Logger): VoiceMessagePostResult {
+  const refusal = voiceMessageRefusal(error);
+  if (!refusal) throw error;
+  const fields = { code: 'voice-message-fallback', reason: refusal.reason, discordCode: refusal.code, err: error };
+  if (refusal.reason === 'refused') log.error(fields, 'Discord refused the voice message: posting a file');
+  else log.info(fields, 'Discord did not take the voice message: posting a file');
+  return { kind: 'fallback', ...refusal };
+}
+
+/** What Discord's refusal of a voice message means for the member; undefined for other failures. */
+export function voiceMessageRefusal(error: unknown): { reason: VoiceMessageFallbackReason; code: number } | undefined {
+  if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number') return undefined;
+  const code = error.code;
+  if (code === MISSING_PERMISSIONS || code === MISSING_ACCESS) return { reason: 'no-permission', code };
+  if (code === SLOWMODE_RATE_LIMIT) return { reason: 'slowmode', code };
+  if (code === VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'not-allowed-here', code };
+  if (code === REQUEST_TOO_LARGE) return { reason: 'too-large', code };
+  if (code >= 50159 && code < VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'refused', code };
+  if (code === INVALID_FORM_BODY && JSON.stringify(error.rawError).includes('attachments'))
+    return { reason: 'refused', code };
+  return undefined;
+}
+
+// Discord's JSON error codes (Opcodes and Status Codes).
+const MISSING_ACCESS = 50001;
+const MISSING_PERMISSIONS = 50013;
+const INVALID_FORM_BODY = 50035;
+const REQUEST_TOO_LARGE = 40005;
+const VOICE_MESSAGES_NOT_ALLOWED = 50173;
+const SLOWMODE_RATE_LIMIT = 20016;
+
+function neededPermissions(thread: boolean): PermissionResolvable {
+  return [
+    PermissionFlagsBits.ViewChannel,
+    thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+    PermissionFlagsBits.AttachFiles,
+    PermissionFlagsBits.SendVoiceMessages,
+  ];
+}

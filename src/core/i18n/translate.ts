@@ -1,0 +1,45 @@
+import { en, type Catalogue, type MessageKey } from './en.ts';
+import { ja } from './ja.ts';
+import { ko } from './ko.ts';
+
+// Every user-facing string, in the three languages SayBot speaks (Discord locales en-US, ko, ja): the replies and
+// what Discord shows for each command. The texts live in ./i18n/<language>.ts; English is the source.
+
+export type { MessageKey } from './en.ts';
+
+const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };
+
+/** The languages besides English, as Discord's locales: the ones a command definition carries. */
+export const TRANSLATED_LOCALES = ['ko', 'ja'] as const;
+
+export type MessageParams = Record<string, string | number>;
+
+/** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */
+export function t(locale: string | null | undefined, key: MessageKey, params: MessageParams = {}): string {
+  const catalogue = (locale !== null && locale !== undefined ? catalogues[locale] : undefined) ?? en;
+  return catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    params[name] === undefined ? whole : String(params[name]),
+  );
+}
+
+/**
+ * `key` in each translated locale, for Discord's `*_localizations` fields. A text that is the same as the
+ * English one is left out: Discord shows the English text there anyway (e.g. the choice "MP3").
+ */
+export function localisations(key: MessageKey): Partial<Record<(typeof TRANSLATED_LOCALES)[number], string>> {
+  const english = t('en-US', key);
+  return Object.fromEntries(
+    TRANSLATED_LOCALES.map((locale) => [locale, t(locale, key)]).filter(([, text]) => text !== english),
+  );
+}
+
+/** A count as the reader writes numbers (digit grouping: 300,000). */
+export function formatNumber(locale: string | null | undefined, value: number): string {
+  return new Intl.NumberFormat(locale ?? 'en-US').format(value);
+}
+
+/** A message to be rendered later in the reader's language. */
+export interface LocalisedMessage {
+  key: MessageKey;
+  params?: MessageParams;
+}

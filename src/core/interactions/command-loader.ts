@@ -1,0 +1,54 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ApplicationCommandType } from 'discord.js';
+import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMenuModule } from './command.ts';
+
+/**
+ * Loads every command module in the given folders (each a feature's commands/), keyed by command name. A malformed
+ * module or a name used twice stops start-up, naming the file.
+ */
+export async function loadCommands(dirs: readonly string[]): Promise<Map<string, AnyCommandModule>> {
+  const commands = new Map<string, AnyCommandModule>();
+  for (const dir of dirs) {
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+    for (const file of files) {
+      const shown = path.join(path.basename(path.dirname(dir)), path.basename(dir), file);
+      const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
+      if (!isCommandModule(mod)) throw new Error(`${shown} must export \`data\` (a command builder) and \`execute\``);
+      // A slash command's name is lower case and a menu's ("Speak") is what members read, so one key space serves both.
+      if (commands.has(mod.data.name)) throw new Error(`${shown} repeats the command name "${mod.data.name}"`);
+      commands.set(mod.data.name, mod);
+    }
+  }
+  return commands;
+}
+
+export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
+  return command.data.type === ApplicationCommandType.Message;
+}
+
+/** The module that answers `interaction`: the one of that name, if it is of the interaction's kind. */
+export function commandFor(
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  interaction: BotCommandInteraction,
+): AnyCommandModule | undefined {
+  const command = commands.get(interaction.commandName);
+  if (command === undefined) return undefined;
+  return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
+}
+
+export function isCommandModule(value: unknown): value is AnyCommandModule {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Partial<Record<keyof CommandModule, unknown>>;
+  const data = m.data as { name?: unknown; type?: unknown; toJSON?: unknown } | undefined;
+  return (
+    typeof data === 'object' &&
+    typeof data.name === 'string' &&
+    typeof data.toJSON === 'function' &&
+    (data.type === undefined || data.type === ApplicationCommandType.Message) &&
+    typeof m.execute === 'function' &&
+    (m.autocomplete === undefined || (data.type === undefined && typeof m.autocomplete === 'function')) &&
+    (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
+  );
+}

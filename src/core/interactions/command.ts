@@ -1,0 +1,131 @@
+// The contract of a command module and what it is handed: types only, so the interaction framework and the
+// commands can share them without importing each other's code.
+import type {
+  ApplicationCommandType,
+  AutocompleteInteraction,
+  ButtonInteraction,
+  CacheType,
+  ChatInputCommandInteraction,
+  MessageContextMenuCommandInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { SpeechPipeline } from '../speech/pipeline.ts';
+import type { Store } from '../store/types.ts';
+import type { PresetVoice } from '../voice-catalogue/catalogue.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+import type { AutoreadControl } from '../../features/autoread/autoread-control.ts';
+import type { ReplyAudioRegistry } from '../frontend/reply-audio.ts';
+import type { MessageKey } from '../i18n/translate.ts';
+
+/** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
+export interface Preconditions {
+  /**
+   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
+   * every use: a server admin may widen who sees a command (Integrations), never who may do this.
+   */
+  manageGuild?: true | { refusal: MessageKey };
+  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
+  inVoice?: true;
+}
+
+/** A command's declared preconditions (`export const requires` in commands/*.ts). */
+export interface Requirements extends Preconditions {
+  /** Per subcommand, in addition to the command's own (e.g. /preset save changes the server; /preset list does not). */
+  subcommands?: Readonly<Record<string, Preconditions>>;
+  /**
+   * Discord shows the command only to members with Manage Server until a server admin widens it in Integrations,
+   * and nothing more is checked, so a widened server can use it (/clone). A command-level `manageGuild` implies it.
+   */
+  adminsByDefault?: true;
+}
+
+/** A message context menu's: it has no subcommands. */
+export type MenuRequirements = Omit<Requirements, 'subcommands'>;
+
+/** What every command handler may use. Commands hold only what is particular to them. */
+export interface CommandContext {
+  /** The one way from a request to audio (src/core/speech/pipeline.ts): commands call it, then word its outcome. */
+  speech: SpeechPipeline;
+  /** Auto-read in this bot (/autoread, /dictionary); absent where a test runs commands without a bot. */
+  autoread?: AutoreadControl;
+  /** The budgets in force and /usage (the pipeline checks and records spends itself). */
+  accounting: Accounting;
+  /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
+  players: PlayerRegistry;
+  logger: Logger;
+  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
+  /** Presets, member defaults, the voice library. */
+  store: Store;
+  /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
+  voices: readonly PresetVoice[];
+  /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
+  replyAudio?: ReplyAudioRegistry;
+  /** Counts each command by how it ended; absent when the operator serves no metrics. */
+  metrics?: Pick<Metrics, 'command'> | undefined;
+  /** Whether a user owns the bot's application (the operator, who may see the whole plan's figures); absent: nobody. */
+  isOperator?: (userId: string) => boolean;
+}
+
+/** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */
+export type BotCommandInteraction<Cached extends CacheType = CacheType> =
+  ChatInputCommandInteraction<Cached> | MessageContextMenuCommandInteraction<Cached>;
+
+/**
+ * What SayBot answers as a command's: the command itself, or the submit of a form the command showed (a modal, whose
+ * custom_id starts with `<command name>:`). They answer alike (defer, reply, edit, follow up).
+ */
+export type AnsweredInteraction<Cached extends CacheType = CacheType> =
+  BotCommandInteraction<Cached> | FormSubmitInteraction<Cached>;
+
+/** The submit of a command's form, which is shown in a channel of a server: its channel is known (router.ts checks). */
+export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalSubmitInteraction<Cached> & {
+  channelId: string;
+};
+
+/** A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
+export interface CommandModule {
+  /** A slash command builder: it has no `type` (Discord's default, CHAT_INPUT), which tells it from a menu. */
+  data: { readonly name: string; readonly type?: undefined; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
+  requires?: Requirements;
+  execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /**
+   * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
+   * (USER_INSTALL, src/core/frontend/user-install.ts); without it the command works only in a server.
+   */
+  executeOutsideServer?(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
+  publicReply?: boolean;
+  /**
+   * A press on one of its own buttons (custom_id `<command name>:…`), e.g. one that shows its form: answered at once
+   * (a modal cannot follow a deferral).
+   */
+  button?(interaction: ButtonInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** The submit of its form (a modal whose custom_id is `<command name>:…`), routed and answered as the command is. */
+  modalSubmit?(interaction: FormSubmitInteraction<'cached'>, context: CommandContext): Promise<void>;
+}
+
+/**
+ * A message context menu module in commands/ ("Speak"): found by its English name, as Discord sends it; it has a
+ * name and no description or options, so only the command-level preconditions apply.
+ */
+export interface MessageMenuModule {
+  data: {
+    readonly name: string;
+    readonly type: ApplicationCommandType.Message;
+    toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody;
+  };
+  requires?: MenuRequirements;
+  execute(interaction: MessageContextMenuCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  publicReply?: boolean;
+}
+
+/** Any module the loader accepts; `data.type` tells them apart. */
+export type AnyCommandModule = CommandModule | MessageMenuModule;

@@ -1,0 +1,116 @@
+import {
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type GuildMember,
+  type VoiceBasedChannel,
+} from 'discord.js';
+import type { BotCommandInteraction, Requirements } from './command.ts';
+import { UserError } from './failures.ts';
+import type { MessageKey, MessageParams } from '../i18n/translate.ts';
+
+export type { MenuRequirements, Preconditions, Requirements } from './command.ts';
+
+/** What the preconditions are checked against, read from the interaction. */
+export interface Facts {
+  inGuild: boolean;
+  subcommand: string | null;
+  manageGuild: boolean;
+  inVoice: boolean;
+}
+
+/** The first precondition `facts` fail, as the message that answers it; undefined when all hold. */
+export function unmetPrecondition(requires: Requirements | undefined, facts: Facts): MessageKey | undefined {
+  if (!facts.inGuild) return 'error.input.guildOnly';
+  const sub = facts.subcommand === null ? undefined : requires?.subcommands?.[facts.subcommand];
+  for (const p of [requires, sub]) {
+    if (p?.manageGuild && !facts.manageGuild)
+      return p.manageGuild === true ? 'error.permission.manageServer' : p.manageGuild.refusal;
+  }
+  for (const p of [requires, sub]) {
+    if (p?.inVoice && !facts.inVoice) return 'error.voice.notInVoice';
+  }
+  return undefined;
+}
+
+/**
+ * The one place preconditions are enforced: a command (or message menu, which has no subcommands) runs only when
+ * its declared ones hold.
+ */
+export function enforcePreconditions(
+  interaction: BotCommandInteraction,
+  requires: Requirements | undefined,
+): asserts interaction is BotCommandInteraction<'cached'> {
+  const inGuild = interaction.inCachedGuild();
+  const refusal = unmetPrecondition(requires, {
+    inGuild,
+    subcommand: interaction.isChatInputCommand() ? interaction.options.getSubcommand(false) : null,
+    manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+    inVoice: inGuild && interaction.member.voice.channelId !== null,
+  });
+  if (refusal !== undefined) throw new UserError(refusal);
+}
+
+/** Whether Discord should show the command only to members with Manage Server (its default member permissions). */
+export function forAdminsByDefault(requires: Requirements | undefined): boolean {
+  return requires?.manageGuild !== undefined || requires?.adminsByDefault === true;
+}
+
+/**
+ * For a rule that depends on what the command finds, so it cannot be declared: the member who owns the thing
+ * may act on it, and so may anyone with Manage Server (e.g. deleting a cloned voice).
+ */
+export function requireOwnerOrManager(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  ownerId: string,
+  refusal: MessageKey,
+): void {
+  if (ownerId !== interaction.user.id && !interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
+    throw new UserError(refusal);
+}
+
+/**
+ * For a rule that holds only in a state the command finds (e.g. while the server is read aloud: /leave, /join
+ * elsewhere): the member needs Manage Server, else the refusal with its details.
+ */
+export function requireManager(
+  interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>,
+  refusal: MessageKey,
+  params: MessageParams = {},
+): void {
+  if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
+}
+
+/** What SayBot reads of a member in a voice channel before it speaks there for them. */
+export interface MemberVoiceFacts {
+  inChannel: boolean;
+  /** A moderator's server mute (the voice state's `mute`). */
+  serverMuted: boolean;
+  /** A Stage listener not made a speaker (the voice state's `suppress`). */
+  suppressed: boolean;
+  /** Speak in that channel, roles and the channel's overwrites applied (and none while timed out). */
+  maySpeak: boolean;
+}
+
+/** The first of the member's own voice rights `facts` fail, as the message that answers it; undefined when all hold. */
+export function unmetVoiceRight(facts: MemberVoiceFacts): MessageKey | undefined {
+  if (!facts.inChannel) return 'error.voice.notInVoice';
+  if (facts.serverMuted) return 'error.voice.memberMuted';
+  if (facts.suppressed) return 'error.voice.memberSuppressed';
+  if (!facts.maySpeak) return 'error.voice.memberMayNotSpeak';
+  return undefined;
+}
+
+/**
+ * The one check before SayBot speaks in a voice channel for a member (the slash commands, the Speak menu, a reply's
+ * "Play in my voice channel"): it never says there what the member may not say themselves. It costs nothing, so it
+ * comes before anything is held or paid.
+ */
+export function requireMemberMaySpeak(member: GuildMember, channel: VoiceBasedChannel): void {
+  const refusal = unmetVoiceRight({
+    inChannel: member.voice.channelId === channel.id,
+    serverMuted: member.voice.serverMute === true,
+    suppressed: member.voice.suppress === true,
+    maySpeak: channel.permissionsFor(member).has(PermissionFlagsBits.Speak),
+  });
+  if (refusal !== undefined) throw new UserError(refusal, { channel: `<#${channel.id}>` });
+}

@@ -1,0 +1,132 @@
+import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
+import type { Logger } from '../log.ts';
+import type { AnsweredInteraction } from './command.ts';
+import { claimFirstResponse, settled } from './acknowledge.ts';
+import { commandNameOf } from './answered.ts';
+import { noteIfTokenGone, tokenGone } from './expired-token.ts';
+import { MEMBER_AUDIENCE, describeFailure, type FailureAudience } from './failures.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
+import { NO_MENTIONS } from './safe-text.ts';
+import { replyWithoutToken } from './tokenless-reply.ts';
+
+export { NO_MENTIONS, echo } from './safe-text.ts';
+
+/** Rows of buttons under a reply (reply-buttons.ts); left off a reply that goes out without the token. */
+export type ShownComponents = APIActionRowComponent<APIButtonComponent>[];
+
+/** Shows the result of a command: edits the deferred reply, or replies when not yet deferred. */
+export async function showResult(
+  interaction: AnsweredInteraction,
+  key: MessageKey,
+  params: MessageParams = {},
+  files: AttachmentPayload[] = [],
+  components?: ShownComponents,
+): Promise<void> {
+  await showContent(interaction, t(interaction.locale, key, params), files, components);
+}
+
+/**
+ * As showResult, for text already composed in the caller's language (listings). Private unless the interaction's
+ * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
+ * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
+ */
+export async function showContent(
+  interaction: AnsweredInteraction,
+  content: string,
+  files: AttachmentPayload[] = [],
+  components?: ShownComponents,
+): Promise<void> {
+  if (await replyInInteraction(interaction, content, files, components)) return;
+  await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
+}
+
+/**
+ * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
+ * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
+ */
+export async function showProgress(
+  interaction: AnsweredInteraction,
+  key: MessageKey,
+  params: MessageParams = {},
+): Promise<void> {
+  await replyInInteraction(interaction, t(interaction.locale, key, params), []);
+}
+
+/** Replies, or edits the reply, with the interaction's token; false when the token is gone (nothing was shown). */
+async function replyInInteraction(
+  interaction: AnsweredInteraction,
+  content: string,
+  files: AttachmentPayload[],
+  components?: ShownComponents,
+): Promise<boolean> {
+  await settled(interaction);
+  if (tokenGone(interaction)) return false;
+  const extra = components === undefined ? {} : { components };
+  try {
+    const replied = claimFirstResponse(interaction, () =>
+      interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }),
+    );
+    if (replied) await replied;
+    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files, ...extra });
+    return true;
+  } catch (error) {
+    if (!noteIfTokenGone(interaction, error)) throw error;
+    return false;
+  }
+}
+
+/** Only a first response Discord took as public makes the reply public (discord.js sets `ephemeral` once it did). */
+function isPrivate(interaction: AnsweredInteraction): boolean {
+  return interaction.ephemeral !== false;
+}
+
+/**
+ * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
+ * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
+ */
+export async function showFailure(
+  interaction: AnsweredInteraction,
+  error: unknown,
+  log: Logger,
+  audience: FailureAudience = MEMBER_AUDIENCE,
+): Promise<void> {
+  const failure = describeFailure(error, audience);
+  log[failure.level](
+    {
+      code: failure.code,
+      command: commandNameOf(interaction),
+      guildId: interaction.guildId,
+      userId: interaction.user.id,
+      interactionId: interaction.id,
+      err: error,
+    },
+    'command failed',
+  );
+  const content = t(interaction.locale, failure.message.key, failure.message.params);
+  await settled(interaction);
+  if (!tokenGone(interaction)) {
+    try {
+      const replied = claimFirstResponse(interaction, () =>
+        interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }),
+      );
+      if (replied) {
+        await replied;
+      } else if (interaction.ephemeral) {
+        await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
+      } else {
+        await interaction.deleteReply().catch(() => undefined);
+        await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+      }
+      return;
+    } catch (replyError) {
+      if (!noteIfTokenGone(interaction, replyError)) {
+        log.warn({ err: replyError, interactionId: interaction.id }, 'could not tell the user about a failure');
+        return;
+      }
+    }
+  }
+  // A failure is the member's alone, whatever the command's reply was.
+  await replyWithoutToken(interaction, { content, files: [], private: true }, log).catch((error: unknown) =>
+    log.warn({ err: error, interactionId: interaction.id }, 'could not tell the user about a failure'),
+  );
+}

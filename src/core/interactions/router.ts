@@ -1,0 +1,190 @@
+import type { ButtonInteraction, Interaction, ModalSubmitInteraction } from 'discord.js';
+import type { Logger } from '../log.ts';
+import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
+import { ownerOfCustomId } from './answered.ts';
+import type {
+  AnsweredInteraction,
+  AnyCommandModule,
+  BotCommandInteraction,
+  CommandContext,
+  CommandModule,
+  FormSubmitInteraction,
+} from './command.ts';
+import { commandFor, isMessageMenu } from './command-loader.ts';
+import { watchToken } from './expired-token.ts';
+import { describeFailure } from './failures.ts';
+import { enforcePreconditions } from './preconditions.ts';
+import { seesPlanFigures } from './plan-figures.ts';
+import { noteReceived } from './received.ts';
+import { showFailure } from './replies.ts';
+import { handleReplyButton } from '../frontend/reply-buttons.ts';
+
+/**
+ * Routes one interaction to its command: a slash command, its autocomplete, a message context menu, a button of a
+ * command (custom_id `<command>:…`) or of a reply, or the submit of a command's form. Whatever a command throws ends
+ * here in a message to the user and a log line; nothing propagates to the client's event emitter.
+ */
+export async function handleInteraction(
+  interaction: Interaction,
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  context: CommandContext,
+): Promise<void> {
+  // First of all: Discord's 3 s and the token's 15 minutes are counted on our side from here.
+  noteReceived(interaction);
+  const log: Logger = context.logger;
+  if (interaction.isAutocomplete()) {
+    const found = commands.get(interaction.commandName);
+    const command = found === undefined || isMessageMenu(found) ? undefined : found;
+    const started = performance.now();
+    const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
+    try {
+      if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
+      else await command.autocomplete(interaction, context);
+      // The whole answer, Discord's callback included; logged, never asserted.
+      log.debug(
+        { command: interaction.commandName, ms: Math.round(performance.now() - started) },
+        'autocomplete answered',
+      );
+    } catch (error) {
+      log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
+      // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
+      if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    } finally {
+      cancelDeadline();
+    }
+    return;
+  }
+  if (interaction.isButton()) {
+    if (!(await handleCommandButton(interaction, commands, context))) await handleReplyButton(interaction, context);
+    return;
+  }
+  if (interaction.isModalSubmit()) {
+    if (!isFormSubmit(interaction)) {
+      log.warn(
+        { code: 'form-outside-server', interactionId: interaction.id },
+        'a form submitted outside a cached server channel: ignored',
+      );
+      return;
+    }
+    const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
+    await answer(
+      interaction,
+      ownerOfCustomId(interaction.customId),
+      command?.publicReply === true,
+      context,
+      async () => {
+        if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
+        await command.modalSubmit(interaction, context);
+      },
+    );
+    return;
+  }
+  if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
+
+  const command = commandFor(commands, interaction);
+  await answer(interaction, interaction.commandName, command?.publicReply === true, context, async () => {
+    if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
+    const outside =
+      interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
+        ? command.executeOutsideServer
+        : undefined;
+    if (outside && interaction.isChatInputCommand()) {
+      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself (src/core/frontend/user-install.ts).
+      await outside(interaction, context);
+    } else {
+      enforcePreconditions(interaction, command.requires);
+      await execute(command, interaction, context);
+    }
+  });
+}
+
+/** Runs a command (or its form's submit) within Discord's deadlines: one log line, its count, any failure shown. */
+async function answer(
+  interaction: AnsweredInteraction,
+  name: string,
+  publicReply: boolean,
+  context: CommandContext,
+  run: () => Promise<void>,
+): Promise<void> {
+  const log: Logger = context.logger;
+  const started = performance.now();
+  watchToken(interaction, log);
+  // Whatever the command waits for (the store, a download), Discord hears from us within its 3 s.
+  const cancelDeadline = acknowledgeByDeadline(interaction, !publicReply, log);
+  try {
+    await run();
+    log.info(
+      {
+        command: name,
+        guildId: interaction.guildId,
+        userId: interaction.user.id,
+        ms: Math.round(performance.now() - started),
+      },
+      'command done',
+    );
+    context.metrics?.command(name, 'ok');
+  } catch (error) {
+    // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
+    context.metrics?.command(name, describeFailure(error).level === 'info' ? 'refused' : 'failed');
+    await showFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+  } finally {
+    cancelDeadline();
+  }
+}
+
+/** A command's form is shown in a server channel the bot is in; a submit from anywhere else is none of ours. */
+function isFormSubmit(interaction: ModalSubmitInteraction): interaction is FormSubmitInteraction<'cached'> {
+  return interaction.inCachedGuild() && interaction.channelId !== null;
+}
+
+function slashCommandOf(commands: ReadonlyMap<string, AnyCommandModule>, name: string): CommandModule | undefined {
+  const found = commands.get(name);
+  return found === undefined || isMessageMenu(found) ? undefined : found;
+}
+
+/**
+ * A press on a command's own button (custom_id `<command>:…`, e.g. "Clone a voice"); false when no command owns it.
+ * Its answer is immediate (a form), so a failure can only be Discord's: logged.
+ */
+async function handleCommandButton(
+  interaction: ButtonInteraction,
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  context: CommandContext,
+): Promise<boolean> {
+  const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
+  if (!command?.button || !interaction.inCachedGuild()) return false;
+  try {
+    await command.button(interaction, context);
+    context.logger.info(
+      {
+        code: 'command-button',
+        button: interaction.customId,
+        guildId: interaction.guildId,
+        userId: interaction.user.id,
+      },
+      'command button done',
+    );
+  } catch (error) {
+    context.logger.warn(
+      { code: 'command-button-failed', button: interaction.customId, guildId: interaction.guildId, err: error },
+      'command button failed',
+    );
+  }
+  return true;
+}
+
+/** Runs the module on the interaction of its own kind (commandFor matched them). */
+function execute(
+  command: AnyCommandModule,
+  interaction: BotCommandInteraction<'cached'>,
+  context: CommandContext,
+): Promise<void> {
+  if (isMessageMenu(command)) {
+    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, context);
+  } else if (interaction.isChatInputCommand()) {
+    return command.execute(interaction, context);
+  }
+  throw new Error(
+    `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * A speech request that cannot be spoken as asked, in the domain's terms (never in words): the settings
+ * resolution and the pipeline throw it before anything is paid; front-ends word it (src/core/interactions/failures.ts).
+ */
+export type SpeechInputProblem =
+  /** Nothing is left to say once the text is trimmed. */
+  | { code: 'empty-text' }
+  /** The member chose a preset this server does not have. */
+  | { code: 'unknown-preset'; name: string }
+  /** Neither a preset voice ID nor a cloned voice of this server (by ID or name). */
+  | { code: 'unknown-voice'; voice: string }
+  /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
+  | { code: 'not-cached' }
+  /** A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with it. */
+  | { code: 'voice-deleted'; voice: string };
+
+export class SpeechInputError extends Error {
+  readonly problem: SpeechInputProblem;
+
+  constructor(problem: SpeechInputProblem) {
+    super(problem.code);
+    this.name = 'SpeechInputError';
+    this.problem = problem;
+  }
+}

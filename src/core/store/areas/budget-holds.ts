@@ -1,0 +1,195 @@
+// Server budgets and the holds counted against them by every process (`store.budgets`): the check and the hold in
+// one transaction. Which limits apply is src/core/quota/budgets.ts' business.
+import { randomUUID } from 'node:crypto';
+import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
+import { Area, type Db } from '../dialect.ts';
+import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { given, present } from '../rows.ts';
+
+/** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
+export const budgetLockKey = (guildId: string): string => `budget-holds:${guildId}`;
+/** Taken, after the guild's, only by a hold checked against a bot-wide limit. */
+const BOT_LOCK_KEY = 'budget-holds:bot';
+
+/** The first limit `needed` more characters would pass, or undefined when all have room. */
+function firstRefusal(
+  limits: BudgetHoldLimits,
+  used: Record<keyof BudgetHoldLimits, number>,
+  needed: number,
+): BudgetHoldResult | undefined {
+  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
+    const limit = limits[budget];
+    if (limit !== undefined && used[budget] + needed > limit)
+      return { status: 'refused', budget, limit, used: used[budget], needed };
+  }
+  return undefined;
+}
+
+/** Spent (a running total) plus held, as one row of two sums (none: 0). */
+const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<number> => {
+  const { spent, held } = await row;
+  return Number(spent ?? 0) + Number(held ?? 0);
+};
+
+/** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
+export class BudgetArea extends Area {
+  /** Only the limits the server set. */
+  async get(guildId: string): Promise<GuildBudgetSettings> {
+    const row = await this.d.db
+      .selectFrom('guild_budgets')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return present({
+      guildMonthlyChars: row?.monthly_chars,
+      memberDailyChars: row?.member_daily_chars,
+      memberCooldownSeconds: row?.member_cooldown_seconds,
+    });
+  }
+
+  /** Sets the given fields (null clears one; undefined leaves it); returns the server's budgets after the change. */
+  async set(
+    guildId: string,
+    changes: { [K in keyof GuildBudgetSettings]?: number | null },
+    updatedBy: string,
+  ): Promise<GuildBudgetSettings> {
+    const limits = {
+      monthly_chars: changes.guildMonthlyChars,
+      member_daily_chars: changes.memberDailyChars,
+      member_cooldown_seconds: changes.memberCooldownSeconds,
+    };
+    // undefined keeps a value; null clears it. One statement: the merge is atomic.
+    const changed = { ...given(limits), updated_by: updatedBy, updated_at: Date.now() };
+    await this.d.db
+      .insertInto('guild_budgets')
+      .values({ guild_id: guildId, ...changed })
+      .onConflict((oc) => oc.column('guild_id').doUpdateSet(changed))
+      .execute();
+    return this.get(guildId);
+  }
+
+  /**
+   * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
+   * when all have room, holds them: check and hold are one transaction, serialised across processes per guild
+   * (a bot-wide limit, when given, across all guilds). Only the limits given are read, each from a running
+   * total kept with the spends (one row), never a sum over the month's spends.
+   */
+  async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
+    const at = hold.at ?? new Date();
+    const now = at.getTime();
+    const { month, day } = periodKeys(at);
+    const { guildId, userId, limits } = hold;
+    // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts),
+    // its holds still in flight included.
+    const key = await pseudonymKey(this.d);
+    const members = [userId, memberDayPseudonym(key, guildId, userId, day)];
+    const guilds = [guildId, guildMonthPseudonym(key, guildId, month)];
+    // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
+    // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in
+    // different guilds (shards) never wait for each other; a bot-wide limit spans guilds, so a hold that names one
+    // also takes the bot's key (always after the guild's: no cycle). Only the limits in force are read, each from
+    // its running total (one row) plus the few live holds of that guild or member.
+    return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
+      if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
+      await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
+      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
+      if (limits.memberDailyChars !== undefined) {
+        used.memberDailyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_member_day')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', '=', guildId)
+                .where('user_id', 'in', members)
+                .where('day', '=', day)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', '=', guildId)
+                .where('user_id', 'in', members)
+                .where('day', '=', day)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
+      }
+      if (limits.guildMonthlyChars !== undefined) {
+        used.guildMonthlyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_guild_month')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('guild_id', 'in', guilds)
+                .where('month', '=', month)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .where('guild_id', 'in', guilds)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
+      }
+      if (limits.botMonthlyChars !== undefined) {
+        // One row per guild that spent this month, never the month's spends.
+        used.botMonthlyChars = await usedOf(
+          trx
+            .selectNoFrom((eb) => [
+              eb
+                .selectFrom('spend_totals_guild_month')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .as('spent'),
+              eb
+                .selectFrom('budget_holds')
+                .select((e) => e.fn.sum<number>('characters').as('n'))
+                .where('month', '=', month)
+                .as('held'),
+            ])
+            .executeTakeFirstOrThrow(),
+        );
+      }
+      const refusal = firstRefusal(limits, used, hold.characters);
+      if (refusal) return refusal;
+      const token = randomUUID();
+      await trx
+        .insertInto('budget_holds')
+        .values({
+          token,
+          guild_id: guildId,
+          user_id: userId,
+          month,
+          day,
+          characters: hold.characters,
+          expires_at: now + hold.ttlMs,
+        })
+        .execute();
+      return { status: 'held', token };
+    });
+  }
+
+  /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
+  async release(token: string): Promise<void> {
+    await this.d.db.deleteFrom('budget_holds').where('token', '=', token).execute();
+  }
+
+  /**
+   * Moves the expiry of live holds to `expiresAt`: a request renews its hold for as long as it lives (however long
+   * its queue), so only a hold whose process stopped renewing it (a crash) expires. Unknown tokens are ignored.
+   */
+  async renew(tokens: readonly string[], expiresAt: Date): Promise<void> {
+    // In slices: a statement's parameters are bounded (SQLite: 32766).
+    for (let i = 0; i < tokens.length; i += 1000) {
+      await this.d.db
+        .updateTable('budget_holds')
+        .set({ expires_at: expiresAt.getTime() })
+        .where('token', 'in', tokens.slice(i, i + 1000))
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import {
+  MAX_ENTRIES,
+  MAX_PATTERNS,
+  type DictionaryEntry,
+  type EntryName,
+  isPattern,
+  keyOf,
+  keyOfEntry,
+  validateEntries,
+  validateEntry,
+  validatePattern,
+} from '../../../features/autoread/dictionary/dictionary.ts';
+import { Area, type Db } from '../dialect.ts';
+import type {
+  MoveDictionaryEntryResult,
+  PutDictionaryEntryResult,
+  ReplaceDictionaryResult,
+} from '../dictionary-store.ts';
+
+type Row = { kind: 'word' | 'pattern'; word: string; reading: string };
+const dictionaryEntryOf = (row: Row): DictionaryEntry =>
+  row.kind === 'pattern' ? { pattern: row.word, reading: row.reading } : { word: row.word, reading: row.reading };
+const columnsOf = (entry: DictionaryEntry) =>
+  isPattern(entry)
+    ? { kind: 'pattern' as const, word: entry.pattern, reading: entry.reading }
+    : { kind: 'word' as const, word: entry.word, reading: entry.reading };
+
+/**
+ * A guild's pronunciation dictionary (table dictionary_entries; changes take the lock `dictionary:<guild>`):
+ * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied by its validateEntry
+ * and validatePattern, one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES per guild of
+ * which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
+ */
+export class DictionaryArea extends Area {
+  /** The guild's entries in the order they apply, as stored (tidied). */
+  async list(guildId: string): Promise<DictionaryEntry[]> {
+    return this.#list(this.d.db, guildId);
+  }
+
+  async #list(db: Db, guildId: string): Promise<DictionaryEntry[]> {
+    const rows = await db
+      .selectFrom('dictionary_entries')
+      .select(['kind', 'word', 'reading'])
+      .where('guild_id', '=', guildId)
+      .orderBy('position')
+      .orderBy(this.d.byCodePoint('word_key'))
+      .execute();
+    return rows.map(dictionaryEntryOf);
+  }
+
+  /**
+   * Adds `word` -> `reading` (or, for `{ pattern }`, the pattern) at the end of the order, or replaces the reading
+   * of that entry where it stands (a word in any case; stored as typed this time). Refused when invalid, or when a
+   * new entry would pass MAX_ENTRIES ('full') or a new pattern MAX_PATTERNS ('patternsFull').
+   */
+  async put(guildId: string, name: EntryName, reading: string, updatedBy: string): Promise<PutDictionaryEntryResult> {
+    const valid = typeof name === 'string' ? validateEntry(name, reading) : validatePattern(name.pattern, reading);
+    if (!valid.ok) return { status: 'refused', problem: valid.problem };
+    const entry = valid.value;
+    const key = keyOfEntry(entry);
+    return this.d.transaction(`dictionary:${guildId}`, async (trx): Promise<PutDictionaryEntryResult> => {
+      const values = { ...columnsOf(entry), updated_by: updatedBy, updated_at: Date.now() };
+      const replaced = await trx
+        .updateTable('dictionary_entries')
+        .set(values)
+        .where('guild_id', '=', guildId)
+        .where('word_key', '=', key)
+        .executeTakeFirst();
+      if (replaced.numUpdatedRows > 0n) return { status: 'replaced', entry };
+      const counts = await trx
+        .selectFrom('dictionary_entries')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('position').as('last')])
+        .where('guild_id', '=', guildId)
+        .executeTakeFirstOrThrow();
+      if (Number(counts.n) >= MAX_ENTRIES)
+        return { status: 'refused', problem: { code: 'full', params: { max: MAX_ENTRIES } } };
+      if (isPattern(entry)) {
+        const { n } = await trx
+          .selectFrom('dictionary_entries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('guild_id', '=', guildId)
+          .where('kind', '=', 'pattern')
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= MAX_PATTERNS)
+          return { status: 'refused', problem: { code: 'patternsFull', params: { max: MAX_PATTERNS } } };
+      }
+      await trx
+        .insertInto('dictionary_entries')
+        .values({ guild_id: guildId, word_key: key, position: Number(counts.last ?? 0) + 1, ...values })
+        .execute();
+      return { status: 'added', entry };
+    });
+  }
+
+  /** Removes the entry (a word in any case, or `{ pattern }`); the entry removed, or undefined when there was none. */
+  async remove(guildId: string, name: EntryName): Promise<DictionaryEntry | undefined> {
+    const row = await this.d.db
+      .deleteFrom('dictionary_entries')
+      .where('guild_id', '=', guildId)
+      .where('word_key', '=', keyOf(name))
+      .returning(['kind', 'word', 'reading'])
+      .executeTakeFirst();
+    return row && dictionaryEntryOf(row);
+  }
+
+  /**
+   * Moves the entry to `position` in the order (from 1; past the end is the end), the others keeping theirs
+   * relative to each other; the whole order after it, or 'unknown' when there is no such entry.
+   */
+  async move(
+    guildId: string,
+    name: EntryName,
+    position: number,
+    updatedBy: string,
+  ): Promise<MoveDictionaryEntryResult> {
+    const key = keyOf(name);
+    return this.d.transaction(`dictionary:${guildId}`, async (trx): Promise<MoveDictionaryEntryResult> => {
+      const keys = (
+        await trx
+          .selectFrom('dictionary_entries')
+          .select('word_key')
+          .where('guild_id', '=', guildId)
+          .orderBy('position')
+          .orderBy(this.d.byCodePoint('word_key'))
+          .execute()
+      ).map((row) => row.word_key);
+      const from = keys.indexOf(key);
+      if (from === -1) return { status: 'unknown' };
+      keys.splice(from, 1);
+      const to = Math.min(Math.max(1, Math.trunc(position)), keys.length + 1) - 1;
+      keys.splice(to, 0, key);
+      const now = Date.now();
+      for (const [index, each] of keys.entries()) {
+        const set =
+          each === key ? { position: index + 1, updated_by: updatedBy, updated_at: now } : { position: index + 1 };
+        await trx
+          .updateTable('dictionary_entries')
+          .set(set)
+          .where('guild_id', '=', guildId)
+          .where('word_key', '=', each)
+          .execute();
+      }
+      return { status: 'moved', position: to + 1, entries: await this.#list(trx, guildId) };
+    });
+  }
+
+  /**
+   * Replaces the whole dictionary with `entries` in their order (an import) in one transaction: all of them or,
+   * when any is refused (validateEntries: 'tooManyEntries', 'tooManyPatterns', 'badEntry', 'duplicate'), nothing.
+   */
+  async replace(
+    guildId: string,
+    entries: readonly DictionaryEntry[],
+    updatedBy: string,
+  ): Promise<ReplaceDictionaryResult> {
+    const valid = validateEntries(entries);
+    if (!valid.ok) return { status: 'refused', problem: valid.problem };
+    return this.d.transaction(`dictionary:${guildId}`, async (trx): Promise<ReplaceDictionaryResult> => {
+      const now = Date.now();
+      await trx.deleteFrom('dictionary_entries').where('guild_id', '=', guildId).execute();
+      for (const [index, entry] of valid.value.entries()) {
+        await trx
+          .insertInto('dictionary_entries')
+          .values({
+            guild_id: guildId,
+            word_key: keyOfEntry(entry),
+            ...columnsOf(entry),
+            position: index + 1,
+            updated_by: updatedBy,
+            updated_at: now,
+          })
+          .execute();
+      }
+      return { status: 'replaced', entries: await this.#list(trx, guildId) };
+    });
+  }
+}

@@ -1,0 +1,65 @@
+// The bot-wide quota state (`store.quota`): the service's latest figures and the used-up month's mark, kept between
+// restarts. Marks only: when to set or clear one is src/core/quota/used-up-month.ts' decision.
+import type { QuotaMarkAccount, QuotaState } from '../quota-store.ts';
+import { Area } from '../dialect.ts';
+import { dateOf, orNull, present } from '../rows.ts';
+
+const NO_MARK = {
+  exhausted_reset_at: null,
+  exhausted_marked_at: null,
+  exhausted_account: null,
+  exhausted_plan: null,
+  exhausted_limit: null,
+};
+
+/** The bot-wide quota state (one row of quota_state): `store.quota`. */
+export class QuotaArea extends Area {
+  async get(): Promise<QuotaState> {
+    const row = await this.d.db.selectFrom('quota_state').selectAll().where('id', '=', 1).executeTakeFirst();
+    const state: QuotaState = {};
+    if (row?.exhausted_reset_at != null && row.exhausted_marked_at !== null) {
+      const { exhausted_account: account, exhausted_plan: plan, exhausted_limit: limit } = row;
+      state.exhausted = {
+        resetAt: new Date(row.exhausted_reset_at),
+        markedAt: new Date(row.exhausted_marked_at),
+        ...present({ account, plan, limit }),
+      };
+    }
+    if (row?.service_month != null && row.service_updated_at !== null) {
+      const usage = present({
+        limit: row.service_limit,
+        used: row.service_used,
+        remaining: row.service_remaining,
+        resetAt: dateOf(row.service_reset_at),
+      });
+      state.service = { ...usage, month: row.service_month, updatedAt: new Date(row.service_updated_at) };
+    }
+    return state;
+  }
+
+  /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */
+  async markExhausted(resetAt: Date, at = new Date(), by: QuotaMarkAccount = {}): Promise<void> {
+    await this.d.db
+      .updateTable('quota_state')
+      .set({
+        exhausted_reset_at: resetAt.getTime(),
+        exhausted_marked_at: at.getTime(),
+        exhausted_account: orNull(by.account),
+        exhausted_plan: orNull(by.plan),
+        exhausted_limit: orNull(by.limit),
+      })
+      .where('id', '=', 1)
+      .execute();
+  }
+
+  /** Removes the mark; true when there was one. */
+  async clearExhausted(): Promise<boolean> {
+    const result = await this.d.db
+      .updateTable('quota_state')
+      .set(NO_MARK)
+      .where('id', '=', 1)
+      .where('exhausted_marked_at', 'is not', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

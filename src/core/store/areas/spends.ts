@@ -1,0 +1,196 @@
+// The spends and their running totals (`store.spends`): figures only. What a 429 or a spend means (marking or clearing
+// the used-up month) is decided in src/core/quota/, never in SQL. The quota state is quota-state.ts, budgets and their
+// holds budget-holds.ts.
+import type { ExpressionBuilder } from 'kysely';
+import type { MonthBreakdown, NewSpend, SpendTotals } from '../quota-store.ts';
+import { Area } from '../dialect.ts';
+import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { forgottenMarker } from '../forget-plan.ts';
+import { orNull } from '../rows.ts';
+import type { Database } from '../schema.ts';
+
+/** Spent and saved sums as the drivers give them (PostgreSQL's NUMERIC parsed; none: 0). */
+const totalsOf = (row: { spent: unknown; saved: unknown } | undefined): SpendTotals => ({
+  spent: Number(row?.spent ?? 0),
+  saved: Number(row?.saved ?? 0),
+});
+
+/** Characters spent (not cached) and saved (cached) among the rows selected. */
+const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
+  ([0, 1] as const).map((cached) =>
+    eb.fn
+      .coalesce(eb.fn.sum<number>(eb.case().when('cached', '=', cached).then(eb.ref('characters')).end()), eb.lit(0))
+      .as(cached === 0 ? 'spent' : 'saved'),
+  );
+
+/** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
+export class SpendArea extends Area {
+  /** Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business). */
+  async record(spend: NewSpend): Promise<void> {
+    const at = spend.at ?? new Date();
+    const { month, day } = periodKeys(at);
+    const { characters } = spend;
+    const { guild_id, user_id, guildTotal, memberTotal } = await this.#recordedAs(spend, month, day);
+    const service = spend.service ?? {};
+    const [used, limit, remaining, resetAt] = [
+      orNull(service.used),
+      orNull(service.limit),
+      orNull(service.remaining),
+      orNull(service.resetAt?.getTime()),
+    ];
+    await this.d.transaction(undefined, async (trx) => {
+      await trx
+        .insertInto('spends')
+        .values({
+          at: at.getTime(),
+          month,
+          day,
+          guild_id,
+          user_id,
+          command: spend.command,
+          endpoint: spend.endpoint,
+          characters,
+          cached: spend.cached ? 1 : 0,
+          request_id: orNull(spend.requestId),
+          service_used: used,
+          service_limit: limit,
+          service_remaining: remaining,
+          service_reset_at: resetAt,
+          undelivered: spend.undelivered === true ? 1 : 0,
+        })
+        .execute();
+      if (spend.cached) return;
+      await trx
+        .insertInto('spend_totals_guild_month')
+        .values({ guild_id: guildTotal, month, characters })
+        .onConflict((oc) =>
+          oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
+            characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
+          })),
+        )
+        .execute();
+      if (memberTotal !== undefined) {
+        await trx
+          .insertInto('spend_totals_member_day')
+          .values({ guild_id: spend.guildId, user_id: memberTotal, day, characters })
+          .onConflict((oc) =>
+            oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
+              characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
+            })),
+          )
+          .execute();
+      }
+      if (spend.service === undefined) return;
+      // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
+      // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
+      // Only the figures: whether this spend ends a used-up month is src/core/quota/used-up-month.ts' decision.
+      const { greatest, least } = this.d;
+      await trx
+        .updateTable('quota_state')
+        .set((eb) => {
+          const sameMonth = eb('service_month', '=', month);
+          /** The month's own value, or NULL in a new month. */
+          const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
+            eb.case().when(sameMonth).then(eb.ref(column)).end();
+          const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
+            eb
+              .case()
+              .when(sameMonth)
+              .then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)]))
+              .else(eb.val(value))
+              .end();
+          return {
+            service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
+            service_limit: limit ?? kept('service_limit'),
+            service_remaining:
+              remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
+            service_reset_at: resetAt ?? kept('service_reset_at'),
+            service_month: month,
+            service_updated_at: at.getTime(),
+          };
+        })
+        .where('id', '=', 1)
+        .execute();
+    });
+  }
+
+  /**
+   * The IDs a spend is written under: its own, or, for a request whose member or guild was forgotten meanwhile, a
+   * random marker in `spends` and the period's pseudonyms in the running totals, as the deletion left them (a
+   * forgotten guild's member days were deleted, so none is kept).
+   */
+  async #recordedAs(
+    spend: NewSpend,
+    month: string,
+    day: string,
+  ): Promise<{ guild_id: string; user_id: string; guildTotal: string; memberTotal: string | undefined }> {
+    const { guildId, userId, forgotten } = spend;
+    if (forgotten === undefined)
+      return { guild_id: guildId, user_id: userId, guildTotal: guildId, memberTotal: userId };
+    const key = await pseudonymKey(this.d);
+    const marker = forgottenMarker();
+    if (forgotten === 'guild')
+      return {
+        guild_id: marker,
+        user_id: marker,
+        guildTotal: guildMonthPseudonym(key, guildId, month),
+        memberTotal: undefined,
+      };
+    return {
+      guild_id: guildId,
+      user_id: marker,
+      guildTotal: guildId,
+      memberTotal: memberDayPseudonym(key, guildId, userId, day),
+    };
+  }
+
+  /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
+  async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
+    const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
+    return totalsOf(await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).executeTakeFirst());
+  }
+
+  /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
+  async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
+    const spends = this.d.db.selectFrom('spends').where('guild_id', '=', guildId).where('month', '=', month);
+    const days = await spends.select('day').select(totals).groupBy('day').orderBy('day').execute();
+    const members = await spends
+      .select('user_id')
+      .select(totals)
+      .groupBy('user_id')
+      .orderBy((eb) => eb.fn.sum('characters'), 'desc')
+      .orderBy('user_id')
+      .limit(topMembers)
+      .execute();
+    return {
+      days: days.map((row) => ({ day: row.day, ...totalsOf(row) })),
+      members: members.map((row) => ({ userId: row.user_id, ...totalsOf(row) })),
+    };
+  }
+
+  /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */
+  async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
+    return totalsOf(
+      await this.d.db
+        .selectFrom('spends')
+        .select(totals)
+        .where('guild_id', '=', guildId)
+        .where('user_id', '=', userId)
+        .where('day', '=', day)
+        .executeTakeFirst(),
+    );
+  }
+
+  /** When the member last spent characters in the guild (cache hits not counted). */
+  async lastSpendAt(guildId: string, userId: string): Promise<Date | undefined> {
+    // Served by the (guild_id, user_id, …) index: only this member's rows are read.
+    const row = await this.d.db
+      .selectFrom('spends')
+      .select((eb) => eb.fn.max('at').as('at'))
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .where('cached', '=', 0)
+      .executeTakeFirst();
+    return row?.at == null ? undefined : new Date(Number(row.at));
+  }
+}

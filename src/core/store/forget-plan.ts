@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { type RawBuilder, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+/** What a deletion does with a row that holds the ID: remove it, or overwrite the ID with a marker (the books). */
+export type ForgetAction = 'delete' | 'mark';
+
+/**
+ * Where one table keeps a guild's or a member's ID, and what deleting them does there. One
+ * rule per table, its table and columns checked against schema.ts, read by areas/privacy.ts: a new table that keeps
+ * a guild or member ID gets a rule here and nothing else changes. test/store/privacy-store.test.ts reads the schema from
+ * the database and fails for any ID column no rule (nor KEPT_COLUMNS) names.
+ */
+export type ForgetRule = {
+  [T in keyof Database]: {
+    table: T;
+    /** The column holding the guild ID. */
+    guildColumn: keyof Database[T] & string;
+    /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
+    memberColumns: Readonly<Partial<Record<keyof Database[T] & string, ForgetAction>>>;
+    /**
+     * What a server's deletion does with the guild's rows: 'delete', or 'mark' (guild and member columns
+     * overwritten with one marker, so what was spent still adds up per day and month).
+     */
+    guildRows: ForgetAction;
+  };
+}[keyof Database];
+
+export const FORGET_RULES: readonly ForgetRule[] = [
+  // Shared server things a member made stay for the others; only who made them is forgotten.
+  { table: 'presets', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
+  { table: 'guild_settings', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  { table: 'member_defaults', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
+  // A member's cloned voices are deleted at the Voice API first (src/features/privacy/forget.ts); one whose deletion
+  // failed stays for the server, no longer naming who cloned it.
+  { table: 'voice_library', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
+  {
+    table: 'clone_name_reservations',
+    guildColumn: 'guild_id',
+    memberColumns: { reserved_by: 'delete' },
+    guildRows: 'delete',
+  },
+  { table: 'spends', guildColumn: 'guild_id', memberColumns: { user_id: 'mark' }, guildRows: 'mark' },
+  // The running totals budget holds read follow the spends they sum: a guild's month is marked, not
+  // deleted, so the bot's month still adds up; a member's days are marked like their spends. A deleted guild's
+  // member days are deleted: one marker for every member would collide on (guild, member, day), and they serve
+  // only that guild's daily budgets.
+  { table: 'spend_totals_guild_month', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'mark' },
+  {
+    table: 'spend_totals_member_day',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'mark' },
+    guildRows: 'delete',
+  },
+  { table: 'guild_budgets', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'budget_holds', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
+  {
+    table: 'auto_read',
+    guildColumn: 'guild_id',
+    memberColumns: { started_by: 'mark', settings_updated_by: 'mark' },
+    guildRows: 'delete',
+  },
+  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
+  {
+    table: 'auto_read_member_voices',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'delete' },
+    guildRows: 'delete',
+  },
+  {
+    table: 'auto_read_ignored',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'delete', ignored_by: 'mark' },
+    guildRows: 'delete',
+  },
+  { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  {
+    table: 'guild_output_defaults',
+    guildColumn: 'guild_id',
+    memberColumns: { updated_by: 'mark' },
+    guildRows: 'delete',
+  },
+  {
+    table: 'member_output_defaults',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'delete' },
+    guildRows: 'delete',
+  },
+  { table: 'removed_guilds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  // Soundboard sounds saved from a cloned voice: no member in them (Discord's audit log names who saved one).
+  { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+];
+
+/** A non-reversible stand-in for an ID: random, so nothing leads back to whom it replaced. */
+export const forgottenMarker = (): string => `forgotten:${randomBytes(8).toString('hex')}`;
+
+export interface PlannedStatement {
+  query: RawBuilder<unknown>;
+  action: ForgetAction;
+}
+
+const columnsOf = (rule: ForgetRule): Array<[string, ForgetAction]> =>
+  Object.entries(rule.memberColumns) as Array<[string, ForgetAction]>;
+
+/** The statements that forget one member, in one guild or (guildId undefined) in every guild. */
+export function planForgetMember(userId: string, guildId: string | undefined, marker: string): PlannedStatement[] {
+  return FORGET_RULES.flatMap((rule) =>
+    columnsOf(rule).map(([column, action]): PlannedStatement => {
+      const table = sql.table(rule.table);
+      const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND ${sql.ref(rule.guildColumn)} = ${guildId}`}`;
+      const query =
+        action === 'delete'
+          ? sql`DELETE FROM ${table} WHERE ${where}`
+          : sql`UPDATE ${table} SET ${sql.ref(column)} = ${marker} WHERE ${where}`;
+      return { query, action };
+    }),
+  );
+}
+
+/** The statements that forget a whole guild. */
+export function planForgetGuild(guildId: string, marker: string): PlannedStatement[] {
+  return FORGET_RULES.map((rule): PlannedStatement => {
+    const where = sql`${sql.ref(rule.guildColumn)} = ${guildId}`;
+    if (rule.guildRows === 'delete')
+      return { query: sql`DELETE FROM ${sql.table(rule.table)} WHERE ${where}`, action: 'delete' };
+    const sets = sql.join(
+      [rule.guildColumn, ...Object.keys(rule.memberColumns)].map((c) => sql`${sql.ref(c)} = ${marker}`),
+    );
+    return { query: sql`UPDATE ${sql.table(rule.table)} SET ${sets} WHERE ${where}`, action: 'mark' };
+  });
+}
+
+/** Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show). */
+export function planDescribeMember(
+  userId: string,
+  guildId: string,
+): { table: string; column: string; query: RawBuilder<{ n: number | string }> }[] {
+  return FORGET_RULES.flatMap((rule) =>
+    columnsOf(rule).map(([column]) => ({
+      table: rule.table,
+      column,
+      query: sql<{
+        n: number | string;
+      }>`SELECT count(*) AS n FROM ${sql.table(rule.table)} WHERE ${sql.ref(column)} = ${userId} AND ${sql.ref(rule.guildColumn)} = ${guildId}`,
+    })),
+  );
+}

@@ -1,0 +1,91 @@
+/** Which Voice API endpoint a spend went to. */
+export type SpendEndpoint = 'tts' | 'emotion-tts' | 'voice-clone';
+
+/** The service's own usage figures (X-RateLimit-* headers), when a response carried them. */
+export interface ServiceUsage {
+  limit?: number;
+  used?: number;
+  remaining?: number;
+  resetAt?: Date;
+}
+
+/** One request's characters: spent (sent to the service and accepted) or saved (served from the cache). */
+export interface NewSpend {
+  at?: Date;
+  guildId: string;
+  userId: string;
+  command: string;
+  endpoint: SpendEndpoint;
+  /** Code points after NFC of the text sent (or that would have been sent, for a cache hit). */
+  characters: number;
+  /** Served from the cache (or a request in flight): no characters spent, `characters` were saved. */
+  cached: boolean;
+  /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
+  undelivered?: boolean;
+  requestId?: string | undefined;
+  service?: ServiceUsage | undefined;
+  /**
+   * The member (or the whole guild) asked to be forgotten after the request was accepted: recorded without their
+   * ID, its characters in the running totals under the period's pseudonym (period-pseudonym.ts), as a deletion
+   * leaves them, so they still count against the day's (or the month's) budget.
+   */
+  forgotten?: 'member' | 'guild' | undefined;
+}
+
+export interface SpendTotals {
+  /** Characters sent to the service. */
+  spent: number;
+  /** Characters the cache saved. */
+  saved: number;
+}
+
+/** One guild's month for the /usage chart: day by day, and the members who used the most. */
+export interface MonthBreakdown {
+  /** Only the UTC days ('YYYY-MM-DD') that had any spend or saving, in order. */
+  days: Array<SpendTotals & { day: string }>;
+  /** Most characters (spent + saved) first, at most the number asked for. */
+  members: Array<SpendTotals & { userId: string }>;
+}
+
+/** Who a used-up month was marked under: a change of any of these means the operator acted (quota/accounting.ts). */
+export interface QuotaMarkAccount {
+  /** A fingerprint of the API key (a hash prefix, never the key). */
+  account?: string | undefined;
+  /** The configured plan (VOICE_API_PLAN). */
+  plan?: string | undefined;
+  /** The service's monthly limit as last known when the mark was made. */
+  limit?: number | undefined;
+}
+
+/** The bot-wide quota picture kept between restarts. */
+export interface QuotaState {
+  /** Set by a 429 "quota exceeded"; cleared by Accounting (src/core/quota/) when the service shows it is over. */
+  exhausted?: { resetAt: Date; markedAt: Date } & QuotaMarkAccount;
+  /** The service's latest figures for `month` (used: the highest seen that month, as it only grows). */
+  service?: ServiceUsage & { month: string; updatedAt: Date };
+}
+
+/** A server's own budgets (see src/core/quota/budgets.ts); a field absent = the server set none. */
+export type GuildBudgetSettings = Partial<
+  Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
+>;
+
+/** The budgets a hold is checked against (characters; absent = no such limit). */
+export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;
+
+/**
+ * Characters a request may spend, held in the database from the budget check until its spend is recorded, so
+ * that checks in other processes (shards, machines) count them too. A hold left by a crash expires.
+ */
+export interface NewBudgetHold {
+  guildId: string;
+  userId: string;
+  characters: number;
+  limits: BudgetHoldLimits;
+  ttlMs: number;
+  at?: Date;
+}
+
+export type BudgetHoldResult =
+  | { status: 'held'; token: string }
+  | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };

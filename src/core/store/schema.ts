@@ -1,0 +1,141 @@
+// The tables, described once for both backends (type-only: Kysely checks every query against them). Columns are
+// what both drivers hand back: INTEGER/BIGINT milliseconds and counts as numbers (pg-store.ts parses BIGINT and
+// NUMERIC), 0/1 flags as numbers. The SQL that builds them is the migration steps' (migrations.ts,
+// pg-migrations.ts); a column added there is added here, except an auto-read setting's, declared with the setting.
+import type { Generated } from 'kysely';
+import type { AutoReadSettingColumns } from '../../features/autoread/reading/setting-declarations.ts';
+import type { AutoReadStopReason } from './auto-read-store.ts';
+import type { OutsideVoiceOutput } from './output-defaults-store.ts';
+import type { OutputFormat } from './common-types.ts';
+
+type Text = string | null;
+type Int = number | null;
+
+interface Settings {
+  voice: Text;
+  language: Text;
+  tone: Text;
+  exaggeration: Int;
+  format: OutputFormat | null;
+  speed: Int;
+  volume: Int;
+}
+
+export interface Database {
+  schema_migrations: { version: number; name: string; applied_at: number };
+  presets: Settings & {
+    id: Generated<number>;
+    guild_id: string;
+    name: string;
+    name_key: string;
+    voice: string;
+    created_by: string;
+    created_at: number;
+  };
+  guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
+  member_defaults: Settings & {
+    guild_id: string;
+    user_id: string;
+    spoken_name: Text;
+    read_me: Int;
+    updated_at: number;
+  };
+  voice_library: {
+    guild_id: string;
+    voice_id: string;
+    name: string;
+    name_key: string;
+    created_by: string;
+    created_at: number;
+    clip_seconds: number;
+  };
+  clone_name_reservations: {
+    guild_id: string;
+    name_key: string;
+    token: string;
+    reserved_by: string;
+    expires_at: number;
+  };
+  spends: {
+    id: Generated<number>;
+    at: number;
+    month: string;
+    day: string;
+    guild_id: string;
+    user_id: string;
+    command: string;
+    endpoint: string;
+    characters: number;
+    cached: number;
+    request_id: Text;
+    service_used: Int;
+    service_limit: Int;
+    service_remaining: Int;
+    service_reset_at: Int;
+    undelivered: Generated<number>;
+  };
+  spend_totals_guild_month: { guild_id: string; month: string; characters: number };
+  spend_totals_member_day: { guild_id: string; user_id: string; day: string; characters: number };
+  quota_state: {
+    id: number;
+    exhausted_reset_at: Int;
+    exhausted_marked_at: Int;
+    exhausted_account: Text;
+    exhausted_plan: Text;
+    exhausted_limit: Int;
+    service_month: Text;
+    service_used: Int;
+    service_limit: Int;
+    service_remaining: Int;
+    service_reset_at: Int;
+    service_updated_at: Int;
+  };
+  guild_budgets: {
+    guild_id: string;
+    monthly_chars: Int;
+    member_daily_chars: Int;
+    member_cooldown_seconds: Int;
+    updated_by: string;
+    updated_at: number;
+  };
+  budget_holds: {
+    token: string;
+    guild_id: string;
+    user_id: string;
+    month: string;
+    day: string;
+    characters: number;
+    expires_at: number;
+  };
+  /** The binding and reading state, and each setting's column (declared with the setting: AutoReadSettingColumns). */
+  auto_read: AutoReadSettingColumns & {
+    guild_id: string;
+    reading: Generated<number>;
+    text_channel_id: Text;
+    voice_channel_id: Text;
+    started_by: Text;
+    started_at: Int;
+    stopped_why: AutoReadStopReason | null;
+    settings_updated_by: Text;
+    updated_at: number;
+  };
+  auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
+  auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };
+  auto_read_ignored: { guild_id: string; user_id: string; ignored_by: string; ignored_at: number };
+  dictionary_entries: {
+    guild_id: string;
+    word_key: string;
+    word: string;
+    reading: string;
+    updated_by: string;
+    updated_at: number;
+    /** A word, or a pattern (held in `word`); position: the order entries apply in, from 1 per guild. */
+    kind: 'word' | 'pattern';
+    position: number;
+  };
+  guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
+  member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
+  removed_guilds: { guild_id: string; removed_at: number };
+  store_secrets: { name: string; value: string };
+  soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
+}

@@ -1,0 +1,50 @@
+/**
+ * The storage contract the rest of SayBot uses: one `Store`, one object per area, as `store.presets.get(…)`. An
+ * area's operations are its class's public methods, written once on Kysely for SQLite and PostgreSQL
+ * (src/core/store/areas/, each query checked against schema.ts); the values they take and give are the types of the
+ * <area>-store.ts modules. Every method is async so that a client/server database (PostgreSQL) implements it as
+ * well as SQLite. IDs are Discord snowflakes as strings. Names are matched case-insensitively (names.ts: `nameKey`).
+ */
+import type { AutoReadArea } from './areas/auto-read.ts';
+import type { AutoReadMembersArea } from './areas/auto-read-members.ts';
+import type { BudgetArea } from './areas/budget-holds.ts';
+import type { DictionaryArea } from './areas/dictionary.ts';
+import type { OutputDefaultsArea } from './areas/output-defaults.ts';
+import type { MemberDefaultsArea } from './areas/member-defaults.ts';
+import type { PresetArea } from './areas/presets.ts';
+import type { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import type { QuotaArea } from './areas/quota-state.ts';
+import type { SpendArea } from './areas/spends.ts';
+import type { VoiceLibraryArea } from './areas/voice-library.ts';
+
+export type * from './auto-read-store.ts';
+export type * from './auto-read-members-store.ts';
+export type * from './dictionary-store.ts';
+export type * from './member-defaults-store.ts';
+export type * from './output-defaults-store.ts';
+export type * from './preset-store.ts';
+export type * from './privacy-store.ts';
+export type * from './quota-store.ts';
+export type * from './voice-library-store.ts';
+export type * from './common-types.ts';
+
+/** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */
+type Operations<Area> = { [K in keyof Area]: Area[K] };
+
+/** The store: kysely-store.ts implements it once; tests wrap it (a failing or slow store). */
+export interface Store {
+  presets: Operations<PresetArea>;
+  memberDefaults: Operations<MemberDefaultsArea>;
+  voiceLibrary: Operations<VoiceLibraryArea>;
+  spends: Operations<SpendArea>;
+  quota: Operations<QuotaArea>;
+  budgets: Operations<BudgetArea>;
+  autoRead: Operations<AutoReadArea>;
+  autoReadMembers: Operations<AutoReadMembersArea>;
+  dictionary: Operations<DictionaryArea>;
+  outputDefaults: Operations<OutputDefaultsArea>;
+  privacy: Operations<PrivacyArea>;
+  removedGuilds: Operations<RemovedGuildArea>;
+  /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,227 @@
+// The one module that depends on @discordjs/voice beyond its public API: the ready session's fields the sender
+// advances, the UDP socket's private `socket` and `remote`, the transport key the library keeps as bytes, and the
+// library's own voice websocket listeners. package.json pins the library to exactly VOICE_LIBRARY_VERSION; a live
+// session whose shape differs fails here with a message naming the field, never by silencing every voice.
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import type { Socket } from 'node:dgram';
+import {
+  NetworkingStatusCode,
+  VoiceConnectionStatus,
+  type Networking,
+  type NetworkingState,
+  type VoiceConnection,
+  type VoiceConnectionState,
+} from '@discordjs/voice';
+import type { LibraryUdp, ReadySession } from './voice-library-types.ts';
+
+/** The @discordjs/voice release this module was written against (package.json pins exactly this one). */
+export const VOICE_LIBRARY_VERSION = '0.19.2';
+
+const AES_GCM_MODE = 'aead_aes256_gcm_rtpsize';
+
+export class VoiceLibraryShapeError extends Error {
+  constructor(problem: string) {
+    super(
+      `@discordjs/voice's ready voice session is not shaped as in ${VOICE_LIBRARY_VERSION} (${problem}); ` +
+        `SayBot's sender needs exactly that release: install it, or adapt src/core/voice/voice-library-seam.ts`,
+    );
+    this.name = 'VoiceLibraryShapeError';
+  }
+}
+
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+
+const NUMBER_FIELDS = ['sequence', 'timestamp', 'nonce', 'ssrc', 'packetsPlayed'] as const;
+
+/** What is missing or of another kind in a ready networking state, or undefined when it has the sender's shape. */
+export function readySessionProblem(state: unknown): string | undefined {
+  if (!isObject(state)) return 'no ready state';
+  const data = state.connectionData;
+  if (!isObject(data)) return 'no connectionData';
+  for (const field of NUMBER_FIELDS) {
+    if (typeof data[field] !== 'number') return `connectionData.${field} is not a number`;
+  }
+  if (typeof data.encryptionMode !== 'string') return 'connectionData.encryptionMode is not a string';
+  if (typeof data.speaking !== 'boolean') return 'connectionData.speaking is not a boolean';
+  if (!(data.secretKey instanceof Uint8Array) && !isObject(data.secretKey))
+    return 'connectionData.secretKey is missing';
+  const udp = state.udp;
+  if (!isObject(udp) || typeof udp.send !== 'function') return 'udp.send is not a function';
+  if (state.dave !== undefined && (!isObject(state.dave) || typeof state.dave.encrypt !== 'function'))
+    return 'dave.encrypt is not a function';
+  return undefined;
+}
+
+/**
+ * What is missing of the UDP socket's private fields that directSend and sendQueueCount use. Without them the
+ * sender still works, through the library's addressed send, but slower and with a fresh buffer every turn: checked
+ * against the installed release by the tests rather than per session.
+ */
+export function udpSocketProblem(udp: unknown): string | undefined {
+  if (!isObject(udp)) return 'no udp socket';
+  const socket = udp.socket;
+  if (
+    !isObject(socket) ||
+    typeof socket.send !== 'function' ||
+    typeof socket.connect !== 'function' ||
+    typeof socket.getSendQueueCount !== 'function'
+  ) {
+    return 'udp.socket is not a dgram socket';
+  }
+  const remote = udp.remote;
+  if (!isObject(remote) || typeof remote.ip !== 'string' || typeof remote.port !== 'number')
+    return 'udp.remote has no ip and port';
+  return undefined;
+}
+
+/** Ready states already checked: a session is checked once, not per packet. */
+const checked = new WeakSet<object>();
+
+/**
+ * The connection's session when audio sent now goes anywhere, else undefined (the library drops packets then).
+ * Throws VoiceLibraryShapeError when the session is not shaped as the pinned release keeps it.
+ */
+export function readySession(connection: VoiceConnection): ReadySession | undefined {
+  const state = connection.state;
+  if (state.status !== VoiceConnectionStatus.Ready) return undefined;
+  const networking = state.networking.state;
+  if (networking.code !== NetworkingStatusCode.Ready) return undefined;
+  if (!checked.has(networking)) {
+    const problem = readySessionProblem(networking);
+    if (problem !== undefined) throw new VoiceLibraryShapeError(problem);
+    checked.add(networking);
+  }
+  return networking as unknown as ReadySession;
+}
+
+/** The UDP socket's count of datagrams the kernel has not taken yet (Node queues them, holding their buffers). */
+export function sendQueueCount(udp: LibraryUdp): number {
+  return udp.socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
+}
+
+const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
+
+/** Datagrams held while the socket connects (a turn of the event loop): a second of audio at most. */
+const MAX_HELD_DATAGRAMS = 50;
+
+/**
+ * How to send on the library's socket: once connected to the voice server, Node's dgram sends in the call (an
+ * addressed send looks the address up first, even an IP, and sends on the next tick: a closure and a tick per
+ * datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup. A
+ * connected socket refuses addressed sends (silently, when one was already on its way as the connect completed), so
+ * while it connects datagrams are held (copies: the sender reuses its buffers) and sent after, and the library's own
+ * sends (keep-alives) are pointed at the same function on that instance. A socket that cannot connect is sent to
+ * with addresses, as the library does.
+ */
+export function directSend(udp: LibraryUdp): (buffer: Buffer) => void {
+  const known = directSends.get(udp);
+  if (known) return known;
+  const { socket, remote } = udp;
+  if (!socket?.connect || !socket.send || !remote) {
+    const send = (buffer: Buffer): void => udp.send(buffer);
+    directSends.set(udp, send);
+    return send;
+  }
+  const raw = socket as Socket;
+  let state: 'connecting' | 'connected' | 'addressed' = 'connecting';
+  const held: Buffer[] = [];
+  const send = (buffer: Buffer): void => {
+    if (state === 'connected') raw.send(buffer);
+    else if (state === 'addressed') raw.send(buffer, remote.port, remote.ip);
+    else if (held.length < MAX_HELD_DATAGRAMS) held.push(Buffer.from(buffer));
+  };
+  const settle = (next: 'connected' | 'addressed'): void => {
+    state = next;
+    for (const buffer of held.splice(0)) send(buffer);
+  };
+  udp.send = send;
+  directSends.set(udp, send);
+  try {
+    raw.connect(remote.port, remote.ip, (error?: Error) => settle(error === undefined ? 'connected' : 'addressed'));
+  } catch (error) {
+    // Connected already (to the same server: the library never connects it), or closed (nothing goes anywhere then).
+    settle((error as { code?: string }).code === 'ERR_SOCKET_DGRAM_IS_CONNECTED' ? 'connected' : 'addressed');
+  }
+  return send;
+}
+
+/**
+ * Gives a ready voice session its transport key as a KeyObject, made once. @discordjs/voice 0.19 keeps the key as
+ * bytes and calls createCipheriv with them for every packet, so Node imports the raw key again 50 times a second per
+ * voice: measured at about a tenth of the main thread's time with 100 voices playing (docs/benchmarks.md).
+ * createCipheriv and createDecipheriv take a KeyObject as they take bytes; only the AES-GCM mode uses the key that
+ * way (XChaCha20 hands the bytes to a library, so it is left alone).
+ */
+export function keepTransportKey(state: NetworkingState): void {
+  if (!('connectionData' in state)) return;
+  const data = state.connectionData as { encryptionMode?: string; secretKey?: Uint8Array | KeyObject };
+  if (data.encryptionMode !== AES_GCM_MODE || !(data.secretKey instanceof Uint8Array)) return;
+  data.secretKey = createSecretKey(data.secretKey);
+}
+
+export interface NetworkingWatchHandlers {
+  /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts to it. */
+  onClose(code: number): void;
+  /** A voice gateway message handler of the library threw; it was contained, the connection goes on. */
+  onHandlerError(error: unknown, event: 'packet' | 'binary'): void;
+}
+
+type Listener = (...args: unknown[]) => void;
+
+/**
+ * Follows every Networking (and every voice websocket it opens) of one VoiceConnection: reports close codes, and
+ * contains exceptions thrown by the library's own websocket message handlers.
+ *
+ * Why here and not a process-level 'uncaughtException' handler: @discordjs/voice 0.19 calls its handlers straight
+ * from the websocket's onmessage, so a throw there (an MLS proposals message before clients-connect, for one)
+ * escapes to the process. Wrapping exactly those listeners of exactly our sockets contains it to the guild concerned,
+ * keeps the stack trace, and leaves every other uncaught exception fatal as it should be.
+ */
+export function watchNetworking(connection: VoiceConnection, handlers: NetworkingWatchHandlers): void {
+  const seen = new WeakSet<object>();
+  const guarded = new WeakSet<object>();
+
+  const guardSocket = (ws: EventEmitter) => {
+    if (guarded.has(ws)) return;
+    guarded.add(ws);
+    for (const event of ['packet', 'binary'] as const) {
+      for (const listener of ws.listeners(event) as Listener[]) {
+        ws.off(event, listener);
+        ws.on(event, (...args: unknown[]) => {
+          try {
+            listener(...args);
+          } catch (error) {
+            handlers.onHandlerError(error, event);
+          }
+        });
+      }
+    }
+  };
+
+  const follow = (networking: Networking) => {
+    if (seen.has(networking)) return;
+    seen.add(networking);
+    // First in line: a close the player ends the connection for (4017, 4021, 4022) must be handled before the
+    // library's own listener, which would otherwise send a rejoin first.
+    networking.prependListener('close', (code: number) => handlers.onClose(code));
+    // The socket is made in the constructor and again on every resume; messages arrive only after this tick.
+    const socketOf = (state: NetworkingState) => ('ws' in state ? (state.ws as unknown as EventEmitter) : undefined);
+    const first = socketOf(networking.state);
+    if (first) guardSocket(first);
+    networking.on('stateChange', (_old: NetworkingState, next: NetworkingState) => {
+      const ws = socketOf(next);
+      if (ws) guardSocket(ws);
+      keepTransportKey(next);
+    });
+  };
+
+  const networkingOf = (state: VoiceConnectionState) => ('networking' in state ? state.networking : undefined);
+  const current = networkingOf(connection.state);
+  if (current) follow(current);
+  connection.on('stateChange', (_old, next) => {
+    const networking = networkingOf(next);
+    if (networking) follow(networking);
+  });
+}

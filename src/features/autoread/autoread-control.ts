@@ -1,0 +1,37 @@
+// What the commands may do with auto-read (CommandContext.autoread): a type-only module, so the command contract
+// does not import the wiring that implements it.
+import type { Guild } from 'discord.js';
+import type { AutoReadSettings } from '../../core/store/auto-read-store.ts';
+import type { DictionaryEntry } from './dictionary/dictionary.ts';
+
+/** What the commands may do with auto-read. */
+export interface AutoreadControl {
+  /** Discord gave the Message Content intent: without it no chat reaches the bot. */
+  readonly available: boolean;
+  isReading(guildId: string): boolean;
+  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
+  /**
+   * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
+   * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
+   * Resolves once the voice channel's status is cleared, which Discord allows only while the bot is still there.
+   */
+  pause(guildId: string): Promise<boolean>;
+  /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
+  resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
+  /**
+   * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
+   * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
+   */
+  start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void>;
+  /** Stops reading (store and reader); false when the guild was not reading. */
+  stop(guildId: string): Promise<boolean>;
+  /** New settings from the next message on. */
+  configure(guildId: string, settings: AutoReadSettings): void;
+  /** A changed dictionary, from the next message on. */
+  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
+  /** The members the managers had it ignore (the store's list), from the next message on. */
+  setIgnored(guildId: string, userIds: readonly string[]): void;
+  /** A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild). */
+  forgetMember(userId: string, guildId?: string): void;
+}

@@ -1,0 +1,88 @@
+// Auto-read's members in words (/autoread show, voice_add, voice_remove, /myvoice show): the voice pool, the voice
+// each member was given, the members it ignores. Each list is cut to a share of Discord's 2,000 characters.
+import { poolOf, type AutoreadGuild, type AutoreadVoice } from './reading/voice.ts';
+import type { Store } from '../../core/store/types.ts';
+import { isPresetVoiceId } from '../../core/voice-catalogue/catalogue.ts';
+import { t } from '../../core/i18n/translate.ts';
+import { echo } from '../../core/interactions/safe-text.ts';
+
+/** Characters one list may take in a reply (three lists and the settings stay within Discord's 2,000). */
+const LIST_BUDGET = 400;
+
+/** A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server. */
+export async function voiceLabel(store: Store, guildId: string, voice: string): Promise<string> {
+  if (isPresetVoiceId(voice)) return `\`${voice}\``;
+  const cloned = await store.voiceLibrary.get(guildId, voice);
+  return cloned ? `"${echo(cloned.name, 40)}"` : `\`${echo(voice, 40)}\``;
+}
+
+/** Items joined with commas while they fit LIST_BUDGET, then "and N more" for the rest (`total` counts them all). */
+function fitted(locale: string, items: readonly string[], total = items.length): string {
+  const shown: string[] = [];
+  let length = 0;
+  for (const item of items) {
+    if (length + item.length + 2 > LIST_BUDGET) break;
+    shown.push(item);
+    length += item.length + 2;
+  }
+  const more = total - shown.length;
+  return more > 0 ? [...shown, t(locale, 'autoread.list.more', { count: more })].join(', ') : shown.join(', ');
+}
+
+/** The pool in force: the managers' voices, or the default one, said as such. */
+export async function describePool(store: Store, guild: AutoreadGuild, locale: string): Promise<string> {
+  const pool = await poolOf(store, guild);
+  const voices = fitted(locale, await Promise.all(pool.voices.map((voice) => voiceLabel(store, guild.id, voice))));
+  return pool.chosen ? voices : t(locale, 'autoread.pool.default', { voices });
+}
+
+/** How many members' voices /autoread show lists at most (the rest are counted). */
+const SHOWN_MEMBERS = 20;
+
+/** The lines of /autoread show after the settings: the pool, the members' voices (distinct), the ignored members. */
+export async function describeMembers(
+  store: Store,
+  guild: AutoreadGuild,
+  locale: string,
+  distinct: boolean,
+): Promise<string[]> {
+  const [pool, given, ignored] = await Promise.all([
+    describePool(store, guild, locale),
+    store.autoReadMembers.memberVoices(guild.id, SHOWN_MEMBERS),
+    store.autoReadMembers.ignored(guild.id),
+  ]);
+  const lines = [t(locale, 'autoread.show.pool', { pool })];
+  if (distinct) {
+    const voices = await Promise.all(
+      given.members.map(async (member) => `<@${member.userId}> ${await voiceLabel(store, guild.id, member.voice)}`),
+    );
+    lines.push(
+      voices.length === 0
+        ? t(locale, 'autoread.show.memberVoicesNone')
+        : t(locale, 'autoread.show.memberVoices', { list: fitted(locale, voices, given.total) }),
+    );
+  }
+  lines.push(
+    ignored.length === 0
+      ? t(locale, 'autoread.show.ignoredNone')
+      : t(locale, 'autoread.show.ignored', {
+          list: fitted(
+            locale,
+            ignored.map((id) => `<@${id}>`),
+          ),
+        }),
+  );
+  return lines;
+}
+
+/** /myvoice show's line on auto-read: which voice reads the member, and why. */
+export async function describeAutoreadVoice(
+  store: Store,
+  guildId: string,
+  locale: string,
+  voice: AutoreadVoice,
+): Promise<string> {
+  if (voice.kind === 'pool-pending') return t(locale, 'myvoice.show.autoread.pending');
+  const label = await voiceLabel(store, guildId, voice.voice);
+  return t(locale, `myvoice.show.autoread.${voice.kind}`, { voice: label });
+}

@@ -1,0 +1,380 @@
+// Auto-read in the running bot: the AutoReader (src/features/autoread/reading/reader.ts) fed by Discord's MESSAGE_CREATE and
+// VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and resumed at
+// start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
+// AutoreadControl (CommandContext.autoread).
+import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
+import type { Logger } from '../../core/log.ts';
+import { dayOf } from '../../core/quota/calendar.ts';
+import type { Refusal } from '../../core/refusal.ts';
+import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
+import { autoreadSpeechRequest } from './reading/voice.ts';
+import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
+import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from '../../core/store/auto-read-store.ts';
+import type { Store } from '../../core/store/types.ts';
+import type { DictionaryEntry } from './dictionary/dictionary.ts';
+import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import { MEMBER_AUDIENCE, describeFailure, type DescribedFailure } from '../../core/interactions/failures.ts';
+import { t } from '../../core/i18n/translate.ts';
+import { NO_MENTIONS } from '../../core/interactions/replies.ts';
+import type { AutoreadControl } from './autoread-control.ts';
+import { missingReadingRight, noticeChannel } from './autoread-rights.ts';
+import { VoiceChannelStatus } from '../../core/frontend/voice-channel-status.ts';
+
+export interface AutoreadWiringOptions {
+  store: Store;
+  speech: SpeechPipeline;
+  players: PlayerRegistry;
+  logger: Logger;
+  /** Whether Discord gave auto-read's intents (known once logged in). */
+  available: () => boolean;
+  /** The backlog's bound per guild (the server's voice queue bound, config.queue); 0 = no limit. */
+  backlog?: { messages: number; seconds: number };
+  /** Whether SayBot serves this server (ALLOWED_GUILDS); absent: every server. Nothing is read aloud elsewhere. */
+  serves?: (guildId: string) => boolean;
+}
+
+export class AutoreadWiring implements AutoreadControl {
+  readonly #options: AutoreadWiringOptions;
+  readonly #log: Logger;
+  readonly #reader: AutoReader;
+  /** "Reading #general aloud" on the voice channel while reading there. */
+  readonly #status: VoiceChannelStatus;
+  #client: Client | undefined;
+  /** Guilds an auto-join is under way in: a burst of members joining makes one join. */
+  readonly #autojoining = new Set<string>();
+  #closed = false;
+
+  constructor(options: AutoreadWiringOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+    const { store, speech } = options;
+    this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
+    this.#reader = new AutoReader({
+      speak: (order) => speech.speak(order),
+      requestFor: (guildId, userId, text, distinct) => {
+        const guild = this.#client?.guilds.cache.get(guildId);
+        return autoreadSpeechRequest(
+          store,
+          { id: guildId, preferredLocale: guild?.preferredLocale ?? null },
+          userId,
+          text,
+          distinct,
+        );
+      },
+      memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
+      notify: (notice) => this.#notify(notice),
+      notifyBehind: (notice) => this.#notifyBehind(notice),
+      ...(options.backlog === undefined
+        ? {}
+        : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
+      onStopped: (guildId) => {
+        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused (logged).
+        void this.#status.clear(guildId);
+        store.autoRead
+          .stop(guildId, 'left-voice')
+          .catch((error: unknown) =>
+            this.#log.error(
+              { code: 'autoread-stop-not-stored', guildId, err: error },
+              'auto-read stopped, but the store could not record it',
+            ),
+          );
+      },
+      logger: options.logger,
+    });
+  }
+
+  get available(): boolean {
+    return this.#options.available();
+  }
+
+  /** Listens to this client (made again when Discord refuses auto-read's intents: the last one attached is used). */
+  attach(client: Client): void {
+    this.#client = client;
+    client.on(Events.MessageCreate, (message) => {
+      if (message.guildId !== null && this.#serves(message.guildId)) this.#reader.onMessage(message);
+    });
+    client.on(Events.VoiceStateUpdate, (before, after) => {
+      this.#reader.onVoiceState(before, after);
+      if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
+    });
+  }
+
+  #serves(guildId: string): boolean {
+    return this.#options.serves?.(guildId) ?? true;
+  }
+
+  isReading(guildId: string): boolean {
+    return this.#reader.binding(guildId) !== undefined;
+  }
+
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
+    const binding = this.#reader.binding(guildId);
+    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
+  }
+
+  async pause(guildId: string): Promise<boolean> {
+    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the binding).
+    const wasReading = this.#reader.stop(guildId);
+    await this.#status.clear(guildId);
+    return wasReading;
+  }
+
+  async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
+    if (this.isReading(guildId)) return undefined;
+    const state = await this.#options.store.autoRead.get(guildId);
+    const binding = state.binding;
+    if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
+    const guild = this.#client?.guilds.cache.get(guildId);
+    if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
+    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+    return binding.textChannelId;
+  }
+
+  async start(
+    guild: Guild,
+    binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
+  ): Promise<void> {
+    await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+    const state = await this.#options.store.autoRead.start(guild.id, binding);
+    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+  }
+
+  async stop(guildId: string): Promise<boolean> {
+    const wasReading = this.#reader.stop(guildId);
+    const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
+    return wasReading || stored;
+  }
+
+  configure(guildId: string, settings: AutoReadSettings): void {
+    this.#reader.configure(guildId, settings);
+  }
+
+  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
+    this.#reader.setDictionary(guildId, entries);
+  }
+
+  setIgnored(guildId: string, userIds: readonly string[]): void {
+    this.#reader.setIgnored(guildId, userIds);
+  }
+
+  forgetMember(userId: string, guildId?: string): void {
+    this.#reader.forgetMember(userId, guildId);
+  }
+
+  /**
+   * After login: every guild the store says is reading is read again, once the bot is back in the voice channel
+   * recorded with its binding. Nobody there (or the channel or guild gone, or the join failing) drops the binding
+   * (reading off, one log line): a bot alone in a channel would only leave again. Without Message Content the
+   * bindings are kept for a start that has it.
+   */
+  async restore(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    let states: AutoReadState[];
+    try {
+      states = await this.#options.store.autoRead.listReading();
+    } catch (error) {
+      // The bot still starts: /autoread start binds again.
+      this.#log.error(
+        { code: 'autoread-not-resumed', reason: 'store-failed', err: error },
+        'auto-read bindings could not be read: none resumed',
+      );
+      return;
+    }
+    if (states.length === 0) return;
+    if (!this.available) {
+      this.#log.warn(
+        { code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' },
+        'auto-read bindings kept but not resumed: Message Content is not enabled',
+      );
+      return;
+    }
+    await Promise.all(states.map((state) => this.#resume(client, state)));
+  }
+
+  /**
+   * Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. Resolves once
+   * the statuses SayBot set are cleared (each request bounded), before the bot leaves the channels.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#reader.close();
+    await this.#status.clearAll();
+  }
+
+  /**
+   * A member joined a voice channel: when it is the channel a binding with `autojoin` reads into, SayBot left it by
+   * itself (left alone, or nobody there after a restart) and is in no voice channel of the server now, SayBot
+   * joins and reads again. Not after /autoread stop (the binding is ended), nor after a manager's /leave (paused:
+   * their choice holds until they /join or /autoread start; a member's join does not overrule it). Never throws.
+   */
+  async #autojoin(state: VoiceState): Promise<void> {
+    const { guild, member } = state;
+    const voiceChannelId = state.channelId;
+    if (
+      this.#closed ||
+      !this.available ||
+      !member ||
+      member.user.bot ||
+      voiceChannelId === null ||
+      !this.#serves(guild.id)
+    )
+      return;
+    if (this.isReading(guild.id) || guild.members.me?.voice.channelId || this.#autojoining.has(guild.id)) return;
+    this.#autojoining.add(guild.id);
+    try {
+      const stored = await this.#options.store.autoRead.get(guild.id);
+      const binding = stored.binding;
+      if (
+        !stored.settings.autojoin ||
+        !binding ||
+        binding.voiceChannelId !== voiceChannelId ||
+        stored.reading ||
+        stored.stoppedWhy !== 'left-voice'
+      )
+        return;
+      if (await this.#pausedForRights(guild, binding)) return;
+      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
+      const started = await this.#options.store.autoRead.start(guild.id, {
+        textChannelId: binding.textChannelId,
+        voiceChannelId,
+        startedBy: binding.startedBy,
+      });
+      await this.#read(started, binding.textChannelId, voiceChannelId);
+      this.#log.info(
+        { code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId },
+        'auto-read joined the voice channel a member entered',
+      );
+    } catch (error) {
+      this.#log.warn(
+        { code: 'autoread-autojoin-failed', guildId: guild.id, voiceChannelId, err: error },
+        'auto-read could not join the voice channel a member entered',
+      );
+    } finally {
+      this.#autojoining.delete(guild.id);
+    }
+  }
+
+  async #resume(client: Client, state: AutoReadState): Promise<void> {
+    const { guildId, binding } = state;
+    // Nobody there is as if SayBot had been left alone: auto-join may bring it back when someone comes.
+    const drop = async (reason: string, error?: unknown, why: AutoReadStopReason = 'asked') => {
+      this.#log.warn(
+        {
+          code: 'autoread-not-resumed',
+          guildId,
+          voiceChannelId: binding?.voiceChannelId,
+          reason,
+          ...(error === undefined ? {} : { err: error }),
+        },
+        'auto-read not resumed after the restart: its binding is dropped',
+      );
+      await this.#options.store.autoRead
+        .stop(guildId, why)
+        .catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+    };
+    const guild = client.guilds.cache.get(guildId);
+    if (!binding || !guild || !this.#serves(guildId)) return drop('no-guild');
+    const voice = guild.channels.cache.get(binding.voiceChannelId);
+    if (!voice?.isVoiceBased()) return drop('no-channel');
+    if (voice.members.filter((member) => !member.user.bot).size === 0)
+      return drop('channel-empty', undefined, 'left-voice');
+    if (await this.#pausedForRights(guild, binding)) return;
+    try {
+      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+      await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+    } catch (error) {
+      return drop('join-failed', error);
+    }
+    this.#log.info(
+      { code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId },
+      'auto-read resumed',
+    );
+  }
+
+  /**
+   * Reading that comes back by itself first checks that SayBot may still read the text channel and speak in the voice
+   * channel. A right gone pauses it: stopped in the store as asked (the binding kept: /autoread start or a manager's
+   * /join resumes it; no auto-join or restart tries again, so the notice is said once), one log line, and one notice
+   * where SayBot may still post. True when paused.
+   */
+  async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
+    const missing = missingReadingRight(guild, binding);
+    if (missing === undefined) return false;
+    const { textChannelId, voiceChannelId } = binding;
+    this.#log.warn(
+      { code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId },
+      'auto-read paused: SayBot may no longer read or speak where it is bound',
+    );
+    await this.#options.store.autoRead
+      .stop(guild.id, 'asked')
+      .catch((error: unknown) =>
+        this.#log.error(
+          { code: 'autoread-stop-not-stored', guildId: guild.id, err: error },
+          'auto-read paused, but the store could not record it',
+        ),
+      );
+    const where = noticeChannel(guild, binding);
+    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
+      channel: `<#${textChannelId}>`,
+      voice: `<#${voiceChannelId}>`,
+    });
+    await where
+      ?.send({ content, allowedMentions: NO_MENTIONS })
+      .catch((error: unknown) =>
+        this.#log.warn(
+          { code: 'autoread-notice-failed', guildId: guild.id, channelId: where.id, err: error },
+          'auto-read could not post its notice',
+        ),
+      );
+    return true;
+  }
+
+  async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
+    const [entries, ignored] = await Promise.all([
+      this.#options.store.dictionary.list(state.guildId),
+      this.#options.store.autoReadMembers.ignored(state.guildId),
+    ]);
+    this.#reader.start(
+      { guildId: state.guildId, channelId, voiceChannelId, settings: state.settings, ignored: new Set(ignored) },
+      entries,
+    );
+    // Not awaited: a slow or refused status never delays reading.
+    void this.#status.reading(state.guildId, voiceChannelId, channelId);
+  }
+
+  /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */
+  async #notify(notice: RefusalNotice): Promise<void> {
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    const { message } = publicReason(notice.refusal);
+    const reason = t(notice.language, message.key, message.params);
+    const member = `<@${notice.userId}>`;
+    await channel.send({
+      content: t(notice.language, 'autoread.paused', { member, reason }),
+      allowedMentions: NO_MENTIONS,
+    });
+  }
+
+  /** The one notice of a backlog dropping its oldest unread messages, in the server's language; it pings nobody. */
+  async #notifyBehind(notice: BehindNotice): Promise<void> {
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    const content =
+      notice.kind === 'skipped-to-newest'
+        ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
+        : t(notice.language, 'autoread.behind');
+    await channel.send({ content, allowedMentions: NO_MENTIONS });
+  }
+}
+
+/**
+ * A refusal's reason as the whole channel may read it: a member's own figures (what they used today) stay theirs,
+ * so their day's budget is named without them, and the whole plan's (what is left of the month) the owner's.
+ */
+function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
+  const reason = refusal.reason;
+  if (reason.code === 'budget-member-day')
+    return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
+  return describeFailure(refusal, MEMBER_AUDIENCE);
+}

@@ -1,0 +1,222 @@
+import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { AutoreadControl } from '../autoread-control.ts';
+import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
+import { describeMembers, describePool, voiceLabel } from '../autoread-members.ts';
+import { describeSettings, settingChangesOf, withSettingOptions } from '../autoread-settings.ts';
+import { channelOption, slashCommand, subcommand, userOption } from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { MESSAGE_CONTENT_WHERE } from '../../../app/intents.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { readText, voiceOption } from '../../../core/interactions/options.ts';
+import { showContent, showResult } from '../../../core/interactions/replies.ts';
+import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
+import { IGNORED_MAX } from '../reading/binding.ts';
+import { VOICE_POOL_MAX } from '../reading/voice-pool.ts';
+import { usableVoice } from '../../../core/speech/voice-access.ts';
+import type { AutoReadState } from '../../../core/store/auto-read-store.ts';
+
+/** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
+export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };
+
+/** The channels whose chat can be read: a text channel, or a voice channel's own chat. */
+const READABLE = [ChannelType.GuildText, ChannelType.GuildVoice] as const;
+
+export const data = slashCommand('autoread', requires)
+  .addSubcommand(subcommand('autoread.start').addChannelOption(channelOption('channel', { types: READABLE })))
+  .addSubcommand(subcommand('autoread.stop'))
+  .addSubcommand(withSettingOptions(subcommand('autoread.settings')))
+  .addSubcommand(subcommand('autoread.show'))
+  .addSubcommand(subcommand('autoread.ignore').addUserOption(userOption('member', { required: true })))
+  .addSubcommand(subcommand('autoread.unignore').addUserOption(userOption('member', { required: true })))
+  .addSubcommand(subcommand('autoread.voice_add').addStringOption(voiceOption({ required: true })))
+  .addSubcommand(subcommand('autoread.voice_remove').addStringOption(voiceOption({ required: true })));
+
+type Handler = (
+  interaction: ChatInputCommandInteraction<'cached'>,
+  context: CommandContext,
+  autoread: AutoreadControl,
+) => Promise<void>;
+
+const mention = (id: string) => `<#${id}>`;
+
+const start: Handler = async (interaction, { players, store }, autoread) => {
+  // Free checks first, the join (seconds) last.
+  if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
+  const voice = memberVoiceChannel(interaction, players, undefined, { joinOnly: true });
+  const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
+  const channel = interaction.guild.channels.cache.get(chosenId);
+  if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type))
+    throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
+  // SayBot reads aloud only what the member could read there themselves.
+  if (
+    !channel
+      .permissionsFor(interaction.member)
+      .has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.ReadMessageHistory])
+  ) {
+    throw new UserError('autoread.memberCannotSee', { channel: mention(chosenId) });
+  }
+  const me = interaction.guild.members.me;
+  // Without View Channel no message arrives; without Send Messages a refusal's one notice cannot be posted.
+  if (
+    me !== null &&
+    !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])
+  ) {
+    throw new UserError('autoread.cannotSee', { channel: mention(chosenId) });
+  }
+  await autoread.start(interaction.guild, {
+    textChannelId: chosenId,
+    voiceChannelId: voice.channelId,
+    startedBy: interaction.user.id,
+  });
+  const state = await store.autoRead.get(interaction.guildId);
+  await showResult(interaction, 'autoread.started', {
+    channel: mention(chosenId),
+    voice: mention(voice.channelId),
+    settings: describeSettings(interaction.locale, state.settings),
+  });
+};
+
+const stop: Handler = async (interaction, _context, autoread) => {
+  const stopped = await autoread.stop(interaction.guildId);
+  await showResult(interaction, stopped ? 'autoread.stopped' : 'autoread.notReading');
+};
+
+function status(locale: string, state: AutoReadState, reading: boolean): string {
+  return reading && state.binding
+    ? t(locale, 'autoread.status.reading', {
+        channel: mention(state.binding.textChannelId),
+        voice: mention(state.binding.voiceChannelId),
+      })
+    : t(locale, 'autoread.status.off');
+}
+
+const settings: Handler = async (interaction, { store }, autoread) => {
+  const locale = interaction.locale;
+  const changes = settingChangesOf(interaction);
+  if (Object.keys(changes).length === 0) {
+    const state = await store.autoRead.get(interaction.guildId);
+    await showContent(
+      interaction,
+      t(locale, 'autoread.settings.current', {
+        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        settings: describeSettings(locale, state.settings),
+      }),
+    );
+    return;
+  }
+  const updated = await store.autoRead.setSettings(interaction.guildId, changes, interaction.user.id);
+  autoread.configure(interaction.guildId, updated);
+  await showResult(interaction, 'autoread.settings.updated', { settings: describeSettings(locale, updated) });
+};
+
+/** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */
+const show: Handler = async (interaction, { store }, autoread) => {
+  const locale = interaction.locale;
+  const state = await store.autoRead.get(interaction.guildId);
+  const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
+  const members = await describeMembers(store, guild, locale, state.settings.voices === 'distinct');
+  await showContent(
+    interaction,
+    [
+      t(locale, 'autoread.settings.current', {
+        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        settings: describeSettings(locale, state.settings),
+      }),
+      ...members,
+    ].join('\n'),
+  );
+};
+
+/** The ignore list changed in the store: the reader follows it from the next message on. */
+async function ignoredChanged(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store }: CommandContext,
+  autoread: AutoreadControl,
+): Promise<void> {
+  autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
+}
+
+const ignore: Handler = async (interaction, context, autoread) => {
+  const userId = interaction.options.getUser('member', true).id;
+  const result = await context.store.autoReadMembers.ignore(
+    interaction.guildId,
+    userId,
+    interaction.user.id,
+    IGNORED_MAX,
+  );
+  if (result === 'full') throw new UserError('autoread.ignore.full', { max: IGNORED_MAX });
+  await ignoredChanged(interaction, context, autoread);
+  await showResult(interaction, result === 'added' ? 'autoread.ignore.added' : 'autoread.ignore.already', {
+    member: `<@${userId}>`,
+  });
+};
+
+const unignore: Handler = async (interaction, context, autoread) => {
+  const userId = interaction.options.getUser('member', true).id;
+  const removed = await context.store.autoReadMembers.unignore(interaction.guildId, userId);
+  await ignoredChanged(interaction, context, autoread);
+  await showResult(interaction, removed ? 'autoread.unignore.done' : 'autoread.unignore.none', {
+    member: `<@${userId}>`,
+  });
+};
+
+const voiceAdd: Handler = async (interaction, { store }) => {
+  // A preset ID, or a cloned voice of this server by name or ID (refused otherwise, nothing stored).
+  const { voiceId } = await usableVoice(store, interaction.guildId, readText(interaction.options, 'voice') ?? '');
+  const result = await store.autoReadMembers.addToPool(
+    interaction.guildId,
+    voiceId,
+    interaction.user.id,
+    VOICE_POOL_MAX,
+  );
+  if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
+  await poolReply(interaction, store, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
+};
+
+const voiceRemove: Handler = async (interaction, { store }) => {
+  const typed = readText(interaction.options, 'voice') ?? '';
+  // A cloned voice by its name while it exists; else the ID as typed (a voice no longer usable still leaves).
+  const voiceId = await usableVoice(store, interaction.guildId, typed).then(
+    (usable) => usable.voiceId,
+    () => typed,
+  );
+  const removed = await store.autoReadMembers.removeFromPool(interaction.guildId, voiceId);
+  await poolReply(interaction, store, removed ? 'autoread.pool.removed' : 'autoread.pool.notIn', voiceId);
+};
+
+async function poolReply(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  store: CommandContext['store'],
+  key: MessageKey,
+  voiceId: string,
+): Promise<void> {
+  const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
+  const [voice, pool] = await Promise.all([
+    voiceLabel(store, interaction.guildId, voiceId),
+    describePool(store, guild, interaction.locale),
+  ]);
+  await showResult(interaction, key, { voice, pool });
+}
+
+const HANDLERS: Record<string, Handler> = {
+  start,
+  stop,
+  settings,
+  show,
+  ignore,
+  unignore,
+  voice_add: voiceAdd,
+  voice_remove: voiceRemove,
+};
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const sub = interaction.options.getSubcommand(true);
+  const handler = HANDLERS[sub];
+  if (!handler) throw new Error(`no handler for /autoread ${sub}`);
+  if (!context.autoread) throw new Error('auto-read is not wired into this bot');
+  await handler(interaction, context, context.autoread);
+};
+
+export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

@@ -1,0 +1,226 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import {
+  attachmentOption,
+  integerOption,
+  slashCommand,
+  stringOption,
+  subcommand,
+} from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { fitLines } from '../../../core/frontend/listing.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { downloadClip } from '../../../core/frontend/reference-clip.ts';
+import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
+import { echoCode } from '../../../core/interactions/safe-text.ts';
+import {
+  MAX_ENTRIES,
+  MAX_PATTERN_LENGTH,
+  MAX_READING_LENGTH,
+  MAX_WORD_LENGTH,
+  exportDictionary,
+  importDictionary,
+  isPattern,
+  type DictionaryEntry,
+  type DictionaryProblem,
+  type EntryName,
+} from '../dictionary/dictionary.ts';
+
+/** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
+export const MAX_IMPORT_BYTES = 512 * 1024;
+
+/** Anyone may list and export the dictionary; changing it changes how the whole server is read. */
+const manager = { manageGuild: { refusal: 'dictionary.permission' } } as const;
+export const requires: Requirements = {
+  subcommands: { add: manager, remove: manager, move: manager, import: manager },
+};
+
+// Longer than the rules allow, so a too-long word or pattern is answered by the dictionary's own rule (it names the
+// limit). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
+// In /dictionary add the reading is optional too, since Discord wants required options before optional ones and
+// the word comes first; a missing reading is the rule's "the reading is empty".
+const wordOption = () => stringOption('word', { required: false, maxLength: MAX_WORD_LENGTH * 2 });
+const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH * 2 });
+
+export const data = slashCommand('dictionary', requires)
+  .addSubcommand(
+    subcommand('dictionary.add')
+      .addStringOption(wordOption())
+      .addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH * 2 }))
+      .addStringOption(patternOption()),
+  )
+  .addSubcommand(subcommand('dictionary.remove').addStringOption(wordOption()).addStringOption(patternOption()))
+  .addSubcommand(
+    subcommand('dictionary.move')
+      .addIntegerOption(integerOption('position', { required: true, min: 1, max: MAX_ENTRIES }))
+      .addStringOption(wordOption())
+      .addStringOption(patternOption()),
+  )
+  .addSubcommand(subcommand('dictionary.list'))
+  .addSubcommand(subcommand('dictionary.export'))
+  .addSubcommand(subcommand('dictionary.import').addAttachmentOption(attachmentOption('file', { required: true })));
+
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+
+/** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
+function describe(locale: string, problem: DictionaryProblem): string {
+  const { code, params } = problem;
+  if (code === 'badEntry')
+    return t(locale, 'dictionary.problem.badEntry', {
+      entry: params['entry'] ?? '',
+      reason: describe(locale, { code: params['reason'] as DictionaryProblem['code'], params }),
+    });
+  if (code === 'badPattern') {
+    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, {
+      part: echoCode(String(params['part'] ?? ''), 40),
+    });
+    return t(locale, 'dictionary.problem.badPattern', { syntax });
+  }
+  if (code === 'duplicate')
+    return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
+  if (code === 'unknownGroup')
+    return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
+  return t(locale, `dictionary.problem.${code}` as MessageKey, params);
+}
+
+/** A refused change, in the caller's language: "Nothing was changed: entry 3: the word is empty." */
+function refused(locale: string, problem: DictionaryProblem): UserError {
+  return new UserError('dictionary.refused', { problem: describe(locale, problem) });
+}
+
+/** The word or pattern the member named (exactly one of them), as the store takes it. */
+function entryName(interaction: ChatInputCommandInteraction<'cached'>): EntryName {
+  const word = interaction.options.getString('word');
+  const pattern = interaction.options.getString('pattern');
+  if ((word === null) === (pattern === null)) throw new UserError('dictionary.wordOrPattern');
+  return pattern === null ? (word ?? '') : { pattern };
+}
+
+/** How an entry is named in a reply or a list line: "word", or pattern `(\d+)km`. */
+function label(locale: string, entry: DictionaryEntry | EntryName): string {
+  if (typeof entry === 'string') return `"${echo(entry, 60)}"`;
+  if ('pattern' in entry) return t(locale, 'dictionary.list.pattern', { pattern: echoCode(entry.pattern, 80) });
+  return `"${echo(entry.word, 60)}"`;
+}
+
+/** After a change: the reader uses the new entries from the next message on. */
+async function refreshReader(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, autoread }: CommandContext,
+): Promise<void> {
+  if (autoread?.isReading(interaction.guildId))
+    autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
+}
+
+const add: Handler = async (interaction, context) => {
+  const name = entryName(interaction);
+  const reading = interaction.options.getString('reading') ?? '';
+  const result = await context.store.dictionary.put(interaction.guildId, name, reading, interaction.user.id);
+  if (result.status === 'refused') throw refused(interaction.locale, result.problem);
+  await refreshReader(interaction, context);
+  const { entry } = result;
+  if (isPattern(entry)) {
+    await showResult(
+      interaction,
+      result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern',
+      {
+        pattern: label(interaction.locale, entry),
+        reading: echo(entry.reading, 110),
+      },
+    );
+    return;
+  }
+  await showResult(interaction, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
+    word: echo(entry.word, 60),
+    reading: echo(entry.reading, 110),
+  });
+};
+
+const remove: Handler = async (interaction, context) => {
+  const name = entryName(interaction);
+  const removed = await context.store.dictionary.remove(interaction.guildId, name);
+  const pattern = typeof name !== 'string';
+  if (!removed) {
+    throw pattern
+      ? new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) })
+      : new UserError('dictionary.unknown', { word: echo(name, 60) });
+  }
+  await refreshReader(interaction, context);
+  if (isPattern(removed))
+    await showResult(interaction, 'dictionary.removed.pattern', { pattern: label(interaction.locale, removed) });
+  else await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
+};
+
+const move: Handler = async (interaction, context) => {
+  const name = entryName(interaction);
+  const position = interaction.options.getInteger('position', true);
+  const result = await context.store.dictionary.move(interaction.guildId, name, position, interaction.user.id);
+  if (result.status === 'unknown') {
+    throw typeof name === 'string'
+      ? new UserError('dictionary.unknown', { word: echo(name, 60) })
+      : new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) });
+  }
+  await refreshReader(interaction, context);
+  const entry = result.entries[result.position - 1] ?? name;
+  await showResult(interaction, 'dictionary.moved', {
+    entry: label(interaction.locale, entry),
+    position: result.position,
+    count: result.entries.length,
+  });
+};
+
+const list: Handler = async (interaction, { store }) => {
+  const entries = await store.dictionary.list(interaction.guildId);
+  if (entries.length === 0) {
+    await showResult(interaction, 'dictionary.empty');
+    return;
+  }
+  const locale = interaction.locale;
+  // Numbered: the order is the order entries apply in, and /dictionary move takes these numbers.
+  const lines = entries.map(
+    (entry, index) =>
+      `${index + 1}. ${isPattern(entry) ? label(locale, entry) : echo(entry.word, 60)} → ${echo(entry.reading, 110)}`,
+  );
+  await showContent(
+    interaction,
+    [t(locale, 'dictionary.list.header', { count: entries.length }), ...fitLines(lines, locale)].join('\n'),
+  );
+};
+
+const exportAll: Handler = async (interaction, { store }) => {
+  const entries = await store.dictionary.list(interaction.guildId);
+  const file = { attachment: Buffer.from(exportDictionary(entries)), name: 'dictionary.json' };
+  await showResult(interaction, 'dictionary.exported', { count: entries.length }, [file]);
+};
+
+const importAll: Handler = async (interaction, context) => {
+  const attachment = interaction.options.getAttachment('file', true);
+  if (!attachment.name.toLowerCase().endsWith('.json')) throw new UserError('dictionary.import.notJsonFile');
+  if (attachment.size > MAX_IMPORT_BYTES)
+    throw new UserError('dictionary.import.tooLarge', { size: attachment.size, max: MAX_IMPORT_BYTES });
+  let bytes: Uint8Array;
+  try {
+    bytes = await downloadClip(attachment.url, attachment.size, {
+      ...context.settings.clipDownload,
+      maxBytes: MAX_IMPORT_BYTES,
+    });
+  } catch (error) {
+    throw new UserError('dictionary.import.download', {}, { cause: error, level: 'warn' });
+  }
+  const parsed = importDictionary(new TextDecoder().decode(bytes));
+  if (!parsed.ok) throw refused(interaction.locale, parsed.problem);
+  const result = await context.store.dictionary.replace(interaction.guildId, parsed.value, interaction.user.id);
+  if (result.status === 'refused') throw refused(interaction.locale, result.problem);
+  await refreshReader(interaction, context);
+  await showResult(interaction, 'dictionary.imported', { count: result.entries.length });
+};
+
+const HANDLERS: Record<string, Handler> = { add, remove, move, list, export: exportAll, import: importAll };
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const sub = interaction.options.getSubcommand(true);
+  const handler = HANDLERS[sub];
+  if (!handler) throw new Error(`no handler for /dictionary ${sub}`);
+  await handler(interaction, context);
+};

@@ -1,0 +1,54 @@
+// "Speak": a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it
+// (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
+// default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
+// their (or the server's) /output default says a file.
+import { messageMenu } from '../../../core/interactions/command-builder.ts';
+import type { MessageMenuModule } from '../../../core/interactions/command.ts';
+import type { MenuRequirements } from '../../../core/interactions/preconditions.ts';
+import { showResult } from '../../../core/interactions/replies.ts';
+import { speakableMessage, speakMessageText } from '../speak-message.ts';
+import { chooseTarget, requesterOf, speakAndReply } from '../../../core/frontend/speech-delivery.ts';
+import { voiceLabel } from '../../../core/frontend/speech-settings.ts';
+import { chooseSettings, ttsRequest } from '../../../core/speech/settings.ts';
+
+/** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
+export const requires: MenuRequirements = {};
+
+export const data = messageMenu('speak', requires);
+
+/** What the spends of a Speak are recorded under (the `command` column). */
+export const SPEAK_COMMAND = 'speak-message';
+
+export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
+  const { guildId } = interaction;
+  const [autoread, dictionary] = await Promise.all([
+    context.store.autoRead.get(guildId),
+    context.store.dictionary.list(guildId),
+  ]);
+  const text = speakMessageText(speakableMessage(interaction.targetMessage), {
+    language: interaction.guildLocale,
+    maxLength: autoread.settings.maxLength,
+    dictionary,
+  });
+  if (text === '') return showResult(interaction, 'speak.nothing');
+  // Free checks first: where it can go (refused at once if the bot may not speak there), then whose voice.
+  const target = await chooseTarget(interaction, undefined, context, 'voice-message');
+  const settings = await chooseSettings(context.store, {
+    guildId,
+    userId: interaction.user.id,
+    options: {},
+    presetName: undefined,
+    guildLocale: interaction.guild.preferredLocale,
+  });
+  await speakAndReply(
+    interaction,
+    context,
+    {
+      request: ttsRequest(text, settings),
+      requester: requesterOf(interaction, SPEAK_COMMAND),
+    },
+    target,
+    voiceLabel(interaction.locale, settings),
+    { private: true },
+  );
+};

@@ -1,0 +1,315 @@
+// A server's pronunciation dictionary: words and patterns, and how to say what they match, applied to text after
+// clean-up. Pure; the store keeps the entries in their order and checks each change with these functions
+// (src/core/store/areas/dictionary.ts), so every rule lives here. Patterns run on RE2 (re2js): matching takes time linear
+// in the text whatever the pattern, so no entry a manager writes can stall the bot on a member's message.
+import { z } from 'zod';
+import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
+
+/** Words and patterns together; of them at most MAX_PATTERNS patterns (each is one more pass over the text). */
+export const MAX_ENTRIES = 500;
+export const MAX_PATTERNS = 20;
+export const MAX_WORD_LENGTH = 50;
+export const MAX_PATTERN_LENGTH = 200;
+export const MAX_READING_LENGTH = 100;
+/**
+ * The dictionary never makes a text longer than this many characters (code points), or than the text was when it
+ * was longer already: each entry's result is cut there. Twice auto-read's longest message (1,000), so a reading
+ * that spells out may still double a message, and a pattern that matches everywhere cannot multiply its cost.
+ */
+export const MAX_RESULT_LENGTH = 2000;
+/**
+ * A pattern replaces at most this many matches in one text; any further ones are left as written. RE2 finds each
+ * match in time linear in the text but at a cost per match (about 2 µs here): this keeps a dictionary of
+ * MAX_PATTERNS patterns that each match every character of a long message within a few milliseconds.
+ */
+export const MAX_PATTERN_MATCHES = 100;
+export const DICTIONARY_FORMAT_VERSION = 1;
+
+/** A word, matched whatever its case, whole in spaced scripts; its reading is said as written. */
+export interface WordEntry {
+  word: string;
+  reading: string;
+}
+
+/** A pattern (RE2 syntax); its reading may put in what the pattern's groups matched ($1, $<name>, $& for all). */
+export interface PatternEntry {
+  pattern: string;
+  reading: string;
+}
+
+export type DictionaryEntry = WordEntry | PatternEntry;
+
+/** How a member names an entry to change, move or remove it: the word, or `{ pattern }`. */
+export type EntryName = string | { pattern: string };
+
+export const isPattern = (entry: DictionaryEntry): entry is PatternEntry => 'pattern' in entry;
+
+/** Why an entry or a file was refused; `code` is stable (logs, localised replies), `params` fill the message. */
+export interface DictionaryProblem {
+  code:
+    | 'emptyWord'
+    | 'wordTooLong'
+    | 'emptyReading'
+    | 'readingTooLong'
+    | 'controlCharacter'
+    | 'emptyPattern'
+    | 'patternTooLong'
+    | 'badPattern'
+    | 'unknownGroup'
+    | 'full'
+    | 'patternsFull'
+    | 'duplicate'
+    | 'notJson'
+    | 'unsupportedVersion'
+    | 'badShape'
+    | 'tooManyEntries'
+    | 'tooManyPatterns'
+    | 'badEntry';
+  params: Record<string, string | number>;
+}
+
+export type DictionaryResult<T> = { ok: true; value: T } | { ok: false; problem: DictionaryProblem };
+
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+// Scripts written without spaces between words: an entry in them matches anywhere in the text.
+const UNSPACED = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+// A letter or digit of a spaced script: what may not touch a whole-word match on either side.
+const SPACED_WORD_CHAR =
+  '(?:(?![\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}\\p{M}_])';
+
+const length = (text: string): number => [...text].length;
+const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
+/** Entries are one per word whatever its case: "SayBot" and "saybot" are the same entry. */
+export const entryKey = (word: string): string => tidy(word).toLowerCase();
+/**
+ * A pattern's key in the same column as words' (one entry per pattern, case kept): behind a control character,
+ * which no word may hold, so that a pattern never takes the place of the word written the same way.
+ */
+export const patternKey = (pattern: string): string => `\u0001${pattern.normalize('NFC').trim()}`;
+/** The key of the entry a member names. */
+export const keyOf = (name: EntryName): string =>
+  typeof name === 'string' ? entryKey(name) : patternKey(name.pattern);
+export const keyOfEntry = (entry: DictionaryEntry): string =>
+  isPattern(entry) ? patternKey(entry.pattern) : entryKey(entry.word);
+
+const fail = (code: DictionaryProblem['code'], params: DictionaryProblem['params'] = {}) =>
+  ({ ok: false, problem: { code, params } }) as const;
+
+function validateReading(reading: string): DictionaryResult<string> {
+  const tidied = tidy(reading);
+  if (tidied === '') return fail('emptyReading');
+  if (length(tidied) > MAX_READING_LENGTH) return fail('readingTooLong', { max: MAX_READING_LENGTH });
+  if (CONTROL.test(tidied)) return fail('controlCharacter');
+  return { ok: true, value: tidied };
+}
+
+/** The word entry as it will be stored (NFC, spaces folded), or why it cannot be. */
+export function validateEntry(word: string, reading: string): DictionaryResult<WordEntry> {
+  const tidied = tidy(word);
+  if (tidied === '') return fail('emptyWord');
+  if (length(tidied) > MAX_WORD_LENGTH) return fail('wordTooLong', { max: MAX_WORD_LENGTH });
+  const validReading = validateReading(reading);
+  if (!validReading.ok) return validReading;
+  if (CONTROL.test(tidied)) return fail('controlCharacter');
+  return { ok: true, value: { word: tidied, reading: validReading.value } };
+}
+
+const patternProblem = (problem: PatternProblem): DictionaryResult<never> =>
+  problem.code === 'unknownGroup'
+    ? fail('unknownGroup', { group: problem.group })
+    : fail('badPattern', { syntax: problem.syntax, part: problem.part });
+
+/**
+ * The pattern entry as it will be stored (NFC, ends trimmed; inner spaces kept, they are part of the pattern), or
+ * why it cannot be: too long, a control character, or what RE2 says of it (a syntax it lacks, such as
+ * back-references and look-around, is named as such), or a reading that uses a group the pattern does not have.
+ */
+export function validatePattern(pattern: string, reading: string): DictionaryResult<PatternEntry> {
+  const tidied = pattern.normalize('NFC').trim();
+  if (tidied === '') return fail('emptyPattern');
+  if (length(tidied) > MAX_PATTERN_LENGTH) return fail('patternTooLong', { max: MAX_PATTERN_LENGTH });
+  const validReading = validateReading(reading);
+  if (!validReading.ok) return validReading;
+  if (CONTROL.test(tidied)) return fail('controlCharacter');
+  const compiled = compilePattern(tidied, validReading.value);
+  if (!compiled.ok) return patternProblem(compiled.problem);
+  return { ok: true, value: { pattern: tidied, reading: validReading.value } };
+}
+
+/** Either kind, as validateEntry or validatePattern. */
+export function validateAnyEntry(entry: DictionaryEntry): DictionaryResult<DictionaryEntry> {
+  return isPattern(entry) ? validatePattern(entry.pattern, entry.reading) : validateEntry(entry.word, entry.reading);
+}
+
+/** Where a step of the dictionary matches in a text, left to right, and what it says there. */
+interface Pass {
+  matches(text: string): Iterable<PatternMatch>;
+  /** The most matches it replaces in one text. */
+  maxMatches: number;
+}
+
+/** Words next to each other in the order, as one pass: the longest word wins, case ignored. */
+function wordPass(entries: readonly WordEntry[]): Pass {
+  const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
+  const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
+  const pattern = words
+    .map((word) => {
+      const escaped = word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
+      return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
+    })
+    .join('|');
+  const matcher = new RegExp(pattern, 'giu');
+  return {
+    // JavaScript's own engine on alternatives of literal words: fast per match, so no cap beyond the length's.
+    maxMatches: Number.POSITIVE_INFINITY,
+    *matches(text) {
+      // Words are never empty, so each match moves the search on.
+      for (const match of text.matchAll(matcher)) {
+        yield {
+          start: match.index,
+          end: match.index + match[0].length,
+          reading: readings.get(entryKey(match[0])) ?? match[0],
+        };
+      }
+    },
+  };
+}
+
+/** `text` with each match of `pass` replaced, the result cut at `limit` code points (and no longer built past it). */
+function applyPass(pass: Pass, text: string, limit: number): string {
+  let out = '';
+  let copied = 0;
+  let matched = 0;
+  for (const match of pass.matches(text)) {
+    matched += 1;
+    out += text.slice(copied, match.start) + match.reading;
+    copied = match.end;
+    // Past twice the limit in UTF-16 units the result is longer than the limit in code points whatever it holds.
+    if (out.length > limit * 2 || matched >= pass.maxMatches) break;
+  }
+  return matched > 0 ? cutAt(out + text.slice(copied, copied + limit * 2), limit) : text;
+}
+
+/** At most `limit` code points. */
+function cutAt(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let units = 0;
+  let points = 0;
+  for (const char of text) {
+    if (points === limit) break;
+    units += char.length;
+    points += 1;
+  }
+  return text.slice(0, units);
+}
+
+/**
+ * A function giving text as the dictionary says it. Entries apply in their order, each to the text the entries
+ * above it left: a pattern is a pass of its own; words next to each other make one pass (the longest word wins
+ * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
+ * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
+ * words match anywhere. No entry makes the text longer than MAX_RESULT_LENGTH (or than it was), and a pattern
+ * replaces at most MAX_PATTERN_MATCHES matches. Compile once per dictionary change: the patterns of 500 entries
+ * are worth keeping between messages. An entry that does not compile (stored by an older rule) is left out rather
+ * than failing every message.
+ */
+export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
+  const passes: Pass[] = [];
+  let words: WordEntry[] = [];
+  const endWords = () => {
+    if (words.length > 0) passes.push(wordPass(words));
+    words = [];
+  };
+  for (const entry of entries) {
+    if (!isPattern(entry)) {
+      words.push(entry);
+      continue;
+    }
+    endWords();
+    const compiled = compilePattern(entry.pattern, entry.reading);
+    if (compiled.ok) passes.push({ matches: (text) => compiled.value.matches(text), maxMatches: MAX_PATTERN_MATCHES });
+  }
+  endWords();
+  if (passes.length === 0) return (text) => text;
+  return (text) => {
+    let spoken = text.normalize('NFC');
+    const limit = Math.max(MAX_RESULT_LENGTH, length(spoken));
+    for (const pass of passes) spoken = applyPass(pass, spoken, limit);
+    return spoken;
+  };
+}
+
+// An entry is a word or a pattern, each with its reading, in the order they apply: a file from before patterns
+// (words only) is still this format, version 1. An entry with a `pattern` is read as a pattern, any other as a
+// word, so that a wrong field is named against the kind it was meant to be.
+const WordSchema = z.object({ word: z.string(), reading: z.string() }).strict();
+const PatternSchema = z.object({ pattern: z.string(), reading: z.string() }).strict();
+const EntrySchema = z.unknown().transform((entry, context): DictionaryEntry => {
+  const schema = typeof entry === 'object' && entry !== null && 'pattern' in entry ? PatternSchema : WordSchema;
+  const parsed = schema.safeParse(entry);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues)
+    context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+const FileSchema = z.object({
+  version: z.literal(DICTIONARY_FORMAT_VERSION),
+  entries: z.array(EntrySchema),
+});
+
+/** The dictionary as the JSON file /dictionary export attaches (versioned, so an old file stays readable). */
+export function exportDictionary(entries: readonly DictionaryEntry[]): string {
+  const file: z.input<typeof FileSchema> = {
+    version: DICTIONARY_FORMAT_VERSION,
+    entries: entries.map((entry) =>
+      isPattern(entry)
+        ? { pattern: entry.pattern, reading: entry.reading }
+        : { word: entry.word, reading: entry.reading },
+    ),
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** The entries of an exported file, each validated as /dictionary add would; the first problem otherwise. */
+export function importDictionary(json: string): DictionaryResult<DictionaryEntry[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(json.replace(/^\uFEFF/, ''));
+  } catch {
+    return fail('notJson');
+  }
+  const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
+  if (version !== DICTIONARY_FORMAT_VERSION)
+    return fail('unsupportedVersion', { version: String(version), supported: DICTIONARY_FORMAT_VERSION });
+  const parsed = FileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail('badShape', { path: issue?.path.join('.') || '(top)', detail: issue?.message ?? 'invalid' });
+  }
+  return validateEntries(parsed.data.entries);
+}
+
+/**
+ * A whole dictionary in its order (an import, or what the store is asked to replace one with), each entry
+ * validated as /dictionary add would: the entries as stored, or the first problem (too many, too many patterns, a
+ * bad entry with its reason, an entry twice).
+ */
+export function validateEntries(raw: readonly DictionaryEntry[]): DictionaryResult<DictionaryEntry[]> {
+  if (raw.length > MAX_ENTRIES) return fail('tooManyEntries', { count: raw.length, max: MAX_ENTRIES });
+  const patterns = raw.filter(isPattern).length;
+  if (patterns > MAX_PATTERNS) return fail('tooManyPatterns', { count: patterns, max: MAX_PATTERNS });
+  const entries: DictionaryEntry[] = [];
+  const seen = new Map<string, number>();
+  for (const [index, entry] of raw.entries()) {
+    const valid = validateAnyEntry(entry);
+    // Entry numbers count from 1, as a person reading the file counts; the reason's own details come along.
+    if (!valid.ok) return fail('badEntry', { ...valid.problem.params, entry: index + 1, reason: valid.problem.code });
+    const key = keyOfEntry(valid.value);
+    const first = seen.get(key);
+    const name = isPattern(valid.value) ? valid.value.pattern : valid.value.word;
+    if (first !== undefined) return fail('duplicate', { entry: index + 1, first: first + 1, word: name });
+    seen.set(key, index);
+    entries.push(valid.value);
+  }
+  return { ok: true, value: entries };
+}

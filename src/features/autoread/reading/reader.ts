@@ -1,0 +1,565 @@
+// The auto-reader: per guild, reads the bound channel's messages aloud in the bot's voice channel, through the one
+// speech pipeline (budgets, quota, cache, the guild's queue), in the order they arrived. Decisions are decide.ts's;
+// this wires them to Discord's events and to the pipeline, and keeps each guild's small state.
+//
+// Its backlog is bounded and costs nothing: a message waits here, unread and unrequested, until the one before it
+// starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
+// before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
+// unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
+import type { Guild, Message, VoiceState } from 'discord.js';
+import type { Logger } from '../../../core/log.ts';
+import { Refusal } from '../../../core/refusal.ts';
+import type {
+  RequestPolicy,
+  SpeechJob,
+  SpeechOrder,
+  SpeechOutcome,
+  SpeechRequest,
+} from '../../../core/speech/pipeline.ts';
+import type { MemberReading } from '../../../core/store/member-defaults-store.ts';
+import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
+import { compileDictionary, type DictionaryEntry } from '../dictionary/dictionary.ts';
+import {
+  catchUpSpeed,
+  messageText,
+  nameDue,
+  NoticeGate,
+  shouldRead,
+  spokenName,
+  type LastSpeaker,
+  type MessageFacts,
+} from './decide.ts';
+import { messageFacts } from './message-facts.ts';
+import type { AutoReadSettings } from '../../../core/store/auto-read-store.ts';
+import type { ReadingBinding } from './binding.ts';
+import { voiceChangeText, withName } from './spoken.ts';
+import type { DistinctVoices } from './voice.ts';
+import { RecentSpeakers } from './voice-pool.ts';
+
+/** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
+export type ReaderOrder = SpeechOrder & { requester: { command: 'autoread' }; target: { kind: 'voice' } };
+
+/**
+ * The rules a channel's reading is held to. No member cooldown: a chat message is not a /say, and a member writing
+ * two lines in a row must hear both (the day and month budgets still hold). No queue bound nor free-request rate:
+ * the reader bounds its own backlog (the oldest unread messages are dropped, at most two handed over at a time),
+ * and their refusals would silence the channel. Not its member's to /stop: a stop empties the queue, every unread
+ * message with it, which is the channel's reading (their own message they may /skip).
+ */
+export const CHANNEL_READING: Readonly<RequestPolicy> = {
+  memberCooldown: false,
+  queueBounded: false,
+  requesterMayStop: false,
+};
+/**
+ * What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it), its first frame (the
+ * next message is handed over then; without it, at the outcome) and how it ended.
+ */
+export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'> & Partial<Pick<SpeechJob, 'firstAudio'>>;
+
+/** The one notice a refusal earns (then silence until a message is accepted again). */
+export interface RefusalNotice {
+  guildId: string;
+  /** The channel read: where the notice is posted. */
+  channelId: string;
+  /** The server's language. */
+  language: string | undefined;
+  /** Whose message was refused (a budget may be theirs alone). */
+  userId: string;
+  refusal: Refusal;
+}
+
+/**
+ * Messages came faster than they can be read (one notice per backlog): the oldest unread were dropped (the voice
+ * queue's bound), or all but the newest were skipped (the server's skip_after).
+ */
+export interface BehindNotice {
+  kind: 'dropped-oldest' | 'skipped-to-newest';
+  /** How many went at the first drop (later ones in the same backlog are not announced). */
+  count: number;
+  guildId: string;
+  /** The channel read: where the notice is posted. */
+  channelId: string;
+  /** The server's language. */
+  language: string | undefined;
+}
+
+export type StopReason = 'left-voice';
+
+export interface AutoReaderOptions {
+  /** The pipeline's speak(). */
+  speak: (order: ReaderOrder) => ReaderJob;
+  /**
+   * The speech request for `text`: the member's /myvoice, else the server's default (userId null: the server's
+   * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under
+   * voices:distinct, for a member's line: the voices of the others speaking now.
+   */
+  requestFor: (
+    guildId: string,
+    userId: string | null,
+    text: string,
+    distinct?: DistinctVoices,
+  ) => Promise<SpeechRequest>;
+  /**
+   * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
+   * opted-out member's line goes there, before any request; their own name replaces their display name. Its
+   * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
+   */
+  memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
+  /** Posts the notice in the read channel; its failure is logged. */
+  notify: (notice: RefusalNotice) => Promise<void>;
+  /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
+  notifyBehind?: (notice: BehindNotice) => Promise<void>;
+  /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
+  onStopped?: (guildId: string, why: StopReason) => void;
+  logger: Logger;
+  /**
+   * Messages pending per guild (unread here, or handed over and not yet played) beyond which the oldest unread are
+   * dropped; default 20, 0 = no limit. The server's voice queue bound in clips (QUEUE_MAX_CLIPS).
+   */
+  maxPending?: number;
+  /** The same in estimated seconds of speech (src/core/speech/queue-bounds.ts); default 0 = no limit (QUEUE_MAX_SECONDS). */
+  maxPendingSeconds?: number;
+}
+
+interface GuildReading {
+  binding: ReadingBinding;
+  dictionary: (text: string) => string;
+  /** The last member whose words were handed over: the name rule's memory. */
+  last: LastSpeaker | undefined;
+  gate: NoticeGate;
+  /** Taken and not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
+  unread: Utterance[];
+  /** Handed to the pipeline and not yet played, skipped or failed (one playing, the next one fetched meanwhile). */
+  handed: Set<Utterance>;
+  /** The loop handing unread messages over one by one, while it runs. */
+  handing: Promise<void> | undefined;
+  /** A failure streak is logged once, at its start. */
+  failing: boolean;
+  /** Messages dropped in the backlog under way: the first drop gives the one notice, catching up re-arms it. */
+  dropped: number;
+  /** Who was read lately in which voice: voices:distinct gives a newcomer a voice none of them has. */
+  recent: RecentSpeakers;
+}
+
+interface Utterance {
+  /** Said when the name is not due (or the member's name cleans to nothing). */
+  text: string;
+  /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
+  named?: ((name: string) => string) | undefined;
+  /** The name is said every time (join/leave lines), not only when due (messages). */
+  nameAlways?: boolean;
+  /** The member's display name: said unless they set a name of their own. */
+  displayName: string;
+  /** Estimated seconds of speech (the longer text): the backlog's bound. */
+  seconds: number;
+  /** Whose /myvoice speaks it; null: the server's voice. */
+  voiceOf: string | null;
+  /** Whose line it is: their /myvoice settings (read_me, their own name) and the refusal notice name them. */
+  userId: string;
+  /**
+   * Whom its characters are charged to: the author for their message; the server, under its own ID (never a
+   * member's), for what SayBot says by itself (a member joined or left), so joining spends nobody's own budget.
+   */
+  payer: string;
+  id: string;
+  /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
+  askedAt?: number;
+  /** The server's language, for the notice. */
+  language: string | undefined;
+  adapterCreator: DiscordGatewayAdapterCreator;
+}
+
+/**
+ * The request read at a backlog's catch-up speed (at most max_speed, 2 at most), never slower than the member's
+ * own speed. SayBot's own effect on the service's audio: nothing more is sent or paid.
+ */
+function faster(request: SpeechRequest, speed: number): SpeechRequest {
+  if (speed <= 1 || request.kind === 'ready') return request;
+  const own = request.effects ?? { speed: 1, volumeDb: 0 };
+  return own.speed >= speed ? request : { ...request, effects: { ...own, speed } };
+}
+
+export class AutoReader {
+  readonly #options: AutoReaderOptions;
+  readonly #log: Logger;
+  readonly #guilds = new Map<string, GuildReading>();
+  #closed = false;
+
+  constructor(options: AutoReaderOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+  }
+
+  /** Starts (or restarts, with new settings) reading in a guild. The dictionary's entries may follow later. */
+  start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
+    this.#guilds.set(binding.guildId, {
+      binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
+      dictionary: compileDictionary(dictionary),
+      last: undefined,
+      gate: new NoticeGate(),
+      unread: [],
+      handed: new Set(),
+      handing: undefined,
+      failing: false,
+      dropped: 0,
+      recent: new RecentSpeakers(),
+    });
+    this.#log.info(
+      {
+        code: 'autoread-started',
+        guildId: binding.guildId,
+        channelId: binding.channelId,
+        voiceChannelId: binding.voiceChannelId,
+      },
+      'auto-read started',
+    );
+  }
+
+  /** Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading. */
+  stop(guildId: string): boolean {
+    const stopped = this.#guilds.delete(guildId);
+    if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
+    return stopped;
+  }
+
+  /** Changes a reading guild's settings (from the next message on); false when it is not reading. */
+  configure(guildId: string, settings: Partial<AutoReadSettings>): boolean {
+    const reading = this.#guilds.get(guildId);
+    if (!reading) return false;
+    reading.binding.settings = { ...reading.binding.settings, ...settings };
+    return true;
+  }
+
+  /** Replaces a reading guild's dictionary (compiled once here, not per message). */
+  setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
+    const reading = this.#guilds.get(guildId);
+    if (reading) reading.dictionary = compileDictionary(entries);
+  }
+
+  /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */
+  setIgnored(guildId: string, userIds: Iterable<string>): void {
+    const reading = this.#guilds.get(guildId);
+    if (reading) reading.binding.ignored = new Set(userIds);
+  }
+
+  /**
+   * A member's data was deleted (/privacy): what the reader remembers of them goes, in one guild or (guildId
+   * undefined) in every guild; their ignore record went with the store's rows, so they are read again.
+   */
+  forgetMember(userId: string, guildId?: string): void {
+    for (const [id, reading] of this.#guilds) {
+      if (guildId !== undefined && id !== guildId) continue;
+      const ignored = new Set(reading.binding.ignored);
+      ignored.delete(userId);
+      reading.binding.ignored = ignored;
+      reading.recent.forget(userId);
+      if (reading.last?.userId === userId) reading.last = undefined;
+    }
+  }
+
+  /** What a guild reads, if it reads. */
+  binding(guildId: string): Readonly<ReadingBinding> | undefined {
+    return this.#guilds.get(guildId)?.binding;
+  }
+
+  /** Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped). */
+  async settled(guildId: string): Promise<void> {
+    const reading = this.#guilds.get(guildId);
+    while (reading?.handing) await reading.handing;
+  }
+
+  /** Messages pending in a guild: unread, or handed over and not yet played, skipped or failed. */
+  pending(guildId: string): number {
+    const reading = this.#guilds.get(guildId);
+    return reading ? reading.unread.length + reading.handed.size : 0;
+  }
+
+  /** Shutting down: no more reading, and the bot leaving voice now is not "stopped by itself" (bindings are kept). */
+  close(): void {
+    this.#closed = true;
+    this.#guilds.clear();
+  }
+
+  /** Discord's MESSAGE_CREATE. */
+  onMessage(message: Message): void {
+    if (this.#closed || !message.inGuild()) return;
+    const reading = this.#guilds.get(message.guildId);
+    if (!reading) return;
+    let facts: MessageFacts;
+    try {
+      facts = messageFacts(message, reading.binding.voiceChannelId);
+    } catch (error) {
+      this.#log.warn(
+        { code: 'autoread-message-unreadable', guildId: message.guildId, messageId: message.id, err: error },
+        'auto-read could not read a message',
+      );
+      return;
+    }
+    const verdict = shouldRead(facts, reading.binding);
+    if (!verdict.read) {
+      if (verdict.why !== 'other-channel')
+        this.#log.debug(
+          { guildId: facts.guildId, messageId: message.id, skipped: verdict.why },
+          'auto-read skipped a message',
+        );
+      return;
+    }
+    const binding = this.#withLanguage(reading.binding, message.guild);
+    const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
+    if (text === '') return;
+    // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
+    // dropped, and the member's own name (/myvoice name) is read then.
+    const language = binding.language;
+    const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
+    this.#enqueue(reading, {
+      text,
+      named,
+      displayName: facts.authorName,
+      seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
+      voiceOf: facts.authorId,
+      userId: facts.authorId,
+      payer: facts.authorId,
+      id: `autoread-${message.id}`,
+      askedAt: facts.at,
+      language: binding.language,
+      adapterCreator: message.guild.voiceAdapterCreator,
+    });
+  }
+
+  /** Discord's voiceStateUpdate: the bot leaving voice stops reading, the bot moved is followed, members announced. */
+  onVoiceState(before: VoiceState, after: VoiceState): void {
+    if (this.#closed) return;
+    const guild = after.guild;
+    const reading = this.#guilds.get(guild.id);
+    if (!reading) return;
+    const voiceChannelId = reading.binding.voiceChannelId;
+    if (after.id === guild.client.user.id) {
+      if (after.channelId === null && before.channelId !== null) {
+        this.#guilds.delete(guild.id);
+        this.#log.info(
+          { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
+          'auto-read stopped: the bot left voice',
+        );
+        this.#options.onStopped?.(guild.id, 'left-voice');
+      } else if (after.channelId !== null && after.channelId !== voiceChannelId) {
+        reading.binding.voiceChannelId = after.channelId;
+      }
+      return;
+    }
+    if (!reading.binding.settings.announceJoinLeave || before.channelId === after.channelId) return;
+    const member = after.member ?? before.member;
+    if (!member || member.user.bot || reading.binding.ignored?.has(member.id) === true) return;
+    const change =
+      after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;
+    if (change === undefined) return;
+    const language = this.#withLanguage(reading.binding, guild).language;
+    const name = spokenName(member.displayName, language);
+    if (name === '') return;
+    const text = voiceChangeText(change, reading.dictionary(name), language);
+    this.#enqueue(reading, {
+      text,
+      named: (spoken) => voiceChangeText(change, spoken, language),
+      nameAlways: true,
+      displayName: member.displayName,
+      seconds: estimateSpeechSeconds(text),
+      voiceOf: null,
+      userId: member.id,
+      payer: guild.id,
+      id: `autoread-${change}-${member.id}-${Date.now()}`,
+      language,
+      adapterCreator: guild.voiceAdapterCreator,
+    });
+  }
+
+  #withLanguage(binding: ReadingBinding, guild: Guild): ReadingBinding {
+    return binding.language === undefined ? { ...binding, language: guild.preferredLocale } : binding;
+  }
+
+  /** Takes a message into the backlog; past the bound the oldest unread ones go (never one already handed over). */
+  #enqueue(reading: GuildReading, utterance: Utterance): void {
+    reading.unread.push(utterance);
+    const { skipAfter } = reading.binding.settings;
+    if (skipAfter > 0 && reading.unread.length > skipAfter) {
+      // Too far behind to catch up by speed: what is said next is what was just written.
+      const skipped = reading.unread.splice(0, reading.unread.length - 1).length;
+      this.#dropped(reading, utterance, skipped, 'skipped-to-newest');
+      this.#handOver(reading);
+      return;
+    }
+    const maxCount = this.#options.maxPending ?? 20;
+    const maxSeconds = this.#options.maxPendingSeconds ?? 0;
+    let seconds = 0;
+    for (const pending of [...reading.handed, ...reading.unread]) seconds += pending.seconds;
+    let dropped = 0;
+    while (
+      reading.unread.length > 0 &&
+      ((maxCount > 0 && reading.unread.length + reading.handed.size > maxCount) ||
+        (maxSeconds > 0 && seconds > maxSeconds))
+    ) {
+      seconds -= reading.unread.shift()?.seconds ?? 0;
+      dropped++;
+    }
+    if (dropped > 0) this.#dropped(reading, utterance, dropped, 'dropped-oldest');
+    this.#handOver(reading);
+  }
+
+  /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
+  #dropped(reading: GuildReading, utterance: Utterance, count: number, kind: BehindNotice['kind']): void {
+    const first = reading.dropped === 0;
+    reading.dropped += count;
+    if (!first) return;
+    const { guildId, channelId } = reading.binding;
+    this.#log.warn(
+      { code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count },
+      'auto-read is behind: unread messages are dropped until it catches up',
+    );
+    this.#options
+      .notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language })
+      .catch((error: unknown) => {
+        this.#log.warn(
+          { code: 'autoread-notice-failed', guildId, channelId, err: error },
+          'auto-read could not post its notice',
+        );
+      });
+  }
+
+  /** Nothing pending any more: a later overflow is announced again. */
+  #caughtUp(reading: GuildReading): void {
+    if (reading.dropped === 0 || reading.unread.length + reading.handed.size > 0) return;
+    this.#log.info(
+      { code: 'autoread-caught-up', guildId: reading.binding.guildId, dropped: reading.dropped },
+      'auto-read caught up',
+    );
+    reading.dropped = 0;
+  }
+
+  /**
+   * Hands the unread messages to the pipeline one by one, in order: each once the one before it has started
+   * playing (or ended), so at most one waits in the guild's queue and only what is about to play is held or fetched.
+   */
+  #handOver(reading: GuildReading): void {
+    if (reading.handing) return;
+    reading.handing = (async () => {
+      while (this.#guilds.get(reading.binding.guildId) === reading) {
+        const utterance = reading.unread.shift();
+        if (!utterance) break;
+        reading.handed.add(utterance);
+        await this.#speak(reading, utterance);
+      }
+    })().finally(() => {
+      reading.handing = undefined;
+      this.#caughtUp(reading);
+    });
+  }
+
+  /** Hands one text to the pipeline; resolves once it started playing or ended (the next may follow). Never throws. */
+  async #speak(reading: GuildReading, utterance: Utterance): Promise<void> {
+    const { guildId } = reading.binding;
+    // The backlog as it stands when this one's turn comes (not after the awaits below).
+    const speed = catchUpSpeed(reading.binding.settings, reading.unread.length);
+    const done = (outcome?: SpeechOutcome) => {
+      reading.handed.delete(utterance);
+      // /stop empties the queue, and a lost connection ends it: what was still unread goes with it, as it did there.
+      if (outcome?.kind === 'stopped' || outcome?.kind === 'cut-off') reading.unread.length = 0;
+      this.#caughtUp(reading);
+    };
+    try {
+      const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
+      if (member.readMe === false) {
+        // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
+        this.#log.debug({ guildId, id: utterance.id, skipped: 'opted-out' }, 'auto-read skipped a message');
+        return done();
+      }
+      if (this.#guilds.get(guildId) !== reading) return done();
+      const { voiceOf } = utterance;
+      const now = Date.now();
+      const distinct =
+        voiceOf !== null && reading.binding.settings.voices === 'distinct'
+          ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
+          : undefined;
+      const asked = await this.#options.requestFor(guildId, voiceOf, this.#words(reading, utterance, member), distinct);
+      if (this.#guilds.get(guildId) !== reading) return done();
+      if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
+      if (speed > 1)
+        this.#log.debug(
+          { code: 'autoread-faster', guildId, id: utterance.id, speed },
+          'auto-read reads faster to catch up',
+        );
+      const job = this.#options.speak({
+        request: faster(asked, speed),
+        requester: {
+          guildId,
+          userId: utterance.payer,
+          command: 'autoread',
+          id: utterance.id,
+          askedAt: utterance.askedAt,
+          policy: CHANNEL_READING,
+        },
+        target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
+      });
+      const ended = job.outcome.then(
+        (outcome) => {
+          done(outcome);
+          if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal))
+            this.#failed(reading, utterance, outcome.error);
+        },
+        () => done(),
+      );
+      await job.accepted;
+      reading.gate.accepted();
+      reading.failing = false;
+      await Promise.race([job.firstAudio ?? ended, ended]);
+    } catch (error) {
+      done();
+      if (error instanceof Refusal) await this.#refused(reading, utterance, error);
+      else this.#failed(reading, utterance, error);
+    }
+  }
+
+  /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
+  #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
+    const { named } = utterance;
+    const sayName =
+      named !== undefined &&
+      (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
+    if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
+    if (!sayName) return utterance.text;
+    const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
+    return name === '' ? utterance.text : named(reading.dictionary(name));
+  }
+
+  async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {
+    const { guildId, channelId } = reading.binding;
+    const { language } = utterance;
+    // The listeners did not hear this one: the next message says its author's name again.
+    reading.last = undefined;
+    if (!reading.gate.refused()) return;
+    this.#log[refusal.level](
+      { code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code },
+      'auto-read refused: one notice, then silence until a message is accepted',
+    );
+    try {
+      await this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal });
+    } catch (error) {
+      this.#log.warn(
+        { code: 'autoread-notice-failed', guildId, channelId, err: error },
+        'auto-read could not post its notice',
+      );
+    }
+  }
+
+  #failed(reading: GuildReading, utterance: Utterance, error: unknown): void {
+    const guildId = reading.binding.guildId;
+    if (reading.failing) {
+      this.#log.debug({ guildId, id: utterance.id, err: error }, 'auto-read failed again');
+      return;
+    }
+    reading.failing = true;
+    this.#log.warn(
+      { code: 'autoread-failed', guildId, id: utterance.id, err: error },
+      'auto-read could not speak a message (further failures in a row are not logged)',
+    );
+  }
+}

@@ -1,0 +1,85 @@
+// Whose voice reads a message: the settings /say uses without options (speech/settings.ts chooseSettings: the
+// member's /myvoice, else the server's default preset, else the built-in voice of the server's language). A voice
+// that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
+// is read rather than lost. With voices:distinct a member without a /myvoice voice speaks in their own voice of
+// the server's pool (voice-pool.ts), kept in the store.
+import { SpeechInputError } from '../../../core/speech/errors.ts';
+import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
+import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
+import type { Store } from '../../../core/store/types.ts';
+import { MEMBER_VOICES_MAX, chooseVoice, defaultPool } from './voice-pool.ts';
+
+export interface AutoreadGuild {
+  id: string;
+  preferredLocale: string | null;
+}
+
+/** voices:distinct for this message: how many of the members speaking now (besides its author) have each voice. */
+export interface DistinctVoices {
+  speakingNow: ReadonlyMap<string, number>;
+}
+
+export async function autoreadSpeechRequest(
+  store: Store,
+  guild: AutoreadGuild,
+  /** Whose /myvoice applies; null: the server's voice (join/leave lines). */
+  userId: string | null,
+  text: string,
+  /** Given: voices:distinct (a member without a voice of their own is given one of the pool). */
+  distinct?: DistinctVoices,
+): Promise<SpeechRequest> {
+  let settings = await settingsFor(store, guild, userId);
+  if (distinct !== undefined && userId !== null && settings.sources.voice.kind !== 'member') {
+    const voice = await poolVoice(store, guild, userId, distinct.speakingNow);
+    if (voice !== undefined) settings = { ...settings, voice };
+  }
+  return ttsRequest(text, settings);
+}
+
+async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | null): Promise<ResolvedSettings> {
+  try {
+    return await chooseSettings(store, { guildId: guild.id, userId, options: {}, guildLocale: guild.preferredLocale });
+  } catch (error) {
+    if (!(error instanceof SpeechInputError)) throw error;
+    return resolveSettings({ options: {}, guildLocale: guild.preferredLocale });
+  }
+}
+
+/** The pool in force: the managers' voices, or the default one of the server's language. */
+export async function poolOf(store: Store, guild: AutoreadGuild): Promise<{ voices: string[]; chosen: boolean }> {
+  const chosen = await store.autoReadMembers.pool(guild.id);
+  return chosen.length > 0
+    ? { voices: chosen, chosen: true }
+    : { voices: defaultPool(guild.preferredLocale), chosen: false };
+}
+
+/**
+ * The member's pool voice: the one they were given while it is still in the pool, else one chosen now
+ * (chooseVoice) and kept. Their first message decides it; every later one is read in it.
+ */
+async function poolVoice(
+  store: Store,
+  guild: AutoreadGuild,
+  userId: string,
+  speakingNow: ReadonlyMap<string, number>,
+): Promise<string | undefined> {
+  const [pool, given] = await Promise.all([poolOf(store, guild), store.autoReadMembers.memberVoice(guild.id, userId)]);
+  if (given !== undefined && pool.voices.includes(given)) return given;
+  const voice = chooseVoice(userId, pool.voices, speakingNow, await store.autoReadMembers.voiceCounts(guild.id));
+  if (voice !== undefined) await store.autoReadMembers.assignVoice(guild.id, userId, voice, MEMBER_VOICES_MAX);
+  return voice;
+}
+
+/** Which voice auto-read reads a member in, as /myvoice show tells them. */
+export type AutoreadVoice =
+  | { kind: 'own' | 'server' | 'pool'; voice: string }
+  /** voices:distinct, and nothing given yet: their first message read decides. */
+  | { kind: 'pool-pending' };
+
+export async function autoreadVoiceOf(store: Store, guild: AutoreadGuild, userId: string): Promise<AutoreadVoice> {
+  const [settings, state] = await Promise.all([settingsFor(store, guild, userId), store.autoRead.get(guild.id)]);
+  if (settings.sources.voice.kind === 'member') return { kind: 'own', voice: settings.voice };
+  if (state.settings.voices === 'one') return { kind: 'server', voice: settings.voice };
+  const [pool, given] = await Promise.all([poolOf(store, guild), store.autoReadMembers.memberVoice(guild.id, userId)]);
+  return given !== undefined && pool.voices.includes(given) ? { kind: 'pool', voice: given } : { kind: 'pool-pending' };
+}

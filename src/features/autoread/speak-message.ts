@@ -1,0 +1,34 @@
+// The "Speak" message context menu's text: the picked message read as auto-read reads a chat message,
+// by auto-read's own code (src/features/autoread/reading/message-facts.ts messageContent, decide.ts spokenText), with the server's
+// dictionary. Only the defaults that differ for one message picked by hand live here.
+//
+// A message context menu gets the message in the interaction's resolved data, content included: Discord sends it
+// without the privileged Message Content intent, since the member chose the message.
+import { spokenText, type MessageContent } from './reading/decide.ts';
+import { messageContent } from './reading/message-facts.ts';
+import { DEFAULT_MAX_LENGTH } from '../../core/text/cleanup.ts';
+import { compileDictionary, type DictionaryEntry } from './dictionary/dictionary.ts';
+
+/** What the menu reads of a message: its text and the facts clean-up reads (auto-read's MessageContent). */
+export type SpeakableMessage = MessageContent;
+
+/** A discord.js Message (the menu's `targetMessage`) as plain data: auto-read's messageContent. */
+export const speakableMessage = messageContent;
+
+export interface SpeakOptions {
+  /** The server's language (Discord locale or language code): the words said for links, files, "and so on". */
+  language?: string;
+  /** Characters of the message's own text that are spoken: auto-read's setting, default 200 as there. */
+  maxLength?: number;
+  /** The server's pronunciation dictionary, applied after clean-up, as auto-read does. */
+  dictionary?: readonly DictionaryEntry[];
+}
+
+/** The text to speak; empty when nothing in the message can be spoken (the front-end says so instead). */
+export function speakMessageText(message: SpeakableMessage, options: SpeakOptions = {}): string {
+  return spokenText(message, {
+    maxLength: options.maxLength ?? DEFAULT_MAX_LENGTH,
+    language: options.language,
+    ...(options.dictionary?.length ? { dictionary: compileDictionary(options.dictionary) } : {}),
+  });
+}

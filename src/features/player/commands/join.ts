@@ -1,0 +1,36 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { slashCommand } from '../../../core/interactions/command-builder.ts';
+import type { CommandModule } from '../../../core/interactions/command.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
+import { showResult } from '../../../core/interactions/replies.ts';
+import { acknowledge } from '../../../core/interactions/acknowledge.ts';
+
+export const requires: Requirements = { inVoice: true };
+
+export const data = slashCommand('join', requires);
+
+/** Its result is for the channel: a deferral forced by the deadline is public too. */
+export const publicReply = true;
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, {
+    managersMove: true,
+    joinOnly: true,
+  });
+  const channel = `<#${channelId}>`;
+  const player = context.players.get(interaction.guildId, adapterCreator);
+  if (player.channelId === channelId && player.state.kind === 'connected') {
+    await showResult(interaction, 'join.already', { channel });
+    return;
+  }
+  await acknowledge(interaction);
+  await player.connect(channelId);
+  // A binding a manager's /leave paused is read again by a manager's /join in its voice channel.
+  const manager = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
+  const resumed = manager ? await context.autoread?.resume(interaction.guildId, channelId) : undefined;
+  if (resumed !== undefined)
+    await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
+  else await showResult(interaction, 'join.joined', { channel });
+};

@@ -1,0 +1,27 @@
+import { slashCommand } from '../../../core/interactions/command-builder.ts';
+import type { CommandModule } from '../../../core/interactions/command.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { requireManager } from '../../../core/interactions/preconditions.ts';
+import { showResult } from '../../../core/interactions/replies.ts';
+
+export const data = slashCommand('leave');
+
+const mention = (id: string) => `<#${id}>`;
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const player = context.players.find(interaction.guildId);
+  const channelId = player?.channelId;
+  if (!player || channelId === undefined) throw new UserError('error.voice.notConnected');
+  // While the server is read aloud, leaving is its managers' call, and it pauses reading: the binding stays.
+  const reading = context.autoread?.readingIn(interaction.guildId);
+  if (reading !== undefined) {
+    const where = { channel: mention(reading.textChannelId), voice: mention(reading.voiceChannelId) };
+    requireManager(interaction, 'autoread.guard.leave', where);
+    await context.autoread?.pause(interaction.guildId);
+    player.leave('asked');
+    await showResult(interaction, 'autoread.pausedByLeave', where);
+    return;
+  }
+  player.leave('asked');
+  await showResult(interaction, 'leave.left', { channel: mention(channelId) });
+};

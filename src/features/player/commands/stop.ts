@@ -1,0 +1,19 @@
+import { slashCommand } from '../../../core/interactions/command-builder.ts';
+import type { CommandModule } from '../../../core/interactions/command.ts';
+import { showResult } from '../../../core/interactions/replies.ts';
+import { playerControl, stoppable } from '../player-control.ts';
+
+export const data = slashCommand('stop');
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const player = context.players.find(interaction.guildId);
+  const channelId = player?.channelId;
+  if (!player || channelId === undefined) return showResult(interaction, 'stop.stopped', { count: 0 });
+  const control = playerControl(interaction, channelId);
+  const which = stoppable(control);
+  if (!which) return showResult(interaction, 'stop.stopped', { count: player.stop() });
+  const current = player.playing;
+  const cleared = player.stop(which);
+  const stoppedCurrent = current !== undefined && which(current);
+  await showResult(interaction, cleared > 0 || stoppedCurrent ? 'stop.own' : 'stop.nothingOwn', { count: cleared });
+};

@@ -1,0 +1,129 @@
+import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
+import type { CommandModule } from '../../../core/interactions/command.ts';
+import { booleanOption, slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t } from '../../../core/i18n/translate.ts';
+import {
+  formatOption,
+  languageOption,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  toneOption,
+  voiceOption,
+  volumeOption,
+} from '../../../core/interactions/options.ts';
+import { showContent, showResult } from '../../../core/interactions/replies.ts';
+import { describeAutoreadVoice } from '../../autoread/autoread-members.ts';
+import { describeSettings } from '../../../core/frontend/speech-settings.ts';
+import { autoreadVoiceOf } from '../../autoread/reading/voice.ts';
+import { usableVoice } from '../../../core/speech/voice-access.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
+import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../../../core/store/types.ts';
+
+export const data = slashCommand('myvoice')
+  .addSubcommand(
+    subcommand('myvoice.set')
+      .addStringOption(voiceOption())
+      .addStringOption(languageOption())
+      .addStringOption(toneOption())
+      .addStringOption(formatOption())
+      .addNumberOption(speedOption())
+      .addNumberOption(volumeOption())
+      .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
+      .addBooleanOption(booleanOption('read_me', {})),
+  )
+  .addSubcommand(
+    subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })),
+  )
+  .addSubcommand(subcommand('myvoice.show'));
+
+/**
+ * What `/myvoice clear what:` forgets besides everything (`all`, the default): `voice`, the speech settings (auto-read's
+ * name and read_me stay); `name`, only the name auto-read says (the voice stays). read_me is set back with
+ * `/myvoice set read_me:True`.
+ */
+const CLEARED: Readonly<Record<'voice' | 'name', readonly MemberDefaultsField[]>> = {
+  voice: ['voice', 'language', 'tone', 'exaggeration', 'format', 'speed', 'volume'],
+  name: ['spokenName'],
+};
+
+/** `all` when the option is left out; a value that is none of the choices (a crafted request) is refused. */
+function readClearWhat(options: Parameters<typeof readText>[0]): 'all' | keyof typeof CLEARED {
+  const what = readText(options, 'what') ?? 'all';
+  if (what === 'all' || what === 'voice' || what === 'name') return what;
+  throw new UserError('error.myvoice.badWhat');
+}
+
+/**
+ * The name auto-read says for the member: the shape preset names have (letters and digits, spaces, `-_.'`), so it
+ * can never be a mention, a link or markup; it is cleaned again like any spoken name when it is said.
+ */
+function readSpokenName(options: Parameters<typeof readText>[0]): string | undefined {
+  const typed = readText(options, 'name');
+  if (typed === undefined) return undefined;
+  const name = tidyName(typed);
+  if (!isValidName(name)) throw new UserError('error.myvoice.badName');
+  return name;
+}
+
+/** The member's defaults in their language: the voice settings, then how auto-read treats them. */
+function describeMember(locale: string, stored: MemberDefaults): string {
+  const parts = [describeSettings(locale, stored)];
+  if (stored.spokenName !== undefined) parts.push(t(locale, 'myvoice.name', { name: stored.spokenName }));
+  if (stored.readMe !== undefined) parts.push(t(locale, stored.readMe ? 'myvoice.readMe.on' : 'myvoice.readMe.off'));
+  return parts.filter((part) => part !== '').join(' · ');
+}
+
+export const execute: CommandModule['execute'] = async (interaction, { store }) => {
+  const { guildId } = interaction;
+  const userId = interaction.user.id;
+  if (interaction.options.getSubcommand(true) === 'show') {
+    const locale = interaction.locale;
+    const [stored, voice] = await Promise.all([
+      store.memberDefaults.get(guildId, userId),
+      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, userId),
+    ]);
+    const own =
+      stored === undefined
+        ? t(locale, 'myvoice.show.none')
+        : t(locale, 'myvoice.set', { settings: describeMember(locale, stored) });
+    await showContent(interaction, [own, await describeAutoreadVoice(store, guildId, locale, voice)].join(' '));
+    return;
+  }
+  if (interaction.options.getSubcommand(true) === 'clear') {
+    const what = readClearWhat(interaction.options);
+    if (what === 'all') {
+      await showResult(
+        interaction,
+        (await store.memberDefaults.clear(guildId, userId)) ? 'myvoice.cleared' : 'myvoice.none',
+      );
+      return;
+    }
+    const fields = CLEARED[what];
+    const before = await store.memberDefaults.get(guildId, userId);
+    if (before === undefined || fields.every((field) => before[field] === undefined)) {
+      await showResult(interaction, `myvoice.clear.none.${what}`);
+      return;
+    }
+    const left = await store.memberDefaults.unset(guildId, userId, fields);
+    const locale = interaction.locale;
+    const lines = [
+      t(locale, `myvoice.clear.${what}`),
+      ...(left === undefined ? [] : [t(locale, 'myvoice.set', { settings: describeMember(locale, left) })]),
+    ];
+    await showContent(interaction, lines.join(' '));
+    return;
+  }
+  const settings: MemberDefaultsChange = readSpeechSettings(interaction.options);
+  const spokenName = readSpokenName(interaction.options);
+  if (spokenName !== undefined) settings.spokenName = spokenName;
+  const readMe = interaction.options.getBoolean('read_me');
+  if (readMe !== null) settings.readMe = readMe;
+  if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
+  if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  const stored = await store.memberDefaults.set(guildId, userId, settings);
+  await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
+};
+
+export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;

@@ -1,0 +1,126 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
+import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t } from '../../../core/i18n/translate.ts';
+import { fitLines } from '../../../core/frontend/listing.ts';
+import {
+  exaggerationOption,
+  formatOption,
+  languageOption,
+  readText,
+  readSpeechSettings,
+  speedOption,
+  toneOption,
+  voiceOption,
+  volumeOption,
+} from '../../../core/interactions/options.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
+import { describeSettings, presetLine } from '../../../core/frontend/speech-settings.ts';
+import { usableVoice } from '../../../core/speech/voice-access.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
+
+/** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
+export const MAX_PRESETS_PER_GUILD = 100;
+
+/** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
+const nameOption = (existing: boolean, required: boolean) =>
+  stringOption('name', {
+    description: 'preset',
+    required,
+    maxLength: existing ? 100 : NAME_MAX_LENGTH,
+    autocomplete: existing,
+  });
+
+/** Anyone may list and use presets; changing them changes what the whole server hears. */
+export const requires: Requirements = {
+  subcommands: { save: { manageGuild: true }, delete: { manageGuild: true }, default: { manageGuild: true } },
+};
+
+export const data = slashCommand('preset', requires)
+  .addSubcommand(
+    subcommand('preset.save')
+      .addStringOption(nameOption(false, true))
+      .addStringOption(voiceOption({ required: true }))
+      .addStringOption(languageOption())
+      .addStringOption(toneOption())
+      .addNumberOption(exaggerationOption('preset'))
+      .addStringOption(formatOption())
+      .addNumberOption(speedOption())
+      .addNumberOption(volumeOption()),
+  )
+  .addSubcommand(subcommand('preset.delete').addStringOption(nameOption(true, true)))
+  .addSubcommand(subcommand('preset.list'))
+  .addSubcommand(subcommand('preset.default').addStringOption(nameOption(true, false)));
+
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+
+const save: Handler = async (interaction, { store }) => {
+  const name = tidyName(interaction.options.getString('name', true));
+  if (!isValidName(name)) throw new UserError('error.preset.badName');
+  const settings = readSpeechSettings(interaction.options);
+  const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '')).voiceId;
+  const result = await store.presets.save(
+    { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },
+    { maxPerGuild: MAX_PRESETS_PER_GUILD },
+  );
+  if (result.status === 'full') throw new UserError('error.preset.full', { limit: result.limit });
+  await showResult(interaction, result.status === 'created' ? 'preset.saved' : 'preset.updated', {
+    name: result.preset.name,
+    settings: describeSettings(interaction.locale, result.preset),
+  });
+};
+
+const remove: Handler = async (interaction, { store }) => {
+  const name = interaction.options.getString('name', true);
+  const deleted = await store.presets.delete(interaction.guildId, name);
+  if (!deleted) throw new UserError('error.preset.unknown', { name: echo(name, 40) });
+  await showResult(interaction, deleted.wasDefault ? 'preset.deletedDefault' : 'preset.deleted', {
+    name: deleted.preset.name,
+  });
+};
+
+const setDefault: Handler = async (interaction, { store }) => {
+  const name = readText(interaction.options, 'name');
+  if (name === undefined) {
+    await store.presets.setDefault(interaction.guildId, null);
+    await showResult(interaction, 'preset.defaultCleared');
+    return;
+  }
+  if (!(await store.presets.setDefault(interaction.guildId, name)))
+    throw new UserError('error.preset.unknown', { name: echo(name, 40) });
+  const preset = await store.presets.getDefault(interaction.guildId);
+  await showResult(interaction, 'preset.defaultSet', {
+    name: preset?.name ?? name,
+    settings: preset ? describeSettings(interaction.locale, preset) : '',
+  });
+};
+
+const list: Handler = async (interaction, { store }) => {
+  const [presets, current] = await Promise.all([
+    store.presets.list(interaction.guildId),
+    store.presets.getDefault(interaction.guildId),
+  ]);
+  if (presets.length === 0) {
+    await showResult(interaction, 'preset.list.empty');
+    return;
+  }
+  const locale = interaction.locale;
+  const lines = presets.map((p) => `• ${presetLine(locale, p, current?.name)}`);
+  const header = t(locale, 'preset.list.header', { count: presets.length });
+  await showContent(interaction, [header, ...fitLines(lines, locale)].join('\n'));
+};
+
+const HANDLERS: Record<string, Handler> = { save, delete: remove, default: setDefault, list };
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const handler = HANDLERS[interaction.options.getSubcommand(true)];
+  if (!handler) throw new Error(`no handler for /preset ${interaction.options.getSubcommand(true)}`);
+  await handler(interaction, context);
+};
+
+/** `name` of delete/default offers this server's presets; save's options offer voices and languages. */
+export const autocomplete: CommandModule['autocomplete'] = (interaction, context) =>
+  answerSpeechAutocomplete(interaction, context, ['name']);

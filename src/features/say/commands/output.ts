@@ -1,0 +1,72 @@
+// /output: how a member outside voice is answered when a command does not say (its `output` option):
+// a voice message or a file. `/output server` sets the server's default (Manage Server), `/output me` the member's
+// own, `/output show` what applies. A member's own default comes before the server's; neither: a file (the Speak
+// menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { CommandModule } from '../../../core/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
+import { t } from '../../../core/i18n/translate.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { showResult } from '../../../core/interactions/replies.ts';
+import { outsideVoiceOutput } from '../../../core/frontend/speech-delivery.ts';
+import type { OutsideVoiceOutput } from '../../../core/store/output-defaults-store.ts';
+
+const CHOICES = ['voice-message', 'file', 'reset'] as const;
+
+/** Anyone sets their own default; the server's changes what every member outside voice gets. */
+export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
+
+const choiceOption = () => stringOption('outside_voice', { required: true, choices: CHOICES });
+
+export const data = slashCommand('output', requires)
+  .addSubcommand(subcommand('output.server').addStringOption(choiceOption()))
+  .addSubcommand(subcommand('output.me').addStringOption(choiceOption()))
+  .addSubcommand(subcommand('output.show'));
+
+/** The value chosen: an output, or null for reset; a value Discord's clients could not send is a reset too. */
+function readChoice(interaction: ChatInputCommandInteraction): OutsideVoiceOutput | null {
+  const value = interaction.options.getString('outside_voice', true);
+  return value === 'voice-message' || value === 'file' ? value : null;
+}
+
+const outputName = (locale: string, output: OutsideVoiceOutput) => t(locale, `choice.output.${output}`);
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const { guildId, locale } = interaction;
+  const userId = interaction.user.id;
+  const store = context.store;
+  switch (interaction.options.getSubcommand()) {
+    case 'server': {
+      const output = readChoice(interaction);
+      await store.outputDefaults.setServer(guildId, output, userId);
+      if (output === null)
+        return showResult(interaction, 'output.server.reset', { output: outputName(locale, 'file') });
+      return showResult(interaction, 'output.server.set', { output: outputName(locale, output) });
+    }
+    case 'me': {
+      const output = readChoice(interaction);
+      await store.outputDefaults.setMember(guildId, userId, output);
+      if (output !== null) return showResult(interaction, 'output.me.set', { output: outputName(locale, output) });
+      const defaults = await store.outputDefaults.get(guildId, userId);
+      return showResult(interaction, 'output.me.reset', {
+        output: outputName(locale, outsideVoiceOutput(defaults, 'file')),
+      });
+    }
+    default: {
+      const defaults = await store.outputDefaults.get(guildId, userId);
+      const why =
+        defaults.member !== undefined
+          ? 'output.why.member'
+          : defaults.server !== undefined
+            ? 'output.why.server'
+            : 'output.why.builtin';
+      const unset = t(locale, 'output.unset');
+      return showResult(interaction, 'output.show', {
+        output: outputName(locale, outsideVoiceOutput(defaults, 'file')),
+        why: t(locale, why),
+        server: defaults.server === undefined ? unset : outputName(locale, defaults.server),
+        member: defaults.member === undefined ? unset : outputName(locale, defaults.member),
+      });
+    }
+  }
+};

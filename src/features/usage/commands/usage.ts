@@ -1,0 +1,176 @@
+import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
+import { USER_INSTALL_GUILD, requireUserInstall } from '../../../core/frontend/user-install.ts';
+import { slashCommand } from '../../../core/interactions/command-builder.ts';
+import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import { formatNumber, t } from '../../../core/i18n/translate.ts';
+import { seesPlanFigures } from '../../../core/interactions/plan-figures.ts';
+import { showContent } from '../../../core/interactions/replies.ts';
+import type { UsageReport } from '../../../core/quota/accounting.ts';
+import { dayOf } from '../../../core/quota/calendar.ts';
+import { MAX_MEMBERS, usageChartSvg } from '../chart.ts';
+import { chartFontFamily, renderPng } from '../render-png.ts';
+
+export const data = slashCommand('usage');
+
+/**
+ * Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. The whole
+ * plan's figures (what is left of it, the bot-wide budget) are the owner's business: only a manager (Manage Server)
+ * or the operator sees them; any member sees their own and their server's.
+ */
+export const execute: CommandModule['execute'] = async (
+  interaction,
+  { accounting, store, logger, settings, isOperator },
+) => {
+  const locale = interaction.locale;
+  const n = (value: number) => formatNumber(locale, value);
+  const report = await accounting.report(interaction.guildId, interaction.user.id);
+  const { guild } = report;
+  const planWide = seesPlanFigures(interaction, isOperator);
+  const lines = [
+    t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
+    t(locale, 'usage.guild', {
+      spent: n(guild.spent),
+      saved: n(guild.saved),
+      budget:
+        guild.budget > 0
+          ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
+          : t(locale, 'usage.noGuildBudget'),
+    }),
+    ...(planWide ? planLines(locale, report) : []),
+    ...memberLines(locale, report),
+    ...queueLine(locale, settings.queue),
+    ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
+  ];
+  const chart = await monthChart(interaction, report, store).catch((error: unknown) => {
+    // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
+    logger.warn(
+      { code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error },
+      'usage chart not drawn',
+    );
+    return undefined;
+  });
+  await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
+};
+
+/**
+ * Outside servers (the user install: DMs, group DMs, servers without SayBot), privately: the user's own use there,
+ * which counts under the pseudo-guild, against their daily budget, and what is left of the monthly budget all such
+ * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) but to the operator, and no
+ * chart (its members would be other users).
+ */
+export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+  requireUserInstall(context, interaction);
+  const locale = interaction.locale;
+  const n = (value: number) => formatNumber(locale, value);
+  const report = await context.accounting.report(USER_INSTALL_GUILD, interaction.user.id);
+  const shared = report.guild.budget;
+  const lines = [
+    t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
+    t(locale, 'usage.outside.where'),
+    ...memberLines(locale, report),
+    ...(shared > 0
+      ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })]
+      : []),
+    ...(seesPlanFigures(interaction, context.isOperator) ? planLines(locale, report) : []),
+    ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
+  ];
+  await showContent(interaction, lines.join('\n'));
+};
+
+/** The whole plan: what is used and left of it, and the bot-wide budget (BUDGET_BOT_MONTHLY_CHARS). */
+function planLines(locale: string, { bot, botBudget }: UsageReport): string[] {
+  const n = (value: number) => formatNumber(locale, value);
+  return [
+    t(locale, 'usage.bot', {
+      used: n(bot.used),
+      limit: n(bot.limit),
+      source: bot.fromService ? t(locale, 'usage.fromService') : '',
+      remaining: n(bot.remaining),
+      spent: n(bot.spent),
+      saved: n(bot.saved),
+    }),
+    botBudget > 0
+      ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) })
+      : t(locale, 'usage.noBotBudget'),
+  ];
+}
+
+/** The caller's own lines: today against their daily budget, and the cooldown in force. */
+function memberLines(locale: string, { member }: UsageReport): string[] {
+  const n = (value: number) => formatNumber(locale, value);
+  return [
+    t(locale, 'usage.member', {
+      spent: n(member.spentToday),
+      budget:
+        member.budget > 0
+          ? t(locale, 'usage.memberBudget', {
+              limit: n(member.budget),
+              left: n(Math.max(0, member.budget - member.spentToday)),
+              reset: `${dayOf(member.resetAt)} 00:00 UTC`,
+            })
+          : t(locale, 'usage.noMemberBudget'),
+    }),
+    ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
+  ];
+}
+
+/** The queue bounds in force, when all three are (a line naming "no limit" beside numbers would read oddly). */
+function queueLine(locale: string, queue: CommandContext['settings']['queue']): string[] {
+  const { guildClips, guildSeconds, memberRequests } = queue;
+  if (guildClips === 0 || guildSeconds === 0 || memberRequests === 0) return [];
+  return [
+    t(locale, 'usage.queue', {
+      clips: formatNumber(locale, guildClips),
+      seconds: formatNumber(locale, guildSeconds),
+      member: formatNumber(locale, memberRequests),
+    }),
+  ];
+}
+
+/** The month as a picture (src/features/usage/chart.ts), in the caller's words, its top members by display name. */
+async function monthChart(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  report: UsageReport,
+  store: CommandContext['store'],
+): Promise<AttachmentPayload> {
+  const locale = interaction.locale;
+  const breakdown = await store.spends.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
+  // One member fetch each (REST, no privileged intent); one who left is named as such, never by ID.
+  const members = await Promise.all(
+    breakdown.members.map(async ({ userId, spent, saved }) => ({
+      name: await interaction.guild.members.fetch(userId).then(
+        (m) => m.displayName,
+        () => t(locale, 'usage.chart.formerMember'),
+      ),
+      spent,
+      saved,
+    })),
+  );
+  const svg = usageChartSvg(
+    // The month-to-date line stops at today (the accounting clock's: the day before the member's reset).
+    {
+      month: report.month,
+      days: breakdown.days,
+      budget: report.guild.budget,
+      members,
+      through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
+    },
+    {
+      title: t(locale, 'usage.chart.title', { month: report.month }),
+      perDay: t(locale, 'usage.chart.perDay'),
+      monthToDate: t(locale, 'usage.chart.monthToDate'),
+      spent: t(locale, 'usage.chart.spent'),
+      saved: t(locale, 'usage.chart.saved'),
+      budget: t(locale, 'usage.chart.budget'),
+      topMembers: t(locale, 'usage.chart.topMembers'),
+      noData: t(locale, 'usage.chart.noData'),
+      number: (value) => formatNumber(locale, value),
+      fontFamily: chartFontFamily(locale),
+    },
+  );
+  return {
+    attachment: await renderPng(svg),
+    name: `usage-${report.month}.png`,
+    description: t(locale, 'usage.chart.alt', { month: report.month }),
+  };
+}

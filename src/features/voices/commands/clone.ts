@@ -1,0 +1,213 @@
+import type { AnsweredInteraction, CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import {
+  attachmentOption,
+  booleanOption,
+  slashCommand,
+  stringOption,
+} from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t } from '../../../core/i18n/translate.ts';
+import { outputOption, readOutput } from '../../../core/interactions/options.ts';
+import type { Requirements } from '../../../core/interactions/preconditions.ts';
+import { checkReferenceClip, downloadClip, type CheckedClip } from '../../../core/frontend/reference-clip.ts';
+import {
+  chooseTarget,
+  requesterOf,
+  speakAndReply,
+  type ChosenTarget,
+  type OutputChoice,
+} from '../../../core/frontend/speech-delivery.ts';
+import {
+  CLIP_FILE_TYPES,
+  FIRST_LINE_MAX_LENGTH,
+  cloneForm,
+  isClipFileName,
+  isCloneForm,
+  openFormRow,
+  readCloneForm,
+} from '../clone-form.ts';
+import { claimFirstResponse } from '../../../core/interactions/acknowledge.ts';
+import { echo, showResult } from '../../../core/interactions/replies.ts';
+import type { MessageKey } from '../../../core/i18n/translate.ts';
+import { countCharacters } from '../../../core/speech/split-text.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
+import { acknowledge } from '../../../core/interactions/acknowledge.ts';
+
+/** A server's voice library stays small enough to list and to choose from. */
+export const MAX_CLONED_VOICES_PER_GUILD = 25;
+
+/** Cloning someone's voice must be deliberate: admins only by default; servers can widen it in Integrations. */
+export const requires: Requirements = { adminsByDefault: true };
+
+// Without a clip, /clone shows its form (clone-form.ts); with one, the options say the rest, as they always did.
+export const data = slashCommand('clone', requires)
+  .addAttachmentOption(attachmentOption('audio', { required: false }).setFileTypes(...CLIP_FILE_TYPES))
+  .addStringOption(stringOption('text', { description: 'clone', required: false, maxLength: FIRST_LINE_MAX_LENGTH }))
+  .addStringOption(stringOption('name', { description: 'clone', required: false, maxLength: NAME_MAX_LENGTH }))
+  .addBooleanOption(booleanOption('consent', { required: false }))
+  .addStringOption(outputOption());
+
+/** How long a name stays held for a /clone under way if the process dies before it can give it back. */
+const NAME_RESERVATION_MS = 10 * 60_000;
+
+/** Its result is for the channel: a deferral forced by the deadline is public too. */
+export const publicReply = true;
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  const { options } = interaction;
+  const attachment = options.getAttachment('audio');
+  const [name, text, consent, output] = [
+    options.getString('name'),
+    options.getString('text'),
+    options.getBoolean('consent'),
+    readOutput(options),
+  ];
+  if (!attachment) {
+    // A modal must be the first response: before anything is awaited, and never after the deadline's deferral.
+    const shown = claimFirstResponse(interaction, () =>
+      interaction.showModal(cloneForm(interaction.locale, { output, name, text, nameMaxLength: NAME_MAX_LENGTH })),
+    );
+    if (!shown) throw new Error('the clone form could not be shown: the interaction was already answered');
+    await shown;
+    return;
+  }
+  if (name === null || text === null || consent === null) {
+    // Nothing to download yet: the member is told what is missing, with the form one press away.
+    context.logger.info(
+      { code: 'clone.error.incomplete', guildId: interaction.guildId, userId: interaction.user.id },
+      'clone refused: a clip without its name, text or consent',
+    );
+    await showResult(interaction, 'clone.error.incomplete', {}, [], [openFormRow(interaction.locale)]);
+    return;
+  }
+  const clip = { url: attachment.url, size: attachment.size, filename: attachment.name };
+  await cloneFrom(interaction, context, { name, text, consent, clip, output }, 'clone.error.consent');
+};
+
+/** "Clone a voice" (clone-form.ts openFormRow): shows the form, which can only be the press's first answer. */
+export const button: CommandModule['button'] = async (interaction) => {
+  await interaction.showModal(cloneForm(interaction.locale, { nameMaxLength: NAME_MAX_LENGTH }));
+};
+
+/** The form's submit: from here on, the slash command's path. */
+export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, context) => {
+  if (!isCloneForm(interaction.customId)) throw new Error(`not /clone's form: ${interaction.customId}`);
+  const { clip, ...fields } = readCloneForm(interaction);
+  if (!clip) throw new UserError('clone.error.noClip');
+  await cloneFrom(interaction, context, { ...fields, clip }, 'clone.error.consentBox');
+};
+
+interface CloneInput {
+  name: string;
+  text: string;
+  consent: boolean;
+  clip: { url: string; size: number; filename: string };
+  output: OutputChoice;
+}
+
+/** A clone asked for by the slash command or by its form: checked, paid once, kept, and its first line spoken. */
+async function cloneFrom(
+  interaction: AnsweredInteraction<'cached'>,
+  context: CommandContext,
+  input: CloneInput,
+  noConsent: MessageKey,
+): Promise<void> {
+  // What costs nothing comes first: the answers, name rules, the file's name, permissions, then (after the
+  // download) the clip. Budgets and the monthly quota come after all of those, and the paid call last.
+  if (!input.consent) throw new UserError(noConsent);
+  const name = tidyName(input.name);
+  if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
+  if (await context.store.voiceLibrary.findByName(interaction.guildId, name))
+    throw new UserError('clone.error.nameTaken', { name });
+  const text = input.text.trim();
+  if (text === '') throw new UserError('error.input.emptyText');
+  const max = context.settings.maxCharsPerRequest;
+  if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
+  const { filename } = input.clip;
+  // Discord filters the pickers by name (file_types); a client that does not is refused here, before any download.
+  if (!isClipFileName(filename)) throw new UserError('clone.error.fileType', { name: echo(filename, 60) });
+  const target = await chooseTarget(interaction, input.output, context);
+  // The download may take longer than Discord's 3 s: acknowledge first.
+  await acknowledge(interaction);
+  const clip = await checkReferenceClip(
+    await downloadClip(input.clip.url, input.clip.size, context.settings.clipDownload),
+  );
+
+  // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.
+  const held = await context.store.voiceLibrary.reserveName({
+    guildId: interaction.guildId,
+    name,
+    reservedBy: interaction.user.id,
+    ttlMs: NAME_RESERVATION_MS,
+    maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
+  });
+  if (held.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
+  if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
+  const reservation = held.token;
+  try {
+    await cloneAndSpeak(interaction, context, { name, text, filename, clip, target, reservation });
+  } finally {
+    // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
+    await context.store.voiceLibrary
+      .releaseName(reservation)
+      .catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
+  }
+}
+
+async function cloneAndSpeak(
+  interaction: AnsweredInteraction<'cached'>,
+  context: CommandContext,
+  {
+    name,
+    text,
+    filename,
+    clip,
+    target,
+    reservation,
+  }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
+): Promise<void> {
+  const requester = requesterOf(interaction);
+  // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
+  const cloned = await context.speech.cloneVoice(requester, text, {
+    data: clip.data,
+    filename,
+    contentType: clip.contentType,
+  });
+  const saved = await context.store.voiceLibrary.add(
+    {
+      guildId: interaction.guildId,
+      name,
+      voiceId: cloned.voiceId,
+      createdBy: interaction.user.id,
+      clipSeconds: clip.durationSeconds,
+    },
+    { maxPerGuild: MAX_CLONED_VOICES_PER_GUILD, reservation },
+  );
+  if (saved.status !== 'added') {
+    cloned.audio?.body.destroy();
+    context.logger.warn(
+      { guildId: interaction.guildId, voiceId: cloned.voiceId, status: saved.status },
+      'cloned voice not kept',
+    );
+    if (saved.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
+    throw new UserError('clone.error.libraryFull', { limit: saved.limit });
+  }
+  context.logger.info(
+    { guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds },
+    'voice cloned',
+  );
+  // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
+  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
+
+  const label = t(interaction.locale, 'clone.voiceLabel', {
+    name,
+    id: cloned.voiceId,
+    seconds: clip.durationSeconds.toFixed(1),
+  });
+  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
+  // part of this request: recorded, not checked again.
+  const request = cloned.audio
+    ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
+    : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
+  await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
+}

@@ -1,0 +1,92 @@
+import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
+import { openFormRow } from '../clone-form.ts';
+import { MAX_CHOICES } from '../../../core/interactions/choices.ts';
+import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import { slashCommand, subcommand } from '../../../core/interactions/command-builder.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { fitLines } from '../../../core/frontend/listing.ts';
+import { languageOption, readVoiceSettings, voiceOption } from '../../../core/interactions/options.ts';
+import { requireOwnerOrManager } from '../../../core/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
+import { soundRemover } from '../../../core/frontend/soundboard.ts';
+import { presetLine } from '../../../core/frontend/speech-settings.ts';
+import { deleteClonedVoice } from '../../privacy/forget.ts';
+import { languageName } from '../../../core/voice-catalogue/catalogue.ts';
+
+export const data = slashCommand('voices')
+  .addSubcommand(subcommand('voices.list').addStringOption(languageOption()))
+  .addSubcommand(subcommand('voices.delete').addStringOption(voiceOption({ description: 'voices', required: true })));
+
+/** Each of the three sections gets its share of Discord's 2000 characters, so a long one cannot hide the others. */
+const SECTION_BUDGET = 600;
+
+export const execute: CommandModule['execute'] = async (interaction, context) => {
+  if (interaction.options.getSubcommand() === 'delete') await deleteVoice(interaction, context);
+  else await listVoices(interaction, context);
+};
+
+/** Its creator may delete a cloned voice; so may anyone who manages the server. */
+async function deleteVoice(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, speech, logger }: CommandContext,
+): Promise<void> {
+  const wanted = interaction.options.getString('voice', true).trim();
+  const voice =
+    (await store.voiceLibrary.get(interaction.guildId, wanted)) ??
+    (await store.voiceLibrary.findByName(interaction.guildId, wanted));
+  if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
+  requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
+  // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the soundboard.
+  const removeSounds = soundRemover(interaction.client, logger);
+  await deleteClonedVoice(
+    { store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds },
+    interaction.guildId,
+    voice.voiceId,
+  );
+  await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
+}
+
+async function listVoices(
+  interaction: ChatInputCommandInteraction<'cached'>,
+  { store, voices }: CommandContext,
+): Promise<void> {
+  const { language } = readVoiceSettings(interaction.options);
+  const locale = interaction.locale;
+  const [cloned, presets, current] = await Promise.all([
+    store.voiceLibrary.list(interaction.guildId),
+    store.presets.list(interaction.guildId, { language }),
+    store.presets.getDefault(interaction.guildId),
+  ]);
+  const section = (title: MessageKey, lines: string[]) => [
+    `**${t(locale, title)}**`,
+    ...(lines.length === 0 ? [t(locale, 'voices.none')] : fitLines(lines, locale, SECTION_BUDGET)),
+  ];
+  const content = [
+    ...section(
+      'voices.presetVoices',
+      voices
+        .filter((v) => language === undefined || v.language === language)
+        .map((v) => `\`${v.id}\` ${languageName(v.language, locale)} · ${v.character}`),
+    ),
+    ...section(
+      'voices.cloned',
+      cloned.map((v) => `\`${v.voiceId}\` **${v.name}** · ${v.clipSeconds.toFixed(1)} s`),
+    ),
+    ...section(
+      'voices.presets',
+      presets.map((p) => presetLine(locale, p, current?.name)),
+    ),
+  ].join('\n');
+  // The form of /clone, one press away for those it is meant for by default (Manage Server); the list is private.
+  const canClone = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
+  await showContent(interaction, content, [], canClone ? [openFormRow(locale)] : undefined);
+}
+
+export const autocomplete: CommandModule['autocomplete'] = async (interaction, context) => {
+  if (interaction.options.getSubcommand() !== 'delete') return answerSpeechAutocomplete(interaction, context);
+  const typed = interaction.options.getFocused();
+  const cloned = await context.store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
+  await interaction.respond(cloned.map((v) => ({ name: `${v.name} (${v.voiceId})`.slice(0, 100), value: v.voiceId })));
+};
