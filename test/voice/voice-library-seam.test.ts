@@ -115,7 +115,7 @@ describe('the voice library seam', () => {
       const changed = { ...renamed, connectionData: { ...rest, seq: sequence } };
       expect(() => readySession(connectionWith(changed))).toThrow(VoiceLibraryShapeError);
       expect(() => readySession(connectionWith(changed))).toThrow(
-        /not shaped as in 0\.19\.2 \(connectionData\.sequence is not a number\).*src\/voice\/voice-library-seam\.ts/,
+        /not shaped as in 0\.19\.2 \(connectionData\.sequence is not a number\).*src\/core\/voice\/voice-library-seam\.ts/,
       );
 
       const { remote: _remote, ...udpWithoutRemote } = good.udp;
