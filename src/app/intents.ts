@@ -4,21 +4,13 @@
 // at all, says once where to switch it on, and /autoread start answers why it cannot read.
 import { Events, GatewayCloseCodes, GatewayIntentBits, type Client } from 'discord.js';
 import type { Logger } from '../core/log.ts';
+import { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from '../features/autoread/index.ts';
 
 /** Commands and channels; who sits in which voice channel. */
 export const BASE_INTENTS: readonly GatewayIntentBits[] = [
   GatewayIntentBits.Guilds,
   GatewayIntentBits.GuildVoiceStates,
 ];
-/** What auto-read adds: chat messages, with their text. */
-export const AUTOREAD_INTENTS: readonly GatewayIntentBits[] = [
-  GatewayIntentBits.GuildMessages,
-  GatewayIntentBits.MessageContent,
-];
-
-/** Where a bot owner switches Message Content on (also said by `npm run doctor` and /autoread start). */
-export const MESSAGE_CONTENT_WHERE =
-  'Discord Developer Portal > Applications > (this bot) > Bot > Privileged Gateway Intents > Message Content';
 
 export interface GatewayLogin {
   client: Client;

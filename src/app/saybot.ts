@@ -17,13 +17,13 @@ import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/speech/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/catalogue.ts';
-import { RemovedGuilds } from '../features/privacy/removed-guilds.ts';
+import { RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
-import { AutoreadWiring } from '../features/autoread/autoread-wiring.ts';
+import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/translate.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
-import { AUTOREAD_INTENTS, BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
+import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
@@ -113,6 +113,7 @@ export class SayBot {
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
+      reading: this.#autoread,
       autoread: this.#autoread,
       accounting,
       players: this.players,

@@ -4,8 +4,13 @@ import { AudioCache } from '../core/cache/audio-cache.ts';
 import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../core/config.ts';
 import { loadDotenv } from '../core/dotenv.ts';
 import { redactSecrets, silentLogger } from '../core/log.ts';
-import { forgetGuild, forgetMember, type ForgetReport } from '../features/privacy/forget.ts';
-import { FORGET_USAGE, parseForgetArgs } from '../features/privacy/forget-args.ts';
+import {
+  FORGET_USAGE,
+  forgetGuild,
+  forgetMember,
+  parseForgetArgs,
+  type ForgetReport,
+} from '../features/privacy/index.ts';
 import { openStore } from '../core/store/index.ts';
 
 const describeReport = (report: ForgetReport): string =>

@@ -2,7 +2,7 @@
 // IDENTIFY asking for Message Content the application has not enabled, as Discord does.
 import { Events, type Message } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MESSAGE_CONTENT_WHERE } from '../../src/app/intents.ts';
+import { MESSAGE_CONTENT_WHERE } from '../../src/features/autoread/gateway-intents.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 
 const [seoul] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0]];

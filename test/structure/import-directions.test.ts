@@ -2,6 +2,7 @@
 // and the benchmarks stand on their own (what they share with the tests lives in fixtures/ or the local Discord).
 import { describe, expect, it } from 'vitest';
 import { importGraph, sourceFiles } from './import-graph.ts';
+import { layerViolations } from './layers.ts';
 
 const graph = importGraph(sourceFiles(['src', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test']));
 
@@ -26,5 +27,29 @@ describe('import directions', () => {
 
   it('nothing imports an entry point (src/bin/): they are run, by npm scripts or as a child process, never imported', () => {
     expect(importsInto(['src', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test'], ['src/bin'])).toEqual([]);
+  });
+
+  it('the layers of src/ hold: the core imports no feature and no composition, a feature reaches another only through its index.ts', () => {
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('names each import that breaks a layer rule it is shown', () => {
+    const shown = new Map([
+      ['src/core/speech/pipeline.ts', ['src/core/api/client.ts', 'src/features/autoread/index.ts']],
+      ['src/features/presets/commands/myvoice.ts', ['src/features/autoread/reading/voice.ts']],
+      ['src/features/voices/commands/voices.ts', ['src/features/privacy/index.ts', 'src/app/saybot.ts']],
+      ['src/features/autoread/commands/autoread.ts', ['src/features/autoread/reading/voice.ts']],
+      ['src/app/saybot.ts', ['src/features/autoread/autoread-wiring.ts', 'src/core/log.ts']],
+      ['src/sandbox/server.ts', ['src/features/usage/chart.ts']],
+      ['src/stray.ts', []],
+    ]);
+    expect(layerViolations(shown)).toEqual([
+      'src/core/speech/pipeline.ts -> src/features/autoread/index.ts (the core imports only the core)',
+      'src/features/presets/commands/myvoice.ts -> src/features/autoread/reading/voice.ts (outside autoread, only src/features/autoread/index.ts)',
+      'src/features/voices/commands/voices.ts -> src/app/saybot.ts (a feature imports no composition)',
+      'src/app/saybot.ts -> src/features/autoread/autoread-wiring.ts (outside autoread, only src/features/autoread/index.ts)',
+      'src/sandbox/server.ts -> src/features/usage/chart.ts (the sandbox imports only the core)',
+      'src/stray.ts (a file of src/ outside core/, features/, app/, bin/ and sandbox/)',
+    ]);
   });
 });

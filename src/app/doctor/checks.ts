@@ -8,7 +8,7 @@ import {
   VoiceApiError,
 } from '../../core/api/index.ts';
 import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
-import { MESSAGE_CONTENT_WHERE } from '../intents.ts';
+import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
 

@@ -57,7 +57,7 @@ async function replay(
   context: CommandContext,
   request: ReplayableRequest,
 ): Promise<void> {
-  const target = memberVoiceChannel(interaction, context.players, context.autoread);
+  const target = memberVoiceChannel(interaction, context.players, context.reading);
   const job = context.speech.speak({
     request,
     requester: {

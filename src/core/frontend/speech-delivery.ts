@@ -20,8 +20,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
 import { commandNameOf } from '../interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../interactions/expired-token.ts';
-import type { AutoreadControl } from '../../features/autoread/autoread-control.ts';
-import type { AnsweredInteraction, CommandContext } from '../interactions/command.ts';
+import type { AnsweredInteraction, ChannelReading, CommandContext } from '../interactions/command.ts';
 import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
@@ -63,7 +62,7 @@ export function memberVoiceChannel(
   interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
   players: PlayerRegistry,
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
-  autoread?: Pick<AutoreadControl, 'readingIn'>,
+  reading?: ChannelReading,
   /**
    * `managersMove`: a member with Manage Server may move it there all the same (/join). `joinOnly`: SayBot joins
    * but says nothing for the member (/join, /autoread start), so the member's own voice rights are not asked.
@@ -73,9 +72,9 @@ export function memberVoiceChannel(
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
-  const reading = autoread?.readingIn(interaction.guildId);
-  if (reading !== undefined && reading.voiceChannelId !== channelId) {
-    const where = { channel: channel(reading.textChannelId), voice: channel(reading.voiceChannelId) };
+  const read = reading?.readingIn(interaction.guildId);
+  if (read !== undefined && read.voiceChannelId !== channelId) {
+    const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
   }
@@ -107,13 +106,13 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store' | 'autoread'>,
+  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   if (output === 'file') return { kind: output, because: 'asked' };
   if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
   if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context.players, context.autoread);
+    return memberVoiceChannel(interaction, context.players, context.reading);
   const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   const kind = outsideVoiceOutput(defaults, builtin);
   return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };

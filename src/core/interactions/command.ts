@@ -19,7 +19,6 @@ import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voice-catalogue/catalogue.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { AutoreadControl } from '../../features/autoread/autoread-control.ts';
 import type { ReplyAudioRegistry } from '../frontend/reply-audio.ts';
 import type { MessageKey } from '../i18n/translate.ts';
 
@@ -48,12 +47,25 @@ export interface Requirements extends Preconditions {
 /** A message context menu's: it has no subcommands. */
 export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
-/** What every command handler may use. Commands hold only what is particular to them. */
+/**
+ * Where the bot reads a text channel aloud into a voice channel (auto-read), which the core's target choice respects:
+ * a member elsewhere may not pull the bot out of a channel it is reading into.
+ */
+export interface ChannelReading {
+  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
+}
+
+/**
+ * What every command handler may use. Commands hold only what is particular to them. A feature that offers a service
+ * to commands adds it here by declaration merging in its own folder (auto-read: src/features/autoread/autoread-control.ts),
+ * so the core names no feature.
+ */
 export interface CommandContext {
   /** The one way from a request to audio (src/core/speech/pipeline.ts): commands call it, then word its outcome. */
   speech: SpeechPipeline;
-  /** Auto-read in this bot (/autoread, /dictionary); absent where a test runs commands without a bot. */
-  autoread?: AutoreadControl;
+  /** Where this bot reads channels aloud; absent where a test runs commands without a bot. */
+  reading?: ChannelReading;
   /** The budgets in force and /usage (the pipeline checks and records spends itself). */
   accounting: Accounting;
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */

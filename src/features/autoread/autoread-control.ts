@@ -1,16 +1,22 @@
 // What the commands may do with auto-read (CommandContext.autoread): a type-only module, so the command contract
-// does not import the wiring that implements it.
+// does not import the wiring that implements it. The declaration below adds it to the core's CommandContext.
 import type { Guild } from 'discord.js';
+import type { ChannelReading } from '../../core/interactions/command.ts';
 import type { AutoReadSettings } from '../../core/store/auto-read-store.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 
+declare module '../../core/interactions/command.ts' {
+  interface CommandContext {
+    /** Auto-read in this bot (/autoread, /dictionary, /join, /leave, /privacy); absent where a test runs commands without a bot. */
+    autoread?: AutoreadControl;
+  }
+}
+
 /** What the commands may do with auto-read. */
-export interface AutoreadControl {
+export interface AutoreadControl extends ChannelReading {
   /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   readonly available: boolean;
   isReading(guildId: string): boolean;
-  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
-  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
   /**
    * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
    * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.

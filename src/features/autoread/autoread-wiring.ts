@@ -18,7 +18,7 @@ import { t } from '../../core/i18n/translate.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 import { missingReadingRight, noticeChannel } from './autoread-rights.ts';
-import { VoiceChannelStatus } from '../../core/frontend/voice-channel-status.ts';
+import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 export interface AutoreadWiringOptions {
   store: Store;

@@ -7,7 +7,7 @@ import { describeSettings, settingChangesOf, withSettingOptions } from '../autor
 import { channelOption, slashCommand, subcommand, userOption } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
 import { t, type MessageKey } from '../../../core/i18n/translate.ts';
-import { MESSAGE_CONTENT_WHERE } from '../../../app/intents.ts';
+import { MESSAGE_CONTENT_WHERE } from '../gateway-intents.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../../../core/interactions/options.ts';
 import { showContent, showResult } from '../../../core/interactions/replies.ts';

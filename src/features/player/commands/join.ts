@@ -15,7 +15,7 @@ export const publicReply = true;
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.autoread, {
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.reading, {
     managersMove: true,
     joinOnly: true,
   });

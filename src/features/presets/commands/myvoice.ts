@@ -14,9 +14,8 @@ import {
   volumeOption,
 } from '../../../core/interactions/options.ts';
 import { showContent, showResult } from '../../../core/interactions/replies.ts';
-import { describeAutoreadVoice } from '../../autoread/autoread-members.ts';
 import { describeSettings } from '../../../core/frontend/speech-settings.ts';
-import { autoreadVoiceOf } from '../../autoread/reading/voice.ts';
+import { autoreadVoiceOf, describeAutoreadVoice } from '../../autoread/index.ts';
 import { usableVoice } from '../../../core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../../../core/store/types.ts';

@@ -12,7 +12,7 @@ import { requireOwnerOrManager } from '../../../core/interactions/preconditions.
 import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
 import { soundRemover } from '../../../core/frontend/soundboard.ts';
 import { presetLine } from '../../../core/frontend/speech-settings.ts';
-import { deleteClonedVoice } from '../../privacy/forget.ts';
+import { deleteClonedVoice } from '../../privacy/index.ts';
 import { languageName } from '../../../core/voice-catalogue/catalogue.ts';
 
 export const data = slashCommand('voices')

@@ -4,8 +4,8 @@
 // from outside). It is a courtesy: without the permission it is skipped with one log line per guild, and a failure
 // never touches reading.
 import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
-import type { Logger } from '../log.ts';
-import { t } from '../i18n/translate.ts';
+import type { Logger } from '../../core/log.ts';
+import { t } from '../../core/i18n/translate.ts';
 
 /** Discord's bound on a voice channel status. */
 export const VOICE_STATUS_MAX_LENGTH = 500;

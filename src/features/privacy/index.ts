@@ -1,0 +1,5 @@
+// Privacy's public surface: deleting what SayBot keeps of a member, a server or a cloned voice, for the app, the
+// `npm run forget` entry point and the voice library's /voices delete.
+export { deleteClonedVoice, forgetGuild, forgetMember, type ForgetReport } from './forget.ts';
+export { FORGET_USAGE, parseForgetArgs } from './forget-args.ts';
+export { RemovedGuilds } from './removed-guilds.ts';
