@@ -1,4 +1,4 @@
-// Figure 7 of npm run bench (issue 23 point 4): what a budget hold costs at 500k spend rows this month, the
+// Figure 7 of npm run bench: what a budget hold costs at 500k spend rows this month, the
 // store's hold (running per-guild and per-member totals, only the limits in force) beside the old path (the
 // three sums over the month's spends inside the write transaction, reproduced here as it was at 115f1e9).
 // SQLite always; PostgreSQL too when the embedded server can run here.
@@ -234,7 +234,7 @@ export async function measureBudgetHold(mode: 'quick' | 'full', log: (line: stri
   }
   const ms = (t: Timing) => `${t.medianMs.toFixed(2)} ms (p95 ${t.p95Ms.toFixed(2)})`;
   return [
-    '## 7. Budget hold at 500k spend rows (issue 23)',
+    '## 7. Budget hold at 500k spend rows',
     '',
     `${p.spends.toLocaleString('en')} spend rows this month over ${p.guilds} guilds and ${p.members.toLocaleString('en')} members; ${p.holds} holds per path, one at a time, each for one guild's month and one member's day.`,
     "Before: the hold as it was (three sums over the month's spends, bot-wide included, in the write transaction; PostgreSQL under one lock for every guild). After: `store.budgets.hold` (running totals, only the limits in force, per-guild lock).",

@@ -1,4 +1,4 @@
-// Cache lookups at many voice folders (issue 23, point 4): a miss before, which listed the cache directory and
+// Cache lookups at many voice folders: a miss before, which listed the cache directory and
 // stat'ed every voice folder synchronously (the old algorithm, reproduced below as it was), against the lookup of
 // one path now (AudioCache.has, asynchronous). Printed after figure 6 whenever the shared-cache figure runs.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -92,7 +92,7 @@ export async function cacheLookupReport(mode: 'quick' | 'full'): Promise<string>
   );
   const f = (n: number, digits: number) => n.toFixed(digits);
   return [
-    '### Cache lookups at many voice folders (issue 23)',
+    '### Cache lookups at many voice folders',
     '',
     "A miss before: the cache directory listed and every voice folder stat'ed, synchronously (on the main thread, twice per new part).",
     'Now: the voice names the folder, so a lookup is one asynchronous stat of one path. One entry per voice folder.',

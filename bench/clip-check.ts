@@ -1,4 +1,4 @@
-// What checking a /clone clip of hours costs (issue 23, point 1): a 20 MB MP3 at 8 kb/s (5.6 hours) checked the
+// What checking a /clone clip of hours costs: a 20 MB MP3 at 8 kb/s (5.6 hours) checked the
 // old way (the whole file decoded on the main thread: analyseClip without a limit, as checkReferenceClip did)
 // against checkReferenceClip now (headers first, refused without decoding), and a 60 s clip that fits (decoded
 // in the worker thread). Each case runs in a fresh process of its own, so its peak RSS is its own.

@@ -26,7 +26,7 @@ export function benchGuild(index: number): BenchGuild {
  * The guilds whose voice the fake Discord decrypts (transport and DAVE, by every listener) and decodes: one in
  * `HEARD_IN_FULL_EVERY`, and the first two (figures 1, 2 and 5 time what a listener could play there). The others'
  * datagrams are only timed. Decrypting and decoding every one of hundreds of voices made the fake's process take as
- * much CPU as the bot on the same two cores (issue 25): the benchmark measured the machine, not the bot.
+ * much CPU as the bot on the same two cores: the benchmark measured the machine, not the bot.
  */
 export const HEARD_IN_FULL_EVERY = 10;
 

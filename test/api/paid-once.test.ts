@@ -1,4 +1,4 @@
-// Never paid twice (issue 23, point 6): a 2xx has been charged by the service, so a body that breaks afterwards is
+// Never paid twice: a 2xx has been charged by the service, so a body that breaks afterwards is
 // not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { describe, expect, it } from 'vitest';
 import { OversizedResponseError, UndeliveredError } from '../../src/core/api/index.ts';

@@ -30,7 +30,7 @@ function stereo(left: Float32Array, right: Float32Array): Float32Array {
 const pooled = { ...OPUS_ENCODER_SETTINGS, thread: 'workers', workers: 1 } as const;
 const inline = { ...OPUS_ENCODER_SETTINGS, thread: 'main' } as const;
 
-describe('Opus encoding for the player (issue 17)', () => {
+describe('Opus encoding for the player', () => {
   it('encodes a mono source as mono packets, a stereo one as stereo, and always stereo with the previous settings', async () => {
     const mono = buildWav(sine(300, 1, 24000), { sampleRate: 24000, channels: 1 });
     const both = buildWav(stereo(sine(300, 1, 44100), sine(500, 1, 44100)), { sampleRate: 44100, channels: 2 });

@@ -5,7 +5,7 @@ import { fixture } from '../audio/fixtures.ts';
 import { refusal } from './refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 
-// Issue 23: a clip's check is bounded in time and memory whatever the file, and decodes nothing on the main
+// A clip's check is bounded in time and memory whatever the file, and decodes nothing on the main
 // thread. Every MP3 decoder this thread opens is counted here (the worker thread has its own module instance).
 const opened = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../src/core/audio/codecs/mpg123.ts', async (importOriginal) => {

@@ -11,7 +11,7 @@ import { silentLogger } from '../../src/core/log.ts';
 import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
-// Issue 23, point 7: a cache write that fails (a full disk, a file-size limit) removes its temporary file, is
+// A cache write that fails (a full disk, a file-size limit) removes its temporary file, is
 // counted, and runs eviction; on a full disk the cache gives room back, so the spend ledger beside it goes on.
 
 const VOICE = 'voice-b-en-f-01';

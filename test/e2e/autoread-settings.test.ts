@@ -1,4 +1,4 @@
-// Issue 26's reading settings end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE)
+// The reading settings end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE)
 // and the sandbox Voice API. Each test checks what the voice channel HEARD and the texts the Voice API received
 // (none for a message that is not read).
 import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';

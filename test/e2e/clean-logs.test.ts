@@ -1,4 +1,4 @@
-// Clean logs end to end (issue 23, point 2): replies Discord refuses, with files and private text, are logged as
+// Clean logs end to end: replies Discord refuses, with files and private text, are logged as
 // one line that names the error and its route, never the interaction token, the reply's text or the file's bytes.
 // (Every e2e test's log is scanned the same way when its harness closes: test/support/log-leaks.ts.)
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';

@@ -5,7 +5,7 @@ import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { longMp3 } from '../../fixtures/long-mp3.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
-// Issue 23: one server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
+// One server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
 // SayBot. The clip is refused as too long from its headers, and the other server hears every packet in time.
 
 const STUDIO = '200000000000000231';

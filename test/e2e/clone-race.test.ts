@@ -1,4 +1,4 @@
-// Clone names are held in the store before the paid call (issue 11, point 5): of two /clone of one name at once,
+// Clone names are held in the store before the paid call: of two /clone of one name at once,
 // exactly one reaches the service; a clone whose paid call fails gives its name back.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

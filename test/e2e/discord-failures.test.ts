@@ -1,4 +1,4 @@
-// Discord failing the way Discord does (issue 10, item 4): the bot survives each failure and tells users the truth.
+// Discord failing the way Discord does: the bot survives each failure and tells users the truth.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Events, MessageFlags } from 'discord.js';
 import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';

@@ -1,4 +1,4 @@
-// Never paid twice, end to end (issue 23, point 6): the real bot, the local Discord and the sandbox, which bills at
+// Never paid twice, end to end: the real bot, the local Discord and the sandbox, which bills at
 // acceptance. A 2xx whose body breaks is sent once, recorded once as spent and undelivered, and the member is told
 // in their language; a clone whose audio breaks keeps its voice instead of cloning (and paying) again.
 import { readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Deletion on request (issue 22, point 5) end to end: the bot on the local Discord, then the bot's own SQLite file
+// Deletion on request end to end: the bot on the local Discord, then the bot's own SQLite file
 // read table by table from its catalogue, so a table no deletion rule covers shows up here.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 22, point 1: private stays private, whatever the clock. The host's clock runs 20 minutes ahead of the local
+// Private stays private, whatever the clock. The host's clock runs 20 minutes ahead of the local
 // Discord's (interaction IDs are that much older than Date.now()), as on a VM back from sleep: every interaction is
 // still answered within Discord's 3 s, private replies stay in the interaction, files reach the reply. And when a
 // private reply's token is really gone (Discord's own clock moved past its 15 minutes), the member gets it by DM,

@@ -1,4 +1,4 @@
-// Bounded queues and protective defaults (issue 22, point 4), end to end: the real bot against the local Discord and
+// Bounded queues and protective defaults, end to end: the real bot against the local Discord and
 // the sandbox Voice API. A flood into a read channel keeps a bounded backlog and spends nothing on what it drops; a
 // member past their bound is refused privately while others get in; a full server queue refuses; /usage shows the
 // defaults an operator gets without setting anything.

@@ -1,4 +1,4 @@
-// A used-up month never outlives the operator fixing it (issue 11, point 3), and what costs nothing is checked
+// A used-up month never outlives the operator fixing it, and what costs nothing is checked
 // before the quota (point 4). The sandbox refuses for real: its key's monthly usage is set to the plan's limit,
 // and the operator's fixes are the dashboard's (a plan upgrade, characters freed) or a restart on another plan.
 import { PermissionFlagsBits } from 'discord.js';

@@ -1,5 +1,5 @@
 // A spend the store cannot write (disk full, read-only file) stops further spending with a clear private message
-// and an operator error line, until writes succeed again; nothing the service billed is lost (issue 11, point 6).
+// and an operator error line, until writes succeed again; nothing the service billed is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';

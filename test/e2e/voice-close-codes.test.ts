@@ -1,4 +1,4 @@
-// Voice close codes Discord says must not be retried (issue 23, point 10): 4021 (rate limited) and 4022 (call
+// Voice close codes Discord says must not be retried: 4021 (rate limited) and 4022 (call
 // terminated) end that connection. @discordjs/voice 0.19.2 rejoins on them (fixed upstream in discord.js #11567,
 // unreleased); SayBot makes one join attempt, writes one log line, and tells the requester privately.
 import { MessageFlags } from 'discord.js';

@@ -1,4 +1,4 @@
-// A budget hold lives as long as its request (issue 23 point 3): renewed while the request lives, so a request
+// A budget hold lives as long as its request: renewed while the request lives, so a request
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeFailure } from '../../src/core/interactions/failures.ts';

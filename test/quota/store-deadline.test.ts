@@ -1,4 +1,4 @@
-// A store that hangs is a refusal, not a stall (issue 23 point 5): on the real PostgreSQL the tests start, another
+// A store that hangs is a refusal, not a stall: on the real PostgreSQL the tests start, another
 // session holds the lock one guild's budget hold needs; that guild's request is refused ("storage unavailable")
 // after the deadline, while another guild's request goes through meanwhile.
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// Never paid twice, never unrecorded (issue 23, point 6): PartSource with the real client against the sandbox
+// Never paid twice, never unrecorded: PartSource with the real client against the sandbox
 // (which bills at acceptance, with its own count) and real accounting on an SQLite store.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UndeliveredError } from '../../src/core/api/index.ts';

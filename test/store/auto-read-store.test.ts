@@ -9,7 +9,7 @@ const TEXT = '400000000000000001';
 const VOICE = '400000000000000002';
 const ROLE = '500000000000000001';
 
-// The AutoRead area of the store contract (issue 14): which channels a guild reads, whether it reads, its settings.
+// The AutoRead area of the store contract: which channels a guild reads, whether it reads, its settings.
 forEachBackend((store, backend) => {
   describe('auto-read', () => {
     it('reads nothing with the default settings in a guild that never started it', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ENTRIES, MAX_PATTERNS, importDictionary } from '../../src/features/autoread/dictionary/dictionary.ts';
 import { ADMIN, G1, G2, forEachBackend } from './contract.ts';
 
-// The Dictionary area of the store contract (issue 14): a server's words and how to say them.
+// The Dictionary area of the store contract: a server's words and how to say them.
 forEachBackend((store, backend) => {
   describe('pronunciation dictionary', () => {
     it('adds, replaces a word in any case where it stands, and lists in the order entries apply in, per guild', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';
 
-// The OutputDefaults area of the store contract (issue 15): how replies reach members outside voice.
+// The OutputDefaults area of the store contract: how replies reach members outside voice.
 forEachBackend((store) => {
   describe('output defaults', () => {
     it('has none set until a server or a member sets one', async () => {

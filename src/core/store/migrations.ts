@@ -176,7 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'auto-read, pronunciation dictionary, output defaults',
     sql: `
-      -- Auto-read (issue 14): one row per guild that started it or changed a setting. A NULL setting means the
+      -- Auto-read: one row per guild that started it or changed a setting. A NULL setting means the
       -- default (AUTO_READ_DEFAULTS in auto-read-store.ts), so a default changed later reaches every server that
       -- never chose; required_role_id NULL: no role required. The binding stays when reading stops.
       CREATE TABLE auto_read (
@@ -199,7 +199,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- A start finds the guilds to resume without reading every row.
       CREATE INDEX auto_read_reading ON auto_read (guild_id) WHERE reading = 1;
 
-      -- A server's pronunciation dictionary (issue 14). word_key is src/features/autoread/dictionary/dictionary.ts' entryKey: one entry
+      -- A server's pronunciation dictionary. word_key is src/features/autoread/dictionary/dictionary.ts' entryKey: one entry
       -- per word whatever its case; word and reading are stored tidied, as validateEntry leaves them.
       CREATE TABLE dictionary_entries (
         guild_id   TEXT    NOT NULL,
@@ -211,7 +211,7 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (guild_id, word_key)
       ) STRICT;
 
-      -- How replies reach members outside voice (issue 15). No row: nothing set at that level (a file).
+      -- How replies reach members outside voice. No row: nothing set at that level (a file).
       CREATE TABLE guild_output_defaults (
         guild_id   TEXT    PRIMARY KEY,
         output     TEXT    NOT NULL CHECK (output IN ('file', 'voice-message')),
@@ -231,7 +231,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: 'undelivered spends',
     sql: `
-      -- A spend the service charged (its 2xx) whose audio or voice ID never arrived (issue 23): counted as spent
+      -- A spend the service charged (its 2xx) whose audio or voice ID never arrived: counted as spent
       -- like any other, marked so that the operator can tell what was paid for and not received.
       ALTER TABLE spends ADD COLUMN undelivered INTEGER NOT NULL DEFAULT 0 CHECK (undelivered IN (0, 1));
     `,
@@ -268,7 +268,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'servers SayBot was removed from',
     sql: `
-      -- When SayBot was removed from a server (issue 22): its data is deleted once the grace period has passed,
+      -- When SayBot was removed from a server: its data is deleted once the grace period has passed,
       -- unless SayBot is added back first (the row goes). Kept in the store so that a restart keeps the clock.
       CREATE TABLE removed_guilds (
         guild_id   TEXT    PRIMARY KEY,
