@@ -8,8 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { PgStore } from '../src/core/store/pg-store.ts';
-import { SqliteStore } from '../src/core/store/sqlite-store.ts';
+import { openPgStore, openSqliteStore } from '../src/app/store.ts';
 import type { Store } from '../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../fixtures/store-backends.ts';
 
@@ -74,7 +73,7 @@ async function sqliteFigures(p: BudgetHoldPlan): Promise<BackendResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-holds-'));
   const file = path.join(dir, 'holds.sqlite');
   try {
-    await new SqliteStore(file).close();
+    await openSqliteStore(file).close();
     const db = new DatabaseSync(file);
     db.exec('BEGIN');
     const insert =
@@ -135,7 +134,7 @@ async function sqliteFigures(p: BudgetHoldPlan): Promise<BackendResult> {
     });
     for (const token of tokens) old.release.run(token);
     db.close();
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     try {
       return { backend: 'sqlite', before, after: await storeHolds(store, p) };
     } finally {
@@ -206,7 +205,7 @@ async function postgresFigures(p: BudgetHoldPlan): Promise<BackendResult> {
         tokens.push(token);
       });
       await client.query('DELETE FROM budget_holds WHERE token = ANY($1::text[])', [tokens]);
-      const store = await PgStore.open(backend.url());
+      const store = await openPgStore(backend.url());
       try {
         return { backend: 'postgres', before, after: await storeHolds(store, p) };
       } finally {

@@ -15,7 +15,7 @@ import { startMetricsServer, type MetricsServer } from '../core/metrics/server.t
 import { startSandbox, type Sandbox } from '../sandbox/index.ts';
 import { PartSource } from '../core/speech/part-source.ts';
 import { SpeechPipeline } from '../core/speech/pipeline.ts';
-import { openStore } from '../core/store/index.ts';
+import { openStore } from './store.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
 import type { VoiceSenderKind } from '../core/voice/voice-output.ts';

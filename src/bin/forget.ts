@@ -11,7 +11,7 @@ import {
   parseForgetArgs,
   type ForgetReport,
 } from '../features/privacy/index.ts';
-import { openStore } from '../core/store/index.ts';
+import { openStore } from '../app/store.ts';
 
 const describeReport = (report: ForgetReport): string =>
   `${report.deleted} rows deleted, ${report.anonymised} rows anonymised (spends kept for the totals), ` +

@@ -10,7 +10,7 @@ import {
   type SkipReason,
 } from '../../src/features/autoread/reading/decide.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from '../../src/features/autoread/reading/binding.ts';
-import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/core/store/auto-read-store.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/features/autoread/store/auto-read-store.ts';
 import { voiceChangeText, withName } from '../../src/features/autoread/reading/spoken.ts';
 import { compileDictionary } from '../../src/features/autoread/dictionary/dictionary.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '../../src/features/autoread/reading/reader.ts';
 import type { DistinctVoices } from '../../src/features/autoread/reading/voice.ts';
 import type { SpeechOutcome } from '../../src/core/speech/pipeline.ts';
-import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/core/store/auto-read-store.ts';
+import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../src/features/autoread/store/auto-read-store.ts';
 import { createLogger } from '../../src/core/log.ts';
 import { Refusal } from '../../src/core/refusal.ts';
 import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';

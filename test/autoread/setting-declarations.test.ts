@@ -14,7 +14,7 @@ import { describeSettings, settingChangesOf } from '../../src/features/autoread/
 import { UserError } from '../../src/core/interactions/failures.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { migrate } from '../../src/core/store/migrations.ts';
-import { rowOfChanges, settingsOfRow } from '../../src/core/store/areas/auto-read.ts';
+import { rowOfChanges, settingsOfRow } from '../../src/features/autoread/store/auto-read-area.ts';
 
 /** The auto_read columns of a freshly migrated SQLite database. */
 function autoReadColumns(): string[] {

@@ -1,16 +1,17 @@
 // Whose voice reads a message, against a real store (SQLite in memory, the same migrations as production).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autoreadSpeechRequest } from '../../src/features/autoread/reading/voice.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 const G = '100000000000000001';
 const MINA = '200000000000000001';
 const BOB = '200000000000000002';
 const guild = { id: G, preferredLocale: 'ko' };
-let store: SqliteStore;
+let store: Store;
 
 beforeEach(() => {
-  store = new SqliteStore(':memory:');
+  store = openSqliteStore(':memory:');
 });
 afterEach(async () => {
   await store.close();

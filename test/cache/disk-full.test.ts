@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { cacheKey } from '../../src/core/cache/cache-key.ts';
 import { silentLogger } from '../../src/core/log.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 // A cache write that fails (a full disk, a file-size limit) removes its temporary file, is
@@ -79,7 +79,7 @@ describe.skipIf(!('dir' in small))(
     it('removes the failed write, gives room back below the cap, and the SQLite spend ledger on the same disk goes on', async () => {
       if (!('dir' in small)) return;
       const disk = small.dir;
-      const store = new SqliteStore(path.join(disk, 'saybot.db'));
+      const store = openSqliteStore(path.join(disk, 'saybot.db'));
       try {
         // A cap far above the disk: only the disk can say no.
         const cache = await AudioCache.open({

@@ -6,7 +6,7 @@ import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 
@@ -157,7 +157,7 @@ describe('a server off the list that SayBot cannot leave', () => {
     h = await startHarness({ guilds: [ALLOWED_A, KEPT], env: { ALLOWED_GUILDS: ALLOWED_A.id } });
     await vi.waitFor(() => expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(false), { timeout: 10_000 });
     // Reading there from before the list; Discord now does not take the leave; SayBot is added back and restarted.
-    const store = new SqliteStore(h.databasePath);
+    const store = openSqliteStore(h.databasePath);
     await store.autoRead.start(KEPT.id, {
       textChannelId: KEPT.textChannelId,
       voiceChannelId: '220000000000000326',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/core/api/index.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import {
   autocomplete,
@@ -102,7 +102,7 @@ function givenGrandpa(): Promise<string> {
     await clone.audio?.body.toArray(); // the whole first utterance, before the client closes under it
     await api.close();
     // Through the store, here a second connection on the bot's own file.
-    const store = new SqliteStore(h.databasePath);
+    const store = openSqliteStore(h.databasePath);
     await store.voiceLibrary.add({
       guildId: seoul.id,
       name: 'Grandpa',

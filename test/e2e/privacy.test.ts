@@ -2,7 +2,7 @@
 // read table by table from its catalogue, so a table no deletion rule covers shows up here.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
@@ -29,7 +29,7 @@ afterAll(async () => {
 const seed = (guildId: string, userId: string, tag: string) =>
   seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function totals(guildId?: string) {
-  const store = new SqliteStore(h.databasePath);
+  const store = openSqliteStore(h.databasePath);
   try {
     return await store.spends.monthTotals(SEED_MONTH, guildId);
   } finally {

@@ -6,7 +6,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
@@ -79,7 +79,7 @@ describe('bounded queues', () => {
     const h = await start({ env: { QUEUE_MAX_CLIPS: String(MAX_PENDING) } });
     const started = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'start' });
     expect(started.content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
-    const store = new SqliteStore(h.databasePath);
+    const store = openSqliteStore(h.databasePath);
     try {
       const billedBefore = h.sandbox.charactersBilled();
       let maxQueued = 0;

@@ -2,7 +2,7 @@
 // grace period has passed; added back within it, nothing is. The bot's clock is injected and moved on; the sweep
 // that deletes runs at start-up, so a restart both triggers it and proves the removal time was persisted.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
 import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
@@ -28,7 +28,7 @@ afterAll(async () => {
 const seed = (guildId: string, userId: string, tag: string) =>
   seedMemberTracesInFile(h.databasePath, guildId, userId, tag);
 async function monthTotal() {
-  const store = new SqliteStore(h.databasePath);
+  const store = openSqliteStore(h.databasePath);
   try {
     return await store.spends.monthTotals(SEED_MONTH);
   } finally {
@@ -99,7 +99,7 @@ describe('a server SayBot was removed from', () => {
   it('keeps the data of a server added back while SayBot was down (the sweep finds it present)', async () => {
     await seed(seoul.id, MINJI, `d${Date.now()}`);
     const before = rowsHolding(scanSqlite(h.databasePath), seoul.id).length;
-    const store = new SqliteStore(h.databasePath);
+    const store = openSqliteStore(h.databasePath);
     await store.removedGuilds.mark(seoul.id, new Date(Date.now() + offset - 90 * DAY));
     await store.close();
     await h.restart();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
 
@@ -24,7 +24,7 @@ let file = '';
 let count = 0;
 beforeEach(async () => {
   file = path.join(dir, `store-${++count}.sqlite`);
-  const store = new SqliteStore(file);
+  const store = openSqliteStore(file);
   await seedMemberTraces(store, G1, A, 'a');
   await seedMemberTraces(store, G1, B, 'b');
   await seedMemberTraces(store, G2, A, 'a2');
@@ -55,7 +55,7 @@ function forget(args: string[]): Promise<{ code: number | null; stdout: string; 
 }
 
 const totals = async () => {
-  const store = new SqliteStore(file);
+  const store = openSqliteStore(file);
   try {
     return { all: await store.spends.monthTotals(SEED_MONTH), g1: await store.spends.monthTotals(SEED_MONTH, G1) };
   } finally {

@@ -6,10 +6,10 @@ import { Refusal } from '../../src/core/refusal.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../src/core/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/core/quota/used-up-month.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const RESET = new Date('2025-04-01T00:00:00Z');
@@ -26,9 +26,9 @@ const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts
 const quota429 = () =>
   new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
 
-let store: SqliteStore;
+let store: Store;
 beforeEach(() => {
-  store = new SqliteStore(':memory:');
+  store = openSqliteStore(':memory:');
 });
 afterEach(async () => {
   await store.close();

@@ -5,17 +5,18 @@ import { describeFailure } from '../../src/core/interactions/failures.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting, BUDGET_HOLD_TTL_MS, type PartNeed } from '../../src/core/quota/accounting.ts';
 import { Refusal } from '../../src/core/refusal.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const budgets = { guildMonthlyChars: 20_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const member = (n: number) => ({ guildId: 'G', userId: `member-${n}`, command: 'say' });
 const paid = (characters: number, text: string): PartNeed => ({ text, endpoint: 'tts', characters, free: false });
 
-let store: SqliteStore;
+let store: Store;
 beforeEach(() => {
   vi.useFakeTimers({ now: NOW });
-  store = new SqliteStore(':memory:');
+  store = openSqliteStore(':memory:');
 });
 afterEach(async () => {
   vi.useRealTimers();

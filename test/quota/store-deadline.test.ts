@@ -8,7 +8,7 @@ import { silentLogger } from '../../src/core/log.ts';
 import { Accounting, type PartNeed } from '../../src/core/quota/accounting.ts';
 import { Refusal } from '../../src/core/refusal.ts';
 import { budgetLockKey } from '../../src/core/store/areas/budget-holds.ts';
-import { PgStore } from '../../src/core/store/pg-store.ts';
+import { openPgStore } from '../../src/app/store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../store/backends.ts';
 
@@ -75,7 +75,7 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
-    const impatient = await PgStore.open(backend.url(), { timeouts: { lockMs: 300 } });
+    const impatient = await openPgStore(backend.url(), { timeouts: { lockMs: 300 } });
     const books = new Accounting({
       store: impatient,
       budgets,

@@ -20,10 +20,11 @@ import {
   type SpeechRequest,
   type SpeechTarget,
 } from '../../src/core/speech/pipeline.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { PlayerRegistry } from '../../src/core/voice/player-registry.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../fake-discord/helpers.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 const NO_BUDGETS: OperatorBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const MAX_CHARS = 40;
@@ -35,7 +36,7 @@ let sandbox: Sandbox;
 let api: VoiceApiClient;
 let fake: FakeDiscord;
 let discord: Client;
-let store: SqliteStore;
+let store: Store;
 let source: PartSource;
 let players: PlayerRegistry;
 
@@ -53,7 +54,7 @@ afterAll(async () => {
   await Promise.all([sandbox?.close(), fake?.close()]);
 });
 beforeEach(() => {
-  store = new SqliteStore(':memory:');
+  store = openSqliteStore(':memory:');
 });
 afterEach(async () => {
   players?.destroyAll();

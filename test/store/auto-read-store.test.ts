@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_READ_DEFAULTS } from '../../src/core/store/auto-read-store.ts';
+import { AUTO_READ_DEFAULTS } from '../../src/features/autoread/store/auto-read-store.ts';
 import { forEachBackend } from './contract.ts';
 
 const G1 = '200000000000000001';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { createLogger } from '../../src/core/log.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 const CHILD = fileURLToPath(new URL('./data-folder-child.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -52,7 +52,7 @@ describe('a data folder SayBot cannot use', () => {
     const root = tempDir();
     const file = path.join(root, 'not-a-folder');
     writeFileSync(file, 'x');
-    expect(() => new SqliteStore(path.join(file, 'saybot.sqlite'))).toThrow(
+    expect(() => openSqliteStore(path.join(file, 'saybot.sqlite'))).toThrow(
       `Cannot use ${file} (DATABASE_URL) as a folder: ${file} is a file.`,
     );
     const opening = AudioCache.open({

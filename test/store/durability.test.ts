@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { runChild, tempDir } from './helpers.ts';
 
 const GUILD = '900000000000000001'; // the guild store-child.ts writes to
@@ -14,8 +14,8 @@ afterEach(() => tmp.cleanup());
 describe('concurrent writes', () => {
   it('lose nothing with async writers, a second connection and two other processes on one file', async () => {
     const file = tmp.file();
-    const main = new SqliteStore(file);
-    const second = new SqliteStore(file);
+    const main = openSqliteStore(file);
+    const second = openSqliteStore(file);
     const children = [runChild(file, 'many', { arg: 'p1' }), runChild(file, 'many', { arg: 'p2' })];
     const local = Array.from({ length: 40 }, (_, i) =>
       (i % 2 === 0 ? main : second).presets.save({
@@ -45,7 +45,7 @@ describe('a crash', () => {
     const file = tmp.file();
     const child = await runChild(file, 'writes', { kill: true });
     expect(child.signal).toBe('SIGKILL');
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     expect((await store.presets.get(GUILD, 'first'))?.voice).toBe('voice-b-ko-m-01');
     expect(await store.memberDefaults.get(GUILD, MEMBER)).toMatchObject({ voice: 'voice-b-ja-f-01', tone: 'calm' });
     await store.close();
@@ -53,13 +53,13 @@ describe('a crash', () => {
 
   it('in the middle of a transaction leaves the state committed before it, whole', async () => {
     const file = tmp.file();
-    const before = new SqliteStore(file);
+    const before = openSqliteStore(file);
     await before.presets.save({ guildId: GUILD, name: 'kept', voice: 'voice-b-ko-f-01', createdBy: 'main' });
     await before.close();
 
     const child = await runChild(file, 'mid-transaction', { kill: true });
     expect(child.signal).toBe('SIGKILL');
-    const store = new SqliteStore(file);
+    const store = openSqliteStore(file);
     expect((await store.presets.list(GUILD)).map((p) => [p.name, p.voice])).toEqual([['kept', 'voice-b-ko-f-01']]);
     // And the file takes writes again: the dead process's lock went with it.
     expect(

@@ -10,7 +10,7 @@ import {
   type Migration,
 } from '../../src/core/store/migrations.ts';
 import { type BuiltStep, compileStep } from '../../src/core/store/schema-steps.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
 
 /**
@@ -70,7 +70,7 @@ describe('migrations', () => {
   });
 
   it('build the whole schema on an empty file, recording each step, and do nothing the second time', async () => {
-    const store = new SqliteStore(tmp.file());
+    const store = openSqliteStore(tmp.file());
     await store.close();
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
@@ -112,7 +112,7 @@ describe('migrations', () => {
     seed.exec(V1_SNAPSHOT);
     seed.close();
 
-    const store = new SqliteStore(tmp.file());
+    const store = openSqliteStore(tmp.file());
     expect(store.schemaVersion).toBe(LATEST_VERSION);
     expect(await store.presets.getDefault('G')).toMatchObject({
       name: 'Old One',
@@ -134,7 +134,7 @@ describe('migrations', () => {
     seed.exec(V2_STEP);
     seed.close();
 
-    const store = new SqliteStore(tmp.file());
+    const store = openSqliteStore(tmp.file());
     expect(store.schemaVersion).toBe(LATEST_VERSION);
     expect(await store.voiceLibrary.get('G', 'clone_old')).toMatchObject({ name: 'Old Voice', clipSeconds: 4.5 });
     expect(await store.presets.getDefault('G')).toMatchObject({ name: 'Old One' });
@@ -176,7 +176,7 @@ describe('migrations', () => {
     insert.run('2025-03-05', 'H', 'M', 900, 0);
     seed.close();
 
-    const store = new SqliteStore(tmp.file());
+    const store = openSqliteStore(tmp.file());
     const at = new Date('2025-03-04T10:00:00Z');
     const hold = (characters: number, limits: { guildMonthlyChars?: number; memberDailyChars?: number }) =>
       store.budgets.hold({ guildId: 'G', userId: 'M', characters, limits, ttlMs: 1000, at });
@@ -204,7 +204,7 @@ describe('migrations', () => {
       insert.run(guild, word.toLowerCase(), word, 'r');
     seed.close();
 
-    const store = new SqliteStore(tmp.file());
+    const store = openSqliteStore(tmp.file());
     expect(await store.dictionary.list('G')).toEqual([
       { word: 'Alpha', reading: 'r' },
       { word: 'mid', reading: 'r' },
@@ -273,6 +273,6 @@ describe('migrations', () => {
     migrate(db);
     db.prepare("INSERT INTO schema_migrations VALUES (?, 'from the future', 0)").run(LATEST_VERSION + 1);
     db.close();
-    expect(() => new SqliteStore(tmp.file())).toThrow(SchemaTooNewError);
+    expect(() => openSqliteStore(tmp.file())).toThrow(SchemaTooNewError);
   });
 });

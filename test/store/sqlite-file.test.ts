@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LATEST_VERSION } from '../../src/core/store/migrations.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
 
 const G1 = '200000000000000001';
@@ -17,7 +17,7 @@ describe('the file', () => {
 
   it('creates its directory, runs in WAL mode at the latest schema, and keeps everything across a reopen', async () => {
     const file = `${tmp.dir}/nested/dir/saybot.sqlite`;
-    const first = new SqliteStore(file);
+    const first = openSqliteStore(file);
     expect(first.schemaVersion).toBe(LATEST_VERSION);
     await first.presets.save({ guildId: G1, name: 'kept', voice: 'voice-b-ja-m-01', tone: 'soft', createdBy: ADMIN });
     await first.presets.setDefault(G1, 'kept');
@@ -35,7 +35,7 @@ describe('the file', () => {
     await first.close(); // idempotent
     await expect(first.presets.list(G1)).rejects.toThrow();
 
-    const again = new SqliteStore(file);
+    const again = openSqliteStore(file);
     expect((await again.presets.getDefault(G1))?.tone).toBe('soft');
     expect((await again.memberDefaults.get(G1, MEMBER))?.language).toBe('ja');
     expect((await again.voiceLibrary.get(G1, 'clone_x'))?.clipSeconds).toBe(4);
@@ -63,7 +63,7 @@ describe('prepared statements', () => {
   });
 
   it("are prepared once per query, whatever the values: a spend's service figures are parameters, not SQL text", async () => {
-    const store = new SqliteStore(`${tmp.dir}/saybot.sqlite`);
+    const store = openSqliteStore(`${tmp.dir}/saybot.sqlite`);
     // Observed, not replaced: every statement the connection prepares (it keeps them by SQL text).
     const prepare = vi.spyOn(DatabaseSync.prototype, 'prepare');
     for (let used = 10; used <= 50; used += 10) {

@@ -1,4 +1,4 @@
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 
 export const SEED_MONTH = '2025-03';
@@ -58,7 +58,7 @@ export async function seedMemberTracesInFile(
   userId: string,
   tag: string,
 ): Promise<void> {
-  const store = new SqliteStore(databasePath);
+  const store = openSqliteStore(databasePath);
   try {
     await seedMemberTraces(store, guildId, userId, tag);
   } finally {

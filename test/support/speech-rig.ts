@@ -10,8 +10,9 @@ import { silentLogger } from '../../src/core/log.ts';
 import { Accounting } from '../../src/core/quota/accounting.ts';
 import { startSandbox, type Pacing, type Sandbox } from '../../src/sandbox/index.ts';
 import { PartSource } from '../../src/core/speech/part-source.ts';
-import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { made } from './made.ts';
+import { openSqliteStore } from '../../src/app/store.ts';
 
 /** A client for the sandbox with tiny retry delays; tests override what they exercise. */
 export function clientFor(sandbox: Sandbox, overrides: Partial<VoiceApiClientOptions> = {}): VoiceApiClient {
@@ -62,7 +63,7 @@ export function useSandbox(
 }
 
 export interface SpeechRig extends SandboxRig {
-  readonly store: SqliteStore;
+  readonly store: Store;
   readonly accounting: Accounting;
   readonly source: PartSource;
 }
@@ -78,12 +79,12 @@ export interface SpeechRigOptions {
  */
 export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
   const api = useSandbox({}, START_PACING);
-  let store: SqliteStore | undefined;
+  let store: Store | undefined;
   let accounting: Accounting | undefined;
   let source: PartSource | undefined;
   let cacheDir: string | undefined;
   beforeEach(async () => {
-    store = new SqliteStore(':memory:');
+    store = openSqliteStore(':memory:');
     accounting = new Accounting({
       store,
       budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },

@@ -1,7 +1,4 @@
-import { AutoReadArea } from './areas/auto-read.ts';
-import { AutoReadMembersArea } from './areas/auto-read-members.ts';
 import { BudgetArea } from './areas/budget-holds.ts';
-import { DictionaryArea } from './areas/dictionary.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
 import { MemberDefaultsArea } from './areas/member-defaults.ts';
 import { PresetArea } from './areas/presets.ts';
@@ -10,19 +7,25 @@ import { QuotaArea } from './areas/quota-state.ts';
 import { SpendArea } from './areas/spends.ts';
 import { VoiceLibraryArea } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
-import type { Store } from './types.ts';
+import type { CoreAreas, FeatureAreas } from './types.ts';
 
-/** The Store, written once on Kysely: each area over one database, whichever backend opened it. */
-export abstract class KyselyStore implements Store {
+/**
+ * Makes the features' areas over a store's database. The core names no feature: the composition root supplies
+ * it (src/app/store.ts), so every store it opens holds the core's areas and the features' alike.
+ */
+export type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
+
+/**
+ * The Store, written once on Kysely: each area over one database, whichever backend opened it. A backend opens it
+ * with the features' areas added (`withFeatures`), so what it returns is a whole Store.
+ */
+export abstract class KyselyStore implements CoreAreas {
   readonly presets: PresetArea;
   readonly memberDefaults: MemberDefaultsArea;
   readonly voiceLibrary: VoiceLibraryArea;
   readonly spends: SpendArea;
   readonly quota: QuotaArea;
   readonly budgets: BudgetArea;
-  readonly autoRead: AutoReadArea;
-  readonly autoReadMembers: AutoReadMembersArea;
-  readonly dictionary: DictionaryArea;
   readonly outputDefaults: OutputDefaultsArea;
   readonly privacy: PrivacyArea;
   readonly removedGuilds: RemovedGuildArea;
@@ -39,12 +42,14 @@ export abstract class KyselyStore implements Store {
     this.spends = new SpendArea(dialect);
     this.quota = new QuotaArea(dialect);
     this.budgets = new BudgetArea(dialect);
-    this.autoRead = new AutoReadArea(dialect);
-    this.autoReadMembers = new AutoReadMembersArea(dialect);
-    this.dictionary = new DictionaryArea(dialect);
     this.outputDefaults = new OutputDefaultsArea(dialect);
     this.privacy = new PrivacyArea(dialect);
     this.removedGuilds = new RemovedGuildArea(dialect);
+  }
+
+  /** The store with the features' areas beside the core's, over its database. */
+  protected static withFeatures<S extends KyselyStore>(store: S, featureAreas: FeatureAreaFactory): S & FeatureAreas {
+    return Object.assign(store, featureAreas(store.dialect));
   }
 
   /** Releases the database (idempotent); every later call fails. */

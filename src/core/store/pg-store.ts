@@ -2,9 +2,10 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { StoreTimeouts } from '../config.ts';
 import { Dialect } from './dialect.ts';
-import { KyselyStore } from './kysely-store.ts';
+import { type FeatureAreaFactory, KyselyStore } from './kysely-store.ts';
 import { migratePostgres } from './pg-migrations.ts';
 import type { Database } from './schema.ts';
+import type { FeatureAreas } from './types.ts';
 
 // BIGINT (20) and NUMERIC (1700, what sum() returns) as JS numbers: every value SayBot keeps (milliseconds,
 // character counts) is far below 2^53. Per pool, so other users of `pg` in the process are not affected.
@@ -35,7 +36,8 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
 
 /**
  * The Store on PostgreSQL (driver: `pg`, node-postgres) under Kysely: one pool, the same queries as SQLite's
- * (dialect.ts holds what differs). Open with `PgStore.open(url)`: connecting and migrating are asynchronous.
+ * (dialect.ts holds what differs). Open with `PgStore.open(url, featureAreas)`: connecting and migrating are
+ * asynchronous.
  */
 export class PgStore extends KyselyStore {
   private constructor(pool: pg.Pool) {
@@ -44,7 +46,12 @@ export class PgStore extends KyselyStore {
     });
   }
 
-  static async open(connectionString: string, options: PgStoreOptions = {}): Promise<PgStore> {
+  /** `featureAreas`: the features' areas, as the composition root makes them (src/app/store.ts opens stores). */
+  static async open(
+    connectionString: string,
+    featureAreas: FeatureAreaFactory,
+    options: PgStoreOptions = {},
+  ): Promise<PgStore & FeatureAreas> {
     const t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const pool = new pg.Pool({
       connectionString,
@@ -74,7 +81,7 @@ export class PgStore extends KyselyStore {
       await pool.end();
       throw error;
     }
-    return new PgStore(pool);
+    return KyselyStore.withFeatures(new PgStore(pool), featureAreas);
   }
 
   get schemaVersion(): Promise<number> {

@@ -1,10 +1,9 @@
 // The tables, described once for both backends (type-only: Kysely checks every query against them). Columns are
 // what both drivers hand back: INTEGER/BIGINT milliseconds and counts as numbers (pg-store.ts parses BIGINT and
 // NUMERIC), 0/1 flags as numbers. The SQL that builds them is the migration steps' (migrations.ts,
-// pg-migrations.ts); a column added there is added here, except an auto-read setting's, declared with the setting.
+// pg-migrations.ts); a column added there is added here. A feature's tables are added to Database by its own module
+// (declaration merging: src/features/autoread/store/store-areas.ts).
 import type { Generated } from 'kysely';
-import type { AutoReadSettingColumns } from '../../features/autoread/reading/setting-declarations.ts';
-import type { AutoReadStopReason } from './auto-read-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { OutputFormat } from './common-types.ts';
 
@@ -106,32 +105,6 @@ export interface Database {
     day: string;
     characters: number;
     expires_at: number;
-  };
-  /** The binding and reading state, and each setting's column (declared with the setting: AutoReadSettingColumns). */
-  auto_read: AutoReadSettingColumns & {
-    guild_id: string;
-    reading: Generated<number>;
-    text_channel_id: Text;
-    voice_channel_id: Text;
-    started_by: Text;
-    started_at: Int;
-    stopped_why: AutoReadStopReason | null;
-    settings_updated_by: Text;
-    updated_at: number;
-  };
-  auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
-  auto_read_member_voices: { guild_id: string; user_id: string; voice: string; assigned_at: number };
-  auto_read_ignored: { guild_id: string; user_id: string; ignored_by: string; ignored_at: number };
-  dictionary_entries: {
-    guild_id: string;
-    word_key: string;
-    word: string;
-    reading: string;
-    updated_by: string;
-    updated_at: number;
-    /** A word, or a pattern (held in `word`); position: the order entries apply in, from 1 per guild. */
-    kind: 'word' | 'pattern';
-    position: number;
   };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };

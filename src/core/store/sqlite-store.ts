@@ -13,8 +13,9 @@ import {
 } from 'kysely';
 import { ensureWritableFolder } from '../data-folder.ts';
 import { Dialect } from './dialect.ts';
-import { KyselyStore } from './kysely-store.ts';
+import { type FeatureAreaFactory, KyselyStore } from './kysely-store.ts';
 import { migrate, schemaVersion } from './migrations.ts';
+import type { FeatureAreas } from './types.ts';
 import type { Database } from './schema.ts';
 
 export interface SqliteStoreOptions {
@@ -143,7 +144,7 @@ export class SqliteStore extends KyselyStore {
   readonly path: string;
   readonly #db: DatabaseSync;
 
-  constructor(file: string, options: SqliteStoreOptions = {}) {
+  private constructor(file: string, options: SqliteStoreOptions) {
     const busyMs = options.busyTimeoutMs ?? 5000;
     const db = openDatabase(file, busyMs);
     super(
@@ -164,6 +165,18 @@ export class SqliteStore extends KyselyStore {
     );
     this.path = file;
     this.#db = db;
+  }
+
+  /**
+   * Opens (creating it if need be) and migrates the file, or ':memory:'. `featureAreas`: the features' areas, as the
+   * composition root makes them (src/app/store.ts opens stores).
+   */
+  static open(
+    file: string,
+    featureAreas: FeatureAreaFactory,
+    options: SqliteStoreOptions = {},
+  ): SqliteStore & FeatureAreas {
+    return KyselyStore.withFeatures(new SqliteStore(file, options), featureAreas);
   }
 
   /** The schema version the file is at (for tests and the start-up log). */

@@ -2,7 +2,7 @@
 // does not import the wiring that implements it. The declaration below adds it to the core's CommandContext.
 import type { Guild } from 'discord.js';
 import type { ChannelReading } from '../../core/interactions/command.ts';
-import type { AutoReadSettings } from '../../core/store/auto-read-store.ts';
+import type { AutoReadSettings } from './store/auto-read-store.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 
 declare module '../../core/interactions/command.ts' {

@@ -9,7 +9,7 @@ import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
 import { autoreadSpeechRequest } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
-import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from '../../core/store/auto-read-store.ts';
+import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';

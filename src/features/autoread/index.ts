@@ -5,3 +5,4 @@ export type { AutoreadControl } from './autoread-control.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
 export { describeAutoreadVoice } from './autoread-members.ts';
 export { autoreadVoiceOf } from './reading/voice.ts';
+export { autoReadAreas } from './store/store-areas.ts';

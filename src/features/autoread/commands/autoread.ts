@@ -15,7 +15,7 @@ import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
 import { IGNORED_MAX } from '../reading/binding.ts';
 import { VOICE_POOL_MAX } from '../reading/voice-pool.ts';
 import { usableVoice } from '../../../core/speech/voice-access.ts';
-import type { AutoReadState } from '../../../core/store/auto-read-store.ts';
+import type { AutoReadState } from '../store/auto-read-store.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
 export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };

@@ -31,7 +31,7 @@ import {
   type MessageFacts,
 } from './decide.ts';
 import { messageFacts } from './message-facts.ts';
-import type { AutoReadSettings } from '../../../core/store/auto-read-store.ts';
+import type { AutoReadSettings } from '../store/auto-read-store.ts';
 import type { ReadingBinding } from './binding.ts';
 import { voiceChangeText, withName } from './spoken.ts';
 import type { DistinctVoices } from './voice.ts';

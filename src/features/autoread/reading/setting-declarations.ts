@@ -1,8 +1,9 @@
 // Auto-read's settings, each declared once: its value's type, default, range, store column, /autoread settings
 // option and the clause /autoread settings and show print it in. Everything else is derived from here: the store's
-// row mapping (src/core/store/areas/auto-read.ts) and column types (src/core/store/schema.ts), and the command's options,
-// their parsing and refusals and the printed settings (src/features/autoread/autoread-settings.ts). A new setting is its
-// field in AutoReadSettings, its declaration, a migration step adding its column, its strings and its behaviour.
+// row mapping (src/features/autoread/store/auto-read-area.ts) and column types
+// (src/features/autoread/store/store-areas.ts), and the command's options, their parsing and refusals and the printed
+// settings (src/features/autoread/autoread-settings.ts). A new setting is its field in AutoReadSettings, its
+// declaration, a migration step adding its column, its strings and its behaviour.
 import type { MessageKey } from '../../../core/i18n/en.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */

@@ -3,10 +3,10 @@ import {
   type AutoReadSettingChanges,
   type AutoReadSettingColumns,
   type AutoReadSettings,
-} from '../../../features/autoread/reading/setting-declarations.ts';
-import type { AutoReadBinding, AutoReadState, AutoReadStopReason } from '../auto-read-store.ts';
-import { Area } from '../dialect.ts';
-import { flagOf, type Row } from '../rows.ts';
+} from '../reading/setting-declarations.ts';
+import type { AutoReadBinding, AutoReadState, AutoReadStopReason } from './auto-read-store.ts';
+import { Area } from '../../../core/store/dialect.ts';
+import { flagOf, type Row } from '../../../core/store/rows.ts';
 
 type SettingColumn = keyof AutoReadSettingColumns;
 type SettingValue = AutoReadSettings[keyof AutoReadSettings];

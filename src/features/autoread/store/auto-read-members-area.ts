@@ -1,5 +1,5 @@
-import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices } from '../auto-read-members-store.ts';
-import { Area } from '../dialect.ts';
+import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices } from './auto-read-members-store.ts';
+import { Area } from '../../../core/store/dialect.ts';
 
 /** At most this many rows of a guild's list are read at once: every list here is bounded far below it. */
 const READ_LIMIT = 1000;

@@ -9,13 +9,13 @@ import {
   validateEntries,
   validateEntry,
   validatePattern,
-} from '../../../features/autoread/dictionary/dictionary.ts';
-import { Area, type Db } from '../dialect.ts';
+} from '../dictionary/dictionary.ts';
+import { Area, type Db } from '../../../core/store/dialect.ts';
 import type {
   MoveDictionaryEntryResult,
   PutDictionaryEntryResult,
   ReplaceDictionaryResult,
-} from '../dictionary-store.ts';
+} from './dictionary-store.ts';
 
 type Row = { kind: 'word' | 'pattern'; word: string; reading: string };
 const dictionaryEntryOf = (row: Row): DictionaryEntry =>

@@ -1,4 +1,4 @@
-import type { DictionaryEntry, DictionaryProblem } from '../../features/autoread/dictionary/dictionary.ts';
+import type { DictionaryEntry, DictionaryProblem } from '../dictionary/dictionary.ts';
 
 export type PutDictionaryEntryResult =
   { status: 'added' | 'replaced'; entry: DictionaryEntry } | { status: 'refused'; problem: DictionaryProblem };
