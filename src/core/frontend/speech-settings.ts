@@ -5,6 +5,7 @@ import { languageName } from '../voice-catalogue/catalogue.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { t } from '../i18n/translate.ts';
 import { echo } from '../interactions/replies.ts';
+import { SPEECH_SETTING_LIST, type SpeechSettingDeclaration } from '../speech/setting-declarations.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;
@@ -53,20 +54,44 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, commandDe
   }
 }
 
-/** One line for a set of settings: `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB. */
+/** One setting's value as /preset and /myvoice show it, in the caller's language (see its declaration's `shown`). */
+function shownSetting(locale: string, declared: SpeechSettingDeclaration, value: string | number): string {
+  const { as, clause, echoed } = declared.shown;
+  const text = echoed === undefined ? String(value) : echo(String(value), echoed);
+  const shown = shownValue(locale, as, text, value);
+  return clause === undefined ? String(shown) : t(locale, clause.key, { [clause.param]: shown });
+}
+
+function shownValue(
+  locale: string,
+  as: SpeechSettingDeclaration['shown']['as'],
+  text: string,
+  value: string | number,
+): string | number {
+  switch (as) {
+    case 'code':
+      return `\`${text}\``;
+    case 'language':
+      return `${languageName(text, locale)} (${text})`;
+    case 'upper':
+      return text.toUpperCase();
+    case 'number':
+      return value;
+    case 'signed':
+      return typeof value === 'number' && value > 0 ? `+${value}` : value;
+  }
+}
+
+/**
+ * One line for a set of settings, each it fixes in declaration order (src/core/speech/setting-declarations.ts):
+ * `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB.
+ */
 export function describeSettings(locale: string, settings: SpeechSettings): string {
   const parts: string[] = [];
-  if (settings.voice !== undefined) parts.push(`\`${settings.voice}\``);
-  if (settings.language !== undefined) parts.push(`${languageName(settings.language, locale)} (${settings.language})`);
-  if (settings.tone !== undefined) parts.push(t(locale, 'settings.tone', { tone: `\`${echo(settings.tone, 60)}\`` }));
-  if (settings.exaggeration !== undefined)
-    parts.push(t(locale, 'settings.exaggeration', { value: settings.exaggeration }));
-  if (settings.format !== undefined) parts.push(settings.format.toUpperCase());
-  if (settings.speed !== undefined) parts.push(t(locale, 'settings.speed', { value: settings.speed }));
-  if (settings.volume !== undefined)
-    parts.push(
-      t(locale, 'settings.volume', { value: settings.volume > 0 ? `+${settings.volume}` : String(settings.volume) }),
-    );
+  for (const [name, declared] of SPEECH_SETTING_LIST) {
+    const value = settings[name];
+    if (value !== undefined) parts.push(shownSetting(locale, declared, value));
+  }
   return parts.join(' · ');
 }
 

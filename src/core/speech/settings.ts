@@ -3,6 +3,7 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { OutputFormat, SpeechSettings, Store } from '../store/types.ts';
 import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
 import { SpeechInputError } from './errors.ts';
+import { SPEECH_SETTING_NAMES, SPEECH_SETTINGS } from './setting-declarations.ts';
 import type { SpeechRequest } from './pipeline.ts';
 import { usableVoice } from './voice-access.ts';
 
@@ -44,7 +45,6 @@ export interface ResolvedSettings {
 }
 
 type Field = keyof SpeechSettings;
-const FIELDS: readonly Field[] = ['voice', 'language', 'tone', 'exaggeration', 'format', 'speed', 'volume'];
 
 /**
  * Which settings apply: the command's options, then the chosen preset, then the member's default, then the
@@ -60,7 +60,7 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   ];
   const values: SpeechSettings = {};
   const sources = {} as Record<Field, SettingSource>;
-  for (const field of FIELDS) {
+  for (const field of SPEECH_SETTING_NAMES) {
     const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
     if (hit) {
       (values as Record<Field, unknown>)[field] = hit[0]?.[field];
@@ -72,9 +72,9 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   return {
     ...values,
     voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
-    format: values.format ?? 'wav',
-    speed: values.speed ?? 1,
-    volume: values.volume ?? 0,
+    format: values.format ?? SPEECH_SETTINGS.format.default,
+    speed: values.speed ?? SPEECH_SETTINGS.speed.default,
+    volume: values.volume ?? SPEECH_SETTINGS.volume.default,
     sources,
   };
 }

@@ -3,6 +3,11 @@
 // and leaving out what is not set.
 import type { Selectable } from 'kysely';
 import type { SpeechSettings } from './common-types.ts';
+import {
+  SPEECH_SETTING_COLUMNS,
+  SPEECH_SETTING_NAMES,
+  type SpeechSettingColumns,
+} from '../speech/setting-declarations.ts';
 import type { Database } from './schema.ts';
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
@@ -23,16 +28,19 @@ export const dateOf = (ms: number | null): Date | undefined => (ms === null ? un
 /** A 0/1 flag column (NULL: unset). */
 export const flagOf = (v: number | null): boolean | undefined => (v === null ? undefined : v !== 0);
 
-/** The speech settings columns a preset and a member's defaults share, as the settings they fix. */
-export const speechSettingsOf = (
-  row: Pick<Row<'member_defaults'>, 'voice' | 'language' | 'tone' | 'exaggeration' | 'format' | 'speed' | 'volume'>,
-): SpeechSettings =>
-  present({
-    voice: row.voice,
-    language: row.language,
-    tone: row.tone,
-    exaggeration: row.exaggeration,
-    format: row.format,
-    speed: row.speed,
-    volume: row.volume,
-  });
+/** The settings a row of presets or member_defaults fixes (the columns SPEECH_SETTINGS declares). */
+export const speechSettingsOf = (row: SpeechSettingColumns): SpeechSettings =>
+  present(
+    Object.fromEntries(SPEECH_SETTING_NAMES.map((name) => [name, row[SPEECH_SETTING_COLUMNS[name]]])) as {
+      [K in keyof SpeechSettings]-?: SpeechSettings[K] | null;
+    },
+  );
+
+/** Each setting's column: the value a setting fixes (a column holds it as it is), `unset` for one left out. */
+export const speechColumnsOf = <U extends null | undefined>(
+  settings: SpeechSettings,
+  unset: U,
+): { [C in keyof SpeechSettingColumns]: Exclude<SpeechSettingColumns[C], null> | U } =>
+  Object.fromEntries(SPEECH_SETTING_NAMES.map((name) => [SPEECH_SETTING_COLUMNS[name], settings[name] ?? unset])) as {
+    [C in keyof SpeechSettingColumns]: Exclude<SpeechSettingColumns[C], null> | U;
+  };

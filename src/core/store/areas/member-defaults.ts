@@ -1,6 +1,7 @@
 import { Area } from '../dialect.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../member-defaults-store.ts';
-import { flagOf, given, present, speechSettingsOf, type Row } from '../rows.ts';
+import { flagOf, given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
+import { SPEECH_SETTING_COLUMNS } from '../../speech/setting-declarations.ts';
 
 const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
   ...speechSettingsOf(row),
@@ -24,16 +25,10 @@ export class MemberDefaultsArea extends Area {
 
   /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
   async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
-    const { voice, language, tone, exaggeration, format, speed, volume, spokenName, readMe } = settings;
+    const { spokenName, readMe } = settings;
     const changed = {
       ...given({
-        voice,
-        language,
-        tone,
-        exaggeration,
-        format,
-        speed,
-        volume,
+        ...speechColumnsOf(settings, undefined),
         spoken_name: spokenName,
         read_me: readMe === undefined ? undefined : Number(readMe),
       }),
@@ -86,13 +81,7 @@ export class MemberDefaultsArea extends Area {
 
 /** Each field of a member's defaults and its column. */
 const MEMBER_DEFAULT_COLUMNS = {
-  voice: 'voice',
-  language: 'language',
-  tone: 'tone',
-  exaggeration: 'exaggeration',
-  format: 'format',
-  speed: 'speed',
-  volume: 'volume',
+  ...SPEECH_SETTING_COLUMNS,
   spokenName: 'spoken_name',
   readMe: 'read_me',
 } as const satisfies Record<MemberDefaultsField, string>;

@@ -1,7 +1,7 @@
 import { Area, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import type { DeletedPreset, NewPreset, Preset, PresetListOptions, SavePresetResult } from '../preset-store.ts';
-import { orNull, speechSettingsOf, type Row } from '../rows.ts';
+import { speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
 
 const presetOf = (row: Row<'presets'>): Preset => ({
   ...speechSettingsOf(row),
@@ -23,13 +23,8 @@ export class PresetArea extends Area {
     const key = nameKey(name);
     const values = {
       name,
+      ...speechColumnsOf(preset, null),
       voice: preset.voice,
-      language: orNull(preset.language),
-      tone: orNull(preset.tone),
-      exaggeration: orNull(preset.exaggeration),
-      format: orNull(preset.format),
-      speed: orNull(preset.speed),
-      volume: orNull(preset.volume),
       created_by: preset.createdBy,
       created_at: (preset.createdAt ?? new Date()).getTime(),
     };

@@ -3,16 +3,8 @@ import type { CommandModule } from '../../../core/interactions/command.ts';
 import { booleanOption, slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
 import { t } from '../../../core/i18n/translate.ts';
-import {
-  formatOption,
-  languageOption,
-  readText,
-  readSpeechSettings,
-  speedOption,
-  toneOption,
-  voiceOption,
-  volumeOption,
-} from '../../../core/interactions/options.ts';
+import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
+import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';
 import { showContent, showResult } from '../../../core/interactions/replies.ts';
 import { describeSettings } from '../../../core/frontend/speech-settings.ts';
 import { autoreadVoiceOf, describeAutoreadVoice } from '../../autoread/index.ts';
@@ -22,13 +14,11 @@ import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '
 
 export const data = slashCommand('myvoice')
   .addSubcommand(
-    subcommand('myvoice.set')
-      .addStringOption(voiceOption())
-      .addStringOption(languageOption())
-      .addStringOption(toneOption())
-      .addStringOption(formatOption())
-      .addNumberOption(speedOption())
-      .addNumberOption(volumeOption())
+    // Every speech setting but /emote's exaggeration (a preset carries that), then auto-read's.
+    withSpeechOptions(
+      subcommand('myvoice.set'),
+      SPEECH_SETTING_NAMES.filter((name) => name !== 'exaggeration'),
+    )
       .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
       .addBooleanOption(booleanOption('read_me', {})),
   )
@@ -43,7 +33,7 @@ export const data = slashCommand('myvoice')
  * `/myvoice set read_me:True`.
  */
 const CLEARED: Readonly<Record<'voice' | 'name', readonly MemberDefaultsField[]>> = {
-  voice: ['voice', 'language', 'tone', 'exaggeration', 'format', 'speed', 'volume'],
+  voice: SPEECH_SETTING_NAMES,
   name: ['spokenName'],
 };
 

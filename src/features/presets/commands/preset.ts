@@ -5,17 +5,8 @@ import { slashCommand, stringOption, subcommand } from '../../../core/interactio
 import { UserError } from '../../../core/interactions/failures.ts';
 import { t } from '../../../core/i18n/translate.ts';
 import { fitLines } from '../../../core/frontend/listing.ts';
-import {
-  exaggerationOption,
-  formatOption,
-  languageOption,
-  readText,
-  readSpeechSettings,
-  speedOption,
-  toneOption,
-  voiceOption,
-  volumeOption,
-} from '../../../core/interactions/options.ts';
+import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
+import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
 import { describeSettings, presetLine } from '../../../core/frontend/speech-settings.ts';
@@ -41,15 +32,11 @@ export const requires: Requirements = {
 
 export const data = slashCommand('preset', requires)
   .addSubcommand(
-    subcommand('preset.save')
-      .addStringOption(nameOption(false, true))
-      .addStringOption(voiceOption({ required: true }))
-      .addStringOption(languageOption())
-      .addStringOption(toneOption())
-      .addNumberOption(exaggerationOption('preset'))
-      .addStringOption(formatOption())
-      .addNumberOption(speedOption())
-      .addNumberOption(volumeOption()),
+    // Every speech setting a preset holds; a preset always names its voice.
+    withSpeechOptions(subcommand('preset.save').addStringOption(nameOption(false, true)), SPEECH_SETTING_NAMES, {
+      voice: { required: true },
+      exaggeration: { description: 'preset' },
+    }),
   )
   .addSubcommand(subcommand('preset.delete').addStringOption(nameOption(true, true)))
   .addSubcommand(subcommand('preset.list'))

@@ -3,16 +3,13 @@ import type { CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
 import {
-  exaggerationOption,
   outputOption,
   presetOption,
   readOutput,
   readText,
   readSpeechSettings,
-  speedOption,
   textOption,
-  voiceOption,
-  volumeOption,
+  withSpeechOptions,
 } from '../../../core/interactions/options.ts';
 import { speakForCommand } from '../../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../../core/frontend/speech-settings.ts';
@@ -23,14 +20,15 @@ import { effectsOf } from '../../../core/speech/settings.ts';
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
 const DEFAULT_EXAGGERATION = 0.5;
 
-export const data = slashCommand('emote')
-  .addStringOption(textOption())
-  .addNumberOption(exaggerationOption('emote'))
-  .addStringOption(voiceOption())
-  .addStringOption(outputOption())
-  .addStringOption(presetOption())
-  .addNumberOption(speedOption())
-  .addNumberOption(volumeOption());
+/** The text, the settings sent to the service, where the audio goes and the preset, then SayBot's audio settings. */
+export const data = withSpeechOptions(
+  withSpeechOptions(slashCommand('emote').addStringOption(textOption()), ['exaggeration', 'voice'], {
+    exaggeration: { description: 'emote' },
+  })
+    .addStringOption(outputOption())
+    .addStringOption(presetOption()),
+  ['speed', 'volume'],
+);
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;

@@ -2,34 +2,26 @@ import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand } from '../../../core/interactions/command-builder.ts';
 import {
-  formatOption,
-  languageOption,
   textOption,
   outputOption,
   presetOption,
   readOutput,
   readText,
   readSpeechSettings,
-  speedOption,
-  toneOption,
-  voiceOption,
-  volumeOption,
+  withSpeechOptions,
 } from '../../../core/interactions/options.ts';
 import { speakForCommand } from '../../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../../core/frontend/speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../../../core/frontend/user-install.ts';
 import { ttsRequest } from '../../../core/speech/settings.ts';
 
-export const data = slashCommand('say')
-  .addStringOption(textOption())
-  .addStringOption(voiceOption())
-  .addStringOption(languageOption())
-  .addStringOption(formatOption())
-  .addStringOption(toneOption())
-  .addStringOption(outputOption())
-  .addStringOption(presetOption())
-  .addNumberOption(speedOption())
-  .addNumberOption(volumeOption());
+/** The text, the settings sent to the service, where the audio goes and the preset, then SayBot's audio settings. */
+export const data = withSpeechOptions(
+  withSpeechOptions(slashCommand('say').addStringOption(textOption()), ['voice', 'language', 'format', 'tone'])
+    .addStringOption(outputOption())
+    .addStringOption(presetOption()),
+  ['speed', 'volume'],
+);
 
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
