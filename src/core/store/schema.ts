@@ -5,20 +5,13 @@
 // (declaration merging: src/features/autoread/store/store-areas.ts).
 import type { Generated } from 'kysely';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
-import type { OutputFormat } from './common-types.ts';
+import type { SpeechSettingColumns } from '../speech/setting-declarations.ts';
 
 type Text = string | null;
 type Int = number | null;
 
-interface Settings {
-  voice: Text;
-  language: Text;
-  tone: Text;
-  exaggeration: Int;
-  format: OutputFormat | null;
-  speed: Int;
-  volume: Int;
-}
+/** The speech settings' columns, as their declarations give them (presets and member_defaults alike). */
+type Settings = SpeechSettingColumns;
 
 export interface Database {
   schema_migrations: { version: number; name: string; applied_at: number };
