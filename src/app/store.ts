@@ -1,22 +1,26 @@
 // The stores SayBot opens: the core's areas and every feature's, over SQLite or PostgreSQL. The bot, the entry
 // points, the tests and the benchmarks open stores here, so none holds a store without a feature's areas.
 import type { DatabaseTarget, StoreTimeouts } from '../core/config.ts';
-import type { Dialect } from '../core/store/dialect.ts';
 import { PgStore, type PgStoreOptions } from '../core/store/pg-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from '../core/store/sqlite-store.ts';
-import type { FeatureAreas, Store } from '../core/store/types.ts';
-import { autoReadAreas } from '../features/autoread/index.ts';
+import type { StoreFeatures } from '../core/store/kysely-store.ts';
+import type { Store } from '../core/store/types.ts';
+import { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from '../features/autoread/index.ts';
 
-/** The features' areas over one store's database. */
-const featureAreas = (dialect: Dialect): FeatureAreas => ({ ...autoReadAreas(dialect) });
+/** The features' part of every store: their areas, and what the core's deletions do in their tables. */
+export const STORE_FEATURES: StoreFeatures = {
+  areas: (dialect) => ({ ...autoReadAreas(dialect) }),
+  forgetRules: [...AUTO_READ_FORGET_RULES],
+  voiceRows: [...AUTO_READ_VOICE_ROWS],
+};
 
 /** The store in a SQLite file (or ':memory:'), migrated before it returns. */
 export const openSqliteStore = (file: string, options?: SqliteStoreOptions): SqliteStore & Store =>
-  SqliteStore.open(file, featureAreas, options);
+  SqliteStore.open(file, STORE_FEATURES, options);
 
 /** The store in a PostgreSQL database, migrated before it resolves. */
 export const openPgStore = (connectionString: string, options?: PgStoreOptions): Promise<PgStore & Store> =>
-  PgStore.open(connectionString, featureAreas, options);
+  PgStore.open(connectionString, STORE_FEATURES, options);
 
 /**
  * Opens the store a config names: the SQLite file (the embedded default), or PostgreSQL for a postgres:// URL

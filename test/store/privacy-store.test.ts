@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FORGET_RULES } from '../../src/core/store/forget-plan.ts';
+import { STORE_FEATURES } from '../../src/app/store.ts';
+import { CORE_FORGET_RULES } from '../../src/core/store/forget-plan.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../support/db-scan.ts';
 import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../support/privacy-seed.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row
- * deleted with its guild, a row's own key). Any other column named like an ID must be covered by a FORGET_RULE.
+ * deleted with its guild, a row's own key). Any other column named like an ID must be covered by a forget rule, the core's or a feature's.
  */
 const KEPT_COLUMNS = new Set([
   'presets.id',
@@ -30,7 +31,7 @@ forEachBackend((store, backend) => {
     it('has a rule for every column of every table that may hold a guild or member ID (read from the database)', async () => {
       const scan = await scanUrl(backend.url());
       const covered = new Set(
-        FORGET_RULES.flatMap((r) => [
+        [...CORE_FORGET_RULES, ...STORE_FEATURES.forgetRules].flatMap((r) => [
           `${r.table}.${r.guildColumn}`,
           ...Object.keys(r.memberColumns).map((c) => `${r.table}.${c}`),
         ]),

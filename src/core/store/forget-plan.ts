@@ -6,10 +6,11 @@ import type { Database } from './schema.ts';
 export type ForgetAction = 'delete' | 'mark';
 
 /**
- * Where one table keeps a guild's or a member's ID, and what deleting them does there. One
- * rule per table, its table and columns checked against schema.ts, read by areas/privacy.ts: a new table that keeps
- * a guild or member ID gets a rule here and nothing else changes. test/store/privacy-store.test.ts reads the schema from
- * the database and fails for any ID column no rule (nor KEPT_COLUMNS) names.
+ * Where one table keeps a guild's or a member's ID, and what deleting them does there. One rule per table, its table
+ * and columns checked against schema.ts, read by areas/privacy.ts: a new core table that keeps a guild or member ID
+ * gets a rule in CORE_FORGET_RULES, a feature's table one in the feature's StoreFeatures (kysely-store.ts), and
+ * nothing else changes. test/store/privacy-store.test.ts reads the schema from the database and fails for any ID
+ * column no rule (nor KEPT_COLUMNS) names.
  */
 export type ForgetRule = {
   [T in keyof Database]: {
@@ -26,7 +27,8 @@ export type ForgetRule = {
   };
 }[keyof Database];
 
-export const FORGET_RULES: readonly ForgetRule[] = [
+/** The core's tables' rules; the features add theirs when a store is opened (src/app/store.ts). */
+export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   // Shared server things a member made stay for the others; only who made them is forgotten.
   { table: 'presets', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
   { table: 'guild_settings', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
@@ -54,26 +56,6 @@ export const FORGET_RULES: readonly ForgetRule[] = [
   },
   { table: 'guild_budgets', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
   { table: 'budget_holds', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
-  {
-    table: 'auto_read',
-    guildColumn: 'guild_id',
-    memberColumns: { started_by: 'mark', settings_updated_by: 'mark' },
-    guildRows: 'delete',
-  },
-  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
-  {
-    table: 'auto_read_member_voices',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'delete' },
-    guildRows: 'delete',
-  },
-  {
-    table: 'auto_read_ignored',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'delete', ignored_by: 'mark' },
-    guildRows: 'delete',
-  },
-  { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
   {
     table: 'guild_output_defaults',
     guildColumn: 'guild_id',
@@ -103,8 +85,13 @@ const columnsOf = (rule: ForgetRule): Array<[string, ForgetAction]> =>
   Object.entries(rule.memberColumns) as Array<[string, ForgetAction]>;
 
 /** The statements that forget one member, in one guild or (guildId undefined) in every guild. */
-export function planForgetMember(userId: string, guildId: string | undefined, marker: string): PlannedStatement[] {
-  return FORGET_RULES.flatMap((rule) =>
+export function planForgetMember(
+  rules: readonly ForgetRule[],
+  userId: string,
+  guildId: string | undefined,
+  marker: string,
+): PlannedStatement[] {
+  return rules.flatMap((rule) =>
     columnsOf(rule).map(([column, action]): PlannedStatement => {
       const table = sql.table(rule.table);
       const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND ${sql.ref(rule.guildColumn)} = ${guildId}`}`;
@@ -118,8 +105,8 @@ export function planForgetMember(userId: string, guildId: string | undefined, ma
 }
 
 /** The statements that forget a whole guild. */
-export function planForgetGuild(guildId: string, marker: string): PlannedStatement[] {
-  return FORGET_RULES.map((rule): PlannedStatement => {
+export function planForgetGuild(rules: readonly ForgetRule[], guildId: string, marker: string): PlannedStatement[] {
+  return rules.map((rule): PlannedStatement => {
     const where = sql`${sql.ref(rule.guildColumn)} = ${guildId}`;
     if (rule.guildRows === 'delete')
       return { query: sql`DELETE FROM ${sql.table(rule.table)} WHERE ${where}`, action: 'delete' };
@@ -132,10 +119,11 @@ export function planForgetGuild(guildId: string, marker: string): PlannedStateme
 
 /** Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show). */
 export function planDescribeMember(
+  rules: readonly ForgetRule[],
   userId: string,
   guildId: string,
 ): { table: string; column: string; query: RawBuilder<{ n: number | string }> }[] {
-  return FORGET_RULES.flatMap((rule) =>
+  return rules.flatMap((rule) =>
     columnsOf(rule).map(([column]) => ({
       table: rule.table,
       column,

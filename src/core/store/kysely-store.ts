@@ -5,8 +5,9 @@ import { PresetArea } from './areas/presets.ts';
 import { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import { QuotaArea } from './areas/quota-state.ts';
 import { SpendArea } from './areas/spends.ts';
-import { VoiceLibraryArea } from './areas/voice-library.ts';
+import { VoiceLibraryArea, type VoiceRows } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
+import { CORE_FORGET_RULES, type ForgetRule } from './forget-plan.ts';
 import type { CoreAreas, FeatureAreas } from './types.ts';
 
 /**
@@ -14,6 +15,16 @@ import type { CoreAreas, FeatureAreas } from './types.ts';
  * it (src/app/store.ts), so every store it opens holds the core's areas and the features' alike.
  */
 export type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
+
+/** The features' part of every store, as the composition root gathers it (src/app/store.ts). */
+export interface StoreFeatures {
+  /** The features' areas over the store's database. */
+  areas: FeatureAreaFactory;
+  /** What deleting a member or a server does in the features' tables (forget-plan.ts' rules). */
+  forgetRules: readonly ForgetRule[];
+  /** The features' rows that name a cloned voice, deleted with it. */
+  voiceRows: readonly VoiceRows[];
+}
 
 /**
  * The Store, written once on Kysely: each area over one database, whichever backend opened it. A backend opens it
@@ -33,17 +44,17 @@ export abstract class KyselyStore implements CoreAreas {
   readonly #release: () => Promise<void>;
 
   /** `release` frees the backend's connection or pool: Kysely destroys only a driver it has used. */
-  protected constructor(dialect: Dialect, release: () => Promise<void>) {
+  protected constructor(dialect: Dialect, release: () => Promise<void>, features: StoreFeatures) {
     this.dialect = dialect;
     this.#release = release;
     this.presets = new PresetArea(dialect);
     this.memberDefaults = new MemberDefaultsArea(dialect);
-    this.voiceLibrary = new VoiceLibraryArea(dialect);
+    this.voiceLibrary = new VoiceLibraryArea(dialect, features.voiceRows);
     this.spends = new SpendArea(dialect);
     this.quota = new QuotaArea(dialect);
     this.budgets = new BudgetArea(dialect);
     this.outputDefaults = new OutputDefaultsArea(dialect);
-    this.privacy = new PrivacyArea(dialect);
+    this.privacy = new PrivacyArea(dialect, [...CORE_FORGET_RULES, ...features.forgetRules]);
     this.removedGuilds = new RemovedGuildArea(dialect);
   }
 

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { StoreTimeouts } from '../config.ts';
 import { Dialect } from './dialect.ts';
-import { type FeatureAreaFactory, KyselyStore } from './kysely-store.ts';
+import { KyselyStore, type StoreFeatures } from './kysely-store.ts';
 import { migratePostgres } from './pg-migrations.ts';
 import type { Database } from './schema.ts';
 import type { FeatureAreas } from './types.ts';
@@ -36,20 +36,24 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
 
 /**
  * The Store on PostgreSQL (driver: `pg`, node-postgres) under Kysely: one pool, the same queries as SQLite's
- * (dialect.ts holds what differs). Open with `PgStore.open(url, featureAreas)`: connecting and migrating are
+ * (dialect.ts holds what differs). Open with `PgStore.open(url, features)`: connecting and migrating are
  * asynchronous.
  */
 export class PgStore extends KyselyStore {
-  private constructor(pool: pg.Pool) {
-    super(new Dialect('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })), async () => {
-      if (!pool.ending && !pool.ended) await pool.end();
-    });
+  private constructor(pool: pg.Pool, features: StoreFeatures) {
+    super(
+      new Dialect('postgres', new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })),
+      async () => {
+        if (!pool.ending && !pool.ended) await pool.end();
+      },
+      features,
+    );
   }
 
-  /** `featureAreas`: the features' areas, as the composition root makes them (src/app/store.ts opens stores). */
+  /** `features`: the features' part of it, as the composition root gathers it (src/app/store.ts opens stores). */
   static async open(
     connectionString: string,
-    featureAreas: FeatureAreaFactory,
+    features: StoreFeatures,
     options: PgStoreOptions = {},
   ): Promise<PgStore & FeatureAreas> {
     const t = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -81,7 +85,7 @@ export class PgStore extends KyselyStore {
       await pool.end();
       throw error;
     }
-    return KyselyStore.withFeatures(new PgStore(pool), featureAreas);
+    return KyselyStore.withFeatures(new PgStore(pool, features), features.areas);
   }
 
   get schemaVersion(): Promise<number> {

@@ -13,7 +13,7 @@ import {
 } from 'kysely';
 import { ensureWritableFolder } from '../data-folder.ts';
 import { Dialect } from './dialect.ts';
-import { type FeatureAreaFactory, KyselyStore } from './kysely-store.ts';
+import { KyselyStore, type StoreFeatures } from './kysely-store.ts';
 import { migrate, schemaVersion } from './migrations.ts';
 import type { FeatureAreas } from './types.ts';
 import type { Database } from './schema.ts';
@@ -144,7 +144,7 @@ export class SqliteStore extends KyselyStore {
   readonly path: string;
   readonly #db: DatabaseSync;
 
-  private constructor(file: string, options: SqliteStoreOptions) {
+  private constructor(file: string, features: StoreFeatures, options: SqliteStoreOptions) {
     const busyMs = options.busyTimeoutMs ?? 5000;
     const db = openDatabase(file, busyMs);
     super(
@@ -162,21 +162,18 @@ export class SqliteStore extends KyselyStore {
       async () => {
         if (db.isOpen) db.close();
       },
+      features,
     );
     this.path = file;
     this.#db = db;
   }
 
   /**
-   * Opens (creating it if need be) and migrates the file, or ':memory:'. `featureAreas`: the features' areas, as the
+   * Opens (creating it if need be) and migrates the file, or ':memory:'. `features`: the features' part of it, as the
    * composition root makes them (src/app/store.ts opens stores).
    */
-  static open(
-    file: string,
-    featureAreas: FeatureAreaFactory,
-    options: SqliteStoreOptions = {},
-  ): SqliteStore & FeatureAreas {
-    return KyselyStore.withFeatures(new SqliteStore(file, options), featureAreas);
+  static open(file: string, features: StoreFeatures, options: SqliteStoreOptions = {}): SqliteStore & FeatureAreas {
+    return KyselyStore.withFeatures(new SqliteStore(file, features, options), features.areas);
   }
 
   /** The schema version the file is at (for tests and the start-up log). */

@@ -5,4 +5,4 @@ export type { AutoreadControl } from './autoread-control.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
 export { describeAutoreadVoice } from './autoread-members.ts';
 export { autoreadVoiceOf } from './reading/voice.ts';
-export { autoReadAreas } from './store/store-areas.ts';
+export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';

@@ -1,6 +1,7 @@
-import { Area, type Db } from '../dialect.ts';
+import { Area, type Db, type Dialect } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import {
+  type ForgetRule,
   type PlannedStatement,
   forgottenMarker,
   planDescribeMember,
@@ -13,6 +14,14 @@ import { clonedVoiceOf } from './voice-library.ts';
 
 /** Deletion on request: forget-plan.ts' rules, each deletion in one transaction: `store.privacy`. */
 export class PrivacyArea extends Area {
+  /** The core's rules and the features'. */
+  readonly #rules: readonly ForgetRule[];
+
+  constructor(dialect: Dialect, rules: readonly ForgetRule[]) {
+    super(dialect);
+    this.#rules = rules;
+  }
+
   async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<void>): Promise<ForgetResult> {
     return this.d.transaction(undefined, async (trx) => {
       await first?.(trx);
@@ -40,7 +49,7 @@ export class PrivacyArea extends Area {
   /** Rows that keep this member's ID in this guild, per table and column; only those with rows. */
   async describeMember(guildId: string, userId: string): Promise<PrivacyTrace[]> {
     const traces: PrivacyTrace[] = [];
-    for (const q of planDescribeMember(userId, guildId)) {
+    for (const q of planDescribeMember(this.#rules, userId, guildId)) {
       const rows = Number((await q.query.execute(this.d.db)).rows[0]?.n ?? 0);
       if (rows > 0) traces.push({ table: q.table, column: q.column, rows });
     }
@@ -57,7 +66,7 @@ export class PrivacyArea extends Area {
     const key = await pseudonymKey(this.d);
     const { day } = periodKeys(at);
     // Today's running total keeps counting against the member's daily budget, under a pseudonym (period-pseudonym.ts).
-    return this.#runAll(planForgetMember(userId, guildId, forgottenMarker()), async (trx) => {
+    return this.#runAll(planForgetMember(this.#rules, userId, guildId, forgottenMarker()), async (trx) => {
       let rows = trx
         .selectFrom('spend_totals_member_day')
         .select(['guild_id', 'characters'])
@@ -107,7 +116,7 @@ export class PrivacyArea extends Area {
     const { month } = periodKeys(at);
     // This month's running total keeps counting against the server's monthly budget, under a pseudonym.
     const marker = forgottenMarker();
-    return this.#runAll(planForgetGuild(guildId, marker), async (trx) => {
+    return this.#runAll(planForgetGuild(this.#rules, guildId, marker), async (trx) => {
       // Holds of requests still under way keep counting against the guild's month, under its pseudonym.
       for (const hold of await trx
         .selectFrom('budget_holds')

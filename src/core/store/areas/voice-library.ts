@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { Area, type Db, containsKey } from '../dialect.ts';
+import { Area, type Db, type Dialect, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import { orNull, type Row } from '../rows.ts';
 import type { ListOptions } from '../common-types.ts';
+import type { Database } from '../schema.ts';
 import type {
   AddClonedVoiceResult,
   ClonedVoice,
@@ -25,12 +26,29 @@ export const clonedVoiceOf = (row: Row<'voice_library'>): ClonedVoice => ({
 /** Code point order (the SQL's "ORDER BY name_key" on both backends). */
 const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+/** A feature's table whose rows name a cloned voice: deleting the voice deletes them in the same transaction. */
+export type VoiceRows = {
+  [T in keyof Database]: {
+    table: T;
+    guildColumn: keyof Database[T] & string;
+    voiceColumn: keyof Database[T] & string;
+  };
+}[keyof Database];
+
 /**
  * A guild's cloned voices and the names held for clones under way (tables voice_library, clone_name_reservations;
  * on PostgreSQL a guild's library changes under the lock `voices:<guild>`): `store.voiceLibrary`. Deleting a voice
  * also reaches into the presets' tables, in one transaction.
  */
 export class VoiceLibraryArea extends Area {
+  /** The features' rows that name a cloned voice, gone with it. */
+  readonly #voiceRows: readonly VoiceRows[];
+
+  constructor(dialect: Dialect, voiceRows: readonly VoiceRows[]) {
+    super(dialect);
+    this.#voiceRows = voiceRows;
+  }
+
   /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
   async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
     const row = await trx
@@ -224,17 +242,12 @@ export class VoiceLibraryArea extends Area {
         .where('guild_id', '=', guildId)
         .where('voice', '=', voiceId)
         .executeTakeFirst();
-      // Auto-read gives it to nobody any more; those who had it are given another pool voice when next read.
-      await trx
-        .deleteFrom('auto_read_voice_pool')
-        .where('guild_id', '=', guildId)
-        .where('voice', '=', voiceId)
-        .execute();
-      await trx
-        .deleteFrom('auto_read_member_voices')
-        .where('guild_id', '=', guildId)
-        .where('voice', '=', voiceId)
-        .execute();
+      // The features' rows that speak with it go too (auto-read's pool and the members it gave it to).
+      for (const rows of this.#voiceRows) {
+        await sql`DELETE FROM ${sql.table(rows.table)} WHERE ${sql.ref(rows.guildColumn)} = ${guildId} AND ${sql.ref(rows.voiceColumn)} = ${voiceId}`.execute(
+          trx,
+        );
+      }
       await trx.deleteFrom('voice_library').where('guild_id', '=', guildId).where('voice_id', '=', voiceId).execute();
       const sounds = await trx
         .deleteFrom('soundboard_sounds')

@@ -3,7 +3,9 @@
 // queries as it checks the core's. src/app/store.ts makes the areas (autoReadAreas) for every store it opens. The
 // tables' SQL is the core's migration steps' (src/core/store/migrations.ts): released steps are history.
 import type { Generated } from 'kysely';
+import type { VoiceRows } from '../../../core/store/areas/voice-library.ts';
 import type { Dialect } from '../../../core/store/dialect.ts';
+import type { ForgetRule } from '../../../core/store/forget-plan.ts';
 import type { Operations } from '../../../core/store/types.ts';
 import type { AutoReadSettingColumns } from '../reading/setting-declarations.ts';
 import { AutoReadArea } from './auto-read-area.ts';
@@ -59,3 +61,36 @@ export const autoReadAreas = (dialect: Dialect) => ({
   autoReadMembers: new AutoReadMembersArea(dialect),
   dictionary: new DictionaryArea(dialect),
 });
+
+/** Where auto-read's tables keep a member's or a server's ID, and what deleting them does there. */
+export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
+  {
+    table: 'auto_read',
+    guildColumn: 'guild_id',
+    memberColumns: { started_by: 'mark', settings_updated_by: 'mark' },
+    guildRows: 'delete',
+  },
+  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
+  {
+    table: 'auto_read_member_voices',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'delete' },
+    guildRows: 'delete',
+  },
+  {
+    table: 'auto_read_ignored',
+    guildColumn: 'guild_id',
+    memberColumns: { user_id: 'delete', ignored_by: 'mark' },
+    guildRows: 'delete',
+  },
+  { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+];
+
+/**
+ * Auto-read's rows that name a cloned voice: deleting the voice takes it out of the pool, and the members it was
+ * given to are given another pool voice when next read.
+ */
+export const AUTO_READ_VOICE_ROWS: readonly VoiceRows[] = [
+  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', voiceColumn: 'voice' },
+  { table: 'auto_read_member_voices', guildColumn: 'guild_id', voiceColumn: 'voice' },
+];
