@@ -3,7 +3,7 @@
 // row mapping (src/core/store/areas/auto-read.ts) and column types (src/core/store/schema.ts), and the command's options,
 // their parsing and refusals and the printed settings (src/features/autoread/autoread-settings.ts). A new setting is its
 // field in AutoReadSettings, its declaration, a migration step adding its column, its strings and its behaviour.
-import type { MessageKey } from '../../../core/i18n/en.ts';
+import type { MessageKey } from '../strings.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */
 export interface AutoReadSettings {

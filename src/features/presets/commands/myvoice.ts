@@ -2,7 +2,7 @@ import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { booleanOption, slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../../../core/i18n/translate.ts';
+import { t } from '../strings.ts';
 import {
   formatOption,
   languageOption,

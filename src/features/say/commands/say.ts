@@ -19,6 +19,7 @@ import { speakForCommand } from '../../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../../core/frontend/speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../../../core/frontend/user-install.ts';
 import { ttsRequest } from '../../../core/speech/settings.ts';
+import '../strings.ts';
 
 export const data = slashCommand('say')
   .addStringOption(textOption())
