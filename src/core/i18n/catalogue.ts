@@ -1,9 +1,17 @@
 import type { en as coreEnglish } from './en.ts';
 
 // The catalogue of every user-facing string, in parts: the core's (./en.ts, ./ko.ts, ./ja.ts) and each feature's
-// own (src/features/<feature>/strings/). The core names no feature: a feature's strings module adds its keys to
+// own (src/features/<feature>/strings/). A key one feature alone uses is that feature's; one the core renders, or
+// several features use, is the core's. The core names no feature: a feature's strings module adds its keys to
 // Messages by declaration merging, for the type checker, and registers its texts with addMessages when it loads,
 // before any module of that feature can render one of them.
+//
+// Key names for what Discord shows for each command (src/core/interactions/command-builder.ts builds the definitions
+// from them):
+// command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
+// option.<name>: an option's name, one wherever the option is used; .description, or .description.<variant>
+// where commands describe the same option differently. choice.<option>.<value>: a fixed choice's name.
+// menu.<name>: a message context menu's name (it has no description); the English one is what the code routes by.
 
 /**
  * Every key of the catalogue. The core's part declares its keys here; a feature's strings module merges its own in:

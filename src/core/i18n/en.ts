@@ -61,6 +61,7 @@ export const en = {
   'error.guildNotAllowed': "SayBot's owner has not chosen this server, so SayBot does not work here.",
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': 'About {command} in {server}:',
+  // /clone reference clips (src/core/frontend/reference-clip.ts)
   'clone.error.host':
     'Attach the clip to the command itself; I only download attachments from Discord (not from {host}).',
   'clone.error.tooLarge': 'The clip is {size} MB; the limit is {limit} MB. Attach a shorter clip (3 to 60 seconds).',

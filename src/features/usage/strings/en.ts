@@ -49,11 +49,7 @@ export const en = {
   'usage.chart.formerMember': 'A former member',
   'usage.chart.alt':
     "Chart of this server's characters in {month}: per day, spent and saved by the cache, the month so far against its budget, and the top members",
-  // What Discord shows for each command (src/core/interactions/command-builder.ts builds the definitions from these).
-  // command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
-  // option.<name>: an option's name, one wherever the option is used; .description, or .description.<variant>
-  // where commands describe the same option differently. choice.<option>.<value>: a fixed choice's name.
-  // menu.<name>: a message context menu's name (it has no description); the English one is what the code routes by.
+  // What Discord shows for /usage and /budget (key names: src/core/i18n/catalogue.ts).
   'command.budget': 'budget',
   'command.budget.description':
     "Lower the operator's character budgets for this server (needs Manage Server); /usage shows them",

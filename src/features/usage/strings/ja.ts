@@ -46,7 +46,6 @@ export const ja: Translation<typeof en> = {
   'usage.chart.formerMember': '退出したメンバー',
   'usage.chart.alt':
     '{month} のこのサーバーの文字数のグラフ: 日別の使用とキャッシュによる節約、予算に対する今月の累計、上位メンバー',
-  // What Discord shows for each command (see en.ts).
   'command.budget': '予算',
   'command.budget.description':
     'このサーバーの文字予算を運営者の上限より低く設定（サーバー管理権限が必要）。/usage で確認',

@@ -44,7 +44,6 @@ export const ko: Translation<typeof en> = {
   'usage.chart.noData': '아직 없음',
   'usage.chart.formerMember': '나간 멤버',
   'usage.chart.alt': '{month} 이 서버의 글자 사용량 차트: 일별 사용량과 캐시 절약량, 예산 대비 이번 달 누적, 상위 멤버',
-  // What Discord shows for each command (see en.ts).
   'command.budget': '예산',
   'command.budget.description': '이 서버의 글자 예산을 운영자 한도보다 낮게 설정 (서버 관리 권한 필요). /usage 로 확인',
   'command.usage': '사용량',

@@ -4,7 +4,7 @@
  * checks the {placeholders} match).
  */
 export const en = {
-  // /clone reference clips
+  // /clone
   'clone.error.consent':
     'Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.',
   'clone.error.nameInvalid': "A voice name is 1 to {max} letters or digits (spaces, - _ . and ' allowed between them).",
