@@ -5,6 +5,7 @@ import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/o
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
 import { loadFeatureCommands } from './feature-commands.ts';
+import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from '../core/config.ts';
 import { asDiscordUnreachable } from './discord-unreachable.ts';
@@ -118,6 +119,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   let bot: SayBot;
   let metricsServer: MetricsServer | undefined;
   try {
+    await loadFeatureStrings();
     const commands = seams.commands ?? (await loadFeatureCommands());
     await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
       const unreachable = asDiscordUnreachable(error, discordUrl);

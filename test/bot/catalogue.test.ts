@@ -3,34 +3,53 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/core/interactions/command.ts';
 import { isMessageMenu } from '../../src/core/interactions/command-loader.ts';
 import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
-import { en } from '../../src/core/i18n/en.ts';
-import { ja } from '../../src/core/i18n/ja.ts';
-import { ko } from '../../src/core/i18n/ko.ts';
+import { featureStringsModules, loadFeatureStrings } from '../../src/app/feature-strings.ts';
+import { messagesParts } from '../../src/core/i18n/catalogue.ts';
+import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { forAdminsByDefault } from '../../src/core/interactions/preconditions.ts';
 import type { VoiceMessageFallbackReason } from '../../src/core/frontend/voice-message-post.ts';
 
-const languages = { en, ko, ja } as const;
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
+// Every part of the catalogue: the core's and each feature's (registered by its strings module).
+await loadFeatureStrings();
+const parts = [...messagesParts()];
+/** Every English text of every part, by key. */
+const en: Readonly<Record<string, string>> = Object.fromEntries(parts.flatMap(([, part]) => Object.entries(part.en)));
+
 describe('the catalogue', () => {
-  it('gives every key a text in en, ko and ja, and nothing else', () => {
-    const keys = Object.keys(en).sort();
+  it('has a part for the core and for every feature, and no key in two parts', () => {
+    expect(parts.map(([name]) => name).sort()).toEqual(['core', ...featureStringsModules().keys()].sort());
+    const count = parts.reduce((sum, [, part]) => sum + Object.keys(part.en).length, 0);
+    expect(Object.keys(en)).toHaveLength(count);
+  });
+
+  it('gives every key of every part a text in en, ko and ja, and nothing else', () => {
     // Replies and what Discord shows for the commands alike.
-    expect(keys).toEqual(
+    expect(Object.keys(en)).toEqual(
       expect.arrayContaining(['error.internal', 'command.say', 'option.text', 'choice.output.file']),
     );
-    for (const [language, catalogue] of Object.entries(languages)) {
-      expect(Object.keys(catalogue).sort(), language).toEqual(keys);
-      for (const key of keys)
-        expect((catalogue as Record<string, string>)[key]?.trim(), `${language} ${key}`).toBeTruthy();
+    for (const [name, part] of parts) {
+      const keys = Object.keys(part.en).sort();
+      for (const [language, catalogue] of Object.entries(part)) {
+        expect(Object.keys(catalogue).sort(), `${name} ${language}`).toEqual(keys);
+        for (const key of keys)
+          expect((catalogue as Record<string, string>)[key]?.trim(), `${name} ${language} ${key}`).toBeTruthy();
+      }
     }
   });
 
   it('uses the same {placeholders} in every language', () => {
-    for (const [key, text] of Object.entries(en)) {
-      expect(placeholders(ko[key as keyof typeof en]), `ko ${key}`).toEqual(placeholders(text));
-      expect(placeholders(ja[key as keyof typeof en]), `ja ${key}`).toEqual(placeholders(text));
+    for (const [name, part] of parts) {
+      for (const [key, text] of Object.entries(part.en)) {
+        expect(placeholders(part.ko[key] ?? ''), `${name} ko ${key}`).toEqual(placeholders(text));
+        expect(placeholders(part.ja[key] ?? ''), `${name} ja ${key}`).toEqual(placeholders(text));
+      }
     }
+  });
+
+  it('refuses to render a key no part has, naming it', () => {
+    expect(() => t('ko', 'no.such.key' as MessageKey)).toThrow(/"no\.such\.key"/);
   });
 
   it("words every reason postVoiceMessage falls back to a file for, with the file's facts", () => {
@@ -43,11 +62,13 @@ describe('the catalogue', () => {
       'slowmode',
     ];
     for (const reason of reasons) {
-      expect(placeholders(en[`voiceMessage.fallback.${reason}`]), reason).toEqual(
+      expect(placeholders(t('en-US', `voiceMessage.fallback.${reason}`)), reason).toEqual(
         expect.arrayContaining(['format', 'seconds', 'voice']),
       );
     }
-    expect(placeholders(en['voiceMessage.fallback.too-large'])).toEqual(expect.arrayContaining(['limit', 'size']));
+    expect(placeholders(t('en-US', 'voiceMessage.fallback.too-large'))).toEqual(
+      expect.arrayContaining(['limit', 'size']),
+    );
   });
 });
 
@@ -88,8 +109,8 @@ describe('the command definitions', () => {
       expect(json.contexts, name).toEqual([InteractionContextType.Guild]);
     }
     expect(menus.get('Speak')?.data.toJSON().name_localizations).toEqual({
-      ko: ko['menu.speak'],
-      ja: ja['menu.speak'],
+      ko: t('ko', 'menu.speak'),
+      ja: t('ja', 'menu.speak'),
     });
   });
 

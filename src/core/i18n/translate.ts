@@ -1,23 +1,30 @@
-import { en, type Catalogue, type MessageKey } from './en.ts';
+import { addMessages, messageText, TRANSLATED_LOCALES, type MessageKey } from './catalogue.ts';
+import { en } from './en.ts';
 import { ja } from './ja.ts';
 import { ko } from './ko.ts';
 
 // Every user-facing string, in the three languages SayBot speaks (Discord locales en-US, ko, ja): the replies and
-// what Discord shows for each command. The texts live in ./i18n/<language>.ts; English is the source.
+// what Discord shows for each command. The texts live in the catalogue's parts (./catalogue.ts); English is the
+// source. The core's own part is registered here, so whatever imports t() has it.
 
-export type { MessageKey } from './en.ts';
+addMessages('core', { en, ko, ja });
 
-const catalogues: Record<string, Catalogue> = { 'en-US': en, 'en-GB': en, ko, ja };
+export type { MessageKey } from './catalogue.ts';
+export { TRANSLATED_LOCALES } from './catalogue.ts';
 
-/** The languages besides English, as Discord's locales: the ones a command definition carries. */
-export const TRANSLATED_LOCALES = ['ko', 'ja'] as const;
+const languages: Record<string, 'en' | (typeof TRANSLATED_LOCALES)[number]> = {
+  'en-US': 'en',
+  'en-GB': 'en',
+  ko: 'ko',
+  ja: 'ja',
+};
 
 export type MessageParams = Record<string, string | number>;
 
 /** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */
 export function t(locale: string | null | undefined, key: MessageKey, params: MessageParams = {}): string {
-  const catalogue = (locale !== null && locale !== undefined ? catalogues[locale] : undefined) ?? en;
-  return catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+  const language = (locale !== null && locale !== undefined ? languages[locale] : undefined) ?? 'en';
+  return messageText(language, key).replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),
   );
 }

@@ -3,7 +3,7 @@
 import { poolOf, type AutoreadGuild, type AutoreadVoice } from './reading/voice.ts';
 import type { Store } from '../../core/store/types.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/catalogue.ts';
-import { t } from '../../core/i18n/translate.ts';
+import { t } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 
 /** Characters one list may take in a reply (three lists and the settings stay within Discord's 2,000). */

@@ -8,7 +8,7 @@ import {
   type AutoReadSettingDeclaration,
   type AutoReadSettings,
 } from './reading/setting-declarations.ts';
-import { t, type MessageKey } from '../../core/i18n/translate.ts';
+import { t, type MessageKey } from './strings.ts';
 import {
   booleanOption,
   integerOption,

@@ -14,7 +14,7 @@ import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import { MEMBER_AUDIENCE, describeFailure, type DescribedFailure } from '../../core/interactions/failures.ts';
-import { t } from '../../core/i18n/translate.ts';
+import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 import { missingReadingRight, noticeChannel } from './autoread-rights.ts';

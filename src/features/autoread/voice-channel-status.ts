@@ -5,7 +5,7 @@
 // never touches reading.
 import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import { t } from '../../core/i18n/translate.ts';
+import { t } from './strings.ts';
 
 /** Discord's bound on a voice channel status. */
 export const VOICE_STATUS_MAX_LENGTH = 500;

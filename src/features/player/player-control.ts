@@ -5,6 +5,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import type { PlaybackItem } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
+import './strings.ts';
 
 /** Every clip, or only the member's own. */
 export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };

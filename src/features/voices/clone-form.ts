@@ -16,7 +16,7 @@ import {
   type APIButtonComponent,
   type ModalSubmitInteraction,
 } from 'discord.js';
-import { t } from '../../core/i18n/translate.ts';
+import { t } from './strings.ts';
 import type { OutputChoice } from '../../core/frontend/speech-delivery.ts';
 import { CLIP_MAX_SECONDS, CLIP_MIN_SECONDS } from '../../core/frontend/reference-clip.ts';
 

@@ -6,7 +6,7 @@ import { describeMembers, describePool, voiceLabel } from '../autoread-members.t
 import { describeSettings, settingChangesOf, withSettingOptions } from '../autoread-settings.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { t, type MessageKey } from '../strings.ts';
 import { MESSAGE_CONTENT_WHERE } from '../gateway-intents.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../../../core/interactions/options.ts';

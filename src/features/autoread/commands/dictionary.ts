@@ -8,7 +8,7 @@ import {
   subcommand,
 } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { t, type MessageKey } from '../strings.ts';
 import { fitLines } from '../../../core/frontend/listing.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { downloadClip } from '../../../core/frontend/reference-clip.ts';

@@ -10,6 +10,7 @@ import { speakableMessage, speakMessageText } from '../speak-message.ts';
 import { chooseTarget, requesterOf, speakAndReply } from '../../../core/frontend/speech-delivery.ts';
 import { voiceLabel } from '../../../core/frontend/speech-settings.ts';
 import { chooseSettings, ttsRequest } from '../../../core/speech/settings.ts';
+import '../strings.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
 export const requires: MenuRequirements = {};

@@ -4,7 +4,9 @@
 // (src/features/autoread/store/store-areas.ts), and the command's options, their parsing and refusals and the printed
 // settings (src/features/autoread/autoread-settings.ts). A new setting is its field in AutoReadSettings, its
 // declaration, a migration step adding its column, its strings and its behaviour.
-import type { MessageKey } from '../../../core/i18n/en.ts';
+// Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are shown.
+import '../strings.ts';
+import type { MessageKey } from '../strings.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */
 export interface AutoReadSettings {

@@ -5,6 +5,7 @@ import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
 import { acknowledge } from '../../../core/interactions/acknowledge.ts';
+import '../strings.ts';
 
 export const requires: Requirements = { inVoice: true };
 

@@ -3,6 +3,7 @@ import type { CommandModule } from '../../../core/interactions/command.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
 import { requireManager } from '../../../core/interactions/preconditions.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
+import '../strings.ts';
 
 export const data = slashCommand('leave');
 

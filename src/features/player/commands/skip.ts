@@ -2,6 +2,7 @@ import { slashCommand } from '../../../core/interactions/command-builder.ts';
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
 import { playerControl, skippable } from '../player-control.ts';
+import '../strings.ts';
 
 export const data = slashCommand('skip');
 

@@ -2,7 +2,7 @@ import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { booleanOption, slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../../../core/i18n/translate.ts';
+import { t } from '../strings.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';
 import { showContent, showResult } from '../../../core/interactions/replies.ts';

@@ -3,7 +3,7 @@ import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts
 import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../../../core/i18n/translate.ts';
+import { t } from '../strings.ts';
 import { fitLines } from '../../../core/frontend/listing.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';

@@ -4,7 +4,7 @@ import { USER_INSTALL_GUILD } from '../../../core/frontend/user-install.ts';
 import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { formatNumber, t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { formatNumber, t, type MessageKey } from '../strings.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
 import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../confirmations.ts';

@@ -15,6 +15,7 @@ import { speakForCommand } from '../../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../../core/frontend/speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../../../core/frontend/user-install.ts';
 import { effectsOf } from '../../../core/speech/settings.ts';
+import '../strings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';

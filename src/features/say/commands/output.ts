@@ -5,7 +5,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
-import { t } from '../../../core/i18n/translate.ts';
+import { t } from '../strings.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
 import { outsideVoiceOutput } from '../../../core/frontend/speech-delivery.ts';

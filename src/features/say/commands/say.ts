@@ -14,6 +14,7 @@ import { speakForCommand } from '../../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../../core/frontend/speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../../../core/frontend/user-install.ts';
 import { ttsRequest } from '../../../core/speech/settings.ts';
+import '../strings.ts';
 
 /** The text, the settings sent to the service, where the audio goes and the preset, then SayBot's audio settings. */
 export const data = withSpeechOptions(

@@ -1,7 +1,7 @@
 import type { CommandModule } from '../../../core/interactions/command.ts';
 import { integerOption, slashCommand, type OptionName } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { formatNumber, t } from '../../../core/i18n/translate.ts';
+import { formatNumber, t } from '../strings.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { showContent } from '../../../core/interactions/replies.ts';
 import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../../core/quota/budgets.ts';

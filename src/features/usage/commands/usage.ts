@@ -2,7 +2,7 @@ import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js'
 import { USER_INSTALL_GUILD, requireUserInstall } from '../../../core/frontend/user-install.ts';
 import { slashCommand } from '../../../core/interactions/command-builder.ts';
 import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { formatNumber, t } from '../../../core/i18n/translate.ts';
+import { formatNumber, t } from '../strings.ts';
 import { seesPlanFigures } from '../../../core/interactions/plan-figures.ts';
 import { showContent } from '../../../core/interactions/replies.ts';
 import type { UsageReport } from '../../../core/quota/accounting.ts';

@@ -6,7 +6,7 @@ import {
   stringOption,
 } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../../../core/i18n/translate.ts';
+import { t } from '../strings.ts';
 import { outputOption, readOutput } from '../../../core/interactions/options.ts';
 import type { Requirements } from '../../../core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../../../core/frontend/reference-clip.ts';
@@ -28,7 +28,7 @@ import {
 } from '../clone-form.ts';
 import { claimFirstResponse } from '../../../core/interactions/acknowledge.ts';
 import { echo, showResult } from '../../../core/interactions/replies.ts';
-import type { MessageKey } from '../../../core/i18n/translate.ts';
+import type { MessageKey } from '../strings.ts';
 import { countCharacters } from '../../../core/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
 import { acknowledge } from '../../../core/interactions/acknowledge.ts';

@@ -5,7 +5,7 @@ import { MAX_CHOICES } from '../../../core/interactions/choices.ts';
 import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
 import { slashCommand, subcommand } from '../../../core/interactions/command-builder.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../../../core/i18n/translate.ts';
+import { t, type MessageKey } from '../strings.ts';
 import { fitLines } from '../../../core/frontend/listing.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../../../core/interactions/options.ts';
 import { requireOwnerOrManager } from '../../../core/interactions/preconditions.ts';

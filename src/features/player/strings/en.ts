@@ -1,0 +1,36 @@
+/**
+ * The player commands (/join, /leave, /skip, /stop): this feature's own strings in English, the source of its part of the catalogue
+ * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/bot/catalogue.test.ts
+ * checks the {placeholders} match).
+ */
+export const en = {
+  'error.voice.notConnected': 'I am not in a voice channel in this server.',
+  // Player commands
+  'join.joined': 'Joined {channel}.',
+  'join.already': 'I am already in {channel}.',
+  'leave.left': 'Left {channel}.',
+  'skip.skipped': 'Skipped the current clip.',
+  'skip.nothing': 'Nothing is playing.',
+  'stop.stopped': 'Stopped and cleared {count} queued clip(s).',
+  'player.notInChannel':
+    "You are not in {channel}, where I am speaking, so nothing changed. Members there may stop or skip their own requests; stopping or skipping others' needs Mute Members, Move Members or Manage Server.",
+  'stop.own':
+    "Stopped what you asked for and cleared {count} of your queued clip(s). Others' requests go on: stopping them needs Mute Members, Move Members or Manage Server.",
+  'stop.nothingOwn':
+    "Nothing you asked for is playing or queued, so nothing was stopped. Stopping others' requests needs Mute Members, Move Members or Manage Server.",
+  'skip.notYours':
+    "The clip playing is not yours, so it plays on. Skipping others' requests needs Mute Members, Move Members or Manage Server.",
+  'command.join': 'join',
+  'command.join.description': 'Join your voice channel',
+  'command.leave': 'leave',
+  'command.leave.description': 'Stop speaking and leave the voice channel',
+  'command.skip': 'skip',
+  'command.skip.description': 'Skip the clip that is playing; the queue goes on',
+  'command.stop': 'stop',
+  'command.stop.description': 'Stop speaking and clear the queue',
+  'autoread.guard.leave':
+    'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can make me leave.',
+  'autoread.pausedByLeave':
+    'Left {voice}. Reading {channel} is paused, its settings kept: /join in {voice} (Manage Server) or /autoread start resumes it; /autoread stop ends it.',
+  'autoread.resumed': 'Joined {voice} and resumed reading {channel} aloud.',
+} as const;

@@ -1,0 +1,33 @@
+import type { Translation } from '../../../core/i18n/catalogue.ts';
+import type { en } from './en.ts';
+
+export const ja: Translation<typeof en> = {
+  'error.voice.notConnected': 'このサーバーのボイスチャンネルにいません。',
+  'join.joined': '{channel} に参加しました。',
+  'join.already': 'すでに {channel} にいます。',
+  'leave.left': '{channel} から退出しました。',
+  'skip.skipped': '再生中のクリップをスキップしました。',
+  'skip.nothing': '何も再生していません。',
+  'stop.stopped': '停止して、キューの {count} 件を消去しました。',
+  'player.notInChannel':
+    '私が話している {channel} にあなたはいないため、何も変えていません。そのチャンネルのメンバーは自分のリクエストだけを停止・スキップできます。他の人のリクエストにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'stop.own':
+    'あなたのリクエストを停止し、キューのあなたのクリップ {count} 件を消去しました。他の人のリクエストは続きます。それを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'stop.nothingOwn':
+    '再生中またはキューにあなたのリクエストがないため、何も停止していません。他の人のリクエストを停止するにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'skip.notYours':
+    '再生中のクリップはあなたのものではないため、そのまま再生します。他の人のリクエストをスキップするにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。',
+  'command.join': '参加',
+  'command.join.description': 'あなたのボイスチャンネルに参加します',
+  'command.leave': '退出',
+  'command.leave.description': '話すのをやめてボイスチャンネルから退出します',
+  'command.skip': 'スキップ',
+  'command.skip.description': '再生中のクリップをスキップします（キューは続きます）',
+  'command.stop': '停止',
+  'command.stop.description': '話すのをやめてキューを空にします',
+  'autoread.guard.leave':
+    'このサーバーのために {voice} で {channel} を読み上げています。退出させられるのはサーバー管理の権限を持つメンバーだけです。',
+  'autoread.pausedByLeave':
+    '{voice} から退出しました。{channel} の読み上げは設定を残して一時停止中です。{voice} での /join（サーバー管理）か /autoread start で再開し、/autoread stop で終了します。',
+  'autoread.resumed': '{voice} に参加し、{channel} の読み上げを再開しました。',
+};

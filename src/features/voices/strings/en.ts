@@ -1,0 +1,55 @@
+/**
+ * /voices and /clone: this feature's own strings in English, the source of its part of the catalogue
+ * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/bot/catalogue.test.ts
+ * checks the {placeholders} match).
+ */
+export const en = {
+  // /clone
+  'clone.error.consent':
+    'Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.',
+  'clone.error.nameInvalid': "A voice name is 1 to {max} letters or digits (spaces, - _ . and ' allowed between them).",
+  'clone.error.nameTaken':
+    'This server already has a voice called "{name}". Choose another name, or delete that voice first.',
+  'clone.error.textTooLong': 'The first line of a new voice can be at most {max} characters.',
+  'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
+  'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
+  'clone.audioLost':
+    'The new voice "{name}" (`{id}`) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
+  'voices.deleted': 'Deleted the voice "{name}" (`{id}`).',
+  'voices.notFound': 'This server has no cloned voice "{name}".',
+  'error.permission.deleteVoice':
+    'Only the member who cloned this voice, or someone with Manage Server, can delete it.',
+  // /clone as a form (a modal: Labels of 45 characters at most, descriptions of 100)
+  'clone.form.title': 'Clone a voice',
+  'clone.form.guide':
+    'A good sample: one person speaking clearly for {min} to {max} seconds (10 to 30 is best), in a quiet room, with no music or other voices.',
+  'clone.form.name': 'Voice name',
+  'clone.form.text': 'First line',
+  'clone.form.clip': 'Clip of the voice',
+  'clone.form.consent': 'Consent of the person speaking',
+  'clone.error.consentBox':
+    'Cloning a voice needs the consent of the person speaking. Tick the box only if they agreed.',
+  'clone.error.fileType': '{name} is not a WAV, MP3 or M4A file. Please upload one of those.',
+  'clone.error.noClip': 'Upload a clip of the voice (WAV, MP3 or M4A).',
+  'clone.error.incomplete':
+    'With a clip, give its name, text and consent too; or run /clone without options to fill in a form.',
+  'voices.presetVoices': 'Preset voices',
+  'voices.cloned': 'Cloned voices in this server',
+  'voices.presets': 'Presets in this server',
+  'voices.none': '(none)',
+  'command.clone': 'clone',
+  'command.clone.description': "Make a new voice for this server from a clip of someone's voice, with their consent",
+  'command.voices': 'voices',
+  'command.voices.description': "The voices on offer: preset voices, this server's cloned voices and presets",
+  'command.voices.list': 'list',
+  'command.voices.list.description': "The voices on offer: preset voices, this server's cloned voices and presets",
+  'command.voices.delete': 'delete',
+  'command.voices.delete.description': "Delete one of this server's cloned voices (its creator, or Manage Server)",
+  'option.audio': 'audio',
+  'option.audio.description': 'The voice sample: 3 to 60 seconds of one person speaking (WAV, MP3 or M4A)',
+  'option.text.description.clone': 'What the new voice says first',
+  'option.name.description.clone': 'What this server will call the voice',
+  'option.consent': 'consent',
+  'option.consent.description': 'I confirm the person speaking in the clip agreed to have their voice cloned',
+  'option.voice.description.voices': 'The cloned voice, by name or ID',
+} as const;

@@ -1,0 +1,51 @@
+import type { Translation } from '../../../core/i18n/catalogue.ts';
+import type { en } from './en.ts';
+
+export const ja: Translation<typeof en> = {
+  'clone.error.consent':
+    '声のクローンには話者本人の同意が必要です。同意を得た場合のみ consent を True にしてください。',
+  'clone.error.nameInvalid': "声の名前は 1〜{max} 文字の文字または数字です（間にスペース、- _ . ' を使えます）。",
+  'clone.error.nameTaken':
+    'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',
+  'clone.error.textTooLong': '新しい声の最初の一文は {max} 文字までです。',
+  'clone.error.libraryFull':
+    'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
+  'clone.voiceLabel': '新しい声「{name}」（`{id}`、{seconds} 秒のクリップから）',
+  'clone.audioLost':
+    '新しい声「{name}」（`{id}`）はできあがり、文字数も消費されましたが、最初の一文が途中で途切れたため再生できませんでした。/say で声 {name} を選んでお試しください。',
+  'voices.deleted': '声「{name}」（`{id}`）を削除しました。',
+  'voices.notFound': 'このサーバーに「{name}」というクローン音声はありません。',
+  'error.permission.deleteVoice': 'この声を削除できるのは、作成したメンバーかサーバー管理権限を持つ人だけです。',
+  // /clone のフォーム
+  'clone.form.title': '声をクローン',
+  'clone.form.guide':
+    'よいサンプル: 一人がはっきり話す {min}〜{max} 秒の録音（10〜30 秒が最適）、静かな場所で、音楽や他の声なしで。',
+  'clone.form.name': '声の名前',
+  'clone.form.text': '最初のセリフ',
+  'clone.form.clip': '声のクリップ',
+  'clone.form.consent': '話者の同意',
+  'clone.error.consentBox': '声のクローンには話者本人の同意が必要です。同意を得た場合のみチェックを入れてください。',
+  'clone.error.fileType': '{name} は WAV・MP3・M4A ファイルではありません。いずれかをアップロードしてください。',
+  'clone.error.noClip': '声のクリップ（WAV・MP3・M4A）をアップロードしてください。',
+  'clone.error.incomplete':
+    'クリップと一緒に名前・テキスト・同意も指定するか、オプションなしで /clone を実行してフォームに入力してください。',
+  'voices.presetVoices': 'プリセット音声',
+  'voices.cloned': 'このサーバーのクローン音声',
+  'voices.presets': 'このサーバーのプリセット',
+  'voices.none': '（なし）',
+  'command.clone': '声のクローン',
+  'command.clone.description': '本人の同意を得た声のクリップから、このサーバーの新しい声を作ります',
+  'command.voices': '音声一覧',
+  'command.voices.description': '使える声: プリセット音声、このサーバーのクローン音声とプリセット',
+  'command.voices.list': '一覧',
+  'command.voices.list.description': '使える声の一覧',
+  'command.voices.delete': '削除',
+  'command.voices.delete.description': 'このサーバーのクローン音声を削除します（作成者またはサーバー管理権限）',
+  'option.audio': '音声',
+  'option.audio.description': '声のサンプル: 一人が話す 3〜60 秒（WAV・MP3・M4A）',
+  'option.text.description.clone': '新しい声が最初に話す内容',
+  'option.name.description.clone': 'このサーバーでの声の名前',
+  'option.consent': '同意',
+  'option.consent.description': 'クリップの話者が声のクローンに同意したことを確認します',
+  'option.voice.description.voices': 'クローン音声の名前または ID',
+};

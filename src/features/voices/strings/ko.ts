@@ -1,0 +1,51 @@
+import type { Translation } from '../../../core/i18n/catalogue.ts';
+import type { en } from './en.ts';
+
+export const ko: Translation<typeof en> = {
+  'clone.error.consent':
+    '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 동의를 True로 설정해 주세요.',
+  'clone.error.nameInvalid': "음성 이름은 1~{max}자의 문자나 숫자여야 합니다 (사이에 공백, - _ . ' 사용 가능).",
+  'clone.error.nameTaken':
+    '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',
+  'clone.error.textTooLong': '새 음성의 첫 문장은 최대 {max}자까지입니다.',
+  'clone.error.libraryFull':
+    '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
+  'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',
+  'clone.audioLost':
+    '새 음성 "{name}" (`{id}`)이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
+  'voices.deleted': '"{name}" 음성(`{id}`)을 삭제했습니다.',
+  'voices.notFound': '이 서버에 "{name}" 복제 음성이 없습니다.',
+  'error.permission.deleteVoice': '이 음성을 만든 사람이나 서버 관리 권한이 있는 사람만 삭제할 수 있습니다.',
+  // /clone 양식
+  'clone.form.title': '음성 복제',
+  'clone.form.guide':
+    '좋은 샘플: 한 사람이 {min}~{max}초 동안 또렷하게 말하는 녹음 (10~30초가 가장 좋음), 조용한 곳에서, 음악이나 다른 목소리 없이.',
+  'clone.form.name': '음성 이름',
+  'clone.form.text': '첫 문장',
+  'clone.form.clip': '음성 클립',
+  'clone.form.consent': '화자의 동의',
+  'clone.error.consentBox': '음성을 복제하려면 화자의 동의가 필요합니다. 동의를 받은 경우에만 상자에 체크해 주세요.',
+  'clone.error.fileType': '{name}은(는) WAV, MP3, M4A 파일이 아닙니다. 이 중 하나를 올려 주세요.',
+  'clone.error.noClip': '음성 클립을 올려 주세요 (WAV, MP3, M4A).',
+  'clone.error.incomplete':
+    '클립과 함께 이름, 텍스트, 동의도 입력하거나, 옵션 없이 /clone을 실행해 양식을 채워 주세요.',
+  'voices.presetVoices': '기본 제공 음성',
+  'voices.cloned': '이 서버의 복제 음성',
+  'voices.presets': '이 서버의 프리셋',
+  'voices.none': '(없음)',
+  'command.clone': '음성복제',
+  'command.clone.description': '동의를 받은 사람의 음성 클립으로 이 서버의 새 음성을 만듭니다',
+  'command.voices': '음성목록',
+  'command.voices.description': '쓸 수 있는 음성: 기본 제공 음성, 이 서버의 복제 음성과 프리셋',
+  'command.voices.list': '목록',
+  'command.voices.list.description': '쓸 수 있는 음성 목록',
+  'command.voices.delete': '삭제',
+  'command.voices.delete.description': '이 서버의 복제 음성을 삭제합니다 (만든 사람 또는 서버 관리 권한)',
+  'option.audio': '오디오',
+  'option.audio.description': '음성 샘플: 한 사람이 말하는 3~60초 (WAV, MP3, M4A)',
+  'option.text.description.clone': '새 음성이 처음 말할 내용',
+  'option.name.description.clone': '이 서버에서 부를 음성 이름',
+  'option.consent': '동의',
+  'option.consent.description': '클립 속 화자가 음성 복제에 동의했음을 확인합니다',
+  'option.voice.description.voices': '복제 음성의 이름이나 ID',
+};

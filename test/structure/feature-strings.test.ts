@@ -1,0 +1,70 @@
+// A feature's strings are registered by its strings module (src/features/<feature>/strings.ts) when it loads, so a
+// module of the feature that names one of its keys (a reply, a command's name or option, a table of clauses) must
+// load that module at run time: then no key of the feature can be rendered unregistered, whoever renders it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT, resolveImport, sourceFiles } from './import-graph.ts';
+
+const FEATURES = [...new Set(sourceFiles(['src/features']).map((file) => file.split('/')[2] as string))].sort();
+
+/** The files a module loads at run time: its imports and re-exports, but not `import type` / `export type`. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const targets: string[] = [];
+  for (const statement of source.statements) {
+    const typeOnly =
+      (ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly === true) ||
+      (ts.isExportDeclaration(statement) && statement.isTypeOnly);
+    if (
+      !typeOnly &&
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      const target = resolveImport(file, statement.moduleSpecifier.text);
+      if (target !== undefined) targets.push(target);
+    }
+  }
+  return targets;
+}
+
+/** Whether `text` names a key of `keys`: quoted whole, or as the fixed start of a template (`budget.name.${…}`). */
+function namesAKey(text: string, keys: readonly string[]): boolean {
+  const prefixes = [...text.matchAll(/`([\w-]+(?:\.[\w-]+)*\.)\$\{/g)].map((m) => m[1] as string);
+  return keys.some(
+    (key) =>
+      [`'${key}'`, `"${key}"`, `\`${key}\``].some((quoted) => text.includes(quoted)) ||
+      prefixes.some((prefix) => key.startsWith(prefix)),
+  );
+}
+
+describe("a feature's strings", () => {
+  it('are loaded by every module of the feature that names one of its keys, and by every command module', async () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const feature of FEATURES) {
+      const strings = `src/features/${feature}/strings.ts`;
+      const { en } = (await import(join(ROOT, `src/features/${feature}/strings/en.ts`))) as {
+        en: Record<string, string>;
+      };
+      const keys = Object.keys(en);
+      for (const file of sourceFiles([`src/features/${feature}`])) {
+        if (file === strings || file.startsWith(`src/features/${feature}/strings/`)) continue;
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        if (!file.includes('/commands/') && !namesAKey(text, keys)) continue;
+        checked += 1;
+        if (!runtimeImports(file).includes(strings)) missing.push(`${file} (loads no ${strings})`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
+  });
+
+  it('are found where a module names a key whole or by the start of a template', () => {
+    expect(namesAKey("t(locale, 'usage.title')", ['usage.title'])).toBe(true);
+    expect(namesAKey('t(locale, `budget.name.${name}`)', ['budget.name.memberDailyChars'])).toBe(true);
+    expect(namesAKey("t(locale, 'usage.titles')", ['usage.title'])).toBe(false);
+  });
+});
