@@ -5,6 +5,7 @@ import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { ALL_COMMAND_NAMES } from '../support/command-names.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
@@ -184,25 +185,7 @@ describe('npm start', () => {
         name: string;
         name_localizations?: Record<string, string>;
       }>;
-      expect(registered.map((c) => c.name).sort()).toEqual([
-        'Speak',
-        'autoread',
-        'budget',
-        'clone',
-        'dictionary',
-        'emote',
-        'join',
-        'leave',
-        'myvoice',
-        'output',
-        'preset',
-        'privacy',
-        'say',
-        'skip',
-        'stop',
-        'usage',
-        'voices',
-      ]);
+      expect(registered.map((c) => c.name).sort()).toEqual(ALL_COMMAND_NAMES);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => local.discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();

@@ -1,0 +1,20 @@
+/** Every command SayBot registers, sorted as Array.sort sorts them: its sixteen slash commands and the Speak menu. */
+export const ALL_COMMAND_NAMES: readonly string[] = [
+  'Speak',
+  'autoread',
+  'budget',
+  'clone',
+  'dictionary',
+  'emote',
+  'join',
+  'leave',
+  'myvoice',
+  'output',
+  'preset',
+  'privacy',
+  'say',
+  'skip',
+  'stop',
+  'usage',
+  'voices',
+];
