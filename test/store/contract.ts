@@ -35,6 +35,7 @@ export const G1 = '200000000000000001';
 export const G2 = '200000000000000002';
 /** The member who sets a server's things (presets, defaults, the dictionary). */
 export const ADMIN = '300000000000000001';
-/** Two members of those guilds. */
+/** Three members of those guilds, in the order of their IDs. */
 export const MEMBER = '300000000000000002';
 export const OTHER_MEMBER = '300000000000000003';
+export const THIRD_MEMBER = '300000000000000004';
