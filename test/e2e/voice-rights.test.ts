@@ -3,10 +3,11 @@
 // /stop and /skip act on what the member asked for unless they moderate voice. Refusals need no audio: they are
 // checked by what the Voice API was asked (nothing) and where SayBot is (nowhere).
 import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 
 const GUILD = '200000000000000032';
 const TEXT = '210000000000000032';
@@ -41,13 +42,7 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
 
 /** Discord's epoch: a message ID's timestamp counts from it. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000;

@@ -11,7 +11,8 @@ import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
-import { GatewayIntent } from '@saybot/local-discord/state.ts';
+import { PermissionFlagsBits } from 'discord.js';
+import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
 import {
   ALICE,
@@ -77,6 +78,21 @@ export function defaultGuilds(): FakeGuildSpec[] {
       ],
     },
   ];
+}
+
+/**
+ * What @everyone and the bot may do where voice messages are tested: Discord's defaults and Send Voice Messages (as
+ * on Discord, where @everyone may send voice messages by default; the bot's own role too).
+ */
+export const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
+
+/** The default world ([Seoul, London]) with WITH_VOICE_MESSAGES for @everyone and the bot in both servers. */
+export function voiceMessageGuilds(): [FakeGuildSpec, FakeGuildSpec] {
+  return defaultGuilds().map((g) => ({
+    ...g,
+    everyonePermissions: WITH_VOICE_MESSAGES,
+    botPermissions: WITH_VOICE_MESSAGES,
+  })) as [FakeGuildSpec, FakeGuildSpec];
 }
 
 export interface HarnessOptions {
