@@ -114,8 +114,16 @@ export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): B
   return packets;
 }
 
-/** Joins a voice channel and waits for Ready (destroying the connection if it does not get there). */
-export async function joinReady(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
+/**
+ * Joins a voice channel and waits for Ready, and then for `alsoUntil` when given (asked for as the join starts, so
+ * that it sees the connection's first events), destroying the connection if it does not get there.
+ */
+export async function joinReady(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  alsoUntil?: (connection: VoiceConnection) => Promise<unknown>,
+): Promise<VoiceConnection> {
   const guild = client.guilds.cache.get(guildId);
   if (!guild) throw new Error(`client does not know guild ${guildId}`);
   const connection = joinVoiceChannel({
@@ -124,8 +132,10 @@ export async function joinReady(client: Client, guildId: string, channelId: stri
     adapterCreator: guild.voiceAdapterCreator,
     selfDeaf: true,
   });
+  const also = alsoUntil?.(connection);
   try {
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+    await also;
   } catch (error) {
     connection.destroy();
     throw error;
