@@ -2,19 +2,13 @@
 // and the sandbox Voice API. Each test checks what the voice channel HEARD and the texts the Voice API received
 // (none for a message that is not read).
 import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import type { Store } from '../../src/core/store/types.ts';
-import {
-  APP_ID,
-  numberValue,
-  runCommand,
-  startHarness,
-  type Harness,
-  type HarnessOptions,
-} from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { APP_ID, numberValue, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000002';
 const TEXT = '210000000000000002';
@@ -40,14 +34,10 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   const { content } = await runCommand(harness, {
     guildId: GUILD,
     userId: ALICE.id,

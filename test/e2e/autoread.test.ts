@@ -2,11 +2,12 @@
 // Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
 import { DatabaseSync } from 'node:sqlite';
 import { Events, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
-import { APP_ID, monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { APP_ID, monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 
 const GUILD = '200000000000000002';
@@ -58,14 +59,10 @@ function snowflake(at: number): string {
   return (((BigInt(at) - DISCORD_EPOCH) << 22n) | sequence).toString();
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   const { content } = await runCommand(harness, {
     guildId: GUILD,
     userId: ALICE.id,
@@ -311,7 +308,7 @@ describe('auto-read', () => {
   });
 
   it("reads a voice channel's own chat when given as the channel", async () => {
-    harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
     const h = harness;
     const { content } = await runCommand(h, {
       guildId: GUILD,
@@ -500,7 +497,7 @@ describe('auto-read', () => {
   });
 
   it('answers /autoread start clearly when Message Content is not enabled', async () => {
-    harness = await startHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
+    const harness = await openHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
     const { content } = await runCommand(harness, {
       guildId: GUILD,
       userId: ALICE.id,
@@ -521,7 +518,7 @@ describe('auto-read', () => {
       PermissionFlagsBits.Speak |
       PermissionFlagsBits.UseVAD |
       PermissionFlagsBits.UseApplicationCommands;
-    harness = await startHarness({
+    const harness = await openHarness({
       guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })),
     });
     const { content } = await runCommand(harness, {
@@ -535,7 +532,7 @@ describe('auto-read', () => {
   });
 
   it('refuses /autoread start on a channel the member cannot read themselves, before joining', async () => {
-    harness = await startHarness({ guilds: guilds() });
+    const harness = await openHarness({ guilds: guilds() });
     const { content } = await runCommand(harness, {
       guildId: GUILD,
       userId: ALICE.id,
@@ -548,7 +545,7 @@ describe('auto-read', () => {
   });
 
   it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
-    harness = await startHarness({ guilds: guilds() });
+    const harness = await openHarness({ guilds: guilds() });
     const refused = await runCommand(harness, {
       guildId: GUILD,
       userId: CAROL.id,
@@ -566,7 +563,7 @@ describe('auto-read', () => {
     expect(ko.content).toBe(t('ko', 'autoread.permission'));
     harness.discord.setVoiceState(GUILD, ALICE.id, null);
     await new Promise<void>((resolve) =>
-      harness?.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      harness.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
         if (after.id === ALICE.id) resolve();
       }),
     );

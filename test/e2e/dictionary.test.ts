@@ -1,9 +1,10 @@
 // /dictionary end to end: the real bot against the local Discord (its CDN serves the import file) and the store;
 // auto-read reads with it, and the sandbox Voice API shows the text it was sent.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
 import {
   ALICE as ADMIN,
   BOB as MEMBER,
@@ -12,14 +13,10 @@ import {
   LONDON_TEXT as TEXT,
 } from '../support/world.ts';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(): Promise<Harness> {
-  harness = await startHarness({
+  const harness = await openHarness({
     guilds: [
       {
         id: GUILD,

@@ -3,13 +3,14 @@
 // member past their bound is refused privately while others get in; a full server queue refuses; /usage shows the
 // defaults an operator gets without setting anything.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { SqliteStore } from '../../src/core/store/sqlite-store.ts';
 import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000042';
 const TEXT = '210000000000000042';
@@ -35,14 +36,10 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   return harness;
 }
 

@@ -1,10 +1,11 @@
 // The voice channel's status while auto-read reads there, end to end: the real bot against the local Discord,
 // which keeps the status (PUT /channels/{id}/voice-status) and checks Set Voice Channel Status as Discord does.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
 
 const GUILD = '200000000000000072';
 const TEXT = '210000000000000072';
@@ -31,14 +32,10 @@ function guilds(botPermissions: bigint, preferredLocale = 'en-US'): FakeGuildSpe
 
 const WITH_STATUS = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(botPermissions: bigint, locale?: string): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(botPermissions, locale), config: { voiceIdleTimeoutMs: 60_000 } });
+  const harness = await openHarness({ guilds: guilds(botPermissions, locale), config: { voiceIdleTimeoutMs: 60_000 } });
   const { content } = await runCommand(harness, {
     guildId: GUILD,
     userId: ALICE.id,

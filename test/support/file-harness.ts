@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { forwardingTo } from './forwarding.ts';
 import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
 
@@ -19,4 +19,20 @@ export function useFileHarness(
     current = undefined;
   });
   return forwardingTo(() => current, 'the file harness runs only from its first test to its last');
+}
+
+/**
+ * A harness for each test that wants one of its own: the function returned starts it (options as startHarness's),
+ * and it is closed when that test ends.
+ */
+export function useHarnessPerTest(): (options?: HarnessOptions) => Promise<Harness> {
+  let current: Harness | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (options = {}) => {
+    current = await startHarness(options);
+    return current;
+  };
 }
