@@ -9,28 +9,25 @@ import { t } from '../../src/core/i18n/translate.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, numberValue, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
 
-const GUILD = '200000000000000002';
-const TEXT = '210000000000000002';
-const VOICE = '220000000000000003';
-const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
+const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
 const DAVE = { id: '300000000000000014', username: 'dave' }; // not in voice at first
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'general' }],
-      members: [
-        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-        { ...DAVE, locale: 'en-US' },
-      ],
-    },
+    londonWith([
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...DAVE, locale: 'en-US' },
+    ]),
   ];
 }
 

@@ -9,45 +9,48 @@ import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import {
+  ALICE as ALICE_ID,
+  BOB as BOB_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
 
-const GUILD = '200000000000000002';
-const TEXT = '210000000000000002';
 const OTHER_TEXT = '210000000000000009';
-const VOICE = '220000000000000003';
 const QUIET_VOICE = '220000000000000004';
 /** A text channel ALICE (a manager, not an administrator) may not see: an overwrite of her own. */
 const PRIVATE_TEXT = '210000000000000010';
-const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
+const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
-const BOB = { id: '300000000000000012', username: 'bob' }; // not in voice
+const BOB = { id: BOB_ID, username: 'bob' }; // not in voice
 const CAROL_VOICE = 'voice-b-en-m-01';
 const HELPER = { id: '300000000000000019', username: 'helperbot', bot: true };
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [
-        { id: VOICE, name: 'general' },
-        { id: QUIET_VOICE, name: 'quiet' },
-      ],
-      textChannels: [
-        {
-          id: PRIVATE_TEXT,
-          name: 'private',
-          overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }],
-        },
-      ],
-      members: [
+    londonWith(
+      [
         { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
         { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
         { ...BOB, locale: 'en-US' },
         { ...HELPER, voiceChannelId: VOICE },
       ],
-    },
+      {
+        voiceChannels: [
+          { id: VOICE, name: 'general' },
+          { id: QUIET_VOICE, name: 'quiet' },
+        ],
+        textChannels: [
+          {
+            id: PRIVATE_TEXT,
+            name: 'private',
+            overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }],
+          },
+        ],
+      },
+    ),
   ];
 }
 

@@ -11,6 +11,7 @@ import {
   GENERAL as VOICE,
   LONDON as GUILD,
   LONDON_TEXT as TEXT,
+  londonWith,
 } from '../support/world.ts';
 
 const openHarness = useHarnessPerTest();
@@ -18,23 +19,16 @@ const openHarness = useHarnessPerTest();
 async function start(): Promise<Harness> {
   const harness = await openHarness({
     guilds: [
-      {
-        id: GUILD,
-        name: 'London',
-        preferredLocale: 'en-US',
-        textChannelId: TEXT,
-        voiceChannels: [{ id: VOICE, name: 'general' }],
-        members: [
-          {
-            id: ADMIN,
-            username: 'alice',
-            locale: 'en-US',
-            permissions: PermissionFlagsBits.ManageGuild,
-            voiceChannelId: VOICE,
-          },
-          { id: MEMBER, username: 'bob', locale: 'ja' },
-        ],
-      },
+      londonWith([
+        {
+          id: ADMIN,
+          username: 'alice',
+          locale: 'en-US',
+          permissions: PermissionFlagsBits.ManageGuild,
+          voiceChannelId: VOICE,
+        },
+        { id: MEMBER, username: 'bob', locale: 'ja' },
+      ]),
     ],
   });
   return harness;

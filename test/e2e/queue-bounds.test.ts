@@ -11,6 +11,7 @@ import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000042';
 const TEXT = '210000000000000042';
@@ -21,18 +22,12 @@ const DAVE = { id: '300000000000000044', username: 'dave' }; // in voice
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'Flood',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'general' }],
-      members: [
-        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-        { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
-      ],
-    },
+    // An English server (the local Discord's default locale).
+    oneRoomGuild(GUILD, 'Flood', { text: TEXT, voice: VOICE, voiceName: 'general' }, [
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
+    ]),
   ];
 }
 

@@ -18,8 +18,7 @@ import {
   ALICE,
   BOB,
   GENERAL,
-  LONDON,
-  LONDON_TEXT,
+  londonWith,
   LOUNGE,
   MINJI,
   OTHER_ROOM,
@@ -66,17 +65,10 @@ export function defaultGuilds(): FakeGuildSpec[] {
         { id: OTHER_ROOM, username: 'other-room', voiceChannelId: SEOUL_STAGE, locale: 'en-US' },
       ],
     },
-    {
-      id: LONDON,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: LONDON_TEXT,
-      voiceChannels: [{ id: GENERAL, name: 'general' }],
-      members: [
-        { id: ALICE, username: 'alice', voiceChannelId: GENERAL, locale: 'en-US' },
-        { id: BOB, username: 'bob', locale: 'ja' },
-      ],
-    },
+    londonWith([
+      { id: ALICE, username: 'alice', voiceChannelId: GENERAL, locale: 'en-US' },
+      { id: BOB, username: 'bob', locale: 'ja' },
+    ]),
   ];
 }
 
