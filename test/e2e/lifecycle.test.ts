@@ -10,6 +10,7 @@ import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harnes
 import { closedPort } from '../api/helpers.ts';
 import { ALICE } from '../support/world.ts';
 import { useLocalServices } from '../support/local-services.ts';
+import { SAYBOT_COMMAND_NAMES } from '../support/command-names.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
@@ -184,25 +185,7 @@ describe('npm start', () => {
         name: string;
         name_localizations?: Record<string, string>;
       }>;
-      expect(registered.map((c) => c.name).sort()).toEqual([
-        'Speak',
-        'autoread',
-        'budget',
-        'clone',
-        'dictionary',
-        'emote',
-        'join',
-        'leave',
-        'myvoice',
-        'output',
-        'preset',
-        'privacy',
-        'say',
-        'skip',
-        'stop',
-        'usage',
-        'voices',
-      ]);
+      expect(registered.map((c) => c.name).sort()).toEqual(SAYBOT_COMMAND_NAMES);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => local.discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();

@@ -12,8 +12,8 @@ import {
   VoiceConnectionStatus,
   type VoiceConnection,
 } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
-import { afterAll, beforeAll } from 'vitest';
+import { Client, DiscordAPIError, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
 import { made } from '../support/made.ts';
 
@@ -112,6 +112,13 @@ export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): B
     packets.push(encoder.encode(pcm));
   }
   return packets;
+}
+
+/** Checks that `refusal` is what discord.js throws when Discord answers with `status` and its JSON error `code`. */
+export function expectDiscordError(refusal: unknown, status: number, code: number): void {
+  expect(refusal).toBeInstanceOf(DiscordAPIError);
+  expect((refusal as DiscordAPIError).status).toBe(status);
+  expect((refusal as DiscordAPIError).code).toBe(code);
 }
 
 /**

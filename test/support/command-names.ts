@@ -1,0 +1,20 @@
+/** SayBot's sixteen slash commands and its Speak menu by name, in sort order: what its features give and deploy registers. */
+export const SAYBOT_COMMAND_NAMES: readonly string[] = [
+  'Speak',
+  'autoread',
+  'budget',
+  'clone',
+  'dictionary',
+  'emote',
+  'join',
+  'leave',
+  'myvoice',
+  'output',
+  'preset',
+  'privacy',
+  'say',
+  'skip',
+  'stop',
+  'usage',
+  'voices',
+];
