@@ -7,7 +7,7 @@ import { countCharacters } from '../../src/core/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { pitchOf, runCommand } from '../support/harness.ts';
+import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000061';
@@ -65,17 +65,7 @@ function sayFile(userId: string, text: string, options: Record<string, string> =
   });
 }
 
-async function sayInVoice(text: string) {
-  h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, {
-    guildId: GUILD,
-    userId: ADMIN,
-    name: 'say',
-    options: { text, voice: VOICE_ID },
-  });
-  await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
-  return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
-}
+const sayInVoice = (text: string) => sayAndHear(h, GUILD, ADMIN, { text, voice: VOICE_ID });
 
 /** The figures /usage shows, read back from its text. */
 async function usage(userId = ADMIN) {

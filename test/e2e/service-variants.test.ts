@@ -11,7 +11,7 @@ import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/s
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { pitchOf, runCommand } from '../support/harness.ts';
+import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000091';
@@ -69,18 +69,7 @@ async function sayAsFile(text: string, format: 'wav' | 'mp3' = 'wav') {
   return { file: fileOf(handle), content };
 }
 
-async function sayInVoice(text: string) {
-  h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, {
-    guildId: GUILD,
-    userId: SPEAKER,
-    name: 'say',
-    options: { text, voice: VOICE_ID },
-  });
-  const done = await handle.waitFor((r) => /^(Spoke|The voice|Something)/.test(r.content ?? ''), 20_000);
-  expect(done.content).toMatch(/^Spoke/);
-  return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
-}
+const sayInVoice = (text: string) => sayAndHear(h, GUILD, SPEAKER, { text, voice: VOICE_ID });
 
 async function expectHeardRight(text: string) {
   const heard = await sayInVoice(text);

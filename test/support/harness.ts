@@ -313,6 +313,23 @@ export async function runCommand(
   return { handle, content: final.content ?? '' };
 }
 
+/**
+ * `userId` has /say speak `text` (in `voice` when given) in the voice channel they are in, in `guildId`: waits for the
+ * reply that ends it, fails unless that says it spoke, and returns what the channel heard from then on.
+ */
+export async function sayAndHear(
+  h: Harness,
+  guildId: string,
+  userId: string,
+  options: { text: string; voice?: string },
+): Promise<HeardAudio> {
+  h.discord.clearAudio(guildId);
+  const { handle } = await runCommand(h, { guildId, userId, name: 'say', options });
+  const done = await handle.waitFor((r) => /^(Spoke|The voice|Something)/.test(r.content ?? ''), 20_000);
+  if (!(done.content ?? '').startsWith('Spoke')) throw new Error(`/say did not speak: ${done.content ?? ''}`);
+  return h.discord.waitForAudio(guildId, { minSeconds: 0.3 });
+}
+
 /** The choices the bot offers while `focus` is being typed (the other options as already filled in). */
 export function autocomplete(
   harness: Harness,
