@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGE_CONTENT_WHERE } from '../../src/features/autoread/gateway-intents.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
+import { postChat } from '../support/chat.ts';
 
 const [seoul] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0]];
+const SEOUL_CHAT = { guildId: seoul.id, channelId: seoul.textChannelId };
 const MINJI = '300000000000000001';
 
 const openHarness = useHarnessPerTest();
@@ -34,14 +36,7 @@ describe('auto-read intents', () => {
     expect(logLines(harness).filter((line) => Number(line['level']) >= 50)).toEqual([]);
     // The session the bot kept has no GuildMessages: Discord sends it no chat at all.
     expect(
-      await harness.discord.postMessage({
-        id: '500000000000000001',
-        channelId: seoul.textChannelId,
-        guildId: seoul.id,
-        author: { id: MINJI, username: 'minji' },
-        member: { roles: [] },
-        content: 'hello',
-      }),
+      await postChat(harness, SEOUL_CHAT, { id: MINJI, username: 'minji' }, 'hello', { id: '500000000000000001' }),
     ).toBe(false);
     const { content } = await runCommand(harness, { guildId: seoul.id, userId: MINJI, name: 'voices' });
     expect(content).not.toBe('');
@@ -53,14 +48,7 @@ describe('auto-read intents', () => {
     expect(harness.logs()).not.toContain('autoread-intent-missing');
     const received = new Promise<Message>((resolve) => harness.bot.client.once(Events.MessageCreate, resolve));
     expect(
-      await harness.discord.postMessage({
-        id: '500000000000000002',
-        channelId: seoul.textChannelId,
-        guildId: seoul.id,
-        author: { id: MINJI, username: 'minji' },
-        member: { roles: [] },
-        content: 'read me',
-      }),
+      await postChat(harness, SEOUL_CHAT, { id: MINJI, username: 'minji' }, 'read me', { id: '500000000000000002' }),
     ).toBe(true);
     expect((await received).content).toBe('read me');
   });

@@ -16,6 +16,7 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
+import { postChat, snowflakeAt } from '../support/chat.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
@@ -46,20 +47,10 @@ async function startReading(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 type Author = { id: string; username: string };
-let sequence = 0;
-/** Posts a chat message; resolves with its ID once delivered. */
+/** Posts a chat message in the read channel; resolves with its ID once delivered. */
 async function post(h: Harness, author: Author, content: string, extra: Partial<ChatMessage> = {}): Promise<string> {
-  const id = ((BigInt(Date.now() - 1_420_070_400_000) << 22n) | BigInt(++sequence & 0xfff)).toString();
-  const delivered = await h.discord.postMessage({
-    id,
-    channelId: TEXT,
-    guildId: GUILD,
-    author,
-    member: { roles: [] },
-    content,
-    ...extra,
-  });
-  expect(delivered).toBe(true);
+  const id = snowflakeAt();
+  expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, author, content, { id, ...extra })).toBe(true);
   return id;
 }
 

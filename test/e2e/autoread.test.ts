@@ -17,7 +17,10 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
+import { postChat, snowflakeAt } from '../support/chat.ts';
 
+/** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
+const READ = { guildId: GUILD, channelId: TEXT };
 const OTHER_TEXT = '210000000000000009';
 const QUIET_VOICE = '220000000000000004';
 /** A text channel ALICE (a manager, not an administrator) may not see: an overwrite of her own. */
@@ -54,14 +57,6 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-/** A message ID whose timestamp (Discord's snowflake) is `at`: how the reader knows when a message was sent. */
-const DISCORD_EPOCH = 1_420_070_400_000n;
-let sequence = 0n;
-function snowflake(at: number): string {
-  sequence = (sequence + 1n) & 0xfffn;
-  return (((BigInt(at) - DISCORD_EPOCH) << 22n) | sequence).toString();
-}
-
 const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
@@ -86,16 +81,7 @@ async function post(
   extra: Partial<ChatMessage> & { at?: number } = {},
 ): Promise<void> {
   const { at, ...rest } = extra;
-  const delivered = await h.discord.postMessage({
-    id: snowflake(at ?? Date.now()),
-    channelId: TEXT,
-    guildId: GUILD,
-    author,
-    member: { roles: [] },
-    content,
-    ...rest,
-  });
-  expect(delivered).toBe(true);
+  expect(await postChat(h, READ, author, content, { id: snowflakeAt(at), ...rest })).toBe(true);
 }
 
 /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */

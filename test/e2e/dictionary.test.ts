@@ -13,6 +13,7 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
+import { postChat } from '../support/chat.ts';
 
 const openHarness = useHarnessPerTest();
 
@@ -149,23 +150,13 @@ describe('/dictionary patterns', () => {
       .slice(from)
       .filter((r) => r.endpoint === 'tts')
       .map((r) => r.text ?? '');
-  let sequence = 0;
   /** Posts `content` as alice in the read channel and returns what the Voice API was sent for it, once heard. */
   async function read(h: Harness, content: string): Promise<string[]> {
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
-    sequence += 1;
-    const id = (((BigInt(Date.now()) - 1_420_070_400_000n) << 22n) | BigInt(sequence)).toString();
-    expect(
-      await h.discord.postMessage({
-        id,
-        channelId: TEXT,
-        guildId: GUILD,
-        author: { id: ADMIN, username: 'alice' },
-        member: { roles: [] },
-        content,
-      }),
-    ).toBe(true);
+    expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, { id: ADMIN, username: 'alice' }, content)).toBe(
+      true,
+    );
     await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
     return spoken(h, from);
   }

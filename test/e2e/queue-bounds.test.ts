@@ -12,6 +12,7 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000042';
 const TEXT = '210000000000000042';
@@ -36,14 +37,6 @@ const openHarness = useHarnessPerTest();
 async function start(options: HarnessOptions = {}): Promise<Harness> {
   const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   return harness;
-}
-
-const DISCORD_EPOCH = 1_420_070_400_000n;
-let sequence = 0n;
-/** A message ID whose snowflake time is now. */
-function snowflake(): string {
-  sequence = (sequence + 1n) & 0xfffn;
-  return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | sequence).toString();
 }
 
 const ephemeral = (handle: InteractionHandle) =>
@@ -77,14 +70,7 @@ describe('bounded queues', () => {
       let maxQueued = 0;
       const floodStart = Date.now();
       for (let i = 1; i <= 200; i++) {
-        const delivered = await h.discord.postMessage({
-          id: snowflake(),
-          channelId: TEXT,
-          guildId: GUILD,
-          author: ALICE,
-          member: { roles: [] },
-          content: `flood ${i}`,
-        });
+        const delivered = await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, `flood ${i}`);
         expect(delivered).toBe(true);
         // The guild's voice queue holds at most the next message (handed over while one plays), whatever the flood.
         maxQueued = Math.max(maxQueued, h.bot.players.find(GUILD)?.queueLength ?? 0);

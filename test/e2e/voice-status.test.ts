@@ -6,6 +6,7 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
+import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000072';
 const TEXT = '210000000000000072';
@@ -96,14 +97,7 @@ describe('voice channel status while reading', () => {
     // Checked before asking: no request Discord would refuse.
     expect(statusPuts(h)).toEqual([]);
     const from = h.sandbox.requests.length;
-    await h.discord.postMessage({
-      id: String((BigInt(Date.now()) - 1_420_070_400_000n) << 22n),
-      channelId: TEXT,
-      guildId: GUILD,
-      author: CAROL,
-      member: { roles: [] },
-      content: 'still read',
-    });
+    await postChat(h, { guildId: GUILD, channelId: TEXT }, CAROL, 'still read');
     await vi.waitFor(
       () => expect(h.sandbox.requests.slice(from).some((r) => r.text?.includes('still read'))).toBe(true),
       { timeout: 10_000 },
