@@ -16,7 +16,7 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
-import { postChat, snowflakeAt } from '../support/chat.ts';
+import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
@@ -36,13 +36,7 @@ const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, {
-    guildId: GUILD,
-    userId: ALICE.id,
-    name: 'autoread',
-    subcommand: 'start',
-  });
-  expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
+  await startAutoRead(harness, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   return harness;
 }
 
@@ -64,13 +58,6 @@ async function settings(h: Harness, options: Record<string, unknown>): Promise<s
   });
   return content;
 }
-
-/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-const spoken = (h: Harness, from = 0): string[] =>
-  h.sandbox.requests
-    .slice(from)
-    .filter((r) => r.endpoint === 'tts')
-    .map((r) => r.text ?? '');
 
 /** Waits until the channel heard `text` at `speed` (the sandbox's length for it, divided by the speed), and returns its length. */
 async function heardSeconds(h: Harness, text: string, speed = 1): Promise<number> {

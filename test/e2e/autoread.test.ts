@@ -17,7 +17,7 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
-import { postChat, snowflakeAt } from '../support/chat.ts';
+import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
 
 /** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
 const READ = { guildId: GUILD, channelId: TEXT };
@@ -61,13 +61,7 @@ const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, {
-    guildId: GUILD,
-    userId: ALICE.id,
-    name: 'autoread',
-    subcommand: 'start',
-  });
-  expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
+  await startAutoRead(harness, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   expect(harness.discord.botVoiceChannel(GUILD)).toBe(VOICE);
   return harness;
 }
@@ -82,14 +76,6 @@ async function post(
 ): Promise<void> {
   const { at, ...rest } = extra;
   expect(await postChat(h, READ, author, content, { id: snowflakeAt(at), ...rest })).toBe(true);
-}
-
-/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-function spoken(h: Harness, from = 0): string[] {
-  return h.sandbox.requests
-    .slice(from)
-    .filter((r) => r.endpoint === 'tts')
-    .map((r) => r.text ?? '');
 }
 
 /** Whom auto-read's spends were charged to, in order, read from the bot's own SQLite file. */

@@ -13,7 +13,7 @@ import {
   LONDON_TEXT as TEXT,
   londonWith,
 } from '../support/world.ts';
-import { postChat } from '../support/chat.ts';
+import { postChat, spoken } from '../support/chat.ts';
 
 const openHarness = useHarnessPerTest();
 
@@ -144,12 +144,6 @@ describe('/dictionary', () => {
 });
 
 describe('/dictionary patterns', () => {
-  /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-  const spoken = (h: Harness, from: number) =>
-    h.sandbox.requests
-      .slice(from)
-      .filter((r) => r.endpoint === 'tts')
-      .map((r) => r.text ?? '');
   /** Posts `content` as alice in the read channel and returns what the Voice API was sent for it, once heard. */
   async function read(h: Harness, content: string): Promise<string[]> {
     const from = h.sandbox.requests.length;

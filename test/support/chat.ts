@@ -1,5 +1,6 @@
+import { expect } from 'vitest';
 import type { ChatAuthor, ChatMessage } from '@saybot/local-discord/message-create.ts';
-import type { Harness } from './harness.ts';
+import { runCommand, type Harness } from './harness.ts';
 
 /** Discord's epoch: a snowflake's timestamp counts from it. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000n;
@@ -23,4 +24,23 @@ export function postChat(
   extra: Partial<ChatMessage> = {},
 ): Promise<boolean> {
   return h.discord.postMessage({ id: snowflakeAt(), ...where, author, member: { roles: [] }, content, ...extra });
+}
+
+/** `userId` starts auto-read in `guildId`; fails unless the reply says it reads `textChannelId` in `voiceChannelId`. */
+export async function startAutoRead(
+  h: Harness,
+  guildId: string,
+  userId: string,
+  channels: { text: string; voice: string },
+): Promise<void> {
+  const { content } = await runCommand(h, { guildId, userId, name: 'autoread', subcommand: 'start' });
+  expect(content).toContain(`Reading <#${channels.text}> aloud in <#${channels.voice}>`);
+}
+
+/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
+export function spoken(h: Harness, from = 0): string[] {
+  return h.sandbox.requests
+    .slice(from)
+    .filter((r) => r.endpoint === 'tts')
+    .map((r) => r.text ?? '');
 }
