@@ -7,19 +7,31 @@ export interface ChildRun {
   stderr: string;
 }
 
+export interface RunChildOptions extends Omit<SpawnOptions, 'stdio'> {
+  /** Ends the child with SIGKILL if it still runs after this long. */
+  killAfterMs?: number;
+  /** Called at each piece of stdout with all of it so far, and a way to signal the child (e.g. to stop it). */
+  onStdout?: (stdout: string, signal: (name: NodeJS.Signals) => void) => void;
+}
+
 /** Runs `command` with `args` to its end, its stdin closed and its stdout and stderr gathered. */
-export function runChild(
-  command: string,
-  args: readonly string[],
-  options: Omit<SpawnOptions, 'stdio'> = {},
-): Promise<ChildRun> {
+export function runChild(command: string, args: readonly string[], options: RunChildOptions = {}): Promise<ChildRun> {
+  const { killAfterMs, onStdout, ...spawnOptions } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
+    const signal = (name: NodeJS.Signals) => child.kill(name);
     let stdout = '';
     let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onStdout?.(stdout, signal);
+    });
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
