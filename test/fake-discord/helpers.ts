@@ -15,6 +15,8 @@ import {
 import { Client, DiscordAPIError, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
+import { GuildRecord } from '@saybot/local-discord/state.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { made } from '../support/made.ts';
 
 const trusted = new Set<string>();
@@ -28,6 +30,11 @@ export function trustCertificate(pem: string): void {
 
 export const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.fake.test-token-for-the-fake-discord';
 export const APP_ID = '300000000000000001';
+
+/** One server's state in the local Discord, SayBot a member, with no gateway or client: for tests of its rules. */
+export function guildState(spec: FakeGuildSpec): GuildRecord {
+  return new GuildRecord(spec, { id: APP_ID, username: 'SayBot', bot: true });
+}
 
 export function guildSpec(n: number): FakeDiscordOptions['guilds'][number] {
   return {
