@@ -28,6 +28,16 @@ export interface WavOptions {
   declaredDataBytes?: number;
 }
 
+/** Interleaves two mono signals. */
+export function stereo(left: Float32Array, right: Float32Array): Float32Array {
+  const out = new Float32Array(left.length * 2);
+  for (let i = 0; i < left.length; i++) {
+    out[i * 2] = left[i]!;
+    out[i * 2 + 1] = right[i]!;
+  }
+  return out;
+}
+
 /** Interleaved float samples -> WAV bytes. */
 export function buildWav(interleaved: Float32Array, options: WavOptions): Buffer {
   const bits = options.float ? 32 : (options.bitsPerSample ?? 16);

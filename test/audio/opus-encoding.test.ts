@@ -7,7 +7,7 @@ import { OpusEncoderPool } from '../../src/core/audio/workers/opus-pool/opus-poo
 import { createOpusPacketStream } from '../../src/core/audio/playback.ts';
 import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from '../../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../../fixtures/legacy-encoding.ts';
-import { buildWav, fixture, sine } from './fixtures.ts';
+import { buildWav, fixture, sine, stereo } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';
 
 /** The Opus TOC byte's stereo flag (RFC 6716 §3.1). */
@@ -15,16 +15,6 @@ const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
 
 function packetsOf(bytes: Uint8Array, encoding: Readonly<OpusSettings>): Promise<Buffer[]> {
   return collectPackets(createOpusPacketStream(Readable.from(irregularChunks(bytes)), 'wav', { encoding }));
-}
-
-/** Interleaves two mono signals. */
-function stereo(left: Float32Array, right: Float32Array): Float32Array {
-  const out = new Float32Array(left.length * 2);
-  for (let i = 0; i < left.length; i++) {
-    out[i * 2] = left[i]!;
-    out[i * 2 + 1] = right[i]!;
-  }
-  return out;
 }
 
 const pooled = { ...OPUS_ENCODER_SETTINGS, thread: 'workers', workers: 1 } as const;

@@ -5,7 +5,7 @@ import { analyseClip, ClipError, dominantPitchHz } from '../../src/core/audio/an
 import type { AudioFormat } from '../../src/core/audio/codecs/format.ts';
 import { liveMp3Decoders } from '../../src/core/audio/codecs/mpg123.ts';
 import { createOpusPacketStream, UnsupportedAudioError } from '../../src/core/audio/playback.ts';
-import { buildWav, fixture, sine } from './fixtures.ts';
+import { buildWav, fixture, sine, stereo } from './fixtures.ts';
 import { buildOggOpus } from './ogg-opus.ts';
 import {
   bytewiseStart,
@@ -30,16 +30,6 @@ async function startPlaying(bytes: Uint8Array, format: AudioFormat, firstBytes: 
   source.write(bytes.subarray(0, firstBytes));
   const first = await nextPacket(output);
   return { source, sourceEvents, output, first };
-}
-
-/** Interleaves two mono signals. */
-function stereo(left: Float32Array, right: Float32Array): Float32Array {
-  const out = new Float32Array(left.length * 2);
-  for (let i = 0; i < left.length; i++) {
-    out[i * 2] = left[i]!;
-    out[i * 2 + 1] = right[i]!;
-  }
-  return out;
 }
 
 describe('createOpusPacketStream: fixtures in small irregular chunks', () => {

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { cacheKey } from '../../src/core/cache/cache-key.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
+import { runChild } from '../support/run-child.ts';
 
 // A cache write that fails (a full disk, a file-size limit) removes its temporary file, is
 // counted, and runs eviction; on a full disk the cache gives room back, so the spend ledger beside it goes on.
@@ -29,19 +30,13 @@ describe('a cache write over a file-size limit (ulimit -f, any machine)', () => 
   it('leaves no temporary file, is counted, and runs eviction on the directory as it is', async () => {
     // 100 blocks per file (51 kB in dash's 512-byte blocks, 100 kB in bash's): the 40 kB entries fit, the 160 kB one
     // does not (EFBIG; Node ignores SIGXFSZ).
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn('/bin/sh', ['-c', 'ulimit -f 100 && exec "$0" "$1" "$2"', process.execPath, CHILD, dir], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.once('error', reject);
-        child.once('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
-      },
-    );
+    const { code, stdout, stderr } = await runChild('/bin/sh', [
+      '-c',
+      'ulimit -f 100 && exec "$0" "$1" "$2"',
+      process.execPath,
+      CHILD,
+      dir,
+    ]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({

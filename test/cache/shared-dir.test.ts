@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open as openFile, readdir, readFile, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { cacheKey } from '../../src/core/cache/cache-key.ts';
 import { decodeEntry, encodeEntry } from '../../src/core/cache/entry-file.ts';
 import { createLogger, silentLogger } from '../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
+import { runChild } from '../support/run-child.ts';
 
 // Several processes (shards) on one CACHE_DIR: two AudioCache instances stand for two processes here, and the
 // last test runs two real ones.
@@ -137,26 +137,16 @@ describe('two processes on one directory', () => {
     maxBytes: number,
     count: number,
   ): Promise<{ code: number | null; lines: Array<Record<string, unknown>>; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CHILD, dir, name, String(maxBytes), String(count)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) =>
-        resolve({
-          code,
-          stderr,
-          lines: stdout
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as Record<string, unknown>),
-        }),
-      );
-    });
+    return runChild(process.execPath, [CHILD, dir, name, String(maxBytes), String(count)]).then(
+      ({ code, stdout, stderr }) => ({
+        code,
+        stderr,
+        lines: stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      }),
+    );
   }
 
   it('write, read and evict at once without a torn read, a wrong entry, a warning or a leftover, and end under the cap', async () => {

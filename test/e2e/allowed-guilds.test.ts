@@ -9,6 +9,7 @@ import { t } from '../../src/core/i18n/translate.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { postChat } from '../support/chat.ts';
 
 const ANN = '300000000000000321';
 const BEN = '300000000000000322';
@@ -181,14 +182,15 @@ describe('a server off the list that SayBot cannot leave', () => {
 
     const from = h.sandbox.requests.length;
     expect(
-      await h.discord.postMessage({
-        id: '900000000000000326',
-        channelId: KEPT.textChannelId,
-        guildId: KEPT.id,
-        author: { id: OLGA, username: 'olga' },
-        member: { roles: [] },
-        content: 'Read me aloud.',
-      }),
+      await postChat(
+        h,
+        { guildId: KEPT.id, channelId: KEPT.textChannelId },
+        { id: OLGA, username: 'olga' },
+        'Read me aloud.',
+        {
+          id: '900000000000000326',
+        },
+      ),
     ).toBe(true);
     const say = await h.discord.command({
       guildId: KEPT.id,

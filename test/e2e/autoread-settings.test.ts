@@ -2,77 +2,49 @@
 // and the sandbox Voice API. Each test checks what the voice channel HEARD and the texts the Voice API received
 // (none for a message that is not read).
 import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import type { Store } from '../../src/core/store/types.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { APP_ID, numberValue, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import {
-  APP_ID,
-  numberValue,
-  runCommand,
-  startHarness,
-  type Harness,
-  type HarnessOptions,
-} from '../support/harness.ts';
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
+import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
 
-const GUILD = '200000000000000002';
-const TEXT = '210000000000000002';
-const VOICE = '220000000000000003';
-const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
+const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
 const DAVE = { id: '300000000000000014', username: 'dave' }; // not in voice at first
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'general' }],
-      members: [
-        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-        { ...DAVE, locale: 'en-US' },
-      ],
-    },
+    londonWith([
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...DAVE, locale: 'en-US' },
+    ]),
   ];
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, {
-    guildId: GUILD,
-    userId: ALICE.id,
-    name: 'autoread',
-    subcommand: 'start',
-  });
-  expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  await startAutoRead(harness, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   return harness;
 }
 
 type Author = { id: string; username: string };
-let sequence = 0;
-/** Posts a chat message; resolves with its ID once delivered. */
+/** Posts a chat message in the read channel; resolves with its ID once delivered. */
 async function post(h: Harness, author: Author, content: string, extra: Partial<ChatMessage> = {}): Promise<string> {
-  const id = ((BigInt(Date.now() - 1_420_070_400_000) << 22n) | BigInt(++sequence & 0xfff)).toString();
-  const delivered = await h.discord.postMessage({
-    id,
-    channelId: TEXT,
-    guildId: GUILD,
-    author,
-    member: { roles: [] },
-    content,
-    ...extra,
-  });
-  expect(delivered).toBe(true);
+  const id = snowflakeAt();
+  expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, author, content, { id, ...extra })).toBe(true);
   return id;
 }
 
@@ -86,13 +58,6 @@ async function settings(h: Harness, options: Record<string, unknown>): Promise<s
   });
   return content;
 }
-
-/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-const spoken = (h: Harness, from = 0): string[] =>
-  h.sandbox.requests
-    .slice(from)
-    .filter((r) => r.endpoint === 'tts')
-    .map((r) => r.text ?? '');
 
 /** Waits until the channel heard `text` at `speed` (the sandbox's length for it, divided by the speed), and returns its length. */
 async function heardSeconds(h: Harness, text: string, speed = 1): Promise<number> {

@@ -2,77 +2,66 @@
 // Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
 import { DatabaseSync } from 'node:sqlite';
 import { Events, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
-import { APP_ID, monoOf, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { APP_ID, monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import {
+  ALICE as ALICE_ID,
+  BOB as BOB_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
+import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
 
-const GUILD = '200000000000000002';
-const TEXT = '210000000000000002';
+/** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
+const READ = { guildId: GUILD, channelId: TEXT };
 const OTHER_TEXT = '210000000000000009';
-const VOICE = '220000000000000003';
 const QUIET_VOICE = '220000000000000004';
 /** A text channel ALICE (a manager, not an administrator) may not see: an overwrite of her own. */
 const PRIVATE_TEXT = '210000000000000010';
-const ALICE = { id: '300000000000000011', username: 'alice' }; // Manage Server, in voice
+const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000013', username: 'carol' }; // in voice, no Manage Server
-const BOB = { id: '300000000000000012', username: 'bob' }; // not in voice
+const BOB = { id: BOB_ID, username: 'bob' }; // not in voice
 const CAROL_VOICE = 'voice-b-en-m-01';
 const HELPER = { id: '300000000000000019', username: 'helperbot', bot: true };
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [
-        { id: VOICE, name: 'general' },
-        { id: QUIET_VOICE, name: 'quiet' },
-      ],
-      textChannels: [
-        {
-          id: PRIVATE_TEXT,
-          name: 'private',
-          overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }],
-        },
-      ],
-      members: [
+    londonWith(
+      [
         { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
         { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
         { ...BOB, locale: 'en-US' },
         { ...HELPER, voiceChannelId: VOICE },
       ],
-    },
+      {
+        voiceChannels: [
+          { id: VOICE, name: 'general' },
+          { id: QUIET_VOICE, name: 'quiet' },
+        ],
+        textChannels: [
+          {
+            id: PRIVATE_TEXT,
+            name: 'private',
+            overwrites: [{ id: ALICE.id, type: 1, deny: PermissionFlagsBits.ViewChannel }],
+          },
+        ],
+      },
+    ),
   ];
 }
 
-/** A message ID whose timestamp (Discord's snowflake) is `at`: how the reader knows when a message was sent. */
-const DISCORD_EPOCH = 1_420_070_400_000n;
-let sequence = 0n;
-function snowflake(at: number): string {
-  sequence = (sequence + 1n) & 0xfffn;
-  return (((BigInt(at) - DISCORD_EPOCH) << 22n) | sequence).toString();
-}
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
-  const { content } = await runCommand(harness, {
-    guildId: GUILD,
-    userId: ALICE.id,
-    name: 'autoread',
-    subcommand: 'start',
-  });
-  expect(content).toContain(`Reading <#${TEXT}> aloud in <#${VOICE}>`);
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  await startAutoRead(harness, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   expect(harness.discord.botVoiceChannel(GUILD)).toBe(VOICE);
   return harness;
 }
@@ -86,24 +75,7 @@ async function post(
   extra: Partial<ChatMessage> & { at?: number } = {},
 ): Promise<void> {
   const { at, ...rest } = extra;
-  const delivered = await h.discord.postMessage({
-    id: snowflake(at ?? Date.now()),
-    channelId: TEXT,
-    guildId: GUILD,
-    author,
-    member: { roles: [] },
-    content,
-    ...rest,
-  });
-  expect(delivered).toBe(true);
-}
-
-/** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-function spoken(h: Harness, from = 0): string[] {
-  return h.sandbox.requests
-    .slice(from)
-    .filter((r) => r.endpoint === 'tts')
-    .map((r) => r.text ?? '');
+  expect(await postChat(h, READ, author, content, { id: snowflakeAt(at), ...rest })).toBe(true);
 }
 
 /** Whom auto-read's spends were charged to, in order, read from the bot's own SQLite file. */
@@ -311,7 +283,7 @@ describe('auto-read', () => {
   });
 
   it("reads a voice channel's own chat when given as the channel", async () => {
-    harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
     const h = harness;
     const { content } = await runCommand(h, {
       guildId: GUILD,
@@ -500,7 +472,7 @@ describe('auto-read', () => {
   });
 
   it('answers /autoread start clearly when Message Content is not enabled', async () => {
-    harness = await startHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
+    const harness = await openHarness({ guilds: guilds(), discord: { allowedPrivilegedIntents: 0 } });
     const { content } = await runCommand(harness, {
       guildId: GUILD,
       userId: ALICE.id,
@@ -521,7 +493,7 @@ describe('auto-read', () => {
       PermissionFlagsBits.Speak |
       PermissionFlagsBits.UseVAD |
       PermissionFlagsBits.UseApplicationCommands;
-    harness = await startHarness({
+    const harness = await openHarness({
       guilds: guilds().map((g) => ({ ...g, everyonePermissions: noPosting, botPermissions: noPosting })),
     });
     const { content } = await runCommand(harness, {
@@ -535,7 +507,7 @@ describe('auto-read', () => {
   });
 
   it('refuses /autoread start on a channel the member cannot read themselves, before joining', async () => {
-    harness = await startHarness({ guilds: guilds() });
+    const harness = await openHarness({ guilds: guilds() });
     const { content } = await runCommand(harness, {
       guildId: GUILD,
       userId: ALICE.id,
@@ -548,7 +520,7 @@ describe('auto-read', () => {
   });
 
   it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
-    harness = await startHarness({ guilds: guilds() });
+    const harness = await openHarness({ guilds: guilds() });
     const refused = await runCommand(harness, {
       guildId: GUILD,
       userId: CAROL.id,
@@ -566,7 +538,7 @@ describe('auto-read', () => {
     expect(ko.content).toBe(t('ko', 'autoread.permission'));
     harness.discord.setVoiceState(GUILD, ALICE.id, null);
     await new Promise<void>((resolve) =>
-      harness?.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      harness.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
         if (after.id === ALICE.id) resolve();
       }),
     );

@@ -1,23 +1,17 @@
 // The benchmarks' baseline (bufferResponses: download the whole response, then decode) must be the same bot
 // path playing the same audio, or comparing time to first audio against it would mean nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, pitchOf, runCommand } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1]!;
 
-let h: Harness;
-
-beforeAll(async () => {
-  // Paced, so that the body really arrives in pieces that the buffered path has to gather.
-  h = await startHarness({
-    bufferResponses: true,
-    config: { voiceIdleTimeoutMs: 60_000 },
-    sandbox: { pacing: { realtimeFactor: 0.25, chunkBytes: 2048 } },
-  });
-});
-afterAll(async () => {
-  await h?.close();
+// Paced, so that the body really arrives in pieces that the buffered path has to gather.
+const h = useFileHarness({
+  bufferResponses: true,
+  config: { voiceIdleTimeoutMs: 60_000 },
+  sandbox: { pacing: { realtimeFactor: 0.25, chunkBytes: 2048 } },
 });
 
 describe('/say with responses buffered before decoding', () => {

@@ -1,28 +1,17 @@
 // Clean logs end to end: replies Discord refuses, with files and private text, are logged as
 // one line that names the error and its route, never the interaction token, the reply's text or the file's bytes.
 // (Every e2e test's log is scanned the same way when its harness closes: test/support/log-leaks.ts.)
-import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { MessageFlags } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand, voiceMessageGuilds } from '../support/harness.ts';
 import { logLeaks } from '../support/log-leaks.ts';
 import { ALICE, BOB } from '../support/world.ts';
 
-const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({
-  ...g,
-  everyonePermissions: WITH_VOICE_MESSAGES,
-  botPermissions: WITH_VOICE_MESSAGES,
-}));
-const london = guilds[1] as (typeof guilds)[number];
+const guilds = voiceMessageGuilds();
+const london = guilds[1];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 // A test may arm a refusal its reply path never meets (the /usage test arms two routes, one is used): none may
 // reach the next test, whichever order the suite runs them in.
 afterEach(() => {

@@ -18,15 +18,16 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Alice's /say in London, once it has spoken: its interaction's handle. */
+async function aliceSaid(text: string) {
+  const { handle } = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text } });
+  await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+  return handle;
+}
+
 describe("the discord.js client's memory stays bounded per interaction", () => {
   it('drops the REST request handler of an interaction token within a minute of its last request', async () => {
-    const { handle } = await runCommand(h, {
-      guildId: london.id,
-      userId: ALICE,
-      name: 'say',
-      options: { text: 'One handler per token.' },
-    });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    const handle = await aliceSaid('One handler per token.');
     // Editing the reply goes to /webhooks/<app>/<token>/…: @discordjs/rest keys a handler by that token, one per /say.
     const rest = h.bot.client.rest as REST;
     const ofToken = [...rest.handlers.values()].filter((handler) => handler.id.includes(handle.token));
@@ -38,13 +39,7 @@ describe("the discord.js client's memory stays bounded per interaction", () => {
   });
 
   it('keeps none of the messages it posts or sees in a channel', async () => {
-    const { handle } = await runCommand(h, {
-      guildId: london.id,
-      userId: ALICE,
-      name: 'say',
-      options: { text: 'No message cache.' },
-    });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    await aliceSaid('No message cache.');
     const channel = h.bot.client.channels.cache.get(london.textChannelId);
     if (!channel?.isTextBased()) throw new Error('the text channel is not in the client');
     expect(channel.messages.cache.size).toBe(0);

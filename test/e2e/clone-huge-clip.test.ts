@@ -1,7 +1,8 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HeardPacket, FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 import { longMp3 } from '../../fixtures/long-mp3.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
@@ -28,13 +29,7 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 
 /** A listener's client plays each packet at its RTP time; one this far behind its place is lost to the listener. */
 const JITTER_BUFFER_MS = 1_000;

@@ -1,10 +1,11 @@
 // Clone names are held in the store before the paid call: of two /clone of one name at once,
 // exactly one reaches the service; a clone whose paid call fails gives its name back.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000097';
@@ -18,13 +19,7 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 beforeEach(() => {
   h.sandbox.clearFaults();
 });

@@ -1,10 +1,11 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { pitchOf, runCommand } from '../support/harness.ts';
 
 import { fixture } from '../audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
@@ -25,13 +26,7 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 
 function clone(clip: Buffer, filename: string, options: Record<string, string | boolean> = {}, userId = ADMIN) {
   return runCommand(h, {

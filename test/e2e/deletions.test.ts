@@ -7,14 +7,15 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 
 const GUILD = '200000000000000321';
 const TEXT = '210000000000000321';
@@ -62,13 +63,7 @@ const LONG = [
   'Bob reads the last of six long sentences now.',
 ].join(' ');
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds, env: { TTS_MAX_CHARS_PER_REQUEST: '50' } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds, env: { TTS_MAX_CHARS_PER_REQUEST: '50' } });
 
 const queueLength = (guildId: string) => h.bot.players.find(guildId)?.queueLength ?? 0;
 

@@ -1,43 +1,35 @@
 // /dictionary end to end: the real bot against the local Discord (its CDN serves the import file) and the store;
 // auto-read reads with it, and the sandbox Voice API shows the text it was sent.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
 import {
   ALICE as ADMIN,
   BOB as MEMBER,
   GENERAL as VOICE,
   LONDON as GUILD,
   LONDON_TEXT as TEXT,
+  londonWith,
 } from '../support/world.ts';
+import { postChat, spoken } from '../support/chat.ts';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(): Promise<Harness> {
-  harness = await startHarness({
+  const harness = await openHarness({
     guilds: [
-      {
-        id: GUILD,
-        name: 'London',
-        preferredLocale: 'en-US',
-        textChannelId: TEXT,
-        voiceChannels: [{ id: VOICE, name: 'general' }],
-        members: [
-          {
-            id: ADMIN,
-            username: 'alice',
-            locale: 'en-US',
-            permissions: PermissionFlagsBits.ManageGuild,
-            voiceChannelId: VOICE,
-          },
-          { id: MEMBER, username: 'bob', locale: 'ja' },
-        ],
-      },
+      londonWith([
+        {
+          id: ADMIN,
+          username: 'alice',
+          locale: 'en-US',
+          permissions: PermissionFlagsBits.ManageGuild,
+          voiceChannelId: VOICE,
+        },
+        { id: MEMBER, username: 'bob', locale: 'ja' },
+      ]),
     ],
   });
   return harness;
@@ -152,29 +144,13 @@ describe('/dictionary', () => {
 });
 
 describe('/dictionary patterns', () => {
-  /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */
-  const spoken = (h: Harness, from: number) =>
-    h.sandbox.requests
-      .slice(from)
-      .filter((r) => r.endpoint === 'tts')
-      .map((r) => r.text ?? '');
-  let sequence = 0;
   /** Posts `content` as alice in the read channel and returns what the Voice API was sent for it, once heard. */
   async function read(h: Harness, content: string): Promise<string[]> {
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
-    sequence += 1;
-    const id = (((BigInt(Date.now()) - 1_420_070_400_000n) << 22n) | BigInt(sequence)).toString();
-    expect(
-      await h.discord.postMessage({
-        id,
-        channelId: TEXT,
-        guildId: GUILD,
-        author: { id: ADMIN, username: 'alice' },
-        member: { roles: [] },
-        content,
-      }),
-    ).toBe(true);
+    expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, { id: ADMIN, username: 'alice' }, content)).toBe(
+      true,
+    );
     await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 400 });
     return spoken(h, from);
   }

@@ -1,25 +1,12 @@
 import { MessageFlags } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  defaultGuilds,
-  loudnessOf,
-  numberValue,
-  pitchOf,
-  runCommand,
-  startHarness,
-  type Harness,
-} from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, loudnessOf, numberValue, pitchOf, runCommand } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness();
 
 async function emote(options: { exaggeration: number; voice?: string; output?: string }) {
   h.discord.clearAudio(london.id);

@@ -1,8 +1,9 @@
 import { MessageFlags } from 'discord.js';
 import { readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PermissionFlagsBits } from 'discord.js';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { ALICE, BOB } from '../support/world.ts';
 
 // A server where the bot may see and write but not connect to voice; its member may connect and speak there.
@@ -27,16 +28,9 @@ const noVoice = {
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({
-    guilds: [...defaultGuilds(), noVoice],
-    clientTimeouts: { headersMs: 400, bodyIdleMs: 400, totalMs: 5_000 },
-  });
-});
-afterAll(async () => {
-  await h?.close();
+const h = useFileHarness({
+  guilds: [...defaultGuilds(), noVoice],
+  clientTimeouts: { headersMs: 400, bodyIdleMs: 400, totalMs: 5_000 },
 });
 beforeEach(() => {
   h.sandbox.clearFaults();

@@ -1,61 +1,43 @@
-import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
-import { ALL_COMMAND_NAMES } from '../support/command-names.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
 import { ALICE } from '../support/world.ts';
 import { useLocalServices } from '../support/local-services.ts';
+import { SAYBOT_COMMAND_NAMES } from '../support/command-names.ts';
+import { runChild, type ChildRun } from '../support/run-child.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs `node <script>` as `npm start` would, with exactly this environment (no .env file is read). */
 function runNode(
   script: string,
   env: Record<string, string>,
   until?: { stdout: RegExp; then: (kill: () => void) => void },
-): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      cwd: ROOT,
-      // An in-memory database, so no test run leaves a data/ directory behind.
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        DOTENV_CONFIG_PATH: '/nonexistent',
-        DATABASE_URL: 'sqlite::memory:',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let fired = false;
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
+): Promise<ChildRun> {
+  let fired = false;
+  return runChild(process.execPath, [script], {
+    cwd: ROOT,
+    // An in-memory database, so no test run leaves a data/ directory behind.
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      DOTENV_CONFIG_PATH: '/nonexistent',
+      DATABASE_URL: 'sqlite::memory:',
+      ...env,
+    },
+    killAfterMs: 25_000,
+    onStdout: (stdout, signal) => {
       if (until && !fired && until.stdout.test(stdout)) {
         fired = true;
-        until.then(() => child.kill('SIGTERM'));
+        until.then(() => signal('SIGTERM'));
       }
-    });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+    },
   });
 }
 
@@ -185,7 +167,7 @@ describe('npm start', () => {
         name: string;
         name_localizations?: Record<string, string>;
       }>;
-      expect(registered.map((c) => c.name).sort()).toEqual(ALL_COMMAND_NAMES);
+      expect(registered.map((c) => c.name).sort()).toEqual(SAYBOT_COMMAND_NAMES);
       expect(registered.find((c) => c.name === 'say')?.name_localizations).toMatchObject({ ko: '말하기', ja: '話す' });
       const puts = () => local.discord.restLog.filter((e) => e.method === 'PUT').length;
       const putsBefore = puts();

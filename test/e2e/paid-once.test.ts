@@ -4,10 +4,11 @@
 import { readdirSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
@@ -22,13 +23,7 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 
 /** Rows the bot wrote, read from its own SQLite file. */
 function rows<T>(sql: string): T[] {

@@ -1,10 +1,11 @@
 // Deletion on request end to end: the bot on the local Discord, then the bot's own SQLite file
 // read table by table from its catalogue, so a table no deletion rule covers shows up here.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
 import { ALICE, BOB, LONDON_ADMIN, OTHER_ROOM as OTHER, OUTSIDE } from '../support/world.ts';
 
@@ -17,13 +18,7 @@ london.members.push({
   permissions: PermissionFlagsBits.ManageGuild,
 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds });
 
 /** Leaves traces in every table through the Store, on a second connection to the bot's own file. */
 const seed = (guildId: string, userId: string, tag: string) =>

@@ -4,14 +4,15 @@
 // private reply's token is really gone (Discord's own clock moved past its 15 minutes), the member gets it by DM,
 // or, with DMs closed, it is dropped with one log line; never posted in the channel.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   FakeGuildSpec,
   InteractionHandle,
   InteractionResponse,
   SentChannelMessage,
 } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type CommandInput, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand, type CommandInput } from '../support/harness.ts';
 
 const TWENTY_MINUTES = 20 * 60_000;
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -38,16 +39,10 @@ const guild: FakeGuildSpec = {
   ],
 };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
-    guilds: [guild],
-    discord: { hostClockAheadMs: TWENTY_MINUTES },
-    config: { voiceIdleTimeoutMs: 60_000 },
-  });
-});
-afterAll(async () => {
-  await h?.close();
+const h = useFileHarness({
+  guilds: [guild],
+  discord: { hostClockAheadMs: TWENTY_MINUTES },
+  config: { voiceIdleTimeoutMs: 60_000 },
 });
 
 const isPrivate = (r: InteractionResponse | undefined) =>

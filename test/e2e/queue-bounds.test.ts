@@ -3,13 +3,16 @@
 // member past their bound is refused privately while others get in; a full server queue refuses; /usage shows the
 // defaults an operator gets without setting anything.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
+import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000042';
 const TEXT = '210000000000000042';
@@ -20,38 +23,20 @@ const DAVE = { id: '300000000000000044', username: 'dave' }; // in voice
 
 function guilds(): FakeGuildSpec[] {
   return [
-    {
-      id: GUILD,
-      name: 'Flood',
-      preferredLocale: 'en-US',
-      textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'general' }],
-      members: [
-        { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
-        { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
-        { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
-      ],
-    },
+    // An English server (the local Discord's default locale).
+    oneRoomGuild(GUILD, 'Flood', { text: TEXT, voice: VOICE, voiceName: 'general' }, [
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+      { ...DAVE, voiceChannelId: VOICE, locale: 'en-US' },
+    ]),
   ];
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+  const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   return harness;
-}
-
-const DISCORD_EPOCH = 1_420_070_400_000n;
-let sequence = 0n;
-/** A message ID whose snowflake time is now. */
-function snowflake(): string {
-  sequence = (sequence + 1n) & 0xfffn;
-  return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | sequence).toString();
 }
 
 const ephemeral = (handle: InteractionHandle) =>
@@ -85,14 +70,7 @@ describe('bounded queues', () => {
       let maxQueued = 0;
       const floodStart = Date.now();
       for (let i = 1; i <= 200; i++) {
-        const delivered = await h.discord.postMessage({
-          id: snowflake(),
-          channelId: TEXT,
-          guildId: GUILD,
-          author: ALICE,
-          member: { roles: [] },
-          content: `flood ${i}`,
-        });
+        const delivered = await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, `flood ${i}`);
         expect(delivered).toBe(true);
         // The guild's voice queue holds at most the next message (handed over while one plays), whatever the flood.
         maxQueued = Math.max(maxQueued, h.bot.players.find(GUILD)?.queueLength ?? 0);

@@ -2,11 +2,12 @@
 // before the quota (point 4). The sandbox refuses for real: its key's monthly usage is set to the plan's limit,
 // and the operator's fixes are the dashboard's (a plan upgrade, characters freed) or a restart on another plan.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000095';
@@ -23,13 +24,7 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds, env: { VOICE_API_PLAN: 'creator' } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds, env: { VOICE_API_PLAN: 'creator' } });
 
 let serial = 0;
 const fresh = (words: string) => `${words} ${++serial}.`;

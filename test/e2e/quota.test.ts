@@ -1,12 +1,13 @@
 import { readdir, readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../audio/fixtures.ts';
-import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000061';
@@ -31,17 +32,11 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  // The operator allows a server at most 100,000 characters a month; servers may only go lower.
-  h = await startHarness({
-    guilds,
-    env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' },
-    config: { voiceIdleTimeoutMs: 60_000 },
-  });
-});
-afterAll(async () => {
-  await h?.close();
+// The operator allows a server at most 100,000 characters a month; servers may only go lower.
+const h = useFileHarness({
+  guilds,
+  env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' },
+  config: { voiceIdleTimeoutMs: 60_000 },
 });
 // Each test starts from the operator's budgets alone, whatever the one before it set (tests run shuffled).
 afterEach(async () => {
@@ -70,17 +65,7 @@ function sayFile(userId: string, text: string, options: Record<string, string> =
   });
 }
 
-async function sayInVoice(text: string) {
-  h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, {
-    guildId: GUILD,
-    userId: ADMIN,
-    name: 'say',
-    options: { text, voice: VOICE_ID },
-  });
-  await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
-  return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
-}
+const sayInVoice = (text: string) => sayAndHear(h, GUILD, ADMIN, { text, voice: VOICE_ID });
 
 /** The figures /usage shows, read back from its text. */
 async function usage(userId = ADMIN) {

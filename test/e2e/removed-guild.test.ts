@@ -1,10 +1,11 @@
 // When SayBot is removed from a server (GUILD_DELETE as Discord sends it), the server's data is deleted once the
 // grace period has passed; added back within it, nothing is. The bot's clock is injected and moved on; the sweep
 // that deletes runs at start-up, so a restart both triggers it and proves the removal time was persisted.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
-import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds } from '../support/harness.ts';
 import { SEED_MONTH, seedMemberTracesInFile } from '../support/privacy-seed.ts';
 import { ALICE, BOB, MINJI } from '../support/world.ts';
 
@@ -13,16 +14,10 @@ const [seoul, london] = guilds as [(typeof guilds)[0], (typeof guilds)[0]];
 const DAY = 86_400_000;
 
 let offset = 0;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
-    guilds,
-    env: { FORGET_REMOVED_GUILD_AFTER_DAYS: '30' },
-    now: () => new Date(Date.now() + offset),
-  });
-});
-afterAll(async () => {
-  await h?.close();
+const h = useFileHarness({
+  guilds,
+  env: { FORGET_REMOVED_GUILD_AFTER_DAYS: '30' },
+  now: () => new Date(Date.now() + offset),
 });
 
 const seed = (guildId: string, userId: string, tag: string) =>

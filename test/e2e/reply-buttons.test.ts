@@ -3,12 +3,13 @@
 // cache with no call to the Voice API, against the local Discord (which keeps the soundboard and checks its limits,
 // and Components V2 messages, as Discord does) and the sandbox.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-discord';
 import { oggOpusSeconds, SOUNDBOARD_MAX_BYTES } from '@saybot/local-discord/soundboard.ts';
 import type { FakeGuildSpec, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000092';
 const TEXT = '210000000000000092';
@@ -35,14 +36,10 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(), ...options });
+  const harness = await openHarness({ guilds: guilds(), ...options });
   return harness;
 }
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MessageFlags } from 'discord.js';
-import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, pitchOf, runCommand } from '../support/harness.ts';
 import { ALICE, BOB, MINJI } from '../support/world.ts';
 
 const [seoul, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
 
 describe('/say in a voice channel', () => {
   it('plays the chosen voice, for as long as the text asks, and names the voice and duration', async () => {

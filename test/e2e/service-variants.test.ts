@@ -4,13 +4,14 @@
 // text or nothing, MP3 cut in its last frame or short of what its Info header counts. Each is checked end to end: heard at the voice's pitch and the text's length, or posted as a
 // file any player reads, or refused with the service's real cause.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/sandbox/index.ts';
 import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000091';
@@ -26,14 +27,8 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  // The sandbox as started: the defaults of a real streaming service (streamed WAV header, chunked).
-  h = await startHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+// The sandbox as started: the defaults of a real streaming service (streamed WAV header, chunked).
+const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 } });
 beforeEach(() => {
   h.sandbox.setVariants(DEFAULT_VARIANTS);
   h.sandbox.clearFaults();
@@ -74,18 +69,7 @@ async function sayAsFile(text: string, format: 'wav' | 'mp3' = 'wav') {
   return { file: fileOf(handle), content };
 }
 
-async function sayInVoice(text: string) {
-  h.discord.clearAudio(GUILD);
-  const { handle } = await runCommand(h, {
-    guildId: GUILD,
-    userId: SPEAKER,
-    name: 'say',
-    options: { text, voice: VOICE_ID },
-  });
-  const done = await handle.waitFor((r) => /^(Spoke|The voice|Something)/.test(r.content ?? ''), 20_000);
-  expect(done.content).toMatch(/^Spoke/);
-  return h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
-}
+const sayInVoice = (text: string) => sayAndHear(h, GUILD, SPEAKER, { text, voice: VOICE_ID });
 
 async function expectHeardRight(text: string) {
   const heard = await sayInVoice(text);

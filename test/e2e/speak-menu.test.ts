@@ -1,31 +1,20 @@
 // The "Speak" message context menu end to end: the local Discord sends the menu with the chosen message resolved,
 // the real bot cleans it as auto-read does and speaks it through the pipeline to the sandbox Voice API; what the API
 // received is checked, and what was heard: decoded from the voice channel, or from the voice message posted.
-import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageFlags } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
-import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
-import { defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { pitchOf, runCommand, voiceMessageGuilds } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { LOUNGE, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
 
-const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({
-  ...g,
-  everyonePermissions: WITH_VOICE_MESSAGES,
-  botPermissions: WITH_VOICE_MESSAGES,
-}));
-const seoul = guilds[0] as (typeof guilds)[number];
+const guilds = voiceMessageGuilds();
+const [seoul] = guilds;
 const SERVER_VOICE = 'voice-b-ko-f-01'; // the built-in voice of a Korean server
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 } });
 
 const privately = (handle: InteractionHandle) =>
   ((handle.responses[0]?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;

@@ -1,42 +1,23 @@
 // Speed, volume and one file per request, end to end: the real bot, the local Discord (DAVE; it sends the
 // interaction's attachment_size_limit, 10 MiB, and refuses bigger uploads with 40005 as Discord does) and the
 // sandbox Voice API over HTTP, counting its requests and its bill. Heard audio is what a listener decrypted.
-import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageFlags } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
-import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
-import {
-  defaultGuilds,
-  loudnessOf,
-  numberValue,
-  pitchOf,
-  runCommand,
-  startHarness,
-  type Harness,
-} from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { loudnessOf, numberValue, pitchOf, runCommand, voiceMessageGuilds } from '../support/harness.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { ALICE } from '../support/world.ts';
 
 // As on Discord, where @everyone may send voice messages by default; the bot's own role too.
-const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-const guilds = defaultGuilds().map((g) => ({
-  ...g,
-  everyonePermissions: WITH_VOICE_MESSAGES,
-  botPermissions: WITH_VOICE_MESSAGES,
-}));
-const london = guilds[1] as (typeof guilds)[number];
+const guilds = voiceMessageGuilds();
+const london = guilds[1];
 const VOICE = 'voice-b-en-m-01';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 1000 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 1000 } });
 
 const ttsCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint === 'tts');
 /**

@@ -3,7 +3,7 @@
 // permissions, @everyone's app_permissions) answered with a file or a voice message, against the local Discord and
 // the sandbox Voice API.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
@@ -11,7 +11,8 @@ import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
-import { APP_ID, runCommand, startHarness, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { APP_ID, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 
 const GUILD = '200000000000000082';
 const TEXT = '210000000000000082';
@@ -19,15 +20,11 @@ const VOICE = '220000000000000082';
 const DANA = { id: '300000000000000081', username: 'dana' };
 const ERIN = { id: '300000000000000082', username: 'erin' };
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(options: HarnessOptions & { registerForUsers: boolean }): Promise<Harness> {
   const { registerForUsers, ...rest } = options;
-  harness = await startHarness({
+  const harness = await openHarness({
     guilds: [
       {
         id: GUILD,

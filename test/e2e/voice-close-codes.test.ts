@@ -2,9 +2,10 @@
 // terminated) end that connection. @discordjs/voice 0.19.2 rejoins on them (fixed upstream in discord.js #11567,
 // unreleased); SayBot makes one join attempt, writes one log line, and tells the requester privately.
 import { MessageFlags } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
-import { defaultGuilds, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds } from '../support/harness.ts';
 import { ALICE, MINJI } from '../support/world.ts';
 
 const [seoul, london] = defaultGuilds() as [
@@ -12,13 +13,7 @@ const [seoul, london] = defaultGuilds() as [
   ReturnType<typeof defaultGuilds>[number],
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness();
 
 const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 

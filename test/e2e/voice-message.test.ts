@@ -3,33 +3,25 @@
 // decoding the Ogg the channel received, as a Discord client plays it.
 import { readFileSync } from 'node:fs';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { waveformValues } from '../support/waveform.ts';
 import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
-import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
+import { useFileHarness } from '../support/file-harness.ts';
 import {
   APP_ID,
-  defaultGuilds,
   numberValue,
   runCommand,
-  startHarness,
+  voiceMessageGuilds,
+  WITH_VOICE_MESSAGES,
   type CommandInput,
-  type Harness,
 } from '../support/harness.ts';
 import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../voice-message/helpers.ts';
 import { ALICE, BOB, LONDON_ADMIN as CAROL, OUTSIDE } from '../support/world.ts';
 
-const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
-// As on Discord, where @everyone may send voice messages by default; the bot's own role too.
-const guilds = defaultGuilds().map((g) => ({
-  ...g,
-  everyonePermissions: WITH_VOICE_MESSAGES,
-  botPermissions: WITH_VOICE_MESSAGES,
-}));
-const seoul = guilds[0] as (typeof guilds)[number];
-const london = guilds[1] as (typeof guilds)[number];
+const guilds = voiceMessageGuilds();
+const [seoul, london] = guilds;
 london.members = [
   ...london.members,
   { id: CAROL, username: 'carol', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
@@ -38,13 +30,7 @@ const RATE = 48000;
 /** The player's encoder leaves out up to one 20 ms frame at a part's end, and its lookahead never comes out. */
 const PART_SHORTFALL = 0.02 + ENCODER_PRE_SKIP / RATE;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds, config: { maxCharsPerRequest: 60 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useFileHarness({ guilds, config: { maxCharsPerRequest: 60 } });
 beforeEach(() => {
   // A test may take Send Voice Messages away or slow the channel down; every other test starts without that.
   h.discord.setBotPermissions(london.id, WITH_VOICE_MESSAGES);

@@ -3,10 +3,12 @@
 // /stop and /skip act on what the member asked for unless they moderate voice. Refusals need no audio: they are
 // checked by what the Voice API was asked (nothing) and where SayBot is (nowhere).
 import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
+import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000032';
 const TEXT = '210000000000000032';
@@ -41,16 +43,7 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
-});
-afterAll(async () => {
-  await h?.close();
-});
-
-/** Discord's epoch: a message ID's timestamp counts from it. */
-const DISCORD_EPOCH_MS = 1_420_070_400_000;
+const h = useFileHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
 
 // Each test starts with nobody muted, the bot in no voice channel and nothing read aloud, whatever ran before.
 beforeEach(async () => {
@@ -171,17 +164,7 @@ describe('/stop and /skip', () => {
     expect(start.content).toContain(`aloud in <#${VOICE}>`);
     const from = h.sandbox.requests.length;
     const texts = ['The first message of three.', 'The second one.', 'And the third.'];
-    const at = BigInt(Date.now() - DISCORD_EPOCH_MS);
-    for (const [index, content] of texts.entries()) {
-      await h.discord.postMessage({
-        id: String((at << 22n) | BigInt(index)),
-        channelId: TEXT,
-        guildId: GUILD,
-        author: ALICE,
-        member: { roles: [] },
-        content,
-      });
-    }
+    for (const content of texts) await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, content);
     await h.discord.waitForPacket(GUILD, (p) => !p.silence);
     expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'stop' })).content).toBe(
       t('en-US', 'stop.nothingOwn'),

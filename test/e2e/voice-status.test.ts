@@ -1,10 +1,12 @@
 // The voice channel's status while auto-read reads there, end to end: the real bot against the local Discord,
 // which keeps the status (PUT /channels/{id}/voice-status) and checks Set Voice Channel Status as Discord does.
 import { PermissionFlagsBits } from 'discord.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
+import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000072';
 const TEXT = '210000000000000072';
@@ -31,14 +33,10 @@ function guilds(botPermissions: bigint, preferredLocale = 'en-US'): FakeGuildSpe
 
 const WITH_STATUS = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const openHarness = useHarnessPerTest();
 
 async function start(botPermissions: bigint, locale?: string): Promise<Harness> {
-  harness = await startHarness({ guilds: guilds(botPermissions, locale), config: { voiceIdleTimeoutMs: 60_000 } });
+  const harness = await openHarness({ guilds: guilds(botPermissions, locale), config: { voiceIdleTimeoutMs: 60_000 } });
   const { content } = await runCommand(harness, {
     guildId: GUILD,
     userId: ALICE.id,
@@ -99,14 +97,7 @@ describe('voice channel status while reading', () => {
     // Checked before asking: no request Discord would refuse.
     expect(statusPuts(h)).toEqual([]);
     const from = h.sandbox.requests.length;
-    await h.discord.postMessage({
-      id: String((BigInt(Date.now()) - 1_420_070_400_000n) << 22n),
-      channelId: TEXT,
-      guildId: GUILD,
-      author: CAROL,
-      member: { roles: [] },
-      content: 'still read',
-    });
+    await postChat(h, { guildId: GUILD, channelId: TEXT }, CAROL, 'still read');
     await vi.waitFor(
       () => expect(h.sandbox.requests.slice(from).some((r) => r.text?.includes('still read'))).toBe(true),
       { timeout: 10_000 },

@@ -2,7 +2,8 @@
 // "Implicit Permissions"): the guild's, then @everyone's overwrite, the member's roles' together, the member's own.
 import { PermissionFlagsBits as P } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, DEFAULT_PERMISSIONS, GuildRecord } from '@saybot/local-discord/state.ts';
+import { ALL_PERMISSIONS, DEFAULT_PERMISSIONS, type GuildRecord } from '@saybot/local-discord/state.ts';
+import { guildState } from './helpers.ts';
 
 const GUILD = '400000000000000001';
 const TEXT = '410000000000000001';
@@ -10,23 +11,19 @@ const QUIET = '410000000000000002';
 const VOICE = '420000000000000001';
 const MEMBER = '430000000000000001';
 const MOD = '430000000000000002';
-const bot = { id: '100000000000000001', username: 'SayBot', bot: true };
 
 function guild(): GuildRecord {
-  return new GuildRecord(
-    {
-      id: GUILD,
-      name: 'g',
-      textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'v' }],
-      textChannels: [{ id: QUIET, name: 'quiet', rateLimitPerUser: 30 }],
-      members: [
-        { id: MEMBER, username: 'm' },
-        { id: MOD, username: 'mod', permissions: P.ManageMessages },
-      ],
-    },
-    bot,
-  );
+  return guildState({
+    id: GUILD,
+    name: 'g',
+    textChannelId: TEXT,
+    voiceChannels: [{ id: VOICE, name: 'v' }],
+    textChannels: [{ id: QUIET, name: 'quiet', rateLimitPerUser: 30 }],
+    members: [
+      { id: MEMBER, username: 'm' },
+      { id: MOD, username: 'mod', permissions: P.ManageMessages },
+    ],
+  });
 }
 
 describe('permissions in a channel (the local Discord)', () => {

@@ -1,8 +1,8 @@
 // The local Discord judges interactions by its own clock, as Discord does, whatever the host's clock says; and it
 // takes direct messages to members, refusing them (403 50007) for a member who accepts none.
 import { describe, expect, it } from 'vitest';
-import { DiscordAPIError, SnowflakeUtil } from 'discord.js';
-import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
+import { SnowflakeUtil } from 'discord.js';
+import { TOKEN, expectDiscordError, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
@@ -40,9 +40,7 @@ describe('FakeDiscord: its own clock for interactions', () => {
     });
     const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
-    expect(refusal).toBeInstanceOf(DiscordAPIError);
-    expect((refusal as DiscordAPIError).status).toBe(401);
-    expect((refusal as DiscordAPIError).code).toBe(50027);
+    expectDiscordError(refusal, 401, 50027);
     expect(handle.tokenExpired).toBe(true);
   });
 
@@ -55,9 +53,7 @@ describe('FakeDiscord: its own clock for interactions', () => {
     });
     const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
-    expect(refusal).toBeInstanceOf(DiscordAPIError);
-    expect((refusal as DiscordAPIError).status).toBe(404);
-    expect((refusal as DiscordAPIError).code).toBe(10062);
+    expectDiscordError(refusal, 404, 10062);
     expect(handle.responses).toEqual([]);
   });
 });
@@ -89,9 +85,7 @@ describe('FakeDiscord: direct messages', () => {
     rig.fake.setDirectMessages(bob.id, false);
     const user = await rig.client.users.fetch(bob.id);
     const refusal = await user.send('not delivered').catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(DiscordAPIError);
-    expect((refusal as DiscordAPIError).status).toBe(403);
-    expect((refusal as DiscordAPIError).code).toBe(50007);
+    expectDiscordError(refusal, 403, 50007);
     expect(rig.fake.directMessages(bob.id)).toEqual([]);
     rig.fake.setDirectMessages(bob.id, true);
     await user.send('now open');

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Client } from 'discord.js';
 import type { FakeDiscordOptions } from '@saybot/local-discord';
-import { APP_ID, dominantHz, playOpus, sineOpusPackets, useLoggedInClient } from './helpers.ts';
+import { APP_ID, dominantHz, joinReady, playOpus, sineOpusPackets, useLoggedInClient } from './helpers.ts';
 
 // A guild with three members who can listen: alice starts in the Lounge, carol and dave can join.
 function daveGuild(n: number, inLounge: string[]): FakeDiscordOptions['guilds'][number] {
@@ -26,24 +26,13 @@ function daveGuild(n: number, inLounge: string[]): FakeDiscordOptions['guilds'][
 }
 
 /** Joins with DAVE on (the library's default) and waits for the transition, not just Ready. */
-async function joinTransitioned(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
-  const guild = client.guilds.cache.get(guildId);
-  if (!guild) throw new Error(`client does not know guild ${guildId}`);
-  const connection = joinVoiceChannel({
+function joinTransitioned(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
+  return joinReady(
+    client,
     guildId,
     channelId,
-    adapterCreator: guild.voiceAdapterCreator,
-    selfDeaf: true,
-  });
-  const transitioned = new Promise<number>((resolve) => connection.once('transitioned', resolve));
-  try {
-    await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
-    await transitioned;
-  } catch (error) {
-    connection.destroy();
-    throw error;
-  }
-  return connection;
+    (connection) => new Promise<number>((resolve) => connection.once('transitioned', resolve)),
+  );
 }
 
 describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {

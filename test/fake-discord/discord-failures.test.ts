@@ -1,7 +1,6 @@
 // The local Discord fails as Discord does: expired interaction tokens (401 50027) and 429s with Discord's headers.
 import { describe, expect, it } from 'vitest';
-import { DiscordAPIError } from 'discord.js';
-import { TOKEN, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
+import { TOKEN, expectDiscordError, guildSpec, nextInteraction, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
 const alice = g1.members[0]!;
@@ -19,9 +18,7 @@ describe('FakeDiscord: interaction tokens expire', () => {
     });
     const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
     await handled;
-    expect(refusal).toBeInstanceOf(DiscordAPIError);
-    expect((refusal as DiscordAPIError).status).toBe(401);
-    expect((refusal as DiscordAPIError).code).toBe(50027);
+    expectDiscordError(refusal, 401, 50027);
     expect(handle.tokenExpired).toBe(true);
     expect(handle.responses.map((r) => r.kind)).toEqual(['callback']);
     expect(handle.problems.join()).toContain('50027');

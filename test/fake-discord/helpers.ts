@@ -12,9 +12,11 @@ import {
   VoiceConnectionStatus,
   type VoiceConnection,
 } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
-import { afterAll, beforeAll } from 'vitest';
+import { Client, DiscordAPIError, Events, GatewayIntentBits, type ClientOptions, type Interaction } from 'discord.js';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { FakeDiscord, type FakeDiscordOptions } from '@saybot/local-discord';
+import { GuildRecord } from '@saybot/local-discord/state.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { made } from '../support/made.ts';
 
 const trusted = new Set<string>();
@@ -28,6 +30,11 @@ export function trustCertificate(pem: string): void {
 
 export const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.fake.test-token-for-the-fake-discord';
 export const APP_ID = '300000000000000001';
+
+/** One server's state in the local Discord, SayBot a member, with no gateway or client: for tests of its rules. */
+export function guildState(spec: FakeGuildSpec): GuildRecord {
+  return new GuildRecord(spec, { id: APP_ID, username: 'SayBot', bot: true });
+}
 
 export function guildSpec(n: number): FakeDiscordOptions['guilds'][number] {
   return {
@@ -114,8 +121,23 @@ export function sineOpusPackets(hz: number, seconds: number, amplitude = 0.4): B
   return packets;
 }
 
-/** Joins a voice channel and waits for Ready (destroying the connection if it does not get there). */
-export async function joinReady(client: Client, guildId: string, channelId: string): Promise<VoiceConnection> {
+/** Checks that `refusal` is what discord.js throws when Discord answers with `status` and its JSON error `code`. */
+export function expectDiscordError(refusal: unknown, status: number, code: number): void {
+  expect(refusal).toBeInstanceOf(DiscordAPIError);
+  expect((refusal as DiscordAPIError).status).toBe(status);
+  expect((refusal as DiscordAPIError).code).toBe(code);
+}
+
+/**
+ * Joins a voice channel and waits for Ready, and then for `alsoUntil` when given (asked for as the join starts, so
+ * that it sees the connection's first events), destroying the connection if it does not get there.
+ */
+export async function joinReady(
+  client: Client,
+  guildId: string,
+  channelId: string,
+  alsoUntil?: (connection: VoiceConnection) => Promise<unknown>,
+): Promise<VoiceConnection> {
   const guild = client.guilds.cache.get(guildId);
   if (!guild) throw new Error(`client does not know guild ${guildId}`);
   const connection = joinVoiceChannel({
@@ -124,8 +146,10 @@ export async function joinReady(client: Client, guildId: string, channelId: stri
     adapterCreator: guild.voiceAdapterCreator,
     selfDeaf: true,
   });
+  const also = alsoUntil?.(connection);
   try {
     await entersState(connection, VoiceConnectionStatus.Ready, 5_000);
+    await also;
   } catch (error) {
     connection.destroy();
     throw error;

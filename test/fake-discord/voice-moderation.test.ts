@@ -3,8 +3,7 @@
 // overwrites decide who may Speak there, and a Stage channel (type 13) suppresses whoever enters it.
 import { ChannelType, Events, PermissionFlagsBits as P, type VoiceState } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { GuildRecord } from '@saybot/local-discord/state.ts';
-import { APP_ID, useLoggedInClient } from './helpers.ts';
+import { guildState, useLoggedInClient } from './helpers.ts';
 
 const GUILD = '400000000000000021';
 const TEXT = '410000000000000021';
@@ -29,7 +28,7 @@ const spec = {
 
 describe('voice moderation (the local Discord, state)', () => {
   it('suppresses whoever enters a Stage, keeps a server mute across channels, and lifts suppress on leaving the Stage', () => {
-    const g = new GuildRecord(spec, { id: APP_ID, username: 'SayBot', bot: true });
+    const g = guildState(spec);
     expect(g.voiceStates.get(LISTENER)).toMatchObject({ channelId: STAGE, suppress: true, mute: false });
     expect(g.voiceStates.get(MUTED)).toMatchObject({ suppress: false, mute: false, deaf: false });
     g.setVoiceState(MUTED, VOICE, undefined, { mute: true, deaf: true });

@@ -1,5 +1,4 @@
 // `npm run forget` as the operator runs it: a child process on an SQLite file, configured by the environment.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { SEED_MONTH, seedMemberTraces } from '../support/privacy-seed.ts';
+import { runChild, type ChildRun } from '../support/run-child.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'saybot-forget-'));
@@ -31,26 +31,17 @@ beforeEach(async () => {
   await store.close();
 });
 
-function forget(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // cwd outside the repository so that no .env of the developer's is read.
-    const child = spawn(process.execPath, [path.join(ROOT, 'src/bin/forget.ts'), ...args], {
-      cwd: dir,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        DISCORD_TOKEN: token,
-        DISCORD_CLIENT_ID: '123456789012345678',
-        DATABASE_URL: `sqlite:${file}`,
-        CACHE_DIR: path.join(dir, 'cache'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function forget(args: string[]): Promise<ChildRun> {
+  // cwd outside the repository so that no .env of the developer's is read.
+  return runChild(process.execPath, [path.join(ROOT, 'src/bin/forget.ts'), ...args], {
+    cwd: dir,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      DISCORD_TOKEN: token,
+      DISCORD_CLIENT_ID: '123456789012345678',
+      DATABASE_URL: `sqlite:${file}`,
+      CACHE_DIR: path.join(dir, 'cache'),
+    },
   });
 }
 

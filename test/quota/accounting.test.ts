@@ -3,25 +3,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../src/core/api/errors.ts';
 import { describeFailure } from '../../src/core/interactions/failures.ts';
 import { Refusal } from '../../src/core/refusal.ts';
-import { silentLogger } from '../../src/core/log.ts';
-import { Accounting, type AccountingOptions, type PartNeed } from '../../src/core/quota/accounting.ts';
+import type { Accounting, AccountingOptions, PartNeed } from '../../src/core/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
+import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const alice = { guildId: 'G', userId: 'alice', command: 'say' };
 const bob = { guildId: 'G', userId: 'bob', command: 'say' };
-const paid = (characters: number, text = `t${characters}`): PartNeed => ({
-  text,
-  endpoint: 'tts',
-  characters,
-  free: false,
-});
 const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts', characters, free: true });
 const quota429 = () =>
   new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
@@ -35,24 +29,7 @@ afterEach(async () => {
 });
 
 function accounting(options: Partial<AccountingOptions> = {}): Accounting {
-  return new Accounting({
-    store,
-    budgets: noBudgets,
-    planCharacterLimit: 300_000,
-    logger: silentLogger,
-    now: () => NOW,
-    ...options,
-  });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
-  // The words the member reads: the books say why, the front-end says it.
-  return describeFailure(error).message.key;
+  return booksOn(store, { budgets: noBudgets, now: () => NOW, ...options });
 }
 
 describe('Accounting budgets', () => {

@@ -1,17 +1,14 @@
 // A budget hold lives as long as its request: renewed while the request lives, so a request
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeFailure } from '../../src/core/interactions/failures.ts';
-import { silentLogger } from '../../src/core/log.ts';
-import { Accounting, BUDGET_HOLD_TTL_MS, type PartNeed } from '../../src/core/quota/accounting.ts';
-import { Refusal } from '../../src/core/refusal.ts';
-import type { Store } from '../../src/core/store/types.ts';
+import { BUDGET_HOLD_TTL_MS } from '../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
+import type { Store } from '../../src/core/store/types.ts';
+import { booksOn, paid, refusalKey } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const budgets = { guildMonthlyChars: 20_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const member = (n: number) => ({ guildId: 'G', userId: `member-${n}`, command: 'say' });
-const paid = (characters: number, text: string): PartNeed => ({ text, endpoint: 'tts', characters, free: false });
 
 let store: Store;
 beforeEach(() => {
@@ -23,24 +20,9 @@ afterEach(async () => {
   await store.close();
 });
 
-async function refusalKey(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
-  return describeFailure(error).message.key;
-}
-
 describe('budget holds under long queues', () => {
   it('six queued requests of 3,300 characters keep their holds past BUDGET_HOLD_TTL_MS: nothing more passes a 20,000 budget', async () => {
-    const books = new Accounting({
-      store,
-      budgets,
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      now: () => new Date(),
-    });
+    const books = booksOn(store, { budgets, now: () => new Date() });
     const queued = [];
     for (let i = 0; i < 6; i++) queued.push(await books.authorize(member(i), [paid(3300, `part ${i}`)]));
     // The queue plays for an hour: each request fetches its part only when its turn comes.
@@ -59,13 +41,7 @@ describe('budget holds under long queues', () => {
   });
 
   it('a hold left by a process that crashed (never renewed) still expires after BUDGET_HOLD_TTL_MS', async () => {
-    const books = new Accounting({
-      store,
-      budgets,
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      now: () => new Date(),
-    });
+    const books = booksOn(store, { budgets, now: () => new Date() });
     const crashed = await store.budgets.hold({
       guildId: 'G',
       userId: 'gone',

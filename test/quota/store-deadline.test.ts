@@ -4,18 +4,16 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/core/interactions/failures.ts';
-import { silentLogger } from '../../src/core/log.ts';
-import { Accounting, type PartNeed } from '../../src/core/quota/accounting.ts';
 import { Refusal } from '../../src/core/refusal.ts';
 import { budgetLockKey } from '../../src/core/store/areas/budget-holds.ts';
 import { openPgStore } from '../../src/app/store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../store/backends.ts';
+import { booksOn, paid } from './helpers.ts';
 
 const budgets = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const stuck = { guildId: '200000000000000001', userId: '300000000000000001', command: 'say' };
 const other = { guildId: '200000000000000002', userId: '300000000000000002', command: 'say' };
-const paid = (characters: number, text: string): PartNeed => ({ text, endpoint: 'tts', characters, free: false });
 
 const skipped = postgresUnavailable();
 describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
@@ -42,13 +40,7 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
 
-    const books = new Accounting({
-      store,
-      budgets,
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      storeDeadlineMs: 1500,
-    });
+    const books = booksOn(store, { budgets, storeDeadlineMs: 1500 });
     const order: string[] = [];
     const refused = books.authorize(stuck, [paid(10, 'stuck')]).then(
       () => 'held',
@@ -76,13 +68,7 @@ describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
     await blocker.query('BEGIN');
     await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuck.guildId)]);
     const impatient = await openPgStore(backend.url(), { timeouts: { lockMs: 300 } });
-    const books = new Accounting({
-      store: impatient,
-      budgets,
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      storeDeadlineMs: 60_000,
-    });
+    const books = booksOn(impatient, { budgets, storeDeadlineMs: 60_000 });
     try {
       const error = await books.authorize(stuck, [paid(10, 'stuck')]).then(
         () => undefined,

@@ -1,41 +1,33 @@
 // `npm run sandbox` keeps its test key across restarts, so the key put in SayBot's .env stays valid.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runChild } from '../support/run-child.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'saybot-sandbox-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the sandbox CLI, reads what it prints up to its key, then stops it with SIGTERM. */
-function startAndStop(env: Record<string, string>): Promise<{ key: string; output: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/bin/sandbox.ts', '--port', '0'], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let key = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+async function startAndStop(
+  env: Record<string, string>,
+): Promise<{ key: string; output: string; code: number | null }> {
+  let key = '';
+  const { code, stdout, stderr } = await runChild(process.execPath, ['src/bin/sandbox.ts', '--port', '0'], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    killAfterMs: 20_000,
+    onStdout: (output, signal) => {
       const found = /^VOICE_API_KEY=(\S+)$/m.exec(output)?.[1];
       if (found !== undefined && key === '') {
         key = found;
-        child.kill('SIGTERM');
+        signal('SIGTERM');
       }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ key, output, code });
-    });
+    },
   });
+  return { key, output: stdout + stderr, code };
 }
 
 describe('npm run sandbox', () => {

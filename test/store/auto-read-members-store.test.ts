@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
-const A = '300000000000000002';
-const B = '300000000000000003';
-const C = '300000000000000004';
+import { ADMIN, G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 
 // The AutoReadMembers area of the store contract: the voice pool, each member's pool voice, the ignore list.
 forEachBackend((store) => {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTO_READ_DEFAULTS } from '../../src/features/autoread/store/auto-read-store.ts';
-import { forEachBackend } from './contract.ts';
+import { ADMIN, G1, G2, forEachBackend } from './contract.ts';
 
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const ADMIN = '300000000000000001';
 const TEXT = '400000000000000001';
 const VOICE = '400000000000000002';
 const ROLE = '500000000000000001';

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
+import { forwardingTo } from '../support/forwarding.ts';
 import { BACKENDS, type Backend } from './backends.ts';
 
 /**
@@ -19,13 +20,7 @@ export function forEachBackend(body: (store: Store, backend: Backend) => void): 
       current = undefined;
     });
     afterAll(() => backend.stop());
-    const store = new Proxy({} as Store, {
-      get(_, property) {
-        if (current === undefined) throw new Error('the contract store is open only while a test runs');
-        const value: unknown = Reflect.get(current, property, current);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
-      },
-    });
+    const store = forwardingTo(() => current, 'the contract store is open only while a test runs');
     body(store, backend);
   });
 }
@@ -35,6 +30,7 @@ export const G1 = '200000000000000001';
 export const G2 = '200000000000000002';
 /** The member who sets a server's things (presets, defaults, the dictionary). */
 export const ADMIN = '300000000000000001';
-/** Two members of those guilds. */
+/** Three members of those guilds, in the order of their IDs. */
 export const MEMBER = '300000000000000002';
 export const OTHER_MEMBER = '300000000000000003';
+export const THIRD_MEMBER = '300000000000000004';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewBudgetHold, NewSpend } from '../../src/core/store/types.ts';
-import { forEachBackend } from './contract.ts';
-
-const G1 = '200000000000000001';
-const G2 = '200000000000000002';
-const A = '300000000000000001';
-const B = '300000000000000002';
-const C = '300000000000000003';
+import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 
 // The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
 forEachBackend((store, backend) => {

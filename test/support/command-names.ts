@@ -1,5 +1,5 @@
-/** Every command SayBot registers, sorted as Array.sort sorts them: its sixteen slash commands and the Speak menu. */
-export const ALL_COMMAND_NAMES: readonly string[] = [
+/** SayBot's sixteen slash commands and its Speak menu by name, in sort order: what its features give and deploy registers. */
+export const SAYBOT_COMMAND_NAMES: readonly string[] = [
   'Speak',
   'autoread',
   'budget',

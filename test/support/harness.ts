@@ -11,14 +11,14 @@ import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
-import { GatewayIntent } from '@saybot/local-discord/state.ts';
+import { PermissionFlagsBits } from 'discord.js';
+import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
 import {
   ALICE,
   BOB,
   GENERAL,
-  LONDON,
-  LONDON_TEXT,
+  londonWith,
   LOUNGE,
   MINJI,
   OTHER_ROOM,
@@ -65,18 +65,26 @@ export function defaultGuilds(): FakeGuildSpec[] {
         { id: OTHER_ROOM, username: 'other-room', voiceChannelId: SEOUL_STAGE, locale: 'en-US' },
       ],
     },
-    {
-      id: LONDON,
-      name: 'London',
-      preferredLocale: 'en-US',
-      textChannelId: LONDON_TEXT,
-      voiceChannels: [{ id: GENERAL, name: 'general' }],
-      members: [
-        { id: ALICE, username: 'alice', voiceChannelId: GENERAL, locale: 'en-US' },
-        { id: BOB, username: 'bob', locale: 'ja' },
-      ],
-    },
+    londonWith([
+      { id: ALICE, username: 'alice', voiceChannelId: GENERAL, locale: 'en-US' },
+      { id: BOB, username: 'bob', locale: 'ja' },
+    ]),
   ];
+}
+
+/**
+ * What @everyone and the bot may do where voice messages are tested: Discord's defaults and Send Voice Messages (as
+ * on Discord, where @everyone may send voice messages by default; the bot's own role too).
+ */
+export const WITH_VOICE_MESSAGES = DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages;
+
+/** The default world ([Seoul, London]) with WITH_VOICE_MESSAGES for @everyone and the bot in both servers. */
+export function voiceMessageGuilds(): [FakeGuildSpec, FakeGuildSpec] {
+  return defaultGuilds().map((g) => ({
+    ...g,
+    everyonePermissions: WITH_VOICE_MESSAGES,
+    botPermissions: WITH_VOICE_MESSAGES,
+  })) as [FakeGuildSpec, FakeGuildSpec];
 }
 
 export interface HarnessOptions {
@@ -303,6 +311,23 @@ export async function runCommand(
     20_000,
   );
   return { handle, content: final.content ?? '' };
+}
+
+/**
+ * `userId` has /say speak `text` (in `voice` when given) in the voice channel they are in, in `guildId`: waits for the
+ * reply that ends it, fails unless that says it spoke, and returns what the channel heard from then on.
+ */
+export async function sayAndHear(
+  h: Harness,
+  guildId: string,
+  userId: string,
+  options: { text: string; voice?: string },
+): Promise<HeardAudio> {
+  h.discord.clearAudio(guildId);
+  const { handle } = await runCommand(h, { guildId, userId, name: 'say', options });
+  const done = await handle.waitFor((r) => /^(Spoke|The voice|Something)/.test(r.content ?? ''), 20_000);
+  if (!(done.content ?? '').startsWith('Spoke')) throw new Error(`/say did not speak: ${done.content ?? ''}`);
+  return h.discord.waitForAudio(guildId, { minSeconds: 0.3 });
 }
 
 /** The choices the bot offers while `focus` is being typed (the other options as already filled in). */

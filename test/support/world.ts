@@ -24,6 +24,22 @@ export const BOB = '300000000000000012'; // not in voice, Japanese client
 export const LONDON_ADMIN = '300000000000000013';
 
 /**
+ * London with members of a test file's own in place of the default world's: its IDs, name, English locale, text
+ * channel and voice channel "general"; `more` adds channels or replaces any of these.
+ */
+export function londonWith(members: FakeMemberSpec[], more: Partial<FakeGuildSpec> = {}): FakeGuildSpec {
+  return {
+    id: LONDON,
+    name: 'London',
+    preferredLocale: 'en-US',
+    textChannelId: LONDON_TEXT,
+    voiceChannels: [{ id: GENERAL, name: 'general' }],
+    members,
+    ...more,
+  };
+}
+
+/**
  * A server of a test file's own beside the default world: its text channel, one voice channel (named "room"
  * unless said) and these members.
  */
