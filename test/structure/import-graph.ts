@@ -1,6 +1,6 @@
 // The static import graph of the repository's own TypeScript, for the structure tests.
 // Type-only imports count: a cycle through types still ties two modules together (they can only be understood,
-// moved or split as one), and the issue's cycles came mostly from types living in implementation files.
+// moved or split as one), and cycles come mostly from types living in implementation files.
 // Dynamic `import()` does not count: it is a deliberate, lazy edge taken at run time.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 
-/** The bot's log lines must not hold what the issue lists. Kept in step with src/core/log.ts. */
+/** The bot's log lines must not hold secrets, message bodies or file bytes. Kept in step with src/core/log.ts. */
 const MAX_LINE_BYTES = 32 * 1024;
 const EPHEMERAL = 64;
 /** Shorter private replies ("Done.") are ordinary words that may appear in any line. */
