@@ -52,7 +52,7 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command'> | undefined;
 }
 
-/** The running bot's Discord side: one Discord client, its events and commands, over the core main.ts made. */
+/** The running bot's Discord side: one Discord client, its events and commands, over the core src/app/start-saybot.ts made. */
 export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */

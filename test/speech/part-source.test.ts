@@ -110,7 +110,7 @@ describe('PartSource', () => {
     expect((await rig.store.quota.get()).exhausted).toBeUndefined();
   });
 
-  it('encodes its parts to Opus with the encoding the app was started with (main.ts VoicePlaneOptions)', async () => {
+  it('encodes its parts to Opus with the encoding the app was started with (the VoicePlaneOptions of start-saybot.ts)', async () => {
     // The sandbox speaks mono: production's settings keep it mono, the benchmark baseline's make every packet stereo.
     const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
     const packetsOf = async (from: PartSource, text: string): Promise<Buffer[]> => {
