@@ -1,7 +1,7 @@
 // Figure 8: what the main thread spends per packet. Two ways, both in the bot's own process:
-// - time, in every concurrency step: the send path timed where it runs (the clock's wakeups: src/core/voice/voice-clock.ts
-//   stats; the library's cycle: its AudioPlayer steps wrapped below), plus the whole main thread's CPU time
-//   (process.threadCpuUsage) per packet heard;
+// - time, in every concurrency step: the send path timed where it runs (the clock's wakeups:
+//   src/core/voice/voice-clock.ts stats; the library's cycle: its AudioPlayer steps wrapped below), plus the whole
+//   main thread's CPU time (process.threadCpuUsage) per packet heard;
 // - allocations, in a step of their own: V8's sampling heap profiler on the main thread (objects later collected
 //   included), every allocation attributed to the send path when one of its callers is in it; and a CPU profile over
 //   the same window for the send path's share of the main thread.

@@ -11,7 +11,9 @@ export class AllowedGuilds {
   /** Absent: any server, as without ALLOWED_GUILDS. */
   readonly #allowed: ReadonlySet<string> | undefined;
   readonly #log: Logger;
-  /** Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once (at most the bot's guilds). */
+  /**
+   * Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once (at most the bot's guilds).
+   */
   readonly #leaving = new Set<string>();
 
   constructor(list: readonly string[] | undefined, logger: Logger) {

@@ -52,7 +52,10 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command'> | undefined;
 }
 
-/** The running bot's Discord side: one Discord client, its events and commands, over the core src/app/start-saybot.ts made. */
+/**
+ * The running bot's Discord side: one Discord client, its events and commands, over the core src/app/start-saybot.ts
+ * made.
+ */
 export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
@@ -267,7 +270,8 @@ export class SayBot {
     if (this.#stopping) return;
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
-    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next start.
+    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next
+    // start.
     await this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);

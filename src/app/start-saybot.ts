@@ -58,7 +58,10 @@ export interface StartSeams {
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
-  /** The command modules registered and routed, e.g. with a held-back menu or a test-only one (default loadFeatureCommands()). */
+  /**
+   * The command modules registered and routed, e.g. with a held-back menu or a test-only one (default
+   * loadFeatureCommands()).
+   */
   commands?: Map<string, AnyCommandModule>;
   /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
   voicePlane?: VoicePlaneOptions;
@@ -68,8 +71,8 @@ export interface StartSeams {
  * Wires and starts the bot, the one way production and the end-to-end tests do it, and the one place the app is
  * assembled: logger, the shared Voice API client (or an in-process sandbox when no Voice API is configured), the
  * slash commands registered with Discord when they differ from what it has, the store, the core (audio cache,
- * accounting, part source, speech pipeline, players), then the Discord side (SayBot) and its connection. A Discord that cannot be reached
- * ends in a DiscordUnreachableError whose message is one line.
+ * accounting, part source, speech pipeline, players), then the Discord side (SayBot) and its connection. A Discord that
+ * cannot be reached ends in a DiscordUnreachableError whose message is one line.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
   const root = createLogger({
@@ -253,7 +256,10 @@ async function assembleCore(
   return { store, speech, accounting, players, cache };
 }
 
-/** Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` + `npm start`. */
+/**
+ * Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` +
+ * `npm start`.
+ */
 async function registerCommands(config: Config, commands: Iterable<AnyCommandModule>, logger: Logger): Promise<void> {
   const result = await deployCommands({
     token: config.discord.token,

@@ -72,7 +72,8 @@ const EnvSchema = z.object({
     .default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
-  // The most audio a request's text may bring (src/core/api/audio-limits.ts): past it the body is cut, charged, undelivered.
+  // The most audio a request's text may bring (src/core/api/audio-limits.ts): past it the body is cut, charged,
+  // undelivered.
   VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
   VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
@@ -100,7 +101,8 @@ const EnvSchema = z.object({
     )
     .default('cdn.discordapp.com,media.discordapp.net'),
   CLONE_MAX_MB: wholeNumber(1, 100).default(20),
-  // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise them.
+  // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise
+  // them.
   BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
@@ -111,7 +113,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
     .optional(),
-  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no limit.
+  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no
+  // limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
   USER_INSTALL: z
@@ -226,15 +229,23 @@ export interface Config {
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
   storeTimeouts: StoreTimeouts;
-  /** The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See src/core/quota/budgets.ts. */
+  /**
+   * The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See
+   * src/core/quota/budgets.ts.
+   */
   budgets: OperatorBudgets;
-  /** BUDGET_BOT_MONTHLY_CHARS: the most the whole bot spends in a month, every server and user install together; 0 = no limit. */
+  /**
+   * BUDGET_BOT_MONTHLY_CHARS: the most the whole bot spends in a month, every server and user install together; 0 = no
+   * limit.
+   */
   botMonthlyChars: number;
   /** ALLOWED_GUILDS: the only servers SayBot serves (it leaves the others); absent: any server. */
   allowedGuilds?: readonly string[] | undefined;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/speech/queue-bounds.ts. */
   queue: QueueBounds;
-  /** Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/speech/free-rate.ts). */
+  /**
+   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/speech/free-rate.ts).
+   */
   freeRequestsPerMinute: number;
   /** How much audio a request's text may bring (src/core/api/audio-limits.ts). */
   voiceApiAudioLimits: AudioLimits;

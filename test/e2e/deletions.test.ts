@@ -51,7 +51,10 @@ const guilds: FakeGuildSpec[] = [
   },
 ];
 
-/** 52 characters that the 50-character limit below splits into two parts of 26: two paid requests when nothing is cached. */
+/**
+ * 52 characters that the 50-character limit below splits into two parts of 26: two paid requests when nothing is
+ * cached.
+ */
 const TWO_PARTS = 'Alpha bravo charlie delta. Echo foxtrot golf hotel x.';
 /** Six parts: the first plays while the rest, and whatever is queued behind them, wait (only the next is fetched). */
 const LONG = [

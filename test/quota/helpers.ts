@@ -12,7 +12,10 @@ export const paid = (characters: number, text = `t${characters}`): PartNeed => (
   free: false,
 });
 
-/** The books on `store` under a 300,000-character plan, logging nothing; `options` give the budgets, and may override the rest. */
+/**
+ * The books on `store` under a 300,000-character plan, logging nothing; `options` give the budgets, and may override
+ * the rest.
+ */
 export function booksOn(
   store: Store,
   options: Pick<AccountingOptions, 'budgets'> & Partial<AccountingOptions>,

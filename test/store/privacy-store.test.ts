@@ -7,7 +7,8 @@ import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contra
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row
- * deleted with its guild, a row's own key). Any other column named like an ID must be covered by a forget rule, the core's or a feature's.
+ * deleted with its guild, a row's own key). Any other column named like an ID must be covered by a forget rule, the
+ * core's or a feature's.
  */
 const KEPT_COLUMNS = new Set([
   'presets.id',

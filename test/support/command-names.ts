@@ -1,4 +1,7 @@
-/** SayBot's sixteen slash commands and its Speak menu by name, in sort order: what its features give and deploy registers. */
+/**
+ * SayBot's sixteen slash commands and its Speak menu by name, in sort order: what its features give and deploy
+ * registers.
+ */
 export const SAYBOT_COMMAND_NAMES: readonly string[] = [
   'Speak',
   'autoread',

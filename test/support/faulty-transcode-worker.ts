@@ -1,6 +1,7 @@
-// A transcoding worker for test/audio/transcode-pool.test.ts: the real one (src/core/audio/workers/transcode/transcode-batch.ts), except that a batch
-// whose bytes hold "CRASH!" ends the thread (as a native crash or an out-of-memory end would) and one holding "HANG!"
-// is never answered (a decoder stuck in a loop).
+// A transcoding worker for test/audio/transcode-pool.test.ts: the real one
+// (src/core/audio/workers/transcode/transcode-batch.ts), except that a batch whose bytes hold "CRASH!" ends the thread
+// (as a native crash or an out-of-memory end would) and one holding "HANG!" is never answered (a decoder stuck in a
+// loop).
 import { parentPort } from 'node:worker_threads';
 import { TranscodeBatches } from '../../src/core/audio/workers/transcode/transcode-batch.ts';
 import type { TranscodeRequest } from '../../src/core/audio/workers/transcode/transcode-protocol.ts';

@@ -1,5 +1,5 @@
-// The voice message waveform's plain model (src/core/audio/analysis/waveform.ts's scale, computed on whole PCM): what the tests
-// hold src/core/voice-message/render.ts's streaming measurement to.
+// The voice message waveform's plain model (src/core/audio/analysis/waveform.ts's scale, computed on whole PCM): what
+// the tests hold src/core/voice-message/render.ts's streaming measurement to.
 import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../../src/core/audio/analysis/waveform.ts';
 
 /**

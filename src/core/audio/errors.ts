@@ -32,8 +32,8 @@ export class UnsupportedAudioError extends ClipError {
 }
 
 /**
- * A job of a worker thread (src/core/audio/workers/job-thread.ts) that could not run now: too many waiting, too slow, or its thread failed.
- * Each use has a subclass of its own, so that its words reach the member.
+ * A job of a worker thread (src/core/audio/workers/job-thread.ts) that could not run now: too many waiting, too slow,
+ * or its thread failed. Each use has a subclass of its own, so that its words reach the member.
  */
 export class JobUnavailableError extends Error {
   readonly reason: JobThreadFailure;

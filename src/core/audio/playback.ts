@@ -1,7 +1,7 @@
 // The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
-// source or stereo: codecs/opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output plays.
-// WAV and MP3 are decoded, resampled and encoded in worker threads (workers/transcode/), or with decode 'main' on this
-// thread and encoded apart (the benchmark's baseline).
+// source or stereo: codecs/opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output
+// plays. WAV and MP3 are decoded, resampled and encoded in worker threads (workers/transcode/), or with decode 'main'
+// on this thread and encoded apart (the benchmark's baseline).
 import { addAbortSignal, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { chain } from './chain.ts';
@@ -20,7 +20,10 @@ export { UnsupportedAudioError } from './errors.ts';
 export interface OpusPacketStreamOptions {
   /** Aborting destroys the stream (and the source) with the signal's AbortError. */
   signal?: AbortSignal | undefined;
-  /** How it is encoded (default OPUS_ENCODER_SETTINGS): the app's, given once at start-up (src/app/start-saybot.ts VoicePlaneOptions). */
+  /**
+   * How it is encoded (default OPUS_ENCODER_SETTINGS): the app's, given once at start-up (src/app/start-saybot.ts
+   * VoicePlaneOptions).
+   */
   encoding?: Readonly<OpusSettings> | undefined;
 }
 

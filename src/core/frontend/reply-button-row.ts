@@ -16,7 +16,9 @@ import { SOUND_MAX_SECONDS } from './soundboard.ts';
 
 /** `sb1:<action>:<id>`: versioned, so a later layout can tell old buttons apart. At most 26 characters. */
 const PREFIX = 'sb1';
-/** `play`: in the member's voice channel; `post`: the voice message again in the channel; `sound`: to the soundboard. */
+/**
+ * `play`: in the member's voice channel; `post`: the voice message again in the channel; `sound`: to the soundboard.
+ */
 type Action = 'play' | 'post' | 'sound';
 
 export function customId(action: Action, id: string): string {

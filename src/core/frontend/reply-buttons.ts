@@ -1,6 +1,7 @@
-// A press on a reply's buttons (reply-button-row.ts builds them). Each press is answered privately at once (deferred within Discord's 3 s), then
-// served from the audio cache: when the audio is no longer cached, the member is told and nothing is paid (a paid
-// replay would spend their characters without them asking for it). Only the member who asked may press them.
+// A press on a reply's buttons (reply-button-row.ts builds them). Each press is answered privately at once (deferred
+// within Discord's 3 s), then served from the audio cache: when the audio is no longer cached, the member is told and
+// nothing is paid (a paid replay would spend their characters without them asking for it). Only the member who asked
+// may press them.
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { CommandContext } from '../interactions/command.ts';

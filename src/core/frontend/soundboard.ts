@@ -21,7 +21,9 @@ const SOUNDBOARD_FULL = 30045;
 /** Discord's: Unknown sound (someone removed it already). */
 const UNKNOWN_SOUND = 10097;
 
-/** Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go. */
+/**
+ * Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go.
+ */
 export function soundRemover(
   client: Client,
   log: Logger,

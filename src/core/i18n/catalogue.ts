@@ -17,7 +17,7 @@ import type { en as coreEnglish } from './en.ts';
  * Every key of the catalogue. The core's part declares its keys here; a feature's strings module merges its own in:
  * `declare module '…/core/i18n/catalogue.ts' { interface Messages extends Record<keyof typeof en, string> {} }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members come from what it extends and from the features' merged declarations
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- members: the core keys and the features' merges
 export interface Messages extends Record<keyof typeof coreEnglish, string> {}
 
 export type MessageKey = keyof Messages & string;

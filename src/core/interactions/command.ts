@@ -58,8 +58,8 @@ export interface ChannelReading {
 
 /**
  * What every command handler may use. Commands hold only what is particular to them. A feature that offers a service
- * to commands adds it here by declaration merging in its own folder (auto-read: src/features/autoread/autoread-control.ts),
- * so the core names no feature.
+ * to commands adds it here by declaration merging in its own folder (auto-read:
+ * src/features/autoread/autoread-control.ts), so the core names no feature.
  */
 export interface CommandContext {
   /** The one way from a request to audio (src/core/speech/pipeline.ts): commands call it, then word its outcome. */

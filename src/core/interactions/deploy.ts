@@ -60,7 +60,10 @@ export interface DeployResult {
   scope: 'guild' | 'global';
 }
 
-/** Registers the commands (slash commands and message menus), to one server when a guild ID is given, else globally; no call when nothing changed. */
+/**
+ * Registers the commands (slash commands and message menus), to one server when a guild ID is given, else globally; no
+ * call when nothing changed.
+ */
 export async function deployCommands(options: DeployOptions): Promise<DeployResult> {
   const rest = new REST(options.apiBaseUrl === undefined ? {} : { api: options.apiBaseUrl }).setToken(options.token);
   const route =

@@ -89,7 +89,8 @@ export async function handleInteraction(
         ? command.executeOutsideServer
         : undefined;
     if (outside && interaction.isChatInputCommand()) {
-      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself (src/core/frontend/user-install.ts).
+      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
+      // (src/core/frontend/user-install.ts).
       await outside(interaction, context);
     } else {
       enforcePreconditions(interaction, command.requires);

@@ -54,7 +54,9 @@ const storageUnavailable = (cause?: unknown) =>
 export interface AccountingOptions {
   store: Store;
   budgets: OperatorBudgets;
-  /** The most the whole bot spends in a month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit. */
+  /**
+   * The most the whole bot spends in a month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit.
+   */
   botMonthlyChars?: number;
   /** The plan's monthly characters (VOICE_API_PLAN), used until the service reports its own figures. */
   planCharacterLimit: number;
@@ -298,7 +300,8 @@ export class Accounting {
       const last = [lastSpend, ...pending]
         .filter((d): d is Date => d !== undefined)
         .sort((a, b) => b.getTime() - a.getTime())[0];
-      // A request that does not wait out the cooldown (its policy) has none here; the day and month budgets hold all the same.
+      // A request that does not wait out the cooldown (its policy) has none here; the day and month budgets hold all
+      // the same.
       const cooldown = checkBudgets(
         { ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
         last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },

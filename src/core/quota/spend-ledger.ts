@@ -29,7 +29,9 @@ export class SpendLedger {
     return this.#unwritten.filter((s) => !s.cached && match(s)).reduce((sum, s) => sum + s.characters, 0);
   }
 
-  /** Spends waiting to be written whose member (or guild) was forgotten meanwhile: they will be written without the ID. */
+  /**
+   * Spends waiting to be written whose member (or guild) was forgotten meanwhile: they will be written without the ID.
+   */
   anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
     for (const spend of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
   }

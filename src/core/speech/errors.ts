@@ -11,7 +11,10 @@ export type SpeechInputProblem =
   | { code: 'unknown-voice'; voice: string }
   /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
   | { code: 'not-cached' }
-  /** A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with it. */
+  /**
+   * A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with
+   * it.
+   */
   | { code: 'voice-deleted'; voice: string };
 
 export class SpeechInputError extends Error {

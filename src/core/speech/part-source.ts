@@ -34,7 +34,9 @@ export interface PartSourceOptions {
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
-  /** How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions). */
+  /**
+   * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
+   */
   encoding?: Readonly<OpusSettings>;
 }
 

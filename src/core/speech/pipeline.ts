@@ -37,7 +37,10 @@ export interface Requester {
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
-  /** Waits out the member cooldown between paid requests (src/core/quota/budgets.ts); the day and month budgets always hold. */
+  /**
+   * Waits out the member cooldown between paid requests (src/core/quota/budgets.ts); the day and month budgets always
+   * hold.
+   */
   memberCooldown: boolean;
   /** May be refused by the queue bounds (queue-bounds.ts) and the free-request rate (free-rate.ts). */
   queueBounded: boolean;
@@ -58,7 +61,10 @@ export type SpeechTarget =
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
   /** One file; over `sizeLimit` bytes (the interaction's attachment_size_limit) it is rendered as a voice message. */
   | { kind: 'file'; sizeLimit?: number }
-  /** Every part joined into one Ogg Opus voice message (src/core/voice-message/render.ts); posting it is the front-end's. */
+  /**
+   * Every part joined into one Ogg Opus voice message (src/core/voice-message/render.ts); posting it is the
+   * front-end's.
+   */
   | { kind: 'voice-message' };
 
 export interface SpeechOrder {
@@ -133,7 +139,9 @@ export interface SpeechPipelineOptions {
   metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
-  /** Requests costing no characters one member may make per minute in a server (free-rate.ts); absent or 0: no limit. */
+  /**
+   * Requests costing no characters one member may make per minute in a server (free-rate.ts); absent or 0: no limit.
+   */
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
@@ -396,7 +404,10 @@ export class SpeechPipeline {
     return this.#played(player, clips, results);
   }
 
-  /** The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense alone. */
+  /**
+   * The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense
+   * alone.
+   */
   async #played(
     player: GuildPlayer,
     clips: readonly PartClip[],

@@ -39,7 +39,9 @@ export interface Admission {
 export interface AdmissionRequest {
   guildId: string;
   userId: string;
-  /** A voice request: its clips and estimated seconds join the server's voice queue. Files and voice messages do not. */
+  /**
+   * A voice request: its clips and estimated seconds join the server's voice queue. Files and voice messages do not.
+   */
   voice?: { clips: number; seconds: number };
   /**
    * Which bounds may refuse it. A request is always counted; one that is already paid (a clone's first line) or
@@ -50,8 +52,8 @@ export interface AdmissionRequest {
 
 /**
  * Which bounds may refuse a request: none for one already paid (refusing it would waste what was bought), none for
- * one whose front-end bounds its own backlog (`queueBounded` false: auto-read, src/features/autoread/reading/reader.ts), both for
- * everything else.
+ * one whose front-end bounds its own backlog (`queueBounded` false: auto-read,
+ * src/features/autoread/reading/reader.ts), both for everything else.
  */
 export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
   const bounded = !order.paid && order.queueBounded;

@@ -4,7 +4,8 @@
 // src/core/store/areas/presets.ts and src/core/store/areas/member-defaults.ts), the options /say, /emote, /preset save
 // and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
 // /myvoice show (src/core/frontend/speech-settings.ts), the layers' resolution and built-in defaults
-// (src/core/speech/settings.ts) and what `/myvoice clear what:voice` forgets (src/features/presets/commands/myvoice.ts).
+// (src/core/speech/settings.ts) and what `/myvoice clear what:voice` forgets
+// (src/features/presets/commands/myvoice.ts).
 //
 // A new setting touches: its field in SpeechSettings and its declaration below; its behaviour (the request sent to
 // the service, src/core/speech/settings.ts and src/core/speech/pipeline.ts, or the audio, src/core/audio/); its
@@ -40,7 +41,9 @@ export interface SpeechSettings {
 
 export type SpeechSettingName = keyof SpeechSettings;
 
-/** Options the catalogue describes (`option.<name>.description`, or a command's `option.<name>.description.<variant>`). */
+/**
+ * Options the catalogue describes (`option.<name>.description`, or a command's `option.<name>.description.<variant>`).
+ */
 type OptionName = { [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never }[MessageKey];
 
 /** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */

@@ -2,8 +2,9 @@
  * The storage contract the rest of SayBot uses: one `Store`, one object per area, as `store.presets.get(…)`. An
  * area's operations are its class's public methods, written once on Kysely for SQLite and PostgreSQL
  * (the core's in src/core/store/areas/, a feature's in its own store/ folder; each query checked against schema.ts);
- * the values they take and give are the types of the <area>-store.ts modules. Every method is async so that a client/server database (PostgreSQL) implements it as
- * well as SQLite. IDs are Discord snowflakes as strings. Names are matched case-insensitively (names.ts: `nameKey`).
+ * the values they take and give are the types of the <area>-store.ts modules. Every method is async so that a
+ * client/server database (PostgreSQL) implements it as well as SQLite. IDs are Discord snowflakes as strings. Names are
+ * matched case-insensitively (names.ts: `nameKey`).
  */
 import type { BudgetArea } from './areas/budget-holds.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';

@@ -5,8 +5,8 @@
 // Mono without re-encoding: OpusHead says one channel whatever each packet's TOC says. In channel mapping family 0
 // the head's count is the OUTPUT channel count (RFC 7845 §5.1.1.2); a decoder opened for one channel downmixes a
 // stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so the player's mono packets (a mono
-// source, encoded in the same worker pool with the same settings: src/core/audio/codecs/opus-settings.ts) and stereo ones (a
-// stereo source, or audio cached before the player went mono) both play as the same mono audio.
+// source, encoded in the same worker pool with the same settings: src/core/audio/codecs/opus-settings.ts) and stereo
+// ones (a stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/codecs/ogg-opus-writer.ts';
@@ -129,7 +129,10 @@ export class VoiceMessageBuilder {
     return { ogg, durationSecs: sampleCount / OPUS_RATE, waveform: Buffer.from(this.#waveform()).toString('base64') };
   }
 
-  /** RMS per bucket in dB as bytes (src/core/audio/analysis/waveform.ts's scale), buckets made of whole 10 ms blocks by proportion. */
+  /**
+   * RMS per bucket in dB as bytes (src/core/audio/analysis/waveform.ts's scale), buckets made of whole 10 ms blocks by
+   * proportion.
+   */
   #waveform(): Uint8Array {
     const frames = this.#metered;
     const count = Math.max(1, Math.min(MAX_WAVEFORM_BYTES, Math.ceil(frames / OPUS_RATE / WAVEFORM_BUCKET_SECONDS)));

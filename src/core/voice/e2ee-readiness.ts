@@ -38,8 +38,8 @@ export function usesDave(connection: VoiceConnection): boolean {
 }
 
 /**
- * Resolves once `ready` holds (default: audio can flow, see canSendAudio); rejects when the signal aborts. Re-checks on every
- * connection state change and every DAVE transition, the two things that change the answer.
+ * Resolves once `ready` holds (default: audio can flow, see canSendAudio); rejects when the signal aborts. Re-checks on
+ * every connection state change and every DAVE transition, the two things that change the answer.
  */
 export function untilCanSendAudio(
   connection: VoiceConnection,

@@ -1,5 +1,6 @@
-// The library's own way to play clips (the benchmark's baseline): @discordjs/voice's AudioPlayer, which prepares each packet in one turn
-// of its shared 20 ms cycle (one for every player in the process) and sends it at the start of the next.
+// The library's own way to play clips (the benchmark's baseline): @discordjs/voice's AudioPlayer, which prepares each
+// packet in one turn of its shared 20 ms cycle (one for every player in the process) and sends it at the start of the
+// next.
 import type { Readable } from 'node:stream';
 import {
   AudioPlayerStatus,

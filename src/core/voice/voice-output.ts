@@ -1,6 +1,6 @@
-// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen at start-up (src/app/start-saybot.ts):
-// 'clock' (voice-clock.ts, clock-output.ts: SayBot's sender, the default) and 'library' (@discordjs/voice's
-// AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
+// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen at start-up
+// (src/app/start-saybot.ts): 'clock' (voice-clock.ts, clock-output.ts: SayBot's sender, the default) and 'library'
+// (@discordjs/voice's AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 

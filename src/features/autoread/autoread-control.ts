@@ -7,7 +7,10 @@ import type { DictionaryEntry } from './dictionary/dictionary.ts';
 
 declare module '../../core/interactions/command.ts' {
   interface CommandContext {
-    /** Auto-read in this bot (/autoread, /dictionary, /join, /leave, /privacy); absent where a test runs commands without a bot. */
+    /**
+     * Auto-read in this bot (/autoread, /dictionary, /join, /leave, /privacy); absent where a test runs commands
+     * without a bot.
+     */
     autoread?: AutoreadControl;
   }
 }

@@ -31,7 +31,10 @@ export function missingReadingRight(
   return undefined;
 }
 
-/** Where the notice can go: the channel read, else the voice channel's own chat; undefined when SayBot may post in neither. */
+/**
+ * Where the notice can go: the channel read, else the voice channel's own chat; undefined when SayBot may post in
+ * neither.
+ */
 export function noticeChannel(
   guild: Guild,
   binding: { textChannelId: string; voiceChannelId: string },

@@ -1,6 +1,6 @@
-// /autoread settings from the settings' declarations (src/features/autoread/reading/setting-declarations.ts): the options the
-// subcommand offers, the changes an interaction's options ask for (with their refusals), and the settings printed
-// by /autoread settings and show. Nothing here names one setting: a new one is declared, not added here.
+// /autoread settings from the settings' declarations (src/features/autoread/reading/setting-declarations.ts): the
+// options the subcommand offers, the changes an interaction's options ask for (with their refusals), and the settings
+// printed by /autoread settings and show. Nothing here names one setting: a new one is declared, not added here.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import {
   AUTO_READ_SETTING_LIST,

@@ -1,7 +1,7 @@
-// Auto-read in the running bot: the AutoReader (src/features/autoread/reading/reader.ts) fed by Discord's MESSAGE_CREATE and
-// VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and resumed at
-// start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it through
-// AutoreadControl (CommandContext.autoread).
+// Auto-read in the running bot: the AutoReader (src/features/autoread/reading/reader.ts) fed by Discord's
+// MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
+// resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
+// through AutoreadControl (CommandContext.autoread).
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -68,7 +68,8 @@ export class AutoreadWiring implements AutoreadControl {
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
-        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused (logged).
+        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused
+        // (logged).
         void this.#status.clear(guildId);
         store.autoRead
           .stop(guildId, 'left-voice')
@@ -113,7 +114,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   async pause(guildId: string): Promise<boolean> {
-    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the binding).
+    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the
+    // binding).
     const wasReading = this.#reader.stop(guildId);
     await this.#status.clear(guildId);
     return wasReading;

@@ -1,6 +1,6 @@
 // The "Speak" message context menu's text: the picked message read as auto-read reads a chat message,
-// by auto-read's own code (src/features/autoread/reading/message-facts.ts messageContent, decide.ts spokenText), with the server's
-// dictionary. Only the defaults that differ for one message picked by hand live here.
+// by auto-read's own code (src/features/autoread/reading/message-facts.ts messageContent, decide.ts spokenText), with
+// the server's dictionary. Only the defaults that differ for one message picked by hand live here.
 //
 // A message context menu gets the message in the interaction's resolved data, content included: Discord sends it
 // without the privileged Message Content intent, since the member chose the message.

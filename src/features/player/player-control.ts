@@ -10,7 +10,9 @@ import './strings.ts';
 /** Every clip, or only the member's own. */
 export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };
 
-/** What the member may act on in SayBot's voice channel `channelId`; refused when they are elsewhere and no moderator. */
+/**
+ * What the member may act on in SayBot's voice channel `channelId`; refused when they are elsewhere and no moderator.
+ */
 export function playerControl(interaction: BotCommandInteraction<'cached'>, channelId: string): PlayerControl {
   if (interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return { kind: 'all' };
   const channel = interaction.guild.channels.cache.get(channelId);

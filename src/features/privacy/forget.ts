@@ -38,7 +38,8 @@ export async function deleteClonedVoice(
 /**
  * Forgets a member in one guild, or in every guild (guildId undefined, the operator): the
  * voices they cloned deleted first, then their rows deleted and their ID elsewhere replaced by a marker
- * (store.privacy.forgetMember, src/core/store/forget-plan.ts). The one code path of /privacy delete and `npm run forget`.
+ * (store.privacy.forgetMember, src/core/store/forget-plan.ts). The one code path of /privacy delete and `npm run
+ * forget`.
  */
 export async function forgetMember(deps: Forgetting, userId: string, guildId?: string): Promise<ForgetReport> {
   const voices = await deps.store.privacy.clonedVoicesOf(userId, guildId);
@@ -47,7 +48,10 @@ export async function forgetMember(deps: Forgetting, userId: string, guildId?: s
   return { ...(await deps.store.privacy.forgetMember(userId, guildId)), voices };
 }
 
-/** Forgets a whole guild: its cloned voices' audio purged, its rows deleted, its spends anonymised, their sounds removed. */
+/**
+ * Forgets a whole guild: its cloned voices' audio purged, its rows deleted, its spends anonymised, their sounds
+ * removed.
+ */
 export async function forgetGuild(deps: Forgetting, guildId: string): Promise<ForgetReport> {
   const voices = await deps.store.voiceLibrary.list(guildId);
   const sounds = await deps.store.voiceLibrary.savedSounds(guildId);

@@ -10,7 +10,9 @@ import { OPUS_RATE } from './opus-encode.ts';
 export const ENCODER_PRE_SKIP = 312;
 
 export interface OggOpusOptions {
-  /** Channels in OpusHead: what a decoder outputs (render.ts writes 1 for the player's mono and stereo packets alike). */
+  /**
+   * Channels in OpusHead: what a decoder outputs (render.ts writes 1 for the player's mono and stereo packets alike).
+   */
   channels?: 1 | 2;
   preSkip?: number;
   /**

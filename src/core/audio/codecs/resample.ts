@@ -34,7 +34,10 @@ export class StereoResampler {
     this.#den = outRate / g;
   }
 
-  /** Resamples `length` samples (right undefined: mono, copied to both sides when stereo out). Returns interleaved output. */
+  /**
+   * Resamples `length` samples (right undefined: mono, copied to both sides when stereo out). Returns interleaved
+   * output.
+   */
   process(left: Float32Array, right: Float32Array | undefined, length: number): InterleavedStereo {
     const total = HISTORY + length;
     if (this.#workL.length < total) {

@@ -1,6 +1,6 @@
-// WAV (RIFF/RF64) header parsing and PCM sample conversion, shared by the whole-file analysis (src/core/audio/analysis/clip.ts) and the
-// streaming decoder (wav-stream.ts). The header parser works on "the bytes received so far": it either finds
-// the data chunk or says how many bytes it needs before it can go on.
+// WAV (RIFF/RF64) header parsing and PCM sample conversion, shared by the whole-file analysis
+// (src/core/audio/analysis/clip.ts) and the streaming decoder (wav-stream.ts). The header parser works on "the bytes
+// received so far": it either finds the data chunk or says how many bytes it needs before it can go on.
 import { ascii, startsWith, u16le, u32le } from './bytes.ts';
 import { ClipError, UnsupportedAudioError } from '../errors.ts';
 

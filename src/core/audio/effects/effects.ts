@@ -1,5 +1,5 @@
-// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed and volume applied
-// to one part, and the parts of one request joined into one file. Runs off the main thread only.
+// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed and
+// volume applied to one part, and the parts of one request joined into one file. Runs off the main thread only.
 import { analyseClip } from '../analysis/clip.ts';
 import type { AudioEffects } from './effect-types.ts';
 import { ClipError, UnsupportedAudioError } from '../errors.ts';
@@ -38,8 +38,8 @@ export async function applyEffects(
 
 /**
  * The parts of one request as one file of `format` with its duration measured from its samples: joined as they
- * are where their streams match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, brought to the first part's rate and
- * encoded once.
+ * are where their streams match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, brought to the first part's
+ * rate and encoded once.
  */
 export async function joinParts(
   parts: readonly Uint8Array[],

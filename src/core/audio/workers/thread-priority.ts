@@ -5,7 +5,10 @@
 // ten to twenty packets absorbs, instead of the main thread's wakeup waiting behind it and every voice sounding late.
 import { getPriority, setPriority } from 'node:os';
 
-/** Nicer than the main thread by this (Linux niceness: at 10 steps a thread gets about a tenth of a contended core beside one at 0). */
+/**
+ * Nicer than the main thread by this (Linux niceness: at 10 steps a thread gets about a tenth of a contended core
+ * beside one at 0).
+ */
 export const WORKER_NICENESS_STEP = 10;
 const NICEST = 19;
 

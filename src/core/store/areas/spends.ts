@@ -25,7 +25,9 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
-  /** Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business). */
+  /**
+   * Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business).
+   */
   async record(spend: NewSpend): Promise<void> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);

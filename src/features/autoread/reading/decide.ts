@@ -5,7 +5,9 @@ import { cleanMessage, type CleanupContext } from '../../../core/text/cleanup.ts
 import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';
 
-/** A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward. */
+/**
+ * A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward.
+ */
 export interface MessageContent {
   content: string;
   cleanup: Pick<

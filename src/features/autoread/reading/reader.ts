@@ -119,7 +119,10 @@ export interface AutoReaderOptions {
    * dropped; default 20, 0 = no limit. The server's voice queue bound in clips (QUEUE_MAX_CLIPS).
    */
   maxPending?: number;
-  /** The same in estimated seconds of speech (src/core/speech/queue-bounds.ts); default 0 = no limit (QUEUE_MAX_SECONDS). */
+  /**
+   * The same in estimated seconds of speech (src/core/speech/queue-bounds.ts); default 0 = no limit
+   * (QUEUE_MAX_SECONDS).
+   */
   maxPendingSeconds?: number;
 }
 
@@ -217,7 +220,9 @@ export class AutoReader {
     );
   }
 
-  /** Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading. */
+  /**
+   * Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading.
+   */
   stop(guildId: string): boolean {
     const stopped = this.#guilds.delete(guildId);
     if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
@@ -264,7 +269,9 @@ export class AutoReader {
     return this.#guilds.get(guildId)?.binding;
   }
 
-  /** Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped). */
+  /**
+   * Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped).
+   */
   async settled(guildId: string): Promise<void> {
     const reading = this.#guilds.get(guildId);
     while (reading?.handing) await reading.handing;
@@ -518,7 +525,9 @@ export class AutoReader {
     }
   }
 
-  /** The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago). */
+  /**
+   * The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago).
+   */
   #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
     const { named } = utterance;
     const sayName =

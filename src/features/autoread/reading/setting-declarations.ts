@@ -4,7 +4,8 @@
 // (src/features/autoread/store/store-areas.ts), and the command's options, their parsing and refusals and the printed
 // settings (src/features/autoread/autoread-settings.ts). A new setting is its field in AutoReadSettings, its
 // declaration, a migration step adding its column, its strings and its behaviour.
-// Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are shown.
+// Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are
+// shown.
 import '../strings.ts';
 import type { MessageKey } from '../strings.ts';
 
@@ -40,7 +41,10 @@ export interface AutoReadSettings {
   readAttachments: boolean;
 }
 
-/** 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool (src/features/autoread/reading/voice-pool.ts). */
+/**
+ * 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool
+ * (src/features/autoread/reading/voice-pool.ts).
+ */
 export type AutoReadVoices = 'one' | 'distinct';
 
 /** A value sets a setting, null puts it back to its default (for requiredRoleId: no role), undefined leaves it. */

@@ -98,7 +98,10 @@ export class AutoReadArea extends Area {
     return autoReadStateOf(guildId, row);
   }
 
-  /** Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was reading. */
+  /**
+   * Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was
+   * reading.
+   */
   async stop(guildId: string, why: AutoReadStopReason = 'asked'): Promise<boolean> {
     const db = this.d.db;
     const result = await db

@@ -11,8 +11,8 @@ const countOf = async (query: {
 /**
  * What auto-read keeps about members, per guild, beyond its settings: the voice pool the managers chose (table
  * auto_read_voice_pool), the pool voice each member was given (auto_read_member_voices) and the members it never
- * reads (auto_read_ignored): `store.autoReadMembers`. The bounds are the caller's (src/features/autoread/reading/); a list change
- * takes its guild's lock, so a count and its insert never interleave across processes.
+ * reads (auto_read_ignored): `store.autoReadMembers`. The bounds are the caller's (src/features/autoread/reading/); a
+ * list change takes its guild's lock, so a count and its insert never interleave across processes.
  */
 export class AutoReadMembersArea extends Area {
   /** The guild's pool in the order the voices were added; empty when the managers chose none. */

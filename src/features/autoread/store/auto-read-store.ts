@@ -4,7 +4,10 @@ import type { AutoReadSettings } from '../reading/setting-declarations.ts';
 export { AUTO_READ_DEFAULTS } from '../reading/setting-declarations.ts';
 export type { AutoReadSettingChanges, AutoReadSettings, AutoReadVoices } from '../reading/setting-declarations.ts';
 
-/** Why reading last stopped: /autoread stop (or a binding dropped), or SayBot leaving voice by itself (left alone, kicked). */
+/**
+ * Why reading last stopped: /autoread stop (or a binding dropped), or SayBot leaving voice by itself (left alone,
+ * kicked).
+ */
 export type AutoReadStopReason = 'asked' | 'left-voice';
 
 /**
@@ -27,6 +30,9 @@ export interface AutoReadState {
   binding?: AutoReadBinding;
   /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
   settings: AutoReadSettings;
-  /** Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before the reason was recorded). */
+  /**
+   * Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before the reason was
+   * recorded).
+   */
   stoppedWhy?: AutoReadStopReason;
 }

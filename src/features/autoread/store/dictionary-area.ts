@@ -27,9 +27,9 @@ const columnsOf = (entry: DictionaryEntry) =>
 
 /**
  * A guild's pronunciation dictionary (table dictionary_entries; changes take the lock `dictionary:<guild>`):
- * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied by its validateEntry
- * and validatePattern, one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES per guild of
- * which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
+ * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied
+ * by its validateEntry and validatePattern, one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES
+ * per guild of which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
  */
 export class DictionaryArea extends Area {
   /** The guild's entries in the order they apply, as stored (tidied). */

@@ -28,8 +28,8 @@ export const data = slashCommand('myvoice')
   .addSubcommand(subcommand('myvoice.show'));
 
 /**
- * What `/myvoice clear what:` forgets besides everything (`all`, the default): `voice`, the speech settings (auto-read's
- * name and read_me stay); `name`, only the name auto-read says (the voice stays). read_me is set back with
+ * What `/myvoice clear what:` forgets besides everything (`all`, the default): `voice`, the speech settings
+ * (auto-read's name and read_me stay); `name`, only the name auto-read says (the voice stays). read_me is set back with
  * `/myvoice set read_me:True`.
  */
 const CLEARED: Readonly<Record<'voice' | 'name', readonly MemberDefaultsField[]>> = {

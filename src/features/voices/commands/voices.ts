@@ -38,7 +38,8 @@ async function deleteVoice(
     (await store.voiceLibrary.findByName(interaction.guildId, wanted));
   if (!voice) throw new UserError('voices.notFound', { name: echo(wanted, 40) });
   requireOwnerOrManager(interaction, voice.createdBy, 'error.permission.deleteVoice');
-  // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the soundboard.
+  // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the
+  // soundboard.
   const removeSounds = soundRemover(interaction.client, logger);
   await deleteClonedVoice(
     { store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds },

@@ -1,7 +1,8 @@
 // What a transcoding worker (transcode-worker.ts) holds and does: per stream, the same WAV/MP3 decoder, resampler and
-// Opus encoder the main thread used to run (src/core/audio/codecs/: wav-stream.ts, mp3-stream.ts, pcm48k.ts, opus-settings.ts), fed the
-// stream's bytes as they arrive, answering each batch with the packets it made. A stream's failure (a corrupt body,
-// an encoding the decoders do not know) is answered for that stream alone; the others of the batch go on.
+// Opus encoder the main thread used to run (src/core/audio/codecs/: wav-stream.ts, mp3-stream.ts, pcm48k.ts,
+// opus-settings.ts), fed the stream's bytes as they arrive, answering each batch with the packets it made. A stream's
+// failure (a corrupt body, an encoding the decoders do not know) is answered for that stream alone; the others of the
+// batch go on.
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import type { PcmSink, StreamDecoder } from '../../codecs/decode-stream.ts';
 import { Mp3StreamDecoder } from '../../codecs/mp3-stream.ts';
