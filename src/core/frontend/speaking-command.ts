@@ -1,0 +1,72 @@
+// What the commands that speak their `text` option (/say, /emote) share: the same options around their own speech
+// settings, and the same way from options to speech in a server and outside one (the user install). A command
+// gives only what is particular to it: which settings the service takes from it, how its request is made, and its
+// own built-in voice.
+import type { ChatInputCommandInteraction, SlashCommandOptionsOnlyBuilder } from 'discord.js';
+import type { CommandModule } from '../interactions/command.ts';
+import { slashCommand, type CommandName } from '../interactions/command-builder.ts';
+import {
+  outputOption,
+  presetOption,
+  readOutput,
+  readSpeechSettings,
+  readText,
+  textOption,
+  withSpeechOptions,
+  type SettingOptionSpec,
+} from '../interactions/options.ts';
+import type { SpeechRequest } from '../speech/pipeline.ts';
+import type { ResolvedSettings } from '../speech/settings.ts';
+import type { SpeechSettingName } from '../speech/setting-declarations.ts';
+import { speakForCommand } from './speech-delivery.ts';
+import { settingsForCommand } from './speech-settings.ts';
+import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
+
+/**
+ * The command's definition: the text, the settings sent to the service (in the command's released order), where the
+ * audio goes and the preset, then SayBot's audio settings.
+ */
+export function speakingCommand(
+  name: CommandName,
+  serviceSettings: readonly SpeechSettingName[],
+  specs: Partial<Record<SpeechSettingName, SettingOptionSpec>> = {},
+): SlashCommandOptionsOnlyBuilder {
+  return withSpeechOptions(
+    withSpeechOptions(slashCommand(name).addStringOption(textOption()), serviceSettings, specs)
+      .addStringOption(outputOption())
+      .addStringOption(presetOption()),
+    ['speed', 'volume'],
+  );
+}
+
+/** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
+export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
+
+/**
+ * The command's handlers: its options, then the chosen preset, the member's default, the server's default and the
+ * built-in (`builtinVoice`, else the server language's voice) decide the settings; the request goes to the member's
+ * voice channel or comes back as a file or a voice message, and outside a server as a file or a voice message.
+ */
+export function speakingHandlers(
+  requestOf: RequestOf,
+  builtinVoice?: string,
+): Required<Pick<CommandModule, 'execute' | 'executeOutsideServer'>> {
+  const given = (interaction: ChatInputCommandInteraction) => ({
+    settings: readSpeechSettings(interaction.options),
+    preset: readText(interaction.options, 'preset'),
+    text: interaction.options.getString('text', true),
+    output: readOutput(interaction.options),
+  });
+  return {
+    async execute(interaction, context) {
+      const { settings, preset, text, output } = given(interaction);
+      const chosen = await settingsForCommand(interaction, context, settings, preset, builtinVoice);
+      await speakForCommand(interaction, context, requestOf(text, chosen.settings), output, chosen.voiceLabel);
+    },
+    async executeOutsideServer(interaction, context) {
+      const { settings, preset, text, output } = given(interaction);
+      const chosen = await settingsOutsideServer(interaction, context, settings, preset, builtinVoice);
+      await speakOutsideServer(interaction, context, requestOf(text, chosen.settings), chosen.voiceLabel, output);
+    },
+  };
+}
