@@ -94,6 +94,7 @@ export class SayBot {
     this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),
+      voices: catalogueVoices(config.extraVoices),
       store: core.store,
       speech: this.#speech,
       players: this.players,

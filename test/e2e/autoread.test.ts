@@ -609,6 +609,56 @@ describe('auto-read', () => {
     );
   });
 
+  it('voices:distinct in a default English server reads six members in six voices told apart, each kept', async () => {
+    const others = ['dan', 'erin', 'frank', 'grace'].map((username, i) => ({
+      id: `30000000000000003${i}`,
+      username,
+    }));
+    const [spec] = guilds();
+    if (spec === undefined) throw new Error('no guild');
+    spec.members = [...spec.members, ...others.map((m) => ({ ...m, voiceChannelId: VOICE, locale: 'en-US' }))];
+    const h = await startReading({ guilds: [spec] });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { voices: 'distinct', say_name: false },
+    });
+    expect(set.content).toContain('voices: a voice of the pool per member');
+    const members = [ALICE, CAROL, ...others];
+    const voiceOf = new Map<string, string>();
+    for (const texts of [
+      ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'],
+      ['Seven.', 'Eight.', 'Nine.', 'Ten.', 'Eleven.', 'Twelve.'],
+    ]) {
+      const from = h.sandbox.requests.length;
+      h.discord.clearAudio(GUILD);
+      const now = Date.now();
+      for (const [i, member] of members.entries()) await post(h, member, texts[i] ?? '', { at: now + i });
+      const audio = await heard(h, texts);
+      const requests = h.sandbox.requests.slice(from);
+      expect(requests.map((r) => r.text).sort()).toEqual([...texts].sort());
+      // Each preset speaks the server's language, whatever language it was made for.
+      expect(requests.map((r) => r.language)).toEqual(texts.map(() => 'en'));
+      const requested = new Map(requests.map((r) => [r.text, r.voice ?? '']));
+      const pitches = pitchesOf(h, audio, texts);
+      for (const [i, member] of members.entries()) {
+        const voice = requested.get(texts[i]) ?? '';
+        expect(voice, texts[i]).not.toBe('');
+        expect(voice).toBe(voiceOf.get(member.id) ?? voice);
+        voiceOf.set(member.id, voice);
+        expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voice) ?? 0)), texts[i]).toBeLessThan(4);
+      }
+      // Six voices, and six pitches a listener tells apart (the sandbox keeps its voices' pitches 15 Hz apart).
+      expect(new Set(voiceOf.values()).size).toBe(6);
+      const sorted = pitches.map((pitch) => pitch ?? 0).sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++) expect((sorted[i] ?? 0) - (sorted[i - 1] ?? 0)).toBeGreaterThan(10);
+    }
+    const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
+    for (const member of members) expect(shown.content).toContain(`<@${member.id}> \`${voiceOf.get(member.id)}\``);
+  });
+
   it("voices:one, the default, reads every member in the server's one voice whatever the pool holds", async () => {
     const h = await startReading();
     await runCommand(h, {

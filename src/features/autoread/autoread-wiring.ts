@@ -7,7 +7,7 @@ import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
-import { autoreadSpeechRequest } from './reading/voice.ts';
+import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -31,6 +31,8 @@ export interface AutoreadWiringOptions {
   backlog?: { messages: number; seconds: number };
   /** Whether SayBot serves this server (ALLOWED_GUILDS); absent: every server. Nothing is read aloud elsewhere. */
   serves?: (guildId: string) => boolean;
+  /** The preset voices SayBot knows: voices:distinct's default pool is drawn from them. */
+  voices: KnownPresets;
 }
 
 export class AutoreadWiring implements AutoreadControl {
@@ -56,6 +58,7 @@ export class AutoreadWiring implements AutoreadControl {
         return autoreadSpeechRequest(
           store,
           { id: guildId, preferredLocale: guild?.preferredLocale ?? null },
+          options.voices,
           userId,
           text,
           distinct,

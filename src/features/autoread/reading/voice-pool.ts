@@ -2,7 +2,7 @@
 // the memory of who spoke lately in which voice. Pure, so each rule is a row in a table test; voice.ts keeps the
 // choice in the store, where it stays the member's across restarts and pool changes.
 import { createHash } from 'node:crypto';
-import { DOCUMENTED_VOICES, PRESET_VOICE_ID, defaultVoiceFor } from '../../../core/voice-catalogue/catalogue.ts';
+import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
 
 /** The most voices a server's pool holds: more than a channel's listeners can tell apart, and autocomplete's 25. */
 export const VOICE_POOL_MAX = 25;
@@ -20,14 +20,58 @@ export const RECENT_SPEAKERS_MAX = 50;
 const languageOf = (locale: string): string => locale.split('-')[0]?.toLowerCase() ?? '';
 
 /**
- * The pool when the managers chose none: the documented presets of the server's language; for a language without
- * any, those of the language whose voice the server speaks in by default (English).
+ * The language pool voices speak: the server's; without a preferred locale, that of the voice the server speaks in
+ * by default (English). The service takes a language with each request, whatever language a preset was made for.
  */
-export function defaultPool(locale: string | null | undefined): string[] {
-  const own = locale ? DOCUMENTED_VOICES.filter((voice) => voice.language === languageOf(locale)) : [];
-  if (own.length > 0) return own.map((voice) => voice.id);
-  const fallback = PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1];
-  return DOCUMENTED_VOICES.filter((voice) => voice.language === fallback).map((voice) => voice.id);
+export function poolLanguage(locale: string | null | undefined): string {
+  return locale ? languageOf(locale) : (PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1] ?? 'en');
+}
+
+/**
+ * Speeds SayBot renders a preset at to make one more voice of it, when the plain voices are all given: far enough
+ * from the voice's own pace (and from each other) that a listener hears another reader, not a nuance (audible steps
+ * are 0.05, effects/audible-steps.ts). Rendered by SayBot, so a variant costs no more characters than its voice.
+ */
+export const VARIANT_SPEEDS: readonly number[] = [1.25, 0.8];
+
+/** The most voices the default pool holds (presets, cloned voices and variants together). */
+export const DEFAULT_POOL_MAX = 100;
+
+/** A pool voice as kept in the pool and given to members: a voice ID, or `<preset>@<speed>` for a variant. */
+export interface PoolVoice {
+  voice: string;
+  /** A variant's speed; absent for the voice as it is. */
+  speed?: number;
+}
+
+const VARIANT = /^(voice-b-[a-z]{2,3}-[fm]-\d{2})@(\d(?:\.\d{1,2})?)$/;
+
+export function poolEntry({ voice, speed }: PoolVoice): string {
+  return speed === undefined ? voice : `${voice}@${speed}`;
+}
+
+export function parsePoolEntry(entry: string): PoolVoice {
+  const variant = VARIANT.exec(entry);
+  return variant ? { voice: variant[1] ?? entry, speed: Number(variant[2]) } : { voice: entry };
+}
+
+/**
+ * The pool when the managers chose none: every preset voice SayBot knows (those made for the server's language
+ * first), each spoken in the server's language; then the server's cloned voices; then each preset at the variant
+ * speeds. chooseVoice gives a variant only when every plain voice is given as often.
+ */
+export function defaultPool(
+  locale: string | null | undefined,
+  presets: readonly PresetVoice[],
+  cloned: readonly string[],
+): string[] {
+  const language = poolLanguage(locale);
+  const plain = [
+    ...presets.filter((preset) => preset.language === language),
+    ...presets.filter((preset) => preset.language !== language),
+  ].map((preset) => preset.id);
+  const variants = VARIANT_SPEEDS.flatMap((speed) => plain.map((voice) => poolEntry({ voice, speed })));
+  return [...plain, ...cloned, ...variants].slice(0, DEFAULT_POOL_MAX);
 }
 
 /** A member's own fixed ranking of a voice: the same wherever the voice stands in the pool (rendezvous hashing). */
@@ -37,8 +81,9 @@ function weight(userId: string, voice: string): string {
 
 /**
  * The pool voice a member without one is given: among the pool, the one fewest members speaking now have; among
- * those, the one fewest members of the server were given; among those, the member's own highest ranking (a
- * stable hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
+ * those, the one fewest members of the server were given (so no two members share a voice while one nobody has is
+ * left); among those, a voice as it is before a variant; among those, the member's own highest ranking (a stable
+ * hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
  */
 export function chooseVoice(
   userId: string,
@@ -46,23 +91,25 @@ export function chooseVoice(
   speakingNow: ReadonlyMap<string, number>,
   given: ReadonlyMap<string, number>,
 ): string | undefined {
-  let best: { voice: string; now: number; given: number; weight: string } | undefined;
+  let best: { voice: string; rank: number[]; weight: string } | undefined;
   for (const voice of pool) {
-    const candidate = {
-      voice,
-      now: speakingNow.get(voice) ?? 0,
-      given: given.get(voice) ?? 0,
-      weight: weight(userId, voice),
-    };
-    if (
-      best === undefined ||
-      candidate.now < best.now ||
-      (candidate.now === best.now &&
-        (candidate.given < best.given || (candidate.given === best.given && candidate.weight > best.weight)))
-    )
-      best = candidate;
+    const rank = [
+      speakingNow.get(voice) ?? 0,
+      given.get(voice) ?? 0,
+      parsePoolEntry(voice).speed === undefined ? 0 : 1,
+    ];
+    const candidate = { voice, rank, weight: weight(userId, voice) };
+    if (best === undefined || before(candidate, best)) best = candidate;
   }
   return best?.voice;
+}
+
+function before(a: { rank: number[]; weight: string }, b: { rank: number[]; weight: string }): boolean {
+  for (const [i, value] of a.rank.entries()) {
+    const other = b.rank[i] ?? 0;
+    if (value !== other) return value < other;
+  }
+  return a.weight > b.weight;
 }
 
 /**
