@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autoreadSpeechRequest } from '../../src/features/autoread/reading/voice.ts';
 import type { Store } from '../../src/core/store/types.ts';
+import type { SpeechRequest } from '../../src/core/speech/pipeline.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { DOCUMENTED_VOICES } from '../../src/core/voice-catalogue/catalogue.ts';
 
@@ -10,6 +11,12 @@ const MINA = '200000000000000001';
 const BOB = '200000000000000002';
 const guild = { id: G, preferredLocale: 'ko' };
 let store: Store;
+
+/** A request auto-read makes: always text to speech. */
+function tts(request: SpeechRequest): Extract<SpeechRequest, { kind: 'tts' }> {
+  if (request.kind !== 'tts') throw new Error(`not a tts request: ${request.kind}`);
+  return request;
+}
 
 beforeEach(() => {
   store = openSqliteStore(':memory:');
@@ -93,7 +100,7 @@ describe('autoreadSpeechRequest', () => {
   it("voices:distinct: the default pool is every known preset in the server's language; a voice leaving the pool is replaced", async () => {
     const first = await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, MINA, 'x', { speakingNow: new Map() });
     expect(DOCUMENTED_VOICES.map((voice) => voice.id)).toContain(first.voice);
-    expect(first.language).toBe('ko');
+    expect(tts(first).language).toBe('ko');
     await store.autoReadMembers.addToPool(G, 'voice-b-en-m-01', BOB, 25);
     expect(
       await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, MINA, 'x', { speakingNow: new Map() }),
@@ -108,7 +115,7 @@ describe('autoreadSpeechRequest', () => {
       const asked = await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, member, 'x', {
         speakingNow: new Map(),
       });
-      given.set(member, { voice: asked.voice ?? '', speed: asked.effects?.speed });
+      given.set(member, { voice: asked.voice, speed: tts(asked).effects?.speed });
     }
     const voices = [...given.values()];
     // Six presets and the cloned voice as they are, then two variants: no two members share one.
@@ -125,7 +132,7 @@ describe('autoreadSpeechRequest', () => {
       const again = await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, member, 'x', {
         speakingNow: new Map(),
       });
-      expect({ voice: again.voice, speed: again.effects?.speed }).toEqual(given.get(member));
+      expect({ voice: again.voice, speed: tts(again).effects?.speed }).toEqual(given.get(member));
     }
   });
 });

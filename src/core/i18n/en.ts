@@ -70,6 +70,9 @@ export const en = {
     'The clip is {found}, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
   'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
   'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
+  // The clip thread's share per server.
+  'clone.error.checkBusyServer':
+    'This server already has {limit} clips being checked. Wait for their answers, then attach yours again.',
   'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
   'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
   // /say and playback

@@ -63,6 +63,9 @@ export const ko: Translation<typeof en> = {
     '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
   'clone.error.corrupt': '클립이 손상되었거나 잘려 있습니다. 다시 내보낸 파일을 첨부해 주세요.',
   'clone.error.checkBusy': '지금 확인 중인 클립이 너무 많습니다. 잠시 후 다시 첨부해 주세요.',
+  // The clip thread's share per server.
+  'clone.error.checkBusyServer':
+    '이 서버에서 이미 클립 {limit}개를 확인하고 있습니다. 결과가 나온 뒤 다시 첨부해 주세요.',
   'clone.error.duration': '클립 길이가 {seconds}초입니다. {min}초에서 {max}초 사이여야 합니다.',
   'clone.error.silent': '클립에 소리가 없습니다 ({level} dBFS). 말하는 목소리를 녹음해 첨부해 주세요.',
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
