@@ -17,7 +17,7 @@ import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/speech/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/catalogue.ts';
-import { RemovedGuilds } from '../features/privacy/index.ts';
+import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
@@ -70,6 +70,8 @@ export class SayBot {
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #removedGuilds: RemovedGuilds;
+  /** Deletions `npm run forget` made while this bot runs: read from the store, applied to what it holds in memory. */
+  readonly forgetNotices: ForgetNotices;
   /** ALLOWED_GUILDS: servers off the list are left and refused. */
   readonly #allowedGuilds: AllowedGuilds;
   readonly #application = new OwnerApplication();
@@ -113,6 +115,27 @@ export class SayBot {
         config.shard === undefined ||
         ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       now: options.now,
+    });
+    this.forgetNotices = new ForgetNotices({
+      store: core.store,
+      logger,
+      holds: {
+        guilds: () => this.#client.guilds.cache.keys(),
+        members: (guildId) => [...this.#autoread.membersHeld(guildId), ...accounting.requestingMembers(guildId)],
+      },
+      apply: (notice) => {
+        if (notice.userId !== undefined) {
+          accounting.anonymiseRequests(notice.guildId, notice.userId);
+          this.#autoread.forgetMember(notice.userId, notice.guildId);
+        } else if (notice.guildId !== undefined) {
+          accounting.anonymiseRequests(notice.guildId);
+          // The server's auto-read binding went with its rows: its reading stops as well.
+          this.#track(
+            this.#autoread.stop(notice.guildId).then(() => undefined),
+            'stopping a forgotten server failed',
+          );
+        }
+      },
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
@@ -215,6 +238,7 @@ export class SayBot {
       await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
       await this.#removedGuilds.start();
+      await this.forgetNotices.start();
     } catch (error) {
       await options.core.store.close();
       throw error;
@@ -279,6 +303,7 @@ export class SayBot {
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
     await this.#removedGuilds.close();
+    await this.forgetNotices.close();
     await this.#speech.close();
     await this.client.destroy();
     this.#stopRestSweep?.();

@@ -1,6 +1,9 @@
 // Auto-read end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE) and the sandbox
 // Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
+import { once } from 'node:events';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
@@ -18,6 +21,7 @@ import {
   londonWith,
 } from '../support/world.ts';
 import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
+import { runChild } from '../support/run-child.ts';
 
 /** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
 const READ = { guildId: GUILD, channelId: TEXT };
@@ -710,6 +714,43 @@ describe('auto-read', () => {
     await post(h, CAROL, 'Back again.');
     await heard(h, ['carol said, Back again.']);
     expect(spoken(h, from)).toEqual(['alice said, Only me.', 'carol said, Back again.']);
+  });
+
+  it('hears of npm run forget while running: the forgotten member is no longer ignored, within seconds', async () => {
+    const h = await startReading();
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'ignore',
+      options: { member: { type: 6, value: CAROL.id } },
+    });
+    const from = h.sandbox.requests.length;
+    // The operator forgets Carol in this server from another process, on the bot's own database.
+    const applied = once(h.bot.forgetNotices, 'applied');
+    const run = await runChild(
+      process.execPath,
+      [fileURLToPath(new URL('../../src/bin/forget.ts', import.meta.url)), '--user', CAROL.id, '--guild', GUILD],
+      {
+        cwd: path.dirname(h.databasePath),
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          DISCORD_TOKEN: h.token,
+          DISCORD_CLIENT_ID: APP_ID,
+          DATABASE_URL: `sqlite:${h.databasePath}`,
+          CACHE_DIR: h.cacheDir,
+        },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // The notice named her by a keyed pseudonym; the bot found her among the members it remembers.
+    const [forgotten] = await applied;
+    expect(forgotten).toEqual({ guildId: GUILD, userId: CAROL.id });
+    expect(h.logs()).toContain('a deletion made by npm run forget reached this bot');
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Forgotten and read again.');
+    await heard(h, ['carol said, Forgotten and read again.']);
+    expect(spoken(h, from)).toEqual(['carol said, Forgotten and read again.']);
   });
 
   it("never reads a server-muted member's messages (no request), and reads them again once unmuted", async () => {

@@ -393,6 +393,20 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
     ],
   },
+  {
+    version: 18,
+    name: 'forget notices',
+    // Rows live a minute (FORGET_NOTICE_TTL_MS): only long enough for running bots to read them. Keyed
+    // pseudonyms, not IDs: the store keeps nothing that names whom it forgot.
+    up: (db, types) => [
+      db.schema
+        .createTable('forget_notices')
+        .addColumn('token', 'text', (column) => column.primaryKey())
+        .addColumn('guild_key', 'text')
+        .addColumn('member_key', 'text')
+        .addColumn('at', types.milliseconds, (column) => column.notNull()),
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -162,6 +162,10 @@ export class AutoreadWiring implements AutoreadControl {
     this.#reader.setIgnored(guildId, userIds);
   }
 
+  membersHeld(guildId?: string): Iterable<string> {
+    return this.#reader.membersHeld(guildId);
+  }
+
   forgetMember(userId: string, guildId?: string): void {
     this.#reader.forgetMember(userId, guildId);
   }

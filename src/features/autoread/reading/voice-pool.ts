@@ -150,6 +150,11 @@ export class RecentSpeakers {
     return counts;
   }
 
+  /** The members remembered (at most RECENT_SPEAKERS_MAX). */
+  members(): IterableIterator<string> {
+    return this.#byMember.keys();
+  }
+
   /** Forgets a member (their data deleted on request). */
   forget(userId: string): void {
     this.#byMember.delete(userId);
