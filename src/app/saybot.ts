@@ -1,8 +1,10 @@
 import {
+  ChannelType,
   Client,
   Events,
   GatewayCloseCodes,
   MessageFlags,
+  PermissionFlagsBits,
   ShardClientUtil,
   type GatewayIntentBits,
   type Interaction,
@@ -169,6 +171,25 @@ export class SayBot {
   }
 
   /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
+  /**
+   * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
+   * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
+   * moderator to invite it; src/core/frontend/speech-delivery.ts refuses to speak there before anything is paid
+   * while it can be neither. Nothing on a voice channel, or where it speaks already.
+   */
+  async speakOnStage(guildId: string, channelId: string): Promise<void> {
+    const guild = this.#client.guilds.cache.get(guildId);
+    const me = guild?.members.me;
+    const voice = me?.voice;
+    const stage = voice?.channel;
+    if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
+    if (voice.suppress === false) return;
+    const rights = stage.permissionsFor(me);
+    if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
+    else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
+      await voice.setRequestToSpeak(true);
+  }
+
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
   }

@@ -162,6 +162,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
+        (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
       );
     } catch (error) {
       await store.close();
@@ -212,6 +213,7 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
+  speakOnStage: (guildId: string, channelId: string) => Promise<void>,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
@@ -222,6 +224,8 @@ async function assembleCore(
     group: `saybot-${randomUUID()}`,
     // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
     stayConnected: isReading,
+    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
+    beforeAudio: speakOnStage,
   });
   const accounting = new Accounting({
     store,

@@ -13,6 +13,8 @@ export interface PlayerRegistryOptions {
   stayConnected?: (guildId: string) => boolean;
   /** What sends every player's clips (default 'clock'). */
   sender?: VoiceSenderKind | undefined;
+  /** What each join needs before audio (GuildPlayerOptions.beforeAudio): on a Stage, becoming a speaker. */
+  beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
 }
 
 /** One GuildPlayer per guild, made on first use. */
@@ -36,6 +38,7 @@ export class PlayerRegistry {
         sender: this.#options.sender,
         readyTimeoutMs: this.#options.readyTimeoutMs,
         stayConnected: () => this.#options.stayConnected?.(guildId) === true,
+        beforeAudio: async (channelId) => this.#options.beforeAudio?.(guildId, channelId),
       });
       this.#players.set(guildId, player);
     }
