@@ -71,6 +71,10 @@ describe('choosing a pool voice', () => {
     const onceEach = new Map(POOL.map((voice) => [voice, 1]));
     const chosen = chooseVoice(members[0] as string, pool, none, onceEach) ?? '';
     expect(parsePoolEntry(chosen).speed).toBe(1.25);
+    // A variant of a preset speaking now is as busy as the preset: another is chosen.
+    const busy = new Map([[parsePoolEntry(chosen).voice, 1]]);
+    const other = chooseVoice(members[0] as string, pool, busy, onceEach) ?? '';
+    expect(parsePoolEntry(other).voice).not.toBe(parsePoolEntry(chosen).voice);
   });
 
   it('takes a voice nobody speaking now has, then the one fewest were given', () => {

@@ -80,7 +80,8 @@ function weight(userId: string, voice: string): string {
 }
 
 /**
- * The pool voice a member without one is given: among the pool, the one fewest members speaking now have; among
+ * The pool voice a member without one is given: among the pool, the one fewest members speaking now have (a variant
+ * counting as its preset: both are that voice to a listener); among
  * those, the one fewest members of the server were given (so no two members share a voice while one nobody has is
  * left); among those, a voice as it is before a variant; among those, the member's own highest ranking (a stable
  * hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
@@ -93,11 +94,9 @@ export function chooseVoice(
 ): string | undefined {
   let best: { voice: string; rank: number[]; weight: string } | undefined;
   for (const voice of pool) {
-    const rank = [
-      speakingNow.get(voice) ?? 0,
-      given.get(voice) ?? 0,
-      parsePoolEntry(voice).speed === undefined ? 0 : 1,
-    ];
+    const entry = parsePoolEntry(voice);
+    // Who speaks now is known by the voice heard (RecentSpeakers), so a variant counts as busy with its preset.
+    const rank = [speakingNow.get(entry.voice) ?? 0, given.get(voice) ?? 0, entry.speed === undefined ? 0 : 1];
     const candidate = { voice, rank, weight: weight(userId, voice) };
     if (best === undefined || before(candidate, best)) best = candidate;
   }
