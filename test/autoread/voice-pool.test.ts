@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_POOL_MAX,
   RecentSpeakers,
-  VARIANT_SPEEDS,
+  VARIANTS,
   chooseVoice,
   defaultPool,
   parsePoolEntry,
@@ -24,7 +24,7 @@ describe('the default pool', () => {
     expect(pool).toEqual([
       ...plain,
       'cloned-1',
-      ...VARIANT_SPEEDS.flatMap((speed) => plain.map((voice) => poolEntry({ voice, speed }))),
+      ...VARIANTS.flatMap((variant) => plain.map((voice) => poolEntry({ voice, ...variant }))),
     ]);
     expect(defaultPool('ko', DOCUMENTED_VOICES, []).slice(0, 2)).toEqual(ids('ko'));
     expect(defaultPool(null, DOCUMENTED_VOICES, [])).toEqual(defaultPool('en-GB', DOCUMENTED_VOICES, []));
@@ -47,8 +47,13 @@ describe('the default pool', () => {
       voice: 'voice-b-en-f-01',
       speed: 1.25,
     });
+    expect(parsePoolEntry(poolEntry({ voice: 'voice-b-en-f-01', pitch: -3 }))).toEqual({
+      voice: 'voice-b-en-f-01',
+      pitch: -3,
+    });
+    expect(poolEntry({ voice: 'voice-b-en-f-01', pitch: 3 })).toBe('voice-b-en-f-01~pitch+3');
     expect(parsePoolEntry('voice-b-en-f-01')).toEqual({ voice: 'voice-b-en-f-01' });
-    expect(parsePoolEntry('some-clone@1.2')).toEqual({ voice: 'some-clone@1.2' });
+    expect(parsePoolEntry('some-clone~speed1.2')).toEqual({ voice: 'some-clone~speed1.2' });
   });
 });
 

@@ -107,32 +107,30 @@ describe('autoreadSpeechRequest', () => {
     ).toMatchObject({ voice: 'voice-b-en-m-01', language: 'ko' });
   });
 
-  it('voices:distinct: the default pool takes the cloned voices, then variants at a speed, each member another voice', async () => {
+  it('voices:distinct: the default pool takes the cloned voices, then variants SayBot renders, each member another voice', async () => {
     await store.voiceLibrary.add({ guildId: G, name: 'Narrator', voiceId: 'cloned-1', createdBy: BOB, clipSeconds: 8 });
-    const given = new Map<string, { voice: string; speed: number | undefined }>();
+    const given = new Map<string, string>();
     const members = Array.from({ length: 9 }, (_, i) => `30000000000000010${i}`);
-    for (const member of members) {
-      const asked = await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, member, 'x', {
-        speakingNow: new Map(),
-      });
-      given.set(member, { voice: asked.voice, speed: tts(asked).effects?.speed });
-    }
-    const voices = [...given.values()];
-    // Six presets and the cloned voice as they are, then two variants: no two members share one.
-    expect(new Set(voices.map((v) => `${v.voice}@${v.speed}`)).size).toBe(9);
+    const heardAs = async (member: string) => {
+      const asked = tts(
+        await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, member, 'x', { speakingNow: new Map() }),
+      );
+      return JSON.stringify([asked.voice, asked.effects ?? null]);
+    };
+    for (const member of members) given.set(member, await heardAs(member));
+    const voices = [...given.values()].map((v) => JSON.parse(v) as [string, { speed: number; pitch?: number } | null]);
+    // Six presets and the cloned voice as they are, then two variants (a speed or a pitch): no two members share one.
+    expect(new Set(given.values()).size).toBe(9);
     expect(
       voices
-        .filter((v) => v.speed === undefined)
-        .map((v) => v.voice)
+        .filter(([, effects]) => effects === null)
+        .map(([voice]) => voice)
         .sort(),
     ).toEqual([...DOCUMENTED_VOICES.map((voice) => voice.id), 'cloned-1'].sort());
-    expect(voices.filter((v) => v.speed !== undefined).map((v) => v.speed)).toHaveLength(2);
+    const variants = voices.filter(([, effects]) => effects !== null);
+    expect(variants).toHaveLength(2);
+    for (const [, effects] of variants) expect(effects?.speed !== 1 || effects.pitch !== undefined).toBe(true);
     // The same member keeps theirs.
-    for (const member of members) {
-      const again = await autoreadSpeechRequest(store, guild, DOCUMENTED_VOICES, member, 'x', {
-        speakingNow: new Map(),
-      });
-      expect({ voice: again.voice, speed: tts(again).effects?.speed }).toEqual(given.get(member));
-    }
+    for (const member of members) expect(await heardAs(member)).toBe(given.get(member));
   });
 });

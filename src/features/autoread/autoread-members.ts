@@ -1,7 +1,7 @@
 // Auto-read's members in words (/autoread show, voice_add, voice_remove, /myvoice show): the voice pool, the voice
 // each member was given, the members it ignores. Each list is cut to a share of Discord's 2,000 characters.
 import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
-import { VARIANT_SPEEDS, parsePoolEntry, poolLanguage } from './reading/voice-pool.ts';
+import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
 import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/catalogue.ts';
 import { t } from './strings.ts';
@@ -10,13 +10,19 @@ import { echo } from '../../core/interactions/safe-text.ts';
 /** Characters one list may take in a reply (three lists and the settings stay within Discord's 2,000). */
 const LIST_BUDGET = 400;
 
+/** A pool variant as the lists name it: its speed (×1.25) or its shift in semitones (+3 st). */
+const variantLabel = (variant: Variant): string =>
+  variant.speed !== undefined ? `×${variant.speed}` : `${variant.pitch > 0 ? '+' : ''}${variant.pitch} st`;
+
 /**
  * A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server, a pool's variant as its
- * preset and speed (`voice-b-en-f-01` ×1.25).
+ * preset and how it differs (`voice-b-en-f-01` ×1.25, `voice-b-en-f-01` +3 st).
  */
 export async function voiceLabel(store: Store, guildId: string, entry: string): Promise<string> {
-  const { voice, speed } = parsePoolEntry(entry);
-  if (speed !== undefined) return `\`${voice}\` ×${speed}`;
+  const parsed = parsePoolEntry(entry);
+  const { voice } = parsed;
+  if (parsed.speed !== undefined) return `\`${voice}\` ${variantLabel({ speed: parsed.speed })}`;
+  if (parsed.pitch !== undefined) return `\`${voice}\` ${variantLabel({ pitch: parsed.pitch })}`;
   if (isPresetVoiceId(voice)) return `\`${voice}\``;
   const cloned = await store.voiceLibrary.get(guildId, voice);
   return cloned ? `"${echo(cloned.name, 40)}"` : `\`${echo(voice, 40)}\``;
@@ -46,8 +52,8 @@ export async function describePool(
   const voices = fitted(locale, await Promise.all(pool.voices.map((voice) => voiceLabel(store, guild.id, voice))));
   if (pool.chosen) return voices;
   const language = languageName(poolLanguage(guild.preferredLocale), locale);
-  const speeds = VARIANT_SPEEDS.map((speed) => `×${speed}`).join(', ');
-  return t(locale, 'autoread.pool.default', { voices, language, speeds });
+  const variants = VARIANTS.map(variantLabel).join(', ');
+  return t(locale, 'autoread.pool.default', { voices, language, variants });
 }
 
 /** How many members' voices /autoread show lists at most (the rest are counted). */

@@ -28,37 +28,43 @@ export function poolLanguage(locale: string | null | undefined): string {
 }
 
 /**
- * Speeds SayBot renders a preset at to make one more voice of it, when the plain voices are all given: far enough
- * from the voice's own pace (and from each other) that a listener hears another reader, not a nuance (audible steps
- * are 0.05, effects/audible-steps.ts). Rendered by SayBot, so a variant costs no more characters than its voice.
+ * How SayBot makes more voices of a preset when the plain voices are all given: a pitch shift of three semitones
+ * either way (a voice a listener hears as another, the way a sibling's is) or a pace far enough from the voice's own
+ * (audible steps are 0.05, effects/audible-steps.ts). Rendered by SayBot from the same service audio, so a variant
+ * costs no more characters than its preset.
  */
-export const VARIANT_SPEEDS: readonly number[] = [1.25, 0.8];
+export const VARIANTS: readonly Variant[] = [{ pitch: 3 }, { pitch: -3 }, { speed: 1.25 }, { speed: 0.8 }];
 
 /** The most voices the default pool holds (presets, cloned voices and variants together). */
 export const DEFAULT_POOL_MAX = 100;
 
-/** A pool voice as kept in the pool and given to members: a voice ID, or `<preset>@<speed>` for a variant. */
-export interface PoolVoice {
-  voice: string;
-  /** A variant's speed; absent for the voice as it is. */
-  speed?: number;
-}
+export type Variant = { speed: number; pitch?: undefined } | { pitch: number; speed?: undefined };
 
-const VARIANT = /^(voice-b-[a-z]{2,3}-[fm]-\d{2})@(\d(?:\.\d{1,2})?)$/;
+/** A pool voice as kept in the pool and given to members: a voice ID, or a preset's variant. */
+export type PoolVoice = { voice: string } & (Variant | { speed?: undefined; pitch?: undefined });
 
-export function poolEntry({ voice, speed }: PoolVoice): string {
-  return speed === undefined ? voice : `${voice}@${speed}`;
+/** A variant as kept: `<preset>~speed<x>` or `<preset>~pitch<±n>`. */
+const VARIANT = /^(voice-b-[a-z]{2,3}-[fm]-\d{2})~(?:speed(\d(?:\.\d{1,2})?)|pitch([+-]\d{1,2}))$/;
+
+export function poolEntry(entry: PoolVoice): string {
+  if (entry.speed !== undefined) return `${entry.voice}~speed${entry.speed}`;
+  if (entry.pitch !== undefined) return `${entry.voice}~pitch${entry.pitch > 0 ? '+' : ''}${entry.pitch}`;
+  return entry.voice;
 }
 
 export function parsePoolEntry(entry: string): PoolVoice {
   const variant = VARIANT.exec(entry);
-  return variant ? { voice: variant[1] ?? entry, speed: Number(variant[2]) } : { voice: entry };
+  const voice = variant?.[1];
+  if (voice === undefined) return { voice: entry };
+  return variant?.[2] !== undefined ? { voice, speed: Number(variant[2]) } : { voice, pitch: Number(variant?.[3]) };
 }
+
+/** Whether a pool voice is a variant of a preset. */
+export const isVariant = (entry: PoolVoice): boolean => entry.speed !== undefined || entry.pitch !== undefined;
 
 /**
  * The pool when the managers chose none: every preset voice SayBot knows (those made for the server's language
- * first), each spoken in the server's language; then the server's cloned voices; then each preset at the variant
- * speeds. chooseVoice gives a variant only when every plain voice is given as often.
+ * first), each spoken in the server's language; then the server's cloned voices; then each preset's variants. chooseVoice gives a variant only when every plain voice is given as often.
  */
 export function defaultPool(
   locale: string | null | undefined,
@@ -70,7 +76,7 @@ export function defaultPool(
     ...presets.filter((preset) => preset.language === language),
     ...presets.filter((preset) => preset.language !== language),
   ].map((preset) => preset.id);
-  const variants = VARIANT_SPEEDS.flatMap((speed) => plain.map((voice) => poolEntry({ voice, speed })));
+  const variants = VARIANTS.flatMap((variant) => plain.map((voice) => poolEntry({ voice, ...variant })));
   return [...plain, ...cloned, ...variants].slice(0, DEFAULT_POOL_MAX);
 }
 
@@ -96,7 +102,7 @@ export function chooseVoice(
   for (const voice of pool) {
     const entry = parsePoolEntry(voice);
     // Who speaks now is known by the voice heard (RecentSpeakers), so a variant counts as busy with its preset.
-    const rank = [speakingNow.get(entry.voice) ?? 0, given.get(voice) ?? 0, entry.speed === undefined ? 0 : 1];
+    const rank = [speakingNow.get(entry.voice) ?? 0, given.get(voice) ?? 0, isVariant(entry) ? 1 : 0];
     const candidate = { voice, rank, weight: weight(userId, voice) };
     if (best === undefined || before(candidate, best)) best = candidate;
   }

@@ -3,13 +3,21 @@
 // that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
 // is read rather than lost. With voices:distinct a member without a /myvoice voice speaks in their own voice of
 // the server's pool (voice-pool.ts), kept in the store, in the server's language unless a layer set one; a variant
-// is its preset at its speed (times the member's own).
+// is its preset at its speed (times the member's own) or shifted in pitch.
 import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
 import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
 import type { Store } from '../../../core/store/types.ts';
 import type { PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
-import { MEMBER_VOICES_MAX, chooseVoice, defaultPool, parsePoolEntry, poolLanguage } from './voice-pool.ts';
+import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
+import {
+  MEMBER_VOICES_MAX,
+  chooseVoice,
+  defaultPool,
+  parsePoolEntry,
+  poolLanguage,
+  type PoolVoice,
+} from './voice-pool.ts';
 
 export interface AutoreadGuild {
   id: string;
@@ -37,12 +45,19 @@ export async function autoreadSpeechRequest(
   /** Given: voices:distinct (a member without a voice of their own is given one of the pool). */
   distinct?: DistinctVoices,
 ): Promise<SpeechRequest> {
-  let settings = await settingsFor(store, guild, userId);
-  if (distinct !== undefined && userId !== null && settings.sources.voice.kind !== 'member') {
-    const entry = await poolVoice(store, guild, presets, userId, distinct.speakingNow);
-    if (entry !== undefined) settings = inPoolVoice(settings, entry, guild);
-  }
-  return ttsRequest(text, settings);
+  const settings = await settingsFor(store, guild, userId);
+  if (distinct === undefined || userId === null || settings.sources.voice.kind === 'member')
+    return ttsRequest(text, settings);
+  const entry = await poolVoice(store, guild, presets, userId, distinct.speakingNow);
+  if (entry === undefined) return ttsRequest(text, settings);
+  const pool = parsePoolEntry(entry);
+  return shifted(ttsRequest(text, inPoolVoice(settings, pool, guild)), pool.pitch);
+}
+
+/** The request with a variant's pitch shift among its effects (SayBot's own rendering, nothing more paid). */
+function shifted(request: SpeechRequest, pitch: number | undefined): SpeechRequest {
+  if (pitch === undefined || request.kind !== 'tts') return request;
+  return { ...request, effects: quantiseEffects({ ...(request.effects ?? { speed: 1, volumeDb: 0 }), pitch }) };
 }
 
 async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | null): Promise<ResolvedSettings> {
@@ -55,8 +70,8 @@ async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | 
 }
 
 /** The member's settings with their pool voice: its voice, its speed, and the server's language unless set. */
-function inPoolVoice(settings: ResolvedSettings, entry: string, guild: AutoreadGuild): ResolvedSettings {
-  const { voice, speed = 1 } = parsePoolEntry(entry);
+function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: AutoreadGuild): ResolvedSettings {
+  const { voice, speed = 1 } = pool;
   const language =
     settings.sources.language.kind === 'builtin' ? poolLanguage(guild.preferredLocale) : settings.language;
   return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };

@@ -63,9 +63,9 @@ async function run(job: Job, transfer: ArrayBuffer[], guild: string): Promise<Ex
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
 }
 
-/** Speed 1 at 0 dB changes nothing: such a part is served as the service sent it, with no work at all. */
+/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
 export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
-  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0);
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
 }
 
 /**
