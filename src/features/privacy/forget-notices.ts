@@ -51,7 +51,12 @@ export class ForgetNotices extends EventEmitter<ForgetNoticesEvents> {
    * new ones every FORGET_NOTICE_POLL_MS until close().
    */
   async start(): Promise<void> {
-    for (const notice of await this.#options.store.forgetNotices.recent()) this.#remember(notice.token);
+    try {
+      for (const notice of await this.#options.store.forgetNotices.recent()) this.#remember(notice.token);
+    } catch (error) {
+      // Start-up goes on: the notices are read again at the next turn (at worst one is applied to a fresh memory).
+      this.#options.logger.warn({ err: error }, 'reading forget notices failed; the next read tries again');
+    }
     this.#timer = setInterval(() => {
       this.#reading ??= this.#read().finally(() => (this.#reading = undefined));
     }, this.#options.pollMs ?? FORGET_NOTICE_POLL_MS);
