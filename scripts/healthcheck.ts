@@ -15,6 +15,8 @@ try {
   process.stdout.write(`${response.status} ${body.slice(0, 200)}\n`);
   process.exit(response.status === 200 ? 0 : 1);
 } catch (error) {
-  process.stdout.write(`no answer from 127.0.0.1:${port}/healthz: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stdout.write(
+    `no answer from 127.0.0.1:${port}/healthz: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }
