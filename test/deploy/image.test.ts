@@ -119,7 +119,10 @@ describe('the Docker image, from its files', () => {
       ),
     ]);
     const moved = {
-      packages: { ...lock.packages, 'node_modules/@saybot/local-discord': { resolved: 'nowhere/local-discord', link: true } },
+      packages: {
+        ...lock.packages,
+        'node_modules/@saybot/local-discord': { resolved: 'nowhere/local-discord', link: true },
+      },
     };
     expect(workspaceLinkProblems(stages, moved, dockerignore)).toEqual([
       'package-lock.json: @saybot/local-discord links to nowhere/local-discord, which holds no package.json',
