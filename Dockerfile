@@ -20,7 +20,7 @@ RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name
 RUN rm -rf node_modules/@discordjs/opus/deps node_modules/@discordjs/opus/build-tmp-napi-v3 \
  && node -e "new (require('@discordjs/opus').OpusEncoder)(48000, 2)"
 
-# Final stage: Node 24, the production dependencies and SayBot's sources; no compilers, no package lists.
+# Final stage: Node 24, the production dependencies, SayBot's sources and its demo; no compilers, no package lists.
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production

@@ -1,7 +1,9 @@
 // What the Docker image must get right, checked from its files where no Docker engine is (test/deploy/image.test.ts):
 // its command receives the signals Docker sends, its final stage holds what the start needs, it ships no Opus
-// build leftovers, and compose's DATABASE_URL parses with the password compose tells owners to generate. Each
-// check takes the files' text, so the tests can also show it failing on a broken copy.
+// build leftovers and builds Opus against the base image's Node headers, it has a HEALTHCHECK with /healthz served,
+// and compose's DATABASE_URL parses with the password compose tells owners to generate (the demo's part:
+// test/deploy/image-demo-checks.ts). Each check takes the files' text, so the tests can also show it failing on a
+// broken copy.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

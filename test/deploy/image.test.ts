@@ -1,5 +1,5 @@
-// The Docker image checked where no Docker engine is: from the Dockerfile, docker-compose.yml, .dockerignore and
-// package.json. Each check runs on the real files, and on a broken copy to show what it catches.
+// The Docker image checked where no Docker engine is: from the Dockerfile, docker-compose.yml, .dockerignore,
+// package.json and package-lock.json. Each check runs on the real files, and on a broken copy to show what it catches.
 import { describe, expect, it } from 'vitest';
 import {
   composePasswordProblems,
