@@ -178,9 +178,11 @@ export class SayBot {
         logger.warn({ code: event.code, shardId }, 'gateway disconnected');
     });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    client.on(Events.ShardReconnecting, (shardId) =>
-      logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'),
-    );
+    // discord.js says "reconnecting" for its own close too (code 1000 when stop() destroys the client): no incident.
+    client.on(Events.ShardReconnecting, (shardId) => {
+      if (!this.#stopping)
+        logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting');
+    });
     client.on(Events.ShardResume, (shardId, replayed) =>
       logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'),
     );
