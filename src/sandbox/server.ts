@@ -656,6 +656,7 @@ class SandboxServer implements Sandbox {
     while (sent < end) {
       if (sent === pauseAt) {
         pauseAt = undefined;
+        if (sent === 0) res.flushHeaders();
         record.outcome = 'paused';
         const resumed = await this.#resumed(exchange.signal);
         delete record.outcome;
