@@ -180,7 +180,7 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
       expect(ttsRequest()).toBeDefined();
     });
     expect(local.sandbox.charactersBilled()).toBe(0);
-  }, 60_000);
+  }, 90_000);
 
   it('right after the service accepted it, before any of its body: on the books once, counted by the budget', async () => {
     await killAt({ kind: 'stall-after', bytes: 0, endpoint: 'tts' }, () => {
@@ -189,7 +189,7 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
     });
     const [row] = spendRows();
     expect(row).toMatchObject({ undelivered: 1 });
-  }, 60_000);
+  }, 90_000);
 
   it('in the middle of its body: on the books once, and marked undelivered after the restart', async () => {
     await killAt({ kind: 'pause-after', bytes: 8_000, endpoint: 'tts' }, () => {
@@ -197,12 +197,12 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
       expect(spentOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
     expect(spendRows()).toEqual([expect.objectContaining({ undelivered: 1, owner: null })]);
-  }, 60_000);
+  }, 90_000);
 
   it('after its body and its file: on the books once', async () => {
     await killAt(undefined, (say) => {
       expect(ttsRequest()?.outcome).toBe('complete');
       expect(say.responses.some((r) => r.files.length > 0)).toBe(true);
     });
-  }, 60_000);
+  }, 90_000);
 });
