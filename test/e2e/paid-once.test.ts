@@ -57,7 +57,13 @@ describe('a 2xx whose body breaks before its audio', () => {
     const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
     expect(requests).toHaveLength(1);
     // Written once when the service accepted it, then settled as undelivered (no second row).
-    await expect.poll(() => spends().slice(spentBefore).map((row) => row.undelivered)).toEqual([1]);
+    await expect
+      .poll(() =>
+        spends()
+          .slice(spentBefore)
+          .map((row) => row.undelivered),
+      )
+      .toEqual([1]);
     expect(spends().at(-1)).toEqual({
       endpoint: 'tts',
       characters: requests[0]?.charactersBilled,
@@ -170,7 +176,13 @@ describe('free work and broken upstreams stay bounded', () => {
     expect(requests).toHaveLength(1);
     await expect.poll(() => h.sandbox.requests.at(-1)?.outcome).toBe('client-aborted');
     // Written once when the service accepted it, then settled as undelivered (no second row).
-    await expect.poll(() => spends().slice(spentBefore).map((row) => row.undelivered)).toEqual([1]);
+    await expect
+      .poll(() =>
+        spends()
+          .slice(spentBefore)
+          .map((row) => row.undelivered),
+      )
+      .toEqual([1]);
     expect(spends().at(-1)).toEqual({
       endpoint: 'tts',
       characters: requests[0]?.charactersBilled,
