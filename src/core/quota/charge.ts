@@ -156,8 +156,8 @@ export class Charge {
   }
 
   // One hold covers the whole request: a part written ahead takes its characters out of it in the spend's own
-  // transaction (exact at every instant); a part recorded after the fact (a clone) counts twice until the last part
-  // is over (conservative, exact after), which saves a store write per part.
+  // transaction (exact at every instant); a part held as paid that turned out free (another request's fetch served
+  // it) stays held until the last part is over (conservative, exact after), which saves a store write per part.
   #releaseHold(): void {
     if (this.#hold === undefined) return;
     this.#books.releaseHold(this.#hold, this.context.guildId);
