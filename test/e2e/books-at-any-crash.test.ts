@@ -187,8 +187,8 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
       expect(ttsRequest()?.charactersBilled).toBeGreaterThan(0);
       expect(spentOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
-    const [row] = spendRows();
-    expect(row).toMatchObject({ undelivered: 1 });
+    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(spendRows()).toEqual([expect.objectContaining({ undelivered: 1, owner: null })]);
   }, 90_000);
 
   it('in the middle of its body: on the books once, and marked undelivered after the restart', async () => {
@@ -196,6 +196,7 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
       expect(ttsRequest()?.outcome).toBe('paused');
       expect(spentOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
+    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
     expect(spendRows()).toEqual([expect.objectContaining({ undelivered: 1, owner: null })]);
   }, 90_000);
 
@@ -204,5 +205,6 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
       expect(ttsRequest()?.outcome).toBe('complete');
       expect(say.responses.some((r) => r.files.length > 0)).toBe(true);
     });
+    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
   }, 90_000);
 });
