@@ -235,7 +235,14 @@ async function assembleCore(
     logger,
     now: seams.now,
     metrics,
+    owner: booksOwner(config),
   });
+  // Before any request: what this process's predecessor left when it died is settled from what it wrote down.
+  await accounting
+    .recover()
+    .catch((error: unknown) =>
+      logger.error({ err: error }, 'could not settle what the previous run left on the books; its holds expire'),
+    );
   const source = new PartSource({
     client: voiceApi,
     logger,
@@ -256,6 +263,14 @@ async function assembleCore(
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };
+}
+
+/**
+ * This process on the books: the same at every start of the same application and shard (one process serves a shard
+ * at a time), so a start settles what its predecessor left, and never what another shard or bot still holds.
+ */
+function booksOwner(config: Config): string {
+  return `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`;
 }
 
 /**

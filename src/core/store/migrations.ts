@@ -393,6 +393,24 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
     ],
   },
+  {
+    version: 18,
+    name: 'spends written ahead, holds owned by a process',
+    // A spend is written when the service accepts its request, before its body is read; `owner` names the process
+    // reading that body until the spend is settled (delivered, or undelivered), and a hold's `owner` the process
+    // whose request holds it: a process started again settles what its predecessor left (quota/accounting.ts).
+    // NULL: settled (every spend written before this step), or a hold no restart settles (it expires).
+    up: (db) => [
+      db.schema.alterTable('spends').addColumn('owner', 'text'),
+      db.schema.alterTable('budget_holds').addColumn('owner', 'text'),
+      db.schema
+        .createIndex('spends_owner')
+        .on('spends')
+        .column('owner')
+        .where(sql.ref('owner'), 'is not', sql`NULL`),
+      db.schema.createIndex('budget_holds_owner').on('budget_holds').column('owner'),
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
