@@ -369,6 +369,12 @@ export class GuildPlayer {
     });
   }
 
+  /** The clip playing (or opening) now, then the queued ones in order. */
+  get clips(): PlaybackItem[] {
+    const queued = this.#queue.map((entry) => entry.item);
+    return this.#current ? [this.#current.entry.item, ...queued] : queued;
+  }
+
   /** The clip playing (or opening) now, if any. */
   get playing(): PlaybackItem | undefined {
     return this.#current?.entry.item;
