@@ -108,7 +108,7 @@ const EnvSchema = z.object({
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
   // The whole bot's month (all servers and user installs together); unset: defaultBotMonthlyChars(plan); 0: no limit.
   BUDGET_BOT_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
-  // The servers SayBot may serve; unset: any server it is added to. It leaves any other.
+  // The servers SayBot may serve; unset: any server it is added to. It serves no other (leaving: below).
   ALLOWED_GUILDS: z
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
