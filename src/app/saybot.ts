@@ -90,7 +90,7 @@ export class SayBot {
     this.#accounting = core.accounting;
     this.#speech = core.speech;
     const accounting = core.accounting;
-    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger);
+    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger, config.allowedGuildsLeave);
     this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),

@@ -38,7 +38,8 @@ try {
         `Forgot server ${target.guildId} ${where}: ${describeReport(await forgetGuild(deps, target.guildId))}`,
       );
     } else {
-      const report = await forgetMember(deps, target.userId, target.guildId);
+      // The operator's erasure: the managers' records about the member (an ignore) go too.
+      const report = await forgetMember(deps, target.userId, target.guildId, 'operator');
       const scope = target.guildId === undefined ? 'in every server' : `in server ${target.guildId}`;
       console.log(`Forgot member ${target.userId} ${scope} ${where}: ${describeReport(report)}`);
     }

@@ -356,7 +356,7 @@ describe('AutoReader', () => {
     expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([guild.id, guild.id]);
   });
 
-  it('neither reads nor announces a member the managers ignore, and reads them again once forgotten', async () => {
+  it('neither reads nor announces a member the managers ignore, still once forgotten, and again once unignored', async () => {
     const { reader, pipeline } = setup({ announceJoinLeave: true, sayAuthorName: false, onlyMembersInVoice: false });
     reader.setIgnored(guild.id, [bob.id]);
     const fromBob = { author: { id: bob.id, username: bob.username } };
@@ -364,8 +364,12 @@ describe('AutoReader', () => {
     await change(bob.id, LOUNGE);
     await post(reader, { content: 'from alice' });
     expect(pipeline.texts).toEqual(['from alice']);
-    // Their data deleted (/privacy): the ignore record went with it.
+    // Their data deleted (/privacy): the ignore is the managers' record, and stays.
     reader.forgetMember(bob.id, guild.id);
+    await post(reader, { content: 'bob after deleting', ...fromBob });
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['from alice']);
+    reader.setIgnored(guild.id, []);
     await post(reader, { content: 'bob again', ...fromBob });
     await change(bob.id, null);
     await reader.settled(guild.id);

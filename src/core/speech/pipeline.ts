@@ -200,6 +200,14 @@ export class SpeechPipeline {
     );
   }
 
+  /**
+   * Counts one piece of free work that is not speech (a /usage chart drawn) against the member's free-request rate,
+   * as a request made only of free parts is counted; a Refusal (free-rate) when their minute is full.
+   */
+  takeFreeWork(guildId: string, userId: string): void {
+    this.#freeRate.take(guildId, userId);
+  }
+
   speak(order: SpeechOrder): SpeechJob {
     let heard: () => void = () => undefined;
     const firstAudio = new Promise<void>((resolve) => (heard = resolve));

@@ -251,14 +251,11 @@ export class AutoReader {
 
   /**
    * A member's data was deleted (/privacy): what the reader remembers of them goes, in one guild or (guildId
-   * undefined) in every guild; their ignore record went with the store's rows, so they are read again.
+   * undefined) in every guild. An ignore stays: it is the managers' record, which the store keeps too.
    */
   forgetMember(userId: string, guildId?: string): void {
     for (const [id, reading] of this.#guilds) {
       if (guildId !== undefined && id !== guildId) continue;
-      const ignored = new Set(reading.binding.ignored);
-      ignored.delete(userId);
-      reading.binding.ignored = ignored;
       reading.recent.forget(userId);
       if (reading.last?.userId === userId) reading.last = undefined;
     }
