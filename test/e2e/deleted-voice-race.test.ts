@@ -12,7 +12,13 @@ import { fixture } from '../audio/fixtures.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';
-import { ALICE as ALICE_ID, GENERAL as VOICE, LONDON as GUILD, LONDON_TEXT as TEXT, londonWith } from '../support/world.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000713', username: 'carol' }; // plain member, in voice, no /myvoice
@@ -51,7 +57,13 @@ async function madeClone(h: Harness, name: string): Promise<string> {
 }
 
 const deleteVoice = (h: Harness, voiceId: string) =>
-  runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'voices', subcommand: 'delete', options: { voice: voiceId } });
+  runCommand(h, {
+    guildId: GUILD,
+    userId: ALICE.id,
+    name: 'voices',
+    subcommand: 'delete',
+    options: { voice: voiceId },
+  });
 
 const distinctVoices = (h: Harness) =>
   runCommand(h, {

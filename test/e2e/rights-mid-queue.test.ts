@@ -9,7 +9,13 @@ import { t } from '../../src/core/i18n/translate.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';
-import { ALICE as ALICE_ID, GENERAL as VOICE, LONDON as GUILD, LONDON_TEXT as TEXT, londonWith } from '../support/world.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
 const CAROL = { id: '300000000000000613', username: 'carol' }; // plain member, in voice
@@ -65,7 +71,12 @@ describe('a member muted mid-queue', () => {
     ];
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
-    const said = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'say', options: { text: parts.join(' ') } });
+    const said = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'say',
+      options: { text: parts.join(' ') },
+    });
     expect(said.content).toContain('Speaking');
     await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
     // The first part is heard; a moderator server-mutes Carol while it plays.
@@ -105,7 +116,9 @@ describe('a member muted mid-queue', () => {
     expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Alice is still read.')).toBe(true);
     const first = h.sandbox.expectedDurationSeconds(`carol said, ${lines[0] ?? ''}`);
     const alice = h.sandbox.expectedDurationSeconds('alice said, Alice is still read.');
-    await expect.poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 })
+      .toBe(true);
     const seconds = await heardSeconds(h);
     expect(seconds).toBeGreaterThan(first + alice - 0.1);
     expect(seconds).toBeLessThan(first + alice + 0.3);
@@ -139,7 +152,9 @@ describe('a member ignored mid-queue', () => {
     });
     expect(ignored.content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${CAROL.id}>` }));
     expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Alice is still read.')).toBe(true);
-    await expect.poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 })
+      .toBe(true);
     const first = h.sandbox.expectedDurationSeconds(`carol said, ${lines[0] ?? ''}`);
     const alice = h.sandbox.expectedDurationSeconds('alice said, Alice is still read.');
     const seconds = await heardSeconds(h);
