@@ -139,6 +139,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** Whether SayBot serves this server (ALLOWED_GUILDS): the pipeline asks before each part of accepted speech. */
+  serves(guildId: string): boolean {
+    return this.#allowedGuilds.allows(guildId);
+  }
+
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
   get autoreadAvailable(): boolean {
     return this.#autoreadAvailable;

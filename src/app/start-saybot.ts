@@ -162,6 +162,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
+        (guildId) => started?.serves(guildId) ?? true,
       );
     } catch (error) {
       await store.close();
@@ -212,6 +213,8 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
+  /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
+  serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
@@ -251,6 +254,7 @@ async function assembleCore(
     queue: config.queue,
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
+    serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };

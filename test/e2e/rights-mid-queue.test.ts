@@ -51,10 +51,6 @@ const mute = (h: Harness, userId: string) =>
 const isPrivate = (handle: InteractionHandle) =>
   ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
-/** A reply's exact text, whatever number of seconds it names. */
-const withSeconds = (template: string) =>
-  new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('\\{seconds\\}', '\\d+\\.\\d')}$`);
-
 /** Seconds of audio the channel heard since it was last cleared, once it has been quiet for a while. */
 async function heardSeconds(h: Harness): Promise<number> {
   return (await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 1_500 })).seconds;
@@ -82,8 +78,7 @@ describe('a member muted mid-queue', () => {
     // The first part is heard; a moderator server-mutes Carol while it plays.
     await mute(h, CAROL.id);
     const told = await said.handle.waitFor((r) => (r.content ?? '').includes('server-muted'), 20_000);
-    const detail = t('en-US', 'speech.revoked.muted', { channel: `<#${VOICE}>` });
-    expect(told.content).toMatch(withSeconds(t('en-US', 'say.rightsRevoked', { seconds: '{seconds}', detail })));
+    expect(told.content).toBe(t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
     expect(isPrivate(said.handle)).toBe(true);
     // Only the first part was heard, whole; the second (asked for while the first played) was not played.
     const first = h.sandbox.expectedDurationSeconds(parts[0] ?? '');
