@@ -31,7 +31,10 @@ function guilds(): FakeGuildSpec[] {
 
 const openHarness = useHarnessPerTest();
 
-/** Parts of about 50 characters (3 s of the sandbox's audio each): a long /say is several parts. */
+/**
+ * Parts of at most 60 characters (3.6 s of the sandbox's audio): a long /say is several parts, a chat line with its
+ * author's name one.
+ */
 const open = () => openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
 
 /** Changes a member's voice state in the local Discord; resolves once the bot's cache has it. */
@@ -96,10 +99,10 @@ describe('a member muted mid-queue', () => {
     const h = await open();
     await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
     const lines = [
-      'My first message is long, and it is heard in full.',
-      'My second message waits behind it in the queue.',
-      'My third message is still unread when I am muted.',
-      'My fourth message is unread too, and never sent.',
+      'My first message is heard in full.',
+      'My second one waits in the queue.',
+      'My third is unread when I am muted.',
+      'My fourth is unread, and never sent.',
     ];
     const from = h.sandbox.requests.length;
     const notices = h.discord.channelMessages(TEXT).length;
@@ -129,10 +132,10 @@ describe('a member ignored mid-queue', () => {
     const h = await open();
     await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
     const lines = [
-      'My first message is long, and it is heard in full.',
-      'My second message waits behind it in the queue.',
-      'My third message is still unread when I am ignored.',
-      'My fourth message is unread too, and never sent.',
+      'My first message is heard in full.',
+      'My second one waits in the queue.',
+      'My third is unread when I am ignored.',
+      'My fourth is unread, and never sent.',
     ];
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
