@@ -380,16 +380,17 @@ describe('SpeechPipeline', () => {
     const pipeline = makePipeline();
     const { guildId, target } = voiceGuild();
     const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
-    let revoked: Revocation | undefined;
+    const rights: { revoked?: Revocation } = {};
     const before = sandbox.requests.length;
     fake.clearAudio(guildId);
     const job = pipeline.speak({
       request: tts(sentences.join(' ')),
-      requester: { ...requester(guildId), stillAllowed: () => revoked },
+      requester: { ...requester(guildId), stillAllowed: () => rights.revoked },
       target,
     });
     await job.firstAudio;
-    revoked = { code: 'muted', channelId: target.channelId };
+    const revoked: Revocation = { code: 'muted', channelId: target.channelId };
+    rights.revoked = revoked;
     const outcome = await job.outcome;
     if (outcome.kind !== 'failed') throw new Error(`expected failed, got ${outcome.kind}`);
     expect(outcome.error).toBeInstanceOf(RightsRevokedError);
