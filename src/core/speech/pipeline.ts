@@ -8,7 +8,14 @@ import type { Charge, SpendContext } from '../quota/charge.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import { fileAsVoiceMessage, partClip, partsFile, partsVoiceMessage, type PartClip } from './clips.ts';
+import {
+  fileAsVoiceMessage,
+  partClip,
+  partsFile,
+  partsVoiceMessage,
+  type PartClip,
+  type StillAllowed,
+} from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
@@ -330,12 +337,13 @@ export class SpeechPipeline {
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
     const outcome = await this.#delivered(order, accepted, heard);
-    if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError) this.#revoked(order, outcome);
+    if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
+      this.#revoked(order, outcome.error, outcome.secondsHeard);
     return outcome;
   }
 
   async #delivered(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const allowed = () => this.#stillAllowed(order);
+    const allowed: StillAllowed = () => this.#stillAllowed(order);
     try {
       if (order.target.kind === 'voice-message') {
         const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge, allowed);
@@ -371,17 +379,16 @@ export class SpeechPipeline {
   }
 
   /** The operator's one line for a request cut short by a right taken away (the member is told by its front-end). */
-  #revoked(order: SpeechOrder, outcome: Extract<SpeechOutcome, { kind: 'failed' }>): void {
+  #revoked(order: SpeechOrder, error: RightsRevokedError, secondsHeard: number): void {
     const { requester } = order;
-    const revocation = (outcome.error as RightsRevokedError).revocation;
     this.#log.info(
       {
         code: 'speech-rights-revoked',
-        reason: revocation.code,
+        reason: error.revocation.code,
         guildId: requester.guildId,
         command: requester.command,
         requestId: requester.id,
-        secondsHeard: outcome.secondsHeard,
+        secondsHeard,
       },
       'a right was taken away while the speech waited: the rest of it was dropped',
     );
@@ -395,7 +402,7 @@ export class SpeechPipeline {
     request: SpeechRequest,
     { texts, charge }: Accepted,
     sizeLimit: number | undefined,
-    allowed: () => Promise<void>,
+    allowed: StillAllowed,
   ): Promise<SpeechOutcome> {
     const { files, seconds } = await partsFile(this.#source, request, texts, charge, allowed);
     const file = files[0];
@@ -429,7 +436,7 @@ export class SpeechPipeline {
     const { requester, request } = order;
     const { player, lane } = playback;
     const label = `${requester.command}:${requester.id}`;
-    const allowed = () => this.#stillAllowed(order);
+    const allowed: StillAllowed = () => this.#stillAllowed(order);
     const clips = accepted.texts.map((text, index) =>
       partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log, allowed),
     );
