@@ -11,6 +11,7 @@ import {
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
 import { ReplyAudioRegistry } from '../core/frontend/reply-audio.ts';
+import { USER_INSTALL_GUILD } from '../core/frontend/user-install.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
@@ -137,6 +138,14 @@ export class SayBot {
 
   get client(): Client {
     return this.#client;
+  }
+
+  /**
+   * Whether SayBot serves this server (ALLOWED_GUILDS): the pipeline asks before each part of accepted speech. The
+   * user install's requests outside servers belong to none (USER_INSTALL alone decides there).
+   */
+  serves(guildId: string): boolean {
+    return guildId === USER_INSTALL_GUILD || this.#allowedGuilds.allows(guildId);
   }
 
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */

@@ -140,6 +140,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
+        (guildId) => started?.serves(guildId) ?? true,
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
         // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
@@ -214,6 +215,8 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
+  /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
+  serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
@@ -260,6 +263,7 @@ async function assembleCore(
     queue: config.queue,
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
+    serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };

@@ -6,6 +6,7 @@ import { Events, GatewayIntentBits, type Client, type Message, type VoiceState }
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AutoReader,
+  type AutoReaderOptions,
   type BehindNotice,
   type ReaderJob,
   type ReaderOrder,
@@ -122,7 +123,12 @@ afterEach(() => {
 
 function setup(
   settings: Partial<AutoReadSettings> = {},
-  options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {},
+  options: {
+    requestFails?: boolean;
+    maxPending?: number;
+    maxPendingSeconds?: number;
+    memberMaySpeak?: AutoReaderOptions['memberMaySpeak'];
+  } = {},
 ): Setup {
   const pipeline = new Pipeline();
   const notices: RefusalNotice[] = [];
@@ -149,6 +155,7 @@ function setup(
     },
     ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     ...(options.maxPendingSeconds === undefined ? {} : { maxPendingSeconds: options.maxPendingSeconds }),
+    ...(options.memberMaySpeak === undefined ? {} : { memberMaySpeak: options.memberMaySpeak }),
     onStopped: (guildId) => stopped.push(guildId),
     logger: createLogger({ level: 'debug', destination: stream }),
   });
@@ -435,6 +442,37 @@ describe('AutoReader', () => {
     pipeline.playing[2]?.start();
     pipeline.playing[2]?.end('played');
     await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+  });
+
+  it('asks again before reading a waiting message: a member muted or ignored meanwhile is dropped unrequested', async () => {
+    const muted = new Set<string>();
+    const { reader, pipeline, logs } = setup(
+      { sayAuthorName: false },
+      {
+        memberMaySpeak: (_guildId, userId, voiceChannelId) =>
+          muted.has(userId) ? { code: 'muted', channelId: voiceChannelId } : undefined,
+      },
+    );
+    pipeline.held = true;
+    for (const text of ['one', 'two', 'three']) await arrive({ content: text });
+    await pipeline.ordered(1);
+    pipeline.playing[0]?.start();
+    await pipeline.ordered(2);
+    // 'two' was handed over while 'one' plays: the pipeline asks its stillAllowed before each of its parts.
+    const two = pipeline.orders[1]?.requester;
+    expect(await two?.stillAllowed?.()).toBeUndefined();
+    muted.add(alice.id);
+    expect(await two?.stillAllowed?.()).toEqual({ code: 'muted', channelId: LOUNGE });
+    muted.delete(alice.id);
+    reader.setIgnored(guild.id, [alice.id]);
+    expect(await two?.stillAllowed?.()).toEqual({ code: 'ignored' });
+    // 'three' was still unread: dropped at its turn, never handed over.
+    pipeline.playing[0]?.end('played');
+    pipeline.playing[1]?.end('played');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['one', 'two']);
+    expect(logs().filter((line) => line['skipped'] === 'ignored')).toHaveLength(1);
   });
 
   it('past the bound drops the oldest unread messages, never hands them over, and gives one notice per backlog', async () => {

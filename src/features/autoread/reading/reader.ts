@@ -10,6 +10,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
+import { RightsRevokedError, type Revocation } from '../../../core/speech/revocation.ts';
 import type {
   RequestPolicy,
   SpeechJob,
@@ -107,6 +108,12 @@ export interface AutoReaderOptions {
    * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
    */
   memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
+  /**
+   * Why the member may no longer speak in the voice channel read (a moderator's server mute, Speak taken away since
+   * their message arrived): asked when their message is handed over and again before each of its parts. Absent:
+   * judged at the message's arrival only.
+   */
+  memberMaySpeak?: (guildId: string, userId: string, voiceChannelId: string) => Revocation | undefined;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
@@ -470,6 +477,13 @@ export class AutoReader {
       this.#caughtUp(reading);
     };
     try {
+      const revoked = this.#standing(reading, utterance);
+      if (revoked !== undefined) {
+        // Rights taken away while it waited (a mute, an ignore): dropped unrequested, and quietly: the moderator or
+        // manager acted, the channel needs no notice.
+        this.#log.debug({ guildId, id: utterance.id, skipped: revoked.code }, 'auto-read dropped a waiting message');
+        return done();
+      }
       const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
       if (member.readMe === false) {
         // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
@@ -500,13 +514,18 @@ export class AutoReader {
           id: utterance.id,
           askedAt: utterance.askedAt,
           policy: CHANNEL_READING,
+          stillAllowed: () => this.#standing(reading, utterance),
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
       const ended = job.outcome.then(
         (outcome) => {
           done(outcome);
-          if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal))
+          if (
+            outcome.kind === 'failed' &&
+            !(outcome.error instanceof Refusal) &&
+            !(outcome.error instanceof RightsRevokedError)
+          )
             this.#failed(reading, utterance, outcome.error);
         },
         () => done(),
@@ -520,6 +539,17 @@ export class AutoReader {
       if (error instanceof Refusal) await this.#refused(reading, utterance, error);
       else this.#failed(reading, utterance, error);
     }
+  }
+
+  /**
+   * Whether a waiting line may still be read: its member not ignored since, and (a member's own message) still
+   * allowed to speak in the voice channel read. The same answer at hand-over and before each part plays.
+   */
+  #standing(reading: GuildReading, utterance: Utterance): Revocation | undefined {
+    const { guildId, voiceChannelId } = reading.binding;
+    if (reading.binding.ignored?.has(utterance.userId) === true) return { code: 'ignored' };
+    if (utterance.voiceOf === null) return undefined;
+    return this.#options.memberMaySpeak?.(guildId, utterance.userId, voiceChannelId);
   }
 
   /**

@@ -7,6 +7,7 @@ import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
 import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
 import type { Store } from '../../../core/store/types.ts';
+import { isPresetVoiceId } from '../../../core/voice-catalogue/catalogue.ts';
 import { MEMBER_VOICES_MAX, chooseVoice, defaultPool } from './voice-pool.ts';
 
 export interface AutoreadGuild {
@@ -45,12 +46,24 @@ async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | 
   }
 }
 
-/** The pool in force: the managers' voices, or the default one of the server's language. */
+/**
+ * The pool in force: the managers' voices that can still be used, or the default one of the server's language. A
+ * cloned voice counts only while the server's library holds it: the library in the store is the truth about a
+ * deletion, whatever row still names the voice and whatever this process remembers (nothing, after a restart).
+ */
 export async function poolOf(store: Store, guild: AutoreadGuild): Promise<{ voices: string[]; chosen: boolean }> {
-  const chosen = await store.autoReadMembers.pool(guild.id);
+  const chosen = await usableVoices(store, guild.id, await store.autoReadMembers.pool(guild.id));
   return chosen.length > 0
     ? { voices: chosen, chosen: true }
     : { voices: defaultPool(guild.preferredLocale), chosen: false };
+}
+
+/** `voices` without the cloned voices the guild's library no longer holds (presets need no look-up). */
+async function usableVoices(store: Store, guildId: string, voices: readonly string[]): Promise<string[]> {
+  const kept = await Promise.all(
+    voices.map(async (voice) => isPresetVoiceId(voice) || (await store.voiceLibrary.get(guildId, voice)) !== undefined),
+  );
+  return voices.filter((_voice, index) => kept[index] === true);
 }
 
 /**
