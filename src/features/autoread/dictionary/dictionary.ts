@@ -5,6 +5,7 @@
 // message.
 import { z } from 'zod';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
+import { WordAutomaton } from './word-automaton.ts';
 
 /** Words and patterns together; of them at most MAX_PATTERNS patterns (each is one more pass over the text). */
 export const MAX_ENTRIES = 500;
@@ -72,11 +73,6 @@ export interface DictionaryProblem {
 export type DictionaryResult<T> = { ok: true; value: T } | { ok: false; problem: DictionaryProblem };
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
-// Scripts written without spaces between words: an entry in them matches anywhere in the text.
-const UNSPACED = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-// A letter or digit of a spaced script: what may not touch a whole-word match on either side.
-const SPACED_WORD_CHAR =
-  '(?:(?![\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}\\p{M}_])';
 
 const length = (text: string): number => [...text].length;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
@@ -149,28 +145,22 @@ interface Pass {
   maxMatches: number;
 }
 
-/** Words next to each other in the order, as one pass: the longest word wins, case ignored. */
+/**
+ * Words next to each other in the order, as one pass: an automaton finds them in time linear in the text whatever
+ * their number (./word-automaton.ts). The longest word wins where several start at one place, case ignored. A word
+ * matched through case folding is read by its own entry's reading when the text's spelling names one, and said as
+ * written otherwise (as the regular expression this replaced did).
+ */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
   const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
-  const pattern = words
-    .map((word) => {
-      const escaped = word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
-      return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
-    })
-    .join('|');
-  const matcher = new RegExp(pattern, 'giu');
+  const automaton = new WordAutomaton(words.map((key) => ({ key })));
   return {
-    // JavaScript's own engine on alternatives of literal words: fast per match, so no cap beyond the length's.
     maxMatches: Number.POSITIVE_INFINITY,
     *matches(text) {
-      // Words are never empty, so each match moves the search on.
-      for (const match of text.matchAll(matcher)) {
-        yield {
-          start: match.index,
-          end: match.index + match[0].length,
-          reading: readings.get(entryKey(match[0])) ?? match[0],
-        };
+      for (const { start, end } of automaton.matches(text)) {
+        const written = text.slice(start, end);
+        yield { start, end, reading: readings.get(entryKey(written)) ?? written };
       }
     },
   };
