@@ -8,6 +8,7 @@ import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
 import { DEFAULT_MAX_LENGTH } from '../../core/text/cleanup.ts';
 import { compileDictionary, type DictionaryEntry } from './dictionary/dictionary.ts';
+import { dictionaries } from './dictionary/dictionary-cache.ts';
 
 /** What the menu reads of a message: its text and the facts clean-up reads (auto-read's MessageContent). */
 export type SpeakableMessage = MessageContent;
@@ -22,13 +23,18 @@ export interface SpeakOptions {
   maxLength?: number;
   /** The server's pronunciation dictionary, applied after clean-up, as auto-read does. */
   dictionary?: readonly DictionaryEntry[];
+  /** The server whose dictionary it is: compiled once per change and kept (./dictionary/dictionary-cache.ts). */
+  guildId?: string;
 }
+
+const compiled = (entries: readonly DictionaryEntry[], guildId: string | undefined) =>
+  guildId === undefined ? compileDictionary(entries) : dictionaries.compiled(guildId, entries);
 
 /** The text to speak; empty when nothing in the message can be spoken (the front-end says so instead). */
 export function speakMessageText(message: SpeakableMessage, options: SpeakOptions = {}): string {
   return spokenText(message, {
     maxLength: options.maxLength ?? DEFAULT_MAX_LENGTH,
     language: options.language,
-    ...(options.dictionary?.length ? { dictionary: compileDictionary(options.dictionary) } : {}),
+    ...(options.dictionary?.length ? { dictionary: compiled(options.dictionary, options.guildId) } : {}),
   });
 }

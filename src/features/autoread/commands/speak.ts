@@ -30,6 +30,7 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     language: interaction.guildLocale,
     maxLength: autoread.settings.maxLength,
     dictionary,
+    guildId,
   });
   if (text === '') return showResult(interaction, 'speak.nothing');
   // Free checks first: where it can go (refused at once if the bot may not speak there), then whose voice.

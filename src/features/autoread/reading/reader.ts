@@ -19,7 +19,8 @@ import type {
 } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from '../../../core/store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
-import { compileDictionary, type DictionaryEntry } from '../dictionary/dictionary.ts';
+import type { DictionaryEntry } from '../dictionary/dictionary.ts';
+import { dictionaries } from '../dictionary/dictionary-cache.ts';
 import {
   catchUpSpeed,
   messageText,
@@ -199,7 +200,7 @@ export class AutoReader {
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
     this.#guilds.set(binding.guildId, {
       binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
-      dictionary: compileDictionary(dictionary),
+      dictionary: dictionaries.compiled(binding.guildId, dictionary),
       last: undefined,
       gate: new NoticeGate(),
       unread: [],
@@ -237,10 +238,10 @@ export class AutoReader {
     return true;
   }
 
-  /** Replaces a reading guild's dictionary (compiled once here, not per message). */
+  /** Replaces a reading guild's dictionary (compiled once per change, not per message). */
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     const reading = this.#guilds.get(guildId);
-    if (reading) reading.dictionary = compileDictionary(entries);
+    if (reading) reading.dictionary = dictionaries.compiled(guildId, entries);
   }
 
   /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { DictionaryCache } from '../../src/features/autoread/dictionary/dictionary-cache.ts';
+import type { DictionaryEntry } from '../../src/features/autoread/dictionary/dictionary.ts';
+
+const words: DictionaryEntry[] = [
+  { word: 'SayBot', reading: 'say bot' },
+  { pattern: '(\\d+)km', reading: '$1 kilometres' },
+];
+
+describe('DictionaryCache', () => {
+  it("compiles a server's dictionary once while its entries stay the same", () => {
+    const cache = new DictionaryCache(10);
+    const first = cache.compiled('g1', words);
+    // Entries read again from the store are new objects with the same contents.
+    expect(
+      cache.compiled(
+        'g1',
+        words.map((entry) => ({ ...entry })),
+      ),
+    ).toBe(first);
+    expect(first('SayBot ran 5km')).toBe('say bot ran 5 kilometres');
+  });
+
+  it('compiles again after any change: a reading, an entry added, the order', () => {
+    const cache = new DictionaryCache(10);
+    const first = cache.compiled('g1', words);
+    const reread = cache.compiled('g1', [
+      { word: 'SayBot', reading: 'sei bot' },
+      { pattern: '(\\d+)km', reading: '$1 kilometres' },
+    ]);
+    expect(reread).not.toBe(first);
+    expect(reread('SayBot')).toBe('sei bot');
+    const added = cache.compiled('g1', [...words, { word: 'x', reading: 'y' }]);
+    expect(added).not.toBe(reread);
+    const moved = cache.compiled('g1', [...words].reverse());
+    expect(moved).not.toBe(added);
+    // A word and a pattern written the same are different entries.
+    const asWord = cache.compiled('g2', [{ word: 'lol', reading: 'laugh' }]);
+    expect(cache.compiled('g2', [{ pattern: 'lol', reading: 'laugh' }])).not.toBe(asWord);
+  });
+
+  it('keeps a bounded number of servers, forgetting the least recently used', () => {
+    const cache = new DictionaryCache(2);
+    const one = cache.compiled('g1', words);
+    cache.compiled('g2', words);
+    cache.compiled('g1', words);
+    cache.compiled('g3', words);
+    expect(cache.size).toBe(2);
+    // g2 was used least recently and went; g1 is still the same compiled dictionary.
+    expect(cache.compiled('g1', words)).toBe(one);
+  });
+});
