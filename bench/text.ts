@@ -1,7 +1,9 @@
 // Figure 10 of npm run bench: text on the main thread, per message. Clean-up of 4,000-character adversarial messages
 // (the steps that backtracked, as they were at d99d297, beside the hand scans that replaced them, and the whole
 // clean-up now), and the dictionary over a 4,000-character message: a pattern that backtracks in JavaScript's engine
-// (RE2 here) against a word entry. Needs neither the bot nor the servers.
+// (RE2 here) against a word entry; a server's 500 words sharing a prefix over a message of near-matches, built and
+// applied as now (an automaton) and as before (one large regular expression, fixtures/former-word-regex.ts), in the
+// same run. Needs neither the bot nor the servers.
 import { cleanMessage } from '../src/core/text/cleanup.ts';
 import {
   MAX_PATTERNS,
@@ -9,6 +11,7 @@ import {
   type DictionaryEntry,
 } from '../src/features/autoread/dictionary/dictionary.ts';
 import { unmaskLinks, unwrapUnderscoreItalics } from '../src/core/text/linear-markup.ts';
+import { formerWordsApplied } from '../fixtures/former-word-regex.ts';
 
 // The clean-up steps before (src/core/text/cleanup.ts at d99d297), reproduced here as they were.
 const FORMER_MASKED_LINK = /\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi;
@@ -61,6 +64,56 @@ function timed(runs: number, warmup: number, work: () => unknown): { median: num
   return { median: at(0.5), p95: at(0.95) };
 }
 
+/**
+ * Median and p95 of `runs` builds, each with its first message (a regular expression is compiled at its first use).
+ * Each build has one word of its own beside `entries`, so that no engine serves it from a cache of compiled ones.
+ */
+function timedBuild(
+  runs: number,
+  build: (entries: { word: string; reading: string }[]) => (text: string) => string,
+  entries: readonly { word: string; reading: string }[],
+  text: string,
+) {
+  let run = 0;
+  return timed(runs, 2, () => build([...entries, { word: `buildrun${(run += 1)}`, reading: 'x' }])(text));
+}
+
+/**
+ * A server's 500 words sharing a prefix (character names, game terms) and a 4,000-character message of words that
+ * each almost match one: the case that held the main thread longest.
+ */
+function prefixDictionaries(): { name: string; entries: { word: string; reading: string }[]; message: string }[] {
+  const numbered = (i: number) => String(i).padStart(3, '0');
+  const latin = Array.from({ length: 500 }, (_, i) => ({ word: `charactername${numbered(i)}`, reading: `name ${i}` }));
+  const latinMessage = fill(
+    Array.from({ length: 500 }, (_, i) => `charactername${numbered(i)}x charactername${numbered(i).slice(0, 2)}`).join(
+      ' ',
+    ),
+  );
+  const kana = 'あいうえおかきくけこさしすせそたちつてとなにぬねの';
+  const suffix = (i: number) => [...numbered(i)].map((d) => kana[Number(d)]).join('');
+  const japanese = Array.from({ length: 500 }, (_, i) => ({
+    word: `ひかりのせんし${suffix(i)}`,
+    reading: `せんし${i}`,
+  }));
+  // Every word's first two characters after the prefix, then a character no word has there.
+  const japaneseMessage = fill(
+    Array.from({ length: 500 }, (_, i) => `ひかりのせんし${suffix(i).slice(0, 2)}ん`).join(''),
+  );
+  return [
+    {
+      name: '500 words `charactername000`… over their near-matches (`charactername000x charactername00`…)',
+      entries: latin,
+      message: latinMessage,
+    },
+    {
+      name: '500 Japanese words `ひかりのせんしあああ`… over their near-matches (`ひかりのせんしああん`…)',
+      entries: japanese,
+      message: japaneseMessage,
+    },
+  ];
+}
+
 const ms = (t: { median: number; p95: number }) => `${t.median.toFixed(3)} ms (p95 ${t.p95.toFixed(3)})`;
 
 export function measureText(mode: 'quick' | 'full', log: (line: string) => void): string {
@@ -98,6 +151,28 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     const apply = compileDictionary(entries);
     return { name, time: timed(runs, warmup, () => apply(message)) };
   });
+  log('text: 500 words sharing a prefix, now and as before');
+  const prefixed = prefixDictionaries().map(({ name, entries, message: text }) => {
+    const now = compileDictionary(entries);
+    const former = formerWordsApplied(entries);
+    if (now(text) !== former(text)) throw new Error(`the automaton and the former expression differ on: ${name}`);
+    const buildRuns = mode === 'quick' ? 5 : 20;
+    return {
+      name,
+      buildNow: timedBuild(buildRuns, compileDictionary, entries, text),
+      buildFormer: timedBuild(buildRuns, formerWordsApplied, entries, text),
+      now: timed(runs, warmup, () => now(text)),
+      former: timed(runs, warmup, () => former(text)),
+    };
+  });
+  // Patterns (at most 20) run on RE2: linear in the text, but at a cost per character that grows with the pattern.
+  const heavy = [
+    { name: '`(?:a?){200}a{200}` (602 instructions)', pattern: '(?:a?){200}a{200}' },
+    { name: '`(?:\\w+\\s?){1,50}!` (252 instructions)', pattern: '(?:\\w+\\s?){1,50}!' },
+  ].map(({ name, pattern }) => {
+    const apply = compileDictionary([{ pattern, reading: 'x' }]);
+    return { name, time: timed(mode === 'quick' ? 5 : 20, 2, () => apply(message)) };
+  });
   // The same pattern in JavaScript's own engine: exponential in the length, so only a few characters.
   const jsLength = 22;
   const js = timed(mode === 'quick' ? 3 : 5, 1, () => /(a+)+$/.test(`${'a'.repeat(jsLength)}!`));
@@ -118,5 +193,12 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     '|---|---|',
     ...dictionary.map((r) => `| ${r.name} | ${ms(r.time)} |`),
     `| for comparison: \`(a+)+$\` in JavaScript's RegExp over only ${jsLength} \`a\` then \`!\` | ${ms(js)} |`,
+    ...heavy.map((r) => `| one pattern ${r.name}, the costliest kind RE2 accepts | ${ms(r.time)} |`),
+    '',
+    `A server's 500 words sharing a prefix over a ${LENGTH.toLocaleString('en')}-character message of near-matches (issue 43). Now: src/features/autoread/dictionary/word-automaton.ts (an automaton, linear in the text). Before (baseline): the words as one large regular expression (fixtures/former-word-regex.ts). Build: compiling the dictionary and its first message (a regular expression is compiled at its first use), ${mode === 'quick' ? 5 : 20} times. Goal: under 2 ms per message and 20 ms to build, on the main thread.`,
+    '',
+    '| Dictionary and message | Build now | Build before | Per message now | Per message before |',
+    '|---|---|---|---|---|',
+    ...prefixed.map((r) => `| ${r.name} | ${ms(r.buildNow)} | ${ms(r.buildFormer)} | ${ms(r.now)} | ${ms(r.former)} |`),
   ].join('\n');
 }

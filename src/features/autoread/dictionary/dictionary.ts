@@ -165,8 +165,9 @@ interface Pass {
  */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
-  const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
-  const automaton = new WordAutomaton(words.map((key) => ({ key })));
+  // The longest first; words of one length in the order they were added. Lengths counted once, not per comparison.
+  const words = [...readings.keys()].map((key) => ({ key, length: length(key) }));
+  const automaton = new WordAutomaton(words.sort((a, b) => b.length - a.length));
   return {
     maxMatches: Number.POSITIVE_INFINITY,
     *matches(text) {

@@ -84,13 +84,10 @@ function describeCodePoint(cp: number): number {
   return info;
 }
 
-/** A word's symbols: its code points folded, its spaces SPACE. */
+/** A word's symbols: its code points folded, its spaces SPACE (as the text's white space). */
 function symbolsOf(key: string): number[] {
   const symbols: number[] = [];
-  for (const char of key) {
-    const cp = char.codePointAt(0) ?? 0;
-    symbols.push(char === ' ' ? SPACE : foldCase(cp));
-  }
+  for (const char of key) symbols.push(describeCodePoint(char.codePointAt(0) ?? 0) >>> 2);
   return symbols;
 }
 
