@@ -8,7 +8,7 @@ const words: DictionaryEntry[] = [
 ];
 
 describe('DictionaryCache', () => {
-  it("compiles a server's dictionary once while its entries stay the same", () => {
+  it("compiles a server's dictionary once while its entries stay the same", async () => {
     const cache = new DictionaryCache(10);
     const first = cache.compiled('g1', words);
     // Entries read again from the store are new objects with the same contents.
@@ -18,10 +18,11 @@ describe('DictionaryCache', () => {
         words.map((entry) => ({ ...entry })),
       ),
     ).toBe(first);
-    expect(first('SayBot ran 5km')).toBe('say bot ran 5 kilometres');
+    // With a pattern: applied in the worker thread.
+    expect(await first.say(['SayBot ran 5km', 'no entry here'])).toEqual(['say bot ran 5 kilometres', 'no entry here']);
   });
 
-  it('compiles again after any change: a reading, an entry added, the order', () => {
+  it('compiles again after any change: a reading, an entry added, the order', async () => {
     const cache = new DictionaryCache(10);
     const first = cache.compiled('g1', words);
     const reread = cache.compiled('g1', [
@@ -29,13 +30,14 @@ describe('DictionaryCache', () => {
       { pattern: '(\\d+)km', reading: '$1 kilometres' },
     ]);
     expect(reread).not.toBe(first);
-    expect(reread('SayBot')).toBe('sei bot');
+    expect(await reread.say(['SayBot'])).toEqual(['sei bot']);
     const added = cache.compiled('g1', [...words, { word: 'x', reading: 'y' }]);
     expect(added).not.toBe(reread);
     const moved = cache.compiled('g1', [...words].reverse());
     expect(moved).not.toBe(added);
     // A word and a pattern written the same are different entries.
     const asWord = cache.compiled('g2', [{ word: 'lol', reading: 'laugh' }]);
+    expect(await asWord.say(['lol LOL'])).toEqual(['laugh laugh']);
     expect(cache.compiled('g2', [{ pattern: 'lol', reading: 'laugh' }])).not.toBe(asWord);
   });
 

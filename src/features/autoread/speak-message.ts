@@ -23,18 +23,28 @@ export interface SpeakOptions {
   maxLength?: number;
   /** The server's pronunciation dictionary, applied after clean-up, as auto-read does. */
   dictionary?: readonly DictionaryEntry[];
-  /** The server whose dictionary it is: compiled once per change and kept (./dictionary/dictionary-cache.ts). */
-  guildId?: string;
 }
-
-const compiled = (entries: readonly DictionaryEntry[], guildId: string | undefined) =>
-  guildId === undefined ? compileDictionary(entries) : dictionaries.compiled(guildId, entries);
 
 /** The text to speak; empty when nothing in the message can be spoken (the front-end says so instead). */
 export function speakMessageText(message: SpeakableMessage, options: SpeakOptions = {}): string {
   return spokenText(message, {
     maxLength: options.maxLength ?? DEFAULT_MAX_LENGTH,
     language: options.language,
-    ...(options.dictionary?.length ? { dictionary: compiled(options.dictionary, options.guildId) } : {}),
+    ...(options.dictionary?.length ? { dictionary: compileDictionary(options.dictionary) } : {}),
   });
+}
+
+/**
+ * The text to speak for the menu: as speakMessageText, with the server's dictionary as auto-read applies it
+ * (compiled once per change, off the main thread when it has patterns: ./dictionary/dictionary-cache.ts).
+ */
+export async function speakMessageWords(
+  message: SpeakableMessage,
+  guildId: string,
+  options: Omit<SpeakOptions, 'dictionary'> & { dictionary: readonly DictionaryEntry[] },
+): Promise<string> {
+  const cleaned = speakMessageText(message, { ...options, dictionary: [] });
+  if (cleaned === '' || options.dictionary.length === 0) return cleaned;
+  const [said = ''] = await dictionaries.compiled(guildId, options.dictionary).say([cleaned]);
+  return said;
 }

@@ -5,6 +5,8 @@
  */
 export const en = {
   'speak.nothing': 'There is nothing in that message I can read aloud.',
+  'speak.dictionaryBusy':
+    "The server's pronunciation dictionary cannot be applied right now (too many messages at once). Please try again in a moment; nothing was charged.",
   'menu.speak': 'Speak',
   // Auto-read and its dictionary.
   'command.autoread': 'autoread',

@@ -3,6 +3,8 @@ import type { en } from './en.ts';
 
 export const ja: Translation<typeof en> = {
   'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
+  'speak.dictionaryBusy':
+    '今はサーバーの読み方辞書を適用できません(一度にメッセージが多すぎます)。少し待ってからもう一度お試しください。料金はかかっていません。',
   'menu.speak': '読み上げ',
   // Auto-read and its dictionary.
   'command.autoread': '読み上げ',

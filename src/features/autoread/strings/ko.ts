@@ -3,6 +3,8 @@ import type { en } from './en.ts';
 
 export const ko: Translation<typeof en> = {
   'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
+  'speak.dictionaryBusy':
+    '지금은 서버의 발음 사전을 적용할 수 없습니다(한꺼번에 메시지가 너무 많습니다). 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
   'menu.speak': '읽어 주기',
   // Auto-read and its dictionary.
   'command.autoread': '자동읽기',
