@@ -12,6 +12,7 @@ import {
 } from '../src/features/autoread/dictionary/dictionary.ts';
 import { unmaskLinks, unwrapUnderscoreItalics } from '../src/core/text/linear-markup.ts';
 import { formerWordsApplied } from '../fixtures/former-word-regex.ts';
+import { DictionaryCache } from '../src/features/autoread/dictionary/dictionary-cache.ts';
 
 // The clean-up steps before (src/core/text/cleanup.ts at d99d297), reproduced here as they were.
 const FORMER_MASKED_LINK = /\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi;
@@ -116,7 +117,7 @@ function prefixDictionaries(): { name: string; entries: { word: string; reading:
 
 const ms = (t: { median: number; p95: number }) => `${t.median.toFixed(3)} ms (p95 ${t.p95.toFixed(3)})`;
 
-export function measureText(mode: 'quick' | 'full', log: (line: string) => void): string {
+export async function measureText(mode: 'quick' | 'full', log: (line: string) => void): Promise<string> {
   const runs = mode === 'quick' ? 30 : 200;
   const warmup = 10;
   log('text: clean-up of 4,000-character messages');
@@ -173,6 +174,31 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     const apply = compileDictionary([{ pattern, reading: 'x' }]);
     return { name, time: timed(mode === 'quick' ? 5 : 20, 2, () => apply(message)) };
   });
+  // The most a server may have of the costliest: on the main thread as before, and handed to the worker thread now.
+  log('text: 20 costly patterns, on the main thread and off it');
+  const costly = Array.from({ length: MAX_PATTERNS }, (_, i) => ({
+    pattern: `(?:a?){200}a{${200 - i}}`,
+    reading: 'x',
+  }));
+  const longest = message.slice(0, 1000);
+  const onMain = compileDictionary(costly);
+  const offRuns = mode === 'quick' ? 5 : 20;
+  const before = timed(offRuns, 1, () => onMain(longest));
+  const server = new DictionaryCache().compiled('bench', costly);
+  const handOff: number[] = [];
+  const whole: number[] = [];
+  for (let i = 0; i < offRuns + 1; i++) {
+    const start = performance.now();
+    const said = server.say([longest]);
+    const handed = performance.now() - start;
+    const [result] = await said;
+    if (result !== onMain(longest)) throw new Error('the worker thread said something else');
+    if (i > 0) {
+      handOff.push(handed);
+      whole.push(performance.now() - start);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   // The same pattern in JavaScript's own engine: exponential in the length, so only a few characters.
   const jsLength = 22;
   const js = timed(mode === 'quick' ? 3 : 5, 1, () => /(a+)+$/.test(`${'a'.repeat(jsLength)}!`));
@@ -194,6 +220,8 @@ export function measureText(mode: 'quick' | 'full', log: (line: string) => void)
     ...dictionary.map((r) => `| ${r.name} | ${ms(r.time)} |`),
     `| for comparison: \`(a+)+$\` in JavaScript's RegExp over only ${jsLength} \`a\` then \`!\` | ${ms(js)} |`,
     ...heavy.map((r) => `| one pattern ${r.name}, the costliest kind RE2 accepts | ${ms(r.time)} |`),
+    '',
+    `${MAX_PATTERNS} patterns \`(?:a?){200}a{200}\`, \`…a{199}\`… (the costliest, as many as a server may have) over 1,000 \`a\` (auto-read's longest message), ${offRuns} times: on the main thread as before, ${ms(before)}; now handed to the dictionary's worker thread, main thread ${median(handOff).toFixed(3)} ms per message (the answer after ${median(whole).toFixed(1)} ms, median).`,
     '',
     `A server's 500 words sharing a prefix over a ${LENGTH.toLocaleString('en')}-character message of near-matches (issue 43). Now: src/features/autoread/dictionary/word-automaton.ts (an automaton, linear in the text). Before (baseline): the words as one large regular expression (fixtures/former-word-regex.ts). Build: compiling the dictionary and its first message (a regular expression is compiled at its first use), ${mode === 'quick' ? 5 : 20} times. Goal: under 2 ms per message and 20 ms to build, on the main thread.`,
     '',
