@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DictionaryCache } from '../../src/features/autoread/dictionary/dictionary-cache.ts';
-import type { DictionaryEntry } from '../../src/features/autoread/dictionary/dictionary.ts';
+import { compileDictionary, type DictionaryEntry } from '../../src/features/autoread/dictionary/dictionary.ts';
+import {
+  DictionaryUnavailableError,
+  MAX_DICTIONARY_JOBS_PER_GUILD,
+} from '../../src/features/autoread/dictionary/dictionary-thread.ts';
 
 const words: DictionaryEntry[] = [
   { word: 'SayBot', reading: 'say bot' },
@@ -50,5 +54,31 @@ describe('DictionaryCache', () => {
     expect(cache.size).toBe(2);
     // g2 was used least recently and went; g1 is still the same compiled dictionary.
     expect(cache.compiled('g1', words)).toBe(one);
+  });
+});
+
+describe('a dictionary with patterns, applied in the worker thread', () => {
+  it('says what the dictionary says on the main thread, for the costliest patterns over a long message', async () => {
+    const costly: DictionaryEntry[] = [
+      { word: 'aa', reading: 'double' },
+      ...Array.from({ length: 19 }, (_, i) => ({ pattern: `(?:a?){200}a{${200 - i}}`, reading: `x${i}` })),
+      { pattern: '(a)(b)', reading: '$2$1' },
+    ];
+    const texts = ['a'.repeat(1000), 'ab aa ab', ''];
+    const said = await new DictionaryCache().compiled('g1', costly).say(texts);
+    expect(said).toEqual(texts.map(compileDictionary(costly)));
+  });
+
+  it(`refuses a server more than ${MAX_DICTIONARY_JOBS_PER_GUILD} texts at once, and serves the others`, async () => {
+    const dictionary = new DictionaryCache().compiled('busy', [{ pattern: '(?:a?){200}a{200}', reading: 'x' }]);
+    const long = 'a'.repeat(1000);
+    const results = await Promise.allSettled(
+      Array.from({ length: MAX_DICTIONARY_JOBS_PER_GUILD + 3 }, () => dictionary.say([long])),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason as unknown);
+    expect(refused).toHaveLength(3);
+    for (const reason of refused) expect(reason).toBeInstanceOf(DictionaryUnavailableError);
+    const other = new DictionaryCache().compiled('calm', [{ pattern: 'b', reading: 'c' }]);
+    expect(await other.say(['abc'])).toEqual(['acc']);
   });
 });

@@ -10,6 +10,8 @@ import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-prot
 
 /** Texts waiting behind the one under way, over every server (each reading server hands over one at a time). */
 export const MAX_WAITING_DICTIONARY_JOBS = 64;
+/** Texts one server may have under way or waiting: its reader hands over one at a time, the rest are Speak uses. */
+export const MAX_DICTIONARY_JOBS_PER_GUILD = 8;
 /** Twenty of the costliest patterns over a long message take well under this; past it the worker is replaced. */
 const JOB_TIMEOUT_MS = 5_000;
 const IDLE_MS = 60_000;
@@ -26,6 +28,9 @@ const thread = new JobThread<Omit<DictionaryJob, 'id'>, DictionaryJobReply>({
     new DictionaryUnavailableError(reason, `dictionary: ${message}`, cause === undefined ? undefined : { cause }),
 });
 
+/** Texts under way or waiting per server (entries go at 0, so it holds only servers with work). */
+const perGuild = new Map<string, number>();
+
 /**
  * `texts` as dictionary number `dictionary` (its `entries`) says them, in the worker; `guildId` waits its turn with
  * the other servers. The entries are sent only when the worker does not hold that dictionary compiled.
@@ -36,8 +41,18 @@ export async function applyOffThread(
   texts: readonly string[],
   guildId: string,
 ): Promise<string[]> {
-  let reply = await thread.run({ dictionary, texts }, [], guildId);
-  if (!reply.ok && reply.unknown) reply = await thread.run({ dictionary, entries, texts }, [], guildId);
-  if (reply.ok) return reply.said;
-  throw new DictionaryUnavailableError('crashed', `dictionary: ${reply.unknown ? 'not compiled' : reply.message}`);
+  const jobs = perGuild.get(guildId) ?? 0;
+  if (jobs >= MAX_DICTIONARY_JOBS_PER_GUILD)
+    throw new DictionaryUnavailableError('owner-busy', `dictionary: this server has ${jobs} texts waiting`);
+  perGuild.set(guildId, jobs + 1);
+  try {
+    let reply = await thread.run({ dictionary, texts }, [], guildId);
+    if (!reply.ok && reply.unknown) reply = await thread.run({ dictionary, entries, texts }, [], guildId);
+    if (reply.ok) return reply.said;
+    throw new DictionaryUnavailableError('crashed', `dictionary: ${reply.unknown ? 'not compiled' : reply.message}`);
+  } finally {
+    const left = (perGuild.get(guildId) ?? 1) - 1;
+    if (left > 0) perGuild.set(guildId, left);
+    else perGuild.delete(guildId);
+  }
 }
