@@ -219,9 +219,9 @@ function cutAt(text: string, limit: number): string {
  * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
  * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
  * words match anywhere. The text comes out at most resultLimit of its length long, with at most MAX_REPLACEMENTS
- * replacements over all entries and MAX_PATTERN_MATCHES by one pattern. Compile once per dictionary change: the patterns of 500 entries
- * are worth keeping between messages. An entry that does not compile (stored by an older rule) is left out rather
- * than failing every message.
+ * replacements over all entries and MAX_PATTERN_MATCHES by one pattern. Compile once per dictionary change
+ * (./dictionary-cache.ts): 500 entries are worth keeping between messages. An entry that does not compile (stored
+ * by an older rule) is left out rather than failing every message.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];

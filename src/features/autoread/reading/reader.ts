@@ -543,12 +543,12 @@ export class AutoReader {
     const sayName =
       utterance.named &&
       (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
-    if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
     let name = sayName ? spokenName(member.spokenName ?? utterance.displayName, utterance.language) : '';
     // A join/leave line is its name: the display name when the member's own cleans to nothing.
     if (name === '' && utterance.body === '') name = spokenName(utterance.displayName, utterance.language);
     const [body = '', said] = await reading.dictionary.say(name === '' ? [utterance.body] : [utterance.body, name]);
     if (body === '' && utterance.body !== '') return '';
+    if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
     return utterance.line(body, said);
   }
 
