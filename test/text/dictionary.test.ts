@@ -383,7 +383,7 @@ describe('a pattern that matches everywhere', () => {
     expect(compileDictionary([{ pattern: '(a)', reading: '[$1]' }])(text)).toBe(
       `${'[a]b'.repeat(MAX_PATTERN_MATCHES)}${'ab'.repeat(150 - MAX_PATTERN_MATCHES)}`,
     );
-    // Words are JavaScript's own engine on literals, fast per match: every one is replaced.
+    // Words are found by the automaton, fast per match: every one is replaced (within MAX_REPLACEMENTS).
     expect(compileDictionary([{ word: 'a', reading: 'x' }])('a '.repeat(150))).toBe('x '.repeat(150));
   });
 });

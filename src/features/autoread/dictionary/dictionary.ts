@@ -1,8 +1,9 @@
 // A server's pronunciation dictionary: words and patterns, and how to say what they match, applied to text after
 // clean-up. Pure; the store keeps the entries in their order and checks each change with these functions
-// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Patterns run on RE2 (re2js): matching
-// takes time linear in the text whatever the pattern, so no entry a manager writes can stall the bot on a member's
-// message.
+// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Words are found by an automaton
+// (./word-automaton.ts) and patterns run on RE2 (re2js): both take time linear in the text whatever the entries, and
+// a dictionary with patterns is applied off the main thread (./dictionary-thread.ts), so no entry a manager writes
+// can stall the bot on a member's message.
 import { z } from 'zod';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
 import { WordAutomaton } from './word-automaton.ts';

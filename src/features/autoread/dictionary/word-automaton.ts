@@ -1,5 +1,6 @@
 // A dictionary's words found in one pass over a text, in time linear in the text whatever their number: an
-// Aho-Corasick automaton over code points, built in time linear in the words' length. It keeps exactly the meaning
+// Aho-Corasick automaton over code points, built in time linear in the words' length (at each character, at most
+// one word of each length ends: 50 at most, MAX_WORD_LENGTH). It keeps exactly the meaning
 // the words had as one large regular expression (`(?<!W)word(?!W)|…` with the flags `giu`, the longest word first):
 // case folded as JavaScript's case-insensitive matching folds it, a space in a word standing for any run of white
 // space, whole words only for a word with no Hangul, Han or kana in it, and at each place the text is searched from,
