@@ -264,6 +264,27 @@ describe('AutoReader', () => {
     expect(pipeline.texts[0]).not.toMatch(/https?:|<@|\d{15,}/);
   });
 
+  it('applies a dictionary with patterns (in its worker thread) to the message and to the name', async () => {
+    const { reader, pipeline } = setup();
+    reader.setDictionary(guild.id, [
+      { word: 'alice1', reading: 'Alice' },
+      { pattern: '(\\d+)km', reading: '$1 kilometres' },
+    ]);
+    await post(reader, { content: 'ran 5km today' });
+    expect(pipeline.texts).toEqual(['Alice said, ran 5 kilometres today']);
+  });
+
+  it('says nothing, not even the name, for a message the dictionary leaves empty', async () => {
+    const { reader, pipeline } = setup();
+    reader.setDictionary(guild.id, [{ pattern: '(x?)[a-z ]+', reading: '$1' }]);
+    await post(reader, { content: 'all gone' });
+    expect(pipeline.orders).toEqual([]);
+    reader.setDictionary(guild.id, []);
+    await post(reader, { content: 'heard' });
+    // The emptied message was not heard: the name is due on the next one.
+    expect(pipeline.texts).toEqual(['alice1 said, heard']);
+  });
+
   it("does not read bots, webhooks, members outside the bot's voice channel or other channels by default", async () => {
     const { reader, pipeline } = setup();
     await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });

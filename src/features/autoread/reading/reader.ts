@@ -20,7 +20,8 @@ import type {
 } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from '../../../core/store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
-import { compileDictionary, type DictionaryEntry } from '../dictionary/dictionary.ts';
+import type { DictionaryEntry } from '../dictionary/dictionary.ts';
+import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';
 import {
   catchUpSpeed,
   messageText,
@@ -135,7 +136,8 @@ export interface AutoReaderOptions {
 
 interface GuildReading {
   binding: ReadingBinding;
-  dictionary: (text: string) => string;
+  /** Applied when a message is handed over (off the main thread when it has patterns), not when it arrives. */
+  dictionary: ServerDictionary;
   /** The last member whose words were handed over: the name rule's memory. */
   last: LastSpeaker | undefined;
   gate: NoticeGate;
@@ -154,10 +156,12 @@ interface GuildReading {
 }
 
 interface Utterance {
-  /** Said when the name is not due (or the member's name cleans to nothing). */
-  text: string;
-  /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
-  named?: ((name: string) => string) | undefined;
+  /** A message's words after clean-up, before the dictionary; '' for a line made of a name (join/leave). */
+  body: string;
+  /** The words handed over, from the body and the name as the dictionary says them (undefined: no name said). */
+  line: (body: string, name: string | undefined) => string;
+  /** A name may be said with it (messages when sayAuthorName; join/leave lines always). */
+  named: boolean;
   /** The name is said every time (join/leave lines), not only when due (messages). */
   nameAlways?: boolean;
   /** The member's display name: said unless they set a name of their own. */
@@ -206,7 +210,7 @@ export class AutoReader {
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
     this.#guilds.set(binding.guildId, {
       binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
-      dictionary: compileDictionary(dictionary),
+      dictionary: dictionaries.compiled(binding.guildId, dictionary),
       last: undefined,
       gate: new NoticeGate(),
       unread: [],
@@ -244,10 +248,10 @@ export class AutoReader {
     return true;
   }
 
-  /** Replaces a reading guild's dictionary (compiled once here, not per message). */
+  /** Replaces a reading guild's dictionary (compiled once per change, not per message). */
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     const reading = this.#guilds.get(guildId);
-    if (reading) reading.dictionary = compileDictionary(entries);
+    if (reading) reading.dictionary = dictionaries.compiled(guildId, entries);
   }
 
   /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */
@@ -318,17 +322,20 @@ export class AutoReader {
       return;
     }
     const binding = this.#withLanguage(reading.binding, message.guild);
-    const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
-    if (text === '') return;
+    const body = messageText(facts, binding, { sayName: false });
+    if (body === '') return;
     // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
-    // dropped, and the member's own name (/myvoice name) is read then.
+    // dropped, and the member's own name (/myvoice name) is read then; the dictionary applies then too.
     const language = binding.language;
-    const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
+    const named = binding.settings.sayAuthorName;
+    const line = (words: string, name: string | undefined) =>
+      name === undefined ? words : withName(name, words, language);
     this.#enqueue(reading, {
-      text,
+      body,
+      line,
       named,
       displayName: facts.authorName,
-      seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
+      seconds: estimateSpeechSeconds(line(body, named ? facts.authorName : undefined)),
       voiceOf: facts.authorId,
       userId: facts.authorId,
       payer: facts.authorId,
@@ -368,13 +375,13 @@ export class AutoReader {
     const language = this.#withLanguage(reading.binding, guild).language;
     const name = spokenName(member.displayName, language);
     if (name === '') return;
-    const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text,
-      named: (spoken) => voiceChangeText(change, spoken, language),
+      body: '',
+      line: (_, spoken) => voiceChangeText(change, spoken ?? name, language),
+      named: true,
       nameAlways: true,
       displayName: member.displayName,
-      seconds: estimateSpeechSeconds(text),
+      seconds: estimateSpeechSeconds(voiceChangeText(change, name, language)),
       voiceOf: null,
       userId: member.id,
       payer: guild.id,
@@ -491,13 +498,16 @@ export class AutoReader {
         return done();
       }
       if (this.#guilds.get(guildId) !== reading) return done();
+      const words = await this.#words(reading, utterance, member);
+      // The dictionary may leave nothing of a message: nothing is said, not even the name.
+      if (this.#guilds.get(guildId) !== reading || words === '') return done();
       const { voiceOf } = utterance;
       const now = Date.now();
       const distinct =
         voiceOf !== null && reading.binding.settings.voices === 'distinct'
           ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
           : undefined;
-      const asked = await this.#options.requestFor(guildId, voiceOf, this.#words(reading, utterance, member), distinct);
+      const asked = await this.#options.requestFor(guildId, voiceOf, words, distinct);
       if (this.#guilds.get(guildId) !== reading) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
       if (speed > 1)
@@ -553,17 +563,20 @@ export class AutoReader {
   }
 
   /**
-   * The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago).
+   * The words handed over, the dictionary applied: with the author's name when it is due (the last member heard was
+   * someone else, or long ago). '' when the dictionary left nothing of a message.
    */
-  #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
-    const { named } = utterance;
+  async #words(reading: GuildReading, utterance: Utterance, member: MemberReading): Promise<string> {
     const sayName =
-      named !== undefined &&
+      utterance.named &&
       (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
+    let name = sayName ? spokenName(member.spokenName ?? utterance.displayName, utterance.language) : '';
+    // A join/leave line is its name: the display name when the member's own cleans to nothing.
+    if (name === '' && utterance.body === '') name = spokenName(utterance.displayName, utterance.language);
+    const [body = '', said] = await reading.dictionary.say(name === '' ? [utterance.body] : [utterance.body, name]);
+    if (body === '' && utterance.body !== '') return '';
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
-    if (!sayName) return utterance.text;
-    const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
-    return name === '' ? utterance.text : named(reading.dictionary(name));
+    return utterance.line(body, said);
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {
