@@ -253,7 +253,7 @@ async function main(): Promise<void> {
   // Figure 7 (bench/budget-hold.ts), its own section appended to the report.
   const budgetHold = has('budget-hold') ? await measureBudgetHold(p.mode, log) : undefined;
   // Figure 10 (bench/text.ts): clean-up and the dictionary, per message, its own section appended too.
-  const text = has('text') ? measureText(p.mode, log) : undefined;
+  const text = has('text') ? await measureText(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).

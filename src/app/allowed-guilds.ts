@@ -1,11 +1,16 @@
 // The servers the owner chose (ALLOWED_GUILDS). Discord lets anyone add a Public Bot to their own server with its
-// application ID, and every server gets budgets of its own out of the owner's month; with a list, SayBot leaves any
-// other server it finds itself in (at start-up, on each READY, and when added) and serves nothing there meanwhile.
-// Direct messages and group DMs belong to no server: there the owner's USER_INSTALL setting alone decides.
+// application ID, and every server gets budgets of its own out of the owner's month; with a list, SayBot serves
+// nothing in any other server and leaves one it is added to while running. The servers it is already in when a READY
+// lists them it leaves only when the owner confirmed (ALLOWED_GUILDS_LEAVE=1): leaving starts each one's deletion
+// clock and needs its admins to invite SayBot again, so a mistyped list must cost no more than one warning naming
+// them. Direct messages and group DMs belong to no server: there the owner's USER_INSTALL setting alone decides.
 import { Events, MessageFlags, type Client, type Guild, type Interaction } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 import { t } from '../core/i18n/translate.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
+
+/** The most servers one warning names (the count says how many there are). */
+const KEPT_NAMED = 25;
 
 export class AllowedGuilds {
   /** Absent: any server, as without ALLOWED_GUILDS. */
@@ -15,10 +20,15 @@ export class AllowedGuilds {
    * Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once (at most the bot's guilds).
    */
   readonly #leaving = new Set<string>();
+  /** Whether the owner confirmed leaving the servers off the list that a READY names (ALLOWED_GUILDS_LEAVE=1). */
+  readonly #leaveAtReady: boolean;
+  /** Servers off the list already named in a warning, so each is named once (at most the bot's guilds). */
+  readonly #warned = new Set<string>();
 
-  constructor(list: readonly string[] | undefined, logger: Logger) {
+  constructor(list: readonly string[] | undefined, logger: Logger, leaveAtReady = false) {
     this.#allowed = list === undefined ? undefined : new Set(list);
     this.#log = logger;
+    this.#leaveAtReady = leaveAtReady;
   }
 
   /** Whether the owner named the servers SayBot may serve. */
@@ -31,14 +41,33 @@ export class AllowedGuilds {
     return this.#allowed === undefined || guildId === null || guildId === undefined || this.#allowed.has(guildId);
   }
 
-  /** Leaves servers off the list as they show up: those READY lists (start-up, a new session) and each one added. */
+  /**
+   * Leaves each server off the list added while running; those a READY lists (start-up, a new session) only when
+   * confirmed, else names them once in a warning.
+   */
   watch(client: Client): void {
     if (this.#allowed === undefined) return;
     client.on(Events.ShardReady, (shardId) => {
-      for (const guild of client.guilds.cache.values())
-        if (guild.shardId === shardId) this.#leaveIfNotAllowed(guild, 'ready');
+      const unlisted = [...client.guilds.cache.values()].filter((g) => g.shardId === shardId && !this.allows(g.id));
+      if (this.#leaveAtReady) for (const guild of unlisted) this.#leaveIfNotAllowed(guild, 'ready');
+      else this.#warnKept(unlisted);
     });
     client.on(Events.GuildCreate, (guild) => this.#leaveIfNotAllowed(guild, 'added'));
+  }
+
+  /** One warning naming the servers off the list SayBot stays in, those not named before; the line names at most 25. */
+  #warnKept(unlisted: readonly Guild[]): void {
+    const fresh = unlisted.filter((guild) => !this.#warned.has(guild.id));
+    if (fresh.length === 0) return;
+    for (const guild of fresh) this.#warned.add(guild.id);
+    this.#log.warn(
+      {
+        code: 'guild-not-allowed-kept',
+        count: fresh.length,
+        guilds: fresh.slice(0, KEPT_NAMED).map((guild) => ({ id: guild.id, name: guild.name })),
+      },
+      `SayBot is in ${fresh.length} server(s) not in ALLOWED_GUILDS: it serves none of them and stays in them. If one is yours, add its ID to ALLOWED_GUILDS; to leave them, set ALLOWED_GUILDS_LEAVE=1 and restart`,
+    );
   }
 
   /**

@@ -11,7 +11,7 @@ export const PUBLIC_BOT_FIXES =
 /**
  * Why a public application is a problem, or undefined: anyone may add a Public Bot to their own server with its
  * application ID, and every server gets its own budgets out of the owner's month, unless ALLOWED_GUILDS names the
- * servers SayBot serves (it then leaves any other).
+ * servers SayBot serves (it then serves no other).
  */
 export function publicBotProblem(
   botPublic: boolean | null | undefined,

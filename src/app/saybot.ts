@@ -13,6 +13,7 @@ import {
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
 import { ReplyAudioRegistry } from '../core/frontend/reply-audio.ts';
+import { USER_INSTALL_GUILD } from '../core/frontend/user-install.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
@@ -94,7 +95,7 @@ export class SayBot {
     this.#accounting = core.accounting;
     this.#speech = core.speech;
     const accounting = core.accounting;
-    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger);
+    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger, config.allowedGuildsLeave);
     this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),
@@ -165,6 +166,14 @@ export class SayBot {
     return this.#client;
   }
 
+  /**
+   * Whether SayBot serves this server (ALLOWED_GUILDS): the pipeline asks before each part of accepted speech. The
+   * user install's requests outside servers belong to none (USER_INSTALL alone decides there).
+   */
+  serves(guildId: string): boolean {
+    return guildId === USER_INSTALL_GUILD || this.#allowedGuilds.allows(guildId);
+  }
+
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
   get autoreadAvailable(): boolean {
     return this.#autoreadAvailable;
@@ -223,9 +232,11 @@ export class SayBot {
         logger.warn({ code: event.code, shardId }, 'gateway disconnected');
     });
     // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    client.on(Events.ShardReconnecting, (shardId) =>
-      logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting'),
-    );
+    // discord.js says "reconnecting" for its own close too (code 1000 when stop() destroys the client): no incident.
+    client.on(Events.ShardReconnecting, (shardId) => {
+      if (!this.#stopping)
+        logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting');
+    });
     client.on(Events.ShardResume, (shardId, replayed) =>
       logger.info({ code: 'gateway-resumed', shardId, replayed }, 'gateway session resumed'),
     );

@@ -70,9 +70,9 @@ export interface StartSeams {
 /**
  * Wires and starts the bot, the one way production and the end-to-end tests do it, and the one place the app is
  * assembled: logger, the shared Voice API client (or an in-process sandbox when no Voice API is configured), the
- * slash commands registered with Discord when they differ from what it has, the store, the core (audio cache,
- * accounting, part source, speech pipeline, players), then the Discord side (SayBot) and its connection. A Discord that
- * cannot be reached ends in a DiscordUnreachableError whose message is one line.
+ * store, the core (audio cache, accounting, part source, speech pipeline, players), and only then what reaches Discord:
+ * the slash commands registered when they differ from what it has, the Discord side (SayBot) and its connection. A
+ * Discord that cannot be reached ends in a DiscordUnreachableError whose message is one line.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
   const root = createLogger({
@@ -124,34 +124,12 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   try {
     await loadFeatureStrings();
     const commands = seams.commands ?? (await loadFeatureCommands());
-    await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
-      const unreachable = asDiscordUnreachable(error, discordUrl);
-      if (unreachable !== error) throw unreachable;
-      // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
-      throw new Error(
-        `Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
-    });
-    // Opening migrates the schema; a file from a newer SayBot stops start-up here with a plain message.
+    // What can be checked here is checked before Discord hears of this start: the store (its folder writable, the
+    // schema migrated; a file from a newer SayBot stops start-up with a plain message), the audio cache's folder and
+    // METRICS_PORT. A volume mounted wrong then ends the start in one line, with no command registered and no login.
     const opened = await openStore(config.database, config.storeTimeouts);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
-    if (metrics !== undefined && config.metricsPort !== undefined) {
-      // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
-      metricsServer = await startMetricsServer({
-        metrics,
-        port: config.metricsPort,
-        health: async () => ({
-          gateway: started?.client.isReady() ? 'ready' : 'connecting',
-          store: await store.quota.get().then(
-            () => 'ok' as const,
-            () => 'failing' as const,
-          ),
-        }),
-      });
-      logger.info({ url: metricsServer.url }, 'metrics and health served');
-    }
     let core: SayBotCore;
     try {
       core = await assembleCore(
@@ -163,7 +141,32 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
         (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
+        (guildId) => started?.serves(guildId) ?? true,
       );
+      if (metrics !== undefined && config.metricsPort !== undefined) {
+        // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
+        metricsServer = await startMetricsServer({
+          metrics,
+          port: config.metricsPort,
+          health: async () => ({
+            gateway: started?.client.isReady() ? 'ready' : 'connecting',
+            store: await store.quota.get().then(
+              () => 'ok' as const,
+              () => 'failing' as const,
+            ),
+          }),
+        });
+        logger.info({ url: metricsServer.url }, 'metrics and health served');
+      }
+      await registerCommands(config, commands.values(), logger).catch((error: unknown) => {
+        const unreachable = asDiscordUnreachable(error, discordUrl);
+        if (unreachable !== error) throw unreachable;
+        // e.g. 401 for a wrong token: one line naming the step, never the token (src/bin/start.ts redacts it too).
+        throw new Error(
+          `Could not register the slash commands with Discord: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      });
     } catch (error) {
       await store.close();
       throw error;
@@ -214,6 +217,8 @@ async function assembleCore(
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
   speakOnStage: (guildId: string, channelId: string) => Promise<void>,
+  /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
+  serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
@@ -237,7 +242,14 @@ async function assembleCore(
     logger,
     now: seams.now,
     metrics,
+    owner: booksOwner(config),
   });
+  // Before any request: what this process's predecessor left when it died is settled from what it wrote down.
+  await accounting
+    .recover()
+    .catch((error: unknown) =>
+      logger.error({ err: error }, 'could not settle what the previous run left on the books; its holds expire'),
+    );
   const source = new PartSource({
     client: voiceApi,
     logger,
@@ -255,9 +267,18 @@ async function assembleCore(
     queue: config.queue,
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
+    serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };
+}
+
+/**
+ * This process on the books: the same at every start of the same application and shard (one process serves a shard
+ * at a time), so a start settles what its predecessor left, and never what another shard or bot still holds.
+ */
+function booksOwner(config: Config): string {
+  return `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`;
 }
 
 /**

@@ -38,7 +38,8 @@ try {
       await store.forgetNotices.add({ guildId: target.guildId });
       console.log(`Forgot server ${target.guildId} ${where}: ${describeReport(report)}`);
     } else {
-      const report = await forgetMember(deps, target.userId, target.guildId);
+      // The operator's erasure: the managers' records about the member (an ignore) go too.
+      const report = await forgetMember(deps, target.userId, target.guildId, 'operator');
       // Running bots read this within seconds and drop what they hold of the member in memory.
       await store.forgetNotices.add({ userId: target.userId, guildId: target.guildId });
       const scope = target.guildId === undefined ? 'in every server' : `in server ${target.guildId}`;

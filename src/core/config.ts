@@ -108,11 +108,16 @@ const EnvSchema = z.object({
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
   // The whole bot's month (all servers and user installs together); unset: defaultBotMonthlyChars(plan); 0: no limit.
   BUDGET_BOT_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
-  // The servers SayBot may serve; unset: any server it is added to. It leaves any other.
+  // The servers SayBot may serve; unset: any server it is added to. It serves no other (leaving: below).
   ALLOWED_GUILDS: z
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
     .optional(),
+  // The owner's confirmation that SayBot may leave the servers it is in at start-up that ALLOWED_GUILDS lacks; unset
+  // or 0: it leaves none of them (a mistyped list must not start the deletion clock of the owner's own servers).
+  ALLOWED_GUILDS_LEAVE: z
+    .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
+    .default('0'),
   // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no
   // limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
@@ -239,8 +244,13 @@ export interface Config {
    * limit.
    */
   botMonthlyChars: number;
-  /** ALLOWED_GUILDS: the only servers SayBot serves (it leaves the others); absent: any server. */
+  /** ALLOWED_GUILDS: the only servers SayBot serves; absent: any server. */
   allowedGuilds?: readonly string[] | undefined;
+  /**
+   * ALLOWED_GUILDS_LEAVE=1: SayBot leaves the servers it is in at start-up that the list lacks; false: it keeps them,
+   * serving none (src/app/allowed-guilds.ts).
+   */
+  allowedGuildsLeave: boolean;
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/speech/queue-bounds.ts. */
   queue: QueueBounds;
   /**
@@ -333,6 +343,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set',
     );
   }
+  if (parsed.success && parsed.data.ALLOWED_GUILDS_LEAVE === '1' && parsed.data.ALLOWED_GUILDS === undefined) {
+    problems.push('ALLOWED_GUILDS_LEAVE=1 confirms leaving the servers off ALLOWED_GUILDS, which is not set');
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -376,6 +389,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     botMonthlyChars: e.BUDGET_BOT_MONTHLY_CHARS ?? defaultBotMonthlyChars(e.VOICE_API_PLAN),
     allowedGuilds: e.ALLOWED_GUILDS === undefined ? undefined : [...new Set(e.ALLOWED_GUILDS.split(','))],
+    allowedGuildsLeave: e.ALLOWED_GUILDS_LEAVE === '1',
     userInstall:
       e.USER_INSTALL === 'allowlist'
         ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }

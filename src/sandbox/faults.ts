@@ -35,6 +35,11 @@ export type Fault = {
   | { kind: 'reset-after'; bytes: number }
   /** Nothing more is sent once this many body bytes have been sent; the socket stays open. */
   | { kind: 'stall-after'; bytes: number }
+  /**
+   * The body pauses once this many bytes have been sent (the record's outcome says 'paused' meanwhile) and goes on
+   * when the test calls resumePaused(): a point in a paid body a test can act at, by an event rather than a timer.
+   */
+  | { kind: 'pause-after'; bytes: number }
   /** The socket is closed before any response. */
   | { kind: 'close-before-response' }
   /**
@@ -68,6 +73,7 @@ function check(fault: Fault): void {
       break;
     case 'reset-after':
     case 'stall-after':
+    case 'pause-after':
       nonNegative(fault.bytes, 'bytes');
       break;
   }

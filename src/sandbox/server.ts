@@ -104,7 +104,7 @@ export interface SandboxOptions {
   logger?: Logger;
 }
 
-export type RequestOutcome = 'complete' | 'reset' | 'stalled' | 'closed-before-response' | 'client-aborted';
+export type RequestOutcome = 'complete' | 'reset' | 'stalled' | 'paused' | 'closed-before-response' | 'client-aborted';
 
 export interface RequestRecord {
   /** The X-Request-Id sent back. */
@@ -159,6 +159,8 @@ export interface Sandbox {
   /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
+  /** Lets every body paused by a 'pause-after' fault go on to its end. */
+  resumePaused(): void;
   setPacing(p: Partial<Pacing>): void;
   readonly pacing: Readonly<Pacing>;
   /** Changes what the document leaves open (see Variants); fields left out keep their value. */
@@ -293,6 +295,8 @@ class SandboxServer implements Sandbox {
   readonly #faults = new FaultQueue();
   readonly #records: MutableRecord[] = [];
   readonly #closing = new AbortController();
+  /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault go on. */
+  #resume = new AbortController();
   readonly #logger: Logger;
   readonly #secondsPerCharacter: number;
   readonly #mp3Kbps: number;
@@ -348,6 +352,11 @@ class SandboxServer implements Sandbox {
 
   clearFaults(): void {
     this.#faults.clear();
+  }
+
+  resumePaused(): void {
+    this.#resume.abort();
+    this.#resume = new AbortController();
   }
 
   get pacing(): Readonly<Pacing> {
@@ -641,6 +650,7 @@ class SandboxServer implements Sandbox {
 
     const cut = fault?.kind === 'reset-after' || fault?.kind === 'stall-after' ? fault.bytes : Infinity;
     const end = Math.min(cut, body.bytes.length);
+    let pauseAt = fault?.kind === 'pause-after' ? Math.min(fault.bytes, end) : undefined;
     // The first piece goes out with the headers (startDelayMs is the time to first audio); each later one when
     // the audio before it would have been synthesised at realtimeFactor.
     const sendMs = paced ? (body.audioSeconds ?? 0) * pacing.realtimeFactor * 1000 : 0;
@@ -649,7 +659,18 @@ class SandboxServer implements Sandbox {
     let sent = 0;
     if (end === 0) res.flushHeaders();
     while (sent < end) {
-      const next = Math.min(sent + pacing.chunkBytes, end);
+      if (sent === pauseAt) {
+        pauseAt = undefined;
+        if (sent === 0) res.flushHeaders();
+        record.outcome = 'paused';
+        const resumed = await this.#resumed(exchange.signal);
+        delete record.outcome;
+        if (!resumed) {
+          record.outcome = 'client-aborted';
+          return;
+        }
+      }
+      const next = Math.min(sent + pacing.chunkBytes, end, pauseAt ?? end);
       const due = started + sent * msPerByte - performance.now();
       if (due > 1 && !(await pause(due, exchange.signal))) return;
       if (!(await write(res, body.bytes.subarray(sent, next)))) return;
@@ -674,6 +695,23 @@ class SandboxServer implements Sandbox {
     }
     await new Promise<void>((resolve) => res.end(resolve));
     record.outcome ??= 'complete';
+  }
+
+  /** Waits for resumePaused(); false when the connection or the sandbox closed first. */
+  #resumed(signal: AbortSignal): Promise<boolean> {
+    const resume = this.#resume.signal;
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        resume.removeEventListener('abort', onResume);
+        signal.removeEventListener('abort', onClose);
+        resolve(value);
+      };
+      const onResume = () => done(true);
+      const onClose = () => done(false);
+      if (signal.aborted) return resolve(false);
+      resume.addEventListener('abort', onResume, { once: true });
+      signal.addEventListener('abort', onClose, { once: true });
+    });
   }
 
   #usage(exchange: Exchange): Record<string, string> {

@@ -2,7 +2,7 @@
 // not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { describe, expect, it } from 'vitest';
 import { OversizedResponseError, UndeliveredError } from '../../src/core/api/index.ts';
-import { fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
+import { fixture, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
 
 const api = useSandbox();
 
@@ -123,5 +123,49 @@ describe('still retried: nothing was charged', () => {
     const records = requestsTo(api.sandbox, 'tts');
     expect(records).toHaveLength(2);
     expect(api.sandbox.charactersBilled()).toBe(records[1]?.charactersBilled);
+  });
+});
+
+describe('the accepted hook: a charge written down before the body is read', () => {
+  it('is called once, at the 2xx only (not at a 503 retried before it), with its request ID and usage, before the body is read', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    api.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
+    const seen: Array<{ status: number; requestId?: string | undefined; used?: number | undefined }> = [];
+    let release: () => void = () => undefined;
+    const written = new Promise<void>((resolve) => (release = resolve));
+    const call = api.client.tts(
+      { text: TEXT, voice_id: 'voice-b-en-f-01' },
+      {
+        accepted: async (acceptance) => {
+          seen.push({ status: acceptance.status, requestId: acceptance.requestId, used: acceptance.usage?.used });
+          await written;
+        },
+      },
+    );
+    // The service has sent its 2xx and nothing of the body; the hook has run and the call waits on it.
+    await until(() => seen.length === 1 && requestsTo(api.sandbox, 'tts')[1]?.outcome === 'paused');
+    const records = requestsTo(api.sandbox, 'tts');
+    expect(seen).toEqual([{ status: 200, requestId: records[1]?.id, used: api.sandbox.charactersBilled() }]);
+    release();
+    api.sandbox.resumePaused();
+    const audio = await call;
+    expect((await readAll(audio.body)).length).toBeGreaterThan(0);
+    expect(seen).toHaveLength(1);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(2);
+  });
+
+  it('a hook that throws ends the call with its error, never retried (the request was charged once)', async () => {
+    const failure = new Error('the books could not be written');
+    const error = await rejectionOf(
+      api.client.tts(
+        { text: TEXT, voice_id: 'voice-b-en-f-01' },
+        {
+          accepted: () => Promise.reject(failure),
+        },
+      ),
+    );
+    expect(error).toBe(failure);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
   });
 });

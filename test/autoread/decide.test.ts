@@ -120,6 +120,14 @@ describe('how fast a backlog is read', () => {
   it.each(cases)('%s', (_, settings, waiting, expected) => {
     expect(catchUpSpeed(settings, waiting)).toBe(expected);
   });
+
+  it('stays on the 0.05 grid of every speed, a max_speed stored off it included', () => {
+    const speeds = new Set<number>();
+    for (let waiting = 0; waiting <= 12; waiting++)
+      speeds.add(catchUpSpeed({ fasterAfter: 1, maxSpeed: 1.37, skipAfter: 10 }, waiting));
+    expect([...speeds].filter((speed) => Math.abs(speed * 20 - Math.round(speed * 20)) > 1e-9)).toEqual([]);
+    expect(Math.max(...speeds)).toBe(1.35);
+  });
 });
 
 describe('the words said for a message', () => {

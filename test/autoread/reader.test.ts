@@ -6,6 +6,7 @@ import { Events, GatewayIntentBits, type Client, type Message, type VoiceState }
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AutoReader,
+  type AutoReaderOptions,
   type BehindNotice,
   type ReaderJob,
   type ReaderOrder,
@@ -122,7 +123,12 @@ afterEach(() => {
 
 function setup(
   settings: Partial<AutoReadSettings> = {},
-  options: { requestFails?: boolean; maxPending?: number; maxPendingSeconds?: number } = {},
+  options: {
+    requestFails?: boolean;
+    maxPending?: number;
+    maxPendingSeconds?: number;
+    memberMaySpeak?: AutoReaderOptions['memberMaySpeak'];
+  } = {},
 ): Setup {
   const pipeline = new Pipeline();
   const notices: RefusalNotice[] = [];
@@ -149,6 +155,7 @@ function setup(
     },
     ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     ...(options.maxPendingSeconds === undefined ? {} : { maxPendingSeconds: options.maxPendingSeconds }),
+    ...(options.memberMaySpeak === undefined ? {} : { memberMaySpeak: options.memberMaySpeak }),
     onStopped: (guildId) => stopped.push(guildId),
     logger: createLogger({ level: 'debug', destination: stream }),
   });
@@ -257,6 +264,27 @@ describe('AutoReader', () => {
     expect(pipeline.texts[0]).not.toMatch(/https?:|<@|\d{15,}/);
   });
 
+  it('applies a dictionary with patterns (in its worker thread) to the message and to the name', async () => {
+    const { reader, pipeline } = setup();
+    reader.setDictionary(guild.id, [
+      { word: 'alice1', reading: 'Alice' },
+      { pattern: '(\\d+)km', reading: '$1 kilometres' },
+    ]);
+    await post(reader, { content: 'ran 5km today' });
+    expect(pipeline.texts).toEqual(['Alice said, ran 5 kilometres today']);
+  });
+
+  it('says nothing, not even the name, for a message the dictionary leaves empty', async () => {
+    const { reader, pipeline } = setup();
+    reader.setDictionary(guild.id, [{ pattern: '(x?)[a-z ]+', reading: '$1' }]);
+    await post(reader, { content: 'all gone' });
+    expect(pipeline.orders).toEqual([]);
+    reader.setDictionary(guild.id, []);
+    await post(reader, { content: 'heard' });
+    // The emptied message was not heard: the name is due on the next one.
+    expect(pipeline.texts).toEqual(['alice1 said, heard']);
+  });
+
   it("does not read bots, webhooks, members outside the bot's voice channel or other channels by default", async () => {
     const { reader, pipeline } = setup();
     await post(reader, { content: 'beep', author: { id: '700000000000000001', username: 'otherbot', bot: true } });
@@ -356,7 +384,7 @@ describe('AutoReader', () => {
     expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([guild.id, guild.id]);
   });
 
-  it('neither reads nor announces a member the managers ignore, and reads them again once forgotten', async () => {
+  it('neither reads nor announces a member the managers ignore, still once forgotten, and again once unignored', async () => {
     const { reader, pipeline } = setup({ announceJoinLeave: true, sayAuthorName: false, onlyMembersInVoice: false });
     reader.setIgnored(guild.id, [bob.id]);
     const fromBob = { author: { id: bob.id, username: bob.username } };
@@ -364,8 +392,12 @@ describe('AutoReader', () => {
     await change(bob.id, LOUNGE);
     await post(reader, { content: 'from alice' });
     expect(pipeline.texts).toEqual(['from alice']);
-    // Their data deleted (/privacy): the ignore record went with it.
+    // Their data deleted (/privacy): the ignore is the managers' record, and stays.
     reader.forgetMember(bob.id, guild.id);
+    await post(reader, { content: 'bob after deleting', ...fromBob });
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['from alice']);
+    reader.setIgnored(guild.id, []);
     await post(reader, { content: 'bob again', ...fromBob });
     await change(bob.id, null);
     await reader.settled(guild.id);
@@ -431,6 +463,37 @@ describe('AutoReader', () => {
     pipeline.playing[2]?.start();
     pipeline.playing[2]?.end('played');
     await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+  });
+
+  it('asks again before reading a waiting message: a member muted or ignored meanwhile is dropped unrequested', async () => {
+    const muted = new Set<string>();
+    const { reader, pipeline, logs } = setup(
+      { sayAuthorName: false },
+      {
+        memberMaySpeak: (_guildId, userId, voiceChannelId) =>
+          muted.has(userId) ? { code: 'muted', channelId: voiceChannelId } : undefined,
+      },
+    );
+    pipeline.held = true;
+    for (const text of ['one', 'two', 'three']) await arrive({ content: text });
+    await pipeline.ordered(1);
+    pipeline.playing[0]?.start();
+    await pipeline.ordered(2);
+    // 'two' was handed over while 'one' plays: the pipeline asks its stillAllowed before each of its parts.
+    const two = pipeline.orders[1]?.requester;
+    expect(await two?.stillAllowed?.()).toBeUndefined();
+    muted.add(alice.id);
+    expect(await two?.stillAllowed?.()).toEqual({ code: 'muted', channelId: LOUNGE });
+    muted.delete(alice.id);
+    reader.setIgnored(guild.id, [alice.id]);
+    expect(await two?.stillAllowed?.()).toEqual({ code: 'ignored' });
+    // 'three' was still unread: dropped at its turn, never handed over.
+    pipeline.playing[0]?.end('played');
+    pipeline.playing[1]?.end('played');
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await reader.settled(guild.id);
+    expect(pipeline.texts).toEqual(['one', 'two']);
+    expect(logs().filter((line) => line['skipped'] === 'ignored')).toHaveLength(1);
   });
 
   it('past the bound drops the oldest unread messages, never hands them over, and gives one notice per backlog', async () => {

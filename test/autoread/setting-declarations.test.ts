@@ -12,6 +12,7 @@ import {
 } from '../../src/features/autoread/reading/setting-declarations.ts';
 import { describeSettings, settingChangesOf } from '../../src/features/autoread/autoread-settings.ts';
 import { UserError } from '../../src/core/interactions/failures.ts';
+import { SPEECH_SETTINGS } from '../../src/core/speech/setting-declarations.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { migrate } from '../../src/core/store/migrations.ts';
 import { rowOfChanges, settingsOfRow } from '../../src/features/autoread/store/auto-read-area.ts';
@@ -186,6 +187,15 @@ describe('/autoread settings options read into changes', () => {
       voices: 'distinct',
       readAttachments: false,
     });
+  });
+
+  it("rounds max_speed to the 0.05 grid as /say's speed is rounded (a render and cache entry per step, no more)", () => {
+    for (const given of [1.37, 1.024, 1.976, 1.5, 1.125]) {
+      const { maxSpeed } = settingChangesOf(interactionWith({ max_speed: given })) as { maxSpeed: number };
+      expect(maxSpeed).toBe(SPEECH_SETTINGS.speed.step(given));
+      expect(Math.round(maxSpeed * 100) % 5).toBe(0);
+    }
+    expect(settingChangesOf(interactionWith({ max_speed: 1.37 }))).toEqual({ maxSpeed: 1.35 });
   });
 
   it('puts the role back to none with @everyone, and the prefix with "none" in any case', () => {

@@ -121,6 +121,21 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads ALLOWED_GUILDS_LEAVE, the confirmation that SayBot may leave the servers off the list (unset: it leaves none)', () => {
+    const list = { ...base, ALLOWED_GUILDS: '123456789012345678' };
+    expect(loadConfig(list).allowedGuildsLeave).toBe(false);
+    expect(loadConfig({ ...list, ALLOWED_GUILDS_LEAVE: '' }).allowedGuildsLeave).toBe(false);
+    expect(loadConfig({ ...list, ALLOWED_GUILDS_LEAVE: '0' }).allowedGuildsLeave).toBe(false);
+    expect(loadConfig({ ...list, ALLOWED_GUILDS_LEAVE: '1' }).allowedGuildsLeave).toBe(true);
+    expect(problemsOf({ ...list, ALLOWED_GUILDS_LEAVE: 'yes' })).toEqual([
+      expect.stringMatching(/^Configuration: ALLOWED_GUILDS_LEAVE must be 1 .* or 0 .*; got "yes"$/),
+    ]);
+    // Nothing to leave by: a confirmation without a list is a mistake worth naming.
+    expect(problemsOf({ ...base, ALLOWED_GUILDS_LEAVE: '1' })).toEqual([
+      'Configuration: ALLOWED_GUILDS_LEAVE=1 confirms leaving the servers off ALLOWED_GUILDS, which is not set',
+    ]);
+  });
+
   it('requires the Voice API URL and key together', () => {
     expect(problemsOf({ ...base, VOICE_API_KEY: apiKey })[0]).toMatch(/VOICE_API_BASE_URL must be set together/);
     expect(problemsOf({ ...base, VOICE_API_BASE_URL: 'http://127.0.0.1:1' })[0]).toMatch(/VOICE_API_KEY must be set/);

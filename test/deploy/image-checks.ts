@@ -1,12 +1,15 @@
 // What the Docker image must get right, checked from its files where no Docker engine is (test/deploy/image.test.ts):
 // its command receives the signals Docker sends, its final stage holds what the start needs, it ships no Opus
-// build leftovers, and compose's DATABASE_URL parses with the password compose tells owners to generate. Each
-// check takes the files' text, so the tests can also show it failing on a broken copy.
+// build leftovers and builds Opus against the base image's Node headers, it has a HEALTHCHECK with /healthz served,
+// and compose's DATABASE_URL parses with the password compose tells owners to generate (the demo's part:
+// test/deploy/image-demo-checks.ts). Each check takes the files' text, so the tests can also show it failing on a
+// broken copy.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { postgresUrlProblem } from '../../src/core/postgres-url.ts';
 import { resolveImport, staticImports } from '../structure/import-graph.ts';
+import { stageEnv } from './image-context.ts';
 import { execForm, imageCommand, ROOT, type Stage } from './image-files.ts';
 
 export interface PackageJson {
@@ -77,11 +80,11 @@ export function composeService(compose: string, name: string): string {
 /**
  * What the start reads: the files the image's command runs, everything they import (statically or by a literal
  * `import()`), and every `new URL('…', import.meta.url)` they open (worker files, the features' folder, package.json).
- * Returns the repository paths and the libraries imported.
+ * Returns the repository paths and the libraries imported, each with the files that import it.
  */
-export function startClosure(entries: readonly string[]): { files: Set<string>; libraries: Map<string, string> } {
+export function startClosure(entries: readonly string[]): { files: Set<string>; importers: Map<string, string[]> } {
   const files = new Set<string>();
-  const libraries = new Map<string, string>();
+  const importers = new Map<string, string[]>();
   const todo = [...entries];
   while (todo.length > 0) {
     const file = todo.pop()!;
@@ -104,21 +107,22 @@ export function startClosure(entries: readonly string[]): { files: Set<string>; 
       if (target !== undefined) todo.push(target);
       else if (!specifier.startsWith('node:')) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
-        if (!libraries.has(name)) libraries.set(name, file);
+        const from = importers.get(name) ?? [];
+        if (!from.includes(file)) importers.set(name, [...from, file]);
       }
     }
     for (const match of text.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
       todo.push(relative(ROOT, resolve(ROOT, dirname(file), match[1]!)).replace(/\/$/, ''));
     }
   }
-  return { files, libraries };
+  return { files, importers };
 }
 
 /** The repository files the image's command starts with: the node scripts of its npm script, or its own. */
 export function startEntries(command: readonly string[], pkg: PackageJson): string[] {
   const script = npmScript(command);
   const words = script === undefined ? command.join(' ') : (pkg.scripts[script] ?? '');
-  return [...words.matchAll(/(?:^|\s)((?:src|scripts)\/\S+\.(?:ts|mjs|js))/g)].map((m) => m[1]!);
+  return [...words.matchAll(/(?:^|\s)((?:src|scripts|demo)\/\S+\.(?:ts|mjs|js))/g)].map((m) => m[1]!);
 }
 
 /** The final stage holds every runtime dependency and every repository file the start reads. */
@@ -137,8 +141,8 @@ export function copyProblems(stages: Stage[], pkg: PackageJson, dockerignore: st
   ) {
     problems.push(`Dockerfile: stage ${builder.name} does not install the dependencies with npm ci --omit=dev`);
   }
-  const { files, libraries } = startClosure(startEntries(imageCommand(stages), pkg));
-  for (const [library, importer] of libraries) {
+  const { files, importers } = startClosure(startEntries(imageCommand(stages), pkg));
+  for (const [library, [importer]] of importers) {
     if (!(library in pkg.dependencies))
       problems.push(
         `${importer} imports ${library}, which is not in package.json's dependencies: npm ci --omit=dev leaves it out of the image`,
@@ -196,4 +200,58 @@ export function composePasswordProblems(compose: string): string[] {
   return new URL(url).password === password
     ? []
     : ['docker-compose.yml: DATABASE_URL does not carry POSTGRES_PASSWORD as its password'];
+}
+
+/** The official node images keep Node's headers in /usr/local/include/node: node-gyp's nodedir is /usr/local. */
+export const BASE_IMAGE_NODEDIR = '/usr/local';
+
+/**
+ * The stage that runs npm ci builds the Opus addon from source when no prebuilt binary can be fetched; node-gyp then
+ * needs Node's headers, which it downloads from nodejs.org unless npm_config_nodedir names the base image's own.
+ */
+export function nodeHeadersProblems(stages: Stage[]): string[] {
+  const installer = stages.find((s) => s.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args)));
+  if (installer === undefined) return ['Dockerfile: no stage runs npm ci'];
+  const name = installer.name ?? '(unnamed)';
+  const from = installer.instructions[0]?.args ?? '';
+  if (!/^(?:docker\.io\/(?:library\/)?)?node:\S*\b/.test(from))
+    return [`Dockerfile: stage ${name} is not built on an official node image (${from}): where are Node's headers?`];
+  const install = installer.instructions.findIndex((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args));
+  const env = stageEnv({ ...installer, instructions: installer.instructions.slice(0, install) });
+  const inline = /\bnpm_config_nodedir=(\S+)/.exec(installer.instructions[install]!.args)?.[1];
+  const nodedir = inline ?? env.get('npm_config_nodedir');
+  return nodedir === BASE_IMAGE_NODEDIR
+    ? []
+    : [
+        `Dockerfile: stage ${name} runs npm ci with npm_config_nodedir ${nodedir === undefined ? 'unset' : `= ${nodedir}`}: a source build of the Opus addon downloads Node's headers instead of using the image's (${BASE_IMAGE_NODEDIR}/include/node)`,
+      ];
+}
+
+/** The final stage's HEALTHCHECK command as exec-form words, or undefined when there is none or it is a shell form. */
+export function healthcheckCommand(stages: Stage[]): string[] | undefined {
+  const instruction = stages
+    .at(-1)
+    ?.instructions.filter((i) => i.keyword === 'HEALTHCHECK')
+    .at(-1);
+  const command = /^(?:--\S+\s+)*CMD\s+(.+)$/.exec(instruction?.args ?? '')?.[1];
+  return command === undefined ? undefined : execForm(command);
+}
+
+/** SayBot's own container says whether it is healthy: a HEALTHCHECK in exec form, and /healthz served by default. */
+export function healthcheckProblems(stages: Stage[]): string[] {
+  const problems: string[] = [];
+  const final = stages.at(-1);
+  const instruction = final?.instructions.filter((i) => i.keyword === 'HEALTHCHECK').at(-1);
+  if (instruction === undefined || /^NONE\b/i.test(instruction.args))
+    problems.push('Dockerfile: the final stage has no HEALTHCHECK');
+  else if (healthcheckCommand(stages) === undefined)
+    problems.push(
+      'Dockerfile: the HEALTHCHECK is not an exec-form CMD (the slim image has a shell, but no curl to give it)',
+    );
+  const port = final === undefined ? undefined : stageEnv(final).get('METRICS_PORT');
+  if (port === undefined || !/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65_535)
+    problems.push(
+      `Dockerfile: the final stage sets no METRICS_PORT (${port ?? 'unset'}): /healthz is served only with one`,
+    );
+  return problems;
 }

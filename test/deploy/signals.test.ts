@@ -37,7 +37,7 @@ describe('SayBot as the Docker image starts it, signalled only at the top proces
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`on ${signal} to the image's command alone: shuts down (voice left, the member told, store closed) and exits 0`, async () => {
+    it(`on ${signal} to the image's command alone: shuts down (voice left, the member told, store closed) with no warning and exits 0`, async () => {
       const { discord, sandbox, token } = services;
       dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-signals-'));
       const database = path.join(dataDir, 'saybot.sqlite');
@@ -87,6 +87,10 @@ describe('SayBot as the Docker image starts it, signalled only at the top proces
       const messages = bot.lines.map((l: LogLine) => l['msg']);
       expect(bot.lines).toContainEqual(expect.objectContaining({ msg: 'signal received', signal }));
       expect(messages).toEqual(expect.arrayContaining(['shutting down', 'left voice channel', 'stopped']));
+      // A stop asked for is no incident: monitoring that alerts on warnings must stay quiet (pino: warn is 40).
+      const fromSignal = bot.lines.findIndex((l: LogLine) => l['msg'] === 'signal received');
+      const warnings = bot.lines.slice(fromSignal).filter((l: LogLine) => Number(l['level']) >= 40);
+      expect(warnings.map((l: LogLine) => l['msg'])).toEqual([]);
       const told = await say.waitFor(
         (r) => r.content !== undefined && !(r.content ?? '').startsWith('Speaking in'),
         5_000,

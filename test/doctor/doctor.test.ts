@@ -103,6 +103,32 @@ describe('npm run doctor', () => {
     }
   });
 
+  it('names the servers SayBot is in that ALLOWED_GUILDS lacks, and the listed ones it is not in', async () => {
+    // The local Discord's default world: SayBot is in Seoul (…001) and London (…002); London's ID is mistyped.
+    const typo = '200000000000000020';
+    const results = await runChecks(env({ ALLOWED_GUILDS: `200000000000000001,${typo}` }));
+    const servers = results.find((r) => r.name === 'Servers');
+    expect(servers).toMatchObject({ ok: true, warn: true });
+    expect(servers?.detail).toContain('London (200000000000000002)');
+    expect(servers?.detail).not.toContain('Seoul');
+    expect(servers?.detail).toContain(typo);
+    expect(servers?.detail).toMatch(/serves none of them and leaves none.*ALLOWED_GUILDS_LEAVE=1/);
+    // Confirmed, the same list would make SayBot leave London at its next start: a failure to look at first.
+    const confirmed = await runChecks(env({ ALLOWED_GUILDS: `200000000000000001,${typo}`, ALLOWED_GUILDS_LEAVE: '1' }));
+    expect(confirmed.find((r) => r.name === 'Servers')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/will leave.*London \(200000000000000002\)/),
+    });
+    const right = await runChecks(env({ ALLOWED_GUILDS: '200000000000000001,200000000000000002' }));
+    expect(right.find((r) => r.name === 'Servers')).toEqual({
+      name: 'Servers',
+      ok: true,
+      detail: 'SayBot is in 2 server(s), every one of them in ALLOWED_GUILDS',
+    });
+    // Without a list there is nothing to compare.
+    expect((await runChecks(env())).map((r) => r.name)).not.toContain('Servers');
+  });
+
   it('does not ask for the intent with a token Discord refused', async () => {
     const results = await runChecks(env({ DISCORD_TOKEN: fakeToken() }));
     expect(results.map((r) => r.name)).not.toContain('Message Content intent');

@@ -1,7 +1,8 @@
-// The owner decides where the key is spent, end to end against the local Discord: with ALLOWED_GUILDS, SayBot leaves
-// a server off the list (one it is in at start-up, one it is added to while running) and serves nothing there
-// meanwhile, a user install in such a server included; BUDGET_BOT_MONTHLY_CHARS holds the whole bot's month across
-// servers; and a Public Bot without a list is one warning line at start-up.
+// The owner decides where the key is spent, end to end against the local Discord: with ALLOWED_GUILDS, SayBot serves
+// nothing in a server off the list, a user install in such a server included; it leaves one it is added to while
+// running, but one it is in at start-up only with ALLOWED_GUILDS_LEAVE=1 (a mistyped list must not make it leave the
+// owner's servers); BUDGET_BOT_MONTHLY_CHARS holds the whole bot's month across servers; and a Public Bot without a
+// list is one warning line at start-up.
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
@@ -63,14 +64,26 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
       .split('\n')
       .filter((l) => l.includes('"code":"guild-not-allowed-left"') && l.includes(guildId));
 
-  it('leaves a server off the list that it is in at start-up, with one log line, and stays in the listed ones', async () => {
-    await vi.waitFor(() => expect(leftLines(OTHER.id)).toHaveLength(1), { timeout: 10_000 });
-    expect(left(OTHER.id).map((e) => e.status)).toEqual([204]);
-    expect(h.bot.client.guilds.cache.has(OTHER.id)).toBe(false);
-    expect(left(ALLOWED_A.id)).toEqual([]);
-    expect(left(ALLOWED_B.id)).toEqual([]);
-    expect([...h.bot.client.guilds.cache.keys()].sort()).toEqual([ALLOWED_A.id, ALLOWED_B.id]);
+  it('leaves no server it is in at start-up without ALLOWED_GUILDS_LEAVE: one warning naming those off the list, none of them served', async () => {
+    const kept = () =>
+      h
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"code":"guild-not-allowed-kept"'));
+    await vi.waitFor(() => expect(kept()).toHaveLength(1), { timeout: 10_000 });
+    const line = JSON.parse(kept()[0] ?? '{}') as { level: number; msg: string; guilds: unknown };
+    expect(line.level).toBe(40);
+    expect(line.guilds).toEqual([{ id: OTHER.id, name: OTHER.name }]);
+    expect(line.msg).toMatch(/ALLOWED_GUILDS_LEAVE=1/);
+    expect(h.discord.restLog.filter((e) => e.method === 'DELETE' && e.path.includes('/users/@me/guilds/'))).toEqual([]);
+    expect([...h.bot.client.guilds.cache.keys()].sort()).toEqual([ALLOWED_A.id, ALLOWED_B.id, OTHER.id]);
     expect(h.logs()).not.toContain('"code":"public-bot"');
+    // Still in it, and still serving nothing there.
+    const from = h.sandbox.requests.length;
+    const say = await runCommand(h, { guildId: OTHER.id, userId: OLGA, name: 'say', options: { text: 'Hello?' } });
+    expect(say.content).toBe(t('en-US', 'error.guildNotAllowed'));
+    expect(ephemeral(say.handle)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(from);
   });
 
   it('leaves a server it is added to while running, and refuses its /say privately with nothing paid', async () => {
@@ -142,6 +155,31 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
   });
 });
 
+describe('ALLOWED_GUILDS_LEAVE=1', () => {
+  let h: Harness;
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('leaves a server off the list that it is in at start-up, with one log line, and stays in the listed ones', async () => {
+    h = await startHarness({
+      guilds: [ALLOWED_A, ALLOWED_B, OTHER],
+      env: { ALLOWED_GUILDS: `${ALLOWED_A.id},${ALLOWED_B.id}`, ALLOWED_GUILDS_LEAVE: '1' },
+    });
+    const leftLines = () =>
+      h
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"code":"guild-not-allowed-left"') && l.includes(OTHER.id));
+    await vi.waitFor(() => expect(leftLines()).toHaveLength(1), { timeout: 10_000 });
+    expect(leftLines()[0]).toContain('"when":"ready"');
+    const deletes = h.discord.restLog.filter((e) => e.method === 'DELETE' && e.path.includes('/users/@me/guilds/'));
+    expect(deletes.map((e) => [decodeURIComponent(e.path).split('/').at(-1), e.status])).toEqual([[OTHER.id, 204]]);
+    expect([...h.bot.client.guilds.cache.keys()].sort()).toEqual([ALLOWED_A.id, ALLOWED_B.id]);
+    expect(h.logs()).not.toContain('"code":"guild-not-allowed-kept"');
+  });
+});
+
 describe('a server off the list that SayBot cannot leave', () => {
   /** A member in voice there, so an auto-read binding kept from before the list would be resumed at start-up. */
   const KEPT: FakeGuildSpec = {
@@ -155,7 +193,10 @@ describe('a server off the list that SayBot cannot leave', () => {
   });
 
   it('is never served meanwhile: its auto-read binding is not resumed and its commands are refused, nothing paid', async () => {
-    h = await startHarness({ guilds: [ALLOWED_A, KEPT], env: { ALLOWED_GUILDS: ALLOWED_A.id } });
+    h = await startHarness({
+      guilds: [ALLOWED_A, KEPT],
+      env: { ALLOWED_GUILDS: ALLOWED_A.id, ALLOWED_GUILDS_LEAVE: '1' },
+    });
     await vi.waitFor(() => expect(h.bot.client.guilds.cache.has(KEPT.id)).toBe(false), { timeout: 10_000 });
     // Reading there from before the list; Discord now does not take the leave; SayBot is added back and restarted.
     const store = openSqliteStore(h.databasePath);

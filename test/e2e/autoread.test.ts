@@ -685,7 +685,7 @@ describe('auto-read', () => {
     );
   });
 
-  it('never reads a member the managers ignore (no request), lists them, and /privacy delete removes the record', async () => {
+  it("never reads a member the managers ignore (no request), lists them, and keeps the record through the member's /privacy delete", async () => {
     const h = await startReading();
     const member = { type: 6, value: CAROL.id };
     const ignored = await runCommand(h, {
@@ -705,15 +705,33 @@ describe('auto-read', () => {
     await post(h, ALICE, 'Only me.');
     await expectRead(h, from, ['alice said, Only me.']);
     expect(h.logs()).toContain('"skipped":"ignored"');
-    // Carol deletes her data in this server: the manager's record about her goes with it, and she is read again.
-    const deleted = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'privacy', subcommand: 'delete' });
-    expect(deleted.content).toMatch(/: [1-9]\d* records removed/);
+    // Carol sees the managers' record among what SayBot keeps about her, and her /privacy delete keeps it.
+    const mine = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'privacy', subcommand: 'show' });
+    expect(mine.content).toContain(`${t('en-US', 'privacy.kept.auto_read_ignored')}: 1`);
+    await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'privacy', subcommand: 'delete' });
     const after = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
-    expect(after.content).toContain('Not read: nobody.');
+    expect(after.content).toContain(`Not read: <@${CAROL.id}>.`);
+    const still = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'privacy', subcommand: 'show' });
+    expect(still.content).toContain(`${t('en-US', 'privacy.kept.auto_read_ignored')}: 1`);
+    const afterDelete = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Still nobody hears me.');
+    await post(h, ALICE, 'Me again.');
+    // Alice spoke last, so her name is not said again.
+    await expectRead(h, afterDelete, ['Me again.']);
+    // A manager's unignore ends it: she is read again.
+    const unignored = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'unignore',
+      options: { member },
+    });
+    expect(unignored.content).toBe(t('en-US', 'autoread.unignore.done', { member: `<@${CAROL.id}>` }));
     h.discord.clearAudio(GUILD);
     await post(h, CAROL, 'Back again.');
     await heard(h, ['carol said, Back again.']);
-    expect(spoken(h, from)).toEqual(['alice said, Only me.', 'carol said, Back again.']);
+    expect(spoken(h, from)).toEqual(['alice said, Only me.', 'Me again.', 'carol said, Back again.']);
   });
 
   it('hears of npm run forget while running: the forgotten member is no longer ignored, within seconds', async () => {

@@ -14,6 +14,8 @@ import {
   londonWith,
 } from '../support/world.ts';
 import { postChat, spoken } from '../support/chat.ts';
+import { GROWTH_ALLOWANCE, MAX_GROWTH_FACTOR, resultLimit } from '../../src/features/autoread/dictionary/dictionary.ts';
+import { withName } from '../../src/features/autoread/reading/spoken.ts';
 
 const openHarness = useHarnessPerTest();
 
@@ -179,6 +181,32 @@ describe('/dictionary patterns', () => {
     );
     // Above it, the pattern sees the message as written: no match, and the word alone applies.
     expect(await read(h, 'SayBot v3')).toEqual([expect.stringMatching(/^(alice said, )?say bot v3$/)]);
+  });
+
+  it('keeps "hi" cheap whatever the entries say, and says when an entry\'s reading would be cut', async () => {
+    const h = await start();
+    await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'autoread', subcommand: 'start' });
+    // Each character said fifty times, then each character read as a hundred: without a cap, thousands of characters.
+    const fifty = await dictionary(h, ADMIN, 'add', { pattern: '.', reading: '$&'.repeat(50) });
+    const cut = t('en-US', 'dictionary.readingCut', { factor: MAX_GROWTH_FACTOR, allowance: GROWTH_ALLOWANCE });
+    expect(fifty.content).toMatch(/^Added pattern `\.`/);
+    expect(fifty.content).toContain(cut);
+    expect((await dictionary(h, ADMIN, 'add', { pattern: '(?:.)', reading: 'r'.repeat(100) })).content).toContain(cut);
+    expect((await dictionary(h, ADMIN, 'add', { word: 'gg', reading: 'good game' })).content).toBe(
+      'Added "gg": read as "good game".',
+    );
+
+    const from = h.sandbox.requests.length;
+    const [said] = await read(h, 'hi');
+    const billed = h.sandbox.requests
+      .slice(from)
+      .filter((r) => r.endpoint === 'tts')
+      .reduce((sum, r) => sum + r.charactersBilled, 0);
+    expect(billed).toBe([...(said ?? '')].length);
+    // The name goes through the dictionary too: each within its own cap, with the words around them.
+    const frame = [...withName('', '', 'en-US')].length;
+    expect(billed).toBeGreaterThan(frame);
+    expect(billed).toBeLessThanOrEqual(resultLimit([...'alice'].length) + resultLimit([...'hi'].length) + frame);
   });
 
   it("refuses a pattern RE2 cannot run, with the reason in the member's language, and changes nothing", async () => {

@@ -366,6 +366,13 @@ describe('the gateway drops, asks to reconnect, or invalidates the session', () 
         .slice(mark)
         .match(/"code":"gateway-resumed"/g),
     ).toHaveLength(1);
+    // And one warning that it was lost: only a stop asked for is silent (test/deploy/signals.test.ts).
+    expect(
+      h
+        .logs()
+        .slice(mark)
+        .match(/"level":40,[^\n]*"code":"gateway-reconnecting"/g),
+    ).toHaveLength(1);
   });
 
   const disruptions: Array<{ name: string; event: Events.ShardResume | Events.ShardReady; disrupt: () => void }> = [

@@ -3,6 +3,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';
@@ -36,7 +37,7 @@ const holdsBoth = (a: string, b: string) =>
   rowsHolding(scanSqlite(h.databasePath), a).filter((r) => Object.values(r.cells).includes(b));
 
 describe('/privacy', () => {
-  it("show lists a member's records privately; delete leaves no row of that server holding their ID, spends anonymised and adding up", async () => {
+  it("show lists a member's records privately; delete leaves no row of that server holding their ID but the managers' ignore, spends anonymised and adding up", async () => {
     await seed(seoul.id, OUTSIDE, `o${Date.now()}`);
     await seed(seoul.id, OTHER, `x${Date.now()}`);
     await seed(london.id, OUTSIDE, `l${Date.now()}`);
@@ -65,7 +66,8 @@ describe('/privacy', () => {
     expect(deleted.content).toMatch(/Voices you cloned, deleted with their audio purged from the cache: v-o\d+/);
     expect(ephemeral(deleted.handle.responses.at(-1)?.flags)).toBe(true);
 
-    expect(holdsBoth(OUTSIDE, seoul.id)).toEqual([]);
+    // The one row left is the managers' record that auto-read does not read them (the seed's ignore).
+    expect(holdsBoth(OUTSIDE, seoul.id).map((r) => r.table)).toEqual(['auto_read_ignored']);
     expect(holdsBoth(OUTSIDE, london.id).length).toBeGreaterThan(0); // another server is not this one
     expect(holdsBoth(OTHER, seoul.id).length).toBeGreaterThan(0);
     expect(await totals(seoul.id)).toEqual(before.seoul);
@@ -78,7 +80,13 @@ describe('/privacy', () => {
       subcommand: 'show',
       locale: 'en-US',
     });
-    expect(again.content).toBe('SayBot keeps nothing about you in this server.');
+    expect(again.content).toBe(
+      [
+        t('en-US', 'privacy.kept.header'),
+        `- ${t('en-US', 'privacy.kept.auto_read_ignored')}: 1`,
+        t('en-US', 'privacy.show.footer'),
+      ].join('\n'),
+    );
   });
 
   it("server needs Manage Server and a confirmation code from the same manager; then no row holds the server's ID", async () => {

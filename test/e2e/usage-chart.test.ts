@@ -184,3 +184,47 @@ describe('/usage figures', () => {
     expect(operator).toContain(t('en-US', 'usage.botBudget', { limit: '250,000', left: '249,943' }));
   });
 });
+
+describe('/usage chart under the free-request rate', () => {
+  // Its own bot: one free request a minute per member, the clock held still.
+  let rated: Harness;
+  beforeAll(async () => {
+    rated = await startHarness({ guilds, now: () => NOW, env: { BUDGET_MEMBER_FREE_PER_MINUTE: '1' } });
+  });
+  afterAll(async () => {
+    await rated?.close();
+  });
+
+  const usage = (userId: string, locale: string) =>
+    runCommand(rated, { guildId: GUILD, userId, name: 'usage', locale });
+  const pictures = (handle: Awaited<ReturnType<typeof usage>>['handle']) =>
+    handle.responses.at(-1)?.files.map((f) => f.name) ?? [];
+
+  it('draws a chart once an hour per server and language: asked again it is not drawn (nor rationed) again', async () => {
+    const first = await usage(BOB, 'en-US');
+    expect(pictures(first.handle)).toEqual(['usage-2025-03.png']);
+    // Bob's one free request of the minute went on that drawing; the same chart again costs none.
+    const again = await usage(BOB, 'en-US');
+    expect(pictures(again.handle)).toEqual(['usage-2025-03.png']);
+    expect(again.handle.responses.at(-1)?.files[0]?.data).toEqual(first.handle.responses.at(-1)?.files[0]?.data);
+    // Another member asking for the same chart is served the one drawn.
+    expect(pictures((await usage(ALICE, 'en-US')).handle)).toEqual(['usage-2025-03.png']);
+  });
+
+  it("answers in words, without a picture and saying why, when drawing would pass the member's free-request rate", async () => {
+    // A chart in Japanese is not drawn yet: drawing it is Carol's one free request of the minute.
+    expect(pictures((await usage(CAROL, 'ja')).handle)).toEqual(['usage-2025-03.png']);
+    // A Korean one would be a second drawing within the minute.
+    const refused = await usage(CAROL, 'ko');
+    expect(refused.handle.responses.at(-1)?.files).toEqual([]);
+    expect(refused.content).toContain('이 서버:');
+    expect(refused.content).toMatch(
+      new RegExp(
+        t('ko', 'usage.chart.freeRate', { limit: 1, seconds: 'SECONDS' })
+          .replace(/[.()?*+[\]\\]/g, '\\$&')
+          .replace('SECONDS', '\\d+'),
+      ),
+    );
+    expect(rated.logs()).not.toContain('usage-chart-failed');
+  });
+});

@@ -102,6 +102,27 @@ describe('user-installable app', () => {
     expect(h.sandbox.requests.filter((r) => r.text === 'So happy!').map((r) => r.endpoint)).toEqual(['emotion-tts']);
   });
 
+  it('answers /say in a DM with a file when ALLOWED_GUILDS lists servers: a DM belongs to none of them', async () => {
+    const h = await start({ env: { USER_INSTALL: 'everyone', ALLOWED_GUILDS: GUILD }, registerForUsers: true });
+    const from = h.sandbox.requests.length;
+    const text = 'Still answered in a DM.';
+    const handle = await h.discord.privateCommand({
+      userId: DANA.id,
+      name: 'say',
+      context: 1,
+      options: [{ name: 'text', value: text }],
+    });
+    const reply = await handle.waitForFinal(20_000);
+    expect(reply.content).toMatch(/^There is no voice channel here, so here is the audio as a file: /);
+    expect(reply.files).toHaveLength(1);
+    expect(
+      h.sandbox.requests
+        .slice(from)
+        .filter((r) => r.endpoint === 'tts')
+        .map((r) => r.text),
+    ).toEqual([text]);
+  });
+
   it('holds each user to their own daily budget outside servers, refused before anything is paid', async () => {
     const h = await start({
       env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_DAILY_CHARS: '30', BUDGET_MEMBER_COOLDOWN_SECONDS: '0' },

@@ -25,6 +25,9 @@ const MANAGER = { id: '300000000000000327', username: 'manager' }; // Manage Ser
 const MODERATED_STAGE = '220000000000000034';
 const SPEAKER = { id: '300000000000000328', username: 'speaker' }; // on the moderated Stage, made a speaker
 const PLAIN_SPEAKER = { id: '300000000000000329', username: 'plainspeaker' }; // on the plain Stage, made a speaker
+const MOVER = { id: '300000000000000330', username: 'mover' }; // Move Members, not in voice
+const ELSEWHERE = { id: '300000000000000331', username: 'elsewhere' }; // plain member, in the other voice channel
+const OTHER_VOICE = '220000000000000035';
 
 function guilds(): FakeGuildSpec[] {
   return [
@@ -32,7 +35,10 @@ function guilds(): FakeGuildSpec[] {
       id: GUILD,
       name: 'Rights',
       textChannelId: TEXT,
-      voiceChannels: [{ id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] }],
+      voiceChannels: [
+        { id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] },
+        { id: OTHER_VOICE, name: 'w' },
+      ],
       stageChannels: [
         { id: STAGE, name: 'stage' },
         {
@@ -51,6 +57,8 @@ function guilds(): FakeGuildSpec[] {
         { ...MANAGER, voiceChannelId: VOICE, locale: 'en-US', permissions: P.ManageGuild },
         { ...SPEAKER, voiceChannelId: MODERATED_STAGE, locale: 'en-US' },
         { ...PLAIN_SPEAKER, voiceChannelId: STAGE, locale: 'en-US' },
+        { ...MOVER, locale: 'en-US', permissions: P.MoveMembers },
+        { ...ELSEWHERE, voiceChannelId: OTHER_VOICE, locale: 'en-US' },
       ],
     },
   ];
@@ -220,5 +228,46 @@ describe('/stop and /skip', () => {
     await expect.poll(() => spoken().length, { timeout: 15_000 }).toBe(texts.length);
     // The first names its author; each is read in full, in order.
     expect(spoken().map((text, index) => text.endsWith(texts[index] ?? '?'))).toEqual([true, true, true]);
+  });
+});
+
+describe('/leave and /join elsewhere', () => {
+  const text = 'Alice tells a story that goes on for a good few seconds.';
+
+  it("cuts nothing of another member's reply: a plain member's /leave is refused privately, and /join elsewhere too", async () => {
+    h.discord.clearAudio(GUILD);
+    const said = await say(ALICE.id, text);
+    await reply(said.handle, 'Speaking');
+    for (const userId of [BOB.id, CAROL.id]) {
+      const refused = await runCommand(h, { guildId: GUILD, userId, name: 'leave' });
+      expect(refused.content).toBe(t('en-US', 'leave.othersQueued', { channel: `<#${VOICE}>` }));
+      expect(isPrivate(refused.handle)).toBe(true);
+    }
+    const moved = await runCommand(h, { guildId: GUILD, userId: ELSEWHERE.id, name: 'join' });
+    expect(moved.content).toBe(t('en-US', 'error.voice.busyElsewhere', { channel: `<#${VOICE}>` }));
+    expect(isPrivate(moved.handle)).toBe(true);
+    await reply(said.handle, 'Spoke');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    // Heard in full: the whole clip, less a frame or two of rounding.
+    const heard = await h.discord.waitForAudio(GUILD);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
+  });
+
+  it("lets a member with Move Members make SayBot leave during another member's reply", async () => {
+    const said = await say(ALICE.id, text);
+    await reply(said.handle, 'Speaking');
+    const left = await runCommand(h, { guildId: GUILD, userId: MOVER.id, name: 'leave' });
+    expect(left.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
+    await reply(said.handle, 'Stopped');
+    await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
+  });
+
+  it('lets a plain member make SayBot leave when only their own clip plays', async () => {
+    const said = await say(CAROL.id, text);
+    await reply(said.handle, 'Speaking');
+    const left = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'leave' });
+    expect(left.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
+    await reply(said.handle, 'Stopped');
+    await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
   });
 });

@@ -135,6 +135,24 @@ describe('faults on the normal response', () => {
     expect(own.requests[0]).toMatchObject({ bodyBytes: 3000, charactersBilled: TEXT.text.length });
   });
 
+  it('pause-after: that many bytes, billed, then nothing until resumePaused(), then the rest of the body', async () => {
+    const whole = await (await tts(rig.sandbox, TEXT)).arrayBuffer();
+    rig.sandbox.resetCounters();
+    rig.sandbox.injectFault({ kind: 'pause-after', bytes: 3000 });
+    const response = await tts(rig.sandbox, TEXT);
+    const reader = (response.body ?? expect.fail('no body')).getReader();
+    let received = 0;
+    while (received < 3000) received += (await reader.read()).value?.length ?? expect.fail('body ended');
+    expect(received).toBe(3000);
+    await until(() => rig.sandbox.requests[0]?.outcome === 'paused');
+    expect(rig.sandbox.requests[0]).toMatchObject({ bodyBytes: 3000, charactersBilled: TEXT.text.length });
+    rig.sandbox.resumePaused();
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) received += piece.value.length;
+    expect(received).toBe(whole.byteLength);
+    expect(rig.sandbox.requests[0]).toMatchObject({ outcome: 'complete', bodyBytes: whole.byteLength });
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
+
   it('close-before-response: the socket closes with no response at all', async () => {
     rig.sandbox.injectFault({ kind: 'close-before-response' });
     await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);

@@ -11,6 +11,7 @@ import type { OperatorBudgets } from '../../src/core/quota/budgets.ts';
 import { Refusal } from '../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../src/core/speech/errors.ts';
+import { RightsRevokedError, type Revocation } from '../../src/core/speech/revocation.ts';
 import { PartSource } from '../../src/core/speech/part-source.ts';
 import type { QueueBounds } from '../../src/core/speech/queue-bounds.ts';
 import {
@@ -63,7 +64,11 @@ afterEach(async () => {
   sandbox.clearFaults();
 });
 
-function makePipeline(budgets: OperatorBudgets = NO_BUDGETS, queue?: QueueBounds): SpeechPipeline {
+function makePipeline(
+  budgets: OperatorBudgets = NO_BUDGETS,
+  queue?: QueueBounds,
+  serves?: (guildId: string) => boolean,
+): SpeechPipeline {
   const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
   source = new PartSource({ client: api, logger: silentLogger, accounting });
   players = new PlayerRegistry({
@@ -79,6 +84,7 @@ function makePipeline(budgets: OperatorBudgets = NO_BUDGETS, queue?: QueueBounds
     logger: silentLogger,
     maxCharsPerRequest: MAX_CHARS,
     ...(queue ? { queue } : {}),
+    ...(serves ? { serves } : {}),
   });
 }
 
@@ -352,5 +358,52 @@ describe('SpeechPipeline', () => {
       queued: 1,
     });
     expect((await short.outcome).kind).toBe('played');
+  });
+
+  it('asks again before each part: a server no longer served drops the rest of a file unrequested, the paid part recorded', async () => {
+    // Asked once per part: the owner's list changes once the first part was let through.
+    let asked = 0;
+    const pipeline = makePipeline(NO_BUDGETS, undefined, () => ++asked <= 1);
+    const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
+    const before = sandbox.requests.length;
+    const job = pipeline.speak({ request: tts(sentences.join(' ')), requester: requester(), target: { kind: 'file' } });
+    expect(await job.accepted).toEqual({ parts: 3, ahead: 0 });
+    const outcome = await job.outcome;
+    expect(outcome.kind).toBe('failed');
+    expect(outcome.kind === 'failed' && outcome.error).toBeInstanceOf(RightsRevokedError);
+    expect(sandbox.requests.slice(before).map((r) => r.text)).toEqual([sentences[0]]);
+    await source.close();
+    expect((await store.spends.monthTotals(month(), 'G')).spent).toBe(sentences[0]?.length);
+  });
+
+  it("voice: the requester's stillAllowed is asked before each part; once revoked, nothing more is heard or requested", async () => {
+    const pipeline = makePipeline();
+    const { guildId, target } = voiceGuild();
+    const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
+    const rights: { revoked?: Revocation } = {};
+    const before = sandbox.requests.length;
+    fake.clearAudio(guildId);
+    const job = pipeline.speak({
+      request: tts(sentences.join(' ')),
+      requester: { ...requester(guildId), stillAllowed: () => rights.revoked },
+      target,
+    });
+    await job.firstAudio;
+    const revoked: Revocation = { code: 'muted', channelId: target.channelId };
+    rights.revoked = revoked;
+    const outcome = await job.outcome;
+    if (outcome.kind !== 'failed') throw new Error(`expected failed, got ${outcome.kind}`);
+    expect(outcome.error).toBeInstanceOf(RightsRevokedError);
+    expect((outcome.error as RightsRevokedError).revocation).toEqual(revoked);
+    // The first part was heard whole; the second, asked for while it played, was not played; the third never asked.
+    const first = sandbox.expectedDurationSeconds(sentences[0] ?? '');
+    expect(outcome.secondsHeard).toBeCloseTo(first, 1);
+    const asked = sandbox.requests.slice(before).map((r) => r.text);
+    expect(asked.length).toBeLessThanOrEqual(2);
+    expect(asked).not.toContain(sentences[2]);
+    await source.close();
+    // What was paid is recorded, whether heard or not; nothing else.
+    const paid = asked.reduce((sum, text) => sum + (text?.length ?? 0), 0);
+    expect((await store.spends.monthTotals(month(), guildId)).spent).toBe(paid);
   });
 });

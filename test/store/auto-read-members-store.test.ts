@@ -76,5 +76,21 @@ forEachBackend((store) => {
       expect(await store.autoReadMembers.pool(G1)).toEqual(['voice-b-en-m-01']);
       expect(await store.autoReadMembers.memberVoice(G1, A)).toBeUndefined();
     });
+
+    it("adds a cloned voice to the pool only while the guild's library holds it", async () => {
+      await store.voiceLibrary.add({
+        guildId: G1,
+        name: 'narrator',
+        voiceId: 'clone-1',
+        createdBy: ADMIN,
+        clipSeconds: 10,
+      });
+      // Another guild's voice is not this guild's to add; a deleted one is no one's.
+      expect(await store.autoReadMembers.addToPool(G2, 'clone-1', ADMIN, 25)).toBe('unknown-voice');
+      await store.voiceLibrary.delete(G1, 'clone-1');
+      expect(await store.autoReadMembers.addToPool(G1, 'clone-1', ADMIN, 25)).toBe('unknown-voice');
+      expect(await store.autoReadMembers.pool(G1)).toEqual([]);
+      expect(await store.autoReadMembers.addToPool(G1, 'voice-b-en-m-01', ADMIN, 25)).toBe('added');
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewBudgetHold, NewSpend } from '../../src/core/store/types.ts';
+import { scanUrl } from '../support/db-scan.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 
 // The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
@@ -73,6 +74,107 @@ forEachBackend((store, backend) => {
         { userId: A, spent: 10, saved: 4 },
       ]);
       expect(await store.spends.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
+    });
+  });
+
+  describe('spends written ahead', () => {
+    const OWNER = 'app:shard-0';
+    /** The spends' rows as the database holds them: characters, whose (still accepted), undelivered. */
+    const rows = async () =>
+      (await scanUrl(backend.url())).rows
+        .filter((r) => r.table === 'spends')
+        .sort((a, b) => Number(a.cells['id']) - Number(b.cells['id']))
+        .map((r) => ({
+          characters: Number(r.cells['characters']),
+          owner: r.cells['owner'] ?? null,
+          undelivered: Number(r.cells['undelivered']),
+        }));
+    const held = async (characters: number) => {
+      const result = await store.budgets.hold({
+        guildId: G1,
+        userId: A,
+        characters,
+        limits: { guildMonthlyChars: 100 },
+        ttlMs: 60_000,
+        at: new Date('2025-03-10T12:00:00Z'),
+        owner: OWNER,
+      });
+      if (result.status !== 'held') throw new Error('not held');
+      return result.token;
+    };
+    /** What the month's budget counts (spends plus live holds), as a refused hold reports it. */
+    const counted = async () => {
+      const probe = await store.budgets.hold({
+        guildId: G1,
+        userId: A,
+        characters: 101,
+        limits: { guildMonthlyChars: 100 },
+        ttlMs: 60_000,
+        at: new Date('2025-03-10T12:00:00Z'),
+      });
+      return probe.status === 'refused' ? probe.used : NaN;
+    };
+
+    it('count as spent from the moment they are written, moving their characters out of their hold in the same write', async () => {
+      const hold = await held(30);
+      expect(await counted()).toBe(30);
+      const first = await store.spends.record(spend({ characters: 10, owner: OWNER, hold }));
+      expect(typeof first).toBe('number');
+      expect(await counted()).toBe(30);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+      // The hold's last characters: the hold is gone with them (no hold of 0 characters is left).
+      await store.spends.record(spend({ characters: 20, owner: OWNER, hold }));
+      expect(await counted()).toBe(30);
+      await store.budgets.release(hold);
+      expect(await counted()).toBe(30);
+      expect(await rows()).toEqual([
+        { characters: 10, owner: OWNER, undelivered: 0 },
+        { characters: 20, owner: OWNER, undelivered: 0 },
+      ]);
+    });
+
+    it('are settled once, delivered or undelivered; a settlement after that changes nothing', async () => {
+      const delivered = await store.spends.record(spend({ characters: 4, owner: OWNER }));
+      const lost = await store.spends.record(spend({ characters: 6, owner: OWNER }));
+      await store.spends.settle(delivered, 'delivered');
+      await store.spends.settle(lost, 'undelivered');
+      await store.spends.settle(lost, 'delivered');
+      expect(await rows()).toEqual([
+        { characters: 4, owner: null, undelivered: 0 },
+        { characters: 6, owner: null, undelivered: 1 },
+      ]);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+    });
+
+    it("left by a dead process: its next start settles its own accepted spends as undelivered and releases its holds, no one else's", async () => {
+      await held(15);
+      const elsewhere = await store.budgets.hold({
+        guildId: G1,
+        userId: B,
+        characters: 5,
+        limits: { guildMonthlyChars: 100 },
+        ttlMs: 60_000,
+        at: new Date('2025-03-10T12:00:00Z'),
+        owner: 'app:shard-1',
+      });
+      expect(elsewhere.status).toBe('held');
+      await store.spends.record(spend({ characters: 7, owner: OWNER }));
+      await store.spends.record(spend({ characters: 3, owner: 'app:shard-1' }));
+      const settled = await store.spends.record(spend({ characters: 2, owner: OWNER }));
+      await store.spends.settle(settled, 'delivered');
+      expect(await counted()).toBe(15 + 5 + 7 + 3 + 2);
+
+      expect(await store.spends.settleLeftBy(OWNER)).toBe(1);
+      expect(await store.budgets.releaseLeftBy(OWNER)).toBe(1);
+      expect(await counted()).toBe(5 + 7 + 3 + 2);
+      expect(await rows()).toEqual([
+        { characters: 7, owner: null, undelivered: 1 },
+        { characters: 3, owner: 'app:shard-1', undelivered: 0 },
+        { characters: 2, owner: null, undelivered: 0 },
+      ]);
+      // Nothing left of it: a second start finds nothing to settle.
+      expect(await store.spends.settleLeftBy(OWNER)).toBe(0);
+      expect(await store.budgets.releaseLeftBy(OWNER)).toBe(0);
     });
   });
 

@@ -4,8 +4,11 @@ import {
   MAX_PATTERNS,
   MAX_PATTERN_LENGTH,
   MAX_PATTERN_MATCHES,
+  MAX_REPLACEMENTS,
   MAX_RESULT_LENGTH,
   compileDictionary,
+  readingWouldBeCut,
+  resultLimit,
   exportDictionary,
   importDictionary,
   validateEntry,
@@ -270,7 +273,7 @@ describe('patterns', () => {
     expect(spoken).toBe('x'.repeat(MAX_RESULT_LENGTH));
     expect(compileDictionary([pattern('b', 'cc')])(`${'a'.repeat(3000)}bb`)).toBe(`${'a'.repeat(3000)}cc`);
     // Code points, not UTF-16 units: a cut never splits an emoji's surrogate pair.
-    expect([...compileDictionary([pattern('a', '😀'.repeat(50))])('a'.repeat(100))]).toHaveLength(MAX_RESULT_LENGTH);
+    expect([...compileDictionary([pattern('a', '😀'.repeat(50))])('a'.repeat(100))]).toHaveLength(resultLimit(100));
   });
 
   it('runs a backtracking-prone pattern over 4,000 characters and gives its result', () => {
@@ -380,7 +383,61 @@ describe('a pattern that matches everywhere', () => {
     expect(compileDictionary([{ pattern: '(a)', reading: '[$1]' }])(text)).toBe(
       `${'[a]b'.repeat(MAX_PATTERN_MATCHES)}${'ab'.repeat(150 - MAX_PATTERN_MATCHES)}`,
     );
-    // Words are JavaScript's own engine on literals, fast per match: every one is replaced.
+    // Words are found by the automaton, fast per match: every one is replaced (within MAX_REPLACEMENTS).
     expect(compileDictionary([{ word: 'a', reading: 'x' }])('a '.repeat(150))).toBe('x '.repeat(150));
+  });
+});
+
+describe('what the dictionary may add to a text', () => {
+  const everyCharacterFiftyTimes = { pattern: '.', reading: '$&'.repeat(50) };
+  const everyCharacterSpelledOut = { pattern: '(?:.)', reading: 'r'.repeat(100) };
+
+  it('keeps a short text short whatever its entries say: "hi" costs at most twice its length plus a few', () => {
+    const said = compileDictionary([everyCharacterFiftyTimes, everyCharacterSpelledOut])('hi');
+    expect([...said].length).toBeLessThanOrEqual(resultLimit(2));
+    expect(resultLimit(2)).toBeLessThan(30);
+  });
+
+  it("lets a text grow to twice its length plus a few, never past auto-read's longest message", () => {
+    expect(resultLimit(0)).toBe(20);
+    expect(resultLimit(100)).toBe(220);
+    expect(resultLimit(600)).toBe(MAX_RESULT_LENGTH);
+    expect(resultLimit(3000)).toBe(3000);
+    expect(compileDictionary([{ word: 'gg', reading: 'good game' }])('gg')).toBe('good game');
+  });
+
+  it(`makes at most ${MAX_REPLACEMENTS} replacements in one text over all its entries`, () => {
+    expect(compileDictionary([{ word: 'a', reading: 'x' }])('a '.repeat(600))).toBe(
+      `${'x '.repeat(MAX_REPLACEMENTS)}${'a '.repeat(600 - MAX_REPLACEMENTS)}`,
+    );
+    // 300 words, then 100 by each pattern: the third pattern has none left.
+    const chain = compileDictionary([
+      { word: 'a', reading: 'b' },
+      { pattern: 'b', reading: 'c' },
+      { pattern: 'c', reading: 'd' },
+      { pattern: 'd', reading: 'e' },
+    ]);
+    expect(chain('a '.repeat(300))).toBe(`${'d '.repeat(100)}${'b '.repeat(200)}`);
+  });
+
+  const cutCases: { name: string; entry: DictionaryEntry; cut: boolean }[] = [
+    { name: 'a word read as a little more', entry: { word: 'gg', reading: 'good game' }, cut: false },
+    { name: 'a word read as a long explanation', entry: { word: 'NASA', reading: 'n'.repeat(40) }, cut: true },
+    { name: 'a pattern repeating every match fifty times', entry: everyCharacterFiftyTimes, cut: true },
+    { name: 'a pattern reading one character as a hundred', entry: everyCharacterSpelledOut, cut: true },
+    {
+      name: 'a pattern putting its group in once',
+      entry: { pattern: '(\\d+)km', reading: '$1 kilometres' },
+      cut: false,
+    },
+    { name: 'a pattern tripling what it matches', entry: { pattern: '(\\w+)', reading: '$1 $1 $1' }, cut: true },
+    {
+      name: 'a pattern matching nothing, read as a sentence',
+      entry: { pattern: 'x*', reading: 'y'.repeat(30) },
+      cut: true,
+    },
+  ];
+  it.each(cutCases.map((c) => [c.name, c] as const))('says whether the cap cuts %s', (_name, { entry, cut }) => {
+    expect(readingWouldBeCut(entry)).toBe(cut);
   });
 });

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   speakableMessage,
   speakMessageText,
+  speakMessageWords,
   type SpeakableMessage,
   type SpeakOptions,
 } from '../../src/features/autoread/speak-message.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
+import { resultLimit } from '../../src/features/autoread/dictionary/dictionary.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { guildSpec, useLoggedInClient } from '../fake-discord/helpers.ts';
 
@@ -67,6 +69,26 @@ describe('speakMessageText', () => {
 
   it('leaves nothing for the dictionary to turn into speech when the message had none', () => {
     expect(speakMessageText(msg('👍'), { dictionary: [{ word: 'x', reading: 'ex' }] })).toBe('');
+  });
+});
+
+describe('speakMessageWords: the menu with the server dictionary as auto-read applies it', () => {
+  it('applies words and patterns, and keeps "hi" within the cap whatever its entries say', async () => {
+    const entries = [
+      { word: 'SayBot', reading: 'say bot' },
+      { pattern: '(\\d+)km', reading: '$1 kilometres' },
+    ];
+    expect(await speakMessageWords(msg('SayBot ran 5km'), 'speak-test-1', { dictionary: entries })).toBe(
+      'say bot ran 5 kilometres',
+    );
+    const costly = [
+      { pattern: '.', reading: '$&'.repeat(50) },
+      { pattern: '(?:.)', reading: 'r'.repeat(100) },
+    ];
+    const said = await speakMessageWords(msg('hi'), 'speak-test-2', { dictionary: costly });
+    expect([...said].length).toBeGreaterThan(2);
+    expect([...said].length).toBeLessThanOrEqual(resultLimit(2));
+    expect(await speakMessageWords(msg('👍'), 'speak-test-2', { dictionary: costly })).toBe('');
   });
 });
 

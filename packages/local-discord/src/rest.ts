@@ -381,6 +381,25 @@ export class RestApi {
       }),
     );
 
+    // The servers the bot is in, as Discord pages them: by ID, after `after`, at most `limit` (1 to 200, default 200).
+    add('GET', '/users/@me/guilds', true, ({ query }) => {
+      const limit = Math.max(1, Math.min(Number(query.get('limit') ?? 200) || 200, 200));
+      const after = BigInt(query.get('after') ?? '0');
+      const mine = [...world.guilds.values()]
+        .filter((guild) => guild.members.has(world.bot.id) && BigInt(guild.id) > after)
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+        .slice(0, limit);
+      return ok(
+        mine.map((guild) => ({
+          id: guild.id,
+          name: guild.name,
+          icon: null,
+          owner: guild.ownerId === world.bot.id,
+          permissions: '0',
+          features: [],
+        })),
+      );
+    });
     add(
       'DELETE',
       `/users/@me/guilds/${id}`,

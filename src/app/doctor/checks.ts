@@ -158,9 +158,76 @@ export async function checkPublicBot(config: Config): Promise<CheckResult> {
       return {
         name,
         ok: true,
-        detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS and leaves any other`,
+        detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS`,
       };
     return { name, ok: true, detail: 'off: only you can add SayBot to a server' };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
+    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+  }
+}
+
+/** The most servers the check reads (Discord pages them 200 at a time); past it, it says it read only these. */
+const MAX_GUILDS_READ = 10_000;
+/** The most servers the check names in each of its lists (the count says how many there are). */
+const GUILDS_NAMED = 25;
+
+/** The servers the bot is in, by ID, as Discord pages them; at most MAX_GUILDS_READ. */
+async function botGuilds(rest: REST): Promise<{ guilds: Array<{ id: string; name: string }>; complete: boolean }> {
+  const guilds: Array<{ id: string; name: string }> = [];
+  let after = '0';
+  while (guilds.length < MAX_GUILDS_READ) {
+    const page = (await rest.get(Routes.userGuilds(), {
+      query: new URLSearchParams({ limit: '200', after }),
+    })) as Array<{ id: string; name: string }>;
+    guilds.push(...page.map(({ id, name }) => ({ id, name })));
+    const last = page.at(-1);
+    if (page.length < 200 || last === undefined) return { guilds, complete: true };
+    after = last.id;
+  }
+  return { guilds, complete: false };
+}
+
+const named = (items: readonly string[]): string =>
+  items.slice(0, GUILDS_NAMED).join(', ') +
+  (items.length > GUILDS_NAMED ? ` and ${items.length - GUILDS_NAMED} more` : '');
+
+/**
+ * With ALLOWED_GUILDS, the servers SayBot is in that the list lacks (a mistyped ID, a server forgotten): SayBot
+ * serves none of them, and leaves them at its next start with ALLOWED_GUILDS_LEAVE=1, which fails the check so that
+ * the owner reads the names first. The listed IDs SayBot is in no server of are named too (the likely typos).
+ */
+export async function checkServers(config: Config): Promise<CheckResult | undefined> {
+  const list = config.allowedGuilds;
+  if (list === undefined) return undefined;
+  const name = 'Servers';
+  try {
+    const { guilds, complete } = await botGuilds(discordRest(config));
+    const listed = new Set(list);
+    const unlisted = guilds.filter((g) => !listed.has(g.id)).map((g) => `${g.name} (${g.id})`);
+    const present = new Set(guilds.map((g) => g.id));
+    const absent = complete ? list.filter((id) => !present.has(id)) : [];
+    const read = complete ? '' : ` (read the first ${guilds.length} only)`;
+    const notIn = absent.length === 0 ? '' : `. Listed, but SayBot is in no such server: ${named(absent)}`;
+    if (unlisted.length === 0)
+      return {
+        name,
+        ok: true,
+        ...(absent.length > 0 ? { warn: true } : {}),
+        detail: `SayBot is in ${guilds.length} server(s)${read}, every one of them in ALLOWED_GUILDS${notIn}`,
+      };
+    if (config.allowedGuildsLeave)
+      return {
+        name,
+        ok: false,
+        detail: `With ALLOWED_GUILDS_LEAVE=1, SayBot will leave at its next start the ${unlisted.length} server(s) it is in that ALLOWED_GUILDS lacks: ${named(unlisted)}. Their data is deleted FORGET_REMOVED_GUILD_AFTER_DAYS later: add any that is yours to ALLOWED_GUILDS first${notIn}`,
+      };
+    return {
+      name,
+      ok: true,
+      warn: true,
+      detail: `${unlisted.length} server(s) SayBot is in are not in ALLOWED_GUILDS: ${named(unlisted)}. SayBot serves none of them and leaves none of them: add any that is yours to ALLOWED_GUILDS; set ALLOWED_GUILDS_LEAVE=1 to leave the others${notIn}`,
+    };
   } catch (error) {
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
     return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
@@ -221,7 +288,11 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
     const token = await checkDiscordToken(config);
     results.push(token);
     // The application's flags need a token Discord accepts; a refused one is reported once, above.
-    if (token.ok) results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
+    if (token.ok) {
+      results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
+      const servers = await checkServers(config);
+      if (servers !== undefined) results.push(servers);
+    }
     results.push(await checkVoiceApi(config));
   }
   return results;

@@ -78,6 +78,19 @@ export interface VoiceApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /**
+   * Called when the service accepts the request (its 2xx status: it has charged it), before any of its body is read,
+   * and awaited: the caller writes the charge down first, so that nothing it was charged depends on the body
+   * arriving. At most once per call, since nothing is retried after a 2xx. What it throws ends the call.
+   */
+  accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
+}
+
+/** What a 2xx status says before its body: the service accepted (and charged) the request. */
+export interface Acceptance {
+  status: number;
+  requestId?: string | undefined;
+  usage?: UsageInfo | undefined;
 }
 
 export interface AudioResponse {
@@ -257,7 +270,7 @@ export class VoiceApiClient {
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-    return this.#execute(this.#jsonRequest('tts', json, request.text), options.signal, (r, call) =>
+    return this.#execute(this.#jsonRequest('tts', json, request.text), options, (r, call) =>
       this.#finishAudio(r, call, request.text),
     );
   }
@@ -265,7 +278,7 @@ export class VoiceApiClient {
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options.signal, (r, call) =>
+    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options, (r, call) =>
       this.#finishAudio(r, call, request.text),
     );
   }
@@ -299,7 +312,7 @@ export class VoiceApiClient {
       },
       accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
     };
-    return this.#execute(outgoing, options.signal, (r, call) => this.#finishClone(r, call, text));
+    return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, text));
   }
 
   /**
@@ -311,7 +324,7 @@ export class VoiceApiClient {
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '');
     try {
-      return await this.#execute(probe, options.signal, ({ headers, source }) => {
+      return await this.#execute(probe, { signal: options.signal }, ({ headers, source }) => {
         discard(source);
         return { value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }), handedOver: false };
       });
@@ -362,18 +375,18 @@ export class VoiceApiClient {
    */
   async #execute<T>(
     outgoing: Outgoing,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
     finish: (received: Received, call: Call) => Finished<T>,
   ): Promise<T> {
     if (this.#closed) throw this.#closedError();
-    const call = new Call(signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
+    const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
     let handedOver = false;
     try {
       for (let attempt = 1; ; attempt += 1) {
         try {
           call.check();
-          const finished = finish(await this.#attempt(outgoing, call), call);
+          const finished = finish(await this.#attempt(outgoing, call, options.accepted), call);
           handedOver = finished.handedOver;
           return await finished.value;
         } catch (thrown) {
@@ -414,7 +427,7 @@ export class VoiceApiClient {
   }
 
   /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(outgoing: Outgoing, call: Call): Promise<Received> {
+  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
@@ -443,6 +456,13 @@ export class VoiceApiClient {
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       call.check();
       throw errorForStatus(status, headers, this.#serviceMessage(bytes));
+    }
+    // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
+    try {
+      await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
+    } catch (error) {
+      discard(source);
+      throw error;
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
       // Liberal in what we accept: some services put the new voice's ID only in a JSON body.

@@ -7,6 +7,7 @@ export {
   type VoiceApiClientOptions,
   type Timeouts,
   type CallOptions,
+  type Acceptance,
   type AccessCheck,
   type AudioResponse,
   type CloneVoiceResponse,

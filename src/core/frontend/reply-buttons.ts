@@ -14,7 +14,7 @@ import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { memberVoiceChannel } from './speech-delivery.ts';
+import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 
@@ -68,6 +68,7 @@ async function replay(
       id: interaction.id,
       askedAt: receivedAtEpochMs(interaction),
       policy: MEMBER_REQUEST,
+      stillAllowed: memberStillSpeaks(interaction, target.channelId),
     },
     target,
     cachedOnly: true,

@@ -27,7 +27,13 @@ import type { AnsweredInteraction, ChannelReading, CommandContext } from '../int
 import { UserError, describeFailure } from '../interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
 import { receivedAtEpochMs } from '../interactions/received.ts';
-import { requireManager, requireMemberMaySpeak } from '../interactions/preconditions.ts';
+import {
+  memberVoiceFacts,
+  requireManager,
+  requireMemberMaySpeak,
+  unmetVoiceRightOf,
+} from '../interactions/preconditions.ts';
+import { RightsRevokedError, type Revocation } from '../speech/revocation.ts';
 import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
 import { NO_MENTIONS } from '../interactions/safe-text.ts';
 import {
@@ -153,7 +159,27 @@ export function requesterOf(interaction: SpeakingInteraction, command: string = 
   };
 }
 
-/** A text-to-speech request of `text` with the settings that apply (/say, Speak). */
+/**
+ * The member's own voice rights where their speech plays, asked again before each of its parts
+ * (Requester.stillAllowed): a moderator's server mute, a Stage speaker moved back to the audience, Speak taken away or
+ * the member gone from the channel drop what they asked for and has not played yet. Read from the caches Discord's
+ * events keep current: nothing is fetched.
+ */
+export function memberStillSpeaks(
+  interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
+  channelId: string,
+): () => Revocation | undefined {
+  return () => {
+    const member = interaction.guild.members.cache.get(interaction.user.id) ?? interaction.member;
+    const channel = interaction.guild.channels.cache.get(channelId);
+    const unmet = channel?.isVoiceBased()
+      ? unmetVoiceRightOf(memberVoiceFacts(member, channel))
+      : // The channel is gone: the voice side ends what it was playing there.
+        undefined;
+    return unmet === undefined ? undefined : { code: unmet, channelId };
+  };
+}
+
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
   interaction: SpeakingInteraction,
@@ -180,7 +206,15 @@ export async function speakAndReply(
   /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
   reply: { private?: boolean } = {},
 ): Promise<void> {
-  const job = context.speech.speak({ ...order, target: speechTarget(target, interaction.attachmentSizeLimit) });
+  const requester =
+    target.kind === 'voice'
+      ? { ...order.requester, stillAllowed: memberStillSpeaks(interaction, target.channelId) }
+      : order.requester;
+  const job = context.speech.speak({
+    ...order,
+    requester,
+    target: speechTarget(target, interaction.attachmentSizeLimit),
+  });
   const accepted = await job.accepted;
   if (target.kind === 'voice-message' && target.bar === undefined) {
     // The voice message will be the response itself, shown as the member's use of the command.
@@ -440,7 +474,8 @@ async function showOutcome(
       // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so do not say "Stopped".
       return showResult(interaction, 'say.cutOff', { voice, channel: where, seconds: seconds(outcome.seconds) });
     case 'failed': {
-      if (outcome.secondsHeard === 0) throw outcome.error;
+      // A right taken away says so itself, however much was heard before it.
+      if (outcome.secondsHeard === 0 || outcome.error instanceof RightsRevokedError) throw outcome.error;
       // Part of it was heard: say so, with the cause in the caller's language.
       const cause = describeFailure(outcome.error).message;
       throw new UserError(

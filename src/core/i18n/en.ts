@@ -42,6 +42,16 @@ export const en = {
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
+  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
+  'error.revoked.not-in-voice': 'You left {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.muted':
+    'A moderator server-muted you in {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.suppressed':
+    'You are no longer a speaker on the Stage {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.may-not-speak':
+    'You may no longer speak in {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
+  'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
   'error.voice.streamFailed': 'The audio stopped part-way ({detail}). Please try again.',
   'error.audio.unsupported': 'The voice service sent audio in a format I cannot play ({format}).',
   'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',

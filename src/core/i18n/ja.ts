@@ -38,6 +38,16 @@ export const ja: Translation<typeof en> = {
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
+  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
+  'error.revoked.not-in-voice': '{channel} から退出したため、そこでの代読を止めました。残りは取り消しました。',
+  'error.revoked.muted':
+    'モデレーターが {channel} であなたをサーバーミュートしたため、代読を止めました。残りは取り消しました。',
+  'error.revoked.suppressed':
+    'あなたはステージ {channel} のスピーカーではなくなったため、代読を止めました。残りは取り消しました。',
+  'error.revoked.may-not-speak':
+    'あなたは {channel} で発言できなくなったため、代読を止めました。残りは取り消しました。',
+  'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
+  'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
   'error.voice.streamFailed': '音声が途中で止まりました（{detail}）。もう一度お試しください。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
   'error.discord.uploadFailed':

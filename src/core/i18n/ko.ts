@@ -38,6 +38,16 @@ export const ko: Translation<typeof en> = {
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
+  'error.revoked.not-in-voice': '{channel}에서 나가셨으므로 그곳에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.muted':
+    '관리자가 {channel}에서 회원님을 서버 음소거했으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.suppressed':
+    '회원님은 더 이상 스테이지 {channel}의 발언자가 아니므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.may-not-speak':
+    '회원님은 더 이상 {channel}에서 말할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
+  'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
   'error.voice.streamFailed': '오디오가 중간에 끊겼습니다 ({detail}). 다시 시도해 주세요.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',

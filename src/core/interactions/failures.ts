@@ -16,6 +16,7 @@ import { AudioBusyError, ClipError, UnsupportedAudioError } from '../audio/error
 import { dayOf as day, nextMonthStart } from '../quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
+import { RightsRevokedError, type Revocation } from '../speech/revocation.ts';
 import { VoiceMessageError } from '../voice-message/render.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n/translate.ts';
@@ -65,6 +66,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof SpeechInputError) {
     const message = inputMessage(error.problem);
+    return { code: message.key, message, level: 'info' };
+  }
+  if (error instanceof RightsRevokedError) {
+    const message = revokedMessage(error.revocation);
     return { code: message.key, message, level: 'info' };
   }
   if (error instanceof BadRequestError) {
@@ -222,4 +227,11 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
     case 'voice-deleted':
       return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
   }
+}
+
+/** A right taken away while the speech waited: which, and where, for the member it was said for. */
+function revokedMessage(revocation: Revocation): LocalisedMessage {
+  if (revocation.code === 'ignored' || revocation.code === 'not-served')
+    return { key: `error.revoked.${revocation.code}` };
+  return { key: `error.revoked.${revocation.code}`, params: { channel: `<#${revocation.channelId}>` } };
 }

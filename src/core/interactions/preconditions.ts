@@ -91,13 +91,39 @@ export interface MemberVoiceFacts {
   maySpeak: boolean;
 }
 
+/** Which of the member's own voice rights `facts` fail, first first; undefined when all hold. */
+export type UnmetVoiceRight = 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak';
+
+/** The first of the member's own voice rights `facts` fail; undefined when all hold. */
+export function unmetVoiceRightOf(facts: MemberVoiceFacts): UnmetVoiceRight | undefined {
+  if (!facts.inChannel) return 'not-in-voice';
+  if (facts.serverMuted) return 'muted';
+  if (facts.suppressed) return 'suppressed';
+  if (!facts.maySpeak) return 'may-not-speak';
+  return undefined;
+}
+
+const UNMET_VOICE_RIGHT_MESSAGES: Readonly<Record<UnmetVoiceRight, MessageKey>> = {
+  'not-in-voice': 'error.voice.notInVoice',
+  muted: 'error.voice.memberMuted',
+  suppressed: 'error.voice.memberSuppressed',
+  'may-not-speak': 'error.voice.memberMayNotSpeak',
+};
+
 /** The first of the member's own voice rights `facts` fail, as the message that answers it; undefined when all hold. */
 export function unmetVoiceRight(facts: MemberVoiceFacts): MessageKey | undefined {
-  if (!facts.inChannel) return 'error.voice.notInVoice';
-  if (facts.serverMuted) return 'error.voice.memberMuted';
-  if (facts.suppressed) return 'error.voice.memberSuppressed';
-  if (!facts.maySpeak) return 'error.voice.memberMayNotSpeak';
-  return undefined;
+  const unmet = unmetVoiceRightOf(facts);
+  return unmet === undefined ? undefined : UNMET_VOICE_RIGHT_MESSAGES[unmet];
+}
+
+/** What the member's voice state and the channel's permissions say now (the caches Discord's events keep current). */
+export function memberVoiceFacts(member: GuildMember, channel: VoiceBasedChannel): MemberVoiceFacts {
+  return {
+    inChannel: member.voice.channelId === channel.id,
+    serverMuted: member.voice.serverMute === true,
+    suppressed: member.voice.suppress === true,
+    maySpeak: channel.permissionsFor(member).has(PermissionFlagsBits.Speak),
+  };
 }
 
 /**
@@ -106,11 +132,6 @@ export function unmetVoiceRight(facts: MemberVoiceFacts): MessageKey | undefined
  * comes before anything is held or paid.
  */
 export function requireMemberMaySpeak(member: GuildMember, channel: VoiceBasedChannel): void {
-  const refusal = unmetVoiceRight({
-    inChannel: member.voice.channelId === channel.id,
-    serverMuted: member.voice.serverMute === true,
-    suppressed: member.voice.suppress === true,
-    maySpeak: channel.permissionsFor(member).has(PermissionFlagsBits.Speak),
-  });
+  const refusal = unmetVoiceRight(memberVoiceFacts(member, channel));
   if (refusal !== undefined) throw new UserError(refusal, { channel: `<#${channel.id}>` });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -13,7 +14,7 @@ import {
 } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
-import { SpendLedger } from './spend-ledger.ts';
+import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
@@ -69,6 +70,12 @@ export interface AccountingOptions {
   metrics?: Pick<Metrics, 'characters'> | undefined;
   /** How long a request may wait on the store before it is refused (STORE_DEADLINE_MS by default). */
   storeDeadlineMs?: number;
+  /**
+   * Who this process is on the books: the same at every start of the same process (application and shard), so a
+   * start settles what the one before it left (recover()). Absent: a name of this instance's own, which no later
+   * start settles (its holds expire, its accepted spends stay spent).
+   */
+  owner?: string;
 }
 
 export interface UsageReport {
@@ -147,6 +154,8 @@ export class Accounting {
    */
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
+  /** This process on the books: its holds and the spends it is still reading are written under it. */
+  readonly #owner: string;
   /** Renews the holds of this process's live requests while there are any. */
   #renewal: ReturnType<typeof setInterval> | undefined;
 
@@ -160,6 +169,24 @@ export class Accounting {
     this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, account: options.account });
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
+    this.#owner = options.owner ?? `instance:${randomUUID()}`;
+  }
+
+  /**
+   * Settles what this process's predecessor (the same owner) left when it died, before this one holds or spends
+   * anything: the spends it had written ahead and was still reading stay spent, marked undelivered; the holds of its
+   * requests, which now hold only characters the service never accepted, are released. Nothing is counted twice or
+   * dropped: an accepted part's characters left its hold in the transaction that wrote its spend.
+   */
+  async recover(): Promise<{ spends: number; holds: number }> {
+    const spends = await this.#store.spends.settleLeftBy(this.#owner);
+    const holds = await this.#store.budgets.releaseLeftBy(this.#owner);
+    if (spends > 0 || holds > 0)
+      this.#log.warn(
+        { code: 'books-settled-after-crash', spends, holds },
+        'settled what the previous run left on the books: accepted spends as undelivered, its holds released',
+      );
+    return { spends, holds };
   }
 
   /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
@@ -374,6 +401,7 @@ export class Accounting {
       limits: checked,
       ttlMs: BUDGET_HOLD_TTL_MS,
       at: now,
+      owner: this.#owner,
     });
     if (held.status === 'held') return held.token;
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
@@ -408,6 +436,8 @@ export class Accounting {
   /** What the charges this makes may ask of it, and nothing more. */
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
+    accept: (context, spend, forgotten, hold) => this.#accept(context, spend, forgotten, hold),
+    settle: (entry, outcome) => this.#ledger.settle(entry, outcome),
     probeSettled: (probe, guildId) => {
       const turn = this.#month.settle(probe);
       if (turn !== undefined) this.#releaseHold(turn, guildId);
@@ -421,8 +451,30 @@ export class Accounting {
    * store takes it (SpendLedger), and spending stops meanwhile. A spend the service accepted ends a used-up month.
    */
   async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
+    await this.#write(context, spend, forgotten);
+  }
+
+  /**
+   * Writes ahead a spend the service just accepted, before its body is read: spent from now on, its characters
+   * moved out of `hold` in the same transaction, settled later (SpendLedger.settle) or by the next start's recover().
+   */
+  #accept(
+    context: SpendContext,
+    spend: PartSpend,
+    forgotten: 'member' | 'guild' | undefined,
+    hold: string | undefined,
+  ): Promise<LedgerEntry> {
+    return this.#write(context, spend, forgotten, { owner: this.#owner, hold });
+  }
+
+  async #write(
+    context: SpendContext,
+    spend: PartSpend,
+    forgotten: 'member' | 'guild' | undefined,
+    ahead?: { owner: string; hold: string | undefined },
+  ): Promise<LedgerEntry> {
     const usage = spend.usage;
-    await this.#ledger.write({
+    const entry = await this.#ledger.write({
       at: this.#now(),
       ...context,
       ...(forgotten === undefined ? {} : { forgotten }),
@@ -432,11 +484,13 @@ export class Accounting {
       ...(spend.undelivered === true ? { undelivered: true } : {}),
       requestId: spend.requestId,
       service: usage,
+      ...(ahead === undefined ? {} : { owner: ahead.owner, hold: ahead.hold }),
     });
     if (!spend.cached)
       await this.#month
         .accepted(usage)
         .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    return entry;
   }
 
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */

@@ -1,7 +1,8 @@
 // A request's permission to spend, as the pipeline holds it: made by the books (accounting.ts), which it reaches
 // only through the narrow ChargeBooks it is given.
 import type { UsageInfo } from '../api/errors.ts';
-import type { SpendEndpoint } from '../store/types.ts';
+import type { SpendEndpoint, SpendOutcome } from '../store/types.ts';
+import type { LedgerEntry } from './spend-ledger.ts';
 import type { Probe } from './used-up-month.ts';
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
@@ -26,6 +27,18 @@ export interface PartSpend {
 export interface ChargeBooks {
   /** Records one part's spend or saving; `forgotten`: its member (or guild) asked to be forgotten meanwhile. */
   record(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void>;
+  /**
+   * Writes ahead a spend the service accepted, before its body is read, moving its characters out of `hold` in the
+   * same write; resolves once it is on the books (in the store, or kept until the store takes it).
+   */
+  accept(
+    context: SpendContext,
+    spend: PartSpend,
+    forgotten: 'member' | 'guild' | undefined,
+    hold: string | undefined,
+  ): Promise<LedgerEntry>;
+  /** Settles a spend written ahead: delivered, or undelivered. Once; never throws. */
+  settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void>;
   /** The charge probed a used-up month and has its answer (or gave up): the next request may probe. */
   probeSettled(probe: Probe, guildId: string): void;
   /** The store hold the charge had is no longer needed. */
@@ -104,6 +117,20 @@ export class Charge {
     }
   }
 
+  /**
+   * The service accepted a part's request: its spend is written ahead now, before the body is read, its characters
+   * moved out of the hold as it is written. The caller then releases the part's reservation (release(), as for any
+   * part that will spend nothing more) and settles the entry once the body is over.
+   */
+  accepted(spend: PartSpend): Promise<LedgerEntry> {
+    return this.#books.accept(this.context, spend, this.#forgotten, this.#hold);
+  }
+
+  /** How a part written ahead ended (its audio arrived, or never will). */
+  settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
+    return this.#books.settle(entry, outcome);
+  }
+
   /** The part will spend nothing more (it failed, or was recorded). */
   release(text: string): void {
     const list = this.#reserved.get(text);
@@ -128,8 +155,9 @@ export class Charge {
     this.#books.probeSettled(this.probe, this.context.guildId);
   }
 
-  // One hold covers the whole request: after a part's spend is recorded it counts twice until the last part is
-  // over (conservative for the request's length, exact after), which saves a store write per part.
+  // One hold covers the whole request: a part written ahead takes its characters out of it in the spend's own
+  // transaction (exact at every instant); a part held as paid that turned out free (another request's fetch served
+  // it) stays held until the last part is over (conservative, exact after), which saves a store write per part.
   #releaseHold(): void {
     if (this.#hold === undefined) return;
     this.#books.releaseHold(this.#hold, this.context.guildId);

@@ -17,8 +17,15 @@ import type { SpeechRequest } from './request.ts';
 export type PartClip = PlaybackItem & { started?: () => void };
 
 /**
+ * Asks whether the request may still go on (SpeechPipeline's check before each part): throws what ends it, e.g. a
+ * RightsRevokedError (revocation.ts) or a deleted voice's SpeechInputError.
+ */
+export type StillAllowed = () => Promise<void>;
+
+/**
  * One part as a clip for the guild's player. Its audio is requested at `prepare()` (the clip before it started, or
- * the pipeline starting it beside the voice join) or at the latest when its turn comes.
+ * the pipeline starting it beside the voice join) or at the latest when its turn comes; `allowed` is asked before
+ * it is requested and again before it plays, so a part dropped before its request is never paid.
  */
 export function partClip(
   source: PartSource,
@@ -27,10 +34,16 @@ export function partClip(
   label: string,
   charge: Charge,
   log: Logger,
+  allowed: StillAllowed,
 ): PartClip {
   const prefetch = new AbortController();
   let pending: Promise<SpeechAudio> | undefined;
-  const start = () => (pending ??= source.fetch(request, text, prefetch.signal, charge));
+  const start = () =>
+    (pending ??= allowed().then(() => {
+      // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
+      prefetch.signal.throwIfAborted();
+      return source.fetch(request, text, prefetch.signal, charge);
+    }));
   return {
     label,
     prepare: () => {
@@ -47,8 +60,8 @@ export function partClip(
       try {
         const response = await start();
         try {
-          // Fetched before its voice was deleted: still not heard.
-          source.checkVoice(request);
+          // Fetched before a right was taken away or its voice was deleted: still not heard.
+          await allowed();
         } catch (error) {
           response.body.destroy();
           throw error;
@@ -88,9 +101,11 @@ export async function partsFile(
   request: SpeechRequest,
   texts: readonly string[],
   charge: Charge,
+  allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: RenderedFile[] = [];
   for (const text of texts) {
+    await allowed();
     const response = await source.fetch(request, text, new AbortController().signal, charge);
     parts.push({ format: response.format, data: Buffer.concat(await response.body.toArray()) });
   }
@@ -136,11 +151,15 @@ export function partsVoiceMessage(
   request: SpeechRequest,
   texts: readonly string[],
   charge: Charge,
+  allowed: StillAllowed,
 ): Promise<VoiceMessage> {
   const signal = new AbortController().signal;
   return renderVoiceMessage(
     (async function* () {
-      for (const text of texts) yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
+      for (const text of texts) {
+        await allowed();
+        yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
+      }
     })(),
   );
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { Acceptance, AudioResponse, CallOptions, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
@@ -19,7 +19,7 @@ import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
-import { SpendRecorder } from './spend-recorder.ts';
+import { SpendRecorder, type AcceptedSpend } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
@@ -287,32 +287,40 @@ export class PartSource {
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
     const payer = await this.#payer(request, text, charge);
+    const endpoint = endpointOf(request);
+    // Written ahead the moment the service accepts the request (its 2xx), before a byte of its body is read, so
+    // that no instant of the body (a crash included) leaves a charge off the books; settled once the body is over.
+    let accepted: Promise<AcceptedSpend | undefined> | undefined;
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(request, text),
+        this.#send(
+          request,
+          text,
+          (acceptance) => (accepted = this.#spends.accepted(payer, text, endpoint, acceptance)),
+        ),
       );
     } catch (error) {
-      this.#spends.undelivered(error, payer, endpointOf(request), text);
-      if (payer !== charge) payer?.close();
+      // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
+      const settled = accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
+      if (payer !== charge) void Promise.resolve(settled).finally(() => payer?.close());
       throw error;
     }
-    // Paid the moment the service accepted it, and recorded once its body is over (a bounded wait: the call's
-    // total timeout, and the audio its text can take): as spent, or as spent and undelivered when the body went
-    // past that bound and was cut. Its budget hold stays until then, so nothing is under-counted meanwhile.
+    // Its characters are on the books: the part holds nothing more.
+    payer?.release(text);
+    // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
+    // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
     const recorded = finished(response.body)
       .then(
-        () => this.#spends.spent(payer, text, endpointOf(request), response),
-        (error: unknown) => {
-          if (!(error instanceof OversizedResponseError))
-            return this.#spends.spent(payer, text, endpointOf(request), response);
-          this.#spends.undelivered(error, payer, endpointOf(request), text);
-          payer?.release(text);
-          return undefined;
-        },
+        () => undefined,
+        (error: unknown) => error,
       )
+      .then(async (error) => {
+        const cut = error instanceof OversizedResponseError;
+        await this.#spends.settle(await accepted, cut ? 'undelivered' : 'delivered', error);
+      })
       .finally(() => {
         if (payer !== charge) payer?.close();
       });
@@ -347,8 +355,12 @@ export class PartSource {
     });
   }
 
-  #send(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<AudioResponse> {
-    const options = { signal: this.#shutdown.signal };
+  #send(
+    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    text: string,
+    accepted: CallOptions['accepted'],
+  ): Promise<AudioResponse> {
+    const options = { signal: this.#shutdown.signal, accepted };
     if (request.kind === 'emotion')
       return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, options);
     return this.#client.tts(
@@ -370,17 +382,23 @@ export class PartSource {
     signal?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
+    let accepted: Promise<AcceptedSpend | undefined> | undefined;
+    const written = (acceptance: Acceptance) =>
+      (accepted = this.#spends.accepted(charge, text, 'voice-clone', acceptance));
     let response: CloneVoiceResponse;
     try {
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { signal }),
+        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, accepted: written }),
       );
     } catch (error) {
-      this.#spends.undelivered(error, charge, 'voice-clone', text);
+      // Charged, and the new voice's ID never came: undelivered.
+      await accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
       charge?.release(text);
       throw error;
     }
-    await this.#spends.spent(charge, text, 'voice-clone', response);
+    charge?.release(text);
+    // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
+    await this.#spends.settle(await accepted, 'delivered');
     return response;
   }
 

@@ -8,8 +8,16 @@ import type { Charge, SpendContext } from '../quota/charge.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import { fileAsVoiceMessage, partClip, partsFile, partsVoiceMessage, type PartClip } from './clips.ts';
+import {
+  fileAsVoiceMessage,
+  partClip,
+  partsFile,
+  partsVoiceMessage,
+  type PartClip,
+  type StillAllowed,
+} from './clips.ts';
 import { SpeechInputError } from './errors.ts';
+import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
@@ -33,6 +41,14 @@ export interface Requester {
   askedAt?: number | undefined;
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
+  /**
+   * Asked before each part is fetched and again before it plays: whether what was accepted may still be said for
+   * this member now (their voice rights where it plays, auto-read's ignore list). Undefined: it may. A Revocation
+   * drops that part and the rest of the request; a part not fetched yet is never requested nor paid. Supplied by
+   * the front-end that knows the member; absent: only the pipeline's own checks hold (a deleted voice, the server
+   * still served).
+   */
+  stillAllowed?: () => Revocation | undefined | Promise<Revocation | undefined>;
 }
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
@@ -145,6 +161,11 @@ export interface SpeechPipelineOptions {
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
+  /**
+   * Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part like the requester's
+   * `stillAllowed`; absent: every server.
+   */
+  serves?: (guildId: string) => boolean;
 }
 
 /** What acceptance leaves for the rest of the job. */
@@ -184,6 +205,7 @@ export class SpeechPipeline {
   #lookups: Promise<unknown> = Promise.resolve();
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
+  readonly #serves: ((guildId: string) => boolean) | undefined;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -192,12 +214,21 @@ export class SpeechPipeline {
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
+    this.#serves = options.serves;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     const now = options.now;
     this.#freeRate = new FreeRequestRate(
       options.freePerMinute ?? 0,
       now === undefined ? Date.now : () => now().getTime(),
     );
+  }
+
+  /**
+   * Counts one piece of free work that is not speech (a /usage chart drawn) against the member's free-request rate,
+   * as a request made only of free parts is counted; a Refusal (free-rate) when their minute is full.
+   */
+  takeFreeWork(guildId: string, userId: string): void {
+    this.#freeRate.take(guildId, userId);
   }
 
   speak(order: SpeechOrder): SpeechJob {
@@ -313,9 +344,17 @@ export class SpeechPipeline {
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
+    const outcome = await this.#delivered(order, accepted, heard);
+    if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
+      this.#revoked(order, outcome.error, outcome.secondsHeard);
+    return outcome;
+  }
+
+  async #delivered(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
+    const allowed: StillAllowed = () => this.#stillAllowed(order);
     try {
       if (order.target.kind === 'voice-message') {
-        const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge);
+        const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge, allowed);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
       if (order.target.kind === 'file' || !accepted.playback)
@@ -323,6 +362,7 @@ export class SpeechPipeline {
           order.request,
           accepted,
           order.target.kind === 'file' ? order.target.sizeLimit : undefined,
+          allowed,
         );
       return await this.#play(order, order.target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
@@ -335,6 +375,34 @@ export class SpeechPipeline {
   }
 
   /**
+   * The one check before each part is fetched and before it plays: the voice not deleted since, the server still
+   * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
+   */
+  async #stillAllowed(order: SpeechOrder): Promise<void> {
+    this.#source.checkVoice(order.request);
+    const { requester } = order;
+    if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
+    const revoked = await requester.stillAllowed?.();
+    if (revoked !== undefined) throw new RightsRevokedError(revoked);
+  }
+
+  /** The operator's one line for a request cut short by a right taken away (the member is told by its front-end). */
+  #revoked(order: SpeechOrder, error: RightsRevokedError, secondsHeard: number): void {
+    const { requester } = order;
+    this.#log.info(
+      {
+        code: 'speech-rights-revoked',
+        reason: error.revocation.code,
+        guildId: requester.guildId,
+        command: requester.command,
+        requestId: requester.id,
+        secondsHeard,
+      },
+      'a right was taken away while the speech waited: the rest of it was dropped',
+    );
+  }
+
+  /**
    * Every part read whole, in order, as one file; one over `sizeLimit` becomes a voice message (what Discord
    * would refuse as a file fits as Opus), so the member gets the audio instead of an upload error.
    */
@@ -342,8 +410,9 @@ export class SpeechPipeline {
     request: SpeechRequest,
     { texts, charge }: Accepted,
     sizeLimit: number | undefined,
+    allowed: StillAllowed,
   ): Promise<SpeechOutcome> {
-    const { files, seconds } = await partsFile(this.#source, request, texts, charge);
+    const { files, seconds } = await partsFile(this.#source, request, texts, charge, allowed);
     const file = files[0];
     if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
       return { kind: 'files', files, seconds };
@@ -375,8 +444,9 @@ export class SpeechPipeline {
     const { requester, request } = order;
     const { player, lane } = playback;
     const label = `${requester.command}:${requester.id}`;
+    const allowed: StillAllowed = () => this.#stillAllowed(order);
     const clips = accepted.texts.map((text, index) =>
-      partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log),
+      partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log, allowed),
     );
     for (const clip of clips)
       clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };

@@ -6,6 +6,13 @@ import type { Database } from './schema.ts';
 export type ForgetAction = 'delete' | 'mark';
 
 /**
+ * What a member's own deletion does where a column holds their ID: a ForgetAction, or 'keep' for a record the
+ * server's managers keep about the member (an ignore): shown to the member, removed by the managers or with the
+ * server's data, never by the member it is about.
+ */
+export type MemberForgetAction = ForgetAction | 'keep';
+
+/**
  * Where one table keeps a guild's or a member's ID, and what deleting them does there. One rule per table, its table
  * and columns checked against schema.ts, read by areas/privacy.ts: a new core table that keeps a guild or member ID
  * gets a rule in CORE_FORGET_RULES, a feature's table one in the feature's StoreFeatures (kysely-store.ts), and
@@ -18,7 +25,7 @@ export type ForgetRule = {
     /** The column holding the guild ID. */
     guildColumn: keyof Database[T] & string;
     /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
-    memberColumns: Readonly<Partial<Record<keyof Database[T] & string, ForgetAction>>>;
+    memberColumns: Readonly<Partial<Record<keyof Database[T] & string, MemberForgetAction>>>;
     /**
      * What a server's deletion does with the guild's rows: 'delete', or 'mark' (guild and member columns
      * overwritten with one marker, so what was spent still adds up per day and month).
@@ -81,18 +88,32 @@ export interface PlannedStatement {
   action: ForgetAction;
 }
 
-const columnsOf = (rule: ForgetRule): Array<[string, ForgetAction]> =>
-  Object.entries(rule.memberColumns) as Array<[string, ForgetAction]>;
+const columnsOf = (rule: ForgetRule): Array<[string, MemberForgetAction]> =>
+  Object.entries(rule.memberColumns) as Array<[string, MemberForgetAction]>;
 
-/** The statements that forget one member, in one guild or (guildId undefined) in every guild. */
+/**
+ * The columns a member's deletion changes, with what it does there: a kept record's are left out, unless `erase`
+ * (the operator's deletion) deletes them too.
+ */
+const forgettableColumnsOf = (rule: ForgetRule, erase: boolean): Array<[string, ForgetAction]> =>
+  columnsOf(rule).flatMap(([column, action]): Array<[string, ForgetAction]> => {
+    if (action !== 'keep') return [[column, action]];
+    return erase ? [[column, 'delete']] : [];
+  });
+
+/**
+ * The statements that forget one member, in one guild or (guildId undefined) in every guild; the managers' records
+ * about them are kept unless `eraseKept`.
+ */
 export function planForgetMember(
   rules: readonly ForgetRule[],
   userId: string,
   guildId: string | undefined,
   marker: string,
+  eraseKept = false,
 ): PlannedStatement[] {
   return rules.flatMap((rule) =>
-    columnsOf(rule).map(([column, action]): PlannedStatement => {
+    forgettableColumnsOf(rule, eraseKept).map(([column, action]): PlannedStatement => {
       const table = sql.table(rule.table);
       const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND ${sql.ref(rule.guildColumn)} = ${guildId}`}`;
       const query =
@@ -117,16 +138,20 @@ export function planForgetGuild(rules: readonly ForgetRule[], guildId: string, m
   });
 }
 
-/** Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show). */
+/**
+ * Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show); `kept`: the
+ * member's deletion keeps them.
+ */
 export function planDescribeMember(
   rules: readonly ForgetRule[],
   userId: string,
   guildId: string,
-): { table: string; column: string; query: RawBuilder<{ n: number | string }> }[] {
+): { table: string; column: string; kept: boolean; query: RawBuilder<{ n: number | string }> }[] {
   return rules.flatMap((rule) =>
-    columnsOf(rule).map(([column]) => ({
+    columnsOf(rule).map(([column, action]) => ({
       table: rule.table,
       column,
+      kept: action === 'keep',
       query: sql<{
         n: number | string;
       }>`SELECT count(*) AS n FROM ${sql.table(rule.table)} WHERE ${sql.ref(column)} = ${userId} AND ${sql.ref(rule.guildColumn)} = ${guildId}`,

@@ -395,6 +395,24 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 18,
+    name: 'spends written ahead, holds owned by a process',
+    // A spend is written when the service accepts its request, before its body is read; `owner` names the process
+    // reading that body until the spend is settled (delivered, or undelivered), and a hold's `owner` the process
+    // whose request holds it: a process started again settles what its predecessor left (quota/accounting.ts).
+    // NULL: settled (every spend written before this step), or a hold no restart settles (it expires).
+    up: (db) => [
+      db.schema.alterTable('spends').addColumn('owner', 'text'),
+      db.schema.alterTable('budget_holds').addColumn('owner', 'text'),
+      db.schema
+        .createIndex('spends_owner')
+        .on('spends')
+        .column('owner')
+        .where(sql.ref('owner'), 'is not', sql`NULL`),
+      db.schema.createIndex('budget_holds_owner').on('budget_holds').column('owner'),
+    ],
+  },
+  {
+    version: 19,
     name: 'forget notices',
     // Rows live a minute (FORGET_NOTICE_TTL_MS): only long enough for running bots to read them. Keyed
     // pseudonyms, not IDs: the store keeps nothing that names whom it forgot.

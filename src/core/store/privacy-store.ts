@@ -3,6 +3,8 @@ export interface PrivacyTrace {
   table: string;
   column: string;
   rows: number;
+  /** A record the server's managers keep about the member: their own deletion leaves it. */
+  kept: boolean;
 }
 
 /**

@@ -22,6 +22,13 @@ export interface NewSpend {
   cached: boolean;
   /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
   undelivered?: boolean;
+  /**
+   * Written ahead: the service accepted the request and this process (its books owner) is still reading the body.
+   * The spend counts as spent from now on; `store.spends.settle` later says delivered or undelivered (v18).
+   */
+  owner?: string | undefined;
+  /** The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice. */
+  hold?: string | undefined;
   requestId?: string | undefined;
   service?: ServiceUsage | undefined;
   /**
@@ -31,6 +38,9 @@ export interface NewSpend {
    */
   forgotten?: 'member' | 'guild' | undefined;
 }
+
+/** How a spend written ahead (accepted) ends: its audio or voice ID arrived, or it never did. */
+export type SpendOutcome = 'delivered' | 'undelivered';
 
 export interface SpendTotals {
   /** Characters sent to the service. */
@@ -75,7 +85,8 @@ export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDaily
 
 /**
  * Characters a request may spend, held in the database from the budget check until its spend is recorded, so
- * that checks in other processes (shards, machines) count them too. A hold left by a crash expires.
+ * that checks in other processes (shards, machines) count them too. A hold left by a crash is released when its
+ * process starts again, or expires.
  */
 export interface NewBudgetHold {
   guildId: string;
@@ -84,6 +95,8 @@ export interface NewBudgetHold {
   limits: BudgetHoldLimits;
   ttlMs: number;
   at?: Date;
+  /** The process holding it (its books owner), so that it settles the hold when it starts again after a crash. */
+  owner?: string | undefined;
 }
 
 export type BudgetHoldResult =

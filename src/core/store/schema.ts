@@ -65,6 +65,8 @@ export interface Database {
     service_remaining: Int;
     service_reset_at: Int;
     undelivered: Generated<number>;
+    /** The process reading the spend's audio while the spend is only accepted (v18); NULL once settled. */
+    owner: Text;
   };
   spend_totals_guild_month: { guild_id: string; month: string; characters: number };
   spend_totals_member_day: { guild_id: string; user_id: string; day: string; characters: number };
@@ -98,6 +100,8 @@ export interface Database {
     day: string;
     characters: number;
     expires_at: number;
+    /** The process whose request holds it (v18): settled when that process starts again. NULL: it only expires. */
+    owner: Text;
   };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };

@@ -113,6 +113,10 @@ export interface GuildPlayerOptions {
    * suppressed speaker's audio reaches nobody). A failure is logged; the join stands.
    */
   beforeAudio?: ((channelId: string) => Promise<void>) | undefined;
+  /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
+  onIdle?: () => void;
+  /** Called when the player is put to use (joining, a clip queued): its registry holds it again. */
+  onUse?: () => void;
 }
 
 interface QueueEntry {
@@ -202,6 +206,7 @@ export class GuildPlayer {
    */
   async connect(channelId: string): Promise<void> {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
+    this.#options.onUse?.();
     if (this.#state.kind === 'connected' && this.#state.channelId === channelId) return;
     if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting) {
       return this.#connecting;
@@ -258,6 +263,7 @@ export class GuildPlayer {
       this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#state = { kind: 'disconnected' };
+      this.#idleOutOfVoice();
       throw new VoiceJoinError(channelId, error, reason);
     }
     await this.#options.beforeAudio?.(channelId).catch((error: unknown) => {
@@ -368,6 +374,7 @@ export class GuildPlayer {
 
   /** Adds a clip to the queue; resolves when it has played, was skipped or stopped, or failed. */
   enqueue(item: PlaybackItem): Promise<PlaybackResult> {
+    this.#options.onUse?.();
     return new Promise((settle) => {
       this.#queue.push({ item, settle });
       // Next in line behind a clip already under way: its audio is wanted now, as #playNext asks of the next clip.
@@ -375,6 +382,12 @@ export class GuildPlayer {
       this.#clearIdleTimer();
       if (!this.#current) void this.#playNext();
     });
+  }
+
+  /** The clip playing (or opening) now, then the queued ones in order. */
+  get clips(): PlaybackItem[] {
+    const queued = this.#queue.map((entry) => entry.item);
+    return this.#current ? [this.#current.entry.item, ...queued] : queued;
   }
 
   /** The clip playing (or opening) now, if any. */
@@ -436,6 +449,12 @@ export class GuildPlayer {
       if (state.connection.state.status !== VoiceConnectionStatus.Destroyed) state.connection.destroy();
       this.#log.info({ channelId: state.channelId, reason }, 'left voice channel');
     }
+    this.#idleOutOfVoice();
+  }
+
+  /** Tells the registry when nothing here needs the player: out of voice, no clip playing or queued. */
+  #idleOutOfVoice(): void {
+    if (this.#state.kind === 'disconnected' && !this.busy) this.#options.onIdle?.();
   }
 
   /** Leaves and refuses further use. */
@@ -470,12 +489,14 @@ export class GuildPlayer {
       return;
     }
     if (current) this.#endEarly(current, 'cut-off');
+    else this.#idleOutOfVoice();
   }
 
   async #playNext(): Promise<void> {
     const entry = this.#queue.shift();
     if (!entry) {
       this.#armIdleTimer();
+      this.#idleOutOfVoice();
       return;
     }
     const current: CurrentClip = { entry, abort: new AbortController() };

@@ -62,7 +62,7 @@ function changeOf(interaction: ChatInputCommandInteraction<'cached'>, declared: 
       if (value === null) return undefined;
       // Discord enforces the range for its own clients; a crafted value is refused all the same.
       if (!inRange(value, declared.range)) throw new UserError(declared.refusal.key, declared.refusal.params);
-      return value;
+      return declared.step === undefined ? value : declared.step(value);
     }
     case 'role': {
       const role = options.getRole(name);

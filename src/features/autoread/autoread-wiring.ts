@@ -7,6 +7,8 @@ import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
+import { voiceBar } from './reading/message-facts.ts';
+import type { Revocation } from '../../core/speech/revocation.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
@@ -65,6 +67,7 @@ export class AutoreadWiring implements AutoreadControl {
         );
       },
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
+      memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
       ...(options.backlog === undefined
@@ -101,6 +104,15 @@ export class AutoreadWiring implements AutoreadControl {
       this.#reader.onVoiceState(before, after);
       if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
     });
+  }
+
+  /** The member's voice rights where auto-read speaks, from the caches Discord's events keep current. */
+  #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
+    const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
+    // Not cached: judged when the message arrived (its member came with it).
+    if (!member) return undefined;
+    const bar = voiceBar(member, voiceChannelId);
+    return bar === undefined ? undefined : { code: bar, channelId: voiceChannelId };
   }
 
   #serves(guildId: string): boolean {

@@ -8,6 +8,7 @@ import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
 import { DEFAULT_MAX_LENGTH } from '../../core/text/cleanup.ts';
 import { compileDictionary, type DictionaryEntry } from './dictionary/dictionary.ts';
+import { dictionaries } from './dictionary/dictionary-cache.ts';
 
 /** What the menu reads of a message: its text and the facts clean-up reads (auto-read's MessageContent). */
 export type SpeakableMessage = MessageContent;
@@ -31,4 +32,19 @@ export function speakMessageText(message: SpeakableMessage, options: SpeakOption
     language: options.language,
     ...(options.dictionary?.length ? { dictionary: compileDictionary(options.dictionary) } : {}),
   });
+}
+
+/**
+ * The text to speak for the menu: as speakMessageText, with the server's dictionary as auto-read applies it
+ * (compiled once per change, off the main thread when it has patterns: ./dictionary/dictionary-cache.ts).
+ */
+export async function speakMessageWords(
+  message: SpeakableMessage,
+  guildId: string,
+  options: Omit<SpeakOptions, 'dictionary'> & { dictionary: readonly DictionaryEntry[] },
+): Promise<string> {
+  const cleaned = speakMessageText(message, { ...options, dictionary: [] });
+  if (cleaned === '' || options.dictionary.length === 0) return cleaned;
+  const [said = ''] = await dictionaries.compiled(guildId, options.dictionary).say([cleaned]);
+  return said;
 }

@@ -1,8 +1,9 @@
-// Who may stop or skip what SayBot plays in a server (/stop, /skip). A member in SayBot's voice channel acts on what
-// they asked for; what others asked for needs a voice moderator's rights (Mute Members or Move Members in that
-// channel) or Manage Server; a member elsewhere without those changes nothing.
+// Who may stop, skip or end what SayBot plays in a server (/stop, /skip, /leave). A member in SayBot's voice channel
+// acts on what they asked for; what others asked for needs a voice moderator's rights (Mute Members or Move Members in
+// that channel) or Manage Server; a member elsewhere without those changes nothing. Leaving ends every clip, so a
+// member without those rights may make SayBot leave only when nothing of anyone else's is playing or queued.
 import { PermissionFlagsBits } from 'discord.js';
-import type { PlaybackItem } from '../../core/voice/guild-player.ts';
+import type { GuildPlayer, PlaybackItem } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
@@ -14,15 +15,34 @@ export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };
  * What the member may act on in SayBot's voice channel `channelId`; refused when they are elsewhere and no moderator.
  */
 export function playerControl(interaction: BotCommandInteraction<'cached'>, channelId: string): PlayerControl {
-  if (interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return { kind: 'all' };
-  const channel = interaction.guild.channels.cache.get(channelId);
-  const moderates =
-    channel
-      ?.permissionsFor(interaction.member)
-      ?.any([PermissionFlagsBits.MuteMembers, PermissionFlagsBits.MoveMembers]) ?? false;
-  if (moderates) return { kind: 'all' };
+  if (moderatesVoice(interaction, channelId)) return { kind: 'all' };
   if (interaction.member.voice.channelId === channelId) return { kind: 'own', userId: interaction.user.id };
   throw new UserError('player.notInChannel', { channel: `<#${channelId}>` });
+}
+
+/** Manage Server, or Mute Members or Move Members in SayBot's voice channel `channelId`. */
+function moderatesVoice(interaction: BotCommandInteraction<'cached'>, channelId: string): boolean {
+  if (interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return true;
+  const channel = interaction.guild.channels.cache.get(channelId);
+  return (
+    channel
+      ?.permissionsFor(interaction.member)
+      ?.any([PermissionFlagsBits.MuteMembers, PermissionFlagsBits.MoveMembers]) ?? false
+  );
+}
+
+/**
+ * Refuses (privately, nothing cut) a member who would end others' clips by making SayBot leave `channelId`: only a
+ * voice moderator may, unless every clip playing or queued is the member's own.
+ */
+export function requireMayLeave(
+  interaction: BotCommandInteraction<'cached'>,
+  player: GuildPlayer,
+  channelId: string,
+): void {
+  if (moderatesVoice(interaction, channelId)) return;
+  const othersHeld = player.clips.some((item) => item.requestedBy?.userId !== interaction.user.id);
+  if (othersHeld) throw new UserError('leave.othersQueued', { channel: `<#${channelId}>` });
 }
 
 /** The clips a member may skip: their own requests, their own chat message being read aloud included. */

@@ -39,13 +39,19 @@ export async function deleteClonedVoice(
  * Forgets a member in one guild, or in every guild (guildId undefined, the operator): the
  * voices they cloned deleted first, then their rows deleted and their ID elsewhere replaced by a marker
  * (store.privacy.forgetMember, src/core/store/forget-plan.ts). The one code path of /privacy delete and `npm run
- * forget`.
+ * forget`. The managers' records about the member (auto-read's ignore) stay when the member asks (`by` 'member'),
+ * or they would lift them themselves; the operator's deletion erases them too.
  */
-export async function forgetMember(deps: Forgetting, userId: string, guildId?: string): Promise<ForgetReport> {
+export async function forgetMember(
+  deps: Forgetting,
+  userId: string,
+  guildId?: string,
+  by: 'member' | 'operator' = 'member',
+): Promise<ForgetReport> {
   const voices = await deps.store.privacy.clonedVoicesOf(userId, guildId);
   for (const voice of voices) await deleteClonedVoice(deps, voice.guildId, voice.voiceId);
   deps.anonymiseRequests?.(guildId, userId);
-  return { ...(await deps.store.privacy.forgetMember(userId, guildId)), voices };
+  return { ...(await deps.store.privacy.forgetMember(userId, guildId, new Date(), by)), voices };
 }
 
 /**

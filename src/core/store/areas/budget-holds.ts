@@ -167,6 +167,7 @@ export class BudgetArea extends Area {
           day,
           characters: hold.characters,
           expires_at: now + hold.ttlMs,
+          owner: hold.owner ?? null,
         })
         .execute();
       return { status: 'held', token };
@@ -176,6 +177,15 @@ export class BudgetArea extends Area {
   /** Ends a hold (its spend was recorded, or it will spend nothing); unknown tokens are ignored. */
   async release(token: string): Promise<void> {
     await this.d.db.deleteFrom('budget_holds').where('token', '=', token).execute();
+  }
+
+  /**
+   * Releases every hold a process (`owner`) left when it died: what its requests had held but the service never
+   * accepted (an accepted part's characters left its hold with its spend). Returns how many there were.
+   */
+  async releaseLeftBy(owner: string): Promise<number> {
+    const result = await this.d.db.deleteFrom('budget_holds').where('owner', '=', owner).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**

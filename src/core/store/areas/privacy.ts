@@ -58,22 +58,29 @@ export class PrivacyArea extends Area {
     const traces: PrivacyTrace[] = [];
     for (const q of planDescribeMember(this.#rules, userId, guildId)) {
       const rows = Number((await q.query.execute(this.d.db)).rows[0]?.n ?? 0);
-      if (rows > 0) traces.push({ table: q.table, column: q.column, rows });
+      if (rows > 0) traces.push({ table: q.table, column: q.column, rows, kept: q.kept });
     }
     return traces;
   }
 
   /**
    * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
-   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker; the running total of
+   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker, the managers' records
+   * about them (a rule's 'keep') left as they are unless `by` is the operator; the running total of
    * the day of `at` (default now) and their holds in flight under a keyed pseudonym, so their daily budget still
    * counts them.
    */
-  async forgetMember(userId: string, guildId?: string, at = new Date()): Promise<ForgetResult> {
+  async forgetMember(
+    userId: string,
+    guildId?: string,
+    at = new Date(),
+    by: 'member' | 'operator' = 'member',
+  ): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const { day } = periodKeys(at);
+    const plan = planForgetMember(this.#rules, userId, guildId, forgottenMarker(), by === 'operator');
     // Today's running total keeps counting against the member's daily budget, under a pseudonym (period-pseudonym.ts).
-    return this.#runAll(planForgetMember(this.#rules, userId, guildId, forgottenMarker()), async (trx) => {
+    return this.#runAll(plan, async (trx) => {
       let rows = trx
         .selectFrom('spend_totals_member_day')
         .select(['guild_id', 'characters'])

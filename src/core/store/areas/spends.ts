@@ -2,7 +2,7 @@
 // the used-up month) is decided in src/core/quota/, never in SQL. The quota state is quota-state.ts, budgets and their
 // holds budget-holds.ts.
 import type { ExpressionBuilder } from 'kysely';
-import type { MonthBreakdown, NewSpend, SpendTotals } from '../quota-store.ts';
+import type { MonthBreakdown, NewSpend, SpendOutcome, SpendTotals } from '../quota-store.ts';
 import { Area } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { forgottenMarker } from '../forget-plan.ts';
@@ -26,9 +26,11 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
   /**
-   * Records a spend; a spend the service accepted also updates its usage figures (the mark is Accounting's business).
+   * Records a spend and returns its row's ID; a spend the service accepted also updates its usage figures (the mark
+   * is Accounting's business). One written ahead (`owner`) counts as spent from now on, as its running totals do, and
+   * lowers its `hold` by its characters in the same transaction, so that no instant counts them twice or not at all.
    */
-  async record(spend: NewSpend): Promise<void> {
+  async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
     const { characters } = spend;
@@ -40,8 +42,8 @@ export class SpendArea extends Area {
       orNull(service.remaining),
       orNull(service.resetAt?.getTime()),
     ];
-    await this.d.transaction(undefined, async (trx) => {
-      await trx
+    return this.d.transaction(undefined, async (trx) => {
+      const { id } = await trx
         .insertInto('spends')
         .values({
           at: at.getTime(),
@@ -59,9 +61,24 @@ export class SpendArea extends Area {
           service_remaining: remaining,
           service_reset_at: resetAt,
           undelivered: spend.undelivered === true ? 1 : 0,
+          owner: orNull(spend.owner),
         })
-        .execute();
-      if (spend.cached) return;
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (spend.cached) return id;
+      if (spend.hold !== undefined) {
+        // A hold's characters stay above 0 (its CHECK): one its spends use up entirely is gone.
+        await trx
+          .deleteFrom('budget_holds')
+          .where('token', '=', spend.hold)
+          .where('characters', '<=', characters)
+          .execute();
+        await trx
+          .updateTable('budget_holds')
+          .set((eb) => ({ characters: eb('characters', '-', characters) }))
+          .where('token', '=', spend.hold)
+          .execute();
+      }
       await trx
         .insertInto('spend_totals_guild_month')
         .values({ guild_id: guildTotal, month, characters })
@@ -82,7 +99,7 @@ export class SpendArea extends Area {
           )
           .execute();
       }
-      if (spend.service === undefined) return;
+      if (spend.service === undefined) return id;
       // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
       // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
       // Only the figures: whether this spend ends a used-up month is src/core/quota/used-up-month.ts' decision.
@@ -113,7 +130,34 @@ export class SpendArea extends Area {
         })
         .where('id', '=', 1)
         .execute();
+      return id;
     });
+  }
+
+  /**
+   * Settles a spend written ahead: its audio (or voice ID) arrived, or it never will. Its characters stay spent
+   * either way; a spend already settled (by a restart that took it for its dead predecessor's) is left as it is.
+   */
+  async settle(id: number, outcome: SpendOutcome): Promise<void> {
+    await this.d.db
+      .updateTable('spends')
+      .set({ owner: null, undelivered: outcome === 'undelivered' ? 1 : 0 })
+      .where('id', '=', id)
+      .where('owner', 'is not', null)
+      .execute();
+  }
+
+  /**
+   * Settles the spends a process (`owner`) left accepted when it died, their bodies never read to the end: spent
+   * and undelivered. Returns how many there were.
+   */
+  async settleLeftBy(owner: string): Promise<number> {
+    const result = await this.d.db
+      .updateTable('spends')
+      .set({ owner: null, undelivered: 1 })
+      .where('owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /**

@@ -15,6 +15,7 @@ import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
 import { IGNORED_MAX } from '../reading/binding.ts';
 import { VOICE_POOL_MAX } from '../reading/voice-pool.ts';
 import { usableVoice } from '../../../core/speech/voice-access.ts';
+import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { AutoReadState } from '../store/auto-read-store.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
@@ -172,6 +173,8 @@ const voiceAdd: Handler = async (interaction, context) => {
     interaction.user.id,
     VOICE_POOL_MAX,
   );
+  // Deleted since it was looked up: refused as the lookup would refuse it now.
+  if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
   if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
   await poolReply(interaction, context, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
 };

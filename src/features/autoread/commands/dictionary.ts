@@ -15,13 +15,16 @@ import { downloadClip } from '../../../core/frontend/reference-clip.ts';
 import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
 import { echoCode } from '../../../core/interactions/safe-text.ts';
 import {
+  GROWTH_ALLOWANCE,
   MAX_ENTRIES,
+  MAX_GROWTH_FACTOR,
   MAX_PATTERN_LENGTH,
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,
   exportDictionary,
   importDictionary,
   isPattern,
+  readingWouldBeCut,
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
@@ -120,21 +123,21 @@ const add: Handler = async (interaction, context) => {
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
   await refreshReader(interaction, context);
   const { entry } = result;
-  if (isPattern(entry)) {
-    await showResult(
-      interaction,
-      result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern',
-      {
-        pattern: label(interaction.locale, entry),
+  const { locale } = interaction;
+  const said = isPattern(entry)
+    ? t(locale, result.status === 'added' ? 'dictionary.added.pattern' : 'dictionary.replaced.pattern', {
+        pattern: label(locale, entry),
         reading: echo(entry.reading, 110),
-      },
-    );
-    return;
-  }
-  await showResult(interaction, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
-    word: echo(entry.word, 60),
-    reading: echo(entry.reading, 110),
-  });
+      })
+    : t(locale, result.status === 'added' ? 'dictionary.added' : 'dictionary.replaced', {
+        word: echo(entry.word, 60),
+        reading: echo(entry.reading, 110),
+      });
+  // Added all the same: a reading cut short may still be what the manager wants for longer messages.
+  const cut = readingWouldBeCut(entry)
+    ? `\n${t(locale, 'dictionary.readingCut', { factor: MAX_GROWTH_FACTOR, allowance: GROWTH_ALLOWANCE })}`
+    : '';
+  await showContent(interaction, said + cut);
 };
 
 const remove: Handler = async (interaction, context) => {

@@ -6,10 +6,12 @@ import { messageMenu } from '../../../core/interactions/command-builder.ts';
 import type { MessageMenuModule } from '../../../core/interactions/command.ts';
 import type { MenuRequirements } from '../../../core/interactions/preconditions.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
-import { speakableMessage, speakMessageText } from '../speak-message.ts';
+import { speakableMessage, speakMessageWords } from '../speak-message.ts';
 import { chooseTarget, requesterOf, speakAndReply } from '../../../core/frontend/speech-delivery.ts';
 import { voiceLabel } from '../../../core/frontend/speech-settings.ts';
 import { chooseSettings, ttsRequest } from '../../../core/speech/settings.ts';
+import { UserError } from '../../../core/interactions/failures.ts';
+import { DictionaryUnavailableError } from '../dictionary/dictionary-thread.ts';
 import '../strings.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
@@ -26,10 +28,14 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     context.store.autoRead.get(guildId),
     context.store.dictionary.list(guildId),
   ]);
-  const text = speakMessageText(speakableMessage(interaction.targetMessage), {
+  const text = await speakMessageWords(speakableMessage(interaction.targetMessage), guildId, {
     language: interaction.guildLocale,
     maxLength: autoread.settings.maxLength,
     dictionary,
+  }).catch((error: unknown) => {
+    throw error instanceof DictionaryUnavailableError
+      ? new UserError('speak.dictionaryBusy', {}, { cause: error })
+      : error;
   });
   if (text === '') return showResult(interaction, 'speak.nothing');
   // Free checks first: where it can go (refused at once if the bot may not speak there), then whose voice.

@@ -40,6 +40,10 @@ export interface PatternMatch {
 export interface CompiledPattern {
   /** The matches in `text`, left to right, each with its reading (groups put in). */
   matches(text: string): Iterable<PatternMatch>;
+  /** The longest reading of a match `matchLength` code points long (every group it puts in as long as the match). */
+  longestReading(matchLength: number): number;
+  /** It matches the empty text (so between every two characters of a text). */
+  matchesEmpty: boolean;
 }
 
 /** A piece of a reading: text as written, or a group's match (number, or name). */
@@ -146,9 +150,13 @@ export function compilePattern(
   if (!Array.isArray(pieces)) return { ok: false, problem: pieces };
   // A reading without groups is the same text at every match.
   const fixed = pieces.every((piece) => 'text' in piece) ? pieces.map((piece) => piece.text).join('') : undefined;
+  const written = pieces.reduce((sum, piece) => sum + ('text' in piece ? [...piece.text].length : 0), 0);
+  const groups = pieces.length - pieces.filter((piece) => 'text' in piece).length;
   return {
     ok: true,
     value: {
+      longestReading: (matchLength) => written + groups * matchLength,
+      matchesEmpty: compiled.matches(''),
       *matches(text) {
         const matcher = compiled.matcher(text);
         while (matcher.find()) {

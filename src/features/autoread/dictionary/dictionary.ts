@@ -1,10 +1,13 @@
 // A server's pronunciation dictionary: words and patterns, and how to say what they match, applied to text after
 // clean-up. Pure; the store keeps the entries in their order and checks each change with these functions
-// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Patterns run on RE2 (re2js): matching
-// takes time linear in the text whatever the pattern, so no entry a manager writes can stall the bot on a member's
-// message.
+// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Words are found by an automaton
+// (./word-automaton.ts) and patterns run on RE2 (re2js): both take time linear in the text whatever the entries, and
+// a dictionary with patterns is applied off the main thread (./dictionary-thread.ts), so no entry a manager writes
+// can stall the bot on a member's message.
 import { z } from 'zod';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
+import { WordAutomaton } from './word-automaton.ts';
+import { MAX_LENGTH_RANGE } from '../reading/setting-declarations.ts';
 
 /** Words and patterns together; of them at most MAX_PATTERNS patterns (each is one more pass over the text). */
 export const MAX_ENTRIES = 500;
@@ -13,17 +16,28 @@ export const MAX_WORD_LENGTH = 50;
 export const MAX_PATTERN_LENGTH = 200;
 export const MAX_READING_LENGTH = 100;
 /**
- * The dictionary never makes a text longer than this many characters (code points), or than the text was when it
- * was longer already: each entry's result is cut there. Twice auto-read's longest message (1,000), so a reading
- * that spells out may still double a message, and a pattern that matches everywhere cannot multiply its cost.
+ * The dictionary makes a text at most this many times as long (in code points), plus GROWTH_ALLOWANCE characters,
+ * and never longer than MAX_RESULT_LENGTH unless the text already was: each entry's result is cut there. Readings
+ * that spell out may still double a message, and a short message may still take a whole reading; entries that
+ * match everywhere or repeat what they match cannot multiply what a message costs.
  */
-export const MAX_RESULT_LENGTH = 2000;
+export const MAX_GROWTH_FACTOR = 2;
+export const GROWTH_ALLOWANCE = 20;
+/** Auto-read's longest message: no dictionary makes a text longer than that. */
+export const MAX_RESULT_LENGTH = MAX_LENGTH_RANGE.max;
 /**
  * A pattern replaces at most this many matches in one text; any further ones are left as written. RE2 finds each
- * match in time linear in the text but at a cost per match (about 2 µs here): this keeps a dictionary of
- * MAX_PATTERNS patterns that each match every character of a long message within a few milliseconds.
+ * match in time linear in the text but at a cost per match (about 2 µs here).
  */
 export const MAX_PATTERN_MATCHES = 100;
+/** Replacements in one text over every entry (words and patterns); any further matches are left as written. */
+export const MAX_REPLACEMENTS = 500;
+
+/** The most code points the dictionary leaves of a text `length` code points long. */
+export function resultLimit(length: number): number {
+  return Math.max(length, Math.min(MAX_GROWTH_FACTOR * length + GROWTH_ALLOWANCE, MAX_RESULT_LENGTH));
+}
+
 export const DICTIONARY_FORMAT_VERSION = 1;
 
 /** A word, matched whatever its case, whole in spaced scripts; its reading is said as written. */
@@ -72,11 +86,6 @@ export interface DictionaryProblem {
 export type DictionaryResult<T> = { ok: true; value: T } | { ok: false; problem: DictionaryProblem };
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
-// Scripts written without spaces between words: an entry in them matches anywhere in the text.
-const UNSPACED = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-// A letter or digit of a spaced script: what may not touch a whole-word match on either side.
-const SPACED_WORD_CHAR =
-  '(?:(?![\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}\\p{M}_])';
 
 const length = (text: string): number => [...text].length;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
@@ -149,35 +158,35 @@ interface Pass {
   maxMatches: number;
 }
 
-/** Words next to each other in the order, as one pass: the longest word wins, case ignored. */
+/**
+ * Words next to each other in the order, as one pass: an automaton finds them in time linear in the text whatever
+ * their number (./word-automaton.ts). The longest word wins where several start at one place, case ignored. A word
+ * matched through case folding is read by its own entry's reading when the text's spelling names one, and said as
+ * written otherwise (as the regular expression this replaced did).
+ */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
-  const words = [...readings.keys()].sort((a, b) => length(b) - length(a));
-  const pattern = words
-    .map((word) => {
-      const escaped = word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s+');
-      return UNSPACED.test(word) ? escaped : `(?<!${SPACED_WORD_CHAR})${escaped}(?!${SPACED_WORD_CHAR})`;
-    })
-    .join('|');
-  const matcher = new RegExp(pattern, 'giu');
+  // The longest first; words of one length in the order they were added. Lengths counted once, not per comparison.
+  const words = [...readings.keys()].map((key) => ({ key, length: length(key) }));
+  const automaton = new WordAutomaton(words.sort((a, b) => b.length - a.length));
   return {
-    // JavaScript's own engine on alternatives of literal words: fast per match, so no cap beyond the length's.
     maxMatches: Number.POSITIVE_INFINITY,
     *matches(text) {
-      // Words are never empty, so each match moves the search on.
-      for (const match of text.matchAll(matcher)) {
-        yield {
-          start: match.index,
-          end: match.index + match[0].length,
-          reading: readings.get(entryKey(match[0])) ?? match[0],
-        };
+      for (const { start, end } of automaton.matches(text)) {
+        const written = text.slice(start, end);
+        yield { start, end, reading: readings.get(entryKey(written)) ?? written };
       }
     },
   };
 }
 
-/** `text` with each match of `pass` replaced, the result cut at `limit` code points (and no longer built past it). */
-function applyPass(pass: Pass, text: string, limit: number): string {
+/**
+ * `text` with each match of `pass` replaced, at most `budget.left` of them (taken from it), the result cut at
+ * `limit` code points (and no longer built past it).
+ */
+function applyPass(pass: Pass, text: string, limit: number, budget: { left: number }): string {
+  const most = Math.min(pass.maxMatches, budget.left);
+  if (most <= 0) return text;
   let out = '';
   let copied = 0;
   let matched = 0;
@@ -186,8 +195,9 @@ function applyPass(pass: Pass, text: string, limit: number): string {
     out += text.slice(copied, match.start) + match.reading;
     copied = match.end;
     // Past twice the limit in UTF-16 units the result is longer than the limit in code points whatever it holds.
-    if (out.length > limit * 2 || matched >= pass.maxMatches) break;
+    if (out.length > limit * 2 || matched >= most) break;
   }
+  budget.left -= matched;
   return matched > 0 ? cutAt(out + text.slice(copied, copied + limit * 2), limit) : text;
 }
 
@@ -209,10 +219,10 @@ function cutAt(text: string, limit: number): string {
  * above it left: a pattern is a pass of its own; words next to each other make one pass (the longest word wins
  * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
  * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
- * words match anywhere. No entry makes the text longer than MAX_RESULT_LENGTH (or than it was), and a pattern
- * replaces at most MAX_PATTERN_MATCHES matches. Compile once per dictionary change: the patterns of 500 entries
- * are worth keeping between messages. An entry that does not compile (stored by an older rule) is left out rather
- * than failing every message.
+ * words match anywhere. The text comes out at most resultLimit of its length long, with at most MAX_REPLACEMENTS
+ * replacements over all entries and MAX_PATTERN_MATCHES by one pattern. Compile once per dictionary change
+ * (./dictionary-cache.ts): 500 entries are worth keeping between messages. An entry that does not compile (stored
+ * by an older rule) is left out rather than failing every message.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];
@@ -234,10 +244,25 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
   if (passes.length === 0) return (text) => text;
   return (text) => {
     let spoken = text.normalize('NFC');
-    const limit = Math.max(MAX_RESULT_LENGTH, length(spoken));
-    for (const pass of passes) spoken = applyPass(pass, spoken, limit);
+    const limit = resultLimit(length(spoken));
+    const budget = { left: MAX_REPLACEMENTS };
+    for (const pass of passes) spoken = applyPass(pass, spoken, limit, budget);
     return spoken;
   };
+}
+
+/**
+ * Whether the dictionary's cap would cut what `entry` says (/dictionary add says so, and adds it all the same): a
+ * word's reading longer than resultLimit allows a message of that word alone; a pattern's, for its shortest match
+ * (one character, none when it matches the empty text) or for a match as long as a long word, every group it puts in
+ * as long as the match.
+ */
+export function readingWouldBeCut(entry: DictionaryEntry): boolean {
+  if (!isPattern(entry)) return length(entry.reading) > resultLimit(length(entry.word));
+  const compiled = compilePattern(entry.pattern, entry.reading);
+  if (!compiled.ok) return false;
+  const shortest = compiled.value.matchesEmpty ? 0 : 1;
+  return [shortest, MAX_WORD_LENGTH].some((match) => compiled.value.longestReading(match) > resultLimit(match));
 }
 
 // An entry is a word or a pattern, each with its reading, in the order they apply: a file from before patterns

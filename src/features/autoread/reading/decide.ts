@@ -1,6 +1,7 @@
 // The auto-reader's decisions, pure so each is a row in a table test: which message is read, the words said for
 // it, when the author's name is said, and the "one notice, then silence" gate. The reader (reader.ts) only wires
 // them to Discord and the speech pipeline.
+import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
 import { cleanMessage, type CleanupContext } from '../../../core/text/cleanup.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';
@@ -94,7 +95,9 @@ export function catchUpSpeed(
   settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>,
   waiting: number,
 ): number {
-  const { fasterAfter, maxSpeed, skipAfter } = settings;
+  const { fasterAfter, skipAfter } = settings;
+  // On the speed grid even when stored before max_speed was rounded to it (the ramp's 0.1 steps are on it).
+  const maxSpeed = quantiseSpeed(settings.maxSpeed);
   if (fasterAfter <= 0 || waiting <= fasterAfter || maxSpeed <= 1) return 1;
   const span = skipAfter > fasterAfter ? skipAfter - fasterAfter : 1;
   const share = Math.min(1, (waiting - fasterAfter) / span);

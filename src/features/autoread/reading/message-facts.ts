@@ -61,16 +61,20 @@ export function messageContent(message: Message): MessageContent {
   };
 }
 
+/** Why a member may not speak in the voice channel read themselves; undefined when they may. */
+export type VoiceBar = 'muted' | 'suppressed' | 'may-not-speak';
+
 /**
  * Whether a member may not speak in `voiceChannelId` themselves: server-muted, suppressed on that Stage, or without
- * Speak there. Unknown (no such channel cached) counts as allowed: the voice side refuses what it cannot join.
+ * Speak there. Unknown (no such channel cached) counts as allowed: the voice side refuses what it cannot join. Asked
+ * when a message arrives and again before it is read (a moderator may act meanwhile).
  */
-function mayNotSpeakIn(member: GuildMember, voiceChannelId: string): boolean {
-  if (member.voice.serverMute === true) return true;
-  if (member.voice.channelId === voiceChannelId && member.voice.suppress === true) return true;
+export function voiceBar(member: GuildMember, voiceChannelId: string): VoiceBar | undefined {
+  if (member.voice.serverMute === true) return 'muted';
+  if (member.voice.channelId === voiceChannelId && member.voice.suppress === true) return 'suppressed';
   const channel = member.guild.channels.cache.get(voiceChannelId);
-  if (!channel?.isVoiceBased()) return false;
-  return !channel.permissionsFor(member).has(PermissionFlagsBits.Speak);
+  if (!channel?.isVoiceBased()) return undefined;
+  return channel.permissionsFor(member).has(PermissionFlagsBits.Speak) ? undefined : 'may-not-speak';
 }
 
 /** A message's facts; with `readInto`, whether its author may speak in that voice channel (decide.ts skips them). */
@@ -91,7 +95,7 @@ export function messageFacts(message: Message<true>, readInto?: string): Message
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,
-    ...(member && readInto !== undefined ? { mayNotSpeak: mayNotSpeakIn(member, readInto) } : {}),
+    ...(member && readInto !== undefined ? { mayNotSpeak: voiceBar(member, readInto) !== undefined } : {}),
     ...messageContent(message),
   };
 }

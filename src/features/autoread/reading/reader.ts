@@ -10,6 +10,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
+import { RightsRevokedError, type Revocation } from '../../../core/speech/revocation.ts';
 import type {
   RequestPolicy,
   SpeechJob,
@@ -19,7 +20,8 @@ import type {
 } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from '../../../core/store/member-defaults-store.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
-import { compileDictionary, type DictionaryEntry } from '../dictionary/dictionary.ts';
+import type { DictionaryEntry } from '../dictionary/dictionary.ts';
+import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';
 import {
   catchUpSpeed,
   messageText,
@@ -107,6 +109,12 @@ export interface AutoReaderOptions {
    * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
    */
   memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
+  /**
+   * Why the member may no longer speak in the voice channel read (a moderator's server mute, Speak taken away since
+   * their message arrived): asked when their message is handed over and again before each of its parts. Absent:
+   * judged at the message's arrival only.
+   */
+  memberMaySpeak?: (guildId: string, userId: string, voiceChannelId: string) => Revocation | undefined;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
@@ -128,7 +136,8 @@ export interface AutoReaderOptions {
 
 interface GuildReading {
   binding: ReadingBinding;
-  dictionary: (text: string) => string;
+  /** Applied when a message is handed over (off the main thread when it has patterns), not when it arrives. */
+  dictionary: ServerDictionary;
   /** The last member whose words were handed over: the name rule's memory. */
   last: LastSpeaker | undefined;
   gate: NoticeGate;
@@ -147,10 +156,12 @@ interface GuildReading {
 }
 
 interface Utterance {
-  /** Said when the name is not due (or the member's name cleans to nothing). */
-  text: string;
-  /** The line with the member's name as said (dictionary applied); absent for lines that never carry one. */
-  named?: ((name: string) => string) | undefined;
+  /** A message's words after clean-up, before the dictionary; '' for a line made of a name (join/leave). */
+  body: string;
+  /** The words handed over, from the body and the name as the dictionary says them (undefined: no name said). */
+  line: (body: string, name: string | undefined) => string;
+  /** A name may be said with it (messages when sayAuthorName; join/leave lines always). */
+  named: boolean;
   /** The name is said every time (join/leave lines), not only when due (messages). */
   nameAlways?: boolean;
   /** The member's display name: said unless they set a name of their own. */
@@ -199,7 +210,7 @@ export class AutoReader {
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
     this.#guilds.set(binding.guildId, {
       binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
-      dictionary: compileDictionary(dictionary),
+      dictionary: dictionaries.compiled(binding.guildId, dictionary),
       last: undefined,
       gate: new NoticeGate(),
       unread: [],
@@ -237,10 +248,10 @@ export class AutoReader {
     return true;
   }
 
-  /** Replaces a reading guild's dictionary (compiled once here, not per message). */
+  /** Replaces a reading guild's dictionary (compiled once per change, not per message). */
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     const reading = this.#guilds.get(guildId);
-    if (reading) reading.dictionary = compileDictionary(entries);
+    if (reading) reading.dictionary = dictionaries.compiled(guildId, entries);
   }
 
   /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */
@@ -251,14 +262,11 @@ export class AutoReader {
 
   /**
    * A member's data was deleted (/privacy): what the reader remembers of them goes, in one guild or (guildId
-   * undefined) in every guild; their ignore record went with the store's rows, so they are read again.
+   * undefined) in every guild. An ignore stays: it is the managers' record, which the store keeps too.
    */
   forgetMember(userId: string, guildId?: string): void {
     for (const [id, reading] of this.#guilds) {
       if (guildId !== undefined && id !== guildId) continue;
-      const ignored = new Set(reading.binding.ignored);
-      ignored.delete(userId);
-      reading.binding.ignored = ignored;
       reading.recent.forget(userId);
       if (reading.last?.userId === userId) reading.last = undefined;
     }
@@ -324,17 +332,20 @@ export class AutoReader {
       return;
     }
     const binding = this.#withLanguage(reading.binding, message.guild);
-    const text = messageText(facts, binding, { sayName: false, dictionary: reading.dictionary });
-    if (text === '') return;
+    const body = messageText(facts, binding, { sayName: false });
+    if (body === '') return;
     // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
-    // dropped, and the member's own name (/myvoice name) is read then.
+    // dropped, and the member's own name (/myvoice name) is read then; the dictionary applies then too.
     const language = binding.language;
-    const named = binding.settings.sayAuthorName ? (name: string) => withName(name, text, language) : undefined;
+    const named = binding.settings.sayAuthorName;
+    const line = (words: string, name: string | undefined) =>
+      name === undefined ? words : withName(name, words, language);
     this.#enqueue(reading, {
-      text,
+      body,
+      line,
       named,
       displayName: facts.authorName,
-      seconds: estimateSpeechSeconds(named ? named(facts.authorName) : text),
+      seconds: estimateSpeechSeconds(line(body, named ? facts.authorName : undefined)),
       voiceOf: facts.authorId,
       userId: facts.authorId,
       payer: facts.authorId,
@@ -374,13 +385,13 @@ export class AutoReader {
     const language = this.#withLanguage(reading.binding, guild).language;
     const name = spokenName(member.displayName, language);
     if (name === '') return;
-    const text = voiceChangeText(change, reading.dictionary(name), language);
     this.#enqueue(reading, {
-      text,
-      named: (spoken) => voiceChangeText(change, spoken, language),
+      body: '',
+      line: (_, spoken) => voiceChangeText(change, spoken ?? name, language),
+      named: true,
       nameAlways: true,
       displayName: member.displayName,
-      seconds: estimateSpeechSeconds(text),
+      seconds: estimateSpeechSeconds(voiceChangeText(change, name, language)),
       voiceOf: null,
       userId: member.id,
       payer: guild.id,
@@ -483,6 +494,13 @@ export class AutoReader {
       this.#caughtUp(reading);
     };
     try {
+      const revoked = this.#standing(reading, utterance);
+      if (revoked !== undefined) {
+        // Rights taken away while it waited (a mute, an ignore): dropped unrequested, and quietly: the moderator or
+        // manager acted, the channel needs no notice.
+        this.#log.debug({ guildId, id: utterance.id, skipped: revoked.code }, 'auto-read dropped a waiting message');
+        return done();
+      }
       const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
       if (member.readMe === false) {
         // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
@@ -490,13 +508,16 @@ export class AutoReader {
         return done();
       }
       if (this.#guilds.get(guildId) !== reading) return done();
+      const words = await this.#words(reading, utterance, member);
+      // The dictionary may leave nothing of a message: nothing is said, not even the name.
+      if (this.#guilds.get(guildId) !== reading || words === '') return done();
       const { voiceOf } = utterance;
       const now = Date.now();
       const distinct =
         voiceOf !== null && reading.binding.settings.voices === 'distinct'
           ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
           : undefined;
-      const asked = await this.#options.requestFor(guildId, voiceOf, this.#words(reading, utterance, member), distinct);
+      const asked = await this.#options.requestFor(guildId, voiceOf, words, distinct);
       if (this.#guilds.get(guildId) !== reading) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
       if (speed > 1)
@@ -513,13 +534,18 @@ export class AutoReader {
           id: utterance.id,
           askedAt: utterance.askedAt,
           policy: CHANNEL_READING,
+          stillAllowed: () => this.#standing(reading, utterance),
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
       const ended = job.outcome.then(
         (outcome) => {
           done(outcome);
-          if (outcome.kind === 'failed' && !(outcome.error instanceof Refusal))
+          if (
+            outcome.kind === 'failed' &&
+            !(outcome.error instanceof Refusal) &&
+            !(outcome.error instanceof RightsRevokedError)
+          )
             this.#failed(reading, utterance, outcome.error);
         },
         () => done(),
@@ -536,17 +562,31 @@ export class AutoReader {
   }
 
   /**
-   * The words handed over: with the author's name when it is due (the last member heard was someone else, or long ago).
+   * Whether a waiting line may still be read: its member not ignored since, and (a member's own message) still
+   * allowed to speak in the voice channel read. The same answer at hand-over and before each part plays.
    */
-  #words(reading: GuildReading, utterance: Utterance, member: MemberReading): string {
-    const { named } = utterance;
+  #standing(reading: GuildReading, utterance: Utterance): Revocation | undefined {
+    const { guildId, voiceChannelId } = reading.binding;
+    if (reading.binding.ignored?.has(utterance.userId) === true) return { code: 'ignored' };
+    if (utterance.voiceOf === null) return undefined;
+    return this.#options.memberMaySpeak?.(guildId, utterance.userId, voiceChannelId);
+  }
+
+  /**
+   * The words handed over, the dictionary applied: with the author's name when it is due (the last member heard was
+   * someone else, or long ago). '' when the dictionary left nothing of a message.
+   */
+  async #words(reading: GuildReading, utterance: Utterance, member: MemberReading): Promise<string> {
     const sayName =
-      named !== undefined &&
+      utterance.named &&
       (utterance.nameAlways === true || nameDue(reading.last, utterance.userId, utterance.askedAt ?? Date.now()));
+    let name = sayName ? spokenName(member.spokenName ?? utterance.displayName, utterance.language) : '';
+    // A join/leave line is its name: the display name when the member's own cleans to nothing.
+    if (name === '' && utterance.body === '') name = spokenName(utterance.displayName, utterance.language);
+    const [body = '', said] = await reading.dictionary.say(name === '' ? [utterance.body] : [utterance.body, name]);
+    if (body === '' && utterance.body !== '') return '';
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
-    if (!sayName) return utterance.text;
-    const name = spokenName(member.spokenName ?? utterance.displayName, utterance.language);
-    return name === '' ? utterance.text : named(reading.dictionary(name));
+    return utterance.line(body, said);
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {

@@ -6,6 +6,7 @@
 // declaration, a migration step adding its column, its strings and its behaviour.
 // Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are
 // shown.
+import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
 import '../strings.ts';
 import type { MessageKey } from '../strings.ts';
 
@@ -98,6 +99,8 @@ export interface NumberSetting extends Common {
   readonly default: number;
   readonly range: Range;
   readonly refusal: { readonly key: MessageKey; readonly params: Range };
+  /** Rounds a value given to the steps a listener hears, as a speech setting's `step` does: what is stored. */
+  readonly step?: (value: number) => number;
   /** 'countOrOff': 0 is printed "off". */
   readonly shown: Shown<'number' | 'countOrOff'>;
 }
@@ -229,6 +232,8 @@ export const AUTO_READ_SETTINGS = {
     range: BACKLOG_RANGE.speed,
     column: 'max_speed',
     option: 'max_speed',
+    // On /say's speed grid: each speed is its own render and cache entry.
+    step: quantiseSpeed,
     // One refusal for the backlog's three options, which names the messages' range and the speed's.
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
     shown: { clause: 'autoread.setting.backlog', param: 'speed', as: 'number' },

@@ -8,7 +8,7 @@ import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
 import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
 import type { Store } from '../../../core/store/types.ts';
-import type { PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
+import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
 import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
 import {
   MEMBER_VOICES_MAX,
@@ -77,13 +77,17 @@ function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: Autorea
   return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };
 }
 
-/** The pool in force: the managers' voices, or the default one (voice-pool.ts defaultPool). */
+/**
+ * The pool in force: the managers' voices that can still be used, or the default one (voice-pool.ts defaultPool). A
+ * cloned voice counts only while the server's library holds it: the library in the store is the truth about a
+ * deletion, whatever row still names the voice and whatever this process remembers (nothing, after a restart).
+ */
 export async function poolOf(
   store: Store,
   guild: AutoreadGuild,
   presets: KnownPresets,
 ): Promise<{ voices: string[]; chosen: boolean }> {
-  const chosen = await store.autoReadMembers.pool(guild.id);
+  const chosen = await usableVoices(store, guild.id, await store.autoReadMembers.pool(guild.id));
   if (chosen.length > 0) return { voices: chosen, chosen: true };
   const cloned = await store.voiceLibrary.list(guild.id, { limit: POOL_CLONED_MAX });
   const voices = defaultPool(
@@ -92,6 +96,17 @@ export async function poolOf(
     cloned.map((voice) => voice.voiceId),
   );
   return { voices, chosen: false };
+}
+
+/** `voices` without the cloned voices the guild's library no longer holds (presets need no look-up). */
+async function usableVoices(store: Store, guildId: string, voices: readonly string[]): Promise<string[]> {
+  const kept = await Promise.all(
+    voices.map(async (entry) => {
+      const { voice } = parsePoolEntry(entry);
+      return isPresetVoiceId(voice) || (await store.voiceLibrary.get(guildId, voice)) !== undefined;
+    }),
+  );
+  return voices.filter((_voice, index) => kept[index] === true);
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices } from './auto-read-members-store.ts';
+import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices, PoolAddResult } from './auto-read-members-store.ts';
 import { Area } from '../../../core/store/dialect.ts';
+import { isPresetVoiceId } from '../../../core/voice-catalogue/catalogue.ts';
 
 /** At most this many rows of a guild's list are read at once: every list here is bounded far below it. */
 const READ_LIMIT = 1000;
@@ -28,9 +29,24 @@ export class AutoReadMembersArea extends Area {
     return rows.map((row) => row.voice);
   }
 
-  /** Adds a voice (already checked by the caller) to the pool, unless it is there or the pool holds `max`. */
-  async addToPool(guildId: string, voice: string, addedBy: string, max: number): Promise<BoundedAddResult> {
-    return this.d.transaction(`autoread-pool:${guildId}`, async (trx) => {
+  /**
+   * Adds a voice to the pool, unless it is there or the pool holds `max`. A cloned voice is added only while the
+   * guild's library still holds it, checked under the library's own lock (`voices:<guild>`, which its deletion takes
+   * to remove the pool's rows): a deletion lands wholly before the check ('unknown-voice') or wholly after the insert
+   * (the row goes with the voice), never between them.
+   */
+  async addToPool(guildId: string, voice: string, addedBy: string, max: number): Promise<PoolAddResult> {
+    return this.d.transaction(`autoread-pool:${guildId}`, async (trx): Promise<PoolAddResult> => {
+      if (!isPresetVoiceId(voice)) {
+        await this.d.lock(trx, `voices:${guildId}`);
+        const inLibrary = await trx
+          .selectFrom('voice_library')
+          .select('voice_id')
+          .where('guild_id', '=', guildId)
+          .where('voice_id', '=', voice)
+          .executeTakeFirst();
+        if (!inLibrary) return 'unknown-voice';
+      }
       const there = await trx
         .selectFrom('auto_read_voice_pool')
         .select('voice')

@@ -1,6 +1,9 @@
 /** What adding to a bounded list did: added, already there, or refused because the list holds its maximum. */
 export type BoundedAddResult = 'added' | 'already' | 'full';
 
+/** What adding a voice to the pool did; 'unknown-voice': a cloned voice no longer in the guild's library. */
+export type PoolAddResult = BoundedAddResult | 'unknown-voice';
+
 /** The pool voice a member was given in a guild (voices: distinct). */
 export interface MemberPoolVoice {
   userId: string;

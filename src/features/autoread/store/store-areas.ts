@@ -77,10 +77,12 @@ export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
     memberColumns: { user_id: 'delete' },
     guildRows: 'delete',
   },
+  // An ignore is the managers' record about a member: the member's own deletion keeps it (or they would un-ignore
+  // themselves); unignore or the server's deletion removes it.
   {
     table: 'auto_read_ignored',
     guildColumn: 'guild_id',
-    memberColumns: { user_id: 'delete', ignored_by: 'mark' },
+    memberColumns: { user_id: 'keep', ignored_by: 'mark' },
     guildRows: 'delete',
   },
   { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },

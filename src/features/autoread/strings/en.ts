@@ -5,6 +5,8 @@
  */
 export const en = {
   'speak.nothing': 'There is nothing in that message I can read aloud.',
+  'speak.dictionaryBusy':
+    "The server's pronunciation dictionary cannot be applied right now (too many messages at once). Please try again in a moment; nothing was charged.",
   'menu.speak': 'Speak',
   // Auto-read and its dictionary.
   'command.autoread': 'autoread',
@@ -165,6 +167,8 @@ export const en = {
     "Changing this server's dictionary needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and export it.",
   'dictionary.added': 'Added "{word}": read as "{reading}".',
   'dictionary.replaced': '"{word}" is now read as "{reading}".',
+  'dictionary.readingCut':
+    'Note: this reading is much longer than what it replaces, so it will be cut short: the dictionary never makes a message longer than {factor} times its length plus {allowance} characters.',
   'dictionary.removed': 'Removed "{word}".',
   'dictionary.unknown': '"{word}" is not in the dictionary.',
   'dictionary.empty': 'The dictionary is empty. A member with Manage Server can add words with /dictionary add.',

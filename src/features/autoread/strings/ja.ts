@@ -3,6 +3,8 @@ import type { en } from './en.ts';
 
 export const ja: Translation<typeof en> = {
   'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
+  'speak.dictionaryBusy':
+    '今はサーバーの読み方辞書を適用できません(一度にメッセージが多すぎます)。少し待ってからもう一度お試しください。料金はかかっていません。',
   'menu.speak': '読み上げ',
   // Auto-read and its dictionary.
   'command.autoread': '読み上げ',
@@ -166,6 +168,8 @@ export const ja: Translation<typeof en> = {
     'サーバーの辞書を変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。一覧と書き出しは誰でもできます。',
   'dictionary.added': '「{word}」を追加しました: 「{reading}」と読みます。',
   'dictionary.replaced': '「{word}」は「{reading}」と読むようになりました。',
+  'dictionary.readingCut':
+    '注意: この読みは置き換える部分よりずっと長いため、途中で切られます。辞書はメッセージを元の長さの{factor}倍に{allowance}文字を足した長さより長くしません。',
   'dictionary.removed': '「{word}」を削除しました。',
   'dictionary.unknown': '「{word}」は辞書にありません。',
   'dictionary.empty': '辞書は空です。サーバー管理権限のあるメンバーが /辞書 追加 で単語を追加できます。',

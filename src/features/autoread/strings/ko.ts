@@ -3,6 +3,8 @@ import type { en } from './en.ts';
 
 export const ko: Translation<typeof en> = {
   'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
+  'speak.dictionaryBusy':
+    '지금은 서버의 발음 사전을 적용할 수 없습니다(한꺼번에 메시지가 너무 많습니다). 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
   'menu.speak': '읽어 주기',
   // Auto-read and its dictionary.
   'command.autoread': '자동읽기',
@@ -159,6 +161,8 @@ export const ko: Translation<typeof en> = {
     '서버의 사전을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 목록 보기와 내보내기는 누구나 할 수 있습니다.',
   'dictionary.added': '"{word}"을(를) 추가했습니다: "{reading}"(으)로 읽습니다.',
   'dictionary.replaced': '이제 "{word}"을(를) "{reading}"(으)로 읽습니다.',
+  'dictionary.readingCut':
+    '참고: 이 읽기는 바꾸는 말보다 훨씬 길어서 잘려서 읽힙니다. 사전은 메시지를 원래 길이의 {factor}배에 {allowance}자를 더한 것보다 길게 만들지 않습니다.',
   'dictionary.removed': '"{word}"을(를) 삭제했습니다.',
   'dictionary.unknown': '"{word}"은(는) 사전에 없습니다.',
   'dictionary.empty': '사전이 비어 있습니다. 서버 관리 권한이 있는 멤버가 /사전 추가로 단어를 넣을 수 있습니다.',

@@ -3,6 +3,7 @@ import type { CommandModule } from '../../../core/interactions/command.ts';
 import { UserError } from '../../../core/interactions/failures.ts';
 import { requireManager } from '../../../core/interactions/preconditions.ts';
 import { showResult } from '../../../core/interactions/replies.ts';
+import { requireMayLeave } from '../player-control.ts';
 import '../strings.ts';
 
 export const data = slashCommand('leave');
@@ -23,6 +24,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
     await showResult(interaction, 'autoread.pausedByLeave', where);
     return;
   }
+  requireMayLeave(interaction, player, channelId);
   player.leave('asked');
   await showResult(interaction, 'leave.left', { channel: mention(channelId) });
 };

@@ -9,6 +9,8 @@ export const en = {
   'join.joined': 'Joined {channel}.',
   'join.already': 'I am already in {channel}.',
   'leave.left': 'Left {channel}.',
+  'leave.othersQueued':
+    "Others' requests are playing or queued in {channel}, so I stay and nothing was stopped. Making me leave now needs Mute Members, Move Members or Manage Server; /stop ends your own requests.",
   'skip.skipped': 'Skipped the current clip.',
   'skip.nothing': 'Nothing is playing.',
   'stop.stopped': 'Stopped and cleared {count} queued clip(s).',

@@ -6,6 +6,8 @@ export const ja: Translation<typeof en> = {
   'join.joined': '{channel} に参加しました。',
   'join.already': 'すでに {channel} にいます。',
   'leave.left': '{channel} から退出しました。',
+  'leave.othersQueued':
+    '{channel} で他の人のリクエストが再生中またはキューにあるため、退出せず何も停止していません。今退出させるにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。自分のリクエストは /stop で停止できます。',
   'skip.skipped': '再生中のクリップをスキップしました。',
   'skip.nothing': '何も再生していません。',
   'stop.stopped': '停止して、キューの {count} 件を消去しました。',

@@ -38,6 +38,11 @@ const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
   guild_output_defaults: 'privacy.trace.guild_output_defaults',
 };
 
+/** The managers' records about a member (kept by their deletion), per table. */
+const KEPT_KEYS: Readonly<Record<string, MessageKey>> = {
+  auto_read_ignored: 'privacy.kept.auto_read_ignored',
+};
+
 const forgetting = (
   interaction: ChatInputCommandInteraction,
   { store, speech, logger, accounting }: CommandContext,
@@ -88,19 +93,24 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
 async function show(interaction: ChatInputCommandInteraction, { store }: CommandContext, scope: Scope): Promise<void> {
   const locale = interaction.locale;
   const perTable = new Map<string, number>();
+  const keptPerTable = new Map<string, number>();
   for (const trace of await store.privacy.describeMember(scope.guildId, interaction.user.id)) {
-    perTable.set(trace.table, (perTable.get(trace.table) ?? 0) + trace.rows);
+    const tally = trace.kept ? keptPerTable : perTable;
+    tally.set(trace.table, (tally.get(trace.table) ?? 0) + trace.rows);
   }
-  if (perTable.size === 0) {
+  if (perTable.size === 0 && keptPerTable.size === 0) {
     await showResult(interaction, scope.keys.none);
     return;
   }
-  const lines = [...perTable].map(([table, rows]) => {
-    const key = TRACE_KEYS[table];
-    const what = key === undefined ? t(locale, 'privacy.trace.other', { table }) : t(locale, key);
-    return `- ${what}: ${formatNumber(locale, rows)}`;
-  });
-  await showContent(interaction, [t(locale, scope.keys.header), ...lines, t(locale, 'privacy.show.footer')].join('\n'));
+  const lines = (tally: Map<string, number>, keys: Readonly<Record<string, MessageKey>>) =>
+    [...tally].map(([table, rows]) => {
+      const key = keys[table];
+      const what = key === undefined ? t(locale, 'privacy.trace.other', { table }) : t(locale, key);
+      return `- ${what}: ${formatNumber(locale, rows)}`;
+    });
+  const kept = keptPerTable.size === 0 ? [] : [t(locale, 'privacy.kept.header'), ...lines(keptPerTable, KEPT_KEYS)];
+  const own = perTable.size === 0 ? [] : [t(locale, scope.keys.header), ...lines(perTable, TRACE_KEYS)];
+  await showContent(interaction, [...own, ...kept, t(locale, 'privacy.show.footer')].join('\n'));
 }
 
 async function deleteMine(

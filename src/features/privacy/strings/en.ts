@@ -48,6 +48,9 @@ export const en = {
   'option.confirm.description': 'The confirmation code the first /privacy server showed',
   'privacy.trace.auto_read_voice_pool': "Voices you added to auto-read's pool (as who added them)",
   'privacy.trace.auto_read_member_voices': "Your voice from auto-read's pool",
-  'privacy.trace.auto_read_ignored':
-    "Auto-read's list of members it does not read (you on it, or as who added someone)",
+  'privacy.trace.auto_read_ignored': "Auto-read's list of members it does not read (as who added someone)",
+  // The managers' records about a member: shown, never removed by the member's own /privacy delete.
+  'privacy.kept.header':
+    "Kept as the server managers' record about you (`/privacy delete` keeps it; a manager's `/autoread unignore` or `/privacy server` removes it):",
+  'privacy.kept.auto_read_ignored': "Auto-read does not read you (the managers' ignore list)",
 } as const;

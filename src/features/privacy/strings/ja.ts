@@ -46,6 +46,8 @@ export const ja: Translation<typeof en> = {
   'option.confirm.description': '最初の /privacy server が表示した確認コード',
   'privacy.trace.auto_read_voice_pool': 'あなたが自動読み上げの声のプールに追加した声 (追加した人として)',
   'privacy.trace.auto_read_member_voices': '自動読み上げの声のプールから割り当てられたあなたの声',
-  'privacy.trace.auto_read_ignored':
-    '自動読み上げが読まないメンバーのリスト (あなたが載っている、または追加した人として)',
+  'privacy.trace.auto_read_ignored': '自動読み上げが読まないメンバーのリスト (追加した人として)',
+  'privacy.kept.header':
+    'サーバー管理者があなたについて残した記録 (`/privacy delete` では削除されず、管理者の `/autoread unignore` または `/privacy server` で削除されます):',
+  'privacy.kept.auto_read_ignored': '自動読み上げはあなたを読みません (管理者の無視リスト)',
 };

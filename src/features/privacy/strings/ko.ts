@@ -46,5 +46,8 @@ export const ko: Translation<typeof en> = {
   'option.confirm.description': '처음 /privacy server가 보여 준 확인 코드',
   'privacy.trace.auto_read_voice_pool': '내가 자동 읽기 음성 풀에 추가한 음성 (추가한 사람으로)',
   'privacy.trace.auto_read_member_voices': '자동 읽기 음성 풀에서 받은 내 음성',
-  'privacy.trace.auto_read_ignored': '자동 읽기가 읽지 않는 멤버 목록 (내가 올라 있거나, 내가 추가한 사람으로)',
+  'privacy.trace.auto_read_ignored': '자동 읽기가 읽지 않는 멤버 목록 (내가 추가한 사람으로)',
+  'privacy.kept.header':
+    '서버 관리자가 나에 대해 남긴 기록 (`/privacy delete`로는 지워지지 않으며, 관리자의 `/autoread unignore` 또는 `/privacy server`로 지워집니다):',
+  'privacy.kept.auto_read_ignored': '자동 읽기가 나를 읽지 않음 (관리자의 무시 목록)',
 };

@@ -7,7 +7,9 @@ import { seesPlanFigures } from '../../../core/interactions/plan-figures.ts';
 import { showContent } from '../../../core/interactions/replies.ts';
 import type { UsageReport } from '../../../core/quota/accounting.ts';
 import { dayOf } from '../../../core/quota/calendar.ts';
+import { Refusal } from '../../../core/refusal.ts';
 import { MAX_MEMBERS, usageChartSvg } from '../chart.ts';
+import { ChartCache, chartKey } from '../chart-cache.ts';
 import { chartFontFamily, renderPng } from '../render-png.ts';
 
 export const data = slashCommand('usage');
@@ -17,9 +19,12 @@ export const data = slashCommand('usage');
  * plan's figures (what is left of it, the bot-wide budget) are the owner's business: only a manager (Manage Server)
  * or the operator sees them; any member sees their own and their server's.
  */
+/** The charts drawn, one cache per bot (its pipeline), so two bots in one process never share pictures. */
+const chartCaches = new WeakMap<CommandContext['speech'], ChartCache>();
+
 export const execute: CommandModule['execute'] = async (
   interaction,
-  { accounting, store, logger, settings, isOperator },
+  { accounting, store, logger, settings, isOperator, speech },
 ) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
@@ -41,12 +46,23 @@ export const execute: CommandModule['execute'] = async (
     ...queueLine(locale, settings.queue),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
-  const chart = await monthChart(interaction, report, store).catch((error: unknown) => {
+  let cache = chartCaches.get(speech);
+  if (cache === undefined) chartCaches.set(speech, (cache = new ChartCache()));
+  const chart = await monthChart(interaction, report, store, cache, speech).catch((error: unknown) => {
     // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
-    logger.warn(
-      { code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error },
-      'usage chart not drawn',
-    );
+    if (error instanceof Refusal && error.reason.code === 'free-rate') {
+      const { limit, waitSeconds } = error.reason;
+      lines.push(t(locale, 'usage.chart.freeRate', { limit, seconds: waitSeconds }));
+      logger.info(
+        { code: 'usage-chart-free-rate', guildId: interaction.guildId, userId: interaction.user.id },
+        'usage chart not drawn: the member is past their free-request rate',
+      );
+    } else {
+      logger.warn(
+        { code: 'usage-chart-failed', guildId: interaction.guildId, userId: interaction.user.id, err: error },
+        'usage chart not drawn',
+      );
+    }
     return undefined;
   });
   await showContent(interaction, lines.join('\n'), chart ? [chart] : []);
@@ -127,11 +143,16 @@ function queueLine(locale: string, queue: CommandContext['settings']['queue']): 
   ];
 }
 
-/** The month as a picture (src/features/usage/chart.ts), in the caller's words, its top members by display name. */
+/**
+ * The month as a picture (src/features/usage/chart.ts), in the caller's words, its top members by display name;
+ * kept for the hour (src/features/usage/chart-cache.ts), and drawn only within the caller's free-request rate.
+ */
 async function monthChart(
   interaction: ChatInputCommandInteraction<'cached'>,
   report: UsageReport,
   store: CommandContext['store'],
+  cache: ChartCache,
+  speech: CommandContext['speech'],
 ): Promise<AttachmentPayload> {
   const locale = interaction.locale;
   const breakdown = await store.spends.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
@@ -146,11 +167,36 @@ async function monthChart(
       saved,
     })),
   );
-  const svg = usageChartSvg(
+  const key = chartKey({
+    guildId: interaction.guildId,
+    locale,
+    at: new Date(),
+    budget: report.guild.budget,
+    members: members.map((member) => member.name),
+  });
+  const draw = () => {
+    speech.takeFreeWork(interaction.guildId, interaction.user.id);
+    return renderPng(chartSvg(locale, report, breakdown.days, members));
+  };
+  return {
+    attachment: await cache.get(key, draw),
+    name: `usage-${report.month}.png`,
+    description: t(locale, 'usage.chart.alt', { month: report.month }),
+  };
+}
+
+/** The chart's SVG document in the caller's words. */
+function chartSvg(
+  locale: string,
+  report: UsageReport,
+  days: Parameters<typeof usageChartSvg>[0]['days'],
+  members: Parameters<typeof usageChartSvg>[0]['members'],
+): string {
+  return usageChartSvg(
     // The month-to-date line stops at today (the accounting clock's: the day before the member's reset).
     {
       month: report.month,
-      days: breakdown.days,
+      days,
       budget: report.guild.budget,
       members,
       through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
@@ -168,9 +214,4 @@ async function monthChart(
       fontFamily: chartFontFamily(locale),
     },
   );
-  return {
-    attachment: await renderPng(svg),
-    name: `usage-${report.month}.png`,
-    description: t(locale, 'usage.chart.alt', { month: report.month }),
-  };
 }

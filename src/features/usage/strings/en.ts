@@ -49,6 +49,8 @@ export const en = {
   'usage.chart.formerMember': 'A former member',
   'usage.chart.alt':
     "Chart of this server's characters in {month}: per day, spent and saved by the cache, the month so far against its budget, and the top members",
+  'usage.chart.freeRate':
+    'No chart this time: drawing one counts as a request that costs no characters, and you made {limit} within a minute, the most one member may. Try again in {seconds} s.',
   // What Discord shows for /usage and /budget (key names: src/core/i18n/catalogue.ts).
   'command.budget': 'budget',
   'command.budget.description':

@@ -46,6 +46,8 @@ export const ja: Translation<typeof en> = {
   'usage.chart.formerMember': '退出したメンバー',
   'usage.chart.alt':
     '{month} のこのサーバーの文字数のグラフ: 日別の使用とキャッシュによる節約、予算に対する今月の累計、上位メンバー',
+  'usage.chart.freeRate':
+    '今回はグラフがありません: グラフの作成は文字数を使わないリクエストとして数えられ、1 分以内に 1 人のメンバーの上限の {limit} 回に達しました。{seconds} 秒後にもう一度お試しください。',
   'command.budget': '予算',
   'command.budget.description':
     'このサーバーの文字予算を運営者の上限より低く設定（サーバー管理権限が必要）。/usage で確認',

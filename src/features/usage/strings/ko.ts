@@ -44,6 +44,8 @@ export const ko: Translation<typeof en> = {
   'usage.chart.noData': '아직 없음',
   'usage.chart.formerMember': '나간 멤버',
   'usage.chart.alt': '{month} 이 서버의 글자 사용량 차트: 일별 사용량과 캐시 절약량, 예산 대비 이번 달 누적, 상위 멤버',
+  'usage.chart.freeRate':
+    '이번에는 차트가 없습니다: 차트를 그리는 것은 글자를 쓰지 않는 요청으로 세며, 1분 안에 멤버 한 명의 최대치인 {limit}번을 하셨습니다. {seconds}초 뒤에 다시 시도해 주세요.',
   'command.budget': '예산',
   'command.budget.description': '이 서버의 글자 예산을 운영자 한도보다 낮게 설정 (서버 관리 권한 필요). /usage 로 확인',
   'command.usage': '사용량',

@@ -1,0 +1,22 @@
+// Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
+// it plays (SpeechPipeline), since a moderator, a manager or the owner may take them away while it waits.
+
+/** What was taken away, in domain terms; the front-ends word it (src/core/frontend/speech-delivery.ts). */
+export type Revocation =
+  /** The member's own voice rights in the channel the speech plays in (src/core/interactions/preconditions.ts). */
+  | { code: 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak'; channelId: string }
+  /** Auto-read's managers asked it not to read this member. */
+  | { code: 'ignored' }
+  /** The server is no longer one SayBot serves (ALLOWED_GUILDS). */
+  | { code: 'not-served' };
+
+/** A part, and the rest of its request, dropped because a right was taken away after acceptance. */
+export class RightsRevokedError extends Error {
+  readonly revocation: Revocation;
+
+  constructor(revocation: Revocation) {
+    super(`speech no longer allowed (${revocation.code})`);
+    this.name = 'RightsRevokedError';
+    this.revocation = revocation;
+  }
+}

@@ -1,0 +1,76 @@
+// Each server's dictionary compiled once per change and kept, so that neither a read message nor a Speak compiles
+// it again: a compiled dictionary is reused while the server's entries are the ones it was compiled from (compared
+// entry by entry, so a change made anywhere — a command, an import, another shard, a deletion — is seen at once).
+// Bounded: the servers used least recently are forgotten past MAX_CACHED_DICTIONARIES. A dictionary of words is
+// applied here, in time linear in the text; one with patterns in a worker thread (./dictionary-thread.ts), where it
+// is compiled instead.
+import { compileDictionary, isPattern, type DictionaryEntry } from './dictionary.ts';
+import { applyOffThread } from './dictionary-thread.ts';
+
+/** Servers whose compiled dictionary is kept; a reading server also keeps its own while it reads. */
+export const MAX_CACHED_DICTIONARIES = 100;
+
+/** A server's dictionary, ready to apply. */
+export interface ServerDictionary {
+  /** `texts` as the dictionary says them, in their order; rejects with DictionaryUnavailableError when it cannot run now. */
+  say(texts: readonly string[]): Promise<string[]>;
+}
+
+/** Dictionaries compiled in this process, numbered: the worker keeps them by number. */
+let compiledCount = 0;
+
+function prepare(guildId: string, entries: readonly DictionaryEntry[]): ServerDictionary {
+  if (!entries.some(isPattern)) {
+    const apply = compileDictionary(entries);
+    return { say: (texts) => Promise.resolve(texts.map(apply)) };
+  }
+  const number = (compiledCount += 1);
+  return { say: (texts) => applyOffThread(number, entries, texts, guildId) };
+}
+
+const sameEntry = (a: DictionaryEntry, b: DictionaryEntry): boolean =>
+  a.reading === b.reading &&
+  (isPattern(a) ? isPattern(b) && a.pattern === b.pattern : !isPattern(b) && a.word === b.word);
+
+const sameEntries = (a: readonly DictionaryEntry[], b: readonly DictionaryEntry[]): boolean =>
+  a.length === b.length &&
+  a.every((entry, i) => {
+    const other = b[i];
+    return other !== undefined && sameEntry(entry, other);
+  });
+
+export class DictionaryCache {
+  readonly #max: number;
+  /** By server, the least recently used first (a Map keeps insertion order). */
+  readonly #byGuild = new Map<string, { entries: readonly DictionaryEntry[]; compiled: ServerDictionary }>();
+
+  constructor(max = MAX_CACHED_DICTIONARIES) {
+    this.#max = max;
+  }
+
+  get size(): number {
+    return this.#byGuild.size;
+  }
+
+  /** The server's dictionary for `entries`, compiled now only when they differ from the ones last compiled. */
+  compiled(guildId: string, entries: readonly DictionaryEntry[]): ServerDictionary {
+    const cached = this.#byGuild.get(guildId);
+    this.#byGuild.delete(guildId);
+    const kept =
+      cached && sameEntries(cached.entries, entries)
+        ? cached
+        : (() => {
+            const copy = entries.map((entry) => ({ ...entry }));
+            return { entries: copy, compiled: prepare(guildId, copy) };
+          })();
+    this.#byGuild.set(guildId, kept);
+    for (const guild of this.#byGuild.keys()) {
+      if (this.#byGuild.size <= this.#max) break;
+      this.#byGuild.delete(guild);
+    }
+    return kept.compiled;
+  }
+}
+
+/** The one cache of this process: auto-read and the Speak menu share it. */
+export const dictionaries = new DictionaryCache();

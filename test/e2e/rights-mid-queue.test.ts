@@ -1,0 +1,164 @@
+// Rights that change while speech waits, end to end against the local Discord and the sandbox: a moderator's
+// server mute or a manager's ignore reaches what was accepted before it. The part playing ends, nothing queued
+// behind it is heard, and what was not yet requested never is. Checked by what the channel HEARD (its decrypted
+// audio, in seconds), what the Voice API was asked, and what the member and the operator were told.
+import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
+import { postChat, spoken, startAutoRead } from '../support/chat.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
+
+const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in voice
+const CAROL = { id: '300000000000000613', username: 'carol' }; // plain member, in voice
+
+function guilds(): FakeGuildSpec[] {
+  return [
+    londonWith([
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+    ]),
+  ];
+}
+
+const openHarness = useHarnessPerTest();
+
+/**
+ * Parts of at most 60 characters (3.6 s of the sandbox's audio): a long /say is several parts, a chat line with its
+ * author's name one.
+ */
+const open = () => openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
+
+/** Changes a member's voice state in the local Discord; resolves once the bot's cache has it. */
+async function voiceStateSeen(h: Harness, userId: string, change: () => void): Promise<void> {
+  const seen = new Promise<void>((resolve) =>
+    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === userId) resolve();
+    }),
+  );
+  change();
+  await seen;
+}
+
+const mute = (h: Harness, userId: string) =>
+  voiceStateSeen(h, userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: true }));
+
+const isPrivate = (handle: InteractionHandle) =>
+  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+
+/** Seconds of audio the channel heard since it was last cleared, once it has been quiet for a while. */
+async function heardSeconds(h: Harness): Promise<number> {
+  return (await h.discord.waitForAudio(GUILD, { minSeconds: 0.3, quietMs: 1_500 })).seconds;
+}
+
+describe('a member muted mid-queue', () => {
+  it('is not heard again: the rest of a multi-part /say is dropped, unrequested, and the member is told privately', async () => {
+    const h = await open();
+    const parts = [
+      'This first sentence is long enough to be a part alone.',
+      'The second sentence follows it and is as long as that.',
+      'A third sentence that nobody should hear after a mute.',
+      'And a fourth one, which must never be sent or paid for.',
+    ];
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const said = await runCommand(h, {
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'say',
+      options: { text: parts.join(' ') },
+    });
+    expect(said.content).toContain('Speaking');
+    await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
+    // The first part is heard; a moderator server-mutes Carol while it plays.
+    await mute(h, CAROL.id);
+    const told = await said.handle.waitFor((r) => (r.content ?? '').includes('server-muted'), 20_000);
+    expect(told.content).toBe(t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
+    expect(isPrivate(said.handle)).toBe(true);
+    // Only the first part was heard, whole; the second (asked for while the first played) was not played.
+    const first = h.sandbox.expectedDurationSeconds(parts[0] ?? '');
+    const seconds = await heardSeconds(h);
+    expect(seconds).toBeGreaterThan(first - 0.1);
+    expect(seconds).toBeLessThan(first + 0.3);
+    // The parts after it were never requested, so never paid.
+    const asked = spoken(h, from);
+    expect(asked.length).toBeLessThanOrEqual(2);
+    for (const text of parts.slice(2)) expect(asked).not.toContain(text);
+    expect(h.logs().match(/"code":"speech-rights-revoked"/g)?.length).toBe(1);
+  });
+
+  it("drops the member's queued auto-read backlog: none of it heard, the unread part never requested, no notice", async () => {
+    const h = await open();
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const lines = [
+      'My first message is heard in full.',
+      'My second one waits in the queue.',
+      'My third is unread when I am muted.',
+      'My fourth is unread, and never sent.',
+    ];
+    const from = h.sandbox.requests.length;
+    const notices = h.discord.channelMessages(TEXT).length;
+    h.discord.clearAudio(GUILD);
+    for (const line of lines) expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, CAROL, line)).toBe(true);
+    await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
+    await mute(h, CAROL.id);
+    // Alice, not muted, is read after the backlog: once she is heard, Carol's backlog is over.
+    expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Alice is still read.')).toBe(true);
+    const first = h.sandbox.expectedDurationSeconds(`carol said, ${lines[0] ?? ''}`);
+    const alice = h.sandbox.expectedDurationSeconds('alice said, Alice is still read.');
+    await expect
+      .poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 })
+      .toBe(true);
+    const seconds = await heardSeconds(h);
+    expect(seconds).toBeGreaterThan(first + alice - 0.1);
+    expect(seconds).toBeLessThan(first + alice + 0.3);
+    const asked = spoken(h, from);
+    for (const line of lines.slice(2)) expect(asked.some((text) => text.endsWith(line))).toBe(false);
+    // Nothing posted in the channel about it: a mute is the moderator's, auto-read says nothing.
+    expect(h.discord.channelMessages(TEXT).length).toBe(notices);
+  });
+});
+
+describe('a member ignored mid-queue', () => {
+  it("drops the member's queued auto-read messages at once: none heard after the ignore, the unread never requested", async () => {
+    const h = await open();
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const lines = [
+      'My first message is heard in full.',
+      'My second one waits in the queue.',
+      'My third is unread when I am ignored.',
+      'My fourth is unread, and never sent.',
+    ];
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    for (const line of lines) expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, CAROL, line)).toBe(true);
+    await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
+    const ignored = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'ignore',
+      options: { member: { type: 6, value: CAROL.id } },
+    });
+    expect(ignored.content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${CAROL.id}>` }));
+    expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Alice is still read.')).toBe(true);
+    await expect
+      .poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 })
+      .toBe(true);
+    const first = h.sandbox.expectedDurationSeconds(`carol said, ${lines[0] ?? ''}`);
+    const alice = h.sandbox.expectedDurationSeconds('alice said, Alice is still read.');
+    const seconds = await heardSeconds(h);
+    expect(seconds).toBeGreaterThan(first + alice - 0.1);
+    expect(seconds).toBeLessThan(first + alice + 0.3);
+    const asked = spoken(h, from);
+    for (const line of lines.slice(2)) expect(asked.some((text) => text.endsWith(line))).toBe(false);
+  });
+});
