@@ -1,8 +1,10 @@
 import {
+  ChannelType,
   Client,
   Events,
   GatewayCloseCodes,
   MessageFlags,
+  PermissionFlagsBits,
   ShardClientUtil,
   type GatewayIntentBits,
   type Interaction,
@@ -18,7 +20,7 @@ import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/speech/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/catalogue.ts';
-import { RemovedGuilds } from '../features/privacy/index.ts';
+import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
@@ -71,6 +73,8 @@ export class SayBot {
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #removedGuilds: RemovedGuilds;
+  /** Deletions `npm run forget` made while this bot runs: read from the store, applied to what it holds in memory. */
+  readonly forgetNotices: ForgetNotices;
   /** ALLOWED_GUILDS: servers off the list are left and refused. */
   readonly #allowedGuilds: AllowedGuilds;
   readonly #application = new OwnerApplication();
@@ -95,6 +99,7 @@ export class SayBot {
     this.#allowedGuilds = allowedGuilds;
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),
+      voices: catalogueVoices(config.extraVoices),
       store: core.store,
       speech: this.#speech,
       players: this.players,
@@ -113,6 +118,27 @@ export class SayBot {
         config.shard === undefined ||
         ShardClientUtil.shardIdForGuildId(guildId, config.shard.count) === config.shard.id,
       now: options.now,
+    });
+    this.forgetNotices = new ForgetNotices({
+      store: core.store,
+      logger,
+      holds: {
+        guilds: () => this.#client.guilds.cache.keys(),
+        members: (guildId) => [...this.#autoread.membersHeld(guildId), ...accounting.requestingMembers(guildId)],
+      },
+      apply: (notice) => {
+        if (notice.userId !== undefined) {
+          accounting.anonymiseRequests(notice.guildId, notice.userId);
+          this.#autoread.forgetMember(notice.userId, notice.guildId);
+        } else if (notice.guildId !== undefined) {
+          accounting.anonymiseRequests(notice.guildId);
+          // The server's auto-read binding went with its rows: its reading stops as well.
+          this.#track(
+            this.#autoread.stop(notice.guildId).then(() => undefined),
+            'stopping a forgotten server failed',
+          );
+        }
+      },
     });
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
@@ -154,6 +180,25 @@ export class SayBot {
   }
 
   /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
+  /**
+   * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
+   * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
+   * moderator to invite it; src/core/frontend/speech-delivery.ts refuses to speak there before anything is paid
+   * while it can be neither. Nothing on a voice channel, or where it speaks already.
+   */
+  async speakOnStage(guildId: string, channelId: string): Promise<void> {
+    const guild = this.#client.guilds.cache.get(guildId);
+    const me = guild?.members.me;
+    const voice = me?.voice;
+    const stage = voice?.channel;
+    if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
+    if (voice.suppress === false) return;
+    const rights = stage.permissionsFor(me);
+    if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
+    else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
+      await voice.setRequestToSpeak(true);
+  }
+
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
   }
@@ -225,6 +270,7 @@ export class SayBot {
       await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
       await this.#removedGuilds.start();
+      await this.forgetNotices.start();
     } catch (error) {
       await options.core.store.close();
       throw error;
@@ -289,6 +335,7 @@ export class SayBot {
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
     await this.#removedGuilds.close();
+    await this.forgetNotices.close();
     await this.#speech.close();
     await this.client.destroy();
     this.#stopRestSweep?.();

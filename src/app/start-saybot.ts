@@ -140,6 +140,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
+        (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
         (guildId) => started?.serves(guildId) ?? true,
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
@@ -215,6 +216,7 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
+  speakOnStage: (guildId: string, channelId: string) => Promise<void>,
   /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
   serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
@@ -227,6 +229,8 @@ async function assembleCore(
     group: `saybot-${randomUUID()}`,
     // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
     stayConnected: isReading,
+    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
+    beforeAudio: speakOnStage,
   });
   const accounting = new Accounting({
     store,

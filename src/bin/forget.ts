@@ -34,12 +34,14 @@ try {
     const deps = { store, purgeVoice: (voiceId: string) => cache.purgeVoice(voiceId) };
     const where = `in ${describeDatabase(config.database)}`;
     if (target.userId === undefined) {
-      console.log(
-        `Forgot server ${target.guildId} ${where}: ${describeReport(await forgetGuild(deps, target.guildId))}`,
-      );
+      const report = await forgetGuild(deps, target.guildId);
+      await store.forgetNotices.add({ guildId: target.guildId });
+      console.log(`Forgot server ${target.guildId} ${where}: ${describeReport(report)}`);
     } else {
       // The operator's erasure: the managers' records about the member (an ignore) go too.
       const report = await forgetMember(deps, target.userId, target.guildId, 'operator');
+      // Running bots read this within seconds and drop what they hold of the member in memory.
+      await store.forgetNotices.add({ userId: target.userId, guildId: target.guildId });
       const scope = target.guildId === undefined ? 'in every server' : `in server ${target.guildId}`;
       console.log(`Forgot member ${target.userId} ${scope} ${where}: ${describeReport(report)}`);
     }

@@ -123,6 +123,8 @@ export interface RequestRecord {
    */
   readonly charactersBilled: number;
   readonly voice?: string;
+  /** The language the request named (tts only; absent when it named none). */
+  readonly language?: string;
   /** The text the request asked to speak, as received (tests check what a front-end sent). */
   readonly text?: string;
   readonly outputFormat?: 'wav' | 'mp3';
@@ -239,6 +241,7 @@ interface Speech {
   format: 'wav' | 'mp3';
   contentType: string;
   exaggeration?: number;
+  language?: string;
 }
 
 type MutableRecord = { -readonly [K in keyof RequestRecord]: RequestRecord[K] };
@@ -497,6 +500,7 @@ class SandboxServer implements Sandbox {
     record.text = speech.text;
     record.outputFormat = speech.format;
     record.exaggeration = speech.exaggeration;
+    record.language = speech.language;
 
     const characters = billableCharacters(speech.text);
     if (characters > this.#maxTextCharacters) {
@@ -580,6 +584,7 @@ class SandboxServer implements Sandbox {
           amplitude: TTS_AMPLITUDE,
           format: request.output_format,
           contentType: mp3 ? 'audio/mpeg' : 'audio/wav',
+          ...(request.language === undefined ? {} : { language: request.language }),
         };
       }
       case 'emotion-tts': {

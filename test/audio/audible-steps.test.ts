@@ -9,4 +9,10 @@ describe('audible steps', () => {
     expect(Object.is(quantiseVolumeDb(-0.2), 0)).toBe(true);
     expect(quantiseEffects({ speed: 0.999, volumeDb: 0.1 })).toEqual({ speed: 1, volumeDb: 0 });
   });
+
+  it('keeps a pitch shift in whole semitones within an octave, and none at all when it rounds to 0', () => {
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 2.6 })).toEqual({ speed: 1, volumeDb: 0, pitch: 3 });
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: -20 })).toEqual({ speed: 1, volumeDb: 0, pitch: -12 });
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 0.3 })).toEqual({ speed: 1, volumeDb: 0 });
+  });
 });

@@ -1,18 +1,59 @@
 // Which pool voice a member is given (voices:distinct) and the memory of who speaks now: pure rules, one row each.
 import { describe, expect, it } from 'vitest';
-import { RecentSpeakers, chooseVoice, defaultPool } from '../../src/features/autoread/reading/voice-pool.ts';
+import {
+  DEFAULT_POOL_MAX,
+  RecentSpeakers,
+  VARIANTS,
+  chooseVoice,
+  defaultPool,
+  parsePoolEntry,
+  poolEntry,
+  poolLanguage,
+} from '../../src/features/autoread/reading/voice-pool.ts';
+import { DOCUMENTED_VOICES } from '../../src/core/voice-catalogue/catalogue.ts';
 
 const POOL = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02', 'voice-b-en-f-01'];
 const none = new Map<string, number>();
 const members = Array.from({ length: 40 }, (_, i) => `3000000000000${String(i).padStart(5, '0')}`);
 
 describe('the default pool', () => {
-  it("is the documented presets of the server's language, else English's", () => {
-    expect(defaultPool('en-US')).toEqual(['voice-b-en-f-01', 'voice-b-en-m-01']);
-    expect(defaultPool('ko')).toEqual(['voice-b-ko-f-01', 'voice-b-ko-m-01']);
-    expect(defaultPool('ja')).toEqual(['voice-b-ja-f-01', 'voice-b-ja-m-01']);
-    expect(defaultPool('de')).toEqual(defaultPool('en-GB'));
-    expect(defaultPool(null)).toEqual(['voice-b-en-f-01', 'voice-b-en-m-01']);
+  const ids = (language: string) => DOCUMENTED_VOICES.filter((v) => v.language === language).map((v) => v.id);
+  it("is every known preset (the server language's first), the cloned voices, then each preset at the variant speeds", () => {
+    const pool = defaultPool('en-US', DOCUMENTED_VOICES, ['cloned-1']);
+    const plain = [...ids('en'), ...ids('ko'), ...ids('ja')];
+    expect(pool).toEqual([
+      ...plain,
+      'cloned-1',
+      ...VARIANTS.flatMap((variant) => plain.map((voice) => poolEntry({ voice, ...variant }))),
+    ]);
+    expect(defaultPool('ko', DOCUMENTED_VOICES, []).slice(0, 2)).toEqual(ids('ko'));
+    expect(defaultPool(null, DOCUMENTED_VOICES, [])).toEqual(defaultPool('en-GB', DOCUMENTED_VOICES, []));
+    expect(poolLanguage('zh-CN')).toBe('zh');
+    expect(poolLanguage(null)).toBe('en');
+  });
+
+  it('is bounded however many presets the operator lists', () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      id: `voice-b-de-f-${String(i % 100).padStart(2, '0')}`,
+      language: 'de',
+      gender: 'f' as const,
+      character: 'x',
+    }));
+    expect(defaultPool('de', many, []).length).toBe(DEFAULT_POOL_MAX);
+  });
+
+  it('reads a variant back as its preset and speed', () => {
+    expect(parsePoolEntry(poolEntry({ voice: 'voice-b-en-f-01', speed: 1.25 }))).toEqual({
+      voice: 'voice-b-en-f-01',
+      speed: 1.25,
+    });
+    expect(parsePoolEntry(poolEntry({ voice: 'voice-b-en-f-01', pitch: -3 }))).toEqual({
+      voice: 'voice-b-en-f-01',
+      pitch: -3,
+    });
+    expect(poolEntry({ voice: 'voice-b-en-f-01', pitch: 3 })).toBe('voice-b-en-f-01~pitch+3');
+    expect(parsePoolEntry('voice-b-en-f-01')).toEqual({ voice: 'voice-b-en-f-01' });
+    expect(parsePoolEntry('some-clone~speed1.2')).toEqual({ voice: 'some-clone~speed1.2' });
   });
 });
 
@@ -26,6 +67,19 @@ describe('choosing a pool voice', () => {
     }
     // And differs between members: the ranking is each member's own.
     expect(new Set(members.map((member) => chooseVoice(member, POOL, none, none))).size).toBe(POOL.length);
+  });
+
+  it('gives a variant only once every voice as it is was given as often', () => {
+    const pool = [...POOL, ...POOL.map((voice) => poolEntry({ voice, speed: 1.25 }))];
+    for (const member of members)
+      expect(parsePoolEntry(chooseVoice(member, pool, none, none) ?? '').speed).toBeUndefined();
+    const onceEach = new Map(POOL.map((voice) => [voice, 1]));
+    const chosen = chooseVoice(members[0] as string, pool, none, onceEach) ?? '';
+    expect(parsePoolEntry(chosen).speed).toBe(1.25);
+    // A variant of a preset speaking now is as busy as the preset: another is chosen.
+    const busy = new Map([[parsePoolEntry(chosen).voice, 1]]);
+    const other = chooseVoice(members[0] as string, pool, busy, onceEach) ?? '';
+    expect(parsePoolEntry(other).voice).not.toBe(parsePoolEntry(chosen).voice);
   });
 
   it('takes a voice nobody speaking now has, then the one fewest were given', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as Mpg123 from '../../src/core/audio/codecs/mpg123.ts';
 import { checkReferenceClip } from '../../src/core/frontend/reference-clip.ts';
+import { MAX_CLIPS_PER_GUILD, MAX_WAITING_CLIPS } from '../../src/core/audio/workers/clip-check/clip-thread.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { refusal } from './refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
@@ -65,17 +66,35 @@ describe('checkReferenceClip, bounded', () => {
   });
 
   it('lets a few clips wait for the decoder and refuses more at once, with a clear answer', async () => {
-    const clip = fixture('tone-220hz-5s-48k.wav');
-    // One decoding and four waiting fit; the sixth asked at the same moment is told to try again.
+    const clip = () => fixture('tone-220hz-5s-48k.wav');
+    // One decoding and MAX_WAITING_CLIPS waiting fit; the next asked at the same moment is told to try again.
     const results = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        checkReferenceClip(clip).then(
+      Array.from({ length: MAX_WAITING_CLIPS + 2 }, () =>
+        checkReferenceClip(clip()).then(
           () => 'ok',
           (e: unknown) => refusal(Promise.reject(e)),
         ),
       ),
     );
-    expect(results.slice(0, 5)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
-    expect(results[5]).toBe('Too many clips are being checked right now. Please attach yours again in a minute.');
+    expect(results.slice(0, MAX_WAITING_CLIPS + 1)).toEqual(results.slice(0, MAX_WAITING_CLIPS + 1).map(() => 'ok'));
+    expect(results[MAX_WAITING_CLIPS + 1]).toBe(
+      'Too many clips are being checked right now. Please attach yours again in a minute.',
+    );
+  });
+
+  it("refuses a server's clip past its share of the decoder, in words of its own", async () => {
+    const clip = () => fixture('tone-220hz-5s-48k.wav');
+    const results = await Promise.all(
+      Array.from({ length: MAX_CLIPS_PER_GUILD + 1 }, () =>
+        checkReferenceClip(clip(), 'guild-a').then(
+          () => 'ok',
+          (e: unknown) => refusal(Promise.reject(e)),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r === 'ok')).toHaveLength(MAX_CLIPS_PER_GUILD);
+    expect(results).toContain(
+      `This server already has ${MAX_CLIPS_PER_GUILD} clips being checked. Wait for their answers, then attach yours again.`,
+    );
   });
 });

@@ -52,7 +52,11 @@ describe('downloadClip', () => {
     const body = wav;
     server = createServer((req, res) => {
       if (req.url === '/clip.wav') res.end(body);
-      else if (req.url === '/stall')
+      else if (req.url === '/unsized.wav') {
+        // Chunked: no Content-Length, so only the bytes counted as they arrive tell the size.
+        res.write(body.subarray(0, 1000));
+        res.end(body.subarray(1000));
+      } else if (req.url === '/stall')
         res.writeHead(200).write(body.subarray(0, 100)); // then nothing more
       else res.writeHead(404).end();
     });
@@ -76,14 +80,16 @@ describe('downloadClip', () => {
     );
   });
 
-  it('refuses a clip over the size cap, declared or actual', async () => {
+  it('refuses a clip over the size cap, declared, announced (Content-Length) or counted', async () => {
     const small = { ...limits(), maxBytes: 100_000 };
-    expect(await refusal(downloadClip(`http://${host}/clip.wav`, 480_078, small))).toBe(
-      'The clip is 0.5 MB; the limit is 0.1 MB. Attach a shorter clip (3 to 60 seconds).',
-    );
-    expect(await refusal(downloadClip(`http://${host}/clip.wav`, undefined, small))).toMatch(
+    const refused = 'The clip is 0.5 MB; the limit is 0.1 MB. Attach a shorter clip (3 to 60 seconds).';
+    expect(await refusal(downloadClip(`http://${host}/clip.wav`, 480_078, small))).toBe(refused);
+    expect(await refusal(downloadClip(`http://${host}/clip.wav`, undefined, small))).toBe(refused);
+    expect(await refusal(downloadClip(`http://${host}/unsized.wav`, undefined, small))).toMatch(
       /^The clip is >0\.1 MB; the limit is 0\.1 MB/,
     );
+    // Within the cap without a length announced, the buffer grows to hold it all.
+    expect((await downloadClip(`http://${host}/unsized.wav`, undefined, limits())).length).toBe(480_078);
   });
 
   it('gives up on a download that stalls, and on a missing file', async () => {

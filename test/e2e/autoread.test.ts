@@ -1,6 +1,9 @@
 // Auto-read end to end: the real bot against the local Discord (MESSAGE_CREATE, voice with DAVE) and the sandbox
 // Voice API. Each test checks what the voice channel HEARD and the text the Voice API received.
+import { once } from 'node:events';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
@@ -18,6 +21,7 @@ import {
   londonWith,
 } from '../support/world.ts';
 import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
+import { runChild } from '../support/run-child.ts';
 
 /** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
 const READ = { guildId: GUILD, channelId: TEXT };
@@ -609,6 +613,56 @@ describe('auto-read', () => {
     );
   });
 
+  it('voices:distinct in a default English server reads six members in six voices told apart, each kept', async () => {
+    const others = ['dan', 'erin', 'frank', 'grace'].map((username, i) => ({
+      id: `30000000000000003${i}`,
+      username,
+    }));
+    const [spec] = guilds();
+    if (spec === undefined) throw new Error('no guild');
+    spec.members = [...spec.members, ...others.map((m) => ({ ...m, voiceChannelId: VOICE, locale: 'en-US' }))];
+    const h = await startReading({ guilds: [spec] });
+    const set = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { voices: 'distinct', say_name: false },
+    });
+    expect(set.content).toContain('voices: a voice of the pool per member');
+    const members = [ALICE, CAROL, ...others];
+    const voiceOf = new Map<string, string>();
+    for (const texts of [
+      ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'],
+      ['Seven.', 'Eight.', 'Nine.', 'Ten.', 'Eleven.', 'Twelve.'],
+    ]) {
+      const from = h.sandbox.requests.length;
+      h.discord.clearAudio(GUILD);
+      const now = Date.now();
+      for (const [i, member] of members.entries()) await post(h, member, texts[i] ?? '', { at: now + i });
+      const audio = await heard(h, texts);
+      const requests = h.sandbox.requests.slice(from);
+      expect(requests.map((r) => r.text).sort()).toEqual([...texts].sort());
+      // Each preset speaks the server's language, whatever language it was made for.
+      expect(requests.map((r) => r.language)).toEqual(texts.map(() => 'en'));
+      const requested = new Map(requests.map((r) => [r.text, r.voice ?? '']));
+      const pitches = pitchesOf(h, audio, texts);
+      for (const [i, member] of members.entries()) {
+        const voice = requested.get(texts[i]) ?? '';
+        expect(voice, texts[i]).not.toBe('');
+        expect(voice).toBe(voiceOf.get(member.id) ?? voice);
+        voiceOf.set(member.id, voice);
+        expect(Math.abs((pitches[i] ?? 0) - (h.sandbox.voicePitchHz(voice) ?? 0)), texts[i]).toBeLessThan(4);
+      }
+      // Six voices, and six pitches a listener tells apart (the sandbox keeps its voices' pitches 15 Hz apart).
+      expect(new Set(voiceOf.values()).size).toBe(6);
+      const sorted = pitches.map((pitch) => pitch ?? 0).sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++) expect((sorted[i] ?? 0) - (sorted[i - 1] ?? 0)).toBeGreaterThan(10);
+    }
+    const shown = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'autoread', subcommand: 'show' });
+    for (const member of members) expect(shown.content).toContain(`<@${member.id}> \`${voiceOf.get(member.id)}\``);
+  });
+
   it("voices:one, the default, reads every member in the server's one voice whatever the pool holds", async () => {
     const h = await startReading();
     await runCommand(h, {
@@ -678,6 +732,43 @@ describe('auto-read', () => {
     await post(h, CAROL, 'Back again.');
     await heard(h, ['carol said, Back again.']);
     expect(spoken(h, from)).toEqual(['alice said, Only me.', 'Me again.', 'carol said, Back again.']);
+  });
+
+  it('hears of npm run forget while running: the forgotten member is no longer ignored, within seconds', async () => {
+    const h = await startReading();
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'ignore',
+      options: { member: { type: 6, value: CAROL.id } },
+    });
+    const from = h.sandbox.requests.length;
+    // The operator forgets Carol in this server from another process, on the bot's own database.
+    const applied = once(h.bot.forgetNotices, 'applied');
+    const run = await runChild(
+      process.execPath,
+      [fileURLToPath(new URL('../../src/bin/forget.ts', import.meta.url)), '--user', CAROL.id, '--guild', GUILD],
+      {
+        cwd: path.dirname(h.databasePath),
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          DISCORD_TOKEN: h.token,
+          DISCORD_CLIENT_ID: APP_ID,
+          DATABASE_URL: `sqlite:${h.databasePath}`,
+          CACHE_DIR: h.cacheDir,
+        },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // The notice named her by a keyed pseudonym; the bot found her among the members it remembers.
+    const [forgotten] = await applied;
+    expect(forgotten).toEqual({ guildId: GUILD, userId: CAROL.id });
+    expect(h.logs()).toContain('a deletion made by npm run forget reached this bot');
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'Forgotten and read again.');
+    await heard(h, ['carol said, Forgotten and read again.']);
+    expect(spoken(h, from)).toEqual(['carol said, Forgotten and read again.']);
   });
 
   it("never reads a server-muted member's messages (no request), and reads them again once unmuted", async () => {

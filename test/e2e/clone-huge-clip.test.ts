@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HeardPacket, FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
-import { longMp3 } from '../../fixtures/long-mp3.ts';
+import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 // One server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
@@ -51,6 +51,18 @@ function lostPackets(packets: readonly HeardPacket[]): { missing: number; late: 
   };
 }
 
+/** The longest time between two packets arriving, from the first sound to the last packet of the reply. */
+function maxGapMs(packets: readonly HeardPacket[]): number {
+  const first = packets.findIndex((p) => !p.silence);
+  let worst = 0;
+  for (let i = Math.max(1, first + 1); i < packets.length; i++)
+    worst = Math.max(worst, (packets[i]?.receivedAtMs ?? 0) - (packets[i - 1]?.receivedAtMs ?? 0));
+  return worst;
+}
+
+/** The most a listener's packets may be spaced: a 20 ms period, with room for a busy machine's scheduling. */
+const MAX_GAP_MS = 60;
+
 describe('/clone with a clip of hours', () => {
   it('is refused as too long from its headers while another server hears every packet of its reply', async () => {
     const huge = longMp3(20_000_000);
@@ -76,5 +88,28 @@ describe('/clone with a clip of hours', () => {
     const heard = h.discord.heard(CAFE);
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.5);
     expect(lostPackets(heard.packets)).toMatchObject({ missing: 0, late: 0 });
+  });
+
+  it("holds no other server's packet more than 60 ms while a 19 MB clip is downloaded and refused", async () => {
+    // Its headers say 5 s (frames hidden behind junk): only the decoder finds it too long, so all 19 MB go to it.
+    // Hosted before the cafe's reply starts: Discord's CDN is not in SayBot's process, as this test's is.
+    const huge = h.discord.hostAttachment(mp3WithHiddenHours(5, 19_000_000), 'long.mp3', 'audio/mpeg');
+    h.discord.clearAudio(CAFE);
+    const text =
+      'The cafe hears this whole reply in time while the studio sends a clip of nineteen megabytes, and the packets keep their pace.';
+    const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
+    await h.discord.waitForPacket(CAFE, (p) => !p.silence);
+    const clone = await runCommand(h, {
+      guildId: STUDIO,
+      userId: ADMIN,
+      name: 'clone',
+      options: { text: 'Hello, this is me.', name: 'Nineteen', consent: true },
+      attachments: [{ option: 'audio', attachment: huge }],
+    });
+    expect(clone.content).toMatch(/^The clip lasts \d+\.\d\d s; it must last 3 to 60 seconds\.$/);
+    expect(say.handle.responses.some((r) => (r.content ?? '').startsWith('Spoke'))).toBe(false);
+    await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+    const gap = maxGapMs(h.discord.heard(CAFE).packets);
+    expect(gap).toBeLessThanOrEqual(MAX_GAP_MS);
   });
 });

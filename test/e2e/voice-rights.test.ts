@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { runCommand } from '../support/harness.ts';
+import { APP_ID, runCommand } from '../support/harness.ts';
 import { postChat } from '../support/chat.ts';
 
 const GUILD = '200000000000000032';
@@ -21,9 +21,13 @@ const MOD = { id: '300000000000000324', username: 'mod' }; // Mute Members, not 
 const QUIET = { id: '300000000000000325', username: 'quiet' }; // in voice, denied Speak there by an overwrite
 const LISTENER = { id: '300000000000000326', username: 'listener' }; // in the Stage's audience
 const MANAGER = { id: '300000000000000327', username: 'manager' }; // Manage Server, in voice (auto-read)
-const MOVER = { id: '300000000000000328', username: 'mover' }; // Move Members, not in voice
-const ELSEWHERE = { id: '300000000000000329', username: 'elsewhere' }; // plain member, in the other voice channel
-const OTHER_VOICE = '220000000000000034';
+/** A Stage where SayBot has Mute Members (a Stage moderator's right): it may make itself a speaker. */
+const MODERATED_STAGE = '220000000000000034';
+const SPEAKER = { id: '300000000000000328', username: 'speaker' }; // on the moderated Stage, made a speaker
+const PLAIN_SPEAKER = { id: '300000000000000329', username: 'plainspeaker' }; // on the plain Stage, made a speaker
+const MOVER = { id: '300000000000000330', username: 'mover' }; // Move Members, not in voice
+const ELSEWHERE = { id: '300000000000000331', username: 'elsewhere' }; // plain member, in the other voice channel
+const OTHER_VOICE = '220000000000000035';
 
 function guilds(): FakeGuildSpec[] {
   return [
@@ -35,7 +39,14 @@ function guilds(): FakeGuildSpec[] {
         { id: VOICE, name: 'v', overwrites: [{ id: QUIET.id, type: 1, deny: P.Speak }] },
         { id: OTHER_VOICE, name: 'w' },
       ],
-      stageChannels: [{ id: STAGE, name: 'stage' }],
+      stageChannels: [
+        { id: STAGE, name: 'stage' },
+        {
+          id: MODERATED_STAGE,
+          name: 'moderated',
+          overwrites: [{ id: APP_ID, type: 1, allow: P.MuteMembers }],
+        },
+      ],
       members: [
         { ...ALICE, voiceChannelId: VOICE, locale: 'en-US' },
         { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
@@ -44,6 +55,8 @@ function guilds(): FakeGuildSpec[] {
         { ...QUIET, voiceChannelId: VOICE, locale: 'en-US' },
         { ...LISTENER, voiceChannelId: STAGE, locale: 'en-US' },
         { ...MANAGER, voiceChannelId: VOICE, locale: 'en-US', permissions: P.ManageGuild },
+        { ...SPEAKER, voiceChannelId: MODERATED_STAGE, locale: 'en-US' },
+        { ...PLAIN_SPEAKER, voiceChannelId: STAGE, locale: 'en-US' },
         { ...MOVER, locale: 'en-US', permissions: P.MoveMembers },
         { ...ELSEWHERE, voiceChannelId: OTHER_VOICE, locale: 'en-US' },
       ],
@@ -128,6 +141,36 @@ describe("the member's own voice rights", () => {
       options: { text: 'From the audience!' },
     });
     expect(refused.content).toBe(t('en-US', 'error.voice.memberSuppressed', { channel: `<#${STAGE}>` }));
+    expect(isPrivate(refused.handle)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+});
+
+describe('on a Stage', () => {
+  it("makes itself a speaker where it may, so a Stage speaker's /say is heard by the Stage", async () => {
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    h.discord.clearAudio(GUILD);
+    const text = 'Heard on the Stage.';
+    const said = await say(SPEAKER.id, text);
+    await reply(said.handle, 'Spoke');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
+    const heard = h.discord.heard(GUILD);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
+    // It asked Discord once to speak there, as Discord's API has it.
+    const patches = h.discord.restLog.filter(
+      (entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'),
+    );
+    expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
+      [204, { channel_id: MODERATED_STAGE, suppress: false }],
+    ]);
+  });
+
+  it('refuses a Stage speaker privately where it could only join the audience, with nothing paid', async () => {
+    h.discord.setVoiceState(GUILD, PLAIN_SPEAKER.id, STAGE, { suppress: false });
+    const requests = h.sandbox.requests.length;
+    const refused = await say(PLAIN_SPEAKER.id, 'Nobody would hear this.');
+    expect(refused.content).toBe(t('en-US', 'error.voice.botStageAudience', { channel: `<#${STAGE}>` }));
     expect(isPrivate(refused.handle)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();

@@ -83,3 +83,46 @@ describe('voice moderation (the local Discord, seen by discord.js)', () => {
     expect((await update).suppress).toBe(true);
   });
 });
+
+describe('Modify Current User Voice State (the local Discord, state)', () => {
+  const BOT = '430000000000000029';
+  const withBot = (allow: bigint) => {
+    const g = guildState({
+      ...spec,
+      stageChannels: [{ id: STAGE, name: 'stage', overwrites: [{ id: BOT, type: 1 as const, allow }] }],
+      members: [...spec.members, { id: BOT, username: 'bot', voiceChannelId: STAGE }],
+    });
+    return g;
+  };
+
+  it('lets a user unsuppress itself only with Mute Members on the Stage, and raise its hand only with Request to Speak', () => {
+    const plain = withBot(P.RequestToSpeak);
+    expect(plain.voiceStates.get(BOT)?.suppress).toBe(true);
+    expect(plain.editOwnVoiceState(BOT, { channelId: STAGE, suppress: false })).toMatchObject({
+      status: 403,
+      code: 50013,
+    });
+    expect(plain.voiceStates.get(BOT)?.suppress).toBe(true);
+    expect(plain.editOwnVoiceState(BOT, { channelId: STAGE, suppress: true })).toBeUndefined();
+    const hand = new Date().toISOString();
+    expect(plain.editOwnVoiceState(BOT, { channelId: STAGE, requestToSpeakTimestamp: hand })).toBeUndefined();
+    expect(plain.voiceStates.get(BOT)?.requestToSpeakTimestamp).toBe(hand);
+    expect(plain.editOwnVoiceState(BOT, { channelId: STAGE, requestToSpeakTimestamp: null })).toBeUndefined();
+    expect(plain.voiceStates.get(BOT)?.requestToSpeakTimestamp).toBeNull();
+
+    const moderator = withBot(P.MuteMembers);
+    expect(moderator.editOwnVoiceState(BOT, { channelId: STAGE, suppress: false })).toBeUndefined();
+    expect(moderator.voiceStates.get(BOT)?.suppress).toBe(false);
+  });
+
+  it('refuses a channel that is not the Stage the user is in', () => {
+    const g = withBot(P.MuteMembers);
+    expect(g.editOwnVoiceState(BOT, { channelId: VOICE, suppress: false })).toMatchObject({ status: 400 });
+    g.setVoiceState(BOT, VOICE);
+    expect(g.editOwnVoiceState(BOT, { channelId: VOICE, suppress: false })).toMatchObject({
+      status: 400,
+      code: 50024,
+    });
+    expect(g.editOwnVoiceState(BOT, { suppress: false, channelId: undefined })).toMatchObject({ status: 400 });
+  });
+});

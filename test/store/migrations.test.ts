@@ -81,6 +81,7 @@ describe('migrations', () => {
       'budget_holds',
       'clone_name_reservations',
       'dictionary_entries',
+      'forget_notices',
       'guild_budgets',
       'guild_output_defaults',
       'guild_settings',

@@ -85,9 +85,15 @@ export class HeardAudioStore {
   private readonly guilds = new Map<string, GuildAudio>();
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
+  /**
+   * Whether Discord forwards the bot's audio in a guild to its listeners: not when it is server-muted or suppressed
+   * on a Stage (the audience), whose frames Discord drops.
+   */
+  private readonly forwards: (guildId: string) => boolean;
 
-  constructor(waits: Waits) {
+  constructor(waits: Waits, forwards: (guildId: string) => boolean = () => true) {
     this.waits = waits;
+    this.forwards = forwards;
   }
 
   private guild(guildId: string): GuildAudio {
@@ -122,6 +128,7 @@ export class HeardAudioStore {
     receivedAtMs: number,
     verdict: FrameVerdict,
   ): void {
+    if (!this.forwards(guildId)) return;
     const audio = this.guild(guildId);
     const dave = (audio.dave ??= new DaveCounters());
     if (verdict.kind === 'silence') {
@@ -149,6 +156,7 @@ export class HeardAudioStore {
   }
 
   push(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, frame: Buffer): void {
+    if (!this.forwards(guildId)) return;
     const audio = this.guild(guildId);
     const silence = frame.equals(SILENCE_FRAME);
     audio.packets.push({ sequence, timestamp, receivedAtMs, bytes: frame.length, silence, ssrc });
@@ -184,6 +192,7 @@ export class HeardAudioStore {
     receivedAtMs: number,
     bytes: number,
   ): void {
+    if (!this.forwards(guildId)) return;
     const audio = this.guild(guildId);
     const silence = bytes === SILENCE_FRAME.length;
     audio.packets.push({ sequence, timestamp, receivedAtMs, bytes, silence, ssrc });

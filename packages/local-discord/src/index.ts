@@ -134,7 +134,11 @@ export class FakeDiscord {
       clock,
       hostClockAheadMs: options.hostClockAheadMs ?? 0,
     });
-    const audio = new HeardAudioStore(waits);
+    // Discord forwards no audio of a server-muted bot, nor of one in a Stage's audience.
+    const audio = new HeardAudioStore(waits, (guildId) => {
+      const state = world.guilds.get(guildId)?.voiceStates.get(world.bot.id);
+      return state === undefined || (!state.mute && !state.suppress);
+    });
     const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
@@ -182,6 +186,7 @@ export class FakeDiscord {
       gatewayUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
       report,
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
+      voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
     });
     const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
     server.on('upgrade', (req, socket, head) => {
@@ -383,6 +388,17 @@ export class FakeDiscord {
    * The bot left a guild (DELETE /users/@me/guilds/{id}): out of its voice channel, its member and role gone, then
    * GUILD_DELETE without `unavailable`. Kept, like a removal, so that addBotBack can add it again.
    */
+  private voiceStateChanged(guildId: string, userId: string): void {
+    const guild = this.parts.world.guild(guildId);
+    const state = guild.voiceStates.get(userId);
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'VOICE_STATE_UPDATE',
+      voiceStatePayload(guild, userId, state),
+      GatewayIntent.GuildVoiceStates,
+    );
+  }
+
   private botLeft(guildId: string): boolean {
     const guild = this.parts.world.guilds.get(guildId);
     if (!guild) return false;

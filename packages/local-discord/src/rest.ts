@@ -38,6 +38,8 @@ export interface RestDeps {
   report: (line: string) => void;
   /** The bot leaves a guild: false when it is in no such guild. GUILD_DELETE follows on the gateway. */
   leaveGuild: (guildId: string) => boolean;
+  /** A member's voice state changed by REST (a Stage's suppress, a raised hand): VOICE_STATE_UPDATE follows. */
+  voiceStateChanged: (guildId: string, userId: string) => void;
 }
 
 interface Context {
@@ -527,6 +529,19 @@ export class RestApi {
     add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''] }) => {
       const guild = this.guild(guildId);
       return guild ? ok({ items: guild.soundboardSounds.map((s) => s.object) }) : unknownGuild;
+    });
+    add('PATCH', `/guilds/${id}/voice-states/@me`, true, ({ params: [guildId = ''], body }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      const json = asObject(body.json);
+      const refused = guild.editOwnVoiceState(world.bot.id, {
+        channelId: json['channel_id'],
+        suppress: json['suppress'],
+        requestToSpeakTimestamp: json['request_to_speak_timestamp'],
+      });
+      if (refused) return fail(apiError(refused.status, refused.code, refused.message));
+      this.deps.voiceStateChanged(guildId, world.bot.id);
+      return { status: 204 };
     });
     add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
       const guild = this.guild(guildId);

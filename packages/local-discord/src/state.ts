@@ -66,6 +66,8 @@ export interface VoiceStateRecord {
   mute: boolean;
   deaf: boolean;
   suppress: boolean;
+  /** A Stage listener's raised hand (ISO time), null when none; cleared on leaving the channel. */
+  requestToSpeakTimestamp?: string | null;
 }
 /** What a moderator (or a Stage) sets on a member's voice state. */
 export interface VoiceModeration {
@@ -255,10 +257,40 @@ export class GuildRecord {
       mute: moderation.mute ?? previous?.mute ?? false,
       deaf: moderation.deaf ?? previous?.deaf ?? false,
       suppress: moderation.suppress ?? (entered ? channel.type === STAGE_CHANNEL : (previous?.suppress ?? false)),
+      requestToSpeakTimestamp: entered ? null : (previous?.requestToSpeakTimestamp ?? null),
     };
     this.voiceStates.set(userId, state);
     if (previous?.channelId !== channelId) this.clearStatusIfEmpty(previous?.channelId);
     return state;
+  }
+
+  /**
+   * Modify Current User Voice State (PATCH /guilds/{guild}/voice-states/@me), as Discord checks it: `channel_id` must
+   * be the Stage the user is in; unsuppressing oneself needs Mute Members there, raising one's hand Request to Speak;
+   * one may always suppress oneself or lower one's hand. The error to answer, else undefined (the state changed).
+   */
+  editOwnVoiceState(
+    userId: string,
+    edit: { channelId: unknown; suppress?: unknown; requestToSpeakTimestamp?: unknown },
+  ): { status: number; code: number; message: string } | undefined {
+    const state = this.voiceStates.get(userId);
+    const channel = typeof edit.channelId === 'string' ? this.channels.get(edit.channelId) : undefined;
+    if (!channel || !state || state.channelId !== channel.id)
+      return { status: 400, code: 50035, message: 'Invalid Form Body' };
+    if (channel.type !== STAGE_CHANNEL)
+      return { status: 400, code: 50024, message: 'Cannot execute action on this channel type' };
+    const permissions = this.permissionsIn(userId, channel.id);
+    const { suppress, requestToSpeakTimestamp: hand } = edit;
+    if (suppress !== undefined && typeof suppress !== 'boolean')
+      return { status: 400, code: 50035, message: 'Invalid Form Body' };
+    if (hand !== undefined && hand !== null && (typeof hand !== 'string' || Number.isNaN(Date.parse(hand))))
+      return { status: 400, code: 50035, message: 'Invalid Form Body' };
+    const missing = { status: 403, code: 50013, message: 'Missing Permissions' };
+    if (suppress === false && (permissions & PermissionFlagsBits.MuteMembers) === 0n) return missing;
+    if (typeof hand === 'string' && (permissions & PermissionFlagsBits.RequestToSpeak) === 0n) return missing;
+    if (typeof suppress === 'boolean') state.suppress = suppress;
+    if (hand !== undefined) state.requestToSpeakTimestamp = hand as string | null;
+    return undefined;
   }
 
   /** Discord clears a voice channel's status once nobody is left in it. */
@@ -481,7 +513,7 @@ export function voiceStatePayload(
     self_stream: false,
     self_video: false,
     suppress: state?.suppress ?? false,
-    request_to_speak_timestamp: null,
+    request_to_speak_timestamp: state?.requestToSpeakTimestamp ?? null,
   };
 }
 

@@ -289,9 +289,7 @@ export class VoiceApiClient {
    */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
     const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
-    // Our own copy: the caller may reuse its buffer, and every attempt builds its body from these bytes.
-    const bytes = new Uint8Array(valid.ref_audio.data);
-    const sniffed = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
+    const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
     if (sniffed !== undefined && !REF_AUDIO_FORMATS.includes(sniffed)) {
       throw new BadRequestError(
         `Invalid voice-clone request (not sent): ref_audio: is ${sniffed.toUpperCase()}; the service accepts WAV, MP3 or M4A`,
@@ -300,13 +298,16 @@ export class VoiceApiClient {
     const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
     const { filename } = valid.ref_audio;
     const { text } = valid;
+    // Our own copy, made once (a clip may be megabytes, and each copy holds the main thread): the caller may reuse
+    // its buffer, and every attempt's body streams from this one.
+    const clip = new Blob([valid.ref_audio.data], { type });
     const outgoing: Outgoing = {
       operation: 'voice-clone',
       text,
       body: () => {
         const form = new FormData();
         form.append('text', text);
-        form.append('ref_audio', new Blob([bytes], { type }), filename);
+        form.append('ref_audio', clip, filename);
         return { payload: form };
       },
       accept: 'audio/*, application/json;q=0.9, */*;q=0.1',

@@ -36,11 +36,13 @@ export function cacheKey(fields: CacheKeyFields): string {
 }
 
 /**
- * The key of a part as SayBot changed it (speed, volume): derived from the key of the service's original, which
- * the change never alters, so another speed of the same text finds the original and pays nothing again.
+ * The key of a part as SayBot changed it (speed, volume, pitch): derived from the key of the service's original,
+ * which the change never alters, so another speed of the same text finds the original and pays nothing again. An
+ * unshifted part keeps the key it had before pitch existed.
  */
-export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number }): string {
+export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
+  const pitch = effects.pitch ?? 0;
   return createHash('sha256')
-    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb]))
+    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
     .digest('hex');
 }

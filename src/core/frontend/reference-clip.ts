@@ -34,7 +34,10 @@ const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
  * Downloads an attachment from an allowed host only, with a size cap and a timeout, so a crafted URL can make
- * the bot fetch neither internal addresses nor endless bodies.
+ * the bot fetch neither internal addresses nor endless bodies. A size over the cap (Discord's attachment size, else
+ * the response's Content-Length) is refused before the body is read. The body is written chunk by chunk into one
+ * buffer of the announced size, never gathered and joined at the end: joining tens of megabytes in one go holds the
+ * main thread, and every server's voice with it.
  */
 export async function downloadClip(
   url: string,
@@ -65,15 +68,17 @@ export async function downloadClip(
     response.body.destroy();
     throw new UserError('clone.error.download', { detail: `HTTP ${response.statusCode}` }, { level: 'warn' });
   }
-  const chunks: Buffer[] = [];
-  let received = 0;
+  const announced = Number(response.headers['content-length']);
+  if (Number.isSafeInteger(announced) && announced > limits.maxBytes) {
+    response.body.destroy();
+    throw new UserError('clone.error.tooLarge', { size: mb(announced), limit: mb(limits.maxBytes) });
+  }
+  const body = new BodyBuffer(Number.isSafeInteger(announced) ? announced : (declaredSize ?? 0), limits.maxBytes);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > limits.maxBytes) {
+      if (!body.append(chunk)) {
         throw new UserError('clone.error.tooLarge', { size: `>${mb(limits.maxBytes)}`, limit: mb(limits.maxBytes) });
       }
-      chunks.push(chunk);
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -83,7 +88,40 @@ export async function downloadClip(
       { cause: error, level: 'warn' },
     );
   }
-  return Buffer.concat(chunks);
+  return body.bytes();
+}
+
+/**
+ * A download's bytes in one buffer, filled as chunks arrive: sized for what was announced, grown (doubling, up to
+ * the cap) only when a body runs past it, so each arriving chunk costs a copy of itself.
+ */
+class BodyBuffer {
+  #buffer: Uint8Array;
+  #length = 0;
+  readonly #max: number;
+
+  constructor(expected: number, max: number) {
+    this.#max = max;
+    this.#buffer = new Uint8Array(Math.min(Math.max(expected, 64 * 1024), max));
+  }
+
+  /** False when the body would pass the cap. */
+  append(chunk: Uint8Array): boolean {
+    const needed = this.#length + chunk.length;
+    if (needed > this.#max) return false;
+    if (needed > this.#buffer.length) {
+      const grown = new Uint8Array(Math.min(Math.max(needed, this.#buffer.length * 2), this.#max));
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(chunk, this.#length);
+    this.#length = needed;
+    return true;
+  }
+
+  bytes(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
+  }
 }
 
 /**
@@ -92,9 +130,11 @@ export async function downloadClip(
  * figure found. M4A cannot be decoded here (no AAC decoder), so its loudness is not checked.
  *
  * Bounded whatever the file: the headers are read first (a clip over 60 s is refused without decoding, in work
- * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it.
+ * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it, in `guild`'s
+ * turn and share of that thread. The bytes are the check's: a large clip's buffer is moved to the worker and back,
+ * so the caller uses the result's `data`, never its own view.
  */
-export async function checkReferenceClip(data: Uint8Array): Promise<CheckedClip> {
+export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<CheckedClip> {
   let probe: ClipProbe;
   try {
     probe = probeClip(data, CLIP_MAX_SECONDS);
@@ -107,22 +147,26 @@ export async function checkReferenceClip(data: Uint8Array): Promise<CheckedClip>
   if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
   const format = probe.format as CheckedClip['format'];
 
-  // M4A's figures are all in its header (no AAC decoder here): nothing to decode.
-  const info: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'> =
+  // M4A's figures are all in its header (no AAC decoder here): nothing to decode. Other clips' bytes move to the
+  // worker and come back (measureClipOffThread), so the clip is the measured one's bytes from here on.
+  const measured: { clip: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'>; bytes: Uint8Array } =
     format === 'm4a'
-      ? { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }
-      : await measureClipOffThread(data, CLIP_MAX_SECONDS).catch((error: unknown) => {
+      ? { clip: { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }, bytes: data }
+      : await measureClipOffThread(data, CLIP_MAX_SECONDS, guild).catch((error: unknown) => {
+          if (error instanceof ClipCheckUnavailableError && error.reason === 'owner-busy')
+            throw new UserError('clone.error.checkBusyServer', { limit: error.limit ?? 0 }, { cause: error });
           if (error instanceof ClipCheckUnavailableError)
             throw new UserError('clone.error.checkBusy', {}, { cause: error, level: 'warn' });
           throw clipRefusal(error);
         });
+  const info = measured.clip;
   if (info.truncated) throw new UserError('clone.error.corrupt', {});
   const seconds = info.durationSeconds;
   if (seconds < CLIP_MIN_SECONDS || seconds > CLIP_MAX_SECONDS) throw durationRefusal(seconds);
   const level = info.levelDbfs;
   if (level !== undefined && level < SILENCE_DBFS)
     throw new UserError('clone.error.silent', { level: Number.isFinite(level) ? level.toFixed(0) : '-∞' });
-  return { data, format, contentType: CONTENT_TYPES[format], durationSeconds: seconds };
+  return { data: measured.bytes, format, contentType: CONTENT_TYPES[format], durationSeconds: seconds };
 }
 
 function clipRefusal(error: unknown): UserError {

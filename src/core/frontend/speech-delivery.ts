@@ -1,9 +1,12 @@
 import {
+  ChannelType,
   DiscordAPIError,
   MessageFlags,
   PermissionFlagsBits,
   type AttachmentPayload,
   type ButtonInteraction,
+  type GuildMember,
+  type VoiceBasedChannel,
 } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
@@ -89,12 +92,25 @@ export function memberVoiceChannel(
   const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
   if (!voiceChannel.joinable || !canSpeak)
     throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
+  if (options.joinOnly !== true && me !== null && !maySpeakOnStage(me, voiceChannel))
+    throw new UserError('error.voice.botStageAudience', { channel: channel(channelId) });
   const player = players.find(interaction.guildId);
   const current = player?.channelId;
   if (player && current !== undefined && current !== channelId && player.busy) {
     throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
   }
   return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
+}
+
+/**
+ * Whether SayBot's audio would be heard in `voiceChannel`: anywhere but a Stage; on a Stage when it speaks there
+ * already (a moderator made it a speaker) or may make itself one (Mute Members there: a Stage moderator's right).
+ * On a Stage without it SayBot would join the audience, whose audio Discord forwards to nobody.
+ */
+function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): boolean {
+  if (voiceChannel.type !== ChannelType.GuildStageVoice) return true;
+  if (me.voice.channelId === voiceChannel.id && me.voice.suppress === false) return true;
+  return voiceChannel.permissionsFor(me).has(PermissionFlagsBits.MuteMembers);
 }
 
 /**

@@ -37,6 +37,9 @@ export const en = {
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
+  // SayBot on a Stage.
+  'error.voice.botStageAudience':
+    'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -80,6 +83,9 @@ export const en = {
     'The clip is {found}, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
   'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
   'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
+  // The clip thread's share per server.
+  'clone.error.checkBusyServer':
+    'This server already has {limit} clips being checked. Wait for their answers, then attach yours again.',
   'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
   'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
   // /say and playback

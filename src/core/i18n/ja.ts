@@ -33,6 +33,9 @@ export const ja: Translation<typeof en> = {
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  // SayBot on a Stage.
+  'error.voice.botStageAudience':
+    'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -75,6 +78,9 @@ export const ja: Translation<typeof en> = {
     'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
   'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
   'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
+  // The clip thread's share per server.
+  'clone.error.checkBusyServer':
+    'このサーバーではすでに {limit} 件のクリップを確認中です。結果が出てから、もう一度添付してください。',
   'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
   'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',

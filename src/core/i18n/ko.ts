@@ -33,6 +33,9 @@ export const ko: Translation<typeof en> = {
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  // SayBot on a Stage.
+  'error.voice.botStageAudience':
+    '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -73,6 +76,9 @@ export const ko: Translation<typeof en> = {
     '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
   'clone.error.corrupt': '클립이 손상되었거나 잘려 있습니다. 다시 내보낸 파일을 첨부해 주세요.',
   'clone.error.checkBusy': '지금 확인 중인 클립이 너무 많습니다. 잠시 후 다시 첨부해 주세요.',
+  // The clip thread's share per server.
+  'clone.error.checkBusyServer':
+    '이 서버에서 이미 클립 {limit}개를 확인하고 있습니다. 결과가 나온 뒤 다시 첨부해 주세요.',
   'clone.error.duration': '클립 길이가 {seconds}초입니다. {min}초에서 {max}초 사이여야 합니다.',
   'clone.error.silent': '클립에 소리가 없습니다 ({level} dBFS). 말하는 목소리를 녹음해 첨부해 주세요.',
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',

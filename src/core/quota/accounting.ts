@@ -257,6 +257,13 @@ export class Accounting {
    * this process's requests of theirs still under way, and spends of theirs waiting to be written, are recorded
    * without their ID from now on. Their holds keep counting, under the period's pseudonym (store.privacy).
    */
+  /** The members with requests under way or spends waiting to be written here, in one guild or every one. */
+  *requestingMembers(guildId?: string): Generator<string> {
+    for (const { context } of this.#charges)
+      if (guildId === undefined || context.guildId === guildId) yield context.userId;
+    yield* this.#ledger.members(guildId);
+  }
+
   anonymiseRequests(guildId: string | undefined, userId?: string): void {
     const scope = userId === undefined ? 'guild' : 'member';
     const theirs = (c: { guildId: string; userId: string }) =>

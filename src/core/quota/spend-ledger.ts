@@ -55,6 +55,11 @@ export class SpendLedger {
   /**
    * Spends waiting to be written whose member (or guild) was forgotten meanwhile: they will be written without the ID.
    */
+  /** The members whose spends wait to be written, in one guild or (undefined) every one. */
+  *members(guildId?: string): Generator<string> {
+    for (const { spend } of this.#unwritten) if (guildId === undefined || spend.guildId === guildId) yield spend.userId;
+  }
+
   anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
     for (const { spend } of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
   }

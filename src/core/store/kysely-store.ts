@@ -2,7 +2,7 @@ import { BudgetArea } from './areas/budget-holds.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
 import { MemberDefaultsArea } from './areas/member-defaults.ts';
 import { PresetArea } from './areas/presets.ts';
-import { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import { QuotaArea } from './areas/quota-state.ts';
 import { SpendArea } from './areas/spends.ts';
 import { VoiceLibraryArea, type VoiceRows } from './areas/voice-library.ts';
@@ -40,6 +40,7 @@ export abstract class KyselyStore implements CoreAreas {
   readonly outputDefaults: OutputDefaultsArea;
   readonly privacy: PrivacyArea;
   readonly removedGuilds: RemovedGuildArea;
+  readonly forgetNotices: ForgetNoticeArea;
   protected readonly dialect: Dialect;
   readonly #release: () => Promise<void>;
 
@@ -56,6 +57,7 @@ export abstract class KyselyStore implements CoreAreas {
     this.outputDefaults = new OutputDefaultsArea(dialect);
     this.privacy = new PrivacyArea(dialect, [...CORE_FORGET_RULES, ...features.forgetRules]);
     this.removedGuilds = new RemovedGuildArea(dialect);
+    this.forgetNotices = new ForgetNoticeArea(dialect);
   }
 
   /** The store with the features' areas beside the core's, over its database. */

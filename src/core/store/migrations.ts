@@ -411,6 +411,20 @@ export const MIGRATIONS: readonly Migration[] = [
       db.schema.createIndex('budget_holds_owner').on('budget_holds').column('owner'),
     ],
   },
+  {
+    version: 19,
+    name: 'forget notices',
+    // Rows live a minute (FORGET_NOTICE_TTL_MS): only long enough for running bots to read them. Keyed
+    // pseudonyms, not IDs: the store keeps nothing that names whom it forgot.
+    up: (db, types) => [
+      db.schema
+        .createTable('forget_notices')
+        .addColumn('token', 'text', (column) => column.primaryKey())
+        .addColumn('guild_key', 'text')
+        .addColumn('member_key', 'text')
+        .addColumn('at', types.milliseconds, (column) => column.notNull()),
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

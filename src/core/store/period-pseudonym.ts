@@ -48,6 +48,11 @@ export function guildMonthPseudonym(key: Buffer, guildId: string, month: string)
   return pseudonym(key, `guild-month|${guildId}|${month}`);
 }
 
+/** What stands for a forgotten server or member in a forget notice (forget_notices). */
+export function noticePseudonym(key: Buffer, kind: 'guild' | 'member', id: string): string {
+  return pseudonym(key, `notice-${kind}|${id}`);
+}
+
 function pseudonym(key: Buffer, subject: string): string {
   return `forgotten:${createHmac('sha256', key).update(subject).digest('hex').slice(0, 32)}`;
 }

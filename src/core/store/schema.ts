@@ -108,4 +108,9 @@ export interface Database {
   removed_guilds: { guild_id: string; removed_at: number };
   store_secrets: { name: string; value: string };
   soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
+  /**
+   * A deletion made by another process (`npm run forget`), for running bots to drop what they hold in memory: the
+   * server and member as keyed pseudonyms (period-pseudonym.ts), never their IDs.
+   */
+  forget_notices: { token: string; guild_key: string | null; member_key: string | null; at: number };
 }

@@ -10,7 +10,7 @@ import type { BudgetArea } from './areas/budget-holds.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea } from './areas/member-defaults.ts';
 import type { PresetArea } from './areas/presets.ts';
-import type { PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
+import type { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import type { QuotaArea } from './areas/quota-state.ts';
 import type { SpendArea } from './areas/spends.ts';
 import type { VoiceLibraryArea } from './areas/voice-library.ts';
@@ -37,6 +37,7 @@ export interface CoreAreas {
   outputDefaults: Operations<OutputDefaultsArea>;
   privacy: Operations<PrivacyArea>;
   removedGuilds: Operations<RemovedGuildArea>;
+  forgetNotices: Operations<ForgetNoticeArea>;
 }
 
 /**

@@ -108,6 +108,11 @@ export interface GuildPlayerOptions {
   daveEncryption?: boolean;
   /** What sends the clips (voice-output.ts; default 'clock'; 'library' is the benchmark's baseline). */
   sender?: VoiceSenderKind | undefined;
+  /**
+   * What must happen once Discord accepted the join and before any audio: on a Stage, SayBot made a speaker (a
+   * suppressed speaker's audio reaches nobody). A failure is logged; the join stands.
+   */
+  beforeAudio?: ((channelId: string) => Promise<void>) | undefined;
   /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
   onIdle?: () => void;
   /** Called when the player is put to use (joining, a clip queued): its registry holds it again. */
@@ -261,6 +266,9 @@ export class GuildPlayer {
       this.#idleOutOfVoice();
       throw new VoiceJoinError(channelId, error, reason);
     }
+    await this.#options.beforeAudio?.(channelId).catch((error: unknown) => {
+      this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
+    });
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();

@@ -13,6 +13,8 @@ export interface PlayerRegistryOptions {
   stayConnected?: (guildId: string) => boolean;
   /** What sends every player's clips (default 'clock'). */
   sender?: VoiceSenderKind | undefined;
+  /** What each join needs before audio (GuildPlayerOptions.beforeAudio): on a Stage, becoming a speaker. */
+  beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
 }
 
 /**
@@ -57,6 +59,7 @@ export class PlayerRegistry {
       sender: this.#options.sender,
       readyTimeoutMs: this.#options.readyTimeoutMs,
       stayConnected: () => this.#options.stayConnected?.(guildId) === true,
+      beforeAudio: async (channelId) => this.#options.beforeAudio?.(guildId, channelId),
       onIdle: () => this.#letGoOf(player),
       onUse: () => this.#hold(player),
     });

@@ -43,4 +43,6 @@ export interface AutoreadControl extends ChannelReading {
   setIgnored(guildId: string, userIds: readonly string[]): void;
   /** A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild). */
   forgetMember(userId: string, guildId?: string): void;
+  /** The members auto-read remembers anything of in memory (ignored, read lately), in one guild or every one. */
+  membersHeld(guildId?: string): Iterable<string>;
 }

@@ -1,16 +1,28 @@
 // Auto-read's members in words (/autoread show, voice_add, voice_remove, /myvoice show): the voice pool, the voice
 // each member was given, the members it ignores. Each list is cut to a share of Discord's 2,000 characters.
-import { poolOf, type AutoreadGuild, type AutoreadVoice } from './reading/voice.ts';
+import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
+import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
-import { isPresetVoiceId } from '../../core/voice-catalogue/catalogue.ts';
+import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/catalogue.ts';
 import { t } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 
 /** Characters one list may take in a reply (three lists and the settings stay within Discord's 2,000). */
 const LIST_BUDGET = 400;
 
-/** A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server. */
-export async function voiceLabel(store: Store, guildId: string, voice: string): Promise<string> {
+/** A pool variant as the lists name it: its speed (×1.25) or its shift in semitones (+3 st). */
+const variantLabel = (variant: Variant): string =>
+  variant.speed !== undefined ? `×${variant.speed}` : `${variant.pitch > 0 ? '+' : ''}${variant.pitch} st`;
+
+/**
+ * A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server, a pool's variant as its
+ * preset and how it differs (`voice-b-en-f-01` ×1.25, `voice-b-en-f-01` +3 st).
+ */
+export async function voiceLabel(store: Store, guildId: string, entry: string): Promise<string> {
+  const parsed = parsePoolEntry(entry);
+  const { voice } = parsed;
+  if (parsed.speed !== undefined) return `\`${voice}\` ${variantLabel({ speed: parsed.speed })}`;
+  if (parsed.pitch !== undefined) return `\`${voice}\` ${variantLabel({ pitch: parsed.pitch })}`;
   if (isPresetVoiceId(voice)) return `\`${voice}\``;
   const cloned = await store.voiceLibrary.get(guildId, voice);
   return cloned ? `"${echo(cloned.name, 40)}"` : `\`${echo(voice, 40)}\``;
@@ -30,10 +42,18 @@ function fitted(locale: string, items: readonly string[], total = items.length):
 }
 
 /** The pool in force: the managers' voices, or the default one, said as such. */
-export async function describePool(store: Store, guild: AutoreadGuild, locale: string): Promise<string> {
-  const pool = await poolOf(store, guild);
+export async function describePool(
+  store: Store,
+  guild: AutoreadGuild,
+  presets: KnownPresets,
+  locale: string,
+): Promise<string> {
+  const pool = await poolOf(store, guild, presets);
   const voices = fitted(locale, await Promise.all(pool.voices.map((voice) => voiceLabel(store, guild.id, voice))));
-  return pool.chosen ? voices : t(locale, 'autoread.pool.default', { voices });
+  if (pool.chosen) return voices;
+  const language = languageName(poolLanguage(guild.preferredLocale), locale);
+  const variants = VARIANTS.map(variantLabel).join(', ');
+  return t(locale, 'autoread.pool.default', { voices, language, variants });
 }
 
 /** How many members' voices /autoread show lists at most (the rest are counted). */
@@ -43,11 +63,12 @@ const SHOWN_MEMBERS = 20;
 export async function describeMembers(
   store: Store,
   guild: AutoreadGuild,
+  presets: KnownPresets,
   locale: string,
   distinct: boolean,
 ): Promise<string[]> {
   const [pool, given, ignored] = await Promise.all([
-    describePool(store, guild, locale),
+    describePool(store, guild, presets, locale),
     store.autoReadMembers.memberVoices(guild.id, SHOWN_MEMBERS),
     store.autoReadMembers.ignored(guild.id),
   ]);

@@ -9,7 +9,7 @@ import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
 import { voiceBar } from './reading/message-facts.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
-import { autoreadSpeechRequest } from './reading/voice.ts';
+import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -33,6 +33,8 @@ export interface AutoreadWiringOptions {
   backlog?: { messages: number; seconds: number };
   /** Whether SayBot serves this server (ALLOWED_GUILDS); absent: every server. Nothing is read aloud elsewhere. */
   serves?: (guildId: string) => boolean;
+  /** The preset voices SayBot knows: voices:distinct's default pool is drawn from them. */
+  voices: KnownPresets;
 }
 
 export class AutoreadWiring implements AutoreadControl {
@@ -58,6 +60,7 @@ export class AutoreadWiring implements AutoreadControl {
         return autoreadSpeechRequest(
           store,
           { id: guildId, preferredLocale: guild?.preferredLocale ?? null },
+          options.voices,
           userId,
           text,
           distinct,
@@ -169,6 +172,10 @@ export class AutoreadWiring implements AutoreadControl {
 
   setIgnored(guildId: string, userIds: readonly string[]): void {
     this.#reader.setIgnored(guildId, userIds);
+  }
+
+  membersHeld(guildId?: string): Iterable<string> {
+    return this.#reader.membersHeld(guildId);
   }
 
   forgetMember(userId: string, guildId?: string): void {

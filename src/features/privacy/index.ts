@@ -3,3 +3,4 @@
 export { deleteClonedVoice, forgetGuild, forgetMember, type ForgetReport } from './forget.ts';
 export { FORGET_USAGE, parseForgetArgs } from './forget-args.ts';
 export { RemovedGuilds } from './removed-guilds.ts';
+export { ForgetNotices } from './forget-notices.ts';

@@ -4,6 +4,7 @@
 // noticeable difference for loudness (about 1 dB for speech; half of it to stay on the safe side).
 import type { AudioEffects } from './effect-types.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from './gain.ts';
+import { MAX_PITCH_SEMITONES } from './pitch-shift.ts';
 import { MAX_SPEED, MIN_SPEED } from './time-stretch.ts';
 
 export const SPEED_STEP = 0.05;
@@ -24,6 +25,16 @@ export function quantiseVolumeDb(volumeDb: number): number {
   return onStep(volumeDb, VOLUME_STEP_DB, MIN_VOLUME_DB, MAX_VOLUME_DB);
 }
 
+/** A pitch shift in whole semitones (a semitone is well above what a listener notices), within an octave. */
+export function quantisePitch(semitones: number): number {
+  return onStep(semitones, 1, -MAX_PITCH_SEMITONES, MAX_PITCH_SEMITONES);
+}
+
 export function quantiseEffects(effects: AudioEffects): AudioEffects {
-  return { speed: quantiseSpeed(effects.speed), volumeDb: quantiseVolumeDb(effects.volumeDb) };
+  const pitch = quantisePitch(effects.pitch ?? 0);
+  return {
+    speed: quantiseSpeed(effects.speed),
+    volumeDb: quantiseVolumeDb(effects.volumeDb),
+    ...(pitch === 0 ? {} : { pitch }),
+  };
 }

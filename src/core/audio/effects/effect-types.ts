@@ -7,4 +7,9 @@ export interface AudioEffects {
   speed: number;
   /** -20..+6 dB of gain, limited so that nothing clips (gain.ts). */
   volumeDb: number;
+  /**
+   * Semitones the voice is shifted by, the length kept (pitch-shift.ts); absent for none. Not a member's setting:
+   * auto-read's distinct voices make more voices of a preset with it.
+   */
+  pitch?: number;
 }

@@ -1,5 +1,5 @@
-// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed and
-// volume applied to one part, and the parts of one request joined into one file. Runs off the main thread only.
+// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed,
+// pitch and volume applied to one part, and the parts of one request joined into one file. Runs off the main thread only.
 import { analyseClip } from '../analysis/clip.ts';
 import type { AudioEffects } from './effect-types.ts';
 import { ClipError, UnsupportedAudioError } from '../errors.ts';
@@ -9,7 +9,7 @@ import { decodeMp3 } from '../codecs/mp3.ts';
 import { encodeMp3 } from '../codecs/mp3-encode.ts';
 import { exactMp3File, joinMp3Files } from '../codecs/mp3-file.ts';
 import { findFirstMpegFrame, skipId3v2 } from '../codecs/mpeg.ts';
-import { timeStretch } from './time-stretch.ts';
+import { stretchAndShift } from './pitch-shift.ts';
 import { decodedChannels, decodePcm, parseWavHeader } from '../codecs/wav.ts';
 import { encodeWav16, exactWavFile, joinWavFiles, toInt16 } from '../codecs/wav-file.ts';
 
@@ -31,7 +31,7 @@ export async function applyEffects(
   effects: AudioEffects,
 ): Promise<{ format: EditableFormat; data: Uint8Array }> {
   const decoded = await decode(bytes);
-  const stretched = timeStretch(decoded.channels, decoded.sampleRate, effects.speed);
+  const stretched = stretchAndShift(decoded.channels, decoded.sampleRate, effects.speed, effects.pitch ?? 0);
   applyGain(stretched, decoded.sampleRate, effects.volumeDb);
   return { format: decoded.format, data: await encode({ ...decoded, channels: stretched }) };
 }

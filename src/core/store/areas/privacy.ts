@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Area, type Db, type Dialect } from '../dialect.ts';
-import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import {
+  guildMonthPseudonym,
+  memberDayPseudonym,
+  noticePseudonym,
+  periodKeys,
+  pseudonymKey,
+} from '../period-pseudonym.ts';
 import {
   type ForgetRule,
   type PlannedStatement,
@@ -8,7 +15,7 @@ import {
   planForgetGuild,
   planForgetMember,
 } from '../forget-plan.ts';
-import type { ForgetResult, PrivacyTrace } from '../privacy-store.ts';
+import type { ForgetNotice, ForgetResult, PrivacyTrace } from '../privacy-store.ts';
 import type { ClonedVoice } from '../voice-library-store.ts';
 import { clonedVoiceOf } from './voice-library.ts';
 
@@ -189,5 +196,66 @@ export class RemovedGuildArea extends Area {
       .limit(limit)
       .execute();
     return rows.map((r) => r.guild_id);
+  }
+}
+
+/** How long a forget notice is kept: running bots read them every few seconds, so a minute is plenty. */
+export const FORGET_NOTICE_TTL_MS = 60_000;
+/** The most notices read at once (one is written per `npm run forget`). */
+const NOTICES_READ_MAX = 100;
+
+/**
+ * Deletions made by another process (`npm run forget`) for running bots to hear of (table forget_notices):
+ * `store.forgetNotices`. A notice names whom it forgot only by keyed pseudonyms, and lives FORGET_NOTICE_TTL_MS: each
+ * read and write deletes the older ones.
+ */
+export class ForgetNoticeArea extends Area {
+  /** Tells running bots of a deletion just made: a member (in a server, or every one) or a server. */
+  async add(notice: { guildId?: string | undefined; userId?: string | undefined }, at = Date.now()): Promise<void> {
+    await this.#expire(at);
+    await this.d.db
+      .insertInto('forget_notices')
+      .values({
+        token: randomUUID(),
+        guild_key: notice.guildId === undefined ? null : await this.guildKey(notice.guildId),
+        member_key: notice.userId === undefined ? null : await this.memberKey(notice.userId),
+        at,
+      })
+      .execute();
+  }
+
+  /** The notices of the last FORGET_NOTICE_TTL_MS, oldest first (the older ones deleted). */
+  async recent(now = Date.now()): Promise<ForgetNotice[]> {
+    await this.#expire(now);
+    const rows = await this.d.db
+      .selectFrom('forget_notices')
+      .selectAll()
+      .orderBy('at')
+      .orderBy('token')
+      .limit(NOTICES_READ_MAX)
+      .execute();
+    return rows.map((row) => ({
+      token: row.token,
+      at: Number(row.at),
+      ...(row.guild_key === null ? {} : { guildKey: row.guild_key }),
+      ...(row.member_key === null ? {} : { memberKey: row.member_key }),
+    }));
+  }
+
+  /** What a notice calls this server. */
+  async guildKey(guildId: string): Promise<string> {
+    return noticePseudonym(await pseudonymKey(this.d), 'guild', guildId);
+  }
+
+  /** What a notice calls this member. */
+  async memberKey(userId: string): Promise<string> {
+    return noticePseudonym(await pseudonymKey(this.d), 'member', userId);
+  }
+
+  async #expire(now: number): Promise<void> {
+    await this.d.db
+      .deleteFrom('forget_notices')
+      .where('at', '<', now - FORGET_NOTICE_TTL_MS)
+      .execute();
   }
 }

@@ -113,11 +113,11 @@ const settings: Handler = async (interaction, { store }, autoread) => {
 };
 
 /** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */
-const show: Handler = async (interaction, { store }, autoread) => {
+const show: Handler = async (interaction, { store, voices }, autoread) => {
   const locale = interaction.locale;
   const state = await store.autoRead.get(interaction.guildId);
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
-  const members = await describeMembers(store, guild, locale, state.settings.voices === 'distinct');
+  const members = await describeMembers(store, guild, voices, locale, state.settings.voices === 'distinct');
   await showContent(
     interaction,
     [
@@ -163,7 +163,8 @@ const unignore: Handler = async (interaction, context, autoread) => {
   });
 };
 
-const voiceAdd: Handler = async (interaction, { store }) => {
+const voiceAdd: Handler = async (interaction, context) => {
+  const { store } = context;
   // A preset ID, or a cloned voice of this server by name or ID (refused otherwise, nothing stored).
   const { voiceId } = await usableVoice(store, interaction.guildId, readText(interaction.options, 'voice') ?? '');
   const result = await store.autoReadMembers.addToPool(
@@ -175,10 +176,11 @@ const voiceAdd: Handler = async (interaction, { store }) => {
   // Deleted since it was looked up: refused as the lookup would refuse it now.
   if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
   if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
-  await poolReply(interaction, store, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
+  await poolReply(interaction, context, result === 'added' ? 'autoread.pool.added' : 'autoread.pool.already', voiceId);
 };
 
-const voiceRemove: Handler = async (interaction, { store }) => {
+const voiceRemove: Handler = async (interaction, context) => {
+  const { store } = context;
   const typed = readText(interaction.options, 'voice') ?? '';
   // A cloned voice by its name while it exists; else the ID as typed (a voice no longer usable still leaves).
   const voiceId = await usableVoice(store, interaction.guildId, typed).then(
@@ -186,19 +188,19 @@ const voiceRemove: Handler = async (interaction, { store }) => {
     () => typed,
   );
   const removed = await store.autoReadMembers.removeFromPool(interaction.guildId, voiceId);
-  await poolReply(interaction, store, removed ? 'autoread.pool.removed' : 'autoread.pool.notIn', voiceId);
+  await poolReply(interaction, context, removed ? 'autoread.pool.removed' : 'autoread.pool.notIn', voiceId);
 };
 
 async function poolReply(
   interaction: ChatInputCommandInteraction<'cached'>,
-  store: CommandContext['store'],
+  { store, voices }: CommandContext,
   key: MessageKey,
   voiceId: string,
 ): Promise<void> {
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
   const [voice, pool] = await Promise.all([
     voiceLabel(store, interaction.guildId, voiceId),
-    describePool(store, guild, interaction.locale),
+    describePool(store, guild, voices, interaction.locale),
   ]);
   await showResult(interaction, key, { voice, pool });
 }

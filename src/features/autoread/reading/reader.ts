@@ -272,6 +272,16 @@ export class AutoReader {
     }
   }
 
+  /** The members the reader remembers anything of (ignored, read lately), in one guild or (undefined) every one. */
+  *membersHeld(guildId?: string): Generator<string> {
+    for (const [id, reading] of this.#guilds) {
+      if (guildId !== undefined && id !== guildId) continue;
+      yield* reading.binding.ignored ?? [];
+      yield* reading.recent.members();
+      if (reading.last) yield reading.last.userId;
+    }
+  }
+
   /** What a guild reads, if it reads. */
   binding(guildId: string): Readonly<ReadingBinding> | undefined {
     return this.#guilds.get(guildId)?.binding;

@@ -2,7 +2,7 @@
 // the memory of who spoke lately in which voice. Pure, so each rule is a row in a table test; voice.ts keeps the
 // choice in the store, where it stays the member's across restarts and pool changes.
 import { createHash } from 'node:crypto';
-import { DOCUMENTED_VOICES, PRESET_VOICE_ID, defaultVoiceFor } from '../../../core/voice-catalogue/catalogue.ts';
+import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
 
 /** The most voices a server's pool holds: more than a channel's listeners can tell apart, and autocomplete's 25. */
 export const VOICE_POOL_MAX = 25;
@@ -20,14 +20,64 @@ export const RECENT_SPEAKERS_MAX = 50;
 const languageOf = (locale: string): string => locale.split('-')[0]?.toLowerCase() ?? '';
 
 /**
- * The pool when the managers chose none: the documented presets of the server's language; for a language without
- * any, those of the language whose voice the server speaks in by default (English).
+ * The language pool voices speak: the server's; without a preferred locale, that of the voice the server speaks in
+ * by default (English). The service takes a language with each request, whatever language a preset was made for.
  */
-export function defaultPool(locale: string | null | undefined): string[] {
-  const own = locale ? DOCUMENTED_VOICES.filter((voice) => voice.language === languageOf(locale)) : [];
-  if (own.length > 0) return own.map((voice) => voice.id);
-  const fallback = PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1];
-  return DOCUMENTED_VOICES.filter((voice) => voice.language === fallback).map((voice) => voice.id);
+export function poolLanguage(locale: string | null | undefined): string {
+  return locale ? languageOf(locale) : (PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1] ?? 'en');
+}
+
+/**
+ * How SayBot makes more voices of a preset when the plain voices are all given: a pitch shift of three semitones
+ * either way (a voice a listener hears as another, the way a sibling's is) or a pace far enough from the voice's own
+ * (audible steps are 0.05, effects/audible-steps.ts). Rendered by SayBot from the same service audio, so a variant
+ * costs no more characters than its preset.
+ */
+export const VARIANTS: readonly Variant[] = [{ pitch: 3 }, { pitch: -3 }, { speed: 1.25 }, { speed: 0.8 }];
+
+/** The most voices the default pool holds (presets, cloned voices and variants together). */
+export const DEFAULT_POOL_MAX = 100;
+
+export type Variant = { speed: number; pitch?: undefined } | { pitch: number; speed?: undefined };
+
+/** A pool voice as kept in the pool and given to members: a voice ID, or a preset's variant. */
+export type PoolVoice = { voice: string } & (Variant | { speed?: undefined; pitch?: undefined });
+
+/** A variant as kept: `<preset>~speed<x>` or `<preset>~pitch<±n>`. */
+const VARIANT = /^(voice-b-[a-z]{2,3}-[fm]-\d{2})~(?:speed(\d(?:\.\d{1,2})?)|pitch([+-]\d{1,2}))$/;
+
+export function poolEntry(entry: PoolVoice): string {
+  if (entry.speed !== undefined) return `${entry.voice}~speed${entry.speed}`;
+  if (entry.pitch !== undefined) return `${entry.voice}~pitch${entry.pitch > 0 ? '+' : ''}${entry.pitch}`;
+  return entry.voice;
+}
+
+export function parsePoolEntry(entry: string): PoolVoice {
+  const variant = VARIANT.exec(entry);
+  const voice = variant?.[1];
+  if (voice === undefined) return { voice: entry };
+  return variant?.[2] !== undefined ? { voice, speed: Number(variant[2]) } : { voice, pitch: Number(variant?.[3]) };
+}
+
+/** Whether a pool voice is a variant of a preset. */
+export const isVariant = (entry: PoolVoice): boolean => entry.speed !== undefined || entry.pitch !== undefined;
+
+/**
+ * The pool when the managers chose none: every preset voice SayBot knows (those made for the server's language
+ * first), each spoken in the server's language; then the server's cloned voices; then each preset's variants. chooseVoice gives a variant only when every plain voice is given as often.
+ */
+export function defaultPool(
+  locale: string | null | undefined,
+  presets: readonly PresetVoice[],
+  cloned: readonly string[],
+): string[] {
+  const language = poolLanguage(locale);
+  const plain = [
+    ...presets.filter((preset) => preset.language === language),
+    ...presets.filter((preset) => preset.language !== language),
+  ].map((preset) => preset.id);
+  const variants = VARIANTS.flatMap((variant) => plain.map((voice) => poolEntry({ voice, ...variant })));
+  return [...plain, ...cloned, ...variants].slice(0, DEFAULT_POOL_MAX);
 }
 
 /** A member's own fixed ranking of a voice: the same wherever the voice stands in the pool (rendezvous hashing). */
@@ -36,9 +86,11 @@ function weight(userId: string, voice: string): string {
 }
 
 /**
- * The pool voice a member without one is given: among the pool, the one fewest members speaking now have; among
- * those, the one fewest members of the server were given; among those, the member's own highest ranking (a
- * stable hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
+ * The pool voice a member without one is given: among the pool, the one fewest members speaking now have (a variant
+ * counting as its preset: both are that voice to a listener); among
+ * those, the one fewest members of the server were given (so no two members share a voice while one nobody has is
+ * left); among those, a voice as it is before a variant; among those, the member's own highest ranking (a stable
+ * hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
  */
 export function chooseVoice(
   userId: string,
@@ -46,23 +98,23 @@ export function chooseVoice(
   speakingNow: ReadonlyMap<string, number>,
   given: ReadonlyMap<string, number>,
 ): string | undefined {
-  let best: { voice: string; now: number; given: number; weight: string } | undefined;
+  let best: { voice: string; rank: number[]; weight: string } | undefined;
   for (const voice of pool) {
-    const candidate = {
-      voice,
-      now: speakingNow.get(voice) ?? 0,
-      given: given.get(voice) ?? 0,
-      weight: weight(userId, voice),
-    };
-    if (
-      best === undefined ||
-      candidate.now < best.now ||
-      (candidate.now === best.now &&
-        (candidate.given < best.given || (candidate.given === best.given && candidate.weight > best.weight)))
-    )
-      best = candidate;
+    const entry = parsePoolEntry(voice);
+    // Who speaks now is known by the voice heard (RecentSpeakers), so a variant counts as busy with its preset.
+    const rank = [speakingNow.get(entry.voice) ?? 0, given.get(voice) ?? 0, isVariant(entry) ? 1 : 0];
+    const candidate = { voice, rank, weight: weight(userId, voice) };
+    if (best === undefined || before(candidate, best)) best = candidate;
   }
   return best?.voice;
+}
+
+function before(a: { rank: number[]; weight: string }, b: { rank: number[]; weight: string }): boolean {
+  for (const [i, value] of a.rank.entries()) {
+    const other = b.rank[i] ?? 0;
+    if (value !== other) return value < other;
+  }
+  return a.weight > b.weight;
 }
 
 /**
@@ -101,6 +153,11 @@ export class RecentSpeakers {
       if (member !== userId) counts.set(voice, (counts.get(voice) ?? 0) + 1);
     }
     return counts;
+  }
+
+  /** The members remembered (at most RECENT_SPEAKERS_MAX). */
+  members(): IterableIterator<string> {
+    return this.#byMember.keys();
   }
 
   /** Forgets a member (their data deleted on request). */

@@ -2,18 +2,33 @@
 // member's /myvoice, else the server's default preset, else the built-in voice of the server's language). A voice
 // that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
 // is read rather than lost. With voices:distinct a member without a /myvoice voice speaks in their own voice of
-// the server's pool (voice-pool.ts), kept in the store.
+// the server's pool (voice-pool.ts), kept in the store, in the server's language unless a layer set one; a variant
+// is its preset at its speed (times the member's own) or shifted in pitch.
 import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
 import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
 import type { Store } from '../../../core/store/types.ts';
-import { isPresetVoiceId } from '../../../core/voice-catalogue/catalogue.ts';
-import { MEMBER_VOICES_MAX, chooseVoice, defaultPool } from './voice-pool.ts';
+import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
+import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
+import {
+  MEMBER_VOICES_MAX,
+  chooseVoice,
+  defaultPool,
+  parsePoolEntry,
+  poolLanguage,
+  type PoolVoice,
+} from './voice-pool.ts';
 
 export interface AutoreadGuild {
   id: string;
   preferredLocale: string | null;
 }
+
+/** Where a server's default pool is drawn from besides its cloned voices: the preset voices SayBot knows. */
+export type KnownPresets = readonly PresetVoice[];
+
+/** The most cloned voices the default pool takes from a server's library. */
+const POOL_CLONED_MAX = 50;
 
 /** voices:distinct for this message: how many of the members speaking now (besides its author) have each voice. */
 export interface DistinctVoices {
@@ -23,18 +38,26 @@ export interface DistinctVoices {
 export async function autoreadSpeechRequest(
   store: Store,
   guild: AutoreadGuild,
+  presets: KnownPresets,
   /** Whose /myvoice applies; null: the server's voice (join/leave lines). */
   userId: string | null,
   text: string,
   /** Given: voices:distinct (a member without a voice of their own is given one of the pool). */
   distinct?: DistinctVoices,
 ): Promise<SpeechRequest> {
-  let settings = await settingsFor(store, guild, userId);
-  if (distinct !== undefined && userId !== null && settings.sources.voice.kind !== 'member') {
-    const voice = await poolVoice(store, guild, userId, distinct.speakingNow);
-    if (voice !== undefined) settings = { ...settings, voice };
-  }
-  return ttsRequest(text, settings);
+  const settings = await settingsFor(store, guild, userId);
+  if (distinct === undefined || userId === null || settings.sources.voice.kind === 'member')
+    return ttsRequest(text, settings);
+  const entry = await poolVoice(store, guild, presets, userId, distinct.speakingNow);
+  if (entry === undefined) return ttsRequest(text, settings);
+  const pool = parsePoolEntry(entry);
+  return shifted(ttsRequest(text, inPoolVoice(settings, pool, guild)), pool.pitch);
+}
+
+/** The request with a variant's pitch shift among its effects (SayBot's own rendering, nothing more paid). */
+function shifted(request: SpeechRequest, pitch: number | undefined): SpeechRequest {
+  if (pitch === undefined || request.kind !== 'tts') return request;
+  return { ...request, effects: quantiseEffects({ ...(request.effects ?? { speed: 1, volumeDb: 0 }), pitch }) };
 }
 
 async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | null): Promise<ResolvedSettings> {
@@ -46,22 +69,42 @@ async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | 
   }
 }
 
+/** The member's settings with their pool voice: its voice, its speed, and the server's language unless set. */
+function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: AutoreadGuild): ResolvedSettings {
+  const { voice, speed = 1 } = pool;
+  const language =
+    settings.sources.language.kind === 'builtin' ? poolLanguage(guild.preferredLocale) : settings.language;
+  return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };
+}
+
 /**
- * The pool in force: the managers' voices that can still be used, or the default one of the server's language. A
+ * The pool in force: the managers' voices that can still be used, or the default one (voice-pool.ts defaultPool). A
  * cloned voice counts only while the server's library holds it: the library in the store is the truth about a
  * deletion, whatever row still names the voice and whatever this process remembers (nothing, after a restart).
  */
-export async function poolOf(store: Store, guild: AutoreadGuild): Promise<{ voices: string[]; chosen: boolean }> {
+export async function poolOf(
+  store: Store,
+  guild: AutoreadGuild,
+  presets: KnownPresets,
+): Promise<{ voices: string[]; chosen: boolean }> {
   const chosen = await usableVoices(store, guild.id, await store.autoReadMembers.pool(guild.id));
-  return chosen.length > 0
-    ? { voices: chosen, chosen: true }
-    : { voices: defaultPool(guild.preferredLocale), chosen: false };
+  if (chosen.length > 0) return { voices: chosen, chosen: true };
+  const cloned = await store.voiceLibrary.list(guild.id, { limit: POOL_CLONED_MAX });
+  const voices = defaultPool(
+    guild.preferredLocale,
+    presets,
+    cloned.map((voice) => voice.voiceId),
+  );
+  return { voices, chosen: false };
 }
 
 /** `voices` without the cloned voices the guild's library no longer holds (presets need no look-up). */
 async function usableVoices(store: Store, guildId: string, voices: readonly string[]): Promise<string[]> {
   const kept = await Promise.all(
-    voices.map(async (voice) => isPresetVoiceId(voice) || (await store.voiceLibrary.get(guildId, voice)) !== undefined),
+    voices.map(async (entry) => {
+      const { voice } = parsePoolEntry(entry);
+      return isPresetVoiceId(voice) || (await store.voiceLibrary.get(guildId, voice)) !== undefined;
+    }),
   );
   return voices.filter((_voice, index) => kept[index] === true);
 }
@@ -73,10 +116,14 @@ async function usableVoices(store: Store, guildId: string, voices: readonly stri
 async function poolVoice(
   store: Store,
   guild: AutoreadGuild,
+  presets: KnownPresets,
   userId: string,
   speakingNow: ReadonlyMap<string, number>,
 ): Promise<string | undefined> {
-  const [pool, given] = await Promise.all([poolOf(store, guild), store.autoReadMembers.memberVoice(guild.id, userId)]);
+  const [pool, given] = await Promise.all([
+    poolOf(store, guild, presets),
+    store.autoReadMembers.memberVoice(guild.id, userId),
+  ]);
   if (given !== undefined && pool.voices.includes(given)) return given;
   const voice = chooseVoice(userId, pool.voices, speakingNow, await store.autoReadMembers.voiceCounts(guild.id));
   if (voice !== undefined) await store.autoReadMembers.assignVoice(guild.id, userId, voice, MEMBER_VOICES_MAX);
@@ -89,10 +136,18 @@ export type AutoreadVoice =
   /** voices:distinct, and nothing given yet: their first message read decides. */
   | { kind: 'pool-pending' };
 
-export async function autoreadVoiceOf(store: Store, guild: AutoreadGuild, userId: string): Promise<AutoreadVoice> {
+export async function autoreadVoiceOf(
+  store: Store,
+  guild: AutoreadGuild,
+  presets: KnownPresets,
+  userId: string,
+): Promise<AutoreadVoice> {
   const [settings, state] = await Promise.all([settingsFor(store, guild, userId), store.autoRead.get(guild.id)]);
   if (settings.sources.voice.kind === 'member') return { kind: 'own', voice: settings.voice };
   if (state.settings.voices === 'one') return { kind: 'server', voice: settings.voice };
-  const [pool, given] = await Promise.all([poolOf(store, guild), store.autoReadMembers.memberVoice(guild.id, userId)]);
+  const [pool, given] = await Promise.all([
+    poolOf(store, guild, presets),
+    store.autoReadMembers.memberVoice(guild.id, userId),
+  ]);
   return given !== undefined && pool.voices.includes(given) ? { kind: 'pool', voice: given } : { kind: 'pool-pending' };
 }

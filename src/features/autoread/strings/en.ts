@@ -151,7 +151,8 @@ export const en = {
   'autoread.pool.removed':
     'Took {voice} out of the voice pool; members who had it are given another at their next message. Pool: {pool}.',
   'autoread.pool.notIn': '{voice} is not in the voice pool. Pool: {pool}.',
-  'autoread.pool.default': "none chosen, so the documented voices of the server's language: {voices}",
+  'autoread.pool.default':
+    "none chosen, so every preset voice speaking the server's language ({language}), this server's cloned voices, then each preset made another voice ({variants}): {voices}",
   'autoread.show.pool': 'Voice pool: {pool}.',
   'autoread.show.memberVoices': "Members' voices: {list}.",
   'autoread.show.memberVoicesNone': "Members' voices: none given yet (a member is given one when first read).",

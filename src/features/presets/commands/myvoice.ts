@@ -64,14 +64,14 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return parts.filter((part) => part !== '').join(' · ');
 }
 
-export const execute: CommandModule['execute'] = async (interaction, { store }) => {
+export const execute: CommandModule['execute'] = async (interaction, { store, voices }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'show') {
     const locale = interaction.locale;
     const [stored, voice] = await Promise.all([
       store.memberDefaults.get(guildId, userId),
-      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, userId),
+      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, voices, userId),
     ]);
     const own =
       stored === undefined

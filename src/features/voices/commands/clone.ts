@@ -131,6 +131,7 @@ async function cloneFrom(
   await acknowledge(interaction);
   const clip = await checkReferenceClip(
     await downloadClip(input.clip.url, input.clip.size, context.settings.clipDownload),
+    interaction.guildId,
   );
 
   // The name is held before anything is paid, so of two clones of one name at once, one is refused for free.

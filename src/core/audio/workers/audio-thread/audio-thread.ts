@@ -9,6 +9,7 @@ import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat } from '../../effects/effects.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { JobThread } from '../job-thread.ts';
+import { OwnerShares } from '../owner-shares.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -43,45 +44,36 @@ const threads = Array.from(
     }),
 );
 
-/** Jobs under way or waiting per server (entries go at 0, so it holds only servers with work). */
-const perGuild = new Map<string, number>();
-
-/** The work of `guild` (a server's ID; '' when none) counted against its share while it runs. */
-async function runFor<T>(guild: string, work: () => Promise<T>): Promise<T> {
-  const jobs = perGuild.get(guild) ?? 0;
-  if (guild !== '' && jobs >= MAX_AUDIO_JOBS_PER_GUILD) {
-    throw new AudioBusyError(
+/** Jobs under way or waiting per server. */
+const perGuild = new OwnerShares(
+  MAX_AUDIO_JOBS_PER_GUILD,
+  () =>
+    new AudioBusyError(
       'owner-busy',
       `audio thread: this server already has ${MAX_AUDIO_JOBS_PER_GUILD} jobs under way or waiting`,
       { limit: MAX_AUDIO_JOBS_PER_GUILD },
-    );
-  }
-  perGuild.set(guild, jobs + 1);
-  try {
-    return await work();
-  } finally {
-    const left = (perGuild.get(guild) ?? 1) - 1;
-    if (left > 0) perGuild.set(guild, left);
-    else perGuild.delete(guild);
-  }
-}
+    ),
+);
 
 async function run(job: Job, transfer: ArrayBuffer[], guild: string): Promise<Extract<AudioJobReply, { ok: true }>> {
   const thread = threads.reduce((least, t) => (t.load < least.load ? t : least));
-  const reply = await runFor(guild, () => thread.run(job, transfer, guild));
+  const reply = await perGuild.run(guild, () => thread.run(job, transfer, guild));
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
 }
 
-/** Speed 1 at 0 dB changes nothing: such a part is served as the service sent it, with no work at all. */
+/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
 export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
-  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0);
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
 }
 
-/** A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry). */
+/**
+ * A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry): one block copy, not
+ * an element-by-element one (a part of a few megabytes must not hold the main thread).
+ */
 function copy(bytes: Uint8Array): ArrayBuffer {
-  return Uint8Array.from(bytes).buffer;
+  return new Uint8Array(bytes).buffer;
 }
 
 /**

@@ -1,11 +1,14 @@
-// Messages between checkClipOffThread (main thread) and its worker (clip-worker.ts): one request, one reply.
+// Messages between measureClipOffThread (main thread) and its worker (clip-worker.ts): one request, one reply.
 import type { ClipErrorCode } from '../../errors.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 
 export interface ClipJob {
   id: number;
-  /** The clip's bytes, a copy transferred to the worker. */
+  /** The buffer holding the clip, transferred to the worker (and back with a measured clip's reply). */
   data: ArrayBuffer;
+  /** Where in `data` the clip lies. */
+  byteOffset: number;
+  byteLength: number;
   maxSeconds: number;
 }
 
@@ -21,5 +24,6 @@ export interface MeasuredClip {
 }
 
 export type ClipJobReply =
-  | { id: number; ok: true; clip: MeasuredClip }
+  /** `data`: the job's buffer, transferred back unchanged. */
+  | { id: number; ok: true; clip: MeasuredClip; data: ArrayBuffer }
   | { id: number; ok: false; code: ClipErrorCode | undefined; message: string };

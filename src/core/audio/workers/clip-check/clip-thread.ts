@@ -1,20 +1,39 @@
 // Clip decoding off the main thread (../job-thread.ts): one worker thread takes one clip at a time; a few more may
-// wait, and beyond that (or past the time limit) the check is refused rather than queued without end.
+// wait, and beyond that (or past the time limit) the check is refused rather than queued without end. Fair between
+// servers: each server's clips wait their turn with the others' (../job-thread.ts), and one server may have only so
+// many under way or waiting, so a server sending clip after clip never holds up another's /clone.
+//
+// The clip's bytes are moved to the worker and back, never copied on the main thread: a clip may be tens of
+// megabytes, and one copy of it there is a gap in every server's voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
+import type { JobThreadFailure } from '../job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
 import { JobThread } from '../job-thread.ts';
+import { OwnerShares } from '../owner-shares.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
 
-/** Clips waiting behind the one being decoded. */
-export const MAX_WAITING_CLIPS = 4;
+/** Clips waiting behind the one being decoded, over every server. */
+export const MAX_WAITING_CLIPS = 8;
+/** Clips one server may have under way or waiting: a /clone and the next one, while others take their turns. */
+export const MAX_CLIPS_PER_GUILD = 2;
 /** One clip's decoding (at most a minute of audio) takes well under this; past it the worker is replaced. */
 const JOB_TIMEOUT_MS = 20_000;
 /** An idle worker is ended after this, so its memory is given back. */
 const IDLE_MS = 30_000;
+/** Clips smaller than this are copied (a moment's work) rather than moved, so the caller's bytes stay its own. */
+const COPY_MAX_BYTES = 1024 * 1024;
 
-/** The check could not run now: too many clips waiting, or the decoder ran out of time. */
-export class ClipCheckUnavailableError extends JobUnavailableError {}
+/** The check could not run now: too many clips waiting (of this server: `reason` 'owner-busy'), or too slow. */
+export class ClipCheckUnavailableError extends JobUnavailableError {
+  /** For 'owner-busy': how many clips one server may have under way or waiting. */
+  readonly limit: number | undefined;
+
+  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) {
+    super(reason, message, options);
+    this.limit = options?.limit;
+  }
+}
 
 const thread = new JobThread<Omit<ClipJob, 'id'>, ClipJobReply>({
   worker: new URL('./clip-worker.ts', import.meta.url),
@@ -25,14 +44,34 @@ const thread = new JobThread<Omit<ClipJob, 'id'>, ClipJobReply>({
     new ClipCheckUnavailableError(reason, `clip check: ${message}`, cause === undefined ? undefined : { cause }),
 });
 
+const perGuild = new OwnerShares(
+  MAX_CLIPS_PER_GUILD,
+  () =>
+    new ClipCheckUnavailableError(
+      'owner-busy',
+      `clip check: this server already has ${MAX_CLIPS_PER_GUILD} clips under way or waiting`,
+      { limit: MAX_CLIPS_PER_GUILD },
+    ),
+);
+
 /**
  * Decodes at most `maxSeconds` of the clip in a worker thread and measures it (analyseClip's figures and the RMS
- * level). Rejects with ClipError for bytes that are not usable audio, ClipCheckUnavailableError when it cannot run now.
+ * level), for `guild` (a server's ID; '' when none). A clip of a megabyte or more is moved, not copied: `bytes`'
+ * whole buffer goes to the worker (the caller's views of it are detached) and comes back as the result's `bytes`.
+ * Rejects with ClipError for bytes that are not usable audio, ClipCheckUnavailableError when it cannot run now.
  */
-export async function measureClipOffThread(bytes: Uint8Array, maxSeconds: number): Promise<MeasuredClip> {
-  // A copy of its own, transferred: the caller keeps its bytes (to upload them), the worker gets them without a clone.
-  const data = Uint8Array.from(bytes).buffer;
-  const reply = await thread.run({ data, maxSeconds }, [data]);
-  if (reply.ok) return reply.clip;
+export async function measureClipOffThread(
+  bytes: Uint8Array,
+  maxSeconds: number,
+  guild = '',
+): Promise<{ clip: MeasuredClip; bytes: Uint8Array }> {
+  const moved = bytes.byteLength >= COPY_MAX_BYTES && bytes.buffer instanceof ArrayBuffer;
+  const data = moved ? (bytes.buffer as ArrayBuffer) : new Uint8Array(bytes).buffer;
+  const view = moved
+    ? { byteOffset: bytes.byteOffset, byteLength: bytes.byteLength }
+    : { byteOffset: 0, byteLength: bytes.byteLength };
+  const reply = await perGuild.run(guild, () => thread.run({ data, ...view, maxSeconds }, [data], guild));
+  if (reply.ok)
+    return { clip: reply.clip, bytes: moved ? new Uint8Array(reply.data, view.byteOffset, view.byteLength) : bytes };
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
 }

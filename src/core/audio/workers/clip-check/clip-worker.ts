@@ -1,5 +1,5 @@
 // The worker thread of clip-thread.ts: decodes one clip at a time, at most `maxSeconds` of it, and answers with
-// its figures.
+// its figures and, for a clip that decoded, its bytes back (transferred, so the main thread copies nothing).
 import { parentPort } from 'node:worker_threads';
 import { analyseClip, ClipError, rmsDbfs } from '../../analysis/clip.ts';
 import type { ClipJob, ClipJobReply } from './clip-thread-protocol.ts';
@@ -9,9 +9,11 @@ yieldToMainThread();
 
 async function handle(job: ClipJob): Promise<ClipJobReply> {
   try {
-    const info = await analyseClip(new Uint8Array(job.data), { maxSeconds: job.maxSeconds });
+    const bytes = new Uint8Array(job.data, job.byteOffset, job.byteLength);
+    const info = await analyseClip(bytes, { maxSeconds: job.maxSeconds });
     const { samples, ...figures } = info;
-    return { id: job.id, ok: true, clip: { ...figures, levelDbfs: samples ? rmsDbfs(samples) : undefined } };
+    const clip = { ...figures, levelDbfs: samples ? rmsDbfs(samples) : undefined };
+    return { id: job.id, ok: true, clip, data: job.data };
   } catch (error) {
     return {
       id: job.id,
@@ -23,5 +25,5 @@ async function handle(job: ClipJob): Promise<ClipJobReply> {
 }
 
 parentPort?.on('message', (job: ClipJob) => {
-  void handle(job).then((reply) => parentPort?.postMessage(reply));
+  void handle(job).then((reply) => parentPort?.postMessage(reply, reply.ok ? [reply.data] : []));
 });
