@@ -129,7 +129,7 @@ export class SayBot {
       apply: (notice) => {
         if (notice.userId !== undefined) {
           accounting.anonymiseRequests(notice.guildId, notice.userId);
-          this.#autoread.forgetMember(notice.userId, notice.guildId);
+          this.#autoread.forgetMember(notice.userId, notice.guildId, 'operator');
         } else if (notice.guildId !== undefined) {
           accounting.anonymiseRequests(notice.guildId);
           // The server's auto-read binding went with its rows: its reading stops as well.

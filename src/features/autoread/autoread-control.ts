@@ -41,8 +41,11 @@ export interface AutoreadControl extends ChannelReading {
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
   /** The members the managers had it ignore (the store's list), from the next message on. */
   setIgnored(guildId: string, userIds: readonly string[]): void;
-  /** A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild). */
-  forgetMember(userId: string, guildId?: string): void;
+  /**
+   * A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild); by the
+   * operator (npm run forget), their ignore too.
+   */
+  forgetMember(userId: string, guildId?: string, by?: 'member' | 'operator'): void;
   /** The members auto-read remembers anything of in memory (ignored, read lately), in one guild or every one. */
   membersHeld(guildId?: string): Iterable<string>;
 }

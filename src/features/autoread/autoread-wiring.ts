@@ -178,8 +178,8 @@ export class AutoreadWiring implements AutoreadControl {
     return this.#reader.membersHeld(guildId);
   }
 
-  forgetMember(userId: string, guildId?: string): void {
-    this.#reader.forgetMember(userId, guildId);
+  forgetMember(userId: string, guildId?: string, by?: 'member' | 'operator'): void {
+    this.#reader.forgetMember(userId, guildId, by);
   }
 
   /**

@@ -261,12 +261,16 @@ export class AutoReader {
   }
 
   /**
-   * A member's data was deleted (/privacy): what the reader remembers of them goes, in one guild or (guildId
-   * undefined) in every guild. An ignore stays: it is the managers' record, which the store keeps too.
+   * A member's data was deleted: what the reader remembers of them goes, in one guild or (guildId undefined) in
+   * every guild. An ignore stays when the member deleted their own data (it is the managers' record, which the store
+   * keeps too); the operator's erasure (npm run forget) removes it, as it removes the store's row.
    */
-  forgetMember(userId: string, guildId?: string): void {
+  forgetMember(userId: string, guildId?: string, by: 'member' | 'operator' = 'member'): void {
     for (const [id, reading] of this.#guilds) {
       if (guildId !== undefined && id !== guildId) continue;
+      const { ignored } = reading.binding;
+      if (by === 'operator' && ignored?.has(userId) === true)
+        reading.binding.ignored = new Set([...ignored].filter((id) => id !== userId));
       reading.recent.forget(userId);
       if (reading.last?.userId === userId) reading.last = undefined;
     }
