@@ -201,8 +201,28 @@ class TranscodeWorker {
     }
   }
 
-  terminate(): Promise<number> {
+  /**
+   * Fails its streams, then ends the thread once no batch of its is in the thread (or the batch deadline passed): a
+   * thread ended while inside the Opus addon aborts the whole process, since the addon's exception cannot be thrown
+   * into a stopping thread.
+   */
+  async terminate(): Promise<number> {
+    let inFlight = this.#batches.length;
     this.#die(new OpusWorkerError('the transcoding pool was closed'));
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const deadline = setTimeout(resolve, this.#deadlineMs);
+        const done = () => {
+          clearTimeout(deadline);
+          resolve();
+        };
+        this.#worker.on('message', () => {
+          inFlight -= 1;
+          if (inFlight === 0) done();
+        });
+        this.#worker.once('exit', done);
+      });
+    }
     return this.#worker.terminate();
   }
 }
