@@ -7,6 +7,7 @@ import { JobUnavailableError } from '../../../core/audio/errors.ts';
 import { JobThread } from '../../../core/audio/workers/job-thread.ts';
 import type { DictionaryEntry } from './dictionary.ts';
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';
+import { OwnerShares } from '../../../core/audio/workers/owner-shares.ts';
 
 /** Texts waiting behind the one under way, over every server (each reading server hands over one at a time). */
 export const MAX_WAITING_DICTIONARY_JOBS = 64;
@@ -28,31 +29,22 @@ const thread = new JobThread<Omit<DictionaryJob, 'id'>, DictionaryJobReply>({
     new DictionaryUnavailableError(reason, `dictionary: ${message}`, cause === undefined ? undefined : { cause }),
 });
 
-/** Texts under way or waiting per server (entries go at 0, so it holds only servers with work). */
-const perGuild = new Map<string, number>();
+/** Texts under way or waiting per server, each server's at most its share. */
+const shares = new OwnerShares(
+  MAX_DICTIONARY_JOBS_PER_GUILD,
+  () => new DictionaryUnavailableError('owner-busy', 'dictionary: this server has its share of texts waiting'),
+);
 
-/**
- * `texts` as dictionary number `dictionary` (its `entries`) says them, in the worker; `guildId` waits its turn with
- * the other servers. The entries are sent only when the worker does not hold that dictionary compiled.
- */
 export async function applyOffThread(
   dictionary: number,
   entries: readonly DictionaryEntry[],
   texts: readonly string[],
   guildId: string,
 ): Promise<string[]> {
-  const jobs = perGuild.get(guildId) ?? 0;
-  if (jobs >= MAX_DICTIONARY_JOBS_PER_GUILD)
-    throw new DictionaryUnavailableError('owner-busy', `dictionary: this server has ${jobs} texts waiting`);
-  perGuild.set(guildId, jobs + 1);
-  try {
+  return shares.run(guildId, async () => {
     let reply = await thread.run({ dictionary, texts }, [], guildId);
     if (!reply.ok && reply.unknown) reply = await thread.run({ dictionary, entries, texts }, [], guildId);
     if (reply.ok) return reply.said;
     throw new DictionaryUnavailableError('crashed', `dictionary: ${reply.unknown ? 'not compiled' : reply.message}`);
-  } finally {
-    const left = (perGuild.get(guildId) ?? 1) - 1;
-    if (left > 0) perGuild.set(guildId, left);
-    else perGuild.delete(guildId);
-  }
+  });
 }
