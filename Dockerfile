@@ -28,6 +28,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json .npmrc ./
 COPY scripts ./scripts
 COPY src ./src
+COPY commands ./commands
 # `npm run demo` in the image: the demo and the local Discord it runs SayBot against (SayBot itself never imports
 # them; ~0.4 MB). It writes to /app/demo-output, which a `-v` can put on the host.
 COPY demo ./demo

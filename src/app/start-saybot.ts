@@ -4,7 +4,7 @@ import { SayBot, type SayBotCore } from './saybot.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
-import { loadFeatureCommands } from './feature-commands.ts';
+import { loadCommandModules } from './command-modules.ts';
 import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from '../core/config.ts';
@@ -60,7 +60,7 @@ export interface StartSeams {
   wrapStore?: (store: Store) => Store;
   /**
    * The command modules registered and routed, e.g. with a held-back menu or a test-only one (default
-   * loadFeatureCommands()).
+   * loadCommandModules()).
    */
   commands?: Map<string, AnyCommandModule>;
   /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
@@ -123,7 +123,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   let metricsServer: MetricsServer | undefined;
   try {
     await loadFeatureStrings();
-    const commands = seams.commands ?? (await loadFeatureCommands());
+    const commands = seams.commands ?? (await loadCommandModules());
     // What can be checked here is checked before Discord hears of this start: the store (its folder writable, the
     // schema migrated; a file from a newer SayBot stops start-up with a plain message), the audio cache's folder and
     // METRICS_PORT. A volume mounted wrong then ends the start in one line, with no command registered and no login.

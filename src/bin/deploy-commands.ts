@@ -1,6 +1,6 @@
 // `npm run deploy-commands`: registers the slash commands, and does nothing when Discord already has them.
 import { loadDotenv } from '../core/dotenv.ts';
-import { loadFeatureCommands } from '../app/feature-commands.ts';
+import { loadCommandModules } from '../app/command-modules.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { redactSecrets } from '../core/log.ts';
@@ -10,7 +10,7 @@ let token = '';
 try {
   const config = loadConfig();
   token = config.discord.token;
-  const commands = await loadFeatureCommands();
+  const commands = await loadCommandModules();
   const result = await deployCommands({
     token: config.discord.token,
     clientId: config.discord.clientId,

@@ -3,7 +3,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { data } from '../../src/features/autoread/commands/autoread.ts';
+import { data } from '../../commands/autoread.ts';
 import {
   AUTO_READ_DEFAULTS,
   AUTO_READ_SETTING_LIST,

@@ -2,7 +2,7 @@ import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } f
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../src/core/interactions/command.ts';
 import { isMessageMenu } from '../../src/core/interactions/command-loader.ts';
-import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { featureStringsModules, loadFeatureStrings } from '../../src/app/feature-strings.ts';
 import { messagesParts } from '../../src/core/i18n/catalogue.ts';
 import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
@@ -89,7 +89,7 @@ describe('the command definitions', () => {
   let commands: Map<string, CommandModule>;
   let menus: Map<string, MessageMenuModule>;
   beforeAll(async () => {
-    all = await loadFeatureCommands();
+    all = await loadCommandModules();
     commands = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [] : [[name, c] as const])));
     menus = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [[name, c] as const] : [])));
   });

@@ -3,7 +3,7 @@
 import { ApplicationCommandType, ContextMenuCommandBuilder, InteractionContextType, MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCommandModule, MessageMenuModule } from '../../src/core/interactions/command.ts';
-import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { showContent } from '../../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageText } from '../../src/features/autoread/speak-message.ts';
@@ -47,7 +47,7 @@ describe('message context menus', () => {
   beforeAll(async () => {
     // Everything in commands/ (Speak included), plus the probe.
     const commands = new Map<string, AnyCommandModule>([
-      ...(await loadFeatureCommands()),
+      ...(await loadCommandModules()),
       [readBack.data.name, readBack],
     ]);
     h = await startHarness({ guilds, commands });

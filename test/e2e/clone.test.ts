@@ -1,7 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
-import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
@@ -185,7 +185,7 @@ describe('/clone', () => {
   });
 
   it('is for Manage Server members by default (servers can widen it)', async () => {
-    const definition = (await loadFeatureCommands()).get('clone')?.data.toJSON();
+    const definition = (await loadCommandModules()).get('clone')?.data.toJSON();
     expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
   });
 });
@@ -291,7 +291,7 @@ describe('/clone as a form', () => {
   });
 
   it("the slash command's attachment option takes only WAV, MP3 and M4A", async () => {
-    const definition = (await loadFeatureCommands()).get('clone')?.data.toJSON();
+    const definition = (await loadCommandModules()).get('clone')?.data.toJSON();
     expect(definition).toMatchObject({
       options: expect.arrayContaining([
         expect.objectContaining({ name: 'audio', file_types: ['.wav', '.mp3', '.m4a'] }),

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
-import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../api/helpers.ts';
@@ -177,7 +177,7 @@ describe('npm start', () => {
     });
 
     it('deployCommands registers again when a definition changed', async () => {
-      const commands = await loadFeatureCommands();
+      const commands = await loadCommandModules();
       // Seoul's commands: the test above owns London's, so neither depends on which runs first.
       const base = { token: local.token, clientId: APP_ID, apiBaseUrl: local.discord.restUrl, guildId: seoul.id };
       await deployCommands({ ...base, commands: commands.values() });

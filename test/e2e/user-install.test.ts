@@ -9,7 +9,7 @@ import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { hearVoiceMessage } from '../voice-message/helpers.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { loadFeatureCommands } from '../../src/app/feature-commands.ts';
+import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
@@ -41,7 +41,7 @@ async function start(options: HarnessOptions & { registerForUsers: boolean }): P
     token: harness.token,
     clientId: APP_ID,
     apiBaseUrl: harness.discord.restUrl,
-    commands: (await loadFeatureCommands()).values(),
+    commands: (await loadCommandModules()).values(),
     userInstall: registerForUsers,
   });
   return harness;

@@ -17,10 +17,10 @@ import { readSpeechSettings, readVoiceSettings } from '../../src/core/interactio
 import { describeSettings } from '../../src/core/frontend/speech-settings.ts';
 import { migrate } from '../../src/core/store/migrations.ts';
 import { speechColumnsOf, speechSettingsOf } from '../../src/core/store/rows.ts';
-import { data as say } from '../../src/features/say/commands/say.ts';
-import { data as emote } from '../../src/features/say/commands/emote.ts';
-import { data as preset } from '../../src/features/presets/commands/preset.ts';
-import { data as myvoice } from '../../src/features/presets/commands/myvoice.ts';
+import { data as say } from '../../commands/say.ts';
+import { data as emote } from '../../commands/emote.ts';
+import { data as preset } from '../../commands/preset.ts';
+import { data as myvoice } from '../../commands/myvoice.ts';
 
 /** Every setting fixed, each away from any default. */
 const FULL: Required<SpeechSettings> = {

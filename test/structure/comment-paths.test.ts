@@ -10,7 +10,7 @@ describe('paths named in comments', () => {
   it('exist, in every TypeScript file of the repository', () => {
     const missing: string[] = [];
     let named = 0;
-    const files = sourceFiles(['src', 'packages', 'bench', 'demo', 'fixtures', 'scripts', 'test']);
+    const files = sourceFiles(['src', 'commands', 'packages', 'bench', 'demo', 'fixtures', 'scripts', 'test']);
     for (const file of files.filter((name) => !name.startsWith('test/structure/fixtures/'))) {
       for (const path of namedPaths(commentsOf(file).join('\n'))) {
         named += 1;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importGraph, sourceFiles } from './import-graph.ts';
 import { layerViolations } from './layers.ts';
 
-const graph = importGraph(sourceFiles(['src', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test']));
+const graph = importGraph(sourceFiles(['src', 'commands', 'packages', 'demo', 'bench', 'fixtures', 'scripts', 'test']));
 
 function importsInto(from: readonly string[], into: readonly string[]): string[] {
   const found: string[] = [];
@@ -17,8 +17,8 @@ function importsInto(from: readonly string[], into: readonly string[]): string[]
 }
 
 describe('import directions', () => {
-  it('the app (src/) imports nothing from the tests, the benchmarks, the demo, fixtures or the local Discord', () => {
-    expect(importsInto(['src'], ['test', 'bench', 'demo', 'fixtures', 'packages'])).toEqual([]);
+  it('the app (src/, commands/) imports nothing from the tests, the benchmarks, the demo, fixtures or the local Discord', () => {
+    expect(importsInto(['src', 'commands'], ['test', 'bench', 'demo', 'fixtures', 'packages'])).toEqual([]);
   });
 
   it('the benchmarks, fixtures and the demo import nothing from test/', () => {
@@ -36,17 +36,19 @@ describe('import directions', () => {
   it('names each import that breaks a layer rule it is shown', () => {
     const shown = new Map([
       ['src/core/speech/pipeline.ts', ['src/core/api/client.ts', 'src/features/autoread/index.ts']],
-      ['src/features/presets/commands/myvoice.ts', ['src/features/autoread/reading/voice.ts']],
-      ['src/features/voices/commands/voices.ts', ['src/features/privacy/index.ts', 'src/app/saybot.ts']],
-      ['src/features/autoread/commands/autoread.ts', ['src/features/autoread/reading/voice.ts']],
+      ['commands/myvoice.ts', ['src/features/autoread/reading/voice.ts', 'src/core/log.ts']],
+      ['commands/voices.ts', ['src/features/privacy/index.ts', 'src/app/saybot.ts']],
+      ['src/features/voices/clone-form.ts', ['commands/clone.ts']],
+      ['src/features/autoread/autoread-members.ts', ['src/features/autoread/reading/voice.ts']],
       ['src/app/saybot.ts', ['src/features/autoread/autoread-wiring.ts', 'src/core/log.ts']],
       ['src/sandbox/server.ts', ['src/features/usage/chart.ts']],
       ['src/stray.ts', []],
     ]);
     expect(layerViolations(shown)).toEqual([
       'src/core/speech/pipeline.ts -> src/features/autoread/index.ts (the core imports only the core)',
-      'src/features/presets/commands/myvoice.ts -> src/features/autoread/reading/voice.ts (outside autoread, only src/features/autoread/index.ts)',
-      'src/features/voices/commands/voices.ts -> src/app/saybot.ts (a feature imports no composition)',
+      'commands/myvoice.ts -> src/features/autoread/reading/voice.ts (outside autoread, only src/features/autoread/index.ts)',
+      'commands/voices.ts -> src/app/saybot.ts (a command module imports no composition)',
+      'src/features/voices/clone-form.ts -> commands/clone.ts (commands/ is loaded by folder, never imported)',
       'src/app/saybot.ts -> src/features/autoread/autoread-wiring.ts (outside autoread, only src/features/autoread/index.ts)',
       'src/sandbox/server.ts -> src/features/usage/chart.ts (the sandbox imports only the core)',
       'src/stray.ts (a file of src/ outside core/, features/, app/, bin/ and sandbox/)',

@@ -1,17 +1,20 @@
-// The app's layers and who may import whom among them (the core, the features, the composition), as rules the
-// structure tests apply to the import graph. Tests, benchmarks and the demo are outside these rules.
+// The app's layers and who may import whom among them (the core, the features, the command modules, the
+// composition), as rules the structure tests apply to the import graph. Tests, benchmarks and the demo are outside these rules.
 
-/** The layer a file of src/ belongs to; a feature is named by its folder. */
+/** The layers, each with the rules of what it may import (below). */
 export type Layer =
   | { kind: 'core' }
   | { kind: 'feature'; name: string }
+  | { kind: 'commands' }
   | { kind: 'app' }
   | { kind: 'bin' }
   | { kind: 'sandbox' }
   | { kind: 'other' };
 
+/** The layer a file of src/ or commands/ belongs to; a feature is named by its folder. */
 export function layerOf(file: string): Layer {
   const parts = file.split('/');
+  if (parts[0] === 'commands') return { kind: 'commands' };
   if (parts[0] !== 'src') return { kind: 'other' };
   if (parts[1] === 'features' && parts.length > 3) return { kind: 'feature', name: parts[2]! };
   if (parts[1] === 'core' || parts[1] === 'app' || parts[1] === 'bin' || parts[1] === 'sandbox')
@@ -29,7 +32,9 @@ export function isFeatureSurface(file: string): boolean {
  * - the core imports only the core: no feature, nothing of the composition (src/app, src/bin) or the sandbox;
  * - a feature imports the core, its own folder, and another feature only through that feature's index.ts, and
  *   nothing of the composition;
- * - the composition (src/app, src/bin) imports a feature only through its index.ts (commands are loaded by folder);
+ * - a command module (commands/) imports the core and a feature only through its index.ts, and nothing of the
+ *   composition; nothing of src/ imports a command module (the app loads commands/ by folder);
+ * - the composition (src/app, src/bin) imports a feature only through its index.ts;
  * - the sandbox, a program of its own, imports only the core;
  * - nothing in src/ lies outside those folders.
  */
@@ -37,23 +42,27 @@ export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): 
   const found: string[] = [];
   for (const [from, targets] of graph) {
     const source = layerOf(from);
-    if (!from.startsWith('src/')) continue;
+    if (!from.startsWith('src/') && source.kind !== 'commands') continue;
     if (source.kind === 'other') {
       found.push(`${from} (a file of src/ outside core/, features/, app/, bin/ and sandbox/)`);
       continue;
     }
     for (const to of targets) {
-      if (!to.startsWith('src/')) continue;
       const target = layerOf(to);
       const breaks = (rule: string): void => void found.push(`${from} -> ${to} (${rule})`);
+      if (target.kind === 'commands') {
+        breaks('commands/ is loaded by folder, never imported');
+        continue;
+      }
+      if (!to.startsWith('src/')) continue;
       if (source.kind === 'core' && target.kind !== 'core') breaks('the core imports only the core');
       else if (source.kind === 'sandbox' && target.kind !== 'core' && target.kind !== 'sandbox')
         breaks('the sandbox imports only the core');
       else if (
-        source.kind === 'feature' &&
+        (source.kind === 'feature' || source.kind === 'commands') &&
         (target.kind === 'app' || target.kind === 'bin' || target.kind === 'sandbox')
       )
-        breaks('a feature imports no composition');
+        breaks(`${source.kind === 'feature' ? 'a feature' : 'a command module'} imports no composition`);
       else if (
         target.kind === 'feature' &&
         !(source.kind === 'feature' && source.name === target.name) &&

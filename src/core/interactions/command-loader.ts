@@ -5,21 +5,19 @@ import { ApplicationCommandType } from 'discord.js';
 import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMenuModule } from './command.ts';
 
 /**
- * Loads every command module in the given folders (each a feature's commands/), keyed by command name. A malformed
- * module or a name used twice stops start-up, naming the file.
+ * Loads every command module in `dir` (SayBot's commands/ folder), keyed by command name. A malformed module or a
+ * name used twice stops start-up, naming the file.
  */
-export async function loadCommands(dirs: readonly string[]): Promise<Map<string, AnyCommandModule>> {
+export async function loadCommands(dir: string): Promise<Map<string, AnyCommandModule>> {
   const commands = new Map<string, AnyCommandModule>();
-  for (const dir of dirs) {
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
-    for (const file of files) {
-      const shown = path.join(path.basename(path.dirname(dir)), path.basename(dir), file);
-      const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
-      if (!isCommandModule(mod)) throw new Error(`${shown} must export \`data\` (a command builder) and \`execute\``);
-      // A slash command's name is lower case and a menu's ("Speak") is what members read, so one key space serves both.
-      if (commands.has(mod.data.name)) throw new Error(`${shown} repeats the command name "${mod.data.name}"`);
-      commands.set(mod.data.name, mod);
-    }
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+  for (const file of files) {
+    const shown = path.join(path.basename(dir), file);
+    const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
+    if (!isCommandModule(mod)) throw new Error(`${shown} must export \`data\` (a command builder) and \`execute\``);
+    // A slash command's name is lower case and a menu's ("Speak") is what members read, so one key space serves both.
+    if (commands.has(mod.data.name)) throw new Error(`${shown} repeats the command name "${mod.data.name}"`);
+    commands.set(mod.data.name, mod);
   }
   return commands;
 }

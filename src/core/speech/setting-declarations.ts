@@ -5,7 +5,7 @@
 // and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
 // /myvoice show (src/core/frontend/speech-settings.ts), the layers' resolution and built-in defaults
 // (src/core/speech/settings.ts) and what `/myvoice clear what:voice` forgets
-// (src/features/presets/commands/myvoice.ts).
+// (commands/myvoice.ts).
 //
 // A new setting touches: its field in SpeechSettings and its declaration below; its behaviour (the request sent to
 // the service, src/core/speech/settings.ts and src/core/speech/pipeline.ts, or the audio, src/core/audio/); its

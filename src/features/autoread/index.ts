@@ -1,8 +1,30 @@
 // Auto-read's public surface: what the app composes and what other features may use. Everything else in this
 // folder is auto-read's own.
+import './strings.ts';
 export { AutoreadWiring } from './autoread-wiring.ts';
 export type { AutoreadControl } from './autoread-control.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
-export { describeAutoreadVoice } from './autoread-members.ts';
 export { autoreadVoiceOf } from './reading/voice.ts';
 export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';
+export { describeAutoreadVoice, describeMembers, describePool, voiceLabel } from './autoread-members.ts';
+export { describeSettings, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
+export { IGNORED_MAX } from './reading/binding.ts';
+export { VOICE_POOL_MAX } from './reading/voice-pool.ts';
+export { type AutoReadState } from './store/auto-read-store.ts';
+export {
+  GROWTH_ALLOWANCE,
+  MAX_ENTRIES,
+  MAX_GROWTH_FACTOR,
+  MAX_PATTERN_LENGTH,
+  MAX_READING_LENGTH,
+  MAX_WORD_LENGTH,
+  exportDictionary,
+  importDictionary,
+  isPattern,
+  readingWouldBeCut,
+  type DictionaryEntry,
+  type DictionaryProblem,
+  type EntryName,
+} from './dictionary/dictionary.ts';
+export { speakMessageWords, speakableMessage } from './speak-message.ts';
+export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';

@@ -1,7 +1,7 @@
 // /clone as a form (a modal): the voice's name, its first line, the clip as a File Upload limited to audio, and the
 // consent as a checkbox worded as the slash command's consent option. Discord's current modal layout: each input in
 // a Label (type 18), with a Text Display (10) saying what a good sample is. Shown by /clone without a clip and by
-// its "Clone a voice" button; the submit goes the slash command's way (src/features/voices/commands/clone.ts).
+// its "Clone a voice" button; the submit goes the slash command's way (commands/clone.ts).
 import {
   ButtonStyle,
   CheckboxBuilder,
@@ -22,7 +22,7 @@ import { CLIP_MAX_SECONDS, CLIP_MIN_SECONDS } from '../../core/frontend/referenc
 
 /** What a clip may be called: Discord's pickers offer only these (`file_types`), and SayBot checks the name again. */
 export const CLIP_FILE_TYPES = ['.wav', '.mp3', '.m4a'] as const;
-/** The "Clone a voice" button (src/features/voices/commands/clone.ts `button`). */
+/** The "Clone a voice" button (commands/clone.ts `button`). */
 export const OPEN_FORM_ID = 'clone:open';
 /** The form's custom_id, `clone:form` or `clone:form:<output>`: what the output option asked survives the form. */
 const FORM_ID = 'clone:form';

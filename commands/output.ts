@@ -3,13 +3,14 @@
 // own, `/output show` what applies. A member's own default comes before the server's; neither: a file (the Speak
 // menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
-import { t } from '../strings.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { showResult } from '../../../core/interactions/replies.ts';
-import { outsideVoiceOutput } from '../../../core/frontend/speech-delivery.ts';
-import type { OutsideVoiceOutput } from '../../../core/store/output-defaults-store.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { t } from '../src/core/i18n/translate.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { showResult } from '../src/core/interactions/replies.ts';
+import { outsideVoiceOutput } from '../src/core/frontend/speech-delivery.ts';
+import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
+import '../src/features/say/index.ts';
 
 const CHOICES = ['voice-message', 'file', 'reset'] as const;
 

@@ -1,8 +1,8 @@
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import { speakingCommand, speakingHandlers } from '../../../core/frontend/speaking-command.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { ttsRequest } from '../../../core/speech/settings.ts';
-import '../strings.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { speakingCommand, speakingHandlers } from '../src/core/frontend/speaking-command.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { ttsRequest } from '../src/core/speech/settings.ts';
+import '../src/features/say/index.ts';
 
 export const data = speakingCommand('say', ['voice', 'language', 'format', 'tone']);
 

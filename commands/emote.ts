@@ -1,10 +1,10 @@
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import { speakingCommand, speakingHandlers } from '../../../core/frontend/speaking-command.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
-import { effectsOf, type ResolvedSettings } from '../../../core/speech/settings.ts';
-import '../strings.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { speakingCommand, speakingHandlers } from '../src/core/frontend/speaking-command.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import type { SpeechRequest } from '../src/core/speech/pipeline.ts';
+import { effectsOf, type ResolvedSettings } from '../src/core/speech/settings.ts';
+import '../src/features/say/index.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';

@@ -1,8 +1,7 @@
-import { slashCommand } from '../../../core/interactions/command-builder.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { showResult } from '../../../core/interactions/replies.ts';
-import { playerControl, skippable } from '../player-control.ts';
-import '../strings.ts';
+import { slashCommand } from '../src/core/interactions/command-builder.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { showResult } from '../src/core/interactions/replies.ts';
+import { playerControl, skippable } from '../src/features/player/index.ts';
 
 export const data = slashCommand('skip');
 

@@ -1,14 +1,19 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { soundRemover } from '../../../core/frontend/soundboard.ts';
-import { USER_INSTALL_GUILD } from '../../../core/frontend/user-install.ts';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { formatNumber, t, type MessageKey } from '../strings.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
-import { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from '../confirmations.ts';
-import { forgetGuild, forgetMember, type Forgetting } from '../forget.ts';
+import { soundRemover } from '../src/core/frontend/soundboard.ts';
+import { USER_INSTALL_GUILD } from '../src/core/frontend/user-install.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { formatNumber, t, type MessageKey } from '../src/core/i18n/translate.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
+import {
+  CONFIRMATION_TTL_MS,
+  ServerDeletionConfirmations,
+  forgetGuild,
+  forgetMember,
+  type Forgetting,
+} from '../src/features/privacy/index.ts';
 
 /** Deleting the whole server's data is a manager's: checked on every use, whoever may see the command. */
 export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };

@@ -1,22 +1,22 @@
-import type { AnsweredInteraction, CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   booleanOption,
   slashCommand,
   stringOption,
-} from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../strings.ts';
-import { outputOption, readOutput } from '../../../core/interactions/options.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { checkReferenceClip, downloadClip, type CheckedClip } from '../../../core/frontend/reference-clip.ts';
+} from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { outputOption, readOutput } from '../src/core/interactions/options.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/core/frontend/reference-clip.ts';
 import {
   chooseTarget,
   requesterOf,
   speakAndReply,
   type ChosenTarget,
   type OutputChoice,
-} from '../../../core/frontend/speech-delivery.ts';
+} from '../src/core/frontend/speech-delivery.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,
@@ -25,13 +25,11 @@ import {
   isCloneForm,
   openFormRow,
   readCloneForm,
-} from '../clone-form.ts';
-import { claimFirstResponse } from '../../../core/interactions/acknowledge.ts';
-import { echo, showResult } from '../../../core/interactions/replies.ts';
-import type { MessageKey } from '../strings.ts';
-import { countCharacters } from '../../../core/speech/split-text.ts';
-import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
-import { acknowledge } from '../../../core/interactions/acknowledge.ts';
+} from '../src/features/voices/index.ts';
+import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknowledge.ts';
+import { echo, showResult } from '../src/core/interactions/replies.ts';
+import { countCharacters } from '../src/core/speech/split-text.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;

@@ -1,22 +1,28 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { AutoreadControl } from '../autoread-control.ts';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import { describeMembers, describePool, voiceLabel } from '../autoread-members.ts';
-import { describeSettings, settingChangesOf, withSettingOptions } from '../autoread-settings.ts';
-import { channelOption, slashCommand, subcommand, userOption } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../strings.ts';
-import { MESSAGE_CONTENT_WHERE } from '../gateway-intents.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { readText, voiceOption } from '../../../core/interactions/options.ts';
-import { showContent, showResult } from '../../../core/interactions/replies.ts';
-import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
-import { IGNORED_MAX } from '../reading/binding.ts';
-import { VOICE_POOL_MAX } from '../reading/voice-pool.ts';
-import { usableVoice } from '../../../core/speech/voice-access.ts';
-import { SpeechInputError } from '../../../core/speech/errors.ts';
-import type { AutoReadState } from '../store/auto-read-store.ts';
+import {
+  type AutoreadControl,
+  describeMembers,
+  describePool,
+  voiceLabel,
+  describeSettings,
+  settingChangesOf,
+  withSettingOptions,
+  MESSAGE_CONTENT_WHERE,
+  IGNORED_MAX,
+  VOICE_POOL_MAX,
+  type AutoReadState,
+} from '../src/features/autoread/index.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { readText, voiceOption } from '../src/core/interactions/options.ts';
+import { showContent, showResult } from '../src/core/interactions/replies.ts';
+import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { usableVoice } from '../src/core/speech/voice-access.ts';
+import { SpeechInputError } from '../src/core/speech/errors.ts';
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
 export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };

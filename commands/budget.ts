@@ -1,10 +1,11 @@
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { integerOption, slashCommand, type OptionName } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { formatNumber, t } from '../strings.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { showContent } from '../../../core/interactions/replies.ts';
-import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../../core/quota/budgets.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { integerOption, slashCommand, type OptionName } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { formatNumber, t } from '../src/core/i18n/translate.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { showContent } from '../src/core/interactions/replies.ts';
+import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../src/core/quota/budgets.ts';
+import '../src/features/usage/index.ts';
 
 /** Each budget's option, and the highest value Discord lets a member type. */
 const OPTIONS = {

@@ -1,19 +1,19 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import { openFormRow } from '../clone-form.ts';
-import { MAX_CHOICES } from '../../../core/interactions/choices.ts';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { slashCommand, subcommand } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../strings.ts';
-import { fitLines } from '../../../core/frontend/listing.ts';
-import { languageOption, readVoiceSettings, voiceOption } from '../../../core/interactions/options.ts';
-import { requireOwnerOrManager } from '../../../core/interactions/preconditions.ts';
-import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
-import { soundRemover } from '../../../core/frontend/soundboard.ts';
-import { presetLine } from '../../../core/frontend/speech-settings.ts';
-import { deleteClonedVoice } from '../../privacy/index.ts';
-import { languageName } from '../../../core/voice-catalogue/catalogue.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { openFormRow } from '../src/features/voices/index.ts';
+import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { fitLines } from '../src/core/frontend/listing.ts';
+import { languageOption, readVoiceSettings, voiceOption } from '../src/core/interactions/options.ts';
+import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
+import { soundRemover } from '../src/core/frontend/soundboard.ts';
+import { presetLine } from '../src/core/frontend/speech-settings.ts';
+import { deleteClonedVoice } from '../src/features/privacy/index.ts';
+import { languageName } from '../src/core/voice-catalogue/catalogue.ts';
 
 export const data = slashCommand('voices')
   .addSubcommand(subcommand('voices.list').addStringOption(languageOption()))

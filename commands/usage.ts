@@ -1,16 +1,21 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
-import { USER_INSTALL_GUILD, requireUserInstall } from '../../../core/frontend/user-install.ts';
-import { slashCommand } from '../../../core/interactions/command-builder.ts';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { formatNumber, t } from '../strings.ts';
-import { seesPlanFigures } from '../../../core/interactions/plan-figures.ts';
-import { showContent } from '../../../core/interactions/replies.ts';
-import type { UsageReport } from '../../../core/quota/accounting.ts';
-import { dayOf } from '../../../core/quota/calendar.ts';
-import { Refusal } from '../../../core/refusal.ts';
-import { MAX_MEMBERS, usageChartSvg } from '../chart.ts';
-import { ChartCache, chartKey } from '../chart-cache.ts';
-import { chartFontFamily, renderPng } from '../render-png.ts';
+import { USER_INSTALL_GUILD, requireUserInstall } from '../src/core/frontend/user-install.ts';
+import { slashCommand } from '../src/core/interactions/command-builder.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { formatNumber, t } from '../src/core/i18n/translate.ts';
+import { seesPlanFigures } from '../src/core/interactions/plan-figures.ts';
+import { showContent } from '../src/core/interactions/replies.ts';
+import type { UsageReport } from '../src/core/quota/accounting.ts';
+import { dayOf } from '../src/core/quota/calendar.ts';
+import { Refusal } from '../src/core/refusal.ts';
+import {
+  MAX_MEMBERS,
+  usageChartSvg,
+  ChartCache,
+  chartKey,
+  chartFontFamily,
+  renderPng,
+} from '../src/features/usage/index.ts';
 
 export const data = slashCommand('usage');
 

@@ -1,11 +1,11 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { slashCommand } from '../../../core/interactions/command-builder.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { memberVoiceChannel } from '../../../core/frontend/speech-delivery.ts';
-import { showResult } from '../../../core/interactions/replies.ts';
-import { acknowledge } from '../../../core/interactions/acknowledge.ts';
-import '../strings.ts';
+import { slashCommand } from '../src/core/interactions/command-builder.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { showResult } from '../src/core/interactions/replies.ts';
+import { acknowledge } from '../src/core/interactions/acknowledge.ts';
+import '../src/features/player/index.ts';
 
 export const requires: Requirements = { inVoice: true };
 

@@ -1,17 +1,18 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
-import { slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../strings.ts';
-import { fitLines } from '../../../core/frontend/listing.ts';
-import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
-import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
-import { describeSettings, presetLine } from '../../../core/frontend/speech-settings.ts';
-import { usableVoice } from '../../../core/speech/voice-access.ts';
-import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t } from '../src/core/i18n/translate.ts';
+import { fitLines } from '../src/core/frontend/listing.ts';
+import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
+import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
+import { describeSettings, presetLine } from '../src/core/frontend/speech-settings.ts';
+import { usableVoice } from '../src/core/speech/voice-access.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
+import '../src/features/presets/index.ts';
 
 /** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
 export const MAX_PRESETS_PER_GUILD = 100;

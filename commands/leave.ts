@@ -1,10 +1,9 @@
-import { slashCommand } from '../../../core/interactions/command-builder.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { requireManager } from '../../../core/interactions/preconditions.ts';
-import { showResult } from '../../../core/interactions/replies.ts';
-import { requireMayLeave } from '../player-control.ts';
-import '../strings.ts';
+import { slashCommand } from '../src/core/interactions/command-builder.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { requireManager } from '../src/core/interactions/preconditions.ts';
+import { showResult } from '../src/core/interactions/replies.ts';
+import { requireMayLeave } from '../src/features/player/index.ts';
 
 export const data = slashCommand('leave');
 

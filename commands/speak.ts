@@ -2,17 +2,15 @@
 // (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
 // default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
 // their (or the server's) /output default says a file.
-import { messageMenu } from '../../../core/interactions/command-builder.ts';
-import type { MessageMenuModule } from '../../../core/interactions/command.ts';
-import type { MenuRequirements } from '../../../core/interactions/preconditions.ts';
-import { showResult } from '../../../core/interactions/replies.ts';
-import { speakableMessage, speakMessageWords } from '../speak-message.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../../../core/frontend/speech-delivery.ts';
-import { voiceLabel } from '../../../core/frontend/speech-settings.ts';
-import { chooseSettings, ttsRequest } from '../../../core/speech/settings.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { DictionaryUnavailableError } from '../dictionary/dictionary-thread.ts';
-import '../strings.ts';
+import { messageMenu } from '../src/core/interactions/command-builder.ts';
+import type { MessageMenuModule } from '../src/core/interactions/command.ts';
+import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
+import { showResult } from '../src/core/interactions/replies.ts';
+import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
+import { chooseTarget, requesterOf, speakAndReply } from '../src/core/frontend/speech-delivery.ts';
+import { voiceLabel } from '../src/core/frontend/speech-settings.ts';
+import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
 export const requires: MenuRequirements = {};

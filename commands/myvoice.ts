@@ -1,16 +1,17 @@
-import { answerSpeechAutocomplete } from '../../../core/frontend/autocomplete.ts';
-import type { CommandModule } from '../../../core/interactions/command.ts';
-import { booleanOption, slashCommand, stringOption, subcommand } from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t } from '../strings.ts';
-import { readText, readSpeechSettings, withSpeechOptions } from '../../../core/interactions/options.ts';
-import { SPEECH_SETTING_NAMES } from '../../../core/speech/setting-declarations.ts';
-import { showContent, showResult } from '../../../core/interactions/replies.ts';
-import { describeSettings } from '../../../core/frontend/speech-settings.ts';
-import { autoreadVoiceOf, describeAutoreadVoice } from '../../autoread/index.ts';
-import { usableVoice } from '../../../core/speech/voice-access.ts';
-import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../../core/store/names.ts';
-import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../../../core/store/types.ts';
+import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
+import { booleanOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t } from '../src/core/i18n/translate.ts';
+import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
+import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
+import { showContent, showResult } from '../src/core/interactions/replies.ts';
+import { describeSettings } from '../src/core/frontend/speech-settings.ts';
+import { autoreadVoiceOf, describeAutoreadVoice } from '../src/features/autoread/index.ts';
+import { usableVoice } from '../src/core/speech/voice-access.ts';
+import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
+import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
+import '../src/features/presets/index.ts';
 
 export const data = slashCommand('myvoice')
   .addSubcommand(

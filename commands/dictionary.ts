@@ -1,19 +1,19 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, CommandModule } from '../../../core/interactions/command.ts';
+import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   integerOption,
   slashCommand,
   stringOption,
   subcommand,
-} from '../../../core/interactions/command-builder.ts';
-import { UserError } from '../../../core/interactions/failures.ts';
-import { t, type MessageKey } from '../strings.ts';
-import { fitLines } from '../../../core/frontend/listing.ts';
-import type { Requirements } from '../../../core/interactions/preconditions.ts';
-import { downloadClip } from '../../../core/frontend/reference-clip.ts';
-import { echo, showContent, showResult } from '../../../core/interactions/replies.ts';
-import { echoCode } from '../../../core/interactions/safe-text.ts';
+} from '../src/core/interactions/command-builder.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { fitLines } from '../src/core/frontend/listing.ts';
+import type { Requirements } from '../src/core/interactions/preconditions.ts';
+import { downloadClip } from '../src/core/frontend/reference-clip.ts';
+import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
+import { echoCode } from '../src/core/interactions/safe-text.ts';
 import {
   GROWTH_ALLOWANCE,
   MAX_ENTRIES,
@@ -28,7 +28,7 @@ import {
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
-} from '../dictionary/dictionary.ts';
+} from '../src/features/autoread/index.ts';
 
 /** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
 export const MAX_IMPORT_BYTES = 512 * 1024;

@@ -1,0 +1,2 @@
+// The say feature's public surface: what its command modules (commands/), the app and other features use.
+import './strings.ts';

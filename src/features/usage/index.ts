@@ -1,0 +1,5 @@
+// The usage feature's public surface: what its command modules (commands/), the app and other features use.
+import './strings.ts';
+export { MAX_MEMBERS, usageChartSvg } from './chart.ts';
+export { ChartCache, chartKey } from './chart-cache.ts';
+export { chartFontFamily, renderPng } from './render-png.ts';
