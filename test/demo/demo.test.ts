@@ -9,7 +9,7 @@ import { DEMO_COMMANDS, runDemo, type DemoResult } from '../../demo/demo.ts';
 import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
 import { analyseClip, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
 import { presetVoice } from '../../src/sandbox/voices.ts';
-import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 
 const pitchOf = (clip: ClipInfo) => dominantPitchHz(clip.samples ?? new Float32Array(0), clip.sampleRate);
 const voicePitch = (voice: string) => presetVoice(voice)?.pitchHz ?? Number.NaN;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/core/metrics/metrics.ts';
 import { startMetricsServer, type Health, type MetricsServer } from '../../src/core/metrics/server.ts';
-import { closedPort } from '../api/helpers.ts';
+import { closedPort } from '../core/api/helpers.ts';
 import { runChild } from '../support/run-child.ts';
 import { healthcheckCommand } from './image-checks.ts';
 import { dockerfileStages } from './image-files.ts';

@@ -7,7 +7,7 @@ import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand } from '../support/harness.ts';
 
-import { fixture } from '../audio/fixtures.ts';
+import { fixture } from '../core/audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000007';

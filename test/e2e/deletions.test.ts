@@ -12,7 +12,7 @@ import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-disco
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
-import { fixture } from '../audio/fixtures.ts';
+import { fixture } from '../core/audio/fixtures.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';

@@ -6,7 +6,7 @@ import { t } from '../../src/core/i18n/translate.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { closedPort } from '../api/helpers.ts';
+import { closedPort } from '../core/api/helpers.ts';
 import { ALICE } from '../support/world.ts';
 import { useLocalServices } from '../support/local-services.ts';
 import { SAYBOT_COMMAND_NAMES } from '../support/command-names.ts';

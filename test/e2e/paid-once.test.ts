@@ -9,7 +9,7 @@ import { t } from '../../src/core/i18n/translate.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
-import { fixture } from '../audio/fixtures.ts';
+import { fixture } from '../core/audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000023';

@@ -5,7 +5,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VoiceApiClient } from '../../src/core/api/index.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
-import { fixture } from '../audio/fixtures.ts';
+import { fixture } from '../core/audio/fixtures.ts';
 import {
   autocomplete,
   defaultGuilds,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { fixture } from '../audio/fixtures.ts';
+import { fixture } from '../core/audio/fixtures.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';

@@ -6,7 +6,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import type { Store } from '../../src/core/store/types.ts';
-import { postgresBackend, postgresUnavailable, type Backend } from '../store/backends.ts';
+import { postgresBackend, postgresUnavailable, type Backend } from '../core/store/backends.ts';
 import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support/harness.ts';

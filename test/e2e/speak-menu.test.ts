@@ -7,7 +7,7 @@ import { t } from '../../src/core/i18n/translate.ts';
 import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand, voiceMessageGuilds } from '../support/harness.ts';
-import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { LOUNGE, MINJI, OTHER_ROOM, OUTSIDE } from '../support/world.ts';
 
 const guilds = voiceMessageGuilds();

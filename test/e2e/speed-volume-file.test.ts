@@ -9,7 +9,7 @@ import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { ATTACHMENT_SIZE_LIMIT } from '@saybot/local-discord/messages.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { loudnessOf, numberValue, pitchOf, runCommand, voiceMessageGuilds } from '../support/harness.ts';
-import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { ALICE } from '../support/world.ts';
 
 // As on Discord, where @everyone may send voice messages by default; the bot's own role too.

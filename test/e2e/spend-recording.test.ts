@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { withFailingSpendWrites } from '../store/failing-store.ts';
+import { withFailingSpendWrites } from '../core/store/failing-store.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000099';

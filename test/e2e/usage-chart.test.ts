@@ -6,7 +6,7 @@ import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/features/usage/char
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { decodePng, pixelAt } from '../usage/png.ts';
+import { decodePng, pixelAt } from '../features/usage/png.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000071';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
-import { hearVoiceMessage } from '../voice-message/helpers.ts';
+import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';

@@ -17,7 +17,7 @@ import {
   WITH_VOICE_MESSAGES,
   type CommandInput,
 } from '../support/harness.ts';
-import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../voice-message/helpers.ts';
+import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../core/voice-message/helpers.ts';
 import { ALICE, BOB, LONDON_ADMIN as CAROL, OUTSIDE } from '../support/world.ts';
 
 const guilds = voiceMessageGuilds();

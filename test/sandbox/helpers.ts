@@ -4,7 +4,7 @@ import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { made } from '../support/made.ts';
 
-export { fixture } from '../audio/fixtures.ts';
+export { fixture } from '../core/audio/fixtures.ts';
 
 interface PostOptions {
   /** The key to send; null sends no Authorization header. Default: the sandbox's test key. */

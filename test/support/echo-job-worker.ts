@@ -1,4 +1,4 @@
-// A job-thread worker for test/audio/job-thread.test.ts: answers each job at once with its own label.
+// A job-thread worker for test/core/audio/workers/job-thread.test.ts: answers each job at once with its own label.
 import { parentPort } from 'node:worker_threads';
 
 parentPort?.on('message', (job: { id: number; label: string }) => {

@@ -1,4 +1,4 @@
-// A transcoding worker for test/audio/transcode-pool.test.ts: the real one
+// A transcoding worker for test/core/audio/workers/transcode/transcode-pool.test.ts: the real one
 // (src/core/audio/workers/transcode/transcode-batch.ts), except that a batch whose bytes hold "CRASH!" ends the thread
 // (as a native crash or an out-of-memory end would) and one holding "HANG!" is never answered (a decoder stuck in a
 // loop).

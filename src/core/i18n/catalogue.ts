@@ -61,7 +61,7 @@ export function addMessages<English extends Readonly<Record<string, string>>>(
     for (const [key, text] of Object.entries(part[language])) texts[language].set(key, text);
 }
 
-/** The registered parts, by name: what test/bot/catalogue.test.ts checks. */
+/** The registered parts, by name: what test/core/i18n/catalogue.test.ts checks. */
 export function messagesParts(): ReadonlyMap<string, MessagesPart<Readonly<Record<string, string>>>> {
   return parts;
 }

@@ -1,7 +1,7 @@
 /**
  * The core's strings in English, the source of its part of the catalogue (src/core/i18n/catalogue.ts): the ones the
  * core renders itself or several features share. ./ko.ts and ./ja.ts must give every key (the type checks;
- * test/bot/catalogue.test.ts checks the {placeholders} match). A feature's own strings are its part, in
+ * test/core/i18n/catalogue.test.ts checks the {placeholders} match). A feature's own strings are its part, in
  * src/features/<feature>/strings/.
  */
 export const en = {

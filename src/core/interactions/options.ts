@@ -54,7 +54,7 @@ export interface SettingOptionSpec {
 
 /**
  * The command builders type an option's name and description variant together, for one option at a time; here the
- * option is any setting's, so both are passed as one option's (test/speech/setting-declarations.test.ts holds every
+ * option is any setting's, so both are passed as one option's (test/core/speech/setting-declarations.test.ts holds every
  * option built here to the one the builders make of its own name).
  */
 type DeclaredSpec = { required?: boolean; description?: 'voices' };

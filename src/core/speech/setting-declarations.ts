@@ -12,7 +12,7 @@
 // strings (`option.<name>` and its description, the clause it is shown in: src/core/i18n/); a migration step adding
 // its column to presets and member_defaults (src/core/store/migrations.ts, src/core/store/pg-migrations.ts) and the
 // column's type in src/core/store/schema.ts (tsc holds it to SpeechSettingColumns through rows.ts); its test
-// (test/speech/setting-declarations.test.ts). /preset save and /myvoice set offer every setting by themselves; /say
+// (test/core/speech/setting-declarations.test.ts). /preset save and /myvoice set offer every setting by themselves; /say
 // and /emote name the settings they offer, in their released order, so one they should offer is named there too.
 import { quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';

@@ -16,7 +16,7 @@ export type MemberForgetAction = ForgetAction | 'keep';
  * Where one table keeps a guild's or a member's ID, and what deleting them does there. One rule per table, its table
  * and columns checked against schema.ts, read by areas/privacy.ts: a new core table that keeps a guild or member ID
  * gets a rule in CORE_FORGET_RULES, a feature's table one in the feature's StoreFeatures (kysely-store.ts), and
- * nothing else changes. test/store/privacy-store.test.ts reads the schema from the database and fails for any ID
+ * nothing else changes. test/core/store/privacy-store.test.ts reads the schema from the database and fails for any ID
  * column no rule (nor KEPT_COLUMNS) names.
  */
 export type ForgetRule = {

@@ -4,7 +4,7 @@
 // the words had as one large regular expression (`(?<!W)word(?!W)|…` with the flags `giu`, the longest word first):
 // case folded as JavaScript's case-insensitive matching folds it, a space in a word standing for any run of white
 // space, whole words only for a word with no Hangul, Han or kana in it, and at each place the text is searched from,
-// the longest word that matches there. test/text/word-automaton.test.ts compares the two on tricky texts.
+// the longest word that matches there. test/features/autoread/dictionary/word-automaton.test.ts compares the two on tricky texts.
 //
 // One automaton serves every script: words of scripts written without spaces match anywhere, the others are the
 // same matches kept only where no letter or digit of a spaced script touches them. A map of tokens would not do for
@@ -51,7 +51,7 @@ const onlyCodePoint = (text: string): number | undefined => {
 
 /**
  * The code point `cp` stands for in a case-insensitive comparison: two code points match each other under the
- * flags `iu` exactly when they fold to the same one (test/text/word-automaton.test.ts checks every cased one).
+ * flags `iu` exactly when they fold to the same one (test/features/autoread/dictionary/word-automaton.test.ts checks every cased one).
  */
 export function foldCase(cp: number): number {
   const exception = FOLD_EXCEPTIONS.get(cp);

@@ -1,7 +1,7 @@
 /**
  * Auto-read (/autoread, /dictionary, the Speak menu): this feature's own strings in English, the source of its part of
  * the catalogue (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks;
- * test/bot/catalogue.test.ts checks the {placeholders} match).
+ * test/core/i18n/catalogue.test.ts checks the {placeholders} match).
  */
 export const en = {
   'speak.nothing': 'There is nothing in that message I can read aloud.',

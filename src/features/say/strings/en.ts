@@ -1,6 +1,6 @@
 /**
  * /say, /emote and /output: this feature's own strings in English, the source of its part of the catalogue
- * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/bot/catalogue.test.ts
+ * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts
  * checks the {placeholders} match).
  */
 export const en = {

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { checkNode, formatResults, runChecks } from '../../../src/app/doctor/checks.ts';
+import { APP_ID, fakeToken, startLocalServices } from '../../support/harness.ts';
+import { useLocalServices } from '../../support/local-services.ts';
+
+const local = useLocalServices();
+
+const env = (over: Record<string, string> = {}) => ({
+  DISCORD_TOKEN: local.token,
+  DISCORD_CLIENT_ID: APP_ID,
+  DISCORD_API_BASE_URL: local.discord.restUrl,
+  VOICE_API_BASE_URL: local.sandbox.url,
+  VOICE_API_KEY: local.sandbox.testKey,
+  ...over,
+});
+
+describe('npm run doctor', () => {
+  it('passes every check on a good set-up, spending no characters', async () => {
+    const results = await runChecks(env());
+    expect(results.map((r) => r.name)).toEqual([
+      'Node.js',
+      'Opus encoder',
+      'Voice encryption',
+      'Configuration',
+      'Discord token',
+      'Message Content intent',
+      'Public Bot',
+      'Voice API',
+    ]);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(
+      /key accepted; 300,000 characters left this month/,
+    );
+    expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
+    expect(local.sandbox.charactersBilled()).toBe(0);
+    expect(formatResults(results)).toMatch(/All checks passed\.$/);
+  });
+
+  it('says plainly when the Discord token or the Voice API key is refused, without printing them', async () => {
+    const badToken = fakeToken();
+    const key = local.sandbox.addKey({ plan: 'creator', active: false });
+    const results = await runChecks(env({ DISCORD_TOKEN: badToken, VOICE_API_KEY: key }));
+    const text = formatResults(results);
+    expect(text).toContain('✗ Discord token: Discord refused DISCORD_TOKEN: reset the token');
+    expect(text).toContain('✗ Voice API: the service rejected VOICE_API_KEY (invalid or deactivated)');
+    expect(text).toMatch(/2 check\(s\) failed/);
+    expect(text).not.toContain(badToken);
+    expect(text).not.toContain(key);
+  });
+
+  it('names a plan without API access and an unreachable service', async () => {
+    const free = local.sandbox.addKey({ plan: 'free' });
+    const plan = await runChecks(env({ VOICE_API_KEY: free }));
+    expect(plan.find((r) => r.name === 'Voice API')?.detail).toMatch(/no API access: a Creator plan or higher/);
+    const down = await runChecks(env({ VOICE_API_BASE_URL: 'http://127.0.0.1:9' }));
+    expect(down.find((r) => r.name === 'Voice API')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/could not use http:\/\/127\.0\.0\.1:9/),
+    });
+  });
+
+  it('says Message Content is enabled when the portal switch is on (the application flags)', async () => {
+    const results = await runChecks(env());
+    expect(results.find((r) => r.name === 'Message Content intent')).toEqual({
+      name: 'Message Content intent',
+      ok: true,
+      detail: 'enabled: auto-read (/autoread) can read chat',
+    });
+  });
+
+  it('warns, without failing, where to enable Message Content when it is off', async () => {
+    const off = await startLocalServices({ discord: { allowedPrivilegedIntents: 0 } });
+    try {
+      const results = await runChecks(env({ DISCORD_TOKEN: off.token, DISCORD_API_BASE_URL: off.discord.restUrl }));
+      const check = results.find((r) => r.name === 'Message Content intent');
+      expect(check).toMatchObject({ ok: true, warn: true });
+      expect(check?.detail).toMatch(
+        /not enabled: SayBot runs without auto-read.*Bot > Privileged Gateway Intents > Message Content/,
+      );
+      expect(formatResults(results)).toContain('! Message Content intent: not enabled');
+      expect(results.every((r) => r.ok)).toBe(true);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('fails a Public Bot with no ALLOWED_GUILDS, naming both fixes; passes it with a list', async () => {
+    const open = await startLocalServices({ discord: { botPublic: true } });
+    try {
+      const at = { DISCORD_TOKEN: open.token, DISCORD_API_BASE_URL: open.discord.restUrl };
+      const results = await runChecks(env(at));
+      const check = results.find((r) => r.name === 'Public Bot');
+      expect(check?.ok).toBe(false);
+      expect(check?.detail).toMatch(/Public Bot.*Developer Portal.*Bot > Public Bot.*ALLOWED_GUILDS/);
+      expect(formatResults(results)).toMatch(/✗ Public Bot: .*\n.*1 check\(s\) failed/s);
+      const listed = await runChecks(env({ ...at, ALLOWED_GUILDS: '200000000000000001' }));
+      expect(listed.find((r) => r.name === 'Public Bot')).toMatchObject({
+        ok: true,
+        detail: expect.stringContaining('only the 1 server(s) in ALLOWED_GUILDS'),
+      });
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('names the servers SayBot is in that ALLOWED_GUILDS lacks, and the listed ones it is not in', async () => {
+    // The local Discord's default world: SayBot is in Seoul (…001) and London (…002); London's ID is mistyped.
+    const typo = '200000000000000020';
+    const results = await runChecks(env({ ALLOWED_GUILDS: `200000000000000001,${typo}` }));
+    const servers = results.find((r) => r.name === 'Servers');
+    expect(servers).toMatchObject({ ok: true, warn: true });
+    expect(servers?.detail).toContain('London (200000000000000002)');
+    expect(servers?.detail).not.toContain('Seoul');
+    expect(servers?.detail).toContain(typo);
+    expect(servers?.detail).toMatch(/serves none of them and leaves none.*ALLOWED_GUILDS_LEAVE=1/);
+    // Confirmed, the same list would make SayBot leave London at its next start: a failure to look at first.
+    const confirmed = await runChecks(env({ ALLOWED_GUILDS: `200000000000000001,${typo}`, ALLOWED_GUILDS_LEAVE: '1' }));
+    expect(confirmed.find((r) => r.name === 'Servers')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/will leave.*London \(200000000000000002\)/),
+    });
+    const right = await runChecks(env({ ALLOWED_GUILDS: '200000000000000001,200000000000000002' }));
+    expect(right.find((r) => r.name === 'Servers')).toEqual({
+      name: 'Servers',
+      ok: true,
+      detail: 'SayBot is in 2 server(s), every one of them in ALLOWED_GUILDS',
+    });
+    // Without a list there is nothing to compare.
+    expect((await runChecks(env())).map((r) => r.name)).not.toContain('Servers');
+  });
+
+  it('does not ask for the intent with a token Discord refused', async () => {
+    const results = await runChecks(env({ DISCORD_TOKEN: fakeToken() }));
+    expect(results.map((r) => r.name)).not.toContain('Message Content intent');
+  });
+
+  it('reports configuration problems instead of going further', async () => {
+    const results = await runChecks({ DISCORD_CLIENT_ID: 'x' });
+    expect(results.at(-1)).toMatchObject({ name: 'Configuration', ok: false });
+    expect(results.at(-1)?.detail).toContain('DISCORD_TOKEN is required');
+  });
+
+  it('refuses a Node.js older than 22.12', () => {
+    expect(checkNode('20.20.2')).toMatchObject({ ok: false });
+    expect(checkNode('22.12.0')).toMatchObject({ ok: true, warn: true });
+    expect(checkNode('24.1.0')).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,171 @@
+// Never paid twice: a 2xx has been charged by the service, so a body that breaks afterwards is
+// not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
+import { describe, expect, it } from 'vitest';
+import { OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
+import { fixture, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
+
+const api = useSandbox();
+
+const TEXT = 'Paid for once, and only once.';
+const clip = () => ({ data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' });
+
+describe('a 2xx whose body breaks before the audio could be used', () => {
+  it.each([100, 0, 1023])(
+    'tts, reset after %i body bytes: UndeliveredError (charged), one request, billed once',
+    async (bytes) => {
+      api.sandbox.injectFault({ kind: 'reset-after', bytes, endpoint: 'tts' });
+      const error = await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }));
+      expect(error).toBeInstanceOf(UndeliveredError);
+      const records = requestsTo(api.sandbox, 'tts');
+      expect(records).toHaveLength(1);
+      expect(error).toMatchObject({ charged: true, status: 200, requestId: records[0]?.id });
+      expect((error as UndeliveredError).usage?.used).toBe(api.sandbox.charactersBilled());
+      expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
+      expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
+    },
+  );
+
+  it('emotion-tts, the same', async () => {
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 10, endpoint: 'emotion-tts' });
+    expect(await rejectionOf(api.client.emotionTts({ text: TEXT }))).toBeInstanceOf(UndeliveredError);
+    expect(requestsTo(api.sandbox, 'emotion-tts')).toHaveLength(1);
+  });
+
+  it('a clone whose audio breaks keeps the voice the service made (X-Voice-Id): no second clone, no second payment', async () => {
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 200, endpoint: 'voice-clone' });
+    const clone = await api.client.cloneVoice({ text: TEXT, ref_audio: clip() });
+    const records = requestsTo(api.sandbox, 'voice-clone');
+    expect(records).toHaveLength(1);
+    expect(clone.voiceId).toBe(records[0]?.clonedVoiceId);
+    expect(clone.audio).toBeUndefined();
+    expect(clone.audioLost).toBe(true);
+    expect(api.sandbox.charactersBilled()).toBe(records[0]?.charactersBilled);
+    // The voice is usable.
+    expect(
+      (await readAll((await api.client.tts({ text: 'hello', voice_id: clone.voiceId })).body)).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a clone answered in JSON only, cut after its voice_id: the ID from the part received', async () => {
+    api.sandbox.setVariants({ cloneBody: 'json-only' });
+    try {
+      // {"voice_id":"clone_<24 hex>"} is 45 bytes: cut before its closing brace.
+      api.sandbox.injectFault({ kind: 'reset-after', bytes: 44, endpoint: 'voice-clone' });
+      const clone = await api.client.cloneVoice({ text: TEXT, ref_audio: clip() });
+      const records = requestsTo(api.sandbox, 'voice-clone');
+      expect(records).toHaveLength(1);
+      expect(records[0]?.clonedVoiceId).toBeDefined();
+      expect(clone.voiceId).toBe(records[0]?.clonedVoiceId);
+    } finally {
+      api.sandbox.setVariants({ cloneBody: 'audio' });
+    }
+  });
+
+  it('a clone answered in JSON only, cut before its voice_id: UndeliveredError (charged), not cloned again', async () => {
+    api.sandbox.setVariants({ cloneBody: 'json-only' });
+    try {
+      api.sandbox.injectFault({ kind: 'reset-after', bytes: 5, endpoint: 'voice-clone' });
+      const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+      expect(error).toBeInstanceOf(UndeliveredError);
+      expect(error).toMatchObject({ charged: true, status: 200 });
+      expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
+      expect(api.sandbox.charactersBilled()).toBe(requestsTo(api.sandbox, 'voice-clone')[0]?.charactersBilled);
+    } finally {
+      api.sandbox.setVariants({ cloneBody: 'audio' });
+    }
+  });
+
+  it('a 2xx clone without any voice ID was charged too: UndeliveredError, one request', async () => {
+    api.sandbox.injectFault({ kind: 'clone-without-voice-id' });
+    const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+    expect(error).toBeInstanceOf(UndeliveredError);
+    expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBeGreaterThan(0);
+  });
+});
+
+describe('a 2xx whose body is far larger than its request can take', () => {
+  it('tts audio that never ends: cut past what its characters can take, OversizedResponseError (charged), one request', async () => {
+    api.sandbox.injectFault({ kind: 'endless-body', endpoint: 'tts' });
+    const response = await api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' });
+    let received = 0;
+    response.body.on('data', (chunk: Buffer) => (received += chunk.length));
+    const error = await streamError(response.body);
+    expect(error).toBeInstanceOf(OversizedResponseError);
+    expect(error).toMatchObject({ charged: true, status: 200, requestId: requestsTo(api.sandbox, 'tts')[0]?.id });
+    // 30 s of 24 kHz mono PCM16 (the floor for a short text) and the header allowance: far below the 64 MB cap.
+    expect(received).toBeLessThan(30 * 48_000 + 256 * 1024);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBe(requestsTo(api.sandbox, 'tts')[0]?.charactersBilled);
+  });
+
+  it('a clone answered in JSON only, over 64 KiB: refused as OversizedResponseError (charged), not cloned again', async () => {
+    // The ID comes first, then padding no voice's answer has: a body cut at the cap cannot be trusted to name it.
+    const body = JSON.stringify({ voice_id: 'clone_000000000000000000000000', padding: 'x'.repeat(200_000) });
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 200,
+      body,
+      contentType: 'application/json',
+      endpoint: 'voice-clone',
+    });
+    const error = await rejectionOf(api.client.cloneVoice({ text: TEXT, ref_audio: clip() }));
+    expect(error).toBeInstanceOf(OversizedResponseError);
+    expect(error).toMatchObject({ charged: true, status: 200 });
+    expect(requestsTo(api.sandbox, 'voice-clone')).toHaveLength(1);
+  });
+});
+
+describe('still retried: nothing was charged', () => {
+  it('a connection closed before any response, then success: two requests, billed once', async () => {
+    api.sandbox.injectFault({ kind: 'close-before-response' });
+    await readAll((await api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' })).body);
+    const records = requestsTo(api.sandbox, 'tts');
+    expect(records).toHaveLength(2);
+    expect(api.sandbox.charactersBilled()).toBe(records[1]?.charactersBilled);
+  });
+});
+
+describe('the accepted hook: a charge written down before the body is read', () => {
+  it('is called once, at the 2xx only (not at a 503 retried before it), with its request ID and usage, before the body is read', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    api.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
+    const seen: Array<{ status: number; requestId?: string | undefined; used?: number | undefined }> = [];
+    let release: () => void = () => undefined;
+    const written = new Promise<void>((resolve) => (release = resolve));
+    const call = api.client.tts(
+      { text: TEXT, voice_id: 'voice-b-en-f-01' },
+      {
+        accepted: async (acceptance) => {
+          seen.push({ status: acceptance.status, requestId: acceptance.requestId, used: acceptance.usage?.used });
+          await written;
+        },
+      },
+    );
+    // The service has sent its 2xx and nothing of the body; the hook has run and the call waits on it.
+    await until(() => seen.length === 1 && requestsTo(api.sandbox, 'tts')[1]?.outcome === 'paused');
+    const records = requestsTo(api.sandbox, 'tts');
+    expect(seen).toEqual([{ status: 200, requestId: records[1]?.id, used: api.sandbox.charactersBilled() }]);
+    release();
+    api.sandbox.resumePaused();
+    const audio = await call;
+    expect((await readAll(audio.body)).length).toBeGreaterThan(0);
+    expect(seen).toHaveLength(1);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(2);
+  });
+
+  it('a hook that throws ends the call with its error, never retried (the request was charged once)', async () => {
+    const failure = new Error('the books could not be written');
+    const error = await rejectionOf(
+      api.client.tts(
+        { text: TEXT, voice_id: 'voice-b-en-f-01' },
+        {
+          accepted: () => Promise.reject(failure),
+        },
+      ),
+    );
+    expect(error).toBe(failure);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
+  });
+});

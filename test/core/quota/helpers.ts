@@ -1,0 +1,35 @@
+import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { silentLogger } from '../../../src/core/log.ts';
+import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/core/quota/accounting.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import type { Store } from '../../../src/core/store/types.ts';
+
+/** A part the Voice API is paid for: `characters` of `text`. */
+export const paid = (characters: number, text = `t${characters}`): PartNeed => ({
+  text,
+  endpoint: 'tts',
+  characters,
+  free: false,
+});
+
+/**
+ * The books on `store` under a 300,000-character plan, logging nothing; `options` give the budgets, and may override
+ * the rest.
+ */
+export function booksOn(
+  store: Store,
+  options: Pick<AccountingOptions, 'budgets'> & Partial<AccountingOptions>,
+): Accounting {
+  return new Accounting({ store, planCharacterLimit: 300_000, logger: silentLogger, ...options });
+}
+
+/** The message key a member reads for the Refusal `promise` is rejected with; anything else fails the test. */
+export async function refusalKey(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof Refusal)) throw new Error(`expected a Refusal, got ${String(error)}`);
+  // The words the member reads: the books say why, the front-end says it.
+  return describeFailure(error).message.key;
+}

@@ -1,0 +1,185 @@
+// Never paid twice, never unrecorded: PartSource with the real client against the sandbox
+// (which bills at acceptance, with its own count) and real accounting on an SQLite store.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { UndeliveredError } from '../../../src/core/api/index.ts';
+import { silentLogger } from '../../../src/core/log.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { PartSource } from '../../../src/core/speech/part-source.ts';
+import type { SpeechRequest } from '../../../src/core/speech/pipeline.ts';
+import type { NewSpend, SpendOutcome } from '../../../src/core/store/types.ts';
+import { fixture } from '../audio/fixtures.ts';
+import { useSpeechRig } from '../../support/speech-rig.ts';
+
+const who = { guildId: 'G', userId: 'U', command: 'say' };
+const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const month = () => new Date().toISOString().slice(0, 7);
+
+const rig = useSpeechRig();
+/** Every spend the store was given, as given. */
+let written: NewSpend[];
+/** Every settlement of a spend written ahead the store was given. */
+let settled: SpendOutcome[];
+
+beforeEach(() => {
+  written = [];
+  settled = [];
+  const { spends } = rig.store;
+  const record = spends.record.bind(spends);
+  spends.record = (spend) => {
+    written.push(spend);
+    return record(spend);
+  };
+  const settle = spends.settle.bind(spends);
+  spends.settle = (id, outcome) => {
+    settled.push(outcome);
+    return settle(id, outcome);
+  };
+});
+
+describe('a 2xx whose body breaks before its audio', () => {
+  it('is sent once and recorded once: spent, marked undelivered, the figure the service billed', async () => {
+    const text = 'Charged once, heard never.';
+    rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toBeInstanceOf(
+      UndeliveredError,
+    );
+    charge.close();
+    await rig.source.close();
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    // Written once, ahead (when the service accepted it), then settled as undelivered.
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      endpoint: 'tts',
+      cached: false,
+      owner: expect.any(String),
+      requestId: rig.sandbox.requests[0]?.id,
+    });
+    expect(settled).toEqual(['undelivered']);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
+  });
+
+  it('a clone whose voice ID never arrived: recorded once as spent and undelivered, not cloned again', async () => {
+    rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });
+    const text = 'A voice we never got to name.';
+    const charge = await rig.accounting.authorize(who, [
+      { text, endpoint: 'voice-clone', characters: text.length, free: false },
+    ]);
+    const clip = { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav', contentType: 'audio/wav' };
+    await expect(rig.source.cloneVoice(text, clip, undefined, charge)).rejects.toBeInstanceOf(UndeliveredError);
+    charge.close();
+    await rig.source.close();
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(1);
+    expect(written).toEqual([expect.objectContaining({ endpoint: 'voice-clone', owner: expect.any(String) })]);
+    expect(settled).toEqual(['undelivered']);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
+  });
+});
+
+describe('a paid part written ahead, before its body is read', () => {
+  const OWNER = 'test-process';
+  /** Accounting with a server budget, so that every paid request holds its characters in the store. */
+  const books = () =>
+    new Accounting({
+      store: rig.store,
+      budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+      owner: OWNER,
+    });
+  /** What the server's budget counts now: spends plus live holds, as the store's own check sees them. */
+  const countedByTheBudget = async () => {
+    const probe = await rig.store.budgets.hold({
+      guildId: 'G',
+      userId: 'U',
+      characters: 1_000_000,
+      limits: { guildMonthlyChars: 100_000 },
+      ttlMs: 1,
+    });
+    return probe.status === 'refused' ? probe.used : NaN;
+  };
+  const paused = () => vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('paused'));
+
+  it('is on the books, once, while its body is paused; the body ending settles it and writes no second record', async () => {
+    const text = 'Written down before a single byte of audio was read.';
+    const accounting = books();
+    const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
+    rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
+    const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
+    const part = await source.fetch(request(text), text, new AbortController().signal, charge);
+    await paused();
+    const billed = rig.sandbox.charactersBilled();
+    expect(billed).toBe(text.length);
+    // Accepted: spent from now on, its characters out of the hold (counted once by the budget, not twice).
+    await vi.waitFor(() => expect(written).toEqual([expect.objectContaining({ owner: OWNER, characters: billed })]));
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: billed, saved: 0 });
+    expect(await countedByTheBudget()).toBe(billed);
+
+    rig.sandbox.resumePaused();
+    await part.body.toArray();
+    charge.close();
+    await source.close();
+    expect(written).toHaveLength(1);
+    expect(settled).toEqual(['delivered']);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: billed, saved: 0 });
+    expect(await countedByTheBudget()).toBe(billed);
+    // Settled (delivered): nothing of this process is left accepted for a restart to settle.
+    expect(await rig.store.spends.settleLeftBy(OWNER)).toBe(0);
+  });
+
+  it('a process that dies mid-body: the next start settles its spend and releases what its hold kept for parts never accepted', async () => {
+    const [first, second] = ['The first part was accepted.', 'The second part never was.'];
+    const dying = books();
+    const source = new PartSource({ client: rig.client, logger: silentLogger, accounting: dying });
+    rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
+    const charge = await dying.authorize(who, await source.needs(request(first), [first, second]));
+    await source.fetch(request(first), first, new AbortController().signal, charge);
+    await paused();
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    // The first part is spent; the hold keeps the second's characters.
+    expect(await countedByTheBudget()).toBe(first.length + second.length);
+
+    // The process is gone (nothing of it runs on); the next start with the same owner settles from the books.
+    const next = books();
+    expect(await next.recover()).toEqual({ spends: 1, holds: 1 });
+    expect(await countedByTheBudget()).toBe(rig.sandbox.charactersBilled());
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: first.length, saved: 0 });
+    expect(await next.recover()).toEqual({ spends: 0, holds: 0 });
+
+    // (The test's own leftovers: the paused body let go; its settlement then finds the spend settled already.)
+    rig.sandbox.resumePaused();
+    charge.close();
+    await source.close();
+    expect(written).toHaveLength(1);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: first.length, saved: 0 });
+  });
+});
+
+describe("the bot's count against the service's own", () => {
+  // What a counting mistake (UTF-16 units, bytes, no NFC, trimming) would get wrong; the sandbox counts as the
+  // service's document says, with its own code.
+  it.each([
+    ['combining marks', 'Cafe\u0301 au lait, s\u0327il vous pla\u0131\u0302t.'],
+    ['Hangul jamo (NFD)', '\u1100\u1161\u1102\u1161\u1103\u1161 \uD55C\uAD6D\uC5B4'],
+    ['emoji and modifiers', 'Hi 👋🏽 and 👨‍👩‍👧 family 🇰🇷!'],
+    ['whitespace and punctuation', 'Tabs\tand  spaces… “quoted” — dashes.'],
+    ['astral CJK', '𠀋𡈽𡌛 ok'],
+  ])('%s: recorded = billed', async (_what, text) => {
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    const part = await rig.source.fetch(request(text), text, new AbortController().signal, charge);
+    await part.body.toArray();
+    charge.close();
+    await rig.source.close();
+    expect(rig.sandbox.charactersBilled()).toBeGreaterThan(0);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
+      spent: rig.sandbox.charactersBilled(),
+      saved: 0,
+    });
+  });
+});

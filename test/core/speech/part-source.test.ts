@@ -1,0 +1,172 @@
+// PartSource with the real client against the sandbox, and real accounting on an in-memory store.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
+import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
+import { LEGACY_SETTINGS } from '../../../fixtures/legacy-encoding.ts';
+import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import { silentLogger } from '../../../src/core/log.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { PLAN_LIMITS } from '../../../src/sandbox/index.ts';
+import { PartSource } from '../../../src/core/speech/part-source.ts';
+import type { SpeechRequest } from '../../../src/core/speech/pipeline.ts';
+import { useSpeechRig } from '../../support/speech-rig.ts';
+
+const who = { guildId: 'G', userId: 'U', command: 'say' };
+const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const month = () => new Date().toISOString().slice(0, 7);
+
+const rig = useSpeechRig();
+
+describe('PartSource', () => {
+  it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
+    rig.sandbox.setPacing({ startDelayMs: 200 });
+    const text = 'Once for all of us.';
+    const charges = await Promise.all(
+      [1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))),
+    );
+    const signal = new AbortController().signal;
+    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, charge)));
+    const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
+    for (const body of bodies)
+      expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    await rig.source.close();
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
+    for (const charge of charges) charge.close();
+  });
+
+  it('counts a part already in flight as free', async () => {
+    rig.sandbox.setPacing({ startDelayMs: 300 });
+    const text = 'In flight already.';
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(false);
+    const pending = rig.source.fetch(request(text), text, new AbortController().signal);
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(true);
+    (await pending).body.destroy();
+  });
+
+  it('a part counted free at acceptance (in flight) that must be fetched again passes the budget first', async () => {
+    const text = 'Counted free, then paid.';
+    const budgeted = new Accounting({
+      store: rig.store,
+      budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+    });
+    const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
+    rig.sandbox.setPacing({ startDelayMs: 200 });
+    const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
+    const fetching = parts.fetch(request(text), text, new AbortController().signal, first);
+    // Accepted while the first is in flight: free, so nothing is held for it.
+    const second = await budgeted.authorize({ ...who, userId: 'V' }, await parts.needs(request(text), [text]));
+    expect(second.reserved).toBe(0);
+    await (await fetching).body.toArray();
+    first.close();
+    await parts.close(); // the flight is over (no cache): the second must fetch the part itself
+    const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
+    const error = await again.fetch(request(text), text, new AbortController().signal, second).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    second.close();
+    await again.close();
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason.code).toBe('budget-guild-month');
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect((await rig.store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
+  });
+
+  it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
+    const text = 'Over the top.';
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(
+      /quota is used up/,
+    );
+    expect((await rig.store.quota.get()).exhausted).toBeDefined();
+    charge.close();
+  });
+
+  it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator - 4);
+    const text = 'Longer than four.';
+    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
+    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({
+      key: 'quota.tooFewLeft',
+      params: { left: 4, needed: text.length },
+    });
+    expect(describeFailure(error).message).toEqual({
+      key: 'quota.tooFewLeftForMember',
+      params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) },
+    });
+    expect((await rig.store.quota.get()).exhausted).toBeUndefined();
+  });
+
+  it('encodes its parts to Opus with the encoding the app was started with (the VoicePlaneOptions of start-saybot.ts)', async () => {
+    // The sandbox speaks mono: production's settings keep it mono, the benchmark baseline's make every packet stereo.
+    const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
+    const packetsOf = async (from: PartSource, text: string): Promise<Buffer[]> => {
+      const part = await from.fetch(request(text), text, new AbortController().signal);
+      return (await part.packets!().toArray()) as Buffer[];
+    };
+    const baseline = new PartSource({ client: rig.client, logger: silentLogger, encoding: LEGACY_SETTINGS });
+    try {
+      const [speech, legacy] = await Promise.all([
+        packetsOf(rig.source, 'Mono as spoken.'),
+        packetsOf(baseline, 'Stereo as before.'),
+      ]);
+      expect(speech.length).toBeGreaterThan(10);
+      expect(speech.every((p) => !isStereo(p))).toBe(true);
+      expect(legacy.length).toBeGreaterThan(10);
+      expect(legacy.every(isStereo)).toBe(true);
+    } finally {
+      await baseline.close();
+    }
+  });
+
+  it.each([
+    ['as sent', undefined],
+    ['at another speed', { speed: 1.5, volumeDb: 0 }],
+  ])(
+    "a voice deleted while a file's part is fetched (%s): that part is not handed out nor cached, the next never requested",
+    async (_, effects) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
+      try {
+        const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+        const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
+        const texts = ['The first part.', 'The second part.'];
+        const asked: SpeechRequest = {
+          kind: 'tts',
+          text: texts.join(' '),
+          voice: 'voice-b-en-f-01',
+          format: 'wav',
+          ...(effects ? { effects } : {}),
+        };
+        const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
+        rig.sandbox.setPacing({ startDelayMs: 300 });
+        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
+        // Deleted once the service has the request (paid: its audio is on its way).
+        await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+        await parts.purgeVoice(asked.voice);
+        await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+        await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({
+          problem: { code: 'voice-deleted' },
+        });
+        await parts.close();
+        charge.close();
+        expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+        expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
