@@ -8,7 +8,7 @@ import { ROOT } from './import-graph.ts';
 
 const SYSTEM = ['e2e', 'deploy', 'demo', 'structure', 'support'];
 
-/** Where a folder of test/ points: test/packages/x -> packages/x, any other -> src/<same path>. */
+/** Where a folder of test/ points: one under packages/ at that package, any other at src/<same path>. */
 function codeFolderOf(testFolder: string): string {
   return testFolder.startsWith('packages/') || testFolder === 'packages' ? testFolder : join('src', testFolder);
 }
