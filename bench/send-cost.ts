@@ -7,7 +7,7 @@
 //   the same window for the send path's share of the main thread.
 import { Session } from 'node:inspector/promises';
 import { AudioPlayer, VoiceConnection } from '@discordjs/voice';
-import type { VoiceSenderKind } from '../src/core/voice/voice-output.ts';
+import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
 import { voiceClock } from '../src/core/voice/voice-clock.ts';
 import type { StepProbe } from './step-probe.ts';
 
@@ -61,7 +61,7 @@ interface CallFrame {
   url: string;
 }
 
-const CLOCK_FILES = ['voice-clock.ts', 'clock-output.ts', 'rtp-sender.ts', 'voice-library-seam.ts'];
+const CLOCK_FILES = ['voice-clock.ts', 'clock-sender.ts', 'rtp-sender.ts', 'discordjs-voice-seam.ts'];
 const LIBRARY_CYCLE = new Set(['audioCycleStep', 'prepareNextAudioFrame']);
 
 function inSendPath(sender: VoiceSenderKind, frame: CallFrame): boolean {

@@ -119,7 +119,7 @@ async function cloneFrom(
     throw new UserError('clone.error.nameTaken', { name });
   const text = input.text.trim();
   if (text === '') throw new UserError('error.input.emptyText');
-  const max = context.settings.maxCharsPerRequest;
+  const max = context.config.maxCharsPerRequest;
   if (countCharacters(text) > max) throw new UserError('clone.error.textTooLong', { max });
   const { filename } = input.clip;
   // Discord filters the pickers by name (file_types); a client that does not is refused here, before any download.
@@ -128,7 +128,7 @@ async function cloneFrom(
   // The download may take longer than Discord's 3 s: acknowledge first.
   await acknowledge(interaction);
   const clip = await checkReferenceClip(
-    await downloadClip(input.clip.url, input.clip.size, context.settings.clipDownload),
+    await downloadClip(input.clip.url, input.clip.size, context.config.clipDownload),
     interaction.guildId,
   );
 

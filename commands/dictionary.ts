@@ -205,7 +205,7 @@ const importAll: Handler = async (interaction, context) => {
   let bytes: Uint8Array;
   try {
     bytes = await downloadClip(attachment.url, attachment.size, {
-      ...context.settings.clipDownload,
+      ...context.config.clipDownload,
       maxBytes: MAX_IMPORT_BYTES,
     });
   } catch (error) {

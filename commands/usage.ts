@@ -29,7 +29,7 @@ const chartCaches = new WeakMap<CommandContext['speech'], ChartCache>();
 
 export const execute: CommandModule['execute'] = async (
   interaction,
-  { accounting, store, logger, settings, isOperator, speech },
+  { accounting, store, logger, config, isOperator, speech },
 ) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
@@ -48,7 +48,7 @@ export const execute: CommandModule['execute'] = async (
     }),
     ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
-    ...queueLine(locale, settings.queue),
+    ...queueLine(locale, config.queue),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   let cache = chartCaches.get(speech);
@@ -136,7 +136,7 @@ function memberLines(locale: string, { member }: UsageReport): string[] {
 }
 
 /** The queue bounds in force, when all three are (a line naming "no limit" beside numbers would read oddly). */
-function queueLine(locale: string, queue: CommandContext['settings']['queue']): string[] {
+function queueLine(locale: string, queue: CommandContext['config']['queue']): string[] {
   const { guildClips, guildSeconds, memberRequests } = queue;
   if (guildClips === 0 || guildSeconds === 0 || memberRequests === 0) return [];
   return [

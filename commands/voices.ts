@@ -13,7 +13,7 @@ import { echo, showContent, showResult } from '../src/core/interactions/replies.
 import { soundRemover } from '../src/core/frontend/soundboard.ts';
 import { presetLine } from '../src/core/frontend/speech-settings.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
-import { languageName } from '../src/core/voice-catalogue/catalogue.ts';
+import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
 
 export const data = slashCommand('voices')
   .addSubcommand(subcommand('voices.list').addStringOption(languageOption()))

@@ -19,7 +19,7 @@ import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/speech/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
-import { catalogueVoices } from '../core/voice-catalogue/catalogue.ts';
+import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
@@ -148,7 +148,7 @@ export class SayBot {
       accounting,
       players: this.players,
       logger,
-      settings: {
+      config: {
         maxCharsPerRequest: config.maxCharsPerRequest,
         clipDownload: config.clipDownload,
         queue: config.queue,

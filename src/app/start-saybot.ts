@@ -19,7 +19,7 @@ import { SpeechPipeline } from '../core/speech/pipeline.ts';
 import { openStore } from './store.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
-import type { VoiceSenderKind } from '../core/voice/voice-output.ts';
+import type { VoiceSenderKind } from '../core/voice/packet-sender.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -34,7 +34,7 @@ export interface RunningSayBot {
 export interface VoicePlaneOptions {
   /** The Opus encoder and where WAV/MP3 are decoded (src/core/audio/codecs/opus-settings.ts). */
   encoding: Readonly<OpusSettings>;
-  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/voice-output.ts). */
+  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/packet-sender.ts). */
   sender: VoiceSenderKind;
 }
 

@@ -3,7 +3,7 @@ import { postgresUrlProblem } from './postgres-url.ts';
 import type { OperatorBudgets } from './quota/budgets.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
 import type { QueueBounds } from './speech/queue-bounds.ts';
-import type { PresetVoice } from './voice-catalogue/catalogue.ts';
+import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */

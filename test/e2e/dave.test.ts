@@ -147,7 +147,7 @@ describe('/say with DAVE required', () => {
 });
 
 describe('voice failures with DAVE required', () => {
-  it('proposals before clients-connect (the voice library throws on them) do not end the process: other guilds keep speaking, the guild is told once, and it speaks again after', async () => {
+  it('proposals before clients-connect (@discordjs/voice throws on them) do not end the process: other guilds keep speaking, the guild is told once, and it speaks again after', async () => {
     await leaveVoice(london.id);
     h.discord.setDaveProposalsBeforeClientsConnect(london.id);
     try {

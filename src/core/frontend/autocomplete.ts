@@ -1,5 +1,5 @@
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
-import { LANGUAGE_CODE } from '../voice-catalogue/catalogue.ts';
+import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../interactions/choices.ts';
 import type { CommandContext } from '../interactions/command.ts';
 

@@ -7,7 +7,7 @@ import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Clie
 import type { Logger } from '../log.ts';
 import { SpeechInputError } from '../speech/errors.ts';
 import { MEMBER_REQUEST } from '../speech/pipeline.ts';
-import { isPresetVoiceId } from '../voice-catalogue/catalogue.ts';
+import { isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { UserError } from '../interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';

@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
 import type { Preset, SpeechSettings } from '../store/types.ts';
-import { languageName } from '../voice-catalogue/catalogue.ts';
+import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { t } from '../i18n/translate.ts';
 import { echo } from '../interactions/replies.ts';

@@ -45,8 +45,8 @@ export function userInstallAllows(setting: UserInstallSetting, userId: string): 
 
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
 export function requireUserInstall(context: CommandContext, interaction: ChatInputCommandInteraction): void {
-  if (!userInstallAllows(context.settings.userInstall, interaction.user.id)) {
-    throw new UserError(context.settings.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
+  if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
+    throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
   }
 }
 

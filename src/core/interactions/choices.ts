@@ -1,6 +1,6 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { ClonedVoice, Preset } from '../store/types.ts';
-import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/catalogue.ts';
+import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import { t } from '../i18n/translate.ts';
 
 /** Discord shows at most 25 choices, each name at most 100 characters. */

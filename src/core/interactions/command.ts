@@ -17,7 +17,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
-import type { PresetVoice } from '../voice-catalogue/catalogue.ts';
+import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { ReplyAudioRegistry } from '../frontend/reply-audio.ts';
 import type { MessageKey } from '../i18n/translate.ts';
@@ -71,8 +71,9 @@ export interface CommandContext {
   /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
   players: PlayerRegistry;
   logger: Logger;
-  settings: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
-  /** Presets, member defaults, the voice library. */
+  /** The operator's configuration a command needs (src/core/config.ts), validated at start-up. */
+  config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
+  /** Presets, member defaults, the server's voice library (its cloned voices). */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];

@@ -62,7 +62,7 @@ function withoutEffects<R extends Exclude<SpeechRequest, { kind: 'ready' }>>(req
 
 /**
  * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
- * minutes' worth); one forgotten after that is refused all the same, by the voice library and the purged cache.
+ * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged cache.
  */
 const MAX_DELETED_VOICES = 10_000;
 

@@ -18,7 +18,7 @@ import { quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../audio/effects/time-stretch.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
-import { LANGUAGE_CODE } from '../voice-catalogue/catalogue.ts';
+import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 
 export type OutputFormat = 'wav' | 'mp3';
 

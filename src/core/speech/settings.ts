@@ -1,7 +1,7 @@
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { OutputFormat, SpeechSettings, Store } from '../store/types.ts';
-import { defaultVoiceFor } from '../voice-catalogue/catalogue.ts';
+import { defaultVoiceFor } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from './errors.ts';
 import { SPEECH_SETTING_NAMES, SPEECH_SETTINGS } from './setting-declarations.ts';
 import type { SpeechRequest } from './pipeline.ts';

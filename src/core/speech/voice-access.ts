@@ -1,5 +1,5 @@
 import type { ClonedVoice, Store } from '../store/types.ts';
-import { isPresetVoiceId } from '../voice-catalogue/catalogue.ts';
+import { isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from './errors.ts';
 
 export type UsableVoice = { kind: 'preset'; voiceId: string } | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PRESET_VOICE_ID, type PresetVoice } from './catalogue.ts';
+import { PRESET_VOICE_ID, type PresetVoice } from './preset-voices.ts';
 
 /**
  * The operator's list of extra preset voices (VOICES_FILE): the service has 41 presets but documents six, so

@@ -6,11 +6,11 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
-import { ClockOutput } from './clock-output.ts';
+import { ClockSender } from './clock-sender.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
-import { LibraryOutput } from './library-output.ts';
-import { watchNetworking } from './voice-library-seam.ts';
-import type { PlayingClip, VoiceOutput, VoiceSenderKind } from './voice-output.ts';
+import { LibrarySender } from './library-sender.ts';
+import { watchNetworking } from './discordjs-voice-seam.ts';
+import type { PlayingClip, PacketSender, VoiceSenderKind } from './packet-sender.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
@@ -106,7 +106,7 @@ export interface GuildPlayerOptions {
   stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
-  /** What sends the clips (voice-output.ts; default 'clock'; 'library' is the benchmark's baseline). */
+  /** What sends the clips (packet-sender.ts; default 'clock'; 'library' is the benchmark's baseline). */
   sender?: VoiceSenderKind | undefined;
   /**
    * What must happen once Discord accepted the join and before any audio: on a Stage, SayBot made a speaker (a
@@ -162,8 +162,8 @@ export class GuildPlayer {
   #state: ConnectionState = { kind: 'disconnected' };
   readonly #options: GuildPlayerOptions;
   readonly #log: Logger;
-  /** What plays this guild's clips (voice-output.ts), made on first use. */
-  #voiceOutput: VoiceOutput | undefined;
+  /** What plays this guild's clips (packet-sender.ts), made on first use. */
+  #packetSender: PacketSender | undefined;
   readonly #queue: QueueEntry[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -177,9 +177,9 @@ export class GuildPlayer {
     this.#log = options.logger.child({ guildId: options.guildId });
   }
 
-  #output(): VoiceOutput {
-    this.#voiceOutput ??= this.#options.sender === 'library' ? new LibraryOutput() : new ClockOutput();
-    return this.#voiceOutput;
+  #output(): PacketSender {
+    this.#packetSender ??= this.#options.sender === 'library' ? new LibrarySender() : new ClockSender();
+    return this.#packetSender;
   }
 
   get state(): ConnectionState {
@@ -353,14 +353,14 @@ export class GuildPlayer {
   }
 
   /**
-   * A message handler of the voice library threw (contained by watchNetworking). The session's state (its DAVE
+   * A message handler of @discordjs/voice threw (contained by watchNetworking). The session's state (its DAVE
    * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. The clip
    * waiting for it fails with a clear message (or, if audio was already heard, is cut off); the next /say rejoins.
    */
   #onHandlerError(session: ConnectionSession, error: unknown, event: string): void {
     this.#log.error(
       { code: 'voice-handler-error', err: error, event },
-      'the voice library failed on a voice gateway message; contained to this guild, giving this voice session up',
+      '@discordjs/voice failed on a voice gateway message; contained to this guild, giving this voice session up',
     );
     this.#fail(session, 'handler-error');
   }
@@ -460,7 +460,7 @@ export class GuildPlayer {
   /** Leaves and refuses further use. */
   destroy(): void {
     this.leave('shutdown');
-    this.#voiceOutput?.destroy();
+    this.#packetSender?.destroy();
     this.#state = { kind: 'destroyed' };
   }
 

@@ -1,7 +1,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { GuildPlayer } from './guild-player.ts';
-import type { VoiceSenderKind } from './voice-output.ts';
+import type { VoiceSenderKind } from './packet-sender.ts';
 
 export interface PlayerRegistryOptions {
   logger: Logger;

@@ -6,8 +6,8 @@
 // this sender always agree.
 import { createCipheriv } from 'node:crypto';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { directSend, sendQueueCount } from './voice-library-seam.ts';
-import type { LibraryUdp, ReadySession } from './voice-library-types.ts';
+import { directSend, sendQueueCount } from './discordjs-voice-seam.ts';
+import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
 
 const AES_GCM_MODE = 'aead_aes256_gcm_rtpsize';
 const XCHACHA_MODE = 'aead_xchacha20_poly1305_rtpsize';

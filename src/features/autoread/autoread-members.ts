@@ -3,7 +3,7 @@
 import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
 import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
-import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/catalogue.ts';
+import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { t } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 

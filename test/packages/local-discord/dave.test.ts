@@ -61,7 +61,7 @@ describe('FakeDiscord DAVE (required) with @discordjs/voice', () => {
       adapterCreator: guild.voiceAdapterCreator,
       daveEncryption: false,
     });
-    // The client side: the voice library's networking reports the close code it got.
+    // The client side: @discordjs/voice's networking reports the close code it got.
     const clientSaw = new Promise<number>((resolve) => {
       const seen = new Set<unknown>();
       connection!.on('stateChange', (_old, next) => {

@@ -2,7 +2,7 @@
 // the memory of who spoke lately in which voice. Pure, so each rule is a row in a table test; voice.ts keeps the
 // choice in the store, where it stays the member's across restarts and pool changes.
 import { createHash } from 'node:crypto';
-import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
+import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/preset-voices.ts';
 
 /** The most voices a server's pool holds: more than a channel's listeners can tell apart, and autocomplete's 25. */
 export const VOICE_POOL_MAX = 25;

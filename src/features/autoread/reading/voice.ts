@@ -8,7 +8,7 @@ import { SpeechInputError } from '../../../core/speech/errors.ts';
 import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
 import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
 import type { Store } from '../../../core/store/types.ts';
-import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/catalogue.ts';
+import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/preset-voices.ts';
 import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
 import {
   MEMBER_VOICES_MAX,

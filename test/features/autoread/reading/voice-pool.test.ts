@@ -10,7 +10,7 @@ import {
   poolEntry,
   poolLanguage,
 } from '../../../../src/features/autoread/reading/voice-pool.ts';
-import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/catalogue.ts';
+import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/preset-voices.ts';
 
 const POOL = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02', 'voice-b-en-f-01'];
 const none = new Map<string, number>();

@@ -4,7 +4,7 @@ import { autoreadSpeechRequest } from '../../../../src/features/autoread/reading
 import type { Store } from '../../../../src/core/store/types.ts';
 import type { SpeechRequest } from '../../../../src/core/speech/pipeline.ts';
 import { openSqliteStore } from '../../../../src/app/store.ts';
-import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/catalogue.ts';
+import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/preset-voices.ts';
 
 const G = '100000000000000001';
 const MINA = '200000000000000001';

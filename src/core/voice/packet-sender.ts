@@ -1,5 +1,5 @@
 // What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen at start-up
-// (src/app/start-saybot.ts): 'clock' (voice-clock.ts, clock-output.ts: SayBot's sender, the default) and 'library'
+// (src/app/start-saybot.ts): 'clock' (voice-clock.ts, clock-sender.ts: SayBot's sender, the default) and 'library'
 // (@discordjs/voice's AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
@@ -20,7 +20,7 @@ export interface PlayingClip {
   stop(): boolean;
 }
 
-export interface VoiceOutput {
+export interface PacketSender {
   /**
    * Plays a stream of 20 ms Opus packets (object mode, one Buffer each) on the connection. The stream is read as
    * packets are due and destroyed when the clip ends early. One clip at a time: a new one replaces the current one.

@@ -4,7 +4,7 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClockOutput } from '../../../src/core/voice/clock-output.ts';
+import { ClockSender } from '../../../src/core/voice/clock-sender.ts';
 import { SILENCE_FRAME } from '../../../src/core/voice/rtp-sender.ts';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
@@ -55,12 +55,12 @@ function connection() {
 const packet = (n: number) => Buffer.from([0x78, n, n, n]);
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('ClockOutput', () => {
+describe('ClockSender', () => {
   it('sends nothing before the first packet, silence while one is late, then five closing silence frames', async () => {
     const c = connection();
     const stream = new PassThrough({ objectMode: true });
     const events = { started: vi.fn(), ended: vi.fn() };
-    const clip = new ClockOutput().play(c.connection, stream, events);
+    const clip = new ClockSender().play(c.connection, stream, events);
     vi.advanceTimersByTime(100);
     await tick();
     expect(c.payloads()).toEqual([]);
@@ -93,7 +93,7 @@ describe('ClockOutput', () => {
   it('waits where it is while the connection is not ready, and goes on from there when it is again', async () => {
     const c = connection();
     const stream = new PassThrough({ objectMode: true });
-    const clip = new ClockOutput().play(c.connection, stream, { started: () => undefined, ended: () => undefined });
+    const clip = new ClockSender().play(c.connection, stream, { started: () => undefined, ended: () => undefined });
     stream.write(packet(1));
     stream.write(packet(2));
     stream.write(packet(3));
@@ -114,7 +114,7 @@ describe('ClockOutput', () => {
     const c = connection();
     const stream = new PassThrough({ objectMode: true });
     const ended = vi.fn();
-    new ClockOutput().play(c.connection, stream, { started: () => undefined, ended });
+    new ClockSender().play(c.connection, stream, { started: () => undefined, ended });
     stream.write(packet(1));
     await tick();
     const failure = new Error('body broke off');

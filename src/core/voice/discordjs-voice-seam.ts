@@ -13,7 +13,7 @@ import {
   type VoiceConnection,
   type VoiceConnectionState,
 } from '@discordjs/voice';
-import type { LibraryUdp, ReadySession } from './voice-library-types.ts';
+import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
 
 /** The @discordjs/voice release this module was written against (package.json pins exactly this one). */
 export const VOICE_LIBRARY_VERSION = '0.19.2';
@@ -24,7 +24,7 @@ export class VoiceLibraryShapeError extends Error {
   constructor(problem: string) {
     super(
       `@discordjs/voice's ready voice session is not shaped as in ${VOICE_LIBRARY_VERSION} (${problem}); ` +
-        `SayBot's sender needs exactly that release: install it, or adapt src/core/voice/voice-library-seam.ts`,
+        `SayBot's sender needs exactly that release: install it, or adapt src/core/voice/discordjs-voice-seam.ts`,
     );
     this.name = 'VoiceLibraryShapeError';
   }

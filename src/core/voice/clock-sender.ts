@@ -2,18 +2,18 @@
 // slot it is due and sent in the same turn (rtp-sender.ts), the first one the moment it is ready.
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
-import { MAX_MISSED_FRAMES } from './library-output.ts';
+import { MAX_MISSED_FRAMES } from './library-sender.ts';
 import { RtpSender, SILENCE_FRAME } from './rtp-sender.ts';
-import { readySession } from './voice-library-seam.ts';
-import type { ReadySession } from './voice-library-types.ts';
+import { readySession } from './discordjs-voice-seam.ts';
+import type { ReadySession } from './discordjs-voice-types.ts';
 import { voiceClock, type ClockHandle, type ClockVoice } from './voice-clock.ts';
-import type { ClipEvents, PlayingClip, VoiceOutput } from './voice-output.ts';
+import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
 
 /** Silence frames sent after a clip's last packet, as Discord asks (and as the library does). */
 const CLOSING_SILENCE_FRAMES = 5;
 
 class ClockClip implements PlayingClip, ClockVoice {
-  readonly #output: ClockOutput;
+  readonly #output: ClockSender;
   readonly #connection: VoiceConnection;
   readonly #stream: Readable;
   readonly #events: ClipEvents;
@@ -32,7 +32,7 @@ class ClockClip implements PlayingClip, ClockVoice {
     this.#drain();
   };
 
-  constructor(output: ClockOutput, connection: VoiceConnection, stream: Readable, events: ClipEvents) {
+  constructor(output: ClockSender, connection: VoiceConnection, stream: Readable, events: ClipEvents) {
     this.#output = output;
     this.#connection = connection;
     this.#stream = stream;
@@ -67,7 +67,7 @@ class ClockClip implements PlayingClip, ClockVoice {
     try {
       session = readySession(this.#connection);
     } catch (error) {
-      // The voice library is not the release the sender was written for: the clip fails with that message.
+      // @discordjs/voice is not the release the sender was written for: the clip fails with that message.
       this.#error ??= error;
       this.#finish();
       return false;
@@ -134,7 +134,7 @@ class ClockClip implements PlayingClip, ClockVoice {
 }
 
 /** One guild's clips on the voice clock, one at a time, each on its own RTP sender state of the connection. */
-export class ClockOutput implements VoiceOutput {
+export class ClockSender implements PacketSender {
   readonly sender = new RtpSender();
   #current: ClockClip | undefined;
 

@@ -12,7 +12,7 @@ import {
   type AudioResource,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { ClipEvents, PlayingClip, VoiceOutput } from './voice-output.ts';
+import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
 
 /**
  * Cycles (20 ms) a playing clip may go without a packet before the player ends it. The library's default (5, made for
@@ -30,7 +30,7 @@ interface Current {
   error?: unknown;
 }
 
-export class LibraryOutput implements VoiceOutput {
+export class LibrarySender implements PacketSender {
   readonly #audio: AudioPlayer;
   #current: Current | undefined;
 

@@ -1,5 +1,5 @@
 // The parts of @discordjs/voice's ready voice session that SayBot's sender reads and writes, as the pinned version
-// (voice-library-seam.ts) keeps them. Only the seam checks that a live session has this shape.
+// (discordjs-voice-seam.ts) keeps them. Only the seam checks that a live session has this shape.
 import type { KeyObject } from 'node:crypto';
 import type { Socket } from 'node:dgram';
 

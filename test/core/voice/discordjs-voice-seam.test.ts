@@ -18,7 +18,7 @@ import {
   udpSocketProblem,
   VOICE_LIBRARY_VERSION,
   VoiceLibraryShapeError,
-} from '../../../src/core/voice/voice-library-seam.ts';
+} from '../../../src/core/voice/discordjs-voice-seam.ts';
 
 function seal(key: Uint8Array | KeyObject, nonce: Buffer, packet: Buffer): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
@@ -77,7 +77,7 @@ function connectionWith(networkingState: unknown): VoiceConnection {
   } as unknown as VoiceConnection;
 }
 
-describe('the voice library seam', () => {
+describe('the @discordjs/voice seam', () => {
   it('package.json pins @discordjs/voice to exactly the release the seam was written for, and that release is installed', () => {
     const root = join(import.meta.dirname, '../../..');
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -115,7 +115,7 @@ describe('the voice library seam', () => {
       const changed = { ...renamed, connectionData: { ...rest, seq: sequence } };
       expect(() => readySession(connectionWith(changed))).toThrow(VoiceLibraryShapeError);
       expect(() => readySession(connectionWith(changed))).toThrow(
-        /not shaped as in 0\.19\.2 \(connectionData\.sequence is not a number\).*src\/core\/voice\/voice-library-seam\.ts/,
+        /not shaped as in 0\.19\.2 \(connectionData\.sequence is not a number\).*src\/core\/voice\/discordjs-voice-seam\.ts/,
       );
 
       const { remote: _remote, ...udpWithoutRemote } = good.udp;
