@@ -4,17 +4,17 @@
 // (RE2 here) against a word entry; a server's 500 words sharing a prefix over a message of near-matches, built and
 // applied as now (an automaton) and as before (one large regular expression, fixtures/former-word-regex.ts), in the
 // same run. Needs neither the bot nor the servers.
-import { cleanMessage } from '../src/core/text/cleanup.ts';
+import { cleanMessage } from '../src/features/autoread/text/cleanup.ts';
 import {
   MAX_PATTERNS,
   compileDictionary,
   type DictionaryEntry,
 } from '../src/features/autoread/dictionary/dictionary.ts';
-import { unmaskLinks, unwrapUnderscoreItalics } from '../src/core/text/linear-markup.ts';
+import { unmaskLinks, unwrapUnderscoreItalics } from '../src/features/autoread/text/linear-markup.ts';
 import { formerWordsApplied } from '../fixtures/former-word-regex.ts';
 import { DictionaryCache } from '../src/features/autoread/dictionary/dictionary-cache.ts';
 
-// The clean-up steps before (src/core/text/cleanup.ts at d99d297), reproduced here as they were.
+// The clean-up steps before (src/features/autoread/text/cleanup.ts at d99d297), reproduced here as they were.
 const FORMER_MASKED_LINK = /\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi;
 const FORMER_ITALICS = /(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu;
 
@@ -207,7 +207,7 @@ export async function measureText(mode: 'quick' | 'full', log: (line: string) =>
     '## 10. Text per message: clean-up and the dictionary (issues 32 and 34)',
     '',
     `Each ${runs} times after ${warmup} untimed, in the benchmark's process; median (p95). Messages of ${LENGTH.toLocaleString('en')} characters.`,
-    'Former step: the pattern src/core/text/cleanup.ts used at d99d297 (masked links or underscore italics), alone. Scan now: the hand scan that replaced it (src/core/text/linear-markup.ts), alone. Whole clean-up now: `cleanMessage` with every step (goal: under 2 ms for an adversarial message).',
+    'Former step: the pattern src/features/autoread/text/cleanup.ts used at d99d297 (masked links or underscore italics), alone. Scan now: the hand scan that replaced it (src/features/autoread/text/linear-markup.ts), alone. Whole clean-up now: `cleanMessage` with every step (goal: under 2 ms for an adversarial message).',
     '',
     '| Message | Former step | Scan now | Whole clean-up now |',
     '|---|---|---|---|',

@@ -1,10 +1,9 @@
 import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
-import { speakingCommand, speakingHandlers } from '../src/core/frontend/speaking-command.ts';
+import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/speech/pipeline.ts';
 import { effectsOf, type ResolvedSettings } from '../src/core/speech/settings.ts';
-import '../src/features/say/index.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';

@@ -1,8 +1,7 @@
 import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
-import { speakingCommand, speakingHandlers } from '../src/core/frontend/speaking-command.ts';
+import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { ttsRequest } from '../src/core/speech/settings.ts';
-import '../src/features/say/index.ts';
 
 export const data = speakingCommand('say', ['voice', 'language', 'format', 'tone']);
 

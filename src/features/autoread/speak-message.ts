@@ -6,7 +6,7 @@
 // without the privileged Message Content intent, since the member chose the message.
 import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
-import { DEFAULT_MAX_LENGTH } from '../../core/text/cleanup.ts';
+import { DEFAULT_MAX_LENGTH } from './text/cleanup.ts';
 import { compileDictionary, type DictionaryEntry } from './dictionary/dictionary.ts';
 import { dictionaries } from './dictionary/dictionary-cache.ts';
 

@@ -1,2 +1,3 @@
 // The say feature's public surface: what its command modules (commands/), the app and other features use.
 import './strings.ts';
+export { speakingCommand, speakingHandlers } from './speaking-command.ts';

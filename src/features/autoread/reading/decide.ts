@@ -2,7 +2,7 @@
 // it, when the author's name is said, and the "one notice, then silence" gate. The reader (reader.ts) only wires
 // them to Discord and the speech pipeline.
 import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
-import { cleanMessage, type CleanupContext } from '../../../core/text/cleanup.ts';
+import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';
 

@@ -2,8 +2,8 @@
 // a message, and a member joining or leaving. These are spoken words, paid per character and heard, not read: they
 // are not replies, so they do not belong in the reply catalogue (src/core/i18n/catalogue.ts and its parts hold every
 // string the bot posts). Kept short on purpose: the name phrase is said before many messages, and each character costs.
-// "And so on" for a cut message is clean-up's (src/core/text/spoken-words.ts), so /say-like readers share one word.
-import { fill, spokenLanguage, spokenWords, type SpokenLanguage } from '../../../core/text/spoken-words.ts';
+// "And so on" for a cut message is clean-up's (src/features/autoread/text/spoken-words.ts), so /say-like readers share one word.
+import { fill, spokenLanguage, spokenWords, type SpokenLanguage } from '../text/spoken-words.ts';
 
 export interface ReaderPhrases {
   /** Said before a message when the name is said: "Mina said, hello". */

@@ -15,7 +15,7 @@ import {
   validatePattern,
 } from '../../../../src/features/autoread/dictionary/dictionary.ts';
 import type { DictionaryEntry } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { cleanMessage } from '../../../../src/core/text/cleanup.ts';
+import { cleanMessage } from '../../../../src/features/autoread/text/cleanup.ts';
 
 const entry = (word: string, reading: string): DictionaryEntry => ({ word, reading });
 

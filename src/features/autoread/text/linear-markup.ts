@@ -1,6 +1,6 @@
 // The parts of clean-up that a backtracking pattern would do in time quadratic in the message: masked links and
 // underscore italics, scanned by hand so that every character is looked at a bounded number of times. Each gives
-// exactly what its former pattern gave (test/core/text/linear-markup.test.ts compares them on random text); the
+// exactly what its former pattern gave (test/features/autoread/text/linear-markup.test.ts compares them on random text); the
 // patterns are quoted above each function. A member may post 4,000 characters, and clean-up runs on the main
 // thread for every auto-read message and Speak: 4,000 `[` took 47 ms with the pattern.
 

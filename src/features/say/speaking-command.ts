@@ -3,8 +3,8 @@
 // gives only what is particular to it: which settings the service takes from it, how its request is made, and its
 // own built-in voice.
 import type { ChatInputCommandInteraction, SlashCommandOptionsOnlyBuilder } from 'discord.js';
-import type { CommandModule } from '../interactions/command.ts';
-import { slashCommand, type CommandName } from '../interactions/command-builder.ts';
+import type { CommandModule } from '../../core/interactions/command.ts';
+import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
   outputOption,
   presetOption,
@@ -14,13 +14,13 @@ import {
   textOption,
   withSpeechOptions,
   type SettingOptionSpec,
-} from '../interactions/options.ts';
-import type { SpeechRequest } from '../speech/pipeline.ts';
-import type { ResolvedSettings } from '../speech/settings.ts';
-import type { SpeechSettingName } from '../speech/setting-declarations.ts';
-import { speakForCommand } from './speech-delivery.ts';
-import { settingsForCommand } from './speech-settings.ts';
-import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
+} from '../../core/interactions/options.ts';
+import type { SpeechRequest } from '../../core/speech/pipeline.ts';
+import type { ResolvedSettings } from '../../core/speech/settings.ts';
+import type { SpeechSettingName } from '../../core/speech/setting-declarations.ts';
+import { speakForCommand } from '../../core/frontend/speech-delivery.ts';
+import { settingsForCommand } from '../../core/frontend/speech-settings.ts';
+import { settingsOutsideServer, speakOutsideServer } from '../../core/frontend/user-install.ts';
 
 /**
  * The command's definition: the text, the settings sent to the service (in the command's released order), where the

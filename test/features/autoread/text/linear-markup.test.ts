@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { trimEndOf, unmaskLinks, unwrapUnderscoreItalics } from '../../../src/core/text/linear-markup.ts';
-import { cleanMessage } from '../../../src/core/text/cleanup.ts';
+import {
+  trimEndOf,
+  unmaskLinks,
+  unwrapUnderscoreItalics,
+} from '../../../../src/features/autoread/text/linear-markup.ts';
+import { cleanMessage } from '../../../../src/features/autoread/text/cleanup.ts';
 
 // The patterns clean-up used before: the hand scans must give exactly what they gave.
 const formerMaskedLinks = (text: string) => text.replace(/\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi, '$1');

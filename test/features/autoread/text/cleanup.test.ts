@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage } from '../../../src/core/text/cleanup.ts';
-import type { CleanupContext } from '../../../src/core/text/cleanup.ts';
+import { cleanMessage } from '../../../../src/features/autoread/text/cleanup.ts';
+import type { CleanupContext } from '../../../../src/features/autoread/text/cleanup.ts';
 
 const users = { '111': 'Alice', '222': '민수', '333': 'たろう', '444': '__Bob__' };
 const roles = { '900': 'Moderators', '901': '운영진', '902': '管理人' };
