@@ -1,18 +1,31 @@
-// The stores SayBot opens: the core's areas and every feature's, over SQLite or PostgreSQL. The bot, the entry
+// The stores SayBot opens: the core's areas and tables and every feature's, over SQLite or PostgreSQL. The bot, the entry
 // points, the tests and the benchmarks open stores here, so none holds a store without a feature's areas.
 import type { DatabaseTarget, StoreTimeouts } from '../core/config.ts';
 import { PgStore, type PgStoreOptions } from '../core/store/pg-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from '../core/store/sqlite-store.ts';
 import type { StoreFeatures } from '../core/store/kysely-store.ts';
 import type { Store } from '../core/store/types.ts';
-import { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from '../features/autoread/index.ts';
+import {
+  AUTO_READ_FORGET_RULES,
+  AUTO_READ_SCHEMA_STEPS,
+  AUTO_READ_VOICE_ROWS,
+  autoReadAreas,
+} from '../features/autoread/index.ts';
+import { storeSchema } from '../core/store/migrations.ts';
 
 /** The features' part of every store: their areas, and what the core's deletions do in their tables. */
 export const STORE_FEATURES: StoreFeatures = {
   areas: (dialect) => ({ ...autoReadAreas(dialect) }),
   forgetRules: [...AUTO_READ_FORGET_RULES],
   voiceRows: [...AUTO_READ_VOICE_ROWS],
+  schemaSteps: [AUTO_READ_SCHEMA_STEPS],
 };
+
+/** The whole schema every store the app opens is migrated to: the core's steps and every feature's. */
+export const SCHEMA = storeSchema(STORE_FEATURES.schemaSteps);
+
+/** The schema version a store the app opens ends at. */
+export const LATEST_SCHEMA_VERSION = SCHEMA.at(-1)?.version ?? 0;
 
 /** The store in a SQLite file (or ':memory:'), migrated before it returns. */
 export const openSqliteStore = (file: string, options?: SqliteStoreOptions): SqliteStore & Store =>

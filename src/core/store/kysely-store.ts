@@ -8,6 +8,7 @@ import { SpendArea } from './areas/spends.ts';
 import { VoiceLibraryArea, type VoiceRows } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
 import { CORE_FORGET_RULES, type ForgetRule } from './forget-plan.ts';
+import type { SchemaStep } from './schema-steps.ts';
 import type { CoreAreas, FeatureAreas } from './types.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface StoreFeatures {
   forgetRules: readonly ForgetRule[];
   /** The features' rows that name a cloned voice, deleted with it. */
   voiceRows: readonly VoiceRows[];
+  /** Each feature's schema steps (its tables), run with the core's by version (migrations.ts' storeSchema). */
+  schemaSteps: ReadonlyArray<readonly SchemaStep[]>;
 }
 
 /**

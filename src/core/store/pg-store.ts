@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { StoreTimeouts } from '../config.ts';
 import { Dialect } from './dialect.ts';
 import { KyselyStore, type StoreFeatures } from './kysely-store.ts';
+import { storeSchema } from './migrations.ts';
 import { migratePostgres } from './pg-migrations.ts';
 import type { Database } from './schema.ts';
 import type { FeatureAreas } from './types.ts';
@@ -77,7 +78,7 @@ export class PgStore extends KyselyStore {
     try {
       const client = await pool.connect();
       try {
-        await migratePostgres(client);
+        await migratePostgres(client, storeSchema(features.schemaSteps));
       } finally {
         client.release();
       }

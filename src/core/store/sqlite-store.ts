@@ -14,7 +14,8 @@ import {
 import { ensureWritableFolder } from '../data-folder.ts';
 import { Dialect } from './dialect.ts';
 import { KyselyStore, type StoreFeatures } from './kysely-store.ts';
-import { migrate, schemaVersion } from './migrations.ts';
+import { migrate, schemaVersion, storeSchema } from './migrations.ts';
+import type { SchemaVersion } from './schema-steps.ts';
 import type { FeatureAreas } from './types.ts';
 import type { Database } from './schema.ts';
 
@@ -113,7 +114,7 @@ class NodeSqliteDriver implements Driver {
 }
 
 /** Opens the file in WAL mode and migrates it; the connection closed again if either fails. */
-function openDatabase(file: string, busyMs: number): DatabaseSync {
+function openDatabase(file: string, busyMs: number, schema: readonly SchemaVersion[]): DatabaseSync {
   if (file !== ':memory:') ensureWritableFolder(path.dirname(path.resolve(file)), 'DATABASE_URL', file);
   const db = new DatabaseSync(file, { timeout: busyMs, enableForeignKeyConstraints: true });
   try {
@@ -122,7 +123,7 @@ function openDatabase(file: string, busyMs: number): DatabaseSync {
       if (mode !== 'wal') throw new Error(`SQLite would not use WAL mode for ${file} (got ${String(mode)})`);
     }
     db.exec('PRAGMA synchronous = FULL');
-    migrate(db);
+    migrate(db, schema);
     // From here on a lock is waited for by NodeSqliteConnection, without blocking the thread.
     db.exec('PRAGMA busy_timeout = 0');
   } catch (error) {
@@ -146,7 +147,7 @@ export class SqliteStore extends KyselyStore {
 
   private constructor(file: string, features: StoreFeatures, options: SqliteStoreOptions) {
     const busyMs = options.busyTimeoutMs ?? 5000;
-    const db = openDatabase(file, busyMs);
+    const db = openDatabase(file, busyMs, storeSchema(features.schemaSteps));
     super(
       new Dialect(
         'sqlite',

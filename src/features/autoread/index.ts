@@ -6,6 +6,7 @@ export type { AutoreadControl } from './autoread-control.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
 export { autoreadVoiceOf } from './reading/voice.ts';
 export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';
+export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { describeAutoreadVoice, describeMembers, describePool, voiceLabel } from './autoread-members.ts';
 export { describeSettings, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
 export { IGNORED_MAX } from './reading/binding.ts';

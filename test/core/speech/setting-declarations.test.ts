@@ -16,6 +16,7 @@ import { UserError } from '../../../src/core/interactions/failures.ts';
 import { readSpeechSettings, readVoiceSettings } from '../../../src/core/interactions/options.ts';
 import { describeSettings } from '../../../src/core/frontend/speech-settings.ts';
 import { migrate } from '../../../src/core/store/migrations.ts';
+import { SCHEMA } from '../../../src/app/store.ts';
 import { speechColumnsOf, speechSettingsOf } from '../../../src/core/store/rows.ts';
 import { data as say } from '../../../commands/say.ts';
 import { data as emote } from '../../../commands/emote.ts';
@@ -36,7 +37,7 @@ const FULL: Required<SpeechSettings> = {
 /** The columns of a table of a freshly migrated SQLite database. */
 function columnsOf(table: string): string[] {
   const db = new DatabaseSync(':memory:');
-  migrate(db);
+  migrate(db, SCHEMA);
   const columns = db
     .prepare(`PRAGMA table_info(${table})`)
     .all()

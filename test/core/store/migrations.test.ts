@@ -1,16 +1,16 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { CORE_SCHEMA_STEPS, migrate, schemaVersion } from '../../../src/core/store/migrations.ts';
 import {
-  LATEST_VERSION,
-  MIGRATIONS,
+  type BuiltStep,
   SchemaTooNewError,
-  migrate,
-  schemaVersion,
-  type Migration,
-} from '../../../src/core/store/migrations.ts';
-import { type BuiltStep, compileStep } from '../../../src/core/store/schema-steps.ts';
-import { openSqliteStore } from '../../../src/app/store.ts';
+  type SchemaVersion,
+  compileStep,
+  composeSchema,
+} from '../../../src/core/store/schema-steps.ts';
+import { AUTO_READ_SCHEMA_STEPS } from '../../../src/features/autoread/index.ts';
+import { LATEST_SCHEMA_VERSION as LATEST_VERSION, SCHEMA, openSqliteStore } from '../../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
 
 /**
@@ -66,7 +66,25 @@ afterEach(() => tmp.cleanup());
 
 describe('migrations', () => {
   it('are numbered 1, 2, … without gaps', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(SCHEMA.map((m) => m.version)).toEqual(SCHEMA.map((_, i) => i + 1));
+  });
+
+  it("run each version's steps in their owners' order: step 6 is auto-read's tables, then the core's output defaults", () => {
+    const six = SCHEMA.find((m) => m.version === 6)!;
+    expect(six.name).toBe('auto-read, pronunciation dictionary, output defaults');
+    expect(six.steps).toEqual([
+      AUTO_READ_SCHEMA_STEPS.find((step) => step.version === 6),
+      CORE_SCHEMA_STEPS.find((step) => step.version === 6),
+    ]);
+  });
+
+  it('stop at a schema with a gap or an owner declaring a version twice, naming the version', () => {
+    const step = (version: number) => ({ version, name: `step ${version}`, sql: '', postgres: '' });
+    expect(() => composeSchema([[step(1), step(3)]])).toThrow('schema step 2 is missing (the next is 3)');
+    expect(() => composeSchema([[step(1)], [step(1), step(2), step(2)]])).toThrow(
+      'schema step 2 is declared twice by one owner',
+    );
+    expect(composeSchema([[step(2)], [step(1), step(2)]]).map((m) => m.name)).toEqual(['step 1', 'step 2, step 2']);
   });
 
   it('build the whole schema on an empty file, recording each step, and do nothing the second time', async () => {
@@ -103,8 +121,8 @@ describe('migrations', () => {
         .prepare('SELECT version FROM schema_migrations ORDER BY version')
         .all()
         .map((r) => r['version']),
-    ).toEqual(MIGRATIONS.map((m) => m.version));
-    expect(migrate(db)).toEqual([]);
+    ).toEqual(SCHEMA.map((m) => m.version));
+    expect(migrate(db, SCHEMA)).toEqual([]);
     db.close();
   });
 
@@ -166,7 +184,7 @@ describe('migrations', () => {
     const seed = new DatabaseSync(tmp.file());
     migrate(
       seed,
-      MIGRATIONS.filter((m) => m.version < 8),
+      SCHEMA.filter((m) => m.version < 8),
     );
     const insert =
       seed.prepare(`INSERT INTO spends (at, month, day, guild_id, user_id, command, endpoint, characters, cached)
@@ -191,7 +209,7 @@ describe('migrations', () => {
     const seed = new DatabaseSync(tmp.file());
     migrate(
       seed,
-      MIGRATIONS.filter((m) => m.version < 16),
+      SCHEMA.filter((m) => m.version < 16),
     );
     const insert = seed.prepare(
       "INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at) VALUES (?, ?, ?, ?, 'U', 0)",
@@ -223,7 +241,7 @@ describe('migrations', () => {
 
   it('run a step written once with the schema builder: its statements, data with parameters included, in its transaction', () => {
     const db = new DatabaseSync(tmp.file());
-    migrate(db);
+    migrate(db, SCHEMA);
     db.prepare("INSERT INTO auto_read (guild_id, updated_at) VALUES ('G', 0)").run();
     const step: BuiltStep = {
       version: LATEST_VERSION + 1,
@@ -238,7 +256,8 @@ describe('migrations', () => {
         kysely.insertInto('notes').values({ guild_id: 'G', at: 1_700_000_000_000, pinned: 1 }),
       ],
     };
-    expect(migrate(db, [...MIGRATIONS, step])).toEqual([step.version]);
+    const next: SchemaVersion = { version: step.version, name: step.name, steps: [step] };
+    expect(migrate(db, [...SCHEMA, next])).toEqual([step.version]);
     expect(db.prepare('SELECT guild_id, at, pinned FROM notes').all()).toEqual([
       { guild_id: 'G', at: 1_700_000_000_000, pinned: 1 },
     ]);
@@ -251,27 +270,28 @@ describe('migrations', () => {
   });
 
   it('from step 17 on are built once for both databases; the released ones stay SQL', () => {
-    const built = MIGRATIONS.filter((m: Migration) => !('sql' in m)).map((m) => m.version);
+    const built = SCHEMA.filter((m) => m.steps.every((step) => 'up' in step)).map((m) => m.version);
     expect(built[0]).toBe(17);
-    expect(built).toEqual(MIGRATIONS.filter((m) => m.version >= 17).map((m) => m.version));
+    expect(built).toEqual(SCHEMA.filter((m) => m.version >= 17).map((m) => m.version));
   });
 
   it('leave the previous version intact when a step fails, and apply it on the next start', () => {
     const db = new DatabaseSync(tmp.file());
+    const sql = 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);';
     const broken = [
-      MIGRATIONS[0]!,
-      { version: 2, name: 'broken', sql: 'CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);' },
+      SCHEMA[0]!,
+      { version: 2, name: 'broken', steps: [{ version: 2, name: 'broken', sql, postgres: sql }] },
     ];
     expect(() => migrate(db, broken)).toThrow(/nowhere/);
     expect(schemaVersion(db)).toBe(1);
     expect(tables(db)).not.toContain('half'); // the step's first statement was rolled back with it
-    expect(migrate(db)).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
+    expect(migrate(db, SCHEMA)).toEqual(SCHEMA.slice(1).map((m) => m.version));
     db.close();
   });
 
   it('refuse a file from a newer SayBot instead of guessing', () => {
     const db = new DatabaseSync(tmp.file());
-    migrate(db);
+    migrate(db, SCHEMA);
     db.prepare("INSERT INTO schema_migrations VALUES (?, 'from the future', 0)").run(LATEST_VERSION + 1);
     db.close();
     expect(() => openSqliteStore(tmp.file())).toThrow(SchemaTooNewError);

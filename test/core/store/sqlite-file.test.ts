@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LATEST_VERSION } from '../../../src/core/store/migrations.ts';
+import { LATEST_SCHEMA_VERSION as LATEST_VERSION } from '../../../src/app/store.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
 

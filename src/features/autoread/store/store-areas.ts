@@ -1,7 +1,7 @@
 // Auto-read's part of the store: its areas, added to the core's Store, and its tables, added to the schema's
 // Database, both by declaration merging, so callers write `store.autoRead.get(…)` and Kysely checks these tables'
 // queries as it checks the core's. src/app/store.ts makes the areas (autoReadAreas) for every store it opens. The
-// tables' SQL is the core's migration steps' (src/core/store/migrations.ts): released steps are history.
+// tables' SQL is in its schema steps (schema-steps.ts beside this module).
 import type { Generated } from 'kysely';
 import type { VoiceRows } from '../../../core/store/areas/voice-library.ts';
 import type { Dialect } from '../../../core/store/dialect.ts';

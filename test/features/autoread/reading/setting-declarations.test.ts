@@ -15,12 +15,13 @@ import { UserError } from '../../../../src/core/interactions/failures.ts';
 import { SPEECH_SETTINGS } from '../../../../src/core/speech/setting-declarations.ts';
 import { t } from '../../../../src/core/i18n/translate.ts';
 import { migrate } from '../../../../src/core/store/migrations.ts';
+import { SCHEMA } from '../../../../src/app/store.ts';
 import { rowOfChanges, settingsOfRow } from '../../../../src/features/autoread/store/auto-read-area.ts';
 
 /** The auto_read columns of a freshly migrated SQLite database. */
 function autoReadColumns(): string[] {
   const db = new DatabaseSync(':memory:');
-  migrate(db);
+  migrate(db, SCHEMA);
   const columns = db
     .prepare('PRAGMA table_info(auto_read)')
     .all()
