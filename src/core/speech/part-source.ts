@@ -9,7 +9,8 @@ import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-s
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
-import { cacheKey, effectsKey } from '../cache/cache-key.ts';
+import { effectsKey } from '../cache/cache-key.ts';
+import { partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -54,7 +55,7 @@ interface Changed {
 }
 
 /** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
-function withoutEffects<R extends Exclude<SpeechRequest, { kind: 'ready' }>>(request: R): R {
+function withoutEffects<R extends ServiceRequest>(request: R): R {
   if (request.effects === undefined) return request;
   const { effects: _effects, ...rest } = request;
   return rest as R;
@@ -116,17 +117,8 @@ export class PartSource {
     this.#spends = new SpendRecorder(options.accounting, options.logger);
   }
 
-  #key(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): string {
-    if (request.kind === 'emotion')
-      return cacheKey({ endpoint: 'emotion-tts', text, voice: request.voice, exaggeration: request.exaggeration });
-    return cacheKey({
-      endpoint: 'tts',
-      text,
-      voice: request.voice,
-      format: request.format,
-      language: request.language,
-      tone: request.tone,
-    });
+  #key(request: ServiceRequest, text: string): string {
+    return partCacheKey(request, text);
   }
 
   /**
@@ -145,12 +137,12 @@ export class PartSource {
     );
   }
 
-  async #originalFree(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<boolean> {
+  async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
     const key = this.#key(withoutEffects(request), text);
     return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
-  async #changedCached(request: Exclude<SpeechRequest, { kind: 'ready' }>, text: string): Promise<boolean> {
+  async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
     if (!changesAudio(request.effects) || !this.#cache) return false;
     return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
   }
@@ -185,7 +177,7 @@ export class PartSource {
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
   async #fetchOriginal(
-    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    request: ServiceRequest,
     text: string,
     signal: AbortSignal,
     charge?: Charge,
@@ -216,7 +208,7 @@ export class PartSource {
    * then changed in the audio worker, once for identical requests at once, and cached with its Opus packets.
    */
   async #fetchChanged(
-    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    request: ServiceRequest,
     effects: AudioEffects,
     text: string,
     signal: AbortSignal,
@@ -276,7 +268,7 @@ export class PartSource {
   }
 
   async #start(
-    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    request: ServiceRequest,
     text: string,
     key: string,
     charge: Charge | undefined,
@@ -340,7 +332,7 @@ export class PartSource {
    * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
    */
   async #payer(
-    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    request: ServiceRequest,
     text: string,
     charge: Charge | undefined,
   ): Promise<Charge | undefined> {
@@ -356,23 +348,15 @@ export class PartSource {
   }
 
   #send(
-    request: Exclude<SpeechRequest, { kind: 'ready' }>,
+    request: ServiceRequest,
     text: string,
     accepted: CallOptions['accepted'],
   ): Promise<AudioResponse> {
     const options = { signal: this.#shutdown.signal, accepted };
-    if (request.kind === 'emotion')
-      return this.#client.emotionTts({ text, voice: request.voice, exaggeration: request.exaggeration }, options);
-    return this.#client.tts(
-      {
-        text,
-        voice_id: request.voice,
-        output_format: request.format,
-        language: request.language,
-        tone_instruction: request.tone,
-      },
-      options,
-    );
+    const call = serviceBody(request, text);
+    return call.endpoint === 'emotion-tts'
+      ? this.#client.emotionTts(call.body, options)
+      : this.#client.tts(call.body, options);
   }
 
   /** Creates a cloned voice; its characters are recorded like any other request's. */
