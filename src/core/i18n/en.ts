@@ -133,6 +133,9 @@ export const en = {
   'sound.full': "This server's soundboard is full: remove a sound first, then try again.",
   'sound.refused': 'Discord did not take the sound: {reason}',
   // Which voice, and why (replies name it when the caller did not choose it)
+  'setting.value.on': 'on',
+  'setting.value.off': 'off',
+  'setting.value.none': 'none',
   'voice.why.preset': '{voice} (preset "{preset}")',
   'voice.why.member': '{voice} (your default)',
   'voice.why.server': '{voice} (server default preset "{preset}")',

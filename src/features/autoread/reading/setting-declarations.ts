@@ -9,6 +9,7 @@
 import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
 import '../strings.ts';
 import type { MessageKey } from '../strings.ts';
+import type { ColumnsOf, Declarations } from '../../../core/settings/setting-types.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */
 export interface AutoReadSettings {
@@ -63,86 +64,9 @@ export const MAX_LENGTH_RANGE = { min: 20, max: 1000 } as const;
 /** Options with a description of their own (`option.<name>.description`), as every setting's option has. */
 type DescribedOption = { [K in MessageKey]: K extends `option.${infer O}.description` ? O : never }[MessageKey];
 
-/** A type alias, not an interface: a refusal passes it as its message's parameters. */
-type Range = { readonly min: number; readonly max: number };
+type AutoReadDeclarations = Declarations<AutoReadSettings, DescribedOption>;
 
-/**
- * Where /autoread settings and show print a setting: a parameter of a clause (`autoread.setting.*`). Settings
- * sharing a clause (the backlog's three) are printed together, where the first of them is declared.
- */
-interface Shown<As> {
-  readonly clause: MessageKey;
-  readonly param: string;
-  readonly as: As;
-}
-
-interface Common {
-  /**
-   * The auto_read column holding it: the setting's name in snake_case (a test keeps it so). NULL is the default,
-   * so a default changed later reaches every server.
-   */
-  readonly column: string;
-  /** The /autoread settings option that sets it: the member's word for it, kept as released (say_name, announce). */
-  readonly option: DescribedOption;
-}
-
-/** On or off: a boolean option, a 0/1 column, printed "on"/"off". */
-export interface FlagSetting extends Common {
-  readonly kind: 'flag';
-  readonly default: boolean;
-  readonly shown: Shown<'onOff'>;
-}
-
-/** A whole number or a number within a range; a value outside it (a crafted one: Discord enforces it) is refused. */
-export interface NumberSetting extends Common {
-  readonly kind: 'integer' | 'number';
-  readonly default: number;
-  readonly range: Range;
-  readonly refusal: { readonly key: MessageKey; readonly params: Range };
-  /** Rounds a value given to the steps a listener hears, as a speech setting's `step` does: what is stored. */
-  readonly step?: (value: number) => number;
-  /** 'countOrOff': 0 is printed "off". */
-  readonly shown: Shown<'number' | 'countOrOff'>;
-}
-
-/** A role; @everyone puts it back to none. Printed as the role's mention, or "none". */
-export interface RoleSetting extends Common {
-  readonly kind: 'role';
-  readonly shown: Shown<'role'>;
-}
-
-/** A short marker: `none` (any case) removes it; a value not of `shape` is refused. Printed as code, or "none". */
-export interface PrefixSetting extends Common {
-  readonly kind: 'prefix';
-  readonly maxLength: number;
-  readonly none: string;
-  readonly shape: RegExp;
-  readonly refusal: MessageKey;
-  readonly shown: Shown<'code'>;
-}
-
-/** One of a few values, offered as choices; each printed by its own key. */
-export interface ChoiceSetting<V extends string> extends Common {
-  readonly kind: 'choice';
-  readonly default: V;
-  /** Each value, and how it is printed; the option's choices are `choice.<option>.<value>`. */
-  readonly values: { readonly [Value in V]: MessageKey };
-  readonly refusal: MessageKey;
-  readonly shown: Shown<'choice'>;
-}
-
-/** The declaration a setting of value type V takes. */
-type DeclarationOf<V> = [V] extends [boolean]
-  ? FlagSetting
-  : [V] extends [number]
-    ? NumberSetting
-    : [V] extends [string]
-      ? ChoiceSetting<V>
-      : RoleSetting | PrefixSetting;
-
-type Declarations = { readonly [K in keyof AutoReadSettings]-?: DeclarationOf<AutoReadSettings[K]> };
-
-export type AutoReadSettingDeclaration = Declarations[keyof AutoReadSettings];
+export type AutoReadSettingDeclaration = AutoReadDeclarations[keyof AutoReadSettings];
 
 /**
  * Every auto-read setting, in the order /autoread settings offers them and the settings are printed (the type
@@ -154,7 +78,7 @@ export const AUTO_READ_SETTINGS = {
     default: true,
     column: 'say_author_name',
     option: 'say_name',
-    shown: { clause: 'autoread.setting.sayName', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.sayName', param: 'value' } },
   },
   maxLength: {
     kind: 'integer',
@@ -163,59 +87,58 @@ export const AUTO_READ_SETTINGS = {
     column: 'max_length',
     option: 'max_length',
     refusal: { key: 'autoread.maxLengthRange', params: MAX_LENGTH_RANGE },
-    shown: { clause: 'autoread.setting.maxLength', param: 'value', as: 'number' },
+    shown: { as: 'number', clause: { key: 'autoread.setting.maxLength', param: 'value' } },
   },
   readBots: {
     kind: 'flag',
     default: false,
     column: 'read_bots',
     option: 'read_bots',
-    shown: { clause: 'autoread.setting.readBots', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.readBots', param: 'value' } },
   },
   requiredRoleId: {
     kind: 'role',
     column: 'required_role_id',
     option: 'role',
-    shown: { clause: 'autoread.setting.role', param: 'value', as: 'role' },
+    shown: { as: 'role', clause: { key: 'autoread.setting.role', param: 'value' } },
   },
   onlyMembersInVoice: {
     kind: 'flag',
     default: true,
     column: 'only_members_in_voice',
     option: 'only_voice_members',
-    shown: { clause: 'autoread.setting.onlyVoiceMembers', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.onlyVoiceMembers', param: 'value' } },
   },
   announceJoinLeave: {
     kind: 'flag',
     default: false,
     column: 'announce_join_leave',
     option: 'announce',
-    shown: { clause: 'autoread.setting.announce', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.announce', param: 'value' } },
   },
   skipPrefix: {
     // No spaces, nothing that could quote back as a mention or break a code span.
-    kind: 'prefix',
+    kind: 'text',
     maxLength: SKIP_PREFIX_MAX,
     none: 'none',
-    shape: new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u'),
+    shape: { pattern: new RegExp(`^[^\\s<>@\`]{1,${SKIP_PREFIX_MAX}}$`, 'u'), refusal: 'autoread.skipPrefixBad' },
     column: 'skip_prefix',
     option: 'skip_prefix',
-    refusal: 'autoread.skipPrefixBad',
-    shown: { clause: 'autoread.setting.skipPrefix', param: 'value', as: 'code' },
+    shown: { as: 'code', clause: { key: 'autoread.setting.skipPrefix', param: 'value' } },
   },
   readSilent: {
     kind: 'flag',
     default: true,
     column: 'read_silent',
     option: 'read_silent',
-    shown: { clause: 'autoread.setting.readSilent', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.readSilent', param: 'value' } },
   },
   autojoin: {
     kind: 'flag',
     default: false,
     column: 'autojoin',
     option: 'autojoin',
-    shown: { clause: 'autoread.setting.autojoin', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.autojoin', param: 'value' } },
   },
   fasterAfter: {
     kind: 'integer',
@@ -224,7 +147,7 @@ export const AUTO_READ_SETTINGS = {
     column: 'faster_after',
     option: 'faster_after',
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
-    shown: { clause: 'autoread.setting.backlog', param: 'faster', as: 'countOrOff' },
+    shown: { as: 'countOrOff', clause: { key: 'autoread.setting.backlog', param: 'faster' } },
   },
   maxSpeed: {
     kind: 'number',
@@ -236,7 +159,7 @@ export const AUTO_READ_SETTINGS = {
     step: quantiseSpeed,
     // One refusal for the backlog's three options, which names the messages' range and the speed's.
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
-    shown: { clause: 'autoread.setting.backlog', param: 'speed', as: 'number' },
+    shown: { as: 'number', clause: { key: 'autoread.setting.backlog', param: 'speed' } },
   },
   skipAfter: {
     kind: 'integer',
@@ -245,16 +168,17 @@ export const AUTO_READ_SETTINGS = {
     column: 'skip_after',
     option: 'skip_after',
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
-    shown: { clause: 'autoread.setting.backlog', param: 'skip', as: 'countOrOff' },
+    shown: { as: 'countOrOff', clause: { key: 'autoread.setting.backlog', param: 'skip' } },
   },
   voices: {
     kind: 'choice',
     default: 'one',
-    values: { one: 'autoread.value.voicesOne', distinct: 'autoread.value.voicesDistinct' },
+    values: ['one', 'distinct'],
+    words: { one: 'autoread.value.voicesOne', distinct: 'autoread.value.voicesDistinct' },
     column: 'voices',
     option: 'voices',
     refusal: 'autoread.voicesBad',
-    shown: { clause: 'autoread.setting.voices', param: 'value', as: 'choice' },
+    shown: { as: 'choice', clause: { key: 'autoread.setting.voices', param: 'value' } },
   },
   readAttachments: {
     // On: the files were always announced before this setting existed, so no server hears a change.
@@ -262,9 +186,9 @@ export const AUTO_READ_SETTINGS = {
     default: true,
     column: 'read_attachments',
     option: 'read_attachments',
-    shown: { clause: 'autoread.setting.readAttachments', param: 'value', as: 'onOff' },
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.readAttachments', param: 'value' } },
   },
-} as const satisfies Declarations;
+} as const satisfies AutoReadDeclarations;
 
 /** The declarations with their settings' names, in declaration order. */
 export const AUTO_READ_SETTING_LIST = Object.entries(AUTO_READ_SETTINGS) as ReadonlyArray<
@@ -278,14 +202,5 @@ export const AUTO_READ_DEFAULTS: Readonly<AutoReadSettings> = Object.freeze(
   ) as unknown as AutoReadSettings,
 );
 
-type DeclaredSettings = typeof AUTO_READ_SETTINGS;
-/** What each setting's column holds (NULL: the default): 0/1 flags and numbers, text, a choice's values. */
-type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' }
-  ? number | null
-  : D extends { kind: 'choice'; values: infer Values }
-    ? keyof Values | null
-    : string | null;
 /** The auto_read columns the settings declare, typed for schema.ts. */
-export type AutoReadSettingColumns = {
-  [K in keyof DeclaredSettings as DeclaredSettings[K]['column']]: ColumnOf<DeclaredSettings[K]>;
-};
+export type AutoReadSettingColumns = ColumnsOf<typeof AUTO_READ_SETTINGS>;

@@ -111,9 +111,6 @@ export const en = {
   'autoread.setting.readAttachments': 'say files: {value}',
   'autoread.setting.autojoin': 'join when a member joins: {value}',
   'autoread.setting.backlog': 'faster past {faster} waiting (up to {speed}×), skip to the newest past {skip}',
-  'autoread.value.on': 'on',
-  'autoread.value.off': 'off',
-  'autoread.value.none': 'none',
   'autoread.maxLengthRange': 'The longest message must be from {min} to {max} characters.',
   'autoread.skipPrefixBad':
     'The skip prefix is 1 to 8 characters without spaces, <, >, @ or backticks; "none" removes it.',

@@ -111,9 +111,6 @@ export const ja: Translation<typeof en> = {
   'autoread.setting.readAttachments': '添付ファイルを伝える: {value}',
   'autoread.setting.autojoin': 'メンバーの入室で参加: {value}',
   'autoread.setting.backlog': '{faster} 件を超えて溜まると速く（最高 {speed} 倍）、{skip} 件を超えると最新まで飛ばす',
-  'autoread.value.on': 'オン',
-  'autoread.value.off': 'オフ',
-  'autoread.value.none': 'なし',
   'autoread.maxLengthRange': '最大文字数は{min}から{max}の間で指定してください。',
   'autoread.skipPrefixBad':
     'スキップ接頭辞は空白、<、>、@、バッククォートを含まない 1〜8 文字です。"none" で解除します。',

@@ -90,9 +90,9 @@ describe('auto-read setting declarations', () => {
         expect(declared.default, name).toBeGreaterThanOrEqual(declared.range.min);
         expect(declared.default, name).toBeLessThanOrEqual(declared.range.max);
       }
-      if (declared.kind === 'choice') expect(Object.keys(declared.values), name).toContain(declared.default);
+      if (declared.kind === 'choice') expect(declared.values, name).toContain(declared.default);
     }
-    expect(CHANGED.voices in AUTO_READ_SETTINGS.voices.values).toBe(true);
+    expect(AUTO_READ_SETTINGS.voices.values).toContain(CHANGED.voices);
   });
 
   it("offer one /autoread settings option per setting, in declaration order, within Discord's 25 options", () => {

@@ -1,0 +1,120 @@
+// The settings kit's declarations (type-only): how one setting is declared, whatever it belongs to (a speech setting
+// of /say, presets and /myvoice; an auto-read setting of a server). A declaration gives the value's type, its range or
+// choices, its default, its store column, its slash option and how it is shown; the kit derives the rest
+// (setting-options.ts: the option and its reading; setting-text.ts: the shown text; ColumnsOf: the columns' types).
+import type { MessageKey } from '../i18n/catalogue.ts';
+
+/** A type alias, not an interface: a refusal passes it on as its message's parameters. */
+export type Range = { readonly min: number; readonly max: number };
+
+/**
+ * How a value is shown: as `code`, a language's name with its code, upper case, a number, a signed number, on/off, a
+ * count with 0 as "off", a role's mention, or a choice's own words. Unset shows as "none" where it is shown at all.
+ */
+export type ShownAs = 'code' | 'language' | 'upper' | 'number' | 'signed' | 'onOff' | 'countOrOff' | 'role' | 'choice';
+
+export interface Shown {
+  readonly as: ShownAs;
+  /** The clause it is shown in (`param` its value); settings sharing a clause are shown together, in one. */
+  readonly clause?: { readonly key: MessageKey; readonly param: string };
+  /** The most characters of the value shown (a member's free text, cut and cleaned like any echo). */
+  readonly echoed?: number;
+}
+
+/** Why a value given is refused: its key, with its parameters (default: `value`, the value given). */
+export interface Refusal {
+  readonly key: MessageKey;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+interface Common<Option extends string> {
+  /** The column holding it (NULL: not set, so the default or the next layer applies). */
+  readonly column: string;
+  /** The slash option that sets it, kept as released. */
+  readonly option: Option;
+  readonly shown: Shown;
+}
+
+/** On or off: a boolean option, a 0/1 column. */
+export interface FlagSetting<Option extends string = string> extends Common<Option> {
+  readonly kind: 'flag';
+  readonly default: boolean;
+}
+
+/**
+ * A number within a range (an integer option for 'integer'). With a refusal, a value outside the range (a crafted
+ * one: Discord enforces it) is refused; without, it is checked where it is used. `step` rounds a value to the steps
+ * a listener hears: what is stored, keyed, rendered and shown.
+ */
+export interface NumberSetting<Option extends string = string> extends Common<Option> {
+  readonly kind: 'number' | 'integer';
+  readonly range: Range;
+  readonly default?: number;
+  readonly refusal?: Refusal;
+  readonly step?: (value: number) => number;
+}
+
+/**
+ * Free text, trimmed (blank: not given), of at most maxLength characters. A value not of `shape` is refused (with
+ * `param`, the value is echoed as that parameter); `none` (any case) clears it.
+ */
+export interface TextSetting<Option extends string = string> extends Common<Option> {
+  readonly kind: 'text';
+  readonly maxLength: number;
+  readonly autocomplete?: boolean;
+  readonly shape?: { readonly pattern: RegExp; readonly refusal: MessageKey; readonly param?: string };
+  readonly none?: string;
+}
+
+/**
+ * One of a few values, offered as choices (`choice.<option>.<value>`). Another value (a crafted one) is refused
+ * with `refusal`, or without one is no choice. `words` shows each value in words of its own.
+ */
+export interface ChoiceSetting<V extends string, Option extends string = string> extends Common<Option> {
+  readonly kind: 'choice';
+  readonly values: readonly V[];
+  readonly default?: V;
+  readonly refusal?: MessageKey;
+  readonly words?: { readonly [Value in V]: MessageKey };
+}
+
+/** A role of the server; @everyone clears it. */
+export interface RoleSetting<Option extends string = string> extends Common<Option> {
+  readonly kind: 'role';
+}
+
+export type SettingDeclaration<Option extends string = string> =
+  | FlagSetting<Option>
+  | NumberSetting<Option>
+  | TextSetting<Option>
+  | ChoiceSetting<string, Option>
+  | RoleSetting<Option>;
+
+/**
+ * The declaration a setting of value type V takes: a flag, a number, a choice of its values, else text (`role`
+ * where a declaration says so).
+ */
+export type DeclarationOf<V, Option extends string = string> = [V] extends [boolean]
+  ? FlagSetting<Option>
+  : [V] extends [number]
+    ? NumberSetting<Option>
+    : string extends V
+      ? TextSetting<Option> | RoleSetting<Option>
+      : ChoiceSetting<V & string, Option>;
+
+/** Declarations for every field of the settings S, each its own type's (the type makes each declared exactly once). */
+export type Declarations<S, Option extends string = string> = {
+  readonly [K in keyof S]-?: DeclarationOf<Exclude<S[K], undefined>, Option>;
+};
+
+/** What a declared setting's column holds (NULL: not set): 0/1 flags and numbers, a choice's values, text. */
+export type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' }
+  ? number | null
+  : D extends { kind: 'choice'; values: ReadonlyArray<infer V> }
+    ? V | null
+    : string | null;
+
+/** The columns some declarations declare, each typed as it holds its setting (for the schema's Database). */
+export type ColumnsOf<D extends Record<string, { column: string }>> = {
+  [K in keyof D as D[K]['column']]: ColumnOf<D[K]>;
+};
