@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AudioCache } from '../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../src/core/speech/service-request.ts';
 import { encodeEntry } from '../src/core/cache/entry-file.ts';
 import { silentLogger } from '../src/core/log.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
@@ -27,7 +27,7 @@ const entry = {
   audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
   packets: [Buffer.alloc(80)],
 };
-const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
+const keyOf = (text: string, voice: string) => partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
 
 /** The lookup of a key another process may have written, as src/core/cache/audio-cache.ts did it before issue 23. */
 function oldLocate(dir: string, key: string): number | undefined {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Resvg } from '@resvg/resvg-js';
 import { AudioCache } from '../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../src/core/speech/service-request.ts';
 import { silentLogger } from '../src/core/log.ts';
 import { usageChartSvg } from '../src/features/usage/chart.ts';
 import { chartFontFamily, chartFontFiles, renderPng } from '../src/features/usage/render-png.ts';
@@ -31,7 +31,7 @@ const entry = {
   audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
   packets: Array.from({ length: 50 }, () => Buffer.alloc(80)),
 };
-const keyOf = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
+const keyOf = (text: string, voice: string) => partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
 const perCall = async (n: number, work: (i: number) => unknown): Promise<number> => {
   const start = performance.now();
   for (let i = 0; i < n; i++) await work(i);

@@ -3,7 +3,7 @@ import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts'
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/speech/pipeline.ts';
-import { effectsOf, type ResolvedSettings } from '../src/core/speech/settings.ts';
+import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/speech/settings.ts';
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
@@ -20,7 +20,7 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
   // Discord enforces min/max for its own clients; a crafted request (or a preset's stored value) is refused here.
   if (!(exaggeration >= 0 && exaggeration <= 1))
     throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
-  return { kind: 'emotion', text, voice: settings.voice, exaggeration, ...effectsOf(settings) };
+  return { kind: 'emotion', text, ...sentSettingsOf(settings, 'emotion'), exaggeration, ...effectsOf(settings) };
 }
 
 // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset, then

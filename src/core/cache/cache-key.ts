@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
 
-/** Everything that shapes the audio of one request: requests equal in all of these sound the same. */
-export interface CacheKeyFields {
-  endpoint: 'tts' | 'emotion-tts';
-  text: string;
-  voice: string;
-  language?: string | undefined;
-  format?: string;
-  tone?: string | undefined;
-  exaggeration?: number;
-}
-
 /**
  * The text as the cache compares it: NFC (so composed and decomposed Hangul or accents match), trimmed, and
  * every run of whitespace folded to one space (a line break or a double space does not change what is said).
@@ -19,20 +8,20 @@ export function normaliseText(text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
-/** A file-name-safe key (SHA-256, hex): the same fields always give the same key, any difference another. */
-export function cacheKey(fields: CacheKeyFields): string {
+/**
+ * A file-name-safe key (SHA-256, hex) of the audio an endpoint makes of `text` with the settings `sent` (each in
+ * its declared place, null where not sent: src/core/speech/service-request.ts): the same always give the same key,
+ * any difference another.
+ */
+export function cacheKey(
+  endpoint: 'tts' | 'emotion-tts',
+  text: string,
+  sent: ReadonlyArray<string | number | null>,
+): string {
   // A JSON array, not a joined string: no choice of text can make two different requests collide.
-  const parts = [
-    'v1',
-    fields.endpoint,
-    normaliseText(fields.text),
-    fields.voice,
-    fields.language ?? null,
-    fields.format ?? null,
-    fields.tone ?? null,
-    fields.exaggeration ?? null,
-  ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
+    .digest('hex');
 }
 
 /**

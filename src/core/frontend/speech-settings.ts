@@ -1,11 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
 import type { Preset, SpeechSettings } from '../store/types.ts';
-import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../interactions/command.ts';
 import { t } from '../i18n/translate.ts';
-import { echo } from '../interactions/replies.ts';
-import { SPEECH_SETTING_LIST, type SpeechSettingDeclaration } from '../speech/setting-declarations.ts';
+import { SPEECH_SETTING_LIST } from '../speech/setting-declarations.ts';
+import { describeSettings as describeDeclared } from '../settings/setting-text.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;
@@ -54,45 +53,12 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, commandDe
   }
 }
 
-/** One setting's value as /preset and /myvoice show it, in the caller's language (see its declaration's `shown`). */
-function shownSetting(locale: string, declared: SpeechSettingDeclaration, value: string | number): string {
-  const { as, clause, echoed } = declared.shown;
-  const text = echoed === undefined ? String(value) : echo(String(value), echoed);
-  const shown = shownValue(locale, as, text, value);
-  return clause === undefined ? String(shown) : t(locale, clause.key, { [clause.param]: shown });
-}
-
-function shownValue(
-  locale: string,
-  as: SpeechSettingDeclaration['shown']['as'],
-  text: string,
-  value: string | number,
-): string | number {
-  switch (as) {
-    case 'code':
-      return `\`${text}\``;
-    case 'language':
-      return `${languageName(text, locale)} (${text})`;
-    case 'upper':
-      return text.toUpperCase();
-    case 'number':
-      return value;
-    case 'signed':
-      return typeof value === 'number' && value > 0 ? `+${value}` : value;
-  }
-}
-
 /**
  * One line for a set of settings, each it fixes in declaration order (src/core/speech/setting-declarations.ts):
  * `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB.
  */
 export function describeSettings(locale: string, settings: SpeechSettings): string {
-  const parts: string[] = [];
-  for (const [name, declared] of SPEECH_SETTING_LIST) {
-    const value = settings[name];
-    if (value !== undefined) parts.push(shownSetting(locale, declared, value));
-  }
-  return parts.join(' · ');
+  return describeDeclared(locale, SPEECH_SETTING_LIST, settings, { separator: ' · ', omitUnset: true });
 }
 
 /** A preset as one listing line, marked when it is the server's default. */

@@ -1,6 +1,6 @@
 // A declared setting's slash option, built and read as its declaration says (setting-types.ts): the same option,
 // range, choices and refusals wherever the setting is offered.
-import type { ChatInputCommandInteraction, SharedSlashCommandOptions } from 'discord.js';
+import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import {
   booleanOption,
@@ -11,7 +11,7 @@ import {
 } from '../interactions/command-builder.ts';
 import { UserError } from '../interactions/failures.ts';
 import { echo } from '../interactions/replies.ts';
-import type { SettingDeclaration } from './setting-types.ts';
+import type { ChoiceSetting, SettingDeclaration, TextSetting } from './setting-types.ts';
 
 /** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */
 export type DescriptionVariant = {
@@ -50,16 +50,24 @@ export function addSettingOption<B extends SharedSlashCommandOptions<B>>(
     case 'role':
       return builder.addRoleOption(roleOption(name, given));
     case 'choice':
-      return builder.addStringOption(stringOption(name, { ...given, choices: declared.values as never[] }));
     case 'text':
-      return builder.addStringOption(
-        stringOption(name, {
-          ...given,
-          maxLength: declared.maxLength,
-          ...(declared.autocomplete ? { autocomplete: true } : {}),
-        }),
-      );
+      return builder.addStringOption(stringSettingOption(declared, spec));
   }
+}
+
+/** A text or choice setting's string option: its length and autocomplete, or its choices. */
+export function stringSettingOption(
+  declared: TextSetting | ChoiceSetting<string>,
+  spec: SettingOptionSpec = {},
+): SlashCommandStringOption {
+  const name = declared.option as AnyOption;
+  const given = spec as AnySpec;
+  if (declared.kind === 'choice') return stringOption(name, { ...given, choices: declared.values as never[] });
+  return stringOption(name, {
+    ...given,
+    maxLength: declared.maxLength,
+    ...(declared.autocomplete ? { autocomplete: true } : {}),
+  });
 }
 
 type Options = ChatInputCommandInteraction['options'];

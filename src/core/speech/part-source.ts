@@ -267,12 +267,7 @@ export class PartSource {
     return { part: () => fill.part(), done };
   }
 
-  async #start(
-    request: ServiceRequest,
-    text: string,
-    key: string,
-    charge: Charge | undefined,
-  ): Promise<Flight> {
+  async #start(request: ServiceRequest, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
@@ -331,11 +326,7 @@ export class PartSource {
    * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked. A cache-only
    * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
    */
-  async #payer(
-    request: ServiceRequest,
-    text: string,
-    charge: Charge | undefined,
-  ): Promise<Charge | undefined> {
+  async #payer(request: ServiceRequest, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
     if (charge === undefined || charge.reserves(text)) return charge;
     if (this.#freeOnly.has(charge)) throw new SpeechInputError({ code: 'not-cached' });
     if (this.#accounting === undefined) return charge;
@@ -347,11 +338,7 @@ export class PartSource {
     });
   }
 
-  #send(
-    request: ServiceRequest,
-    text: string,
-    accepted: CallOptions['accepted'],
-  ): Promise<AudioResponse> {
+  #send(request: ServiceRequest, text: string, accepted: CallOptions['accepted']): Promise<AudioResponse> {
     const options = { signal: this.#shutdown.signal, accepted };
     const call = serviceBody(request, text);
     return call.endpoint === 'emotion-tts'

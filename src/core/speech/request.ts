@@ -1,18 +1,15 @@
 // What is to be said: a type-only module shared by the pipeline and the parts it uses (clips, part source).
 import type { AudioResponse } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import type { SentSettingName, SpeechEndpoint, SpeechSettings } from './setting-declarations.ts';
+
+/** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
+export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSettings[K] | undefined };
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (settings.ts). */
 export type SpeechRequest =
   | {
-      kind: 'tts';
-      text: string;
-      voice: string;
-      language?: string | undefined;
-      format: 'wav' | 'mp3';
-      tone?: string | undefined;
-      effects?: AudioEffects;
-    }
-  | { kind: 'emotion'; text: string; voice: string; exaggeration: number; effects?: AudioEffects }
+      [E in SpeechEndpoint]: { kind: E; text: string; voice: string; effects?: AudioEffects } & SentSettings;
+    }[SpeechEndpoint]
   /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
   | { kind: 'ready'; text: string; voice: string; response: AudioResponse };

@@ -1,6 +1,8 @@
-// The speech settings a command, a preset and a member's defaults may fix, each declared once: its value's type,
-// range or choices, default, store column, slash option and the way /preset and /myvoice show it. Everything else
-// is derived from here: the store's row mapping both ways (src/core/store/rows.ts, used by
+// The speech settings a command, a preset and a member's defaults may fix, each declared once with the core's settings
+// kit (src/core/settings/): its value's type, range or choices, default, store column, slash option, the way /preset
+// and /myvoice show it, and who applies it: the service (its name in each endpoint's request body, and its place in the
+// cache key) or SayBot (an effect on the audio). Everything else is derived from here: the request sent and its cache
+// key (src/core/speech/request.ts, src/core/speech/service-request.ts), the store's row mapping both ways (src/core/store/rows.ts, used by
 // src/core/store/areas/presets.ts and src/core/store/areas/member-defaults.ts), the options /say, /emote, /preset save
 // and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
 // /myvoice show (src/core/frontend/speech-settings.ts), the layers' resolution and built-in defaults
@@ -18,9 +20,11 @@ import { quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../audio/effects/time-stretch.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
+import type { ColumnsOf, DeclarationOf } from '../settings/setting-types.ts';
 import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 
-export type OutputFormat = 'wav' | 'mp3';
+/** The audio file the service makes: WAV or MP3. */
+export type FileFormat = 'wav' | 'mp3';
 
 /**
  * How a text is spoken: the settings a command, a preset or a member default may fix; each one left out falls
@@ -32,7 +36,7 @@ export interface SpeechSettings {
   language?: string;
   tone?: string;
   exaggeration?: number;
-  format?: OutputFormat;
+  format?: FileFormat;
   /** 0.5..2 times as fast, pitch kept: applied by SayBot to the audio, never sent to (nor paid at) the service. */
   speed?: number;
   /** Gain in dB, -20..+6: applied by SayBot to the audio. */
@@ -46,76 +50,31 @@ export type SpeechSettingName = keyof SpeechSettings;
  */
 type OptionName = { [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never }[MessageKey];
 
-/** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */
-export type DescriptionVariant = {
-  [K in MessageKey]: K extends `option.${string}.description.${infer V}` ? V : never;
-}[MessageKey];
-
-/** A type alias, not an interface: a refusal passes it on as its message's parameters. */
-type Range = { readonly min: number; readonly max: number };
+/** The Voice API's endpoints a speech request goes to. */
+export type SpeechEndpoint = 'tts' | 'emotion';
 
 /**
- * How /preset and /myvoice show a setting: its value as `code`, a language's name with its code, upper case, a
- * number, or a signed number; in a clause (`settings.*`) with the value as its parameter, or alone.
+ * Sent to the service: the field naming it in each endpoint's request body that takes it (an endpoint without one
+ * never gets it), and its place among the settings in the cache key (`keyed`, as released: requests equal in every
+ * setting sent sound the same).
  */
-interface Shown {
-  readonly as: 'code' | 'language' | 'upper' | 'number' | 'signed';
-  readonly clause?: { readonly key: MessageKey; readonly param: string };
-  /** The most characters of the value shown (a member's free text, cut and cleaned like any echo). */
-  readonly echoed?: number;
+interface SentToService {
+  readonly appliedBy: 'service';
+  readonly wire: { readonly [E in SpeechEndpoint]?: string };
+  readonly keyed: number;
 }
 
-interface Common {
-  /** The column of presets and member_defaults holding it (NULL: not fixed, so the next layer's applies). */
-  readonly column: string;
-  /** The slash option that sets it, kept as released. */
-  readonly option: OptionName;
-  /** Who applies it: the service (sent with the request, part of what is paid) or SayBot (to the audio). */
-  readonly appliedBy: 'service' | 'saybot';
-  readonly shown: Shown;
+/** Applied by SayBot to the audio the service made (src/core/audio/effects/): never sent, never paid for. */
+interface AppliedBySayBot {
+  readonly appliedBy: 'saybot';
 }
 
-/**
- * Free text, trimmed (blank: not given), as a string option of at most maxLength characters. A value not of
- * `shape` is refused with its key, the value echoed (at most maxLength) as its parameter.
- */
-export interface TextSetting extends Common {
-  readonly kind: 'text';
-  readonly maxLength: number;
-  readonly autocomplete: boolean;
-  readonly shape?: { readonly pattern: RegExp; readonly refusal: MessageKey; readonly param: string };
-}
+type SpeechDeclarations = {
+  readonly [K in SpeechSettingName]-?: DeclarationOf<Exclude<SpeechSettings[K], undefined>, OptionName> &
+    (SentToService | AppliedBySayBot);
+};
 
-/**
- * A number within a range, as a number option. With a refusal, a value outside the range (a crafted one: Discord
- * enforces it) is refused, `value` its parameter; without, it is checked where it is used. `step` rounds a value
- * to the steps a listener hears: what is stored, keyed, rendered and shown.
- */
-export interface NumberSetting extends Common {
-  readonly kind: 'number';
-  readonly range: Range;
-  readonly default?: number;
-  readonly refusal?: MessageKey;
-  readonly step?: (value: number) => number;
-}
-
-/** One of a few values, offered as choices (`choice.<option>.<value>`); any other value is no choice. */
-export interface ChoiceSetting<V extends string> extends Common {
-  readonly kind: 'choice';
-  readonly values: readonly V[];
-  readonly default?: V;
-}
-
-/** The declaration a setting of value type V takes. */
-type DeclarationOf<V> = [V] extends [number]
-  ? NumberSetting
-  : string extends V
-    ? TextSetting
-    : ChoiceSetting<V & string>;
-
-type Declarations = { readonly [K in SpeechSettingName]-?: DeclarationOf<Exclude<SpeechSettings[K], undefined>> };
-
-export type SpeechSettingDeclaration = Declarations[SpeechSettingName];
+export type SpeechSettingDeclaration = SpeechDeclarations[SpeechSettingName];
 
 /**
  * Every speech setting, in the order /preset save offers them and /preset and /myvoice show them (the type makes
@@ -130,6 +89,8 @@ export const SPEECH_SETTINGS = {
     column: 'voice',
     option: 'voice',
     appliedBy: 'service',
+    wire: { tts: 'voice_id', emotion: 'voice' },
+    keyed: 0,
     shown: { as: 'code' },
   },
   language: {
@@ -141,6 +102,8 @@ export const SPEECH_SETTINGS = {
     column: 'language',
     option: 'language',
     appliedBy: 'service',
+    wire: { tts: 'language' },
+    keyed: 1,
     shown: { as: 'language' },
   },
   tone: {
@@ -150,6 +113,8 @@ export const SPEECH_SETTINGS = {
     column: 'tone',
     option: 'tone',
     appliedBy: 'service',
+    wire: { tts: 'tone_instruction' },
+    keyed: 3,
     shown: { as: 'code', clause: { key: 'settings.tone', param: 'tone' }, echoed: 60 },
   },
   exaggeration: {
@@ -160,6 +125,8 @@ export const SPEECH_SETTINGS = {
     column: 'exaggeration',
     option: 'exaggeration',
     appliedBy: 'service',
+    wire: { emotion: 'exaggeration' },
+    keyed: 4,
     shown: { as: 'number', clause: { key: 'settings.exaggeration', param: 'value' } },
   },
   format: {
@@ -169,13 +136,15 @@ export const SPEECH_SETTINGS = {
     column: 'format',
     option: 'format',
     appliedBy: 'service',
+    wire: { tts: 'output_format' },
+    keyed: 2,
     shown: { as: 'upper' },
   },
   speed: {
     kind: 'number',
     range: { min: MIN_SPEED, max: MAX_SPEED },
     default: 1,
-    refusal: 'error.input.speed',
+    refusal: { key: 'error.input.speed' },
     step: quantiseSpeed,
     column: 'speed',
     option: 'speed',
@@ -186,14 +155,14 @@ export const SPEECH_SETTINGS = {
     kind: 'number',
     range: { min: MIN_VOLUME_DB, max: MAX_VOLUME_DB },
     default: 0,
-    refusal: 'error.input.volume',
+    refusal: { key: 'error.input.volume' },
     step: quantiseVolumeDb,
     column: 'volume',
     option: 'volume',
     appliedBy: 'saybot',
     shown: { as: 'signed', clause: { key: 'settings.volume', param: 'value' } },
   },
-} as const satisfies Declarations;
+} as const satisfies SpeechDeclarations;
 
 /** The declarations with their settings' names, in declaration order. */
 export const SPEECH_SETTING_LIST = Object.entries(SPEECH_SETTINGS) as ReadonlyArray<
@@ -210,14 +179,15 @@ export const SPEECH_SETTING_COLUMNS = Object.fromEntries(
   SPEECH_SETTING_LIST.map(([name, declared]) => [name, declared.column]),
 ) as { readonly [K in SpeechSettingName]: DeclaredSettings[K]['column'] };
 
-/** What each setting's column holds (NULL: not fixed): text, a number, one of a choice's values. */
-type ColumnOf<D> = D extends { kind: 'number' }
-  ? number | null
-  : D extends { kind: 'choice'; values: ReadonlyArray<infer V> }
-    ? V | null
-    : string | null;
-
 /** The columns the settings declare (in presets and member_defaults alike), typed for schema.ts. */
-export type SpeechSettingColumns = {
-  [K in SpeechSettingName as DeclaredSettings[K]['column']]: ColumnOf<DeclaredSettings[K]>;
-};
+export type SpeechSettingColumns = ColumnsOf<DeclaredSettings>;
+
+/** The settings sent to the service (the rest SayBot applies to the audio). */
+export type SentSettingName = {
+  [K in SpeechSettingName]: DeclaredSettings[K]['appliedBy'] extends 'service' ? K : never;
+}[SpeechSettingName];
+
+/** The settings sent to the service, in their cache-key order, each with its declaration. */
+export const SENT_SETTINGS = SPEECH_SETTING_LIST.flatMap(([name, declared]) =>
+  declared.appliedBy === 'service' ? [[name as SentSettingName, declared] as const] : [],
+).sort(([, a], [, b]) => a.keyed - b.keyed);

@@ -1,9 +1,17 @@
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import type { OutputFormat, SpeechSettings, Store } from '../store/types.ts';
+import type { SpeechSettings, Store } from '../store/types.ts';
 import { defaultVoiceFor } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from './errors.ts';
-import { SPEECH_SETTING_NAMES, SPEECH_SETTINGS } from './setting-declarations.ts';
+import type { SPEECH_SETTINGS } from './setting-declarations.ts';
+import {
+  SENT_SETTINGS,
+  SPEECH_SETTING_LIST,
+  SPEECH_SETTING_NAMES,
+  type SpeechEndpoint,
+  type SpeechSettingName,
+} from './setting-declarations.ts';
+import type { SentSettings } from './request.ts';
 import type { SpeechRequest } from './pipeline.ts';
 import { usableVoice } from './voice-access.ts';
 
@@ -30,19 +38,18 @@ export interface SettingsLayers {
   builtinVoice?: string | undefined;
 }
 
-export interface ResolvedSettings {
-  voice: string;
-  language?: string;
-  tone?: string;
-  exaggeration?: number;
-  format: OutputFormat;
-  /** 1 unless a layer sets it. */
-  speed: number;
-  /** 0 dB unless a layer sets it. */
-  volume: number;
+/** The settings declared with a built-in default (setting-declarations.ts): they always resolve to a value. */
+type DefaultedName = {
+  [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
+}[SpeechSettingName];
+
+/** The settings that apply: the voice and every defaulted setting always, the others where a layer sets them. */
+export type ResolvedSettings = SpeechSettings & { voice: string } & {
+  [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
+} & {
   /** For every field, the layer it came from (`builtin` also for a field no layer set). */
   sources: Record<keyof SpeechSettings, SettingSource>;
-}
+};
 
 type Field = keyof SpeechSettings;
 
@@ -69,14 +76,15 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
       sources[field] = { kind: 'builtin' };
     }
   }
+  const defaults = Object.fromEntries(
+    SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
+  ) as Pick<ResolvedSettings, DefaultedName>;
   return {
+    ...defaults,
     ...values,
     voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
-    format: values.format ?? SPEECH_SETTINGS.format.default,
-    speed: values.speed ?? SPEECH_SETTINGS.speed.default,
-    volume: values.volume ?? SPEECH_SETTINGS.volume.default,
     sources,
-  };
+  } as ResolvedSettings;
 }
 
 /** What a front-end knows when it asks which settings apply. */
@@ -119,17 +127,20 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
   return settings;
 }
 
+/** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
+export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
+  const sent = Object.fromEntries(
+    SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined).map(([name]) => [
+      name,
+      settings[name],
+    ]),
+  );
+  return { ...sent, voice: settings.voice };
+}
+
 /** A text-to-speech request for `text` with the settings that apply. */
 export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
-  return {
-    kind: 'tts',
-    text,
-    voice: settings.voice,
-    format: settings.format,
-    language: settings.language,
-    tone: settings.tone,
-    ...effectsOf(settings),
-  };
+  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), ...effectsOf(settings) };
 }
 
 /**

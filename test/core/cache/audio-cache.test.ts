@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { SingleFlight } from '../../../src/core/cache/single-flight.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
@@ -18,7 +18,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const open = (maxBytes: number) => AudioCache.open({ dir, maxBytes, logger: silentLogger });
-const key = (text: string, voice = 'voice-b-en-f-01') => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
+const key = (text: string, voice = 'voice-b-en-f-01') =>
+  partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
 
 /** A real part: 0.2 s of WAV at `hz`, with its Opus packets, as a fill makes it. */
 /** A part heard to the end by one listener, as a played reply is: its packets are encoded and kept. */
@@ -78,11 +79,11 @@ describe('cache keys', () => {
     expect(key('한국어  텍스트\n'.normalize('NFD'))).toBe(key('한국어 텍스트'));
     expect(key('Hello there.')).not.toBe(key('Hello there!'));
     expect(key('Hello', 'voice-b-en-m-01')).not.toBe(key('Hello'));
-    expect(cacheKey({ endpoint: 'tts', text: 'a', voice: 'v', tone: 'calm' })).not.toBe(
-      cacheKey({ endpoint: 'tts', text: 'a', voice: 'v' }),
+    expect(partCacheKey({ kind: 'tts', text: 'a', voice: 'v', tone: 'calm' }, 'a')).not.toBe(
+      partCacheKey({ kind: 'tts', text: 'a', voice: 'v' }, 'a'),
     );
-    expect(cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.5 })).not.toBe(
-      cacheKey({ endpoint: 'emotion-tts', text: 'a', voice: 'v', exaggeration: 0.6 }),
+    expect(partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.5 }, 'a')).not.toBe(
+      partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.6 }, 'a'),
     );
   });
 });

@@ -5,7 +5,7 @@
 // stdout as JSON lines; the last line is a summary.
 import pino from 'pino';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 const [dir, name, maxBytes, count] = process.argv.slice(2);
@@ -13,7 +13,7 @@ if (dir === undefined || name === undefined || maxBytes === undefined || count =
   throw new Error('usage: cache-child.ts <dir> <name> <maxBytes> <count>');
 const other = name === 'a' ? 'b' : 'a';
 const VOICE = 'voice-b-en-f-01';
-const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });
+const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, format: 'wav' }, text);
 /** A whole entry whose audio and packets say which text they are for, so a mixed-up read would show. */
 const entry = (text: string) => ({
   format: 'wav' as const,

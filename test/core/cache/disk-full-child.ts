@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { encodeEntry } from '../../../src/core/cache/entry-file.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
@@ -13,7 +13,7 @@ import { buildWav, sine } from '../audio/fixtures.ts';
 const [dir] = process.argv.slice(2);
 if (dir === undefined) throw new Error('usage: disk-full-child.ts <dir>');
 const VOICE = 'voice-b-en-f-01';
-const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });
+const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, format: 'wav' }, text);
 // About 40 kB each: under the limit. The big one, about 160 kB, is over it.
 const small = {
   format: 'wav' as const,

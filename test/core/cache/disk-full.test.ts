@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
@@ -16,7 +16,7 @@ import { runChild } from '../../support/run-child.ts';
 // counted, and runs eviction; on a full disk the cache gives room back, so the spend ledger beside it goes on.
 
 const VOICE = 'voice-b-en-f-01';
-const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });
+const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, format: 'wav' }, text);
 
 let dir: string;
 beforeEach(() => {

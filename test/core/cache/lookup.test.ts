@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { encodeEntry } from '../../../src/core/cache/entry-file.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
@@ -32,7 +32,7 @@ vi.mock('node:fs/promises', async (importOriginal) => counting(await importOrigi
 
 const VOICES = 200;
 const voiceOf = (i: number) => `voice-${i}`;
-const key = (text: string, voice: string) => cacheKey({ endpoint: 'tts', text, voice, format: 'wav' });
+const key = (text: string, voice: string) => partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
 const audio = {
   format: 'wav' as const,
   audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),

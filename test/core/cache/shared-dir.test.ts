@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CachedAudio } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { decodeEntry, encodeEntry } from '../../../src/core/cache/entry-file.ts';
 import { createLogger, silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
@@ -23,7 +23,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const VOICE = 'voice-b-en-f-01';
-const key = (text: string) => cacheKey({ endpoint: 'tts', text, voice: VOICE, format: 'wav' });
+const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, format: 'wav' }, text);
 const audio = (text: string): CachedAudio => ({
   format: 'wav',
   audio: buildWav(sine(300, 0.1, 8_000), { sampleRate: 8_000, channels: 1 }),

@@ -11,7 +11,7 @@ import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../../src/core/audio/playback.ts';
 import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { cacheKey } from '../../../src/core/cache/cache-key.ts';
+import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { PartSource } from '../../../src/core/speech/part-source.ts';
@@ -134,7 +134,7 @@ describe('renderVoiceMessage from the audio cache', () => {
 
     const second = await openSource();
     const stored = await second.cache.get(
-      cacheKey({ endpoint: 'tts', text: request.text, voice: VOICE, format: 'wav' }),
+      partCacheKey({ kind: 'tts', text: request.text, voice: VOICE, format: 'wav' }, request.text),
       VOICE,
     );
     expect(stored?.packets?.length).toBeGreaterThan(0);
@@ -155,7 +155,7 @@ describe('renderVoiceMessage from the audio cache', () => {
       encodeWav(toneSamples({ pitchHz: 220, seconds: 1, amplitude: 0.5, sampleRate: RATE }), RATE),
     );
     await cache.put(
-      cacheKey({ endpoint: 'tts', text: request.text, voice: VOICE, format: 'wav' }),
+      partCacheKey({ kind: 'tts', text: request.text, voice: VOICE, format: 'wav' }, request.text),
       VOICE,
       { format: 'wav', audio, packets },
       cache.generation(VOICE),
