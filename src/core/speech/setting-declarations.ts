@@ -191,3 +191,8 @@ export type SentSettingName = {
 export const SENT_SETTINGS = SPEECH_SETTING_LIST.flatMap(([name, declared]) =>
   declared.appliedBy === 'service' ? [[name as SentSettingName, declared] as const] : [],
 ).sort(([, a], [, b]) => a.keyed - b.keyed);
+
+/** The settings SayBot applies to the audio (never sent), in declaration order. */
+export const EFFECT_SETTING_NAMES: readonly SpeechSettingName[] = SPEECH_SETTING_LIST.flatMap(([name, declared]) =>
+  declared.appliedBy === 'saybot' ? [name] : [],
+);

@@ -17,7 +17,7 @@ import {
 } from '../../core/interactions/options.ts';
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
 import type { ResolvedSettings } from '../../core/speech/settings.ts';
-import type { SpeechSettingName } from '../../core/speech/setting-declarations.ts';
+import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/setting-declarations.ts';
 import { speakForCommand } from '../../core/frontend/speech-delivery.ts';
 import { settingsForCommand } from '../../core/frontend/speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../../core/frontend/user-install.ts';
@@ -35,7 +35,7 @@ export function speakingCommand(
     withSpeechOptions(slashCommand(name).addStringOption(textOption()), serviceSettings, specs)
       .addStringOption(outputOption())
       .addStringOption(presetOption()),
-    ['speed', 'volume'],
+    EFFECT_SETTING_NAMES,
   );
 }
 
