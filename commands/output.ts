@@ -4,7 +4,10 @@
 // menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandModule } from '../src/core/interactions/command.ts';
-import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
+import { OUTSIDE_VOICE } from '../src/core/frontend/outside-voice-setting.ts';
+import { readSettingOption, stringSettingOption } from '../src/core/settings/setting-options.ts';
+import { shownValue } from '../src/core/settings/setting-text.ts';
 import { t } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
@@ -12,12 +15,10 @@ import { outsideVoiceOutput } from '../src/core/frontend/speech-delivery.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
 import '../src/features/say/index.ts';
 
-const CHOICES = ['voice-message', 'file', 'reset'] as const;
-
 /** Anyone sets their own default; the server's changes what every member outside voice gets. */
 export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
 
-const choiceOption = () => stringOption('outside_voice', { required: true, choices: CHOICES });
+const choiceOption = () => stringSettingOption(OUTSIDE_VOICE, { required: true });
 
 export const data = slashCommand('output', requires)
   .addSubcommand(subcommand('output.server').addStringOption(choiceOption()))
@@ -26,11 +27,11 @@ export const data = slashCommand('output', requires)
 
 /** The value chosen: an output, or null for reset; a value Discord's clients could not send is a reset too. */
 function readChoice(interaction: ChatInputCommandInteraction): OutsideVoiceOutput | null {
-  const value = interaction.options.getString('outside_voice', true);
-  return value === 'voice-message' || value === 'file' ? value : null;
+  return (readSettingOption(interaction.options, OUTSIDE_VOICE, interaction.guildId) ??
+    null) as OutsideVoiceOutput | null;
 }
 
-const outputName = (locale: string, output: OutsideVoiceOutput) => t(locale, `choice.output.${output}`);
+const outputName = (locale: string, output: OutsideVoiceOutput) => String(shownValue(locale, OUTSIDE_VOICE, output));
 
 export const execute: CommandModule['execute'] = async (interaction, context) => {
   const { guildId, locale } = interaction;

@@ -62,7 +62,10 @@ export function stringSettingOption(
 ): SlashCommandStringOption {
   const name = declared.option as AnyOption;
   const given = spec as AnySpec;
-  if (declared.kind === 'choice') return stringOption(name, { ...given, choices: declared.values as never[] });
+  if (declared.kind === 'choice') {
+    const choices = declared.none === undefined ? declared.values : [...declared.values, declared.none];
+    return stringOption(name, { ...given, choices: choices as never[] });
+  }
   return stringOption(name, {
     ...given,
     maxLength: declared.maxLength,
@@ -107,14 +110,16 @@ export function readSettingOption(options: Options, declared: SettingDeclaration
     case 'choice': {
       const value = options.getString(name);
       if (value === null) return undefined;
+      if (value === declared.none) return null;
       const choice = declared.values.find((known) => known === value);
       // Discord offers only the choices; a crafted value is refused, or is no choice.
       if (choice === undefined && declared.refusal !== undefined) throw new UserError(declared.refusal);
       return choice;
     }
     case 'text': {
-      const value = readText(options, name);
-      if (value === undefined) return undefined;
+      const typed = readText(options, name);
+      if (typed === undefined) return undefined;
+      const value = declared.tidy === undefined ? typed : declared.tidy(typed);
       if (declared.none !== undefined && value.toLowerCase() === declared.none) return null;
       const shape = declared.shape;
       if (shape !== undefined && !shape.pattern.test(value))

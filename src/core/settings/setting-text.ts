@@ -13,6 +13,8 @@ export function shownValue(locale: string, declared: SettingDeclaration, value: 
   if (value === undefined) return t(locale, 'setting.value.none');
   const text = declared.shown.echoed === undefined ? String(value) : echo(String(value), declared.shown.echoed);
   switch (declared.shown.as) {
+    case 'text':
+      return text;
     case 'code':
       return `\`${text}\``;
     case 'language':
@@ -23,8 +25,10 @@ export function shownValue(locale: string, declared: SettingDeclaration, value: 
       return value as number;
     case 'signed':
       return typeof value === 'number' && value > 0 ? `+${value}` : (value as number);
-    case 'onOff':
-      return t(locale, value === true ? 'setting.value.on' : 'setting.value.off');
+    case 'onOff': {
+      const words = declared.kind === 'flag' ? declared.words : undefined;
+      return t(locale, value === true ? (words?.on ?? 'setting.value.on') : (words?.off ?? 'setting.value.off'));
+    }
     case 'countOrOff':
       return value === 0 ? t(locale, 'setting.value.off') : (value as number);
     case 'role':

@@ -8,10 +8,11 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 export type Range = { readonly min: number; readonly max: number };
 
 /**
- * How a value is shown: as `code`, a language's name with its code, upper case, a number, a signed number, on/off, a
+ * How a value is shown: as it is, as `code`, a language's name with its code, upper case, a number, a signed number, on/off, a
  * count with 0 as "off", a role's mention, or a choice's own words. Unset shows as "none" where it is shown at all.
  */
-export type ShownAs = 'code' | 'language' | 'upper' | 'number' | 'signed' | 'onOff' | 'countOrOff' | 'role' | 'choice';
+export type ShownAs =
+  'text' | 'code' | 'language' | 'upper' | 'number' | 'signed' | 'onOff' | 'countOrOff' | 'role' | 'choice';
 
 export interface Shown {
   readonly as: ShownAs;
@@ -39,6 +40,8 @@ interface Common<Option extends string> {
 export interface FlagSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'flag';
   readonly default: boolean;
+  /** Words of its own for on and off (else the core's "on" and "off"). */
+  readonly words?: { readonly on: MessageKey; readonly off: MessageKey };
 }
 
 /**
@@ -64,6 +67,8 @@ export interface TextSetting<Option extends string = string> extends Common<Opti
   readonly autocomplete?: boolean;
   readonly shape?: { readonly pattern: RegExp; readonly refusal: MessageKey; readonly param?: string };
   readonly none?: string;
+  /** Tidies what was typed before its shape is checked (e.g. a name's spaces); trimmed by default. */
+  readonly tidy?: (typed: string) => string;
 }
 
 /**
@@ -76,6 +81,8 @@ export interface ChoiceSetting<V extends string, Option extends string = string>
   readonly default?: V;
   readonly refusal?: MessageKey;
   readonly words?: { readonly [Value in V]: MessageKey };
+  /** A further choice that clears the setting (offered after the values). */
+  readonly none?: string;
 }
 
 /** A role of the server; @everyone clears it. */
