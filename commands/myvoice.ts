@@ -1,27 +1,35 @@
 import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
-import { booleanOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
+import { addSettingOption, readSettingOptions } from '../src/core/settings/setting-options.ts';
+import { describeSettings as describeDeclared } from '../src/core/settings/setting-text.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/translate.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { describeSettings } from '../src/core/frontend/speech-settings.ts';
-import { autoreadVoiceOf, describeAutoreadVoice } from '../src/features/autoread/index.ts';
+import {
+  MEMBER_READING_LIST,
+  autoreadVoiceOf,
+  describeAutoreadVoice,
+  type MemberReading,
+} from '../src/features/autoread/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
-import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
 import '../src/features/presets/index.ts';
 
 export const data = slashCommand('myvoice')
   .addSubcommand(
     // Every speech setting but /emote's exaggeration (a preset carries that), then auto-read's.
-    withSpeechOptions(
-      subcommand('myvoice.set'),
-      SPEECH_SETTING_NAMES.filter((name) => name !== 'exaggeration'),
-    )
-      .addStringOption(stringOption('name', { description: 'myvoice', maxLength: NAME_MAX_LENGTH }))
-      .addBooleanOption(booleanOption('read_me', {})),
+    MEMBER_READING_LIST.reduce(
+      (built, [name, declared]) =>
+        addSettingOption(built, declared, name === 'spokenName' ? { description: 'myvoice' } : {}),
+      withSpeechOptions(
+        subcommand('myvoice.set'),
+        SPEECH_SETTING_NAMES.filter((name) => name !== 'exaggeration'),
+      ),
+    ),
   )
   .addSubcommand(
     subcommand('myvoice.clear').addStringOption(stringOption('what', { choices: ['all', 'voice', 'name'] })),
@@ -45,24 +53,13 @@ function readClearWhat(options: Parameters<typeof readText>[0]): 'all' | keyof t
   throw new UserError('error.myvoice.badWhat');
 }
 
-/**
- * The name auto-read says for the member: the shape preset names have (letters and digits, spaces, `-_.'`), so it
- * can never be a mention, a link or markup; it is cleaned again like any spoken name when it is said.
- */
-function readSpokenName(options: Parameters<typeof readText>[0]): string | undefined {
-  const typed = readText(options, 'name');
-  if (typed === undefined) return undefined;
-  const name = tidyName(typed);
-  if (!isValidName(name)) throw new UserError('error.myvoice.badName');
-  return name;
-}
-
 /** The member's defaults in their language: the voice settings, then how auto-read treats them. */
 function describeMember(locale: string, stored: MemberDefaults): string {
-  const parts = [describeSettings(locale, stored)];
-  if (stored.spokenName !== undefined) parts.push(t(locale, 'myvoice.name', { name: stored.spokenName }));
-  if (stored.readMe !== undefined) parts.push(t(locale, stored.readMe ? 'myvoice.readMe.on' : 'myvoice.readMe.off'));
-  return parts.filter((part) => part !== '').join(' · ');
+  const reading = describeDeclared(locale, MEMBER_READING_LIST, stored, {
+    separator: ' · ',
+    omitUnset: true,
+  });
+  return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
 export const execute: CommandModule['execute'] = async (interaction, { store, voices }) => {
@@ -105,11 +102,11 @@ export const execute: CommandModule['execute'] = async (interaction, { store, vo
     await showContent(interaction, lines.join(' '));
     return;
   }
-  const settings: MemberDefaultsChange = readSpeechSettings(interaction.options);
-  const spokenName = readSpokenName(interaction.options);
-  if (spokenName !== undefined) settings.spokenName = spokenName;
-  const readMe = interaction.options.getBoolean('read_me');
-  if (readMe !== null) settings.readMe = readMe;
+  const settings: MemberDefaultsChange = {
+    ...readSpeechSettings(interaction.options),
+    // Neither field has a clearing value, so what the options give is a value of the field.
+    ...(readSettingOptions(interaction.options, MEMBER_READING_LIST, guildId) as MemberReading),
+  };
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);

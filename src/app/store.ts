@@ -9,6 +9,7 @@ import {
   AUTO_READ_FORGET_RULES,
   AUTO_READ_SCHEMA_STEPS,
   AUTO_READ_VOICE_ROWS,
+  MEMBER_READING_LIST,
   autoReadAreas,
 } from '../features/autoread/index.ts';
 import { storeSchema } from '../core/store/migrations.ts';
@@ -18,6 +19,7 @@ export const STORE_FEATURES: StoreFeatures = {
   areas: (dialect) => ({ ...autoReadAreas(dialect) }),
   forgetRules: [...AUTO_READ_FORGET_RULES],
   voiceRows: [...AUTO_READ_VOICE_ROWS],
+  memberFields: [...MEMBER_READING_LIST],
   schemaSteps: [AUTO_READ_SCHEMA_STEPS],
 };
 

@@ -122,7 +122,7 @@ export function readSettingOption(options: Options, declared: SettingDeclaration
       const value = declared.tidy === undefined ? typed : declared.tidy(typed);
       if (declared.none !== undefined && value.toLowerCase() === declared.none) return null;
       const shape = declared.shape;
-      if (shape !== undefined && !shape.pattern.test(value))
+      if (shape !== undefined && (value.length > declared.maxLength || !shape.pattern.test(value)))
         throw new UserError(
           shape.refusal,
           shape.param === undefined ? {} : { [shape.param]: echo(value, declared.maxLength) },

@@ -1,6 +1,6 @@
 import { BudgetArea } from './areas/budget-holds.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
-import { MemberDefaultsArea } from './areas/member-defaults.ts';
+import { MemberDefaultsArea, type MemberField } from './areas/member-defaults.ts';
 import { PresetArea } from './areas/presets.ts';
 import { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import { QuotaArea } from './areas/quota-state.ts';
@@ -25,6 +25,8 @@ export interface StoreFeatures {
   forgetRules: readonly ForgetRule[];
   /** The features' rows that name a cloned voice, deleted with it. */
   voiceRows: readonly VoiceRows[];
+  /** The features' fields on a member's row (member_defaults), as declared with the settings kit. */
+  memberFields: readonly MemberField[];
   /** Each feature's schema steps (its tables), run with the core's by version (migrations.ts' storeSchema). */
   schemaSteps: ReadonlyArray<readonly SchemaStep[]>;
 }
@@ -52,7 +54,7 @@ export abstract class KyselyStore implements CoreAreas {
     this.dialect = dialect;
     this.#release = release;
     this.presets = new PresetArea(dialect);
-    this.memberDefaults = new MemberDefaultsArea(dialect);
+    this.memberDefaults = new MemberDefaultsArea(dialect, features.memberFields);
     this.voiceLibrary = new VoiceLibraryArea(dialect, features.voiceRows);
     this.spends = new SpendArea(dialect);
     this.quota = new QuotaArea(dialect);

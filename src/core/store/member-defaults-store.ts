@@ -1,21 +1,21 @@
 import type { SpeechSettings } from './common-types.ts';
 
-/** What a member sets for themselves about auto-read: how they are named, whether they are read. */
-export interface MemberReading {
-  /** The name auto-read says for them; absent: their display name in the server. */
-  spokenName?: string;
-  /** False: auto-read never reads their messages; absent: read (the default). */
-  readMe?: boolean;
-}
+/**
+ * What a feature keeps on a member's row besides the speech settings, added here by declaration merging with its
+ * declarations (auto-read: how a member is named and whether they are read,
+ * src/features/autoread/reading/member-reading.ts); the store maps them as declared (StoreFeatures.memberFields).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the features'
+export interface MemberFields {}
 
-export interface MemberDefaults extends SpeechSettings, MemberReading {
+export interface MemberDefaults extends SpeechSettings, MemberFields {
   guildId: string;
   userId: string;
   updatedAt: Date;
 }
 
 /** A change to a member's defaults: a value sets a field, undefined leaves it. */
-export type MemberDefaultsChange = SpeechSettings & MemberReading;
+export type MemberDefaultsChange = SpeechSettings & MemberFields;
 
 /** One field of a member's defaults, as `memberDefaults.unset` names it. */
 export type MemberDefaultsField = keyof MemberDefaultsChange;

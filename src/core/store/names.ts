@@ -5,7 +5,7 @@ export const NAME_MAX_LENGTH = 32;
  * Letters and digits of any script, with inner spaces, `-`, `_`, `.` and `'`. No `<`, `@`, `#` or backticks, so
  * a name echoed in a reply can never become a mention, a channel link or broken markdown.
  */
-const NAME_SHAPE = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M} _.'-]*[\p{L}\p{N}\p{M}])?$/u;
+export const NAME_SHAPE = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M} _.'-]*[\p{L}\p{N}\p{M}])?$/u;
 
 export function isValidName(name: string): boolean {
   return name.length <= NAME_MAX_LENGTH && NAME_SHAPE.test(name);

@@ -13,6 +13,10 @@ type Int = number | null;
 /** The speech settings' columns, as their declarations give them (presets and member_defaults alike). */
 type Settings = SpeechSettingColumns;
 
+/** The columns of the features' fields on member_defaults (MemberFields), added by declaration merging. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the features'
+export interface MemberFieldColumns {}
+
 export interface Database {
   schema_migrations: { version: number; name: string; applied_at: number };
   presets: Settings & {
@@ -25,13 +29,12 @@ export interface Database {
     created_at: number;
   };
   guild_settings: { guild_id: string; default_preset_id: Int; updated_at: number };
-  member_defaults: Settings & {
-    guild_id: string;
-    user_id: string;
-    spoken_name: Text;
-    read_me: Int;
-    updated_at: number;
-  };
+  member_defaults: Settings &
+    MemberFieldColumns & {
+      guild_id: string;
+      user_id: string;
+      updated_at: number;
+    };
   voice_library: {
     guild_id: string;
     voice_id: string;

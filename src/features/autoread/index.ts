@@ -29,3 +29,4 @@ export {
 } from './dictionary/dictionary.ts';
 export { speakMessageWords, speakableMessage } from './speak-message.ts';
 export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
+export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';

@@ -1,18 +1,57 @@
-import { Area } from '../dialect.ts';
+import { Area, type Dialect } from '../dialect.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../member-defaults-store.ts';
-import { flagOf, given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
+import { given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
 import { SPEECH_SETTING_COLUMNS } from '../../speech/setting-declarations.ts';
+import type { SettingDeclaration } from '../../settings/setting-types.ts';
 
-const memberDefaultsOf = (row: Row<'member_defaults'>): MemberDefaults => ({
-  ...speechSettingsOf(row),
-  ...present({ spokenName: row.spoken_name, readMe: flagOf(row.read_me) }),
-  guildId: row.guild_id,
-  userId: row.user_id,
-  updatedAt: new Date(row.updated_at),
-});
+/** A feature's field on member_defaults, as declared with the settings kit: its name and declaration. */
+export type MemberField = readonly [name: string, declared: SettingDeclaration];
 
-/** Each member's own speech defaults in a guild (table member_defaults): `store.memberDefaults`. */
+type Column = string | number | null;
+
+/** Each member's own speech defaults in a guild, and the features' fields (table member_defaults): `store.memberDefaults`. */
 export class MemberDefaultsArea extends Area {
+  readonly #fields: readonly MemberField[];
+  /** Every field's column, the speech settings' and the features'. */
+  readonly #columns: Readonly<Record<string, string>>;
+
+  constructor(dialect: Dialect, fields: readonly MemberField[]) {
+    super(dialect);
+    this.#fields = fields;
+    this.#columns = {
+      ...SPEECH_SETTING_COLUMNS,
+      ...Object.fromEntries(fields.map(([name, declared]) => [name, declared.column])),
+    };
+  }
+
+  #defaultsOf(row: Row<'member_defaults'>): MemberDefaults {
+    const columns = row as unknown as Readonly<Record<string, Column>>;
+    const fields = Object.fromEntries(
+      this.#fields.map(([name, declared]) => {
+        const value = columns[declared.column] ?? null;
+        return [name, declared.kind === 'flag' && value !== null ? value !== 0 : value];
+      }),
+    );
+    return {
+      ...speechSettingsOf(row),
+      ...present(fields),
+      guildId: row.guild_id,
+      userId: row.user_id,
+      updatedAt: new Date(row.updated_at),
+    };
+  }
+
+  /** The features' fields of a change as their columns: a flag as 0/1. */
+  #fieldColumns(change: MemberDefaultsChange): Record<string, Column | undefined> {
+    const values = change as Readonly<Record<string, string | number | boolean | undefined>>;
+    return Object.fromEntries(
+      this.#fields.map(([name, declared]) => {
+        const value = values[name];
+        return [declared.column, typeof value === 'boolean' ? Number(value) : value];
+      }),
+    );
+  }
+
   async get(guildId: string, userId: string): Promise<MemberDefaults | undefined> {
     const row = await this.d.db
       .selectFrom('member_defaults')
@@ -20,18 +59,13 @@ export class MemberDefaultsArea extends Area {
       .where('guild_id', '=', guildId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    return row && memberDefaultsOf(row);
+    return row && this.#defaultsOf(row);
   }
 
   /** Merges the given fields into the member's defaults (creating them); fields left undefined stay as they were. */
   async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
-    const { spokenName, readMe } = settings;
     const changed = {
-      ...given({
-        ...speechColumnsOf(settings, undefined),
-        spoken_name: spokenName,
-        read_me: readMe === undefined ? undefined : Number(readMe),
-      }),
+      ...given({ ...speechColumnsOf(settings, undefined), ...this.#fieldColumns(settings) }),
       updated_at: Date.now(),
     };
     // One statement, so the merge is atomic without an explicit transaction.
@@ -41,7 +75,7 @@ export class MemberDefaultsArea extends Area {
       .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(changed))
       .returningAll()
       .executeTakeFirstOrThrow();
-    return memberDefaultsOf(row);
+    return this.#defaultsOf(row);
   }
 
   async clear(guildId: string, userId: string): Promise<boolean> {
@@ -62,7 +96,7 @@ export class MemberDefaultsArea extends Area {
     userId: string,
     fields: readonly MemberDefaultsField[],
   ): Promise<MemberDefaults | undefined> {
-    const nulls = Object.fromEntries(fields.map((field) => [MEMBER_DEFAULT_COLUMNS[field], null]));
+    const nulls = Object.fromEntries(fields.map((field) => [this.#columns[field], null]));
     const row = await this.d.db
       .updateTable('member_defaults')
       .set({ ...nulls, updated_at: Date.now() })
@@ -70,19 +104,12 @@ export class MemberDefaultsArea extends Area {
       .where('user_id', '=', userId)
       .returningAll()
       .executeTakeFirst();
-    if (!row || MEMBER_DEFAULT_COLUMN_LIST.some((column) => row[column] !== null)) return row && memberDefaultsOf(row);
+    const columns = Object.values(this.#columns) as Array<keyof Row<'member_defaults'>>;
+    if (!row || columns.some((column) => row[column] !== null)) return row && this.#defaultsOf(row);
     // Nothing left: the row goes, but only if still empty (a `set` in between keeps it, and what it set).
     let empty = this.d.db.deleteFrom('member_defaults').where('guild_id', '=', guildId).where('user_id', '=', userId);
-    for (const column of MEMBER_DEFAULT_COLUMN_LIST) empty = empty.where(column, 'is', null);
+    for (const column of columns) empty = empty.where(column as 'voice', 'is', null);
     await empty.execute();
     return undefined;
   }
 }
-
-/** Each field of a member's defaults and its column. */
-const MEMBER_DEFAULT_COLUMNS = {
-  ...SPEECH_SETTING_COLUMNS,
-  spokenName: 'spoken_name',
-  readMe: 'read_me',
-} as const satisfies Record<MemberDefaultsField, string>;
-const MEMBER_DEFAULT_COLUMN_LIST = Object.values(MEMBER_DEFAULT_COLUMNS);

@@ -18,7 +18,7 @@ import type {
   SpeechOutcome,
   SpeechRequest,
 } from '../../../core/speech/pipeline.ts';
-import type { MemberReading } from '../../../core/store/member-defaults-store.ts';
+import type { MemberReading } from './member-reading.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
 import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';

@@ -219,4 +219,12 @@ export const en = {
   'dictionary.pattern.unsupported': '{part} is not RE2 syntax.',
   'dictionary.pattern.tooComplex': 'it is too complex (its repetitions multiply too far).',
   'dictionary.pattern.other': 'RE2 refused it ({part}).',
+  // /myvoice's reading fields (src/features/autoread/reading/member-reading.ts).
+  'error.myvoice.badName': "A name to be read is 1 to 32 letters or digits, with spaces, -, _, . or ' between them.",
+  'myvoice.name': 'auto-read names you "{name}"',
+  'myvoice.readMe.on': 'auto-read reads you',
+  'myvoice.readMe.off': 'auto-read does not read you',
+  'option.name.description.myvoice': 'How auto-read names you (up to 32 letters or digits); else your display name',
+  'option.read_me': 'read_me',
+  'option.read_me.description': 'Whether auto-read reads your messages in this server (default True)',
 } as const;

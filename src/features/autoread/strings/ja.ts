@@ -221,4 +221,12 @@ export const ja: Translation<typeof en> = {
   'dictionary.pattern.unsupported': '{part}はRE2の書き方ではありません。',
   'dictionary.pattern.tooComplex': '複雑すぎます（繰り返しの掛け算が大きすぎます）。',
   'dictionary.pattern.other': 'RE2が受け付けませんでした（{part}）。',
+  // /myvoice's reading fields (src/features/autoread/reading/member-reading.ts).
+  'error.myvoice.badName': "読み上げる名前は 1〜32 文字の文字か数字で、間にスペース、-、_、.、' を使えます。",
+  'myvoice.name': '自動読み上げでの呼び名「{name}」',
+  'myvoice.readMe.on': '自動読み上げであなたのメッセージを読む',
+  'myvoice.readMe.off': '自動読み上げであなたのメッセージを読まない',
+  'option.name.description.myvoice': '自動読み上げでの呼び名（32 文字まで）。なければ表示名',
+  'option.read_me': '自分を読む',
+  'option.read_me.description': 'このサーバーで自動読み上げがあなたのメッセージを読むか（既定 True）',
 };

@@ -213,4 +213,12 @@ export const ko: Translation<typeof en> = {
   'dictionary.pattern.unsupported': '{part}은(는) RE2 문법이 아닙니다.',
   'dictionary.pattern.tooComplex': '너무 복잡합니다 (반복이 너무 크게 곱해집니다).',
   'dictionary.pattern.other': 'RE2가 거부했습니다 ({part}).',
+  // /myvoice's reading fields (src/features/autoread/reading/member-reading.ts).
+  'error.myvoice.badName': "읽을 이름은 글자나 숫자 1~32자이며, 사이에 공백, -, _, ., '를 쓸 수 있습니다.",
+  'myvoice.name': '자동 읽기에서 "{name}"(으)로 부름',
+  'myvoice.readMe.on': '자동 읽기가 내 메시지를 읽음',
+  'myvoice.readMe.off': '자동 읽기가 내 메시지를 읽지 않음',
+  'option.name.description.myvoice': '자동 읽기에서 나를 부를 이름 (글자나 숫자 32자까지), 없으면 서버 별명',
+  'option.read_me': '내_메시지_읽기',
+  'option.read_me.description': '이 서버에서 자동 읽기가 내 메시지를 읽을지 (기본 True)',
 };

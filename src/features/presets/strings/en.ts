@@ -7,7 +7,6 @@ export const en = {
   'error.preset.badName': "A name is 1 to 32 letters or digits; spaces, -, _, . and ' may go between them.",
   'error.preset.full': 'This server already has {limit} presets. Delete one first.',
   'error.myvoice.nothing': 'Give at least one of voice, language, tone, format, speed, volume, name or read_me.',
-  'error.myvoice.badName': "A name to be read is 1 to 32 letters or digits, with spaces, -, _, . or ' between them.",
   'error.myvoice.badWhat': 'Choose what to clear: all, voice settings or name.',
   'preset.saved': 'Saved preset "{name}": {settings}.',
   'preset.updated': 'Updated preset "{name}": {settings}.',
@@ -26,9 +25,6 @@ export const en = {
     'Your voice settings in this server are cleared (how auto-read names you and whether it reads you stay).',
   'myvoice.clear.none.name': 'You had set no name for auto-read in this server.',
   'myvoice.clear.none.voice': 'You had no voice settings in this server.',
-  'myvoice.name': 'auto-read names you "{name}"',
-  'myvoice.readMe.on': 'auto-read reads you',
-  'myvoice.readMe.off': 'auto-read does not read you',
   'command.myvoice': 'myvoice',
   'command.myvoice.description': 'Your own default voice settings in this server',
   'command.myvoice.set': 'set',
@@ -48,10 +44,7 @@ export const en = {
   'command.preset.default.description':
     "Set the server's default preset, or clear it when no name is given (needs Manage Server)",
   'option.name.description.preset': 'The preset name',
-  'option.name.description.myvoice': 'How auto-read names you (up to 32 letters or digits); else your display name',
   'option.exaggeration.description.preset': 'How strongly /emote shows emotion, 0 to 1',
-  'option.read_me': 'read_me',
-  'option.read_me.description': 'Whether auto-read reads your messages in this server (default True)',
   'option.what': 'what',
   'option.what.description':
     'What to forget: everything (default), only the voice settings, or only the name auto-read says',

@@ -6,7 +6,6 @@ export const ja: Translation<typeof en> = {
   'error.preset.full': 'このサーバーにはすでに {limit} 件のプリセットがあります。先に 1 件削除してください。',
   'error.myvoice.nothing':
     '声、言語、トーン、形式、速さ、音量、名前、read_me のうち少なくとも 1 つを指定してください。',
-  'error.myvoice.badName': "読み上げる名前は 1〜32 文字の文字か数字で、間にスペース、-、_、.、' を使えます。",
   'error.myvoice.badWhat': '消す対象を選んでください: すべて、声の設定、名前。',
   'preset.saved': 'プリセット「{name}」を保存しました: {settings}。',
   'preset.updated': 'プリセット「{name}」を更新しました: {settings}。',
@@ -26,9 +25,6 @@ export const ja: Translation<typeof en> = {
     'このサーバーでの声の設定を消しました（読み上げでの呼び名と、読み上げるかどうかはそのままです）。',
   'myvoice.clear.none.name': 'このサーバーで読み上げ用の名前は設定されていませんでした。',
   'myvoice.clear.none.voice': 'このサーバーでの声の設定はありませんでした。',
-  'myvoice.name': '自動読み上げでの呼び名「{name}」',
-  'myvoice.readMe.on': '自動読み上げであなたのメッセージを読む',
-  'myvoice.readMe.off': '自動読み上げであなたのメッセージを読まない',
   'command.myvoice': 'マイボイス',
   'command.myvoice.description': 'このサーバーでのあなたの標準の声の設定',
   'command.myvoice.set': '設定',
@@ -47,10 +43,7 @@ export const ja: Translation<typeof en> = {
   'command.preset.default.description':
     'サーバーのデフォルトプリセットを設定。名前を省略すると解除（サーバー管理権限が必要）',
   'option.name.description.preset': 'プリセットの名前',
-  'option.name.description.myvoice': '自動読み上げでの呼び名（32 文字まで）。なければ表示名',
   'option.exaggeration.description.preset': '/emote の感情の強さ（0〜1）',
-  'option.read_me': '自分を読む',
-  'option.read_me.description': 'このサーバーで自動読み上げがあなたのメッセージを読むか（既定 True）',
   'option.what': '対象',
   'option.what.description': '何を消すか: すべて（既定）、声の設定だけ、読み上げでの呼び名だけ',
   'choice.what.all': 'すべて',

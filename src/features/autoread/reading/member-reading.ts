@@ -1,0 +1,55 @@
+// What a member sets for themselves about auto-read (with /myvoice set, beside their voice): the name it says for
+// them and whether it reads them, declared with the core's settings kit and kept on their own member_defaults row
+// (deleted with it on request). The store maps them as declared (src/app/store.ts passes them as memberFields);
+// /myvoice offers, reads and shows them from here (commands/myvoice.ts).
+import { NAME_MAX_LENGTH, NAME_SHAPE, tidyName } from '../../../core/store/names.ts';
+import type { Declarations } from '../../../core/settings/setting-types.ts';
+import type { MemberField } from '../../../core/store/areas/member-defaults.ts';
+import '../strings.ts';
+
+/** What a member sets for themselves about auto-read. */
+export interface MemberReading {
+  /** The name auto-read says for them; absent: their display name in the server. */
+  spokenName?: string;
+  /** False: auto-read never reads their messages; absent: read (the default). */
+  readMe?: boolean;
+}
+
+declare module '../../../core/store/member-defaults-store.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges auto-read's fields into the core's
+  interface MemberFields extends MemberReading {}
+}
+
+declare module '../../../core/store/schema.ts' {
+  interface MemberFieldColumns {
+    spoken_name: string | null;
+    read_me: number | null;
+  }
+}
+
+export const MEMBER_READING = {
+  spokenName: {
+    // The shape preset names have (letters and digits, spaces, `-_.'`), so it can never be a mention, a link or
+    // markup; it is cleaned again like any spoken name when it is said.
+    kind: 'text',
+    maxLength: NAME_MAX_LENGTH,
+    tidy: tidyName,
+    shape: { pattern: NAME_SHAPE, refusal: 'error.myvoice.badName' },
+    column: 'spoken_name',
+    option: 'name',
+    shown: { as: 'text', clause: { key: 'myvoice.name', param: 'name' } },
+  },
+  readMe: {
+    kind: 'flag',
+    default: true,
+    column: 'read_me',
+    option: 'read_me',
+    words: { on: 'myvoice.readMe.on', off: 'myvoice.readMe.off' },
+    shown: { as: 'onOff' },
+  },
+} as const satisfies Declarations<MemberReading>;
+
+/** The fields with their names, in the order /myvoice offers and shows them. */
+export const MEMBER_READING_LIST = Object.entries(MEMBER_READING) as unknown as ReadonlyArray<
+  readonly [keyof MemberReading, MemberField[1]]
+>;
