@@ -67,6 +67,39 @@ describe('speed and volume', () => {
     expect(h.sandbox.charactersBilled() - billedBefore).toBe(text.length);
   });
 
+  it('/say pitch:4 is heard four semitones higher at the same length; pitch:0 of the same text makes no second paid call', async () => {
+    const text = 'A little higher, the same words.';
+    const expected = h.sandbox.expectedDurationSeconds(text);
+    const pitch = h.sandbox.voicePitchHz(VOICE) ?? 0;
+    const before = h.sandbox.requests.length;
+    h.discord.clearAudio(london.id);
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, pitch: numberValue(4) },
+    });
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
+    expect(Math.abs(heard.seconds - expected)).toBeLessThan(0.1);
+    const shifted = pitch * 2 ** (4 / 12);
+    expect(Math.abs((pitchOf(heard) ?? 0) - shifted)).toBeLessThan(shifted * 0.03);
+    expect(ttsCalls(before)).toHaveLength(1);
+
+    const plain = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: VOICE, pitch: numberValue(0), output: 'file' },
+    });
+    const file = plain.handle.responses.find((r) => r.files.length > 0)?.files[0];
+    const info = await analyseClip(file?.data ?? Buffer.alloc(0));
+    expect(Math.abs((dominantPitchHz(info.samples ?? new Float32Array(0), info.sampleRate) ?? 0) - pitch)).toBeLessThan(
+      4,
+    );
+    expect(ttsCalls(before)).toHaveLength(1);
+  });
+
   it('/emote volume:-12 is heard 12 dB quieter than the same line at 0 dB, from one paid call', async () => {
     const text = 'Quietly now, with feeling.';
     const before = h.sandbox.requests.length;

@@ -63,6 +63,7 @@ export const en = {
   'error.input.guildOnly': 'This command works only in a server.',
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
+  'error.input.pitch': 'Pitch must be a whole number of semitones from -12 to 12; got {value}.',
   'error.audio.busy':
     'I am preparing too much audio right now (files, speed and volume). Please try again in a minute (nothing was charged twice).',
   'error.audio.guildBusy':
@@ -145,6 +146,7 @@ export const en = {
   'settings.exaggeration': 'exaggeration {value}',
   'settings.speed': 'speed {value}×',
   'settings.volume': 'volume {value} dB',
+  'settings.pitch': 'pitch {value} semitones',
   'choices.cloned': 'cloned voice',
   // Presets, member defaults, the catalogue
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
@@ -216,6 +218,8 @@ export const en = {
   'option.speed.description': 'How fast to speak, 0.5 to 2 (1 = normal); the voice keeps its pitch',
   'option.volume': 'volume',
   'option.volume.description': 'Louder or quieter in dB, -20 to +6 (0 = normal); never clips',
+  'option.pitch': 'pitch',
+  'option.pitch.description': 'Higher or lower in semitones, -12 to +12 (0 = the voice as it is); length kept',
   'option.format': 'format',
   'option.format.description': 'Audio format of a posted file',
   'choice.output.voice': 'voice channel',

@@ -59,6 +59,7 @@ export const ja: Translation<typeof en> = {
   'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
+  'error.input.pitch': 'ピッチは -12 から 12 までの半音で指定してください（入力: {value}）。',
   'error.audio.busy':
     '現在、準備中の音声（ファイル、速度、音量）が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
   'error.audio.guildBusy':
@@ -136,6 +137,7 @@ export const ja: Translation<typeof en> = {
   'settings.exaggeration': '感情の強さ {value}',
   'settings.speed': '速さ {value}倍',
   'settings.volume': '音量 {value} dB',
+  'settings.pitch': 'ピッチ {value} 半音',
   'choices.cloned': 'クローン音声',
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'error.permission.manageServer':
@@ -204,6 +206,8 @@ export const ja: Translation<typeof en> = {
   'option.speed.description': '話す速さ、0.5〜2（1 = 標準）。声の高さは変わりません',
   'option.volume': '音量',
   'option.volume.description': '大きく・小さく、-20〜+6 dB（0 = 標準）。音割れしません',
+  'option.pitch': 'ピッチ',
+  'option.pitch.description': '高く・低く、-12〜+12 半音（0 = 元の声）。長さはそのまま',
   'option.format': '形式',
   'option.format.description': 'ファイルで送るときの音声形式',
   'choice.output.voice': 'ボイスチャンネル',

@@ -58,6 +58,7 @@ export const ko: Translation<typeof en> = {
   'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
+  'error.input.pitch': '음높이는 -12부터 12 사이의 반음 수여야 합니다. 입력값: {value}.',
   'error.audio.busy':
     '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
   'error.audio.guildBusy':
@@ -133,6 +134,7 @@ export const ko: Translation<typeof en> = {
   'settings.exaggeration': '감정 강도 {value}',
   'settings.speed': '속도 {value}배',
   'settings.volume': '음량 {value} dB',
+  'settings.pitch': '음높이 {value} 반음',
   'choices.cloned': '복제 음성',
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'error.permission.manageServer':
@@ -201,6 +203,8 @@ export const ko: Translation<typeof en> = {
   'option.speed.description': '말하는 속도, 0.5~2 (1 = 보통), 음높이는 그대로',
   'option.volume': '볼륨',
   'option.volume.description': '더 크게 또는 작게, -20~+6 dB (0 = 보통), 소리가 깨지지 않음',
+  'option.pitch': '음높이',
+  'option.pitch.description': '더 높게 또는 낮게, -12~+12 반음 (0 = 원래 목소리), 길이는 그대로',
   'option.format': '형식',
   'option.format.description': '파일로 보낼 때의 오디오 형식',
   'choice.output.voice': '음성 채널',

@@ -16,7 +16,8 @@
 // column's type in src/core/store/schema.ts (tsc holds it to SpeechSettingColumns through rows.ts); its test
 // (test/core/speech/setting-declarations.test.ts). /preset save and /myvoice set offer every setting by themselves; /say
 // and /emote name the settings they offer, in their released order, so one they should offer is named there too.
-import { quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
+import { quantisePitch, quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
+import { MAX_PITCH_SEMITONES } from '../audio/effects/pitch-shift.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../audio/effects/time-stretch.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
@@ -41,6 +42,8 @@ export interface SpeechSettings {
   speed?: number;
   /** Gain in dB, -20..+6: applied by SayBot to the audio. */
   volume?: number;
+  /** Semitones higher or lower, -12..+12, the length kept: applied by SayBot to the audio. */
+  pitch?: number;
 }
 
 export type SpeechSettingName = keyof SpeechSettings;
@@ -161,6 +164,17 @@ export const SPEECH_SETTINGS = {
     option: 'volume',
     appliedBy: 'saybot',
     shown: { as: 'signed', clause: { key: 'settings.volume', param: 'value' } },
+  },
+  pitch: {
+    kind: 'number',
+    range: { min: -MAX_PITCH_SEMITONES, max: MAX_PITCH_SEMITONES },
+    default: 0,
+    refusal: { key: 'error.input.pitch' },
+    step: quantisePitch,
+    column: 'pitch',
+    option: 'pitch',
+    appliedBy: 'saybot',
+    shown: { as: 'signed', clause: { key: 'settings.pitch', param: 'value' } },
   },
 } as const satisfies SpeechDeclarations;
 

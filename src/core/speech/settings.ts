@@ -144,11 +144,12 @@ export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequ
 }
 
 /**
- * Speed and volume as the request's `effects`, in audible steps (a value stored before they were stepped renders
- * like its neighbours), left out when they change nothing (the service's audio as sent).
+ * The settings SayBot applies (speed, volume, pitch) as the request's `effects`, in audible steps (a value stored
+ * before they were stepped renders like its neighbours), left out when they change nothing (the service's audio as
+ * sent).
  */
-export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume'>): { effects?: AudioEffects } {
-  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume });
-  if (effects.speed === 1 && effects.volumeDb === 0) return {};
+export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
+  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
+  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
   return { effects };
 }

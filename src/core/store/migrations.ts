@@ -484,6 +484,15 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
         .addColumn('at', types.milliseconds, (column) => column.notNull()),
     ],
   },
+  {
+    version: 20,
+    name: 'pitch in presets and member defaults',
+    // Semitones, applied by SayBot to the audio (never sent to the Voice API): NULL = not set at this level.
+    up: (db, types) => [
+      db.schema.alterTable('presets').addColumn('pitch', types.real),
+      db.schema.alterTable('member_defaults').addColumn('pitch', types.real),
+    ],
+  },
 ];
 
 /**

@@ -32,6 +32,7 @@ const FULL: Required<SpeechSettings> = {
   format: 'mp3',
   speed: 1.5,
   volume: 3,
+  pitch: -2,
 };
 
 /** The columns of a table of a freshly migrated SQLite database. */
@@ -78,6 +79,7 @@ describe('speech setting declarations', () => {
       format: 'mp3',
       speed: 1.5,
       volume: 3,
+      pitch: -2,
     });
     for (const name of SPEECH_SETTING_NAMES) {
       const alone: SpeechSettings = { [name]: FULL[name] };
@@ -144,6 +146,8 @@ const RELEASED = {
   format: () => stringOption('format', { choices: ['wav', 'mp3'] }),
   speed: () => numberOption('speed', { min: 0.5, max: 2 }),
   volume: () => numberOption('volume', { min: -20, max: 6 }),
+  // Added after the first release, offered after the others (a speech setting SayBot applies).
+  pitch: () => numberOption('pitch', { min: -12, max: 12 }),
 };
 
 describe('the speech settings options', () => {
@@ -162,6 +166,7 @@ describe('the speech settings options', () => {
       'preset',
       'speed',
       'volume',
+      'pitch',
     ]);
     expect(sayOptions.filter((_, i) => ![0, 5, 6].includes(i))).toEqual(
       [
@@ -171,13 +176,25 @@ describe('the speech settings options', () => {
         RELEASED.tone(),
         RELEASED.speed(),
         RELEASED.volume(),
+        RELEASED.pitch(),
       ].map(json),
     );
 
     const emoteOptions = optionsOf(emote);
-    expect(names(emoteOptions)).toEqual(['text', 'exaggeration', 'voice', 'output', 'preset', 'speed', 'volume']);
+    expect(names(emoteOptions)).toEqual([
+      'text',
+      'exaggeration',
+      'voice',
+      'output',
+      'preset',
+      'speed',
+      'volume',
+      'pitch',
+    ]);
     expect(emoteOptions.filter((_, i) => ![0, 3, 4].includes(i))).toEqual(
-      [RELEASED.exaggeration('emote'), RELEASED.voice(), RELEASED.speed(), RELEASED.volume()].map(json),
+      [RELEASED.exaggeration('emote'), RELEASED.voice(), RELEASED.speed(), RELEASED.volume(), RELEASED.pitch()].map(
+        json,
+      ),
     );
 
     const presetOptions = optionsOf(preset, 'save');
@@ -190,6 +207,7 @@ describe('the speech settings options', () => {
         RELEASED.format(),
         RELEASED.speed(),
         RELEASED.volume(),
+        RELEASED.pitch(),
       ].map(json),
     );
 
@@ -201,10 +219,11 @@ describe('the speech settings options', () => {
       'format',
       'speed',
       'volume',
+      'pitch',
       'name',
       'read_me',
     ]);
-    expect(myvoiceOptions.slice(0, 6)).toEqual(
+    expect(myvoiceOptions.slice(0, 7)).toEqual(
       [
         RELEASED.voice(),
         RELEASED.language(),
@@ -212,6 +231,7 @@ describe('the speech settings options', () => {
         RELEASED.format(),
         RELEASED.speed(),
         RELEASED.volume(),
+        RELEASED.pitch(),
       ].map(json),
     );
   });
@@ -270,7 +290,7 @@ describe('the speech settings read from options', () => {
 describe('the speech settings shown', () => {
   it('shows each setting fixed, in declaration order, in its clause', () => {
     expect(describeSettings('en-US', FULL)).toBe(
-      '`voice-b-ko-m-01` · Korean (ko) · tone `whispering` · exaggeration 0.7 · MP3 · speed 1.5× · volume +3 dB',
+      '`voice-b-ko-m-01` · Korean (ko) · tone `whispering` · exaggeration 0.7 · MP3 · speed 1.5× · volume +3 dB · pitch -2 semitones',
     );
     expect(describeSettings('en-US', { volume: -6, tone: 'a`<b>@c' })).toBe('tone `abc` · volume -6 dB');
     expect(describeSettings('en-US', { volume: 0 })).toBe('volume 0 dB');

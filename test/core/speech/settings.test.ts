@@ -32,8 +32,9 @@ describe('resolveSettings', () => {
       exaggeration: { kind: 'server', preset: 'house' },
       speed: { kind: 'builtin' },
       volume: { kind: 'builtin' },
+      pitch: { kind: 'builtin' },
     });
-    expect(r).toMatchObject({ speed: 1, volume: 0 });
+    expect(r).toMatchObject({ speed: 1, volume: 0, pitch: 0 });
   });
 
   it('resolves speed and volume in the same order, each on its own (presets and /myvoice will carry them too)', () => {
