@@ -1,6 +1,7 @@
 // `npm run licenses`: the licence of every package SayBot installs, read from package-lock.json (what `npm ci`
 // installs, dev tools apart), and a non-zero exit when one of them does not let SayBot be shared under its own
-// MIT licence. Run by the tests too (test/structure/licenses.test.ts), so a new dependency is checked as it lands.
+// MIT licence. An optional dependency (eSpeak NG, GPL-3.0-or-later: the free voice) is listed with its licence and
+// marked: SayBot loads it only when it is present and runs without it (`npm ci --omit=optional` leaves it out). Run by the tests too (test/structure/licenses.test.ts), so a new dependency is checked as it lands.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +28,7 @@ const ALLOWED = new Set([...PERMISSIVE, ...FILE_LEVEL]);
 export interface LockPackage {
   license?: string;
   dev?: boolean;
+  optional?: boolean;
   link?: boolean;
   version?: string;
 }
@@ -36,6 +38,8 @@ export interface LicenceRow {
   version: string;
   licence: string;
   dev: boolean;
+  /** An optional dependency: loaded only when present, so its licence binds only whoever installs it. */
+  optional: boolean;
   allowed: boolean;
 }
 
@@ -58,7 +62,8 @@ export function licenceRows(lock: { packages: Record<string, LockPackage> }): Li
       version: entry.version ?? '?',
       licence,
       dev: entry.dev === true,
-      allowed: licenceAllowed(licence),
+      optional: entry.optional === true,
+      allowed: licenceAllowed(licence) || entry.optional === true,
     });
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
@@ -72,7 +77,11 @@ function main(): void {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.licence, (counts.get(row.licence) ?? 0) + 1);
   for (const row of rows)
-    console.log(`${row.allowed ? ' ' : '!'} ${row.name}@${row.version}  ${row.licence}${row.dev ? '  (dev)' : ''}`);
+    console.log(
+      `${row.allowed ? ' ' : '!'} ${row.name}@${row.version}  ${row.licence}${row.dev ? '  (dev)' : ''}${
+        row.optional ? '  (optional: loaded only when present; npm ci --omit=optional leaves it out)' : ''
+      }`,
+    );
   console.log('');
   for (const [licence, count] of [...counts].sort((a, b) => b[1] - a[1]))
     console.log(`${String(count).padStart(4)}  ${licence}`);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { licenceAllowed, licenceRows, type LockPackage } from '../../scripts/licenses.ts';
-import { ROOT } from './import-graph.ts';
+import { ROOT, sourceFiles, staticImports } from './import-graph.ts';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
@@ -18,6 +18,15 @@ describe('licences', () => {
     expect(rows.filter((row) => !row.allowed).map((row) => `${row.name}@${row.version}: ${row.licence}`)).toEqual([]);
   });
 
+  it('lists eSpeak NG (GPL) as an optional dependency, which no module of SayBot imports statically', () => {
+    const rows = licenceRows(JSON.parse(read('package-lock.json')) as { packages: Record<string, LockPackage> });
+    expect(rows.find((row) => row.name === 'espeak-ng')).toMatchObject({ licence: 'GPL-3.0-or-later', optional: true });
+    const statically = sourceFiles(['src', 'commands']).filter((file) =>
+      staticImports(file).some((specifier) => specifier === 'espeak-ng' || specifier.startsWith('espeak-ng/')),
+    );
+    expect(statically).toEqual([]);
+  });
+
   it('refuses a copyleft or unstated licence and reads AND / OR expressions', () => {
     const lock = {
       packages: {
@@ -26,12 +35,14 @@ describe('licences', () => {
         'node_modules/unstated': { version: '1.0.0' },
         'node_modules/fonts': { version: '1.0.0', license: 'MIT AND OFL-1.1' },
         'node_modules/either': { version: '1.0.0', license: '(MIT OR GPL-3.0)' },
+        'node_modules/left-out': { version: '1.0.0', license: 'GPL-3.0-or-later', optional: true },
         'node_modules/@saybot/local-discord': { link: true },
       },
     };
     expect(licenceRows(lock).map((row) => [row.name, row.allowed])).toEqual([
       ['either', true],
       ['fonts', true],
+      ['left-out', true],
       ['strong', false],
       ['unstated', false],
     ]);

@@ -1,0 +1,80 @@
+// The free voice, off the main thread: a small pool of worker threads (espeak-worker.ts), each one job at a time
+// with a few waiting (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may
+// make and on the jobs one server may have under way or waiting, so a flood of free lines never stalls another
+// server's voice or grows without end. eSpeak NG is an optional dependency: without it the free voice is
+// unavailable and says so.
+import { availableParallelism } from 'node:os';
+import { AudioBusyError } from '../audio/errors.ts';
+import { JobThread } from '../audio/workers/job-thread.ts';
+import { OwnerShares } from '../audio/workers/owner-shares.ts';
+import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
+import { freeVoice } from './free-voices.ts';
+
+/** Threads speaking free lines at once: one per spare core, at most two (the main thread keeps the voice clock). */
+export const FREE_VOICE_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** Lines waiting behind the one being spoken, per thread. */
+export const MAX_WAITING_PER_THREAD = 8;
+/** Lines one server may have under way or waiting: its share, so another server's line is never far behind. */
+export const MAX_FREE_LINES_PER_GUILD = 4;
+/** One line (a part of at most a few hundred characters) takes well under a second; past this the thread is replaced. */
+const JOB_TIMEOUT_MS = 15_000;
+/** The most audio one line may make (a part's text is bounded by the request's split). */
+export const MAX_FREE_LINE_SECONDS = 120;
+const IDLE_MS = 60_000;
+
+/** The free voice cannot speak: eSpeak NG is not installed (`npm ci --omit=optional` leaves it out). */
+export class FreeVoiceMissingError extends Error {
+  constructor() {
+    super('the free voice is unavailable: the optional package espeak-ng is not installed');
+    this.name = 'FreeVoiceMissingError';
+  }
+}
+
+/** Whether eSpeak NG is installed (resolved, not loaded: it is loaded in the worker threads only). */
+export function freeVoiceInstalled(): boolean {
+  try {
+    import.meta.resolve('espeak-ng');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const threads = Array.from(
+  { length: FREE_VOICE_THREADS },
+  () =>
+    new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+      worker: new URL('./espeak-worker.ts', import.meta.url),
+      maxWaiting: MAX_WAITING_PER_THREAD,
+      timeoutMs: JOB_TIMEOUT_MS,
+      idleMs: IDLE_MS,
+      unavailable: (reason, message, cause) =>
+        new AudioBusyError(reason, `free voice: ${message}`, cause === undefined ? undefined : { cause }),
+    }),
+);
+
+const perGuild = new OwnerShares(
+  MAX_FREE_LINES_PER_GUILD,
+  () =>
+    new AudioBusyError(
+      'owner-busy',
+      `free voice: this server already has ${MAX_FREE_LINES_PER_GUILD} lines under way or waiting`,
+      { limit: MAX_FREE_LINES_PER_GUILD },
+    ),
+);
+
+/**
+ * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` ('' when none). Rejects with
+ * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full.
+ */
+export async function speakFree(text: string, voiceId: string, guild = ''): Promise<Buffer> {
+  const free = freeVoice(voiceId);
+  if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
+  if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
+  const thread = threads.reduce((least, next) => (next.load < least.load ? next : least));
+  const reply = await perGuild.run(guild, () =>
+    thread.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild),
+  );
+  if (!reply.ok) throw new Error(`free voice: ${reply.message}`);
+  return Buffer.from(reply.wav);
+}

@@ -1,0 +1,36 @@
+// The free voices: eSpeak NG's, spoken by SayBot itself (free-voice-engine.ts), never by the Voice API, so they cost
+// no characters. A voice per language SayBot speaks and a female and a male variant of each, named `free-<language>-
+// <f|m>` so that members can pick one as they pick a preset voice.
+
+export interface FreeVoice {
+  /** What members choose (`/say voice:free-en-f`). */
+  readonly id: string;
+  /** The language it reads (ISO 639-1). */
+  readonly language: string;
+  /** eSpeak NG's voice and variant (`en-us+f3`). */
+  readonly espeak: string;
+}
+
+const voice = (language: string, espeak: string, female: string, male: string): FreeVoice[] => [
+  { id: `free-${language}-f`, language, espeak: `${espeak}+${female}` },
+  { id: `free-${language}-m`, language, espeak: `${espeak}+${male}` },
+];
+
+export const FREE_VOICES: readonly FreeVoice[] = [
+  ...voice('en', 'en-us', 'f3', 'm3'),
+  ...voice('ko', 'ko', 'f2', 'm3'),
+  ...voice('ja', 'ja', 'f2', 'm3'),
+  ...voice('zh', 'cmn', 'f2', 'm3'),
+  ...voice('es', 'es', 'f3', 'm3'),
+  ...voice('fr', 'fr', 'f3', 'm3'),
+  ...voice('de', 'de', 'f3', 'm3'),
+];
+
+const BY_ID = new Map(FREE_VOICES.map((free) => [free.id, free]));
+
+/** The free voice of this ID, if it is one. */
+export function freeVoice(id: string): FreeVoice | undefined {
+  return BY_ID.get(id);
+}
+
+export const isFreeVoice = (id: string): boolean => BY_ID.has(id);

@@ -1,0 +1,68 @@
+// The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
+import { describe, expect, it } from 'vitest';
+import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
+import { AudioBusyError } from '../../../src/core/audio/errors.ts';
+import {
+  FREE_VOICE_THREADS,
+  MAX_FREE_LINES_PER_GUILD,
+  MAX_WAITING_PER_THREAD,
+  freeVoiceInstalled,
+  speakFree,
+} from '../../../src/core/free-voice/free-voice-engine.ts';
+import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
+import { toneSamples } from '../../../src/sandbox/synth.ts';
+import { speechLikeness } from '../../support/speech-likeness.ts';
+
+describe('the free voices', () => {
+  it('are a female and a male voice per language, named free-<language>-<f|m>', () => {
+    expect(FREE_VOICES.length).toBeGreaterThanOrEqual(6);
+    for (const free of FREE_VOICES) expect(free.id).toMatch(new RegExp(`^free-${free.language}-(f|m)$`));
+    expect(new Set(FREE_VOICES.map((free) => free.id)).size).toBe(FREE_VOICES.length);
+    expect(freeVoice('free-ko-f')?.espeak).toBe('ko+f2');
+    expect(isFreeVoice('voice-b-en-f-01')).toBe(false);
+  });
+});
+
+describe('the free voice engine', () => {
+  it('is installed here (an optional dependency that `npm ci` installs)', () => {
+    expect(freeVoiceInstalled()).toBe(true);
+  });
+
+  it('speaks words: a WAV whose loudness and hiss vary as speech does, unlike a steady tone', async () => {
+    const wav = await speakFree('Hello there. This is the free voice, reading a sentence.', 'free-en-f', 'G1');
+    const clip = await analyseClip(wav);
+    expect(clip.sampleRate).toBe(22_050);
+    expect(clip.durationSeconds).toBeGreaterThan(1.5);
+    expect(clip.durationSeconds).toBeLessThan(8);
+    const speech = speechLikeness(clip.samples!, clip.sampleRate);
+    const tone = toneSamples({ pitchHz: 180, seconds: 2, amplitude: 0.5, sampleRate: 22_050 });
+    const steady = speechLikeness(
+      Float32Array.from(tone, (sample) => sample / 32768),
+      22_050,
+    );
+    expect(speech.loudnessSpread).toBeGreaterThan(0.5);
+    expect(speech.crossingSpread).toBeGreaterThan(0.3);
+    expect(steady.loudnessSpread).toBeLessThan(0.2);
+    expect(steady.crossingSpread).toBeLessThan(0.1);
+  });
+
+  it('reads a text that looks like an option as text (it is never an argument)', async () => {
+    const wav = await speakFree('-w /etc/passwd --help', 'free-en-m', 'G1');
+    expect((await analyseClip(wav)).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("bounds a flood: one server's lines past its share are refused at once, and another server's line is spoken", async () => {
+    const flood = Array.from({ length: MAX_FREE_LINES_PER_GUILD + 6 }, (_, i) =>
+      speakFree(`Line number ${i} of a flood.`, 'free-en-f', 'FLOOD').then(
+        () => 'spoken',
+        (error: unknown) => (error instanceof AudioBusyError ? error.reason : 'other'),
+      ),
+    );
+    const other = await speakFree('Another server, heard all the same.', 'free-ko-f', 'OTHER');
+    expect((await analyseClip(other)).durationSeconds).toBeGreaterThan(0.5);
+    const outcomes = await Promise.all(flood);
+    expect(outcomes.filter((outcome) => outcome === 'spoken')).toHaveLength(MAX_FREE_LINES_PER_GUILD);
+    expect(outcomes.filter((outcome) => outcome === 'owner-busy')).toHaveLength(6);
+    expect(FREE_VOICE_THREADS * MAX_WAITING_PER_THREAD).toBeGreaterThanOrEqual(MAX_FREE_LINES_PER_GUILD);
+  });
+});
