@@ -1,3 +1,4 @@
+import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
   ChannelType,
   Client,
@@ -153,6 +154,8 @@ export class SayBot {
         clipDownload: config.clipDownload,
         queue: config.queue,
         userInstall: config.userInstall,
+        // Offered only where it can speak: turned on and its package installed.
+        freeVoice: config.freeVoice && freeVoiceInstalled(),
       },
       replyAudio: new ReplyAudioRegistry(),
       store: core.store,

@@ -5,6 +5,7 @@ import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/o
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
+import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from '../core/config.ts';
@@ -257,6 +258,7 @@ async function assembleCore(
     accounting,
     encoding,
     metrics,
+    freeVoice: config.freeVoice && freeVoiceInstalled(),
   });
   const speech = new SpeechPipeline({
     source,

@@ -1,5 +1,6 @@
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
 import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
+import { FREE_VOICES } from '../free-voice/free-voices.ts';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../interactions/choices.ts';
 import type { CommandContext } from '../interactions/command.ts';
 
@@ -37,7 +38,8 @@ async function speechChoices(
   const { store } = context;
   if (option === 'voice') {
     const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
-    return voiceChoices(typed, interaction.locale, language, context.voices, cloned);
+    const free = context.config.freeVoice ? FREE_VOICES : [];
+    return voiceChoices(typed, interaction.locale, language, context.voices, cloned, free);
   }
   if (option === 'language') return languageChoices(typed, interaction.locale);
   if (presetOptions.includes(option)) {

@@ -60,6 +60,8 @@ export const en = {
   'error.input.unknownVoice': 'There is no voice "{voice}". Pick one from the list.',
   'error.input.voiceDeleted':
     'The voice `{voice}` was deleted from this server, so nothing more is said with it and no characters were spent for this.',
+  'error.input.freeVoiceUnavailable':
+    'The free voice `{voice}` is not available on this SayBot (its owner turned it off or did not install it). Choose another voice; nothing was charged.',
   'error.input.guildOnly': 'This command works only in a server.',
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
@@ -148,6 +150,7 @@ export const en = {
   'settings.volume': 'volume {value} dB',
   'settings.pitch': 'pitch {value} semitones',
   'choices.cloned': 'cloned voice',
+  'choices.free': 'free voice, no characters',
   // Presets, member defaults, the catalogue
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
   'error.permission.manageServer':

@@ -56,6 +56,8 @@ export const ja: Translation<typeof en> = {
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
   'error.input.voiceDeleted':
     '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
+  'error.input.freeVoiceUnavailable':
+    '無料の声 `{voice}` はこの SayBot では使えません（運営者が無効にしたか、インストールしていません）。別の声を選んでください。料金はかかっていません。',
   'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
@@ -139,6 +141,7 @@ export const ja: Translation<typeof en> = {
   'settings.volume': '音量 {value} dB',
   'settings.pitch': 'ピッチ {value} 半音',
   'choices.cloned': 'クローン音声',
+  'choices.free': '無料の声、文字数を消費しません',
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'error.permission.manageServer':
     'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',

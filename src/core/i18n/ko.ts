@@ -55,6 +55,8 @@ export const ko: Translation<typeof en> = {
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
   'error.input.voiceDeleted':
     '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
+  'error.input.freeVoiceUnavailable':
+    '무료 음성 `{voice}`은(는) 이 SayBot에서 쓸 수 없습니다(운영자가 끄거나 설치하지 않았습니다). 다른 음성을 고르세요. 요금은 청구되지 않았습니다.',
   'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
@@ -136,6 +138,7 @@ export const ko: Translation<typeof en> = {
   'settings.volume': '음량 {value} dB',
   'settings.pitch': '음높이 {value} 반음',
   'choices.cloned': '복제 음성',
+  'choices.free': '무료 음성, 글자 수 차감 없음',
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'error.permission.manageServer':
     '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',

@@ -1,4 +1,5 @@
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
+import type { FreeVoice } from '../free-voice/free-voices.ts';
 import type { ClonedVoice, Preset } from '../store/types.ts';
 import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import { t } from '../i18n/translate.ts';
@@ -23,6 +24,7 @@ export function voiceChoices(
   language?: string | null,
   voices: readonly PresetVoice[] = DOCUMENTED_VOICES,
   cloned: readonly ClonedVoice[] = [],
+  free: readonly FreeVoice[] = [],
 ): ApplicationCommandOptionChoiceData<string>[] {
   const clonedChoices = cloned.map((v) => ({
     name: clip(`${v.name} · ${t(locale, 'choices.cloned')} (${v.voiceId})`),
@@ -33,7 +35,12 @@ export function voiceChoices(
     .map((v) => ({ voice: v, label: `${languageName(v.language, locale)} · ${v.character}` }))
     .filter(({ voice, label }) => matches(typed, voice.id, label))
     .map(({ voice, label }) => ({ name: clip(`${label} (${voice.id})`), value: voice.id }));
-  return [...clonedChoices, ...presetChoices].slice(0, MAX_CHOICES);
+  const freeChoices = free
+    .filter((v) => !language || v.language === language)
+    .map((v) => ({ voice: v, label: `${languageName(v.language, locale)} · ${t(locale, 'choices.free')}` }))
+    .filter(({ voice, label }) => matches(typed, voice.id, label))
+    .map(({ voice, label }) => ({ name: clip(`${label} (${voice.id})`), value: voice.id }));
+  return [...clonedChoices, ...presetChoices, ...freeChoices].slice(0, MAX_CHOICES);
 }
 
 /** Languages for the `language` autocomplete, by code or by their name in the member's locale. */

@@ -72,7 +72,7 @@ export interface CommandContext {
   players: PlayerRegistry;
   logger: Logger;
   /** The operator's configuration a command needs (src/core/config.ts), validated at start-up. */
-  config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'>;
+  config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall' | 'freeVoice'>;
   /** Presets, member defaults, the server's voice library (its cloned voices). */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */

@@ -226,6 +226,8 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
       return { key: 'buttons.notCached' };
     case 'voice-deleted':
       return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
+    case 'free-voice-unavailable':
+      return { key: 'error.input.freeVoiceUnavailable', params: { voice: echo(problem.voice, 80) } };
   }
 }
 

@@ -15,7 +15,9 @@ export type SpeechInputProblem =
    * A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with
    * it.
    */
-  | { code: 'voice-deleted'; voice: string };
+  | { code: 'voice-deleted'; voice: string }
+  /** A free voice, while the free voice is off (FREE_VOICE) or not installed. */
+  | { code: 'free-voice-unavailable'; voice: string };
 
 export class SpeechInputError extends Error {
   readonly problem: SpeechInputProblem;

@@ -11,6 +11,8 @@ import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
+import { speakFree } from '../free-voice/free-voice-engine.ts';
+import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -39,10 +41,16 @@ export interface PartSourceOptions {
    * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
    */
   encoding?: Readonly<OpusSettings>;
+  /**
+   * Whether the free voice may speak (FREE_VOICE on and eSpeak NG installed): its voices' parts are spoken by SayBot
+   * (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
+   */
+  freeVoice?: boolean;
 }
 
 interface Flight {
-  from: 'cache' | 'api';
+  /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */
+  from: 'cache' | 'api' | 'free';
   part(): PartAudio;
   /** Settles when the part is whole and written to the cache (or could not be). */
   done: Promise<unknown>;
@@ -102,6 +110,7 @@ export class PartSource {
   /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
   readonly #changing = new SingleFlight<Promise<Changed>>();
   readonly #shutdown = new AbortController();
+  readonly #freeVoice: boolean;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
   /** Charges of cache-only requests (a reply's buttons): a part they find no longer cached is refused, never paid. */
@@ -115,6 +124,7 @@ export class PartSource {
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting, options.logger);
+    this.#freeVoice = options.freeVoice ?? false;
   }
 
   #key(request: ServiceRequest, text: string): string {
@@ -130,6 +140,7 @@ export class PartSource {
       texts.map(async (text) => {
         const free =
           request.kind === 'ready' ||
+          isFreeVoice(request.voice) ||
           (await this.#changedCached(request, text)) ||
           (await this.#originalFree(request, text));
         return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
@@ -156,6 +167,8 @@ export class PartSource {
   checkVoice(request: SpeechRequest): void {
     if (request.kind !== 'ready' && this.#deleted.has(request.voice))
       throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
+    if (request.kind !== 'ready' && !this.#freeVoice && isFreeVoice(request.voice))
+      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
   }
 
   /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
@@ -197,7 +210,9 @@ export class PartSource {
       throw error;
     }
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
-    if (!(leader && flight.from === 'api')) void this.#spends.saved(charge, text, endpoint);
+    // A free voice's part never had a price: nothing to record.
+    if (!(leader && flight.from === 'api') && !isFreeVoice(request.voice))
+      void this.#spends.saved(charge, text, endpoint);
     return flight.part();
   }
 
@@ -273,6 +288,7 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
+    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context.guildId);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
     // Written ahead the moment the service accepts the request (its 2xx), before a byte of its body is read, so
@@ -318,6 +334,24 @@ export class PartSource {
       (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
     );
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
+  }
+
+  /** A free voice's part: spoken by SayBot off the main thread (for `guild`'s share), cached, never paid. */
+  async #startFree(
+    request: ServiceRequest,
+    text: string,
+    key: string,
+    generation: number,
+    guild = '',
+  ): Promise<Flight> {
+    const wav = await speakFree(text, request.voice, guild);
+    const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, this.encoding);
+    const cache = this.#cache;
+    const cached = fill.complete.then(
+      (entry) => cache?.put(key, request.voice, entry, generation),
+      (error: unknown) => this.#log.debug({ err: error, key }, 'free part not cached'),
+    );
+    return { from: 'free', part: () => fill.part(), done: cached };
   }
 
   /**

@@ -1,0 +1,52 @@
+// The free voice chosen, end to end: the real bot, the local Discord (DAVE) and the sandbox Voice API, which must
+// hear nothing of it. A member's `/say voice:free-…` is spoken by SayBot's own eSpeak NG, heard in the voice channel
+// as words (not the sandbox's tones), costs no character and makes no call; FREE_VOICE=off refuses it, privately.
+import { MessageFlags } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { defaultGuilds, monoOf, runCommand } from '../support/harness.ts';
+import { speechLikeness } from '../support/speech-likeness.ts';
+import { ALICE } from '../support/world.ts';
+
+const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
+const startHarness = useHarnessPerTest();
+
+describe('the free voice, chosen', () => {
+  it('/say voice:free-en-f is heard as words in the voice channel, with no call to the Voice API and no character spent', async () => {
+    const h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+    const requestsBefore = h.sandbox.requests.length;
+    const billedBefore = h.sandbox.charactersBilled();
+    h.discord.clearAudio(london.id);
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Hello everyone, this is the free voice speaking.', voice: 'free-en-f' },
+    });
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(done.content).toContain('free-en-f');
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 1 });
+    const speech = speechLikeness(monoOf(heard), 48_000);
+    expect(speech.loudnessSpread).toBeGreaterThan(0.5);
+    expect(speech.crossingSpread).toBeGreaterThan(0.3);
+    expect(h.sandbox.requests.length - requestsBefore).toBe(0);
+    expect(h.sandbox.charactersBilled() - billedBefore).toBe(0);
+  });
+
+  it('with FREE_VOICE=off, /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {
+    const h = await startHarness({ config: { freeVoice: false } });
+    const requestsBefore = h.sandbox.requests.length;
+    h.discord.clearAudio(london.id);
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Not in the free voice today.', voice: 'free-en-f' },
+    });
+    const refused = await handle.waitFor((r) => (r.content ?? '').includes('free voice'), 15_000);
+    expect(refused.content).toContain('`free-en-f` is not available');
+    expect((refused.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(h.sandbox.requests.length - requestsBefore).toBe(0);
+    expect(h.discord.botVoiceChannel(london.id)).toBeNull();
+  });
+});
