@@ -20,6 +20,7 @@ import {
   type InteractionResponse,
 } from '@saybot/local-discord';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
 import { encodeWav } from '../src/sandbox/synth.ts';
 
 const SAYBOT_ENTRY = fileURLToPath(new URL('../src/bin/start.ts', import.meta.url));
@@ -76,14 +77,21 @@ export interface DemoOptions {
   log?: (line: string) => void;
   /** Ends the demo early (a timeout): everything started is stopped. */
   signal?: AbortSignal;
+  /**
+   * What the sandbox's voices sound like: words (SayBot's free voice, eSpeak NG, when its optional package is
+   * installed: the default then) or test tones (the default without it).
+   */
+  speech?: 'words' | 'tones';
 }
 
 export interface DemoResult {
   /** What the voice channel heard, 48 kHz mono WAV. */
   heardWav: string;
   heardSeconds: number;
-  /** How long the sandbox makes the spoken text: what the channel should have heard. */
-  expectedSeconds: number;
+  /** Words or tones (DemoOptions.speech). */
+  speech: 'words' | 'tones';
+  /** With tones, how long the sandbox makes the spoken text: what the channel should have heard. */
+  expectedSeconds: number | undefined;
   transcript: string;
   /** The file SayBot sent for `output: file`, and the voice message it posted. */
   sentFile: string;
@@ -112,8 +120,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     '',
   ];
 
+  const speech = options.speech ?? (freeVoiceInstalled() ? 'words' : 'tones');
   const run = async (): Promise<DemoResult> => {
-    const sandbox = await startSandbox();
+    const sandbox = await startSandbox({ speech });
     await own(() => sandbox.close());
     const token = fakeToken();
     const discord = await FakeDiscord.start({
@@ -153,9 +162,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
     discord.clearAudio(GUILD.id);
     const spoken = await say(discord, DEMO_COMMANDS.voice, (r) => (r.content ?? '').startsWith('Spoke'));
-    const expectedSeconds = sandbox.expectedDurationSeconds(DEMO_COMMANDS.voice.options.text);
+    const expectedSeconds =
+      speech === 'tones' ? sandbox.expectedDurationSeconds(DEMO_COMMANDS.voice.options.text) : undefined;
     const heard = await discord.waitForAudio(GUILD.id, {
-      minSeconds: Math.max(0.1, expectedSeconds - 0.1),
+      // Words take as long as eSpeak NG says them: the channel is heard until it falls quiet.
+      minSeconds: expectedSeconds === undefined ? 1 : Math.max(0.1, expectedSeconds - 0.1),
       quietMs: 400,
       timeoutMs: 20_000,
     });
@@ -196,6 +207,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     return {
       heardWav: out('voice-channel.wav'),
       heardSeconds: heard.seconds,
+      speech,
       expectedSeconds,
       transcript: out('transcript.txt'),
       sentFile: out(sentFile),

@@ -22,7 +22,11 @@ try {
   const result = await runDemo({ outDir, signal, log: (line) => console.log(`demo: ${line}`) });
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
   console.log(`demo: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`  what the voice channel heard: ${shown(result.heardWav)} (${result.heardSeconds.toFixed(1)} s)`);
+  console.log(
+    `  what the voice channel heard: ${shown(result.heardWav)} (${result.heardSeconds.toFixed(1)} s of ${
+      result.speech === 'words' ? 'speech' : 'test tones: install the optional espeak-ng package to hear words'
+    })`,
+  );
   console.log(`  the file SayBot sent:         ${shown(result.sentFile)}`);
   console.log(`  the voice message it posted:  ${shown(result.voiceMessage)}`);
   console.log(`  the replies:                  ${shown(result.transcript)}`);

@@ -1,3 +1,4 @@
+import { spokenWords } from './words.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -102,6 +103,12 @@ export interface SandboxOptions {
   now?: () => Date;
   /** One line per request (key hints only, never keys). Default: silent. */
   logger?: Logger;
+  /**
+   * What speech sounds like: 'tones' (default), a sine at the voice's pitch for the text's length, which tests measure;
+   * or 'words', the text spoken by eSpeak NG (SayBot's free voice, when its package is installed) in a free voice of
+   * the request's language and the voice's gender, so that a person hears words (the demo).
+   */
+  speech?: 'tones' | 'words';
 }
 
 export type RequestOutcome = 'complete' | 'reset' | 'stalled' | 'paused' | 'closed-before-response' | 'client-aborted';
@@ -209,6 +216,7 @@ const optionsSchema = z
     cloneResponse: z.enum(['audio', 'json']),
     testKey: z.string().min(1),
     maxTextCharacters: z.int().min(1),
+    speech: z.enum(['tones', 'words']),
   })
   .partial();
 
@@ -300,6 +308,8 @@ class SandboxServer implements Sandbox {
   readonly #logger: Logger;
   readonly #secondsPerCharacter: number;
   readonly #mp3Kbps: number;
+  /** Speech as words (eSpeak NG) rather than tones: SandboxOptions.speech. */
+  readonly #words: boolean;
   readonly #usageHeaders: boolean;
   readonly #maxTextCharacters: number;
   #pacing: Omit<Pacing, 'streamedWavHeader'> = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096 };
@@ -314,6 +324,7 @@ class SandboxServer implements Sandbox {
     this.#logger = options.logger ?? silentLogger;
     this.#secondsPerCharacter = options.secondsPerCharacter ?? 0.06;
     this.#mp3Kbps = options.mp3Kbps ?? 64;
+    this.#words = options.speech === 'words';
     this.#usageHeaders = options.usageHeaders ?? true;
     this.#maxTextCharacters = options.maxTextCharacters ?? 5000;
     this.setVariants({
@@ -544,6 +555,16 @@ class SandboxServer implements Sandbox {
         await this.#send(exchange, 200, headers, { bytes: new Uint8Array() });
         return;
       }
+    }
+    if (this.#words) {
+      const spoken = await spokenWords(speech);
+      const wordsBytes =
+        speech.format === 'mp3' ? await encodeMp3(spoken.samples, spoken.rate, this.#mp3Kbps) : spoken.wav;
+      await this.#send(exchange, 200, headers, {
+        bytes: wordsBytes,
+        audioSeconds: spoken.samples.length / spoken.rate,
+      });
+      return;
     }
     const seconds = this.expectedDurationSeconds(speech.text);
     const rate = variants.sampleRate;
