@@ -5,7 +5,16 @@ import type { NetworkDelays } from './protocol.ts';
 import type { SharedCachePlan } from './shared-cache.ts';
 
 export type Figure =
-  'ttfa' | 'cache' | 'concurrency' | 'cached-voices' | 'memory' | 'latency' | 'shared-cache' | 'budget-hold' | 'text';
+  | 'ttfa'
+  | 'cache'
+  | 'concurrency'
+  | 'cached-voices'
+  | 'memory'
+  | 'latency'
+  | 'shared-cache'
+  | 'budget-hold'
+  | 'text'
+  | 'free-voice';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -16,9 +25,10 @@ export const FIGURES: readonly Figure[] = [
   'shared-cache',
   'budget-hold',
   'text',
+  'free-voice',
 ];
-/** Figures measured without the bot, the fake Discord or the sandbox. */
-export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold', 'text'];
+/** Figures measured without the bot or the fake Discord (and the sandbox only in their own process). */
+export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold', 'text', 'free-voice'];
 
 export interface Plan {
   mode: 'quick' | 'full';
