@@ -223,7 +223,8 @@ describe('the running bot', () => {
         { name: 'voice', value: '한국어', focused: true },
       ],
     });
-    expect(voices.map((v) => v.value).sort()).toEqual(['voice-b-ko-f-01', 'voice-b-ko-m-01']);
+    // The Korean presets, and the free voice's Korean voices (FREE_VOICE on, its package installed).
+    expect(voices.map((v) => v.value).sort()).toEqual(['free-ko-f', 'free-ko-m', 'voice-b-ko-f-01', 'voice-b-ko-m-01']);
     const languages = await h.discord.autocomplete({
       guildId: london.id,
       userId: ALICE,

@@ -348,8 +348,11 @@ describe('autocomplete and the catalogue', () => {
       options: { language: 'ja' },
     });
     expect(ja.length).toBeGreaterThan(0);
-    // The server's cloned voice has no known language, so it stays; every preset voice is Japanese.
-    expect(ja.filter((c) => c.value !== cloneId).every((c) => String(c.value).startsWith('voice-b-ja-'))).toBe(true);
+    // The server's cloned voice has no known language, so it stays; every preset and free voice is Japanese.
+    expect(ja.filter((c) => c.value !== cloneId).every((c) => /^(voice-b-ja-|free-ja-)/.test(String(c.value)))).toBe(
+      true,
+    );
+    expect(ja.some((c) => c.value === 'free-ja-f')).toBe(true);
     expect(ja[1]?.name).toMatch(/^일본어 · /);
 
     const narrators = await autocomplete(h, {
