@@ -154,8 +154,8 @@ export class SayBot {
         clipDownload: config.clipDownload,
         queue: config.queue,
         userInstall: config.userInstall,
-        // Offered only where it can speak: turned on and its package installed.
-        freeVoice: config.freeVoice && freeVoiceInstalled(),
+        // Offered only where it can speak: chosen in FREE_VOICE and its package installed.
+        freeVoice: { ...config.freeVoice, chosen: config.freeVoice.chosen && freeVoiceInstalled() },
       },
       replyAudio: new ReplyAudioRegistry(),
       store: core.store,

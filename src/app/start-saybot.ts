@@ -251,6 +251,9 @@ async function assembleCore(
     .catch((error: unknown) =>
       logger.error({ err: error }, 'could not settle what the previous run left on the books; its holds expire'),
     );
+  // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
+  const installed = freeVoiceInstalled();
+  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback && installed };
   const source = new PartSource({
     client: voiceApi,
     logger,
@@ -258,7 +261,7 @@ async function assembleCore(
     accounting,
     encoding,
     metrics,
-    freeVoice: config.freeVoice && freeVoiceInstalled(),
+    freeVoice: freeVoice.chosen || freeVoice.fallback,
   });
   const speech = new SpeechPipeline({
     source,
@@ -269,6 +272,7 @@ async function assembleCore(
     queue: config.queue,
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
+    freeVoice,
     serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });

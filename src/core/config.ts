@@ -121,9 +121,12 @@ const EnvSchema = z.object({
   // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no
   // limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
-  // The free voice (eSpeak NG, src/core/free-voice/): members may choose its voices (`/say voice:free-en-f`), which
-  // cost no characters. on by default; off: its voices are refused. Without the optional package it is unavailable.
-  FREE_VOICE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  // The free voice (eSpeak NG, src/core/free-voice/): `chosen`, members may choose its voices (`/say voice:free-en-f`),
+  // which cost no characters (default); `fallback`, a request refused for money is spoken in it instead; `on` both;
+  // `off` neither. Without the optional package it is unavailable whatever this says.
+  FREE_VOICE: z
+    .enum(['on', 'chosen', 'fallback', 'off'], { error: 'must be one of on, chosen, fallback, off' })
+    .default('chosen'),
   // The user-installable app (/say, /emote in DMs, group DMs and servers without SayBot): off by default.
   USER_INSTALL: z
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
@@ -264,8 +267,8 @@ export interface Config {
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/core/frontend/user-install.ts). */
   userInstall: UserInstallSetting;
-  /** FREE_VOICE: whether members may choose the free voice's voices (src/core/free-voice/). */
-  freeVoice: boolean;
+  /** FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money. */
+  freeVoice: { chosen: boolean; fallback: boolean };
   /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
   /** The audio cache: where, and how many bytes at most (0 = off). */
@@ -399,7 +402,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.USER_INSTALL === 'allowlist'
         ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }
         : { mode: e.USER_INSTALL },
-    freeVoice: e.FREE_VOICE === 'on',
+    freeVoice: {
+      chosen: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'chosen',
+      fallback: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'fallback',
+    },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,
     voiceApiAudioLimits: {

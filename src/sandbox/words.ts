@@ -2,19 +2,10 @@
 // voice of the request's language (else the preset voice's) and of the preset voice's gender, so that the demo's
 // listener hears what was typed. Tests keep the tones, whose pitch and length they measure.
 import { speakFree } from '../core/free-voice/free-voice-engine.ts';
-import { FREE_VOICES } from '../core/free-voice/free-voices.ts';
+import { freeVoiceFor } from '../core/free-voice/free-voices.ts';
 
 /** eSpeak NG's WAV: a 44-byte header, then 16-bit mono samples. */
 const WAV_HEADER_BYTES = 44;
-
-/** The free voice for a request: its language (or the preset voice ID's), its gender (the ID's f or m). */
-function freeVoiceFor(voice: string | undefined, language: string | undefined): string {
-  const preset = /^voice-[a-z]-([a-z]{2})-([fm])-\d+$/.exec(voice ?? '');
-  const lang = language ?? preset?.[1] ?? 'en';
-  const gender = preset?.[2] ?? 'f';
-  const wanted = `free-${lang}-${gender}`;
-  return FREE_VOICES.some((free) => free.id === wanted) ? wanted : `free-en-${gender}`;
-}
 
 /** The text as speech: the WAV eSpeak NG made, and its samples for another encoding (MP3). */
 export async function spokenWords(speech: {

@@ -33,8 +33,8 @@ describe('the free voice, chosen', () => {
     expect(h.sandbox.charactersBilled() - billedBefore).toBe(0);
   });
 
-  it('with FREE_VOICE=off, /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {
-    const h = await startHarness({ config: { freeVoice: false } });
+  it('with FREE_VOICE=fallback (not chosen), /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {
+    const h = await startHarness({ config: { freeVoice: { chosen: false, fallback: true } } });
     const requestsBefore = h.sandbox.requests.length;
     h.discord.clearAudio(london.id);
     const { handle } = await runCommand(h, {

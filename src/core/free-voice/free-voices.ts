@@ -34,3 +34,14 @@ export function freeVoice(id: string): FreeVoice | undefined {
 }
 
 export const isFreeVoice = (id: string): boolean => BY_ID.has(id);
+
+/**
+ * The free voice closest to a paid one: of `language` (else the preset voice ID's, else English) and of the preset
+ * voice's gender (its ID's f or m; else female). What the sandbox speaks words in, and what SayBot falls back on.
+ */
+export function freeVoiceFor(voice: string | undefined, language: string | undefined): string {
+  const preset = /^voice-[a-z]-([a-z]{2})-([fm])-\d+$/.exec(voice ?? '');
+  const gender = preset?.[2] ?? 'f';
+  const wanted = `free-${language ?? preset?.[1] ?? 'en'}-${gender}`;
+  return BY_ID.has(wanted) ? wanted : `free-en-${gender}`;
+}

@@ -38,7 +38,7 @@ async function speechChoices(
   const { store } = context;
   if (option === 'voice') {
     const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
-    const free = context.config.freeVoice ? FREE_VOICES : [];
+    const free = context.config.freeVoice.chosen ? FREE_VOICES : [];
     return voiceChoices(typed, interaction.locale, language, context.voices, cloned, free);
   }
   if (option === 'language') return languageChoices(typed, interaction.locale);

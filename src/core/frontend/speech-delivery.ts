@@ -1,3 +1,4 @@
+import { fallbackVoiceLabel } from './fallback-words.ts';
 import {
   ChannelType,
   DiscordAPIError,
@@ -216,6 +217,10 @@ export async function speakAndReply(
     target: speechTarget(target, interaction.attachmentSizeLimit),
   });
   const accepted = await job.accepted;
+  // Refused for money and spoken in the free voice instead: every reply names it, and why.
+  const spoken = accepted.fallback?.request ?? order.request;
+  if (accepted.fallback !== undefined && spoken.kind !== 'ready')
+    voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal);
   if (target.kind === 'voice-message' && target.bar === undefined) {
     // The voice message will be the response itself, shown as the member's use of the command.
     await acknowledgeAsVoiceMessage(interaction);
@@ -231,7 +236,7 @@ export async function speakAndReply(
       await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
     }
   }
-  const { request } = order;
+  const request = spoken;
   const buttons: ReplyButtonSource | undefined =
     context.replyAudio && request.kind !== 'ready'
       ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }

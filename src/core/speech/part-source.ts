@@ -42,8 +42,8 @@ export interface PartSourceOptions {
    */
   encoding?: Readonly<OpusSettings>;
   /**
-   * Whether the free voice may speak (FREE_VOICE on and eSpeak NG installed): its voices' parts are spoken by SayBot
-   * (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
+   * Whether the free voice can speak (eSpeak NG installed and FREE_VOICE not off): its voices' parts are spoken by
+   * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
    */
   freeVoice?: boolean;
 }

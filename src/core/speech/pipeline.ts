@@ -19,6 +19,8 @@ import {
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
+import { Refusal, type RefusalReason } from '../refusal.ts';
+import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
@@ -101,6 +103,17 @@ export interface SpeechOrder {
   cachedOnly?: boolean;
 }
 
+/** What acceptance tells the front-end. */
+export interface AcceptedJob {
+  parts: number;
+  ahead: number;
+  /**
+   * Set when the paid voice was refused for money (the month, a budget) and the request is spoken in the free voice
+   * instead (FREE_VOICE_FALLBACK): why, and the request as it is spoken. The front-end says so.
+   */
+  fallback?: { refusal: Refusal; request: SpeechRequest };
+}
+
 export interface SpeechJob {
   /**
    * Settles once the text is split, the free checks passed and the characters are held (budgets, month):
@@ -109,7 +122,7 @@ export interface SpeechJob {
    * audio are already under way when it resolves; the front-end acknowledges the interaction side by side with
    * them, never before it.
    */
-  accepted: Promise<{ parts: number; ahead: number }>;
+  accepted: Promise<AcceptedJob>;
   /** Resolves when the first frame goes out (voice only); never otherwise. */
   firstAudio: Promise<void>;
   /**
@@ -166,10 +179,28 @@ export interface SpeechPipelineOptions {
    * `stillAllowed`; absent: every server.
    */
   serves?: (guildId: string) => boolean;
+  /**
+   * FREE_VOICE (src/core/free-voice/): `chosen`, members may ask for its voices; `fallback`, a request refused for
+   * money (the month used up, the bot-wide reserve, the server's or the member's budget) is spoken in it instead, at
+   * no charge. Absent: neither.
+   */
+  freeVoice?: { chosen: boolean; fallback: boolean };
 }
+
+/** The refusals for money, which the free voice may answer for: the month, the bot-wide reserve, a budget. */
+const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
+  'budget-member-day',
+  'budget-guild-month',
+  'budget-bot-month',
+  'quota-used-up',
+  'quota-too-few-left',
+]);
 
 /** What acceptance leaves for the rest of the job. */
 interface Accepted {
+  /** The request as it is spoken: the order's, or its free-voice fallback. */
+  request: SpeechRequest;
+  fallback?: Refusal;
   texts: string[];
   charge: Charge;
   /** Its place in the queue bounds' figures, released at its outcome. */
@@ -206,6 +237,7 @@ export class SpeechPipeline {
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #serves: ((guildId: string) => boolean) | undefined;
+  readonly #freeVoice: { chosen: boolean; fallback: boolean };
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -215,6 +247,7 @@ export class SpeechPipeline {
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
     this.#serves = options.serves;
+    this.#freeVoice = options.freeVoice ?? { chosen: false, fallback: false };
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     const now = options.now;
     this.#freeRate = new FreeRequestRate(
@@ -236,13 +269,17 @@ export class SpeechPipeline {
     const firstAudio = new Promise<void>((resolve) => (heard = resolve));
     const accepting = this.#accept(order);
     const outcome = accepting.then(
-      (accepted) => this.#deliver(order, accepted, heard),
+      (accepted) => this.#deliver({ ...order, request: accepted.request }, accepted, heard),
       (error: unknown): SpeechOutcome => {
         discard(order.request);
         return { kind: 'failed', error, secondsHeard: 0 };
       },
     );
-    const accepted = accepting.then(({ texts, ahead }) => ({ parts: texts.length, ahead }));
+    const accepted = accepting.then(({ texts, ahead, fallback, request }): AcceptedJob => ({
+      parts: texts.length,
+      ahead,
+      ...(fallback === undefined ? {} : { fallback: { refusal: fallback, request } }),
+    }));
     // A front-end that only awaits the outcome learns of a refusal there; the process must not hear of it.
     accepted.catch(() => undefined);
     return { accepted, firstAudio, outcome };
@@ -300,6 +337,8 @@ export class SpeechPipeline {
     const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
     this.#source.checkVoice(request);
+    if (request.kind !== 'ready' && isFreeVoice(request.voice) && !this.#freeVoice.chosen)
+      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -314,33 +353,62 @@ export class SpeechPipeline {
     });
     const context = spendContext(requester);
     let charge: Charge;
+    let spoken = request;
+    let fallback: Refusal | undefined;
     try {
-      // Cached parts and parts already in flight cost nothing; the rest is held against the budgets until recorded.
       if (order.followUp) {
         charge = this.#accounting.unchecked(context);
       } else {
-        const needs = await this.#inOrder(this.#source.needs(request, texts));
-        if (order.cachedOnly === true && needs.some((need) => !need.free))
-          throw new SpeechInputError({ code: 'not-cached' });
-        // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
-        // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
-        if (requester.policy.queueBounded && needs.every((need) => need.free))
-          this.#freeRate.take(requester.guildId, requester.userId);
-        charge = await this.#accounting.authorize(context, needs, requester.policy);
-        if (order.cachedOnly === true) this.#source.onlyFree(charge);
+        try {
+          charge = await this.#authorizeParts(order, request, texts);
+        } catch (error) {
+          const free =
+            error instanceof Refusal && FOR_MONEY.has(error.reason.code) ? this.#freeFallback(request) : undefined;
+          if (free === undefined) throw error;
+          // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why.
+          charge = await this.#authorizeParts(order, free, texts);
+          spoken = free;
+          fallback = error as Refusal;
+        }
       }
     } catch (error) {
       admission.release();
       throw error;
     }
-    if (target.kind !== 'voice') return { texts, charge, admission, ahead: 0 };
+    const taken = { request: spoken, ...(fallback === undefined ? {} : { fallback }), texts, charge, admission };
+    if (target.kind !== 'voice') return { ...taken, ahead: 0 };
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(requester.guildId, lane);
     const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
     lane.clips += texts.length;
-    return { texts, charge, admission, ahead, playback: { player, lane } };
+    return { ...taken, ahead, playback: { player, lane } };
+  }
+
+  /**
+   * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
+   * against the budgets until recorded. A Refusal when they may not be spent.
+   */
+  async #authorizeParts(order: SpeechOrder, request: SpeechRequest, texts: string[]): Promise<Charge> {
+    const { requester } = order;
+    const needs = await this.#inOrder(this.#source.needs(request, texts));
+    if (order.cachedOnly === true && needs.some((need) => !need.free))
+      throw new SpeechInputError({ code: 'not-cached' });
+    // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
+    // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
+    if (requester.policy.queueBounded && needs.every((need) => need.free))
+      this.#freeRate.take(requester.guildId, requester.userId);
+    const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
+    if (order.cachedOnly === true) this.#source.onlyFree(charge);
+    return charge;
+  }
+
+  /** The free voice's version of a paid request (its language's free voice, the effects kept); none for the rest. */
+  #freeFallback(request: SpeechRequest): SpeechRequest | undefined {
+    if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+    const voice = freeVoiceFor(request.voice, request.language);
+    return { kind: 'tts', text: request.text, voice, ...(request.effects ? { effects: request.effects } : {}) };
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {

@@ -2,6 +2,7 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
+import { fallbackReason } from '../../core/frontend/fallback-words.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -368,6 +369,15 @@ export class AutoreadWiring implements AutoreadControl {
   async #notify(notice: RefusalNotice): Promise<void> {
     const channel = this.#client?.channels.cache.get(notice.channelId);
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    if (notice.fallback !== undefined) {
+      const reason = fallbackReason(notice.language, notice.refusal);
+      const voice = `\`${notice.fallback.voice}\``;
+      await channel.send({
+        content: t(notice.language, 'autoread.fallback', { voice, reason }),
+        allowedMentions: NO_MENTIONS,
+      });
+      return;
+    }
     const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;

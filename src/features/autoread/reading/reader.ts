@@ -14,6 +14,7 @@ import { RightsRevokedError, type Revocation } from '../../../core/speech/revoca
 import type {
   RequestPolicy,
   SpeechJob,
+  AcceptedJob,
   SpeechOrder,
   SpeechOutcome,
   SpeechRequest,
@@ -70,6 +71,8 @@ export interface RefusalNotice {
   /** Whose message was refused (a budget may be theirs alone). */
   userId: string;
   refusal: Refusal;
+  /** Not a pause: the paid voice was refused for money and reading goes on in this free voice. */
+  fallback?: { voice: string };
 }
 
 /**
@@ -141,6 +144,8 @@ interface GuildReading {
   /** The last member whose words were handed over: the name rule's memory. */
   last: LastSpeaker | undefined;
   gate: NoticeGate;
+  /** The one notice that reading goes on in the free voice, re-armed when the paid voice speaks again. */
+  fallbackGate: NoticeGate;
   /** Taken and not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
   unread: Utterance[];
   /** Handed to the pipeline and not yet played, skipped or failed (one playing, the next one fetched meanwhile). */
@@ -213,6 +218,7 @@ export class AutoReader {
       dictionary: dictionaries.compiled(binding.guildId, dictionary),
       last: undefined,
       gate: new NoticeGate(),
+      fallbackGate: new NoticeGate(),
       unread: [],
       handed: new Set(),
       handing: undefined,
@@ -554,9 +560,11 @@ export class AutoReader {
         },
         () => done(),
       );
-      await job.accepted;
+      const accepted = await job.accepted;
       reading.gate.accepted();
       reading.failing = false;
+      if (accepted.fallback === undefined) reading.fallbackGate.accepted();
+      else void this.#fellBack(reading, utterance, accepted.fallback);
       await Promise.race([job.firstAudio ?? ended, ended]);
     } catch (error) {
       done();
@@ -591,6 +599,29 @@ export class AutoReader {
     if (body === '' && utterance.body !== '') return '';
     if (utterance.voiceOf !== null) reading.last = { userId: utterance.userId, at: utterance.askedAt ?? Date.now() };
     return utterance.line(body, said);
+  }
+
+  /** Refused for money, read in the free voice instead: one notice in the channel until the paid voice is back. */
+  async #fellBack(
+    reading: GuildReading,
+    utterance: Utterance,
+    fallback: NonNullable<AcceptedJob['fallback']>,
+  ): Promise<void> {
+    if (!reading.fallbackGate.refused() || fallback.request.kind === 'ready') return;
+    const { guildId, channelId } = reading.binding;
+    this.#log.info(
+      { code: 'autoread-free-voice', guildId, id: utterance.id, reason: fallback.refusal.reason.code },
+      'auto-read goes on in the free voice: one notice until the paid voice speaks again',
+    );
+    const notice = { guildId, channelId, language: utterance.language, userId: utterance.userId };
+    try {
+      await this.#options.notify({ ...notice, refusal: fallback.refusal, fallback: { voice: fallback.request.voice } });
+    } catch (error) {
+      this.#log.warn(
+        { code: 'autoread-notice-failed', guildId, channelId, err: error },
+        'auto-read could not post its notice',
+      );
+    }
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {

@@ -87,6 +87,8 @@ export const en = {
   'voiceStatus.reading': 'Reading {channel} aloud',
   'autoread.paused':
     'Auto-read skipped a message from {member}: {reason} Until a message can be read again, the ones that cannot are skipped without a notice.',
+  'autoread.fallback':
+    'Reading on in the free voice {voice} ({reason}); the usual voices come back when characters do.',
   'autoread.behind':
     'Auto-read is behind: messages arrive faster than they can be read, so the oldest unread ones are skipped (nothing is spent on them) until it catches up.',
   'autoread.refused.memberDay': 'their daily character budget in this server is used up until {reset}.',

@@ -87,6 +87,7 @@ export const ja: Translation<typeof en> = {
   'voiceStatus.reading': '{channel} を読み上げ中',
   'autoread.paused':
     '読み上げは {member} さんのメッセージを飛ばしました: {reason} 再び読めるようになるまで、読めないメッセージは通知なしで飛ばします。',
+  'autoread.fallback': '無料の声 {voice} で読み上げを続けます（{reason}）。文字数が戻るといつもの声に戻ります。',
   'autoread.behind':
     '読み上げが追いついていません。読むより速くメッセージが届くため、追いつくまで最も古い未読のメッセージを飛ばします（文字は使いません）。',
   'autoread.refused.memberDay': 'このサーバーでのその方の1日の文字数予算を使い切ったため、{reset} まで読みません。',

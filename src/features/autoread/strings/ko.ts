@@ -83,6 +83,7 @@ export const ko: Translation<typeof en> = {
   'voiceStatus.reading': '{channel} 읽는 중',
   'autoread.paused':
     '자동 읽기가 {member}님의 메시지를 건너뛰었습니다: {reason} 다시 읽을 수 있게 될 때까지 읽지 못하는 메시지는 알림 없이 건너뜁니다.',
+  'autoread.fallback': '무료 음성 {voice}(으)로 계속 읽습니다({reason}). 글자 수가 돌아오면 원래 음성으로 돌아갑니다.',
   'autoread.behind':
     '자동 읽기가 밀려 있습니다. 읽는 속도보다 메시지가 빨리 올라와서, 따라잡을 때까지 가장 오래된 읽지 않은 메시지를 건너뜁니다 (글자는 사용하지 않습니다).',
   'autoread.refused.memberDay': '이 서버에서 그 회원의 하루 글자 예산을 다 써서 {reset}까지 읽지 않습니다.',

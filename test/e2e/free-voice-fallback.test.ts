@@ -1,0 +1,104 @@
+// The free voice as a fallback (FREE_VOICE=on or fallback), end to end: the real bot, the local Discord and the
+// sandbox. What the paid voice may not say for money (a member's budget, the bot-wide month) is heard in the free
+// voice, as words, with nothing sent to the Voice API; auto-read says so once in the channel, /say in its reply.
+// Without it (FREE_VOICE=chosen, the default), today's refusal.
+import { PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
+import { speechLikeness } from '../support/speech-likeness.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
+
+const ALICE = { id: ALICE_ID, username: 'alice' };
+const CAROL = { id: '300000000000000013', username: 'carol' };
+const READ = { guildId: GUILD, channelId: TEXT };
+
+function guilds(): FakeGuildSpec[] {
+  return [
+    londonWith([
+      { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      { ...CAROL, voiceChannelId: VOICE, locale: 'en-US' },
+    ]),
+  ];
+}
+
+const openHarness = useHarnessPerTest();
+
+async function harness(env: Record<string, string>, options: HarnessOptions = {}): Promise<Harness> {
+  return openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, env, ...options });
+}
+
+const isSpeech = (audio: Parameters<typeof monoOf>[0]) => {
+  const likeness = speechLikeness(monoOf(audio), 48_000);
+  return likeness.loudnessSpread > 0.5 && likeness.crossingSpread > 0.3;
+};
+
+const fallbackNotices = (h: Harness) =>
+  h.discord
+    .channelMessages(TEXT)
+    .filter((m) => String(m.message['content']).startsWith('Reading on in the free voice'));
+
+describe('the free voice as a fallback', () => {
+  it('auto-read: a member past their daily budget is read on in the free voice, with one notice and no paid request', async () => {
+    const h = await harness({ FREE_VOICE: 'on', BUDGET_MEMBER_DAILY_CHARS: '30' });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    // The first message fits her budget and is paid; the next ones do not.
+    await postChat(h, READ, ALICE, 'short one', { id: snowflakeAt() });
+    await h.discord.waitForAudio(GUILD, { minSeconds: 0.5, quietMs: 400 });
+    const paid = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    await postChat(h, READ, ALICE, 'this one is well over her budget for today', { id: snowflakeAt() });
+    const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 });
+    expect(isSpeech(heard)).toBe(true);
+    await h.discord.waitForChannelMessage((m) =>
+      String(m.message['content']).startsWith('Reading on in the free voice'),
+    );
+    await postChat(h, READ, ALICE, 'and another one, read in the same free voice', { id: snowflakeAt() });
+    await h.discord.waitForAudio(GUILD, { minSeconds: heard.seconds + 1, quietMs: 600 });
+    expect(h.sandbox.requests.length).toBe(paid);
+    const notices = fallbackNotices(h);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.message['content']).toMatch(
+      /^Reading on in the free voice `free-en-f` \(your budget for today is reached\)/,
+    );
+    expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('/say past the bot-wide month is heard in the free voice, its reply saying why, and the Voice API hears nothing', async () => {
+    const h = await harness({ FREE_VOICE: 'fallback', BUDGET_BOT_MONTHLY_CHARS: '1' });
+    const before = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'The month is over, yet you still hear me.', voice: 'voice-b-en-m-01' },
+    });
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
+    expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it("with FREE_VOICE=chosen (the default), the same /say is today's refusal", async () => {
+    const h = await harness({ BUDGET_BOT_MONTHLY_CHARS: '1' });
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'The month is over.', voice: 'voice-b-en-m-01' },
+    });
+    const refused = await handle.waitFor((r) => (r.content ?? '') !== '', 15_000);
+    expect(refused.content).not.toContain('free voice');
+    expect(refused.content).toMatch(/month/i);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+});
