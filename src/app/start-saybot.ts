@@ -262,6 +262,7 @@ async function assembleCore(
     encoding,
     metrics,
     freeVoice: freeVoice.chosen || freeVoice.fallback,
+    fallback: freeVoice.fallback,
   });
   const speech = new SpeechPipeline({
     source,

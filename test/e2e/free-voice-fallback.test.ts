@@ -9,6 +9,7 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import { monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
+import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -72,6 +73,31 @@ describe('the free voice as a fallback', () => {
     expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
   });
 
+  it('auto-read with the month used up at the service (its 429): read on in the free voice, one notice, nothing billed', async () => {
+    const h = await harness({ FREE_VOICE: 'fallback' });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+    const billed = h.sandbox.charactersBilled();
+    h.discord.clearAudio(GUILD);
+    await postChat(h, READ, CAROL, 'the month is over but I am still heard', { id: snowflakeAt() });
+    const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 });
+    expect(isSpeech(heard)).toBe(true);
+    await h.discord.waitForChannelMessage((m) =>
+      String(m.message['content']).startsWith('Reading on in the free voice'),
+    );
+    // The next asks the service once more (whether the month is back: SayBot's used-up mark), is refused with its 429
+    // again, billed nothing, and is read in the free voice all the same, with no second notice.
+    const asked = h.sandbox.requests.length;
+    await postChat(h, READ, CAROL, 'and so is this one', { id: snowflakeAt() });
+    await h.discord.waitForAudio(GUILD, { minSeconds: heard.seconds + 0.5, quietMs: 600 });
+    expect(h.sandbox.requests.slice(asked).every((r) => r.status === 429)).toBe(true);
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+    const notices = fallbackNotices(h);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.message['content']).toContain("this month's characters are used up");
+  });
+
   it('/say past the bot-wide month is heard in the free voice, its reply saying why, and the Voice API hears nothing', async () => {
     const h = await harness({ FREE_VOICE: 'fallback', BUDGET_BOT_MONTHLY_CHARS: '1' });
     const before = h.sandbox.requests.length;
@@ -86,6 +112,31 @@ describe('the free voice as a fallback', () => {
     expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
     expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
     expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {
+    const h = await harness({ FREE_VOICE: 'on' });
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 503,
+      body: 'overloaded',
+      contentType: 'text/plain',
+      times: Infinity,
+    });
+    const billed = h.sandbox.charactersBilled();
+    h.discord.clearAudio(GUILD);
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'The service is down, and still I speak.', voice: 'voice-b-en-f-01' },
+    });
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(done.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
+    expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
+    expect(h.sandbox.requests.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+    h.sandbox.clearFaults();
   });
 
   it("with FREE_VOICE=chosen (the default), the same /say is today's refusal", async () => {

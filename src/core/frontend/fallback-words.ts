@@ -4,9 +4,14 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 import { t } from '../i18n/translate.ts';
 import type { Refusal } from '../refusal.ts';
 
-/** Why the paid voice was refused, as the channel may read it. */
-export function fallbackReason(locale: string | null | undefined, refusal: Refusal): string {
-  const code = refusal.reason.code;
+/** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
+export type FallbackCause = Refusal | 'service-failed' | 'month-used-up';
+
+/** Why the paid voice did not speak, as the channel may read it. */
+export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
+  if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
+  if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
+  const code = cause.reason.code;
   const key: MessageKey =
     code === 'budget-member-day'
       ? 'fallback.reason.member'
@@ -17,6 +22,6 @@ export function fallbackReason(locale: string | null | undefined, refusal: Refus
 }
 
 /** The voice a reply names: the free voice, and why it speaks. */
-export function fallbackVoiceLabel(locale: string | null | undefined, voice: string, refusal: Refusal): string {
-  return t(locale, 'voice.fallback', { voice: `\`${voice}\``, reason: fallbackReason(locale, refusal) });
+export function fallbackVoiceLabel(locale: string | null | undefined, voice: string, cause: FallbackCause): string {
+  return t(locale, 'voice.fallback', { voice: `\`${voice}\``, reason: fallbackReason(locale, cause) });
 }

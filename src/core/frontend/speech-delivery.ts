@@ -241,10 +241,14 @@ export async function speakAndReply(
     context.replyAudio && request.kind !== 'ready'
       ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
       : undefined;
+  const outcome = await job.outcome;
+  // The service failed and the free voice spoke for it: the result names it, and why.
+  if (outcome.freeVoice !== undefined)
+    voice = fallbackVoiceLabel(interaction.locale, outcome.freeVoice.voice, outcome.freeVoice.cause);
   await showOutcome(
     interaction,
     context.logger,
-    await job.outcome,
+    outcome,
     target,
     request.voice,
     voice,

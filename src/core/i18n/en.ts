@@ -148,6 +148,7 @@ export const en = {
   'fallback.reason.month': "this month's characters are used up",
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
+  'fallback.reason.service': 'the voice service is not answering',
   'settings.tone': 'tone {tone}',
   'settings.exaggeration': 'exaggeration {value}',
   'settings.speed': 'speed {value}×',

@@ -139,6 +139,7 @@ export const ja: Translation<typeof en> = {
   'fallback.reason.month': '今月の文字数を使い切りました',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
+  'fallback.reason.service': '音声サービスが応答しません',
   'settings.tone': 'トーン {tone}',
   'settings.exaggeration': '感情の強さ {value}',
   'settings.speed': '速さ {value}倍',

@@ -136,6 +136,7 @@ export const ko: Translation<typeof en> = {
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
+  'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'settings.tone': '톤 {tone}',
   'settings.exaggeration': '감정 강도 {value}',
   'settings.speed': '속도 {value}배',

@@ -6,13 +6,21 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { AbortedError, OversizedResponseError } from '../api/errors.ts';
+import {
+  AbortedError,
+  ConnectionError,
+  OversizedResponseError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+} from '../api/errors.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
 import { speakFree } from '../free-voice/free-voice-engine.ts';
-import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -46,7 +54,21 @@ export interface PartSourceOptions {
    * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
    */
   freeVoice?: boolean;
+  /**
+   * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
+   * before anything was charged is spoken in the free voice instead (fellBack() says so for its charge).
+   */
+  fallback?: boolean;
 }
+
+/** The free voice that spoke for the service, and why: the service failing, or its month found used up (its 429). */
+export interface ServiceFallback {
+  voice: string;
+  cause: 'service-failed' | 'month-used-up';
+}
+
+/** What the service failing to answer looks like, before anything was charged: the free voice may stand in. */
+const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
 interface Flight {
   /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */
@@ -111,6 +133,9 @@ export class PartSource {
   readonly #changing = new SingleFlight<Promise<Changed>>();
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
+  readonly #fallback: boolean;
+  /** The free voice that stood in for a failing service, and why, by the charge of the request it spoke for. */
+  readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
   /** Charges of cache-only requests (a reply's buttons): a part they find no longer cached is refused, never paid. */
@@ -125,6 +150,7 @@ export class PartSource {
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
+    this.#fallback = (options.fallback ?? false) && this.#freeVoice;
   }
 
   #key(request: ServiceRequest, text: string): string {
@@ -175,9 +201,30 @@ export class PartSource {
   async fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     if (request.kind === 'ready') return request.response;
     this.checkVoice(request);
-    const audio = changesAudio(request.effects)
-      ? await this.#fetchChanged(request, request.effects, text, signal, charge)
-      : await this.#fetchOriginal(request, text, signal, charge);
+    let audio: SpeechAudio;
+    try {
+      audio = await this.#fetchAny(request, text, signal, charge);
+    } catch (error) {
+      const failed = SERVICE_FAILED.some((type) => error instanceof type);
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
+      // The service failed before anything was charged: the free voice says this part, and the front-end says so.
+      const voice = freeVoiceFor(request.voice, request.language);
+      this.#log.warn(
+        { code: 'free-voice-fallback', err: error, guildId: charge.context.guildId, voice },
+        'the Voice API failed: this part is spoken in the free voice',
+      );
+      this.#fellBack.set(charge, {
+        voice,
+        cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed',
+      });
+      const free: ServiceRequest = {
+        kind: 'tts',
+        text: request.text,
+        voice,
+        ...(request.effects ? { effects: request.effects } : {}),
+      };
+      audio = await this.#fetchAny(free, text, signal, charge);
+    }
     try {
       // Deleted while it was fetched: nobody hears it.
       this.checkVoice(request);
@@ -186,6 +233,17 @@ export class PartSource {
       throw error;
     }
     return audio;
+  }
+
+  /** The free voice that stood in for a failing service in the request of `charge`, if one did, and why. */
+  fellBack(charge: Charge): ServiceFallback | undefined {
+    return this.#fellBack.get(charge);
+  }
+
+  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+    return changesAudio(request.effects)
+      ? this.#fetchChanged(request, request.effects, text, signal, charge)
+      : this.#fetchOriginal(request, text, signal, charge);
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */

@@ -19,6 +19,7 @@ import {
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
+import type { ServiceFallback } from './part-source.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from './part-source.ts';
@@ -132,7 +133,7 @@ export interface SpeechJob {
   outcome: Promise<SpeechOutcome>;
 }
 
-export type SpeechOutcome =
+export type SpeechOutcome = (
   | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
   | { kind: 'failed'; error: unknown; secondsHeard: number }
   | { kind: 'files'; files: Array<{ data: Buffer; format: AudioFormat }>; seconds: number }
@@ -145,7 +146,11 @@ export type SpeechOutcome =
       message: VoiceMessage;
       seconds: number;
       insteadOfFile?: { format: AudioFormat; bytes: number; limit: number };
-    };
+    }
+) & {
+  /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
+  freeVoice?: ServiceFallback;
+};
 
 /** A reference clip for a new voice, checked by the front-end (src/core/frontend/reference-clip.ts). */
 export interface CloneClip {
@@ -412,7 +417,9 @@ export class SpeechPipeline {
   }
 
   async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const outcome = await this.#delivered(order, accepted, heard);
+    const delivered = await this.#delivered(order, accepted, heard);
+    const freeVoice = this.#source.fellBack(accepted.charge);
+    const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
       this.#revoked(order, outcome.error, outcome.secondsHeard);
     return outcome;

@@ -7,7 +7,7 @@ import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import { AutoReader, type BehindNotice, type RefusalNotice } from './reading/reader.ts';
+import { AutoReader, type BehindNotice, type FallbackNotice, type RefusalNotice } from './reading/reader.ts';
 import { voiceBar } from './reading/message-facts.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
@@ -71,6 +71,7 @@ export class AutoreadWiring implements AutoreadControl {
       memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
+      notifyFallback: (notice) => this.#notifyFallback(notice),
       ...(options.backlog === undefined
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
@@ -369,20 +370,22 @@ export class AutoreadWiring implements AutoreadControl {
   async #notify(notice: RefusalNotice): Promise<void> {
     const channel = this.#client?.channels.cache.get(notice.channelId);
     if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
-    if (notice.fallback !== undefined) {
-      const reason = fallbackReason(notice.language, notice.refusal);
-      const voice = `\`${notice.fallback.voice}\``;
-      await channel.send({
-        content: t(notice.language, 'autoread.fallback', { voice, reason }),
-        allowedMentions: NO_MENTIONS,
-      });
-      return;
-    }
     const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
     await channel.send({
       content: t(notice.language, 'autoread.paused', { member, reason }),
+      allowedMentions: NO_MENTIONS,
+    });
+  }
+
+  /** The one notice that reading goes on in the free voice, and why, in the server's language; it pings nobody. */
+  async #notifyFallback(notice: FallbackNotice): Promise<void> {
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
+    const reason = fallbackReason(notice.language, notice.cause);
+    await channel.send({
+      content: t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
       allowedMentions: NO_MENTIONS,
     });
   }

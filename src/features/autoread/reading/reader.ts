@@ -6,6 +6,7 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
+import type { FallbackCause } from '../../../core/frontend/fallback-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
@@ -14,7 +15,6 @@ import { RightsRevokedError, type Revocation } from '../../../core/speech/revoca
 import type {
   RequestPolicy,
   SpeechJob,
-  AcceptedJob,
   SpeechOrder,
   SpeechOutcome,
   SpeechRequest,
@@ -71,8 +71,17 @@ export interface RefusalNotice {
   /** Whose message was refused (a budget may be theirs alone). */
   userId: string;
   refusal: Refusal;
-  /** Not a pause: the paid voice was refused for money and reading goes on in this free voice. */
-  fallback?: { voice: string };
+}
+
+/** Not a pause: the paid voice may not speak (`cause`) and reading goes on in the free voice `voice`. */
+export interface FallbackNotice {
+  guildId: string;
+  /** The channel read: where the notice is posted. */
+  channelId: string;
+  /** The server's language. */
+  language: string | undefined;
+  voice: string;
+  cause: FallbackCause;
 }
 
 /**
@@ -122,6 +131,8 @@ export interface AutoReaderOptions {
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
   notifyBehind?: (notice: BehindNotice) => Promise<void>;
+  /** Posts the one notice that reading goes on in the free voice; its failure is logged. Absent: log only. */
+  notifyFallback?: (notice: FallbackNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
   onStopped?: (guildId: string, why: StopReason) => void;
   logger: Logger;
@@ -548,9 +559,16 @@ export class AutoReader {
         },
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
+      // Whether the free voice stood in at acceptance (refused for money): set before the outcome is known.
+      let paidAtAcceptance = false;
       const ended = job.outcome.then(
         (outcome) => {
           done(outcome);
+          // The paid voice spoke again: the next fallback is announced once more.
+          if (paidAtAcceptance && outcome.freeVoice === undefined && outcome.kind !== 'failed')
+            reading.fallbackGate.accepted();
+          if (outcome.freeVoice !== undefined)
+            void this.#fellBack(reading, utterance, outcome.freeVoice.voice, outcome.freeVoice.cause);
           if (
             outcome.kind === 'failed' &&
             !(outcome.error instanceof Refusal) &&
@@ -563,8 +581,10 @@ export class AutoReader {
       const accepted = await job.accepted;
       reading.gate.accepted();
       reading.failing = false;
-      if (accepted.fallback === undefined) reading.fallbackGate.accepted();
-      else void this.#fellBack(reading, utterance, accepted.fallback);
+      const fallback = accepted.fallback;
+      if (fallback === undefined) paidAtAcceptance = true;
+      else if (fallback.request.kind !== 'ready')
+        void this.#fellBack(reading, utterance, fallback.request.voice, fallback.refusal);
       await Promise.race([job.firstAudio ?? ended, ended]);
     } catch (error) {
       done();
@@ -601,21 +621,17 @@ export class AutoReader {
     return utterance.line(body, said);
   }
 
-  /** Refused for money, read in the free voice instead: one notice in the channel until the paid voice is back. */
-  async #fellBack(
-    reading: GuildReading,
-    utterance: Utterance,
-    fallback: NonNullable<AcceptedJob['fallback']>,
-  ): Promise<void> {
-    if (!reading.fallbackGate.refused() || fallback.request.kind === 'ready') return;
+  /** Read in the free voice instead (refused for money, or the service failing): one notice until the paid voice is back. */
+  async #fellBack(reading: GuildReading, utterance: Utterance, voice: string, cause: FallbackCause): Promise<void> {
+    if (!reading.fallbackGate.refused()) return;
     const { guildId, channelId } = reading.binding;
+    const reason = typeof cause === 'string' ? cause : cause.reason.code;
     this.#log.info(
-      { code: 'autoread-free-voice', guildId, id: utterance.id, reason: fallback.refusal.reason.code },
+      { code: 'autoread-free-voice', guildId, id: utterance.id, reason },
       'auto-read goes on in the free voice: one notice until the paid voice speaks again',
     );
-    const notice = { guildId, channelId, language: utterance.language, userId: utterance.userId };
     try {
-      await this.#options.notify({ ...notice, refusal: fallback.refusal, fallback: { voice: fallback.request.voice } });
+      await this.#options.notifyFallback?.({ guildId, channelId, language: utterance.language, voice, cause });
     } catch (error) {
       this.#log.warn(
         { code: 'autoread-notice-failed', guildId, channelId, err: error },
