@@ -34,6 +34,7 @@ export const execute: CommandModule['execute'] = async (
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const report = await accounting.report(interaction.guildId, interaction.user.id);
+  const free = await store.freeVoiceLines.month(report.month, interaction.guildId);
   const { guild } = report;
   const planWide = seesPlanFigures(interaction, isOperator);
   const lines = [
@@ -46,6 +47,9 @@ export const execute: CommandModule['execute'] = async (
           ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
           : t(locale, 'usage.noGuildBudget'),
     }),
+    ...(free.chosen + free.fallback > 0
+      ? [t(locale, 'usage.freeVoice', { lines: n(free.chosen + free.fallback), fallback: n(free.fallback) })]
+      : []),
     ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
     ...queueLine(locale, config.queue),

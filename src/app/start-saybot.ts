@@ -6,6 +6,7 @@ import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
+import { monthOf } from '../core/quota/calendar.ts';
 import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from '../core/config.ts';
@@ -274,6 +275,10 @@ async function assembleCore(
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
     freeVoice,
+    countFreeLine: (guildId, cause) =>
+      void store.freeVoiceLines
+        .add(guildId, monthOf(new Date()), cause)
+        .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
     serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });

@@ -112,6 +112,10 @@ describe('the free voice as a fallback', () => {
     expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
     expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
     expect(h.sandbox.requests.length).toBe(before);
+    const usage = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 1, at no charge (1 in place of the paid voice).',
+    );
   });
 
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {

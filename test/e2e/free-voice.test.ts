@@ -31,6 +31,11 @@ describe('the free voice, chosen', () => {
     expect(speech.crossingSpread).toBeGreaterThan(0.3);
     expect(h.sandbox.requests.length - requestsBefore).toBe(0);
     expect(h.sandbox.charactersBilled() - billedBefore).toBe(0);
+    // /usage counts it: one line of the free voice this month, none in place of the paid voice.
+    const usage = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 1, at no charge (0 in place of the paid voice).',
+    );
   });
 
   it('with FREE_VOICE=fallback (not chosen), /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {

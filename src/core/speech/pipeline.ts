@@ -20,6 +20,7 @@ import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
 import type { ServiceFallback } from './part-source.ts';
+import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from './part-source.ts';
@@ -190,6 +191,8 @@ export interface SpeechPipelineOptions {
    * no charge. Absent: neither.
    */
   freeVoice?: { chosen: boolean; fallback: boolean };
+  /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
+  countFreeLine?: (guildId: string, cause: FreeVoiceCause) => void;
 }
 
 /** The refusals for money, which the free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -243,6 +246,7 @@ export class SpeechPipeline {
   readonly #freeRate: FreeRequestRate;
   readonly #serves: ((guildId: string) => boolean) | undefined;
   readonly #freeVoice: { chosen: boolean; fallback: boolean };
+  readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause) => void) | undefined;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -253,6 +257,7 @@ export class SpeechPipeline {
     this.#metrics = options.metrics;
     this.#serves = options.serves;
     this.#freeVoice = options.freeVoice ?? { chosen: false, fallback: false };
+    this.#countFreeLine = options.countFreeLine;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     const now = options.now;
     this.#freeRate = new FreeRequestRate(
@@ -420,6 +425,15 @@ export class SpeechPipeline {
     const delivered = await this.#delivered(order, accepted, heard);
     const freeVoice = this.#source.fellBack(accepted.charge);
     const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
+    if (outcome.kind !== 'failed' && order.request.kind !== 'ready') {
+      const cause: FreeVoiceCause | undefined =
+        accepted.fallback !== undefined || freeVoice !== undefined
+          ? 'fallback'
+          : isFreeVoice(order.request.voice)
+            ? 'chosen'
+            : undefined;
+      if (cause !== undefined) this.#countFreeLine?.(order.requester.guildId, cause);
+    }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
       this.#revoked(order, outcome.error, outcome.secondsHeard);
     return outcome;

@@ -76,6 +76,8 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
     guildRows: 'delete',
   },
   { table: 'removed_guilds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  // Counts of a server's free lines: no member in them.
+  { table: 'free_voice_lines', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
   // Soundboard sounds saved from a cloned voice: no member in them (Discord's audit log names who saved one).
   { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];

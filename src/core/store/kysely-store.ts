@@ -1,4 +1,5 @@
 import { BudgetArea } from './areas/budget-holds.ts';
+import { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
 import { MemberDefaultsArea, type MemberField } from './areas/member-defaults.ts';
 import { PresetArea } from './areas/presets.ts';
@@ -46,6 +47,7 @@ export abstract class KyselyStore implements CoreAreas {
   readonly privacy: PrivacyArea;
   readonly removedGuilds: RemovedGuildArea;
   readonly forgetNotices: ForgetNoticeArea;
+  readonly freeVoiceLines: FreeVoiceLinesArea;
   protected readonly dialect: Dialect;
   readonly #release: () => Promise<void>;
 
@@ -63,6 +65,7 @@ export abstract class KyselyStore implements CoreAreas {
     this.privacy = new PrivacyArea(dialect, [...CORE_FORGET_RULES, ...features.forgetRules]);
     this.removedGuilds = new RemovedGuildArea(dialect);
     this.forgetNotices = new ForgetNoticeArea(dialect);
+    this.freeVoiceLines = new FreeVoiceLinesArea(dialect);
   }
 
   /** The store with the features' areas beside the core's, over its database. */

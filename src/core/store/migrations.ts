@@ -493,6 +493,21 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
       db.schema.alterTable('member_defaults').addColumn('pitch', types.real),
     ],
   },
+  {
+    version: 21,
+    name: 'lines the free voice spoke',
+    // Per server, month (YYYY-MM, UTC) and why it spoke: chosen by a member, or in place of the paid voice (money, or
+    // the service failing). Counts only: no member, no text.
+    up: (db, types) => [
+      db.schema
+        .createTable('free_voice_lines')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('month', 'text', (column) => column.notNull())
+        .addColumn('cause', 'text', (column) => column.notNull())
+        .addColumn('lines', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('free_voice_lines_pk', ['guild_id', 'month', 'cause']),
+    ],
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@
  * matched case-insensitively (names.ts: `nameKey`).
  */
 import type { BudgetArea } from './areas/budget-holds.ts';
+import type { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea } from './areas/member-defaults.ts';
 import type { PresetArea } from './areas/presets.ts';
@@ -22,6 +23,7 @@ export type * from './privacy-store.ts';
 export type * from './quota-store.ts';
 export type * from './voice-library-store.ts';
 export type * from './common-types.ts';
+export type * from './free-voice-lines-store.ts';
 
 /** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */
 export type Operations<Area> = { [K in keyof Area]: Area[K] };
@@ -38,6 +40,7 @@ export interface CoreAreas {
   privacy: Operations<PrivacyArea>;
   removedGuilds: Operations<RemovedGuildArea>;
   forgetNotices: Operations<ForgetNoticeArea>;
+  freeVoiceLines: Operations<FreeVoiceLinesArea>;
 }
 
 /**

@@ -100,6 +100,7 @@ describe('migrations', () => {
       'clone_name_reservations',
       'dictionary_entries',
       'forget_notices',
+      'free_voice_lines',
       'guild_budgets',
       'guild_output_defaults',
       'guild_settings',

@@ -18,6 +18,8 @@ export const en = {
   'error.permission.budget':
     "Changing this server's budgets needs the Manage Server permission. Anyone can see them with /usage.",
   'usage.title': '**Usage in {month}** (resets {reset})',
+  'usage.freeVoice':
+    'Lines spoken by the free voice this month: {lines}, at no charge ({fallback} in place of the paid voice).',
   'usage.guild': 'This server: {spent} characters spent, {saved} saved by the cache; {budget}.',
   'usage.guildBudget': 'monthly budget {limit}, {left} left',
   'usage.noGuildBudget': 'no monthly budget',

@@ -16,6 +16,8 @@ export const ja: Translation<typeof en> = {
   'error.permission.budget':
     'サーバーの予算を変更するには「サーバー管理」権限が必要です。予算は誰でも /usage で確認できます。',
   'usage.title': '**{month} の使用量**（{reset} にリセット）',
+  'usage.freeVoice':
+    '今月、無料の声が {lines} 行を読み上げました。料金はかかりません（うち {fallback} 行は有料の声の代わり）。',
   'usage.guild': 'このサーバー: {spent} 文字使用、キャッシュで {saved} 文字節約; {budget}。',
   'usage.guildBudget': '月間予算 {limit} 文字、残り {left} 文字',
   'usage.noGuildBudget': '月間予算なし',

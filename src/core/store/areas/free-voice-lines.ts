@@ -1,0 +1,31 @@
+// How many lines the free voice spoke, per server and month (table free_voice_lines): `store.freeVoiceLines`, for
+// /usage. Counts only, no member and no text: the free voice costs nothing, so nothing else is kept of it.
+import { sql } from 'kysely';
+import { Area } from '../dialect.ts';
+import type { FreeVoiceCause, FreeVoiceLines } from '../free-voice-lines-store.ts';
+
+export class FreeVoiceLinesArea extends Area {
+  /** One more line spoken in `month` (YYYY-MM) for `guildId`, for `cause`. */
+  async add(guildId: string, month: string, cause: FreeVoiceCause): Promise<void> {
+    await this.d.db
+      .insertInto('free_voice_lines')
+      .values({ guild_id: guildId, month, cause, lines: 1 })
+      .onConflict((oc) =>
+        oc.columns(['guild_id', 'month', 'cause']).doUpdateSet({ lines: sql`free_voice_lines.lines + 1` }),
+      )
+      .execute();
+  }
+
+  /** The lines of `month` for `guildId`, or for every server when it is left out. */
+  async month(month: string, guildId?: string): Promise<FreeVoiceLines> {
+    let query = this.d.db
+      .selectFrom('free_voice_lines')
+      .select(['cause', (eb) => eb.fn.sum<number | string>('lines').as('lines')])
+      .where('month', '=', month)
+      .groupBy('cause');
+    if (guildId !== undefined) query = query.where('guild_id', '=', guildId);
+    const counts = { chosen: 0, fallback: 0 };
+    for (const row of await query.execute()) counts[row.cause] = Number(row.lines);
+    return counts;
+  }
+}
