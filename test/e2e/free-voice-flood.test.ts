@@ -1,0 +1,71 @@
+// A flood of free lines in one server while another listens, end to end: the free voice speaks off the main thread
+// in a bounded pool, so the other server hears every packet of its reply at its pace (the longest gap between
+// packets, measured), and the flooding server's lines past its share are refused at once, privately.
+import { describe, expect, it } from 'vitest';
+import type { FakeGuildSpec, HeardPacket } from '@saybot/local-discord/types.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
+import { MAX_FREE_LINES_PER_GUILD } from '../../src/core/free-voice/free-voice-engine.ts';
+
+const FLOOD = '200000000000000241';
+const CAFE = '200000000000000242';
+const FLOODERS = Array.from({ length: 12 }, (_, i) => `3000000000000002${String(41 + i)}`);
+const LISTENER = '300000000000000260';
+const FLOOD_VOICE = '220000000000000241';
+const CAFE_VOICE = '220000000000000242';
+
+const guilds: FakeGuildSpec[] = [
+  oneRoomGuild(
+    FLOOD,
+    'Flood',
+    { text: '210000000000000241', voice: FLOOD_VOICE },
+    FLOODERS.map((id, i) => ({ id, username: `flooder${i}`, voiceChannelId: FLOOD_VOICE })),
+  ),
+  oneRoomGuild(CAFE, 'Cafe', { text: '210000000000000242', voice: CAFE_VOICE, voiceName: 'lounge' }, [
+    { id: LISTENER, username: 'listener', voiceChannelId: CAFE_VOICE },
+  ]),
+];
+
+const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, freeRequestsPerMinute: 0 } });
+
+/** The longest time between two packets arriving, from the first sound to the last packet of the reply. */
+function maxGapMs(packets: readonly HeardPacket[]): number {
+  const first = packets.findIndex((p) => !p.silence);
+  let worst = 0;
+  for (let i = Math.max(1, first + 1); i < packets.length; i++)
+    worst = Math.max(worst, (packets[i]?.receivedAtMs ?? 0) - (packets[i - 1]?.receivedAtMs ?? 0));
+  return worst;
+}
+
+/** The most a listener's packets may be spaced: a 20 ms period, with room for a busy machine's scheduling. */
+const MAX_GAP_MS = 60;
+
+describe('a flood of free lines', () => {
+  it("holds no other server's packet more than 60 ms, and refuses the flood past its share", async () => {
+    h.discord.clearAudio(CAFE);
+    const text = 'The cafe hears every word of this reply in time, while another server floods the free voice.';
+    const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
+    await h.discord.waitForPacket(CAFE, (p) => !p.silence);
+    const flood = await Promise.all(
+      FLOODERS.map((userId, i) =>
+        runCommand(h, {
+          guildId: FLOOD,
+          userId,
+          name: 'say',
+          options: { text: `Flood line number ${i}, in the free voice.`, voice: 'free-en-m', output: 'file' },
+        }),
+      ),
+    );
+    await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+    const gap = maxGapMs(h.discord.heard(CAFE).packets);
+    console.log(`free voice flood: the other server's longest gap between packets was ${gap} ms`);
+    expect(gap).toBeLessThanOrEqual(MAX_GAP_MS);
+    const files = flood.filter((said) => said.handle.responses.some((r) => r.files.length > 0));
+    const busy = flood.filter((said) => /^This server already has 4 pieces of audio being prepared/.test(said.content));
+    expect(files.length).toBeGreaterThanOrEqual(MAX_FREE_LINES_PER_GUILD);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(files.length + busy.length).toBe(FLOODERS.length);
+    expect(h.sandbox.requests.filter((r) => r.text?.startsWith('Flood line'))).toHaveLength(0);
+  });
+});
