@@ -5,6 +5,7 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { MAX_GAP_MS, maxGapMs } from '../support/packet-gaps.ts';
 
 // One server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
 // SayBot. The clip is refused as too long from its headers, and the other server hears every packet in time.
@@ -50,18 +51,6 @@ function lostPackets(packets: readonly HeardPacket[]): { missing: number; late: 
     worstLateMs: Math.max(0, ...lateness),
   };
 }
-
-/** The longest time between two packets arriving, from the first sound to the last packet of the reply. */
-function maxGapMs(packets: readonly HeardPacket[]): number {
-  const first = packets.findIndex((p) => !p.silence);
-  let worst = 0;
-  for (let i = Math.max(1, first + 1); i < packets.length; i++)
-    worst = Math.max(worst, (packets[i]?.receivedAtMs ?? 0) - (packets[i - 1]?.receivedAtMs ?? 0));
-  return worst;
-}
-
-/** The most a listener's packets may be spaced: a 20 ms period, with room for a busy machine's scheduling. */
-const MAX_GAP_MS = 60;
 
 describe('/clone with a clip of hours', () => {
   it('is refused as too long from its headers while another server hears every packet of its reply', async () => {

@@ -2,10 +2,11 @@
 // in a bounded pool, so the other server hears every packet of its reply at its pace (the longest gap between
 // packets, measured), and the flooding server's lines past its share are refused at once, privately.
 import { describe, expect, it } from 'vitest';
-import type { FakeGuildSpec, HeardPacket } from '@saybot/local-discord/types.ts';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { MAX_GAP_MS, maxGapMs } from '../support/packet-gaps.ts';
 import { MAX_FREE_LINES_PER_GUILD } from '../../src/core/free-voice/free-voice-engine.ts';
 
 const FLOOD = '200000000000000241';
@@ -28,18 +29,6 @@ const guilds: FakeGuildSpec[] = [
 ];
 
 const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, freeRequestsPerMinute: 0 } });
-
-/** The longest time between two packets arriving, from the first sound to the last packet of the reply. */
-function maxGapMs(packets: readonly HeardPacket[]): number {
-  const first = packets.findIndex((p) => !p.silence);
-  let worst = 0;
-  for (let i = Math.max(1, first + 1); i < packets.length; i++)
-    worst = Math.max(worst, (packets[i]?.receivedAtMs ?? 0) - (packets[i - 1]?.receivedAtMs ?? 0));
-  return worst;
-}
-
-/** The most a listener's packets may be spaced: a 20 ms period, with room for a busy machine's scheduling. */
-const MAX_GAP_MS = 60;
 
 describe('a flood of free lines', () => {
   it("holds no other server's packet more than 60 ms, and refuses the flood past its share", async () => {
