@@ -5,8 +5,7 @@
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError } from '../audio/errors.ts';
-import { JobThread } from '../audio/workers/job-thread.ts';
-import { OwnerShares } from '../audio/workers/owner-shares.ts';
+import { ThreadPool } from '../audio/workers/thread-pool.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { freeVoice } from './free-voices.ts';
 
@@ -40,28 +39,17 @@ export function freeVoiceInstalled(): boolean {
   }
 }
 
-const threads = Array.from(
-  { length: FREE_VOICE_THREADS },
-  () =>
-    new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
-      worker: new URL('./espeak-worker.ts', import.meta.url),
-      maxWaiting: MAX_WAITING_PER_THREAD,
-      timeoutMs: JOB_TIMEOUT_MS,
-      idleMs: IDLE_MS,
-      unavailable: (reason, message, cause) =>
-        new AudioBusyError(reason, `free voice: ${message}`, cause === undefined ? undefined : { cause }),
-    }),
-);
-
-const perGuild = new OwnerShares(
-  MAX_FREE_LINES_PER_GUILD,
-  () =>
-    new AudioBusyError(
-      'owner-busy',
-      `free voice: this server already has ${MAX_FREE_LINES_PER_GUILD} lines under way or waiting`,
-      { limit: MAX_FREE_LINES_PER_GUILD },
-    ),
-);
+const pool = new ThreadPool<Omit<EspeakJob, 'id'>, EspeakReply>({
+  name: 'free voice',
+  jobs: 'lines',
+  worker: new URL('./espeak-worker.ts', import.meta.url),
+  threads: FREE_VOICE_THREADS,
+  maxWaitingPerThread: MAX_WAITING_PER_THREAD,
+  timeoutMs: JOB_TIMEOUT_MS,
+  idleMs: IDLE_MS,
+  perOwner: MAX_FREE_LINES_PER_GUILD,
+  unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
+});
 
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` ('' when none). Rejects with
@@ -71,10 +59,7 @@ export async function speakFree(text: string, voiceId: string, guild = ''): Prom
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
-  const thread = threads.reduce((least, next) => (next.load < least.load ? next : least));
-  const reply = await perGuild.run(guild, () =>
-    thread.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild),
-  );
+  const reply = await pool.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild);
   if (!reply.ok) throw new Error(`free voice: ${reply.message}`);
   return Buffer.from(reply.wav);
 }

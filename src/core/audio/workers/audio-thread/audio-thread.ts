@@ -8,8 +8,7 @@ import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat } from '../../effects/effects.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
-import { JobThread } from '../job-thread.ts';
-import { OwnerShares } from '../owner-shares.ts';
+import { ThreadPool } from '../thread-pool.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -31,33 +30,20 @@ const IDLE_MS = 30_000;
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
-const threads = Array.from(
-  { length: THREADS },
-  () =>
-    new JobThread<Job, AudioJobReply>({
-      worker: new URL('./audio-worker.ts', import.meta.url),
-      maxWaiting: MAX_WAITING_AUDIO_JOBS,
-      timeoutMs: JOB_TIMEOUT_MS,
-      idleMs: IDLE_MS,
-      unavailable: (reason, message, cause) =>
-        new AudioBusyError(reason, `audio thread: ${message}`, cause === undefined ? undefined : { cause }),
-    }),
-);
-
-/** Jobs under way or waiting per server. */
-const perGuild = new OwnerShares(
-  MAX_AUDIO_JOBS_PER_GUILD,
-  () =>
-    new AudioBusyError(
-      'owner-busy',
-      `audio thread: this server already has ${MAX_AUDIO_JOBS_PER_GUILD} jobs under way or waiting`,
-      { limit: MAX_AUDIO_JOBS_PER_GUILD },
-    ),
-);
+const pool = new ThreadPool<Job, AudioJobReply>({
+  name: 'audio thread',
+  jobs: 'jobs',
+  worker: new URL('./audio-worker.ts', import.meta.url),
+  threads: THREADS,
+  maxWaitingPerThread: MAX_WAITING_AUDIO_JOBS,
+  timeoutMs: JOB_TIMEOUT_MS,
+  idleMs: IDLE_MS,
+  perOwner: MAX_AUDIO_JOBS_PER_GUILD,
+  unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
+});
 
 async function run(job: Job, transfer: ArrayBuffer[], guild: string): Promise<Extract<AudioJobReply, { ok: true }>> {
-  const thread = threads.reduce((least, t) => (t.load < least.load ? t : least));
-  const reply = await perGuild.run(guild, () => thread.run(job, transfer, guild));
+  const reply = await pool.run(job, transfer, guild);
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);

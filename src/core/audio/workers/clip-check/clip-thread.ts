@@ -8,8 +8,7 @@
 import { ClipError, JobUnavailableError } from '../../errors.ts';
 import type { JobThreadFailure } from '../job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
-import { JobThread } from '../job-thread.ts';
-import { OwnerShares } from '../owner-shares.ts';
+import { ThreadPool } from '../thread-pool.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
 
@@ -35,24 +34,17 @@ export class ClipCheckUnavailableError extends JobUnavailableError {
   }
 }
 
-const thread = new JobThread<Omit<ClipJob, 'id'>, ClipJobReply>({
+const pool = new ThreadPool<Omit<ClipJob, 'id'>, ClipJobReply>({
+  name: 'clip check',
+  jobs: 'clips',
   worker: new URL('./clip-worker.ts', import.meta.url),
-  maxWaiting: MAX_WAITING_CLIPS,
+  threads: 1,
+  maxWaitingPerThread: MAX_WAITING_CLIPS,
   timeoutMs: JOB_TIMEOUT_MS,
   idleMs: IDLE_MS,
-  unavailable: (reason, message, cause) =>
-    new ClipCheckUnavailableError(reason, `clip check: ${message}`, cause === undefined ? undefined : { cause }),
+  perOwner: MAX_CLIPS_PER_GUILD,
+  unavailable: (reason, message, options) => new ClipCheckUnavailableError(reason, message, options),
 });
-
-const perGuild = new OwnerShares(
-  MAX_CLIPS_PER_GUILD,
-  () =>
-    new ClipCheckUnavailableError(
-      'owner-busy',
-      `clip check: this server already has ${MAX_CLIPS_PER_GUILD} clips under way or waiting`,
-      { limit: MAX_CLIPS_PER_GUILD },
-    ),
-);
 
 /**
  * Decodes at most `maxSeconds` of the clip in a worker thread and measures it (analyseClip's figures and the RMS
@@ -70,7 +62,7 @@ export async function measureClipOffThread(
   const view = moved
     ? { byteOffset: bytes.byteOffset, byteLength: bytes.byteLength }
     : { byteOffset: 0, byteLength: bytes.byteLength };
-  const reply = await perGuild.run(guild, () => thread.run({ data, ...view, maxSeconds }, [data], guild));
+  const reply = await pool.run({ data, ...view, maxSeconds }, [data], guild);
   if (reply.ok)
     return { clip: reply.clip, bytes: moved ? new Uint8Array(reply.data, view.byteOffset, view.byteLength) : bytes };
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);

@@ -1,0 +1,57 @@
+// A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and one owner (a server)
+// may have only so many jobs under way or waiting in the whole pool, so its burst never holds up another's. The
+// audio thread (speed, volume, joining parts), the clip check and the free voice are each one such pool.
+import { JobThread, type JobThreadFailure } from './job-thread.ts';
+import { OwnerShares } from './owner-shares.ts';
+
+export interface ThreadPoolOptions {
+  /** How its errors name it ("audio thread", "free voice"). */
+  name: string;
+  /** What it calls a job in its errors ("jobs", "lines"). */
+  jobs: string;
+  /** The worker's module (job-thread.ts' contract). */
+  worker: URL;
+  threads: number;
+  /** Jobs waiting behind the one under way, per thread. */
+  maxWaitingPerThread: number;
+  /** One job's limit; past it the thread is replaced. */
+  timeoutMs: number;
+  /** An idle thread is ended after this. */
+  idleMs: number;
+  /** Jobs one owner may have under way or waiting. */
+  perOwner: number;
+  /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
+  unavailable: (reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) => Error;
+}
+
+export class ThreadPool<J extends object, R extends { id: number }> {
+  readonly #threads: ReadonlyArray<JobThread<J, R>>;
+  readonly #owners: OwnerShares;
+
+  constructor(options: ThreadPoolOptions) {
+    const { name, jobs, perOwner, unavailable } = options;
+    this.#threads = Array.from(
+      { length: options.threads },
+      () =>
+        new JobThread<J, R>({
+          worker: options.worker,
+          maxWaiting: options.maxWaitingPerThread,
+          timeoutMs: options.timeoutMs,
+          idleMs: options.idleMs,
+          unavailable: (reason, message, cause) =>
+            unavailable(reason, `${name}: ${message}`, cause === undefined ? undefined : { cause }),
+        }),
+    );
+    this.#owners = new OwnerShares(perOwner, () =>
+      unavailable('owner-busy', `${name}: this server already has ${perOwner} ${jobs} under way or waiting`, {
+        limit: perOwner,
+      }),
+    );
+  }
+
+  /** Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share); its reply. */
+  run(job: J, transfer: ArrayBuffer[] = [], owner = ''): Promise<R> {
+    const thread = this.#threads.reduce((least, next) => (next.load < least.load ? next : least));
+    return this.#owners.run(owner, () => thread.run(job, transfer, owner));
+  }
+}

@@ -1,0 +1,53 @@
+// A pool of job threads: jobs spread over its threads, and one owner (a server) past its share is refused at once
+// with the caller's own error while another owner's job still runs.
+import { describe, expect, it } from 'vitest';
+import { JobUnavailableError } from '../../../../src/core/audio/errors.ts';
+import { ThreadPool } from '../../../../src/core/audio/workers/thread-pool.ts';
+
+const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);
+
+function pool(perOwner: number) {
+  return new ThreadPool<{ label: string }, { id: number; label: string }>({
+    name: 'test pool',
+    jobs: 'labels',
+    worker: ECHO,
+    threads: 2,
+    maxWaitingPerThread: 64,
+    timeoutMs: 10_000,
+    idleMs: 10,
+    perOwner,
+    unavailable: (reason, message, options) => new JobUnavailableError(reason, message, options),
+  });
+}
+
+describe('ThreadPool', () => {
+  it('answers every job with its own reply across its threads', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => pool(10).run({ label: `job${i}` }, [], `guild-${i}`)),
+    );
+    expect(replies.map((r) => r.label)).toEqual(['job0', 'job1', 'job2', 'job3', 'job4', 'job5']);
+  });
+
+  it("refuses an owner's job past its share, naming the pool and its limit, while another owner's runs", async () => {
+    const tested = pool(2);
+    const mine = Array.from({ length: 3 }, (_, i) =>
+      tested.run({ label: `a${i}` }, [], 'guild-a').then(
+        (reply) => reply.label,
+        (error: unknown) => error,
+      ),
+    );
+    const theirs = tested.run({ label: 'b0' }, [], 'guild-b');
+    const results = await Promise.all(mine);
+    expect(results.slice(0, 2)).toEqual(['a0', 'a1']);
+    expect(results[2]).toBeInstanceOf(JobUnavailableError);
+    expect(results[2]).toMatchObject({ reason: 'owner-busy' });
+    expect((results[2] as Error).message).toBe('test pool: this server already has 2 labels under way or waiting');
+    expect((await theirs).label).toBe('b0');
+  });
+
+  it('gives no share to a job with no owner', async () => {
+    const tested = pool(1);
+    const replies = await Promise.all(Array.from({ length: 3 }, (_, i) => tested.run({ label: `n${i}` })));
+    expect(replies.map((r) => r.label)).toEqual(['n0', 'n1', 'n2']);
+  });
+});
