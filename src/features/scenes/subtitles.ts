@@ -1,0 +1,71 @@
+// Subtitles for a rendered scene as SubRip (.srt), posted beside its audio file so a member can read who said what
+// and when; and the reverse of their times, so a test can read a posted file back. Pure.
+//
+// Each cue is its number (from 1), `HH:MM:SS,mmm --> HH:MM:SS,mmm` and one line `Speaker: text`, with a blank line
+// between cues. Lines end with LF alone: players and editors read it, and the file is posted, not typed. Nothing is
+// escaped (SubRip has no escapes); a line break inside a name or a text becomes a space so a cue stays one line.
+
+/** One cue: when, in seconds from the start of the audio, and who says what. */
+export interface SubtitleCue {
+  start: number;
+  end: number;
+  speaker: string;
+  text: string;
+}
+
+const LINE_BREAKS = /\r\n|\r|\n/g;
+/** `00:00:01,500 --> 00:00:03,250`; a `.` before the milliseconds is read too, as some editors write it. */
+const TIMES = /^(\d+):(\d{2}):(\d{2})[,.](\d{3}) --> (\d+):(\d{2}):(\d{2})[,.](\d{3})/;
+
+/** Seconds as whole milliseconds: rounded, never below 0; a time that is not a number is a bug in the caller. */
+function milliseconds(seconds: number): number {
+  if (!Number.isFinite(seconds)) throw new RangeError(`a subtitle time must be a finite number, not ${seconds}`);
+  return Math.max(0, Math.round(seconds * 1000));
+}
+
+/** `HH:MM:SS,mmm`; hours past 99 take more digits. */
+function timestamp(totalMilliseconds: number): string {
+  const two = (value: number) => String(value).padStart(2, '0');
+  const hours = Math.floor(totalMilliseconds / 3_600_000);
+  const minutes = Math.floor(totalMilliseconds / 60_000) % 60;
+  const seconds = Math.floor(totalMilliseconds / 1000) % 60;
+  return `${two(hours)}:${two(minutes)}:${two(seconds)},${String(totalMilliseconds % 1000).padStart(3, '0')}`;
+}
+
+/**
+ * The cues as a SubRip file, in the order given (LF line ends, '' for no cues). Times are rounded to the
+ * millisecond; an end before its start is moved to the start.
+ */
+export function toSrt(cues: readonly SubtitleCue[]): string {
+  return cues
+    .map((cue, index) => {
+      const start = milliseconds(cue.start);
+      const end = Math.max(start, milliseconds(cue.end));
+      const line = `${cue.speaker}: ${cue.text}`.replace(LINE_BREAKS, ' ');
+      return `${index + 1}\n${timestamp(start)} --> ${timestamp(end)}\n${line}\n`;
+    })
+    .join('\n');
+}
+
+/**
+ * The times and speakers of a SubRip file's cues, in order: the speaker is the first text line of a cue up to its
+ * first `: ` ('' when it has none). Reads LF or CRLF, with or without a BOM.
+ */
+export function parseSrtTimes(srt: string): Array<{ start: number; end: number; speaker: string }> {
+  const lines = srt.replace(/^\ufeff/, '').split(LINE_BREAKS);
+  const cues: Array<{ start: number; end: number; speaker: string }> = [];
+  lines.forEach((line, index) => {
+    const match = TIMES.exec(line.trim());
+    if (match === null) return;
+    const [, h1, m1, s1, ms1, h2, m2, s2, ms2] = match.map(Number) as number[];
+    const seconds = (h = 0, m = 0, s = 0, ms = 0) => (h * 3_600_000 + m * 60_000 + s * 1000 + ms) / 1000;
+    const text = lines[index + 1] ?? '';
+    const colon = text.indexOf(': ');
+    cues.push({
+      start: seconds(h1, m1, s1, ms1),
+      end: seconds(h2, m2, s2, ms2),
+      speaker: colon === -1 ? '' : text.slice(0, colon),
+    });
+  });
+  return cues;
+}
