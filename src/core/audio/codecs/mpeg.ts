@@ -22,6 +22,10 @@ const BITRATES: Record<string, readonly number[]> = {
   '2-3': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
 };
 const SAMPLE_RATES = { 1: [44100, 48000, 32000], 2: [22050, 24000, 16000], 2.5: [11025, 12000, 8000] } as const;
+/** Every sample rate an MPEG audio stream (so an MP3 SayBot writes) can carry, lowest first. */
+export const MPEG_SAMPLE_RATES: readonly number[] = Object.values(SAMPLE_RATES)
+  .flat()
+  .sort((a, b) => a - b);
 
 /** Parses the 4-byte frame header at `offset`; undefined if those bytes are not a valid header. */
 export function parseMpegFrameHeader(bytes: Uint8Array, offset: number): MpegFrameHeader | undefined {

@@ -16,7 +16,8 @@ import { encodeWav16, exactWavFile, joinWavFiles, toInt16 } from '../codecs/wav-
 /** The formats SayBot can decode, change and write again. */
 export type EditableFormat = 'wav' | 'mp3';
 
-interface Decoded {
+/** A part decoded to planar floats (decodeAudio), and what encodeAudio needs to write it again. */
+export interface Decoded {
   format: EditableFormat;
   sampleRate: number;
   /** Planar, -1..1: one or two for WAV, the mono mix for MP3. */
@@ -71,25 +72,41 @@ async function reencode(parts: readonly Uint8Array[], format: EditableFormat): P
   return encode({ ...first, format, channels: out });
 }
 
-async function decode(bytes: Uint8Array): Promise<Decoded> {
+function decode(bytes: Uint8Array): Promise<Decoded> {
+  return decodeAudio(bytes);
+}
+
+/**
+ * A WAV or MP3 part decoded to planar floats. With `maxSeconds`, no more than about that much is decoded (nor
+ * allocated): a longer part comes back cut there with `overLimit` set, so a caller bounding a total (a scene's
+ * 600 s) never decodes, nor holds, an hour someone sent. Rejects with UnsupportedAudioError or ClipError.
+ */
+export async function decodeAudio(
+  bytes: Uint8Array,
+  options: { maxSeconds?: number } = {},
+): Promise<Decoded & { overLimit: boolean }> {
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
   if (format === 'wav') {
     const parsed = parseWavHeader(bytes);
     if (!('header' in parsed)) throw new ClipError('corrupt', 'WAV header cut short');
     const { format: pcm, dataOffset, dataBytes } = parsed.header;
     const available = bytes.length - dataOffset;
-    const frames = Math.floor((dataBytes === undefined ? available : Math.min(dataBytes, available)) / pcm.blockAlign);
+    const whole = Math.floor((dataBytes === undefined ? available : Math.min(dataBytes, available)) / pcm.blockAlign);
+    // One frame past the limit is enough to tell the caller it is over.
+    const cap = options.maxSeconds === undefined ? Infinity : Math.ceil(options.maxSeconds * pcm.sampleRate) + 1;
+    const frames = Math.min(whole, cap);
     const channels = Array.from({ length: decodedChannels(pcm) }, () => new Float32Array(frames));
     decodePcm(bytes, dataOffset, frames, pcm, channels, 0);
-    return { format, sampleRate: pcm.sampleRate, channels };
+    return { format, sampleRate: pcm.sampleRate, channels, overLimit: whole > frames };
   }
   if (format === 'mp3') {
-    const mp3 = await decodeMp3(bytes);
+    const mp3 = await decodeMp3(bytes, options.maxSeconds === undefined ? {} : { maxSeconds: options.maxSeconds });
     const kbps = findFirstMpegFrame(bytes, skipId3v2(bytes))?.header.bitrateKbps;
     return {
       format,
       sampleRate: mp3.sampleRate,
       channels: [mp3.samples.subarray(0, mp3.sampleCount)],
+      overLimit: mp3.overLimit,
       ...(kbps ? { kbps } : {}),
     };
   }
@@ -98,7 +115,12 @@ async function decode(bytes: Uint8Array): Promise<Decoded> {
 
 const MP3_KBPS = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 
-async function encode(decoded: Decoded): Promise<Uint8Array> {
+function encode(decoded: Decoded): Promise<Uint8Array> {
+  return encodeAudio(decoded);
+}
+
+/** Planar floats as a file of `decoded.format`: 16-bit PCM WAV, or CBR mono MP3 at `kbps` (else 64 kb/s). */
+export async function encodeAudio(decoded: Decoded): Promise<Uint8Array> {
   if (decoded.format === 'wav') return encodeWav16(decoded.channels, decoded.sampleRate);
   const samples = mono(decoded.channels);
   const pcm = new Int16Array(samples.length);
@@ -108,7 +130,8 @@ async function encode(decoded: Decoded): Promise<Uint8Array> {
   return encodeMp3(pcm, decoded.sampleRate, kbps);
 }
 
-function mono(channels: readonly Float32Array[]): Float32Array {
+/** The mono mix of one or two planar channels (the channel itself when mono: no copy). */
+export function mono(channels: readonly Float32Array[]): Float32Array {
   const first = channels[0] ?? new Float32Array(0);
   if (channels.length === 1) return first;
   const out = new Float32Array(first.length);

@@ -14,7 +14,7 @@ export interface JobThreadOptions {
   worker: URL;
   /** Jobs waiting behind the one under way. */
   maxWaiting: number;
-  /** One job's limit; past it the worker is replaced. */
+  /** One job's limit (unless its run() gives its own); past it the worker is replaced. */
   timeoutMs: number;
   /** An idle worker is ended after this. */
   idleMs: number;
@@ -25,6 +25,7 @@ export interface JobThreadOptions {
 interface Waiting<J, R> {
   job: J & { id: number };
   transfer: ArrayBuffer[];
+  timeoutMs: number;
   resolve: (reply: R) => void;
   reject: (error: Error) => void;
 }
@@ -51,15 +52,16 @@ export class JobThread<J extends object, R extends { id: number }> {
 
   /**
    * Runs `job` (its `transfer` buffers moved to the worker, not copied); resolves with the worker's reply. `owner`
-   * (a server) waits its turn with the other owners': round-robin, whoever has more jobs waiting.
+   * (a server) waits its turn with the other owners': round-robin, whoever has more jobs waiting. `timeoutMs`: this
+   * job's own limit, for a kind of job that may take longer than the rest (a ten-minute scene).
    */
-  run(job: J, transfer: ArrayBuffer[] = [], owner = ''): Promise<R> {
+  run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs = this.#options.timeoutMs): Promise<R> {
     const { maxWaiting, unavailable } = this.#options;
     if (this.#waiting >= maxWaiting)
       return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
     return new Promise<R>((resolve, reject) => {
       const queue = this.#queues.get(owner);
-      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, resolve, reject };
+      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, timeoutMs, resolve, reject };
       if (queue) queue.push(waiting);
       else this.#queues.set(owner, [waiting]);
       this.#waiting += 1;
@@ -102,7 +104,8 @@ export class JobThread<J extends object, R extends { id: number }> {
     this.#idle = undefined;
     const worker = this.#ensureWorker();
     worker.ref();
-    const { timeoutMs, unavailable } = this.#options;
+    const { unavailable } = this.#options;
+    const { timeoutMs } = waiting;
     const timer = setTimeout(
       () => this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)),
       timeoutMs,

@@ -49,9 +49,12 @@ export class ThreadPool<J extends object, R extends { id: number }> {
     );
   }
 
-  /** Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share); its reply. */
-  run(job: J, transfer: ArrayBuffer[] = [], owner = ''): Promise<R> {
+  /**
+   * Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share); its reply. `timeoutMs`: this
+   * job's own limit instead of the pool's.
+   */
+  run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs?: number): Promise<R> {
     const thread = this.#threads.reduce((least, next) => (next.load < least.load ? next : least));
-    return this.#owners.run(owner, () => thread.run(job, transfer, owner));
+    return this.#owners.run(owner, () => thread.run(job, transfer, owner, timeoutMs));
   }
 }

@@ -1,8 +1,10 @@
-// The worker thread of audio-thread.ts: speed and volume, and joining parts into one file, one job at a time.
+// The worker thread of audio-thread.ts: speed and volume, joining parts into one file, and mixing a scene's lines,
+// one job at a time.
 import { parentPort } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { mixScene } from '../../effects/scene-mix.ts';
 import { yieldToMainThread } from '../thread-priority.ts';
 
 yieldToMainThread();
@@ -21,6 +23,23 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       const buffer = own(data);
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
     }
+    if (job.kind === 'scene') {
+      const lines = job.lines.map((line) => ({
+        parts: line.parts.map((p) => new Uint8Array(p)),
+        gapBefore: line.gapBefore,
+      }));
+      const {
+        data,
+        format,
+        seconds,
+        sampleRate,
+        lines: times,
+        loudness,
+      } = await mixScene({ lines, format: job.format });
+      const buffer = own(data);
+      const scene = { sampleRate, lines: times, loudness };
+      return { reply: { id: job.id, ok: true, format, data: buffer, seconds, scene }, transfer: [buffer] };
+    }
     const { data, seconds } = await joinParts(
       job.parts.map((p) => new Uint8Array(p)),
       job.format,
@@ -33,6 +52,7 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       ok: false,
       code: error instanceof ClipError ? error.code : undefined,
       unsupported: error instanceof UnsupportedAudioError,
+      range: error instanceof RangeError,
       message: error instanceof Error ? error.message : String(error),
     };
     return { reply, transfer: [] };

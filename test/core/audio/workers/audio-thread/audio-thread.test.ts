@@ -1,12 +1,14 @@
 // The audio worker thread on real files: speed and volume applied to WAV and MP3 parts (pitch, length, level),
-// and a request's parts joined into one file with one header and exact sizes.
+// a request's parts joined into one file with one header and exact sizes, and a scene's lines mixed as one.
 import { describe, expect, it } from 'vitest';
 import { dominantPitchHz } from '../../../../../src/core/audio/analysis/analysis.ts';
 import { analyseClip } from '../../../../../src/core/audio/analysis/clip.ts';
 import {
   applyEffectsOffThread,
   joinPartsOffThread,
+  mixSceneOffThread,
 } from '../../../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { MAX_SCENE_SECONDS } from '../../../../../src/core/audio/effects/scene-mix.ts';
 import { UnsupportedAudioError } from '../../../../../src/core/audio/errors.ts';
 import { LIMIT } from '../../../../../src/core/audio/effects/gain.ts';
 import {
@@ -95,5 +97,49 @@ describe('joinPartsOffThread', () => {
     const info = await analyseClip(data);
     expect(info.sampleRate).toBe(RATE);
     expect(seconds).toBeCloseTo(2, 2);
+  });
+});
+
+describe('mixSceneOffThread', () => {
+  it("mixes a scene's lines in the worker: one rate, levels evened out, parts of their own moved, views copied", async () => {
+    const quiet = encodeWav(toneSamples({ pitchHz: 200, seconds: 1, amplitude: 0.05, sampleRate: 16_000 }), 16_000);
+    // A part that is a whole buffer of its own: moved.
+    const loud = Uint8Array.from(await encodeMp3(tone(300, 1, 0.8), RATE, 64));
+    // A view into a larger buffer: copied, so the rest of that buffer stays the caller's.
+    const slab = new Uint8Array(quiet.length + 16);
+    slab.set(quiet, 16);
+    const view = slab.subarray(16);
+    const result = await mixSceneOffThread(
+      {
+        lines: [
+          { parts: [view], gapBefore: 0.1 },
+          { parts: [loud], gapBefore: 0.2 },
+        ],
+        format: 'wav',
+      },
+      'guild-scene',
+    );
+    expect(result.format).toBe('wav');
+    expect(result.sampleRate).toBe(RATE);
+    expect(result.lines[1]?.start).toBeCloseTo(1.3, 3);
+    expect(result.seconds).toBeCloseTo(2.3, 3);
+    expect(result.loudness.spreadBefore).toBeGreaterThan(20);
+    expect(result.loudness.spreadAfter).toBeLessThan(1.5);
+    const info = await analyseClip(result.data);
+    expect(info.sampleRate).toBe(RATE);
+    expect(info.durationSeconds).toBeCloseTo(2.3, 3);
+    expect(peak(info.samples ?? new Float32Array(0))).toBeLessThanOrEqual(LIMIT + 1 / 32767);
+    expect(loud.byteLength).toBe(0); // moved to the worker
+    expect(view.byteLength).toBe(quiet.length); // copied
+  });
+
+  it(`rejects a scene over ${MAX_SCENE_SECONDS} s with a RangeError from the worker`, async () => {
+    const short = encodeWav(tone(200, 0.1), RATE);
+    await expect(
+      mixSceneOffThread(
+        { lines: [{ parts: [short], gapBefore: MAX_SCENE_SECONDS + 1 }], format: 'mp3' },
+        'guild-scene',
+      ),
+    ).rejects.toBeInstanceOf(RangeError);
   });
 });

@@ -1,0 +1,268 @@
+// A scene (/scene, issue 39) as one file: each line's parts (WAV or MP3, any rate, mono or stereo, from the Voice API
+// or the free voice) decoded to mono, brought to one rate, evened out in loudness and laid end to end with the
+// silences asked for, so that many voices sound like one recording. Runs in the audio worker thread
+// (../workers/audio-thread/), never on the main thread: ten minutes at 48 kHz is 115 MB of floats and seconds of work.
+//
+// The rate: the highest of the inputs, capped at 48 kHz (Discord's own rate, and the highest a voice service sends),
+// so no line loses the bandwidth it has (a 16 kHz line brought up gains none, but loses none either). For MP3 it is
+// raised to the next rate MPEG audio can carry (a 22 kHz WAV gives 22.05 kHz). Resampling is the playback path's
+// cubic resampler (../codecs/resample.ts), decoding and encoding are effects.ts', nothing of its own.
+//
+// Loudness: each line is measured as a gated RMS, a plain cousin of LUFS gating without its K-weighting (speech
+// voices differ little in spectrum, a lot in level): 50 ms blocks, those under -60 dBFS or 30 dB below the line's
+// loudest block left out (pauses, breaths, the silence a service pads with). Every line is brought to the median
+// line, by at most 12 dB either way (a whispering voice is not pushed into its own noise floor), then through
+// gain.ts' look-ahead limiter, so no sample passes -1 dBFS. A silent line (no block above the gates) gets no gain.
+// The median, not the mean or the loudest: one shouting or whispering voice does not move every other line.
+//
+// Joins: each line's DC offset is removed and its first and last 8 ms faded in and out (raised cosine), so every
+// line starts and ends at zero and the gap between two voices is true silence, never a click or a step. The
+// fades fall inside the line's own samples: its length, and so the timings, stay exactly what the voices gave.
+//
+// Timings: each line's start and end are counted in output samples before encoding, so they are exact for WAV.
+// The MP3 is led by a LAME Info frame (../codecs/mp3-encode.ts) giving the encoder's delay (576) and padding, and
+// players that honour it (mpg123, FFmpeg and so the browsers and Discord's clients, iTunes) play exactly these
+// samples: the times hold to the sample. A player that ignores it starts about 1,105 samples late (encoder delay
+// plus the MP3 filter bank's 529): 23 ms at 48 kHz, 46 ms at 24 kHz, the same for every line.
+import { applyGain } from './gain.ts';
+import { decodeAudio, encodeAudio, mono } from './effects.ts';
+import { ClipError } from '../errors.ts';
+import { MPEG_SAMPLE_RATES } from '../codecs/mpeg.ts';
+import { StereoResampler } from '../codecs/resample.ts';
+
+/** The longest scene, gaps included: past it mixScene throws a RangeError before decoding more or allocating. */
+export const MAX_SCENE_SECONDS = 600;
+/** The highest output rate: Discord's own, and the highest a voice service sends. */
+export const MAX_SCENE_RATE = 48_000;
+/** Most a line's level is moved, either way. */
+export const MAX_LINE_GAIN_DB = 12;
+
+const BLOCK_SECONDS = 0.05;
+const ABSOLUTE_GATE_DB = -60;
+const RELATIVE_GATE_DB = -30;
+const FADE_SECONDS = 0.008;
+/** Input samples resampled at a time: the resampler's buffers stay small whatever the part's length. */
+const RESAMPLE_CHUNK = 1 << 16;
+
+export interface SceneMixLine {
+  /** The line's audio parts in order, each a whole WAV or MP3 file. */
+  parts: Uint8Array[];
+  /** Seconds of silence before this line. */
+  gapBefore: number;
+}
+
+export interface SceneMixInput {
+  lines: SceneMixLine[];
+  /** The output's format. */
+  format: 'wav' | 'mp3';
+}
+
+export interface SceneMixResult {
+  data: Uint8Array;
+  format: 'wav' | 'mp3';
+  /** The output's length, from its samples. */
+  seconds: number;
+  sampleRate: number;
+  /** Each line's start and end in the output, seconds, measured on the output timeline (sample-exact before encoding). */
+  lines: Array<{ start: number; end: number }>;
+  /** Loudness of each line (dBFS, gated RMS; null for a silent line) before and after evening out, and the spread (max - min) of each. */
+  loudness: { before: Array<number | null>; after: Array<number | null>; spreadBefore: number; spreadAfter: number };
+}
+
+interface Part {
+  sampleRate: number;
+  samples: Float32Array;
+}
+
+/**
+ * The scene's lines as one file of `input.format`, evened out in loudness, with each line's place and loudness.
+ * Throws RangeError for a gap that is not a finite number >= 0 or a scene longer than MAX_SCENE_SECONDS,
+ * ClipError for a scene with no audio or a damaged part, UnsupportedAudioError for a part that is neither WAV nor MP3.
+ */
+export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
+  const { lines, format } = input;
+  for (const line of lines)
+    if (!(Number.isFinite(line.gapBefore) && line.gapBefore >= 0))
+      throw new RangeError(`a line's gap must be a number of seconds >= 0, not ${line.gapBefore}`);
+  const decoded = await decodeLines(lines);
+  const rate = outputRate(decoded, format);
+
+  // Every place in samples first, so the output is allocated once, at its exact length, after the guard.
+  const gaps = lines.map((line) => Math.round(line.gapBefore * rate));
+  const lengths = decoded.map((parts) => parts.reduce((sum, p) => sum + resampledLength(p, rate), 0));
+  const spans: Array<{ from: number; to: number }> = [];
+  let total = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const from = total + (gaps[i] as number);
+    total = from + (lengths[i] as number);
+    spans.push({ from, to: total });
+  }
+  if (total > MAX_SCENE_SECONDS * rate) throw tooLong(total / rate);
+  if (lengths.every((n) => n === 0)) throw new ClipError('empty', 'the scene has no audio');
+
+  const out = new Float32Array(total);
+  decoded.forEach((parts, i) => {
+    let at = (spans[i] as { from: number }).from;
+    for (const part of parts) at += resampleInto(part, rate, out, at);
+    parts.length = 0; // the decoded input is no longer needed: let it go before the next line's
+  });
+  const bodies = spans.map(({ from, to }) => out.subarray(from, to));
+
+  for (const body of bodies) removeDc(body);
+  const before = bodies.map((body) => gatedLoudnessDb(body, rate));
+  const target = median(before.filter((db): db is number => db !== null));
+  bodies.forEach((body, i) => {
+    const level = before[i];
+    if (level !== null && level !== undefined && target !== undefined) {
+      const gain = 10 ** (Math.max(-MAX_LINE_GAIN_DB, Math.min(MAX_LINE_GAIN_DB, target - level)) / 20);
+      for (let j = 0; j < body.length; j++) body[j] = (body[j] as number) * gain;
+    }
+    applyGain([body], rate, 0); // the limiter alone (0 dB): nothing passes -1 dBFS
+    fadeEdges(body, rate);
+  });
+  const after = bodies.map((body) => gatedLoudnessDb(body, rate));
+
+  const data = await encodeAudio({ format, sampleRate: rate, channels: [out], kbps: rate > 24_000 ? 96 : 64 });
+  return {
+    data,
+    format,
+    seconds: total / rate,
+    sampleRate: rate,
+    lines: spans.map(({ from, to }) => ({ start: from / rate, end: to / rate })),
+    loudness: { before, after, spreadBefore: spread(before), spreadAfter: spread(after) },
+  };
+}
+
+function tooLong(seconds: number): RangeError {
+  return new RangeError(
+    `a scene may last at most ${MAX_SCENE_SECONDS} s; this one lasts ${seconds.toFixed(1)} s or more`,
+  );
+}
+
+/**
+ * Every part decoded to mono, one after another, each allowed only what is left of MAX_SCENE_SECONDS: a scene over
+ * the limit stops at the part that passes it, having decoded at most the limit's worth.
+ */
+async function decodeLines(lines: readonly SceneMixLine[]): Promise<Part[][]> {
+  let seconds = lines.reduce((sum, line) => sum + line.gapBefore, 0);
+  if (seconds > MAX_SCENE_SECONDS) throw tooLong(seconds);
+  const decoded: Part[][] = [];
+  for (const line of lines) {
+    const parts: Part[] = [];
+    for (const bytes of line.parts) {
+      const part = await decodeAudio(bytes, { maxSeconds: MAX_SCENE_SECONDS - seconds });
+      const samples = mono(part.channels);
+      seconds += samples.length / part.sampleRate;
+      if (part.overLimit || seconds > MAX_SCENE_SECONDS) throw tooLong(seconds);
+      parts.push({ sampleRate: part.sampleRate, samples });
+    }
+    decoded.push(parts);
+  }
+  return decoded;
+}
+
+/** The highest input rate, at most MAX_SCENE_RATE; for MP3 the next rate MPEG audio carries. */
+function outputRate(decoded: readonly Part[][], format: 'wav' | 'mp3'): number {
+  const highest = Math.min(
+    MAX_SCENE_RATE,
+    decoded.flat().reduce((most, p) => Math.max(most, p.sampleRate), 8000),
+  );
+  if (format === 'wav') return highest;
+  return MPEG_SAMPLE_RATES.find((r) => r >= highest) ?? MAX_SCENE_RATE;
+}
+
+/**
+ * How many samples the resampler makes of `part` at `rate`: one for each output instant before the input's end,
+ * ceil(n * rate / inRate) (it starts on the first input sample and flush() makes those needing look-ahead).
+ */
+function resampledLength(part: Part, rate: number): number {
+  const n = part.samples.length;
+  if (part.sampleRate === rate) return n;
+  const g = gcd(part.sampleRate, rate);
+  return Math.ceil((n * (rate / g)) / (part.sampleRate / g));
+}
+
+/** `part` at `rate` written into `out` from `at`; how many samples were written (resampledLength's count). */
+function resampleInto(part: Part, rate: number, out: Float32Array, at: number): number {
+  const expected = resampledLength(part, rate);
+  if (part.sampleRate === rate) {
+    out.set(part.samples, at);
+    return expected;
+  }
+  const resampler = new StereoResampler(part.sampleRate, rate, 1);
+  let written = 0;
+  const put = (chunk: Float32Array): void => {
+    // Never past the line's place: a count the prediction missed must not spill into the next line's.
+    const take = Math.min(chunk.length, expected - written);
+    out.set(chunk.subarray(0, take), at + written);
+    written += take;
+  };
+  for (let i = 0; i < part.samples.length; i += RESAMPLE_CHUNK) {
+    const chunk = part.samples.subarray(i, i + RESAMPLE_CHUNK);
+    put(resampler.process(chunk, undefined, chunk.length));
+  }
+  put(resampler.flush());
+  return expected;
+}
+
+/**
+ * A line's loudness in dBFS (rmsDbfs' scale: a full-scale sine reads -3.01): the mean power of its 50 ms blocks
+ * that pass both gates (-60 dBFS, and 30 dB under its loudest block). Null when none does (a silent line). A line
+ * shorter than a block is one block.
+ */
+export function gatedLoudnessDb(samples: Float32Array, sampleRate: number): number | null {
+  const block = Math.max(1, Math.round(BLOCK_SECONDS * sampleRate));
+  const powers: number[] = [];
+  for (let start = 0; start < samples.length; start += block) {
+    const end = Math.min(samples.length, start + block);
+    // A last block shorter than half a block is left out: a few samples would weigh as much as a whole block.
+    if (end - start < block / 2 && start > 0) break;
+    let sum = 0;
+    for (let i = start; i < end; i++) sum += (samples[i] as number) ** 2;
+    powers.push(sum / (end - start));
+  }
+  const loudest = powers.reduce((most, p) => Math.max(most, p), 0);
+  const gate = Math.max(10 ** (ABSOLUTE_GATE_DB / 10), loudest * 10 ** (RELATIVE_GATE_DB / 10));
+  const kept = powers.filter((p) => p >= gate && p > 0);
+  if (kept.length === 0) return null;
+  return 10 * Math.log10(kept.reduce((sum, p) => sum + p, 0) / kept.length);
+}
+
+/** The line's mean taken off, so its fades end at zero rather than at its offset (a step at every join). */
+function removeDc(body: Float32Array): void {
+  if (body.length === 0) return;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += body[i] as number;
+  const mean = sum / body.length;
+  if (mean === 0) return;
+  for (let i = 0; i < body.length; i++) body[i] = (body[i] as number) - mean;
+}
+
+/** Raised-cosine fade in over the first FADE_SECONDS and out over the last, the first and last samples at zero. */
+function fadeEdges(body: Float32Array, sampleRate: number): void {
+  const fade = Math.min(Math.round(FADE_SECONDS * sampleRate), Math.floor(body.length / 2));
+  for (let i = 0; i < fade; i++) {
+    const w = 0.5 - 0.5 * Math.cos((Math.PI * i) / fade);
+    body[i] = (body[i] as number) * w;
+    const j = body.length - 1 - i;
+    body[j] = (body[j] as number) * w;
+  }
+}
+
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Max - min of the lines that have a loudness; 0 when fewer than two do. */
+function spread(values: ReadonlyArray<number | null>): number {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length < 2 ? 0 : Math.max(...known) - Math.min(...known);
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
