@@ -14,7 +14,8 @@ export type Figure =
   | 'shared-cache'
   | 'budget-hold'
   | 'text'
-  | 'free-voice';
+  | 'free-voice'
+  | 'scene-mix';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -26,9 +27,10 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'scene-mix',
 ];
 /** Figures measured without the bot or the fake Discord (and the sandbox only in their own process). */
-export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold', 'text', 'free-voice'];
+export const STANDALONE: readonly Figure[] = ['shared-cache', 'budget-hold', 'text', 'free-voice', 'scene-mix'];
 
 export interface Plan {
   mode: 'quick' | 'full';
