@@ -103,6 +103,8 @@ export class Interaction implements InteractionHandle {
   /** The interaction's locale (the member's client). */
   locale = 'en-US';
   originalMessageId: string | undefined;
+  /** A component interaction's: the message its component is on, which a type 6 or 7 callback makes @original. */
+  componentMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
   /**
    * Where the app is no member (a user install): what its responses may use, its app_permissions (Discord: an app
@@ -297,6 +299,7 @@ export class Interactions {
     });
     payload.data = { custom_id: input.customId, component_type: 2 };
     payload.message = message;
+    interaction.componentMessageId = input.messageId;
     return { interaction, payload };
   }
 
@@ -612,6 +615,18 @@ export class Interactions {
       // Deferred update / update of the message the button is on: only for a component interaction.
       if (interaction.type !== InteractionType.MessageComponent)
         return refuse(invalidType, `callback type ${type} to a command interaction`);
+      // The message the component is on is the response from now on (@original): type 7 edits it at once.
+      const id = interaction.componentMessageId;
+      const current = id === undefined ? undefined : this.messages.get(id);
+      if (id !== undefined && current) {
+        if (type === 7) {
+          const problem =
+            checkResponseFiles(interaction, body.files) ?? checkMessageBody(data, body.files, false, current);
+          if (problem) return refuse(problem, 'callback type 7 with an invalid message');
+          message = this.messages.edit(id, data, body.files);
+        }
+        interaction.originalMessageId = id;
+      }
     } else if (type === 9) {
       // "Not available for MODAL_SUBMIT and PING interactions."
       if (autocomplete || interaction.type === InteractionType.ModalSubmit)
