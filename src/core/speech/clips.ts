@@ -9,6 +9,7 @@ import { exactWavFile } from '../audio/codecs/wav-file.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
+import { SILENCE_FRAME } from '../voice/rtp-sender.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { SpeechRequest } from './request.ts';
@@ -168,4 +169,47 @@ export function partsVoiceMessage(
 function exactFile(format: AudioFormat, data: Buffer): Buffer {
   const fixed = format === 'wav' ? exactWavFile(data) : format === 'mp3' ? exactMp3File(data) : data;
   return fixed === data ? data : Buffer.from(fixed.buffer, fixed.byteOffset, fixed.byteLength);
+}
+
+/** One line of a scene in voice: its parts' clips, after a pause (seconds). */
+export interface SceneClipLine {
+  pauseBefore: number;
+  parts: readonly PartClip[];
+}
+
+/**
+ * A scene's lines as ONE clip of the guild's queue, so /skip, /stop and the queue bounds see the scene whole: each
+ * line's pause as silent frames, then its parts' packets in turn. A part is prepared (its audio requested) when the
+ * part before it starts playing, so the first line is heard while later lines are still being made, and a scene
+ * cut short never requests what was not about to play.
+ */
+export function sceneClip(label: string, lines: readonly SceneClipLine[]): PartClip {
+  const items = lines.flatMap((line) =>
+    line.parts.map((part, index) => ({ part, silentFrames: index === 0 ? Math.round(line.pauseBefore / 0.02) : 0 })),
+  );
+  /** Items from here on were never opened: theirs to release if the scene ends early. */
+  let unopened = 0;
+  const release = () => {
+    for (const item of items.slice(unopened)) item.part.dispose?.();
+    unopened = items.length;
+  };
+  async function* packets(signal: AbortSignal): AsyncGenerator<Buffer> {
+    try {
+      for (const [index, item] of items.entries()) {
+        for (let frame = 0; frame < item.silentFrames; frame++) yield SILENCE_FRAME;
+        unopened = index + 1;
+        const stream = await item.part.open(signal);
+        items[index + 1]?.part.prepare?.();
+        for await (const packet of stream as AsyncIterable<Buffer>) yield packet;
+      }
+    } finally {
+      release();
+    }
+  }
+  return {
+    label,
+    prepare: () => items[0]?.part.prepare?.(),
+    dispose: release,
+    open: (signal: AbortSignal) => Promise.resolve(Readable.from(packets(signal), { objectMode: true })),
+  };
 }

@@ -13,9 +13,12 @@ import {
   partClip,
   partsFile,
   partsVoiceMessage,
+  sceneClip,
   type PartClip,
+  type RenderedFile,
   type StillAllowed,
 } from './clips.ts';
+import { sceneFile } from './scene-file.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
@@ -105,6 +108,37 @@ export interface SpeechOrder {
   cachedOnly?: boolean;
 }
 
+/** One line of a scene: its own voice and settings, after a pause (seconds of silence; the gap between turns). */
+export interface SceneLine {
+  request: Exclude<SpeechRequest, { kind: 'ready' }>;
+  pauseBefore: number;
+}
+
+/**
+ * Many voices as one clip (/scene): its lines checked and held together as one request (one hold, every budget),
+ * played in voice as one clip of the guild's queue (each part requested as the one before it starts playing), or
+ * mixed into one file or voice message whose lines are evened out in loudness and timed (`timeline`).
+ */
+export interface SceneOrder {
+  lines: readonly SceneLine[];
+  requester: Requester;
+  target: SpeechTarget;
+  /** Posted as a file: WAV (the default) or MP3. */
+  sceneFormat?: 'wav' | 'mp3' | undefined;
+}
+
+/** What a scene would cost now, before anything is held: nothing is counted or paid by asking. */
+export interface SceneQuote {
+  parts: number;
+  /** Characters the parts not cached nor in flight would spend. */
+  characters: number;
+  /** Lines whose every part is cached (or in flight, or free). */
+  cachedLines: number;
+}
+
+/** Each scene line's start and end in a mixed file or voice message, seconds. */
+export type SceneTimeline = ReadonlyArray<{ start: number; end: number }>;
+
 /** What acceptance tells the front-end. */
 export interface AcceptedJob {
   parts: number;
@@ -137,7 +171,13 @@ export interface SpeechJob {
 export type SpeechOutcome = (
   | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
   | { kind: 'failed'; error: unknown; secondsHeard: number }
-  | { kind: 'files'; files: Array<{ data: Buffer; format: AudioFormat }>; seconds: number }
+  | {
+      kind: 'files';
+      files: Array<{ data: Buffer; format: AudioFormat }>;
+      seconds: number;
+      /** A scene's: when each line is heard in the one file. */
+      timeline?: SceneTimeline;
+    }
   /**
    * The reply as one voice message; `seconds` is its declared duration. `insteadOfFile`: a file was asked for, but
    * it would have been over the target's size limit (its format, size and the limit, to tell the member why).
@@ -147,6 +187,8 @@ export type SpeechOutcome = (
       message: VoiceMessage;
       seconds: number;
       insteadOfFile?: { format: AudioFormat; bytes: number; limit: number };
+      /** A scene's: when each line is heard in the voice message. */
+      timeline?: SceneTimeline;
     }
 ) & {
   /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
@@ -204,12 +246,30 @@ const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
   'quota-too-few-left',
 ]);
 
+/** A request's lines as the pipeline handles them: one for a plain request, one per line for a scene. */
+interface SpokenLine {
+  request: SpeechRequest;
+  texts: string[];
+  pauseBefore: number;
+}
+
+/** An order as the pipeline handles it, plain or a scene. */
+interface Job {
+  requester: Requester;
+  target: SpeechTarget;
+  followUp?: boolean | undefined;
+  cachedOnly?: boolean | undefined;
+  lines: SpokenLine[];
+  scene: boolean;
+  /** A scene posted as a file: WAV or MP3. */
+  sceneFormat?: 'wav' | 'mp3' | undefined;
+}
+
 /** What acceptance leaves for the rest of the job. */
 interface Accepted {
-  /** The request as it is spoken: the order's, or its free-voice fallback. */
-  request: SpeechRequest;
+  /** The lines as they are spoken: the order's, or (a plain request) its free-voice fallback. */
+  lines: SpokenLine[];
   fallback?: Refusal;
-  texts: string[];
   charge: Charge;
   /** Its place in the queue bounds' figures, released at its outcome. */
   admission: Admission;
@@ -275,24 +335,84 @@ export class SpeechPipeline {
   }
 
   speak(order: SpeechOrder): SpeechJob {
+    const { request, ...rest } = order;
+    return this.#speakJob(() => ({
+      ...rest,
+      lines: [{ request, texts: this.#split(request), pauseBefore: 0 }],
+      scene: false,
+    }));
+  }
+
+  /** A scene (SceneOrder): its lines held together and spoken as one clip, file or voice message. */
+  speakScene(order: SceneOrder): SpeechJob {
+    const { lines, ...rest } = order;
+    return this.#speakJob(() => ({ ...rest, lines: this.#sceneLines(lines), scene: true }));
+  }
+
+  /**
+   * What a scene would cost if it were spoken now: its parts, the characters of those not cached nor in flight, and
+   * the lines that cost nothing. Holds, counts and pays nothing; a voice this server may not use is refused as when
+   * spoken.
+   */
+  async quoteScene(lines: readonly SceneLine[]): Promise<SceneQuote> {
+    const spoken = this.#sceneLines(lines);
+    for (const line of spoken) this.#checkRequest(line.request);
+    const needs = await Promise.all(spoken.map((line) => this.#source.needs(line.request, line.texts)));
+    return {
+      parts: needs.reduce((sum, parts) => sum + parts.length, 0),
+      characters: needs.flat().reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0),
+      cachedLines: needs.filter((parts) => parts.every((need) => need.free)).length,
+    };
+  }
+
+  #speakJob(make: () => Job): SpeechJob {
     let heard: () => void = () => undefined;
     const firstAudio = new Promise<void>((resolve) => (heard = resolve));
-    const accepting = this.#accept(order);
+    let job: Job | undefined;
+    const accepting = Promise.resolve().then(() => this.#accept((job = make())));
     const outcome = accepting.then(
-      (accepted) => this.#deliver({ ...order, request: accepted.request }, accepted, heard),
+      (accepted) => this.#deliver(job as Job, accepted, heard),
       (error: unknown): SpeechOutcome => {
-        discard(order.request);
+        for (const line of job?.lines ?? []) discard(line.request);
         return { kind: 'failed', error, secondsHeard: 0 };
       },
     );
-    const accepted = accepting.then(({ texts, ahead, fallback, request }): AcceptedJob => ({
-      parts: texts.length,
-      ahead,
-      ...(fallback === undefined ? {} : { fallback: { refusal: fallback, request } }),
-    }));
+    const accepted = accepting.then(({ lines, ahead, fallback }): AcceptedJob => {
+      const [first] = lines;
+      return {
+        parts: lines.reduce((sum, line) => sum + line.texts.length, 0),
+        ahead,
+        ...(fallback === undefined || first === undefined
+          ? {}
+          : { fallback: { refusal: fallback, request: first.request } }),
+      };
+    });
     // A front-end that only awaits the outcome learns of a refusal there; the process must not hear of it.
     accepted.catch(() => undefined);
     return { accepted, firstAudio, outcome };
+  }
+
+  /** A request's text in parts the service takes; a request with nothing to say is refused. */
+  #split(request: SpeechRequest): string[] {
+    const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
+    if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
+    return texts;
+  }
+
+  #sceneLines(lines: readonly SceneLine[]): SpokenLine[] {
+    if (lines.length === 0) throw new SpeechInputError({ code: 'empty-text' });
+    return lines.map((line) => ({
+      request: line.request,
+      texts: this.#split(line.request),
+      pauseBefore: line.pauseBefore,
+    }));
+  }
+
+  /** A voice deleted since, or a free voice the operator does not offer: refused before anything is held. */
+  #checkRequest(request: SpeechRequest): void {
+    this.#source.checkVoice(request);
+    if (request.kind !== 'ready' && isFreeVoice(request.voice) && !this.#freeVoice.chosen)
+      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
   }
 
   /**
@@ -342,42 +462,43 @@ export class SpeechPipeline {
   }
 
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
-  async #accept(order: SpeechOrder): Promise<Accepted> {
-    const { request, requester, target } = order;
-    const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
-    if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
-    this.#source.checkVoice(request);
-    if (request.kind !== 'ready' && isFreeVoice(request.voice) && !this.#freeVoice.chosen)
-      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+  async #accept(job: Job): Promise<Accepted> {
+    const { requester, target, lines } = job;
+    for (const line of lines) this.#checkRequest(line.request);
+    // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
+    const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
+    const seconds = lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.texts.join('')), 0);
+    const ready = lines.some((line) => line.request.kind === 'ready');
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
       userId: requester.userId,
-      ...(target.kind === 'voice'
-        ? { voice: { clips: texts.length, seconds: estimateSpeechSeconds(texts.join('')) } }
-        : {}),
+      ...(target.kind === 'voice' ? { voice: { clips, seconds } } : {}),
       enforce: enforcementFor({
         queueBounded: requester.policy.queueBounded,
-        paid: order.followUp === true || request.kind === 'ready',
+        paid: job.followUp === true || ready,
       }),
     });
     const context = spendContext(requester);
     let charge: Charge;
-    let spoken = request;
+    let spoken = lines;
     let fallback: Refusal | undefined;
     try {
-      if (order.followUp) {
+      if (job.followUp) {
         charge = this.#accounting.unchecked(context);
       } else {
         try {
-          charge = await this.#authorizeParts(order, request, texts);
+          charge = await this.#authorizeParts(job, lines);
         } catch (error) {
+          const [only] = lines;
           const free =
-            error instanceof Refusal && FOR_MONEY.has(error.reason.code) ? this.#freeFallback(request) : undefined;
-          if (free === undefined) throw error;
+            error instanceof Refusal && FOR_MONEY.has(error.reason.code) && !job.scene && only !== undefined
+              ? this.#freeFallback(only.request)
+              : undefined;
+          if (free === undefined || only === undefined) throw error;
           // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why.
-          charge = await this.#authorizeParts(order, free, texts);
-          spoken = free;
+          spoken = [{ ...only, request: free }];
+          charge = await this.#authorizeParts(job, spoken);
           fallback = error as Refusal;
         }
       }
@@ -385,14 +506,14 @@ export class SpeechPipeline {
       admission.release();
       throw error;
     }
-    const taken = { request: spoken, ...(fallback === undefined ? {} : { fallback }), texts, charge, admission };
+    const taken = { lines: spoken, ...(fallback === undefined ? {} : { fallback }), charge, admission };
     if (target.kind !== 'voice') return { ...taken, ahead: 0 };
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(requester.guildId, lane);
     const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
-    lane.clips += texts.length;
+    lane.clips += clips;
     return { ...taken, ahead, playback: { player, lane } };
   }
 
@@ -400,17 +521,18 @@ export class SpeechPipeline {
    * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
    * against the budgets until recorded. A Refusal when they may not be spent.
    */
-  async #authorizeParts(order: SpeechOrder, request: SpeechRequest, texts: string[]): Promise<Charge> {
-    const { requester } = order;
-    const needs = await this.#inOrder(this.#source.needs(request, texts));
-    if (order.cachedOnly === true && needs.some((need) => !need.free))
-      throw new SpeechInputError({ code: 'not-cached' });
+  async #authorizeParts(job: Job, lines: readonly SpokenLine[]): Promise<Charge> {
+    const { requester } = job;
+    const needs = (
+      await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
+    ).flat();
+    if (job.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
     // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
-    if (order.cachedOnly === true) this.#source.onlyFree(charge);
+    if (job.cachedOnly === true) this.#source.onlyFree(charge);
     return charge;
   }
 
@@ -421,41 +543,50 @@ export class SpeechPipeline {
     return { kind: 'tts', text: request.text, voice, ...(request.effects ? { effects: request.effects } : {}) };
   }
 
-  async #deliver(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const delivered = await this.#delivered(order, accepted, heard);
+  async #deliver(job: Job, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
+    const delivered = await this.#delivered(job, accepted, heard);
     const freeVoice = this.#source.fellBack(accepted.charge);
     const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
-    if (outcome.kind !== 'failed' && order.request.kind !== 'ready') {
+    const [only] = accepted.lines;
+    if (outcome.kind !== 'failed' && !job.scene && only !== undefined && only.request.kind !== 'ready') {
       const cause: FreeVoiceCause | undefined =
         accepted.fallback !== undefined || freeVoice !== undefined
           ? 'fallback'
-          : isFreeVoice(order.request.voice)
+          : isFreeVoice(only.request.voice)
             ? 'chosen'
             : undefined;
-      if (cause !== undefined) this.#countFreeLine?.(order.requester.guildId, cause);
+      if (cause !== undefined) this.#countFreeLine?.(job.requester.guildId, cause);
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
-      this.#revoked(order, outcome.error, outcome.secondsHeard);
+      this.#revoked(job, outcome.error, outcome.secondsHeard);
     return outcome;
   }
 
-  async #delivered(order: SpeechOrder, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const allowed: StillAllowed = () => this.#stillAllowed(order);
+  async #delivered(job: Job, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
+    const allowed: StillAllowed = () => this.#stillAllowed(job, accepted.lines);
+    const { target } = job;
     try {
-      if (order.target.kind === 'voice-message') {
-        const message = await partsVoiceMessage(this.#source, order.request, accepted.texts, accepted.charge, allowed);
+      if (job.scene && target.kind !== 'voice') {
+        const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
+        const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
+        const mixed = await sceneFile(this.#source, accepted.lines, accepted.charge, allowed, format);
+        if (target.kind === 'file') return await this.#fileOrVoiceMessage(mixed, sizeLimit);
+        const message = await fileAsVoiceMessage(mixed.file, this.#source.encoding);
+        return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline };
+      }
+      const [line] = accepted.lines;
+      if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });
+      if (target.kind === 'voice-message') {
+        const message = await partsVoiceMessage(this.#source, line.request, line.texts, accepted.charge, allowed);
         return { kind: 'voice-message', message, seconds: message.durationSecs };
       }
-      if (order.target.kind === 'file' || !accepted.playback)
-        return await this.#render(
-          order.request,
-          accepted,
-          order.target.kind === 'file' ? order.target.sizeLimit : undefined,
-          allowed,
-        );
-      return await this.#play(order, order.target.channelId, accepted, accepted.playback, heard);
+      if (target.kind === 'file' || !accepted.playback) {
+        const rendered = await partsFile(this.#source, line.request, line.texts, accepted.charge, allowed);
+        return await this.#fileOrVoiceMessage(rendered, target.kind === 'file' ? target.sizeLimit : undefined);
+      }
+      return await this.#play(job, target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
-      discard(order.request);
+      for (const line of accepted.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
     } finally {
       accepted.charge.close();
@@ -464,20 +595,20 @@ export class SpeechPipeline {
   }
 
   /**
-   * The one check before each part is fetched and before it plays: the voice not deleted since, the server still
+   * The one check before each part is fetched and before it plays: the voices not deleted since, the server still
    * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
    */
-  async #stillAllowed(order: SpeechOrder): Promise<void> {
-    this.#source.checkVoice(order.request);
-    const { requester } = order;
+  async #stillAllowed(job: Job, lines: readonly SpokenLine[]): Promise<void> {
+    for (const line of lines) this.#source.checkVoice(line.request);
+    const { requester } = job;
     if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
     const revoked = await requester.stillAllowed?.();
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }
 
   /** The operator's one line for a request cut short by a right taken away (the member is told by its front-end). */
-  #revoked(order: SpeechOrder, error: RightsRevokedError, secondsHeard: number): void {
-    const { requester } = order;
+  #revoked(job: Job, error: RightsRevokedError, secondsHeard: number): void {
+    const { requester } = job;
     this.#log.info(
       {
         code: 'speech-rights-revoked',
@@ -492,19 +623,18 @@ export class SpeechPipeline {
   }
 
   /**
-   * Every part read whole, in order, as one file; one over `sizeLimit` becomes a voice message (what Discord
-   * would refuse as a file fits as Opus), so the member gets the audio instead of an upload error.
+   * Rendered parts as the file to post; one over `sizeLimit` becomes a voice message (what Discord would refuse as a
+   * file fits as Opus), so the member gets the audio instead of an upload error.
    */
-  async #render(
-    request: SpeechRequest,
-    { texts, charge }: Accepted,
+  async #fileOrVoiceMessage(
+    rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline },
     sizeLimit: number | undefined,
-    allowed: StillAllowed,
   ): Promise<SpeechOutcome> {
-    const { files, seconds } = await partsFile(this.#source, request, texts, charge, allowed);
+    const { files, seconds, timeline } = rendered;
     const file = files[0];
+    const timed = timeline === undefined ? {} : { timeline };
     if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
-      return { kind: 'files', files, seconds };
+      return { kind: 'files', files, seconds, ...timed };
     this.#log.info(
       { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
       'file over the upload limit: rendering a voice message instead',
@@ -515,6 +645,7 @@ export class SpeechPipeline {
       message,
       seconds: message.durationSecs,
       insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit },
+      ...timed,
     };
   }
 
@@ -524,19 +655,38 @@ export class SpeechPipeline {
    * part; each later part's request starts as the part before it starts playing.
    */
   async #play(
-    order: SpeechOrder,
+    job: Job,
     voiceChannelId: string,
     accepted: Accepted,
     playback: { player: GuildPlayer; lane: Lane },
     heard: () => void,
   ): Promise<SpeechOutcome> {
-    const { requester, request } = order;
+    const { requester } = job;
     const { player, lane } = playback;
     const label = `${requester.command}:${requester.id}`;
-    const allowed: StillAllowed = () => this.#stillAllowed(order);
-    const clips = accepted.texts.map((text, index) =>
-      partClip(this.#source, request, text, `${label}#${index + 1}`, accepted.charge, this.#log, allowed),
+    const allowed: StillAllowed = () => this.#stillAllowed(job, accepted.lines);
+    const parts = accepted.lines.map((line, lineIndex) =>
+      line.texts.map((text, index) =>
+        partClip(
+          this.#source,
+          line.request,
+          text,
+          `${label}#${job.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
+          accepted.charge,
+          this.#log,
+          allowed,
+        ),
+      ),
     );
+    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+    const clips = job.scene
+      ? [
+          sceneClip(
+            label,
+            accepted.lines.map((line, index) => ({ pauseBefore: line.pauseBefore, parts: parts[index] ?? [] })),
+          ),
+        ]
+      : parts.flat();
     for (const clip of clips)
       clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
     const first = clips[0];
