@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { loadFeatureStrings } from '../../src/app/feature-strings.ts';
 
-// Changed from 8de686d4… when /say, /emote, /preset save and /myvoice set gained `pitch`.
-const PINNED = '7a3fa4dacce745c468ffb1058327fe7f9a92a9c8273da566df5c9e3c99c1aa0f';
+// Changed from 7a3fa4da… when /scene was added (every other command's JSON unchanged).
+const PINNED = '96c2c0662fa906acc9af83d959faccac300d99b0a6d4f6ffa51078376a2c5bfb';
 
 describe('the command definitions SayBot deploys', () => {
   it('are the pinned ones, in name order', async () => {

@@ -1,5 +1,5 @@
 /**
- * SayBot's sixteen slash commands and its Speak menu by name, in sort order: what its features give and deploy
+ * SayBot's seventeen slash commands and its Speak menu by name, in sort order: what its features give and deploy
  * registers.
  */
 export const SAYBOT_COMMAND_NAMES: readonly string[] = [
@@ -16,6 +16,7 @@ export const SAYBOT_COMMAND_NAMES: readonly string[] = [
   'preset',
   'privacy',
   'say',
+  'scene',
   'skip',
   'stop',
   'usage',

@@ -47,7 +47,9 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
       'reply button done',
     );
   } catch (error) {
-    await answerFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+    await answerButtonFailure(interaction, error, log, {
+      planFigures: seesPlanFigures(interaction, context.isOperator),
+    });
   }
   return true;
 }
@@ -138,7 +140,8 @@ async function postAgain(
   });
 }
 
-async function answerFailure(
+/** A press that failed, answered privately in the presser's language, and one log line for the operator. */
+export async function answerButtonFailure(
   interaction: ButtonInteraction,
   error: unknown,
   log: Logger,

@@ -10,7 +10,7 @@ export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { describeAutoreadVoice, describeMembers, describePool, voiceLabel } from './autoread-members.ts';
 export { describeSettings, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
 export { IGNORED_MAX } from './reading/binding.ts';
-export { VOICE_POOL_MAX } from './reading/voice-pool.ts';
+export { VOICE_POOL_MAX, defaultPool, parsePoolEntry, poolLanguage } from './reading/voice-pool.ts';
 export { type AutoReadState } from './store/auto-read-store.ts';
 export {
   GROWTH_ALLOWANCE,

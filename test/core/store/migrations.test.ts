@@ -109,6 +109,7 @@ describe('migrations', () => {
       'presets',
       'quota_state',
       'removed_guilds',
+      'scenes',
       'schema_migrations',
       'soundboard_sounds',
       'spend_totals_guild_month',

@@ -1,0 +1,128 @@
+// Who speaks each part of a scene: the script's cast (`cast: Name = voice`) resolved in this server, a mentioned
+// member's /myvoice, and for everyone else a voice of their own, chosen by auto-read's rule for distinct voices
+// (the presets of the server's language first, then its cloned voices, then audible variants), never one another
+// speaker of the scene already has while an unused one is left.
+import type { Store } from '../../core/store/types.ts';
+import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
+import { resolveSettings, type ResolvedSettings, type SettingsLayers } from '../../core/speech/settings.ts';
+import { usableVoice } from '../../core/speech/voice-access.ts';
+import { SpeechInputError } from '../../core/speech/errors.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import './strings.ts';
+import { defaultPool, parsePoolEntry, poolLanguage } from '../autoread/index.ts';
+import type { CastEntry, SceneScript } from './script-types.ts';
+
+/** Cloned voices considered for distinct voices: as many as auto-read's default pool takes. */
+const CLONED_FOR_DISTINCT = 50;
+
+export interface Speaker {
+  /** As first written in the script. */
+  name: string;
+  settings: ResolvedSettings;
+  /** Where the voice came from, for the cast shown before paying. */
+  from: { kind: 'cast' } | { kind: 'member'; userId: string } | { kind: 'distinct' };
+}
+
+export interface CastQuery {
+  store: Store;
+  guildId: string;
+  guildLocale: string | null | undefined;
+  /** The preset voices on offer (CommandContext.voices). */
+  presets: readonly PresetVoice[];
+}
+
+/** Every speaker of the script (by key) with the settings their lines are spoken with. */
+export async function resolveCast(script: SceneScript, query: CastQuery): Promise<Map<string, Speaker>> {
+  const { store, guildId, guildLocale } = query;
+  const server = await store.presets.getDefault(guildId);
+  const serverLayer = server && { name: server.name, settings: server };
+  const castOf = new Map(script.cast.map((entry) => [entry.key, entry]));
+  const names = new Map<string, string>();
+  for (const step of script.steps) if (step.kind === 'line' && !names.has(step.key)) names.set(step.key, step.speaker);
+
+  const speakers = new Map<string, Speaker>();
+  const unvoiced: string[] = [];
+  for (const [key, name] of names) {
+    const entry = castOf.get(key);
+    const cast = entry && (await castSettings(entry, query, serverLayer));
+    if (cast) speakers.set(key, { name, ...cast });
+    else unvoiced.push(key);
+  }
+  if (unvoiced.length === 0) return speakers;
+
+  const cloned = await store.voiceLibrary.list(guildId, { limit: CLONED_FOR_DISTINCT });
+  const pool = defaultPool(
+    guildLocale,
+    query.presets,
+    cloned.map((voice) => voice.voiceId),
+  );
+  const taken = new Set([...speakers.values()].map((speaker) => speaker.settings.voice));
+  const given = new Set<string>();
+  const language = poolLanguage(guildLocale);
+  for (const key of unvoiced) {
+    // A voice nobody in the scene has, as it is; else a variant not given yet; else the pool goes round again.
+    const entry =
+      pool.find((candidate) => !given.has(candidate) && !taken.has(parsePoolEntry(candidate).voice)) ??
+      pool.find((candidate) => !given.has(candidate)) ??
+      pool[given.size % Math.max(1, pool.length)];
+    if (entry === undefined) throw new Error('the distinct-voice pool is empty');
+    given.add(entry);
+    const voice = parsePoolEntry(entry);
+    taken.add(voice.voice);
+    const settings = resolveSettings({
+      options: {
+        voice: voice.voice,
+        language,
+        ...(voice.speed === undefined ? {} : { speed: voice.speed }),
+        ...(voice.pitch === undefined ? {} : { pitch: voice.pitch }),
+      },
+      server: serverLayer,
+      guildLocale,
+    });
+    speakers.set(key, { name: names.get(key) ?? key, settings, from: { kind: 'distinct' } });
+  }
+  return speakers;
+}
+
+/**
+ * A cast line's voice in this server: a member's /myvoice (undefined when they keep none: they get a distinct voice),
+ * else a preset of the server by name, else a voice ID or a cloned voice of this server. Another server's cloned
+ * voice is refused as an unknown one.
+ */
+async function castSettings(
+  entry: CastEntry,
+  query: CastQuery,
+  server: SettingsLayers['server'],
+): Promise<Pick<Speaker, 'settings' | 'from'> | undefined> {
+  const { store, guildId, guildLocale } = query;
+  if (entry.voice.kind === 'member') {
+    const member = await store.memberDefaults.get(guildId, entry.voice.userId);
+    if (member?.voice === undefined) return undefined;
+    const settings = resolveSettings({ options: {}, member, server, guildLocale });
+    settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+    return { settings, from: { kind: 'member', userId: entry.voice.userId } };
+  }
+  const written = entry.voice.text;
+  const preset = await store.presets.get(guildId, written);
+  if (preset) {
+    const settings = resolveSettings({
+      options: {},
+      preset: { name: preset.name, settings: preset },
+      server,
+      guildLocale,
+    });
+    settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+    return { settings, from: { kind: 'cast' } };
+  }
+  try {
+    const usable = await usableVoice(store, guildId, written);
+    return {
+      settings: resolveSettings({ options: { voice: usable.voiceId }, server, guildLocale }),
+      from: { kind: 'cast' },
+    };
+  } catch (error) {
+    if (error instanceof SpeechInputError)
+      throw new UserError('scene.unknownCast', { line: entry.line, name: entry.name, voice: written });
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+// Scenes' public surface: what its command module (commands/scene.ts) and the app use. Everything else in this
+// folder is the feature's own.
+import './strings.ts';
+export { SCENE_CAPS } from './script.ts';
+export { readScript, previewScene } from './scene-preview.ts';
+export { answerSceneButton } from './scene-delivery.ts';
+export { PendingScenes } from './pending-scenes.ts';
+export { sceneForm, sceneFormPurpose, FORM_SCRIPT_MAX, type SceneFormPurpose } from './scene-form.ts';
+export { MAX_SAVED_SCENES } from './store/scene-area.ts';
+export { SCENE_FORGET_RULES, sceneAreas } from './store/store-areas.ts';
+export { SCENE_SCHEMA_STEPS } from './store/schema-steps.ts';

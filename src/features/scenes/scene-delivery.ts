@@ -1,0 +1,188 @@
+// A scene confirmed with its button: taken from the waiting scenes (once, only by its member), its target checked
+// again (the member may have left voice or lost a right since the preview), held and spoken through the pipeline as
+// one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
+// member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
+import { MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
+import type { CommandContext } from '../../core/interactions/command.ts';
+import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
+import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
+import { answerButtonFailure } from '../../core/frontend/reply-buttons.ts';
+import { memberStillSpeaks, memberVoiceChannel } from '../../core/frontend/speech-delivery.ts';
+import { postVoiceMessage, voiceMessagePlace } from '../../core/frontend/voice-message-post.ts';
+import { claimMemberVoiceMessage } from '../../core/frontend/voice-message-rights.ts';
+import {
+  MEMBER_REQUEST,
+  type Requester,
+  type SceneTimeline,
+  type SpeechOutcome,
+  type SpeechTarget,
+} from '../../core/speech/pipeline.ts';
+import type { PendingScene, PendingScenes } from './pending-scenes.ts';
+import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
+import type { PlannedTurn } from './scene-plan.ts';
+import { toSrt } from './subtitles.ts';
+import { t } from './strings.ts';
+
+const seconds = (s: number) => s.toFixed(1);
+
+/** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
+export async function answerSceneButton(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  pending: PendingScenes,
+): Promise<boolean> {
+  const confirm = interaction.customId.startsWith(CONFIRM_PREFIX);
+  if (!confirm && !interaction.customId.startsWith(CANCEL_PREFIX)) return false;
+  const token = interaction.customId.slice((confirm ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
+  const locale = interaction.locale;
+  const waiting = pending.peek(token);
+  if (waiting === undefined || waiting.guildId !== interaction.guildId) {
+    await interaction.update({ content: t(locale, 'scene.expired'), components: [], allowedMentions: NO_MENTIONS });
+    return true;
+  }
+  if (waiting.userId !== interaction.user.id) {
+    await interaction.reply({
+      content: t(locale, 'scene.notYours', { member: `<@${waiting.userId}>` }),
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: NO_MENTIONS,
+    });
+    return true;
+  }
+  const scene = pending.take(token);
+  if (scene === undefined) return true;
+  if (!confirm) {
+    await interaction.update({ content: t(locale, 'scene.cancelled'), components: [], allowedMentions: NO_MENTIONS });
+    return true;
+  }
+  await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
+  try {
+    await playScene(interaction, context, scene);
+  } catch (error) {
+    await answerButtonFailure(interaction, error, context.logger, {
+      planFigures: seesPlanFigures(interaction, context.isOperator),
+    });
+  }
+  return true;
+}
+
+async function playScene(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  scene: PendingScene,
+): Promise<void> {
+  const requester: Requester = {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    command: 'scene',
+    id: interaction.id,
+    askedAt: receivedAtEpochMs(interaction),
+    policy: MEMBER_REQUEST,
+  };
+  let target: SpeechTarget;
+  if (scene.output === 'voice') {
+    const voice = memberVoiceChannel(interaction, context.players, context.reading);
+    target = voice;
+    requester.stillAllowed = memberStillSpeaks(interaction, voice.channelId);
+  } else if (scene.output === 'file') {
+    target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
+  } else {
+    target = { kind: 'voice-message' };
+  }
+  const job = context.speech.speakScene({ lines: scene.plan.lines, requester, target, sceneFormat: scene.format });
+  await job.accepted;
+  const outcome = await job.outcome;
+  await deliver(interaction, context, scene, outcome, target);
+}
+
+async function deliver(
+  interaction: ButtonInteraction<'cached'>,
+  context: CommandContext,
+  scene: PendingScene,
+  outcome: SpeechOutcome,
+  target: SpeechTarget,
+): Promise<void> {
+  const locale = interaction.locale;
+  const channel = target.kind === 'voice' ? `<#${target.channelId}>` : '';
+  const edit = (content: string, files: AttachmentPayload[] = []) =>
+    interaction.editReply({ content, files, components: [], allowedMentions: NO_MENTIONS });
+  switch (outcome.kind) {
+    case 'played':
+      return void (await edit(t(locale, 'scene.played', { channel, seconds: seconds(outcome.seconds) })));
+    case 'stopped':
+    case 'skipped':
+      return void (await edit(t(locale, `scene.${outcome.kind}`, { seconds: seconds(outcome.seconds) })));
+    case 'cut-off':
+      return void (await edit(t(locale, 'scene.cutOff', { channel, seconds: seconds(outcome.seconds) })));
+    case 'failed':
+      throw outcome.error;
+    case 'files': {
+      const [file] = outcome.files;
+      if (file === undefined) throw new Error('a scene rendered no file');
+      const files = [
+        { attachment: file.data, name: `saybot-scene.${file.format}` },
+        subtitlesFile(scene.plan.turns, outcome.timeline),
+      ];
+      const params = { seconds: seconds(outcome.seconds) };
+      if (memberMayPostFiles(interaction)) {
+        await interaction.followUp({
+          content: header(interaction, scene, outcome.seconds),
+          files,
+          allowedMentions: NO_MENTIONS,
+        });
+        return void (await edit(t(locale, 'scene.posted', params)));
+      }
+      return void (await edit(t(locale, 'scene.postedPrivately', params), files));
+    }
+    case 'voice-message': {
+      const srt = subtitlesFile(scene.plan.turns, outcome.timeline);
+      const params = { seconds: seconds(outcome.seconds) };
+      const bar = claimMemberVoiceMessage(interaction);
+      const posted =
+        bar === undefined
+          ? await postVoiceMessage(
+              voiceMessagePlace(interaction),
+              outcome.message,
+              context.logger,
+              header(interaction, scene, outcome.seconds),
+            )
+          : ({ kind: 'fallback', reason: bar } as const);
+      if (posted.kind === 'posted') return void (await edit(t(locale, 'scene.voiceMessagePosted', params), [srt]));
+      const ogg = { attachment: outcome.message.ogg, name: 'saybot-scene.ogg' };
+      return void (await edit(t(locale, 'scene.postedPrivately', params), [ogg, srt]));
+    }
+  }
+}
+
+/** The line over a posted scene, naming the member it is for (mentions are never pinged: NO_MENTIONS). */
+function header(interaction: ButtonInteraction<'cached'>, scene: PendingScene, audioSeconds: number): string {
+  return t(interaction.guild.preferredLocale, 'scene.header', {
+    member: `<@${interaction.user.id}>`,
+    speakers: scene.plan.speakers,
+    seconds: seconds(audioSeconds),
+  });
+}
+
+/** The .srt beside a posted scene: each line timed as it is heard, named by its speaker. */
+function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): AttachmentPayload {
+  if (timeline === undefined || timeline.length !== turns.length) throw new Error('a scene file without its timeline');
+  const cues = turns.map((turn, index) => ({
+    ...turn,
+    start: timeline[index]?.start ?? 0,
+    end: timeline[index]?.end ?? 0,
+  }));
+  return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
+}
+
+/** Whether the member may post files here themselves: SayBot posts for them no more than they may. */
+function memberMayPostFiles(interaction: ButtonInteraction<'cached'>): boolean {
+  const thread = interaction.channel?.isThread() ?? false;
+  return (
+    interaction.memberPermissions.has([
+      PermissionFlagsBits.ViewChannel,
+      thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+      PermissionFlagsBits.AttachFiles,
+    ]) &&
+    (interaction.appPermissions.has([PermissionFlagsBits.SendMessages, PermissionFlagsBits.AttachFiles]) ?? true)
+  );
+}

@@ -1,0 +1,68 @@
+// A parsed script and its cast as what the pipeline speaks: one request per turn in its speaker's voice (a tone
+// cue as the turn's tone_instruction; an intensity cue as an emotion request with that exaggeration), each after its
+// pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
+import type { SceneLine } from '../../core/speech/pipeline.ts';
+import { effectsOf, sentSettingsOf } from '../../core/speech/settings.ts';
+import { estimateSpeechSeconds } from '../../core/speech/queue-bounds.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import './strings.ts';
+import type { Speaker } from './cast.ts';
+import { DEFAULT_GAP_SECONDS } from './script.ts';
+import type { SceneScript } from './script-types.ts';
+
+/** One turn as it will be heard: who says what (the subtitles name them). */
+export interface PlannedTurn {
+  speaker: string;
+  text: string;
+}
+
+export interface ScenePlan {
+  lines: SceneLine[];
+  turns: PlannedTurn[];
+  /** How long it should last, estimated from its text and pauses (the queue bounds' estimate). */
+  seconds: number;
+  speakers: number;
+}
+
+export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Speaker>): ScenePlan {
+  const lines: SceneLine[] = [];
+  const turns: PlannedTurn[] = [];
+  let pause = 0;
+  let seconds = 0;
+  for (const step of script.steps) {
+    if (step.kind === 'pause') {
+      pause += step.seconds;
+      continue;
+    }
+    const speaker = speakers.get(step.key);
+    if (speaker === undefined) throw new Error(`no voice for the speaker "${step.key}"`);
+    if (step.tone !== undefined && step.intensity !== undefined)
+      throw new UserError('scene.toneAndIntensity', { line: step.line });
+    const pauseBefore = pause + (lines.length > 0 ? DEFAULT_GAP_SECONDS : 0);
+    const { settings } = speaker;
+    const request: SceneLine['request'] =
+      step.intensity !== undefined
+        ? {
+            kind: 'emotion',
+            text: step.text,
+            ...sentSettingsOf(settings, 'emotion'),
+            exaggeration: step.intensity,
+            ...effectsOf(settings),
+          }
+        : {
+            kind: 'tts',
+            text: step.text,
+            // Mixed and played alike, so a line made for voice is the same cache entry as one made for a file.
+            ...sentSettingsOf(
+              { ...settings, format: 'wav', ...(step.tone === undefined ? {} : { tone: step.tone }) },
+              'tts',
+            ),
+            ...effectsOf(settings),
+          };
+    lines.push({ request, pauseBefore });
+    turns.push({ speaker: speaker.name, text: step.text });
+    seconds += pauseBefore + estimateSpeechSeconds(step.text);
+    pause = 0;
+  }
+  return { lines, turns, seconds, speakers: new Set(turns.map((turn) => turn.speaker)).size };
+}

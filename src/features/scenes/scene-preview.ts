@@ -1,0 +1,149 @@
+// A scene shown before anything is paid: its script read and cast in this server, where it will go, what it would
+// cost now (characters to pay, lines already made) and what the member's budgets leave, with a button to play it
+// and one to cancel. The preview is the member's alone; nothing is held, counted or paid until they confirm.
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
+import type { AnsweredInteraction, CommandContext } from '../../core/interactions/command.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { chooseTarget, type OutputChoice } from '../../core/frontend/speech-delivery.ts';
+import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
+import { acknowledge } from '../../core/interactions/acknowledge.ts';
+import { showContent } from '../../core/interactions/replies.ts';
+import type { SceneQuote } from '../../core/speech/pipeline.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
+import { resolveCast, type Speaker } from './cast.ts';
+import { planScene, type ScenePlan } from './scene-plan.ts';
+import { parseScript, ScriptError } from './script.ts';
+import type { SceneScript } from './script-types.ts';
+import type { PendingScenes } from './pending-scenes.ts';
+import { t } from './strings.ts';
+
+/** The buttons' custom_id: `scene:go:<token>` plays the waiting scene, `scene:no:<token>` drops it. */
+export const CONFIRM_PREFIX = 'scene:go:';
+export const CANCEL_PREFIX = 'scene:no:';
+
+/** A script as a scene of this server, or the member's clear answer (UserError) of why not. */
+export function readScript(source: string): SceneScript {
+  try {
+    return parseScript(source);
+  } catch (error) {
+    if (error instanceof ScriptError)
+      throw new UserError(`scene.script.${error.code}`, { line: error.line, ...error.params });
+    throw error;
+  }
+}
+
+/** Parses, casts and costs `source`, and shows the member the scene with its buttons. */
+export async function previewScene(
+  interaction: AnsweredInteraction<'cached'>,
+  context: CommandContext,
+  pending: PendingScenes,
+  source: string,
+  choice: { output: OutputChoice; format: 'wav' | 'mp3' },
+): Promise<void> {
+  const script = readScript(source);
+  const speakers = await resolveCast(script, {
+    store: context.store,
+    guildId: interaction.guildId,
+    guildLocale: interaction.guild.preferredLocale,
+    presets: context.voices,
+  });
+  const plan = planScene(script, speakers);
+  // Where it goes is checked now (the member's voice rights, posting rights), and again when they confirm.
+  const target = await chooseTarget(interaction, choice.output, context);
+  const limit = context.config.queue.guildSeconds;
+  if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
+    throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
+  await acknowledge(interaction, true);
+  const [quote, report] = await Promise.all([
+    context.speech.quoteScene(plan.lines),
+    context.accounting.report(interaction.guildId, interaction.user.id),
+  ]);
+  const locale = interaction.locale;
+  const budgets = budgetLines(locale, report, seesPlanFigures(interaction, context.isOperator));
+  const over = quote.characters > budgets.left;
+  const token = pending.add({
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    plan,
+    output: target.kind,
+    format: choice.format,
+  });
+  const where =
+    target.kind === 'voice'
+      ? t(locale, 'scene.preview.inVoice', { channel: `<#${target.channelId}>` })
+      : t(locale, target.kind === 'file' ? 'scene.preview.asFile' : 'scene.preview.asVoiceMessage');
+  const content = t(locale, 'scene.preview', {
+    lines: plan.lines.length,
+    speakers: plan.speakers,
+    seconds: Math.round(plan.seconds),
+    where,
+    cast: castLine(locale, speakers),
+    cost: costLine(locale, quote, plan),
+    budgets: [...budgets.lines, ...(over ? [t(locale, 'scene.budget.over')] : [])].join('\n'),
+  });
+  await showContent(interaction, content, [], [buttons(locale, token, over ? undefined : quote.characters)]);
+}
+
+function castLine(locale: string, speakers: ReadonlyMap<string, Speaker>): string {
+  return [...speakers.values()]
+    .map((speaker) => {
+      const voice = `\`${speaker.settings.voice}\``;
+      const name = speaker.name;
+      if (speaker.from.kind === 'member')
+        return t(locale, 'scene.cast.member', { name, voice, member: `<@${speaker.from.userId}>` });
+      return t(locale, speaker.from.kind === 'cast' ? 'scene.cast.cast' : 'scene.cast.distinct', { name, voice });
+    })
+    .join(' · ');
+}
+
+function costLine(locale: string, quote: SceneQuote, plan: ScenePlan): string {
+  if (quote.characters === 0) return t(locale, 'scene.cost.free');
+  return t(locale, 'scene.cost.paid', {
+    characters: quote.characters,
+    cached: quote.cachedLines,
+    lines: plan.lines.length,
+  });
+}
+
+/** What the member's budgets leave (and the plan's, for who may see it), and the least of them. */
+function budgetLines(locale: string, report: UsageReport, planFigures: boolean): { lines: string[]; left: number } {
+  const lines: string[] = [];
+  let left = Number.POSITIVE_INFINITY;
+  const { member, guild, bot } = report;
+  if (member.budget > 0) {
+    const memberLeft = Math.max(0, member.budget - member.spentToday);
+    left = Math.min(left, memberLeft);
+    lines.push(t(locale, 'scene.budget.member', { left: memberLeft, limit: member.budget }));
+  }
+  if (guild.budget > 0) {
+    const guildLeft = Math.max(0, guild.budget - guild.spent);
+    left = Math.min(left, guildLeft);
+    lines.push(t(locale, 'scene.budget.guild', { left: guildLeft, limit: guild.budget }));
+  }
+  left = Math.min(left, bot.remaining);
+  if (planFigures) lines.push(t(locale, 'scene.budget.plan', { left: bot.remaining }));
+  if (lines.length === 0) lines.push(t(locale, 'scene.budget.none'));
+  return { lines, left };
+}
+
+/** "Play it" (absent when a budget would refuse it) and "Cancel". */
+function buttons(
+  locale: string,
+  token: string,
+  characters: number | undefined,
+): APIActionRowComponent<APIButtonComponent> {
+  const cancel: APIButtonComponent = {
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    custom_id: `${CANCEL_PREFIX}${token}`,
+    label: t(locale, 'scene.button.cancel'),
+  };
+  if (characters === undefined) return { type: ComponentType.ActionRow, components: [cancel] };
+  const confirm: APIButtonComponent = {
+    type: ComponentType.Button,
+    style: ButtonStyle.Primary,
+    custom_id: `${CONFIRM_PREFIX}${token}`,
+    label: characters === 0 ? t(locale, 'scene.button.confirmFree') : t(locale, 'scene.button.confirm', { characters }),
+  };
+  return { type: ComponentType.ActionRow, components: [confirm, cancel] };
+}

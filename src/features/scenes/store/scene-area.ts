@@ -1,0 +1,92 @@
+import { Area } from '../../../core/store/dialect.ts';
+import { nameKey, tidyName } from '../../../core/store/names.ts';
+import type { DeleteSceneResult, SaveSceneResult, SavedScene } from './scene-store.ts';
+
+/** How many scenes a server keeps: a list a member can read through, and a bounded table. */
+export const MAX_SAVED_SCENES = 25;
+
+/**
+ * A server's saved scenes (table scenes; changes take the lock `scenes:<guild>`): `store.scenes`. One per name
+ * whatever its case (nameKey); a scene is replaced or deleted only by whoever saved it, or by a manager (`manager`).
+ * The script's size is the caller's to bound (SCENE_CAPS.scriptChars).
+ */
+export class SceneArea extends Area {
+  async save(
+    guildId: string,
+    name: string,
+    script: string,
+    savedBy: string,
+    manager: boolean,
+  ): Promise<SaveSceneResult> {
+    const key = nameKey(name);
+    const shown = tidyName(name);
+    return this.d.transaction(`scenes:${guildId}`, async (trx): Promise<SaveSceneResult> => {
+      const existing = await trx
+        .selectFrom('scenes')
+        .select('saved_by')
+        .where('guild_id', '=', guildId)
+        .where('name_key', '=', key)
+        .executeTakeFirst();
+      const values = { name: shown, script, saved_by: savedBy, saved_at: Date.now() };
+      if (existing) {
+        if (existing.saved_by !== savedBy && !manager) return { status: 'refused', problem: 'not-yours' };
+        await trx
+          .updateTable('scenes')
+          .set(values)
+          .where('guild_id', '=', guildId)
+          .where('name_key', '=', key)
+          .execute();
+        return { status: 'replaced', name: shown };
+      }
+      const { n } = await trx
+        .selectFrom('scenes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('guild_id', '=', guildId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= MAX_SAVED_SCENES) return { status: 'refused', problem: 'full' };
+      await trx
+        .insertInto('scenes')
+        .values({ guild_id: guildId, name_key: key, ...values })
+        .execute();
+      return { status: 'added', name: shown };
+    });
+  }
+
+  async get(guildId: string, name: string): Promise<SavedScene | undefined> {
+    const row = await this.d.db
+      .selectFrom('scenes')
+      .select(['name', 'script', 'saved_by', 'saved_at'])
+      .where('guild_id', '=', guildId)
+      .where('name_key', '=', nameKey(name))
+      .executeTakeFirst();
+    return row && { name: row.name, script: row.script, savedBy: row.saved_by, savedAt: Number(row.saved_at) };
+  }
+
+  /** The server's scenes by name, without their scripts. */
+  async list(guildId: string): Promise<Array<Omit<SavedScene, 'script'>>> {
+    const rows = await this.d.db
+      .selectFrom('scenes')
+      .select(['name', 'saved_by', 'saved_at'])
+      .where('guild_id', '=', guildId)
+      .orderBy(this.d.byCodePoint('name_key'))
+      .limit(MAX_SAVED_SCENES)
+      .execute();
+    return rows.map((row) => ({ name: row.name, savedBy: row.saved_by, savedAt: Number(row.saved_at) }));
+  }
+
+  async delete(guildId: string, name: string, by: string, manager: boolean): Promise<DeleteSceneResult> {
+    const key = nameKey(name);
+    return this.d.transaction(`scenes:${guildId}`, async (trx): Promise<DeleteSceneResult> => {
+      const existing = await trx
+        .selectFrom('scenes')
+        .select('saved_by')
+        .where('guild_id', '=', guildId)
+        .where('name_key', '=', key)
+        .executeTakeFirst();
+      if (!existing) return { status: 'unknown' };
+      if (existing.saved_by !== by && !manager) return { status: 'not-yours' };
+      await trx.deleteFrom('scenes').where('guild_id', '=', guildId).where('name_key', '=', key).execute();
+      return { status: 'deleted' };
+    });
+  }
+}

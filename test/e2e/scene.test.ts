@@ -1,0 +1,302 @@
+// /scene end to end: a script written in Discord's form (or a .txt), shown with its cast and cost, played or posted
+// only once its member confirms, each line in its own voice (the sandbox's voices are tones at their own pitch), a
+// posted file with its subtitles, every line its own cache entry, every budget and /stop holding.
+import { describe, expect, it } from 'vitest';
+import type { InteractionHandle, InteractionResponse } from '@saybot/local-discord';
+import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
+import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
+import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
+import { defaultGuilds, monoOf, runCommand, type Harness } from '../support/harness.ts';
+import { ALICE } from '../support/world.ts';
+
+const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
+const GUILD = london.id;
+
+const h = useFileHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+const harnessFor = useHarnessPerTest();
+
+const VOICES = { Ann: 'voice-b-en-f-01', Ben: 'voice-b-en-m-01', Kei: 'voice-b-ja-m-01' } as const;
+const CAST = `cast: Ann = ${VOICES.Ann}, Ben = ${VOICES.Ben}, Kei = ${VOICES.Kei}`;
+
+interface Preview {
+  shown: InteractionResponse;
+  messageId: string;
+  confirm: string | undefined;
+  cancel: string | undefined;
+}
+
+/** /scene new, its form filled with `script`, and the preview SayBot shows the member. */
+async function preview(
+  harness: Harness,
+  script: string,
+  output?: 'voice' | 'file' | 'voice-message',
+): Promise<Preview> {
+  const form = await harness.discord.command({
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'scene',
+    options: [{ name: 'new', type: 1, options: output === undefined ? [] : [{ name: 'output', value: output }] }],
+  });
+  await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
+  const submit = await harness.discord.submitModal({ on: form, values: { script } });
+  const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+  const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+  const ids = rows.flatMap((row) => row.components.map((button) => button.custom_id));
+  return {
+    shown,
+    messageId: String(shown.message?.id),
+    confirm: ids.find((id) => id.startsWith('scene:go:')),
+    cancel: ids.find((id) => id.startsWith('scene:no:')),
+  };
+}
+
+async function press(harness: Harness, shown: Preview, customId: string | undefined): Promise<InteractionHandle> {
+  if (customId === undefined) throw new Error(`no such button under: ${shown.shown.content ?? ''}`);
+  return harness.discord.pressButton({ guildId: GUILD, userId: ALICE, messageId: shown.messageId, customId });
+}
+
+const ttsSince = (harness: Harness, before: number) =>
+  harness.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts');
+
+/** A posted WAV's samples (16-bit PCM) and rate. */
+function wavSamples(data: Buffer): { samples: Float32Array; rate: number } {
+  const parsed = parseWavHeader(new Uint8Array(data));
+  if (!('header' in parsed)) throw new Error('not a whole WAV');
+  const { dataOffset, format } = parsed.header;
+  const frames = Math.floor((data.length - dataOffset) / format.blockAlign);
+  const samples = new Float32Array(frames);
+  for (let i = 0; i < frames; i++) samples[i] = data.readInt16LE(dataOffset + i * format.blockAlign) / 32768;
+  return { samples, rate: format.sampleRate };
+}
+
+/** Where sound starts after silence, in seconds: each run of 10 ms blocks above -50 dBFS after at least 100 ms below. */
+function onsets(samples: Float32Array, rate: number): number[] {
+  const block = Math.round(rate / 100);
+  const found: number[] = [];
+  let quietBlocks = 10;
+  for (let start = 0; start + block <= samples.length; start += block) {
+    let sum = 0;
+    for (let i = start; i < start + block; i++) sum += (samples[i] ?? 0) ** 2;
+    const loud = Math.sqrt(sum / block) > 10 ** (-50 / 20);
+    if (loud && quietBlocks >= 10) found.push(start / rate);
+    quietBlocks = loud ? 0 : quietBlocks + 1;
+  }
+  return found;
+}
+
+describe('/scene in a voice channel', () => {
+  it('speaks each line in its own voice, in order, the first heard before the last line is requested', async () => {
+    const lines = [
+      'Ann: Good morning, everyone here.',
+      'Ben: Morning to you, Ann.',
+      'Kei: And a good morning from me.',
+    ];
+    const shown = await preview(h, [CAST, ...lines].join('\n'));
+    expect(shown.shown.content).toContain('3 lines, 3 speakers');
+    expect(shown.shown.content).toContain(`**Ann** \`${VOICES.Ann}\``);
+    const before = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    // Slow enough that a later line's request is visibly later than the first sound.
+    h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
+    try {
+      const lastRequestedWhenFirstHeard = h.discord
+        .waitForPacket(GUILD, (packet) => !packet.silence, 20_000)
+        .then(() => ttsSince(h, before).some((r) => r.text === 'And a good morning from me.'));
+      const pressed = await press(h, shown, shown.confirm);
+      const done = await pressed.waitFor((r) => (r.content ?? '').startsWith('🎬 Played'), 30_000);
+      expect(done.content).toMatch(/Played the scene in <#\d+>: \d+\.\d s\./);
+      expect(await lastRequestedWhenFirstHeard).toBe(false);
+    } finally {
+      h.sandbox.setPacing({ realtimeFactor: 0 });
+    }
+    const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 1 });
+    // Silence between lines is not in what was heard: the lines follow one another as the sandbox made them.
+    const samples = monoOf(heard);
+    let start = 0;
+    const pitches = lines.map((line) => {
+      const seconds = h.sandbox.expectedDurationSeconds(line.slice(line.indexOf(':') + 2));
+      const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
+      start += seconds;
+      return dominantPitchHz(middle, 48_000) ?? 0;
+    });
+    const expected = [VOICES.Ann, VOICES.Ben, VOICES.Kei].map((voice) => h.sandbox.voicePitchHz(voice) ?? -1);
+    for (const [i, pitch] of pitches.entries()) expect(Math.abs(pitch - (expected[i] ?? 0)), lines[i]).toBeLessThan(4);
+    expect(ttsSince(h, before).map((r) => r.voice)).toEqual([VOICES.Ann, VOICES.Ben, VOICES.Kei]);
+  });
+
+  it('/stop mid-scene records exactly what the service billed, and requests nothing after', async () => {
+    const lines = Array.from(
+      { length: 6 },
+      (_, i) => `${i % 2 === 0 ? 'Ann' : 'Ben'}: This is line number ${i + 1} of the stopped scene.`,
+    );
+    const shown = await preview(h, [CAST, ...lines].join('\n'));
+    const spentBefore = await spentShown(h);
+    const billedBefore = h.sandbox.charactersBilled();
+    const before = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
+    try {
+      const heard = h.discord.waitForPacket(GUILD, (packet) => !packet.silence, 20_000);
+      const pressed = await press(h, shown, shown.confirm);
+      await heard;
+      await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' });
+      const stopped = await pressed.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 20_000);
+      expect(stopped.content).toMatch(/after \d+\.\d s/);
+    } finally {
+      h.sandbox.setPacing({ realtimeFactor: 0 });
+    }
+    const requested = ttsSince(h, before).length;
+    expect(requested).toBeGreaterThan(0);
+    expect(requested).toBeLessThan(lines.length);
+    const billed = h.sandbox.charactersBilled() - billedBefore;
+    expect(billed).toBeGreaterThan(0);
+    await until(async () => (await spentShown(h)) - spentBefore === billed);
+  });
+});
+
+describe('/scene as a file', () => {
+  it('posts one WAV under a line naming the member, and an .srt whose starts match the audio within 50 ms', async () => {
+    const lines = [
+      'Ann: The file starts here.',
+      '(Ben looks up.)',
+      'Ben: And then I answer.',
+      '[pause 1s]',
+      'Kei: The end.',
+    ];
+    const shown = await preview(h, [CAST, ...lines].join('\n'), 'file');
+    expect(shown.shown.content).toContain('posted as a file with subtitles');
+    const pressed = await press(h, shown, shown.confirm);
+    const posted = await pressed.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 30_000);
+    expect(posted.content).toMatch(new RegExp(`^🎬 <@${ALICE}>'s scene: 3 voices, \\d+\\.\\d s$`));
+    expect(posted.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    const wav = posted.files.find((file) => file.name.endsWith('.wav'));
+    const srt = posted.files.find((file) => file.name.endsWith('.srt'));
+    if (!wav || !srt) throw new Error('a WAV and an .srt were expected');
+    const cues = parseSrtTimes(srt.data.toString('utf8'));
+    expect(cues.map((cue) => cue.speaker)).toEqual(['Ann', 'Ben', 'Kei']);
+    const { samples, rate } = wavSamples(wav.data);
+    const starts = onsets(samples, rate);
+    expect(starts).toHaveLength(3);
+    for (const [i, cue] of cues.entries()) expect(Math.abs(cue.start - (starts[i] ?? -1)) * 1000).toBeLessThan(50);
+    // The [pause 1s] is heard: Kei starts a second (and the default gap) after Ben ends.
+    expect((cues[2]?.start ?? 0) - (cues[1]?.end ?? 0)).toBeGreaterThan(1.3);
+    await pressed.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 10_000);
+  });
+
+  it('pays again only for the line that changed: one paid request the second time', async () => {
+    const first = [
+      'Ann: A line that stays the same.',
+      'Ben: Another line that stays.',
+      'Kei: The line that will change.',
+    ];
+    await pressAndPost(await preview(h, [CAST, ...first].join('\n'), 'file'));
+    const second = [...first.slice(0, 2), 'Kei: The line that has changed now.'];
+    const shown = await preview(h, [CAST, ...second].join('\n'), 'file');
+    expect(shown.shown.content).toContain('2 of 3 lines already made (free)');
+    const before = h.sandbox.requests.length;
+    await pressAndPost(shown);
+    expect(ttsSince(h, before).map((r) => r.text)).toEqual(['The line that has changed now.']);
+  });
+
+  it('saved with /scene save from a .txt, /scene play replays it from the cache at no cost', async () => {
+    const script = [CAST, 'Ann: Saved and played again.', 'Ben: From the cache the second time.'].join('\n');
+    const saved = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'scene',
+      subcommand: 'save',
+      options: {
+        name: 'Morning',
+        script: { type: 11, value: h.discord.hostAttachment(Buffer.from(script), 'morning.txt', 'text/plain').id },
+      },
+    });
+    expect(saved.content).toBe('Saved the scene **Morning** (2 lines). Play it with `/scene play name:Morning`.');
+    for (const round of [1, 2]) {
+      const played = await h.discord.command({
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'scene',
+        options: [
+          {
+            name: 'play',
+            type: 1,
+            options: [
+              { name: 'name', value: 'morning' },
+              { name: 'output', value: 'file' },
+            ],
+          },
+        ],
+      });
+      const shown = await played.waitFor((r) => (r.content ?? '').includes('**Scene**'), 20_000);
+      if (round === 2) expect(shown.content).toContain('nothing to pay');
+      const before = h.sandbox.requests.length;
+      const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+      const confirm = rows.flatMap((row) => row.components).find((b) => b.custom_id.startsWith('scene:go:'));
+      await pressAndPost({
+        shown,
+        messageId: String(shown.message?.id),
+        confirm: confirm?.custom_id,
+        cancel: undefined,
+      });
+      expect(ttsSince(h, before)).toHaveLength(round === 1 ? 2 : 0);
+    }
+  });
+});
+
+describe('/scene before paying', () => {
+  it('unconfirmed, replaced or cancelled, requests nothing', async () => {
+    const before = h.sandbox.requests.length;
+    const first = await preview(h, [CAST, 'Ann: Never confirmed.', 'Ben: Not a word is paid.'].join('\n'));
+    expect(first.shown.content).toMatch(/\*\*\d+\*\* characters to pay/);
+    expect(first.confirm).toBeDefined();
+    // A second preview replaces the first: its "Play it" finds nothing waiting.
+    const second = await preview(h, [CAST, 'Ann: Replaced, then cancelled.'].join('\n'));
+    const late = await press(h, first, first.confirm);
+    expect((await late.waitFor((r) => r.content !== undefined)).content).toContain('no longer waiting');
+    const cancelled = await press(h, second, second.cancel);
+    const answer = await cancelled.waitFor((r) => r.content !== undefined);
+    expect(answer.content).toBe('Scene cancelled. Nothing was charged.');
+    // The preview is the answer now, without its buttons.
+    expect(answer.message?.components ?? []).toEqual([]);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it('refused by the member’s budget: the preview says so, offers no "Play it", and nothing is requested', async () => {
+    const small = await harnessFor({ env: { BUDGET_MEMBER_DAILY_CHARS: '30' } });
+    const shown = await preview(
+      small,
+      [CAST, 'Ann: This scene costs more than thirty characters.', 'Ben: So it is refused.'].join('\n'),
+    );
+    expect(shown.shown.content).toContain('Your budget today leaves 30 of 30 characters.');
+    expect(shown.shown.content).toContain('more than a budget leaves');
+    expect(shown.confirm).toBeUndefined();
+    expect(small.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
+  });
+
+  it('a script it cannot read gets a private answer naming the line, and nothing is requested', async () => {
+    const before = h.sandbox.requests.length;
+    const shown = await preview(h, 'Ann: Fine.\n\nthis line has no speaker\n');
+    expect(shown.shown.content).toContain('Line 3 is not `Name: text`');
+    expect(shown.confirm).toBeUndefined();
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});
+
+async function pressAndPost(shown: Preview): Promise<InteractionResponse> {
+  const pressed = await press(h, shown, shown.confirm);
+  return pressed.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 30_000);
+}
+
+async function spentShown(harness: Harness): Promise<number> {
+  const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'usage' });
+  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
