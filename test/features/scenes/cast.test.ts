@@ -230,6 +230,19 @@ describe('resolveCast: distinct voices for speakers not cast', () => {
     ]);
   });
 
+  it("never gives a speaker exactly a cast speaker's voice while a variant is left", async () => {
+    // Alice has en-f-01 as cast; B gets the one plain voice left; C must get a variant, not Alice's voice as it is.
+    const speakers = await cast('cast: Alice = voice-b-en-f-01\nAlice: 1\nB: 2\nC: 3', {
+      locale: 'en-US',
+      presets: EN_TWO,
+    });
+    expect([...speakers.values()].map(heard)).toEqual([
+      'voice-b-en-f-01 pitch 0 speed 1',
+      'voice-b-en-m-01 pitch 0 speed 1',
+      'voice-b-en-f-01 pitch 3 speed 1',
+    ]);
+  });
+
   it("lets the server's default preset through for what the distinct voice does not set", async () => {
     await store.presets.save({ guildId: G, name: 'House', voice: 'voice-b-en-m-01', tone: 'warm', createdBy: ADMIN });
     await store.presets.setDefault(G, 'House');
