@@ -173,4 +173,19 @@ describe('sceneClip', () => {
     await closed;
     expect(log).toEqual(['open a', 'prepare b', 'dispose b', 'dispose c']);
   });
+
+  it('disposes every part when its stream is destroyed before a packet was read', async () => {
+    // The guild's player destroys an opened clip unread when the clip ended while opening (a /skip, a failed join).
+    const log: Log = [];
+    const clip = sceneClip('scene', [
+      { pauseBefore: 0, parts: [fakePart(log, 'a', 1)] },
+      { pauseBefore: 1, parts: [fakePart(log, 'b', 1)] },
+    ]);
+    clip.prepare?.();
+    const stream = await clip.open(AbortSignal.abort());
+    const closed = once(stream, 'close');
+    stream.destroy();
+    await closed;
+    expect(log).toEqual(['prepare a', 'dispose a', 'dispose b']);
+  });
 });
