@@ -210,6 +210,12 @@ export function sceneClip(label: string, lines: readonly SceneClipLine[]): PartC
     label,
     prepare: () => items[0]?.part.prepare?.(),
     dispose: release,
-    open: (signal: AbortSignal) => Promise.resolve(Readable.from(packets(signal), { objectMode: true })),
+    open: (signal: AbortSignal) => {
+      const stream = Readable.from(packets(signal), { objectMode: true });
+      // Destroyed before a packet was read (the clip ended while opening), the generator never starts, so its
+      // `finally` never runs: the stream's close releases the parts instead (after the generator's own, a no-op).
+      stream.once('close', release);
+      return Promise.resolve(stream);
+    },
   };
 }

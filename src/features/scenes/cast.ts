@@ -60,9 +60,14 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
   const given = new Set<string>();
   const language = poolLanguage(guildLocale);
   for (const key of unvoiced) {
-    // A voice nobody in the scene has, as it is; else a variant not given yet; else the pool goes round again.
+    // A voice nobody in the scene has, as it is; else a variant not given yet (never a cast speaker's voice as it
+    // is while one is left); else any not given; else the pool goes round again.
     const entry =
       pool.find((candidate) => !given.has(candidate) && !taken.has(parsePoolEntry(candidate).voice)) ??
+      pool.find(
+        (candidate) =>
+          !given.has(candidate) && (parsePoolEntry(candidate).voice !== candidate || !taken.has(candidate)),
+      ) ??
       pool.find((candidate) => !given.has(candidate)) ??
       pool[given.size % Math.max(1, pool.length)];
     if (entry === undefined) throw new Error('the distinct-voice pool is empty');
