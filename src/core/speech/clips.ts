@@ -171,6 +171,9 @@ function exactFile(format: AudioFormat, data: Buffer): Buffer {
   return fixed === data ? data : Buffer.from(fixed.buffer, fixed.byteOffset, fixed.byteLength);
 }
 
+/** 20 ms Opus frames per second: a scene's pauses are whole frames of silence. */
+const FRAMES_PER_SECOND = 50;
+
 /** One line of a scene in voice: its parts' clips, after a pause (seconds). */
 export interface SceneClipLine {
   pauseBefore: number;
@@ -185,7 +188,10 @@ export interface SceneClipLine {
  */
 export function sceneClip(label: string, lines: readonly SceneClipLine[]): PartClip {
   const items = lines.flatMap((line) =>
-    line.parts.map((part, index) => ({ part, silentFrames: index === 0 ? Math.round(line.pauseBefore / 0.02) : 0 })),
+    line.parts.map((part, index) => ({
+      part,
+      silentFrames: index === 0 ? Math.round(line.pauseBefore * FRAMES_PER_SECOND) : 0,
+    })),
   );
   /** Items from here on were never opened: theirs to release if the scene ends early. */
   let unopened = 0;
@@ -197,8 +203,11 @@ export function sceneClip(label: string, lines: readonly SceneClipLine[]): PartC
     try {
       for (const [index, item] of items.entries()) {
         for (let frame = 0; frame < item.silentFrames; frame++) yield SILENCE_FRAME;
+        // Stopped or skipped while a part ended quietly: nothing more is opened, and nothing more is requested.
+        signal.throwIfAborted();
         unopened = index + 1;
         const stream = await item.part.open(signal);
+        signal.throwIfAborted();
         items[index + 1]?.part.prepare?.();
         for await (const packet of stream as AsyncIterable<Buffer>) yield packet;
       }

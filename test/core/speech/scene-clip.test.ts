@@ -155,6 +155,24 @@ describe('sceneClip', () => {
     expect(log).toEqual(['open a', 'prepare b', 'dispose b', 'dispose c', 'dispose d']);
   });
 
+  it('opens and prepares nothing more once stopped, even when the part playing ends quietly instead of failing', async () => {
+    const log: Log = [];
+    const stop = new AbortController();
+    const clip = sceneClip('scene', [
+      { pauseBefore: 0, parts: [fakePart(log, 'a', 1), fakePart(log, 'b', 1)] },
+      { pauseBefore: 0, parts: [fakePart(log, 'c', 1)] },
+    ]);
+    const iterator = (await clip.open(stop.signal))[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    expect(await nextPacket(iterator)).toBe('a1');
+    // Stopped while a's last packet was out: a's stream ends without an error.
+    stop.abort();
+    await expect(iterator.next()).rejects.toThrow();
+    expect(log.filter((entry) => entry.startsWith('open'))).toEqual(['open a']);
+    expect(log).not.toContain('prepare c');
+    expect(log).toContain('dispose b');
+    expect(log).toContain('dispose c');
+  });
+
   it('disposes the parts never opened when stopped while a part plays (its signal aborted, its stream destroyed)', async () => {
     const log: Log = [];
     const clip = sceneClip('scene', [
