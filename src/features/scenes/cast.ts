@@ -104,7 +104,13 @@ async function castSettings(
     const member = await store.memberDefaults.get(guildId, entry.voice.userId);
     if (member?.voice === undefined) return undefined;
     const settings = resolveSettings({ options: {}, member, server, guildLocale });
-    settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+    try {
+      settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+    } catch (error) {
+      // Their voice was a cloned voice deleted since: they get a distinct voice, as auto-read would read them.
+      if (error instanceof SpeechInputError) return undefined;
+      throw error;
+    }
     return { settings, from: { kind: 'member', userId: entry.voice.userId } };
   }
   const written = entry.voice.text;

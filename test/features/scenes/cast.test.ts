@@ -147,6 +147,13 @@ describe('resolveCast: cast lines', () => {
     expect(speaker(speakers, 'mina').settings.voice).toBe('clone-mina');
   });
 
+  it('gives a mentioned member whose /myvoice was a cloned voice deleted since a distinct voice, not an error', async () => {
+    await store.memberDefaults.set(G, MINA, { voice: 'clone-gone' });
+    const speakers = await cast(`cast: Mina = <@${MINA}>\nMina: Hi.`);
+    expect(speaker(speakers, 'mina').from).toEqual({ kind: 'distinct' });
+    expect(speaker(speakers, 'mina').settings.voice).not.toBe('clone-gone');
+  });
+
   it('gives a mentioned member without a voice of their own a distinct voice, not the cast ones', async () => {
     // Bob keeps a /myvoice speed but no voice: he has no voice of his own.
     await store.memberDefaults.set(G, BOB, { speed: 1.5 });
