@@ -31,7 +31,7 @@ const guilds: FakeGuildSpec[] = [
 const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000, freeRequestsPerMinute: 0 } });
 
 describe('a flood of free lines', () => {
-  it("holds no other server's packet more than 60 ms, and refuses the flood past its share", async () => {
+  it(`holds no other server's packet more than ${MAX_GAP_MS} ms, and refuses the flood past its share`, async () => {
     h.discord.clearAudio(CAFE);
     const text = 'The cafe hears every word of this reply in time, while another server floods the free voice.';
     const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
