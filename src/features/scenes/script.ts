@@ -38,7 +38,7 @@ export type {
 export const DEFAULT_GAP_SECONDS = 0.35;
 
 /**
- * SayBot's limits on a scene. `speakers` is the Voice API's limit on voices in one dialogue; `scriptChars` is a
+ * SayBot's limits on a scene. `speakers` is what dialogue services allow in one (ElevenLabs' text-to-dialogue: 10); `scriptChars` is a
  * .txt attachment's (the form takes 4,000, Discord's own limit); `characters` is what one scene may spend.
  */
 export const SCENE_CAPS: SceneCaps = Object.freeze({

@@ -1,4 +1,4 @@
-import { Area } from '../../../core/store/dialect.ts';
+import { Area, type Db } from '../../../core/store/dialect.ts';
 import { nameKey, tidyName } from '../../../core/store/names.ts';
 import type { DeleteSceneResult, SaveSceneResult, SavedScene } from './scene-store.ts';
 
@@ -21,12 +21,7 @@ export class SceneArea extends Area {
     const key = nameKey(name);
     const shown = tidyName(name);
     return this.d.transaction(`scenes:${guildId}`, async (trx): Promise<SaveSceneResult> => {
-      const existing = await trx
-        .selectFrom('scenes')
-        .select('saved_by')
-        .where('guild_id', '=', guildId)
-        .where('name_key', '=', key)
-        .executeTakeFirst();
+      const existing = await authorOf(trx, guildId, key);
       const values = { name: shown, script, saved_by: savedBy, saved_at: Date.now() };
       if (existing) {
         if (existing.saved_by !== savedBy && !manager) return { status: 'refused', problem: 'not-yours' };
@@ -77,16 +72,21 @@ export class SceneArea extends Area {
   async delete(guildId: string, name: string, by: string, manager: boolean): Promise<DeleteSceneResult> {
     const key = nameKey(name);
     return this.d.transaction(`scenes:${guildId}`, async (trx): Promise<DeleteSceneResult> => {
-      const existing = await trx
-        .selectFrom('scenes')
-        .select('saved_by')
-        .where('guild_id', '=', guildId)
-        .where('name_key', '=', key)
-        .executeTakeFirst();
+      const existing = await authorOf(trx, guildId, key);
       if (!existing) return { status: 'unknown' };
       if (existing.saved_by !== by && !manager) return { status: 'not-yours' };
       await trx.deleteFrom('scenes').where('guild_id', '=', guildId).where('name_key', '=', key).execute();
       return { status: 'deleted' };
     });
   }
+}
+
+/** Who saved the scene under `key`, read in the transaction that may change it. */
+function authorOf(trx: Db, guildId: string, key: string): Promise<{ saved_by: string } | undefined> {
+  return trx
+    .selectFrom('scenes')
+    .select('saved_by')
+    .where('guild_id', '=', guildId)
+    .where('name_key', '=', key)
+    .executeTakeFirst();
 }
