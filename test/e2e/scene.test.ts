@@ -274,6 +274,33 @@ describe('/scene before paying', () => {
     expect(small.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
   });
 
+  it('refused at "Play it" by a budget spent since the preview: told why, nothing requested, nothing held', async () => {
+    const small = await harnessFor({ env: { BUDGET_MEMBER_DAILY_CHARS: '60' } });
+    const shown = await preview(small, [CAST, 'Ann: Twenty-eight characters, no.', 'Ben: And a few more.'].join('\n'));
+    expect(shown.confirm).toBeDefined();
+    // Meanwhile the member spends most of their day elsewhere.
+    const said = await runCommand(small, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Spending forty of sixty characters.', output: 'file' },
+    });
+    expect(said.content).toMatch(/^Here is/);
+    const before = small.sandbox.requests.length;
+    const pressed = await press(small, shown, shown.confirm);
+    const refused = await pressed.waitFor((r) => (r.content ?? '').startsWith('Your daily budget'), 20_000);
+    expect(refused.content).toContain('you used 35 today and this needs 43');
+    expect(small.sandbox.requests.length).toBe(before);
+    // Nothing is held for it: what is left is still spendable.
+    const after = await runCommand(small, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'Still fine.', output: 'file' },
+    });
+    expect(after.content).toMatch(/^Here is/);
+  });
+
   it('a script it cannot read gets a private answer naming the line, and nothing is requested', async () => {
     const before = h.sandbox.requests.length;
     const shown = await preview(h, 'Ann: Fine.\n\nthis line has no speaker\n');
