@@ -198,6 +198,8 @@ describe('output: voice-message', () => {
     const from = h.discord.channelMessages(TEXT).length;
     const pressed = await press(shown);
     const done = await pressed.waitFor((r) => r.files.length > 0, 30_000);
+    // Why, in the member's words: not "you may not post files" (they may).
+    expect(done.content?.startsWith(opening('en-US', 'voiceMessage.fallback.member-no-permission'))).toBe(true);
     expect(isPrivate(done)).toBe(true);
     expect(done.files.map((file) => file.name).sort()).toEqual(['saybot-scene.ogg', 'saybot-scene.srt']);
     expect(h.discord.channelMessages(TEXT).slice(from)).toHaveLength(0);
@@ -231,6 +233,19 @@ describe('output: voice-message', () => {
         .slice(from)
         .filter((m) => isVoiceMessage(m.message)),
     ).toHaveLength(1);
+  });
+  it('in a slowmode channel SayBot may not post in freely, comes privately at once, with why, and nothing is posted', async () => {
+    h.discord.setSlowmode(GUILD, TEXT, 600);
+    // A member who has not posted here yet: only SayBot's own slowmode holds it back.
+    const shown = await preview(NO_FILES, SCRIPT, 'voice-message');
+    const from = h.discord.channelMessages(TEXT).length;
+    const pressed = await press(shown);
+    // Its header and the voice message would be two posts of SayBot's within the slowmode: the second never goes.
+    const done = await pressed.waitFor((r) => r.files.length > 0, 15_000);
+    expect(done.content?.startsWith(opening('en-US', 'voiceMessage.fallback.slowmode'))).toBe(true);
+    expect(isPrivate(done)).toBe(true);
+    expect(done.files.map((file) => file.name).sort()).toEqual(['saybot-scene.ogg', 'saybot-scene.srt']);
+    expect(h.discord.channelMessages(TEXT).slice(from)).toHaveLength(0);
   });
 });
 
