@@ -269,16 +269,38 @@ describe('output: file', () => {
 });
 
 describe('in voice', () => {
-  it('refuses a server-muted member privately before any preview: nothing is requested', async () => {
+  it('refuses a server-muted member privately before the form opens: no script is written only to be lost', async () => {
     await mute(CAROL);
     const before = h.sandbox.requests.length;
-    const refused = await preview(CAROL, SCRIPT, 'voice');
+    const muted = t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` });
+    // output: voice, and no output at all (in voice, the scene is for the voice channel).
+    for (const options of [{ output: 'voice' }, {}]) {
+      const refused = await sceneCommand(CAROL, 'new', options);
+      expect(refused.content).toBe(muted);
+      expect(isPrivate(refused.handle.responses.at(-1))).toBe(true);
+      expect(refused.handle.responses.some((r) => r.type === 9)).toBe(false);
+    }
+    // The same from a .txt.
+    const fromFile = await sceneCommand(CAROL, 'new', { script: scriptFile(SCRIPT), output: 'voice' });
+    expect(fromFile.content).toBe(muted);
+    expect(apiCalls(before)).toHaveLength(0);
+  });
+
+  it('refuses a member muted while writing the form privately, before any preview: nothing is requested', async () => {
+    const before = h.sandbox.requests.length;
+    const form = await h.discord.command({
+      guildId: GUILD,
+      userId: CAROL,
+      name: 'scene',
+      options: [{ name: 'new', type: 1, options: [{ name: 'output', value: 'voice' }] }],
+    });
+    await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
+    await mute(CAROL);
+    const submit = await h.discord.submitModal({ on: form, values: { script: SCRIPT } });
+    const refused = previewOf(CAROL, await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined));
     expect(refused.shown.content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
     expect(isPrivate(refused.shown)).toBe(true);
     expect(refused.confirm).toBeUndefined();
-    // The same from a .txt.
-    const fromFile = await sceneCommand(CAROL, 'new', { script: scriptFile(SCRIPT), output: 'voice' });
-    expect(fromFile.content).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }));
     expect(apiCalls(before)).toHaveLength(0);
   });
 
