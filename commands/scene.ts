@@ -3,6 +3,7 @@ import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/
 import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
+import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
 import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { downloadClip } from '../src/core/frontend/reference-clip.ts';
@@ -124,6 +125,10 @@ async function save(
 const HANDLERS: Record<string, Handler> = {
   new: async (interaction, context) => {
     const choice = { output: readOutput(interaction.options), format: readFormat(interaction) } as const;
+    // For voice, the member's voice rights before the form: refused after it, the script written there is lost.
+    // (Checked again when the script comes, and when the member confirms.)
+    if (choice.output === 'voice' || (choice.output === undefined && interaction.member.voice.channel))
+      memberVoiceChannel(interaction, context.players, context.reading);
     await withScript(interaction, context, { kind: 'new', ...choice }, (script) =>
       previewScene(interaction, context, pending, script, choice),
     );

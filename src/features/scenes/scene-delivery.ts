@@ -25,6 +25,7 @@ import { toSrt } from './subtitles.ts';
 import { t } from './strings.ts';
 
 const seconds = (s: number) => s.toFixed(1);
+const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
 export async function answerSceneButton(
@@ -137,7 +138,7 @@ async function deliver(
     case 'voice-message': {
       const srt = subtitlesFile(scene.plan.turns, outcome.timeline);
       const params = { seconds: seconds(outcome.seconds) };
-      const bar = claimMemberVoiceMessage(interaction);
+      const bar = sayBotHeldBySlowmode(interaction) ? 'slowmode' : claimMemberVoiceMessage(interaction);
       const posted =
         bar === undefined
           ? await postVoiceMessage(
@@ -149,7 +150,15 @@ async function deliver(
           : ({ kind: 'fallback', reason: bar } as const);
       if (posted.kind === 'posted') return void (await edit(t(locale, 'scene.voiceMessagePosted', params), [srt]));
       const ogg = { attachment: outcome.message.ogg, name: 'saybot-scene.ogg' };
-      return void (await edit(t(locale, 'scene.postedPrivately', params), [ogg, srt]));
+      // Why, as /say says it (the member may well post files: it is the voice message that could not go).
+      const why = t(locale, `voiceMessage.fallback.${posted.reason}`, {
+        ...params,
+        voice: t(locale, 'scene.voiceLabel', { speakers: scene.plan.speakers }),
+        format: 'ogg',
+        size: megabytes(outcome.message.ogg.length),
+        limit: megabytes(interaction.attachmentSizeLimit),
+      });
+      return void (await edit(why, [ogg, srt]));
     }
   }
 }
@@ -172,6 +181,19 @@ function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | 
     end: timeline[index]?.end ?? 0,
   }));
   return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
+}
+
+/**
+ * Whether the channel's slowmode holds SayBot's own posts: a header and its voice message are two, so the second
+ * would be refused (429, 20016), which discord.js takes for a rate limit and waits out (up to Discord's 6 hours)
+ * while the member sees "Making the scene…". SayBot's Manage Messages or Manage Channels passes, as Discord has it.
+ */
+function sayBotHeldBySlowmode(interaction: ButtonInteraction<'cached'>): boolean {
+  const channel = interaction.channel;
+  const slowmode = channel !== null && 'rateLimitPerUser' in channel ? (channel.rateLimitPerUser ?? 0) : 0;
+  if (slowmode <= 0) return false;
+  const bypass = [PermissionFlagsBits.ManageMessages, PermissionFlagsBits.ManageChannels];
+  return !bypass.some((bit) => interaction.appPermissions.has(bit));
 }
 
 /** Whether the member may post files here themselves: SayBot posts for them no more than they may. */

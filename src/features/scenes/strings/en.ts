@@ -55,6 +55,7 @@ export const en = {
   'scene.posted': '🎬 Posted the scene: {seconds} s.',
   'scene.postedPrivately': 'You may not post files in this channel, so the scene is here, for you only: {seconds} s.',
   'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
+  'scene.voiceLabel': 'the scene in {speakers} voices',
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
   'scene.tooLongForVoice':
     'This scene would last about {seconds} s, more than the {limit} s this server may queue in voice. Post it as a file instead (`output: file`).',

@@ -53,6 +53,7 @@ export const ja: Translation<typeof en> = {
   'scene.posted': '🎬 シーンを投稿しました: {seconds} 秒。',
   'scene.postedPrivately': 'このチャンネルにはファイルを投稿できないため、シーンはあなただけに送ります: {seconds} 秒。',
   'scene.header': '🎬 {member} さんのシーン: 声 {speakers} 種類、{seconds} 秒',
+  'scene.voiceLabel': '声 {speakers} 種類のシーン',
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'scene.tooLongForVoice':
     'このシーンは約 {seconds} 秒で、このサーバーがボイスで待機できる {limit} 秒を超えます。ファイルとして投稿してください (`output: file`)。',

@@ -53,6 +53,7 @@ export const ko: Translation<typeof en> = {
   'scene.posted': '🎬 장면을 게시했습니다: {seconds}초.',
   'scene.postedPrivately': '이 채널에 파일을 올릴 수 없어서 장면을 본인에게만 보냅니다: {seconds}초.',
   'scene.header': '🎬 {member}님의 장면: 목소리 {speakers}개, {seconds}초',
+  'scene.voiceLabel': '목소리 {speakers}개의 장면',
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'scene.tooLongForVoice':
     '이 장면은 약 {seconds}초로, 이 서버가 음성 채널에 대기시킬 수 있는 {limit}초보다 깁니다. 파일로 게시하세요 (`output: file`).',
