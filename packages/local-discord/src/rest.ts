@@ -18,7 +18,6 @@ import {
   rolePayload,
   userPayload,
   voiceStatePayload,
-  type ChannelRecord,
   type GuildRecord,
   type UserRecord,
   type World,
@@ -193,26 +192,6 @@ export class RestApi {
       json: { message: 'You are being rate limited.', retry_after: seconds, global: limit.global },
       headers,
     };
-  }
-
-  /** When each user last posted in each slowmode channel (Date.now()), for rate_limit_per_user. */
-  private readonly lastPosts = new Map<string, number>();
-
-  /** Slowmode, as Discord applies it to a sender without Manage Messages or Manage Channels: 429, code 20016. */
-  private slowmode(channel: ChannelRecord, userId: string, permissions: bigint): ApiError | undefined {
-    if (
-      channel.rateLimitPerUser <= 0 ||
-      (permissions & (PermissionFlagsBits.ManageMessages | PermissionFlagsBits.ManageChannels)) !== 0n
-    )
-      return undefined;
-    const key = `${channel.id}/${userId}`;
-    const last = this.lastPosts.get(key);
-    const now = Date.now();
-    if (last !== undefined && now - last < channel.rateLimitPerUser * 1000) {
-      return apiError(429, 20016, 'This action cannot be performed due to slowmode rate limit.');
-    }
-    this.lastPosts.set(key, now);
-    return undefined;
   }
 
   constructor(deps: RestDeps) {
@@ -572,8 +551,9 @@ export class RestApi {
         const problem =
           checkChannelPost(permissions, body.files.length > 0) ??
           checkVoiceMessagePermission(json, permissions) ??
-          checkMessageBody(json, body.files, true) ??
-          this.slowmode(found.channel, world.bot.id, permissions);
+          // No slowmode: "bots, as well as users with the permission manage_messages or manage_channel, are
+          // unaffected" (Channel object, rate_limit_per_user). Members' slowmode is the bot's to respect.
+          checkMessageBody(json, body.files, true);
         if (problem) return fail(problem);
         const message = messages.create(
           { channelId, guild: found.guild, author: world.bot, type: 0 },

@@ -132,13 +132,27 @@ export async function chooseTarget(
   context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
-  if (output === 'file') return { kind: output, because: 'asked' };
-  if (output === 'voice-message') return voiceMessageTarget(interaction, 'asked');
+  const where = await chooseDestination(interaction, output, context, builtin);
+  return where.kind === 'voice-message' ? voiceMessageTarget(interaction, where.because) : where;
+}
+
+/**
+ * Where the audio would go, by chooseTarget's rule, without taking the member's slowmode turn for a voice message:
+ * for what posts nothing yet (a scene's preview), the turn being taken when it is posted.
+ */
+export async function chooseDestination(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<
+  Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
+> {
+  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
   if (output === 'voice' || interaction.member.voice.channel)
     return memberVoiceChannel(interaction, context.players, context.reading);
   const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
-  const kind = outsideVoiceOutput(defaults, builtin);
-  return kind === 'voice-message' ? voiceMessageTarget(interaction, 'no-voice') : { kind, because: 'no-voice' };
+  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
 
 /** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */

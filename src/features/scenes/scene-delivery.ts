@@ -138,7 +138,7 @@ async function deliver(
     case 'voice-message': {
       const srt = subtitlesFile(scene.plan.turns, outcome.timeline);
       const params = { seconds: seconds(outcome.seconds) };
-      const bar = sayBotHeldBySlowmode(interaction) ? 'slowmode' : claimMemberVoiceMessage(interaction);
+      const bar = claimMemberVoiceMessage(interaction);
       const posted =
         bar === undefined
           ? await postVoiceMessage(
@@ -181,19 +181,6 @@ function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | 
     end: timeline[index]?.end ?? 0,
   }));
   return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
-}
-
-/**
- * Whether the channel's slowmode holds SayBot's own posts: a header and its voice message are two, so the second
- * would be refused (429, 20016), which discord.js takes for a rate limit and waits out (up to Discord's 6 hours)
- * while the member sees "Making the scene…". SayBot's Manage Messages or Manage Channels passes, as Discord has it.
- */
-function sayBotHeldBySlowmode(interaction: ButtonInteraction<'cached'>): boolean {
-  const channel = interaction.channel;
-  const slowmode = channel !== null && 'rateLimitPerUser' in channel ? (channel.rateLimitPerUser ?? 0) : 0;
-  if (slowmode <= 0) return false;
-  const bypass = [PermissionFlagsBits.ManageMessages, PermissionFlagsBits.ManageChannels];
-  return !bypass.some((bit) => interaction.appPermissions.has(bit));
 }
 
 /** Whether the member may post files here themselves: SayBot posts for them no more than they may. */

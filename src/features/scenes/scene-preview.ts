@@ -4,12 +4,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import type { AnsweredInteraction, CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import {
-  memberVoiceChannel,
-  outsideVoiceOutput,
-  type ChosenTarget,
-  type OutputChoice,
-} from '../../core/frontend/speech-delivery.ts';
+import { chooseDestination, type OutputChoice } from '../../core/frontend/speech-delivery.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
@@ -54,7 +49,9 @@ export async function previewScene(
   });
   const plan = planScene(script, speakers);
   // Where it goes is checked now (the member's voice rights), and again when they confirm.
-  const target = await sceneTarget(interaction, choice.output, context);
+  // Where it goes (checked again at "Play it"): the member's slowmode turn is taken when the scene is posted, so a
+  // preview, or one cancelled, never uses it up.
+  const target = await chooseDestination(interaction, choice.output, context);
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
     throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
@@ -87,24 +84,6 @@ export async function previewScene(
     budgets: [...budgets.lines, ...(over ? [t(locale, 'scene.budget.over')] : [])].join('\n'),
   });
   await showContent(interaction, content, [], [buttons(locale, token, over ? undefined : quote.characters)]);
-}
-
-/**
- * Where the scene goes, as chooseTarget decides it, but without taking the member's slowmode turn for a voice
- * message: the preview posts nothing, and the turn is taken when the confirmed scene is posted (scene-delivery.ts).
- * Taken here too, the confirmed scene would always find it taken and come back privately, and a cancelled one
- * would use it up.
- */
-async function sceneTarget(
-  interaction: AnsweredInteraction<'cached'>,
-  output: OutputChoice,
-  context: CommandContext,
-): Promise<{ kind: 'file' | 'voice-message' } | Extract<ChosenTarget, { kind: 'voice' }>> {
-  if (output === 'file' || output === 'voice-message') return { kind: output };
-  if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context.players, context.reading);
-  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
-  return { kind: outsideVoiceOutput(defaults, 'file') };
 }
 
 function castLine(locale: string, speakers: ReadonlyMap<string, Speaker>): string {
