@@ -13,6 +13,7 @@ import { fixture } from '../core/audio/fixtures.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';
+import { FormRefusal } from '@saybot/local-discord';
 import {
   ALICE,
   BOB,
@@ -428,6 +429,20 @@ describe('a script file it cannot take', () => {
       const option = scene?.options?.find((o) => o.name === sub)?.options?.find((o) => o.name === 'script');
       expect(option?.file_types, sub).toEqual(['.txt']);
     }
+  });
+
+  it("never reaches SayBot as a .pdf from Discord's own client, which offers only .txt", async () => {
+    const before = h.sandbox.requests.length;
+    await expect(
+      runCommand(h, {
+        guildId: GUILD,
+        userId: DAN,
+        name: 'scene',
+        subcommand: 'new',
+        attachments: [{ option: 'script', data: Buffer.from('%PDF-1.4'), filename: 'scene.pdf' }],
+      }),
+    ).rejects.toThrow(FormRefusal);
+    expect(h.sandbox.requests.length).toBe(before);
   });
 
   it('gets a clear private answer, with nothing downloaded that need not be, and nothing requested', async () => {

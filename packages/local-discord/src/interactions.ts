@@ -235,15 +235,19 @@ export class Interactions {
       input.name,
       target ? CommandType.Message : CommandType.ChatInput,
     );
-    // Discord's client offers only files of the option's types (file_types): any other never reaches the bot.
-    for (const a of input.attachments ?? []) checkAttachmentType(registered, a);
     const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps);
     interaction.locale = input.locale ?? member.locale ?? 'en-US';
     const options = (input.options ?? []).map((o) => this.option(o));
+    // Attachments go with the sub-command the member chose (a sub-command is the only top-level option then).
+    const sub = options.length === 1 && options[0]?.type === OptionType.SubCommand ? options[0] : undefined;
+    const declared = sub === undefined ? registered : optionsOf(registered).find((o) => o.name === sub.name);
+    // Discord's client offers only files of the option's types (file_types): any other never reaches the bot.
+    for (const a of input.attachments ?? []) checkAttachmentType(declared, a);
+    const attachmentOptions = sub === undefined ? options : ((sub.options ??= []) as Json[]);
     for (const a of input.attachments ?? []) {
       const attachment =
         'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
-      options.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
+      attachmentOptions.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
     const resolved = target
       ? { messages: { [String(target.id)]: target } }
@@ -779,10 +783,13 @@ function checkResponseFiles(interaction: Interaction, files: ParsedBody['files']
 }
 
 /** An attachment of a type the command's option does not accept (file_types): Discord's client never sends it. */
+/** A registered command's (or sub-command's) options. */
+function optionsOf(command: Json | undefined): Json[] {
+  return (Array.isArray(command?.options) ? command.options : []).map(asObject);
+}
+
 function checkAttachmentType(command: Json | undefined, input: FakeAttachmentInput): void {
-  const option = (Array.isArray(command?.options) ? command.options : [])
-    .map(asObject)
-    .find((o) => o.name === input.option);
+  const option = optionsOf(command).find((o) => o.name === input.option);
   const filename = 'attachment' in input ? input.attachment.filename : input.filename;
   if (option && !acceptsFile(option.file_types, filename)) {
     throw new FormRefusal(
