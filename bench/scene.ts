@@ -257,19 +257,30 @@ export async function measureScene(mode: 'quick' | 'full', log: (line: string) =
     const r = results[way];
     const requests = r.map((x) => x.speechRequests);
     const all20 = requests.every((n) => n === LINES.length);
-    return `| ${name[way]} | ${spread(
-      r.map((x) => x.firstAudioMs),
-      (ms) => `${ms.toFixed(0)} ms`,
-    )} | ${spread(
-      r.map((x) => x.lastAudioMs),
-      seconds,
-    )} | ${spread(
-      r.map((x) => x.replyMs),
-      seconds,
-    )} | ${spread(
-      r.map((x) => x.audioSeconds * 1000),
-      seconds,
-    )} | ${all20 ? String(LINES.length) : `**${requests.join(', ')}**`} |`;
+    const cells = [
+      spread(
+        r.map((x) => x.firstAudioMs),
+        (ms) => `${ms.toFixed(0)} ms`,
+      ),
+      spread(
+        r.map((x) => x.lastAudioMs),
+        seconds,
+      ),
+      spread(
+        r.map((x) => x.replyMs),
+        seconds,
+      ),
+      spread(
+        r.map((x) => x.audioSeconds * 1000),
+        seconds,
+      ),
+      spread(
+        r.map((x) => x.lastAudioMs - x.firstAudioMs - x.audioSeconds * 1000),
+        seconds,
+      ),
+      all20 ? String(LINES.length) : `**${requests.join(', ')}**`,
+    ];
+    return `| ${name[way]} | ${cells.join(' | ')} |`;
   });
   const lengths = LINES.map(([, text]) => spoken(text, 'S1').length);
   const ratio = (way: Way) =>
