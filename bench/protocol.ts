@@ -30,12 +30,24 @@ export interface CommandSpec {
   guildId: string;
   userId: string;
   name: string;
+  /** A sub-command (`/scene new`): `options` are then its own. */
+  subcommand?: string;
   options?: Record<string, string>;
 }
 
 export interface Dispatched {
   interactionId: string;
   dispatchedAtMs: number;
+}
+
+/** A response to an interaction, as the fake received it. */
+export interface Reply {
+  content: string;
+  /** When the servers process saw it (performance.now(), as dispatchedAtMs). */
+  atMs: number;
+  /** The message it created or changed, and the custom_id of each button on it. */
+  messageId: string;
+  customIds: string[];
 }
 
 export interface GuildHeard {
@@ -72,6 +84,18 @@ export interface Calls {
   commandMany: { params: { commands: CommandSpec[] }; result: Dispatched[] };
   /** Waits for a response to the interaction whose content matches `pattern` (a RegExp source). */
   waitResponse: { params: { interactionId: string; pattern: string; timeoutMs: number }; result: string };
+  /** As waitResponse, with when it came, its message and that message's buttons. */
+  waitReply: { params: { interactionId: string; pattern: string; timeoutMs: number }; result: Reply };
+  /** Once the bot answered `interactionId` with a modal: the member submits it with these Text Input values. */
+  submitModal: {
+    params: { interactionId: string; values: Record<string, string>; timeoutMs: number };
+    result: Dispatched;
+  };
+  /** A member presses the button `customId` on the bot's message `messageId`. */
+  pressButton: {
+    params: { guildId: string; userId: string; messageId: string; customId: string };
+    result: Dispatched;
+  };
   /** The first audio packet the guild heard at or after `sinceMs`. */
   firstPacket: { params: { guildId: string; sinceMs: number; timeoutMs: number }; result: number };
   /**
@@ -103,6 +127,8 @@ export interface Calls {
   problems: { params: Record<string, never>; result: string[] };
   /** Requests the sandbox has answered so far (to tell cache hits from calls). */
   requestCount: { params: Record<string, never>; result: number };
+  /** Of those, the speech requests (tts and emotion-tts): one per line or clip that was not cached. */
+  speechRequestCount: { params: Record<string, never>; result: number };
   close: { params: Record<string, never>; result: null };
 }
 

@@ -24,15 +24,26 @@ function need(): Running {
   return running;
 }
 
+function kept(handle: InteractionHandle): Dispatched {
+  handles.set(handle.id, handle);
+  return { interactionId: handle.id, dispatchedAtMs: handle.dispatchedAtMs };
+}
+
+function handleOf(interactionId: string): InteractionHandle {
+  const handle = handles.get(interactionId);
+  if (!handle) throw new Error(`unknown interaction ${interactionId}`);
+  return handle;
+}
+
 async function command(spec: CommandSpec): Promise<Dispatched> {
+  const options = Object.entries(spec.options ?? {}).map(([name, value]) => ({ name, value }));
   const handle = await need().discord.command({
     guildId: spec.guildId,
     userId: spec.userId,
     name: spec.name,
-    options: Object.entries(spec.options ?? {}).map(([name, value]) => ({ name, value })),
+    options: spec.subcommand === undefined ? options : [{ name: spec.subcommand, type: 1, options }],
   });
-  handles.set(handle.id, handle);
-  return { interactionId: handle.id, dispatchedAtMs: handle.dispatchedAtMs };
+  return kept(handle);
 }
 
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
@@ -74,12 +85,34 @@ const handlers: Handlers = {
     return Promise.all(commands.map(command));
   },
   async waitResponse({ interactionId, pattern, timeoutMs }) {
-    const handle = handles.get(interactionId);
-    if (!handle) throw new Error(`unknown interaction ${interactionId}`);
+    const handle = handleOf(interactionId);
     const re = new RegExp(pattern);
     const response = await handle.waitFor((r) => re.test(r.content ?? ''), timeoutMs);
     handles.delete(interactionId);
     return response.content ?? '';
+  },
+  async waitReply({ interactionId, pattern, timeoutMs }) {
+    const handle = handleOf(interactionId);
+    const re = new RegExp(pattern);
+    const response = await handle.waitFor((r) => r.kind !== 'delete' && re.test(r.content ?? ''), timeoutMs);
+    const atMs = performance.now();
+    handles.delete(interactionId);
+    const rows = (response.message?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>;
+    return {
+      content: response.content ?? '',
+      atMs,
+      messageId: String(response.message?.id ?? ''),
+      customIds: rows.flatMap((row) => (row.components ?? []).flatMap((c) => (c.custom_id ? [c.custom_id] : []))),
+    };
+  },
+  async submitModal({ interactionId, values, timeoutMs }) {
+    const on = handleOf(interactionId);
+    await on.waitFor((r) => r.kind === 'callback' && r.type === 9, timeoutMs);
+    handles.delete(interactionId);
+    return kept(await need().discord.submitModal({ on, values }));
+  },
+  async pressButton({ guildId, userId, messageId, customId }) {
+    return kept(await need().discord.pressButton({ guildId, userId, messageId, customId }));
   },
   async firstPacket({ guildId, sinceMs, timeoutMs }) {
     const packet = await need().discord.waitForPacket(
@@ -158,6 +191,8 @@ const handlers: Handlers = {
   },
   problems: () => [...(running?.discord.problems ?? [])],
   requestCount: () => need().sandbox.requests.length,
+  speechRequestCount: () =>
+    need().sandbox.requests.filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts').length,
   async close() {
     await running?.sandbox.close();
     await running?.discord.close();
