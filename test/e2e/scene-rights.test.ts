@@ -164,7 +164,9 @@ function opening(locale: string, key: Parameters<typeof t>[1]): string {
 
 describe('output: voice-message', () => {
   it('is posted in the channel as a voice message under a line naming the member, pinging no one; the .srt comes privately', async () => {
-    const shown = await preview(ALICE, SCRIPT, 'voice-message');
+    // Lines of its own, so that whatever ran before, each is requested here.
+    const own = [CAST, 'Ann: Hello, as a voice message.', 'Ben: Posted in the channel.', 'Kei: With subtitles.'];
+    const shown = await preview(ALICE, own.join('\n'), 'voice-message');
     expect(shown.shown.content).toContain(t('en-US', 'scene.preview.asVoiceMessage'));
     const from = h.discord.channelMessages(TEXT).length;
     const before = h.sandbox.requests.length;
