@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { fixture } from '../core/audio/fixtures.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';
+import { madeClone } from '../support/clones.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -41,21 +41,6 @@ async function startReading(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** A cloned voice of the guild, made by Alice with /clone (its first line as a file: nothing to wait for in voice). */
-async function madeClone(h: Harness, name: string): Promise<string> {
-  const { content } = await runCommand(h, {
-    guildId: GUILD,
-    userId: ALICE.id,
-    name: 'clone',
-    options: { text: 'Hello, this is me.', name, consent: true, output: 'file' },
-    attachments: [
-      { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: `${name}.wav`, contentType: 'audio/wav' },
-    ],
-  });
-  const id = /`(clone_[^`]+)`/.exec(content)?.[1];
-  if (id === undefined) throw new Error(`no clone made: ${content}`);
-  return id;
-}
-
 const deleteVoice = (h: Harness, voiceId: string) =>
   runCommand(h, {
     guildId: GUILD,
@@ -135,7 +120,7 @@ describe('a deleted cloned voice', () => {
         return held.wrap(s);
       },
     });
-    const cloned = await madeClone(h, 'Racer');
+    const cloned = await madeClone(h, GUILD, ALICE.id, 'Racer');
     expect((await distinctVoices(h)).content).toContain('voices: a voice of the pool per member');
     // voice_add checks the voice, then waits at its insert while /voices delete runs whole.
     const adding = runCommand(h, {
@@ -159,7 +144,7 @@ describe('a deleted cloned voice', () => {
 
   it('is never read in from a pool row left naming it, after a restart: the store is the truth', async () => {
     const h = await startReading();
-    const cloned = await madeClone(h, 'Gone');
+    const cloned = await madeClone(h, GUILD, ALICE.id, 'Gone');
     expect((await deleteVoice(h, cloned)).content).toBe(t('en-US', 'voices.deleted', { name: 'Gone', id: cloned }));
     expect((await distinctVoices(h)).content).toContain('voices: a voice of the pool per member');
     // Rows naming the deleted voice, as a race of an earlier version could leave them: the only voice of the pool,

@@ -12,10 +12,10 @@ import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-disco
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
-import { fixture } from '../core/audio/fixtures.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
+import { madeClone } from '../support/clones.ts';
 
 const GUILD = '200000000000000321';
 const TEXT = '210000000000000321';
@@ -82,22 +82,6 @@ async function skipLongReply(guildId: string, userId: string): Promise<void> {
   expect(content).toBe(t('en-US', 'skip.skipped'));
 }
 
-/** A cloned voice of GUILD made by ALICE (as a file: nothing to wait for in voice). */
-async function madeClone(name: string): Promise<string> {
-  const { content } = await runCommand(h, {
-    guildId: GUILD,
-    userId: ALICE,
-    name: 'clone',
-    options: { text: 'Hello, this is me.', name, consent: true, output: 'file' },
-    attachments: [
-      { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: `${name}.wav`, contentType: 'audio/wav' },
-    ],
-  });
-  const id = /`(clone_[^`]+)`/.exec(content)?.[1];
-  if (id === undefined) throw new Error(`no clone made: ${content}`);
-  return id;
-}
-
 /** ALICE's /say as a file in `voice`, and its reply's buttons (play, sound). */
 async function fileReply(text: string, voice: string): Promise<{ messageId: string; play: string; sound: string }> {
   const { handle } = await runCommand(h, {
@@ -156,7 +140,7 @@ describe('deletions stick; cache-only means free', () => {
   });
 
   it("refuses a purged voice's cache-only replay with no request, and writes nothing back into its folder", async () => {
-    const voice = await madeClone('Echo');
+    const voice = await madeClone(h, GUILD, ALICE, 'Echo');
     const { replay, since } = await replayQueued(voice);
     const deleted = await runCommand(h, {
       guildId: GUILD,
@@ -175,7 +159,7 @@ describe('deletions stick; cache-only means free', () => {
   });
 
   it('deleting a cloned voice refuses its queued parts with no further request, caches nothing and removes the sounds saved from it', async () => {
-    const voice = await madeClone('Fade');
+    const voice = await madeClone(h, GUILD, ALICE, 'Fade');
     const keep = await fileReply('Keep me.', 'voice-b-en-f-01');
     const mine = await fileReply('Fade out.', voice);
     for (const { messageId, sound } of [keep, mine])

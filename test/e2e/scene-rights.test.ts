@@ -9,11 +9,11 @@ import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@say
 import { t } from '../../src/core/i18n/translate.ts';
 import '../../src/features/scenes/strings.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
-import { fixture } from '../core/audio/fixtures.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';
 import { FormRefusal } from '@saybot/local-discord';
+import { madeClone } from '../support/clones.ts';
 import {
   ALICE,
   BOB,
@@ -317,25 +317,9 @@ describe('in voice', () => {
 });
 
 describe('the cast', () => {
-  /** A cloned voice made with /clone by `userId` in `guildId` (as a file: nothing to wait for in voice). */
-  async function madeClone(guildId: string, userId: string, name: string): Promise<string> {
-    const { content } = await runCommand(h, {
-      guildId,
-      userId,
-      name: 'clone',
-      options: { text: 'Hello, this is me.', name, consent: true, output: 'file' },
-      attachments: [
-        { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: `${name}.wav`, contentType: 'audio/wav' },
-      ],
-    });
-    const id = /`(clone_[^`]+)`/.exec(content)?.[1];
-    if (id === undefined) throw new Error(`no clone made: ${content}`);
-    return id;
-  }
-
   it("refuses another server's cloned voice, by name or ID, like an unknown one; uses this server's", async () => {
-    const faraway = await madeClone(ELSEWHERE, VISITOR, 'Faraway');
-    const homegrown = await madeClone(GUILD, MANAGER, 'Homegrown');
+    const faraway = await madeClone(h, ELSEWHERE, VISITOR, 'Faraway');
+    const homegrown = await madeClone(h, GUILD, MANAGER, 'Homegrown');
     const before = h.sandbox.requests.length;
     for (const voice of ['Faraway', faraway, 'Nobody']) {
       const refused = await preview(ALICE, [`cast: Ann = ${voice}`, 'Ann: Who am I?'].join('\n'), 'file');
