@@ -244,6 +244,46 @@ describe('/scene as a file', () => {
   });
 });
 
+describe('/scene with the free voice', () => {
+  it('says which lines the free voice spoke when the service fails (FREE_VOICE=on), bills nothing, and /usage counts them', async () => {
+    const on = await harnessFor({ env: { FREE_VOICE: 'on' } });
+    const shown = await preview(on, [CAST, 'Ann: The service is down.', 'Ben: And still we speak.'].join('\n'), 'file');
+    on.sandbox.injectFault({
+      kind: 'response',
+      status: 503,
+      body: 'overloaded',
+      contentType: 'text/plain',
+      times: Infinity,
+    });
+    const billed = on.sandbox.charactersBilled();
+    const pressed = await press(on, shown, shown.confirm);
+    const done = await pressed.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 30_000);
+    expect(done.content).toContain('Some lines were spoken by the free voice: the voice service is not answering.');
+    expect(on.sandbox.charactersBilled()).toBe(billed);
+    on.sandbox.clearFaults();
+    const usage = await runCommand(on, { guildId: GUILD, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 1, at no charge (1 in place of the paid voice).',
+    );
+  });
+
+  it('counts each line cast in a free voice for /usage, at no charge', async () => {
+    const on = await harnessFor({ env: { FREE_VOICE: 'chosen' } });
+    const script = ['cast: Ann = free-en-f, Ben = free-en-m', 'Ann: Free of charge.', 'Ben: Free as well.'].join('\n');
+    const shown = await preview(on, script, 'file');
+    expect(shown.shown.content).toContain('nothing to pay');
+    const billed = on.sandbox.charactersBilled();
+    await (
+      await press(on, shown, shown.confirm)
+    ).waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 30_000);
+    expect(on.sandbox.charactersBilled()).toBe(billed);
+    const usage = await runCommand(on, { guildId: GUILD, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 2, at no charge (0 in place of the paid voice).',
+    );
+  });
+});
+
 describe('/scene before paying', () => {
   it('unconfirmed, replaced or cancelled, requests nothing', async () => {
     const before = h.sandbox.requests.length;

@@ -22,6 +22,7 @@ import { sceneFile } from './scene-file.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
+import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 import type { ServiceFallback } from './part-source.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
@@ -32,6 +33,7 @@ import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type 
 import { countCharacters, splitText } from './split-text.ts';
 
 export type { SpeechRequest } from './request.ts';
+export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 
 /** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
 export interface Requester {
@@ -108,12 +110,6 @@ export interface SpeechOrder {
   cachedOnly?: boolean;
 }
 
-/** One line of a scene: its own voice and settings, after a pause (seconds of silence; the gap between turns). */
-export interface SceneLine {
-  request: Exclude<SpeechRequest, { kind: 'ready' }>;
-  pauseBefore: number;
-}
-
 /**
  * Many voices as one clip (/scene): its lines checked and held together as one request (one hold, every budget),
  * played in voice as one clip of the guild's queue (each part requested as the one before it starts playing), or
@@ -126,18 +122,6 @@ export interface SceneOrder {
   /** Posted as a file: WAV (the default) or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
 }
-
-/** What a scene would cost now, before anything is held: nothing is counted or paid by asking. */
-export interface SceneQuote {
-  parts: number;
-  /** Characters the parts not cached nor in flight would spend. */
-  characters: number;
-  /** Lines whose every part is cached (or in flight, or free). */
-  cachedLines: number;
-}
-
-/** Each scene line's start and end in a mixed file or voice message, seconds. */
-export type SceneTimeline = ReadonlyArray<{ start: number; end: number }>;
 
 /** What acceptance tells the front-end. */
 export interface AcceptedJob {
@@ -547,15 +531,14 @@ export class SpeechPipeline {
     const delivered = await this.#delivered(job, accepted, heard);
     const freeVoice = this.#source.fellBack(accepted.charge);
     const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
-    const [only] = accepted.lines;
-    if (outcome.kind !== 'failed' && !job.scene && only !== undefined && only.request.kind !== 'ready') {
-      const cause: FreeVoiceCause | undefined =
-        accepted.fallback !== undefined || freeVoice !== undefined
-          ? 'fallback'
-          : isFreeVoice(only.request.voice)
-            ? 'chosen'
-            : undefined;
-      if (cause !== undefined) this.#countFreeLine?.(job.requester.guildId, cause);
+    if (outcome.kind !== 'failed') {
+      // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
+      // paid voice.
+      const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(job.requester.guildId, cause);
+      if (accepted.fallback !== undefined || freeVoice !== undefined) count('fallback');
+      else
+        for (const line of accepted.lines)
+          if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen');
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
       this.#revoked(job, outcome.error, outcome.secondsHeard);

@@ -7,6 +7,7 @@ import type { Charge } from '../quota/charge.ts';
 import type { RenderedFile, StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { SpeechRequest } from './request.ts';
+import type { SceneTimeline } from './scene-types.ts';
 
 export interface SceneFileLine {
   request: SpeechRequest;
@@ -19,7 +20,7 @@ export interface SceneFile {
   files: RenderedFile[];
   seconds: number;
   /** Each line's start and end in the file, seconds. */
-  timeline: Array<{ start: number; end: number }>;
+  timeline: SceneTimeline;
 }
 
 export async function sceneFile(

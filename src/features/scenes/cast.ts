@@ -4,24 +4,17 @@
 // speaker of the scene already has while an unused one is left.
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
-import { resolveSettings, type ResolvedSettings, type SettingsLayers } from '../../core/speech/settings.ts';
+import { resolveSettings, type SettingsLayers } from '../../core/speech/settings.ts';
 import { usableVoice } from '../../core/speech/voice-access.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import { defaultPool, parsePoolEntry, poolLanguage } from '../autoread/index.ts';
 import type { CastEntry, SceneScript } from './script-types.ts';
+import type { Speaker } from './scene-types.ts';
 
 /** Cloned voices considered for distinct voices: as many as auto-read's default pool takes. */
 const CLONED_FOR_DISTINCT = 50;
-
-export interface Speaker {
-  /** As first written in the script. */
-  name: string;
-  settings: ResolvedSettings;
-  /** Where the voice came from, for the cast shown before paying. */
-  from: { kind: 'cast' } | { kind: 'member'; userId: string } | { kind: 'distinct' };
-}
 
 export interface CastQuery {
   store: Store;

@@ -3,19 +3,10 @@
 // each for less than the 15 minutes its interaction's token lives. Nothing is held or paid while a scene waits; a
 // restart forgets them, and the member runs /scene again.
 import { randomBytes } from 'node:crypto';
-import type { OutputChoice } from '../../core/frontend/speech-delivery.ts';
-import type { ScenePlan } from './scene-plan.ts';
+import type { PendingScene } from './scene-types.ts';
 
 export const PENDING_TTL_MS = 14 * 60_000;
 const MAX_PENDING = 500;
-
-export interface PendingScene {
-  guildId: string;
-  userId: string;
-  plan: ScenePlan;
-  output: OutputChoice;
-  format: 'wav' | 'mp3';
-}
 
 export class PendingScenes {
   readonly #byToken = new Map<string, PendingScene & { expiresAt: number }>();

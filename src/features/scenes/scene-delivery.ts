@@ -8,19 +8,15 @@ import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { answerButtonFailure } from '../../core/frontend/reply-buttons.ts';
+import { fallbackReason } from '../../core/frontend/fallback-words.ts';
 import { memberStillSpeaks, memberVoiceChannel } from '../../core/frontend/speech-delivery.ts';
 import { postVoiceMessage, voiceMessagePlace } from '../../core/frontend/voice-message-post.ts';
 import { claimMemberVoiceMessage } from '../../core/frontend/voice-message-rights.ts';
-import {
-  MEMBER_REQUEST,
-  type Requester,
-  type SceneTimeline,
-  type SpeechOutcome,
-  type SpeechTarget,
-} from '../../core/speech/pipeline.ts';
-import type { PendingScene, PendingScenes } from './pending-scenes.ts';
+import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechTarget } from '../../core/speech/pipeline.ts';
+import type { PendingScenes } from './pending-scenes.ts';
+import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
-import type { PlannedTurn } from './scene-plan.ts';
+import type { SceneTimeline } from '../../core/speech/scene-types.ts';
 import { toSrt } from './subtitles.ts';
 import { t } from './strings.ts';
 
@@ -105,8 +101,13 @@ async function deliver(
 ): Promise<void> {
   const locale = interaction.locale;
   const channel = target.kind === 'voice' ? `<#${target.channelId}>` : '';
+  // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
+  const stoodIn =
+    outcome.freeVoice === undefined
+      ? ''
+      : `\n${t(locale, 'scene.freeVoiceStoodIn', { reason: fallbackReason(locale, outcome.freeVoice.cause) })}`;
   const edit = (content: string, files: AttachmentPayload[] = []) =>
-    interaction.editReply({ content, files, components: [], allowedMentions: NO_MENTIONS });
+    interaction.editReply({ content: content + stoodIn, files, components: [], allowedMentions: NO_MENTIONS });
   switch (outcome.kind) {
     case 'played':
       return void (await edit(t(locale, 'scene.played', { channel, seconds: seconds(outcome.seconds) })));

@@ -1,28 +1,14 @@
 // A parsed script and its cast as what the pipeline speaks: one request per turn in its speaker's voice (a tone
 // cue as the turn's tone_instruction; an intensity cue as an emotion request with that exaggeration), each after its
 // pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
-import type { SceneLine } from '../../core/speech/pipeline.ts';
+import type { SceneLine } from '../../core/speech/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/speech/settings.ts';
 import { estimateSpeechSeconds } from '../../core/speech/queue-bounds.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import type { Speaker } from './cast.ts';
+import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';
 import { DEFAULT_GAP_SECONDS } from './script.ts';
 import type { SceneScript } from './script-types.ts';
-
-/** One turn as it will be heard: who says what (the subtitles name them). */
-export interface PlannedTurn {
-  speaker: string;
-  text: string;
-}
-
-export interface ScenePlan {
-  lines: SceneLine[];
-  turns: PlannedTurn[];
-  /** How long it should last, estimated from its text and pauses (the queue bounds' estimate). */
-  seconds: number;
-  speakers: number;
-}
 
 export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Speaker>): ScenePlan {
   const lines: SceneLine[] = [];

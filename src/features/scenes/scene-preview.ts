@@ -8,10 +8,11 @@ import { chooseDestination, type OutputChoice } from '../../core/frontend/speech
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
-import type { SceneQuote } from '../../core/speech/pipeline.ts';
+import type { SceneQuote } from '../../core/speech/scene-types.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
-import { resolveCast, type Speaker } from './cast.ts';
-import { planScene, type ScenePlan } from './scene-plan.ts';
+import { resolveCast } from './cast.ts';
+import { planScene } from './scene-plan.ts';
+import type { ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import type { SceneScript } from './script-types.ts';
 import type { PendingScenes } from './pending-scenes.ts';

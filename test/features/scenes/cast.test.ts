@@ -1,6 +1,7 @@
 // Who speaks each part of a scene, against a real store (SQLite in memory, the same migrations as production).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCast, type Speaker } from '../../../src/features/scenes/cast.ts';
+import { resolveCast } from '../../../src/features/scenes/cast.ts';
+import type { Speaker } from '../../../src/features/scenes/scene-types.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';

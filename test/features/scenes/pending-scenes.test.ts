@@ -1,6 +1,7 @@
 // Scenes waiting for their member's confirmation: one per member and server, taken once, bounded in time and count.
 import { describe, expect, it } from 'vitest';
-import { PENDING_TTL_MS, PendingScenes, type PendingScene } from '../../../src/features/scenes/pending-scenes.ts';
+import { PENDING_TTL_MS, PendingScenes } from '../../../src/features/scenes/pending-scenes.ts';
+import type { PendingScene } from '../../../src/features/scenes/scene-types.ts';
 
 const G1 = '100000000000000001';
 const G2 = '100000000000000002';

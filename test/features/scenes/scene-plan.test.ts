@@ -1,7 +1,7 @@
 // A parsed script and its cast as the requests the pipeline speaks (planScene): pure, so no store or service.
 import { describe, expect, it } from 'vitest';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
-import type { Speaker } from '../../../src/features/scenes/cast.ts';
+import type { Speaker } from '../../../src/features/scenes/scene-types.ts';
 import { DEFAULT_GAP_SECONDS, parseScript } from '../../../src/features/scenes/script.ts';
 import { resolveSettings } from '../../../src/core/speech/settings.ts';
 import type { SpeechSettings } from '../../../src/core/store/types.ts';

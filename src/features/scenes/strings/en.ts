@@ -54,6 +54,7 @@ export const en = {
   'scene.cutOff': 'The scene was cut off after {seconds} s (SayBot left {channel}).',
   'scene.posted': '🎬 Posted the scene: {seconds} s.',
   'scene.postedPrivately': 'You may not post files in this channel, so the scene is here, for you only: {seconds} s.',
+  'scene.freeVoiceStoodIn': 'Some lines were spoken by the free voice: {reason}.',
   'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
   'scene.voiceLabel': 'the scene in {speakers} voices',
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',

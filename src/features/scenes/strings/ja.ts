@@ -52,6 +52,7 @@ export const ja: Translation<typeof en> = {
   'scene.cutOff': 'シーンは {seconds} 秒で途切れました (SayBot が {channel} から退出しました)。',
   'scene.posted': '🎬 シーンを投稿しました: {seconds} 秒。',
   'scene.postedPrivately': 'このチャンネルにはファイルを投稿できないため、シーンはあなただけに送ります: {seconds} 秒。',
+  'scene.freeVoiceStoodIn': '一部の行は無料の声で読み上げました: {reason}。',
   'scene.header': '🎬 {member} さんのシーン: 声 {speakers} 種類、{seconds} 秒',
   'scene.voiceLabel': '声 {speakers} 種類のシーン',
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',

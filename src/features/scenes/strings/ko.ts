@@ -52,6 +52,7 @@ export const ko: Translation<typeof en> = {
   'scene.cutOff': '장면이 {seconds}초 후에 끊겼습니다 (SayBot이 {channel}에서 나갔습니다).',
   'scene.posted': '🎬 장면을 게시했습니다: {seconds}초.',
   'scene.postedPrivately': '이 채널에 파일을 올릴 수 없어서 장면을 본인에게만 보냅니다: {seconds}초.',
+  'scene.freeVoiceStoodIn': '일부 줄은 무료 음성으로 읽었습니다: {reason}.',
   'scene.header': '🎬 {member}님의 장면: 목소리 {speakers}개, {seconds}초',
   'scene.voiceLabel': '목소리 {speakers}개의 장면',
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
