@@ -341,6 +341,16 @@ describe('/scene before paying', () => {
     expect(after.content).toMatch(/^Here is/);
   });
 
+  it("previews count as free work against the member's free-request rate: past it, a clear refusal", async () => {
+    const rationed = await harnessFor({ env: { BUDGET_MEMBER_FREE_PER_MINUTE: '1' } });
+    const script = [CAST, 'Ann: A preview is free work.'].join('\n');
+    expect((await preview(rationed, script)).confirm).toBeDefined();
+    const second = await preview(rationed, script);
+    expect(second.shown.content).toMatch(/^You asked for 1 things that cost no characters .* within a minute/);
+    expect(second.confirm).toBeUndefined();
+    expect(rationed.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
+  });
+
   it('a script it cannot read gets a private answer naming the line, and nothing is requested', async () => {
     const before = h.sandbox.requests.length;
     const shown = await preview(h, 'Ann: Fine.\n\nthis line has no speaker\n');

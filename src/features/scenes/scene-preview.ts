@@ -42,6 +42,9 @@ export async function previewScene(
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
 ): Promise<void> {
   const script = readScript(source);
+  // Casting and costing a scene spends nothing, yet reads the store and the cache for every line: rationed as free
+  // work, per member, like a request made only of cached parts.
+  context.speech.takeFreeWork(interaction.guildId, interaction.user.id);
   const speakers = await resolveCast(script, {
     store: context.store,
     guildId: interaction.guildId,
