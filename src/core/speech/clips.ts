@@ -105,11 +105,7 @@ export async function partsFile(
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: RenderedFile[] = [];
-  for (const text of texts) {
-    await allowed();
-    const response = await source.fetch(request, text, new AbortController().signal, charge);
-    parts.push({ format: response.format, data: Buffer.concat(await response.body.toArray()) });
-  }
+  for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(
@@ -127,6 +123,22 @@ export async function partsFile(
     files.push({ data, format: part.format });
   }
   return { files, seconds };
+}
+
+/**
+ * One part read whole, requested only once the request may still go on (`allowed`): a file's and a scene's parts
+ * are read so, each after the one before it.
+ */
+export async function readPart(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  charge: Charge,
+  allowed: StillAllowed,
+): Promise<RenderedFile> {
+  await allowed();
+  const response = await source.fetch(request, text, new AbortController().signal, charge);
+  return { format: response.format, data: Buffer.concat(await response.body.toArray()) };
 }
 
 /** A file as posted. */

@@ -554,7 +554,7 @@ export class SpeechPipeline {
         const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
         const mixed = await sceneFile(this.#source, accepted.lines, accepted.charge, allowed, format);
         if (target.kind === 'file') return await this.#fileOrVoiceMessage(mixed, sizeLimit);
-        const message = await fileAsVoiceMessage(mixed.file, this.#source.encoding);
+        const message = await fileAsVoiceMessage(mixed.files[0], this.#source.encoding);
         return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline };
       }
       const [line] = accepted.lines;

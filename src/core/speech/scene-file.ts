@@ -3,8 +3,11 @@
 // rate, loudness evened out between lines, each line after its pause, and when each line is heard.
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import { mixSceneOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { probeClip } from '../audio/analysis/clip-probe.ts';
+import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
+import type { EditableFormat } from '../audio/effects/effect-types.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { RenderedFile, StillAllowed } from './clips.ts';
+import { readPart, type RenderedFile, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneTimeline } from './scene-types.ts';
@@ -16,8 +19,7 @@ export interface SceneFileLine {
 }
 
 export interface SceneFile {
-  file: RenderedFile;
-  files: RenderedFile[];
+  files: [RenderedFile];
   seconds: number;
   /** Each line's start and end in the file, seconds. */
   timeline: SceneTimeline;
@@ -28,29 +30,32 @@ export async function sceneFile(
   lines: readonly SceneFileLine[],
   charge: Charge,
   allowed: StillAllowed,
-  format: 'wav' | 'mp3',
+  format: EditableFormat,
 ): Promise<SceneFile> {
+  // Held on this thread until the mix: what the headers say each part lasts counts against MAX_SCENE_SECONDS as it
+  // comes, so a service that sends far more audio than its text asks for stops the scene before more is held or
+  // paid. (An MP3's headers tell no exact length; its bytes are few, and the mix counts its samples exactly.)
+  let seconds = lines.reduce((sum, line) => sum + line.pauseBefore, 0);
   const mixLines = [];
   for (const line of lines) {
     const parts: Uint8Array[] = [];
     for (const text of line.texts) {
-      await allowed();
-      const response = await source.fetch(line.request, text, new AbortController().signal, charge);
-      if (response.format !== 'wav' && response.format !== 'mp3') {
-        response.body.destroy();
-        throw new UnsupportedAudioError(
-          response.format,
-          `a scene line came as ${response.format}: only WAV and MP3 mix`,
-        );
-      }
-      parts.push(Buffer.concat(await response.body.toArray()));
+      const part = await readPart(source, line.request, text, charge, allowed);
+      if (part.format !== 'wav' && part.format !== 'mp3')
+        throw new UnsupportedAudioError(part.format, `a scene line came as ${part.format}: only WAV and MP3 mix`);
+      const probe = probeClip(part.data, MAX_SCENE_SECONDS - seconds);
+      if (probe.verdict === 'over')
+        throw new RangeError(`a scene may last at most ${MAX_SCENE_SECONDS} s: its parts are longer`);
+      seconds += probe.verdict === 'fits' ? (probe.seconds ?? 0) : 0;
+      parts.push(part.data);
     }
-    mixLines.push({ parts, gapBefore: line.pauseBefore });
+    const volumeDb = line.request.kind === 'ready' ? undefined : line.request.effects?.volumeDb;
+    mixLines.push({ parts, gapBefore: line.pauseBefore, ...(volumeDb ? { volumeDb } : {}) });
   }
   const mixed = await mixSceneOffThread({ lines: mixLines, format }, charge.context.guildId);
   const file: RenderedFile = {
     data: Buffer.from(mixed.data.buffer, mixed.data.byteOffset, mixed.data.byteLength),
     format,
   };
-  return { file, files: [file], seconds: mixed.seconds, timeline: mixed.lines };
+  return { files: [file], seconds: mixed.seconds, timeline: mixed.lines };
 }

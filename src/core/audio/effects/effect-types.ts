@@ -13,3 +13,37 @@ export interface AudioEffects {
    */
   pitch?: number;
 }
+
+/** What joining and mixing write: the formats SayBot can decode, edit and encode (effects.ts). */
+export type EditableFormat = 'wav' | 'mp3';
+
+/** One line of a scene to mix (scene-mix.ts). */
+export interface SceneMixLine {
+  /** The line's audio parts in order, each a whole WAV or MP3 file. */
+  parts: Uint8Array[];
+  /** Seconds of silence before this line. */
+  gapBefore: number;
+  /**
+   * The speaker's own volume setting (dB), kept after the lines are evened out: the parts already carry it, and
+   * evening out would otherwise undo it.
+   */
+  volumeDb?: number;
+}
+
+export interface SceneMixInput {
+  lines: SceneMixLine[];
+  /** The output's format. */
+  format: EditableFormat;
+}
+
+export interface SceneMixResult {
+  data: Uint8Array;
+  format: EditableFormat;
+  /** The output's length, from its samples. */
+  seconds: number;
+  sampleRate: number;
+  /** Each line's start and end in the output, seconds, measured on the output timeline (sample-exact before encoding). */
+  lines: Array<{ start: number; end: number }>;
+  /** Loudness of each line (dBFS, gated RMS; null for a silent line) before and after evening out, and the spread (max - min) of each. */
+  loudness: { before: Array<number | null>; after: Array<number | null>; spreadBefore: number; spreadAfter: number };
+}

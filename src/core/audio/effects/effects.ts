@@ -14,7 +14,8 @@ import { decodedChannels, decodePcm, parseWavHeader } from '../codecs/wav.ts';
 import { encodeWav16, exactWavFile, joinWavFiles, toInt16 } from '../codecs/wav-file.ts';
 
 /** The formats SayBot can decode, change and write again. */
-export type EditableFormat = 'wav' | 'mp3';
+export type { EditableFormat } from './effect-types.ts';
+import type { EditableFormat } from './effect-types.ts';
 
 /** A part decoded to planar floats (decodeAudio), and what encodeAudio needs to write it again. */
 export interface Decoded {

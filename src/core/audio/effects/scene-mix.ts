@@ -12,7 +12,8 @@
 // voices differ little in spectrum, a lot in level): 50 ms blocks, those under -60 dBFS or 30 dB below the line's
 // loudest block left out (pauses, breaths, the silence a service pads with). Every line is brought to the median
 // line, by at most 12 dB either way (a whispering voice is not pushed into its own noise floor), then through
-// gain.ts' look-ahead limiter, so no sample passes -1 dBFS. A silent line (no block above the gates) gets no gain.
+// gain.ts' look-ahead limiter, so no sample passes -1 dBFS. A silent line (no block above the gates) gets no gain. A
+// speaker's own volume setting (`volumeDb`) is applied after evening out: the scene keeps the level the member chose.
 // The median, not the mean or the loudest: one shouting or whispering voice does not move every other line.
 //
 // Joins: each line's DC offset is removed and its first and last 8 ms faded in and out (raised cosine), so every
@@ -29,6 +30,9 @@ import { decodeAudio, encodeAudio, mono } from './effects.ts';
 import { ClipError } from '../errors.ts';
 import { MPEG_SAMPLE_RATES } from '../codecs/mpeg.ts';
 import { StereoResampler } from '../codecs/resample.ts';
+import type { EditableFormat, SceneMixInput, SceneMixLine, SceneMixResult } from './effect-types.ts';
+
+export type { SceneMixInput, SceneMixLine, SceneMixResult } from './effect-types.ts';
 
 /** The longest scene, gaps included: past it mixScene throws a RangeError before decoding more or allocating. */
 export const MAX_SCENE_SECONDS = 600;
@@ -43,31 +47,6 @@ const RELATIVE_GATE_DB = -30;
 const FADE_SECONDS = 0.008;
 /** Input samples resampled at a time: the resampler's buffers stay small whatever the part's length. */
 const RESAMPLE_CHUNK = 1 << 16;
-
-export interface SceneMixLine {
-  /** The line's audio parts in order, each a whole WAV or MP3 file. */
-  parts: Uint8Array[];
-  /** Seconds of silence before this line. */
-  gapBefore: number;
-}
-
-export interface SceneMixInput {
-  lines: SceneMixLine[];
-  /** The output's format. */
-  format: 'wav' | 'mp3';
-}
-
-export interface SceneMixResult {
-  data: Uint8Array;
-  format: 'wav' | 'mp3';
-  /** The output's length, from its samples. */
-  seconds: number;
-  sampleRate: number;
-  /** Each line's start and end in the output, seconds, measured on the output timeline (sample-exact before encoding). */
-  lines: Array<{ start: number; end: number }>;
-  /** Loudness of each line (dBFS, gated RMS; null for a silent line) before and after evening out, and the spread (max - min) of each. */
-  loudness: { before: Array<number | null>; after: Array<number | null>; spreadBefore: number; spreadAfter: number };
-}
 
 interface Part {
   sampleRate: number;
@@ -114,7 +93,9 @@ export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
   bodies.forEach((body, i) => {
     const level = before[i];
     if (level !== null && level !== undefined && target !== undefined) {
-      const gain = 10 ** (Math.max(-MAX_LINE_GAIN_DB, Math.min(MAX_LINE_GAIN_DB, target - level)) / 20);
+      // Evened out to the median, then the speaker's own volume again (the parts carry it; evening out undid it).
+      const evened = Math.max(-MAX_LINE_GAIN_DB, Math.min(MAX_LINE_GAIN_DB, target - level));
+      const gain = 10 ** ((evened + (lines[i]?.volumeDb ?? 0)) / 20);
       for (let j = 0; j < body.length; j++) body[j] = (body[j] as number) * gain;
     }
     applyGain([body], rate, 0); // the limiter alone (0 dB): nothing passes -1 dBFS
@@ -162,7 +143,7 @@ async function decodeLines(lines: readonly SceneMixLine[]): Promise<Part[][]> {
 }
 
 /** The highest input rate, at most MAX_SCENE_RATE; for MP3 the next rate MPEG audio carries. */
-function outputRate(decoded: readonly Part[][], format: 'wav' | 'mp3'): number {
+function outputRate(decoded: readonly Part[][], format: EditableFormat): number {
   const highest = Math.min(
     MAX_SCENE_RATE,
     decoded.flat().reduce((most, p) => Math.max(most, p.sampleRate), 8000),

@@ -154,6 +154,21 @@ describe('mixScene', () => {
     expect(result.loudness.spreadAfter).toBeLessThan(1.5);
   });
 
+  it("keeps a speaker's own volume setting after evening out: a line at -6 dB ends 6 dB under the others", async () => {
+    const rate = 16_000;
+    // The parts carry the volume already (the effects job made them so); evening out alone would undo it.
+    const lines: SceneMixLine[] = [
+      { parts: [encodeWav(tone(200, 1, -20, rate), rate)], gapBefore: 0 },
+      { parts: [encodeWav(tone(300, 1, -26, rate), rate)], gapBefore: 0.2, volumeDb: -6 },
+      { parts: [encodeWav(tone(250, 1, -20, rate), rate)], gapBefore: 0.2 },
+    ];
+    const result = await mixScene({ lines, format: 'wav' });
+    const samples = await decoded(result);
+    const level = (i: number) => rmsDbfs(window(samples, rate, result.lines[i] as { start: number; end: number }));
+    expect(level(1) - level(0)).toBeCloseTo(-6, 0);
+    expect(level(2) - level(0)).toBeCloseTo(0, 0);
+  });
+
   it('takes stereo and several parts per line, and caps the rate at 48 kHz', async () => {
     const rate = 96_000;
     const left = Float32Array.from(tone(200, 0.5, -12, rate), (s) => s / 32768);

@@ -1,14 +1,10 @@
 // Messages between audio-thread.ts (main thread) and its worker (audio-worker.ts): one request, one reply.
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { ClipErrorCode } from '../../errors.ts';
-import type { EditableFormat } from '../../effects/effects.ts';
-import type { SceneMixResult } from '../../effects/scene-mix.ts';
+import type { EditableFormat, SceneMixLine, SceneMixResult } from '../../effects/effect-types.ts';
 
 /** A scene's line as sent to the worker: its parts' bytes (transferred) and the silence before it. */
-export interface SceneJobLine {
-  parts: ArrayBuffer[];
-  gapBefore: number;
-}
+export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: ArrayBuffer[] };
 
 export type AudioJob =
   /** One part's bytes (transferred) with speed and volume applied. */

@@ -7,8 +7,7 @@ import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
-import type { EditableFormat } from '../../effects/effects.ts';
-import type { SceneMixInput, SceneMixResult } from '../../effects/scene-mix.ts';
+import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { ThreadPool } from '../thread-pool.ts';
 
@@ -122,7 +121,7 @@ export async function mixSceneOffThread(input: SceneMixInput, guild: string): Pr
     transfer.push(data);
     return data;
   };
-  const lines = input.lines.map((line) => ({ parts: line.parts.map(hand), gapBefore: line.gapBefore }));
+  const lines = input.lines.map((line) => ({ ...line, parts: line.parts.map(hand) }));
   const reply = await run({ kind: 'scene', lines, format: input.format }, transfer, guild, SCENE_JOB_TIMEOUT_MS);
   if (!reply.scene) throw new Error('audio thread: a scene job answered without its figures');
   return {

@@ -24,10 +24,7 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
     }
     if (job.kind === 'scene') {
-      const lines = job.lines.map((line) => ({
-        parts: line.parts.map((p) => new Uint8Array(p)),
-        gapBefore: line.gapBefore,
-      }));
+      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map((p) => new Uint8Array(p)) }));
       const {
         data,
         format,
