@@ -1,6 +1,7 @@
 // The free voice chosen, end to end: the real bot, the local Discord (DAVE) and the sandbox Voice API, which must
 // hear nothing of it. A member's `/say voice:free-…` is spoken by SayBot's own eSpeak NG, heard in the voice channel
 // as words (not the sandbox's tones), costs no character and makes no call; FREE_VOICE=off refuses it, privately.
+import { readdirSync } from 'node:fs';
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { useHarnessPerTest } from '../support/file-harness.ts';
@@ -36,6 +37,27 @@ describe('the free voice, chosen', () => {
     expect(usage.content).toContain(
       'Lines spoken by the free voice this month: 1, at no charge (0 in place of the paid voice).',
     );
+  });
+
+  it('records no saving for a free line served again from the cache at another speed: it never had a price', async () => {
+    const h = await startHarness();
+    const say = () =>
+      runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'Free, and faster, twice.', voice: 'free-en-f', speed: 1.5, output: 'file' },
+      });
+    expect((await say()).content).toMatch(/^Here is/);
+    // The voice's line and its faster copy are written to the cache after the reply: the second is served from there.
+    const entries = () => readdirSync(h.cacheDir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'));
+    for (const deadline = performance.now() + 10_000; entries().length < 2;) {
+      if (performance.now() > deadline) throw new Error('the free line was not cached');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await say()).content).toMatch(/^Here is/);
+    const usage = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain('This server: 0 characters spent, 0 saved by the cache');
   });
 
   it('with FREE_VOICE=fallback (not chosen), /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {

@@ -254,7 +254,6 @@ export class PartSource {
     charge?: Charge,
   ): Promise<SpeechAudio> {
     const key = this.#key(request, text);
-    const endpoint = endpointOf(request);
     const { value, leader } = this.#flights.join(
       key,
       () => this.#start(request, text, key, charge),
@@ -268,10 +267,13 @@ export class PartSource {
       throw error;
     }
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
-    // A free voice's part never had a price: nothing to record.
-    if (!(leader && flight.from === 'api') && !isFreeVoice(request.voice))
-      void this.#spends.saved(charge, text, endpoint);
+    if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();
+  }
+
+  /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
+  #saved(charge: Charge | undefined, request: ServiceRequest, text: string): void {
+    if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
   }
 
   /**
@@ -294,7 +296,7 @@ export class PartSource {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) {
-      void this.#spends.saved(charge, text, endpointOf(request));
+      this.#saved(charge, request, text);
       return cachedPart(hit, this.encoding);
     }
     const audio = await this.#fetchOriginal(original, text, signal, charge);
