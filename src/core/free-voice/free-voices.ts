@@ -1,6 +1,7 @@
 // The free voices: eSpeak NG's, spoken by SayBot itself (free-voice-engine.ts), never by the Voice API, so they cost
 // no characters. A voice per language SayBot speaks and a female and a male variant of each, named `free-<language>-
 // <f|m>` so that members can pick one as they pick a preset voice.
+import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
 
 export interface FreeVoice {
   /** What members choose (`/say voice:free-en-f`). */
@@ -36,12 +37,16 @@ export function freeVoice(id: string): FreeVoice | undefined {
 export const isFreeVoice = (id: string): boolean => BY_ID.has(id);
 
 /**
- * The free voice closest to a paid one: of `language` (else the preset voice ID's, else English) and of the preset
- * voice's gender (its ID's f or m; else female). What the sandbox speaks words in, and what SayBot falls back on.
+ * The free voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
+ * (`ko-KR` reads as `ko`) if a free voice speaks it, else of the preset voice's own language, else English. What the
+ * sandbox speaks words in, and what SayBot falls back on.
  */
 export function freeVoiceFor(voice: string | undefined, language: string | undefined): string {
-  const preset = /^voice-[a-z]-([a-z]{2})-([fm])-\d+$/.exec(voice ?? '');
+  const preset = PRESET_VOICE_ID.exec(voice ?? '');
   const gender = preset?.[2] ?? 'f';
-  const wanted = `free-${language ?? preset?.[1] ?? 'en'}-${gender}`;
-  return BY_ID.has(wanted) ? wanted : `free-en-${gender}`;
+  for (const wanted of [language?.split('-')[0]?.toLowerCase(), preset?.[1]]) {
+    const id = `free-${wanted}-${gender}`;
+    if (wanted !== undefined && BY_ID.has(id)) return id;
+  }
+  return `free-en-${gender}`;
 }

@@ -18,15 +18,14 @@ import {
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
-import { partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
+import { endpointOf, freeStandIn, partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
 import { speakFree } from '../free-voice/free-voice-engine.ts';
-import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
+import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { SpendEndpoint } from '../store/types.ts';
 import type { SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
@@ -96,8 +95,6 @@ function withoutEffects<R extends ServiceRequest>(request: R): R {
  * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged cache.
  */
 const MAX_DELETED_VOICES = 10_000;
-
-const endpointOf = (request: SpeechRequest): SpendEndpoint => (request.kind === 'emotion' ? 'emotion-tts' : 'tts');
 
 /** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -208,7 +205,8 @@ export class PartSource {
       const failed = SERVICE_FAILED.some((type) => error instanceof type);
       if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-      const voice = freeVoiceFor(request.voice, request.language);
+      const free = freeStandIn(request);
+      const voice = free.voice;
       this.#log.warn(
         { code: 'free-voice-fallback', err: error, guildId: charge.context.guildId, voice },
         'the Voice API failed: this part is spoken in the free voice',
@@ -217,12 +215,6 @@ export class PartSource {
         voice,
         cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed',
       });
-      const free: ServiceRequest = {
-        kind: 'tts',
-        text: request.text,
-        voice,
-        ...(request.effects ? { effects: request.effects } : {}),
-      };
       audio = await this.#fetchAny(free, text, signal, charge);
     }
     try {

@@ -26,7 +26,8 @@ import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 import type { ServiceFallback } from './part-source.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
-import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
+import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { freeStandIn } from './service-request.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
@@ -523,8 +524,7 @@ export class SpeechPipeline {
   /** The free voice's version of a paid request (its language's free voice, the effects kept); none for the rest. */
   #freeFallback(request: SpeechRequest): SpeechRequest | undefined {
     if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const voice = freeVoiceFor(request.voice, request.language);
-    return { kind: 'tts', text: request.text, voice, ...(request.effects ? { effects: request.effects } : {}) };
+    return freeStandIn(request);
   }
 
   async #deliver(job: Job, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {

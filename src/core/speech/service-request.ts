@@ -4,6 +4,7 @@
 import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
 import { cacheKey } from '../cache/cache-key.ts';
 import type { SpeechRequest } from './request.ts';
+import { freeVoiceFor } from '../free-voice/free-voices.ts';
 import { SENT_SETTINGS, type SentSettingName } from './setting-declarations.ts';
 
 /** A request the service answers (not audio already in hand). */
@@ -13,6 +14,25 @@ type Sent = string | number | undefined;
 
 /** The request's value of each setting sent (undefined: not set). */
 const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
+
+/** The endpoint that speaks a request. */
+export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
+  request.kind === 'emotion' ? 'emotion-tts' : 'tts';
+
+/**
+ * The free voice's stand-in for a paid request (FREE_VOICE fallback): the closest free voice (free-voices.ts
+ * freeVoiceFor), the same text and SayBot's effects, as WAV (what the free voice makes).
+ */
+export function freeStandIn(request: ServiceRequest): ServiceRequest {
+  const voice = freeVoiceFor(request.voice, request.language);
+  return {
+    kind: 'tts',
+    text: request.text,
+    voice,
+    format: 'wav',
+    ...(request.effects ? { effects: request.effects } : {}),
+  };
+}
 
 /** The body of the call that speaks `text` (one part of the request). */
 export function serviceBody(
@@ -35,5 +55,5 @@ export function partCacheKey(request: ServiceRequest, text: string): string {
   const sent = SENT_SETTINGS.map(([name, declared]) =>
     declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
   );
-  return cacheKey(request.kind === 'emotion' ? 'emotion-tts' : 'tts', text, sent);
+  return cacheKey(endpointOf(request), text, sent);
 }
