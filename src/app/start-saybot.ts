@@ -277,7 +277,7 @@ async function assembleCore(
     freeVoice,
     countFreeLine: (guildId, cause) =>
       void store.freeVoiceLines
-        .add(guildId, monthOf(new Date()), cause)
+        .add(guildId, monthOf(seams.now?.() ?? new Date()), cause)
         .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
     serves,
     ...(seams.now === undefined ? {} : { now: seams.now }),

@@ -143,6 +143,51 @@ describe('the free voice as a fallback', () => {
     h.sandbox.clearFaults();
   });
 
+  it('/say in three parts while the service answers 503 asks the service for its first part only, then speaks the rest in the free voice at once', async () => {
+    const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 30 } });
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 503,
+      body: 'overloaded',
+      contentType: 'text/plain',
+      times: Infinity,
+    });
+    const failures = () => h.sandbox.requests.filter((r) => r.status === 503).length;
+    const say = async (text: string) => {
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: { text, output: 'file' },
+      });
+      const done = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      expect(done.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
+    };
+    // One part: the service is asked (with the client's own retries) and fails.
+    await say('A single part.');
+    const perPart = failures();
+    expect(perPart).toBeGreaterThan(0);
+    await say('The first part is here. The second part follows. And the third one ends.');
+    expect(failures() - perPart).toBe(perPart);
+    h.sandbox.clearFaults();
+  });
+
+  it('refused for money, then by the free-request rate for the free voice: the member is told of the money', async () => {
+    const h = await harness({ FREE_VOICE: 'on', BUDGET_MEMBER_DAILY_CHARS: '10', BUDGET_MEMBER_FREE_PER_MINUTE: '1' });
+    const say = (text: string, voice?: string) =>
+      runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: { text, output: 'file', ...(voice === undefined ? {} : { voice }) },
+      });
+    // The minute's one free request, taken by the free voice chosen.
+    expect((await say('Free first.', 'free-en-f')).content).toMatch(/^Here is/);
+    const refused = await say('Well over the ten characters of her day.');
+    expect(refused.content).toMatch(/^Your daily budget in this server is 10 characters/);
+    expect(h.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
+  });
+
   it("with FREE_VOICE=chosen (the default), the same /say is today's refusal", async () => {
     const h = await harness({ BUDGET_BOT_MONTHLY_CHARS: '1' });
     const { handle } = await runCommand(h, {

@@ -200,7 +200,10 @@ export class PartSource {
     this.checkVoice(request);
     let audio: SpeechAudio;
     try {
-      audio = await this.#fetchAny(request, text, signal, charge);
+      // The service already failed this request: its other parts go to the free voice at once, not each after
+      // another wait for the service to fail again.
+      const fellBack = charge !== undefined && this.#fellBack.has(charge) && !isFreeVoice(request.voice);
+      audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
     } catch (error) {
       const failed = SERVICE_FAILED.some((type) => error instanceof type);
       if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;

@@ -481,9 +481,10 @@ export class SpeechPipeline {
               ? this.#freeFallback(only.request)
               : undefined;
           if (free === undefined || only === undefined) throw error;
-          // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why.
+          // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
+          // that too (the free-request rate), the member hears of the money, the cause.
           spoken = [{ ...only, request: free }];
-          charge = await this.#authorizeParts(job, spoken);
+          charge = await this.#authorizeParts(job, spoken).catch(() => Promise.reject(error));
           fallback = error as Refusal;
         }
       }

@@ -16,14 +16,14 @@ export class FreeVoiceLinesArea extends Area {
       .execute();
   }
 
-  /** The lines of `month` for `guildId`, or for every server when it is left out. */
-  async month(month: string, guildId?: string): Promise<FreeVoiceLines> {
-    let query = this.d.db
+  /** The lines of `month` for `guildId`. */
+  async month(month: string, guildId: string): Promise<FreeVoiceLines> {
+    const query = this.d.db
       .selectFrom('free_voice_lines')
       .select(['cause', (eb) => eb.fn.sum<number | string>('lines').as('lines')])
       .where('month', '=', month)
+      .where('guild_id', '=', guildId)
       .groupBy('cause');
-    if (guildId !== undefined) query = query.where('guild_id', '=', guildId);
     const counts = { chosen: 0, fallback: 0 };
     for (const row of await query.execute()) counts[row.cause] = Number(row.lines);
     return counts;
