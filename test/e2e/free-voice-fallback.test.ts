@@ -162,6 +162,8 @@ describe('the free voice as a fallback', () => {
       });
       const done = await handle.waitFor((r) => r.files.length > 0, 20_000);
       expect(done.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
+      // No "Play in my voice channel" or "Save as sound": nothing of it is in the cache to replay.
+      expect(done.message?.components ?? []).toEqual([]);
     };
     // One part: the service is asked (with the client's own retries) and fails.
     await say('A single part.');

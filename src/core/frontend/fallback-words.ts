@@ -3,9 +3,10 @@
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { t } from '../i18n/translate.ts';
 import type { Refusal } from '../refusal.ts';
+import type { ServiceFallback } from '../speech/request.ts';
 
 /** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
-export type FallbackCause = Refusal | 'service-failed' | 'month-used-up';
+export type FallbackCause = Refusal | ServiceFallback['cause'];
 
 /** Why the paid voice did not speak, as the channel may read it. */
 export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {

@@ -251,14 +251,17 @@ export async function speakAndReply(
     }
   }
   const request = spoken;
-  const buttons: ReplyButtonSource | undefined =
-    context.replyAudio && request.kind !== 'ready'
-      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
-      : undefined;
   const outcome = await job.outcome;
   // The service failed and the free voice spoke for it: the result names it, and why.
   if (outcome.freeVoice !== undefined)
     voice = fallbackVoiceLabel(interaction.locale, outcome.freeVoice.voice, outcome.freeVoice.cause);
+  // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
+  // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
+  const fellBack = accepted.fallback !== undefined || outcome.freeVoice !== undefined;
+  const buttons: ReplyButtonSource | undefined =
+    context.replyAudio && request.kind !== 'ready' && !fellBack
+      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
+      : undefined;
   await showOutcome(
     interaction,
     context.logger,

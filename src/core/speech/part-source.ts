@@ -26,7 +26,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { SpeechRequest } from './request.ts';
+import type { SpeechRequest, ServiceFallback } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder, type AcceptedSpend } from './spend-recorder.ts';
@@ -58,12 +58,6 @@ export interface PartSourceOptions {
    * before anything was charged is spoken in the free voice instead (fellBack() says so for its charge).
    */
   fallback?: boolean;
-}
-
-/** The free voice that spoke for the service, and why: the service failing, or its month found used up (its 429). */
-export interface ServiceFallback {
-  voice: string;
-  cause: 'service-failed' | 'month-used-up';
 }
 
 /** What the service failing to answer looks like, before anything was charged: the free voice may stand in. */

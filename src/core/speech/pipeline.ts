@@ -23,7 +23,7 @@ import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
-import type { ServiceFallback } from './part-source.ts';
+import type { ServiceFallback } from './request.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';

@@ -13,3 +13,9 @@ export type SpeechRequest =
     }[SpeechEndpoint]
   /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
   | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
+
+/** The free voice that spoke for the service, and why: the service failing, or its month found used up (its 429). */
+export interface ServiceFallback {
+  voice: string;
+  cause: 'service-failed' | 'month-used-up';
+}
