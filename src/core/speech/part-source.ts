@@ -18,7 +18,7 @@ import {
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
-import { endpointOf, freeStandIn, partCacheKey, serviceBody, type ServiceRequest } from './service-request.ts';
+import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
 import { speakFree } from '../free-voice/free-voice-engine.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
@@ -26,7 +26,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { SpeechRequest, ServiceFallback } from './request.ts';
+import type { ServiceFallback, ServiceRequest, SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder, type AcceptedSpend } from './spend-recorder.ts';

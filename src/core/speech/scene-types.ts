@@ -1,10 +1,10 @@
 // A scene as the pipeline takes it (SpeechPipeline.speakScene, quoteScene) and gives it back: types only, shared by
 // the pipeline, the scene's file (scene-file.ts) and the scenes feature.
-import type { SpeechRequest } from './request.ts';
+import type { ServiceRequest } from './request.ts';
 
 /** One line of a scene: its own voice and settings, after a pause (seconds of silence; the gap between turns). */
 export interface SceneLine {
-  request: Exclude<SpeechRequest, { kind: 'ready' }>;
+  request: ServiceRequest;
   pauseBefore: number;
 }
 

@@ -3,12 +3,9 @@
 // (requests equal in every setting sent sound the same, so share one cache entry).
 import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
 import { cacheKey } from '../cache/cache-key.ts';
-import type { SpeechRequest } from './request.ts';
+import type { ServiceRequest, SpeechRequest } from './request.ts';
 import { freeVoiceFor } from '../free-voice/free-voices.ts';
 import { SENT_SETTINGS, type SentSettingName } from './setting-declarations.ts';
-
-/** A request the service answers (not audio already in hand). */
-export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
 type Sent = string | number | undefined;
 

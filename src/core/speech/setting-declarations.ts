@@ -65,6 +65,8 @@ interface SentToService {
   readonly appliedBy: 'service';
   readonly wire: { readonly [E in SpeechEndpoint]?: string };
   readonly keyed: number;
+  /** The endpoint whose every request carries it (it is in that request's cache key): its type requires it there. */
+  readonly requiredBy?: SpeechEndpoint;
 }
 
 /** Applied by SayBot to the audio the service made (src/core/audio/effects/): never sent, never paid for. */
@@ -130,6 +132,7 @@ export const SPEECH_SETTINGS = {
     appliedBy: 'service',
     wire: { emotion: 'exaggeration' },
     keyed: 4,
+    requiredBy: 'emotion',
     shown: { as: 'number', clause: { key: 'settings.exaggeration', param: 'value' } },
   },
   format: {
@@ -141,6 +144,7 @@ export const SPEECH_SETTINGS = {
     appliedBy: 'service',
     wire: { tts: 'output_format' },
     keyed: 2,
+    requiredBy: 'tts',
     shown: { as: 'upper' },
   },
   speed: {
@@ -200,6 +204,11 @@ export type SpeechSettingColumns = ColumnsOf<DeclaredSettings>;
 export type SentSettingName = {
   [K in SpeechSettingName]: DeclaredSettings[K]['appliedBy'] extends 'service' ? K : never;
 }[SpeechSettingName];
+
+/** The settings every request to endpoint `E` carries (declared `requiredBy` it). */
+export type RequiredSettingName<E extends SpeechEndpoint> = {
+  [K in SentSettingName]: DeclaredSettings[K] extends { requiredBy: E } ? K : never;
+}[SentSettingName];
 
 /** The settings sent to the service, in their cache-key order, each with its declaration. */
 export const SENT_SETTINGS = SPEECH_SETTING_LIST.flatMap(([name, declared]) =>

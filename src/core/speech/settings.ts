@@ -140,7 +140,7 @@ export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpo
 
 /** A text-to-speech request for `text` with the settings that apply. */
 export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
-  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), ...effectsOf(settings) };
+  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
 }
 
 /**

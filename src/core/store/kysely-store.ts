@@ -1,7 +1,8 @@
 import { BudgetArea } from './areas/budget-holds.ts';
 import { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
-import { MemberDefaultsArea, type MemberField } from './areas/member-defaults.ts';
+import { MemberDefaultsArea } from './areas/member-defaults.ts';
+import type { MemberField } from './member-defaults-store.ts';
 import { PresetArea } from './areas/presets.ts';
 import { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import { QuotaArea } from './areas/quota-state.ts';

@@ -1,4 +1,8 @@
 import type { SpeechSettings } from './common-types.ts';
+import type { SettingDeclaration } from '../settings/setting-types.ts';
+
+/** A feature's field on member_defaults, as declared with the settings kit: its name and declaration. */
+export type MemberField = readonly [name: string, declared: SettingDeclaration];
 
 /**
  * What a feature keeps on a member's row besides the speech settings, added here by declaration merging with its

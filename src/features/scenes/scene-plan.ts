@@ -39,10 +39,8 @@ export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Spe
             kind: 'tts',
             text: step.text,
             // Mixed and played alike, so a line made for voice is the same cache entry as one made for a file.
-            ...sentSettingsOf(
-              { ...settings, format: 'wav', ...(step.tone === undefined ? {} : { tone: step.tone }) },
-              'tts',
-            ),
+            ...sentSettingsOf({ ...settings, ...(step.tone === undefined ? {} : { tone: step.tone }) }, 'tts'),
+            format: 'wav',
             ...effectsOf(settings),
           };
     lines.push({ request, pauseBefore });

@@ -79,8 +79,8 @@ describe('cache keys', () => {
     expect(key('한국어  텍스트\n'.normalize('NFD'))).toBe(key('한국어 텍스트'));
     expect(key('Hello there.')).not.toBe(key('Hello there!'));
     expect(key('Hello', 'voice-b-en-m-01')).not.toBe(key('Hello'));
-    expect(partCacheKey({ kind: 'tts', text: 'a', voice: 'v', tone: 'calm' }, 'a')).not.toBe(
-      partCacheKey({ kind: 'tts', text: 'a', voice: 'v' }, 'a'),
+    expect(partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav', tone: 'calm' }, 'a')).not.toBe(
+      partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav' }, 'a'),
     );
     expect(partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.5 }, 'a')).not.toBe(
       partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.6 }, 'a'),

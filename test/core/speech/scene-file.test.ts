@@ -13,7 +13,7 @@ import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 const RATE = 8000;
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'scene' } } as unknown as Charge;
 const line = (text: string): { request: SpeechRequest; texts: string[]; pauseBefore: number } => ({
-  request: { kind: 'tts', text, voice: 'voice-b-en-f-01' },
+  request: { kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' },
   texts: [text],
   pauseBefore: 0,
 });

@@ -1,7 +1,8 @@
 // What a speech request becomes at the Voice API: the body, and the cache key of its audio. The keys are pinned as
 // released (computed before the settings were declared once): a cache filled by an earlier SayBot keeps being found.
 import { describe, expect, it } from 'vitest';
-import { partCacheKey, serviceBody, type ServiceRequest } from '../../../src/core/speech/service-request.ts';
+import { partCacheKey, serviceBody } from '../../../src/core/speech/service-request.ts';
+import type { ServiceRequest } from '../../../src/core/speech/request.ts';
 
 const PINNED: Array<[string, ServiceRequest, string, string]> = [
   [

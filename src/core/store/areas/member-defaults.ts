@@ -1,11 +1,12 @@
 import { Area, type Dialect } from '../dialect.ts';
-import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../member-defaults-store.ts';
+import type {
+  MemberDefaults,
+  MemberDefaultsChange,
+  MemberDefaultsField,
+  MemberField,
+} from '../member-defaults-store.ts';
 import { given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
 import { SPEECH_SETTING_COLUMNS } from '../../speech/setting-declarations.ts';
-import type { SettingDeclaration } from '../../settings/setting-types.ts';
-
-/** A feature's field on member_defaults, as declared with the settings kit: its name and declaration. */
-export type MemberField = readonly [name: string, declared: SettingDeclaration];
 
 type Column = string | number | null;
 

@@ -4,7 +4,7 @@
 // /myvoice offers, reads and shows them from here (commands/myvoice.ts).
 import { NAME_MAX_LENGTH, NAME_SHAPE, tidyName } from '../../../core/store/names.ts';
 import type { Declarations } from '../../../core/settings/setting-types.ts';
-import type { MemberField } from '../../../core/store/areas/member-defaults.ts';
+import type { MemberField } from '../../../core/store/member-defaults-store.ts';
 import '../strings.ts';
 
 /** What a member sets for themselves about auto-read. */

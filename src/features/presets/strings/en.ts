@@ -6,7 +6,7 @@
 export const en = {
   'error.preset.badName': "A name is 1 to 32 letters or digits; spaces, -, _, . and ' may go between them.",
   'error.preset.full': 'This server already has {limit} presets. Delete one first.',
-  'error.myvoice.nothing': 'Give at least one of voice, language, tone, format, speed, volume, name or read_me.',
+  'error.myvoice.nothing': 'Give at least one of voice, language, tone, format, speed, volume, pitch, name or read_me.',
   'error.myvoice.badWhat': 'Choose what to clear: all, voice settings or name.',
   'preset.saved': 'Saved preset "{name}": {settings}.',
   'preset.updated': 'Updated preset "{name}": {settings}.',

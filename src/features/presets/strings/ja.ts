@@ -5,7 +5,7 @@ export const ja: Translation<typeof en> = {
   'error.preset.badName': "名前は文字か数字で 1〜32 文字です。間にはスペース、-、_、.、' を使えます。",
   'error.preset.full': 'このサーバーにはすでに {limit} 件のプリセットがあります。先に 1 件削除してください。',
   'error.myvoice.nothing':
-    '声、言語、トーン、形式、速さ、音量、名前、read_me のうち少なくとも 1 つを指定してください。',
+    '声、言語、トーン、形式、速さ、音量、ピッチ、名前、read_me のうち少なくとも 1 つを指定してください。',
   'error.myvoice.badWhat': '消す対象を選んでください: すべて、声の設定、名前。',
   'preset.saved': 'プリセット「{name}」を保存しました: {settings}。',
   'preset.updated': 'プリセット「{name}」を更新しました: {settings}。',

@@ -4,7 +4,7 @@ import type { en } from './en.ts';
 export const ko: Translation<typeof en> = {
   'error.preset.badName': "이름은 글자나 숫자 1~32자입니다. 사이에는 공백, -, _, ., ' 를 쓸 수 있습니다.",
   'error.preset.full': '이 서버에는 이미 프리셋이 {limit}개 있습니다. 먼저 하나를 삭제해 주세요.',
-  'error.myvoice.nothing': '음성, 언어, 톤, 형식, 속도, 음량, 이름, read_me 중 하나 이상을 지정해 주세요.',
+  'error.myvoice.nothing': '음성, 언어, 톤, 형식, 속도, 음량, 음높이, 이름, read_me 중 하나 이상을 지정해 주세요.',
   'error.myvoice.badWhat': '지울 항목을 고르세요: 전부, 음성 설정, 이름.',
   'preset.saved': '"{name}" 프리셋을 저장했습니다: {settings}.',
   'preset.updated': '"{name}" 프리셋을 수정했습니다: {settings}.',
