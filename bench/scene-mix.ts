@@ -17,6 +17,7 @@ import { StereoResampler } from '../src/core/audio/codecs/resample.ts';
 import { encodeWav16, toInt16 } from '../src/core/audio/codecs/wav-file.ts';
 import { encodeMp3 } from '../src/core/audio/codecs/mp3-encode.ts';
 import { mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { percentile } from './stats.ts';
 
 const LINES = 20;
 const GUILD = 'bench-scene';
@@ -78,7 +79,7 @@ const copied = (lines: readonly SceneMixLine[], format: SceneMixInput['format'])
   format,
 });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const median = (values: readonly number[]) => percentile(values, 50);
 
 /** Lines further than MAX_LINE_GAIN_DB from the median line: brought only that far, what remains of the spread. */
 function clamped(result: SceneMixResult): number {
@@ -114,10 +115,10 @@ export async function measureSceneMix(mode: 'quick' | 'full', log: (line: string
 
   log(`scene mix: the longest scene, ${MAX_SCENE_SECONDS} s of 48 kHz MP3 lines to MP3`);
   const lineSeconds = MAX_SCENE_SECONDS / 60 - 0.1;
+  const en = await fixtureSamples('speech-en-24k-mono.wav');
+  const speech = resampled(en.samples, en.rate, 48_000);
   const long = await Promise.all(
     Array.from({ length: 60 }, async (_, i) => {
-      const en = await fixtureSamples('speech-en-24k-mono.wav');
-      const speech = resampled(en.samples, en.rate, 48_000);
       const line = new Float32Array(Math.round(lineSeconds * 48_000));
       for (let at = 0; at < line.length; at += speech.length) line.set(speech.subarray(0, line.length - at), at);
       return { parts: [await mp3(atLevel(line, 10 ** (-(i % 20) / 20) * 2), 48_000, 64)], gapBefore: 0.1 };

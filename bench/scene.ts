@@ -16,6 +16,7 @@ import { benchGuild, type BenchGuild } from './guilds.ts';
 import type { Dispatched } from './protocol.ts';
 import { Servers } from './servers-client.ts';
 import { DEFAULT_GAP_SECONDS } from '../src/features/scenes/script.ts';
+import { percentile } from './stats.ts';
 
 /** Figure 1's pacing: the Voice API's first byte after 300 ms, the body sent at 4x real time. */
 export const SCENE_PACING = { startDelayMs: 300, realtimeFactor: 0.25 } as const;
@@ -196,11 +197,7 @@ function take(servers: Servers, guild: BenchGuild, way: Way, tag: string, lines 
   ]);
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
+const median = (values: readonly number[]) => percentile(values, 50);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 /** Median (min–max) of the takes; one take: the value alone. */
 const spread = (values: readonly number[], show: (x: number) => string) =>

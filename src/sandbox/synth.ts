@@ -1,10 +1,10 @@
-import { parseMpegFrameHeader } from '../core/audio/codecs/mpeg.ts';
+import { MPEG_SAMPLE_RATES, parseMpegFrameHeader } from '../core/audio/codecs/mpeg.ts';
 
 // The sandbox's MP3s are the bot's own encoder's (src/core/audio/codecs/mp3-encode.ts): LAME Info frame and all.
 export { encodeMp3 } from '../core/audio/codecs/mp3-encode.ts';
 
 /** The sample rates MPEG audio (and so the MP3 output) can carry. */
-export const MP3_SAMPLE_RATES: readonly number[] = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000];
+export const MP3_SAMPLE_RATES: readonly number[] = MPEG_SAMPLE_RATES;
 
 const FADE_SECONDS = 0.01;
 

@@ -23,7 +23,7 @@ export interface Shown {
 }
 
 /** Why a value given is refused: its key, with its parameters (default: `value`, the value given). */
-export interface Refusal {
+export interface ValueRefusal {
   readonly key: MessageKey;
   readonly params?: Readonly<Record<string, string | number>>;
 }
@@ -53,7 +53,7 @@ export interface NumberSetting<Option extends string = string> extends Common<Op
   readonly kind: 'number' | 'integer';
   readonly range: Range;
   readonly default?: number;
-  readonly refusal?: Refusal;
+  readonly refusal?: ValueRefusal;
   readonly step?: (value: number) => number;
 }
 

@@ -8,7 +8,7 @@ function ascii(view: DataView, offset: number, text: string): void {
 }
 
 /**
- * CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MP3_SAMPLE_RATES.
+ * CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MPEG_SAMPLE_RATES (../codecs/mpeg.ts).
  * lamejs takes about 12 ms a second of audio: the event loop gets a turn between blocks, so that one long
  * text does not hold up every other response the sandbox is pacing.
  */
