@@ -31,6 +31,15 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
+/** The Voice API answering every request 503, until cleared. */
+const SERVICE_DOWN = {
+  kind: 'response',
+  status: 503,
+  body: 'overloaded',
+  contentType: 'text/plain',
+  times: Infinity,
+} as const;
+
 const openHarness = useHarnessPerTest();
 
 async function harness(env: Record<string, string>, options: HarnessOptions = {}): Promise<Harness> {
@@ -120,13 +129,7 @@ describe('the free voice as a fallback', () => {
 
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {
     const h = await harness({ FREE_VOICE: 'on' });
-    h.sandbox.injectFault({
-      kind: 'response',
-      status: 503,
-      body: 'overloaded',
-      contentType: 'text/plain',
-      times: Infinity,
-    });
+    h.sandbox.injectFault(SERVICE_DOWN);
     const billed = h.sandbox.charactersBilled();
     h.discord.clearAudio(GUILD);
     const { handle } = await runCommand(h, {
@@ -145,13 +148,7 @@ describe('the free voice as a fallback', () => {
 
   it('/say in three parts while the service answers 503 asks the service for its first part only, then speaks the rest in the free voice at once', async () => {
     const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 30 } });
-    h.sandbox.injectFault({
-      kind: 'response',
-      status: 503,
-      body: 'overloaded',
-      contentType: 'text/plain',
-      times: Infinity,
-    });
+    h.sandbox.injectFault(SERVICE_DOWN);
     const failures = () => h.sandbox.requests.filter((r) => r.status === 503).length;
     const say = async (text: string) => {
       const { handle } = await runCommand(h, {
