@@ -8,5 +8,9 @@ export interface EspeakJob {
   maxSeconds: number;
 }
 
-/** A WAV file (its buffer moved, not copied), or why there is none. */
-export type EspeakReply = { id: number; ok: true; wav: ArrayBuffer } | { id: number; ok: false; message: string };
+/**
+ * A WAV file (its buffer moved, not copied), or why there is none: `tooLong`, its audio went past `maxSeconds`;
+ * otherwise eSpeak NG itself failed.
+ */
+export type EspeakReply =
+  { id: number; ok: true; wav: ArrayBuffer } | { id: number; ok: false; message: string; tooLong?: true };

@@ -28,6 +28,9 @@ const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAs
 const BYTES_PER_SECOND = 22_050 * 2;
 const WAV_HEADER_BYTES = 44;
 
+/** The line's audio went past the job's `maxSeconds`: a cap, not a failure of eSpeak NG. */
+class TooLong extends Error {}
+
 let loaded: Promise<{ factory: EspeakFactory; module: WasmModule }> | undefined;
 
 async function load(): Promise<{ factory: EspeakFactory; module: WasmModule }> {
@@ -57,7 +60,7 @@ async function speak(job: EspeakJob): Promise<ArrayBuffer> {
     throw new Error(`eSpeak NG wrote no audio (${errors[0] ?? 'no message'})`);
   }
   const most = WAV_HEADER_BYTES + Math.floor(job.maxSeconds * BYTES_PER_SECOND);
-  if (wav.byteLength > most) throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
+  if (wav.byteLength > most) throw new TooLong(`the free voice's audio is longer than ${job.maxSeconds} s`);
   return wav.slice().buffer;
 }
 
@@ -69,6 +72,7 @@ parentPort?.on('message', (job: EspeakJob) => {
         id: job.id,
         ok: false,
         message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof TooLong ? { tooLong: true as const } : {}),
       } satisfies EspeakReply),
   );
 });

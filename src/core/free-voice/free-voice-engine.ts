@@ -4,7 +4,7 @@
 // server's voice or grows without end. eSpeak NG is an optional dependency: without it the free voice is
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
-import { AudioBusyError } from '../audio/errors.ts';
+import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import { ThreadPool } from '../audio/workers/thread-pool.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { freeVoice } from './free-voices.ts';
@@ -26,6 +26,14 @@ export class FreeVoiceMissingError extends Error {
   constructor() {
     super('the free voice is unavailable: the optional package espeak-ng is not installed');
     this.name = 'FreeVoiceMissingError';
+  }
+}
+
+/** eSpeak NG ran and made no audio of a line (its own failure, not a cap: AudioTooLongError is that). */
+export class FreeVoiceEngineError extends Error {
+  constructor(message: string) {
+    super(`free voice: ${message}`);
+    this.name = 'FreeVoiceEngineError';
   }
 }
 
@@ -53,13 +61,17 @@ const pool = new ThreadPool<Omit<EspeakJob, 'id'>, EspeakReply>({
 
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` ('' when none). Rejects with
- * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full.
+ * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
+ * AudioTooLongError past MAX_FREE_LINE_SECONDS, FreeVoiceEngineError when eSpeak NG fails.
  */
 export async function speakFree(text: string, voiceId: string, guild = ''): Promise<Buffer> {
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
   const reply = await pool.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild);
-  if (!reply.ok) throw new Error(`free voice: ${reply.message}`);
+  if (!reply.ok)
+    throw reply.tooLong === true
+      ? new AudioTooLongError('free-line', MAX_FREE_LINE_SECONDS)
+      : new FreeVoiceEngineError(reply.message);
   return Buffer.from(reply.wav);
 }

@@ -135,6 +135,12 @@ export interface AcceptedJob {
   fallback?: { refusal: Refusal; request: SpeechRequest };
 }
 
+/** What is known when the first frame goes out. */
+export interface FirstFrame {
+  /** The free voice that stood in for the failing service in this first part, and why. */
+  freeVoice?: ServiceFallback;
+}
+
 export interface SpeechJob {
   /**
    * Settles once the text is split, the free checks passed and the characters are held (budgets, month):
@@ -144,8 +150,11 @@ export interface SpeechJob {
    * them, never before it.
    */
   accepted: Promise<AcceptedJob>;
-  /** Resolves when the first frame goes out (voice only); never otherwise. */
-  firstAudio: Promise<void>;
+  /**
+   * Resolves when the first frame goes out (voice only); never otherwise. With the free voice that speaks it when the
+   * service failed (FREE_VOICE fallback), so the first words already name the voice heard.
+   */
+  firstAudio: Promise<FirstFrame>;
   /**
    * How it ended. Never rejects: a failure of the service or of voice is an outcome, and so is a refusal
    * (`failed` with the error `accepted` rejected with, nothing heard).
@@ -351,8 +360,8 @@ export class SpeechPipeline {
   }
 
   #speakJob(make: () => Job): SpeechJob {
-    let heard: () => void = () => undefined;
-    const firstAudio = new Promise<void>((resolve) => (heard = resolve));
+    let heard: (frame: FirstFrame) => void = () => undefined;
+    const firstAudio = new Promise<FirstFrame>((resolve) => (heard = resolve));
     let job: Job | undefined;
     const accepting = Promise.resolve().then(() => this.#accept((job = make())));
     const outcome = accepting.then(
@@ -528,8 +537,11 @@ export class SpeechPipeline {
     return freeStandIn(request);
   }
 
-  async #deliver(job: Job, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const delivered = await this.#delivered(job, accepted, heard);
+  async #deliver(job: Job, accepted: Accepted, heard: (frame: FirstFrame) => void): Promise<SpeechOutcome> {
+    const delivered = await this.#delivered(job, accepted, () => {
+      const freeVoice = this.#source.fellBack(accepted.charge);
+      heard(freeVoice === undefined ? {} : { freeVoice });
+    });
     const freeVoice = this.#source.fellBack(accepted.charge);
     const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
     if (outcome.kind !== 'failed') {

@@ -1,7 +1,7 @@
 // A scene as one file: every line's parts read whole, in order (each requested when the one before it has been
 // read, and only while the request may still go on), then mixed in the audio worker into one recording: one sample
 // rate, loudness evened out between lines, each line after its pause, and when each line is heard.
-import { UnsupportedAudioError } from '../audio/errors.ts';
+import { AudioTooLongError, UnsupportedAudioError } from '../audio/errors.ts';
 import { mixSceneOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { probeClip } from '../audio/analysis/clip-probe.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
@@ -44,8 +44,7 @@ export async function sceneFile(
       if (part.format !== 'wav' && part.format !== 'mp3')
         throw new UnsupportedAudioError(part.format, `a scene line came as ${part.format}: only WAV and MP3 mix`);
       const probe = probeClip(part.data, MAX_SCENE_SECONDS - seconds);
-      if (probe.verdict === 'over')
-        throw new RangeError(`a scene may last at most ${MAX_SCENE_SECONDS} s: its parts are longer`);
+      if (probe.verdict === 'over') throw new AudioTooLongError('scene', MAX_SCENE_SECONDS);
       seconds += probe.verdict === 'fits' ? (probe.seconds ?? 0) : 0;
       parts.push(part.data);
     }

@@ -2,7 +2,7 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
-import { fallbackReason } from '../speaking/index.ts';
+import { describeFailure, fallbackReason } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -16,7 +16,7 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './stor
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
-import { MEMBER_AUDIENCE, describeFailure, type DescribedFailure } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';

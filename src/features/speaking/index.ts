@@ -3,6 +3,7 @@
 import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
+export { describeFailure } from './failure-words.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { fitLines } from './listing.ts';
 export { OUTSIDE_VOICE } from './outside-voice-setting.ts';

@@ -5,7 +5,8 @@
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
-import { UserError, describeFailure, type FailureAudience } from '../../core/interactions/failures.ts';
+import { UserError, type FailureAudience } from '../../core/interactions/failures.ts';
+import { describeFailure } from './failure-words.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { t } from './strings.ts';
 import { receivedAtEpochMs } from '../../core/interactions/received.ts';

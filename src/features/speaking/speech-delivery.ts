@@ -29,7 +29,8 @@ import {
 import { commandNameOf } from '../../core/interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
 import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
-import { UserError, describeFailure } from '../../core/interactions/failures.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { describeFailure } from './failure-words.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
 import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
@@ -250,8 +251,14 @@ export async function speakAndReply(
     if (accepted.ahead > 0)
       await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
-    else if (await Promise.race([job.firstAudio.then(() => true), job.outcome.then(() => false)])) {
-      await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+    else {
+      const first = await Promise.race([job.firstAudio, job.outcome.then(() => undefined)]);
+      if (first !== undefined) {
+        // The service failed and the free voice speaks its first part: named from the first words on.
+        if (first.freeVoice !== undefined)
+          voice = fallbackVoiceLabel(interaction.locale, first.freeVoice.voice, first.freeVoice.cause);
+        await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+      }
     }
   }
   const request = spoken;

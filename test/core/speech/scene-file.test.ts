@@ -3,6 +3,7 @@
 // held on the main thread or paid.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { MAX_SCENE_SECONDS } from '../../../src/core/audio/effects/scene-mix.ts';
 import type { Charge } from '../../../src/core/quota/charge.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-source.ts';
@@ -35,7 +36,7 @@ describe('sceneFile', () => {
   it(`stops at the part that takes the scene past ${MAX_SCENE_SECONDS} s, requesting none after it`, async () => {
     const { source, asked } = sourceOf(MAX_SCENE_SECONDS / 2 + 10);
     const lines = [line('one'), line('two'), line('three')];
-    await expect(sceneFile(source, lines, charge, () => Promise.resolve(), 'wav')).rejects.toThrow(RangeError);
+    await expect(sceneFile(source, lines, charge, () => Promise.resolve(), 'wav')).rejects.toThrow(AudioTooLongError);
     expect(asked).toEqual(['one', 'two']);
   });
 

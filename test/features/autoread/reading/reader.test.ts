@@ -13,7 +13,7 @@ import {
   type RefusalNotice,
 } from '../../../../src/features/autoread/reading/reader.ts';
 import type { DistinctVoices } from '../../../../src/features/autoread/reading/voice.ts';
-import type { SpeechOutcome } from '../../../../src/core/speech/pipeline.ts';
+import type { FirstFrame, SpeechOutcome } from '../../../../src/core/speech/pipeline.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../../../src/features/autoread/store/auto-read-store.ts';
 import { createLogger } from '../../../../src/core/log.ts';
 import { Refusal } from '../../../../src/core/refusal.ts';
@@ -93,7 +93,7 @@ class Pipeline {
     if (this.held && next === 'accept') {
       let start!: () => void;
       let end!: (kind: 'played' | 'stopped') => void;
-      const firstAudio = new Promise<void>((resolve) => (start = resolve));
+      const firstAudio = new Promise<FirstFrame>((resolve) => (start = () => resolve({})));
       const outcome = new Promise<SpeechOutcome>((resolve) => (end = (kind) => resolve({ kind, seconds: 1 })));
       this.playing.push({ start, end });
       return { accepted, firstAudio, outcome };
