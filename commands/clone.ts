@@ -12,7 +12,7 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
-  requesterOf,
+  commandAsker,
   speakAndReply,
   type ChosenTarget,
   type OutputChoice,
@@ -165,9 +165,9 @@ async function cloneAndSpeak(
     reservation,
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
-  const requester = requesterOf(interaction);
+  const asker = commandAsker(interaction);
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
-  const cloned = await context.speech.cloneVoice(requester, text, {
+  const cloned = await context.speech.cloneVoice(asker, text, {
     data: clip.data,
     filename,
     contentType: clip.contentType,
@@ -208,5 +208,5 @@ async function cloneAndSpeak(
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
+  await speakAndReply(interaction, context, { request, asker, followUp: true }, target, label);
 }

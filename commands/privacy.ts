@@ -1,6 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { soundRemover } from '../src/features/speaking/index.ts';
-import { USER_INSTALL_GUILD } from '../src/features/speaking/index.ts';
+import { soundRemover, USER_INSTALL_GUILD } from '../src/features/speaking/index.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';

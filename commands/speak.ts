@@ -7,8 +7,7 @@ import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../src/features/speaking/index.ts';
-import { voiceLabel } from '../src/features/speaking/index.ts';
+import { chooseTarget, commandAsker, speakAndReply, voiceLabel } from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 
@@ -50,7 +49,7 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     context,
     {
       request: ttsRequest(text, settings),
-      requester: requesterOf(interaction, SPEAK_COMMAND),
+      asker: commandAsker(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings),

@@ -5,16 +5,7 @@
  * src/features/<feature>/strings/.
  */
 export const en = {
-  // The member's own voice rights, checked before SayBot speaks for them
-  'error.voice.notInVoice': 'Join a voice channel first.',
-  'error.voice.memberMuted':
-    'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
-  'error.voice.memberSuppressed':
-    'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
-  'error.voice.memberMayNotSpeak':
-    'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
-  // Input problems, start-up and the servers served
-  'error.input.guildOnly': 'This command works only in a server.',
+  // A setting's refusals (declared with it, src/core/speech/setting-declarations.ts), start-up, the servers served
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
   'error.input.pitch': 'Pitch must be a whole number of semitones from -12 to 12; got {value}.',
@@ -35,9 +26,6 @@ export const en = {
   'settings.pitch': 'pitch {value} semitones',
   'choices.cloned': 'cloned voice',
   'choices.free': 'free voice, no characters',
-  // Manage Server, a command's default precondition
-  'error.permission.manageServer':
-    "Changing this server's presets needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and use presets.",
   // Options and choices
   'option.text': 'text',
   'option.text.description': 'What to say',

@@ -2,14 +2,6 @@ import type { Translation } from './catalogue.ts';
 import type { en } from './en.ts';
 
 export const ja: Translation<typeof en> = {
-  'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
-  'error.voice.memberMuted':
-    'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
-  'error.voice.memberSuppressed':
-    'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
-  'error.voice.memberMayNotSpeak':
-    'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
-  'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
   'error.input.pitch': 'ピッチは -12 から 12 までの半音で指定してください（入力: {value}）。',
@@ -28,8 +20,6 @@ export const ja: Translation<typeof en> = {
   'settings.pitch': 'ピッチ {value} 半音',
   'choices.cloned': 'クローン音声',
   'choices.free': '無料の声、文字数を消費しません',
-  'error.permission.manageServer':
-    'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
   'option.text': 'テキスト',
   'option.text.description': '話す内容',
   'option.name': '名前',

@@ -2,14 +2,6 @@ import type { Translation } from './catalogue.ts';
 import type { en } from './en.ts';
 
 export const ko: Translation<typeof en> = {
-  'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
-  'error.voice.memberMuted':
-    '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
-  'error.voice.memberSuppressed':
-    '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
-  'error.voice.memberMayNotSpeak':
-    '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
-  'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
   'error.input.pitch': '음높이는 -12부터 12 사이의 반음 수여야 합니다. 입력값: {value}.',
@@ -28,8 +20,6 @@ export const ko: Translation<typeof en> = {
   'settings.pitch': '음높이 {value} 반음',
   'choices.cloned': '복제 음성',
   'choices.free': '무료 음성, 글자 수 차감 없음',
-  'error.permission.manageServer':
-    '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
   'option.text': '텍스트',
   'option.text.description': '말할 내용',
   'option.name': '이름',

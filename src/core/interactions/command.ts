@@ -24,11 +24,11 @@ import type { MessageKey } from '../i18n/translate.ts';
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {
   /**
-   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
+   * The member needs Manage Server; refused with `refusal` (default: the features' words for it). Checked on
    * every use: a server admin may widen who sees a command (Integrations), never who may do this.
    */
   manageGuild?: true | { refusal: MessageKey };
-  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
+  /** The member must be in one of the server's voice channels. */
   inVoice?: true;
 }
 

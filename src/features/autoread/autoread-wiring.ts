@@ -2,7 +2,7 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
-import { describeFailure, fallbackReason } from '../speaking/index.ts';
+import { describeFailure, fallbackReason, handOver } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -55,7 +55,7 @@ export class AutoreadWiring implements AutoreadControl {
     const { store, speech } = options;
     this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
-      speak: (order) => speech.speak(order),
+      handOver: (order) => handOver(speech, order),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(

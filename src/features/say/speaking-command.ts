@@ -18,9 +18,7 @@ import {
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
 import type { ResolvedSettings } from '../../core/speech/settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/setting-declarations.ts';
-import { speakForCommand } from '../speaking/index.ts';
-import { settingsForCommand } from '../speaking/index.ts';
-import { settingsOutsideServer, speakOutsideServer } from '../speaking/index.ts';
+import { settingsForCommand, settingsOutsideServer, speakForCommand, speakOutsideServer } from '../speaking/index.ts';
 
 /**
  * The command's definition: the text, the settings sent to the service (in the command's released order), where the

@@ -5,14 +5,19 @@
 import { MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
-import { answerButtonFailure } from '../speaking/index.ts';
-import { fallbackReason } from '../speaking/index.ts';
-import { memberStillSpeaks, memberVoiceChannel } from '../speaking/index.ts';
-import { postVoiceMessage, voiceMessagePlace } from '../speaking/index.ts';
-import { claimMemberVoiceMessage } from '../speaking/index.ts';
-import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechTarget } from '../../core/speech/pipeline.ts';
+import {
+  answerButtonFailure,
+  askerOf,
+  claimMemberVoiceMessage,
+  fallbackReason,
+  handOver,
+  memberStillSpeaks,
+  memberVoiceChannel,
+  postVoiceMessage,
+  voiceMessagePlace,
+} from '../speaking/index.ts';
+import type { SpeechOutcome, SpeechTarget } from '../../core/speech/pipeline.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
@@ -68,25 +73,24 @@ async function playScene(
   context: CommandContext,
   scene: PendingScene,
 ): Promise<void> {
-  const requester: Requester = {
-    guildId: interaction.guildId,
-    userId: interaction.user.id,
-    command: 'scene',
-    id: interaction.id,
-    askedAt: receivedAtEpochMs(interaction),
-    policy: MEMBER_REQUEST,
-  };
   let target: SpeechTarget;
+  let stillAllowed: ReturnType<typeof memberStillSpeaks> | undefined;
   if (scene.output === 'voice') {
     const voice = memberVoiceChannel(interaction, context.players, context.reading);
     target = voice;
-    requester.stillAllowed = memberStillSpeaks(interaction, voice.channelId);
+    stillAllowed = memberStillSpeaks(interaction, voice.channelId);
   } else if (scene.output === 'file') {
     target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
   } else {
     target = { kind: 'voice-message' };
   }
-  const job = context.speech.speakScene({ lines: scene.plan.lines, requester, target, sceneFormat: scene.format });
+  const job = handOver(context.speech, {
+    scene: scene.plan.lines,
+    sceneFormat: scene.format,
+    asker: askerOf(interaction, 'scene'),
+    target,
+    ...(stillAllowed === undefined ? {} : { stillAllowed }),
+  });
   await job.accepted;
   const outcome = await job.outcome;
   await deliver(interaction, context, scene, outcome, target);

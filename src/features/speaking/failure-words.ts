@@ -27,6 +27,7 @@ import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
+import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
 import {
   MEMBER_AUDIENCE,
   UserError,
@@ -48,6 +49,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof SpeechInputError) {
     const message = inputMessage(error.problem);
+    return { code: message.key, message, level: 'info' };
+  }
+  if (error instanceof UnmetError) {
+    const message = unmetMessage(error.unmet);
     return { code: message.key, message, level: 'info' };
   }
   if (error instanceof RightsRevokedError) {
@@ -225,6 +230,24 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
       return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
     case 'free-voice-unavailable':
       return { key: 'error.input.freeVoiceUnavailable', params: { voice: echo(problem.voice, 80) } };
+  }
+}
+
+/** What the member lacks for the command, or for SayBot to speak for them where they are. */
+function unmetMessage(unmet: Unmet): LocalisedMessage {
+  switch (unmet.code) {
+    case 'guild-only':
+      return { key: 'error.input.guildOnly' };
+    case 'manage-server':
+      return { key: unmet.refusal ?? 'error.permission.manageServer' };
+    case 'not-in-voice':
+      return { key: 'error.voice.notInVoice' };
+    case 'muted':
+      return { key: 'error.voice.memberMuted', params: { channel: `<#${unmet.channelId}>` } };
+    case 'suppressed':
+      return { key: 'error.voice.memberSuppressed', params: { channel: `<#${unmet.channelId}>` } };
+    case 'may-not-speak':
+      return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
   }
 }
 

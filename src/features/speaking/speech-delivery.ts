@@ -11,14 +11,8 @@ import {
 } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import {
-  MEMBER_REQUEST,
-  type Requester,
-  type SpeechOrder,
-  type SpeechOutcome,
-  type SpeechRequest,
-  type SpeechTarget,
-} from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome, SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
+import { commandAsker, handOver, type Asker, type OrderedSpeech } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import {
@@ -32,7 +26,6 @@ import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from './failure-words.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
   memberVoiceFacts,
   requireManager,
@@ -166,19 +159,6 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
   return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 
-/** The member behind a slash command or a menu, as the pipeline records them (`command`: the spends' label). */
-export function requesterOf(interaction: SpeakingInteraction, command: string = commandNameOf(interaction)): Requester {
-  return {
-    guildId: interaction.guildId,
-    userId: interaction.user.id,
-    command,
-    policy: MEMBER_REQUEST,
-    id: interaction.id,
-    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
-    askedAt: receivedAtEpochMs(interaction),
-  };
-}
-
 /**
  * The member's own voice rights where their speech plays, asked again before each of its parts
  * (Requester.stillAllowed): a moderator's server mute, a Stage speaker moved back to the audience, Speak taken away or
@@ -210,7 +190,7 @@ export async function speakForCommand(
   voiceLabel: string,
 ): Promise<void> {
   const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(interaction, context, { request, requester: requesterOf(interaction) }, target, voiceLabel);
+  await speakAndReply(interaction, context, { request, asker: commandAsker(interaction) }, target, voiceLabel);
 }
 
 /**
@@ -220,20 +200,16 @@ export async function speakForCommand(
 export async function speakAndReply(
   interaction: SpeakingInteraction,
   context: CommandContext,
-  order: Omit<SpeechOrder, 'target'>,
+  order: Extract<OrderedSpeech, { request: SpeechRequest }> & { asker: Asker },
   target: ChosenTarget,
   voice: string,
   /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
   reply: { private?: boolean } = {},
 ): Promise<void> {
-  const requester =
-    target.kind === 'voice'
-      ? { ...order.requester, stillAllowed: memberStillSpeaks(interaction, target.channelId) }
-      : order.requester;
-  const job = context.speech.speak({
+  const job = handOver(context.speech, {
     ...order,
-    requester,
     target: speechTarget(target, interaction.attachmentSizeLimit),
+    ...(target.kind === 'voice' ? { stillAllowed: memberStillSpeaks(interaction, target.channelId) } : {}),
   });
   const accepted = await job.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.

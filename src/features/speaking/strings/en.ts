@@ -178,4 +178,15 @@ export const en = {
     'The free voice (eSpeak NG) could not speak this text. Nothing was charged; try other words or another voice.',
   'error.freeVoice.missing':
     'The free voice is not installed on this SayBot, so it cannot speak. Choose another voice; the operator has been told.',
+  // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
+  'error.input.guildOnly': 'This command works only in a server.',
+  'error.permission.manageServer':
+    "Changing this server's presets needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and use presets.",
+  'error.voice.notInVoice': 'Join a voice channel first.',
+  'error.voice.memberMuted':
+    'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
+  'error.voice.memberSuppressed':
+    'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
+  'error.voice.memberMayNotSpeak':
+    'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
 } as const;

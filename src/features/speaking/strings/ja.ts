@@ -176,4 +176,15 @@ export const ja: Translation<typeof en> = {
     '無料の音声（eSpeak NG）がこのテキストを話せませんでした。課金はありません。別の言葉か別の音声でお試しください。',
   'error.freeVoice.missing':
     'このSayBotには無料の音声がインストールされていないため、話せません。別の音声を選んでください。運営者に通知しました。',
+  // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
+  'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
+  'error.permission.manageServer':
+    'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
+  'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
+  'error.voice.memberMuted':
+    'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
+  'error.voice.memberSuppressed':
+    'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  'error.voice.memberMayNotSpeak':
+    'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
 };

@@ -174,4 +174,15 @@ export const ko: Translation<typeof en> = {
     '무료 음성(eSpeak NG)이 이 텍스트를 말하지 못했습니다. 과금된 것은 없습니다. 다른 말이나 다른 음성으로 시도해 주세요.',
   'error.freeVoice.missing':
     '이 SayBot에는 무료 음성이 설치되어 있지 않아 말할 수 없습니다. 다른 음성을 골라 주세요. 운영자에게 알렸습니다.',
+  // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
+  'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
+  'error.permission.manageServer':
+    '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
+  'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
+  'error.voice.memberMuted':
+    '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberSuppressed':
+    '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMayNotSpeak':
+    '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
 };
