@@ -12,7 +12,7 @@ import {
   VOICE_POOL_MAX,
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { answerSpeechAutocomplete, memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
@@ -22,6 +22,18 @@ import { readText, voiceOption } from '../src/core/interactions/options.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { SpeechInputError } from '../src/core/speech/errors.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'autoread',
+  'config',
+  'logger',
+  'players',
+  'reading',
+  'store',
+  'voices',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
 export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };
@@ -41,7 +53,7 @@ export const data = slashCommand('autoread', requires)
 
 type Handler = (
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   autoread: AutoreadControl,
 ) => Promise<void>;
 
@@ -138,7 +150,7 @@ const show: Handler = async (interaction, { store, voices }, autoread) => {
 /** The ignore list changed in the store: the reader follows it from the next message on. */
 async function ignoredChanged(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store }: CommandContext,
+  { store }: Services<Uses>,
   autoread: AutoreadControl,
 ): Promise<void> {
   autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
@@ -198,7 +210,7 @@ const voiceRemove: Handler = async (interaction, context) => {
 
 async function poolReply(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, voices }: CommandContext,
+  { store, voices }: Services<Uses>,
   key: MessageKey,
   voiceId: string,
 ): Promise<void> {
@@ -221,7 +233,7 @@ const HANDLERS: Record<string, Handler> = {
   voice_remove: voiceRemove,
 };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const handler = HANDLERS[sub];
   if (!handler) throw new Error(`no handler for /autoread ${sub}`);
@@ -229,4 +241,4 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   await handler(interaction, context, context.autoread);
 };
 
-export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
+export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

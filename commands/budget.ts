@@ -1,4 +1,4 @@
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { integerOption, slashCommand, type OptionName } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { formatNumber, t } from '../src/core/i18n/translate.ts';
@@ -6,6 +6,10 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
 import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../src/core/quota/budgets.ts';
 import '../src/features/usage/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['accounting', 'store'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Each budget's option, and the highest value Discord lets a member type. */
 const OPTIONS = {
@@ -21,7 +25,7 @@ export const data = slashCommand('budget', requires);
 for (const name of BUDGET_NAMES)
   data.addIntegerOption(integerOption(OPTIONS[name].option, { min: 0, max: OPTIONS[name].max }));
 
-export const execute: CommandModule['execute'] = async (interaction, { accounting, store }) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, { accounting, store }) => {
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
   const operator = accounting.operatorBudgets;

@@ -1,4 +1,4 @@
-import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   booleanOption,
@@ -31,6 +31,18 @@ import { echo, showResult } from '../src/core/interactions/replies.ts';
 import { countCharacters } from '../src/core/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'config',
+  'logger',
+  'players',
+  'reading',
+  'replyAudio',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;
 
@@ -51,7 +63,7 @@ const NAME_RESERVATION_MS = 10 * 60_000;
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const { options } = interaction;
   const attachment = options.getAttachment('audio');
   const [name, text, consent, output] = [
@@ -83,12 +95,12 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** "Clone a voice" (clone-form.ts openFormRow): shows the form, which can only be the press's first answer. */
-export const button: CommandModule['button'] = async (interaction) => {
+export const button: CommandModule<Uses>['button'] = async (interaction) => {
   await interaction.showModal(cloneForm(interaction.locale, { nameMaxLength: NAME_MAX_LENGTH }));
 };
 
 /** The form's submit: from here on, the slash command's path. */
-export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, context) => {
+export const modalSubmit: CommandModule<Uses>['modalSubmit'] = async (interaction, context) => {
   if (!isCloneForm(interaction.customId)) throw new Error(`not /clone's form: ${interaction.customId}`);
   const { clip, ...fields } = readCloneForm(interaction);
   if (!clip) throw new UserError('clone.error.noClip');
@@ -106,7 +118,7 @@ interface CloneInput {
 /** A clone asked for by the slash command or by its form: checked, paid once, kept, and its first line spoken. */
 async function cloneFrom(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   input: CloneInput,
   noConsent: MessageKey,
 ): Promise<void> {
@@ -155,7 +167,7 @@ async function cloneFrom(
 
 async function cloneAndSpeak(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   {
     name,
     text,

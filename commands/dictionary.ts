@@ -1,5 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   integerOption,
@@ -29,6 +29,10 @@ import {
   type DictionaryProblem,
   type EntryName,
 } from '../src/features/autoread/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
 export const MAX_IMPORT_BYTES = 512 * 1024;
@@ -64,7 +68,7 @@ export const data = slashCommand('dictionary', requires)
   .addSubcommand(subcommand('dictionary.export'))
   .addSubcommand(subcommand('dictionary.import').addAttachmentOption(attachmentOption('file', { required: true })));
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
 /** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
 function describe(locale: string, problem: DictionaryProblem): string {
@@ -110,7 +114,7 @@ function label(locale: string, entry: DictionaryEntry | EntryName): string {
 /** After a change: the reader uses the new entries from the next message on. */
 async function refreshReader(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, autoread }: CommandContext,
+  { store, autoread }: Services<Uses>,
 ): Promise<void> {
   if (autoread?.isReading(interaction.guildId))
     autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
@@ -221,7 +225,7 @@ const importAll: Handler = async (interaction, context) => {
 
 const HANDLERS: Record<string, Handler> = { add, remove, move, list, export: exportAll, import: importAll };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const handler = HANDLERS[sub];
   if (!handler) throw new Error(`no handler for /dictionary ${sub}`);

@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, describeSettings, fitLines, presetLine } from '../src/features/speaking/index.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/translate.ts';
@@ -11,6 +11,10 @@ import { echo, showContent, showResult } from '../src/core/interactions/replies.
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import '../src/features/presets/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
 export const MAX_PRESETS_PER_GUILD = 100;
@@ -41,7 +45,7 @@ export const data = slashCommand('preset', requires)
   .addSubcommand(subcommand('preset.list'))
   .addSubcommand(subcommand('preset.default').addStringOption(nameOption(true, false)));
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
 const save: Handler = async (interaction, { store }) => {
   const name = tidyName(interaction.options.getString('name', true));
@@ -101,12 +105,12 @@ const list: Handler = async (interaction, { store }) => {
 
 const HANDLERS: Record<string, Handler> = { save, delete: remove, default: setDefault, list };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const handler = HANDLERS[interaction.options.getSubcommand(true)];
   if (!handler) throw new Error(`no handler for /preset ${interaction.options.getSubcommand(true)}`);
   await handler(interaction, context);
 };
 
 /** `name` of delete/default offers this server's presets; save's options offer voices and languages. */
-export const autocomplete: CommandModule['autocomplete'] = (interaction, context) =>
+export const autocomplete: CommandModule<Uses>['autocomplete'] = (interaction, context) =>
   answerSpeechAutocomplete(interaction, context, ['name']);

@@ -1,7 +1,7 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
 import { USER_INSTALL_GUILD, requireUserInstall } from '../src/features/speaking/index.ts';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandContext, CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { formatNumber, t } from '../src/core/i18n/translate.ts';
 import { seesPlanFigures } from '../src/core/interactions/plan-figures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
@@ -17,6 +17,17 @@ import {
   renderPng,
 } from '../src/features/usage/index.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'accounting',
+  'config',
+  'isOperator',
+  'logger',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 export const data = slashCommand('usage');
 
 /**
@@ -27,7 +38,7 @@ export const data = slashCommand('usage');
 /** The charts drawn, one cache per bot (its pipeline), so two bots in one process never share pictures. */
 const chartCaches = new WeakMap<CommandContext['speech'], ChartCache>();
 
-export const execute: CommandModule['execute'] = async (
+export const execute: CommandModule<Uses>['execute'] = async (
   interaction,
   { accounting, store, logger, config, isOperator, speech },
 ) => {
@@ -83,7 +94,7 @@ export const execute: CommandModule['execute'] = async (
  * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) but to the operator, and no
  * chart (its members would be other users).
  */
-export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] = async (interaction, context) => {
   requireUserInstall(context, interaction);
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);

@@ -10,7 +10,7 @@ import type {
   CommandModule,
   FormSubmitInteraction,
 } from './command.ts';
-import { commandFor, isMessageMenu } from './command-loader.ts';
+import { commandFor, isMessageMenu, servicesFor } from './command-loader.ts';
 import { watchToken } from './expired-token.ts';
 import type { FailureWords } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
@@ -48,7 +48,7 @@ export async function handleInteraction(
     const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
-      else await command.autocomplete(interaction, context);
+      else await command.autocomplete(interaction, servicesFor(context, command));
       // The whole answer, Discord's callback included; logged, never asserted.
       log.debug(
         { command: interaction.commandName, ms: Math.round(performance.now() - started) },
@@ -84,7 +84,7 @@ export async function handleInteraction(
       describeFailure,
       async () => {
         if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
-        await command.modalSubmit(interaction, context);
+        await command.modalSubmit(interaction, servicesFor(context, command));
       },
     );
     return;
@@ -107,7 +107,7 @@ export async function handleInteraction(
       if (outside && interaction.isChatInputCommand()) {
         // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
         // (src/features/speaking/user-install.ts).
-        await outside(interaction, context);
+        await outside(interaction, servicesFor(context, command));
       } else {
         enforcePreconditions(interaction, command.requires);
         await execute(command, interaction, context);
@@ -174,7 +174,7 @@ async function handleCommandButton(
   const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
   if (!command?.button || !interaction.inCachedGuild()) return false;
   try {
-    await command.button(interaction, context);
+    await command.button(interaction, servicesFor(context, command));
     context.logger.info(
       {
         code: 'command-button',
@@ -200,9 +200,9 @@ function execute(
   context: CommandContext,
 ): Promise<void> {
   if (isMessageMenu(command)) {
-    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, context);
+    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, servicesFor(context, command));
   } else if (interaction.isChatInputCommand()) {
-    return command.execute(interaction, context);
+    return command.execute(interaction, servicesFor(context, command));
   }
   throw new Error(
     `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,

@@ -37,6 +37,10 @@ export function speakingCommand(
   );
 }
 
+/** The services /say and /emote use: speaking for a member, their settings, the user install, the voice list. */
+export type SpeakingCommandUses =
+  'speech' | 'players' | 'store' | 'reading' | 'replyAudio' | 'logger' | 'config' | 'voices';
+
 /** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
 export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
 
@@ -48,7 +52,7 @@ export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequ
 export function speakingHandlers(
   requestOf: RequestOf,
   builtinVoice?: string,
-): Required<Pick<CommandModule, 'execute' | 'executeOutsideServer'>> {
+): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
     settings: readSpeechSettings(interaction.options),
     preset: readText(interaction.options, 'preset'),

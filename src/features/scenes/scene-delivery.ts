@@ -3,7 +3,10 @@
 // one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
 // member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
 import { MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
+
+/** What delivering a scene uses of the commands' services. */
+type SceneServices = Services<'speech' | 'players' | 'reading' | 'logger' | 'isOperator'>;
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import {
@@ -31,7 +34,7 @@ const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
 export async function answerSceneButton(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   pending: PendingScenes,
 ): Promise<boolean> {
   const confirm = interaction.customId.startsWith(CONFIRM_PREFIX);
@@ -70,7 +73,7 @@ export async function answerSceneButton(
 
 async function playScene(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   scene: PendingScene,
 ): Promise<void> {
   let target: SpeechTarget;
@@ -98,7 +101,7 @@ async function playScene(
 
 async function deliver(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   scene: PendingScene,
   outcome: SpeechOutcome,
   target: SpeechTarget,

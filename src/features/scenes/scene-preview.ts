@@ -2,7 +2,7 @@
 // cost now (characters to pay, lines already made) and what the member's budgets leave, with a button to play it
 // and one to cancel. The preview is the member's alone; nothing is held, counted or paid until they confirm.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import type { AnsweredInteraction, CommandContext } from '../../core/interactions/command.ts';
+import type { AnsweredInteraction, Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { chooseDestination, type OutputChoice } from '../speaking/index.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
@@ -36,7 +36,7 @@ export function readScript(source: string): SceneScript {
 /** Parses, casts and costs `source`, and shows the member the scene with its buttons. */
 export async function previewScene(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,
   pending: PendingScenes,
   source: string,
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },

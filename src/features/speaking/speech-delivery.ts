@@ -22,7 +22,10 @@ import {
 } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
-import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
+import type { AnsweredInteraction, ChannelReading, CommandContext, Services } from '../../core/interactions/command.ts';
+
+/** What speaking for a command uses of the commands' services. */
+export type SpeakingServices = Services<'speech' | 'players' | 'store' | 'reading' | 'replyAudio' | 'logger'>;
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from './failure-words.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
@@ -183,7 +186,7 @@ export function memberStillSpeaks(
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
   interaction: SpeakingInteraction,
-  context: CommandContext,
+  context: SpeakingServices,
   request: SpeechRequest,
   output: OutputChoice,
   /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
@@ -199,7 +202,7 @@ export async function speakForCommand(
  */
 export async function speakAndReply(
   interaction: SpeakingInteraction,
-  context: CommandContext,
+  context: SpeakingServices,
   order: Extract<OrderedSpeech, { request: SpeechRequest }> & { asker: Asker },
   target: ChosenTarget,
   voice: string,

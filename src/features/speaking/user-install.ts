@@ -23,7 +23,7 @@ import {
   acknowledgeAsVoiceMessage,
   isDeferredAsVoiceMessage,
 } from '../../core/interactions/acknowledge.ts';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
@@ -48,7 +48,7 @@ export function userInstallAllows(setting: UserInstallSetting, userId: string): 
 }
 
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
-export function requireUserInstall(context: CommandContext, interaction: ChatInputCommandInteraction): void {
+export function requireUserInstall(context: Services<'config'>, interaction: ChatInputCommandInteraction): void {
   if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
     throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
   }
@@ -60,7 +60,7 @@ export function requireUserInstall(context: CommandContext, interaction: ChatInp
  */
 export async function settingsOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: CommandContext,
+  context: Services<'config' | 'store'>,
   options: SpeechSettings,
   presetName: string | undefined,
   builtinVoice?: string,
@@ -84,7 +84,7 @@ export async function settingsOutsideServer(
  */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: CommandContext,
+  context: Services<'config' | 'speech' | 'logger'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
