@@ -1,0 +1,57 @@
+// What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
+// discord.js client and the core; the tests supply their own.
+import type { Logger } from '../../core/log.ts';
+import type { Store } from '../../core/store/types.ts';
+import type { AutoreadControl } from '../autoread/index.ts';
+import type { Forgetting } from '../privacy/index.ts';
+import type { DashboardLimits } from './limits.ts';
+
+/** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */
+export interface Membership {
+  guildId: string;
+  guildName: string;
+  /** The server's language (Discord's preferred locale): how auto-read says links and names there. */
+  guildLanguage: string;
+  /** Manage Server, from SayBot's data for that server: the owner, or a role granting it (Administrator included). */
+  manager: boolean;
+}
+
+/** The running bot, as the dashboard may use it. */
+export interface DashboardBot {
+  /** Whether SayBot is in this server and serves it (ALLOWED_GUILDS). */
+  serves(guildId: string): boolean;
+  /**
+   * The member in that server as SayBot sees them, or undefined when they are not one (or SayBot does not serve
+   * it). `fresh`: asked of Discord now, not the cache (before every change).
+   */
+  membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
+  /** A member's display name from SayBot's cache (no request), for "changed by"; undefined when unknown. */
+  displayName(guildId: string, userId: string): string | undefined;
+  /** Auto-read in this process: a changed dictionary reaches its reader at once. */
+  autoread: AutoreadControl | undefined;
+  /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */
+  forgetting: Forgetting;
+}
+
+/** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */
+export interface DashboardSettings {
+  /** The public origin, e.g. https://saybot.example.org. */
+  url: string;
+  port: number;
+  host: string;
+  clientId: string;
+  clientSecret: string;
+  /** Discord's API base (DISCORD_API_BASE_URL, or https://discord.com/api). */
+  discordApi: string;
+}
+
+export interface DashboardDeps {
+  settings: DashboardSettings;
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+  /** The clock sessions expire by (tests move it). */
+  now?: () => number;
+  /** Session lifetimes and rate limits, for tests; production's defaults otherwise (limits.ts). */
+  limits?: Partial<DashboardLimits>;
+}
