@@ -1,0 +1,27 @@
+// Suites that need a real browser (fixtures/browser.ts launches it): `describeInBrowser(name, suite)` runs the
+// suite when a Chromium is installed; without one it is skipped with one line saying how to install one, and under
+// CI (the CI environment variable set) it fails instead, so a CI machine cannot pass by skipping.
+import { describe, it } from 'vitest';
+import { BROWSER_INSTALL_HINT, findBrowser } from '../../fixtures/browser.ts';
+
+export { launchBrowser } from '../../fixtures/browser.ts';
+
+/** What a browser suite does here: run, be skipped (no browser), or fail (no browser under CI). */
+export function browserSuiteMode(browser: string | undefined, env: NodeJS.ProcessEnv): 'run' | 'skip' | 'fail' {
+  if (browser !== undefined) return 'run';
+  const ci = env['CI'];
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false' ? 'fail' : 'skip';
+}
+
+export function describeInBrowser(name: string, suite: () => void): void {
+  const mode = browserSuiteMode(findBrowser(), process.env);
+  if (mode === 'run') return void describe(name, suite);
+  if (mode === 'fail')
+    return void describe(name, () => {
+      it('has a browser (CI is set)', () => {
+        throw new Error(BROWSER_INSTALL_HINT);
+      });
+    });
+  console.warn(`skipped "${name}": ${BROWSER_INSTALL_HINT}`);
+  describe.skip(name, suite);
+}
