@@ -23,7 +23,7 @@ import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
-import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
+import { AUTOREAD_INTENTS, AutoreadWiring, type AutoreadControl } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/translate.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
@@ -204,6 +204,11 @@ export class SayBot {
 
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
+  }
+
+  /** Auto-read in this bot, for what changes it outside a command (the dashboard). */
+  get autoread(): AutoreadControl {
+    return this.#autoread;
   }
 
   /** A client with these intents and every listener: made again without auto-read's when Discord refuses them. */

@@ -102,6 +102,7 @@ export interface HarnessOptions {
     | 'hostClockAheadMs'
     | 'botPublic'
     | 'applicationOwnerId'
+    | 'oauth2'
   >;
   env?: Record<string, string>;
   /** Overrides applied after the environment is read (values too small for the environment's ranges). */
