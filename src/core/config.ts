@@ -186,7 +186,7 @@ export function isLocalUrl(url: string): boolean {
  * prefix wants Path=/), https unless it is this machine.
  */
 function dashboardUrlProblem(value: string): string | undefined {
-  if (!URL.canParse(value)) return 'must be the dashboard\'s public URL, such as https://saybot.example.org';
+  if (!URL.canParse(value)) return "must be the dashboard's public URL, such as https://saybot.example.org";
   const url = new URL(value);
   if (!/^https?:$/.test(url.protocol)) return 'must be an http:// or https:// URL';
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '')

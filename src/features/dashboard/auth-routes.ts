@@ -57,11 +57,11 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
     // One use: whatever happens next, this state is spent.
     deleteCookie(c, cookies.state, cookie);
     const query = CallbackQuery.safeParse(c.req.query());
-    const failed = (reason: 'dashboard.login.state' | 'dashboard.login.denied' | 'dashboard.login.discord', status: 400 | 502) =>
-      c.html(
-        messagePage(pageContext(c), t(locale, 'dashboard.login.failed', { reason: t(locale, reason) })),
-        status,
-      );
+    const failed = (
+      reason: 'dashboard.login.state' | 'dashboard.login.denied' | 'dashboard.login.discord',
+      status: 400 | 502,
+    ) =>
+      c.html(messagePage(pageContext(c), t(locale, 'dashboard.login.failed', { reason: t(locale, reason) })), status);
     if (!query.success || !sameSecret(query.data.state, expected)) return failed('dashboard.login.state', 400);
     if (query.data.error !== undefined || query.data.code === undefined) return failed('dashboard.login.denied', 400);
     let identity;

@@ -1,7 +1,7 @@
 // The dashboard's HTTP application: the guards every request passes (guards.ts), then the routes. Made without
 // listening, so the tests drive it over real HTTP through start-dashboard.ts like production.
-import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import './strings.ts';
 import { addAuthRoutes } from './auth-routes.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardDeps } from './dashboard-types.ts';
@@ -22,17 +22,14 @@ import { DEFAULT_LIMITS } from './limits.ts';
 import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
+import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import type { Membership } from './dashboard-types.ts';
 
-/** The page's own script and style: files of this folder, read once, served with their types. */
+/** The page's own script and style, served with their types. */
 const STATIC: Record<string, { type: string; body: string }> = {
-  '/static/app.js': { type: 'text/javascript; charset=utf-8', body: readStatic('app.js') },
-  '/static/style.css': { type: 'text/css; charset=utf-8', body: readStatic('style.css') },
+  '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
+  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET },
 };
-
-function readStatic(name: string): string {
-  return readFileSync(new URL(`./static/${name}`, import.meta.url), 'utf8');
-}
 
 export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   const { settings, store, bot, logger } = deps;
@@ -44,7 +41,12 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   const prefix = secure ? '__Host-' : '';
   const cookies = { session: `${prefix}saybot-session`, state: `${prefix}saybot-state` };
   const rate = (limit: number) => new RateLimit({ limit, windowMs: 60_000, maxKeys: limits.rateKeys, now });
-  const login = new DiscordLogin(settings.clientId, settings.clientSecret, `${settings.url}/callback`, settings.discordApi);
+  const login = new DiscordLogin(
+    settings.clientId,
+    settings.clientSecret,
+    `${settings.url}/callback`,
+    settings.discordApi,
+  );
 
   const app = new Hono<DashboardEnv>();
   app.use(detectLocale);

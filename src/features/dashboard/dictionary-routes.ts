@@ -39,7 +39,10 @@ export interface DictionaryDeps {
 // Longer than the rules allow, as /dictionary's options: a too-long word is answered by the rule, which names it.
 const Name = z.object({
   kind: z.enum(['word', 'pattern']).default('word'),
-  word: z.string().min(1).max(MAX_PATTERN_LENGTH * 2),
+  word: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_LENGTH * 2),
 });
 const Add = Name.extend({ reading: z.string().max(MAX_READING_LENGTH * 2) });
 const Move = Name.extend({ position: z.coerce.number().int().min(1).max(MAX_ENTRIES) });
@@ -62,7 +65,12 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   app.use(`${base}/*`, serverAccess(bot), managersOnly);
 
   /** The page as it stands now, with a notice and what was tried. */
-  async function show(c: Ctx, notice?: PageContext['notice'], tried?: DictionaryView['tried'], status: 200 | 400 | 404 | 422 = 200) {
+  async function show(
+    c: Ctx,
+    notice?: PageContext['notice'],
+    tried?: DictionaryView['tried'],
+    status: 200 | 400 | 404 | 422 = 200,
+  ) {
     const server = c.get('membership');
     const records = await store.dictionary.listWithChanges(server.guildId);
     const query = Search.safeParse(c.req.query()).data?.q.trim() ?? '';
@@ -79,7 +87,10 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
       const name = bot.displayName(server.guildId, record.updatedBy);
       if (name !== undefined) names.set(record.updatedBy, name);
     }
-    return c.html(dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried }, records.length), status);
+    return c.html(
+      dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried }, records.length),
+      status,
+    );
   }
 
   const ok = (c: Ctx, text: string) => ({ kind: 'ok' as const, text });
@@ -111,7 +122,12 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     if (given === undefined) return badRequest(c);
     const removed = await store.dictionary.remove(c.get('membership').guildId, nameOf(given));
     if (removed === undefined)
-      return show(c, { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) }, undefined, 404);
+      return show(
+        c,
+        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
+        undefined,
+        404,
+      );
     await changed(c, 'dictionary.remove');
     return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
   });
@@ -119,13 +135,30 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   app.post(`${base}/move`, async (c) => {
     const given = await form(c, Move);
     if (given === undefined) return badRequest(c);
-    const result = await store.dictionary.move(c.get('membership').guildId, nameOf(given), given.position, who(c).userId);
+    const result = await store.dictionary.move(
+      c.get('membership').guildId,
+      nameOf(given),
+      given.position,
+      who(c).userId,
+    );
     if (result.status === 'unknown')
-      return show(c, { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) }, undefined, 404);
+      return show(
+        c,
+        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
+        undefined,
+        404,
+      );
     await changed(c, 'dictionary.move', { position: result.position });
     return show(
       c,
-      ok(c, t(c.get('locale'), 'dashboard.dictionary.moved', { word: given.word, position: result.position, count: result.entries.length })),
+      ok(
+        c,
+        t(c.get('locale'), 'dashboard.dictionary.moved', {
+          word: given.word,
+          position: result.position,
+          count: result.entries.length,
+        }),
+      ),
     );
   });
 
@@ -153,7 +186,10 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     const given = await form(c, Try);
     if (given === undefined) return badRequest(c);
     const server = c.get('membership');
-    const [entries, state] = await Promise.all([store.dictionary.list(server.guildId), store.autoRead.get(server.guildId)]);
+    const [entries, state] = await Promise.all([
+      store.dictionary.list(server.guildId),
+      store.autoRead.get(server.guildId),
+    ]);
     const said = await speakMessageWords({ content: given.text, cleanup: {} }, server.guildId, {
       language: server.guildLanguage,
       maxLength: state.settings.maxLength,

@@ -11,7 +11,7 @@ import type { DashboardBot } from './dashboard-types.ts';
 import type { DashboardLimits } from './limits.ts';
 import { localeOf, type Html, type PageContext } from './pages/layout.ts';
 import { messagePage } from './pages/server-pages.ts';
-import { RateLimit } from './rate-limit.ts';
+import type { RateLimit } from './rate-limit.ts';
 import { SECRET_SHAPE, csrfTokenOf, hashSessionId, sameSecret } from './session-tokens.ts';
 import type { Store } from '../../core/store/types.ts';
 import { t, type MessageKey } from './strings.ts';

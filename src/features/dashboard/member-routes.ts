@@ -73,7 +73,8 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
     try {
       settings = readSettingOptions(formOptions(fields.data), MY_SETTINGS, guildId) as MemberDefaultsChange &
         MemberReading;
-      if (Object.keys(settings).length === 0) return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
+      if (Object.keys(settings).length === 0)
+        return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
       if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
     } catch (error) {
       const { message, code } = describeFailure(error);
@@ -106,7 +107,12 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
     const userId = userOf(c);
     const report = await forgetMember(bot.forgetting, userId, guildId);
     bot.autoread?.forgetMember(userId, guildId);
-    audit(logger, 'privacy.delete', { userId, guildId }, { deleted: report.deleted, anonymised: report.anonymised, voices: report.voices.length });
+    audit(
+      logger,
+      'privacy.delete',
+      { userId, guildId },
+      { deleted: report.deleted, anonymised: report.anonymised, voices: report.voices.length },
+    );
     return showData(c, {
       kind: 'ok',
       text: t(locale, 'privacy.deleted', {

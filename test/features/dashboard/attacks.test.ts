@@ -73,7 +73,11 @@ describe('dashboard attacks', () => {
     await browser.get(dictionary(SEOUL));
     const without = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'nocsrf', reading: 'x' }, { csrf: null });
     expect(without.status).toBe(403);
-    const forged = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'nocsrf', reading: 'x' }, { csrf: 'A'.repeat(43) });
+    const forged = await browser.post(
+      `${dictionary(SEOUL)}/add`,
+      { word: 'nocsrf', reading: 'x' },
+      { csrf: 'A'.repeat(43) },
+    );
     expect(forged.status).toBe(403);
     expect(await words(SEOUL)).not.toContain('nocsrf');
     const taken = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'withcsrf', reading: 'x' });
@@ -85,7 +89,11 @@ describe('dashboard attacks', () => {
     const browser = h.client();
     await browser.login(MANAGER);
     await browser.get(dictionary(SEOUL));
-    const other = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'evilorigin', reading: 'x' }, { origin: 'https://evil.example' });
+    const other = await browser.post(
+      `${dictionary(SEOUL)}/add`,
+      { word: 'evilorigin', reading: 'x' },
+      { origin: 'https://evil.example' },
+    );
     expect(other.status).toBe(403);
     const none = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'evilorigin', reading: 'x' }, { origin: null });
     expect(none.status).toBe(403);
@@ -93,7 +101,13 @@ describe('dashboard attacks', () => {
   });
 
   it("refuses another server's dictionary by its ID, to read or to change", async () => {
-    await runCommand(h, { guildId: LONDON, userId: LONDON_MANAGER, name: 'dictionary', subcommand: 'add', options: { word: 'london', reading: 'x' } });
+    await runCommand(h, {
+      guildId: LONDON,
+      userId: LONDON_MANAGER,
+      name: 'dictionary',
+      subcommand: 'add',
+      options: { word: 'london', reading: 'x' },
+    });
     const browser = h.client();
     await browser.login(MANAGER);
     await browser.get(dictionary(SEOUL));
@@ -160,7 +174,11 @@ describe('dashboard attacks', () => {
   it('refuses a forged state, and a state without its cookie', async () => {
     const browser = h.client();
     await browser.get('/login');
-    const code = h.discord.oauth2.issueCode({ userId: MANAGER, redirectUri: `${h.url}/callback`, scopes: ['identify', 'guilds'] });
+    const code = h.discord.oauth2.issueCode({
+      userId: MANAGER,
+      redirectUri: `${h.url}/callback`,
+      scopes: ['identify', 'guilds'],
+    });
     const forged = await browser.get(`/callback?code=${code}&state=${'f'.repeat(43)}`);
     expect(forged.status).toBe(400);
     expect([...browser.cookies.keys()].some((name) => name.includes('session'))).toBe(false);

@@ -19,34 +19,74 @@ export interface DictionaryView {
   tried?: { text: string; said: string; chars: number } | undefined;
 }
 
-const nameOf = (record: DictionaryRecord): string => (isPattern(record.entry) ? record.entry.pattern : record.entry.word);
+const nameOf = (record: DictionaryRecord): string =>
+  isPattern(record.entry) ? record.entry.pattern : record.entry.word;
 
 /** Hidden fields naming an entry: its kind and its word (or pattern). */
 const entryFields = (record: DictionaryRecord): Html =>
-  html`<input type="hidden" name="kind" value="${isPattern(record.entry) ? 'pattern' : 'word'}"><input type="hidden" name="word" value="${nameOf(record)}">`;
+  html`<input type="hidden" name="kind" value="${isPattern(record.entry) ? 'pattern' : 'word'}" /><input
+      type="hidden"
+      name="word"
+      value="${nameOf(record)}"
+    />`;
 
-function row(context: PageContext, base: string, record: DictionaryRecord, position: number, view: DictionaryView): Html {
+function row(
+  context: PageContext,
+  base: string,
+  record: DictionaryRecord,
+  position: number,
+  view: DictionaryView,
+): Html {
   const { locale } = context;
   const name = nameOf(record);
   const who = view.names.get(record.updatedBy) ?? (record.updatedBy.startsWith('forgotten:') ? '—' : record.updatedBy);
   const when = new Date(record.updatedAt).toISOString().slice(0, 16).replace('T', ' ');
   const id = `entry-${position}`;
   return html`<tr>
-<td>${position}</td>
-<th scope="row" id="${id}">${name}${isPattern(record.entry) ? html` <span class="tag">${t(locale, 'dashboard.dictionary.pattern')}</span>` : ''}</th>
-<td><form method="post" action="${base}/add" class="row-form">${csrfField(context)}${entryFields(record)}
-<input type="text" name="reading" value="${record.entry.reading}" maxlength="${MAX_READING_LENGTH * 2}" aria-label="${t(locale, 'dashboard.dictionary.reading')}: ${name}" required>
-<button type="submit">${t(locale, 'dashboard.dictionary.save')}</button></form></td>
-<td>${who}</td>
-<td><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
-<td class="actions">
-<form method="post" action="${base}/move" class="row-form">${csrfField(context)}${entryFields(record)}
-<input type="number" name="position" min="1" max="${MAX_ENTRIES}" value="${position}" aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}">
-<button type="submit">${t(locale, 'dashboard.dictionary.move')}</button></form>
-<form method="post" action="${base}/remove" class="row-form" data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}">${csrfField(context)}${entryFields(record)}
-<button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.remove')}</button></form>
-</td>
-</tr>`;
+    <td>${position}</td>
+    <th scope="row" id="${id}">
+      ${name}${isPattern(record.entry) ? html` <span class="tag">${t(locale, 'dashboard.dictionary.pattern')}</span>` : ''}
+    </th>
+    <td>
+      <form method="post" action="${base}/add" class="row-form">
+        ${csrfField(context)}${entryFields(record)}
+        <input
+          type="text"
+          name="reading"
+          value="${record.entry.reading}"
+          maxlength="${MAX_READING_LENGTH * 2}"
+          aria-label="${t(locale, 'dashboard.dictionary.reading')}: ${name}"
+          required
+        />
+        <button type="submit">${t(locale, 'dashboard.dictionary.save')}</button>
+      </form>
+    </td>
+    <td>${who}</td>
+    <td><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
+    <td class="actions">
+      <form method="post" action="${base}/move" class="row-form">
+        ${csrfField(context)}${entryFields(record)}
+        <input
+          type="number"
+          name="position"
+          min="1"
+          max="${MAX_ENTRIES}"
+          value="${position}"
+          aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
+        />
+        <button type="submit">${t(locale, 'dashboard.dictionary.move')}</button>
+      </form>
+      <form
+        method="post"
+        action="${base}/remove"
+        class="row-form"
+        data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}"
+      >
+        ${csrfField(context)}${entryFields(record)}
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.remove')}</button>
+      </form>
+    </td>
+  </tr>`;
 }
 
 export function dictionaryPage(context: PageContext, server: Membership, view: DictionaryView, total: number): Html {
@@ -58,48 +98,87 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
       ? html`<p>${t(locale, 'dashboard.dictionary.empty')}</p>`
       : shown.length === 0
         ? html`<p>${t(locale, 'dashboard.dictionary.noMatch')}</p>`
-        : html`<div class="table-wrap"><table>
-<caption>${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}</caption>
-<thead><tr><th scope="col">${t(locale, 'dashboard.dictionary.order')}</th><th scope="col">${t(locale, 'dashboard.dictionary.word')}</th><th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th><th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th><th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th><th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th></tr></thead>
-<tbody>${shown.map(({ record, position }) => row(context, base, record, position, view))}</tbody>
-</table></div>`;
+        : html`<div class="table-wrap">
+            <table>
+              <caption>
+                ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.order')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.word')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${shown.map(({ record, position }) => row(context, base, record, position, view))}
+              </tbody>
+            </table>
+          </div>`;
   const tried = view.tried
-    ? html`<div class="tried" role="status"><p>${view.tried.said === '' ? t(locale, 'dashboard.try.nothing') : t(locale, 'dashboard.try.result')}</p>
-${view.tried.said === '' ? '' : html`<blockquote lang="${server.guildLanguage.slice(0, 2)}">${view.tried.said}</blockquote>
-<p>${t(locale, 'dashboard.try.cost', { chars: view.tried.chars })}</p>`}</div>`
+    ? html`<div class="tried" role="status">
+        <p>${view.tried.said === '' ? t(locale, 'dashboard.try.nothing') : t(locale, 'dashboard.try.result')}</p>
+        ${
+          view.tried.said === ''
+            ? ''
+            : html`<blockquote lang="${server.guildLanguage.slice(0, 2)}">${view.tried.said}</blockquote>
+                <p>${t(locale, 'dashboard.try.cost', { chars: view.tried.chars })}</p>`
+        }
+      </div>`
     : '';
   return page(
     context,
     `${t(locale, 'dashboard.page.dictionary')} · ${server.guildName}`,
     html`${serverNav(context, server)}
-<form method="get" action="${base}" role="search" class="search">
-<label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
-<input type="search" id="q" name="q" value="${view.query}" maxlength="100">
-<button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
-</form>
-${table}
-<section aria-labelledby="add-heading"><h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>
-<form method="post" action="${base}/add" class="stack">${csrfField(context)}
-<label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
-<input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required>
-<label class="check"><input type="checkbox" name="kind" value="pattern"> ${t(locale, 'dashboard.dictionary.isPattern')}</label>
-<label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
-<input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required>
-<button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
-</form></section>
-<section aria-labelledby="try-heading"><h2 id="try-heading">${t(locale, 'dashboard.try')}</h2>
-<p>${t(locale, 'dashboard.try.help')}</p>
-<form method="post" action="${base}/try" class="stack">${csrfField(context)}
-<label for="try-text">${t(locale, 'dashboard.try.text')}</label>
-<textarea id="try-text" name="text" maxlength="2000" rows="3" required>${view.tried?.text ?? ''}</textarea>
-<button type="submit">${t(locale, 'dashboard.try.button')}</button>
-</form>${tried}</section>
-<section aria-labelledby="io-heading"><h2 id="io-heading">${t(locale, 'dashboard.dictionary.import')}</h2>
-<p><a href="${base}/export" download="dictionary.json">${t(locale, 'dashboard.dictionary.export')}</a></p>
-<form method="post" action="${base}/import" enctype="multipart/form-data" class="stack" data-confirm="${t(locale, 'dashboard.dictionary.import')}">${csrfField(context)}
-<label for="import-file">${t(locale, 'dashboard.dictionary.import')}</label>
-<input type="file" id="import-file" name="file" accept=".json,application/json" required>
-<button type="submit">${t(locale, 'dashboard.dictionary.importButton')}</button>
-</form></section>`,
+      <form method="get" action="${base}" role="search" class="search">
+        <label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
+        <input type="search" id="q" name="q" value="${view.query}" maxlength="100" />
+        <button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
+      </form>
+      ${table}
+      <section aria-labelledby="add-heading">
+        <h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>
+        <form method="post" action="${base}/add" class="stack">
+          ${csrfField(context)}
+          <label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
+          <input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required />
+          <label class="check"
+            ><input type="checkbox" name="kind" value="pattern" /> ${t(locale, 'dashboard.dictionary.isPattern')}</label
+          >
+          <label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
+          <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required />
+          <button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
+        </form>
+      </section>
+      <section aria-labelledby="try-heading">
+        <h2 id="try-heading">${t(locale, 'dashboard.try')}</h2>
+        <p>${t(locale, 'dashboard.try.help')}</p>
+        <form method="post" action="${base}/try" class="stack">
+          ${csrfField(context)}
+          <label for="try-text">${t(locale, 'dashboard.try.text')}</label>
+          <textarea id="try-text" name="text" maxlength="2000" rows="3" required>${view.tried?.text ?? ''}</textarea>
+          <button type="submit">${t(locale, 'dashboard.try.button')}</button>
+        </form>
+        ${tried}
+      </section>
+      <section aria-labelledby="io-heading">
+        <h2 id="io-heading">${t(locale, 'dashboard.dictionary.import')}</h2>
+        <p><a href="${base}/export" download="dictionary.json">${t(locale, 'dashboard.dictionary.export')}</a></p>
+        <form
+          method="post"
+          action="${base}/import"
+          enctype="multipart/form-data"
+          class="stack"
+          data-confirm="${t(locale, 'dashboard.dictionary.import')}"
+        >
+          ${csrfField(context)}
+          <label for="import-file">${t(locale, 'dashboard.dictionary.import')}</label>
+          <input type="file" id="import-file" name="file" accept=".json,application/json" required />
+          <button type="submit">${t(locale, 'dashboard.dictionary.importButton')}</button>
+        </form>
+      </section>`,
   );
 }

@@ -22,7 +22,7 @@ export interface PageContext {
 
 /** The CSRF token as a form field (src/features/dashboard/guards.ts checks it on every change). */
 export const csrfField = (context: PageContext): Html =>
-  html`<input type="hidden" name="_csrf" value="${context.member?.csrf ?? ''}">`;
+  html`<input type="hidden" name="_csrf" value="${context.member?.csrf ?? ''}" />`;
 
 const LANG: Record<string, string> = { 'en-US': 'en', ko: 'ko', ja: 'ja' };
 
@@ -31,33 +31,37 @@ export function page(context: PageContext, title: string, body: Html): Html {
   const { locale, member, notice } = context;
   const header = member
     ? html`<p class="who">${t(locale, 'dashboard.signedIn', { name: member.name })}</p>
-        <form method="post" action="/logout" class="inline">${csrfField(context)}
-          <button type="submit">${t(locale, 'dashboard.logout')}</button></form>
-        <form method="post" action="/logout-everywhere" class="inline">${csrfField(context)}
-          <button type="submit">${t(locale, 'dashboard.logoutEverywhere')}</button></form>`
+        <form method="post" action="/logout" class="inline">
+          ${csrfField(context)} <button type="submit">${t(locale, 'dashboard.logout')}</button>
+        </form>
+        <form method="post" action="/logout-everywhere" class="inline">
+          ${csrfField(context)} <button type="submit">${t(locale, 'dashboard.logoutEverywhere')}</button>
+        </form>`
     : '';
   const shown = notice
     ? html`<p class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.text}</p>`
     : '';
   return html`<!doctype html>
-<html lang="${LANG[locale] ?? 'en'}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · ${t(locale, 'dashboard.title')}</title>
-<link rel="stylesheet" href="/static/style.css">
-<script src="/static/app.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">${t(locale, 'dashboard.skip')}</a>
-<header><p class="brand"><a href="/">${t(locale, 'dashboard.title')}</a></p>${header}</header>
-<main id="main">
-<h1>${title}</h1>
-${shown}
-${body}
-</main>
-</body>
-</html>`;
+    <html lang="${LANG[locale] ?? 'en'}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · ${t(locale, 'dashboard.title')}</title>
+        <link rel="stylesheet" href="/static/style.css" />
+        <script src="/static/app.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">${t(locale, 'dashboard.skip')}</a>
+        <header>
+          <p class="brand"><a href="/">${t(locale, 'dashboard.title')}</a></p>
+          ${header}
+        </header>
+        <main id="main">
+          <h1>${title}</h1>
+          ${shown} ${body}
+        </main>
+      </body>
+    </html>`;
 }
 
 /** The browser's language among SayBot's (en, ko, ja), by Accept-Language's order and weights; English otherwise. */

@@ -13,16 +13,27 @@ function field(locale: string, name: string, declared: SettingDeclaration): Html
   const unchanged = html`<option value="">—</option>`;
   switch (declared.kind) {
     case 'flag':
-      return html`${label}<select id="${id}" name="${declared.option}">${unchanged}<option value="true">✓</option><option value="false">✗</option></select>`;
+      return html`${label}<select id="${id}" name="${declared.option}">
+          ${unchanged}
+          <option value="true">✓</option>
+          <option value="false">✗</option>
+        </select>`;
     case 'integer':
     case 'number':
-      return html`${label}<input type="number" id="${id}" name="${declared.option}" min="${declared.range.min}" max="${declared.range.max}" step="${declared.kind === 'integer' ? 1 : 'any'}">`;
+      return html`${label}<input
+          type="number"
+          id="${id}"
+          name="${declared.option}"
+          min="${declared.range.min}"
+          max="${declared.range.max}"
+          step="${declared.kind === 'integer' ? 1 : 'any'}"
+        />`;
     case 'choice':
-      return html`${label}<select id="${id}" name="${declared.option}">${unchanged}${declared.values.map(
-        (value) => html`<option value="${value}">${value}</option>`,
-      )}</select>`;
+      return html`${label}<select id="${id}" name="${declared.option}">
+          ${unchanged}${declared.values.map((value) => html`<option value="${value}">${value}</option>`)}
+        </select>`;
     case 'text':
-      return html`${label}<input type="text" id="${id}" name="${declared.option}" maxlength="${declared.maxLength}">`;
+      return html`${label}<input type="text" id="${id}" name="${declared.option}" maxlength="${declared.maxLength}" />`;
     case 'role':
       return html``;
   }
@@ -40,15 +51,18 @@ export function myVoicePage(
     context,
     `${t(locale, 'dashboard.page.myvoice')} · ${server.guildName}`,
     html`${serverNav(context, server)}
-<p>${t(locale, 'dashboard.myvoice.intro')}</p>
-<p>${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}</p>
-<form method="post" action="${base}" class="stack">${csrfField(context)}
-${settings.map(([name, declared]) => field(locale, name, declared))}
-<button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
-</form>
-<form method="post" action="${base}/clear" class="stack">${csrfField(context)}
-<button type="submit">${t(locale, 'dashboard.myvoice.clear')}</button>
-</form>`,
+      <p>${t(locale, 'dashboard.myvoice.intro')}</p>
+      <p>
+        ${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}
+      </p>
+      <form method="post" action="${base}" class="stack">
+        ${csrfField(context)} ${settings.map(([name, declared]) => field(locale, name, declared))}
+        <button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
+      </form>
+      <form method="post" action="${base}/clear" class="stack">
+        ${csrfField(context)}
+        <button type="submit">${t(locale, 'dashboard.myvoice.clear')}</button>
+      </form>`,
   );
 }
 
@@ -59,12 +73,19 @@ export function myDataPage(context: PageContext, server: Membership, lines: read
     context,
     `${t(locale, 'dashboard.page.mydata')} · ${server.guildName}`,
     html`${serverNav(context, server)}
-<p>${t(locale, 'dashboard.mydata.intro')}</p>
-${lines.length === 0 ? html`<p>${t(locale, 'dashboard.mydata.none')}</p>` : html`<ul>${lines.map((line) => html`<li>${line}</li>`)}</ul>`}
-<h2>${t(locale, 'dashboard.mydata.delete')}</h2>
-<p>${t(locale, 'dashboard.mydata.deleteHelp')}</p>
-<form method="post" action="${base}/delete" data-confirm="${t(locale, 'dashboard.mydata.delete')}">${csrfField(context)}
-<button type="submit" class="danger">${t(locale, 'dashboard.mydata.delete')}</button>
-</form>`,
+      <p>${t(locale, 'dashboard.mydata.intro')}</p>
+      ${
+        lines.length === 0
+          ? html`<p>${t(locale, 'dashboard.mydata.none')}</p>`
+          : html`<ul>
+              ${lines.map((line) => html`<li>${line}</li>`)}
+            </ul>`
+      }
+      <h2>${t(locale, 'dashboard.mydata.delete')}</h2>
+      <p>${t(locale, 'dashboard.mydata.deleteHelp')}</p>
+      <form method="post" action="${base}/delete" data-confirm="${t(locale, 'dashboard.mydata.delete')}">
+        ${csrfField(context)}
+        <button type="submit" class="danger">${t(locale, 'dashboard.mydata.delete')}</button>
+      </form>`,
   );
 }

@@ -9,7 +9,7 @@ export function loginPage(context: PageContext): Html {
     context,
     t(locale, 'dashboard.title'),
     html`<p>${t(locale, 'dashboard.login.intro')}</p>
-<p><a class="button" href="/login">${t(locale, 'dashboard.login')}</a></p>`,
+      <p><a class="button" href="/login">${t(locale, 'dashboard.login')}</a></p>`,
   );
 }
 
@@ -17,16 +17,20 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   const { locale } = context;
   const items = servers.map(
     (server) =>
-      html`<li><a href="/servers/${server.guildId}">${server.guildName}</a>${
-        server.manager ? html` <span class="tag">${t(locale, 'dashboard.servers.manager')}</span>` : ''
-      }</li>`,
+      html`<li>
+        <a href="/servers/${server.guildId}">${server.guildName}</a>${
+          server.manager ? html` <span class="tag">${t(locale, 'dashboard.servers.manager')}</span>` : ''
+        }
+      </li>`,
   );
   return page(
     context,
     t(locale, 'dashboard.servers'),
     servers.length === 0
       ? html`<p>${t(locale, 'dashboard.servers.none')}</p>`
-      : html`<ul class="servers">${items}</ul>`,
+      : html`<ul class="servers">
+          ${items}
+        </ul>`,
   );
 }
 
@@ -34,12 +38,14 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
 export function serverNav(context: PageContext, server: Membership): Html {
   const { locale } = context;
   const base = `/servers/${server.guildId}`;
-  return html`<nav aria-label="${t(locale, 'dashboard.server.nav')}"><ul class="nav">
-<li><a href="/">${t(locale, 'dashboard.back')}</a></li>
-<li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
-<li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
-${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
-</ul></nav>`;
+  return html`<nav aria-label="${t(locale, 'dashboard.server.nav')}">
+    <ul class="nav">
+      <li><a href="/">${t(locale, 'dashboard.back')}</a></li>
+      <li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
+      <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
+      ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
+    </ul>
+  </nav>`;
 }
 
 export function serverPage(context: PageContext, server: Membership): Html {

@@ -8,7 +8,7 @@ export const en = {
   'dashboard.skip': 'Skip to the content',
   'dashboard.login': 'Log in with Discord',
   'dashboard.login.intro':
-    'Log in with your Discord account to change your voice, see or delete your data, and, as a manager, edit your server\'s dictionary. SayBot reads only your name and your servers\' list, once.',
+    "Log in with your Discord account to change your voice, see or delete your data, and, as a manager, edit your server's dictionary. SayBot reads only your name and your servers' list, once.",
   'dashboard.login.failed': 'The login did not succeed: {reason}. Try again.',
   'dashboard.login.state': 'the login took too long or came from another page',
   'dashboard.login.denied': 'you cancelled it on Discord',
@@ -33,7 +33,7 @@ export const en = {
   'dashboard.tooLarge': 'What you sent is too large.',
   'dashboard.badRequest': 'That request was not understood: {what}.',
   'dashboard.csrf': 'This page is out of date or came from another site: reload it and try again.',
-  'dashboard.failed': 'Something went wrong on SayBot\'s side; nothing was changed. Try again later.',
+  'dashboard.failed': "Something went wrong on SayBot's side; nothing was changed. Try again later.",
   'dashboard.saved': 'Saved.',
   'dashboard.dictionary.count': '{count} entries (at most {max})',
   'dashboard.dictionary.search': 'Search words and readings',
@@ -73,7 +73,7 @@ export const en = {
   'dashboard.myvoice.intro':
     'The voice SayBot speaks with for you in this server, the same as /myvoice. Leave a field empty to keep it.',
   'dashboard.myvoice.current': 'Now: {settings}',
-  'dashboard.myvoice.none': 'You have no settings of your own here: the server\'s defaults apply.',
+  'dashboard.myvoice.none': "You have no settings of your own here: the server's defaults apply.",
   'dashboard.myvoice.save': 'Save',
   'dashboard.myvoice.clear': 'Clear all my settings',
   'dashboard.myvoice.cleared': 'Your settings here were cleared.',
@@ -81,6 +81,6 @@ export const en = {
   'dashboard.mydata.none': 'SayBot keeps nothing about you in this server.',
   'dashboard.mydata.delete': 'Delete my data in this server',
   'dashboard.mydata.deleteHelp':
-    'Deletes your settings, your cloned voices and your name from this server\'s records, as /privacy delete does. It cannot be undone.',
+    "Deletes your settings, your cloned voices and your name from this server's records, as /privacy delete does. It cannot be undone.",
   'dashboard.mydata.deleted': 'Your data in this server was deleted ({rows} records).',
 } as const;

@@ -63,7 +63,8 @@ export const ja: Translation<typeof en> = {
   'dashboard.dictionary.moved': '「{word}」を {count} 件中 {position} 番目に移動しました。',
   'dashboard.dictionary.imported': '{count} 件をインポートしました。',
   'dashboard.try': '文を試す',
-  'dashboard.try.help': 'このサーバーでこの辞書を使って、自動読み上げがチャットのメッセージをどう読むかを表示します。費用はかかりません。',
+  'dashboard.try.help':
+    'このサーバーでこの辞書を使って、自動読み上げがチャットのメッセージをどう読むかを表示します。費用はかかりません。',
   'dashboard.try.text': '文',
   'dashboard.try.button': '読み方を表示',
   'dashboard.try.result': '自動読み上げはこう読みます:',

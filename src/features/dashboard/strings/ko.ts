@@ -63,7 +63,8 @@ export const ko: Translation<typeof en> = {
   'dashboard.dictionary.moved': '"{word}"을(를) {count}개 중 {position}번째로 옮겼습니다.',
   'dashboard.dictionary.imported': '항목 {count}개를 가져왔습니다.',
   'dashboard.try': '문장 시험하기',
-  'dashboard.try.help': '이 서버에서 이 사전으로 자동 읽기가 채팅 메시지를 어떻게 읽는지 보여 줍니다. 비용이 들지 않습니다.',
+  'dashboard.try.help':
+    '이 서버에서 이 사전으로 자동 읽기가 채팅 메시지를 어떻게 읽는지 보여 줍니다. 비용이 들지 않습니다.',
   'dashboard.try.text': '문장',
   'dashboard.try.button': '읽는 법 보기',
   'dashboard.try.result': '자동 읽기는 이렇게 말합니다:',
