@@ -35,13 +35,43 @@ export class DiscordLogin {
   readonly #client: OAuth2Client;
   readonly #authorize: string;
   readonly #api: string;
+  readonly #clientId: string;
+  readonly #clientSecret: string;
+  readonly #redirectUri: string;
 
   /** `discordApi`: https://discord.com/api or DISCORD_API_BASE_URL; `redirectUri`: the dashboard's /callback. */
   constructor(clientId: string, clientSecret: string, redirectUri: string, discordApi: string) {
     this.#client = new OAuth2Client(clientId, clientSecret, redirectUri);
+    this.#clientId = clientId;
+    this.#clientSecret = clientSecret;
+    this.#redirectUri = redirectUri;
     this.#api = `${discordApi.replace(/\/+$/, '')}/v10`;
     // The consent page is at the site's root (https://discord.com/oauth2/authorize), the API under /api.
     this.#authorize = `${new URL(discordApi).origin}/oauth2/authorize`;
+  }
+
+  /**
+   * Whether Discord accepts the client ID and secret, without logging anyone in: a code exchange with a code that
+   * cannot be valid is refused as `invalid_client` (401) when the client is wrong, else as `invalid_grant` (400).
+   */
+  async clientAccepted(): Promise<boolean> {
+    const response = await fetch(`${this.#api}/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${this.#clientId}:${this.#clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'saybot-doctor',
+        redirect_uri: this.#redirectUri,
+      }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.status === 401) return false;
+    if (response.status === 400) return true;
+    throw new DiscordLoginError(`Discord answered ${response.status} to the token endpoint`);
   }
 
   /** Where the browser goes to log in. */
