@@ -34,7 +34,6 @@ export const en = {
   'dashboard.badRequest': 'That request was not understood: {what}.',
   'dashboard.csrf': 'This page is out of date or came from another site: reload it and try again.',
   'dashboard.failed': "Something went wrong on SayBot's side; nothing was changed. Try again later.",
-  'dashboard.saved': 'Saved.',
   'dashboard.dictionary.count': '{count} entries (at most {max})',
   'dashboard.dictionary.search': 'Search words and readings',
   'dashboard.dictionary.searchButton': 'Search',
@@ -76,11 +75,9 @@ export const en = {
   'dashboard.myvoice.none': "You have no settings of your own here: the server's defaults apply.",
   'dashboard.myvoice.save': 'Save',
   'dashboard.myvoice.clear': 'Clear all my settings',
-  'dashboard.myvoice.cleared': 'Your settings here were cleared.',
   'dashboard.mydata.intro': 'What SayBot keeps about you in this server, the same as /privacy show.',
   'dashboard.mydata.none': 'SayBot keeps nothing about you in this server.',
   'dashboard.mydata.delete': 'Delete my data in this server',
   'dashboard.mydata.deleteHelp':
     "Deletes your settings, your cloned voices and your name from this server's records, as /privacy delete does. It cannot be undone.",
-  'dashboard.mydata.deleted': 'Your data in this server was deleted ({rows} records).',
 } as const;

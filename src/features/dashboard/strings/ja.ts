@@ -33,7 +33,6 @@ export const ja: Translation<typeof en> = {
   'dashboard.badRequest': 'リクエストを理解できませんでした: {what}。',
   'dashboard.csrf': 'ページが古いか、別のサイトから来ました。再読み込みしてもう一度お試しください。',
   'dashboard.failed': 'SayBot 側で問題が起き、何も変更されませんでした。後でもう一度お試しください。',
-  'dashboard.saved': '保存しました。',
   'dashboard.dictionary.count': '{count} 件 (最大 {max} 件)',
   'dashboard.dictionary.search': '単語と読み方を検索',
   'dashboard.dictionary.searchButton': '検索',
@@ -76,11 +75,9 @@ export const ja: Translation<typeof en> = {
   'dashboard.myvoice.none': 'このサーバーにあなたの設定はありません。サーバーの既定値が使われます。',
   'dashboard.myvoice.save': '保存',
   'dashboard.myvoice.clear': '自分の設定をすべて消去',
-  'dashboard.myvoice.cleared': 'このサーバーでのあなたの設定を消去しました。',
   'dashboard.mydata.intro': 'このサーバーで SayBot があなたについて保存しているもの (/privacy show と同じ) です。',
   'dashboard.mydata.none': 'このサーバーで SayBot はあなたについて何も保存していません。',
   'dashboard.mydata.delete': 'このサーバーの自分のデータを削除',
   'dashboard.mydata.deleteHelp':
     '/privacy delete と同じく、このサーバーでのあなたの設定、複製した声、記録の中のあなたの名前を削除します。元に戻せません。',
-  'dashboard.mydata.deleted': 'このサーバーでのあなたのデータを削除しました (記録 {rows} 件)。',
 };

@@ -33,7 +33,6 @@ export const ko: Translation<typeof en> = {
   'dashboard.badRequest': '요청을 이해하지 못했습니다: {what}.',
   'dashboard.csrf': '페이지가 오래되었거나 다른 사이트에서 왔습니다. 새로 고친 뒤 다시 시도하세요.',
   'dashboard.failed': 'SayBot 쪽에서 문제가 생겨 아무것도 바뀌지 않았습니다. 나중에 다시 시도하세요.',
-  'dashboard.saved': '저장했습니다.',
   'dashboard.dictionary.count': '항목 {count}개 (최대 {max}개)',
   'dashboard.dictionary.search': '단어와 읽는 법 검색',
   'dashboard.dictionary.searchButton': '검색',
@@ -76,11 +75,9 @@ export const ko: Translation<typeof en> = {
   'dashboard.myvoice.none': '이 서버에 내 설정이 없습니다. 서버 기본값이 적용됩니다.',
   'dashboard.myvoice.save': '저장',
   'dashboard.myvoice.clear': '내 설정 모두 지우기',
-  'dashboard.myvoice.cleared': '이 서버의 내 설정을 지웠습니다.',
   'dashboard.mydata.intro': '이 서버에서 SayBot이 나에 대해 보관하는 것입니다 (/privacy show와 같음).',
   'dashboard.mydata.none': '이 서버에서 SayBot이 보관하는 내 데이터가 없습니다.',
   'dashboard.mydata.delete': '이 서버의 내 데이터 삭제',
   'dashboard.mydata.deleteHelp':
     '/privacy delete처럼 이 서버의 내 설정, 내가 복제한 목소리, 기록 속 내 이름을 지웁니다. 되돌릴 수 없습니다.',
-  'dashboard.mydata.deleted': '이 서버의 내 데이터를 삭제했습니다 (기록 {rows}개).',
 };

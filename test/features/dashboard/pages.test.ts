@@ -1,0 +1,126 @@
+// One truth: what the dashboard changes is what the slash commands show (and the reverse), through the same rules and
+// the same refusals; the pages in the browser's language.
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportDictionary, importDictionary } from '../../../src/features/autoread/index.ts';
+import { startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { runCommand } from '../../support/harness.ts';
+import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
+
+const MANAGER = '320000000000000001';
+const MEMBER = '320000000000000002';
+
+let h: DashboardHarness;
+
+beforeAll(async () => {
+  h = await startDashboardHarness({
+    guilds: [
+      {
+        id: SEOUL,
+        name: 'Seoul',
+        preferredLocale: 'ko',
+        textChannelId: SEOUL_TEXT,
+        voiceChannels: [{ id: LOUNGE, name: 'lounge' }],
+        members: [
+          { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
+          { id: MEMBER, username: 'member' },
+        ],
+      },
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const base = `/servers/${SEOUL}`;
+const command = (userId: string, name: string, subcommand: string, options: Record<string, string | number> = {}) =>
+  runCommand(h, { guildId: SEOUL, userId, name, subcommand, options, locale: 'en-US' });
+
+describe('the dashboard and the slash commands', () => {
+  it('shows an entry added by /dictionary with who added it, and /dictionary list shows what the page added', async () => {
+    await command(MANAGER, 'dictionary', 'add', { word: 'fromcommand', reading: 'from the command' });
+    const browser = h.client();
+    await browser.login(MANAGER);
+    const page = await browser.get(`${base}/dictionary`);
+    expect(page.body).toContain('fromcommand');
+    expect(page.body).toMatch(/from the command[\s\S]*?<td>manager<\/td>/);
+    const added = await browser.post(`${base}/dictionary/add`, { word: 'frompage', reading: 'from the page' });
+    expect(added.body).toContain('Added &quot;frompage&quot;.');
+    expect((await command(MEMBER, 'dictionary', 'list')).content).toMatch(
+      /fromcommand → from the command[\s\S]*frompage → from the page/,
+    );
+    await browser.post(`${base}/dictionary/move`, { kind: 'word', word: 'frompage', position: '1' });
+    expect((await command(MEMBER, 'dictionary', 'list')).content).toMatch(/1\. frompage/);
+  });
+
+  it("refuses what /dictionary refuses, in /dictionary's words, and changes nothing", async () => {
+    const browser = h.client();
+    await browser.login(MANAGER);
+    await browser.get(`${base}/dictionary`);
+    const bad = await browser.post(`${base}/dictionary/add`, { kind: 'pattern', word: '(unclosed', reading: 'x' });
+    expect(bad.status).toBe(422);
+    const viaCommand = await command(MANAGER, 'dictionary', 'add', { pattern: '(unclosed', reading: 'x' });
+    const reason = /Nothing was changed: (.*)$/.exec(viaCommand.content)?.[1] ?? 'missing';
+    expect(bad.body.replaceAll('&quot;', '"').replaceAll('&#39;', "'")).toContain(reason.replace(/[\\`]/g, ''));
+  });
+
+  it('imports 500 entries in /dictionary export format, exports them back, and tries a sentence with them', async () => {
+    const entries = Array.from({ length: 500 }, (_, i) => ({ word: `word${i}`, reading: `reading ${i}` }));
+    const browser = h.client();
+    await browser.login(MANAGER);
+    await browser.get(`${base}/dictionary`);
+    const imported = await browser.upload(`${base}/dictionary/import`, {
+      name: 'd.json',
+      content: exportDictionary(entries),
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body).toContain('Imported 500 entries.');
+    expect((await command(MEMBER, 'dictionary', 'list')).content).toMatch(/Dictionary \(500 in all\)/);
+    const exported = await browser.get(`${base}/dictionary/export`);
+    expect(exported.headers['content-disposition']).toMatch(/attachment/);
+    const back = importDictionary(exported.body);
+    expect(back.ok && back.value).toEqual(entries);
+    const tried = await browser.post(`${base}/dictionary/try`, { text: 'say word7 now' });
+    expect(tried.body).toMatch(/<blockquote[^>]*>say reading 7 now<\/blockquote>/);
+    expect(tried.body).toContain('Hearing it in a paid voice would cost 17 characters.');
+    const search = await browser.get(`${base}/dictionary?q=word49`);
+    expect(search.body.match(/<tr>/g)?.length).toBe(1 + 11);
+  });
+
+  it('sets my voice as /myvoice does, refused as /myvoice refuses, and /myvoice show says so', async () => {
+    const browser = h.client();
+    await browser.login(MEMBER);
+    await browser.get(`${base}/myvoice`);
+    const refused = await browser.post(`${base}/myvoice`, { speed: '9' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Speed must be a number from 0.5 to 2; got 9.');
+    const set = await browser.post(`${base}/myvoice`, { speed: '1.5', language: 'ko' });
+    expect(set.status).toBe(200);
+    const shown = (await command(MEMBER, 'myvoice', 'show')).content;
+    expect(shown).toMatch(/1\.5/);
+    expect(shown).toMatch(/ko/);
+    expect((await browser.get(`${base}/myvoice`)).body).toMatch(/Now: .*1\.5/);
+  });
+
+  it("shows my data as /privacy show, and deletes it through /privacy delete's path", async () => {
+    await command(MEMBER, 'myvoice', 'set', { volume: 3 });
+    const browser = h.client();
+    await browser.login(MEMBER);
+    const page = await browser.get(`${base}/mydata`);
+    expect(page.body).toMatch(/<li>- [^<]+: 1<\/li>/);
+    const deleted = await browser.post(`${base}/mydata/delete`, {});
+    expect(deleted.body).toContain('SayBot keeps nothing about you in this server.');
+    expect((await command(MEMBER, 'privacy', 'show')).content).toBe('SayBot keeps nothing about you in this server.');
+  });
+
+  it("answers in the browser's language", async () => {
+    const browser = h.client();
+    const korean = await browser.get('/', { 'accept-language': 'ko-KR,ko;q=0.9,en;q=0.5' });
+    expect(korean.body).toContain('Discord로 로그인');
+    expect(korean.body).toContain('<html lang="ko">');
+    const japanese = await browser.get('/', { 'accept-language': 'fr, ja;q=0.8' });
+    expect(japanese.body).toContain('Discord でログイン');
+  });
+});
