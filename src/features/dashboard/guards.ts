@@ -55,7 +55,8 @@ export function securityHeaders(secure: boolean): Guard {
     headers.set('Content-Security-Policy', csp);
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('X-Frame-Options', 'DENY');
-    headers.set('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the pages' own forms.
+    headers.set('Referrer-Policy', 'same-origin');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     headers.set('Cross-Origin-Resource-Policy', 'same-origin');
     if (!c.req.path.startsWith('/static/')) headers.set('Cache-Control', 'no-store');

@@ -58,7 +58,7 @@ function row(
           aria-label="${t(locale, 'dashboard.dictionary.reading')}: ${name}"
           required
         />
-        <button type="submit">${t(locale, 'dashboard.dictionary.save')}</button>
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.save')}</button>
       </form>
     </td>
     <td>${who}</td>
@@ -74,7 +74,7 @@ function row(
           value="${position}"
           aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
         />
-        <button type="submit">${t(locale, 'dashboard.dictionary.move')}</button>
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.move')}</button>
       </form>
       <form
         method="post"
@@ -165,7 +165,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
         ${tried}
       </section>
       <section aria-labelledby="io-heading">
-        <h2 id="io-heading">${t(locale, 'dashboard.dictionary.import')}</h2>
+        <h2 id="io-heading">${t(locale, 'dashboard.dictionary.io')}</h2>
         <p><a href="${base}/export" download="dictionary.json">${t(locale, 'dashboard.dictionary.export')}</a></p>
         <form
           method="post"

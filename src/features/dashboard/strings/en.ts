@@ -52,6 +52,7 @@ export const en = {
   'dashboard.dictionary.moveTo': 'Move to position',
   'dashboard.dictionary.move': 'Move',
   'dashboard.dictionary.export': 'Export (JSON, as /dictionary export)',
+  'dashboard.dictionary.io': 'Import and export',
   'dashboard.dictionary.import': 'Import a file (replaces the whole dictionary)',
   'dashboard.dictionary.importButton': 'Import',
   'dashboard.dictionary.empty': 'The dictionary is empty.',

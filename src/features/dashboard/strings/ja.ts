@@ -51,6 +51,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.dictionary.moveTo': '移動先の位置',
   'dashboard.dictionary.move': '移動',
   'dashboard.dictionary.export': 'エクスポート (JSON、/dictionary export と同じ)',
+  'dashboard.dictionary.io': 'インポートとエクスポート',
   'dashboard.dictionary.import': 'ファイルをインポート (辞書全体を置き換え)',
   'dashboard.dictionary.importButton': 'インポート',
   'dashboard.dictionary.empty': '辞書は空です。',

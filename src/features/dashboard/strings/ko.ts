@@ -51,6 +51,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.dictionary.moveTo': '옮길 위치',
   'dashboard.dictionary.move': '옮기기',
   'dashboard.dictionary.export': '내보내기 (JSON, /dictionary export와 같음)',
+  'dashboard.dictionary.io': '가져오기와 내보내기',
   'dashboard.dictionary.import': '파일 가져오기 (사전 전체를 바꿈)',
   'dashboard.dictionary.importButton': '가져오기',
   'dashboard.dictionary.empty': '사전이 비어 있습니다.',
