@@ -19,7 +19,10 @@
 // The test and demo API is `fake.oauth2` (LocalOAuth2): clientId, clientSecret, authorizeUrl, tokenUrl, apiUrl,
 // authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), preauthorize(userId, scopes),
 // revokeAuthorization(userId), issueCode({...}) (a code without a browser), liveTokens(userId), requests (the log).
-// Not modelled: the implicit grant (response_type=token), client_credentials, PKCE, the bot and webhook scopes.
+// PKCE (RFC 7636): a `code_challenge` (method S256, or plain by default) at authorize makes the exchange require the
+// matching `code_verifier` (else invalid_grant); the client still authenticates.
+// Not modelled: the implicit grant (response_type=token), client_credentials, the bot and webhook scopes.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError } from './api-error.ts';
 import type { DiscordClock } from './clock.ts';
@@ -46,17 +49,24 @@ const MAX_CHOOSER = 200;
 const MAX_FORM_BYTES = 16 * 1024;
 const BROWSER_COOKIE = 'local_discord_browser';
 
+/** PKCE's challenge as sent at authorize: what the code's exchange must answer with its verifier. */
+interface CodeChallenge {
+  challenge: string;
+  method: 'S256' | 'plain';
+}
 interface PendingConsent {
   clientId: string;
   redirectUri: string;
   scopes: OAuth2Scope[];
   state: string | undefined;
+  pkce: CodeChallenge | undefined;
   expiresAt: number;
 }
 interface IssuedCode {
   userId: string;
   scopes: OAuth2Scope[];
   redirectUri: string;
+  pkce: CodeChallenge | undefined;
   expiresAt: number;
   used: boolean;
   /** Tokens made from it: revoked if the code is presented again (RFC 6749 4.1.2). */
@@ -228,7 +238,7 @@ export class LocalOAuth2 {
       throw new Error(`LocalOAuth2: ${input.redirectUri} is not a registered redirect URI`);
     const scopes = input.scopes ?? ['identify', 'guilds'];
     this.#grant(input.userId, scopes);
-    return this.#newCode(input.userId, scopes, input.redirectUri);
+    return this.#newCode(input.userId, scopes, input.redirectUri, undefined);
   }
 
   /** Access and refresh tokens of this user that still work. */
@@ -339,6 +349,11 @@ export class LocalOAuth2 {
         error: 'unsupported_response_type',
         error_description: 'Only response_type=code is supported here.',
       });
+    const challenge = query.get('code_challenge');
+    const method = query.get('code_challenge_method') ?? 'plain';
+    if (challenge !== null && ((method !== 'S256' && method !== 'plain') || !/^[\w.~-]{43,128}$/.test(challenge)))
+      return back({ error: 'invalid_request', error_description: 'Invalid code_challenge or code_challenge_method.' });
+    const pkce = challenge === null ? undefined : { challenge, method: method as CodeChallenge['method'] };
     const scopes = parseScopes(query.get('scope'));
     if (!scopes)
       return back({
@@ -347,13 +362,14 @@ export class LocalOAuth2 {
       });
     const prompt = query.get('prompt') ?? 'consent';
     if (prompt === 'none' && signedIn !== undefined && scopes.every((s) => this.#grants.get(signedIn)?.has(s)))
-      return back({ code: this.#newCode(signedIn, scopes, redirectUri) });
+      return back({ code: this.#newCode(signedIn, scopes, redirectUri, pkce) });
     const requestId = randomToken(24);
     this.#pending.set(requestId, {
       clientId,
       redirectUri,
       scopes,
       state,
+      pkce,
       expiresAt: this.#deps.clock.now() + CONSENT_LIFETIME_MS,
     });
     bound(this.#pending, MAX_PENDING);
@@ -391,7 +407,7 @@ export class LocalOAuth2 {
     bound(this.#browsers, MAX_BROWSERS);
     const answer = this.#redirect(
       pending.redirectUri,
-      { code: this.#newCode(userId, pending.scopes, pending.redirectUri) },
+      { code: this.#newCode(userId, pending.scopes, pending.redirectUri, pending.pkce) },
       pending.state,
     );
     // The local Discord's own sign-in, kept per browser (cookies are per host, not per port: the name is its own).
@@ -463,6 +479,8 @@ export class LocalOAuth2 {
     }
     if (form.get('redirect_uri') !== issued.redirectUri)
       return tokenError(400, 'invalid_grant', 'Invalid "redirect_uri" in request.');
+    if (issued.pkce !== undefined && !verifies(issued.pkce, form.get('code_verifier')))
+      return tokenError(400, 'invalid_grant', 'Invalid "code_verifier" in request.');
     issued.used = true;
     const answer = this.#newTokens(issued.userId, issued.scopes);
     issued.tokens.push(...answer.tokens);
@@ -528,12 +546,13 @@ export class LocalOAuth2 {
     this.#grants.set(userId, granted);
   }
 
-  #newCode(userId: string, scopes: OAuth2Scope[], redirectUri: string): string {
+  #newCode(userId: string, scopes: OAuth2Scope[], redirectUri: string, pkce: CodeChallenge | undefined): string {
     const code = randomToken(22);
     this.#codes.set(code, {
       userId,
       scopes,
       redirectUri,
+      pkce,
       expiresAt: this.#deps.clock.now() + CODE_LIFETIME_MS,
       used: false,
       tokens: [],
@@ -650,6 +669,13 @@ export class LocalOAuth2 {
     );
     return before !== null && after === null ? inRange.slice(-limit) : inRange.slice(0, limit);
   }
+}
+
+/** RFC 7636 4.6: S256 is BASE64URL(SHA-256(verifier)); plain is the verifier itself. */
+function verifies(pkce: CodeChallenge, verifier: string | null): boolean {
+  if (verifier === null || !/^[\w.~-]{43,128}$/.test(verifier)) return false;
+  const expected = pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  return expected === pkce.challenge;
 }
 
 /** A guild as GET /users/@me/guilds gives it: `permissions` the member's guild-wide ones, as a string. */
