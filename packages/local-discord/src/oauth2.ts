@@ -18,7 +18,8 @@
 //
 // The test and demo API is `fake.oauth2` (LocalOAuth2): clientId, clientSecret, authorizeUrl, tokenUrl, apiUrl,
 // authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), preauthorize(userId, scopes),
-// revokeAuthorization(userId), issueCode({...}) (a code without a browser), liveTokens(userId), requests (the log).
+// revokeAuthorization(userId), issueCode({...}) (a code without a browser), failNext(route, status) (Discord down or
+// limiting), liveTokens(userId), requests (the log).
 // PKCE (RFC 7636): a `code_challenge` (method S256, or plain by default) at authorize makes the exchange require the
 // matching `code_verifier` (else invalid_grant); the client still authenticates.
 // Not modelled: the implicit grant (response_type=token), client_credentials, the bot and webhook scopes.
@@ -161,6 +162,7 @@ export class LocalOAuth2 {
   /** A browser's local Discord cookie -> the user it signed in as. */
   readonly #browsers = new Map<string, string>();
   #signedIn: string | undefined;
+  readonly #failures: Array<{ route: OAuth2LogEntry['route']; status: number }> = [];
   readonly #log: OAuth2LogEntry[] = [];
 
   constructor(deps: OAuth2Deps) {
@@ -241,6 +243,14 @@ export class LocalOAuth2 {
     return this.#newCode(input.userId, scopes, input.redirectUri, undefined);
   }
 
+  /**
+   * The next request to `route` fails as Discord does when it is down or limits you (429 with retry_after, 5xx),
+   * after its body was read and before anything changed: a code sent then still works once.
+   */
+  failNext(route: OAuth2LogEntry['route'], status = 503): void {
+    this.#failures.push({ route, status });
+  }
+
   /** Access and refresh tokens of this user that still work. */
   liveTokens(userId: string): number {
     const now = this.#deps.clock.now();
@@ -271,32 +281,26 @@ export class LocalOAuth2 {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     const route = url.pathname === '/oauth2/authorize' ? undefined : (API_ROUTE.exec(url.pathname)?.[1] ?? '');
-    let entry: OAuth2LogEntry['route'];
-    let answer: Answer;
-    if (route === undefined) {
-      entry = method === 'POST' ? 'consent' : 'authorize';
-      if (method === 'GET') answer = this.#authorize(url.searchParams, this.#browserUser(req));
-      else if (method === 'POST') {
-        const body = await readForm(req);
-        answer =
-          body === 'too-large' ? { status: 413, html: errorPage('Request too large.') } : this.#consent(body.form);
-      } else answer = { status: 405, html: errorPage('Method not allowed.') };
-    } else if (route === '/oauth2/token' || route === '/oauth2/token/revoke') {
-      entry = route === '/oauth2/token' ? 'token' : 'revoke';
-      if (method !== 'POST') answer = { status: 405, json: apiError(405, 0, '405: Method Not Allowed').body };
-      else {
-        const body = await readForm(req);
-        if (body === 'too-large') answer = tokenError(413, 'invalid_request', 'Request too large.');
-        else {
-          const client = this.#clientAuth(req.headers.authorization, body.form);
-          if (client !== undefined) answer = client;
-          else answer = entry === 'token' ? this.#token(body.form) : this.#revoke(body.form);
-        }
-      }
-    } else {
-      entry = route === '/oauth2/@me' ? 'oauth2/@me' : route === '/users/@me' ? 'users/@me' : 'users/@me/guilds';
-      answer = method === 'GET' ? this.#resource(entry, req.headers.authorization, url.searchParams) : unauthorized();
-    }
+    const entry: OAuth2LogEntry['route'] =
+      route === undefined
+        ? method === 'POST'
+          ? 'consent'
+          : 'authorize'
+        : route === '/oauth2/token'
+          ? 'token'
+          : route === '/oauth2/token/revoke'
+            ? 'revoke'
+            : route === '/oauth2/@me'
+              ? 'oauth2/@me'
+              : route === '/users/@me'
+                ? 'users/@me'
+                : 'users/@me/guilds';
+    const body = method === 'POST' ? await readForm(req) : undefined;
+    const failure = this.#failures.findIndex((f) => f.route === entry);
+    const answer =
+      failure >= 0
+        ? discordFailure(this.#failures.splice(failure, 1)[0]!.status)
+        : this.#answer(entry, method, req, url, body);
     this.#record({
       method,
       route: entry,
@@ -305,6 +309,36 @@ export class LocalOAuth2 {
       ...(answer.error !== undefined ? { error: answer.error } : {}),
     });
     this.#send(res, answer);
+  }
+
+  #answer(
+    entry: OAuth2LogEntry['route'],
+    method: string,
+    req: IncomingMessage,
+    url: URL,
+    body: Awaited<ReturnType<typeof readForm>> | undefined,
+  ): Answer {
+    if (body === 'too-large')
+      return entry === 'consent'
+        ? { status: 413, html: errorPage('Request too large.') }
+        : tokenError(413, 'invalid_request', 'Request too large.');
+    switch (entry) {
+      case 'authorize':
+        return method === 'GET'
+          ? this.#authorize(url.searchParams, this.#browserUser(req))
+          : { status: 405, html: errorPage('Method not allowed.') };
+      case 'consent':
+        return this.#consent(body?.form ?? new URLSearchParams());
+      case 'token':
+      case 'revoke': {
+        if (body === undefined) return { status: 405, json: apiError(405, 0, '405: Method Not Allowed').body };
+        const refused = this.#clientAuth(req.headers.authorization, body.form);
+        if (refused !== undefined) return refused;
+        return entry === 'token' ? this.#token(body.form) : this.#revoke(body.form);
+      }
+      default:
+        return method === 'GET' ? this.#resource(entry, req.headers.authorization, url.searchParams) : unauthorized();
+    }
   }
 
   #send(res: ServerResponse, answer: Answer): void {
@@ -669,6 +703,17 @@ export class LocalOAuth2 {
     );
     return before !== null && after === null ? inRange.slice(-limit) : inRange.slice(0, limit);
   }
+}
+
+function discordFailure(status: number): Answer {
+  if (status === 429)
+    return {
+      status,
+      json: { message: 'You are being rate limited.', retry_after: 1, global: false },
+      headers: { 'retry-after': '1' },
+      error: '429',
+    };
+  return { status, json: { message: `${status}: Service Unavailable`, code: 0 }, error: String(status) };
 }
 
 /** RFC 7636 4.6: S256 is BASE64URL(SHA-256(verifier)); plain is the verifier itself. */

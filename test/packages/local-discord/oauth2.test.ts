@@ -345,6 +345,17 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     expect((await exchangeWith(verifier)).status).toBe(200);
   });
 
+  it('failNext: Discord down at the exchange answers 503 and keeps the code, which then works once', async () => {
+    const code = fake.oauth2.issueCode({ userId: BOB.id, redirectUri: REDIRECT });
+    fake.oauth2.failNext('token', 503);
+    expect((await exchange(code)).status).toBe(503);
+    fake.oauth2.failNext('token', 429);
+    const limited = await exchange(code);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ retry_after: 1, global: false });
+    expect((await exchange(code)).status).toBe(200);
+  });
+
   it('a consent form is answered once; one past its time or unknown gets an error page', async () => {
     const html = await (await fetch(fake.oauth2.authorizationUrl({ redirectUri: REDIRECT }))).text();
     const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
