@@ -113,12 +113,12 @@ function tokenError(status: number, error: string, description?: string): Answer
 const unauthorized = (): Answer => ({ status: 401, json: apiError(401, 0, '401: Unauthorized').body, error: '401' });
 
 function parseScopes(raw: string | null): OAuth2Scope[] | undefined {
-  const names = (raw ?? '').split(/[\s+]+/).filter((s) => s !== '');
+  const names = (raw ?? '').split(/\s+/).filter((s) => s !== '');
   if (names.length === 0 || names.some((n) => !OAUTH2_SCOPES.includes(n as OAuth2Scope))) return undefined;
   return [...new Set(names as OAuth2Scope[])];
 }
 
-function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams; formEncoded: boolean } | 'too-large'> {
+function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams } | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -132,7 +132,7 @@ function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams; formEn
         .toLowerCase()
         .startsWith('application/x-www-form-urlencoded');
       // Discord takes only form bodies here: JSON reads as an empty form (hence "Grant type None").
-      resolve({ form: new URLSearchParams(formEncoded ? Buffer.concat(chunks).toString('utf8') : ''), formEncoded });
+      resolve({ form: new URLSearchParams(formEncoded ? Buffer.concat(chunks).toString('utf8') : '') });
     });
     req.on('error', reject);
   });
