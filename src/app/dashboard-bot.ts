@@ -2,7 +2,7 @@
 // view of a server and its members (discord.js's caches, or Discord asked by the bot), never the browser's or the
 // member's guild list. Manage Server is discord.js's computation from the server's roles and owner.
 import { DiscordAPIError, PermissionFlagsBits, RESTJSONErrorCodes } from 'discord.js';
-import { soundRemover } from '../core/frontend/soundboard.ts';
+import { soundRemover } from '../features/speaking/index.ts';
 import type { Logger } from '../core/log.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';

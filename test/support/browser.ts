@@ -1,6 +1,9 @@
 // Suites that need a real browser (fixtures/browser.ts launches it): `describeInBrowser(name, suite)` runs the
 // suite when a Chromium is installed; without one it is skipped with one line saying how to install one, and under
 // CI (the CI environment variable set) it fails instead, so a CI machine cannot pass by skipping.
+// `answerConsent(page, userId, action)`: on the local Discord's consent page, signs in as that user and clicks
+// Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
+import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { BROWSER_INSTALL_HINT, findBrowser } from '../../fixtures/browser.ts';
 
@@ -24,4 +27,17 @@ export function describeInBrowser(name: string, suite: () => void): void {
     });
   console.warn(`skipped "${name}": ${BROWSER_INSTALL_HINT}`);
   describe.skip(name, suite);
+}
+
+export async function answerConsent(
+  page: Page,
+  userId: string,
+  action: 'Authorize' | 'Cancel' = 'Authorize',
+): Promise<void> {
+  const consentUrl = page.url();
+  await page.getByLabel('Signed in as').selectOption(userId);
+  await Promise.all([
+    page.waitForURL((url) => url.toString() !== consentUrl),
+    page.getByRole('button', { name: action }).click(),
+  ]);
 }

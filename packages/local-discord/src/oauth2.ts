@@ -18,8 +18,12 @@
 //
 // The test and demo API is `fake.oauth2` (LocalOAuth2): clientId, clientSecret, authorizeUrl, tokenUrl, apiUrl,
 // authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), preauthorize(userId, scopes),
-// revokeAuthorization(userId), issueCode({...}) (a code without a browser), liveTokens(userId), requests (the log).
-// Not modelled: the implicit grant (response_type=token), client_credentials, PKCE, the bot and webhook scopes.
+// revokeAuthorization(userId), issueCode({...}) (a code without a browser), failNext(route, status) (Discord down or
+// limiting), liveTokens(userId), requests (the log).
+// PKCE (RFC 7636): a `code_challenge` (method S256, or plain by default) at authorize makes the exchange require the
+// matching `code_verifier` (else invalid_grant); the client still authenticates.
+// Not modelled: the implicit grant (response_type=token), client_credentials, the bot and webhook scopes.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError } from './api-error.ts';
 import type { DiscordClock } from './clock.ts';
@@ -46,17 +50,24 @@ const MAX_CHOOSER = 200;
 const MAX_FORM_BYTES = 16 * 1024;
 const BROWSER_COOKIE = 'local_discord_browser';
 
+/** PKCE's challenge as sent at authorize: what the code's exchange must answer with its verifier. */
+interface CodeChallenge {
+  challenge: string;
+  method: 'S256' | 'plain';
+}
 interface PendingConsent {
   clientId: string;
   redirectUri: string;
   scopes: OAuth2Scope[];
   state: string | undefined;
+  pkce: CodeChallenge | undefined;
   expiresAt: number;
 }
 interface IssuedCode {
   userId: string;
   scopes: OAuth2Scope[];
   redirectUri: string;
+  pkce: CodeChallenge | undefined;
   expiresAt: number;
   used: boolean;
   /** Tokens made from it: revoked if the code is presented again (RFC 6749 4.1.2). */
@@ -102,12 +113,12 @@ function tokenError(status: number, error: string, description?: string): Answer
 const unauthorized = (): Answer => ({ status: 401, json: apiError(401, 0, '401: Unauthorized').body, error: '401' });
 
 function parseScopes(raw: string | null): OAuth2Scope[] | undefined {
-  const names = (raw ?? '').split(/[\s+]+/).filter((s) => s !== '');
+  const names = (raw ?? '').split(/\s+/).filter((s) => s !== '');
   if (names.length === 0 || names.some((n) => !OAUTH2_SCOPES.includes(n as OAuth2Scope))) return undefined;
   return [...new Set(names as OAuth2Scope[])];
 }
 
-function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams; formEncoded: boolean } | 'too-large'> {
+function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams } | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -121,7 +132,7 @@ function readForm(req: IncomingMessage): Promise<{ form: URLSearchParams; formEn
         .toLowerCase()
         .startsWith('application/x-www-form-urlencoded');
       // Discord takes only form bodies here: JSON reads as an empty form (hence "Grant type None").
-      resolve({ form: new URLSearchParams(formEncoded ? Buffer.concat(chunks).toString('utf8') : ''), formEncoded });
+      resolve({ form: new URLSearchParams(formEncoded ? Buffer.concat(chunks).toString('utf8') : '') });
     });
     req.on('error', reject);
   });
@@ -151,6 +162,7 @@ export class LocalOAuth2 {
   /** A browser's local Discord cookie -> the user it signed in as. */
   readonly #browsers = new Map<string, string>();
   #signedIn: string | undefined;
+  readonly #failures: Array<{ route: OAuth2LogEntry['route']; status: number }> = [];
   readonly #log: OAuth2LogEntry[] = [];
 
   constructor(deps: OAuth2Deps) {
@@ -228,7 +240,15 @@ export class LocalOAuth2 {
       throw new Error(`LocalOAuth2: ${input.redirectUri} is not a registered redirect URI`);
     const scopes = input.scopes ?? ['identify', 'guilds'];
     this.#grant(input.userId, scopes);
-    return this.#newCode(input.userId, scopes, input.redirectUri);
+    return this.#newCode(input.userId, scopes, input.redirectUri, undefined);
+  }
+
+  /**
+   * The next request to `route` fails as Discord does when it is down or limits you (429 with retry_after, 5xx),
+   * after its body was read and before anything changed: a code sent then still works once.
+   */
+  failNext(route: OAuth2LogEntry['route'], status = 503): void {
+    this.#failures.push({ route, status });
   }
 
   /** Access and refresh tokens of this user that still work. */
@@ -261,32 +281,26 @@ export class LocalOAuth2 {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     const route = url.pathname === '/oauth2/authorize' ? undefined : (API_ROUTE.exec(url.pathname)?.[1] ?? '');
-    let entry: OAuth2LogEntry['route'];
-    let answer: Answer;
-    if (route === undefined) {
-      entry = method === 'POST' ? 'consent' : 'authorize';
-      if (method === 'GET') answer = this.#authorize(url.searchParams, this.#browserUser(req));
-      else if (method === 'POST') {
-        const body = await readForm(req);
-        answer =
-          body === 'too-large' ? { status: 413, html: errorPage('Request too large.') } : this.#consent(body.form);
-      } else answer = { status: 405, html: errorPage('Method not allowed.') };
-    } else if (route === '/oauth2/token' || route === '/oauth2/token/revoke') {
-      entry = route === '/oauth2/token' ? 'token' : 'revoke';
-      if (method !== 'POST') answer = { status: 405, json: apiError(405, 0, '405: Method Not Allowed').body };
-      else {
-        const body = await readForm(req);
-        if (body === 'too-large') answer = tokenError(413, 'invalid_request', 'Request too large.');
-        else {
-          const client = this.#clientAuth(req.headers.authorization, body.form);
-          if (client !== undefined) answer = client;
-          else answer = entry === 'token' ? this.#token(body.form) : this.#revoke(body.form);
-        }
-      }
-    } else {
-      entry = route === '/oauth2/@me' ? 'oauth2/@me' : route === '/users/@me' ? 'users/@me' : 'users/@me/guilds';
-      answer = method === 'GET' ? this.#resource(entry, req.headers.authorization, url.searchParams) : unauthorized();
-    }
+    const entry: OAuth2LogEntry['route'] =
+      route === undefined
+        ? method === 'POST'
+          ? 'consent'
+          : 'authorize'
+        : route === '/oauth2/token'
+          ? 'token'
+          : route === '/oauth2/token/revoke'
+            ? 'revoke'
+            : route === '/oauth2/@me'
+              ? 'oauth2/@me'
+              : route === '/users/@me'
+                ? 'users/@me'
+                : 'users/@me/guilds';
+    const body = method === 'POST' ? await readForm(req) : undefined;
+    const failure = this.#failures.findIndex((f) => f.route === entry);
+    const answer =
+      failure >= 0
+        ? discordFailure(this.#failures.splice(failure, 1)[0]!.status)
+        : this.#answer(entry, method, req, url, body);
     this.#record({
       method,
       route: entry,
@@ -295,6 +309,36 @@ export class LocalOAuth2 {
       ...(answer.error !== undefined ? { error: answer.error } : {}),
     });
     this.#send(res, answer);
+  }
+
+  #answer(
+    entry: OAuth2LogEntry['route'],
+    method: string,
+    req: IncomingMessage,
+    url: URL,
+    body: Awaited<ReturnType<typeof readForm>> | undefined,
+  ): Answer {
+    if (body === 'too-large')
+      return entry === 'consent'
+        ? { status: 413, html: errorPage('Request too large.') }
+        : tokenError(413, 'invalid_request', 'Request too large.');
+    switch (entry) {
+      case 'authorize':
+        return method === 'GET'
+          ? this.#authorize(url.searchParams, this.#browserUser(req))
+          : { status: 405, html: errorPage('Method not allowed.') };
+      case 'consent':
+        return this.#consent(body?.form ?? new URLSearchParams());
+      case 'token':
+      case 'revoke': {
+        if (body === undefined) return { status: 405, json: apiError(405, 0, '405: Method Not Allowed').body };
+        const refused = this.#clientAuth(req.headers.authorization, body.form);
+        if (refused !== undefined) return refused;
+        return entry === 'token' ? this.#token(body.form) : this.#revoke(body.form);
+      }
+      default:
+        return method === 'GET' ? this.#resource(entry, req.headers.authorization, url.searchParams) : unauthorized();
+    }
   }
 
   #send(res: ServerResponse, answer: Answer): void {
@@ -339,6 +383,11 @@ export class LocalOAuth2 {
         error: 'unsupported_response_type',
         error_description: 'Only response_type=code is supported here.',
       });
+    const challenge = query.get('code_challenge');
+    const method = query.get('code_challenge_method') ?? 'plain';
+    if (challenge !== null && ((method !== 'S256' && method !== 'plain') || !/^[\w.~-]{43,128}$/.test(challenge)))
+      return back({ error: 'invalid_request', error_description: 'Invalid code_challenge or code_challenge_method.' });
+    const pkce = challenge === null ? undefined : { challenge, method: method as CodeChallenge['method'] };
     const scopes = parseScopes(query.get('scope'));
     if (!scopes)
       return back({
@@ -347,13 +396,14 @@ export class LocalOAuth2 {
       });
     const prompt = query.get('prompt') ?? 'consent';
     if (prompt === 'none' && signedIn !== undefined && scopes.every((s) => this.#grants.get(signedIn)?.has(s)))
-      return back({ code: this.#newCode(signedIn, scopes, redirectUri) });
+      return back({ code: this.#newCode(signedIn, scopes, redirectUri, pkce) });
     const requestId = randomToken(24);
     this.#pending.set(requestId, {
       clientId,
       redirectUri,
       scopes,
       state,
+      pkce,
       expiresAt: this.#deps.clock.now() + CONSENT_LIFETIME_MS,
     });
     bound(this.#pending, MAX_PENDING);
@@ -391,7 +441,7 @@ export class LocalOAuth2 {
     bound(this.#browsers, MAX_BROWSERS);
     const answer = this.#redirect(
       pending.redirectUri,
-      { code: this.#newCode(userId, pending.scopes, pending.redirectUri) },
+      { code: this.#newCode(userId, pending.scopes, pending.redirectUri, pending.pkce) },
       pending.state,
     );
     // The local Discord's own sign-in, kept per browser (cookies are per host, not per port: the name is its own).
@@ -463,6 +513,8 @@ export class LocalOAuth2 {
     }
     if (form.get('redirect_uri') !== issued.redirectUri)
       return tokenError(400, 'invalid_grant', 'Invalid "redirect_uri" in request.');
+    if (issued.pkce !== undefined && !verifies(issued.pkce, form.get('code_verifier')))
+      return tokenError(400, 'invalid_grant', 'Invalid "code_verifier" in request.');
     issued.used = true;
     const answer = this.#newTokens(issued.userId, issued.scopes);
     issued.tokens.push(...answer.tokens);
@@ -528,12 +580,13 @@ export class LocalOAuth2 {
     this.#grants.set(userId, granted);
   }
 
-  #newCode(userId: string, scopes: OAuth2Scope[], redirectUri: string): string {
+  #newCode(userId: string, scopes: OAuth2Scope[], redirectUri: string, pkce: CodeChallenge | undefined): string {
     const code = randomToken(22);
     this.#codes.set(code, {
       userId,
       scopes,
       redirectUri,
+      pkce,
       expiresAt: this.#deps.clock.now() + CODE_LIFETIME_MS,
       used: false,
       tokens: [],
@@ -650,6 +703,24 @@ export class LocalOAuth2 {
     );
     return before !== null && after === null ? inRange.slice(-limit) : inRange.slice(0, limit);
   }
+}
+
+function discordFailure(status: number): Answer {
+  if (status === 429)
+    return {
+      status,
+      json: { message: 'You are being rate limited.', retry_after: 1, global: false },
+      headers: { 'retry-after': '1' },
+      error: '429',
+    };
+  return { status, json: { message: `${status}: Service Unavailable`, code: 0 }, error: String(status) };
+}
+
+/** RFC 7636 4.6: S256 is BASE64URL(SHA-256(verifier)); plain is the verifier itself. */
+function verifies(pkce: CodeChallenge, verifier: string | null): boolean {
+  if (verifier === null || !/^[\w.~-]{43,128}$/.test(verifier)) return false;
+  const expected = pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  return expected === pkce.challenge;
 }
 
 /** A guild as GET /users/@me/guilds gives it: `permissions` the member's guild-wide ones, as a string. */

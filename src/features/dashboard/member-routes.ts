@@ -9,7 +9,7 @@ import { forgetMember, traceLines } from '../privacy/index.ts';
 import { describeFailure } from '../../core/interactions/failures.ts';
 import { readSettingOptions } from '../../core/settings/setting-options.ts';
 import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
-import { describeSettings } from '../../core/frontend/speech-settings.ts';
+import { describeSettings } from '../speaking/index.ts';
 import { SPEECH_SETTING_LIST } from '../../core/speech/setting-declarations.ts';
 import { usableVoice } from '../../core/speech/voice-access.ts';
 import type { Logger } from '../../core/log.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { FakeDiscord } from '@saybot/local-discord';
-import { browserSuiteMode, describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import { answerConsent, browserSuiteMode, describeInBrowser, launchBrowser } from '../../support/browser.ts';
 import { APP_ID, TOKEN, guildSpec } from './helpers.ts';
 
 const g1 = guildSpec(1);
@@ -51,9 +51,9 @@ describeInBrowser('the local Discord’s consent page in a real browser', () => 
   it('a member chooses who they are, clicks Authorize, and lands on the redirect with a code and the state', async () => {
     const page = await browser.newPage();
     await page.goto(fake.oauth2.authorizationUrl({ redirectUri, state: 'state-from-the-cookie' }));
-    await page.getByLabel('Signed in as').selectOption(BOB.id);
-    await Promise.all([page.waitForURL(`${redirectUri}?**`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    await answerConsent(page, BOB.id);
     const landed = new URL(page.url());
+    expect(`${landed.origin}${landed.pathname}`).toBe(redirectUri);
     expect(await page.textContent('body')).toBe('landed');
     expect(landed.searchParams.get('state')).toBe('state-from-the-cookie');
     const code = landed.searchParams.get('code')!;

@@ -1,6 +1,7 @@
 // The local Discord's OAuth2 (a website's "Log in with Discord"), over real HTTP as a dashboard's server and a
 // browser would use it: the authorize URL's checks, the consent page's form, the code exchange and its errors as
 // Discord sends them, the Bearer routes a dashboard reads, refresh and revocation.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermissionFlagsBits } from 'discord.js';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -315,6 +316,44 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     expect(demo.status).toBe(302);
     expect(new URL(demo.headers.get('location')!).searchParams.has('code')).toBe(true);
     fake.oauth2.signIn(null);
+  });
+
+  it('PKCE: a code asked for with a code_challenge (S256) is exchanged only with its code_verifier', async () => {
+    const verifier = 'a-verifier-of-at-least-forty-three-characters-0123456789';
+    const url = new URL(fake.oauth2.authorizationUrl({ redirectUri: REDIRECT, state: 'pk' }));
+    url.searchParams.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
+    url.searchParams.set('code_challenge_method', 'S256');
+    const { location } = await consent(url.toString(), 'authorize', BOB.id);
+    const code = location.searchParams.get('code')!;
+    const exchangeWith = (codeVerifier?: string) =>
+      fetch(
+        fake.oauth2.tokenUrl,
+        withSecret({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          ...(codeVerifier !== undefined ? { code_verifier: codeVerifier } : {}),
+        }),
+      );
+    const without = await exchangeWith();
+    expect(without.status).toBe(400);
+    expect(await without.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid "code_verifier" in request.',
+    });
+    expect((await exchangeWith(`${verifier}x`)).status).toBe(400);
+    expect((await exchangeWith(verifier)).status).toBe(200);
+  });
+
+  it('failNext: Discord down at the exchange answers 503 and keeps the code, which then works once', async () => {
+    const code = fake.oauth2.issueCode({ userId: BOB.id, redirectUri: REDIRECT });
+    fake.oauth2.failNext('token', 503);
+    expect((await exchange(code)).status).toBe(503);
+    fake.oauth2.failNext('token', 429);
+    const limited = await exchange(code);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ retry_after: 1, global: false });
+    expect((await exchange(code)).status).toBe(200);
   });
 
   it('a consent form is answered once; one past its time or unknown gets an error page', async () => {
