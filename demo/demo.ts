@@ -2,7 +2,9 @@
 // Discord run in this process; SayBot runs as `npm start` runs it (`node src/bin/start.ts`, configured only by its
 // environment) in a child process. A member then uses three commands, and what the voice channel heard (decrypted
 // from DAVE, decoded from Opus), the files SayBot sent and the replies are written to `outDir`.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
@@ -100,6 +102,10 @@ export interface DemoStack {
   discord: FakeDiscord;
   /** The sandbox Voice API's base URL. */
   voiceApiUrl: string;
+  /** SayBot's dashboard; opening its /login comes back logged in as the demo manager. */
+  dashboardUrl: string;
+  /** The demo's server. */
+  guildId: string;
 }
 
 export interface DemoResult {
@@ -116,6 +122,8 @@ export interface DemoResult {
   voiceMessage: string;
   /** SayBot's own log lines (JSON), for when something went wrong. */
   botLog: string;
+  /** Where SayBot served its dashboard while the demo ran. */
+  dashboardUrl: string;
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
@@ -143,11 +151,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const sandbox = await startSandbox({ speech });
     await own(() => sandbox.close());
     const token = fakeToken();
+    // The dashboard's address is known before SayBot starts: its redirect is registered as an owner does in the portal.
+    const dashboardPort = await freePort();
+    const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+    const clientSecret = randomBytes(24).toString('base64url');
     const discord = await FakeDiscord.start({
       token,
       applicationId: APP_ID,
       guilds: [GUILD],
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
+      oauth2: { clientSecret, redirectUris: [`${dashboardUrl}/callback`] },
       log: () => undefined,
     });
     await own(() => discord.close());
@@ -166,6 +179,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         VOICE_API_KEY: sandbox.testKey,
         ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
         LOG_LEVEL: 'info',
+        DASHBOARD_URL: dashboardUrl,
+        DASHBOARD_PORT: String(dashboardPort),
+        DISCORD_CLIENT_SECRET: clientSecret,
       },
     });
     const running = bot;
@@ -177,6 +193,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
       });
     log(`SayBot is ready; ${discord.registeredCommands().length} slash commands registered`);
+    await running.waitForLine((l) => l['msg'] === 'dashboard served', 10_000);
+    log(`dashboard on ${dashboardUrl} (its /login comes back logged in as ${DEMO_MANAGER.username}, the demo manager)`);
 
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
     discord.clearAudio(GUILD.id);
@@ -223,7 +241,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
     log('/say output:voice-message: posted in #general');
 
-    if (options.whileRunning) await options.whileRunning({ discord, voiceApiUrl: sandbox.url });
+    if (options.whileRunning)
+      await options.whileRunning({ discord, voiceApiUrl: sandbox.url, dashboardUrl, guildId: GUILD.id });
 
     return {
       heardWav: out('voice-channel.wav'),
@@ -234,6 +253,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       sentFile: out(sentFile),
       voiceMessage: out('voice-message.ogg'),
       botLog: out('saybot.log'),
+      dashboardUrl,
     };
   };
 
@@ -248,6 +268,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     writeFileSync(out('transcript.txt'), transcript.join('\n'));
     if (bot) writeFileSync(out('saybot.log'), bot.output());
   }
+}
+
+/** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /**

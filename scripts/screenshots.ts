@@ -26,7 +26,50 @@ interface ScreenshotPage {
 /** Where the consent page's shot says it would go (no website runs behind it). */
 const EXAMPLE_REDIRECT = 'http://127.0.0.1:9/auth/discord/callback';
 
+/** Logs in to the dashboard as the demo manager, then opens `path`. */
+const dashboardPage = (path: string) => async (page: Page, stack: DemoStack) => {
+  // The login revokes its token, which ends the authorisation too: from the second login on, Discord asks again (with
+  // the demo manager chosen already).
+  if (page.url().includes('/oauth2/authorize')) await page.getByRole('button', { name: 'Authorize' }).click();
+  await page.waitForURL(`${stack.dashboardUrl}/`);
+  if (path !== '/') await page.goto(`${stack.dashboardUrl}${path.replace('{guild}', stack.guildId)}`);
+};
+const PHONE = { width: 390, height: 844 };
+
 const PAGES: ScreenshotPage[] = [
+  { name: 'dashboard-login', url: ({ dashboardUrl }) => dashboardUrl },
+  { name: 'dashboard-servers', url: ({ dashboardUrl }) => `${dashboardUrl}/login`, prepare: dashboardPage('/') },
+  {
+    name: 'dashboard-dictionary',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    prepare: async (page, stack) => {
+      await dashboardPage('/servers/{guild}/dictionary')(page, stack);
+      for (const [word, reading] of [
+        ['gg', 'good game'],
+        ['brb', 'be right back'],
+        ['SayBot', 'say bot'],
+      ] as const) {
+        await page.getByLabel('Word or pattern').fill(word);
+        await page.getByLabel('Reading', { exact: true }).fill(reading);
+        await page.getByRole('button', { name: 'Add', exact: true }).click();
+        await page.getByRole('status').waitFor();
+      }
+      await page.getByLabel('Sentence', { exact: true }).fill('gg everyone, brb');
+      await page.getByRole('button', { name: 'Show the reading' }).click();
+      await page.locator('blockquote').waitFor();
+    },
+  },
+  {
+    name: 'dashboard-my-voice',
+    viewport: PHONE,
+    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    prepare: dashboardPage('/servers/{guild}/myvoice'),
+  },
+  {
+    name: 'dashboard-my-data',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    prepare: dashboardPage('/servers/{guild}/mydata'),
+  },
   {
     name: 'local-discord-consent',
     url: ({ discord }) => {

@@ -76,7 +76,10 @@ export class DiscordLogin {
 
   /** Where the browser goes to log in. */
   authorizationUrl(state: string): string {
-    return this.#client.createAuthorizationURL(this.#authorize, state, SCOPES).toString();
+    const url = this.#client.createAuthorizationURL(this.#authorize, state, SCOPES);
+    // Discord skips its consent page for a member who already authorised these scopes; the others see it.
+    url.searchParams.set('prompt', 'none');
+    return url.toString();
   }
 
   /** Exchanges the code, reads the member and their servers, revokes the token. */
