@@ -33,6 +33,7 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, logger: Logger): Das
     },
     displayName: (guildId, userId) => guildOf(guildId)?.members.cache.get(userId)?.displayName,
     autoread: bot.autoread,
+    speech: core.speech,
     forgetting: {
       store: core.store,
       purgeVoice: (voiceId) => core.speech.purgeVoice(voiceId),

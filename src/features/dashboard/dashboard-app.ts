@@ -22,6 +22,7 @@ import { DEFAULT_LIMITS } from './limits.ts';
 import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
+import { Samples } from './samples.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import type { Membership } from './dashboard-types.ts';
 
@@ -84,8 +85,14 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   });
 
   app.get('/servers/:guildId', serverAccess(bot), (c) => c.html(serverPage(pageContext(c), c.get('membership'))));
-  addDictionaryRoutes(app, { store, bot, logger });
-  addMemberRoutes(app, { store, bot, logger });
+  const samples = new Samples(store, bot.speech, now);
+  app.get('/servers/:guildId/samples/:id', serverAccess(bot), (c) => {
+    const kept = samples.get(c.req.param('id'), c.get('session')?.userId ?? '', c.get('membership').guildId);
+    if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
+    return c.body(new Uint8Array(kept.data), 200, { 'Content-Type': kept.type, 'Cache-Control': 'private, no-store' });
+  });
+  addDictionaryRoutes(app, { store, bot, logger, samples });
+  addMemberRoutes(app, { store, bot, logger, samples });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

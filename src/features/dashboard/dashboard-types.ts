@@ -1,6 +1,7 @@
 // What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
 // discord.js client and the core; the tests supply their own.
 import type { Logger } from '../../core/log.ts';
+import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
@@ -29,6 +30,8 @@ export interface DashboardBot {
   displayName(guildId: string, userId: string): string | undefined;
   /** Auto-read in this process: a changed dictionary reaches its reader at once. */
   autoread: AutoreadControl | undefined;
+  /** The speech pipeline: samples are spoken through it as any /say to a file. */
+  speech: SpeechPipeline;
   /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */
   forgetting: Forgetting;
 }

@@ -26,6 +26,7 @@ import type { DashboardBot } from './dashboard-types.ts';
 import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
+import type { SampleResult, Samples } from './samples.ts';
 import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
@@ -34,6 +35,7 @@ export interface DictionaryDeps {
   store: Store;
   bot: DashboardBot;
   logger: Logger;
+  samples: Samples;
 }
 
 // Longer than the rules allow, as /dictionary's options: a too-long word is answered by the rule, which names it.
@@ -47,6 +49,7 @@ const Name = z.object({
 const Add = Name.extend({ reading: z.string().max(MAX_READING_LENGTH * 2) });
 const Move = Name.extend({ position: z.coerce.number().int().min(1).max(MAX_ENTRIES) });
 const Try = z.object({ text: z.string().min(1).max(2000) });
+const Hear = Try.extend({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
 const Search = z.object({ q: z.string().max(100).default('') });
 
 const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
@@ -59,7 +62,7 @@ async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
 }
 
 export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
-  const { store, bot, logger } = deps;
+  const { store, bot, logger, samples } = deps;
   const base = '/servers/:guildId/dictionary';
   app.use(base, serverAccess(bot), managersOnly);
   app.use(`${base}/*`, serverAccess(bot), managersOnly);
@@ -70,6 +73,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     notice?: PageContext['notice'],
     tried?: DictionaryView['tried'],
     status: 200 | 400 | 404 | 422 = 200,
+    sample?: SampleResult,
   ) {
     const server = c.get('membership');
     const records = await store.dictionary.listWithChanges(server.guildId);
@@ -88,7 +92,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
       if (name !== undefined) names.set(record.updatedBy, name);
     }
     return c.html(
-      dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried }, records.length),
+      dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried, sample }, records.length),
       status,
     );
   }
@@ -181,20 +185,43 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
   });
 
-  // Changes nothing, but runs the dictionary (patterns on the job thread): a POST, under the same per-session limit.
-  app.post(`${base}/try`, async (c) => {
-    const given = await form(c, Try);
-    if (given === undefined) return badRequest(c);
+  /** The text as auto-read would read it here: cleaned up and through the dictionary (patterns on the job thread). */
+  async function reading(c: Ctx, text: string): Promise<DictionaryView['tried'] & object> {
     const server = c.get('membership');
     const [entries, state] = await Promise.all([
       store.dictionary.list(server.guildId),
       store.autoRead.get(server.guildId),
     ]);
-    const said = await speakMessageWords({ content: given.text, cleanup: {} }, server.guildId, {
+    const said = await speakMessageWords({ content: text, cleanup: {} }, server.guildId, {
       language: server.guildLanguage,
       maxLength: state.settings.maxLength,
       dictionary: entries,
     });
-    return show(c, undefined, { text: given.text, said, chars: countCharacters(said) });
+    return { text, said, chars: countCharacters(said) };
+  }
+
+  // Changes nothing, but runs the dictionary: a POST, under the same per-session limit.
+  app.post(`${base}/try`, async (c) => {
+    const given = await form(c, Try);
+    if (given === undefined) return badRequest(c);
+    return show(c, undefined, await reading(c, given.text));
+  });
+
+  // Hearing it in the manager's own voice: free at once, else its price first (samples.ts).
+  app.post(`${base}/hear`, async (c) => {
+    const given = await form(c, Hear);
+    if (given === undefined) return badRequest(c);
+    const tried = await reading(c, given.text);
+    if (tried.said === '') return show(c, undefined, tried);
+    const server = c.get('membership');
+    const sample = await samples.sample({
+      guildId: server.guildId,
+      userId: who(c).userId,
+      guildLanguage: server.guildLanguage,
+      text: tried.said,
+      paidCharacters: given.paid,
+    });
+    if (sample.kind === 'audio') audit(logger, 'sample', who(c), { characters: sample.characters });
+    return show(c, undefined, tried, 200, sample);
   });
 }

@@ -19,6 +19,7 @@ import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
+import type { SampleResult, Samples } from './samples.ts';
 import { pageContext, refusal, serverAccess } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { myDataPage, myVoicePage } from './pages/member-pages.ts';
@@ -30,7 +31,10 @@ export interface MemberDeps {
   store: Store;
   bot: DashboardBot;
   logger: Logger;
+  samples: Samples;
 }
+
+const Paid = z.object({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
 
 /** /myvoice set's settings: every speech setting but /emote's exaggeration (a preset carries that), then auto-read's. */
 const MY_SETTINGS: ReadonlyArray<readonly [string, SettingDeclaration]> = [
@@ -48,19 +52,36 @@ function describeMember(locale: string, stored: MemberDefaults): string {
 }
 
 export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void {
-  const { store, bot, logger } = deps;
+  const { store, bot, logger, samples } = deps;
   app.use('/servers/:guildId/myvoice', serverAccess(bot));
   app.use('/servers/:guildId/myvoice/*', serverAccess(bot));
   app.use('/servers/:guildId/mydata', serverAccess(bot));
   app.use('/servers/:guildId/mydata/*', serverAccess(bot));
   const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
 
-  async function showVoice(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {
+  async function showVoice(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200, sample?: SampleResult) {
     const server = c.get('membership');
     const stored = await store.memberDefaults.get(server.guildId, userOf(c));
     const current = stored === undefined ? undefined : describeMember(c.get('locale'), stored);
-    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current), status);
+    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, sample), status);
   }
+
+  // A sample of my voice: free at once, else its price first (samples.ts).
+  app.post('/servers/:guildId/myvoice/sample', async (c) => {
+    const given = Paid.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const server = c.get('membership');
+    const result = await samples.sample({
+      guildId: server.guildId,
+      userId: userOf(c),
+      guildLanguage: server.guildLanguage,
+      text: t(c.get('locale'), 'dashboard.sample.text'),
+      paidCharacters: given.data.paid,
+    });
+    if (result.kind === 'audio')
+      audit(logger, 'sample', { userId: userOf(c), guildId: server.guildId }, { characters: result.characters });
+    return showVoice(c, undefined, 200, result);
+  });
 
   app.get('/servers/:guildId/myvoice', (c) => showVoice(c));
 

@@ -87,6 +87,12 @@ describe('the dashboard and the slash commands', () => {
     expect(tried.body).toContain('Hearing it in a paid voice would cost 17 characters.');
     const search = await browser.get(`${base}/dictionary?q=word49`);
     expect(search.body.match(/<tr>/g)?.length).toBe(1 + 11);
+    // Emptied again: the other tests add entries to this server's dictionary, which 500 would fill.
+    const emptied = await browser.upload(`${base}/dictionary/import`, {
+      name: 'd.json',
+      content: exportDictionary([]),
+    });
+    expect(emptied.body).toContain('Imported 0 entries.');
   });
 
   it('sets my voice as /myvoice does, refused as /myvoice refuses, and /myvoice show says so', async () => {
@@ -109,7 +115,7 @@ describe('the dashboard and the slash commands', () => {
     const browser = h.client();
     await browser.login(MEMBER);
     const page = await browser.get(`${base}/mydata`);
-    expect(page.body).toMatch(/<li>- [^<]+: 1<\/li>/);
+    expect(page.body).toMatch(/<li>- [^<]+: \d+<\/li>/);
     const deleted = await browser.post(`${base}/mydata/delete`, {});
     expect(deleted.body).toContain('SayBot keeps nothing about you in this server.');
     expect((await command(MEMBER, 'privacy', 'show')).content).toBe('SayBot keeps nothing about you in this server.');
@@ -122,5 +128,58 @@ describe('the dashboard and the slash commands', () => {
     expect(korean.body).toContain('<html lang="ko">');
     const japanese = await browser.get('/', { 'accept-language': 'fr, ja;q=0.8' });
     expect(japanese.body).toContain('Discord でログイン');
+  });
+});
+
+describe('samples', () => {
+  it("quotes a paid sample, spends nothing until it is clicked, then plays it; the cache's copy plays at once for nothing", async () => {
+    const browser = h.client();
+    await browser.login(MANAGER);
+    await browser.get(`${base}/myvoice`);
+    const billed = h.sandbox.charactersBilled();
+    const quoted = await browser.post(`${base}/myvoice/sample`, {});
+    const price = Number(/name="paid" value="(\d+)"/.exec(quoted.body)?.[1]);
+    expect(price).toBeGreaterThan(0);
+    expect(quoted.body).toContain(`This would spend ${price} characters of the month`);
+    expect(quoted.body).not.toContain('<audio');
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+
+    const stale = await browser.post(`${base}/myvoice/sample`, { paid: String(price - 1) });
+    expect(stale.body).not.toContain('<audio');
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+
+    const played = await browser.post(`${base}/myvoice/sample`, { paid: String(price) });
+    const src = /<audio controls src="([^"]+)"/.exec(played.body)?.[1] ?? '';
+    expect(src).toMatch(new RegExp(`^/servers/${SEOUL}/samples/`));
+    expect(played.body).toContain(`This spent ${price} characters.`);
+    expect(h.sandbox.charactersBilled()).toBe(billed + price);
+    const audio = await browser.get(src);
+    expect(audio.status).toBe(200);
+    expect(audio.headers['content-type']).toMatch(/^audio\//);
+
+    const other = h.client();
+    await other.login(MEMBER);
+    expect((await other.get(src)).status).toBe(404);
+
+    const again = await browser.post(`${base}/myvoice/sample`, {});
+    expect(again.body).toContain('<audio');
+    expect(again.body).toContain('This cost nothing');
+    expect(h.sandbox.charactersBilled()).toBe(billed + price);
+  });
+
+  it('hears a tried sentence as the dictionary makes it, its price first', async () => {
+    const browser = h.client();
+    await browser.login(MANAGER);
+    await browser.get(`${base}/dictionary`);
+    await browser.post(`${base}/dictionary/add`, { word: 'hearme', reading: 'heard through the dashboard' });
+    const tried = await browser.post(`${base}/dictionary/try`, { text: 'hearme' });
+    expect(tried.body).toContain('Hear it');
+    const from = h.sandbox.requests.length;
+    const quoted = await browser.post(`${base}/dictionary/hear`, { text: 'hearme' });
+    const price = /name="paid" value="(\d+)"/.exec(quoted.body)?.[1] ?? '';
+    expect(price).toBe('27');
+    const played = await browser.post(`${base}/dictionary/hear`, { text: 'hearme', paid: price });
+    expect(played.body).toContain('<audio');
+    expect(h.sandbox.requests.slice(from).map((r) => r.text)).toEqual(['heard through the dashboard']);
   });
 });

@@ -6,7 +6,9 @@ import type { DictionaryRecord } from '../../autoread/index.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { samplePart } from './sample-part.ts';
 import { serverNav } from './server-pages.ts';
+import type { SampleResult } from '../samples.ts';
 
 export interface DictionaryView {
   /** The entries shown (those matching the search), each with its place in the whole order. */
@@ -17,6 +19,8 @@ export interface DictionaryView {
   names: ReadonlyMap<string, string>;
   /** "Try a sentence": the text tried and what auto-read would say, with its cost in characters. */
   tried?: { text: string; said: string; chars: number } | undefined;
+  /** Hearing what was tried: its price first, then the audio. */
+  sample?: SampleResult | undefined;
 }
 
 const nameOf = (record: DictionaryRecord): string =>
@@ -125,7 +129,21 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
           view.tried.said === ''
             ? ''
             : html`<blockquote lang="${server.guildLanguage.slice(0, 2)}">${view.tried.said}</blockquote>
-                <p>${t(locale, 'dashboard.try.cost', { chars: view.tried.chars })}</p>`
+                <p>${t(locale, 'dashboard.try.cost', { chars: view.tried.chars })}</p>
+                ${
+                  view.sample === undefined
+                    ? html`<form method="post" action="${base}/hear">
+                        ${csrfField(context)}<input type="hidden" name="text" value="${view.tried.text}" />
+                        <button type="submit">${t(locale, 'dashboard.try.hear')}</button>
+                      </form>`
+                    : samplePart(
+                        context,
+                        `${base}/hear`,
+                        { text: view.tried.text },
+                        (id) => `/servers/${server.guildId}/samples/${id}`,
+                        view.sample,
+                      )
+                }`
         }
       </div>`
     : '';

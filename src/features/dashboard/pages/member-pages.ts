@@ -4,7 +4,9 @@ import type { SettingDeclaration } from '../../../core/settings/setting-types.ts
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { samplePart } from './sample-part.ts';
 import { serverNav } from './server-pages.ts';
+import type { SampleResult } from '../samples.ts';
 
 /** One setting's form field, as its declaration says: a choice is a list, a flag yes/no, a number its range. */
 function field(locale: string, name: string, declared: SettingDeclaration): Html {
@@ -44,6 +46,7 @@ export function myVoicePage(
   server: Membership,
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>,
   current: string | undefined,
+  sample?: SampleResult,
 ): Html {
   const { locale } = context;
   const base = `/servers/${server.guildId}/myvoice`;
@@ -59,6 +62,11 @@ export function myVoicePage(
         ${csrfField(context)} ${settings.map(([name, declared]) => field(locale, name, declared))}
         <button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
       </form>
+      <form method="post" action="${base}/sample" class="stack">
+        ${csrfField(context)}
+        <button type="submit">${t(locale, 'dashboard.sample.button')}</button>
+      </form>
+      ${samplePart(context, `${base}/sample`, {}, (id) => `/servers/${server.guildId}/samples/${id}`, sample)}
       <form method="post" action="${base}/clear" class="stack">
         ${csrfField(context)}
         <button type="submit">${t(locale, 'dashboard.myvoice.clear')}</button>
