@@ -96,6 +96,14 @@ describeInBrowser('the dashboard in a real browser', () => {
     await page.getByLabel('Sentence', { exact: true }).fill('w1 and w2');
     await page.getByRole('button', { name: 'Show the reading' }).click();
     await expect.poll(() => page.locator('blockquote').textContent()).toBe('reading 1 and reading 2');
+    // Heard in the manager's voice: its price first, then the audio the browser loads and can play.
+    await page.getByRole('button', { name: 'Hear it' }).click();
+    await page.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
+    await expect
+      .poll(() => page.locator('audio').evaluate((audio) => (audio as unknown as { duration: number }).duration), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
     await page.close();
   });
 
