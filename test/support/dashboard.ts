@@ -3,7 +3,21 @@
 // followed), so a test logs in as any member and makes requests with or without its session, Origin or CSRF token.
 import { createServer } from 'node:net';
 import { Agent, request } from 'undici';
+import type { FakeGuildSpec, FakeMemberSpec } from '@saybot/local-discord/types.ts';
 import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
+import { LOUNGE, SEOUL, SEOUL_TEXT } from './world.ts';
+
+/** The dashboard tests' server: Seoul with one voice channel, "lounge", and these members. */
+export function seoulWith(members: FakeMemberSpec[], preferredLocale = 'ko'): FakeGuildSpec {
+  return {
+    id: SEOUL,
+    name: 'Seoul',
+    preferredLocale,
+    textChannelId: SEOUL_TEXT,
+    voiceChannels: [{ id: LOUNGE, name: 'lounge' }],
+    members,
+  };
+}
 
 /** The client secret the local Discord and the bot share in these tests. */
 export const CLIENT_SECRET = 'dashboard-test-secret-0123456789abcdef';

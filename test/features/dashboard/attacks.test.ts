@@ -2,9 +2,9 @@
 // OAuth2 and the store: every attack here is refused, and each test fails without the guard it names.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_SECRET, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { CLIENT_SECRET, seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
-import { LONDON, LONDON_TEXT, GENERAL, SEOUL, SEOUL_TEXT, LOUNGE } from '../../support/world.ts';
+import { LONDON, LONDON_TEXT, GENERAL, SEOUL } from '../../support/world.ts';
 
 const MANAGER = '310000000000000001';
 const MEMBER = '310000000000000002';
@@ -17,18 +17,11 @@ let h: DashboardHarness;
 beforeAll(async () => {
   h = await startDashboardHarness({
     guilds: [
-      {
-        id: SEOUL,
-        name: 'Seoul',
-        preferredLocale: 'ko',
-        textChannelId: SEOUL_TEXT,
-        voiceChannels: [{ id: LOUNGE, name: 'lounge' }],
-        members: [
-          { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-          { id: MEMBER, username: 'member' },
-          { id: SCRIPTED, username: SCRIPT_NAME, permissions: PermissionFlagsBits.ManageGuild },
-        ],
-      },
+      seoulWith([
+        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
+        { id: MEMBER, username: 'member' },
+        { id: SCRIPTED, username: SCRIPT_NAME, permissions: PermissionFlagsBits.ManageGuild },
+      ]),
       {
         id: LONDON,
         name: 'London',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
 import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
-import { startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
 
@@ -22,17 +22,13 @@ describeInBrowser('the dashboard in a real browser', () => {
   beforeAll(async () => {
     h = await startDashboardHarness({
       guilds: [
-        {
-          id: SEOUL,
-          name: 'Seoul',
-          preferredLocale: 'en-US',
-          textChannelId: SEOUL_TEXT,
-          voiceChannels: [{ id: LOUNGE, name: 'lounge' }],
-          members: [
+        seoulWith(
+          [
             { ...MANAGER, voiceChannelId: LOUNGE, permissions: PermissionFlagsBits.ManageGuild },
             { ...MEMBER, voiceChannelId: LOUNGE },
           ],
-        },
+          'en-US',
+        ),
       ],
       config: { voiceIdleTimeoutMs: 60_000 },
     });

@@ -3,9 +3,9 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportDictionary, importDictionary } from '../../../src/features/autoread/index.ts';
-import { startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
-import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
+import { SEOUL } from '../../support/world.ts';
 
 const MANAGER = '320000000000000001';
 const MEMBER = '320000000000000002';
@@ -15,17 +15,10 @@ let h: DashboardHarness;
 beforeAll(async () => {
   h = await startDashboardHarness({
     guilds: [
-      {
-        id: SEOUL,
-        name: 'Seoul',
-        preferredLocale: 'ko',
-        textChannelId: SEOUL_TEXT,
-        voiceChannels: [{ id: LOUNGE, name: 'lounge' }],
-        members: [
-          { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-          { id: MEMBER, username: 'member' },
-        ],
-      },
+      seoulWith([
+        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
+        { id: MEMBER, username: 'member' },
+      ]),
     ],
   });
 }, 60_000);

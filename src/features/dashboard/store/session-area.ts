@@ -1,4 +1,5 @@
 import { Area } from '../../../core/store/dialect.ts';
+import type { Database } from '../../../core/store/schema.ts';
 import type { DashboardSession, SessionLifetimes } from './session-store.ts';
 
 /** The most sessions one member keeps at once: a new login ends the oldest past it (a bounded table). */
@@ -8,14 +9,7 @@ export const MAX_GUILD_HINTS = 200;
 /** A session's last use is written at most this often (not on every request). */
 const SEEN_WRITE_MS = 60_000;
 
-type Row = {
-  id_hash: string;
-  user_id: string;
-  user_name: string;
-  guild_hints: string;
-  created_at: number;
-  seen_at: number;
-};
+type Row = Database['dashboard_sessions'];
 
 const sessionOf = (row: Row): DashboardSession => ({
   idHash: row.id_hash,
