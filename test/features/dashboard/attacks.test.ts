@@ -14,6 +14,16 @@ const SCRIPT_NAME = '<img src=x onerror=alert(1)>';
 
 let h: DashboardHarness;
 
+/** A third server, added while the bot runs, with one manager. */
+const OTHER_GUILD = '200000000000000009';
+const busanWith = (managerId: string) => ({
+  id: OTHER_GUILD,
+  name: 'Busan',
+  textChannelId: '210000000000000009',
+  voiceChannels: [{ id: '220000000000000009', name: 'busan-voice' }],
+  members: [{ id: managerId, username: 'demoted', permissions: PermissionFlagsBits.ManageGuild }],
+});
+
 beforeAll(async () => {
   h = await startDashboardHarness({
     guilds: [
@@ -124,6 +134,26 @@ describe('dashboard attacks', () => {
     const write = await browser.post(`${dictionary(SEOUL)}/add`, { word: 'bymember', reading: 'x' });
     expect(write.status).toBe(403);
     expect(await words(SEOUL)).not.toContain('bymember');
+  });
+
+  it('asks Discord again before a change: a manager whose role was taken away since is refused at once', async () => {
+    const DEMOTED = '310000000000000004';
+    h.discord.addGuild(busanWith(DEMOTED));
+    await expect.poll(() => h.bot.client.guilds.cache.has(OTHER_GUILD), { timeout: 10_000 }).toBe(true);
+    const browser = h.client();
+    await browser.login(DEMOTED);
+    expect((await browser.get(dictionary(OTHER_GUILD))).status).toBe(200);
+    // Discord tells a bot of a member's roles changing only with the privileged Server Members intent: SayBot's
+    // cache still holds the old roles, so only asking Discord again finds out.
+    const world = (
+      h.discord as unknown as { parts: { world: { guild(id: string): { members: Map<string, { roles: string[] }> } } } }
+    ).parts.world;
+    const member = world.guild(OTHER_GUILD).members.get(DEMOTED);
+    if (member === undefined) throw new Error('no such member');
+    member.roles = [];
+    const refused = await browser.post(`${dictionary(OTHER_GUILD)}/add`, { word: 'demoted', reading: 'x' });
+    expect(refused.status).toBe(403);
+    expect(await words(OTHER_GUILD)).not.toContain('demoted');
   });
 
   it("shows a dictionary reading's script and a member's name as text", async () => {
