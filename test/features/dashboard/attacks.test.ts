@@ -231,6 +231,20 @@ describe('dashboard attacks', () => {
     expect((await h.client().get('/login')).status).toBe(302);
   });
 
+  it("refuses a session's flood of changes past its limit a minute, and not another session's", async () => {
+    const flooder = h.client();
+    await flooder.login(MEMBER);
+    await flooder.get(`/servers/${SEOUL}/myvoice`);
+    const answers: number[] = [];
+    for (let i = 0; i < 62; i += 1) answers.push((await flooder.post(`/servers/${SEOUL}/myvoice/clear`, {})).status);
+    expect(answers.slice(0, 60).every((status) => status === 200)).toBe(true);
+    expect(answers.slice(60)).toEqual([429, 429]);
+    const other = h.client();
+    await other.login(MEMBER);
+    await other.get(`/servers/${SEOUL}/myvoice`);
+    expect((await other.post(`/servers/${SEOUL}/myvoice/clear`, {})).status).toBe(200);
+  });
+
   it('keeps secrets out of the log and the pages, and logs one audit line per change', async () => {
     const browser = h.client();
     await browser.login(MANAGER);
