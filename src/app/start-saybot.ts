@@ -202,7 +202,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
         },
         store: core.store,
-        bot: dashboardBot(ready, core, logger),
+        bot: dashboardBot(ready, core, config, logger),
         logger: logger.child({ part: 'dashboard' }),
       }).catch(async (error: unknown) => {
         await ready.stop();

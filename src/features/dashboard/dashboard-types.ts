@@ -2,6 +2,7 @@
 // discord.js client and the core; the tests supply their own.
 import type { Logger } from '../../core/log.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
+import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
@@ -30,6 +31,8 @@ export interface DashboardBot {
   displayName(guildId: string, userId: string): string | undefined;
   /** Auto-read in this process: a changed dictionary reaches its reader at once. */
   autoread: AutoreadControl | undefined;
+  /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
+  voices: { presets: readonly PresetVoice[]; free: boolean };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */
   speech: SpeechPipeline;
   /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */

@@ -22,7 +22,8 @@ import { formOptions } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
 import { pageContext, refusal, serverAccess } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
-import { myDataPage, myVoicePage } from './pages/member-pages.ts';
+import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
+import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { formatNumber, t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
@@ -33,6 +34,9 @@ export interface MemberDeps {
   logger: Logger;
   samples: Samples;
 }
+
+/** Cloned voices listed at most (a server keeps far fewer). */
+const MAX_CLONED_SHOWN = 200;
 
 const Paid = z.object({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
 
@@ -59,11 +63,25 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
   app.use('/servers/:guildId/mydata/*', serverAccess(bot));
   const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
 
+  /** Every voice this server may use: its cloned voices, the presets, and the free voice where it is offered. */
+  async function voiceChoices(guildId: string): Promise<VoiceChoice[]> {
+    const cloned = await store.voiceLibrary.list(guildId, { limit: MAX_CLONED_SHOWN });
+    return [
+      ...cloned.map((voice) => ({ id: voice.name, label: voice.name })),
+      ...bot.voices.presets.map((voice) => ({
+        id: voice.id,
+        label: `${voice.language} ${voice.gender} · ${voice.character}`,
+      })),
+      ...(bot.voices.free ? FREE_VOICES.map((voice) => ({ id: voice.id, label: `${voice.language} · free` })) : []),
+    ];
+  }
+
   async function showVoice(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200, sample?: SampleResult) {
     const server = c.get('membership');
     const stored = await store.memberDefaults.get(server.guildId, userOf(c));
     const current = stored === undefined ? undefined : describeMember(c.get('locale'), stored);
-    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, sample), status);
+    const voices = await voiceChoices(server.guildId);
+    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, voices, sample), status);
   }
 
   // A sample of my voice: free at once, else its price first (samples.ts).

@@ -8,8 +8,14 @@ import { samplePart } from './sample-part.ts';
 import { serverNav } from './server-pages.ts';
 import type { SampleResult } from '../samples.ts';
 
+/** A voice the member may choose: its ID, and how it is described (cloned here, a preset, the free voice). */
+export interface VoiceChoice {
+  id: string;
+  label: string;
+}
+
 /** One setting's form field, as its declaration says: a choice is a list, a flag yes/no, a number its range. */
-function field(locale: string, name: string, declared: SettingDeclaration): Html {
+function field(locale: string, name: string, declared: SettingDeclaration, voices: readonly VoiceChoice[]): Html {
   const id = `set-${name}`;
   const label = html`<label for="${id}">${t(locale, `option.${declared.option}` as MessageKey)}</label>`;
   const unchanged = html`<option value="">—</option>`;
@@ -35,6 +41,19 @@ function field(locale: string, name: string, declared: SettingDeclaration): Html
           ${unchanged}${declared.values.map((value) => html`<option value="${value}">${value}</option>`)}
         </select>`;
     case 'text':
+      // The voice is picked from every voice this server may use (no 25 at a time): a list the browser filters.
+      if (name === 'voice')
+        return html`${label}<input
+            type="text"
+            id="${id}"
+            name="${declared.option}"
+            maxlength="${declared.maxLength}"
+            list="voices"
+            autocomplete="off"
+          />
+          <datalist id="voices">
+            ${voices.map((voice) => html`<option value="${voice.id}">${voice.label}</option>`)}
+          </datalist>`;
       return html`${label}<input type="text" id="${id}" name="${declared.option}" maxlength="${declared.maxLength}" />`;
     case 'role':
       return html``;
@@ -46,6 +65,7 @@ export function myVoicePage(
   server: Membership,
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>,
   current: string | undefined,
+  voices: readonly VoiceChoice[],
   sample?: SampleResult,
 ): Html {
   const { locale } = context;
@@ -59,7 +79,7 @@ export function myVoicePage(
         ${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}
       </p>
       <form method="post" action="${base}" class="stack">
-        ${csrfField(context)} ${settings.map(([name, declared]) => field(locale, name, declared))}
+        ${csrfField(context)} ${settings.map(([name, declared]) => field(locale, name, declared, voices))}
         <button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
       </form>
       <form method="post" action="${base}/sample" class="stack">
