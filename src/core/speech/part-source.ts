@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { Acceptance, AudioResponse, CallOptions, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
@@ -29,7 +29,7 @@ import type { Charge } from '../quota/charge.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
-import { SpendRecorder, type AcceptedSpend } from './spend-recorder.ts';
+import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
@@ -340,24 +340,20 @@ export class PartSource {
     if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context.guildId);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
-    // Written ahead the moment the service accepts the request (its 2xx), before a byte of its body is read, so
-    // that no instant of the body (a crash included) leaves a charge off the books; settled once the body is over.
-    let accepted: Promise<AcceptedSpend | undefined> | undefined;
+    // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
+    // off the books; confirmed by the service's 2xx, and settled once the body is over.
+    const paid = this.#spends.paid(payer, text, endpoint);
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(
-          request,
-          text,
-          (acceptance) => (accepted = this.#spends.accepted(payer, text, endpoint, acceptance)),
-        ),
+        this.#send(request, text, paid.hooks),
       );
     } catch (error) {
       // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
-      const settled = accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
-      if (payer !== charge) void Promise.resolve(settled).finally(() => payer?.close());
+      const settled = paid.settle('undelivered', error);
+      if (payer !== charge) void settled.finally(() => payer?.close());
       throw error;
     }
     // Its characters are on the books: the part holds nothing more.
@@ -371,7 +367,7 @@ export class PartSource {
       )
       .then(async (error) => {
         const cut = error instanceof OversizedResponseError;
-        await this.#spends.settle(await accepted, cut ? 'undelivered' : 'delivered', error);
+        await paid.settle(cut ? 'undelivered' : 'delivered', error);
       })
       .finally(() => {
         if (payer !== charge) payer?.close();
@@ -421,8 +417,8 @@ export class PartSource {
     });
   }
 
-  #send(request: ServiceRequest, text: string, accepted: CallOptions['accepted']): Promise<AudioResponse> {
-    const options = { signal: this.#shutdown.signal, accepted };
+  #send(request: ServiceRequest, text: string, books: PaidCall['hooks']): Promise<AudioResponse> {
+    const options = { signal: this.#shutdown.signal, ...books };
     const call = serviceBody(request, text);
     return call.endpoint === 'emotion-tts'
       ? this.#client.emotionTts(call.body, options)
@@ -436,23 +432,21 @@ export class PartSource {
     signal?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    let accepted: Promise<AcceptedSpend | undefined> | undefined;
-    const written = (acceptance: Acceptance) =>
-      (accepted = this.#spends.accepted(charge, text, 'voice-clone', acceptance));
+    const paid = this.#spends.paid(charge, text, 'voice-clone');
     let response: CloneVoiceResponse;
     try {
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, accepted: written }),
+        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, ...paid.hooks }),
       );
     } catch (error) {
       // Charged, and the new voice's ID never came: undelivered.
-      await accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
+      await paid.settle('undelivered', error);
       charge?.release(text);
       throw error;
     }
     charge?.release(text);
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await this.#spends.settle(await accepted, 'delivered');
+    await paid.settle('delivered');
     return response;
   }
 
