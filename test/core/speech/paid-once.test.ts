@@ -105,28 +105,28 @@ describe('a 2xx whose body breaks before its audio', () => {
 
 const OWNER = 'test-process';
 const NOTHING_LEFT = { accepted: 0, inFlight: 0, inFlightCharacters: 0 };
+/** Accounting with a server budget, so that every paid request holds its characters in the store. */
+const books = (store = rig.store) =>
+  new Accounting({
+    store,
+    budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
+    planCharacterLimit: 300_000,
+    logger: silentLogger,
+    owner: OWNER,
+  });
+/** What the server's budget counts now: spends plus live holds, as the store's own check sees them. */
+const countedByTheBudget = async () => {
+  const probe = await rig.store.budgets.hold({
+    guildId: 'G',
+    userId: 'U',
+    characters: 1_000_000,
+    limits: { guildMonthlyChars: 100_000 },
+    ttlMs: 1,
+  });
+  return probe.status === 'refused' ? probe.used : NaN;
+};
 
 describe('a paid part written ahead, before its body is read', () => {
-  /** Accounting with a server budget, so that every paid request holds its characters in the store. */
-  const books = () =>
-    new Accounting({
-      store: rig.store,
-      budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      owner: OWNER,
-    });
-  /** What the server's budget counts now: spends plus live holds, as the store's own check sees them. */
-  const countedByTheBudget = async () => {
-    const probe = await rig.store.budgets.hold({
-      guildId: 'G',
-      userId: 'U',
-      characters: 1_000_000,
-      limits: { guildMonthlyChars: 100_000 },
-      ttlMs: 1,
-    });
-    return probe.status === 'refused' ? probe.used : NaN;
-  };
   const paused = () => vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('paused'));
 
   it('is on the books, once, while its body is paused; the body ending settles it and writes no second record', async () => {
@@ -185,25 +185,6 @@ describe('a paid part written ahead, before its body is read', () => {
 });
 
 describe('a paid part written down before its first byte leaves', () => {
-  /** Accounting with a server budget, so that every paid request holds its characters in the store. */
-  const books = (store = rig.store) =>
-    new Accounting({
-      store,
-      budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
-      planCharacterLimit: 300_000,
-      logger: silentLogger,
-      owner: OWNER,
-    });
-  const countedByTheBudget = async () => {
-    const probe = await rig.store.budgets.hold({
-      guildId: 'G',
-      userId: 'U',
-      characters: 1_000_000,
-      limits: { guildMonthlyChars: 100_000 },
-      ttlMs: 1,
-    });
-    return probe.status === 'refused' ? probe.used : NaN;
-  };
   const spent = async () => (await rig.store.spends.monthTotals(month(), 'G')).spent;
   /** Fetches `text` as the one part of a request under fresh books, through `client` (the sandbox's by default). */
   async function fetchOne(text: string, client = rig.client, store = rig.store) {

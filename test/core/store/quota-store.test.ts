@@ -103,13 +103,13 @@ forEachBackend((store, backend) => {
       if (result.status !== 'held') throw new Error('not held');
       return result.token;
     };
-    /** What the month's budget counts (spends plus live holds), as a refused hold reports it. */
-    const counted = async () => {
+    /** What a budget (the month's by default) counts (spends plus live holds), as a refused hold reports it. */
+    const counted = async (budget: 'guildMonthlyChars' | 'memberDailyChars' = 'guildMonthlyChars') => {
       const probe = await store.budgets.hold({
         guildId: G1,
         userId: A,
         characters: 101,
-        limits: { guildMonthlyChars: 100 },
+        limits: { [budget]: 100 },
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
       });
@@ -224,21 +224,10 @@ forEachBackend((store, backend) => {
     it('taken back after its member asked to be forgotten: the pseudonym their day now counts under is lowered', async () => {
       const sent = spend({ characters: 10, owner: OWNER, unconfirmed: true });
       const id = await store.spends.record(sent);
-      const memberDay = async () => {
-        const probe = await store.budgets.hold({
-          guildId: G1,
-          userId: A,
-          characters: 101,
-          limits: { memberDailyChars: 100 },
-          ttlMs: 60_000,
-          at: new Date('2025-03-10T12:00:00Z'),
-        });
-        return probe.status === 'refused' ? probe.used : NaN;
-      };
       await store.privacy.forgetMember(A, G1, new Date('2025-03-10T12:00:00Z'));
-      expect(await memberDay()).toBe(10);
+      expect(await counted('memberDailyChars')).toBe(10);
       expect(await store.spends.release(id, sent)).toBe(true);
-      expect(await memberDay()).toBe(0);
+      expect(await counted('memberDailyChars')).toBe(0);
       expect(await counted()).toBe(0);
     });
   });
