@@ -32,7 +32,10 @@ export interface NewSpend {
    * `store.spends.release` takes it back on a definite "not charged" answer (v23).
    */
   unconfirmed?: boolean | undefined;
-  /** The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice. */
+  /**
+   * The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice
+   * (and given them back, while it lives, when the spend is released).
+   */
   hold?: string | undefined;
   requestId?: string | undefined;
   service?: ServiceUsage | undefined;
