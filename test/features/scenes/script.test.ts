@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countCharacters } from '../../../src/core/characters.ts';
 import {
   DEFAULT_GAP_SECONDS,
   parseScript,
@@ -430,6 +431,17 @@ describe('parseScript: caps', () => {
     expect(sceneCharacters(parseScript('A: 😀😀\nB: 가나', { characters: 4 }))).toBe(4);
     expect(sceneCharacters(parseScript(`A: ${'x'.repeat(4_000)}`))).toBe(4_000);
     expectRefusal(`A: ${'x'.repeat(4_001)}`, 'too-many-characters', 1, { line: 1, max: 4_000 });
+  });
+
+  it('counts the cap in the unit the service bills (NFC code points, countCharacters), not as written', () => {
+    // U+FB2C is one code point as written and three after NFC: 3,924 of them are billed as 11,772.
+    const wide = '\ufb2c';
+    expect(countCharacters(wide.repeat(3))).toBe(9);
+    expectRefusal(`A: ${wide.repeat(3_924)}`, 'too-many-characters', 1, { line: 1, max: 4_000 });
+    expect(sceneCharacters(parseScript(`A: ${wide.repeat(1_333)}`))).toBe(3_999);
+    expectRefusal(`A: ${wide.repeat(1_333)}\n${wide}`, 'too-many-characters', 2, { line: 2, max: 4_000 });
+    // A name and a tone are held to their caps in the same unit.
+    expectRefusal(`A (${wide.repeat(34)}): hi`, 'tone-too-long', 1, { line: 1, max: 100 });
   });
 });
 
