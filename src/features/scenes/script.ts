@@ -289,9 +289,7 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
       if (turn.tone !== undefined) step.tone = turn.tone;
       if (turn.intensity !== undefined) step.intensity = turn.intensity;
       characters += countCharacters(turn.text);
-      if (characters > limits.characters) {
-        throw new ScriptError('too-many-characters', lineNumber, { line: lineNumber, max: limits.characters });
-      }
+      if (characters > limits.characters) throw tooManyCharacters(lineNumber, characters, limits);
       steps.push(step);
       pauseRun = undefined;
       open = step;
@@ -301,9 +299,7 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
     if (continued !== undefined) {
       continued.text += ` ${line}`;
       characters += 1 + countCharacters(line);
-      if (characters > limits.characters) {
-        throw new ScriptError('too-many-characters', lineNumber, { line: lineNumber, max: limits.characters });
-      }
+      if (characters > limits.characters) throw tooManyCharacters(lineNumber, characters, limits);
       open = continued;
       continue;
     }
@@ -315,6 +311,11 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
 
   if (turns === 0) throw new ScriptError('empty', 0);
   return { cast, steps, speakers: [...shownName.keys()] };
+}
+
+/** The spoken characters passed the cap on `line`: the cap, and the count there (what the service would bill). */
+function tooManyCharacters(line: number, characters: number, caps: SceneCaps): ScriptError {
+  return new ScriptError('too-many-characters', line, { line, max: caps.characters, characters });
 }
 
 /** The characters a scene will speak: every line's text, as the Voice API bills them (countCharacters). */

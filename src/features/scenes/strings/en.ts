@@ -87,7 +87,8 @@ export const en = {
   'scene.script.cast-twice': 'Line {line}: {name} is cast twice.',
   'scene.script.too-many-lines': 'The script has more than {max} lines to speak.',
   'scene.script.too-many-speakers': 'The script has more than {max} speakers (line {line}).',
-  'scene.script.too-many-characters': 'The script speaks more than {max} characters.',
+  'scene.script.too-many-characters':
+    'Line {line} takes the spoken characters to {characters}, over the {max} a scene may speak (counted as the voice service bills them, after Unicode normalisation).',
   'scene.script.pause-too-long': 'Line {line}: a pause is at most {max} s.',
   'scene.script.pauses-too-long': 'The pauses add up to more than {max} s (line {line}).',
   'scene.script.name-too-long': 'Line {line}: a name is at most {max} characters.',

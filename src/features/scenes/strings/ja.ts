@@ -86,7 +86,8 @@ export const ja: Translation<typeof en> = {
   'scene.script.cast-twice': '{line} 行目: {name} の配役が二度指定されています。',
   'scene.script.too-many-lines': '台本の読む行が {max} 行を超えています。',
   'scene.script.too-many-speakers': '台本の話者が {max} 人を超えています ({line} 行目)。',
-  'scene.script.too-many-characters': '台本の読む文字が {max} 字を超えています。',
+  'scene.script.too-many-characters':
+    '{line} 行目で読む文字が {characters} 字になり、1 シーンの上限 {max} 字を超えます（音声サービスの課金の数え方：Unicode 正規化後）。',
   'scene.script.pause-too-long': '{line} 行目: 間は最大 {max} 秒です。',
   'scene.script.pauses-too-long': '間の合計が {max} 秒を超えています ({line} 行目)。',
   'scene.script.name-too-long': '{line} 行目: 名前は最大 {max} 文字です。',

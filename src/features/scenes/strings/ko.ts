@@ -86,7 +86,8 @@ export const ko: Translation<typeof en> = {
   'scene.script.cast-twice': '{line}번째 줄: {name}의 배역이 두 번 정해졌습니다.',
   'scene.script.too-many-lines': '대본의 읽을 줄이 {max}줄보다 많습니다.',
   'scene.script.too-many-speakers': '대본의 화자가 {max}명보다 많습니다 ({line}번째 줄).',
-  'scene.script.too-many-characters': '대본의 읽을 글자가 {max}자보다 많습니다.',
+  'scene.script.too-many-characters':
+    '{line}번째 줄에서 읽을 글자가 {characters}자가 되어, 한 장면의 한도 {max}자를 넘습니다 (음성 서비스가 청구하는 기준: 유니코드 정규화 후).',
   'scene.script.pause-too-long': '{line}번째 줄: 쉼은 최대 {max}초입니다.',
   'scene.script.pauses-too-long': '쉼을 모두 합하면 {max}초가 넘습니다 ({line}번째 줄).',
   'scene.script.name-too-long': '{line}번째 줄: 이름은 최대 {max}자입니다.',
