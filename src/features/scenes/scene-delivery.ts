@@ -18,6 +18,7 @@ import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
 import type { SceneTimeline } from '../../core/speech/scene-types.ts';
 import { toSrt } from './subtitles.ts';
+import { sceneLengthWords } from './scene-length.ts';
 import { t } from './strings.ts';
 
 const seconds = (s: number) => s.toFixed(1);
@@ -106,8 +107,17 @@ async function deliver(
     outcome.freeVoice === undefined
       ? ''
       : `\n${t(locale, 'scene.freeVoiceStoodIn', { reason: fallbackReason(locale, outcome.freeVoice.cause) })}`;
+  // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
+  const cut =
+    outcome.cutAt === undefined
+      ? ''
+      : `\n${t(locale, 'scene.cutAtCap', {
+          max: outcome.cutAt,
+          heard: 'timeline' in outcome ? (outcome.timeline?.length ?? 0) : 0,
+          lines: scene.plan.turns.length,
+        })}`;
   const edit = (content: string, files: AttachmentPayload[] = []) =>
-    interaction.editReply({ content: content + stoodIn, files, components: [], allowedMentions: NO_MENTIONS });
+    interaction.editReply({ content: content + stoodIn + cut, files, components: [], allowedMentions: NO_MENTIONS });
   switch (outcome.kind) {
     case 'played':
       return void (await edit(t(locale, 'scene.played', { channel, seconds: seconds(outcome.seconds) })));
@@ -117,7 +127,7 @@ async function deliver(
     case 'cut-off':
       return void (await edit(t(locale, 'scene.cutOff', { channel, seconds: seconds(outcome.seconds) })));
     case 'failed':
-      throw outcome.error;
+      throw sceneLengthWords(outcome.error);
     case 'files': {
       const [file] = outcome.files;
       if (file === undefined) throw new Error('a scene rendered no file');
@@ -173,13 +183,14 @@ function header(interaction: ButtonInteraction<'cached'>, scene: PendingScene, a
   });
 }
 
-/** The .srt beside a posted scene: each line timed as it is heard, named by its speaker. */
+/** The .srt beside a posted scene: each line timed as it is heard (those before the cut, when cut), by its speaker. */
 function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): AttachmentPayload {
-  if (timeline === undefined || timeline.length !== turns.length) throw new Error('a scene file without its timeline');
-  const cues = turns.map((turn, index) => ({
-    ...turn,
-    start: timeline[index]?.start ?? 0,
-    end: timeline[index]?.end ?? 0,
+  if (timeline === undefined || timeline.length > turns.length) throw new Error('a scene file without its timeline');
+  const cues = timeline.map((time, index) => ({
+    speaker: turns[index]?.speaker ?? '',
+    text: turns[index]?.text ?? '',
+    start: time.start,
+    end: time.end,
   }));
   return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
 }

@@ -16,6 +16,7 @@ import type { ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import type { SceneScript } from './script-types.ts';
 import type { PendingScenes } from './pending-scenes.ts';
+import { checkSceneLength } from './scene-length.ts';
 import { t } from './strings.ts';
 
 /** The buttons' custom_id: `scene:go:<token>` plays the waiting scene, `scene:no:<token>` drops it. */
@@ -59,6 +60,7 @@ export async function previewScene(
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
     throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
+  if (target.kind !== 'voice') checkSceneLength(plan.seconds);
   await acknowledge(interaction, true);
   const [quote, report] = await Promise.all([
     context.speech.quoteScene(plan.lines),

@@ -60,6 +60,10 @@ export const en = {
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
   'scene.tooLongForVoice':
     'This scene would last about {seconds} s, more than the {limit} s this server may queue in voice. Post it as a file instead (`output: file`).',
+  'scene.tooLong':
+    'This scene would last about {seconds} s; a scene may last at most {max} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it in two; nothing was charged.',
+  'scene.cutAtCap':
+    'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
   'scene.toneAndIntensity':
     'Line {line}: a line takes a tone `(…)` or an emotion intensity `[0.8]`, not both (the emotion voice takes no tone).',
   'scene.unknownCast': 'Line {line}: there is no voice, cloned voice or preset "{voice}" in this server for {name}.',

@@ -58,6 +58,10 @@ export const ja: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'scene.tooLongForVoice':
     'このシーンは約 {seconds} 秒で、このサーバーがボイスで待機できる {limit} 秒を超えます。ファイルとして投稿してください (`output: file`)。',
+  'scene.tooLong':
+    'このシーンは約 {seconds} 秒かかります。シーンは最長 {max} 秒です。長さは料金を払ってからでないと分からないため、SayBot は見込みが {ceiling} 秒までのシーンだけを作ります（{margin}% の余裕）。短くするか二つに分けてください。料金はかかっていません。',
+  'scene.cutAtCap':
+    '見込みより長くなったため、シーンの最長の {max} 秒で切りました。{lines} 行のうち {heard} 行が入っています。切った後の行は作っておらず、料金もかかっていません。',
   'scene.toneAndIntensity':
     '{line} 行目: 1行に付けられるのは口調 `(…)` か感情の強さ `[0.8]` のどちらかだけです (感情の声は口調を受け付けません)。',
   'scene.unknownCast':

@@ -58,6 +58,10 @@ export const ko: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'scene.tooLongForVoice':
     '이 장면은 약 {seconds}초로, 이 서버가 음성 채널에 대기시킬 수 있는 {limit}초보다 깁니다. 파일로 게시하세요 (`output: file`).',
+  'scene.tooLong':
+    '이 장면은 약 {seconds}초 걸립니다. 장면은 최대 {max}초까지입니다. 길이는 비용을 치른 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 장면만 만듭니다 ({margin}% 여유). 줄이거나 둘로 나누어 주세요. 청구된 것은 없습니다.',
+  'scene.cutAtCap':
+    '예상보다 길게 만들어져 장면의 최대 길이인 {max}초에서 잘랐습니다. {lines}줄 중 {heard}줄이 들어 있으며, 잘린 뒤의 줄은 만들지도 청구하지도 않았습니다.',
   'scene.toneAndIntensity':
     '{line}번째 줄: 한 줄에는 말투 `(…)`나 감정 세기 `[0.8]` 중 하나만 쓸 수 있습니다 (감정 목소리는 말투를 받지 않습니다).',
   'scene.unknownCast':
