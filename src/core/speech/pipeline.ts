@@ -33,6 +33,7 @@ import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
 import { checkEstimatedSeconds } from './seconds-cap.ts';
+import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 
 export type { SpeechRequest } from './request.ts';
@@ -124,6 +125,11 @@ export interface SceneOrder {
   target: SpeechTarget;
   /** Posted as a file: WAV (the default) or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /**
+   * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
+   * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
+   */
+  quoted?: number | undefined;
 }
 
 /** What acceptance tells the front-end. */
@@ -252,6 +258,8 @@ interface Job {
   scene: boolean;
   /** A scene posted as a file: WAV or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
+  quoted?: number | undefined;
 }
 
 /** What acceptance leaves for the rest of the job. */
@@ -519,12 +527,17 @@ export class SpeechPipeline {
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
     if (job.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+    const { quoted } = job;
+    const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
+    if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
     // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
     if (job.cachedOnly === true) this.#source.onlyFree(charge);
+    else if (quoted !== undefined)
+      this.#source.limitLate(charge, new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)));
     return charge;
   }
 

@@ -15,7 +15,8 @@ import { claimMemberVoiceMessage } from '../../core/frontend/voice-message-right
 import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechTarget } from '../../core/speech/pipeline.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
-import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
+import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
+import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import type { SceneTimeline } from '../../core/speech/scene-types.ts';
 import { toSrt } from './subtitles.ts';
 import { sceneLengthWords } from './scene-length.ts';
@@ -55,7 +56,7 @@ export async function answerSceneButton(
   }
   await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
   try {
-    await playScene(interaction, context, scene);
+    await playScene(interaction, context, pending, scene);
   } catch (error) {
     await answerButtonFailure(interaction, error, context.logger, {
       planFigures: seesPlanFigures(interaction, context.isOperator),
@@ -67,6 +68,7 @@ export async function answerSceneButton(
 async function playScene(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,
+  pending: PendingScenes,
   scene: PendingScene,
 ): Promise<void> {
   const requester: Requester = {
@@ -87,9 +89,30 @@ async function playScene(
   } else {
     target = { kind: 'voice-message' };
   }
-  const job = context.speech.speakScene({ lines: scene.plan.lines, requester, target, sceneFormat: scene.format });
-  await job.accepted;
-  const outcome = await job.outcome;
+  const job = context.speech.speakScene({
+    lines: scene.plan.lines,
+    requester,
+    target,
+    sceneFormat: scene.format,
+    quoted: scene.quoted,
+  });
+  const outcome = await job.accepted.then(
+    () => job.outcome,
+    (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
+  );
+  // It would cost more than its member confirmed (lines left the cache since): nothing more is paid until they
+  // confirm the new price.
+  if (outcome.kind === 'failed' && outcome.error instanceof QuoteExceededError) {
+    const shown = await costedPreview(
+      interaction,
+      context,
+      pending,
+      scene,
+      t(interaction.locale, 'scene.quoteChanged'),
+    );
+    await interaction.editReply({ ...shown, allowedMentions: NO_MENTIONS });
+    return;
+  }
   await deliver(interaction, context, scene, outcome, target);
 }
 

@@ -64,6 +64,8 @@ export const en = {
     'This scene would last about {seconds} s; a scene may last at most {max} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it in two; nothing was charged.',
   'scene.cutAtCap':
     'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
+  'scene.quoteChanged':
+    'The price changed since the preview (lines it counted as made have left the cache): here it is again at what it costs now. Nothing was charged.',
   'scene.toneAndIntensity':
     'Line {line}: a line takes a tone `(…)` or an emotion intensity `[0.8]`, not both (the emotion voice takes no tone).',
   'scene.unknownCast': 'Line {line}: there is no voice, cloned voice or preset "{voice}" in this server for {name}.',

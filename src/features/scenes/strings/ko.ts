@@ -62,6 +62,8 @@ export const ko: Translation<typeof en> = {
     '이 장면은 약 {seconds}초 걸립니다. 장면은 최대 {max}초까지입니다. 길이는 비용을 치른 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 장면만 만듭니다 ({margin}% 여유). 줄이거나 둘로 나누어 주세요. 청구된 것은 없습니다.',
   'scene.cutAtCap':
     '예상보다 길게 만들어져 장면의 최대 길이인 {max}초에서 잘랐습니다. {lines}줄 중 {heard}줄이 들어 있으며, 잘린 뒤의 줄은 만들지도 청구하지도 않았습니다.',
+  'scene.quoteChanged':
+    '미리보기 이후 가격이 바뀌었습니다 (이미 만들어진 것으로 센 줄이 캐시에서 빠졌습니다). 지금 가격으로 다시 보여 드립니다. 청구된 것은 없습니다.',
   'scene.toneAndIntensity':
     '{line}번째 줄: 한 줄에는 말투 `(…)`나 감정 세기 `[0.8]` 중 하나만 쓸 수 있습니다 (감정 목소리는 말투를 받지 않습니다).',
   'scene.unknownCast':

@@ -1,15 +1,18 @@
-// /scene's caps as the service bills and the audio proves them: a scene over its characters (counted after NFC) or
-// over its length (estimated at the preview, at the rate SayBot assumes for each language, with its margin) is
-// refused at the preview before anything is requested; audio that proves longer than the estimate still reaches the
-// member, cut at the cap and said so.
+// /scene's money rules: its caps as the service bills and the audio proves them (a scene over its characters,
+// counted after NFC, or over its length, estimated at the preview at the rate SayBot assumes for each language with
+// its margin, is refused at the preview before anything is requested; audio that proves longer than the estimate
+// still reaches the member, cut at the cap and said so), and a confirmation that keeps its quote.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
 import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
-import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
+import { previewOf, previewScene, pressSceneButton } from '../support/scene-preview.ts';
 import { ALICE } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
@@ -94,3 +97,58 @@ describe('/scene audio that proves longer than its estimate', () => {
     expect(usage.content).toMatch(/This server: 2,400 characters spent/);
   });
 });
+
+describe('/scene keeps the quote its member confirmed', () => {
+  it('a free preview whose lines left the cache before the press: shown again at the new price, nothing paid unconfirmed', async () => {
+    // A 1 MB cache: about 20 s of the sandbox's 24 kHz WAV.
+    const h = await harnessFor({ env: { CACHE_MAX_MB: '1' } });
+    const voices = ['voice-b-en-f-01', 'voice-b-en-m-01'];
+    const script = [
+      `cast: Ann = ${voices[0]}, Ben = ${voices[1]}`,
+      'Ann: Made once, then evicted.',
+      'Ben: So is this.',
+    ];
+    const first = await previewScene(h, GUILD, script.join('\n'), 'file');
+    const firstPress = await pressSceneButton(h, GUILD, first, first.confirm);
+    await firstPress.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 30_000);
+    const free = await previewScene(h, GUILD, script.join('\n'), 'file');
+    expect(free.shown.content).toContain('nothing to pay');
+    // Meanwhile other speech fills the cache, and its size bound evicts the scene's older lines.
+    for (const round of [1, 2, 3]) {
+      const text = `Round ${round} of other speech, filling the cache. `.repeat(4);
+      const said = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'say',
+        options: { text, voice: 'voice-b-ko-f-01', output: 'file' },
+      });
+      expect(said.content).toMatch(/^Here is/);
+    }
+    const entries = (voice: string) => {
+      const folder = path.join(h.cacheDir, voiceDirOf(voice));
+      return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.sbc')) : [];
+    };
+    await until(() => voices.every((voice) => entries(voice).length === 0));
+    const billed = h.sandbox.charactersBilled();
+    const before = h.sandbox.requests.length;
+    const pressed = await pressSceneButton(h, GUILD, free, free.confirm);
+    const again = await pressed.waitFor((r) => (r.content ?? '').includes('**Scene**'), 30_000);
+    expect(again.content).toMatch(/^The price changed since the preview/);
+    expect(again.content).toContain('**35** characters to pay; 0 of 2 lines already made (free).');
+    expect(paid(h, before)).toHaveLength(0);
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+    // Confirmed at the new price, it is made and paid once.
+    const shownAgain = previewOf(again, free.messageId);
+    const confirmed = await pressSceneButton(h, GUILD, shownAgain, shownAgain.confirm);
+    await confirmed.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 30_000);
+    expect(h.sandbox.charactersBilled() - billed).toBe(35);
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
