@@ -13,7 +13,7 @@ import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
 import { previewOf, previewScene, pressSceneButton } from '../support/scene-preview.ts';
-import { ALICE } from '../support/world.ts';
+import { ALICE, BOB } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
 const GUILD = london.id;
@@ -142,6 +142,31 @@ describe('/scene keeps the quote its member confirmed', () => {
     const confirmed = await pressSceneButton(h, GUILD, shownAgain, shownAgain.confirm);
     await confirmed.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 30_000);
     expect(h.sandbox.charactersBilled() - billed).toBe(35);
+  });
+});
+
+describe("/scene save: one member's share of the server's scenes", () => {
+  it('a member without Manage Server saves at most 6 of the 25; the 7th is refused in words, the server keeps room', async () => {
+    const save = (userId: string, name: string) =>
+      runCommand(h, {
+        guildId: GUILD,
+        userId,
+        name: 'scene',
+        subcommand: 'save',
+        options: {
+          name,
+          script: { type: 11, value: h.discord.hostAttachment(Buffer.from('Ann: Hello.'), 's.txt', 'text/plain').id },
+        },
+      });
+    for (let i = 1; i <= 6; i++) expect((await save(ALICE, `Alice ${i}`)).content).toMatch(/^Saved the scene/);
+    const refused = await save(ALICE, 'Alice 7');
+    expect(refused.content).toBe(
+      "You have saved 6 of this server's 25 scenes, the most one member may keep so that the others have room. Delete one of yours with `/scene delete` first, or ask a manager.",
+    );
+    // Everyone else still has room (Bob reads Japanese).
+    expect((await save(BOB, 'Bob 1')).content).toBe(
+      'シーン **Bob 1** を保存しました (1 行)。`/scene play name:Bob 1` で再生できます。',
+    );
   });
 });
 

@@ -76,6 +76,8 @@ export const en = {
   'scene.saved': 'Saved the scene **{name}** ({lines} lines). Play it with `/scene play name:{name}`.',
   'scene.replaced': 'Replaced the scene **{name}** ({lines} lines).',
   'scene.full': 'This server keeps {max} scenes already. Delete one with `/scene delete` first.',
+  'scene.memberShare':
+    "You have saved {share} of this server's {max} scenes, the most one member may keep so that the others have room. Delete one of yours with `/scene delete` first, or ask a manager.",
   'scene.notYoursToChange': 'The scene **{name}** was saved by someone else: only they or a manager can change it.',
   'scene.unknown': 'There is no saved scene "{name}" in this server.',
   'scene.deleted': 'Deleted the scene **{name}**.',

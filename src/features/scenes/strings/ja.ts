@@ -75,6 +75,8 @@ export const ja: Translation<typeof en> = {
   'scene.saved': 'シーン **{name}** を保存しました ({lines} 行)。`/scene play name:{name}` で再生できます。',
   'scene.replaced': 'シーン **{name}** を置き換えました ({lines} 行)。',
   'scene.full': 'このサーバーにはすでにシーンが {max} 個あります。先に `/scene delete` で削除してください。',
+  'scene.memberShare':
+    'このサーバーのシーン {max} 件のうち {share} 件をあなたが保存しています。ほかのメンバーの分を残すため、1 人が保存できるのはここまでです。先に `/scene delete` で自分のシーンを消すか、管理者に頼んでください。',
   'scene.notYoursToChange': 'シーン **{name}** は別の人が保存しました: その人か管理者だけが変更できます。',
   'scene.unknown': 'このサーバーに「{name}」という保存済みのシーンはありません。',
   'scene.deleted': 'シーン **{name}** を削除しました。',

@@ -75,6 +75,8 @@ export const ko: Translation<typeof en> = {
   'scene.saved': '장면 **{name}**을(를) 저장했습니다 ({lines}줄). `/scene play name:{name}`으로 재생하세요.',
   'scene.replaced': '장면 **{name}**을(를) 바꿨습니다 ({lines}줄).',
   'scene.full': '이 서버에는 이미 장면이 {max}개 있습니다. 먼저 `/scene delete`로 하나를 삭제하세요.',
+  'scene.memberShare':
+    '이 서버의 장면 {max}개 중 {share}개를 저장하셨습니다. 다른 멤버도 쓸 수 있도록 한 멤버가 둘 수 있는 최대치입니다. 먼저 `/scene delete`로 내 장면을 하나 지우거나 관리자에게 부탁해 주세요.',
   'scene.notYoursToChange': '장면 **{name}**은(는) 다른 사람이 저장했습니다: 그 사람이나 관리자만 바꿀 수 있습니다.',
   'scene.unknown': '이 서버에는 "{name}"이라는 저장된 장면이 없습니다.',
   'scene.deleted': '장면 **{name}**을(를) 삭제했습니다.',
