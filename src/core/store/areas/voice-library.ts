@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Area, type Db, type Dialect, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
+import { shareRefusal } from '../member-share.ts';
 import { orNull, type Row } from '../rows.ts';
 import type { ListOptions } from '../common-types.ts';
 import type { Database } from '../schema.ts';
@@ -70,9 +71,32 @@ export class VoiceLibraryArea extends Area {
     return Number(row.voices ?? 0) + Number(row.held ?? 0);
   }
 
+  /** A member's voices in the guild plus their clones under way (unexpired reservations). */
+  async #memberCount(trx: Db, guildId: string, userId: string, now: number): Promise<number> {
+    const row = await trx
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('voice_library')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('guild_id', '=', guildId)
+          .where('created_by', '=', userId)
+          .as('voices'),
+        eb
+          .selectFrom('clone_name_reservations')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('guild_id', '=', guildId)
+          .where('reserved_by', '=', userId)
+          .where('expires_at', '>', now)
+          .as('held'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Number(row.voices ?? 0) + Number(row.held ?? 0);
+  }
+
   /**
    * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
-   * has the name, or when voices plus reservations fill the library. Expires after `ttlMs` (a crashed request).
+   * has the name, when voices plus reservations fill the library, or (`manager` false) when the member's own fill
+   * their share of it: checked here, before anything is paid, never at add(). Expires after `ttlMs` (a crashed request).
    */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
@@ -104,8 +128,14 @@ export class VoiceLibraryArea extends Area {
         .executeTakeFirstOrThrow();
       if (Boolean(taken.voice) || Boolean(taken.held)) return { status: 'name-taken' };
       const max = reservation.maxPerGuild;
-      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, null)) >= max)
-        return { status: 'full', limit: max };
+      if (max !== undefined) {
+        const total = await this.#libraryCount(trx, guildId, now, null);
+        const manager = reservation.manager ?? true;
+        const mine = manager ? 0 : await this.#memberCount(trx, guildId, reservation.reservedBy, now);
+        const refused = shareRefusal({ total, mine, cap: max, manager });
+        if (refused?.problem === 'full') return { status: 'full', limit: max };
+        if (refused?.problem === 'member-share') return { status: 'member-share', share: refused.share, limit: max };
+      }
       const token = randomUUID();
       await trx
         .insertInto('clone_name_reservations')
