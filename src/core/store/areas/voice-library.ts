@@ -50,14 +50,24 @@ export class VoiceLibraryArea extends Area {
     this.#voiceRows = voiceRows;
   }
 
-  /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
-  async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
+  /**
+   * Voices in the guild plus names held for a clone under way (not `ownToken`'s); with `userId`, only that member's
+   * (the voices they made, the names they hold).
+   */
+  async #libraryCount(
+    trx: Db,
+    guildId: string,
+    now: number,
+    ownToken: string | null,
+    userId?: string,
+  ): Promise<number> {
     const row = await trx
       .selectNoFrom((eb) => [
         eb
           .selectFrom('voice_library')
           .select(eb.fn.countAll<number>().as('n'))
           .where('guild_id', '=', guildId)
+          .$if(userId !== undefined, (q) => q.where('created_by', '=', userId ?? ''))
           .as('voices'),
         eb
           .selectFrom('clone_name_reservations')
@@ -65,28 +75,7 @@ export class VoiceLibraryArea extends Area {
           .where('guild_id', '=', guildId)
           .where('expires_at', '>', now)
           .$if(ownToken !== null, (q) => q.where('token', '<>', ownToken ?? ''))
-          .as('held'),
-      ])
-      .executeTakeFirstOrThrow();
-    return Number(row.voices ?? 0) + Number(row.held ?? 0);
-  }
-
-  /** A member's voices in the guild plus their clones under way (unexpired reservations). */
-  async #memberCount(trx: Db, guildId: string, userId: string, now: number): Promise<number> {
-    const row = await trx
-      .selectNoFrom((eb) => [
-        eb
-          .selectFrom('voice_library')
-          .select(eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId)
-          .where('created_by', '=', userId)
-          .as('voices'),
-        eb
-          .selectFrom('clone_name_reservations')
-          .select(eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId)
-          .where('reserved_by', '=', userId)
-          .where('expires_at', '>', now)
+          .$if(userId !== undefined, (q) => q.where('reserved_by', '=', userId ?? ''))
           .as('held'),
       ])
       .executeTakeFirstOrThrow();
@@ -131,7 +120,7 @@ export class VoiceLibraryArea extends Area {
       if (max !== undefined) {
         const total = await this.#libraryCount(trx, guildId, now, null);
         const manager = reservation.manager ?? true;
-        const mine = manager ? 0 : await this.#memberCount(trx, guildId, reservation.reservedBy, now);
+        const mine = manager ? 0 : await this.#libraryCount(trx, guildId, now, null, reservation.reservedBy);
         const refused = shareRefusal({ total, mine, cap: max, manager });
         if (refused?.problem === 'full') return { status: 'full', limit: max };
         if (refused?.problem === 'member-share') return { status: 'member-share', share: refused.share, limit: max };
