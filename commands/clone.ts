@@ -10,14 +10,14 @@ import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
-import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/core/frontend/reference-clip.ts';
+import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
   requesterOf,
   speakAndReply,
   type ChosenTarget,
   type OutputChoice,
-} from '../src/core/frontend/speech-delivery.ts';
+} from '../src/features/speaking/index.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,

@@ -3,10 +3,10 @@ import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/
 import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
-import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { downloadClip } from '../src/core/frontend/reference-clip.ts';
+import { downloadClip } from '../src/features/voices/index.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import {
   MAX_SAVED_SCENES,

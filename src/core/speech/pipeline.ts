@@ -190,7 +190,7 @@ export type SpeechOutcome = (
   cutAt?: number;
 };
 
-/** A reference clip for a new voice, checked by the front-end (src/core/frontend/reference-clip.ts). */
+/** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */
 export interface CloneClip {
   data: Uint8Array;
   filename: string;

@@ -19,9 +19,9 @@ import {
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
 import type { ResolvedSettings } from '../../core/speech/settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/setting-declarations.ts';
-import { speakForCommand } from '../../core/frontend/speech-delivery.ts';
-import { settingsForCommand } from '../../core/frontend/speech-settings.ts';
-import { settingsOutsideServer, speakOutsideServer } from '../../core/frontend/user-install.ts';
+import { speakForCommand } from '../speaking/index.ts';
+import { settingsForCommand } from '../speaking/index.ts';
+import { settingsOutsideServer, speakOutsideServer } from '../speaking/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import './strings.ts';

@@ -8,7 +8,7 @@ export const ja: Translation<typeof en> = {
   'command.say': '話す',
   'command.say.description': 'テキストを音声で話します',
   'option.exaggeration.description.emote': '感情の強さ: 0（淡々と）から 1（強く）まで、既定 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/core/frontend/speech-delivery.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speech-delivery.ts chooseTarget)
   'command.output': '出力',
   'command.output.description': 'ボイスチャンネル外での受け取り方: ボイスメッセージかファイル',
   'command.output.server': 'サーバー',

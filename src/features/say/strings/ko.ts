@@ -8,7 +8,7 @@ export const ko: Translation<typeof en> = {
   'command.say': '말하기',
   'command.say.description': '텍스트를 음성으로 말합니다',
   'option.exaggeration.description.emote': '감정의 강도: 0(담담하게)부터 1(강하게)까지, 기본 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/core/frontend/speech-delivery.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speech-delivery.ts chooseTarget)
   'command.output': '출력',
   'command.output.description': '음성 채널 밖에서 받을 방식: 음성 메시지 또는 파일',
   'command.output.server': '서버',

@@ -50,4 +50,18 @@ export const ja: Translation<typeof en> = {
   'option.consent': '同意',
   'option.consent.description': 'クリップの話者が声のクローンに同意したことを確認します',
   'option.voice.description.voices': 'クローン音声の名前または ID',
+  // Reference clips (src/features/voices/reference-clip.ts)
+  'clone.error.host':
+    'クリップはコマンドに直接添付してください。Discord の添付ファイルのみダウンロードします（{host} からは取得しません）。',
+  'clone.error.tooLarge':
+    'クリップは {size} MB です。上限は {limit} MB です。短いクリップ（3〜60 秒）を添付してください。',
+  'clone.error.download': 'クリップをダウンロードできませんでした（{detail}）。もう一度添付してください。',
+  'clone.error.format':
+    'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
+  'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
+  'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
+  'clone.error.checkBusyServer':
+    'このサーバーではすでに {limit} 件のクリップを確認中です。結果が出てから、もう一度添付してください。',
+  'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
+  'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
 };
