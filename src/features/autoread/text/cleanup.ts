@@ -1,7 +1,6 @@
 // A chat message as it should be heard: Discord's markup turned into words, what cannot be read aloud named in
 // one word, noise removed. Pure (no discord.js objects), so every case is a line in a table test. Operators pay
 // per character sent, so anything a listener gains nothing from (emoji, URLs, markdown, wwwww) is cut here.
-import { moreCharactersThan } from '../../../core/characters.ts';
 import { fill, spokenLanguage, spokenWords } from './spoken-words.ts';
 import type { SpokenLanguage, SpokenWords } from './spoken-words.ts';
 import { trimEndOf, unmaskLinks, unwrapUnderscoreItalics } from './linear-markup.ts';
@@ -159,14 +158,9 @@ function capRepeats(text: string, limit: number): string {
 
 const SENTENCE_TAIL = /^[\s,、.。]$/u;
 
-/**
- * At most `max` characters as the service bills them (countCharacters: code points after NFC, so a message of
- * characters NFC spells out is not read at three times the cap): cut at the last word boundary that fits, with a
- * spoken "and so on".
- */
+/** At most `max` code points: cut at the last word boundary that fits, with a spoken "and so on". */
 function cutToLength(text: string, max: number, words: SpokenWords): string {
-  if (!moreCharactersThan(text, max)) return text;
-  const chars = [...text.normalize('NFC')];
+  const chars = [...text];
   if (chars.length <= max) return text;
   // A limit so small that "and so on" would take half of it is cut without it.
   const wanted = words.pause + words.andSoOn;
