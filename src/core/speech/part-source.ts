@@ -31,6 +31,7 @@ import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
+import { QuoteAllowance } from './quote-ceiling.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
 export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
@@ -129,8 +130,11 @@ export class PartSource {
   readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
-  /** Charges of cache-only requests (a reply's buttons): a part they find no longer cached is refused, never paid. */
-  readonly #freeOnly = new WeakSet<Charge>();
+  /**
+   * What a charge may still pay for parts counted free at acceptance (a quote's rest): a cache-only request's
+   * (a reply's buttons) nothing, so a part it finds no longer cached is refused, never paid.
+   */
+  readonly #late = new WeakMap<Charge, QuoteAllowance>();
 
   constructor(options: PartSourceOptions) {
     this.#client = options.client;
@@ -177,7 +181,12 @@ export class PartSource {
 
   /** Marks `charge` as a cache-only request's: a part that has to be fetched after all is refused (not-cached). */
   onlyFree(charge: Charge): void {
-    this.#freeOnly.add(charge);
+    this.limitLate(charge, new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })));
+  }
+
+  /** Bounds what `charge` may pay for parts counted free at acceptance: past `allowance`, refused at their fetch. */
+  limitLate(charge: Charge, allowance: QuoteAllowance): void {
+    this.#late.set(charge, allowance);
   }
 
   /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
@@ -402,12 +411,13 @@ export class PartSource {
   /**
    * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
    * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
-   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked. A cache-only
-   * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
+   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
+   * its quote has left (limitLate): a cache-only request's part is refused, it was accepted as costing nothing and
+   * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
    */
   async #payer(request: ServiceRequest, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
     if (charge === undefined || charge.reserves(text)) return charge;
-    if (this.#freeOnly.has(charge)) throw new SpeechInputError({ code: 'not-cached' });
+    this.#late.get(charge)?.take(countCharacters(text));
     if (this.#accounting === undefined) return charge;
     return this.#accounting.authorizeLate(charge, {
       text,
