@@ -250,6 +250,8 @@ describe('dashboard attacks', () => {
     await browser.login(MANAGER);
     const page = await browser.get(dictionary(SEOUL));
     await browser.post(`${dictionary(SEOUL)}/add`, { word: 'audited', reading: 'secret reading words' });
+    // The access token was used for the login's two reads and revoked: none is left alive at Discord.
+    expect(h.discord.oauth2.liveTokens(MANAGER)).toBe(0);
     const session = [...browser.cookies].find(([name]) => name.includes('session'))?.[1] ?? '';
     expect(session).toMatch(/^[\w-]{43}$/);
     const logs = h.logs();
