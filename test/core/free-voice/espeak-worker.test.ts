@@ -22,6 +22,8 @@ function samples(wav: Buffer): Buffer {
 }
 
 const ENGINE = fileURLToPath(new URL('../../../src/core/free-voice/free-voice-engine.ts', import.meta.url));
+const ANALYSER = fileURLToPath(new URL('../../../src/core/free-voice/reading/japanese-analyser.ts', import.meta.url));
+const HIDE_KUROMOJI = fileURLToPath(new URL('../../support/without-kuromoji.ts', import.meta.url));
 
 describe.skipIf(!installed)(
   "the free voice's worker reads a line before eSpeak NG speaks it",
@@ -68,6 +70,22 @@ describe.skipIf(!installed)(
       const run = await runChild(process.execPath, ['--eval', script], { killAfterMs: 50_000 });
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual({ same: true, loaded: [] });
+    });
+
+    it('speaks Japanese without the optional kuromoji, its numbers read, its kanji as eSpeak NG says them', async () => {
+      const script = `
+      const engine = await import(${JSON.stringify(ENGINE)});
+      const { loadJapaneseAnalyser } = await import(${JSON.stringify(ANALYSER)});
+      const wav = await engine.speakFree('2026年11月25日は良い天気', 'free-ja-f');
+      const analyser = loadJapaneseAnalyser() === undefined ? 'none' : 'loaded';
+      console.log(JSON.stringify({ analyser, spoken: wav.length > 44 }));
+      process.exit(0);
+    `;
+      const run = await runChild(process.execPath, ['--import', HIDE_KUROMOJI, '--eval', script], {
+        killAfterMs: 50_000,
+      });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({ analyser: 'none', spoken: true });
     });
   },
 );

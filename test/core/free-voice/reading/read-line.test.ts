@@ -3,6 +3,7 @@
 // change. The analyser is a stand-in here (test/core/free-voice/reading/phonemes.test.ts uses kuromoji).
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../../../src/core/cache/cache-key.ts';
+import { compileDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
 import { partCacheKey } from '../../../../src/core/speech/service-request.ts';
 import { SENT_SETTINGS } from '../../../../src/core/speech/setting-declarations.ts';
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
@@ -29,6 +30,17 @@ describe("the free voice's reading of a line", () => {
     expect(readChatForms('wow www', 'en')).toBe('wow www');
     expect(readChatForms('今日はwindow', 'ja')).toBe('今日はwindow');
     expect(readChatForms('ㅋㅋㅋㅋㅋ ㅎㅎ', 'ko')).toBe('크크크 흐흐');
+  });
+
+  it("leaves a server's dictionary the last word: auto-read applies it before the free voice reads the line", () => {
+    const dictionary = compileDictionary([
+      { word: 'w', reading: 'ワロタ' },
+      { word: '草', reading: 'わら' },
+    ]);
+    const heard = (line: string) => readLine(dictionary(line), 'ja+f2', () => marking).map((run) => run.text);
+    expect(heard('それなw')).toEqual(['<それなワロタ>']);
+    expect(heard('それは草')).toEqual(['<それはわら>']);
+    expect(readLine('それなw', 'ja+f2', () => marking).map((run) => run.text)).toEqual(['<それなわら>']);
   });
 
   it('splits a line by script: Latin words in a Japanese, Korean or Chinese line are English, numbers join their counter', () => {
