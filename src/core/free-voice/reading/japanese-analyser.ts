@@ -57,6 +57,14 @@ const spoken = (morpheme: Morpheme): string => {
   return morpheme.surface_form;
 };
 
+/** The o-row kana a volitional う lengthens (ましょ + う, said ましょー). */
+const O_ROW = /[オコソトノホモヨロゴゾドボポョォ]$/u;
+
+/** ー for the auxiliary う after an o-row kana (its own morpheme, so its pronunciation is not joined), else undefined. */
+function longO(before: string, morpheme: Morpheme): string | undefined {
+  return morpheme.surface_form === 'う' && morpheme.pos === '助動詞' && O_ROW.test(before) ? 'ー' : undefined;
+}
+
 /**
  * The analyser over a built tokenizer, each morpheme read by its pronunciation. A chunk cut short of the text's end
  * gives back its last morpheme, which starts the next chunk: a cut inside a word (a line of kanji alone) is analysed
@@ -71,7 +79,7 @@ export function analyserOf(tokenizer: Tokenizer): JapaneseAnalyser {
         const morphemes = tokenizer.tokenize(text.slice(start, end));
         if (end < text.length && morphemes.length > 1) morphemes.pop();
         const used = end < text.length ? morphemes.reduce((sum, m) => sum + m.surface_form.length, 0) : end - start;
-        kana += morphemes.map(spoken).join('');
+        for (const morpheme of morphemes) kana += longO(kana, morpheme) ?? spoken(morpheme);
         start += used > 0 ? used : end - start;
       }
       return kana;

@@ -234,6 +234,8 @@ const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?`;
 const READABLE = new RegExp(
   [
     String.raw`(?<year>\d{4})/(?<month>\d{1,2})/(?<day>\d{1,2})(?!\d)`,
+    // A month and day (12/24): in chat far more often a date than a fraction.
+    String.raw`(?<![\d/.])(?<shortMonth>1[0-2]|0?[1-9])/(?<shortDay>3[01]|[12]\d|0?[1-9])(?![\d/.])`,
     String.raw`(?<hour>\d{1,2}):(?<minute>\d{2})(?!\d)`,
     String.raw`(?<number>${NUMBER}(?:[京兆億万](?:${NUMBER})?)*)(?<counter>${COUNTER_PATTERN})?`,
   ].join('|'),
@@ -251,10 +253,12 @@ export function readJapaneseNumbers(text: string): JapanesePiece[] {
   for (const match of text.matchAll(READABLE)) {
     const start = match.index;
     if (start > at) pieces.push({ text: text.slice(at, start) });
-    const { year, month, day, hour, minute, number, counter } = match.groups!;
+    const { year, month, day, shortMonth, shortDay, hour, minute, number, counter } = match.groups!;
+    const date = (m: string, d: string) =>
+      withCounter(String(Number(m)), '月', false) + withCounter(String(Number(d)), '日', true);
     let kana: string;
-    if (year !== undefined)
-      kana = withCounter(year, '年', false) + withCounter(month!, '月', false) + withCounter(day!, '日', true);
+    if (year !== undefined) kana = withCounter(year, '年', false) + date(month!, day!);
+    else if (shortMonth !== undefined) kana = date(shortMonth, shortDay!);
     else if (hour !== undefined)
       kana =
         withCounter(String(Number(hour)), '時', false) +

@@ -64,5 +64,6 @@ describe('the Japanese analyser', () => {
     expect(kana).not.toMatch(/\p{Script=Han}/u);
     expect(kana.length).toBeGreaterThan(4000);
     expect(analyser.toKana('今日は良い天気ですね')).toBe('キョーワヨイテンキデスネ');
+    expect(analyser.toKana('頑張りましょう')).toBe('ガンバリマショー');
   });
 });

@@ -12,6 +12,9 @@ describe('Japanese numbers', () => {
   it('reads the date 2026年11月25日 as ni sen ni juu roku nen juu ichi gatsu ni juu go nichi', () => {
     expect(read('2026年11月25日')).toBe('にせんにじゅうろくねんじゅういちがつにじゅうごにち');
     expect(read('2026/11/1')).toBe('にせんにじゅうろくねんじゅういちがつついたち');
+    expect(read('2026/05/03')).toBe('にせんにじゅうろくねんごがつみっか');
+    expect(read('12/24')).toBe('じゅうにがつにじゅうよっか');
+    expect(read('1/2/3')).toBe('いち[/]に[/]さん');
   });
 
   it('reads digit groups with 万, 億, 兆 and the sound changes of 300, 600, 800, 3000, 8000, 1000万, 1兆', () => {
