@@ -15,6 +15,7 @@ export type Figure =
   | 'budget-hold'
   | 'text'
   | 'free-voice'
+  | 'free-voice-reading'
   | 'scene-mix'
   | 'scene';
 export const FIGURES: readonly Figure[] = [
@@ -28,6 +29,7 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
 ];
@@ -40,6 +42,7 @@ export const STANDALONE: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
 ];
