@@ -355,14 +355,13 @@ export class FakeDiscord {
   readonly #removedGuilds = new Map<string, GuildRecord>();
 
   /**
-   * The bot is removed from a guild (kicked, or the server deleted): GUILD_DELETE without `unavailable`, as Discord
-   * sends it; the guild is gone from the bot's world (REST, a new READY) until addBotBack.
+   * The bot is removed from a guild (kicked, or the server deleted), as Discord does it: out of its voice channel
+   * (its voice connection closed with 4014, "you were kicked"), then GUILD_DELETE without `unavailable`; the guild
+   * is gone from the bot's world (REST, a new READY) until addBotBack.
    */
   removeBot(guildId: string): void {
-    const guild = this.parts.world.guild(guildId);
-    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
-    this.#removedGuilds.set(guildId, guild);
-    this.parts.world.guilds.delete(guildId);
+    this.parts.world.guild(guildId);
+    this.botLeft(guildId);
   }
 
   /**

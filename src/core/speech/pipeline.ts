@@ -21,6 +21,7 @@ import {
 import { sceneFile } from './scene-file.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
+import { RightsWatch } from './rights-watch.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 import type { ServiceFallback } from './request.ts';
@@ -292,6 +293,7 @@ export class SpeechPipeline {
   readonly #serves: ((guildId: string) => boolean) | undefined;
   readonly #freeVoice: { chosen: boolean; fallback: boolean };
   readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause) => void) | undefined;
+  readonly #rights = new RightsWatch();
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -421,6 +423,16 @@ export class SpeechPipeline {
     } finally {
       charge.close();
     }
+  }
+
+  /**
+   * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
+   * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
+   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet
+   * (rights-watch.ts), with the RightsRevokedError its front-end words.
+   */
+  rightsChanged(guildId: string, userId?: string): void {
+    this.#rights.recheck(guildId, userId);
   }
 
   /**
@@ -687,14 +699,25 @@ export class SpeechPipeline {
       lane.clips -= clips.length;
       if (lane.clips === 0 && this.#lanes.get(requester.guildId) === lane) this.#lanes.delete(requester.guildId);
     });
-    let results: Array<Promise<PlaybackResult>>;
+    // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: allowed,
+      end: (error) => player.end((item) => clips.includes(item), error),
+    });
     try {
-      results = await queued;
-    } catch (error) {
-      for (const clip of clips) clip.dispose?.();
-      throw error;
+      let results: Array<Promise<PlaybackResult>>;
+      try {
+        results = await queued;
+      } catch (error) {
+        for (const clip of clips) clip.dispose?.();
+        throw error;
+      }
+      return await this.#played(player, clips, results);
+    } finally {
+      unwatch();
     }
-    return this.#played(player, clips, results);
   }
 
   /**
