@@ -53,9 +53,10 @@ export interface Requester {
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
   /**
-   * Asked before each part is fetched and again before it plays: whether what was accepted may still be said for
-   * this member now (their voice rights where it plays, auto-read's ignore list). Undefined: it may. A Revocation
-   * drops that part and the rest of the request; a part not fetched yet is never requested nor paid. Supplied by
+   * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
+   * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
+   * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
+   * request; a part not fetched yet is never requested nor paid. Supplied by
    * the front-end that knows the member; absent: only the pipeline's own checks hold (a deleted voice, the server
    * still served).
    */
