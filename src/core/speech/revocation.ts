@@ -2,7 +2,7 @@
 // it plays (SpeechPipeline), and in voice whenever an event says they may have changed (rights-watch.ts), since a
 // moderator, a manager or the owner may take them away while it waits or plays.
 
-/** What was taken away, in domain terms; the front-ends word it (src/core/frontend/speech-delivery.ts). */
+/** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
 export type Revocation =
   /** The member's own voice rights in the channel the speech plays in (src/core/interactions/preconditions.ts). */
   | { code: 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak'; channelId: string }
