@@ -150,6 +150,8 @@ describe('a right taken away while a part plays', () => {
     expect(heard.packets.length - heardAtEvent).toBeLessThanOrEqual(IN_FLIGHT_PACKETS);
     expect(heard.seconds).toBeLessThan(h.sandbox.expectedDurationSeconds(PARTS[0] ?? '') - 1);
     expect(spoken(h, from)).not.toContain(PARTS[2]);
+    // As Discord does for a kick: the bot's voice connection closed with 4014 ("you were kicked").
+    expect(h.discord.voiceCloses(GUILD).map((close) => close.code)).toContain(4014);
   });
 });
 
