@@ -1,7 +1,7 @@
 // A right taken away while a part plays silences it at once, end to end against the local Discord and the sandbox: a
-// moderator's server mute, a Stage speaker moved to the audience, Speak denied by the channel's overwrite, auto-read
-// told to ignore the member, SayBot kicked from the server. Parts are long (about 15 s), so a part heard to its end
-// is told apart from one cut. "At once" is checked by the order of events, never by a clock: once the bot has handled
+// moderator's server mute, a Stage speaker moved to the audience, Speak denied by the channel's overwrite or taken
+// from a role, auto-read told to ignore the member, SayBot kicked from the server. Parts are long (about 15 s), so a
+// part heard to its end is told apart from one cut. "At once" is checked by the order of events, never by a clock: once the bot has handled
 // the event that took the right away, the channel hears at most the packets already on their way (one wakeup of the
 // voice clock), and the parts after it are never requested.
 import { Events, MessageFlags, PermissionFlagsBits as P, type ClientEvents } from 'discord.js';
@@ -11,6 +11,7 @@ import { t } from '../../src/core/i18n/translate.ts';
 import { MAX_CATCH_UP_MS, PERIOD_MS } from '../../src/core/voice/voice-clock.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness } from '../support/harness.ts';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';
 
 const GUILD = '200000000000000048';
@@ -137,6 +138,15 @@ describe('a right taken away while a part plays', () => {
     const heardAtDenial = heardOnceBotSees(h, Events.ChannelUpdate, (_b, after) => after.id === VOICE);
     h.discord.setChannelOverwrites(GUILD, VOICE, [{ id: CAROL.id, type: 1, deny: P.Speak }]);
     await expectSilencedMidPart(h, await heardAtDenial, from);
+    await expectToldOnce(handle, t('en-US', 'error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
+  });
+
+  it("Speak taken from @everyone (the role's permissions): a plain member's part stops at once", async () => {
+    const h = await open();
+    const { handle, from } = await sayLong(h, CAROL.id);
+    const heardAtChange = heardOnceBotSees(h, Events.GuildRoleUpdate, (_b, after) => after.id === GUILD);
+    h.discord.setRolePermissions(GUILD, GUILD, DEFAULT_PERMISSIONS & ~P.Speak);
+    await expectSilencedMidPart(h, await heardAtChange, from);
     await expectToldOnce(handle, t('en-US', 'error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
   });
 

@@ -20,6 +20,7 @@ import {
   channelPayload,
   guildCreatePayload,
   overwriteRecord,
+  rolePayload,
   voiceStatePayload,
   GuildRecord,
   World,
@@ -358,6 +359,23 @@ export class FakeDiscord {
     const role = guild.roles.find((r) => r.managed && botRoles.includes(r.id));
     if (!role) throw new Error(`FakeDiscord: the bot has no role of its own in guild ${guildId}`);
     role.permissions = permissions;
+  }
+
+  /**
+   * A manager changes a role's permissions (the guild's own ID is @everyone's), e.g. takes Speak from everyone:
+   * GUILD_ROLE_UPDATE with `guild_id` and the role, as Discord sends it (Guilds intent).
+   */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.parts.world.guild(guildId);
+    const role = guild.roles.find((r) => r.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: ${roleId} is not a role of guild ${guildId}`);
+    role.permissions = permissions;
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'GUILD_ROLE_UPDATE',
+      { guild_id: guildId, role: rolePayload(role) },
+      GatewayIntent.Guilds,
+    );
   }
 
   /** Replaces a channel's permission overwrites (CHANNEL_UPDATE), e.g. a member denied Send Messages there. */
