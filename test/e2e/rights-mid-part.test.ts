@@ -150,9 +150,9 @@ describe('a right taken away while a part plays', () => {
     await expectToldOnce(handle, t('en-US', 'error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
   });
 
-  it('SayBot kicked from the server: what plays there stops at once and the rest is never requested', async () => {
+  it('SayBot kicked from the server: what plays there stops at once, the rest is never requested, the member is told why', async () => {
     const h = await open();
-    const { from } = await sayLong(h, CAROL.id);
+    const { handle, from } = await sayLong(h, CAROL.id);
     const heardAtRemoval = heardOnceBotSees(h, Events.GuildDelete, (guild) => guild.id === GUILD);
     h.discord.removeBot(GUILD);
     const heardAtEvent = await heardAtRemoval;
@@ -162,6 +162,8 @@ describe('a right taken away while a part plays', () => {
     expect(spoken(h, from)).not.toContain(PARTS[2]);
     // As Discord does for a kick: the bot's voice connection closed with 4014 ("you were kicked").
     expect(h.discord.voiceCloses(GUILD).map((close) => close.code)).toContain(4014);
+    // Told that, not that the connection was lost and a new /say would rejoin.
+    await expectToldOnce(handle, t('en-US', 'error.revoked.not-served'));
   });
 });
 

@@ -735,7 +735,16 @@ export class SpeechPipeline {
         for (const clip of clips) clip.dispose?.();
         throw error;
       }
-      return await this.#played(player, clips, results);
+      const outcome = await this.#played(player, clips, results);
+      // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+      // there is the server no longer served, not a lost connection to rejoin.
+      if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+        return {
+          kind: 'failed',
+          error: new RightsRevokedError({ code: 'not-served' }),
+          secondsHeard: outcome.seconds,
+        };
+      return outcome;
     } finally {
       unwatch();
     }
