@@ -6,10 +6,9 @@
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { runCommand, type Harness } from '../support/harness.ts';
-import { postChat, spoken, startAutoRead } from '../support/chat.ts';
+import type { Harness } from '../support/harness.ts';
+import { ignoreForAutoRead, postChat, spoken, startAutoRead } from '../support/chat.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -108,14 +107,7 @@ describe('a member ignored mid-queue', () => {
     h.discord.clearAudio(GUILD);
     for (const line of lines) expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, CAROL, line)).toBe(true);
     await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
-    const ignored = await runCommand(h, {
-      guildId: GUILD,
-      userId: ALICE.id,
-      name: 'autoread',
-      subcommand: 'ignore',
-      options: { member: { type: 6, value: CAROL.id } },
-    });
-    expect(ignored.content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${CAROL.id}>` }));
+    await ignoreForAutoRead(h, GUILD, ALICE.id, CAROL.id);
     expect(await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Alice is still read.')).toBe(true);
     await expect
       .poll(() => spoken(h, from).includes('alice said, Alice is still read.'), { timeout: 20_000 })
