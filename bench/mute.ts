@@ -1,4 +1,4 @@
-// Figure 14 of npm run bench: how soon a right taken away silences what plays (issue 48). One bot against the fake
+// Figure 15 of npm run bench: how soon a right taken away silences what plays (issue 48). One bot against the fake
 // Discord and the sandbox (its own servers process, 127.0.0.1 only), already in the member's voice channel. The member
 // has a one-part /say of about 15 s spoken; 300 ms after its first audio packet a moderator server-mutes them, and the
 // figure is the time from the fake Discord's VOICE_STATE_UPDATE to the last audio packet it heard, and the packets
@@ -118,7 +118,7 @@ export async function measureMute(mode: 'quick' | 'full', log: (line: string) =>
     )} |`;
   const { partSeconds } = loopback;
   return [
-    '### Figure 14: a member server-muted mid-part, against their own /stop (bench/mute.ts)',
+    '### Figure 15: a member server-muted mid-part, against their own /stop (bench/mute.ts)',
     '',
     `A one-part /say of ${partSeconds.toFixed(1)} s in a voice channel the bot is already in; ${INTO_PART_MS} ms ` +
       'after its first audio packet, a moderator server-mutes the member (VOICE_STATE_UPDATE), or, the baseline, the ' +

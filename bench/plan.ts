@@ -15,6 +15,7 @@ export type Figure =
   | 'budget-hold'
   | 'text'
   | 'free-voice'
+  | 'free-voice-reading'
   | 'scene-mix'
   | 'scene'
   | 'mute';
@@ -29,6 +30,7 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
   'mute',
@@ -42,6 +44,7 @@ export const STANDALONE: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
   'mute',
