@@ -17,7 +17,8 @@ export type Figure =
   | 'free-voice'
   | 'free-voice-reading'
   | 'scene-mix'
-  | 'scene';
+  | 'scene'
+  | 'mute';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -32,6 +33,7 @@ export const FIGURES: readonly Figure[] = [
   'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -45,6 +47,7 @@ export const STANDALONE: readonly Figure[] = [
   'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
 ];
 
 export interface Plan {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -21,6 +21,7 @@ import { measureFreeVoice } from './free-voice.ts';
 import { measureFreeVoiceReading } from './free-voice-reading.ts';
 import { measureSceneMix } from './scene-mix.ts';
 import { measureScene } from './scene.ts';
+import { measureMute } from './mute.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -266,12 +267,14 @@ async function main(): Promise<void> {
   const sceneMix = has('scene-mix') ? await measureSceneMix(p.mode, log) : undefined;
   // Figure 13 (bench/scene.ts): a /scene in voice against the same lines as /say, on a bot and servers of its own.
   const scene = has('scene') ? await measureScene(p.mode, log) : undefined;
+  // Figure 15 (bench/mute.ts): a member muted mid-part against their own /stop, on a bot and servers of its own.
+  const mute = has('mute') ? await measureMute(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards =
     p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = [render(results), lookups, budgetHold, text, freeVoice, freeReading, sceneMix, scene, shards]
+  const report = [render(results), lookups, budgetHold, text, freeVoice, freeReading, sceneMix, scene, mute, shards]
     .filter((part) => part !== undefined)
     .join('\n\n');
   console.log(report);
