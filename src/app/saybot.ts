@@ -180,6 +180,11 @@ export class SayBot {
     return this.#allowedGuilds.allows(guildId) && this.#client.guilds.cache.has(guildId);
   }
 
+  /** Whether the owner chose this server (ALLOWED_GUILDS), whichever shard holds it (the dashboard's question). */
+  chosen(guildId: string): boolean {
+    return this.#allowedGuilds.allows(guildId);
+  }
+
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
   get autoreadAvailable(): boolean {
     return this.#autoreadAvailable;
