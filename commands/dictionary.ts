@@ -8,7 +8,7 @@ import {
   subcommand,
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { t } from '../src/core/i18n/translate.ts';
 import { fitLines } from '../src/features/speaking/index.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { downloadClip } from '../src/features/voices/index.ts';
@@ -18,11 +18,14 @@ import {
   GROWTH_ALLOWANCE,
   MAX_ENTRIES,
   MAX_GROWTH_FACTOR,
+  MAX_IMPORT_BYTES,
   MAX_PATTERN_LENGTH,
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,
+  describeDictionaryProblem,
   exportDictionary,
   importDictionary,
+  refreshDictionary,
   isPattern,
   readingWouldBeCut,
   type DictionaryEntry,
@@ -33,9 +36,6 @@ import {
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
-
-/** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
-export const MAX_IMPORT_BYTES = 512 * 1024;
 
 /** Anyone may list and export the dictionary; changing it changes how the whole server is read. */
 const manager = { manageGuild: { refusal: 'dictionary.permission' } } as const;
@@ -70,30 +70,9 @@ export const data = slashCommand('dictionary', requires)
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
-/** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
-function describe(locale: string, problem: DictionaryProblem): string {
-  const { code, params } = problem;
-  if (code === 'badEntry')
-    return t(locale, 'dictionary.problem.badEntry', {
-      entry: params['entry'] ?? '',
-      reason: describe(locale, { code: params['reason'] as DictionaryProblem['code'], params }),
-    });
-  if (code === 'badPattern') {
-    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, {
-      part: echoCode(String(params['part'] ?? ''), 40),
-    });
-    return t(locale, 'dictionary.problem.badPattern', { syntax });
-  }
-  if (code === 'duplicate')
-    return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
-  if (code === 'unknownGroup')
-    return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
-  return t(locale, `dictionary.problem.${code}` as MessageKey, params);
-}
-
 /** A refused change, in the caller's language: "Nothing was changed: entry 3: the word is empty." */
 function refused(locale: string, problem: DictionaryProblem): UserError {
-  return new UserError('dictionary.refused', { problem: describe(locale, problem) });
+  return new UserError('dictionary.refused', { problem: describeDictionaryProblem(locale, problem) });
 }
 
 /** The word or pattern the member named (exactly one of them), as the store takes it. */
@@ -111,21 +90,12 @@ function label(locale: string, entry: DictionaryEntry | EntryName): string {
   return `"${echo(entry.word, 60)}"`;
 }
 
-/** After a change: the reader uses the new entries from the next message on. */
-async function refreshReader(
-  interaction: ChatInputCommandInteraction<'cached'>,
-  { store, autoread }: Services<Uses>,
-): Promise<void> {
-  if (autoread?.isReading(interaction.guildId))
-    autoread.setDictionary(interaction.guildId, await store.dictionary.list(interaction.guildId));
-}
-
 const add: Handler = async (interaction, context) => {
   const name = entryName(interaction);
   const reading = interaction.options.getString('reading') ?? '';
   const result = await context.store.dictionary.put(interaction.guildId, name, reading, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
-  await refreshReader(interaction, context);
+  await refreshDictionary(context.store, context.autoread, interaction.guildId);
   const { entry } = result;
   const { locale } = interaction;
   const said = isPattern(entry)
@@ -153,7 +123,7 @@ const remove: Handler = async (interaction, context) => {
       ? new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) })
       : new UserError('dictionary.unknown', { word: echo(name, 60) });
   }
-  await refreshReader(interaction, context);
+  await refreshDictionary(context.store, context.autoread, interaction.guildId);
   if (isPattern(removed))
     await showResult(interaction, 'dictionary.removed.pattern', { pattern: label(interaction.locale, removed) });
   else await showResult(interaction, 'dictionary.removed', { word: echo(removed.word, 60) });
@@ -168,7 +138,7 @@ const move: Handler = async (interaction, context) => {
       ? new UserError('dictionary.unknown', { word: echo(name, 60) })
       : new UserError('dictionary.unknown.pattern', { pattern: label(interaction.locale, name) });
   }
-  await refreshReader(interaction, context);
+  await refreshDictionary(context.store, context.autoread, interaction.guildId);
   const entry = result.entries[result.position - 1] ?? name;
   await showResult(interaction, 'dictionary.moved', {
     entry: label(interaction.locale, entry),
@@ -219,7 +189,7 @@ const importAll: Handler = async (interaction, context) => {
   if (!parsed.ok) throw refused(interaction.locale, parsed.problem);
   const result = await context.store.dictionary.replace(interaction.guildId, parsed.value, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);
-  await refreshReader(interaction, context);
+  await refreshDictionary(context.store, context.autoread, interaction.guildId);
   await showResult(interaction, 'dictionary.imported', { count: result.entries.length });
 };
 

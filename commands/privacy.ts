@@ -11,6 +11,7 @@ import {
   ServerDeletionConfirmations,
   forgetGuild,
   forgetMember,
+  traceLines,
   type Forgetting,
 } from '../src/features/privacy/index.ts';
 
@@ -35,28 +36,6 @@ export const data = slashCommand('privacy')
 
 /** Per process: a code is confirmed by the process that gave it (a guild's interactions reach one shard). */
 const confirmations = new ServerDeletionConfirmations();
-
-const TRACE_KEYS: Readonly<Record<string, MessageKey>> = {
-  member_defaults: 'privacy.trace.member_defaults',
-  member_output_defaults: 'privacy.trace.member_output_defaults',
-  presets: 'privacy.trace.presets',
-  voice_library: 'privacy.trace.voice_library',
-  clone_name_reservations: 'privacy.trace.clone_name_reservations',
-  spends: 'privacy.trace.spends',
-  budget_holds: 'privacy.trace.budget_holds',
-  guild_budgets: 'privacy.trace.guild_budgets',
-  auto_read: 'privacy.trace.auto_read',
-  dictionary_entries: 'privacy.trace.dictionary_entries',
-  auto_read_voice_pool: 'privacy.trace.auto_read_voice_pool',
-  auto_read_member_voices: 'privacy.trace.auto_read_member_voices',
-  auto_read_ignored: 'privacy.trace.auto_read_ignored',
-  guild_output_defaults: 'privacy.trace.guild_output_defaults',
-};
-
-/** The managers' records about a member (kept by their deletion), per table. */
-const KEPT_KEYS: Readonly<Record<string, MessageKey>> = {
-  auto_read_ignored: 'privacy.kept.auto_read_ignored',
-};
 
 const forgetting = (
   interaction: ChatInputCommandInteraction,
@@ -107,24 +86,13 @@ export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] =
 
 async function show(interaction: ChatInputCommandInteraction, { store }: Services<Uses>, scope: Scope): Promise<void> {
   const locale = interaction.locale;
-  const perTable = new Map<string, number>();
-  const keptPerTable = new Map<string, number>();
-  for (const trace of await store.privacy.describeMember(scope.guildId, interaction.user.id)) {
-    const tally = trace.kept ? keptPerTable : perTable;
-    tally.set(trace.table, (tally.get(trace.table) ?? 0) + trace.rows);
-  }
-  if (perTable.size === 0 && keptPerTable.size === 0) {
+  const traces = traceLines(locale, await store.privacy.describeMember(scope.guildId, interaction.user.id));
+  if (traces.own.length === 0 && traces.kept.length === 0) {
     await showResult(interaction, scope.keys.none);
     return;
   }
-  const lines = (tally: Map<string, number>, keys: Readonly<Record<string, MessageKey>>) =>
-    [...tally].map(([table, rows]) => {
-      const key = keys[table];
-      const what = key === undefined ? t(locale, 'privacy.trace.other', { table }) : t(locale, key);
-      return `- ${what}: ${formatNumber(locale, rows)}`;
-    });
-  const kept = keptPerTable.size === 0 ? [] : [t(locale, 'privacy.kept.header'), ...lines(keptPerTable, KEPT_KEYS)];
-  const own = perTable.size === 0 ? [] : [t(locale, scope.keys.header), ...lines(perTable, TRACE_KEYS)];
+  const kept = traces.kept.length === 0 ? [] : [t(locale, 'privacy.kept.header'), ...traces.kept];
+  const own = traces.own.length === 0 ? [] : [t(locale, scope.keys.header), ...traces.own];
   await showContent(interaction, [...own, ...kept, t(locale, 'privacy.show.footer')].join('\n'));
 }
 

@@ -2,7 +2,9 @@
 // Discord run in this process; SayBot runs as `npm start` runs it (`node src/bin/start.ts`, configured only by its
 // environment) in a child process. A member then uses three commands, and what the voice channel heard (decrypted
 // from DAVE, decoded from Opus), the files SayBot sent and the replies are written to `outDir`.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
@@ -36,13 +38,18 @@ const GUILD: FakeGuildSpec = {
     { id: '300000000000000001', username: 'alice', voiceChannelId: '220000000000000001', locale: 'en-US' },
     { id: '300000000000000002', username: 'bob', locale: 'en-US' },
     { id: '300000000000000003', username: 'carol', locale: 'en-US' },
+    // The demo manager: Manage Server through a role, pre-authorized and signed in at the local Discord's login.
+    { id: '300000000000000004', username: 'dana', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
   ],
   // As a Discord server by default: members (and SayBot) may send voice messages.
   everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
   botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
 };
 type Member = FakeGuildSpec['members'][number];
-const [ALICE, BOB, CAROL] = GUILD.members as [Member, Member, Member];
+const [ALICE, BOB, CAROL, DANA] = GUILD.members as [Member, Member, Member, Member];
+/** The member the demo's browser is logged in as: she manages the demo server (Manage Server). */
+export const DEMO_MANAGER: Member = DANA;
+export const DEMO_GUILD_ID = GUILD.id;
 const VOICE_CHANNEL = GUILD.voiceChannels[0]!;
 const NAMES = new Map([
   [GUILD.textChannelId, '#general'],
@@ -82,6 +89,23 @@ export interface DemoOptions {
    * installed: the default then) or test tones (the default without it).
    */
   speech?: 'words' | 'tones';
+  /**
+   * Runs once the three commands are done, with everything still running (the screenshot script looks at pages
+   * then); the demo stops the stack when it returns.
+   */
+  whileRunning?: (stack: DemoStack) => Promise<void>;
+}
+
+/** What runs during the demo, for whileRunning. */
+export interface DemoStack {
+  /** The local Discord: `discord.oauth2` is its login (the demo manager is signed in and pre-authorized there). */
+  discord: FakeDiscord;
+  /** The sandbox Voice API's base URL. */
+  voiceApiUrl: string;
+  /** SayBot's dashboard; opening its /login comes back logged in as the demo manager. */
+  dashboardUrl: string;
+  /** The demo's server. */
+  guildId: string;
 }
 
 export interface DemoResult {
@@ -98,6 +122,8 @@ export interface DemoResult {
   voiceMessage: string;
   /** SayBot's own log lines (JSON), for when something went wrong. */
   botLog: string;
+  /** Where SayBot served its dashboard while the demo ran. */
+  dashboardUrl: string;
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
@@ -116,7 +142,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // Written however far the demo got, so a failure shows what happened before it.
   const transcript: string[] = [
     `SayBot demo, ${new Date().toISOString()}: the local Discord, the sandbox Voice API and SayBot as \`npm start\` runs it.`,
-    `Server "${GUILD.name}": ${ALICE.username} is in the voice channel ${VOICE_CHANNEL.name}; ${BOB.username} and ${CAROL.username} are not.`,
+    `Server "${GUILD.name}": ${ALICE.username} is in the voice channel ${VOICE_CHANNEL.name}; ${BOB.username} and ${CAROL.username} are not; ${DANA.username} manages the server.`,
     '',
   ];
 
@@ -125,15 +151,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const sandbox = await startSandbox({ speech });
     await own(() => sandbox.close());
     const token = fakeToken();
+    // The dashboard's address is known before SayBot starts: its redirect is registered as an owner does in the portal.
+    const dashboardPort = await freePort();
+    const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+    const clientSecret = randomBytes(24).toString('base64url');
     const discord = await FakeDiscord.start({
       token,
       applicationId: APP_ID,
       guilds: [GUILD],
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
+      oauth2: { clientSecret, redirectUris: [`${dashboardUrl}/callback`] },
       log: () => undefined,
     });
     await own(() => discord.close());
     log(`local Discord on ${discord.restUrl}, sandbox Voice API on ${sandbox.url}`);
+    signInDemoManager(discord);
 
     bot = startBotProcess({
       entry: SAYBOT_ENTRY,
@@ -147,6 +179,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         VOICE_API_KEY: sandbox.testKey,
         ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
         LOG_LEVEL: 'info',
+        DASHBOARD_URL: dashboardUrl,
+        DASHBOARD_PORT: String(dashboardPort),
+        DISCORD_CLIENT_SECRET: clientSecret,
       },
     });
     const running = bot;
@@ -158,6 +193,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
       });
     log(`SayBot is ready; ${discord.registeredCommands().length} slash commands registered`);
+    await running.waitForLine((l) => l['msg'] === 'dashboard served', 10_000);
+    log(`dashboard on ${dashboardUrl} (its /login comes back logged in as ${DEMO_MANAGER.username}, the demo manager)`);
 
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
     discord.clearAudio(GUILD.id);
@@ -204,6 +241,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
     log('/say output:voice-message: posted in #general');
 
+    if (options.whileRunning)
+      await options.whileRunning({ discord, voiceApiUrl: sandbox.url, dashboardUrl, guildId: GUILD.id });
+
     return {
       heardWav: out('voice-channel.wav'),
       heardSeconds: heard.seconds,
@@ -213,6 +253,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       sentFile: out(sentFile),
       voiceMessage: out('voice-message.ogg'),
       botLog: out('saybot.log'),
+      dashboardUrl,
     };
   };
 
@@ -227,6 +268,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     writeFileSync(out('transcript.txt'), transcript.join('\n'));
     if (bot) writeFileSync(out('saybot.log'), bot.output());
   }
+}
+
+/** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The browser's Discord session in the demo: the demo manager is signed in to the local Discord and has authorized
+ * SayBot's login (`identify guilds`) before, so a login with `prompt=none` comes straight back logged in as her,
+ * and the consent page, when shown, has her preselected.
+ */
+export function signInDemoManager(discord: FakeDiscord): void {
+  discord.oauth2.preauthorize(DEMO_MANAGER.id, ['identify', 'guilds']);
+  discord.oauth2.signIn(DEMO_MANAGER.id);
 }
 
 /**

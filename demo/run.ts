@@ -31,6 +31,7 @@ try {
   console.log(`  the voice message it posted:  ${shown(result.voiceMessage)}`);
   console.log(`  the replies:                  ${shown(result.transcript)}`);
   console.log(`  SayBot's log:                 ${shown(result.botLog)}`);
+  console.log(`  the dashboard ran on:         ${result.dashboardUrl} (logged in as the demo manager)`);
   process.exit(0);
 } catch (error) {
   const reason = signal.aborted

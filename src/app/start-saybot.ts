@@ -19,6 +19,8 @@ import { startSandbox, type Sandbox } from '../sandbox/index.ts';
 import { PartSource } from '../core/speech/part-source.ts';
 import { SpeechPipeline } from '../core/speech/pipeline.ts';
 import { openStore } from './store.ts';
+import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
+import { dashboardBot } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
 import type { VoiceSenderKind } from '../core/voice/packet-sender.ts';
@@ -27,6 +29,8 @@ const DISCORD_API_URL = 'https://discord.com/api';
 
 export interface RunningSayBot {
   bot: SayBot;
+  /** The web dashboard, when DASHBOARD_URL turned it on. */
+  dashboard?: RunningDashboard | undefined;
   config: Config;
   logger: Logger;
   stop(): Promise<void>;
@@ -123,6 +127,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   const discordUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   let bot: SayBot;
   let metricsServer: MetricsServer | undefined;
+  let dashboard: RunningDashboard | undefined;
   try {
     await loadFeatureStrings();
     const commands = seams.commands ?? (await loadCommandModules());
@@ -187,6 +192,23 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     await bot.start().catch((error: unknown) => {
       throw asDiscordUnreachable(error, discordUrl);
     });
+    // One process serves it: the only one, or shard 0 (the store is shared; see the dashboard's notes in README.md).
+    if (config.dashboard !== undefined && (config.shard === undefined || config.shard.id === 0)) {
+      const ready = bot;
+      dashboard = await startDashboard({
+        settings: {
+          ...config.dashboard,
+          clientId: config.discord.clientId,
+          discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
+        },
+        store: core.store,
+        bot: dashboardBot(ready, core, config, logger),
+        logger: logger.child({ part: 'dashboard' }),
+      }).catch(async (error: unknown) => {
+        await ready.stop();
+        throw error;
+      });
+    }
   } catch (error) {
     await metricsServer?.close();
     await voiceApi.close();
@@ -196,9 +218,11 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   }
   return {
     bot,
+    dashboard,
     config,
     logger,
     async stop() {
+      await dashboard?.close();
       await metricsServer?.close();
       await bot.stop();
       await voiceApi.close();

@@ -14,14 +14,15 @@ import {
 } from '../features/autoread/index.ts';
 import { SCENE_FORGET_RULES, SCENE_SCHEMA_STEPS, sceneAreas } from '../features/scenes/index.ts';
 import { storeSchema } from '../core/store/migrations.ts';
+import { DASHBOARD_SCHEMA_STEPS, dashboardAreas } from '../features/dashboard/index.ts';
 
 /** The features' part of every store: their areas, and what the core's deletions do in their tables. */
 export const STORE_FEATURES: StoreFeatures = {
-  areas: (dialect) => ({ ...autoReadAreas(dialect), ...sceneAreas(dialect) }),
+  areas: (dialect) => ({ ...autoReadAreas(dialect), ...sceneAreas(dialect), ...dashboardAreas(dialect) }),
   forgetRules: [...AUTO_READ_FORGET_RULES, ...SCENE_FORGET_RULES],
   voiceRows: [...AUTO_READ_VOICE_ROWS],
   memberFields: [...MEMBER_READING_LIST],
-  schemaSteps: [AUTO_READ_SCHEMA_STEPS, SCENE_SCHEMA_STEPS],
+  schemaSteps: [AUTO_READ_SCHEMA_STEPS, SCENE_SCHEMA_STEPS, DASHBOARD_SCHEMA_STEPS],
 };
 
 /** The whole schema every store the app opens is migrated to: the core's steps and every feature's. */

@@ -36,7 +36,7 @@ export function defaultBotMonthlyChars(plan: ApiPlan): number {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Variables whose values are secrets: never echoed, even when malformed. */
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY']);
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY', 'DISCORD_CLIENT_SECRET']);
 
 const snowflake = (what: string) =>
   z
@@ -150,10 +150,57 @@ const EnvSchema = z.object({
   SHARDS: z
     .union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' })
     .optional(),
+  // The web dashboard (src/features/dashboard/): off unless DASHBOARD_URL is set. The public base URL members open
+  // (https, or http on localhost), the port it listens on, the address (127.0.0.1: behind the owner's https proxy),
+  // and the application's OAuth2 client secret (Developer Portal, OAuth2 page).
+  DASHBOARD_URL: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = dashboardUrlProblem(value);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  DASHBOARD_PORT: wholeNumber(1, 65_535).default(8080),
+  DASHBOARD_HOST: z
+    .string()
+    .regex(/^[0-9a-f.:]+$|^localhost$/i, 'must be an IP address to listen on (127.0.0.1, ::1 or 0.0.0.0)')
+    .default('127.0.0.1'),
+  // The https proxy in front of the dashboard (its address as the dashboard sees it, e.g. 127.0.0.1): requests from it
+  // are counted by the address it puts last in X-Forwarded-For. Unset: by the socket's address.
+  DASHBOARD_TRUSTED_PROXY: z
+    .string()
+    .regex(/^[0-9a-f.:]+$/i, 'must be the IP address the https proxy connects from (such as 127.0.0.1)')
+    .optional(),
+  DISCORD_CLIENT_SECRET: z
+    .string()
+    .regex(/^[\w-]{16,}$/, 'must be the OAuth2 client secret from the Developer Portal (OAuth2 page)')
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a dashboard URL is on this machine only (http allowed, no Secure cookie needed). */
+export function isLocalUrl(url: string): boolean {
+  return LOCAL_HOSTS.has(new URL(url).hostname);
+}
+
+/**
+ * What is wrong with DASHBOARD_URL, or undefined: an http(s) origin with no path (the session cookie's __Host-
+ * prefix wants Path=/), https unless it is this machine.
+ */
+function dashboardUrlProblem(value: string): string | undefined {
+  if (!URL.canParse(value)) return "must be the dashboard's public URL, such as https://saybot.example.org";
+  const url = new URL(value);
+  if (!/^https?:$/.test(url.protocol)) return 'must be an http:// or https:// URL';
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '')
+    return 'must be an origin only (scheme, host and port, no path), such as https://saybot.example.org';
+  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname))
+    return 'must use https:// outside localhost (put SayBot behind an https proxy; docs/guide-owners.md, "Dashboard")';
+  return undefined;
+}
 
 /** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
 export interface StoreTimeouts {
@@ -167,6 +214,16 @@ export interface StoreTimeouts {
 
 /** Who may use the user-installed commands: nobody (off), the listed user IDs, or everyone. */
 export type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
+
+/** The dashboard's settings: its public origin, where it listens, and the OAuth2 client secret (a secret). */
+export interface DashboardConfig {
+  url: string;
+  port: number;
+  host: string;
+  /** The https proxy's address, whose X-Forwarded-For names the member's; absent: no proxy is trusted. */
+  trustedProxy?: string | undefined;
+  clientSecret: string;
+}
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -217,6 +274,7 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   return [
     env['DISCORD_TOKEN'] ?? '',
     env['VOICE_API_KEY'] ?? '',
+    env['DISCORD_CLIENT_SECRET'] ?? '',
     ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
   ].filter((s) => s.length > 0);
 }
@@ -278,6 +336,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
   shards?: 'auto' | number | undefined;
+  /** The web dashboard; absent (off) unless DASHBOARD_URL is set. */
+  dashboard?: DashboardConfig | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
   shard?: { id: number; count: number } | undefined;
 }
@@ -354,6 +414,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success && parsed.data.ALLOWED_GUILDS_LEAVE === '1' && parsed.data.ALLOWED_GUILDS === undefined) {
     problems.push('ALLOWED_GUILDS_LEAVE=1 confirms leaving the servers off ALLOWED_GUILDS, which is not set');
   }
+  if (parsed.success && parsed.data.DASHBOARD_URL !== undefined && parsed.data.DISCORD_CLIENT_SECRET === undefined) {
+    problems.push(
+      'DISCORD_CLIENT_SECRET must be set when DASHBOARD_URL is (the OAuth2 client secret, Developer Portal, OAuth2 page); it is not set',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -421,6 +486,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT === undefined ? undefined : e.METRICS_PORT + (shard?.id ?? 0),
     shards: e.SHARDS,
     shard,
+    dashboard:
+      e.DASHBOARD_URL === undefined || e.DISCORD_CLIENT_SECRET === undefined
+        ? undefined
+        : {
+            url: new URL(e.DASHBOARD_URL).origin,
+            port: e.DASHBOARD_PORT,
+            host: e.DASHBOARD_HOST,
+            trustedProxy: e.DASHBOARD_TRUSTED_PROXY,
+            clientSecret: e.DISCORD_CLIENT_SECRET,
+          },
   };
 }
 
@@ -429,6 +504,7 @@ export function configSecrets(config: Config): string[] {
   return [
     config.discord.token,
     ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
+    ...(config.dashboard ? [config.dashboard.clientSecret] : []),
     ...databaseSecrets(config.database),
   ];
 }

@@ -136,6 +136,58 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the dashboard (off unless DASHBOARD_URL is set), one line per problem, never the client secret', () => {
+    expect(loadConfig(base).dashboard).toBeUndefined();
+    const secret = 'dashboard-secret-0123456789';
+    expect(
+      loadConfig({ ...base, DASHBOARD_URL: 'https://saybot.example.org/', DISCORD_CLIENT_SECRET: secret }).dashboard,
+    ).toEqual({
+      url: 'https://saybot.example.org',
+      port: 8080,
+      host: '127.0.0.1',
+      clientSecret: secret,
+    });
+    expect(
+      loadConfig({ ...base, DASHBOARD_URL: 'http://localhost:3000', DISCORD_CLIENT_SECRET: secret }).dashboard?.url,
+    ).toBe('http://localhost:3000');
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ DASHBOARD_URL: 'http://saybot.example.org', DISCORD_CLIENT_SECRET: secret })).toEqual([
+      'Configuration: DASHBOARD_URL must use https:// outside localhost (put SayBot behind an https proxy; docs/guide-owners.md, "Dashboard"); got "http://saybot.example.org"',
+    ]);
+    expect(problems({ DASHBOARD_URL: 'https://example.org/saybot', DISCORD_CLIENT_SECRET: secret })[0]).toMatch(
+      /^Configuration: DASHBOARD_URL must be an origin only/,
+    );
+    expect(problems({ DASHBOARD_URL: 'https://saybot.example.org' })).toEqual([
+      'Configuration: DISCORD_CLIENT_SECRET must be set when DASHBOARD_URL is (the OAuth2 client secret, Developer Portal, OAuth2 page); it is not set',
+    ]);
+    const short = problems({ DASHBOARD_URL: 'https://saybot.example.org', DISCORD_CLIENT_SECRET: 'tiny secret!' });
+    expect(short).toEqual([
+      'Configuration: DISCORD_CLIENT_SECRET must be the OAuth2 client secret from the Developer Portal (OAuth2 page); got a value of 12 characters (not shown)',
+    ]);
+    expect(problems({ DASHBOARD_PORT: '70000' })[0]).toMatch(/^Configuration: DASHBOARD_PORT must be a whole number/);
+    expect(
+      loadConfig({
+        ...base,
+        DASHBOARD_URL: 'https://a.example',
+        DISCORD_CLIENT_SECRET: secret,
+        DASHBOARD_TRUSTED_PROXY: '127.0.0.1',
+      }).dashboard?.trustedProxy,
+    ).toBe('127.0.0.1');
+    expect(problems({ DASHBOARD_TRUSTED_PROXY: 'proxy.local' })[0]).toMatch(
+      /^Configuration: DASHBOARD_TRUSTED_PROXY must be the IP address/,
+    );
+    expect(
+      configSecrets(loadConfig({ ...base, DASHBOARD_URL: 'https://a.example', DISCORD_CLIENT_SECRET: secret })),
+    ).toContain(secret);
+  });
+
   it('requires the Voice API URL and key together', () => {
     expect(problemsOf({ ...base, VOICE_API_KEY: apiKey })[0]).toMatch(/VOICE_API_BASE_URL must be set together/);
     expect(problemsOf({ ...base, VOICE_API_BASE_URL: 'http://127.0.0.1:1' })[0]).toMatch(/VOICE_API_KEY must be set/);

@@ -20,6 +20,7 @@ import {
   channelPayload,
   guildCreatePayload,
   overwriteRecord,
+  rolePayload,
   voiceStatePayload,
   GuildRecord,
   World,
@@ -49,6 +50,7 @@ import type {
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
 import { afterDelay } from './network-delay.ts';
+import { LocalOAuth2 } from './oauth2.ts';
 import { Waits } from './waits.ts';
 
 export type * from './types.ts';
@@ -64,6 +66,7 @@ export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, 
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
 export { FormRefusal } from './file-types.ts';
+export type { LocalOAuth2 } from './oauth2.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 /** Discord's: an interaction token works for 15 minutes. */
@@ -83,6 +86,7 @@ interface Parts {
   waits: Waits;
   clock: DiscordClock;
   daveWatchers: Set<() => void>;
+  oauth2: LocalOAuth2;
 }
 
 export class FakeDiscord {
@@ -188,7 +192,12 @@ export class FakeDiscord {
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
       voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
     });
-    const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
+    const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
+    const server = createServer((req, res) =>
+      afterDelay(options.restRoundTripMs ?? 0, () =>
+        oauth2.handles(req) ? oauth2.handle(req, res) : rest.handle(req, res),
+      ),
+    );
     server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/gateway') gateway.handleUpgrade(req, socket, head);
       else socket.destroy();
@@ -212,11 +221,34 @@ export class FakeDiscord {
       throw error;
     }
     self.fake = new FakeDiscord(
-      { world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, clock, daveWatchers },
+      {
+        world,
+        server,
+        rest,
+        cdn,
+        commands,
+        interactions,
+        gateway,
+        voice,
+        udp,
+        audio,
+        waits,
+        clock,
+        daveWatchers,
+        oauth2,
+      },
       problems,
       baseUrl,
     );
     return self.fake;
+  }
+
+  /**
+   * Discord's OAuth2 for a website's login (oauth2.ts): the client ID and secret, the URLs to configure a website
+   * with, who is signed in at the consent page, pre-authorized users, codes without a browser, the request log.
+   */
+  get oauth2(): LocalOAuth2 {
+    return this.parts.oauth2;
   }
 
   // ---- driving ----
@@ -329,6 +361,23 @@ export class FakeDiscord {
     role.permissions = permissions;
   }
 
+  /**
+   * A manager changes a role's permissions (the guild's own ID is @everyone's), e.g. takes Speak from everyone:
+   * GUILD_ROLE_UPDATE with `guild_id` and the role, as Discord sends it (Guilds intent).
+   */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.parts.world.guild(guildId);
+    const role = guild.roles.find((r) => r.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: ${roleId} is not a role of guild ${guildId}`);
+    role.permissions = permissions;
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'GUILD_ROLE_UPDATE',
+      { guild_id: guildId, role: rolePayload(role) },
+      GatewayIntent.Guilds,
+    );
+  }
+
   /** Replaces a channel's permission overwrites (CHANNEL_UPDATE), e.g. a member denied Send Messages there. */
   setChannelOverwrites(guildId: string, channelId: string, overwrites: FakeOverwrite[]): void {
     this.updateChannel(guildId, channelId, (channel) => {
@@ -355,14 +404,13 @@ export class FakeDiscord {
   readonly #removedGuilds = new Map<string, GuildRecord>();
 
   /**
-   * The bot is removed from a guild (kicked, or the server deleted): GUILD_DELETE without `unavailable`, as Discord
-   * sends it; the guild is gone from the bot's world (REST, a new READY) until addBotBack.
+   * The bot is removed from a guild (kicked, or the server deleted), as Discord does it: out of its voice channel
+   * (its voice connection closed with 4014, "you were kicked"), then GUILD_DELETE without `unavailable`; the guild
+   * is gone from the bot's world (REST, a new READY) until addBotBack.
    */
   removeBot(guildId: string): void {
-    const guild = this.parts.world.guild(guildId);
-    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
-    this.#removedGuilds.set(guildId, guild);
-    this.parts.world.guilds.delete(guildId);
+    this.parts.world.guild(guildId);
+    this.botLeft(guildId);
   }
 
   /**

@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
 import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
+import { DiscordLogin } from '../../features/dashboard/index.ts';
 
 export interface CheckResult {
   name: string;
@@ -279,6 +280,40 @@ export async function checkVoiceApi(config: Config): Promise<CheckResult> {
   }
 }
 
+/**
+ * The dashboard: off unless DASHBOARD_URL is set; on, whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange
+ * that cannot succeed tells a wrong client from a wrong code, logging no one in), and the redirect URL to register.
+ */
+export async function checkDashboard(config: Config): Promise<CheckResult> {
+  const name = 'Dashboard';
+  const dashboard = config.dashboard;
+  if (dashboard === undefined) return { name, ok: true, detail: 'off (set DASHBOARD_URL to serve it)' };
+  const redirect = `${dashboard.url}/callback`;
+  const login = new DiscordLogin(
+    config.discord.clientId,
+    dashboard.clientSecret,
+    redirect,
+    config.discord.apiBaseUrl ?? 'https://discord.com/api',
+  );
+  try {
+    if (!(await login.clientAccepted()))
+      return {
+        name,
+        ok: false,
+        detail:
+          'Discord refused DISCORD_CLIENT_SECRET with DISCORD_CLIENT_ID: copy the client secret from the OAuth2 page of the Developer Portal (reset it if unsure)',
+      };
+  } catch (error) {
+    const said = redactSecrets(error instanceof Error ? error.message : String(error), [dashboard.clientSecret]);
+    return { name, ok: true, warn: true, detail: `the client secret could not be checked: ${said}` };
+  }
+  return {
+    name,
+    ok: true,
+    detail: `${dashboard.url}, listening on ${dashboard.host}:${dashboard.port}; add ${redirect} to OAuth2 > Redirects in the Developer Portal`,
+  };
+}
+
 /** Every check, in the order a newcomer would fix them. */
 export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
   const results = [checkNode(), await checkOpus(), await checkEncryption()];
@@ -294,6 +329,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
       if (servers !== undefined) results.push(servers);
     }
     results.push(await checkVoiceApi(config));
+    results.push(await checkDashboard(config));
   }
   return results;
 }

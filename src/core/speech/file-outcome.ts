@@ -14,14 +14,14 @@ import type { SpeechOutcome } from './speech-order.ts';
  * file fits as Opus), so the member gets the audio instead of an upload error.
  */
 export async function fileOrVoiceMessage(
-  rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline },
+  rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline; cutAt?: number },
   sizeLimit: number | undefined,
   encoding: PartSource['encoding'],
   log: Logger,
 ): Promise<SpeechOutcome> {
-  const { files, seconds, timeline } = rendered;
+  const { files, seconds, timeline, cutAt } = rendered;
   const file = files[0];
-  const timed = timeline === undefined ? {} : { timeline };
+  const timed = { ...(timeline === undefined ? {} : { timeline }), ...(cutAt === undefined ? {} : { cutAt }) };
   if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
     return { kind: 'files', files, seconds, ...timed };
   log.info(
@@ -53,7 +53,8 @@ export async function rendered(
     const mixed = await sceneFile(source, accepted.lines, accepted.charge, allowed, format);
     if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log);
     const message = await fileAsVoiceMessage(mixed.files[0], source.encoding);
-    return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline };
+    const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
+    return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
   }
   const [line] = accepted.lines;
   if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });

@@ -24,6 +24,8 @@ export interface Job {
   scene: boolean;
   /** A scene posted as a file: WAV or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
+  quoted?: number | undefined;
 }
 
 /** What acceptance leaves for the rest of the job. */

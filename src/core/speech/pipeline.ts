@@ -7,6 +7,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { StillAllowed } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError } from './revocation.ts';
+import { RightsWatch } from './rights-watch.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
@@ -17,6 +18,9 @@ import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
+import { checkEstimatedSeconds } from './seconds-cap.ts';
+import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
+import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Accepted, Job, Lane, SpokenLine } from './pipeline-job.ts';
 import type {
   AcceptedJob,
@@ -61,6 +65,7 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
+  readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
   readonly #queue: QueueBook;
@@ -200,6 +205,16 @@ export class SpeechPipeline {
   }
 
   /**
+   * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
+   * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
+   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet
+   * (rights-watch.ts), with the RightsRevokedError its front-end words.
+   */
+  rightsChanged(guildId: string, userId?: string): void {
+    this.#rights.recheck(guildId, userId);
+  }
+
+  /**
    * A cloned voice was deleted: its parts still queued or accepted are refused at their fetch (nothing sent, heard
    * or cached), new requests with it at once; returns how many cache entries went with it.
    */
@@ -229,6 +244,8 @@ export class SpeechPipeline {
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
     const seconds = lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.texts.join('')), 0);
+    // A scene's file is mixed to at most MAX_SCENE_SECONDS, which only its audio proves: its estimate, before anything.
+    if (job.scene && target.kind !== 'voice') checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS);
     const ready = lines.some((line) => line.request.kind === 'ready');
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
@@ -289,12 +306,17 @@ export class SpeechPipeline {
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
     if (job.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+    const { quoted } = job;
+    const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
+    if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
     // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
     if (job.cachedOnly === true) this.#source.onlyFree(charge);
+    else if (quoted !== undefined)
+      this.#source.limitLate(charge, new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)));
     return charge;
   }
 
@@ -336,6 +358,8 @@ export class SpeechPipeline {
           source: this.#source,
           log: this.#log,
           lanes: this.#lanes,
+          rights: this.#rights,
+          serves: this.#serves,
           allowed,
           firstFrame: () => this.#firstFrame(job.requester, heard),
         },

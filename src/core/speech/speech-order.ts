@@ -24,9 +24,10 @@ export interface Requester {
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
   /**
-   * Asked before each part is fetched and again before it plays: whether what was accepted may still be said for
-   * this member now (their voice rights where it plays, auto-read's ignore list). Undefined: it may. A Revocation
-   * drops that part and the rest of the request; a part not fetched yet is never requested nor paid. Supplied by
+   * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
+   * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
+   * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
+   * request; a part not fetched yet is never requested nor paid. Supplied by
    * the front-end that knows the member; absent: only the pipeline's own checks hold (a deleted voice, the server
    * still served).
    */
@@ -94,6 +95,11 @@ export interface SceneOrder {
   target: SpeechTarget;
   /** Posted as a file: WAV (the default) or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /**
+   * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
+   * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
+   */
+  quoted?: number | undefined;
 }
 
 /** What acceptance tells the front-end. */
@@ -159,6 +165,8 @@ export type SpeechOutcome = (
 ) & {
   /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
   freeVoice?: ServiceFallback;
+  /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
+  cutAt?: number;
 };
 
 /** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */

@@ -6,6 +6,8 @@ import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import { partClip, sceneClip, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { Accepted, Job, Lane } from './pipeline-job.ts';
+import { RightsRevokedError } from './revocation.ts';
+import type { RightsWatch } from './rights-watch.ts';
 import type { SpeechOutcome } from './speech-order.ts';
 
 /** What playing needs of the pipeline. */
@@ -18,6 +20,10 @@ export interface Playback {
   allowed: StillAllowed;
   /** Called when the first frame goes out. */
   firstFrame: () => void;
+  /** Ends what plays the moment a right is taken away (rights-watch.ts). */
+  rights: RightsWatch;
+  /** Whether SayBot still serves the guild (ALLOWED_GUILDS); absent: every guild. */
+  serves: ((guildId: string) => boolean) | undefined;
 }
 
 /**
@@ -73,14 +79,34 @@ export async function playInVoice(
     lane.clips -= clips.length;
     if (lane.clips === 0 && on.lanes.get(requester.guildId) === lane) on.lanes.delete(requester.guildId);
   });
-  let results: Array<Promise<PlaybackResult>>;
+  // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+  const unwatch = on.rights.watch({
+    guildId: requester.guildId,
+    userId: requester.userId,
+    check: on.allowed,
+    end: (error) => player.end((item) => clips.includes(item), error),
+  });
   try {
-    results = await queued;
-  } catch (error) {
-    for (const clip of clips) clip.dispose?.();
-    throw error;
+    let results: Array<Promise<PlaybackResult>>;
+    try {
+      results = await queued;
+    } catch (error) {
+      for (const clip of clips) clip.dispose?.();
+      throw error;
+    }
+    const outcome = await played(player, clips, results);
+    // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+    // there is the server no longer served, not a lost connection to rejoin.
+    if (outcome.kind === 'cut-off' && on.serves?.(requester.guildId) === false)
+      return {
+        kind: 'failed',
+        error: new RightsRevokedError({ code: 'not-served' }),
+        secondsHeard: outcome.seconds,
+      };
+    return outcome;
+  } finally {
+    unwatch();
   }
-  return played(player, clips, results);
 }
 
 /**

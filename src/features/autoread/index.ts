@@ -12,6 +12,7 @@ export { describeSettings, settingChangesOf, withSettingOptions } from './autore
 export { IGNORED_MAX } from './reading/binding.ts';
 export { VOICE_POOL_MAX, defaultPool, parsePoolEntry, poolLanguage } from './reading/voice-pool.ts';
 export { type AutoReadState } from './store/auto-read-store.ts';
+export type { DictionaryRecord } from './store/dictionary-store.ts';
 export {
   GROWTH_ALLOWANCE,
   MAX_ENTRIES,
@@ -28,5 +29,11 @@ export {
   type EntryName,
 } from './dictionary/dictionary.ts';
 export { speakMessageWords, speakableMessage } from './speak-message.ts';
+export {
+  DICTIONARY_CHANGED_EVENT,
+  MAX_IMPORT_BYTES,
+  describeDictionaryProblem,
+  refreshDictionary,
+} from './dictionary-changes.ts';
 export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';

@@ -6,3 +6,4 @@ export { FORGET_USAGE, parseForgetArgs } from './forget-args.ts';
 export { RemovedGuilds } from './removed-guilds.ts';
 export { ForgetNotices } from './forget-notices.ts';
 export { CONFIRMATION_TTL_MS, ServerDeletionConfirmations } from './confirmations.ts';
+export { traceLines } from './trace-lines.ts';

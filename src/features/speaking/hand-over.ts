@@ -28,7 +28,12 @@ export type OrderedSpeech =
       /** The second half of a request already checked (a clone's first line): recorded, not checked again. */
       followUp?: boolean;
     }
-  | { scene: SceneOrder['lines']; sceneFormat?: SceneOrder['sceneFormat'] };
+  | {
+      scene: SceneOrder['lines'];
+      sceneFormat?: SceneOrder['sceneFormat'];
+      /** The characters its member confirmed: it never pays more (SceneOrder.quoted). */
+      quoted?: number | undefined;
+    };
 
 /** A front-end's order: who, what, where it goes, and what must still hold while it is said. */
 export type Order = OrderedSpeech & {
@@ -54,6 +59,7 @@ export function handOver(speech: Speaker, order: Order): SpeechJob {
       requester,
       target: order.target,
       ...(order.sceneFormat === undefined ? {} : { sceneFormat: order.sceneFormat }),
+      ...(order.quoted === undefined ? {} : { quoted: order.quoted }),
     });
   return speech.speak({
     request: order.request,

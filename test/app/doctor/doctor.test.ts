@@ -26,6 +26,7 @@ describe('npm run doctor', () => {
       'Message Content intent',
       'Public Bot',
       'Voice API',
+      'Dashboard',
     ]);
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.find((r) => r.name === 'Voice API')?.detail).toMatch(
@@ -34,6 +35,28 @@ describe('npm run doctor', () => {
     expect(results.find((r) => r.name === 'Opus encoder')?.detail).toBe('@discordjs/opus (native)');
     expect(local.sandbox.charactersBilled()).toBe(0);
     expect(formatResults(results)).toMatch(/All checks passed\.$/);
+  });
+
+  it("checks the dashboard's client secret with Discord and names the redirect URL, never printing the secret", async () => {
+    const on = {
+      DASHBOARD_URL: 'https://saybot.example.org',
+      DISCORD_CLIENT_SECRET: local.discord.oauth2.clientSecret,
+    };
+    const good = (await runChecks(env(on))).find((r) => r.name === 'Dashboard');
+    expect(good).toMatchObject({ ok: true });
+    expect(good?.detail).toContain('add https://saybot.example.org/callback to OAuth2 > Redirects');
+    const wrongSecret = 'not-the-client-secret-0123456789';
+    const results = await runChecks(env({ ...on, DISCORD_CLIENT_SECRET: wrongSecret }));
+    expect(results.find((r) => r.name === 'Dashboard')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/Discord refused DISCORD_CLIENT_SECRET/),
+    });
+    expect(formatResults(results)).not.toContain(wrongSecret);
+    const http = await runChecks(env({ ...on, DASHBOARD_URL: 'http://saybot.example.org' }));
+    expect(formatResults(http)).toContain('DASHBOARD_URL must use https:// outside localhost');
+    expect((await runChecks(env())).find((r) => r.name === 'Dashboard')?.detail).toBe(
+      'off (set DASHBOARD_URL to serve it)',
+    );
   });
 
   it('says plainly when the Discord token or the Voice API key is refused, without printing them', async () => {

@@ -98,6 +98,7 @@ describe('migrations', () => {
       'auto_read_voice_pool',
       'budget_holds',
       'clone_name_reservations',
+      'dashboard_sessions',
       'dictionary_entries',
       'forget_notices',
       'free_voice_lines',

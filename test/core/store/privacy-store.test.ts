@@ -22,6 +22,8 @@ const KEPT_COLUMNS = new Set([
   'auto_read.required_role_id',
   'soundboard_sounds.sound_id',
   'soundboard_sounds.voice_id',
+  // A dashboard session is no server's data: it ends at logout, "log out everywhere", or 8 hours after login at most.
+  'dashboard_sessions.user_id',
 ]);
 
 const guildRowsHolding = (scan: DatabaseScan, guildId: string, userId: string) =>

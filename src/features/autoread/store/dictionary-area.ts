@@ -12,6 +12,7 @@ import {
 } from '../dictionary/dictionary.ts';
 import { Area, type Db } from '../../../core/store/dialect.ts';
 import type {
+  DictionaryRecord,
   MoveDictionaryEntryResult,
   PutDictionaryEntryResult,
   ReplaceDictionaryResult,
@@ -35,6 +36,22 @@ export class DictionaryArea extends Area {
   /** The guild's entries in the order they apply, as stored (tidied). */
   async list(guildId: string): Promise<DictionaryEntry[]> {
     return this.#list(this.d.db, guildId);
+  }
+
+  /** The guild's entries in order, each with who changed it last and when (the dashboard's table). */
+  async listWithChanges(guildId: string): Promise<DictionaryRecord[]> {
+    const rows = await this.d.db
+      .selectFrom('dictionary_entries')
+      .select(['kind', 'word', 'reading', 'updated_by', 'updated_at'])
+      .where('guild_id', '=', guildId)
+      .orderBy('position')
+      .orderBy(this.d.byCodePoint('word_key'))
+      .execute();
+    return rows.map((row) => ({
+      entry: dictionaryEntryOf(row),
+      updatedBy: row.updated_by,
+      updatedAt: Number(row.updated_at),
+    }));
   }
 
   async #list(db: Db, guildId: string): Promise<DictionaryEntry[]> {

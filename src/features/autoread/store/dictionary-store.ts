@@ -8,3 +8,10 @@ export type ReplaceDictionaryResult =
 
 export type MoveDictionaryEntryResult =
   { status: 'moved'; position: number; entries: DictionaryEntry[] } | { status: 'unknown' };
+
+/** An entry with who changed it last (a user ID, or a forgotten member's marker) and when (ms since the epoch). */
+export interface DictionaryRecord {
+  entry: DictionaryEntry;
+  updatedBy: string;
+  updatedAt: number;
+}

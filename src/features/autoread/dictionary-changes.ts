@@ -1,0 +1,46 @@
+// What every way of changing a server's dictionary shares (/dictionary and the dashboard): a refused change in the
+// member's words, the reader given the new entries at once, and the size of an import file.
+import { t, type MessageKey } from './strings.ts';
+import { echo, echoCode } from '../../core/interactions/safe-text.ts';
+import type { Store } from '../../core/store/types.ts';
+import type { AutoreadControl } from './autoread-control.ts';
+import type { DictionaryProblem } from './dictionary/dictionary.ts';
+
+/** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
+export const MAX_IMPORT_BYTES = 512 * 1024;
+
+/** A problem in the caller's language: "entry 3: the pattern cannot be used: a ( is not closed." */
+export function describeDictionaryProblem(locale: string, problem: DictionaryProblem): string {
+  const { code, params } = problem;
+  if (code === 'badEntry')
+    return t(locale, 'dictionary.problem.badEntry', {
+      entry: params['entry'] ?? '',
+      reason: describeDictionaryProblem(locale, { code: params['reason'] as DictionaryProblem['code'], params }),
+    });
+  if (code === 'badPattern') {
+    const syntax = t(locale, `dictionary.pattern.${String(params['syntax'])}` as MessageKey, {
+      part: echoCode(String(params['part'] ?? ''), 40),
+    });
+    return t(locale, 'dictionary.problem.badPattern', { syntax });
+  }
+  if (code === 'duplicate')
+    return t(locale, 'dictionary.problem.duplicate', { ...params, word: echo(String(params['word']), 60) });
+  if (code === 'unknownGroup')
+    return t(locale, 'dictionary.problem.unknownGroup', { group: echoCode(String(params['group']), 20) });
+  return t(locale, `dictionary.problem.${code}` as MessageKey, params);
+}
+
+/**
+ * The client event that tells a process its reader should reload a guild's dictionary from the store: how a change
+ * made in another shard's process (the dashboard's) reaches the shard that reads the guild (src/app/dashboard-bot.ts).
+ */
+export const DICTIONARY_CHANGED_EVENT = 'saybotDictionaryChanged';
+
+/** After a change: the reader uses the new entries from the next message on (when this process reads the guild). */
+export async function refreshDictionary(
+  store: Store,
+  autoread: AutoreadControl | undefined,
+  guildId: string,
+): Promise<void> {
+  if (autoread?.isReading(guildId)) autoread.setDictionary(guildId, await store.dictionary.list(guildId));
+}

@@ -1,0 +1,226 @@
+// The managers' dictionary: every change goes through the store's dictionary area (its rules: validateEntry,
+// MAX_ENTRIES, patterns), is worded by auto-read's describeDictionaryProblem and reaches the reader through
+// refreshDictionary, exactly as /dictionary's; import and export are /dictionary export's format.
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import {
+  MAX_ENTRIES,
+  MAX_IMPORT_BYTES,
+  MAX_PATTERN_LENGTH,
+  MAX_READING_LENGTH,
+  describeDictionaryProblem,
+  exportDictionary,
+  importDictionary,
+  isPattern,
+  speakMessageWords,
+  type DictionaryProblem,
+  type EntryName,
+} from '../autoread/index.ts';
+import { countCharacters } from '../../core/speech/split-text.ts';
+import type { Logger } from '../../core/log.ts';
+import type { Store } from '../../core/store/types.ts';
+import { audit } from './audit.ts';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot } from './dashboard-types.ts';
+import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
+import type { PageContext } from './pages/layout.ts';
+import type { SampleResult, Samples } from './samples.ts';
+import { t } from './strings.ts';
+
+type Ctx = Context<DashboardEnv>;
+
+export interface DictionaryDeps {
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+  samples: Samples;
+}
+
+// Longer than the rules allow, as /dictionary's options: a too-long word is answered by the rule, which names it.
+const Name = z.object({
+  kind: z.enum(['word', 'pattern']).default('word'),
+  word: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_LENGTH * 2),
+});
+const Add = Name.extend({ reading: z.string().max(MAX_READING_LENGTH * 2) });
+const Move = Name.extend({ position: z.coerce.number().int().min(1).max(MAX_ENTRIES) });
+const Try = z.object({ text: z.string().min(1).max(2000) });
+const Hear = Try.extend({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
+const Search = z.object({ q: z.string().max(100).default('') });
+
+const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
+
+/** A form's fields, as zod reads them; undefined (and a 400 page) when they do not fit. */
+async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+  const body = await c.req.parseBody();
+  const parsed = schema.safeParse(body);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
+  const { store, bot, logger, samples } = deps;
+  const base = '/servers/:guildId/dictionary';
+  app.use(base, serverAccess(bot), managersOnly);
+  app.use(`${base}/*`, serverAccess(bot), managersOnly);
+
+  /** The page as it stands now, with a notice and what was tried. */
+  async function show(
+    c: Ctx,
+    notice?: PageContext['notice'],
+    tried?: DictionaryView['tried'],
+    status: 200 | 400 | 404 | 422 = 200,
+    sample?: SampleResult,
+  ) {
+    const server = c.get('membership');
+    const records = await store.dictionary.listWithChanges(server.guildId);
+    const query = Search.safeParse(c.req.query()).data?.q.trim() ?? '';
+    const needle = query.toLowerCase();
+    const rows = records
+      .map((record, index) => ({ record, position: index + 1 }))
+      .filter(({ record }) => {
+        if (needle === '') return true;
+        const name = isPattern(record.entry) ? record.entry.pattern : record.entry.word;
+        return name.toLowerCase().includes(needle) || record.entry.reading.toLowerCase().includes(needle);
+      });
+    const names = new Map<string, string>();
+    for (const { record } of rows) {
+      const name = bot.displayName(server.guildId, record.updatedBy);
+      if (name !== undefined) names.set(record.updatedBy, name);
+    }
+    return c.html(
+      dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried, sample }, records.length),
+      status,
+    );
+  }
+
+  const ok = (c: Ctx, text: string) => ({ kind: 'ok' as const, text });
+  const refused = (c: Ctx, problem: DictionaryProblem) => ({
+    kind: 'error' as const,
+    text: t(c.get('locale'), 'dashboard.refused', { reason: describeDictionaryProblem(c.get('locale'), problem) }),
+  });
+  const who = (c: Ctx) => ({ userId: c.get('session')?.userId ?? '', guildId: c.get('membership').guildId });
+  const changed = async (c: Ctx, action: string, counts?: Record<string, number>) => {
+    await bot.dictionaryChanged(c.get('membership').guildId);
+    audit(logger, action, who(c), counts);
+  };
+  const badRequest = (c: Ctx) => refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+
+  app.get(base, (c) => show(c));
+
+  app.post(`${base}/add`, async (c) => {
+    const given = await form(c, Add);
+    if (given === undefined) return badRequest(c);
+    const result = await store.dictionary.put(c.get('membership').guildId, nameOf(given), given.reading, who(c).userId);
+    if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
+    await changed(c, `dictionary.${result.status === 'added' ? 'add' : 'edit'}`);
+    const key = result.status === 'added' ? 'dashboard.dictionary.added' : 'dashboard.dictionary.replaced';
+    return show(c, ok(c, t(c.get('locale'), key, { word: given.word })));
+  });
+
+  app.post(`${base}/remove`, async (c) => {
+    const given = await form(c, Name);
+    if (given === undefined) return badRequest(c);
+    const removed = await store.dictionary.remove(c.get('membership').guildId, nameOf(given));
+    if (removed === undefined)
+      return show(
+        c,
+        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
+        undefined,
+        404,
+      );
+    await changed(c, 'dictionary.remove');
+    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
+  });
+
+  app.post(`${base}/move`, async (c) => {
+    const given = await form(c, Move);
+    if (given === undefined) return badRequest(c);
+    const result = await store.dictionary.move(
+      c.get('membership').guildId,
+      nameOf(given),
+      given.position,
+      who(c).userId,
+    );
+    if (result.status === 'unknown')
+      return show(
+        c,
+        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
+        undefined,
+        404,
+      );
+    await changed(c, 'dictionary.move', { position: result.position });
+    return show(
+      c,
+      ok(
+        c,
+        t(c.get('locale'), 'dashboard.dictionary.moved', {
+          word: given.word,
+          position: result.position,
+          count: result.entries.length,
+        }),
+      ),
+    );
+  });
+
+  app.get(`${base}/export`, async (c) => {
+    const entries = await store.dictionary.list(c.get('membership').guildId);
+    c.header('Content-Disposition', 'attachment; filename="dictionary.json"');
+    return c.body(exportDictionary(entries), 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
+
+  app.post(`${base}/import`, async (c) => {
+    const body = await c.req.parseBody();
+    const file = body['file'];
+    if (!(file instanceof File)) return badRequest(c);
+    if (file.size > MAX_IMPORT_BYTES) return refusal(c, 413, 'dashboard.tooLarge');
+    const parsed = importDictionary(await file.text());
+    if (!parsed.ok) return show(c, refused(c, parsed.problem), undefined, 422);
+    const result = await store.dictionary.replace(c.get('membership').guildId, parsed.value, who(c).userId);
+    if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
+    await changed(c, 'dictionary.import', { entries: result.entries.length });
+    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
+  });
+
+  /** The text as auto-read would read it here: cleaned up and through the dictionary (patterns on the job thread). */
+  async function reading(c: Ctx, text: string): Promise<DictionaryView['tried'] & object> {
+    const server = c.get('membership');
+    const [entries, state] = await Promise.all([
+      store.dictionary.list(server.guildId),
+      store.autoRead.get(server.guildId),
+    ]);
+    const said = await speakMessageWords({ content: text, cleanup: {} }, server.guildId, {
+      language: server.guildLanguage,
+      maxLength: state.settings.maxLength,
+      dictionary: entries,
+    });
+    return { text, said, chars: countCharacters(said) };
+  }
+
+  // Changes nothing, but runs the dictionary: a POST, under the same per-session limit.
+  app.post(`${base}/try`, async (c) => {
+    const given = await form(c, Try);
+    if (given === undefined) return badRequest(c);
+    return show(c, undefined, await reading(c, given.text));
+  });
+
+  // Hearing it in the manager's own voice: free at once, else its price first (samples.ts).
+  app.post(`${base}/hear`, async (c) => {
+    const given = await form(c, Hear);
+    if (given === undefined) return badRequest(c);
+    const tried = await reading(c, given.text);
+    if (tried.said === '') return show(c, undefined, tried);
+    const server = c.get('membership');
+    const sample = await samples.sample({
+      guildId: server.guildId,
+      userId: who(c).userId,
+      guildLanguage: server.guildLanguage,
+      text: tried.said,
+      paidCharacters: given.paid,
+    });
+    if (sample.kind === 'audio') audit(logger, 'sample', who(c), { characters: sample.characters });
+    return show(c, undefined, tried, 200, sample);
+  });
+}

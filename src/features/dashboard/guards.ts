@@ -1,0 +1,161 @@
+// The checks every request passes before a route runs: headers that keep the page in its place, rate limits per
+// address and per session, bounded bodies, the session from its cookie, and for every change the Origin and the CSRF
+// token; then, for a server's pages, the member as SayBot sees them there, and Manage Server for the managers' pages.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie } from 'hono/cookie';
+import { z } from 'zod';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardLimits } from './limits.ts';
+import { localeOf, type Html, type PageContext } from './pages/layout.ts';
+import { messagePage } from './pages/server-pages.ts';
+import type { RateLimit } from './rate-limit.ts';
+import { SECRET_SHAPE, csrfTokenOf, hashSessionId, sameSecret } from './session-tokens.ts';
+import type { Store } from '../../core/store/types.ts';
+import { t, type MessageKey } from './strings.ts';
+
+type Ctx = Context<DashboardEnv>;
+type Guard = MiddlewareHandler<DashboardEnv>;
+
+/** The page context of a request: its language, the signed-in member's name and CSRF token. */
+export const pageContext = (c: Ctx, notice?: PageContext['notice']): PageContext => {
+  const session = c.get('session');
+  return {
+    locale: c.get('locale'),
+    member: session && { name: session.userName, csrf: session.csrf },
+    notice,
+  };
+};
+
+/** A page that only says `key`, with its status. */
+export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>
+  c.html(messagePage(pageContext(c), t(c.get('locale'), key, params)) as Html, status);
+
+/**
+ * Headers on every answer: a Content Security Policy with no inline script and no framing, nosniff, no referrer,
+ * no caching of pages that hold a member's data; HSTS when served over https.
+ */
+export function securityHeaders(secure: boolean): Guard {
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "media-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    headers.set('Content-Security-Policy', csp);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('X-Frame-Options', 'DENY');
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the pages' own forms.
+    headers.set('Referrer-Policy', 'same-origin');
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    headers.set('Cross-Origin-Resource-Policy', 'same-origin');
+    if (!c.req.path.startsWith('/static/')) headers.set('Cache-Control', 'no-store');
+    if (secure) headers.set('Strict-Transport-Security', 'max-age=31536000');
+  };
+}
+
+/** The language of the answer (Accept-Language). */
+export const detectLocale: Guard = async (c, next) => {
+  c.set('locale', localeOf(c.req.header('accept-language')));
+  c.set('session', undefined);
+  await next();
+};
+
+/**
+ * The address a request came from: the socket's, or, from the trusted proxy, the last address it put in
+ * X-Forwarded-For (the one it saw; those before it are the client's to write).
+ */
+export function addressOf(c: Ctx, trustedProxy: string | undefined): string {
+  const socket = getConnInfo(c).remote.address ?? 'unknown';
+  if (trustedProxy === undefined || socket !== trustedProxy) return socket;
+  const forwarded = c.req.header('x-forwarded-for')?.slice(-200).split(',').at(-1)?.trim();
+  return forwarded === undefined || forwarded === '' ? socket : forwarded;
+}
+
+/** A limit per address; past it a 429 page. */
+export function perAddress(limit: RateLimit, trustedProxy: string | undefined): Guard {
+  return async (c, next) => {
+    if (!limit.take(addressOf(c, trustedProxy))) return refusal(c, 429, 'dashboard.tooMany');
+    await next();
+  };
+}
+
+/** Bodies bounded: an import's file up to its limit, anything else far smaller. */
+export function boundedBodies(limits: DashboardLimits): Guard {
+  const onError = (c: Ctx) => refusal(c, 413, 'dashboard.tooLarge');
+  const small = bodyLimit({ maxSize: limits.bodyBytes, onError });
+  const large = bodyLimit({ maxSize: limits.importBytes, onError });
+  return (c, next) => (c.req.path.endsWith('/dictionary/import') ? large(c, next) : small(c, next));
+}
+
+/** The session the cookie names, if it is live (store.dashboardSessions: idle and absolute expiry). */
+export function loadSession(store: Store, cookieName: string, limits: DashboardLimits, now: () => number): Guard {
+  const lifetimes = { idleMs: limits.sessionIdleMs, absoluteMs: limits.sessionAbsoluteMs };
+  return async (c, next) => {
+    const id = getCookie(c, cookieName);
+    if (id !== undefined && SECRET_SHAPE.test(id)) {
+      const found = await store.dashboardSessions.find(hashSessionId(id), now(), lifetimes);
+      if (found) c.set('session', { ...found, id, csrf: csrfTokenOf(id) });
+    }
+    await next();
+  };
+}
+
+/**
+ * Every change (any method but GET and HEAD): from the dashboard's own origin (Origin header), by a signed-in member,
+ * carrying their CSRF token (form field `_csrf` or header X-CSRF-Token), within their changes per minute. The
+ * login's return is a GET and carries its own check (the state).
+ */
+export function guardChanges(origin: string, limit: RateLimit): Guard {
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (c.req.header('origin') !== origin) return refusal(c, 403, 'dashboard.csrf');
+    const session = c.get('session');
+    if (session === undefined) return refusal(c, 403, 'dashboard.csrf');
+    const type = c.req.header('content-type') ?? '';
+    let token = c.req.header('x-csrf-token');
+    if (token === undefined && /^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(type)) {
+      const body = await c.req.parseBody();
+      token = typeof body['_csrf'] === 'string' ? body['_csrf'] : undefined;
+    }
+    if (!sameSecret(token, session.csrf)) return refusal(c, 403, 'dashboard.csrf');
+    if (!limit.take(session.idHash)) return refusal(c, 429, 'dashboard.tooMany');
+    await next();
+  };
+}
+
+const GuildParam = z.string().regex(/^\d{17,20}$/);
+
+/**
+ * A server's pages: a signed-in member of a server SayBot serves, as SayBot sees them there (asked of Discord afresh
+ * before a change). Anything else is "no such page", whether the server exists or not.
+ */
+export function serverAccess(bot: DashboardBot): Guard {
+  return async (c, next) => {
+    const session = c.get('session');
+    if (session === undefined) return c.redirect('/', 303);
+    const guildId = GuildParam.safeParse(c.req.param('guildId'));
+    if (!guildId.success || !bot.serves(guildId.data)) return refusal(c, 404, 'dashboard.notFound');
+    const fresh = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    const membership = await bot.membership(guildId.data, session.userId, fresh);
+    if (membership === undefined) return refusal(c, 404, 'dashboard.notFound');
+    c.set('membership', membership);
+    await next();
+  };
+}
+
+/** The managers' pages: Manage Server in that server, from SayBot's data (serverAccess ran first). */
+export const managersOnly: Guard = async (c, next) => {
+  if (!c.get('membership').manager) return refusal(c, 403, 'dashboard.forbidden');
+  await next();
+};

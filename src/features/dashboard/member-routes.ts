@@ -1,0 +1,163 @@
+// Every member's pages in a server. My voice: /myvoice's settings, read by the settings kit from the form as from
+// the command's options (form-options.ts), the voice checked usable here as /myvoice does, stored in the same row the
+// commands and the bot read. My data: /privacy show's lines, and /privacy delete through the one deletion path
+// (src/features/privacy/forget.ts).
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
+import { forgetMember, traceLines } from '../privacy/index.ts';
+import { describeFailure } from '../speaking/index.ts';
+import { readSettingOptions } from '../../core/settings/setting-options.ts';
+import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
+import { describeSettings } from '../speaking/index.ts';
+import { SPEECH_SETTING_LIST } from '../../core/speech/setting-declarations.ts';
+import { usableVoice } from '../../core/speech/voice-access.ts';
+import type { Logger } from '../../core/log.ts';
+import type { MemberDefaults, MemberDefaultsChange, Store } from '../../core/store/types.ts';
+import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
+import { audit } from './audit.ts';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot } from './dashboard-types.ts';
+import { formOptions } from './form-options.ts';
+import type { SampleResult, Samples } from './samples.ts';
+import { pageContext, refusal, serverAccess } from './guards.ts';
+import type { PageContext } from './pages/layout.ts';
+import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
+import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
+import { formatNumber, t } from './strings.ts';
+
+type Ctx = Context<DashboardEnv>;
+
+export interface MemberDeps {
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+  samples: Samples;
+}
+
+/** Cloned voices listed at most (a server keeps far fewer). */
+const MAX_CLONED_SHOWN = 200;
+
+const Paid = z.object({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
+
+/** /myvoice set's settings: every speech setting but /emote's exaggeration (a preset carries that), then auto-read's. */
+const MY_SETTINGS: ReadonlyArray<readonly [string, SettingDeclaration]> = [
+  ...SPEECH_SETTING_LIST.filter(([name]) => name !== 'exaggeration'),
+  ...MEMBER_READING_LIST,
+];
+
+/** The form's fields: strings, bounded (the kit then reads each as its declaration says). */
+const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 40);
+
+/** The member's settings in their language: the voice settings, then how auto-read treats them (as /myvoice show). */
+function describeMember(locale: string, stored: MemberDefaults): string {
+  const reading = describeDeclared(locale, MEMBER_READING_LIST, stored, { separator: ' · ', omitUnset: true });
+  return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
+}
+
+export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void {
+  const { store, bot, logger, samples } = deps;
+  app.use('/servers/:guildId/myvoice', serverAccess(bot));
+  app.use('/servers/:guildId/myvoice/*', serverAccess(bot));
+  app.use('/servers/:guildId/mydata', serverAccess(bot));
+  app.use('/servers/:guildId/mydata/*', serverAccess(bot));
+  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+
+  /** Every voice this server may use: its cloned voices, the presets, and the free voice where it is offered. */
+  async function voiceChoices(guildId: string): Promise<VoiceChoice[]> {
+    const cloned = await store.voiceLibrary.list(guildId, { limit: MAX_CLONED_SHOWN });
+    return [
+      ...cloned.map((voice) => ({ id: voice.name, label: voice.name })),
+      ...bot.voices.presets.map((voice) => ({
+        id: voice.id,
+        label: `${voice.language} ${voice.gender} · ${voice.character}`,
+      })),
+      ...(bot.voices.free ? FREE_VOICES.map((voice) => ({ id: voice.id, label: `${voice.language} · free` })) : []),
+    ];
+  }
+
+  async function showVoice(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200, sample?: SampleResult) {
+    const server = c.get('membership');
+    const stored = await store.memberDefaults.get(server.guildId, userOf(c));
+    const current = stored === undefined ? undefined : describeMember(c.get('locale'), stored);
+    const voices = await voiceChoices(server.guildId);
+    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, voices, sample), status);
+  }
+
+  // A sample of my voice: free at once, else its price first (samples.ts).
+  app.post('/servers/:guildId/myvoice/sample', async (c) => {
+    const given = Paid.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const server = c.get('membership');
+    const result = await samples.sample({
+      guildId: server.guildId,
+      userId: userOf(c),
+      guildLanguage: server.guildLanguage,
+      text: t(c.get('locale'), 'dashboard.sample.text'),
+      paidCharacters: given.data.paid,
+    });
+    if (result.kind === 'audio')
+      audit(logger, 'sample', { userId: userOf(c), guildId: server.guildId }, { characters: result.characters });
+    return showVoice(c, undefined, 200, result);
+  });
+
+  app.get('/servers/:guildId/myvoice', (c) => showVoice(c));
+
+  app.post('/servers/:guildId/myvoice', async (c) => {
+    const locale = c.get('locale');
+    const fields = Fields.safeParse(await c.req.parseBody());
+    if (!fields.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const { guildId } = c.get('membership');
+    let settings: MemberDefaultsChange;
+    try {
+      settings = readSettingOptions(formOptions(fields.data), MY_SETTINGS, guildId) as MemberDefaultsChange &
+        MemberReading;
+      if (Object.keys(settings).length === 0)
+        return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
+      if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+    } catch (error) {
+      const { message, code } = describeFailure(error);
+      if (code === 'internal') throw error;
+      return showVoice(c, { kind: 'error', text: t(locale, message.key, message.params) }, 400);
+    }
+    const stored = await store.memberDefaults.set(guildId, userOf(c), settings);
+    audit(logger, 'myvoice.set', { userId: userOf(c), guildId }, { settings: Object.keys(settings).length });
+    return showVoice(c, { kind: 'ok', text: t(locale, 'myvoice.set', { settings: describeMember(locale, stored) }) });
+  });
+
+  app.post('/servers/:guildId/myvoice/clear', async (c) => {
+    const { guildId } = c.get('membership');
+    const cleared = await store.memberDefaults.clear(guildId, userOf(c));
+    audit(logger, 'myvoice.clear', { userId: userOf(c), guildId });
+    return showVoice(c, { kind: 'ok', text: t(c.get('locale'), cleared ? 'myvoice.cleared' : 'myvoice.none') });
+  });
+
+  async function showData(c: Ctx, notice?: PageContext['notice']) {
+    const server = c.get('membership');
+    const traces = traceLines(c.get('locale'), await store.privacy.describeMember(server.guildId, userOf(c)));
+    return c.html(myDataPage(pageContext(c, notice), server, [...traces.own, ...traces.kept]));
+  }
+
+  app.get('/servers/:guildId/mydata', (c) => showData(c));
+
+  app.post('/servers/:guildId/mydata/delete', async (c) => {
+    const locale = c.get('locale');
+    const { guildId } = c.get('membership');
+    const userId = userOf(c);
+    const report = await forgetMember(bot.forgetting, userId, guildId);
+    bot.autoread?.forgetMember(userId, guildId);
+    audit(
+      logger,
+      'privacy.delete',
+      { userId, guildId },
+      { deleted: report.deleted, anonymised: report.anonymised, voices: report.voices.length },
+    );
+    return showData(c, {
+      kind: 'ok',
+      text: t(locale, 'privacy.deleted', {
+        deleted: formatNumber(locale, report.deleted),
+        anonymised: formatNumber(locale, report.anonymised),
+      }),
+    });
+  });
+}

@@ -1,0 +1,202 @@
+// The managers' dictionary page: the entries in the order they apply, each with who changed it last and when, a
+// search, forms to add, edit, remove and move, import and export, and "try a sentence". Plain forms: it works
+// without script, one change per request, every change checked as /dictionary checks it.
+import { MAX_ENTRIES, MAX_PATTERN_LENGTH, MAX_READING_LENGTH, isPattern } from '../../autoread/index.ts';
+import type { DictionaryRecord } from '../../autoread/index.ts';
+import { t } from '../strings.ts';
+import type { Membership } from '../dashboard-types.ts';
+import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { samplePart } from './sample-part.ts';
+import { serverNav } from './server-pages.ts';
+import type { SampleResult } from '../samples.ts';
+
+export interface DictionaryView {
+  /** The entries shown (those matching the search), each with its place in the whole order. */
+  rows: ReadonlyArray<{ record: DictionaryRecord; position: number }>;
+  /** The search typed, if any. */
+  query: string;
+  /** Display names of who changed entries, by user ID, where SayBot knows them. */
+  names: ReadonlyMap<string, string>;
+  /** "Try a sentence": the text tried and what auto-read would say, with its cost in characters. */
+  tried?: { text: string; said: string; chars: number } | undefined;
+  /** Hearing what was tried: its price first, then the audio. */
+  sample?: SampleResult | undefined;
+}
+
+const nameOf = (record: DictionaryRecord): string =>
+  isPattern(record.entry) ? record.entry.pattern : record.entry.word;
+
+/** Hidden fields naming an entry: its kind and its word (or pattern). */
+const entryFields = (record: DictionaryRecord): Html =>
+  html`<input type="hidden" name="kind" value="${isPattern(record.entry) ? 'pattern' : 'word'}" /><input
+      type="hidden"
+      name="word"
+      value="${nameOf(record)}"
+    />`;
+
+function row(
+  context: PageContext,
+  base: string,
+  record: DictionaryRecord,
+  position: number,
+  view: DictionaryView,
+): Html {
+  const { locale } = context;
+  const name = nameOf(record);
+  const who = view.names.get(record.updatedBy) ?? (record.updatedBy.startsWith('forgotten:') ? '—' : record.updatedBy);
+  const when = new Date(record.updatedAt).toISOString().slice(0, 16).replace('T', ' ');
+  const id = `entry-${position}`;
+  return html`<tr>
+    <td>${position}</td>
+    <th scope="row" id="${id}">
+      ${name}${isPattern(record.entry) ? html` <span class="tag">${t(locale, 'dashboard.dictionary.pattern')}</span>` : ''}
+    </th>
+    <td>
+      <form method="post" action="${base}/add" class="row-form">
+        ${csrfField(context)}${entryFields(record)}
+        <input
+          type="text"
+          name="reading"
+          value="${record.entry.reading}"
+          maxlength="${MAX_READING_LENGTH * 2}"
+          aria-label="${t(locale, 'dashboard.dictionary.reading')}: ${name}"
+          required
+        />
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.save')}</button>
+      </form>
+    </td>
+    <td>${who}</td>
+    <td><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
+    <td class="actions">
+      <form method="post" action="${base}/move" class="row-form">
+        ${csrfField(context)}${entryFields(record)}
+        <input
+          type="number"
+          name="position"
+          min="1"
+          max="${MAX_ENTRIES}"
+          value="${position}"
+          aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
+        />
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.move')}</button>
+      </form>
+      <form
+        method="post"
+        action="${base}/remove"
+        class="row-form"
+        data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}"
+      >
+        ${csrfField(context)}${entryFields(record)}
+        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.remove')}</button>
+      </form>
+    </td>
+  </tr>`;
+}
+
+export function dictionaryPage(context: PageContext, server: Membership, view: DictionaryView, total: number): Html {
+  const { locale } = context;
+  const base = `/servers/${server.guildId}/dictionary`;
+  const shown = view.rows;
+  const table =
+    total === 0
+      ? html`<p>${t(locale, 'dashboard.dictionary.empty')}</p>`
+      : shown.length === 0
+        ? html`<p>${t(locale, 'dashboard.dictionary.noMatch')}</p>`
+        : html`<div class="table-wrap">
+            <table>
+              <caption>
+                ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.order')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.word')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th>
+                  <th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${shown.map(({ record, position }) => row(context, base, record, position, view))}
+              </tbody>
+            </table>
+          </div>`;
+  const tried = view.tried
+    ? html`<div class="tried" role="status">
+        <p>${view.tried.said === '' ? t(locale, 'dashboard.try.nothing') : t(locale, 'dashboard.try.result')}</p>
+        ${
+          view.tried.said === ''
+            ? ''
+            : html`<blockquote lang="${server.guildLanguage.slice(0, 2)}">${view.tried.said}</blockquote>
+                <p>${t(locale, 'dashboard.try.cost', { chars: view.tried.chars })}</p>
+                ${
+                  view.sample === undefined
+                    ? html`<form method="post" action="${base}/hear">
+                        ${csrfField(context)}<input type="hidden" name="text" value="${view.tried.text}" />
+                        <button type="submit">${t(locale, 'dashboard.try.hear')}</button>
+                      </form>`
+                    : samplePart(
+                        context,
+                        `${base}/hear`,
+                        { text: view.tried.text },
+                        (id) => `/servers/${server.guildId}/samples/${id}`,
+                        view.sample,
+                      )
+                }`
+        }
+      </div>`
+    : '';
+  return page(
+    context,
+    `${t(locale, 'dashboard.page.dictionary')} · ${server.guildName}`,
+    html`${serverNav(context, server)}
+      <form method="get" action="${base}" role="search" class="search">
+        <label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
+        <input type="search" id="q" name="q" value="${view.query}" maxlength="100" />
+        <button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
+      </form>
+      ${table}
+      <section aria-labelledby="add-heading">
+        <h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>
+        <form method="post" action="${base}/add" class="stack">
+          ${csrfField(context)}
+          <label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
+          <input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required />
+          <label class="check"
+            ><input type="checkbox" name="kind" value="pattern" /> ${t(locale, 'dashboard.dictionary.isPattern')}</label
+          >
+          <label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
+          <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required />
+          <button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
+        </form>
+      </section>
+      <section aria-labelledby="try-heading">
+        <h2 id="try-heading">${t(locale, 'dashboard.try')}</h2>
+        <p>${t(locale, 'dashboard.try.help')}</p>
+        <form method="post" action="${base}/try" class="stack">
+          ${csrfField(context)}
+          <label for="try-text">${t(locale, 'dashboard.try.text')}</label>
+          <textarea id="try-text" name="text" maxlength="2000" rows="3" required>${view.tried?.text ?? ''}</textarea>
+          <button type="submit">${t(locale, 'dashboard.try.button')}</button>
+        </form>
+        ${tried}
+      </section>
+      <section aria-labelledby="io-heading">
+        <h2 id="io-heading">${t(locale, 'dashboard.dictionary.io')}</h2>
+        <p><a href="${base}/export" download="dictionary.json">${t(locale, 'dashboard.dictionary.export')}</a></p>
+        <form
+          method="post"
+          action="${base}/import"
+          enctype="multipart/form-data"
+          class="stack"
+          data-confirm="${t(locale, 'dashboard.dictionary.import')}"
+        >
+          ${csrfField(context)}
+          <label for="import-file">${t(locale, 'dashboard.dictionary.import')}</label>
+          <input type="file" id="import-file" name="file" accept=".json,application/json" required />
+          <button type="submit">${t(locale, 'dashboard.dictionary.importButton')}</button>
+        </form>
+      </section>`,
+  );
+}

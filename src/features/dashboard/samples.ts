@@ -1,0 +1,126 @@
+// Hearing a voice in the dashboard: a sample of my voice, or a sentence as the dictionary makes it. What costs nothing
+// (the free voice, the cache) is played at once; a sample that would spend characters is first quoted (the speech
+// pipeline's own quote: the characters of the parts neither cached nor in flight) and spoken only after the member
+// clicks that price. The audio goes through the pipeline like any /say to a file (checks, holds, budgets, the
+// free-request rate, records), and is kept for its member only, a few minutes, in a bounded map.
+import { randomBytes } from 'node:crypto';
+import type { AudioFormat } from '../../core/audio/codecs/format.ts';
+import { describeFailure, handOver } from '../speaking/index.ts';
+import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/speech/pipeline.ts';
+import { chooseSettings, ttsRequest } from '../../core/speech/settings.ts';
+import type { Store } from '../../core/store/types.ts';
+
+/** Samples kept at once (the oldest goes first), and for how long. */
+const MAX_SAMPLES = 32;
+const SAMPLE_MS = 5 * 60_000;
+
+const MEDIA_TYPES: Record<AudioFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  m4a: 'audio/mp4',
+};
+
+export type SampleResult =
+  | { kind: 'quote'; characters: number }
+  | { kind: 'audio'; id: string; characters: number }
+  | { kind: 'refused'; message: LocalisedMessage };
+
+interface Kept {
+  userId: string;
+  guildId: string;
+  data: Buffer;
+  type: string;
+  at: number;
+}
+
+export class Samples {
+  readonly #kept = new Map<string, Kept>();
+  readonly #store: Store;
+  readonly #speech: SpeechPipeline;
+  readonly #now: () => number;
+
+  constructor(store: Store, speech: SpeechPipeline, now: () => number = Date.now) {
+    this.#store = store;
+    this.#speech = speech;
+    this.#now = now;
+  }
+
+  /**
+   * `text` in the member's voice here (their settings over the server's, as /say resolves them): quoted when it would
+   * cost and `paidCharacters` is not exactly that price (prices change: a click on an older price quotes again).
+   */
+  async sample(input: {
+    guildId: string;
+    userId: string;
+    guildLanguage: string;
+    text: string;
+    paidCharacters: number | undefined;
+  }): Promise<SampleResult> {
+    try {
+      const settings = await chooseSettings(this.#store, {
+        guildId: input.guildId,
+        userId: input.userId,
+        options: {},
+        guildLocale: input.guildLanguage,
+      });
+      const request = ttsRequest(input.text, settings);
+      // A text-to-speech request, never audio ready-made: the quote's type says so.
+      if (request.kind === 'ready') throw new Error('a sample is never ready-made audio');
+      const { characters } = await this.#speech.quoteScene([{ request, pauseBefore: 0 }]);
+      if (characters > 0 && input.paidCharacters !== characters) return { kind: 'quote', characters };
+      const job = handOver(this.#speech, {
+        request,
+        asker: {
+          guildId: input.guildId,
+          userId: input.userId,
+          command: 'dashboard-sample',
+          policy: MEMBER_REQUEST,
+          id: randomBytes(8).toString('hex'),
+          askedAt: this.#now(),
+        },
+        target: { kind: 'file' },
+      });
+      await job.accepted;
+      const outcome = await job.outcome;
+      if (outcome.kind === 'failed') throw outcome.error;
+      if (outcome.kind !== 'files' || outcome.files[0] === undefined)
+        throw new Error(`a sample came back as ${outcome.kind}`);
+      const [file] = outcome.files;
+      return { kind: 'audio', id: this.#keep(input, file.data, MEDIA_TYPES[file.format]), characters };
+    } catch (error) {
+      const { code, message } = describeFailure(error);
+      if (code === 'internal') throw error;
+      return { kind: 'refused', message };
+    }
+  }
+
+  /** A kept sample, only for the member it was made for in that server. */
+  get(id: string, userId: string, guildId: string): { data: Buffer; type: string } | undefined {
+    this.#expire();
+    const kept = this.#kept.get(id);
+    return kept && kept.userId === userId && kept.guildId === guildId ? kept : undefined;
+  }
+
+  #keep(owner: { userId: string; guildId: string }, data: Buffer, type: string): string {
+    this.#expire();
+    while (this.#kept.size >= MAX_SAMPLES) {
+      const oldest = this.#kept.keys().next().value;
+      if (oldest === undefined) break;
+      this.#kept.delete(oldest);
+    }
+    const id = randomBytes(16).toString('base64url');
+    this.#kept.set(id, { ...owner, data, type, at: this.#now() });
+    return id;
+  }
+
+  #expire(): void {
+    const now = this.#now();
+    for (const [id, kept] of this.#kept) {
+      if (now - kept.at < SAMPLE_MS) break;
+      this.#kept.delete(id);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// The dashboard's part of the schema: its server-side sessions. Written once with Kysely's schema builder, compiled
+// for SQLite and PostgreSQL.
+import type { SchemaStep } from '../../../core/store/schema-steps.ts';
+
+export const DASHBOARD_SCHEMA_STEPS: readonly SchemaStep[] = [
+  {
+    version: 23,
+    name: 'dashboard sessions',
+    // id_hash: SHA-256 of the session ID (the ID itself is only ever in the member's cookie). A session is not a
+    // server's data: it ends at logout, at its idle or absolute expiry (swept), or with "log out everywhere".
+    up: (db, types) => [
+      db.schema
+        .createTable('dashboard_sessions')
+        .addColumn('id_hash', 'text', (column) => column.primaryKey())
+        .addColumn('user_id', 'text', (column) => column.notNull())
+        .addColumn('user_name', 'text', (column) => column.notNull())
+        .addColumn('guild_hints', 'text', (column) => column.notNull())
+        .addColumn('created_at', types.milliseconds, (column) => column.notNull())
+        .addColumn('seen_at', types.milliseconds, (column) => column.notNull()),
+      db.schema.createIndex('dashboard_sessions_user').on('dashboard_sessions').column('user_id'),
+    ],
+  },
+];
