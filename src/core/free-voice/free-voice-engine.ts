@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { AudioBusyError } from '../audio/errors.ts';
 import { ThreadPool } from '../audio/workers/thread-pool.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
+import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
 
 /** Threads speaking free lines at once: one per spare core, at most two (the main thread keeps the voice clock). */
@@ -48,18 +49,23 @@ const pool = new ThreadPool<Omit<EspeakJob, 'id'>, EspeakReply>({
   timeoutMs: JOB_TIMEOUT_MS,
   idleMs: IDLE_MS,
   perOwner: MAX_FREE_LINES_PER_GUILD,
-  unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
+  // Busy is the pool's; a crash or a timeout is the line's own (its thread is replaced before the next line).
+  unavailable: (reason, message, options) =>
+    reason === 'busy' || reason === 'owner-busy'
+      ? new AudioBusyError(reason, message, options)
+      : new FreeVoiceFailedError(reason === 'timeout' ? 'timeout' : 'stopped', message, options),
 });
 
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` ('' when none). Rejects with
- * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full.
+ * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
+ * FreeVoiceFailedError when eSpeak NG failed on this line or took too long.
  */
 export async function speakFree(text: string, voiceId: string, guild = ''): Promise<Buffer> {
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
   const reply = await pool.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild);
-  if (!reply.ok) throw new Error(`free voice: ${reply.message}`);
+  if (!reply.ok) throw new FreeVoiceFailedError('stopped', `free voice: ${reply.message}`);
   return Buffer.from(reply.wav);
 }

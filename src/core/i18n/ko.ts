@@ -63,6 +63,12 @@ export const ko: Translation<typeof en> = {
   'error.input.pitch': '음높이는 -12부터 12 사이의 반음 수여야 합니다. 입력값: {value}.',
   'error.audio.busy':
     '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
+  'error.audio.failed':
+    '이 오디오를 준비하지 못했습니다. 오디오 작업이 이 요청에서 멈췄거나 너무 오래 걸렸습니다. 이 요청만 영향을 받았습니다. 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
+  'error.freeVoice.stopped':
+    '무료 음성이 이 텍스트를 읽지 못했습니다. eSpeak NG가 이 텍스트에서 멈췄습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
+  'error.freeVoice.timeout':
+    '무료 음성이 이 텍스트에 너무 오래 걸려 중지했습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
   'error.audio.guildBusy':
     '이 서버에서 이미 음성 {limit}개(파일, 속도와 음량)를 준비하고 있습니다. 서버 하나의 최대치입니다. 끝난 뒤 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',

@@ -10,6 +10,12 @@ import {
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
+import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
+import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
+import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
 
@@ -49,6 +55,54 @@ describe('the free voice engine', () => {
   it('reads a text that looks like an option as text (it is never an argument)', async () => {
     const wav = await speakFree('-w /etc/passwd --help', 'free-en-m', 'G1');
     expect((await analyseClip(wav)).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("fails at most its own line for text that traps eSpeak NG as phonemes, and another server's line at the same moment is spoken", async () => {
+    // Read as phoneme input, this made eSpeak NG's WebAssembly trap after its job had answered, failing the next
+    // job (another server's) as the worker died.
+    const trap = `[[${'a::::::::'.repeat(220)}]]`;
+    const lines = [
+      speakFree(trap, 'free-en-f', 'TRAP'),
+      speakFree('Another server, speaking at the same moment.', 'free-en-m', 'OTHER'),
+      speakFree('And a third, right behind them.', 'free-ko-f', 'THIRD'),
+    ].map((line) => line.then(analyseClip));
+    const [own, other, third] = await Promise.allSettled(lines);
+    if (own?.status === 'rejected') {
+      expect(own.reason).toBeInstanceOf(FreeVoiceFailedError);
+      expect(describeFailure(own.reason).message.key).toMatch(/^error\.freeVoice\./);
+    }
+    expect(other).toMatchObject({ status: 'fulfilled' });
+    expect(third).toMatchObject({ status: 'fulfilled' });
+    if (other?.status === 'fulfilled') expect(other.value.durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("charges a trap inside eSpeak NG to its own job: the thread is replaced before the next, another server's", async () => {
+    // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeak-text.ts on purpose).
+    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+      worker: new URL('../../support/raw-espeak-worker.ts', import.meta.url),
+      maxWaiting: 8,
+      timeoutMs: 15_000,
+      idleMs: 10,
+      unavailable: (reason, message) => new JobUnavailableError(reason, message),
+    });
+    const line = (text: string, owner: string) => thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], owner);
+    const trapped = line(`[[${'a::::::::'.repeat(220)}]]`, 'TRAP');
+    const next = line('The next line, from another server.', 'OTHER');
+    expect(await trapped).toMatchObject({
+      ok: false,
+      retire: true,
+      message: expect.stringMatching(/^eSpeak NG stopped on this line \(/),
+    });
+    const spoken = await next;
+    expect(spoken.ok).toBe(true);
+    if (spoken.ok) expect((await analyseClip(new Uint8Array(spoken.wav))).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("gives eSpeak NG a member's text only as text: no [[phonemes]], and SSML spoken as written", async () => {
+    expect(espeakText({ text: 'say [[h@loU]] now', voice: 'en-us' })).not.toMatch(/\[\[|\]\]/);
+    // Read as SSML, the break would be ten seconds of silence.
+    const wav = await speakFree('<speak>Hi<break time="10s"/>there</speak>', 'free-en-f', 'G1');
+    expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
   });
 
   it("bounds a flood: one server's lines past its share are refused at once, and another server's line is spoken", async () => {

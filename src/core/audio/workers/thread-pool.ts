@@ -24,7 +24,7 @@ export interface ThreadPoolOptions {
   unavailable: (reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) => Error;
 }
 
-export class ThreadPool<J extends object, R extends { id: number }> {
+export class ThreadPool<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #threads: ReadonlyArray<JobThread<J, R>>;
   readonly #owners: OwnerShares;
 
