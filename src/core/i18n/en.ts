@@ -74,6 +74,8 @@ export const en = {
     'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
   'error.freeVoice.timeout':
     'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+  'error.audio.memberBusy':
+    'You already have a long piece of audio being made (a scene or a long file), the most one member may at once, even when it costs nothing. Please try again once it is done.',
   'error.audio.guildBusy':
     'This server already has {limit} pieces of audio being prepared (files, speed and volume), the most one server may. Please try again once they are done (nothing was charged twice).',
   'error.input.unknownLanguage':

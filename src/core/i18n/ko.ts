@@ -69,6 +69,8 @@ export const ko: Translation<typeof en> = {
     '무료 음성이 이 텍스트를 읽지 못했습니다. eSpeak NG가 이 텍스트에서 멈췄습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
   'error.freeVoice.timeout':
     '무료 음성이 이 텍스트에 너무 오래 걸려 중지했습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
+  'error.audio.memberBusy':
+    '이미 긴 오디오(장면이나 긴 파일)를 만들고 있습니다. 비용이 들지 않더라도 한 멤버가 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요.',
   'error.audio.guildBusy':
     '이 서버에서 이미 음성 {limit}개(파일, 속도와 음량)를 준비하고 있습니다. 서버 하나의 최대치입니다. 끝난 뒤 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',

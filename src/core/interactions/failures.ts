@@ -149,6 +149,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
         message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
         level: 'info',
       };
+    if (error.reason === 'member-busy')
+      return { code: 'audio-member-busy', message: { key: 'error.audio.memberBusy' }, level: 'info' };
     // A crash or a timeout was this job's own: its words say it failed, not that SayBot is busy.
     const failed = error.reason === 'crashed' || error.reason === 'timeout';
     return {

@@ -108,10 +108,11 @@ export async function partsFile(
   for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
+    const { guildId: guild, userId: member } = charge.context;
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.data),
       format,
-      charge.context.guildId,
+      { guild, member },
     );
     return { files: [{ data, format }], seconds };
   }

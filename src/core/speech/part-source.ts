@@ -337,7 +337,7 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context.guildId);
+    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
     // Written ahead the moment the service accepts the request (its 2xx), before a byte of its body is read, so
@@ -385,15 +385,15 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
-  /** A free voice's part: spoken by SayBot off the main thread (for `guild`'s share), cached, never paid. */
+  /** A free voice's part: spoken by SayBot off the main thread (in its server's share), cached, never paid. */
   async #startFree(
     request: ServiceRequest,
     text: string,
     key: string,
     generation: number,
-    guild = '',
+    owner?: { guildId: string; userId: string },
   ): Promise<Flight> {
-    const wav = await speakFree(text, request.voice, guild);
+    const wav = await speakFree(text, request.voice, owner?.guildId, owner?.userId);
     const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, this.encoding);
     const cache = this.#cache;
     const cached = fill.complete.then(

@@ -5,6 +5,7 @@ import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
   FREE_VOICE_THREADS,
   MAX_FREE_LINES_PER_GUILD,
+  MAX_LONG_FREE_LINES_PER_MEMBER,
   MAX_WAITING_PER_THREAD,
   freeVoiceInstalled,
   speakFree,
@@ -15,6 +16,7 @@ import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/core/interactions/failures.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
+import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
@@ -103,6 +105,28 @@ describe('the free voice engine', () => {
     // Read as SSML, the break would be ten seconds of silence.
     const wav = await speakFree('<speak>Hi<break time="10s"/>there</speak>', 'free-en-f', 'G1');
     expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
+  });
+
+  it("speaks another server's short line while a scene's long line is under way: the short one comes first", async () => {
+    const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
+    expect(long.length).toBeGreaterThan(SHORT_FREE_LINE_CHARS);
+    // Both classes' threads started and their eSpeak compiled, so only the lines themselves differ.
+    await Promise.all([speakFree(long, 'free-en-f', 'WARM', 'm'), speakFree('Warm.', 'free-en-f', 'WARM')]);
+    const events: string[] = [];
+    const scene = speakFree(long, 'free-en-f', 'SCENE', 'member').then(() => void events.push('long line'));
+    const other = speakFree('A short line.', 'free-en-m', 'OTHER', 'member').then(() => void events.push('short line'));
+    await Promise.all([scene, other]);
+    expect(events).toEqual(['short line', 'long line']);
+  });
+
+  it("rations a member's long lines: a second at once is refused, another member's is spoken", async () => {
+    const long = 'Another long line, which only one of at a time is spoken for each member. '.repeat(6);
+    const first = speakFree(long, 'free-en-f', 'RATION', 'alice');
+    const second = speakFree(long, 'free-en-f', 'RATION', 'alice').catch((error: unknown) => error);
+    const bob = speakFree(long, 'free-en-m', 'RATION', 'bob');
+    expect(await second).toMatchObject({ reason: 'member-busy', limit: MAX_LONG_FREE_LINES_PER_MEMBER });
+    expect((await analyseClip(await first)).durationSeconds).toBeGreaterThan(5);
+    expect((await analyseClip(await bob)).durationSeconds).toBeGreaterThan(5);
   });
 
   it("bounds a flood: one server's lines past its share are refused at once, and another server's line is spoken", async () => {

@@ -8,8 +8,11 @@
 // next one, another server's.
 import { Worker } from 'node:worker_threads';
 
-/** 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting. */
-export type JobThreadFailure = 'busy' | 'owner-busy' | 'timeout' | 'crashed';
+/**
+ * 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting; 'member-busy': the
+ * member asking has (a long job's ration, ./thread-pool.ts' `perMember`).
+ */
+export type JobThreadFailure = 'busy' | 'owner-busy' | 'member-busy' | 'timeout' | 'crashed';
 
 export interface JobThreadOptions {
   /** The worker's module: it answers each message `{ id, ... }` with one message carrying the same `id`. */
