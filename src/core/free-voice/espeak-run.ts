@@ -4,7 +4,7 @@
 // rather than passed as an argument, so no text is ever read as an option. A trap or abort inside eSpeak is caught
 // within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later, out of the job, and
 // fails the next line): that line fails naming it, and its reply retires the thread before another line. The WAV it
-// writes comes back moved, not copied.
+// writes comes back in shared memory, never copied on the main thread.
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
@@ -40,7 +40,7 @@ async function load(): Promise<{ factory: EspeakFactory; module: WasmModule }> {
 /** eSpeak NG itself stopped (a WebAssembly trap, out of memory, an abort): the thread is not trusted again. */
 class EspeakStopped extends Error {}
 
-async function speak(job: EspeakJob, input: string): Promise<ArrayBuffer> {
+async function speak(job: EspeakJob, input: string): Promise<SharedArrayBuffer> {
   const { factory, module } = await (loaded ??= load());
   const errors: string[] = [];
   let stopped: unknown;
@@ -68,7 +68,11 @@ async function speak(job: EspeakJob, input: string): Promise<ArrayBuffer> {
   }
   const most = WAV_HEADER_BYTES + Math.floor(job.maxSeconds * BYTES_PER_SECOND);
   if (wav.byteLength > most) throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
-  return wav.slice().buffer;
+  // Shared, not moved: the main thread then caches, plays and joins these very bytes (a join's worker reads them
+  // too) without one copy of its own.
+  const shared = new SharedArrayBuffer(wav.byteLength);
+  new Uint8Array(shared).set(wav);
+  return shared;
 }
 
 function describe(thrown: unknown): string {
@@ -85,7 +89,7 @@ export function serveEspeak(input: (job: EspeakJob) => string): void {
 
 function answer(job: EspeakJob, input: (job: EspeakJob) => string): Promise<void> {
   return speak(job, input(job)).then(
-    (wav): void => parentPort?.postMessage({ id: job.id, ok: true, wav } satisfies EspeakReply, [wav]),
+    (wav): void => parentPort?.postMessage({ id: job.id, ok: true, wav } satisfies EspeakReply),
     (error: unknown): void =>
       parentPort?.postMessage({
         id: job.id,

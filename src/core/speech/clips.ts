@@ -6,6 +6,7 @@ import { exactMp3File } from '../audio/codecs/mp3-file.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { exactWavFile } from '../audio/codecs/wav-file.ts';
+import { whole } from '../cache/audio-fill.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
@@ -139,7 +140,7 @@ export async function readPart(
 ): Promise<RenderedFile> {
   await allowed();
   const response = await source.fetch(request, text, new AbortController().signal, charge);
-  return { format: response.format, data: Buffer.concat(await response.body.toArray()) };
+  return { format: response.format, data: whole(await response.body.toArray()) };
 }
 
 /** A file as posted. */

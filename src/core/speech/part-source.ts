@@ -15,7 +15,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../api/errors.ts';
-import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, type PartAudio, whole } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
@@ -308,7 +308,7 @@ export class PartSource {
     generation: number,
     guild = '',
   ): Promise<Changed> {
-    const bytes = Buffer.concat(await audio.body.toArray());
+    const bytes = whole(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
       changed = await applyEffectsOffThread(bytes, effects, guild);

@@ -1,5 +1,6 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
-import { describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
@@ -107,16 +108,30 @@ describe('the free voice engine', () => {
     expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
   });
 
-  it("speaks another server's short line while a scene's long line is under way: the short one comes first", async () => {
+  it("gives another server's short line a thread while a scene's long line is under way, not a place behind it", async () => {
     const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
     expect(long.length).toBeGreaterThan(SHORT_FREE_LINE_CHARS);
-    // Both classes' threads started and their eSpeak compiled, so only the lines themselves differ.
-    await Promise.all([speakFree(long, 'free-en-f', 'WARM', 'm'), speakFree('Warm.', 'free-en-f', 'WARM')]);
     const events: string[] = [];
-    const scene = speakFree(long, 'free-en-f', 'SCENE', 'member').then(() => void events.push('long line'));
-    const other = speakFree('A short line.', 'free-en-m', 'OTHER', 'member').then(() => void events.push('short line'));
+    const original = Worker.prototype.postMessage;
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      message: unknown,
+      transfer?: Parameters<Worker['postMessage']>[1],
+    ) {
+      const text = (message as { text?: unknown } | null)?.text;
+      if (text === long || text === 'A short line.')
+        events.push(`${text === long ? 'long' : 'short'} line given a thread`);
+      original.call(this, message, transfer);
+    });
+    const scene = speakFree(long, 'free-en-f', 'SCENE', 'member').then(() => void events.push('long line spoken'));
+    const other = speakFree('A short line.', 'free-en-m', 'OTHER', 'member').then(
+      () => void events.push('short line spoken'),
+    );
+    post.mockRestore();
     await Promise.all([scene, other]);
-    expect(events).toEqual(['short line', 'long line']);
+    // Order of events, not time: one thread took every line, so the short line waited until the long one was spoken.
+    expect(events.slice(0, 2)).toEqual(['long line given a thread', 'short line given a thread']);
+    expect(events).toHaveLength(4);
   });
 
   it("rations a member's long lines: a second at once is refused, another member's is spoken", async () => {

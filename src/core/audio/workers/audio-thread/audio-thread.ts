@@ -7,7 +7,7 @@
 // only so many under way or waiting, and a member only so many long ones.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
@@ -93,11 +93,20 @@ export function changesAudio(effects: AudioEffects | undefined): effects is Audi
 }
 
 /**
- * A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry): one block copy, not
- * an element-by-element one (a part of a few megabytes must not hold the main thread).
+ * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV) as
+ * they are, shared, with no copy; `own` bytes that are a whole buffer of their own, moved (the caller's view is
+ * detached); anything else (a cache entry's bytes, a view into Node's pool) one block copy the worker then owns.
  */
-function copy(bytes: Uint8Array): ArrayBuffer {
-  return new Uint8Array(bytes).buffer;
+function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): HandedBytes {
+  const { buffer } = bytes;
+  if (buffer instanceof SharedArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+  const data =
+    own && whole && !transfer.includes(buffer) && !isMarkedAsUntransferable(buffer)
+      ? buffer
+      : new Uint8Array(bytes).buffer;
+  transfer.push(data);
+  return data;
 }
 
 /**
@@ -109,9 +118,10 @@ export async function applyEffectsOffThread(
   effects: AudioEffects,
   guild = '',
 ): Promise<{ format: EditableFormat; data: Buffer }> {
-  const data = copy(bytes);
+  const transfer: ArrayBuffer[] = [];
+  const data = handOver(bytes, transfer);
   // One part (bounded by the request's split): short work, a voice's next part may wait for it.
-  const reply = await run('short', { kind: 'effects', data, effects }, [data], { guild });
+  const reply = await run('short', { kind: 'effects', data, effects }, transfer, { guild });
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
@@ -125,35 +135,29 @@ export async function joinPartsOffThread(
   owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
   const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const buffers = parts.map(copy);
+  const transfer: ArrayBuffer[] = [];
+  const handed = parts.map((part) => handOver(part, transfer));
   const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
-  const reply = await run(workClass, { kind: 'join', parts: buffers, format }, buffers, owner);
+  const reply = await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner);
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
 }
 
 /**
  * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps): long
  * work, in the server's share and the member's ration, with a longer limit (SCENE_JOB_TIMEOUT_MS). The parts are handed
- * over, not copied: a part that is a whole ArrayBuffer of its own is moved to the worker and the caller's array is
- * detached (empty) afterwards; pass copies of bytes you keep (a cache's). A part that is a view into a larger buffer
- * (Node's shared pool, a slab) is copied, since moving its buffer would take the rest with it. Rejects with
+ * over, not copied: a part in shared memory is shared; a part that is a whole ArrayBuffer of its own is moved to the
+ * worker and the caller's array is detached (empty) afterwards; pass copies of bytes you keep (a cache's). A part
+ * that is a view into a larger buffer (Node's shared pool, a slab) is copied, since moving its buffer would take the
+ * rest with it. Rejects with
  * RangeError for a scene over MAX_SCENE_SECONDS or a bad gap, ClipError and UnsupportedAudioError for parts it
  * cannot use, AudioBusyError when it cannot run now.
  */
 export async function mixSceneOffThread(input: SceneMixInput, owner: AudioJobOwner): Promise<SceneMixResult> {
   const transfer: ArrayBuffer[] = [];
-  const moved = new Set<ArrayBufferLike>();
-  const hand = (bytes: Uint8Array): ArrayBuffer => {
-    const { buffer } = bytes;
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
-    // Each buffer once in the transfer list; a second view of it, a shared one or Node's pool is copied.
-    const own = whole && buffer instanceof ArrayBuffer && !moved.has(buffer) && !isMarkedAsUntransferable(buffer);
-    const data = own ? buffer : copy(bytes);
-    moved.add(data);
-    transfer.push(data);
-    return data;
-  };
-  const lines = input.lines.map((line) => ({ ...line, parts: line.parts.map(hand) }));
+  const lines = input.lines.map((line) => ({
+    ...line,
+    parts: line.parts.map((part) => handOver(part, transfer, true)),
+  }));
   const scene = { kind: 'scene', lines, format: input.format } as const;
   const reply = await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS);
   if (!reply.scene) throw new Error('audio thread: a scene job answered without its figures');
