@@ -16,7 +16,8 @@ export type Figure =
   | 'text'
   | 'free-voice'
   | 'scene-mix'
-  | 'scene';
+  | 'scene'
+  | 'long-jobs';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -30,6 +31,7 @@ export const FIGURES: readonly Figure[] = [
   'free-voice',
   'scene-mix',
   'scene',
+  'long-jobs',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -42,6 +44,7 @@ export const STANDALONE: readonly Figure[] = [
   'free-voice',
   'scene-mix',
   'scene',
+  'long-jobs',
 ];
 
 export interface Plan {

@@ -20,6 +20,7 @@ import { measureText } from './text.ts';
 import { measureFreeVoice } from './free-voice.ts';
 import { measureSceneMix } from './scene-mix.ts';
 import { measureScene } from './scene.ts';
+import { measureLongJobs } from './long-jobs.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -263,12 +264,14 @@ async function main(): Promise<void> {
   const sceneMix = has('scene-mix') ? await measureSceneMix(p.mode, log) : undefined;
   // Figure 13 (bench/scene.ts): a /scene in voice against the same lines as /say, on a bot and servers of its own.
   const scene = has('scene') ? await measureScene(p.mode, log) : undefined;
+  // Figure 14 (bench/long-jobs.ts): one server's long job against another server's short work, beside idle.
+  const longJobs = has('long-jobs') ? await measureLongJobs(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards =
     p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = [render(results), lookups, budgetHold, text, freeVoice, sceneMix, scene, shards]
+  const report = [render(results), lookups, budgetHold, text, freeVoice, sceneMix, scene, longJobs, shards]
     .filter((part) => part !== undefined)
     .join('\n\n');
   console.log(report);
