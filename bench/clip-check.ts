@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
-import { checkReferenceClip } from '../src/core/frontend/reference-clip.ts';
+import { checkReferenceClip } from '../src/features/voices/reference-clip.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 import { longMp3 } from '../fixtures/long-mp3.ts';
 

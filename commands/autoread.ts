@@ -13,14 +13,14 @@ import {
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
-import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/core/interactions/options.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { SpeechInputError } from '../src/core/speech/errors.ts';
 

@@ -9,9 +9,9 @@ import {
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
-import { fitLines } from '../src/core/frontend/listing.ts';
+import { fitLines } from '../src/features/speaking/index.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
-import { downloadClip } from '../src/core/frontend/reference-clip.ts';
+import { downloadClip } from '../src/features/voices/index.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { echoCode } from '../src/core/interactions/safe-text.ts';
 import {

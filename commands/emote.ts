@@ -1,4 +1,4 @@
-import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';

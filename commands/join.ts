@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
-import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';

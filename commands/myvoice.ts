@@ -1,4 +1,4 @@
-import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { addSettingOption, readSettingOptions } from '../src/core/settings/setting-options.ts';
@@ -8,7 +8,7 @@ import { t } from '../src/core/i18n/translate.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { describeSettings } from '../src/core/frontend/speech-settings.ts';
+import { describeSettings } from '../src/features/speaking/index.ts';
 import {
   MEMBER_READING_LIST,
   autoreadVoiceOf,

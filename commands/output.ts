@@ -5,13 +5,13 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
-import { OUTSIDE_VOICE } from '../src/core/frontend/outside-voice-setting.ts';
+import { OUTSIDE_VOICE } from '../src/features/speaking/index.ts';
 import { readSettingOption, stringSettingOption } from '../src/core/settings/setting-options.ts';
 import { shownValue } from '../src/core/settings/setting-text.ts';
 import { t } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
-import { outsideVoiceOutput } from '../src/core/frontend/speech-delivery.ts';
+import { outsideVoiceOutput } from '../src/features/speaking/index.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
 import '../src/features/say/index.ts';
 

@@ -1,15 +1,15 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/translate.ts';
-import { fitLines } from '../src/core/frontend/listing.ts';
+import { fitLines } from '../src/features/speaking/index.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { describeSettings, presetLine } from '../src/core/frontend/speech-settings.ts';
+import { describeSettings, presetLine } from '../src/features/speaking/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import '../src/features/presets/index.ts';

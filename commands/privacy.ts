@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { soundRemover } from '../src/core/frontend/soundboard.ts';
-import { USER_INSTALL_GUILD } from '../src/core/frontend/user-install.ts';
+import { soundRemover } from '../src/features/speaking/index.ts';
+import { USER_INSTALL_GUILD } from '../src/features/speaking/index.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
@@ -60,7 +60,7 @@ const forgetting = (
 
 /**
  * Where the caller's rows are and how the replies name it: this server, or outside servers the user-install
- * pseudo-guild (src/core/frontend/user-install.ts), where every use from DMs and servers without SayBot counts.
+ * pseudo-guild (src/features/speaking/user-install.ts), where every use from DMs and servers without SayBot counts.
  */
 interface Scope {
   guildId: string;

@@ -3,10 +3,10 @@ import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/
 import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
-import { memberVoiceChannel } from '../src/core/frontend/speech-delivery.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { downloadClip } from '../src/core/frontend/reference-clip.ts';
+import { downloadClip } from '../src/features/voices/index.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import {
   MAX_SAVED_SCENES,
@@ -117,6 +117,8 @@ async function save(
   const shown = echo(name, NAME_MAX_LENGTH);
   if (result.status === 'refused') {
     if (result.problem === 'full') throw new UserError('scene.full', { max: MAX_SAVED_SCENES });
+    if (result.problem === 'member-share')
+      throw new UserError('scene.memberShare', { share: result.share, max: MAX_SAVED_SCENES });
     throw new UserError('scene.notYoursToChange', { name: shown });
   }
   await showResult(interaction, result.status === 'added' ? 'scene.saved' : 'scene.replaced', { name: shown, lines });

@@ -7,8 +7,8 @@ import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../src/core/frontend/speech-delivery.ts';
-import { voiceLabel } from '../src/core/frontend/speech-settings.ts';
+import { chooseTarget, requesterOf, speakAndReply } from '../src/features/speaking/index.ts';
+import { voiceLabel } from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 

@@ -1,5 +1,5 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
-import { USER_INSTALL_GUILD, requireUserInstall } from '../src/core/frontend/user-install.ts';
+import { USER_INSTALL_GUILD, requireUserInstall } from '../src/features/speaking/index.ts';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import { formatNumber, t } from '../src/core/i18n/translate.ts';

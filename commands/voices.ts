@@ -1,17 +1,17 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/core/frontend/autocomplete.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
-import { fitLines } from '../src/core/frontend/listing.ts';
+import { fitLines } from '../src/features/speaking/index.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../src/core/interactions/options.ts';
 import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { soundRemover } from '../src/core/frontend/soundboard.ts';
-import { presetLine } from '../src/core/frontend/speech-settings.ts';
+import { soundRemover } from '../src/features/speaking/index.ts';
+import { presetLine } from '../src/features/speaking/index.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
 import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
 

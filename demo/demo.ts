@@ -36,13 +36,18 @@ const GUILD: FakeGuildSpec = {
     { id: '300000000000000001', username: 'alice', voiceChannelId: '220000000000000001', locale: 'en-US' },
     { id: '300000000000000002', username: 'bob', locale: 'en-US' },
     { id: '300000000000000003', username: 'carol', locale: 'en-US' },
+    // The demo manager: Manage Server through a role, pre-authorized and signed in at the local Discord's login.
+    { id: '300000000000000004', username: 'dana', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
   ],
   // As a Discord server by default: members (and SayBot) may send voice messages.
   everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
   botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
 };
 type Member = FakeGuildSpec['members'][number];
-const [ALICE, BOB, CAROL] = GUILD.members as [Member, Member, Member];
+const [ALICE, BOB, CAROL, DANA] = GUILD.members as [Member, Member, Member, Member];
+/** The member the demo's browser is logged in as: she manages the demo server (Manage Server). */
+export const DEMO_MANAGER: Member = DANA;
+export const DEMO_GUILD_ID = GUILD.id;
 const VOICE_CHANNEL = GUILD.voiceChannels[0]!;
 const NAMES = new Map([
   [GUILD.textChannelId, '#general'],
@@ -82,6 +87,19 @@ export interface DemoOptions {
    * installed: the default then) or test tones (the default without it).
    */
   speech?: 'words' | 'tones';
+  /**
+   * Runs once the three commands are done, with everything still running (the screenshot script looks at pages
+   * then); the demo stops the stack when it returns.
+   */
+  whileRunning?: (stack: DemoStack) => Promise<void>;
+}
+
+/** What runs during the demo, for whileRunning. */
+export interface DemoStack {
+  /** The local Discord: `discord.oauth2` is its login (the demo manager is signed in and pre-authorized there). */
+  discord: FakeDiscord;
+  /** The sandbox Voice API's base URL. */
+  voiceApiUrl: string;
 }
 
 export interface DemoResult {
@@ -116,7 +134,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // Written however far the demo got, so a failure shows what happened before it.
   const transcript: string[] = [
     `SayBot demo, ${new Date().toISOString()}: the local Discord, the sandbox Voice API and SayBot as \`npm start\` runs it.`,
-    `Server "${GUILD.name}": ${ALICE.username} is in the voice channel ${VOICE_CHANNEL.name}; ${BOB.username} and ${CAROL.username} are not.`,
+    `Server "${GUILD.name}": ${ALICE.username} is in the voice channel ${VOICE_CHANNEL.name}; ${BOB.username} and ${CAROL.username} are not; ${DANA.username} manages the server.`,
     '',
   ];
 
@@ -134,6 +152,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
     await own(() => discord.close());
     log(`local Discord on ${discord.restUrl}, sandbox Voice API on ${sandbox.url}`);
+    signInDemoManager(discord);
 
     bot = startBotProcess({
       entry: SAYBOT_ENTRY,
@@ -204,6 +223,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
     log('/say output:voice-message: posted in #general');
 
+    if (options.whileRunning) await options.whileRunning({ discord, voiceApiUrl: sandbox.url });
+
     return {
       heardWav: out('voice-channel.wav'),
       heardSeconds: heard.seconds,
@@ -227,6 +248,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     writeFileSync(out('transcript.txt'), transcript.join('\n'));
     if (bot) writeFileSync(out('saybot.log'), bot.output());
   }
+}
+
+/**
+ * The browser's Discord session in the demo: the demo manager is signed in to the local Discord and has authorized
+ * SayBot's login (`identify guilds`) before, so a login with `prompt=none` comes straight back logged in as her,
+ * and the consent page, when shown, has her preselected.
+ */
+export function signInDemoManager(discord: FakeDiscord): void {
+  discord.oauth2.preauthorize(DEMO_MANAGER.id, ['identify', 'guilds']);
+  discord.oauth2.signIn(DEMO_MANAGER.id);
 }
 
 /**

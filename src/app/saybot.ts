@@ -13,8 +13,7 @@ import {
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
-import { ReplyAudioRegistry } from '../core/frontend/reply-audio.ts';
-import { USER_INSTALL_GUILD } from '../core/frontend/user-install.ts';
+import { ReplyAudioRegistry, USER_INSTALL_GUILD, handleReplyButton } from '../features/speaking/index.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
@@ -186,7 +185,7 @@ export class SayBot {
   /**
    * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
    * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
-   * moderator to invite it; src/core/frontend/speech-delivery.ts refuses to speak there before anything is paid
+   * moderator to invite it; src/features/speaking/speech-delivery.ts refuses to speak there before anything is paid
    * while it can be neither. Nothing on a voice channel, or where it speaks already.
    */
   async speakOnStage(guildId: string, channelId: string): Promise<void> {
@@ -299,8 +298,8 @@ export class SayBot {
     }
     // A server the owner did not choose is answered before anything is looked up or paid.
     if (this.#allowedGuilds.refuse(interaction)) return;
-    const task = handleInteraction(interaction, this.#commands, this.#context).catch((error: unknown) =>
-      this.#log.error({ err: error }, 'interaction handler failed'),
+    const task = handleInteraction(interaction, this.#commands, this.#context, handleReplyButton).catch(
+      (error: unknown) => this.#log.error({ err: error }, 'interaction handler failed'),
     );
     this.#inFlight.add(task);
     void task.finally(() => this.#inFlight.delete(task));

@@ -265,7 +265,7 @@ export interface Config {
   freeRequestsPerMinute: number;
   /** How much audio a request's text may bring (src/core/api/audio-limits.ts). */
   voiceApiAudioLimits: AudioLimits;
-  /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/core/frontend/user-install.ts). */
+  /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;
   /** FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money. */
   freeVoice: { chosen: boolean; fallback: boolean };

@@ -6,7 +6,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_COMMANDS, runDemo, type DemoResult } from '../../demo/demo.ts';
+import { PermissionFlagsBits } from 'discord.js';
+import {
+  DEMO_COMMANDS,
+  DEMO_GUILD_ID,
+  DEMO_MANAGER,
+  runDemo,
+  type DemoResult,
+  type DemoStack,
+} from '../../demo/demo.ts';
 import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
 import { analyseClip, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
 import { presetVoice } from '../../src/sandbox/voices.ts';
@@ -25,9 +33,16 @@ const speechLike = (clip: ClipInfo) => {
 describe('npm run demo', () => {
   let outDir: string;
   let result: DemoResult;
+  let demoLogin: { userId: string; demoGuild: Record<string, unknown> | undefined } | undefined;
   beforeAll(async () => {
     outDir = mkdtempSync(path.join(tmpdir(), 'saybot-demo-'));
-    result = await runDemo({ outDir, signal: AbortSignal.timeout(60_000) });
+    result = await runDemo({
+      outDir,
+      signal: AbortSignal.timeout(60_000),
+      whileRunning: async (stack) => {
+        demoLogin = await logInSilently(stack);
+      },
+    });
   }, 70_000);
   afterAll(() => {
     if (outDir) rmSync(outDir, { recursive: true, force: true });
@@ -48,6 +63,13 @@ describe('npm run demo', () => {
     expect(speechLike(await analyseClip(readFileSync(result.sentFile)))).toBe(true);
     const message = await hearVoiceMessage(readFileSync(result.voiceMessage));
     expect(message.seconds).toBeGreaterThan(0.5);
+  });
+
+  it('has the browser logged in as the demo manager: a login without a consent page is hers, with Manage Server in the demo server', () => {
+    expect(demoLogin?.userId).toBe(DEMO_MANAGER.id);
+    const permissions = BigInt(String(demoLogin?.demoGuild?.permissions ?? '0'));
+    expect(permissions & PermissionFlagsBits.ManageGuild).toBe(PermissionFlagsBits.ManageGuild);
+    expect(demoLogin?.demoGuild?.owner).toBe(false);
   });
 
   it("writes each member's command and SayBot's replies to the transcript", () => {
@@ -100,3 +122,34 @@ describe('npm run demo, stopped', () => {
     }
   });
 });
+
+/** A website's login against the demo's local Discord with prompt=none, as a browser with its session would do it. */
+async function logInSilently({
+  discord,
+}: DemoStack): Promise<{ userId: string; demoGuild: Record<string, unknown> | undefined }> {
+  const redirectUri = 'http://127.0.0.1:9/auth/callback';
+  discord.oauth2.registerRedirectUri(redirectUri);
+  const answer = await fetch(discord.oauth2.authorizationUrl({ redirectUri, state: 's', prompt: 'none' }), {
+    redirect: 'manual',
+  });
+  const code = new URL(answer.headers.get('location') ?? redirectUri).searchParams.get('code') ?? '';
+  const tokens = (await (
+    await fetch(discord.oauth2.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: discord.oauth2.clientId,
+        client_secret: discord.oauth2.clientSecret,
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+      }),
+    })
+  ).json()) as { access_token?: string };
+  const bearer = { headers: { authorization: `Bearer ${tokens.access_token}` } };
+  const me = (await (await fetch(`${discord.oauth2.apiUrl}/users/@me`, bearer)).json()) as { id: string };
+  const guilds = (await (await fetch(`${discord.oauth2.apiUrl}/users/@me/guilds`, bearer)).json()) as Array<
+    Record<string, unknown>
+  >;
+  return { userId: me.id, demoGuild: guilds.find((g) => g.id === DEMO_GUILD_ID) };
+}

@@ -49,6 +49,7 @@ import type {
 import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './voice-gateway.ts';
 import { VoiceUdp } from './voice-udp.ts';
 import { afterDelay } from './network-delay.ts';
+import { LocalOAuth2 } from './oauth2.ts';
 import { Waits } from './waits.ts';
 
 export type * from './types.ts';
@@ -64,6 +65,7 @@ export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, 
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
 export { FormRefusal } from './file-types.ts';
+export type { LocalOAuth2 } from './oauth2.ts';
 
 const READY_TIMEOUT_MS = 15_000;
 /** Discord's: an interaction token works for 15 minutes. */
@@ -83,6 +85,7 @@ interface Parts {
   waits: Waits;
   clock: DiscordClock;
   daveWatchers: Set<() => void>;
+  oauth2: LocalOAuth2;
 }
 
 export class FakeDiscord {
@@ -188,7 +191,12 @@ export class FakeDiscord {
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
       voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
     });
-    const server = createServer((req, res) => afterDelay(options.restRoundTripMs ?? 0, () => rest.handle(req, res)));
+    const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
+    const server = createServer((req, res) =>
+      afterDelay(options.restRoundTripMs ?? 0, () =>
+        oauth2.handles(req) ? oauth2.handle(req, res) : rest.handle(req, res),
+      ),
+    );
     server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/gateway') gateway.handleUpgrade(req, socket, head);
       else socket.destroy();
@@ -212,11 +220,34 @@ export class FakeDiscord {
       throw error;
     }
     self.fake = new FakeDiscord(
-      { world, server, rest, cdn, commands, interactions, gateway, voice, udp, audio, waits, clock, daveWatchers },
+      {
+        world,
+        server,
+        rest,
+        cdn,
+        commands,
+        interactions,
+        gateway,
+        voice,
+        udp,
+        audio,
+        waits,
+        clock,
+        daveWatchers,
+        oauth2,
+      },
       problems,
       baseUrl,
     );
     return self.fake;
+  }
+
+  /**
+   * Discord's OAuth2 for a website's login (oauth2.ts): the client ID and secret, the URLs to configure a website
+   * with, who is signed in at the consent page, pre-authorized users, codes without a browser, the request log.
+   */
+  get oauth2(): LocalOAuth2 {
+    return this.parts.oauth2;
   }
 
   // ---- driving ----

@@ -95,6 +95,8 @@ export interface FakeDiscordOptions {
   hostClockAheadMs?: number;
   /** Where protocol problems are reported (unknown routes, refused requests, malformed messages); default console.warn. */
   log?: (line: string) => void;
+  /** The application's OAuth2 settings (client secret, redirect URIs) for a website's Discord login; see oauth2.ts. */
+  oauth2?: FakeOAuth2Options;
 }
 
 /**
@@ -371,4 +373,35 @@ export interface ChatMessage {
   reference?: { message_id: string; channel_id: string; guild_id: string; type?: 0 | 1 };
   /** Message flags as Discord sends them (e.g. SUPPRESS_NOTIFICATIONS 1 << 12 for `@silent`); default 0. */
   flags?: number;
+}
+
+/** The OAuth2 scopes the local Discord models (others are refused with error=invalid_scope). */
+export type OAuth2Scope = 'identify' | 'email' | 'guilds';
+
+/** The application's OAuth2 settings, as its owner sets them in the Developer Portal (OAuth2 page). */
+export interface FakeOAuth2Options {
+  /** The client secret; default a random one (read it from `fake.oauth2.clientSecret`). */
+  clientSecret?: string;
+  /** OAuth2 > Redirects: `redirect_uri` must equal one exactly; more with `fake.oauth2.registerRedirectUri()`. */
+  redirectUris?: string[];
+  /** Servers the bot is not in: they appear only in their members' own lists (GET /users/@me/guilds). */
+  otherGuilds?: FakeOtherGuildSpec[];
+}
+
+/** A server without the bot, known only to its members' guild lists. Members not in any bot guild need a username. */
+export interface FakeOtherGuildSpec {
+  id: string;
+  name: string;
+  ownerId?: string;
+  members: Array<{ id: string; username?: string; permissions?: bigint }>;
+}
+
+/** One request to the OAuth2 routes: which route, its status; never a code, token, secret or state. */
+export interface OAuth2LogEntry {
+  method: string;
+  route: 'authorize' | 'consent' | 'token' | 'revoke' | 'oauth2/@me' | 'users/@me' | 'users/@me/guilds';
+  status: number;
+  /** For the token endpoint: the grant_type asked for; for a refusal: Discord's `error` or message. */
+  grantType?: string;
+  error?: string;
 }

@@ -31,15 +31,11 @@ export const en = {
     'Discord refused my voice connection to {channel} for now (rate limited). Please wait a minute before asking me to speak there again.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
-  'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
   'error.voice.notInVoice': 'Join a voice channel first.',
   'error.voice.memberMuted':
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
-  // SayBot on a Stage.
-  'error.voice.botStageAudience':
-    'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -52,9 +48,7 @@ export const en = {
     'You may no longer speak in {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
-  'error.voice.streamFailed': 'The audio stopped part-way ({detail}). Please try again.',
   'error.audio.unsupported': 'The voice service sent audio in a format I cannot play ({format}).',
-  'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',
   // Input problems
   'error.input.emptyText': 'Please give some text to speak.',
   'error.input.unknownVoice': 'There is no voice "{voice}". Pick one from the list.',
@@ -85,78 +79,13 @@ export const en = {
   'error.guildNotAllowed': "SayBot's owner has not chosen this server, so SayBot does not work here.",
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': 'About {command} in {server}:',
-  // /clone reference clips (src/core/frontend/reference-clip.ts)
-  'clone.error.host':
-    'Attach the clip to the command itself; I only download attachments from Discord (not from {host}).',
-  'clone.error.tooLarge': 'The clip is {size} MB; the limit is {limit} MB. Attach a shorter clip (3 to 60 seconds).',
-  'clone.error.download': 'I could not download the clip ({detail}). Please attach it again.',
-  'clone.error.format':
-    'The clip is {found}, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
-  'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
-  'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
-  // The clip thread's share per server.
-  'clone.error.checkBusyServer':
-    'This server already has {limit} clips being checked. Wait for their answers, then attach yours again.',
-  'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
-  'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
-  // /say and playback
-  'say.queued': 'Queued: {voice}, {count} part(s). I will start after the {ahead} clip(s) ahead.',
-  'say.speaking': 'Speaking in {channel} with {voice}…',
-  'say.spoke': 'Spoke {seconds} s in {channel} with {voice}.',
-  'say.skipped': 'Skipped after {seconds} s ({voice}).',
-  'say.stopped': 'Stopped ({voice}).',
-  'say.cutOff':
-    'The reply was cut off after {seconds} s ({voice}): I lost the voice connection in {channel}. Use /say again and I will rejoin.',
-  'say.file': 'Here is {voice}, {seconds} s ({format}).',
-  'say.fileBecauseNoVoice':
-    'You are not in a voice channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'userInstall.file':
-    'There is no voice channel here, so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'userInstall.off':
-    'SayBot works only in servers it is a member of: its owner has not enabled it in direct messages or other servers.',
-  'userInstall.notAllowed':
-    "SayBot's owner lets only some people use it outside its servers, and you are not one of them.",
-  'userInstall.noAttachFiles':
-    'Files cannot be sent here (apps may not attach files in this channel), so SayBot cannot answer with audio. Nothing was spent.',
-  'userInstall.voiceMessageAsFile':
-    'The voice message could not be the reply here, so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'buttons.play': 'Play in my voice channel',
-  'buttons.again': 'Again',
-  'buttons.sound': 'Save as sound',
-  'buttons.notYours': 'Only {member}, who asked for this audio, can use these buttons.',
-  'buttons.expired':
-    'These buttons no longer work (SayBot restarted since, or the reply is too old). Use the command again.',
+  // A reply's buttons: replays come from the cache only
   'buttons.notCached':
     "This audio is no longer in SayBot's cache, and replaying it would cost characters again, so nothing was done. Use the command again if you want it.",
-  'buttons.played': 'Played it again in {channel} ({seconds} s), from the cache: no characters spent.',
-  'buttons.voiceMessage':
-    'Your voice message above: {voice}, {seconds} s. These buttons are yours alone and use the cache: no characters spent.',
-  'buttons.posted': 'Posted the voice message again in this channel, from the cache: no characters spent.',
-  'buttons.postedHeader': '{member} asked for this voice message again:',
-  'sound.saved': 'Saved as "{name}" on this server\'s soundboard ({seconds} s).',
-  'sound.tooLong':
-    'A soundboard sound can be at most {max} s long and this audio is {seconds} s, so it was not saved. Try a shorter text.',
-  'sound.tooLarge': 'A soundboard sound can be at most {max} KB and this audio is {size} KB, so it was not saved.',
-  'sound.memberPermission':
-    'Saving a soundboard sound needs the Create Expressions permission, which you do not have here.',
-  'sound.botPermission':
-    'I need the Create Expressions permission in this server to save a soundboard sound. Ask a server admin.',
-  'sound.full': "This server's soundboard is full: remove a sound first, then try again.",
-  'sound.refused': 'Discord did not take the sound: {reason}',
-  // Which voice, and why (replies name it when the caller did not choose it)
+  // Settings as shown
   'setting.value.on': 'on',
   'setting.value.off': 'off',
   'setting.value.none': 'none',
-  'voice.why.preset': '{voice} (preset "{preset}")',
-  'voice.why.member': '{voice} (your default)',
-  'voice.why.server': '{voice} (server default preset "{preset}")',
-  'voice.why.builtin': "{voice} (the default for this server's language)",
-  'voice.why.commandDefault': '{voice} (the default voice of this command)',
-  'voice.fallback': '{voice}, the free voice: {reason}',
-  'fallback.reason.month': "this month's characters are used up",
-  'fallback.reason.server': "the server's budget for this month is reached",
-  'fallback.reason.member': 'your budget for today is reached',
-  'fallback.reason.service': 'the voice service is not answering',
   'settings.tone': 'tone {tone}',
   'settings.exaggeration': 'exaggeration {value}',
   'settings.speed': 'speed {value}×',
@@ -168,8 +97,6 @@ export const en = {
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
   'error.permission.manageServer':
     "Changing this server's presets needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and use presets.",
-  'preset.list.default': '(server default)',
-  'list.more': '…and {count} more.',
   // Quota, budgets, /usage, /budget
   'quota.exhaustedChecking':
     'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
@@ -197,25 +124,7 @@ export const en = {
     'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
   'budget.refused.freeRate':
     'You asked for {limit} things that cost no characters (replays, other speeds or volumes, audio already made) within a minute, the most one member may. Try again in {seconds} s.',
-  // Voice messages (src/core/frontend/voice-message-post.ts) and the Speak menu
-  'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
-  'voiceMessage.fallback.no-permission':
-    'I may not send voice messages in this channel (Send Voice Messages), so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.fallback.not-allowed-here':
-    'Discord does not take voice messages in this channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.fallback.too-large':
-    'The voice message would be {size} MB, over the {limit} MB this channel takes, so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.fallback.refused':
-    'Discord did not accept the voice message (the operator has been told), so here is the audio as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.fallback.member-no-permission':
-    'You may not send voice messages in this channel (it takes View Channel, Send Messages, Attach Files and Send Voice Messages), so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.fallback.slowmode':
-    'This channel is in slowmode and your last message here was too recent, so here is the audio for you alone as a file: {voice}, {seconds} s ({format}).',
-  'voiceMessage.header': '{member} asked for this voice message with /{command}:',
-  'say.fileTooLarge.voiceMessage':
-    'The {format} file would be {size} MB, over the {limit} MB Discord takes here, so I posted it as a voice message instead: {voice}, {seconds} s.',
-  'say.fileTooLarge.compressed':
-    'The {format} file would be {size} MB, over the {limit} MB Discord takes here, and a voice message cannot be posted here, so here it is compressed (Ogg Opus, {compressed} MB): {voice}, {seconds} s.',
+  // Options and choices
   'option.text': 'text',
   'option.text.description': 'What to say',
   'option.name': 'name',
@@ -243,8 +152,4 @@ export const en = {
   'choice.output.voice-message': 'voice message',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  'autoread.guard.move':
-    'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can move me.',
-  'autoread.guard.elsewhere':
-    'I am reading {channel} aloud in {voice}, so I cannot come to your channel. Join {voice}, or choose output: file.',
 } as const;

@@ -26,16 +26,11 @@ export const ja: Translation<typeof en> = {
     'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
-  'error.voice.busyElsewhere':
-    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
   'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
   'error.voice.memberMuted':
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
-  // SayBot on a Stage.
-  'error.voice.botStageAudience':
-    'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -48,10 +43,7 @@ export const ja: Translation<typeof en> = {
     'あなたは {channel} で発言できなくなったため、代読を止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
-  'error.voice.streamFailed': '音声が途中で止まりました（{detail}）。もう一度お試しください。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
-  'error.discord.uploadFailed':
-    'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
   'error.input.emptyText': '読み上げるテキストを入力してください。',
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
   'error.input.voiceDeleted':
@@ -80,74 +72,11 @@ export const ja: Translation<typeof en> = {
   'error.guildNotAllowed': 'SayBot の運営者がこのサーバーを選んでいないため、ここでは SayBot は動作しません。',
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} での {command} への返信です:',
-  'clone.error.host':
-    'クリップはコマンドに直接添付してください。Discord の添付ファイルのみダウンロードします（{host} からは取得しません）。',
-  'clone.error.tooLarge':
-    'クリップは {size} MB です。上限は {limit} MB です。短いクリップ（3〜60 秒）を添付してください。',
-  'clone.error.download': 'クリップをダウンロードできませんでした（{detail}）。もう一度添付してください。',
-  'clone.error.format':
-    'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
-  'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
-  'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
-  // The clip thread's share per server.
-  'clone.error.checkBusyServer':
-    'このサーバーではすでに {limit} 件のクリップを確認中です。結果が出てから、もう一度添付してください。',
-  'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
-  'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
-  'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',
-  'say.speaking': '{channel} で {voice} の声で話しています…',
-  'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
-  'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
-  'say.stopped': '停止しました（{voice}）。',
-  'say.cutOff':
-    '{seconds}秒で読み上げが途切れました（{voice}）：{channel}の音声接続が切れました。もう一度 /say を使うと再参加します。',
-  'say.file': '{voice} の声、{seconds} 秒（{format}）のファイルです。',
-  'say.fileBecauseNoVoice': 'ボイスチャンネルにいないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'userInstall.file': 'ここにはボイスチャンネルがないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'userInstall.off':
-    'SayBot は参加しているサーバーでのみ使えます。運営者が DM や他のサーバーでの利用を有効にしていません。',
-  'userInstall.notAllowed': 'SayBot の運営者はサーバー外での利用を一部の人に限っており、あなたは含まれていません。',
-  'userInstall.noAttachFiles':
-    'ここではファイルを送れない（このチャンネルではアプリがファイルを添付できません）ため、SayBot は音声で答えられません。文字数は使っていません。',
-  'userInstall.voiceMessageAsFile':
-    'ここではボイスメッセージを返信にできなかったため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'buttons.play': '自分のボイスチャンネルで再生',
-  'buttons.again': 'もう一度',
-  'buttons.sound': 'サウンドとして保存',
-  'buttons.notYours': 'このボタンを使えるのは、この音声を頼んだ {member} さんだけです。',
-  'buttons.expired':
-    'このボタンはもう使えません（SayBot が再起動したか、返信が古すぎます）。コマンドをもう一度使ってください。',
   'buttons.notCached':
     'この音声はもう SayBot のキャッシュになく、再生するとまた文字数がかかるため、何もしませんでした。必要ならコマンドをもう一度使ってください。',
-  'buttons.played': '{channel} でもう一度再生しました（{seconds} 秒）。キャッシュからなので文字数は使っていません。',
-  'buttons.voiceMessage':
-    '上のボイスメッセージ: {voice}、{seconds} 秒。このボタンはあなただけに表示され、キャッシュを使うので文字数はかかりません。',
-  'buttons.posted':
-    'ボイスメッセージをこのチャンネルにもう一度送りました。キャッシュからなので文字数は使っていません。',
-  'buttons.postedHeader': '{member} さんがこのボイスメッセージをもう一度頼みました:',
-  'sound.saved': 'このサーバーのサウンドボードに「{name}」として保存しました（{seconds} 秒）。',
-  'sound.tooLong':
-    'サウンドボードのサウンドは最長 {max} 秒ですが、この音声は {seconds} 秒なので保存しませんでした。短いテキストで試してください。',
-  'sound.tooLarge': 'サウンドボードのサウンドは最大 {max} KB ですが、この音声は {size} KB なので保存しませんでした。',
-  'sound.memberPermission':
-    'サウンドボードにサウンドを保存するには「エクスプレッションを作成」権限が必要ですが、ここではその権限がありません。',
-  'sound.botPermission':
-    'サウンドボードにサウンドを保存するには、このサーバーで私に「エクスプレッションを作成」権限が必要です。サーバー管理者に頼んでください。',
-  'sound.full': 'このサーバーのサウンドボードはいっぱいです。サウンドを 1 つ削除してから、もう一度試してください。',
-  'sound.refused': 'Discord がサウンドを受け付けませんでした: {reason}',
   'setting.value.on': 'オン',
   'setting.value.off': 'オフ',
   'setting.value.none': 'なし',
-  'voice.why.preset': '{voice}（プリセット「{preset}」）',
-  'voice.why.member': '{voice}（あなたのデフォルト）',
-  'voice.why.server': '{voice}（サーバーのデフォルトプリセット「{preset}」）',
-  'voice.why.builtin': '{voice}（サーバーの言語の標準の声）',
-  'voice.why.commandDefault': '{voice}（このコマンドの標準の声）',
-  'voice.fallback': '{voice}（無料の声）: {reason}',
-  'fallback.reason.month': '今月の文字数を使い切りました',
-  'fallback.reason.server': 'サーバーの今月の予算に達しました',
-  'fallback.reason.member': '今日の予算に達しました',
-  'fallback.reason.service': '音声サービスが応答しません',
   'settings.tone': 'トーン {tone}',
   'settings.exaggeration': '感情の強さ {value}',
   'settings.speed': '速さ {value}倍',
@@ -158,8 +87,6 @@ export const ja: Translation<typeof en> = {
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'error.permission.manageServer':
     'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
-  'preset.list.default': '（サーバーのデフォルト）',
-  'list.more': '…ほか {count} 件。',
   'quota.exhaustedChecking':
     '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
   'quota.tooFewLeft':
@@ -186,24 +113,6 @@ export const ja: Translation<typeof en> = {
     'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
   'budget.refused.freeRate':
     '1 分以内に文字数を使わないリクエスト（再生し直し、別の速度や音量、作成済みの音声）を {limit} 回行いました。1 人のメンバーの上限です。{seconds} 秒後にもう一度お試しください。',
-  'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
-  'voiceMessage.fallback.no-permission':
-    'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.not-allowed-here':
-    'このチャンネルでは Discord がボイスメッセージを受け付けないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.too-large':
-    'ボイスメッセージが {size} MB になり、このチャンネルの上限 {limit} MB を超えるため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.refused':
-    'Discord がボイスメッセージを受け付けなかったため（運営者に通知しました）、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.member-no-permission':
-    'このチャンネルでボイスメッセージを送る権限（チャンネルを見る、メッセージを送信、ファイルを添付、ボイスメッセージを送信）がないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.fallback.slowmode':
-    'このチャンネルは低速モード中で、前のメッセージから時間が経っていないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  'voiceMessage.header': '{member} さんが /{command} で頼んだボイスメッセージです:',
-  'say.fileTooLarge.voiceMessage':
-    '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超えるため、ボイスメッセージとして投稿しました: {voice}、{seconds} 秒。',
-  'say.fileTooLarge.compressed':
-    '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超え、ボイスメッセージも投稿できないため、圧縮して送ります（Ogg Opus、{compressed} MB）: {voice}、{seconds} 秒。',
   'option.text': 'テキスト',
   'option.text.description': '話す内容',
   'option.name': '名前',
@@ -231,8 +140,4 @@ export const ja: Translation<typeof en> = {
   'choice.output.voice-message': 'ボイスメッセージ',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  'autoread.guard.move':
-    'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
-  'autoread.guard.elsewhere':
-    '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
 };

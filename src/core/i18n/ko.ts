@@ -26,16 +26,11 @@ export const ko: Translation<typeof en> = {
     'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
-  'error.voice.busyElsewhere':
-    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
   'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
   'error.voice.memberMuted':
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
-  // SayBot on a Stage.
-  'error.voice.botStageAudience':
-    '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped.
@@ -48,9 +43,7 @@ export const ko: Translation<typeof en> = {
     '회원님은 더 이상 {channel}에서 말할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
-  'error.voice.streamFailed': '오디오가 중간에 끊겼습니다 ({detail}). 다시 시도해 주세요.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
-  'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
   'error.input.emptyText': '읽을 텍스트를 입력해 주세요.',
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
   'error.input.voiceDeleted':
@@ -79,72 +72,11 @@ export const ko: Translation<typeof en> = {
   'error.guildNotAllowed': 'SayBot 운영자가 이 서버를 선택하지 않았기 때문에 여기서는 SayBot이 동작하지 않습니다.',
   // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} 서버의 {command}에 대한 답장입니다:',
-  'clone.error.host':
-    '클립은 명령어에 직접 첨부해 주세요. 디스코드 첨부 파일만 내려받습니다 ({host}에서는 받지 않습니다).',
-  'clone.error.tooLarge': '클립이 {size}MB입니다. 한도는 {limit}MB입니다. 더 짧은 클립(3~60초)을 첨부해 주세요.',
-  'clone.error.download': '클립을 내려받지 못했습니다 ({detail}). 다시 첨부해 주세요.',
-  'clone.error.format':
-    '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
-  'clone.error.corrupt': '클립이 손상되었거나 잘려 있습니다. 다시 내보낸 파일을 첨부해 주세요.',
-  'clone.error.checkBusy': '지금 확인 중인 클립이 너무 많습니다. 잠시 후 다시 첨부해 주세요.',
-  // The clip thread's share per server.
-  'clone.error.checkBusyServer':
-    '이 서버에서 이미 클립 {limit}개를 확인하고 있습니다. 결과가 나온 뒤 다시 첨부해 주세요.',
-  'clone.error.duration': '클립 길이가 {seconds}초입니다. {min}초에서 {max}초 사이여야 합니다.',
-  'clone.error.silent': '클립에 소리가 없습니다 ({level} dBFS). 말하는 목소리를 녹음해 첨부해 주세요.',
-  'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
-  'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
-  'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
-  'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
-  'say.stopped': '중지했습니다 ({voice}).',
-  'say.cutOff':
-    '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {channel}의 음성 연결이 끊어졌습니다. /say를 다시 쓰면 다시 들어갑니다.',
-  'say.file': '{voice} 음성, {seconds}초 ({format}) 파일입니다.',
-  'say.fileBecauseNoVoice': '음성 채널에 계시지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'userInstall.file': '여기에는 음성 채널이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'userInstall.off':
-    'SayBot은 자신이 들어가 있는 서버에서만 작동합니다. 운영자가 DM이나 다른 서버에서의 사용을 켜지 않았습니다.',
-  'userInstall.notAllowed':
-    'SayBot 운영자가 서버 밖에서는 일부 사용자만 쓸 수 있게 했으며, 회원님은 포함되어 있지 않습니다.',
-  'userInstall.noAttachFiles':
-    '여기에는 파일을 보낼 수 없어(이 채널에서는 앱이 파일을 첨부할 수 없습니다) SayBot이 오디오로 답할 수 없습니다. 문자 수는 쓰지 않았습니다.',
-  'userInstall.voiceMessageAsFile':
-    '여기서는 음성 메시지를 답장으로 보낼 수 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'buttons.play': '내 음성 채널에서 재생',
-  'buttons.again': '다시',
-  'buttons.sound': '사운드로 저장',
-  'buttons.notYours': '이 오디오를 요청한 {member}님만 이 버튼을 쓸 수 있습니다.',
-  'buttons.expired':
-    '이 버튼은 더 이상 작동하지 않습니다(SayBot이 다시 시작되었거나 답장이 너무 오래되었습니다). 명령을 다시 사용해 주세요.',
   'buttons.notCached':
     '이 오디오는 더 이상 SayBot 캐시에 없어 다시 재생하면 문자 수가 다시 들기 때문에 아무것도 하지 않았습니다. 원하시면 명령을 다시 사용해 주세요.',
-  'buttons.played': '{channel}에서 다시 재생했습니다({seconds}초). 캐시에서 재생해 문자 수를 쓰지 않았습니다.',
-  'buttons.voiceMessage':
-    '위 음성 메시지: {voice}, {seconds}초. 이 버튼은 회원님만 볼 수 있고 캐시를 써서 문자 수를 쓰지 않습니다.',
-  'buttons.posted': '음성 메시지를 이 채널에 다시 보냈습니다. 캐시에서 보내 문자 수를 쓰지 않았습니다.',
-  'buttons.postedHeader': '{member} 님이 이 음성 메시지를 다시 요청했습니다:',
-  'sound.saved': '이 서버의 사운드보드에 "{name}"(으)로 저장했습니다({seconds}초).',
-  'sound.tooLong':
-    '사운드보드 사운드는 최대 {max}초인데 이 오디오는 {seconds}초라 저장하지 않았습니다. 더 짧은 텍스트로 해 보세요.',
-  'sound.tooLarge': '사운드보드 사운드는 최대 {max}KB인데 이 오디오는 {size}KB라 저장하지 않았습니다.',
-  'sound.memberPermission': '사운드보드 사운드를 저장하려면 표현 만들기 권한이 필요한데, 여기서는 그 권한이 없습니다.',
-  'sound.botPermission':
-    '사운드보드 사운드를 저장하려면 이 서버에서 제게 표현 만들기 권한이 필요합니다. 서버 관리자에게 요청해 주세요.',
-  'sound.full': '이 서버의 사운드보드가 가득 찼습니다. 사운드를 하나 지운 뒤 다시 해 보세요.',
-  'sound.refused': 'Discord가 사운드를 받지 않았습니다: {reason}',
   'setting.value.on': '켜짐',
   'setting.value.off': '꺼짐',
   'setting.value.none': '없음',
-  'voice.why.preset': '{voice} (프리셋 "{preset}")',
-  'voice.why.member': '{voice} (내 기본값)',
-  'voice.why.server': '{voice} (서버 기본 프리셋 "{preset}")',
-  'voice.why.builtin': '{voice} (서버 언어의 기본 음성)',
-  'voice.why.commandDefault': '{voice} (이 명령어의 기본 음성)',
-  'voice.fallback': '{voice}, 무료 음성: {reason}',
-  'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
-  'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
-  'fallback.reason.member': '오늘의 예산에 도달했습니다',
-  'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'settings.tone': '톤 {tone}',
   'settings.exaggeration': '감정 강도 {value}',
   'settings.speed': '속도 {value}배',
@@ -155,8 +87,6 @@ export const ko: Translation<typeof en> = {
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'error.permission.manageServer':
     '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
-  'preset.list.default': '(서버 기본값)',
-  'list.more': '…외 {count}개.',
   'quota.exhaustedChecking':
     '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.tooFewLeft':
@@ -183,24 +113,6 @@ export const ko: Translation<typeof en> = {
     '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
   'budget.refused.freeRate':
     '1분 안에 글자를 쓰지 않는 요청(다시 재생, 다른 속도나 음량, 이미 만든 음성)을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. {seconds}초 뒤에 다시 시도해 주세요.',
-  'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
-  'voiceMessage.fallback.no-permission':
-    '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.not-allowed-here':
-    '디스코드가 이 채널에서 음성 메시지를 받지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.too-large':
-    '음성 메시지가 {size}MB로 이 채널의 한도 {limit}MB를 넘어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.refused':
-    '디스코드가 음성 메시지를 받지 않아(운영자에게 알렸습니다) 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.member-no-permission':
-    '이 채널에서 음성 메시지를 보낼 권한(채널 보기, 메시지 보내기, 파일 첨부, 음성 메시지 보내기)이 없어 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.fallback.slowmode':
-    '이 채널은 슬로우 모드이고 마지막 메시지를 보낸 지 얼마 되지 않아 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  'voiceMessage.header': '{member} 님이 /{command}(으)로 요청한 음성 메시지입니다:',
-  'say.fileTooLarge.voiceMessage':
-    '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘어 음성 메시지로 올렸습니다: {voice}, {seconds}초.',
-  'say.fileTooLarge.compressed':
-    '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘고 음성 메시지도 올릴 수 없어 압축해서 보냅니다(Ogg Opus, {compressed}MB): {voice}, {seconds}초.',
   'option.text': '텍스트',
   'option.text.description': '말할 내용',
   'option.name': '이름',
@@ -228,8 +140,4 @@ export const ko: Translation<typeof en> = {
   'choice.output.voice-message': '음성 메시지',
   'choice.format.wav': 'WAV',
   'choice.format.mp3': 'MP3',
-  'autoread.guard.move':
-    '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
-  'autoread.guard.elsewhere':
-    '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
 };

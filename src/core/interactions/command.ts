@@ -19,7 +19,6 @@ import type { SpeechPipeline } from '../speech/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { ReplyAudioRegistry } from '../frontend/reply-audio.ts';
 import type { MessageKey } from '../i18n/translate.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
@@ -77,8 +76,6 @@ export interface CommandContext {
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
-  /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
-  replyAudio?: ReplyAudioRegistry;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
   metrics?: Pick<Metrics, 'command'> | undefined;
   /** Whether a user owns the bot's application (the operator, who may see the whole plan's figures); absent: nobody. */
@@ -110,7 +107,7 @@ export interface CommandModule {
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
   /**
    * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
-   * (USER_INSTALL, src/core/frontend/user-install.ts); without it the command works only in a server.
+   * (USER_INSTALL, src/features/speaking/user-install.ts); without it the command works only in a server.
    */
   executeOutsideServer?(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;

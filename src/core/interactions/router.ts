@@ -17,7 +17,6 @@ import { enforcePreconditions } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
 import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
-import { handleReplyButton } from '../frontend/reply-buttons.ts';
 
 /**
  * Routes one interaction to its command: a slash command, its autocomplete, a message context menu, a button of a
@@ -28,6 +27,8 @@ export async function handleInteraction(
   interaction: Interaction,
   commands: ReadonlyMap<string, AnyCommandModule>,
   context: CommandContext,
+  /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */
+  otherButton: (interaction: ButtonInteraction, context: CommandContext) => Promise<unknown> = async () => false,
 ): Promise<void> {
   // First of all: Discord's 3 s and the token's 15 minutes are counted on our side from here.
   noteReceived(interaction);
@@ -55,7 +56,7 @@ export async function handleInteraction(
     return;
   }
   if (interaction.isButton()) {
-    if (!(await handleCommandButton(interaction, commands, context))) await handleReplyButton(interaction, context);
+    if (!(await handleCommandButton(interaction, commands, context))) await otherButton(interaction, context);
     return;
   }
   if (interaction.isModalSubmit()) {
@@ -90,7 +91,7 @@ export async function handleInteraction(
         : undefined;
     if (outside && interaction.isChatInputCommand()) {
       // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
-      // (src/core/frontend/user-install.ts).
+      // (src/features/speaking/user-install.ts).
       await outside(interaction, context);
     } else {
       enforcePreconditions(interaction, command.requires);

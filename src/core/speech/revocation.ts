@@ -1,7 +1,7 @@
 // Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
 // it plays (SpeechPipeline), since a moderator, a manager or the owner may take them away while it waits.
 
-/** What was taken away, in domain terms; the front-ends word it (src/core/frontend/speech-delivery.ts). */
+/** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
 export type Revocation =
   /** The member's own voice rights in the channel the speech plays in (src/core/interactions/preconditions.ts). */
   | { code: 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak'; channelId: string }

@@ -5,7 +5,7 @@
 // key (src/core/speech/request.ts, src/core/speech/service-request.ts), the store's row mapping both ways (src/core/store/rows.ts, used by
 // src/core/store/areas/presets.ts and src/core/store/areas/member-defaults.ts), the options /say, /emote, /preset save
 // and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
-// /myvoice show (src/core/frontend/speech-settings.ts), the layers' resolution and built-in defaults
+// /myvoice show (src/features/speaking/speech-settings.ts), the layers' resolution and built-in defaults
 // (src/core/speech/settings.ts) and what `/myvoice clear what:voice` forgets
 // (commands/myvoice.ts).
 //

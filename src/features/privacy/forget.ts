@@ -5,7 +5,7 @@ export interface Forgetting {
   store: Store;
   purgeVoice(voiceId: string): Promise<number>;
   /**
-   * Removes the soundboard sounds "Save as sound" made from deleted voices (src/core/frontend/soundboard.ts); absent
+   * Removes the soundboard sounds "Save as sound" made from deleted voices (src/features/speaking/soundboard.ts); absent
    * where there is no Discord to ask (`npm run forget`, a server SayBot was removed from).
    */
   removeSounds?(guildId: string, soundIds: readonly string[]): Promise<void>;

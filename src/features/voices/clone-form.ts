@@ -17,8 +17,8 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import { t } from './strings.ts';
-import type { OutputChoice } from '../../core/frontend/speech-delivery.ts';
-import { CLIP_MAX_SECONDS, CLIP_MIN_SECONDS } from '../../core/frontend/reference-clip.ts';
+import type { OutputChoice } from '../speaking/index.ts';
+import { CLIP_MAX_SECONDS, CLIP_MIN_SECONDS } from './reference-clip.ts';
 
 /** What a clip may be called: Discord's pickers offer only these (`file_types`), and SayBot checks the name again. */
 export const CLIP_FILE_TYPES = ['.wav', '.mp3', '.m4a'] as const;

@@ -9,3 +9,10 @@ export {
   openFormRow,
   readCloneForm,
 } from './clone-form.ts';
+export {
+  CLIP_MAX_SECONDS,
+  CLIP_MIN_SECONDS,
+  checkReferenceClip,
+  downloadClip,
+  type CheckedClip,
+} from './reference-clip.ts';

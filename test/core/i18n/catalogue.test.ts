@@ -7,7 +7,7 @@ import { featureStringsModules, loadFeatureStrings } from '../../../src/app/feat
 import { messagesParts } from '../../../src/core/i18n/catalogue.ts';
 import { t, type MessageKey } from '../../../src/core/i18n/translate.ts';
 import { forAdminsByDefault } from '../../../src/core/interactions/preconditions.ts';
-import type { VoiceMessageFallbackReason } from '../../../src/core/frontend/voice-message-post.ts';
+import type { VoiceMessageFallbackReason } from '../../../src/features/speaking/voice-message-post.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

@@ -12,7 +12,7 @@ import {
   voiceMessageRefusal,
   VOICE_MESSAGE_FILENAME,
   type VoiceMessagePlace,
-} from '../../../src/core/frontend/voice-message-post.ts';
+} from '../../../src/features/speaking/voice-message-post.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../../../src/core/voice-message/render.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';

@@ -6,7 +6,7 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
-import type { FallbackCause } from '../../../core/frontend/fallback-words.ts';
+import type { FallbackCause } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';

@@ -10,7 +10,7 @@ export const en = {
   'command.say': 'say',
   'command.say.description': 'Speak text with one of the voices',
   'option.exaggeration.description.emote': 'How strong the emotion is, from 0 (flat) to 1 (intense); default 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/core/frontend/speech-delivery.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speech-delivery.ts chooseTarget)
   'command.output': 'output',
   'command.output.description': 'How you are answered outside voice: a voice message or a file',
   'command.output.server': 'server',
@@ -37,4 +37,6 @@ export const en = {
   'output.why.server': "the server's default",
   'output.why.builtin': 'built-in',
   'output.unset': 'none',
+  'say.textTooLong':
+    'That text is **{characters}** characters as the voice service counts them (after Unicode normalisation); at most {max} are spoken at once.',
 } as const;

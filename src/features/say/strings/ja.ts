@@ -8,7 +8,7 @@ export const ja: Translation<typeof en> = {
   'command.say': '話す',
   'command.say.description': 'テキストを音声で話します',
   'option.exaggeration.description.emote': '感情の強さ: 0（淡々と）から 1（強く）まで、既定 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/core/frontend/speech-delivery.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speech-delivery.ts chooseTarget)
   'command.output': '出力',
   'command.output.description': 'ボイスチャンネル外での受け取り方: ボイスメッセージかファイル',
   'command.output.server': 'サーバー',
@@ -36,4 +36,6 @@ export const ja: Translation<typeof en> = {
   'output.why.server': 'サーバーの既定',
   'output.why.builtin': '組み込みの既定',
   'output.unset': 'なし',
+  'say.textTooLong':
+    'このテキストは音声サービスの数え方（Unicode 正規化後）で **{characters}** 文字です。一度に読み上げられるのは {max} 文字までです。',
 };

@@ -8,7 +8,7 @@ export const ko: Translation<typeof en> = {
   'command.say': '말하기',
   'command.say.description': '텍스트를 음성으로 말합니다',
   'option.exaggeration.description.emote': '감정의 강도: 0(담담하게)부터 1(강하게)까지, 기본 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/core/frontend/speech-delivery.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speech-delivery.ts chooseTarget)
   'command.output': '출력',
   'command.output.description': '음성 채널 밖에서 받을 방식: 음성 메시지 또는 파일',
   'command.output.server': '서버',
@@ -34,4 +34,6 @@ export const ko: Translation<typeof en> = {
   'output.why.server': '서버 기본값',
   'output.why.builtin': '기본 동작',
   'output.unset': '없음',
+  'say.textTooLong':
+    '이 텍스트는 음성 서비스 기준(유니코드 정규화 후)으로 **{characters}**자입니다. 한 번에 최대 {max}자까지 말할 수 있습니다.',
 };

@@ -11,6 +11,8 @@ export const en = {
   'clone.error.nameTaken':
     'This server already has a voice called "{name}". Choose another name, or delete that voice first.',
   'clone.error.textTooLong': 'The first line of a new voice can be at most {max} characters.',
+  'clone.error.memberShare':
+    "You have made {share} of this server's {limit} cloned voices, the most one member may keep so that the others have room. Delete one of yours with /voices delete first, or ask a manager.",
   'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
   'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
   'clone.audioLost':
@@ -52,4 +54,17 @@ export const en = {
   'option.consent': 'consent',
   'option.consent.description': 'I confirm the person speaking in the clip agreed to have their voice cloned',
   'option.voice.description.voices': 'The cloned voice, by name or ID',
+  // Reference clips (src/features/voices/reference-clip.ts)
+  'clone.error.host':
+    'Attach the clip to the command itself; I only download attachments from Discord (not from {host}).',
+  'clone.error.tooLarge': 'The clip is {size} MB; the limit is {limit} MB. Attach a shorter clip (3 to 60 seconds).',
+  'clone.error.download': 'I could not download the clip ({detail}). Please attach it again.',
+  'clone.error.format':
+    'The clip is {found}, not WAV, MP3 or M4A (whatever its name says). Please attach one of those.',
+  'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
+  'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
+  'clone.error.checkBusyServer':
+    'This server already has {limit} clips being checked. Wait for their answers, then attach yours again.',
+  'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
+  'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
 } as const;

@@ -8,6 +8,8 @@ export const ja: Translation<typeof en> = {
   'clone.error.nameTaken':
     'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',
   'clone.error.textTooLong': '新しい声の最初の一文は {max} 文字までです。',
+  'clone.error.memberShare':
+    'このサーバーのクローン音声 {limit} 件のうち {share} 件をあなたが作っています。ほかのメンバーの分を残すため、1 人が持てるのはここまでです。先に /voices delete で自分の音声を消すか、管理者に頼んでください。',
   'clone.error.libraryFull':
     'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
   'clone.voiceLabel': '新しい声「{name}」（`{id}`、{seconds} 秒のクリップから）',
@@ -48,4 +50,18 @@ export const ja: Translation<typeof en> = {
   'option.consent': '同意',
   'option.consent.description': 'クリップの話者が声のクローンに同意したことを確認します',
   'option.voice.description.voices': 'クローン音声の名前または ID',
+  // Reference clips (src/features/voices/reference-clip.ts)
+  'clone.error.host':
+    'クリップはコマンドに直接添付してください。Discord の添付ファイルのみダウンロードします（{host} からは取得しません）。',
+  'clone.error.tooLarge':
+    'クリップは {size} MB です。上限は {limit} MB です。短いクリップ（3〜60 秒）を添付してください。',
+  'clone.error.download': 'クリップをダウンロードできませんでした（{detail}）。もう一度添付してください。',
+  'clone.error.format':
+    'クリップは WAV・MP3・M4A ではなく {found} です（ファイル名に関係なく）。いずれかの形式で添付してください。',
+  'clone.error.corrupt': 'クリップが壊れているか、途中で切れています。書き出し直したファイルを添付してください。',
+  'clone.error.checkBusy': '現在確認中のクリップが多すぎます。少し待ってからもう一度添付してください。',
+  'clone.error.checkBusyServer':
+    'このサーバーではすでに {limit} 件のクリップを確認中です。結果が出てから、もう一度添付してください。',
+  'clone.error.duration': 'クリップの長さは {seconds} 秒です。{min}〜{max} 秒にしてください。',
+  'clone.error.silent': 'クリップが無音です（{level} dBFS）。話している声の録音を添付してください。',
 };

@@ -8,6 +8,8 @@ export const ko: Translation<typeof en> = {
   'clone.error.nameTaken':
     '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',
   'clone.error.textTooLong': '새 음성의 첫 문장은 최대 {max}자까지입니다.',
+  'clone.error.memberShare':
+    '이 서버의 복제 음성 {limit}개 중 {share}개를 만드셨습니다. 다른 멤버도 쓸 수 있도록 한 멤버가 둘 수 있는 최대치입니다. 먼저 /voices delete로 내 음성을 하나 지우거나 관리자에게 부탁해 주세요.',
   'clone.error.libraryFull':
     '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
   'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',
@@ -48,4 +50,17 @@ export const ko: Translation<typeof en> = {
   'option.consent': '동의',
   'option.consent.description': '클립 속 화자가 음성 복제에 동의했음을 확인합니다',
   'option.voice.description.voices': '복제 음성의 이름이나 ID',
+  // Reference clips (src/features/voices/reference-clip.ts)
+  'clone.error.host':
+    '클립은 명령어에 직접 첨부해 주세요. 디스코드 첨부 파일만 내려받습니다 ({host}에서는 받지 않습니다).',
+  'clone.error.tooLarge': '클립이 {size}MB입니다. 한도는 {limit}MB입니다. 더 짧은 클립(3~60초)을 첨부해 주세요.',
+  'clone.error.download': '클립을 내려받지 못했습니다 ({detail}). 다시 첨부해 주세요.',
+  'clone.error.format':
+    '클립이 WAV, MP3, M4A가 아니라 {found}입니다 (파일 이름과 관계없이). 이 세 형식 중 하나로 첨부해 주세요.',
+  'clone.error.corrupt': '클립이 손상되었거나 잘려 있습니다. 다시 내보낸 파일을 첨부해 주세요.',
+  'clone.error.checkBusy': '지금 확인 중인 클립이 너무 많습니다. 잠시 후 다시 첨부해 주세요.',
+  'clone.error.checkBusyServer':
+    '이 서버에서 이미 클립 {limit}개를 확인하고 있습니다. 결과가 나온 뒤 다시 첨부해 주세요.',
+  'clone.error.duration': '클립 길이가 {seconds}초입니다. {min}초에서 {max}초 사이여야 합니다.',
+  'clone.error.silent': '클립에 소리가 없습니다 ({level} dBFS). 말하는 목소리를 녹음해 첨부해 주세요.',
 };

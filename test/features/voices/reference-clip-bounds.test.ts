@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as Mpg123 from '../../../src/core/audio/codecs/mpg123.ts';
-import { checkReferenceClip } from '../../../src/core/frontend/reference-clip.ts';
+import { checkReferenceClip } from '../../../src/features/voices/reference-clip.ts';
 import { MAX_CLIPS_PER_GUILD, MAX_WAITING_CLIPS } from '../../../src/core/audio/workers/clip-check/clip-thread.ts';
-import { fixture } from '../audio/fixtures.ts';
-import { refusal } from '../interactions/refusal.ts';
+import { fixture } from '../../core/audio/fixtures.ts';
+import { refusal } from '../../core/interactions/refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../../fixtures/long-mp3.ts';
 
 // A clip's check is bounded in time and memory whatever the file, and decodes nothing on the main

@@ -5,8 +5,8 @@ import {
   REPLY_AUDIO_TTL_MS,
   ReplyAudioRegistry,
   type ReplyAudio,
-} from '../../../src/core/frontend/reply-audio.ts';
-import { customId, parseCustomId } from '../../../src/core/frontend/reply-button-row.ts';
+} from '../../../src/features/speaking/reply-audio.ts';
+import { customId, parseCustomId } from '../../../src/features/speaking/reply-button-row.ts';
 
 const audio = (text: string): ReplyAudio => ({
   request: { kind: 'tts', text, voice: 'voice-b-en-m-01', format: 'wav' } as ReplyAudio['request'],

@@ -1,8 +1,8 @@
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
-import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
-import { FREE_VOICES } from '../free-voice/free-voices.ts';
-import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../interactions/choices.ts';
-import type { CommandContext } from '../interactions/command.ts';
+import { LANGUAGE_CODE } from '../../core/voice-catalogue/preset-voices.ts';
+import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
+import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../../core/interactions/choices.ts';
+import type { CommandContext } from '../../core/interactions/command.ts';
 
 /**
  * Answers the autocomplete of the shared speech options (`voice`, `language`, `preset`, and any option the

@@ -12,19 +12,23 @@ import {
   type AttachmentPayload,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { UserInstallSetting } from '../config.ts';
-import type { Logger } from '../log.ts';
-import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../speech/pipeline.ts';
-import { chooseSettings } from '../speech/settings.ts';
-import type { SpeechSettings } from '../store/types.ts';
-import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
-import type { CommandContext } from '../interactions/command.ts';
-import { tokenGone } from '../interactions/expired-token.ts';
-import { UserError } from '../interactions/failures.ts';
-import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
-import { receivedAtEpochMs } from '../interactions/received.ts';
-import { showResult } from '../interactions/replies.ts';
-import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import type { UserInstallSetting } from '../../core/config.ts';
+import type { Logger } from '../../core/log.ts';
+import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../../core/speech/pipeline.ts';
+import { chooseSettings } from '../../core/speech/settings.ts';
+import type { SpeechSettings } from '../../core/store/types.ts';
+import {
+  acknowledge,
+  acknowledgeAsVoiceMessage,
+  isDeferredAsVoiceMessage,
+} from '../../core/interactions/acknowledge.ts';
+import type { CommandContext } from '../../core/interactions/command.ts';
+import { tokenGone } from '../../core/interactions/expired-token.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { showResult } from '../../core/interactions/replies.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { OutputChoice } from './speech-delivery.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';

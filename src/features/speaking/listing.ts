@@ -1,4 +1,4 @@
-import { t } from '../i18n/translate.ts';
+import { t } from './strings.ts';
 
 /** Discord's message limit is 2000 characters; keep a margin for the closing "…and N more". */
 export const MESSAGE_BUDGET = 1900;

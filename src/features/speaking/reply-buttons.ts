@@ -3,16 +3,16 @@
 // nothing is paid (a paid replay would spend their characters without them asking for it). Only the member who asked
 // may press them.
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
-import type { Logger } from '../log.ts';
-import type { CommandContext } from '../interactions/command.ts';
-import { UserError, describeFailure, type FailureAudience } from '../interactions/failures.ts';
-import { seesPlanFigures } from '../interactions/plan-figures.ts';
-import { t } from '../i18n/translate.ts';
-import { receivedAtEpochMs } from '../interactions/received.ts';
-import { MEMBER_REQUEST } from '../speech/pipeline.ts';
+import type { Logger } from '../../core/log.ts';
+import type { CommandContext } from '../../core/interactions/command.ts';
+import { UserError, describeFailure, type FailureAudience } from '../../core/interactions/failures.ts';
+import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
+import { t } from './strings.ts';
+import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { MEMBER_REQUEST } from '../../core/speech/pipeline.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
-import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';

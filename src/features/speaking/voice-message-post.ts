@@ -18,10 +18,10 @@ import {
   type PermissionResolvable,
   type PermissionsBitField,
 } from 'discord.js';
-import type { Logger } from '../log.ts';
-import type { VoiceMessage } from '../voice-message/render.ts';
-import type { AnsweredInteraction } from '../interactions/command.ts';
-import { NO_MENTIONS } from '../interactions/safe-text.ts';
+import type { Logger } from '../../core/log.ts';
+import type { VoiceMessage } from '../../core/voice-message/render.ts';
+import type { AnsweredInteraction } from '../../core/interactions/command.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
 
 export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';

@@ -1,8 +1,8 @@
 // How a member outside voice is answered when a command does not say (a voice message or a file), declared with the
 // settings kit (src/core/settings/): the server's and each member's default, set by /output (commands/output.ts) and
 // kept by the output defaults area (src/core/store/areas/output-defaults.ts).
-import type { OutsideVoiceOutput } from '../store/output-defaults-store.ts';
-import type { ChoiceSetting } from '../settings/setting-types.ts';
+import type { OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
+import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 
 export const OUTSIDE_VOICE: ChoiceSetting<OutsideVoiceOutput> = {
   kind: 'choice',

@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { chooseSettings, type ResolvedSettings } from '../speech/settings.ts';
-import type { Preset, SpeechSettings } from '../store/types.ts';
-import type { CommandContext } from '../interactions/command.ts';
-import { t } from '../i18n/translate.ts';
-import { SPEECH_SETTING_LIST } from '../speech/setting-declarations.ts';
-import { describeSettings as describeDeclared } from '../settings/setting-text.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/speech/settings.ts';
+import type { Preset, SpeechSettings } from '../../core/store/types.ts';
+import type { CommandContext } from '../../core/interactions/command.ts';
+import { t } from './strings.ts';
+import { SPEECH_SETTING_LIST } from '../../core/speech/setting-declarations.ts';
+import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLines } from '../../../src/core/frontend/listing.ts';
+import { fitLines } from '../../../src/features/speaking/listing.ts';
 import { echo } from '../../../src/core/interactions/replies.ts';
 import { isValidName, nameKey } from '../../../src/core/store/names.ts';
 

@@ -10,7 +10,7 @@ import {
   type APIButtonComponent,
   type APIContainerComponent,
 } from 'discord.js';
-import { t } from '../i18n/translate.ts';
+import { t } from './strings.ts';
 import type { ReplayableRequest, ReplyAudioRegistry } from './reply-audio.ts';
 import { SOUND_MAX_SECONDS } from './soundboard.ts';
 

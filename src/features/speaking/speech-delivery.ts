@@ -10,7 +10,7 @@ import {
   type VoiceBasedChannel,
 } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../core/log.ts';
 import {
   MEMBER_REQUEST,
   type Requester,
@@ -18,25 +18,29 @@ import {
   type SpeechOutcome,
   type SpeechRequest,
   type SpeechTarget,
-} from '../speech/pipeline.ts';
-import type { OutputDefaults, OutsideVoiceOutput } from '../store/output-defaults-store.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { acknowledge, acknowledgeAsVoiceMessage, isDeferredAsVoiceMessage } from '../interactions/acknowledge.ts';
-import { commandNameOf } from '../interactions/answered.ts';
-import { noteIfTokenGone, tokenGone } from '../interactions/expired-token.ts';
-import type { AnsweredInteraction, ChannelReading, CommandContext } from '../interactions/command.ts';
-import { UserError, describeFailure } from '../interactions/failures.ts';
-import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
-import { receivedAtEpochMs } from '../interactions/received.ts';
+} from '../../core/speech/pipeline.ts';
+import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
+import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import {
+  acknowledge,
+  acknowledgeAsVoiceMessage,
+  isDeferredAsVoiceMessage,
+} from '../../core/interactions/acknowledge.ts';
+import { commandNameOf } from '../../core/interactions/answered.ts';
+import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
+import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
+import { UserError, describeFailure } from '../../core/interactions/failures.ts';
+import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
   memberVoiceFacts,
   requireManager,
   requireMemberMaySpeak,
   unmetVoiceRightOf,
-} from '../interactions/preconditions.ts';
-import { RightsRevokedError, type Revocation } from '../speech/revocation.ts';
-import { showProgress, showResult, type ShownComponents } from '../interactions/replies.ts';
-import { NO_MENTIONS } from '../interactions/safe-text.ts';
+} from '../../core/interactions/preconditions.ts';
+import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import { showProgress, showResult, type ShownComponents } from '../../core/interactions/replies.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import {
   postVoiceMessage,
   replyWithVoiceMessage,

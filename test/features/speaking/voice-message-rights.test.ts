@@ -4,7 +4,7 @@ import {
   SlowmodeBook,
   claimMemberVoiceMessage,
   type VoiceMessageAsker,
-} from '../../../src/core/frontend/voice-message-rights.ts';
+} from '../../../src/features/speaking/voice-message-rights.ts';
 
 const ALLOWED = P.ViewChannel | P.SendMessages | P.AttachFiles | P.SendVoiceMessages;
 

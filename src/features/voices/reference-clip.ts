@@ -1,12 +1,13 @@
+import './strings.ts';
 import { request } from 'undici';
-import { probeClip, type ClipProbe } from '../audio/analysis/clip-probe.ts';
+import { probeClip, type ClipProbe } from '../../core/audio/analysis/clip-probe.ts';
 import {
   ClipCheckUnavailableError,
   measureClipOffThread,
   type MeasuredClip,
-} from '../audio/workers/clip-check/clip-thread.ts';
-import { ClipError } from '../audio/errors.ts';
-import { UserError } from '../interactions/failures.ts';
+} from '../../core/audio/workers/clip-check/clip-thread.ts';
+import { ClipError } from '../../core/audio/errors.ts';
+import { UserError } from '../../core/interactions/failures.ts';
 
 /** What the Voice API accepts as a reference clip (voice-api.md, /v1/voice-clone). */
 export const CLIP_MIN_SECONDS = 3;

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkReferenceClip, downloadClip } from '../../../src/core/frontend/reference-clip.ts';
+import { checkReferenceClip, downloadClip } from '../../../src/features/voices/reference-clip.ts';
 
-import { fixture } from '../audio/fixtures.ts';
-import { refusal } from '../interactions/refusal.ts';
+import { fixture } from '../../core/audio/fixtures.ts';
+import { refusal } from '../../core/interactions/refusal.ts';
 
 describe('checkReferenceClip', () => {
   it.each([

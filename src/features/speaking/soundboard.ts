@@ -3,15 +3,16 @@
 // cache (nothing paid) and creates it with its own Create Expressions, only for a member who has that permission
 // too: a member never makes SayBot do what they may not. The audit log names the member.
 // A sound saved from a cloned voice is noted (store.voiceLibrary.recordSound), so that deleting the voice removes it.
+import './strings.ts';
 import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
-import type { Logger } from '../log.ts';
-import { SpeechInputError } from '../speech/errors.ts';
-import { MEMBER_REQUEST } from '../speech/pipeline.ts';
-import { isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
-import type { CommandContext } from '../interactions/command.ts';
-import { UserError } from '../interactions/failures.ts';
+import type { Logger } from '../../core/log.ts';
+import { SpeechInputError } from '../../core/speech/errors.ts';
+import { MEMBER_REQUEST } from '../../core/speech/pipeline.ts';
+import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
+import type { CommandContext } from '../../core/interactions/command.ts';
+import { UserError } from '../../core/interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';
-import { receivedAtEpochMs } from '../interactions/received.ts';
+import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 
 export const SOUND_MAX_SECONDS = 5.2;
 export const SOUND_MAX_BYTES = 512 * 1024;

@@ -1,0 +1,88 @@
+// `npm run screenshots` [--out <folder>] [--timeout <seconds>]: the README's screenshots, made from the running demo
+// rather than by hand. It starts the demo stack (demo/demo.ts runDemo: the local Discord, the sandbox Voice API and
+// SayBot as `npm start` runs it) and, while it runs, saves a PNG of each page in PAGES with the tests' browser
+// (fixtures/browser.ts: an installed Chromium, never a downloaded one). One line per file; exit 1 with one line
+// saying why on a failure.
+//
+// A page is { name, url(stack), viewport?, prepare?(page, stack) }: `prepare` runs after the page loaded and before the
+// shot (log in, fill a form, open a menu). The browser context is fresh for each page.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { runDemo, type DemoStack } from '../demo/demo.ts';
+import { launchBrowser } from '../fixtures/browser.ts';
+
+interface ScreenshotPage {
+  /** The file name, without .png. */
+  name: string;
+  url: (stack: DemoStack) => string;
+  /** Default: a laptop's 1280 x 800; a phone's is { width: 390, height: 844 }. */
+  viewport?: { width: number; height: number };
+  prepare?: (page: Page, stack: DemoStack) => Promise<void>;
+}
+
+/** Where the consent page's shot says it would go (no website runs behind it). */
+const EXAMPLE_REDIRECT = 'http://127.0.0.1:9/auth/discord/callback';
+
+const PAGES: ScreenshotPage[] = [
+  {
+    name: 'local-discord-consent',
+    url: ({ discord }) => {
+      discord.oauth2.registerRedirectUri(EXAMPLE_REDIRECT);
+      return discord.oauth2.authorizationUrl({ redirectUri: EXAMPLE_REDIRECT, state: 'screenshot' });
+    },
+  },
+];
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: path.join('docs', 'screenshots') },
+    timeout: { type: 'string', default: '180' },
+  },
+});
+const outDir = path.resolve(values.out);
+const timeoutSeconds = Number(values.timeout);
+if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+  console.error(`screenshots: --timeout must be a number of seconds above 0, got ${JSON.stringify(values.timeout)}`);
+  process.exit(1);
+}
+mkdirSync(outDir, { recursive: true });
+
+const browser = await launchBrowser().catch((error: unknown) => {
+  console.error(`screenshots: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);
+  process.exit(1);
+});
+// The demo's own results (audio, transcript, SayBot's log) are not wanted here.
+const demoOut = mkdtempSync(path.join(tmpdir(), 'saybot-screenshots-'));
+try {
+  await runDemo({
+    outDir: demoOut,
+    signal: AbortSignal.timeout(timeoutSeconds * 1000),
+    whileRunning: async (stack) => {
+      for (const shot of PAGES) {
+        const context = await browser.newContext({ viewport: shot.viewport ?? { width: 1280, height: 800 } });
+        try {
+          const page = await context.newPage();
+          await page.goto(shot.url(stack), { waitUntil: 'load' });
+          await shot.prepare?.(page, stack);
+          const file = path.join(outDir, `${shot.name}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
+        } finally {
+          await context.close();
+        }
+      }
+    },
+  });
+  await browser.close();
+  rmSync(demoOut, { recursive: true, force: true });
+  process.exit(0);
+} catch (error) {
+  console.error(
+    `screenshots: failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]} (the demo's log: ${path.join(demoOut, 'saybot.log')})`,
+  );
+  await browser.close().catch(() => undefined);
+  process.exit(1);
+}

@@ -1,0 +1,27 @@
+// The speaking feature's public surface: the way from a member's wish to audio and words, as the command modules
+// (commands/), the app and the other features use it. Everything else in this folder is its own.
+import './strings.ts';
+import './speaking-context.ts';
+export { answerSpeechAutocomplete } from './autocomplete.ts';
+export { fallbackReason, type FallbackCause } from './fallback-words.ts';
+export { fitLines } from './listing.ts';
+export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
+export { ReplyAudioRegistry } from './reply-audio.ts';
+export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
+export { soundRemover } from './soundboard.ts';
+export {
+  chooseDestination,
+  chooseTarget,
+  memberStillSpeaks,
+  memberVoiceChannel,
+  outsideVoiceOutput,
+  requesterOf,
+  speakAndReply,
+  speakForCommand,
+  type ChosenTarget,
+  type OutputChoice,
+} from './speech-delivery.ts';
+export { describeSettings, presetLine, settingsForCommand, voiceLabel } from './speech-settings.ts';
+export { USER_INSTALL_GUILD, requireUserInstall, settingsOutsideServer, speakOutsideServer } from './user-install.ts';
+export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';
+export { claimMemberVoiceMessage } from './voice-message-rights.ts';

@@ -1,0 +1,43 @@
+// Suites that need a real browser (fixtures/browser.ts launches it): `describeInBrowser(name, suite)` runs the
+// suite when a Chromium is installed; without one it is skipped with one line saying how to install one, and under
+// CI (the CI environment variable set) it fails instead, so a CI machine cannot pass by skipping.
+// `answerConsent(page, userId, action)`: on the local Discord's consent page, signs in as that user and clicks
+// Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { BROWSER_INSTALL_HINT, findBrowser } from '../../fixtures/browser.ts';
+
+export { launchBrowser } from '../../fixtures/browser.ts';
+
+/** What a browser suite does here: run, be skipped (no browser), or fail (no browser under CI). */
+export function browserSuiteMode(browser: string | undefined, env: NodeJS.ProcessEnv): 'run' | 'skip' | 'fail' {
+  if (browser !== undefined) return 'run';
+  const ci = env['CI'];
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false' ? 'fail' : 'skip';
+}
+
+export function describeInBrowser(name: string, suite: () => void): void {
+  const mode = browserSuiteMode(findBrowser(), process.env);
+  if (mode === 'run') return void describe(name, suite);
+  if (mode === 'fail')
+    return void describe(name, () => {
+      it('has a browser (CI is set)', () => {
+        throw new Error(BROWSER_INSTALL_HINT);
+      });
+    });
+  console.warn(`skipped "${name}": ${BROWSER_INSTALL_HINT}`);
+  describe.skip(name, suite);
+}
+
+export async function answerConsent(
+  page: Page,
+  userId: string,
+  action: 'Authorize' | 'Cancel' = 'Authorize',
+): Promise<void> {
+  const consentUrl = page.url();
+  await page.getByLabel('Signed in as').selectOption(userId);
+  await Promise.all([
+    page.waitForURL((url) => url.toString() !== consentUrl),
+    page.getByRole('button', { name: action }).click(),
+  ]);
+}
