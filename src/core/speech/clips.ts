@@ -6,7 +6,6 @@ import { exactMp3File } from '../audio/codecs/mp3-file.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import { exactWavFile } from '../audio/codecs/wav-file.ts';
-import { whole } from '../cache/audio-fill.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
@@ -140,7 +139,11 @@ export async function readPart(
 ): Promise<RenderedFile> {
   await allowed();
   const response = await source.fetch(request, text, new AbortController().signal, charge);
-  return { format: response.format, data: whole(await response.body.toArray()) };
+  const chunks: Buffer[] = await response.body.toArray();
+  // The free voice's WAV, in shared memory, is read as it is; other bytes are joined into a buffer of the part's own,
+  // since a scene's mix moves what it is given and these may be a cache entry's or a flight's.
+  const shared = chunks.length === 1 && chunks[0]?.buffer instanceof SharedArrayBuffer;
+  return { format: response.format, data: shared && chunks[0] ? chunks[0] : Buffer.concat(chunks) };
 }
 
 /** A file as posted. */
