@@ -97,8 +97,13 @@ export async function measureLongJobs(mode: 'quick' | 'full', log: (line: string
     rows.push(await measure(client, 'idle (baseline)', idle(mode === 'quick' ? 3 : 8)));
 
     log('long jobs: a 19 MB clip checked');
-    const clip = mp3WithHiddenHours(5, 19_000_000);
-    rows.push(await measure(client, 'a 19 MB /clone clip checked', () => measureClipOffThread(clip, 60, 'A')));
+    // Each check moves its clip to the worker: eight made before, so that no copy of the bench's own is timed.
+    const clips = Array.from({ length: 8 }, () => mp3WithHiddenHours(5, 19_000_000));
+    rows.push(
+      await measure(client, 'a 19 MB /clone clip checked, 8 times one after another', async () => {
+        for (const clip of clips) await measureClipOffThread(clip, 60, 'A');
+      }),
+    );
 
     log('long jobs: a 500-entry dictionary');
     const entries = Array.from({ length: 500 }, (_, i) => ({
@@ -109,8 +114,8 @@ export async function measureLongJobs(mode: 'quick' | 'full', log: (line: string
       Array.from({ length: 40 }, (_, i) => `charactername${String(m * 40 + i).padStart(3, '0')}x`).join(' '),
     );
     rows.push(
-      await measure(client, 'a 500-entry dictionary compiled and read with (6 messages)', async () => {
-        for (let round = 0; round < 20; round++) {
+      await measure(client, 'a 500-entry dictionary compiled and read with (6 messages), 100 times', async () => {
+        for (let round = 0; round < 100; round++) {
           const apply = compileDictionary(entries);
           for (const message of messages) apply(message);
           await new Promise((resolve) => setImmediate(resolve));
