@@ -1,4 +1,4 @@
-// Figure 14 of npm run bench: one server's long job against another server's short work (issue 49), each beside an
+// Figure 16 of npm run bench: one server's long job against another server's short work (issue 49), each beside an
 // idle baseline from the same run. While server A runs each long job, server B asks again and again (200 ms apart)
 // for a /say output:file's audio (the sandbox Voice API over HTTP with SayBot's client, the part read whole, joined in the
 // audio thread's short work) and keeps a voice's 20 ms clock on the main thread (a timer every 20 ms, as the voice
@@ -81,9 +81,9 @@ const minuteLine = (i: number) =>
   `Line ${i} of a long free scene. ${'The narrator goes on reading the story slowly, one sentence after another. '.repeat(12)}`;
 
 export async function measureLongJobs(mode: 'quick' | 'full', log: (line: string) => void): Promise<string> {
-  const title = "## 14. One server's long job against another server's short work (issue 49)";
+  const title = "## 16. One server's long job against another server's short work (issue 49)";
   if (!freeVoiceInstalled()) {
-    log('long jobs: eSpeak NG is not installed: figure 14 skipped');
+    log('long jobs: eSpeak NG is not installed: figure 16 skipped');
     return `${title}\n\nSkipped: eSpeak NG (the optional \`espeak-ng\`) is not installed.`;
   }
   const sandbox = await startSandbox();

@@ -15,8 +15,10 @@ export type Figure =
   | 'budget-hold'
   | 'text'
   | 'free-voice'
+  | 'free-voice-reading'
   | 'scene-mix'
   | 'scene'
+  | 'mute'
   | 'long-jobs';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
@@ -29,8 +31,10 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
   'long-jobs',
 ];
 /**
@@ -42,8 +46,10 @@ export const STANDALONE: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
   'long-jobs',
 ];
 

@@ -59,7 +59,7 @@ const handlers: Handlers = {
       log: () => undefined,
       ...delays,
       hearInFull: heardInFull,
-      // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
+      // As the owners' guide (docs/guide-owners.md) asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });
@@ -159,6 +159,12 @@ const handlers: Handlers = {
     );
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  moderate({ guildId, userId, mute }) {
+    const { discord } = need();
+    const atMs = performance.now();
+    discord.setVoiceState(guildId, userId, discord.voiceChannelOf(guildId, userId), { mute });
+    return atMs;
+  },
   gatewayMessages: ({ withinMs }) => need().discord.gatewayMessagesWithin(withinMs),
   botOutOfVoice({ guildIds }) {
     const { discord } = need();

@@ -1,5 +1,5 @@
-// eSpeak NG as the free voice runs it, but given a job's text unescaped: how a test makes its WebAssembly trap, to
-// check that the trap is charged to that job alone (src/core/free-voice/espeak-run.ts).
+// eSpeak NG as the free voice runs it, but given a job's text as it is, unread and unescaped: how a test makes its
+// WebAssembly trap, to check that the trap is charged to that job alone (src/core/free-voice/espeak-run.ts).
 import { serveEspeak } from '../../src/core/free-voice/espeak-run.ts';
 
-serveEspeak((job) => job.text);
+serveEspeak((job) => [{ text: job.text, espeak: job.voice }]);

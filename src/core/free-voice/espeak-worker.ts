@@ -1,8 +1,10 @@
-// The free voice's worker thread (free-voice-engine.ts' pool): eSpeak NG (espeak-run.ts) given each line's text as
-// espeak-text.ts makes it, plain text and never phoneme input.
+// The free voice's worker thread (free-voice-engine.ts' pools): each line read first (./reading/read-aloud.ts: script
+// runs, numbers, Japanese to kana), then each run given to eSpeak NG (espeak-run.ts) as espeak-text.ts makes it, plain
+// text and never phoneme input.
 import { serveEspeak } from './espeak-run.ts';
 import { espeakText } from './espeak-text.ts';
+import { readAloud } from './reading/read-aloud.ts';
 import { yieldToMainThread } from '../audio/workers/thread-priority.ts';
 
 yieldToMainThread();
-serveEspeak(espeakText);
+serveEspeak((job) => readAloud(job.text, job.voice).map((run) => ({ ...run, text: espeakText(run.text) })));

@@ -1,6 +1,7 @@
 // Never paid twice: a 2xx has been charged by the service, so a body that breaks afterwards is
 // not retried blindly; a call tells its caller's books before it sends, and whether one never accepted was charged.
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
 import {
@@ -263,13 +264,19 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   it('a 503, then cut by the caller before the retry: not charged (nothing else was sent)', async () => {
     api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', headers: { 'Retry-After': '30' } });
     const { events, hooks } = recorder();
+    // Cut only once the 503 has reached the client (its retry is scheduled), not when the sandbox sent it: a cut
+    // before the answer arrives is rightly 'unknown'.
+    const retrying: unknown[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void retrying.push(line) });
+    const client = clientFor(api.sandbox, { logger, retryMaxDelayMs: 60_000 });
     const cut = new AbortController();
-    const call = api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, signal: cut.signal });
-    await until(() => requestsTo(api.sandbox, 'tts')[0]?.status === 503);
+    const call = client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, signal: cut.signal });
+    await until(() => retrying.length > 0);
     cut.abort();
     await rejectionOf(call);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
     expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
+    await client.close();
   });
 
   it('after the 2xx nothing more is said: a body that breaks is the caller’s undelivered spend, not unaccepted', async () => {

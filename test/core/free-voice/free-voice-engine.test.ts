@@ -102,7 +102,7 @@ describe('the free voice engine', () => {
   });
 
   it("gives eSpeak NG a member's text only as text: no [[phonemes]], and SSML spoken as written", async () => {
-    expect(espeakText({ text: 'say [[h@loU]] now', voice: 'en-us' })).not.toMatch(/\[\[|\]\]/);
+    expect(espeakText('say [[h@loU]] now')).not.toMatch(/\[\[|\]\]/);
     // Read as SSML, the break would be ten seconds of silence.
     const wav = await speakFree('<speak>Hi<break time="10s"/>there</speak>', 'free-en-f', 'G1');
     expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
