@@ -9,8 +9,11 @@ export interface EspeakJob {
 }
 
 /**
- * A WAV file (its buffer moved, not copied), or why there is none: `tooLong`, its audio went past `maxSeconds`;
- * otherwise eSpeak NG itself failed.
+ * A WAV file (in shared memory: the main thread reads it without a copy), or why there is none. `retire`: eSpeak NG
+ * itself failed (its WebAssembly trapped or ran out of memory), so the thread is replaced before it takes another
+ * line (../audio/workers/job-thread.ts).
  */
 export type EspeakReply =
-  { id: number; ok: true; wav: ArrayBuffer } | { id: number; ok: false; message: string; tooLong?: true };
+  | { id: number; ok: true; wav: SharedArrayBuffer }
+  /** `tooLong`: its audio would go past `maxSeconds`, a cap rather than a failure of eSpeak NG. */
+  | { id: number; ok: false; message: string; retire?: boolean; tooLong?: true };

@@ -5,7 +5,7 @@ import { applyEffectsOffThread } from '../audio/workers/audio-thread/audio-threa
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, whole, type PartAudio } from '../cache/audio-fill.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Charge } from '../quota/charge.ts';
@@ -86,7 +86,7 @@ export class ChangedParts {
     guild = '',
   ): Promise<Changed> {
     const { cache, log, encoding } = this.#store;
-    const bytes = Buffer.concat(await audio.body.toArray());
+    const bytes = whole(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
       changed = await applyEffectsOffThread(bytes, effects, guild);

@@ -6,16 +6,16 @@ import { speakFree } from '../free-voice/free-voice-engine.ts';
 import type { Flight, PartStore } from './part-flight.ts';
 import type { ServiceRequest } from './request.ts';
 
-/** `text` in the free voice of `request`, for `guild`'s share of the free voice's threads, kept under `key`. */
+/** `text` in the free voice of `request`, in its owner's (server's and member's) share of the free voice, kept under `key`. */
 export async function freePart(
   store: PartStore,
   request: ServiceRequest,
   text: string,
   key: string,
   generation: number,
-  guild = '',
+  owner?: { guildId: string; userId: string },
 ): Promise<Flight> {
-  const wav = await speakFree(text, request.voice, guild);
+  const wav = await speakFree(text, request.voice, owner?.guildId, owner?.userId);
   const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, store.encoding);
   const { cache } = store;
   const cached = fill.complete.then(

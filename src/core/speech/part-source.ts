@@ -250,8 +250,7 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    if (isFreeVoice(request.voice))
-      return freePart(this.#store, request, text, key, generation, charge?.context.guildId);
+    if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge

@@ -17,7 +17,8 @@ import {
   UnexpectedResponseError,
 } from '../../core/api/errors.ts';
 import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
-import { FreeVoiceEngineError, FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
+import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
+import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
@@ -135,8 +136,18 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
         message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
         level: 'info',
       };
-    return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
+    if (error.reason === 'member-busy')
+      return { code: 'audio-member-busy', message: { key: 'error.audio.memberBusy' }, level: 'info' };
+    // A crash or a timeout was this job's own: its words say it failed, not that SayBot is busy.
+    const failed = error.reason === 'crashed' || error.reason === 'timeout';
+    return {
+      code: `audio-${error.reason}`,
+      message: { key: failed ? 'error.audio.failed' : 'error.audio.busy' },
+      level: 'warn',
+    };
   }
+  if (error instanceof FreeVoiceFailedError)
+    return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {
     return {
       code: 'audio-unsupported',
@@ -154,9 +165,7 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       },
       level: 'info',
     };
-  // The free voice itself: eSpeak NG failed on the line, or is not installed here.
-  if (error instanceof FreeVoiceEngineError)
-    return { code: 'free-voice-engine', message: { key: 'error.freeVoice.engine' }, level: 'warn' };
+  // The free voice is not installed here.
   if (error instanceof FreeVoiceMissingError)
     return { code: 'free-voice-missing', message: { key: 'error.freeVoice.missing' }, level: 'error' };
   // Audio that announced itself as a known format but does not decode: the service sent something broken.

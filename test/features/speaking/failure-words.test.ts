@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
-import { FreeVoiceEngineError, FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
+import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
@@ -36,7 +37,7 @@ describe('describeFailure', () => {
   it.each([
     ['a free line over its cap', new AudioTooLongError('free-line', 120), '120'],
     ['a scene over its cap', new AudioTooLongError('scene', 600), '600'],
-    ['the free voice failing', new FreeVoiceEngineError('eSpeak NG wrote no audio'), 'eSpeak NG'],
+    ['the free voice failing', new FreeVoiceFailedError('stopped', 'eSpeak NG wrote no audio'), 'eSpeak NG'],
     ['the free voice not installed', new FreeVoiceMissingError(), 'not installed'],
   ] as const)('%s has words of its own in every language, never "went wrong on my side"', (_, error, figure) => {
     const { message } = describeFailure(error);

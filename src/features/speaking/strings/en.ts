@@ -174,8 +174,6 @@ export const en = {
     'The free voice would speak this for longer than {max} s, the most one of its lines may last, so it said nothing. Nothing was charged; try a shorter text.',
   'error.tooLong.scene':
     'This scene would last longer than {max} s, the most a scene may, so it was not made. Try fewer or shorter lines.',
-  'error.freeVoice.engine':
-    'The free voice (eSpeak NG) could not speak this text. Nothing was charged; try other words or another voice.',
   'error.freeVoice.missing':
     'The free voice is not installed on this SayBot, so it cannot speak. Choose another voice; the operator has been told.',
   // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
@@ -189,4 +187,13 @@ export const en = {
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
+  // Audio work and the free voice failing on a line of their own
+  'error.audio.failed':
+    'Preparing this audio failed: the audio worker stopped on it or took too long. Only this request was affected; please try again (nothing was charged twice).',
+  'error.freeVoice.stopped':
+    'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
+  'error.freeVoice.timeout':
+    'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+  'error.audio.memberBusy':
+    'You already have a long piece of audio being made (a scene or a long file), the most one member may at once, even when it costs nothing. Please try again once it is done.',
 } as const;

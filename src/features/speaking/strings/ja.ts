@@ -172,8 +172,6 @@ export const ja: Translation<typeof en> = {
     '無料の音声で話すと1行の上限 {max} 秒を超えるため、話しませんでした。課金はありません。短いテキストでお試しください。',
   'error.tooLong.scene':
     'このシーンは1つのシーンの上限 {max} 秒を超えるため、作りませんでした。セリフを減らすか短くしてください。',
-  'error.freeVoice.engine':
-    '無料の音声（eSpeak NG）がこのテキストを話せませんでした。課金はありません。別の言葉か別の音声でお試しください。',
   'error.freeVoice.missing':
     'このSayBotには無料の音声がインストールされていないため、話せません。別の音声を選んでください。運営者に通知しました。',
   // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
@@ -187,4 +185,13 @@ export const ja: Translation<typeof en> = {
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
+  // Audio work and the free voice failing on a line of their own
+  'error.audio.failed':
+    'この音声を準備できませんでした。音声処理がこのリクエストで停止したか、時間がかかりすぎました。影響はこのリクエストだけです。もう一度お試しください（二重に課金はされていません）。',
+  'error.freeVoice.stopped':
+    '無料の声はこのテキストを読めませんでした。eSpeak NG がこのテキストで停止しました。失敗したのはこの行だけで、料金はかかっていません。',
+  'error.freeVoice.timeout':
+    '無料の声はこのテキストに時間がかかりすぎたため停止しました。失敗したのはこの行だけで、料金はかかっていません。',
+  'error.audio.memberBusy':
+    'すでに長い音声（シーンや長いファイル）を作成中です。料金がかからない場合でも、1 人が同時に作れるのはここまでです。終わってからもう一度お試しください。',
 };

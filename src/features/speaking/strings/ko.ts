@@ -170,8 +170,6 @@ export const ko: Translation<typeof en> = {
     '무료 음성으로 말하면 한 줄의 최대 길이인 {max}초를 넘기 때문에 말하지 않았습니다. 과금된 것은 없습니다. 더 짧은 텍스트로 시도해 주세요.',
   'error.tooLong.scene':
     '이 장면은 장면 하나의 최대 길이인 {max}초를 넘기 때문에 만들지 않았습니다. 대사를 줄이거나 짧게 해 주세요.',
-  'error.freeVoice.engine':
-    '무료 음성(eSpeak NG)이 이 텍스트를 말하지 못했습니다. 과금된 것은 없습니다. 다른 말이나 다른 음성으로 시도해 주세요.',
   'error.freeVoice.missing':
     '이 SayBot에는 무료 음성이 설치되어 있지 않아 말할 수 없습니다. 다른 음성을 골라 주세요. 운영자에게 알렸습니다.',
   // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
@@ -185,4 +183,13 @@ export const ko: Translation<typeof en> = {
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  // Audio work and the free voice failing on a line of their own
+  'error.audio.failed':
+    '이 오디오를 준비하지 못했습니다. 오디오 작업이 이 요청에서 멈췄거나 너무 오래 걸렸습니다. 이 요청만 영향을 받았습니다. 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
+  'error.freeVoice.stopped':
+    '무료 음성이 이 텍스트를 읽지 못했습니다. eSpeak NG가 이 텍스트에서 멈췄습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
+  'error.freeVoice.timeout':
+    '무료 음성이 이 텍스트에 너무 오래 걸려 중지했습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
+  'error.audio.memberBusy':
+    '이미 긴 오디오(장면이나 긴 파일)를 만들고 있습니다. 비용이 들지 않더라도 한 멤버가 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요.',
 };
