@@ -17,6 +17,7 @@ import {
   speakAndReply,
   type ChosenTarget,
   type OutputChoice,
+  SPEAKING_USES,
 } from '../src/features/speaking/index.ts';
 import {
   CLIP_FILE_TYPES,
@@ -33,15 +34,7 @@ import { countCharacters } from '../src/core/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = [
-  'config',
-  'logger',
-  'players',
-  'reading',
-  'replyAudio',
-  'speech',
-  'store',
-] as const satisfies readonly ServiceName[];
+export const uses = [...SPEAKING_USES, 'config'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 /** A server's voice library stays small enough to list and to choose from. */

@@ -1,19 +1,10 @@
 import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
-import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
+import { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
+import type { CommandModule } from '../src/core/interactions/command.ts';
 import { ttsRequest } from '../src/core/speech/settings.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = [
-  'config',
-  'logger',
-  'players',
-  'reading',
-  'replyAudio',
-  'speech',
-  'store',
-  'voices',
-] as const satisfies readonly ServiceName[];
+export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];
 
 export const data = speakingCommand('say', ['voice', 'language', 'format', 'tone']);

@@ -3,23 +3,22 @@
 // default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
 // their (or the server's) /output default says a file.
 import { messageMenu } from '../src/core/interactions/command-builder.ts';
-import type { MessageMenuModule, ServiceName } from '../src/core/interactions/command.ts';
+import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
-import { chooseTarget, commandAsker, speakAndReply, voiceLabel } from '../src/features/speaking/index.ts';
+import {
+  chooseTarget,
+  commandAsker,
+  speakAndReply,
+  voiceLabel,
+  SPEAKING_USES,
+} from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = [
-  'logger',
-  'players',
-  'reading',
-  'replyAudio',
-  'speech',
-  'store',
-] as const satisfies readonly ServiceName[];
+export const uses = SPEAKING_USES;
 type Uses = (typeof uses)[number];
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */

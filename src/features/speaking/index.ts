@@ -19,6 +19,8 @@ export {
   outsideVoiceOutput,
   speakAndReply,
   speakForCommand,
+  SPEAKING_USES,
+  type SpeakingServices,
   type ChosenTarget,
   type OutputChoice,
 } from './speech-delivery.ts';

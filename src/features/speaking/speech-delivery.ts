@@ -22,10 +22,24 @@ import {
 } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
-import type { AnsweredInteraction, ChannelReading, CommandContext, Services } from '../../core/interactions/command.ts';
+import type {
+  AnsweredInteraction,
+  ChannelReading,
+  CommandContext,
+  ServiceName,
+  Services,
+} from '../../core/interactions/command.ts';
 
 /** What speaking for a command uses of the commands' services. */
-export type SpeakingServices = Services<'speech' | 'players' | 'store' | 'reading' | 'replyAudio' | 'logger'>;
+export const SPEAKING_USES = [
+  'logger',
+  'players',
+  'reading',
+  'replyAudio',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from './failure-words.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
