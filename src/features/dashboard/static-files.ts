@@ -44,6 +44,11 @@ th, td { text-align: left; padding: 0.4rem; border-bottom: 1px solid GrayText; v
 .row-form input[type='number'] { width: 5rem; }
 .actions { white-space: nowrap; }
 blockquote { border-left: 4px solid GrayText; margin: 0.5rem 0; padding: 0.3rem 0.8rem; }
+/* The Scenes page: line numbers beside the script, the line with an error marked. */
+.scene-editor { max-width: 48rem; }
+.scene-editor textarea { font-family: ui-monospace, monospace; }
+.scene-gutter { display: none; }
+.scene-gutter li.error, .scene-check.error { color: #b00020; font-weight: bold; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr, td, th { display: block; border: 0; }
