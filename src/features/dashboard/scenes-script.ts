@@ -46,6 +46,8 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
   function markLine(line) {
     const count = script.value.split('\\n').length;
     gutter.replaceChildren();
+    script.style.height = '';
+    gutter.style.height = script.offsetHeight + 'px';
     for (let i = 1; i <= count; i++) {
       const item = document.createElement('li');
       item.textContent = String(i);
@@ -160,6 +162,11 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
     }
     showQuote(answer.quote);
   }
+
+  // The line numbers follow the script as it scrolls.
+  script.addEventListener('scroll', () => {
+    gutter.scrollTop = script.scrollTop;
+  });
 
   script.addEventListener('input', () => {
     setButtons(false);

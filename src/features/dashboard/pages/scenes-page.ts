@@ -76,17 +76,20 @@ export function scenesPage(
         <form method="post" action="${base}/save" class="stack scene-editor">
           ${csrfField(context)}
           <label for="scene-script">${t(locale, 'studio.scenes.script')}</label>
-          <textarea
-            id="scene-script"
-            name="script"
-            rows="14"
-            spellcheck="false"
-            maxlength="${editor.maxLength}"
-            aria-describedby="scene-check"
-            required
-          >
+          <div class="scene-area">
+            <ol id="scene-gutter" class="scene-gutter" aria-hidden="true"></ol>
+            <textarea
+              id="scene-script"
+              name="script"
+              rows="14"
+              wrap="off"
+              spellcheck="false"
+              maxlength="${editor.maxLength}"
+              aria-describedby="scene-check"
+              required
+            >
 ${editor.script}</textarea>
-          <ol id="scene-gutter" class="scene-gutter" aria-hidden="true"></ol>
+          </div>
           <p id="scene-check" class="scene-check" aria-live="polite"></p>
           <label for="scene-name">${t(locale, 'studio.scenes.name')}</label>
           <input id="scene-name" name="name" maxlength="32" value="${editor.name}" required />
@@ -130,6 +133,7 @@ ${editor.script}</textarea>
         </section>
       </div>
       <h2>${t(locale, 'studio.scenes.saved')}</h2>
-      ${savedList}`,
+      ${savedList}
+      <script src="/static/scenes.js" defer></script>`,
   );
 }
