@@ -5,12 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dominantPitchHz } from '../../../src/core/audio/analysis/analysis.ts';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
 import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
 import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
-import { monoOf } from '../../support/harness.ts';
+import { linePitches } from '../../support/scene-audio.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
 const MEMBER = { id: '340000000000000002', username: 'writer' };
@@ -76,14 +75,7 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() => page.locator('#scene-result').textContent()).toMatch(/^Played the scene in your voice channel/);
     expect(ttsSince(before).map((r) => r.voice)).toEqual([VOICES.Ann, VOICES.Ben, VOICES.Kei]);
     const heard = await h.discord.waitForAudio(SEOUL, { minSeconds: 1 });
-    const samples = monoOf(heard);
-    let start = 0;
-    const pitches = LINES.map((line) => {
-      const seconds = h.sandbox.expectedDurationSeconds(line.slice(line.indexOf(':') + 2));
-      const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
-      start += seconds;
-      return dominantPitchHz(middle, 48_000) ?? 0;
-    });
+    const pitches = linePitches(h, heard, LINES);
     const expected = [VOICES.Ann, VOICES.Ben, VOICES.Kei].map((voice) => h.sandbox.voicePitchHz(voice) ?? -1);
     for (const [i, pitch] of pitches.entries()) expect(Math.abs(pitch - (expected[i] ?? 0)), LINES[i]).toBeLessThan(4);
 
