@@ -122,4 +122,19 @@ describeInBrowser('the Scenes page in a real browser', () => {
     expect(ttsSince(heard)).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("a speaker's voice changed in the cast is written into the script's cast line and costed again", async () => {
+    const page = await scenesPage();
+    const script = page.getByLabel('Script');
+    await script.fill('Ann: A voice chosen for me.\nBen: And one for me.');
+    const ann = page.getByLabel('Ann', { exact: true });
+    await poll(() => ann.inputValue()).not.toBe('');
+    await ann.fill(VOICES.Kei);
+    await ann.dispatchEvent('change');
+    await poll(() => script.inputValue()).toBe(
+      `cast: Ann = ${VOICES.Kei}\nAnn: A voice chosen for me.\nBen: And one for me.`,
+    );
+    await poll(() => page.getByRole('row', { name: /Ann/ }).textContent()).toContain('from the cast line');
+    await page.close();
+  });
 });
