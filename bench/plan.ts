@@ -15,8 +15,10 @@ export type Figure =
   | 'budget-hold'
   | 'text'
   | 'free-voice'
+  | 'free-voice-reading'
   | 'scene-mix'
-  | 'scene';
+  | 'scene'
+  | 'mute';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -28,8 +30,10 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -40,8 +44,10 @@ export const STANDALONE: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
 ];
 
 export interface Plan {

@@ -53,7 +53,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use(detectLocale);
   app.use(securityHeaders(secure));
-  app.use(perAddress(rate(limits.requestsPerMinute)));
+  app.use(perAddress(rate(limits.requestsPerMinute), settings.trustedProxy));
   app.use(boundedBodies(limits));
   app.use(loadSession(store, cookies.session, limits, now));
   app.use(guardChanges(settings.url, rate(limits.changesPerMinute)));
@@ -70,6 +70,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
     cookies,
     secure,
     logins: rate(limits.loginsPerMinute),
+    trustedProxy: settings.trustedProxy,
     now,
   });
 
