@@ -96,6 +96,20 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
         from.className = 'tag';
         from.textContent = text('from.' + speaker.from);
         voice.append(label, ' ', from);
+        // The speaker's voice heard saying their first line, alone (its price on the button).
+        const first = shown.turns.findIndex((turn) => turn.speaker === speaker.name);
+        const turn = shown.turns[first];
+        if (turn) {
+          const hear = document.createElement('button');
+          hear.type = 'button';
+          hear.dataset.index = String(first);
+          hear.dataset.characters = String(turn.characters);
+          hear.textContent =
+            turn.characters > 0
+              ? text('hearVoice', { name: speaker.name, characters: turn.characters })
+              : text('hearVoiceFree', { name: speaker.name });
+          voice.append(' ', hear);
+        }
         row.append(name, voice);
         return row;
       }),
@@ -232,7 +246,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
     });
   });
 
-  $('scene-lines').addEventListener('click', (event) => {
+  const hearOne = (event) => {
     const button = event.target;
     if (!(button instanceof HTMLButtonElement) || button.dataset.index === undefined) return;
     const body = {
@@ -248,7 +262,9 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
       lineAudio.play().catch(() => {});
       runQuote();
     });
-  });
+  };
+  $('scene-lines').addEventListener('click', hearOne);
+  $('scene-cast').addEventListener('click', hearOne);
 
   markLine(0);
   if (script.value.trim() !== '') runCheck();

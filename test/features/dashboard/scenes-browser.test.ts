@@ -135,6 +135,16 @@ describeInBrowser('the Scenes page in a real browser', () => {
       `cast: Ann = ${VOICES.Kei}\nAnn: A voice chosen for me.\nBen: And one for me.`,
     );
     await poll(() => page.getByRole('row', { name: /Ann/ }).textContent()).toContain('from the cast line');
+    // Ann's voice heard on its own: paid only once its priced button is clicked, in the voice now cast.
+    const before = h.sandbox.requests.length;
+    const hear = page.getByRole('button', { name: `Hear Ann (${'A voice chosen for me.'.length} characters)` });
+    await poll(() => hear.count()).toBe(1);
+    expect(ttsSince(before)).toEqual([]);
+    await hear.click();
+    await poll(() =>
+      page.locator('#scene-line-audio').evaluate((audio) => (audio as unknown as { duration: number }).duration),
+    ).toBeGreaterThan(0);
+    expect(ttsSince(before).map((r) => [r.voice, r.text])).toEqual([[VOICES.Kei, 'A voice chosen for me.']]);
     await page.close();
   });
 });

@@ -13,6 +13,8 @@ const SCRIPT_TEXTS = [
   'from.cast',
   'from.member',
   'from.distinct',
+  'hearVoice',
+  'hearVoiceFree',
   'hearLine',
   'hearLineFree',
   'costPaid',
