@@ -205,7 +205,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const given = await body(c, Check);
     if (given === undefined) return badRequest(c);
     const checked = checkScript(given.script);
-    if (checked.ok) return c.json({ ok: true, lines: checked.turns.length, speakers: checked.speakers });
+    if (checked.ok) return c.json(checked);
     const { key, params } = checked.message;
     return c.json({ ok: false, line: checked.line, error: t(c.get('locale'), key, params) });
   });

@@ -43,15 +43,18 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
     return response.json();
   }
 
-  function markLine(line) {
+  // Each line's number, marked with what the parser read it as (a speaker's turn names them, a cast line, a pause)
+  // or as the line in error.
+  function markLine(line, read = []) {
     const count = script.value.split('\\n').length;
+    const kinds = new Map(read.map((each) => [each.line, each]));
     gutter.replaceChildren();
-    script.style.height = '';
     gutter.style.height = script.offsetHeight + 'px';
     for (let i = 1; i <= count; i++) {
       const item = document.createElement('li');
-      item.textContent = String(i);
-      if (i === line) item.className = 'error';
+      const kind = kinds.get(i);
+      item.textContent = kind?.kind === 'turn' ? i + ' ' + kind.speaker : kind ? i + ' ' + kind.kind : String(i);
+      item.className = i === line ? 'error' : (kind?.kind ?? '');
       gutter.append(item);
     }
   }
@@ -67,7 +70,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
     }
     check.removeAttribute('role');
     check.textContent = answer.ok ? text('scriptOk', { lines: answer.lines, speakers: answer.speakers }) : answer.error;
-    markLine(0);
+    markLine(0, answer.read);
   }
 
   function setButtons(enabled) {

@@ -14,6 +14,7 @@ export {
   checkScript,
   makeStudioScene,
   quoteStudioScene,
+  type ReadLine,
   type ScriptCheck,
   type StudioMember,
   type StudioOutcome,

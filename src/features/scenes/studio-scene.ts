@@ -54,19 +54,31 @@ export interface StudioVoice {
   stillAllowed: () => Revocation | undefined;
 }
 
-/** A script checked: its turns (line and speaker), or the first error, on its line (0: the whole script). */
+/** What the parser read a line as (lines it skipped, or joined to the turn before, are not listed). */
+export type ReadLine = { line: number; kind: 'cast' | 'pause' } | { line: number; kind: 'turn'; speaker: string };
+
+/**
+ * A script checked: what each line was read as (for the editor to mark) and its speakers, or the first error, on its
+ * line (0: the whole script).
+ */
 export type ScriptCheck =
-  | { ok: true; turns: Array<{ line: number; speaker: string }>; speakers: number }
+  | { ok: true; read: ReadLine[]; lines: number; speakers: number }
   | { ok: false; line: number; message: LocalisedMessage };
 
 /** The parser's verdict on `source`, nothing read or counted. */
 export function checkScript(source: string): ScriptCheck {
   try {
     const script = parseScript(source);
-    const turns = script.steps.flatMap((step) =>
-      step.kind === 'line' ? [{ line: step.line, speaker: step.speaker }] : [],
-    );
-    return { ok: true, turns, speakers: script.speakers.length };
+    const read: ReadLine[] = [
+      ...[...new Set(script.cast.map((entry) => entry.line))].map((line) => ({ line, kind: 'cast' as const })),
+      ...script.steps.map((step): ReadLine =>
+        step.kind === 'line'
+          ? { line: step.line, kind: 'turn', speaker: step.speaker }
+          : { line: step.line, kind: 'pause' },
+      ),
+    ].sort((a, b) => a.line - b.line);
+    const lines = script.steps.filter((step) => step.kind === 'line').length;
+    return { ok: true, read, lines, speakers: script.speakers.length };
   } catch (error) {
     if (!(error instanceof ScriptError)) throw error;
     return {

@@ -65,6 +65,8 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() => page.locator('#scene-gutter li.error').textContent()).toBe('3');
     await script.fill([CAST, ...LINES].join('\n'));
     await poll(() => page.locator('#scene-check').textContent()).toBe('The script reads well: 3 lines, 3 speakers.');
+    // Each line marked with what the parser read it as.
+    await poll(() => page.locator('#scene-gutter li').allTextContents()).toEqual(['1 cast', '2 Ann', '3 Ben', '4 Kei']);
     const paid = LINES.map((line) => line.slice(line.indexOf(': ') + 2).length).reduce((a, b) => a + b, 0);
     await poll(() => page.locator('#scene-cost').textContent()).toContain(`${paid} characters to pay; 0 of 3`);
     await poll(() => page.getByLabel('Kei', { exact: true }).inputValue()).toBe(VOICES.Kei);

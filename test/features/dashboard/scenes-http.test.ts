@@ -54,12 +54,17 @@ describe('the scene endpoints', () => {
     const answer = JSON.parse(bad.body) as { ok: boolean; line: number; error: string };
     expect(answer.ok).toBe(false);
     expect(answer.line).toBe(2);
-    const good = JSON.parse((await client.postJson(`${scenes(SEOUL)}/check`, { script: SCRIPT })).body) as {
-      ok: boolean;
-      lines: number;
-      speakers: number;
-    };
-    expect(good).toEqual({ ok: true, lines: 2, speakers: 2 });
+    const good = JSON.parse((await client.postJson(`${scenes(SEOUL)}/check`, { script: SCRIPT })).body) as unknown;
+    expect(good).toEqual({
+      ok: true,
+      lines: 2,
+      speakers: 2,
+      read: [
+        { line: 1, kind: 'cast' },
+        { line: 2, kind: 'turn', speaker: 'Ann' },
+        { line: 3, kind: 'turn', speaker: 'Ben' },
+      ],
+    });
   });
 
   it('refuses a change without the CSRF token, from another Origin, or without a session; nothing is spoken', async () => {
