@@ -149,7 +149,7 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       async memberVoice(guildId, userId) {
         // Voice is played by the shard that holds the server: from another shard's, the member uses /scene.
         const guild = ours(guildId) ? cached(guildId) : undefined;
-        if (guild === undefined) throw new UserError('error.voice.notInVoice');
+        if (guild === undefined) throw new UserError('studio.scenes.otherShard');
         const member = await guild.members.fetch({ user: userId, cache: true });
         // What memberVoiceChannel and memberStillSpeaks read of an interaction: the server, the member and their
         // user, all SayBot's own view (the member fetched afresh above).

@@ -4,11 +4,14 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
-import { LONDON, LONDON_TEXT, GENERAL, SEOUL } from '../../support/world.ts';
+import { LONDON, LONDON_TEXT, GENERAL, LOUNGE, SEOUL } from '../../support/world.ts';
+import { Events } from 'discord.js';
+import { t } from '../../../src/core/i18n/translate.ts';
 
 const MANAGER = '320000000000000001';
 const MEMBER = '320000000000000002';
 const OTHER = '320000000000000003';
+const MUTED = '320000000000000004';
 const STRANGER = '320000000000000011';
 
 const SCRIPT = 'cast: Ann = voice-b-en-f-01, Ben = voice-b-en-m-01\nAnn: Hello there.\nBen: Hello to you.';
@@ -24,6 +27,7 @@ beforeAll(async () => {
           { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
           { id: MEMBER, username: 'member' },
           { id: OTHER, username: 'other' },
+          { id: MUTED, username: 'muted', voiceChannelId: LOUNGE },
         ],
         'en-US',
       ),
@@ -104,6 +108,29 @@ describe('the scene endpoints', () => {
     const played = await client.postJson(`${scenes(SEOUL)}/play`, { script: SCRIPT, quoted: 1000 });
     expect(played.status).toBe(400);
     expect((JSON.parse(played.body) as { error: string }).error).toMatch(/voice channel/i);
+    expect(ttsRequests()).toBe(before);
+  });
+
+  it('refuses a server-muted member in voice as /scene does, before anything is paid', async () => {
+    const seen = new Promise<void>((resolve) => {
+      const listener = (_before: unknown, after: { id: string }) => {
+        if (after.id !== MUTED) return;
+        h.bot.client.off(Events.VoiceStateUpdate, listener);
+        resolve();
+      };
+      h.bot.client.on(Events.VoiceStateUpdate, listener);
+    });
+    h.discord.setVoiceState(SEOUL, MUTED, LOUNGE, { mute: true });
+    await seen;
+    const client = h.client();
+    await client.login(MUTED);
+    await client.get(scenes(SEOUL));
+    const before = ttsRequests();
+    const played = await client.postJson(`${scenes(SEOUL)}/play`, { script: SCRIPT, quoted: 1000 });
+    expect(played.status).toBe(400);
+    expect((JSON.parse(played.body) as { error: string }).error).toBe(
+      t('en-US', 'error.voice.memberMuted', { channel: `<#${LOUNGE}>` }),
+    );
     expect(ttsRequests()).toBe(before);
   });
 

@@ -53,5 +53,7 @@ export const en = {
   'studio.scenes.save': 'Save the scene',
   'studio.scenes.savedAdded': 'Saved the scene "{name}" ({lines} lines).',
   'studio.scenes.savedReplaced': 'Replaced the scene "{name}" ({lines} lines).',
+  'studio.scenes.otherShard':
+    "This server's voice is played by another of SayBot's processes: play the scene from Discord with /scene.",
   'studio.scenes.unknown': 'There is no saved scene "{name}" in this server.',
 } as const;

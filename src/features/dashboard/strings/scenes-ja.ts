@@ -51,5 +51,7 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.save': 'シーンを保存',
   'studio.scenes.savedAdded': 'シーン「{name}」を保存しました ({lines}行)。',
   'studio.scenes.savedReplaced': 'シーン「{name}」を置き換えました ({lines}行)。',
+  'studio.scenes.otherShard':
+    'このサーバーの音声は SayBot の別のプロセスが再生します: Discord で /scene から再生してください。',
   'studio.scenes.unknown': 'このサーバーに保存されたシーン「{name}」はありません。',
 };

@@ -52,5 +52,7 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.save': '장면 저장',
   'studio.scenes.savedAdded': '장면 "{name}"을(를) 저장했습니다 ({lines}줄).',
   'studio.scenes.savedReplaced': '장면 "{name}"을(를) 바꿨습니다 ({lines}줄).',
+  'studio.scenes.otherShard':
+    '이 서버의 음성은 SayBot의 다른 프로세스가 재생합니다: Discord에서 /scene으로 재생하세요.',
   'studio.scenes.unknown': '이 서버에 저장된 장면 "{name}"이(가) 없습니다.',
 };
