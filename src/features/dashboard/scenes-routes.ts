@@ -263,7 +263,9 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const kept = files.get(c.req.param('id'), userOf(c), c.get('membership').guildId);
     if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
     const extension = kept.name.slice(kept.name.lastIndexOf('.') + 1);
-    return c.body(new Uint8Array(kept.data), 200, {
+    // A view of the kept bytes, not a copy: a scene's WAV may be tens of megabytes.
+    const bytes = new Uint8Array(kept.data.buffer as ArrayBuffer, kept.data.byteOffset, kept.data.byteLength);
+    return c.body(bytes, 200, {
       'Content-Type': MEDIA_TYPES[extension] ?? 'application/octet-stream',
       'Content-Disposition': `attachment; filename="${kept.name}"`,
       'Cache-Control': 'private, no-store',
