@@ -18,7 +18,8 @@ export type Figure =
   | 'free-voice-reading'
   | 'scene-mix'
   | 'scene'
-  | 'mute';
+  | 'mute'
+  | 'long-jobs';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -34,6 +35,7 @@ export const FIGURES: readonly Figure[] = [
   'scene-mix',
   'scene',
   'mute',
+  'long-jobs',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -48,6 +50,7 @@ export const STANDALONE: readonly Figure[] = [
   'scene-mix',
   'scene',
   'mute',
+  'long-jobs',
 ];
 
 export interface Plan {

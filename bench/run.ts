@@ -22,6 +22,7 @@ import { measureFreeVoiceReading } from './free-voice-reading.ts';
 import { measureSceneMix } from './scene-mix.ts';
 import { measureScene } from './scene.ts';
 import { measureMute } from './mute.ts';
+import { measureLongJobs } from './long-jobs.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -269,12 +270,26 @@ async function main(): Promise<void> {
   const scene = has('scene') ? await measureScene(p.mode, log) : undefined;
   // Figure 15 (bench/mute.ts): a member muted mid-part against their own /stop, on a bot and servers of its own.
   const mute = has('mute') ? await measureMute(p.mode, log) : undefined;
+  // Figure 16 (bench/long-jobs.ts): one server's long job against another server's short work, beside idle.
+  const longJobs = has('long-jobs') ? await measureLongJobs(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards =
     p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = [render(results), lookups, budgetHold, text, freeVoice, freeReading, sceneMix, scene, mute, shards]
+  const report = [
+    render(results),
+    lookups,
+    budgetHold,
+    text,
+    freeVoice,
+    freeReading,
+    sceneMix,
+    scene,
+    mute,
+    longJobs,
+    shards,
+  ]
     .filter((part) => part !== undefined)
     .join('\n\n');
   console.log(report);
