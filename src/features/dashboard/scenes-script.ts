@@ -77,6 +77,17 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
     for (const button of [make, play]) button.disabled = !enabled;
   }
 
+  // A button that makes turn 'index' alone, its price on it (key, or key + 'Free' when it costs nothing).
+  function hearButton(index, turn, key, params) {
+    const hear = document.createElement('button');
+    hear.type = 'button';
+    hear.dataset.index = String(index);
+    hear.dataset.characters = String(turn.characters);
+    hear.textContent =
+      turn.characters > 0 ? text(key, { ...params, characters: turn.characters }) : text(key + 'Free', params);
+    return hear;
+  }
+
   function showQuote(shown) {
     quote = shown;
     castPart.hidden = false;
@@ -102,17 +113,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
         // The speaker's voice heard saying their first line, alone (its price on the button).
         const first = shown.turns.findIndex((turn) => turn.speaker === speaker.name);
         const turn = shown.turns[first];
-        if (turn) {
-          const hear = document.createElement('button');
-          hear.type = 'button';
-          hear.dataset.index = String(first);
-          hear.dataset.characters = String(turn.characters);
-          hear.textContent =
-            turn.characters > 0
-              ? text('hearVoice', { name: speaker.name, characters: turn.characters })
-              : text('hearVoiceFree', { name: speaker.name });
-          voice.append(' ', hear);
-        }
+        if (turn) voice.append(' ', hearButton(first, turn, 'hearVoice', { name: speaker.name }));
         row.append(name, voice);
         return row;
       }),
@@ -123,15 +124,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
         const item = document.createElement('li');
         const words = document.createElement('span');
         words.textContent = turn.speaker + ': ' + turn.text + ' ';
-        const hear = document.createElement('button');
-        hear.type = 'button';
-        hear.dataset.index = String(index);
-        hear.dataset.characters = String(turn.characters);
-        hear.textContent =
-          turn.characters > 0
-            ? text('hearLine', { line: turn.line, characters: turn.characters })
-            : text('hearLineFree', { line: turn.line });
-        item.append(words, hear);
+        item.append(words, hearButton(index, turn, 'hearLine', { line: turn.line }));
         return item;
       }),
     );
