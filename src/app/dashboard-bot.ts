@@ -159,6 +159,7 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
         const target = memberVoiceChannel(place, bot.players, bot.autoread);
         return { target, stillAllowed: memberStillSpeaks(place, target.channelId) };
       },
+      channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     },
   };
 }

@@ -58,6 +58,8 @@ export interface DashboardScenes {
    * channel, a player busy elsewhere); the member's answer (UserError) thrown when it may not play there.
    */
   memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
+  /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
+  channelName(guildId: string, channelId: string): string | undefined;
 }
 
 /** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */

@@ -162,12 +162,21 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const server = c.get('membership');
     return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };
   };
-  /** The member's answer for a refusal (a script error, a budget, a right); anything else is the app's failure. */
-  const answerFailure = (c: Ctx, error: unknown) => {
+  /**
+   * A refusal's words for the page: the member's words as Discord would show them, a channel's mention (`<#id>`)
+   * as its name, since a browser does not render Discord's mentions.
+   */
+  const refusalText = (c: Ctx, error: unknown): string => {
     const { code, message } = describeFailure(error);
     if (code === 'internal') throw error;
-    return c.json({ error: t(c.get('locale'), message.key, message.params) }, 400);
+    const { guildId } = c.get('membership');
+    return t(c.get('locale'), message.key, message.params).replace(
+      /<#(\d{17,20})>/g,
+      (_, channelId: string) => `#${scenes.channelName(guildId, channelId) ?? channelId}`,
+    );
   };
+  /** The member's answer for a refusal (a script error, a budget, a right); anything else is the app's failure. */
+  const answerFailure = (c: Ctx, error: unknown) => c.json({ error: refusalText(c, error) }, 400);
   /** The request's JSON body as `schema` reads it, or undefined (answered 400). */
   async function body<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
     const parsed = schema.safeParse(await c.req.json().catch(() => undefined));
@@ -296,9 +305,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
         { kind: 'ok', text: t(locale, key, { name: shown, lines: saved.lines }) },
       );
     } catch (error) {
-      const { code, message } = describeFailure(error);
-      if (code === 'internal') throw error;
-      return showPage(c, { script, name }, { kind: 'error', text: t(locale, message.key, message.params) });
+      return showPage(c, { script, name }, { kind: 'error', text: refusalText(c, error) });
     }
   });
 }
