@@ -23,6 +23,7 @@ import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
+import { addSceneRoutes } from './scenes-routes.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import type { Membership } from './dashboard-types.ts';
 
@@ -94,6 +95,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   });
   addDictionaryRoutes(app, { store, bot, logger, samples });
   addMemberRoutes(app, { store, bot, logger, samples });
+  addSceneRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {
