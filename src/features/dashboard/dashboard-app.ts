@@ -24,6 +24,7 @@ import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
+import { addVoiceRoutes } from './voice-routes.ts';
 import type { Membership } from './dashboard-types.ts';
 
 /** The page's own script and style, served with their types. */
@@ -93,6 +94,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   });
   addDictionaryRoutes(app, { store, bot, logger, samples });
   addMemberRoutes(app, { store, bot, logger, samples });
+  addVoiceRoutes(app, { store, bot, logger, samples });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

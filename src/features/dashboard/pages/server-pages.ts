@@ -41,6 +41,7 @@ export function serverNav(context: PageContext, server: Membership): Html {
   return html`<nav aria-label="${t(locale, 'dashboard.server.nav')}">
     <ul class="nav">
       <li><a href="/">${t(locale, 'dashboard.back')}</a></li>
+      <li><a href="${base}/voices">${t(locale, 'dashboard.page.voices')}</a></li>
       <li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
       <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
       ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
