@@ -59,7 +59,7 @@ const handlers: Handlers = {
       log: () => undefined,
       ...delays,
       hearInFull: heardInFull,
-      // As the README asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
+      // As the owners' guide (docs/guide-owners.md) asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });

@@ -1,3 +1,4 @@
+import { PermissionFlagsBits } from 'discord.js';
 import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
@@ -139,9 +140,13 @@ async function cloneFrom(
     reservedBy: interaction.user.id,
     ttlMs: NAME_RESERVATION_MS,
     maxPerGuild: MAX_CLONED_VOICES_PER_GUILD,
+    // A server may let members without Manage Server clone (Integrations): each then adds at most their share.
+    manager: interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild),
   });
   if (held.status === 'name-taken') throw new UserError('clone.error.nameTaken', { name });
   if (held.status === 'full') throw new UserError('clone.error.libraryFull', { limit: held.limit });
+  if (held.status === 'member-share')
+    throw new UserError('clone.error.memberShare', { share: held.share, limit: held.limit });
   const reservation = held.token;
   try {
     await cloneAndSpeak(interaction, context, { name, text, filename, clip, target, reservation });

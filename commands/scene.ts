@@ -117,6 +117,8 @@ async function save(
   const shown = echo(name, NAME_MAX_LENGTH);
   if (result.status === 'refused') {
     if (result.problem === 'full') throw new UserError('scene.full', { max: MAX_SAVED_SCENES });
+    if (result.problem === 'member-share')
+      throw new UserError('scene.memberShare', { share: result.share, max: MAX_SAVED_SCENES });
     throw new UserError('scene.notYoursToChange', { name: shown });
   }
   await showResult(interaction, result.status === 'added' ? 'scene.saved' : 'scene.replaced', { name: shown, lines });

@@ -1,32 +1,115 @@
 // The running bot as the dashboard sees it (src/features/dashboard/dashboard-types.ts' DashboardBot): SayBot's own
 // view of a server and its members (discord.js's caches, or Discord asked by the bot), never the browser's or the
-// member's guild list. Manage Server is discord.js's computation from the server's roles and owner.
-import { DiscordAPIError, PermissionFlagsBits, RESTJSONErrorCodes } from 'discord.js';
-import { soundRemover } from '../features/speaking/index.ts';
+// member's guild list. Manage Server is the server's owner, or a role of the member's (or @everyone's) granting it or
+// Administrator.
+//
+// With SHARDS, one process serves the dashboard (shard 0: src/app/start-saybot.ts). A server of its own shard is
+// read from its caches; another shard's server is asked of Discord by the bot (the server and the member, over
+// REST; which servers the bot is in at all, from its own guild list), and a dictionary changed there is announced to
+// every shard (broadcastEval), whose auto-read reloads it from the shared store: what a page shows and changes is the
+// store's, never a shard's memory.
+import {
+  DiscordAPIError,
+  PermissionFlagsBits,
+  RESTJSONErrorCodes,
+  Routes,
+  ShardClientUtil,
+  type APIGuild,
+  type APIGuildMember,
+  type Client,
+} from 'discord.js';
 import type { Config } from '../core/config.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
+import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
+import { soundRemover } from '../features/speaking/index.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
 
-/** Discord's answers that mean "not a member here" rather than a failure. */
-const NOT_A_MEMBER = new Set<number | string>([RESTJSONErrorCodes.UnknownMember, RESTJSONErrorCodes.UnknownUser]);
+/** Discord's answers that mean "not there" (no such member, or SayBot not in that server) rather than a failure. */
+const NOT_THERE = new Set<number | string>([
+  RESTJSONErrorCodes.UnknownMember,
+  RESTJSONErrorCodes.UnknownUser,
+  RESTJSONErrorCodes.UnknownGuild,
+  RESTJSONErrorCodes.MissingAccess,
+]);
+
+const MANAGES = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.Administrator;
+
+/** Undefined for Discord's "not there"; any other failure is thrown. */
+async function unlessNotThere<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DiscordAPIError && NOT_THERE.has(error.code)) return undefined;
+    throw error;
+  }
+}
+
+/** Another shard's server, asked of Discord: the server with its roles, then the member. */
+async function memberOverRest(client: Client, guildId: string, userId: string): Promise<Membership | undefined> {
+  const guild = (await unlessNotThere(client.rest.get(Routes.guild(guildId)))) as APIGuild | undefined;
+  if (guild === undefined) return undefined;
+  const member = (await unlessNotThere(client.rest.get(Routes.guildMember(guildId, userId)))) as
+    APIGuildMember | undefined;
+  if (member === undefined) return undefined;
+  const held = new Set([guildId, ...member.roles]);
+  const bits = guild.roles
+    .filter((role) => held.has(role.id))
+    .reduce((sum, role) => sum | BigInt(role.permissions), 0n);
+  return {
+    guildId,
+    guildName: guild.name,
+    guildLanguage: guild.preferred_locale,
+    manager: guild.owner_id === userId || (bits & MANAGES) !== 0n,
+  };
+}
+
+/** The most of the bot's servers read at a login (Discord pages them 200 at a time). */
+const MAX_BOT_GUILDS = 10_000;
+
+/**
+ * The servers the bot is in, whatever shard holds them: its own guild list over REST. (Not broadcastEval: a shard
+ * that fell back without Message Content made a second client, and the first, destroyed, still answers for it.)
+ */
+async function botGuildIds(client: Client): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let after = '0';
+  while (ids.size < MAX_BOT_GUILDS) {
+    const page = (await client.rest.get(Routes.userGuilds(), {
+      query: new URLSearchParams({ limit: '200', after }),
+    })) as Array<{ id: string }>;
+    for (const guild of page) ids.add(guild.id);
+    const last = page.at(-1);
+    if (page.length < 200 || last === undefined) break;
+    after = last.id;
+  }
+  return ids;
+}
 
 export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logger: Logger): DashboardBot {
-  const guildOf = (guildId: string) => (bot.serves(guildId) ? bot.client.guilds.cache.get(guildId) : undefined);
+  const shard = config.shard;
+  /** Whether this process's shard holds the server (always, without shards). */
+  const ours = (guildId: string) =>
+    shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, shard.count) === shard.id;
+  const cached = (guildId: string) => (bot.serves(guildId) ? bot.client.guilds.cache.get(guildId) : undefined);
   return {
-    serves: (guildId) => guildOf(guildId) !== undefined,
+    // Another shard's server: whether SayBot is in it is asked with the member (membership).
+    serves: (guildId) => bot.serves(guildId) && (!ours(guildId) || cached(guildId) !== undefined),
+    async servedAmong(guildIds) {
+      const served = guildIds.filter((guildId) => bot.serves(guildId));
+      const elsewhere = served.filter((guildId) => !ours(guildId));
+      const present = elsewhere.length === 0 ? new Set<string>() : await botGuildIds(bot.client);
+      return served.filter((guildId) => (ours(guildId) ? cached(guildId) !== undefined : present.has(guildId)));
+    },
     async membership(guildId, userId, fresh): Promise<Membership | undefined> {
-      const guild = guildOf(guildId);
+      if (!bot.serves(guildId)) return undefined;
+      if (!ours(guildId)) return memberOverRest(bot.client, guildId, userId);
+      const guild = cached(guildId);
       if (guild === undefined) return undefined;
-      let member;
-      try {
-        member = await guild.members.fetch({ user: userId, force: fresh, cache: true });
-      } catch (error) {
-        if (error instanceof DiscordAPIError && NOT_A_MEMBER.has(error.code)) return undefined;
-        throw error;
-      }
+      const member = await unlessNotThere(guild.members.fetch({ user: userId, force: fresh, cache: true }));
+      if (member === undefined) return undefined;
       return {
         guildId,
         guildName: guild.name,
@@ -34,7 +117,16 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
         manager: guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild),
       };
     },
-    displayName: (guildId, userId) => guildOf(guildId)?.members.cache.get(userId)?.displayName,
+    displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
+    async dictionaryChanged(guildId) {
+      if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
+      await bot.client.shard?.broadcastEval(
+        (client, context) => {
+          client.emit(context.event, context.guildId);
+        },
+        { context: { event: DICTIONARY_CHANGED_EVENT, guildId } },
+      );
+    },
     autoread: bot.autoread,
     // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).
     voices: {

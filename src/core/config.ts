@@ -192,7 +192,7 @@ function dashboardUrlProblem(value: string): string | undefined {
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '')
     return 'must be an origin only (scheme, host and port, no path), such as https://saybot.example.org';
   if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname))
-    return 'must use https:// outside localhost (put SayBot behind an https proxy; README, "Dashboard")';
+    return 'must use https:// outside localhost (put SayBot behind an https proxy; docs/guide-owners.md, "Dashboard")';
   return undefined;
 }
 

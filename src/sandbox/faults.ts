@@ -40,6 +40,12 @@ export type Fault = {
    * when the test calls resumePaused(): a point in a paid body a test can act at, by an event rather than a timer.
    */
   | { kind: 'pause-after'; bytes: number }
+  /**
+   * The request is accepted and billed, then its 2xx status is held back (the record's outcome says 'held'
+   * meanwhile) until the test calls resumePaused(): the instant between the service's charge and its answer
+   * reaching the client, which a test acts at by an event rather than a timer.
+   */
+  | { kind: 'hold-after-charge' }
   /** The socket is closed before any response. */
   | { kind: 'close-before-response' }
   /**

@@ -111,7 +111,8 @@ export interface SandboxOptions {
   speech?: 'tones' | 'words';
 }
 
-export type RequestOutcome = 'complete' | 'reset' | 'stalled' | 'paused' | 'closed-before-response' | 'client-aborted';
+export type RequestOutcome =
+  'complete' | 'reset' | 'stalled' | 'paused' | 'held' | 'closed-before-response' | 'client-aborted';
 
 export interface RequestRecord {
   /** The X-Request-Id sent back. */
@@ -166,7 +167,7 @@ export interface Sandbox {
   /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
-  /** Lets every body paused by a 'pause-after' fault go on to its end. */
+  /** Lets every body paused by a 'pause-after' fault go on to its end, and every answer a 'hold-after-charge' held. */
   resumePaused(): void;
   setPacing(p: Partial<Pacing>): void;
   readonly pacing: Readonly<Pacing>;
@@ -303,7 +304,7 @@ class SandboxServer implements Sandbox {
   readonly #faults = new FaultQueue();
   readonly #records: MutableRecord[] = [];
   readonly #closing = new AbortController();
-  /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault go on. */
+  /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault, and the answers held back, go on. */
   #resume = new AbortController();
   readonly #logger: Logger;
   readonly #secondsPerCharacter: number;
@@ -658,6 +659,16 @@ class SandboxServer implements Sandbox {
     if (exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300) {
       this.#keys.bill(exchange.account, exchange.bill);
       record.charactersBilled = exchange.bill;
+      if (fault?.kind === 'hold-after-charge') {
+        // Charged; its answer has not left yet.
+        record.outcome = 'held';
+        const resumed = await this.#resumed(exchange.signal);
+        delete record.outcome;
+        if (!resumed || res.destroyed) {
+          record.outcome = 'client-aborted';
+          return;
+        }
+      }
     }
     const paced = audio && pacing.realtimeFactor > 0;
     const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };

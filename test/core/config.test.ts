@@ -159,7 +159,7 @@ describe('loadConfig', () => {
       }
     };
     expect(problems({ DASHBOARD_URL: 'http://saybot.example.org', DISCORD_CLIENT_SECRET: secret })).toEqual([
-      'Configuration: DASHBOARD_URL must use https:// outside localhost (put SayBot behind an https proxy; README, "Dashboard"); got "http://saybot.example.org"',
+      'Configuration: DASHBOARD_URL must use https:// outside localhost (put SayBot behind an https proxy; docs/guide-owners.md, "Dashboard"); got "http://saybot.example.org"',
     ]);
     expect(problems({ DASHBOARD_URL: 'https://example.org/saybot', DISCORD_CLIENT_SECRET: secret })[0]).toMatch(
       /^Configuration: DASHBOARD_URL must be an origin only/,

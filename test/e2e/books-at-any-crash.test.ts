@@ -1,7 +1,8 @@
-// A paid part is on the books from the moment the service accepted it, whatever instant the process then dies:
-// SayBot runs as `npm start` runs it, in a child process on an SQLite file, is killed (SIGKILL) at one point of a
-// paid /say, and started again on the same file. What /usage shows and what the budgets count then equal what the
-// sandbox billed, each charged part written once, none left "accepted", no hold of the dead process still counting.
+// A paid part is on the books from before its first byte leaves, whatever instant the process then dies: SayBot runs
+// as `npm start` runs it, in a child process on an SQLite file, is killed (SIGKILL) at one point of a paid /say, and
+// started again on the same file. What /usage shows and what the budgets count then are what the sandbox billed (a
+// request still unanswered when it died counts as spent: never fewer characters than billed, at most its own more),
+// each part written once, none left "accepted" or "in flight", no hold of the dead process still counting.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,29 +74,34 @@ async function startBot(): Promise<{ kill(signal: NodeJS.Signals): void; exited:
   return { kill: (name) => signal?.(name), exited };
 }
 
+interface SpendRow {
+  characters: number;
+  cached: number;
+  undelivered: number;
+  unconfirmed: number;
+  owner: string | null;
+}
+
 /** The spends the bot wrote, read from its file. */
-function spendRows(): Array<{ characters: number; cached: number; undelivered: number; owner: string | null }> {
+function spendRows(): SpendRow[] {
   const db = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
     return db
-      .prepare('SELECT characters, cached, undelivered, owner FROM spends ORDER BY id')
+      .prepare('SELECT characters, cached, undelivered, unconfirmed, owner FROM spends ORDER BY id')
       .all()
-      .map((row) => ({ ...row })) as Array<{
-      characters: number;
-      cached: number;
-      undelivered: number;
-      owner: string | null;
-    }>;
+      .map((row) => ({ ...row }) as unknown as SpendRow);
   } finally {
     db.close();
   }
 }
 
-/** Characters the bot's books hold as spent (its file read as it is now; 0 before anything was written). */
-function spentOnTheBooks(): number {
+/** Characters the bot's books hold as spent and accepted by the service (its file as it is now; 0 before any). */
+function acceptedOnTheBooks(): number {
   const db = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
-    const row = db.prepare('SELECT coalesce(sum(characters), 0) AS n FROM spends WHERE cached = 0').get();
+    const row = db
+      .prepare('SELECT coalesce(sum(characters), 0) AS n FROM spends WHERE cached = 0 AND unconfirmed = 0')
+      .get();
     return Number(row?.['n'] ?? 0);
   } catch {
     return 0; // not migrated yet
@@ -144,14 +150,25 @@ function sayAsFile() {
 
 const ttsRequest = () => local.sandbox.requests.find((r) => r.endpoint === 'tts' && r.text === TEXT);
 
+/** What the books say after the restart, beside what the sandbox billed. */
+interface AfterRestart {
+  billed: number;
+  usage: number;
+  budget: number;
+  /** The paid spends' rows. */
+  paid: ReturnType<typeof spendRows>;
+  /** The line the restart logged on settling what the killed run left, if it logged one. */
+  settledLine: Record<string, unknown> | undefined;
+}
+
 /**
  * Starts SayBot, sends the paid /say with `fault` injected, waits until `killPoint` holds, kills the process with
- * SIGKILL, starts it again on the same file and compares its books with what the sandbox billed.
+ * SIGKILL, starts it again on the same file and reads its books.
  */
 async function killAt(
   fault: Fault | undefined,
   killPoint: (say: Awaited<ReturnType<typeof sayAsFile>>) => void,
-): Promise<void> {
+): Promise<AfterRestart> {
   const first = await startBot();
   if (fault) local.sandbox.injectFault(fault);
   const say = await sayAsFile();
@@ -161,50 +178,82 @@ async function killAt(
 
   const billed = local.sandbox.charactersBilled();
   const second = await startBot();
+  let after: Omit<AfterRestart, 'settledLine'>;
   try {
-    expect(await spentShownByUsage()).toBe(billed);
-    expect(await countedByTheBudget()).toBe(billed);
-    const paid = spendRows().filter((row) => row.cached === 0);
-    // Written once, and settled: nothing is left "accepted" by a process that is gone.
-    expect(paid).toHaveLength(billed > 0 ? 1 : 0);
-    expect(paid.filter((row) => row.owner !== null)).toEqual([]);
+    after = {
+      billed,
+      usage: await spentShownByUsage(),
+      budget: await countedByTheBudget(),
+      paid: spendRows().filter((row) => row.cached === 0),
+    };
   } finally {
     second.kill('SIGTERM');
-    await second.exited;
   }
+  const { stdout } = await second.exited;
+  const settledLine = stdout
+    .split('\n')
+    .filter((line) => line.includes('"books-settled-after-crash"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)[0];
+  // Written once, and settled: nothing is left "accepted" or "in flight" by a process that is gone.
+  expect(after.paid.length).toBeLessThanOrEqual(1);
+  expect(after.paid.filter((row) => row.owner !== null)).toEqual([]);
+  return { ...after, settledLine };
 }
 
 describe('SayBot killed (SIGKILL) during a paid /say, then started again', () => {
-  it('before the service accepted it: nothing billed, nothing on the books, no hold left counting', async () => {
-    await killAt({ kind: 'slow-headers', headersDelayMs: 120_000, endpoint: 'tts' }, () => {
+  it('before the service answered it: counted as spent (it may have charged), the restart says so', async () => {
+    const after = await killAt({ kind: 'slow-headers', headersDelayMs: 120_000, endpoint: 'tts' }, () => {
       expect(ttsRequest()).toBeDefined();
     });
-    expect(local.sandbox.charactersBilled()).toBe(0);
+    // The sandbox had not charged yet (and will not, its client gone); a service might have: never fewer, at most
+    // this request's characters more.
+    expect(after.billed).toBe(0);
+    expect(after.usage).toBe(TEXT.length);
+    expect(after.budget).toBe(TEXT.length);
+    expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 1 })]);
+    expect(after.settledLine).toMatchObject({ inFlight: 1, accepted: 0, inFlightCharacters: TEXT.length });
+  }, 90_000);
+
+  it('after the service charged it, before its 2xx reached SayBot: spent, as billed', async () => {
+    const after = await killAt({ kind: 'hold-after-charge', endpoint: 'tts' }, () => {
+      expect(ttsRequest()?.outcome).toBe('held');
+    });
+    expect(after.billed).toBe(TEXT.length);
+    expect(after.usage).toBe(after.billed);
+    expect(after.budget).toBe(after.billed);
+    expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 1 })]);
+    expect(after.settledLine).toMatchObject({ inFlight: 1, accepted: 0 });
   }, 90_000);
 
   it('right after the service accepted it, before any of its body: on the books once, counted by the budget', async () => {
-    await killAt({ kind: 'stall-after', bytes: 0, endpoint: 'tts' }, () => {
+    const after = await killAt({ kind: 'stall-after', bytes: 0, endpoint: 'tts' }, () => {
       expect(ttsRequest()?.charactersBilled).toBeGreaterThan(0);
-      expect(spentOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
+      expect(acceptedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
-    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
-    expect(spendRows()).toEqual([expect.objectContaining({ undelivered: 1, owner: null })]);
+    expect(after.billed).toBe(TEXT.length);
+    expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
+    expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 0 })]);
+    expect(after.settledLine).toMatchObject({ inFlight: 0, accepted: 1 });
   }, 90_000);
 
   it('in the middle of its body: on the books once, and marked undelivered after the restart', async () => {
-    await killAt({ kind: 'pause-after', bytes: 8_000, endpoint: 'tts' }, () => {
+    const after = await killAt({ kind: 'pause-after', bytes: 8_000, endpoint: 'tts' }, () => {
       expect(ttsRequest()?.outcome).toBe('paused');
-      expect(spentOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
+      expect(acceptedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
-    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
-    expect(spendRows()).toEqual([expect.objectContaining({ undelivered: 1, owner: null })]);
+    expect(after.billed).toBe(TEXT.length);
+    expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
+    expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 0 })]);
   }, 90_000);
 
   it('after its body and its file: on the books once', async () => {
-    await killAt(undefined, (say) => {
+    const after = await killAt(undefined, (say) => {
       expect(ttsRequest()?.outcome).toBe('complete');
       expect(say.responses.some((r) => r.files.length > 0)).toBe(true);
     });
-    expect(local.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(after.billed).toBe(TEXT.length);
+    expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
+    expect(after.paid).toEqual([expect.objectContaining({ unconfirmed: 0 })]);
+    expect(after.settledLine).toBeUndefined();
   }, 90_000);
 });

@@ -195,4 +195,17 @@ describe('/say refuses what it cannot do, privately', () => {
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(h.sandbox.requests.length).toBe(before);
   });
+
+  it('caps the text in the unit the service bills: 1,400 × U+FB2C is 4,200 characters, refused before any call', async () => {
+    const before = h.sandbox.requests.length;
+    const { content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: '\ufb2c'.repeat(1_400), output: 'file' },
+    });
+    expect(content).toContain('That text is **4200** characters as the voice service counts them');
+    expect(content).toContain('at most 4000');
+    expect(h.sandbox.requests.length).toBe(before);
+  });
 });

@@ -2,13 +2,14 @@
 // only once its member confirms, each line in its own voice (the sandbox's voices are tones at their own pitch), a
 // posted file with its subtitles, every line its own cache entry, every budget and /stop holding.
 import { describe, expect, it } from 'vitest';
-import type { InteractionHandle, InteractionResponse } from '@saybot/local-discord';
+import type { InteractionResponse } from '@saybot/local-discord';
 import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand, type Harness } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
+import { previewScene, pressSceneButton, type Preview } from '../support/scene-preview.ts';
 
 const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
 const GUILD = london.id;
@@ -19,42 +20,12 @@ const harnessFor = useHarnessPerTest();
 const VOICES = { Ann: 'voice-b-en-f-01', Ben: 'voice-b-en-m-01', Kei: 'voice-b-ja-m-01' } as const;
 const CAST = `cast: Ann = ${VOICES.Ann}, Ben = ${VOICES.Ben}, Kei = ${VOICES.Kei}`;
 
-interface Preview {
-  shown: InteractionResponse;
-  messageId: string;
-  confirm: string | undefined;
-  cancel: string | undefined;
-}
-
 /** /scene new, its form filled with `script`, and the preview SayBot shows the member. */
-async function preview(
-  harness: Harness,
-  script: string,
-  output?: 'voice' | 'file' | 'voice-message',
-): Promise<Preview> {
-  const form = await harness.discord.command({
-    guildId: GUILD,
-    userId: ALICE,
-    name: 'scene',
-    options: [{ name: 'new', type: 1, options: output === undefined ? [] : [{ name: 'output', value: output }] }],
-  });
-  await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
-  const submit = await harness.discord.submitModal({ on: form, values: { script } });
-  const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
-  const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
-  const ids = rows.flatMap((row) => row.components.map((button) => button.custom_id));
-  return {
-    shown,
-    messageId: String(shown.message?.id),
-    confirm: ids.find((id) => id.startsWith('scene:go:')),
-    cancel: ids.find((id) => id.startsWith('scene:no:')),
-  };
-}
+const preview = (harness: Harness, script: string, output?: 'voice' | 'file' | 'voice-message') =>
+  previewScene(harness, GUILD, script, output);
 
-async function press(harness: Harness, shown: Preview, customId: string | undefined): Promise<InteractionHandle> {
-  if (customId === undefined) throw new Error(`no such button under: ${shown.shown.content ?? ''}`);
-  return harness.discord.pressButton({ guildId: GUILD, userId: ALICE, messageId: shown.messageId, customId });
-}
+const press = (harness: Harness, shown: Preview, customId: string | undefined) =>
+  pressSceneButton(harness, GUILD, shown, customId);
 
 const ttsSince = (harness: Harness, before: number) =>
   harness.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts');

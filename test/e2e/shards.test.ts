@@ -11,6 +11,7 @@ import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLin
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support/harness.ts';
 import { sample } from '../support/prometheus.ts';
+import { CLIENT_SECRET, DashboardClient } from '../support/dashboard.ts';
 
 // (id >> 22) % 2 puts the first on shard 0 and the second on shard 1.
 const guild = (id: string, n: number): FakeGuildSpec => ({
@@ -44,6 +45,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   let sandbox: Sandbox;
   let bot: BotProcess;
   let metricsPort: number;
+  let dashboardUrl: string;
   let token: string;
   // runCommand drives the local Discord alone; the bot runs elsewhere.
   const h = () => ({ discord }) as unknown as Harness;
@@ -76,10 +78,14 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
       applicationId: APP_ID,
       guilds: [G0, G1],
       shards: 2,
+      oauth2: { clientSecret: CLIENT_SECRET, redirectUris: [] },
       log: () => undefined,
     });
     sandbox = await startSandbox({ pacing: { realtimeFactor: 0 } });
     metricsPort = await freePortRun(2);
+    const dashboardPort = await freePortRun(1);
+    dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+    discord.oauth2.registerRedirectUri(`${dashboardUrl}/callback`);
     bot = startBotProcess({
       entry: SAYBOT_ENTRY,
       caCertificatePem: discord.caCertificatePem,
@@ -93,6 +99,9 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
         DATABASE_URL: pg.url(),
         CACHE_DIR: 'cache',
         METRICS_PORT: String(metricsPort),
+        DASHBOARD_URL: dashboardUrl,
+        DASHBOARD_PORT: String(dashboardPort),
+        DISCORD_CLIENT_SECRET: CLIENT_SECRET,
         LOG_LEVEL: 'info',
         // One member speaks again and again in each guild: this operator sets no budgets (SayBot's defaults have them).
         BUDGET_GUILD_MONTHLY_CHARS: '0',
@@ -128,6 +137,33 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     // The secrets went through the environment: nothing printed them.
     expect(bot.output()).not.toContain(token);
     expect(bot.output()).not.toContain(sandbox.testKey);
+  });
+
+  it('serves the dashboard from shard 0, for a server of shard 1 too: its member and Manage Server asked of Discord, the entry in the shared store', async () => {
+    expect(bot.lines.filter((l) => l['msg'] === 'dashboard served').map((l) => l['shard'])).toEqual([0]);
+    const browser = new DashboardClient(h(), dashboardUrl);
+    const loggedIn = await browser.login(member(G1));
+    expect(loggedIn.status).toBe(303);
+    const home = await browser.get('/');
+    expect(home.body).toContain(`/servers/${G1.id}`);
+    expect(home.body).toContain('Shard 1');
+    await browser.get(`/servers/${G1.id}/dictionary`);
+    const added = await browser.post(`/servers/${G1.id}/dictionary/add`, {
+      word: 'acrossshards',
+      reading: 'across shards',
+    });
+    expect(added.status).toBe(200);
+    const listed = await runCommand(h(), {
+      guildId: G1.id,
+      userId: member(G1),
+      name: 'dictionary',
+      subcommand: 'list',
+    });
+    expect(listed.content).toContain('acrossshards → across shards');
+    // Shard 0's own member does not see shard 1's server.
+    const other = new DashboardClient(h(), dashboardUrl);
+    await other.login(member(G0));
+    expect((await other.get(`/servers/${G1.id}/dictionary`)).status).toBe(404);
   });
 
   it('/usage says the same about the whole bot from either shard', async () => {

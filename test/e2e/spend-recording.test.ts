@@ -1,5 +1,6 @@
 // A spend the store cannot write (disk full, read-only file) stops further spending with a clear private message
-// and an operator error line, until writes succeed again; nothing the service billed is lost.
+// and an operator error line, until writes succeed again; nothing is sent that is not on the books, nothing the
+// service billed is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
@@ -44,18 +45,21 @@ describe('a spend that cannot be recorded', () => {
     expect((await sayFile('Cached while the disk had room.')).content).toMatch(/^Here is/);
 
     failWrites = true;
-    // Already checked and sent: the member gets the audio they paid for; the operator is told the spend is not written.
-    expect((await sayFile('The disk fills up now.')).content).toMatch(/^Here is/);
-    expect(h.logs()).toContain('"code":"spend-not-recorded"');
-
+    // A paid request is written down before its first byte leaves: with the disk full it is not sent at all, and the
+    // member is told why; the operator gets the error line.
     const before = h.sandbox.requests.length;
+    const unsent = await sayFile('The disk fills up now.');
+    expect(unsent.content).toContain('I cannot write down what the voice service bills right now');
+    expect(h.sandbox.requests.length).toBe(before);
+    expect(h.logs()).toContain('"code":"spend-not-recorded"');
+    // Cached audio spends nothing, so it is still served; its saving waits in memory for the store.
+    expect((await sayFile('Cached while the disk had room.')).content).toMatch(/^Here is/);
+    expect(h.sandbox.requests.length).toBe(before);
+    // While something waits to be written, a request that would spend is refused at its check.
     const refused = await sayFile('Anything new to say.');
     expect(refused.content).toContain('I cannot write down what the voice service bills right now');
     expect(h.sandbox.requests.length).toBe(before);
     expect(h.logs()).toContain('"code":"quota.recordFailed"');
-    // Cached audio spends nothing, so it is still served.
-    expect((await sayFile('Cached while the disk had room.')).content).toMatch(/^Here is/);
-    expect(h.sandbox.requests.length).toBe(before);
 
     failWrites = false;
     const again = await sayFile('Room on the disk again.');

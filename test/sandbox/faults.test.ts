@@ -153,6 +153,25 @@ describe('faults on the normal response', () => {
     expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
+  it('hold-after-charge: billed, no status sent until resumePaused(), then the whole answer', async () => {
+    const whole = await (await tts(rig.sandbox, TEXT)).arrayBuffer();
+    rig.sandbox.resetCounters();
+    rig.sandbox.injectFault({ kind: 'hold-after-charge' });
+    let answered = false;
+    const response = tts(rig.sandbox, TEXT).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => rig.sandbox.requests[0]?.outcome === 'held');
+    expect(rig.sandbox.requests[0]).toMatchObject({ charactersBilled: TEXT.text.length, bodyBytes: 0 });
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    expect(answered).toBe(false);
+    rig.sandbox.resumePaused();
+    expect((await (await response).arrayBuffer()).byteLength).toBe(whole.byteLength);
+    expect(rig.sandbox.requests[0]).toMatchObject({ status: 200, outcome: 'complete' });
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
+
   it('close-before-response: the socket closes with no response at all', async () => {
     rig.sandbox.injectFault({ kind: 'close-before-response' });
     await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);

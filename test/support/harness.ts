@@ -154,7 +154,7 @@ export async function startLocalServices(
     token,
     applicationId: APP_ID,
     guilds: options.guilds ?? defaultGuilds(),
-    // As a bot owner following the README does: Message Content on, so auto-read is there (tests of its absence pass 0).
+    // As a bot owner following the owners' guide (docs/guide-owners.md) does: Message Content on, so auto-read is there (tests of its absence pass 0).
     allowedPrivilegedIntents: GatewayIntent.MessageContent,
     ...(options.encryptionModes ? { encryptionModes: options.encryptionModes } : {}),
     ...options.dave,

@@ -73,7 +73,7 @@ export interface FakeDiscordOptions {
   shards?: number;
   /**
    * The application's Public Bot switch (`bot_public` of GET /applications/@me). Discord turns it on for every new
-   * application; default false here, as the README's set-up leaves it (a test of the warning turns it on).
+   * application; default false here, as the owners' guide's set-up (docs/guide-owners.md) leaves it (a test of the warning turns it on).
    */
   botPublic?: boolean;
   /** The user who owns the application (`owner` of GET /applications/@me); default a user of its own, in no guild. */

@@ -57,6 +57,8 @@ export async function startShardManager(config: Config, logger: Logger): Promise
   const manager = new ShardingManager(SHARD_ENTRY, {
     token: config.discord.token,
     totalShards: count,
+    // Named, as spawn() would have set it: broadcastEval asks every shard only once all of the list exist.
+    shardList: Array.from({ length: count }, (_, id) => id),
     respawn: true,
     mode: 'process',
     execArgv: heapFlags(process.execArgv),

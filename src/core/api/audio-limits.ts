@@ -3,6 +3,7 @@
 // turned into bytes with the format's byte rate read from the first bytes, and a hard byte cap above it.
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { parseWavHeader } from '../audio/codecs/wav.ts';
+import { countCharacters } from '../characters.ts';
 
 export interface AudioLimits {
   /**
@@ -29,11 +30,6 @@ const MP3_BYTES_PER_SECOND = 320_000 / 8;
 /** Headers, tags and chunks besides the audio (an ID3 tag with a picture, a LIST chunk). */
 const HEADER_ALLOWANCE_BYTES = 256 * 1024;
 
-/** Characters as the service counts them: Unicode code points after NFC. */
-function characters(text: string): number {
-  return [...text.normalize('NFC')].length;
-}
-
 /** The most bytes a second of this audio can take, from its header where it says (WAV), else the format's worst. */
 function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
   if (format === 'mp3') return MP3_BYTES_PER_SECOND;
@@ -59,7 +55,7 @@ export interface AudioBound {
 
 /** The most bytes an audio body for `text` may have, in `format` as its first bytes show. */
 export function audioBound(limits: AudioLimits, text: string, format: AudioFormat, head: Uint8Array): AudioBound {
-  const maxSeconds = Math.max(limits.minSeconds, characters(text) * limits.secondsPerCharacter);
+  const maxSeconds = Math.max(limits.minSeconds, countCharacters(text) * limits.secondsPerCharacter);
   const bySeconds = Math.ceil(maxSeconds * bytesPerSecond(format, head)) + HEADER_ALLOWANCE_BYTES;
   return { maxBytes: Math.min(limits.maxBytes, bySeconds), maxSeconds };
 }

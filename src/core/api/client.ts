@@ -79,11 +79,48 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
+   * Awaited once before the call's first byte leaves (before any attempt): the caller writes the request down as
+   * spent first, so that no instant after it leaves finds it off the books. What it throws ends the call, with
+   * nothing sent.
+   */
+  sending?: (() => Promise<unknown>) | undefined;
+  /**
    * Called when the service accepts the request (its 2xx status: it has charged it), before any of its body is read,
    * and awaited: the caller writes the charge down first, so that nothing it was charged depends on the body
    * arriving. At most once per call, since nothing is retried after a 2xx. What it throws ends the call.
    */
   accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
+  /**
+   * Called once when a call that got past `sending` ends without the service's acceptance, and awaited (what it
+   * throws is ignored): `not-charged` when every attempt had a definite answer that charges nothing (a status other
+   * than 2xx, a connection that never opened, an attempt never begun), `unknown` when an attempt left and no answer
+   * came back (reset, timeout, cut by the caller): the service may have charged it. Retried attempts are one call.
+   */
+  unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
+}
+
+/** Whether a call that never saw the service's acceptance may have been charged. */
+export type ChargedAnswer = 'not-charged' | 'unknown';
+
+/**
+ * Transport failures that mean the request never reached the service (no connection was opened), so nothing can
+ * have been charged. Every other failure after an attempt began may have come after the service accepted it.
+ */
+const NEVER_CONNECTED: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** What one call has told the service so far, for `unaccepted`. */
+interface CallProgress {
+  /** Some attempt may have reached the service without its answer reaching us. */
+  unanswered: boolean;
+  /** The service accepted an attempt (its 2xx). */
+  accepted: boolean;
 }
 
 /** What a 2xx status says before its body: the service accepted (and charged) the request. */
@@ -382,40 +419,58 @@ export class VoiceApiClient {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
     let handedOver = false;
+    let sent = false;
+    const progress: CallProgress = { unanswered: false, accepted: false };
     try {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          call.check();
-          const finished = finish(await this.#attempt(outgoing, call, options.accepted), call);
-          handedOver = finished.handedOver;
-          return await finished.value;
-        } catch (thrown) {
-          // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
-          if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
-            throw thrown;
-          // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
-          const error =
-            thrown instanceof UndeliveredError
-              ? thrown
-              : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
-          const context = {
-            operation: outgoing.operation,
-            attempt,
-            status: error.status,
-            requestId: error.requestId,
-            error: error.name,
-          };
-          const wait = this.#retryWait(error, attempt, call);
-          if (wait === undefined) {
-            this.#logger.debug(context, 'Voice API call failed');
-            throw error;
-          }
-          this.#logger.warn({ ...context, delayMs: wait }, 'Voice API call failed; retrying');
-          await call.sleep(wait);
-        }
-      }
+      await options.sending?.();
+      sent = true;
+      return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
+    } catch (error) {
+      if (sent && !progress.accepted)
+        await options.unaccepted?.(progress.unanswered ? 'unknown' : 'not-charged').catch(() => undefined);
+      throw error;
     } finally {
       if (!handedOver) call.end();
+    }
+  }
+
+  /** The attempts of one call, until one succeeds, fails for good, or the call is cut. */
+  async #attempts<T>(
+    outgoing: Outgoing,
+    options: CallOptions,
+    finish: (received: Received, call: Call) => Finished<T>,
+    call: Call,
+    progress: CallProgress,
+    handOver: (handedOver: boolean) => void,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        call.check();
+        const finished = finish(await this.#attempt(outgoing, call, options.accepted, progress), call);
+        handOver(finished.handedOver);
+        return await finished.value;
+      } catch (thrown) {
+        // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
+        if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
+          throw thrown;
+        // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
+        const error =
+          thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+        const context = {
+          operation: outgoing.operation,
+          attempt,
+          status: error.status,
+          requestId: error.requestId,
+          error: error.name,
+        };
+        const wait = this.#retryWait(error, attempt, call);
+        if (wait === undefined) {
+          this.#logger.debug(context, 'Voice API call failed');
+          throw error;
+        }
+        this.#logger.warn({ ...context, delayMs: wait }, 'Voice API call failed; retrying');
+        await call.sleep(wait);
+      }
     }
   }
 
@@ -427,7 +482,12 @@ export class VoiceApiClient {
   }
 
   /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
+  async #attempt(
+    outgoing: Outgoing,
+    call: Call,
+    accepted: CallOptions['accepted'],
+    progress: CallProgress,
+  ): Promise<Received> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
@@ -448,6 +508,8 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
+      // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile.
+      if (!NEVER_CONNECTED.has(errorCode(error) ?? '')) progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request');
     }
     const { statusCode: status, headers, body: source } = response;
@@ -458,6 +520,7 @@ export class VoiceApiClient {
       throw errorForStatus(status, headers, this.#serviceMessage(bytes));
     }
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
+    progress.accepted = true;
     try {
       await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
     } catch (error) {

@@ -21,8 +21,15 @@ export { readText, type SettingOptionSpec } from '../settings/setting-options.ts
 // built and read from their declarations (src/core/speech/setting-declarations.ts), so they are named, localised and
 // checked alike everywhere; the text, the preset and the output.
 
-/** The text to speak (/say, /emote). Discord caps a string option at 6000; long text is split into requests. */
-export const textOption = () => stringOption('text', { required: true, maxLength: 4000 });
+/**
+ * The most characters /say and /emote speak, counted as the service bills them (countCharacters): Discord's
+ * max_length counts the text as written, which NFC may make up to three times longer. Long text is split into
+ * requests.
+ */
+export const TEXT_MAX_CHARACTERS = 4000;
+
+/** The text to speak (/say, /emote). Discord caps a string option at 6000. */
+export const textOption = () => stringOption('text', { required: true, maxLength: TEXT_MAX_CHARACTERS });
 
 export const presetOption = () => stringOption('preset', { maxLength: 100, autocomplete: true });
 

@@ -3,7 +3,7 @@ import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, SpendEndpoint, Store } from '../store/types.ts';
+import type { BudgetHoldLimits, SpendEndpoint, SpendsLeft, Store } from '../store/types.ts';
 import {
   budgetsForRequest,
   checkBudgets,
@@ -13,7 +13,7 @@ import {
   type OperatorBudgets,
 } from './budgets.ts';
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
-import { Charge, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
+import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
@@ -174,19 +174,20 @@ export class Accounting {
 
   /**
    * Settles what this process's predecessor (the same owner) left when it died, before this one holds or spends
-   * anything: the spends it had written ahead and was still reading stay spent, marked undelivered; the holds of its
-   * requests, which now hold only characters the service never accepted, are released. Nothing is counted twice or
-   * dropped: an accepted part's characters left its hold in the transaction that wrote its spend.
+   * anything: its spends written ahead stay spent, marked undelivered (those the service accepted, and those still
+   * in flight, which the service may have charged: never fewer characters than it charged, at most theirs more);
+   * the holds of its requests, which now hold only characters never sent, are released. Nothing is counted twice or
+   * dropped: a part's characters left its hold in the transaction that wrote its spend, before it was sent.
    */
-  async recover(): Promise<{ spends: number; holds: number }> {
+  async recover(): Promise<SpendsLeft & { holds: number }> {
     const spends = await this.#store.spends.settleLeftBy(this.#owner);
     const holds = await this.#store.budgets.releaseLeftBy(this.#owner);
-    if (spends > 0 || holds > 0)
+    if (spends.accepted > 0 || spends.inFlight > 0 || holds > 0)
       this.#log.warn(
-        { code: 'books-settled-after-crash', spends, holds },
-        'settled what the previous run left on the books: accepted spends as undelivered, its holds released',
+        { code: 'books-settled-after-crash', ...spends, holds },
+        'settled what the previous run left on the books: spends accepted or still in flight as spent (undelivered), its holds released',
       );
-    return { spends, holds };
+    return { ...spends, holds };
   }
 
   /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
@@ -436,7 +437,9 @@ export class Accounting {
   /** What the charges this makes may ask of it, and nothing more. */
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
-    accept: (context, spend, forgotten, hold) => this.#accept(context, spend, forgotten, hold),
+    sending: (context, spend, forgotten, hold) => this.#sending(context, spend, forgotten, hold),
+    accept: (entry, acceptance) => this.#accept(entry, acceptance),
+    release: (entry) => this.#ledger.release(entry),
     settle: (entry, outcome) => this.#ledger.settle(entry, outcome),
     probeSettled: (probe, guildId) => {
       const turn = this.#month.settle(probe);
@@ -455,26 +458,51 @@ export class Accounting {
   }
 
   /**
-   * Writes ahead a spend the service just accepted, before its body is read: spent from now on, its characters
-   * moved out of `hold` in the same transaction, settled later (SpendLedger.settle) or by the next start's recover().
+   * Writes ahead a paid request about to be sent: spent from now on (unconfirmed until the service answers), its
+   * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
+   * recover(). A store that refuses the write is a refusal: the request is not sent.
    */
-  #accept(
+  async #sending(
     context: SpendContext,
     spend: PartSpend,
     forgotten: 'member' | 'guild' | undefined,
     hold: string | undefined,
   ): Promise<LedgerEntry> {
-    return this.#write(context, spend, forgotten, { owner: this.#owner, hold });
+    try {
+      return await this.#ledger.writeAhead({
+        at: this.#now(),
+        ...context,
+        ...(forgotten === undefined ? {} : { forgotten }),
+        endpoint: spend.endpoint,
+        characters: spend.characters,
+        cached: false,
+        owner: this.#owner,
+        hold,
+        unconfirmed: true,
+      });
+    } catch (error) {
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: context.guildId, characters: spend.characters },
+        'could not write down a paid request before sending it: not sent',
+      );
+      throw storeTimedOut(error)
+        ? storageUnavailable(error)
+        : new Refusal({ code: 'spends-unrecorded' }, { level: 'warn', cause: error });
+    }
   }
 
-  async #write(
-    context: SpendContext,
-    spend: PartSpend,
-    forgotten: 'member' | 'guild' | undefined,
-    ahead?: { owner: string; hold: string | undefined },
-  ): Promise<LedgerEntry> {
+  /** The service accepted a request written ahead (its 2xx): confirmed; its acceptance ends a used-up month. */
+  async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    const { usage, requestId } = answer;
+    await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
+    await this.#month
+      .accepted(usage)
+      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+  }
+
+  async #write(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void> {
     const usage = spend.usage;
-    const entry = await this.#ledger.write({
+    await this.#ledger.write({
       at: this.#now(),
       ...context,
       ...(forgotten === undefined ? {} : { forgotten }),
@@ -484,13 +512,11 @@ export class Accounting {
       ...(spend.undelivered === true ? { undelivered: true } : {}),
       requestId: spend.requestId,
       service: usage,
-      ...(ahead === undefined ? {} : { owner: ahead.owner, hold: ahead.hold }),
     });
     if (!spend.cached)
       await this.#month
         .accepted(usage)
         .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
-    return entry;
   }
 
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */

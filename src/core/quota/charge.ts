@@ -23,20 +23,31 @@ export interface PartSpend {
   requestId?: string | undefined;
 }
 
+/** What the service's 2xx said of a request written ahead: it accepted (and charged) it. */
+export interface AcceptedAnswer {
+  requestId?: string | undefined;
+  usage?: UsageInfo | undefined;
+}
+
 /** What a charge needs of the books that made it (Accounting gives it; nothing else calls these). */
 export interface ChargeBooks {
   /** Records one part's spend or saving; `forgotten`: its member (or guild) asked to be forgotten meanwhile. */
   record(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void>;
   /**
-   * Writes ahead a spend the service accepted, before its body is read, moving its characters out of `hold` in the
-   * same write; resolves once it is on the books (in the store, or kept until the store takes it).
+   * Writes ahead a paid request about to be sent, before its first byte leaves, moving its characters out of `hold`
+   * in the same write; resolves once it is in the store, and throws (a Refusal) when it cannot be: then nothing is
+   * sent.
    */
-  accept(
+  sending(
     context: SpendContext,
     spend: PartSpend,
     forgotten: 'member' | 'guild' | undefined,
     hold: string | undefined,
   ): Promise<LedgerEntry>;
+  /** The service accepted (and charged) a request written ahead. Never throws. */
+  accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void>;
+  /** A request written ahead had a definite "not charged" answer: its spend is taken back. Never throws. */
+  release(entry: LedgerEntry): Promise<void>;
   /** Settles a spend written ahead: delivered, or undelivered. Once; never throws. */
   settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void>;
   /** The charge probed a used-up month and has its answer (or gave up): the next request may probe. */
@@ -118,12 +129,23 @@ export class Charge {
   }
 
   /**
-   * The service accepted a part's request: its spend is written ahead now, before the body is read, its characters
-   * moved out of the hold as it is written. The caller then releases the part's reservation (release(), as for any
-   * part that will spend nothing more) and settles the entry once the body is over.
+   * A part's request is about to be sent: its spend is written ahead now, before its first byte leaves, its
+   * characters moved out of the hold as it is written. Throws (a Refusal) when the books cannot take it: then the
+   * request must not be sent. The service's answer then confirms it (accepted) or takes it back (released); the
+   * caller releases the part's reservation once it will spend nothing more, and settles the entry once it is over.
    */
-  accepted(spend: PartSpend): Promise<LedgerEntry> {
-    return this.#books.accept(this.context, spend, this.#forgotten, this.#hold);
+  sending(spend: PartSpend): Promise<LedgerEntry> {
+    return this.#books.sending(this.context, spend, this.#forgotten, this.#hold);
+  }
+
+  /** The service accepted (and charged) the request written ahead as `entry`. */
+  accepted(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    return this.#books.accept(entry, answer);
+  }
+
+  /** The request written ahead as `entry` was definitely not charged (refused, or never sent): taken back. */
+  released(entry: LedgerEntry): Promise<void> {
+    return this.#books.release(entry);
   }
 
   /** How a part written ahead ended (its audio arrived, or never will). */

@@ -1,15 +1,22 @@
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { NewSpend, SpendOutcome, Store } from '../store/types.ts';
+import type { NewSpend, SpendAcceptance, SpendOutcome, Store } from '../store/types.ts';
 
 /**
- * One spend given to the ledger, written now or later. A spend written ahead (`owner`) is settled once, whether
- * its row is written yet or not: the outcome goes into the row when it is written late, or onto the row after.
+ * One spend given to the ledger: a saving, written now or later; or a paid request written ahead (`owner`), in the
+ * store before it is sent, then answered (accepted or released) and settled once, each onto its row.
  */
 export interface LedgerEntry {
   readonly spend: NewSpend;
   /** Its row, once the store has it. */
   id?: number;
+  /**
+   * What the service answered a request written before it left: accepted (its 2xx), or a definite "not charged"
+   * (`released`: the spend taken back). None: no answer yet, or never one.
+   */
+  answer?: { accepted: SpendAcceptance } | 'released';
+  /** Whether the row now in the store carries `answer`. */
+  answeredInStore?: boolean;
   /** How it was settled, when it was written ahead. */
   outcome?: SpendOutcome;
   /** Whether the row now in the store carries `outcome` (a row written ahead needs one more write). */
@@ -20,11 +27,12 @@ export interface LedgerEntry {
 const MAX_UNSETTLED = 10_000;
 
 /**
- * Writes spends to the store, and keeps those it could not write (disk full, read-only file) in memory, in
- * order, until the store takes them again: nothing the service billed is dropped. While any is unwritten,
- * `failing` is true and Accounting refuses requests that would spend, since the budgets would under-count.
- * A settlement the store refuses (delivered or undelivered) changes no count, so it stops nothing: it is tried
- * again with the next flush, and a restart settles whatever is still accepted (settleLeftBy).
+ * Writes spends to the store. A paid request is written ahead, before it is sent, and only there: a store that
+ * refuses it means the request is not sent. Other spends (savings) the store could not write (disk full, read-only
+ * file) are kept in memory, in order, until it takes them again; while any is unwritten, `failing` is true and
+ * Accounting refuses requests that would spend. An answer or a settlement the store refuses (accepted, delivered,
+ * undelivered) changes no count, so it stops nothing; a release it refuses leaves the spend counted (never fewer).
+ * Each is tried again with the next write or flush, and a restart settles whatever is still open (settleLeftBy).
  */
 export class SpendLedger {
   readonly #store: Store;
@@ -88,14 +96,47 @@ export class SpendLedger {
   }
 
   /**
+   * Writes a paid request's spend before its first byte leaves: spent from now on, unconfirmed until the service
+   * answers. Not kept in memory when the store refuses it: it throws, and the request must not be sent.
+   */
+  async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
+    if (this.#unsettled.length > 0) void this.#settleAgain();
+    return entry;
+  }
+
+  /**
+   * The service accepted a request written ahead (its 2xx): confirmed, with its request ID and usage figures. Never
+   * throws; what the store refuses now is tried again with the next flush (it changes no count).
+   */
+  async accept(entry: LedgerEntry, acceptance: SpendAcceptance): Promise<void> {
+    if (entry.answer !== undefined) return;
+    entry.answer = { accepted: acceptance };
+    this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /**
+   * A request written ahead had a definite "not charged" answer: its spend is taken back. Never throws; what the
+   * store refuses now is tried again with the next flush (until then it counts as spent: never fewer).
+   */
+  async release(entry: LedgerEntry): Promise<void> {
+    if (entry.answer !== undefined || entry.outcome !== undefined) return;
+    entry.answer = 'released';
+    await this.#catchUp(entry);
+  }
+
+  /**
    * Settles a spend written ahead, once: in its row if the store has it, else in the row when it is written.
-   * Never throws; a settlement the store refuses now is tried again with the next flush.
+   * Never throws; a settlement the store refuses now is tried again with the next flush. A request that never had
+   * the service's answer is settled spent all the same, unconfirmed (it may have been charged).
    */
   async settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
-    if (entry.outcome !== undefined || entry.spend.owner === undefined) return;
+    if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
     entry.outcome = outcome;
-    if (entry.id === undefined) return; // unwritten, or being written: #insert settles it
-    await this.#settleInStore(entry);
+    if (entry.answer === undefined && entry.spend.unconfirmed === true)
+      this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
   }
 
   /** Tries the unwritten spends (oldest first) and the unsettled ones again; true when no spend is left unwritten. */
@@ -107,25 +148,25 @@ export class SpendLedger {
   }
 
   async #insert(entry: LedgerEntry): Promise<void> {
-    const { spend } = entry;
-    // Settled before it could be written: written as it ended, with no owner left to settle it.
-    const row: NewSpend =
-      entry.outcome === undefined
-        ? spend
-        : { ...spend, owner: undefined, ...(entry.outcome === 'undelivered' ? { undelivered: true } : {}) };
-    entry.id = await this.#store.spends.record(row);
-    entry.settledInStore = row.owner === undefined;
-    // Settled while the row was being written: the row still says accepted.
-    if (entry.outcome !== undefined && !entry.settledInStore) await this.#settleInStore(entry);
+    entry.id = await this.#store.spends.record(entry.spend);
   }
 
-  async #settleInStore(entry: LedgerEntry): Promise<void> {
-    if (entry.id === undefined || entry.outcome === undefined || entry.settledInStore) return;
+  /** Brings the row of a spend written ahead up to what is known of it: its answer first, then how it ended. */
+  async #catchUp(entry: LedgerEntry): Promise<void> {
+    const { id, answer } = entry;
+    if (id === undefined) return;
     try {
-      await this.#store.spends.settle(entry.id, entry.outcome);
-      entry.settledInStore = true;
+      if (answer !== undefined && !entry.answeredInStore) {
+        if (answer === 'released') await this.#store.spends.release(id, entry.spend);
+        else await this.#store.spends.accept(id, answer.accepted);
+        entry.answeredInStore = true;
+      }
+      if (entry.outcome !== undefined && !entry.settledInStore && answer !== 'released') {
+        await this.#store.spends.settle(id, entry.outcome);
+        entry.settledInStore = true;
+      }
     } catch (error) {
-      this.#log.warn({ err: error, spend: entry.id }, 'could not settle a spend; it stays spent, and is tried again');
+      this.#log.warn({ err: error, spend: id }, 'could not settle a spend; it stays spent, and is tried again');
       if (!this.#unsettled.includes(entry)) this.#unsettled.push(entry);
       if (this.#unsettled.length > MAX_UNSETTLED) this.#unsettled.shift();
     }
@@ -153,6 +194,6 @@ export class SpendLedger {
   }
 
   async #settleAgain(): Promise<void> {
-    for (const entry of this.#unsettled.splice(0)) await this.#settleInStore(entry);
+    for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
   }
 }

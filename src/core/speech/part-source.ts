@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { Acceptance, AudioResponse, CallOptions, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
@@ -29,8 +29,9 @@ import type { Charge } from '../quota/charge.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from './request.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
-import { SpendRecorder, type AcceptedSpend } from './spend-recorder.ts';
+import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
 import { countCharacters } from './split-text.ts';
+import { QuoteAllowance } from './quote-ceiling.ts';
 
 /** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
 export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
@@ -129,8 +130,11 @@ export class PartSource {
   readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
-  /** Charges of cache-only requests (a reply's buttons): a part they find no longer cached is refused, never paid. */
-  readonly #freeOnly = new WeakSet<Charge>();
+  /**
+   * What a charge may still pay for parts counted free at acceptance (a quote's rest): a cache-only request's
+   * (a reply's buttons) nothing, so a part it finds no longer cached is refused, never paid.
+   */
+  readonly #late = new WeakMap<Charge, QuoteAllowance>();
 
   constructor(options: PartSourceOptions) {
     this.#client = options.client;
@@ -177,7 +181,12 @@ export class PartSource {
 
   /** Marks `charge` as a cache-only request's: a part that has to be fetched after all is refused (not-cached). */
   onlyFree(charge: Charge): void {
-    this.#freeOnly.add(charge);
+    this.limitLate(charge, new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })));
+  }
+
+  /** Bounds what `charge` may pay for parts counted free at acceptance: past `allowance`, refused at their fetch. */
+  limitLate(charge: Charge, allowance: QuoteAllowance): void {
+    this.#late.set(charge, allowance);
   }
 
   /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
@@ -340,24 +349,20 @@ export class PartSource {
     if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context.guildId);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
-    // Written ahead the moment the service accepts the request (its 2xx), before a byte of its body is read, so
-    // that no instant of the body (a crash included) leaves a charge off the books; settled once the body is over.
-    let accepted: Promise<AcceptedSpend | undefined> | undefined;
+    // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
+    // off the books; confirmed by the service's 2xx, and settled once the body is over.
+    const paid = this.#spends.paid(payer, text, endpoint);
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(
-          request,
-          text,
-          (acceptance) => (accepted = this.#spends.accepted(payer, text, endpoint, acceptance)),
-        ),
+        this.#send(request, text, paid.hooks),
       );
     } catch (error) {
       // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
-      const settled = accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
-      if (payer !== charge) void Promise.resolve(settled).finally(() => payer?.close());
+      const settled = paid.settle('undelivered', error);
+      if (payer !== charge) void settled.finally(() => payer?.close());
       throw error;
     }
     // Its characters are on the books: the part holds nothing more.
@@ -371,7 +376,7 @@ export class PartSource {
       )
       .then(async (error) => {
         const cut = error instanceof OversizedResponseError;
-        await this.#spends.settle(await accepted, cut ? 'undelivered' : 'delivered', error);
+        await paid.settle(cut ? 'undelivered' : 'delivered', error);
       })
       .finally(() => {
         if (payer !== charge) payer?.close();
@@ -406,12 +411,13 @@ export class PartSource {
   /**
    * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
    * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
-   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked. A cache-only
-   * request's part is refused instead: it was accepted as costing nothing, and nothing is what it may cost.
+   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
+   * its quote has left (limitLate): a cache-only request's part is refused, it was accepted as costing nothing and
+   * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
    */
   async #payer(request: ServiceRequest, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
     if (charge === undefined || charge.reserves(text)) return charge;
-    if (this.#freeOnly.has(charge)) throw new SpeechInputError({ code: 'not-cached' });
+    this.#late.get(charge)?.take(countCharacters(text));
     if (this.#accounting === undefined) return charge;
     return this.#accounting.authorizeLate(charge, {
       text,
@@ -421,8 +427,8 @@ export class PartSource {
     });
   }
 
-  #send(request: ServiceRequest, text: string, accepted: CallOptions['accepted']): Promise<AudioResponse> {
-    const options = { signal: this.#shutdown.signal, accepted };
+  #send(request: ServiceRequest, text: string, books: PaidCall['hooks']): Promise<AudioResponse> {
+    const options = { signal: this.#shutdown.signal, ...books };
     const call = serviceBody(request, text);
     return call.endpoint === 'emotion-tts'
       ? this.#client.emotionTts(call.body, options)
@@ -436,23 +442,21 @@ export class PartSource {
     signal?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    let accepted: Promise<AcceptedSpend | undefined> | undefined;
-    const written = (acceptance: Acceptance) =>
-      (accepted = this.#spends.accepted(charge, text, 'voice-clone', acceptance));
+    const paid = this.#spends.paid(charge, text, 'voice-clone');
     let response: CloneVoiceResponse;
     try {
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, accepted: written }),
+        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, ...paid.hooks }),
       );
     } catch (error) {
       // Charged, and the new voice's ID never came: undelivered.
-      await accepted?.then((spend) => this.#spends.settle(spend, 'undelivered', error));
+      await paid.settle('undelivered', error);
       charge?.release(text);
       throw error;
     }
     charge?.release(text);
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await this.#spends.settle(await accepted, 'delivered');
+    await paid.settle('delivered');
     return response;
   }
 

@@ -32,6 +32,9 @@ import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor, estimateSpeechSeconds, type Admission, type QueueBounds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
+import { checkEstimatedSeconds } from './seconds-cap.ts';
+import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
+import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 
 export type { SpeechRequest } from './request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
@@ -122,6 +125,11 @@ export interface SceneOrder {
   target: SpeechTarget;
   /** Posted as a file: WAV (the default) or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /**
+   * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
+   * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
+   */
+  quoted?: number | undefined;
 }
 
 /** What acceptance tells the front-end. */
@@ -178,6 +186,8 @@ export type SpeechOutcome = (
 ) & {
   /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
   freeVoice?: ServiceFallback;
+  /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
+  cutAt?: number;
 };
 
 /** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */
@@ -248,6 +258,8 @@ interface Job {
   scene: boolean;
   /** A scene posted as a file: WAV or MP3. */
   sceneFormat?: 'wav' | 'mp3' | undefined;
+  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
+  quoted?: number | undefined;
 }
 
 /** What acceptance leaves for the rest of the job. */
@@ -453,6 +465,8 @@ export class SpeechPipeline {
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
     const seconds = lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.texts.join('')), 0);
+    // A scene's file is mixed to at most MAX_SCENE_SECONDS, which only its audio proves: its estimate, before anything.
+    if (job.scene && target.kind !== 'voice') checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS);
     const ready = lines.some((line) => line.request.kind === 'ready');
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
@@ -513,12 +527,17 @@ export class SpeechPipeline {
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
     if (job.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+    const { quoted } = job;
+    const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
+    if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
     // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
     if (job.cachedOnly === true) this.#source.onlyFree(charge);
+    else if (quoted !== undefined)
+      this.#source.limitLate(charge, new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)));
     return charge;
   }
 
@@ -556,7 +575,8 @@ export class SpeechPipeline {
         const mixed = await sceneFile(this.#source, accepted.lines, accepted.charge, allowed, format);
         if (target.kind === 'file') return await this.#fileOrVoiceMessage(mixed, sizeLimit);
         const message = await fileAsVoiceMessage(mixed.files[0], this.#source.encoding);
-        return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline };
+        const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
+        return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
       }
       const [line] = accepted.lines;
       if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });
@@ -611,12 +631,12 @@ export class SpeechPipeline {
    * file fits as Opus), so the member gets the audio instead of an upload error.
    */
   async #fileOrVoiceMessage(
-    rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline },
+    rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline; cutAt?: number },
     sizeLimit: number | undefined,
   ): Promise<SpeechOutcome> {
-    const { files, seconds, timeline } = rendered;
+    const { files, seconds, timeline, cutAt } = rendered;
     const file = files[0];
-    const timed = timeline === undefined ? {} : { timeline };
+    const timed = { ...(timeline === undefined ? {} : { timeline }), ...(cutAt === undefined ? {} : { cutAt }) };
     if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
       return { kind: 'files', files, seconds, ...timed };
     this.#log.info(

@@ -1,6 +1,7 @@
 // A scene as one file: every line's parts read whole, in order (each requested when the one before it has been
 // read, and only while the request may still go on), then mixed in the audio worker into one recording: one sample
-// rate, loudness evened out between lines, each line after its pause, and when each line is heard.
+// rate, loudness evened out between lines, each line after its pause, and when each line is heard. Audio longer
+// than MAX_SCENE_SECONDS is cut there, said so (`cutAt`), and nothing after it is requested.
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import { mixSceneOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { probeClip } from '../audio/analysis/clip-probe.ts';
@@ -21,8 +22,10 @@ export interface SceneFileLine {
 export interface SceneFile {
   files: [RenderedFile];
   seconds: number;
-  /** Each line's start and end in the file, seconds. */
+  /** Each line's start and end in the file, seconds: only the lines heard when it was cut. */
   timeline: SceneTimeline;
+  /** Its audio proved longer than MAX_SCENE_SECONDS (past the estimate's margin): it was cut there. */
+  cutAt?: number;
 }
 
 export async function sceneFile(
@@ -33,21 +36,24 @@ export async function sceneFile(
   format: EditableFormat,
 ): Promise<SceneFile> {
   // Held on this thread until the mix: what the headers say each part lasts counts against MAX_SCENE_SECONDS as it
-  // comes, so a service that sends far more audio than its text asks for stops the scene before more is held or
-  // paid. (An MP3's headers tell no exact length; its bytes are few, and the mix counts its samples exactly.)
-  let seconds = lines.reduce((sum, line) => sum + line.pauseBefore, 0);
+  // comes, so audio far longer than its estimate stops the scene before more is requested or paid. What was paid
+  // is kept: the mix cuts it at the cap. (An MP3's headers tell no exact length; the mix counts its samples.)
+  let seconds = 0;
+  let over = false;
   const mixLines = [];
   for (const line of lines) {
+    if (over) break;
+    seconds += line.pauseBefore;
     const parts: Uint8Array[] = [];
     for (const text of line.texts) {
       const part = await readPart(source, line.request, text, charge, allowed);
       if (part.format !== 'wav' && part.format !== 'mp3')
         throw new UnsupportedAudioError(part.format, `a scene line came as ${part.format}: only WAV and MP3 mix`);
-      const probe = probeClip(part.data, MAX_SCENE_SECONDS - seconds);
-      if (probe.verdict === 'over')
-        throw new RangeError(`a scene may last at most ${MAX_SCENE_SECONDS} s: its parts are longer`);
-      seconds += probe.verdict === 'fits' ? (probe.seconds ?? 0) : 0;
       parts.push(part.data);
+      const probe = probeClip(part.data, Math.max(0, MAX_SCENE_SECONDS - seconds));
+      over = probe.verdict === 'over';
+      if (over) break;
+      seconds += probe.verdict === 'fits' ? (probe.seconds ?? 0) : 0;
     }
     const volumeDb = line.request.kind === 'ready' ? undefined : line.request.effects?.volumeDb;
     mixLines.push({ parts, gapBefore: line.pauseBefore, ...(volumeDb ? { volumeDb } : {}) });
@@ -57,5 +63,6 @@ export async function sceneFile(
     data: Buffer.from(mixed.data.buffer, mixed.data.byteOffset, mixed.data.byteLength),
     format,
   };
-  return { files: [file], seconds: mixed.seconds, timeline: mixed.lines };
+  const cut = mixed.cut ? { cutAt: MAX_SCENE_SECONDS } : {};
+  return { files: [file], seconds: mixed.seconds, timeline: mixed.lines, ...cut };
 }

@@ -1,7 +1,8 @@
-// Where every answer to a part is written down: a part the service accepted as a spend written ahead, before its
-// body is read, then settled as delivered or undelivered; a part served from the cache or from another request's
-// fetch as a saving. Each once.
-import type { Acceptance } from '../api/client.ts';
+// Where every answer to a part is written down: a paid part as a spend written ahead, before its first byte leaves,
+// then confirmed by the service's acceptance (and settled as delivered or undelivered), taken back on a definite
+// "not charged", or left spent when no answer came; a part served from the cache or from another request's fetch as
+// a saving. Each once.
+import type { Acceptance, CallOptions } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
@@ -9,12 +10,19 @@ import type { LedgerEntry } from '../quota/spend-ledger.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import { countCharacters } from './split-text.ts';
 
-/** A paid part written ahead: settle it once its body is over. */
-export interface AcceptedSpend {
-  readonly charge: Charge;
-  readonly entry: LedgerEntry;
-  readonly endpoint: SpendEndpoint;
+/** The books' side of one paid call: the client's hooks, then how the call ended. */
+export interface PaidCall {
+  /** For the client (CallOptions): written before the first byte leaves, then accepted, or taken back. */
+  readonly hooks: Pick<CallOptions, 'sending' | 'accepted' | 'unaccepted'>;
+  /**
+   * The call is over once its audio (or voice ID) arrived, or it never will (`error`: the body broke before its
+   * audio could be used, or went past what its text can take). A call the service accepted is spent either way,
+   * settled once; one it never accepted was settled by the `unaccepted` hook already.
+   */
+  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
 }
+
+const UNPAID: PaidCall = { hooks: {}, settle: () => Promise.resolve() };
 
 export class SpendRecorder {
   readonly #accounting: Accounting | undefined;
@@ -42,54 +50,51 @@ export class SpendRecorder {
   }
 
   /**
-   * The service accepted a paid request (its 2xx status; it has charged it): written ahead, before its body is
-   * read, and resolved once it is on the books. The caller releases the part's reservation as for any part that
-   * will spend nothing more, and settles what this returns once the body is over.
+   * A paid call about to be made for `text` under `charge`: written ahead before its first byte leaves (a Refusal,
+   * and nothing sent, when the books cannot take it), spent from then on; the service's acceptance confirms it, a
+   * definite "not charged" takes it back, and a call with no answer stays spent, unconfirmed (it may have been
+   * charged). Retried attempts are one call: written once.
    */
-  async accepted(
-    charge: Charge | undefined,
-    text: string,
-    endpoint: SpendEndpoint,
-    acceptance: Acceptance,
-  ): Promise<AcceptedSpend | undefined> {
-    if (!charge || !this.#accounting) return undefined;
-    const spend = {
-      endpoint,
-      characters: countCharacters(text),
-      cached: false,
-      usage: acceptance.usage,
-      requestId: acceptance.requestId,
-    };
-    const written = charge.accepted(spend).then(
-      (entry) => ({ charge, entry, endpoint }),
-      (error: unknown) => {
-        this.#log.error({ err: error, ...charge.context }, 'could not record a spend');
-        return undefined;
+  paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint): PaidCall {
+    if (!charge || !this.#accounting) return UNPAID;
+    const characters = countCharacters(text);
+    let entry: LedgerEntry | undefined;
+    let accepted: Acceptance | undefined;
+    const context = { ...charge.context, endpoint, characters };
+    const hooks: PaidCall['hooks'] = {
+      sending: async () => {
+        entry = await this.#track(charge.sending({ endpoint, characters, cached: false }));
       },
-    );
-    return this.#track(written);
-  }
-
-  /**
-   * A part written ahead is over: its audio (or voice ID) arrived, or it never will (`error`: the body broke before
-   * its audio could be used, or went past what its text can take). Spent either way; settled once.
-   */
-  settle(accepted: AcceptedSpend | undefined, outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void> {
-    if (accepted === undefined) return Promise.resolve();
-    const { charge, entry, endpoint } = accepted;
-    if (outcome === 'undelivered')
-      this.#log.warn(
-        {
-          code: 'api-undelivered',
-          ...charge.context,
-          endpoint,
-          characters: entry.spend.characters,
-          requestId: entry.spend.requestId,
-          error: error instanceof Error ? error.name : undefined,
-        },
-        'charged by the Voice API but not delivered: recorded as spent',
-      );
-    return this.#track(charge.settle(entry, outcome));
+      accepted: async (acceptance: Acceptance) => {
+        accepted = acceptance;
+        const { requestId, usage } = acceptance;
+        if (entry) await this.#track(charge.accepted(entry, { requestId, usage }));
+      },
+      unaccepted: async (charged) => {
+        if (!entry) return;
+        if (charged === 'not-charged') return this.#track(charge.released(entry));
+        this.#log.warn(
+          { code: 'api-unconfirmed', ...context },
+          'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
+        );
+        return this.#track(charge.settle(entry, 'undelivered'));
+      },
+    };
+    const settle = (outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void> => {
+      if (!accepted || !entry) return Promise.resolve();
+      if (outcome === 'undelivered')
+        this.#log.warn(
+          {
+            code: 'api-undelivered',
+            ...context,
+            requestId: accepted.requestId,
+            error: error instanceof Error ? error.name : undefined,
+          },
+          'charged by the Voice API but not delivered: recorded as spent',
+        );
+      return this.#track(charge.settle(entry, outcome));
+    };
+    return { hooks, settle };
   }
 
   /** Resolves once every spend being written has reached the store (or failed, logged). */
@@ -99,7 +104,9 @@ export class SpendRecorder {
 
   #track<T>(task: Promise<T>): Promise<T> {
     this.#writing.add(task);
-    void task.finally(() => this.#writing.delete(task));
+    // Its failure is the caller's (a write ahead the store refused is a refusal); here it only stops being tracked.
+    const done = () => this.#writing.delete(task);
+    task.then(done, done);
     return task;
   }
 }

@@ -1,9 +1,6 @@
-/** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
-export function countCharacters(text: string): number {
-  let n = 0;
-  for (const _ of text.normalize('NFC')) n++;
-  return n;
-}
+import { countCharacters } from '../characters.ts';
+
+export { countCharacters } from '../characters.ts';
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });

@@ -508,6 +508,17 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
         .addPrimaryKeyConstraint('free_voice_lines_pk', ['guild_id', 'month', 'cause']),
     ],
   },
+  {
+    version: 23,
+    name: 'spends written before their request leaves',
+    // A paid request is written down (spent, its `owner` the process sending it) before its first byte leaves, and
+    // `unconfirmed` until the service accepts it (its 2xx). A request with a definite "not charged" answer is deleted;
+    // one left unconfirmed by a crash, or that never got an answer, stays spent and unconfirmed (quota/accounting.ts).
+    // 0: every spend written before this step (each written at its acceptance).
+    up: (db, types) => [
+      db.schema.alterTable('spends').addColumn('unconfirmed', types.flag, (column) => column.notNull().defaultTo(0)),
+    ],
+  },
 ];
 
 /**

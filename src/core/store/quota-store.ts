@@ -23,11 +23,19 @@ export interface NewSpend {
   /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
   undelivered?: boolean;
   /**
-   * Written ahead: the service accepted the request and this process (its books owner) is still reading the body.
-   * The spend counts as spent from now on; `store.spends.settle` later says delivered or undelivered (v18).
+   * Written ahead: this process (its books owner) is sending the request or reading its body. The spend counts as
+   * spent from now on; `store.spends.settle` later says delivered or undelivered (v18).
    */
   owner?: string | undefined;
-  /** The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice. */
+  /**
+   * Written before the request left, the service's acceptance not seen yet: `store.spends.accept` confirms it, or
+   * `store.spends.release` takes it back on a definite "not charged" answer (v23).
+   */
+  unconfirmed?: boolean | undefined;
+  /**
+   * The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice
+   * (and given them back, while it lives, when the spend is released).
+   */
   hold?: string | undefined;
   requestId?: string | undefined;
   service?: ServiceUsage | undefined;
@@ -37,6 +45,24 @@ export interface NewSpend {
    * leaves them, so they still count against the day's (or the month's) budget.
    */
   forgotten?: 'member' | 'guild' | undefined;
+}
+
+/** What the service's acceptance (its 2xx) of a request written ahead said. */
+export interface SpendAcceptance {
+  requestId?: string | undefined;
+  service?: ServiceUsage | undefined;
+  /** When the 2xx arrived (the service's figures are dated by it). */
+  at?: Date;
+}
+
+/** What a start settled of the spends its predecessor (the same owner) left written ahead. */
+export interface SpendsLeft {
+  /** Accepted by the service, their bodies never read to the end. */
+  accepted: number;
+  /** Sent (or about to be), no answer seen: counted as spent, since the service may have charged them. */
+  inFlight: number;
+  /** The characters of those in flight: at most this many on the books more than the service charged. */
+  inFlightCharacters: number;
 }
 
 /** How a spend written ahead (accepted) ends: its audio or voice ID arrived, or it never did. */

@@ -69,8 +69,10 @@ export interface Database {
     service_remaining: Int;
     service_reset_at: Int;
     undelivered: Generated<number>;
-    /** The process reading the spend's audio while the spend is only accepted (v18); NULL once settled. */
+    /** The process sending the request or reading its audio until the spend is settled (v18); NULL once settled. */
     owner: Text;
+    /** 1: written before its request left, and the service's acceptance (its 2xx) never seen (v23). */
+    unconfirmed: Generated<number>;
   };
   spend_totals_guild_month: { guild_id: string; month: string; characters: number };
   spend_totals_member_day: { guild_id: string; user_id: string; day: string; characters: number };

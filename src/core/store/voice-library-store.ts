@@ -23,11 +23,19 @@ export interface NewNameReservation {
   /** How long the name is held if nobody adds or releases it. */
   ttlMs: number;
   maxPerGuild?: number;
+  /**
+   * Whether `reservedBy` has Manage Server: false holds them to their share of `maxPerGuild` (member-share.ts),
+   * their voices and their clones under way counted. Absent: only the server's cap (tools).
+   */
+  manager?: boolean;
   now?: Date;
 }
 
 export type NameReservationResult =
-  { status: 'reserved'; token: string } | { status: 'name-taken' } | { status: 'full'; limit: number };
+  | { status: 'reserved'; token: string }
+  | { status: 'name-taken' }
+  | { status: 'full'; limit: number }
+  | { status: 'member-share'; share: number; limit: number };
 
 export interface DeletedClonedVoice {
   voice: ClonedVoice;

@@ -2,6 +2,7 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
+import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { fallbackReason } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
@@ -105,6 +106,13 @@ export class AutoreadWiring implements AutoreadControl {
     client.on(Events.VoiceStateUpdate, (before, after) => {
       this.#reader.onVoiceState(before, after);
       if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
+    });
+    // A dictionary changed in another process (the dashboard's shard): reloaded from the store where it is read.
+    client.on(DICTIONARY_CHANGED_EVENT, (guildId: unknown) => {
+      if (typeof guildId !== 'string') return;
+      refreshDictionary(this.#options.store, this, guildId).catch((error: unknown) =>
+        this.#options.logger.warn({ err: error, guildId }, 'a changed dictionary was not reloaded'),
+      );
     });
   }
 

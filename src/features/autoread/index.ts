@@ -29,6 +29,11 @@ export {
   type EntryName,
 } from './dictionary/dictionary.ts';
 export { speakMessageWords, speakableMessage } from './speak-message.ts';
-export { MAX_IMPORT_BYTES, describeDictionaryProblem, refreshDictionary } from './dictionary-changes.ts';
+export {
+  DICTIONARY_CHANGED_EVENT,
+  MAX_IMPORT_BYTES,
+  describeDictionaryProblem,
+  refreshDictionary,
+} from './dictionary-changes.ts';
 export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';

@@ -76,15 +76,21 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
     const earlier = c.get('session');
     if (earlier !== undefined) await store.dashboardSessions.end(earlier.idHash);
     const id = newSecret();
+    const guildHints = await bot.servedAmong(identity.guildIds);
     await store.dashboardSessions.create({
       idHash: hashSessionId(id),
       userId: identity.userId,
       userName: identity.userName,
-      guildHints: identity.guildIds.filter((guildId) => bot.serves(guildId)),
+      guildHints,
       createdAt: now(),
     });
     setCookie(c, cookies.session, id, { ...cookie, maxAge: Math.floor(limits.sessionAbsoluteMs / 1000) });
-    audit(logger, 'login', { userId: identity.userId });
+    audit(
+      logger,
+      'login',
+      { userId: identity.userId },
+      { listed: identity.guildIds.length, served: guildHints.length },
+    );
     return c.redirect('/', 303);
   });
 

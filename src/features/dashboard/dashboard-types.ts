@@ -22,6 +22,8 @@ export interface Membership {
 export interface DashboardBot {
   /** Whether SayBot is in this server and serves it (ALLOWED_GUILDS). */
   serves(guildId: string): boolean;
+  /** Those of these servers SayBot is in and serves, in every shard (at login: where to look for the member). */
+  servedAmong(guildIds: readonly string[]): Promise<string[]>;
   /**
    * The member in that server as SayBot sees them, or undefined when they are not one (or SayBot does not serve
    * it). `fresh`: asked of Discord now, not the cache (before every change).
@@ -29,7 +31,9 @@ export interface DashboardBot {
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** A member's display name from SayBot's cache (no request), for "changed by"; undefined when unknown. */
   displayName(guildId: string, userId: string): string | undefined;
-  /** Auto-read in this process: a changed dictionary reaches its reader at once. */
+  /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
+  dictionaryChanged(guildId: string): Promise<void>;
+  /** Auto-read in this process: a deleted member is forgotten there. */
   autoread: AutoreadControl | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
   voices: { presets: readonly PresetVoice[]; free: boolean };

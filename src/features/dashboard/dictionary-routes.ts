@@ -12,7 +12,6 @@ import {
   exportDictionary,
   importDictionary,
   isPattern,
-  refreshDictionary,
   speakMessageWords,
   type DictionaryProblem,
   type EntryName,
@@ -104,7 +103,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   });
   const who = (c: Ctx) => ({ userId: c.get('session')?.userId ?? '', guildId: c.get('membership').guildId });
   const changed = async (c: Ctx, action: string, counts?: Record<string, number>) => {
-    await refreshDictionary(store, bot.autoread, c.get('membership').guildId);
+    await bot.dictionaryChanged(c.get('membership').guildId);
     audit(logger, action, who(c), counts);
   };
   const badRequest = (c: Ctx) => refusal(c, 400, 'dashboard.badRequest', { what: 'form' });

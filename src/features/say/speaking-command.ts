@@ -11,6 +11,7 @@ import {
   readOutput,
   readSpeechSettings,
   readText,
+  TEXT_MAX_CHARACTERS,
   textOption,
   withSpeechOptions,
   type SettingOptionSpec,
@@ -21,6 +22,9 @@ import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/
 import { speakForCommand } from '../speaking/index.ts';
 import { settingsForCommand } from '../speaking/index.ts';
 import { settingsOutsideServer, speakOutsideServer } from '../speaking/index.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
+import './strings.ts';
 
 /**
  * The command's definition: the text, the settings sent to the service (in the command's released order), where the
@@ -54,7 +58,7 @@ export function speakingHandlers(
   const given = (interaction: ChatInputCommandInteraction) => ({
     settings: readSpeechSettings(interaction.options),
     preset: readText(interaction.options, 'preset'),
-    text: interaction.options.getString('text', true),
+    text: spokenText(interaction.options.getString('text', true)),
     output: readOutput(interaction.options),
   });
   return {
@@ -69,4 +73,11 @@ export function speakingHandlers(
       await speakOutsideServer(interaction, context, requestOf(text, chosen.settings), chosen.voiceLabel, output);
     },
   };
+}
+
+/** The text, or the member's answer of why not: over TEXT_MAX_CHARACTERS as the service bills them. */
+function spokenText(text: string): string {
+  if (moreCharactersThan(text, TEXT_MAX_CHARACTERS))
+    throw new UserError('say.textTooLong', { characters: countCharacters(text), max: TEXT_MAX_CHARACTERS });
+  return text;
 }

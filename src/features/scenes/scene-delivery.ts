@@ -15,9 +15,11 @@ import { claimMemberVoiceMessage } from '../speaking/index.ts';
 import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechTarget } from '../../core/speech/pipeline.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
-import { CANCEL_PREFIX, CONFIRM_PREFIX } from './scene-preview.ts';
+import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
+import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import type { SceneTimeline } from '../../core/speech/scene-types.ts';
 import { toSrt } from './subtitles.ts';
+import { sceneLengthWords } from './scene-length.ts';
 import { t } from './strings.ts';
 
 const seconds = (s: number) => s.toFixed(1);
@@ -54,7 +56,7 @@ export async function answerSceneButton(
   }
   await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
   try {
-    await playScene(interaction, context, scene);
+    await playScene(interaction, context, pending, scene);
   } catch (error) {
     await answerButtonFailure(interaction, error, context.logger, {
       planFigures: seesPlanFigures(interaction, context.isOperator),
@@ -66,6 +68,7 @@ export async function answerSceneButton(
 async function playScene(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,
+  pending: PendingScenes,
   scene: PendingScene,
 ): Promise<void> {
   const requester: Requester = {
@@ -86,9 +89,30 @@ async function playScene(
   } else {
     target = { kind: 'voice-message' };
   }
-  const job = context.speech.speakScene({ lines: scene.plan.lines, requester, target, sceneFormat: scene.format });
-  await job.accepted;
-  const outcome = await job.outcome;
+  const job = context.speech.speakScene({
+    lines: scene.plan.lines,
+    requester,
+    target,
+    sceneFormat: scene.format,
+    quoted: scene.quoted,
+  });
+  const outcome = await job.accepted.then(
+    () => job.outcome,
+    (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
+  );
+  // It would cost more than its member confirmed (lines left the cache since): nothing more is paid until they
+  // confirm the new price.
+  if (outcome.kind === 'failed' && outcome.error instanceof QuoteExceededError) {
+    const shown = await costedPreview(
+      interaction,
+      context,
+      pending,
+      scene,
+      t(interaction.locale, 'scene.quoteChanged'),
+    );
+    await interaction.editReply({ ...shown, allowedMentions: NO_MENTIONS });
+    return;
+  }
   await deliver(interaction, context, scene, outcome, target);
 }
 
@@ -106,8 +130,17 @@ async function deliver(
     outcome.freeVoice === undefined
       ? ''
       : `\n${t(locale, 'scene.freeVoiceStoodIn', { reason: fallbackReason(locale, outcome.freeVoice.cause) })}`;
+  // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
+  const cut =
+    outcome.cutAt === undefined
+      ? ''
+      : `\n${t(locale, 'scene.cutAtCap', {
+          max: outcome.cutAt,
+          heard: 'timeline' in outcome ? (outcome.timeline?.length ?? 0) : 0,
+          lines: scene.plan.turns.length,
+        })}`;
   const edit = (content: string, files: AttachmentPayload[] = []) =>
-    interaction.editReply({ content: content + stoodIn, files, components: [], allowedMentions: NO_MENTIONS });
+    interaction.editReply({ content: content + stoodIn + cut, files, components: [], allowedMentions: NO_MENTIONS });
   switch (outcome.kind) {
     case 'played':
       return void (await edit(t(locale, 'scene.played', { channel, seconds: seconds(outcome.seconds) })));
@@ -117,7 +150,7 @@ async function deliver(
     case 'cut-off':
       return void (await edit(t(locale, 'scene.cutOff', { channel, seconds: seconds(outcome.seconds) })));
     case 'failed':
-      throw outcome.error;
+      throw sceneLengthWords(outcome.error);
     case 'files': {
       const [file] = outcome.files;
       if (file === undefined) throw new Error('a scene rendered no file');
@@ -173,13 +206,14 @@ function header(interaction: ButtonInteraction<'cached'>, scene: PendingScene, a
   });
 }
 
-/** The .srt beside a posted scene: each line timed as it is heard, named by its speaker. */
+/** The .srt beside a posted scene: each line timed as it is heard (those before the cut, when cut), by its speaker. */
 function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): AttachmentPayload {
-  if (timeline === undefined || timeline.length !== turns.length) throw new Error('a scene file without its timeline');
-  const cues = turns.map((turn, index) => ({
-    ...turn,
-    start: timeline[index]?.start ?? 0,
-    end: timeline[index]?.end ?? 0,
+  if (timeline === undefined || timeline.length > turns.length) throw new Error('a scene file without its timeline');
+  const cues = timeline.map((time, index) => ({
+    speaker: turns[index]?.speaker ?? '',
+    text: turns[index]?.text ?? '',
+    start: time.start,
+    end: time.end,
   }));
   return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
 }

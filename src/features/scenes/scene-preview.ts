@@ -1,7 +1,13 @@
 // A scene shown before anything is paid: its script read and cast in this server, where it will go, what it would
 // cost now (characters to pay, lines already made) and what the member's budgets leave, with a button to play it
 // and one to cancel. The preview is the member's alone; nothing is held, counted or paid until they confirm.
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type Interaction,
+} from 'discord.js';
 import type { AnsweredInteraction, CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { chooseDestination, type OutputChoice } from '../speaking/index.ts';
@@ -12,10 +18,11 @@ import type { SceneQuote } from '../../core/speech/scene-types.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { resolveCast } from './cast.ts';
 import { planScene } from './scene-plan.ts';
-import type { ScenePlan, Speaker } from './scene-types.ts';
+import type { PendingScene, ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import type { SceneScript } from './script-types.ts';
 import type { PendingScenes } from './pending-scenes.ts';
+import { checkSceneLength } from './scene-length.ts';
 import { t } from './strings.ts';
 
 /** The buttons' custom_id: `scene:go:<token>` plays the waiting scene, `scene:no:<token>` drops it. */
@@ -59,7 +66,32 @@ export async function previewScene(
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
     throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
+  if (target.kind !== 'voice') checkSceneLength(plan.seconds);
   await acknowledge(interaction, true);
+  const shown = await costedPreview(interaction, context, pending, {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    plan,
+    speakers,
+    output: target.kind,
+    ...(target.kind === 'voice' ? { channelId: target.channelId } : {}),
+    format: choice.format,
+  });
+  await showContent(interaction, shown.content, [], shown.components);
+}
+
+/**
+ * The scene costed now, left waiting for its member's "Play it" at that price (its quote: a press never pays more),
+ * and its preview's words and buttons; `note` goes first (why it is shown again).
+ */
+export async function costedPreview(
+  interaction: Interaction<'cached'>,
+  context: CommandContext,
+  pending: PendingScenes,
+  scene: Omit<PendingScene, 'quoted'>,
+  note?: string,
+): Promise<{ content: string; components: [APIActionRowComponent<APIButtonComponent>] }> {
+  const { plan, speakers } = scene;
   const [quote, report] = await Promise.all([
     context.speech.quoteScene(plan.lines),
     context.accounting.report(interaction.guildId, interaction.user.id),
@@ -67,17 +99,11 @@ export async function previewScene(
   const locale = interaction.locale;
   const budgets = budgetLines(locale, report, seesPlanFigures(interaction, context.isOperator));
   const over = quote.characters > budgets.left;
-  const token = pending.add({
-    guildId: interaction.guildId,
-    userId: interaction.user.id,
-    plan,
-    output: target.kind,
-    format: choice.format,
-  });
+  const token = pending.add({ ...scene, quoted: quote.characters });
   const where =
-    target.kind === 'voice'
-      ? t(locale, 'scene.preview.inVoice', { channel: `<#${target.channelId}>` })
-      : t(locale, target.kind === 'file' ? 'scene.preview.asFile' : 'scene.preview.asVoiceMessage');
+    scene.output === 'voice'
+      ? t(locale, 'scene.preview.inVoice', { channel: `<#${scene.channelId ?? ''}>` })
+      : t(locale, scene.output === 'file' ? 'scene.preview.asFile' : 'scene.preview.asVoiceMessage');
   const content = t(locale, 'scene.preview', {
     lines: plan.lines.length,
     speakers: plan.speakers,
@@ -87,7 +113,10 @@ export async function previewScene(
     cost: costLine(locale, quote, plan),
     budgets: [...budgets.lines, ...(over ? [t(locale, 'scene.budget.over')] : [])].join('\n'),
   });
-  await showContent(interaction, content, [], [buttons(locale, token, over ? undefined : quote.characters)]);
+  return {
+    content: note === undefined ? content : `${note}\n${content}`,
+    components: [buttons(locale, token, over ? undefined : quote.characters)],
+  };
 }
 
 function castLine(locale: string, speakers: ReadonlyMap<string, Speaker>): string {

@@ -29,7 +29,13 @@ export interface PendingScene {
   guildId: string;
   userId: string;
   plan: ScenePlan;
+  /** Who speaks in which voice, as the preview showed them (shown again when the price changed). */
+  speakers: ReadonlyMap<string, Speaker>;
   /** Where it goes, as decided at its preview (and checked again at "Play it"). */
   output: 'voice' | 'file' | 'voice-message';
+  /** The voice channel the preview named (voice only). */
+  channelId?: string;
   format: 'wav' | 'mp3';
+  /** The characters the preview showed: "Play it" never pays more (the pipeline's SceneOrder.quoted). */
+  quoted: number;
 }

@@ -58,13 +58,13 @@ export interface SceneScript {
 
 /** The limits a script is held to; `SCENE_CAPS` in script.ts holds SayBot's. */
 export interface SceneCaps {
-  /** Raw characters (code points) of the whole script, checked before it is read. */
+  /** Characters (countCharacters: code points after NFC) of the whole script, checked before it is read. */
   readonly scriptChars: number;
   /** Spoken turns. */
   readonly lines: number;
   /** Distinct speakers. */
   readonly speakers: number;
-  /** Spoken characters (code points) in total, over every turn's text. */
+  /** Spoken characters (countCharacters: what the service bills) in total, over every turn's text. */
   readonly characters: number;
   /** Seconds of one `[pause …]` marker. */
   readonly pauseSeconds: number;

@@ -13,6 +13,7 @@
 //   Name (tone) [0.8]: text    a turn; the cues are optional, in either order, once each
 //   anything else              the text of the turn on the line just before (joined with a space), else an error
 
+import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import type {
   CastEntry,
   CastVoice,
@@ -39,7 +40,8 @@ export const DEFAULT_GAP_SECONDS = 0.35;
 
 /**
  * SayBot's limits on a scene. `speakers` is what dialogue services allow in one (ElevenLabs' text-to-dialogue: 10); `scriptChars` is a
- * .txt attachment's (the form takes 4,000, Discord's own limit); `characters` is what one scene may spend.
+ * .txt attachment's (the form takes 4,000, Discord's own limit); `characters` is what one scene may spend. Every
+ * count is in the unit the service bills (countCharacters: code points after NFC), whatever the script's spelling.
  */
 export const SCENE_CAPS: SceneCaps = Object.freeze({
   scriptChars: 16_000,
@@ -82,27 +84,6 @@ const MENTION = /^<@!?(\d{17,20})>$/;
 /** A number from a pause or an intensity: `2`, `1.5`, `1.`, `.5`. Anchored, one way to match: linear. */
 const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 const PAUSE_AMOUNT = /^(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?$/i;
-
-/** Characters as a member counts them: code points, so a Korean syllable or an emoji is one. */
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
-    }
-    count += 1;
-  }
-  return count;
-}
-
-/** Whether `text` has more than `max` code points, without counting past `max` (a .txt may be far over). */
-function longerThan(text: string, max: number): boolean {
-  if (text.length <= max) return false;
-  return codePoints(text.slice(0, 2 * max + 2)) > max;
-}
 
 /** The name as shown (trimmed, white space folded) and as matched (also lower case and NFC). */
 function foldName(raw: string): { name: string; key: string } {
@@ -161,7 +142,7 @@ function readTurn(line: string, lineNumber: number, caps: SceneCaps): Turn | 'lo
     if (char === '(') {
       tone = inner.trim();
       if (tone === '') return undefined;
-      if (longerThan(tone, caps.toneLength)) {
+      if (moreCharactersThan(tone, caps.toneLength)) {
         throw new ScriptError('tone-too-long', lineNumber, { line: lineNumber, max: caps.toneLength });
       }
     } else {
@@ -174,7 +155,7 @@ function readTurn(line: string, lineNumber: number, caps: SceneCaps): Turn | 'lo
   // `https://…` is a link in the text, not a speaker called https.
   if (line.startsWith('//', at + 1)) return undefined;
   const { name, key } = foldName(rawName);
-  if (longerThan(name, caps.nameLength)) return 'long-name';
+  if (moreCharactersThan(name, caps.nameLength)) return 'long-name';
   const turn: Turn = { name, key, text: line.slice(at + 1).trim() };
   if (tone !== undefined) turn.tone = tone;
   if (intensity !== undefined) turn.intensity = intensity;
@@ -206,10 +187,10 @@ function readCast(list: string, lineNumber: number, caps: SceneCaps): CastEntry[
     const equals = written.indexOf('=');
     const { name, key } = foldName(written.slice(0, Math.max(equals, 0)));
     const text = written.slice(equals + 1).trim();
-    if (equals === -1 || !isNameShaped(name) || text === '' || longerThan(text, 100)) {
+    if (equals === -1 || !isNameShaped(name) || text === '' || moreCharactersThan(text, 100)) {
       throw new ScriptError('bad-cast', lineNumber, { line: lineNumber });
     }
-    if (longerThan(name, caps.nameLength)) {
+    if (moreCharactersThan(name, caps.nameLength)) {
       throw new ScriptError('name-too-long', lineNumber, { line: lineNumber, max: caps.nameLength });
     }
     const member = MENTION.exec(text)?.[1];
@@ -229,7 +210,7 @@ function readCast(list: string, lineNumber: number, caps: SceneCaps): CastEntry[
 export function parseScript(source: string, caps: Partial<SceneCaps> = {}): SceneScript {
   const limits: SceneCaps = { ...SCENE_CAPS, ...caps };
   const script = source.startsWith('\ufeff') ? source.slice(1) : source;
-  if (longerThan(script, limits.scriptChars)) {
+  if (moreCharactersThan(script, limits.scriptChars)) {
     throw new ScriptError('too-long-script', 0, { max: limits.scriptChars });
   }
   const cast: CastEntry[] = [];
@@ -307,10 +288,8 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
       const step: SceneLine = { kind: 'line', speaker, key: turn.key, text: turn.text, line: lineNumber };
       if (turn.tone !== undefined) step.tone = turn.tone;
       if (turn.intensity !== undefined) step.intensity = turn.intensity;
-      characters += codePoints(turn.text);
-      if (characters > limits.characters) {
-        throw new ScriptError('too-many-characters', lineNumber, { line: lineNumber, max: limits.characters });
-      }
+      characters += countCharacters(turn.text);
+      if (characters > limits.characters) throw tooManyCharacters(lineNumber, characters, limits);
       steps.push(step);
       pauseRun = undefined;
       open = step;
@@ -319,10 +298,8 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
 
     if (continued !== undefined) {
       continued.text += ` ${line}`;
-      characters += 1 + codePoints(line);
-      if (characters > limits.characters) {
-        throw new ScriptError('too-many-characters', lineNumber, { line: lineNumber, max: limits.characters });
-      }
+      characters += 1 + countCharacters(line);
+      if (characters > limits.characters) throw tooManyCharacters(lineNumber, characters, limits);
       open = continued;
       continue;
     }
@@ -336,9 +313,14 @@ export function parseScript(source: string, caps: Partial<SceneCaps> = {}): Scen
   return { cast, steps, speakers: [...shownName.keys()] };
 }
 
-/** The characters a scene will speak: every line's text, in code points (what the Voice API is paid for). */
+/** The spoken characters passed the cap on `line`: the cap, and the count there (what the service would bill). */
+function tooManyCharacters(line: number, characters: number, caps: SceneCaps): ScriptError {
+  return new ScriptError('too-many-characters', line, { line, max: caps.characters, characters });
+}
+
+/** The characters a scene will speak: every line's text, as the Voice API bills them (countCharacters). */
 export function sceneCharacters(script: SceneScript): number {
   let total = 0;
-  for (const step of script.steps) if (step.kind === 'line') total += [...step.text].length;
+  for (const step of script.steps) if (step.kind === 'line') total += countCharacters(step.text);
   return total;
 }

@@ -1,8 +1,20 @@
 // Never paid twice: a 2xx has been charged by the service, so a body that breaks afterwards is
-// not retried blindly. Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
+// not retried blindly; a call tells its caller's books before it sends, and whether one never accepted was charged.
+// Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
-import { fixture, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
+import {
+  clientFor,
+  closedPort,
+  fixture,
+  readAll,
+  rejectionOf,
+  requestsTo,
+  streamError,
+  until,
+  useSandbox,
+} from './helpers.ts';
 
 const api = useSandbox();
 
@@ -167,5 +179,110 @@ describe('the accepted hook: a charge written down before the body is read', () 
     expect(error).toBe(failure);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
     expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
+  });
+});
+
+describe('the books hooks of one call: sending, then accepted or unaccepted', () => {
+  /** The hooks' calls in order, and the sandbox's count of this endpoint's requests when each ran. */
+  function recorder() {
+    const events: string[] = [];
+    const hooks = {
+      sending: async () => {
+        events.push(`sending (requests: ${requestsTo(api.sandbox, 'tts').length})`);
+      },
+      accepted: async () => {
+        events.push('accepted');
+      },
+      unaccepted: async (charged: string) => {
+        events.push(`unaccepted: ${charged}`);
+      },
+    };
+    return { events, hooks };
+  }
+  const say = (hooks: ReturnType<typeof recorder>['hooks'], client = api.client) =>
+    client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks);
+
+  it('sending runs before the first byte leaves, once for every attempt; a 2xx after a 503 and a closed connection is accepted once', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
+    const { events, hooks } = recorder();
+    await readAll((await say(hooks)).body);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
+    expect(events).toEqual(['sending (requests: 0)', 'accepted']);
+  });
+
+  it('a sending hook that throws ends the call: nothing sent, no other hook', async () => {
+    const failure = new Error('the books could not be written');
+    const { events, hooks } = recorder();
+    const error = await rejectionOf(say({ ...hooks, sending: () => Promise.reject(failure) }));
+    expect(error).toBe(failure);
+    expect(requestsTo(api.sandbox, 'tts')).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it.each([
+    ['a 400', { kind: 'response', status: 400, endpoint: 'tts' }],
+    ['a 429 (the month used up)', { kind: 'response', status: 429, endpoint: 'tts' }],
+    ['503 on every attempt', { kind: 'response', status: 503, endpoint: 'tts', times: Infinity }],
+  ] as const)('%s: not charged', async (_what, fault) => {
+    api.sandbox.injectFault(fault);
+    const { events, hooks } = recorder();
+    await rejectionOf(say(hooks));
+    expect(api.sandbox.charactersBilled()).toBe(0);
+    expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
+  });
+
+  it('a connection that never opened: not charged', async () => {
+    const nowhere = clientFor(api.sandbox, { baseUrl: `http://127.0.0.1:${await closedPort()}` });
+    try {
+      const { events, hooks } = recorder();
+      await rejectionOf(say(hooks, nowhere));
+      expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
+    } finally {
+      await nowhere.close();
+    }
+  });
+
+  it('sent and no answer (closed before any response, every attempt; or timed out waiting): unknown, it may have been charged', async () => {
+    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts', times: Infinity });
+    const closed = recorder();
+    await rejectionOf(say(closed.hooks));
+    expect(closed.events).toEqual(['sending (requests: 0)', 'unaccepted: unknown']);
+
+    api.sandbox.clearFaults();
+    api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000, endpoint: 'tts' });
+    const impatient = clientFor(api.sandbox, { timeouts: { headersMs: 200 } });
+    try {
+      const timedOut = recorder();
+      await rejectionOf(say(timedOut.hooks, impatient));
+      expect(timedOut.events.at(-1)).toBe('unaccepted: unknown');
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it('a 503, then cut by the caller before the retry: not charged (nothing else was sent)', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', headers: { 'Retry-After': '30' } });
+    const { events, hooks } = recorder();
+    // Cut only once the 503 has reached the client (its retry is scheduled), not when the sandbox sent it: a cut
+    // before the answer arrives is rightly 'unknown'.
+    const retrying: unknown[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void retrying.push(line) });
+    const client = clientFor(api.sandbox, { logger, retryMaxDelayMs: 60_000 });
+    const cut = new AbortController();
+    const call = client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, signal: cut.signal });
+    await until(() => retrying.length > 0);
+    cut.abort();
+    await rejectionOf(call);
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
+    await client.close();
+  });
+
+  it('after the 2xx nothing more is said: a body that breaks is the caller’s undelivered spend, not unaccepted', async () => {
+    api.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
+    const { events, hooks } = recorder();
+    expect(await rejectionOf(say(hooks))).toBeInstanceOf(UndeliveredError);
+    expect(events).toEqual(['sending (requests: 0)', 'accepted']);
   });
 });

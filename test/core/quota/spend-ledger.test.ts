@@ -1,5 +1,6 @@
-// A spend written ahead while the store refuses writes (disk full) is kept in memory; settled meanwhile, it reaches
-// the store once, as it ended, when writes work again: one row, never an "accepted" one left behind, none twice.
+// A paid request is written ahead, before it is sent, only into the store: a store that refuses it (disk full) means
+// it is not sent, and nothing is kept. Its answer and settlement reach its own row once; one the store refuses is
+// tried again, and until then the spend stays counted.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { silentLogger } from '../../../src/core/log.ts';
@@ -17,6 +18,7 @@ const ahead = (characters: number): NewSpend => ({
   characters,
   cached: false,
   owner: 'app:main',
+  unconfirmed: true,
 });
 
 let tmp: ReturnType<typeof tempDir>;
@@ -41,32 +43,47 @@ const rows = () =>
       characters: Number(r.cells['characters']),
       owner: r.cells['owner'],
       undelivered: r.cells['undelivered'],
+      unconfirmed: r.cells['unconfirmed'],
     }));
 
 describe('the spend ledger, for spends written ahead', () => {
-  it('settles a spend the store could not take yet in the row written later: one row, as it ended', async () => {
+  it('a store that refuses the write ahead: it throws, nothing is kept to write later, no row', async () => {
     const ledger = new SpendLedger(
       withFailingSpendWrites(store, () => failing),
       silentLogger,
     );
     failing = true;
-    const entry = await ledger.write(ahead(12));
-    expect(ledger.failing).toBe(true);
-    await ledger.settle(entry, 'undelivered');
-    await ledger.settle(entry, 'delivered'); // a second settlement changes nothing
-    expect(rows()).toEqual([]);
-
+    await expect(ledger.writeAhead(ahead(12))).rejects.toThrow(/disk is full/);
+    expect(ledger.failing).toBe(false);
     failing = false;
     expect(await ledger.flush()).toBe(true);
-    expect(rows()).toEqual([{ characters: 12, owner: null, undelivered: '1' }]);
+    expect(rows()).toEqual([]);
   });
 
-  it('settles a spend already in the store in its own row, once', async () => {
+  it('accepts and settles a spend in its own row, once each', async () => {
     const ledger = new SpendLedger(store, silentLogger);
-    const entry = await ledger.write(ahead(7));
-    expect(rows()).toEqual([{ characters: 7, owner: 'app:main', undelivered: '0' }]);
+    const entry = await ledger.writeAhead(ahead(7));
+    expect(rows()).toEqual([{ characters: 7, owner: 'app:main', undelivered: '0', unconfirmed: '1' }]);
+    await ledger.accept(entry, { requestId: 'req_7' });
+    await ledger.release(entry); // accepted: a release changes nothing
     await ledger.settle(entry, 'delivered');
     await ledger.settle(entry, 'undelivered');
-    expect(rows()).toEqual([{ characters: 7, owner: null, undelivered: '0' }]);
+    expect(rows()).toEqual([{ characters: 7, owner: null, undelivered: '0', unconfirmed: '0' }]);
+  });
+
+  it('a release the store refuses leaves the spend counted, and is tried again with the next flush', async () => {
+    let refuse = true;
+    const ledger = new SpendLedger(
+      withFailingSpendWrites(store, () => refuse, ['release']),
+      silentLogger,
+    );
+    const entry = await ledger.writeAhead(ahead(5));
+    await ledger.release(entry);
+    expect(rows()).toEqual([{ characters: 5, owner: 'app:main', undelivered: '0', unconfirmed: '1' }]);
+    refuse = false;
+    expect(await ledger.flush()).toBe(true);
+    expect(rows()).toEqual([]);
+    await ledger.settle(entry, 'undelivered'); // taken back: nothing left to settle
+    expect(rows()).toEqual([]);
   });
 });

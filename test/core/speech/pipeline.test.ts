@@ -11,6 +11,8 @@ import type { OperatorBudgets } from '../../../src/core/quota/budgets.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../../src/core/speech/errors.ts';
+import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
+import { QuoteExceededError } from '../../../src/core/speech/quote-ceiling.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/speech/revocation.ts';
 import { PartSource } from '../../../src/core/speech/part-source.ts';
 import type { QueueBounds } from '../../../src/core/speech/queue-bounds.ts';
@@ -18,10 +20,10 @@ import {
   MEMBER_REQUEST,
   SpeechPipeline,
   type Requester,
-  type SpeechRequest,
   type SpeechTarget,
 } from '../../../src/core/speech/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
+import type { ServiceRequest } from '../../../src/core/speech/request.ts';
 import { PlayerRegistry } from '../../../src/core/voice/player-registry.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../../packages/local-discord/helpers.ts';
@@ -100,7 +102,7 @@ const refusalOf = (job: { accepted: Promise<unknown> }) =>
     (e: unknown) => e,
   );
 
-const tts = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const tts = (text: string): ServiceRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
 const ttsRequests = () => sandbox.requests.filter((r) => r.endpoint === 'tts').length;
 const month = () => new Date().toISOString().slice(0, 7);
 
@@ -228,6 +230,44 @@ describe('SpeechPipeline', () => {
     expect((refusal as Refusal).reason).toMatchObject({ code: 'budget-member-day', limit: 5 });
     expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
     expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('refuses a scene file estimated past its 600 s cap (with the margin) before anything is held or sent', async () => {
+    const pipeline = makePipeline();
+    const before = sandbox.requests.length;
+    // 40 lines of 99 Hangul syllables: 3,960 at 7 a second and 39 gaps, about 579 s, over 545.
+    const line = (i: number) => ({
+      request: tts(Array.from({ length: 99 }, (_, j) => String.fromCodePoint(0xac00 + i * 99 + j)).join('')),
+      pauseBefore: i === 0 ? 0 : 0.35,
+    });
+    const job = pipeline.speakScene({
+      lines: Array.from({ length: 40 }, (_, i) => line(i)),
+      requester: requester(),
+      target: { kind: 'file' },
+    });
+    const error = await refusalOf(job);
+    expect(error).toBeInstanceOf(OverSecondsCapError);
+    expect((error as OverSecondsCapError).cap).toBe(600);
+    expect((error as OverSecondsCapError).estimate).toBeCloseTo(3_960 / 7 + 39 * 0.35, 6);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it('never pays more for a scene than its quote: parts that cost more now are refused before anything is sent', async () => {
+    const pipeline = makePipeline();
+    const lines = [
+      { request: tts('A line made once.'), pauseBefore: 0 },
+      { request: tts('And one more.'), pauseBefore: 0.35 },
+    ];
+    const before = sandbox.requests.length;
+    const over = pipeline.speakScene({ lines, requester: requester(), target: { kind: 'file' }, quoted: 29 });
+    const error = await refusalOf(over);
+    expect(error).toBeInstanceOf(QuoteExceededError);
+    expect((error as QuoteExceededError).quoted).toBe(29);
+    expect(sandbox.requests.length).toBe(before);
+    // At its price (30 characters) it is made.
+    const priced = pipeline.speakScene({ lines, requester: requester(), target: { kind: 'file' }, quoted: 30 });
+    expect((await priced.outcome).kind).toBe('files');
+    expect(ttsRequests()).toBeGreaterThan(0);
   });
 
   it('refuses a text with nothing to say as a SpeechInputError, before any API call', async () => {

@@ -1,6 +1,6 @@
 // A scene's file (sceneFile): its parts read one after another, each only while the scene may go on, counted
 // against the longest scene as they come, so audio far longer than its text asks for stops the scene before more is
-// held on the main thread or paid.
+// held on the main thread or paid, and what was paid is delivered cut at the cap.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_SCENE_SECONDS } from '../../../src/core/audio/effects/scene-mix.ts';
@@ -32,11 +32,16 @@ function sourceOf(seconds: number): { source: PartSource; asked: string[] } {
 }
 
 describe('sceneFile', () => {
-  it(`stops at the part that takes the scene past ${MAX_SCENE_SECONDS} s, requesting none after it`, async () => {
+  it(`stops at the part that takes the scene past ${MAX_SCENE_SECONDS} s, requesting none after it, and keeps it cut at the cap`, async () => {
     const { source, asked } = sourceOf(MAX_SCENE_SECONDS / 2 + 10);
     const lines = [line('one'), line('two'), line('three')];
-    await expect(sceneFile(source, lines, charge, () => Promise.resolve(), 'wav')).rejects.toThrow(RangeError);
+    const scene = await sceneFile(source, lines, charge, () => Promise.resolve(), 'wav');
     expect(asked).toEqual(['one', 'two']);
+    // Paid for, so delivered: cut at the cap, said so, the line that passed it ending there.
+    expect(scene.cutAt).toBe(MAX_SCENE_SECONDS);
+    expect(scene.seconds).toBeCloseTo(MAX_SCENE_SECONDS, 3);
+    expect(scene.timeline).toHaveLength(2);
+    expect(scene.timeline[1]?.end).toBeCloseTo(MAX_SCENE_SECONDS, 3);
   });
 
   it('asks before each part whether the scene may still go on, and requests nothing once it may not', async () => {

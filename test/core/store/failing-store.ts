@@ -13,18 +13,22 @@ function withMethods<T extends object>(target: T, override: (property: string | 
 }
 
 /**
- * The store as a full disk makes it: reads work, and while `failing()` says so, writes of spends fail the way
- * SQLite fails them. Every other method passes through to `store`.
+ * The store as a full disk makes it: reads work, and while `failing()` says so, writes of spends (`methods` of
+ * store.spends: by default `record`) fail the way SQLite fails them. Every other method passes through to `store`.
  */
-export function withFailingSpendWrites(store: Store, failing: () => boolean): Store {
-  const spends = withMethods(store.spends, (property) =>
-    property !== 'record'
-      ? undefined
-      : async (...args: Parameters<Store['spends']['record']>) => {
-          if (failing())
-            throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
-          return store.spends.record(...args);
-        },
-  );
+export function withFailingSpendWrites(
+  store: Store,
+  failing: () => boolean,
+  methods: ReadonlyArray<keyof Store['spends']> = ['record'],
+): Store {
+  const spends = withMethods(store.spends, (property) => {
+    if (!methods.includes(property as keyof Store['spends'])) return undefined;
+    const original = Reflect.get(store.spends, property, store.spends) as (...args: unknown[]) => Promise<unknown>;
+    return async (...args: unknown[]) => {
+      if (failing())
+        throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
+      return original.apply(store.spends, args);
+    };
+  });
   return withMethods(store, (property) => (property === 'spends' ? spends : undefined));
 }

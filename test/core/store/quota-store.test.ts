@@ -88,6 +88,7 @@ forEachBackend((store, backend) => {
           characters: Number(r.cells['characters']),
           owner: r.cells['owner'] ?? null,
           undelivered: Number(r.cells['undelivered']),
+          unconfirmed: Number(r.cells['unconfirmed']),
         }));
     const held = async (characters: number) => {
       const result = await store.budgets.hold({
@@ -102,13 +103,13 @@ forEachBackend((store, backend) => {
       if (result.status !== 'held') throw new Error('not held');
       return result.token;
     };
-    /** What the month's budget counts (spends plus live holds), as a refused hold reports it. */
-    const counted = async () => {
+    /** What a budget (the month's by default) counts (spends plus live holds), as a refused hold reports it. */
+    const counted = async (budget: 'guildMonthlyChars' | 'memberDailyChars' = 'guildMonthlyChars') => {
       const probe = await store.budgets.hold({
         guildId: G1,
         userId: A,
         characters: 101,
-        limits: { guildMonthlyChars: 100 },
+        limits: { [budget]: 100 },
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
       });
@@ -128,8 +129,8 @@ forEachBackend((store, backend) => {
       await store.budgets.release(hold);
       expect(await counted()).toBe(30);
       expect(await rows()).toEqual([
-        { characters: 10, owner: OWNER, undelivered: 0 },
-        { characters: 20, owner: OWNER, undelivered: 0 },
+        { characters: 10, owner: OWNER, undelivered: 0, unconfirmed: 0 },
+        { characters: 20, owner: OWNER, undelivered: 0, unconfirmed: 0 },
       ]);
     });
 
@@ -140,8 +141,8 @@ forEachBackend((store, backend) => {
       await store.spends.settle(lost, 'undelivered');
       await store.spends.settle(lost, 'delivered');
       expect(await rows()).toEqual([
-        { characters: 4, owner: null, undelivered: 0 },
-        { characters: 6, owner: null, undelivered: 1 },
+        { characters: 4, owner: null, undelivered: 0, unconfirmed: 0 },
+        { characters: 6, owner: null, undelivered: 1, unconfirmed: 0 },
       ]);
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
     });
@@ -164,17 +165,70 @@ forEachBackend((store, backend) => {
       await store.spends.settle(settled, 'delivered');
       expect(await counted()).toBe(15 + 5 + 7 + 3 + 2);
 
-      expect(await store.spends.settleLeftBy(OWNER)).toBe(1);
+      // Written before its request left, no answer seen when the process died.
+      await store.spends.record(spend({ characters: 4, owner: OWNER, unconfirmed: true }));
+      expect(await counted()).toBe(15 + 5 + 7 + 3 + 2 + 4);
+
+      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 1, inFlight: 1, inFlightCharacters: 4 });
       expect(await store.budgets.releaseLeftBy(OWNER)).toBe(1);
-      expect(await counted()).toBe(5 + 7 + 3 + 2);
+      // What was in flight stays spent: the service may have charged it.
+      expect(await counted()).toBe(5 + 7 + 3 + 2 + 4);
       expect(await rows()).toEqual([
-        { characters: 7, owner: null, undelivered: 1 },
-        { characters: 3, owner: 'app:shard-1', undelivered: 0 },
-        { characters: 2, owner: null, undelivered: 0 },
+        { characters: 7, owner: null, undelivered: 1, unconfirmed: 0 },
+        { characters: 3, owner: 'app:shard-1', undelivered: 0, unconfirmed: 0 },
+        { characters: 2, owner: null, undelivered: 0, unconfirmed: 0 },
+        { characters: 4, owner: null, undelivered: 1, unconfirmed: 1 },
       ]);
       // Nothing left of it: a second start finds nothing to settle.
-      expect(await store.spends.settleLeftBy(OWNER)).toBe(0);
+      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 0, inFlight: 0, inFlightCharacters: 0 });
       expect(await store.budgets.releaseLeftBy(OWNER)).toBe(0);
+    });
+
+    it("written before the request left: the service's acceptance confirms it with its figures, and changes no count", async () => {
+      const hold = await held(30);
+      const id = await store.spends.record(spend({ characters: 10, owner: OWNER, hold, unconfirmed: true }));
+      expect(await counted()).toBe(30);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+      const resetAt = new Date('2025-04-01T00:00:00Z');
+      await store.spends.accept(id, {
+        requestId: 'req_1',
+        service: { used: 50, limit: 300_000, remaining: 299_950, resetAt },
+        at: new Date('2025-03-10T12:00:01Z'),
+      });
+      expect(await counted()).toBe(30);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
+      expect((await store.quota.get()).service).toMatchObject({ month: '2025-03', used: 50, remaining: 299_950 });
+      // Accepted: a definite "not charged" can no longer take it back.
+      expect(await store.spends.release(id, spend({ characters: 10, owner: OWNER, hold }))).toBe(false);
+      await store.spends.settle(id, 'delivered');
+      expect(await rows()).toEqual([{ characters: 10, owner: null, undelivered: 0, unconfirmed: 0 }]);
+    });
+
+    it('taken back on a definite "not charged": its row and running totals, its characters back to its live hold', async () => {
+      const hold = await held(30);
+      await store.spends.record(spend({ characters: 5, userId: B }));
+      const sent = spend({ characters: 10, owner: OWNER, hold, unconfirmed: true });
+      const id = await store.spends.record(sent);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 15, saved: 0 });
+      expect(await store.spends.release(id, sent)).toBe(true);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 5, saved: 0 });
+      expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 0, saved: 0 });
+      // The request may send the part again: its hold has the characters back while it lives.
+      expect(await counted()).toBe(5 + 30);
+      await store.budgets.release(hold);
+      expect(await counted()).toBe(5);
+      expect(await store.spends.release(id, sent)).toBe(false);
+      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 0, inFlight: 0, inFlightCharacters: 0 });
+    });
+
+    it('taken back after its member asked to be forgotten: the pseudonym their day now counts under is lowered', async () => {
+      const sent = spend({ characters: 10, owner: OWNER, unconfirmed: true });
+      const id = await store.spends.record(sent);
+      await store.privacy.forgetMember(A, G1, new Date('2025-03-10T12:00:00Z'));
+      expect(await counted('memberDailyChars')).toBe(10);
+      expect(await store.spends.release(id, sent)).toBe(true);
+      expect(await counted('memberDailyChars')).toBe(0);
+      expect(await counted()).toBe(0);
     });
   });
 

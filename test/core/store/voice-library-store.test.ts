@@ -56,6 +56,32 @@ forEachBackend((store) => {
       ).toBe('reserved');
     });
 
+    it('holds a member without Manage Server to a quarter of the library, their clones under way counted', async () => {
+      const reserve = (name: string, reservedBy: string, manager: boolean) =>
+        store.voiceLibrary.reserveName({ guildId: G1, name, reservedBy, ttlMs: 60_000, maxPerGuild: 8, manager });
+      // 8 voices a server: 2 a member. One voice of theirs and one clone under way fill their share.
+      expect(
+        (await store.voiceLibrary.add({ ...clone(G1, 'mine', 'clone_mine'), createdBy: MEMBER }, { maxPerGuild: 8 }))
+          .status,
+      ).toBe('added');
+      expect((await reserve('under way', MEMBER, false)).status).toBe('reserved');
+      expect(await reserve('one too many', MEMBER, false)).toEqual({ status: 'member-share', share: 2, limit: 8 });
+      // A manager, and the member in another server, still have room.
+      expect((await reserve('managed', ADMIN, true)).status).toBe('reserved');
+      expect(
+        (
+          await store.voiceLibrary.reserveName({
+            guildId: G2,
+            name: 'elsewhere',
+            reservedBy: MEMBER,
+            ttlMs: 60_000,
+            maxPerGuild: 8,
+            manager: false,
+          })
+        ).status,
+      ).toBe('reserved');
+    });
+
     it('gives a released or expired name back', async () => {
       const held = await store.voiceLibrary.reserveName({
         guildId: G1,

@@ -21,8 +21,10 @@ function scene(guildId: string, userId: string, text = 'Hello.'): PendingScene {
       seconds: 1,
       speakers: 1,
     },
+    speakers: new Map(),
     output: 'voice',
     format: 'wav',
+    quoted: text.length,
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countCharacters } from '../../../src/core/characters.ts';
 import {
   DEFAULT_GAP_SECONDS,
   parseScript,
@@ -333,7 +334,7 @@ describe('parseScript: continuation lines', () => {
 
   it('counts continued text in the characters, the joining space included', () => {
     expect(sceneCharacters(parseScript('A: ab\ncd'))).toBe(5);
-    expectRefusal('A: ab\ncd', 'too-many-characters', 2, { line: 2, max: 4 }, { characters: 4 });
+    expectRefusal('A: ab\ncd', 'too-many-characters', 2, { line: 2, max: 4, characters: 5 }, { characters: 4 });
   });
 });
 
@@ -426,10 +427,25 @@ describe('parseScript: caps', () => {
   });
 
   it('refuses the line that takes the spoken characters over the cap, counting code points', () => {
-    expectRefusal('A: abc\nB: de', 'too-many-characters', 2, { line: 2, max: 4 }, { characters: 4 });
+    expectRefusal('A: abc\nB: de', 'too-many-characters', 2, { line: 2, max: 4, characters: 5 }, { characters: 4 });
     expect(sceneCharacters(parseScript('A: 😀😀\nB: 가나', { characters: 4 }))).toBe(4);
     expect(sceneCharacters(parseScript(`A: ${'x'.repeat(4_000)}`))).toBe(4_000);
-    expectRefusal(`A: ${'x'.repeat(4_001)}`, 'too-many-characters', 1, { line: 1, max: 4_000 });
+    expectRefusal(`A: ${'x'.repeat(4_001)}`, 'too-many-characters', 1, { line: 1, max: 4_000, characters: 4_001 });
+  });
+
+  it('counts the cap in the unit the service bills (NFC code points, countCharacters), not as written', () => {
+    // U+FB2C is one code point as written and three after NFC: 3,924 of them are billed as 11,772.
+    const wide = '\ufb2c';
+    expect(countCharacters(wide.repeat(3))).toBe(9);
+    expectRefusal(`A: ${wide.repeat(3_924)}`, 'too-many-characters', 1, { line: 1, max: 4_000, characters: 11_772 });
+    expect(sceneCharacters(parseScript(`A: ${wide.repeat(1_333)}`))).toBe(3_999);
+    expectRefusal(`A: ${wide.repeat(1_333)}\n${wide}`, 'too-many-characters', 2, {
+      line: 2,
+      max: 4_000,
+      characters: 4_003,
+    });
+    // A name and a tone are held to their caps in the same unit.
+    expectRefusal(`A (${wide.repeat(34)}): hi`, 'tone-too-long', 1, { line: 1, max: 100 });
   });
 });
 
@@ -447,16 +463,20 @@ describe('parseScript: line endings and pathological input', () => {
     const n = 16_000;
     expectRefusal('('.repeat(n), 'unreadable-line', 1, { line: 1 });
     expectRefusal('['.repeat(n), 'unreadable-line', 1, { line: 1 });
-    expectRefusal(`A: x\n${'['.repeat(n - 5)}`, 'too-many-characters', 2, { line: 2, max: 4_000 });
+    expectRefusal(`A: x\n${'['.repeat(n - 5)}`, 'too-many-characters', 2, { line: 2, max: 4_000, characters: n - 3 });
     expect(parseScript(`${'('.repeat(n / 2 - 5)}${')'.repeat(n / 2 - 5)}\nA: x`).steps).toHaveLength(1);
-    expectRefusal('a:'.repeat(n / 2), 'too-many-characters', 1, { line: 1, max: 4_000 });
+    expectRefusal('a:'.repeat(n / 2), 'too-many-characters', 1, { line: 1, max: 4_000, characters: n - 2 });
     expect(spoken(parseScript('a:'.repeat(1_000)))[0]?.text).toHaveLength(1_998);
     expectRefusal(`A${' ('.repeat(n / 2 - 1)}`, 'unreadable-line', 1, { line: 1 });
     expectRefusal(`A${' ['.repeat(n / 2 - 1)}`, 'unreadable-line', 1, { line: 1 });
     expectRefusal(`A (x) [0.5]${' '.repeat(n - 20)}!`, 'unreadable-line', 1, { line: 1 });
     expectRefusal(`[pause ${' '.repeat(n - 10)}x]`, 'bad-pause', 1, { line: 1 });
     expectRefusal(`cast: ${'A = v,'.repeat(2_000)}`.slice(0, n), 'cast-twice', 1, { line: 1, name: 'A', first: 1 });
-    expectRefusal(`${'x'.repeat(32)}: y\n${'a'.repeat(n - 40)}`, 'too-many-characters', 2, { line: 2, max: 4_000 });
+    expectRefusal(`${'x'.repeat(32)}: y\n${'a'.repeat(n - 40)}`, 'too-many-characters', 2, {
+      line: 2,
+      max: 4_000,
+      characters: n - 38,
+    });
   });
 });
 

@@ -41,6 +41,8 @@ export interface SceneMixResult {
   format: EditableFormat;
   /** The output's length, from its samples. */
   seconds: number;
+  /** The audio passed MAX_SCENE_SECONDS and was cut there: `lines` holds only the lines heard, the last one cut. */
+  cut: boolean;
   sampleRate: number;
   /** Each line's start and end in the output, seconds, measured on the output timeline (sample-exact before encoding). */
   lines: Array<{ start: number; end: number }>;

@@ -55,16 +55,19 @@ interface Part {
 }
 
 /**
- * The scene's lines as one file of `input.format`, evened out in loudness, with each line's place and loudness.
- * Throws RangeError for a gap that is not a finite number >= 0 or a scene longer than MAX_SCENE_SECONDS,
+ * The scene's lines as one file of `input.format`, evened out in loudness, with each line's place and loudness. A
+ * scene whose audio passes MAX_SCENE_SECONDS is cut there (`cut`): the line that passes it ends at the cap and the
+ * lines after it are left out (`lines` has only those heard), so audio already paid for still reaches the member.
+ * Throws RangeError for a gap that is not a finite number >= 0 or gaps alone longer than MAX_SCENE_SECONDS,
  * ClipError for a scene with no audio or a damaged part, UnsupportedAudioError for a part that is neither WAV nor MP3.
  */
 export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
-  const { lines, format } = input;
-  for (const line of lines)
+  const { format } = input;
+  for (const line of input.lines)
     if (!(Number.isFinite(line.gapBefore) && line.gapBefore >= 0))
       throw new RangeError(`a line's gap must be a number of seconds >= 0, not ${line.gapBefore}`);
-  const decoded = await decodeLines(lines);
+  const { decoded, cut } = await decodeLines(input.lines);
+  const lines = input.lines.slice(0, decoded.length);
   const rate = outputRate(decoded, format);
 
   // Every place in samples first, so the output is allocated once, at its exact length, after the guard.
@@ -77,13 +80,20 @@ export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
     total = from + (lengths[i] as number);
     spans.push({ from, to: total });
   }
-  if (total > MAX_SCENE_SECONDS * rate) throw tooLong(total / rate);
+  // Each part was cut at the cap in its own rate: resampled, each may round up by under a sample.
+  const cap = MAX_SCENE_SECONDS * rate;
+  if (total > cap + lengths.length + decoded.flat().length) throw tooLong(total / rate);
   if (lengths.every((n) => n === 0)) throw new ClipError('empty', 'the scene has no audio');
 
-  const out = new Float32Array(total);
+  const whole = new Float32Array(total);
+  const out = whole.subarray(0, Math.min(total, cap));
+  for (const span of spans) {
+    span.from = Math.min(span.from, out.length);
+    span.to = Math.min(span.to, out.length);
+  }
   decoded.forEach((parts, i) => {
     let at = (spans[i] as { from: number }).from;
-    for (const part of parts) at += resampleInto(part, rate, out, at);
+    for (const part of parts) at += resampleInto(part, rate, whole, at);
     parts.length = 0; // the decoded input is no longer needed: let it go before the next line's
   });
   const bodies = spans.map(({ from, to }) => out.subarray(from, to));
@@ -108,7 +118,8 @@ export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
   return {
     data,
     format,
-    seconds: total / rate,
+    seconds: out.length / rate,
+    cut,
     sampleRate: rate,
     lines: spans.map(({ from, to }) => ({ start: from / rate, end: to / rate })),
     loudness: { before, after, spreadBefore: spread(before), spreadAfter: spread(after) },
@@ -122,25 +133,32 @@ function tooLong(seconds: number): RangeError {
 }
 
 /**
- * Every part decoded to mono, one after another, each allowed only what is left of MAX_SCENE_SECONDS: a scene over
- * the limit stops at the part that passes it, having decoded at most the limit's worth.
+ * Every part decoded to mono, one after another, each allowed only what is left of MAX_SCENE_SECONDS: the part that
+ * passes the cap is cut there and nothing after it is decoded (`cut`), having decoded at most the cap's worth.
  */
-async function decodeLines(lines: readonly SceneMixLine[]): Promise<Part[][]> {
-  let seconds = lines.reduce((sum, line) => sum + line.gapBefore, 0);
-  if (seconds > MAX_SCENE_SECONDS) throw tooLong(seconds);
+async function decodeLines(lines: readonly SceneMixLine[]): Promise<{ decoded: Part[][]; cut: boolean }> {
+  const gaps = lines.reduce((sum, line) => sum + line.gapBefore, 0);
+  if (gaps > MAX_SCENE_SECONDS) throw tooLong(gaps);
+  let seconds = 0;
   const decoded: Part[][] = [];
   for (const line of lines) {
+    seconds += line.gapBefore;
+    if (seconds >= MAX_SCENE_SECONDS) return { decoded, cut: true };
     const parts: Part[] = [];
-    for (const bytes of line.parts) {
-      const part = await decodeAudio(bytes, { maxSeconds: MAX_SCENE_SECONDS - seconds });
-      const samples = mono(part.channels);
-      seconds += samples.length / part.sampleRate;
-      if (part.overLimit || seconds > MAX_SCENE_SECONDS) throw tooLong(seconds);
-      parts.push({ sampleRate: part.sampleRate, samples });
-    }
     decoded.push(parts);
+    for (const bytes of line.parts) {
+      const left = MAX_SCENE_SECONDS - seconds;
+      const part = await decodeAudio(bytes, { maxSeconds: left });
+      const samples = mono(part.channels);
+      const room = Math.floor(left * part.sampleRate);
+      const over = part.overLimit || samples.length > room;
+      const kept = over ? samples.subarray(0, room) : samples;
+      seconds += kept.length / part.sampleRate;
+      parts.push({ sampleRate: part.sampleRate, samples: kept });
+      if (over) return { decoded, cut: true };
+    }
   }
-  return decoded;
+  return { decoded, cut: false };
 }
 
 /** The highest input rate, at most MAX_SCENE_RATE; for MP3 the next rate MPEG audio carries. */

@@ -2,8 +2,16 @@
 // the used-up month) is decided in src/core/quota/, never in SQL. The quota state is quota-state.ts, budgets and their
 // holds budget-holds.ts.
 import type { ExpressionBuilder } from 'kysely';
-import type { MonthBreakdown, NewSpend, SpendOutcome, SpendTotals } from '../quota-store.ts';
-import { Area } from '../dialect.ts';
+import type {
+  MonthBreakdown,
+  NewSpend,
+  ServiceUsage,
+  SpendAcceptance,
+  SpendOutcome,
+  SpendsLeft,
+  SpendTotals,
+} from '../quota-store.ts';
+import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { forgottenMarker } from '../forget-plan.ts';
 import { orNull } from '../rows.ts';
@@ -23,6 +31,14 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
       .as(cached === 0 ? 'spent' : 'saved'),
   );
 
+/** The service's usage figures as a spend's columns (NULL where it sent none). */
+const serviceColumns = (service: ServiceUsage) => ({
+  service_used: orNull(service.used),
+  service_limit: orNull(service.limit),
+  service_remaining: orNull(service.remaining),
+  service_reset_at: orNull(service.resetAt?.getTime()),
+});
+
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
   /**
@@ -36,12 +52,6 @@ export class SpendArea extends Area {
     const { characters } = spend;
     const { guild_id, user_id, guildTotal, memberTotal } = await this.#recordedAs(spend, month, day);
     const service = spend.service ?? {};
-    const [used, limit, remaining, resetAt] = [
-      orNull(service.used),
-      orNull(service.limit),
-      orNull(service.remaining),
-      orNull(service.resetAt?.getTime()),
-    ];
     return this.d.transaction(undefined, async (trx) => {
       const { id } = await trx
         .insertInto('spends')
@@ -56,12 +66,10 @@ export class SpendArea extends Area {
           characters,
           cached: spend.cached ? 1 : 0,
           request_id: orNull(spend.requestId),
-          service_used: used,
-          service_limit: limit,
-          service_remaining: remaining,
-          service_reset_at: resetAt,
+          ...serviceColumns(service),
           undelivered: spend.undelivered === true ? 1 : 0,
           owner: orNull(spend.owner),
+          unconfirmed: spend.unconfirmed === true ? 1 : 0,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -99,39 +107,125 @@ export class SpendArea extends Area {
           )
           .execute();
       }
-      if (spend.service === undefined) return id;
-      // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
-      // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
-      // Only the figures: whether this spend ends a used-up month is src/core/quota/used-up-month.ts' decision.
-      const { greatest, least } = this.d;
-      await trx
-        .updateTable('quota_state')
-        .set((eb) => {
-          const sameMonth = eb('service_month', '=', month);
-          /** The month's own value, or NULL in a new month. */
-          const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
-            eb.case().when(sameMonth).then(eb.ref(column)).end();
-          const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
-            eb
-              .case()
-              .when(sameMonth)
-              .then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)]))
-              .else(eb.val(value))
-              .end();
-          return {
-            service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
-            service_limit: limit ?? kept('service_limit'),
-            service_remaining:
-              remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
-            service_reset_at: resetAt ?? kept('service_reset_at'),
-            service_month: month,
-            service_updated_at: at.getTime(),
-          };
-        })
-        .where('id', '=', 1)
-        .execute();
+      if (spend.service !== undefined) await this.#noteServiceUsage(trx, spend.service, at);
       return id;
     });
+  }
+
+  /**
+   * The service accepted (and charged) a request written ahead: the spend is confirmed, with the answer's request ID
+   * and usage figures. Its characters were counted when it was written: no count changes.
+   */
+  async accept(id: number, acceptance: SpendAcceptance): Promise<void> {
+    const at = acceptance.at ?? new Date();
+    await this.d.transaction(undefined, async (trx) => {
+      await trx
+        .updateTable('spends')
+        .set({
+          unconfirmed: 0,
+          request_id: orNull(acceptance.requestId),
+          ...serviceColumns(acceptance.service ?? {}),
+        })
+        .where('id', '=', id)
+        .execute();
+      if (acceptance.service !== undefined) await this.#noteServiceUsage(trx, acceptance.service, at);
+    });
+  }
+
+  /**
+   * A request written ahead had a definite "not charged" answer: its spend is taken back (row and running totals),
+   * and its characters go back to `hold` while that hold lives (its request may send the part again). A spend the
+   * service accepted, or one already settled, is left as it is. Returns whether one was taken back.
+   */
+  async release(id: number, spend: NewSpend): Promise<boolean> {
+    const { month, day } = periodKeys(spend.at ?? new Date());
+    const key = await pseudonymKey(this.d);
+    // Where the running totals have its characters: its own IDs, or the period's pseudonyms, as it was written or
+    // as a deletion on request moved them since.
+    const guilds = [spend.guildId, guildMonthPseudonym(key, spend.guildId, month)];
+    const members = [spend.userId, memberDayPseudonym(key, spend.guildId, spend.userId, day)];
+    if (spend.forgotten === 'guild') guilds.reverse();
+    if (spend.forgotten !== undefined) members.reverse();
+    return this.d.transaction(undefined, async (trx) => {
+      const gone = await trx
+        .deleteFrom('spends')
+        .where('id', '=', id)
+        .where('unconfirmed', '=', 1)
+        .where('owner', 'is not', null)
+        .returning('characters')
+        .executeTakeFirst();
+      if (gone === undefined) return false;
+      const { characters } = gone;
+      for (const guild of guilds) {
+        const lowered = await trx
+          .updateTable('spend_totals_guild_month')
+          .set((eb) => ({ characters: eb('characters', '-', characters) }))
+          .where('guild_id', '=', guild)
+          .where('month', '=', month)
+          .where('characters', '>=', characters)
+          .executeTakeFirst();
+        if (Number(lowered.numUpdatedRows) > 0) break;
+      }
+      for (const member of members) {
+        const lowered = await trx
+          .updateTable('spend_totals_member_day')
+          .set((eb) => ({ characters: eb('characters', '-', characters) }))
+          .where('guild_id', '=', spend.guildId)
+          .where('user_id', '=', member)
+          .where('day', '=', day)
+          .where('characters', '>=', characters)
+          .executeTakeFirst();
+        if (Number(lowered.numUpdatedRows) > 0) break;
+      }
+      if (spend.hold !== undefined)
+        await trx
+          .updateTable('budget_holds')
+          .set((eb) => ({ characters: eb('characters', '+', characters) }))
+          .where('token', '=', spend.hold)
+          .execute();
+      return true;
+    });
+  }
+
+  /** The service's usage figures, kept in the quota state: the highest "used" and lowest "remaining" of the month. */
+  async #noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
+    const { month } = periodKeys(at);
+    const {
+      service_used: used,
+      service_limit: limit,
+      service_remaining: remaining,
+      service_reset_at: resetAt,
+    } = serviceColumns(service);
+    // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
+    // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
+    // Only the figures: whether this spend ends a used-up month is src/core/quota/used-up-month.ts' decision.
+    const { greatest, least } = this.d;
+    await trx
+      .updateTable('quota_state')
+      .set((eb) => {
+        const sameMonth = eb('service_month', '=', month);
+        /** The month's own value, or NULL in a new month. */
+        const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
+          eb.case().when(sameMonth).then(eb.ref(column)).end();
+        const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
+          eb
+            .case()
+            .when(sameMonth)
+            .then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)]))
+            .else(eb.val(value))
+            .end();
+        return {
+          service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
+          service_limit: limit ?? kept('service_limit'),
+          service_remaining:
+            remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
+          service_reset_at: resetAt ?? kept('service_reset_at'),
+          service_month: month,
+          service_updated_at: at.getTime(),
+        };
+      })
+      .where('id', '=', 1)
+      .execute();
   }
 
   /**
@@ -148,16 +242,29 @@ export class SpendArea extends Area {
   }
 
   /**
-   * Settles the spends a process (`owner`) left accepted when it died, their bodies never read to the end: spent
-   * and undelivered. Returns how many there were.
+   * Settles the spends a process (`owner`) left written ahead when it died, spent and undelivered: those the service
+   * accepted, their bodies never read to the end, and those still in flight (no answer seen), which stay unconfirmed.
    */
-  async settleLeftBy(owner: string): Promise<number> {
-    const result = await this.d.db
-      .updateTable('spends')
-      .set({ owner: null, undelivered: 1 })
-      .where('owner', '=', owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  async settleLeftBy(owner: string): Promise<SpendsLeft> {
+    return this.d.transaction(undefined, async (trx) => {
+      const rows = await trx
+        .selectFrom('spends')
+        .select((eb) => [
+          'unconfirmed',
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.coalesce(eb.fn.sum<number>('characters'), eb.lit(0)).as('characters'),
+        ])
+        .where('owner', '=', owner)
+        .groupBy('unconfirmed')
+        .execute();
+      await trx.updateTable('spends').set({ owner: null, undelivered: 1 }).where('owner', '=', owner).execute();
+      const of = (unconfirmed: number) => rows.find((row) => Number(row.unconfirmed) === unconfirmed);
+      return {
+        accepted: Number(of(0)?.n ?? 0),
+        inFlight: Number(of(1)?.n ?? 0),
+        inFlightCharacters: Number(of(1)?.characters ?? 0),
+      };
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Area, type Db, type Dialect, containsKey } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
+import { shareRefusal } from '../member-share.ts';
 import { orNull, type Row } from '../rows.ts';
 import type { ListOptions } from '../common-types.ts';
 import type { Database } from '../schema.ts';
@@ -49,14 +50,24 @@ export class VoiceLibraryArea extends Area {
     this.#voiceRows = voiceRows;
   }
 
-  /** Voices in the guild plus names others hold for a clone under way (not `ownToken`'s). */
-  async #libraryCount(trx: Db, guildId: string, now: number, ownToken: string | null): Promise<number> {
+  /**
+   * Voices in the guild plus names held for a clone under way (not `ownToken`'s); with `userId`, only that member's
+   * (the voices they made, the names they hold).
+   */
+  async #libraryCount(
+    trx: Db,
+    guildId: string,
+    now: number,
+    ownToken: string | null,
+    userId?: string,
+  ): Promise<number> {
     const row = await trx
       .selectNoFrom((eb) => [
         eb
           .selectFrom('voice_library')
           .select(eb.fn.countAll<number>().as('n'))
           .where('guild_id', '=', guildId)
+          .$if(userId !== undefined, (q) => q.where('created_by', '=', userId ?? ''))
           .as('voices'),
         eb
           .selectFrom('clone_name_reservations')
@@ -64,6 +75,7 @@ export class VoiceLibraryArea extends Area {
           .where('guild_id', '=', guildId)
           .where('expires_at', '>', now)
           .$if(ownToken !== null, (q) => q.where('token', '<>', ownToken ?? ''))
+          .$if(userId !== undefined, (q) => q.where('reserved_by', '=', userId ?? ''))
           .as('held'),
       ])
       .executeTakeFirstOrThrow();
@@ -72,7 +84,8 @@ export class VoiceLibraryArea extends Area {
 
   /**
    * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
-   * has the name, or when voices plus reservations fill the library. Expires after `ttlMs` (a crashed request).
+   * has the name, when voices plus reservations fill the library, or (`manager` false) when the member's own fill
+   * their share of it: checked here, before anything is paid, never at add(). Expires after `ttlMs` (a crashed request).
    */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
@@ -104,8 +117,14 @@ export class VoiceLibraryArea extends Area {
         .executeTakeFirstOrThrow();
       if (Boolean(taken.voice) || Boolean(taken.held)) return { status: 'name-taken' };
       const max = reservation.maxPerGuild;
-      if (max !== undefined && (await this.#libraryCount(trx, guildId, now, null)) >= max)
-        return { status: 'full', limit: max };
+      if (max !== undefined) {
+        const total = await this.#libraryCount(trx, guildId, now, null);
+        const manager = reservation.manager ?? true;
+        const mine = manager ? 0 : await this.#libraryCount(trx, guildId, now, null, reservation.reservedBy);
+        const refused = shareRefusal({ total, mine, cap: max, manager });
+        if (refused?.problem === 'full') return { status: 'full', limit: max };
+        if (refused?.problem === 'member-share') return { status: 'member-share', share: refused.share, limit: max };
+      }
       const token = randomUUID();
       await trx
         .insertInto('clone_name_reservations')

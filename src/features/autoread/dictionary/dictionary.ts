@@ -5,6 +5,7 @@
 // a dictionary with patterns is applied off the main thread (./dictionary-thread.ts), so no entry a manager writes
 // can stall the bot on a member's message.
 import { z } from 'zod';
+import { countCharacters } from '../../../core/characters.ts';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
 import { WordAutomaton } from './word-automaton.ts';
 import { MAX_LENGTH_RANGE } from '../reading/setting-declarations.ts';
@@ -87,7 +88,8 @@ export type DictionaryResult<T> = { ok: true; value: T } | { ok: false; problem:
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
 
-const length = (text: string): number => [...text].length;
+/** Lengths in the unit the service bills (a reading is what auto-read pays to have said). */
+const length = countCharacters;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 /** Entries are one per word whatever its case: "SayBot" and "saybot" are the same entry. */
 export const entryKey = (word: string): string => tidy(word).toLowerCase();

@@ -37,4 +37,6 @@ export const en = {
   'output.why.server': "the server's default",
   'output.why.builtin': 'built-in',
   'output.unset': 'none',
+  'say.textTooLong':
+    'That text is **{characters}** characters as the voice service counts them (after Unicode normalisation); at most {max} are spoken at once.',
 } as const;

@@ -36,4 +36,6 @@ export const ja: Translation<typeof en> = {
   'output.why.server': 'サーバーの既定',
   'output.why.builtin': '組み込みの既定',
   'output.unset': 'なし',
+  'say.textTooLong':
+    'このテキストは音声サービスの数え方（Unicode 正規化後）で **{characters}** 文字です。一度に読み上げられるのは {max} 文字までです。',
 };

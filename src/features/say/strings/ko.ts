@@ -34,4 +34,6 @@ export const ko: Translation<typeof en> = {
   'output.why.server': '서버 기본값',
   'output.why.builtin': '기본 동작',
   'output.unset': '없음',
+  'say.textTooLong':
+    '이 텍스트는 음성 서비스 기준(유니코드 정규화 후)으로 **{characters}**자입니다. 한 번에 최대 {max}자까지 말할 수 있습니다.',
 };

@@ -1,5 +1,6 @@
 import { Area, type Db } from '../../../core/store/dialect.ts';
 import { nameKey, tidyName } from '../../../core/store/names.ts';
+import { shareRefusal } from '../../../core/store/member-share.ts';
 import type { DeleteSceneResult, SaveSceneResult, SavedScene } from './scene-store.ts';
 
 /** How many scenes a server keeps: a list a member can read through, and a bounded table. */
@@ -8,6 +9,7 @@ export const MAX_SAVED_SCENES = 25;
 /**
  * A server's saved scenes (table scenes; changes take the lock `scenes:<guild>`): `store.scenes`. One per name
  * whatever its case (nameKey); a scene is replaced or deleted only by whoever saved it, or by a manager (`manager`).
+ * A member without Manage Server adds at most their share of MAX_SAVED_SCENES (src/core/store/member-share.ts).
  * The script's size is the caller's to bound (SCENE_CAPS.scriptChars).
  */
 export class SceneArea extends Area {
@@ -33,12 +35,18 @@ export class SceneArea extends Area {
           .execute();
         return { status: 'replaced', name: shown };
       }
-      const { n } = await trx
+      const { n, mine } = await trx
         .selectFrom('scenes')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.sum<number>(eb.case().when('saved_by', '=', savedBy).then(1).else(0).end()).as('mine'),
+        ])
         .where('guild_id', '=', guildId)
         .executeTakeFirstOrThrow();
-      if (Number(n) >= MAX_SAVED_SCENES) return { status: 'refused', problem: 'full' };
+      const refused = shareRefusal({ total: Number(n), mine: Number(mine ?? 0), cap: MAX_SAVED_SCENES, manager });
+      if (refused?.problem === 'full') return { status: 'refused', problem: 'full' };
+      if (refused?.problem === 'member-share')
+        return { status: 'refused', problem: 'member-share', share: refused.share };
       await trx
         .insertInto('scenes')
         .values({ guild_id: guildId, name_key: key, ...values })

@@ -60,6 +60,12 @@ export const en = {
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
   'scene.tooLongForVoice':
     'This scene would last about {seconds} s, more than the {limit} s this server may queue in voice. Post it as a file instead (`output: file`).',
+  'scene.tooLong':
+    'This scene would last about {seconds} s; a scene may last at most {max} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it in two; nothing was charged.',
+  'scene.cutAtCap':
+    'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
+  'scene.quoteChanged':
+    'The price changed since the preview (lines it counted as made have left the cache): here it is again at what it costs now. Nothing was charged.',
   'scene.toneAndIntensity':
     'Line {line}: a line takes a tone `(…)` or an emotion intensity `[0.8]`, not both (the emotion voice takes no tone).',
   'scene.unknownCast': 'Line {line}: there is no voice, cloned voice or preset "{voice}" in this server for {name}.',
@@ -70,6 +76,8 @@ export const en = {
   'scene.saved': 'Saved the scene **{name}** ({lines} lines). Play it with `/scene play name:{name}`.',
   'scene.replaced': 'Replaced the scene **{name}** ({lines} lines).',
   'scene.full': 'This server keeps {max} scenes already. Delete one with `/scene delete` first.',
+  'scene.memberShare':
+    "You have saved {share} of this server's {max} scenes, the most one member may keep so that the others have room. Delete one of yours with `/scene delete` first, or ask a manager.",
   'scene.notYoursToChange': 'The scene **{name}** was saved by someone else: only they or a manager can change it.',
   'scene.unknown': 'There is no saved scene "{name}" in this server.',
   'scene.deleted': 'Deleted the scene **{name}**.',
@@ -87,7 +95,8 @@ export const en = {
   'scene.script.cast-twice': 'Line {line}: {name} is cast twice.',
   'scene.script.too-many-lines': 'The script has more than {max} lines to speak.',
   'scene.script.too-many-speakers': 'The script has more than {max} speakers (line {line}).',
-  'scene.script.too-many-characters': 'The script speaks more than {max} characters.',
+  'scene.script.too-many-characters':
+    'Line {line} takes the spoken characters to {characters}, over the {max} a scene may speak (counted as the voice service bills them, after Unicode normalisation).',
   'scene.script.pause-too-long': 'Line {line}: a pause is at most {max} s.',
   'scene.script.pauses-too-long': 'The pauses add up to more than {max} s (line {line}).',
   'scene.script.name-too-long': 'Line {line}: a name is at most {max} characters.',

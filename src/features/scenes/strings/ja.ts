@@ -58,6 +58,12 @@ export const ja: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'scene.tooLongForVoice':
     'このシーンは約 {seconds} 秒で、このサーバーがボイスで待機できる {limit} 秒を超えます。ファイルとして投稿してください (`output: file`)。',
+  'scene.tooLong':
+    'このシーンは約 {seconds} 秒かかります。シーンは最長 {max} 秒です。長さは料金を払ってからでないと分からないため、SayBot は見込みが {ceiling} 秒までのシーンだけを作ります（{margin}% の余裕）。短くするか二つに分けてください。料金はかかっていません。',
+  'scene.cutAtCap':
+    '見込みより長くなったため、シーンの最長の {max} 秒で切りました。{lines} 行のうち {heard} 行が入っています。切った後の行は作っておらず、料金もかかっていません。',
+  'scene.quoteChanged':
+    'プレビューの後で価格が変わりました（作成済みと数えた行がキャッシュから消えました）。今の価格でもう一度表示します。料金はかかっていません。',
   'scene.toneAndIntensity':
     '{line} 行目: 1行に付けられるのは口調 `(…)` か感情の強さ `[0.8]` のどちらかだけです (感情の声は口調を受け付けません)。',
   'scene.unknownCast':
@@ -69,6 +75,8 @@ export const ja: Translation<typeof en> = {
   'scene.saved': 'シーン **{name}** を保存しました ({lines} 行)。`/scene play name:{name}` で再生できます。',
   'scene.replaced': 'シーン **{name}** を置き換えました ({lines} 行)。',
   'scene.full': 'このサーバーにはすでにシーンが {max} 個あります。先に `/scene delete` で削除してください。',
+  'scene.memberShare':
+    'このサーバーのシーン {max} 件のうち {share} 件をあなたが保存しています。ほかのメンバーの分を残すため、1 人が保存できるのはここまでです。先に `/scene delete` で自分のシーンを消すか、管理者に頼んでください。',
   'scene.notYoursToChange': 'シーン **{name}** は別の人が保存しました: その人か管理者だけが変更できます。',
   'scene.unknown': 'このサーバーに「{name}」という保存済みのシーンはありません。',
   'scene.deleted': 'シーン **{name}** を削除しました。',
@@ -86,7 +94,8 @@ export const ja: Translation<typeof en> = {
   'scene.script.cast-twice': '{line} 行目: {name} の配役が二度指定されています。',
   'scene.script.too-many-lines': '台本の読む行が {max} 行を超えています。',
   'scene.script.too-many-speakers': '台本の話者が {max} 人を超えています ({line} 行目)。',
-  'scene.script.too-many-characters': '台本の読む文字が {max} 字を超えています。',
+  'scene.script.too-many-characters':
+    '{line} 行目で読む文字が {characters} 字になり、1 シーンの上限 {max} 字を超えます（音声サービスの課金の数え方：Unicode 正規化後）。',
   'scene.script.pause-too-long': '{line} 行目: 間は最大 {max} 秒です。',
   'scene.script.pauses-too-long': '間の合計が {max} 秒を超えています ({line} 行目)。',
   'scene.script.name-too-long': '{line} 行目: 名前は最大 {max} 文字です。',

@@ -58,6 +58,12 @@ export const ko: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'scene.tooLongForVoice':
     '이 장면은 약 {seconds}초로, 이 서버가 음성 채널에 대기시킬 수 있는 {limit}초보다 깁니다. 파일로 게시하세요 (`output: file`).',
+  'scene.tooLong':
+    '이 장면은 약 {seconds}초 걸립니다. 장면은 최대 {max}초까지입니다. 길이는 비용을 치른 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 장면만 만듭니다 ({margin}% 여유). 줄이거나 둘로 나누어 주세요. 청구된 것은 없습니다.',
+  'scene.cutAtCap':
+    '예상보다 길게 만들어져 장면의 최대 길이인 {max}초에서 잘랐습니다. {lines}줄 중 {heard}줄이 들어 있으며, 잘린 뒤의 줄은 만들지도 청구하지도 않았습니다.',
+  'scene.quoteChanged':
+    '미리보기 이후 가격이 바뀌었습니다 (이미 만들어진 것으로 센 줄이 캐시에서 빠졌습니다). 지금 가격으로 다시 보여 드립니다. 청구된 것은 없습니다.',
   'scene.toneAndIntensity':
     '{line}번째 줄: 한 줄에는 말투 `(…)`나 감정 세기 `[0.8]` 중 하나만 쓸 수 있습니다 (감정 목소리는 말투를 받지 않습니다).',
   'scene.unknownCast':
@@ -69,6 +75,8 @@ export const ko: Translation<typeof en> = {
   'scene.saved': '장면 **{name}**을(를) 저장했습니다 ({lines}줄). `/scene play name:{name}`으로 재생하세요.',
   'scene.replaced': '장면 **{name}**을(를) 바꿨습니다 ({lines}줄).',
   'scene.full': '이 서버에는 이미 장면이 {max}개 있습니다. 먼저 `/scene delete`로 하나를 삭제하세요.',
+  'scene.memberShare':
+    '이 서버의 장면 {max}개 중 {share}개를 저장하셨습니다. 다른 멤버도 쓸 수 있도록 한 멤버가 둘 수 있는 최대치입니다. 먼저 `/scene delete`로 내 장면을 하나 지우거나 관리자에게 부탁해 주세요.',
   'scene.notYoursToChange': '장면 **{name}**은(는) 다른 사람이 저장했습니다: 그 사람이나 관리자만 바꿀 수 있습니다.',
   'scene.unknown': '이 서버에는 "{name}"이라는 저장된 장면이 없습니다.',
   'scene.deleted': '장면 **{name}**을(를) 삭제했습니다.',
@@ -86,7 +94,8 @@ export const ko: Translation<typeof en> = {
   'scene.script.cast-twice': '{line}번째 줄: {name}의 배역이 두 번 정해졌습니다.',
   'scene.script.too-many-lines': '대본의 읽을 줄이 {max}줄보다 많습니다.',
   'scene.script.too-many-speakers': '대본의 화자가 {max}명보다 많습니다 ({line}번째 줄).',
-  'scene.script.too-many-characters': '대본의 읽을 글자가 {max}자보다 많습니다.',
+  'scene.script.too-many-characters':
+    '{line}번째 줄에서 읽을 글자가 {characters}자가 되어, 한 장면의 한도 {max}자를 넘습니다 (음성 서비스가 청구하는 기준: 유니코드 정규화 후).',
   'scene.script.pause-too-long': '{line}번째 줄: 쉼은 최대 {max}초입니다.',
   'scene.script.pauses-too-long': '쉼을 모두 합하면 {max}초가 넘습니다 ({line}번째 줄).',
   'scene.script.name-too-long': '{line}번째 줄: 이름은 최대 {max}자입니다.',

@@ -11,6 +11,8 @@ export const en = {
   'clone.error.nameTaken':
     'This server already has a voice called "{name}". Choose another name, or delete that voice first.',
   'clone.error.textTooLong': 'The first line of a new voice can be at most {max} characters.',
+  'clone.error.memberShare':
+    "You have made {share} of this server's {limit} cloned voices, the most one member may keep so that the others have room. Delete one of yours with /voices delete first, or ask a manager.",
   'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
   'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
   'clone.audioLost':

@@ -8,6 +8,8 @@ export const ja: Translation<typeof en> = {
   'clone.error.nameTaken':
     'このサーバーにはすでに「{name}」という声があります。別の名前にするか、先にその声を削除してください。',
   'clone.error.textTooLong': '新しい声の最初の一文は {max} 文字までです。',
+  'clone.error.memberShare':
+    'このサーバーのクローン音声 {limit} 件のうち {share} 件をあなたが作っています。ほかのメンバーの分を残すため、1 人が持てるのはここまでです。先に /voices delete で自分の音声を消すか、管理者に頼んでください。',
   'clone.error.libraryFull':
     'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
   'clone.voiceLabel': '新しい声「{name}」（`{id}`、{seconds} 秒のクリップから）',

@@ -8,6 +8,8 @@ export const ko: Translation<typeof en> = {
   'clone.error.nameTaken':
     '이 서버에 이미 "{name}" 음성이 있습니다. 다른 이름을 고르거나 그 음성을 먼저 삭제해 주세요.',
   'clone.error.textTooLong': '새 음성의 첫 문장은 최대 {max}자까지입니다.',
+  'clone.error.memberShare':
+    '이 서버의 복제 음성 {limit}개 중 {share}개를 만드셨습니다. 다른 멤버도 쓸 수 있도록 한 멤버가 둘 수 있는 최대치입니다. 먼저 /voices delete로 내 음성을 하나 지우거나 관리자에게 부탁해 주세요.',
   'clone.error.libraryFull':
     '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
   'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',

@@ -210,21 +210,31 @@ describe('mixScene', () => {
     expect(peak(samples)).toBeLessThan(1);
   });
 
-  it(`refuses a scene over ${MAX_SCENE_SECONDS} s with a RangeError, by its gaps or by its audio`, async () => {
+  it(`refuses gaps over ${MAX_SCENE_SECONDS} s or below 0 with a RangeError`, async () => {
     const short = encodeWav(tone(200, 0.1, -20, 8000), 8000);
     await expect(
       mixScene({ lines: [{ parts: [short], gapBefore: MAX_SCENE_SECONDS + 1 }], format: 'wav' }),
     ).rejects.toThrow(RangeError);
-    const half = encodeWav(new Int16Array((MAX_SCENE_SECONDS / 2) * 8000 + 8000), 8000);
-    await expect(
-      mixScene({
-        lines: [
-          { parts: [half], gapBefore: 0 },
-          { parts: [half], gapBefore: 0 },
-        ],
-        format: 'wav',
-      }),
-    ).rejects.toThrow(RangeError);
     await expect(mixScene({ lines: [{ parts: [short], gapBefore: -1 }], format: 'wav' })).rejects.toThrow(RangeError);
+  });
+
+  it(`cuts audio that passes ${MAX_SCENE_SECONDS} s at the cap, leaving out the lines after it, and says so`, async () => {
+    const half = encodeWav(tone(200, MAX_SCENE_SECONDS / 2 + 1, -20, 8000), 8000);
+    const short = encodeWav(tone(300, 1, -20, 8000), 8000);
+    const mixed = await mixScene({
+      lines: [
+        { parts: [half], gapBefore: 0 },
+        { parts: [half], gapBefore: 0.5 },
+        { parts: [short], gapBefore: 0.5 },
+      ],
+      format: 'wav',
+    });
+    expect(mixed.cut).toBe(true);
+    expect(mixed.seconds).toBeCloseTo(MAX_SCENE_SECONDS, 3);
+    expect(mixed.lines).toHaveLength(2);
+    expect(mixed.lines[1]?.start).toBeCloseTo(MAX_SCENE_SECONDS / 2 + 1.5, 3);
+    expect(mixed.lines[1]?.end).toBeCloseTo(MAX_SCENE_SECONDS, 3);
+    const whole = await mixScene({ lines: [{ parts: [short], gapBefore: 0 }], format: 'wav' });
+    expect(whole.cut).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import {
   MAX_PATTERNS,
   importDictionary,
 } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { ADMIN, G1, G2, forEachBackend } from '../../../core/store/contract.ts';
+import { ADMIN, G1, G2, MEMBER, forEachBackend } from '../../../core/store/contract.ts';
 
 // The Dictionary area of the store contract: a server's words and how to say them.
 forEachBackend((store, backend) => {
@@ -30,6 +30,20 @@ forEachBackend((store, backend) => {
         { word: 'ぬるぽ', reading: 'ガッ' },
       ]);
       expect(await store.dictionary.list(G2)).toEqual([]);
+    });
+
+    it('lists each entry with who changed it last and when, in order (the dashboard)', async () => {
+      const before = Date.now();
+      await store.dictionary.put(G1, 'gg', 'good game', ADMIN);
+      await store.dictionary.put(G1, 'brb', 'be right back', MEMBER);
+      await store.dictionary.put(G1, 'GG', 'well played', MEMBER);
+      const records = await store.dictionary.listWithChanges(G1);
+      expect(records.map(({ entry, updatedBy }) => [entry, updatedBy])).toEqual([
+        [{ word: 'GG', reading: 'well played' }, MEMBER],
+        [{ word: 'brb', reading: 'be right back' }, MEMBER],
+      ]);
+      expect(records.every((record) => record.updatedAt >= before && record.updatedAt <= Date.now())).toBe(true);
+      expect(await store.dictionary.listWithChanges(G2)).toEqual([]);
     });
 
     it('refuses what src/features/autoread/dictionary/dictionary.ts refuses, with its problem', async () => {

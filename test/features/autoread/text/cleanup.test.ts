@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countCharacters } from '../../../../src/core/characters.ts';
 import { cleanMessage } from '../../../../src/features/autoread/text/cleanup.ts';
 import type { CleanupContext } from '../../../../src/features/autoread/text/cleanup.ts';
 
@@ -292,6 +293,12 @@ describe('cleanMessage', () => {
       expect([...spoken].length).toBeLessThanOrEqual(maxLength);
       expect(spoken.endsWith(', and so on')).toBe(true);
     }
+  });
+
+  it('cuts in the unit the service bills: NFC code points (U+FB2C is three), not as written', () => {
+    const spoken = cleanMessage('\ufb2c '.repeat(60), { maxLength: 50 });
+    expect(countCharacters(spoken)).toBeLessThanOrEqual(50);
+    expect(spoken.endsWith(', and so on')).toBe(true);
   });
 
   it('cuts without "and so on" when the limit is too small to hold it', () => {

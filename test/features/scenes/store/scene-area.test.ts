@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memberShare } from '../../../../src/core/store/member-share.ts';
 import { MAX_SAVED_SCENES } from '../../../../src/features/scenes/store/scene-area.ts';
 import { ADMIN, G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from '../../../core/store/contract.ts';
 
@@ -47,11 +48,12 @@ forEachBackend((store) => {
     });
 
     it('refuses a new scene past MAX_SAVED_SCENES in a server, but still replaces one', async () => {
-      for (let i = 0; i < MAX_SAVED_SCENES; i++)
-        expect((await store.scenes.save(G1, `scene ${String(i).padStart(2, '0')}`, `A: ${i}`, A, false)).status).toBe(
-          'added',
-        );
-      expect(await store.scenes.save(G1, 'one more', 'A: more', A, false)).toEqual({
+      for (let i = 0; i < MAX_SAVED_SCENES; i++) {
+        const [by, manager] = i < memberShare(MAX_SAVED_SCENES) ? [A, false] : [ADMIN, true];
+        const saved = await store.scenes.save(G1, `scene ${String(i).padStart(2, '0')}`, `A: ${i}`, by, manager);
+        expect(saved.status).toBe('added');
+      }
+      expect(await store.scenes.save(G1, 'one more', 'A: more', B, false)).toEqual({
         status: 'refused',
         problem: 'full',
       });
@@ -63,6 +65,27 @@ forEachBackend((store) => {
       expect((await store.scenes.save(G1, 'Scene 03', 'A: again', A, false)).status).toBe('replaced');
       expect((await store.scenes.save(G2, 'one more', 'A: more', A, false)).status).toBe('added');
       expect(await store.scenes.list(G1)).toHaveLength(MAX_SAVED_SCENES);
+    });
+
+    it("gives one member without Manage Server at most a quarter of the server's scenes; a manager the rest", async () => {
+      const share = memberShare(MAX_SAVED_SCENES);
+      expect(share).toBe(6);
+      for (let i = 0; i < share; i++)
+        expect((await store.scenes.save(G1, `mine ${i}`, 'A: x', A, false)).status).toBe('added');
+      expect(await store.scenes.save(G1, 'one too many', 'A: x', A, false)).toEqual({
+        status: 'refused',
+        problem: 'member-share',
+        share,
+      });
+      // Replacing one of their own adds nothing: still theirs to do.
+      expect((await store.scenes.save(G1, 'mine 0', 'A: y', A, false)).status).toBe('replaced');
+      // Another member, a manager and another server each have room.
+      expect((await store.scenes.save(G1, 'theirs', 'B: x', B, false)).status).toBe('added');
+      expect((await store.scenes.save(G1, 'managed', 'M: x', ADMIN, true)).status).toBe('added');
+      expect((await store.scenes.save(G2, 'elsewhere', 'A: x', A, false)).status).toBe('added');
+      // A manager saving over a member's scene makes it the manager's: the member has room again.
+      expect((await store.scenes.save(G1, 'mine 1', 'M: y', ADMIN, true)).status).toBe('replaced');
+      expect((await store.scenes.save(G1, 'one too many', 'A: x', A, false)).status).toBe('added');
     });
 
     it('lists the scenes by name, case aside, without their scripts', async () => {

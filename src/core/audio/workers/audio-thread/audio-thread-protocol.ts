@@ -22,7 +22,7 @@ export type AudioJobReply =
       format: EditableFormat;
       seconds?: number;
       /** A scene's figures (everything of SceneMixResult but its bytes, format and length). */
-      scene?: Pick<SceneMixResult, 'sampleRate' | 'lines' | 'loudness'>;
+      scene?: Pick<SceneMixResult, 'cut' | 'sampleRate' | 'lines' | 'loudness'>;
     }
   /** `range`: the job asked for something out of bounds (a scene over its length): a RangeError on the main thread. */
   | {

@@ -104,8 +104,8 @@ export async function joinPartsOffThread(
  * `guild`'s share of the pool like every other job, with a longer limit (SCENE_JOB_TIMEOUT_MS). The parts are handed
  * over, not copied: a part that is a whole ArrayBuffer of its own is moved to the worker and the caller's array is
  * detached (empty) afterwards; pass copies of bytes you keep (a cache's). A part that is a view into a larger buffer
- * (Node's shared pool, a slab) is copied, since moving its buffer would take the rest with it. Rejects with
- * RangeError for a scene over MAX_SCENE_SECONDS or a bad gap, ClipError and UnsupportedAudioError for parts it
+ * (Node's shared pool, a slab) is copied, since moving its buffer would take the rest with it. A scene over
+ * MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad gap, ClipError and UnsupportedAudioError for parts it
  * cannot use, AudioBusyError when it cannot run now.
  */
 export async function mixSceneOffThread(input: SceneMixInput, guild: string): Promise<SceneMixResult> {

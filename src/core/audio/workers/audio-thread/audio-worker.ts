@@ -29,12 +29,13 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
         data,
         format,
         seconds,
+        cut,
         sampleRate,
         lines: times,
         loudness,
       } = await mixScene({ lines, format: job.format });
       const buffer = own(data);
-      const scene = { sampleRate, lines: times, loudness };
+      const scene = { cut, sampleRate, lines: times, loudness };
       return { reply: { id: job.id, ok: true, format, data: buffer, seconds, scene }, transfer: [buffer] };
     }
     const { data, seconds } = await joinParts(
