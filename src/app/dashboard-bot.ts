@@ -134,6 +134,8 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       free: config.freeVoice.chosen && freeVoiceInstalled(),
     },
     speech: core.speech,
+    accounting: core.accounting,
+    isOperator: (userId) => bot.isOperator(userId),
     forgetting: {
       store: core.store,
       purgeVoice: (voiceId) => core.speech.purgeVoice(voiceId),

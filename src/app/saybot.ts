@@ -168,6 +168,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
+  isOperator(userId: string): boolean {
+    return this.#application.isOperator(userId);
+  }
+
   /**
    * Whether SayBot serves this server (ALLOWED_GUILDS): the pipeline asks before each part of accepted speech. The
    * user install's requests outside servers belong to none (USER_INSTALL alone decides there).

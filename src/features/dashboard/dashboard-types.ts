@@ -1,6 +1,7 @@
 // What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
 // discord.js client and the core; the tests supply their own.
 import type { Logger } from '../../core/log.ts';
+import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -39,6 +40,10 @@ export interface DashboardBot {
   voices: { presets: readonly PresetVoice[]; free: boolean };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */
   speech: SpeechPipeline;
+  /** The month's figures and the budgets, as /usage and /budget have them. */
+  accounting: Accounting;
+  /** The bot's owner: sees the whole plan's figures, as in /usage. */
+  isOperator(userId: string): boolean;
   /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */
   forgetting: Forgetting;
 }

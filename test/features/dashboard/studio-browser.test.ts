@@ -121,4 +121,30 @@ describeInBrowser('the studio in a real browser', () => {
     });
     expect(audio.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
   });
+
+  it("draws the month's chart in the browser with /usage's figures, shown on hover", async () => {
+    await runCommand(h, {
+      guildId: SEOUL,
+      userId: MEMBER.id,
+      name: 'say',
+      options: { text: 'Count me in the month.' },
+    });
+    const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
+    const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
+    expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
+    const page = await loggedIn(MANAGER.id, 'The month');
+    const today = new Date().toISOString().slice(0, 10);
+    // Every character of this test run was spent today: today's bar is the server's month.
+    await page.locator(`rect.hit[data-day="${today}"]`).first().hover();
+    await expect
+      .poll(() => page.locator('#month-readout').textContent())
+      .toBe(`${today}: Spent ${spent} · Saved by the cache ${saved}`);
+    await page.locator(`rect.hit[data-day="${today}"]`).last().hover();
+    await expect
+      .poll(() => page.locator('#month-readout').textContent())
+      .toMatch(new RegExp(`^${today}: Spent this month ${spent}`));
+    // The top members' bars carry their figures too.
+    expect(await page.getByRole('img', { name: /^dana: Spent [\d,]+ · Saved by the cache [\d,]+$/ }).count()).toBe(1);
+    await page.close();
+  });
 });

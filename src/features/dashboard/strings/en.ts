@@ -122,4 +122,13 @@ export const en = {
   'dashboard.voices.pooled': "Added {voice} to auto-read's voice pool.",
   'dashboard.voices.alreadyPooled': "{voice} is already in auto-read's voice pool.",
   'dashboard.voices.deleted': 'Deleted the voice "{name}".',
+  'dashboard.page.month': 'The month',
+  'dashboard.month.hover': 'Hover over or focus a bar to see its figures.',
+  'dashboard.month.table': 'The figures per day',
+  'dashboard.month.day': 'Day (UTC)',
+  'dashboard.month.budgets': "This server's budgets",
+  'dashboard.month.budgetsHelp':
+    "As /budget: a server may only lower the operator's limits. Leave a field empty to keep it; 0 removes this server's own limit.",
+  'dashboard.month.save': 'Save the budgets',
+  'dashboard.month.budgetsSaved': "This server's budgets are saved.",
 } as const;

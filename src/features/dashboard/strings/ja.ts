@@ -122,4 +122,13 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.pooled': '{voice} を自動読み上げの音声プールに追加しました。',
   'dashboard.voices.alreadyPooled': '{voice} はすでに自動読み上げの音声プールにあります。',
   'dashboard.voices.deleted': '音声「{name}」を削除しました。',
+  'dashboard.page.month': '今月',
+  'dashboard.month.hover': '棒にマウスを重ねるかフォーカスすると数値が表示されます。',
+  'dashboard.month.table': '日ごとの数値',
+  'dashboard.month.day': '日 (UTC)',
+  'dashboard.month.budgets': 'このサーバーの予算',
+  'dashboard.month.budgetsHelp':
+    '/budget と同じく、サーバーは運営者の上限を下げることしかできません。空欄はそのまま、0 はこのサーバー独自の上限を外します。',
+  'dashboard.month.save': '予算を保存',
+  'dashboard.month.budgetsSaved': 'このサーバーの予算を保存しました。',
 };

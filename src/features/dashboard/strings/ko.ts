@@ -122,4 +122,13 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.pooled': '{voice}을(를) 자동 읽기 음성 풀에 추가했습니다.',
   'dashboard.voices.alreadyPooled': '{voice}은(는) 이미 자동 읽기 음성 풀에 있습니다.',
   'dashboard.voices.deleted': '음성 "{name}"을(를) 삭제했습니다.',
+  'dashboard.page.month': '이번 달',
+  'dashboard.month.hover': '막대에 마우스를 올리거나 포커스하면 수치가 보입니다.',
+  'dashboard.month.table': '날짜별 수치',
+  'dashboard.month.day': '날짜 (UTC)',
+  'dashboard.month.budgets': '이 서버의 예산',
+  'dashboard.month.budgetsHelp':
+    '/budget과 같이 서버는 운영자의 한도를 낮출 수만 있습니다. 비워 두면 그대로 두고, 0은 이 서버의 한도를 없앱니다.',
+  'dashboard.month.save': '예산 저장',
+  'dashboard.month.budgetsSaved': '이 서버의 예산을 저장했습니다.',
 };
