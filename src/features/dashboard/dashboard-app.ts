@@ -26,6 +26,7 @@ import { Samples } from './samples.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
+import { addAutoreadRoutes } from './autoread-routes.ts';
 import { MONTH_SCRIPT, MONTH_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
@@ -99,6 +100,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   addMemberRoutes(app, { store, bot, logger, samples });
   addVoiceRoutes(app, { store, bot, logger, samples });
   addMonthRoutes(app, { store, bot, logger });
+  addAutoreadRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

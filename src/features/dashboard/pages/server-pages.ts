@@ -46,6 +46,7 @@ export function serverNav(context: PageContext, server: Membership): Html {
       <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
       <li><a href="${base}/month">${t(locale, 'dashboard.page.month')}</a></li>
       ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
+      ${server.manager ? html`<li><a href="${base}/autoread">${t(locale, 'dashboard.page.autoread')}</a></li>` : ''}
     </ul>
   </nav>`;
 }
