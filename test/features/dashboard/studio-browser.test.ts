@@ -1,6 +1,8 @@
 // The studio's pages in a real browser (the dashboard's harness: Debian's Chromium through playwright-core): a paid
 // sample is not requested before its price is clicked; a member hears three samples (two free voices, one from the
-// cache) spending nothing, picks a voice and auto-read reads them in it in the voice channel.
+// cache) spending nothing, picks a voice and auto-read reads them in it in the voice channel; the month's chart,
+// drawn in the browser, shows /usage's figures on hover; a manager changes an auto-read setting and the running bot
+// reads with it.
 import { PermissionFlagsBits } from 'discord.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -146,5 +148,31 @@ describeInBrowser('the studio in a real browser', () => {
     // The top members' bars carry their figures too.
     expect(await page.getByRole('img', { name: /^dana: Spent [\d,]+ · Saved by the cache [\d,]+$/ }).count()).toBe(1);
     await page.close();
+  });
+
+  it('a manager changes an auto-read setting on its page, and the running bot reads with it', async () => {
+    await startAutoRead(h, SEOUL, MANAGER.id, { text: SEOUL_TEXT, voice: LOUNGE });
+    const long = 'This message is long enough that a limit of twenty characters cuts it short.';
+    const spokenAfter = async (from: number) => {
+      await expect
+        .poll(() => h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text, { timeout: 15_000 })
+        .toBeDefined();
+      return h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text ?? '';
+    };
+    let from = h.sandbox.requests.length;
+    expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
+    expect(await spokenAfter(from)).toContain('cuts it short');
+
+    const page = await loggedIn(MANAGER.id, 'Auto-read');
+    await page.getByLabel('max_length', { exact: true }).fill('20');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('longest message: 20 characters');
+    await page.close();
+
+    from = h.sandbox.requests.length;
+    expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
+    const spoken = await spokenAfter(from);
+    expect(spoken).not.toContain('cuts it short');
+    expect(spoken).toContain('This message');
   });
 });
