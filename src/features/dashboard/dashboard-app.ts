@@ -27,14 +27,14 @@ import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
 import { addAutoreadRoutes } from './autoread-routes.ts';
-import { MONTH_SCRIPT, MONTH_STYLE } from './month-script.ts';
+import { MONTH_SCRIPT, STUDIO_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
 /** The page's own script and style, served with their types. */
 const STATIC: Record<string, { type: string; body: string }> = {
   '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
   '/static/month.js': { type: 'text/javascript; charset=utf-8', body: MONTH_SCRIPT },
-  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + MONTH_STYLE },
+  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + STUDIO_STYLE },
 };
 
 export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {

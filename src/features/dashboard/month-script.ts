@@ -35,10 +35,10 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
     return Math.max(4, step * 4);
   };
   /** A panel: its SVG, its grid up to max, and y() for a value. */
-  const panel = (title, max) => {
+  const panel = (title, max, grid = true) => {
     const svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'group', 'aria-label': title, class: 'chart' });
     const y = (value) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * value) / max;
-    for (let i = 0; i <= 4; i++) {
+    for (let i = 0; grid && i <= 4; i++) {
       const v = (max * i) / 4;
       el('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }, svg);
       const label = el('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg);
@@ -107,7 +107,8 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
 
   // The top members, most characters first.
   const most = nice(Math.max(0, ...data.members.map((m) => m.spent + m.saved)));
-  const members = panel(L.topMembers, most);
+  // Bars across: no grid of heights; each bar is labelled with its name and figure.
+  const members = panel(L.topMembers, most, false);
   const row = (H - PAD.top - PAD.bottom) / Math.max(5, data.members.length);
   data.members.forEach((m, i) => {
     const width = ((W - PAD.left - PAD.right) * (m.spent + m.saved)) / most;
@@ -115,7 +116,7 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
     const text = m.name + ': ' + L.spent + ' ' + n(m.spent) + ' · ' + L.saved + ' ' + n(m.saved);
     bar(members.svg, { x: PAD.left, y, width: Math.max(width, 2), height: row - 4, class: 'spent' }, text);
     const label = el('text', { x: PAD.left + 4, y: y + row / 2 + 2, class: 'name' }, members.svg);
-    label.textContent = m.name;
+    label.textContent = m.name + ' · ' + n(m.spent + m.saved);
   });
   if (data.members.length === 0) {
     const label = el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, members.svg);
@@ -124,8 +125,8 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
 })();
 `;
 
-/** The chart's colours and marks (appended to the one stylesheet). */
-export const MONTH_STYLE = `
+/** The chart's colours and marks, and the auto-read page's settings (appended to the one stylesheet). */
+export const STUDIO_STYLE = `
 /* The month page's chart (/static/month.js). */
 .chart { width: 100%; max-width: 48rem; height: auto; display: block; }
 .chart .grid { stroke: GrayText; stroke-opacity: 0.3; }
@@ -138,4 +139,6 @@ export const MONTH_STYLE = `
 .chart text { pointer-events: none; }
 .chart .hit:hover, .chart .hit:focus { fill: Highlight; fill-opacity: 0.15; outline: none; }
 .readout { min-height: 1.5em; font-variant-numeric: tabular-nums; }
+/* One auto-read setting: its field, then what it does. */
+.setting { display: grid; gap: 0.2rem; }
 `;

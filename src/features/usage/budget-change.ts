@@ -6,6 +6,7 @@ import type { Accounting } from '../../core/quota/accounting.ts';
 import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../core/quota/budgets.ts';
 import type { GuildBudgetSettings } from '../../core/store/quota-store.ts';
 import type { Store } from '../../core/store/types.ts';
+import './strings.ts';
 
 export async function changeServerBudgets(
   deps: { accounting: Accounting; store: Store },

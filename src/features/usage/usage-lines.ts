@@ -4,6 +4,7 @@ import { formatNumber, t } from '../../core/i18n/translate.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { MonthFigures } from './month-figures.ts';
+import './strings.ts';
 
 /** The server's month, its free-voice lines, the plan's (when `planWide`), then the member's own. */
 export function monthLines(locale: string, { report, free }: MonthFigures, planWide: boolean): string[] {

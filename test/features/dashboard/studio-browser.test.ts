@@ -98,6 +98,8 @@ describeInBrowser('the studio in a real browser', () => {
         .toContain('This cost nothing (the free voice, or already in the cache).');
       await audioLoaded(page);
     }
+    // The list stayed filtered through the samples.
+    expect(await page.locator('tbody tr[data-voice="voice-b-ko-f-01"]').count()).toBe(0);
     // Nothing asked of the Voice API, nothing spent.
     expect(h.sandbox.requests.length).toBe(requestsBefore);
     const usage = await runCommand(h, { guildId: SEOUL, userId: MEMBER.id, name: 'usage', locale: 'en-US' });

@@ -50,7 +50,15 @@ function button(context: PageContext, action: string, fields: Record<string, str
   </form>`;
 }
 
-function row(context: PageContext, server: Membership, voice: VoiceRow): Html {
+/** The filter as a query string, kept by every form on the page (a sample heard keeps the list as filtered). */
+function kept(filter: VoiceFilter): string {
+  const query = new URLSearchParams(
+    Object.entries(filter).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+function row(context: PageContext, server: Membership, voice: VoiceRow, query: string): Html {
   const { locale } = context;
   const base = `/servers/${server.guildId}/voices`;
   const key: Record<string, string> = voice.kind === 'preset' ? { preset: voice.id } : { voice: voice.id };
@@ -60,20 +68,20 @@ function row(context: PageContext, server: Membership, voice: VoiceRow): Html {
     voice.inPool ? t(locale, 'dashboard.voices.inPool') : '',
   ].filter((tag) => tag !== '');
   const actions = [
-    button(context, `${base}/sample`, key, t(locale, 'dashboard.voices.hear', { name: voice.name })),
+    button(context, `${base}/sample${query}`, key, t(locale, 'dashboard.voices.hear', { name: voice.name })),
     voice.kind === 'preset'
       ? ''
-      : button(context, `${base}/use`, key, t(locale, 'dashboard.voices.use', { name: voice.name })),
+      : button(context, `${base}/use${query}`, key, t(locale, 'dashboard.voices.use', { name: voice.name })),
     server.manager && voice.kind === 'preset' && !voice.isDefault
-      ? button(context, `${base}/default`, key, t(locale, 'dashboard.voices.makeDefault', { name: voice.name }))
+      ? button(context, `${base}/default${query}`, key, t(locale, 'dashboard.voices.makeDefault', { name: voice.name }))
       : '',
     server.manager && voice.kind !== 'preset' && voice.kind !== 'free' && !voice.inPool
-      ? button(context, `${base}/pool`, key, t(locale, 'dashboard.voices.addToPool', { name: voice.name }))
+      ? button(context, `${base}/pool${query}`, key, t(locale, 'dashboard.voices.addToPool', { name: voice.name }))
       : '',
     voice.deletable
       ? html`<form
           method="post"
-          action="${base}/delete"
+          action="${base}/delete${query}"
           class="inline"
           data-confirm="${t(locale, 'dashboard.voices.delete', { name: voice.name })}"
         >
@@ -125,7 +133,7 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
           ? ''
           : html`<section aria-label="${t(locale, 'dashboard.voices.sampleOf', { name: heard.name })}">
               <h2>${t(locale, 'dashboard.voices.sampleOf', { name: heard.name })}</h2>
-              ${samplePart(context, `${base}/sample`, heard.fields, (id) => `/servers/${server.guildId}/samples/${id}`, heard.result)}
+              ${samplePart(context, `${base}/sample${kept(filter)}`, heard.fields, (id) => `/servers/${server.guildId}/samples/${id}`, heard.result)}
             </section>`
       }
       <div class="table-wrap">
@@ -140,7 +148,7 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
             </tr>
           </thead>
           <tbody>
-            ${view.rows.map((voice) => row(context, server, voice))}
+            ${view.rows.map((voice) => row(context, server, voice, kept(filter)))}
           </tbody>
         </table>
       </div>
