@@ -9,6 +9,7 @@ import type { UsageReport } from '../src/core/quota/accounting.ts';
 import { dayOf } from '../src/core/quota/calendar.ts';
 import { Refusal } from '../src/core/refusal.ts';
 import {
+  chartWords,
   memberLines,
   monthFigures,
   monthLines,
@@ -157,14 +158,7 @@ function chartSvg(
     // The month-to-date line stops at today (the accounting clock's).
     { month: report.month, days, budget: report.guild.budget, members, through },
     {
-      title: t(locale, 'usage.chart.title', { month: report.month }),
-      perDay: t(locale, 'usage.chart.perDay'),
-      monthToDate: t(locale, 'usage.chart.monthToDate'),
-      spent: t(locale, 'usage.chart.spent'),
-      saved: t(locale, 'usage.chart.saved'),
-      budget: t(locale, 'usage.chart.budget'),
-      topMembers: t(locale, 'usage.chart.topMembers'),
-      noData: t(locale, 'usage.chart.noData'),
+      ...chartWords(locale, report.month),
       number: (value) => formatNumber(locale, value),
       fontFamily: chartFontFamily(locale),
     },

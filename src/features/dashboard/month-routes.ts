@@ -4,7 +4,7 @@
 // (changeServerBudgets: the operator's limits, its refusals).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { changeServerBudgets, monthFigures, monthLines } from '../usage/index.ts';
+import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
 import { describeFailure } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/quota/budgets.ts';
@@ -44,6 +44,7 @@ export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
     const figures = await monthFigures(sources, server.guildId, userId);
     // As /usage: the whole plan's figures for a manager or the owner.
     const planWide = server.manager || bot.isOperator(userId);
+    const { title, ...words } = chartWords(locale, figures.report.month);
     const chart: ChartFigures = {
       locale,
       month: figures.report.month,
@@ -56,20 +57,12 @@ export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
         spent,
         saved,
       })),
-      labels: {
-        perDay: t(locale, 'usage.chart.perDay'),
-        monthToDate: t(locale, 'usage.chart.monthToDate'),
-        spent: t(locale, 'usage.chart.spent'),
-        saved: t(locale, 'usage.chart.saved'),
-        budget: t(locale, 'usage.chart.budget'),
-        topMembers: t(locale, 'usage.chart.topMembers'),
-        noData: t(locale, 'usage.chart.noData'),
-      },
+      labels: words,
     };
     const own = server.manager ? await store.budgets.get(server.guildId) : undefined;
     return c.html(
       monthPage(pageContext(c, notice), server, {
-        title: t(locale, 'usage.chart.title', { month: figures.report.month }),
+        title,
         lines: monthLines(locale, figures, planWide),
         chart,
         budgets: own && { own, operator: bot.accounting.operatorBudgets },

@@ -63,3 +63,17 @@ export function memberLines(locale: string, { member }: UsageReport): string[] {
     ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
   ];
 }
+
+/** The chart's words in the reader's language (the picture /usage attaches and the dashboard's chart alike). */
+export function chartWords(locale: string, month: string) {
+  return {
+    title: t(locale, 'usage.chart.title', { month }),
+    perDay: t(locale, 'usage.chart.perDay'),
+    monthToDate: t(locale, 'usage.chart.monthToDate'),
+    spent: t(locale, 'usage.chart.spent'),
+    saved: t(locale, 'usage.chart.saved'),
+    budget: t(locale, 'usage.chart.budget'),
+    topMembers: t(locale, 'usage.chart.topMembers'),
+    noData: t(locale, 'usage.chart.noData'),
+  };
+}

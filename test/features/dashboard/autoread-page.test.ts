@@ -3,7 +3,7 @@
 // command; the ignore list and the pool as /autoread show has them.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -32,28 +32,21 @@ const show = async () =>
   (await runCommand(h, { guildId: SEOUL, userId: MANAGER, name: 'autoread', subcommand: 'show', locale: 'en-US' }))
     .content;
 
-async function client(userId: string, path = `/servers/${SEOUL}`) {
-  const browser = h.client();
-  await browser.login(userId);
-  await browser.get(path);
-  return browser;
-}
-
 describe('the auto-read page', () => {
   it('is refused to a member, and every change without the CSRF token', async () => {
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, `/servers/${SEOUL}`);
     expect((await member.get(`/servers/${SEOUL}`)).body).not.toContain(base);
     expect((await member.get(base)).status).toBe(403);
     expect((await member.post(`${base}/settings`, { max_length: '500' })).status).toBe(403);
     expect((await member.post(`${base}/ignore`, { member: MANAGER })).status).toBe(403);
-    const manager = await client(MANAGER, base);
+    const manager = await signedIn(h, MANAGER, base);
     expect((await manager.post(`${base}/settings`, { max_length: '500' }, { csrf: null })).status).toBe(403);
     expect((await manager.post(`${base}/settings`, { max_length: '500' }, { origin: null })).status).toBe(403);
     expect(await show()).not.toContain('longest message: 500 characters');
   });
 
   it("changes a setting through /autoread settings' rules, and refuses what they refuse in their words", async () => {
-    const manager = await client(MANAGER, base);
+    const manager = await signedIn(h, MANAGER, base);
     const page = await manager.get(base);
     // Every declared setting but the role one, with what it does.
     expect(page.body).toContain('name="max_length"');
@@ -70,7 +63,7 @@ describe('the auto-read page', () => {
   });
 
   it('ignores and reads again a member, and removes a voice from the pool, as /autoread show has them', async () => {
-    const manager = await client(MANAGER, base);
+    const manager = await signedIn(h, MANAGER, base);
     await manager.post(`${base}/ignore`, { member: MEMBER });
     expect(await show()).toContain(`Not read: <@${MEMBER}>.`);
     expect((await manager.get(base)).body).toContain('Read member again');

@@ -3,7 +3,7 @@
 // and one without the CSRF token refused.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -42,17 +42,10 @@ const figuresOf = (body: string) =>
     budget: number;
   };
 
-async function client(userId: string) {
-  const browser = h.client();
-  await browser.login(userId);
-  await browser.get(base);
-  return browser;
-}
-
 describe('the month page', () => {
   it("shows each member /usage's lines and the chart's figures; the whole plan only to a manager", async () => {
     await runCommand(h, { guildId: SEOUL, userId: MEMBER, name: 'say', options: { text: 'Spend a few characters.' } });
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, base);
     const page = await member.get(base);
     const lines = linesOf(page.body);
     const fromUsage = (await usage(MEMBER)).slice(1);
@@ -72,15 +65,15 @@ describe('the month page', () => {
     expect(page.body).not.toMatch(/<script>/);
     expect((await member.get('/static/month.js')).body).toContain("getElementById('month-chart')");
 
-    const manager = await client(MANAGER);
+    const manager = await signedIn(h, MANAGER, base);
     const managed = linesOf((await manager.get(base)).body);
     expect(managed.some((line) => line.startsWith('Whole bot:'))).toBe(true);
   });
 
   it('lets a manager lower the budgets as /budget does, refuses what /budget refuses, and refuses a member', async () => {
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, base);
     expect((await member.post(`${base}/budgets`, { guildMonthlyChars: '10' })).status).toBe(403);
-    const manager = await client(MANAGER);
+    const manager = await signedIn(h, MANAGER, base);
     expect((await manager.post(`${base}/budgets`, { guildMonthlyChars: '10' }, { csrf: null })).status).toBe(403);
     expect((await usage(MEMBER)).join('\n')).toContain('monthly budget 100,000');
 

@@ -5,7 +5,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeClone } from '../../support/clones.ts';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -37,18 +37,11 @@ const command = (userId: string, name: string, subcommand: string, options: Reco
 const ttsRequests = () => h.sandbox.requests.filter((r) => r.endpoint === 'tts').length;
 const voicesOf = (body: string) => [...body.matchAll(/<tr data-voice="([^"]+)"/g)].map((m) => m[1]);
 
-async function client(userId: string) {
-  const browser = h.client();
-  await browser.login(userId);
-  await browser.get(base);
-  return browser;
-}
-
 describe('the voices page', () => {
   it('lists the preset voices, the free voices, the cloned voices and the presets, filtered by language and gender', async () => {
     const cloneId = await madeClone(h, SEOUL, MANAGER, 'Listed clone');
     await command(MANAGER, 'preset', 'save', { name: 'calm', voice: 'voice-b-ko-m-01' });
-    const browser = await client(MEMBER);
+    const browser = await signedIn(h, MEMBER, base);
     const all = voicesOf((await browser.get(base)).body);
     expect(all).toEqual(expect.arrayContaining(['voice-b-ko-f-01', 'voice-b-en-m-01', 'free-ko-f', cloneId, 'calm']));
     const koFemale = voicesOf((await browser.get(`${base}?language=ko&gender=f`)).body);
@@ -60,7 +53,7 @@ describe('the voices page', () => {
   });
 
   it('plays the free voice at once, quotes a paid voice without requesting it, and once paid it is free for everyone', async () => {
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, base);
     const before = ttsRequests();
     const free = await member.post(`${base}/sample`, { voice: 'free-en-f' });
     expect(free.body).toContain('This cost nothing');
@@ -78,7 +71,7 @@ describe('the voices page', () => {
     // The audio is the member's only.
     const audioPath = /<audio controls src="([^"]+)"/.exec(paid.body)?.[1] ?? '';
     expect((await member.get(audioPath)).status).toBe(200);
-    const other = await client(OTHER);
+    const other = await signedIn(h, OTHER, base);
     expect((await other.get(audioPath)).status).toBe(404);
 
     // Another member hears the same voice from the cache: no price, nothing requested.
@@ -88,7 +81,7 @@ describe('the voices page', () => {
   });
 
   it('"Use" sets my voice as /myvoice does, and refuses a voice this server does not have in its words', async () => {
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, base);
     const used = await member.post(`${base}/use`, { voice: 'voice-b-ko-f-01' });
     expect(used.body).toContain('SayBot now speaks for you in voice-b-ko-f-01 in this server.');
     expect((await command(MEMBER, 'myvoice', 'show')).content).toContain('voice-b-ko-f-01');
@@ -101,7 +94,7 @@ describe('the voices page', () => {
   it("refuses a member the managers' changes and another's cloned voice, and anyone without the CSRF token", async () => {
     const cloneId = await madeClone(h, SEOUL, MANAGER, 'Kept clone');
     await command(MANAGER, 'preset', 'save', { name: 'bright', voice: 'voice-b-en-f-01' });
-    const member = await client(MEMBER);
+    const member = await signedIn(h, MEMBER, base);
     const page = (await member.get(base)).body;
     expect(page).not.toContain(`${base}/pool`);
     expect(page).not.toContain(`${base}/default`);
@@ -112,7 +105,7 @@ describe('the voices page', () => {
     expect(deleted.status).toBe(403);
     expect(deleted.body).toContain('Only the member who cloned');
 
-    const manager = await client(MANAGER);
+    const manager = await signedIn(h, MANAGER, base);
     expect((await manager.post(`${base}/pool`, { voice: 'voice-b-ja-m-01' }, { csrf: null })).status).toBe(403);
     expect((await manager.post(`${base}/pool`, { voice: 'voice-b-ja-m-01' }, { csrf: 'x'.repeat(43) })).status).toBe(
       403,
@@ -131,7 +124,7 @@ describe('the voices page', () => {
   it('lets a manager make a preset the default, add a voice to the pool and delete a cloned voice, as the commands do', async () => {
     const cloneId = await madeClone(h, SEOUL, MEMBER, 'Gone clone');
     await command(MANAGER, 'preset', 'save', { name: 'deep', voice: 'voice-b-ko-m-01' });
-    const manager = await client(MANAGER);
+    const manager = await signedIn(h, MANAGER, base);
     expect((await manager.post(`${base}/default`, { preset: 'deep' })).body).toContain('the preset &quot;deep&quot;');
     expect((await command(MEMBER, 'preset', 'list')).content).toMatch(/deep.*default|default.*deep/i);
     expect((await manager.post(`${base}/pool`, { voice: 'voice-b-en-m-01' })).body).toContain(
