@@ -12,10 +12,7 @@ import { echo, showContent, showResult } from '../src/core/interactions/replies.
 import { describeSettings, presetLine } from '../src/features/speaking/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
-import '../src/features/presets/index.ts';
-
-/** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
-export const MAX_PRESETS_PER_GUILD = 100;
+import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 
 /** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
 const nameOption = (existing: boolean, required: boolean) =>

@@ -7,12 +7,14 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index.ts';
+import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { describeFailure, UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
 import { usableVoice } from '../../core/speech/voice-access.ts';
+import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
 import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { audit } from './audit.ts';
@@ -188,16 +190,44 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // The managers' changes: each asks Discord afresh who the member is (serverAccess on a POST), then the rule.
   const managers = (c: Ctx) => c.get('membership').manager;
 
+  // The server's default is a preset (/preset default): a preset as it is; a voice as the preset of that voice alone,
+  // named after it (/preset save name:<voice> voice:<voice>, then /preset default), unless that name holds another.
   app.post(`${base}/default`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
-    const given = await form(c, Preset);
+    const given = await form(c, z.union([Preset, Voice]));
     if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
-    if (!(await store.presets.setDefault(guildId, given.preset)))
-      return refused(c, new UserError('error.preset.unknown', { name: given.preset.slice(0, 40) }));
+    let name: string;
+    try {
+      name = 'preset' in given ? given.preset : await presetOfVoice(c, given.voice);
+    } catch (error) {
+      return refused(c, error);
+    }
+    if (!(await store.presets.setDefault(guildId, name)))
+      return refused(c, new UserError('error.preset.unknown', { name: name.slice(0, 40) }));
     audit(logger, 'voices.default', { userId: userOf(c), guildId });
-    return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.defaultSet', { name: given.preset }) });
+    return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.defaultSet', { name }) });
   });
+
+  /** The preset of `typed` alone, saved if it is not there yet: its name. */
+  async function presetOfVoice(c: Ctx, typed: string): Promise<string> {
+    const { guildId } = c.get('membership');
+    const { voiceId } = await usableVoice(store, guildId, typed);
+    const cloned = await store.voiceLibrary.get(guildId, voiceId);
+    const name = tidyName(cloned?.name ?? voiceId);
+    if (!isValidName(name)) throw new UserError('error.preset.badName');
+    const existing = await store.presets.get(guildId, name);
+    if (existing !== undefined) {
+      if (existing.voice !== voiceId) throw new UserError('dashboard.voices.presetTaken', { name });
+      return existing.name;
+    }
+    const saved = await store.presets.save(
+      { guildId, name, voice: voiceId, createdBy: userOf(c) },
+      { maxPerGuild: MAX_PRESETS_PER_GUILD },
+    );
+    if (saved.status === 'full') throw new UserError('error.preset.full', { limit: saved.limit });
+    return saved.preset.name;
+  }
 
   app.post(`${base}/pool`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');

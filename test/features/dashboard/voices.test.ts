@@ -101,6 +101,7 @@ describe('the voices page', () => {
     expect(page).not.toContain(`${base}/delete`);
     expect((await member.post(`${base}/pool`, { voice: 'voice-b-ja-m-01' })).status).toBe(403);
     expect((await member.post(`${base}/default`, { preset: 'bright' })).status).toBe(403);
+    expect((await member.post(`${base}/default`, { voice: 'voice-b-ja-m-01' })).status).toBe(403);
     const deleted = await member.post(`${base}/delete`, { voice: cloneId });
     expect(deleted.status).toBe(403);
     expect(deleted.body).toContain('Only the member who cloned');
@@ -127,6 +128,12 @@ describe('the voices page', () => {
     const manager = await signedIn(h, MANAGER, base);
     expect((await manager.post(`${base}/default`, { preset: 'deep' })).body).toContain('the preset &quot;deep&quot;');
     expect((await command(MEMBER, 'preset', 'list')).content).toMatch(/deep.*default|default.*deep/i);
+    // A voice becomes the default as the preset of that voice alone, named after it.
+    expect((await manager.post(`${base}/default`, { voice: 'voice-b-ja-f-01' })).body).toContain(
+      'the preset &quot;voice-b-ja-f-01&quot;',
+    );
+    expect((await command(MEMBER, 'preset', 'list')).content).toMatch(/voice-b-ja-f-01.*default/i);
+    expect((await command(MEMBER, 'preset', 'list')).content).not.toMatch(/deep.*default/i);
     expect((await manager.post(`${base}/pool`, { voice: 'voice-b-en-m-01' })).body).toContain(
       'Added voice-b-en-m-01 to auto-read&#39;s voice pool.',
     );

@@ -72,7 +72,7 @@ function row(context: PageContext, server: Membership, voice: VoiceRow, query: s
     voice.kind === 'preset'
       ? ''
       : button(context, `${base}/use${query}`, key, t(locale, 'dashboard.voices.use', { name: voice.name })),
-    server.manager && voice.kind === 'preset' && !voice.isDefault
+    server.manager && !voice.isDefault
       ? button(context, `${base}/default${query}`, key, t(locale, 'dashboard.voices.makeDefault', { name: voice.name }))
       : '',
     server.manager && voice.kind !== 'preset' && voice.kind !== 'free' && !voice.inPool

@@ -155,4 +155,6 @@ export const en = {
   'dashboard.autoread.unignore': 'Read {name} again',
   'dashboard.autoread.ignored': 'Auto-read no longer reads that member.',
   'dashboard.autoread.unignored': 'Auto-read reads that member again.',
+  'dashboard.voices.presetTaken':
+    'This server already has a preset named "{name}" with another voice: make that preset the default, or rename it with /preset first.',
 } as const;
