@@ -13,7 +13,7 @@ import type { Servers } from './servers-client.ts';
 import { libraryCycleMeter } from './send-cost.ts';
 import type { StepProbe } from './step-probe.ts';
 import { behindSchedule, gaps, max, percentile } from './stats.ts';
-import { udpReceiveBufferErrors } from './udp-drops.ts';
+import { udpReceiveBufferErrors } from '../fixtures/udp-drops.ts';
 import { UsageMeter } from './usage.ts';
 
 /** A gap this long means at least one 20 ms frame slot went by without a packet: a listener hears it. */

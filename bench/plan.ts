@@ -15,8 +15,11 @@ export type Figure =
   | 'budget-hold'
   | 'text'
   | 'free-voice'
+  | 'free-voice-reading'
   | 'scene-mix'
-  | 'scene';
+  | 'scene'
+  | 'mute'
+  | 'long-jobs';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -28,8 +31,11 @@ export const FIGURES: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
+  'long-jobs',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -40,8 +46,11 @@ export const STANDALONE: readonly Figure[] = [
   'budget-hold',
   'text',
   'free-voice',
+  'free-voice-reading',
   'scene-mix',
   'scene',
+  'mute',
+  'long-jobs',
 ];
 
 export interface Plan {

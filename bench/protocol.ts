@@ -109,6 +109,11 @@ export interface Calls {
     result: GuildHeard[];
   };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
+  /**
+   * A moderator server-mutes (or unmutes) a member where they are in voice: VOICE_STATE_UPDATE to the bot. The result
+   * is when it was sent, in the servers' clock.
+   */
+  moderate: { params: { guildId: string; userId: string; mute: boolean }; result: number };
   /** Gateway messages the bot sent in the last `withinMs` (at most 60,000), as the fake received them. */
   gatewayMessages: { params: { withinMs: number }; result: number };
   /**

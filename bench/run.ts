@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,scene-mix,scene] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -18,8 +18,11 @@ import { cacheLookupReport } from './cache-lookup.ts';
 import { measureBudgetHold } from './budget-hold.ts';
 import { measureText } from './text.ts';
 import { measureFreeVoice } from './free-voice.ts';
+import { measureFreeVoiceReading } from './free-voice-reading.ts';
 import { measureSceneMix } from './scene-mix.ts';
 import { measureScene } from './scene.ts';
+import { measureMute } from './mute.ts';
+import { measureLongJobs } from './long-jobs.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -259,16 +262,34 @@ async function main(): Promise<void> {
   const text = has('text') ? await measureText(p.mode, log) : undefined;
   // Figure 11 (bench/free-voice.ts): the free voice beside the sandbox's paid path, its own section too.
   const freeVoice = has('free-voice') ? await measureFreeVoice(p.mode, log) : undefined;
+  // Figure 14 (bench/free-voice-reading.ts): the free voice reading Japanese, its own section too.
+  const freeReading = has('free-voice-reading') ? await measureFreeVoiceReading(p.mode, log) : undefined;
   // Figure 12 (bench/scene-mix.ts): a /scene's lines mixed as one file, its own section too.
   const sceneMix = has('scene-mix') ? await measureSceneMix(p.mode, log) : undefined;
   // Figure 13 (bench/scene.ts): a /scene in voice against the same lines as /say, on a bot and servers of its own.
   const scene = has('scene') ? await measureScene(p.mode, log) : undefined;
+  // Figure 15 (bench/mute.ts): a member muted mid-part against their own /stop, on a bot and servers of its own.
+  const mute = has('mute') ? await measureMute(p.mode, log) : undefined;
+  // Figure 16 (bench/long-jobs.ts): one server's long job against another server's short work, beside idle.
+  const longJobs = has('long-jobs') ? await measureLongJobs(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards =
     p.figures.length === FIGURES.length ? await (await import('./shards.ts')).shardsReport(p.mode) : undefined;
-  const report = [render(results), lookups, budgetHold, text, freeVoice, sceneMix, scene, shards]
+  const report = [
+    render(results),
+    lookups,
+    budgetHold,
+    text,
+    freeVoice,
+    freeReading,
+    sceneMix,
+    scene,
+    mute,
+    longJobs,
+    shards,
+  ]
     .filter((part) => part !== undefined)
     .join('\n\n');
   console.log(report);

@@ -95,13 +95,13 @@ export async function measureSceneMix(mode: 'quick' | 'full', log: (line: string
   log(`scene mix: ${LINES} lines, ${seconds.toFixed(1)} s, ${runs} runs per format`);
   const rows: string[] = [];
   for (const format of ['wav', 'mp3'] as const) {
-    await mixSceneOffThread(copied(lines, format), GUILD); // the worker started, its code compiled
+    await mixSceneOffThread(copied(lines, format), { guild: GUILD }); // the worker started, its code compiled
     const times: number[] = [];
-    let result = await mixSceneOffThread(copied(lines, format), GUILD);
+    let result = await mixSceneOffThread(copied(lines, format), { guild: GUILD });
     for (let r = 0; r < runs; r++) {
       const input = copied(lines, format);
       const start = performance.now();
-      result = await mixSceneOffThread(input, GUILD);
+      result = await mixSceneOffThread(input, { guild: GUILD });
       times.push(performance.now() - start);
     }
     const ms = median(times);
@@ -127,7 +127,7 @@ export async function measureSceneMix(mode: 'quick' | 'full', log: (line: string
   const longRows: string[] = [];
   for (const format of ['wav', 'mp3'] as const) {
     const start = performance.now();
-    const result = await mixSceneOffThread(copied(long, format), GUILD);
+    const result = await mixSceneOffThread(copied(long, format), { guild: GUILD });
     const ms = performance.now() - start;
     longRows.push(
       `| 60 lines, ${result.seconds.toFixed(0)} s (the longest) → ${format.toUpperCase()} ${result.sampleRate / 1000} kHz | ` +

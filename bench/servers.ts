@@ -159,6 +159,12 @@ const handlers: Handlers = {
     );
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
+  moderate({ guildId, userId, mute }) {
+    const { discord } = need();
+    const atMs = performance.now();
+    discord.setVoiceState(guildId, userId, discord.voiceChannelOf(guildId, userId), { mute });
+    return atMs;
+  },
   gatewayMessages: ({ withinMs }) => need().discord.gatewayMessagesWithin(withinMs),
   botOutOfVoice({ guildIds }) {
     const { discord } = need();

@@ -94,17 +94,19 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
   const ours = (guildId: string) =>
     shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, shard.count) === shard.id;
   const cached = (guildId: string) => (bot.serves(guildId) ? bot.client.guilds.cache.get(guildId) : undefined);
+  /** Served by SayBot: this shard's server in its cache, another shard's chosen (whether SayBot is there is asked). */
+  const served = (guildId: string) => (ours(guildId) ? bot.serves(guildId) : bot.chosen(guildId));
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
-    serves: (guildId) => bot.serves(guildId) && (!ours(guildId) || cached(guildId) !== undefined),
+    serves: served,
     async servedAmong(guildIds) {
-      const served = guildIds.filter((guildId) => bot.serves(guildId));
-      const elsewhere = served.filter((guildId) => !ours(guildId));
-      const present = elsewhere.length === 0 ? new Set<string>() : await botGuildIds(bot.client);
-      return served.filter((guildId) => (ours(guildId) ? cached(guildId) !== undefined : present.has(guildId)));
+      const candidates = guildIds.filter(served);
+      const elsewhere = candidates.some((guildId) => !ours(guildId));
+      const present = elsewhere ? await botGuildIds(bot.client) : new Set<string>();
+      return candidates.filter((guildId) => ours(guildId) || present.has(guildId));
     },
     async membership(guildId, userId, fresh): Promise<Membership | undefined> {
-      if (!bot.serves(guildId)) return undefined;
+      if (!served(guildId)) return undefined;
       if (!ours(guildId)) return memberOverRest(bot.client, guildId, userId);
       const guild = cached(guildId);
       if (guild === undefined) return undefined;

@@ -30,6 +30,7 @@ import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
+import { watchRights } from './rights-events.ts';
 import { OwnerApplication } from './owner-application.ts';
 
 /** The core the Discord side runs on, made by src/app/start-saybot.ts (the one place the app is assembled). */
@@ -174,11 +175,19 @@ export class SayBot {
   }
 
   /**
-   * Whether SayBot serves this server (ALLOWED_GUILDS): the pipeline asks before each part of accepted speech. The
+   * Whether SayBot serves this server (ALLOWED_GUILDS, and is still in it): the pipeline asks before each part of
+   * accepted speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The
    * user install's requests outside servers belong to none (USER_INSTALL alone decides there).
    */
   serves(guildId: string): boolean {
-    return guildId === USER_INSTALL_GUILD || this.#allowedGuilds.allows(guildId);
+    if (guildId === USER_INSTALL_GUILD) return true;
+    // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
+    return this.#allowedGuilds.allows(guildId) && this.#client.guilds.cache.has(guildId);
+  }
+
+  /** Whether the owner chose this server (ALLOWED_GUILDS), whichever shard holds it (the dashboard's question). */
+  chosen(guildId: string): boolean {
+    return this.#allowedGuilds.allows(guildId);
   }
 
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
@@ -227,6 +236,7 @@ export class SayBot {
     this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
+    watchRights(client, (guildId, userId) => this.#speech.rightsChanged(guildId, userId));
     // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
     client.on(Events.GuildDelete, (guild) =>
       this.#track(this.#removedGuilds.removed(guild.id), 'recording a removal from a server failed'),

@@ -165,6 +165,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-f.:]+$|^localhost$/i, 'must be an IP address to listen on (127.0.0.1, ::1 or 0.0.0.0)')
     .default('127.0.0.1'),
+  // The https proxy in front of the dashboard (its address as the dashboard sees it, e.g. 127.0.0.1): requests from it
+  // are counted by the address it puts last in X-Forwarded-For. Unset: by the socket's address.
+  DASHBOARD_TRUSTED_PROXY: z
+    .string()
+    .regex(/^[0-9a-f.:]+$/i, 'must be the IP address the https proxy connects from (such as 127.0.0.1)')
+    .optional(),
   DISCORD_CLIENT_SECRET: z
     .string()
     .regex(/^[\w-]{16,}$/, 'must be the OAuth2 client secret from the Developer Portal (OAuth2 page)')
@@ -214,6 +220,8 @@ export interface DashboardConfig {
   url: string;
   port: number;
   host: string;
+  /** The https proxy's address, whose X-Forwarded-For names the member's; absent: no proxy is trusted. */
+  trustedProxy?: string | undefined;
   clientSecret: string;
 }
 
@@ -485,6 +493,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             url: new URL(e.DASHBOARD_URL).origin,
             port: e.DASHBOARD_PORT,
             host: e.DASHBOARD_HOST,
+            trustedProxy: e.DASHBOARD_TRUSTED_PROXY,
             clientSecret: e.DISCORD_CLIENT_SECRET,
           },
   };

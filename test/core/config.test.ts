@@ -173,6 +173,17 @@ describe('loadConfig', () => {
     ]);
     expect(problems({ DASHBOARD_PORT: '70000' })[0]).toMatch(/^Configuration: DASHBOARD_PORT must be a whole number/);
     expect(
+      loadConfig({
+        ...base,
+        DASHBOARD_URL: 'https://a.example',
+        DISCORD_CLIENT_SECRET: secret,
+        DASHBOARD_TRUSTED_PROXY: '127.0.0.1',
+      }).dashboard?.trustedProxy,
+    ).toBe('127.0.0.1');
+    expect(problems({ DASHBOARD_TRUSTED_PROXY: 'proxy.local' })[0]).toMatch(
+      /^Configuration: DASHBOARD_TRUSTED_PROXY must be the IP address/,
+    );
+    expect(
       configSecrets(loadConfig({ ...base, DASHBOARD_URL: 'https://a.example', DISCORD_CLIENT_SECRET: secret })),
     ).toContain(secret);
   });

@@ -4,6 +4,8 @@
 import { readdirSync } from 'node:fs';
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand } from '../support/harness.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
@@ -38,6 +40,25 @@ describe('the free voice, chosen', () => {
       'Lines spoken by the free voice this month: 1, at no charge (0 in place of the paid voice).',
     );
   });
+
+  it.skipIf(!readingPackagesInstalled())(
+    '/say voice:free-ja-f reads kanji as Japanese: a file as long as its kana reading, not each kanji named',
+    async () => {
+      const h = await startHarness();
+      const length = async (text: string) => {
+        const { handle } = await runCommand(h, {
+          guildId: london.id,
+          userId: ALICE,
+          name: 'say',
+          options: { text, voice: 'free-ja-f', output: 'file' },
+        });
+        const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+        return (await analyseClip(reply.files[0]!.data)).durationSeconds;
+      };
+      // Named letter by letter ("Chinese letter" for each of 7 kanji) it lasted some 6 s; its kana some 2 s.
+      expect(await length('音声合成の天気予報')).toBeLessThan(1.25 * (await length('おんせいごうせいのてんきよほう')));
+    },
+  );
 
   it('records no saving for a free line served again from the cache at another speed: it never had a price', async () => {
     const h = await startHarness();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { licenceAllowed, licenceRows, type LockPackage } from '../../scripts/licenses.ts';
-import { ROOT, sourceFiles, staticImports } from './import-graph.ts';
+import { ROOT, resolveImport, sourceFiles, staticImports } from './import-graph.ts';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
@@ -25,6 +25,19 @@ describe('licences', () => {
       staticImports(file).some((specifier) => specifier === 'espeak-ng' || specifier.startsWith('espeak-ng/')),
     );
     expect(statically).toEqual([]);
+  });
+
+  it("lists kuromoji (Apache-2.0, the free voice's Japanese analyser) as optional, loaded by the free voice's worker only", () => {
+    const rows = licenceRows(JSON.parse(read('package-lock.json')) as { packages: Record<string, LockPackage> });
+    expect(rows.find((row) => row.name === 'kuromoji')).toMatchObject({ licence: 'Apache-2.0', optional: true });
+    const files = sourceFiles(['src', 'commands']);
+    const importing = (target: string) =>
+      files.filter((file) => staticImports(file).some((specifier) => resolveImport(file, specifier) === target));
+    expect(importing('src/core/free-voice/reading/japanese-analyser.ts')).toEqual([
+      'src/core/free-voice/reading/read-aloud.ts',
+    ]);
+    expect(importing('src/core/free-voice/reading/read-aloud.ts')).toEqual(['src/core/free-voice/espeak-worker.ts']);
+    expect(importing('src/core/free-voice/espeak-worker.ts')).toEqual([]);
   });
 
   it('refuses a copyleft or unstated licence and reads AND / OR expressions', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ChatAuthor, ChatMessage } from '@saybot/local-discord/message-create.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import { runCommand, type Harness } from './harness.ts';
 
 /** Discord's epoch: a snowflake's timestamp counts from it. */
@@ -35,6 +36,18 @@ export async function startAutoRead(
 ): Promise<void> {
   const { content } = await runCommand(h, { guildId, userId, name: 'autoread', subcommand: 'start' });
   expect(content).toContain(`Reading <#${channels.text}> aloud in <#${channels.voice}>`);
+}
+
+/** `managerId` has auto-read ignore `memberId` (/autoread ignore); fails unless the reply says it was added. */
+export async function ignoreForAutoRead(h: Harness, guildId: string, managerId: string, memberId: string) {
+  const { content } = await runCommand(h, {
+    guildId,
+    userId: managerId,
+    name: 'autoread',
+    subcommand: 'ignore',
+    options: { member: { type: 6, value: memberId } },
+  });
+  expect(content).toBe(t('en-US', 'autoread.ignore.added', { member: `<@${memberId}>` }));
 }
 
 /** The texts the Voice API was asked to speak since `from` (an index into the sandbox's requests). */

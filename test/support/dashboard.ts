@@ -33,7 +33,8 @@ export async function freePort(): Promise<number> {
 
 export interface DashboardHarness extends Harness {
   url: string;
-  client(): DashboardClient;
+  /** A new browser, from its own loopback address or the one given. */
+  client(address?: string): DashboardClient;
 }
 
 /** The bot with its dashboard on, on a free port of 127.0.0.1, its /callback registered with the local Discord. */
@@ -50,7 +51,7 @@ export async function startDashboardHarness(options: HarnessOptions = {}): Promi
     },
     discord: { ...options.discord, oauth2: { clientSecret: CLIENT_SECRET, redirectUris: [`${url}/callback`] } },
   });
-  return Object.assign(harness, { url, client: () => new DashboardClient(harness, url) });
+  return Object.assign(harness, { url, client: (address?: string) => new DashboardClient(harness, url, address) });
 }
 
 let nextAddress = 0;
@@ -70,11 +71,11 @@ export class DashboardClient {
   readonly address: string;
   readonly #agent: Agent;
 
-  constructor(harness: Harness, url: string) {
+  constructor(harness: Harness, url: string, address?: string) {
     this.#harness = harness;
     this.url = url;
     nextAddress = (nextAddress % 250) + 1;
-    this.address = `127.0.${Math.floor(process.pid % 250)}.${nextAddress + 1}`;
+    this.address = address ?? `127.0.${Math.floor(process.pid % 250)}.${nextAddress + 1}`;
     this.#agent = new Agent({ localAddress: this.address });
   }
 

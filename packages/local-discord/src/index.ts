@@ -20,6 +20,7 @@ import {
   channelPayload,
   guildCreatePayload,
   overwriteRecord,
+  rolePayload,
   voiceStatePayload,
   GuildRecord,
   World,
@@ -360,6 +361,23 @@ export class FakeDiscord {
     role.permissions = permissions;
   }
 
+  /**
+   * A manager changes a role's permissions (the guild's own ID is @everyone's), e.g. takes Speak from everyone:
+   * GUILD_ROLE_UPDATE with `guild_id` and the role, as Discord sends it (Guilds intent).
+   */
+  setRolePermissions(guildId: string, roleId: string, permissions: bigint): void {
+    const guild = this.parts.world.guild(guildId);
+    const role = guild.roles.find((r) => r.id === roleId);
+    if (!role) throw new Error(`FakeDiscord: ${roleId} is not a role of guild ${guildId}`);
+    role.permissions = permissions;
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'GUILD_ROLE_UPDATE',
+      { guild_id: guildId, role: rolePayload(role) },
+      GatewayIntent.Guilds,
+    );
+  }
+
   /** Replaces a channel's permission overwrites (CHANNEL_UPDATE), e.g. a member denied Send Messages there. */
   setChannelOverwrites(guildId: string, channelId: string, overwrites: FakeOverwrite[]): void {
     this.updateChannel(guildId, channelId, (channel) => {
@@ -386,14 +404,13 @@ export class FakeDiscord {
   readonly #removedGuilds = new Map<string, GuildRecord>();
 
   /**
-   * The bot is removed from a guild (kicked, or the server deleted): GUILD_DELETE without `unavailable`, as Discord
-   * sends it; the guild is gone from the bot's world (REST, a new READY) until addBotBack.
+   * The bot is removed from a guild (kicked, or the server deleted), as Discord does it: out of its voice channel
+   * (its voice connection closed with 4014, "you were kicked"), then GUILD_DELETE without `unavailable`; the guild
+   * is gone from the bot's world (REST, a new READY) until addBotBack.
    */
   removeBot(guildId: string): void {
-    const guild = this.parts.world.guild(guildId);
-    this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
-    this.#removedGuilds.set(guildId, guild);
-    this.parts.world.guilds.delete(guildId);
+    this.parts.world.guild(guildId);
+    this.botLeft(guildId);
   }
 
   /**

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureWritableFolder } from '../data-folder.ts';
 import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
-import { decodeEntry, encodeEntry } from './entry-file.ts';
+import { decodeEntryInTurns, entryPieces } from './entry-file.ts';
 
 export interface AudioCacheOptions {
   dir: string;
@@ -44,16 +44,43 @@ const SCAN_BATCH = 64;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
 
+/** Pieces written at a time: within any system's limit of buffers for one vectored write (IOV_MAX, 1024 on Linux). */
+const PIECES_PER_WRITE = 1024;
+
+/**
+ * `pieces` written in order as they are, never joined into one copy on the main thread; a short write (a file-size
+ * limit, a full disk) goes on from where it stopped, so that the next write meets the error.
+ */
+async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
+  let left = pieces.slice();
+  while (left.length > 0) {
+    const batch = left.slice(0, PIECES_PER_WRITE);
+    let { bytesWritten } = await handle.writev(batch);
+    if (bytesWritten === 0) throw new Error('cache entry: the file took no more bytes');
+    left = left.slice(batch.length);
+    // What this write did not take, from the piece it stopped in, goes first in the next.
+    const rest: Buffer[] = [];
+    for (const piece of batch) {
+      if (bytesWritten >= piece.length) bytesWritten -= piece.length;
+      else {
+        rest.push(piece.subarray(bytesWritten));
+        bytesWritten = 0;
+      }
+    }
+    left = [...rest, ...left];
+  }
+}
+
 /**
  * An entry written to its own temporary file, fsynced and renamed over its name; on any failure the temporary
  * file is removed, so a full disk is not left fuller by the write that failed.
  */
-async function writeWhole(folder: string, temp: string, file: string, data: Buffer): Promise<void> {
+async function writeWhole(folder: string, temp: string, file: string, pieces: Buffer[]): Promise<void> {
   await mkdir(folder, { recursive: true });
   const handle = await open(temp, 'wx');
   try {
     try {
-      await handle.writeFile(data);
+      await writeAll(handle, pieces);
       await handle.sync();
     } finally {
       await handle.close();
@@ -239,7 +266,7 @@ export class AudioCache {
       return undefined;
     }
     try {
-      const { voice: _voice, ...audio } = decodeEntry(file, key);
+      const { voice: _voice, ...audio } = await decodeEntryInTurns(file, key);
       this.#index.delete(key);
       this.#index.set(key, entry);
       this.#touch(entry);
@@ -270,17 +297,17 @@ export class AudioCache {
 
   async #put(key: string, voice: string, audio: CachedAudio, generation: number): Promise<void> {
     if (!this.enabled || this.generation(voice) !== generation) return;
-    const data = encodeEntry(key, voice, audio);
-    if (data.length > this.#maxBytes) return;
+    const { pieces, bytes } = await entryPieces(key, voice, audio);
+    if (bytes > this.#maxBytes) return;
     const voiceDir = voiceDirOf(voice);
     const folder = path.join(this.#dir, voiceDir);
     const file = path.join(folder, `${key}.sbc`);
     // Unique per process and per write: two processes filling the same key each rename a whole file of their own.
     const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
     try {
-      await writeWhole(folder, temp, file, data);
+      await writeWhole(folder, temp, file, pieces);
     } catch (error) {
-      await this.#writeFailed(error, key, data.length);
+      await this.#writeFailed(error, key, bytes);
       return;
     }
     if (this.generation(voice) !== generation) {
@@ -290,8 +317,8 @@ export class AudioCache {
     }
     const previous = this.#index.get(key);
     if (previous) this.#forget(key, previous);
-    this.#index.set(key, { file, voiceDir, bytes: data.length });
-    this.#bytes += data.length;
+    this.#index.set(key, { file, voiceDir, bytes });
+    this.#bytes += bytes;
     await this.#evict();
   }
 

@@ -27,6 +27,14 @@ export interface PartAudio extends AudioResponse {
 
 const noop = () => undefined;
 
+/**
+ * The chunks as one buffer: a part that came whole (the free voice's WAV, a changed part, a cache hit) is that
+ * buffer itself, never copied on the main thread; only a body streamed in pieces is joined.
+ */
+export function whole(chunks: readonly Buffer[]): Buffer {
+  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
+}
+
 /** Packets encoded ahead of the furthest listener: enough to ride out a slow tick, little enough to stay paced. */
 const ENCODE_LEAD_PACKETS = 10;
 
@@ -75,7 +83,7 @@ export class AudioFill {
     });
 
     this.complete = (async (): Promise<CachedAudio> => {
-      const audio = Buffer.concat(await Readable.from(this.#bytes.reader({ objectMode: true })).toArray());
+      const audio = whole(await Readable.from(this.#bytes.reader({ objectMode: true })).toArray());
       // No listener by the time the bytes are whole: nothing to wait for (a file, or every caller skipped).
       if (this.#encoder === undefined) return { format, audio };
       await this.#encodingSettled;

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { detectAudioFormat } from '../audio/codecs/format.ts';
 import type { CachedAudio } from './audio-fill.ts';
 
@@ -6,8 +7,15 @@ import type { CachedAudio } from './audio-fill.ts';
 //   "SBC1" | u32 header length | header JSON | audio bytes | packets (u16 length + bytes, each)
 // The header holds the key, the sizes and a SHA-256 of everything after it, so a file cut short, padded or
 // altered is recognised on read (and refetched) instead of played.
+//
+// The cache (audio-cache.ts) runs on the main thread, which sends every voice's packets: an entry is written as its
+// pieces (the audio and packets as they are, never joined into one copy) and read as views of the file, and its
+// checksum is taken a slice at a time between turns of the event loop (entryPieces, decodeEntryInTurns).
 
 const MAGIC = Buffer.from('SBC1');
+
+/** Bytes hashed in one turn of the event loop: about half a millisecond, well inside a voice's 20 ms cycle. */
+const HASH_SLICE_BYTES = 256 * 1024;
 
 interface Header {
   key: string;
@@ -19,27 +27,67 @@ interface Header {
   sha256: string;
 }
 
-export function encodeEntry(key: string, voice: string, entry: CachedAudio): Buffer {
-  const packets = entry.packets ?? [];
-  const framed: Buffer[] = [];
-  for (const packet of packets) {
+/** What follows the header: the audio, then each packet after its length. */
+function bodyPieces(entry: CachedAudio): Buffer[] {
+  const pieces = [entry.audio];
+  for (const packet of entry.packets ?? []) {
     const length = Buffer.alloc(2);
     length.writeUInt16BE(packet.length);
-    framed.push(length, packet);
+    pieces.push(length, packet);
   }
-  const body = Buffer.concat([entry.audio, ...framed]);
+  return pieces;
+}
+
+function headed(key: string, voice: string, entry: CachedAudio, body: Buffer[], sha256: string): Buffer[] {
   const header: Header = {
     key,
     voice,
     format: entry.format,
     audioBytes: entry.audio.length,
-    packetCount: entry.packets === undefined ? -1 : packets.length,
-    sha256: createHash('sha256').update(body).digest('hex'),
+    packetCount: entry.packets === undefined ? -1 : entry.packets.length,
+    sha256,
   };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
-  return Buffer.concat([MAGIC, length, json, body]);
+  return [MAGIC, length, json, ...body];
+}
+
+/** The entry's file as one buffer, hashed at once: for tests and tools, not the main thread's cache. */
+export function encodeEntry(key: string, voice: string, entry: CachedAudio): Buffer {
+  const body = bodyPieces(entry);
+  const hash = createHash('sha256');
+  for (const piece of body) hash.update(piece);
+  return Buffer.concat(headed(key, voice, entry, body, hash.digest('hex')));
+}
+
+/** `pieces` into `hash` a slice at a time, the event loop turning between slices. */
+async function hashInTurns(hash: Hash, pieces: readonly Uint8Array[]): Promise<Hash> {
+  let sinceTurn = 0;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; at += HASH_SLICE_BYTES) {
+      const slice = piece.subarray(at, at + HASH_SLICE_BYTES);
+      hash.update(slice);
+      sinceTurn += slice.length;
+      if (sinceTurn >= HASH_SLICE_BYTES) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    }
+  }
+  return hash;
+}
+
+/** The entry's file as pieces to write in order (the audio and packets themselves, not copies), and its size. */
+export async function entryPieces(
+  key: string,
+  voice: string,
+  entry: CachedAudio,
+): Promise<{ pieces: Buffer[]; bytes: number }> {
+  const body = bodyPieces(entry);
+  const sha256 = (await hashInTurns(createHash('sha256'), body)).digest('hex');
+  const pieces = headed(key, voice, entry, body, sha256);
+  return { pieces, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) };
 }
 
 export class CorruptEntryError extends Error {
@@ -49,8 +97,7 @@ export class CorruptEntryError extends Error {
   }
 }
 
-/** Reads and verifies an entry; throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`. */
-export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { voice: string } {
+function readHeader(file: Buffer, expectedKey: string): { header: Header; body: Buffer } {
   if (file.length < 8 || !file.subarray(0, 4).equals(MAGIC)) throw new CorruptEntryError('not a cache entry');
   const headerLength = file.readUInt32BE(4);
   if (8 + headerLength > file.length) throw new CorruptEntryError('header cut short');
@@ -61,10 +108,12 @@ export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { 
     throw new CorruptEntryError('header is not JSON');
   }
   if (header.key !== expectedKey) throw new CorruptEntryError('key does not match the file name');
-  const body = file.subarray(8 + headerLength);
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256)
-    throw new CorruptEntryError('checksum mismatch (cut short or altered)');
-  const audio = Buffer.from(body.subarray(0, header.audioBytes));
+  return { header, body: file.subarray(8 + headerLength) };
+}
+
+/** The audio and packets as views of the file's buffer (one entry, kept or dropped whole). */
+function unpack(header: Header, body: Buffer): CachedAudio & { voice: string } {
+  const audio = body.subarray(0, header.audioBytes);
   if (audio.length !== header.audioBytes || detectAudioFormat(audio) !== header.format)
     throw new CorruptEntryError('audio does not match its header');
   if (header.packetCount < 0) return { voice: header.voice, format: header.format, audio };
@@ -74,9 +123,26 @@ export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { 
     if (offset + 2 > body.length) throw new CorruptEntryError('packet length cut short');
     const length = body.readUInt16BE(offset);
     if (offset + 2 + length > body.length) throw new CorruptEntryError('packet cut short');
-    packets.push(Buffer.from(body.subarray(offset + 2, offset + 2 + length)));
+    packets.push(body.subarray(offset + 2, offset + 2 + length));
     offset += 2 + length;
   }
   if (packets.length !== header.packetCount) throw new CorruptEntryError('packet count does not match its header');
   return { voice: header.voice, format: header.format, audio, packets };
+}
+
+const MISMATCH = 'checksum mismatch (cut short or altered)';
+
+/** Reads and verifies an entry; throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`. */
+export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { voice: string } {
+  const { header, body } = readHeader(file, expectedKey);
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new CorruptEntryError(MISMATCH);
+  return unpack(header, body);
+}
+
+/** decodeEntry, its checksum taken a slice at a time between turns of the event loop (the cache's reads). */
+export async function decodeEntryInTurns(file: Buffer, expectedKey: string): Promise<CachedAudio & { voice: string }> {
+  const { header, body } = readHeader(file, expectedKey);
+  if ((await hashInTurns(createHash('sha256'), [body])).digest('hex') !== header.sha256)
+    throw new CorruptEntryError(MISMATCH);
+  return unpack(header, body);
 }

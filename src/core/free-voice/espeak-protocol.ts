@@ -8,5 +8,10 @@ export interface EspeakJob {
   maxSeconds: number;
 }
 
-/** A WAV file (its buffer moved, not copied), or why there is none. */
-export type EspeakReply = { id: number; ok: true; wav: ArrayBuffer } | { id: number; ok: false; message: string };
+/**
+ * A WAV file (in shared memory: the main thread reads it without a copy), or why there is none. `retire`: eSpeak NG
+ * itself failed (its WebAssembly trapped or ran out of memory), so the thread is replaced before it takes another
+ * line (../audio/workers/job-thread.ts).
+ */
+export type EspeakReply =
+  { id: number; ok: true; wav: SharedArrayBuffer } | { id: number; ok: false; message: string; retire?: boolean };

@@ -1,20 +1,30 @@
-// The free voice, off the main thread: a small pool of worker threads (espeak-worker.ts), each one job at a time
-// with a few waiting (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may
-// make and on the jobs one server may have under way or waiting, so a flood of free lines never stalls another
-// server's voice or grows without end. eSpeak NG is an optional dependency: without it the free voice is
+// The free voice, off the main thread: worker threads (espeak-worker.ts), each one job at a time with a few waiting
+// (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may make and on the jobs
+// one server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows
+// without end. Two work classes (src/core/audio/workers/work-classes.ts), each its own threads: short lines and long
+// ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an optional dependency: without it the free voice is
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError } from '../audio/errors.ts';
-import { ThreadPool } from '../audio/workers/thread-pool.ts';
+import { classedPools, SHORT_FREE_LINE_CHARS } from '../audio/workers/work-classes.ts';
+import { countCharacters } from '../speech/split-text.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
+import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
 
-/** Threads speaking free lines at once: one per spare core, at most two (the main thread keeps the voice clock). */
+/**
+ * Threads speaking short free lines at once: one per spare core, at most two (the main thread keeps the voice clock).
+ * Long lines have one thread of their own.
+ */
 export const FREE_VOICE_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Lines waiting behind the one being spoken, per thread. */
 export const MAX_WAITING_PER_THREAD = 8;
 /** Lines one server may have under way or waiting: its share, so another server's line is never far behind. */
 export const MAX_FREE_LINES_PER_GUILD = 4;
+/** Long lines one server may have under way or waiting. */
+export const MAX_LONG_FREE_LINES_PER_GUILD = 2;
+/** Long lines one member may have under way or waiting (a scene's lines are spoken one after another). */
+export const MAX_LONG_FREE_LINES_PER_MEMBER = 1;
 /** One line (a part of at most a few hundred characters) takes well under a second; past this the thread is replaced. */
 const JOB_TIMEOUT_MS = 15_000;
 /** The most audio one line may make (a part's text is bounded by the request's split). */
@@ -39,27 +49,38 @@ export function freeVoiceInstalled(): boolean {
   }
 }
 
-const pool = new ThreadPool<Omit<EspeakJob, 'id'>, EspeakReply>({
-  name: 'free voice',
-  jobs: 'lines',
-  worker: new URL('./espeak-worker.ts', import.meta.url),
-  threads: FREE_VOICE_THREADS,
-  maxWaitingPerThread: MAX_WAITING_PER_THREAD,
-  timeoutMs: JOB_TIMEOUT_MS,
-  idleMs: IDLE_MS,
-  perOwner: MAX_FREE_LINES_PER_GUILD,
-  unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
-});
+const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
+  {
+    name: 'free voice',
+    jobs: 'lines',
+    worker: new URL('./espeak-worker.ts', import.meta.url),
+    threads: FREE_VOICE_THREADS,
+    maxWaitingPerThread: MAX_WAITING_PER_THREAD,
+    timeoutMs: JOB_TIMEOUT_MS,
+    idleMs: IDLE_MS,
+    perOwner: MAX_FREE_LINES_PER_GUILD,
+    // A crash or a timeout is the line's own (its thread is replaced before the next line); the rest is busy.
+    unavailable: (reason, message, options) =>
+      reason === 'crashed' || reason === 'timeout'
+        ? new FreeVoiceFailedError(reason === 'timeout' ? 'timeout' : 'stopped', message, options)
+        : new AudioBusyError(reason, message, options),
+  },
+  { threads: 1, perOwner: MAX_LONG_FREE_LINES_PER_GUILD, perMember: MAX_LONG_FREE_LINES_PER_MEMBER },
+);
 
 /**
- * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` ('' when none). Rejects with
- * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full.
+ * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): a line of
+ * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Rejects with
+ * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
+ * FreeVoiceFailedError when eSpeak NG failed on this line or took too long.
  */
-export async function speakFree(text: string, voiceId: string, guild = ''): Promise<Buffer> {
+export async function speakFree(text: string, voiceId: string, guild = '', member = ''): Promise<Buffer> {
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
-  const reply = await pool.run({ text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS }, [], guild);
-  if (!reply.ok) throw new Error(`free voice: ${reply.message}`);
+  const pool = pools[countCharacters(text) <= SHORT_FREE_LINE_CHARS ? 'short' : 'long'];
+  const job = { text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS };
+  const reply = await pool.run(job, [], guild, { member });
+  if (!reply.ok) throw new FreeVoiceFailedError('stopped', `free voice: ${reply.message}`);
   return Buffer.from(reply.wav);
 }

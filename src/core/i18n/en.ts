@@ -62,6 +62,14 @@ export const en = {
   'error.input.pitch': 'Pitch must be a whole number of semitones from -12 to 12; got {value}.',
   'error.audio.busy':
     'I am preparing too much audio right now (files, speed and volume). Please try again in a minute (nothing was charged twice).',
+  'error.audio.failed':
+    'Preparing this audio failed: the audio worker stopped on it or took too long. Only this request was affected; please try again (nothing was charged twice).',
+  'error.freeVoice.stopped':
+    'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
+  'error.freeVoice.timeout':
+    'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+  'error.audio.memberBusy':
+    'You already have a long piece of audio being made (a scene or a long file), the most one member may at once, even when it costs nothing. Please try again once it is done.',
   'error.audio.guildBusy':
     'This server already has {limit} pieces of audio being prepared (files, speed and volume), the most one server may. Please try again once they are done (nothing was charged twice).',
   'error.input.unknownLanguage':

@@ -18,6 +18,7 @@ import { Refusal, type RefusalReason } from '../refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../speech/revocation.ts';
 import { VoiceMessageError } from '../voice-message/render.ts';
+import { FreeVoiceFailedError } from '../free-voice/free-voice-errors.ts';
 import { VoiceJoinError } from '../voice/guild-player.ts';
 import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n/translate.ts';
 import { echo } from './safe-text.ts';
@@ -148,8 +149,18 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
         message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
         level: 'info',
       };
-    return { code: `audio-${error.reason}`, message: { key: 'error.audio.busy' }, level: 'warn' };
+    if (error.reason === 'member-busy')
+      return { code: 'audio-member-busy', message: { key: 'error.audio.memberBusy' }, level: 'info' };
+    // A crash or a timeout was this job's own: its words say it failed, not that SayBot is busy.
+    const failed = error.reason === 'crashed' || error.reason === 'timeout';
+    return {
+      code: `audio-${error.reason}`,
+      message: { key: failed ? 'error.audio.failed' : 'error.audio.busy' },
+      level: 'warn',
+    };
   }
+  if (error instanceof FreeVoiceFailedError)
+    return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {
     return {
       code: 'audio-unsupported',

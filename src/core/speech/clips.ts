@@ -108,10 +108,11 @@ export async function partsFile(
   for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
+    const { guildId: guild, userId: member } = charge.context;
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.data),
       format,
-      charge.context.guildId,
+      { guild, member },
     );
     return { files: [{ data, format }], seconds };
   }
@@ -138,7 +139,11 @@ export async function readPart(
 ): Promise<RenderedFile> {
   await allowed();
   const response = await source.fetch(request, text, new AbortController().signal, charge);
-  return { format: response.format, data: Buffer.concat(await response.body.toArray()) };
+  const chunks: Buffer[] = await response.body.toArray();
+  // The free voice's WAV, in shared memory, is read as it is; other bytes are joined into a buffer of the part's own,
+  // since a scene's mix moves what it is given and these may be a cache entry's or a flight's.
+  const shared = chunks.length === 1 && chunks[0]?.buffer instanceof SharedArrayBuffer;
+  return { format: response.format, data: shared && chunks[0] ? chunks[0] : Buffer.concat(chunks) };
 }
 
 /** A file as posted. */

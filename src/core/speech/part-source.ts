@@ -15,7 +15,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../api/errors.ts';
-import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, type PartAudio, whole } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
@@ -317,7 +317,7 @@ export class PartSource {
     generation: number,
     guild = '',
   ): Promise<Changed> {
-    const bytes = Buffer.concat(await audio.body.toArray());
+    const bytes = whole(await audio.body.toArray());
     let changed: { format: AudioFormat; data: Buffer };
     try {
       changed = await applyEffectsOffThread(bytes, effects, guild);
@@ -346,7 +346,7 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context.guildId);
+    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
@@ -390,15 +390,15 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
-  /** A free voice's part: spoken by SayBot off the main thread (for `guild`'s share), cached, never paid. */
+  /** A free voice's part: spoken by SayBot off the main thread (in its server's share), cached, never paid. */
   async #startFree(
     request: ServiceRequest,
     text: string,
     key: string,
     generation: number,
-    guild = '',
+    owner?: { guildId: string; userId: string },
   ): Promise<Flight> {
-    const wav = await speakFree(text, request.voice, guild);
+    const wav = await speakFree(text, request.voice, owner?.guildId, owner?.userId);
     const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, this.encoding);
     const cache = this.#cache;
     const cached = fill.complete.then(

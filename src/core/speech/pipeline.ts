@@ -21,6 +21,7 @@ import {
 import { sceneFile } from './scene-file.ts';
 import { SpeechInputError } from './errors.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
+import { RightsWatch } from './rights-watch.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 import type { ServiceFallback } from './request.ts';
@@ -55,9 +56,10 @@ export interface Requester {
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
   /**
-   * Asked before each part is fetched and again before it plays: whether what was accepted may still be said for
-   * this member now (their voice rights where it plays, auto-read's ignore list). Undefined: it may. A Revocation
-   * drops that part and the rest of the request; a part not fetched yet is never requested nor paid. Supplied by
+   * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
+   * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
+   * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
+   * request; a part not fetched yet is never requested nor paid. Supplied by
    * the front-end that knows the member; absent: only the pipeline's own checks hold (a deleted voice, the server
    * still served).
    */
@@ -304,6 +306,7 @@ export class SpeechPipeline {
   readonly #serves: ((guildId: string) => boolean) | undefined;
   readonly #freeVoice: { chosen: boolean; fallback: boolean };
   readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause) => void) | undefined;
+  readonly #rights = new RightsWatch();
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -433,6 +436,16 @@ export class SpeechPipeline {
     } finally {
       charge.close();
     }
+  }
+
+  /**
+   * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
+   * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
+   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet
+   * (rights-watch.ts), with the RightsRevokedError its front-end words.
+   */
+  rightsChanged(guildId: string, userId?: string): void {
+    this.#rights.recheck(guildId, userId);
   }
 
   /**
@@ -707,14 +720,34 @@ export class SpeechPipeline {
       lane.clips -= clips.length;
       if (lane.clips === 0 && this.#lanes.get(requester.guildId) === lane) this.#lanes.delete(requester.guildId);
     });
-    let results: Array<Promise<PlaybackResult>>;
+    // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: allowed,
+      end: (error) => player.end((item) => clips.includes(item), error),
+    });
     try {
-      results = await queued;
-    } catch (error) {
-      for (const clip of clips) clip.dispose?.();
-      throw error;
+      let results: Array<Promise<PlaybackResult>>;
+      try {
+        results = await queued;
+      } catch (error) {
+        for (const clip of clips) clip.dispose?.();
+        throw error;
+      }
+      const outcome = await this.#played(player, clips, results);
+      // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+      // there is the server no longer served, not a lost connection to rejoin.
+      if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+        return {
+          kind: 'failed',
+          error: new RightsRevokedError({ code: 'not-served' }),
+          secondsHeard: outcome.seconds,
+        };
+      return outcome;
+    } finally {
+      unwatch();
     }
-    return this.#played(player, clips, results);
   }
 
   /**

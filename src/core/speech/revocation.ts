@@ -1,5 +1,6 @@
 // Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
-// it plays (SpeechPipeline), since a moderator, a manager or the owner may take them away while it waits.
+// it plays (SpeechPipeline), and in voice whenever an event says they may have changed (rights-watch.ts), since a
+// moderator, a manager or the owner may take them away while it waits or plays.
 
 /** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
 export type Revocation =

@@ -58,7 +58,8 @@ export async function sceneFile(
     const volumeDb = line.request.kind === 'ready' ? undefined : line.request.effects?.volumeDb;
     mixLines.push({ parts, gapBefore: line.pauseBefore, ...(volumeDb ? { volumeDb } : {}) });
   }
-  const mixed = await mixSceneOffThread({ lines: mixLines, format }, charge.context.guildId);
+  const { guildId: guild, userId: member } = charge.context;
+  const mixed = await mixSceneOffThread({ lines: mixLines, format }, { guild, member });
   const file: RenderedFile = {
     data: Buffer.from(mixed.data.buffer, mixed.data.byteOffset, mixed.data.byteLength),
     format,

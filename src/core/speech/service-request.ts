@@ -4,7 +4,8 @@
 import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
 import { cacheKey } from '../cache/cache-key.ts';
 import type { ServiceRequest, SpeechRequest } from './request.ts';
-import { freeVoiceFor } from '../free-voice/free-voices.ts';
+import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
+import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from './setting-declarations.ts';
 
 type Sent = string | number | undefined;
@@ -47,10 +48,17 @@ export function serviceBody(
     : { endpoint: 'tts', body: body as TtsRequest };
 }
 
+/**
+ * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
+ * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes.
+ */
+const FREE_READING = 'free-reading-1';
+
 /** The cache key of the service's audio for `text` spoken as `request` asks. */
 export function partCacheKey(request: ServiceRequest, text: string): string {
   const sent = SENT_SETTINGS.map(([name, declared]) =>
     declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
   );
-  return cacheKey(endpointOf(request), text, sent);
+  const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
+  return cacheKey(endpointOf(request), text, read ? [...sent, FREE_READING] : sent);
 }

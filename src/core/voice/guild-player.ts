@@ -129,8 +129,8 @@ interface CurrentClip {
   abort: AbortController;
   /** Set once the voice output plays it; the output's `ended` ends the clip. */
   playing?: PlayingClip;
-  /** Why it is ending early, when it is. */
-  ending?: 'skipped' | 'stopped' | 'cut-off';
+  /** Why it is ending early, when it is: 'failed' with `error` when it was ended with one (`end`). */
+  ending?: 'skipped' | 'stopped' | 'cut-off' | 'failed';
   /** Its item was told it started playing. */
   started?: boolean;
   error?: unknown;
@@ -414,6 +414,29 @@ export class GuildPlayer {
     return dropped.length;
   }
 
+  /**
+   * Ends the clips `which` picks as failed with `error`: the one playing at once, at its next packet and without
+   * closing silence (the sender keeps no packet back), and those queued before they are opened. What a right taken
+   * away while a clip plays uses (src/core/speech/rights-watch.ts): it is silenced, not heard to its end. Returns how
+   * many clips it ended.
+   */
+  end(which: (item: PlaybackItem) => boolean, error: unknown): number {
+    const dropped = this.#queue.filter((entry) => which(entry.item));
+    for (const entry of dropped) {
+      this.#queue.splice(this.#queue.indexOf(entry), 1);
+      entry.item.dispose?.();
+      entry.settle({ status: 'failed', seconds: 0, error });
+    }
+    const current = this.#current;
+    const playing = current !== undefined && current.ending === undefined && which(current.entry.item);
+    if (playing) {
+      current.error = error;
+      this.#endEarly(current, 'failed');
+    }
+    if (!this.busy) this.#armIdleTimer();
+    return dropped.length + (playing ? 1 : 0);
+  }
+
   /** Takes these items out of the queue if they are still waiting (the rest of a reply that was skipped). */
   dropQueued(items: readonly PlaybackItem[]): void {
     for (let i = this.#queue.length - 1; i >= 0; i--) {
@@ -431,7 +454,7 @@ export class GuildPlayer {
     entry.settle({ status, seconds: 0 });
   }
 
-  #endEarly(current: CurrentClip, ending: 'skipped' | 'stopped' | 'cut-off'): void {
+  #endEarly(current: CurrentClip, ending: NonNullable<CurrentClip['ending']>): void {
     current.ending = ending;
     // Not playing yet, the clip is still opening: the abort makes open() settle, which ends it.
     current.abort.abort();
@@ -541,7 +564,8 @@ export class GuildPlayer {
         },
       });
     } catch (error) {
-      current.error = error;
+      // Ended with an error of its own (`end`) while it opened: that error, not the abort it caused.
+      if (current.ending !== 'failed') current.error = error;
       this.#finishCurrent(current);
     }
   }

@@ -182,6 +182,8 @@ export class AutoreadWiring implements AutoreadControl {
 
   setIgnored(guildId: string, userIds: readonly string[]): void {
     this.#reader.setIgnored(guildId, userIds);
+    // A member ignored now is not heard to the end of what plays for them: it stops at once.
+    this.#options.speech.rightsChanged(guildId);
   }
 
   membersHeld(guildId?: string): Iterable<string> {

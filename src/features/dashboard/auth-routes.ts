@@ -31,6 +31,7 @@ export interface AuthDeps {
   cookies: CookieNames;
   secure: boolean;
   logins: RateLimit;
+  trustedProxy: string | undefined;
   now: () => number;
 }
 
@@ -43,7 +44,7 @@ const CallbackQuery = z.object({
 export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
   const { store, bot, login, logger, limits, cookies, secure, now } = deps;
   const cookie = { httpOnly: true, secure, sameSite: 'Lax', path: '/' } as const;
-  const loginFlood = perAddress(deps.logins);
+  const loginFlood = perAddress(deps.logins, deps.trustedProxy);
 
   app.get('/login', loginFlood, (c) => {
     const state = newSecret();

@@ -57,7 +57,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   app.use(detectLocale);
   app.use(securityHeaders(secure));
-  app.use(perAddress(rate(limits.requestsPerMinute)));
+  app.use(perAddress(rate(limits.requestsPerMinute), settings.trustedProxy));
   app.use(boundedBodies(limits));
   app.use(loadSession(store, cookies.session, limits, now));
   app.use(guardChanges(settings.url, rate(limits.changesPerMinute)));
@@ -74,6 +74,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
     cookies,
     secure,
     logins: rate(limits.loginsPerMinute),
+    trustedProxy: settings.trustedProxy,
     now,
   });
 

@@ -54,6 +54,8 @@ export interface DashboardSettings {
   url: string;
   port: number;
   host: string;
+  /** The https proxy's address (DASHBOARD_TRUSTED_PROXY): its X-Forwarded-For names the member's address. */
+  trustedProxy?: string | undefined;
   clientId: string;
   clientSecret: string;
   /** Discord's API base (DISCORD_API_BASE_URL, or https://discord.com/api). */

@@ -71,13 +71,21 @@ export const detectLocale: Guard = async (c, next) => {
   await next();
 };
 
-/** The address a request came from (the socket's: behind a proxy, the proxy's). */
-export const addressOf = (c: Ctx): string => getConnInfo(c).remote.address ?? 'unknown';
+/**
+ * The address a request came from: the socket's, or, from the trusted proxy, the last address it put in
+ * X-Forwarded-For (the one it saw; those before it are the client's to write).
+ */
+export function addressOf(c: Ctx, trustedProxy: string | undefined): string {
+  const socket = getConnInfo(c).remote.address ?? 'unknown';
+  if (trustedProxy === undefined || socket !== trustedProxy) return socket;
+  const forwarded = c.req.header('x-forwarded-for')?.slice(-200).split(',').at(-1)?.trim();
+  return forwarded === undefined || forwarded === '' ? socket : forwarded;
+}
 
 /** A limit per address; past it a 429 page. */
-export function perAddress(limit: RateLimit): Guard {
+export function perAddress(limit: RateLimit, trustedProxy: string | undefined): Guard {
   return async (c, next) => {
-    if (!limit.take(addressOf(c))) return refusal(c, 429, 'dashboard.tooMany');
+    if (!limit.take(addressOf(c, trustedProxy))) return refusal(c, 429, 'dashboard.tooMany');
     await next();
   };
 }

@@ -1,15 +1,24 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
-import { describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
   FREE_VOICE_THREADS,
   MAX_FREE_LINES_PER_GUILD,
+  MAX_LONG_FREE_LINES_PER_MEMBER,
   MAX_WAITING_PER_THREAD,
   freeVoiceInstalled,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
+import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
+import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
+import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';
+import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
 
@@ -49,6 +58,90 @@ describe('the free voice engine', () => {
   it('reads a text that looks like an option as text (it is never an argument)', async () => {
     const wav = await speakFree('-w /etc/passwd --help', 'free-en-m', 'G1');
     expect((await analyseClip(wav)).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("fails at most its own line for text that traps eSpeak NG as phonemes, and another server's line at the same moment is spoken", async () => {
+    // Read as phoneme input, this made eSpeak NG's WebAssembly trap after its job had answered, failing the next
+    // job (another server's) as the worker died.
+    const trap = `[[${'a::::::::'.repeat(220)}]]`;
+    const lines = [
+      speakFree(trap, 'free-en-f', 'TRAP'),
+      speakFree('Another server, speaking at the same moment.', 'free-en-m', 'OTHER'),
+      speakFree('And a third, right behind them.', 'free-ko-f', 'THIRD'),
+    ].map((line) => line.then(analyseClip));
+    const [own, other, third] = await Promise.allSettled(lines);
+    if (own?.status === 'rejected') {
+      expect(own.reason).toBeInstanceOf(FreeVoiceFailedError);
+      expect(describeFailure(own.reason).message.key).toMatch(/^error\.freeVoice\./);
+    }
+    expect(other).toMatchObject({ status: 'fulfilled' });
+    expect(third).toMatchObject({ status: 'fulfilled' });
+    if (other?.status === 'fulfilled') expect(other.value.durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("charges a trap inside eSpeak NG to its own job: the thread is replaced before the next, another server's", async () => {
+    // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeak-text.ts on purpose).
+    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+      worker: new URL('../../support/raw-espeak-worker.ts', import.meta.url),
+      maxWaiting: 8,
+      timeoutMs: 15_000,
+      idleMs: 10,
+      unavailable: (reason, message) => new JobUnavailableError(reason, message),
+    });
+    const line = (text: string, owner: string) => thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], owner);
+    const trapped = line(`[[${'a::::::::'.repeat(220)}]]`, 'TRAP');
+    const next = line('The next line, from another server.', 'OTHER');
+    expect(await trapped).toMatchObject({
+      ok: false,
+      retire: true,
+      message: expect.stringMatching(/^eSpeak NG stopped on this line \(/),
+    });
+    const spoken = await next;
+    expect(spoken.ok).toBe(true);
+    if (spoken.ok) expect((await analyseClip(new Uint8Array(spoken.wav))).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it("gives eSpeak NG a member's text only as text: no [[phonemes]], and SSML spoken as written", async () => {
+    expect(espeakText('say [[h@loU]] now')).not.toMatch(/\[\[|\]\]/);
+    // Read as SSML, the break would be ten seconds of silence.
+    const wav = await speakFree('<speak>Hi<break time="10s"/>there</speak>', 'free-en-f', 'G1');
+    expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
+  });
+
+  it("gives another server's short line a thread while a scene's long line is under way, not a place behind it", async () => {
+    const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
+    expect(long.length).toBeGreaterThan(SHORT_FREE_LINE_CHARS);
+    const events: string[] = [];
+    const original = Worker.prototype.postMessage;
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      message: unknown,
+      transfer?: Parameters<Worker['postMessage']>[1],
+    ) {
+      const text = (message as { text?: unknown } | null)?.text;
+      if (text === long || text === 'A short line.')
+        events.push(`${text === long ? 'long' : 'short'} line given a thread`);
+      original.call(this, message, transfer);
+    });
+    const scene = speakFree(long, 'free-en-f', 'SCENE', 'member').then(() => void events.push('long line spoken'));
+    const other = speakFree('A short line.', 'free-en-m', 'OTHER', 'member').then(
+      () => void events.push('short line spoken'),
+    );
+    post.mockRestore();
+    await Promise.all([scene, other]);
+    // Order of events, not time: one thread took every line, so the short line waited until the long one was spoken.
+    expect(events.slice(0, 2)).toEqual(['long line given a thread', 'short line given a thread']);
+    expect(events).toHaveLength(4);
+  });
+
+  it("rations a member's long lines: a second at once is refused, another member's is spoken", async () => {
+    const long = 'Another long line, which only one of at a time is spoken for each member. '.repeat(6);
+    const first = speakFree(long, 'free-en-f', 'RATION', 'alice');
+    const second = speakFree(long, 'free-en-f', 'RATION', 'alice').catch((error: unknown) => error);
+    const bob = speakFree(long, 'free-en-m', 'RATION', 'bob');
+    expect(await second).toMatchObject({ reason: 'member-busy', limit: MAX_LONG_FREE_LINES_PER_MEMBER });
+    expect((await analyseClip(await first)).durationSeconds).toBeGreaterThan(5);
+    expect((await analyseClip(await bob)).durationSeconds).toBeGreaterThan(5);
   });
 
   it("bounds a flood: one server's lines past its share are refused at once, and another server's line is spoken", async () => {

@@ -21,7 +21,7 @@ import {
   trustCertificate,
 } from '../../packages/local-discord/helpers.ts';
 
-const GUILDS = 15;
+const GUILDS = 17;
 const guilds = Array.from({ length: GUILDS }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let fake: FakeDiscord;
@@ -207,6 +207,49 @@ describe('GuildPlayer with DAVE required', () => {
     expect(await queuedMine).toEqual({ status: 'stopped', seconds: 0 });
     expect((await current).status).toBe('played');
     expect((await queuedOther).status).toBe('played');
+  });
+
+  it('end fails the clips it picks with its error: the one playing stops at once, queued ones go unopened, others play on', async () => {
+    const { player, guildId, lounge } = makePlayer();
+    await player.connect(lounge);
+    fake.clearAudio(guildId);
+    const me = { userId: 'me', requesterMayStop: true };
+    const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
+    const current = player.enqueue({ ...sineItem(440, 3).item, requestedBy: me });
+    const queued = sineItem(550, 1);
+    const waiting = player.enqueue({ ...queued.item, requestedBy: me });
+    const other = player.enqueue({
+      ...sineItem(660, 0.2).item,
+      requestedBy: { userId: 'other', requesterMayStop: true },
+    });
+    await fake.waitForPacket(guildId, (p) => !p.silence);
+    const revoked = new Error('a right was taken away');
+    expect(player.end(mine, revoked)).toBe(2);
+    const ended = await current;
+    expect(ended).toMatchObject({ status: 'failed', error: revoked });
+    expect(ended.seconds).toBeLessThan(3);
+    expect(await waiting).toEqual({ status: 'failed', seconds: 0, error: revoked });
+    expect(queued.events).toEqual(['prepare', 'dispose']);
+    expect((await other).status).toBe('played');
+    expect(player.end(mine, revoked)).toBe(0);
+  });
+
+  it('end reaches a clip still opening its audio: it fails with that error, not with the abort it caused', async () => {
+    const { player, lounge } = makePlayer();
+    await player.connect(lounge);
+    let opening: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (opening = resolve));
+    const result = player.enqueue({
+      label: 'never opens',
+      open: (signal) => {
+        opening();
+        return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      },
+    });
+    await opened;
+    const revoked = new Error('a right was taken away');
+    expect(player.end(() => true, revoked)).toBe(1);
+    expect(await result).toEqual({ status: 'failed', seconds: 0, error: revoked });
   });
 
   it('a clip whose audio cannot be opened fails with that error, and the next one still plays', async () => {

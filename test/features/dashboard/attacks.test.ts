@@ -14,6 +14,9 @@ const SCRIPT_NAME = '<img src=x onerror=alert(1)>';
 
 let h: DashboardHarness;
 
+/** The https proxy's address (DASHBOARD_TRUSTED_PROXY): apart from every test client's 127.0.<pid>.<n>. */
+const PROXY = '127.0.251.1';
+
 /** A third server, added while the bot runs, with one manager. */
 const OTHER_GUILD = '200000000000000009';
 const busanWith = (managerId: string) => ({
@@ -26,6 +29,7 @@ const busanWith = (managerId: string) => ({
 
 beforeAll(async () => {
   h = await startDashboardHarness({
+    env: { DASHBOARD_TRUSTED_PROXY: PROXY },
     guilds: [
       seoulWith([
         { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
@@ -231,6 +235,23 @@ describe('dashboard attacks', () => {
     expect((await h.client().get('/login')).status).toBe(302);
   });
 
+  it("counts a login flood through the https proxy by the member's address, which no one else can forge", async () => {
+    const proxy = h.client(PROXY);
+    const through = (forwardedFor: string) =>
+      proxy.get('/login', { 'x-forwarded-for': forwardedFor }).then((answer) => answer.status);
+    const answers: number[] = [];
+    for (let i = 0; i < 11; i += 1) answers.push(await through('203.0.113.7'));
+    expect(answers.at(-1)).toBe(429);
+    // The proxy appends the address it saw: what a client wrote before it is not the address.
+    expect(await through('203.0.113.7, 198.51.100.9')).toBe(302);
+    // Not from the proxy: X-Forwarded-For is the client's own writing, and counts for nothing.
+    const spoofer = h.client();
+    const spoofed: number[] = [];
+    for (let i = 0; i < 11; i += 1)
+      spoofed.push((await spoofer.get('/login', { 'x-forwarded-for': `198.51.100.${i}` })).status);
+    expect(spoofed.at(-1)).toBe(429);
+  });
+
   it("refuses a session's flood of changes past its limit a minute, and not another session's", async () => {
     const flooder = h.client();
     await flooder.login(MEMBER);
@@ -250,6 +271,8 @@ describe('dashboard attacks', () => {
     await browser.login(MANAGER);
     const page = await browser.get(dictionary(SEOUL));
     await browser.post(`${dictionary(SEOUL)}/add`, { word: 'audited', reading: 'secret reading words' });
+    // The access token was used for the login's two reads and revoked: none is left alive at Discord.
+    expect(h.discord.oauth2.liveTokens(MANAGER)).toBe(0);
     const session = [...browser.cookies].find(([name]) => name.includes('session'))?.[1] ?? '';
     expect(session).toMatch(/^[\w-]{43}$/);
     const logs = h.logs();

@@ -102,7 +102,7 @@ describeInBrowser('the dashboard in a real browser', () => {
       page.locator('audio').evaluate((audio) => (audio as unknown as { duration: number }).duration),
     ).toBeGreaterThan(0);
     await page.close();
-  });
+  }, 120_000);
 
   it('a member changes their voice, and auto-read reads them in it in the voice channel', async () => {
     const page = await loggedIn(MEMBER.id);
@@ -125,5 +125,5 @@ describeInBrowser('the dashboard in a real browser', () => {
       quietMs: 400,
     });
     expect(audio.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
-  });
+  }, 120_000);
 });

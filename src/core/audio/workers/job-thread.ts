@@ -3,11 +3,16 @@
 // may wait; beyond that, or past the time limit, a job is refused rather than queued without end. Jobs wait per
 // owner (a server) and are taken in turn, one owner's then the next's, so one server's many jobs never hold up
 // another's. An idle worker is ended so its memory is given back; a crashed or stuck one is replaced and the jobs
-// waiting go on.
+// waiting go on. A worker that answers a job with `retire: true` (its engine trapped or ran out of memory while
+// on that job) is replaced before it takes the next: a failure is charged to the job that caused it, never to the
+// next one, another server's.
 import { Worker } from 'node:worker_threads';
 
-/** 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting. */
-export type JobThreadFailure = 'busy' | 'owner-busy' | 'timeout' | 'crashed';
+/**
+ * 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting; 'member-busy': the
+ * member asking has (a long job's ration, ./thread-pool.ts' `perMember`).
+ */
+export type JobThreadFailure = 'busy' | 'owner-busy' | 'member-busy' | 'timeout' | 'crashed';
 
 export interface JobThreadOptions {
   /** The worker's module: it answers each message `{ id, ... }` with one message carrying the same `id`. */
@@ -30,7 +35,7 @@ interface Waiting<J, R> {
   reject: (error: Error) => void;
 }
 
-export class JobThread<J extends object, R extends { id: number }> {
+export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
   #current: (Waiting<J, R> & { timer: NodeJS.Timeout }) | undefined;
@@ -132,6 +137,7 @@ export class JobThread<J extends object, R extends { id: number }> {
     if (!current || current.job.id !== reply.id) return;
     clearTimeout(current.timer);
     this.#current = undefined;
+    if (reply.retire === true) this.#stop();
     current.resolve(reply);
     this.#next();
   }

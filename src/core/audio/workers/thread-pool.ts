@@ -1,6 +1,8 @@
 // A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and one owner (a server)
 // may have only so many jobs under way or waiting in the whole pool, so its burst never holds up another's. The
-// audio thread (speed, volume, joining parts), the clip check and the free voice are each one such pool.
+// audio thread (speed, volume, joining parts), the clip check and the free voice are each one such pool, the audio
+// thread and the free voice one per work class (./work-classes.ts). A pool of long work also rations each member
+// (`perMember`): a member's long jobs are few at once whether or not they cost anything.
 import { JobThread, type JobThreadFailure } from './job-thread.ts';
 import { OwnerShares } from './owner-shares.ts';
 
@@ -20,13 +22,16 @@ export interface ThreadPoolOptions {
   idleMs: number;
   /** Jobs one owner may have under way or waiting. */
   perOwner: number;
+  /** Jobs one member (of an owner) may have under way or waiting; none when absent. */
+  perMember?: number;
   /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
   unavailable: (reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) => Error;
 }
 
-export class ThreadPool<J extends object, R extends { id: number }> {
+export class ThreadPool<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #threads: ReadonlyArray<JobThread<J, R>>;
   readonly #owners: OwnerShares;
+  readonly #members: OwnerShares | undefined;
 
   constructor(options: ThreadPoolOptions) {
     const { name, jobs, perOwner, unavailable } = options;
@@ -47,14 +52,31 @@ export class ThreadPool<J extends object, R extends { id: number }> {
         limit: perOwner,
       }),
     );
+    const { perMember } = options;
+    this.#members =
+      perMember === undefined
+        ? undefined
+        : new OwnerShares(perMember, () =>
+            unavailable('member-busy', `${name}: this member already has ${perMember} ${jobs} under way or waiting`, {
+              limit: perMember,
+            }),
+          );
   }
 
   /**
-   * Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share); its reply. `timeoutMs`: this
-   * job's own limit instead of the pool's.
+   * Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share) and, in a pool with
+   * `perMember`, in `member`'s of that owner ('' when none); its reply. `timeoutMs`: this job's own limit instead of
+   * the pool's.
    */
-  run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs?: number): Promise<R> {
+  run(
+    job: J,
+    transfer: ArrayBuffer[] = [],
+    owner = '',
+    options: { timeoutMs?: number; member?: string } = {},
+  ): Promise<R> {
     const thread = this.#threads.reduce((least, next) => (next.load < least.load ? next : least));
-    return this.#owners.run(owner, () => thread.run(job, transfer, owner, timeoutMs));
+    const queued = () => this.#owners.run(owner, () => thread.run(job, transfer, owner, options.timeoutMs));
+    const member = options.member ?? '';
+    return this.#members && member !== '' ? this.#members.run(`${owner}:${member}`, queued) : queued();
   }
 }

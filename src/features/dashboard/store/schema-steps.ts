@@ -4,7 +4,7 @@ import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
 export const DASHBOARD_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
-    version: 23,
+    version: 24,
     name: 'dashboard sessions',
     // id_hash: SHA-256 of the session ID (the ID itself is only ever in the member's cookie). A session is not a
     // server's data: it ends at logout, at its idle or absolute expiry (swept), or with "log out everywhere".

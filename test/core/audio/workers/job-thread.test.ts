@@ -47,12 +47,12 @@ describe('the audio thread', () => {
   it(`refuses a server's job past ${MAX_AUDIO_JOBS_PER_GUILD} under way or waiting, while another server's still runs`, async () => {
     const wav = encodeWav(toneSamples({ pitchHz: 220, seconds: 0.2, amplitude: 0.5, sampleRate: 24_000 }), 24_000);
     const mine = Array.from({ length: MAX_AUDIO_JOBS_PER_GUILD + 1 }, () =>
-      joinPartsOffThread([wav, wav], 'wav', 'guild-a').then(
+      joinPartsOffThread([wav, wav], 'wav', { guild: 'guild-a' }).then(
         () => 'joined',
         (error: unknown) => error,
       ),
     );
-    const theirs = joinPartsOffThread([wav], 'wav', 'guild-b');
+    const theirs = joinPartsOffThread([wav], 'wav', { guild: 'guild-b' });
     const results = await Promise.all(mine);
     expect(results.filter((r) => r === 'joined')).toHaveLength(MAX_AUDIO_JOBS_PER_GUILD);
     const refused = results.find((r) => r !== 'joined');
@@ -60,7 +60,7 @@ describe('the audio thread', () => {
     expect(refused).toMatchObject({ reason: 'owner-busy', limit: MAX_AUDIO_JOBS_PER_GUILD });
     expect((await theirs).seconds).toBeCloseTo(0.2, 2);
     // Its share is given back as its jobs end.
-    expect((await joinPartsOffThread([wav], 'wav', 'guild-a')).seconds).toBeCloseTo(0.2, 2);
+    expect((await joinPartsOffThread([wav], 'wav', { guild: 'guild-a' })).seconds).toBeCloseTo(0.2, 2);
   });
 });
 

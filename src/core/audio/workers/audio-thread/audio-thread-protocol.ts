@@ -3,15 +3,21 @@ import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { ClipErrorCode } from '../../errors.ts';
 import type { EditableFormat, SceneMixLine, SceneMixResult } from '../../effects/effect-types.ts';
 
-/** A scene's line as sent to the worker: its parts' bytes (transferred) and the silence before it. */
-export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: ArrayBuffer[] };
+/**
+ * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
+ * shared; either way not copied on the main thread as the message goes.
+ */
+export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;
+
+/** A scene's line as sent to the worker: its parts' bytes and the silence before it. */
+export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedBytes[] };
 
 export type AudioJob =
-  /** One part's bytes (transferred) with speed and volume applied. */
-  | { id: number; kind: 'effects'; data: ArrayBuffer; effects: AudioEffects }
-  /** A request's parts (transferred) as one file. */
-  | { id: number; kind: 'join'; parts: ArrayBuffer[]; format: EditableFormat }
-  /** A scene's lines (every part transferred) mixed as one file (../../effects/scene-mix.ts). */
+  /** One part's bytes with speed and volume applied. */
+  | { id: number; kind: 'effects'; data: HandedBytes; effects: AudioEffects }
+  /** A request's parts as one file. */
+  | { id: number; kind: 'join'; parts: HandedBytes[]; format: EditableFormat }
+  /** A scene's lines mixed as one file (../../effects/scene-mix.ts). */
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat };
 
 export type AudioJobReply =

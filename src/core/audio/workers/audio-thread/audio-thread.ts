@@ -1,19 +1,24 @@
 // Speed, volume, joining parts and mixing a scene's lines, off the main thread: whole parts go to worker threads (../job-thread.ts), one job
-// at a time per thread. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past that the
-// request is refused with AudioBusyError (the member reads that SayBot is busy), never queued without end. Fair
-// between servers: each server's jobs wait their turn with the others' (../job-thread.ts), and one server may have
-// only so many under way or waiting, so a server's long run of renders never holds up another server's file.
+// at a time per thread. Two work classes (../work-classes.ts), each its own threads and queue: short work (a part's
+// speed and volume, a small file's join) and long work (a scene's mix, a large file's join), so a ten-minute mix
+// never holds another server's file. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past
+// that the request is refused with AudioBusyError (the member reads that SayBot is busy), never queued without end.
+// Fair between servers: each server's jobs wait their turn with the others' (../job-thread.ts), one server may have
+// only so many under way or waiting, and a member only so many long ones.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
-import { ThreadPool } from '../thread-pool.ts';
+import { classedPools, SHORT_JOIN_MAX_BYTES, type WorkClass } from '../work-classes.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
-/** Threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one, at most 2. */
+/**
+ * Short work's threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one,
+ * at most 2. Long work has one thread of its own.
+ */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /**
  * Jobs waiting per thread. Every file is joined and measured here, not only speed and volume, so a burst of file
@@ -32,29 +37,50 @@ export const SCENE_JOB_TIMEOUT_MS = 120_000;
  * (a long /say at another speed is one job per part), while the rest of the queue stays for the other servers.
  */
 export const MAX_AUDIO_JOBS_PER_GUILD = 16;
+/** Long jobs waiting behind the one under way (each may take a scene's SCENE_JOB_TIMEOUT_MS). */
+export const MAX_WAITING_LONG_JOBS = 8;
+/** Long jobs one server may have under way or waiting. */
+export const MAX_LONG_JOBS_PER_GUILD = 2;
+/** Long jobs one member may have under way or waiting: a scene's mix or a large file at a time, cached or not. */
+export const MAX_LONG_JOBS_PER_MEMBER = 1;
 const IDLE_MS = 30_000;
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
-const pool = new ThreadPool<Job, AudioJobReply>({
-  name: 'audio thread',
-  jobs: 'jobs',
-  worker: new URL('./audio-worker.ts', import.meta.url),
-  threads: THREADS,
-  maxWaitingPerThread: MAX_WAITING_AUDIO_JOBS,
-  timeoutMs: JOB_TIMEOUT_MS,
-  idleMs: IDLE_MS,
-  perOwner: MAX_AUDIO_JOBS_PER_GUILD,
-  unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
-});
+const pools = classedPools<Job, AudioJobReply>(
+  {
+    name: 'audio thread',
+    jobs: 'jobs',
+    worker: new URL('./audio-worker.ts', import.meta.url),
+    threads: THREADS,
+    maxWaitingPerThread: MAX_WAITING_AUDIO_JOBS,
+    timeoutMs: JOB_TIMEOUT_MS,
+    idleMs: IDLE_MS,
+    perOwner: MAX_AUDIO_JOBS_PER_GUILD,
+    unavailable: (reason, message, options) => new AudioBusyError(reason, message, options),
+  },
+  {
+    threads: 1,
+    maxWaitingPerThread: MAX_WAITING_LONG_JOBS,
+    perOwner: MAX_LONG_JOBS_PER_GUILD,
+    perMember: MAX_LONG_JOBS_PER_MEMBER,
+  },
+);
+
+/** Whose a job is: its server's share of a class, and for long work its member's ration ('' when none). */
+export interface AudioJobOwner {
+  guild?: string;
+  member?: string;
+}
 
 async function run(
+  workClass: WorkClass,
   job: Job,
   transfer: ArrayBuffer[],
-  guild: string,
+  { guild = '', member = '' }: AudioJobOwner,
   timeoutMs?: number,
 ): Promise<Extract<AudioJobReply, { ok: true }>> {
-  const reply = await pool.run(job, transfer, guild, timeoutMs);
+  const reply = await pools[workClass].run(job, transfer, guild, { timeoutMs, member });
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   if (reply.range === true) throw new RangeError(reply.message);
@@ -67,11 +93,20 @@ export function changesAudio(effects: AudioEffects | undefined): effects is Audi
 }
 
 /**
- * A copy of `bytes` the worker can own (the caller's buffer may be shared, e.g. a cache entry): one block copy, not
- * an element-by-element one (a part of a few megabytes must not hold the main thread).
+ * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV) as
+ * they are, shared, with no copy; `own` bytes that are a whole buffer of their own, moved (the caller's view is
+ * detached); anything else (a cache entry's bytes, a view into Node's pool) one block copy the worker then owns.
  */
-function copy(bytes: Uint8Array): ArrayBuffer {
-  return new Uint8Array(bytes).buffer;
+function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): HandedBytes {
+  const { buffer } = bytes;
+  if (buffer instanceof SharedArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+  const data =
+    own && whole && !transfer.includes(buffer) && !isMarkedAsUntransferable(buffer)
+      ? buffer
+      : new Uint8Array(bytes).buffer;
+  transfer.push(data);
+  return data;
 }
 
 /**
@@ -83,46 +118,48 @@ export async function applyEffectsOffThread(
   effects: AudioEffects,
   guild = '',
 ): Promise<{ format: EditableFormat; data: Buffer }> {
-  const data = copy(bytes);
-  const reply = await run({ kind: 'effects', data, effects }, [data], guild);
+  const transfer: ArrayBuffer[] = [];
+  const data = handOver(bytes, transfer);
+  // One part (bounded by the request's split): short work, a voice's next part may wait for it.
+  const reply = await run('short', { kind: 'effects', data, effects }, transfer, { guild });
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
-/** A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples. */
+/**
+ * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: short work
+ * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it.
+ */
 export async function joinPartsOffThread(
   parts: readonly Uint8Array[],
   format: EditableFormat,
-  guild = '',
+  owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
-  const buffers = parts.map(copy);
-  const reply = await run({ kind: 'join', parts: buffers, format }, buffers, guild);
+  const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const transfer: ArrayBuffer[] = [];
+  const handed = parts.map((part) => handOver(part, transfer));
+  const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const reply = await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner);
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
 }
 
 /**
- * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps), in
- * `guild`'s share of the pool like every other job, with a longer limit (SCENE_JOB_TIMEOUT_MS). The parts are handed
- * over, not copied: a part that is a whole ArrayBuffer of its own is moved to the worker and the caller's array is
- * detached (empty) afterwards; pass copies of bytes you keep (a cache's). A part that is a view into a larger buffer
- * (Node's shared pool, a slab) is copied, since moving its buffer would take the rest with it. A scene over
- * MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad gap, ClipError and UnsupportedAudioError for parts it
+ * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps): long
+ * work, in the server's share and the member's ration, with a longer limit (SCENE_JOB_TIMEOUT_MS). The parts are
+ * handed over, not copied: a part in shared memory is shared; a part that is a whole ArrayBuffer of its own is moved
+ * to the worker and the caller's array is detached (empty) afterwards; pass copies of bytes you keep (a cache's). A
+ * part that is a view into a larger buffer (Node's shared pool, a slab) is copied, since moving its buffer would take
+ * the rest with it. A scene over MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad
+ * gap, ClipError and UnsupportedAudioError for parts it
  * cannot use, AudioBusyError when it cannot run now.
  */
-export async function mixSceneOffThread(input: SceneMixInput, guild: string): Promise<SceneMixResult> {
+export async function mixSceneOffThread(input: SceneMixInput, owner: AudioJobOwner): Promise<SceneMixResult> {
   const transfer: ArrayBuffer[] = [];
-  const moved = new Set<ArrayBufferLike>();
-  const hand = (bytes: Uint8Array): ArrayBuffer => {
-    const { buffer } = bytes;
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
-    // Each buffer once in the transfer list; a second view of it, a shared one or Node's pool is copied.
-    const own = whole && buffer instanceof ArrayBuffer && !moved.has(buffer) && !isMarkedAsUntransferable(buffer);
-    const data = own ? buffer : copy(bytes);
-    moved.add(data);
-    transfer.push(data);
-    return data;
-  };
-  const lines = input.lines.map((line) => ({ ...line, parts: line.parts.map(hand) }));
-  const reply = await run({ kind: 'scene', lines, format: input.format }, transfer, guild, SCENE_JOB_TIMEOUT_MS);
+  const lines = input.lines.map((line) => ({
+    ...line,
+    parts: line.parts.map((part) => handOver(part, transfer, true)),
+  }));
+  const scene = { kind: 'scene', lines, format: input.format } as const;
+  const reply = await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS);
   if (!reply.scene) throw new Error('audio thread: a scene job answered without its figures');
   return {
     data: new Uint8Array(reply.data),

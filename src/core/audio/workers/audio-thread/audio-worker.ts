@@ -1,7 +1,7 @@
 // The worker thread of audio-thread.ts: speed and volume, joining parts into one file, and mixing a scene's lines,
 // one job at a time.
 import { parentPort } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
@@ -16,15 +16,18 @@ function own(view: Uint8Array): ArrayBuffer {
   return Uint8Array.from(view).buffer;
 }
 
+/** Handed bytes as a view: a shared view as it is, a transferred buffer whole. */
+const view = (bytes: HandedBytes): Uint8Array => (bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+
 async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'effects') {
-      const { format, data } = await applyEffects(new Uint8Array(job.data), job.effects);
+      const { format, data } = await applyEffects(view(job.data), job.effects);
       const buffer = own(data);
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
     }
     if (job.kind === 'scene') {
-      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map((p) => new Uint8Array(p)) }));
+      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(view) }));
       const {
         data,
         format,
@@ -38,10 +41,7 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       const scene = { cut, sampleRate, lines: times, loudness };
       return { reply: { id: job.id, ok: true, format, data: buffer, seconds, scene }, transfer: [buffer] };
     }
-    const { data, seconds } = await joinParts(
-      job.parts.map((p) => new Uint8Array(p)),
-      job.format,
-    );
+    const { data, seconds } = await joinParts(job.parts.map(view), job.format);
     const buffer = own(data);
     return { reply: { id: job.id, ok: true, format: job.format, data: buffer, seconds }, transfer: [buffer] };
   } catch (error) {

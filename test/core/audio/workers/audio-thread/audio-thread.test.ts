@@ -6,10 +6,12 @@ import { analyseClip } from '../../../../../src/core/audio/analysis/clip.ts';
 import {
   applyEffectsOffThread,
   joinPartsOffThread,
+  MAX_LONG_JOBS_PER_MEMBER,
   mixSceneOffThread,
 } from '../../../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { describeFailure } from '../../../../../src/core/interactions/failures.ts';
 import { MAX_SCENE_SECONDS } from '../../../../../src/core/audio/effects/scene-mix.ts';
-import { UnsupportedAudioError } from '../../../../../src/core/audio/errors.ts';
+import { AudioBusyError, UnsupportedAudioError } from '../../../../../src/core/audio/errors.ts';
 import { LIMIT } from '../../../../../src/core/audio/effects/gain.ts';
 import {
   findFirstMpegFrame,
@@ -117,7 +119,7 @@ describe('mixSceneOffThread', () => {
         ],
         format: 'wav',
       },
-      'guild-scene',
+      { guild: 'guild-scene' },
     );
     expect(result.format).toBe('wav');
     expect(result.sampleRate).toBe(RATE);
@@ -138,8 +140,50 @@ describe('mixSceneOffThread', () => {
     await expect(
       mixSceneOffThread(
         { lines: [{ parts: [short], gapBefore: MAX_SCENE_SECONDS + 1 }], format: 'mp3' },
-        'guild-scene',
+        { guild: 'guild-scene' },
       ),
     ).rejects.toBeInstanceOf(RangeError);
+  });
+});
+
+describe('the work classes', () => {
+  /** A ten-minute free scene: five lines of 120 s of eSpeak's 22,050 Hz WAV. */
+  const tenMinuteScene = () => ({
+    lines: Array.from({ length: 5 }, (_, i) => ({
+      parts: [
+        encodeWav(toneSamples({ pitchHz: 150 + 20 * i, seconds: 119, amplitude: 0.3, sampleRate: 22_050 }), 22_050),
+      ],
+      gapBefore: 0.2,
+    })),
+    format: 'wav' as const,
+  });
+
+  it("mixes a ten-minute scene without holding another server's file: the file is joined before the mix ends", async () => {
+    const events: string[] = [];
+    const mixed = mixSceneOffThread(tenMinuteScene(), { guild: 'guild-scene', member: 'member-scene' }).then(
+      (result) => void events.push(`mixed ${Math.round(result.seconds)} s`),
+    );
+    const part = encodeWav(tone(220, 0.5), RATE);
+    const file = joinPartsOffThread([part, part], 'wav', { guild: 'guild-file', member: 'member-file' }).then(
+      (result) => void events.push(`joined ${result.seconds} s`),
+    );
+    await Promise.all([mixed, file]);
+    // Order of events, not time: the short job had a thread of its own while the mix ran.
+    expect(events).toEqual(['joined 1 s', 'mixed 596 s']);
+  });
+
+  it("rations long work per member even when it costs nothing: a member's second mix is refused, another's runs", async () => {
+    const member = { guild: 'guild-replay', member: 'member-a' };
+    const first = mixSceneOffThread(tenMinuteScene(), member);
+    const second = mixSceneOffThread(tenMinuteScene(), member).catch((error: unknown) => error);
+    const other = mixSceneOffThread(
+      { lines: [{ parts: [encodeWav(tone(300, 1), RATE)], gapBefore: 0 }], format: 'wav' },
+      { guild: 'guild-replay', member: 'member-b' },
+    );
+    expect(await second).toBeInstanceOf(AudioBusyError);
+    expect(await second).toMatchObject({ reason: 'member-busy', limit: MAX_LONG_JOBS_PER_MEMBER });
+    expect(describeFailure(await second).message.key).toBe('error.audio.memberBusy');
+    expect((await other).seconds).toBeCloseTo(1, 2);
+    expect((await first).seconds).toBeGreaterThan(590);
   });
 });

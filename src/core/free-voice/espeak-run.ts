@@ -1,0 +1,125 @@
+// eSpeak NG compiled to WebAssembly (the optional `espeak-ng` package, GPL, loaded only in the free voice's threads
+// and only when present), run for one job at a time. Its module is compiled once per thread; each job runs the
+// program on a fresh instance (the package is eSpeak NG's command line), with the text written to its own file system
+// rather than passed as an argument, so no text is ever read as an option; a line in several scripts is several runs,
+// each spoken in its own voice and the WAVs joined. A trap or abort inside eSpeak is caught
+// within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later, out of the job, and
+// fails the next line): that line fails naming it, and its reply retires the thread before another line. The WAV it
+// writes comes back in shared memory, never copied on the main thread.
+import { readFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
+import type { SpokenRun } from './reading/reading-types.ts';
+import { joinWavFiles } from '../audio/codecs/wav-file.ts';
+
+/** The part of the package's Emscripten module the worker uses. */
+interface EspeakInstance {
+  FS: { readFile(path: string): Uint8Array; writeFile(path: string, data: string): void };
+}
+type EspeakFactory = (options: Record<string, unknown>) => Promise<EspeakInstance>;
+
+/** WebAssembly as the worker uses it (TypeScript's lib here has no WebAssembly types: no DOM). */
+interface WebAssemblyApi {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+}
+type WasmModule = { readonly kind: 'module' };
+type WasmInstance = { readonly kind: 'instance' };
+const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+
+/** eSpeak NG's WAV: 22,050 samples a second, 16-bit mono. */
+const BYTES_PER_SECOND = 22_050 * 2;
+const WAV_HEADER_BYTES = 44;
+
+let loaded: Promise<{ factory: EspeakFactory; module: WasmModule }> | undefined;
+
+async function load(): Promise<{ factory: EspeakFactory; module: WasmModule }> {
+  const specifier = 'espeak-ng';
+  const { default: factory } = (await import(specifier)) as { default: EspeakFactory };
+  const wasm = await readFile(new URL('./espeak-ng.wasm', import.meta.resolve(specifier)));
+  return { factory, module: await wasmApi.compile(wasm) };
+}
+
+/** eSpeak NG itself stopped (a WebAssembly trap, out of memory, an abort): the thread is not trusted again. */
+class EspeakStopped extends Error {}
+
+/** More characters a second than any voice says: a line read longer than this surely makes too much audio. */
+const MOST_CHARACTERS_PER_SECOND = 40;
+
+async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<SharedArrayBuffer> {
+  const most = WAV_HEADER_BYTES + Math.floor(job.maxSeconds * BYTES_PER_SECOND);
+  // Refused before eSpeak NG spends the thread's time on it (a line of 4,000 kanji reads as some 10,000 kana).
+  if (runs.reduce((sum, run) => sum + run.text.length, 0) > job.maxSeconds * MOST_CHARACTERS_PER_SECOND)
+    throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
+  const wavs: Uint8Array[] = [];
+  let bytes = 0;
+  for (const run of runs) {
+    const wav = await speakRun(run.text, run.espeak);
+    bytes += wav.byteLength - WAV_HEADER_BYTES;
+    if (WAV_HEADER_BYTES + bytes > most) throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
+    wavs.push(wav);
+  }
+  const wav = wavs.length === 1 ? wavs[0] : joinWavFiles(wavs);
+  if (wav === undefined) throw new Error('eSpeak NG wrote audio in different forms');
+  // Shared, not moved: the main thread then caches, plays and joins these very bytes (a join's worker reads them
+  // too) without one copy of its own.
+  const shared = new SharedArrayBuffer(wav.byteLength);
+  new Uint8Array(shared).set(wav);
+  return shared;
+}
+
+async function speakRun(text: string, voice: string): Promise<Uint8Array> {
+  const { factory, module } = await (loaded ??= load());
+  const errors: string[] = [];
+  let stopped: unknown;
+  const instance = await factory({
+    arguments: ['-w', '/out.wav', '-v', voice, '-f', '/in.txt'],
+    preRun: [(m: EspeakInstance) => m.FS.writeFile('/in.txt', text)],
+    // Emscripten hands a trap in main() to `quit`, whose default throws it out of the job's own turn.
+    quit: (status: number, thrown: unknown) => {
+      if (status !== 0) stopped ??= thrown ?? new Error(`exit status ${status}`);
+    },
+    onAbort: (what: unknown) => void (stopped ??= what),
+    instantiateWasm: (imports: object, done: (instance: WasmInstance, module: WasmModule) => void) => {
+      void wasmApi.instantiate(module, imports).then((made) => done(made, module));
+      return {};
+    },
+    print: () => {},
+    printErr: (line: string) => void errors.push(line),
+  });
+  if (stopped !== undefined) throw new EspeakStopped(`eSpeak NG stopped on this line (${describe(stopped)})`);
+  try {
+    return instance.FS.readFile('/out.wav');
+  } catch {
+    throw new Error(`eSpeak NG wrote no audio (${errors[0] ?? 'no message'})`);
+  }
+}
+
+function describe(thrown: unknown): string {
+  return (thrown instanceof Error ? thrown.message : String(thrown)).slice(0, 200);
+}
+
+/**
+ * Answers each job of this thread's parent with eSpeak NG speaking the runs `read(job)` makes of it, each in its own
+ * voice, joined: espeak-worker.ts reads the line (./reading/read-aloud.ts) and gives each run's text as
+ * espeak-text.ts makes it; nothing else in SayBot gives it anything else.
+ */
+export function serveEspeak(read: (job: EspeakJob) => SpokenRun[]): void {
+  parentPort?.on('message', (job: EspeakJob) => void answer(job, read));
+}
+
+function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[]): Promise<void> {
+  return Promise.resolve()
+    .then(() => speak(job, read(job)))
+    .then(
+      (wav): void => parentPort?.postMessage({ id: job.id, ok: true, wav } satisfies EspeakReply),
+      (error: unknown): void =>
+        parentPort?.postMessage({
+          id: job.id,
+          ok: false,
+          message: describe(error),
+          // A RangeError here is memory: the heap or WebAssembly's could not grow.
+          retire: error instanceof EspeakStopped || error instanceof RangeError,
+        } satisfies EspeakReply),
+    );
+}

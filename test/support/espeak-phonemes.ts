@@ -1,0 +1,83 @@
+// eSpeak NG's phonemes (IPA) of what the free voice gives it: the same WebAssembly program the worker runs, with
+// `-q --ipa` (no audio, the phonemes printed) instead of `-w`. For tests that check what a line sounds like without
+// listening; loaded in the test's own process. Undefined when the optional espeak-ng package is not installed.
+import { readFile } from 'node:fs/promises';
+import { readLine } from '../../src/core/free-voice/reading/read-line.ts';
+import { loadJapaneseAnalyser } from '../../src/core/free-voice/reading/japanese-analyser.ts';
+import type { JapaneseAnalyser } from '../../src/core/free-voice/reading/reading-types.ts';
+import { freeVoice } from '../../src/core/free-voice/free-voices.ts';
+
+interface Instance {
+  FS: { writeFile(path: string, data: string): void };
+}
+type Factory = (options: Record<string, unknown>) => Promise<Instance>;
+interface WebAssemblyApi {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<object>;
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+
+let program: Promise<{ factory: Factory; module: object }> | undefined;
+
+async function load(): Promise<{ factory: Factory; module: object }> {
+  const specifier = 'espeak-ng';
+  const { default: factory } = (await import(specifier)) as { default: Factory };
+  const wasm = await readFile(new URL('./espeak-ng.wasm', import.meta.resolve(specifier)));
+  return { factory, module: await wasmApi.compile(wasm) };
+}
+
+/** eSpeak NG's phonemes of `text` in its voice `espeak` (`ja+f2`), given as is: lines joined by a space. */
+export async function espeakPhonemes(text: string, espeak: string): Promise<string> {
+  const { factory, module } = await (program ??= load());
+  const printed: string[] = [];
+  await factory({
+    arguments: ['-q', '--ipa', '-v', espeak, '-f', '/in.txt'],
+    preRun: [(m: Instance) => m.FS.writeFile('/in.txt', text)],
+    instantiateWasm: (imports: object, done: (instance: object, module: object) => void) => {
+      void wasmApi.instantiate(module, imports).then((made) => done(made, module));
+      return {};
+    },
+    print: (line: string) => void printed.push(line.trim()),
+    printErr: () => {},
+  });
+  return printed.join(' ');
+}
+
+let analyser: { loaded: JapaneseAnalyser | undefined } | undefined;
+const japanese = () => (analyser ??= { loaded: loadJapaneseAnalyser() }).loaded;
+
+/** One run of a line as the free voice speaks it: its voice and eSpeak NG's phonemes of its text. */
+export interface HeardRun {
+  espeak: string;
+  text: string;
+  phonemes: string;
+}
+
+/** `line` in the free voice `voiceId` as the worker reads it (./read-line.ts), each run's phonemes. */
+export async function heardRuns(line: string, voiceId: string): Promise<HeardRun[]> {
+  const espeak = freeVoice(voiceId)!.espeak;
+  const runs = readLine(line, espeak, japanese);
+  return Promise.all(runs.map(async (run) => ({ ...run, phonemes: await espeakPhonemes(run.text, run.espeak) })));
+}
+
+/** The phonemes of a whole line as the free voice speaks it, runs joined by a space, eSpeak NG's language marks cut. */
+export async function heardPhonemes(line: string, voiceId: string): Promise<string> {
+  return withoutLanguageMarks((await heardRuns(line, voiceId)).map((run) => run.phonemes).join(' '));
+}
+
+/** Phonemes without eSpeak NG's `(en)` `(ja)` marks where it switched language by itself. */
+export const withoutLanguageMarks = (phonemes: string): string => phonemes.replace(/\([a-z-]+\)/gu, '');
+
+/** "Chinese letter" / "Japanese letter" as eSpeak NG says a character it has no reading for, in IPA. */
+export const NAMED_LETTER = /tʃˈaɪniːz|dʒˈapəniːz|lˈe̞tə/u;
+
+/** Whether the optional packages the free voice's reading is tested with are installed (a test skips without). */
+export function readingPackagesInstalled(): boolean {
+  try {
+    import.meta.resolve('espeak-ng');
+    import.meta.resolve('kuromoji');
+    return true;
+  } catch {
+    return false;
+  }
+}
