@@ -125,7 +125,8 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
 })();
 `;
 
-/** The chart's colours and marks, and the auto-read page's settings (appended to the one stylesheet). */
+/** The chart's colours and marks, the voices page's buttons and the auto-read page's settings (appended to the one
+ * stylesheet). */
 export const STUDIO_STYLE = `
 /* The month page's chart (/static/month.js). */
 .chart { width: 100%; max-width: 48rem; height: auto; display: block; }
@@ -139,6 +140,8 @@ export const STUDIO_STYLE = `
 .chart text { pointer-events: none; }
 .chart .hit:hover, .chart .hit:focus { fill: Highlight; fill-opacity: 0.15; outline: none; }
 .readout { min-height: 1.5em; font-variant-numeric: tabular-nums; }
+/* The voices page's buttons wrap within their cell. */
+.voice-actions form { display: inline-block; margin: 0 0.3rem 0.3rem 0; }
 /* One auto-read setting: its field, then what it does. */
 .setting { display: grid; gap: 0.2rem; }
 `;

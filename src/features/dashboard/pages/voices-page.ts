@@ -99,7 +99,7 @@ function row(context: PageContext, server: Membership, voice: VoiceRow, query: s
     <td>${t(locale, `dashboard.voices.kind.${voice.kind}`)}</td>
     <td>${voice.language ?? '—'}</td>
     <td>${voice.gender === undefined ? '—' : t(locale, `dashboard.voices.gender.${voice.gender}`)}</td>
-    <td class="actions">${actions}</td>
+    <td class="voice-actions">${actions}</td>
   </tr>`;
 }
 
