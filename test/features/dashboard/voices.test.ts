@@ -143,4 +143,17 @@ describe('the voices page', () => {
     );
     expect((await command(MEMBER, 'voices', 'list')).content).not.toContain(cloneId);
   });
+
+  it('lets the member who cloned a voice delete it, as /voices delete does, and no other member', async () => {
+    const cloneId = await madeClone(h, SEOUL, MEMBER, 'My own clone');
+    const other = await signedIn(h, OTHER, base);
+    expect((await other.get(base)).body).not.toContain(`${base}/delete`);
+    expect((await other.post(`${base}/delete`, { voice: cloneId })).status).toBe(403);
+    const member = await signedIn(h, MEMBER, base);
+    expect((await member.get(base)).body).toContain('Delete My own clone');
+    expect((await member.post(`${base}/delete`, { voice: cloneId })).body).toContain(
+      'Deleted the voice &quot;My own clone&quot;.',
+    );
+    expect((await command(OTHER, 'voices', 'list')).content).not.toContain(cloneId);
+  });
 });
