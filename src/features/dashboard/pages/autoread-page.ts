@@ -4,6 +4,7 @@ import type { SettingDeclaration } from '../../../core/settings/setting-types.ts
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { buttonForm } from './button-form.ts';
 import { field } from './member-pages.ts';
 import { serverNav } from './server-pages.ts';
 
@@ -18,14 +19,6 @@ export interface AutoreadView {
   pool: ReadonlyArray<{ voice: string; label: string }>;
   ignored: ReadonlyArray<{ id: string; name: string }>;
 }
-
-/** A one-button form posting `fields` to `action`. */
-const button = (context: PageContext, action: string, fields: Record<string, string>, label: string): Html =>
-  html`<form method="post" action="${action}" class="inline">
-    ${csrfField(context)}${Object.entries(fields).map(
-      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
-    )}<button type="submit">${label}</button>
-  </form>`;
 
 export function autoreadPage(context: PageContext, server: Membership, view: AutoreadView): Html {
   const { locale } = context;
@@ -70,7 +63,7 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
                 (entry) =>
                   html`<li>
                     ${entry.label}
-                    ${button(context, `${base}/pool/remove`, { voice: entry.voice }, t(locale, 'dashboard.autoread.poolRemove', { voice: entry.label }))}
+                    ${buttonForm(context, `${base}/pool/remove`, { voice: entry.voice }, t(locale, 'dashboard.autoread.poolRemove', { voice: entry.label }))}
                   </li>`,
               )}
             </ul>`
@@ -85,7 +78,7 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
                 (member) =>
                   html`<li>
                     ${member.name}
-                    ${button(context, `${base}/unignore`, { member: member.id }, t(locale, 'dashboard.autoread.unignore', { name: member.name }))}
+                    ${buttonForm(context, `${base}/unignore`, { member: member.id }, t(locale, 'dashboard.autoread.unignore', { name: member.name }))}
                   </li>`,
               )}
             </ul>`

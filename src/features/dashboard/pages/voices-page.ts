@@ -4,6 +4,7 @@ import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { SampleResult } from '../samples.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { buttonForm } from './button-form.ts';
 import { samplePart } from './sample-part.ts';
 import { serverNav } from './server-pages.ts';
 
@@ -41,15 +42,6 @@ export interface VoicesView {
   heard: HeardSample | undefined;
 }
 
-/** A one-button form posting `fields` to `action`. */
-function button(context: PageContext, action: string, fields: Record<string, string>, label: string, extra = ''): Html {
-  return html`<form method="post" action="${action}" class="inline">
-    ${csrfField(context)}${Object.entries(fields).map(
-      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
-    )}<button type="submit" class="${extra}">${label}</button>
-  </form>`;
-}
-
 /** The filter as a query string, kept by every form on the page (a sample heard keeps the list as filtered). */
 function kept(filter: VoiceFilter): string {
   const query = new URLSearchParams(
@@ -68,15 +60,20 @@ function row(context: PageContext, server: Membership, voice: VoiceRow, query: s
     voice.inPool ? t(locale, 'dashboard.voices.inPool') : '',
   ].filter((tag) => tag !== '');
   const actions = [
-    button(context, `${base}/sample${query}`, key, t(locale, 'dashboard.voices.hear', { name: voice.name })),
+    buttonForm(context, `${base}/sample${query}`, key, t(locale, 'dashboard.voices.hear', { name: voice.name })),
     voice.kind === 'preset'
       ? ''
-      : button(context, `${base}/use${query}`, key, t(locale, 'dashboard.voices.use', { name: voice.name })),
+      : buttonForm(context, `${base}/use${query}`, key, t(locale, 'dashboard.voices.use', { name: voice.name })),
     server.manager && !voice.isDefault
-      ? button(context, `${base}/default${query}`, key, t(locale, 'dashboard.voices.makeDefault', { name: voice.name }))
+      ? buttonForm(
+          context,
+          `${base}/default${query}`,
+          key,
+          t(locale, 'dashboard.voices.makeDefault', { name: voice.name }),
+        )
       : '',
     server.manager && voice.kind !== 'preset' && voice.kind !== 'free' && !voice.inPool
-      ? button(context, `${base}/pool${query}`, key, t(locale, 'dashboard.voices.addToPool', { name: voice.name }))
+      ? buttonForm(context, `${base}/pool${query}`, key, t(locale, 'dashboard.voices.addToPool', { name: voice.name }))
       : '',
     voice.deletable
       ? html`<form
