@@ -120,6 +120,7 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       };
     },
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
+    channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     async dictionaryChanged(guildId) {
       if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
       await bot.client.shard?.broadcastEval(

@@ -71,7 +71,10 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     return c.html(
       autoreadPage(pageContext(c, notice), server, {
         reading: bot.autoread?.isReading(server.guildId) === true,
-        binding: state.binding,
+        binding: state.binding && {
+          text: `#${bot.channelName(server.guildId, state.binding.textChannelId) ?? state.binding.textChannelId}`,
+          voice: bot.channelName(server.guildId, state.binding.voiceChannelId) ?? state.binding.voiceChannelId,
+        },
         current: describeSettings(locale, state.settings),
         settings: AUTO_READ_SETTING_LIST,
         members: members.map((line) => plain(bot, server.guildId, line)),

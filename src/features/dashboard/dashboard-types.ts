@@ -32,6 +32,8 @@ export interface DashboardBot {
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** A member's display name from SayBot's cache (no request), for "changed by"; undefined when unknown. */
   displayName(guildId: string, userId: string): string | undefined;
+  /** A channel's name from SayBot's cache (no request); undefined when unknown. */
+  channelName(guildId: string, channelId: string): string | undefined;
   /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
   dictionaryChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */

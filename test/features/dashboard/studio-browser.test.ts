@@ -166,6 +166,9 @@ describeInBrowser('the studio in a real browser', () => {
     expect(await spokenAfter(from)).toContain('cuts it short');
 
     const page = await loggedIn(MANAGER.id, 'Auto-read');
+    expect(await page.locator('main').textContent()).toMatch(
+      /Reading the chat of channel #\S+ aloud in voice channel lounge\./,
+    );
     await page.getByLabel('max_length', { exact: true }).fill('20');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('longest message: 20 characters');

@@ -10,7 +10,8 @@ import { serverNav } from './server-pages.ts';
 
 export interface AutoreadView {
   reading: boolean;
-  binding: { textChannelId: string; voiceChannelId: string } | undefined;
+  /** The channels it reads (or last read), by name where SayBot knows it. */
+  binding: { text: string; voice: string } | undefined;
   /** The settings in words, as /autoread settings prints them. */
   current: string;
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>;
@@ -25,8 +26,8 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
   const base = `/servers/${server.guildId}/autoread`;
   const where = view.binding
     ? t(locale, view.reading ? 'dashboard.autoread.reading' : 'dashboard.autoread.paused', {
-        text: view.binding.textChannelId,
-        voice: view.binding.voiceChannelId,
+        text: view.binding.text,
+        voice: view.binding.voice,
       })
     : t(locale, 'dashboard.autoread.never');
   return page(
