@@ -22,7 +22,12 @@ import type { Config } from '../core/config.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index.ts';
+import {
+  AUTOREAD_CHANGED_EVENT,
+  DICTIONARY_CHANGED_EVENT,
+  refreshAutoread,
+  refreshDictionary,
+} from '../features/autoread/index.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
 import { soundRemover } from '../features/speaking/index.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
@@ -128,6 +133,15 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
           client.emit(context.event, context.guildId);
         },
         { context: { event: DICTIONARY_CHANGED_EVENT, guildId } },
+      );
+    },
+    async autoreadChanged(guildId) {
+      if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
+      await bot.client.shard?.broadcastEval(
+        (client, context) => {
+          client.emit(context.event, context.guildId);
+        },
+        { context: { event: AUTOREAD_CHANGED_EVENT, guildId } },
       );
     },
     autoread: bot.autoread,

@@ -38,3 +38,4 @@ export {
 export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
 export { AUTO_READ_SETTING_LIST } from './reading/setting-declarations.ts';
+export { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';

@@ -1,7 +1,7 @@
 // The managers' auto-read page: its settings (one field per declaration, read by the settings kit from the form as
 // /autoread settings reads its options: the same ranges and refusals), the channels it reads, the ignore list, the
 // voice pool and the members' voices as /autoread show gives them. Every change goes to the same store rows the
-// command writes and to the running reader at once (configure, setIgnored), as the command's.
+// command writes and to the running reader at once (configure and setIgnored, on the shard that reads the guild), as the command's.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -106,8 +106,8 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
       return refused(c, error);
     }
     const updated = await store.autoRead.setSettings(guildId, changes, userOf(c));
-    // The running reader reads with them from the next message on, as after /autoread settings.
-    bot.autoread?.configure(guildId, updated);
+    // The running reader reads with them from the next message on, as after /autoread settings (whichever shard).
+    await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.settings', { userId: userOf(c), guildId }, { settings: Object.keys(changes).length });
     const locale = c.get('locale');
     return show(c, {
@@ -122,7 +122,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     const { guildId } = c.get('membership');
     const result = await store.autoReadMembers.ignore(guildId, given.data.member, userOf(c), IGNORED_MAX);
     if (result === 'full') return refused(c, new UserError('autoread.ignore.full', { max: IGNORED_MAX }));
-    bot.autoread?.setIgnored(guildId, await store.autoReadMembers.ignored(guildId));
+    await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.ignore', { userId: userOf(c), guildId });
     return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.autoread.ignored') });
   });
@@ -132,7 +132,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
     const { guildId } = c.get('membership');
     await store.autoReadMembers.unignore(guildId, given.data.member);
-    bot.autoread?.setIgnored(guildId, await store.autoReadMembers.ignored(guildId));
+    await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.unignore', { userId: userOf(c), guildId });
     return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.autoread.unignored') });
   });

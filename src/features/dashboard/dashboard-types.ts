@@ -36,6 +36,8 @@ export interface DashboardBot {
   channelName(guildId: string, channelId: string): string | undefined;
   /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
   dictionaryChanged(guildId: string): Promise<void>;
+  /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */
+  autoreadChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */
   autoread: AutoreadControl | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
