@@ -51,9 +51,9 @@ export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
       through: figures.through,
       budget: figures.report.guild.budget,
       days: figures.days,
-      // SayBot's cache of names (no request per member); one it does not know is named as /usage names one who left.
+      // SayBot's cache of names (no request per member); one it does not know (gone, or another shard's) is "a member".
       members: figures.members.map(({ userId: id, spent, saved }) => ({
-        name: bot.displayName(server.guildId, id) ?? t(locale, 'usage.chart.formerMember'),
+        name: bot.displayName(server.guildId, id) ?? t(locale, 'dashboard.month.someMember'),
         spent,
         saved,
       })),

@@ -157,4 +157,5 @@ export const en = {
   'dashboard.autoread.unignored': 'Auto-read reads that member again.',
   'dashboard.voices.presetTaken':
     'This server already has a preset named "{name}" with another voice: make that preset the default, or rename it with /preset first.',
+  'dashboard.month.someMember': 'A member',
 } as const;

@@ -158,4 +158,5 @@ export const ja: Translation<typeof en> = {
   'dashboard.autoread.unignored': '自動読み上げはそのメンバーをまた読み上げます。',
   'dashboard.voices.presetTaken':
     'このサーバーには別の音声のプリセット「{name}」がすでにあります。そのプリセットを既定にするか、先に /preset で名前を変えてください。',
+  'dashboard.month.someMember': 'メンバー',
 };

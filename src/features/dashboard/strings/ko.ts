@@ -158,4 +158,5 @@ export const ko: Translation<typeof en> = {
   'dashboard.autoread.unignored': '자동 읽기가 그 멤버를 다시 읽습니다.',
   'dashboard.voices.presetTaken':
     '이 서버에는 다른 음성을 쓰는 프리셋 "{name}"이(가) 이미 있습니다. 그 프리셋을 기본값으로 하거나 먼저 /preset으로 이름을 바꾸세요.',
+  'dashboard.month.someMember': '멤버',
 };
