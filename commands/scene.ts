@@ -7,14 +7,14 @@ import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { downloadClip } from '../src/features/voices/index.ts';
-import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
+import { NAME_MAX_LENGTH } from '../src/core/store/names.ts';
 import {
-  MAX_SAVED_SCENES,
   PendingScenes,
   SCENE_CAPS,
   answerSceneButton,
   previewScene,
-  readScript,
+  saveScene,
+  sceneName,
   sceneForm,
   sceneFormPurpose,
   type SceneFormPurpose,
@@ -90,12 +90,9 @@ async function withScript(
   await then(text);
 }
 
-/** A scene name as the store keeps it, or the member's answer of why not. */
-function sceneName(interaction: ChatInputCommandInteraction<'cached'>): string {
-  const name = tidyName(interaction.options.getString('name', true));
-  if (!isValidName(name)) throw new UserError('scene.badName');
-  return name;
-}
+/** The scene name option as the store keeps it, or the member's answer of why not. */
+const nameOf = (interaction: ChatInputCommandInteraction<'cached'>) =>
+  sceneName(interaction.options.getString('name', true));
 
 const isManager = (interaction: AnsweredInteraction<'cached'>) =>
   interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
@@ -106,22 +103,14 @@ async function save(
   name: string,
   script: string,
 ): Promise<void> {
-  const lines = readScript(script).steps.filter((step) => step.kind === 'line').length;
-  const result = await context.store.scenes.save(
-    interaction.guildId,
+  const saved = await saveScene(context.store, {
+    guildId: interaction.guildId,
+    userId: interaction.user.id,
+    manager: isManager(interaction),
     name,
     script,
-    interaction.user.id,
-    isManager(interaction),
-  );
-  const shown = echo(name, NAME_MAX_LENGTH);
-  if (result.status === 'refused') {
-    if (result.problem === 'full') throw new UserError('scene.full', { max: MAX_SAVED_SCENES });
-    if (result.problem === 'member-share')
-      throw new UserError('scene.memberShare', { share: result.share, max: MAX_SAVED_SCENES });
-    throw new UserError('scene.notYoursToChange', { name: shown });
-  }
-  await showResult(interaction, result.status === 'added' ? 'scene.saved' : 'scene.replaced', { name: shown, lines });
+  });
+  await showResult(interaction, saved.status === 'added' ? 'scene.saved' : 'scene.replaced', saved);
 }
 
 const HANDLERS: Record<string, Handler> = {
@@ -136,13 +125,13 @@ const HANDLERS: Record<string, Handler> = {
     );
   },
   save: async (interaction, context) => {
-    const name = sceneName(interaction);
+    const name = nameOf(interaction);
     await withScript(interaction, context, { kind: 'save', name }, (script) =>
       save(interaction, context, name, script),
     );
   },
   play: async (interaction, context) => {
-    const name = sceneName(interaction);
+    const name = nameOf(interaction);
     const saved = await context.store.scenes.get(interaction.guildId, name);
     if (saved === undefined) throw new UserError('scene.unknown', { name: echo(name, NAME_MAX_LENGTH) });
     await previewScene(interaction, context, pending, saved.script, {
@@ -160,7 +149,7 @@ const HANDLERS: Record<string, Handler> = {
     await showContent(interaction, [t(locale, 'scene.list.header', { count: scenes.length }), ...lines].join('\n'));
   },
   delete: async (interaction, context) => {
-    const name = sceneName(interaction);
+    const name = nameOf(interaction);
     const result = await context.store.scenes.delete(
       interaction.guildId,
       name,
@@ -186,9 +175,7 @@ export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, con
   if (purpose === undefined) throw new Error(`not /scene's form: ${interaction.customId}`);
   const script = interaction.fields.getTextInputValue('script');
   if (purpose.kind === 'save') {
-    const name = tidyName(purpose.name);
-    if (!isValidName(name)) throw new UserError('scene.badName');
-    return save(interaction, context, name, script);
+    return save(interaction, context, sceneName(purpose.name), script);
   }
   await previewScene(interaction, context, pending, script, { output: purpose.output, format: purpose.format });
 };

@@ -29,7 +29,8 @@ import {
   refreshDictionary,
 } from '../features/autoread/index.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
-import { soundRemover } from '../features/speaking/index.ts';
+import { memberStillSpeaks, memberVoiceChannel, soundRemover } from '../features/speaking/index.ts';
+import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
 
 /** Discord's answers that mean "not there" (no such member, or SayBot not in that server) rather than a failure. */
@@ -158,6 +159,24 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       purgeVoice: (voiceId) => core.speech.purgeVoice(voiceId),
       removeSounds: soundRemover(bot.client, logger),
       anonymiseRequests: (guildId, userId) => core.accounting.anonymiseRequests(guildId, userId),
+    },
+    scenes: {
+      report: (guildId, userId) => core.accounting.report(guildId, userId),
+      voiceSeconds: config.queue.guildSeconds,
+      async memberVoice(guildId, userId) {
+        // Voice is played by the shard that holds the server: from another shard's, the member uses /scene.
+        const guild = ours(guildId) ? cached(guildId) : undefined;
+        if (guild === undefined) throw new UserError('studio.scenes.otherShard');
+        const member = await guild.members.fetch({ user: userId, cache: true });
+        // What memberVoiceChannel and memberStillSpeaks read of an interaction: the server, the member and their
+        // user, all SayBot's own view (the member fetched afresh above).
+        const place = { guildId, guild, member, user: member.user } as unknown as Parameters<
+          typeof memberVoiceChannel
+        >[0];
+        const target = memberVoiceChannel(place, bot.players, bot.autoread);
+        return { target, stillAllowed: memberStillSpeaks(place, target.channelId) };
+      },
+      channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     },
   };
 }

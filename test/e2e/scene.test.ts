@@ -3,11 +3,11 @@
 // posted file with its subtitles, every line its own cache entry, every budget and /stop holding.
 import { describe, expect, it } from 'vitest';
 import type { InteractionResponse } from '@saybot/local-discord';
-import { dominantPitchHz } from '../../src/core/audio/analysis/analysis.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
-import { defaultGuilds, monoOf, runCommand, type Harness } from '../support/harness.ts';
+import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
+import { linePitches } from '../support/scene-audio.ts';
 import { ALICE } from '../support/world.ts';
 import { previewScene, pressSceneButton, type Preview } from '../support/scene-preview.ts';
 
@@ -82,15 +82,7 @@ describe('/scene in a voice channel', () => {
       h.sandbox.setPacing({ realtimeFactor: 0 });
     }
     const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 1 });
-    // Silence between lines is not in what was heard: the lines follow one another as the sandbox made them.
-    const samples = monoOf(heard);
-    let start = 0;
-    const pitches = lines.map((line) => {
-      const seconds = h.sandbox.expectedDurationSeconds(line.slice(line.indexOf(':') + 2));
-      const middle = samples.subarray(Math.round((start + 0.1) * 48_000), Math.round((start + seconds - 0.1) * 48_000));
-      start += seconds;
-      return dominantPitchHz(middle, 48_000) ?? 0;
-    });
+    const pitches = linePitches(h, heard, lines);
     const expected = [VOICES.Ann, VOICES.Ben, VOICES.Kei].map((voice) => h.sandbox.voicePitchHz(voice) ?? -1);
     for (const [i, pitch] of pitches.entries()) expect(Math.abs(pitch - (expected[i] ?? 0)), lines[i]).toBeLessThan(4);
     expect(ttsSince(h, before).map((r) => r.voice)).toEqual([VOICES.Ann, VOICES.Ben, VOICES.Kei]);

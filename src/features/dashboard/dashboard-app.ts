@@ -23,6 +23,7 @@ import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
+import { addSceneRoutes } from './scenes-routes.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
@@ -102,6 +103,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   addVoiceRoutes(app, { store, bot, logger, samples });
   addMonthRoutes(app, { store, bot, logger });
   addAutoreadRoutes(app, { store, bot, logger });
+  addSceneRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

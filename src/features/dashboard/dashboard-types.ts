@@ -7,6 +7,8 @@ import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
+import type { StudioVoice } from '../scenes/index.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { DashboardLimits } from './limits.ts';
 
 /** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */
@@ -50,6 +52,23 @@ export interface DashboardBot {
   isOperator(userId: string): boolean;
   /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */
   forgetting: Forgetting;
+  /** What the studio's Scenes page needs beyond the above (scenes-routes.ts); absent: the page is not offered. */
+  scenes?: DashboardScenes;
+}
+
+/** The running bot as the studio's scenes use it. */
+export interface DashboardScenes {
+  /** The member's budgets and the month (Accounting.report, as /usage and /scene read them). */
+  report(guildId: string, userId: string): Promise<UsageReport>;
+  /** QUEUE_MAX_SECONDS: a scene longer than this is refused for voice (0: no limit). */
+  voiceSeconds: number;
+  /**
+   * The voice channel the member sits in, checked as /scene checks it (their rights there, SayBot's, auto-read's
+   * channel, a player busy elsewhere); the member's answer (UserError) thrown when it may not play there.
+   */
+  memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
+  /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
+  channelName(guildId: string, channelId: string): string | undefined;
 }
 
 /** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */

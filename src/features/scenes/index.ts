@@ -9,3 +9,17 @@ export { sceneForm, sceneFormPurpose, FORM_SCRIPT_MAX, type SceneFormPurpose } f
 export { MAX_SAVED_SCENES } from './store/scene-area.ts';
 export { SCENE_FORGET_RULES, sceneAreas } from './store/store-areas.ts';
 export { SCENE_SCHEMA_STEPS } from './store/schema-steps.ts';
+export { saveScene, sceneName } from './scene-saving.ts';
+export {
+  checkScript,
+  makeStudioScene,
+  quoteStudioScene,
+  type ReadLine,
+  type ScriptCheck,
+  type StudioMember,
+  type StudioOutcome,
+  type StudioQuote,
+  type StudioServices,
+  type StudioVoice,
+} from './studio-scene.ts';
+export type { BudgetFigures } from './scene-budgets.ts';

@@ -18,7 +18,7 @@ import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
 import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import type { SceneTimeline } from '../../core/speech/scene-types.ts';
-import { toSrt } from './subtitles.ts';
+import { sceneSrt } from './scene-srt.ts';
 import { sceneLengthWords } from './scene-length.ts';
 import { t } from './strings.ts';
 
@@ -206,16 +206,9 @@ function header(interaction: ButtonInteraction<'cached'>, scene: PendingScene, a
   });
 }
 
-/** The .srt beside a posted scene: each line timed as it is heard (those before the cut, when cut), by its speaker. */
+/** The .srt beside a posted scene. */
 function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): AttachmentPayload {
-  if (timeline === undefined || timeline.length > turns.length) throw new Error('a scene file without its timeline');
-  const cues = timeline.map((time, index) => ({
-    speaker: turns[index]?.speaker ?? '',
-    text: turns[index]?.text ?? '',
-    start: time.start,
-    end: time.end,
-  }));
-  return { attachment: Buffer.from(toSrt(cues)), name: 'saybot-scene.srt' };
+  return { attachment: Buffer.from(sceneSrt(turns, timeline)), name: 'saybot-scene.srt' };
 }
 
 /** Whether the member may post files here themselves: SayBot posts for them no more than they may. */

@@ -23,6 +23,7 @@ import { parseScript, ScriptError } from './script.ts';
 import type { SceneScript } from './script-types.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import { checkSceneLength } from './scene-length.ts';
+import { budgetFigures } from './scene-budgets.ts';
 import { t } from './strings.ts';
 
 /** The buttons' custom_id: `scene:go:<token>` plays the waiting scene, `scene:no:<token>` drops it. */
@@ -142,23 +143,13 @@ function costLine(locale: string, quote: SceneQuote, plan: ScenePlan): string {
 
 /** What the member's budgets leave (and the plan's, for who may see it), and the least of them. */
 function budgetLines(locale: string, report: UsageReport, planFigures: boolean): { lines: string[]; left: number } {
+  const figures = budgetFigures(report);
   const lines: string[] = [];
-  let left = Number.POSITIVE_INFINITY;
-  const { member, guild, bot } = report;
-  if (member.budget > 0) {
-    const memberLeft = Math.max(0, member.budget - member.spentToday);
-    left = Math.min(left, memberLeft);
-    lines.push(t(locale, 'scene.budget.member', { left: memberLeft, limit: member.budget }));
-  }
-  if (guild.budget > 0) {
-    const guildLeft = Math.max(0, guild.budget - guild.spent);
-    left = Math.min(left, guildLeft);
-    lines.push(t(locale, 'scene.budget.guild', { left: guildLeft, limit: guild.budget }));
-  }
-  left = Math.min(left, bot.remaining);
-  if (planFigures) lines.push(t(locale, 'scene.budget.plan', { left: bot.remaining }));
+  if (figures.member) lines.push(t(locale, 'scene.budget.member', figures.member));
+  if (figures.guild) lines.push(t(locale, 'scene.budget.guild', figures.guild));
+  if (planFigures) lines.push(t(locale, 'scene.budget.plan', { left: figures.bot }));
   if (lines.length === 0) lines.push(t(locale, 'scene.budget.none'));
-  return { lines, left };
+  return { lines, left: figures.left };
 }
 
 /** "Play it" (absent when a budget would refuse it) and "Cancel". */

@@ -1,5 +1,6 @@
 // The pages outside one server's: the login page and the list of servers the member shares with SayBot.
-import { t } from '../strings.ts';
+import '../strings.ts';
+import { t } from '../scenes-strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { html, page, type Html, type PageContext } from './layout.ts';
 
@@ -44,6 +45,7 @@ export function serverNav(context: PageContext, server: Membership): Html {
       <li><a href="${base}/voices">${t(locale, 'dashboard.page.voices')}</a></li>
       <li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
       <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
+      <li><a href="${base}/scenes">${t(locale, 'studio.scenes.nav')}</a></li>
       <li><a href="${base}/month">${t(locale, 'dashboard.page.month')}</a></li>
       ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
       ${server.manager ? html`<li><a href="${base}/autoread">${t(locale, 'dashboard.page.autoread')}</a></li>` : ''}

@@ -1,0 +1,141 @@
+// The studio's Scenes page: the script's editor (a form that saves without script; /static/scenes.js checks each
+// line as it is typed and shows the cast, the cost and the buttons), and the server's saved scenes. The words the
+// script shows are put in data- attributes here, in the member's language.
+import type { Membership } from '../dashboard-types.ts';
+import { t } from '../scenes-strings.ts';
+import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
+import { serverNav } from './server-pages.ts';
+
+/** The keys the page's script fills in (data-t-<key without its prefix>). */
+const SCRIPT_TEXTS = [
+  'scriptOk',
+  'lineError',
+  'from.cast',
+  'from.member',
+  'from.distinct',
+  'hearVoice',
+  'hearVoiceFree',
+  'hearLine',
+  'hearLineFree',
+  'costPaid',
+  'costFree',
+  'budgetMember',
+  'budgetGuild',
+  'budgetNone',
+  'budgetOver',
+  'make',
+  'makeFree',
+  'play',
+  'playFree',
+  'working',
+  'made',
+  'cut',
+  'played',
+  'stopped',
+  'priceChanged',
+  'failed',
+] as const;
+
+/** `from.cast` → `from-cast`, `scriptOk` → `script-ok`: the script reads it back as dataset.tFromCast, tScriptOk. */
+const dataName = (key: string) => key.replace('.', '-').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+export interface SavedSceneRow {
+  name: string;
+  savedBy: string;
+}
+
+export function scenesPage(
+  context: PageContext,
+  server: Membership,
+  editor: { script: string; name: string; maxLength: number },
+  saved: readonly SavedSceneRow[],
+): Html {
+  const { locale } = context;
+  const base = `/servers/${server.guildId}/scenes`;
+  const texts = SCRIPT_TEXTS.map((key) => html` data-t-${dataName(key)}="${t(locale, `studio.scenes.${key}`)}"`);
+  const savedList =
+    saved.length === 0
+      ? html`<p>${t(locale, 'studio.scenes.savedNone')}</p>`
+      : html`<ul>
+          ${saved.map(
+            (scene) =>
+              html`<li>
+                <a
+                  href="${base}?open=${encodeURIComponent(scene.name)}"
+                  aria-label="${t(locale, 'studio.scenes.open', { name: scene.name })}"
+                  >${scene.name}</a
+                >
+                <span class="tag">${t(locale, 'studio.scenes.savedBy', { member: scene.savedBy })}</span>
+              </li>`,
+          )}
+        </ul>`;
+  return page(
+    context,
+    t(locale, 'studio.scenes.title', { server: server.guildName }),
+    html`${serverNav(context, server)}
+      <p>${t(locale, 'studio.scenes.intro')}</p>
+      <div id="scene-studio" data-base="${base}" ${texts}>
+        <form method="post" action="${base}/save" class="stack scene-editor">
+          ${csrfField(context)}
+          <label for="scene-script">${t(locale, 'studio.scenes.script')}</label>
+          <div class="scene-area">
+            <ol id="scene-gutter" class="scene-gutter" aria-hidden="true"></ol>
+            <textarea
+              id="scene-script"
+              name="script"
+              rows="14"
+              wrap="off"
+              spellcheck="false"
+              maxlength="${editor.maxLength}"
+              aria-describedby="scene-check"
+              required
+            >
+${editor.script}</textarea>
+          </div>
+          <p id="scene-check" class="scene-check" aria-live="polite"></p>
+          <label for="scene-name">${t(locale, 'studio.scenes.name')}</label>
+          <input id="scene-name" name="name" maxlength="32" value="${editor.name}" required />
+          <button type="submit">${t(locale, 'studio.scenes.save')}</button>
+        </form>
+        <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part">
+          <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
+          <table>
+            <thead>
+              <tr>
+                <th>${t(locale, 'studio.scenes.speaker')}</th>
+                <th>${t(locale, 'studio.scenes.voice')}</th>
+              </tr>
+            </thead>
+            <tbody id="scene-cast"></tbody>
+          </table>
+          <h2>${t(locale, 'studio.scenes.lines')}</h2>
+          <ol id="scene-lines"></ol>
+          <audio id="scene-line-audio" controls hidden></audio>
+        </section>
+        <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part">
+          <h2 id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</h2>
+          <p id="scene-cost"></p>
+          <ul id="scene-budgets"></ul>
+          <p>
+            <label for="scene-format">${t(locale, 'studio.scenes.format')}</label>
+            <select id="scene-format">
+              <option value="wav">WAV</option>
+              <option value="mp3">MP3</option>
+            </select>
+          </p>
+          <p class="search">
+            <button type="button" id="scene-make" disabled></button>
+            <button type="button" id="scene-play" disabled></button>
+          </p>
+          <p id="scene-result" role="status"></p>
+          <p id="scene-downloads" hidden>
+            <a id="scene-audio-link" class="button" download>${t(locale, 'studio.scenes.downloadAudio')}</a>
+            <a id="scene-srt-link" class="button" download>${t(locale, 'studio.scenes.downloadSrt')}</a>
+          </p>
+        </section>
+      </div>
+      <h2>${t(locale, 'studio.scenes.saved')}</h2>
+      ${savedList}
+      <script src="/static/scenes.js" defer></script>`,
+  );
+}

@@ -1,0 +1,311 @@
+// The studio's Scenes page (every member, with /scene's rights): the page, a script checked as it is typed (the
+// scenes feature's own parser, nothing read or counted), its cast and cost, then the scene made as a file or played
+// in the member's voice channel, or one line made alone; and the server's saved scenes. Everything past the check
+// goes through the scenes feature's studio surface (src/features/scenes/studio-scene.ts): the same reading, cast,
+// plan, length checks, quote ceiling and pipeline as /scene. The JSON endpoints are changes like any other: Origin,
+// session and CSRF token (the X-CSRF-Token header), rate-limited per session (guards.ts).
+import { randomBytes } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { describeFailure } from '../../core/interactions/failures.ts';
+import type { Logger } from '../../core/log.ts';
+import type { Store } from '../../core/store/types.ts';
+import {
+  FORM_SCRIPT_MAX,
+  checkScript,
+  makeStudioScene,
+  quoteStudioScene,
+  saveScene,
+  sceneName,
+  type StudioMember,
+  type StudioQuote,
+  type StudioServices,
+} from '../scenes/index.ts';
+import { audit } from './audit.ts';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
+import { pageContext, refusal, serverAccess } from './guards.ts';
+import type { PageContext } from './pages/layout.ts';
+import { scenesPage } from './pages/scenes-page.ts';
+import { SCENES_SCRIPT } from './scenes-script.ts';
+import './strings.ts';
+import { t } from './scenes-strings.ts';
+
+type Ctx = Context<DashboardEnv>;
+
+export interface SceneRouteDeps {
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+}
+
+/** Made files kept for their member's download: at most this many, this many bytes in all, this long. */
+const MAX_FILES = 16;
+const MAX_FILE_BYTES = 96 * 1024 * 1024;
+const FILE_MS = 10 * 60_000;
+
+const MEDIA_TYPES: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  srt: 'application/x-subrip; charset=utf-8',
+};
+
+interface Kept {
+  userId: string;
+  guildId: string;
+  data: Buffer;
+  name: string;
+  at: number;
+}
+
+/** A scene's files, each for the member who made it in that server only; bounded in count, bytes and time. */
+export class SceneFiles {
+  readonly #kept = new Map<string, Kept>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  keep(owner: { userId: string; guildId: string }, data: Buffer, name: string): string {
+    this.#expire();
+    let bytes = data.length;
+    for (const kept of this.#kept.values()) bytes += kept.data.length;
+    for (const [id, kept] of this.#kept) {
+      if (this.#kept.size < MAX_FILES && bytes <= MAX_FILE_BYTES) break;
+      bytes -= kept.data.length;
+      this.#kept.delete(id);
+    }
+    const id = randomBytes(16).toString('base64url');
+    this.#kept.set(id, { ...owner, data, name, at: this.#now() });
+    return id;
+  }
+
+  get(id: string, userId: string, guildId: string): Kept | undefined {
+    this.#expire();
+    const kept = this.#kept.get(id);
+    return kept && kept.userId === userId && kept.guildId === guildId ? kept : undefined;
+  }
+
+  #expire(): void {
+    const now = this.#now();
+    for (const [id, kept] of this.#kept) {
+      if (now - kept.at < FILE_MS) break;
+      this.#kept.delete(id);
+    }
+  }
+}
+
+const Script = z.string().max(FORM_SCRIPT_MAX);
+const Check = z.object({ script: Script });
+const Quote = z.object({ script: Script, output: z.enum(['voice', 'file']).default('file') });
+const Make = z.object({
+  script: Script,
+  quoted: z.number().int().min(0).max(1_000_000),
+  format: z.enum(['wav', 'mp3']).default('wav'),
+  /** A line made alone (0-based turn): heard in the browser. */
+  line: z.number().int().min(0).max(1_000).optional(),
+});
+const Save = z.object({ script: Script, name: z.string().max(100) });
+
+/** A quote as the page's script shows it. */
+function quoteJson(quote: StudioQuote, lineCharacters: number[]) {
+  const { plan, speakers, budgets } = quote;
+  return {
+    characters: quote.characters,
+    cachedLines: quote.cachedLines,
+    lines: plan.lines.length,
+    seconds: Math.round(plan.seconds),
+    cast: [...speakers.values()].map((speaker) => ({
+      name: speaker.name,
+      voice: speaker.settings.voice,
+      from: speaker.from.kind,
+    })),
+    turns: plan.turns.map((turn, index) => ({
+      speaker: turn.speaker,
+      text: turn.text,
+      line: quote.lineNumbers[index] ?? 0,
+      characters: lineCharacters[index] ?? 0,
+    })),
+    budgets: {
+      ...(budgets.member ? { member: budgets.member } : {}),
+      ...(budgets.guild ? { guild: budgets.guild } : {}),
+      left: Number.isFinite(budgets.left) ? budgets.left : null,
+    },
+  };
+}
+
+export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): void {
+  const { store, bot, logger } = deps;
+  const found: DashboardScenes | undefined = bot.scenes;
+  if (found === undefined) return;
+  const scenes = found;
+  const services: StudioServices = {
+    store,
+    speech: bot.speech,
+    presets: bot.voices.presets,
+    report: (guildId, userId) => scenes.report(guildId, userId),
+    voiceSeconds: scenes.voiceSeconds,
+  };
+  const files = new SceneFiles();
+  app.get('/static/scenes.js', (c) =>
+    c.body(SCENES_SCRIPT, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'max-age=3600',
+    }),
+  );
+  app.use('/servers/:guildId/scenes', serverAccess(bot));
+  app.use('/servers/:guildId/scenes/*', serverAccess(bot));
+
+  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  const memberOf = (c: Ctx): StudioMember => {
+    const server = c.get('membership');
+    return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };
+  };
+  /**
+   * A refusal's words for the page: the member's words as Discord would show them, a channel's mention (`<#id>`)
+   * as its name, since a browser does not render Discord's mentions.
+   */
+  const refusalText = (c: Ctx, error: unknown): string => {
+    const { code, message } = describeFailure(error);
+    if (code === 'internal') throw error;
+    const { guildId } = c.get('membership');
+    return t(c.get('locale'), message.key, message.params).replace(
+      /<#(\d{17,20})>/g,
+      (_, channelId: string) => `#${scenes.channelName(guildId, channelId) ?? channelId}`,
+    );
+  };
+  /** The member's answer for a refusal (a script error, a budget, a right); anything else is the app's failure. */
+  const answerFailure = (c: Ctx, error: unknown) => c.json({ error: refusalText(c, error) }, 400);
+  /** The request's JSON body as `schema` reads it, or undefined (answered 400). */
+  async function body<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+    const parsed = schema.safeParse(await c.req.json().catch(() => undefined));
+    return parsed.success ? parsed.data : undefined;
+  }
+  const badRequest = (c: Ctx) => c.json({ error: t(c.get('locale'), 'dashboard.badRequest', { what: 'JSON' }) }, 400);
+  /** What each line alone would pay now (to hear it by itself). */
+  const lineCharacters = (quote: StudioQuote) =>
+    Promise.all(quote.plan.lines.map(async (line) => (await bot.speech.quoteScene([line])).characters));
+
+  async function showPage(c: Ctx, editor: { script: string; name: string }, notice?: PageContext['notice']) {
+    const server = c.get('membership');
+    const saved = (await store.scenes.list(server.guildId)).map((scene) => ({
+      name: scene.name,
+      savedBy: bot.displayName(server.guildId, scene.savedBy) ?? scene.savedBy,
+    }));
+    const status = notice?.kind === 'error' ? 400 : 200;
+    return c.html(scenesPage(pageContext(c, notice), server, { ...editor, maxLength: FORM_SCRIPT_MAX }, saved), status);
+  }
+
+  app.get('/servers/:guildId/scenes', async (c) => {
+    const open = c.req.query('open');
+    if (open === undefined) return showPage(c, { script: '', name: '' });
+    const saved = await store.scenes.get(c.get('membership').guildId, open.slice(0, 100));
+    if (saved === undefined)
+      return showPage(
+        c,
+        { script: '', name: '' },
+        { kind: 'error', text: t(c.get('locale'), 'studio.scenes.unknown', { name: open.slice(0, 32) }) },
+      );
+    return showPage(c, { script: saved.script, name: saved.name });
+  });
+
+  app.post('/servers/:guildId/scenes/check', async (c) => {
+    const given = await body(c, Check);
+    if (given === undefined) return badRequest(c);
+    const checked = checkScript(given.script);
+    if (checked.ok) return c.json(checked);
+    const { key, params } = checked.message;
+    return c.json({ ok: false, line: checked.line, error: t(c.get('locale'), key, params) });
+  });
+
+  app.post('/servers/:guildId/scenes/quote', async (c) => {
+    const given = await body(c, Quote);
+    if (given === undefined) return badRequest(c);
+    try {
+      const quote = await quoteStudioScene(services, memberOf(c), given.script, given.output);
+      return c.json({ quote: quoteJson(quote, await lineCharacters(quote)) });
+    } catch (error) {
+      return answerFailure(c, error);
+    }
+  });
+
+  /** Makes the scene as a file, in voice (`voice`), or one line alone; never paying more than `quoted`. */
+  async function make(c: Ctx, voice: boolean) {
+    const given = await body(c, Make);
+    if (given === undefined) return badRequest(c);
+    const member = memberOf(c);
+    try {
+      const outcome = await makeStudioScene(services, member, {
+        source: given.script,
+        quoted: given.quoted,
+        format: given.format,
+        only: voice ? undefined : given.line,
+        voice: voice ? await scenes.memberVoice(member.guildId, member.userId) : undefined,
+        command: 'dashboard-scene',
+      });
+      if (outcome.kind === 'quote-changed') {
+        const { quote } = outcome;
+        return c.json({ priceChanged: true, quote: quoteJson(quote, await lineCharacters(quote)) });
+      }
+      const action = voice ? 'scene.play' : given.line === undefined ? 'scene.file' : 'scene.line';
+      audit(logger, action, { userId: member.userId, guildId: member.guildId }, { quoted: given.quoted });
+      if (outcome.kind !== 'file') return c.json({ done: outcome.kind, seconds: outcome.seconds.toFixed(1) });
+      const base = `/servers/${member.guildId}/scenes/files/`;
+      const audio = files.keep(member, outcome.data, `saybot-scene.${outcome.format}`);
+      const srt = files.keep(member, Buffer.from(outcome.srt), 'saybot-scene.srt');
+      return c.json({
+        done: 'file',
+        seconds: outcome.seconds.toFixed(1),
+        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
+        audio: `${base}${audio}`,
+        srt: `${base}${srt}`,
+      });
+    } catch (error) {
+      return answerFailure(c, error);
+    }
+  }
+  app.post('/servers/:guildId/scenes/make', (c) => make(c, false));
+  app.post('/servers/:guildId/scenes/play', (c) => make(c, true));
+
+  app.get('/servers/:guildId/scenes/files/:id', (c) => {
+    const kept = files.get(c.req.param('id'), userOf(c), c.get('membership').guildId);
+    if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
+    const extension = kept.name.slice(kept.name.lastIndexOf('.') + 1);
+    // A view of the kept bytes, not a copy: a scene's WAV may be tens of megabytes.
+    const bytes = new Uint8Array(kept.data.buffer as ArrayBuffer, kept.data.byteOffset, kept.data.byteLength);
+    return c.body(bytes, 200, {
+      'Content-Type': MEDIA_TYPES[extension] ?? 'application/octet-stream',
+      'Content-Disposition': `attachment; filename="${kept.name}"`,
+      'Cache-Control': 'private, no-store',
+    });
+  });
+
+  // Saved as /scene save saves: the same store, names, rights and member's share (the scenes feature's saveScene).
+  app.post('/servers/:guildId/scenes/save', async (c) => {
+    const given = Save.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const { script, name } = given.data;
+    const server = c.get('membership');
+    const locale = c.get('locale');
+    try {
+      const saved = await saveScene(store, {
+        guildId: server.guildId,
+        userId: userOf(c),
+        manager: server.manager,
+        name,
+        script,
+      });
+      audit(logger, 'scene.save', { userId: userOf(c), guildId: server.guildId }, { lines: saved.lines });
+      const key = saved.status === 'added' ? 'studio.scenes.savedAdded' : 'studio.scenes.savedReplaced';
+      const shown = sceneName(name);
+      return showPage(
+        c,
+        { script, name: shown },
+        { kind: 'ok', text: t(locale, key, { name: shown, lines: saved.lines }) },
+      );
+    } catch (error) {
+      return showPage(c, { script, name }, { kind: 'error', text: refusalText(c, error) });
+    }
+  });
+}

@@ -1,0 +1,16 @@
+import { addMessages } from '../../core/i18n/catalogue.ts';
+import { en } from './strings/scenes-en.ts';
+import { ja } from './strings/scenes-ja.ts';
+import { ko } from './strings/scenes-ko.ts';
+
+// The studio's Scenes page: its own part of the catalogue (./strings/scenes-*.ts), apart from the dashboard's so
+// the studio's pages, built side by side, each keep theirs; registered when this module loads.
+
+declare module '../../core/i18n/catalogue.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  interface Messages extends Record<keyof typeof en, string> {}
+}
+
+addMessages('dashboard-scenes', { en, ko, ja });
+
+export * from './strings.ts';

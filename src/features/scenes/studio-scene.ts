@@ -1,0 +1,216 @@
+// A scene outside Discord's interactions (the dashboard's studio): the same reading, cast, plan, length checks,
+// quote and delivery as /scene, handed the member's place instead of an interaction. Checking a script is pure and
+// free; casting and costing it is rationed as free work, as /scene's preview is; making it goes through the
+// pipeline as one scene order that never pays more than the characters its member confirmed (SceneOrder.quoted).
+import { randomBytes } from 'node:crypto';
+import type { AudioFormat } from '../../core/audio/codecs/format.ts';
+import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
+import {
+  MEMBER_REQUEST,
+  type Requester,
+  type SpeechOutcome,
+  type SpeechPipeline,
+  type SpeechTarget,
+} from '../../core/speech/pipeline.ts';
+import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
+import type { Revocation } from '../../core/speech/revocation.ts';
+import type { Store } from '../../core/store/types.ts';
+import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
+import { resolveCast } from './cast.ts';
+import { budgetFigures, type BudgetFigures } from './scene-budgets.ts';
+import { checkSceneLength, sceneLengthWords } from './scene-length.ts';
+import { planScene } from './scene-plan.ts';
+import { readScript } from './scene-preview.ts';
+import { sceneSrt } from './scene-srt.ts';
+import type { ScenePlan, Speaker } from './scene-types.ts';
+import { parseScript, ScriptError } from './script.ts';
+import './strings.ts';
+
+/** What a studio scene needs of the running bot. */
+export interface StudioServices {
+  store: Store;
+  speech: SpeechPipeline;
+  /** The preset voices on offer (as CommandContext.voices). */
+  presets: readonly PresetVoice[];
+  report(guildId: string, userId: string): Promise<UsageReport>;
+  /** The server's queue of seconds in voice (QUEUE_GUILD_SECONDS; 0: none): a longer scene is refused for voice. */
+  voiceSeconds: number;
+}
+
+/** The member and where they are, as SayBot sees them. */
+export interface StudioMember {
+  guildId: string;
+  userId: string;
+  /** The server's language (Discord's preferred locale). */
+  guildLocale: string;
+}
+
+/** The member's voice channel, checked as /scene checks it (the speaking feature's memberVoiceChannel). */
+export interface StudioVoice {
+  target: Extract<SpeechTarget, { kind: 'voice' }>;
+  /** Their voice rights there, asked again before each part (Requester.stillAllowed). */
+  stillAllowed: () => Revocation | undefined;
+}
+
+/** What the parser read a line as (lines it skipped, or joined to the turn before, are not listed). */
+export type ReadLine = { line: number; kind: 'cast' | 'pause' } | { line: number; kind: 'turn'; speaker: string };
+
+/**
+ * A script checked: what each line was read as (for the editor to mark) and its speakers, or the first error, on its
+ * line (0: the whole script).
+ */
+export type ScriptCheck =
+  | { ok: true; read: ReadLine[]; lines: number; speakers: number }
+  | { ok: false; line: number; message: LocalisedMessage };
+
+/** The parser's verdict on `source`, nothing read or counted. */
+export function checkScript(source: string): ScriptCheck {
+  try {
+    const script = parseScript(source);
+    const read: ReadLine[] = [
+      ...[...new Set(script.cast.map((entry) => entry.line))].map((line) => ({ line, kind: 'cast' as const })),
+      ...script.steps.map((step): ReadLine =>
+        step.kind === 'line'
+          ? { line: step.line, kind: 'turn', speaker: step.speaker }
+          : { line: step.line, kind: 'pause' },
+      ),
+    ].sort((a, b) => a.line - b.line);
+    const lines = script.steps.filter((step) => step.kind === 'line').length;
+    return { ok: true, read, lines, speakers: script.speakers.length };
+  } catch (error) {
+    if (!(error instanceof ScriptError)) throw error;
+    return {
+      ok: false,
+      line: error.line,
+      message: { key: `scene.script.${error.code}`, params: { line: error.line, ...error.params } },
+    };
+  }
+}
+
+/** A scene cast, planned and costed now. */
+export interface StudioQuote {
+  plan: ScenePlan;
+  speakers: ReadonlyMap<string, Speaker>;
+  /** The 1-based script line of each turn, in order. */
+  lineNumbers: number[];
+  characters: number;
+  cachedLines: number;
+  budgets: BudgetFigures;
+}
+
+/**
+ * `source` read, cast in this server and costed: what it would pay now (nothing is held). Throws the member's answer
+ * (UserError, Refusal) when it may not be made: a script error, an unknown cast voice, too long for `output`.
+ */
+export async function quoteStudioScene(
+  services: StudioServices,
+  member: StudioMember,
+  source: string,
+  output: 'voice' | 'file',
+): Promise<StudioQuote> {
+  const script = readScript(source);
+  services.speech.takeFreeWork(member.guildId, member.userId);
+  const speakers = await resolveCast(script, {
+    store: services.store,
+    guildId: member.guildId,
+    guildLocale: member.guildLocale,
+    presets: services.presets,
+  });
+  const plan = planScene(script, speakers);
+  if (output === 'voice' && services.voiceSeconds > 0 && plan.seconds > services.voiceSeconds)
+    throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit: services.voiceSeconds });
+  if (output === 'file') checkSceneLength(plan.seconds);
+  const [quote, report] = await Promise.all([
+    services.speech.quoteScene(plan.lines),
+    services.report(member.guildId, member.userId),
+  ]);
+  const lineNumbers = script.steps.flatMap((step) => (step.kind === 'line' ? [step.line] : []));
+  return {
+    plan,
+    speakers,
+    lineNumbers,
+    characters: quote.characters,
+    cachedLines: quote.cachedLines,
+    budgets: budgetFigures(report),
+  };
+}
+
+/** What making a studio scene gave. */
+export type StudioOutcome =
+  | { kind: 'file'; data: Buffer; format: AudioFormat; srt: string; seconds: number; cutAt?: number }
+  | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
+  /** It would now cost more than its member confirmed: nothing was paid; the new quote is theirs to confirm. */
+  | { kind: 'quote-changed'; quote: StudioQuote };
+
+/**
+ * Makes `source` as a file (`format`) or plays it in the member's voice channel, paying at most `quoted`. `only`:
+ * just that turn (0-based), made alone as a file (a line heard by itself). Failures are thrown as the member's
+ * answer (UserError, Refusal, RightsRevokedError...).
+ */
+export async function makeStudioScene(
+  services: StudioServices,
+  member: StudioMember,
+  order: {
+    source: string;
+    quoted: number;
+    format: 'wav' | 'mp3';
+    voice?: StudioVoice | undefined;
+    only?: number | undefined;
+    /** What asked, for the spends' `command` label. */
+    command: string;
+  },
+): Promise<StudioOutcome> {
+  const output = order.voice === undefined ? 'file' : 'voice';
+  const quote = await quoteStudioScene(services, member, order.source, output);
+  let { plan } = quote;
+  if (order.only !== undefined) {
+    const line = plan.lines[order.only];
+    const turn = plan.turns[order.only];
+    if (line === undefined || turn === undefined) throw new UserError('scene.script.empty', { line: 0 });
+    plan = { ...plan, lines: [{ ...line, pauseBefore: 0 }], turns: [turn], speakers: 1 };
+  }
+  const requester: Requester = {
+    guildId: member.guildId,
+    userId: member.userId,
+    command: order.command,
+    id: randomBytes(8).toString('hex'),
+    askedAt: Date.now(),
+    policy: MEMBER_REQUEST,
+    ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
+  };
+  const job = services.speech.speakScene({
+    lines: plan.lines,
+    requester,
+    target: order.voice?.target ?? { kind: 'file' },
+    sceneFormat: order.format,
+    quoted: order.quoted,
+  });
+  const outcome = await job.accepted.then(
+    () => job.outcome,
+    (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
+  );
+  switch (outcome.kind) {
+    case 'failed':
+      if (outcome.error instanceof QuoteExceededError)
+        return { kind: 'quote-changed', quote: await quoteStudioScene(services, member, order.source, output) };
+      throw sceneLengthWords(outcome.error);
+    case 'files': {
+      const [file] = outcome.files;
+      if (file === undefined) throw new Error('a scene rendered no file');
+      return {
+        kind: 'file',
+        data: file.data,
+        format: file.format,
+        srt: sceneSrt(plan.turns, outcome.timeline),
+        seconds: outcome.seconds,
+        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
+      };
+    }
+    case 'voice-message':
+      throw new Error('a studio scene came back as a voice message');
+    default:
+      return { kind: outcome.kind, seconds: outcome.seconds };
+  }
+}
