@@ -10,14 +10,11 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
-import '../src/features/presets/index.ts';
+import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
-
-/** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
-export const MAX_PRESETS_PER_GUILD = 100;
 
 /** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
 const nameOption = (existing: boolean, required: boolean) =>

@@ -174,6 +174,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
+  isOperator(userId: string): boolean {
+    return this.#application.isOperator(userId);
+  }
+
   /**
    * Whether SayBot serves this server (ALLOWED_GUILDS, and is still in it): the pipeline asks before each part of
    * accepted speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The

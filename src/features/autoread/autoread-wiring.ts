@@ -2,6 +2,7 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
+import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason, handOver } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
@@ -112,6 +113,13 @@ export class AutoreadWiring implements AutoreadControl {
       if (typeof guildId !== 'string') return;
       refreshDictionary(this.#options.store, this, guildId).catch((error: unknown) =>
         this.#options.logger.warn({ err: error, guildId }, 'a changed dictionary was not reloaded'),
+      );
+    });
+    // Settings or the ignore list changed in another process (the dashboard's shard): the same, from the store.
+    client.on(AUTOREAD_CHANGED_EVENT, (guildId: unknown) => {
+      if (typeof guildId !== 'string') return;
+      refreshAutoread(this.#options.store, this, guildId).catch((error: unknown) =>
+        this.#options.logger.warn({ err: error, guildId }, "auto-read's changed settings were not reloaded"),
       );
     });
   }

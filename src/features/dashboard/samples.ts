@@ -58,12 +58,19 @@ export class Samples {
     guildLanguage: string;
     text: string;
     paidCharacters: number | undefined;
+    /**
+     * A voice or one of the server's presets to hear instead of the member's own settings: spoken without them, so
+     * the request (and so its cache entry) is the same whoever asks, and a sample paid once is free for everyone.
+     */
+    heard?: { voice: string } | { preset: string };
   }): Promise<SampleResult> {
     try {
+      const { heard } = input;
       const settings = await chooseSettings(this.#store, {
         guildId: input.guildId,
-        userId: input.userId,
-        options: {},
+        userId: heard === undefined ? input.userId : null,
+        options: heard !== undefined && 'voice' in heard ? { voice: heard.voice } : {},
+        presetName: heard !== undefined && 'preset' in heard ? heard.preset : undefined,
         guildLocale: input.guildLanguage,
       });
       const request = ttsRequest(input.text, settings);
