@@ -59,7 +59,11 @@ export const execute: CommandModule<Uses>['execute'] = async (
   ];
   let cache = chartCaches.get(speech);
   if (cache === undefined) chartCaches.set(speech, (cache = new ChartCache()));
-  const chart = await monthChart(interaction, figures, cache, speech).catch((error: unknown) => {
+  const drawn =
+    figures.breakdownFailed === undefined
+      ? monthChart(interaction, figures, cache, speech)
+      : Promise.reject(figures.breakdownFailed);
+  const chart = await drawn.catch((error: unknown) => {
     // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
     if (error instanceof Refusal && error.reason.code === 'free-rate') {
       const { limit, waitSeconds } = error.reason;
