@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { type AudioJobOwner, joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { analyseClip } from '../audio/analysis/clip.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { exactMp3File } from '../audio/codecs/mp3-file.ts';
@@ -108,11 +108,10 @@ export async function partsFile(
   for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
-    const { guildId: guild, userId: member } = charge.context;
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.data),
       format,
-      { guild, member },
+      jobOwner(charge),
     );
     return { files: [{ data, format }], seconds };
   }
@@ -146,6 +145,11 @@ export async function readPart(
   return { format: response.format, data: shared && chunks[0] ? chunks[0] : Buffer.concat(chunks) };
 }
 
+/** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
+export function jobOwner(charge: Charge): AudioJobOwner {
+  return { guild: charge.context.guildId, member: charge.context.userId };
+}
+
 /** A file as posted. */
 export interface RenderedFile {
   data: Buffer;
@@ -156,8 +160,14 @@ export interface RenderedFile {
  * A file too large to post, as a voice message instead: its audio decoded as it is read and encoded to Opus by the
  * player's own path (no part fetched or paid again), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV).
  */
-export function fileAsVoiceMessage(file: RenderedFile, encoding: Readonly<OpusSettings>): Promise<VoiceMessage> {
-  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })]);
+export function fileAsVoiceMessage(
+  file: RenderedFile,
+  encoding: Readonly<OpusSettings>,
+  owner: AudioJobOwner,
+): Promise<VoiceMessage> {
+  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })], {
+    owner,
+  });
 }
 
 /**
@@ -179,6 +189,7 @@ export function partsVoiceMessage(
         yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
       }
     })(),
+    { owner: jobOwner(charge) },
   );
 }
 

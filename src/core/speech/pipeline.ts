@@ -1,6 +1,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
+import type { AudioJobOwner } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
@@ -10,6 +11,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import {
   fileAsVoiceMessage,
+  jobOwner,
   partClip,
   partsFile,
   partsVoiceMessage,
@@ -586,8 +588,8 @@ export class SpeechPipeline {
         const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
         const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
         const mixed = await sceneFile(this.#source, accepted.lines, accepted.charge, allowed, format);
-        if (target.kind === 'file') return await this.#fileOrVoiceMessage(mixed, sizeLimit);
-        const message = await fileAsVoiceMessage(mixed.files[0], this.#source.encoding);
+        if (target.kind === 'file') return await this.#fileOrVoiceMessage(mixed, sizeLimit, jobOwner(accepted.charge));
+        const message = await fileAsVoiceMessage(mixed.files[0], this.#source.encoding, jobOwner(accepted.charge));
         const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
         return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
       }
@@ -599,7 +601,8 @@ export class SpeechPipeline {
       }
       if (target.kind === 'file' || !accepted.playback) {
         const rendered = await partsFile(this.#source, line.request, line.texts, accepted.charge, allowed);
-        return await this.#fileOrVoiceMessage(rendered, target.kind === 'file' ? target.sizeLimit : undefined);
+        const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
+        return await this.#fileOrVoiceMessage(rendered, sizeLimit, jobOwner(accepted.charge));
       }
       return await this.#play(job, target.channelId, accepted, accepted.playback, heard);
     } catch (error) {
@@ -646,6 +649,7 @@ export class SpeechPipeline {
   async #fileOrVoiceMessage(
     rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline; cutAt?: number },
     sizeLimit: number | undefined,
+    owner: AudioJobOwner,
   ): Promise<SpeechOutcome> {
     const { files, seconds, timeline, cutAt } = rendered;
     const file = files[0];
@@ -656,7 +660,7 @@ export class SpeechPipeline {
       { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
       'file over the upload limit: rendering a voice message instead',
     );
-    const message = await fileAsVoiceMessage(file, this.#source.encoding);
+    const message = await fileAsVoiceMessage(file, this.#source.encoding, owner);
     return {
       kind: 'voice-message',
       message,

@@ -5,6 +5,8 @@ import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protoc
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
+import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
+import { packetViews } from '../../codecs/packet-frames.ts';
 import { yieldToMainThread } from '../thread-priority.ts';
 
 yieldToMainThread();
@@ -25,6 +27,10 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       const { format, data } = await applyEffects(view(job.data), job.effects);
       const buffer = own(data);
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
+    }
+    if (job.kind === 'ogg') {
+      const ogg = own(writeOggOpus(packetViews(job.packets), job.options));
+      return { reply: { id: job.id, ok: true, ogg }, transfer: [ogg] };
     }
     if (job.kind === 'scene') {
       const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(view) }));
