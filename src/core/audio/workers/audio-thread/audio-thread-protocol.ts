@@ -11,6 +11,9 @@ import type { PacketBlocks } from '../../codecs/packet-frames.ts';
  */
 export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;
 
+/** A part that came in pieces: blocks of its bytes (../byte-blocks.ts), views of transferred buffers, joined there. */
+export type MovedBlocks = Uint8Array<ArrayBuffer>[];
+
 /** A scene's line as sent to the worker: its parts' bytes and the silence before it. */
 export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedBytes[] };
 
@@ -18,7 +21,7 @@ export type AudioJob =
   /** One part's bytes with speed and volume applied. */
   | { id: number; kind: 'effects'; data: HandedBytes; effects: AudioEffects }
   /** A request's parts as one file. */
-  | { id: number; kind: 'join'; parts: HandedBytes[]; format: EditableFormat }
+  | { id: number; kind: 'join'; parts: Array<HandedBytes | MovedBlocks>; format: EditableFormat }
   /** A scene's lines mixed as one file (../../effects/scene-mix.ts). */
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat }
   /** A voice message's Opus packets written as one Ogg Opus file (pages and their CRCs); the blocks transferred. */

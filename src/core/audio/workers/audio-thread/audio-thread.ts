@@ -7,7 +7,7 @@
 // only so many under way or waiting, and a member only so many long ones.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes, MovedBlocks } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
@@ -137,17 +137,37 @@ export async function applyEffectsOffThread(
 }
 
 /**
+ * A part that came in pieces, as blocks of its own (../byte-blocks.ts): the blocks' buffers move to the worker, which
+ * joins them (the views are empty afterwards).
+ */
+export interface OwnBlocks {
+  blocks: MovedBlocks;
+}
+
+const blockBytes = (part: Uint8Array | OwnBlocks) =>
+  part instanceof Uint8Array ? part.byteLength : part.blocks.reduce((sum, block) => sum + block.byteLength, 0);
+
+/** Blocks of the caller's own as the worker gets them: their buffers moved, not copied. */
+function moveBlocks({ blocks }: OwnBlocks, transfer: ArrayBuffer[]): MovedBlocks {
+  for (const { buffer } of blocks) if (!transfer.includes(buffer)) transfer.push(buffer);
+  return blocks;
+}
+
+/**
  * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: short work
- * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it.
+ * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it. A part is bytes (handed over as
+ * handOver says) or blocks of the caller's own (moved, and joined in the worker).
  */
 export async function joinPartsOffThread(
-  parts: readonly Uint8Array[],
+  parts: ReadonlyArray<Uint8Array | OwnBlocks>,
   format: EditableFormat,
   owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
-  const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const bytes = parts.reduce((sum, part) => sum + blockBytes(part), 0);
   const transfer: ArrayBuffer[] = [];
-  const handed = parts.map((part) => handOver(part, transfer));
+  const handed = parts.map((part) =>
+    part instanceof Uint8Array ? handOver(part, transfer) : moveBlocks(part, transfer),
+  );
   const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
   const reply = edited(await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner));
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
