@@ -185,7 +185,10 @@ async function monthChart(
   });
   const draw = () => {
     speech.takeFreeWork(interaction.guildId, interaction.user.id);
-    return renderPng(chartSvg(locale, report, breakdown.days, members));
+    return renderPng(chartSvg(locale, report, breakdown.days, members), {
+      guild: interaction.guildId,
+      member: interaction.user.id,
+    });
   };
   return {
     attachment: await cache.get(key, draw),
