@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CHART_HEIGHT, CHART_WIDTH, usageChartSvg } from '../../../src/features/usage/chart.ts';
 import { MAX_CHARTS_PER_MEMBER, renderPng } from '../../../src/features/usage/render-png.ts';
+import { labels } from './labels.ts';
 import { decodePng } from './png.ts';
 
 vi.mock('@resvg/resvg-js', () => {
@@ -15,20 +16,8 @@ vi.mock('@resvg/resvg-js', () => {
 
 const svg = usageChartSvg(
   { month: '2025-02', days: [{ day: '2025-02-03', spent: 400, saved: 0 }], budget: 1_000, members: [] },
-  {
-    title: 'Characters in 2025-02 (UTC)',
-    perDay: 'Per day',
-    monthToDate: 'Spent this month',
-    spent: 'Spent',
-    saved: 'Saved by the cache',
-    budget: 'Monthly budget',
-    topMembers: 'Top members',
-    noData: 'Nothing yet',
-    number: (value) => String(value),
-    fontFamily: "'Noto Sans KR'",
-  },
+  labels(),
 );
-
 describe('the usage chart', () => {
   it('is drawn off the main thread', async () => {
     const png = decodePng(await renderPng(svg, { guild: 'G1', member: 'M1' }));
