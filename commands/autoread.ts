@@ -12,17 +12,28 @@ import {
   VOICE_POOL_MAX,
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
-import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
+import { answerSpeechAutocomplete, memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/core/interactions/options.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { SpeechInputError } from '../src/core/speech/errors.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'autoread',
+  'config',
+  'logger',
+  'players',
+  'reading',
+  'store',
+  'voices',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Every subcommand changes (or shows) what the whole voice channel hears: Manage Server, checked on every use. */
 export const requires: Requirements = { manageGuild: { refusal: 'autoread.permission' } };
@@ -42,7 +53,7 @@ export const data = slashCommand('autoread', requires)
 
 type Handler = (
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   autoread: AutoreadControl,
 ) => Promise<void>;
 
@@ -139,7 +150,7 @@ const show: Handler = async (interaction, { store, voices }, autoread) => {
 /** The ignore list changed in the store: the reader follows it from the next message on. */
 async function ignoredChanged(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store }: CommandContext,
+  { store }: Services<Uses>,
   autoread: AutoreadControl,
 ): Promise<void> {
   autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
@@ -199,7 +210,7 @@ const voiceRemove: Handler = async (interaction, context) => {
 
 async function poolReply(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, voices }: CommandContext,
+  { store, voices }: Services<Uses>,
   key: MessageKey,
   voiceId: string,
 ): Promise<void> {
@@ -222,7 +233,7 @@ const HANDLERS: Record<string, Handler> = {
   voice_remove: voiceRemove,
 };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const handler = HANDLERS[sub];
   if (!handler) throw new Error(`no handler for /autoread ${sub}`);
@@ -230,4 +241,4 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
   await handler(interaction, context, context.autoread);
 };
 
-export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
+export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

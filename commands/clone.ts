@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord.js';
-import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   booleanOption,
@@ -13,10 +13,11 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
-  requesterOf,
+  commandAsker,
   speakAndReply,
   type ChosenTarget,
   type OutputChoice,
+  SPEAKING_USES,
 } from '../src/features/speaking/index.ts';
 import {
   CLIP_FILE_TYPES,
@@ -31,6 +32,10 @@ import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknow
 import { echo, showResult } from '../src/core/interactions/replies.ts';
 import { countCharacters } from '../src/core/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [...SPEAKING_USES, 'config'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** A server's voice library stays small enough to list and to choose from. */
 export const MAX_CLONED_VOICES_PER_GUILD = 25;
@@ -52,7 +57,7 @@ const NAME_RESERVATION_MS = 10 * 60_000;
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const { options } = interaction;
   const attachment = options.getAttachment('audio');
   const [name, text, consent, output] = [
@@ -84,12 +89,12 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 };
 
 /** "Clone a voice" (clone-form.ts openFormRow): shows the form, which can only be the press's first answer. */
-export const button: CommandModule['button'] = async (interaction) => {
+export const button: CommandModule<Uses>['button'] = async (interaction) => {
   await interaction.showModal(cloneForm(interaction.locale, { nameMaxLength: NAME_MAX_LENGTH }));
 };
 
 /** The form's submit: from here on, the slash command's path. */
-export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, context) => {
+export const modalSubmit: CommandModule<Uses>['modalSubmit'] = async (interaction, context) => {
   if (!isCloneForm(interaction.customId)) throw new Error(`not /clone's form: ${interaction.customId}`);
   const { clip, ...fields } = readCloneForm(interaction);
   if (!clip) throw new UserError('clone.error.noClip');
@@ -107,7 +112,7 @@ interface CloneInput {
 /** A clone asked for by the slash command or by its form: checked, paid once, kept, and its first line spoken. */
 async function cloneFrom(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   input: CloneInput,
   noConsent: MessageKey,
 ): Promise<void> {
@@ -160,7 +165,7 @@ async function cloneFrom(
 
 async function cloneAndSpeak(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   {
     name,
     text,
@@ -170,9 +175,9 @@ async function cloneAndSpeak(
     reservation,
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
-  const requester = requesterOf(interaction);
+  const asker = commandAsker(interaction);
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
-  const cloned = await context.speech.cloneVoice(requester, text, {
+  const cloned = await context.speech.cloneVoice(asker, text, {
     data: clip.data,
     filename,
     contentType: clip.contentType,
@@ -213,5 +218,5 @@ async function cloneAndSpeak(
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
+  await speakAndReply(interaction, context, { request, asker, followUp: true }, target, label);
 }

@@ -1,5 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import {
   attachmentOption,
   integerOption,
@@ -33,6 +33,10 @@ import {
   type EntryName,
 } from '../src/features/autoread/index.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 /** Anyone may list and export the dictionary; changing it changes how the whole server is read. */
 const manager = { manageGuild: { refusal: 'dictionary.permission' } } as const;
 export const requires: Requirements = {
@@ -64,7 +68,7 @@ export const data = slashCommand('dictionary', requires)
   .addSubcommand(subcommand('dictionary.export'))
   .addSubcommand(subcommand('dictionary.import').addAttachmentOption(attachmentOption('file', { required: true })));
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
 /** A refused change, in the caller's language: "Nothing was changed: entry 3: the word is empty." */
 function refused(locale: string, problem: DictionaryProblem): UserError {
@@ -191,7 +195,7 @@ const importAll: Handler = async (interaction, context) => {
 
 const HANDLERS: Record<string, Handler> = { add, remove, move, list, export: exportAll, import: importAll };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const handler = HANDLERS[sub];
   if (!handler) throw new Error(`no handler for /dictionary ${sub}`);

@@ -1,9 +1,13 @@
 import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
+import { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/speech/pipeline.ts';
 import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/speech/settings.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = SPEAKING_COMMAND_USES;
+type Uses = (typeof uses)[number];
 
 /** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
 const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
@@ -27,4 +31,4 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
 // this command's own defaults (the service's emotion voice, 0.5).
 export const { execute, executeOutsideServer } = speakingHandlers(emotionRequest, DEFAULT_EMOTION_VOICE);
 
-export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
+export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

@@ -1,11 +1,15 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['autoread', 'players', 'reading'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 export const requires: Requirements = { inVoice: true };
 
@@ -14,7 +18,7 @@ export const data = slashCommand('join', requires);
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
   const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.reading, {
     managersMove: true,

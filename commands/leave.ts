@@ -1,15 +1,19 @@
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { requireManager } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { requireMayLeave } from '../src/features/player/index.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['autoread', 'players'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 export const data = slashCommand('leave');
 
 const mention = (id: string) => `<#${id}>`;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const player = context.players.find(interaction.guildId);
   const channelId = player?.channelId;
   if (!player || channelId === undefined) throw new UserError('error.voice.notConnected');

@@ -1,5 +1,5 @@
-import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import { answerSpeechAutocomplete, describeSettings } from '../src/features/speaking/index.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { addSettingOption, readSettingOptions } from '../src/core/settings/setting-options.ts';
 import { describeSettings as describeDeclared } from '../src/core/settings/setting-text.ts';
@@ -8,7 +8,6 @@ import { t } from '../src/core/i18n/translate.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { describeSettings } from '../src/features/speaking/index.ts';
 import {
   MEMBER_READING_LIST,
   autoreadVoiceOf,
@@ -18,6 +17,10 @@ import {
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
 import '../src/features/presets/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 export const data = slashCommand('myvoice')
   .addSubcommand(
@@ -62,7 +65,7 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
-export const execute: CommandModule['execute'] = async (interaction, { store, voices }) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, { store, voices }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'show') {
@@ -113,4 +116,4 @@ export const execute: CommandModule['execute'] = async (interaction, { store, vo
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };
 
-export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
+export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

@@ -3,17 +3,20 @@
 // own, `/output show` what applies. A member's own default comes before the server's; neither: a file (the Speak
 // menu: a voice message). In voice, commands speak in the member's channel whatever the defaults say.
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
-import { OUTSIDE_VOICE } from '../src/features/speaking/index.ts';
+import { OUTSIDE_VOICE, outsideVoiceOutput } from '../src/features/speaking/index.ts';
 import { readSettingOption, stringSettingOption } from '../src/core/settings/setting-options.ts';
 import { shownValue } from '../src/core/settings/setting-text.ts';
 import { t } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
-import { outsideVoiceOutput } from '../src/features/speaking/index.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
 import '../src/features/say/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['store'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Anyone sets their own default; the server's changes what every member outside voice gets. */
 export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
@@ -33,7 +36,7 @@ function readChoice(interaction: ChatInputCommandInteraction): OutsideVoiceOutpu
 
 const outputName = (locale: string, output: OutsideVoiceOutput) => String(shownValue(locale, OUTSIDE_VOICE, output));
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const { guildId, locale } = interaction;
   const userId = interaction.user.id;
   const store = context.store;

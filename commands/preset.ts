@@ -1,21 +1,20 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { answerSpeechAutocomplete, describeSettings, fitLines, presetLine } from '../src/features/speaking/index.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/translate.ts';
-import { fitLines } from '../src/features/speaking/index.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/speech/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { describeSettings, presetLine } from '../src/features/speaking/index.ts';
 import { usableVoice } from '../src/core/speech/voice-access.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
-import '../src/features/presets/index.ts';
+import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 
-/** Enough for any real server; keeps /preset list and autocomplete short and a runaway admin bounded. */
-export const MAX_PRESETS_PER_GUILD = 100;
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** Saving names a new preset; delete and default pick one of this server's (autocomplete). */
 const nameOption = (existing: boolean, required: boolean) =>
@@ -43,7 +42,7 @@ export const data = slashCommand('preset', requires)
   .addSubcommand(subcommand('preset.list'))
   .addSubcommand(subcommand('preset.default').addStringOption(nameOption(true, false)));
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
 const save: Handler = async (interaction, { store }) => {
   const name = tidyName(interaction.options.getString('name', true));
@@ -103,12 +102,12 @@ const list: Handler = async (interaction, { store }) => {
 
 const HANDLERS: Record<string, Handler> = { save, delete: remove, default: setDefault, list };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const handler = HANDLERS[interaction.options.getSubcommand(true)];
   if (!handler) throw new Error(`no handler for /preset ${interaction.options.getSubcommand(true)}`);
   await handler(interaction, context);
 };
 
 /** `name` of delete/default offers this server's presets; save's options offer voices and languages. */
-export const autocomplete: CommandModule['autocomplete'] = (interaction, context) =>
+export const autocomplete: CommandModule<Uses>['autocomplete'] = (interaction, context) =>
   answerSpeechAutocomplete(interaction, context, ['name']);

@@ -1,7 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { soundRemover } from '../src/features/speaking/index.ts';
-import { USER_INSTALL_GUILD } from '../src/features/speaking/index.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import { soundRemover, USER_INSTALL_GUILD } from '../src/features/speaking/index.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { formatNumber, t, type MessageKey } from '../src/core/i18n/translate.ts';
@@ -16,6 +15,17 @@ import {
   type Forgetting,
 } from '../src/features/privacy/index.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'accounting',
+  'autoread',
+  'config',
+  'logger',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 /** Deleting the whole server's data is a manager's: checked on every use, whoever may see the command. */
 export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
 
@@ -29,7 +39,7 @@ const confirmations = new ServerDeletionConfirmations();
 
 const forgetting = (
   interaction: ChatInputCommandInteraction,
-  { store, speech, logger, accounting }: CommandContext,
+  { store, speech, logger, accounting }: Services<Uses>,
 ): Forgetting => ({
   store,
   purgeVoice: (id) => speech.purgeVoice(id),
@@ -53,7 +63,7 @@ const OUTSIDE = {
   deleted: 'privacy.outside.deleted',
 } as const;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const scope: Scope = { guildId: interaction.guildId, keys: IN_SERVER };
   if (sub === 'show') await show(interaction, context, scope);
@@ -66,7 +76,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
  * deleting one's data stays possible for someone the operator has since left out (a registration made while it
  * was on still reaches SayBot). There is no server here to delete.
  */
-export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);
   const scope: Scope = { guildId: USER_INSTALL_GUILD, keys: OUTSIDE };
   if (sub === 'show') await show(interaction, context, scope);
@@ -74,7 +84,7 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
   else throw new UserError('privacy.server.outside');
 };
 
-async function show(interaction: ChatInputCommandInteraction, { store }: CommandContext, scope: Scope): Promise<void> {
+async function show(interaction: ChatInputCommandInteraction, { store }: Services<Uses>, scope: Scope): Promise<void> {
   const locale = interaction.locale;
   const traces = traceLines(locale, await store.privacy.describeMember(scope.guildId, interaction.user.id));
   if (traces.own.length === 0 && traces.kept.length === 0) {
@@ -88,7 +98,7 @@ async function show(interaction: ChatInputCommandInteraction, { store }: Command
 
 async function deleteMine(
   interaction: ChatInputCommandInteraction,
-  context: CommandContext,
+  context: Services<Uses>,
   scope: Scope,
 ): Promise<void> {
   const locale = interaction.locale;
@@ -108,7 +118,7 @@ async function deleteMine(
 
 async function deleteServer(
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
 ): Promise<void> {
   const locale = interaction.locale;
   const code = interaction.options.getString('confirm');

@@ -1,7 +1,11 @@
 import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import { speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
+import { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { ttsRequest } from '../src/core/speech/settings.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = SPEAKING_COMMAND_USES;
+type Uses = (typeof uses)[number];
 
 export const data = speakingCommand('say', ['voice', 'language', 'format', 'tone']);
 
@@ -10,4 +14,4 @@ export const publicReply = true;
 
 export const { execute, executeOutsideServer } = speakingHandlers(ttsRequest);
 
-export const autocomplete: CommandModule['autocomplete'] = answerSpeechAutocomplete;
+export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { AnsweredInteraction, CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
@@ -20,6 +20,20 @@ import {
   type SceneFormPurpose,
 } from '../src/features/scenes/index.ts';
 import { t } from '../src/core/i18n/translate.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'accounting',
+  'config',
+  'isOperator',
+  'logger',
+  'players',
+  'reading',
+  'speech',
+  'store',
+  'voices',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 /** A script file's largest size: SCENE_CAPS.scriptChars characters of up to four UTF-8 bytes. */
 const MAX_SCRIPT_BYTES = SCENE_CAPS.scriptChars * 4;
@@ -49,7 +63,7 @@ export const data = slashCommand('scene')
 /** Scenes waiting for their member's "Play it", in this process (a server's interactions reach one shard). */
 const pending = new PendingScenes();
 
-type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext) => Promise<void>;
+type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
 const readFormat = (interaction: ChatInputCommandInteraction<'cached'>) =>
   interaction.options.getString('format') === 'mp3' ? 'mp3' : 'wav';
@@ -57,7 +71,7 @@ const readFormat = (interaction: ChatInputCommandInteraction<'cached'>) =>
 /** Without a script file, the form: it must be the first response, before anything is awaited. */
 async function withScript(
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   purpose: SceneFormPurpose,
   then: (script: string) => Promise<void>,
 ): Promise<void> {
@@ -99,7 +113,7 @@ const isManager = (interaction: AnsweredInteraction<'cached'>) =>
 
 async function save(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<Uses>,
   name: string,
   script: string,
 ): Promise<void> {
@@ -163,14 +177,14 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const handler = HANDLERS[interaction.options.getSubcommand(true)];
   if (!handler) throw new Error(`no handler for /scene ${interaction.options.getSubcommand(true)}`);
   await handler(interaction, context);
 };
 
 /** The form's submit: the script written there goes where the slash command would have taken a file's. */
-export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, context) => {
+export const modalSubmit: CommandModule<Uses>['modalSubmit'] = async (interaction, context) => {
   const purpose = sceneFormPurpose(interaction.customId);
   if (purpose === undefined) throw new Error(`not /scene's form: ${interaction.customId}`);
   const script = interaction.fields.getTextInputValue('script');
@@ -181,6 +195,6 @@ export const modalSubmit: CommandModule['modalSubmit'] = async (interaction, con
 };
 
 /** "Play it" and "Cancel" under a scene's preview. */
-export const button: CommandModule['button'] = async (interaction, context) => {
+export const button: CommandModule<Uses>['button'] = async (interaction, context) => {
   await answerSceneButton(interaction, context, pending);
 };

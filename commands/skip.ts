@@ -1,11 +1,15 @@
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
-import type { CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { playerControl, skippable } from '../src/features/player/index.ts';
 
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['players'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
+
 export const data = slashCommand('skip');
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   const player = context.players.find(interaction.guildId);
   const channelId = player?.channelId;
   if (!player?.playing || channelId === undefined) return showResult(interaction, 'skip.nothing');

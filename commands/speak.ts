@@ -7,10 +7,19 @@ import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
-import { chooseTarget, requesterOf, speakAndReply } from '../src/features/speaking/index.ts';
-import { voiceLabel } from '../src/features/speaking/index.ts';
+import {
+  chooseTarget,
+  commandAsker,
+  speakAndReply,
+  voiceLabel,
+  SPEAKING_USES,
+} from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = SPEAKING_USES;
+type Uses = (typeof uses)[number];
 
 /** Nothing beyond a server: it speaks in the member's voice channel, or as a voice message when they are in none. */
 export const requires: MenuRequirements = {};
@@ -20,7 +29,7 @@ export const data = messageMenu('speak', requires);
 /** What the spends of a Speak are recorded under (the `command` column). */
 export const SPEAK_COMMAND = 'speak-message';
 
-export const execute: MessageMenuModule['execute'] = async (interaction, context) => {
+export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
   const [autoread, dictionary] = await Promise.all([
     context.store.autoRead.get(guildId),
@@ -50,7 +59,7 @@ export const execute: MessageMenuModule['execute'] = async (interaction, context
     context,
     {
       request: ttsRequest(text, settings),
-      requester: requesterOf(interaction, SPEAK_COMMAND),
+      asker: commandAsker(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings),

@@ -1,7 +1,7 @@
 import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js';
 import { USER_INSTALL_GUILD, requireUserInstall } from '../src/features/speaking/index.ts';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandContext, CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { formatNumber, t } from '../src/core/i18n/translate.ts';
 import { seesPlanFigures } from '../src/core/interactions/plan-figures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
@@ -9,13 +9,29 @@ import type { UsageReport } from '../src/core/quota/accounting.ts';
 import { dayOf } from '../src/core/quota/calendar.ts';
 import { Refusal } from '../src/core/refusal.ts';
 import {
-  MAX_MEMBERS,
+  chartWords,
+  memberLines,
+  monthFigures,
+  monthLines,
+  planLines,
+  type MonthFigures,
   usageChartSvg,
   ChartCache,
   chartKey,
   chartFontFamily,
   renderPng,
 } from '../src/features/usage/index.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = [
+  'accounting',
+  'config',
+  'isOperator',
+  'logger',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 export const data = slashCommand('usage');
 
@@ -27,37 +43,23 @@ export const data = slashCommand('usage');
 /** The charts drawn, one cache per bot (its pipeline), so two bots in one process never share pictures. */
 const chartCaches = new WeakMap<CommandContext['speech'], ChartCache>();
 
-export const execute: CommandModule['execute'] = async (
+export const execute: CommandModule<Uses>['execute'] = async (
   interaction,
   { accounting, store, logger, config, isOperator, speech },
 ) => {
   const locale = interaction.locale;
-  const n = (value: number) => formatNumber(locale, value);
-  const report = await accounting.report(interaction.guildId, interaction.user.id);
-  const free = await store.freeVoiceLines.month(report.month, interaction.guildId);
-  const { guild } = report;
+  const figures = await monthFigures({ accounting, store }, interaction.guildId, interaction.user.id);
+  const { report } = figures;
   const planWide = seesPlanFigures(interaction, isOperator);
   const lines = [
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
-    t(locale, 'usage.guild', {
-      spent: n(guild.spent),
-      saved: n(guild.saved),
-      budget:
-        guild.budget > 0
-          ? t(locale, 'usage.guildBudget', { limit: n(guild.budget), left: n(Math.max(0, guild.budget - guild.spent)) })
-          : t(locale, 'usage.noGuildBudget'),
-    }),
-    ...(free.chosen + free.fallback > 0
-      ? [t(locale, 'usage.freeVoice', { lines: n(free.chosen + free.fallback), fallback: n(free.fallback) })]
-      : []),
-    ...(planWide ? planLines(locale, report) : []),
-    ...memberLines(locale, report),
+    ...monthLines(locale, figures, planWide),
     ...queueLine(locale, config.queue),
     ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   let cache = chartCaches.get(speech);
   if (cache === undefined) chartCaches.set(speech, (cache = new ChartCache()));
-  const chart = await monthChart(interaction, report, store, cache, speech).catch((error: unknown) => {
+  const chart = await monthChart(interaction, figures, cache, speech).catch((error: unknown) => {
     // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
     if (error instanceof Refusal && error.reason.code === 'free-rate') {
       const { limit, waitSeconds } = error.reason;
@@ -83,7 +85,7 @@ export const execute: CommandModule['execute'] = async (
  * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) but to the operator, and no
  * chart (its members would be other users).
  */
-export const executeOutsideServer: CommandModule['executeOutsideServer'] = async (interaction, context) => {
+export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] = async (interaction, context) => {
   requireUserInstall(context, interaction);
   const locale = interaction.locale;
   const n = (value: number) => formatNumber(locale, value);
@@ -101,43 +103,6 @@ export const executeOutsideServer: CommandModule['executeOutsideServer'] = async
   ];
   await showContent(interaction, lines.join('\n'));
 };
-
-/** The whole plan: what is used and left of it, and the bot-wide budget (BUDGET_BOT_MONTHLY_CHARS). */
-function planLines(locale: string, { bot, botBudget }: UsageReport): string[] {
-  const n = (value: number) => formatNumber(locale, value);
-  return [
-    t(locale, 'usage.bot', {
-      used: n(bot.used),
-      limit: n(bot.limit),
-      source: bot.fromService ? t(locale, 'usage.fromService') : '',
-      remaining: n(bot.remaining),
-      spent: n(bot.spent),
-      saved: n(bot.saved),
-    }),
-    botBudget > 0
-      ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) })
-      : t(locale, 'usage.noBotBudget'),
-  ];
-}
-
-/** The caller's own lines: today against their daily budget, and the cooldown in force. */
-function memberLines(locale: string, { member }: UsageReport): string[] {
-  const n = (value: number) => formatNumber(locale, value);
-  return [
-    t(locale, 'usage.member', {
-      spent: n(member.spentToday),
-      budget:
-        member.budget > 0
-          ? t(locale, 'usage.memberBudget', {
-              limit: n(member.budget),
-              left: n(Math.max(0, member.budget - member.spentToday)),
-              reset: `${dayOf(member.resetAt)} 00:00 UTC`,
-            })
-          : t(locale, 'usage.noMemberBudget'),
-    }),
-    ...(member.cooldownSeconds > 0 ? [t(locale, 'usage.cooldown', { seconds: member.cooldownSeconds })] : []),
-  ];
-}
 
 /** The queue bounds in force, when all three are (a line naming "no limit" beside numbers would read oddly). */
 function queueLine(locale: string, queue: CommandContext['config']['queue']): string[] {
@@ -158,16 +123,14 @@ function queueLine(locale: string, queue: CommandContext['config']['queue']): st
  */
 async function monthChart(
   interaction: ChatInputCommandInteraction<'cached'>,
-  report: UsageReport,
-  store: CommandContext['store'],
+  { report, days, members: top, through }: MonthFigures,
   cache: ChartCache,
   speech: CommandContext['speech'],
 ): Promise<AttachmentPayload> {
   const locale = interaction.locale;
-  const breakdown = await store.spends.monthBreakdown(report.month, interaction.guildId, MAX_MEMBERS);
   // One member fetch each (REST, no privileged intent); one who left is named as such, never by ID.
   const members = await Promise.all(
-    breakdown.members.map(async ({ userId, spent, saved }) => ({
+    top.map(async ({ userId, spent, saved }) => ({
       name: await interaction.guild.members.fetch(userId).then(
         (m) => m.displayName,
         () => t(locale, 'usage.chart.formerMember'),
@@ -185,7 +148,7 @@ async function monthChart(
   });
   const draw = () => {
     speech.takeFreeWork(interaction.guildId, interaction.user.id);
-    return renderPng(chartSvg(locale, report, breakdown.days, members), {
+    return renderPng(chartSvg(locale, report, days, members, through), {
       guild: interaction.guildId,
       member: interaction.user.id,
     });
@@ -203,25 +166,13 @@ function chartSvg(
   report: UsageReport,
   days: Parameters<typeof usageChartSvg>[0]['days'],
   members: Parameters<typeof usageChartSvg>[0]['members'],
+  through: string,
 ): string {
   return usageChartSvg(
-    // The month-to-date line stops at today (the accounting clock's: the day before the member's reset).
+    // The month-to-date line stops at today (the accounting clock's).
+    { month: report.month, days, budget: report.guild.budget, members, through },
     {
-      month: report.month,
-      days,
-      budget: report.guild.budget,
-      members,
-      through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
-    },
-    {
-      title: t(locale, 'usage.chart.title', { month: report.month }),
-      perDay: t(locale, 'usage.chart.perDay'),
-      monthToDate: t(locale, 'usage.chart.monthToDate'),
-      spent: t(locale, 'usage.chart.spent'),
-      saved: t(locale, 'usage.chart.saved'),
-      budget: t(locale, 'usage.chart.budget'),
-      topMembers: t(locale, 'usage.chart.topMembers'),
-      noData: t(locale, 'usage.chart.noData'),
+      ...chartWords(locale, report.month),
       number: (value) => formatNumber(locale, value),
       fontFamily: chartFontFamily(locale),
     },

@@ -1,19 +1,20 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete, fitLines, presetLine, soundRemover } from '../src/features/speaking/index.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
-import type { CommandContext, CommandModule } from '../src/core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
-import { fitLines } from '../src/features/speaking/index.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../src/core/interactions/options.ts';
 import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { soundRemover } from '../src/features/speaking/index.ts';
-import { presetLine } from '../src/features/speaking/index.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
 import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
+
+/** The services this command is given: src/core/interactions/router.ts hands it no other. */
+export const uses = ['config', 'logger', 'speech', 'store', 'voices'] as const satisfies readonly ServiceName[];
+type Uses = (typeof uses)[number];
 
 export const data = slashCommand('voices')
   .addSubcommand(subcommand('voices.list').addStringOption(languageOption()))
@@ -22,7 +23,7 @@ export const data = slashCommand('voices')
 /** Each of the three sections gets its share of Discord's 2000 characters, so a long one cannot hide the others. */
 const SECTION_BUDGET = 600;
 
-export const execute: CommandModule['execute'] = async (interaction, context) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   if (interaction.options.getSubcommand() === 'delete') await deleteVoice(interaction, context);
   else await listVoices(interaction, context);
 };
@@ -30,7 +31,7 @@ export const execute: CommandModule['execute'] = async (interaction, context) =>
 /** Its creator may delete a cloned voice; so may anyone who manages the server. */
 async function deleteVoice(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, speech, logger }: CommandContext,
+  { store, speech, logger }: Services<Uses>,
 ): Promise<void> {
   const wanted = interaction.options.getString('voice', true).trim();
   const voice =
@@ -51,7 +52,7 @@ async function deleteVoice(
 
 async function listVoices(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, voices }: CommandContext,
+  { store, voices }: Services<Uses>,
 ): Promise<void> {
   const { language } = readVoiceSettings(interaction.options);
   const locale = interaction.locale;
@@ -85,7 +86,7 @@ async function listVoices(
   await showContent(interaction, content, [], canClone ? [openFormRow(locale)] : undefined);
 }
 
-export const autocomplete: CommandModule['autocomplete'] = async (interaction, context) => {
+export const autocomplete: CommandModule<Uses>['autocomplete'] = async (interaction, context) => {
   if (interaction.options.getSubcommand() !== 'delete') return answerSpeechAutocomplete(interaction, context);
   const typed = interaction.options.getFocused();
   const cloned = await context.store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { runDemo, type DemoStack } from '../demo/demo.ts';
 import { launchBrowser } from '../fixtures/browser.ts';
 
@@ -26,22 +26,29 @@ interface ScreenshotPage {
 /** Where the consent page's shot says it would go (no website runs behind it). */
 const EXAMPLE_REDIRECT = 'http://127.0.0.1:9/auth/discord/callback';
 
-/** Logs in to the dashboard as the demo manager, then opens `path`. */
+/**
+ * Opens `path` of the dashboard as the demo manager: logged in already (the session of an earlier page, kept so that
+ * the shots stay within the dashboard's logins per minute), else through the login.
+ */
 const dashboardPage = (path: string) => async (page: Page, stack: DemoStack) => {
-  // The login revokes its token, which ends the authorisation too: from the second login on, Discord asks again (with
-  // the demo manager chosen already).
-  if (page.url().includes('/oauth2/authorize')) await page.getByRole('button', { name: 'Authorize' }).click();
-  await page.waitForURL(`${stack.dashboardUrl}/`);
+  const login = page.getByRole('link', { name: 'Log in with Discord' });
+  if ((await login.count()) > 0) {
+    await login.click();
+    // The login revokes its token, which ends the authorisation too: from the second login on, Discord asks again
+    // (with the demo manager chosen already).
+    if (page.url().includes('/oauth2/authorize')) await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.waitForURL(`${stack.dashboardUrl}/`);
+  }
   if (path !== '/') await page.goto(`${stack.dashboardUrl}${path.replace('{guild}', stack.guildId)}`);
 };
 const PHONE = { width: 390, height: 844 };
 
 const PAGES: ScreenshotPage[] = [
   { name: 'dashboard-login', url: ({ dashboardUrl }) => dashboardUrl },
-  { name: 'dashboard-servers', url: ({ dashboardUrl }) => `${dashboardUrl}/login`, prepare: dashboardPage('/') },
+  { name: 'dashboard-servers', url: ({ dashboardUrl }) => `${dashboardUrl}/`, prepare: dashboardPage('/') },
   {
     name: 'dashboard-dictionary',
-    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: async (page, stack) => {
       await dashboardPage('/servers/{guild}/dictionary')(page, stack);
       for (const [word, reading] of [
@@ -62,13 +69,38 @@ const PAGES: ScreenshotPage[] = [
   {
     name: 'dashboard-my-voice',
     viewport: PHONE,
-    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: dashboardPage('/servers/{guild}/myvoice'),
   },
   {
     name: 'dashboard-my-data',
-    url: ({ dashboardUrl }) => `${dashboardUrl}/login`,
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: dashboardPage('/servers/{guild}/mydata'),
+  },
+  {
+    name: 'dashboard-voices',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: async (page, stack) => {
+      await dashboardPage('/servers/{guild}/voices?language=en')(page, stack);
+      // A free voice heard: its player shows, nothing spent.
+      await page.getByRole('button', { name: 'Hear free-en-f', exact: true }).click();
+      await page.locator('audio').waitFor();
+    },
+  },
+  {
+    name: 'dashboard-month',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: async (page, stack) => {
+      await dashboardPage('/servers/{guild}/month')(page, stack);
+      // The chart drawn by the page's script, one day's figures shown as on hover.
+      const today = page.locator(`rect.hit[data-day="${new Date().toISOString().slice(0, 10)}"]`).first();
+      await today.hover();
+    },
+  },
+  {
+    name: 'dashboard-autoread',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: dashboardPage('/servers/{guild}/autoread'),
   },
   {
     name: 'local-discord-consent',
@@ -104,14 +136,20 @@ try {
     outDir: demoOut,
     signal: AbortSignal.timeout(timeoutSeconds * 1000),
     whileRunning: async (stack) => {
+      // The dashboard's session cookie, once logged in, for the pages after.
+      let signedIn: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
       for (const shot of PAGES) {
-        const context = await browser.newContext({ viewport: shot.viewport ?? { width: 1280, height: 800 } });
+        const context = await browser.newContext({
+          viewport: shot.viewport ?? { width: 1280, height: 800 },
+          ...(shot.prepare && signedIn ? { storageState: signedIn } : {}),
+        });
         try {
           const page = await context.newPage();
           await page.goto(shot.url(stack), { waitUntil: 'load' });
           await shot.prepare?.(page, stack);
           const file = path.join(outDir, `${shot.name}.png`);
           await page.screenshot({ path: file, fullPage: true });
+          if (shot.prepare) signedIn = await context.storageState();
           console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
         } finally {
           await context.close();

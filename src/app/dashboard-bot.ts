@@ -22,7 +22,12 @@ import type { Config } from '../core/config.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index.ts';
+import {
+  AUTOREAD_CHANGED_EVENT,
+  DICTIONARY_CHANGED_EVENT,
+  refreshAutoread,
+  refreshDictionary,
+} from '../features/autoread/index.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, soundRemover } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
@@ -121,6 +126,7 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       };
     },
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
+    channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     async dictionaryChanged(guildId) {
       if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
       await bot.client.shard?.broadcastEval(
@@ -130,6 +136,15 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
         { context: { event: DICTIONARY_CHANGED_EVENT, guildId } },
       );
     },
+    async autoreadChanged(guildId) {
+      if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
+      await bot.client.shard?.broadcastEval(
+        (client, context) => {
+          client.emit(context.event, context.guildId);
+        },
+        { context: { event: AUTOREAD_CHANGED_EVENT, guildId } },
+      );
+    },
     autoread: bot.autoread,
     // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).
     voices: {
@@ -137,6 +152,8 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       free: config.freeVoice.chosen && freeVoiceInstalled(),
     },
     speech: core.speech,
+    accounting: core.accounting,
+    isOperator: (userId) => bot.isOperator(userId),
     forgetting: {
       store: core.store,
       purgeVoice: (voiceId) => core.speech.purgeVoice(voiceId),

@@ -13,7 +13,12 @@ import {
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
-import { ReplyAudioRegistry, USER_INSTALL_GUILD, handleReplyButton } from '../features/speaking/index.ts';
+import {
+  ReplyAudioRegistry,
+  USER_INSTALL_GUILD,
+  describeFailure,
+  handleReplyButton,
+} from '../features/speaking/index.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
@@ -169,6 +174,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
+  isOperator(userId: string): boolean {
+    return this.#application.isOperator(userId);
+  }
+
   /**
    * Whether SayBot serves this server (ALLOWED_GUILDS, and is still in it): the pipeline asks before each part of
    * accepted speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The
@@ -313,9 +323,10 @@ export class SayBot {
     }
     // A server the owner did not choose is answered before anything is looked up or paid.
     if (this.#allowedGuilds.refuse(interaction)) return;
-    const task = handleInteraction(interaction, this.#commands, this.#context, handleReplyButton).catch(
-      (error: unknown) => this.#log.error({ err: error }, 'interaction handler failed'),
-    );
+    const task = handleInteraction(interaction, this.#commands, this.#context, {
+      describeFailure,
+      otherButton: handleReplyButton,
+    }).catch((error: unknown) => this.#log.error({ err: error }, 'interaction handler failed'));
     this.#inFlight.add(task);
     void task.finally(() => this.#inFlight.delete(task));
   }

@@ -173,3 +173,11 @@ export class DashboardClient {
     return { status: response.statusCode, headers: response.headers, body: text };
   }
 }
+
+/** A new browser's worth of HTTP logged in as `userId`, having read `path` (so it holds that page's CSRF token). */
+export async function signedIn(h: DashboardHarness, userId: string, path: string): Promise<DashboardClient> {
+  const client = h.client();
+  await client.login(userId);
+  await client.get(path);
+  return client;
+}

@@ -55,3 +55,19 @@ export class AudioBusyError extends JobUnavailableError {
     this.limit = options?.limit;
   }
 }
+
+/** What a cap on the length of audio bounds: one line of the free voice, or a whole scene. */
+export type LengthCapped = 'free-line' | 'scene';
+
+/** Audio that would be longer than its cap (`maxSeconds`): refused, in the figure of that cap. */
+export class AudioTooLongError extends Error {
+  readonly capped: LengthCapped;
+  readonly maxSeconds: number;
+
+  constructor(capped: LengthCapped, maxSeconds: number, options?: ErrorOptions) {
+    super(`the audio of this ${capped} would last longer than ${maxSeconds} s`, options);
+    this.name = 'AudioTooLongError';
+    this.capped = capped;
+    this.maxSeconds = maxSeconds;
+  }
+}

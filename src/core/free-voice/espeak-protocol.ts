@@ -14,4 +14,6 @@ export interface EspeakJob {
  * line (../audio/workers/job-thread.ts).
  */
 export type EspeakReply =
-  { id: number; ok: true; wav: SharedArrayBuffer } | { id: number; ok: false; message: string; retire?: boolean };
+  | { id: number; ok: true; wav: SharedArrayBuffer }
+  /** `tooLong`: its audio would go past `maxSeconds`, a cap rather than a failure of eSpeak NG. */
+  | { id: number; ok: false; message: string; retire?: boolean; tooLong?: true };

@@ -43,6 +43,9 @@ async function load(): Promise<{ factory: EspeakFactory; module: WasmModule }> {
 /** eSpeak NG itself stopped (a WebAssembly trap, out of memory, an abort): the thread is not trusted again. */
 class EspeakStopped extends Error {}
 
+/** The line's audio would go past the job's `maxSeconds`: a cap, not a failure of eSpeak NG. */
+class TooLong extends Error {}
+
 /** More characters a second than any voice says: a line read longer than this surely makes too much audio. */
 const MOST_CHARACTERS_PER_SECOND = 40;
 
@@ -50,13 +53,13 @@ async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Shared
   const most = WAV_HEADER_BYTES + Math.floor(job.maxSeconds * BYTES_PER_SECOND);
   // Refused before eSpeak NG spends the thread's time on it (a line of 4,000 kanji reads as some 10,000 kana).
   if (runs.reduce((sum, run) => sum + run.text.length, 0) > job.maxSeconds * MOST_CHARACTERS_PER_SECOND)
-    throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
+    throw new TooLong(`the free voice's audio is longer than ${job.maxSeconds} s`);
   const wavs: Uint8Array[] = [];
   let bytes = 0;
   for (const run of runs) {
     const wav = await speakRun(run.text, run.espeak);
     bytes += wav.byteLength - WAV_HEADER_BYTES;
-    if (WAV_HEADER_BYTES + bytes > most) throw new Error(`the free voice's audio is longer than ${job.maxSeconds} s`);
+    if (WAV_HEADER_BYTES + bytes > most) throw new TooLong(`the free voice's audio is longer than ${job.maxSeconds} s`);
     wavs.push(wav);
   }
   const wav = wavs.length === 1 ? wavs[0] : joinWavFiles(wavs);
@@ -120,6 +123,7 @@ function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[]): Promise<
           message: describe(error),
           // A RangeError here is memory: the heap or WebAssembly's could not grow.
           retire: error instanceof EspeakStopped || error instanceof RangeError,
+          ...(error instanceof TooLong ? { tooLong: true as const } : {}),
         } satisfies EspeakReply),
     );
 }

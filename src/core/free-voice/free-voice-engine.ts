@@ -5,7 +5,7 @@
 // ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an optional dependency: without it the free voice is
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
-import { AudioBusyError } from '../audio/errors.ts';
+import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import { classedPools, SHORT_FREE_LINE_CHARS } from '../audio/workers/work-classes.ts';
 import { countCharacters } from '../speech/split-text.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
@@ -72,7 +72,7 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): a line of
  * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
- * FreeVoiceFailedError when eSpeak NG failed on this line or took too long.
+ * AudioTooLongError past MAX_FREE_LINE_SECONDS, FreeVoiceFailedError when eSpeak NG failed on this line or took too long.
  */
 export async function speakFree(text: string, voiceId: string, guild = '', member = ''): Promise<Buffer> {
   const free = freeVoice(voiceId);
@@ -81,6 +81,9 @@ export async function speakFree(text: string, voiceId: string, guild = '', membe
   const pool = pools[countCharacters(text) <= SHORT_FREE_LINE_CHARS ? 'short' : 'long'];
   const job = { text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS };
   const reply = await pool.run(job, [], guild, { member });
-  if (!reply.ok) throw new FreeVoiceFailedError('stopped', `free voice: ${reply.message}`);
+  if (!reply.ok)
+    throw reply.tooLong === true
+      ? new AudioTooLongError('free-line', MAX_FREE_LINE_SECONDS)
+      : new FreeVoiceFailedError('stopped', `free voice: ${reply.message}`);
   return Buffer.from(reply.wav);
 }

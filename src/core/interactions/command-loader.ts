@@ -2,7 +2,13 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApplicationCommandType } from 'discord.js';
-import type { AnyCommandModule, BotCommandInteraction, CommandModule, MessageMenuModule } from './command.ts';
+import type {
+  AnyCommandModule,
+  BotCommandInteraction,
+  CommandContext,
+  CommandModule,
+  MessageMenuModule,
+} from './command.ts';
 
 /**
  * Loads every command module in `dir` (SayBot's commands/ folder), keyed by command name. A malformed module or a
@@ -14,7 +20,10 @@ export async function loadCommands(dir: string): Promise<Map<string, AnyCommandM
   for (const file of files) {
     const shown = path.join(path.basename(dir), file);
     const mod: unknown = await import(pathToFileURL(path.join(dir, file)).href);
-    if (!isCommandModule(mod)) throw new Error(`${shown} must export \`data\` (a command builder) and \`execute\``);
+    if (!isCommandModule(mod))
+      throw new Error(
+        `${shown} must export \`data\` (a command builder), \`execute\` and \`uses\` (the services it is given)`,
+      );
     // A slash command's name is lower case and a menu's ("Speak") is what members read, so one key space serves both.
     if (commands.has(mod.data.name)) throw new Error(`${shown} repeats the command name "${mod.data.name}"`);
     commands.set(mod.data.name, mod);
@@ -46,7 +55,17 @@ export function isCommandModule(value: unknown): value is AnyCommandModule {
     typeof data.toJSON === 'function' &&
     (data.type === undefined || data.type === ApplicationCommandType.Message) &&
     typeof m.execute === 'function' &&
+    Array.isArray(m.uses) &&
+    m.uses.every((service) => typeof service === 'string') &&
     (m.autocomplete === undefined || (data.type === undefined && typeof m.autocomplete === 'function')) &&
     (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
   );
+}
+
+/** Only the services `command` declares it uses: what its handlers are given. */
+export function servicesFor(context: CommandContext, command: AnyCommandModule): CommandContext {
+  const given: Partial<Record<keyof CommandContext, unknown>> = {};
+  for (const service of command.uses) if (service in context) given[service] = context[service];
+  // Its handlers' own types (Services<Uses>) keep them to these; the rest is absent at run time too.
+  return given as CommandContext;
 }

@@ -24,11 +24,11 @@ import type { MessageKey } from '../i18n/translate.ts';
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {
   /**
-   * The member needs Manage Server; refused with `refusal` (default `error.permission.manageServer`). Checked on
+   * The member needs Manage Server; refused with `refusal` (default: the features' words for it). Checked on
    * every use: a server admin may widen who sees a command (Integrations), never who may do this.
    */
   manageGuild?: true | { refusal: MessageKey };
-  /** The member must be in one of the server's voice channels (`error.voice.notInVoice`). */
+  /** The member must be in one of the server's voice channels. */
   inVoice?: true;
 }
 
@@ -56,7 +56,8 @@ export interface ChannelReading {
 }
 
 /**
- * What every command handler may use. Commands hold only what is particular to them. A feature that offers a service
+ * Every service a command may ask for; each command module declares the ones it uses (`uses`) and is given only
+ * those (router.ts). Commands hold only what is particular to them. A feature that offers a service
  * to commands adds it here by declaration merging in its own folder (auto-read:
  * src/features/autoread/autoread-control.ts), so the core names no feature.
  */
@@ -82,6 +83,15 @@ export interface CommandContext {
   isOperator?: (userId: string) => boolean;
 }
 
+/** A service a command may ask for: a field of CommandContext. */
+export type ServiceName = keyof CommandContext;
+
+/**
+ * What a command is given: the services it declares in its `uses`, and nothing else (the router hands only those).
+ * A handler typed with them cannot reach a service its module did not declare.
+ */
+export type Services<Uses extends ServiceName> = Pick<CommandContext, Uses>;
+
 /** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */
 export type BotCommandInteraction<Cached extends CacheType = CacheType> =
   ChatInputCommandInteraction<Cached> | MessageContextMenuCommandInteraction<Cached>;
@@ -98,42 +108,49 @@ export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalS
   channelId: string;
 };
 
-/** A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`). */
-export interface CommandModule {
+/**
+ * A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`), and the
+ * services it uses (`uses`), the only ones its handlers are given.
+ */
+export interface CommandModule<Uses extends ServiceName = ServiceName> {
   /** A slash command builder: it has no `type` (Discord's default, CHAT_INPUT), which tells it from a menu. */
   data: { readonly name: string; readonly type?: undefined; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
   /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
   requires?: Requirements;
-  execute(interaction: ChatInputCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** The services its handlers use: the router gives them these and no other. */
+  uses: readonly Uses[];
+  execute(interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   /**
    * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
    * (USER_INSTALL, src/features/speaking/user-install.ts); without it the command works only in a server.
    */
-  executeOutsideServer?(interaction: ChatInputCommandInteraction, context: CommandContext): Promise<void>;
-  autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: CommandContext): Promise<void>;
+  executeOutsideServer?(interaction: ChatInputCommandInteraction, context: Services<Uses>): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
   publicReply?: boolean;
   /**
    * A press on one of its own buttons (custom_id `<command name>:…`), e.g. one that shows its form: answered at once
    * (a modal cannot follow a deferral).
    */
-  button?(interaction: ButtonInteraction<'cached'>, context: CommandContext): Promise<void>;
+  button?(interaction: ButtonInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   /** The submit of its form (a modal whose custom_id is `<command name>:…`), routed and answered as the command is. */
-  modalSubmit?(interaction: FormSubmitInteraction<'cached'>, context: CommandContext): Promise<void>;
+  modalSubmit?(interaction: FormSubmitInteraction<'cached'>, context: Services<Uses>): Promise<void>;
 }
 
 /**
  * A message context menu module in commands/ ("Speak"): found by its English name, as Discord sends it; it has a
  * name and no description or options, so only the command-level preconditions apply.
  */
-export interface MessageMenuModule {
+export interface MessageMenuModule<Uses extends ServiceName = ServiceName> {
   data: {
     readonly name: string;
     readonly type: ApplicationCommandType.Message;
     toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody;
   };
   requires?: MenuRequirements;
-  execute(interaction: MessageContextMenuCommandInteraction<'cached'>, context: CommandContext): Promise<void>;
+  /** The services its handler uses: the router gives it these and no other. */
+  uses: readonly Uses[];
+  execute(interaction: MessageContextMenuCommandInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   publicReply?: boolean;
 }
 

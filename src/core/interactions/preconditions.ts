@@ -18,16 +18,40 @@ export interface Facts {
   inVoice: boolean;
 }
 
-/** The first precondition `facts` fail, as the message that answers it; undefined when all hold. */
-export function unmetPrecondition(requires: Requirements | undefined, facts: Facts): MessageKey | undefined {
-  if (!facts.inGuild) return 'error.input.guildOnly';
+/**
+ * What a member lacks for a command or for SayBot to speak for them, in domain terms (as src/core/refusal.ts is for
+ * the books): the speaking feature words it (src/features/speaking/failure-words.ts).
+ */
+export type Unmet =
+  | { code: 'guild-only' }
+  /** `refusal`: the command's own words for it (Requirements.manageGuild), else the features' default. */
+  | { code: 'manage-server'; refusal?: MessageKey }
+  | { code: 'not-in-voice' }
+  /** One of the member's own voice rights where SayBot would speak for them. */
+  | { code: Exclude<UnmetVoiceRight, 'not-in-voice'>; channelId: string };
+
+/** A precondition or voice right the member does not meet: nothing was held or paid. */
+export class UnmetError extends Error {
+  readonly unmet: Unmet;
+  constructor(unmet: Unmet) {
+    super(`unmet: ${unmet.code}`);
+    this.name = 'UnmetError';
+    this.unmet = unmet;
+  }
+}
+
+/** The first precondition `facts` fail; undefined when all hold. */
+export function unmetPrecondition(requires: Requirements | undefined, facts: Facts): Unmet | undefined {
+  if (!facts.inGuild) return { code: 'guild-only' };
   const sub = facts.subcommand === null ? undefined : requires?.subcommands?.[facts.subcommand];
   for (const p of [requires, sub]) {
     if (p?.manageGuild && !facts.manageGuild)
-      return p.manageGuild === true ? 'error.permission.manageServer' : p.manageGuild.refusal;
+      return p.manageGuild === true
+        ? { code: 'manage-server' }
+        : { code: 'manage-server', refusal: p.manageGuild.refusal };
   }
   for (const p of [requires, sub]) {
-    if (p?.inVoice && !facts.inVoice) return 'error.voice.notInVoice';
+    if (p?.inVoice && !facts.inVoice) return { code: 'not-in-voice' };
   }
   return undefined;
 }
@@ -47,7 +71,10 @@ export function enforcePreconditions(
     manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
     inVoice: inGuild && interaction.member.voice.channelId !== null,
   });
-  if (refusal !== undefined) throw new UserError(refusal);
+  if (refusal === undefined) return;
+  // A command's own words for it are the command's to give.
+  if (refusal.code === 'manage-server' && refusal.refusal !== undefined) throw new UserError(refusal.refusal);
+  throw new UnmetError(refusal);
 }
 
 /** Whether Discord should show the command only to members with Manage Server (its default member permissions). */
@@ -103,19 +130,6 @@ export function unmetVoiceRightOf(facts: MemberVoiceFacts): UnmetVoiceRight | un
   return undefined;
 }
 
-const UNMET_VOICE_RIGHT_MESSAGES: Readonly<Record<UnmetVoiceRight, MessageKey>> = {
-  'not-in-voice': 'error.voice.notInVoice',
-  muted: 'error.voice.memberMuted',
-  suppressed: 'error.voice.memberSuppressed',
-  'may-not-speak': 'error.voice.memberMayNotSpeak',
-};
-
-/** The first of the member's own voice rights `facts` fail, as the message that answers it; undefined when all hold. */
-export function unmetVoiceRight(facts: MemberVoiceFacts): MessageKey | undefined {
-  const unmet = unmetVoiceRightOf(facts);
-  return unmet === undefined ? undefined : UNMET_VOICE_RIGHT_MESSAGES[unmet];
-}
-
 /** What the member's voice state and the channel's permissions say now (the caches Discord's events keep current). */
 export function memberVoiceFacts(member: GuildMember, channel: VoiceBasedChannel): MemberVoiceFacts {
   return {
@@ -132,6 +146,7 @@ export function memberVoiceFacts(member: GuildMember, channel: VoiceBasedChannel
  * comes before anything is held or paid.
  */
 export function requireMemberMaySpeak(member: GuildMember, channel: VoiceBasedChannel): void {
-  const refusal = unmetVoiceRight(memberVoiceFacts(member, channel));
-  if (refusal !== undefined) throw new UserError(refusal, { channel: `<#${channel.id}>` });
+  const unmet = unmetVoiceRightOf(memberVoiceFacts(member, channel));
+  if (unmet === 'not-in-voice') throw new UnmetError({ code: unmet });
+  if (unmet !== undefined) throw new UnmetError({ code: unmet, channelId: channel.id });
 }

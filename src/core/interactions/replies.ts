@@ -4,7 +4,7 @@ import type { AnsweredInteraction } from './command.ts';
 import { claimFirstResponse, settled } from './acknowledge.ts';
 import { commandNameOf } from './answered.ts';
 import { noteIfTokenGone, tokenGone } from './expired-token.ts';
-import { MEMBER_AUDIENCE, describeFailure, type FailureAudience } from './failures.ts';
+import type { DescribedFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
 import { NO_MENTIONS } from './safe-text.ts';
 import { replyWithoutToken } from './tokenless-reply.ts';
@@ -87,10 +87,9 @@ function isPrivate(interaction: AnsweredInteraction): boolean {
 export async function showFailure(
   interaction: AnsweredInteraction,
   error: unknown,
+  failure: DescribedFailure,
   log: Logger,
-  audience: FailureAudience = MEMBER_AUDIENCE,
 ): Promise<void> {
-  const failure = describeFailure(error, audience);
   log[failure.level](
     {
       code: failure.code,

@@ -10,13 +10,21 @@ import type {
   CommandModule,
   FormSubmitInteraction,
 } from './command.ts';
-import { commandFor, isMessageMenu } from './command-loader.ts';
+import { commandFor, isMessageMenu, servicesFor } from './command-loader.ts';
 import { watchToken } from './expired-token.ts';
-import { describeFailure } from './failures.ts';
+import type { FailureWords } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
 import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
+
+/** What the features give the router: the words of a failure, and who answers a button no command owns. */
+export interface RouterFeatures {
+  /** Words for whatever a command throws (src/features/speaking/failure-words.ts). */
+  describeFailure: FailureWords;
+  /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */
+  otherButton(interaction: ButtonInteraction, context: CommandContext): Promise<unknown>;
+}
 
 /**
  * Routes one interaction to its command: a slash command, its autocomplete, a message context menu, a button of a
@@ -27,9 +35,9 @@ export async function handleInteraction(
   interaction: Interaction,
   commands: ReadonlyMap<string, AnyCommandModule>,
   context: CommandContext,
-  /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */
-  otherButton: (interaction: ButtonInteraction, context: CommandContext) => Promise<unknown> = async () => false,
+  features: RouterFeatures,
 ): Promise<void> {
+  const { otherButton, describeFailure } = features;
   // First of all: Discord's 3 s and the token's 15 minutes are counted on our side from here.
   noteReceived(interaction);
   const log: Logger = context.logger;
@@ -40,7 +48,7 @@ export async function handleInteraction(
     const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
       if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
-      else await command.autocomplete(interaction, context);
+      else await command.autocomplete(interaction, servicesFor(context, command));
       // The whole answer, Discord's callback included; logged, never asserted.
       log.debug(
         { command: interaction.commandName, ms: Math.round(performance.now() - started) },
@@ -73,9 +81,10 @@ export async function handleInteraction(
       ownerOfCustomId(interaction.customId),
       command?.publicReply === true,
       context,
+      describeFailure,
       async () => {
         if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
-        await command.modalSubmit(interaction, context);
+        await command.modalSubmit(interaction, servicesFor(context, command));
       },
     );
     return;
@@ -83,21 +92,28 @@ export async function handleInteraction(
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
   const command = commandFor(commands, interaction);
-  await answer(interaction, interaction.commandName, command?.publicReply === true, context, async () => {
-    if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-    const outside =
-      interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
-        ? command.executeOutsideServer
-        : undefined;
-    if (outside && interaction.isChatInputCommand()) {
-      // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
-      // (src/features/speaking/user-install.ts).
-      await outside(interaction, context);
-    } else {
-      enforcePreconditions(interaction, command.requires);
-      await execute(command, interaction, context);
-    }
-  });
+  await answer(
+    interaction,
+    interaction.commandName,
+    command?.publicReply === true,
+    context,
+    describeFailure,
+    async () => {
+      if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
+      const outside =
+        interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
+          ? command.executeOutsideServer
+          : undefined;
+      if (outside && interaction.isChatInputCommand()) {
+        // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
+        // (src/features/speaking/user-install.ts).
+        await outside(interaction, servicesFor(context, command));
+      } else {
+        enforcePreconditions(interaction, command.requires);
+        await execute(command, interaction, context);
+      }
+    },
+  );
 }
 
 /** Runs a command (or its form's submit) within Discord's deadlines: one log line, its count, any failure shown. */
@@ -106,6 +122,7 @@ async function answer(
   name: string,
   publicReply: boolean,
   context: CommandContext,
+  describeFailure: FailureWords,
   run: () => Promise<void>,
 ): Promise<void> {
   const log: Logger = context.logger;
@@ -127,8 +144,9 @@ async function answer(
     context.metrics?.command(name, 'ok');
   } catch (error) {
     // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
-    context.metrics?.command(name, describeFailure(error).level === 'info' ? 'refused' : 'failed');
-    await showFailure(interaction, error, log, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+    const failure = describeFailure(error, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+    context.metrics?.command(name, failure.level === 'info' ? 'refused' : 'failed');
+    await showFailure(interaction, error, failure, log);
   } finally {
     cancelDeadline();
   }
@@ -156,7 +174,7 @@ async function handleCommandButton(
   const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
   if (!command?.button || !interaction.inCachedGuild()) return false;
   try {
-    await command.button(interaction, context);
+    await command.button(interaction, servicesFor(context, command));
     context.logger.info(
       {
         code: 'command-button',
@@ -182,9 +200,9 @@ function execute(
   context: CommandContext,
 ): Promise<void> {
   if (isMessageMenu(command)) {
-    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, context);
+    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, servicesFor(context, command));
   } else if (interaction.isChatInputCommand()) {
-    return command.execute(interaction, context);
+    return command.execute(interaction, servicesFor(context, command));
   }
   throw new Error(
     `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,

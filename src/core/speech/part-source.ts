@@ -1,25 +1,12 @@
-import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { applyEffectsOffThread, changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { UnsupportedAudioError } from '../audio/errors.ts';
-import type { AudioFormat } from '../audio/codecs/format.ts';
+import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import {
-  AbortedError,
-  ConnectionError,
-  OversizedResponseError,
-  QuotaExceededError,
-  RateLimitedError,
-  ServerError,
-  TimeoutError,
-} from '../api/errors.ts';
-import { AudioFill, cachedPart, type PartAudio, whole } from '../cache/audio-fill.ts';
+import { OversizedResponseError, QuotaExceededError } from '../api/errors.ts';
+import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
-import { speakFree } from '../free-voice/free-voice-engine.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
@@ -30,11 +17,20 @@ import type { ServiceFallback, ServiceRequest, SpeechRequest } from './request.t
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
+import { ChangedParts } from './changed-parts.ts';
+import { freePart } from './free-part.ts';
+import {
+  SERVICE_FAILED,
+  abortable,
+  withoutEffects,
+  type Flight,
+  type PartStore,
+  type SpeechAudio,
+} from './part-flight.ts';
 import { countCharacters } from './split-text.ts';
 import { QuoteAllowance } from './quote-ceiling.ts';
 
-/** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
-export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
+export type { SpeechAudio } from './part-flight.ts';
 
 export interface PartSourceOptions {
   client: VoiceApiClient;
@@ -61,45 +57,11 @@ export interface PartSourceOptions {
   fallback?: boolean;
 }
 
-/** What the service failing to answer looks like, before anything was charged: the free voice may stand in. */
-const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
-
-interface Flight {
-  /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */
-  from: 'cache' | 'api' | 'free';
-  part(): PartAudio;
-  /** Settles when the part is whole and written to the cache (or could not be). */
-  done: Promise<unknown>;
-}
-
-/** A part changed in the audio worker: read by every identical request at once, cached once whole. */
-interface Changed {
-  part(): PartAudio;
-  done: Promise<unknown>;
-}
-
-/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
-function withoutEffects<R extends ServiceRequest>(request: R): R {
-  if (request.effects === undefined) return request;
-  const { effects: _effects, ...rest } = request;
-  return rest as R;
-}
-
 /**
  * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
  * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged cache.
  */
 const MAX_DELETED_VOICES = 10_000;
-
-/** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 /**
  * Where each part's audio comes from, cheapest first: the cache, an identical request already in flight, or
@@ -121,8 +83,10 @@ export class PartSource {
   /** Every answer written down once: a spend, a saving, an undelivered spend (spend-recorder.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Promise<Flight>>();
-  /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
-  readonly #changing = new SingleFlight<Promise<Changed>>();
+  /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
+  readonly #changed: ChangedParts;
+  /** Where parts are kept: what the free voice's and the changed parts write to. */
+  readonly #store: PartStore;
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
   readonly #fallback: boolean;
@@ -146,6 +110,12 @@ export class PartSource {
     this.#spends = new SpendRecorder(options.accounting, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     this.#fallback = (options.fallback ?? false) && this.#freeVoice;
+    this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
+    this.#changed = new ChangedParts(this.#store, {
+      key: (request, text) => this.#key(request, text),
+      fetch: (request, text, signal, charge) => this.#fetchOriginal(request, text, signal, charge),
+      saved: (charge, request, text) => this.#saved(charge, request, text),
+    });
   }
 
   #key(request: ServiceRequest, text: string): string {
@@ -240,7 +210,7 @@ export class PartSource {
 
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     return changesAudio(request.effects)
-      ? this.#fetchChanged(request, request.effects, text, signal, charge)
+      ? this.#changed.fetch(request, request.effects, text, signal, charge)
       : this.#fetchOriginal(request, text, signal, charge);
   }
 
@@ -274,79 +244,13 @@ export class PartSource {
     if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
   }
 
-  /**
-   * A part at another speed or volume. Its own cache entry (keyed by the original's key and the effects) first:
-   * a hit is a saving like any hit. Otherwise the service's original, through #fetchOriginal, which pays for it
-   * or saves it exactly once (the original is cached on its own key, so every other speed of the text is free),
-   * then changed in the audio worker, once for identical requests at once, and cached with its Opus packets.
-   */
-  async #fetchChanged(
-    request: ServiceRequest,
-    effects: AudioEffects,
-    text: string,
-    signal: AbortSignal,
-    charge?: Charge,
-  ): Promise<SpeechAudio> {
-    const original = withoutEffects(request);
-    const key = effectsKey(this.#key(original, text), effects);
-    // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
-    const generation = this.#cache?.generation(request.voice) ?? 0;
-    const hit = await this.#cache?.get(key, request.voice);
-    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
-    if (hit) {
-      this.#saved(charge, request, text);
-      return cachedPart(hit, this.encoding);
-    }
-    const audio = await this.#fetchOriginal(original, text, signal, charge);
-    const { value, leader } = this.#changing.join(
-      key,
-      () => this.#change(audio, effects, key, request.voice, generation, charge?.context.guildId),
-      (c) => c.then((changed) => changed.done),
-    );
-    // Identical requests at once: the leader's original is changed, the others' copies are let go.
-    if (!leader) audio.body.destroy();
-    return (await abortable(value, signal)).part();
-  }
-
-  /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(
-    audio: SpeechAudio,
-    effects: AudioEffects,
-    key: string,
-    voiceId: string,
-    generation: number,
-    guild = '',
-  ): Promise<Changed> {
-    const bytes = whole(await audio.body.toArray());
-    let changed: { format: AudioFormat; data: Buffer };
-    try {
-      changed = await applyEffectsOffThread(bytes, effects, guild);
-    } catch (error) {
-      if (!(error instanceof UnsupportedAudioError)) throw error;
-      // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
-      this.#log.warn(
-        { code: 'audio-effects-skipped', format: audio.format },
-        'speed and volume not applied: the audio format cannot be changed here',
-      );
-      const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) }, this.encoding);
-      return { part: () => unchanged.part(), done: Promise.resolve() };
-    }
-    const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, this.encoding);
-    const cache = this.#cache;
-    const done = fill.complete.then(
-      (entry) => cache?.put(key, voiceId, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'changed part not cached'),
-    );
-    return { part: () => fill.part(), done };
-  }
-
   async #start(request: ServiceRequest, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    if (isFreeVoice(request.voice)) return this.#startFree(request, text, key, generation, charge?.context);
+    if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
     const payer = await this.#payer(request, text, charge);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
@@ -388,24 +292,6 @@ export class PartSource {
       (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
     );
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
-  }
-
-  /** A free voice's part: spoken by SayBot off the main thread (in its server's share), cached, never paid. */
-  async #startFree(
-    request: ServiceRequest,
-    text: string,
-    key: string,
-    generation: number,
-    owner?: { guildId: string; userId: string },
-  ): Promise<Flight> {
-    const wav = await speakFree(text, request.voice, owner?.guildId, owner?.userId);
-    const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, this.encoding);
-    const cache = this.#cache;
-    const cached = fill.complete.then(
-      (entry) => cache?.put(key, request.voice, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'free part not cached'),
-    );
-    return { from: 'free', part: () => fill.part(), done: cached };
   }
 
   /**
@@ -479,7 +365,7 @@ export class PartSource {
   async close(): Promise<void> {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.then((flight) => flight.done)));
-    await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
+    await this.#changed.settled();
     await this.#spends.settled();
     await this.#cache?.close();
   }

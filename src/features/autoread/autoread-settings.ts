@@ -19,7 +19,15 @@ export function withSettingOptions(subcommand: SlashCommandSubcommandBuilder): S
 
 /** The changes the options ask for; the first refused option (in declaration order) refuses them all. */
 export function settingChangesOf(interaction: ChatInputCommandInteraction<'cached'>): AutoReadSettingChanges {
-  return readSettingOptions(interaction.options, AUTO_READ_SETTING_LIST, interaction.guildId) as AutoReadSettingChanges;
+  return settingChangesFrom(interaction.options, interaction.guildId);
+}
+
+/** The same from any reader of options (the dashboard's form read as options). */
+export function settingChangesFrom(
+  options: ChatInputCommandInteraction['options'],
+  guildId: string,
+): AutoReadSettingChanges {
+  return readSettingOptions(options, AUTO_READ_SETTING_LIST, guildId) as AutoReadSettingChanges;
 }
 
 /** The settings in the caller's language, one clause each (settings sharing a clause printed in one). */

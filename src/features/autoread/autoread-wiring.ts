@@ -2,8 +2,9 @@
 // MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
 // resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
 // through AutoreadControl (CommandContext.autoread).
+import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
-import { fallbackReason } from '../speaking/index.ts';
+import { describeFailure, fallbackReason, handOver } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -17,7 +18,7 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './stor
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
-import { MEMBER_AUDIENCE, describeFailure, type DescribedFailure } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
@@ -56,7 +57,7 @@ export class AutoreadWiring implements AutoreadControl {
     const { store, speech } = options;
     this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
-      speak: (order) => speech.speak(order),
+      handOver: (order) => handOver(speech, order),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(
@@ -112,6 +113,13 @@ export class AutoreadWiring implements AutoreadControl {
       if (typeof guildId !== 'string') return;
       refreshDictionary(this.#options.store, this, guildId).catch((error: unknown) =>
         this.#options.logger.warn({ err: error, guildId }, 'a changed dictionary was not reloaded'),
+      );
+    });
+    // Settings or the ignore list changed in another process (the dashboard's shard): the same, from the store.
+    client.on(AUTOREAD_CHANGED_EVENT, (guildId: unknown) => {
+      if (typeof guildId !== 'string') return;
+      refreshAutoread(this.#options.store, this, guildId).catch((error: unknown) =>
+        this.#options.logger.warn({ err: error, guildId }, "auto-read's changed settings were not reloaded"),
       );
     });
   }

@@ -8,7 +8,7 @@ export { autoreadVoiceOf } from './reading/voice.ts';
 export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';
 export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { describeAutoreadVoice, describeMembers, describePool, voiceLabel } from './autoread-members.ts';
-export { describeSettings, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
+export { describeSettings, settingChangesFrom, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
 export { IGNORED_MAX } from './reading/binding.ts';
 export { VOICE_POOL_MAX, defaultPool, parsePoolEntry, poolLanguage } from './reading/voice-pool.ts';
 export { type AutoReadState } from './store/auto-read-store.ts';
@@ -37,3 +37,5 @@ export {
 } from './dictionary-changes.ts';
 export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
+export { AUTO_READ_SETTING_LIST } from './reading/setting-declarations.ts';
+export { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';

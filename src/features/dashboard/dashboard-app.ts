@@ -25,12 +25,17 @@ import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
 import { addSceneRoutes } from './scenes-routes.ts';
 import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
+import { addVoiceRoutes } from './voice-routes.ts';
+import { addMonthRoutes } from './month-routes.ts';
+import { addAutoreadRoutes } from './autoread-routes.ts';
+import { MONTH_SCRIPT, STUDIO_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
 /** The page's own script and style, served with their types. */
 const STATIC: Record<string, { type: string; body: string }> = {
   '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
-  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET },
+  '/static/month.js': { type: 'text/javascript; charset=utf-8', body: MONTH_SCRIPT },
+  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + STUDIO_STYLE },
 };
 
 export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
@@ -95,6 +100,9 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   });
   addDictionaryRoutes(app, { store, bot, logger, samples });
   addMemberRoutes(app, { store, bot, logger, samples });
+  addVoiceRoutes(app, { store, bot, logger, samples });
+  addMonthRoutes(app, { store, bot, logger });
+  addAutoreadRoutes(app, { store, bot, logger });
   addSceneRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));

@@ -1,6 +1,7 @@
 // What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
 // discord.js client and the core; the tests supply their own.
 import type { Logger } from '../../core/log.ts';
+import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -33,14 +34,22 @@ export interface DashboardBot {
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** A member's display name from SayBot's cache (no request), for "changed by"; undefined when unknown. */
   displayName(guildId: string, userId: string): string | undefined;
+  /** A channel's name from SayBot's cache (no request); undefined when unknown. */
+  channelName(guildId: string, channelId: string): string | undefined;
   /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
   dictionaryChanged(guildId: string): Promise<void>;
+  /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */
+  autoreadChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */
   autoread: AutoreadControl | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
   voices: { presets: readonly PresetVoice[]; free: boolean };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */
   speech: SpeechPipeline;
+  /** The month's figures and the budgets, as /usage and /budget have them. */
+  accounting: Accounting;
+  /** The bot's owner: sees the whole plan's figures, as in /usage. */
+  isOperator(userId: string): boolean;
   /** What /privacy delete needs (src/features/privacy/forget.ts' one deletion path). */
   forgetting: Forgetting;
   /** What the studio's Scenes page needs beyond the above (scenes-routes.ts); absent: the page is not offered. */

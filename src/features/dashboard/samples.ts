@@ -5,7 +5,7 @@
 // free-request rate, records), and is kept for its member only, a few minutes, in a bounded map.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import { describeFailure } from '../../core/interactions/failures.ts';
+import { describeFailure, handOver } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/speech/pipeline.ts';
 import { chooseSettings, ttsRequest } from '../../core/speech/settings.ts';
@@ -58,12 +58,19 @@ export class Samples {
     guildLanguage: string;
     text: string;
     paidCharacters: number | undefined;
+    /**
+     * A voice or one of the server's presets to hear instead of the member's own settings: spoken without them, so
+     * the request (and so its cache entry) is the same whoever asks, and a sample paid once is free for everyone.
+     */
+    heard?: { voice: string } | { preset: string };
   }): Promise<SampleResult> {
     try {
+      const { heard } = input;
       const settings = await chooseSettings(this.#store, {
         guildId: input.guildId,
-        userId: input.userId,
-        options: {},
+        userId: heard === undefined ? input.userId : null,
+        options: heard !== undefined && 'voice' in heard ? { voice: heard.voice } : {},
+        presetName: heard !== undefined && 'preset' in heard ? heard.preset : undefined,
         guildLocale: input.guildLanguage,
       });
       const request = ttsRequest(input.text, settings);
@@ -71,9 +78,9 @@ export class Samples {
       if (request.kind === 'ready') throw new Error('a sample is never ready-made audio');
       const { characters } = await this.#speech.quoteScene([{ request, pauseBefore: 0 }]);
       if (characters > 0 && input.paidCharacters !== characters) return { kind: 'quote', characters };
-      const job = this.#speech.speak({
+      const job = handOver(this.#speech, {
         request,
-        requester: {
+        asker: {
           guildId: input.guildId,
           userId: input.userId,
           command: 'dashboard-sample',

@@ -1,3 +1,3 @@
 // The say feature's public surface: what its command modules (commands/), the app and other features use.
 import './strings.ts';
-export { speakingCommand, speakingHandlers } from './speaking-command.ts';
+export { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from './speaking-command.ts';

@@ -3,7 +3,7 @@
 // gives only what is particular to it: which settings the service takes from it, how its request is made, and its
 // own built-in voice.
 import type { ChatInputCommandInteraction, SlashCommandOptionsOnlyBuilder } from 'discord.js';
-import type { CommandModule } from '../../core/interactions/command.ts';
+import type { CommandModule, ServiceName } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
   outputOption,
@@ -19,9 +19,13 @@ import {
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
 import type { ResolvedSettings } from '../../core/speech/settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/setting-declarations.ts';
-import { speakForCommand } from '../speaking/index.ts';
-import { settingsForCommand } from '../speaking/index.ts';
-import { settingsOutsideServer, speakOutsideServer } from '../speaking/index.ts';
+import {
+  SPEAKING_USES,
+  settingsForCommand,
+  settingsOutsideServer,
+  speakForCommand,
+  speakOutsideServer,
+} from '../speaking/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import './strings.ts';
@@ -43,6 +47,10 @@ export function speakingCommand(
   );
 }
 
+/** The services /say and /emote use: speaking for a member, their settings, the user install, the voice list. */
+export const SPEAKING_COMMAND_USES = [...SPEAKING_USES, 'config', 'voices'] as const satisfies readonly ServiceName[];
+export type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
+
 /** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
 export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
 
@@ -54,7 +62,7 @@ export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequ
 export function speakingHandlers(
   requestOf: RequestOf,
   builtinVoice?: string,
-): Required<Pick<CommandModule, 'execute' | 'executeOutsideServer'>> {
+): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
     settings: readSpeechSettings(interaction.options),
     preset: readText(interaction.options, 'preset'),

@@ -3,16 +3,21 @@
 // one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
 // member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
 import { MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
-import { answerButtonFailure } from '../speaking/index.ts';
-import { fallbackReason } from '../speaking/index.ts';
-import { memberStillSpeaks, memberVoiceChannel } from '../speaking/index.ts';
-import { postVoiceMessage, voiceMessagePlace } from '../speaking/index.ts';
-import { claimMemberVoiceMessage } from '../speaking/index.ts';
-import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechTarget } from '../../core/speech/pipeline.ts';
+import {
+  answerButtonFailure,
+  askerOf,
+  claimMemberVoiceMessage,
+  fallbackReason,
+  handOver,
+  memberStillSpeaks,
+  memberVoiceChannel,
+  postVoiceMessage,
+  voiceMessagePlace,
+} from '../speaking/index.ts';
+import type { SpeechOutcome, SpeechTarget } from '../../core/speech/pipeline.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
@@ -22,13 +27,18 @@ import { sceneSrt } from './scene-srt.ts';
 import { sceneLengthWords } from './scene-length.ts';
 import { t } from './strings.ts';
 
+/** What a scene's preview and delivery use of the commands' services. */
+export type SceneServices = Services<
+  'speech' | 'players' | 'reading' | 'logger' | 'isOperator' | 'store' | 'voices' | 'config' | 'accounting'
+>;
+
 const seconds = (s: number) => s.toFixed(1);
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
 export async function answerSceneButton(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   pending: PendingScenes,
 ): Promise<boolean> {
   const confirm = interaction.customId.startsWith(CONFIRM_PREFIX);
@@ -67,34 +77,28 @@ export async function answerSceneButton(
 
 async function playScene(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   pending: PendingScenes,
   scene: PendingScene,
 ): Promise<void> {
-  const requester: Requester = {
-    guildId: interaction.guildId,
-    userId: interaction.user.id,
-    command: 'scene',
-    id: interaction.id,
-    askedAt: receivedAtEpochMs(interaction),
-    policy: MEMBER_REQUEST,
-  };
   let target: SpeechTarget;
+  let stillAllowed: ReturnType<typeof memberStillSpeaks> | undefined;
   if (scene.output === 'voice') {
     const voice = memberVoiceChannel(interaction, context.players, context.reading);
     target = voice;
-    requester.stillAllowed = memberStillSpeaks(interaction, voice.channelId);
+    stillAllowed = memberStillSpeaks(interaction, voice.channelId);
   } else if (scene.output === 'file') {
     target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
   } else {
     target = { kind: 'voice-message' };
   }
-  const job = context.speech.speakScene({
-    lines: scene.plan.lines,
-    requester,
-    target,
+  const job = handOver(context.speech, {
+    scene: scene.plan.lines,
     sceneFormat: scene.format,
     quoted: scene.quoted,
+    asker: askerOf(interaction, 'scene'),
+    target,
+    ...(stillAllowed === undefined ? {} : { stillAllowed }),
   });
   const outcome = await job.accepted.then(
     () => job.outcome,
@@ -118,7 +122,7 @@ async function playScene(
 
 async function deliver(
   interaction: ButtonInteraction<'cached'>,
-  context: CommandContext,
+  context: SceneServices,
   scene: PendingScene,
   outcome: SpeechOutcome,
   target: SpeechTarget,

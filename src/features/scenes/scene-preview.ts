@@ -8,7 +8,7 @@ import {
   type APIButtonComponent,
   type Interaction,
 } from 'discord.js';
-import type { AnsweredInteraction, CommandContext } from '../../core/interactions/command.ts';
+import type { AnsweredInteraction, Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { chooseDestination, type OutputChoice } from '../speaking/index.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
@@ -44,7 +44,7 @@ export function readScript(source: string): SceneScript {
 /** Parses, casts and costs `source`, and shows the member the scene with its buttons. */
 export async function previewScene(
   interaction: AnsweredInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,
   pending: PendingScenes,
   source: string,
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
@@ -87,7 +87,7 @@ export async function previewScene(
  */
 export async function costedPreview(
   interaction: Interaction<'cached'>,
-  context: CommandContext,
+  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,
   pending: PendingScenes,
   scene: Omit<PendingScene, 'quoted'>,
   note?: string,

@@ -7,9 +7,9 @@ import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
+import { handOver } from '../speaking/index.ts';
 import {
   MEMBER_REQUEST,
-  type Requester,
   type SpeechOutcome,
   type SpeechPipeline,
   type SpeechTarget,
@@ -171,21 +171,20 @@ export async function makeStudioScene(
     if (line === undefined || turn === undefined) throw new UserError('scene.script.empty', { line: 0 });
     plan = { ...plan, lines: [{ ...line, pauseBefore: 0 }], turns: [turn], speakers: 1 };
   }
-  const requester: Requester = {
-    guildId: member.guildId,
-    userId: member.userId,
-    command: order.command,
-    id: randomBytes(8).toString('hex'),
-    askedAt: Date.now(),
-    policy: MEMBER_REQUEST,
-    ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
-  };
-  const job = services.speech.speakScene({
-    lines: plan.lines,
-    requester,
-    target: order.voice?.target ?? { kind: 'file' },
+  const job = handOver(services.speech, {
+    scene: plan.lines,
     sceneFormat: order.format,
     quoted: order.quoted,
+    asker: {
+      guildId: member.guildId,
+      userId: member.userId,
+      command: order.command,
+      id: randomBytes(8).toString('hex'),
+      askedAt: Date.now(),
+      policy: MEMBER_REQUEST,
+    },
+    target: order.voice?.target ?? { kind: 'file' },
+    ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });
   const outcome = await job.accepted.then(
     () => job.outcome,

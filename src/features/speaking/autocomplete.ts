@@ -2,7 +2,7 @@ import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from
 import { LANGUAGE_CODE } from '../../core/voice-catalogue/preset-voices.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../../core/interactions/choices.ts';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
 
 /**
  * Answers the autocomplete of the shared speech options (`voice`, `language`, `preset`, and any option the
@@ -12,7 +12,7 @@ import type { CommandContext } from '../../core/interactions/command.ts';
  */
 export async function answerSpeechAutocomplete(
   interaction: AutocompleteInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<'config' | 'logger' | 'voices' | 'store'>,
   presetOptions: readonly string[] = ['preset'],
 ): Promise<void> {
   const started = performance.now();
@@ -27,7 +27,7 @@ export async function answerSpeechAutocomplete(
 
 async function speechChoices(
   interaction: AutocompleteInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<'config' | 'logger' | 'voices' | 'store'>,
   option: string,
   typed: string,
   presetOptions: readonly string[],

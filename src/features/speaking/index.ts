@@ -3,6 +3,8 @@
 import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
+export { describeFailure } from './failure-words.ts';
+export { askerOf, commandAsker, handOver, type Asker, type Order, type OrderedSpeech } from './hand-over.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { fitLines } from './listing.ts';
 export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
@@ -15,9 +17,10 @@ export {
   memberStillSpeaks,
   memberVoiceChannel,
   outsideVoiceOutput,
-  requesterOf,
   speakAndReply,
   speakForCommand,
+  SPEAKING_USES,
+  type SpeakingServices,
   type ChosenTarget,
   type OutputChoice,
 } from './speech-delivery.ts';

@@ -5,11 +5,11 @@
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
-import { UserError, describeFailure, type FailureAudience } from '../../core/interactions/failures.ts';
+import { UserError, type FailureAudience } from '../../core/interactions/failures.ts';
+import { describeFailure } from './failure-words.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { t } from './strings.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
-import { MEMBER_REQUEST } from '../../core/speech/pipeline.ts';
+import { askerOf, handOver } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
@@ -61,18 +61,11 @@ async function replay(
   request: ReplayableRequest,
 ): Promise<void> {
   const target = memberVoiceChannel(interaction, context.players, context.reading);
-  const job = context.speech.speak({
+  const job = handOver(context.speech, {
     request,
-    requester: {
-      guildId: interaction.guildId,
-      userId: interaction.user.id,
-      command: 'replay',
-      id: interaction.id,
-      askedAt: receivedAtEpochMs(interaction),
-      policy: MEMBER_REQUEST,
-      stillAllowed: memberStillSpeaks(interaction, target.channelId),
-    },
+    asker: askerOf(interaction, 'replay'),
     target,
+    stillAllowed: memberStillSpeaks(interaction, target.channelId),
     cachedOnly: true,
   });
   await job.accepted;
@@ -99,16 +92,9 @@ async function postAgain(
   audio: ReplyAudio,
 ): Promise<void> {
   const bar = claimMemberVoiceMessage(interaction);
-  const job = context.speech.speak({
+  const job = handOver(context.speech, {
     request: audio.request,
-    requester: {
-      guildId: interaction.guildId,
-      userId: interaction.user.id,
-      command: 'replay',
-      id: interaction.id,
-      askedAt: receivedAtEpochMs(interaction),
-      policy: MEMBER_REQUEST,
-    },
+    asker: askerOf(interaction, 'replay'),
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });

@@ -7,12 +7,11 @@ import './strings.ts';
 import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
-import { MEMBER_REQUEST } from '../../core/speech/pipeline.ts';
+import { askerOf, handOver } from './hand-over.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 
 export const SOUND_MAX_SECONDS = 5.2;
 export const SOUND_MAX_BYTES = 512 * 1024;
@@ -71,16 +70,9 @@ export async function saveAsSound(
     throw new UserError('sound.memberPermission');
   const me = interaction.guild.members.me;
   if (me && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.botPermission');
-  const job = speech.speak({
+  const job = handOver(speech, {
     request: audio.request,
-    requester: {
-      guildId: interaction.guildId,
-      userId: interaction.user.id,
-      command: 'save-as-sound',
-      id: interaction.id,
-      askedAt: receivedAtEpochMs(interaction),
-      policy: MEMBER_REQUEST,
-    },
+    asker: askerOf(interaction, 'save-as-sound'),
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });

@@ -11,14 +11,8 @@ import {
 } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import {
-  MEMBER_REQUEST,
-  type Requester,
-  type SpeechOrder,
-  type SpeechOutcome,
-  type SpeechRequest,
-  type SpeechTarget,
-} from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome, SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
+import { commandAsker, handOver, type Asker, type OrderedSpeech } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import {
@@ -28,10 +22,27 @@ import {
 } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
-import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
-import { UserError, describeFailure } from '../../core/interactions/failures.ts';
+import type {
+  AnsweredInteraction,
+  ChannelReading,
+  CommandContext,
+  ServiceName,
+  Services,
+} from '../../core/interactions/command.ts';
+
+/** What speaking for a command uses of the commands' services. */
+export const SPEAKING_USES = [
+  'logger',
+  'players',
+  'reading',
+  'replyAudio',
+  'speech',
+  'store',
+] as const satisfies readonly ServiceName[];
+export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
+import { UserError } from '../../core/interactions/failures.ts';
+import { describeFailure } from './failure-words.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
   memberVoiceFacts,
   requireManager,
@@ -165,19 +176,6 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
   return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 
-/** The member behind a slash command or a menu, as the pipeline records them (`command`: the spends' label). */
-export function requesterOf(interaction: SpeakingInteraction, command: string = commandNameOf(interaction)): Requester {
-  return {
-    guildId: interaction.guildId,
-    userId: interaction.user.id,
-    command,
-    policy: MEMBER_REQUEST,
-    id: interaction.id,
-    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
-    askedAt: receivedAtEpochMs(interaction),
-  };
-}
-
 /**
  * The member's own voice rights where their speech plays, asked again before each of its parts
  * (Requester.stillAllowed): a moderator's server mute, a Stage speaker moved back to the audience, Speak taken away or
@@ -202,14 +200,14 @@ export function memberStillSpeaks(
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
   interaction: SpeakingInteraction,
-  context: CommandContext,
+  context: SpeakingServices,
   request: SpeechRequest,
   output: OutputChoice,
   /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
   voiceLabel: string,
 ): Promise<void> {
   const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(interaction, context, { request, requester: requesterOf(interaction) }, target, voiceLabel);
+  await speakAndReply(interaction, context, { request, asker: commandAsker(interaction) }, target, voiceLabel);
 }
 
 /**
@@ -218,21 +216,17 @@ export async function speakForCommand(
  */
 export async function speakAndReply(
   interaction: SpeakingInteraction,
-  context: CommandContext,
-  order: Omit<SpeechOrder, 'target'>,
+  context: SpeakingServices,
+  order: Extract<OrderedSpeech, { request: SpeechRequest }> & { asker: Asker },
   target: ChosenTarget,
   voice: string,
   /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
   reply: { private?: boolean } = {},
 ): Promise<void> {
-  const requester =
-    target.kind === 'voice'
-      ? { ...order.requester, stillAllowed: memberStillSpeaks(interaction, target.channelId) }
-      : order.requester;
-  const job = context.speech.speak({
+  const job = handOver(context.speech, {
     ...order,
-    requester,
     target: speechTarget(target, interaction.attachmentSizeLimit),
+    ...(target.kind === 'voice' ? { stillAllowed: memberStillSpeaks(interaction, target.channelId) } : {}),
   });
   const accepted = await job.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
@@ -250,8 +244,14 @@ export async function speakAndReply(
     if (accepted.ahead > 0)
       await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
-    else if (await Promise.race([job.firstAudio.then(() => true), job.outcome.then(() => false)])) {
-      await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+    else {
+      const first = await Promise.race([job.firstAudio, job.outcome.then(() => undefined)]);
+      if (first !== undefined) {
+        // The service failed and the free voice speaks its first part: named from the first words on.
+        if (first.freeVoice !== undefined)
+          voice = fallbackVoiceLabel(interaction.locale, first.freeVoice.voice, first.freeVoice.cause);
+        await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+      }
     }
   }
   const request = spoken;

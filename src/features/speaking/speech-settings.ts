@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../../core/speech/settings.ts';
 import type { Preset, SpeechSettings } from '../../core/store/types.ts';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
 import { t } from './strings.ts';
 import { SPEECH_SETTING_LIST } from '../../core/speech/setting-declarations.ts';
 import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
@@ -18,7 +18,7 @@ export interface ChosenSettings {
  */
 export async function settingsForCommand(
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: CommandContext,
+  context: Services<'store' | 'voices'>,
   options: SpeechSettings,
   presetName: string | undefined,
   /** The command's own built-in voice, when it is not the one of the server's language. */

@@ -14,7 +14,8 @@ import {
 } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
-import { MEMBER_REQUEST, type Requester, type SpeechOutcome, type SpeechRequest } from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome, SpeechRequest } from '../../core/speech/pipeline.ts';
+import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
 import {
@@ -22,11 +23,10 @@ import {
   acknowledgeAsVoiceMessage,
   isDeferredAsVoiceMessage,
 } from '../../core/interactions/acknowledge.ts';
-import type { CommandContext } from '../../core/interactions/command.ts';
+import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { t, type MessageKey, type MessageParams } from './strings.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import { showResult } from '../../core/interactions/replies.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { OutputChoice } from './speech-delivery.ts';
@@ -48,7 +48,7 @@ export function userInstallAllows(setting: UserInstallSetting, userId: string): 
 }
 
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
-export function requireUserInstall(context: CommandContext, interaction: ChatInputCommandInteraction): void {
+export function requireUserInstall(context: Services<'config'>, interaction: ChatInputCommandInteraction): void {
   if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
     throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
   }
@@ -60,7 +60,7 @@ export function requireUserInstall(context: CommandContext, interaction: ChatInp
  */
 export async function settingsOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: CommandContext,
+  context: Services<'config' | 'store'>,
   options: SpeechSettings,
   presetName: string | undefined,
   builtinVoice?: string,
@@ -84,7 +84,7 @@ export async function settingsOutsideServer(
  */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: CommandContext,
+  context: Services<'config' | 'speech' | 'logger'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
@@ -93,17 +93,10 @@ export async function speakOutsideServer(
   // Every answer here carries audio as an attachment: where none may be sent, say so before anything is paid.
   if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles))
     throw new UserError('userInstall.noAttachFiles');
-  const requester: Requester = {
-    guildId: USER_INSTALL_GUILD,
-    userId: interaction.user.id,
-    command: interaction.commandName,
-    id: interaction.id,
-    askedAt: receivedAtEpochMs(interaction),
-    policy: MEMBER_REQUEST,
-  };
+  const asker = askerOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
   if (output === 'voice-message') {
     const bar = memberBar(interaction);
-    const job = context.speech.speak({ request, requester, target: { kind: 'voice-message' } });
+    const job = handOver(context.speech, { request, asker, target: { kind: 'voice-message' } });
     await job.accepted;
     // The voice message will be the response itself; one the member may not post here is theirs alone.
     if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
@@ -111,9 +104,9 @@ export async function speakOutsideServer(
     await showVoiceMessage(interaction, context.logger, await job.outcome, bar, request.voice, voice);
     return;
   }
-  const job = context.speech.speak({
+  const job = handOver(context.speech, {
     request,
-    requester,
+    asker,
     target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
   });
   await job.accepted;

@@ -3,3 +3,6 @@ import './strings.ts';
 export { MAX_MEMBERS, usageChartSvg } from './chart.ts';
 export { ChartCache, chartKey } from './chart-cache.ts';
 export { chartFontFamily, renderPng } from './render-png.ts';
+export { monthFigures, type MonthFigures } from './month-figures.ts';
+export { changeServerBudgets } from './budget-change.ts';
+export { chartWords, memberLines, monthLines, planLines } from './usage-lines.ts';

@@ -14,7 +14,7 @@ import {
 import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS_DIR, loadCommandModules } from '../../../src/app/command-modules.ts';
-import { loadCommands } from '../../../src/core/interactions/command-loader.ts';
+import { loadCommands, servicesFor } from '../../../src/core/interactions/command-loader.ts';
+import type { AnyCommandModule, CommandContext } from '../../../src/core/interactions/command.ts';
 import { SAYBOT_COMMAND_NAMES } from '../../support/command-names.ts';
 
 const made: string[] = [];
@@ -23,7 +24,7 @@ function commandsFolder(files: Record<string, string>): string {
 }
 
 const command = (name: string): string =>
-  `export const data = { name: '${name}', toJSON: () => ({ name: '${name}' }) };\nexport async function execute() {}\n`;
+  `export const data = { name: '${name}', toJSON: () => ({ name: '${name}' }) };\nexport const uses = [];\nexport async function execute() {}\n`;
 
 describe('the command loader', () => {
   it('loads every module of the folder, in file name order, skipping what is not a module', async () => {
@@ -34,8 +35,19 @@ describe('the command loader', () => {
   it('stops at a module without data and execute, naming its file', async () => {
     const dir = commandsFolder({ 'broken.ts': 'export const data = 1;\n' });
     await expect(loadCommands(dir)).rejects.toThrow(
-      'commands/broken.ts must export `data` (a command builder) and `execute`',
+      'commands/broken.ts must export `data` (a command builder), `execute` and `uses` (the services it is given)',
     );
+  });
+
+  it('stops at a module that does not declare the services it uses', async () => {
+    const dir = commandsFolder({ 'greedy.ts': command('greedy').replace('export const uses = [];\n', '') });
+    await expect(loadCommands(dir)).rejects.toThrow('commands/greedy.ts must export');
+  });
+
+  it('gives a command only the services it declares', () => {
+    const context = { store: 'the store', speech: 'the pipeline', logger: 'the log' } as unknown as CommandContext;
+    const given = servicesFor(context, { uses: ['store'] } as unknown as AnyCommandModule);
+    expect(Object.keys(given)).toEqual(['store']);
   });
 
   it('stops at a command name used twice, naming the second file', async () => {

@@ -22,6 +22,7 @@ const readBack: MessageMenuModule = {
     .setType(ApplicationCommandType.Message)
     .setContexts(InteractionContextType.Guild) as MessageMenuModule['data'],
   requires: { inVoice: true },
+  uses: [],
   async execute(interaction) {
     await showContent(
       interaction,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../../src/core/i18n/translate.ts';
 import {
   unmetPrecondition,
-  unmetVoiceRight,
+  unmetVoiceRightOf,
   type Facts,
   type Requirements,
 } from '../../../src/core/interactions/preconditions.ts';
@@ -13,40 +13,39 @@ const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inV
 const admin: Facts = { ...member, manageGuild: true, inVoice: true };
 
 describe('unmetPrecondition', () => {
-  it('answers each precondition with its message, and nothing when all hold', () => {
-    expect(unmetPrecondition(undefined, { ...member, inGuild: false })).toBe('error.input.guildOnly');
-    expect(unmetPrecondition({ manageGuild: true }, member)).toBe('error.permission.manageServer');
-    expect(unmetPrecondition({ manageGuild: { refusal: 'error.permission.budget' } }, member)).toBe(
-      'error.permission.budget',
-    );
-    expect(unmetPrecondition({ inVoice: true }, member)).toBe('error.voice.notInVoice');
+  it('answers each precondition with what is unmet, and nothing when all hold', () => {
+    expect(unmetPrecondition(undefined, { ...member, inGuild: false })).toEqual({ code: 'guild-only' });
+    expect(unmetPrecondition({ manageGuild: true }, member)).toEqual({ code: 'manage-server' });
+    expect(unmetPrecondition({ manageGuild: { refusal: 'error.permission.budget' } }, member)).toEqual({
+      code: 'manage-server',
+      refusal: 'error.permission.budget',
+    });
+    expect(unmetPrecondition({ inVoice: true }, member)).toEqual({ code: 'not-in-voice' });
     expect(unmetPrecondition({ manageGuild: true, inVoice: true }, admin)).toBeUndefined();
     expect(unmetPrecondition(undefined, member)).toBeUndefined();
   });
 
   it("answers the member's own voice rights in the order a member fixes them: in the channel, server mute, Stage audience, Speak", () => {
     const speaker = { inChannel: true, serverMuted: false, suppressed: false, maySpeak: true };
-    expect(unmetVoiceRight(speaker)).toBeUndefined();
-    expect(unmetVoiceRight({ ...speaker, inChannel: false, serverMuted: true })).toBe('error.voice.notInVoice');
-    expect(unmetVoiceRight({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe(
-      'error.voice.memberMuted',
-    );
-    expect(unmetVoiceRight({ ...speaker, suppressed: true, maySpeak: false })).toBe('error.voice.memberSuppressed');
-    expect(unmetVoiceRight({ ...speaker, maySpeak: false })).toBe('error.voice.memberMayNotSpeak');
+    expect(unmetVoiceRightOf(speaker)).toBeUndefined();
+    expect(unmetVoiceRightOf({ ...speaker, inChannel: false, serverMuted: true })).toBe('not-in-voice');
+    expect(unmetVoiceRightOf({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe('muted');
+    expect(unmetVoiceRightOf({ ...speaker, suppressed: true, maySpeak: false })).toBe('suppressed');
+    expect(unmetVoiceRightOf({ ...speaker, maySpeak: false })).toBe('may-not-speak');
   });
 
   it("checks a subcommand's own preconditions on that subcommand only", () => {
     const requires: Requirements = { subcommands: { save: { manageGuild: true } } };
-    expect(unmetPrecondition(requires, { ...member, subcommand: 'save' })).toBe('error.permission.manageServer');
+    expect(unmetPrecondition(requires, { ...member, subcommand: 'save' })).toEqual({ code: 'manage-server' });
     expect(unmetPrecondition(requires, { ...member, subcommand: 'list' })).toBeUndefined();
     expect(unmetPrecondition(requires, { ...admin, subcommand: 'save' })).toBeUndefined();
   });
 
   it('refuses for the server first, then permissions, then voice', () => {
     const requires: Requirements = { manageGuild: true, inVoice: true };
-    expect(unmetPrecondition(requires, { ...member, inGuild: false })).toBe('error.input.guildOnly');
-    expect(unmetPrecondition(requires, member)).toBe('error.permission.manageServer');
-    expect(unmetPrecondition(requires, { ...member, manageGuild: true })).toBe('error.voice.notInVoice');
+    expect(unmetPrecondition(requires, { ...member, inGuild: false })).toEqual({ code: 'guild-only' });
+    expect(unmetPrecondition(requires, member)).toEqual({ code: 'manage-server' });
+    expect(unmetPrecondition(requires, { ...member, manageGuild: true })).toEqual({ code: 'not-in-voice' });
   });
 
   it('lets a member without Manage Server use a command that is only shown to admins by default', () => {

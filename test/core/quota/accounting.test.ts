@@ -1,7 +1,7 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting, AccountingOptions, PartNeed } from '../../../src/core/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';

@@ -1,4 +1,4 @@
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';

@@ -3,7 +3,7 @@
 // after the deadline, while another guild's request goes through meanwhile.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { budgetLockKey } from '../../../src/core/store/areas/budget-holds.ts';
 import { openPgStore } from '../../../src/app/store.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { LEGACY_SETTINGS } from '../../../fixtures/legacy-encoding.ts';
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';

@@ -6,19 +6,13 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
-import type { FallbackCause } from '../../speaking/index.ts';
+import type { FallbackCause, Order } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/speech/revocation.ts';
-import type {
-  RequestPolicy,
-  SpeechJob,
-  SpeechOrder,
-  SpeechOutcome,
-  SpeechRequest,
-} from '../../../core/speech/pipeline.ts';
+import type { RequestPolicy, SpeechJob, SpeechOutcome, SpeechRequest } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
@@ -41,7 +35,11 @@ import type { DistinctVoices } from './voice.ts';
 import { RecentSpeakers } from './voice-pool.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
-export type ReaderOrder = SpeechOrder & { requester: { command: 'autoread' }; target: { kind: 'voice' } };
+export type ReaderOrder = Order & {
+  request: SpeechRequest;
+  asker: { command: 'autoread' };
+  target: { kind: 'voice' };
+};
 
 /**
  * The rules a channel's reading is held to. No member cooldown: a chat message is not a /say, and a member writing
@@ -56,7 +54,7 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
   requesterMayStop: false,
 };
 /**
- * What the reader needs back from SpeechPipeline.speak(): acceptance (a Refusal rejects it), its first frame (the
+ * What the reader needs back from the hand-over of its order: acceptance (a Refusal rejects it), its first frame (the
  * next message is handed over then; without it, at the outcome) and how it ended.
  */
 export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'> & Partial<Pick<SpeechJob, 'firstAudio'>>;
@@ -102,8 +100,8 @@ export interface BehindNotice {
 export type StopReason = 'left-voice';
 
 export interface AutoReaderOptions {
-  /** The pipeline's speak(). */
-  speak: (order: ReaderOrder) => ReaderJob;
+  /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
+  handOver: (order: ReaderOrder) => ReaderJob;
   /**
    * The speech request for `text`: the member's /myvoice, else the server's default (userId null: the server's
    * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under
@@ -546,17 +544,17 @@ export class AutoReader {
           { code: 'autoread-faster', guildId, id: utterance.id, speed },
           'auto-read reads faster to catch up',
         );
-      const job = this.#options.speak({
+      const job = this.#options.handOver({
         request: faster(asked, speed),
-        requester: {
+        asker: {
           guildId,
           userId: utterance.payer,
           command: 'autoread',
           id: utterance.id,
           askedAt: utterance.askedAt,
           policy: CHANNEL_READING,
-          stillAllowed: () => this.#standing(reading, utterance),
         },
+        stillAllowed: () => this.#standing(reading, utterance),
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
       });
       // Whether the free voice stood in at acceptance (refused for money): set before the outcome is known.

@@ -14,8 +14,13 @@ export interface VoiceChoice {
   label: string;
 }
 
-/** One setting's form field, as its declaration says: a choice is a list, a flag yes/no, a number its range. */
-function field(locale: string, name: string, declared: SettingDeclaration, voices: readonly VoiceChoice[]): Html {
+/** One setting's form field (my voice, auto-read), as its declaration says: a choice is a list, a flag yes/no, a number its range. */
+export function field(
+  locale: string,
+  name: string,
+  declared: SettingDeclaration,
+  voices: readonly VoiceChoice[],
+): Html {
   const id = `set-${name}`;
   const label = html`<label for="${id}">${t(locale, `option.${declared.option}` as MessageKey)}</label>`;
   const unchanged = html`<option value="">—</option>`;

@@ -42,10 +42,13 @@ export function serverNav(context: PageContext, server: Membership): Html {
   return html`<nav aria-label="${t(locale, 'dashboard.server.nav')}">
     <ul class="nav">
       <li><a href="/">${t(locale, 'dashboard.back')}</a></li>
+      <li><a href="${base}/voices">${t(locale, 'dashboard.page.voices')}</a></li>
       <li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
       <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
       <li><a href="${base}/scenes">${t(locale, 'studio.scenes.nav')}</a></li>
+      <li><a href="${base}/month">${t(locale, 'dashboard.page.month')}</a></li>
       ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
+      ${server.manager ? html`<li><a href="${base}/autoread">${t(locale, 'dashboard.page.autoread')}</a></li>` : ''}
     </ul>
   </nav>`;
 }

@@ -13,7 +13,7 @@ import {
   type RefusalNotice,
 } from '../../../../src/features/autoread/reading/reader.ts';
 import type { DistinctVoices } from '../../../../src/features/autoread/reading/voice.ts';
-import type { SpeechOutcome } from '../../../../src/core/speech/pipeline.ts';
+import type { FirstFrame, SpeechOutcome } from '../../../../src/core/speech/pipeline.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../../../src/features/autoread/store/auto-read-store.ts';
 import { createLogger } from '../../../../src/core/log.ts';
 import { Refusal } from '../../../../src/core/refusal.ts';
@@ -93,7 +93,7 @@ class Pipeline {
     if (this.held && next === 'accept') {
       let start!: () => void;
       let end!: (kind: 'played' | 'stopped') => void;
-      const firstAudio = new Promise<void>((resolve) => (start = resolve));
+      const firstAudio = new Promise<FirstFrame>((resolve) => (start = () => resolve({})));
       const outcome = new Promise<SpeechOutcome>((resolve) => (end = (kind) => resolve({ kind, seconds: 1 })));
       this.playing.push({ start, end });
       return { accepted, firstAudio, outcome };
@@ -147,7 +147,7 @@ function setup(
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
   const reader = new AutoReader({
-    speak: pipeline.speak,
+    handOver: pipeline.speak,
     requestFor: async (_guildId, userId, text, others): Promise<SpeechRequest> => {
       voices.push(userId);
       distinct.push(others);
@@ -255,8 +255,8 @@ describe('AutoReader', () => {
     expect(voices).toEqual([alice.id, alice.id, alice.id]);
     const order = pipeline.orders[0]!;
     expect(order.request).toMatchObject({ kind: 'tts', voice: `voice-of-${alice.id}` });
-    expect(order.requester).toMatchObject({ guildId: guild.id, userId: alice.id, command: 'autoread' });
-    expect(order.requester.id).toMatch(/^autoread-\d+$/);
+    expect(order.asker).toMatchObject({ guildId: guild.id, userId: alice.id, command: 'autoread' });
+    expect(order.asker.id).toMatch(/^autoread-\d+$/);
     expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
   });
 
@@ -388,7 +388,7 @@ describe('AutoReader', () => {
     expect(pipeline.texts).toEqual(['bob1 joined', 'bob1 left']);
     expect(voices).toEqual([null, null]);
     // The server's spend (under its own ID), never the member who came or went.
-    expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([guild.id, guild.id]);
+    expect(pipeline.orders.map((order) => order.asker.userId)).toEqual([guild.id, guild.id]);
   });
 
   it('neither reads nor announces a member the managers ignore, still once forgotten, and again once unignored', async () => {
@@ -487,7 +487,7 @@ describe('AutoReader', () => {
     pipeline.playing[0]?.start();
     await pipeline.ordered(2);
     // 'two' was handed over while 'one' plays: the pipeline asks its stillAllowed before each of its parts.
-    const two = pipeline.orders[1]?.requester;
+    const two = pipeline.orders[1];
     expect(await two?.stillAllowed?.()).toBeUndefined();
     muted.add(alice.id);
     expect(await two?.stillAllowed?.()).toEqual({ code: 'muted', channelId: LOUNGE });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ClipError } from '../../../src/core/audio/errors.ts';
-import { describeFailure } from '../../../src/core/interactions/failures.ts';
+import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
+import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { t } from '../../../src/features/speaking/strings.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
 
 describe('describeFailure', () => {
@@ -25,6 +28,20 @@ describe('describeFailure', () => {
     );
     expect(error).toBeInstanceOf(VoiceMessageError);
     expect(describeFailure(error).message).toEqual(describeFailure(new ClipError('corrupt', 'broken')).message);
+  });
+
+  it.each([
+    ['a free line over its cap', new AudioTooLongError('free-line', 120), '120'],
+    ['a scene over its cap', new AudioTooLongError('scene', 600), '600'],
+    ['the free voice failing', new FreeVoiceFailedError('stopped', 'eSpeak NG wrote no audio'), 'eSpeak NG'],
+    ['the free voice not installed', new FreeVoiceMissingError(), 'not installed'],
+  ] as const)('%s has words of its own in every language, never "went wrong on my side"', (_, error, figure) => {
+    const { message } = describeFailure(error);
+    expect(message.key).not.toBe('error.internal');
+    expect(t('en-US', message.key, message.params)).toContain(figure);
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).not.toBe(t('en-US', 'error.internal'));
   });
 
   it('an error nobody names is internal, logged as an error', () => {

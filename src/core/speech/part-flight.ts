@@ -1,0 +1,57 @@
+// What the part source (src/core/speech/part-source.ts) and its helpers beside it share: a part's audio, a fetch
+// shared by identical requests (a flight), where a part is kept, and the small rules every path follows.
+import type { Readable } from 'node:stream';
+import type { AudioResponse } from '../api/client.ts';
+import {
+  AbortedError,
+  ConnectionError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+} from '../api/errors.ts';
+import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
+import type { PartAudio } from '../cache/audio-fill.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { ServiceRequest } from './request.ts';
+
+/** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
+export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
+
+/** Where parts are kept and how they are encoded: what every path of the part source writes to. */
+export interface PartStore {
+  cache: AudioCache | undefined;
+  metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  log: Logger;
+  encoding: Readonly<OpusSettings>;
+}
+
+/** What the service failing to answer looks like, before anything was charged: the free voice may stand in. */
+export const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
+
+export interface Flight {
+  /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */
+  from: 'cache' | 'api' | 'free';
+  part(): PartAudio;
+  /** Settles when the part is whole and written to the cache (or could not be). */
+  done: Promise<unknown>;
+}
+
+/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
+export function withoutEffects<R extends ServiceRequest>(request: R): R {
+  if (request.effects === undefined) return request;
+  const { effects: _effects, ...rest } = request;
+  return rest as R;
+}
+
+/** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

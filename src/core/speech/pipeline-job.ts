@@ -1,0 +1,50 @@
+// The pipeline's own view of a job between its acceptance and its outcome (src/core/speech/pipeline.ts and the
+// delivery modules beside it): types only.
+import type { Admission } from './queue-bounds.ts';
+import type { Charge } from '../quota/charge.ts';
+import type { Refusal } from '../refusal.ts';
+import type { GuildPlayer } from '../voice/guild-player.ts';
+import type { SpeechRequest } from './request.ts';
+import type { Requester, SpeechTarget } from './speech-order.ts';
+
+/** A request's lines as the pipeline handles them: one for a plain request, one per line for a scene. */
+export interface SpokenLine {
+  request: SpeechRequest;
+  texts: string[];
+  pauseBefore: number;
+}
+
+/** An order as the pipeline handles it, plain or a scene. */
+export interface Job {
+  requester: Requester;
+  target: SpeechTarget;
+  followUp?: boolean | undefined;
+  cachedOnly?: boolean | undefined;
+  lines: SpokenLine[];
+  scene: boolean;
+  /** A scene posted as a file: WAV or MP3. */
+  sceneFormat?: 'wav' | 'mp3' | undefined;
+  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
+  quoted?: number | undefined;
+}
+
+/** What acceptance leaves for the rest of the job. */
+export interface Accepted {
+  /** The lines as they are spoken: the order's, or (a plain request) its free-voice fallback. */
+  lines: SpokenLine[];
+  fallback?: Refusal;
+  charge: Charge;
+  /** Its place in the queue bounds' figures, released at its outcome. */
+  admission: Admission;
+  ahead: number;
+  /** Voice only: the guild's player and its place in the guild's lane. */
+  playback?: { player: GuildPlayer; lane: Lane };
+}
+
+/** Voice jobs of one guild accepted but not yet queued on its player (they may be waiting for the join). */
+export interface Lane {
+  /** Their clips, counted as ahead of the next job. */
+  clips: number;
+  /** Settles when the last of them has been queued (or has failed): jobs are queued in the order accepted. */
+  tail: Promise<void>;
+}

@@ -1,0 +1,135 @@
+// A job played in a voice channel: the channel joined while the first part is requested, every part queued on the
+// guild's player in the order jobs were accepted (its lane), each later part requested as the one before it starts,
+// and the parts' results as one outcome.
+import type { Logger } from '../log.ts';
+import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
+import { partClip, sceneClip, type PartClip, type StillAllowed } from './clips.ts';
+import type { PartSource } from './part-source.ts';
+import type { Accepted, Job, Lane } from './pipeline-job.ts';
+import { RightsRevokedError } from './revocation.ts';
+import type { RightsWatch } from './rights-watch.ts';
+import type { SpeechOutcome } from './speech-order.ts';
+
+/** What playing needs of the pipeline. */
+export interface Playback {
+  source: PartSource;
+  log: Logger;
+  /** Each guild's lane (jobs accepted, not yet queued), shared with acceptance. */
+  lanes: Map<string, Lane>;
+  /** The pipeline's one check before each part is fetched and before it plays. */
+  allowed: StillAllowed;
+  /** Called when the first frame goes out. */
+  firstFrame: () => void;
+  /** Ends what plays the moment a right is taken away (rights-watch.ts). */
+  rights: RightsWatch;
+  /** Whether SayBot still serves the guild (ALLOWED_GUILDS); absent: every guild. */
+  serves: ((guildId: string) => boolean) | undefined;
+}
+
+/**
+ * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
+ * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
+ * part; each later part's request starts as the part before it starts playing.
+ */
+export async function playInVoice(
+  on: Playback,
+  job: Job,
+  voiceChannelId: string,
+  accepted: Accepted,
+  playback: { player: GuildPlayer; lane: Lane },
+): Promise<SpeechOutcome> {
+  const { requester } = job;
+  const { player, lane } = playback;
+  const label = `${requester.command}:${requester.id}`;
+  const parts = accepted.lines.map((line, lineIndex) =>
+    line.texts.map((text, index) =>
+      partClip(
+        on.source,
+        line.request,
+        text,
+        `${label}#${job.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
+        accepted.charge,
+        on.log,
+        on.allowed,
+      ),
+    ),
+  );
+  // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+  const clips = job.scene
+    ? [
+        sceneClip(
+          label,
+          accepted.lines.map((line, index) => ({ pauseBefore: line.pauseBefore, parts: parts[index] ?? [] })),
+        ),
+      ]
+    : parts.flat();
+  for (const clip of clips)
+    clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
+  const first = clips[0];
+  if (first) first.started = on.firstFrame;
+  // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
+  if (accepted.ahead === 0) first?.prepare?.();
+  const joined = player.connect(voiceChannelId);
+  const queued = Promise.all([lane.tail, joined]).then(() => clips.map((clip) => player.enqueue(clip)));
+  lane.tail = queued.then(
+    () => undefined,
+    () => undefined,
+  );
+  void lane.tail.then(() => {
+    lane.clips -= clips.length;
+    if (lane.clips === 0 && on.lanes.get(requester.guildId) === lane) on.lanes.delete(requester.guildId);
+  });
+  // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+  const unwatch = on.rights.watch({
+    guildId: requester.guildId,
+    userId: requester.userId,
+    check: on.allowed,
+    end: (error) => player.end((item) => clips.includes(item), error),
+  });
+  try {
+    let results: Array<Promise<PlaybackResult>>;
+    try {
+      results = await queued;
+    } catch (error) {
+      for (const clip of clips) clip.dispose?.();
+      throw error;
+    }
+    const outcome = await played(player, clips, results);
+    // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+    // there is the server no longer served, not a lost connection to rejoin.
+    if (outcome.kind === 'cut-off' && on.serves?.(requester.guildId) === false)
+      return {
+        kind: 'failed',
+        error: new RightsRevokedError({ code: 'not-served' }),
+        secondsHeard: outcome.seconds,
+      };
+    return outcome;
+  } finally {
+    unwatch();
+  }
+}
+
+/**
+ * The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense
+ * alone.
+ */
+async function played(
+  player: GuildPlayer,
+  clips: readonly PartClip[],
+  results: ReadonlyArray<Promise<PlaybackResult>>,
+): Promise<SpeechOutcome> {
+  let seconds = 0;
+  for (const pending of results) {
+    const result = await pending;
+    seconds += result.seconds;
+    if (result.status === 'failed') {
+      player.dropQueued(clips);
+      return { kind: 'failed', error: result.error, secondsHeard: seconds };
+    }
+    if (result.status !== 'played') {
+      player.dropQueued(clips);
+      return { kind: result.status, seconds };
+    }
+  }
+  return { kind: 'played', seconds };
+}

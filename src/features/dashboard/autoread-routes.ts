@@ -1,0 +1,156 @@
+// The managers' auto-read page: its settings (one field per declaration, read by the settings kit from the form as
+// /autoread settings reads its options: the same ranges and refusals), the channels it reads, the ignore list, the
+// voice pool and the members' voices as /autoread show gives them. Every change goes to the same store rows the
+// command writes and to the running reader at once (configure and setIgnored, on the shard that reads the guild), as the command's.
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import {
+  AUTO_READ_SETTING_LIST,
+  IGNORED_MAX,
+  describeMembers,
+  describeSettings,
+  settingChangesFrom,
+  voiceLabel,
+} from '../autoread/index.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { describeFailure } from '../speaking/index.ts';
+import type { Logger } from '../../core/log.ts';
+import { usableVoice } from '../../core/speech/voice-access.ts';
+import type { Store } from '../../core/store/types.ts';
+import { audit } from './audit.ts';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot } from './dashboard-types.ts';
+import { formOptions } from './form-options.ts';
+import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { autoreadPage } from './pages/autoread-page.ts';
+import type { PageContext } from './pages/layout.ts';
+import { t } from './strings.ts';
+
+type Ctx = Context<DashboardEnv>;
+
+export interface AutoreadDeps {
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+}
+
+/** The form's fields: strings, bounded (the kit then reads each as its declaration says). */
+const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 40);
+const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
+const Voice = z.object({ voice: z.string().min(1).max(120) });
+
+/** /autoread show's lines are Discord markdown: mentions become names (SayBot's cache), code marks go. */
+function plain(bot: DashboardBot, guildId: string, line: string): string {
+  return line
+    .replace(/<@(\d{17,20})>/g, (_, id: string) => `@${bot.displayName(guildId, id) ?? id}`)
+    .replaceAll('`', '');
+}
+
+export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): void {
+  const { store, bot, logger } = deps;
+  const base = '/servers/:guildId/autoread';
+  app.use(base, serverAccess(bot), managersOnly);
+  app.use(`${base}/*`, serverAccess(bot), managersOnly);
+  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+
+  async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {
+    const locale = c.get('locale');
+    const server = c.get('membership');
+    const state = await store.autoRead.get(server.guildId);
+    const guild = { id: server.guildId, preferredLocale: server.guildLanguage };
+    const [members, pool, ignored] = await Promise.all([
+      describeMembers(store, guild, bot.voices.presets, locale, state.settings.voices === 'distinct'),
+      store.autoReadMembers.pool(server.guildId),
+      store.autoReadMembers.ignored(server.guildId),
+    ]);
+    const poolLabels = await Promise.all(
+      pool.map(async (voice) => ({
+        voice,
+        label: plain(bot, server.guildId, await voiceLabel(store, server.guildId, voice)),
+      })),
+    );
+    return c.html(
+      autoreadPage(pageContext(c, notice), server, {
+        reading: bot.autoread?.isReading(server.guildId) === true,
+        binding: state.binding && {
+          text: `#${bot.channelName(server.guildId, state.binding.textChannelId) ?? state.binding.textChannelId}`,
+          voice: bot.channelName(server.guildId, state.binding.voiceChannelId) ?? state.binding.voiceChannelId,
+        },
+        current: describeSettings(locale, state.settings),
+        settings: AUTO_READ_SETTING_LIST,
+        members: members.map((line) => plain(bot, server.guildId, line)),
+        pool: poolLabels,
+        ignored: ignored.map((id) => ({ id, name: bot.displayName(server.guildId, id) ?? id })),
+      }),
+      status,
+    );
+  }
+
+  /** A refusal worded as the command words it (a UserError, a setting out of range); anything else throws. */
+  async function refused(c: Ctx, error: unknown) {
+    const { message, code } = describeFailure(error);
+    if (code === 'internal') throw error;
+    return show(c, { kind: 'error', text: t(c.get('locale'), message.key, message.params) }, 400);
+  }
+
+  app.get(base, (c) => show(c));
+
+  app.post(`${base}/settings`, async (c) => {
+    const fields = Fields.safeParse(await c.req.parseBody());
+    if (!fields.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const { guildId } = c.get('membership');
+    let changes;
+    try {
+      changes = settingChangesFrom(formOptions(fields.data), guildId);
+      if (Object.keys(changes).length === 0) throw new UserError('dashboard.autoread.nothing');
+    } catch (error) {
+      return refused(c, error);
+    }
+    const updated = await store.autoRead.setSettings(guildId, changes, userOf(c));
+    // The running reader reads with them from the next message on, as after /autoread settings (whichever shard).
+    await bot.autoreadChanged(guildId);
+    audit(logger, 'autoread.settings', { userId: userOf(c), guildId }, { settings: Object.keys(changes).length });
+    const locale = c.get('locale');
+    return show(c, {
+      kind: 'ok',
+      text: t(locale, 'autoread.settings.updated', { settings: describeSettings(locale, updated) }),
+    });
+  });
+
+  app.post(`${base}/ignore`, async (c) => {
+    const given = Member.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
+    const { guildId } = c.get('membership');
+    const result = await store.autoReadMembers.ignore(guildId, given.data.member, userOf(c), IGNORED_MAX);
+    if (result === 'full') return refused(c, new UserError('autoread.ignore.full', { max: IGNORED_MAX }));
+    await bot.autoreadChanged(guildId);
+    audit(logger, 'autoread.ignore', { userId: userOf(c), guildId });
+    return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.autoread.ignored') });
+  });
+
+  app.post(`${base}/unignore`, async (c) => {
+    const given = Member.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
+    const { guildId } = c.get('membership');
+    await store.autoReadMembers.unignore(guildId, given.data.member);
+    await bot.autoreadChanged(guildId);
+    audit(logger, 'autoread.unignore', { userId: userOf(c), guildId });
+    return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.autoread.unignored') });
+  });
+
+  // Out of the pool: a cloned voice by its name while it exists, else the entry as stored (as /autoread voice_remove).
+  app.post(`${base}/pool/remove`, async (c) => {
+    const given = Voice.safeParse(await c.req.parseBody());
+    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'voice' });
+    const { guildId } = c.get('membership');
+    const typed = given.data.voice;
+    const voiceId = await usableVoice(store, guildId, typed).then(
+      (usable) => usable.voiceId,
+      () => typed,
+    );
+    const removed = await store.autoReadMembers.removeFromPool(guildId, voiceId);
+    audit(logger, 'autoread.pool.remove', { userId: userOf(c), guildId });
+    const key = removed ? 'dashboard.autoread.poolRemoved' : 'dashboard.autoread.poolNotIn';
+    return show(c, { kind: 'ok', text: t(c.get('locale'), key, { voice: typed }) });
+  });
+}

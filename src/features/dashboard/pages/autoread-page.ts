@@ -1,0 +1,94 @@
+// The managers' auto-read page: whether it reads and where, its settings (one field per declaration, each with what
+// it does), the voice pool and the members' voices as /autoread show gives them, and the ignore list.
+import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
+import type { Membership } from '../dashboard-types.ts';
+import { t, type MessageKey } from '../strings.ts';
+import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { buttonForm } from './button-form.ts';
+import { field } from './member-pages.ts';
+import { serverNav } from './server-pages.ts';
+
+export interface AutoreadView {
+  reading: boolean;
+  /** The channels it reads (or last read), by name where SayBot knows it. */
+  binding: { text: string; voice: string } | undefined;
+  /** The settings in words, as /autoread settings prints them. */
+  current: string;
+  settings: ReadonlyArray<readonly [string, SettingDeclaration]>;
+  /** /autoread show's lines on the pool, the members' voices and the ignored. */
+  members: readonly string[];
+  pool: ReadonlyArray<{ voice: string; label: string }>;
+  ignored: ReadonlyArray<{ id: string; name: string }>;
+}
+
+export function autoreadPage(context: PageContext, server: Membership, view: AutoreadView): Html {
+  const { locale } = context;
+  const base = `/servers/${server.guildId}/autoread`;
+  const where = view.binding
+    ? t(locale, view.reading ? 'dashboard.autoread.reading' : 'dashboard.autoread.paused', {
+        text: view.binding.text,
+        voice: view.binding.voice,
+      })
+    : t(locale, 'dashboard.autoread.never');
+  return page(
+    context,
+    `${t(locale, 'dashboard.page.autoread')} · ${server.guildName}`,
+    html`${serverNav(context, server)}
+      <p>${where}</p>
+      <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
+      <h2>${t(locale, 'dashboard.autoread.settings')}</h2>
+      <p>${t(locale, 'dashboard.autoread.settingsHelp')}</p>
+      <form method="post" action="${base}/settings" class="stack">
+        ${csrfField(context)}
+        ${view.settings
+          .filter(([, declared]) => declared.kind !== 'role')
+          .map(
+            ([name, declared]) =>
+              html`<div class="setting">
+                ${field(locale, name, declared, [])}
+                <small id="help-${name}">${t(locale, `option.${declared.option}.description` as MessageKey)}</small>
+              </div>`,
+          )}
+        <button type="submit">${t(locale, 'dashboard.autoread.save')}</button>
+      </form>
+      <h2>${t(locale, 'dashboard.autoread.members')}</h2>
+      <ul>
+        ${view.members.map((line) => html`<li>${line}</li>`)}
+      </ul>
+      <h2>${t(locale, 'dashboard.autoread.pool')}</h2>
+      ${
+        view.pool.length === 0
+          ? html`<p>${t(locale, 'dashboard.autoread.poolDefault')}</p>`
+          : html`<ul>
+              ${view.pool.map(
+                (entry) =>
+                  html`<li>
+                    ${entry.label}
+                    ${buttonForm(context, `${base}/pool/remove`, { voice: entry.voice }, t(locale, 'dashboard.autoread.poolRemove', { voice: entry.label }))}
+                  </li>`,
+              )}
+            </ul>`
+      }
+      <p><a href="/servers/${server.guildId}/voices">${t(locale, 'dashboard.autoread.poolAdd')}</a></p>
+      <h2>${t(locale, 'dashboard.autoread.ignoredTitle')}</h2>
+      ${
+        view.ignored.length === 0
+          ? html`<p>${t(locale, 'autoread.show.ignoredNone')}</p>`
+          : html`<ul>
+              ${view.ignored.map(
+                (member) =>
+                  html`<li>
+                    ${member.name}
+                    ${buttonForm(context, `${base}/unignore`, { member: member.id }, t(locale, 'dashboard.autoread.unignore', { name: member.name }))}
+                  </li>`,
+              )}
+            </ul>`
+      }
+      <form method="post" action="${base}/ignore" class="search">
+        ${csrfField(context)}
+        <label for="ignore-member">${t(locale, 'dashboard.autoread.ignoreMember')}</label>
+        <input id="ignore-member" name="member" inputmode="numeric" pattern="[0-9]{17,20}" required />
+        <button type="submit">${t(locale, 'dashboard.autoread.ignore')}</button>
+      </form>`,
+  );
+}

@@ -1,0 +1,102 @@
+// The month page: /usage's lines, the chart (drawn by /static/month.js from data-figures, with a table of the same
+// figures for those without script or sight of it), and for a manager the budgets' form.
+import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/budgets.ts';
+import { BUDGET_NAMES } from '../../../core/quota/budgets.ts';
+import type { Membership } from '../dashboard-types.ts';
+import { formatNumber, t } from '../strings.ts';
+import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
+import { serverNav } from './server-pages.ts';
+
+/** What the browser draws the chart from: the figures /usage draws its picture from, and the words to print. */
+export interface ChartFigures {
+  locale: string;
+  month: string;
+  through: string;
+  budget: number;
+  days: ReadonlyArray<{ day: string; spent: number; saved: number }>;
+  members: ReadonlyArray<{ name: string; spent: number; saved: number }>;
+  labels: Record<'perDay' | 'monthToDate' | 'spent' | 'saved' | 'budget' | 'topMembers' | 'noData', string>;
+}
+
+export interface MonthView {
+  title: string;
+  lines: readonly string[];
+  chart: ChartFigures;
+  /** A manager's: the server's own budgets and the operator's they may only lower. */
+  budgets: { own: ServerBudgets; operator: OperatorBudgets } | undefined;
+}
+
+/** /usage's lines are Discord markdown at most in bold: shown as text. */
+const plain = (line: string) => line.replaceAll('**', '');
+
+export function monthPage(context: PageContext, server: Membership, view: MonthView): Html {
+  const { locale } = context;
+  const { chart, budgets } = view;
+  const n = (value: number) => formatNumber(locale, value);
+  const base = `/servers/${server.guildId}/month`;
+  return page(
+    context,
+    `${t(locale, 'dashboard.page.month')} · ${server.guildName}`,
+    html`${serverNav(context, server)}
+      <ul class="usage">
+        ${view.lines.map((line) => html`<li>${plain(line)}</li>`)}
+      </ul>
+      <h2>${view.title}</h2>
+      <p>${t(locale, 'dashboard.month.hover')}</p>
+      <p id="month-readout" class="readout" role="status" aria-live="polite"></p>
+      <figure id="month-chart" data-figures="${JSON.stringify(chart)}"></figure>
+      <details>
+        <summary>${t(locale, 'dashboard.month.table')}</summary>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">${t(locale, 'dashboard.month.day')}</th>
+                <th scope="col">${chart.labels.spent}</th>
+                <th scope="col">${chart.labels.saved}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${chart.days.map(
+                (day) =>
+                  html`<tr>
+                    <td>${day.day}</td>
+                    <td>${n(day.spent)}</td>
+                    <td>${n(day.saved)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+      </details>
+      ${
+        budgets === undefined
+          ? ''
+          : html`<h2>${t(locale, 'dashboard.month.budgets')}</h2>
+              <p>${t(locale, 'dashboard.month.budgetsHelp')}</p>
+              <form method="post" action="${base}/budgets" class="stack">
+                ${csrfField(context)}
+                ${BUDGET_NAMES.map(
+                  (name) =>
+                    html`<label for="budget-${name}"
+                        >${t(locale, `budget.name.${name}`)}
+                        (${t(locale, 'budget.fromOperator', {
+                          value: budgets.operator[name] > 0 ? n(budgets.operator[name]) : t(locale, 'budget.noLimit'),
+                        })})</label
+                      >
+                      <input
+                        type="number"
+                        id="budget-${name}"
+                        name="${name}"
+                        min="0"
+                        step="1"
+                        value="${budgets.own[name] ?? ''}"
+                        ${budgets.operator[name] > 0 ? html`max="${budgets.operator[name]}"` : ''}
+                      />`,
+                )}
+                <button type="submit">${t(locale, 'dashboard.month.save')}</button>
+              </form>`
+      }
+      <script src="/static/month.js" defer></script>`,
+  );
+}

@@ -1,0 +1,268 @@
+// The words of every failure and refusal a member can meet, whichever front-end met it: the one place an error
+// becomes a message (each its own: the cap and its figure, the engine, the service), and "went wrong on my side"
+// only for what is SayBot's own bug. The router answers a command's failure with these (src/app/saybot.ts hands
+// them over); the core only carries a UserError's chosen words.
+import {
+  AbortedError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  OversizedResponseError,
+  UndeliveredError,
+  UnexpectedResponseError,
+} from '../../core/api/errors.ts';
+import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
+import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
+import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
+import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
+import { Refusal, type RefusalReason } from '../../core/refusal.ts';
+import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
+import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import { VoiceMessageError } from '../../core/voice-message/render.ts';
+import { VoiceJoinError } from '../../core/voice/guild-player.ts';
+import './strings.ts';
+import type { LocalisedMessage } from './strings.ts';
+import { echo } from '../../core/interactions/safe-text.ts';
+import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
+import {
+  MEMBER_AUDIENCE,
+  UserError,
+  type DescribedFailure,
+  type FailureAudience,
+} from '../../core/interactions/failures.ts';
+
+/**
+ * What to tell the user, and how loudly to tell the operator, for any error a command can meet. Failures the
+ * operator must fix (key, plan) log at `fatal`/`error`; the service's own trouble at `warn`; the user's at `info`.
+ * Without an audience the words are a member's.
+ */
+export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
+  if (error instanceof UserError)
+    return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  if (error instanceof Refusal) {
+    const message = refusalMessage(error.reason, audience);
+    return { code: message.key, message, level: error.level };
+  }
+  if (error instanceof SpeechInputError) {
+    const message = inputMessage(error.problem);
+    return { code: message.key, message, level: 'info' };
+  }
+  if (error instanceof UnmetError) {
+    const message = unmetMessage(error.unmet);
+    return { code: message.key, message, level: 'info' };
+  }
+  if (error instanceof RightsRevokedError) {
+    const message = revokedMessage(error.revocation);
+    return { code: message.key, message, level: 'info' };
+  }
+  if (error instanceof BadRequestError) {
+    const detail = error.serviceMessage ?? error.message;
+    return {
+      code: 'api-bad-request',
+      message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } },
+      level: 'info',
+    };
+  }
+  if (error instanceof AuthenticationError) {
+    return { code: 'api-key-rejected', message: { key: 'error.api.unauthorized' }, level: 'fatal' };
+  }
+  if (error instanceof PermissionDeniedError) {
+    return { code: 'api-plan-without-access', message: { key: 'error.api.forbidden' }, level: 'error' };
+  }
+  if (error instanceof QuotaExceededError) {
+    const reset = error.rateLimit?.resetAt ?? nextMonthStart();
+    return {
+      code: 'api-quota-exhausted',
+      message: { key: 'error.api.quota', params: { reset: day(reset) } },
+      level: 'error',
+    };
+  }
+  if (error instanceof RateLimitedError)
+    return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
+  if (error instanceof ServerError) {
+    return {
+      code: 'api-server-error',
+      message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } },
+      level: 'warn',
+    };
+  }
+  if (error instanceof TimeoutError)
+    return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
+  if (error instanceof ConnectionError)
+    return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof OversizedResponseError)
+    return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
+  if (error instanceof UndeliveredError)
+    return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  if (error instanceof UnexpectedResponseError)
+    return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
+  if (error instanceof VoiceJoinError) {
+    if (error.reason === 'dave-required') {
+      return {
+        code: 'voice-dave-required',
+        message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } },
+        level: 'warn',
+      };
+    }
+    // The player wrote the operator's line about the close itself.
+    if (error.reason === 'rate-limited')
+      return {
+        code: 'voice-rate-limited',
+        message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
+    if (error.reason === 'call-terminated')
+      return {
+        code: 'voice-call-terminated',
+        message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
+    return {
+      code: 'voice-join-failed',
+      message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } },
+      level: 'warn',
+    };
+  }
+  if (error instanceof AudioBusyError) {
+    if (error.reason === 'owner-busy')
+      return {
+        code: 'audio-guild-busy',
+        message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
+        level: 'info',
+      };
+    if (error.reason === 'member-busy')
+      return { code: 'audio-member-busy', message: { key: 'error.audio.memberBusy' }, level: 'info' };
+    // A crash or a timeout was this job's own: its words say it failed, not that SayBot is busy.
+    const failed = error.reason === 'crashed' || error.reason === 'timeout';
+    return {
+      code: `audio-${error.reason}`,
+      message: { key: failed ? 'error.audio.failed' : 'error.audio.busy' },
+      level: 'warn',
+    };
+  }
+  if (error instanceof FreeVoiceFailedError)
+    return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
+  if (error instanceof UnsupportedAudioError) {
+    return {
+      code: 'audio-unsupported',
+      message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } },
+      level: 'warn',
+    };
+  }
+  // A cap on the audio's length, in its own figure: a free line, a scene.
+  if (error instanceof AudioTooLongError)
+    return {
+      code: `too-long-${error.capped}`,
+      message: {
+        key: error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine',
+        params: { max: error.maxSeconds },
+      },
+      level: 'info',
+    };
+  // The free voice is not installed here.
+  if (error instanceof FreeVoiceMissingError)
+    return { code: 'free-voice-missing', message: { key: 'error.freeVoice.missing' }, level: 'error' };
+  // Audio that announced itself as a known format but does not decode: the service sent something broken.
+  if (error instanceof ClipError)
+    return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  // A voice message made of the service's audio: packets that do not decode, or nothing audible in them.
+  if (error instanceof VoiceMessageError)
+    return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
+  return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
+}
+
+/** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */
+function refusalMessage(reason: RefusalReason, audience: FailureAudience): LocalisedMessage {
+  switch (reason.code) {
+    case 'budget-cooldown':
+      return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
+    case 'budget-member-day':
+      return {
+        key: 'budget.refused.memberDay',
+        params: {
+          limit: reason.limit,
+          used: reason.used,
+          needed: reason.needed,
+          reset: `${day(reason.resetAt)} 00:00 UTC`,
+        },
+      };
+    case 'budget-guild-month':
+      return {
+        key: 'budget.refused.guildMonth',
+        params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) },
+      };
+    case 'budget-bot-month':
+      // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
+      return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
+    case 'quota-used-up':
+      return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
+    case 'quota-too-few-left':
+      // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.
+      if (!audience.planFigures) return { key: 'quota.tooFewLeftForMember', params: { reset: day(reason.resetAt) } };
+      return {
+        key: 'quota.tooFewLeft',
+        params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
+      };
+    case 'spends-unrecorded':
+      return { key: 'quota.recordFailed' };
+    case 'queue-guild-full':
+      return reason.bound === 'clips'
+        ? { key: 'queue.refused.guildClips', params: { limit: reason.limit, queued: reason.queued } }
+        : { key: 'queue.refused.guildSeconds', params: { limit: reason.limit, queued: reason.queued } };
+    case 'queue-member-full':
+      return { key: 'queue.refused.member', params: { limit: reason.limit } };
+    case 'free-rate':
+      return { key: 'budget.refused.freeRate', params: { limit: reason.limit, seconds: reason.waitSeconds } };
+    case 'storage-unavailable':
+      return { key: 'quota.storageUnavailable' };
+  }
+}
+
+/** The words for a request the speech path cannot take as asked (src/core/speech/errors.ts). */
+function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
+  switch (problem.code) {
+    case 'empty-text':
+      return { key: 'error.input.emptyText' };
+    case 'unknown-preset':
+      return { key: 'error.preset.unknown', params: { name: echo(problem.name, 40) } };
+    case 'unknown-voice':
+      return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
+    case 'not-cached':
+      return { key: 'buttons.notCached' };
+    case 'voice-deleted':
+      return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
+    case 'free-voice-unavailable':
+      return { key: 'error.input.freeVoiceUnavailable', params: { voice: echo(problem.voice, 80) } };
+  }
+}
+
+/** What the member lacks for the command, or for SayBot to speak for them where they are. */
+function unmetMessage(unmet: Unmet): LocalisedMessage {
+  switch (unmet.code) {
+    case 'guild-only':
+      return { key: 'error.input.guildOnly' };
+    case 'manage-server':
+      return { key: unmet.refusal ?? 'error.permission.manageServer' };
+    case 'not-in-voice':
+      return { key: 'error.voice.notInVoice' };
+    case 'muted':
+      return { key: 'error.voice.memberMuted', params: { channel: `<#${unmet.channelId}>` } };
+    case 'suppressed':
+      return { key: 'error.voice.memberSuppressed', params: { channel: `<#${unmet.channelId}>` } };
+    case 'may-not-speak':
+      return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
+  }
+}
+
+/** A right taken away while the speech waited: which, and where, for the member it was said for. */
+function revokedMessage(revocation: Revocation): LocalisedMessage {
+  if (revocation.code === 'ignored' || revocation.code === 'not-served')
+    return { key: `error.revoked.${revocation.code}` };
+  return { key: `error.revoked.${revocation.code}`, params: { channel: `<#${revocation.channelId}>` } };
+}

@@ -1,0 +1,39 @@
+// The month's figures as /usage gives them, for /usage and the dashboard's month page alike (one truth): the
+// accounting's report (the server, the member, the whole plan), the free voice's lines, and the chart's days and top
+// members from the spends' breakdown.
+import type { Accounting, UsageReport } from '../../core/quota/accounting.ts';
+import { dayOf } from '../../core/quota/calendar.ts';
+import type { Store } from '../../core/store/types.ts';
+import { MAX_MEMBERS, type ChartDay } from './chart.ts';
+
+export interface MonthFigures {
+  report: UsageReport;
+  /** Lines the free voice spoke this month: chosen by members, and in place of the paid voice. */
+  free: { chosen: number; fallback: number };
+  /** Days with any use, in order. */
+  days: readonly ChartDay[];
+  /** The top members by characters (at most MAX_MEMBERS), by ID: each front-end names them its own way. */
+  members: ReadonlyArray<{ userId: string; spent: number; saved: number }>;
+  /** The last day the month-to-date line reaches: today by the accounting's clock. */
+  through: string;
+}
+
+export async function monthFigures(
+  deps: { accounting: Accounting; store: Store },
+  guildId: string,
+  userId: string,
+): Promise<MonthFigures> {
+  const report = await deps.accounting.report(guildId, userId);
+  const [free, breakdown] = await Promise.all([
+    deps.store.freeVoiceLines.month(report.month, guildId),
+    deps.store.spends.monthBreakdown(report.month, guildId, MAX_MEMBERS),
+  ]);
+  return {
+    report,
+    free,
+    days: breakdown.days,
+    members: breakdown.members,
+    // The day before the member's reset: the accounting clock's today.
+    through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
+  };
+}

@@ -1,0 +1,61 @@
+// The words of the free voice, end to end: the real bot, the local Discord and the sandbox. Every reply names the
+// voice that really speaks, the first one included, and a free line SayBot cannot make is refused in words of its
+// own (the cap and its figure), never "went wrong on my side".
+import { PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
+import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
+import { ALICE as ALICE_ID, GENERAL as VOICE, LONDON as GUILD, londonWith } from '../support/world.ts';
+
+const ALICE = { id: ALICE_ID, username: 'alice' };
+
+function guilds(): FakeGuildSpec[] {
+  return [
+    londonWith([{ ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild }]),
+  ];
+}
+
+const openHarness = useHarnessPerTest();
+
+async function harness(env: Record<string, string>, options: HarnessOptions = {}): Promise<Harness> {
+  return openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, env, ...options });
+}
+
+describe('the words of the free voice', () => {
+  it('the month used up at the service (its 429): the first reply, "Speaking…", already names the free voice that speaks', async () => {
+    const h = await harness({ FREE_VOICE: 'fallback' });
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'The month is over at the service, and still you hear me speak.', voice: 'voice-b-en-f-01' },
+    });
+    const speaking = await handle.waitFor((r) => /^(Speaking|Spoke)/.test(r.content ?? ''), 20_000);
+    expect(speaking.content).toMatch(/^Speaking/);
+    expect(speaking.content).toContain("`free-en-f`, the free voice: this month's characters are used up");
+    expect(speaking.content).not.toContain('voice-b-en-f-01');
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(done.content).toContain('`free-en-f`');
+    expect(h.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it('a free line longer than the free voice may speak is refused in its own words, naming the cap', async () => {
+    const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 4000 } });
+    const sentence = 'This sentence is said again and again until the line is far too long for one free line. ';
+    const text = sentence.repeat(Math.floor(3900 / sentence.length));
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text, voice: 'free-en-f', output: 'file' },
+    });
+    expect(content).not.toMatch(/went wrong on my side/);
+    expect(content).toMatch(/free voice/);
+    expect(content).toContain('120 s');
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,85 @@
+// The managers' auto-read page over HTTP: refused to a member (seeing and changing) and without the CSRF token; its
+// settings changed through /autoread settings' rules (a value out of range refused in its words) and seen by the
+// command; the ignore list and the pool as /autoread show has them.
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { runCommand } from '../../support/harness.ts';
+import { SEOUL } from '../../support/world.ts';
+
+const MANAGER = '370000000000000001';
+const MEMBER = '370000000000000002';
+
+let h: DashboardHarness;
+
+beforeAll(async () => {
+  h = await startDashboardHarness({
+    guilds: [
+      seoulWith([
+        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
+        { id: MEMBER, username: 'member' },
+      ]),
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const base = `/servers/${SEOUL}/autoread`;
+const show = async () =>
+  (await runCommand(h, { guildId: SEOUL, userId: MANAGER, name: 'autoread', subcommand: 'show', locale: 'en-US' }))
+    .content;
+
+describe('the auto-read page', () => {
+  it('is refused to a member, and every change without the CSRF token', async () => {
+    const member = await signedIn(h, MEMBER, `/servers/${SEOUL}`);
+    expect((await member.get(`/servers/${SEOUL}`)).body).not.toContain(base);
+    expect((await member.get(base)).status).toBe(403);
+    expect((await member.post(`${base}/settings`, { max_length: '500' })).status).toBe(403);
+    expect((await member.post(`${base}/ignore`, { member: MANAGER })).status).toBe(403);
+    const manager = await signedIn(h, MANAGER, base);
+    expect((await manager.post(`${base}/settings`, { max_length: '500' }, { csrf: null })).status).toBe(403);
+    expect((await manager.post(`${base}/settings`, { max_length: '500' }, { origin: null })).status).toBe(403);
+    expect(await show()).not.toContain('longest message: 500 characters');
+  });
+
+  it("changes a setting through /autoread settings' rules, and refuses what they refuse in their words", async () => {
+    const manager = await signedIn(h, MANAGER, base);
+    const page = await manager.get(base);
+    // Every declared setting but the role one, with what it does.
+    expect(page.body).toContain('name="max_length"');
+    expect(page.body).toContain('Longest message read, in characters');
+    const refused = await manager.post(`${base}/settings`, { max_length: '5' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('The longest message must be from 20 to 1000 characters.');
+    const changed = await manager.post(`${base}/settings`, { max_length: '321', say_name: 'false' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('longest message: 321 characters');
+    const shown = await show();
+    expect(shown).toContain('longest message: 321 characters');
+    expect(shown).toContain("say the author's name: off");
+  });
+
+  it('ignores and reads again a member, and removes a voice from the pool, as /autoread show has them', async () => {
+    const manager = await signedIn(h, MANAGER, base);
+    await manager.post(`${base}/ignore`, { member: MEMBER });
+    expect(await show()).toContain(`Not read: <@${MEMBER}>.`);
+    expect((await manager.get(base)).body).toContain('Read member again');
+    await manager.post(`${base}/unignore`, { member: MEMBER });
+    expect(await show()).toContain('Not read: nobody.');
+
+    await runCommand(h, {
+      guildId: SEOUL,
+      userId: MANAGER,
+      name: 'autoread',
+      subcommand: 'voice_add',
+      options: { voice: 'voice-b-ja-f-01' },
+    });
+    expect((await manager.get(base)).body).toContain('Remove voice-b-ja-f-01 from the pool');
+    const removed = await manager.post(`${base}/pool/remove`, { voice: 'voice-b-ja-f-01' });
+    expect(removed.body).toContain('Removed voice-b-ja-f-01 from the voice pool.');
+    expect(await show()).toContain('none chosen');
+  });
+});

@@ -1,0 +1,183 @@
+// The studio's pages in a real browser (the dashboard's harness: Debian's Chromium through playwright-core): a paid
+// sample is not requested before its price is clicked; a member hears three samples (two free voices, one from the
+// cache) spending nothing, picks a voice and auto-read reads them in it in the voice channel; the month's chart,
+// drawn in the browser, shows /usage's figures on hover; a manager changes an auto-read setting and the running bot
+// reads with it.
+import { PermissionFlagsBits } from 'discord.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { answerConsent, describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import { postChat, startAutoRead } from '../../support/chat.ts';
+import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { runCommand } from '../../support/harness.ts';
+import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
+
+const MANAGER = { id: '350000000000000001', username: 'manager' };
+const MEMBER = { id: '350000000000000002', username: 'dana' };
+const PAID_VOICE = 'voice-b-en-f-01';
+
+describeInBrowser('the studio in a real browser', () => {
+  let h: DashboardHarness;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    h = await startDashboardHarness({
+      guilds: [
+        seoulWith(
+          [
+            { ...MANAGER, voiceChannelId: LOUNGE, permissions: PermissionFlagsBits.ManageGuild },
+            { ...MEMBER, voiceChannelId: LOUNGE },
+          ],
+          'en-US',
+        ),
+      ],
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
+    browser = await launchBrowser();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  /** A fresh browser context logged in as `userId` through the consent page; on the server's `path` page. */
+  async function loggedIn(userId: string, link: string): Promise<Page> {
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await answerConsent(page, userId);
+    await page.getByRole('link', { name: 'Seoul' }).click();
+    await page.getByRole('link', { name: link, exact: true }).click();
+    return page;
+  }
+
+  const ttsFor = (voice: string) => h.sandbox.requests.filter((r) => r.endpoint === 'tts' && r.voice === voice).length;
+  const audioLoaded = (page: Page) =>
+    expect
+      .poll(() => page.locator('audio').evaluate((audio) => (audio as unknown as { duration: number }).duration), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
+
+  it('shows a paid sample its price and requests it only on the click', async () => {
+    const page = await loggedIn(MANAGER.id, 'Voices');
+    await page.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
+    const pay = page.getByRole('button', { name: /^Play it \(\d+ characters\)$/ });
+    await expect.poll(() => pay.count()).toBe(1);
+    expect(await page.locator('audio').count()).toBe(0);
+    expect(ttsFor(PAID_VOICE)).toBe(0);
+    await pay.click();
+    await audioLoaded(page);
+    expect(ttsFor(PAID_VOICE)).toBe(1);
+    await page.close();
+  });
+
+  it('a member hears two free voices and a cached one for nothing, picks one and is read in it', async () => {
+    // The paid sample of the test above, made here too when this test runs alone.
+    if (ttsFor(PAID_VOICE) === 0) {
+      const manager = await loggedIn(MANAGER.id, 'Voices');
+      await manager.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
+      await manager.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
+      await audioLoaded(manager);
+      await manager.close();
+    }
+    const requestsBefore = h.sandbox.requests.length;
+    const page = await loggedIn(MEMBER.id, 'Voices');
+    await page.getByLabel('Language').selectOption({ label: 'English' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(2);
+    expect(await page.locator('tbody tr[data-voice="voice-b-ko-f-01"]').count()).toBe(0);
+
+    for (const voice of ['free-en-f', 'free-en-m', PAID_VOICE]) {
+      await page.getByRole('button', { name: `Hear ${voice}`, exact: true }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 2 }).first().textContent()).toBe(`Sample of ${voice}`);
+      await expect
+        .poll(() => page.getByRole('status').last().textContent())
+        .toContain('This cost nothing (the free voice, or already in the cache).');
+      await audioLoaded(page);
+    }
+    // The list stayed filtered through the samples.
+    expect(await page.locator('tbody tr[data-voice="voice-b-ko-f-01"]').count()).toBe(0);
+    // Nothing asked of the Voice API, nothing spent.
+    expect(h.sandbox.requests.length).toBe(requestsBefore);
+    const usage = await runCommand(h, { guildId: SEOUL, userId: MEMBER.id, name: 'usage', locale: 'en-US' });
+    expect(usage.content).toContain('You today: 0 characters');
+
+    await page.getByRole('button', { name: `Use ${PAID_VOICE}`, exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toBe(`SayBot now speaks for you in ${PAID_VOICE} in this server.`);
+    await page.close();
+
+    await startAutoRead(h, SEOUL, MANAGER.id, { text: SEOUL_TEXT, voice: LOUNGE });
+    const from = h.sandbox.requests.length;
+    h.discord.clearAudio(SEOUL);
+    expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, 'Read me in my new voice.')).toBe(true);
+    await expect
+      .poll(() => h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.voice, { timeout: 15_000 })
+      .toBe(PAID_VOICE);
+    const text = h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text ?? '';
+    const audio = await h.discord.waitForAudio(SEOUL, {
+      minSeconds: h.sandbox.expectedDurationSeconds(text) - 0.1,
+      quietMs: 400,
+    });
+    expect(audio.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
+  });
+
+  it("draws the month's chart in the browser with /usage's figures, shown on hover", async () => {
+    await runCommand(h, {
+      guildId: SEOUL,
+      userId: MEMBER.id,
+      name: 'say',
+      options: { text: 'Count me in the month.' },
+    });
+    const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
+    const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
+    expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
+    const page = await loggedIn(MANAGER.id, 'The month');
+    const today = new Date().toISOString().slice(0, 10);
+    // Every character of this test run was spent today: today's bar is the server's month.
+    await page.locator(`rect.hit[data-day="${today}"]`).first().hover();
+    await expect
+      .poll(() => page.locator('#month-readout').textContent())
+      .toBe(`${today}: Spent ${spent} · Saved by the cache ${saved}`);
+    await page.locator(`rect.hit[data-day="${today}"]`).last().hover();
+    await expect
+      .poll(() => page.locator('#month-readout').textContent())
+      .toMatch(new RegExp(`^${today}: Spent this month ${spent}`));
+    // The top members' bars carry their figures too.
+    expect(await page.getByRole('img', { name: /^dana: Spent [\d,]+ · Saved by the cache [\d,]+$/ }).count()).toBe(1);
+    await page.close();
+  });
+
+  it('a manager changes an auto-read setting on its page, and the running bot reads with it', async () => {
+    await startAutoRead(h, SEOUL, MANAGER.id, { text: SEOUL_TEXT, voice: LOUNGE });
+    const long = 'This message is long enough that a limit of twenty characters cuts it short.';
+    const spokenAfter = async (from: number) => {
+      await expect
+        .poll(() => h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text, { timeout: 15_000 })
+        .toBeDefined();
+      return h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text ?? '';
+    };
+    let from = h.sandbox.requests.length;
+    expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
+    expect(await spokenAfter(from)).toContain('cuts it short');
+
+    const page = await loggedIn(MANAGER.id, 'Auto-read');
+    expect(await page.locator('main').textContent()).toMatch(
+      /Reading the chat of channel #\S+ aloud in voice channel lounge\./,
+    );
+    await page.getByLabel('max_length', { exact: true }).fill('20');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('longest message: 20 characters');
+    await page.close();
+
+    from = h.sandbox.requests.length;
+    expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
+    const spoken = await spokenAfter(from);
+    expect(spoken).not.toContain('cuts it short');
+    expect(spoken).toContain('This message');
+  });
+});
