@@ -152,7 +152,10 @@ async function monthChart(
   });
   const draw = () => {
     speech.takeFreeWork(interaction.guildId, interaction.user.id);
-    return renderPng(chartSvg(locale, report, days, members, through));
+    return renderPng(chartSvg(locale, report, days, members, through), {
+      guild: interaction.guildId,
+      member: interaction.user.id,
+    });
   };
   return {
     attachment: await cache.get(key, draw),
