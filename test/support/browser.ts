@@ -3,8 +3,9 @@
 // CI (the CI environment variable set) it fails instead, so a CI machine cannot pass by skipping.
 // `answerConsent(page, userId, action)`: on the local Discord's consent page, signs in as that user and clicks
 // Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
-import type { Page } from 'playwright-core';
-import { describe, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { launchBrowser } from '../../fixtures/browser.ts';
 import { BROWSER_INSTALL_HINT, findBrowser } from '../../fixtures/browser.ts';
 
 export { launchBrowser } from '../../fixtures/browser.ts';
@@ -40,4 +41,19 @@ export async function answerConsent(
     page.waitForURL((url) => url.toString() !== consentUrl),
     page.getByRole('button', { name: action }).click(),
   ]);
+}
+
+/** One browser for the suite (or describe block) that calls this, launched before its tests and closed after them. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('the browser is launched in a hook: use it inside a test');
+    return browser;
+  };
 }

@@ -2,6 +2,8 @@
 // Discord's OAuth2, and an HTTP client over undici that keeps cookies as a browser does (per name; no redirects
 // followed), so a test logs in as any member and makes requests with or without its session, Origin or CSRF token.
 import { createServer } from 'node:net';
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll } from 'vitest';
 import { Agent, request } from 'undici';
 import type { FakeGuildSpec, FakeMemberSpec } from '@saybot/local-discord/types.ts';
 import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
@@ -180,4 +182,34 @@ export async function signedIn(h: DashboardHarness, userId: string, path: string
   await client.login(userId);
   await client.get(path);
   return client;
+}
+
+/** A manager (Manage Server) and a plain member of the dashboard tests' server, and any others. */
+export function managerAndMember(
+  manager: FakeMemberSpec,
+  member: FakeMemberSpec,
+  others: FakeMemberSpec[] = [],
+): FakeMemberSpec[] {
+  return [{ ...manager, permissions: PermissionFlagsBits.ManageGuild }, member, ...others];
+}
+
+/**
+ * One dashboard harness for the suite (or describe block) that calls this: started before its tests, closed after
+ * them. Read it only inside a test or a later hook.
+ */
+export function useDashboard(options: HarnessOptions): DashboardHarness {
+  let harness: DashboardHarness | undefined;
+  beforeAll(async () => {
+    harness = await startDashboardHarness(options);
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  return new Proxy({} as DashboardHarness, {
+    get(_, property) {
+      if (harness === undefined) throw new Error('the dashboard harness is made in a hook: read it inside a test');
+      const value: unknown = Reflect.get(harness, property, harness);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(harness) : value;
+    },
+  });
 }

@@ -1,30 +1,16 @@
 // The managers' auto-read page over HTTP: refused to a member (seeing and changing) and without the CSRF token; its
 // settings changed through /autoread settings' rules (a value out of range refused in its words) and seen by the
 // command; the ignore list and the pool as /autoread show has them.
-import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
 const MANAGER = '370000000000000001';
 const MEMBER = '370000000000000002';
 
-let h: DashboardHarness;
-
-beforeAll(async () => {
-  h = await startDashboardHarness({
-    guilds: [
-      seoulWith([
-        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-        { id: MEMBER, username: 'member' },
-      ]),
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+const h = useDashboard({
+  guilds: [seoulWith(managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }))],
 });
 
 const base = `/servers/${SEOUL}/autoread`;

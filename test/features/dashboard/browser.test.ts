@@ -1,13 +1,12 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core; skipped with one line without one,
 // failed under CI): a manager logs in on the local Discord's consent page, edits the dictionary, imports 500
 // entries and tries a sentence; a member changes their voice, and auto-read reads them in it in the voice channel.
-import { PermissionFlagsBits } from 'discord.js';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
-import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
 
@@ -19,33 +18,20 @@ const MEMBER_VOICE = 'voice-b-en-m-01';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
 
 describeInBrowser('the dashboard in a real browser', () => {
-  let h: DashboardHarness;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    h = await startDashboardHarness({
-      guilds: [
-        seoulWith(
-          [
-            { ...MANAGER, voiceChannelId: LOUNGE, permissions: PermissionFlagsBits.ManageGuild },
-            { ...MEMBER, voiceChannelId: LOUNGE },
-          ],
-          'en-US',
-        ),
-      ],
-      config: { voiceIdleTimeoutMs: 60_000 },
-    });
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
+  const h = useDashboard({
+    guilds: [
+      seoulWith(
+        managerAndMember({ ...MANAGER, voiceChannelId: LOUNGE }, { ...MEMBER, voiceChannelId: LOUNGE }),
+        'en-US',
+      ),
+    ],
+    config: { voiceIdleTimeoutMs: 60_000 },
   });
+  const browser = useBrowser();
 
   /** A fresh browser context logged in as `userId` through the consent page; on the server's page. */
   async function loggedIn(userId: string): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(h.url);
     await page.getByRole('link', { name: 'Log in with Discord' }).click();

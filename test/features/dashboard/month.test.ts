@@ -1,31 +1,17 @@
 // The month page over HTTP: /usage's lines and its chart's figures for whoever asks (the whole plan's only for a
 // manager), and the server's budgets changed by a manager as /budget changes them, in its words; a member's change
 // and one without the CSRF token refused.
-import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
 const MANAGER = '360000000000000001';
 const MEMBER = '360000000000000002';
 
-let h: DashboardHarness;
-
-beforeAll(async () => {
-  h = await startDashboardHarness({
-    guilds: [
-      seoulWith([
-        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-        { id: MEMBER, username: 'member' },
-      ]),
-    ],
-    env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+const h = useDashboard({
+  guilds: [seoulWith(managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }))],
+  env: { BUDGET_GUILD_MONTHLY_CHARS: '100000' },
 });
 
 const base = `/servers/${SEOUL}/month`;

@@ -1,30 +1,16 @@
 // One truth: what the dashboard changes is what the slash commands show (and the reverse), through the same rules and
 // the same refusals; the pages in the browser's language.
-import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportDictionary, importDictionary } from '../../../src/features/autoread/index.ts';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
 const MANAGER = '320000000000000001';
 const MEMBER = '320000000000000002';
 
-let h: DashboardHarness;
-
-beforeAll(async () => {
-  h = await startDashboardHarness({
-    guilds: [
-      seoulWith([
-        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-        { id: MEMBER, username: 'member' },
-      ]),
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+const h = useDashboard({
+  guilds: [seoulWith(managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }))],
 });
 
 const base = `/servers/${SEOUL}`;

@@ -3,12 +3,12 @@
 // then plays in the member's voice channel with the voices in order (heard in the local Discord's voice: each
 // line's tone at its voice's pitch), and its file and .srt download; a changed line re-pays only that line.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
-import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { linePitches } from '../../support/scene-audio.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
@@ -20,27 +20,17 @@ const LINES = ['Ann: Good morning from the studio.', 'Ben: Morning to you, Ann.'
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
 
 describeInBrowser('the Scenes page in a real browser', () => {
-  let h: DashboardHarness;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    h = await startDashboardHarness({
-      guilds: [seoulWith([{ ...MEMBER, voiceChannelId: LOUNGE }], 'en-US')],
-      config: { voiceIdleTimeoutMs: 60_000 },
-    });
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
+  const h = useDashboard({
+    guilds: [seoulWith([{ ...MEMBER, voiceChannelId: LOUNGE }], 'en-US')],
+    config: { voiceIdleTimeoutMs: 60_000 },
   });
+  const browser = useBrowser();
 
   const ttsSince = (before: number) =>
     h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts');
 
   async function scenesPage(): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-US', acceptDownloads: true })).newPage();
+    const page = await (await browser().newContext({ locale: 'en-US', acceptDownloads: true })).newPage();
     await page.goto(h.url);
     await page.getByRole('link', { name: 'Log in with Discord' }).click();
     await page.getByLabel('Signed in as').selectOption(MEMBER.id);

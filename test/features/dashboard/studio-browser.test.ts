@@ -3,12 +3,11 @@
 // cache) spending nothing, picks a voice and auto-read reads them in it in the voice channel; the month's chart,
 // drawn in the browser, shows /usage's figures on hover; a manager changes an auto-read setting and the running bot
 // reads with it.
-import { PermissionFlagsBits } from 'discord.js';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { answerConsent, describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { answerConsent, describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
-import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
 
@@ -17,33 +16,20 @@ const MEMBER = { id: '350000000000000002', username: 'dana' };
 const PAID_VOICE = 'voice-b-en-f-01';
 
 describeInBrowser('the studio in a real browser', () => {
-  let h: DashboardHarness;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    h = await startDashboardHarness({
-      guilds: [
-        seoulWith(
-          [
-            { ...MANAGER, voiceChannelId: LOUNGE, permissions: PermissionFlagsBits.ManageGuild },
-            { ...MEMBER, voiceChannelId: LOUNGE },
-          ],
-          'en-US',
-        ),
-      ],
-      config: { voiceIdleTimeoutMs: 60_000 },
-    });
-    browser = await launchBrowser();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
+  const h = useDashboard({
+    guilds: [
+      seoulWith(
+        managerAndMember({ ...MANAGER, voiceChannelId: LOUNGE }, { ...MEMBER, voiceChannelId: LOUNGE }),
+        'en-US',
+      ),
+    ],
+    config: { voiceIdleTimeoutMs: 60_000 },
   });
+  const browser = useBrowser();
 
   /** A fresh browser context logged in as `userId` through the consent page; on the server's `path` page. */
   async function loggedIn(userId: string, link: string): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(h.url);
     await page.getByRole('link', { name: 'Log in with Discord' }).click();

@@ -2,10 +2,9 @@
 // one quoted and not requested before its price is posted, then free for another member; "Use" is /myvoice's voice;
 // the managers' changes (server default, auto-read's pool, deleting a cloned voice) refused to a member and without
 // the CSRF token, and seen by the commands when a manager makes them.
-import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { madeClone } from '../../support/clones.ts';
-import { seoulWith, signedIn, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
+import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -13,22 +12,14 @@ const MANAGER = '340000000000000001';
 const MEMBER = '340000000000000002';
 const OTHER = '340000000000000003';
 
-let h: DashboardHarness;
-
-beforeAll(async () => {
-  h = await startDashboardHarness({
-    guilds: [
-      seoulWith([
-        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
-        { id: MEMBER, username: 'member' },
+const h = useDashboard({
+  guilds: [
+    seoulWith(
+      managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }, [
         { id: OTHER, username: 'other' },
       ]),
-    ],
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
+    ),
+  ],
 });
 
 const base = `/servers/${SEOUL}/voices`;
