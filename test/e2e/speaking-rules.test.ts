@@ -1,18 +1,34 @@
 // The rules every way of speaking keeps, written once and run here across the front-ends, end to end: the real bot,
 // the local Discord and the sandbox. A table of front-ends (how a member asks for `text` to be spoken, and the words
 // they read back) against a table of rules (what must hold whichever front-end asked). To add a front-end, add a
-// row to FRONT_ENDS; to add a rule, an `it.each` over it.
+// row to FRONT_ENDS; to add a rule, an `it.each` over it. A row says, for every rule, that it keeps it or why the
+// rule does not reach it: nothing is skipped without a reason written here.
+import { randomUUID } from 'node:crypto';
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { fixture } from '../core/audio/fixtures.ts';
+import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
-import { ALICE, LONDON as GUILD } from '../support/world.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
+import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../support/world.ts';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
 
 const h = useFileHarness({
-  guilds: defaultGuilds(),
+  // Alice may manage the server, so /clone and /autoread start are hers to use; budgets do not spare managers.
+  guilds: [
+    londonWith([
+      {
+        id: ALICE,
+        username: 'alice',
+        voiceChannelId: GENERAL,
+        locale: 'en-US',
+        permissions: PermissionFlagsBits.ManageGuild,
+      },
+    ]),
+  ],
   config: { voiceIdleTimeoutMs: 60_000 },
   env: {
     BUDGET_MEMBER_DAILY_CHARS: String(DAILY),
@@ -21,11 +37,23 @@ const h = useFileHarness({
   },
 });
 
-/** A way of speaking: asks for `text` as ALICE would there, and gives back the words she reads at the end. */
+/** The rules below, by name. */
+type Rule = 'budget' | 'count';
+
+/**
+ * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
+ * channel) reads at the end. `keeps` holds, for every rule, `true` or why the rule does not reach this front-end.
+ */
 interface FrontEnd {
   name: string;
-  ask(harness: Harness, text: string): Promise<string>;
+  keeps: Record<Rule, true | string>;
+  ask?: (harness: Harness, text: string) => Promise<string>;
 }
+
+const BOTH: Record<Rule, true> = { budget: true, count: true };
+
+/** The harnesses auto-read was started in (once for the file: it stays on). */
+const reading = new WeakSet<Harness>();
 
 const finalWords = (r: { kind: string; content?: string | undefined }) =>
   r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content);
@@ -33,23 +61,27 @@ const finalWords = (r: { kind: string; content?: string | undefined }) =>
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
+    keeps: BOTH,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, output: 'file' } }))
         .content,
   },
   {
     name: '/say in voice',
+    keeps: BOTH,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text } })).content,
   },
   {
     name: '/emote',
+    keeps: BOTH,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } }))
         .content,
   },
   {
     name: '/say outside a server (the user install)',
+    keeps: BOTH,
     ask: async (harness, text) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
@@ -62,6 +94,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: 'the Speak menu',
+    keeps: BOTH,
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -74,6 +107,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/scene',
+    keeps: BOTH,
     ask: async (harness, text) => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -102,31 +136,94 @@ const FRONT_ENDS: FrontEnd[] = [
       );
     },
   },
+  {
+    name: "/clone's first line",
+    keeps: BOTH,
+    ask: async (harness, text) =>
+      (
+        await runCommand(harness, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'clone',
+          // A name of its own each time: a name already taken is refused before any budget is looked at.
+          options: { text, name: `Rule ${randomUUID().slice(0, 8)}`, consent: true, output: 'file' },
+          attachments: [
+            { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' },
+          ],
+        })
+      ).content,
+  },
+  {
+    name: 'auto-read',
+    keeps: {
+      budget: true,
+      count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
+    },
+    ask: async (harness, text) => {
+      if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+      reading.add(harness);
+      const shown = harness.discord.channelMessages(LONDON_TEXT).length;
+      const author = { id: ALICE, username: 'alice' };
+      expect(await postChat(harness, { guildId: GUILD, channelId: LONDON_TEXT }, author, text)).toBe(true);
+      const notice = await harness.discord.waitForChannelMessage(
+        (m) =>
+          harness.discord.channelMessages(LONDON_TEXT).indexOf(m) >= shown &&
+          String(m.message['content']).startsWith('Auto-read skipped'),
+      );
+      return String(notice.message['content']);
+    },
+  },
+  {
+    name: '"Play in my voice channel" and "Again" under a reply',
+    keeps: {
+      budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      count: 'shows no count: the reply it replays showed it',
+    },
+  },
+  {
+    name: '"Save as sound" (the soundboard)',
+    keeps: {
+      budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      count: 'shows no count: the reply it saves showed it',
+    },
+  },
 ];
 
+/** The rows `rule` reaches. */
+const keeping = (rule: Rule) => FRONT_ENDS.filter((front) => front.keeps[rule] === true);
+
+/** How `front` asks; a row that keeps a rule must say how to ask it. */
+function askOf(front: FrontEnd): NonNullable<FrontEnd['ask']> {
+  if (front.ask === undefined) throw new Error(`${front.name} keeps a rule but says no way to ask it`);
+  return front.ask;
+}
+
+const PAID = new Set(['tts', 'emotion-tts', 'voice-clone']);
 const paidRequests = (harness: Harness) =>
-  harness.sandbox.requests.filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts').length;
+  harness.sandbox.requests.filter((r) => r.endpoint !== undefined && PAID.has(r.endpoint)).length;
 
 /** The whole numbers in `words`. */
 const numbersIn = (words: string) => [...words.matchAll(/\d+/g)].map((m) => Number(m[0]));
 
 describe('the rules of speaking, for every front-end', () => {
-  it.each(FRONT_ENDS)(
+  it.each(keeping('budget'))(
     "$name: a text over the member's budget is refused naming the cap and its figure, and nothing is requested",
     async (front) => {
       const before = paidRequests(h);
-      const words = await front.ask(h, 'This text is longer than the twenty characters of her day.');
-      // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget.
+      const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.');
+      // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget, or
+      // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
       expect(words).toMatch(
         new RegExp(
-          `^Your daily budget in this server is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters`,
+          `^Your daily budget in this server is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters|` +
+            `^Auto-read skipped a message from <@${ALICE}>: their daily character budget in this server is used up`,
         ),
       );
       expect(paidRequests(h)).toBe(before);
     },
   );
 
-  it.each(FRONT_ENDS)(
+  it.each(keeping('count'))(
     "$name: the count it shows is in the service's unit (NFC code points, countCharacters), not as written",
     async (front) => {
       // Written decomposed (NFD): each accent a code point of its own, which the service does not bill.
@@ -134,7 +231,7 @@ describe('the rules of speaking, for every front-end', () => {
       const billed = countCharacters(text);
       expect([...text].length).toBeGreaterThan(billed);
       const before = paidRequests(h);
-      const words = await front.ask(h, text);
+      const words = await askOf(front)(h, text);
       expect(numbersIn(words)).toContain(billed);
       expect(numbersIn(words)).not.toContain([...text].length);
       expect(paidRequests(h)).toBe(before);
