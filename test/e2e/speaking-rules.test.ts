@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { postChat, startAutoRead } from '../support/chat.ts';
@@ -38,7 +39,7 @@ const h = useFileHarness({
 });
 
 /** The rules below, by name. */
-type Rule = 'budget' | 'count';
+type Rule = 'budget' | 'count' | 'right';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -47,10 +48,17 @@ type Rule = 'budget' | 'count';
 interface FrontEnd {
   name: string;
   keeps: Record<Rule, true | string>;
-  ask?: (harness: Harness, text: string) => Promise<string>;
+  /** `asking` is called by a row that must pay for something first (a reply to press): the member asks from then. */
+  ask?: (harness: Harness, text: string, asking: () => void) => Promise<string>;
 }
 
-const BOTH: Record<Rule, true> = { budget: true, count: true };
+const ALL: Record<Rule, true> = { budget: true, count: true, right: true };
+/** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
+const IN_FILES: Record<Rule, true | string> = {
+  budget: true,
+  count: true,
+  right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
+};
 
 /** The harnesses auto-read was started in (once for the file: it stays on). */
 const reading = new WeakSet<Harness>();
@@ -61,27 +69,33 @@ const finalWords = (r: { kind: string; content?: string | undefined }) =>
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
-    keeps: BOTH,
+    keeps: IN_FILES,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, output: 'file' } }))
         .content,
   },
   {
     name: '/say in voice',
-    keeps: BOTH,
+    keeps: ALL,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text } })).content,
   },
   {
     name: '/emote',
-    keeps: BOTH,
+    keeps: IN_FILES,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } }))
         .content,
   },
   {
+    name: '/emote in voice',
+    keeps: ALL,
+    ask: async (harness, text) =>
+      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
+  },
+  {
     name: '/say outside a server (the user install)',
-    keeps: BOTH,
+    keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
     ask: async (harness, text) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
@@ -94,7 +108,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: 'the Speak menu',
-    keeps: BOTH,
+    keeps: ALL,
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -107,7 +121,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/scene',
-    keeps: BOTH,
+    keeps: IN_FILES,
     ask: async (harness, text) => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -138,7 +152,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: "/clone's first line",
-    keeps: BOTH,
+    keeps: IN_FILES,
     ask: async (harness, text) =>
       (
         await runCommand(harness, {
@@ -158,6 +172,7 @@ const FRONT_ENDS: FrontEnd[] = [
     keeps: {
       budget: true,
       count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
+      right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -174,10 +189,31 @@ const FRONT_ENDS: FrontEnd[] = [
     },
   },
   {
-    name: '"Play in my voice channel" and "Again" under a reply',
+    name: '"Play in my voice channel" under a reply',
     keeps: {
       budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it replays showed it',
+      right: true,
+    },
+    ask: async (harness, text, asking) => {
+      // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
+      const { handle } = await runCommand(harness, {
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'say',
+        options: { text, output: 'file' },
+      });
+      const message = (await handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
+      const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+      const play = rows.flatMap((row) => row.components).find((b) => b.custom_id.startsWith('sb1:play:'));
+      asking();
+      const pressed = await harness.discord.pressButton({
+        guildId: GUILD,
+        userId: ALICE,
+        messageId: String(message.id),
+        customId: play?.custom_id ?? 'no play button',
+      });
+      return (await pressed.waitForFinal(20_000)).content ?? '';
     },
   },
   {
@@ -185,6 +221,7 @@ const FRONT_ENDS: FrontEnd[] = [
     keeps: {
       budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it saves showed it',
+      right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
     },
   },
 ];
@@ -210,7 +247,7 @@ describe('the rules of speaking, for every front-end', () => {
     "$name: a text over the member's budget is refused naming the cap and its figure, and nothing is requested",
     async (front) => {
       const before = paidRequests(h);
-      const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.');
+      const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.', () => {});
       // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget, or
       // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
       expect(words).toMatch(
@@ -231,10 +268,29 @@ describe('the rules of speaking, for every front-end', () => {
       const billed = countCharacters(text);
       expect([...text].length).toBeGreaterThan(billed);
       const before = paidRequests(h);
-      const words = await askOf(front)(h, text);
+      const words = await askOf(front)(h, text, () => {});
       expect(numbersIn(words)).toContain(billed);
       expect(numbersIn(words)).not.toContain([...text].length);
       expect(paidRequests(h)).toBe(before);
+    },
+  );
+
+  it.each(keeping('right'))(
+    '$name: a member a moderator server-muted is refused before anything is paid, in words naming the mute',
+    async (front) => {
+      // Short enough for her budget, so only the mute can refuse it.
+      const text = 'Muted now.';
+      let before = paidRequests(h);
+      h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
+      try {
+        const words = await askOf(front)(h, text, () => {
+          before = paidRequests(h);
+        });
+        expect(words).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${GENERAL}>` }));
+        expect(paidRequests(h)).toBe(before);
+      } finally {
+        h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+      }
     },
   );
 });
