@@ -12,6 +12,7 @@ import { t } from './strings.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
+import { oggFile } from './reply-files.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
@@ -121,7 +122,7 @@ async function postAgain(
   };
   await interaction.editReply({
     content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
-    files: [{ attachment: message.ogg, name: `saybot-${audio.request.voice}.ogg` }],
+    files: [oggFile(message.ogg, audio.request.voice)],
     allowedMentions: NO_MENTIONS,
   });
 }

@@ -2,7 +2,6 @@ import { fallbackVoiceLabel } from './fallback-words.ts';
 import {
   ChannelType,
   PermissionFlagsBits,
-  type AttachmentPayload,
   type ButtonInteraction,
   type GuildMember,
   type VoiceBasedChannel,
@@ -46,6 +45,7 @@ import { showProgress, showResult } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
+import { audioFiles } from './reply-files.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -286,11 +286,7 @@ async function showOutcome(
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
   switch (outcome.kind) {
     case 'files': {
-      const files: AttachmentPayload[] = outcome.files.map((part, index) => ({
-        attachment: part.data,
-        name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
-      }));
-      const format = [...new Set(outcome.files.map((p) => p.format))].join('+');
+      const { files, format } = audioFiles(outcome, voiceId);
       const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
       const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
       return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);

@@ -20,6 +20,7 @@ import {
 } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import { oggFile } from './reply-files.ts';
 
 /** A slash command or the Speak menu, in a server. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
@@ -104,7 +105,7 @@ export async function showVoiceMessage(
     size: megabytes(message.ogg.length),
     limit: megabytes(interaction.attachmentSizeLimit),
   };
-  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
+  const files = [oggFile(message.ogg, voiceId)];
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
     await interaction.deleteReply().catch(() => undefined);
@@ -195,6 +196,6 @@ export async function showTooLargeFile(
     interaction,
     'say.fileTooLarge.compressed',
     { ...params, compressed: megabytes(outcome.message.ogg.length) },
-    [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }],
+    [oggFile(outcome.message.ogg, voiceId)],
   );
 }
