@@ -7,6 +7,9 @@ export default defineConfig({
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for an event, not a deadline: on a busy machine (CI shares its two cores) the
+    // default second is too short for a browser or a voice connection to get there. A poll's wait is never asserted.
+    expect: { poll: { timeout: 20_000, interval: 50 } },
     // End-to-end suites play real-time audio; files run in parallel, tests in a file in order. Most of a file's time
     // is waiting on that real-time audio, not the CPU: two files at once even on two cores (vitest's default there
     // is one, which ran the files one after another).

@@ -9,7 +9,8 @@ import { AudioCache } from '../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../src/core/speech/service-request.ts';
 import { silentLogger } from '../src/core/log.ts';
 import { usageChartSvg } from '../src/features/usage/chart.ts';
-import { chartFontFamily, chartFontFiles, renderPng } from '../src/features/usage/render-png.ts';
+import { chartFontFiles } from '../src/features/usage/chart-fonts.ts';
+import { chartFontFamily, renderPng } from '../src/features/usage/render-png.ts';
 import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
 
 export interface SharedCachePlan {

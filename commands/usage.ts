@@ -59,7 +59,11 @@ export const execute: CommandModule<Uses>['execute'] = async (
   ];
   let cache = chartCaches.get(speech);
   if (cache === undefined) chartCaches.set(speech, (cache = new ChartCache()));
-  const chart = await monthChart(interaction, figures, cache, speech).catch((error: unknown) => {
+  const drawn =
+    figures.breakdownFailed === undefined
+      ? monthChart(interaction, figures, cache, speech)
+      : Promise.reject(figures.breakdownFailed);
+  const chart = await drawn.catch((error: unknown) => {
     // The figures above say it all in words: a chart that cannot be drawn costs the picture, not the reply.
     if (error instanceof Refusal && error.reason.code === 'free-rate') {
       const { limit, waitSeconds } = error.reason;
@@ -148,7 +152,10 @@ async function monthChart(
   });
   const draw = () => {
     speech.takeFreeWork(interaction.guildId, interaction.user.id);
-    return renderPng(chartSvg(locale, report, days, members, through));
+    return renderPng(chartSvg(locale, report, days, members, through), {
+      guild: interaction.guildId,
+      member: interaction.user.id,
+    });
   };
   return {
     attachment: await cache.get(key, draw),

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { type AudioJobOwner, joinPartsOffThread, type OwnBlocks } from '../audio/workers/audio-thread/audio-thread.ts';
+import { ByteBlocks } from '../audio/workers/byte-blocks.ts';
 import { analyseClip } from '../audio/analysis/clip.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { exactMp3File } from '../audio/codecs/mp3-file.ts';
@@ -104,31 +105,72 @@ export async function partsFile(
   charge: Charge,
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
-  const parts: RenderedFile[] = [];
-  for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
+  const parts: PartPieces[] = [];
+  for (const text of texts) parts.push(await readPartPieces(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
-    const { guildId: guild, userId: member } = charge.context;
     const { data, seconds } = await joinPartsOffThread(
-      parts.map((p) => p.data),
+      parts.map((p) => p.bytes),
       format,
-      { guild, member },
+      jobOwner(charge),
     );
     return { files: [{ data, format }], seconds };
   }
   let seconds = 0;
   const files = [];
   for (const part of parts) {
-    const data = exactFile(part.format, part.data);
+    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, its pieces joined here.
+    const data = exactFile(part.format, contiguous(part.bytes));
     seconds += (await analyseClip(data)).durationSeconds;
     files.push({ data, format: part.format });
   }
   return { files, seconds };
 }
 
+/** A part's bytes as read: as they came when they came whole, else in blocks of their own, for the audio worker. */
+interface PartPieces {
+  format: AudioFormat;
+  bytes: Buffer | OwnBlocks;
+}
+
+const contiguous = (bytes: Buffer | OwnBlocks): Buffer => ('blocks' in bytes ? Buffer.concat(bytes.blocks) : bytes);
+
 /**
- * One part read whole, requested only once the request may still go on (`allowed`): a file's and a scene's parts
- * are read so, each after the one before it.
+ * One part read, requested only once the request may still go on (`allowed`). A body that came whole (the free
+ * voice's WAV in shared memory, a cache hit) is that buffer; a body streamed in pieces is copied piece by piece, as
+ * they arrive, into blocks of its own (../audio/workers/byte-blocks.ts) that move to the audio worker: no join of
+ * the whole file on the main thread.
+ */
+async function readPartPieces(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  charge: Charge,
+  allowed: StillAllowed,
+): Promise<PartPieces> {
+  await allowed();
+  const response = await source.fetch(request, text, new AbortController().signal, charge);
+  let first: Buffer | undefined;
+  let blocks: ByteBlocks | undefined;
+  for await (const piece of response.body as AsyncIterable<Buffer>) {
+    if (blocks === undefined && first === undefined) {
+      first = piece;
+      continue;
+    }
+    if (blocks === undefined) {
+      blocks = new ByteBlocks();
+      if (first) blocks.add(first);
+      first = undefined;
+    }
+    blocks.add(piece);
+  }
+  if (blocks) return { format: response.format, bytes: { blocks: blocks.take() } };
+  return { format: response.format, bytes: first ?? Buffer.alloc(0) };
+}
+
+/**
+ * One part read whole, requested only once the request may still go on (`allowed`): a scene's parts are read so,
+ * each after the one before it.
  */
 export async function readPart(
   source: PartSource,
@@ -137,13 +179,16 @@ export async function readPart(
   charge: Charge,
   allowed: StillAllowed,
 ): Promise<RenderedFile> {
-  await allowed();
-  const response = await source.fetch(request, text, new AbortController().signal, charge);
-  const chunks: Buffer[] = await response.body.toArray();
+  const { format, bytes } = await readPartPieces(source, request, text, charge, allowed);
   // The free voice's WAV, in shared memory, is read as it is; other bytes are joined into a buffer of the part's own,
   // since a scene's mix moves what it is given and these may be a cache entry's or a flight's.
-  const shared = chunks.length === 1 && chunks[0]?.buffer instanceof SharedArrayBuffer;
-  return { format: response.format, data: shared && chunks[0] ? chunks[0] : Buffer.concat(chunks) };
+  if ('blocks' in bytes) return { format, data: Buffer.concat(bytes.blocks) };
+  return { format, data: bytes.buffer instanceof SharedArrayBuffer ? bytes : Buffer.concat([bytes]) };
+}
+
+/** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
+export function jobOwner(charge: Charge): AudioJobOwner {
+  return { guild: charge.context.guildId, member: charge.context.userId };
 }
 
 /** A file as posted. */
@@ -156,8 +201,14 @@ export interface RenderedFile {
  * A file too large to post, as a voice message instead: its audio decoded as it is read and encoded to Opus by the
  * player's own path (no part fetched or paid again), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV).
  */
-export function fileAsVoiceMessage(file: RenderedFile, encoding: Readonly<OpusSettings>): Promise<VoiceMessage> {
-  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })]);
+export function fileAsVoiceMessage(
+  file: RenderedFile,
+  encoding: Readonly<OpusSettings>,
+  owner: AudioJobOwner,
+): Promise<VoiceMessage> {
+  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })], {
+    owner,
+  });
 }
 
 /**
@@ -179,6 +230,7 @@ export function partsVoiceMessage(
         yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
       }
     })(),
+    { owner: jobOwner(charge) },
   );
 }
 

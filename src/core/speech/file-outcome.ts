@@ -1,7 +1,15 @@
 // A job rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
 // message, or a scene mixed into one recording with its timeline.
 import type { Logger } from '../log.ts';
-import { fileAsVoiceMessage, partsFile, partsVoiceMessage, type RenderedFile, type StillAllowed } from './clips.ts';
+import type { AudioJobOwner } from '../audio/workers/audio-thread/audio-thread.ts';
+import {
+  fileAsVoiceMessage,
+  jobOwner,
+  partsFile,
+  partsVoiceMessage,
+  type RenderedFile,
+  type StillAllowed,
+} from './clips.ts';
 import { SpeechInputError } from './errors.ts';
 import type { Accepted, Job } from './pipeline-job.ts';
 import { sceneFile } from './scene-file.ts';
@@ -18,6 +26,7 @@ export async function fileOrVoiceMessage(
   sizeLimit: number | undefined,
   encoding: PartSource['encoding'],
   log: Logger,
+  owner: AudioJobOwner,
 ): Promise<SpeechOutcome> {
   const { files, seconds, timeline, cutAt } = rendered;
   const file = files[0];
@@ -28,7 +37,7 @@ export async function fileOrVoiceMessage(
     { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
     'file over the upload limit: rendering a voice message instead',
   );
-  const message = await fileAsVoiceMessage(file, encoding);
+  const message = await fileAsVoiceMessage(file, encoding, owner);
   return {
     kind: 'voice-message',
     message,
@@ -48,11 +57,12 @@ export async function rendered(
 ): Promise<SpeechOutcome> {
   const { target } = job;
   const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
+  const owner = jobOwner(accepted.charge);
   if (job.scene && target.kind !== 'voice') {
     const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
     const mixed = await sceneFile(source, accepted.lines, accepted.charge, allowed, format);
-    if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log);
-    const message = await fileAsVoiceMessage(mixed.files[0], source.encoding);
+    if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log, owner);
+    const message = await fileAsVoiceMessage(mixed.files[0], source.encoding, owner);
     const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
     return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
   }
@@ -63,5 +73,5 @@ export async function rendered(
     return { kind: 'voice-message', message, seconds: message.durationSecs };
   }
   const files = await partsFile(source, line.request, line.texts, accepted.charge, allowed);
-  return fileOrVoiceMessage(files, sizeLimit, source.encoding, log);
+  return fileOrVoiceMessage(files, sizeLimit, source.encoding, log, owner);
 }

@@ -9,7 +9,9 @@
 // ones (a stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
-import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../audio/codecs/ogg-opus-writer.ts';
+import { ENCODER_PRE_SKIP, packetSamples } from '../audio/codecs/ogg-opus-writer.ts';
+import { PacketFrames } from '../audio/codecs/packet-frames.ts';
+import { type AudioJobOwner, writeOggOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
 import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../audio/analysis/waveform.ts';
 
@@ -48,6 +50,8 @@ export interface RenderOptions {
   preSkip?: number;
   /** Stops between packets with the signal's reason. */
   signal?: AbortSignal;
+  /** Whose the file's writing is in the audio worker: its server's share and, for a long message, its member's. */
+  owner?: AudioJobOwner;
 }
 
 /**
@@ -62,11 +66,13 @@ const BLOCK_SAMPLES = OPUS_RATE / 100;
 
 /**
  * Collects packets part after part, decoding each once (mono, cheap next to encoding) to measure the levels and
- * count the samples, then writes the file. Memory is the packets plus 8 bytes per 10 ms, not the PCM.
+ * count the samples, then has the audio worker write the file (its pages and CRCs, work the size of the file), the
+ * packets moved there in blocks, not copied. Memory is the packets plus 8 bytes per 10 ms, not the PCM.
  */
 export class VoiceMessageBuilder {
   readonly #preSkip: number;
-  readonly #packets: Buffer[] = [];
+  readonly #packets = new PacketFrames();
+  #largest = 0;
   readonly #decoder = new opus.OpusEncoder(OPUS_RATE, 1);
   #decoded = 0;
   readonly #blocks: number[] = [];
@@ -89,7 +95,7 @@ export class VoiceMessageBuilder {
     try {
       pcm = this.#decoder.decode(copy);
     } catch (error) {
-      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.length + 1} does not decode`, {
+      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.count + 1} does not decode`, {
         cause: error,
       });
     }
@@ -98,10 +104,11 @@ export class VoiceMessageBuilder {
     if (samples.length !== packetSamples(copy)) {
       throw new VoiceMessageError(
         'bad-packet',
-        `Opus packet ${this.#packets.length + 1} decodes to ${samples.length} samples, its TOC says ${packetSamples(copy)}`,
+        `Opus packet ${this.#packets.count + 1} decodes to ${samples.length} samples, its TOC says ${packetSamples(copy)}`,
       );
     }
-    this.#packets.push(copy);
+    this.#packets.add(copy);
+    this.#largest = Math.max(this.#largest, copy.length);
     const skip = Math.min(samples.length, Math.max(0, this.#preSkip - this.#decoded));
     this.#decoded += samples.length;
     this.#meter(samples.subarray(skip));
@@ -116,16 +123,20 @@ export class VoiceMessageBuilder {
     }
   }
 
-  /** The file, its duration and its waveform. Throws VoiceMessageError('no-audio') when nothing is audible time. */
-  finish(): VoiceMessage {
+  /**
+   * The file, its duration and its waveform. Rejects with VoiceMessageError('no-audio') when nothing is audible
+   * time, and with the audio worker's errors (AudioBusyError when it cannot run now). Once only: the packets move.
+   */
+  async finish(owner: AudioJobOwner = {}): Promise<VoiceMessage> {
     const sampleCount = this.samples;
     if (sampleCount === 0) throw new VoiceMessageError('no-audio', 'no audio to make a voice message of');
-    const ogg = writeOggOpus(this.#packets, {
+    const options = {
       channels: 1,
       preSkip: this.#preSkip,
       sampleCount,
-      packetsPerPage: packetsPerPage(this.#packets),
-    });
+      packetsPerPage: packetsPerPage(this.#largest),
+    } as const;
+    const ogg = await writeOggOffThread(this.#packets, options, owner);
     return { ogg, durationSecs: sampleCount / OPUS_RATE, waveform: Buffer.from(this.#waveform()).toString('base64') };
   }
 
@@ -168,13 +179,11 @@ export async function renderVoiceMessage(
       if (++count % PACKETS_PER_TURN === 0) await nextTurn();
     }
   }
-  return builder.finish();
+  return builder.finish(options.owner);
 }
 
 /** Packets per Ogg page: 50 (one page a second) unless the largest packets would exceed a page's 255 lacing values. */
-function packetsPerPage(packets: readonly Buffer[]): number {
-  let largest = 0;
-  for (const packet of packets) largest = Math.max(largest, packet.length);
+function packetsPerPage(largest: number): number {
   const segments = Math.floor(largest / 255) + 1;
   return Math.max(1, Math.min(50, Math.floor(255 / segments)));
 }

@@ -16,6 +16,11 @@ export interface MonthFigures {
   members: ReadonlyArray<{ userId: string; spent: number; saved: number }>;
   /** The last day the month-to-date line reaches: today by the accounting's clock. */
   through: string;
+  /**
+   * Why the breakdown (days and top members) could not be read, when it could not: the words stand without it, so a
+   * front-end draws no chart and says the rest (days and members are then empty).
+   */
+  breakdownFailed?: unknown;
 }
 
 export async function monthFigures(
@@ -26,7 +31,10 @@ export async function monthFigures(
   const report = await deps.accounting.report(guildId, userId);
   const [free, breakdown] = await Promise.all([
     deps.store.freeVoiceLines.month(report.month, guildId),
-    deps.store.spends.monthBreakdown(report.month, guildId, MAX_MEMBERS),
+    deps.store.spends.monthBreakdown(report.month, guildId, MAX_MEMBERS).then(
+      (read) => ({ ...read, failed: undefined as unknown }),
+      (failed: unknown) => ({ days: [], members: [], failed }),
+    ),
   ]);
   return {
     report,
@@ -35,5 +43,6 @@ export async function monthFigures(
     members: breakdown.members,
     // The day before the member's reset: the accounting clock's today.
     through: dayOf(new Date(report.member.resetAt.getTime() - 1)),
+    ...(breakdown.failed === undefined ? {} : { breakdownFailed: breakdown.failed }),
   };
 }

@@ -21,15 +21,11 @@ describe('describeFailure', () => {
     },
   );
 
-  it('an empty voice message, as the renderer raises it, gets the same words as broken audio from the service', () => {
-    const error = (() => {
-      try {
-        new VoiceMessageBuilder().finish();
-        return undefined;
-      } catch (e) {
-        return e;
-      }
-    })();
+  it('an empty voice message, as the renderer raises it, gets the same words as broken audio from the service', async () => {
+    const error: unknown = await new VoiceMessageBuilder().finish().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(VoiceMessageError);
     expect(describeFailure(error).message).toEqual(describeFailure(new ClipError('corrupt', 'broken')).message);
   });

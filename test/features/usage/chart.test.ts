@@ -6,24 +6,10 @@ import {
   niceMax,
   usageChartSvg,
   type UsageChartData,
-  type UsageChartLabels,
 } from '../../../src/features/usage/chart.ts';
 import { chartFontFamily, renderPng } from '../../../src/features/usage/render-png.ts';
+import { labels } from './labels.ts';
 import { decodePng, pixelAt } from './png.ts';
-
-const labels = (over: Partial<UsageChartLabels> = {}): UsageChartLabels => ({
-  title: 'Characters in 2025-02 (UTC)',
-  perDay: 'Per day',
-  monthToDate: 'Spent this month',
-  spent: 'Spent',
-  saved: 'Saved by the cache',
-  budget: 'Monthly budget',
-  topMembers: 'Top members',
-  noData: 'Nothing yet',
-  number: (value) => new Intl.NumberFormat('en-US').format(value),
-  fontFamily: chartFontFamily('en-US'),
-  ...over,
-});
 
 // February 2025: 28 days. Day 3 spent only, day 10 both, day 20 saved only; the month so far spent 1,000.
 const data: UsageChartData = {

@@ -1,6 +1,6 @@
 // SayBot's two classes of audio work, which never share a thread or a queue: short work (a reply's next part at its
-// speed or volume, a small file's join, a short free line) and long work (a scene's mix, a large file's join, a
-// long free line). Each class is its own pool (./thread-pool.ts) with its own threads, fair between servers in it
+// speed or volume, a small file's join or voice message, a short free line) and long work (a scene's mix, a large
+// file's join or voice message, a long free line; the /usage chart, on a thread of its own). Each class is its own pool (./thread-pool.ts) with its own threads, fair between servers in it
 // (servers in turn, each server's share), so a long job of one server, however long, never runs ahead of or beside a
 // short job of another on one thread: the short job waits only for other short jobs. Long work is also rationed
 // per member (`perMember`), whether it costs characters or not (a scene replayed from the cache mixes again).

@@ -7,11 +7,13 @@
 // only so many under way or waiting, and a member only so many long ones.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes, MovedBlocks } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { classedPools, SHORT_JOIN_MAX_BYTES, type WorkClass } from '../work-classes.ts';
+import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
+import type { PacketFrames } from '../../codecs/packet-frames.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -44,6 +46,9 @@ export const MAX_LONG_JOBS_PER_GUILD = 2;
 /** Long jobs one member may have under way or waiting: a scene's mix or a large file at a time, cached or not. */
 export const MAX_LONG_JOBS_PER_MEMBER = 1;
 const IDLE_MS = 30_000;
+
+type Done = Extract<AudioJobReply, { ok: true }>;
+type Edited = Extract<Done, { format: EditableFormat }>;
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 
@@ -79,12 +84,18 @@ async function run(
   transfer: ArrayBuffer[],
   { guild = '', member = '' }: AudioJobOwner,
   timeoutMs?: number,
-): Promise<Extract<AudioJobReply, { ok: true }>> {
+): Promise<Done> {
   const reply = await pools[workClass].run(job, transfer, guild, { timeoutMs, member });
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   if (reply.range === true) throw new RangeError(reply.message);
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
+}
+
+/** An edit's or a join's reply, as its job asked for (an Ogg job's reply is another shape). */
+function edited(reply: Done): Edited {
+  if ('ogg' in reply) throw new Error('audio thread: an audio job answered with an Ogg file');
+  return reply;
 }
 
 /** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
@@ -121,24 +132,44 @@ export async function applyEffectsOffThread(
   const transfer: ArrayBuffer[] = [];
   const data = handOver(bytes, transfer);
   // One part (bounded by the request's split): short work, a voice's next part may wait for it.
-  const reply = await run('short', { kind: 'effects', data, effects }, transfer, { guild });
+  const reply = edited(await run('short', { kind: 'effects', data, effects }, transfer, { guild }));
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
 /**
+ * A part that came in pieces, as blocks of its own (../byte-blocks.ts): the blocks' buffers move to the worker, which
+ * joins them (the views are empty afterwards).
+ */
+export interface OwnBlocks {
+  blocks: MovedBlocks;
+}
+
+const blockBytes = (part: Uint8Array | OwnBlocks) =>
+  part instanceof Uint8Array ? part.byteLength : part.blocks.reduce((sum, block) => sum + block.byteLength, 0);
+
+/** Blocks of the caller's own as the worker gets them: their buffers moved, not copied. */
+function moveBlocks({ blocks }: OwnBlocks, transfer: ArrayBuffer[]): MovedBlocks {
+  for (const { buffer } of blocks) if (!transfer.includes(buffer)) transfer.push(buffer);
+  return blocks;
+}
+
+/**
  * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: short work
- * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it.
+ * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it. A part is bytes (handed over as
+ * handOver says) or blocks of the caller's own (moved, and joined in the worker).
  */
 export async function joinPartsOffThread(
-  parts: readonly Uint8Array[],
+  parts: ReadonlyArray<Uint8Array | OwnBlocks>,
   format: EditableFormat,
   owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
-  const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const bytes = parts.reduce((sum, part) => sum + blockBytes(part), 0);
   const transfer: ArrayBuffer[] = [];
-  const handed = parts.map((part) => handOver(part, transfer));
+  const handed = parts.map((part) =>
+    part instanceof Uint8Array ? handOver(part, transfer) : moveBlocks(part, transfer),
+  );
   const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
-  const reply = await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner);
+  const reply = edited(await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner));
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
 }
 
@@ -159,7 +190,7 @@ export async function mixSceneOffThread(input: SceneMixInput, owner: AudioJobOwn
     parts: line.parts.map((part) => handOver(part, transfer, true)),
   }));
   const scene = { kind: 'scene', lines, format: input.format } as const;
-  const reply = await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS);
+  const reply = edited(await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS));
   if (!reply.scene) throw new Error('audio thread: a scene job answered without its figures');
   return {
     data: new Uint8Array(reply.data),
@@ -167,4 +198,22 @@ export async function mixSceneOffThread(input: SceneMixInput, owner: AudioJobOwn
     seconds: reply.seconds ?? 0,
     ...reply.scene,
   };
+}
+
+/**
+ * A voice message's packets written as one Ogg Opus file (its pages and their CRCs) in the audio worker: the packets'
+ * blocks are moved there (`packets` is empty afterwards) and the file moved back, neither copied on the main thread.
+ * Short work up to SHORT_JOIN_MAX_BYTES of packets (minutes of speech), long work (the member's ration) past it, as
+ * a file's join.
+ */
+export async function writeOggOffThread(
+  packets: PacketFrames,
+  options: OggOpusOptions,
+  owner: AudioJobOwner = {},
+): Promise<Buffer> {
+  const workClass = packets.bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const blocks = packets.take();
+  const reply = await run(workClass, { kind: 'ogg', packets: blocks, options }, [...blocks.blocks], owner);
+  if (!('ogg' in reply)) throw new Error('audio thread: an Ogg job answered without its file');
+  return Buffer.from(reply.ogg);
 }

@@ -1,10 +1,12 @@
 // The worker thread of audio-thread.ts: speed and volume, joining parts into one file, and mixing a scene's lines,
 // one job at a time.
 import { parentPort } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply, HandedBytes } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes, MovedBlocks } from './audio-thread-protocol.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
+import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
+import { packetViews } from '../../codecs/packet-frames.ts';
 import { yieldToMainThread } from '../thread-priority.ts';
 
 yieldToMainThread();
@@ -19,12 +21,20 @@ function own(view: Uint8Array): ArrayBuffer {
 /** Handed bytes as a view: a shared view as it is, a transferred buffer whole. */
 const view = (bytes: HandedBytes): Uint8Array => (bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
 
+/** A join's part as one view: moved blocks joined here, in the worker. */
+const joined = (part: HandedBytes | MovedBlocks): Uint8Array =>
+  Array.isArray(part) ? Buffer.concat(part) : view(part);
+
 async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'effects') {
       const { format, data } = await applyEffects(view(job.data), job.effects);
       const buffer = own(data);
       return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
+    }
+    if (job.kind === 'ogg') {
+      const ogg = own(writeOggOpus(packetViews(job.packets), job.options));
+      return { reply: { id: job.id, ok: true, ogg }, transfer: [ogg] };
     }
     if (job.kind === 'scene') {
       const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(view) }));
@@ -41,7 +51,7 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       const scene = { cut, sampleRate, lines: times, loudness };
       return { reply: { id: job.id, ok: true, format, data: buffer, seconds, scene }, transfer: [buffer] };
     }
-    const { data, seconds } = await joinParts(job.parts.map(view), job.format);
+    const { data, seconds } = await joinParts(job.parts.map(joined), job.format);
     const buffer = own(data);
     return { reply: { id: job.id, ok: true, format: job.format, data: buffer, seconds }, transfer: [buffer] };
   } catch (error) {
