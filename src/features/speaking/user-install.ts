@@ -15,7 +15,7 @@ import {
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechOutcome, SpeechRequest } from '../../core/speech/pipeline.ts';
-import { audioFiles, oggFile } from './reply-files.ts';
+import { audioFiles, oggFile, oggFileParams } from './reply-files.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
@@ -171,14 +171,7 @@ async function showVoiceMessage(
   if (outcome.kind !== 'voice-message') throw new Error(`a voice message request ended as ${outcome.kind}`);
   const { message } = outcome;
   const files = [oggFile(message.ogg, voiceId)];
-  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: 'ogg',
-    size: megabytes(message.ogg.length),
-    limit: megabytes(interaction.attachmentSizeLimit),
-  };
+  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
   if (bar !== undefined) {
     log.info(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },

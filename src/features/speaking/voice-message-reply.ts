@@ -20,7 +20,7 @@ import {
 } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import { oggFile } from './reply-files.ts';
+import { megabytes, oggFile, oggFileParams } from './reply-files.ts';
 
 /** A slash command or the Speak menu, in a server. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
@@ -42,8 +42,6 @@ export async function showWithFiles(
     throw error;
   }
 }
-
-const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
  * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
@@ -98,13 +96,7 @@ export async function showVoiceMessage(
       row && [row],
     );
   }
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: 'ogg',
-    size: megabytes(message.ogg.length),
-    limit: megabytes(interaction.attachmentSizeLimit),
-  };
+  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
   const files = [oggFile(message.ogg, voiceId)];
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
