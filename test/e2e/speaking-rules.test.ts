@@ -1,18 +1,35 @@
 // The rules every way of speaking keeps, written once and run here across the front-ends, end to end: the real bot,
 // the local Discord and the sandbox. A table of front-ends (how a member asks for `text` to be spoken, and the words
 // they read back) against a table of rules (what must hold whichever front-end asked). To add a front-end, add a
-// row to FRONT_ENDS; to add a rule, an `it.each` over it.
+// row to FRONT_ENDS; to add a rule, an `it.each` over it. A row says, for every rule, that it keeps it or why the
+// rule does not reach it: nothing is skipped without a reason written here.
+import { randomUUID } from 'node:crypto';
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { fixture } from '../core/audio/fixtures.ts';
+import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
-import { ALICE, LONDON as GUILD } from '../support/world.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
+import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../support/world.ts';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
 
 const h = useFileHarness({
-  guilds: defaultGuilds(),
+  // Alice may manage the server, so /clone and /autoread start are hers to use; budgets do not spare managers.
+  guilds: [
+    londonWith([
+      {
+        id: ALICE,
+        username: 'alice',
+        voiceChannelId: GENERAL,
+        locale: 'en-US',
+        permissions: PermissionFlagsBits.ManageGuild,
+      },
+    ]),
+  ],
   config: { voiceIdleTimeoutMs: 60_000 },
   env: {
     BUDGET_MEMBER_DAILY_CHARS: String(DAILY),
@@ -21,11 +38,30 @@ const h = useFileHarness({
   },
 });
 
-/** A way of speaking: asks for `text` as ALICE would there, and gives back the words she reads at the end. */
+/** The rules below, by name. */
+type Rule = 'budget' | 'count' | 'right';
+
+/**
+ * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
+ * channel) reads at the end. `keeps` holds, for every rule, `true` or why the rule does not reach this front-end.
+ */
 interface FrontEnd {
   name: string;
-  ask(harness: Harness, text: string): Promise<string>;
+  keeps: Record<Rule, true | string>;
+  /** `asking` is called by a row that must pay for something first (a reply to press): the member asks from then. */
+  ask?: (harness: Harness, text: string, asking: () => void) => Promise<string>;
 }
+
+const ALL: Record<Rule, true> = { budget: true, count: true, right: true };
+/** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
+const IN_FILES: Record<Rule, true | string> = {
+  budget: true,
+  count: true,
+  right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
+};
+
+/** The harnesses auto-read was started in (once for the file: it stays on). */
+const reading = new WeakSet<Harness>();
 
 const finalWords = (r: { kind: string; content?: string | undefined }) =>
   r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content);
@@ -33,23 +69,33 @@ const finalWords = (r: { kind: string; content?: string | undefined }) =>
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
+    keeps: IN_FILES,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, output: 'file' } }))
         .content,
   },
   {
     name: '/say in voice',
+    keeps: ALL,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text } })).content,
   },
   {
     name: '/emote',
+    keeps: IN_FILES,
     ask: async (harness, text) =>
       (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } }))
         .content,
   },
   {
+    name: '/emote in voice',
+    keeps: ALL,
+    ask: async (harness, text) =>
+      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
+  },
+  {
     name: '/say outside a server (the user install)',
+    keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
     ask: async (harness, text) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
@@ -62,6 +108,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: 'the Speak menu',
+    keeps: ALL,
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -74,6 +121,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/scene',
+    keeps: IN_FILES,
     ask: async (harness, text) => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -102,31 +150,117 @@ const FRONT_ENDS: FrontEnd[] = [
       );
     },
   },
+  {
+    name: "/clone's first line",
+    keeps: IN_FILES,
+    ask: async (harness, text) =>
+      (
+        await runCommand(harness, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'clone',
+          // A name of its own each time: a name already taken is refused before any budget is looked at.
+          options: { text, name: `Rule ${randomUUID().slice(0, 8)}`, consent: true, output: 'file' },
+          attachments: [
+            { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' },
+          ],
+        })
+      ).content,
+  },
+  {
+    name: 'auto-read',
+    keeps: {
+      budget: true,
+      count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
+      right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
+    },
+    ask: async (harness, text) => {
+      if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+      reading.add(harness);
+      const shown = harness.discord.channelMessages(LONDON_TEXT).length;
+      const author = { id: ALICE, username: 'alice' };
+      expect(await postChat(harness, { guildId: GUILD, channelId: LONDON_TEXT }, author, text)).toBe(true);
+      const notice = await harness.discord.waitForChannelMessage(
+        (m) =>
+          harness.discord.channelMessages(LONDON_TEXT).indexOf(m) >= shown &&
+          String(m.message['content']).startsWith('Auto-read skipped'),
+      );
+      return String(notice.message['content']);
+    },
+  },
+  {
+    name: '"Play in my voice channel" under a reply',
+    keeps: {
+      budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      count: 'shows no count: the reply it replays showed it',
+      right: true,
+    },
+    ask: async (harness, text, asking) => {
+      // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
+      const { handle } = await runCommand(harness, {
+        guildId: GUILD,
+        userId: ALICE,
+        name: 'say',
+        options: { text, output: 'file' },
+      });
+      const message = (await handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
+      const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+      const play = rows.flatMap((row) => row.components).find((b) => b.custom_id.startsWith('sb1:play:'));
+      asking();
+      const pressed = await harness.discord.pressButton({
+        guildId: GUILD,
+        userId: ALICE,
+        messageId: String(message.id),
+        customId: play?.custom_id ?? 'no play button',
+      });
+      return (await pressed.waitForFinal(20_000)).content ?? '';
+    },
+  },
+  {
+    name: '"Save as sound" (the soundboard)',
+    keeps: {
+      budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      count: 'shows no count: the reply it saves showed it',
+      right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
+    },
+  },
 ];
 
+/** The rows `rule` reaches. */
+const keeping = (rule: Rule) => FRONT_ENDS.filter((front) => front.keeps[rule] === true);
+
+/** How `front` asks; a row that keeps a rule must say how to ask it. */
+function askOf(front: FrontEnd): NonNullable<FrontEnd['ask']> {
+  if (front.ask === undefined) throw new Error(`${front.name} keeps a rule but says no way to ask it`);
+  return front.ask;
+}
+
+const PAID = new Set(['tts', 'emotion-tts', 'voice-clone']);
 const paidRequests = (harness: Harness) =>
-  harness.sandbox.requests.filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts').length;
+  harness.sandbox.requests.filter((r) => r.endpoint !== undefined && PAID.has(r.endpoint)).length;
 
 /** The whole numbers in `words`. */
 const numbersIn = (words: string) => [...words.matchAll(/\d+/g)].map((m) => Number(m[0]));
 
 describe('the rules of speaking, for every front-end', () => {
-  it.each(FRONT_ENDS)(
+  it.each(keeping('budget'))(
     "$name: a text over the member's budget is refused naming the cap and its figure, and nothing is requested",
     async (front) => {
       const before = paidRequests(h);
-      const words = await front.ask(h, 'This text is longer than the twenty characters of her day.');
-      // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget.
+      const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.', () => {});
+      // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget, or
+      // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
       expect(words).toMatch(
         new RegExp(
-          `^Your daily budget in this server is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters`,
+          `^Your daily budget in this server is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters|` +
+            `^Auto-read skipped a message from <@${ALICE}>: their daily character budget in this server is used up`,
         ),
       );
       expect(paidRequests(h)).toBe(before);
     },
   );
 
-  it.each(FRONT_ENDS)(
+  it.each(keeping('count'))(
     "$name: the count it shows is in the service's unit (NFC code points, countCharacters), not as written",
     async (front) => {
       // Written decomposed (NFD): each accent a code point of its own, which the service does not bill.
@@ -134,10 +268,29 @@ describe('the rules of speaking, for every front-end', () => {
       const billed = countCharacters(text);
       expect([...text].length).toBeGreaterThan(billed);
       const before = paidRequests(h);
-      const words = await front.ask(h, text);
+      const words = await askOf(front)(h, text, () => {});
       expect(numbersIn(words)).toContain(billed);
       expect(numbersIn(words)).not.toContain([...text].length);
       expect(paidRequests(h)).toBe(before);
+    },
+  );
+
+  it.each(keeping('right'))(
+    '$name: a member a moderator server-muted is refused before anything is paid, in words naming the mute',
+    async (front) => {
+      // Short enough for her budget, so only the mute can refuse it.
+      const text = 'Muted now.';
+      let before = paidRequests(h);
+      h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
+      try {
+        const words = await askOf(front)(h, text, () => {
+          before = paidRequests(h);
+        });
+        expect(words).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${GENERAL}>` }));
+        expect(paidRequests(h)).toBe(before);
+      } finally {
+        h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+      }
     },
   );
 });

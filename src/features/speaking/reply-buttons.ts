@@ -12,6 +12,7 @@ import { t } from './strings.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
+import { oggFile, oggFileParams } from './reply-files.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
@@ -111,17 +112,10 @@ async function postAgain(
     await interaction.editReply({ content: t(interaction.locale, 'buttons.posted'), allowedMentions: NO_MENTIONS });
     return;
   }
-  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-  const params = {
-    voice: audio.request.voice,
-    seconds: outcome.seconds.toFixed(1),
-    format: 'ogg',
-    size: megabytes(message.ogg.length),
-    limit: megabytes(interaction.attachmentSizeLimit),
-  };
+  const params = oggFileParams(audio.request.voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
   await interaction.editReply({
     content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
-    files: [{ attachment: message.ogg, name: `saybot-${audio.request.voice}.ogg` }],
+    files: [oggFile(message.ogg, audio.request.voice)],
     allowedMentions: NO_MENTIONS,
   });
 }

@@ -1,10 +1,7 @@
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import {
   ChannelType,
-  DiscordAPIError,
-  MessageFlags,
   PermissionFlagsBits,
-  type AttachmentPayload,
   type ButtonInteraction,
   type GuildMember,
   type VoiceBasedChannel,
@@ -15,13 +12,7 @@ import type { SpeechOutcome, SpeechRequest, SpeechTarget } from '../../core/spee
 import { commandAsker, handOver, type Asker, type OrderedSpeech } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
-import {
-  acknowledge,
-  acknowledgeAsVoiceMessage,
-  isDeferredAsVoiceMessage,
-} from '../../core/interactions/acknowledge.ts';
-import { commandNameOf } from '../../core/interactions/answered.ts';
-import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
+import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import type {
   AnsweredInteraction,
   ChannelReading,
@@ -42,7 +33,7 @@ export const SPEAKING_USES = [
 export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from './failure-words.ts';
-import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { t } from './strings.ts';
 import {
   memberVoiceFacts,
   requireManager,
@@ -50,16 +41,11 @@ import {
   unmetVoiceRightOf,
 } from '../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
-import { showProgress, showResult, type ShownComponents } from '../../core/interactions/replies.ts';
-import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
-import {
-  postVoiceMessage,
-  replyWithVoiceMessage,
-  voiceMessagePlace,
-  type VoiceMessagePostResult,
-} from './voice-message-post.ts';
+import { showProgress, showResult } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
-import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
+import { audioFiles } from './reply-files.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -286,178 +272,6 @@ function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): Spee
   return { kind: target.kind };
 }
 
-/** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
-async function showWithFiles(
-  interaction: SpeakingInteraction,
-  key: MessageKey,
-  params: MessageParams,
-  files: AttachmentPayload[],
-  components?: ShownComponents,
-): Promise<void> {
-  try {
-    await showResult(interaction, key, params, files, components);
-  } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
-    throw error;
-  }
-}
-
-const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-
-/**
- * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
- * one, else in the channel under a line naming who asked; to the member alone, as a file with why, when they may
- * not post it here (target.bar) or Discord does not take it.
- */
-async function showVoiceMessage(
-  interaction: SpeakingInteraction,
-  log: Logger,
-  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
-  target: Extract<ChosenTarget, { kind: 'voice-message' }>,
-  voiceId: string,
-  voice: string,
-  buttons?: ReplyButtonSource,
-): Promise<void> {
-  const { message } = outcome;
-  let posted: VoiceMessagePostResult;
-  const asResponse = target.bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
-  if (target.bar !== undefined) {
-    log.info(
-      { code: 'voice-message-fallback', reason: target.bar, guildId: interaction.guildId, userId: interaction.user.id },
-      'the member may not post a voice message here: sending them a file',
-    );
-    posted = { kind: 'fallback', reason: target.bar };
-  } else {
-    try {
-      posted = asResponse
-        ? await replyWithVoiceMessage(interaction, message, log)
-        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
-    } catch (error) {
-      if (noteIfTokenGone(interaction, error)) {
-        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
-      } else if (error instanceof DiscordAPIError) {
-        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      } else {
-        throw error;
-      }
-    }
-  }
-  if (posted.kind === 'posted') {
-    // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
-    // token gone, the line over it in the channel said who asked, and nothing can follow.
-    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
-    if (tokenGone(interaction)) return;
-    const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
-    return showResult(
-      interaction,
-      'voiceMessage.posted',
-      { voice, seconds: seconds(outcome.seconds) },
-      [],
-      row && [row],
-    );
-  }
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: 'ogg',
-    size: megabytes(message.ogg.length),
-    limit: megabytes(interaction.attachmentSizeLimit),
-  };
-  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
-  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
-    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-    await interaction.deleteReply().catch(() => undefined);
-    await interaction.followUp({
-      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
-      files,
-      allowedMentions: NO_MENTIONS,
-      flags: MessageFlags.Ephemeral,
-    });
-    return;
-  }
-  await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
-}
-
-/**
- * The buttons of a voice message that is the interaction's response, which can carry none: a follow-up of their
- * own, a Components V2 message (reply-button-row.ts), to the member alone (the buttons are theirs, and the channel
- * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
- */
-async function offerVoiceMessageButtons(
-  interaction: SpeakingInteraction,
-  log: Logger,
-  buttons: ReplyButtonSource | undefined,
-  audioSeconds: number,
-  voice: string,
-): Promise<void> {
-  if (buttons === undefined || tokenGone(interaction)) return;
-  try {
-    await interaction.followUp({
-      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
-      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
-      allowedMentions: NO_MENTIONS,
-    });
-  } catch (error) {
-    if (noteIfTokenGone(interaction, error)) return;
-    log.warn(
-      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
-      'could not send the buttons of a voice message',
-    );
-  }
-}
-
-/**
- * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
- * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
- */
-function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
-  if (!tokenIsGone && interaction.ephemeral === false) return undefined;
-  return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
-    member: `<@${interaction.user.id}>`,
-    command: commandNameOf(interaction),
-  });
-}
-
-/**
- * A file over Discord's upload limit, rendered as a voice message: posted in the channel, unless the reply is the
- * member's alone (the Speak menu) or the channel takes no voice message; then the same Ogg Opus goes to the member
- * as a (much smaller) file. Either way the member reads why.
- */
-async function showTooLargeFile(
-  interaction: SpeakingInteraction,
-  log: Logger,
-  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
-  instead: { format: string; bytes: number; limit: number },
-  voiceId: string,
-  voice: string,
-  privateReply: boolean,
-): Promise<void> {
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: instead.format.toUpperCase(),
-    size: megabytes(instead.bytes),
-    limit: megabytes(instead.limit),
-  };
-  // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
-  if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
-    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
-    try {
-      posted = await postVoiceMessage(voiceMessagePlace(interaction), outcome.message, log, attribution(interaction));
-    } catch (error) {
-      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      throw error;
-    }
-    if (posted.kind === 'posted') return showResult(interaction, 'say.fileTooLarge.voiceMessage', params);
-  }
-  await showWithFiles(
-    interaction,
-    'say.fileTooLarge.compressed',
-    { ...params, compressed: megabytes(outcome.message.ogg.length) },
-    [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }],
-  );
-}
-
 async function showOutcome(
   interaction: SpeakingInteraction,
   log: Logger,
@@ -472,11 +286,7 @@ async function showOutcome(
   const where = target.kind === 'voice' ? channel(target.channelId) : '';
   switch (outcome.kind) {
     case 'files': {
-      const files: AttachmentPayload[] = outcome.files.map((part, index) => ({
-        attachment: part.data,
-        name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
-      }));
-      const format = [...new Set(outcome.files.map((p) => p.format))].join('+');
+      const { files, format } = audioFiles(outcome, voiceId);
       const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
       const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
       return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);
@@ -485,7 +295,7 @@ async function showOutcome(
       if (outcome.insteadOfFile)
         return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
       if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
-      return showVoiceMessage(interaction, log, outcome, target, voiceId, voice, buttons);
+      return showVoiceMessage(interaction, log, outcome, target.bar, voiceId, voice, buttons);
     case 'played': {
       const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
       return showResult(

@@ -15,6 +15,7 @@ import {
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechOutcome, SpeechRequest } from '../../core/speech/pipeline.ts';
+import { audioFiles, oggFile, oggFileParams } from './reply-files.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
@@ -140,14 +141,10 @@ async function showFile(
   let files: AttachmentPayload[];
   let format: string;
   if (outcome.kind === 'files') {
-    files = outcome.files.map((part, index) => ({
-      attachment: part.data,
-      name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
-    }));
-    format = [...new Set(outcome.files.map((p) => p.format))].join('+');
+    ({ files, format } = audioFiles(outcome, voiceId));
   } else if (outcome.kind === 'voice-message') {
     // Over the upload limit: the same speech as a (much smaller) Ogg Opus file.
-    files = [{ attachment: outcome.message.ogg, name: `saybot-${voiceId}.ogg` }];
+    files = [oggFile(outcome.message.ogg, voiceId)];
     format = 'ogg';
   } else if (outcome.kind === 'failed') {
     throw outcome.error;
@@ -173,15 +170,8 @@ async function showVoiceMessage(
   if (outcome.kind === 'failed') throw outcome.error;
   if (outcome.kind !== 'voice-message') throw new Error(`a voice message request ended as ${outcome.kind}`);
   const { message } = outcome;
-  const files = [{ attachment: message.ogg, name: `saybot-${voiceId}.ogg` }];
-  const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: 'ogg',
-    size: megabytes(message.ogg.length),
-    limit: megabytes(interaction.attachmentSizeLimit),
-  };
+  const files = [oggFile(message.ogg, voiceId)];
+  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
   if (bar !== undefined) {
     log.info(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },

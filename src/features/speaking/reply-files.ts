@@ -1,0 +1,35 @@
+// The files a reply carries, named once for every front-end: `saybot-<voice>.<format>`, numbered when there are
+// several, and the format(s) the reply names.
+import type { AttachmentPayload } from 'discord.js';
+import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+
+/** A files outcome's parts as attachments, and their format(s) for the reply's words ("wav", "mp3+wav"). */
+export function audioFiles(
+  outcome: Extract<SpeechOutcome, { kind: 'files' }>,
+  voiceId: string,
+): { files: AttachmentPayload[]; format: string } {
+  const files = outcome.files.map((part, index) => ({
+    attachment: part.data,
+    name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+  }));
+  return { files, format: [...new Set(outcome.files.map((p) => p.format))].join('+') };
+}
+
+/** A voice message's Ogg Opus as a file: where it cannot be posted as one, or a file would be too large. */
+export function oggFile(ogg: Buffer, voiceId: string): AttachmentPayload {
+  return { attachment: ogg, name: `saybot-${voiceId}.ogg` };
+}
+
+/** Bytes as the replies' megabytes ("7.9"). */
+export const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/** What the words of a voice message sent as a file instead name: the voice, its length, its size and the limit. */
+export function oggFileParams(voice: string, seconds: number, ogg: Buffer, limitBytes: number) {
+  return {
+    voice,
+    seconds: seconds.toFixed(1),
+    format: 'ogg',
+    size: megabytes(ogg.length),
+    limit: megabytes(limitBytes),
+  };
+}

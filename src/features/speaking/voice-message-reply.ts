@@ -1,0 +1,193 @@
+// A reply that carries audio as files or a Discord voice message: a voice message posted where the member may post
+// one (else sent to them as a file, saying why), its buttons on a follow-up, and a file too large for Discord sent as
+// a voice message instead. speech-delivery.ts decides which of these an outcome is.
+import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
+import type { Logger } from '../../core/log.ts';
+import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+import { isDeferredAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
+import { commandNameOf } from '../../core/interactions/answered.ts';
+import type { AnsweredInteraction } from '../../core/interactions/command.ts';
+import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import { showResult, type ShownComponents } from '../../core/interactions/replies.ts';
+import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
+import { t, type MessageKey, type MessageParams } from './strings.ts';
+import {
+  postVoiceMessage,
+  replyWithVoiceMessage,
+  voiceMessagePlace,
+  type VoiceMessagePostResult,
+} from './voice-message-post.ts';
+import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import { megabytes, oggFile, oggFileParams } from './reply-files.ts';
+
+/** A slash command or the Speak menu, in a server. */
+type SpeakingInteraction = AnsweredInteraction<'cached'>;
+
+const seconds = (s: number) => s.toFixed(1);
+
+/** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
+export async function showWithFiles(
+  interaction: SpeakingInteraction,
+  key: MessageKey,
+  params: MessageParams,
+  files: AttachmentPayload[],
+  components?: ShownComponents,
+): Promise<void> {
+  try {
+    await showResult(interaction, key, params, files, components);
+  } catch (error) {
+    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
+    throw error;
+  }
+}
+
+/**
+ * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
+ * one, else in the channel under a line naming who asked; to the member alone, as a file with why, when they may
+ * not post it here (bar) or Discord does not take it.
+ */
+export async function showVoiceMessage(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  /** Why the member may not post it in this channel, if they may not (the target speech-delivery.ts chose). */
+  bar: MemberVoiceMessageBar | undefined,
+  voiceId: string,
+  voice: string,
+  buttons?: ReplyButtonSource,
+): Promise<void> {
+  const { message } = outcome;
+  let posted: VoiceMessagePostResult;
+  const asResponse = bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  if (bar !== undefined) {
+    log.info(
+      { code: 'voice-message-fallback', reason: bar, guildId: interaction.guildId, userId: interaction.user.id },
+      'the member may not post a voice message here: sending them a file',
+    );
+    posted = { kind: 'fallback', reason: bar };
+  } else {
+    try {
+      posted = asResponse
+        ? await replyWithVoiceMessage(interaction, message, log)
+        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
+    } catch (error) {
+      if (noteIfTokenGone(interaction, error)) {
+        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
+      } else if (error instanceof DiscordAPIError) {
+        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      } else {
+        throw error;
+      }
+    }
+  }
+  if (posted.kind === 'posted') {
+    // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
+    // token gone, the line over it in the channel said who asked, and nothing can follow.
+    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
+    if (tokenGone(interaction)) return;
+    const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
+    return showResult(
+      interaction,
+      'voiceMessage.posted',
+      { voice, seconds: seconds(outcome.seconds) },
+      [],
+      row && [row],
+    );
+  }
+  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
+  const files = [oggFile(message.ogg, voiceId)];
+  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
+    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+    await interaction.deleteReply().catch(() => undefined);
+    await interaction.followUp({
+      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
+      files,
+      allowedMentions: NO_MENTIONS,
+      flags: MessageFlags.Ephemeral,
+    });
+    return;
+  }
+  await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
+}
+
+/**
+ * The buttons of a voice message that is the interaction's response, which can carry none: a follow-up of their
+ * own, a Components V2 message (reply-button-row.ts), to the member alone (the buttons are theirs, and the channel
+ * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
+ */
+async function offerVoiceMessageButtons(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  buttons: ReplyButtonSource | undefined,
+  audioSeconds: number,
+  voice: string,
+): Promise<void> {
+  if (buttons === undefined || tokenGone(interaction)) return;
+  try {
+    await interaction.followUp({
+      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
+      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
+      allowedMentions: NO_MENTIONS,
+    });
+  } catch (error) {
+    if (noteIfTokenGone(interaction, error)) return;
+    log.warn(
+      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
+      'could not send the buttons of a voice message',
+    );
+  }
+}
+
+/**
+ * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
+ * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
+ */
+function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
+  if (!tokenIsGone && interaction.ephemeral === false) return undefined;
+  return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
+    member: `<@${interaction.user.id}>`,
+    command: commandNameOf(interaction),
+  });
+}
+
+/**
+ * A file over Discord's upload limit, rendered as a voice message: posted in the channel, unless the reply is the
+ * member's alone (the Speak menu) or the channel takes no voice message; then the same Ogg Opus goes to the member
+ * as a (much smaller) file. Either way the member reads why.
+ */
+export async function showTooLargeFile(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  instead: { format: string; bytes: number; limit: number },
+  voiceId: string,
+  voice: string,
+  privateReply: boolean,
+): Promise<void> {
+  const params = {
+    voice,
+    seconds: seconds(outcome.seconds),
+    format: instead.format.toUpperCase(),
+    size: megabytes(instead.bytes),
+    limit: megabytes(instead.limit),
+  };
+  // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
+  if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
+    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+    try {
+      posted = await postVoiceMessage(voiceMessagePlace(interaction), outcome.message, log, attribution(interaction));
+    } catch (error) {
+      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
+      throw error;
+    }
+    if (posted.kind === 'posted') return showResult(interaction, 'say.fileTooLarge.voiceMessage', params);
+  }
+  await showWithFiles(
+    interaction,
+    'say.fileTooLarge.compressed',
+    { ...params, compressed: megabytes(outcome.message.ogg.length) },
+    [oggFile(outcome.message.ogg, voiceId)],
+  );
+}
