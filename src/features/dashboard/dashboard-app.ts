@@ -96,7 +96,9 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get('/servers/:guildId/samples/:id', serverAccess(bot), (c) => {
     const kept = samples.get(c.req.param('id'), c.get('session')?.userId ?? '', c.get('membership').guildId);
     if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
-    return c.body(new Uint8Array(kept.data), 200, { 'Content-Type': kept.type, 'Cache-Control': 'private, no-store' });
+    // A view of the kept bytes, not a copy on the main thread (as a scene's file is served).
+    const bytes = new Uint8Array(kept.data.buffer as ArrayBuffer, kept.data.byteOffset, kept.data.byteLength);
+    return c.body(bytes, 200, { 'Content-Type': kept.type, 'Cache-Control': 'private, no-store' });
   });
   addDictionaryRoutes(app, { store, bot, logger, samples });
   addMemberRoutes(app, { store, bot, logger, samples });
