@@ -29,7 +29,7 @@ import {
   refreshDictionary,
 } from '../features/autoread/index.ts';
 import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
-import { memberStillSpeaks, memberVoiceChannel, soundRemover } from '../features/speaking/index.ts';
+import { memberStillSpeaks, memberVoiceChannel, soundRemover, type MemberPlace } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
 
@@ -168,11 +168,8 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
         const guild = ours(guildId) ? cached(guildId) : undefined;
         if (guild === undefined) throw new UserError('studio.scenes.otherShard');
         const member = await guild.members.fetch({ user: userId, cache: true });
-        // What memberVoiceChannel and memberStillSpeaks read of an interaction: the server, the member and their
-        // user, all SayBot's own view (the member fetched afresh above).
-        const place = { guildId, guild, member, user: member.user } as unknown as Parameters<
-          typeof memberVoiceChannel
-        >[0];
+        // Where the member asks, all SayBot's own view (the member fetched afresh above).
+        const place: MemberPlace = { guildId, guild, member, user: member.user, memberPermissions: member.permissions };
         const target = memberVoiceChannel(place, bot.players, bot.autoread);
         return { target, stillAllowed: memberStillSpeaks(place, target.channelId) };
       },

@@ -21,6 +21,7 @@ export {
   speakForCommand,
   SPEAKING_USES,
   type SpeakingServices,
+  type MemberPlace,
   type ChosenTarget,
   type OutputChoice,
 } from './speech-delivery.ts';

@@ -68,9 +68,17 @@ const seconds = (s: number) => s.toFixed(1);
  * there themselves (server-muted, a Stage listener, denied Speak), when the bot may not (joining would only time
  * out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
  */
+/**
+ * What the voice checks read of where a member asks: a command, a reply's button ("Play in my voice channel"), or the
+ * dashboard's studio (the server, the member fetched afresh, and their permissions, all SayBot's own view).
+ */
+export type MemberPlace = Pick<
+  ButtonInteraction<'cached'>,
+  'guildId' | 'guild' | 'member' | 'user' | 'memberPermissions'
+>;
+
 export function memberVoiceChannel(
-  /** A command, or a reply's button ("Play in my voice channel"). */
-  interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
+  interaction: MemberPlace,
   players: PlayerRegistry,
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   reading?: ChannelReading,
@@ -168,10 +176,7 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
  * the member gone from the channel drop what they asked for and has not played yet. Read from the caches Discord's
  * events keep current: nothing is fetched.
  */
-export function memberStillSpeaks(
-  interaction: SpeakingInteraction | ButtonInteraction<'cached'>,
-  channelId: string,
-): () => Revocation | undefined {
+export function memberStillSpeaks(interaction: MemberPlace, channelId: string): () => Revocation | undefined {
   return () => {
     const member = interaction.guild.members.cache.get(interaction.user.id) ?? interaction.member;
     const channel = interaction.guild.channels.cache.get(channelId);
