@@ -8,6 +8,7 @@ import { SEOUL } from '../../support/world.ts';
 
 const MANAGER = '370000000000000001';
 const MEMBER = '370000000000000002';
+const STRANGER = '370000000000000099';
 
 const h = useDashboard({
   guilds: [seoulWith(managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }))],
@@ -48,7 +49,16 @@ describe('the auto-read page', () => {
     expect(shown).toContain("say the author's name: off");
   });
 
+  it('refuses to ignore an ID that is no member of the server, in its words', async () => {
+    const manager = await signedIn(h, MANAGER, base);
+    const refused = await manager.post(`${base}/ignore`, { member: STRANGER });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('No member of this server has that ID.');
+    expect(await show()).toContain('Not read: nobody.');
+  });
+
   it('ignores and reads again a member, and removes a voice from the pool, as /autoread show has them', async () => {
+    // The member has never spoken to SayBot nor signed in (whichever test ran first): their name is still shown.
     const manager = await signedIn(h, MANAGER, base);
     await manager.post(`${base}/ignore`, { member: MEMBER });
     expect(await show()).toContain(`Not read: <@${MEMBER}>.`);

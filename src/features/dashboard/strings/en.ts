@@ -154,6 +154,7 @@ export const en = {
   'dashboard.autoread.ignore': 'Do not read this member',
   'dashboard.autoread.unignore': 'Read {name} again',
   'dashboard.autoread.ignored': 'Auto-read no longer reads that member.',
+  'dashboard.autoread.notMember': 'No member of this server has that ID.',
   'dashboard.autoread.unignored': 'Auto-read reads that member again.',
   'dashboard.voices.presetTaken':
     'This server already has a preset named "{name}" with another voice: make that preset the default, or rename it with /preset first.',

@@ -155,6 +155,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.autoread.ignore': 'このメンバーを読み上げない',
   'dashboard.autoread.unignore': '{name} をまた読み上げる',
   'dashboard.autoread.ignored': '自動読み上げはそのメンバーを読み上げなくなりました。',
+  'dashboard.autoread.notMember': 'そのIDのメンバーはこのサーバーにいません。',
   'dashboard.autoread.unignored': '自動読み上げはそのメンバーをまた読み上げます。',
   'dashboard.voices.presetTaken':
     'このサーバーには別の音声のプリセット「{name}」がすでにあります。そのプリセットを既定にするか、先に /preset で名前を変えてください。',

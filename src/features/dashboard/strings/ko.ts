@@ -155,6 +155,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.autoread.ignore': '이 멤버는 읽지 않기',
   'dashboard.autoread.unignore': '{name} 다시 읽기',
   'dashboard.autoread.ignored': '자동 읽기가 이제 그 멤버를 읽지 않습니다.',
+  'dashboard.autoread.notMember': '이 서버에 그 ID의 멤버가 없습니다.',
   'dashboard.autoread.unignored': '자동 읽기가 그 멤버를 다시 읽습니다.',
   'dashboard.voices.presetTaken':
     '이 서버에는 다른 음성을 쓰는 프리셋 "{name}"이(가) 이미 있습니다. 그 프리셋을 기본값으로 하거나 먼저 /preset으로 이름을 바꾸세요.',
