@@ -14,15 +14,15 @@ import './strings.ts';
 /** Throws the member's answer (UserError scene.tooLong) when a scene estimated at `seconds` may not be made. */
 export function checkSceneLength(seconds: number): void {
   try {
-    checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS);
+    checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
   } catch (error) {
     throw sceneLengthWords(error);
   }
 }
 
-/** An OverSecondsCapError as the member's words; any other error as it is. */
+/** A scene's OverSecondsCapError as the member's words; any other error (a free line's cap too) as it is. */
 export function sceneLengthWords(error: unknown): unknown {
-  if (!(error instanceof OverSecondsCapError)) return error;
+  if (!(error instanceof OverSecondsCapError) || error.capped !== 'scene') return error;
   return new UserError('scene.tooLong', {
     seconds: Math.round(error.estimate),
     max: error.cap,

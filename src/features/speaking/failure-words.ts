@@ -23,6 +23,7 @@ import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import './strings.ts';
@@ -162,6 +163,22 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       message: {
         key: error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine',
         params: { max: error.maxSeconds },
+      },
+      level: 'info',
+    };
+  // A free line's cap, refused on its estimate before anything was made: the estimate, the cap, the margin (a
+  // scene's is worded by its feature, src/features/scenes/scene-length.ts).
+  if (error instanceof OverSecondsCapError && error.capped === 'free-line')
+    return {
+      code: 'too-long-free-line-estimate',
+      message: {
+        key: 'error.tooLong.freeLineEstimate',
+        params: {
+          seconds: Math.round(error.estimate),
+          max: error.cap,
+          ceiling: Math.floor(estimateCeiling(error.cap)),
+          margin: Math.round(ESTIMATE_MARGIN * 100),
+        },
       },
       level: 'info',
     };
