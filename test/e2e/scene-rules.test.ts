@@ -63,6 +63,22 @@ describe('/scene refused at the preview, before anything is requested', () => {
   });
 });
 
+describe('/scene in voice keeps the same 600 s cap', () => {
+  it("a server whose voice queue has no limit: 40 Korean lines estimated at about 609 s refused at the preview, in the scene cap's words", async () => {
+    const unlimited = await harnessFor({ env: { QUEUE_MAX_SECONDS: '0' } });
+    const lines = koreanLines(40, 99);
+    const script = [CAST, ...lines.slice(0, 34), ...Array.from({ length: 6 }, () => '[pause 5s]'), ...lines.slice(34)];
+    const before = unlimited.sandbox.requests.length;
+    const shown = await previewScene(unlimited, GUILD, script.join('\n'), 'voice', { asFile: true });
+    expect(shown.confirm).toBeUndefined();
+    const ceiling = Math.floor(estimateCeiling(MAX_SCENE_SECONDS));
+    expect(shown.shown.content).toBe(
+      `This scene would last about 609 s; a scene may last at most ${MAX_SCENE_SECONDS} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to ${ceiling} s (a 10% margin). Shorten it or split it in two; nothing was charged.`,
+    );
+    expect(unlimited.sandbox.requests.length).toBe(before);
+  });
+});
+
 describe('/scene in the free voice, refused at the preview', () => {
   it("a line estimated past the free voice's 120 s: no Play it, the line's estimate and the cap in the words", async () => {
     // About 990 characters of Korean: estimated at some 124 s; eSpeak NG says it in about 145 s.

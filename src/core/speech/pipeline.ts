@@ -248,8 +248,9 @@ export class SpeechPipeline {
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
     const seconds = lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.texts.join('')), 0);
-    // A scene's file is mixed to at most MAX_SCENE_SECONDS, which only its audio proves: its estimate, before anything.
-    if (job.scene && target.kind !== 'voice') checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
+    // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
+    // before anything (in voice as well as the queue bound, which an operator may lift).
+    if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
     const ready = lines.some((line) => line.request.kind === 'ready');
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({

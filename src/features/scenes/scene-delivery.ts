@@ -140,7 +140,7 @@ async function deliver(
       ? ''
       : `\n${t(locale, 'scene.cutAtCap', {
           max: outcome.cutAt,
-          heard: 'timeline' in outcome ? (outcome.timeline?.length ?? 0) : 0,
+          heard: outcome.linesBeforeCut ?? ('timeline' in outcome ? (outcome.timeline?.length ?? 0) : 0),
           lines: scene.plan.turns.length,
         })}`;
   const edit = (content: string, files: AttachmentPayload[] = []) =>

@@ -1,6 +1,6 @@
-// A scene posted as a file or a voice message lasts at most MAX_SCENE_SECONDS (the mix's cap), which only its audio
-// proves: checked on its estimate with the core's margin (src/core/speech/seconds-cap.ts), at the preview and again
-// by the pipeline at "Play it", and worded here for the member.
+// A scene lasts at most MAX_SCENE_SECONDS (the mix's cap, and in voice the cut of src/core/speech/scene-clip.ts),
+// which only its audio proves: checked on its estimate with the core's margin (src/core/speech/seconds-cap.ts), at
+// the preview and again by the pipeline at "Play it", in voice as for a file, and worded here for the member.
 import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import {
