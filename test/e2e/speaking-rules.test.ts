@@ -7,7 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
+import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
@@ -39,7 +43,7 @@ const h = useFileHarness({
 });
 
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right';
+type Rule = 'budget' | 'count' | 'right' | 'freeLine';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -48,17 +52,24 @@ type Rule = 'budget' | 'count' | 'right';
 interface FrontEnd {
   name: string;
   keeps: Record<Rule, true | string>;
-  /** `asking` is called by a row that must pay for something first (a reply to press): the member asks from then. */
-  ask?: (harness: Harness, text: string, asking: () => void) => Promise<string>;
+  /**
+   * `asking` is called by a row that must pay for something first (a reply to press): the member asks from then.
+   * `voice`, when given, is the voice asked for where the front-end lets the member choose one (her /myvoice is set
+   * to it as well, for the front-ends that speak in it).
+   */
+  ask?: (harness: Harness, text: string, asking: () => void, voice?: string) => Promise<string>;
 }
 
-const ALL: Record<Rule, true> = { budget: true, count: true, right: true };
+const ALL: Record<Rule, true> = { budget: true, count: true, right: true, freeLine: true };
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
   budget: true,
   count: true,
   right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
+  freeLine: true,
 };
+/** The option a row passes when a voice is asked for. */
+const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
 
 /** The harnesses auto-read was started in (once for the file: it stays on). */
 const reading = new WeakSet<Harness>();
@@ -70,15 +81,22 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
     keeps: IN_FILES,
-    ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, output: 'file' } }))
-        .content,
+    ask: async (harness, text, _asking, voice) =>
+      (
+        await runCommand(harness, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'say',
+          options: { text, output: 'file', ...voiceOf(voice) },
+        })
+      ).content,
   },
   {
     name: '/say in voice',
     keeps: ALL,
-    ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text } })).content,
+    ask: async (harness, text, _asking, voice) =>
+      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
+        .content,
   },
   {
     name: '/emote',
@@ -96,12 +114,12 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say outside a server (the user install)',
     keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
-    ask: async (harness, text) => {
+    ask: async (harness, text, _asking, voice) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
         name: 'say',
         context: 2,
-        options: [{ name: 'text', value: text }],
+        options: [{ name: 'text', value: text }, ...(voice === undefined ? [] : [{ name: 'voice', value: voice }])],
       });
       return (await handle.waitForFinal(20_000)).content ?? '';
     },
@@ -122,7 +140,7 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/scene',
     keeps: IN_FILES,
-    ask: async (harness, text) => {
+    ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
         userId: ALICE,
@@ -130,7 +148,7 @@ const FRONT_ENDS: FrontEnd[] = [
         options: [{ name: 'new', type: 1, options: [{ name: 'output', value: 'file' }] }],
       });
       await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
-      const script = `cast: Ann = voice-b-en-f-01\nAnn: ${text}`;
+      const script = `cast: Ann = ${voice}\nAnn: ${text}`;
       const submit = await harness.discord.submitModal({ on: form, values: { script } });
       const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
       const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
@@ -152,7 +170,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: "/clone's first line",
-    keeps: IN_FILES,
+    keeps: { ...IN_FILES, freeLine: 'speaks in the voice it makes, never in a free voice' },
     ask: async (harness, text) =>
       (
         await runCommand(harness, {
@@ -173,6 +191,8 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: true,
       count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
       right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
+      freeLine:
+        'the pipeline refuses it as for every front-end, but auto-read words no failure other than a refusal to the channel: it is a log line',
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -194,6 +214,7 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it replays showed it',
       right: true,
+      freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
     },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
@@ -222,6 +243,7 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it saves showed it',
       right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
+      freeLine: 'saves audio already made: it makes no line',
     },
   },
 ];
@@ -290,6 +312,45 @@ describe('the rules of speaking, for every front-end', () => {
         expect(paidRequests(h)).toBe(before);
       } finally {
         h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+      }
+    },
+  );
+
+  it.each(keeping('freeLine'))(
+    "$name: a line longer than the free voice's 120 s on its estimate is refused before it is made, in words with both figures",
+    async (front) => {
+      // About 990 characters of Korean (one part): estimated at 121 s, over the 109 s the cap's margin lets through.
+      const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+      const estimate = estimateSpeechSeconds(text);
+      // Her own voice the free one (the Speak menu and /emote speak in it), and auto-read's length (the Speak menu's
+      // cut of a message) at its most, 1,000 characters.
+      const prepare = async (myvoice: 'set' | 'clear', maxLength: number) => {
+        const options = myvoice === 'set' ? { voice: 'free-ko-f' } : { what: 'voice' };
+        await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'myvoice', subcommand: myvoice, options });
+        const length = { max_length: maxLength };
+        await runCommand(h, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'autoread',
+          subcommand: 'settings',
+          options: length,
+        });
+      };
+      await prepare('set', 1000);
+      try {
+        const before = paidRequests(h);
+        const words = await askOf(front)(h, text, () => {}, 'free-ko-f');
+        expect(words).toBe(
+          t('en-US', 'error.tooLong.freeLineEstimate', {
+            seconds: Math.round(estimate),
+            max: MAX_FREE_LINE_SECONDS,
+            ceiling: Math.floor(estimateCeiling(MAX_FREE_LINE_SECONDS)),
+            margin: 10,
+          }),
+        );
+        expect(paidRequests(h)).toBe(before);
+      } finally {
+        await prepare('clear', DEFAULT_MAX_LENGTH);
       }
     },
   );
