@@ -4,6 +4,7 @@
 // row to FRONT_ENDS; to add a rule, an `it.each` over it. A row says, for every rule, that it keeps it or why the
 // rule does not reach it: nothing is skipped without a reason written here.
 import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
@@ -21,7 +22,8 @@ import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../sup
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
 
-const h = useFileHarness({
+/** The world every row is asked in, with the operator's budgets `budgets`. */
+const world = (budgets: Record<string, string>) => ({
   // Alice may manage the server, so /clone and /autoread start are hers to use; budgets do not spare managers.
   guilds: [
     londonWith([
@@ -35,15 +37,15 @@ const h = useFileHarness({
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
-  env: {
-    BUDGET_MEMBER_DAILY_CHARS: String(DAILY),
-    BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
-    USER_INSTALL: 'everyone',
-  },
+  env: { ...budgets, BUDGET_MEMBER_COOLDOWN_SECONDS: '0', USER_INSTALL: 'everyone' },
 });
 
+const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
+/** The same world where a member's day has no cap: for the rules that pay on every row. */
+const paying = useFileHarness(world({}));
+
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right' | 'freeLine';
+type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'paidOnce';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -60,13 +62,14 @@ interface FrontEnd {
   ask?: (harness: Harness, text: string, asking: () => void, voice?: string) => Promise<string>;
 }
 
-const ALL: Record<Rule, true> = { budget: true, count: true, right: true, freeLine: true };
+const ALL: Record<Rule, true> = { budget: true, count: true, right: true, freeLine: true, paidOnce: true };
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
   budget: true,
   count: true,
   right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
   freeLine: true,
+  paidOnce: true,
 };
 /** The option a row passes when a voice is asked for. */
 const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
@@ -193,6 +196,8 @@ const FRONT_ENDS: FrontEnd[] = [
       right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
       freeLine:
         'the pipeline refuses it as for every front-end, but auto-read words no failure other than a refusal to the channel: it is a log line',
+      paidOnce:
+        'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -215,6 +220,7 @@ const FRONT_ENDS: FrontEnd[] = [
       count: 'shows no count: the reply it replays showed it',
       right: true,
       freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
+      paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
@@ -244,6 +250,7 @@ const FRONT_ENDS: FrontEnd[] = [
       count: 'shows no count: the reply it saves showed it',
       right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
       freeLine: 'saves audio already made: it makes no line',
+      paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
   },
 ];
@@ -260,6 +267,24 @@ function askOf(front: FrontEnd): NonNullable<FrontEnd['ask']> {
 const PAID = new Set(['tts', 'emotion-tts', 'voice-clone']);
 const paidRequests = (harness: Harness) =>
   harness.sandbox.requests.filter((r) => r.endpoint !== undefined && PAID.has(r.endpoint)).length;
+
+/** Characters spent on the harness's books (its own SQLite file): every spend, whichever server or none. */
+function booked(harness: Harness): number {
+  const db = new DatabaseSync(harness.databasePath, { readOnly: true });
+  try {
+    const row = db.prepare('SELECT COALESCE(SUM(characters), 0) AS spent FROM spends WHERE cached = 0').get();
+    return Number((row as { spent: number }).spent);
+  } finally {
+    db.close();
+  }
+}
+
+/** The calls the harness's books counted as spent because no answer came (the spend recorder's log line). */
+const unanswered = (harness: Harness) =>
+  harness
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes('"code":"api-unconfirmed"')).length;
 
 /** The whole numbers in `words`. */
 const numbersIn = (words: string) => [...words.matchAll(/\d+/g)].map((m) => Number(m[0]));
@@ -351,6 +376,33 @@ describe('the rules of speaking, for every front-end', () => {
         expect(paidRequests(h)).toBe(before);
       } finally {
         await prepare('clear', DEFAULT_MAX_LENGTH);
+      }
+    },
+  );
+
+  it.each(keeping('paidOnce'))(
+    '$name: a request the service charged whose answer never came is sent once, paid once, and on the books at least as charged',
+    async (front) => {
+      const text = `Charged once, ${randomUUID().slice(0, 8)}.`;
+      const before = {
+        billed: paying.sandbox.charactersBilled(),
+        paid: paidRequests(paying),
+        booked: booked(paying),
+        unanswered: unanswered(paying),
+      };
+      // The next paid request, whichever endpoint: charged, then its connection reset before the answer left.
+      paying.sandbox.injectFault({ kind: 'reset-after-charge' });
+      try {
+        await askOf(front)(paying, text, () => {});
+        // The call is over once its books say no answer came (a voice row may answer before its part is asked for).
+        await expect.poll(() => unanswered(paying) - before.unanswered, { timeout: 20_000 }).toBe(1);
+        const billed = paying.sandbox.charactersBilled() - before.billed;
+        expect(billed).toBeGreaterThan(0);
+        // Sent again, it would have been charged again, with one spend on the books for both.
+        expect(paidRequests(paying) - before.paid).toBe(1);
+        await expect.poll(() => booked(paying) - before.booked).toBeGreaterThanOrEqual(billed);
+      } finally {
+        paying.sandbox.clearFaults();
       }
     },
   );
