@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { type AudioJobOwner, joinPartsOffThread, type OwnBlocks } from '../audio/workers/audio-thread/audio-thread.ts';
-import { ByteBlocks } from '../audio/workers/byte-blocks.ts';
+import { type AudioJobOwner, joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { gather, type PartBytes, partViews } from '../audio/workers/byte-blocks.ts';
 import { analyseClip } from '../audio/analysis/clip.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { exactMp3File } from '../audio/codecs/mp3-file.ts';
@@ -106,7 +106,7 @@ export async function partsFile(
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: PartPieces[] = [];
-  for (const text of texts) parts.push(await readPartPieces(source, request, text, charge, allowed));
+  for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(
@@ -127,21 +127,28 @@ export async function partsFile(
   return { files, seconds };
 }
 
-/** A part's bytes as read: as they came when they came whole, else in blocks of their own, for the audio worker. */
-interface PartPieces {
+/** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
+export interface PartPieces {
   format: AudioFormat;
-  bytes: Buffer | OwnBlocks;
+  bytes: PartBytes;
 }
 
-const contiguous = (bytes: Buffer | OwnBlocks): Buffer => ('blocks' in bytes ? Buffer.concat(bytes.blocks) : bytes);
+/**
+ * A part in a format the worker cannot join, as one buffer: joined here, since analyseClip and exactFile need it
+ * whole (the service answers WAV or MP3 as asked; FLAC, M4A or Ogg is its exception, not a speaking path's rule).
+ */
+function contiguous(bytes: PartBytes): Buffer {
+  const views = partViews(bytes);
+  return views.length === 1 && views[0] ? views[0] : Buffer.concat(views);
+}
 
 /**
- * One part read, requested only once the request may still go on (`allowed`). A body that came whole (the free
- * voice's WAV in shared memory, a cache hit) is that buffer; a body streamed in pieces is copied piece by piece, as
- * they arrive, into blocks of its own (../audio/workers/byte-blocks.ts) that move to the audio worker: no join of
- * the whole file on the main thread.
+ * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
+ * so, each after the one before it. A body that came whole in shared memory (the free voice's WAV, a cache hit, a
+ * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
+ * the audio worker reads and joins: no join of the whole part on the main thread.
  */
-async function readPartPieces(
+export async function readPart(
   source: PartSource,
   request: SpeechRequest,
   text: string,
@@ -150,40 +157,7 @@ async function readPartPieces(
 ): Promise<PartPieces> {
   await allowed();
   const response = await source.fetch(request, text, new AbortController().signal, charge);
-  let first: Buffer | undefined;
-  let blocks: ByteBlocks | undefined;
-  for await (const piece of response.body as AsyncIterable<Buffer>) {
-    if (blocks === undefined && first === undefined) {
-      first = piece;
-      continue;
-    }
-    if (blocks === undefined) {
-      blocks = new ByteBlocks();
-      if (first) blocks.add(first);
-      first = undefined;
-    }
-    blocks.add(piece);
-  }
-  if (blocks) return { format: response.format, bytes: { blocks: blocks.take() } };
-  return { format: response.format, bytes: first ?? Buffer.alloc(0) };
-}
-
-/**
- * One part read whole, requested only once the request may still go on (`allowed`): a scene's parts are read so,
- * each after the one before it.
- */
-export async function readPart(
-  source: PartSource,
-  request: SpeechRequest,
-  text: string,
-  charge: Charge,
-  allowed: StillAllowed,
-): Promise<RenderedFile> {
-  const { format, bytes } = await readPartPieces(source, request, text, charge, allowed);
-  // The free voice's WAV, in shared memory, is read as it is; other bytes are joined into a buffer of the part's own,
-  // since a scene's mix moves what it is given and these may be a cache entry's or a flight's.
-  if ('blocks' in bytes) return { format, data: Buffer.concat(bytes.blocks) };
-  return { format, data: bytes.buffer instanceof SharedArrayBuffer ? bytes : Buffer.concat([bytes]) };
+  return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
