@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
-import { type AudioJobOwner, joinPartsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
-import { gather, type PartBytes, partViews } from '../audio/workers/byte-blocks.ts';
-import { analyseClip } from '../audio/analysis/clip.ts';
+import {
+  type AudioJobOwner,
+  joinPartsOffThread,
+  partFileOffThread,
+} from '../audio/workers/audio-thread/audio-thread.ts';
+import { gather, type PartBytes } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { exactMp3File } from '../audio/codecs/mp3-file.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
-import { exactWavFile } from '../audio/codecs/wav-file.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
@@ -119,10 +120,10 @@ export async function partsFile(
   let seconds = 0;
   const files = [];
   for (const part of parts) {
-    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, its pieces joined here.
-    const data = exactFile(part.format, contiguous(part.bytes));
-    seconds += (await analyseClip(data)).durationSeconds;
-    files.push({ data, format: part.format });
+    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, made a file in the worker.
+    const file = await partFileOffThread(part.bytes, part.format, jobOwner(charge));
+    seconds += file.seconds;
+    files.push({ data: file.data, format: part.format });
   }
   return { files, seconds };
 }
@@ -131,15 +132,6 @@ export async function partsFile(
 export interface PartPieces {
   format: AudioFormat;
   bytes: PartBytes;
-}
-
-/**
- * A part in a format the worker cannot join, as one buffer: joined here, since analyseClip and exactFile need it
- * whole (the service answers WAV or MP3 as asked; FLAC, M4A or Ogg is its exception, not a speaking path's rule).
- */
-function contiguous(bytes: PartBytes): Buffer {
-  const views = partViews(bytes);
-  return views.length === 1 && views[0] ? views[0] : Buffer.concat(views);
 }
 
 /**
@@ -206,12 +198,6 @@ export function partsVoiceMessage(
     })(),
     { owner: jobOwner(charge) },
   );
-}
-
-/** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */
-function exactFile(format: AudioFormat, data: Buffer): Buffer {
-  const fixed = format === 'wav' ? exactWavFile(data) : format === 'mp3' ? exactMp3File(data) : data;
-  return fixed === data ? data : Buffer.from(fixed.buffer, fixed.byteOffset, fixed.byteLength);
 }
 
 /** 20 ms Opus frames per second: a scene's pauses are whole frames of silence. */

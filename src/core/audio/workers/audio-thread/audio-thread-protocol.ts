@@ -5,6 +5,7 @@ import type { EditableFormat, SceneMixLine, SceneMixResult } from '../../effects
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketBlocks } from '../../codecs/packet-frames.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
 import type { SharedBlocks } from '../byte-blocks.ts';
 
 /**
@@ -24,6 +25,8 @@ export type AudioJob =
   | { id: number; kind: 'effects'; data: HandedPart; effects: AudioEffects }
   /** What a part's headers say of its length against a limit (../../analysis/clip-probe.ts). */
   | { id: number; kind: 'probe'; part: HandedPart; limitSeconds: number }
+  /** A part posted as a file of its own, as sent (a format not joined): its sizes made exact, its length measured. */
+  | { id: number; kind: 'file'; part: HandedPart; format: AudioFormat }
   /** A request's parts as one file. */
   | { id: number; kind: 'join'; parts: HandedPart[]; format: EditableFormat }
   /** A scene's lines mixed as one file (../../effects/scene-mix.ts). */
@@ -44,6 +47,8 @@ export type AudioJobReply =
     }
   /** An 'ogg' job's file. */
   | { id: number; ok: true; ogg: ArrayBuffer }
+  /** A 'file' job's file (moved) and its length. */
+  | { id: number; ok: true; file: ArrayBuffer; seconds: number }
   /** A 'probe' job's verdict. */
   | { id: number; ok: true; probe: ClipProbe }
   /** `range`: the job asked for something out of bounds (a scene over its length): a RangeError on the main thread. */

@@ -14,6 +14,7 @@ import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.t
 import { classedPools, SHORT_JOIN_MAX_BYTES, type WorkClass } from '../work-classes.ts';
 import { type OwnBlocks, partLength } from '../byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketFrames } from '../../codecs/packet-frames.ts';
 
@@ -96,7 +97,7 @@ async function run(
 
 /** An edit's or a join's reply, as its job asked for (an Ogg job's and a probe's replies are other shapes). */
 function edited(reply: Done): Edited {
-  if ('ogg' in reply || 'probe' in reply) throw new Error('audio thread: an audio job answered with another shape');
+  if (!('data' in reply)) throw new Error('audio thread: an audio job answered with another shape');
   return reply;
 }
 
@@ -162,6 +163,24 @@ export async function probePartOffThread(
   const reply = await run('short', { kind: 'probe', part: handed, limitSeconds }, transfer, owner);
   if (!('probe' in reply)) throw new Error('audio thread: a probe job answered without its verdict');
   return reply.probe;
+}
+
+/**
+ * A part posted as a file of its own, as the service sent it (a format SayBot does not join, or parts whose formats
+ * differ): its blocks joined, a WAV's sizes made exact or a cut last MP3 frame dropped, and its length measured, in
+ * the audio worker. Short work up to SHORT_JOIN_MAX_BYTES, long work past it, as a join.
+ */
+export async function partFileOffThread(
+  part: Uint8Array | OwnBlocks,
+  format: AudioFormat,
+  owner: AudioJobOwner = {},
+): Promise<{ data: Buffer; seconds: number }> {
+  const transfer: ArrayBuffer[] = [];
+  const handed = handPart(part, transfer);
+  const workClass = partLength(part) <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const reply = await run(workClass, { kind: 'file', part: handed, format }, transfer, owner);
+  if (!('file' in reply)) throw new Error('audio thread: a file job answered without its file');
+  return { data: Buffer.from(reply.file), seconds: reply.seconds };
 }
 
 /**

@@ -1,8 +1,12 @@
-// The worker thread of audio-thread.ts: speed and volume, a part's length from its headers, joining parts into one
-// file, and mixing a scene's lines, one job at a time.
+// The worker thread of audio-thread.ts: speed and volume, a part's length from its headers, a part made a file of
+// its own, joining parts into one file, and mixing a scene's lines, one job at a time.
 import { parentPort } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import { probeClip } from '../../analysis/clip-probe.ts';
+import { analyseClip } from '../../analysis/clip.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
+import { exactMp3File } from '../../codecs/mp3-file.ts';
+import { exactWavFile } from '../../codecs/wav-file.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
@@ -36,11 +40,21 @@ function shared(data: Uint8Array): SharedArrayBuffer {
   return out;
 }
 
+/** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */
+const exactFile = (format: AudioFormat, bytes: Uint8Array): Uint8Array =>
+  format === 'wav' ? exactWavFile(bytes) : format === 'mp3' ? exactMp3File(bytes) : bytes;
+
 async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'effects') {
       const { format, data } = await applyEffects(joined(job.data), job.effects);
       return { reply: { id: job.id, ok: true, format, data: shared(data) }, transfer: [] };
+    }
+    if (job.kind === 'file') {
+      const data = exactFile(job.format, joined(job.part));
+      const { durationSeconds: seconds } = await analyseClip(data);
+      const file = own(data);
+      return { reply: { id: job.id, ok: true, file, seconds }, transfer: [file] };
     }
     if (job.kind === 'probe')
       return { reply: { id: job.id, ok: true, probe: probeClip(joined(job.part), job.limitSeconds) }, transfer: [] };
