@@ -12,9 +12,9 @@ import { AudioFill, cachedPart } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces } from '../../support/streamed-pieces.ts';
 
 const RATE = 24000;
-const PIECE = 64 * 1024;
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -30,8 +30,7 @@ describe('a streamed part in the cache', () => {
       encodeWav(toneSamples({ pitchHz: 220, seconds: 20, amplitude: 0.3, sampleRate: RATE }), RATE),
     );
     // As the service's body arrives: pieces of 64 KiB, each a buffer of its own (about 15 of them).
-    const pieces: Buffer[] = [];
-    for (let at = 0; at < wav.length; at += PIECE) pieces.push(Buffer.from(wav.subarray(at, at + PIECE)));
+    const pieces = inPieces(wav);
     const key = 'b'.repeat(64);
     const { result, copies } = await mainThreadCopies(async () => {
       const fill = new AudioFill({ format: 'wav', body: Readable.from(pieces) });

@@ -10,17 +10,16 @@ import type { SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { ServiceRequest } from '../../../src/core/speech/request.ts';
 import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 
 const RATE = 24000;
-const PIECE = 64 * 1024;
 
 describe('a streamed paid part at another speed', () => {
   it('is changed with no copy larger than a piece on the main thread, and read as the shared bytes that came back', async () => {
     const wav = Buffer.from(
       encodeWav(toneSamples({ pitchHz: 200, seconds: 20, amplitude: 0.3, sampleRate: RATE }), RATE),
     );
-    const pieces: Buffer[] = [];
-    for (let at = 0; at < wav.length; at += PIECE) pieces.push(Buffer.from(wav.subarray(at, at + PIECE)));
+    const pieces = inPieces(wav);
     const originals: Originals = {
       key: () => 'd'.repeat(64),
       fetch: () => Promise.resolve({ format: 'wav', body: Readable.from(pieces) } as unknown as SpeechAudio),

@@ -10,22 +10,15 @@ import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-sour
 import type { SpeechRequest } from '../../../src/core/speech/request.ts';
 import { encodeMp3, encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 
 const RATE = 24000;
-const PIECE = 64 * 1024;
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'say' } } as unknown as Charge;
 const request: SpeechRequest = { kind: 'tts', text: 'one two', voice: 'voice-b-en-f-01', format: 'wav' };
 
-/** `bytes` as the service streams them: pieces of 64 KiB, each a buffer of its own. */
-function streamed(bytes: Uint8Array): Buffer[] {
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += PIECE) out.push(Buffer.from(bytes.subarray(at, at + PIECE)));
-  return out;
-}
-
 /** A WAV of `seconds` as the service streams it. */
 const pieces = (seconds: number, pitchHz: number): Buffer[] =>
-  streamed(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
+  inPieces(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
 
 /** A part source serving `parts` by their index as text, each as a body of its pieces. */
 const sourceOf = (parts: Array<{ format: string; pieces: Buffer[] }>) =>
@@ -60,7 +53,7 @@ describe('a file of parts streamed in pieces', () => {
 
   it('of differing formats is posted as a file a part, each made exact and measured in the audio worker', async () => {
     const wav = pieces(30, 200);
-    const mp3 = streamed(
+    const mp3 = inPieces(
       await encodeMp3(toneSamples({ pitchHz: 300, seconds: 20, amplitude: 0.3, sampleRate: RATE }), RATE, 64),
     );
     const source = sourceOf([

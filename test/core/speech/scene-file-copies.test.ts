@@ -16,9 +16,9 @@ import type { SpeechRequest } from '../../../src/core/speech/request.ts';
 import { sceneFile, type SceneFileLine } from '../../../src/core/speech/scene-file.ts';
 import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 
 const RATE = 24000;
-const PIECE = 64 * 1024;
 const SECONDS = [12, 9, 15];
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'scene' } } as unknown as Charge;
 const request: SpeechRequest = { kind: 'tts', text: 'scene', voice: 'voice-b-en-f-01', format: 'wav' };
@@ -29,13 +29,9 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** A part of `seconds` as the service streams it: pieces of 64 KiB, each a buffer of its own (far above 16 KiB). */
-function pieces(seconds: number, pitchHz: number): Buffer[] {
-  const wav = Buffer.from(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
-  const out: Buffer[] = [];
-  for (let at = 0; at < wav.length; at += PIECE) out.push(Buffer.from(wav.subarray(at, at + PIECE)));
-  return out;
-}
+/** A part of `seconds` as the service streams it: pieces of 64 KiB each (far above the counter's 16 KiB). */
+const pieces = (seconds: number, pitchHz: number): Buffer[] =>
+  inPieces(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
 
 const sourceOf = (fetch: (text: string) => Promise<SpeechAudio>) =>
   ({ fetch: (_request: SpeechRequest, text: string) => fetch(text) }) as unknown as PartSource;
