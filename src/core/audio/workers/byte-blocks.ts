@@ -78,12 +78,12 @@ export async function gather(body: AsyncIterable<Uint8Array>): Promise<PartBytes
     }
     blocks.add(piece);
   }
+  if (blocks) return { blocks: blocks.take() };
   if (first && isShared(first)) return first;
-  if (blocks === undefined) {
-    blocks = new ByteBlocks();
-    if (first) blocks.add(first);
-  }
-  return { blocks: blocks.take() };
+  // One piece (a short part's body): shared memory of its own size, not a block mostly empty.
+  const one = new Uint8Array(new SharedArrayBuffer(first?.byteLength ?? 0));
+  if (first) one.set(first);
+  return one;
 }
 
 /** The part's length in bytes. */
