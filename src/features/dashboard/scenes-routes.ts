@@ -250,7 +250,10 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
       }
       const action = voice ? 'scene.play' : given.line === undefined ? 'scene.file' : 'scene.line';
       audit(logger, action, { userId: member.userId, guildId: member.guildId }, { quoted: given.quoted });
-      if (outcome.kind !== 'file') return c.json({ done: outcome.kind, seconds: outcome.seconds.toFixed(1) });
+      if (outcome.kind !== 'file') {
+        const cut = outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt };
+        return c.json({ done: outcome.kind, seconds: outcome.seconds.toFixed(1), ...cut });
+      }
       const base = `/servers/${member.guildId}/scenes/files/`;
       const audio = files.keep(member, outcome.data, `saybot-scene.${outcome.format}`);
       const srt = files.keep(member, Buffer.from(outcome.srt), 'saybot-scene.srt');

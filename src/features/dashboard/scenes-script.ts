@@ -237,7 +237,9 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
   play.addEventListener('click', () => {
     if (!quote) return;
     run('/play', { script: script.value, quoted: quote.characters }, (answer) => {
-      result.textContent = text(answer.done === 'played' ? 'played' : 'stopped', { seconds: answer.seconds });
+      result.textContent =
+        text(answer.done === 'played' ? 'played' : 'stopped', { seconds: answer.seconds }) +
+        (answer.cutAt ? ' ' + text('cut', { max: answer.cutAt }) : '');
       runQuote();
     });
   });

@@ -140,7 +140,7 @@ export async function quoteStudioScene(
 /** What making a studio scene gave. */
 export type StudioOutcome =
   | { kind: 'file'; data: Buffer; format: AudioFormat; srt: string; seconds: number; cutAt?: number }
-  | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number }
+  | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number; cutAt?: number }
   /** It would now cost more than its member confirmed: nothing was paid; the new quote is theirs to confirm. */
   | { kind: 'quote-changed'; quote: StudioQuote };
 
@@ -210,6 +210,11 @@ export async function makeStudioScene(
     case 'voice-message':
       throw new Error('a studio scene came back as a voice message');
     default:
-      return { kind: outcome.kind, seconds: outcome.seconds };
+      // Played in voice and cut at the scene's cap (its audio longer than estimated): said as a file's cut is.
+      return {
+        kind: outcome.kind,
+        seconds: outcome.seconds,
+        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
+      };
   }
 }
