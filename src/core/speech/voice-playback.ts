@@ -6,7 +6,7 @@ import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import { partClip, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { Accepted, Job, Lane } from './pipeline-job.ts';
-import { estimateSpeechSeconds } from './queue-bounds.ts';
+import { estimateRequestSeconds } from './queue-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import type { RightsWatch } from './rights-watch.ts';
@@ -63,7 +63,7 @@ export async function playInVoice(
         accepted.lines.map((line, index) => ({
           pauseBefore: line.pauseBefore,
           parts: parts[index] ?? [],
-          estimates: line.texts.map(estimateSpeechSeconds),
+          estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
         })),
       )
     : undefined;
