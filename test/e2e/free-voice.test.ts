@@ -87,7 +87,7 @@ describe('the free voice, chosen', () => {
 
   it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
     const h = await startHarness();
-    // About 990 characters of Korean (one part): estimated at some 124 s; eSpeak NG says it in about 145 s.
+    // About 990 characters of Korean (one part): estimated at some 121 s; eSpeak NG says it in about 145 s.
     const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
     const estimate = estimateSpeechSeconds(text);
     expect(estimate).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));

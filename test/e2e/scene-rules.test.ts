@@ -81,7 +81,7 @@ describe('/scene in voice keeps the same 600 s cap', () => {
 
 describe('/scene in the free voice, refused at the preview', () => {
   it("a line estimated past the free voice's 120 s: no Play it, the line's estimate and the cap in the words", async () => {
-    // About 990 characters of Korean: estimated at some 124 s; eSpeak NG says it in about 145 s.
+    // About 990 characters of Korean: estimated at some 121 s; eSpeak NG says it in about 145 s.
     const long = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
     const script = ['cast: Min = free-ko-f, Jun = free-ko-m', 'Jun: 안녕하세요.', `Min: ${long}`].join('\n');
     const before = h.sandbox.requests.length;
