@@ -252,7 +252,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
       format: 'wav',
     };
     run('/make', body, (answer) => {
-      result.textContent = text('made', { seconds: answer.seconds });
+      result.textContent = answer.text;
       lineAudio.src = answer.audio;
       lineAudio.hidden = false;
       lineAudio.play().catch(() => {});
