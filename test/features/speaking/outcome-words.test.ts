@@ -215,6 +215,20 @@ describe('one outcome, worded in one place', () => {
     expect(wordOutcome(failed, command({ kind: 'file', because: 'asked' })).answer).toBe('refused');
   });
 
+  it('a replay says it played again only when it did: stopped, skipped or cut off is said as /say says it', () => {
+    const replay: Front = { flavour: 'replay', channelId: '7', voiceId: 'voice-a-en-f-01' };
+    const keyOf = (kind: OutcomeName) => {
+      const answer = wordOutcome(OUTCOMES[kind]!, replay);
+      return answer.answer === 'reply' ? answer.words.key : answer.answer;
+    };
+    expect(['played', 'stopped', 'skipped', 'cut-off'].map(keyOf)).toEqual([
+      'buttons.played',
+      'say.stopped',
+      'say.skipped',
+      'say.cutOff',
+    ]);
+  });
+
   it('names the free voice that spoke for the failing service, and offers no buttons for it', () => {
     const outcome: SpeechOutcome = {
       kind: 'played',
