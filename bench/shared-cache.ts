@@ -29,7 +29,9 @@ export interface SharedCacheResult {
 
 const entry = {
   format: 'wav' as const,
-  audio: Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
+  audio: [
+    Buffer.from(encodeWav(toneSamples({ pitchHz: 300, seconds: 0.05, amplitude: 0.5, sampleRate: 8_000 }), 8_000)),
+  ],
   packets: Array.from({ length: 50 }, () => Buffer.alloc(80)),
 };
 const keyOf = (text: string, voice: string) => partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ensureWritableFolder } from '../data-folder.ts';
 import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
-import { decodeEntryInTurns, entryPieces } from './entry-file.ts';
+import { CorruptEntryError, entryPieces, readEntryFile } from './entry-file.ts';
 
 export interface AudioCacheOptions {
   dir: string;
@@ -248,14 +248,18 @@ export class AudioCache {
     if (!this.enabled) return undefined;
     const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     if (!entry) return undefined;
-    let file: Buffer;
+    let read: (CachedAudio & { voice: string }) | CorruptEntryError;
     let inode: number;
     try {
       // Opened first, then read from the descriptor: an eviction elsewhere from here on unlinks the name, not the data.
       const handle = await open(entry.file, 'r');
       try {
-        file = await handle.readFile();
-        inode = (await handle.stat()).ino;
+        const info = await handle.stat();
+        inode = info.ino;
+        read = await readEntryFile(handle, info.size, key).catch((error: unknown) => {
+          if (error instanceof CorruptEntryError) return error;
+          throw error;
+        });
       } finally {
         await handle.close();
       }
@@ -265,20 +269,19 @@ export class AudioCache {
       else this.#log.warn({ err: error, key }, 'cache entry unreadable: a miss');
       return undefined;
     }
-    try {
-      const { voice: _voice, ...audio } = await decodeEntryInTurns(file, key);
-      this.#index.delete(key);
-      this.#index.set(key, entry);
-      this.#touch(entry);
-      return audio;
-    } catch (error) {
-      this.#log.warn({ err: error, key }, 'cache entry unusable: deleted, will be fetched again');
+    if (read instanceof CorruptEntryError) {
+      this.#log.warn({ err: read, key }, 'cache entry unusable: deleted, will be fetched again');
       this.#forget(key, entry);
       // Only the file that was read: another process may have renamed a whole entry over the name meanwhile.
       if ((await stat(entry.file).catch(() => undefined))?.ino === inode)
         await unlink(entry.file).catch(() => undefined);
       return undefined;
     }
+    const { voice: _voice, ...audio } = read;
+    this.#index.delete(key);
+    this.#index.set(key, entry);
+    this.#touch(entry);
+    return audio;
   }
 
   /** A token to pass to put(): a purge of the voice in between makes that put a no-op. */

@@ -10,8 +10,11 @@ import { Replay } from './replay.ts';
 /** One part's audio, whole: what the cache keeps. */
 export interface CachedAudio {
   format: AudioFormat;
-  /** The bytes as the service sent them: posted as the file, unchanged. */
-  audio: Buffer;
+  /**
+   * The bytes as the service sent them, in the pieces they came in (a streamed body's, never joined on the main
+   * thread; one view of the entry when read from the cache): posted as the file, unchanged.
+   */
+  audio: readonly Buffer[];
   /**
    * The same audio as Discord's 20 ms Opus packets, so a cache hit in a voice channel goes straight to the
    * player: no decoding, resampling or encoding. Absent for formats the player cannot encode (FLAC, M4A).
@@ -26,14 +29,6 @@ export interface PartAudio extends AudioResponse {
 }
 
 const noop = () => undefined;
-
-/**
- * The chunks as one buffer: a part that came whole (the free voice's WAV, a changed part, a cache hit) is that
- * buffer itself, never copied on the main thread; only a body streamed in pieces is joined.
- */
-export function whole(chunks: readonly Buffer[]): Buffer {
-  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
-}
 
 /** Packets encoded ahead of the furthest listener: enough to ride out a slow tick, little enough to stay paced. */
 const ENCODE_LEAD_PACKETS = 10;
@@ -83,7 +78,7 @@ export class AudioFill {
     });
 
     this.complete = (async (): Promise<CachedAudio> => {
-      const audio = whole(await Readable.from(this.#bytes.reader({ objectMode: true })).toArray());
+      const audio = (await Readable.from(this.#bytes.reader({ objectMode: true })).toArray()) as Buffer[];
       // No listener by the time the bytes are whole: nothing to wait for (a file, or every caller skipped).
       if (this.#encoder === undefined) return { format, audio };
       await this.#encodingSettled;
@@ -167,10 +162,10 @@ export class AudioFill {
 export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS): PartAudio {
   return {
     format: entry.format,
-    body: Readable.from([entry.audio], { objectMode: false }),
+    body: Readable.from(entry.audio, { objectMode: false }),
     packets: (signal?: AbortSignal) => {
       if (entry.packets === undefined)
-        return createOpusPacketStream(Readable.from([entry.audio]), entry.format, { signal, encoding });
+        return createOpusPacketStream(Readable.from(entry.audio), entry.format, { signal, encoding });
       return Readable.from(entry.packets, signal === undefined ? { objectMode: true } : { objectMode: true, signal });
     },
   };

@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { detectAudioFormat } from '../audio/codecs/format.ts';
 import type { CachedAudio } from './audio-fill.ts';
@@ -9,8 +10,9 @@ import type { CachedAudio } from './audio-fill.ts';
 // altered is recognised on read (and refetched) instead of played.
 //
 // The cache (audio-cache.ts) runs on the main thread, which sends every voice's packets: an entry is written as its
-// pieces (the audio and packets as they are, never joined into one copy) and read as views of the file, and its
-// checksum is taken a slice at a time between turns of the event loop (entryPieces, decodeEntryInTurns).
+// pieces (the audio and packets as they are, never joined into one copy) and read as views of what was read, its
+// audio into shared memory (which the audio worker reads as it is), and its checksum is taken a slice at a time
+// between turns of the event loop (entryPieces, readEntryFile).
 
 const MAGIC = Buffer.from('SBC1');
 
@@ -29,7 +31,7 @@ interface Header {
 
 /** What follows the header: the audio, then each packet after its length. */
 function bodyPieces(entry: CachedAudio): Buffer[] {
-  const pieces = [entry.audio];
+  const pieces = [...entry.audio];
   for (const packet of entry.packets ?? []) {
     const length = Buffer.alloc(2);
     length.writeUInt16BE(packet.length);
@@ -43,7 +45,7 @@ function headed(key: string, voice: string, entry: CachedAudio, body: Buffer[], 
     key,
     voice,
     format: entry.format,
-    audioBytes: entry.audio.length,
+    audioBytes: entry.audio.reduce((sum, piece) => sum + piece.length, 0),
     packetCount: entry.packets === undefined ? -1 : entry.packets.length,
     sha256,
   };
@@ -111,23 +113,22 @@ function readHeader(file: Buffer, expectedKey: string): { header: Header; body: 
   return { header, body: file.subarray(8 + headerLength) };
 }
 
-/** The audio and packets as views of the file's buffer (one entry, kept or dropped whole). */
-function unpack(header: Header, body: Buffer): CachedAudio & { voice: string } {
-  const audio = body.subarray(0, header.audioBytes);
+/** The audio and packets as views of what was read (one entry, kept or dropped whole). */
+function unpack(header: Header, audio: Buffer, rest: Buffer): CachedAudio & { voice: string } {
   if (audio.length !== header.audioBytes || detectAudioFormat(audio) !== header.format)
     throw new CorruptEntryError('audio does not match its header');
-  if (header.packetCount < 0) return { voice: header.voice, format: header.format, audio };
+  if (header.packetCount < 0) return { voice: header.voice, format: header.format, audio: [audio] };
   const packets: Buffer[] = [];
-  let offset = header.audioBytes;
-  while (offset < body.length) {
-    if (offset + 2 > body.length) throw new CorruptEntryError('packet length cut short');
-    const length = body.readUInt16BE(offset);
-    if (offset + 2 + length > body.length) throw new CorruptEntryError('packet cut short');
-    packets.push(body.subarray(offset + 2, offset + 2 + length));
+  let offset = 0;
+  while (offset < rest.length) {
+    if (offset + 2 > rest.length) throw new CorruptEntryError('packet length cut short');
+    const length = rest.readUInt16BE(offset);
+    if (offset + 2 + length > rest.length) throw new CorruptEntryError('packet cut short');
+    packets.push(rest.subarray(offset + 2, offset + 2 + length));
     offset += 2 + length;
   }
   if (packets.length !== header.packetCount) throw new CorruptEntryError('packet count does not match its header');
-  return { voice: header.voice, format: header.format, audio, packets };
+  return { voice: header.voice, format: header.format, audio: [audio], packets };
 }
 
 const MISMATCH = 'checksum mismatch (cut short or altered)';
@@ -136,13 +137,38 @@ const MISMATCH = 'checksum mismatch (cut short or altered)';
 export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { voice: string } {
   const { header, body } = readHeader(file, expectedKey);
   if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new CorruptEntryError(MISMATCH);
-  return unpack(header, body);
+  return unpack(header, body.subarray(0, header.audioBytes), body.subarray(header.audioBytes));
 }
 
-/** decodeEntry, its checksum taken a slice at a time between turns of the event loop (the cache's reads). */
-export async function decodeEntryInTurns(file: Buffer, expectedKey: string): Promise<CachedAudio & { voice: string }> {
-  const { header, body } = readHeader(file, expectedKey);
-  if ((await hashInTurns(createHash('sha256'), [body])).digest('hex') !== header.sha256)
+/** `into` filled from `handle` at `position`, or as much of it as the file holds (a short entry fails its checks). */
+async function readAt(handle: FileHandle, into: Buffer, position: number): Promise<Buffer> {
+  let at = 0;
+  while (at < into.length) {
+    const { bytesRead } = await handle.read(into, at, into.length - at, position + at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return into.subarray(0, at);
+}
+
+/**
+ * An entry read from `handle` (`size` bytes) and verified, its checksum taken a slice at a time between turns of the
+ * event loop: the audio is read into shared memory, so a scene's mix or a file's join hands it to the audio worker
+ * as it is; the header and packets into memory of this thread's own (the voice's encryption takes the packets).
+ * Throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`.
+ */
+export async function readEntryFile(
+  handle: FileHandle,
+  size: number,
+  expectedKey: string,
+): Promise<CachedAudio & { voice: string }> {
+  const prefix = await readAt(handle, Buffer.alloc(Math.min(8, size)), 0);
+  const headEnd = prefix.length < 8 ? prefix.length : Math.min(size, 8 + prefix.readUInt32BE(4));
+  const { header } = readHeader(await readAt(handle, Buffer.alloc(headEnd), 0), expectedKey);
+  const audioBytes = Math.max(0, Math.min(header.audioBytes, size - headEnd));
+  const audio = await readAt(handle, Buffer.from(new SharedArrayBuffer(audioBytes)), headEnd);
+  const rest = await readAt(handle, Buffer.allocUnsafeSlow(size - headEnd - audioBytes), headEnd + audioBytes);
+  if ((await hashInTurns(createHash('sha256'), [audio, rest])).digest('hex') !== header.sha256)
     throw new CorruptEntryError(MISMATCH);
-  return unpack(header, body);
+  return unpack(header, audio, rest);
 }

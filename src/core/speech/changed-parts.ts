@@ -2,10 +2,11 @@
 // the part source), changed in the audio worker once for identical requests at once, and cached with its packets.
 import { Readable } from 'node:stream';
 import { applyEffectsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { AudioFill, cachedPart, whole, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Charge } from '../quota/charge.ts';
@@ -86,7 +87,8 @@ export class ChangedParts {
     guild = '',
   ): Promise<Changed> {
     const { cache, log, encoding } = this.#store;
-    const bytes = whole(await audio.body.toArray());
+    // Gathered for the worker (shared as it came, or copied piece by piece into blocks of its own), never joined here.
+    const bytes = await gather(audio.body as AsyncIterable<Buffer>);
     let changed: { format: AudioFormat; data: Buffer };
     try {
       changed = await applyEffectsOffThread(bytes, effects, guild);
@@ -97,7 +99,7 @@ export class ChangedParts {
         { code: 'audio-effects-skipped', format: audio.format },
         'speed and volume not applied: the audio format cannot be changed here',
       );
-      const unchanged = new AudioFill({ format: audio.format, body: Readable.from([bytes]) }, encoding);
+      const unchanged = new AudioFill({ format: audio.format, body: Readable.from(partViews(bytes)) }, encoding);
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
     const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, encoding);

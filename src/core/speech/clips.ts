@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
-import { type AudioJobOwner, joinPartsOffThread, type OwnBlocks } from '../audio/workers/audio-thread/audio-thread.ts';
-import { ByteBlocks } from '../audio/workers/byte-blocks.ts';
-import { analyseClip } from '../audio/analysis/clip.ts';
+import {
+  type AudioJobOwner,
+  joinPartsOffThread,
+  partFileOffThread,
+} from '../audio/workers/audio-thread/audio-thread.ts';
+import { gather, type PartBytes } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { exactMp3File } from '../audio/codecs/mp3-file.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
-import { exactWavFile } from '../audio/codecs/wav-file.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
@@ -106,7 +107,7 @@ export async function partsFile(
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: PartPieces[] = [];
-  for (const text of texts) parts.push(await readPartPieces(source, request, text, charge, allowed));
+  for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(
@@ -119,29 +120,27 @@ export async function partsFile(
   let seconds = 0;
   const files = [];
   for (const part of parts) {
-    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, its pieces joined here.
-    const data = exactFile(part.format, contiguous(part.bytes));
-    seconds += (await analyseClip(data)).durationSeconds;
-    files.push({ data, format: part.format });
+    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, made a file in the worker.
+    const file = await partFileOffThread(part.bytes, part.format, jobOwner(charge));
+    seconds += file.seconds;
+    files.push({ data: file.data, format: part.format });
   }
   return { files, seconds };
 }
 
-/** A part's bytes as read: as they came when they came whole, else in blocks of their own, for the audio worker. */
-interface PartPieces {
+/** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
+export interface PartPieces {
   format: AudioFormat;
-  bytes: Buffer | OwnBlocks;
+  bytes: PartBytes;
 }
 
-const contiguous = (bytes: Buffer | OwnBlocks): Buffer => ('blocks' in bytes ? Buffer.concat(bytes.blocks) : bytes);
-
 /**
- * One part read, requested only once the request may still go on (`allowed`). A body that came whole (the free
- * voice's WAV in shared memory, a cache hit) is that buffer; a body streamed in pieces is copied piece by piece, as
- * they arrive, into blocks of its own (../audio/workers/byte-blocks.ts) that move to the audio worker: no join of
- * the whole file on the main thread.
+ * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
+ * so, each after the one before it. A body that came whole in shared memory (the free voice's WAV, a cache hit, a
+ * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
+ * the audio worker reads and joins: no join of the whole part on the main thread.
  */
-async function readPartPieces(
+export async function readPart(
   source: PartSource,
   request: SpeechRequest,
   text: string,
@@ -150,40 +149,7 @@ async function readPartPieces(
 ): Promise<PartPieces> {
   await allowed();
   const response = await source.fetch(request, text, new AbortController().signal, charge);
-  let first: Buffer | undefined;
-  let blocks: ByteBlocks | undefined;
-  for await (const piece of response.body as AsyncIterable<Buffer>) {
-    if (blocks === undefined && first === undefined) {
-      first = piece;
-      continue;
-    }
-    if (blocks === undefined) {
-      blocks = new ByteBlocks();
-      if (first) blocks.add(first);
-      first = undefined;
-    }
-    blocks.add(piece);
-  }
-  if (blocks) return { format: response.format, bytes: { blocks: blocks.take() } };
-  return { format: response.format, bytes: first ?? Buffer.alloc(0) };
-}
-
-/**
- * One part read whole, requested only once the request may still go on (`allowed`): a scene's parts are read so,
- * each after the one before it.
- */
-export async function readPart(
-  source: PartSource,
-  request: SpeechRequest,
-  text: string,
-  charge: Charge,
-  allowed: StillAllowed,
-): Promise<RenderedFile> {
-  const { format, bytes } = await readPartPieces(source, request, text, charge, allowed);
-  // The free voice's WAV, in shared memory, is read as it is; other bytes are joined into a buffer of the part's own,
-  // since a scene's mix moves what it is given and these may be a cache entry's or a flight's.
-  if ('blocks' in bytes) return { format, data: Buffer.concat(bytes.blocks) };
-  return { format, data: bytes.buffer instanceof SharedArrayBuffer ? bytes : Buffer.concat([bytes]) };
+  return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
@@ -232,12 +198,6 @@ export function partsVoiceMessage(
     })(),
     { owner: jobOwner(charge) },
   );
-}
-
-/** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */
-function exactFile(format: AudioFormat, data: Buffer): Buffer {
-  const fixed = format === 'wav' ? exactWavFile(data) : format === 'mp3' ? exactMp3File(data) : data;
-  return fixed === data ? data : Buffer.from(fixed.buffer, fixed.byteOffset, fixed.byteLength);
 }
 
 /** 20 ms Opus frames per second: a scene's pauses are whole frames of silence. */

@@ -17,7 +17,7 @@ const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, fo
 /** A whole entry whose audio and packets say which text they are for, so a mixed-up read would show. */
 const entry = (text: string) => ({
   format: 'wav' as const,
-  audio: buildWav(sine(200 + (text.length % 50) * 10, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),
+  audio: [buildWav(sine(200 + (text.length % 50) * 10, 0.05, 8_000), { sampleRate: 8_000, channels: 1 })],
   packets: Array.from({ length: 20 }, (_, i) => Buffer.from(`${text}#${i}`.padEnd(120, '.'))),
 });
 

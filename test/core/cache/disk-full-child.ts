@@ -17,12 +17,12 @@ const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, fo
 // About 40 kB each: under the limit. The big one, about 160 kB, is over it.
 const small = {
   format: 'wav' as const,
-  audio: buildWav(sine(300, 1.25, 16_000), { sampleRate: 16_000, channels: 1 }),
+  audio: [buildWav(sine(300, 1.25, 16_000), { sampleRate: 16_000, channels: 1 })],
   packets: [Buffer.alloc(100)],
 };
 const big = {
   format: 'wav' as const,
-  audio: buildWav(sine(300, 10, 8_000), { sampleRate: 8_000, channels: 1 }),
+  audio: [buildWav(sine(300, 10, 8_000), { sampleRate: 8_000, channels: 1 })],
   packets: [Buffer.alloc(100)],
 };
 const one = encodeEntry(key('s0'), VOICE, small).length;

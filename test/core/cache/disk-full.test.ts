@@ -84,7 +84,7 @@ describe.skipIf(!('dir' in small))(
         });
         const entry = (i: number) => ({
           format: 'wav' as const,
-          audio: buildWav(sine(200 + i, 2, 16_000), { sampleRate: 16_000, channels: 1 }),
+          audio: [buildWav(sine(200 + i, 2, 16_000), { sampleRate: 16_000, channels: 1 })],
           packets: [Buffer.alloc(100)],
         });
         let i = 0;

@@ -35,7 +35,7 @@ const voiceOf = (i: number) => `voice-${i}`;
 const key = (text: string, voice: string) => partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
 const audio = {
   format: 'wav' as const,
-  audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),
+  audio: [buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 })],
   packets: [Buffer.alloc(40)],
 };
 

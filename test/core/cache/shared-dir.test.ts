@@ -26,7 +26,7 @@ const VOICE = 'voice-b-en-f-01';
 const key = (text: string) => partCacheKey({ kind: 'tts', text, voice: VOICE, format: 'wav' }, text);
 const audio = (text: string): CachedAudio => ({
   format: 'wav',
-  audio: buildWav(sine(300, 0.1, 8_000), { sampleRate: 8_000, channels: 1 }),
+  audio: [buildWav(sine(300, 0.1, 8_000), { sampleRate: 8_000, channels: 1 })],
   packets: Array.from({ length: 10 }, (_, i) => Buffer.from(`${text}#${i}`.padEnd(100, '.'))),
 });
 const ONE = encodeEntry(key('x'), VOICE, audio('x')).length; // every entry here is this size (texts of one length)
@@ -152,7 +152,7 @@ describe('two processes on one directory', () => {
   it('write, read and evict at once without a torn read, a wrong entry, a warning or a leftover, and end under the cap', async () => {
     const childOne = encodeEntry(key('x'), VOICE, {
       format: 'wav',
-      audio: buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 }),
+      audio: [buildWav(sine(300, 0.05, 8_000), { sampleRate: 8_000, channels: 1 })],
       packets: Array.from({ length: 20 }, () => Buffer.alloc(120)),
     }).length;
     const cap = childOne * 12; // 160 entries written, 12 fit: eviction runs all the time in both

@@ -8,32 +8,36 @@ import type { Charge } from '../../../src/core/quota/charge.ts';
 import { partsFile } from '../../../src/core/speech/clips.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/speech/request.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeMp3, encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 
 const RATE = 24000;
-const PIECE = 64 * 1024;
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'say' } } as unknown as Charge;
 const request: SpeechRequest = { kind: 'tts', text: 'one two', voice: 'voice-b-en-f-01', format: 'wav' };
 
-/** A WAV of `seconds` as the service streams it: pieces of 64 KiB, each a buffer of its own. */
-function pieces(seconds: number, pitchHz: number): Buffer[] {
-  const wav = Buffer.from(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
-  const out: Buffer[] = [];
-  for (let at = 0; at < wav.length; at += PIECE) out.push(Buffer.from(wav.subarray(at, at + PIECE)));
-  return out;
-}
+/** A WAV of `seconds` as the service streams it. */
+const pieces = (seconds: number, pitchHz: number): Buffer[] =>
+  inPieces(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
+
+/** A part source serving `parts` by their index as text, each as a body of its pieces. */
+const sourceOf = (parts: Array<{ format: string; pieces: Buffer[] }>) =>
+  ({
+    fetch: (_request: SpeechRequest, text: string): Promise<SpeechAudio> => {
+      const part = parts[Number(text)];
+      return Promise.resolve({
+        format: part?.format,
+        body: Readable.from(part?.pieces ?? []),
+        requestId: text,
+      } as unknown as SpeechAudio);
+    },
+  }) as unknown as PartSource;
 
 describe('a file of parts streamed in pieces', () => {
   it('is joined without one copy larger than a piece on the main thread, the pieces left as they were', async () => {
     const parts = [pieces(40, 200), pieces(25, 300)];
     const before = parts.map((part) => part.map((piece) => Buffer.from(piece)));
-    const source = {
-      fetch: (_request: SpeechRequest, text: string): Promise<SpeechAudio> => {
-        const part = parts[Number(text)] ?? [];
-        return Promise.resolve({ format: 'wav', body: Readable.from(part), requestId: text } as unknown as SpeechAudio);
-      },
-    } as unknown as PartSource;
+    const source = sourceOf(parts.map((part) => ({ format: 'wav', pieces: part })));
     const { result, copies } = await mainThreadCopies(() =>
       partsFile(source, request, ['0', '1'], charge, () => Promise.resolve()),
     );
@@ -45,5 +49,23 @@ describe('a file of parts streamed in pieces', () => {
     expect(result.seconds).toBeCloseTo(65, 2);
     // One header and both parts' samples (each 24 kHz mono 16-bit).
     expect(file?.data.length).toBe(44 + 65 * RATE * 2);
+  });
+
+  it('of differing formats is posted as a file a part, each made exact and measured in the audio worker', async () => {
+    const wav = pieces(30, 200);
+    const mp3 = inPieces(
+      await encodeMp3(toneSamples({ pitchHz: 300, seconds: 20, amplitude: 0.3, sampleRate: RATE }), RATE, 64),
+    );
+    const source = sourceOf([
+      { format: 'wav', pieces: wav },
+      { format: 'mp3', pieces: mp3 },
+    ]);
+    const { result, copies } = await mainThreadCopies(() =>
+      partsFile(source, request, ['0', '1'], charge, () => Promise.resolve()),
+    );
+    expect(copies.filter((copy) => copy.bytes > PIECE)).toEqual([]);
+    expect(result.files.map((file) => file.format)).toEqual(['wav', 'mp3']);
+    expect(result.files[0]?.data.length).toBe(44 + 30 * RATE * 2);
+    expect(result.seconds).toBeCloseTo(50, 1);
   });
 });

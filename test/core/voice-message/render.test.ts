@@ -157,7 +157,7 @@ describe('renderVoiceMessage from the audio cache', () => {
     await cache.put(
       partCacheKey({ kind: 'tts', text: request.text, voice: VOICE, format: 'wav' }, request.text),
       VOICE,
-      { format: 'wav', audio, packets },
+      { format: 'wav', audio: [audio], packets },
       cache.generation(VOICE),
     );
     await cache.close();

@@ -1,13 +1,25 @@
-// A body that arrives in pieces, gathered for a worker: each piece copied, as it arrives, into blocks of memory of
-// their own, which then move to the worker (transferred, not copied) and are joined there. The main thread never
-// joins a file's bytes in one go (Buffer.concat of the pieces: a copy the size of the file in one task).
+// A body that arrives in pieces, gathered for the audio worker: each piece copied, as it arrives, into blocks of
+// shared memory of the request's own, which every job that needs the part (its length measured, its speed changed,
+// a file's join, a scene's mix) reads where they are, and joins there if it must. The main thread never joins a
+// part's bytes in one go (Buffer.concat of the pieces: a copy the size of the file in one task).
 
 /** A block's size: a few network reads; the last one is partly used. */
 const BLOCK_BYTES = 256 * 1024;
 
+/** A part's bytes in blocks of shared memory, in order: what a worker reads, and joins in its own thread. */
+export type SharedBlocks = Uint8Array<SharedArrayBuffer>[];
+
+/** A part gathered in blocks of its own (see `gather`). */
+export interface OwnBlocks {
+  blocks: SharedBlocks;
+}
+
+/** A part's bytes as the audio worker's jobs take them: in shared memory as they came, or gathered in blocks. */
+export type PartBytes = Uint8Array<SharedArrayBuffer> | OwnBlocks;
+
 export class ByteBlocks {
-  readonly #full: Uint8Array<ArrayBuffer>[] = [];
-  #block: Uint8Array<ArrayBuffer> | undefined;
+  readonly #full: SharedBlocks = [];
+  #block: Uint8Array<SharedArrayBuffer> | undefined;
   #at = 0;
   #bytes = 0;
 
@@ -22,7 +34,7 @@ export class ByteBlocks {
     for (let from = 0; from < piece.byteLength;) {
       if (this.#block === undefined || this.#at === this.#block.length) {
         if (this.#block) this.#full.push(this.#block);
-        this.#block = new Uint8Array(new ArrayBuffer(BLOCK_BYTES));
+        this.#block = new Uint8Array(new SharedArrayBuffer(BLOCK_BYTES));
         this.#at = 0;
       }
       const n = Math.min(piece.byteLength - from, this.#block.length - this.#at);
@@ -32,8 +44,8 @@ export class ByteBlocks {
     }
   }
 
-  /** The blocks in order, the last cut to what it holds (a view: its whole buffer moves with it). */
-  take(): Uint8Array<ArrayBuffer>[] {
+  /** The blocks in order, the last cut to what it holds. */
+  take(): SharedBlocks {
     const blocks = this.#full.splice(0);
     if (this.#block) blocks.push(this.#block.subarray(0, this.#at));
     this.#block = undefined;
@@ -42,3 +54,42 @@ export class ByteBlocks {
     return blocks;
   }
 }
+
+const isShared = (bytes: Uint8Array): bytes is Uint8Array<SharedArrayBuffer> =>
+  bytes.buffer instanceof SharedArrayBuffer;
+
+/**
+ * A part's body read for the audio worker: a body that came whole in shared memory (the free voice's WAV, a cache
+ * hit, a changed part) is that view, never copied; anything else is copied piece by piece, as the pieces arrive,
+ * into blocks of its own (the pieces themselves stay as they were).
+ */
+export async function gather(body: AsyncIterable<Uint8Array>): Promise<PartBytes> {
+  let first: Uint8Array | undefined;
+  let blocks: ByteBlocks | undefined;
+  for await (const piece of body) {
+    if (blocks === undefined && first === undefined) {
+      first = piece;
+      continue;
+    }
+    if (blocks === undefined) {
+      blocks = new ByteBlocks();
+      if (first) blocks.add(first);
+      first = undefined;
+    }
+    blocks.add(piece);
+  }
+  if (blocks) return { blocks: blocks.take() };
+  if (first && isShared(first)) return first;
+  // One piece (a short part's body): shared memory of its own size, not a block mostly empty.
+  const one = new Uint8Array(new SharedArrayBuffer(first?.byteLength ?? 0));
+  if (first) one.set(first);
+  return one;
+}
+
+/** The part's length in bytes. */
+export const partLength = (part: Uint8Array | OwnBlocks): number =>
+  'blocks' in part ? part.blocks.reduce((sum, block) => sum + block.byteLength, 0) : part.byteLength;
+
+/** The part as Buffers to stream (views, not copies): what a body made of it reads. */
+export const partViews = (part: PartBytes): Buffer[] =>
+  ('blocks' in part ? part.blocks : [part]).map((view) => Buffer.from(view.buffer, view.byteOffset, view.byteLength));

@@ -4,6 +4,9 @@ import type { ClipErrorCode } from '../../errors.ts';
 import type { EditableFormat, SceneMixLine, SceneMixResult } from '../../effects/effect-types.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketBlocks } from '../../codecs/packet-frames.ts';
+import type { ClipProbe } from '../../analysis/clip-probe.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
+import type { SharedBlocks } from '../byte-blocks.ts';
 
 /**
  * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
@@ -11,17 +14,21 @@ import type { PacketBlocks } from '../../codecs/packet-frames.ts';
  */
 export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;
 
-/** A part that came in pieces: blocks of its bytes (../byte-blocks.ts), views of transferred buffers, joined there. */
-export type MovedBlocks = Uint8Array<ArrayBuffer>[];
+/** A part as a job takes it: its bytes handed over, or the shared blocks it was gathered in (joined there). */
+export type HandedPart = HandedBytes | SharedBlocks;
 
 /** A scene's line as sent to the worker: its parts' bytes and the silence before it. */
-export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedBytes[] };
+export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedPart[] };
 
 export type AudioJob =
-  /** One part's bytes with speed and volume applied. */
-  | { id: number; kind: 'effects'; data: HandedBytes; effects: AudioEffects }
+  /** One part's bytes with speed and volume applied; the result comes back in shared memory. */
+  | { id: number; kind: 'effects'; data: HandedPart; effects: AudioEffects }
+  /** What a part's headers say of its length against a limit (../../analysis/clip-probe.ts). */
+  | { id: number; kind: 'probe'; part: HandedPart; limitSeconds: number }
+  /** A part posted as a file of its own, as sent (a format not joined): its sizes made exact, its length measured. */
+  | { id: number; kind: 'file'; part: HandedPart; format: AudioFormat }
   /** A request's parts as one file. */
-  | { id: number; kind: 'join'; parts: Array<HandedBytes | MovedBlocks>; format: EditableFormat }
+  | { id: number; kind: 'join'; parts: HandedPart[]; format: EditableFormat }
   /** A scene's lines mixed as one file (../../effects/scene-mix.ts). */
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat }
   /** A voice message's Opus packets written as one Ogg Opus file (pages and their CRCs); the blocks transferred. */
@@ -31,7 +38,8 @@ export type AudioJobReply =
   | {
       id: number;
       ok: true;
-      data: ArrayBuffer;
+      /** Shared for an 'effects' job (the changed part is read, cached and mixed where it is), else moved. */
+      data: ArrayBuffer | SharedArrayBuffer;
       format: EditableFormat;
       seconds?: number;
       /** A scene's figures (everything of SceneMixResult but its bytes, format and length). */
@@ -39,6 +47,10 @@ export type AudioJobReply =
     }
   /** An 'ogg' job's file. */
   | { id: number; ok: true; ogg: ArrayBuffer }
+  /** A 'file' job's file (moved) and its length. */
+  | { id: number; ok: true; file: ArrayBuffer; seconds: number }
+  /** A 'probe' job's verdict. */
+  | { id: number; ok: true; probe: ClipProbe }
   /** `range`: the job asked for something out of bounds (a scene over its length): a RangeError on the main thread. */
   | {
       id: number;

@@ -7,11 +7,14 @@
 // only so many under way or waiting, and a member only so many long ones.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply, HandedBytes, MovedBlocks } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { classedPools, SHORT_JOIN_MAX_BYTES, type WorkClass } from '../work-classes.ts';
+import { type OwnBlocks, partLength } from '../byte-blocks.ts';
+import type { ClipProbe } from '../../analysis/clip-probe.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketFrames } from '../../codecs/packet-frames.ts';
 
@@ -92,9 +95,9 @@ async function run(
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
 }
 
-/** An edit's or a join's reply, as its job asked for (an Ogg job's reply is another shape). */
+/** An edit's or a join's reply, as its job asked for (an Ogg job's and a probe's replies are other shapes). */
 function edited(reply: Done): Edited {
-  if ('ogg' in reply) throw new Error('audio thread: an audio job answered with an Ogg file');
+  if (!('data' in reply)) throw new Error('audio thread: an audio job answered with another shape');
   return reply;
 }
 
@@ -104,9 +107,9 @@ export function changesAudio(effects: AudioEffects | undefined): effects is Audi
 }
 
 /**
- * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV) as
- * they are, shared, with no copy; `own` bytes that are a whole buffer of their own, moved (the caller's view is
- * detached); anything else (a cache entry's bytes, a view into Node's pool) one block copy the worker then owns.
+ * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV, a
+ * cache hit, a changed part) as they are, shared, with no copy; `own` bytes that are a whole buffer of their own,
+ * moved (the caller's view is detached); anything else (a view into Node's pool) one block copy the worker then owns.
  */
 function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): HandedBytes {
   const { buffer } = bytes;
@@ -121,56 +124,86 @@ function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): Hand
 }
 
 /**
- * One part (WAV or MP3) with speed and volume applied, in its own format. Rejects with UnsupportedAudioError for
- * audio SayBot cannot decode (FLAC, M4A, Ogg), ClipError for damaged audio, AudioBusyError when it cannot run now.
+ * A part as the worker gets it: bytes as handOver says (`own`: a whole buffer of the caller's own is moved), or the
+ * shared blocks it was gathered in (../byte-blocks.ts), read where they are.
+ */
+function handPart(part: Uint8Array | OwnBlocks, transfer: ArrayBuffer[], own = false): HandedPart {
+  return part instanceof Uint8Array ? handOver(part, transfer, own) : part.blocks;
+}
+
+/**
+ * One part (WAV or MP3) with speed and volume applied, in its own format, in shared memory (the changed part is
+ * read, cached and mixed as those bytes). Rejects with UnsupportedAudioError for audio SayBot cannot decode (FLAC,
+ * M4A, Ogg), ClipError for damaged audio, AudioBusyError when it cannot run now.
  */
 export async function applyEffectsOffThread(
-  bytes: Uint8Array,
+  part: Uint8Array | OwnBlocks,
   effects: AudioEffects,
   guild = '',
 ): Promise<{ format: EditableFormat; data: Buffer }> {
   const transfer: ArrayBuffer[] = [];
-  const data = handOver(bytes, transfer);
+  const data = handPart(part, transfer);
   // One part (bounded by the request's split): short work, a voice's next part may wait for it.
   const reply = edited(await run('short', { kind: 'effects', data, effects }, transfer, { guild }));
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
 /**
- * A part that came in pieces, as blocks of its own (../byte-blocks.ts): the blocks' buffers move to the worker, which
- * joins them (the views are empty afterwards).
+ * What a part's headers say of its length against `limitSeconds` (../../analysis/clip-probe.ts), read in the audio
+ * worker: an MP3's frames are walked and a part's blocks joined there, not on the main thread. Short work. Rejects
+ * with ClipError for bytes that are not audio it knows, AudioBusyError when it cannot run now.
  */
-export interface OwnBlocks {
-  blocks: MovedBlocks;
+export async function probePartOffThread(
+  part: Uint8Array | OwnBlocks,
+  limitSeconds: number,
+  owner: AudioJobOwner = {},
+): Promise<ClipProbe> {
+  const transfer: ArrayBuffer[] = [];
+  const handed = handPart(part, transfer);
+  const reply = await run('short', { kind: 'probe', part: handed, limitSeconds }, transfer, owner);
+  if (!('probe' in reply)) throw new Error('audio thread: a probe job answered without its verdict');
+  return reply.probe;
 }
 
-const blockBytes = (part: Uint8Array | OwnBlocks) =>
-  part instanceof Uint8Array ? part.byteLength : part.blocks.reduce((sum, block) => sum + block.byteLength, 0);
-
-/** Blocks of the caller's own as the worker gets them: their buffers moved, not copied. */
-function moveBlocks({ blocks }: OwnBlocks, transfer: ArrayBuffer[]): MovedBlocks {
-  for (const { buffer } of blocks) if (!transfer.includes(buffer)) transfer.push(buffer);
-  return blocks;
+/**
+ * A part posted as a file of its own, as the service sent it (a format SayBot does not join, or parts whose formats
+ * differ): its blocks joined, a WAV's sizes made exact or a cut last MP3 frame dropped, and its length measured, in
+ * the audio worker. Short work up to SHORT_JOIN_MAX_BYTES, long work past it, as a join.
+ */
+export async function partFileOffThread(
+  part: Uint8Array | OwnBlocks,
+  format: AudioFormat,
+  owner: AudioJobOwner = {},
+): Promise<{ data: Buffer; seconds: number }> {
+  const transfer: ArrayBuffer[] = [];
+  const handed = handPart(part, transfer);
+  const workClass = partLength(part) <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const reply = await run(workClass, { kind: 'file', part: handed, format }, transfer, owner);
+  if (!('file' in reply)) throw new Error('audio thread: a file job answered without its file');
+  return { data: Buffer.from(reply.file), seconds: reply.seconds };
 }
 
 /**
  * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: short work
  * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it. A part is bytes (handed over as
- * handOver says) or blocks of the caller's own (moved, and joined in the worker).
+ * handOver says) or the shared blocks it was gathered in (joined in the worker).
  */
 export async function joinPartsOffThread(
   parts: ReadonlyArray<Uint8Array | OwnBlocks>,
   format: EditableFormat,
   owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
-  const bytes = parts.reduce((sum, part) => sum + blockBytes(part), 0);
+  const bytes = parts.reduce((sum, part) => sum + partLength(part), 0);
   const transfer: ArrayBuffer[] = [];
-  const handed = parts.map((part) =>
-    part instanceof Uint8Array ? handOver(part, transfer) : moveBlocks(part, transfer),
-  );
+  const handed = parts.map((part) => handPart(part, transfer));
   const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
   const reply = edited(await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner));
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
+}
+
+/** A scene as the mix takes it: each part bytes (handed over as below) or the shared blocks it was gathered in. */
+export interface SceneJobInput extends Omit<SceneMixInput, 'lines'> {
+  lines: Array<Omit<SceneMixInput['lines'][number], 'parts'> & { parts: Array<Uint8Array | OwnBlocks> }>;
 }
 
 /**
@@ -179,15 +212,15 @@ export async function joinPartsOffThread(
  * handed over, not copied: a part in shared memory is shared; a part that is a whole ArrayBuffer of its own is moved
  * to the worker and the caller's array is detached (empty) afterwards; pass copies of bytes you keep (a cache's). A
  * part that is a view into a larger buffer (Node's shared pool, a slab) is copied, since moving its buffer would take
- * the rest with it. A scene over MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad
- * gap, ClipError and UnsupportedAudioError for parts it
- * cannot use, AudioBusyError when it cannot run now.
+ * the rest with it. A part gathered in shared blocks (../byte-blocks.ts) is read where it is and joined in the
+ * worker. A scene over MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad gap,
+ * ClipError and UnsupportedAudioError for parts it cannot use, AudioBusyError when it cannot run now.
  */
-export async function mixSceneOffThread(input: SceneMixInput, owner: AudioJobOwner): Promise<SceneMixResult> {
+export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwner): Promise<SceneMixResult> {
   const transfer: ArrayBuffer[] = [];
   const lines = input.lines.map((line) => ({
     ...line,
-    parts: line.parts.map((part) => handOver(part, transfer, true)),
+    parts: line.parts.map((part) => handPart(part, transfer, true)),
   }));
   const scene = { kind: 'scene', lines, format: input.format } as const;
   const reply = edited(await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS));

@@ -1,7 +1,12 @@
-// The worker thread of audio-thread.ts: speed and volume, joining parts into one file, and mixing a scene's lines,
-// one job at a time.
+// The worker thread of audio-thread.ts: speed and volume, a part's length from its headers, a part made a file of
+// its own, joining parts into one file, and mixing a scene's lines, one job at a time.
 import { parentPort } from 'node:worker_threads';
-import type { AudioJob, AudioJobReply, HandedBytes, MovedBlocks } from './audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
+import { probeClip } from '../../analysis/clip-probe.ts';
+import { analyseClip } from '../../analysis/clip.ts';
+import type { AudioFormat } from '../../codecs/format.ts';
+import { exactMp3File } from '../../codecs/mp3-file.ts';
+import { exactWavFile } from '../../codecs/wav-file.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
@@ -21,23 +26,44 @@ function own(view: Uint8Array): ArrayBuffer {
 /** Handed bytes as a view: a shared view as it is, a transferred buffer whole. */
 const view = (bytes: HandedBytes): Uint8Array => (bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
 
-/** A join's part as one view: moved blocks joined here, in the worker. */
-const joined = (part: HandedBytes | MovedBlocks): Uint8Array =>
-  Array.isArray(part) ? Buffer.concat(part) : view(part);
+/** A part as one view: the blocks it was gathered in joined here, in the worker (one block is read as it is). */
+const joined = (part: HandedPart): Uint8Array =>
+  Array.isArray(part) ? (part.length === 1 && part[0] ? part[0] : Buffer.concat(part)) : view(part);
+
+/**
+ * `data` in shared memory: a changed part is read by every identical request, cached and perhaps mixed into a
+ * scene, and the main thread can hand shared bytes to the next job without copying them.
+ */
+function shared(data: Uint8Array): SharedArrayBuffer {
+  const out = new SharedArrayBuffer(data.byteLength);
+  new Uint8Array(out).set(data);
+  return out;
+}
+
+/** The bytes as a file every player reads: exact WAV sizes whatever header was streamed, no cut MP3 frame. */
+const exactFile = (format: AudioFormat, bytes: Uint8Array): Uint8Array =>
+  format === 'wav' ? exactWavFile(bytes) : format === 'mp3' ? exactMp3File(bytes) : bytes;
 
 async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'effects') {
-      const { format, data } = await applyEffects(view(job.data), job.effects);
-      const buffer = own(data);
-      return { reply: { id: job.id, ok: true, format, data: buffer }, transfer: [buffer] };
+      const { format, data } = await applyEffects(joined(job.data), job.effects);
+      return { reply: { id: job.id, ok: true, format, data: shared(data) }, transfer: [] };
     }
+    if (job.kind === 'file') {
+      const data = exactFile(job.format, joined(job.part));
+      const { durationSeconds: seconds } = await analyseClip(data);
+      const file = own(data);
+      return { reply: { id: job.id, ok: true, file, seconds }, transfer: [file] };
+    }
+    if (job.kind === 'probe')
+      return { reply: { id: job.id, ok: true, probe: probeClip(joined(job.part), job.limitSeconds) }, transfer: [] };
     if (job.kind === 'ogg') {
       const ogg = own(writeOggOpus(packetViews(job.packets), job.options));
       return { reply: { id: job.id, ok: true, ogg }, transfer: [ogg] };
     }
     if (job.kind === 'scene') {
-      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(view) }));
+      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(joined) }));
       const {
         data,
         format,
