@@ -23,6 +23,7 @@ import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import './strings.ts';
@@ -162,6 +163,21 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       message: {
         key: error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine',
         params: { max: error.maxSeconds },
+      },
+      level: 'info',
+    };
+  // A scene estimated longer than its cap, which only its audio proves: refused at the preview and at "Play it".
+  if (error instanceof OverSecondsCapError)
+    return {
+      code: 'scene.tooLong',
+      message: {
+        key: 'scene.tooLong',
+        params: {
+          seconds: Math.round(error.estimate),
+          max: error.cap,
+          ceiling: Math.floor(estimateCeiling(error.cap)),
+          margin: Math.round(ESTIMATE_MARGIN * 100),
+        },
       },
       level: 'info',
     };
