@@ -5,7 +5,7 @@
 // free-request rate, records), and is kept for its member only, a few minutes, in a bounded map.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import { describeFailure, handOver } from '../speaking/index.ts';
+import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/speech/pipeline.ts';
 import { chooseSettings, ttsRequest } from '../../core/speech/settings.ts';
@@ -91,12 +91,10 @@ export class Samples {
         target: { kind: 'file' },
       });
       await job.accepted;
-      const outcome = await job.outcome;
-      if (outcome.kind === 'failed') throw outcome.error;
-      if (outcome.kind !== 'files' || outcome.files[0] === undefined)
-        throw new Error(`a sample came back as ${outcome.kind}`);
-      const [file] = outcome.files;
-      return { kind: 'audio', id: this.#keep(input, file.data, MEDIA_TYPES[file.format]), characters };
+      const answer = wordOutcome(await job.outcome, { flavour: 'sample' });
+      if (answer.answer === 'refused') throw answer.error;
+      if (answer.answer !== 'audio') throw new Error(`a sample cannot be made of a ${answer.answer} answer`);
+      return { kind: 'audio', id: this.#keep(input, answer.data, MEDIA_TYPES[answer.format]), characters };
     } catch (error) {
       const { code, message } = describeFailure(error);
       if (code === 'internal') throw error;

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { describeFailure } from '../speaking/index.ts';
+import { describeFailure, wordsText } from '../speaking/index.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import {
@@ -236,7 +236,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     if (given === undefined) return badRequest(c);
     const member = memberOf(c);
     try {
-      const outcome = await makeStudioScene(services, member, {
+      const made = await makeStudioScene(services, member, {
         source: given.script,
         quoted: given.quoted,
         format: given.format,
@@ -244,23 +244,23 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
         voice: voice ? await scenes.memberVoice(member.guildId, member.userId) : undefined,
         command: 'dashboard-scene',
       });
-      if (outcome.kind === 'quote-changed') {
-        const { quote } = outcome;
+      if (made.kind === 'quote-changed') {
+        const { quote } = made;
         return c.json({ priceChanged: true, quote: quoteJson(quote, await lineCharacters(quote)) });
       }
       const action = voice ? 'scene.play' : given.line === undefined ? 'scene.file' : 'scene.line';
       audit(logger, action, { userId: member.userId, guildId: member.guildId }, { quoted: given.quoted });
-      if (outcome.kind !== 'file') {
-        const cut = outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt };
-        return c.json({ done: outcome.kind, seconds: outcome.seconds.toFixed(1), ...cut });
-      }
+      // The member's words for it, as every front-end's (the speaking feature's outcome-words.ts).
+      const text = wordsText(c.get('locale'), made.words, made.notes);
+      if (made.kind !== 'file') return c.json({ done: made.kind, seconds: made.seconds.toFixed(1), text });
       const base = `/servers/${member.guildId}/scenes/files/`;
-      const audio = files.keep(member, outcome.data, `saybot-scene.${outcome.format}`);
-      const srt = files.keep(member, Buffer.from(outcome.srt), 'saybot-scene.srt');
+      const audio = files.keep(member, made.data, `saybot-scene.${made.format}`);
+      const srt = files.keep(member, Buffer.from(made.srt), 'saybot-scene.srt');
       return c.json({
         done: 'file',
-        seconds: outcome.seconds.toFixed(1),
-        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
+        seconds: made.seconds.toFixed(1),
+        ...(made.cutAt === undefined ? {} : { cutAt: made.cutAt }),
+        text,
         audio: `${base}${audio}`,
         srt: `${base}${srt}`,
       });

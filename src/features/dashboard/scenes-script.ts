@@ -228,7 +228,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
       $('scene-audio-link').href = answer.audio;
       $('scene-srt-link').href = answer.srt;
       downloads.hidden = false;
-      result.textContent = text('made', { seconds: answer.seconds }) + (answer.cutAt ? ' ' + text('cut', { max: answer.cutAt }) : '');
+      result.textContent = answer.text;
       // What it cost is now in the cache: the next quote says so.
       runQuote();
     });
@@ -237,9 +237,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
   play.addEventListener('click', () => {
     if (!quote) return;
     run('/play', { script: script.value, quoted: quote.characters }, (answer) => {
-      result.textContent =
-        text(answer.done === 'played' ? 'played' : 'stopped', { seconds: answer.seconds }) +
-        (answer.cutAt ? ' ' + text('cut', { max: answer.cutAt }) : '');
+      result.textContent = answer.text;
       runQuote();
     });
   });
@@ -254,7 +252,7 @@ export const SCENES_SCRIPT = `// The Scenes page: the script checked as it is ty
       format: 'wav',
     };
     run('/make', body, (answer) => {
-      result.textContent = text('made', { seconds: answer.seconds });
+      result.textContent = answer.text;
       lineAudio.src = answer.audio;
       lineAudio.hidden = false;
       lineAudio.play().catch(() => {});

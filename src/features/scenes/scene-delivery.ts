@@ -10,30 +10,28 @@ import {
   answerButtonFailure,
   askerOf,
   claimMemberVoiceMessage,
-  fallbackReason,
   handOver,
   memberStillSpeaks,
   memberVoiceChannel,
   postVoiceMessage,
   voiceMessagePlace,
+  wordOutcome,
+  wordsText,
+  type OutcomeAnswer,
 } from '../speaking/index.ts';
 import type { SpeechOutcome, SpeechTarget } from '../../core/speech/pipeline.ts';
+import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
-import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import type { SceneTimeline } from '../../core/speech/scene-types.ts';
 import { sceneSrt } from './scene-srt.ts';
-import { sceneLengthWords } from './scene-length.ts';
 import { t } from './strings.ts';
 
 /** What a scene's preview and delivery use of the commands' services. */
 export type SceneServices = Services<
   'speech' | 'players' | 'reading' | 'logger' | 'isOperator' | 'store' | 'voices' | 'config' | 'accounting'
 >;
-
-const seconds = (s: number) => s.toFixed(1);
-const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
 export async function answerSceneButton(
@@ -104,9 +102,18 @@ async function playScene(
     () => job.outcome,
     (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
   );
+  const answer = wordOutcome(outcome, {
+    flavour: 'scene',
+    locale: interaction.locale,
+    ...(target.kind === 'voice' ? { channelId: target.channelId } : {}),
+    speakers: scene.plan.speakers,
+    lines: scene.plan.turns.length,
+    sizeLimit: interaction.attachmentSizeLimit,
+    memberId: interaction.user.id,
+  });
   // It would cost more than its member confirmed (lines left the cache since): nothing more is paid until they
   // confirm the new price.
-  if (outcome.kind === 'failed' && outcome.error instanceof QuoteExceededError) {
+  if (answer.answer === 'price-changed') {
     const shown = await costedPreview(
       interaction,
       context,
@@ -117,97 +124,58 @@ async function playScene(
     await interaction.editReply({ ...shown, allowedMentions: NO_MENTIONS });
     return;
   }
-  await deliver(interaction, context, scene, outcome, target);
+  await deliver(interaction, context, scene, answer);
 }
 
+/** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */
 async function deliver(
   interaction: ButtonInteraction<'cached'>,
   context: SceneServices,
   scene: PendingScene,
-  outcome: SpeechOutcome,
-  target: SpeechTarget,
+  answer: OutcomeAnswer,
 ): Promise<void> {
   const locale = interaction.locale;
-  const channel = target.kind === 'voice' ? `<#${target.channelId}>` : '';
-  // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
-  const stoodIn =
-    outcome.freeVoice === undefined
-      ? ''
-      : `\n${t(locale, 'scene.freeVoiceStoodIn', { reason: fallbackReason(locale, outcome.freeVoice.cause) })}`;
-  // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
-  const cut =
-    outcome.cutAt === undefined
-      ? ''
-      : `\n${t(locale, 'scene.cutAtCap', {
-          max: outcome.cutAt,
-          heard: outcome.linesBeforeCut ?? ('timeline' in outcome ? (outcome.timeline?.length ?? 0) : 0),
-          lines: scene.plan.turns.length,
-        })}`;
-  const edit = (content: string, files: AttachmentPayload[] = []) =>
-    interaction.editReply({ content: content + stoodIn + cut, files, components: [], allowedMentions: NO_MENTIONS });
-  switch (outcome.kind) {
-    case 'played':
-      return void (await edit(t(locale, 'scene.played', { channel, seconds: seconds(outcome.seconds) })));
-    case 'stopped':
-    case 'skipped':
-      return void (await edit(t(locale, `scene.${outcome.kind}`, { seconds: seconds(outcome.seconds) })));
-    case 'cut-off':
-      return void (await edit(t(locale, 'scene.cutOff', { channel, seconds: seconds(outcome.seconds) })));
-    case 'failed':
-      throw sceneLengthWords(outcome.error);
-    case 'files': {
-      const [file] = outcome.files;
-      if (file === undefined) throw new Error('a scene rendered no file');
-      const files = [
-        { attachment: file.data, name: `saybot-scene.${file.format}` },
-        subtitlesFile(scene.plan.turns, outcome.timeline),
-      ];
-      const params = { seconds: seconds(outcome.seconds) };
+  const edit = (words: LocalisedMessage, notes: readonly LocalisedMessage[], files: AttachmentPayload[] = []) =>
+    interaction.editReply({
+      content: wordsText(locale, words, notes),
+      files,
+      components: [],
+      allowedMentions: NO_MENTIONS,
+    });
+  const header = (words: LocalisedMessage) => t(interaction.guild.preferredLocale, words.key, words.params);
+  switch (answer.answer) {
+    case 'reply':
+      return void (await edit(answer.words, answer.notes));
+    case 'post-file': {
+      const files = [answer.file, subtitlesFile(scene.plan.turns, answer.timeline)];
       if (memberMayPostFiles(interaction)) {
-        await interaction.followUp({
-          content: header(interaction, scene, outcome.seconds),
-          files,
-          allowedMentions: NO_MENTIONS,
-        });
-        return void (await edit(t(locale, 'scene.posted', params)));
+        await interaction.followUp({ content: header(answer.header), files, allowedMentions: NO_MENTIONS });
+        return void (await edit(answer.posted, answer.notes));
       }
-      return void (await edit(t(locale, 'scene.postedPrivately', params), files));
+      return void (await edit(answer.privately, answer.notes, files));
     }
     case 'voice-message': {
-      const srt = subtitlesFile(scene.plan.turns, outcome.timeline);
-      const params = { seconds: seconds(outcome.seconds) };
+      const srt = subtitlesFile(scene.plan.turns, answer.timeline);
       const bar = claimMemberVoiceMessage(interaction);
       const posted =
         bar === undefined
           ? await postVoiceMessage(
               voiceMessagePlace(interaction),
-              outcome.message,
+              answer.message,
               context.logger,
-              header(interaction, scene, outcome.seconds),
+              answer.header && header(answer.header),
             )
           : ({ kind: 'fallback', reason: bar } as const);
-      if (posted.kind === 'posted') return void (await edit(t(locale, 'scene.voiceMessagePosted', params), [srt]));
-      const ogg = { attachment: outcome.message.ogg, name: 'saybot-scene.ogg' };
-      // Why, as /say says it (the member may well post files: it is the voice message that could not go).
-      const why = t(locale, `voiceMessage.fallback.${posted.reason}`, {
-        ...params,
-        voice: t(locale, 'scene.voiceLabel', { speakers: scene.plan.speakers }),
-        format: 'ogg',
-        size: megabytes(outcome.message.ogg.length),
-        limit: megabytes(interaction.attachmentSizeLimit),
-      });
-      return void (await edit(why, [ogg, srt]));
+      // Not posted: why, as /say says it (the member may well post files: it is the voice message that could not go).
+      const words = posted.kind === 'posted' ? answer.posted : answer.asFile(posted.reason);
+      const files = posted.kind === 'posted' ? [srt] : [answer.file, srt];
+      return void (words && (await edit(words, answer.notes, files)));
     }
+    case 'refused':
+      throw answer.error;
+    default:
+      throw new Error(`a scene cannot post a ${answer.answer} answer`);
   }
-}
-
-/** The line over a posted scene, naming the member it is for (mentions are never pinged: NO_MENTIONS). */
-function header(interaction: ButtonInteraction<'cached'>, scene: PendingScene, audioSeconds: number): string {
-  return t(interaction.guild.preferredLocale, 'scene.header', {
-    member: `<@${interaction.user.id}>`,
-    speakers: scene.plan.speakers,
-    seconds: seconds(audioSeconds),
-  });
 }
 
 /** The .srt beside a posted scene. */

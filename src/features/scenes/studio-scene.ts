@@ -7,20 +7,19 @@ import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
-import { handOver } from '../speaking/index.ts';
+import { handOver, wordOutcome } from '../speaking/index.ts';
 import {
   MEMBER_REQUEST,
   type SpeechOutcome,
   type SpeechPipeline,
   type SpeechTarget,
 } from '../../core/speech/pipeline.ts';
-import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveCast } from './cast.ts';
 import { budgetFigures, type BudgetFigures } from './scene-budgets.ts';
-import { checkSceneLength, sceneLengthWords } from './scene-length.ts';
+import { checkSceneLength } from './scene-length.ts';
 import { planScene } from './scene-plan.ts';
 import { readScript } from './scene-preview.ts';
 import { sceneSrt } from './scene-srt.ts';
@@ -137,10 +136,20 @@ export async function quoteStudioScene(
   };
 }
 
-/** What making a studio scene gave. */
+/** What making a studio scene gave, with the member's words for it (the speaking feature's outcome-words.ts). */
 export type StudioOutcome =
-  | { kind: 'file'; data: Buffer; format: AudioFormat; srt: string; seconds: number; cutAt?: number }
-  | { kind: 'played' | 'skipped' | 'stopped' | 'cut-off'; seconds: number; cutAt?: number }
+  | {
+      kind: 'file';
+      data: Buffer;
+      format: AudioFormat;
+      srt: string;
+      seconds: number;
+      cutAt?: number;
+      words: LocalisedMessage;
+      notes: LocalisedMessage[];
+    }
+  /** Heard in voice: played, or stopped, skipped or cut off part-way. */
+  | { kind: 'voice'; seconds: number; words: LocalisedMessage; notes: LocalisedMessage[] }
   /** It would now cost more than its member confirmed: nothing was paid; the new quote is theirs to confirm. */
   | { kind: 'quote-changed'; quote: StudioQuote };
 
@@ -190,31 +199,26 @@ export async function makeStudioScene(
     () => job.outcome,
     (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
   );
-  switch (outcome.kind) {
-    case 'failed':
-      if (outcome.error instanceof QuoteExceededError)
-        return { kind: 'quote-changed', quote: await quoteStudioScene(services, member, order.source, output) };
-      throw sceneLengthWords(outcome.error);
-    case 'files': {
-      const [file] = outcome.files;
-      if (file === undefined) throw new Error('a scene rendered no file');
+  const answer = wordOutcome(outcome, { flavour: 'studio' });
+  switch (answer.answer) {
+    case 'price-changed':
+      return { kind: 'quote-changed', quote: await quoteStudioScene(services, member, order.source, output) };
+    case 'refused':
+      throw answer.error;
+    case 'audio':
+      if (answer.words === undefined) break;
       return {
         kind: 'file',
-        data: file.data,
-        format: file.format,
-        srt: sceneSrt(plan.turns, outcome.timeline),
-        seconds: outcome.seconds,
-        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
+        data: answer.data,
+        format: answer.format,
+        srt: sceneSrt(plan.turns, answer.timeline),
+        seconds: answer.seconds,
+        ...(answer.cutAt === undefined ? {} : { cutAt: answer.cutAt }),
+        words: answer.words,
+        notes: answer.notes,
       };
-    }
-    case 'voice-message':
-      throw new Error('a studio scene came back as a voice message');
-    default:
-      // Played in voice and cut at the scene's cap (its audio longer than estimated): said as a file's cut is.
-      return {
-        kind: outcome.kind,
-        seconds: outcome.seconds,
-        ...(outcome.cutAt === undefined ? {} : { cutAt: outcome.cutAt }),
-      };
+    case 'reply':
+      return { kind: 'voice', seconds: answer.seconds, words: answer.words, notes: answer.notes };
   }
+  throw new Error(`a studio scene cannot be made of a ${answer.answer} answer`);
 }

@@ -166,13 +166,13 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       },
       level: 'info',
     };
-  // A free line's cap, refused on its estimate before anything was made: the estimate, the cap, the margin (a
-  // scene's is worded by its feature, src/features/scenes/scene-length.ts).
-  if (error instanceof OverSecondsCapError && error.capped === 'free-line')
+  // A cap only the audio proves, refused on its estimate before anything was made (the estimate, the cap, the
+  // margin): a free line's, or a scene's at the preview and at "Play it".
+  if (error instanceof OverSecondsCapError)
     return {
-      code: 'too-long-free-line-estimate',
+      code: error.capped === 'free-line' ? 'too-long-free-line-estimate' : 'scene.tooLong',
       message: {
-        key: 'error.tooLong.freeLineEstimate',
+        key: error.capped === 'free-line' ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong',
         params: {
           seconds: Math.round(error.estimate),
           max: error.cap,

@@ -7,6 +7,8 @@ export { describeFailure } from './failure-words.ts';
 export { askerOf, commandAsker, handOver, type Asker, type Order, type OrderedSpeech } from './hand-over.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { fitLines } from './listing.ts';
+export { OutcomeMismatchError, wordOutcome, wordsText } from './outcome-words.ts';
+export type { Front, OutcomeAnswer } from './outcome-types.ts';
 export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
 export { ReplyAudioRegistry } from './reply-audio.ts';
 export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';

@@ -12,7 +12,8 @@ import { t } from './strings.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
-import { oggFile, oggFileParams } from './reply-files.ts';
+import { wordOutcome } from './outcome-words.ts';
+import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
@@ -70,15 +71,23 @@ async function replay(
     cachedOnly: true,
   });
   await job.accepted;
-  const outcome = await job.outcome;
-  if (outcome.kind === 'failed') throw outcome.error;
+  const answer = wordOutcome(await job.outcome, {
+    flavour: 'replay',
+    channelId: target.channelId,
+    voiceId: request.voice,
+  });
+  if (answer.answer !== 'reply') throw answerError(answer);
   await interaction.editReply({
-    content: t(interaction.locale, 'buttons.played', {
-      channel: `<#${target.channelId}>`,
-      seconds: outcome.seconds.toFixed(1),
-    }),
+    content: t(interaction.locale, answer.words.key, answer.words.params),
     allowedMentions: NO_MENTIONS,
   });
+}
+
+/** What a press cannot post: a refusal, else SayBot's own bug. */
+function answerError(answer: OutcomeAnswer): unknown {
+  return answer.answer === 'refused'
+    ? answer.error
+    : new Error(`a reply's button cannot post a ${answer.answer} answer`);
 }
 
 /**
@@ -99,23 +108,22 @@ async function postAgain(
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
-  const outcome = await job.outcome;
-  if (outcome.kind === 'failed') throw outcome.error;
-  if (outcome.kind !== 'voice-message') throw new Error(`a voice message rendered as ${outcome.kind}`);
-  const { message } = outcome;
-  const header = t(interaction.guild.preferredLocale, 'buttons.postedHeader', { member: `<@${interaction.user.id}>` });
+  const answer = wordOutcome(await job.outcome, {
+    flavour: 'post-again',
+    voiceId: audio.request.voice,
+    sizeLimit: interaction.attachmentSizeLimit,
+    memberId: interaction.user.id,
+  });
+  if (answer.answer !== 'voice-message') throw answerError(answer);
+  const header = answer.header && t(interaction.guild.preferredLocale, answer.header.key, answer.header.params);
   const posted: VoiceMessagePostResult =
     bar === undefined
-      ? await postVoiceMessage(voiceMessagePlace(interaction), message, context.logger, header)
+      ? await postVoiceMessage(voiceMessagePlace(interaction), answer.message, context.logger, header)
       : { kind: 'fallback', reason: bar };
-  if (posted.kind === 'posted') {
-    await interaction.editReply({ content: t(interaction.locale, 'buttons.posted'), allowedMentions: NO_MENTIONS });
-    return;
-  }
-  const params = oggFileParams(audio.request.voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
+  const words = posted.kind === 'posted' ? answer.posted : answer.asFile(posted.reason);
   await interaction.editReply({
-    content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
-    files: [oggFile(message.ogg, audio.request.voice)],
+    content: words === undefined ? '' : t(interaction.locale, words.key, words.params),
+    ...(posted.kind === 'posted' ? {} : { files: [answer.file] }),
     allowedMentions: NO_MENTIONS,
   });
 }

@@ -8,6 +8,7 @@ import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Clie
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
 import { askerOf, handOver } from './hand-over.ts';
+import { wordOutcome } from './outcome-words.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
@@ -76,12 +77,12 @@ export async function saveAsSound(
     target: { kind: 'voice-message' },
     cachedOnly: true,
   });
-  const outcome = await job.outcome;
-  if (outcome.kind === 'failed') throw outcome.error;
-  if (outcome.kind !== 'voice-message') throw new Error(`a sound rendered as ${outcome.kind}`);
-  const ogg = outcome.message.ogg;
-  if (outcome.seconds > SOUND_MAX_SECONDS)
-    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(outcome.seconds) });
+  const answer = wordOutcome(await job.outcome, { flavour: 'sound' });
+  if (answer.answer === 'refused') throw answer.error;
+  if (answer.answer !== 'audio') throw new Error(`a sound cannot be made of a ${answer.answer} answer`);
+  const ogg = answer.data;
+  if (answer.seconds > SOUND_MAX_SECONDS)
+    throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(answer.seconds) });
   if (ogg.length > SOUND_MAX_BYTES)
     throw new UserError('sound.tooLarge', { max: SOUND_MAX_BYTES / 1024, size: Math.ceil(ogg.length / 1024) });
   const name = soundName(audio.request.text);
@@ -108,5 +109,5 @@ export async function saveAsSound(
     await soundRemover(interaction.client, logger)(interaction.guildId, [soundId]);
     throw new SpeechInputError({ code: 'voice-deleted', voice });
   }
-  return { name, seconds: seconds(outcome.seconds) };
+  return { name, seconds: seconds(answer.seconds) };
 }

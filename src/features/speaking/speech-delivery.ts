@@ -8,7 +8,7 @@ import {
 } from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechOutcome, SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
+import type { SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
 import { commandAsker, handOver, type Asker, type OrderedSpeech } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
@@ -32,20 +32,20 @@ export const SPEAKING_USES = [
 ] as const satisfies readonly ServiceName[];
 export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from './failure-words.ts';
-import { t } from './strings.ts';
+import './strings.ts';
+import { wordOutcome } from './outcome-words.ts';
+import type { OutcomeAnswer } from './outcome-types.ts';
 import {
   memberVoiceFacts,
   requireManager,
   requireMemberMaySpeak,
   unmetVoiceRightOf,
 } from '../../core/interactions/preconditions.ts';
-import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import type { Revocation } from '../../core/speech/revocation.ts';
 import { showProgress, showResult } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
-import { audioFiles } from './reply-files.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -61,7 +61,6 @@ export type ChosenTarget =
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
-const seconds = (s: number) => s.toFixed(1);
 
 /**
  * The member's voice channel, if the bot may speak there for them: refused at once when the member may not speak
@@ -246,27 +245,21 @@ export async function speakAndReply(
     }
   }
   const request = spoken;
-  const outcome = await job.outcome;
-  // The service failed and the free voice spoke for it: the result names it, and why.
-  if (outcome.freeVoice !== undefined)
-    voice = fallbackVoiceLabel(interaction.locale, outcome.freeVoice.voice, outcome.freeVoice.cause);
-  // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
-  // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
-  const fellBack = accepted.fallback !== undefined || outcome.freeVoice !== undefined;
   const buttons: ReplyButtonSource | undefined =
-    context.replyAudio && request.kind !== 'ready' && !fellBack
+    context.replyAudio && request.kind !== 'ready'
       ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
       : undefined;
-  await showOutcome(
-    interaction,
-    context.logger,
-    outcome,
-    target,
-    request.voice,
+  const answer = wordOutcome(await job.outcome, {
+    flavour: 'command',
+    locale: interaction.locale,
+    where: target,
     voice,
-    reply.private === true,
-    buttons,
-  );
+    voiceId: request.voice,
+    sizeLimit: interaction.attachmentSizeLimit,
+    fellBack: accepted.fallback !== undefined,
+    buttons: buttons !== undefined,
+  });
+  await showAnswer(interaction, context.logger, answer, target, reply.private === true, buttons);
 }
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
@@ -277,57 +270,36 @@ function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): Spee
   return { kind: target.kind };
 }
 
-async function showOutcome(
+/** Posts what the worder (outcome-words.ts) made of the outcome. */
+async function showAnswer(
   interaction: SpeakingInteraction,
   log: Logger,
-  outcome: SpeechOutcome,
+  answer: OutcomeAnswer,
   target: ChosenTarget,
-  voiceId: string,
-  voice: string,
   privateReply: boolean,
-  /** The reply's buttons (reply-buttons.ts): for a file, audio played in voice, or a voice message (on a follow-up). */
-  buttons?: ReplyButtonSource,
+  /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
+  source: ReplyButtonSource | undefined,
 ): Promise<void> {
-  const where = target.kind === 'voice' ? channel(target.channelId) : '';
-  switch (outcome.kind) {
-    case 'files': {
-      const { files, format } = audioFiles(outcome, voiceId);
-      const key = target.kind === 'file' && target.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
-      const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
-      return showWithFiles(interaction, key, { voice, seconds: seconds(outcome.seconds), format }, files, row && [row]);
+  switch (answer.answer) {
+    case 'reply': {
+      const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
+      const { key, params } = answer.words;
+      if (answer.files.length > 0) return showWithFiles(interaction, key, params ?? {}, answer.files, row && [row]);
+      return showResult(interaction, key, params, [], row && [row]);
     }
+    case 'too-large':
+      return showTooLargeFile(interaction, log, answer, privateReply);
     case 'voice-message':
-      if (outcome.insteadOfFile)
-        return showTooLargeFile(interaction, log, outcome, outcome.insteadOfFile, voiceId, voice, privateReply);
-      if (target.kind !== 'voice-message') throw new Error('a voice message for another target');
-      return showVoiceMessage(interaction, log, outcome, target.bar, voiceId, voice, buttons);
-    case 'played': {
-      const row = buttons && replyButtons(interaction.locale, 'voice', buttons, outcome.seconds);
-      return showResult(
+      return showVoiceMessage(
         interaction,
-        'say.spoke',
-        { voice, channel: where, seconds: seconds(outcome.seconds) },
-        [],
-        row && [row],
+        log,
+        answer,
+        target.kind === 'voice-message' ? target.bar : undefined,
+        answer.buttons && source,
       );
-    }
-    case 'skipped':
-      return showResult(interaction, 'say.skipped', { voice, seconds: seconds(outcome.seconds) });
-    case 'stopped':
-      return showResult(interaction, 'say.stopped', { voice });
-    case 'cut-off':
-      // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so do not say "Stopped".
-      return showResult(interaction, 'say.cutOff', { voice, channel: where, seconds: seconds(outcome.seconds) });
-    case 'failed': {
-      // A right taken away says so itself, however much was heard before it.
-      if (outcome.secondsHeard === 0 || outcome.error instanceof RightsRevokedError) throw outcome.error;
-      // Part of it was heard: say so, with the cause in the caller's language.
-      const cause = describeFailure(outcome.error).message;
-      throw new UserError(
-        'error.voice.streamFailed',
-        { detail: t(interaction.locale, cause.key, cause.params) },
-        { cause: outcome.error, level: 'warn' },
-      );
-    }
+    case 'refused':
+      throw answer.error;
+    default:
+      throw new Error(`a command cannot post a ${answer.answer} answer`);
   }
 }

@@ -14,8 +14,9 @@ import {
 } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechOutcome, SpeechRequest } from '../../core/speech/pipeline.ts';
-import { audioFiles, oggFile, oggFileParams } from './reply-files.ts';
+import type { SpeechRequest } from '../../core/speech/pipeline.ts';
+import { wordOutcome } from './outcome-words.ts';
+import type { OutcomeAnswer } from './outcome-types.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
@@ -27,7 +28,7 @@ import {
 import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { t, type LocalisedMessage } from './strings.ts';
 import { showResult } from '../../core/interactions/replies.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { OutputChoice } from './speech-delivery.ts';
@@ -95,6 +96,13 @@ export async function speakOutsideServer(
   if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles))
     throw new UserError('userInstall.noAttachFiles');
   const asker = askerOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
+  const said = {
+    flavour: 'user-install',
+    locale: interaction.locale,
+    voice,
+    voiceId: request.voice,
+    sizeLimit: interaction.attachmentSizeLimit,
+  } as const;
   if (output === 'voice-message') {
     const bar = memberBar(interaction);
     const job = handOver(context.speech, { request, asker, target: { kind: 'voice-message' } });
@@ -102,7 +110,8 @@ export async function speakOutsideServer(
     // The voice message will be the response itself; one the member may not post here is theirs alone.
     if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
     else await acknowledge(interaction, true);
-    await showVoiceMessage(interaction, context.logger, await job.outcome, bar, request.voice, voice);
+    const answer = wordOutcome(await job.outcome, { ...said, where: 'voice-message' });
+    await showVoiceMessage(interaction, context.logger, answer, bar);
     return;
   }
   const job = handOver(context.speech, {
@@ -112,7 +121,14 @@ export async function speakOutsideServer(
   });
   await job.accepted;
   await acknowledge(interaction, false);
-  await showFile(interaction, await job.outcome, request.voice, voice);
+  const answer = wordOutcome(await job.outcome, { ...said, where: 'file' });
+  if (answer.answer !== 'reply') throw answerError(answer);
+  await showFileResult(interaction, answer.words, answer.files);
+}
+
+/** What a user install cannot post as a file's answer: a refusal, else SayBot's own bug. */
+function answerError(answer: OutcomeAnswer): unknown {
+  return answer.answer === 'refused' ? answer.error : new Error(`a user install cannot post a ${answer.answer} answer`);
 }
 
 /**
@@ -130,30 +146,6 @@ function memberBar(interaction: ChatInputCommandInteraction): VoiceMessageFallba
   });
 }
 
-const seconds = (s: number) => s.toFixed(1);
-
-async function showFile(
-  interaction: ChatInputCommandInteraction,
-  outcome: SpeechOutcome,
-  voiceId: string,
-  voice: string,
-): Promise<void> {
-  let files: AttachmentPayload[];
-  let format: string;
-  if (outcome.kind === 'files') {
-    ({ files, format } = audioFiles(outcome, voiceId));
-  } else if (outcome.kind === 'voice-message') {
-    // Over the upload limit: the same speech as a (much smaller) Ogg Opus file.
-    files = [oggFile(outcome.message.ogg, voiceId)];
-    format = 'ogg';
-  } else if (outcome.kind === 'failed') {
-    throw outcome.error;
-  } else {
-    throw new Error(`a file request ended as ${outcome.kind}`);
-  }
-  await showFileResult(interaction, 'userInstall.file', { voice, seconds: seconds(outcome.seconds), format }, files);
-}
-
 /**
  * Delivers the voice message as the interaction's response; when the member may not have it there (`bar`), when
  * Discord does not take it, or when the response could not be deferred as one (the deadline deferred it first), the
@@ -162,26 +154,22 @@ async function showFile(
 async function showVoiceMessage(
   interaction: ChatInputCommandInteraction,
   log: Logger,
-  outcome: SpeechOutcome,
+  answer: OutcomeAnswer,
   bar: VoiceMessageFallbackReason | undefined,
-  voiceId: string,
-  voice: string,
 ): Promise<void> {
-  if (outcome.kind === 'failed') throw outcome.error;
-  if (outcome.kind !== 'voice-message') throw new Error(`a voice message request ended as ${outcome.kind}`);
-  const { message } = outcome;
-  const files = [oggFile(message.ogg, voiceId)];
-  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
+  if (answer.answer !== 'voice-message') throw answerError(answer);
+  const { message } = answer;
+  const files = [answer.file];
   if (bar !== undefined) {
     log.info(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
       'the member may not post a voice message there: sending them a file',
     );
-    await showFileResult(interaction, `voiceMessage.fallback.${bar}`, params, files, true);
+    await showFileResult(interaction, answer.asFile(bar), files, true);
     return;
   }
   if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showFileResult(interaction, 'userInstall.voiceMessageAsFile', params, files);
+    await showFileResult(interaction, answer.asFile('not-a-response'), files);
     return;
   }
   let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
@@ -193,7 +181,7 @@ async function showVoiceMessage(
   }
   if (posted.kind === 'posted') return;
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showFileResult(interaction, `voiceMessage.fallback.${posted.reason}`, params, files, true);
+  await showFileResult(interaction, answer.asFile(posted.reason), files, true);
 }
 
 /**
@@ -202,8 +190,7 @@ async function showVoiceMessage(
  */
 async function showFileResult(
   interaction: ChatInputCommandInteraction,
-  key: MessageKey,
-  params: MessageParams,
+  words: LocalisedMessage,
   files: AttachmentPayload[],
   privately = false,
 ): Promise<void> {
@@ -211,14 +198,14 @@ async function showFileResult(
     if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
       await interaction.deleteReply().catch(() => undefined);
       await interaction.followUp({
-        content: t(interaction.locale, key, params),
+        content: t(interaction.locale, words.key, words.params),
         files,
         allowedMentions: NO_MENTIONS,
         flags: MessageFlags.Ephemeral,
       });
       return;
     }
-    await showResult(interaction, key, params, files);
+    await showResult(interaction, words.key, words.params, files);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
     throw error;

@@ -1,9 +1,10 @@
 // A reply that carries audio as files or a Discord voice message: a voice message posted where the member may post
 // one (else sent to them as a file, saying why), its buttons on a follow-up, and a file too large for Discord sent as
-// a voice message instead. speech-delivery.ts decides which of these an outcome is.
+// a voice message instead. outcome-words.ts decides which of these an outcome is,
+// and its words.
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+import type { OutcomeAnswer } from './outcome-types.ts';
 import { isDeferredAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
@@ -20,12 +21,9 @@ import {
 } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import { megabytes, oggFile, oggFileParams } from './reply-files.ts';
 
 /** A slash command or the Speak menu, in a server. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
-
-const seconds = (s: number) => s.toFixed(1);
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
@@ -51,14 +49,12 @@ export async function showWithFiles(
 export async function showVoiceMessage(
   interaction: SpeakingInteraction,
   log: Logger,
-  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
   /** Why the member may not post it in this channel, if they may not (the target speech-delivery.ts chose). */
   bar: MemberVoiceMessageBar | undefined,
-  voiceId: string,
-  voice: string,
   buttons?: ReplyButtonSource,
 ): Promise<void> {
-  const { message } = outcome;
+  const { message } = answer;
   let posted: VoiceMessagePostResult;
   const asResponse = bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
   if (bar !== undefined) {
@@ -85,31 +81,24 @@ export async function showVoiceMessage(
   if (posted.kind === 'posted') {
     // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
     // token gone, the line over it in the channel said who asked, and nothing can follow.
-    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, outcome.seconds, voice);
-    if (tokenGone(interaction)) return;
-    const row = buttons && replyButtons(interaction.locale, 'file', buttons, outcome.seconds);
-    return showResult(
-      interaction,
-      'voiceMessage.posted',
-      { voice, seconds: seconds(outcome.seconds) },
-      [],
-      row && [row],
-    );
+    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
+    if (tokenGone(interaction) || answer.posted === undefined) return;
+    const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
+    return showResult(interaction, answer.posted.key, answer.posted.params, [], row && [row]);
   }
-  const params = oggFileParams(voice, outcome.seconds, message.ogg, interaction.attachmentSizeLimit);
-  const files = [oggFile(message.ogg, voiceId)];
+  const asFile = answer.asFile(posted.reason);
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
     await interaction.deleteReply().catch(() => undefined);
     await interaction.followUp({
-      content: t(interaction.locale, `voiceMessage.fallback.${posted.reason}`, params),
-      files,
+      content: t(interaction.locale, asFile.key, asFile.params),
+      files: [answer.file],
       allowedMentions: NO_MENTIONS,
       flags: MessageFlags.Ephemeral,
     });
     return;
   }
-  await showWithFiles(interaction, `voiceMessage.fallback.${posted.reason}`, params, files);
+  await showWithFiles(interaction, asFile.key, asFile.params ?? {}, [answer.file]);
 }
 
 /**
@@ -160,34 +149,19 @@ function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(i
 export async function showTooLargeFile(
   interaction: SpeakingInteraction,
   log: Logger,
-  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
-  instead: { format: string; bytes: number; limit: number },
-  voiceId: string,
-  voice: string,
+  answer: Extract<OutcomeAnswer, { answer: 'too-large' }>,
   privateReply: boolean,
 ): Promise<void> {
-  const params = {
-    voice,
-    seconds: seconds(outcome.seconds),
-    format: instead.format.toUpperCase(),
-    size: megabytes(instead.bytes),
-    limit: megabytes(instead.limit),
-  };
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
   if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
     let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
     try {
-      posted = await postVoiceMessage(voiceMessagePlace(interaction), outcome.message, log, attribution(interaction));
+      posted = await postVoiceMessage(voiceMessagePlace(interaction), answer.message, log, attribution(interaction));
     } catch (error) {
       if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
       throw error;
     }
-    if (posted.kind === 'posted') return showResult(interaction, 'say.fileTooLarge.voiceMessage', params);
+    if (posted.kind === 'posted') return showResult(interaction, answer.posted.key, answer.posted.params);
   }
-  await showWithFiles(
-    interaction,
-    'say.fileTooLarge.compressed',
-    { ...params, compressed: megabytes(outcome.message.ogg.length) },
-    [oggFile(outcome.message.ogg, voiceId)],
-  );
+  await showWithFiles(interaction, answer.compressed.key, answer.compressed.params ?? {}, [answer.file]);
 }

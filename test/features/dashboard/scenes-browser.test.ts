@@ -111,6 +111,8 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() =>
       page.locator('#scene-line-audio').evaluate((audio) => (audio as unknown as { duration: number }).duration),
     ).toBeGreaterThan(0);
+    // Its words are the server's, as every front-end's outcome (outcome-words.ts).
+    expect(await page.locator('#scene-result').textContent()).toMatch(/^The scene is made: \d+\.\d s\.$/);
     expect(ttsSince(heard)).toEqual([]);
     await page.close();
   }, 120_000);

@@ -28,10 +28,6 @@ const SCRIPT_TEXTS = [
   'play',
   'playFree',
   'working',
-  'made',
-  'cut',
-  'played',
-  'stopped',
   'priceChanged',
   'failed',
 ] as const;

@@ -36,10 +36,6 @@ export const en = {
   'studio.scenes.play': 'Play it in my voice channel ({characters} characters)',
   'studio.scenes.playFree': 'Play it in my voice channel (free)',
   'studio.scenes.working': 'Working on it…',
-  'studio.scenes.made': 'The scene is made: {seconds} s.',
-  'studio.scenes.cut': 'Its audio ran past {max} s and was cut there.',
-  'studio.scenes.played': 'Played the scene in your voice channel: {seconds} s.',
-  'studio.scenes.stopped': 'The scene was stopped after {seconds} s.',
   'studio.scenes.priceChanged':
     'The price changed since it was shown (lines left the cache): nothing was paid. Press again to pay the new price.',
   'studio.scenes.downloadAudio': 'Download the audio',

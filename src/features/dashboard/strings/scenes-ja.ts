@@ -34,10 +34,6 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.play': '自分のボイスチャンネルで再生 ({characters}文字)',
   'studio.scenes.playFree': '自分のボイスチャンネルで再生 (無料)',
   'studio.scenes.working': '処理中…',
-  'studio.scenes.made': 'シーンを作成しました: {seconds}秒。',
-  'studio.scenes.cut': '音声が{max}秒を超えたため、そこで切りました。',
-  'studio.scenes.played': 'ボイスチャンネルでシーンを再生しました: {seconds}秒。',
-  'studio.scenes.stopped': '{seconds}秒後にシーンが止められました。',
   'studio.scenes.priceChanged':
     '表示後に価格が変わりました(キャッシュから消えた行があります): 何も支払われていません。新しい価格でもう一度押してください。',
   'studio.scenes.downloadAudio': '音声をダウンロード',

@@ -35,10 +35,6 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.play': '내 음성 채널에서 재생 ({characters}자)',
   'studio.scenes.playFree': '내 음성 채널에서 재생 (무료)',
   'studio.scenes.working': '처리 중…',
-  'studio.scenes.made': '장면을 만들었습니다: {seconds}초.',
-  'studio.scenes.cut': '오디오가 {max}초를 넘어 그 지점에서 잘렸습니다.',
-  'studio.scenes.played': '음성 채널에서 장면을 재생했습니다: {seconds}초.',
-  'studio.scenes.stopped': '{seconds}초 후에 장면이 멈췄습니다.',
   'studio.scenes.priceChanged':
     '표시된 뒤 가격이 바뀌었습니다(캐시에서 빠진 줄이 있음): 결제된 것은 없습니다. 새 가격으로 다시 누르세요.',
   'studio.scenes.downloadAudio': '오디오 내려받기',

@@ -48,22 +48,8 @@ export const en = {
   'scene.expired':
     'This scene is no longer waiting (it expired or was replaced). Run /scene again; nothing was charged.',
   'scene.notYours': "This is {member}'s scene: only they can confirm it.",
-  'scene.played': '🎬 Played the scene in {channel}: {seconds} s.',
-  'scene.stopped': 'The scene was stopped after {seconds} s. Only what was made was charged.',
-  'scene.skipped': 'The scene was skipped after {seconds} s. Only what was made was charged.',
-  'scene.cutOff': 'The scene was cut off after {seconds} s (SayBot left {channel}).',
-  'scene.posted': '🎬 Posted the scene: {seconds} s.',
-  'scene.postedPrivately': 'You may not post files in this channel, so the scene is here, for you only: {seconds} s.',
-  'scene.freeVoiceStoodIn': 'Some lines were spoken by the free voice: {reason}.',
-  'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
-  'scene.voiceLabel': 'the scene in {speakers} voices',
-  'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
   'scene.tooLongForVoice':
     'This scene would last about {seconds} s, more than the {limit} s this server may queue in voice. Post it as a file instead (`output: file`).',
-  'scene.tooLong':
-    'This scene would last about {seconds} s; a scene may last at most {max} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it in two; nothing was charged.',
-  'scene.cutAtCap':
-    'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
   'scene.quoteChanged':
     'The price changed since the preview (lines it counted as made have left the cache): here it is again at what it costs now. Nothing was charged.',
   'scene.toneAndIntensity':

@@ -46,22 +46,8 @@ export const ja: Translation<typeof en> = {
   'scene.expired':
     'このシーンはもう待機していません (期限切れか置き換えられました)。もう一度 /scene を実行してください。料金はかかっていません。',
   'scene.notYours': '{member} さんのシーンです: その人だけが確認できます。',
-  'scene.played': '🎬 {channel} でシーンを再生しました: {seconds} 秒。',
-  'scene.stopped': 'シーンは {seconds} 秒で停止しました。作成された分だけ料金がかかりました。',
-  'scene.skipped': 'シーンは {seconds} 秒でスキップされました。作成された分だけ料金がかかりました。',
-  'scene.cutOff': 'シーンは {seconds} 秒で途切れました (SayBot が {channel} から退出しました)。',
-  'scene.posted': '🎬 シーンを投稿しました: {seconds} 秒。',
-  'scene.postedPrivately': 'このチャンネルにはファイルを投稿できないため、シーンはあなただけに送ります: {seconds} 秒。',
-  'scene.freeVoiceStoodIn': '一部の行は無料の声で読み上げました: {reason}。',
-  'scene.header': '🎬 {member} さんのシーン: 声 {speakers} 種類、{seconds} 秒',
-  'scene.voiceLabel': '声 {speakers} 種類のシーン',
-  'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'scene.tooLongForVoice':
     'このシーンは約 {seconds} 秒で、このサーバーがボイスで待機できる {limit} 秒を超えます。ファイルとして投稿してください (`output: file`)。',
-  'scene.tooLong':
-    'このシーンは約 {seconds} 秒かかります。シーンは最長 {max} 秒です。長さは料金を払ってからでないと分からないため、SayBot は見込みが {ceiling} 秒までのシーンだけを作ります（{margin}% の余裕）。短くするか二つに分けてください。料金はかかっていません。',
-  'scene.cutAtCap':
-    '見込みより長くなったため、シーンの最長の {max} 秒で切りました。{lines} 行のうち {heard} 行が入っています。切った後の行は作っておらず、料金もかかっていません。',
   'scene.quoteChanged':
     'プレビューの後で価格が変わりました（作成済みと数えた行がキャッシュから消えました）。今の価格でもう一度表示します。料金はかかっていません。',
   'scene.toneAndIntensity':

@@ -46,22 +46,8 @@ export const ko: Translation<typeof en> = {
   'scene.expired':
     '이 장면은 더 이상 기다리고 있지 않습니다 (만료되었거나 바뀌었습니다). /scene을 다시 실행하세요. 요금은 부과되지 않았습니다.',
   'scene.notYours': '{member}님의 장면입니다: 그분만 확인할 수 있습니다.',
-  'scene.played': '🎬 {channel}에서 장면을 재생했습니다: {seconds}초.',
-  'scene.stopped': '장면이 {seconds}초 후에 멈췄습니다. 만들어진 것만 요금이 부과되었습니다.',
-  'scene.skipped': '장면이 {seconds}초 후에 건너뛰어졌습니다. 만들어진 것만 요금이 부과되었습니다.',
-  'scene.cutOff': '장면이 {seconds}초 후에 끊겼습니다 (SayBot이 {channel}에서 나갔습니다).',
-  'scene.posted': '🎬 장면을 게시했습니다: {seconds}초.',
-  'scene.postedPrivately': '이 채널에 파일을 올릴 수 없어서 장면을 본인에게만 보냅니다: {seconds}초.',
-  'scene.freeVoiceStoodIn': '일부 줄은 무료 음성으로 읽었습니다: {reason}.',
-  'scene.header': '🎬 {member}님의 장면: 목소리 {speakers}개, {seconds}초',
-  'scene.voiceLabel': '목소리 {speakers}개의 장면',
-  'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'scene.tooLongForVoice':
     '이 장면은 약 {seconds}초로, 이 서버가 음성 채널에 대기시킬 수 있는 {limit}초보다 깁니다. 파일로 게시하세요 (`output: file`).',
-  'scene.tooLong':
-    '이 장면은 약 {seconds}초 걸립니다. 장면은 최대 {max}초까지입니다. 길이는 비용을 치른 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 장면만 만듭니다 ({margin}% 여유). 줄이거나 둘로 나누어 주세요. 청구된 것은 없습니다.',
-  'scene.cutAtCap':
-    '예상보다 길게 만들어져 장면의 최대 길이인 {max}초에서 잘랐습니다. {lines}줄 중 {heard}줄이 들어 있으며, 잘린 뒤의 줄은 만들지도 청구하지도 않았습니다.',
   'scene.quoteChanged':
     '미리보기 이후 가격이 바뀌었습니다 (이미 만들어진 것으로 센 줄이 캐시에서 빠졌습니다). 지금 가격으로 다시 보여 드립니다. 청구된 것은 없습니다.',
   'scene.toneAndIntensity':

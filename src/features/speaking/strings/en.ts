@@ -198,4 +198,23 @@ export const en = {
     'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
   'error.audio.memberBusy':
     'You already have a long piece of audio being made (a scene or a long file), the most one member may at once, even when it costs nothing. Please try again once it is done.',
+  // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
+  'scene.played': '🎬 Played the scene in {channel}: {seconds} s.',
+  'scene.stopped': 'The scene was stopped after {seconds} s. Only what was made was charged.',
+  'scene.skipped': 'The scene was skipped after {seconds} s. Only what was made was charged.',
+  'scene.cutOff': 'The scene was cut off after {seconds} s (SayBot left {channel}).',
+  'scene.posted': '🎬 Posted the scene: {seconds} s.',
+  'scene.postedPrivately': 'You may not post files in this channel, so the scene is here, for you only: {seconds} s.',
+  'scene.freeVoiceStoodIn': 'Some lines were spoken by the free voice: {reason}.',
+  'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
+  'scene.voiceLabel': 'the scene in {speakers} voices',
+  'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
+  'scene.cutAtCap':
+    'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
+  'scene.tooLong':
+    'This scene would last about {seconds} s; a scene may last at most {max} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it in two; nothing was charged.',
+  'studio.scenes.made': 'The scene is made: {seconds} s.',
+  'studio.scenes.cut': 'Its audio ran past {max} s and was cut there.',
+  'studio.scenes.played': 'Played the scene in your voice channel: {seconds} s.',
+  'studio.scenes.stopped': 'The scene was stopped after {seconds} s.',
 } as const;

@@ -196,4 +196,23 @@ export const ja: Translation<typeof en> = {
     '無料の声はこのテキストに時間がかかりすぎたため停止しました。失敗したのはこの行だけで、料金はかかっていません。',
   'error.audio.memberBusy':
     'すでに長い音声（シーンや長いファイル）を作成中です。料金がかからない場合でも、1 人が同時に作れるのはここまでです。終わってからもう一度お試しください。',
+  // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
+  'scene.played': '🎬 {channel} でシーンを再生しました: {seconds} 秒。',
+  'scene.stopped': 'シーンは {seconds} 秒で停止しました。作成された分だけ料金がかかりました。',
+  'scene.skipped': 'シーンは {seconds} 秒でスキップされました。作成された分だけ料金がかかりました。',
+  'scene.cutOff': 'シーンは {seconds} 秒で途切れました (SayBot が {channel} から退出しました)。',
+  'scene.posted': '🎬 シーンを投稿しました: {seconds} 秒。',
+  'scene.postedPrivately': 'このチャンネルにはファイルを投稿できないため、シーンはあなただけに送ります: {seconds} 秒。',
+  'scene.freeVoiceStoodIn': '一部の行は無料の声で読み上げました: {reason}。',
+  'scene.header': '🎬 {member} さんのシーン: 声 {speakers} 種類、{seconds} 秒',
+  'scene.voiceLabel': '声 {speakers} 種類のシーン',
+  'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
+  'scene.cutAtCap':
+    '見込みより長くなったため、シーンの最長の {max} 秒で切りました。{lines} 行のうち {heard} 行が入っています。切った後の行は作っておらず、料金もかかっていません。',
+  'scene.tooLong':
+    'このシーンは約 {seconds} 秒かかります。シーンは最長 {max} 秒です。長さは料金を払ってからでないと分からないため、SayBot は見込みが {ceiling} 秒までのシーンだけを作ります（{margin}% の余裕）。短くするか二つに分けてください。料金はかかっていません。',
+  'studio.scenes.made': 'シーンを作成しました: {seconds}秒。',
+  'studio.scenes.cut': '音声が{max}秒を超えたため、そこで切りました。',
+  'studio.scenes.played': 'ボイスチャンネルでシーンを再生しました: {seconds}秒。',
+  'studio.scenes.stopped': '{seconds}秒後にシーンが止められました。',
 };

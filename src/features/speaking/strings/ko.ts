@@ -194,4 +194,23 @@ export const ko: Translation<typeof en> = {
     '무료 음성이 이 텍스트에 너무 오래 걸려 중지했습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
   'error.audio.memberBusy':
     '이미 긴 오디오(장면이나 긴 파일)를 만들고 있습니다. 비용이 들지 않더라도 한 멤버가 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요.',
+  // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
+  'scene.played': '🎬 {channel}에서 장면을 재생했습니다: {seconds}초.',
+  'scene.stopped': '장면이 {seconds}초 후에 멈췄습니다. 만들어진 것만 요금이 부과되었습니다.',
+  'scene.skipped': '장면이 {seconds}초 후에 건너뛰어졌습니다. 만들어진 것만 요금이 부과되었습니다.',
+  'scene.cutOff': '장면이 {seconds}초 후에 끊겼습니다 (SayBot이 {channel}에서 나갔습니다).',
+  'scene.posted': '🎬 장면을 게시했습니다: {seconds}초.',
+  'scene.postedPrivately': '이 채널에 파일을 올릴 수 없어서 장면을 본인에게만 보냅니다: {seconds}초.',
+  'scene.freeVoiceStoodIn': '일부 줄은 무료 음성으로 읽었습니다: {reason}.',
+  'scene.header': '🎬 {member}님의 장면: 목소리 {speakers}개, {seconds}초',
+  'scene.voiceLabel': '목소리 {speakers}개의 장면',
+  'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
+  'scene.cutAtCap':
+    '예상보다 길게 만들어져 장면의 최대 길이인 {max}초에서 잘랐습니다. {lines}줄 중 {heard}줄이 들어 있으며, 잘린 뒤의 줄은 만들지도 청구하지도 않았습니다.',
+  'scene.tooLong':
+    '이 장면은 약 {seconds}초 걸립니다. 장면은 최대 {max}초까지입니다. 길이는 비용을 치른 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 장면만 만듭니다 ({margin}% 여유). 줄이거나 둘로 나누어 주세요. 청구된 것은 없습니다.',
+  'studio.scenes.made': '장면을 만들었습니다: {seconds}초.',
+  'studio.scenes.cut': '오디오가 {max}초를 넘어 그 지점에서 잘렸습니다.',
+  'studio.scenes.played': '음성 채널에서 장면을 재생했습니다: {seconds}초.',
+  'studio.scenes.stopped': '{seconds}초 후에 장면이 멈췄습니다.',
 };

@@ -1,0 +1,290 @@
+// One outcome, worded in one place: how a speech outcome (src/core/speech/speech-order.ts: SpeechOutcome) becomes the
+// member's words, for every front-end that hands an order over. A front-end says what it knows (its flavour, the
+// member's language, the voice's label, where the audio went) and gets back what to post: the words (a catalogue
+// key and its params), the attachments and buttons that go with them, or the error to answer with. It only posts.
+// Pure: no Discord call, so every kind × every front-end is checked by a table (test/features/speaking/).
+//
+// An outcome a front-end's target cannot produce (a file order that "played", a sound that came back as files) is
+// SayBot's own bug: answered as an internal error (OutcomeMismatchError), never as a member's refusal. A `failed`
+// outcome answers with its own cause, worded once by failure-words.ts.
+import { UserError } from '../../core/interactions/failures.ts';
+import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
+import { RightsRevokedError } from '../../core/speech/revocation.ts';
+import { fallbackReason } from './fallback-words.ts';
+import { describeFailure } from './failure-words.ts';
+import { mismatch, reply, spokenBy, voiceMessageAnswer } from './outcome-answers.ts';
+import { audioFiles, megabytes, oggFile } from './reply-files.ts';
+import { t, type LocalisedMessage } from './strings.ts';
+import type { Front, OutcomeAnswer } from './outcome-types.ts';
+
+export { OutcomeMismatchError, wordsText } from './outcome-answers.ts';
+
+const seconds = (s: number) => s.toFixed(1);
+
+/** The member's answer to `outcome`, for the front-end `front`. */
+export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
+  if (outcome.kind === 'failed') return failed(outcome, front);
+  switch (front.flavour) {
+    case 'command':
+      return commandAnswer(outcome, front);
+    case 'user-install':
+      return userInstallAnswer(outcome, front);
+    case 'replay':
+      return replayAnswer(outcome, front);
+    case 'post-again':
+      return postAgainAnswer(outcome, front);
+    case 'scene':
+      return sceneAnswer(outcome, front);
+    case 'studio':
+      return studioAnswer(outcome, front);
+    case 'sound':
+      return outcome.kind === 'voice-message'
+        ? { answer: 'audio', data: outcome.message.ogg, format: 'ogg', seconds: outcome.seconds, notes: [] }
+        : mismatch(front, outcome.kind);
+    case 'sample': {
+      const file = outcome.kind === 'files' ? outcome.files[0] : undefined;
+      return file === undefined
+        ? mismatch(front, outcome.kind)
+        : { answer: 'audio', data: file.data, format: file.format, seconds: outcome.seconds, notes: [] };
+    }
+  }
+}
+
+function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
+  const { error } = outcome;
+  // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
+  if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
+    return { answer: 'price-changed' };
+  // In voice, part of it was heard: say so, with the cause in the member's language. A right taken away says so
+  // itself, however much was heard before it.
+  if (front.flavour === 'command' && outcome.secondsHeard > 0 && !(error instanceof RightsRevokedError)) {
+    const cause = describeFailure(error).message;
+    return {
+      answer: 'refused',
+      error: new UserError(
+        'error.voice.streamFailed',
+        { detail: t(front.locale, cause.key, cause.params) },
+        { cause: error, level: 'warn' },
+      ),
+    };
+  }
+  return { answer: 'refused', error };
+}
+
+function commandAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'command' }>,
+): OutcomeAnswer {
+  const voice = spokenBy(front.voice, outcome, front.locale);
+  // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
+  // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
+  const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
+  const { where } = front;
+  const said = { voice, seconds: seconds(outcome.seconds) };
+  switch (outcome.kind) {
+    case 'files': {
+      if (where.kind !== 'file') return mismatch(front, outcome.kind);
+      const { files, format } = audioFiles(outcome, front.voiceId);
+      const key = where.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
+      return reply({ key, params: { ...said, format } }, outcome.seconds, {
+        files,
+        ...(buttons ? { buttons: 'file' } : {}),
+      });
+    }
+    case 'voice-message': {
+      const instead = outcome.insteadOfFile;
+      if (instead !== undefined && where.kind !== 'file') return mismatch(front, outcome.kind);
+      if (instead !== undefined) {
+        const params = {
+          ...said,
+          format: instead.format.toUpperCase(),
+          size: megabytes(instead.bytes),
+          limit: megabytes(instead.limit),
+        };
+        return {
+          answer: 'too-large',
+          message: outcome.message,
+          posted: { key: 'say.fileTooLarge.voiceMessage', params },
+          compressed: {
+            key: 'say.fileTooLarge.compressed',
+            params: { ...params, compressed: megabytes(outcome.message.ogg.length) },
+          },
+          file: oggFile(outcome.message.ogg, front.voiceId),
+        };
+      }
+      if (where.kind !== 'voice-message') return mismatch(front, outcome.kind);
+      return voiceMessageAnswer(outcome, voice, front, {
+        posted: { key: 'voiceMessage.posted', params: said },
+        ...(buttons ? { buttons: 'file' } : {}),
+      });
+    }
+    default: {
+      if (where.kind !== 'voice') return mismatch(front, outcome.kind);
+      const channel = `<#${where.channelId}>`;
+      if (outcome.kind === 'played')
+        return reply(
+          { key: 'say.spoke', params: { ...said, channel } },
+          outcome.seconds,
+          buttons ? { buttons: 'voice' } : {},
+        );
+      if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds);
+      if (outcome.kind === 'stopped') return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds);
+      // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so not "Stopped".
+      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds);
+    }
+  }
+}
+
+function userInstallAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'user-install' }>,
+): OutcomeAnswer {
+  const voice = spokenBy(front.voice, outcome, front.locale);
+  const said = { voice, seconds: seconds(outcome.seconds) };
+  if (outcome.kind === 'files' && front.where === 'file') {
+    const { files, format } = audioFiles(outcome, front.voiceId);
+    return reply({ key: 'userInstall.file', params: { ...said, format } }, outcome.seconds, { files });
+  }
+  if (outcome.kind !== 'voice-message') return mismatch(front, outcome.kind);
+  // A file over the upload limit: the same speech as a (much smaller) Ogg Opus file.
+  if (front.where === 'file')
+    return reply({ key: 'userInstall.file', params: { ...said, format: 'ogg' } }, outcome.seconds, {
+      files: [oggFile(outcome.message.ogg, front.voiceId)],
+    });
+  // The voice message is the response itself: nothing is said once it is posted.
+  return voiceMessageAnswer(outcome, voice, front);
+}
+
+function replayAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'replay' }>,
+): OutcomeAnswer {
+  const channel = `<#${front.channelId}>`;
+  const voice = `\`${front.voiceId}\``;
+  const said = { voice, seconds: seconds(outcome.seconds) };
+  switch (outcome.kind) {
+    case 'played':
+      return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
+    // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
+    case 'skipped':
+      return reply({ key: 'say.skipped', params: said }, outcome.seconds);
+    case 'stopped':
+      return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds);
+    case 'cut-off':
+      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds);
+    default:
+      return mismatch(front, outcome.kind);
+  }
+}
+
+function postAgainAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'post-again' }>,
+): OutcomeAnswer {
+  if (outcome.kind !== 'voice-message') return mismatch(front, outcome.kind);
+  return voiceMessageAnswer(outcome, front.voiceId, front, {
+    posted: { key: 'buttons.posted' },
+    header: { key: 'buttons.postedHeader', params: { member: `<@${front.memberId}>` } },
+  });
+}
+
+function sceneAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'scene' }>,
+): OutcomeAnswer {
+  const notes: LocalisedMessage[] = [];
+  // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
+  if (outcome.freeVoice !== undefined)
+    notes.push({
+      key: 'scene.freeVoiceStoodIn',
+      params: { reason: fallbackReason(front.locale, outcome.freeVoice.cause) },
+    });
+  // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
+  const timeline = 'timeline' in outcome ? outcome.timeline : undefined;
+  if (outcome.cutAt !== undefined)
+    notes.push({
+      key: 'scene.cutAtCap',
+      params: { max: outcome.cutAt, heard: outcome.linesBeforeCut ?? timeline?.length ?? 0, lines: front.lines },
+    });
+  const params = { seconds: seconds(outcome.seconds) };
+  const channel = front.channelId === undefined ? '' : `<#${front.channelId}>`;
+  const header: LocalisedMessage = {
+    key: 'scene.header',
+    params: { member: `<@${front.memberId}>`, speakers: front.speakers, ...params },
+  };
+  const also = { notes, ...(timeline === undefined ? {} : { timeline }) };
+  // Played in voice, or made into a file or a voice message: never the other.
+  const inVoice = outcome.kind !== 'files' && outcome.kind !== 'voice-message';
+  if (inVoice !== (front.channelId !== undefined)) return mismatch(front, outcome.kind);
+  switch (outcome.kind) {
+    case 'played':
+      return reply({ key: 'scene.played', params: { channel, ...params } }, outcome.seconds, { notes });
+    case 'stopped':
+      return reply({ key: 'scene.stopped', params }, outcome.seconds, { notes });
+    case 'skipped':
+      return reply({ key: 'scene.skipped', params }, outcome.seconds, { notes });
+    case 'cut-off':
+      return reply({ key: 'scene.cutOff', params: { channel, ...params } }, outcome.seconds, { notes });
+    case 'files': {
+      const [file] = outcome.files;
+      if (file === undefined) return mismatch(front, outcome.kind);
+      return {
+        answer: 'post-file',
+        file: { attachment: file.data, name: `saybot-scene.${file.format}` },
+        header,
+        posted: { key: 'scene.posted', params },
+        privately: { key: 'scene.postedPrivately', params },
+        ...also,
+      };
+    }
+    case 'voice-message': {
+      // Why it went as a file is worded as /say words it, the voice being the scene's.
+      const voice = t(front.locale, 'scene.voiceLabel', { speakers: front.speakers });
+      return voiceMessageAnswer(
+        outcome,
+        voice,
+        { ...front, voiceId: 'scene', named: 'saybot-scene.ogg' },
+        {
+          posted: { key: 'scene.voiceMessagePosted', params },
+          header,
+          ...also,
+        },
+      );
+    }
+  }
+}
+
+function studioAnswer(
+  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
+  front: Extract<Front, { flavour: 'studio' }>,
+): OutcomeAnswer {
+  const params = { seconds: seconds(outcome.seconds) };
+  // Its audio proved longer than the estimate allowed for: cut at the cap, in voice as in a file, and said so.
+  const cut = outcome.cutAt;
+  const notes: LocalisedMessage[] = cut === undefined ? [] : [{ key: 'studio.scenes.cut', params: { max: cut } }];
+  switch (outcome.kind) {
+    case 'played':
+      return reply({ key: 'studio.scenes.played', params }, outcome.seconds, { notes });
+    case 'stopped':
+    case 'skipped':
+    case 'cut-off':
+      return reply({ key: 'studio.scenes.stopped', params }, outcome.seconds, { notes });
+    case 'files': {
+      const [file] = outcome.files;
+      if (file === undefined) return mismatch(front, outcome.kind);
+      return {
+        answer: 'audio',
+        data: file.data,
+        format: file.format,
+        seconds: outcome.seconds,
+        words: { key: 'studio.scenes.made', params },
+        notes,
+        ...(outcome.timeline === undefined ? {} : { timeline: outcome.timeline }),
+        ...(cut === undefined ? {} : { cutAt: cut }),
+      };
+    }
+    case 'voice-message':
+      return mismatch(front, outcome.kind);
+  }
+}

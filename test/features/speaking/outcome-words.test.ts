@@ -1,0 +1,262 @@
+// The one worder of outcomes (src/features/speaking/outcome-words.ts), as a table: every outcome kind × every
+// front-end has an answer; every word it gives is in the en, ko and ja catalogues with every placeholder filled; a
+// kind its front-end's order cannot produce is SayBot's bug (an internal error); a failure keeps its own cause's
+// words, and only a bug is "went wrong on my side".
+import { describe, expect, it } from 'vitest';
+import { ServerError } from '../../../src/core/api/errors.ts';
+import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import type { SpeechOutcome } from '../../../src/core/speech/pipeline.ts';
+import { QuoteExceededError } from '../../../src/core/speech/quote-ceiling.ts';
+import { RightsRevokedError } from '../../../src/core/speech/revocation.ts';
+import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
+import type { AsFileReason, Front, OutcomeAnswer } from '../../../src/features/speaking/outcome-types.ts';
+import { OutcomeMismatchError, wordOutcome, wordsText } from '../../../src/features/speaking/outcome-words.ts';
+import { en } from '../../../src/features/speaking/strings/en.ts';
+import { ja } from '../../../src/features/speaking/strings/ja.ts';
+import { ko } from '../../../src/features/speaking/strings/ko.ts';
+import type { LocalisedMessage } from '../../../src/features/speaking/strings.ts';
+
+const LOCALES = ['en-US', 'ko', 'ja'] as const;
+const CATALOGUES = { en, ko, ja } as Record<string, Record<string, string>>;
+const REASONS: AsFileReason[] = [
+  'no-permission',
+  'not-allowed-here',
+  'too-large',
+  'refused',
+  'member-no-permission',
+  'slowmode',
+  'not-a-response',
+];
+const voiceMessage = { ogg: Buffer.from('OggS fake'), durationSecs: 2.5, waveform: 'AA==' };
+
+/** One outcome of each kind (a voice message both as asked and in place of a file over the upload limit). */
+const OUTCOMES: Record<string, SpeechOutcome> = {
+  played: { kind: 'played', seconds: 2.5 },
+  skipped: { kind: 'skipped', seconds: 1.25 },
+  stopped: { kind: 'stopped', seconds: 1 },
+  'cut-off': { kind: 'cut-off', seconds: 0.5 },
+  files: { kind: 'files', files: [{ data: Buffer.from('RIFF fake'), format: 'wav' }], seconds: 2.5 },
+  'voice-message': { kind: 'voice-message', message: voiceMessage, seconds: 2.5 },
+  'voice-message instead of a file': {
+    kind: 'voice-message',
+    message: voiceMessage,
+    seconds: 2.5,
+    insteadOfFile: { format: 'wav', bytes: 30 * 1024 * 1024, limit: 25 * 1024 * 1024 },
+  },
+  failed: { kind: 'failed', error: new ServerError('503 from the service', { status: 503 }), secondsHeard: 0 },
+};
+type OutcomeName = keyof typeof OUTCOMES;
+
+const command = (where: Extract<Front, { flavour: 'command' }>['where']): Front => ({
+  flavour: 'command',
+  locale: 'en-US',
+  where,
+  voice: '`voice-a-en-f-01`',
+  voiceId: 'voice-a-en-f-01',
+  sizeLimit: 25 * 1024 * 1024,
+  fellBack: false,
+  buttons: true,
+});
+const userInstall = (where: 'file' | 'voice-message'): Front => ({
+  flavour: 'user-install',
+  locale: 'en-US',
+  where,
+  voice: '`voice-a-en-f-01`',
+  voiceId: 'voice-a-en-f-01',
+  sizeLimit: 10 * 1024 * 1024,
+});
+const scene = (channelId?: string): Front => ({
+  flavour: 'scene',
+  locale: 'en-US',
+  ...(channelId === undefined ? {} : { channelId }),
+  speakers: 2,
+  lines: 4,
+  sizeLimit: 10 * 1024 * 1024,
+  memberId: '42',
+});
+const IN_VOICE: OutcomeName[] = ['played', 'skipped', 'stopped', 'cut-off', 'failed'];
+
+/** Every front-end, with the outcomes its order can end as (any other is SayBot's bug). */
+const FRONTS: Array<[string, Front, OutcomeName[]]> = [
+  ['/say in voice', command({ kind: 'voice', channelId: '7' }), IN_VOICE],
+  [
+    '/say as a file asked for',
+    command({ kind: 'file', because: 'asked' }),
+    ['files', 'voice-message instead of a file', 'failed'],
+  ],
+  [
+    '/say as a file, not in voice',
+    command({ kind: 'file', because: 'no-voice' }),
+    ['files', 'voice-message instead of a file', 'failed'],
+  ],
+  ['/say as a voice message', command({ kind: 'voice-message', because: 'asked' }), ['voice-message', 'failed']],
+  [
+    'the user install as a file',
+    userInstall('file'),
+    ['files', 'voice-message', 'voice-message instead of a file', 'failed'],
+  ],
+  [
+    'the user install as a voice message',
+    userInstall('voice-message'),
+    ['voice-message', 'voice-message instead of a file', 'failed'],
+  ],
+  [
+    'a reply\'s "Play in my voice channel"',
+    { flavour: 'replay', channelId: '7', voiceId: 'voice-a-en-f-01' },
+    IN_VOICE,
+  ],
+  [
+    'a reply\'s "Again"',
+    { flavour: 'post-again', voiceId: 'voice-a-en-f-01', sizeLimit: 10 * 1024 * 1024, memberId: '42' },
+    ['voice-message', 'voice-message instead of a file', 'failed'],
+  ],
+  ['"Save as sound"', { flavour: 'sound' }, ['voice-message', 'voice-message instead of a file', 'failed']],
+  ['/scene in voice', scene('7'), IN_VOICE],
+  [
+    '/scene as a file or voice message',
+    scene(),
+    ['files', 'voice-message', 'voice-message instead of a file', 'failed'],
+  ],
+  ['the studio', { flavour: 'studio' }, [...IN_VOICE, 'files']],
+  ['a dashboard sample', { flavour: 'sample' }, ['files', 'failed']],
+];
+
+/** Every message an answer may show: its words, notes, headers, and why a voice message went as a file. */
+function messagesOf(answer: OutcomeAnswer): LocalisedMessage[] {
+  switch (answer.answer) {
+    case 'reply':
+      return [answer.words, ...answer.notes];
+    case 'voice-message':
+      return [
+        ...(answer.posted ? [answer.posted] : []),
+        ...(answer.header ? [answer.header] : []),
+        ...answer.notes,
+        ...REASONS.map((reason) => answer.asFile(reason)),
+      ];
+    case 'too-large':
+      return [answer.posted, answer.compressed];
+    case 'post-file':
+      return [answer.header, answer.posted, answer.privately, ...answer.notes];
+    case 'audio':
+      return [...(answer.words ? [answer.words] : []), ...answer.notes];
+    default:
+      return [];
+  }
+}
+
+describe('one outcome, worded in one place', () => {
+  const table = FRONTS.flatMap(([front, facts, possible]) =>
+    Object.keys(OUTCOMES).map((kind) => [front, kind, facts, possible.includes(kind)] as const),
+  );
+
+  it.each(table)('%s, ended as %s: words in en, ko and ja, or an answer of its own', (_, kind, front, possible) => {
+    const answer = wordOutcome(OUTCOMES[kind]!, front);
+    if (!possible) {
+      // An order that cannot end so: SayBot's own bug, said as one and never as the member's fault.
+      expect(answer.answer).toBe('refused');
+      const error = answer.answer === 'refused' ? answer.error : undefined;
+      expect(error).toBeInstanceOf(OutcomeMismatchError);
+      expect(describeFailure(error).message.key).toBe('error.internal');
+      return;
+    }
+    if (kind === 'failed') {
+      expect(answer.answer).toBe('refused');
+      return;
+    }
+    expect(answer.answer).not.toBe('refused');
+    for (const message of messagesOf(answer)) {
+      for (const [language, catalogue] of Object.entries(CATALOGUES))
+        expect(catalogue[message.key], `${message.key} in ${language}`).toBeTypeOf('string');
+      for (const locale of LOCALES) {
+        const text = wordsText(locale, message);
+        expect(text, `${message.key} in ${locale}`).not.toMatch(/\{\w+\}/);
+        expect(text).not.toBe(message.key);
+      }
+    }
+  });
+
+  const CAUSES: Array<[string, unknown]> = [
+    ['the service failing', new ServerError('503', { status: 503 })],
+    ['a right taken away', new RightsRevokedError({ code: 'muted', channelId: '7' })],
+    ['a scene over its length cap', new OverSecondsCapError('scene', 700, 600)],
+    ['a free line estimated over its cap', new OverSecondsCapError('free-line', 140, 120)],
+    ['a free line over its cap', new AudioTooLongError('free-line', 120)],
+    ['a refusal for money', new Refusal({ code: 'budget-cooldown', waitSeconds: 5, limit: 10 })],
+  ];
+  const failures = FRONTS.flatMap(([front, facts]) =>
+    CAUSES.flatMap(([cause, error]) => [0, 3].map((heard) => [front, cause, heard, facts, error] as const)),
+  );
+
+  it.each(failures)("%s, failed by %s after %d s heard: its own cause's words", (_, _cause, heard, front, error) => {
+    const answer = wordOutcome({ kind: 'failed', error, secondsHeard: heard }, front);
+    expect(answer.answer).toBe('refused');
+    const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined);
+    expect(said.message.key).not.toBe('error.internal');
+    const cause = describeFailure(error).message;
+    const text = wordsText('en-US', said.message);
+    // The cause is said, as it is or as the detail of "the audio stopped part-way".
+    expect(text).toContain(wordsText('en-US', cause).slice(0, 40));
+  });
+
+  it('a bug stays a bug: an error of SayBot\'s own is "went wrong on my side" on every front-end', () => {
+    for (const [, front] of FRONTS) {
+      const answer = wordOutcome({ kind: 'failed', error: new TypeError('x is undefined'), secondsHeard: 0 }, front);
+      expect(describeFailure(answer.answer === 'refused' ? answer.error : undefined).message.key).toBe(
+        'error.internal',
+      );
+    }
+  });
+
+  it("a scene that would cost more than confirmed shows its price again; elsewhere it is not a member's words", () => {
+    const failed: SpeechOutcome = { kind: 'failed', error: new QuoteExceededError(10), secondsHeard: 0 };
+    expect(wordOutcome(failed, scene()).answer).toBe('price-changed');
+    expect(wordOutcome(failed, { flavour: 'studio' }).answer).toBe('price-changed');
+    expect(wordOutcome(failed, command({ kind: 'file', because: 'asked' })).answer).toBe('refused');
+  });
+
+  it('a replay says it played again only when it did: stopped, skipped or cut off is said as /say says it', () => {
+    const replay: Front = { flavour: 'replay', channelId: '7', voiceId: 'voice-a-en-f-01' };
+    const keyOf = (kind: OutcomeName) => {
+      const answer = wordOutcome(OUTCOMES[kind]!, replay);
+      return answer.answer === 'reply' ? answer.words.key : answer.answer;
+    };
+    expect(['played', 'stopped', 'skipped', 'cut-off'].map(keyOf)).toEqual([
+      'buttons.played',
+      'say.stopped',
+      'say.skipped',
+      'say.cutOff',
+    ]);
+  });
+
+  it('names the free voice that spoke for the failing service, and offers no buttons for it', () => {
+    const outcome: SpeechOutcome = {
+      kind: 'played',
+      seconds: 2,
+      freeVoice: { voice: 'free-en-f', cause: 'service-failed' },
+    };
+    const answer = wordOutcome(outcome, command({ kind: 'voice', channelId: '7' }));
+    expect(answer.answer === 'reply' && wordsText('en-US', answer.words)).toContain('free-en-f');
+    expect(answer.answer === 'reply' && answer.buttons).toBeFalsy();
+    const paid = wordOutcome({ kind: 'played', seconds: 2 }, command({ kind: 'voice', channelId: '7' }));
+    expect(paid.answer === 'reply' && paid.buttons).toBe('voice');
+  });
+
+  it('a scene says when the free voice stood in and when its audio was cut at the cap, under its words', () => {
+    const outcome: SpeechOutcome = {
+      kind: 'files',
+      files: [{ data: Buffer.from('RIFF'), format: 'mp3' }],
+      seconds: 600,
+      cutAt: 600,
+      timeline: [],
+      freeVoice: { voice: 'free-en-f', cause: 'service-failed' },
+    };
+    const answer = wordOutcome(outcome, scene());
+    expect(answer.answer).toBe('post-file');
+    if (answer.answer !== 'post-file') return;
+    expect(answer.file.name).toBe('saybot-scene.mp3');
+    expect(answer.notes.map((note) => note.key)).toEqual(['scene.freeVoiceStoodIn', 'scene.cutAtCap']);
+    expect(wordsText('en-US', answer.posted, answer.notes).split('\n')).toHaveLength(3);
+  });
+});
