@@ -46,6 +46,12 @@ export type Fault = {
    * reaching the client, which a test acts at by an event rather than a timer.
    */
   | { kind: 'hold-after-charge' }
+  /**
+   * The request is accepted and billed, then the connection is reset before its status goes out: the service has
+   * charged, and all the client sees is a connection that broke after its request was sent, as with a proxy or a
+   * network that drops the answer.
+   */
+  | { kind: 'reset-after-charge' }
   /** The socket is closed before any response. */
   | { kind: 'close-before-response' }
   /**

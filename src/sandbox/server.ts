@@ -112,7 +112,14 @@ export interface SandboxOptions {
 }
 
 export type RequestOutcome =
-  'complete' | 'reset' | 'stalled' | 'paused' | 'held' | 'closed-before-response' | 'client-aborted';
+  | 'complete'
+  | 'reset'
+  | 'stalled'
+  | 'paused'
+  | 'held'
+  | 'reset-after-charge'
+  | 'closed-before-response'
+  | 'client-aborted';
 
 export interface RequestRecord {
   /** The X-Request-Id sent back. */
@@ -659,6 +666,11 @@ class SandboxServer implements Sandbox {
     if (exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300) {
       this.#keys.bill(exchange.account, exchange.bill);
       record.charactersBilled = exchange.bill;
+      if (fault?.kind === 'reset-after-charge') {
+        record.outcome = 'reset-after-charge';
+        res.socket?.destroy();
+        return;
+      }
       if (fault?.kind === 'hold-after-charge') {
         // Charged; its answer has not left yet.
         record.outcome = 'held';

@@ -10,6 +10,7 @@ import { monoOf, runCommand, type Harness, type HarnessOptions } from '../suppor
 import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
 import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -185,6 +186,35 @@ describe('the free voice as a fallback', () => {
     const refused = await say('Well over the ten characters of her day.');
     expect(refused.content).toMatch(/^Your daily budget in this server is 10 characters/);
     expect(h.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
+  });
+
+  describe('never for a part too long for one line of the free voice', () => {
+    // About 990 characters of Korean (one part), estimated past the 109 s the free voice's 120 s cap lets through.
+    const long = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+    const say = (h: Harness) =>
+      runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: { text: long, voice: 'voice-b-ko-f-01', output: 'file' },
+      });
+
+    it('past the bot-wide month: the refusal for money stands, and nothing is made', async () => {
+      const h = await harness({ FREE_VOICE: 'on', BUDGET_BOT_MONTHLY_CHARS: '1' });
+      const { content } = await say(h);
+      expect(content).not.toContain('free voice');
+      expect(content).toMatch(/month/i);
+      expect(h.sandbox.requests).toHaveLength(0);
+    });
+
+    it('while the service answers 503: its failure stands', async () => {
+      const h = await harness({ FREE_VOICE: 'on' });
+      h.sandbox.injectFault(SERVICE_DOWN);
+      const { content } = await say(h);
+      expect(content).toBe(t('en-US', 'error.api.server', { status: 503 }));
+      expect(h.sandbox.requests.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+      h.sandbox.clearFaults();
+    });
   });
 
   it("with FREE_VOICE=chosen (the default), the same /say is today's refusal", async () => {

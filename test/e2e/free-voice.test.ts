@@ -5,6 +5,10 @@ import { readdirSync } from 'node:fs';
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand } from '../support/harness.ts';
@@ -79,6 +83,30 @@ describe('the free voice, chosen', () => {
     expect((await say()).content).toMatch(/^Here is/);
     const usage = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
     expect(usage.content).toContain('This server: 0 characters spent, 0 saved by the cache');
+  });
+
+  it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
+    const h = await startHarness();
+    // About 990 characters of Korean (one part): estimated at some 121 s; eSpeak NG says it in about 145 s.
+    const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+    const estimate = estimateSpeechSeconds(text);
+    expect(estimate).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+    const requestsBefore = h.sandbox.requests.length;
+    const { content } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: 'free-ko-f', output: 'file' },
+    });
+    expect(content).toBe(
+      t('en-US', 'error.tooLong.freeLineEstimate', {
+        seconds: Math.round(estimate),
+        max: MAX_FREE_LINE_SECONDS,
+        ceiling: Math.floor(estimateCeiling(MAX_FREE_LINE_SECONDS)),
+        margin: 10,
+      }),
+    );
+    expect(h.sandbox.requests.length - requestsBefore).toBe(0);
   });
 
   it('with FREE_VOICE=fallback (not chosen), /say voice:free-en-f is refused privately, in words, and nothing is played or paid', async () => {

@@ -112,6 +112,34 @@ describe('a 2xx whose body breaks before its audio', () => {
   });
 });
 
+/** What /usage shows as this server's characters spent this month. */
+async function spentShownByUsage(): Promise<number> {
+  const { content } = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'usage', locale: 'en-US' });
+  const figure = /This server: ([\d,]+) characters spent/.exec(content)?.[1] ?? expect.fail(`no figure in: ${content}`);
+  return Number(figure.replace(/,/g, ''));
+}
+
+describe('a request charged whose answer never came', () => {
+  it('/say: sent once, paid once, and /usage counts at least what the service charged', async () => {
+    const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+    const usageBefore = await spentShownByUsage();
+    h.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts' });
+    const text = 'Charged by the service, and its answer lost on the way back.';
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'say',
+      locale: 'ja',
+      options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+    });
+    const billed = h.sandbox.charactersBilled() - before.billed;
+    expect(billed).toBe(text.length);
+    expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(content).toBe(t('ja', 'error.api.connection'));
+    await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBeGreaterThanOrEqual(billed);
+  });
+});
+
 describe('free work and broken upstreams stay bounded', () => {
   /** Files in the bot's audio cache (each entry is one file). */
   const cacheFiles = () =>

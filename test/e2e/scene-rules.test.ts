@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
 import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
@@ -56,6 +59,42 @@ describe('/scene refused at the preview, before anything is requested', () => {
       `This scene would last about 609 s; a scene may last at most ${MAX_SCENE_SECONDS} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to ${ceiling} s (a 10% margin). Shorten it or split it in two; nothing was charged.`,
     );
     expect(shown.confirm).toBeUndefined();
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+});
+
+describe('/scene in voice keeps the same 600 s cap', () => {
+  it("a server whose voice queue has no limit: 40 Korean lines estimated at about 609 s refused at the preview, in the scene cap's words", async () => {
+    const unlimited = await harnessFor({ env: { QUEUE_MAX_SECONDS: '0' } });
+    const lines = koreanLines(40, 99);
+    const script = [CAST, ...lines.slice(0, 34), ...Array.from({ length: 6 }, () => '[pause 5s]'), ...lines.slice(34)];
+    const before = unlimited.sandbox.requests.length;
+    const shown = await previewScene(unlimited, GUILD, script.join('\n'), 'voice', { asFile: true });
+    expect(shown.confirm).toBeUndefined();
+    const ceiling = Math.floor(estimateCeiling(MAX_SCENE_SECONDS));
+    expect(shown.shown.content).toBe(
+      `This scene would last about 609 s; a scene may last at most ${MAX_SCENE_SECONDS} s. Its length is known only once it is paid for, so SayBot makes scenes estimated at up to ${ceiling} s (a 10% margin). Shorten it or split it in two; nothing was charged.`,
+    );
+    expect(unlimited.sandbox.requests.length).toBe(before);
+  });
+});
+
+describe('/scene in the free voice, refused at the preview', () => {
+  it("a line estimated past the free voice's 120 s: no Play it, the line's estimate and the cap in the words", async () => {
+    // About 990 characters of Korean: estimated at some 121 s; eSpeak NG says it in about 145 s.
+    const long = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+    const script = ['cast: Min = free-ko-f, Jun = free-ko-m', 'Jun: 안녕하세요.', `Min: ${long}`].join('\n');
+    const before = h.sandbox.requests.length;
+    const shown = await previewScene(h, GUILD, script, 'file', { asFile: true });
+    expect(shown.confirm).toBeUndefined();
+    expect(shown.shown.content).toBe(
+      t('en-US', 'error.tooLong.freeLineEstimate', {
+        seconds: Math.round(estimateSpeechSeconds(long)),
+        max: MAX_FREE_LINE_SECONDS,
+        ceiling: Math.floor(estimateCeiling(MAX_FREE_LINE_SECONDS)),
+        margin: 10,
+      }),
+    );
     expect(h.sandbox.requests.length).toBe(before);
   });
 });

@@ -4,10 +4,15 @@
 // row to FRONT_ENDS; to add a rule, an `it.each` over it. A row says, for every rule, that it keeps it or why the
 // rule does not reach it: nothing is skipped without a reason written here.
 import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
+import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
@@ -17,7 +22,8 @@ import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../sup
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
 
-const h = useFileHarness({
+/** The world every row is asked in, with the operator's budgets `budgets`. */
+const world = (budgets: Record<string, string>) => ({
   // Alice may manage the server, so /clone and /autoread start are hers to use; budgets do not spare managers.
   guilds: [
     londonWith([
@@ -31,15 +37,15 @@ const h = useFileHarness({
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
-  env: {
-    BUDGET_MEMBER_DAILY_CHARS: String(DAILY),
-    BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
-    USER_INSTALL: 'everyone',
-  },
+  env: { ...budgets, BUDGET_MEMBER_COOLDOWN_SECONDS: '0', USER_INSTALL: 'everyone' },
 });
 
+const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
+/** The same world where a member's day has no cap: for the rules that pay on every row. */
+const paying = useFileHarness(world({}));
+
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right';
+type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'paidOnce';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -48,17 +54,25 @@ type Rule = 'budget' | 'count' | 'right';
 interface FrontEnd {
   name: string;
   keeps: Record<Rule, true | string>;
-  /** `asking` is called by a row that must pay for something first (a reply to press): the member asks from then. */
-  ask?: (harness: Harness, text: string, asking: () => void) => Promise<string>;
+  /**
+   * `asking` is called by a row that must pay for something first (a reply to press): the member asks from then.
+   * `voice`, when given, is the voice asked for where the front-end lets the member choose one (her /myvoice is set
+   * to it as well, for the front-ends that speak in it).
+   */
+  ask?: (harness: Harness, text: string, asking: () => void, voice?: string) => Promise<string>;
 }
 
-const ALL: Record<Rule, true> = { budget: true, count: true, right: true };
+const ALL: Record<Rule, true> = { budget: true, count: true, right: true, freeLine: true, paidOnce: true };
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
   budget: true,
   count: true,
   right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
+  freeLine: true,
+  paidOnce: true,
 };
+/** The option a row passes when a voice is asked for. */
+const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
 
 /** The harnesses auto-read was started in (once for the file: it stays on). */
 const reading = new WeakSet<Harness>();
@@ -70,15 +84,22 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
     keeps: IN_FILES,
-    ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, output: 'file' } }))
-        .content,
+    ask: async (harness, text, _asking, voice) =>
+      (
+        await runCommand(harness, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'say',
+          options: { text, output: 'file', ...voiceOf(voice) },
+        })
+      ).content,
   },
   {
     name: '/say in voice',
     keeps: ALL,
-    ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text } })).content,
+    ask: async (harness, text, _asking, voice) =>
+      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
+        .content,
   },
   {
     name: '/emote',
@@ -96,12 +117,12 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say outside a server (the user install)',
     keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
-    ask: async (harness, text) => {
+    ask: async (harness, text, _asking, voice) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
         name: 'say',
         context: 2,
-        options: [{ name: 'text', value: text }],
+        options: [{ name: 'text', value: text }, ...(voice === undefined ? [] : [{ name: 'voice', value: voice }])],
       });
       return (await handle.waitForFinal(20_000)).content ?? '';
     },
@@ -122,7 +143,7 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/scene',
     keeps: IN_FILES,
-    ask: async (harness, text) => {
+    ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
         userId: ALICE,
@@ -130,7 +151,7 @@ const FRONT_ENDS: FrontEnd[] = [
         options: [{ name: 'new', type: 1, options: [{ name: 'output', value: 'file' }] }],
       });
       await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
-      const script = `cast: Ann = voice-b-en-f-01\nAnn: ${text}`;
+      const script = `cast: Ann = ${voice}\nAnn: ${text}`;
       const submit = await harness.discord.submitModal({ on: form, values: { script } });
       const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
       const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
@@ -152,7 +173,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: "/clone's first line",
-    keeps: IN_FILES,
+    keeps: { ...IN_FILES, freeLine: 'speaks in the voice it makes, never in a free voice' },
     ask: async (harness, text) =>
       (
         await runCommand(harness, {
@@ -173,6 +194,10 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: true,
       count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
       right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
+      freeLine:
+        'the pipeline refuses it as for every front-end, but auto-read words no failure other than a refusal to the channel: it is a log line',
+      paidOnce:
+        'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -194,6 +219,8 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it replays showed it',
       right: true,
+      freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
+      paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
@@ -222,6 +249,8 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it saves showed it',
       right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
+      freeLine: 'saves audio already made: it makes no line',
+      paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
   },
 ];
@@ -238,6 +267,24 @@ function askOf(front: FrontEnd): NonNullable<FrontEnd['ask']> {
 const PAID = new Set(['tts', 'emotion-tts', 'voice-clone']);
 const paidRequests = (harness: Harness) =>
   harness.sandbox.requests.filter((r) => r.endpoint !== undefined && PAID.has(r.endpoint)).length;
+
+/** Characters spent on the harness's books (its own SQLite file): every spend, whichever server or none. */
+function booked(harness: Harness): number {
+  const db = new DatabaseSync(harness.databasePath, { readOnly: true });
+  try {
+    const row = db.prepare('SELECT COALESCE(SUM(characters), 0) AS spent FROM spends WHERE cached = 0').get();
+    return Number((row as { spent: number }).spent);
+  } finally {
+    db.close();
+  }
+}
+
+/** The calls the harness's books counted as spent because no answer came (the spend recorder's log line). */
+const unanswered = (harness: Harness) =>
+  harness
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes('"code":"api-unconfirmed"')).length;
 
 /** The whole numbers in `words`. */
 const numbersIn = (words: string) => [...words.matchAll(/\d+/g)].map((m) => Number(m[0]));
@@ -290,6 +337,72 @@ describe('the rules of speaking, for every front-end', () => {
         expect(paidRequests(h)).toBe(before);
       } finally {
         h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+      }
+    },
+  );
+
+  it.each(keeping('freeLine'))(
+    "$name: a line longer than the free voice's 120 s on its estimate is refused before it is made, in words with both figures",
+    async (front) => {
+      // About 990 characters of Korean (one part): estimated at 121 s, over the 109 s the cap's margin lets through.
+      const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+      const estimate = estimateSpeechSeconds(text);
+      // Her own voice the free one (the Speak menu and /emote speak in it), and auto-read's length (the Speak menu's
+      // cut of a message) at its most, 1,000 characters.
+      const prepare = async (myvoice: 'set' | 'clear', maxLength: number) => {
+        const options = myvoice === 'set' ? { voice: 'free-ko-f' } : { what: 'voice' };
+        await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'myvoice', subcommand: myvoice, options });
+        const length = { max_length: maxLength };
+        await runCommand(h, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'autoread',
+          subcommand: 'settings',
+          options: length,
+        });
+      };
+      await prepare('set', 1000);
+      try {
+        const before = paidRequests(h);
+        const words = await askOf(front)(h, text, () => {}, 'free-ko-f');
+        expect(words).toBe(
+          t('en-US', 'error.tooLong.freeLineEstimate', {
+            seconds: Math.round(estimate),
+            max: MAX_FREE_LINE_SECONDS,
+            ceiling: Math.floor(estimateCeiling(MAX_FREE_LINE_SECONDS)),
+            margin: 10,
+          }),
+        );
+        expect(paidRequests(h)).toBe(before);
+      } finally {
+        await prepare('clear', DEFAULT_MAX_LENGTH);
+      }
+    },
+  );
+
+  it.each(keeping('paidOnce'))(
+    '$name: a request the service charged whose answer never came is sent once, paid once, and on the books at least as charged',
+    async (front) => {
+      const text = `Charged once, ${randomUUID().slice(0, 8)}.`;
+      const before = {
+        billed: paying.sandbox.charactersBilled(),
+        paid: paidRequests(paying),
+        booked: booked(paying),
+        unanswered: unanswered(paying),
+      };
+      // The next paid request, whichever endpoint: charged, then its connection reset before the answer left.
+      paying.sandbox.injectFault({ kind: 'reset-after-charge' });
+      try {
+        await askOf(front)(paying, text, () => {});
+        // The call is over once its books say no answer came (a voice row may answer before its part is asked for).
+        await expect.poll(() => unanswered(paying) - before.unanswered, { timeout: 20_000 }).toBe(1);
+        const billed = paying.sandbox.charactersBilled() - before.billed;
+        expect(billed).toBeGreaterThan(0);
+        // Sent again, it would have been charged again, with one spend on the books for both.
+        expect(paidRequests(paying) - before.paid).toBe(1);
+        await expect.poll(() => booked(paying) - before.booked).toBeGreaterThanOrEqual(billed);
+      } finally {
+        paying.sandbox.clearFaults();
       }
     },
   );

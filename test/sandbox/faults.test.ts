@@ -172,6 +172,20 @@ describe('faults on the normal response', () => {
     expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
+  it('reset-after-charge: billed, then the socket closes with no response at all', async () => {
+    rig.sandbox.injectFault({ kind: 'reset-after-charge' });
+    await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      fault: 'reset-after-charge',
+      outcome: 'reset-after-charge',
+      charactersBilled: TEXT.text.length,
+      bodyBytes: 0,
+    });
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+    await hear(await tts(rig.sandbox, TEXT)); // the next request is served again
+  });
+
   it('close-before-response: the socket closes with no response at all', async () => {
     rig.sandbox.injectFault({ kind: 'close-before-response' });
     await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);

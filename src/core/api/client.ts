@@ -20,7 +20,7 @@ import {
   type UsageInfo,
 } from './errors.ts';
 import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
-import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.ts';
+import { isRetryable, mayHaveReachedService, retryDelayMs, type RetryPolicy } from './retry.ts';
 import {
   CloneVoiceRequestSchema,
   EmotionTtsRequestSchema,
@@ -101,19 +101,6 @@ export interface CallOptions {
 
 /** Whether a call that never saw the service's acceptance may have been charged. */
 export type ChargedAnswer = 'not-charged' | 'unknown';
-
-/**
- * Transport failures that mean the request never reached the service (no connection was opened), so nothing can
- * have been charged. Every other failure after an attempt began may have come after the service accepted it.
- */
-const NEVER_CONNECTED: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 /** What one call has told the service so far, for `unaccepted`. */
 interface CallProgress {
@@ -509,7 +496,7 @@ export class VoiceApiClient {
     } catch (error) {
       observe(0);
       // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile.
-      if (!NEVER_CONNECTED.has(errorCode(error) ?? '')) progress.unanswered = true;
+      if (mayHaveReachedService(errorCode(error))) progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request');
     }
     const { statusCode: status, headers, body: source } = response;

@@ -11,7 +11,6 @@ import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
-import { SILENCE_FRAME } from '../voice/rtp-sender.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { SpeechRequest } from './request.ts';
@@ -198,62 +197,4 @@ export function partsVoiceMessage(
     })(),
     { owner: jobOwner(charge) },
   );
-}
-
-/** 20 ms Opus frames per second: a scene's pauses are whole frames of silence. */
-const FRAMES_PER_SECOND = 50;
-
-/** One line of a scene in voice: its parts' clips, after a pause (seconds). */
-export interface SceneClipLine {
-  pauseBefore: number;
-  parts: readonly PartClip[];
-}
-
-/**
- * A scene's lines as ONE clip of the guild's queue, so /skip, /stop and the queue bounds see the scene whole: each
- * line's pause as silent frames, then its parts' packets in turn. A part is prepared (its audio requested) when the
- * part before it starts playing, so the first line is heard while later lines are still being made, and a scene
- * cut short never requests what was not about to play.
- */
-export function sceneClip(label: string, lines: readonly SceneClipLine[]): PartClip {
-  const items = lines.flatMap((line) =>
-    line.parts.map((part, index) => ({
-      part,
-      silentFrames: index === 0 ? Math.round(line.pauseBefore * FRAMES_PER_SECOND) : 0,
-    })),
-  );
-  /** Items from here on were never opened: theirs to release if the scene ends early. */
-  let unopened = 0;
-  const release = () => {
-    for (const item of items.slice(unopened)) item.part.dispose?.();
-    unopened = items.length;
-  };
-  async function* packets(signal: AbortSignal): AsyncGenerator<Buffer> {
-    try {
-      for (const [index, item] of items.entries()) {
-        for (let frame = 0; frame < item.silentFrames; frame++) yield SILENCE_FRAME;
-        // Stopped or skipped while a part ended quietly: nothing more is opened, and nothing more is requested.
-        signal.throwIfAborted();
-        unopened = index + 1;
-        const stream = await item.part.open(signal);
-        signal.throwIfAborted();
-        items[index + 1]?.part.prepare?.();
-        for await (const packet of stream as AsyncIterable<Buffer>) yield packet;
-      }
-    } finally {
-      release();
-    }
-  }
-  return {
-    label,
-    prepare: () => items[0]?.part.prepare?.(),
-    dispose: release,
-    open: (signal: AbortSignal) => {
-      const stream = Readable.from(packets(signal), { objectMode: true });
-      // Destroyed before a packet was read (the clip ended while opening), the generator never starts, so its
-      // `finally` never runs: the stream's close releases the parts instead (after the generator's own, a no-op).
-      stream.once('close', release);
-      return Promise.resolve(stream);
-    },
-  };
 }

@@ -29,6 +29,7 @@ import {
 } from './part-flight.ts';
 import { countCharacters } from './split-text.ts';
 import { QuoteAllowance } from './quote-ceiling.ts';
+import { fitsFreeLine } from './seconds-cap.ts';
 
 export type { SpeechAudio } from './part-flight.ts';
 
@@ -174,12 +175,14 @@ export class PartSource {
     let audio: SpeechAudio;
     try {
       // The service already failed this request: its other parts go to the free voice at once, not each after
-      // another wait for the service to fail again.
-      const fellBack = charge !== undefined && this.#fellBack.has(charge) && !isFreeVoice(request.voice);
+      // another wait for the service to fail again (but for a part too long for one of its lines).
+      const fellBack =
+        charge !== undefined && this.#fellBack.has(charge) && !isFreeVoice(request.voice) && fitsFreeLine(text);
       audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
     } catch (error) {
       const failed = SERVICE_FAILED.some((type) => error instanceof type);
-      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined || !fitsFreeLine(text))
+        throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
       const free = freeStandIn(request);
       const voice = free.voice;

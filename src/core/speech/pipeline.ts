@@ -16,9 +16,9 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { freeStandIn } from './service-request.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
-import { QueueBook, enforcementFor, estimateSpeechSeconds } from './queue-bounds.ts';
+import { QueueBook, enforcementFor, estimateRequestSeconds } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
-import { checkEstimatedSeconds } from './seconds-cap.ts';
+import { checkEstimatedSeconds, checkFreeLineSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Accepted, Job, Lane, SpokenLine } from './pipeline-job.ts';
@@ -122,7 +122,7 @@ export class SpeechPipeline {
    */
   async quoteScene(lines: readonly SceneLine[]): Promise<SceneQuote> {
     const spoken = this.#sceneLines(lines);
-    for (const line of spoken) this.#checkRequest(line.request);
+    for (const line of spoken) this.#checkLine(line);
     const needs = await Promise.all(spoken.map((line) => this.#source.needs(line.request, line.texts)));
     return {
       parts: needs.reduce((sum, parts) => sum + parts.length, 0),
@@ -174,11 +174,15 @@ export class SpeechPipeline {
     }));
   }
 
-  /** A voice deleted since, or a free voice the operator does not offer: refused before anything is held. */
-  #checkRequest(request: SpeechRequest): void {
+  /**
+   * A voice deleted since, a free voice the operator does not offer, or a part too long for one line of the free
+   * voice that is to speak it: refused before anything is held or made.
+   */
+  #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
-    if (request.kind !== 'ready' && isFreeVoice(request.voice) && !this.#freeVoice.chosen)
-      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+    if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
+    if (!this.#freeVoice.chosen) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+    for (const text of texts) checkFreeLineSeconds(text);
   }
 
   /**
@@ -240,12 +244,16 @@ export class SpeechPipeline {
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
   async #accept(job: Job): Promise<Accepted> {
     const { requester, target, lines } = job;
-    for (const line of lines) this.#checkRequest(line.request);
+    for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
-    const seconds = lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.texts.join('')), 0);
-    // A scene's file is mixed to at most MAX_SCENE_SECONDS, which only its audio proves: its estimate, before anything.
-    if (job.scene && target.kind !== 'voice') checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS);
+    const seconds = lines.reduce(
+      (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.texts.join('')),
+      0,
+    );
+    // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
+    // before anything (in voice as well as the queue bound, which an operator may lift).
+    if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
     const ready = lines.some((line) => line.request.kind === 'ready');
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
@@ -271,7 +279,7 @@ export class SpeechPipeline {
           const [only] = lines;
           const free =
             error instanceof Refusal && FOR_MONEY.has(error.reason.code) && !job.scene && only !== undefined
-              ? this.#freeFallback(only.request)
+              ? this.#freeFallback(only)
               : undefined;
           if (free === undefined || only === undefined) throw error;
           // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
@@ -320,9 +328,13 @@ export class SpeechPipeline {
     return charge;
   }
 
-  /** The free voice's version of a paid request (its language's free voice, the effects kept); none for the rest. */
-  #freeFallback(request: SpeechRequest): SpeechRequest | undefined {
+  /**
+   * The free voice's version of a paid request (its language's free voice, the effects kept); none for the rest,
+   * nor for a part longer than one of its lines may be (the refusal for money then stands).
+   */
+  #freeFallback({ request, texts }: SpokenLine): SpeechRequest | undefined {
     if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+    if (!texts.every(fitsFreeLine)) return undefined;
     return freeStandIn(request);
   }
 

@@ -2,6 +2,7 @@
 // the requests they have under way. Checked when a request is accepted, before anything is held or paid (a full
 // queue costs nothing to refuse). Pure bookkeeping: the pipeline admits each request and releases it at its outcome.
 import { Refusal } from '../refusal.ts';
+import type { SpeechRequest } from './request.ts';
 
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
 export interface QueueBounds {
@@ -25,6 +26,15 @@ export function estimateSpeechSeconds(text: string): number {
   let seconds = 0;
   for (const char of text.normalize('NFC')) seconds += CJK.test(char) ? 1 / CJK_PER_SECOND : 1 / ALPHABETIC_PER_SECOND;
   return seconds;
+}
+
+/**
+ * Seconds `text` of `request` will take as heard: its estimate at the voice's rate, stretched by the speed SayBot
+ * applies itself (AudioEffects.speed, 0.5..2), which is known exactly, so no margin has to stand in for it.
+ */
+export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
+  const speed = request.kind === 'ready' ? 1 : (request.effects?.speed ?? 1);
+  return estimateSpeechSeconds(text) / speed;
 }
 
 const ALPHABETIC_PER_SECOND = 15;

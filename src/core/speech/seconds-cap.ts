@@ -1,7 +1,10 @@
-// A cap that only the audio can prove (seconds: a scene's 600 s) is checked before anything is paid on the plan's
-// estimate (estimateSpeechSeconds, the per-language rate the queue bounds use), with a margin for voices slower than
-// that rate; audio that still proves longer is cut at the cap where it is made, never thrown away once paid
-// (scene-file.ts, scene-mix.ts).
+// A cap that only the audio can prove (seconds: a scene's 600 s, a free voice's line's 120 s) is checked before any
+// work on the plan's estimate (estimateSpeechSeconds, the per-language rate the queue bounds use), with a margin for
+// voices slower than that rate; audio that still proves longer is cut at the cap where it is made, never thrown
+// away once paid (scene-file.ts, scene-mix.ts), or, for a free line that costs nothing, refused by the free voice's
+// own thread (espeak-run.ts).
+import type { LengthCapped } from '../audio/errors.ts';
+import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateSpeechSeconds } from './queue-bounds.ts';
 
 /**
@@ -16,24 +19,47 @@ export function estimateCeiling(cap: number): number {
   return cap / (1 + ESTIMATE_MARGIN);
 }
 
-/** A plan estimated over its cap (with the margin): refused before anything is held or paid. */
+/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
 export class OverSecondsCapError extends Error {
+  /** What the cap bounds: a whole scene, or one line of the free voice. */
+  readonly capped: LengthCapped;
   /** The plan's estimate, seconds. */
   readonly estimate: number;
   /** The cap the audio would have to prove, seconds. */
   readonly cap: number;
 
-  constructor(estimate: number, cap: number) {
-    super(`estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`);
+  constructor(capped: LengthCapped, estimate: number, cap: number) {
+    super(
+      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
+    );
     this.name = 'OverSecondsCapError';
+    this.capped = capped;
     this.estimate = estimate;
     this.cap = cap;
   }
 }
 
-/** Throws OverSecondsCapError when `estimate` seconds, with the margin, would pass `cap`. */
-export function checkEstimatedSeconds(estimate: number, cap: number): void {
-  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(estimate, cap);
+/** Throws OverSecondsCapError when `estimate` seconds of a `capped`, with the margin, would pass `cap`. */
+export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
+  if (!withinCap(estimate, cap)) throw new OverSecondsCapError(capped, estimate, cap);
+}
+
+function withinCap(estimate: number, cap: number): boolean {
+  return estimate <= estimateCeiling(cap);
+}
+
+/**
+ * One line of the free voice (a part: one eSpeak NG job) lasts at most MAX_FREE_LINE_SECONDS. Checked on its
+ * estimate before the job is queued, wherever a free voice is to speak it (chosen, standing in for money or for a
+ * failing service), so that the thread's time is never spent on a line only to refuse its audio.
+ */
+export function checkFreeLineSeconds(text: string): void {
+  checkEstimatedSeconds(estimateSpeechSeconds(text), MAX_FREE_LINE_SECONDS, 'free-line');
+}
+
+/** Whether the free voice may be asked to speak `text` as one line (checkFreeLineSeconds would let it through). */
+export function fitsFreeLine(text: string): boolean {
+  return withinCap(estimateSpeechSeconds(text), MAX_FREE_LINE_SECONDS);
 }
 
 /** A plan's estimate: each line's pause before it and its text at the assumed rate. */

@@ -167,6 +167,8 @@ export type SpeechOutcome = (
   freeVoice?: ServiceFallback;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;
+  /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
+  linesBeforeCut?: number;
 };
 
 /** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */

@@ -3,10 +3,12 @@
 // and the parts' results as one outcome.
 import type { Logger } from '../log.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
-import { partClip, sceneClip, type PartClip, type StillAllowed } from './clips.ts';
+import { partClip, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { Accepted, Job, Lane } from './pipeline-job.ts';
+import { estimateRequestSeconds } from './queue-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
+import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import type { RightsWatch } from './rights-watch.ts';
 import type { SpeechOutcome } from './speech-order.ts';
 
@@ -55,14 +57,17 @@ export async function playInVoice(
     ),
   );
   // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
-  const clips = job.scene
-    ? [
-        sceneClip(
-          label,
-          accepted.lines.map((line, index) => ({ pauseBefore: line.pauseBefore, parts: parts[index] ?? [] })),
-        ),
-      ]
-    : parts.flat();
+  const scene: SceneClip | undefined = job.scene
+    ? sceneClip(
+        label,
+        accepted.lines.map((line, index) => ({
+          pauseBefore: line.pauseBefore,
+          parts: parts[index] ?? [],
+          estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
+        })),
+      )
+    : undefined;
+  const clips: PartClip[] = scene ? [scene] : parts.flat();
   for (const clip of clips)
     clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
   const first = clips[0];
@@ -94,7 +99,7 @@ export async function playInVoice(
       for (const clip of clips) clip.dispose?.();
       throw error;
     }
-    const outcome = await played(player, clips, results);
+    const outcome = withCut(await played(player, clips, results), scene?.cut());
     // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
     // there is the server no longer served, not a lost connection to rejoin.
     if (outcome.kind === 'cut-off' && on.serves?.(requester.guildId) === false)
@@ -107,6 +112,12 @@ export async function playInVoice(
   } finally {
     unwatch();
   }
+}
+
+/** A scene cut at its cap in voice: played all the same, the cut said with it. */
+function withCut(outcome: SpeechOutcome, cut: SceneCut | undefined): SpeechOutcome {
+  if (cut === undefined || outcome.kind !== 'played') return outcome;
+  return { ...outcome, cutAt: cut.at, linesBeforeCut: cut.lines };
 }
 
 /**

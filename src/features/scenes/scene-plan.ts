@@ -3,7 +3,7 @@
 // pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
 import type { SceneLine } from '../../core/speech/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/speech/settings.ts';
-import { estimateSpeechSeconds } from '../../core/speech/queue-bounds.ts';
+import { estimateRequestSeconds } from '../../core/speech/queue-bounds.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';
@@ -45,7 +45,7 @@ export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Spe
           };
     lines.push({ request, pauseBefore });
     turns.push({ speaker: speaker.name, text: step.text });
-    seconds += pauseBefore + estimateSpeechSeconds(step.text);
+    seconds += pauseBefore + estimateRequestSeconds(request, step.text);
     pause = 0;
   }
   return { lines, turns, seconds, speakers: new Set(turns.map((turn) => turn.speaker)).size };

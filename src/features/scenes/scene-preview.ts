@@ -67,7 +67,8 @@ export async function previewScene(
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
     throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
-  if (target.kind !== 'voice') checkSceneLength(plan.seconds);
+  // The scene's own cap holds in voice too: a server whose voice queue has no limit still hears 600 s at most.
+  checkSceneLength(plan.seconds);
   await acknowledge(interaction, true);
   const shown = await costedPreview(interaction, context, pending, {
     guildId: interaction.guildId,

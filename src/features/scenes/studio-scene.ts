@@ -120,7 +120,7 @@ export async function quoteStudioScene(
   const plan = planScene(script, speakers);
   if (output === 'voice' && services.voiceSeconds > 0 && plan.seconds > services.voiceSeconds)
     throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit: services.voiceSeconds });
-  if (output === 'file') checkSceneLength(plan.seconds);
+  checkSceneLength(plan.seconds);
   const [quote, report] = await Promise.all([
     services.speech.quoteScene(plan.lines),
     services.report(member.guildId, member.userId),

@@ -166,12 +166,13 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       },
       level: 'info',
     };
-  // A scene estimated longer than its cap, which only its audio proves: refused at the preview and at "Play it".
+  // A cap only the audio proves, refused on its estimate before anything was made (the estimate, the cap, the
+  // margin): a free line's, or a scene's at the preview and at "Play it".
   if (error instanceof OverSecondsCapError)
     return {
-      code: 'scene.tooLong',
+      code: error.capped === 'free-line' ? 'too-long-free-line-estimate' : 'scene.tooLong',
       message: {
-        key: 'scene.tooLong',
+        key: error.capped === 'free-line' ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong',
         params: {
           seconds: Math.round(error.estimate),
           max: error.cap,

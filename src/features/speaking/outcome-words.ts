@@ -205,7 +205,7 @@ function sceneAnswer(
   if (outcome.cutAt !== undefined)
     notes.push({
       key: 'scene.cutAtCap',
-      params: { max: outcome.cutAt, heard: timeline?.length ?? 0, lines: front.lines },
+      params: { max: outcome.cutAt, heard: outcome.linesBeforeCut ?? timeline?.length ?? 0, lines: front.lines },
     });
   const params = { seconds: seconds(outcome.seconds) };
   const channel = front.channelId === undefined ? '' : `<#${front.channelId}>`;
@@ -260,24 +260,26 @@ function studioAnswer(
   front: Extract<Front, { flavour: 'studio' }>,
 ): OutcomeAnswer {
   const params = { seconds: seconds(outcome.seconds) };
+  // Its audio proved longer than the estimate allowed for: cut at the cap, in voice as in a file, and said so.
+  const cut = outcome.cutAt;
+  const notes: LocalisedMessage[] = cut === undefined ? [] : [{ key: 'studio.scenes.cut', params: { max: cut } }];
   switch (outcome.kind) {
     case 'played':
-      return reply({ key: 'studio.scenes.played', params }, outcome.seconds);
+      return reply({ key: 'studio.scenes.played', params }, outcome.seconds, { notes });
     case 'stopped':
     case 'skipped':
     case 'cut-off':
-      return reply({ key: 'studio.scenes.stopped', params }, outcome.seconds);
+      return reply({ key: 'studio.scenes.stopped', params }, outcome.seconds, { notes });
     case 'files': {
       const [file] = outcome.files;
       if (file === undefined) return mismatch(front, outcome.kind);
-      const cut = outcome.cutAt;
       return {
         answer: 'audio',
         data: file.data,
         format: file.format,
         seconds: outcome.seconds,
         words: { key: 'studio.scenes.made', params },
-        notes: cut === undefined ? [] : [{ key: 'studio.scenes.cut', params: { max: cut } }],
+        notes,
         ...(outcome.timeline === undefined ? {} : { timeline: outcome.timeline }),
         ...(cut === undefined ? {} : { cutAt: cut }),
       };

@@ -3,7 +3,7 @@
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
+import { ConnectionError, OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
 import {
   clientFor,
   closedPort,
@@ -128,13 +128,49 @@ describe('a 2xx whose body is far larger than its request can take', () => {
   });
 });
 
-describe('still retried: nothing was charged', () => {
-  it('a connection closed before any response, then success: two requests, billed once', async () => {
-    api.sandbox.injectFault({ kind: 'close-before-response' });
-    await readAll((await api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' })).body);
-    const records = requestsTo(api.sandbox, 'tts');
-    expect(records).toHaveLength(2);
-    expect(api.sandbox.charactersBilled()).toBe(records[1]?.charactersBilled);
+describe('a request that may have reached the service is never sent again', () => {
+  it.each(['tts', 'emotion-tts', 'voice-clone'] as const)(
+    '%s charged, then the connection reset before its answer: ConnectionError after one request, billed once',
+    async (endpoint) => {
+      api.sandbox.injectFault({ kind: 'reset-after-charge', endpoint });
+      const calls = {
+        tts: () => api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }),
+        'emotion-tts': () => api.client.emotionTts({ text: TEXT }),
+        'voice-clone': () => api.client.cloneVoice({ text: TEXT, ref_audio: clip() }),
+      };
+      expect(await rejectionOf(calls[endpoint]())).toBeInstanceOf(ConnectionError);
+      expect(requestsTo(api.sandbox, endpoint)).toHaveLength(1);
+      expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
+    },
+  );
+
+  it('a connection closed before any response: one request too (the client cannot tell it from a charge then a reset)', async () => {
+    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
+    expect(await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }))).toBeInstanceOf(
+      ConnectionError,
+    );
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+  });
+});
+
+describe('still retried: nothing can have been charged', () => {
+  it('a connection refused (nothing was sent): every attempt made', async () => {
+    const retrying: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void retrying.push(line) });
+    const nowhere = clientFor(api.sandbox, {
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      logger,
+      maxRetries: 2,
+      retryBaseDelayMs: 1,
+    });
+    try {
+      expect(await rejectionOf(nowhere.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }))).toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      expect(retrying.filter((l) => l.includes('Voice API call failed; retrying'))).toHaveLength(2);
+    } finally {
+      await nowhere.close();
+    }
   });
 });
 
@@ -202,9 +238,8 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   const say = (hooks: ReturnType<typeof recorder>['hooks'], client = api.client) =>
     client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks);
 
-  it('sending runs before the first byte leaves, once for every attempt; a 2xx after a 503 and a closed connection is accepted once', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
-    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
+  it('sending runs before the first byte leaves, once for every attempt; a 2xx after two 503s is accepted once', async () => {
+    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
     const { events, hooks } = recorder();
     await readAll((await say(hooks)).body);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
@@ -243,11 +278,16 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
     }
   });
 
-  it('sent and no answer (closed before any response, every attempt; or timed out waiting): unknown, it may have been charged', async () => {
-    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts', times: Infinity });
+  it('sent and no answer (closed before any response, charged then reset, or timed out waiting): unknown, it may have been charged', async () => {
+    api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
     const closed = recorder();
     await rejectionOf(say(closed.hooks));
     expect(closed.events).toEqual(['sending (requests: 0)', 'unaccepted: unknown']);
+
+    api.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts' });
+    const reset = recorder();
+    await rejectionOf(say(reset.hooks));
+    expect(reset.events).toEqual(['sending (requests: 1)', 'unaccepted: unknown']);
 
     api.sandbox.clearFaults();
     api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000, endpoint: 'tts' });

@@ -1,5 +1,6 @@
-// What is retried (connection failures, 408, 5xx, short rate limits), what never is (400/401/403, the quota
-// 429, anything after a 2xx: test/core/api/paid-once.test.ts), and how long the client waits: counted at the sandbox.
+// What is retried (a connection that never opened, 408, 5xx, short rate limits), what never is (400/401/403, the
+// quota 429, anything that may have reached the service unanswered or after a 2xx: test/core/api/paid-once.test.ts),
+// and how long the client waits: counted at the sandbox.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -75,7 +76,6 @@ describe('retried', () => {
   });
 
   it.each([
-    { what: 'a connection closed before the response', fault: { kind: 'close-before-response' } as const },
     { what: 'a 408', fault: { kind: 'response', status: 408 } as const },
     {
       what: 'a 429 with Retry-After: 0',

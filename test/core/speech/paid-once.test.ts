@@ -268,16 +268,36 @@ describe('a paid part written down before its first byte leaves', () => {
     expect(await spent()).toBe(0);
   });
 
-  it('retried after a 503 and a connection closed before any answer, then accepted: written once, spent once', async () => {
+  it('retried after two 503s, then accepted: written once, spent once', async () => {
     const text = 'Third time lucky.';
-    rig.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
-    rig.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
+    rig.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
     const { part, done } = await fetchOne(text);
     await (await part).body.toArray();
     await done();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(3);
     expect([written.length, accepted.length, released]).toEqual([1, 1, 0]);
     expect(await spent()).toBe(rig.sandbox.charactersBilled());
+  });
+
+  it('charged, then the connection reset before its answer: sent once, billed once, on the books as spent', async () => {
+    const text = 'Charged, and the answer lost on the way.';
+    rig.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts' });
+    const { part, done } = await fetchOne(text);
+    const outcome = await part.then(
+      async (audio) => audio.body.toArray(),
+      (error: unknown) => error,
+    );
+    await done();
+    // Sent again, it would be charged again while the books hold one spend for the part.
+    expect(await spent()).toBeGreaterThanOrEqual(rig.sandbox.charactersBilled());
+    expect(rig.sandbox.charactersBilled()).toBe(text.length);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(outcome).toBeInstanceOf(ConnectionError);
+    expect([written.length, released]).toEqual([1, 0]);
+    expect(settled).toEqual(['undelivered']);
+    expect(await spent()).toBeGreaterThanOrEqual(rig.sandbox.charactersBilled());
+    expect(await countedByTheBudget()).toBeGreaterThanOrEqual(rig.sandbox.charactersBilled());
+    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
   it('503 on every attempt: not charged, taken back', async () => {

@@ -252,6 +252,29 @@ describe('SpeechPipeline', () => {
     expect(sandbox.requests.length).toBe(before);
   });
 
+  it("counts SayBot's own speed in a scene's estimate: 20 lines of 99 Hangul at half speed (about 566 s) refused", async () => {
+    const pipeline = makePipeline();
+    const before = sandbox.requests.length;
+    // 1,980 syllables at 7 a second are 283 s, and 566 s at half speed: over the 545 s the margin lets through.
+    const line = (i: number) => ({
+      request: {
+        ...tts(Array.from({ length: 99 }, (_, j) => String.fromCodePoint(0xac00 + i * 99 + j)).join('')),
+        effects: { speed: 0.5, volumeDb: 0 },
+      },
+      pauseBefore: 0,
+    });
+    const error = await refusalOf(
+      pipeline.speakScene({
+        lines: Array.from({ length: 20 }, (_, i) => line(i)),
+        requester: requester(),
+        target: { kind: 'file' },
+      }),
+    );
+    expect(error).toBeInstanceOf(OverSecondsCapError);
+    expect((error as OverSecondsCapError).estimate).toBeCloseTo((2 * 1_980) / 7, 6);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
   it('never pays more for a scene than its quote: parts that cost more now are refused before anything is sent', async () => {
     const pipeline = makePipeline();
     const lines = [

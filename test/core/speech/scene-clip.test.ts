@@ -3,7 +3,8 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { sceneClip, type PartClip } from '../../../src/core/speech/clips.ts';
+import type { PartClip } from '../../../src/core/speech/clips.ts';
+import { sceneClip } from '../../../src/core/speech/scene-clip.ts';
 import { SILENCE_FRAME } from '../../../src/core/voice/rtp-sender.ts';
 
 /** What happened to the fake parts, in order: `prepare a`, `open a`, `dispose b`... */
@@ -190,6 +191,59 @@ describe('sceneClip', () => {
     stream.destroy();
     await closed;
     expect(log).toEqual(['open a', 'prepare b', 'dispose b', 'dispose c']);
+  });
+
+  it('ends at its cap of seconds (20 ms frames, pauses counted): the part playing cut, the rest never opened, and says so', async () => {
+    const log: Log = [];
+    // A cap of 0.1 s: 5 frames. a's 3 packets, c's pause of 0.04 s, then 2 of c's 4 packets fit.
+    const clip = sceneClip(
+      'scene',
+      [
+        { pauseBefore: 0, parts: [fakePart(log, 'a', 3)] },
+        { pauseBefore: 0, parts: [fakePart(log, 'b', 0)] },
+        { pauseBefore: 0.04, parts: [fakePart(log, 'c', 4, { endless: true })] },
+        { pauseBefore: 0, parts: [fakePart(log, 'd', 1)] },
+      ],
+      0.1,
+    );
+    expect(clip.cut()).toBeUndefined();
+    const read = await readAll(await clip.open(new AbortController().signal));
+    expect(read).toEqual(['a1', 'a2', 'a3', '·', '·']);
+    expect(clip.cut()).toEqual({ at: 0.1, lines: 2 });
+    expect(log.filter((entry) => entry.startsWith('open'))).toEqual(['open a', 'open b']);
+    // c was prepared as b began (requested one ahead), then let go with d: neither is opened.
+    expect(log).toContain('dispose c');
+    expect(log).toContain('dispose d');
+  });
+
+  it('requests no part ahead that the cap may cut away: near the cap, at the rate its audio has run, only in its turn', async () => {
+    const log: Log = [];
+    // A cap of 0.2 s: 10 frames. Each part is estimated at 0.06 s (3 frames) and lasts twice that.
+    const clip = sceneClip(
+      'scene',
+      [
+        { pauseBefore: 0, parts: [fakePart(log, 'a', 6)], estimates: [0.06] },
+        { pauseBefore: 0, parts: [fakePart(log, 'b', 6, { endless: true })], estimates: [0.06] },
+        { pauseBefore: 0, parts: [fakePart(log, 'c', 1)], estimates: [0.06] },
+      ],
+      0.2,
+    );
+    const read = await readAll(await clip.open(new AbortController().signal));
+    expect(read).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'b2', 'b3', 'b4']);
+    expect(clip.cut()).toEqual({ at: 0.2, lines: 2 });
+    // b was requested ahead as a began (0 + 3 × 2 frames < 10); c was not as b began (6 + 3 × 2.5 ≥ 10): never
+    // requested, only let go.
+    expect(log).toEqual(['open a', 'prepare b', 'open b', 'dispose c']);
+  });
+
+  it('cuts a part that plays past its cap, and is not cut when it ends on the cap exactly', async () => {
+    const long = sceneClip('scene', [{ pauseBefore: 0, parts: [fakePart([], 'a', 10, { endless: true })] }], 0.08);
+    expect(await readAll(await long.open(new AbortController().signal))).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(long.cut()).toEqual({ at: 0.08, lines: 1 });
+
+    const exact = sceneClip('scene', [{ pauseBefore: 0.02, parts: [fakePart([], 'a', 3)] }], 0.08);
+    expect(await readAll(await exact.open(new AbortController().signal))).toEqual(['·', 'a1', 'a2', 'a3']);
+    expect(exact.cut()).toBeUndefined();
   });
 
   it('disposes every part when its stream is destroyed before a packet was read', async () => {

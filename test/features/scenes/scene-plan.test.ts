@@ -122,4 +122,10 @@ describe('planScene: turns, speakers and length', () => {
     const spoken = texts.reduce((sum, text) => sum + estimateSpeechSeconds(text), 0);
     expect(result.seconds).toBeCloseTo(spoken + 1.5 + 2 * DEFAULT_GAP_SECONDS, 9);
   });
+
+  it("counts a speaker's speed, which SayBot applies itself: a line at half speed lasts twice its estimate", () => {
+    const slow = new Map([['alice', speakerWith('Alice', { voice: 'voice-b-en-f-01', speed: 0.5 })]]);
+    const text = 'Slowly, very slowly, so that every word is heard.';
+    expect(plan(`Alice: ${text}`, slow).seconds).toBeCloseTo(2 * estimateSpeechSeconds(text), 9);
+  });
 });

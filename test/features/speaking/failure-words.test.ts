@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
@@ -32,6 +33,7 @@ describe('describeFailure', () => {
 
   it.each([
     ['a free line over its cap', new AudioTooLongError('free-line', 120), '120'],
+    ['a free line estimated over its cap', new OverSecondsCapError('free-line', 124.4, 120), 'about 124 s'],
     ['a scene over its cap', new AudioTooLongError('scene', 600), '600'],
     ['the free voice failing', new FreeVoiceFailedError('stopped', 'eSpeak NG wrote no audio'), 'eSpeak NG'],
     ['the free voice not installed', new FreeVoiceMissingError(), 'not installed'],

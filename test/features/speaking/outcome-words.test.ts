@@ -180,7 +180,8 @@ describe('one outcome, worded in one place', () => {
   const CAUSES: Array<[string, unknown]> = [
     ['the service failing', new ServerError('503', { status: 503 })],
     ['a right taken away', new RightsRevokedError({ code: 'muted', channelId: '7' })],
-    ['a scene over its length cap', new OverSecondsCapError(700, 600)],
+    ['a scene over its length cap', new OverSecondsCapError('scene', 700, 600)],
+    ['a free line estimated over its cap', new OverSecondsCapError('free-line', 140, 120)],
     ['a free line over its cap', new AudioTooLongError('free-line', 120)],
     ['a refusal for money', new Refusal({ code: 'budget-cooldown', waitSeconds: 5, limit: 10 })],
   ];

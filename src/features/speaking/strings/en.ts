@@ -172,6 +172,8 @@ export const en = {
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     'The free voice would speak this for longer than {max} s, the most one of its lines may last, so it said nothing. Nothing was charged; try a shorter text.',
+  'error.tooLong.freeLineEstimate':
+    'A line in the free voice would last about {seconds} s; one of its lines may last at most {max} s. Its length is known only once it is spoken, so SayBot speaks lines estimated at up to {ceiling} s (a {margin}% margin). Shorten it or split it; nothing was made or charged.',
   'error.tooLong.scene':
     'This scene would last longer than {max} s, the most a scene may, so it was not made. Try fewer or shorter lines.',
   'error.freeVoice.missing':

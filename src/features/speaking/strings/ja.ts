@@ -170,6 +170,8 @@ export const ja: Translation<typeof en> = {
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '無料の音声で話すと1行の上限 {max} 秒を超えるため、話しませんでした。課金はありません。短いテキストでお試しください。',
+  'error.tooLong.freeLineEstimate':
+    '無料の音声の1行が約 {seconds} 秒かかります。無料の音声の1行は最長 {max} 秒です。長さは話してみるまで分からないため、SayBot は見込みが {ceiling} 秒までの行だけを話します（{margin}% の余裕）。短くするか分けてください。何も作られず、課金もありません。',
   'error.tooLong.scene':
     'このシーンは1つのシーンの上限 {max} 秒を超えるため、作りませんでした。セリフを減らすか短くしてください。',
   'error.freeVoice.missing':

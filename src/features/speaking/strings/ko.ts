@@ -168,6 +168,8 @@ export const ko: Translation<typeof en> = {
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '무료 음성으로 말하면 한 줄의 최대 길이인 {max}초를 넘기 때문에 말하지 않았습니다. 과금된 것은 없습니다. 더 짧은 텍스트로 시도해 주세요.',
+  'error.tooLong.freeLineEstimate':
+    '무료 음성의 한 줄이 약 {seconds}초 걸립니다. 무료 음성의 한 줄은 최대 {max}초까지입니다. 길이는 말해 본 뒤에야 알 수 있으므로, SayBot은 예상 길이가 {ceiling}초 이하인 줄만 말합니다 ({margin}% 여유). 줄이거나 나누어 주세요. 만들어진 것도 청구된 것도 없습니다.',
   'error.tooLong.scene':
     '이 장면은 장면 하나의 최대 길이인 {max}초를 넘기 때문에 만들지 않았습니다. 대사를 줄이거나 짧게 해 주세요.',
   'error.freeVoice.missing':

@@ -1,0 +1,113 @@
+// A scene played in voice: its lines as ONE clip of the guild's queue, cut at the scene's cap of seconds as its mix is
+// (MAX_SCENE_SECONDS), so a scene whose audio proves longer than its estimate never holds the channel past it.
+import { Readable } from 'node:stream';
+import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
+import { SILENCE_FRAME } from '../voice/rtp-sender.ts';
+import type { PartClip } from './clips.ts';
+
+/** 20 ms Opus frames per second: a scene's pauses are whole frames of silence, and its cap is counted in frames. */
+const FRAMES_PER_SECOND = 50;
+
+/** One line of a scene in voice: its parts' clips, after a pause (seconds). */
+export interface SceneClipLine {
+  pauseBefore: number;
+  parts: readonly PartClip[];
+  /** Each part's estimated seconds (estimateSpeechSeconds), to request no part ahead that the cap may cut away. */
+  estimates?: readonly number[];
+}
+
+/**
+ * How much longer than its estimate a part is assumed to last, at least, when deciding whether the part after it
+ * may be requested ahead: a part requested ahead and then cut away at the cap would be paid and never heard.
+ */
+const AHEAD_FACTOR = 2;
+
+/** Where a scene in voice was cut: at `at` seconds, `lines` of its lines begun by then. */
+export interface SceneCut {
+  at: number;
+  lines: number;
+}
+
+/** A scene's clip, which says whether it was cut at its cap once it has played. */
+export type SceneClip = PartClip & { cut(): SceneCut | undefined };
+
+/**
+ * A scene's lines as ONE clip of the guild's queue, so /skip, /stop and the queue bounds see the scene whole: each
+ * line's pause as silent frames, then its parts' packets in turn. A part is prepared (its audio requested) when the
+ * part before it starts playing, so the first line is heard while later lines are still being made, and a scene
+ * cut short never requests what was not about to play. Past `maxSeconds` of frames (pauses included) it ends there:
+ * the part playing is cut, nothing after it is opened, and `cut()` says so for the member's words.
+ */
+export function sceneClip(label: string, lines: readonly SceneClipLine[], maxSeconds = MAX_SCENE_SECONDS): SceneClip {
+  const items = lines.flatMap((line, lineIndex) =>
+    line.parts.map((part, index) => ({
+      part,
+      line: lineIndex,
+      silentFrames: index === 0 ? Math.round(line.pauseBefore * FRAMES_PER_SECOND) : 0,
+      estimatedFrames: (line.estimates?.[index] ?? 0) * FRAMES_PER_SECOND,
+    })),
+  );
+  const maxFrames = Math.round(maxSeconds * FRAMES_PER_SECOND);
+  let frames = 0;
+  /** The estimate of what has played so far (pauses exact): how much longer than estimated this scene runs. */
+  let estimated = 0;
+  let linesBegun = 0;
+  let cut: SceneCut | undefined;
+  /** Whether one more frame fits under the cap; the first that does not marks the scene cut. */
+  const room = (): boolean => {
+    if (frames < maxFrames) return true;
+    cut = { at: maxSeconds, lines: linesBegun };
+    return false;
+  };
+  /** Items from here on were never opened: theirs to release if the scene ends early. */
+  let unopened = 0;
+  const release = () => {
+    for (const item of items.slice(unopened)) item.part.dispose?.();
+    unopened = items.length;
+  };
+  async function* packets(signal: AbortSignal): AsyncGenerator<Buffer> {
+    try {
+      for (const [index, item] of items.entries()) {
+        for (let frame = 0; frame < item.silentFrames; frame++) {
+          if (!room()) return;
+          frames += 1;
+          yield SILENCE_FRAME;
+        }
+        estimated += item.silentFrames;
+        // Stopped or skipped while a part ended quietly: nothing more is opened, and nothing more is requested.
+        signal.throwIfAborted();
+        if (!room()) return;
+        unopened = index + 1;
+        const stream = await item.part.open(signal);
+        signal.throwIfAborted();
+        linesBegun = item.line + 1;
+        // The next part is requested ahead only when this one surely ends before the cap, at the rate this scene's
+        // audio has run so far; otherwise when its turn comes (a gap, near the cap only).
+        const slower = Math.max(AHEAD_FACTOR, estimated > 0 ? (1.25 * frames) / estimated : 0);
+        if (frames + item.estimatedFrames * slower < maxFrames) items[index + 1]?.part.prepare?.();
+        estimated += item.estimatedFrames;
+        for await (const packet of stream as AsyncIterable<Buffer>) {
+          // Leaving the loop destroys the part's stream: what it had not sent is never read.
+          if (!room()) return;
+          frames += 1;
+          yield packet;
+        }
+      }
+    } finally {
+      release();
+    }
+  }
+  return {
+    label,
+    prepare: () => items[0]?.part.prepare?.(),
+    dispose: release,
+    open: (signal: AbortSignal) => {
+      const stream = Readable.from(packets(signal), { objectMode: true });
+      // Destroyed before a packet was read (the clip ended while opening), the generator never starts, so its
+      // `finally` never runs: the stream's close releases the parts instead (after the generator's own, a no-op).
+      stream.once('close', release);
+      return Promise.resolve(stream);
+    },
+    cut: () => cut,
+  };
+}
