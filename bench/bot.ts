@@ -52,6 +52,8 @@ export async function startBot(info: ServersInfo, options: BenchBotOptions = {})
       BUDGET_GUILD_MONTHLY_CHARS: '0',
       BUDGET_MEMBER_DAILY_CHARS: '0',
       BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+      // Nor the free-request ration: one member a guild asks for cache hits far faster than ten a minute.
+      BUDGET_MEMBER_FREE_PER_MINUTE: '0',
       QUEUE_MAX_SECONDS: '0',
       QUEUE_MAX_CLIPS: '0',
       QUEUE_MAX_PER_MEMBER: '0',
