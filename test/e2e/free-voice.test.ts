@@ -85,6 +85,26 @@ describe('the free voice, chosen', () => {
     expect(usage.content).toContain('This server: 0 characters spent, 0 saved by the cache');
   });
 
+  it('/say voice:free-ko-f in voice of a line whose audio proves longer than 120 s: heard, cut at the cap, and said so', async () => {
+    const h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
+    // Numbers: estimated at about 19 s, said in some 140 s by eSpeak NG (the rules table has the same line in files).
+    const text = '9876543. '.repeat(32).trim();
+    expect(estimateSpeechSeconds(text)).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+    h.discord.clearAudio(london.id);
+    const heard = h.discord.waitForPacket(london.id, (packet) => !packet.silence, 20_000);
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: 'free-ko-f' },
+    });
+    await heard;
+    // Its whole 120 s is not waited for: stopped once heard, the answer still says the line was cut.
+    await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' });
+    const stopped = await handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+    expect(stopped.content).toContain(t('en-US', 'freeLine.cutAtCap', { max: MAX_FREE_LINE_SECONDS }));
+  });
+
   it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
     const h = await startHarness();
     // About 990 characters of Korean (one part): estimated at some 121 s; eSpeak NG says it in about 145 s.

@@ -93,6 +93,8 @@ export class PartSource {
   readonly #fallback: boolean;
   /** The free voice that stood in for a failing service, and why, by the charge of the request it spoke for. */
   readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
+  /** The cap (seconds) a free voice's line was cut at, by the charge of the request it was made for. */
+  readonly #cutLines = new WeakMap<Charge, number>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
   /**
@@ -211,6 +213,11 @@ export class PartSource {
     return this.#fellBack.get(charge);
   }
 
+  /** The cap (seconds) a free voice's line of the request of `charge` was cut at, if its audio proved longer. */
+  cutLine(charge: Charge): number | undefined {
+    return this.#cutLines.get(charge);
+  }
+
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
     return changesAudio(request.effects)
       ? this.#changed.fetch(request, request.effects, text, signal, charge)
@@ -237,6 +244,7 @@ export class PartSource {
       charge?.release(text);
       throw error;
     }
+    if (flight.cutAt !== undefined && charge !== undefined) this.#cutLines.set(charge, flight.cutAt);
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();

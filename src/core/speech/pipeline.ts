@@ -344,7 +344,12 @@ export class SpeechPipeline {
       heard(freeVoice === undefined ? {} : { freeVoice });
     });
     const freeVoice = this.#source.fellBack(accepted.charge);
-    const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
+    const lineCutAt = this.#source.cutLine(accepted.charge);
+    const outcome = {
+      ...delivered,
+      ...(freeVoice === undefined ? {} : { freeVoice }),
+      ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
+    };
     if (outcome.kind !== 'failed') {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.

@@ -1,8 +1,8 @@
 // A cap that only the audio can prove (seconds: a scene's 600 s, a free voice's line's 120 s) is checked before any
 // work on the plan's estimate (estimateSpeechSeconds, the per-language rate the queue bounds use), with a margin for
 // voices slower than that rate; audio that still proves longer is cut at the cap where it is made, never thrown
-// away once paid (scene-file.ts, scene-mix.ts), or, for a free line that costs nothing, refused by the free voice's
-// own thread (espeak-run.ts).
+// away once paid or made (scene-file.ts, scene-mix.ts; a free line in the free voice's own thread, espeak-run.ts),
+// and the member is told (the outcome's `cutAt`, `lineCutAt`).
 import type { LengthCapped } from '../audio/errors.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateSpeechSeconds } from './queue-bounds.ts';

@@ -10,9 +10,10 @@ import { commandNameOf } from '../../core/interactions/answered.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { showResult, type ShownComponents } from '../../core/interactions/replies.ts';
+import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
+import { wordsText } from './outcome-answers.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
-import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { t, type LocalisedMessage } from './strings.ts';
 import {
   postVoiceMessage,
   replyWithVoiceMessage,
@@ -28,13 +29,13 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
   interaction: SpeakingInteraction,
-  key: MessageKey,
-  params: MessageParams,
+  words: LocalisedMessage,
   files: AttachmentPayload[],
   components?: ShownComponents,
+  notes: readonly LocalisedMessage[] = [],
 ): Promise<void> {
   try {
-    await showResult(interaction, key, params, files, components);
+    await showContent(interaction, wordsText(interaction.locale, words, notes), files, components);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
     throw error;
@@ -84,21 +85,21 @@ export async function showVoiceMessage(
     if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
-    return showResult(interaction, answer.posted.key, answer.posted.params, [], row && [row]);
+    return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
   }
   const asFile = answer.asFile(posted.reason);
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
     await interaction.deleteReply().catch(() => undefined);
     await interaction.followUp({
-      content: t(interaction.locale, asFile.key, asFile.params),
+      content: wordsText(interaction.locale, asFile, answer.notes),
       files: [answer.file],
       allowedMentions: NO_MENTIONS,
       flags: MessageFlags.Ephemeral,
     });
     return;
   }
-  await showWithFiles(interaction, asFile.key, asFile.params ?? {}, [answer.file]);
+  await showWithFiles(interaction, asFile, [answer.file], undefined, answer.notes);
 }
 
 /**
@@ -161,7 +162,8 @@ export async function showTooLargeFile(
       if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
       throw error;
     }
-    if (posted.kind === 'posted') return showResult(interaction, answer.posted.key, answer.posted.params);
+    if (posted.kind === 'posted')
+      return showContent(interaction, t(interaction.locale, answer.posted.key, answer.posted.params));
   }
-  await showWithFiles(interaction, answer.compressed.key, answer.compressed.params ?? {}, [answer.file]);
+  await showWithFiles(interaction, answer.compressed, [answer.file]);
 }

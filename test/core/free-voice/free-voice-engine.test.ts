@@ -101,6 +101,28 @@ describe('the free voice engine', () => {
     if (spoken.ok) expect((await analyseClip(new Uint8Array(spoken.wav))).durationSeconds).toBeGreaterThan(0.5);
   });
 
+  it('cuts a line whose audio proves longer than its maxSeconds at that cap, in its thread, and says so', async () => {
+    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+      worker: new URL('../../../src/core/free-voice/espeak-worker.ts', import.meta.url),
+      maxWaiting: 8,
+      timeoutMs: 15_000,
+      idleMs: 10,
+      unavailable: (reason, message) => new JobUnavailableError(reason, message),
+    });
+    // Some 9 s of speech, short enough in characters (45) that no cap refuses it before eSpeak NG runs.
+    const text = 'Numbers take long to say: 9876543, 1234567.';
+    const whole = await thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], 'G1');
+    const cut = await thread.run({ text, voice: 'en-us', maxSeconds: 3 }, [], 'G1');
+    expect(whole).toMatchObject({ ok: true });
+    expect(whole).not.toHaveProperty('cutAt');
+    expect(cut).toMatchObject({ ok: true, cutAt: 3 });
+    if (!whole.ok || !cut.ok) return;
+    expect((await analyseClip(new Uint8Array(whole.wav))).durationSeconds).toBeGreaterThan(3);
+    // Exactly the cap's samples (22,050 a second, 16-bit mono), sent in shared memory as every line is.
+    expect(cut.wav).toBeInstanceOf(SharedArrayBuffer);
+    expect((await analyseClip(new Uint8Array(cut.wav))).durationSeconds).toBeCloseTo(3, 3);
+  });
+
   it("gives eSpeak NG a member's text only as text: no [[phonemes]], and SSML spoken as written", async () => {
     expect(espeakText('say [[h@loU]] now')).not.toMatch(/\[\[|\]\]/);
     // Read as SSML, the break would be ten seconds of silence.

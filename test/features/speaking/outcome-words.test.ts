@@ -259,4 +259,19 @@ describe('one outcome, worded in one place', () => {
     expect(answer.notes.map((note) => note.key)).toEqual(['scene.freeVoiceStoodIn', 'scene.cutAtCap']);
     expect(wordsText('en-US', answer.posted, answer.notes).split('\n')).toHaveLength(3);
   });
+  // Every front-end that can speak a free line, every way its order can end but failing or as a file too large
+  // (a 120 s line of the free voice is some 5 MB, under every upload limit).
+  const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
+  const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
+    possible
+      .filter((kind) => kind !== 'failed' && kind !== 'voice-message instead of a file')
+      .map((kind) => [name, kind, front] as const),
+  );
+
+  it.each(freeLineCuts)('%s, ended as %s with a free line cut at its cap: a note says so', (_, kind, front) => {
+    const answer = wordOutcome({ ...OUTCOMES[kind]!, lineCutAt: 120 } as SpeechOutcome, front);
+    const cut = messagesOf(answer).filter((message) => message.key === 'freeLine.cutAtCap');
+    expect(cut).toEqual([{ key: 'freeLine.cutAtCap', params: { max: 120 } }]);
+    for (const locale of LOCALES) expect(wordsText(locale, cut[0]!)).toContain('120');
+  });
 });
