@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateFreeLineSeconds } from '../../src/core/speech/free-line-estimate.ts';
 import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
@@ -89,7 +89,7 @@ describe('the free voice, chosen', () => {
     const h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
     // Numbers: estimated at about 19 s, said in some 140 s by eSpeak NG (the rules table has the same line in files).
     const text = '9876543. '.repeat(32).trim();
-    expect(estimateSpeechSeconds(text)).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+    expect(estimateFreeLineSeconds(text, 'free-ko-f')).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
     h.discord.clearAudio(london.id);
     const heard = h.discord.waitForPacket(london.id, (packet) => !packet.silence, 20_000);
     const { handle } = await runCommand(h, {
@@ -107,9 +107,9 @@ describe('the free voice, chosen', () => {
 
   it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
     const h = await startHarness();
-    // About 990 characters of Korean (one part): estimated at some 121 s; eSpeak NG says it in about 145 s.
+    // About 990 characters of Korean (one part): estimated at some 150 s at eSpeak NG's rate; it says it in about 145 s.
     const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
-    const estimate = estimateSpeechSeconds(text);
+    const estimate = estimateFreeLineSeconds(text, 'free-ko-f');
     expect(estimate).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
     const requestsBefore = h.sandbox.requests.length;
     const { content } = await runCommand(h, {

@@ -9,7 +9,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
-import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateFreeLineSeconds } from '../../src/core/speech/free-line-estimate.ts';
 import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
@@ -382,9 +382,9 @@ describe('the rules of speaking, for every front-end', () => {
   it.each(keeping('freeLine'))(
     "$name: a line longer than the free voice's 120 s on its estimate is refused before it is made, in words with both figures",
     async (front) => {
-      // About 990 characters of Korean (one part): estimated at 121 s, over the 109 s the cap's margin lets through.
+      // About 990 characters of Korean (one part): estimated at 150 s, over the 109 s the cap's margin lets through.
       const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
-      const estimate = estimateSpeechSeconds(text);
+      const estimate = estimateFreeLineSeconds(text, 'free-ko-f');
       await prepare('set', 1000);
       try {
         const before = paidRequests(h);
@@ -410,7 +410,7 @@ describe('the rules of speaking, for every front-end', () => {
       // Numbers: short to write, long to say (each some 4 s in eSpeak NG), so an estimate of about 19 s lets the
       // line through and its audio, some 140 s, proves it longer than the cap.
       const text = '9876543. '.repeat(32).trim();
-      expect(estimateSpeechSeconds(text)).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+      expect(estimateFreeLineSeconds(text, 'free-ko-f')).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
       await prepare('set', 1000);
       try {
         const before = paidRequests(h);

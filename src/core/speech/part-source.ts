@@ -179,14 +179,17 @@ export class PartSource {
       // The service already failed this request: its other parts go to the free voice at once, not each after
       // another wait for the service to fail again (but for a part too long for one of its lines).
       const fellBack =
-        charge !== undefined && this.#fellBack.has(charge) && !isFreeVoice(request.voice) && fitsFreeLine(text);
+        charge !== undefined &&
+        this.#fellBack.has(charge) &&
+        !isFreeVoice(request.voice) &&
+        fitsFreeLine(text, freeStandIn(request).voice);
       audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
     } catch (error) {
       const failed = SERVICE_FAILED.some((type) => error instanceof type);
-      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined || !fitsFreeLine(text))
-        throw error;
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
       const free = freeStandIn(request);
+      if (!fitsFreeLine(text, free.voice)) throw error;
       const voice = free.voice;
       this.#log.warn(
         { code: 'free-voice-fallback', err: error, guildId: charge.context.guildId, voice },

@@ -182,7 +182,7 @@ export class SpeechPipeline {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
     if (!this.#freeVoice.chosen) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
-    for (const text of texts) checkFreeLineSeconds(text);
+    for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 
   /**
@@ -334,8 +334,8 @@ export class SpeechPipeline {
    */
   #freeFallback({ request, texts }: SpokenLine): SpeechRequest | undefined {
     if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    if (!texts.every(fitsFreeLine)) return undefined;
-    return freeStandIn(request);
+    const free = freeStandIn(request);
+    return texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
   async #deliver(job: Job, accepted: Accepted, heard: (frame: FirstFrame) => void): Promise<SpeechOutcome> {
