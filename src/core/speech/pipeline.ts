@@ -16,9 +16,9 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { freeStandIn } from './service-request.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
-import { QueueBook, enforcementFor, estimateRequestSeconds } from './queue-bounds.ts';
+import { QueueBook, enforcementFor } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
-import { checkEstimatedSeconds, checkFreeLineSeconds, fitsFreeLine } from './seconds-cap.ts';
+import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Accepted, Job, Lane, SpokenLine } from './pipeline-job.ts';
@@ -247,10 +247,7 @@ export class SpeechPipeline {
     for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
-    const seconds = lines.reduce(
-      (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.texts.join('')),
-      0,
-    );
+    const seconds = estimatePlanSeconds(lines);
     // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
     // before anything (in voice as well as the queue bound, which an operator may lift).
     if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');

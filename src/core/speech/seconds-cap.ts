@@ -6,7 +6,8 @@
 import type { LengthCapped } from '../audio/errors.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from './free-line-estimate.ts';
-import { estimateSpeechSeconds } from './queue-bounds.ts';
+import { estimateRequestSeconds } from './queue-bounds.ts';
+import type { SpeechRequest } from './request.ts';
 
 /**
  * The share of a seconds cap kept back for audio slower than the estimate: an estimate passes up to
@@ -65,7 +66,14 @@ export function fitsFreeLine(text: string, voiceId: string): boolean {
   return withinCap(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS);
 }
 
-/** A plan's estimate: each line's pause before it and its text at the assumed rate. */
-export function estimatePlanSeconds(lines: ReadonlyArray<{ text: string; pauseBefore: number }>): number {
-  return lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.text), 0);
+/**
+ * A plan's estimate of seconds (a scene's, shown at its preview and checked again by the pipeline at "Play it",
+ * one function so the two never disagree): each line's pause before it and its whole text as heard (SayBot's own
+ * speed counted), before the text is split into parts.
+ */
+export function estimatePlanSeconds(lines: ReadonlyArray<{ request: SpeechRequest; pauseBefore: number }>): number {
+  return lines.reduce(
+    (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.request.text),
+    0,
+  );
 }
