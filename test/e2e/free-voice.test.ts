@@ -105,6 +105,32 @@ describe('the free voice, chosen', () => {
     expect(stopped.content).toContain(t('en-US', 'freeLine.cutAtCap', { max: MAX_FREE_LINE_SECONDS }));
   });
 
+  it('/say voice:free-ko-f as a voice message, and from the user install, of a line cut at 120 s: the note follows it', async () => {
+    const h = await startHarness({ env: { USER_INSTALL: 'everyone' } });
+    const text = '9876543. '.repeat(32).trim();
+    const note = t('en-US', 'freeLine.cutAtCap', { max: MAX_FREE_LINE_SECONDS });
+    // A voice message that is the response cannot be edited to say more: the note is the member's, after it.
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: 'free-ko-f', output: 'voice-message' },
+    });
+    const followed = await handle.waitFor((r) => (r.content ?? '').includes(note), 20_000);
+    expect(followed.flags ?? 0).toBe(MessageFlags.Ephemeral);
+    const installed = await h.discord.privateCommand({
+      userId: ALICE,
+      name: 'say',
+      context: 2,
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: 'free-ko-f' },
+        { name: 'output', value: 'voice-message' },
+      ],
+    });
+    expect((await installed.waitFor((r) => (r.content ?? '').includes(note), 20_000)).content).toContain(note);
+  });
+
   it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
     const h = await startHarness();
     // About 990 characters of Korean (one part): estimated at some 150 s at eSpeak NG's rate; it says it in about 145 s.

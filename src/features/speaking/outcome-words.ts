@@ -120,6 +120,7 @@ function commandAnswer(
             params: { ...params, compressed: megabytes(outcome.message.ogg.length) },
           },
           file: oggFile(outcome.message.ogg, front.voiceId),
+          notes: [],
         };
       }
       if (where.kind !== 'voice-message') return mismatch(front, outcome.kind);

@@ -36,6 +36,7 @@ import type { OutputChoice } from './speech-delivery.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
+import { followUpNotes } from './voice-message-reply.ts';
 
 /**
  * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no Discord guild can have;
@@ -180,7 +181,7 @@ async function showVoiceMessage(
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
     throw error;
   }
-  if (posted.kind === 'posted') return;
+  if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
   await showFileResult(interaction, answer.asFile(posted.reason), files, true, answer.notes);
 }

@@ -82,7 +82,10 @@ export async function showVoiceMessage(
   if (posted.kind === 'posted') {
     // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
     // token gone, the line over it in the channel said who asked, and nothing can follow.
-    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
+    if (asResponse) {
+      await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
+      return followUpNotes(interaction, log, answer.notes);
+    }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
     return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
@@ -131,6 +134,29 @@ async function offerVoiceMessageButtons(
 }
 
 /**
+ * Notes a voice message that is the response cannot carry (it is never edited to say more: a free line cut at its
+ * cap), sent to the member alone after it; nothing when there are none or the token is gone.
+ */
+export async function followUpNotes(
+  interaction: AnsweredInteraction,
+  log: Logger,
+  notes: readonly LocalisedMessage[],
+): Promise<void> {
+  const [first, ...rest] = notes;
+  if (first === undefined || tokenGone(interaction)) return;
+  try {
+    await interaction.followUp({
+      content: wordsText(interaction.locale, first, rest),
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: NO_MENTIONS,
+    });
+  } catch (error) {
+    if (noteIfTokenGone(interaction, error)) return;
+    log.warn({ code: 'voice-message-notes-failed', err: error, interactionId: interaction.id }, 'could not send notes');
+  }
+}
+
+/**
  * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
  * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
  */
@@ -163,7 +189,7 @@ export async function showTooLargeFile(
       throw error;
     }
     if (posted.kind === 'posted')
-      return showContent(interaction, t(interaction.locale, answer.posted.key, answer.posted.params));
+      return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));
   }
-  await showWithFiles(interaction, answer.compressed, [answer.file]);
+  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, answer.notes);
 }

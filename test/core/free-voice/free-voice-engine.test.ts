@@ -22,6 +22,16 @@ import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
 
+/** One thread of `worker`, answering eSpeak NG's jobs as the engine's pools do, without their bounds. */
+const espeakThread = (worker: URL) =>
+  new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+    worker,
+    maxWaiting: 8,
+    timeoutMs: 15_000,
+    idleMs: 10,
+    unavailable: (reason, message) => new JobUnavailableError(reason, message),
+  });
+
 describe('the free voices', () => {
   it('are a female and a male voice per language, named free-<language>-<f|m>', () => {
     expect(FREE_VOICES.length).toBeGreaterThanOrEqual(6);
@@ -81,13 +91,7 @@ describe('the free voice engine', () => {
 
   it("charges a trap inside eSpeak NG to its own job: the thread is replaced before the next, another server's", async () => {
     // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeak-text.ts on purpose).
-    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
-      worker: new URL('../../support/raw-espeak-worker.ts', import.meta.url),
-      maxWaiting: 8,
-      timeoutMs: 15_000,
-      idleMs: 10,
-      unavailable: (reason, message) => new JobUnavailableError(reason, message),
-    });
+    const thread = espeakThread(new URL('../../support/raw-espeak-worker.ts', import.meta.url));
     const line = (text: string, owner: string) => thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], owner);
     const trapped = line(`[[${'a::::::::'.repeat(220)}]]`, 'TRAP');
     const next = line('The next line, from another server.', 'OTHER');
@@ -102,13 +106,7 @@ describe('the free voice engine', () => {
   });
 
   it('cuts a line whose audio proves longer than its maxSeconds at that cap, in its thread, and says so', async () => {
-    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
-      worker: new URL('../../../src/core/free-voice/espeak-worker.ts', import.meta.url),
-      maxWaiting: 8,
-      timeoutMs: 15_000,
-      idleMs: 10,
-      unavailable: (reason, message) => new JobUnavailableError(reason, message),
-    });
+    const thread = espeakThread(new URL('../../../src/core/free-voice/espeak-worker.ts', import.meta.url));
     // Some 9 s of speech, short enough in characters (45) that no cap refuses it before eSpeak NG runs.
     const text = 'Numbers take long to say: 9876543, 1234567.';
     const whole = await thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], 'G1');

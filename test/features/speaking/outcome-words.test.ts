@@ -136,7 +136,7 @@ function messagesOf(answer: OutcomeAnswer): LocalisedMessage[] {
         ...REASONS.map((reason) => answer.asFile(reason)),
       ];
     case 'too-large':
-      return [answer.posted, answer.compressed];
+      return [answer.posted, answer.compressed, ...answer.notes];
     case 'post-file':
       return [answer.header, answer.posted, answer.privately, ...answer.notes];
     case 'audio':
@@ -259,13 +259,10 @@ describe('one outcome, worded in one place', () => {
     expect(answer.notes.map((note) => note.key)).toEqual(['scene.freeVoiceStoodIn', 'scene.cutAtCap']);
     expect(wordsText('en-US', answer.posted, answer.notes).split('\n')).toHaveLength(3);
   });
-  // Every front-end that can speak a free line, every way its order can end but failing or as a file too large
-  // (a 120 s line of the free voice is some 5 MB, under every upload limit).
+  // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
   const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
-    possible
-      .filter((kind) => kind !== 'failed' && kind !== 'voice-message instead of a file')
-      .map((kind) => [name, kind, front] as const),
+    possible.filter((kind) => kind !== 'failed').map((kind) => [name, kind, front] as const),
   );
 
   it.each(freeLineCuts)('%s, ended as %s with a free line cut at its cap: a note says so', (_, kind, front) => {
