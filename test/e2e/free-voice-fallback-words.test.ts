@@ -43,6 +43,31 @@ describe('the words of the free voice', () => {
     expect(h.sandbox.charactersBilled()).toBe(0);
   });
 
+  it.each([
+    { cause: 'the month used up at the service (its 429)', reason: "this month's characters are used up" },
+    { cause: 'the service failing (its 503s)', reason: 'the voice service is not answering' },
+  ])('the user install, $cause: its file reply names the free voice that spoke, and why', async ({ reason }) => {
+    const h = await harness({ FREE_VOICE: 'fallback', USER_INSTALL: 'everyone' });
+    if (reason.startsWith('this month')) {
+      h.sandbox.setKeyPlan(h.apiKey, 'creator');
+      h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+    } else h.sandbox.injectFault({ kind: 'response', status: 503, times: Infinity });
+    const handle = await h.discord.privateCommand({
+      userId: ALICE.id,
+      name: 'say',
+      context: 2,
+      options: [
+        { name: 'text', value: 'Outside any server, the service cannot, and still you hear me.' },
+        { name: 'voice', value: 'voice-b-en-f-01' },
+      ],
+    });
+    const done = await handle.waitForFinal(30_000);
+    expect(done.files.length).toBe(1);
+    expect(done.content).toContain(`\`free-en-f\`, the free voice: ${reason}`);
+    expect(done.content).not.toContain('voice-b-en-f-01');
+    expect(h.sandbox.charactersBilled()).toBe(0);
+  });
+
   it('a free line longer than the free voice may speak is refused in its own words, naming the cap', async () => {
     const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 4000 } });
     const sentence = 'This sentence is said again and again until the line is far too long for one free line. ';

@@ -177,6 +177,21 @@ describe('reply buttons', () => {
     expect(ttsCalls(h)).toBe(calls);
   });
 
+  it('"Play in my voice channel" stopped while it plays says it was stopped, not that it played it again', async () => {
+    const h = await start();
+    // Long enough to be heard before it ends: stopped at its first sound, whenever that comes.
+    const text = 'A long reply to play again, so that it is still playing when the member stops it, '.repeat(3);
+    const { messageId, play } = await fileReply(h, ALICE.id, text);
+    h.discord.clearAudio(GUILD);
+    const heard = h.discord.waitForPacket(GUILD, (packet) => !packet.silence, 20_000);
+    const handle = await h.discord.pressButton({ guildId: GUILD, userId: ALICE.id, messageId, customId: play });
+    await heard;
+    await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'stop' });
+    const final = await handle.waitForFinal(20_000);
+    expect(final.content).toBe(t('en-US', 'say.stopped', { voice: '`voice-b-en-f-01`' }));
+    expect(final.content).not.toMatch(/^Played it again/);
+  });
+
   it('"Again" under a reply spoken in voice plays it again from the cache', async () => {
     const h = await start();
     const text = 'Once more.';

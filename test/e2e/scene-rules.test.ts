@@ -10,7 +10,7 @@ import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { estimateSpeechSeconds } from '../../src/core/speech/queue-bounds.ts';
+import { estimateFreeLineSeconds } from '../../src/core/speech/free-line-estimate.ts';
 import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
@@ -81,7 +81,7 @@ describe('/scene in voice keeps the same 600 s cap', () => {
 
 describe('/scene in the free voice, refused at the preview', () => {
   it("a line estimated past the free voice's 120 s: no Play it, the line's estimate and the cap in the words", async () => {
-    // About 990 characters of Korean: estimated at some 121 s; eSpeak NG says it in about 145 s.
+    // About 990 characters of Korean: estimated at some 150 s at eSpeak NG's rate; it says it in about 145 s.
     const long = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
     const script = ['cast: Min = free-ko-f, Jun = free-ko-m', 'Jun: 안녕하세요.', `Min: ${long}`].join('\n');
     const before = h.sandbox.requests.length;
@@ -89,7 +89,7 @@ describe('/scene in the free voice, refused at the preview', () => {
     expect(shown.confirm).toBeUndefined();
     expect(shown.shown.content).toBe(
       t('en-US', 'error.tooLong.freeLineEstimate', {
-        seconds: Math.round(estimateSpeechSeconds(long)),
+        seconds: Math.round(estimateFreeLineSeconds(long, 'free-ko-f')),
         max: MAX_FREE_LINE_SECONDS,
         ceiling: Math.floor(estimateCeiling(MAX_FREE_LINE_SECONDS)),
         margin: 10,

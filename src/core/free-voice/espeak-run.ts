@@ -43,14 +43,20 @@ async function load(): Promise<{ factory: EspeakFactory; module: WasmModule }> {
 /** eSpeak NG itself stopped (a WebAssembly trap, out of memory, an abort): the thread is not trusted again. */
 class EspeakStopped extends Error {}
 
-/** The line's audio would go past the job's `maxSeconds`: a cap, not a failure of eSpeak NG. */
+/** The line could only make audio far past the job's `maxSeconds`: a cap, not a failure of eSpeak NG. */
 class TooLong extends Error {}
 
 /** More characters a second than any voice says: a line read longer than this surely makes too much audio. */
 const MOST_CHARACTERS_PER_SECOND = 40;
 
-async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<SharedArrayBuffer> {
-  const most = WAV_HEADER_BYTES + Math.floor(job.maxSeconds * BYTES_PER_SECOND);
+/** A line's WAV, and the cap it was cut at when eSpeak NG made more audio than `maxSeconds`. */
+interface Spoken {
+  wav: SharedArrayBuffer;
+  cutAt?: number;
+}
+
+async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Spoken> {
+  const most = Math.floor(job.maxSeconds * BYTES_PER_SECOND);
   // Refused before eSpeak NG spends the thread's time on it (a line of 4,000 kanji reads as some 10,000 kana).
   if (runs.reduce((sum, run) => sum + run.text.length, 0) > job.maxSeconds * MOST_CHARACTERS_PER_SECOND)
     throw new TooLong(`the free voice's audio is longer than ${job.maxSeconds} s`);
@@ -59,16 +65,20 @@ async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Shared
   for (const run of runs) {
     const wav = await speakRun(run.text, run.espeak);
     bytes += wav.byteLength - WAV_HEADER_BYTES;
-    if (WAV_HEADER_BYTES + bytes > most) throw new TooLong(`the free voice's audio is longer than ${job.maxSeconds} s`);
     wavs.push(wav);
+    // Past the cap, the runs after this one would be cut away whole: not spoken at all.
+    if (bytes > most) break;
   }
-  const wav = wavs.length === 1 ? wavs[0] : joinWavFiles(wavs);
+  // A line whose audio proves longer than its estimate let through is kept, cut at the cap (here, in this
+  // thread), rather than made and thrown away: the member hears 120 s of it and is told so.
+  const cut = bytes > most;
+  const wav = wavs.length === 1 && !cut ? wavs[0] : joinWavFiles(wavs, most);
   if (wav === undefined) throw new Error('eSpeak NG wrote audio in different forms');
   // Shared, not moved: the main thread then caches, plays and joins these very bytes (a join's worker reads them
   // too) without one copy of its own.
   const shared = new SharedArrayBuffer(wav.byteLength);
   new Uint8Array(shared).set(wav);
-  return shared;
+  return cut ? { wav: shared, cutAt: job.maxSeconds } : { wav: shared };
 }
 
 async function speakRun(text: string, voice: string): Promise<Uint8Array> {
@@ -115,7 +125,7 @@ function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[]): Promise<
   return Promise.resolve()
     .then(() => speak(job, read(job)))
     .then(
-      (wav): void => parentPort?.postMessage({ id: job.id, ok: true, wav } satisfies EspeakReply),
+      (spoken): void => parentPort?.postMessage({ id: job.id, ok: true, ...spoken } satisfies EspeakReply),
       (error: unknown): void =>
         parentPort?.postMessage({
           id: job.id,

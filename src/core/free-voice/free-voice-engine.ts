@@ -68,13 +68,21 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   { threads: 1, perOwner: MAX_LONG_FREE_LINES_PER_GUILD, perMember: MAX_LONG_FREE_LINES_PER_MEMBER },
 );
 
+/** A free line's audio: a WAV file, and the cap (seconds) it was cut at when it proved longer than that. */
+export interface FreeLine {
+  wav: Buffer;
+  cutAt?: number;
+}
+
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): a line of
- * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Rejects with
+ * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Audio that proves longer than
+ * MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with `cutAt`. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
- * AudioTooLongError past MAX_FREE_LINE_SECONDS, FreeVoiceFailedError when eSpeak NG failed on this line or took too long.
+ * AudioTooLongError when its text is far past what MAX_FREE_LINE_SECONDS can hold, FreeVoiceFailedError when eSpeak
+ * NG failed on this line or took too long.
  */
-export async function speakFree(text: string, voiceId: string, guild = '', member = ''): Promise<Buffer> {
+export async function speakFreeLine(text: string, voiceId: string, guild = '', member = ''): Promise<FreeLine> {
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
@@ -85,5 +93,11 @@ export async function speakFree(text: string, voiceId: string, guild = '', membe
     throw reply.tooLong === true
       ? new AudioTooLongError('free-line', MAX_FREE_LINE_SECONDS)
       : new FreeVoiceFailedError('stopped', `free voice: ${reply.message}`);
-  return Buffer.from(reply.wav);
+  const wav = Buffer.from(reply.wav);
+  return reply.cutAt === undefined ? { wav } : { wav, cutAt: reply.cutAt };
+}
+
+/** speakFreeLine's WAV alone, for what needs no word of a cut (a sample, a bench). */
+export async function speakFree(text: string, voiceId: string, guild = '', member = ''): Promise<Buffer> {
+  return (await speakFreeLine(text, voiceId, guild, member)).wav;
 }

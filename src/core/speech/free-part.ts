@@ -2,7 +2,7 @@
 // part, never paid.
 import { Readable } from 'node:stream';
 import { AudioFill } from '../cache/audio-fill.ts';
-import { speakFree } from '../free-voice/free-voice-engine.ts';
+import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { Flight, PartStore } from './part-flight.ts';
 import type { ServiceRequest } from './request.ts';
 
@@ -15,12 +15,13 @@ export async function freePart(
   generation: number,
   owner?: { guildId: string; userId: string },
 ): Promise<Flight> {
-  const wav = await speakFree(text, request.voice, owner?.guildId, owner?.userId);
+  const { wav, cutAt } = await speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
   const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, store.encoding);
-  const { cache } = store;
+  // A line cut at its cap is not kept: a hit would hand it out with no word of the cut; made again, it says so.
+  const cache = cutAt === undefined ? store.cache : undefined;
   const cached = fill.complete.then(
     (entry) => cache?.put(key, request.voice, entry, generation),
     (error: unknown) => store.log.debug({ err: error, key }, 'free part not cached'),
   );
-  return { from: 'free', part: () => fill.part(), done: cached };
+  return { from: 'free', part: () => fill.part(), done: cached, ...(cutAt === undefined ? {} : { cutAt }) };
 }

@@ -93,6 +93,8 @@ export class PartSource {
   readonly #fallback: boolean;
   /** The free voice that stood in for a failing service, and why, by the charge of the request it spoke for. */
   readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
+  /** The cap (seconds) a free voice's line was cut at, by the charge of the request it was made for. */
+  readonly #cutLines = new WeakMap<Charge, number>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
   /**
@@ -177,14 +179,17 @@ export class PartSource {
       // The service already failed this request: its other parts go to the free voice at once, not each after
       // another wait for the service to fail again (but for a part too long for one of its lines).
       const fellBack =
-        charge !== undefined && this.#fellBack.has(charge) && !isFreeVoice(request.voice) && fitsFreeLine(text);
+        charge !== undefined &&
+        this.#fellBack.has(charge) &&
+        !isFreeVoice(request.voice) &&
+        fitsFreeLine(text, freeStandIn(request).voice);
       audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
     } catch (error) {
       const failed = SERVICE_FAILED.some((type) => error instanceof type);
-      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined || !fitsFreeLine(text))
-        throw error;
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
       const free = freeStandIn(request);
+      if (!fitsFreeLine(text, free.voice)) throw error;
       const voice = free.voice;
       this.#log.warn(
         { code: 'free-voice-fallback', err: error, guildId: charge.context.guildId, voice },
@@ -209,6 +214,11 @@ export class PartSource {
   /** The free voice that stood in for a failing service in the request of `charge`, if one did, and why. */
   fellBack(charge: Charge): ServiceFallback | undefined {
     return this.#fellBack.get(charge);
+  }
+
+  /** The cap (seconds) a free voice's line of the request of `charge` was cut at, if its audio proved longer. */
+  cutLine(charge: Charge): number | undefined {
+    return this.#cutLines.get(charge);
   }
 
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
@@ -237,6 +247,7 @@ export class PartSource {
       charge?.release(text);
       throw error;
     }
+    if (flight.cutAt !== undefined && charge !== undefined) this.#cutLines.set(charge, flight.cutAt);
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();

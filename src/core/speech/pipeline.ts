@@ -16,9 +16,9 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { freeStandIn } from './service-request.ts';
 import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
-import { QueueBook, enforcementFor, estimateRequestSeconds } from './queue-bounds.ts';
+import { QueueBook, enforcementFor } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
-import { checkEstimatedSeconds, checkFreeLineSeconds, fitsFreeLine } from './seconds-cap.ts';
+import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Accepted, Job, Lane, SpokenLine } from './pipeline-job.ts';
@@ -182,7 +182,7 @@ export class SpeechPipeline {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
     if (!this.#freeVoice.chosen) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
-    for (const text of texts) checkFreeLineSeconds(text);
+    for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 
   /**
@@ -247,10 +247,7 @@ export class SpeechPipeline {
     for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
     const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
-    const seconds = lines.reduce(
-      (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.texts.join('')),
-      0,
-    );
+    const seconds = estimatePlanSeconds(lines);
     // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
     // before anything (in voice as well as the queue bound, which an operator may lift).
     if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
@@ -334,8 +331,8 @@ export class SpeechPipeline {
    */
   #freeFallback({ request, texts }: SpokenLine): SpeechRequest | undefined {
     if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    if (!texts.every(fitsFreeLine)) return undefined;
-    return freeStandIn(request);
+    const free = freeStandIn(request);
+    return texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
   async #deliver(job: Job, accepted: Accepted, heard: (frame: FirstFrame) => void): Promise<SpeechOutcome> {
@@ -344,7 +341,12 @@ export class SpeechPipeline {
       heard(freeVoice === undefined ? {} : { freeVoice });
     });
     const freeVoice = this.#source.fellBack(accepted.charge);
-    const outcome = freeVoice === undefined ? delivered : { ...delivered, freeVoice };
+    const lineCutAt = this.#source.cutLine(accepted.charge);
+    const outcome = {
+      ...delivered,
+      ...(freeVoice === undefined ? {} : { freeVoice }),
+      ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
+    };
     if (outcome.kind !== 'failed') {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.

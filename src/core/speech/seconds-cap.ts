@@ -1,16 +1,19 @@
 // A cap that only the audio can prove (seconds: a scene's 600 s, a free voice's line's 120 s) is checked before any
 // work on the plan's estimate (estimateSpeechSeconds, the per-language rate the queue bounds use), with a margin for
 // voices slower than that rate; audio that still proves longer is cut at the cap where it is made, never thrown
-// away once paid (scene-file.ts, scene-mix.ts), or, for a free line that costs nothing, refused by the free voice's
-// own thread (espeak-run.ts).
+// away once paid or made (scene-file.ts, scene-mix.ts; a free line in the free voice's own thread, espeak-run.ts),
+// and the member is told (the outcome's `cutAt`, `lineCutAt`).
 import type { LengthCapped } from '../audio/errors.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
-import { estimateSpeechSeconds } from './queue-bounds.ts';
+import { estimateFreeLineSeconds } from './free-line-estimate.ts';
+import { estimateRequestSeconds } from './queue-bounds.ts';
+import type { SpeechRequest } from './request.ts';
 
 /**
  * The share of a seconds cap kept back for audio slower than the estimate: an estimate passes up to
- * cap / (1 + ESTIMATE_MARGIN), 545 s of a 600 s scene. The estimate reads English at 15 characters a second and
- * Korean, Japanese and Chinese at 7, which errs long for most voices; a slower voice past the margin is cut.
+ * cap / (1 + ESTIMATE_MARGIN), 545 s of a 600 s scene. A scene's estimate reads English at 15 characters a second
+ * and Korean, Japanese and Chinese at 7, which errs long for most voices; a free line's reads at eSpeak NG's own
+ * measured rates (free-line-estimate.ts). A voice slower than its estimate past the margin is cut.
  */
 export const ESTIMATE_MARGIN = 0.1;
 
@@ -50,19 +53,27 @@ function withinCap(estimate: number, cap: number): boolean {
 
 /**
  * One line of the free voice (a part: one eSpeak NG job) lasts at most MAX_FREE_LINE_SECONDS. Checked on its
- * estimate before the job is queued, wherever a free voice is to speak it (chosen, standing in for money or for a
- * failing service), so that the thread's time is never spent on a line only to refuse its audio.
+ * estimate at eSpeak NG's own rate (free-line-estimate.ts) before the job is queued, wherever the free voice
+ * `voiceId` is to speak it (chosen, standing in for money or for a failing service), so that the thread's time is
+ * never spent on a line that would lose most of its audio at the cut.
  */
-export function checkFreeLineSeconds(text: string): void {
-  checkEstimatedSeconds(estimateSpeechSeconds(text), MAX_FREE_LINE_SECONDS, 'free-line');
+export function checkFreeLineSeconds(text: string, voiceId: string): void {
+  checkEstimatedSeconds(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS, 'free-line');
 }
 
-/** Whether the free voice may be asked to speak `text` as one line (checkFreeLineSeconds would let it through). */
-export function fitsFreeLine(text: string): boolean {
-  return withinCap(estimateSpeechSeconds(text), MAX_FREE_LINE_SECONDS);
+/** Whether the free voice `voiceId` may be asked to speak `text` as one line (checkFreeLineSeconds would pass it). */
+export function fitsFreeLine(text: string, voiceId: string): boolean {
+  return withinCap(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS);
 }
 
-/** A plan's estimate: each line's pause before it and its text at the assumed rate. */
-export function estimatePlanSeconds(lines: ReadonlyArray<{ text: string; pauseBefore: number }>): number {
-  return lines.reduce((sum, line) => sum + line.pauseBefore + estimateSpeechSeconds(line.text), 0);
+/**
+ * A plan's estimate of seconds (a scene's, shown at its preview and checked again by the pipeline at "Play it",
+ * one function so the two never disagree): each line's pause before it and its whole text as heard (SayBot's own
+ * speed counted), before the text is split into parts.
+ */
+export function estimatePlanSeconds(lines: ReadonlyArray<{ request: SpeechRequest; pauseBefore: number }>): number {
+  return lines.reduce(
+    (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.request.text),
+    0,
+  );
 }

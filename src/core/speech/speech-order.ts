@@ -167,6 +167,8 @@ export type SpeechOutcome = (
   freeVoice?: ServiceFallback;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;
+  /** A free voice's line proved longer than its cap (seconds, MAX_FREE_LINE_SECONDS) and was cut there: said so. */
+  lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
 };

@@ -3,7 +3,7 @@
 // pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
 import type { SceneLine } from '../../core/speech/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/speech/settings.ts';
-import { estimateRequestSeconds } from '../../core/speech/queue-bounds.ts';
+import { estimatePlanSeconds } from '../../core/speech/seconds-cap.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';
@@ -14,7 +14,6 @@ export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Spe
   const lines: SceneLine[] = [];
   const turns: PlannedTurn[] = [];
   let pause = 0;
-  let seconds = 0;
   for (const step of script.steps) {
     if (step.kind === 'pause') {
       pause += step.seconds;
@@ -45,8 +44,13 @@ export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Spe
           };
     lines.push({ request, pauseBefore });
     turns.push({ speaker: speaker.name, text: step.text });
-    seconds += pauseBefore + estimateRequestSeconds(request, step.text);
     pause = 0;
   }
-  return { lines, turns, seconds, speakers: new Set(turns.map((turn) => turn.speaker)).size };
+  // The very figure the pipeline checks again at "Play it".
+  return {
+    lines,
+    turns,
+    seconds: estimatePlanSeconds(lines),
+    speakers: new Set(turns.map((turn) => turn.speaker)).size,
+  };
 }

@@ -103,6 +103,7 @@ export type OutcomeAnswer =
       posted: LocalisedMessage;
       compressed: LocalisedMessage;
       file: AttachmentPayload;
+      notes: LocalisedMessage[];
     }
   /** A scene's file: posted under `header` where the member may post files (`posted`), else theirs alone (`privately`). */
   | {

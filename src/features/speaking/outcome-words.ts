@@ -25,6 +25,15 @@ const seconds = (s: number) => s.toFixed(1);
 /** The member's answer to `outcome`, for the front-end `front`. */
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
   if (outcome.kind === 'failed') return failed(outcome, front);
+  const answer = answerFor(outcome, front);
+  // A free voice's line that proved longer than its cap reached the member cut there: whichever front-end asked,
+  // never silently.
+  if (outcome.lineCutAt !== undefined && 'notes' in answer)
+    answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
+  return answer;
+}
+
+function answerFor(outcome: Exclude<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
   switch (front.flavour) {
     case 'command':
       return commandAnswer(outcome, front);
@@ -111,6 +120,7 @@ function commandAnswer(
             params: { ...params, compressed: megabytes(outcome.message.ogg.length) },
           },
           file: oggFile(outcome.message.ogg, front.voiceId),
+          notes: [],
         };
       }
       if (where.kind !== 'voice-message') return mismatch(front, outcome.kind);

@@ -33,7 +33,7 @@ export const SPEAKING_USES = [
 export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import { wordOutcome } from './outcome-words.ts';
+import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import {
   memberVoiceFacts,
@@ -42,7 +42,7 @@ import {
   unmetVoiceRightOf,
 } from '../../core/interactions/preconditions.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
-import { showProgress, showResult } from '../../core/interactions/replies.ts';
+import { showContent, showProgress } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
@@ -283,9 +283,9 @@ async function showAnswer(
   switch (answer.answer) {
     case 'reply': {
       const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
-      const { key, params } = answer.words;
-      if (answer.files.length > 0) return showWithFiles(interaction, key, params ?? {}, answer.files, row && [row]);
-      return showResult(interaction, key, params, [], row && [row]);
+      if (answer.files.length > 0)
+        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes);
+      return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
     }
     case 'too-large':
       return showTooLargeFile(interaction, log, answer, privateReply);

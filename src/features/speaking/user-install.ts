@@ -15,7 +15,7 @@ import {
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
-import { wordOutcome } from './outcome-words.ts';
+import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
@@ -28,13 +28,15 @@ import {
 import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { t, type LocalisedMessage } from './strings.ts';
-import { showResult } from '../../core/interactions/replies.ts';
+import './strings.ts';
+import type { LocalisedMessage } from './strings.ts';
+import { showContent } from '../../core/interactions/replies.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { OutputChoice } from './speech-delivery.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
+import { followUpNotes } from './voice-message-reply.ts';
 
 /**
  * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no Discord guild can have;
@@ -123,7 +125,7 @@ export async function speakOutsideServer(
   await acknowledge(interaction, false);
   const answer = wordOutcome(await job.outcome, { ...said, where: 'file' });
   if (answer.answer !== 'reply') throw answerError(answer);
-  await showFileResult(interaction, answer.words, answer.files);
+  await showFileResult(interaction, answer.words, answer.files, false, answer.notes);
 }
 
 /** What a user install cannot post as a file's answer: a refusal, else SayBot's own bug. */
@@ -165,11 +167,11 @@ async function showVoiceMessage(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
       'the member may not post a voice message there: sending them a file',
     );
-    await showFileResult(interaction, answer.asFile(bar), files, true);
+    await showFileResult(interaction, answer.asFile(bar), files, true, answer.notes);
     return;
   }
   if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showFileResult(interaction, answer.asFile('not-a-response'), files);
+    await showFileResult(interaction, answer.asFile('not-a-response'), files, false, answer.notes);
     return;
   }
   let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
@@ -179,9 +181,9 @@ async function showVoiceMessage(
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
     throw error;
   }
-  if (posted.kind === 'posted') return;
+  if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showFileResult(interaction, answer.asFile(posted.reason), files, true);
+  await showFileResult(interaction, answer.asFile(posted.reason), files, true, answer.notes);
 }
 
 /**
@@ -193,19 +195,21 @@ async function showFileResult(
   words: LocalisedMessage,
   files: AttachmentPayload[],
   privately = false,
+  notes: readonly LocalisedMessage[] = [],
 ): Promise<void> {
+  const content = wordsText(interaction.locale, words, notes);
   try {
     if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
       await interaction.deleteReply().catch(() => undefined);
       await interaction.followUp({
-        content: t(interaction.locale, words.key, words.params),
+        content,
         files,
         allowedMentions: NO_MENTIONS,
         flags: MessageFlags.Ephemeral,
       });
       return;
     }
-    await showResult(interaction, words.key, words.params, files);
+    await showContent(interaction, content, files);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
     throw error;

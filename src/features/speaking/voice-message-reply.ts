@@ -10,9 +10,10 @@ import { commandNameOf } from '../../core/interactions/answered.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { showResult, type ShownComponents } from '../../core/interactions/replies.ts';
+import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
+import { wordsText } from './outcome-answers.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
-import { t, type MessageKey, type MessageParams } from './strings.ts';
+import { t, type LocalisedMessage } from './strings.ts';
 import {
   postVoiceMessage,
   replyWithVoiceMessage,
@@ -28,13 +29,13 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
   interaction: SpeakingInteraction,
-  key: MessageKey,
-  params: MessageParams,
+  words: LocalisedMessage,
   files: AttachmentPayload[],
   components?: ShownComponents,
+  notes: readonly LocalisedMessage[] = [],
 ): Promise<void> {
   try {
-    await showResult(interaction, key, params, files, components);
+    await showContent(interaction, wordsText(interaction.locale, words, notes), files, components);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
     throw error;
@@ -81,24 +82,27 @@ export async function showVoiceMessage(
   if (posted.kind === 'posted') {
     // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
     // token gone, the line over it in the channel said who asked, and nothing can follow.
-    if (asResponse) return offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
+    if (asResponse) {
+      await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
+      return followUpNotes(interaction, log, answer.notes);
+    }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
-    return showResult(interaction, answer.posted.key, answer.posted.params, [], row && [row]);
+    return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
   }
   const asFile = answer.asFile(posted.reason);
   if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
     // The public response waits for a voice message that will not come: it goes, and the file follows privately.
     await interaction.deleteReply().catch(() => undefined);
     await interaction.followUp({
-      content: t(interaction.locale, asFile.key, asFile.params),
+      content: wordsText(interaction.locale, asFile, answer.notes),
       files: [answer.file],
       allowedMentions: NO_MENTIONS,
       flags: MessageFlags.Ephemeral,
     });
     return;
   }
-  await showWithFiles(interaction, asFile.key, asFile.params ?? {}, [answer.file]);
+  await showWithFiles(interaction, asFile, [answer.file], undefined, answer.notes);
 }
 
 /**
@@ -126,6 +130,29 @@ async function offerVoiceMessageButtons(
       { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
       'could not send the buttons of a voice message',
     );
+  }
+}
+
+/**
+ * Notes a voice message that is the response cannot carry (it is never edited to say more: a free line cut at its
+ * cap), sent to the member alone after it; nothing when there are none or the token is gone.
+ */
+export async function followUpNotes(
+  interaction: AnsweredInteraction,
+  log: Logger,
+  notes: readonly LocalisedMessage[],
+): Promise<void> {
+  const [first, ...rest] = notes;
+  if (first === undefined || tokenGone(interaction)) return;
+  try {
+    await interaction.followUp({
+      content: wordsText(interaction.locale, first, rest),
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: NO_MENTIONS,
+    });
+  } catch (error) {
+    if (noteIfTokenGone(interaction, error)) return;
+    log.warn({ code: 'voice-message-notes-failed', err: error, interactionId: interaction.id }, 'could not send notes');
   }
 }
 
@@ -161,7 +188,8 @@ export async function showTooLargeFile(
       if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
       throw error;
     }
-    if (posted.kind === 'posted') return showResult(interaction, answer.posted.key, answer.posted.params);
+    if (posted.kind === 'posted')
+      return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));
   }
-  await showWithFiles(interaction, answer.compressed.key, answer.compressed.params ?? {}, [answer.file]);
+  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, answer.notes);
 }

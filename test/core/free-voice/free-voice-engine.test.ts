@@ -22,6 +22,16 @@ import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
 
+/** One thread of `worker`, answering eSpeak NG's jobs as the engine's pools do, without their bounds. */
+const espeakThread = (worker: URL) =>
+  new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+    worker,
+    maxWaiting: 8,
+    timeoutMs: 15_000,
+    idleMs: 10,
+    unavailable: (reason, message) => new JobUnavailableError(reason, message),
+  });
+
 describe('the free voices', () => {
   it('are a female and a male voice per language, named free-<language>-<f|m>', () => {
     expect(FREE_VOICES.length).toBeGreaterThanOrEqual(6);
@@ -81,13 +91,7 @@ describe('the free voice engine', () => {
 
   it("charges a trap inside eSpeak NG to its own job: the thread is replaced before the next, another server's", async () => {
     // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeak-text.ts on purpose).
-    const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
-      worker: new URL('../../support/raw-espeak-worker.ts', import.meta.url),
-      maxWaiting: 8,
-      timeoutMs: 15_000,
-      idleMs: 10,
-      unavailable: (reason, message) => new JobUnavailableError(reason, message),
-    });
+    const thread = espeakThread(new URL('../../support/raw-espeak-worker.ts', import.meta.url));
     const line = (text: string, owner: string) => thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], owner);
     const trapped = line(`[[${'a::::::::'.repeat(220)}]]`, 'TRAP');
     const next = line('The next line, from another server.', 'OTHER');
@@ -99,6 +103,22 @@ describe('the free voice engine', () => {
     const spoken = await next;
     expect(spoken.ok).toBe(true);
     if (spoken.ok) expect((await analyseClip(new Uint8Array(spoken.wav))).durationSeconds).toBeGreaterThan(0.5);
+  });
+
+  it('cuts a line whose audio proves longer than its maxSeconds at that cap, in its thread, and says so', async () => {
+    const thread = espeakThread(new URL('../../../src/core/free-voice/espeak-worker.ts', import.meta.url));
+    // Some 9 s of speech, short enough in characters (45) that no cap refuses it before eSpeak NG runs.
+    const text = 'Numbers take long to say: 9876543, 1234567.';
+    const whole = await thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], 'G1');
+    const cut = await thread.run({ text, voice: 'en-us', maxSeconds: 3 }, [], 'G1');
+    expect(whole).toMatchObject({ ok: true });
+    expect(whole).not.toHaveProperty('cutAt');
+    expect(cut).toMatchObject({ ok: true, cutAt: 3 });
+    if (!whole.ok || !cut.ok) return;
+    expect((await analyseClip(new Uint8Array(whole.wav))).durationSeconds).toBeGreaterThan(3);
+    // Exactly the cap's samples (22,050 a second, 16-bit mono), sent in shared memory as every line is.
+    expect(cut.wav).toBeInstanceOf(SharedArrayBuffer);
+    expect((await analyseClip(new Uint8Array(cut.wav))).durationSeconds).toBeCloseTo(3, 3);
   });
 
   it("gives eSpeak NG a member's text only as text: no [[phonemes]], and SSML spoken as written", async () => {

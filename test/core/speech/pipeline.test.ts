@@ -11,7 +11,10 @@ import type { OperatorBudgets } from '../../../src/core/quota/budgets.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { SpeechInputError } from '../../../src/core/speech/errors.ts';
-import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
+import { estimateCeiling, OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
+import { resolveSettings } from '../../../src/core/speech/settings.ts';
+import { planScene } from '../../../src/features/scenes/scene-plan.ts';
+import { parseScript } from '../../../src/features/scenes/script.ts';
 import { QuoteExceededError } from '../../../src/core/speech/quote-ceiling.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/speech/revocation.ts';
 import { PartSource } from '../../../src/core/speech/part-source.ts';
@@ -249,6 +252,30 @@ describe('SpeechPipeline', () => {
     expect(error).toBeInstanceOf(OverSecondsCapError);
     expect((error as OverSecondsCapError).cap).toBe(600);
     expect((error as OverSecondsCapError).estimate).toBeCloseTo(3_960 / 7 + 39 * 0.35, 6);
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("checks a scene on the very figure its preview showed: planScene's seconds are the pipeline's estimate", async () => {
+    const pipeline = makePipeline();
+    const before = sandbox.requests.length;
+    // Lines longer than a part (MAX_CHARS), split between words: an estimate of the parts would lose the spaces.
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const speaker = {
+      name: 'Alice',
+      settings: resolveSettings({ options: { voice: 'voice-b-en-f-01' }, guildLocale: null }),
+      from: { kind: 'distinct' as const },
+    };
+    const script = Array.from({ length: 40 }, () => `Alice: ${words}`).join('\n');
+    const plan = planScene(
+      parseScript(script, { scriptChars: 100_000, lines: 100, characters: 100_000 }),
+      new Map([['alice', speaker]]),
+    );
+    expect(plan.seconds).toBeGreaterThan(estimateCeiling(600));
+    const error = await refusalOf(
+      pipeline.speakScene({ lines: plan.lines, requester: requester(), target: { kind: 'file' } }),
+    );
+    expect(error).toBeInstanceOf(OverSecondsCapError);
+    expect((error as OverSecondsCapError).estimate).toBe(plan.seconds);
     expect(sandbox.requests.length).toBe(before);
   });
 

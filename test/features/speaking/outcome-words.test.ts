@@ -136,7 +136,7 @@ function messagesOf(answer: OutcomeAnswer): LocalisedMessage[] {
         ...REASONS.map((reason) => answer.asFile(reason)),
       ];
     case 'too-large':
-      return [answer.posted, answer.compressed];
+      return [answer.posted, answer.compressed, ...answer.notes];
     case 'post-file':
       return [answer.header, answer.posted, answer.privately, ...answer.notes];
     case 'audio':
@@ -258,5 +258,17 @@ describe('one outcome, worded in one place', () => {
     expect(answer.file.name).toBe('saybot-scene.mp3');
     expect(answer.notes.map((note) => note.key)).toEqual(['scene.freeVoiceStoodIn', 'scene.cutAtCap']);
     expect(wordsText('en-US', answer.posted, answer.notes).split('\n')).toHaveLength(3);
+  });
+  // Every front-end that can speak a free line, every way its order can end but failing.
+  const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
+  const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
+    possible.filter((kind) => kind !== 'failed').map((kind) => [name, kind, front] as const),
+  );
+
+  it.each(freeLineCuts)('%s, ended as %s with a free line cut at its cap: a note says so', (_, kind, front) => {
+    const answer = wordOutcome({ ...OUTCOMES[kind]!, lineCutAt: 120 } as SpeechOutcome, front);
+    const cut = messagesOf(answer).filter((message) => message.key === 'freeLine.cutAtCap');
+    expect(cut).toEqual([{ key: 'freeLine.cutAtCap', params: { max: 120 } }]);
+    for (const locale of LOCALES) expect(wordsText(locale, cut[0]!)).toContain('120');
   });
 });

@@ -35,20 +35,28 @@ function wavPart(bytes: Uint8Array): WavPart {
 }
 
 /**
- * The parts of one request as one WAV: one header with exact sizes, their samples one after the other. Undefined
+ * The parts of one request as one WAV: one header with exact sizes, their samples one after the other, at most
+ * `maxDataBytes` of them (the rest cut away, at a whole sample frame: a cap on the audio's length). Undefined
  * when the parts' sample formats differ (rate, channels, encoding: their fmt chunks are not the same bytes) or
  * the whole is too long for RIFF; the caller then decodes and re-encodes them.
  */
-export function joinWavFiles(parts: readonly Uint8Array[]): Uint8Array | undefined {
+export function joinWavFiles(parts: readonly Uint8Array[], maxDataBytes = Infinity): Uint8Array | undefined {
   const wavs = parts.map(wavPart);
   const first = wavs[0];
   if (!first) return undefined;
   if (wavs.some((w) => !sameBytes(w.fmt, first.fmt))) return undefined;
-  if (wavs.reduce((sum, w) => sum + w.data.length, 0) > MAX_RIFF_DATA_BYTES) return undefined;
-  return writeWav(
-    first.fmt,
-    wavs.map((w) => w.data),
-  );
+  const frame = new DataView(first.fmt.buffer, first.fmt.byteOffset, first.fmt.byteLength).getUint16(12, true) || 1;
+  const total = wavs.reduce((sum, w) => sum + w.data.length, 0);
+  let room = Math.min(total, Math.floor(maxDataBytes / frame) * frame);
+  if (room > MAX_RIFF_DATA_BYTES) return undefined;
+  const datas: Uint8Array[] = [];
+  for (const { data } of wavs) {
+    // Views into the parts: cutting copies nothing until the one WAV is written.
+    const kept = data.subarray(0, Math.max(0, room));
+    room -= kept.length;
+    datas.push(kept);
+  }
+  return writeWav(first.fmt, datas);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -209,6 +209,8 @@ export const en = {
   'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
   'scene.voiceLabel': 'the scene in {speakers} voices',
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
+  'freeLine.cutAtCap':
+    'Its audio came out longer than estimated, so the free voice cut it at {max} s, the longest one of its lines may last.',
   'scene.cutAtCap':
     'It came out longer than estimated, so it was cut at {max} s, the longest a scene may last: {heard} of {lines} lines are in it, and the lines after the cut were not made nor charged.',
   'scene.tooLong':

@@ -1,0 +1,58 @@
+// The free voice's speaking rate (issue 48): how many seconds eSpeak NG, in SayBot's own worker threads, takes per
+// character of each language it ships, beside the estimate a free line is checked on (seconds-cap.ts,
+// estimateFreeLineSeconds) and the paid voices' estimate (estimateSpeechSeconds). Run alone, not in npm test:
+//   node bench/free-voice-rate.ts
+// A ratio over 1 + ESTIMATE_MARGIN means lines of that language estimated just under a free line's cap would be
+// cut at it. Numbers are left out on purpose: each digit reads as a word, which no rate per character foresees.
+import { analyseClip } from '../src/core/audio/analysis/clip.ts';
+import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
+import { estimateSpeechSeconds } from '../src/core/speech/queue-bounds.ts';
+import { estimateFreeLineSeconds } from '../src/core/speech/free-line-estimate.ts';
+
+const LINES: Record<string, string[]> = {
+  en: [
+    'The weather was lovely today, so we went for a long walk in the park with our friends.',
+    'Could someone please turn the music down a little? I can barely hear the others talking.',
+    'We will meet in the lobby once the match is over, and then decide where to eat tonight.',
+  ],
+  ko: [
+    '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다.',
+    '음악 소리를 조금만 줄여 주시겠어요? 다른 사람들 말이 잘 안 들려요.',
+    '경기가 끝나면 로비에서 만나서 오늘 저녁에 어디서 먹을지 정합시다.',
+  ],
+  ja: [
+    '今日は天気がとても良かったので、友達と一緒に公園へ散歩に行きました。',
+    '音楽の音を少し下げてもらえますか？他の人の話がよく聞こえません。',
+    '試合が終わったらロビーで会って、今夜どこで食べるか決めましょう。',
+  ],
+  zh: ['今天天气很好，所以我们和朋友一起去公园散步了。', '请把音乐声音调小一点，我听不清别人说话。'],
+  es: ['Hoy hizo muy buen tiempo, así que fuimos a pasear al parque con nuestros amigos.'],
+  fr: ["Il faisait très beau aujourd'hui, alors nous sommes allés nous promener au parc avec des amis."],
+  de: ['Heute war das Wetter sehr schön, also sind wir mit unseren Freunden im Park spazieren gegangen.'],
+};
+
+if (!freeVoiceInstalled()) {
+  console.log('eSpeak NG (the optional espeak-ng) is not installed: nothing to measure');
+  process.exit(0);
+}
+console.log('| language | characters | measured s | free-line estimate s | ratio | paid estimate s | ratio |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [language, lines] of Object.entries(LINES)) {
+  let characters = 0;
+  let measured = 0;
+  let estimate = 0;
+  let paid = 0;
+  // Both variants, each line four times over (a line of some 15 to 45 s, as a long free line is).
+  for (const variant of ['f', 'm'])
+    for (const line of lines) {
+      const text = Array.from({ length: 4 }, () => line).join(' ');
+      const wav = await speakFree(text, `free-${language}-${variant}`, 'bench');
+      characters += [...text.normalize('NFC')].length;
+      measured += (await analyseClip(wav)).durationSeconds;
+      estimate += estimateFreeLineSeconds(text, `free-${language}-${variant}`);
+      paid += estimateSpeechSeconds(text);
+    }
+  const row = [language, characters, measured.toFixed(1), estimate.toFixed(1), (measured / estimate).toFixed(2)];
+  console.log(`| ${[...row, paid.toFixed(1), (measured / paid).toFixed(2)].join(' | ')} |`);
+}
+process.exit(0);

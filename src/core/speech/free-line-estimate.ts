@@ -1,0 +1,38 @@
+// How long the free voice (eSpeak NG, src/core/free-voice/) takes to say a line, estimated from its characters, for
+// the check of its 120 s a line (seconds-cap.ts). Its own rates, not the paid voices' (queue-bounds.ts): eSpeak NG
+// reads Korean and Chinese slower than they do, and alphabetic scripts faster, so the paid estimate let Korean
+// lines through that proved longer than the cap's margin and refused English lines that would have fitted.
+import { freeVoice } from '../free-voice/free-voices.ts';
+
+/**
+ * Characters a second, as bench/free-voice-rate.ts measures them with the real engine (both variants, lines of
+ * 15 to 45 s), set some 5% slower so that a line of that language errs long, well within the 10% margin. Each
+ * script is read in its own voice (a line in several scripts is several runs, reading/read-aloud.ts): Hangul in
+ * Korean's, kana in Japanese's, Han in Japanese's on a Japanese line and Chinese's elsewhere (the slower).
+ */
+const HANGUL_PER_SECOND = 5.5; // measured 5.75
+const KANA_PER_SECOND = 6.5; // measured 6.9, kanji and kana together on Japanese lines
+const HANZI_PER_SECOND = 3.5; // measured 3.76
+/** Everything else (letters, spaces, punctuation) in the line's voice: measured en 18.5, es 17.8, fr 23.0, de 18.1. */
+const OTHER_PER_SECOND: Record<string, number> = { en: 17.5, es: 17, fr: 21.5, de: 17 };
+/** Other characters in a voice not measured for them (Korean's spaces, Japanese's punctuation): the paid rate. */
+const OTHER_DEFAULT_PER_SECOND = 15;
+
+const HANGUL = /\p{Script=Hangul}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN = /\p{Script=Han}/u;
+
+/** Seconds the free voice `voiceId` will take to say `text`, at eSpeak NG's measured rates. */
+export function estimateFreeLineSeconds(text: string, voiceId: string): number {
+  const language = freeVoice(voiceId)?.language;
+  const han = language === 'ja' ? KANA_PER_SECOND : HANZI_PER_SECOND;
+  const other = OTHER_PER_SECOND[language ?? ''] ?? OTHER_DEFAULT_PER_SECOND;
+  let seconds = 0;
+  for (const char of text.normalize('NFC')) {
+    if (HANGUL.test(char)) seconds += 1 / HANGUL_PER_SECOND;
+    else if (KANA.test(char)) seconds += 1 / KANA_PER_SECOND;
+    else if (HAN.test(char)) seconds += 1 / han;
+    else seconds += 1 / other;
+  }
+  return seconds;
+}

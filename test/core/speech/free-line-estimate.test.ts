@@ -1,0 +1,30 @@
+// A free line's estimate at eSpeak NG's own rates (bench/free-voice-rate.ts measures them with the real engine):
+// each script in the voice that reads it, so the 10% margin of the free line's cap holds in every language.
+import { describe, expect, it } from 'vitest';
+import { estimateFreeLineSeconds } from '../../../src/core/speech/free-line-estimate.ts';
+import { estimateSpeechSeconds } from '../../../src/core/speech/queue-bounds.ts';
+import { checkFreeLineSeconds, fitsFreeLine } from '../../../src/core/speech/seconds-cap.ts';
+
+const KOREAN = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다.';
+const ENGLISH = 'The weather was lovely today, so we went for a long walk in the park.';
+
+describe('estimateFreeLineSeconds', () => {
+  it('reads Korean slower and English faster than the paid voices do, as eSpeak NG does', () => {
+    expect(estimateFreeLineSeconds(KOREAN, 'free-ko-f')).toBeGreaterThan(estimateSpeechSeconds(KOREAN));
+    expect(estimateFreeLineSeconds(ENGLISH, 'free-en-f')).toBeLessThan(estimateSpeechSeconds(ENGLISH));
+  });
+
+  it("reads Han at Japanese's rate on a Japanese voice's line and at Chinese's, slower, elsewhere", () => {
+    expect(estimateFreeLineSeconds('天気予報', 'free-zh-f')).toBeGreaterThan(
+      estimateFreeLineSeconds('天気予報', 'free-ja-f'),
+    );
+  });
+
+  it('is what the free line is checked on: a Korean line the paid estimate let through is refused', () => {
+    const line = Array.from({ length: 22 }, () => KOREAN).join(' ');
+    expect(estimateSpeechSeconds(line)).toBeLessThan(109);
+    expect(fitsFreeLine(line, 'free-ko-f')).toBe(false);
+    expect(() => checkFreeLineSeconds(line, 'free-ko-f')).toThrow(/free-line estimated/);
+    expect(fitsFreeLine(Array.from({ length: 22 }, () => ENGLISH).join(' '), 'free-en-f')).toBe(true);
+  });
+});
