@@ -3,7 +3,8 @@
 // estimateFreeLineSeconds) and the paid voices' estimate (estimateSpeechSeconds). Run alone, not in npm test:
 //   node bench/free-voice-rate.ts
 // A ratio over 1 + ESTIMATE_MARGIN means lines of that language estimated just under a free line's cap would be
-// cut at it. Numbers are left out on purpose: each digit reads as a word, which no rate per character foresees.
+// cut at it. Numbers are measured apart (NUMBER_LINES, one row a line): a run of digits reads as the number it makes,
+// at the estimate's own rate per digit.
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
 import { estimateSpeechSeconds } from '../src/core/speech/queue-bounds.ts';
@@ -31,28 +32,41 @@ const LINES: Record<string, string[]> = {
   de: ['Heute war das Wetter sehr schön, also sind wir mit unseren Freunden im Park spazieren gegangen.'],
 };
 
+/** Lines with numbers in them, per language whose digit rate is measured: a bare number, a phone number, a year. */
+const NUMBER_LINES: Record<string, string[]> = {
+  en: ['9876543.', 'Call 010-1234-5678 before 9 tonight.', 'In 2026 we sold 1,250 tickets at 37 dollars each.'],
+  ko: ['9876543.', '010-1234-5678로 전화하세요.', '2026년에 1,250장을 37달러에 팔았습니다.'],
+  ja: ['9876543.', '010-1234-5678に電話してください。', '2026年に1,250枚を37ドルで売りました。'],
+};
+
+/** Both variants, each line four times over: the seconds it took, the free-line and the paid estimates. */
+async function measure(language: string, lines: string[]) {
+  const total = { characters: 0, measured: 0, estimate: 0, paid: 0 };
+  for (const variant of ['f', 'm'])
+    for (const line of lines) {
+      const text = Array.from({ length: 4 }, () => line).join(' ');
+      const wav = await speakFree(text, `free-${language}-${variant}`, 'bench');
+      total.characters += [...text.normalize('NFC')].length;
+      total.measured += (await analyseClip(wav)).durationSeconds;
+      total.estimate += estimateFreeLineSeconds(text, `free-${language}-${variant}`);
+      total.paid += estimateSpeechSeconds(text);
+    }
+  return total;
+}
+
+const row = (name: string, t: Awaited<ReturnType<typeof measure>>) =>
+  `| ${[name, t.characters, t.measured.toFixed(1), t.estimate.toFixed(1), (t.measured / t.estimate).toFixed(2), t.paid.toFixed(1), (t.measured / t.paid).toFixed(2)].join(' | ')} |`;
+
 if (!freeVoiceInstalled()) {
   console.log('eSpeak NG (the optional espeak-ng) is not installed: nothing to measure');
   process.exit(0);
 }
 console.log('| language | characters | measured s | free-line estimate s | ratio | paid estimate s | ratio |');
 console.log('|---|---|---|---|---|---|---|');
-for (const [language, lines] of Object.entries(LINES)) {
-  let characters = 0;
-  let measured = 0;
-  let estimate = 0;
-  let paid = 0;
-  // Both variants, each line four times over (a line of some 15 to 45 s, as a long free line is).
-  for (const variant of ['f', 'm'])
-    for (const line of lines) {
-      const text = Array.from({ length: 4 }, () => line).join(' ');
-      const wav = await speakFree(text, `free-${language}-${variant}`, 'bench');
-      characters += [...text.normalize('NFC')].length;
-      measured += (await analyseClip(wav)).durationSeconds;
-      estimate += estimateFreeLineSeconds(text, `free-${language}-${variant}`);
-      paid += estimateSpeechSeconds(text);
-    }
-  const row = [language, characters, measured.toFixed(1), estimate.toFixed(1), (measured / estimate).toFixed(2)];
-  console.log(`| ${[...row, paid.toFixed(1), (measured / paid).toFixed(2)].join(' | ')} |`);
-}
+// A line of some 15 to 45 s, as a long free line is.
+for (const [language, lines] of Object.entries(LINES)) console.log(row(language, await measure(language, lines)));
+console.log('\n| numbers | characters | measured s | free-line estimate s | ratio | paid estimate s | ratio |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [language, lines] of Object.entries(NUMBER_LINES))
+  for (const line of lines) console.log(row(`${language}: ${line}`, await measure(language, [line])));
 process.exit(0);

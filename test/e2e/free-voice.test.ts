@@ -14,6 +14,7 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand } from '../support/harness.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
 import { ALICE } from '../support/world.ts';
+import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 const startHarness = useHarnessPerTest();
@@ -87,8 +88,8 @@ describe('the free voice, chosen', () => {
 
   it('/say voice:free-ko-f in voice of a line whose audio proves longer than 120 s: heard, cut at the cap, and said so', async () => {
     const h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000 } });
-    // Numbers: estimated at about 19 s, said in some 140 s by eSpeak NG (the rules table has the same line in files).
-    const text = '9876543. '.repeat(32).trim();
+    // Estimated at some 28 s, said in over 120 s by eSpeak NG (the rules table has the same line in files).
+    const text = CUT_FREE_LINE;
     expect(estimateFreeLineSeconds(text, 'free-ko-f')).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
     h.discord.clearAudio(london.id);
     const heard = h.discord.waitForPacket(london.id, (packet) => !packet.silence, 20_000);
@@ -107,7 +108,7 @@ describe('the free voice, chosen', () => {
 
   it('/say voice:free-ko-f as a voice message, and from the user install, of a line cut at 120 s: the note follows it', async () => {
     const h = await startHarness({ env: { USER_INSTALL: 'everyone' } });
-    const text = '9876543. '.repeat(32).trim();
+    const text = CUT_FREE_LINE;
     const note = t('en-US', 'freeLine.cutAtCap', { max: MAX_FREE_LINE_SECONDS });
     // A voice message that is the response cannot be edited to say more: the note is the member's, after it.
     const { handle } = await runCommand(h, {

@@ -18,6 +18,7 @@ import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../support/world.ts';
+import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
@@ -407,9 +408,9 @@ describe('the rules of speaking, for every front-end', () => {
   it.each(keeping('freeLineCut'))(
     '$name: a free line whose audio proves longer than its 120 s is delivered cut at the cap, in words that say so',
     async (front) => {
-      // Numbers: short to write, long to say (each some 4 s in eSpeak NG), so an estimate of about 19 s lets the
-      // line through and its audio, some 140 s, proves it longer than the cap.
-      const text = '9876543. '.repeat(32).trim();
+      // Short to write, long to say (test/support/cut-free-line.ts): its estimate lets the line through and its
+      // audio, over 120 s, proves it longer than the cap.
+      const text = CUT_FREE_LINE;
       expect(estimateFreeLineSeconds(text, 'free-ko-f')).toBeLessThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
       await prepare('set', 1000);
       try {

@@ -300,6 +300,8 @@ export class AudioCache {
 
   async #put(key: string, voice: string, audio: CachedAudio, generation: number): Promise<void> {
     if (!this.enabled || this.generation(voice) !== generation) return;
+    // A line cut at its cap (or a copy of one) is heard with a note a hit could not give: made again, it says so.
+    if (audio.cutAt !== undefined) return;
     const { pieces, bytes } = await entryPieces(key, voice, audio);
     if (bytes > this.#maxBytes) return;
     const voiceDir = voiceDirOf(voice);

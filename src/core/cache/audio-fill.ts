@@ -20,12 +20,19 @@ export interface CachedAudio {
    * player: no decoding, resampling or encoding. Absent for formats the player cannot encode (FLAC, M4A).
    */
   packets?: Buffer[];
+  /**
+   * Set when the audio is a free line cut at its cap (seconds), or a copy of one: it is heard with a note saying so,
+   * which a cache hit could not carry, so the cache never keeps it (AudioCache.put).
+   */
+  cutAt?: number;
 }
 
 /** The audio of one part as callers use it: an AudioResponse (body: the service's bytes) plus its Opus packets. */
 export interface PartAudio extends AudioResponse {
   /** The audio as Opus packets, from the first, as an object-mode stream for the player. */
   packets(signal?: AbortSignal): Readable;
+  /** The cap its line was cut at, if it was (CachedAudio's `cutAt`): passed on to every copy made of it. */
+  cutAt?: number;
 }
 
 const noop = () => undefined;
@@ -48,6 +55,7 @@ export class AudioFill {
   readonly format: AudioFormat;
   readonly requestId: string | undefined;
   readonly usage: UsageInfo | undefined;
+  readonly cutAt: number | undefined;
   /** The whole part, once the body has ended (and the packets, if encoded to the end); rejects if the body failed. */
   readonly complete: Promise<CachedAudio>;
   readonly #bytes = new Replay<Buffer>();
@@ -61,12 +69,17 @@ export class AudioFill {
     this.#settleEncoding = resolve;
   });
 
-  constructor(response: AudioResponse, encoding: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS) {
+  constructor(
+    response: AudioResponse & { cutAt?: number | undefined },
+    encoding: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS,
+  ) {
     const format = response.format;
     this.#encoding = encoding;
     this.format = format;
     this.requestId = response.requestId;
     this.usage = response.usage;
+    this.cutAt = response.cutAt;
+    const cut = this.cutAt === undefined ? {} : { cutAt: this.cutAt };
 
     const body = response.body;
     body.on('data', (chunk: Buffer) => this.#bytes.push(chunk));
@@ -80,10 +93,10 @@ export class AudioFill {
     this.complete = (async (): Promise<CachedAudio> => {
       const audio = (await Readable.from(this.#bytes.reader({ objectMode: true })).toArray()) as Buffer[];
       // No listener by the time the bytes are whole: nothing to wait for (a file, or every caller skipped).
-      if (this.#encoder === undefined) return { format, audio };
+      if (this.#encoder === undefined) return { format, audio, ...cut };
       await this.#encodingSettled;
-      if (this.#abandoned || !this.#packets.ended) return { format, audio };
-      return { format, audio, packets: [...this.#packets.items] };
+      if (this.#abandoned || !this.#packets.ended) return { format, audio, ...cut };
+      return { format, audio, packets: [...this.#packets.items], ...cut };
     })();
     // Nobody may be waiting for it (every caller skipped): failures are the callers' to report, not the process's.
     this.complete.catch(noop);
@@ -154,6 +167,7 @@ export class AudioFill {
       },
       requestId: this.requestId,
       usage: this.usage,
+      ...(this.cutAt === undefined ? {} : { cutAt: this.cutAt }),
     };
   }
 }

@@ -15,6 +15,7 @@ import {
 import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
+import { byDeadline } from './store-deadline.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
@@ -285,26 +286,15 @@ export class Accounting {
   ): Promise<Charge> {
     let late = false;
     const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, policy, () => late));
-    return new Promise<Charge>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        late = true;
-        this.#log.warn(
-          { code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs },
-          'the store did not answer in time: request refused',
-        );
-        reject(storageUnavailable());
-      }, this.#deadlineMs);
-      timer.unref?.();
-      work.then(
-        (charge) => {
-          clearTimeout(timer);
-          resolve(charge);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(storeTimedOut(error) ? storageUnavailable(error) : error);
-        },
+    return byDeadline(work, this.#deadlineMs, () => {
+      late = true;
+      this.#log.warn(
+        { code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs },
+        'the store did not answer in time: request refused',
       );
+      throw storageUnavailable();
+    }).catch((error: unknown) => {
+      throw storeTimedOut(error) ? storageUnavailable(error) : error;
     });
   }
 
@@ -438,9 +428,9 @@ export class Accounting {
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
     sending: (context, spend, forgotten, hold) => this.#sending(context, spend, forgotten, hold),
-    accept: (entry, acceptance) => this.#accept(entry, acceptance),
-    release: (entry) => this.#ledger.release(entry),
-    settle: (entry, outcome) => this.#ledger.settle(entry, outcome),
+    accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
+    release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
+    settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
     probeSettled: (probe, guildId) => {
       const turn = this.#month.settle(probe);
       if (turn !== undefined) this.#releaseHold(turn, guildId);
@@ -468,18 +458,20 @@ export class Accounting {
     forgotten: 'member' | 'guild' | undefined,
     hold: string | undefined,
   ): Promise<LedgerEntry> {
+    const written = this.#ledger.writeAhead({
+      at: this.#now(),
+      ...context,
+      ...(forgotten === undefined ? {} : { forgotten }),
+      endpoint: spend.endpoint,
+      characters: spend.characters,
+      cached: false,
+      owner: this.#owner,
+      hold,
+      unconfirmed: true,
+    });
     try {
-      return await this.#ledger.writeAhead({
-        at: this.#now(),
-        ...context,
-        ...(forgotten === undefined ? {} : { forgotten }),
-        endpoint: spend.endpoint,
-        characters: spend.characters,
-        cached: false,
-        owner: this.#owner,
-        hold,
-        unconfirmed: true,
-      });
+      const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
+      if (entry !== undefined) return entry;
     } catch (error) {
       this.#log.error(
         { code: 'spend-not-recorded', err: error, guildId: context.guildId, characters: spend.characters },
@@ -489,6 +481,31 @@ export class Accounting {
         ? storageUnavailable(error)
         : new Refusal({ code: 'spends-unrecorded' }, { level: 'warn', cause: error });
     }
+    this.#log.warn(
+      { code: 'storage-unavailable', ...context, characters: spend.characters, deadlineMs: this.#deadlineMs },
+      'the store did not write down a paid request in time: not sent',
+    );
+    // Never sent: a row the store writes after all is taken back (until then it counts as spent, never fewer).
+    void written.then(
+      (entry) => this.#ledger.release(entry),
+      () => undefined,
+    );
+    throw storageUnavailable();
+  }
+
+  /**
+   * A write of the books that changes no count (a request's acceptance, its settlement, or its release, which only
+   * lowers one) waits on the store no longer than the request's checks did: past that, the request goes on without
+   * it, its spend counted as written ahead (spent) until the store answers, or the next start settles it.
+   */
+  #inTime(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
+    return byDeadline(write, this.#deadlineMs, () => {
+      const { guildId, characters } = entry.spend;
+      this.#log.warn(
+        { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
+        'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
+      );
+    });
   }
 
   /** The service accepted a request written ahead (its 2xx): confirmed; its acceptance ends a used-up month. */

@@ -99,10 +99,17 @@ export class ChangedParts {
         { code: 'audio-effects-skipped', format: audio.format },
         'speed and volume not applied: the audio format cannot be changed here',
       );
-      const unchanged = new AudioFill({ format: audio.format, body: Readable.from(partViews(bytes)) }, encoding);
+      const unchanged = new AudioFill(
+        { format: audio.format, body: Readable.from(partViews(bytes)), cutAt: audio.cutAt },
+        encoding,
+      );
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
-    const fill = new AudioFill({ format: changed.format, body: Readable.from([changed.data]) }, encoding);
+    // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
+    const fill = new AudioFill(
+      { format: changed.format, body: Readable.from([changed.data]), cutAt: audio.cutAt },
+      encoding,
+    );
     const done = fill.complete.then(
       (entry) => cache?.put(key, voiceId, entry, generation),
       (error: unknown) => log.debug({ err: error, key }, 'changed part not cached'),

@@ -16,11 +16,10 @@ export async function freePart(
   owner?: { guildId: string; userId: string },
 ): Promise<Flight> {
   const { wav, cutAt } = await speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
-  const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]) }, store.encoding);
-  // A line cut at its cap is not kept: a hit would hand it out with no word of the cut; made again, it says so.
-  const cache = cutAt === undefined ? store.cache : undefined;
+  // Marked when cut at its cap: the cache keeps neither it nor any copy made of it (AudioCache.put).
+  const fill = new AudioFill({ format: 'wav', body: Readable.from([wav]), cutAt }, store.encoding);
   const cached = fill.complete.then(
-    (entry) => cache?.put(key, request.voice, entry, generation),
+    (entry) => store.cache?.put(key, request.voice, entry, generation),
     (error: unknown) => store.log.debug({ err: error, key }, 'free part not cached'),
   );
   return { from: 'free', part: () => fill.part(), done: cached, ...(cutAt === undefined ? {} : { cutAt }) };

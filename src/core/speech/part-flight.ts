@@ -17,8 +17,11 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { ServiceRequest } from './request.ts';
 
-/** A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets. */
-export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable };
+/**
+ * A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets; `cutAt`
+ * when it is a free line cut at its cap (PartAudio's).
+ */
+export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable; cutAt?: number };
 
 /** Where parts are kept and how they are encoded: what every path of the part source writes to. */
 export interface PartStore {

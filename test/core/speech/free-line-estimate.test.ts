@@ -27,4 +27,16 @@ describe('estimateFreeLineSeconds', () => {
     expect(() => checkFreeLineSeconds(line, 'free-ko-f')).toThrow(/free-line estimated/);
     expect(fitsFreeLine(Array.from({ length: 22 }, () => ENGLISH).join(' '), 'free-en-f')).toBe(true);
   });
+
+  it('reads a run of digits as the number it makes: a line of numbers said in some 140 s is refused on its estimate', () => {
+    // eSpeak NG says "9876543." in some 4.3 s ("nine million eight hundred ..."): 32 of them, some 140 s.
+    const numbers = '9876543. '.repeat(32).trim();
+    for (const voice of ['free-en-f', 'free-ko-f', 'free-ja-f']) {
+      expect(estimateFreeLineSeconds(numbers, voice)).toBeGreaterThan(109);
+      expect(fitsFreeLine(numbers, voice)).toBe(false);
+    }
+    // A digit costs its number's words, not a letter's time, and a year fits as it should.
+    expect(estimateFreeLineSeconds('2026', 'free-en-f')).toBeGreaterThan(estimateFreeLineSeconds('abcd', 'free-en-f'));
+    expect(fitsFreeLine('In 2026, 42 of us went.', 'free-en-f')).toBe(true);
+  });
 });

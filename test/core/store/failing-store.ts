@@ -32,3 +32,23 @@ export function withFailingSpendWrites(
   });
   return withMethods(store, (property) => (property === 'spends' ? spends : undefined));
 }
+
+/**
+ * The store as a hung database makes it: calls to `methods` of store.spends wait (never answered) until `letGo()`,
+ * then run on `store`. Every other method passes through.
+ */
+export function withHangingSpendWrites(
+  store: Store,
+  methods: ReadonlyArray<keyof Store['spends']>,
+): { store: Store; letGo: () => void } {
+  const { promise: gate, resolve: letGo } = Promise.withResolvers<void>();
+  const spends = withMethods(store.spends, (property) => {
+    if (!methods.includes(property as keyof Store['spends'])) return undefined;
+    const original = Reflect.get(store.spends, property, store.spends) as (...args: unknown[]) => Promise<unknown>;
+    return async (...args: unknown[]) => {
+      await gate;
+      return original.apply(store.spends, args);
+    };
+  });
+  return { store: withMethods(store, (property) => (property === 'spends' ? spends : undefined)), letGo };
+}
