@@ -1,7 +1,9 @@
 // Bounds on what waits to be heard: per server, the seconds of speech and the clips in its voice queue; per member,
 // the requests they have under way. Checked when a request is accepted, before anything is held or paid (a full
 // queue costs nothing to refuse). Pure bookkeeping: the pipeline admits each request and releases it at its outcome.
+import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { Refusal } from '../refusal.ts';
+import { estimateFreeLineSeconds } from './free-line-estimate.ts';
 import type { SpeechRequest } from './request.ts';
 
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
@@ -29,12 +31,16 @@ export function estimateSpeechSeconds(text: string): number {
 }
 
 /**
- * Seconds `text` of `request` will take as heard: its estimate at the voice's rate, stretched by the speed SayBot
+ * Seconds `text` of `request` will take as heard: its estimate at the voice's rate (a free voice's at eSpeak NG's
+ * own, free-line-estimate.ts, which reads Korean slower than a paid voice does), stretched by the speed SayBot
  * applies itself (AudioEffects.speed, 0.5..2), which is known exactly, so no margin has to stand in for it.
  */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
-  const speed = request.kind === 'ready' ? 1 : (request.effects?.speed ?? 1);
-  return estimateSpeechSeconds(text) / speed;
+  if (request.kind === 'ready') return estimateSpeechSeconds(text);
+  const spoken = isFreeVoice(request.voice)
+    ? estimateFreeLineSeconds(text, request.voice)
+    : estimateSpeechSeconds(text);
+  return spoken / (request.effects?.speed ?? 1);
 }
 
 const ALPHABETIC_PER_SECOND = 15;

@@ -12,7 +12,7 @@ const FRAMES_PER_SECOND = 50;
 export interface SceneClipLine {
   pauseBefore: number;
   parts: readonly PartClip[];
-  /** Each part's estimated seconds (estimateSpeechSeconds), to request no part ahead that the cap may cut away. */
+  /** Each part's estimated seconds (estimateRequestSeconds), to request no part ahead that the cap may cut away. */
   estimates?: readonly number[];
 }
 

@@ -1,7 +1,13 @@
 // The queue bounds' bookkeeping (src/core/speech/queue-bounds.ts): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { QueueBook, enforcementFor, estimateSpeechSeconds } from '../../../src/core/speech/queue-bounds.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/speech/free-line-estimate.ts';
+import {
+  QueueBook,
+  enforcementFor,
+  estimateRequestSeconds,
+  estimateSpeechSeconds,
+} from '../../../src/core/speech/queue-bounds.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {
@@ -20,6 +26,27 @@ describe('estimateSpeechSeconds', () => {
     expect(estimateSpeechSeconds('가'.repeat(70))).toBeCloseTo(10, 5);
     expect(estimateSpeechSeconds('こんにちは世界')).toBeCloseTo(1, 5);
     expect(estimateSpeechSeconds('')).toBe(0);
+  });
+});
+
+describe('estimateRequestSeconds', () => {
+  const korean = '가'.repeat(550);
+  it("reads a free voice's line at the free voice's own rate, so a scene of free lines is estimated as eSpeak NG speaks", () => {
+    const free = estimateRequestSeconds({ kind: 'tts', text: korean, voice: 'free-ko-f', format: 'mp3' }, korean);
+    expect(free).toBeCloseTo(estimateFreeLineSeconds(korean, 'free-ko-f'), 5);
+    // eSpeak NG reads Hangul slower than the paid voices' 7 a second.
+    expect(free).toBeGreaterThan(estimateSpeechSeconds(korean));
+  });
+
+  it("stretches by SayBot's own speed, and takes a paid voice at the paid rate", () => {
+    const paid = {
+      kind: 'tts',
+      text: korean,
+      voice: 'voice-b-ko-f-01',
+      format: 'mp3',
+      effects: { speed: 0.5, volumeDb: 0 },
+    } as const;
+    expect(estimateRequestSeconds(paid, korean)).toBeCloseTo(2 * estimateSpeechSeconds(korean), 5);
   });
 });
 
