@@ -4,7 +4,8 @@ import {
   joinPartsOffThread,
   partFileOffThread,
 } from '../audio/workers/audio-thread/audio-thread.ts';
-import { gather, type PartBytes } from '../audio/workers/byte-blocks.ts';
+import type { PartBytes } from '../audio/workers/byte-block-types.ts';
+import { gather } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';

@@ -6,7 +6,7 @@
 // on the main thread.
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import { mixSceneOffThread, probePartOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
-import type { PartBytes } from '../audio/workers/byte-blocks.ts';
+import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
 import type { Charge } from '../quota/charge.ts';

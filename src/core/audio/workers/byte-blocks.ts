@@ -2,20 +2,10 @@
 // shared memory of the request's own, which every job that needs the part (its length measured, its speed changed,
 // a file's join, a scene's mix) reads where they are, and joins there if it must. The main thread never joins a
 // part's bytes in one go (Buffer.concat of the pieces: a copy the size of the file in one task).
+import type { OwnBlocks, PartBytes, SharedBlocks } from './byte-block-types.ts';
 
 /** A block's size: a few network reads; the last one is partly used. */
 const BLOCK_BYTES = 256 * 1024;
-
-/** A part's bytes in blocks of shared memory, in order: what a worker reads, and joins in its own thread. */
-export type SharedBlocks = Uint8Array<SharedArrayBuffer>[];
-
-/** A part gathered in blocks of its own (see `gather`). */
-export interface OwnBlocks {
-  blocks: SharedBlocks;
-}
-
-/** A part's bytes as the audio worker's jobs take them: in shared memory as they came, or gathered in blocks. */
-export type PartBytes = Uint8Array<SharedArrayBuffer> | OwnBlocks;
 
 export class ByteBlocks {
   readonly #full: SharedBlocks = [];

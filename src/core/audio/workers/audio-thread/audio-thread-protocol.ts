@@ -6,7 +6,7 @@ import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketBlocks } from '../../codecs/packet-frames.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
-import type { SharedBlocks } from '../byte-blocks.ts';
+import type { SharedBlocks } from '../byte-block-types.ts';
 
 /**
  * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
