@@ -133,13 +133,6 @@ function unpack(header: Header, audio: Buffer, rest: Buffer): CachedAudio & { vo
 
 const MISMATCH = 'checksum mismatch (cut short or altered)';
 
-/** Reads and verifies an entry; throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`. */
-export function decodeEntry(file: Buffer, expectedKey: string): CachedAudio & { voice: string } {
-  const { header, body } = readHeader(file, expectedKey);
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new CorruptEntryError(MISMATCH);
-  return unpack(header, body.subarray(0, header.audioBytes), body.subarray(header.audioBytes));
-}
-
 /** `into` filled from `handle` at `position`, or as much of it as the file holds (a short entry fails its checks). */
 async function readAt(handle: FileHandle, into: Buffer, position: number): Promise<Buffer> {
   let at = 0;
