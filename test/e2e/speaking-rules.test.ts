@@ -5,7 +5,7 @@
 // rule does not reach it: nothing is skipped without a reason written here.
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
-import { PermissionFlagsBits } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
@@ -14,11 +14,15 @@ import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
 import { countCharacters } from '../../src/core/speech/split-text.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';
-import { postChat, startAutoRead } from '../support/chat.ts';
+import { postChat, spoken, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { runCommand, type Harness } from '../support/harness.ts';
+import { runCommand, type CommandInput, type Harness } from '../support/harness.ts';
+import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../support/world.ts';
 import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
+
+/** A member in voice who is only announced (auto-read's join/leave lines). */
+const DANA = '300000000000000931';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
@@ -35,6 +39,8 @@ const world = (budgets: Record<string, string>) => ({
         locale: 'en-US',
         permissions: PermissionFlagsBits.ManageGuild,
       },
+      // Announced when she joins or leaves; muted by the rule that asks it.
+      { id: DANA, username: 'dana', voiceChannelId: GENERAL, locale: 'en-US' },
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
@@ -49,12 +55,25 @@ const paying = useFileHarness(world({}));
 type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce';
 
 /**
+ * What an order does, in Discord's terms (src/features/speaking/gate.ts declares the same): each effect needs rights
+ * of the member's where it happens, and the rule `denied` takes each of them away in turn.
+ */
+type Effect = 'post' | 'attach-file' | 'post-voice-message' | 'speak-in-voice' | 'member-words';
+
+/** A right of the member's taken away where the row's effect happens, and how the row must answer. */
+type Denied = 'send-messages' | 'attach-files' | 'speak' | 'connect' | 'server-muted';
+
+/**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
  * channel) reads at the end. `keeps` holds, for every rule, `true` or why the rule does not reach this front-end.
  */
 interface FrontEnd {
   name: string;
   keeps: Record<Rule, true | string>;
+  /** What the row's order does, and so which rights it needs. */
+  effects: readonly Effect[];
+  /** For every right its effects need: `true` (asked without it, below) or why it is not asked here. */
+  denied: Partial<Record<Denied, true | string>>;
   /**
    * `asking` is called by a row that must pay for something first (a reply to press): the member asks from then.
    * `voice`, when given, is the voice asked for where the front-end lets the member choose one (her /myvoice is set
@@ -95,13 +114,80 @@ const reading = new WeakSet<Harness>();
 const finalWords = (r: { kind: string; content?: string | undefined }) =>
   r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content);
 
+/** Why a row does not ask a mute itself: the rule `right` above mutes the member of every row that keeps it. */
+const IN_RIGHT_RULE = 'asked by the rule `right` (a moderator server-mutes the member)';
+const IN_RIGHT_RULE_AUTOREAD = "passes over a server-muted member's messages in silence (autoread.test.ts)";
+const OUTSIDE_A_SERVER =
+  "outside a server there is no channel whose rights the member lacks; SayBot's own Attach Files is checked (userInstall.noAttachFiles)";
+
+/** The last interaction a row made (the final answer of a button row): the rule `denied` reads its responses. */
+let lastAsked: InteractionHandle | undefined;
+
+/** runCommand, keeping its interaction in lastAsked. */
+async function ran(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
+  const done = await runCommand(harness, input);
+  lastAsked = done.handle;
+  return done;
+}
+
+/**
+ * The announcement row: DANA, her own name set to "Visitmyshop" (/myvoice name), leaves the channel read and joins
+ * again with join/leave announcements on. Gives back what the service was asked to speak with her name in it, once a
+ * line posted after (a chat message of ALICE's) has been asked for.
+ */
+async function announce(harness: Harness): Promise<string> {
+  if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+  reading.add(harness);
+  const name = 'Visitmyshop';
+  await runCommand(harness, { guildId: GUILD, userId: DANA, name: 'myvoice', subcommand: 'set', options: { name } });
+  const announced = { announce: true };
+  await runCommand(harness, {
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'autoread',
+    subcommand: 'settings',
+    options: announced,
+  });
+  const from = harness.sandbox.requests.length;
+  const moderation = { mute: muteDana };
+  try {
+    harness.discord.setVoiceState(GUILD, DANA, null, moderation);
+    harness.discord.setVoiceState(GUILD, DANA, GENERAL, moderation);
+    // A line that is read after hers would be: once it is asked for, hers were asked for already or never.
+    const marker = `After Dana ${randomUUID().slice(0, 8)}`;
+    expect(
+      await postChat(harness, { guildId: GUILD, channelId: LONDON_TEXT }, { id: ALICE, username: 'alice' }, marker),
+    ).toBe(true);
+    await expect
+      .poll(() => spoken(harness, from).some((said) => said.includes(marker)), { timeout: 20_000 })
+      .toBe(true);
+    return spoken(harness, from)
+      .filter((said) => said.includes(name))
+      .join(' | ');
+  } finally {
+    harness.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
+    await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { announce: false },
+    });
+  }
+}
+
+/** Whether `announce` mutes DANA (the rule `denied`) or not. */
+let muteDana = false;
+
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
     keeps: IN_FILES,
+    effects: ['attach-file', 'member-words'],
+    denied: { 'send-messages': true, 'attach-files': true },
     ask: async (harness, text, _asking, voice) =>
       (
-        await runCommand(harness, {
+        await ran(harness, {
           guildId: GUILD,
           userId: ALICE,
           name: 'say',
@@ -112,26 +198,36 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say in voice',
     keeps: ALL,
+    effects: ['speak-in-voice', 'member-words'],
+    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text, _asking, voice) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
+      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
         .content,
   },
   {
     name: '/emote',
     keeps: IN_FILES,
+    effects: ['attach-file', 'member-words'],
+    denied: { 'send-messages': true, 'attach-files': true },
     ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } }))
-        .content,
+      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } })).content,
   },
   {
     name: '/emote in voice',
     keeps: ALL,
+    effects: ['speak-in-voice', 'member-words'],
+    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text) =>
-      (await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
+      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
   },
   {
     name: '/say outside a server (the user install)',
     keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
+    effects: ['attach-file', 'member-words'],
+    denied: {
+      'send-messages': OUTSIDE_A_SERVER,
+      'attach-files': OUTSIDE_A_SERVER,
+    },
     ask: async (harness, text, _asking, voice) => {
       const handle = await harness.discord.privateCommand({
         userId: ALICE,
@@ -145,6 +241,8 @@ const FRONT_ENDS: FrontEnd[] = [
   {
     name: 'the Speak menu',
     keeps: ALL,
+    effects: ['speak-in-voice', 'member-words'],
+    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -152,12 +250,15 @@ const FRONT_ENDS: FrontEnd[] = [
         name: 'Speak',
         message: { author: { id: ALICE, username: 'alice' }, content: text },
       });
+      lastAsked = handle;
       return (await handle.waitFor(finalWords, 20_000)).content ?? '';
     },
   },
   {
     name: '/scene',
     keeps: IN_FILES,
+    effects: ['attach-file', 'member-words'],
+    denied: { 'send-messages': true, 'attach-files': true },
     ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -181,6 +282,7 @@ const FRONT_ENDS: FrontEnd[] = [
         messageId: String(shown.message?.id),
         customId: confirm,
       });
+      lastAsked = pressed;
       return (
         // Not its progress ("🎬 Making") nor the file posted under its own line: the answer.
         (
@@ -199,9 +301,11 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'speaks in the voice it makes, never in a free voice',
       freeLineCut: 'speaks in the voice it makes, never in a free voice',
     },
+    effects: ['attach-file', 'member-words'],
+    denied: { 'send-messages': true, 'attach-files': true },
     ask: async (harness, text) =>
       (
-        await runCommand(harness, {
+        await ran(harness, {
           guildId: GUILD,
           userId: ALICE,
           name: 'clone',
@@ -224,6 +328,13 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'auto-read posts no words for what it spoke, only its refusals',
       paidOnce:
         'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
+    },
+    effects: ['speak-in-voice', 'member-words'],
+    denied: {
+      speak: 'passes over the message of a member denied Speak in silence, paying nothing (autoread.test.ts)',
+      connect:
+        'the member need not be in the voice channel to be read (only_in_voice is a setting): Connect is not theirs to use',
+      'server-muted': IN_RIGHT_RULE_AUTOREAD,
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -249,9 +360,11 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'replays from the cache only, which never keeps a cut free line',
       paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
+    effects: ['speak-in-voice', 'member-words'],
+    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
-      const { handle } = await runCommand(harness, {
+      const { handle } = await ran(harness, {
         guildId: GUILD,
         userId: ALICE,
         name: 'say',
@@ -267,6 +380,7 @@ const FRONT_ENDS: FrontEnd[] = [
         messageId: String(message.id),
         customId: play?.custom_id ?? 'no play button',
       });
+      lastAsked = pressed;
       return (await pressed.waitForFinal(20_000)).content ?? '';
     },
   },
@@ -280,8 +394,94 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'saves from the cache only, which never keeps a cut free line',
       paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
     },
+    effects: [],
+    denied: {},
+  },
+  {
+    name: 'announcements (auto-read: a member joins or leaves)',
+    keeps: {
+      budget: "paid by the server, never by the member announced: no member's budget to exceed",
+      count: 'posts no words: nothing counted is shown',
+      right: 'the member announced is not the one asking: their mute is the rule `denied` below',
+      freeLine: "a name of at most 32 characters with a word: never near the free voice's 120 s",
+      freeLineCut: "a name of at most 32 characters with a word: never near the free voice's 120 s",
+      paidOnce: 'speaks through the same client as auto-read, whose row says why it is not asked',
+    },
+    // The member's own name (/myvoice name), spoken in the channel: words a member chose.
+    effects: ['speak-in-voice', 'member-words'],
+    denied: {
+      'server-muted': true,
+      speak: 'a member denied Speak is checked by the same gate call as a muted one (member-words), asked once here',
+      connect: 'the member announced has joined or just left: Connect is not what is spoken for them',
+    },
+    ask: announce,
+  },
+  {
+    name: "the dashboard's studio",
+    keeps: {
+      budget:
+        'a page, not a command: its rules are held by the same pipeline and tested in a real browser (test/features/dashboard/)',
+      count: 'a page, not a command: its count is tested in a real browser (test/features/dashboard/)',
+      right: 'asks the same gate through memberVoiceChannel as /scene (dashboard-bot.ts): /scene is asked here',
+      freeLine: 'a scene: /scene is its row',
+      freeLineCut: 'a scene: /scene is its row',
+      paidOnce: 'a scene: /scene is its row',
+    },
+    effects: ['speak-in-voice', 'member-words'],
+    denied: {
+      speak: 'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
+      connect:
+        'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
+      'server-muted': 'its voice target comes from memberVoiceChannel, as the rule `right` asks of /say in voice',
+    },
+  },
+  {
+    name: "the dashboard's samples",
+    keeps: {
+      budget: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
+      count: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
+      right: "plays in the member's own browser: it speaks in no voice channel and posts nothing in Discord",
+      freeLine: 'a sample line is short and chosen by the page',
+      freeLineCut: 'a sample line is short and chosen by the page',
+      paidOnce: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
+    },
+    effects: [],
+    denied: {},
   },
 ];
+
+/** Takes `right` away from ALICE (DANA, for a mute: the announcement row) where the rows speak or post. */
+function deny(harness: Harness, right: Denied): () => void {
+  const overwrite = (channelId: string, bits: bigint) => {
+    harness.discord.setChannelOverwrites(GUILD, channelId, [{ id: ALICE, type: 1, deny: bits }]);
+    return () => harness.discord.setChannelOverwrites(GUILD, channelId, []);
+  };
+  switch (right) {
+    case 'send-messages':
+      return overwrite(LONDON_TEXT, PermissionFlagsBits.SendMessages);
+    case 'attach-files':
+      return overwrite(LONDON_TEXT, PermissionFlagsBits.AttachFiles);
+    case 'speak':
+      return overwrite(GENERAL, PermissionFlagsBits.Speak);
+    case 'connect':
+      return overwrite(GENERAL, PermissionFlagsBits.Connect);
+    case 'server-muted':
+      muteDana = true;
+      return () => {
+        muteDana = false;
+      };
+  }
+}
+
+/** Every row's every right its effects need, asked without it (or said why not). */
+const DENIALS = FRONT_ENDS.flatMap((front) =>
+  (Object.entries(front.denied) as Array<[Denied, true | string]>)
+    .filter(([, asked]) => asked === true)
+    .map(([right]) => ({ name: front.name, right, front })),
+);
+
+const isPrivate = (r: { flags?: number | undefined }) =>
+  ((r.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
 /** The rows `rule` reaches. */
 const keeping = (rule: Rule) => FRONT_ENDS.filter((front) => front.keeps[rule] === true);
@@ -447,6 +647,37 @@ describe('the rules of speaking, for every front-end', () => {
         await expect.poll(() => booked(paying) - before.booked).toBeGreaterThanOrEqual(billed);
       } finally {
         paying.sandbox.clearFaults();
+      }
+    },
+  );
+
+  it.each(DENIALS)(
+    '$name without $right: SayBot does no more for the member than they may there, and pays nothing for it',
+    async ({ front, right }) => {
+      const text = `Denied ${right} ${randomUUID().slice(0, 6)}.`;
+      let before = paidRequests(paying);
+      lastAsked = undefined;
+      const undo = deny(paying, right);
+      try {
+        const words = await askOf(front)(paying, text, () => {
+          before = paidRequests(paying);
+        });
+        if (right === 'send-messages' || right === 'attach-files') {
+          // Answered privately, the file with it: nothing the member may not post is posted in the channel.
+          const asked = lastAsked as InteractionHandle | undefined;
+          const withFiles = (asked?.responses ?? []).filter((r) => r.files.length > 0);
+          expect(withFiles.length).toBeGreaterThan(0);
+          expect(withFiles.filter((r) => !isPrivate(r))).toEqual([]);
+        } else if (right === 'server-muted') {
+          // Her name is never sent to the service, so never paid for nor heard.
+          expect(words).toBe('');
+        } else {
+          const key = right === 'speak' ? 'error.voice.memberMayNotSpeak' : 'error.voice.memberMayNotConnect';
+          expect(words).toBe(t('en-US', key, { channel: `<#${GENERAL}>` }));
+          expect(paidRequests(paying)).toBe(before);
+        }
+      } finally {
+        undo();
       }
     },
   );

@@ -187,6 +187,10 @@ export const en = {
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
+  'error.voice.memberMayNotConnect':
+    'You may not connect to {channel}, so I will not speak there for you. Nothing was spent.',
+  'error.voice.memberTimedOut':
+    'You are timed out in this server, so I will not speak for you. Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
   // Audio work and the free voice failing on a line of their own

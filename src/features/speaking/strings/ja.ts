@@ -185,6 +185,10 @@ export const ja: Translation<typeof en> = {
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  'error.voice.memberMayNotConnect':
+    'あなたは {channel} に接続する権限がないため、そこで代わりに話しません。何も消費していません。',
+  'error.voice.memberTimedOut':
+    'あなたはこのサーバーでタイムアウト中のため、代わりに話しません。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
   // Audio work and the free voice failing on a line of their own

@@ -183,6 +183,10 @@ export const ko: Translation<typeof en> = {
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMayNotConnect':
+    '회원님은 {channel}에 연결할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberTimedOut':
+    '회원님은 이 서버에서 타임아웃 상태이므로 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   // Audio work and the free voice failing on a line of their own
