@@ -1,4 +1,4 @@
-import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import {
   type AutoreadControl,
   describeMembers,
@@ -13,7 +13,7 @@ import {
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
-import { answerSpeechAutocomplete, memberVoiceChannel } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete, mayNotReadAloud, memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/translate.ts';
@@ -67,22 +67,12 @@ const start: Handler = async (interaction, { players, store }, autoread) => {
   const channel = interaction.guild.channels.cache.get(chosenId);
   if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type))
     throw new UserError('autoread.notTextChannel', { channel: mention(chosenId) });
-  // SayBot reads aloud only what the member could read there themselves.
-  if (
-    !channel
-      .permissionsFor(interaction.member)
-      .has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.ReadMessageHistory])
-  ) {
-    throw new UserError('autoread.memberCannotSee', { channel: mention(chosenId) });
-  }
-  const me = interaction.guild.members.me;
-  // Without View Channel no message arrives; without Send Messages a refusal's one notice cannot be posted.
-  if (
-    me !== null &&
-    !channel.permissionsFor(me).has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])
-  ) {
-    throw new UserError('autoread.cannotSee', { channel: mention(chosenId) });
-  }
+  // The gate's reading rights: the member's own to read the channel, and SayBot's to see it and post its notice.
+  const mayNot = mayNotReadAloud(channel, interaction.member);
+  if (mayNot !== undefined)
+    throw new UserError(mayNot === 'member' ? 'autoread.memberCannotSee' : 'autoread.cannotSee', {
+      channel: mention(chosenId),
+    });
   await autoread.start(interaction.guild, {
     textChannelId: chosenId,
     voiceChannelId: voice.channelId,

@@ -15,6 +15,7 @@ import {
   chooseTarget,
   commandAsker,
   speakAndReply,
+  admitted,
   type ChosenTarget,
   type OutputChoice,
   SPEAKING_USES,
@@ -131,8 +132,9 @@ async function cloneFrom(
   // Discord filters the pickers by name (file_types); a client that does not is refused here, before any download.
   if (!isClipFileName(filename)) throw new UserError('clone.error.fileType', { name: echo(filename, 60) });
   const target = await chooseTarget(interaction, input.output, context);
-  // The download may take longer than Discord's 3 s: acknowledge first.
-  await acknowledge(interaction);
+  // The download may take longer than Discord's 3 s: acknowledge first, privately where the gate says the member may
+  // not post the line's file here themselves.
+  await acknowledge(interaction, admitted(interaction, target).privately);
   const clip = await checkReferenceClip(
     await downloadClip(input.clip.url, input.clip.size, context.config.clipDownload),
     interaction.guildId,

@@ -1,12 +1,10 @@
-import {
-  PermissionFlagsBits,
-  type ChatInputCommandInteraction,
-  type GuildMember,
-  type VoiceBasedChannel,
-} from 'discord.js';
+import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
 import type { MessageKey, MessageParams } from '../i18n/translate.ts';
+import type { MemberVoiceRight } from '../speech/revocation.ts';
+
+export type { MemberVoiceRight } from '../speech/revocation.ts';
 
 export type { MenuRequirements, Preconditions, Requirements } from './command.ts';
 
@@ -27,8 +25,10 @@ export type Unmet =
   /** `refusal`: the command's own words for it (Requirements.manageGuild), else the features' default. */
   | { code: 'manage-server'; refusal?: MessageKey }
   | { code: 'not-in-voice' }
+  /** Timed out in the server: SayBot says and posts nothing for them. */
+  | { code: 'timed-out' }
   /** One of the member's own voice rights where SayBot would speak for them. */
-  | { code: Exclude<UnmetVoiceRight, 'not-in-voice'>; channelId: string };
+  | { code: Exclude<MemberVoiceRight, 'not-in-voice' | 'timed-out'>; channelId: string };
 
 /** A precondition or voice right the member does not meet: nothing was held or paid. */
 export class UnmetError extends Error {
@@ -105,48 +105,4 @@ export function requireManager(
   params: MessageParams = {},
 ): void {
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) throw new UserError(refusal, params);
-}
-
-/** What SayBot reads of a member in a voice channel before it speaks there for them. */
-export interface MemberVoiceFacts {
-  inChannel: boolean;
-  /** A moderator's server mute (the voice state's `mute`). */
-  serverMuted: boolean;
-  /** A Stage listener not made a speaker (the voice state's `suppress`). */
-  suppressed: boolean;
-  /** Speak in that channel, roles and the channel's overwrites applied (and none while timed out). */
-  maySpeak: boolean;
-}
-
-/** Which of the member's own voice rights `facts` fail, first first; undefined when all hold. */
-export type UnmetVoiceRight = 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak';
-
-/** The first of the member's own voice rights `facts` fail; undefined when all hold. */
-export function unmetVoiceRightOf(facts: MemberVoiceFacts): UnmetVoiceRight | undefined {
-  if (!facts.inChannel) return 'not-in-voice';
-  if (facts.serverMuted) return 'muted';
-  if (facts.suppressed) return 'suppressed';
-  if (!facts.maySpeak) return 'may-not-speak';
-  return undefined;
-}
-
-/** What the member's voice state and the channel's permissions say now (the caches Discord's events keep current). */
-export function memberVoiceFacts(member: GuildMember, channel: VoiceBasedChannel): MemberVoiceFacts {
-  return {
-    inChannel: member.voice.channelId === channel.id,
-    serverMuted: member.voice.serverMute === true,
-    suppressed: member.voice.suppress === true,
-    maySpeak: channel.permissionsFor(member).has(PermissionFlagsBits.Speak),
-  };
-}
-
-/**
- * The one check before SayBot speaks in a voice channel for a member (the slash commands, the Speak menu, a reply's
- * "Play in my voice channel"): it never says there what the member may not say themselves. It costs nothing, so it
- * comes before anything is held or paid.
- */
-export function requireMemberMaySpeak(member: GuildMember, channel: VoiceBasedChannel): void {
-  const unmet = unmetVoiceRightOf(memberVoiceFacts(member, channel));
-  if (unmet === 'not-in-voice') throw new UnmetError({ code: unmet });
-  if (unmet !== undefined) throw new UnmetError({ code: unmet, channelId: channel.id });
 }

@@ -2,10 +2,18 @@
 // it plays (SpeechPipeline), and in voice whenever an event says they may have changed (rights-watch.ts), since a
 // moderator, a manager or the owner may take them away while it waits or plays.
 
+/**
+ * A right of the member's own that SayBot asks before it speaks for them in a voice channel, and again while it
+ * does (read by the speaking feature's gate, src/features/speaking/gate.ts): in the channel, not server-muted, not a
+ * Stage listener, Speak and Connect there, not timed out.
+ */
+export type MemberVoiceRight =
+  'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak' | 'may-not-connect' | 'timed-out';
+
 /** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
 export type Revocation =
-  /** The member's own voice rights in the channel the speech plays in (src/core/interactions/preconditions.ts). */
-  | { code: 'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak'; channelId: string }
+  /** The member's own voice rights in the channel the speech plays in (src/features/speaking/gate.ts reads them). */
+  | { code: MemberVoiceRight; channelId: string }
   /** Auto-read's managers asked it not to read this member. */
   | { code: 'ignored' }
   /** The server is no longer one SayBot serves (ALLOWED_GUILDS). */

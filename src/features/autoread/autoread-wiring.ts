@@ -4,13 +4,19 @@
 // through AutoreadControl (CommandContext.autoread).
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
-import { describeFailure, fallbackReason, handOver } from '../speaking/index.ts';
+import {
+  describeFailure,
+  fallbackReason,
+  handOver,
+  memberVoiceBar,
+  missingReadingRight,
+  noticeChannel,
+} from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type FallbackNotice, type RefusalNotice } from './reading/reader.ts';
-import { voiceBar } from './reading/message-facts.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
@@ -22,7 +28,6 @@ import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
-import { missingReadingRight, noticeChannel } from './autoread-rights.ts';
 import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 export interface AutoreadWiringOptions {
@@ -124,12 +129,12 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
-  /** The member's voice rights where auto-read speaks, from the caches Discord's events keep current. */
+  /** The member's voice rights where auto-read speaks (the gate's), from the caches Discord's events keep current. */
   #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
     const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
     // Not cached: judged when the message arrived (its member came with it).
     if (!member) return undefined;
-    const bar = voiceBar(member, voiceChannelId);
+    const bar = memberVoiceBar(member, voiceChannelId);
     return bar === undefined ? undefined : { code: bar, channelId: voiceChannelId };
   }
 

@@ -89,6 +89,8 @@ export class Samples {
           askedAt: this.#now(),
         },
         target: { kind: 'file' },
+        // Heard in the member's own browser: nothing happens in Discord, so no right of theirs there is asked.
+        effects: { does: [], at: null },
       });
       await job.accepted;
       const answer = wordOutcome(await job.outcome, { flavour: 'sample' });

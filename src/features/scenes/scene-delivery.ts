@@ -2,7 +2,7 @@
 // again (the member may have left voice or lost a right since the preview), held and spoken through the pipeline as
 // one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
 // member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
-import { MessageFlags, PermissionFlagsBits, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
+import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
@@ -11,8 +11,9 @@ import {
   askerOf,
   claimMemberVoiceMessage,
   handOver,
-  memberStillSpeaks,
+  effectsAt,
   memberVoiceChannel,
+  placeOf,
   postVoiceMessage,
   voiceMessagePlace,
   wordOutcome,
@@ -80,11 +81,8 @@ async function playScene(
   scene: PendingScene,
 ): Promise<void> {
   let target: SpeechTarget;
-  let stillAllowed: ReturnType<typeof memberStillSpeaks> | undefined;
   if (scene.output === 'voice') {
-    const voice = memberVoiceChannel(interaction, context.players, context.reading);
-    target = voice;
-    stillAllowed = memberStillSpeaks(interaction, voice.channelId);
+    target = memberVoiceChannel(interaction, context.players, context.reading);
   } else if (scene.output === 'file') {
     target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
   } else {
@@ -96,7 +94,8 @@ async function playScene(
     quoted: scene.quoted,
     asker: askerOf(interaction, 'scene'),
     target,
-    ...(stillAllowed === undefined ? {} : { stillAllowed }),
+    // Every line's words are a member's: the script's author chose them.
+    effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   });
   const outcome = await job.accepted.then(
     () => job.outcome,
@@ -124,7 +123,7 @@ async function playScene(
     await interaction.editReply({ ...shown, allowedMentions: NO_MENTIONS });
     return;
   }
-  await deliver(interaction, context, scene, answer);
+  await deliver(interaction, context, scene, answer, job.privately);
 }
 
 /** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */
@@ -133,6 +132,8 @@ async function deliver(
   context: SceneServices,
   scene: PendingScene,
   answer: OutcomeAnswer,
+  /** The gate's word: the member may not post this file in the channel themselves, so it is theirs alone. */
+  privately: boolean,
 ): Promise<void> {
   const locale = interaction.locale;
   const edit = (words: LocalisedMessage, notes: readonly LocalisedMessage[], files: AttachmentPayload[] = []) =>
@@ -148,7 +149,7 @@ async function deliver(
       return void (await edit(answer.words, answer.notes));
     case 'post-file': {
       const files = [answer.file, subtitlesFile(scene.plan.turns, answer.timeline)];
-      if (memberMayPostFiles(interaction)) {
+      if (!privately) {
         await interaction.followUp({ content: header(answer.header), files, allowedMentions: NO_MENTIONS });
         return void (await edit(answer.posted, answer.notes));
       }
@@ -181,17 +182,4 @@ async function deliver(
 /** The .srt beside a posted scene. */
 function subtitlesFile(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): AttachmentPayload {
   return { attachment: Buffer.from(sceneSrt(turns, timeline)), name: 'saybot-scene.srt' };
-}
-
-/** Whether the member may post files here themselves: SayBot posts for them no more than they may. */
-function memberMayPostFiles(interaction: ButtonInteraction<'cached'>): boolean {
-  const thread = interaction.channel?.isThread() ?? false;
-  return (
-    interaction.memberPermissions.has([
-      PermissionFlagsBits.ViewChannel,
-      thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
-      PermissionFlagsBits.AttachFiles,
-    ]) &&
-    (interaction.appPermissions.has([PermissionFlagsBits.SendMessages, PermissionFlagsBits.AttachFiles]) ?? true)
-  );
 }

@@ -193,6 +193,10 @@ export async function makeStudioScene(
       policy: MEMBER_REQUEST,
     },
     target: order.voice?.target ?? { kind: 'file' },
+    // A file goes to the member's own browser: nothing happens in Discord. In voice, the member's lines are spoken
+    // in their channel; the dashboard read the place through the gate as it chose the channel (memberVoiceChannel)
+    // and gives its recheck (memberStillSpeaks), so `at` is not read again here.
+    effects: { does: order.voice === undefined ? [] : ['speak-in-voice', 'member-words'], at: null },
     ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });
   const outcome = await job.accepted.then(

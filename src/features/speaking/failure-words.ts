@@ -274,6 +274,10 @@ function unmetMessage(unmet: Unmet): LocalisedMessage {
       return { key: 'error.voice.memberSuppressed', params: { channel: `<#${unmet.channelId}>` } };
     case 'may-not-speak':
       return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
+    case 'may-not-connect':
+      return { key: 'error.voice.memberMayNotConnect', params: { channel: `<#${unmet.channelId}>` } };
+    case 'timed-out':
+      return { key: 'error.voice.memberTimedOut' };
   }
 }
 

@@ -4,7 +4,18 @@ import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure } from './failure-words.ts';
-export { askerOf, commandAsker, handOver, type Asker, type Order, type OrderedSpeech } from './hand-over.ts';
+export {
+  askerOf,
+  commandAsker,
+  handOver,
+  type Asker,
+  type HandedOver,
+  type Order,
+  type OrderedSpeech,
+} from './hand-over.ts';
+export { EFFECT_RIGHTS, judge, memberVoiceBar, requireAllowed, rightsFor, voicePlace } from './gate.ts';
+export type { Effect, Effects, Place } from './gate-types.ts';
+export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { fitLines } from './listing.ts';
 export { OutcomeMismatchError, wordOutcome, wordsText } from './outcome-words.ts';
@@ -15,10 +26,13 @@ export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
 export {
   chooseDestination,
+  admitted,
   chooseTarget,
+  effectsAt,
   memberStillSpeaks,
   memberVoiceChannel,
   outsideVoiceOutput,
+  placeOf,
   speakAndReply,
   speakForCommand,
   SPEAKING_USES,

@@ -18,6 +18,9 @@ import { audioFiles, megabytes, oggFile } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import type { Front, OutcomeAnswer } from './outcome-types.ts';
 
+/** Under a file the member may not post in the channel themselves, answered to them alone (gate.ts). */
+export const privateFileNote: LocalisedMessage = { key: 'say.postedPrivately' };
+
 export { OutcomeMismatchError, wordsText } from './outcome-answers.ts';
 
 const seconds = (s: number) => s.toFixed(1);

@@ -16,7 +16,8 @@ import { wordOutcome } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { memberStillSpeaks, memberVoiceChannel } from './speech-delivery.ts';
+import { memberVoiceChannel } from './speech-delivery.ts';
+import { effectsAt, placeOf } from './gate-place.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 
@@ -67,7 +68,7 @@ async function replay(
     request,
     asker: askerOf(interaction, 'replay'),
     target,
-    stillAllowed: memberStillSpeaks(interaction, target.channelId),
+    effects: effectsAt(placeOf(interaction, target.channelId), target),
     cachedOnly: true,
   });
   await job.accepted;
@@ -106,6 +107,7 @@ async function postAgain(
     request: audio.request,
     asker: askerOf(interaction, 'replay'),
     target: { kind: 'voice-message' },
+    effects: effectsAt(placeOf(interaction), { kind: 'voice-message' }),
     cachedOnly: true,
   });
   const answer = wordOutcome(await job.outcome, {

@@ -4,10 +4,12 @@
 // too: a member never makes SayBot do what they may not. The audit log names the member.
 // A sound saved from a cloned voice is noted (store.voiceLibrary.recordSound), so that deleting the voice removes it.
 import './strings.ts';
-import { DiscordAPIError, PermissionFlagsBits, type ButtonInteraction, type Client } from 'discord.js';
+import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
 import { askerOf, handOver } from './hand-over.ts';
+import { requireAllowed } from './gate.ts';
+import { placeOf } from './gate-place.ts';
 import { wordOutcome } from './outcome-words.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
@@ -67,14 +69,14 @@ export async function saveAsSound(
   // The checks that cost nothing and need no audio first.
   if (audio.seconds > SOUND_MAX_SECONDS)
     throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
-  if (!interaction.memberPermissions.has(PermissionFlagsBits.CreateGuildExpressions))
-    throw new UserError('sound.memberPermission');
-  const me = interaction.guild.members.me;
-  if (me && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions)) throw new UserError('sound.botPermission');
+  // The gate's refusal (Create Expressions, the member's and SayBot's) comes before the cache is read.
+  const effects = { does: ['save-sound'], at: placeOf(interaction) } as const;
+  requireAllowed(effects);
   const job = handOver(speech, {
     request: audio.request,
     asker: askerOf(interaction, 'save-as-sound'),
     target: { kind: 'voice-message' },
+    effects,
     cachedOnly: true,
   });
   const answer = wordOutcome(await job.outcome, { flavour: 'sound' });

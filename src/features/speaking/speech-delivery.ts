@@ -1,11 +1,4 @@
 import { fallbackVoiceLabel } from './fallback-words.ts';
-import {
-  ChannelType,
-  PermissionFlagsBits,
-  type ButtonInteraction,
-  type GuildMember,
-  type VoiceBasedChannel,
-} from 'discord.js';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
@@ -35,15 +28,15 @@ import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
-import {
-  memberVoiceFacts,
-  requireManager,
-  requireMemberMaySpeak,
-  unmetVoiceRightOf,
-} from '../../core/interactions/preconditions.ts';
+import { requireManager } from '../../core/interactions/preconditions.ts';
+import { recheck, requireAllowed } from './gate.ts';
+import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
+
+export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
 import { showContent, showProgress } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import { privateFileNote } from './outcome-words.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
 
@@ -63,19 +56,20 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 const channel = (id: string) => `<#${id}>`;
 
 /**
- * The member's voice channel, if the bot may speak there for them: refused at once when the member may not speak
- * there themselves (server-muted, a Stage listener, denied Speak), when the bot may not (joining would only time
- * out, much later), and when the bot is speaking to others elsewhere (it never leaves them for a caller).
+ * The gate's word on a command's order before it is built, for a command that must acknowledge early (/clone's
+ * download): refused (thrown), or whether its answer must be the member's alone. The hand-over asks again.
  */
-/**
- * What the voice checks read of where a member asks: a command, a reply's button ("Play in my voice channel"), or the
- * dashboard's studio (the server, the member fetched afresh, and their permissions, all SayBot's own view).
- */
-export type MemberPlace = Pick<
-  ButtonInteraction<'cached'>,
-  'guildId' | 'guild' | 'member' | 'user' | 'memberPermissions'
->;
+export function admitted(interaction: SpeakingInteraction, target: ChosenTarget): { privately: boolean } {
+  return requireAllowed(
+    effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+  );
+}
 
+/**
+ * The member's voice channel, if the gate lets SayBot speak there for them (gate.ts: refused at once when the member
+ * may not speak there themselves, when SayBot may not, which would only time out much later), and SayBot is not
+ * speaking to others elsewhere (it never leaves them for a caller).
+ */
 export function memberVoiceChannel(
   interaction: MemberPlace,
   players: PlayerRegistry,
@@ -96,30 +90,14 @@ export function memberVoiceChannel(
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
   }
-  if (options.joinOnly !== true) requireMemberMaySpeak(interaction.member, voiceChannel);
-  const me = interaction.guild.members.me;
-  const canSpeak = me === null || voiceChannel.permissionsFor(me).has(PermissionFlagsBits.Speak);
-  if (!voiceChannel.joinable || !canSpeak)
-    throw new UserError('error.voice.joinFailed', { channel: channel(channelId) });
-  if (options.joinOnly !== true && me !== null && !maySpeakOnStage(me, voiceChannel))
-    throw new UserError('error.voice.botStageAudience', { channel: channel(channelId) });
+  const at = placeOf(interaction, channelId);
+  requireAllowed(options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }));
   const player = players.find(interaction.guildId);
   const current = player?.channelId;
   if (player && current !== undefined && current !== channelId && player.busy) {
     throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
   }
   return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
-}
-
-/**
- * Whether SayBot's audio would be heard in `voiceChannel`: anywhere but a Stage; on a Stage when it speaks there
- * already (a moderator made it a speaker) or may make itself one (Mute Members there: a Stage moderator's right).
- * On a Stage without it SayBot would join the audience, whose audio Discord forwards to nobody.
- */
-function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): boolean {
-  if (voiceChannel.type !== ChannelType.GuildStageVoice) return true;
-  if (me.voice.channelId === voiceChannel.id && me.voice.suppress === false) return true;
-  return voiceChannel.permissionsFor(me).has(PermissionFlagsBits.MuteMembers);
 }
 
 /**
@@ -170,21 +148,12 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
 }
 
 /**
- * The member's own voice rights where their speech plays, asked again before each of its parts
- * (Requester.stillAllowed): a moderator's server mute, a Stage speaker moved back to the audience, Speak taken away or
- * the member gone from the channel drop what they asked for and has not played yet. Read from the caches Discord's
- * events keep current: nothing is fetched.
+ * The member's own voice rights where their speech plays, as the gate asks them again before each part (for an
+ * order built elsewhere, the dashboard's studio: src/app/dashboard-bot.ts).
  */
 export function memberStillSpeaks(interaction: MemberPlace, channelId: string): () => Revocation | undefined {
-  return () => {
-    const member = interaction.guild.members.cache.get(interaction.user.id) ?? interaction.member;
-    const channel = interaction.guild.channels.cache.get(channelId);
-    const unmet = channel?.isVoiceBased()
-      ? unmetVoiceRightOf(memberVoiceFacts(member, channel))
-      : // The channel is gone: the voice side ends what it was playing there.
-        undefined;
-    return unmet === undefined ? undefined : { code: unmet, channelId };
-  };
+  const effects = effectsAt(placeOf(interaction, channelId), { kind: 'voice' });
+  return () => recheck(effects);
 }
 
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
@@ -216,19 +185,21 @@ export async function speakAndReply(
   const job = handOver(context.speech, {
     ...order,
     target: speechTarget(target, interaction.attachmentSizeLimit),
-    ...(target.kind === 'voice' ? { stillAllowed: memberStillSpeaks(interaction, target.channelId) } : {}),
+    effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   });
+  // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
+  const privately = reply.private === true || job.privately;
   const accepted = await job.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
   const spoken = accepted.fallback?.request ?? order.request;
   if (accepted.fallback !== undefined && spoken.kind !== 'ready')
     voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal);
-  if (target.kind === 'voice-message' && target.bar === undefined) {
+  if (target.kind === 'voice-message' && target.bar === undefined && !job.privately) {
     // The voice message will be the response itself, shown as the member's use of the command.
     await acknowledgeAsVoiceMessage(interaction);
   } else {
     // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
-    await acknowledge(interaction, reply.private === true || target.kind === 'voice-message');
+    await acknowledge(interaction, privately || target.kind === 'voice-message');
   }
   if (target.kind === 'voice') {
     if (accepted.ahead > 0)
@@ -259,7 +230,9 @@ export async function speakAndReply(
     fellBack: accepted.fallback !== undefined,
     buttons: buttons !== undefined,
   });
-  await showAnswer(interaction, context.logger, answer, target, reply.private === true, buttons);
+  const shown =
+    job.privately && answer.answer === 'reply' ? { ...answer, notes: [...answer.notes, privateFileNote] } : answer;
+  await showAnswer(interaction, context.logger, shown, target, privately, buttons);
 }
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */

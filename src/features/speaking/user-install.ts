@@ -3,19 +3,14 @@
 // with `output: voice-message`, a voice message as the interaction's own response (deferred with IS_VOICE_MESSAGE,
 // then one edit: Discord shows who used the command). What is checked before anything is paid: that files may be
 // sent there at all (app_permissions: Attach Files) and, in a server without SayBot, the member's own right to post
-// a voice message there (member.permissions, voice-message-rights.ts); without it the audio comes privately as a
-// file, with why. The definitions that offer it: user-install-definition.ts.
-import {
-  DiscordAPIError,
-  MessageFlags,
-  PermissionFlagsBits,
-  type AttachmentPayload,
-  type ChatInputCommandInteraction,
-} from 'discord.js';
+// a file or a voice message there (member.permissions): the gate asks both (gate.ts); without the member's, the audio
+// comes privately, as a file with why. The definitions that offer it: user-install-definition.ts.
+import { DiscordAPIError, MessageFlags, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
-import { wordOutcome, wordsText } from './outcome-words.ts';
+import { privateFileNote, wordOutcome, wordsText } from './outcome-words.ts';
+import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { askerOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
@@ -94,9 +89,6 @@ export async function speakOutsideServer(
   output: OutputChoice,
 ): Promise<void> {
   requireUserInstall(context, interaction);
-  // Every answer here carries audio as an attachment: where none may be sent, say so before anything is paid.
-  if (!interaction.appPermissions.has(PermissionFlagsBits.AttachFiles))
-    throw new UserError('userInstall.noAttachFiles');
   const asker = askerOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
   const said = {
     flavour: 'user-install',
@@ -107,7 +99,12 @@ export async function speakOutsideServer(
   } as const;
   if (output === 'voice-message') {
     const bar = memberBar(interaction);
-    const job = handOver(context.speech, { request, asker, target: { kind: 'voice-message' } });
+    const job = handOver(context.speech, {
+      request,
+      asker,
+      target: { kind: 'voice-message' },
+      effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
+    });
     await job.accepted;
     // The voice message will be the response itself; one the member may not post here is theirs alone.
     if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
@@ -120,12 +117,33 @@ export async function speakOutsideServer(
     request,
     asker,
     target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
+    effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
   });
   await job.accepted;
-  await acknowledge(interaction, false);
+  // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
+  await acknowledge(interaction, job.privately);
   const answer = wordOutcome(await job.outcome, { ...said, where: 'file' });
   if (answer.answer !== 'reply') throw answerError(answer);
-  await showFileResult(interaction, answer.words, answer.files, false, answer.notes);
+  const notes = job.privately ? [...answer.notes, privateFileNote] : answer.notes;
+  await showFileResult(interaction, answer.words, answer.files, job.privately, notes);
+}
+
+/**
+ * Where the user install answers, for the gate: every answer carries audio as an attachment, so the app's Attach
+ * Files there (app_permissions) is asked before anything is paid; in a server without SayBot, the member's own
+ * rights there too (Discord sends them with the interaction). A DM or group DM is the user's own conversation.
+ */
+function placeOutsideServer(interaction: ChatInputCommandInteraction): Place {
+  return {
+    guild: null,
+    outsideServer: true,
+    memberId: interaction.user.id,
+    text: {
+      thread: false,
+      ...(interaction.inGuild() ? { member: interaction.memberPermissions } : {}),
+      bot: interaction.appPermissions,
+    },
+  };
 }
 
 /** What a user install cannot post as a file's answer: a refusal, else SayBot's own bug. */

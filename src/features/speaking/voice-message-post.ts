@@ -11,11 +11,9 @@ import {
   DiscordAPIError,
   MessageFlags,
   MessagePayload,
-  PermissionFlagsBits,
   type GuildTextBasedChannel,
   type Message,
   type MessageCreateOptions,
-  type PermissionResolvable,
   type PermissionsBitField,
 } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
@@ -23,6 +21,7 @@ import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
+import { botMayPostVoiceMessage } from './gate.ts';
 
 export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';
 /**
@@ -106,10 +105,7 @@ export async function postVoiceMessage(
   header?: string,
 ): Promise<VoiceMessagePostResult> {
   const channel = place.channel;
-  if (
-    channel === null ||
-    (place.permissions !== null && !place.permissions.has(neededPermissions(channel.isThread())))
-  ) {
+  if (channel === null || !botMayPostVoiceMessage(place.permissions, channel.isThread())) {
     log.info(
       { code: 'voice-message-fallback', reason: 'no-permission' },
       'voice message not allowed here: posting a file',
@@ -194,12 +190,3 @@ const INVALID_FORM_BODY = 50035;
 const REQUEST_TOO_LARGE = 40005;
 const VOICE_MESSAGES_NOT_ALLOWED = 50173;
 const SLOWMODE_RATE_LIMIT = 20016;
-
-function neededPermissions(thread: boolean): PermissionResolvable {
-  return [
-    PermissionFlagsBits.ViewChannel,
-    thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
-    PermissionFlagsBits.AttachFiles,
-    PermissionFlagsBits.SendVoiceMessages,
-  ];
-}

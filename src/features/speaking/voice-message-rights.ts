@@ -1,8 +1,10 @@
 // Whether a member may have SayBot post a voice message for them where they asked. SayBot posts with its own
 // rights; it must never do in a channel what the member could not do there themselves, so the member's rights in
-// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included) and the
-// channel's slowmode are checked before anything is paid for. A member who may not gets the audio privately.
+// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included; the gate reads
+// them, gate.ts) and the channel's slowmode are checked before anything is paid for. A member who may not gets the
+// audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
+import { judge } from './gate.ts';
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
 export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';
@@ -26,13 +28,11 @@ export function claimMemberVoiceMessage(
 ): MemberVoiceMessageBar | undefined {
   const permissions = asker.memberPermissions;
   const thread = asker.channel?.isThread() ?? false;
-  const needed = [
-    PermissionFlagsBits.ViewChannel,
-    thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
-    PermissionFlagsBits.AttachFiles,
-    PermissionFlagsBits.SendVoiceMessages,
-  ];
-  if (permissions === null || !permissions.has(needed)) return 'member-no-permission';
+  const verdict = judge({
+    does: ['post-voice-message'],
+    at: { guild: null, memberId: asker.user.id, text: { thread, member: permissions, bot: null } },
+  });
+  if (permissions === null || verdict.kind === 'refused' || verdict.privately) return 'member-no-permission';
   const seconds =
     asker.channel !== null && 'rateLimitPerUser' in asker.channel ? (asker.channel.rateLimitPerUser ?? 0) : 0;
   if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;

@@ -1,12 +1,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../../src/core/i18n/translate.ts';
-import {
-  unmetPrecondition,
-  unmetVoiceRightOf,
-  type Facts,
-  type Requirements,
-} from '../../../src/core/interactions/preconditions.ts';
+import { unmetPrecondition, type Facts, type Requirements } from '../../../src/core/interactions/preconditions.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };
@@ -23,15 +18,6 @@ describe('unmetPrecondition', () => {
     expect(unmetPrecondition({ inVoice: true }, member)).toEqual({ code: 'not-in-voice' });
     expect(unmetPrecondition({ manageGuild: true, inVoice: true }, admin)).toBeUndefined();
     expect(unmetPrecondition(undefined, member)).toBeUndefined();
-  });
-
-  it("answers the member's own voice rights in the order a member fixes them: in the channel, server mute, Stage audience, Speak", () => {
-    const speaker = { inChannel: true, serverMuted: false, suppressed: false, maySpeak: true };
-    expect(unmetVoiceRightOf(speaker)).toBeUndefined();
-    expect(unmetVoiceRightOf({ ...speaker, inChannel: false, serverMuted: true })).toBe('not-in-voice');
-    expect(unmetVoiceRightOf({ ...speaker, serverMuted: true, suppressed: true, maySpeak: false })).toBe('muted');
-    expect(unmetVoiceRightOf({ ...speaker, suppressed: true, maySpeak: false })).toBe('suppressed');
-    expect(unmetVoiceRightOf({ ...speaker, maySpeak: false })).toBe('may-not-speak');
   });
 
   it("checks a subcommand's own preconditions on that subcommand only", () => {

@@ -1,15 +1,9 @@
 // A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
 // any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
 // data, then the guild's caches; a forward speaks its snapshot's text.
-import {
-  MessageFlags,
-  MessageReferenceType,
-  PermissionFlagsBits,
-  type GuildMember,
-  type Message,
-  type MessageMentions,
-} from 'discord.js';
+import { MessageFlags, MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
 import type { MessageContent, MessageFacts } from './decide.ts';
+import { memberVoiceBar } from '../../speaking/index.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
 
@@ -61,22 +55,6 @@ export function messageContent(message: Message): MessageContent {
   };
 }
 
-/** Why a member may not speak in the voice channel read themselves; undefined when they may. */
-export type VoiceBar = 'muted' | 'suppressed' | 'may-not-speak';
-
-/**
- * Whether a member may not speak in `voiceChannelId` themselves: server-muted, suppressed on that Stage, or without
- * Speak there. Unknown (no such channel cached) counts as allowed: the voice side refuses what it cannot join. Asked
- * when a message arrives and again before it is read (a moderator may act meanwhile).
- */
-export function voiceBar(member: GuildMember, voiceChannelId: string): VoiceBar | undefined {
-  if (member.voice.serverMute === true) return 'muted';
-  if (member.voice.channelId === voiceChannelId && member.voice.suppress === true) return 'suppressed';
-  const channel = member.guild.channels.cache.get(voiceChannelId);
-  if (!channel?.isVoiceBased()) return undefined;
-  return channel.permissionsFor(member).has(PermissionFlagsBits.Speak) ? undefined : 'may-not-speak';
-}
-
 /** A message's facts; with `readInto`, whether its author may speak in that voice channel (decide.ts skips them). */
 export function messageFacts(message: Message<true>, readInto?: string): MessageFacts {
   const guild = message.guild;
@@ -95,7 +73,7 @@ export function messageFacts(message: Message<true>, readInto?: string): Message
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,
-    ...(member && readInto !== undefined ? { mayNotSpeak: voiceBar(member, readInto) !== undefined } : {}),
+    ...(member && readInto !== undefined ? { mayNotSpeak: memberVoiceBar(member, readInto) !== undefined } : {}),
     ...messageContent(message),
   };
 }

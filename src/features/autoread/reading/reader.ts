@@ -11,6 +11,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
+import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/speech/revocation.ts';
 import type { RequestPolicy, SpeechJob, SpeechOutcome, SpeechRequest } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
@@ -197,6 +198,8 @@ interface Utterance {
   /** The server's language, for the notice. */
   language: string | undefined;
   adapterCreator: DiscordGatewayAdapterCreator;
+  /** The server: where the gate reads the rights of the member whose words these are. */
+  guild: Guild;
 }
 
 /**
@@ -372,6 +375,7 @@ export class AutoReader {
       askedAt: facts.at,
       language: binding.language,
       adapterCreator: message.guild.voiceAdapterCreator,
+      guild: message.guild,
     });
   }
 
@@ -417,6 +421,7 @@ export class AutoReader {
       id: `autoread-${change}-${member.id}-${Date.now()}`,
       language,
       adapterCreator: guild.voiceAdapterCreator,
+      guild,
     });
   }
 
@@ -556,6 +561,12 @@ export class AutoReader {
         },
         stillAllowed: () => this.#standing(reading, utterance),
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
+        // Words of a member's: their message, or their name as they join or leave (paid by the server, said for
+        // them all the same). The gate asks their voice rights there now and before each part.
+        effects: {
+          does: ['member-words'],
+          at: { guild: utterance.guild, memberId: utterance.userId, voiceChannelId: reading.binding.voiceChannelId },
+        },
       });
       // Whether the free voice stood in at acceptance (refused for money): set before the outcome is known.
       let paidAtAcceptance = false;
@@ -587,6 +598,10 @@ export class AutoReader {
     } catch (error) {
       done();
       if (error instanceof Refusal) await this.#refused(reading, utterance, error);
+      // The gate: the member may not be heard there (muted, timed out, Speak taken away): dropped quietly, as
+      // their message would have been at its arrival.
+      else if (error instanceof UnmetError)
+        this.#log.debug({ guildId, id: utterance.id, skipped: error.unmet.code }, 'auto-read dropped a line');
       else this.#failed(reading, utterance, error);
     }
   }
@@ -598,7 +613,7 @@ export class AutoReader {
   #standing(reading: GuildReading, utterance: Utterance): Revocation | undefined {
     const { guildId, voiceChannelId } = reading.binding;
     if (reading.binding.ignored?.has(utterance.userId) === true) return { code: 'ignored' };
-    if (utterance.voiceOf === null) return undefined;
+    // A member's words, their message or their name announced: the same rights (the gate's, through the wiring).
     return this.#options.memberMaySpeak?.(guildId, utterance.userId, voiceChannelId);
   }
 

@@ -16,6 +16,7 @@ export const en = {
     'I am reading {channel} aloud in {voice}, so I cannot come to your channel. Join {voice}, or choose output: file.',
   // /say and playback
   'say.queued': 'Queued: {voice}, {count} part(s). I will start after the {ahead} clip(s) ahead.',
+  'say.postedPrivately': 'You may not post files in this channel, so this is here, for you only.',
   'say.speaking': 'Speaking in {channel} with {voice}…',
   'say.spoke': 'Spoke {seconds} s in {channel} with {voice}.',
   'say.skipped': 'Skipped after {seconds} s ({voice}).',
@@ -124,6 +125,10 @@ export const en = {
     'You are no longer a speaker on the Stage {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.may-not-speak':
     'You may no longer speak in {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.may-not-connect':
+    'You may no longer connect to {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.timed-out':
+    'You were timed out in this server, so I stopped speaking for you in {channel}; the rest was dropped.',
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
   // Audio, input, and SayBot's own bugs
@@ -189,8 +194,7 @@ export const en = {
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
   'error.voice.memberMayNotConnect':
     'You may not connect to {channel}, so I will not speak there for you. Nothing was spent.',
-  'error.voice.memberTimedOut':
-    'You are timed out in this server, so I will not speak for you. Nothing was spent.',
+  'error.voice.memberTimedOut': 'You are timed out in this server, so I will not speak for you. Nothing was spent.',
   'error.voice.memberMayNotSpeak':
     'You may not speak in {channel}, so I will not speak there for you. Nothing was spent.',
   // Audio work and the free voice failing on a line of their own

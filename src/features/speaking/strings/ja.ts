@@ -16,6 +16,7 @@ export const ja: Translation<typeof en> = {
     '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
   // /say and playback
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',
+  'say.postedPrivately': 'このチャンネルにはファイルを投稿できないため、あなただけに送ります。',
   'say.speaking': '{channel} で {voice} の声で話しています…',
   'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
@@ -122,6 +123,10 @@ export const ja: Translation<typeof en> = {
     'あなたはステージ {channel} のスピーカーではなくなったため、代読を止めました。残りは取り消しました。',
   'error.revoked.may-not-speak':
     'あなたは {channel} で発言できなくなったため、代読を止めました。残りは取り消しました。',
+  'error.revoked.may-not-connect':
+    'あなたはもう {channel} に接続できないため、そこでの代読を止めました。残りは取り消しました。',
+  'error.revoked.timed-out':
+    'あなたはこのサーバーでタイムアウトされたため、{channel} での代読を止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
   // Audio, input, and SayBot's own bugs

@@ -15,6 +15,7 @@ export const ko: Translation<typeof en> = {
     '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
   // /say and playback
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
+  'say.postedPrivately': '이 채널에 파일을 올릴 수 없어서 본인에게만 보냅니다.',
   'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
   'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
@@ -120,6 +121,10 @@ export const ko: Translation<typeof en> = {
     '회원님은 더 이상 스테이지 {channel}의 발언자가 아니므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.may-not-speak':
     '회원님은 더 이상 {channel}에서 말할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.may-not-connect':
+    '회원님은 더 이상 {channel}에 연결할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.timed-out':
+    '회원님이 이 서버에서 타임아웃되어 {channel}에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
   // Audio, input, and SayBot's own bugs

@@ -1,0 +1,40 @@
+// What an order does in Discord, and where: the gate's input (gate.ts), in a type-only module so that the order's
+// type (hand-over.ts) and the front-ends name effects without importing the gate's reading of permissions.
+import type { Guild, GuildMember, PermissionsBitField } from 'discord.js';
+
+/**
+ * One thing an order does, in Discord's terms: `post` words in a text channel, `attach-file` (a file there),
+ * `post-voice-message`, `speak-in-voice` (SayBot speaks in the member's voice channel for them), `member-words`
+ * (words a member chose are spoken: their message, their name in an announcement, their scene line; the member
+ * need not be the one who asked nor in the channel), `join-voice` (SayBot joins and says nothing for the member),
+ * `save-sound` (a reply's audio added to the server's soundboard).
+ */
+export type Effect =
+  'post' | 'attach-file' | 'post-voice-message' | 'speak-in-voice' | 'member-words' | 'join-voice' | 'save-sound';
+
+/** Where an order has its effects, as SayBot sees it. */
+export interface Place {
+  /** The server, when SayBot is in it. */
+  guild: Guild | null;
+  /** Outside a server SayBot is in (the user install): the answer is the only place the audio can go. */
+  outsideServer?: boolean;
+  /** The member whose rights are asked: who asked, or whose words are spoken (an announcement). */
+  memberId: string;
+  /** The member as the interaction had them, when the cache has none. */
+  member?: GuildMember | null | undefined;
+  /** The text channel it posts in: the member's and SayBot's rights there, as Discord sent them with the interaction. */
+  text?: {
+    thread: boolean;
+    /** Absent: none to ask (a DM, the user's own conversation); null: none sent, so none assumed. */
+    member?: Readonly<PermissionsBitField> | null;
+    bot: Readonly<PermissionsBitField> | null;
+  };
+  /** The voice channel it speaks in. */
+  voiceChannelId?: string | undefined;
+}
+
+/** An order's effects and their place; `at` null: nothing happens in Discord (a sample for the dashboard's page). */
+export interface Effects {
+  does: readonly Effect[];
+  at: Place | null;
+}

@@ -1,0 +1,262 @@
+// The one gate for rights: an order states what it will do in Discord's terms (its effects), and this module alone
+// turns those effects into the rights the member must have there and the rights SayBot must have, and reads them.
+// SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
+// the member could not do there themselves. The hand-over (hand-over.ts) asks `judge` before the order is accepted
+// and `recheck` again before each part is fetched and played (and whenever Discord says a right may have changed,
+// src/core/speech/rights-watch.ts), so a right taken away meanwhile stops the rest. No other module names a Discord
+// permission a speaking effect needs (test/structure/one-gate.test.ts).
+import {
+  ChannelType,
+  PermissionFlagsBits,
+  type Guild,
+  type GuildMember,
+  type PermissionsBitField,
+  type VoiceBasedChannel,
+} from 'discord.js';
+import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
+import { UserError } from '../../core/interactions/failures.ts';
+import type { Revocation } from '../../core/speech/revocation.ts';
+import type { Effect, Effects, Place } from './gate-types.ts';
+import './strings.ts';
+
+export type { Effect, Effects, Place } from './gate-types.ts';
+
+/** A right of the member's where the order has its effect. */
+export type MemberRight =
+  | 'view-channel'
+  | 'send-messages'
+  | 'attach-files'
+  | 'send-voice-messages'
+  | 'in-the-channel'
+  | 'connect'
+  | 'speak'
+  | 'not-server-muted'
+  | 'not-stage-listener'
+  | 'not-timed-out'
+  | 'create-expressions';
+
+/** A right SayBot itself needs there. */
+export type BotRight = 'attach-files' | 'connect' | 'speak' | 'stage-speaker' | 'create-expressions';
+
+/**
+ * Effect -> rights: the one table. A member's text rights (view, send, attach, voice messages) are read where the
+ * order posts; their voice rights (in the channel, connect, speak, muted, Stage) where it speaks. A missing right of
+ * a post is answered privately (the member's own, nothing public); a missing voice right, or a timeout, refuses.
+ */
+export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRight[]; bot: readonly BotRight[] }>> = {
+  post: { member: ['not-timed-out', 'view-channel', 'send-messages'], bot: [] },
+  'attach-file': { member: ['not-timed-out', 'view-channel', 'send-messages', 'attach-files'], bot: ['attach-files'] },
+  'post-voice-message': {
+    member: ['not-timed-out', 'view-channel', 'send-messages', 'attach-files', 'send-voice-messages'],
+    bot: ['attach-files'],
+  },
+  'speak-in-voice': {
+    member: ['not-timed-out', 'in-the-channel', 'connect', 'not-server-muted', 'not-stage-listener', 'speak'],
+    bot: ['connect', 'speak', 'stage-speaker'],
+  },
+  'member-words': { member: ['not-timed-out', 'not-server-muted', 'speak'], bot: [] },
+  'join-voice': { member: [], bot: ['connect', 'speak'] },
+  'save-sound': { member: ['create-expressions'], bot: ['create-expressions'] },
+};
+
+/** The rights `effects` need, each once, in the table's order. */
+export function rightsFor(effects: readonly Effect[]): { member: MemberRight[]; bot: BotRight[] } {
+  const member = new Set<MemberRight>();
+  const bot = new Set<BotRight>();
+  for (const effect of effects) {
+    for (const right of EFFECT_RIGHTS[effect].member) member.add(right);
+    for (const right of EFFECT_RIGHTS[effect].bot) bot.add(right);
+  }
+  return { member: [...member], bot: [...bot] };
+}
+
+/** What the gate says of an order: allowed (publicly or, for a post the member may not make, privately), or not. */
+export type Verdict = { kind: 'allowed'; privately: boolean } | { kind: 'refused'; error: Error };
+
+const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
+  'view-channel',
+  'send-messages',
+  'attach-files',
+  'send-voice-messages',
+]);
+
+/** Whether an order with these effects may be accepted, and whether its post must be private. Reads caches only. */
+export function judge(effects: Effects): Verdict {
+  const place = effects.at;
+  if (place === null) return { kind: 'allowed', privately: false };
+  const { member: memberRights, bot: botRights } = rightsFor(effects.does);
+  const speaks = place.voiceChannelId !== undefined;
+  let privately = false;
+  for (const right of memberRights) {
+    if (TEXT_RIGHTS.has(right)) {
+      if (!memberMayInText(place, right)) privately = true;
+      continue;
+    }
+    if (right === 'create-expressions') {
+      if (place.text?.member?.has(PermissionFlagsBits.CreateGuildExpressions) === false)
+        return { kind: 'refused', error: new UserError('sound.memberPermission') };
+      continue;
+    }
+    const unmet = unmetVoiceRight(place, right, speaks);
+    if (unmet !== undefined) return { kind: 'refused', error: unmetError(unmet, place) };
+  }
+  for (const right of botRights) {
+    const missing = botLacks(place, right);
+    if (!missing) continue;
+    // Outside a server the answer is the only place the audio can go: without Attach Files there is none.
+    if (right === 'attach-files' && place.outsideServer === true)
+      return { kind: 'refused', error: new UserError('userInstall.noAttachFiles') };
+    if (right === 'attach-files') privately = true;
+    else return { kind: 'refused', error: botError(place, right) };
+  }
+  return { kind: 'allowed', privately };
+}
+
+/** `judge`, thrown: for a front-end that must refuse before it builds its order (a scene's preview, /join). */
+export function requireAllowed(effects: Effects): { privately: boolean } {
+  const verdict = judge(effects);
+  if (verdict.kind === 'refused') throw verdict.error;
+  return verdict;
+}
+
+/**
+ * Asked again before each part is fetched and before it plays: the member's voice rights where it speaks (a
+ * moderator's mute, a timeout, Speak or Connect taken away, the member gone from the channel). What was posted is
+ * posted at once, so only the voice effects are asked again.
+ */
+export function recheck(effects: Effects): Revocation | undefined {
+  const place = effects.at;
+  const channelId = place?.voiceChannelId;
+  if (place === null || channelId === undefined) return undefined;
+  for (const right of rightsFor(effects.does).member) {
+    if (TEXT_RIGHTS.has(right) || right === 'create-expressions') continue;
+    const unmet = unmetVoiceRight(place, right, true);
+    // The channel gone: the voice side ends what it was playing there.
+    if (unmet !== undefined && unmet !== 'no-channel') return { code: unmet, channelId };
+  }
+  return undefined;
+}
+
+/**
+ * The first right a member lacks to have words of theirs spoken in `voiceChannelId` (auto-read, as a message
+ * arrives: its member came with it); undefined when they may.
+ */
+export function memberVoiceBar(member: GuildMember, voiceChannelId: string): MemberVoiceRight | undefined {
+  const revoked = recheck({
+    does: ['member-words'],
+    at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
+  });
+  return revoked === undefined || !('channelId' in revoked) ? undefined : revoked.code;
+}
+
+/** The member's rights in the interaction's channel, as Discord computed them (overwrites and timeout applied). */
+function memberMayInText(place: Place, right: MemberRight): boolean {
+  if (place.text === undefined || !('member' in place.text)) return true;
+  const rights = place.text.member;
+  if (rights === undefined) return true;
+  if (rights === null) return false;
+  return rights.has(textFlag(right, place.text?.thread ?? false));
+}
+
+function textFlag(right: MemberRight, thread: boolean): bigint {
+  switch (right) {
+    case 'view-channel':
+      return PermissionFlagsBits.ViewChannel;
+    case 'send-messages':
+      return thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
+    case 'attach-files':
+      return PermissionFlagsBits.AttachFiles;
+    default:
+      return PermissionFlagsBits.SendVoiceMessages;
+  }
+}
+
+/** The member as the caches have them now (Discord's events keep them current), else as the interaction had them. */
+function memberOf(place: Place): GuildMember | undefined {
+  return place.guild?.members.cache.get(place.memberId) ?? place.member ?? undefined;
+}
+
+function voiceChannelOf(place: Place): VoiceBasedChannel | undefined {
+  if (place.voiceChannelId === undefined) return undefined;
+  const channel = place.guild?.channels.cache.get(place.voiceChannelId);
+  return channel?.isVoiceBased() ? channel : undefined;
+}
+
+/** Which voice right the member lacks; `no-channel`: the voice channel is not (or no longer) known. */
+function unmetVoiceRight(
+  place: Place,
+  right: MemberRight,
+  speaks: boolean,
+): MemberVoiceRight | 'no-channel' | undefined {
+  const member = memberOf(place);
+  if (right === 'not-timed-out') return member?.isCommunicationDisabled() === true ? 'timed-out' : undefined;
+  if (!speaks || member === undefined) return undefined;
+  const channel = voiceChannelOf(place);
+  if (right === 'in-the-channel')
+    return member.voice.channelId === (channel?.id ?? place.voiceChannelId) ? undefined : 'not-in-voice';
+  if (right === 'not-server-muted') return member.voice.serverMute === true ? 'muted' : undefined;
+  if (right === 'not-stage-listener')
+    return member.voice.channelId === place.voiceChannelId && member.voice.suppress === true ? 'suppressed' : undefined;
+  if (channel === undefined) return 'no-channel';
+  if (right === 'connect')
+    return channel.permissionsFor(member).has(PermissionFlagsBits.Connect) ? undefined : 'may-not-connect';
+  return channel.permissionsFor(member).has(PermissionFlagsBits.Speak) ? undefined : 'may-not-speak';
+}
+
+function unmetError(unmet: MemberVoiceRight | 'no-channel', place: Place): Error {
+  if (unmet === 'not-in-voice' || unmet === 'no-channel') return new UnmetError({ code: 'not-in-voice' });
+  if (unmet === 'timed-out') return new UnmetError({ code: 'timed-out' });
+  return new UnmetError({ code: unmet, channelId: place.voiceChannelId ?? '' });
+}
+
+/** Whether SayBot lacks `right` where the order has its effect. */
+function botLacks(place: Place, right: BotRight): boolean {
+  if (right === 'attach-files') {
+    const app = place.text?.bot;
+    return app !== undefined && app !== null && !app.has(PermissionFlagsBits.AttachFiles);
+  }
+  const me = place.guild?.members.me ?? null;
+  if (right === 'create-expressions')
+    return me !== null && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions);
+  const channel = voiceChannelOf(place);
+  if (me === null || channel === undefined) return false;
+  if (right === 'connect') return !channel.joinable;
+  if (right === 'speak') return !channel.permissionsFor(me).has(PermissionFlagsBits.Speak);
+  return !maySpeakOnStage(me, channel);
+}
+
+function botError(place: Place, right: BotRight): Error {
+  if (right === 'create-expressions') return new UserError('sound.botPermission');
+  const channel = `<#${place.voiceChannelId ?? ''}>`;
+  if (right === 'stage-speaker') return new UserError('error.voice.botStageAudience', { channel });
+  return new UserError('error.voice.joinFailed', { channel });
+}
+
+/**
+ * Whether SayBot's audio would be heard in `voiceChannel`: anywhere but a Stage; on a Stage when it speaks there
+ * already (a moderator made it a speaker) or may make itself one (Mute Members there: a Stage moderator's right).
+ * On a Stage without it SayBot would join the audience, whose audio Discord forwards to nobody.
+ */
+function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): boolean {
+  if (voiceChannel.type !== ChannelType.GuildStageVoice) return true;
+  if (me.voice.channelId === voiceChannel.id && me.voice.suppress === false) return true;
+  return voiceChannel.permissionsFor(me).has(PermissionFlagsBits.MuteMembers);
+}
+
+/** Whether SayBot itself may post a voice message where `rights` are its own (a thread: Send Messages in Threads). */
+export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | null, thread: boolean): boolean {
+  return (
+    rights === null ||
+    rights.has([
+      PermissionFlagsBits.ViewChannel,
+      thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+      PermissionFlagsBits.AttachFiles,
+      PermissionFlagsBits.SendVoiceMessages,
+    ])
+  );
+}
+
+/** A guild, a member and their voice channel, for an order that speaks there without an interaction (auto-read). */
+export function voicePlace(guild: Guild, memberId: string, voiceChannelId: string): Place {
+  return { guild, memberId, voiceChannelId };
+}
