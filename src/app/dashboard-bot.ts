@@ -1,7 +1,13 @@
 // The running bot as the dashboard sees it (src/features/dashboard/dashboard-types.ts' DashboardBot): SayBot's own
-// view of a server and its members (discord.js's caches, or Discord asked by the bot), never the browser's or the
-// member's guild list. Manage Server is the server's owner, or a role of the member's (or @everyone's) granting it or
-// Administrator.
+// view of a server and its members, never the browser's or the member's guild list. Manage Server is the server's
+// owner, or a role of the member's (or @everyone's) granting it or Administrator.
+//
+// A member is asked of Discord by the bot (GET /guilds/{guild}/members/{user}, no privileged intent needed), and the
+// answer trusted about a minute (the dashboard's MemberViews): without the Guild Members intent nothing else tells
+// SayBot that a member was kicked, banned or lost a role, and discord.js's member cache would keep them as they were.
+// Unknown Member also drops the member from that cache. Whatever the bot is told by events (a role changed, with the
+// Guilds intent; a member removed, banned or updated, with the Guild Members or Moderation intents where given)
+// forgets the views it touches at once.
 //
 // With SHARDS, one process serves the dashboard (shard 0: src/app/start-saybot.ts). A server of its own shard is
 // read from its caches; another shard's server is asked of Discord by the bot (the server and the member, over
@@ -10,6 +16,7 @@
 // store's, never a shard's memory.
 import {
   DiscordAPIError,
+  Events,
   PermissionFlagsBits,
   RESTJSONErrorCodes,
   Routes,
@@ -28,7 +35,7 @@ import {
   refreshAutoread,
   refreshDictionary,
 } from '../features/autoread/index.ts';
-import type { DashboardBot, Membership } from '../features/dashboard/index.ts';
+import { MemberViews, type DashboardBot, type Membership } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, soundRemover, type MemberPlace } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
@@ -94,7 +101,25 @@ async function botGuildIds(client: Client): Promise<Set<string>> {
   return ids;
 }
 
-export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logger: Logger): DashboardBot {
+/** Forgets the dashboard's views of members as the bot's events tell of changes (whichever intents it has). */
+function forgetOnEvents(client: Client, views: MemberViews): void {
+  client.on(Events.GuildMemberRemove, (member) => views.forget(member.guild.id, member.id));
+  client.on(Events.GuildMemberUpdate, (_, member) => views.forget(member.guild.id, member.id));
+  client.on(Events.GuildBanAdd, (ban) => views.forget(ban.guild.id, ban.user.id));
+  client.on(Events.GuildRoleUpdate, (_, role) => views.forgetServer(role.guild.id));
+  client.on(Events.GuildRoleDelete, (role) => views.forgetServer(role.guild.id));
+  client.on(Events.GuildUpdate, (_, guild) => views.forgetServer(guild.id));
+  client.on(Events.GuildDelete, (guild) => views.forgetServer(guild.id));
+}
+
+/** `now`: the dashboard's clock, by which a member's view is trusted (tests move it). */
+export function dashboardBot(
+  bot: SayBot,
+  core: SayBotCore,
+  config: Config,
+  logger: Logger,
+  now: () => number = Date.now,
+): DashboardBot {
   const shard = config.shard;
   /** Whether this process's shard holds the server (always, without shards). */
   const ours = (guildId: string) =>
@@ -102,6 +127,27 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
   const cached = (guildId: string) => (bot.serves(guildId) ? bot.client.guilds.cache.get(guildId) : undefined);
   /** Served by SayBot: this shard's server in its cache, another shard's chosen (whether SayBot is there is asked). */
   const served = (guildId: string) => (ours(guildId) ? bot.serves(guildId) : bot.chosen(guildId));
+  /** The member asked of Discord now. */
+  async function lookUpMember(guildId: string, userId: string): Promise<Membership | undefined> {
+    if (!served(guildId)) return undefined;
+    if (!ours(guildId)) return memberOverRest(bot.client, guildId, userId);
+    const guild = cached(guildId);
+    if (guild === undefined) return undefined;
+    const member = await unlessNotThere(guild.members.fetch({ user: userId, force: true, cache: true }));
+    if (member === undefined) {
+      // discord.js keeps a member it was told of until an event it may never get: Discord's answer is the truth.
+      guild.members.cache.delete(userId);
+      return undefined;
+    }
+    return {
+      guildId,
+      guildName: guild.name,
+      guildLanguage: guild.preferredLocale,
+      manager: guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild),
+    };
+  }
+  const views = new MemberViews(lookUpMember, now);
+  forgetOnEvents(bot.client, views);
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
     serves: served,
@@ -111,20 +157,8 @@ export function dashboardBot(bot: SayBot, core: SayBotCore, config: Config, logg
       const present = elsewhere ? await botGuildIds(bot.client) : new Set<string>();
       return candidates.filter((guildId) => ours(guildId) || present.has(guildId));
     },
-    async membership(guildId, userId, fresh): Promise<Membership | undefined> {
-      if (!served(guildId)) return undefined;
-      if (!ours(guildId)) return memberOverRest(bot.client, guildId, userId);
-      const guild = cached(guildId);
-      if (guild === undefined) return undefined;
-      const member = await unlessNotThere(guild.members.fetch({ user: userId, force: fresh, cache: true }));
-      if (member === undefined) return undefined;
-      return {
-        guildId,
-        guildName: guild.name,
-        guildLanguage: guild.preferredLocale,
-        manager: guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild),
-      };
-    },
+    membership: (guildId, userId, fresh) => views.view(guildId, userId, fresh),
+    forgetMember: (userId) => views.forgetMember(userId),
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
     channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     async dictionaryChanged(guildId) {

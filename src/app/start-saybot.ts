@@ -56,6 +56,8 @@ export interface StartSeams {
   logDestination?: NodeJS.WritableStream;
   /** The clock budgets and the monthly quota follow. */
   now?: () => Date;
+  /** The dashboard's clock: sessions, its rate limits and how long a member's view is trusted (tests move it). */
+  dashboardNow?: () => number;
   /** How long to wait for Discord's READY. */
   readyTimeoutMs?: number;
   /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
@@ -202,8 +204,9 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
         },
         store: core.store,
-        bot: dashboardBot(ready, core, config, logger),
+        bot: dashboardBot(ready, core, config, logger, seams.dashboardNow),
         logger: logger.child({ part: 'dashboard' }),
+        ...(seams.dashboardNow === undefined ? {} : { now: seams.dashboardNow }),
       }).catch(async (error: unknown) => {
         await ready.stop();
         throw error;

@@ -132,15 +132,20 @@ export class DashboardClient {
   /** The CSRF token the last page carried. */
   csrf: string | undefined;
 
-  /** Logs in as `userId` through /login, the local Discord's code (as if Authorize was clicked) and /callback. */
+  /**
+   * Logs in as `userId` through /login, the local Discord's code (as if Authorize was clicked on the URL /login gave,
+   * its PKCE challenge included) and /callback.
+   */
   async login(userId: string): Promise<Answer> {
     const start = await this.get('/login');
-    const location = String(start.headers['location']);
-    const state = new URL(location).searchParams.get('state') ?? '';
+    const authorize = new URL(String(start.headers['location'])).searchParams;
+    const state = authorize.get('state') ?? '';
+    const challenge = authorize.get('code_challenge');
     const code = this.#harness.discord.oauth2.issueCode({
       userId,
       redirectUri: `${this.url}/callback`,
       scopes: ['identify', 'guilds'],
+      ...(challenge === null ? {} : { codeChallenge: challenge }),
     });
     const back = await this.get(`/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`);
     if (back.status === 303) await this.get('/');

@@ -113,6 +113,8 @@ export interface HarnessOptions {
   bufferResponses?: boolean;
   /** The bot's clock for budgets and the monthly quota (default: the real one). */
   now?: () => Date;
+  /** The dashboard's clock (sessions, rate limits, the trust in a member's view); default the real one. */
+  dashboardNow?: () => number;
   /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
   wrapStore?: (store: Store) => Store;
   /** The command modules the bot registers and routes (default: what the loader offers). */
@@ -223,6 +225,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.clientTimeouts ? { timeouts: options.clientTimeouts } : {}),
     },
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.dashboardNow === undefined ? {} : { dashboardNow: options.dashboardNow }),
     ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
     ...(options.commands === undefined ? {} : { commands: options.commands }),

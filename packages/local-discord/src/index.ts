@@ -19,7 +19,9 @@ import {
   GatewayIntent,
   channelPayload,
   guildCreatePayload,
+  memberPayload,
   overwriteRecord,
+  userPayload,
   rolePayload,
   voiceStatePayload,
   GuildRecord,
@@ -376,6 +378,65 @@ export class FakeDiscord {
       { guild_id: guildId, role: rolePayload(role) },
       GatewayIntent.Guilds,
     );
+  }
+
+  /**
+   * A moderator removes a member: a kick (`ban` false) or a ban. As Discord does it: out of their voice channel
+   * (VOICE_STATE_UPDATE), then GUILD_MEMBER_REMOVE, sent only to a bot with the privileged Guild Members intent, and
+   * for a ban GUILD_BAN_ADD (Guild Moderation intent). A bot without them is told nothing: its
+   * GET /guilds/{id}/members/{user} now answers 404 Unknown Member (10007), and the member's guild list no longer
+   * has the server. The person is still a Discord user (they can log in elsewhere).
+   */
+  removeMember(guildId: string, userId: string, how: 'kick' | 'ban' = 'kick'): void {
+    const guild = this.parts.world.guild(guildId);
+    if (userId === this.parts.world.bot.id) throw new Error('FakeDiscord: use removeBot for the bot');
+    const inVoice = guild.voiceStates.has(userId);
+    const member = guild.removeMember(userId);
+    if (!member) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
+    this.parts.world.formerMembers.set(userId, member.user);
+    if (inVoice) this.voiceStateChanged(guildId, userId);
+    const { gateway } = this.parts;
+    if (how === 'ban') {
+      guild.bans.add(userId);
+      gateway.dispatchToGuild(
+        guildId,
+        'GUILD_BAN_ADD',
+        { guild_id: guildId, user: userPayload(member.user) },
+        GatewayIntent.GuildModeration,
+      );
+    }
+    gateway.dispatchToGuild(
+      guildId,
+      'GUILD_MEMBER_REMOVE',
+      { guild_id: guildId, user: userPayload(member.user) },
+      GatewayIntent.GuildMembers,
+    );
+  }
+
+  /**
+   * A manager gives a member these roles (e.g. takes away the one that gave Manage Server): GUILD_MEMBER_UPDATE,
+   * sent only to a bot with the Guild Members intent; without it only GET /guilds/{id}/members/{user} tells.
+   */
+  setMemberRoles(guildId: string, userId: string, roleIds: string[]): void {
+    const guild = this.parts.world.guild(guildId);
+    const member = guild.members.get(userId);
+    if (!member) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
+    const unknown = roleIds.find((id) => !guild.roles.some((role) => role.id === id));
+    if (unknown !== undefined) throw new Error(`FakeDiscord: ${unknown} is not a role of guild ${guildId}`);
+    member.roles = [...roleIds];
+    this.parts.gateway.dispatchToGuild(
+      guildId,
+      'GUILD_MEMBER_UPDATE',
+      { guild_id: guildId, ...memberPayload(guild, member) },
+      GatewayIntent.GuildMembers,
+    );
+  }
+
+  /** A member's role IDs in a guild (without @everyone's). */
+  memberRoles(guildId: string, userId: string): string[] {
+    const member = this.parts.world.guild(guildId).members.get(userId);
+    if (!member) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
+    return [...member.roles];
   }
 
   /** Replaces a channel's permission overwrites (CHANNEL_UPDATE), e.g. a member denied Send Messages there. */

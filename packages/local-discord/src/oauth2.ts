@@ -20,8 +20,13 @@
 // authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), preauthorize(userId, scopes),
 // revokeAuthorization(userId), issueCode({...}) (a code without a browser), failNext(route, status) (Discord down or
 // limiting), liveTokens(userId), requests (the log).
-// PKCE (RFC 7636): a `code_challenge` (method S256, or plain by default) at authorize makes the exchange require the
-// matching `code_verifier` (else invalid_grant); the client still authenticates.
+// PKCE (RFC 7636) as Discord has it: a `code_challenge` at authorize needs `code_challenge_method=S256`, the only
+// method Discord supports (else the redirect carries invalid_request, 'Unsupported "code_challenge_method"'); the
+// exchange of that code then needs its `code_verifier` (43-128 unreserved characters whose SHA-256, base64url, is the
+// challenge): none is 400 invalid_request 'Missing "code_verifier"', a wrong or malformed one 400 invalid_request
+// 'Invalid "code_verifier"' (discord-api-docs #5254 and #7046). A refused verifier leaves the code unspent. The
+// client still authenticates (a confidential client: Discord's public-client exchange without a secret is not
+// modelled).
 // Not modelled: the implicit grant (response_type=token), client_credentials, the bot and webhook scopes.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -50,10 +55,9 @@ const MAX_CHOOSER = 200;
 const MAX_FORM_BYTES = 16 * 1024;
 const BROWSER_COOKIE = 'local_discord_browser';
 
-/** PKCE's challenge as sent at authorize: what the code's exchange must answer with its verifier. */
+/** PKCE's challenge as sent at authorize (S256: BASE64URL(SHA-256(verifier))): what the exchange must answer. */
 interface CodeChallenge {
   challenge: string;
-  method: 'S256' | 'plain';
 }
 interface PendingConsent {
   clientId: string;
@@ -233,14 +237,18 @@ export class LocalOAuth2 {
     for (const [token, issued] of this.#tokens) if (issued.userId === userId) this.#tokens.delete(token);
   }
 
-  /** A code as if the user had clicked Authorize, for a test of a website's callback without a browser. */
-  issueCode(input: { userId: string; redirectUri: string; scopes?: OAuth2Scope[] }): string {
+  /**
+   * A code as if the user had clicked Authorize, for a test of a website's callback without a browser;
+   * `codeChallenge`: the S256 challenge the website's authorization URL carried (its exchange then needs the verifier).
+   */
+  issueCode(input: { userId: string; redirectUri: string; scopes?: OAuth2Scope[]; codeChallenge?: string }): string {
     this.#user(input.userId);
     if (!this.#redirectUris.has(input.redirectUri))
       throw new Error(`LocalOAuth2: ${input.redirectUri} is not a registered redirect URI`);
     const scopes = input.scopes ?? ['identify', 'guilds'];
     this.#grant(input.userId, scopes);
-    return this.#newCode(input.userId, scopes, input.redirectUri, undefined);
+    const pkce = input.codeChallenge === undefined ? undefined : { challenge: input.codeChallenge };
+    return this.#newCode(input.userId, scopes, input.redirectUri, pkce);
   }
 
   /**
@@ -384,10 +392,9 @@ export class LocalOAuth2 {
         error_description: 'Only response_type=code is supported here.',
       });
     const challenge = query.get('code_challenge');
-    const method = query.get('code_challenge_method') ?? 'plain';
-    if (challenge !== null && ((method !== 'S256' && method !== 'plain') || !/^[\w.~-]{43,128}$/.test(challenge)))
-      return back({ error: 'invalid_request', error_description: 'Invalid code_challenge or code_challenge_method.' });
-    const pkce = challenge === null ? undefined : { challenge, method: method as CodeChallenge['method'] };
+    if (challenge !== null && query.get('code_challenge_method') !== 'S256')
+      return back({ error: 'invalid_request', error_description: 'Unsupported "code_challenge_method"' });
+    const pkce = challenge === null ? undefined : { challenge };
     const scopes = parseScopes(query.get('scope'));
     if (!scopes)
       return back({
@@ -513,8 +520,11 @@ export class LocalOAuth2 {
     }
     if (form.get('redirect_uri') !== issued.redirectUri)
       return tokenError(400, 'invalid_grant', 'Invalid "redirect_uri" in request.');
-    if (issued.pkce !== undefined && !verifies(issued.pkce, form.get('code_verifier')))
-      return tokenError(400, 'invalid_grant', 'Invalid "code_verifier" in request.');
+    if (issued.pkce !== undefined) {
+      const verifier = form.get('code_verifier');
+      if (verifier === null || verifier === '') return tokenError(400, 'invalid_request', 'Missing "code_verifier"');
+      if (!verifies(issued.pkce, verifier)) return tokenError(400, 'invalid_request', 'Invalid "code_verifier"');
+    }
     issued.used = true;
     const answer = this.#newTokens(issued.userId, issued.scopes);
     issued.tokens.push(...answer.tokens);
@@ -641,6 +651,8 @@ export class LocalOAuth2 {
     for (const guild of this.#otherGuilds)
       for (const member of guild.members)
         if (!users.has(member.id)) users.set(member.id, member.username ?? `user-${member.id}`);
+    for (const user of this.#deps.world.formerMembers.values())
+      if (!users.has(user.id)) users.set(user.id, user.username);
     return [...users].map(([id, username]) => ({ id, username })).sort((a, b) => a.username.localeCompare(b.username));
   }
 
@@ -716,11 +728,10 @@ function discordFailure(status: number): Answer {
   return { status, json: { message: `${status}: Service Unavailable`, code: 0 }, error: String(status) };
 }
 
-/** RFC 7636 4.6: S256 is BASE64URL(SHA-256(verifier)); plain is the verifier itself. */
-function verifies(pkce: CodeChallenge, verifier: string | null): boolean {
-  if (verifier === null || !/^[\w.~-]{43,128}$/.test(verifier)) return false;
-  const expected = pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
-  return expected === pkce.challenge;
+/** RFC 7636 4.1 and 4.6: a verifier of 43-128 unreserved characters whose BASE64URL(SHA-256) is the challenge. */
+function verifies(pkce: CodeChallenge, verifier: string): boolean {
+  if (!/^[\w.~-]{43,128}$/.test(verifier)) return false;
+  return createHash('sha256').update(verifier).digest('base64url') === pkce.challenge;
 }
 
 /** A guild as GET /users/@me/guilds gives it: `permissions` the member's guild-wide ones, as a string. */

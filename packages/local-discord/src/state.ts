@@ -20,6 +20,7 @@ export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 
 export const GatewayIntent = {
   Guilds: 1 << 0,
   GuildMembers: 1 << 1,
+  GuildModeration: 1 << 2,
   GuildVoiceStates: 1 << 7,
   GuildPresences: 1 << 8,
   MessageContent: 1 << 15,
@@ -113,6 +114,8 @@ export class GuildRecord {
   readonly soundboardSounds: StoredSound[] = [];
   /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
   readonly voiceStatuses = new Map<string, string>();
+  /** Users banned from the guild (a moderator's ban): they are not members, and cannot be added back as members. */
+  readonly bans = new Set<string>();
   readonly joinedAt = new Date().toISOString();
   /** What the bot's own role allows when it is added (again). */
   readonly #botPermissions: bigint;
@@ -213,6 +216,18 @@ export class GuildRecord {
     const inVoice = this.voiceStates.has(botId);
     this.setVoiceState(botId, null);
     return inVoice;
+  }
+
+  /**
+   * A member leaves the guild (kicked, banned, or on their own): their member record and voice state go; the role a
+   * spec's `permissions` made for them stays (a role outlives its holders). The member record, or undefined.
+   */
+  removeMember(userId: string): MemberRecord | undefined {
+    const member = this.members.get(userId);
+    if (!member) return undefined;
+    this.members.delete(userId);
+    this.setVoiceState(userId, null);
+    return member;
   }
 
   /** The bot is added (back) to a guild it left: a member again, with a new role of its own. */
@@ -356,6 +371,8 @@ export class World {
   readonly guilds = new Map<string, GuildRecord>();
   /** The bot's DM channels: channel id -> the user at the other end (one per user, as Discord keeps them). */
   readonly dmChannels = new Map<string, UserRecord>();
+  /** People who were members of a guild here and left it: still Discord users (they log in, they are looked up). */
+  readonly formerMembers = new Map<string, UserRecord>();
 
   constructor(options: FakeDiscordOptions) {
     this.applicationId = options.applicationId;
@@ -396,7 +413,7 @@ export class World {
       const member = guild.members.get(userId);
       if (member) return member.user;
     }
-    return undefined;
+    return this.formerMembers.get(userId);
   }
 }
 

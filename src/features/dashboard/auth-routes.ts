@@ -1,6 +1,7 @@
-// Logging in and out. The login is Discord's authorization code grant with a `state` kept in an HttpOnly cookie for
-// 10 minutes and compared in constant time on return; a new session ID at every login (the browser's earlier session
-// ends); logout ends this session, "log out everywhere" every session of the member.
+// Logging in and out. The login is Discord's authorization code grant with a `state` and a PKCE verifier kept in an
+// HttpOnly cookie for 10 minutes: the state compared in constant time on return, the verifier sent with the code's
+// exchange (a code issued to another browser's login is refused by Discord). A new session ID at every login (the
+// browser's earlier session ends); logout ends this session, "log out everywhere" every session of the member.
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ import { pageContext, perAddress, refusal } from './guards.ts';
 import type { DashboardLimits } from './limits.ts';
 import { messagePage } from './pages/server-pages.ts';
 import type { RateLimit } from './rate-limit.ts';
-import { hashSessionId, newSecret, sameSecret } from './session-tokens.ts';
+import { SECRET_SHAPE, hashSessionId, newSecret, sameSecret } from './session-tokens.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { t } from './strings.ts';
@@ -47,14 +48,14 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
   const loginFlood = perAddress(deps.logins, deps.trustedProxy);
 
   app.get('/login', loginFlood, (c) => {
-    const state = newSecret();
-    setCookie(c, cookies.state, state, { ...cookie, maxAge: Math.floor(limits.stateMs / 1000) });
-    return c.redirect(login.authorizationUrl(state), 302);
+    const started = { state: newSecret(), verifier: newSecret() };
+    setCookie(c, cookies.state, loginCookie(started), { ...cookie, maxAge: Math.floor(limits.stateMs / 1000) });
+    return c.redirect(login.authorizationUrl(started.state, started.verifier), 302);
   });
 
   app.get('/callback', loginFlood, async (c) => {
     const locale = c.get('locale');
-    const expected = getCookie(c, cookies.state);
+    const started = startedLogin(getCookie(c, cookies.state));
     // One use: whatever happens next, this state is spent.
     deleteCookie(c, cookies.state, cookie);
     const query = CallbackQuery.safeParse(c.req.query());
@@ -63,11 +64,12 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
       status: 400 | 502,
     ) =>
       c.html(messagePage(pageContext(c), t(locale, 'dashboard.login.failed', { reason: t(locale, reason) })), status);
-    if (!query.success || !sameSecret(query.data.state, expected)) return failed('dashboard.login.state', 400);
+    if (!query.success || started === undefined || !sameSecret(query.data.state, started.state))
+      return failed('dashboard.login.state', 400);
     if (query.data.error !== undefined || query.data.code === undefined) return failed('dashboard.login.denied', 400);
     let identity;
     try {
-      identity = await login.identify(query.data.code);
+      identity = await login.identify(query.data.code, started.verifier);
     } catch (error) {
       if (!(error instanceof DiscordLoginError)) throw error;
       logger.warn({ reason: error.message, cause: error.cause }, 'dashboard login refused by Discord');
@@ -77,6 +79,8 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
     const earlier = c.get('session');
     if (earlier !== undefined) await store.dashboardSessions.end(earlier.idHash);
     const id = newSecret();
+    // A login starts from what Discord says now: no view of the member from before it is trusted.
+    bot.forgetMember(identity.userId);
     const guildHints = await bot.servedAmong(identity.guildIds);
     await store.dashboardSessions.create({
       idHash: hashSessionId(id),
@@ -117,3 +121,19 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
 }
 
 const locale = (c: { get(key: 'locale'): string }): string => c.get('locale');
+
+/** A login this browser started: its state and PKCE verifier, both secrets of SECRET_SHAPE. */
+interface StartedLogin {
+  state: string;
+  verifier: string;
+}
+
+/** The login cookie's value: the state, then the verifier. */
+const loginCookie = (started: StartedLogin): string => `${started.state}.${started.verifier}`;
+
+/** The login the cookie holds, or undefined for none or anything else. */
+function startedLogin(value: string | undefined): StartedLogin | undefined {
+  const [state = '', verifier = '', ...rest] = (value ?? '').split('.');
+  if (rest.length > 0 || !SECRET_SHAPE.test(state) || !SECRET_SHAPE.test(verifier)) return undefined;
+  return { state, verifier };
+}

@@ -122,7 +122,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
     const { guildId } = c.get('membership');
     // Asked of Discord, not taken on trust: a mistyped ID is refused, and the member is then known by name.
-    if ((await bot.membership(guildId, given.data.member, false)) === undefined)
+    if ((await bot.membership(guildId, given.data.member, true)) === undefined)
       return refused(c, new UserError('dashboard.autoread.notMember'));
     const result = await store.autoReadMembers.ignore(guildId, given.data.member, userOf(c), IGNORED_MAX);
     if (result === 'full') return refused(c, new UserError('autoread.ignore.full', { max: IGNORED_MAX }));

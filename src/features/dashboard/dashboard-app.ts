@@ -82,12 +82,14 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get('/', async (c) => {
     const session = c.get('session');
     if (session === undefined) return c.html(loginPage(pageContext(c)));
-    const servers: Membership[] = [];
-    for (const guildId of session.guildHints) {
-      if (!bot.serves(guildId)) continue;
-      const membership = await bot.membership(guildId, session.userId, false);
-      if (membership) servers.push(membership);
-    }
+    // Where to look is the login's list from Discord; what is listed is the check every page makes (a view trusted
+    // about a minute, then Discord asked again), so a server the member was removed from drops out.
+    const views = await Promise.all(
+      session.guildHints
+        .filter((guildId) => bot.serves(guildId))
+        .map((guildId) => bot.membership(guildId, session.userId, false)),
+    );
+    const servers = views.filter((membership): membership is Membership => membership !== undefined);
     return c.html(serversPage(pageContext(c), servers));
   });
 

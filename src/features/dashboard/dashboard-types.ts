@@ -29,9 +29,12 @@ export interface DashboardBot {
   servedAmong(guildIds: readonly string[]): Promise<string[]>;
   /**
    * The member in that server as SayBot sees them, or undefined when they are not one (or SayBot does not serve
-   * it). `fresh`: asked of Discord now, not the cache (before every change).
+   * it): a view trusted about a minute at most, then asked of Discord again (member-views.ts); `fresh`: asked of
+   * Discord now (before every change). Discord's Unknown Member closes the member's pages at once.
    */
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
+  /** The member logged in again: what SayBot knew of them is asked of Discord again. */
+  forgetMember(userId: string): void;
   /** A member's display name from SayBot's cache (no request), for "changed by"; undefined when unknown. */
   displayName(guildId: string, userId: string): string | undefined;
   /** A channel's name from SayBot's cache (no request); undefined when unknown. */

@@ -1,8 +1,10 @@
 // Discord's OAuth2 authorization code grant, as the dashboard's login uses it: arctic's OAuth2Client (its Discord
 // provider has discord.com written in, so the generic client is given the endpoints of DISCORD_API_BASE_URL: the
-// local Discord in tests and the demo). The access token reads who the member is and their servers' list once, then
-// is revoked and dropped: nothing of it is kept.
-import { OAuth2Client } from 'arctic';
+// local Discord in tests and the demo). With PKCE (S256, the one method Discord supports): the authorization URL
+// carries the challenge of a verifier only the browser that started the login holds (in its cookie), and the code is
+// exchanged with it, so a code issued to one browser's login signs no other browser in. The access token reads who
+// the member is and their servers' list once, then is revoked and dropped: nothing of it is kept.
+import { CodeChallengeMethod, OAuth2Client } from 'arctic';
 import { z } from 'zod';
 
 export const SCOPES = ['identify', 'guilds'];
@@ -74,19 +76,25 @@ export class DiscordLogin {
     throw new DiscordLoginError(`Discord answered ${response.status} to the token endpoint`);
   }
 
-  /** Where the browser goes to log in. */
-  authorizationUrl(state: string): string {
-    const url = this.#client.createAuthorizationURL(this.#authorize, state, SCOPES);
+  /** Where the browser goes to log in: `state` and the S256 challenge of `codeVerifier` (both kept by the browser). */
+  authorizationUrl(state: string, codeVerifier: string): string {
+    const url = this.#client.createAuthorizationURLWithPKCE(
+      this.#authorize,
+      state,
+      CodeChallengeMethod.S256,
+      codeVerifier,
+      SCOPES,
+    );
     // Discord skips its consent page for a member who already authorised these scopes; the others see it.
     url.searchParams.set('prompt', 'none');
     return url.toString();
   }
 
-  /** Exchanges the code, reads the member and their servers, revokes the token. */
-  async identify(code: string): Promise<DiscordIdentity> {
+  /** Exchanges the code with the login's verifier, reads the member and their servers, revokes the token. */
+  async identify(code: string, codeVerifier: string): Promise<DiscordIdentity> {
     let accessToken: string;
     try {
-      const tokens = await this.#client.validateAuthorizationCode(`${this.#api}/oauth2/token`, code, null);
+      const tokens = await this.#client.validateAuthorizationCode(`${this.#api}/oauth2/token`, code, codeVerifier);
       accessToken = tokens.accessToken();
     } catch (error) {
       throw new DiscordLoginError('the code exchange was refused', { cause: describeCause(error) });

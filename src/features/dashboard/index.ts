@@ -5,3 +5,4 @@ export { dashboardAreas } from './store/store-areas.ts';
 export { DASHBOARD_SCHEMA_STEPS } from './store/schema-steps.ts';
 export type { DashboardBot, DashboardDeps, DashboardSettings, Membership } from './dashboard-types.ts';
 export { DiscordLogin } from './discord-login.ts';
+export { MemberViews, type MemberLookUp } from './member-views.ts';

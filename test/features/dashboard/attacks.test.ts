@@ -160,6 +160,27 @@ describe('dashboard attacks', () => {
     expect(await words(OTHER_GUILD)).not.toContain('demoted');
   });
 
+  it("closes the managers' pages at the next view when Discord says a role lost Manage Server", async () => {
+    const EDITED = '310000000000000005';
+    const guild = '200000000000000010';
+    h.discord.addGuild({
+      ...busanWith(EDITED),
+      id: guild,
+      name: 'Daegu',
+      textChannelId: '210000000000000010',
+      voiceChannels: [{ id: '220000000000000010', name: 'daegu-voice' }],
+    });
+    await expect.poll(() => h.bot.client.guilds.cache.has(guild), { timeout: 10_000 }).toBe(true);
+    const browser = h.client();
+    await browser.login(EDITED);
+    expect((await browser.get(dictionary(guild))).status).toBe(200);
+    // GUILD_ROLE_UPDATE comes with the Guilds intent SayBot has: the view trusted a minute is forgotten at once.
+    const [role] = h.discord.memberRoles(guild, EDITED);
+    if (role === undefined) throw new Error('no role');
+    h.discord.setRolePermissions(guild, role, 0n);
+    await expect.poll(async () => (await browser.get(dictionary(guild))).status, { timeout: 10_000 }).toBe(403);
+  });
+
   it("shows a dictionary reading's script and a member's name as text", async () => {
     const browser = h.client();
     await browser.login(SCRIPTED);

@@ -318,12 +318,28 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     fake.oauth2.signIn(null);
   });
 
-  it('PKCE: a code asked for with a code_challenge (S256) is exchanged only with its code_verifier', async () => {
+  it('PKCE as Discord has it: S256 only, and the code is exchanged only with its code_verifier', async () => {
     const verifier = 'a-verifier-of-at-least-forty-three-characters-0123456789';
-    const url = new URL(fake.oauth2.authorizationUrl({ redirectUri: REDIRECT, state: 'pk' }));
-    url.searchParams.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
-    url.searchParams.set('code_challenge_method', 'S256');
-    const { location } = await consent(url.toString(), 'authorize', BOB.id);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const withChallenge = (method: string | undefined) => {
+      const url = new URL(fake.oauth2.authorizationUrl({ redirectUri: REDIRECT, state: 'pk' }));
+      url.searchParams.set('code_challenge', challenge);
+      if (method !== undefined) url.searchParams.set('code_challenge_method', method);
+      return url.toString();
+    };
+    // Discord supports S256 alone: plain, or no method (RFC 7636's default, plain), goes back refused.
+    for (const method of ['plain', undefined]) {
+      const refused = await fetch(withChallenge(method), { redirect: 'manual' });
+      expect(refused.status).toBe(302);
+      const back = new URL(refused.headers.get('location')!).searchParams;
+      expect([back.get('error'), back.get('error_description'), back.get('state'), back.has('code')]).toEqual([
+        'invalid_request',
+        'Unsupported "code_challenge_method"',
+        'pk',
+        false,
+      ]);
+    }
+    const { location } = await consent(withChallenge('S256'), 'authorize', BOB.id);
     const code = location.searchParams.get('code')!;
     const exchangeWith = (codeVerifier?: string) =>
       fetch(
@@ -337,12 +353,17 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
       );
     const without = await exchangeWith();
     expect(without.status).toBe(400);
-    expect(await without.json()).toEqual({
-      error: 'invalid_grant',
-      error_description: 'Invalid "code_verifier" in request.',
-    });
-    expect((await exchangeWith(`${verifier}x`)).status).toBe(400);
+    expect(await without.json()).toEqual({ error: 'invalid_request', error_description: 'Missing "code_verifier"' });
+    // Another login's verifier (well formed, not this code's), and one too short: the same answer, the code unspent.
+    for (const wrong of [`${verifier}x`, 'short']) {
+      const answer = await exchangeWith(wrong);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: 'invalid_request', error_description: 'Invalid "code_verifier"' });
+    }
     expect((await exchangeWith(verifier)).status).toBe(200);
+    // issueCode takes the challenge a website's URL carried, for tests without the consent page.
+    const issued = fake.oauth2.issueCode({ userId: BOB.id, redirectUri: REDIRECT, codeChallenge: challenge });
+    expect((await exchange(issued)).status).toBe(400);
   });
 
   it('failNext: Discord down at the exchange answers 503 and keeps the code, which then works once', async () => {

@@ -4,7 +4,8 @@
 // `unavailable`, its member and voice state gone).
 import { describe, expect, it, vi } from 'vitest';
 import { VoiceConnectionStatus } from '@discordjs/voice';
-import { Events, type Guild } from 'discord.js';
+import { Events, GatewayIntentBits, type Guild, type GuildBan, type GuildMember } from 'discord.js';
+import { GatewayIntent } from '@saybot/local-discord';
 import { APP_ID, guildSpec, joinReady, useLoggedInClient } from './helpers.ts';
 
 const g1 = guildSpec(1);
@@ -60,5 +61,72 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
     const guild = await back;
     expect(guild.members.me?.roles.cache.some((r) => r.managed)).toBe(true);
     expect(rig.fake.botVoiceChannel(g1.id)).toBeNull();
+  });
+});
+
+// A member kicked, banned or given other roles: Discord tells a bot only with the privileged Guild Members intent
+// (and bans with Guild Moderation); without it, only asking (GET /guilds/{id}/members/{user}) finds out.
+describe('FakeDiscord: members removed and roles changed, without the Guild Members intent', () => {
+  const rig = useLoggedInClient({ guilds: [guildSpec(3)], dave: 'off' });
+  const g3 = guildSpec(3);
+  const [alice, bob] = [g3.members[0]!, g3.members[1]!];
+
+  it('a kick: the cache keeps the member, REST answers Unknown Member, the person can still be looked up', async () => {
+    const guild = rig.client.guilds.cache.get(g3.id)!;
+    await guild.members.fetch(alice.id);
+    rig.fake.removeMember(g3.id, alice.id);
+    await expect(rig.client.rest.get(`/guilds/${g3.id}/members/${alice.id}`)).rejects.toMatchObject({
+      status: 404,
+      code: 10007,
+    });
+    expect(guild.members.cache.has(alice.id)).toBe(true);
+    expect(rig.fake.voiceChannelOf(g3.id, alice.id)).toBeNull();
+    expect(((await rig.client.rest.get(`/users/${alice.id}`)) as { id: string }).id).toBe(alice.id);
+  });
+
+  it('roles taken: the cache keeps the old roles, REST gives the new ones', async () => {
+    const guild = rig.client.guilds.cache.get(g3.id)!;
+    const before = await guild.members.fetch(bob.id);
+    expect(before.roles.cache.size).toBeGreaterThan(1);
+    rig.fake.setMemberRoles(g3.id, bob.id, []);
+    expect(rig.fake.memberRoles(g3.id, bob.id)).toEqual([]);
+    expect(guild.members.cache.get(bob.id)?.roles.cache.size).toBe(before.roles.cache.size);
+    const fresh = (await rig.client.rest.get(`/guilds/${g3.id}/members/${bob.id}`)) as { roles: string[] };
+    expect(fresh.roles).toEqual([]);
+  });
+});
+
+describe('FakeDiscord: members removed and roles changed, with the Guild Members and Moderation intents', () => {
+  const g4 = guildSpec(4);
+  const [alice, bob] = [g4.members[0]!, g4.members[1]!];
+  const rig = useLoggedInClient(
+    { guilds: [g4], dave: 'off', allowedPrivilegedIntents: GatewayIntent.GuildMembers },
+    {
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildVoiceStates,
+        GatewayIntentBits.GuildMembers,
+        GatewayIntentBits.GuildModeration,
+      ],
+    },
+  );
+
+  it('GUILD_MEMBER_UPDATE, GUILD_BAN_ADD and GUILD_MEMBER_REMOVE reach the bot', async () => {
+    const guild = rig.client.guilds.cache.get(g4.id)!;
+    await guild.members.fetch(bob.id);
+    await guild.members.fetch(alice.id);
+    const updated = new Promise<GuildMember>((resolve) =>
+      rig.client.once(Events.GuildMemberUpdate, (_, member) => resolve(member)),
+    );
+    rig.fake.setMemberRoles(g4.id, bob.id, []);
+    expect((await updated).roles.cache.size).toBe(1); // @everyone's alone
+    const banned = new Promise<GuildBan>((resolve) => rig.client.once(Events.GuildBanAdd, resolve));
+    const removed = new Promise<string>((resolve) =>
+      rig.client.once(Events.GuildMemberRemove, (member) => resolve(member.id)),
+    );
+    rig.fake.removeMember(g4.id, alice.id, 'ban');
+    expect((await banned).user.id).toBe(alice.id);
+    expect(await removed).toBe(alice.id);
+    expect(guild.members.cache.has(alice.id)).toBe(false);
   });
 });
