@@ -21,9 +21,9 @@ import {
   type InteractionHandle,
   type InteractionResponse,
 } from '@saybot/local-discord';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
-import { encodeWav } from '../src/sandbox/synth.ts';
+import { encodeWav } from '@saybot/voice-sandbox/synth.ts';
 
 const SAYBOT_ENTRY = fileURLToPath(new URL('../src/bin/start.ts', import.meta.url));
 const RATE = 48_000;
