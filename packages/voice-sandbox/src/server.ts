@@ -99,6 +99,8 @@ export interface SandboxOptions {
   testKey?: string;
   /** Longest text a request may carry, in characters; longer gets 400 text_too_long. Default 5000. */
   maxTextCharacters?: number;
+  /** Request records kept (`requests`), the newest; default all, as tests read them back (the playground keeps 500). */
+  maxRecords?: number;
   /** The clock monthly usage follows; tests move it to cross a month. */
   now?: () => Date;
   /** One line per request (key hints only, never keys). Default: silent. */
@@ -226,6 +228,7 @@ const optionsSchema = z
     cloneResponse: z.enum(['audio', 'json']),
     testKey: z.string().min(1),
     maxTextCharacters: z.int().min(1),
+    maxRecords: z.int().min(1),
     speech: z.enum(['tones', 'words']),
   })
   .partial();
@@ -325,6 +328,7 @@ class SandboxServer implements Sandbox {
   }
   readonly #usageHeaders: boolean;
   readonly #maxTextCharacters: number;
+  readonly #maxRecords: number;
   #pacing: Omit<Pacing, 'streamedWavHeader'> = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096 };
   #variants: Variants = { ...DEFAULT_VARIANTS };
   #closed: Promise<void> | undefined;
@@ -340,6 +344,7 @@ class SandboxServer implements Sandbox {
     this.#words = options.speech === 'words' && wordsAvailable();
     this.#usageHeaders = options.usageHeaders ?? true;
     this.#maxTextCharacters = options.maxTextCharacters ?? 5000;
+    this.#maxRecords = options.maxRecords ?? Infinity;
     this.setVariants({
       ...(options.sampleRate === undefined ? {} : { sampleRate: options.sampleRate }),
       ...(options.cloneResponse === undefined ? {} : { cloneBody: options.cloneResponse }),
@@ -446,6 +451,7 @@ class SandboxServer implements Sandbox {
       startedAt: Date.now(),
     };
     this.#records.push(record);
+    if (this.#records.length > this.#maxRecords) this.#records.splice(0, this.#records.length - this.#maxRecords);
     const key = bearerKey(req);
     record.keyHint = key === undefined ? undefined : keyHint(key);
     const closed = new AbortController();
