@@ -66,6 +66,7 @@ a { color: #00a8fc; }
 .command-form { width: 100%; display: flex; flex-wrap: wrap; gap: .5rem; background: #2b2d31; padding: .5rem;
   border-radius: 4px; }
 .command-form .command-name { font-weight: 600; align-self: center; }
+.command-form[hidden] { display: none; }
 .command-form label { display: flex; flex-direction: column; font-size: .75rem; color: var(--muted); }
 .command-form label.required > span::after { content: " *"; color: var(--danger); }
 .status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
