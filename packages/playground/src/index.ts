@@ -2,3 +2,4 @@
 export { startPlayground, type Playground, type PlaygroundOptions } from './playground.ts';
 export { BOUNDS } from './bounds.ts';
 export { GUILD_ID, GENERAL, LOUNGE, PEOPLE, READ_ALOUD, type Person } from './world.ts';
+export { freePort, saybotEnvironment } from './saybot-env.ts';

@@ -3,12 +3,12 @@
 // (web.ts) that is a Discord client's window onto them. Everything listens on 127.0.0.1 but the page, which listens
 // where it is told (127.0.0.1 by default). Every list it keeps is bounded (see BOUNDS).
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { APP_ID, FakeDiscord, fakeToken, GatewayIntent, startBotProcess, type BotProcess } from '@saybot/local-discord';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { GUILD, OWNER } from './world.ts';
 import { BOUNDS } from './bounds.ts';
+import { freePort, saybotEnvironment } from './saybot-env.ts';
 import { startPage, type Page } from './web.ts';
 
 /** SayBot's entry point, run as a program (never imported): the repository's src/bin/start.ts. */
@@ -70,18 +70,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       entry: SAYBOT_ENTRY,
       caCertificatePem: discord.caCertificatePem,
       keep: { lines: BOUNDS.botLines, chars: BOUNDS.botChars },
-      env: {
-        DISCORD_TOKEN: token,
-        DISCORD_CLIENT_ID: APP_ID,
-        DISCORD_API_BASE_URL: discord.restUrl,
-        VOICE_API_BASE_URL: sandbox.url,
-        VOICE_API_KEY: sandbox.testKey,
-        ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
-        LOG_LEVEL: 'info',
-        DASHBOARD_URL: dashboardUrl,
-        DASHBOARD_PORT: String(dashboardPort),
-        DISCORD_CLIENT_SECRET: clientSecret,
-      },
+      env: saybotEnvironment({ token, discord, sandbox, dashboardPort, clientSecret }),
     });
     stops.push(() => bot.stop());
     log('starting SayBot (node src/bin/start.ts)…');
@@ -109,13 +98,4 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     await stopAll();
     throw error;
   }
-}
-
-/** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
