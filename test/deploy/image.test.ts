@@ -69,6 +69,7 @@ describe('the Docker image, from its files', () => {
     expect(leftoverProblems(stages)).toEqual([]);
   });
 
+  // It reads the closure of every file npm run demo starts from, several times: slow on a busy machine.
   it('holds what npm run demo reads where the repository has it: the demo, the sandbox, the local Discord', () => {
     const { files } = startClosure(startEntries(['npm', 'run', 'demo'], pkg));
     expect([...files]).toEqual(
@@ -107,7 +108,7 @@ describe('the Docker image, from its files', () => {
     expect(demoProblems(noOutput, pkg, dockerignore)).toEqual([
       'Dockerfile: the final stage runs as node and does not give it /app/demo-output, where npm run demo writes by default',
     ]);
-  });
+  }, 90_000);
 
   it("keeps npm's workspace link to the local Discord pointing at a package the image holds", () => {
     expect(workspaceLinkProblems(stages, lock, dockerignore)).toEqual([]);
