@@ -9,9 +9,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-# The workspace's manifest, so the install matches the lock file (and links node_modules/@saybot/local-discord to
-# packages/local-discord, which the final stage copies for `npm run demo`).
+# The workspaces' manifests, so the install matches the lock file (and links node_modules/@saybot/<package> to each
+# of packages/, which the final stage copies).
 COPY packages/local-discord/package.json ./packages/local-discord/
+COPY packages/voice-sandbox/package.json ./packages/voice-sandbox/
+COPY packages/playground/package.json ./packages/playground/
 RUN npm ci --omit=dev --no-audit --no-fund
 # The /usage chart loads only the Regular weight of the shipped Noto Sans KR/JP; the other eight weights are ~90 MB.
 RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +
@@ -33,6 +35,11 @@ COPY commands ./commands
 # them; ~0.4 MB). It writes to /app/demo-output, which a `-v` can put on the host.
 COPY demo ./demo
 COPY packages/local-discord ./packages/local-discord
+# The Voice API sandbox: SayBot starts it in process when no Voice API is configured, and the demo runs against it.
+COPY packages/voice-sandbox ./packages/voice-sandbox
+# `npm run playground` in the image (`docker run --rm -p 127.0.0.1:8090:8090 saybot npm run playground -- --host
+# 0.0.0.0 --port 8090`): the page onto the local Discord, the sandbox and SayBot (~0.1 MB).
+COPY packages/playground ./packages/playground
 
 RUN mkdir -p /app/data /app/demo-output && chown node:node /app/data /app/demo-output
 VOLUME ["/app/data"]

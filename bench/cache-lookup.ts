@@ -9,7 +9,7 @@ import { AudioCache } from '../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../src/core/speech/service-request.ts';
 import { encodeEntry } from '../src/core/cache/entry-file.ts';
 import { silentLogger } from '../src/core/log.ts';
-import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 export interface CacheLookupRow {
   voices: number;

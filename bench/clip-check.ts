@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
 import { checkReferenceClip } from '../src/features/voices/reference-clip.ts';
-import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { longMp3 } from '../fixtures/long-mp3.ts';
 
 type Case = 'old-huge' | 'new-huge' | 'new-60s';

@@ -6,7 +6,7 @@
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
 import { VoiceApiClient } from '../src/core/api/client.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { percentile } from './stats.ts';
 
 const LINES = [

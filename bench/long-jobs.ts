@@ -13,7 +13,7 @@ import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/workers
 import { measureClipOffThread } from '../src/core/audio/workers/clip-check/clip-thread.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
 import { compileDictionary } from '../src/features/autoread/dictionary/dictionary.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { mp3WithHiddenHours } from '../fixtures/long-mp3.ts';
 import { percentile } from './stats.ts';
 

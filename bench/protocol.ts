@@ -1,7 +1,7 @@
 // What the benchmark driver (parent, with the bot) asks the servers process (fake Discord + sandbox) and what
 // it gets back. Every time in here is the servers process's performance.now(): latencies are measured between
 // two events that both happen there (INTERACTION_CREATE out, first packet in), so the clocks never mix.
-import type { Pacing } from '../src/sandbox/index.ts';
+import type { Pacing } from '@saybot/voice-sandbox';
 import type { DaveMode } from '@saybot/local-discord/types.ts';
 
 /** How the fake Discord treats DAVE in a servers process: its mode and the one-way delay on each DAVE message. */

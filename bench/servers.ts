@@ -1,7 +1,7 @@
 // The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
-import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';

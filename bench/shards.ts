@@ -4,7 +4,7 @@
 // (no --only) appends it to its report.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { postgresBackend, postgresUnavailable, sqliteBackend } from '../fixtures/store-backends.ts';
 import { APP_ID, FakeDiscord, fakeToken, startBotProcess } from '@saybot/local-discord';
 import { heapFlags } from '../src/app/shard/heap-flags.ts';

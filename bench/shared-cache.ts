@@ -11,7 +11,7 @@ import { silentLogger } from '../src/core/log.ts';
 import { usageChartSvg } from '../src/features/usage/chart.ts';
 import { chartFontFiles } from '../src/features/usage/chart-fonts.ts';
 import { chartFontFamily, renderPng } from '../src/features/usage/render-png.ts';
-import { encodeWav, toneSamples } from '../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 export interface SharedCachePlan {
   /** Directories to fill and scan: voice folders and entries in all. */

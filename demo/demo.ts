@@ -4,7 +4,6 @@
 // from DAVE, decoded from Opus), the files SayBot sent and the replies are written to `outDir`.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
@@ -21,9 +20,10 @@ import {
   type InteractionHandle,
   type InteractionResponse,
 } from '@saybot/local-discord';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
+import { freePort, saybotEnvironment } from '@saybot/playground';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
-import { encodeWav } from '../src/sandbox/synth.ts';
+import { encodeWav } from '@saybot/voice-sandbox/synth.ts';
 
 const SAYBOT_ENTRY = fileURLToPath(new URL('../src/bin/start.ts', import.meta.url));
 const RATE = 48_000;
@@ -171,18 +171,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       entry: SAYBOT_ENTRY,
       caCertificatePem: discord.caCertificatePem,
       // What an operator's .env holds, pointed at the local servers; the store and cache in the process's own folder.
-      env: {
-        DISCORD_TOKEN: token,
-        DISCORD_CLIENT_ID: APP_ID,
-        DISCORD_API_BASE_URL: discord.restUrl,
-        VOICE_API_BASE_URL: sandbox.url,
-        VOICE_API_KEY: sandbox.testKey,
-        ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
-        LOG_LEVEL: 'info',
-        DASHBOARD_URL: dashboardUrl,
-        DASHBOARD_PORT: String(dashboardPort),
-        DISCORD_CLIENT_SECRET: clientSecret,
-      },
+      env: saybotEnvironment({ token, discord, sandbox, dashboardPort, clientSecret }),
     });
     const running = bot;
     await own(() => running.stop());
@@ -268,15 +257,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     writeFileSync(out('transcript.txt'), transcript.join('\n'));
     if (bot) writeFileSync(out('saybot.log'), bot.output());
   }
-}
-
-/** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

@@ -1,8 +1,9 @@
-// `npm run screenshots` [--out <folder>] [--timeout <seconds>]: the README's screenshots, made from the running demo
-// rather than by hand. It starts the demo stack (demo/demo.ts runDemo: the local Discord, the sandbox Voice API and
-// SayBot as `npm start` runs it) and, while it runs, saves a PNG of each page in PAGES with the tests' browser
-// (fixtures/browser.ts: an installed Chromium, never a downloaded one). One line per file; exit 1 with one line
-// saying why on a failure.
+// `npm run screenshots` [--out <folder>] [--timeout <seconds>] [--only <name>]: the README's screenshots, made from
+// the running demo rather than by hand. It starts the demo stack (demo/demo.ts runDemo: the local Discord, the sandbox
+// Voice API and SayBot as `npm start` runs it) and, while it runs, saves a PNG of each page in PAGES with the tests'
+// browser (fixtures/browser.ts: an installed Chromium, never a downloaded one); then the playground's page
+// (`npm run playground`) with a member's /say answered. `--only` makes that one file. One line per file; exit 1
+// with one line saying why on a failure.
 //
 // A page is { name, url(stack), viewport?, prepare?(page, stack) }: `prepare` runs after the page loaded and before the
 // shot (log in, fill a form, open a menu). The browser context is fresh for each page.
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
+import { PEOPLE, startPlayground } from '@saybot/playground';
 import { runDemo, type DemoStack } from '../demo/demo.ts';
 import { launchBrowser } from '../fixtures/browser.ts';
 
@@ -115,8 +117,10 @@ const { values } = parseArgs({
   options: {
     out: { type: 'string', default: path.join('docs', 'screenshots') },
     timeout: { type: 'string', default: '180' },
+    only: { type: 'string' },
   },
 });
+const wanted = (name: string) => values.only === undefined || values.only === name;
 const outDir = path.resolve(values.out);
 const timeoutSeconds = Number(values.timeout);
 if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
@@ -131,32 +135,63 @@ const browser = await launchBrowser().catch((error: unknown) => {
 });
 // The demo's own results (audio, transcript, SayBot's log) are not wanted here.
 const demoOut = mkdtempSync(path.join(tmpdir(), 'saybot-screenshots-'));
+/** The playground's page as a member sees it: in the Lounge, listening, their /say answered, the next one begun. */
+async function playgroundShot(): Promise<void> {
+  const playground = await startPlayground({ speech: 'words' });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(playground.url);
+    await page.getByLabel('Who you are').selectOption(PEOPLE[0]!.id);
+    await page.getByRole('button', { name: 'Join Lounge' }).click();
+    await page.getByRole('button', { name: /Listen/ }).click();
+    const input = page.getByRole('textbox', { name: 'Message or slash command' });
+    await input.fill('Is SayBot here? I want to hear it.');
+    await input.press('Enter');
+    await input.fill('/say');
+    await page.locator('[data-command="say"]').click();
+    await page.locator('[data-option="text"]').fill('Hello from the playground!');
+    await page.locator('[data-option="voice"]').fill('voice-b-en-f-01');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('[data-message-id]').filter({ hasText: 'Spoke' }).waitFor({ timeout: 60_000 });
+    await input.fill('/s');
+    const file = path.join(outDir, 'playground.png');
+    await page.screenshot({ path: file });
+    console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await context.close();
+    await playground.stop();
+  }
+}
+
 try {
-  await runDemo({
-    outDir: demoOut,
-    signal: AbortSignal.timeout(timeoutSeconds * 1000),
-    whileRunning: async (stack) => {
-      // The dashboard's session cookie, once logged in, for the pages after.
-      let signedIn: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
-      for (const shot of PAGES) {
-        const context = await browser.newContext({
-          viewport: shot.viewport ?? { width: 1280, height: 800 },
-          ...(shot.prepare && signedIn ? { storageState: signedIn } : {}),
-        });
-        try {
-          const page = await context.newPage();
-          await page.goto(shot.url(stack), { waitUntil: 'load' });
-          await shot.prepare?.(page, stack);
-          const file = path.join(outDir, `${shot.name}.png`);
-          await page.screenshot({ path: file, fullPage: true });
-          if (shot.prepare) signedIn = await context.storageState();
-          console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
-        } finally {
-          await context.close();
+  if (PAGES.some((shot) => wanted(shot.name)))
+    await runDemo({
+      outDir: demoOut,
+      signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      whileRunning: async (stack) => {
+        // The dashboard's session cookie, once logged in, for the pages after.
+        let signedIn: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+        for (const shot of PAGES.filter((page) => wanted(page.name))) {
+          const context = await browser.newContext({
+            viewport: shot.viewport ?? { width: 1280, height: 800 },
+            ...(shot.prepare && signedIn ? { storageState: signedIn } : {}),
+          });
+          try {
+            const page = await context.newPage();
+            await page.goto(shot.url(stack), { waitUntil: 'load' });
+            await shot.prepare?.(page, stack);
+            const file = path.join(outDir, `${shot.name}.png`);
+            await page.screenshot({ path: file, fullPage: true });
+            if (shot.prepare) signedIn = await context.storageState();
+            console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
+          } finally {
+            await context.close();
+          }
         }
-      }
-    },
-  });
+      },
+    });
+  if (wanted('playground')) await playgroundShot();
   await browser.close();
   rmSync(demoOut, { recursive: true, force: true });
   process.exit(0);

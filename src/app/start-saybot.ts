@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../core/log.ts';
 import { Metrics } from '../core/metrics/metrics.ts';
 import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
-import { startSandbox, type Sandbox } from '../sandbox/index.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { PartSource } from '../core/speech/part-source.ts';
 import { SpeechPipeline } from '../core/speech/pipeline.ts';
 import { openStore } from './store.ts';

@@ -17,7 +17,7 @@ import {
 } from '../../demo/demo.ts';
 import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/analysis.ts';
 import { analyseClip, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
-import { presetVoice } from '../../src/sandbox/voices.ts';
+import { presetVoice } from '@saybot/voice-sandbox/voices.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
 

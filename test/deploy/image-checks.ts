@@ -160,14 +160,21 @@ export function copyProblems(stages: Stage[], pkg: PackageJson, dockerignore: st
     .split('\n')
     .map((l) => l.trim().replace(/^\/|\/$/g, ''))
     .filter((l) => l !== '' && !l.startsWith('#'));
-  const tops = [...new Set([...files].map((f) => f.split('/')[0]!))].sort();
+  // A folder a file belongs to: its top folder, or for a workspace package packages/<name>, which may be copied alone.
+  const unit = (f: string) =>
+    f
+      .split('/')
+      .slice(0, f.startsWith('packages/') ? 2 : 1)
+      .join('/');
+  const tops = [...new Set([...files].map(unit))].sort();
   for (const top of tops) {
-    const copied = sources.some((s) => s === '.' || s.replace(/\/$/, '') === top);
+    const copied = sources.some((s) => s === '.' || [top, top.split('/')[0]].includes(s.replace(/\/$/, '')));
     if (!copied)
       problems.push(
-        `Dockerfile: the final stage does not copy ${top}, which the start reads (${[...files].find((f) => f.split('/')[0] === top)})`,
+        `Dockerfile: the final stage does not copy ${top}, which the start reads (${[...files].find((f) => unit(f) === top)})`,
       );
-    if (ignored.includes(top)) problems.push(`.dockerignore leaves out ${top}, which the start reads`);
+    if (ignored.includes(top) || ignored.includes(top.split('/')[0]!))
+      problems.push(`.dockerignore leaves out ${top}, which the start reads`);
   }
   return problems;
 }

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
-import type { Fault } from '../../src/sandbox/faults.ts';
+import type { Fault } from '@saybot/voice-sandbox/faults.ts';
 import { APP_ID } from '../support/harness.ts';
 import { useLocalServices } from '../support/local-services.ts';
 import { runChild, type ChildRun } from '../support/run-child.ts';

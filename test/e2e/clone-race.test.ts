@@ -2,7 +2,7 @@
 // exactly one reaches the service; a clone whose paid call fails gives its name back.
 import { PermissionFlagsBits } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';

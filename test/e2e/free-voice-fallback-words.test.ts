@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
-import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { ALICE as ALICE_ID, GENERAL as VOICE, LONDON as GUILD, londonWith } from '../support/world.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' };

@@ -9,7 +9,7 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import { monoOf, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
-import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { t } from '../../src/core/i18n/translate.ts';
 import {
   ALICE as ALICE_ID,

@@ -3,8 +3,8 @@
 // and the operator's fixes are the dashboard's (a plan upgrade, characters freed) or a restart on another plan.
 import { PermissionFlagsBits } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../src/sandbox/index.ts';
-import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';

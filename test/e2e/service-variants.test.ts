@@ -1,4 +1,4 @@
-// SayBot against the sandbox in each form the Voice API document leaves open (src/sandbox Variants): streamed
+// SayBot against the sandbox in each form the Voice API document leaves open (packages/voice-sandbox Variants): streamed
 // WAV headers (sizes 0xFFFFFFFF or 0, RF64, LIST/fact before data), sample rates, missing or generic
 // Content-Type, chunked or sized bodies, clone answers with audio, JSON or nothing, error bodies in JSON, HTML,
 // text or nothing, MP3 cut in its last frame or short of what its Info header counts. Each is checked end to end: heard at the voice's pitch and the text's length, or posted as a
@@ -7,8 +7,8 @@ import { PermissionFlagsBits } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
-import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '../../src/sandbox/index.ts';
-import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
+import { DEFAULT_VARIANTS, type Variants, type WavHeaderForm } from '@saybot/voice-sandbox';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import type { Store } from '../../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable, type Backend } from '../core/store/backends.ts';
 import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';

@@ -39,7 +39,12 @@ export function staticImports(file: string): string[] {
   return specifiers;
 }
 
-const LOCAL_PACKAGES: Record<string, string> = { '@saybot/local-discord': 'packages/local-discord/src' };
+/** The workspace packages (packages/*), by the name they are imported by. */
+export const LOCAL_PACKAGES: Readonly<Record<string, string>> = {
+  '@saybot/local-discord': 'packages/local-discord/src',
+  '@saybot/voice-sandbox': 'packages/voice-sandbox/src',
+  '@saybot/playground': 'packages/playground/src',
+};
 
 /** The repository file a specifier names, or undefined for a library. */
 export function resolveImport(from: string, specifier: string): string | undefined {

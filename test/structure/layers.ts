@@ -8,7 +8,6 @@ export type Layer =
   | { kind: 'commands' }
   | { kind: 'app' }
   | { kind: 'bin' }
-  | { kind: 'sandbox' }
   | { kind: 'other' };
 
 /** The layer a file of src/ or commands/ belongs to; a feature is named by its folder. */
@@ -17,8 +16,7 @@ export function layerOf(file: string): Layer {
   if (parts[0] === 'commands') return { kind: 'commands' };
   if (parts[0] !== 'src') return { kind: 'other' };
   if (parts[1] === 'features' && parts.length > 3) return { kind: 'feature', name: parts[2]! };
-  if (parts[1] === 'core' || parts[1] === 'app' || parts[1] === 'bin' || parts[1] === 'sandbox')
-    return { kind: parts[1] };
+  if (parts[1] === 'core' || parts[1] === 'app' || parts[1] === 'bin') return { kind: parts[1] };
   return { kind: 'other' };
 }
 
@@ -29,13 +27,12 @@ export function isFeatureSurface(file: string): boolean {
 
 /**
  * Every import of the graph that breaks a rule, as "from -> to (rule)":
- * - the core imports only the core: no feature, nothing of the composition (src/app, src/bin) or the sandbox;
+ * - the core imports only the core: no feature, nothing of the composition (src/app, src/bin);
  * - a feature imports the core, its own folder, and another feature only through that feature's index.ts, and
  *   nothing of the composition;
  * - a command module (commands/) imports the core and a feature only through its index.ts, and nothing of the
  *   composition; nothing of src/ imports a command module (the app loads commands/ by folder);
  * - the composition (src/app, src/bin) imports a feature only through its index.ts;
- * - the sandbox, a program of its own, imports only the core;
  * - nothing in src/ lies outside those folders.
  */
 export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -44,7 +41,7 @@ export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): 
     const source = layerOf(from);
     if (!from.startsWith('src/') && source.kind !== 'commands') continue;
     if (source.kind === 'other') {
-      found.push(`${from} (a file of src/ outside core/, features/, app/, bin/ and sandbox/)`);
+      found.push(`${from} (a file of src/ outside core/, features/, app/ and bin/)`);
       continue;
     }
     for (const to of targets) {
@@ -56,11 +53,9 @@ export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): 
       }
       if (!to.startsWith('src/')) continue;
       if (source.kind === 'core' && target.kind !== 'core') breaks('the core imports only the core');
-      else if (source.kind === 'sandbox' && target.kind !== 'core' && target.kind !== 'sandbox')
-        breaks('the sandbox imports only the core');
       else if (
         (source.kind === 'feature' || source.kind === 'commands') &&
-        (target.kind === 'app' || target.kind === 'bin' || target.kind === 'sandbox')
+        (target.kind === 'app' || target.kind === 'bin')
       )
         breaks(`${source.kind === 'feature' ? 'a feature' : 'a command module'} imports no composition`);
       else if (

@@ -8,7 +8,7 @@ import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/clip.ts'
 import type { SayBot } from '../../src/app/saybot.ts';
 import { loadConfig, type Config } from '../../src/core/config.ts';
 import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/start-saybot.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@saybot/voice-sandbox';
 import type { Store } from '../../src/core/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { PermissionFlagsBits } from 'discord.js';

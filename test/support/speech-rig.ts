@@ -8,7 +8,7 @@ import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/i
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting } from '../../src/core/quota/accounting.ts';
-import { startSandbox, type Pacing, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Pacing, type Sandbox } from '@saybot/voice-sandbox';
 import { PartSource } from '../../src/core/speech/part-source.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { made } from './made.ts';

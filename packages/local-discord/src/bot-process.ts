@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { keepLast } from './retention.ts';
 
 const STOP_GRACE_MS = 10_000;
 
@@ -37,6 +38,8 @@ export interface BotProcessOptions {
    * Docker image runs it), so that what stands between the signal and the bot is tested too.
    */
   command?: { argv: readonly [string, ...string[]]; cwd: string } | undefined;
+  /** For a process that runs until stopped (the playground): the newest log lines and characters of output kept. */
+  keep?: { lines: number; chars: number } | undefined;
 }
 
 /** Starts `node <entry>` in a fresh directory (no .env there) with `env`, or `command` where it says. */
@@ -56,9 +59,18 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
   const chunks: string[] = [];
   const waiters = new Set<() => void>();
   let pending = '';
+  let chars = 0;
+  const kept = (text: string): void => {
+    chunks.push(text);
+    chars += text.length;
+    const keep = options.keep;
+    if (keep === undefined) return;
+    while (chars > keep.chars && chunks.length > 1) chars -= chunks.shift()?.length ?? 0;
+    keepLast(lines, keep.lines);
+  };
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
-    chunks.push(text);
+    kept(text);
     pending += text;
     const parts = pending.split('\n');
     pending = parts.pop() ?? '';
@@ -71,7 +83,7 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
     }
     for (const wake of [...waiters]) wake();
   });
-  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => kept(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', () => {
     for (const wake of [...waiters]) wake();

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { snowflake } from './snowflake.ts';
 import type { FakeAttachment, FakeFile } from './types.ts';
+import { keepLast, keepNewest } from './retention.ts';
 
 interface Stored {
   attachment: FakeAttachment;
@@ -19,6 +20,8 @@ export class Cdn {
   readonly log: CdnLogEntry[] = [];
   private readonly files = new Map<string, Stored>();
   private baseUrl = '';
+  /** Hosted files and log entries kept (FakeDiscordOptions.retain). */
+  retain = Infinity;
 
   setBaseUrl(baseUrl: string): void {
     this.baseUrl = baseUrl;
@@ -37,6 +40,7 @@ export class Cdn {
       ...(durationSecs !== undefined ? { duration_secs: durationSecs } : {}),
     };
     this.files.set(id, { attachment, data: Buffer.from(data) });
+    keepNewest(this.files, this.retain);
     return attachment;
   }
 
@@ -56,6 +60,7 @@ export class Cdn {
     const method = req.method ?? 'GET';
     const status = !stored ? 404 : method === 'GET' || method === 'HEAD' ? 200 : 405;
     this.log.push({ method, path: req.url ?? pathname, headers, status });
+    keepLast(this.log, this.retain);
     if (!stored || status !== 200) {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 404 ? 'Not Found' : 'Method Not Allowed');
       return true;

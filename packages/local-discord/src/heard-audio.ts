@@ -81,8 +81,14 @@ class DaveCounters {
   }
 }
 
+/** Live audio as it is heard: each decoded chunk, 48 kHz stereo interleaved s16. */
+export type HeardTap = (pcm: Int16Array) => void;
+
 export class HeardAudioStore {
+  /** Seconds of decoded audio (and their packets) kept per guild (FakeDiscordOptions.retain); the oldest go. */
+  keepSeconds = Infinity;
   private readonly guilds = new Map<string, GuildAudio>();
+  private readonly taps = new Map<string, Set<HeardTap>>();
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
   /**
@@ -161,6 +167,7 @@ export class HeardAudioStore {
     const silence = frame.equals(SILENCE_FRAME);
     audio.packets.push({ sequence, timestamp, receivedAtMs, bytes: frame.length, silence, ssrc });
     audio.lastPacketAt = receivedAtMs;
+    this.trim(audio);
     if (!silence) {
       let decoder = audio.decoders.get(ssrc);
       if (!decoder) {
@@ -173,6 +180,8 @@ export class HeardAudioStore {
         Buffer.from(samples.buffer).set(pcm.subarray(0, samples.length * 2));
         audio.chunks.push(samples);
         audio.samples += samples.length;
+        this.trim(audio);
+        for (const tap of this.taps.get(guildId) ?? []) tap(samples);
       } catch {
         audio.decodeFailures++;
       }
@@ -203,6 +212,26 @@ export class HeardAudioStore {
 
   heard(guildId: string): HeardAudio {
     return this.guild(guildId).snapshot();
+  }
+
+  /** Calls `tap` with each chunk of this guild's audio as it is decoded, until the returned function is called. */
+  tap(guildId: string, tap: HeardTap): () => void {
+    const taps = this.taps.get(guildId) ?? new Set<HeardTap>();
+    this.taps.set(guildId, taps);
+    taps.add(tap);
+    return () => {
+      taps.delete(tap);
+      if (taps.size === 0) this.taps.delete(guildId);
+    };
+  }
+
+  /** Keeps keepSeconds of decoded audio and as many packets as that holds (50 a second). */
+  private trim(audio: GuildAudio): void {
+    if (!Number.isFinite(this.keepSeconds)) return;
+    const most = Math.ceil(this.keepSeconds * SAMPLE_RATE * CHANNELS);
+    while (audio.samples > most && audio.chunks.length > 1) audio.samples -= audio.chunks.shift()?.length ?? 0;
+    const packets = Math.ceil(this.keepSeconds * 50);
+    if (audio.packets.length > 2 * packets) audio.packets.splice(0, audio.packets.length - packets);
   }
 
   clear(guildId: string): void {

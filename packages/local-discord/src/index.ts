@@ -79,6 +79,7 @@ interface Parts {
   server: Server;
   rest: RestApi;
   cdn: Cdn;
+  messages: MessageStore;
   commands: CommandStore;
   interactions: Interactions;
   gateway: Gateway;
@@ -145,6 +146,12 @@ export class FakeDiscord {
       const state = world.guilds.get(guildId)?.voiceStates.get(world.bot.id);
       return state === undefined || (!state.mute && !state.suppress);
     });
+    if (options.retain !== undefined) {
+      messages.retain = options.retain.entries;
+      cdn.retain = options.retain.entries;
+      interactions.retain = options.retain.entries;
+      audio.keepSeconds = options.retain.heardSeconds;
+    }
     const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
@@ -194,6 +201,7 @@ export class FakeDiscord {
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
       voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
     });
+    if (options.retain !== undefined) rest.retain = options.retain.entries;
     const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
     const server = createServer((req, res) =>
       afterDelay(options.restRoundTripMs ?? 0, () =>
@@ -228,6 +236,7 @@ export class FakeDiscord {
         server,
         rest,
         cdn,
+        messages,
         commands,
         interactions,
         gateway,
@@ -751,6 +760,22 @@ export class FakeDiscord {
     opts?: { minSeconds?: number; quietMs?: number; timeoutMs?: number },
   ): Promise<HeardAudio> {
     return this.parts.audio.waitFor(guildId, opts);
+  }
+
+  /**
+   * Calls `listen` with the guild's audio as a listening member hears it, live: each decoded chunk (48 kHz stereo
+   * interleaved s16, decrypted from DAVE as a client does), until the returned function is called.
+   */
+  onHeard(guildId: string, listen: (pcm: Int16Array) => void): () => void {
+    return this.parts.audio.tap(guildId, listen);
+  }
+
+  /**
+   * The messages of a channel the local Discord holds (bot posts, interaction responses and follow-ups), each as it
+   * now is (edits applied), oldest first, at most `limit` of the newest. Members' chat (postMessage) is not kept.
+   */
+  messagesIn(channelId: string, limit = 100): Array<Record<string, unknown>> {
+    return this.parts.messages.inChannel(channelId, limit);
   }
 
   clearAudio(guildId: string): void {

@@ -40,6 +40,7 @@ import type {
   InteractionResponse,
 } from './types.ts';
 import type { Waits } from './waits.ts';
+import { keepNewest } from './retention.ts';
 
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4, ModalSubmit: 5 } as const;
 /** data.type of an application command interaction: a slash command, or a message context menu. */
@@ -202,6 +203,8 @@ export interface InteractionsDeps {
 }
 
 export class Interactions {
+  /** Interactions kept (FakeDiscordOptions.retain); a forgotten one's token no longer works. */
+  retain = Infinity;
   private readonly byId = new Map<string, Interaction>();
   private readonly byToken = new Map<string, Interaction>();
   private readonly world: World;
@@ -281,6 +284,7 @@ export class Interactions {
     };
     this.byId.set(interaction.id, interaction);
     this.byToken.set(interaction.token, interaction);
+    keepNewest(this.byId, this.retain, (old) => this.byToken.delete(old.token));
     return { interaction, payload };
   }
 
@@ -403,6 +407,7 @@ export class Interactions {
     };
     this.byId.set(interaction.id, interaction);
     this.byToken.set(interaction.token, interaction);
+    keepNewest(this.byId, this.retain, (old) => this.byToken.delete(old.token));
     return { interaction, payload };
   }
 

@@ -7,6 +7,7 @@ import { snowflake } from './snowflake.ts';
 import { userPayload, type GuildRecord, type UserRecord } from './state.ts';
 import type { FakeAttachment, Mentioned } from './types.ts';
 import { apiError, asObject, type ApiError, type Json } from './api-error.ts';
+import { keepNewest } from './retention.ts';
 
 export { apiError, asObject, type ApiError, type Json } from './api-error.ts';
 
@@ -93,6 +94,8 @@ export interface MessageContext {
 
 export class MessageStore {
   private readonly messages = new Map<string, Json>();
+  /** Messages kept (FakeDiscordOptions.retain): the oldest are forgotten, as if deleted. */
+  retain = Infinity;
   private readonly cdn: Cdn;
 
   constructor(cdn: Cdn) {
@@ -105,6 +108,12 @@ export class MessageStore {
 
   delete(id: string): boolean {
     return this.messages.delete(id);
+  }
+
+  /** A channel's messages, oldest first, the newest `limit` of them. */
+  inChannel(channelId: string, limit: number): Json[] {
+    const found = [...this.messages.values()].filter((m) => m.channel_id === channelId);
+    return found.slice(Math.max(0, found.length - limit));
   }
 
   create(context: MessageContext, data: Json, files: UploadedFile[], extraFlags = 0): Json {
@@ -152,6 +161,7 @@ export class MessageStore {
         : {}),
     };
     this.messages.set(id, message);
+    keepNewest(this.messages, this.retain);
     return message;
   }
 

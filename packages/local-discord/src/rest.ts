@@ -23,6 +23,7 @@ import {
   type World,
 } from './state.ts';
 import type { RestLogEntry, SentChannelMessage, SentDirectMessage } from './types.ts';
+import { keepLast } from './retention.ts';
 
 export interface RestDeps {
   token: string;
@@ -114,6 +115,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export class RestApi {
   readonly log: RestLogEntry[] = [];
   readonly sentMessages: SentChannelMessage[] = [];
+  /** Log entries and sent messages kept (FakeDiscordOptions.retain). */
+  retain = Infinity;
   /** Messages the bot sent to members' DM channels (kept apart from the guilds' channels). */
   readonly directMessages: SentDirectMessage[] = [];
   /** Called after each channel or direct message the bot posts (waits subscribe here). */
@@ -215,6 +218,7 @@ export class RestApi {
     const method = req.method ?? 'GET';
     const entry: RestLogEntry = { method, path: req.url ?? '/', headers, body: raw.toString('utf8'), status: 0 };
     this.log.push(entry);
+    keepLast(this.log, this.retain);
     const result = await this.route(method, url, headers, raw);
     entry.status = result.status;
     if (result.status === 204 || result.json === undefined) {
@@ -566,6 +570,7 @@ export class RestApi {
           files: body.files.map(({ index: _index, ...f }) => f),
           raw: body.json,
         });
+        keepLast(this.sentMessages, this.retain);
         for (const listener of [...this.messageListeners]) listener();
         return ok(message);
       },

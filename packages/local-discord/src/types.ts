@@ -83,6 +83,12 @@ export interface FakeDiscordOptions {
   /** How long an interaction may wait for its first callback before it is unknown (10062); default 3000, 0 = never. */
   interactionTimeoutMs?: number;
   /**
+   * How much to keep of what was seen, for a local Discord that runs until stopped (the playground): the newest
+   * `entries` messages, interactions, hosted files, sent messages and log entries, and `heardSeconds` of each guild's
+   * heard audio. Default: everything, as tests read it all back.
+   */
+  retain?: { entries: number; heardSeconds: number };
+  /**
    * How long an interaction token works for its webhook (edit, follow-up) after the interaction was created; then
    * 401 50027 Invalid Webhook Token, as Discord answers. Default 15 minutes, as Discord's; 0 = never expires.
    */

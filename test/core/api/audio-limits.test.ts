@@ -2,7 +2,7 @@
 // where its header says it, the format's worst rate otherwise, and never past the byte cap.
 import { describe, expect, it } from 'vitest';
 import { audioBound, DEFAULT_AUDIO_LIMITS } from '../../../src/core/api/audio-limits.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const wavHead = (rate: number) =>
   encodeWav(toneSamples({ pitchHz: 200, seconds: 0.01, amplitude: 0.5, sampleRate: rate }), rate).subarray(0, 1024);

@@ -7,8 +7,8 @@ import {
   UndeliveredError,
   UnexpectedResponseError,
 } from '../../../src/core/api/index.ts';
-import { pitchFromBytes } from '../../../src/sandbox/clone.ts';
-import { startSandbox } from '../../../src/sandbox/index.ts';
+import { pitchFromBytes } from '@saybot/voice-sandbox/clone.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
 const api = useSandbox();

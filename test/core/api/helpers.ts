@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { expect } from 'vitest';
-import type { Endpoint, RequestRecord, Sandbox } from '../../../src/sandbox/index.ts';
+import type { Endpoint, RequestRecord, Sandbox } from '@saybot/voice-sandbox';
 
 export { fixture } from '../audio/fixtures.ts';
 

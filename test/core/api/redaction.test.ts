@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { VoiceApiClient, VoiceApiError } from '../../../src/core/api/index.ts';
 import { createLogger } from '../../../src/core/log.ts';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { clientFor, closedPort, rejectionOf, streamError } from './helpers.ts';
 
 const KEY = 'sk-live-SAYBOT-DO-NOT-LEAK-7f3a9c1e5b2d';

@@ -4,7 +4,7 @@ import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { exactMp3File } from '../../../src/core/audio/codecs/mp3-file.ts';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { exactWavFile } from '../../../src/core/audio/codecs/wav-file.ts';
-import { damageMp3, encodeMp3, encodeWav, toneSamples, WAV_HEADER_FORMS } from '../../../src/sandbox/synth.ts';
+import { damageMp3, encodeMp3, encodeWav, toneSamples, WAV_HEADER_FORMS } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 24_000;
 const tone = (seconds: number, sampleRate = RATE) => toneSamples({ pitchHz: 220, seconds, amplitude: 0.4, sampleRate });

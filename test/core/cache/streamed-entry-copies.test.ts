@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { AudioFill, cachedPart } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces } from '../../support/streamed-pieces.ts';
 

@@ -19,7 +19,7 @@ import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
-import { toneSamples } from '../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
 
 /** One thread of `worker`, answering eSpeak NG's jobs as the engine's pools do, without their bounds. */

@@ -8,7 +8,7 @@ import { silentLogger } from '../../../src/core/log.ts';
 import { ChangedParts, type Originals } from '../../../src/core/speech/changed-parts.ts';
 import type { SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { ServiceRequest } from '../../../src/core/speech/request.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 

@@ -11,7 +11,7 @@ import { silentLogger } from '../../../src/core/log.ts';
 import { ChangedParts, type Originals } from '../../../src/core/speech/changed-parts.ts';
 import type { SpeechAudio } from '../../../src/core/speech/part-flight.ts';
 import type { ServiceRequest } from '../../../src/core/speech/request.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 22050;
 const wav = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds: 2, amplitude: 0.3, sampleRate: RATE }), RATE));

@@ -10,7 +10,7 @@ import { describeFailure } from '../../../src/features/speaking/failure-words.ts
 import { Refusal } from '../../../src/core/refusal.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
-import { PLAN_LIMITS } from '../../../src/sandbox/index.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { PartSource } from '../../../src/core/speech/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/speech/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';

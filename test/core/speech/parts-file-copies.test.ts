@@ -8,7 +8,7 @@ import type { Charge } from '../../../src/core/quota/charge.ts';
 import { partsFile } from '../../../src/core/speech/clips.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/speech/request.ts';
-import { encodeMp3, encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 

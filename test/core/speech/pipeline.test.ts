@@ -9,7 +9,7 @@ import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { OperatorBudgets } from '../../../src/core/quota/budgets.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/speech/errors.ts';
 import { estimateCeiling, OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
 import { resolveSettings } from '../../../src/core/speech/settings.ts';

@@ -14,7 +14,7 @@ import type { Charge } from '../../../src/core/quota/charge.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/speech/request.ts';
 import { sceneFile, type SceneFileLine } from '../../../src/core/speech/scene-file.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 

@@ -8,7 +8,7 @@ import type { Charge } from '../../../src/core/quota/charge.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/speech/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/speech/request.ts';
 import { sceneFile } from '../../../src/core/speech/scene-file.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 8000;
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'scene' } } as unknown as Charge;

@@ -4,7 +4,7 @@
 import { DiscordAPIError, PermissionFlagsBits, type Client, type TextChannel } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
-import { toneSamples } from '../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import {
   postVoiceMessage,

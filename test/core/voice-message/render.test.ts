@@ -13,7 +13,7 @@ import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../../../src/core/speech/service-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { encodeWav, toneSamples } from '../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { PartSource } from '../../../src/core/speech/part-source.ts';
 import { partPackets } from '../../../src/core/speech/clips.ts';
 import type { SpeechRequest } from '../../../src/core/speech/pipeline.ts';

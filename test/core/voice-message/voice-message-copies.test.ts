@@ -10,7 +10,7 @@ import { SHORT_JOIN_MAX_BYTES } from '../../../src/core/audio/workers/work-class
 import { renderVoiceMessage, VoiceMessageBuilder } from '../../../src/core/voice-message/render.ts';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
-import { toneSamples } from '../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 48000;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { writeOggOpus } from '../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { waveformValues } from '../../support/waveform.ts';
-import { toneSamples } from '../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import type { UploadedFile } from '@saybot/local-discord/body.ts';
 import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { PermissionFlagsBits } from 'discord.js';

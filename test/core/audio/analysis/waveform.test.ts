@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toneSamples } from '../../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { MAX_WAVEFORM_BYTES } from '../../../../src/core/audio/analysis/waveform.ts';
 import { waveformValues } from '../../../support/waveform.ts';
 

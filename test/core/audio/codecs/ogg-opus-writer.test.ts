@@ -6,7 +6,7 @@ import { readOggInfo } from '../../../../src/core/audio/codecs/ogg.ts';
 import { OggOpusPacketStream } from '../../../../src/core/audio/codecs/ogg-opus-stream.ts';
 import { ENCODER_PRE_SKIP, packetSamples, writeOggOpus } from '../../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../../../support/mono-opus.ts';
-import { toneSamples } from '../../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { collectPackets } from '../stream-helpers.ts';
 
 const RATE = 48000;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dominantPitchHz } from '../../../../src/core/audio/analysis/clip.ts';
 import { stretchAndShift } from '../../../../src/core/audio/effects/pitch-shift.ts';
-import { toneSamples } from '../../../../src/sandbox/synth.ts';
+import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 24_000;
 const tone = (hz: number) =>

@@ -11,7 +11,7 @@ import {
   type SceneMixLine,
   type SceneMixResult,
 } from '../../../../src/core/audio/effects/scene-mix.ts';
-import { encodeMp3, encodeWav, toneSamples } from '../../../../src/sandbox/synth.ts';
+import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { buildWav, stereo } from '../fixtures.ts';
 
 /** A tone whose RMS reads `db` dBFS on rmsDbfs' scale (a sine's RMS is its peak over the square root of 2). */

@@ -12,7 +12,7 @@ import {
   MAX_CLIPS_PER_GUILD,
   measureClipOffThread,
 } from '../../../../src/core/audio/workers/clip-check/clip-thread.ts';
-import { encodeWav, toneSamples } from '../../../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);
 

@@ -20,7 +20,7 @@ import {
   walkMpegFrames,
 } from '../../../../../src/core/audio/codecs/mpeg.ts';
 import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
-import { encodeMp3, encodeWav, toneSamples } from '../../../../../src/sandbox/synth.ts';
+import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const RATE = 24_000;
 const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runChild } from '../support/run-child.ts';
+import { runChild } from '../../support/run-child.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'saybot-sandbox-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -15,18 +15,22 @@ async function startAndStop(
   env: Record<string, string>,
 ): Promise<{ key: string; output: string; code: number | null }> {
   let key = '';
-  const { code, stdout, stderr } = await runChild(process.execPath, ['src/bin/sandbox.ts', '--port', '0'], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', ...env },
-    killAfterMs: 20_000,
-    onStdout: (output, signal) => {
-      const found = /^VOICE_API_KEY=(\S+)$/m.exec(output)?.[1];
-      if (found !== undefined && key === '') {
-        key = found;
-        signal('SIGTERM');
-      }
+  const { code, stdout, stderr } = await runChild(
+    process.execPath,
+    ['packages/voice-sandbox/src/cli.ts', '--port', '0'],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      killAfterMs: 20_000,
+      onStdout: (output, signal) => {
+        const found = /^VOICE_API_KEY=(\S+)$/m.exec(output)?.[1];
+        if (found !== undefined && key === '') {
+          key = found;
+          signal('SIGTERM');
+        }
+      },
     },
-  });
+  );
   return { key, output: stdout + stderr, code };
 }
 

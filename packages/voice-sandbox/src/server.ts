@@ -1,10 +1,10 @@
-import { spokenWords } from './words.ts';
+import { spokenWords, wordsAvailable } from './words.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { silentLogger, type Logger } from '../core/log.ts';
+import { silentLogger, type SandboxLogger } from './log.ts';
 import { billableCharacters } from './billing.ts';
 import { CloneRegistry, referencePitchHz } from './clone.ts';
 import { ENDPOINT_PATHS, FaultQueue, type Endpoint, type Fault, type FaultKind } from './faults.ts';
@@ -99,14 +99,16 @@ export interface SandboxOptions {
   testKey?: string;
   /** Longest text a request may carry, in characters; longer gets 400 text_too_long. Default 5000. */
   maxTextCharacters?: number;
+  /** Request records kept (`requests`), the newest; default all, as tests read them back (the playground keeps 500). */
+  maxRecords?: number;
   /** The clock monthly usage follows; tests move it to cross a month. */
   now?: () => Date;
   /** One line per request (key hints only, never keys). Default: silent. */
-  logger?: Logger;
+  logger?: SandboxLogger;
   /**
    * What speech sounds like: 'tones' (default), a sine at the voice's pitch for the text's length, which tests measure;
-   * or 'words', the text spoken by eSpeak NG (SayBot's free voice, when its package is installed) in a free voice of
-   * the request's language and the voice's gender, so that a person hears words (the demo).
+   * or 'words', the text spoken by eSpeak NG (when the optional espeak-ng package is installed; tones otherwise) in the
+   * request's language and the voice's gender, so that a person hears words (the demo, the playground).
    */
   speech?: 'tones' | 'words';
 }
@@ -164,6 +166,8 @@ export interface Sandbox {
   readonly url: string;
   /** An active Creator-plan key. */
   readonly testKey: string;
+  /** What it speaks: 'words' when they were asked for and eSpeak NG is installed, else 'tones'. */
+  readonly speech: 'words' | 'tones';
   /** Adds a key (random unless given; Creator, active, nothing used by default) and returns it. */
   addKey(k: NewKey): string;
   setKeyActive(key: string, active: boolean): void;
@@ -224,6 +228,7 @@ const optionsSchema = z
     cloneResponse: z.enum(['audio', 'json']),
     testKey: z.string().min(1),
     maxTextCharacters: z.int().min(1),
+    maxRecords: z.int().min(1),
     speech: z.enum(['tones', 'words']),
   })
   .partial();
@@ -313,13 +318,17 @@ class SandboxServer implements Sandbox {
   readonly #closing = new AbortController();
   /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault, and the answers held back, go on. */
   #resume = new AbortController();
-  readonly #logger: Logger;
+  readonly #logger: SandboxLogger;
   readonly #secondsPerCharacter: number;
   readonly #mp3Kbps: number;
   /** Speech as words (eSpeak NG) rather than tones: SandboxOptions.speech. */
   readonly #words: boolean;
+  get speech(): 'words' | 'tones' {
+    return this.#words ? 'words' : 'tones';
+  }
   readonly #usageHeaders: boolean;
   readonly #maxTextCharacters: number;
+  readonly #maxRecords: number;
   #pacing: Omit<Pacing, 'streamedWavHeader'> = { startDelayMs: 0, realtimeFactor: 0, chunkBytes: 4096 };
   #variants: Variants = { ...DEFAULT_VARIANTS };
   #closed: Promise<void> | undefined;
@@ -332,9 +341,10 @@ class SandboxServer implements Sandbox {
     this.#logger = options.logger ?? silentLogger;
     this.#secondsPerCharacter = options.secondsPerCharacter ?? 0.06;
     this.#mp3Kbps = options.mp3Kbps ?? 64;
-    this.#words = options.speech === 'words';
+    this.#words = options.speech === 'words' && wordsAvailable();
     this.#usageHeaders = options.usageHeaders ?? true;
     this.#maxTextCharacters = options.maxTextCharacters ?? 5000;
+    this.#maxRecords = options.maxRecords ?? Infinity;
     this.setVariants({
       ...(options.sampleRate === undefined ? {} : { sampleRate: options.sampleRate }),
       ...(options.cloneResponse === undefined ? {} : { cloneBody: options.cloneResponse }),
@@ -441,6 +451,7 @@ class SandboxServer implements Sandbox {
       startedAt: Date.now(),
     };
     this.#records.push(record);
+    if (this.#records.length > this.#maxRecords) this.#records.splice(0, this.#records.length - this.#maxRecords);
     const key = bearerKey(req);
     record.keyHint = key === undefined ? undefined : keyHint(key);
     const closed = new AbortController();
@@ -564,8 +575,9 @@ class SandboxServer implements Sandbox {
         return;
       }
     }
-    if (this.#words) {
-      const spoken = await spokenWords(speech);
+    // A line eSpeak NG cannot make (its thread busy or failing) is answered in tones, as a stand-in should.
+    const spoken = this.#words ? await spokenWords(speech).catch(() => undefined) : undefined;
+    if (spoken !== undefined) {
       const wordsBytes =
         speech.format === 'mp3' ? await encodeMp3(spoken.samples, spoken.rate, this.#mp3Kbps) : spoken.wav;
       await this.#send(exchange, 200, headers, {

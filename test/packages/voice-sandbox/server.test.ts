@@ -1,7 +1,7 @@
 // The HTTP surface around the endpoints: unknown paths and methods, oversized bodies, internal errors, IDs.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { errorOf, hear, tts, until, useStartedSandbox } from './helpers.ts';
 
 const rig = useStartedSandbox();

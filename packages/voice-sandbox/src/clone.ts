@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { analyseClip, ClipError, dominantPitchHz } from '../core/audio/analysis/clip.ts';
+import { ClipProblem, readClip } from './clip.ts';
+import { pitchHz } from './pitch.ts';
 import { badRequest } from './requests.ts';
 
 export const MIN_REFERENCE_SECONDS = 3;
@@ -28,13 +29,13 @@ export function pitchFromBytes(bytes: Uint8Array): number {
 export async function referencePitchHz(bytes: Uint8Array): Promise<number> {
   let info;
   try {
-    info = await analyseClip(bytes);
+    info = await readClip(bytes, MAX_REFERENCE_SECONDS);
   } catch (error) {
-    if (!(error instanceof ClipError)) throw error;
-    if (error.code === 'unsupported-format') {
+    if (!(error instanceof ClipProblem)) throw error;
+    if (error.kind === 'unsupported') {
       throw badRequest('unsupported_reference_format', 'ref_audio must be WAV, MP3 or M4A');
     }
-    throw badRequest('invalid_reference_audio', `ref_audio could not be read (${error.code})`);
+    throw badRequest('invalid_reference_audio', `ref_audio could not be read (${error.message})`);
   }
   if (!ACCEPTED_FORMATS.has(info.format)) {
     throw badRequest(
@@ -55,7 +56,7 @@ export async function referencePitchHz(bytes: Uint8Array): Promise<number> {
       `ref_audio lasts ${seconds} s; it must last at most ${MAX_REFERENCE_SECONDS} s`,
     );
   }
-  const measured = info.samples && dominantPitchHz(info.samples, info.sampleRate);
+  const measured = info.samples && info.sampleRate ? pitchHz(info.samples, info.sampleRate) : undefined;
   if (measured === undefined) return pitchFromBytes(bytes);
   return Math.min(MAX_CLONE_HZ, Math.max(MIN_CLONE_HZ, measured));
 }

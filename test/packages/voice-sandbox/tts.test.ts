@@ -1,7 +1,7 @@
 // /v1/tts and /v1/emotion-tts over real HTTP: the audio decodes, lasts as long as the text says and speaks at
 // the voice's pitch; every malformed request is a 400 with a JSON error and bills nothing.
 import { describe, expect, it } from 'vitest';
-import { PRESET_VOICES, startSandbox } from '../../src/sandbox/index.ts';
+import { PRESET_VOICES, startSandbox } from '@saybot/voice-sandbox';
 import { emotionTts, errorOf, hear, tts, useStartedSandbox } from './helpers.ts';
 
 const rig = useStartedSandbox();

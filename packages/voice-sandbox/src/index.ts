@@ -1,7 +1,9 @@
-// The local Voice API: real HTTP, real audio. See docs/architecture.md (src/sandbox) and server.ts.
+// The local Voice API: real HTTP, real audio. See this package's README.md and server.ts.
 export { DEFAULT_VARIANTS, startSandbox } from './server.ts';
 export type { Pacing, Variants, RequestOutcome, RequestRecord, Sandbox, SandboxOptions } from './server.ts';
 export type { Endpoint, Fault, FaultKind } from './faults.ts';
+export type { SandboxLogger } from './log.ts';
+export { wordsAvailable } from './words.ts';
 export { PLAN_LIMITS, planHasApiAccess } from './keys.ts';
 export type { NewKey, Plan } from './keys.ts';
 export { MP3_DAMAGES, WAV_HEADER_FORMS } from './synth.ts';

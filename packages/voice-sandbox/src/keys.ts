@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { PLAN_CHARACTER_LIMITS, type ApiPlan } from '../core/config.ts';
 
-/** The plans without API access come first; the others are the ones the bot's configuration knows. */
+/** The plans with API access and their characters a month (Voice API part 1), written here from the document. */
+const API_PLAN_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
+export type ApiPlan = keyof typeof API_PLAN_LIMITS;
+
+/** The plans without API access come first. */
 export type Plan = 'free' | 'starter' | ApiPlan;
 
 /** Characters a month, per plan (Voice API part 1). */
 export const PLAN_LIMITS: Readonly<Record<Plan, number>> = Object.freeze({
   free: 10_000,
   starter: 100_000,
-  ...PLAN_CHARACTER_LIMITS,
+  ...API_PLAN_LIMITS,
 });
 
 export function planHasApiAccess(plan: Plan): plan is ApiPlan {
-  return Object.hasOwn(PLAN_CHARACTER_LIMITS, plan);
+  return Object.hasOwn(API_PLAN_LIMITS, plan);
 }
 
 export interface NewKey {

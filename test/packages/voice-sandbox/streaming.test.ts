@@ -2,8 +2,8 @@
 // Assertions are on order and counts, never on how long anything took.
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/core/log.ts';
-import { startSandbox } from '../../src/sandbox/index.ts';
+import { createLogger } from '../../../src/core/log.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { emotionTts, hear, readPieces, totalLength, tts, until, useStartedSandbox } from './helpers.ts';
 
 const rig = useStartedSandbox();

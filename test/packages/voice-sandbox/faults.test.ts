@@ -1,6 +1,6 @@
 // Fault injection: each kind, the endpoint filter and count, and that a faulted request bills nothing.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import {
   cloneVoice,
   errorOf,

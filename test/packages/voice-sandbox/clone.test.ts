@@ -1,8 +1,8 @@
 // /v1/voice-clone: reference clips are checked by their bytes, the new voice speaks at the clip's pitch and
 // belongs to the key that made it.
 import { describe, expect, it } from 'vitest';
-import { pitchFromBytes } from '../../src/sandbox/clone.ts';
-import { startSandbox } from '../../src/sandbox/index.ts';
+import { pitchFromBytes } from '@saybot/voice-sandbox/clone.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
 import { cloneVoice, emotionTts, errorOf, fixture, hear, tts, useStartedSandbox } from './helpers.ts';
 
 const rig = useStartedSandbox();

@@ -1,10 +1,10 @@
-// `npm run sandbox`: the local Voice API for trying SayBot without a paid plan.
+// `npm run sandbox`: the local Voice API for trying SayBot without a paid plan (the package's command line).
 import { parseArgs } from 'node:util';
-import { createLogger } from '../core/log.ts';
-import { startSandbox, type Sandbox } from '../sandbox/server.ts';
-import { DEFAULT_KEY_FILE, keptSandboxKey } from '../sandbox/key-file.ts';
-import { PLAN_LIMITS } from '../sandbox/keys.ts';
-import { PRESET_VOICES } from '../sandbox/voices.ts';
+import { pino } from 'pino';
+import { startSandbox, type Sandbox } from './server.ts';
+import { DEFAULT_KEY_FILE, keptSandboxKey } from './key-file.ts';
+import { PLAN_LIMITS } from './keys.ts';
+import { PRESET_VOICES } from './voices.ts';
 
 export const DEFAULT_PORT = 8787;
 
@@ -51,7 +51,10 @@ async function main(): Promise<void> {
   const keyFile = process.env.SANDBOX_KEY_FILE ?? DEFAULT_KEY_FILE;
   const kept = given === undefined ? keptSandboxKey(keyFile) : undefined;
   const key = given ?? kept?.key;
-  const logger = createLogger({ secrets: key === undefined ? [] : [key] });
+  // The sandbox logs key hints only; should a key reach a line all the same (an error's text), it is taken out.
+  const logger = pino({
+    hooks: { streamWrite: (line) => (key === undefined ? line : line.replaceAll(key, '[redacted]')) },
+  });
   const sandbox: Sandbox = await startSandbox({
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
     port: numberOption(values.port ?? process.env.PORT, 'port') ?? DEFAULT_PORT,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EMOTION_VOICE, FIXTURE_TONES_HZ, PRESET_VOICES, presetVoice } from '../../src/sandbox/index.ts';
+import { DEFAULT_EMOTION_VOICE, FIXTURE_TONES_HZ, PRESET_VOICES, presetVoice } from '@saybot/voice-sandbox';
 
 describe('preset voice catalogue', () => {
   it('has 41 presets with unique IDs in the documented shape', () => {

@@ -1,9 +1,9 @@
 // The sandbox's variants (what the Voice API document leaves open): each does what it says on the wire.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
-import { DEFAULT_VARIANTS, WAV_HEADER_FORMS } from '../../src/sandbox/index.ts';
+import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
+import { DEFAULT_VARIANTS, WAV_HEADER_FORMS } from '@saybot/voice-sandbox';
 import { cloneVoice, tts, useStartedSandbox } from './helpers.ts';
-import { encodeWav, toneSamples } from '../../src/sandbox/synth.ts';
+import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const rig = useStartedSandbox();
 beforeEach(() => {

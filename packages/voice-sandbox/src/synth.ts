@@ -1,10 +1,6 @@
-import { MPEG_SAMPLE_RATES, parseMpegFrameHeader } from '../core/audio/codecs/mpeg.ts';
+import { mp3FrameStarts } from './mp3.ts';
 
-// The sandbox's MP3s are the bot's own encoder's (src/core/audio/codecs/mp3-encode.ts): LAME Info frame and all.
-export { encodeMp3 } from '../core/audio/codecs/mp3-encode.ts';
-
-/** The sample rates MPEG audio (and so the MP3 output) can carry. */
-export const MP3_SAMPLE_RATES: readonly number[] = MPEG_SAMPLE_RATES;
+export { encodeMp3, MP3_SAMPLE_RATES } from './mp3.ts';
 
 const FADE_SECONDS = 0.01;
 
@@ -122,13 +118,7 @@ const DROPPED_FRAMES = 4;
 
 export function damageMp3(mp3: Uint8Array, damage: Mp3Damage): Uint8Array {
   if (damage === 'none') return mp3;
-  const starts: number[] = [];
-  for (let offset = 0; offset < mp3.length;) {
-    const header = parseMpegFrameHeader(mp3, offset);
-    if (!header?.frameLength) break;
-    starts.push(offset);
-    offset += header.frameLength;
-  }
+  const starts = mp3FrameStarts(mp3);
   if (damage === 'cut-last-frame') {
     const last = starts.at(-1) ?? 0;
     return mp3.subarray(0, last + Math.max(4, Math.floor((mp3.length - last) / 2)));

@@ -1,6 +1,6 @@
 // Keys, plans, the monthly character count and the usage headers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PLAN_LIMITS, startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { PLAN_LIMITS, startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { emotionTts, errorOf, hear, tts } from './helpers.ts';
 
 let sandbox: Sandbox;

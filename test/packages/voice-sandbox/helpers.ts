@@ -1,10 +1,10 @@
 // Small HTTP and audio helpers for the sandbox suites: real requests with fetch, real decoding with src/core/audio.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../src/core/audio/analysis/clip.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { made } from '../support/made.ts';
+import { analyseClip, dominantPitchHz, rmsDbfs, type ClipInfo } from '../../../src/core/audio/analysis/clip.ts';
+import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
+import { made } from '../../support/made.ts';
 
-export { fixture } from '../core/audio/fixtures.ts';
+export { fixture } from '../../core/audio/fixtures.ts';
 
 interface PostOptions {
   /** The key to send; null sends no Authorization header. Default: the sandbox's test key. */

@@ -1,0 +1,399 @@
+// The playground page's script, served as /page.js (the policy allows scripts from this origin only, nothing
+// inline). It shows what /api/state says the picked person sees, sends what they do, and plays the voice channel's
+// audio as it is heard. Nothing from a message is ever parsed as HTML: every text goes in as textContent.
+
+export const PAGE_SCRIPT = `'use strict';
+(() => {
+  const token = document.querySelector('meta[name="playground-token"]').content;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, props = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props)) {
+      if (key === 'class') node.className = value;
+      else if (key === 'text') node.textContent = value;
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  };
+  const OPTION = { SUB: 1, GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 };
+  /** The newest seconds of heard audio the page keeps (24 kHz mono), for its meter and for a look at what it heard. */
+  const KEEP_SECONDS = 30;
+  const RATE = 24000;
+
+  let state = null;
+  let as = sessionStorage.getItem('playground-as') || '';
+  let channelId = '';
+  let shown = '';
+  let command = null; // { def, path: [sub names], fields }
+
+  const status = (text) => { $('status').textContent = text; };
+  async function post(action, body) {
+    const response = await fetch('/api/' + action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-playground-token': token },
+      body: JSON.stringify({ as, ...body }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    return answer;
+  }
+  const act = (action, body, done) => post(action, body).then(() => { status(done || ''); refresh(); }, (e) => status(e.message));
+
+  // ---- who you are ----
+  const who = $('who');
+  who.addEventListener('change', () => {
+    as = who.value;
+    sessionStorage.setItem('playground-as', as);
+    shown = '';
+    refresh();
+  });
+
+  // ---- state ----
+  async function refresh() {
+    const response = await fetch('/api/state?as=' + encodeURIComponent(as)).catch(() => undefined);
+    if (!response || !response.ok) return;
+    state = await response.json();
+    if (!channelId) channelId = state.text[0].id;
+    render();
+  }
+  setInterval(refresh, 700);
+
+  const nameOf = (id) => {
+    const person = state.people.find((p) => p.id === id);
+    if (person) return '@' + person.username;
+    const channel = [...state.text, ...state.voice].find((c) => c.id === id);
+    return channel ? '#' + channel.name : '@someone';
+  };
+  const readable = (text) => String(text || '').replace(/<[@#][!&]?(\\d+)>/g, (_, id) => nameOf(id));
+
+  function render() {
+    if (who.options.length === 1) {
+      for (const p of state.people) who.append(el('option', { value: p.id, text: p.username + ' (' + p.role + ')' }));
+    }
+    who.value = as;
+    $('speech').textContent = state.speech === 'words'
+      ? 'The sandbox Voice API speaks the words (eSpeak NG, the free voice) in every voice: nothing is paid, no account is used.'
+      : 'The sandbox Voice API speaks test tones, one pitch a voice (install the optional espeak-ng package to hear words): nothing is paid, no account is used.';
+    $('dashboard').href = '/dashboard?as=' + encodeURIComponent(as);
+    $('dashboard').hidden = !as;
+    renderChannels();
+    renderMessages();
+  }
+
+  function renderChannels() {
+    const text = $('text-channels');
+    text.replaceChildren(...state.text.map((c) => el('li', {}, el('button', {
+      type: 'button', class: 'channel', 'aria-current': c.id === channelId ? 'true' : 'false', text: '# ' + c.name,
+      onclick: () => { channelId = c.id; shown = ''; render(); },
+    }))));
+    const voice = $('voice-channels');
+    voice.replaceChildren(...state.voice.map((c) => {
+      const here = c.members.some((m) => m.id === as);
+      return el('li', { 'data-voice-channel': c.id },
+        el('span', { class: 'voice-name', text: c.name }),
+        el('ul', { class: 'voice-members' }, ...c.members.map((m) => el('li', { class: m.bot ? 'bot' : '', text: m.name }))),
+        as ? el('button', {
+          type: 'button', class: 'join', text: here ? 'Leave ' + c.name : 'Join ' + c.name,
+          onclick: () => act('voice', { channelId: here ? null : c.id }, here ? 'You left ' + c.name : 'You joined ' + c.name),
+        }) : null);
+    }));
+    const channel = state.text.find((c) => c.id === channelId);
+    $('channel-title').textContent = '# ' + channel.name + (channel.name === 'read-aloud' ? ' (use /autoread start here, then write: SayBot reads it aloud)' : '');
+  }
+
+  function renderMessages() {
+    const channel = state.text.find((c) => c.id === channelId);
+    const key = JSON.stringify([as, channelId, channel.messages]);
+    if (key === shown) return;
+    shown = key;
+    const list = $('messages');
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    if (!as) list.replaceChildren(el('li', { class: 'empty', text: 'Pick who you are at the top to see the server as they do.' }));
+    else if (channel.messages.length === 0) list.replaceChildren(el('li', { class: 'empty', text: 'No messages yet. Write one, or type / for a command.' }));
+    else list.replaceChildren(...channel.messages.map(renderMessage));
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  const menus = () => state.commands.filter((c) => c.type === 3);
+
+  function renderMessage(m) {
+    const item = el('li', { class: 'message', 'data-message-id': m.id, 'data-author': m.author.name });
+    if (m.interaction) item.append(el('div', { class: 'used', text: m.interaction.user + ' used /' + m.interaction.name }));
+    item.append(el('span', { class: 'author' + (m.author.bot ? ' bot' : ''), text: m.author.name }));
+    if (m.loading) item.append(el('div', { class: 'thinking', text: 'SayBot is thinking…' }));
+    if (m.content) item.append(el('div', { class: 'content', text: readable(m.content) }));
+    for (const embed of m.embeds) item.append(renderEmbed(embed));
+    for (const component of m.components) item.append(renderComponent(component, m));
+    for (const a of m.attachments) item.append(renderAttachment(a, m.voiceMessage));
+    if (m.ephemeral) item.append(el('div', { class: 'private', text: 'Only you can see this' }));
+    if (menus().length > 0 && !m.ephemeral) {
+      item.append(el('div', { class: 'apps' }, ...menus().map((menu) => el('button', {
+        type: 'button', text: 'Apps ▸ ' + menu.name, 'data-menu': menu.name,
+        onclick: () => act('menu', { name: menu.name, channelId, messageId: m.id }, 'Used ' + menu.name + ' on the message'),
+      }))));
+    }
+    return item;
+  }
+
+  function renderEmbed(embed) {
+    const box = el('div', { class: 'embed' });
+    if (typeof embed.color === 'number') box.style.borderLeftColor = '#' + embed.color.toString(16).padStart(6, '0');
+    if (embed.author && embed.author.name) box.append(el('div', { class: 'field-name', text: embed.author.name }));
+    if (embed.title) box.append(el('div', { class: 'title', text: readable(embed.title) }));
+    if (embed.description) box.append(el('div', { class: 'content', text: readable(embed.description) }));
+    for (const field of embed.fields || []) {
+      box.append(el('div', { class: 'field-name', text: readable(field.name) }), el('div', { class: 'content', text: readable(field.value) }));
+    }
+    if (embed.footer && embed.footer.text) box.append(el('div', { class: 'footer', text: embed.footer.text }));
+    return box;
+  }
+
+  function renderComponent(c, m) {
+    if (c.type === 1) return el('div', { class: 'row' }, ...(c.components || []).map((b) => renderComponent(b, m)));
+    if (c.type === 2) {
+      const label = (c.emoji && c.emoji.name ? c.emoji.name + ' ' : '') + (c.label || '');
+      if (c.style === 5 && c.url) return el('a', { href: c.url, target: '_blank', rel: 'noopener', text: label + ' ↗' });
+      return el('button', {
+        type: 'button', class: 'style-' + c.style, disabled: c.disabled === true, text: label, 'data-custom-id': c.custom_id,
+        onclick: () => act('press', { messageId: m.id, customId: c.custom_id }, 'Pressed ' + label),
+      });
+    }
+    if (c.type === 10) return el('div', { class: 'content', text: readable(c.content) });
+    if (c.type === 14) return el('hr');
+    if (c.type === 17 || c.type === 9) return el('div', { class: 'container' }, ...(c.components || []).map((x) => renderComponent(x, m)));
+    return el('div', { class: 'empty', text: '(a component this page does not draw)' });
+  }
+
+  function renderAttachment(a, voiceMessage) {
+    const audio = /^audio\\//.test(a.contentType || '') || /\\.(wav|mp3|ogg|opus|m4a)$/i.test(a.filename);
+    if (voiceMessage) {
+      return el('div', { class: 'attachment voice-message' }, el('span', { text: 'Voice message' + (a.seconds ? ' · ' + a.seconds.toFixed(1) + ' s' : '') }),
+        el('audio', { controls: true, preload: 'none', src: a.url }));
+    }
+    return el('div', { class: 'attachment' }, el('a', { class: 'name', href: a.url, download: a.filename, text: a.filename }),
+      audio ? el('audio', { controls: true, preload: 'none', src: a.url }) : null);
+  }
+
+  // ---- writing and commands ----
+  const input = $('input');
+  const suggestions = $('suggestions');
+  const form = $('command-form');
+  const slashCommands = () => (state ? state.commands.filter((c) => (c.type || 1) === 1) : []);
+
+  input.addEventListener('input', () => {
+    const text = input.value;
+    suggestions.replaceChildren();
+    if (!text.startsWith('/') || command) return;
+    const wanted = text.slice(1).split(/\\s/)[0].toLowerCase();
+    for (const c of slashCommands().filter((c) => c.name.startsWith(wanted)).slice(0, 25)) {
+      suggestions.append(el('button', { type: 'button', role: 'option', 'data-command': c.name, onclick: () => pick(c) },
+        el('span', { text: '/' + c.name }), el('span', { class: 'description', text: c.description || '' })));
+    }
+  });
+
+  function pick(def) {
+    command = { def, path: [], fields: new Map(), files: new Map() };
+    suggestions.replaceChildren();
+    input.value = '';
+    input.placeholder = 'Fill in /' + def.name + "'s options, then Send (Escape to cancel)";
+    drawForm();
+  }
+  function cancel() {
+    command = null;
+    form.hidden = true;
+    form.replaceChildren();
+    input.placeholder = 'Write a message, or type / for a command';
+  }
+  input.addEventListener('keydown', (e) => { if (e.key === 'Escape') cancel(); });
+
+  /** The option list the chosen path (sub-command group, sub-command) leads to. */
+  function leaf() {
+    let options = command.def.options || [];
+    for (const name of command.path) options = (options.find((o) => o.name === name) || {}).options || [];
+    return options;
+  }
+
+  function drawForm() {
+    form.hidden = false;
+    const parts = [el('span', { class: 'command-name', text: '/' + command.def.name })];
+    let options = command.def.options || [];
+    let depth = 0;
+    while (options.some((o) => o.type === OPTION.SUB || o.type === OPTION.GROUP)) {
+      const level = depth;
+      const select = el('select', { 'aria-label': 'sub-command', 'data-sub': String(level), onchange: () => {
+        command.path = command.path.slice(0, level).concat(select.value ? [select.value] : []);
+        drawForm();
+      } }, el('option', { value: '', text: 'choose…' }), ...options.map((o) => el('option', { value: o.name, text: o.name })));
+      select.value = command.path[level] || '';
+      parts.push(select);
+      if (!command.path[level]) { form.replaceChildren(...parts); return; }
+      options = (options.find((o) => o.name === command.path[level]) || {}).options || [];
+      depth++;
+    }
+    command.fields = new Map();
+    for (const option of options) parts.push(field(option));
+    parts.push(el('button', { type: 'button', text: 'Cancel', onclick: cancel }));
+    form.replaceChildren(...parts);
+  }
+
+  function field(option) {
+    let control;
+    const people = state.people.map((p) => el('option', { value: p.id, text: p.username }));
+    if (option.choices && option.choices.length) {
+      control = el('select', {}, el('option', { value: '', text: '' }), ...option.choices.map((c) => el('option', { value: String(c.value), text: c.name })));
+    } else if (option.type === OPTION.BOOLEAN) {
+      control = el('select', {}, el('option', { value: '', text: '' }), el('option', { value: 'true', text: 'True' }), el('option', { value: 'false', text: 'False' }));
+    } else if (option.type === OPTION.USER || option.type === OPTION.MENTIONABLE) {
+      control = el('select', {}, el('option', { value: '', text: '' }), ...people);
+    } else if (option.type === OPTION.CHANNEL) {
+      control = el('select', {}, el('option', { value: '', text: '' }),
+        ...state.text.map((c) => el('option', { value: c.id, text: '#' + c.name })),
+        ...state.voice.map((c) => el('option', { value: c.id, text: c.name + ' (voice)' })));
+    } else if (option.type === OPTION.ATTACHMENT) {
+      control = el('input', { type: 'file' });
+      control.addEventListener('change', () => {
+        const file = control.files[0];
+        if (!file) return command.files.delete(option.name);
+        const reader = new FileReader();
+        reader.onload = () => command.files.set(option.name, { option: option.name, filename: file.name, contentType: file.type,
+          base64: String(reader.result).split(',')[1] || '' });
+        reader.readAsDataURL(file);
+      });
+    } else {
+      control = el('input', { type: option.type === OPTION.STRING ? 'text' : 'number', step: option.type === OPTION.INTEGER ? '1' : 'any' });
+      if (option.autocomplete) {
+        const list = el('datalist', { id: 'choices-' + option.name });
+        control.setAttribute('list', list.id);
+        let timer;
+        control.addEventListener('input', () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => complete(option, control, list), 250);
+        });
+        control.addEventListener('focus', () => complete(option, control, list));
+        control.dataset.option = option.name;
+        command.fields.set(option.name, { option, control });
+        return el('label', { class: option.required ? 'required' : '' }, el('span', { text: option.name }), control, list);
+      }
+    }
+    control.dataset.option = option.name;
+    command.fields.set(option.name, { option, control });
+    return el('label', { class: option.required ? 'required' : '', title: option.description || '' }, el('span', { text: option.name }), control);
+  }
+
+  /** The options as the command is filled in now, nested under its sub-commands; \`focused\` marks one. */
+  function filled(focused) {
+    let options = [];
+    for (const [name, { option, control }] of command.fields) {
+      if (option.type === OPTION.ATTACHMENT) continue;
+      const raw = control.value;
+      if (raw === '' && name !== focused) continue;
+      const value = option.type === OPTION.INTEGER ? parseInt(raw, 10) : option.type === OPTION.NUMBER ? parseFloat(raw)
+        : option.type === OPTION.BOOLEAN ? raw === 'true' : raw;
+      if (name !== focused && typeof value === 'number' && Number.isNaN(value)) continue;
+      options.push({ name, type: option.type, value: name === focused ? String(raw) : value, ...(name === focused ? { focused: true } : {}) });
+    }
+    const path = command.path.slice();
+    const all = command.def.options || [];
+    for (let i = path.length - 1; i >= 0; i--) {
+      let level = all;
+      for (const name of path.slice(0, i)) level = (level.find((o) => o.name === name) || {}).options || [];
+      const sub = level.find((o) => o.name === path[i]);
+      options = [{ name: path[i], type: sub ? sub.type : OPTION.SUB, options }];
+    }
+    return options;
+  }
+
+  async function complete(option, control, list) {
+    try {
+      const { choices } = await post('autocomplete', { channelId, name: command.def.name, options: filled(option.name) });
+      list.replaceChildren(...choices.map((c) => el('option', { value: String(c.value), label: c.name, text: c.name })));
+    } catch (e) { status('Autocomplete: ' + e.message); }
+  }
+
+  $('composer').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (!as) return status('Pick who you are first.');
+    if (command) {
+      const missing = leaf().filter((o) => o.required && o.type !== OPTION.SUB && o.type !== OPTION.GROUP)
+        .filter((o) => o.type === OPTION.ATTACHMENT ? !command.files.has(o.name) : !(command.fields.get(o.name) || {}).control?.value);
+      if (missing.length) return status('Fill in ' + missing.map((o) => o.name).join(', '));
+      if ((command.def.options || []).some((o) => o.type === OPTION.SUB || o.type === OPTION.GROUP) && leaf() === command.def.options) return status('Choose a sub-command');
+      const name = command.def.name;
+      post('command', { channelId, name, options: filled(undefined), attachments: [...command.files.values()] })
+        .then(() => { status('You used /' + name); cancel(); refresh(); }, (err) => status(err.message));
+      return;
+    }
+    const text = input.value.trim();
+    if (!text) return;
+    if (text.startsWith('/')) {
+      const def = slashCommands().find((c) => c.name === text.slice(1).split(/\\s/)[0]);
+      if (def) return pick(def);
+      return status('No such command: ' + text);
+    }
+    input.value = '';
+    act('post', { channelId, content: text });
+  });
+
+  // ---- hearing the voice channel ----
+  const heard = new Float32Array(KEEP_SECONDS * RATE);
+  let heardAt = 0; // samples written in all
+  let context = null;
+  let source = null;
+  let playAt = 0;
+  const listenButton = $('listen');
+  listenButton.addEventListener('click', () => {
+    if (source) {
+      source.close();
+      source = null;
+      listenButton.setAttribute('aria-pressed', 'false');
+      listenButton.textContent = 'Listen to the voice channel';
+      return;
+    }
+    context = context || new AudioContext();
+    void context.resume();
+    source = new EventSource('/api/audio');
+    source.onmessage = (event) => hear(event.data);
+    listenButton.setAttribute('aria-pressed', 'true');
+    listenButton.textContent = 'Listening (click to stop)';
+  });
+
+  function hear(base64) {
+    const bytes = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+    const pcm = new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+    if (pcm.length === 0) return;
+    const buffer = context.createBuffer(1, pcm.length, RATE);
+    const channel = buffer.getChannelData(0);
+    for (let i = 0; i < pcm.length; i++) {
+      channel[i] = pcm[i] / 32768;
+      heard[(heardAt + i) % heard.length] = channel[i];
+    }
+    heardAt += pcm.length;
+    const hearing = $('hearing');
+    hearing.dataset.heardSeconds = (heardAt / RATE).toFixed(2);
+    hearing.textContent = 'heard ' + (heardAt / RATE).toFixed(1) + ' s';
+    // Played in order, a little behind; a page far behind (a stall) skips ahead rather than queueing without end.
+    const now = context.currentTime;
+    if (playAt < now + 0.05 || playAt > now + 2) playAt = now + 0.1;
+    const node = context.createBufferSource();
+    node.buffer = buffer;
+    node.connect(context.destination);
+    node.start(playAt);
+    playAt += buffer.duration;
+  }
+
+  /** What the page heard: the newest \`seconds\` (at most KEEP_SECONDS) of it, 24 kHz mono, for a look from outside. */
+  window.playground = {
+    heardSamples(seconds = KEEP_SECONDS) {
+      const count = Math.min(heardAt, heard.length, Math.round(seconds * RATE));
+      const out = new Array(count);
+      for (let i = 0; i < count; i++) out[i] = heard[(heardAt - count + i) % heard.length];
+      return out;
+    },
+    heardSeconds: () => heardAt / RATE,
+  };
+
+  refresh();
+})();
+`;

@@ -1,0 +1,74 @@
+// The playground page's stylesheet, served as /page.css (the policy allows no inline style): Discord's dark look.
+export const PAGE_STYLE = `:root { color-scheme: dark; --bg: #313338; --side: #2b2d31; --top: #1e1f22; --text: #dbdee1;
+  --muted: #949ba4; --accent: #5865f2; --green: #248046; --danger: #da373c; font-family: system-ui, sans-serif; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); }
+.top { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: .5rem 1rem; background: var(--top); }
+.top h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
+.speech { margin: 0; padding: .25rem 1rem; background: var(--side); color: var(--muted); font-size: .85rem; }
+select, input, button, textarea { font: inherit; color: var(--text); background: #1e1f22; border: 1px solid #444;
+  border-radius: 4px; padding: .3rem .5rem; }
+button { cursor: pointer; background: #4e5058; border: none; }
+button.primary, #send { background: var(--accent); }
+button[aria-pressed="true"] { background: var(--green); }
+a { color: #00a8fc; }
+.dashboard { margin-left: auto; }
+.hearing { color: var(--muted); font-size: .85rem; min-width: 8rem; }
+.layout { display: grid; grid-template-columns: 15rem 1fr; height: calc(100vh - 5.5rem); }
+.channels { background: var(--side); padding: .5rem; overflow-y: auto; }
+.channels h2 { font-size: .75rem; text-transform: uppercase; color: var(--muted); margin: 1rem .25rem .25rem; }
+.channels ul { list-style: none; margin: 0; padding: 0; }
+.channels li button.channel { width: 100%; text-align: left; background: none; color: var(--muted); }
+.channels li button.channel[aria-current="true"] { background: #404249; color: #fff; }
+.voice-name::before { content: "\\25B6  "; color: var(--muted); font-size: .7rem; }
+.voice-members { list-style: none; padding-left: 1.5rem; color: var(--muted); font-size: .9rem; }
+.voice-members .bot::after { content: " BOT"; font-size: .65rem; background: var(--accent); color: #fff;
+  border-radius: 3px; padding: 0 .2rem; margin-left: .3rem; }
+.join { margin: .25rem 0 0 1.5rem; font-size: .85rem; }
+.chat { display: flex; flex-direction: column; min-height: 0; }
+.chat h2 { margin: 0; padding: .6rem 1rem; border-bottom: 1px solid #1f2023; font-size: 1rem; }
+.messages { flex: 1; overflow-y: auto; list-style: none; margin: 0; padding: .5rem 1rem; }
+.message { padding: .4rem .5rem; border-radius: 4px; position: relative; }
+.message:hover { background: #2e3035; }
+.message .used { color: var(--muted); font-size: .8rem; }
+.message .author { font-weight: 600; color: #fff; }
+.message .author.bot::after { content: "APP"; font-size: .65rem; background: var(--accent); color: #fff;
+  border-radius: 3px; padding: 0 .25rem; margin-left: .35rem; vertical-align: middle; }
+.message .content { white-space: pre-wrap; word-break: break-word; }
+.message .private { color: var(--muted); font-size: .8rem; font-style: italic; }
+.message .thinking { color: var(--muted); font-style: italic; }
+.message .apps { position: absolute; top: .3rem; right: .5rem; display: none; gap: .25rem; }
+.message:hover .apps, .message:focus-within .apps { display: flex; }
+.apps button { font-size: .75rem; padding: .1rem .4rem; }
+.embed { border-left: 4px solid #1e1f22; background: #2b2d31; border-radius: 4px; padding: .5rem .75rem;
+  margin: .3rem 0; max-width: 32rem; }
+.embed .title { font-weight: 600; }
+.embed .field-name { font-weight: 600; font-size: .85rem; margin-top: .3rem; }
+.embed .footer { color: var(--muted); font-size: .75rem; margin-top: .3rem; }
+.row { display: flex; gap: .4rem; flex-wrap: wrap; margin: .3rem 0; }
+.row button { font-size: .85rem; }
+.row button.style-1 { background: var(--accent); }
+.row button.style-3 { background: var(--green); }
+.row button.style-4 { background: var(--danger); }
+.row button:disabled { opacity: .5; cursor: not-allowed; }
+.container { border-left: 4px solid #4e5058; background: #2b2d31; border-radius: 4px; padding: .5rem .75rem; margin: .3rem 0; }
+.attachment { margin: .3rem 0; }
+.attachment .name { font-size: .85rem; color: var(--muted); display: block; }
+.voice-message { background: #2b2d31; border-radius: 1rem; padding: .3rem .6rem; display: inline-flex; gap: .5rem;
+  align-items: center; }
+.composer { position: relative; display: flex; gap: .5rem; flex-wrap: wrap; padding: .5rem 1rem; }
+.composer #input { flex: 1; min-width: 12rem; }
+.suggestions { position: absolute; bottom: 100%; left: 1rem; right: 1rem; background: #2b2d31; border-radius: 4px;
+  max-height: 16rem; overflow-y: auto; }
+.suggestions button { display: block; width: 100%; text-align: left; background: none; }
+.suggestions button:hover, .suggestions button:focus { background: #404249; }
+.suggestions .description { color: var(--muted); margin-left: .5rem; font-size: .85rem; }
+.command-form { width: 100%; display: flex; flex-wrap: wrap; gap: .5rem; background: #2b2d31; padding: .5rem;
+  border-radius: 4px; }
+.command-form .command-name { font-weight: 600; align-self: center; }
+.command-form[hidden] { display: none; }
+.command-form label { display: flex; flex-direction: column; font-size: .75rem; color: var(--muted); }
+.command-form label.required > span::after { content: " *"; color: var(--danger); }
+.status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
+.empty { color: var(--muted); }
+`;

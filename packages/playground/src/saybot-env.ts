@@ -1,0 +1,37 @@
+// SayBot's environment against the local doubles: what an operator's .env holds, pointed at the local Discord and the
+// sandbox, its dashboard on (the playground's and the demo's one description of it). The store and the audio cache
+// go in the bot process's own folder (startBotProcess runs it in a fresh one).
+import { createServer, type AddressInfo } from 'node:net';
+import { APP_ID, type FakeDiscord } from '@saybot/local-discord';
+import type { Sandbox } from '@saybot/voice-sandbox';
+
+export function saybotEnvironment(input: {
+  token: string;
+  discord: FakeDiscord;
+  sandbox: Sandbox;
+  dashboardPort: number;
+  clientSecret: string;
+}): Record<string, string> {
+  const { discord, sandbox } = input;
+  return {
+    DISCORD_TOKEN: input.token,
+    DISCORD_CLIENT_ID: APP_ID,
+    DISCORD_API_BASE_URL: discord.restUrl,
+    VOICE_API_BASE_URL: sandbox.url,
+    VOICE_API_KEY: sandbox.testKey,
+    ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
+    LOG_LEVEL: 'info',
+    DASHBOARD_URL: `http://127.0.0.1:${input.dashboardPort}`,
+    DASHBOARD_PORT: String(input.dashboardPort),
+    DISCORD_CLIENT_SECRET: input.clientSecret,
+  };
+}
+
+/** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

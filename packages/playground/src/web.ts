@@ -1,0 +1,312 @@
+// The playground's page and its API: a Discord client's window onto the local Discord, served on its own port. The
+// page (page.ts) polls /api/state for what the picked person sees, sends what they do (a slash command, a button, the
+// Speak menu, a chat message, joining voice) as the local Discord's member actions, and hears the voice channel live
+// over /api/audio (server-sent events: what the local Discord decrypted from DAVE and decoded from Opus, as 24 kHz
+// mono PCM). Only this origin's page may act: each change carries the page's token in a header (no other site can
+// send one without CORS, which is never granted) and the Host must be the one the page was served on.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { FakeDiscord, InteractionOption } from '@saybot/local-discord';
+import { PAGE_HTML } from './page.ts';
+import { PAGE_SCRIPT } from './page-script.ts';
+import { PAGE_STYLE } from './page-style.ts';
+import { BOUNDS } from './bounds.ts';
+import { ChatLog } from './chat-log.ts';
+import { channelMessages, proxyAttachment, shownMessage } from './view.ts';
+import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
+
+export interface PageOptions {
+  discord: FakeDiscord;
+  dashboardUrl: string;
+  speech: 'words' | 'tones';
+  host: string;
+  port: number;
+}
+
+export interface Page {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The strict policy of every answer: this origin's script and style only, nothing inline, no frames. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; " +
+  "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const SECURITY_HEADERS = {
+  'content-security-policy': CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+/** A command's attachment (a clip to clone, up to Discord's 10 MiB) travels as base64 in JSON. */
+const MAX_BODY_BYTES = 15 * 1024 * 1024;
+
+class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+export async function startPage(options: PageOptions): Promise<Page> {
+  const { discord } = options;
+  const token = randomBytes(24).toString('base64url');
+  const chat = new ChatLog(BOUNDS.messagesPerChannel);
+  const listeners = new Set<ServerResponse>();
+  let hosts: string[] = [];
+
+  const me = (value: unknown): Person => {
+    const person = typeof value === 'string' ? personById(value) : undefined;
+    if (person === undefined) throw new HttpError(400, 'pick who you are first');
+    return person;
+  };
+  const textChannel = (value: unknown): string => {
+    const channel = TEXT_CHANNELS.find((c) => c.id === value);
+    if (channel === undefined) throw new HttpError(400, 'no such text channel');
+    return channel.id;
+  };
+
+  const actions: Record<string, (body: Json) => Promise<unknown>> = {
+    async command(body) {
+      const person = me(body.as);
+      const attachments = Array.isArray(body.attachments) ? body.attachments.map(asAttachment) : [];
+      const handle = await discord.command({
+        guildId: GUILD_ID,
+        userId: person.id,
+        channelId: textChannel(body.channelId),
+        name: String(body.name),
+        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+        ...(attachments.length > 0 ? { attachments } : {}),
+      });
+      return { id: handle.id };
+    },
+    async autocomplete(body) {
+      const person = me(body.as);
+      const choices = await discord.autocomplete({
+        guildId: GUILD_ID,
+        userId: person.id,
+        channelId: textChannel(body.channelId),
+        name: String(body.name),
+        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+        timeoutMs: 3000,
+      });
+      return { choices: choices.slice(0, 25) };
+    },
+    async press(body) {
+      const person = me(body.as);
+      const handle = await discord.pressButton({
+        guildId: GUILD_ID,
+        userId: person.id,
+        messageId: String(body.messageId),
+        customId: String(body.customId),
+      });
+      return { id: handle.id };
+    },
+    async menu(body) {
+      const person = me(body.as);
+      const channelId = textChannel(body.channelId);
+      const target = chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId);
+      if (target === undefined) throw new HttpError(404, 'that message is gone');
+      const handle = await discord.messageCommand({
+        guildId: GUILD_ID,
+        userId: person.id,
+        channelId,
+        name: String(body.name),
+        message: target,
+      });
+      return { id: handle.id };
+    },
+    async post(body) {
+      const person = me(body.as);
+      const channelId = textChannel(body.channelId);
+      const content = String(body.content ?? '').slice(0, 2000);
+      if (content.trim() === '') throw new HttpError(400, 'an empty message is not sent');
+      const message = chat.add({
+        channelId,
+        guildId: GUILD_ID,
+        author: { id: person.id, username: person.username },
+        member: { roles: [] },
+        content,
+      });
+      await discord.postMessage(message);
+      return { id: message.id };
+    },
+    async voice(body) {
+      const person = me(body.as);
+      const channelId = body.channelId === null ? null : VOICE_CHANNELS.find((c) => c.id === body.channelId)?.id;
+      if (channelId === undefined) throw new HttpError(400, 'no such voice channel');
+      discord.setVoiceState(GUILD_ID, person.id, channelId);
+      return {};
+    },
+  };
+
+  const state = (as: string | null): Json => {
+    const person = as === null ? undefined : personById(as);
+    const botId = discord.oauth2.clientId;
+    const inVoice = (channelId: string) => [
+      ...PEOPLE.filter((p) => discord.voiceChannelOf(GUILD_ID, p.id) === channelId).map((p) => ({
+        id: p.id,
+        name: p.username,
+      })),
+      ...(discord.botVoiceChannel(GUILD_ID) === channelId ? [{ id: botId, name: 'SayBot', bot: true }] : []),
+    ];
+    return {
+      speech: options.speech,
+      people: PEOPLE,
+      me: person ?? null,
+      text: TEXT_CHANNELS.map((channel) => ({
+        ...channel,
+        messages: person === undefined ? [] : channelMessages(discord, chat, channel.id, person.id),
+      })),
+      voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
+      commands: discord.registeredCommands(),
+    };
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      if (!res.headersSent) send(res, status, 'application/json', JSON.stringify({ error: message }));
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://playground');
+    // DNS rebinding: another name resolving here gets nothing.
+    if (!hosts.includes(req.headers.host ?? '')) throw new HttpError(421, 'unknown host');
+    if (req.method === 'GET') {
+      if (url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML(token));
+      if (url.pathname === '/page.js') return send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
+      if (url.pathname === '/page.css') return send(res, 200, 'text/css; charset=utf-8', PAGE_STYLE);
+      if (url.pathname === '/favicon.ico') {
+        res.writeHead(204, SECURITY_HEADERS);
+        return void res.end();
+      }
+      if (url.pathname === '/api/state') {
+        return send(res, 200, 'application/json', JSON.stringify(state(url.searchParams.get('as'))));
+      }
+      if (url.pathname === '/api/audio') return listen(req, res);
+      if (url.pathname === '/dashboard') {
+        // The dashboard, signed in as the person picked: the local Discord's login remembers them, and they have
+        // authorized SayBot's login before, so the dashboard's /login comes straight back logged in.
+        const person = me(url.searchParams.get('as'));
+        discord.oauth2.preauthorize(person.id, ['identify', 'guilds']);
+        discord.oauth2.signIn(person.id);
+        res.writeHead(302, { ...SECURITY_HEADERS, location: `${options.dashboardUrl}/login` });
+        return void res.end();
+      }
+      const file = /^\/cdn\/(\d{1,20})\/([^/]{1,200})$/.exec(url.pathname);
+      if (file) return proxyAttachment(discord, file[1]!, file[2]!, res, SECURITY_HEADERS);
+      throw new HttpError(404, 'not found');
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
+      const given = Buffer.from(String(req.headers['x-playground-token'] ?? ''));
+      const wanted = Buffer.from(token);
+      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new HttpError(403, 'no page token');
+      const action = actions[url.pathname.slice('/api/'.length)];
+      if (action === undefined) throw new HttpError(404, 'no such action');
+      const body = await readJson(req);
+      return send(res, 200, 'application/json', JSON.stringify(await action(body)));
+    }
+    throw new HttpError(405, 'method not allowed');
+  }
+
+  function listen(req: IncomingMessage, res: ServerResponse): void {
+    if (listeners.size >= BOUNDS.listeners) throw new HttpError(503, 'too many pages listening');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream' });
+    res.write(': listening\n\n');
+    listeners.add(res);
+    const stop = discord.onHeard(GUILD_ID, (pcm) => {
+      // A page that does not keep up loses the newest audio rather than the process growing its buffer.
+      if (res.writableLength > BOUNDS.listenerBytes) return;
+      res.write(`data: ${monoAt24k(pcm).toString('base64')}\n\n`);
+    });
+    const end = () => {
+      stop();
+      listeners.delete(res);
+    };
+    req.once('close', end);
+    res.once('close', end);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  hosts = [`${shownHost}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) hosts = [...hosts, ...otherHosts(port)];
+  return {
+    url: `http://${options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : shownHost}:${port}`,
+    async close() {
+      for (const res of listeners) res.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Every address of this machine, for a page opened from elsewhere (--host 0.0.0.0). */
+function otherHosts(port: number): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i !== undefined)
+    .map((i) => (i.family === 'IPv6' ? `[${i.address}]:${port}` : `${i.address}:${port}`));
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type });
+  res.end(body);
+}
+
+async function readJson(req: IncomingMessage): Promise<Json> {
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) throw new HttpError(415, 'send JSON');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'too large');
+    chunks.push(chunk);
+  }
+  const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'not an object');
+  return parsed as Json;
+}
+
+/** A command option from the page: name, value, and Discord's option type (users and channels are IDs). */
+function asOption(option: Json): InteractionOption {
+  const out: InteractionOption = { name: String(option.name) };
+  if (typeof option.type === 'number') out.type = option.type;
+  if (typeof option.value === 'string' || typeof option.value === 'number' || typeof option.value === 'boolean')
+    out.value = option.value;
+  if (option.focused === true) out.focused = true;
+  if (Array.isArray(option.options)) out.options = (option.options as Json[]).map(asOption);
+  return out;
+}
+
+function asAttachment(value: unknown): { option: string; data: Uint8Array; filename: string; contentType?: string } {
+  const a = (value ?? {}) as Json;
+  const data = Buffer.from(String(a.base64 ?? ''), 'base64');
+  return {
+    option: String(a.option),
+    data,
+    filename: String(a.filename ?? 'file').slice(0, 200),
+    ...(typeof a.contentType === 'string' && a.contentType !== '' ? { contentType: a.contentType } : {}),
+  };
+}
+
+/** 48 kHz stereo interleaved s16 as 24 kHz mono s16 (each output sample the mean of two frames' both channels). */
+function monoAt24k(pcm: Int16Array): Buffer {
+  const out = Buffer.alloc(Math.floor(pcm.length / 4) * 2);
+  for (let i = 0, o = 0; o < out.length; i += 4, o += 2)
+    out.writeInt16LE(Math.round(((pcm[i] ?? 0) + (pcm[i + 1] ?? 0) + (pcm[i + 2] ?? 0) + (pcm[i + 3] ?? 0)) / 4), o);
+  return out;
+}

@@ -1,0 +1,181 @@
+// `npm run playground` as a person uses it, in a real browser: the playground started once (SayBot as `npm start`
+// runs it, against the local Discord and the sandbox in tones, whose pitch names the voice), and each case picks who
+// it is, acts in the page and hears the result in the page's own audio: what the page decoded from the voice
+// channel's live stream (the local Discord's listening member decrypted the DAVE frames and decoded the Opus).
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PRESET_VOICES, presetVoice } from '@saybot/voice-sandbox';
+import { GENERAL, GUILD_ID, LOUNGE, PEOPLE, READ_ALOUD, startPlayground, type Playground } from '@saybot/playground';
+import { dominantPitchHz } from '../../../src/core/audio/analysis/clip.ts';
+import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
+
+const [ALICE, DANA, OLIVIA] = PEOPLE as [(typeof PEOPLE)[number], (typeof PEOPLE)[number], (typeof PEOPLE)[number]];
+const VOICE = 'voice-b-en-f-01';
+const VOICE_HZ = presetVoice(VOICE)!.pitchHz;
+/** The page hears at 24 kHz (playground/src/web.ts). */
+const PAGE_RATE = 24_000;
+const WAIT_MS = 45_000;
+/** Each case waits for SayBot and the audio on a busy machine: well past what it takes idle (10-20 s). */
+const CASE_MS = 120_000;
+
+/** What the page's script offers for a look at what it heard (playground/src/page-script.ts). */
+interface PageGlobals {
+  playground: { heardSamples(seconds?: number): number[]; heardSeconds(): number };
+}
+
+describeInBrowser('npm run playground in a real browser', () => {
+  let playground: Playground;
+  let browser: Browser;
+  let page: Page;
+  const policyErrors: string[] = [];
+
+  beforeAll(async () => {
+    [playground, browser] = await Promise.all([startPlayground({ speech: 'tones' }), launchBrowser()]);
+    page = await browser.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => policyErrors.push(`page error: ${error.message}`));
+    await page.goto(playground.url);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.stop();
+  }, 60_000);
+
+  /** Picks who the page is, puts them in the Lounge, and makes sure the page is listening. */
+  async function as(person: (typeof PEOPLE)[number], channel = GENERAL): Promise<void> {
+    await page.getByLabel('Who you are').selectOption(person.id);
+    const join = page.getByRole('button', { name: 'Join Lounge' });
+    const leave = page.getByRole('button', { name: 'Leave Lounge' });
+    await expect
+      .poll(async () => (await join.isVisible()) || (await leave.isVisible()), { timeout: WAIT_MS })
+      .toBe(true);
+    if (await join.isVisible()) await join.click();
+    await expect.poll(() => playground.discord.voiceChannelOf(GUILD_ID, person.id), { timeout: WAIT_MS }).toBe(LOUNGE);
+    const listen = page.getByRole('button', { name: /Listen/ });
+    if ((await listen.getAttribute('aria-pressed')) !== 'true') await listen.click();
+    await page.getByRole('button', { name: channel === GENERAL ? '# general' : '# read-aloud' }).click();
+  }
+
+  const heardSeconds = () => page.evaluate(() => (globalThis as unknown as PageGlobals).playground.heardSeconds());
+
+  /** Waits until the page heard `seconds` more than `before`, then the pitch of the newest `seconds` of it. */
+  async function pitchHeardAfter(before: number, seconds: number): Promise<number | undefined> {
+    await page.waitForFunction(
+      (least) => (globalThis as unknown as PageGlobals).playground.heardSeconds() >= least,
+      before + seconds,
+      {
+        timeout: WAIT_MS,
+      },
+    );
+    const samples = await page.evaluate(
+      (s) => (globalThis as unknown as PageGlobals).playground.heardSamples(s),
+      seconds,
+    );
+    return dominantPitchHz(Float32Array.from(samples), PAGE_RATE);
+  }
+
+  /** Types a slash command into the page, picks it, and fills its options (`voice` through its autocomplete). */
+  async function slash(name: string, fill: () => Promise<void>): Promise<void> {
+    await page.getByRole('textbox', { name: 'Message or slash command' }).fill(`/${name}`);
+    await page.locator(`[data-command="${name}"]`).click();
+    await fill();
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  it(
+    'a member types /say with a voice from its autocomplete, and the page hears the reply in that voice',
+    async () => {
+      await as(ALICE);
+      const before = await heardSeconds();
+      await slash('say', async () => {
+        await page.locator('[data-option="text"]').fill('Hello from the playground page');
+        const voice = page.locator('[data-option="voice"]');
+        await voice.fill('English friendly');
+        // SayBot's own autocomplete answered: its choices are offered under the field.
+        await expect
+          .poll(() => page.locator(`#choices-voice option[value="${VOICE}"]`).count(), { timeout: WAIT_MS })
+          .toBeGreaterThan(0);
+        await voice.fill(VOICE);
+      });
+      const pitch = await pitchHeardAfter(before, 1);
+      expect(Math.abs((pitch ?? 0) - VOICE_HZ)).toBeLessThan(5);
+      // The reply is in #general, with alice's use of /say above it and its buttons.
+      const reply = page.locator('[data-message-id]').filter({ hasText: 'alice used /say' }).last();
+      await expect.poll(() => reply.textContent(), { timeout: WAIT_MS }).toMatch(/Spoke|Speaking/);
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    "the owner presses a reply's Again button, and the page hears the line again",
+    async () => {
+      await as(OLIVIA);
+      const first = await heardSeconds();
+      await slash('say', async () => {
+        await page.locator('[data-option="text"]').fill('Once more, with the button');
+        await page.locator('[data-option="voice"]').fill(VOICE);
+      });
+      await pitchHeardAfter(first, 1);
+      const reply = page.locator('[data-message-id]').filter({ hasText: 'olivia used /say' }).last();
+      await expect.poll(() => reply.textContent(), { timeout: WAIT_MS }).toContain('Spoke');
+      // A member's requests are a few seconds apart (SayBot's default cooldown): a person would not press at once.
+      await page.waitForTimeout(3500);
+      const before = await heardSeconds();
+      await reply.getByRole('button', { name: 'Again' }).click();
+      const pitch = await pitchHeardAfter(before, 1);
+      expect(Math.abs((pitch ?? 0) - VOICE_HZ)).toBeLessThan(5);
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    'a manager starts auto-read in #read-aloud, writes there, and the page hears it read in a preset voice',
+    async () => {
+      await as(DANA, READ_ALOUD);
+      await slash('autoread', async () => {
+        await page.locator('[data-sub="0"]').selectOption('start');
+        await page.locator('[data-option="channel"]').selectOption(READ_ALOUD);
+      });
+      const started = page.locator('[data-message-id]').filter({ hasText: 'dana used /autoread' }).last();
+      await expect.poll(() => started.count(), { timeout: WAIT_MS }).toBe(1);
+      await page.waitForTimeout(3500); // the cooldown between a member's requests
+      const before = await heardSeconds();
+      const input = page.getByRole('textbox', { name: 'Message or slash command' });
+      await input.fill('Reading this aloud from the read-aloud channel');
+      await input.press('Enter');
+      await expect
+        .poll(() => page.locator('[data-author="dana"]').filter({ hasText: 'Reading this aloud' }).count())
+        .toBe(1);
+      const pitch = await pitchHeardAfter(before, 1);
+      const nearest = Math.min(...PRESET_VOICES.map((v) => Math.abs(v.pitchHz - (pitch ?? 0))));
+      expect(nearest).toBeLessThan(5);
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    'opens the dashboard signed in as the person picked',
+    async () => {
+      await page.getByLabel('Who you are').selectOption(DANA.id);
+      const dashboard = await browser.newPage();
+      try {
+        await dashboard.goto(`${playground.url}/dashboard?as=${DANA.id}`);
+        await dashboard.waitForURL(
+          (url) => url.origin === new URL(playground.dashboardUrl).origin && !/login|callback/.test(url.pathname),
+          {
+            timeout: WAIT_MS,
+          },
+        );
+        await expect.poll(() => dashboard.textContent('body'), { timeout: WAIT_MS }).toContain(DANA.username);
+      } finally {
+        await dashboard.close();
+      }
+    },
+    CASE_MS,
+  );
+});
