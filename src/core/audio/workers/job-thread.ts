@@ -45,6 +45,8 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   #lastOwner: string | undefined;
   #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
+  /** The live worker's last reply: what it says of its own state (forgotten with the worker). */
+  #lastReply: R | undefined;
 
   constructor(options: JobThreadOptions) {
     this.#options = options;
@@ -53,6 +55,17 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   /** Jobs under way and waiting. */
   get load(): number {
     return this.#waiting + (this.#current ? 1 : 0);
+  }
+
+  /**
+   * The live worker, if one runs (an idle one is ended): its last reply and its heap and external memory in bytes.
+   */
+  async state(): Promise<{ lastReply: R | undefined; memoryBytes: number } | undefined> {
+    const worker = this.#worker;
+    if (worker === undefined) return undefined;
+    const lastReply = this.#lastReply;
+    const heap = await worker.getHeapStatistics().catch(() => undefined);
+    return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
   /**
@@ -137,6 +150,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (!current || current.job.id !== reply.id) return;
     clearTimeout(current.timer);
     this.#current = undefined;
+    this.#lastReply = reply;
     if (reply.retire === true) this.#stop();
     current.resolve(reply);
     this.#next();
@@ -157,6 +171,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   #stop(): void {
     const worker = this.#worker;
     this.#worker = undefined;
+    this.#lastReply = undefined;
     clearTimeout(this.#idle);
     this.#idle = undefined;
     void worker?.terminate();
