@@ -202,7 +202,10 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
         },
         store: core.store,
-        bot: dashboardBot(ready, core, config, logger),
+        bot: dashboardBot(ready, core, config, logger, {
+          keyState: () => ownClient.keyState,
+          sandbox: sandbox !== undefined,
+        }),
         logger: logger.child({ part: 'dashboard' }),
       }).catch(async (error: unknown) => {
         await ready.stop();

@@ -28,6 +28,7 @@ import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
 import { addAutoreadRoutes } from './autoread-routes.ts';
+import { addConsoleRoutes } from './console-routes.ts';
 import { MONTH_SCRIPT, STUDIO_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
@@ -88,7 +89,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
       const membership = await bot.membership(guildId, session.userId, false);
       if (membership) servers.push(membership);
     }
-    return c.html(serversPage(pageContext(c), servers));
+    return c.html(serversPage(pageContext(c), servers, bot.console !== undefined && bot.isOperator(session.userId)));
   });
 
   app.get('/servers/:guildId', serverAccess(bot), (c) => c.html(serverPage(pageContext(c), c.get('membership'))));
@@ -106,6 +107,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   addMonthRoutes(app, { store, bot, logger });
   addAutoreadRoutes(app, { store, bot, logger });
   addSceneRoutes(app, { store, bot, logger });
+  addConsoleRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

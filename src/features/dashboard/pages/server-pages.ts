@@ -1,6 +1,7 @@
 // The pages outside one server's: the login page and the list of servers the member shares with SayBot.
 import '../strings.ts';
-import { t } from '../scenes-strings.ts';
+import '../scenes-strings.ts';
+import { t } from '../console-strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { html, page, type Html, type PageContext } from './layout.ts';
 
@@ -14,8 +15,10 @@ export function loginPage(context: PageContext): Html {
   );
 }
 
-export function serversPage(context: PageContext, servers: readonly Membership[]): Html {
+/** The member's servers; for the owner, the way to the owner console too. */
+export function serversPage(context: PageContext, servers: readonly Membership[], owner = false): Html {
   const { locale } = context;
+  const ownerLink = owner ? html`<p><a href="/owner">${t(locale, 'console.nav')}</a></p>` : '';
   const items = servers.map(
     (server) =>
       html`<li>
@@ -27,11 +30,13 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   return page(
     context,
     t(locale, 'dashboard.servers'),
-    servers.length === 0
-      ? html`<p>${t(locale, 'dashboard.servers.none')}</p>`
-      : html`<ul class="servers">
-          ${items}
-        </ul>`,
+    html`${ownerLink}${
+      servers.length === 0
+        ? html`<p>${t(locale, 'dashboard.servers.none')}</p>`
+        : html`<ul class="servers">
+            ${items}
+          </ul>`
+    }`,
   );
 }
 
