@@ -11,7 +11,6 @@ import { countCharacters } from '../speech/split-text.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
-import { japaneseAnalyserInstalled } from './reading/japanese-analyser.ts';
 
 /**
  * Threads speaking short free lines at once: one per spare core, at most two (the main thread keeps the voice clock).
@@ -44,6 +43,19 @@ export class FreeVoiceMissingError extends Error {
 export function freeVoiceInstalled(): boolean {
   try {
     import.meta.resolve('espeak-ng');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether kuromoji, the Japanese analyser, is installed (resolved only: its module and dictionary are loaded in the
+ * worker threads, by ./reading/japanese-analyser.ts, which the main thread never imports).
+ */
+export function japaneseAnalyserInstalled(): boolean {
+  try {
+    import.meta.resolve('kuromoji');
     return true;
   } catch {
     return false;

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/log.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { refusal } from './guards.ts';
+import './strings.ts';
 
 /** The refusal's identifier in the log line. */
 export const OWNER_ONLY = 'owner-only';

@@ -97,11 +97,6 @@ function kuromojiModules(): { require: NodeJS.Require; dictionary: string } | un
   }
 }
 
-/** Whether kuromoji is installed (resolved, not loaded: it is loaded in the free voice's threads only). */
-export function japaneseAnalyserInstalled(): boolean {
-  return kuromojiModules() !== undefined;
-}
-
 /** The analyser with kuromoji's dictionary loaded (synchronously: a worker thread's own time), or undefined without it. */
 export function loadJapaneseAnalyser(): JapaneseAnalyser | undefined {
   const found = kuromojiModules();

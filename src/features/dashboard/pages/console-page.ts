@@ -4,6 +4,7 @@
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/budgets.ts';
+import '../strings.ts';
 import { formatNumber, t } from '../console-strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
