@@ -35,6 +35,9 @@ interface Waiting<J, R> {
   reject: (error: Error) => void;
 }
 
+/** How long a worker's heap statistics are waited for (the owner console's figure). */
+const HEAP_ANSWER_MS = 1000;
+
 export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
@@ -64,7 +67,13 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     const worker = this.#worker;
     if (worker === undefined) return undefined;
     const lastReply = this.#lastReply;
-    const heap = await worker.getHeapStatistics().catch(() => undefined);
+    // Bounded: a worker that does not say within a second (however busy) counts as 0 bytes for now.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), HEAP_ANSWER_MS);
+    });
+    const heap = await Promise.race([worker.getHeapStatistics().catch(() => undefined), late]);
+    clearTimeout(timer);
     return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
