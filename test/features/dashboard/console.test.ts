@@ -6,13 +6,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
-import {
-  CLIENT_SECRET,
-  seoulWith,
-  signedIn,
-  useDashboard,
-  type DashboardClient,
-} from '../../support/dashboard.ts';
+import { CLIENT_SECRET, seoulWith, signedIn, useDashboard, type DashboardClient } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -173,9 +167,11 @@ describe('the owner console', () => {
     const checks = /<table id="doctor-checks">[\s\S]*?<\/table>/.exec(text)?.[0] ?? '';
     for (const name of ['Node.js', 'Configuration', 'Discord token', 'Public Bot', 'Voice API', 'Dashboard'])
       expect(checks).toContain(`<th scope="row">${name}</th>`);
-    expect(checks).toMatch(/Discord token<\/th>\s*<td>passed<\/td>\s*<td>logged in as/);
+    expect(checks).toMatch(
+      /Discord token<\/th>\s*<td><span class="badge badge-ok">passed<\/span><\/td>\s*<td>logged in as/,
+    );
     // The doctor's own verdict on a Public Bot without ALLOWED_GUILDS: failed.
-    expect(checks).toMatch(/Public Bot<\/th>\s*<td>failed<\/td>/);
+    expect(checks).toMatch(/Public Bot<\/th>\s*<td><span class="badge badge-danger">failed<\/span><\/td>/);
     expect(h.logs()).toContain('"audit":"owner.doctor"');
 
     const session = [...owner.cookies].find(([name]) => name.includes('session'))?.[1] ?? '';

@@ -7,6 +7,7 @@ import type { OperatorBudgets } from '../../../core/quota/budgets.ts';
 import '../strings.ts';
 import { formatNumber, t } from '../console-strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
+import { badge, card, emptyState, pager } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 
 export interface ServerRow {
@@ -55,9 +56,8 @@ const plain = (line: string) => line.replaceAll('**', '');
 function planPart(locale: string, plan: ConsoleView['plan']): Html {
   const n = (value: number) => formatNumber(locale, value);
   const reserve = plan.budget > 0 && plan.budget < plan.limit ? plan.limit - plan.budget : 0;
-  return html`<section aria-labelledby="console-plan">
-    <h2 id="console-plan">${t(locale, 'console.plan')}</h2>
-    <ul>
+  return card(
+    html`<ul>
       <li>${t(locale, 'console.planName', { plan: plan.name })}</li>
       ${plan.sandbox ? html`<li>${t(locale, 'console.sandbox')}</li>` : ''}
       ${plan.lines.map((line) => html`<li>${plain(line)}</li>`)}
@@ -69,8 +69,9 @@ function planPart(locale: string, plan: ConsoleView['plan']): Html {
         }
       </li>
       ${plan.usedUpUntil ? html`<li>${t(locale, 'console.usedUp', { until: when(plan.usedUpUntil) })}</li>` : ''}
-    </ul>
-  </section>`;
+    </ul>`,
+    { title: t(locale, 'console.plan'), id: 'plan' },
+  );
 }
 
 function serverRow(context: PageContext, row: ServerRow): Html {
@@ -79,7 +80,7 @@ function serverRow(context: PageContext, row: ServerRow): Html {
   const limit = (value: number) => (value > 0 ? n(value) : t(locale, 'console.noLimit'));
   return html`<tr>
     <th scope="row">${row.name} <small>(${row.id})</small></th>
-    <td>${row.served ? t(locale, 'console.yes') : t(locale, 'console.notServed')}</td>
+    <td>${row.served ? badge(t(locale, 'console.yes'), 'ok') : badge(t(locale, 'console.notServed'), 'danger')}</td>
     <td>${t(locale, 'console.monthFigures', { spent: n(row.spent), saved: n(row.saved), free: n(row.freeLines) })}</td>
     <td>
       ${t(locale, 'console.budgetFigures', {
@@ -102,8 +103,10 @@ function serverRow(context: PageContext, row: ServerRow): Html {
             </ol>`
       }
     </td>
-    <td>
-      <a href="/owner/servers/${row.id}/leave">${t(locale, 'console.leave', { server: row.name })}</a>
+    <td class="actions">
+      <a class="button danger" href="/owner/servers/${row.id}/leave"
+        >${t(locale, 'console.leave', { server: row.name })}</a
+      >
     </td>
   </tr>`;
 }
@@ -111,48 +114,33 @@ function serverRow(context: PageContext, row: ServerRow): Html {
 function serversPart(context: PageContext, servers: ConsoleView['servers']): Html {
   const { locale } = context;
   const n = (value: number) => formatNumber(locale, value);
-  if (servers.total === 0)
-    return html`<section aria-labelledby="console-servers">
-      <h2 id="console-servers">${t(locale, 'console.servers')}</h2>
-      <p>${t(locale, 'console.serversNone')}</p>
-    </section>`;
-  const pageLinks =
-    servers.pages > 1
-      ? html`<nav aria-label="${t(locale, 'console.pages')}">
-          <ul class="nav">
-            ${Array.from({ length: servers.pages }, (_, index) => index + 1).map((number) =>
-              number === servers.page
-                ? html`<li aria-current="page">${t(locale, 'console.page', { page: number })}</li>`
-                : html`<li><a href="/owner?page=${number}">${t(locale, 'console.page', { page: number })}</a></li>`,
-            )}
-          </ul>
-        </nav>`
-      : '';
-  return html`<section aria-labelledby="console-servers">
-    <h2 id="console-servers">${t(locale, 'console.servers')}</h2>
-    <p>
-      ${t(locale, 'console.serversCount', { count: n(servers.total) })}
-      ${servers.complete ? '' : t(locale, 'console.serversIncomplete', { count: n(servers.total) })}
-    </p>
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">${t(locale, 'console.server')}</th>
-            <th scope="col">${t(locale, 'console.served')}</th>
-            <th scope="col">${t(locale, 'console.month')}</th>
-            <th scope="col">${t(locale, 'console.budgets')}</th>
-            <th scope="col">${t(locale, 'console.topSpenders')}</th>
-            <th scope="col">${t(locale, 'console.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${servers.rows.map((row) => serverRow(context, row))}
-        </tbody>
-      </table>
-    </div>
-    ${pageLinks}
-  </section>`;
+  const options = { title: t(locale, 'console.servers'), id: 'servers' };
+  if (servers.total === 0) return card(emptyState(undefined, t(locale, 'console.serversNone')), options);
+  return card(
+    html`<p>
+        ${t(locale, 'console.serversCount', { count: n(servers.total) })}
+        ${servers.complete ? '' : t(locale, 'console.serversIncomplete', { count: n(servers.total) })}
+      </p>
+      <div class="table-wrap">
+        <table class="stacked">
+          <thead>
+            <tr>
+              <th scope="col">${t(locale, 'console.server')}</th>
+              <th scope="col">${t(locale, 'console.served')}</th>
+              <th scope="col">${t(locale, 'console.month')}</th>
+              <th scope="col">${t(locale, 'console.budgets')}</th>
+              <th scope="col">${t(locale, 'console.topSpenders')}</th>
+              <th scope="col">${t(locale, 'console.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${servers.rows.map((row) => serverRow(context, row))}
+          </tbody>
+        </table>
+      </div>
+      ${pager(locale, servers.page, servers.pages, (number) => `/owner?page=${number}`)}`,
+    options,
+  );
 }
 
 function keyPart(locale: string, key: KeyStateSnapshot): Html {
@@ -171,23 +159,22 @@ function keyPart(locale: string, key: KeyStateSnapshot): Html {
     [t(locale, 'console.keyLimited'), key.lastLimited],
     [t(locale, 'console.keyFailed'), key.lastFailed],
   ];
-  return html`<section aria-labelledby="console-key">
-    <h2 id="console-key">${t(locale, 'console.key')}</h2>
-    <dl id="key-state">
+  return card(
+    html` <dl id="key-state">
       ${rows.map(
         ([label, found]) =>
           html`<dt>${label}</dt>
             <dd>${answer(found)}</dd>`,
       )}
-    </dl>
-  </section>`;
+    </dl>`,
+    { title: t(locale, 'console.key'), id: 'key' },
+  );
 }
 
 function freeVoicePart(locale: string, free: ConsoleView['freeVoice']): Html {
   const yes = (value: boolean) => t(locale, value ? 'console.yes' : 'console.no');
-  return html`<section aria-labelledby="console-free">
-    <h2 id="console-free">${t(locale, 'console.freeVoice')}</h2>
-    <ul>
+  return card(
+    html`<ul>
       <li>
         ${t(locale, 'console.freeSetting', { chosen: yes(free.setting.chosen), fallback: yes(free.setting.fallback) })}
       </li>
@@ -199,16 +186,16 @@ function freeVoicePart(locale: string, free: ConsoleView['freeVoice']): Html {
           threads: free.japanese.loadedThreads,
         })}
       </li>
-    </ul>
-  </section>`;
+    </ul>`,
+    { title: t(locale, 'console.freeVoice'), id: 'free-voice' },
+  );
 }
 
 function cachePart(locale: string, cache: ConsoleView['cache']): Html {
   const n = (value: number) => formatNumber(locale, value);
   const lookups = cache.hits + cache.misses;
-  return html`<section aria-labelledby="console-cache">
-    <h2 id="console-cache">${t(locale, 'console.cache')}</h2>
-    <ul>
+  return card(
+    html` <ul>
       ${
         cache.maxBytes === 0
           ? html`<li>${t(locale, 'console.cacheOff')}</li>`
@@ -231,8 +218,9 @@ function cachePart(locale: string, cache: ConsoleView['cache']): Html {
                 }
               </li>`
       }
-    </ul>
-  </section>`;
+    </ul>`,
+    { title: t(locale, 'console.cache'), id: 'cache' },
+  );
 }
 
 function accessPart(locale: string, access: ConsoleView['access']): Html {
@@ -244,76 +232,104 @@ function accessPart(locale: string, access: ConsoleView['access']): Html {
         : access.allowed === undefined
           ? t(locale, 'console.publicOnRisk')
           : t(locale, 'console.publicOn');
-  return html`<section aria-labelledby="console-access">
-    <h2 id="console-access">${t(locale, 'console.access')}</h2>
-    <p id="public-bot" ${access.publicBot === true && access.allowed === undefined ? html`role="alert"` : ''}>
-      ${publicWords}
-    </p>
-    ${
-      access.allowed === undefined
-        ? html`<p>${t(locale, 'console.allowedNone')}</p>`
-        : html`<p>${t(locale, 'console.allowedList', { count: access.allowed.length })}</p>
-            <ul id="allowed-guilds">
-              ${access.allowed.map(
-                ({ id, name }) =>
-                  html`<li>
-                    ${
-                      name === undefined
-                        ? t(locale, 'console.allowedAbsent', { id })
-                        : t(locale, 'console.allowedIn', { name, id })
-                    }
-                  </li>`,
-              )}
-            </ul>`
-    }
-    ${access.leaveAtStart ? html`<p>${t(locale, 'console.leaveAtStart')}</p>` : ''}
-  </section>`;
+  return card(
+    html`<p id="public-bot" ${access.publicBot === true && access.allowed === undefined ? html`role="alert"` : ''}>
+        ${publicWords}
+      </p>
+      ${
+        access.allowed === undefined
+          ? html`<p>${t(locale, 'console.allowedNone')}</p>`
+          : html`<p>${t(locale, 'console.allowedList', { count: access.allowed.length })}</p>
+              <ul id="allowed-guilds">
+                ${access.allowed.map(
+                  ({ id, name }) =>
+                    html`<li>
+                      ${
+                        name === undefined
+                          ? t(locale, 'console.allowedAbsent', { id })
+                          : t(locale, 'console.allowedIn', { name, id })
+                      }
+                    </li>`,
+                )}
+              </ul>`
+      }
+      ${access.leaveAtStart ? html`<p>${t(locale, 'console.leaveAtStart')}</p>` : ''}`,
+    { title: t(locale, 'console.access'), id: 'access' },
+  );
 }
 
 function doctorPart(context: PageContext, doctor: ConsoleView['doctor']): Html {
   const { locale } = context;
   const result = (check: DoctorCheck) =>
-    t(locale, !check.ok ? 'console.failed' : check.warn === true ? 'console.warn' : 'console.ok');
-  return html`<section aria-labelledby="console-doctor">
-    <h2 id="console-doctor">${t(locale, 'console.doctor')}</h2>
-    <p>${t(locale, 'console.doctorHelp')}</p>
-    <form method="post" action="/owner/doctor">
-      ${csrfField(context)}
-      <button type="submit">${t(locale, 'console.doctorRun')}</button>
-    </form>
-    ${
-      doctor === undefined
-        ? html`<p>${t(locale, 'console.doctorNever')}</p>`
-        : html`<p>
-              ${t(locale, 'console.doctorRanAt', {
-                at: when(doctor.at),
-                failed: doctor.checks.filter((check) => !check.ok).length,
-                warned: doctor.checks.filter((check) => check.ok && check.warn === true).length,
-              })}
-            </p>
-            <div class="table-wrap">
-              <table id="doctor-checks">
-                <thead>
-                  <tr>
-                    <th scope="col">${t(locale, 'console.check')}</th>
-                    <th scope="col">${t(locale, 'console.result')}</th>
-                    <th scope="col">${t(locale, 'console.detail')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${doctor.checks.map(
-                    (check) =>
-                      html`<tr>
-                        <th scope="row">${check.name}</th>
-                        <td>${result(check)}</td>
-                        <td>${check.detail}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-    }
-  </section>`;
+    !check.ok
+      ? badge(t(locale, 'console.failed'), 'danger')
+      : check.warn === true
+        ? badge(t(locale, 'console.warn'))
+        : badge(t(locale, 'console.ok'), 'ok');
+  return card(
+    html`<p>${t(locale, 'console.doctorHelp')}</p>
+      <form method="post" action="/owner/doctor">
+        ${csrfField(context)}
+        <button type="submit">${t(locale, 'console.doctorRun')}</button>
+      </form>
+      ${
+        doctor === undefined
+          ? html`<p>${t(locale, 'console.doctorNever')}</p>`
+          : html`<p>
+                ${t(locale, 'console.doctorRanAt', {
+                  at: when(doctor.at),
+                  failed: doctor.checks.filter((check) => !check.ok).length,
+                  warned: doctor.checks.filter((check) => check.ok && check.warn === true).length,
+                })}
+              </p>
+              <div class="table-wrap">
+                <table id="doctor-checks">
+                  <thead>
+                    <tr>
+                      <th scope="col">${t(locale, 'console.check')}</th>
+                      <th scope="col">${t(locale, 'console.result')}</th>
+                      <th scope="col">${t(locale, 'console.detail')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${doctor.checks.map(
+                      (check) =>
+                        html`<tr>
+                          <th scope="row">${check.name}</th>
+                          <td>${result(check)}</td>
+                          <td>${check.detail}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+      }`,
+    { title: t(locale, 'console.doctor'), id: 'doctor' },
+  );
+}
+
+/** The console's sidebar: its parts, each a card on the page. */
+function consoleSidebar(locale: string): Html {
+  const parts = [
+    ['plan', 'console.plan'],
+    ['servers', 'console.servers'],
+    ['key', 'console.key'],
+    ['free-voice', 'console.freeVoice'],
+    ['cache', 'console.cache'],
+    ['access', 'console.access'],
+    ['doctor', 'console.doctor'],
+  ] as const;
+  return html`<nav aria-label="${t(locale, 'console.title')}">
+      <ul class="side-nav">
+        ${parts.map(
+          ([id, key]) =>
+            html`<li>
+              <a href="/owner#${id}"><span>${t(locale, key)}</span></a>
+            </li>`,
+        )}
+      </ul>
+    </nav>
+    <p class="side-back"><a href="/">${t(locale, 'dashboard.back')}</a></p>`;
 }
 
 export function consolePage(context: PageContext, view: ConsoleView): Html {
@@ -321,11 +337,11 @@ export function consolePage(context: PageContext, view: ConsoleView): Html {
   return page(
     context,
     t(locale, 'console.title'),
-    html`<p><a href="/">${t(locale, 'dashboard.back')}</a></p>
-      <p>${t(locale, 'console.intro')}</p>
+    html`<p>${t(locale, 'console.intro')}</p>
       ${planPart(locale, view.plan)} ${serversPart(context, view.servers)} ${keyPart(locale, view.key)}
       ${freeVoicePart(locale, view.freeVoice)} ${cachePart(locale, view.cache)} ${accessPart(locale, view.access)}
       ${doctorPart(context, view.doctor)}`,
+    { sidebar: consoleSidebar(locale), menuLabel: t(locale, 'console.title') },
   );
 }
 
@@ -335,12 +351,16 @@ export function leavePage(context: PageContext, server: { id: string; name: stri
   return page(
     context,
     t(locale, 'console.leaveTitle', { server: server.name }),
-    html`<p>${t(locale, 'console.leaveWarning')}</p>
-      <form method="post" action="/owner/servers/${server.id}/leave">
-        ${csrfField(context)}
-        <input type="hidden" name="confirm" value="${server.id}" />
-        <button type="submit">${t(locale, 'console.leaveConfirm', { server: server.name })}</button>
-      </form>
-      <p><a href="/owner">${t(locale, 'console.leaveCancel')}</a></p>`,
+    card(
+      html`<p>${t(locale, 'console.leaveWarning')}</p>
+        <form method="post" action="/owner/servers/${server.id}/leave">
+          ${csrfField(context)}
+          <input type="hidden" name="confirm" value="${server.id}" />
+          <button type="submit" class="danger">${t(locale, 'console.leaveConfirm', { server: server.name })}</button>
+        </form>
+        <p><a href="/owner">${t(locale, 'console.leaveCancel')}</a></p>`,
+      { variant: 'danger' },
+    ),
+    { sidebar: consoleSidebar(locale), menuLabel: t(locale, 'console.title') },
   );
 }

@@ -32,8 +32,6 @@ export const en = {
   'console.someMember': 'a member',
   'console.actions': 'Actions',
   'console.leave': 'Leave {server}',
-  'console.pages': 'Pages of servers',
-  'console.page': 'Page {page}',
   'console.key': 'The API key',
   'console.keyAccepted': 'Last accepted',
   'console.keyRefused': 'Last refused (401: key invalid or deactivated)',

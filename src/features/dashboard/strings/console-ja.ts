@@ -31,8 +31,6 @@ export const ja: Translation<typeof en> = {
   'console.someMember': 'あるメンバー',
   'console.actions': '操作',
   'console.leave': '{server} から退出',
-  'console.pages': 'サーバー一覧のページ',
-  'console.page': '{page} ページ',
   'console.key': 'API キー',
   'console.keyAccepted': '最後の受理',
   'console.keyRefused': '最後の拒否(401: キーが無効または停止)',

@@ -30,8 +30,6 @@ export const ko: Translation<typeof en> = {
   'console.someMember': '한 멤버',
   'console.actions': '작업',
   'console.leave': '{server} 나가기',
-  'console.pages': '서버 목록 페이지',
-  'console.page': '{page}페이지',
   'console.key': 'API 키',
   'console.keyAccepted': '마지막 수락',
   'console.keyRefused': '마지막 거부(401: 키가 잘못되었거나 비활성화됨)',
