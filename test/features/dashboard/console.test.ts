@@ -89,7 +89,7 @@ describe('the owner console', () => {
       }
     }
     expect(h.bot.client.guilds.cache.has(leaving.id)).toBe(true);
-    expect(h.logs()).not.toContain('"audit":"owner.');
+    expect(h.logs()).not.toMatch(new RegExp(`"audit":"owner\\.\\w+","userId":"(${MEMBER}|${MANAGER})"`));
   });
 
   it("refuses the owner's changes without the CSRF token or from another origin", async () => {
@@ -159,8 +159,6 @@ describe('the owner console', () => {
 
   it("runs npm run doctor's checks from the page, and shows no secret", async () => {
     const owner = await signedIn(h, OWNER, '/owner');
-    const before = unescape((await owner.get('/owner')).body);
-    expect(before).toContain('Not run since SayBot started.');
     const ran = await owner.post('/owner/doctor', {});
     expect(ran.status).toBe(200);
     const text = unescape(ran.body);
