@@ -177,6 +177,21 @@ describe('the owner console', () => {
     for (const secret of [h.apiKey, h.token, CLIENT_SECRET, session]) expect(ran.body).not.toContain(secret);
   });
 
+  it('runs the checks one at a time: a second press while they run gets that run, not another', async () => {
+    const owner = await signedIn(h, OWNER, '/owner');
+    const from = h.sandbox.requests.length;
+    const probes = () => h.sandbox.requests.slice(from).filter((request) => request.endpoint === 'tts').length;
+    // The Voice API check's probe is held at the sandbox: the first run is under way until it answers.
+    h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 6000, endpoint: 'tts' });
+    const first = owner.post('/owner/doctor', {});
+    await expect.poll(probes, { timeout: 30_000, interval: 20 }).toBe(1);
+    const second = await owner.post('/owner/doctor', {});
+    expect((await first).status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(probes()).toBe(1);
+    expect(unescape(second.body)).toMatch(/Voice API<\/th>\s*<td><span class="badge badge-ok">passed/);
+  });
+
   it('leaves a server after its confirmation page, and lists it no more', async () => {
     const leaving = await addServer();
     const owner = await signedIn(h, OWNER, '/owner');
