@@ -201,7 +201,7 @@ button.small, .button.small { min-height: 2.25rem; padding: 0 var(--space-3); fo
 .theme-switch { font-size: var(--text-sm); padding: 0 var(--space-3); }
 .theme-switch .icon { width: 1.125rem; height: 1.125rem; }
 @media (max-width: 30rem) {
-  .account-name, .theme-switch span { display: none; }
+  .account-name, .theme-switch span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .topbar { gap: var(--space-1); padding: var(--space-1) var(--space-3); }
 }
 @media (max-width: 47.99rem) { .side-server { display: none; } }
@@ -275,6 +275,29 @@ thead th { font-size: var(--text-xs); text-transform: uppercase; letter-spacing:
   .actions { white-space: normal; }
 }
 
+/* A menu of more actions behind one button (a voice's default, pool, delete). */
+.more { position: relative; }
+.more > summary { display: grid; place-items: center; width: var(--tap); height: var(--tap); border-radius: var(--radius-sm); cursor: pointer; list-style: none; color: var(--muted); }
+.more > summary::-webkit-details-marker { display: none; }
+.more > summary:hover { background: var(--bg-sunk); color: var(--text); }
+.more > summary .icon { stroke-width: 3; }
+.more-menu { position: absolute; right: 0; top: calc(100% + var(--space-1)); z-index: 4; display: grid; gap: var(--space-2); width: max-content; max-width: min(20rem, 80vw); padding: var(--space-2); background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); box-shadow: var(--shadow); }
+.more-menu form, .more-menu button { width: 100%; }
+.more-menu button { justify-content: flex-start; text-align: left; }
+
+/* The voices page: compact rows, a play button, one "Use", the rest in a menu. */
+.search .field-wide { flex: 2 1 14rem; }
+.voice-list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--border); border-radius: var(--radius); background: var(--bg-alt); }
+.voice { display: flex; align-items: center; gap: var(--space-3); padding: var(--space-2) var(--space-3); }
+.voice + .voice { border-top: 1px solid var(--border); }
+.voice-about { flex: 1; min-width: 0; }
+.voice-about p { margin: 0; }
+.voice-name strong { color: var(--text-strong); }
+.voice-detail { color: var(--muted); font-size: var(--text-sm); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.voice-actions { display: flex; align-items: center; gap: var(--space-1); }
+button.play { width: var(--tap); padding: 0; border-radius: 50%; }
+button.play .icon { fill: currentColor; }
+
 /* The servers' list and a server's overview. */
 .servers { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--space-3); grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
 .server-card { position: relative; display: flex; align-items: center; gap: var(--space-3); padding: var(--space-3) var(--space-4); background: var(--bg-alt); border: 1px solid var(--border); border-radius: var(--radius); }
@@ -285,6 +308,20 @@ thead th { font-size: var(--text-xs); text-transform: uppercase; letter-spacing:
 .overview-item { background: var(--bg-alt); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-3) var(--space-4); }
 .overview dt { display: flex; align-items: center; gap: var(--space-2); font-weight: 700; color: var(--text-strong); }
 .overview dd { margin: var(--space-1) 0 0; color: var(--muted); font-size: var(--text-sm); }
+
+/* The dictionary: a row's reading editable in place; on a phone each entry is a block. */
+.dictionary .row-form input[type='text'] { flex: 1 1 8rem; min-width: 0; }
+.dictionary .who-when { color: var(--muted); font-size: var(--text-sm); }
+@media (max-width: 40rem) {
+  table.dictionary td:first-child, table.dictionary th[scope='row'] { display: inline-block; padding-right: var(--space-2); }
+  table.dictionary .who-when { display: inline-block; padding-right: var(--space-3); }
+  .row-form { display: flex; }
+}
+
+/* Settings: fields side by side on a wide screen, one column on a phone. */
+.settings-grid { display: grid; gap: var(--space-3) var(--space-4); grid-template-columns: repeat(auto-fill, minmax(min(100%, 14rem), 1fr)); margin-bottom: var(--space-4); }
+.settings-grid input, .settings-grid select { width: 100%; }
+.button-row { display: flex; flex-wrap: wrap; gap: var(--space-2); }
 
 /* Paging. */
 .pager { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-3); margin: var(--space-4) 0; }

@@ -3,6 +3,7 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';
+import { inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
 import { field } from './member-pages.ts';
@@ -32,21 +33,27 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
   return page(
     context,
     `${t(locale, 'dashboard.page.autoread')} · ${server.guildName}`,
-    html` <p>${where}</p>
-      <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
-      <h2>${t(locale, 'dashboard.autoread.settings')}</h2>
-      <p>${t(locale, 'dashboard.autoread.settingsHelp')}</p>
-      <form method="post" action="${base}/settings" class="stack">
+    html`<section class="card" id="autoread-now" data-refresh>
+        <p>${where}</p>
+        <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
+      </section>
+      <form method="post" action="${base}/settings" class="card" ${inline} aria-labelledby="autoread-settings">
+        <h2 id="autoread-settings">${t(locale, 'dashboard.autoread.settings')}</h2>
+        <p class="hint">${t(locale, 'dashboard.autoread.settingsHelp')}</p>
         ${csrfField(context)}
-        ${view.settings
-          .filter(([, declared]) => declared.kind !== 'role')
-          .map(
-            ([name, declared]) =>
-              html`<div class="setting">
-                ${field(locale, name, declared, [])}
-                <small id="help-${name}">${t(locale, `option.${declared.option}.description` as MessageKey)}</small>
-              </div>`,
-          )}
+        <div class="settings-grid">
+          ${view.settings
+            .filter(([, declared]) => declared.kind !== 'role')
+            .map(
+              ([name, declared]) =>
+                html`<div class="field setting">
+                  ${field(locale, name, declared, [])}
+                  <small id="help-${name}" class="hint"
+                    >${t(locale, `option.${declared.option}.description` as MessageKey)}</small
+                  >
+                </div>`,
+            )}
+        </div>
         <button type="submit">${t(locale, 'dashboard.autoread.save')}</button>
       </form>
       <h2>${t(locale, 'dashboard.autoread.members')}</h2>

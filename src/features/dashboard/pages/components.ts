@@ -14,7 +14,7 @@ export const inline = raw('data-inline');
 
 /** A card: a titled box of related content. `id` names its heading (for aria-labelledby and links). */
 export function card(
-  body: Html,
+  body: Html | '',
   options: { title?: string; id?: string; actions?: Html; variant?: 'danger' } = {},
 ): Html {
   const { title, id, actions, variant } = options;

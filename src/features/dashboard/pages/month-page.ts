@@ -4,6 +4,7 @@ import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/budgets
 import { BUDGET_NAMES } from '../../../core/quota/budgets.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
+import { inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 
 /** What the browser draws the chart from: the figures /usage draws its picture from, and the words to print. */
@@ -72,7 +73,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
           ? ''
           : html`<h2>${t(locale, 'dashboard.month.budgets')}</h2>
               <p>${t(locale, 'dashboard.month.budgetsHelp')}</p>
-              <form method="post" action="${base}/budgets" class="stack">
+              <form method="post" action="${base}/budgets" class="stack" ${inline}>
                 ${csrfField(context)}
                 ${BUDGET_NAMES.map(
                   (name) =>

@@ -33,4 +33,12 @@ export const en = {
   'dashboard.frame.about.autoread': 'Where auto-read reads, its settings, its voices and who it ignores.',
   'dashboard.frame.notFoundHint': 'Go back to your servers and pick a page from there.',
   'dashboard.frame.serversHint': 'Invite SayBot to a server or join one where it is, then log in again.',
+  'dashboard.frame.play': 'Play',
+  'dashboard.frame.use': 'Use',
+  'dashboard.frame.moreFor': 'More for {name}',
+  'dashboard.frame.search': 'Search',
+  'dashboard.frame.searchVoices': 'Search by name',
+  'dashboard.frame.shown': '{shown} of {total} voices',
+  'dashboard.frame.entries': 'Entries {from}–{to} of {total}',
+  'dashboard.frame.noVoiceHint': 'Clear the search or the filter, or clone a voice with /clone.',
 } as const;

@@ -33,4 +33,12 @@ export const ja: Translation<typeof en> = {
   'dashboard.frame.notFoundHint': 'サーバーの一覧に戻り、そこからページを選んでください。',
   'dashboard.frame.serversHint':
     'SayBot をサーバーに招待するか、SayBot がいるサーバーに参加してから、もう一度ログインしてください。',
+  'dashboard.frame.play': '再生',
+  'dashboard.frame.use': '使う',
+  'dashboard.frame.moreFor': '{name} のその他',
+  'dashboard.frame.search': '検索',
+  'dashboard.frame.searchVoices': '名前で検索',
+  'dashboard.frame.shown': '{total} 件中 {shown} 件の声',
+  'dashboard.frame.entries': '{total} 件中 {from}–{to} 件',
+  'dashboard.frame.noVoiceHint': '検索や絞り込みを解除するか、/clone で声を複製してください。',
 };

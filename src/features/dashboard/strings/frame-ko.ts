@@ -32,4 +32,12 @@ export const ko: Translation<typeof en> = {
   'dashboard.frame.about.autoread': '자동 읽기가 읽는 곳, 설정, 음성, 무시하는 멤버.',
   'dashboard.frame.notFoundHint': '내 서버 목록으로 돌아가 거기서 페이지를 고르세요.',
   'dashboard.frame.serversHint': 'SayBot을 서버에 초대하거나 SayBot이 있는 서버에 참여한 뒤 다시 로그인하세요.',
+  'dashboard.frame.play': '듣기',
+  'dashboard.frame.use': '사용',
+  'dashboard.frame.moreFor': '{name} 더 보기',
+  'dashboard.frame.search': '검색',
+  'dashboard.frame.searchVoices': '이름으로 검색',
+  'dashboard.frame.shown': '음성 {total}개 중 {shown}개',
+  'dashboard.frame.entries': '항목 {total}개 중 {from}–{to}',
+  'dashboard.frame.noVoiceHint': '검색어나 필터를 지우거나 /clone으로 음성을 복제하세요.',
 };
